@@ -1,0 +1,1 @@
+export const placeholderVersion = '0.1.0';

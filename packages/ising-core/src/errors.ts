@@ -1,0 +1,34 @@
+/** Every code an {@link IsingError} can carry. */
+export type IsingErrorCode =
+  | 'ISING_SHAPE_MISMATCH'
+  | 'ISING_NOT_FINITE'
+  | 'ISING_TOO_MANY_SPINS'
+  | 'ISING_INVALID_ARGUMENT'
+  | 'ISING_SAMPLER_NOT_FOUND'
+  | 'ISING_SAMPLER_DUPLICATE'
+  | 'ISING_REGISTRY_FROZEN'
+  | 'ISING_INVALID_PLUGIN'
+  | 'ISING_SAMPLER_FAILED'
+  | 'ISING_WORKER_FAILED';
+
+/**
+ * The one error class of `@boltzmann/ising-core`. `code` is stable and machine-readable;
+ * the message names the offending value.
+ *
+ * @example
+ * try { logPartition(fields, couplings) } catch (e) { if (isIsingError(e) && e.code === 'ISING_TOO_MANY_SPINS') … }
+ */
+export class IsingError extends Error {
+  override readonly name = 'IsingError';
+  readonly code: IsingErrorCode;
+
+  constructor(code: IsingErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
+/** True when `value` is an {@link IsingError} (optionally with the given code). */
+export function isIsingError(value: unknown, code?: IsingErrorCode): value is IsingError {
+  return value instanceof IsingError && (code === undefined || value.code === code);
+}

@@ -1,0 +1,25 @@
+export { IsingError, isIsingError } from './errors.js';
+export type { IsingErrorCode } from './errors.js';
+export type {
+  BatchEstimate,
+  IsingBatch,
+  IsingGradients,
+  MaybePromise,
+  RealArray,
+  SampleResult,
+  SampleSet,
+  Sampler,
+  SamplerCapabilities,
+  SamplerPlugin,
+  SamplerRegistry,
+} from './types.js';
+export { createSamplerRegistry, defineSamplerPlugin, assertSamplerPlugin } from './registry.js';
+export {
+  DEFAULT_EXACT_SPIN_LIMIT,
+  assertBeta,
+  assertFinite,
+  assertSpinLimit,
+  causalBatch,
+  createIsingBatch,
+} from './batch.js';
+export type { CausalShape } from './batch.js';

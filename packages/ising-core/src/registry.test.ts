@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { createSamplerRegistry, defineSamplerPlugin, isIsingError } from './index.js';
+import type { SamplerPlugin } from './index.js';
+
+const capabilities = { exact: false, maxSpins: 4, async: false, deterministic: true };
+const make = (name: string): SamplerPlugin => ({
+  name,
+  version: '0.0.1',
+  capabilities,
+  create: () => ({ name, capabilities }),
+});
+
+describe('createSamplerRegistry', () => {
+  it('should register, get, list and require plugins', () => {
+    const registry = createSamplerRegistry().register(make('a')).register(make('b'));
+    expect(registry.get('a')?.name).toBe('a');
+    expect(registry.get('zzz')).toBeUndefined();
+    expect(registry.has('b')).toBe(true);
+    expect(registry.list().map((p) => p.name)).toEqual(['a', 'b']);
+    expect(registry.require('b').create().name).toBe('b');
+  });
+
+  it('should throw on a duplicate name', () => {
+    const registry = createSamplerRegistry().register(make('a'));
+    expect(() => registry.register(make('a'))).toThrowError(expect.objectContaining({ code: 'ISING_SAMPLER_DUPLICATE' }));
+  });
+
+  it('should give a coded error naming the known samplers for an unknown name', () => {
+    const registry = createSamplerRegistry().register(make('a'));
+    try {
+      registry.require('nope');
+      expect.unreachable();
+    } catch (e) {
+      expect(isIsingError(e, 'ISING_SAMPLER_NOT_FOUND')).toBe(true);
+      expect((e as Error).message).toContain('"nope"');
+      expect((e as Error).message).toContain('"a"');
+    }
+  });
+
+  it('should refuse registration after freeze', () => {
+    const registry = createSamplerRegistry().freeze();
+    expect(() => registry.register(make('a'))).toThrowError(expect.objectContaining({ code: 'ISING_REGISTRY_FROZEN' }));
+  });
+
+  it('should reject objects that are not plugins', () => {
+    expect(() => defineSamplerPlugin({ name: 'x' } as unknown as SamplerPlugin)).toThrowError(
+      expect.objectContaining({ code: 'ISING_INVALID_PLUGIN' }),
+    );
+    expect(() => createSamplerRegistry().register(null as unknown as SamplerPlugin)).toThrowError(
+      expect.objectContaining({ code: 'ISING_INVALID_PLUGIN' }),
+    );
+  });
+});

@@ -1,0 +1,74 @@
+import { IsingError } from './errors.js';
+import type { SamplerPlugin, SamplerRegistry } from './types.js';
+
+/**
+ * Identity helper that gives a plugin object its type (and checks its shape at runtime).
+ *
+ * @example
+ * export default defineSamplerPlugin({ name: 'my-sampler', version: '1.0.0', capabilities, create: (o) => … });
+ */
+export function defineSamplerPlugin<TOptions>(plugin: SamplerPlugin<TOptions>): SamplerPlugin<TOptions> {
+  assertSamplerPlugin(plugin);
+  return plugin;
+}
+
+/**
+ * Throws `ISING_INVALID_PLUGIN` unless `value` has the shape of a {@link SamplerPlugin}.
+ * Used on modules loaded by path, whose default export is unknown.
+ */
+export function assertSamplerPlugin(value: unknown, where = 'plugin'): asserts value is SamplerPlugin<any> {
+  const p = value as Partial<SamplerPlugin> | null;
+  const problems: string[] = [];
+  if (p === null || typeof p !== 'object') problems.push('is not an object');
+  else {
+    if (typeof p.name !== 'string' || !/^[a-z0-9][a-z0-9:._-]*$/i.test(p.name)) problems.push('needs a string `name` (letters, digits, : . _ -)');
+    if (typeof p.version !== 'string') problems.push('needs a string `version`');
+    if (typeof p.create !== 'function') problems.push('needs a `create(options)` function');
+    const c = p.capabilities;
+    if (c === null || typeof c !== 'object') problems.push('needs a `capabilities` object');
+    else if (!(typeof c.maxSpins === 'number' && c.maxSpins >= 1)) problems.push('needs `capabilities.maxSpins` ≥ 1');
+  }
+  if (problems.length > 0) {
+    throw new IsingError('ISING_INVALID_PLUGIN', `${where} ${problems.join('; ')}`);
+  }
+}
+
+/**
+ * Creates an empty sampler registry. Registries are instances, never globals: an
+ * application registers the plugins it wants at start-up, then may `freeze()` it.
+ *
+ * @example
+ * const registry = createSamplerRegistry().register(exactSampler).register(gibbsSampler);
+ * const sampler = registry.require('gibbs').create({ seed: 1 });
+ */
+export function createSamplerRegistry(): SamplerRegistry {
+  const plugins = new Map<string, SamplerPlugin<any>>();
+  let frozen = false;
+  const registry: SamplerRegistry = {
+    register(plugin) {
+      if (frozen) throw new IsingError('ISING_REGISTRY_FROZEN', `cannot register "${(plugin as { name?: unknown }).name}": the registry is frozen`);
+      assertSamplerPlugin(plugin);
+      if (plugins.has(plugin.name)) {
+        throw new IsingError('ISING_SAMPLER_DUPLICATE', `a sampler named "${plugin.name}" is already registered`);
+      }
+      plugins.set(plugin.name, plugin as SamplerPlugin<any>);
+      return registry;
+    },
+    get: (name) => plugins.get(name),
+    require(name) {
+      const plugin = plugins.get(name);
+      if (plugin === undefined) {
+        const known = [...plugins.keys()].map((n) => `"${n}"`).join(', ') || 'none';
+        throw new IsingError('ISING_SAMPLER_NOT_FOUND', `no sampler named "${name}" is registered (known: ${known})`);
+      }
+      return plugin;
+    },
+    has: (name) => plugins.has(name),
+    list: () => [...plugins.values()],
+    freeze() {
+      frozen = true;
+      return registry;
+    },
+  };
+  return registry;
+}

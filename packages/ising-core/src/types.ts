@@ -1,0 +1,124 @@
+/** A typed array of real numbers accepted as input. Kernels compute in float64 inside. */
+export type RealArray = Float32Array | Float64Array;
+
+/** A value or a promise of it: samplers may answer synchronously or asynchronously. */
+export type MaybePromise<T> = T | Promise<T>;
+
+/**
+ * A batch of Ising problems that share one coupling matrix — the shape of one attention
+ * call: every query is a problem, the causal prefix of query `i` has `i + 1` spins, and
+ * all queries see the same `J` restricted to their prefix.
+ *
+ * Problem `q` has `spins[q]` spins; its fields are `fields[q * stride + j]` for
+ * `j < spins[q]`; its couplings are the top-left `spins[q] × spins[q]` block of
+ * `couplings` (row-major `stride × stride`, strict upper triangle used). The energy is
+ * `E(s) = -Σ_j h_j s_j - Σ_{j<k} J_jk s_j s_k` and `p(s) ∝ exp(-β E(s))`.
+ */
+export interface IsingBatch {
+  /** Number of problems. */
+  readonly size: number;
+  /** Row stride of `fields` and side of `couplings`: the largest spin count allowed. */
+  readonly stride: number;
+  /** Spin count of each problem (`1 ≤ spins[q] ≤ stride`). */
+  readonly spins: Int32Array;
+  /** `size × stride` fields, row-major; entries at `j ≥ spins[q]` are ignored. */
+  readonly fields: Float64Array;
+  /** `stride × stride` couplings, row-major; only the strict upper triangle is read. */
+  readonly couplings: Float64Array;
+  /** Inverse temperature. */
+  readonly beta: number;
+}
+
+/** Gradients of a scalar loss with respect to a batch's inputs. */
+export interface IsingGradients {
+  /** ∂L/∂h in the layout of {@link IsingBatch.fields}; zero beyond each problem's spins. */
+  readonly fields: Float64Array;
+  /** ∂L/∂J as `stride × stride`, strict upper triangle filled, zeros elsewhere. */
+  readonly couplings: Float64Array;
+}
+
+/**
+ * What the attention layer needs from any sampler: magnetizations and a vector–Jacobian
+ * product. The VJP is synchronous (it works on what the estimate already holds), even when
+ * producing the estimate was asynchronous (remote hardware).
+ */
+export interface BatchEstimate {
+  /** `⟨s_j⟩` per problem, in the layout of {@link IsingBatch.fields}; zero beyond `spins[q]`. */
+  readonly magnetization: Float64Array;
+  /** Maps ∂L/∂m (layout of `magnetization`) to ∂L/∂h and ∂L/∂J. */
+  vjp(gradMagnetization: Float64Array): IsingGradients;
+}
+
+/**
+ * Samples of one problem: `count` distinct or repeated states of `spins` spins, row-major
+ * ±1 values, each with a weight (e.g. D-Wave's `num_occurrences`; 1 for plain samples).
+ */
+export interface SampleSet {
+  readonly spins: number;
+  /** `states.length === weights.length * spins`; entries are −1 or +1. */
+  readonly states: Int8Array;
+  /** Non-negative weight of each state (occurrences). */
+  readonly weights: Float64Array;
+}
+
+/**
+ * A sampler's raw answer for a batch: either one dense distribution per problem
+ * (`2^n` probabilities, bit `j` of the index set ⇔ `s_j = +1`), or one sample set per problem.
+ */
+export type SampleResult =
+  | { readonly kind: 'dense'; readonly distributions: readonly Float64Array[] }
+  | { readonly kind: 'samples'; readonly sets: readonly SampleSet[] };
+
+/** What a sampler can do; the bench and the layer read it to pick and to warn. */
+export interface SamplerCapabilities {
+  /** True when results are the exact Boltzmann moments (up to rounding). */
+  readonly exact: boolean;
+  /** Largest spin count per problem the sampler accepts. */
+  readonly maxSpins: number;
+  /** True when `estimate`/`sample` may return a promise. */
+  readonly async: boolean;
+  /** True when the same options (including the seed) give the same answer. */
+  readonly deterministic: boolean;
+}
+
+/**
+ * A configured sampler. Implement `estimate` (moments + VJP directly) or `sample`
+ * (a distribution or sample set; `ising-core` derives moments and VJPs from it), or both.
+ */
+export interface Sampler {
+  readonly name: string;
+  readonly capabilities: SamplerCapabilities;
+  estimate?(batch: IsingBatch): MaybePromise<BatchEstimate>;
+  sample?(batch: IsingBatch): MaybePromise<SampleResult>;
+  /** Release workers, sockets, … Safe to call twice. */
+  dispose?(): MaybePromise<void>;
+}
+
+/**
+ * A sampler plugin: a plain object the application registers in a
+ * {@link SamplerRegistry}. A third-party plugin is a module whose default export is one.
+ */
+export interface SamplerPlugin<TOptions = Record<string, unknown>> {
+  /** Unique name the bench and registry use (`'exact'`, `'gibbs'`, `'dqa'`, …). */
+  readonly name: string;
+  readonly version: string;
+  readonly description?: string;
+  readonly capabilities: SamplerCapabilities;
+  /** Builds a sampler from user options (validated by the plugin). */
+  create(options?: TOptions): Sampler;
+}
+
+/** An explicit, instance-scoped set of sampler plugins. See `createSamplerRegistry`. */
+export interface SamplerRegistry {
+  /** Adds a plugin; throws `ISING_SAMPLER_DUPLICATE` on a taken name, `ISING_REGISTRY_FROZEN` after `freeze()`. */
+  register<TOptions>(plugin: SamplerPlugin<TOptions>): SamplerRegistry;
+  /** The plugin of that name, or `undefined`. */
+  get(name: string): SamplerPlugin<any> | undefined;
+  /** The plugin of that name; throws `ISING_SAMPLER_NOT_FOUND` listing the known names. */
+  require(name: string): SamplerPlugin<any>;
+  has(name: string): boolean;
+  /** Registered plugins in registration order. */
+  list(): readonly SamplerPlugin<any>[];
+  /** Forbids further registration. */
+  freeze(): SamplerRegistry;
+}

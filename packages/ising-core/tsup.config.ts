@@ -1,0 +1,9 @@
+import { defineConfig } from 'tsup';
+import { tsupPreset } from '../../tools/tsup.base.js';
+
+export default defineConfig(
+  tsupPreset(
+    { index: 'src/index.ts', testing: 'src/testing/index.ts', batchWorker: 'src/internal/batchWorker.ts' },
+    { external: ['vitest'], shims: true },
+  ),
+);
