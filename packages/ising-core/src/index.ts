@@ -23,3 +23,5 @@ export {
   createIsingBatch,
 } from './batch.js';
 export type { CausalShape } from './batch.js';
+export { createRng } from './rng.js';
+export type { Rng } from './rng.js';
