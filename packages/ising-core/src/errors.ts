@@ -9,7 +9,9 @@ export type IsingErrorCode =
   | 'ISING_REGISTRY_FROZEN'
   | 'ISING_INVALID_PLUGIN'
   | 'ISING_SAMPLER_FAILED'
-  | 'ISING_WORKER_FAILED';
+  | 'ISING_WORKER_FAILED'
+  | 'ISING_BAD_SAMPLES'
+  | 'ISING_NOT_CONVERGED';
 
 /**
  * The one error class of `@boltzmann/ising-core`. `code` is stable and machine-readable;
