@@ -1,0 +1,80 @@
+/** Why a remote call failed, in the terms a caller acts on. */
+export type AdapterErrorReason = 'auth' | 'quota' | 'timeout' | 'rejected' | 'unavailable' | 'malformed';
+
+/** Every code an {@link AdapterError} can carry. */
+export type AdapterErrorCode =
+  | 'ADAPTER_AUTH'
+  | 'ADAPTER_QUOTA'
+  | 'ADAPTER_RATE_LIMITED'
+  | 'ADAPTER_TIMEOUT'
+  | 'ADAPTER_REJECTED'
+  | 'ADAPTER_NOT_FOUND'
+  | 'ADAPTER_UNAVAILABLE'
+  | 'ADAPTER_MALFORMED'
+  | 'ADAPTER_PROBLEM_FAILED'
+  | 'ADAPTER_PROBLEM_CANCELLED'
+  | 'ADAPTER_NO_SOLVER'
+  | 'ADAPTER_EMBEDDING'
+  | 'ADAPTER_INVALID_ARGUMENT'
+  | 'ADAPTER_DRY_RUN';
+
+/** Constructor options of {@link AdapterError}. */
+export interface AdapterErrorOptions {
+  readonly reason: AdapterErrorReason;
+  readonly retryable: boolean;
+  /** HTTP status of the failed response, when there was one. */
+  readonly status?: number;
+  /** Server-requested wait before a retry (from `Retry-After`), in milliseconds. */
+  readonly retryAfterMs?: number;
+  readonly cause?: unknown;
+}
+
+/**
+ * The one error class of `@boltzmann/quantum-adapters`. `code` is stable and machine-readable,
+ * `reason` groups codes by what the caller can do, and `retryable` says whether sending the same
+ * request again can succeed (the plugins already retried retryable failures before throwing).
+ * Messages never contain API tokens.
+ *
+ * @example
+ * try { await sampler.sample(batch) } catch (e) {
+ *   if (isAdapterError(e) && e.reason === 'auth') console.error('check DWAVE_API_TOKEN');
+ * }
+ */
+export class AdapterError extends Error {
+  override readonly name = 'AdapterError';
+  readonly code: AdapterErrorCode;
+  readonly reason: AdapterErrorReason;
+  readonly retryable: boolean;
+  readonly status: number | undefined;
+  readonly retryAfterMs: number | undefined;
+
+  constructor(code: AdapterErrorCode, message: string, options: AdapterErrorOptions) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.reason = options.reason;
+    this.retryable = options.retryable;
+    this.status = options.status;
+    this.retryAfterMs = options.retryAfterMs;
+  }
+}
+
+/** True when `value` is an {@link AdapterError} (optionally with the given code). */
+export function isAdapterError(value: unknown, code?: AdapterErrorCode): value is AdapterError {
+  return value instanceof AdapterError && (code === undefined || value.code === code);
+}
+
+/**
+ * Shorthand for the non-retryable, caller-side errors (bad options, bad input).
+ * @internal
+ */
+export function invalidArgument(message: string): AdapterError {
+  return new AdapterError('ADAPTER_INVALID_ARGUMENT', message, { reason: 'rejected', retryable: false });
+}
+
+/**
+ * Shorthand for a reply that does not follow the documented protocol.
+ * @internal
+ */
+export function malformed(message: string, cause?: unknown): AdapterError {
+  return new AdapterError('ADAPTER_MALFORMED', message, { reason: 'malformed', retryable: false, cause });
+}
