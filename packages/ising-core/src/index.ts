@@ -25,3 +25,8 @@ export {
 export type { CausalShape } from './batch.js';
 export { createRng } from './rng.js';
 export type { Rng } from './rng.js';
+export { estimateFromSamples } from './sampleEstimate.js';
+export { gibbsSampler } from './gibbs.js';
+export type { GibbsOptions } from './gibbs.js';
+export { meanFieldEstimate, meanFieldSampler } from './meanField.js';
+export type { MeanFieldEstimate, MeanFieldOptions } from './meanField.js';
