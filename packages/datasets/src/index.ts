@@ -1,1 +1,26 @@
-export const placeholderVersion = '0.1.0';
+export { DatasetError, isDatasetError } from './errors.js';
+export type { DatasetErrorCode } from './errors.js';
+export { createCharVocab } from './charVocab.js';
+export type { CharVocab } from './charVocab.js';
+export { createCharCorpus, fixedWindows, sampleWindows } from './charCorpus.js';
+export type { CharCorpus, CharCorpusOptions, CharSplit, TokenBatch } from './charCorpus.js';
+export {
+  DATA_DIR_ENV,
+  TINY_SHAKESPEARE_SHA256,
+  TINY_SHAKESPEARE_URL,
+  loadTinyShakespeare,
+  loadTinyShakespeareSync,
+} from './tinyShakespeare.js';
+export type { FetchLike, TinyShakespeare, TinyShakespeareOptions } from './tinyShakespeare.js';
+export {
+  DEFAULT_ENUMERATION_LIMIT,
+  bracketStringAt,
+  countBracketStrings,
+  enumerateBracketStrings,
+  sampleBracketString,
+} from './bracketStrings.js';
+export type { BracketMode, BracketTypes } from './bracketStrings.js';
+export { bracketVocab, encodeBracketStrings, matchBrackets } from './bracketEncoding.js';
+export type { BracketBatch } from './bracketEncoding.js';
+export { bracketTask, isHeldOutBracketString } from './bracketTask.js';
+export type { BracketTask, BracketTaskOptions } from './bracketTask.js';

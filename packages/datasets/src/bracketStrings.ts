@@ -1,0 +1,165 @@
+import type { Rng } from '@boltzmann/ising-core';
+import { DatasetError } from './errors.js';
+import { assertIntInRange, describe } from './internal/assert.js';
+import { PAIRS, checkBracketSpec } from './internal/bracketSpec.js';
+import { bracketTable } from './internal/bracketTable.js';
+import type { BracketMode, BracketTable } from './internal/bracketTable.js';
+import { uniformBigInt } from './internal/uniformInt.js';
+
+export type { BracketMode } from './internal/bracketTable.js';
+
+/** Number of bracket types: 1 = `()`, 2 = `()[]`, 3 = `()[]{}`. */
+export type BracketTypes = 1 | 2 | 3;
+
+/** Default bound on {@link enumerateBracketStrings}: spaces up to this size are listed in full. */
+export const DEFAULT_ENUMERATION_LIMIT = 200_000;
+
+/**
+ * The number of distinct bracket strings of length T, exactly (a bigint: with 3 types the
+ * count passes 2^53 already at T = 44).
+ *
+ * One type: balanced strings number Catalan(T/2) (14 / 132 / 1430 at T = 8 / 12 / 16) and Dyck
+ * prefixes C(T, ⌊T/2⌋) (70 / 924 / 12870). With k types every opener carries one of k types.
+ *
+ * @param T string length (≥ 2; even for `balanced`).
+ * @param mode `'balanced'` (default) or `'prefix'`.
+ * @param types 1–3 bracket types (default 1).
+ * @returns the count.
+ * @throws {DatasetError} DATASET_INVALID_ARGUMENT for an odd balanced T, T < 2, or types ∉ {1,2,3}.
+ * @example
+ * countBracketStrings(16, 'balanced'); // 1430n
+ * countBracketStrings(16, 'prefix');   // 12870n
+ */
+export function countBracketStrings(T: number, mode: BracketMode = 'balanced', types: BracketTypes = 1): bigint {
+  const spec = checkBracketSpec(T, mode, types);
+  return bracketTable(spec.T, spec.mode, spec.types).total;
+}
+
+// Rank order: at every position the branches are "open type 0", …, "open type k−1", then "close".
+function unrank(table: BracketTable, rank: bigint): string {
+  const { T, types } = table;
+  const stack: number[] = [];
+  let out = '';
+  let r = rank;
+  for (let i = 0; i < T; i++) {
+    const h = stack.length;
+    const each = table.count(i + 1, h + 1);
+    let opened = false;
+    for (let t = 0; t < types; t++) {
+      if (r < each) {
+        stack.push(t);
+        out += PAIRS[t]![0];
+        opened = true;
+        break;
+      }
+      r -= each;
+    }
+    if (!opened) out += PAIRS[stack.pop()!]![1];
+  }
+  return out;
+}
+
+/**
+ * The string of a given rank (0-based) in the enumeration order of {@link enumerateBracketStrings}.
+ *
+ * @param T string length.
+ * @param mode string mode.
+ * @param types number of bracket types.
+ * @param rank an integer in [0, countBracketStrings(T, mode, types)).
+ * @returns the string.
+ * @throws {DatasetError} DATASET_INVALID_ARGUMENT for a bad spec or an out-of-range rank.
+ * @example
+ * bracketStringAt(4, 'balanced', 1, 0n); // '(())'
+ */
+export function bracketStringAt(T: number, mode: BracketMode, types: BracketTypes, rank: bigint | number): string {
+  const spec = checkBracketSpec(T, mode, types);
+  const table = bracketTable(spec.T, spec.mode, spec.types);
+  const r = typeof rank === 'number' && Number.isSafeInteger(rank) ? BigInt(rank) : rank;
+  if (typeof r !== 'bigint' || r < 0n || r >= table.total) {
+    throw new DatasetError('DATASET_INVALID_ARGUMENT', `rank must be an integer in [0, ${table.total}), got ${describe(rank)}`);
+  }
+  return unrank(table, r);
+}
+
+/**
+ * Draws one bracket string uniformly from all typed strings of the given spec.
+ *
+ * Algorithm (path counting): draw a rank uniformly from [0, N) with N the exact count (bigint
+ * rejection sampling on 32-bit words of `rng`, so no modulo bias), then walk the string left to
+ * right: at position i with h open brackets, the k opener branches each cover count(i+1, h+1)
+ * ranks and the closer covers count(i+1, h−1). Every string has exactly one rank, so each one
+ * has probability exactly 1/N. Equivalently, an opener is chosen with probability
+ * k·count(i+1,h+1)/count(i,h) and its type uniformly; weighting by k per opener is what keeps
+ * Dyck prefixes uniform over *typed* strings, since prefixes with more unclosed openers carry
+ * more type choices.
+ *
+ * @param T string length.
+ * @param mode `'balanced'` or `'prefix'`.
+ * @param types 1–3.
+ * @param rng the shared seeded generator.
+ * @returns the string, e.g. `'([]){}'`.
+ * @throws {DatasetError} DATASET_INVALID_ARGUMENT for a bad spec.
+ * @example
+ * const s = sampleBracketString(16, 'prefix', 2, createRng(7));
+ */
+export function sampleBracketString(T: number, mode: BracketMode, types: BracketTypes, rng: Rng): string {
+  const spec = checkBracketSpec(T, mode, types);
+  const table = bracketTable(spec.T, spec.mode, spec.types);
+  return unrank(table, uniformBigInt(rng, table.total));
+}
+
+/**
+ * Lists every string of the spec, in rank order (see {@link bracketStringAt}).
+ *
+ * @param T string length.
+ * @param mode string mode (default `'balanced'`).
+ * @param types 1–3 (default 1).
+ * @param limit refuse when there are more strings than this (default 200,000).
+ * @returns all strings.
+ * @throws {DatasetError} DATASET_INVALID_ARGUMENT for a bad spec or a space larger than `limit`.
+ * @example
+ * enumerateBracketStrings(6, 'balanced'); // ['((()))', '(()())', '(())()', '()(())', '()()()']
+ */
+export function enumerateBracketStrings(
+  T: number,
+  mode: BracketMode = 'balanced',
+  types: BracketTypes = 1,
+  limit: number = DEFAULT_ENUMERATION_LIMIT,
+): string[] {
+  const spec = checkBracketSpec(T, mode, types);
+  assertIntInRange('limit', limit, 0);
+  const table = bracketTable(spec.T, spec.mode, spec.types);
+  if (table.total > BigInt(limit)) {
+    throw new DatasetError(
+      'DATASET_INVALID_ARGUMENT',
+      `T = ${spec.T}, mode '${spec.mode}', ${spec.types} type(s) has ${table.total} strings, more than the limit ${limit}`,
+    );
+  }
+  const out: string[] = [];
+  const chars: string[] = new Array<string>(spec.T);
+  const stack: number[] = [];
+  // Depth-first in branch order reproduces the rank order; dead branches are cut by the table.
+  const walk = (i: number): void => {
+    if (i === spec.T) {
+      out.push(chars.join(''));
+      return;
+    }
+    const h = stack.length;
+    if (table.count(i + 1, h + 1) > 0n) {
+      for (let t = 0; t < spec.types; t++) {
+        chars[i] = PAIRS[t]![0];
+        stack.push(t);
+        walk(i + 1);
+        stack.pop();
+      }
+    }
+    if (h > 0 && table.count(i + 1, h - 1) > 0n) {
+      const t = stack.pop()!;
+      chars[i] = PAIRS[t]![1];
+      walk(i + 1);
+      stack.push(t);
+    }
+  };
+  walk(0);
+  return out;
+}

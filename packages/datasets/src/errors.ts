@@ -1,0 +1,41 @@
+/** Every code a {@link DatasetError} can carry. */
+export type DatasetErrorCode =
+  /** The data file is not where we looked and downloading is off (or impossible, in the sync loader). */
+  | 'DATASET_NOT_FOUND'
+  /** Downloading the data file failed (network error, HTTP error, empty body). */
+  | 'DATASET_OFFLINE'
+  /** A data file (on disk or downloaded) does not have the expected sha256. */
+  | 'DATASET_CORRUPT'
+  /** Reading or writing a data file failed for a reason other than absence (permissions, full disk, …). */
+  | 'DATASET_IO_FAILED'
+  /** An argument is out of range or malformed; the message names it. */
+  | 'DATASET_INVALID_ARGUMENT';
+
+/**
+ * The one error class of `@boltzmann/datasets`. `code` is stable and machine-readable; the
+ * message names the offending value and, for file problems, where we looked and what to do.
+ *
+ * @example
+ * try { await loadTinyShakespeare({ download: false }) }
+ * catch (e) { if (isDatasetError(e, 'DATASET_NOT_FOUND')) console.error(e.message) }
+ */
+export class DatasetError extends Error {
+  override readonly name = 'DatasetError';
+  readonly code: DatasetErrorCode;
+
+  constructor(code: DatasetErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
+/**
+ * True when `value` is a {@link DatasetError} (optionally with the given code).
+ *
+ * @param value anything caught.
+ * @param code when given, also require this code.
+ * @returns whether `value` is such an error.
+ */
+export function isDatasetError(value: unknown, code?: DatasetErrorCode): value is DatasetError {
+  return value instanceof DatasetError && (code === undefined || value.code === code);
+}

@@ -1,0 +1,160 @@
+import { homedir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
+import { createCharCorpus } from './charCorpus.js';
+import type { CharCorpus, CharCorpusOptions } from './charCorpus.js';
+import { DatasetError } from './errors.js';
+import { describe } from './internal/assert.js';
+import { downloadVerified, readFirstCandidate } from './internal/dataFile.js';
+import type { Candidate, FetchLike } from './internal/dataFile.js';
+
+/** Where Tiny Shakespeare is published: `data/tinyshakespeare/input.txt` of karpathy/char-rnn. */
+export const TINY_SHAKESPEARE_URL = 'https://raw.githubusercontent.com/karpathy/char-rnn/master/data/tinyshakespeare/input.txt';
+/** sha256 of the canonical `input.txt` (1,115,394 characters, 65 distinct). */
+export const TINY_SHAKESPEARE_SHA256 = '86c4e6aa9db7c042ec79f339dcb96d42b0075e16b8fc2e86bf0ca57e2dc565ed';
+/** The environment variable naming a data directory (holding `tinyshakespeare/input.txt` or `input.txt`). */
+export const DATA_DIR_ENV = 'BOLTZMANN_DATA_DIR';
+
+export type { FetchLike } from './internal/dataFile.js';
+
+/** Options of {@link loadTinyShakespeare} and {@link loadTinyShakespeareSync}. */
+export interface TinyShakespeareOptions extends CharCorpusOptions {
+  /** An explicit file; when given, no other place is searched and nothing is downloaded. */
+  path?: string;
+  /** A data directory; default `$BOLTZMANN_DATA_DIR`. Both `<dir>/tinyshakespeare/input.txt` and `<dir>/input.txt` are accepted. */
+  dataDir?: string;
+  /** The per-user cache; default `$XDG_CACHE_HOME/boltzmann`, else `~/.cache/boltzmann`. The file lives at `<cacheDir>/tinyshakespeare/input.txt`. */
+  cacheDir?: string;
+  /** Download into the cache when the file is found nowhere (async loader only). Default true. */
+  download?: boolean;
+  /** Download URL; default {@link TINY_SHAKESPEARE_URL}. */
+  url?: string;
+  /** The `fetch` used to download; default `globalThis.fetch`. */
+  fetch?: FetchLike;
+  /** Abort signal for the download. */
+  signal?: AbortSignal;
+  /**
+   * The sha256 (hex) the file must have; default {@link TINY_SHAKESPEARE_SHA256}. Override it only
+   * for a mirror that serves a different file on purpose, or for tests that serve a small file.
+   */
+  expectedSha256?: string;
+}
+
+/** The loaded corpus plus where it came from. */
+export interface TinyShakespeare extends CharCorpus {
+  /** Absolute path of the file that was read (or written, after a download). */
+  readonly path: string;
+  /** How it was found. */
+  readonly source: 'path' | 'dataDir' | 'cache' | 'download';
+  /** Its verified sha256. */
+  readonly sha256: string;
+}
+
+const WHAT = 'Tiny Shakespeare (input.txt)';
+const SETUP_HINT = `set ${DATA_DIR_ENV} to a directory holding tinyshakespeare/input.txt (or input.txt), or pass options.path`;
+
+interface Plan {
+  candidates: Candidate[];
+  cacheFile: string;
+  expectedSha256: string;
+  options: TinyShakespeareOptions;
+}
+
+function plan(options: TinyShakespeareOptions): Plan {
+  if (options === null || typeof options !== 'object') {
+    throw new DatasetError('DATASET_INVALID_ARGUMENT', `options must be an object, got ${describe(options)}`);
+  }
+  const expectedSha256 = (options.expectedSha256 ?? TINY_SHAKESPEARE_SHA256).toLowerCase();
+  if (!/^[0-9a-f]{64}$/.test(expectedSha256)) {
+    throw new DatasetError('DATASET_INVALID_ARGUMENT', `expectedSha256 must be 64 hex digits, got ${describe(options.expectedSha256)}`);
+  }
+  for (const key of ['path', 'dataDir', 'cacheDir', 'url'] as const) {
+    const value = options[key];
+    if (value !== undefined && (typeof value !== 'string' || value === '')) {
+      throw new DatasetError('DATASET_INVALID_ARGUMENT', `options.${key} must be a non-empty string, got ${describe(value)}`);
+    }
+  }
+  const xdg = process.env.XDG_CACHE_HOME;
+  // The XDG spec says relative values are invalid and must be ignored.
+  const cacheDir = resolve(options.cacheDir ?? (xdg && isAbsolute(xdg) ? join(xdg, 'boltzmann') : join(homedir(), '.cache', 'boltzmann')));
+  const cacheFile = join(cacheDir, 'tinyshakespeare', 'input.txt');
+  if (options.path !== undefined) {
+    return { candidates: [{ path: resolve(options.path), source: 'path' }], cacheFile, expectedSha256, options };
+  }
+  const candidates: Candidate[] = [];
+  const dataDir = options.dataDir ?? (process.env[DATA_DIR_ENV] || undefined);
+  if (dataDir !== undefined) {
+    candidates.push({ path: resolve(dataDir, 'tinyshakespeare', 'input.txt'), source: 'dataDir' });
+    candidates.push({ path: resolve(dataDir, 'input.txt'), source: 'dataDir' });
+  }
+  candidates.push({ path: cacheFile, source: 'cache' });
+  return { candidates, cacheFile, expectedSha256, options };
+}
+
+function finish(bytes: Buffer, path: string, source: TinyShakespeare['source'], p: Plan): TinyShakespeare {
+  const corpus = createCharCorpus(bytes.toString('utf8'), p.options);
+  return Object.freeze({ ...corpus, path, source, sha256: p.expectedSha256 });
+}
+
+function notFound(p: Plan, why: string): DatasetError {
+  const looked = p.candidates.map((c) => c.path).join(', ');
+  const env = process.env[DATA_DIR_ENV];
+  return new DatasetError(
+    'DATASET_NOT_FOUND',
+    `${WHAT} not found; looked at ${looked} (${DATA_DIR_ENV}=${env ? JSON.stringify(env) : 'unset'}). ${why} ` +
+      `To fix: ${SETUP_HINT}, or let loadTinyShakespeare download it to ${p.cacheFile} from ${TINY_SHAKESPEARE_URL}.`,
+  );
+}
+
+/**
+ * Loads Tiny Shakespeare, verifies its sha256 and returns it as a character corpus with a 90/10
+ * split. Looks, in order, at `options.path` (only), else `$BOLTZMANN_DATA_DIR/tinyshakespeare/input.txt`,
+ * `$BOLTZMANN_DATA_DIR/input.txt`, the per-user cache; when none exists it downloads the file
+ * into the cache (atomically, after checking the hash) unless `download: false`.
+ *
+ * @param options see {@link TinyShakespeareOptions}.
+ * @returns the corpus (65-character vocabulary, train/validation token arrays, window samplers).
+ * @throws {DatasetError} DATASET_NOT_FOUND when absent and not downloadable (the message lists the paths).
+ * @throws {DatasetError} DATASET_OFFLINE when the download fails.
+ * @throws {DatasetError} DATASET_CORRUPT when a file or download has the wrong sha256.
+ * @throws {DatasetError} DATASET_IO_FAILED when a file exists but cannot be read, or the cache cannot be written.
+ * @throws {DatasetError} DATASET_INVALID_ARGUMENT for malformed options.
+ * @example
+ * const shakespeare = await loadTinyShakespeare();
+ * const batch = shakespeare.sampleBatch('train', 64, 12, createRng(0));
+ * const evalSet = shakespeare.validationWindows(12, 2048, 1234);
+ */
+export async function loadTinyShakespeare(options: TinyShakespeareOptions = {}): Promise<TinyShakespeare> {
+  const p = plan(options);
+  const found = readFirstCandidate(p.candidates, p.expectedSha256, WHAT);
+  if (found) return finish(found.bytes, found.candidate.path, found.candidate.source, p);
+  if (options.path !== undefined) throw notFound(p, 'An explicit path is never searched around or downloaded to.');
+  if (options.download === false) throw notFound(p, 'Downloading is disabled (download: false).');
+  const fetchImpl = options.fetch ?? (globalThis.fetch as FetchLike | undefined);
+  if (typeof fetchImpl !== 'function') throw notFound(p, 'No fetch implementation is available to download it.');
+  const bytes = await downloadVerified({
+    url: options.url ?? TINY_SHAKESPEARE_URL,
+    target: p.cacheFile,
+    expectedSha256: p.expectedSha256,
+    fetch: fetchImpl,
+    signal: options.signal,
+    what: WHAT,
+    fallbackHint: SETUP_HINT,
+  });
+  return finish(bytes, p.cacheFile, 'download', p);
+}
+
+/**
+ * The synchronous loader: like {@link loadTinyShakespeare} but it never downloads.
+ *
+ * @param options see {@link TinyShakespeareOptions} (`download`, `url`, `fetch`, `signal` are ignored).
+ * @returns the verified corpus.
+ * @throws {DatasetError} DATASET_NOT_FOUND, DATASET_CORRUPT, DATASET_IO_FAILED, DATASET_INVALID_ARGUMENT as the async loader.
+ * @example
+ * const shakespeare = loadTinyShakespeareSync({ dataDir: '/data' });
+ */
+export function loadTinyShakespeareSync(options: TinyShakespeareOptions = {}): TinyShakespeare {
+  const p = plan(options);
+  const found = readFirstCandidate(p.candidates, p.expectedSha256, WHAT);
+  if (found) return finish(found.bytes, found.candidate.path, found.candidate.source, p);
+  throw notFound(p, 'The synchronous loader never downloads; use loadTinyShakespeare to fetch it.');
+}
