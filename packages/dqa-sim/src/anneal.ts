@@ -1,0 +1,144 @@
+import { DqaError } from './errors.js';
+import { createPlan, DEFAULTS } from './internal/plan.js';
+import type { AnnealPlan, Gains, PlanOptions } from './internal/plan.js';
+import { assertQubits, ensureWorkspace, probabilities, runAnneal } from './internal/runAnneal.js';
+
+/** The default qubit limit: 2^26 amplitudes need about 2.5 GiB (see {@link estimateMemoryBytes}). */
+export const DEFAULT_MAX_QUBITS = DEFAULTS.maxQubits;
+
+export { estimateMemoryBytes } from './internal/runAnneal.js';
+
+/**
+ * One Ising problem in physics signs, `E(s) = −Σ_j h_j s_j − Σ_{j<k} J_jk s_j s_k`.
+ * `n = fields.length`; `couplings` is `n × n` row-major with the strict upper triangle read
+ * (omit it for independent spins).
+ */
+export interface IsingProblem {
+  readonly fields: ArrayLike<number>;
+  readonly couplings?: ArrayLike<number>;
+}
+
+/**
+ * Options of one anneal. Energies and times are dimensionless: a phase is `dt × energy`.
+ *
+ * - `tau` total time τ (default 8); `steps` Trotter steps K (default 32); `order` 1 or 2 (default 2).
+ * - `schedule` `'linear'` (default), `'dwave'`, or `{ A, B }` (mathjs strings or functions of u).
+ * - `beta` multiplies `h` and `J` (default 1).
+ * - `calibrate`: `true` / `'effective-temperature'` programs `β h / (4X)` and `β J / (8X)` (METHOD.md §4);
+ *   `'linear-response'` divides by the exact first-order gains of the Trotter circuit
+ *   ({@link calibrationGains}); either way the output matches the Boltzmann distribution at β to
+ *   first order in the fields. Default `false` here (a raw anneal).
+ * - `maxQubits` refuse larger problems (default {@link DEFAULT_MAX_QUBITS}).
+ */
+export type AnnealOptions = PlanOptions;
+
+/** The final state `ψ(τ)` on n qubits; index bit j set ⇔ `s_j = +1` (measured qubit j reads 0). */
+export interface Statevector {
+  readonly n: number;
+  readonly re: Float64Array;
+  readonly im: Float64Array;
+}
+
+/** Validates a problem and applies the plan's scales (β, calibration). */
+export function prepareProblem(problem: IsingProblem, plan: AnnealPlan): { n: number; h: Float64Array; J: Float64Array } {
+  if (problem === null || typeof problem !== 'object' || problem.fields === undefined || typeof problem.fields.length !== 'number') {
+    throw new DqaError('DQA_INVALID_ARGUMENT', 'problem must be an object { fields, couplings? } with array-like fields');
+  }
+  const n = problem.fields.length;
+  if (n < 1) throw new DqaError('DQA_SHAPE_MISMATCH', 'problem.fields is empty; a problem needs at least one spin');
+  assertQubits(n, plan.maxQubits);
+  const h = new Float64Array(n);
+  for (let j = 0; j < n; j++) {
+    const v = problem.fields[j]!;
+    if (typeof v !== 'number' || !Number.isFinite(v)) throw new DqaError('DQA_NOT_FINITE', `fields[${j}] is ${String(v)}; every field must be finite`);
+    h[j] = v * plan.fieldScale;
+  }
+  const J = new Float64Array(n * n);
+  const c = problem.couplings;
+  if (c !== undefined) {
+    if (c.length !== n * n) {
+      throw new DqaError('DQA_SHAPE_MISMATCH', `couplings has ${c.length} entries; ${n} spins need an ${n} × ${n} matrix (${n * n} entries)`);
+    }
+    for (let j = 0; j < n; j++) {
+      for (let k = j + 1; k < n; k++) {
+        const v = c[j * n + k]!;
+        if (typeof v !== 'number' || !Number.isFinite(v)) {
+          throw new DqaError('DQA_NOT_FINITE', `couplings[${j * n + k}] (J_${j},${k}) is ${String(v)}; every coupling must be finite`);
+        }
+        J[j * n + k] = v * plan.couplingScale;
+      }
+    }
+  }
+  return { n, h, J };
+}
+
+/**
+ * Simulates the Trotterized diabatic anneal `H(u) = A(u) H_D + B(u) H_P` from `|+⟩^n`
+ * (METHOD.md §4) and returns the final statevector.
+ *
+ * Order 1: `U_k = exp(−i dt A(u_k) H_D) · exp(−i dt B(u_k) H_P)` with `u_k = (k + ½)/K`.
+ * Order 2: `U_k = P_k^{1/2} · exp(−i dt A(u_k) H_D) · P_k^{1/2}` with `P_k = exp(−i dt B(u_k) H_P)`
+ * (half problem phase, full mixer, half problem phase; adjacent half phases are merged).
+ *
+ * @param problem fields and optional couplings (physics signs).
+ * @param options see {@link AnnealOptions}.
+ * @returns `ψ(τ)`, normalized to rounding.
+ * @throws {DqaError} DQA_TOO_MANY_QUBITS, DQA_SHAPE_MISMATCH, DQA_NOT_FINITE, DQA_INVALID_ARGUMENT, DQA_BAD_SCHEDULE
+ * @example
+ * const psi = annealStatevector({ fields: [0.3, -0.2], couplings: [0, 0.5, 0, 0] }, { tau: 4, steps: 64 });
+ */
+export function annealStatevector(problem: IsingProblem, options: AnnealOptions = {}): Statevector {
+  const plan = createPlan(options, false);
+  const { n, h, J } = prepareProblem(problem, plan);
+  const ws = ensureWorkspace(n);
+  runAnneal(h, J, n, plan, ws);
+  return { n, re: ws.re, im: ws.im };
+}
+
+/**
+ * The exact output distribution `|ψ(τ)|²` of the anneal: `2^n` probabilities, index bit j
+ * set ⇔ `s_j = +1` (the layout of ising-core dense distributions).
+ *
+ * @param problem fields and optional couplings (physics signs).
+ * @param options see {@link AnnealOptions}.
+ * @returns the probabilities (sum 1 to rounding).
+ * @throws {DqaError} as {@link annealStatevector}.
+ * @example
+ * const p = annealDistribution({ fields: [0.5] }, { tau: 2, calibrate: true }); // p[1] ≈ σ(2·0.5)
+ */
+export function annealDistribution(problem: IsingProblem, options: AnnealOptions = {}): Float64Array {
+  const plan = createPlan(options, false);
+  const { n, h, J } = prepareProblem(problem, plan);
+  const ws = ensureWorkspace(n);
+  runAnneal(h, J, n, plan, ws);
+  return probabilities(ws, n);
+}
+
+/** First-order gains and the effective-temperature integral of one anneal configuration. */
+export interface CalibrationGains {
+  /** `X = ∫∫ A B` at this τ (continuous time). */
+  readonly x: number;
+  /** `{ field: 4X, coupling: 8X }`: the short-anneal gains of METHOD.md §4. */
+  readonly effectiveTemperature: Gains;
+  /**
+   * The exact first-order gains of the Trotter circuit (`2 Σ_k θ_k sin(2Φ_k)` and `2 Σ_k θ_k sin(4Φ_k)`,
+   * with θ_k the problem-layer angles and Φ_k the mixer angle applied after layer k); they tend to
+   * 4X and 8X for short anneals and stay exact to first order in the fields for any τ.
+   */
+  readonly linearResponse: Gains;
+}
+
+/**
+ * The gains `g` with `P(s) ≈ 2^-n [1 + g_field Σ h s + g_coupling Σ J s s]` for an anneal
+ * configuration (fields and couplings as programmed, i.e. before calibration).
+ *
+ * @param options tau, steps, order, schedule (other options are ignored).
+ * @returns X, the effective-temperature gains and the exact linear-response gains.
+ * @throws {DqaError} DQA_INVALID_ARGUMENT, DQA_BAD_SCHEDULE
+ * @example
+ * calibrationGains({ tau: 1, steps: 64 }).effectiveTemperature.field; // 4 · 1/24
+ */
+export function calibrationGains(options: AnnealOptions = {}): CalibrationGains {
+  const plan = createPlan({ ...options, calibrate: false }, false);
+  return { x: plan.x, effectiveTemperature: { field: 4 * plan.x, coupling: 8 * plan.x }, linearResponse: plan.gains };
+}

@@ -1,0 +1,41 @@
+/** Every code a {@link DqaError} can carry. */
+export type DqaErrorCode =
+  | 'DQA_TOO_MANY_QUBITS'
+  | 'DQA_BAD_SCHEDULE'
+  | 'DQA_INVALID_ARGUMENT'
+  | 'DQA_NOT_FINITE'
+  | 'DQA_SHAPE_MISMATCH';
+
+/**
+ * The one error class of `@boltzmann/dqa-sim`. `code` is stable and machine-readable;
+ * the message names the offending value.
+ *
+ * @example
+ * try { annealDistribution(problem, { maxQubits: 10 }) }
+ * catch (e) { if (isDqaError(e, 'DQA_TOO_MANY_QUBITS')) console.log(e.message) }
+ */
+export class DqaError extends Error {
+  override readonly name = 'DqaError';
+  readonly code: DqaErrorCode;
+
+  /**
+   * @param code the machine-readable reason.
+   * @param message a sentence naming the offending value.
+   * @param options `{ cause }` when wrapping another error.
+   */
+  constructor(code: DqaErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
+/**
+ * True when `value` is a {@link DqaError}, optionally with the given code.
+ *
+ * @param value anything caught.
+ * @param code narrow to one code.
+ * @returns whether `value` is such an error.
+ */
+export function isDqaError(value: unknown, code?: DqaErrorCode): value is DqaError {
+  return value instanceof DqaError && (code === undefined || value.code === code);
+}

@@ -1,0 +1,153 @@
+import { DqaError } from '../errors.js';
+import { effectiveTemperature } from '../effectiveTemperature.js';
+import { compileSchedule } from '../schedule.js';
+import type { CompiledSchedule, ScheduleSpec } from '../schedule.js';
+
+/** Defaults shared by the simulator, the plugin and the fidelity tools. */
+export const DEFAULTS = { tau: 8, steps: 32, order: 2 as 1 | 2, maxQubits: 26 };
+
+/** Hard ceiling: state indices are 31-bit integers. */
+export const ABSOLUTE_MAX_QUBITS = 30;
+
+/** Everything an anneal needs that does not depend on the problem. */
+export interface AnnealPlan {
+  readonly order: 1 | 2;
+  readonly steps: number;
+  readonly tau: number;
+  /** X of the schedule at this τ. */
+  readonly x: number;
+  /** Multiplies the fields before the anneal (β, and 1/(4X) when calibrated). */
+  readonly fieldScale: number;
+  /** Multiplies the couplings before the anneal (β, and 1/(8X) when calibrated). */
+  readonly couplingScale: number;
+  /** Angle θ of each diagonal layer exp(−iθ E): `steps` (order 1) or `steps + 1` (order 2) entries. */
+  readonly phaseAngles: Float64Array;
+  /** Angle φ of each mixer layer Π exp(+iφ X_j) = Π Rx(−2φ): `steps` entries. */
+  readonly mixerAngles: Float64Array;
+  readonly maxQubits: number;
+  readonly schedule: CompiledSchedule;
+  /** Calibration in force (`false` when none). */
+  readonly calibration: false | 'effective-temperature' | 'linear-response';
+  /** First-order gains of this circuit ({@link linearResponseGains}). */
+  readonly gains: Gains;
+}
+
+/**
+ * How a calibrated anneal rescales the problem: `'effective-temperature'` (alias `true`)
+ * programs `h/(4X)` and `J/(8X)` (METHOD.md §4); `'linear-response'` divides by the exact
+ * first-order gains of the Trotter circuit instead (see `calibrationGains`); `false` does not rescale.
+ */
+export type Calibration = boolean | 'effective-temperature' | 'linear-response';
+
+/** First-order gains of an anneal: `P(s) ≈ 2^-n [1 + gField Σ h s + gCoupling Σ J s s]`. */
+export interface Gains {
+  readonly field: number;
+  readonly coupling: number;
+}
+
+/**
+ * Exact first-order response of the Trotter circuit to the problem layer. The phase layer k
+ * (angle θ_k) maps |+⟩^n to states with one (two) qubits in |−⟩, which the later mixers
+ * (total angle Φ_k) rotate against |+⟩ by 2Φ_k (4Φ_k); to first order in θ this gives
+ * `gField = 2 Σ_k θ_k sin(2Φ_k)` and `gCoupling = 2 Σ_k θ_k sin(4Φ_k)`, which tend to 4X and 8X
+ * when every Φ_k is small.
+ */
+export function linearResponseGains(phaseAngles: Float64Array, mixerAngles: Float64Array): Gains {
+  let field = 0;
+  let coupling = 0;
+  let after = 0; // Φ_k: total mixer angle applied after phase layer k
+  for (let k = phaseAngles.length - 1; k >= 0; k--) {
+    if (k < mixerAngles.length) after += mixerAngles[k]!;
+    field += 2 * phaseAngles[k]! * Math.sin(2 * after);
+    coupling += 2 * phaseAngles[k]! * Math.sin(4 * after);
+  }
+  return { field, coupling };
+}
+
+/** Options every anneal accepts. */
+export interface PlanOptions {
+  readonly tau?: number;
+  readonly steps?: number;
+  readonly order?: 1 | 2;
+  readonly schedule?: ScheduleSpec | CompiledSchedule;
+  readonly calibrate?: Calibration;
+  readonly beta?: number;
+  readonly maxQubits?: number;
+}
+
+function invalid(message: string): DqaError {
+  return new DqaError('DQA_INVALID_ARGUMENT', message);
+}
+
+/** Validates options and precomputes the per-layer angles (midpoint rule `u_k = (k + ½)/K`). */
+export function createPlan(options: PlanOptions, calibrateDefault: boolean): AnnealPlan {
+  const tau = options.tau ?? DEFAULTS.tau;
+  const steps = options.steps ?? DEFAULTS.steps;
+  const order = options.order ?? DEFAULTS.order;
+  const beta = options.beta ?? 1;
+  const maxQubits = options.maxQubits ?? DEFAULTS.maxQubits;
+  const calibrate = options.calibrate ?? calibrateDefault;
+  if (typeof tau !== 'number' || !Number.isFinite(tau) || tau < 0) throw invalid(`tau must be a finite number ≥ 0, got ${String(tau)}`);
+  if (!Number.isInteger(steps) || steps < 1) throw invalid(`steps must be a positive integer, got ${String(steps)}`);
+  if (order !== 1 && order !== 2) throw invalid(`order must be 1 or 2, got ${String(order)}`);
+  if (typeof beta !== 'number' || !Number.isFinite(beta) || beta <= 0) throw invalid(`beta must be a finite positive number, got ${String(beta)}`);
+  if (!Number.isInteger(maxQubits) || maxQubits < 1 || maxQubits > ABSOLUTE_MAX_QUBITS) {
+    throw invalid(`maxQubits must be an integer in [1, ${ABSOLUTE_MAX_QUBITS}], got ${String(maxQubits)}`);
+  }
+  if (typeof calibrate !== 'boolean' && calibrate !== 'effective-temperature' && calibrate !== 'linear-response') {
+    throw invalid(`calibrate must be true, false, 'effective-temperature' or 'linear-response', got ${String(calibrate)}`);
+  }
+  const calibration = calibrate === true ? 'effective-temperature' : calibrate;
+  const schedule = compileSchedule(options.schedule ?? 'linear');
+  const x = effectiveTemperature(tau, schedule);
+  const dt = tau / steps;
+  const a = new Float64Array(steps);
+  const b = new Float64Array(steps);
+  for (let k = 0; k < steps; k++) {
+    const u = (k + 0.5) / steps;
+    a[k] = dt * schedule.A(u);
+    b[k] = dt * schedule.B(u);
+  }
+  let phaseAngles: Float64Array;
+  if (order === 1) {
+    phaseAngles = b;
+  } else {
+    // Strang split per step, half phase · mixer · half phase; adjacent half phases merge.
+    phaseAngles = new Float64Array(steps + 1);
+    for (let k = 0; k < steps; k++) {
+      phaseAngles[k] = phaseAngles[k]! + b[k]! / 2;
+      phaseAngles[k + 1] = b[k]! / 2;
+    }
+  }
+  const gains = linearResponseGains(phaseAngles, a);
+  let fieldGain = 1;
+  let couplingGain = 1;
+  if (calibration === 'effective-temperature') {
+    fieldGain = 4 * x;
+    couplingGain = 8 * x;
+  } else if (calibration === 'linear-response') {
+    fieldGain = gains.field;
+    couplingGain = gains.coupling;
+  }
+  if (!(fieldGain > 0 && couplingGain > 0)) {
+    throw invalid(
+      `calibrate '${String(calibration)}' needs positive gains, got field ${fieldGain}, coupling ${couplingGain} ` +
+        `(tau = ${tau}, steps = ${steps}, ${schedule.label}); ` +
+        (calibration === 'linear-response' ? 'the anneal is too long for a first-order calibration: lower tau' : 'tau must be > 0'),
+    );
+  }
+  return {
+    order,
+    steps,
+    tau,
+    x,
+    fieldScale: beta / fieldGain,
+    couplingScale: beta / couplingGain,
+    phaseAngles,
+    mixerAngles: a,
+    maxQubits,
+    schedule,
+    calibration,
+    gains,
+  };
+}

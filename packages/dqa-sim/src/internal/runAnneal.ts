@@ -1,0 +1,70 @@
+import { DqaError } from '../errors.js';
+import { applyMixer, fillPhase, multiplyPhase } from './kernels.js';
+import type { AnnealPlan } from './plan.js';
+
+/** Scratch buffers, reused across problems of a batch (sized for the largest). */
+export interface Workspace {
+  re: Float64Array;
+  im: Float64Array;
+  pr: Float64Array;
+  pi: Float64Array;
+}
+
+/** Bytes the simulator needs for n qubits: ψ and the phase vector (2 × 16 B) plus the output distribution (8 B) per basis state. */
+export function estimateMemoryBytes(n: number): number {
+  return 40 * 2 ** n;
+}
+
+/** Refuses n beyond the plan's qubit limit with a message that states the memory involved. */
+export function assertQubits(n: number, maxQubits: number): void {
+  if (n > maxQubits) {
+    const gib = (estimateMemoryBytes(n) / 2 ** 30).toFixed(n > 30 ? 0 : 2);
+    throw new DqaError(
+      'DQA_TOO_MANY_QUBITS',
+      `the statevector simulator refuses ${n} qubits (limit ${maxQubits}; 2^${n} amplitudes need about ${gib} GiB). ` +
+        `Raise { maxQubits } if memory allows, or use an approximate classical sampler such as 'mean-field' or 'gibbs'.`,
+    );
+  }
+}
+
+/** A workspace large enough for n qubits (reusing `ws` when it already is). */
+export function ensureWorkspace(n: number, ws?: Workspace): Workspace {
+  const len = 1 << n;
+  if (ws !== undefined && ws.re.length >= len) return ws;
+  return { re: new Float64Array(len), im: new Float64Array(len), pr: new Float64Array(len), pi: new Float64Array(len) };
+}
+
+/**
+ * Runs the Trotterized anneal on already-scaled `h` (length n) and `J` (n × n): leaves
+ * `ψ(τ)` in `ws.re/ws.im[0 .. 2^n)`. Layers: for each step k, the diagonal phase
+ * `exp(−iθ_k E)` then the mixer `Π_j exp(+iφ_k X_j)`; order 2 ends with one more phase.
+ */
+export function runAnneal(h: Float64Array, J: Float64Array, n: number, plan: AnnealPlan, ws: Workspace): void {
+  const len = 1 << n;
+  const { re, im, pr, pi } = ws;
+  const amp = 1 / Math.sqrt(len);
+  re.fill(amp, 0, len);
+  im.fill(0, 0, len);
+  const phases = plan.phaseAngles;
+  const mixers = plan.mixerAngles;
+  for (let k = 0; k < phases.length; k++) {
+    const theta = phases[k]!;
+    if (theta !== 0) {
+      fillPhase(pr, pi, h, J, n, theta);
+      multiplyPhase(re, im, pr, pi, len);
+    }
+    if (k < mixers.length) {
+      const phi = mixers[k]!;
+      if (phi !== 0) applyMixer(re, im, n, phi);
+    }
+  }
+}
+
+/** `|ψ|²` of the workspace into a new array of 2^n probabilities. */
+export function probabilities(ws: Workspace, n: number): Float64Array {
+  const len = 1 << n;
+  const out = new Float64Array(len);
+  const { re, im } = ws;
+  for (let s = 0; s < len; s++) out[s] = re[s]! * re[s]! + im[s]! * im[s]!;
+  return out;
+}
