@@ -7,3 +7,10 @@ export { annealDistribution, annealStatevector, calibrationGains, DEFAULT_MAX_QU
 export type { AnnealOptions, CalibrationGains, IsingProblem, Statevector } from './anneal.js';
 export type { Calibration, Gains } from './internal/plan.js';
 export { energyVector } from './energyVector.js';
+export { sampleShots } from './sampleShots.js';
+export { dqaSampler } from './dqaSampler.js';
+export type { DqaSamplerOptions } from './dqaSampler.js';
+export { toQasm3 } from './toQasm3.js';
+export type { QasmOptions } from './toQasm3.js';
+export { fidelity, fidelitySweep } from './fidelity.js';
+export type { FidelityReport, FidelityRow, FidelitySweepInput } from './fidelity.js';
