@@ -30,3 +30,4 @@ export { gibbsSampler } from './gibbs.js';
 export type { GibbsOptions } from './gibbs.js';
 export { meanFieldEstimate, meanFieldSampler } from './meanField.js';
 export type { MeanFieldEstimate, MeanFieldOptions } from './meanField.js';
+export { estimateBatch } from './estimateBatch.js';

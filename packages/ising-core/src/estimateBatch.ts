@@ -1,0 +1,107 @@
+import { assertSpinLimit } from './batch.js';
+import { estimateFromDense } from './denseEstimate.js';
+import { IsingError, isIsingError } from './errors.js';
+import { maxSpinsOf } from './internal/vjpInput.js';
+import { estimateFromSamples } from './sampleEstimate.js';
+import type { BatchEstimate, IsingBatch, MaybePromise, SampleResult, Sampler } from './types.js';
+
+const isThenable = <T>(value: MaybePromise<T>): value is Promise<T> =>
+  value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function';
+
+function wrapFailure(sampler: Sampler, cause: unknown): IsingError {
+  if (isIsingError(cause)) return cause;
+  const detail = cause instanceof Error ? cause.message : String(cause);
+  return new IsingError('ISING_SAMPLER_FAILED', `sampler "${sampler.name}" failed: ${detail}`, { cause });
+}
+
+function assertBatchShape(batch: IsingBatch): void {
+  const { size, stride } = batch;
+  if (batch.spins.length !== size || batch.fields.length !== size * stride || batch.couplings.length !== stride * stride) {
+    throw new IsingError(
+      'ISING_SHAPE_MISMATCH',
+      `batch of ${size} problems, stride ${stride} has ${batch.spins.length} spin counts, ${batch.fields.length} fields and ` +
+        `${batch.couplings.length} couplings; build it with createIsingBatch or causalBatch`,
+    );
+  }
+}
+
+function checkEstimate(sampler: Sampler, batch: IsingBatch, estimate: BatchEstimate): BatchEstimate {
+  const expected = batch.size * batch.stride;
+  const m = (estimate as Partial<BatchEstimate> | null)?.magnetization;
+  if (!(m instanceof Float64Array) || m.length !== expected) {
+    const got = m instanceof Float64Array ? `${m.length} magnetizations` : 'no Float64Array magnetization';
+    throw new IsingError('ISING_SHAPE_MISMATCH', `sampler "${sampler.name}" returned ${got}; the batch needs ${expected}`);
+  }
+  if (typeof estimate.vjp !== 'function') {
+    throw new IsingError('ISING_SAMPLER_FAILED', `sampler "${sampler.name}" returned an estimate without a vjp function`);
+  }
+  for (let q = 0; q < batch.size; q++) {
+    for (let j = 0; j < batch.spins[q]!; j++) {
+      const v = m[q * batch.stride + j]!;
+      if (!Number.isFinite(v)) {
+        throw new IsingError('ISING_NOT_FINITE', `sampler "${sampler.name}" returned magnetization ${String(v)} for problem ${q}, spin ${j}`);
+      }
+    }
+  }
+  return estimate;
+}
+
+function convert(sampler: Sampler, batch: IsingBatch, result: SampleResult): BatchEstimate {
+  const kind = (result as { kind?: unknown } | null)?.kind;
+  if (kind === 'dense') {
+    return estimateFromDense(batch, (result as Extract<SampleResult, { kind: 'dense' }>).distributions);
+  }
+  if (kind === 'samples') {
+    return estimateFromSamples(batch, (result as Extract<SampleResult, { kind: 'samples' }>).sets);
+  }
+  throw new IsingError('ISING_SAMPLER_FAILED', `sampler "${sampler.name}" returned a result of kind ${JSON.stringify(kind)}; expected 'dense' or 'samples'`);
+}
+
+/** Runs `produce`, then `finish` on its value: synchronously, or chained when `produce` gave a promise. */
+function pipe<T>(sampler: Sampler, produce: () => MaybePromise<T>, finish: (value: T) => BatchEstimate): MaybePromise<BatchEstimate> {
+  let value: MaybePromise<T>;
+  try {
+    value = produce();
+  } catch (error) {
+    throw wrapFailure(sampler, error);
+  }
+  if (isThenable(value)) {
+    return value.then(finish, (error: unknown) => {
+      throw wrapFailure(sampler, error);
+    });
+  }
+  return finish(value);
+}
+
+/**
+ * Asks any sampler for a batch's magnetizations and VJP: calls `sampler.estimate` when the
+ * sampler has one; otherwise `sampler.sample` and converts its answer with the shared code
+ * (`'dense'` → {@link estimateFromDense}, `'samples'` → {@link estimateFromSamples}).
+ * Synchronous for a synchronous sampler; a promise only when the sampler returned one.
+ *
+ * @param sampler a configured sampler (`plugin.create(options)`).
+ * @param batch the problems (see `createIsingBatch`, `causalBatch`).
+ * @returns the estimate (or a promise of it) with `size × stride` magnetizations.
+ * @throws {IsingError} ISING_TOO_MANY_SPINS above `sampler.capabilities.maxSpins`;
+ *   ISING_SAMPLER_FAILED wrapping a sampler's own (non-Ising) exception as `cause`, or a malformed answer;
+ *   ISING_SHAPE_MISMATCH on a batch or magnetization of the wrong size; ISING_NOT_FINITE on a non-finite
+ *   magnetization; ISING_INVALID_PLUGIN when the sampler has neither `estimate` nor `sample`; and the
+ *   conversion's ISING_BAD_SAMPLES. Asynchronous samplers reject with the same codes.
+ * @example
+ * const sampler = registry.require('gibbs').create({ seed: 1 });
+ * const { magnetization, vjp } = await estimateBatch(sampler, causalBatch(fields, couplings, { batch: 2, length: 8 }));
+ * const { fields: dh, couplings: dJ } = vjp(gradMagnetization);
+ */
+export function estimateBatch(sampler: Sampler, batch: IsingBatch): MaybePromise<BatchEstimate> {
+  assertSpinLimit(maxSpinsOf(batch), sampler.capabilities.maxSpins, `sampler "${sampler.name}"`);
+  assertBatchShape(batch);
+  if (typeof sampler.estimate === 'function') {
+    const estimate = sampler.estimate.bind(sampler);
+    return pipe(sampler, () => estimate(batch), (value) => checkEstimate(sampler, batch, value));
+  }
+  if (typeof sampler.sample === 'function') {
+    const sample = sampler.sample.bind(sampler);
+    return pipe(sampler, () => sample(batch), (value) => checkEstimate(sampler, batch, convert(sampler, batch, value)));
+  }
+  throw new IsingError('ISING_INVALID_PLUGIN', `sampler "${sampler.name}" implements neither estimate(batch) nor sample(batch)`);
+}
