@@ -1,0 +1,104 @@
+import * as tf from '@tensorflow/tfjs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { exactSampler } from '@boltzmann/ising-core';
+import { ATTENTION_VARIANTS, attentionWeights, initBackend } from './index.js';
+import { createReferenceSampler } from './internal/referenceSampler.js';
+import { maxAbsDiff, randomNormal, take, tensorOf } from './internal/testUtils.js';
+
+const [B, H, T] = [2, 2, 5];
+
+describe('attentionWeights', () => {
+  beforeAll(async () => {
+    await initBackend('wasm', { log: () => {} });
+  });
+  const scores = () => tensorOf<tf.Rank.R4>(randomNormal(B * H * T * T, 11, 1.5), [B, H, T, T]);
+  const zeroJ = () => tf.zeros([H, T, T]) as tf.Tensor3D;
+  const randomJ = () => tensorOf<tf.Rank.R3>(randomNormal(H * T * T, 12, 0.6), [H, T, T]);
+  const sampler = exactSampler.create();
+
+  it('every variant gives causal rows that sum to 1', () => {
+    for (const variant of ATTENTION_VARIANTS) {
+      const w = take(attentionWeights(scores(), { variant, couplings: randomJ(), sampler }));
+      for (let row = 0; row < B * H * T; row++) {
+        const i = row % T;
+        let sum = 0;
+        for (let k = 0; k < T; k++) {
+          const v = w[row * T + k]!;
+          if (k > i) expect(v).toBe(0);
+          else expect(v).toBeGreaterThan(0);
+          sum += v;
+        }
+        expect(Math.abs(sum - 1)).toBeLessThan(1e-6);
+      }
+    }
+  });
+
+  it('sigmoid equals boltzmann at J = 0 (to float32 rounding), for β = 1 and β = 0.5', () => {
+    for (const beta of [1, 0.5]) {
+      const s = take(attentionWeights(scores(), { variant: 'sigmoid', beta }));
+      const b = take(attentionWeights(scores(), { variant: 'boltzmann', beta, couplings: zeroJ(), sampler }));
+      expect(maxAbsDiff(s, b)).toBeLessThan(2e-7);
+    }
+  });
+
+  it('sigmoid weights are σ(2βh) normalized over the prefix; softmax is softmax(βh) over the prefix', () => {
+    const beta = 0.8;
+    const h = randomNormal(B * H * T * T, 11, 1.5);
+    const s = take(attentionWeights(scores(), { variant: 'sigmoid', beta }));
+    const sm = take(attentionWeights(scores(), { variant: 'softmax', beta }));
+    const hf = Float32Array.from(h);
+    for (let row = 0; row < B * H * T; row++) {
+      const i = row % T;
+      const sig = Array.from({ length: i + 1 }, (_, k) => 1 / (1 + Math.exp(-2 * beta * hf[row * T + k]!)));
+      const ex = Array.from({ length: i + 1 }, (_, k) => Math.exp(beta * hf[row * T + k]!));
+      const sigSum = sig.reduce((a, b) => a + b, 0);
+      const exSum = ex.reduce((a, b) => a + b, 0);
+      for (let k = 0; k <= i; k++) {
+        expect(Math.abs(s[row * T + k]! - sig[k]! / sigSum)).toBeLessThan(1e-6);
+        expect(Math.abs(sm[row * T + k]! - ex[k]! / exSum)).toBeLessThan(1e-6);
+      }
+    }
+  });
+
+  it('coupling is exactly uniform over the prefix for any J, and J gets (numerically) zero gradient', () => {
+    const w = take(attentionWeights(scores(), { variant: 'coupling', couplings: randomJ(), sampler }));
+    for (let row = 0; row < B * H * T; row++) {
+      const i = row % T;
+      for (let k = 0; k <= i; k++) expect(Math.abs(w[row * T + k]! - 1 / (i + 1))).toBeLessThan(1e-7);
+    }
+    const c = tensorOf<tf.Rank.R4>(randomNormal(B * H * T * T, 13), [B, H, T, T]);
+    const g = tf.grad((j: tf.Tensor) => tf.sum(tf.mul(attentionWeights(scores(), { variant: 'coupling', couplings: j as tf.Tensor3D, sampler }), c)))(randomJ());
+    expect(Math.max(...g.dataSync().map(Math.abs))).toBeLessThan(1e-9);
+  });
+
+  it('boltzmann with J ≠ 0 differs from sigmoid, and its J gradient is non-zero even at J = 0', () => {
+    const b = take(attentionWeights(scores(), { variant: 'boltzmann', couplings: randomJ(), sampler }));
+    const s = take(attentionWeights(scores(), { variant: 'sigmoid' }));
+    expect(maxAbsDiff(b, s)).toBeGreaterThan(1e-3);
+    const c = tensorOf<tf.Rank.R4>(randomNormal(B * H * T * T, 13), [B, H, T, T]);
+    const g = tf.grad((j: tf.Tensor) => tf.sum(tf.mul(attentionWeights(scores(), { variant: 'boltzmann', couplings: j as tf.Tensor3D, sampler }), c)))(zeroJ());
+    expect(Math.max(...g.dataSync().map(Math.abs))).toBeGreaterThan(1e-3);
+  });
+
+  it('gradient of the normalized weights w.r.t. the fields matches central differences (reference sampler)', () => {
+    const reference = createReferenceSampler();
+    const c = tensorOf<tf.Rank.R4>(randomNormal(B * H * T * T, 14), [B, H, T, T]);
+    const j = randomJ();
+    const h0 = randomNormal(B * H * T * T, 11, 1.5);
+    for (const variant of ATTENTION_VARIANTS.filter((v) => v !== 'coupling')) {
+      const f = (h: tf.Tensor): tf.Scalar =>
+        tf.sum(tf.mul(attentionWeights(h as tf.Tensor4D, { variant, couplings: j, sampler: reference }), c)) as tf.Scalar;
+      const g = tf.grad(f)(tensorOf<tf.Rank.R4>(h0, [B, H, T, T])).dataSync();
+      const eps = 1e-2;
+      for (const i of [0, 7, 23, 31, 44, 66, 88, 99]) {
+        const at = (delta: number) => {
+          const h = Float64Array.from(h0);
+          h[i]! += delta;
+          return take(f(tensorOf<tf.Rank.R4>(h, [B, H, T, T])))[0]!;
+        };
+        const fd = (at(eps) - at(-eps)) / (2 * eps);
+        expect(Math.abs(g[i]! - fd), `${variant} index ${i}`).toBeLessThan(2e-4 + 2e-2 * Math.abs(fd));
+      }
+    }
+  });
+});

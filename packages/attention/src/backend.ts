@@ -1,0 +1,62 @@
+import * as tf from '@tensorflow/tfjs';
+import '@tensorflow/tfjs-backend-wasm';
+import { AttentionError } from './errors.js';
+
+/** A TensorFlow.js backend this package runs on. */
+export type BackendName = 'wasm' | 'cpu';
+
+let pending: Promise<BackendName> | undefined;
+let pendingPreference: BackendName | undefined;
+
+async function activate(preferred: BackendName, log: (message: string) => void): Promise<BackendName> {
+  const order: BackendName[] = preferred === 'wasm' ? ['wasm', 'cpu'] : ['cpu'];
+  const failures: string[] = [];
+  for (const name of order) {
+    try {
+      if (await tf.setBackend(name)) {
+        await tf.ready();
+        log(`@boltzmann/attention: TensorFlow.js backend "${name}"`);
+        return name;
+      }
+      failures.push(`${name}: setBackend returned false`);
+    } catch (error) {
+      failures.push(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (name === 'wasm') log(`@boltzmann/attention: wasm backend unavailable (${failures.at(-1)}); falling back to cpu`);
+  }
+  throw new AttentionError('ATTENTION_BACKEND_UNAVAILABLE', `no TensorFlow.js backend could start (${failures.join('; ')})`);
+}
+
+/**
+ * Selects the TensorFlow.js backend: `wasm` (SIMD; default) with the `cpu` backend as a
+ * fallback, or `cpu` only. Idempotent: repeated calls with the same preference share one
+ * initialization; a different preference switches the backend.
+ *
+ * @param preferred `'wasm'` (default) or `'cpu'`.
+ * @param options.log where to report the chosen backend (default `console.info`; pass `() => {}` to silence).
+ * @returns the backend now active.
+ * @throws {AttentionError} ATTENTION_BACKEND_UNAVAILABLE when neither backend starts;
+ *   ATTENTION_INVALID_ARGUMENT for an unknown backend name.
+ * @example
+ * import { initBackend } from '@boltzmann/attention';
+ * const backend = await initBackend(); // 'wasm', or 'cpu' if wasm cannot start
+ */
+export function initBackend(
+  preferred: BackendName = 'wasm',
+  options: { log?: (message: string) => void } = {},
+): Promise<BackendName> {
+  if (preferred !== 'wasm' && preferred !== 'cpu') {
+    return Promise.reject(
+      new AttentionError('ATTENTION_INVALID_ARGUMENT', `backend ${JSON.stringify(preferred)} is not 'wasm' or 'cpu'`),
+    );
+  }
+  if (pending !== undefined && pendingPreference === preferred) return pending;
+  pendingPreference = preferred;
+  const attempt = activate(preferred, options.log ?? ((message) => console.info(message)));
+  pending = attempt;
+  // A failed start must not poison later calls.
+  attempt.catch(() => {
+    if (pending === attempt) pending = undefined;
+  });
+  return attempt;
+}

@@ -1,0 +1,36 @@
+/** Every code an {@link AttentionError} can carry. */
+export type AttentionErrorCode =
+  | 'ATTENTION_INVALID_CONFIG'
+  | 'ATTENTION_INVALID_ARGUMENT'
+  | 'ATTENTION_SHAPE_MISMATCH'
+  | 'ATTENTION_INVALID_TOKEN'
+  | 'ATTENTION_EMPTY_MASK'
+  | 'ATTENTION_ASYNC_SAMPLER'
+  | 'ATTENTION_STALE_ESTIMATE'
+  | 'ATTENTION_SAMPLER_NOT_FOUND'
+  | 'ATTENTION_INVALID_CHECKPOINT'
+  | 'ATTENTION_BACKEND_UNAVAILABLE'
+  | 'ATTENTION_DISPOSED';
+
+/**
+ * The one error class of `@boltzmann/attention`. `code` is stable and machine-readable;
+ * the message names the offending value. Errors raised by `@boltzmann/ising-core`
+ * (an `IsingError`) pass through unchanged.
+ *
+ * @example
+ * try { model.logits(inputs, 4) } catch (e) { if (isAttentionError(e, 'ATTENTION_ASYNC_SAMPLER')) … }
+ */
+export class AttentionError extends Error {
+  override readonly name = 'AttentionError';
+  readonly code: AttentionErrorCode;
+
+  constructor(code: AttentionErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
+/** True when `value` is an {@link AttentionError} (optionally with the given code). */
+export function isAttentionError(value: unknown, code?: AttentionErrorCode): value is AttentionError {
+  return value instanceof AttentionError && (code === undefined || value.code === code);
+}

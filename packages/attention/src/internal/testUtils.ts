@@ -1,0 +1,34 @@
+import * as tf from '@tensorflow/tfjs';
+import { createRng } from '@boltzmann/ising-core';
+
+/** Seeded `count` tokens in `[0, vocab)`. */
+export function randomTokens(count: number, vocab: number, seed: number): Int32Array {
+  const rng = createRng(seed);
+  return Int32Array.from({ length: count }, () => rng.nextInt(vocab));
+}
+
+/** Seeded standard-normal values. */
+export function randomNormal(count: number, seed: number, scale = 1): Float64Array {
+  const rng = createRng(seed);
+  return Float64Array.from({ length: count }, () => scale * rng.normal());
+}
+
+/** Largest absolute difference of two equally long arrays. */
+export function maxAbsDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  if (a.length !== b.length) throw new Error(`length ${a.length} vs ${b.length}`);
+  let d = 0;
+  for (let i = 0; i < a.length; i++) d = Math.max(d, Math.abs(a[i]! - b[i]!));
+  return d;
+}
+
+/** Reads a tensor's values and disposes it. */
+export function take(t: tf.Tensor): Float32Array {
+  const data = Float32Array.from(t.dataSync());
+  t.dispose();
+  return data;
+}
+
+/** A float32 tensor from any numeric array (tfjs rejects Float64Array). */
+export function tensorOf<R extends tf.Rank>(values: ArrayLike<number>, shape: number[]): tf.Tensor<R> {
+  return tf.tensor(Float32Array.from(values), shape) as unknown as tf.Tensor<R>;
+}

@@ -1,0 +1,106 @@
+import { AttentionError } from './errors.js';
+import { paramSpecs } from './internal/paramSpecs.js';
+import { samplerFor } from './internal/resolveSampler.js';
+import type { SamplerOverrides } from './internal/resolveSampler.js';
+import { buildTransformer } from './transformer.js';
+import type { Transformer, TransformerJSON } from './transformer.js';
+import { resolveTransformerConfig } from './transformerConfig.js';
+
+export type { SamplerOverrides };
+
+function invalid(message: string, cause?: unknown): AttentionError {
+  return new AttentionError('ATTENTION_INVALID_CHECKPOINT', message, cause === undefined ? undefined : { cause });
+}
+
+/**
+ * Rebuilds a model from {@link Transformer.toJSON} output. The sampler is recreated from the
+ * recorded name and options unless `overrides` supplies one (needed for samplers other
+ * than `'exact'`: pass `{ registry }` or `{ sampler }`).
+ *
+ * @throws {AttentionError} ATTENTION_INVALID_CHECKPOINT when the object is not a model checkpoint or a weight
+ *   is missing, misshapen or not finite; ATTENTION_INVALID_CONFIG; ATTENTION_SAMPLER_NOT_FOUND.
+ * @example
+ * const copy = loadTransformer(JSON.parse(JSON.stringify(model.toJSON())));
+ */
+export function loadTransformer(json: TransformerJSON, overrides: SamplerOverrides = {}): Transformer {
+  const j = json as Partial<TransformerJSON> | null;
+  if (j === null || typeof j !== 'object' || j.format !== 'boltzmann-attention/transformer') {
+    throw invalid(`not a Transformer checkpoint (format ${JSON.stringify(j?.format)}; expected "boltzmann-attention/transformer")`);
+  }
+  if (j.version !== 1) throw invalid(`unsupported checkpoint version ${JSON.stringify(j.version)}; this release reads version 1`);
+  const config = resolveTransformerConfig(j.config as TransformerJSON['config']);
+  const weights = j.weights;
+  if (weights === null || typeof weights !== 'object') throw invalid('checkpoint has no weights object');
+  const specs = paramSpecs(config);
+  const values = new Map<string, Float32Array>();
+  for (const spec of specs) {
+    const w = weights[spec.name];
+    if (w === undefined) throw invalid(`checkpoint lacks weight "${spec.name}"`);
+    const shapeOk = Array.isArray(w.shape) && w.shape.length === spec.shape.length && w.shape.every((n, i) => n === spec.shape[i]);
+    if (!shapeOk) throw invalid(`weight "${spec.name}" has shape ${JSON.stringify(w.shape)}; the config needs [${spec.shape.join(', ')}]`);
+    const size = spec.shape.reduce((a, b) => a * b, 1);
+    if (!Array.isArray(w.data) || w.data.length !== size) {
+      throw invalid(`weight "${spec.name}" has ${Array.isArray(w.data) ? w.data.length : 'no'} values; shape [${spec.shape.join(', ')}] needs ${size}`);
+    }
+    const data = Float32Array.from(w.data);
+    const bad = w.data.findIndex((v) => typeof v !== 'number' || !Number.isFinite(v));
+    if (bad >= 0) throw invalid(`weight "${spec.name}" value ${bad} is ${String(w.data[bad])}; weights must be finite`);
+    values.set(spec.name, data);
+  }
+  const extra = Object.keys(weights).filter((name) => !values.has(name));
+  if (extra.length > 0) throw invalid(`checkpoint has weights the config does not use: ${extra.join(', ')}`);
+  return buildTransformer(config, samplerFor(config, overrides), (spec) => values.get(spec.name)!);
+}
+
+/**
+ * Writes `value` as JSON to `path` atomically: a temporary file in the same directory,
+ * then a rename, so a crash never leaves a half-written checkpoint. Node.js only.
+ *
+ * @example
+ * await writeJsonFileAtomic('run/checkpoint.json', { model: model.toJSON(), trainer: trainer.state() });
+ */
+export async function writeJsonFileAtomic(path: string, value: unknown): Promise<void> {
+  const { writeFile, rename, rm } = await import('node:fs/promises');
+  const temp = `${path}.${process.pid}.${Date.now()}.tmp`;
+  try {
+    await writeFile(temp, JSON.stringify(value));
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+}
+
+/**
+ * Reads a JSON file written by {@link writeJsonFileAtomic}. Node.js only.
+ *
+ * @throws {AttentionError} ATTENTION_INVALID_CHECKPOINT when the file is not valid JSON (naming the path).
+ */
+export async function readJsonFile(path: string): Promise<unknown> {
+  const { readFile } = await import('node:fs/promises');
+  const text = await readFile(path, 'utf8');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw invalid(`${path} is not valid JSON (${error instanceof Error ? error.message : String(error)})`, error);
+  }
+}
+
+/**
+ * Saves a model's weights and configuration to a JSON file atomically. Node.js only.
+ *
+ * @example
+ * await saveTransformer(model, 'model.json'); const again = await readTransformer('model.json');
+ */
+export async function saveTransformer(model: Transformer, path: string): Promise<void> {
+  await writeJsonFileAtomic(path, model.toJSON());
+}
+
+/**
+ * Loads a model saved by {@link saveTransformer}. Node.js only.
+ *
+ * @throws {AttentionError} ATTENTION_INVALID_CHECKPOINT for a corrupt file or a non-checkpoint; see {@link loadTransformer}.
+ */
+export async function readTransformer(path: string, overrides: SamplerOverrides = {}): Promise<Transformer> {
+  return loadTransformer((await readJsonFile(path)) as TransformerJSON, overrides);
+}

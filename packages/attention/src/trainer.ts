@@ -1,0 +1,200 @@
+import * as tf from '@tensorflow/tfjs';
+import { AttentionError } from './errors.js';
+import { adamWUpdate } from './internal/adamW.js';
+import { lossMask, sequenceLength } from './internal/inputs.js';
+import { maskedCrossEntropy } from './loss.js';
+import type { Transformer } from './transformer.js';
+
+/** Options of {@link createTrainer} (METHOD.md §5 defaults). */
+export interface TrainerOptions {
+  /** Steps of the cosine schedule; after it the rate stays at its floor. */
+  readonly totalSteps: number;
+  /** Peak learning rate (default 3e-3). */
+  readonly lr?: number;
+  /** The cosine decays to `lr × minLrFraction` (default 0.1). */
+  readonly minLrFraction?: number;
+  /** Decoupled weight decay (default 0.01) on embeddings and linear kernels; never on J, biases or LayerNorm. */
+  readonly weightDecay?: number;
+  /** Global gradient-norm clip (default 1.0; `Infinity` or 0 disables). */
+  readonly clipNorm?: number;
+  /** Adam β1 (default 0.9). */
+  readonly beta1?: number;
+  /** Adam β2 (default 0.999). */
+  readonly beta2?: number;
+  /** Adam ε (default 1e-8). */
+  readonly epsilon?: number;
+}
+
+/** A training or evaluation batch: `B×T` tokens and targets, with an optional `B×T` loss mask. */
+export interface TokenBatch {
+  readonly inputs: ArrayLike<number>;
+  readonly targets: ArrayLike<number>;
+  readonly mask?: ArrayLike<number>;
+  /** Number of sequences `B` (default `inputs.length / maxLength`). */
+  readonly batchSize?: number;
+}
+
+/** What one step reports. */
+export interface TrainStepResult {
+  /** Masked mean cross-entropy before the update. */
+  readonly loss: number;
+  /** Global gradient norm before clipping. */
+  readonly gradNorm: number;
+  /** Learning rate used. */
+  readonly lr: number;
+  /** Steps taken so far, including this one. */
+  readonly step: number;
+}
+
+/** JSON-serializable optimizer state for checkpoint resume. */
+export interface TrainerState {
+  readonly format: 'boltzmann-attention/trainer';
+  readonly version: 1;
+  readonly step: number;
+  readonly moments: Readonly<Record<string, { readonly m: readonly number[]; readonly v: readonly number[] }>>;
+}
+
+/** AdamW with cosine decay and global-norm clipping over a {@link Transformer}'s parameters. */
+export interface Trainer {
+  readonly options: Required<TrainerOptions>;
+  /** Steps taken so far. */
+  readonly stepCount: number;
+  /** One update: awaits the sampler (phase 1), then differentiates and applies AdamW (phase 2). */
+  step(batch: TokenBatch): Promise<TrainStepResult>;
+  /** The learning rate at 0-based step `step`. */
+  lrAt(step: number): number;
+  state(): TrainerState;
+  /** Continues from a saved state (moments and step count). */
+  restore(state: TrainerState): void;
+  /** Frees the optimizer moments. */
+  dispose(): void;
+}
+
+function resolveOptions(options: TrainerOptions): Required<TrainerOptions> {
+  const o = {
+    totalSteps: options.totalSteps,
+    lr: options.lr ?? 3e-3,
+    minLrFraction: options.minLrFraction ?? 0.1,
+    weightDecay: options.weightDecay ?? 0.01,
+    clipNorm: options.clipNorm ?? 1,
+    beta1: options.beta1 ?? 0.9,
+    beta2: options.beta2 ?? 0.999,
+    epsilon: options.epsilon ?? 1e-8,
+  };
+  const bad = (name: string, ok: boolean): void => {
+    if (!ok) throw new AttentionError('ATTENTION_INVALID_ARGUMENT', `trainer option ${name} is invalid: ${String(o[name as keyof typeof o])}`);
+  };
+  bad('totalSteps', Number.isInteger(o.totalSteps) && o.totalSteps >= 1);
+  bad('lr', Number.isFinite(o.lr) && o.lr > 0);
+  bad('minLrFraction', o.minLrFraction >= 0 && o.minLrFraction <= 1);
+  bad('weightDecay', Number.isFinite(o.weightDecay) && o.weightDecay >= 0);
+  bad('clipNorm', o.clipNorm >= 0);
+  bad('beta1', o.beta1 >= 0 && o.beta1 < 1);
+  bad('beta2', o.beta2 >= 0 && o.beta2 < 1);
+  bad('epsilon', Number.isFinite(o.epsilon) && o.epsilon > 0);
+  return o;
+}
+
+/** Validates a batch against a model; returns `B` and the loss mask. */
+export function checkBatch(model: Transformer, batch: TokenBatch): { batchSize: number; mask: Float32Array } {
+  const { maxLength, vocabSize } = model.config;
+  const batchSize = batch.batchSize ?? batch.inputs.length / maxLength;
+  sequenceLength(batch.inputs, batchSize, maxLength, vocabSize);
+  return { batchSize, mask: lossMask(batch.mask, batch.inputs.length) };
+}
+
+/**
+ * Creates an AdamW trainer (decoupled weight decay, cosine learning-rate decay to
+ * `minLrFraction × lr`, global-norm gradient clipping) for `model`.
+ *
+ * A step is two-phase so that asynchronous (remote) samplers work: `model.prepare` computes
+ * the attention fields and awaits the sampler's estimate; then `tf.variableGrads` recomputes
+ * the forward pass with that estimate captured in the custom op, whose gradient is the
+ * estimate's VJP.
+ *
+ * @throws {AttentionError} ATTENTION_INVALID_ARGUMENT for bad options; the step throws the batch errors
+ *   (ATTENTION_SHAPE_MISMATCH, ATTENTION_INVALID_TOKEN, ATTENTION_EMPTY_MASK) and sampler errors.
+ * @example
+ * const trainer = createTrainer(model, { totalSteps: 1000 });
+ * const { loss } = await trainer.step({ inputs, targets, batchSize: 64 });
+ */
+export function createTrainer(model: Transformer, options: TrainerOptions): Trainer {
+  const opts = resolveOptions(options);
+  const slots = model.parameters.map((p) => ({
+    ...p,
+    m: tf.variable(tf.zerosLike(p.variable), false),
+    v: tf.variable(tf.zerosLike(p.variable), false),
+  }));
+  let steps = 0;
+
+  const lrAt = (step: number): number => {
+    const progress = Math.min(Math.max(step, 0), opts.totalSteps) / opts.totalSteps;
+    const floor = opts.lr * opts.minLrFraction;
+    return floor + (opts.lr - floor) * 0.5 * (1 + Math.cos(Math.PI * progress));
+  };
+
+  const trainer: Trainer = {
+    options: opts,
+    get stepCount() {
+      return steps;
+    },
+    lrAt,
+    async step(batch) {
+      const { batchSize, mask } = checkBatch(model, batch);
+      const prepared = await model.prepare(batch.inputs, batchSize);
+      const lr = lrAt(steps);
+      const t = steps + 1;
+      const [loss, gradNorm] = tf.tidy(() => {
+        const { value, grads } = tf.variableGrads(
+          () => maskedCrossEntropy(model.logits(batch.inputs, batchSize, prepared), batch.targets, mask),
+          slots.map((s) => s.variable),
+        );
+        const present = slots.filter((s) => grads[s.variable.name] !== undefined);
+        const norm = tf.sqrt(tf.addN(present.map((s) => tf.sum(tf.square(grads[s.variable.name]!)))));
+        const clip = opts.clipNorm > 0 && Number.isFinite(opts.clipNorm);
+        // PyTorch's clip_grad_norm_: scale by clip/(norm + 1e-6) only when that is below 1.
+        const scale = clip ? tf.minimum(1, tf.div(opts.clipNorm, tf.add(norm, 1e-6))) : tf.scalar(1);
+        for (const s of present) {
+          const hyper = { lr, beta1: opts.beta1, beta2: opts.beta2, epsilon: opts.epsilon, step: t };
+          adamWUpdate(s.variable, tf.mul(grads[s.variable.name]!, scale), s.m, s.v, { ...hyper, weightDecay: s.decay ? opts.weightDecay : 0 });
+        }
+        return [value.dataSync()[0]!, norm.dataSync()[0]!];
+      });
+      steps = t;
+      return { loss, gradNorm, lr, step: steps };
+    },
+    state() {
+      const moments: Record<string, { m: number[]; v: number[] }> = {};
+      for (const s of slots) moments[s.name] = { m: Array.from(s.m.dataSync()), v: Array.from(s.v.dataSync()) };
+      return { format: 'boltzmann-attention/trainer', version: 1, step: steps, moments };
+    },
+    restore(state) {
+      const bad = (message: string): AttentionError => new AttentionError('ATTENTION_INVALID_CHECKPOINT', message);
+      if (state?.format !== 'boltzmann-attention/trainer' || state.version !== 1) throw bad('not a version-1 trainer state');
+      if (!Number.isInteger(state.step) || state.step < 0) throw bad(`trainer state step is ${String(state.step)}`);
+      const next = slots.map((s) => {
+        const entry = state.moments?.[s.name];
+        const size = s.variable.size;
+        if (entry === undefined || entry.m?.length !== size || entry.v?.length !== size) {
+          throw bad(`trainer state moments of "${s.name}" are missing or do not have ${size} values`);
+        }
+        if (![...entry.m, ...entry.v].every((x) => Number.isFinite(x))) throw bad(`trainer state moments of "${s.name}" are not finite`);
+        return { s, m: Float32Array.from(entry.m), v: Float32Array.from(entry.v) };
+      });
+      for (const { s, m, v } of next) {
+        tf.tidy(() => {
+          s.m.assign(tf.tensor(m, s.variable.shape));
+          s.v.assign(tf.tensor(v, s.variable.shape));
+        });
+      }
+      steps = state.step;
+    },
+    dispose() {
+      for (const s of slots) {
+        s.m.dispose();
+        s.v.dispose();
+      }
+    },
+  };
+  return trainer;
+}

@@ -1,0 +1,141 @@
+import type { Sampler, SamplerRegistry } from '@boltzmann/ising-core';
+import { AttentionError } from './errors.js';
+import { assertAttentionVariant } from './variants.js';
+import type { AttentionVariant } from './variants.js';
+
+/** How the coupling matrix `J` starts: i.i.d. normal on the strict upper triangle, or zeros. */
+export type CouplingInit = 'normal' | 'zeros';
+
+/**
+ * Configuration of the small decoder-only Transformer of METHOD.md §5. Every field except
+ * `vocabSize` and `maxLength` has the documented default.
+ */
+export interface TransformerConfig {
+  /** Number of input tokens (65 for Tiny Shakespeare characters). */
+  readonly vocabSize: number;
+  /** Width of the linear head (default `vocabSize`; `maxLength` for the bracket pointer task). */
+  readonly outputSize?: number;
+  /** Largest sequence length `T`; sizes the positional embedding and `J` (`T×T`). */
+  readonly maxLength: number;
+  /** Model width (default 64). */
+  readonly dModel?: number;
+  /** Attention heads (default 1); `dModel` must be divisible by it. Each head has its own `J`. */
+  readonly heads?: number;
+  /** Whether the block has its feed-forward sublayer (default true). */
+  readonly ffn?: boolean;
+  /** FFN hidden width (default `4 × dModel` = 256). */
+  readonly ffnHidden?: number;
+  /** Attention variant (default `'boltzmann'`). */
+  readonly variant?: AttentionVariant;
+  /** Inverse temperature β of every variant (default 1). */
+  readonly beta?: number;
+  /** Initializer of `J` (default `'normal'`). */
+  readonly jInit?: CouplingInit;
+  /** Standard deviation of the `'normal'` `J` initializer (default 0.02). */
+  readonly jInitStd?: number;
+  /** Seed of the deterministic weight initialization (default 0). */
+  readonly seed?: number;
+  /**
+   * Sampler of the Ising moments for `boltzmann`/`coupling`: a registry name (default `'exact'`,
+   * available without a registry) or a configured {@link Sampler} instance.
+   */
+  readonly sampler?: string | Sampler;
+  /** Options passed to the named plugin's `create` (ignored for an instance). */
+  readonly samplerOptions?: Readonly<Record<string, unknown>>;
+  /** Where named samplers other than `'exact'` are looked up. */
+  readonly registry?: SamplerRegistry;
+}
+
+/** A fully defaulted, JSON-serializable configuration (the sampler by name). */
+export interface ResolvedTransformerConfig {
+  readonly vocabSize: number;
+  readonly outputSize: number;
+  readonly maxLength: number;
+  readonly dModel: number;
+  readonly heads: number;
+  readonly ffn: boolean;
+  readonly ffnHidden: number;
+  readonly variant: AttentionVariant;
+  readonly beta: number;
+  readonly jInit: CouplingInit;
+  readonly jInitStd: number;
+  readonly seed: number;
+  readonly sampler: string;
+  readonly samplerOptions: Readonly<Record<string, unknown>>;
+}
+
+function positiveInt(value: unknown, name: string): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+    throw new AttentionError('ATTENTION_INVALID_CONFIG', `${name} must be a positive integer, got ${String(value)}`);
+  }
+  return value;
+}
+
+function positiveFinite(value: unknown, name: string): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+    throw new AttentionError('ATTENTION_INVALID_CONFIG', `${name} must be a finite positive number, got ${String(value)}`);
+  }
+  return value;
+}
+
+/**
+ * Fills in the defaults of a {@link TransformerConfig} and validates every field.
+ *
+ * @returns the resolved, JSON-serializable configuration (a sampler instance is recorded by its name).
+ * @throws {AttentionError} ATTENTION_INVALID_CONFIG naming the offending field and value.
+ * @example
+ * resolveTransformerConfig({ vocabSize: 65, maxLength: 12 }).dModel; // 64
+ */
+export function resolveTransformerConfig(config: TransformerConfig): ResolvedTransformerConfig {
+  if (config === null || typeof config !== 'object') {
+    throw new AttentionError('ATTENTION_INVALID_CONFIG', `config must be an object, got ${String(config)}`);
+  }
+  const vocabSize = positiveInt(config.vocabSize, 'vocabSize');
+  const maxLength = positiveInt(config.maxLength, 'maxLength');
+  const dModel = positiveInt(config.dModel ?? 64, 'dModel');
+  const heads = positiveInt(config.heads ?? 1, 'heads');
+  if (dModel % heads !== 0) {
+    throw new AttentionError('ATTENTION_INVALID_CONFIG', `dModel ${dModel} is not divisible by heads ${heads}`);
+  }
+  const variant = config.variant ?? 'boltzmann';
+  assertAttentionVariant(variant);
+  const ffn = config.ffn ?? true;
+  if (typeof ffn !== 'boolean') throw new AttentionError('ATTENTION_INVALID_CONFIG', `ffn must be a boolean, got ${String(ffn)}`);
+  const jInit = config.jInit ?? 'normal';
+  if (jInit !== 'normal' && jInit !== 'zeros') {
+    throw new AttentionError('ATTENTION_INVALID_CONFIG', `jInit must be 'normal' or 'zeros', got ${JSON.stringify(jInit)}`);
+  }
+  const jInitStd = config.jInitStd ?? 0.02;
+  if (typeof jInitStd !== 'number' || !Number.isFinite(jInitStd) || jInitStd < 0) {
+    throw new AttentionError('ATTENTION_INVALID_CONFIG', `jInitStd must be a finite number ≥ 0, got ${String(jInitStd)}`);
+  }
+  const seed = config.seed ?? 0;
+  if (typeof seed !== 'number' || !Number.isFinite(seed)) {
+    throw new AttentionError('ATTENTION_INVALID_CONFIG', `seed must be a finite number, got ${String(seed)}`);
+  }
+  const sampler = config.sampler ?? 'exact';
+  const samplerName = typeof sampler === 'string' ? sampler : sampler?.name;
+  if (typeof samplerName !== 'string' || samplerName.length === 0) {
+    throw new AttentionError('ATTENTION_INVALID_CONFIG', 'sampler must be a registry name or a Sampler instance with a name');
+  }
+  const samplerOptions = config.samplerOptions ?? {};
+  if (samplerOptions === null || typeof samplerOptions !== 'object') {
+    throw new AttentionError('ATTENTION_INVALID_CONFIG', `samplerOptions must be an object, got ${String(samplerOptions)}`);
+  }
+  return {
+    vocabSize,
+    outputSize: positiveInt(config.outputSize ?? vocabSize, 'outputSize'),
+    maxLength,
+    dModel,
+    heads,
+    ffn,
+    ffnHidden: positiveInt(config.ffnHidden ?? 4 * dModel, 'ffnHidden'),
+    variant,
+    beta: positiveFinite(config.beta ?? 1, 'beta'),
+    jInit,
+    jInitStd,
+    seed,
+    sampler: samplerName,
+    samplerOptions: { ...samplerOptions },
+  };
+}

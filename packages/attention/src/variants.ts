@@ -1,0 +1,31 @@
+import { AttentionError } from './errors.js';
+
+/**
+ * The four attention variants of the paper's ablation (METHOD.md §1):
+ * `softmax` (baseline), `boltzmann` (fields h and couplings J), `sigmoid` (h only, J = 0,
+ * `m = tanh(βh)`), `coupling` (J only, h = 0 — exactly uniform attention).
+ */
+export const ATTENTION_VARIANTS = ['softmax', 'boltzmann', 'sigmoid', 'coupling'] as const;
+
+/** One of {@link ATTENTION_VARIANTS}. */
+export type AttentionVariant = (typeof ATTENTION_VARIANTS)[number];
+
+/** True when `value` names an attention variant. */
+export function isAttentionVariant(value: unknown): value is AttentionVariant {
+  return typeof value === 'string' && (ATTENTION_VARIANTS as readonly string[]).includes(value);
+}
+
+/** Throws `ATTENTION_INVALID_CONFIG` unless `value` names an attention variant. */
+export function assertAttentionVariant(value: unknown): asserts value is AttentionVariant {
+  if (!isAttentionVariant(value)) {
+    throw new AttentionError(
+      'ATTENTION_INVALID_CONFIG',
+      `variant ${JSON.stringify(value)} is not one of ${ATTENTION_VARIANTS.join(', ')}`,
+    );
+  }
+}
+
+/** True for the variants whose weights come from an Ising sampler (and that own a coupling matrix J). */
+export function usesSampler(variant: AttentionVariant): boolean {
+  return variant === 'boltzmann' || variant === 'coupling';
+}
