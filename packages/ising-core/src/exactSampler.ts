@@ -1,0 +1,39 @@
+import { defineSamplerPlugin } from './registry.js';
+import { estimateExact } from './estimateExact.js';
+import { resolveMaxSpins } from './internal/kernels/exactBatch.js';
+import { IsingError } from './errors.js';
+import type { Sampler, SamplerPlugin } from './types.js';
+
+/** Options of the `'exact'` sampler. */
+export interface ExactSamplerOptions {
+  /** Largest spin count per problem (default 24, at most 30). */
+  readonly maxSpins?: number;
+}
+
+/**
+ * The `'exact'` sampler plugin: exact Boltzmann magnetizations and VJPs by enumeration
+ * (`estimateExact`), synchronous and deterministic. Its capabilities report `maxSpins` 24; a
+ * created sampler reports the limit it was created with.
+ *
+ * @example
+ * const registry = createSamplerRegistry().register(exactSampler);
+ * const sampler = registry.require('exact').create({ maxSpins: 20 });
+ * const { magnetization, vjp } = sampler.estimate(causalBatch(fields, couplings, { batch: 4, length: 8 }));
+ */
+export const exactSampler: SamplerPlugin<ExactSamplerOptions> = defineSamplerPlugin<ExactSamplerOptions>({
+  name: 'exact',
+  version: '0.1.0',
+  description: 'Exact Boltzmann moments and gradients by O(2^n) enumeration.',
+  capabilities: { exact: true, maxSpins: 24, async: false, deterministic: true },
+  create(options: ExactSamplerOptions = {}): Sampler {
+    if (options === null || typeof options !== 'object') {
+      throw new IsingError('ISING_INVALID_ARGUMENT', `exact sampler options must be an object, got ${String(options)}`);
+    }
+    const maxSpins = resolveMaxSpins(options.maxSpins);
+    return {
+      name: 'exact',
+      capabilities: { exact: true, maxSpins, async: false, deterministic: true },
+      estimate: (batch) => estimateExact(batch, { maxSpins }),
+    };
+  },
+});

@@ -1,0 +1,265 @@
+import { foldBitSums, walshHadamard } from './fold.js';
+import { splitBackward, splitForward } from './splitKernels.js';
+import { expFieldHalfTable, expTable, extendCouplingTable, linearTable, tableRange } from './tables.js';
+
+/**
+ * The problems one thread enumerates: compact arrays (`size × stride` fields) sharing one
+ * `stride × stride` coupling matrix. This is also the message a worker receives.
+ */
+export interface ExactProblems {
+  readonly stride: number;
+  readonly beta: number;
+  readonly couplings: Float64Array;
+  readonly spins: Int32Array;
+  readonly fields: Float64Array;
+}
+
+/** Forward output: `P(s_j = +1)` per problem (layout of `fields`), `log Z`, and the scaled `Z` the backward pass reuses. */
+export interface ExactForwardResult {
+  readonly up: Float64Array;
+  readonly logZ: Float64Array;
+  readonly norm: Float64Array;
+}
+
+/**
+ * Above this dynamic range `β (max − min)` of the unnormalized log-weights the products of the
+ * two shared exponential tables could leave the normal float64 range (e^-708); such problems
+ * take the log-domain pass (one `exp` per state) instead.
+ */
+export const FAST_PATH_RANGE = 600;
+
+/** Low bits of the split tables (see splitKernels.ts): 2^10 doubles stay in L1. */
+const LOW_BITS = 10;
+
+interface Scratch {
+  readonly capacity: number;
+  /** `C_n(s)`, then the per-state tables of the log-domain path. */
+  readonly table: Float64Array;
+  readonly expCoupling: Float64Array;
+  readonly field: Float64Array;
+  readonly work: Float64Array;
+  acc?: Float64Array;
+  /** Small tables, `2^max(LOW_BITS, n − LOW_BITS)` entries each. */
+  readonly low: Float64Array;
+  readonly high: Float64Array;
+  readonly lowB: Float64Array;
+  readonly highB: Float64Array;
+  readonly col: Float64Array;
+  readonly row: Float64Array;
+}
+
+// Reused across calls on this thread up to 2^20 states per table (8 MiB each); larger runs allocate and release.
+const KEEP_LIMIT = 20;
+let kept: Scratch | undefined;
+
+function scratchFor(maxN: number, backward: boolean): Scratch {
+  const need = Math.max(maxN, 1);
+  let s = kept !== undefined && kept.capacity >= need ? kept : undefined;
+  if (s === undefined) {
+    const size = 1 << need;
+    const small = 1 << Math.max(LOW_BITS, need - LOW_BITS);
+    s = {
+      capacity: need,
+      table: new Float64Array(size),
+      expCoupling: new Float64Array(size),
+      field: new Float64Array(size),
+      work: new Float64Array(size),
+      low: new Float64Array(small),
+      high: new Float64Array(small),
+      lowB: new Float64Array(small),
+      highB: new Float64Array(small),
+      col: new Float64Array(small),
+      row: new Float64Array(small),
+    };
+    if (need <= KEEP_LIMIT) kept = s;
+  }
+  if (backward && s.acc === undefined) s.acc = new Float64Array(1 << s.capacity);
+  return s;
+}
+
+/** Problem indices sorted by spin count (counting sort), so the coupling table grows monotonically. */
+function orderBySpins(spins: Int32Array, stride: number): Int32Array {
+  const counts = new Int32Array(stride + 2);
+  for (let q = 0; q < spins.length; q++) counts[spins[q]! + 1]!++;
+  for (let n = 1; n < counts.length; n++) counts[n]! += counts[n - 1]!;
+  const order = new Int32Array(spins.length);
+  for (let q = 0; q < spins.length; q++) order[counts[spins[q]!]!++] = q;
+  return order;
+}
+
+/** Walks the problems by ascending spin count, keeping `C_n` and `exp(β(C_n − max C_n))` current. */
+class CouplingState {
+  built = 0;
+  lo = 0;
+  hi = 0;
+  private expFor = -1;
+  constructor(
+    private readonly p: ExactProblems,
+    private readonly s: Scratch,
+  ) {
+    s.table[0] = 0;
+  }
+  grow(n: number): void {
+    while (this.built < n) {
+      extendCouplingTable(this.s.table, this.built, this.p.couplings, this.p.stride, this.s.work);
+      this.built++;
+    }
+    [this.lo, this.hi] = tableRange(this.s.table, 1 << n);
+  }
+  expTable(n: number): Float64Array {
+    if (this.expFor !== n) {
+      expTable(this.s.expCoupling, this.s.table, 1 << n, this.p.beta, this.hi);
+      this.expFor = n;
+    }
+    return this.s.expCoupling;
+  }
+}
+
+function sumAbs(fields: Float64Array, start: number, n: number): number {
+  let t = 0;
+  for (let j = 0; j < n; j++) t += Math.abs(fields[start + j]!);
+  return t;
+}
+
+/** True when the problem's weights stay in the normal float64 range as products of the shared tables. */
+function fastPath(beta: number, abs: number, cs: CouplingState): boolean {
+  return beta * (2 * abs + cs.hi - cs.lo) <= FAST_PATH_RANGE;
+}
+
+/**
+ * Log-domain pass (one `exp` per state) for problems whose dynamic range is too large for the
+ * table products: `out[s] = exp(β(F(s) + C(s)) − top)` for `s < 2^n`; returns `top`.
+ * Deterministic, so the backward pass reproduces the forward's values bit for bit.
+ */
+function logDomainWeights(s: Scratch, fields: Float64Array, start: number, n: number, beta: number, out: Float64Array): number {
+  const { field, table } = s;
+  const states = 1 << n;
+  linearTable(field, fields, start, n, beta, 0);
+  let top = -Infinity;
+  for (let st = 0; st < states; st++) {
+    const v = field[st]! + beta * table[st]!;
+    if (v > top) top = v;
+  }
+  for (let st = 0; st < states; st++) out[st] = Math.exp(field[st]! + beta * table[st]! - top);
+  return top;
+}
+
+/**
+ * Exact `P(s_j = +1)` and `log Z` of every problem in `O(2^n)` per problem (see METHOD.md §2).
+ */
+export function exactForward(p: ExactProblems): ExactForwardResult {
+  const { stride, beta, fields, spins } = p;
+  const size = spins.length;
+  const order = orderBySpins(spins, stride);
+  const maxN = size === 0 ? 1 : spins[order[size - 1]!]!;
+  const s = scratchFor(maxN, false);
+  const cs = new CouplingState(p, s);
+  const up = new Float64Array(size * stride);
+  const logZ = new Float64Array(size);
+  const norm = new Float64Array(size);
+  const { work, low, high, col, row } = s;
+  for (let i = 0; i < size; i++) {
+    const q = order[i]!;
+    const n = spins[q]!;
+    if (cs.built !== n) cs.grow(n);
+    const start = q * stride;
+    const abs = sumAbs(fields, start, n);
+    let z: number;
+    let shift: number;
+    if (fastPath(beta, abs, cs)) {
+      const m = Math.min(n, LOW_BITS);
+      expFieldHalfTable(low, fields, start, m, beta);
+      expFieldHalfTable(high, fields, start + m, n - m, beta);
+      splitForward(cs.expTable(n), low, high, m, n - m, col, row);
+      z = foldBitSums(col, m, up, start);
+      foldBitSums(row, n - m, up, start + m);
+      shift = beta * (abs + cs.hi);
+    } else {
+      shift = logDomainWeights(s, fields, start, n, beta, work);
+      z = foldBitSums(work, n, up, start);
+    }
+    const inv = 1 / z;
+    for (let j = 0; j < n; j++) up[start + j] = up[start + j]! * inv;
+    logZ[q] = Math.log(z) + shift;
+    norm[q] = z;
+  }
+  return { up, logZ, norm };
+}
+
+/**
+ * The VJP of {@link exactForward}: `∂L/∂h_k = β Cov(G, s_k)` per problem and
+ * `∂L/∂J_kl = β Σ_q Cov_q(G, s_k s_l)` with `G = Σ_j g_j s_j`, recomputing the probabilities
+ * (nothing of size `2^n` is kept between passes). `forward` must be this batch's forward result.
+ *
+ * @returns `∂L/∂h` (layout of `fields`) and `∂L/∂J` (`stride × stride`, strict upper triangle).
+ */
+export function exactBackward(
+  p: ExactProblems,
+  forward: { readonly up: Float64Array; readonly norm: Float64Array },
+  gradM: Float64Array,
+): { fields: Float64Array; couplings: Float64Array } {
+  const { stride, beta, fields, spins } = p;
+  const size = spins.length;
+  const order = orderBySpins(spins, stride);
+  const maxN = size === 0 ? 1 : spins[order[size - 1]!]!;
+  const s = scratchFor(maxN, true);
+  const cs = new CouplingState(p, s);
+  const gFields = new Float64Array(size * stride);
+  const gCouplings = new Float64Array(stride * stride);
+  const { work, low, high, lowB, highB, col, row } = s;
+  const acc = s.acc!;
+  const { up, norm } = forward;
+  let current = 0;
+  const flush = (n: number): void => {
+    walshHadamard(acc, n);
+    for (let k = 0; k < n; k++) {
+      for (let l = k + 1; l < n; l++) gCouplings[k * stride + l]! += acc[(1 << k) | (1 << l)]!;
+    }
+  };
+  for (let i = 0; i < size; i++) {
+    const q = order[i]!;
+    const n = spins[q]!;
+    const states = 1 << n;
+    if (n !== current) {
+      if (current > 0) flush(current);
+      cs.grow(n);
+      acc.fill(0, 0, states);
+      current = n;
+    }
+    const start = q * stride;
+    let meanG = 0;
+    for (let j = 0; j < n; j++) meanG += gradM[start + j]! * (2 * up[start + j]! - 1);
+    // With p = p̃/Z and c = β/Z: x(s) = c p̃(s)(G(s) − E[G]) = β p(s)(G(s) − E[G]).
+    const c = beta / norm[q]!;
+    const abs = sumAbs(fields, start, n);
+    if (fastPath(beta, abs, cs)) {
+      const m = Math.min(n, LOW_BITS);
+      const hb = n - m;
+      expFieldHalfTable(low, fields, start, m, beta);
+      expFieldHalfTable(high, fields, start + m, hb, beta);
+      // x = E·L·H·(c(G_low − E[G]) + c G_high) = E·(A[l]·H[r] + L[l]·(H·cG_high)[r]).
+      linearTable(lowB, gradM, start, m, c, -c * meanG);
+      for (let l = 0; l < 1 << m; l++) lowB[l] = lowB[l]! * low[l]!;
+      linearTable(highB, gradM, start + m, hb, c, 0);
+      for (let r = 0; r < 1 << hb; r++) highB[r] = highB[r]! * high[r]!;
+      splitBackward(cs.expTable(n), lowB, low, high, highB, m, hb, acc, col, row);
+      const tl = foldBitSums(col, m, gFields, start);
+      const th = foldBitSums(row, hb, gFields, start + m);
+      for (let k = 0; k < m; k++) gFields[start + k] = 2 * gFields[start + k]! - tl;
+      for (let k = m; k < n; k++) gFields[start + k] = 2 * gFields[start + k]! - th;
+    } else {
+      logDomainWeights(s, fields, start, n, beta, work);
+      const g = s.field;
+      linearTable(g, gradM, start, n, c, -c * meanG);
+      for (let st = 0; st < states; st++) {
+        const x = work[st]! * g[st]!;
+        work[st] = x;
+        acc[st]! += x;
+      }
+      const total = foldBitSums(work, n, gFields, start);
+      for (let k = 0; k < n; k++) gFields[start + k] = 2 * gFields[start + k]! - total;
+    }
+  }
+  if (current > 0) flush(current);
+  return { fields: gFields, couplings: gCouplings };
+}
