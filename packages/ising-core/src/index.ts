@@ -31,3 +31,19 @@ export type { GibbsOptions } from './gibbs.js';
 export { meanFieldEstimate, meanFieldSampler } from './meanField.js';
 export type { MeanFieldEstimate, MeanFieldOptions } from './meanField.js';
 export { estimateBatch } from './estimateBatch.js';
+export { estimateExact, estimateExactAsync, disposeExactWorkers } from './estimateExact.js';
+export type { AsyncExactBatchEstimate, ExactAsyncOptions, ExactBatchEstimate, ExactOptions } from './estimateExact.js';
+export { boltzmannDistribution, correlations, energies, logPartition, magnetizations, sampleExact } from './exact.js';
+export type { ExactModelOptions } from './exact.js';
+export { causalBoltzmann, causalBoltzmannAsync } from './causalBoltzmann.js';
+export type {
+  CausalBoltzmannAsyncOptions,
+  CausalBoltzmannAsyncResult,
+  CausalBoltzmannForward,
+  CausalBoltzmannOptions,
+  CausalBoltzmannResult,
+  CausalVariant,
+} from './causalBoltzmann.js';
+export { estimateFromDense } from './denseEstimate.js';
+export { exactSampler } from './exactSampler.js';
+export type { ExactSamplerOptions } from './exactSampler.js';
