@@ -1,3 +1,4 @@
+import { exactSampler } from './exactSampler.js';
 import { gibbsSampler, meanFieldSampler } from './index.js';
 import { describeSamplerConformance } from './testing/index.js';
 
@@ -11,3 +12,7 @@ describeSamplerConformance(meanFieldSampler, {
   tolerance: { magnetization: 5e-3, gradient: 0.1 },
   skip: ['two-spin'],
 });
+
+// The exact sampler is the reference itself: hold it to rounding error, also with a created spin limit.
+describeSamplerConformance(exactSampler, { tolerance: { magnetization: 1e-12, gradient: 1e-12 } });
+describeSamplerConformance(exactSampler, { createOptions: { maxSpins: 6 }, tolerance: { magnetization: 1e-12, gradient: 1e-12 }, seed: 2 });
