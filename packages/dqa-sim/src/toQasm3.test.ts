@@ -1,0 +1,154 @@
+import { describe, expect, it } from 'vitest';
+import { annealStatevector, isDqaError, toQasm3 } from './index.js';
+import type { IsingProblem, QasmOptions } from './index.js';
+
+/**
+ * A small, independent OpenQASM interpreter for the statements toQasm3 emits. It uses the
+ * textbook computational basis: qubit j is bit j of the index, |0⟩ is bit 0, and every gate is
+ * its defining matrix (Rx(a) = exp(−iaX/2), Rz(a) = exp(−iaZ/2), Rzz(a) = exp(−iaZ⊗Z/2), CX).
+ */
+function interpret(program: string): { n: number; re: Float64Array; im: Float64Array; measured: number[] } {
+  let n = -1;
+  let re = new Float64Array(0);
+  let im = new Float64Array(0);
+  const measured: number[] = [];
+  const phase = (s: number, a: number) => {
+    const c = Math.cos(a);
+    const sn = Math.sin(a);
+    const r = re[s]!;
+    const i = im[s]!;
+    re[s] = r * c - i * sn;
+    im[s] = r * sn + i * c;
+  };
+  for (const raw of program.split('\n')) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('//') || line === 'OPENQASM 3.0;' || line === 'include "stdgates.inc";') continue;
+    let m: RegExpMatchArray | null;
+    if ((m = line.match(/^qubit\[(\d+)\] q;$/))) {
+      n = Number(m[1]);
+      re = new Float64Array(1 << n);
+      im = new Float64Array(1 << n);
+      re[0] = 1;
+    } else if (/^bit\[\d+\] c;$/.test(line)) {
+      continue;
+    } else if ((m = line.match(/^h q\[(\d+)\];$/))) {
+      const b = 1 << Number(m[1]);
+      for (let s = 0; s < re.length; s++) {
+        if (s & b) continue;
+        const [ar, ai, br, bi] = [re[s]!, im[s]!, re[s | b]!, im[s | b]!];
+        re[s] = (ar + br) / Math.SQRT2;
+        im[s] = (ai + bi) / Math.SQRT2;
+        re[s | b] = (ar - br) / Math.SQRT2;
+        im[s | b] = (ai - bi) / Math.SQRT2;
+      }
+    } else if ((m = line.match(/^rx\(([^)]+)\) q\[(\d+)\];$/))) {
+      const a = Number(m[1]);
+      const b = 1 << Number(m[2]);
+      const c = Math.cos(a / 2);
+      const sn = Math.sin(a / 2);
+      for (let s = 0; s < re.length; s++) {
+        if (s & b) continue;
+        const [ar, ai, br, bi] = [re[s]!, im[s]!, re[s | b]!, im[s | b]!];
+        // [[c, −i sn], [−i sn, c]]
+        re[s] = c * ar + sn * bi;
+        im[s] = c * ai - sn * br;
+        re[s | b] = c * br + sn * ai;
+        im[s | b] = c * bi - sn * ar;
+      }
+    } else if ((m = line.match(/^rz\(([^)]+)\) q\[(\d+)\];$/))) {
+      const a = Number(m[1]);
+      const b = 1 << Number(m[2]);
+      for (let s = 0; s < re.length; s++) phase(s, s & b ? a / 2 : -a / 2);
+    } else if ((m = line.match(/^(?:rzz|zz)\(([^)]+)\) q\[(\d+)\], q\[(\d+)\];$/))) {
+      const a = Number(m[1]);
+      const b1 = 1 << Number(m[2]);
+      const b2 = 1 << Number(m[3]);
+      for (let s = 0; s < re.length; s++) phase(s, (s & b1 ? 1 : 0) ^ (s & b2 ? 1 : 0) ? a / 2 : -a / 2);
+    } else if ((m = line.match(/^cx q\[(\d+)\], q\[(\d+)\];$/))) {
+      const ctrl = 1 << Number(m[1]);
+      const tgt = 1 << Number(m[2]);
+      for (let s = 0; s < re.length; s++) {
+        if (!(s & ctrl) || s & tgt) continue;
+        const t = s | tgt;
+        [re[s], re[t]] = [re[t]!, re[s]!];
+        [im[s], im[t]] = [im[t]!, im[s]!];
+      }
+    } else if ((m = line.match(/^c\[(\d+)\] = measure q\[(\d+)\];$/))) {
+      expect(m[1]).toBe(m[2]);
+      measured.push(Number(m[1]));
+    } else {
+      throw new Error(`the test interpreter does not know the statement: ${line}`);
+    }
+  }
+  return { n, re, im, measured };
+}
+
+/** Max amplitude difference after mapping simulator index → computational index (XOR all ones). */
+function mismatch(problem: IsingProblem, options: QasmOptions): number {
+  const circuit = interpret(toQasm3(problem, options));
+  const { dialect: _d, measure: _m, ...annealOptions } = options;
+  const sim = annealStatevector(problem, annealOptions);
+  const flip = (1 << sim.n) - 1;
+  let worst = 0;
+  for (let s = 0; s < sim.re.length; s++) {
+    worst = Math.max(worst, Math.hypot(sim.re[s]! - circuit.re[s ^ flip]!, sim.im[s]! - circuit.im[s ^ flip]!));
+  }
+  return worst;
+}
+
+const problem: IsingProblem = {
+  fields: [0.45, -0.8, 0, 0.3],
+  couplings: [0, 0.6, -0.25, 0, 0, 0, 0.9, -0.4, 0, 0, 0, 0.35, 0, 0, 0, 0],
+};
+
+describe('toQasm3', () => {
+  it('should reproduce the simulator state to 1e-10 when run gate by gate, in both dialects and orders', () => {
+    for (const dialect of ['stdgates', 'braket'] as const) {
+      for (const order of [1, 2] as const) {
+        expect(mismatch(problem, { tau: 2.5, steps: 12, order, dialect })).toBeLessThan(1e-10);
+      }
+    }
+    expect(mismatch(problem, { tau: 3, steps: 9, schedule: 'dwave', calibrate: 'linear-response', beta: 0.7 })).toBeLessThan(1e-10);
+    expect(mismatch(problem, { tau: 1.5, steps: 7, calibrate: true, order: 1 })).toBeLessThan(1e-10);
+  });
+
+  it('should emit the documented header, the h layer, signed angles and one measurement per qubit', () => {
+    const text = toQasm3({ fields: [0.5, -0.25], couplings: [0, 0.75, 0, 0] }, { tau: 2, steps: 1, order: 1 });
+    const lines = text.trim().split('\n');
+    expect(lines.slice(0, 2)).toEqual(['OPENQASM 3.0;', 'include "stdgates.inc";']);
+    expect(lines).toContain('qubit[2] q;');
+    expect(lines).toContain('bit[2] c;');
+    // One step, u = 1/2, dt = 2: θ = dt·B = 1, φ = dt·A = 1.
+    expect(lines.slice(-11)).toEqual([
+      'h q[0];',
+      'h q[1];',
+      'rz(-1) q[0];', // −2θh_0
+      'rz(0.5) q[1];', // −2θh_1
+      'cx q[0], q[1];',
+      'rz(-1.5) q[1];', // −2θJ_01
+      'cx q[0], q[1];',
+      'rx(-2) q[0];', // −2φ
+      'rx(-2) q[1];',
+      'c[0] = measure q[0];',
+      'c[1] = measure q[1];',
+    ]);
+    const braket = toQasm3({ fields: [0.5, -0.25], couplings: [0, 0.75, 0, 0] }, { tau: 2, steps: 1, order: 1, dialect: 'braket', measure: false });
+    expect(braket).not.toContain('include');
+    expect(braket).toContain('zz(-1.5) q[0], q[1];');
+    expect(braket).not.toMatch(/= measure/);
+  });
+
+  it('should refuse an unknown dialect and bad problems with coded errors', () => {
+    const codeOf = (f: () => unknown) => {
+      try {
+        f();
+      } catch (e) {
+        return isDqaError(e) ? e.code : 'not a DqaError';
+      }
+      return 'no error';
+    };
+    expect(codeOf(() => toQasm3(problem, { dialect: 'qiskit' as never }))).toBe('DQA_INVALID_ARGUMENT');
+    expect(codeOf(() => toQasm3({ fields: [Number.NaN] }))).toBe('DQA_NOT_FINITE');
+    expect(codeOf(() => toQasm3({ fields: [1, 2, 3] }, { maxQubits: 2 }))).toBe('DQA_TOO_MANY_QUBITS');
+  });
+});
