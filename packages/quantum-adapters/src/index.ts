@@ -6,3 +6,16 @@ export { chimeraCliqueCapacity, chimeraCliqueEmbedding, chimeraGraph, chimeraInd
 export type { ChimeraShape } from './chimera.js';
 export { embedIsing, unembedMajority, uniformTorqueCompensation, validateEmbedding } from './embedding.js';
 export type { EmbeddedIsing, Embedding, EmbeddingCheck, LogicalIsing, UnembedResult } from './embedding.js';
+export { classifyDwaveError } from './classifyDwaveError.js';
+export { createSapiClient, DEFAULT_DWAVE_REGION, redactSecret } from './sapiClient.js';
+export type { SapiClient, SapiClientOptions, SapiJob, SapiProblemState, SapiProblemStatus, SapiSolver, SapiSolverIdentity } from './sapiClient.js';
+export type { RetryPolicy } from './internal/retry.js';
+export type { PollBackoff } from './internal/dwaveRun.js';
+export { selectDwaveSolver } from './dwaveSolver.js';
+export type { DwaveSolverFilter } from './dwaveSolver.js';
+export { createDwaveSampler, dwavePlugin } from './dwaveSampler.js';
+export type { DwaveRunInfo, DwaveSampler, DwaveSamplerOptions } from './dwaveSampler.js';
+export { batchProblemToBqm, dimodBqmJson } from './bqmJson.js';
+export type { DimodBqmJson } from './bqmJson.js';
+export { createDryRunWriter } from './dryRun.js';
+export type { DryRunCall, DryRunOptions, DryRunWriter } from './dryRun.js';

@@ -1,0 +1,79 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Sampler } from '@boltzmann/ising-core';
+import { AdapterError, invalidArgument } from './errors.js';
+
+/** Dry-run settings shared by both plugins: write what would be sent, send nothing. */
+export interface DryRunOptions {
+  /** Directory that receives one sub-directory per `sample()` call (`dwave-0001/`, `braket-0001/`, …). */
+  readonly dir: string;
+  /**
+   * A local sampler whose `sample(batch)` answers instead, after the files are written (e.g. the `dqa`
+   * or an exact sampler). Without one, `sample()` throws `ADAPTER_DRY_RUN` once the files are written.
+   */
+  readonly fallback?: Sampler;
+}
+
+/** Writes the files of one dry-run call into its own numbered sub-directory. */
+export interface DryRunWriter {
+  /** The root directory. */
+  readonly dir: string;
+  /** Starts call number `k` (1, 2, …) and returns its directory writer. */
+  nextCall(prefix: string): DryRunCall;
+}
+
+/** The files of one dry-run call. */
+export interface DryRunCall {
+  /** Absolute or relative path of this call's directory. */
+  readonly dir: string;
+  /** Names of the files written so far, in order. */
+  readonly files: string[];
+  /** Writes pretty-printed JSON. */
+  json(name: string, value: unknown): void;
+  /** Writes text as is. */
+  text(name: string, value: string): void;
+}
+
+/**
+ * Creates a dry-run writer for `dir` (created if missing). Pass `{ dryRun: { dir } }` to a plugin
+ * instead when you only need the plugin's files; this is for tools that write their own.
+ *
+ * @throws {AdapterError} ADAPTER_INVALID_ARGUMENT for an empty directory name.
+ * @example
+ * const writer = createDryRunWriter('out/dry'); const call = writer.nextCall('dwave'); call.json('x.json', {});
+ */
+export function createDryRunWriter(dir: string): DryRunWriter {
+  if (typeof dir !== 'string' || dir.trim() === '') throw invalidArgument(`dry-run directory must be a non-empty path, got ${JSON.stringify(dir)}`);
+  const counters = new Map<string, number>();
+  return {
+    dir,
+    nextCall(prefix) {
+      const k = (counters.get(prefix) ?? 0) + 1;
+      counters.set(prefix, k);
+      const callDir = join(dir, `${prefix}-${String(k).padStart(4, '0')}`);
+      mkdirSync(callDir, { recursive: true });
+      const files: string[] = [];
+      return {
+        dir: callDir,
+        files,
+        json(name, value) {
+          writeFileSync(join(callDir, name), `${JSON.stringify(value, null, 2)}\n`);
+          files.push(name);
+        },
+        text(name, value) {
+          writeFileSync(join(callDir, name), value);
+          files.push(name);
+        },
+      };
+    },
+  };
+}
+
+/** The error a dry run ends with when no fallback sampler was given. */
+export function dryRunError(call: DryRunCall, what: string): AdapterError {
+  return new AdapterError(
+    'ADAPTER_DRY_RUN',
+    `dry run: ${what} written to ${call.dir} (${call.files.length} files) and nothing was sent; pass dryRun.fallback to get samples from a local sampler`,
+    { reason: 'rejected', retryable: false },
+  );
+}

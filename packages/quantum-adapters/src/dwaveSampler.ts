@@ -1,0 +1,234 @@
+import type { IsingBatch, SampleResult, SampleSet, Sampler, SamplerCapabilities, SamplerPlugin } from '@boltzmann/ising-core';
+import { batchProblemToBqm } from './bqmJson.js';
+import { createDryRunWriter, dryRunError } from './dryRun.js';
+import type { DryRunOptions } from './dryRun.js';
+import { cliqueEmbeddingFor, dryRunStandInSolver, selectDwaveSolver, solverGraph, solverId } from './dwaveSolver.js';
+import type { DwaveSolverFilter } from './dwaveSolver.js';
+import { embedIsing, unembedMajority, uniformTorqueCompensation } from './embedding.js';
+import type { Embedding, LogicalIsing } from './embedding.js';
+import { invalidArgument } from './errors.js';
+import { DEFAULT_POLL_BACKOFF, runDwaveJobs } from './internal/dwaveRun.js';
+import type { PollBackoff } from './internal/dwaveRun.js';
+import { assertBatchFits, positiveInt } from './internal/options.js';
+import { runDeadline } from './internal/retry.js';
+import { decodeQpAnswer, encodeQpProblem } from './qpCodec.js';
+import { createSapiClient, DEFAULT_DWAVE_REGION } from './sapiClient.js';
+import type { SapiClientOptions, SapiJob, SapiSolver } from './sapiClient.js';
+
+/** Options of the `dwave` sampler (all optional; the token may come from `DWAVE_API_TOKEN`). */
+export interface DwaveSamplerOptions extends SapiClientOptions {
+  /** Solver name, or a filter (default: the least-loaded online QPU accepting `ising`). */
+  readonly solver?: string | DwaveSolverFilter;
+  /** Reads per problem (`num_reads`, default 100). */
+  readonly numReads?: number;
+  /** SAPI `auto_scale` (default true, SAPI's default). See the README on β and scaling. */
+  readonly autoScale?: boolean;
+  /** Extra SAPI parameters (`annealing_time`, `x_…`); they override the adapter's. */
+  readonly params?: Readonly<Record<string, unknown>>;
+  /** Chains per logical variable for the largest problem; smaller problems use the first chains. */
+  readonly embedding?: Embedding;
+  /** Fixed chain strength, or a rule; default {@link uniformTorqueCompensation} (prefactor 1.414) per problem. */
+  readonly chainStrength?: number | ((problem: LogicalIsing) => number);
+  /** Seed of the majority-vote tie coin and of the retry jitter (default 0). */
+  readonly seed?: number;
+  /** Deadline of one `sample()` call, submission to last answer, in ms (default 15 minutes). */
+  readonly deadlineMs?: number;
+  /** Long-poll wait per status request, 1–30 s (default 30). */
+  readonly pollTimeoutSeconds?: number;
+  /** Pause between status polls (default 50 ms × 1.3^k, capped at 5 s). */
+  readonly pollBackoff?: Partial<PollBackoff>;
+  /** Problem label shown in the Leap dashboard (default `boltzmann-attention`). */
+  readonly label?: string;
+  /** Largest spin count accepted (default 64, the K64 clique of a Chimera C16). */
+  readonly maxSpins?: number;
+  /** Solver definition to use without listing (dry runs use a Chimera C16 stand-in when absent). */
+  readonly solverDefinition?: SapiSolver;
+  /** Write the requests (token redacted) and BQM files instead of sending them. */
+  readonly dryRun?: DryRunOptions;
+  /** Called after every successful run with the same object `lastRunInfo()` returns. */
+  readonly onRun?: (info: DwaveRunInfo) => void;
+}
+
+/** What one `sample()` call did. */
+export interface DwaveRunInfo {
+  /** Solver id (`name;graph_id=…`). */
+  readonly solver: string;
+  /** SAPI problem ids, one per batch problem. */
+  readonly problemIds: readonly string[];
+  /** Chain strength used per problem (in submitted, β-scaled units). */
+  readonly chainStrengths: readonly number[];
+  /** Weighted fraction of broken chains per problem. */
+  readonly chainBreakFractions: readonly number[];
+  /** Read-weighted mean chain-break fraction over the batch. */
+  readonly chainBreakFraction: number;
+  /** Sum of `timing.qpu_access_time` over the answers, µs (0 when absent). */
+  readonly qpuAccessTimeUs: number;
+  /** Length of the longest chain. */
+  readonly maxChainLength: number;
+}
+
+/** A `dwave` sampler: `sample()` is asynchronous; `lastRunInfo()` describes the latest successful call. */
+export interface DwaveSampler extends Sampler {
+  sample(batch: IsingBatch): Promise<SampleResult>;
+  lastRunInfo(): DwaveRunInfo | undefined;
+}
+
+const capabilities = (maxSpins: number): SamplerCapabilities => ({ exact: false, maxSpins, async: true, deterministic: false });
+
+/** Logical problem `q` in D-Wave signs with β folded in: `h = -β·h_phys`, `J = -β·J_phys`. */
+function logicalProblem(batch: IsingBatch, q: number): LogicalIsing {
+  const n = batch.spins[q]!;
+  const { stride, beta } = batch;
+  const linear = new Float64Array(n);
+  const couplings = new Float64Array(n * n);
+  for (let u = 0; u < n; u++) {
+    linear[u] = -beta * batch.fields[q * stride + u]!;
+    for (let v = u + 1; v < n; v++) couplings[u * n + v] = -beta * batch.couplings[u * stride + v]!;
+  }
+  return { n, linear, couplings };
+}
+
+function rangeOf(solver: SapiSolver, key: string): [number, number] | undefined {
+  const r = solver.properties[key];
+  return Array.isArray(r) && r.length === 2 && r.every((x) => typeof x === 'number') ? (r as [number, number]) : undefined;
+}
+
+/**
+ * Creates a `dwave` sampler. Each batch problem becomes one SAPI `ising` problem: physics `h, J`
+ * are multiplied by β and negated, minor-embedded (user chains or the Chimera clique layout),
+ * submitted in `qp` format (≤ 20 per request), long-polled, decoded and unembedded by majority vote.
+ *
+ * @throws {AdapterError} ADAPTER_AUTH without a token (unless `dryRun`), ADAPTER_INVALID_ARGUMENT for bad options.
+ * @example
+ * const sampler = createDwaveSampler({ solver: { topology: 'chimera' }, numReads: 1000, autoScale: false });
+ * const est = await estimateBatch(sampler, batch); console.log(sampler.lastRunInfo()?.chainBreakFraction);
+ */
+export function createDwaveSampler(options: DwaveSamplerOptions = {}): DwaveSampler {
+  const numReads = positiveInt(options.numReads ?? 100, 'numReads');
+  const maxSpins = positiveInt(options.maxSpins ?? 64, 'maxSpins');
+  const deadlineMs = positiveInt(options.deadlineMs ?? 15 * 60_000, 'deadlineMs');
+  const pollTimeoutSeconds = options.pollTimeoutSeconds ?? 30;
+  if (!Number.isInteger(pollTimeoutSeconds) || pollTimeoutSeconds < 1 || pollTimeoutSeconds > 30) throw invalidArgument(`pollTimeoutSeconds must be an integer in [1, 30], got ${String(pollTimeoutSeconds)}`);
+  const cs = options.chainStrength;
+  if (typeof cs === 'number' && (!Number.isFinite(cs) || cs < 0)) throw invalidArgument(`chainStrength must be a finite number ≥ 0, got ${cs}`);
+  const backoff = { ...DEFAULT_POLL_BACKOFF, ...options.pollBackoff };
+  const seed = options.seed ?? 0;
+  const writer = options.dryRun ? createDryRunWriter(options.dryRun.dir) : undefined;
+  const client = writer ? undefined : createSapiClient({ ...options, seed });
+  const endpoint = options.endpoint ?? `https://${options.region ?? DEFAULT_DWAVE_REGION}.cloud.dwavesys.com/sapi/v2/`;
+  let solverPromise: Promise<SapiSolver> | undefined;
+  const embeddings = new Map<string, Embedding>();
+  let last: DwaveRunInfo | undefined;
+  let calls = 0;
+
+  const getSolver = (signal: AbortSignal): Promise<SapiSolver> => {
+    if (options.solverDefinition) return Promise.resolve(options.solverDefinition);
+    if (!client) return Promise.resolve(dryRunStandInSolver());
+    solverPromise ??= client.listSolvers(signal).then((list) => selectDwaveSolver(list, options.solver));
+    solverPromise.catch(() => (solverPromise = undefined));
+    return solverPromise;
+  };
+
+  async function sample(batch: IsingBatch): Promise<SampleResult> {
+    assertBatchFits(batch, maxSpins, 'dwave');
+    const call = ++calls;
+    const deadline = runDeadline(deadlineMs, `dwave sample() call ${call}`);
+    try {
+      const solver = await getSolver(deadline.signal);
+      const graph = solverGraph(solver);
+      const nMax = Math.max(...batch.spins);
+      const key = `${solverId(solver)}|${nMax}`;
+      let embedding = embeddings.get(key);
+      if (!embedding) embeddings.set(key, (embedding = cliqueEmbeddingFor(solver, graph, nMax, options.embedding)));
+      const autoScale = options.autoScale ?? true;
+      const chainStrengths: number[] = [];
+      const jobs: SapiJob[] = [];
+      for (let q = 0; q < batch.size; q++) {
+        const logical = logicalProblem(batch, q);
+        const strength = typeof cs === 'number' ? cs : typeof cs === 'function' ? cs(logical) : uniformTorqueCompensation(logical);
+        chainStrengths.push(strength);
+        const { terms, offset } = embedIsing(logical, embedding, graph, strength);
+        if (!autoScale) checkRanges(solver, terms.linear.values(), terms.quadratic.values(), q);
+        const data = encodeQpProblem(graph, terms, offset);
+        const params = { num_reads: numReads, answer_mode: 'histogram', auto_scale: autoScale, ...options.params };
+        jobs.push({ solver: solver.identity, label: options.label ?? 'boltzmann-attention', type: 'ising', data, params });
+      }
+      if (writer) {
+        const out = writer.nextCall('dwave');
+        out.json('solver.json', { identity: solver.identity, id: solverId(solver), topology: solver.properties.topology ?? null, workingQubits: graph.qubits.length });
+        out.json('embedding.json', { chains: embedding, chainStrengths });
+        for (let start = 0, k = 1; start < jobs.length; start += 20, k++) {
+          out.json(`submit-${String(k).padStart(3, '0')}.json`, {
+            method: 'POST',
+            url: new URL('problems/', endpoint.endsWith('/') ? endpoint : `${endpoint}/`).toString(),
+            headers: { 'X-Auth-Token': '***', Accept: 'application/vnd.dwave.sapi.problems+json; version=3.0.0', 'Content-Type': 'application/json' },
+            body: jobs.slice(start, start + 20),
+          });
+        }
+        for (let q = 0; q < batch.size; q++) out.json(`problem-${String(q).padStart(4, '0')}.bqm.json`, batchProblemToBqm(batch, q));
+        if (options.dryRun?.fallback?.sample) return await options.dryRun.fallback.sample(batch);
+        throw dryRunError(out, `${jobs.length} D-Wave problems`);
+      }
+      const { ids, answers } = await runDwaveJobs(client!, jobs, { signal: deadline.signal, pollTimeoutSeconds, backoff, cancelTimeoutMs: 5_000 });
+      const sets: SampleSet[] = [];
+      const breaks: number[] = [];
+      let broken = 0;
+      let reads = 0;
+      let qpuAccessTimeUs = 0;
+      answers.forEach((raw, q) => {
+        const n = batch.spins[q]!;
+        const answer = decodeQpAnswer(raw, 'ising');
+        const un = unembedMajority(answer.solutions, answer.activeVariables, answer.numOccurrences, embedding!, n, seed + 7919 * call + q);
+        sets.push({ spins: n, states: un.states, weights: answer.numOccurrences });
+        const total = answer.numOccurrences.reduce((a, b) => a + b, 0);
+        breaks.push(un.chainBreakFraction);
+        broken += un.chainBreakFraction * total;
+        reads += total;
+        const t = (raw as { timing?: { qpu_access_time?: unknown } }).timing?.qpu_access_time;
+        if (typeof t === 'number') qpuAccessTimeUs += t;
+      });
+      last = {
+        solver: solverId(solver),
+        problemIds: ids,
+        chainStrengths,
+        chainBreakFractions: breaks,
+        chainBreakFraction: reads > 0 ? broken / reads : 0,
+        qpuAccessTimeUs,
+        maxChainLength: Math.max(...embedding.slice(0, nMax).map((c) => c.length)),
+      };
+      options.onRun?.(last);
+      return { kind: 'samples', sets };
+    } finally {
+      deadline.clear();
+    }
+  }
+
+  return { name: 'dwave', capabilities: capabilities(maxSpins), sample, lastRunInfo: () => last, dispose: () => undefined };
+}
+
+function checkRanges(solver: SapiSolver, linear: Iterable<number>, quadratic: Iterable<number>, q: number): void {
+  const h = rangeOf(solver, 'h_range');
+  const j = rangeOf(solver, 'j_range');
+  for (const v of h ? linear : []) {
+    if (v < h![0] || v > h![1]) throw invalidArgument(`problem ${q}: with autoScale false, a linear bias ${v} is outside h_range [${h!.join(', ')}] of ${solver.identity.name}; lower β or enable autoScale`);
+  }
+  for (const v of j ? quadratic : []) {
+    if (v < j![0] || v > j![1]) throw invalidArgument(`problem ${q}: with autoScale false, a coupling ${v} (chain couplings included) is outside j_range [${j!.join(', ')}] of ${solver.identity.name}; lower β or the chain strength, or enable autoScale`);
+  }
+}
+
+/**
+ * The `dwave` sampler plugin (D-Wave Leap SAPI). Register it in the app's registry; `create(options)`
+ * calls {@link createDwaveSampler}.
+ *
+ * @example
+ * const registry = createSamplerRegistry().register(dwavePlugin);
+ * const sampler = registry.require('dwave').create({ numReads: 500 });
+ */
+export const dwavePlugin: SamplerPlugin<DwaveSamplerOptions> = {
+  name: 'dwave',
+  version: '0.1.0',
+  description: 'D-Wave Leap QPU sampling over SAPI v3 (qp format, clique minor embedding, majority-vote unembedding)',
+  capabilities: capabilities(64),
+  create: (options) => createDwaveSampler(options),
+};

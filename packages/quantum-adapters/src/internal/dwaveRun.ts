@@ -1,0 +1,86 @@
+import { classifyDwaveProblemFailure } from '../classifyDwaveError.js';
+import { AdapterError, isAdapterError } from '../errors.js';
+import type { SapiClient, SapiJob, SapiProblemStatus } from '../sapiClient.js';
+import { sleep } from './retry.js';
+
+/** Polling cadence between long polls: `initialMs · factor^k`, capped (the official client uses 50 ms × 1.3^k). */
+export interface PollBackoff {
+  readonly initialMs: number;
+  readonly factor: number;
+  readonly maxMs: number;
+}
+
+export const DEFAULT_POLL_BACKOFF: PollBackoff = { initialMs: 50, factor: 1.3, maxMs: 5_000 };
+
+const SUBMIT_BATCH = 20;
+const STATUS_BATCH = 100;
+
+/** Submits jobs, long-polls them to a terminal state and returns each answer in job order. */
+export async function runDwaveJobs(
+  client: SapiClient,
+  jobs: readonly SapiJob[],
+  options: { signal: AbortSignal; pollTimeoutSeconds: number; backoff: PollBackoff; cancelTimeoutMs: number },
+): Promise<{ ids: string[]; answers: unknown[] }> {
+  const { signal } = options;
+  const ids: string[] = [];
+  const answers: unknown[] = new Array(jobs.length);
+  const pending = new Map<string, number>();
+  const completed = new Set<string>();
+  const cancelPending = async (): Promise<void> => {
+    if (pending.size === 0) return;
+    try {
+      await client.cancelProblems([...pending.keys()], AbortSignal.timeout(options.cancelTimeoutMs));
+    } catch {
+      // Best effort: the run is already failing with a more useful error.
+    }
+  };
+  try {
+    for (let start = 0; start < jobs.length; start += SUBMIT_BATCH) {
+      const statuses = await client.submitProblems(jobs.slice(start, start + SUBMIT_BATCH), signal);
+      for (const [i, s] of statuses.entries()) {
+        if (s instanceof AdapterError) throw s;
+        ids.push(s.id);
+        pending.set(s.id, start + i);
+        if (s.status === 'COMPLETED' && s.answer !== undefined) {
+          answers[start + i] = s.answer;
+          pending.delete(s.id);
+        } else settle(s);
+      }
+    }
+    for (let k = 0; pending.size > 0; k++) {
+      const batchIds = [...pending.keys()].slice(0, STATUS_BATCH);
+      for (const s of await client.pollProblems(batchIds, options.pollTimeoutSeconds, signal)) settle(s);
+      for (const id of [...pending.keys()]) {
+        if (completed.has(id)) {
+          const full = await client.getProblem(id, signal);
+          if (full.answer === undefined || full.answer === null) {
+            throw new AdapterError('ADAPTER_MALFORMED', `problem ${id} is COMPLETED but GET problems/${id}/ carries no answer`, { reason: 'malformed', retryable: false });
+          }
+          answers[pending.get(id)!] = full.answer;
+          pending.delete(id);
+        }
+      }
+      if (pending.size > 0) {
+        const b = options.backoff;
+        await sleep(Math.min(b.maxMs, b.initialMs * b.factor ** k), signal);
+      }
+    }
+    return { ids, answers };
+  } catch (error) {
+    await cancelPending();
+    if (!isAdapterError(error) && signal.aborted && isAdapterError(signal.reason)) throw signal.reason;
+    throw error;
+  }
+
+  function settle(s: SapiProblemStatus): void {
+    if (!pending.has(s.id)) return;
+    if (s.status === 'COMPLETED') completed.add(s.id);
+    else if (s.status === 'FAILED') {
+      pending.delete(s.id);
+      throw classifyDwaveProblemFailure(s.id, s.error_message);
+    } else if (s.status === 'CANCELLED') {
+      pending.delete(s.id);
+      throw new AdapterError('ADAPTER_PROBLEM_CANCELLED', `problem ${s.id} was cancelled on the server before it ran`, { reason: 'rejected', retryable: false });
+    }
+  }
+}

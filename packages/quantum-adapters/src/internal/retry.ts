@@ -1,0 +1,107 @@
+import { createRng } from '@boltzmann/ising-core';
+import type { Rng } from '@boltzmann/ising-core';
+import { AdapterError, isAdapterError } from '../errors.js';
+
+/** How failed calls are retried: exponential backoff with full jitter, bounded attempts. */
+export interface RetryPolicy {
+  /** Total attempts including the first (default 4). */
+  readonly maxAttempts: number;
+  /** Backoff before retry `k` is uniform in `[0, min(maxDelayMs, baseDelayMs·2^k)]` (default 200 ms). */
+  readonly baseDelayMs: number;
+  /** Cap of one backoff (default 10 s). A server `Retry-After` is honoured up to the overall deadline. */
+  readonly maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 4, baseDelayMs: 200, maxDelayMs: 10_000 };
+
+/** Resolves `retry` options against the defaults, rejecting nonsense early. */
+export function resolveRetry(partial: Partial<RetryPolicy> | undefined): RetryPolicy {
+  const policy = { ...DEFAULT_RETRY, ...partial };
+  if (!Number.isInteger(policy.maxAttempts) || policy.maxAttempts < 1) {
+    throw new AdapterError('ADAPTER_INVALID_ARGUMENT', `retry.maxAttempts must be a positive integer, got ${String(policy.maxAttempts)}`, { reason: 'rejected', retryable: false });
+  }
+  for (const key of ['baseDelayMs', 'maxDelayMs'] as const) {
+    if (!Number.isFinite(policy[key]) || policy[key] < 0) {
+      throw new AdapterError('ADAPTER_INVALID_ARGUMENT', `retry.${key} must be a finite number ≥ 0, got ${String(policy[key])}`, { reason: 'rejected', retryable: false });
+    }
+  }
+  return policy;
+}
+
+/** Deadline-aware sleep: rejects with the signal's reason when it aborts. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(deadlineError(signal));
+      return;
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(deadlineError(signal!));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** The error a run gets when its overall deadline (or the caller's signal) fires. */
+export function deadlineError(signal: AbortSignal): AdapterError {
+  const reason: unknown = signal.reason;
+  if (isAdapterError(reason)) return reason;
+  return new AdapterError('ADAPTER_TIMEOUT', 'the run was aborted before it finished (deadline reached or caller aborted)', { reason: 'timeout', retryable: true, cause: reason });
+}
+
+/** A deadline for a whole run: aborts with ADAPTER_TIMEOUT after `ms`, or when `outer` aborts. */
+export function runDeadline(ms: number, what: string, outer?: AbortSignal): { signal: AbortSignal; clear: () => void } {
+  const controller = new AbortController();
+  const timer = setTimeout(() => {
+    controller.abort(new AdapterError('ADAPTER_TIMEOUT', `${what} did not finish within its deadline of ${ms} ms`, { reason: 'timeout', retryable: true }));
+  }, ms);
+  const onOuter = (): void => controller.abort(outer!.reason);
+  outer?.addEventListener('abort', onOuter, { once: true });
+  if (outer?.aborted) onOuter();
+  return {
+    signal: controller.signal,
+    clear: () => {
+      clearTimeout(timer);
+      outer?.removeEventListener('abort', onOuter);
+    },
+  };
+}
+
+/**
+ * Calls `attempt` until it succeeds, a non-retryable error occurs, attempts run out, or `signal`
+ * aborts. Only {@link AdapterError}s with `retryable: true` (and passing `shouldRetry`) are retried.
+ */
+export async function withRetry<T>(
+  attempt: (index: number) => Promise<T>,
+  policy: RetryPolicy,
+  options: { signal?: AbortSignal; rng?: Rng; shouldRetry?: (e: AdapterError) => boolean; onRetry?: (e: AdapterError, delayMs: number) => void } = {},
+): Promise<T> {
+  const rng = options.rng ?? createRng(Date.now());
+  for (let k = 0; ; k++) {
+    try {
+      return await attempt(k);
+    } catch (error) {
+      if (!isAdapterError(error) || !error.retryable || k + 1 >= policy.maxAttempts) throw error;
+      if (options.shouldRetry !== undefined && !options.shouldRetry(error)) throw error;
+      if (options.signal?.aborted) throw error;
+      const backoff = rng.next() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** k);
+      const delay = Math.max(backoff, error.retryAfterMs ?? 0);
+      options.onRetry?.(error, delay);
+      await sleep(delay, options.signal);
+    }
+  }
+}
+
+/** Parses an HTTP `Retry-After` (seconds or HTTP date) into milliseconds. */
+export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
+  if (value === null || value === undefined || value.trim() === '') return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isFinite(date) ? Math.max(0, date - now) : undefined;
+}
