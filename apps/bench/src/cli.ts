@@ -1,1 +1,31 @@
+#!/usr/bin/env node
+/*
+ * `tsx src/cli.ts <shakespeare|brackets|dqa> [options]` — see README.md. The first SIGINT or
+ * SIGTERM asks the workers to checkpoint and stop; a second one exits at once.
+ */
+import { main } from './main.js';
 
+// `bench … | head` closes the pipe early: that is not an error.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw error;
+});
+
+const controller = new AbortController();
+let signals = 0;
+const onSignal = (): void => {
+  signals += 1;
+  if (signals === 1) controller.abort();
+  else {
+    process.stderr.write('error [BENCH_INTERRUPTED]: stopped immediately; rerun the same command to resume from the last checkpoints\n');
+    process.exit(130);
+  }
+};
+process.on('SIGINT', onSignal);
+process.on('SIGTERM', onSignal);
+
+process.exitCode = await main(process.argv.slice(2), {
+  out: (l) => process.stdout.write(`${l}\n`),
+  err: (l) => process.stderr.write(`${l}\n`),
+  signal: controller.signal,
+});

@@ -1,0 +1,43 @@
+/** Every code a {@link BenchError} can carry. */
+export type BenchErrorCode =
+  | 'BENCH_INVALID_OPTION'
+  | 'BENCH_UNKNOWN_TASK'
+  | 'BENCH_PLUGIN_LOAD'
+  | 'BENCH_RUN_FAILED'
+  | 'BENCH_INTERRUPTED'
+  | 'BENCH_CORRUPT_CHECKPOINT'
+  | 'BENCH_MISSING_API';
+
+/**
+ * The error class of the bench CLI. `code` is stable; the message names the offending value.
+ *
+ * @example
+ * throw new BenchError('BENCH_INVALID_OPTION', '--lengths must be positive integers, got "4,x"');
+ */
+export class BenchError extends Error {
+  override readonly name = 'BenchError';
+  readonly code: BenchErrorCode;
+
+  constructor(code: BenchErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
+/** True when `value` is an error object that carries a string `code` (any @boltzmann package, Node). */
+export function hasErrorCode(value: unknown): value is Error & { code: string } {
+  return value instanceof Error && typeof (value as { code?: unknown }).code === 'string';
+}
+
+/**
+ * One line for the terminal: `error [CODE]: message`, never a stack trace.
+ * Errors without a code are reported as `BENCH_RUN_FAILED` (unexpected), with their message.
+ *
+ * @param error anything thrown.
+ * @returns the line to print.
+ */
+export function formatError(error: unknown): string {
+  if (hasErrorCode(error)) return `error [${error.code}]: ${error.message}`;
+  if (error instanceof Error) return `error [BENCH_RUN_FAILED]: ${error.name}: ${error.message}`;
+  return `error [BENCH_RUN_FAILED]: ${String(error)}`;
+}

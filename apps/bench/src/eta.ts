@@ -1,0 +1,58 @@
+import type { RunConfig } from './types.js';
+
+/*
+ * A rough cost model of one training step on one core, fitted to timings measured on the
+ * development machine (README, "How long the presets take"). It orders the work queue
+ * (longest first) and gives the up-front ETA; the live bars show the measured rate.
+ */
+const MS_PER_STEP_BASE = 6; // fixed per-step overhead of the TF.js graph (wasm)
+const NS_PER_DENSE_FLOP = 0.08; // dense layers (embedding, projections, FFN, head), fwd + bwd
+const NS_PER_ISING_CONFIG = 40; // exact enumeration: forward folds + VJP per configuration
+const NS_PER_DQA_CONFIG = 4000; // simulated anneal: Trotter steps × 2^n amplitudes, per configuration
+const SECONDS_PER_RUN = 3; // process-local setup: data, model, first graph trace
+
+function stepMs(c: RunConfig, batch: number): number {
+  const out = c.dataset === 'shakespeare' ? 65 : c.length;
+  const perToken = c.dModel * (4 * c.dModel + (c.ffn ? 2 * c.ffnHidden : 0) + out) + c.length * c.dModel * 2;
+  const dense = 3 * 2 * batch * c.length * perToken * NS_PER_DENSE_FLOP * 1e-6;
+  let ising = 0;
+  if (c.variant === 'boltzmann' || c.variant === 'coupling') {
+    const configs = batch * (2 ** (c.length + 1) - 2); // Σ_{i=1..T} 2^i over the causal prefixes
+    const perConfig = c.sampler === 'dqa' ? NS_PER_DQA_CONFIG : c.sampler === 'exact' ? NS_PER_ISING_CONFIG : NS_PER_ISING_CONFIG;
+    ising = configs * perConfig * 1e-6;
+  }
+  return MS_PER_STEP_BASE + dense + ising;
+}
+
+/**
+ * Estimated wall seconds of one run on one core (training + evaluations + setup).
+ *
+ * @param c the run config.
+ * @returns seconds (a rough figure, ±50 %).
+ */
+export function estimateRunSeconds(c: RunConfig): number {
+  const train = (c.steps * stepMs(c, c.batchSize)) / 1000;
+  const evalRows = c.dataset === 'shakespeare' ? c.evalWindows : 512;
+  const evals = Math.floor(c.steps / c.evalEvery) + 1;
+  const evalCost = (evals * stepMs(c, evalRows)) / 3000; // forward only ≈ 1/3 of a step
+  return SECONDS_PER_RUN + train + evalCost;
+}
+
+/**
+ * Estimated wall time of a list of runs on `workers` processes, scheduling the longest run
+ * first onto the least-loaded worker (the order runGrid uses).
+ *
+ * @param runs configs still to run, with the fraction of each already done (resume).
+ * @param workers parallel processes.
+ * @returns seconds.
+ */
+export function estimateGridSeconds(runs: ReadonlyArray<{ config: RunConfig; doneFraction?: number }>, workers: number): number {
+  const costs = runs.map((r) => estimateRunSeconds(r.config) * (1 - (r.doneFraction ?? 0))).sort((a, b) => b - a);
+  const load = new Array<number>(Math.max(1, workers)).fill(0);
+  for (const cost of costs) {
+    let k = 0;
+    for (let i = 1; i < load.length; i += 1) if (load[i]! < load[k]!) k = i;
+    load[k]! += cost;
+  }
+  return Math.max(...load);
+}

@@ -1,0 +1,16 @@
+import type { RunConfig, RunProgress, RunRecord, RunSettings } from '../types.js';
+
+/** Parent → worker. */
+export type ToWorker =
+  | { readonly type: 'run'; readonly config: RunConfig; readonly settings: RunSettings }
+  | { readonly type: 'stop' }
+  | { readonly type: 'exit' };
+
+/** Worker → parent. */
+export type FromWorker =
+  | { readonly type: 'ready' }
+  | { readonly type: 'progress'; readonly progress: RunProgress }
+  | { readonly type: 'warn'; readonly message: string }
+  | { readonly type: 'done'; readonly id: string; readonly record: RunRecord }
+  | { readonly type: 'stopped'; readonly id: string }
+  | { readonly type: 'failed'; readonly id: string | null; readonly code: string; readonly message: string };

@@ -1,0 +1,67 @@
+import { BenchError } from '../benchError.js';
+
+const bad = (flag: string, what: string, raw: string): never => {
+  throw new BenchError('BENCH_INVALID_OPTION', `${flag} must be ${what}, got "${raw}"`);
+};
+
+/** A comma-separated list of items; empty items are an error. */
+export function parseList<T>(flag: string, raw: string, item: (s: string) => T | undefined, what: string): T[] {
+  const parts = raw.split(',').map((s) => s.trim());
+  if (parts.length === 0 || parts.some((p) => p === '')) bad(flag, `a comma-separated list of ${what}`, raw);
+  const out: T[] = [];
+  for (const p of parts) {
+    const v = item(p);
+    if (v === undefined) bad(flag, `a comma-separated list of ${what}`, raw);
+    else if (!out.includes(v)) out.push(v);
+  }
+  return out;
+}
+
+/** An integer in [min, max] written in plain decimal. */
+export function intItem(min: number, max = Number.MAX_SAFE_INTEGER) {
+  return (s: string): number | undefined => {
+    if (!/^-?\d+$/.test(s)) return undefined;
+    const n = Number(s);
+    return Number.isSafeInteger(n) && n >= min && n <= max ? n : undefined;
+  };
+}
+
+/** One integer flag in [min, max]. */
+export function parseInteger(flag: string, raw: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const v = intItem(min, max)(raw.trim());
+  return v ?? bad(flag, `an integer in [${min}, ${max === Number.MAX_SAFE_INTEGER ? '∞' : max}]`, raw);
+}
+
+/** One finite number flag, strictly positive unless `allowZero`. */
+export function parsePositive(flag: string, raw: string, allowZero = false): number {
+  const s = raw.trim();
+  const n = s === '' ? Number.NaN : Number(s);
+  if (!Number.isFinite(n) || n < 0 || (!allowZero && n === 0)) bad(flag, allowZero ? 'a finite number ≥ 0' : 'a finite number > 0', raw);
+  return n;
+}
+
+/** A choice among fixed strings. */
+export function choiceItem<T extends string>(choices: readonly T[]) {
+  return (s: string): T | undefined => (choices as readonly string[]).includes(s) ? (s as T) : undefined;
+}
+
+/** `on`/`off` (also true/false, yes/no, 1/0). */
+export function onOffItem(s: string): boolean | undefined {
+  if (['on', 'true', 'yes', '1'].includes(s)) return true;
+  if (['off', 'false', 'no', '0'].includes(s)) return false;
+  return undefined;
+}
+
+/** A JSON object flag (sampler options). */
+export function parseJsonObject(flag: string, raw: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (error) {
+    throw new BenchError('BENCH_INVALID_OPTION', `${flag} must be a JSON object, got "${raw}" (${(error as Error).message})`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new BenchError('BENCH_INVALID_OPTION', `${flag} must be a JSON object such as '{"seed":1}', got "${raw}"`);
+  }
+  return value as Record<string, unknown>;
+}

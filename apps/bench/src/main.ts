@@ -1,0 +1,45 @@
+import { formatError } from './benchError.js';
+import { parseBenchArgs } from './options.js';
+import type { BenchCommand } from './options.js';
+import type { ProgressDisplay } from './progress.js';
+
+/** Exit codes of the bench. */
+export const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
+
+/** I/O of {@link main}, injectable for tests. */
+export interface MainIo {
+  readonly out: (line: string) => void;
+  readonly err: (line: string) => void;
+  readonly signal?: AbortSignal;
+  readonly progress?: ProgressDisplay;
+}
+
+/**
+ * The bench CLI as a function: parses `argv`, runs the grid, writes the report.
+ * Never throws: errors become `error [CODE]: message` on `err` and a non-zero exit code.
+ *
+ * @param argv arguments after the script, e.g. `['shakespeare', '--preset', 'paper']`.
+ * @param io output sinks and an abort signal (SIGINT/SIGTERM in the CLI).
+ * @returns the process exit code (0 ok, 1 run failures, 2 usage, 130 interrupted).
+ * @example
+ * process.exitCode = await main(process.argv.slice(2));
+ */
+export async function main(argv: readonly string[], io: MainIo = { out: (l) => process.stdout.write(`${l}\n`), err: (l) => process.stderr.write(`${l}\n`) }): Promise<number> {
+  let command: BenchCommand | null;
+  try {
+    command = parseBenchArgs(argv, (s) => io.out(s.replace(/\n$/, '')));
+  } catch (error) {
+    io.err(formatError(error));
+    io.err('run with --help for the list of options');
+    return EXIT.usage;
+  }
+  if (!command) return EXIT.ok;
+  try {
+    // Loaded after parsing so that --help and flag errors never wait for (or depend on) TF.js.
+    const { runCommand } = await import('./runCommand.js');
+    return await runCommand(command, io);
+  } catch (error) {
+    io.err(formatError(error));
+    return EXIT.failed;
+  }
+}

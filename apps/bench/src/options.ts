@@ -1,0 +1,176 @@
+import { Command, CommanderError, Option } from 'commander';
+import { cpus } from 'node:os';
+import { isAbsolute, resolve } from 'node:path';
+import { BenchError } from './benchError.js';
+import { ALL_VARIANTS, presetGrid } from './presets.js';
+import type { GridSpec, PresetName } from './presets.js';
+import type { BracketMode, Experiment, Variant } from './types.js';
+import { choiceItem, intItem, onOffItem, parseInteger, parseJsonObject, parseList, parsePositive } from './internal/parseValues.js';
+import { repoRoot } from './internal/paths.js';
+
+/** A fully parsed and validated bench invocation. */
+export interface BenchCommand {
+  readonly experiment: Experiment;
+  readonly preset: PresetName;
+  readonly grid: GridSpec;
+  readonly sampler: string;
+  readonly samplerOptions: Record<string, unknown>;
+  /** DQA experiment: options passed to the `dqa` sampler besides `shots`. */
+  readonly dqaOptions: Record<string, unknown>;
+  readonly plugins: readonly string[];
+  readonly resultsDir: string;
+  readonly workers: number;
+  readonly dryRun: boolean;
+  readonly dataPath: string | undefined;
+  /** Force plain log lines even on a TTY. */
+  readonly plain: boolean;
+  /** DQA fidelity sweep axes. */
+  readonly sweepTaus: readonly number[];
+  readonly sweepSteps: readonly number[];
+}
+
+const EXPERIMENTS: readonly Experiment[] = ['shakespeare', 'brackets', 'dqa'];
+
+function addGridOptions(cmd: Command): Command {
+  return cmd
+    .addOption(new Option('--preset <name>', 'grid preset').choices(['small', 'paper']).default('small'))
+    .option('--variants <list>', `attention variants (${ALL_VARIANTS.join(',')})`)
+    .option('--lengths <list>', 'context lengths T, e.g. 4,8')
+    .option('--seeds <list>', 'seeds, e.g. 0,1,2')
+    .option('--steps <n>', 'training steps per run')
+    .option('--d-model <list>', 'model widths, e.g. 16,32,64')
+    .option('--ffn <list>', 'feed-forward block on/off, e.g. on,off')
+    .option('--ffn-hidden <n>', 'FFN hidden width (default 4 × d_model)')
+    .option('--mode <list>', 'bracket string mode(s): balanced, prefix')
+    .option('--types <n>', 'bracket types (1-3)')
+    .option('--batch-size <n>', 'batch size')
+    .option('--lr <x>', 'peak learning rate (AdamW, cosine decay)')
+    .option('--min-lr-fraction <x>', 'final learning rate as a fraction of the peak')
+    .option('--weight-decay <x>', 'AdamW weight decay (none on J)')
+    .option('--clip-norm <x>', 'global gradient-norm clip')
+    .option('--beta <x>', 'inverse temperature of the Ising layer')
+    .option('--j-init <x>', 'std of the N(0, σ²) initial couplings')
+    .option('--eval-every <n>', 'steps between evaluations')
+    .option('--eval-windows <n>', 'fixed validation windows (shakespeare)')
+    .option('--checkpoint-every <n>', 'steps between checkpoints')
+    .option('--log-every <n>', 'steps between recorded train-loss points')
+    .option('--sampler <name>', 'sampler plugin used by boltzmann/coupling runs', 'exact')
+    .option('--sampler-options <json>', 'JSON options for the sampler', '{}')
+    .option('--plugin <path>', 'load a sampler plugin module (default export); repeatable', (v: string, prev: string[]) => [...prev, v], [] as string[])
+    .option('--data <path>', 'path of Tiny Shakespeare input.txt')
+    .option('--results <dir>', 'results directory (default: <repo>/results/<task>)')
+    .option('--workers <n>', 'parallel worker processes (default: number of cores)')
+    .option('--plain', 'plain log lines instead of progress bars')
+    .option('--dry-run', 'print the grid, its size and an ETA, then exit');
+}
+
+function addDqaOptions(cmd: Command): Command {
+  return cmd
+    .option('--datasets <list>', 'datasets: shakespeare,brackets')
+    .option('--shots <list>', 'DQA shots per column (0 = exact output distribution), e.g. 0,256')
+    .option('--dqa-options <json>', 'JSON options for the dqa sampler (tau, steps, order, schedule, calibrate)', '{}')
+    .option('--sweep-taus <list>', 'fidelity sweep: anneal times τ', '0.5,1,2,4,8')
+    .option('--sweep-steps <list>', 'fidelity sweep: Trotter steps', '4,8,16,32,64');
+}
+
+type Raw = Record<string, string | boolean | string[] | undefined>;
+
+/** Resolves a user path against the directory the user ran pnpm/nx from (INIT_CWD), else the cwd. */
+export function userPath(p: string): string {
+  return isAbsolute(p) ? p : resolve(process.env['INIT_CWD'] ?? process.cwd(), p);
+}
+
+function toCommand(experiment: Experiment, raw: Raw): BenchCommand {
+  const s = (k: string): string | undefined => (typeof raw[k] === 'string' ? (raw[k] as string) : undefined);
+  const preset = (s('preset') ?? 'small') as PresetName;
+  const g = { ...presetGrid(experiment, preset) } as { -readonly [K in keyof GridSpec]: GridSpec[K] };
+  const pos = intItem(1);
+  if (s('variants')) g.variants = parseList('--variants', s('variants')!, choiceItem<Variant>(ALL_VARIANTS), ALL_VARIANTS.join('/'));
+  if (s('lengths')) g.lengths = parseList('--lengths', s('lengths')!, intItem(1, 64), 'integers in [1, 64]');
+  if (s('seeds')) g.seeds = parseList('--seeds', s('seeds')!, intItem(0), 'non-negative integers');
+  if (s('steps')) g.steps = parseInteger('--steps', s('steps')!, 1);
+  if (s('dModel')) g.dModels = parseList('--d-model', s('dModel')!, pos, 'positive integers');
+  if (s('ffn')) g.ffns = parseList('--ffn', s('ffn')!, onOffItem, 'on/off');
+  if (s('ffnHidden')) g.ffnHidden = parseInteger('--ffn-hidden', s('ffnHidden')!, 1);
+  if (s('mode')) g.modes = parseList('--mode', s('mode')!, choiceItem<BracketMode>(['balanced', 'prefix']), 'balanced/prefix');
+  if (s('types')) g.types = parseInteger('--types', s('types')!, 1, 3);
+  if (s('batchSize')) g.batchSize = parseInteger('--batch-size', s('batchSize')!, 1);
+  if (s('lr')) g.lr = parsePositive('--lr', s('lr')!);
+  if (s('minLrFraction')) g.minLrFraction = parsePositive('--min-lr-fraction', s('minLrFraction')!, true);
+  if (s('weightDecay')) g.weightDecay = parsePositive('--weight-decay', s('weightDecay')!, true);
+  if (s('clipNorm')) g.clipNorm = parsePositive('--clip-norm', s('clipNorm')!);
+  if (s('beta')) g.beta = parsePositive('--beta', s('beta')!);
+  if (s('jInit')) g.jInit = parsePositive('--j-init', s('jInit')!, true);
+  if (s('evalEvery')) g.evalEvery = parseInteger('--eval-every', s('evalEvery')!, 1);
+  if (s('evalWindows')) g.evalWindows = parseInteger('--eval-windows', s('evalWindows')!, 1);
+  if (s('checkpointEvery')) g.checkpointEvery = parseInteger('--checkpoint-every', s('checkpointEvery')!, 1);
+  if (s('logEvery')) g.logEvery = parseInteger('--log-every', s('logEvery')!, 1);
+  if (s('datasets')) g.datasets = parseList('--datasets', s('datasets')!, choiceItem(['shakespeare', 'brackets'] as const), 'shakespeare/brackets');
+  if (s('shots')) g.shots = parseList('--shots', s('shots')!, intItem(0), 'non-negative integers');
+  if (g.minLrFraction > 1) throw new BenchError('BENCH_INVALID_OPTION', `--min-lr-fraction must be ≤ 1, got ${g.minLrFraction}`);
+  const workers = s('workers') ? parseInteger('--workers', s('workers')!, 1, 64) : Math.max(1, cpus().length);
+  const results = s('results');
+  return {
+    experiment,
+    preset,
+    grid: g,
+    sampler: s('sampler') ?? 'exact',
+    samplerOptions: parseJsonObject('--sampler-options', s('samplerOptions') ?? '{}'),
+    dqaOptions: parseJsonObject('--dqa-options', s('dqaOptions') ?? '{}'),
+    plugins: ((raw['plugin'] as string[] | undefined) ?? []).map(userPath),
+    resultsDir: results ? userPath(results) : resolve(repoRoot(), 'results', experiment),
+    workers,
+    dryRun: raw['dryRun'] === true,
+    dataPath: s('data') ? userPath(s('data')!) : undefined,
+    plain: raw['plain'] === true,
+    sweepTaus: parseList('--sweep-taus', s('sweepTaus') ?? '0.5,1,2,4,8', (x) => {
+      const n = Number(x);
+      return x !== '' && Number.isFinite(n) && n > 0 ? n : undefined;
+    }, 'positive numbers'),
+    sweepSteps: parseList('--sweep-steps', s('sweepSteps') ?? '4,8,16,32,64', intItem(1), 'positive integers'),
+  };
+}
+
+/**
+ * Parses the bench's argv (without `node` and the script) into a validated command.
+ * Commander errors (unknown option, missing value, bad choice) become `BENCH_INVALID_OPTION`.
+ *
+ * @param argv e.g. `['shakespeare', '--lengths', '4,8']`.
+ * @returns the command, or `null` when help/version was printed.
+ * @throws BENCH_INVALID_OPTION, BENCH_UNKNOWN_TASK
+ * @example
+ * const cmd = parseBenchArgs(['brackets', '--d-model', '16,32', '--ffn', 'off']);
+ */
+export function parseBenchArgs(argv: readonly string[], out: (s: string) => void = (s) => process.stdout.write(s)): BenchCommand | null {
+  let parsed: BenchCommand | null = null;
+  const program = new Command('bench')
+    .description('Boltzmann attention benchmarks (METHOD.md §5)')
+    .exitOverride()
+    .configureOutput({ writeOut: out, writeErr: () => undefined })
+    .showSuggestionAfterError(true);
+  for (const experiment of EXPERIMENTS) {
+    let cmd = program.command(experiment).description(`run the ${experiment} grid`).exitOverride();
+    cmd = addGridOptions(cmd.configureOutput({ writeOut: out, writeErr: () => undefined }));
+    if (experiment === 'dqa') cmd = addDqaOptions(cmd);
+    cmd.allowExcessArguments(false).action((opts: Raw) => {
+      parsed = toCommand(experiment, opts);
+    });
+  }
+  const args = argv[0] === '--' ? argv.slice(1) : argv;
+  if (args.length === 0) throw new BenchError('BENCH_UNKNOWN_TASK', `missing task: use one of ${EXPERIMENTS.join(', ')}`);
+  if (!args[0]!.startsWith('-') && !EXPERIMENTS.includes(args[0] as Experiment)) {
+    throw new BenchError('BENCH_UNKNOWN_TASK', `unknown task "${args[0]}": use one of ${EXPERIMENTS.join(', ')}`);
+  }
+  // `pnpm run shakespeare -- --x` passes a literal `--` after the task; drop it.
+  const cleaned = args.length > 1 && args[1] === '--' ? [args[0]!, ...args.slice(2)] : [...args];
+  try {
+    program.parse(cleaned, { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.help' || error.code === 'commander.version') return null;
+      throw new BenchError('BENCH_INVALID_OPTION', error.message.replace(/^error: /, ''));
+    }
+    throw error;
+  }
+  return parsed;
+}

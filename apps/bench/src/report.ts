@@ -1,0 +1,108 @@
+import { join } from 'node:path';
+import { writeFileAtomic, writeJsonAtomic } from './atomicWrite.js';
+import { couplingDistanceSpec, couplingHeatmapSpec, curvesSpec, fidelitySpec, metricVsLengthSpec, renderSvg } from './plots.js';
+import type { FidelityPoint } from './plots.js';
+import { ALL_VARIANTS } from './presets.js';
+import { summarize } from './summary.js';
+import type { Summary } from './summary.js';
+import { summaryHtml, summaryMarkdown } from './summaryTable.js';
+import type { Experiment, RunRecord } from './types.js';
+
+/** What {@link writeReport} produced. */
+export interface ReportFiles {
+  readonly summaries: readonly Summary[];
+  readonly markdownPath: string;
+  readonly htmlPath: string;
+  readonly svgPaths: readonly string[];
+}
+
+function columnOrder(records: readonly RunRecord[], experiment: Experiment): { columns: string[]; baseline: string } {
+  const present = [...new Set(records.map((r) => r.config.column))];
+  if (experiment === 'dqa') {
+    const dqa = present.filter((c) => c !== 'exact').sort((a, b) => (a === 'dqa-dist' ? -1 : b === 'dqa-dist' ? 1 : a.localeCompare(b, 'en', { numeric: true })));
+    return { columns: ['exact', ...dqa], baseline: 'exact' };
+  }
+  return { columns: ALL_VARIANTS.filter((v) => present.includes(v)), baseline: 'softmax' };
+}
+
+const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** Strips the XML prolog so an SVG document can be inlined in HTML. */
+function inlineSvg(svg: string): string {
+  return svg.replace(/^<\?xml[^>]*>\s*/, '');
+}
+
+/**
+ * Writes the summary (Markdown + JSON), the SVG plots and a self-contained `report.html`
+ * for the finished runs of one experiment, all atomically, under `dir`.
+ *
+ * @param dir the experiment's results directory.
+ * @param experiment which grid the records belong to (picks columns and baseline).
+ * @param records finished runs (any order).
+ * @param extra DQA fidelity sweep rows to plot, when present.
+ * @returns the summaries and file paths.
+ * @example
+ * await writeReport('results/shakespeare', 'shakespeare', records);
+ */
+export async function writeReport(dir: string, experiment: Experiment, records: readonly RunRecord[], extra: { fidelity?: readonly FidelityPoint[] } = {}): Promise<ReportFiles> {
+  const byDataset = new Map<string, RunRecord[]>();
+  for (const r of records) {
+    const list = byDataset.get(r.config.dataset) ?? [];
+    list.push(r);
+    byDataset.set(r.config.dataset, list);
+  }
+  const summaries: Summary[] = [];
+  const md: string[] = [`# Boltzmann attention bench: ${experiment}`, '', `${records.length} finished runs.`, ''];
+  const html: string[] = [];
+  const svgPaths: string[] = [];
+  const plot = async (name: string, title: string, spec: Parameters<typeof renderSvg>[0] | null): Promise<void> => {
+    if (!spec) return;
+    const svg = await renderSvg(spec);
+    const path = join(dir, 'plots', `${name}.svg`);
+    writeFileAtomic(path, svg);
+    svgPaths.push(path);
+    md.push(`![${title}](plots/${name}.svg)`, '');
+    html.push(`<h3>${esc(title)}</h3>`, `<figure>${inlineSvg(svg)}</figure>`);
+  };
+  for (const [dataset, list] of [...byDataset.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+    const { columns, baseline } = columnOrder(list, experiment);
+    const summary = summarize(list, columns, baseline);
+    summaries.push(summary);
+    md.push(`## ${dataset}`, '', summaryMarkdown(summary));
+    html.push(`<section><h1>${esc(dataset)}</h1>`, summaryHtml(summary));
+    await plot(`${dataset}-metric-vs-length`, `${dataset}: ${summary.metricName} against context length`, metricVsLengthSpec(list));
+    await plot(`${dataset}-curves`, `${dataset}: ${summary.metricName} during training`, curvesSpec(list));
+    await plot(`${dataset}-couplings`, `${dataset}: learned couplings J (boltzmann, mean over seeds)`, couplingHeatmapSpec(list));
+    await plot(`${dataset}-coupling-distance`, `${dataset}: mean J against distance |j − l|`, couplingDistanceSpec(list));
+    html.push('</section>');
+  }
+  if (extra.fidelity && extra.fidelity.length > 0) {
+    md.push('## DQA fidelity sweep', '');
+    html.push('<section><h1>DQA fidelity sweep</h1>');
+    await plot('dqa-fidelity', 'DQA output against exact Boltzmann: KL and magnetization error', fidelitySpec(extra.fidelity));
+    html.push('</section>');
+  }
+  const markdownPath = join(dir, 'summary.md');
+  writeFileAtomic(markdownPath, `${md.join('\n')}\n`);
+  writeJsonAtomic(join(dir, 'summary.json'), { experiment, summaries, fidelity: extra.fidelity ?? null });
+  const htmlPath = join(dir, 'report.html');
+  writeFileAtomic(
+    htmlPath,
+    `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Boltzmann attention bench: ${esc(experiment)}</title>
+<style>
+body { font-family: system-ui, sans-serif; margin: 2rem; color: #222; }
+table { border-collapse: collapse; margin: 1rem 0; font-variant-numeric: tabular-nums; }
+th, td { border: 1px solid #ccc; padding: 0.3rem 0.6rem; text-align: right; }
+th { background: #f3f3f3; }
+figure { margin: 1rem 0; overflow-x: auto; }
+</style></head>
+<body>
+<h1>Boltzmann attention bench: ${esc(experiment)}</h1>
+<p>${records.length} finished runs. Generated ${esc(new Date().toISOString())}.</p>
+${html.join('\n')}
+</body></html>
+`,
+  );
+  return { summaries, markdownPath, htmlPath, svgPaths };
+}

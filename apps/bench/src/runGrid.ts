@@ -1,0 +1,171 @@
+import { fork } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { estimateGridSeconds, estimateRunSeconds } from './eta.js';
+import { runId } from './grid.js';
+import type { FromWorker, ToWorker } from './internal/messages.js';
+import { formatDuration } from './progress.js';
+import type { ProgressDisplay } from './progress.js';
+import { readCheckpoint, readRecord } from './runFiles.js';
+import type { RunConfig, RunRecord, RunSettings } from './types.js';
+
+/** A run that ended in an error. */
+export interface RunFailure {
+  readonly id: string;
+  readonly label: string;
+  readonly code: string;
+  readonly message: string;
+}
+
+/** What happened to a grid. */
+export interface GridOutcome {
+  readonly total: number;
+  /** Finished records of this grid (earlier sessions included), in grid order. */
+  readonly records: readonly RunRecord[];
+  readonly failures: readonly RunFailure[];
+  readonly interrupted: boolean;
+}
+
+/** Options of {@link runGrid}. */
+export interface GridRunOptions {
+  readonly workers: number;
+  readonly settings: RunSettings;
+  readonly progress: ProgressDisplay;
+  /** Aborting it stops the workers; each checkpoints its current run. */
+  readonly signal?: AbortSignal;
+  /** Print the plan and estimate, run nothing. */
+  readonly dryRun?: boolean;
+  readonly out?: (line: string) => void;
+}
+
+/** A short human label of a run. */
+export function runLabel(c: RunConfig): string {
+  const task = c.dataset === 'brackets' ? `brackets/${c.mode}` : 'shakespeare';
+  return `${task} ${c.column} T=${c.length} d=${c.dModel}${c.ffn ? '' : ' noFFN'} s${c.seed}`;
+}
+
+const require = createRequire(import.meta.url);
+
+function spawnWorker(): ChildProcess {
+  const tsx = pathToFileURL(require.resolve('tsx')).href;
+  return fork(new URL('./worker.ts', import.meta.url), [], {
+    execArgv: ['--import', tsx, '--conditions=@boltzmann/source'],
+    // The grid already fills the cores: exact enumeration must not start its own threads.
+    env: { ...process.env, BOLTZMANN_THREADS: '1', BOLTZMANN_EXACT_THREADS: '1' },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+}
+
+/**
+ * Runs a grid on a pool of worker processes (longest runs first), skipping finished runs
+ * and resuming checkpointed ones. Prints the plan with a rough ETA first.
+ *
+ * @param configs the runs (from `expandGrid`).
+ * @param options pool size, results directory, progress display, stop signal.
+ * @returns finished records (this and earlier sessions), failures, and whether it was interrupted.
+ * @example
+ * const outcome = await runGrid(expandGrid(cmd), { workers: 2, settings, progress: plainProgress() });
+ */
+export async function runGrid(configs: readonly RunConfig[], options: GridRunOptions): Promise<GridOutcome> {
+  const out = options.out ?? ((l: string) => process.stdout.write(`${l}\n`));
+  const dir = options.settings.resultsDir;
+  const done = new Map<string, RunRecord>();
+  const todo: { config: RunConfig; id: string; doneFraction: number; startStep: number }[] = [];
+  for (const config of configs) {
+    const id = runId(config);
+    const record = readRecord(dir, id);
+    if (record) {
+      done.set(id, record);
+      continue;
+    }
+    const ckpt = readCheckpoint(dir, id, (m) => out(`warning: ${m}`));
+    todo.push({ config, id, doneFraction: ckpt ? ckpt.step / config.steps : 0, startStep: ckpt?.step ?? 0 });
+  }
+  const resuming = todo.filter((t) => t.startStep > 0).length;
+  const workers = Math.max(1, Math.min(options.workers, todo.length));
+  const eta = estimateGridSeconds(todo, workers);
+  out(
+    `grid: ${configs.length} runs — ${done.size} finished, ${resuming} to resume, ${todo.length - resuming} new; ` +
+      `${workers} worker${workers === 1 ? '' : 's'}; estimated time ≈ ${formatDuration(eta)} (rough, ±50 %)`,
+  );
+  out(`results: ${dir}`);
+  if (options.dryRun) {
+    for (const t of todo) out(`  ${runLabel(t.config)}  ${t.config.steps} steps${t.startStep ? ` (from ${t.startStep})` : ''}  ≈ ${formatDuration(estimateRunSeconds(t.config) * (1 - t.doneFraction))}`);
+    return { total: configs.length, records: configs.map((c) => done.get(runId(c))).filter((r): r is RunRecord => !!r), failures: [], interrupted: false };
+  }
+  todo.sort((a, b) => estimateRunSeconds(b.config) * (1 - b.doneFraction) - estimateRunSeconds(a.config) * (1 - a.doneFraction));
+
+  const failures: RunFailure[] = [];
+  let stopping = options.signal?.aborted === true;
+  const active = new Set<ChildProcess>();
+  const queue = [...todo];
+
+  await new Promise<void>((resolveAll) => {
+    if (queue.length === 0) return resolveAll();
+    const onAbort = (): void => {
+      stopping = true;
+      options.progress.log('stopping: workers are checkpointing their runs…');
+      for (const child of active) child.send?.({ type: 'stop' } satisfies ToWorker);
+    };
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    const startOne = (): void => {
+      const child = spawnWorker();
+      active.add(child);
+      let current: (typeof todo)[number] | undefined;
+      let ended = false;
+      const next = (): void => {
+        current = stopping ? undefined : queue.shift();
+        if (!current) {
+          child.send({ type: 'exit' } satisfies ToWorker);
+          return;
+        }
+        options.progress.start(current.id, runLabel(current.config), current.config.steps, current.startStep);
+        child.send({ type: 'run', config: current.config, settings: options.settings } satisfies ToWorker);
+      };
+      child.on('message', (msg: FromWorker) => {
+        if (msg.type === 'ready') next();
+        else if (msg.type === 'progress') options.progress.update(msg.progress);
+        else if (msg.type === 'warn') options.progress.log(`warning: ${msg.message}`);
+        else if (current && (msg.type === 'done' || msg.type === 'stopped' || msg.type === 'failed')) {
+          const c = current;
+          if (msg.type === 'done') {
+            done.set(c.id, msg.record);
+            options.progress.end(c.id, `done ${runLabel(c.config)}: ${msg.record.metricName} ${msg.record.finalMetric.toFixed(4)} (${formatDuration(msg.record.wallSeconds)})`);
+          } else if (msg.type === 'stopped') {
+            options.progress.end(c.id, `checkpointed ${runLabel(c.config)}`);
+          } else {
+            failures.push({ id: c.id, label: runLabel(c.config), code: msg.code, message: msg.message });
+            options.progress.end(c.id, `failed ${runLabel(c.config)}: error [${msg.code}]: ${msg.message}`);
+          }
+          current = undefined;
+          if (!stopping) next();
+        }
+      });
+      child.on('exit', (code, sig) => {
+        if (ended) return;
+        ended = true;
+        active.delete(child);
+        if (current) {
+          const c = current;
+          if (stopping) options.progress.end(c.id, `stopped ${runLabel(c.config)} (its last checkpoint is kept)`);
+          else {
+            const why = `worker process exited (${sig ?? `code ${code}`}) during the run`;
+            failures.push({ id: c.id, label: runLabel(c.config), code: 'BENCH_RUN_FAILED', message: why });
+            options.progress.end(c.id, `failed ${runLabel(c.config)}: error [BENCH_RUN_FAILED]: ${why}`);
+            // Keep the pool at full strength for the remaining runs.
+            if (queue.length > 0) startOne();
+          }
+        }
+        if (active.size === 0) {
+          options.signal?.removeEventListener('abort', onAbort);
+          resolveAll();
+        }
+      });
+    };
+    for (let i = 0; i < workers; i += 1) startOne();
+  });
+  options.progress.stop();
+  const records = configs.map((c) => done.get(runId(c))).filter((r): r is RunRecord => !!r);
+  return { total: configs.length, records, failures, interrupted: stopping && records.length < configs.length };
+}

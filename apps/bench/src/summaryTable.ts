@@ -1,0 +1,90 @@
+import type { Stat, Summary } from './summary.js';
+
+/** Formats a statistic for the table: perplexity with 3 decimals, accuracy in % with 2. */
+export function formatStat(stat: Stat | null | undefined, metric: Summary['metricName'], kind: 'value' | 'diff' | 'rel' = 'value'): string {
+  if (!stat || stat.n === 0) return '—';
+  const scale = metric === 'accuracy' && kind !== 'rel' ? 100 : 1;
+  const digits = metric === 'accuracy' || kind === 'rel' ? 2 : 3;
+  const sign = kind === 'value' ? '' : stat.mean * scale > 0 ? '+' : '';
+  const unit = kind === 'rel' ? ' %' : metric === 'accuracy' ? (kind === 'diff' ? ' pp' : ' %') : '';
+  return `${sign}${(stat.mean * scale).toFixed(digits)} ± ${(stat.std * scale).toFixed(digits)}${unit}${stat.n > 1 ? '' : ' (n=1)'}`;
+}
+
+interface Table {
+  readonly head: string[];
+  readonly body: string[][];
+}
+
+/** The two tables of a summary: metric per column, and paired differences to the baseline. */
+export function summaryTables(summary: Summary): { metric: Table; paired: Table } {
+  const m = summary.metricName;
+  const others = summary.columns.filter((c) => c !== summary.baseline);
+  const metric: Table = {
+    head: [...summary.rowLabels, ...summary.columns],
+    body: summary.rows.map((r) => [...summary.rowLabels.map((l) => r.labels[l] ?? ''), ...summary.columns.map((c) => formatStat(r.cells[c], m))]),
+  };
+  const pairedHead = [...summary.rowLabels, ...others.map((c) => `${c} − ${summary.baseline}`)];
+  if (m === 'perplexity') pairedHead.push(...others.map((c) => `${c} vs ${summary.baseline} (rel.)`));
+  const paired: Table = {
+    head: pairedHead,
+    body: summary.rows.map((r) => {
+      const row = [...summary.rowLabels.map((l) => r.labels[l] ?? ''), ...others.map((c) => formatStat(r.diffs[c], m, 'diff'))];
+      if (m === 'perplexity') row.push(...others.map((c) => formatStat(r.relDiffs[c], m, 'rel')));
+      return row;
+    }),
+  };
+  return { metric, paired };
+}
+
+const mdRow = (cells: readonly string[]): string => `| ${cells.map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`;
+
+function mdTable(t: Table): string {
+  return [mdRow(t.head), mdRow(t.head.map(() => '---')), ...t.body.map(mdRow)].join('\n');
+}
+
+const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+function htmlTable(t: Table): string {
+  const head = `<tr>${t.head.map((h) => `<th>${esc(h)}</th>`).join('')}</tr>`;
+  const body = t.body.map((r) => `<tr>${r.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`).join('\n');
+  return `<table>\n<thead>${head}</thead>\n<tbody>\n${body}\n</tbody>\n</table>`;
+}
+
+function metricTitle(summary: Summary): string {
+  return summary.metricName === 'perplexity' ? 'Validation perplexity (lower is better)' : 'Test accuracy on held-out strings (higher is better)';
+}
+
+/**
+ * The summary as Markdown: a metric table (mean ± std over seeds) and a paired-difference
+ * table (per-seed metric − baseline, mean ± std; relative % for perplexity).
+ *
+ * @param summary from `summarize`.
+ * @returns Markdown text.
+ */
+export function summaryMarkdown(summary: Summary): string {
+  const { metric, paired } = summaryTables(summary);
+  return [
+    `### ${metricTitle(summary)}`,
+    '',
+    'Cells: mean ± sample std over seeds.',
+    '',
+    mdTable(metric),
+    '',
+    `### Paired difference to ${summary.baseline} (same seed)`,
+    '',
+    mdTable(paired),
+    '',
+  ].join('\n');
+}
+
+/** The summary as HTML tables (for report.html). */
+export function summaryHtml(summary: Summary): string {
+  const { metric, paired } = summaryTables(summary);
+  return [
+    `<h2>${esc(metricTitle(summary))}</h2>`,
+    '<p>Cells: mean ± sample std over seeds.</p>',
+    htmlTable(metric),
+    `<h2>Paired difference to ${esc(summary.baseline)} (same seed)</h2>`,
+    htmlTable(paired),
+  ].join('\n');
+}

@@ -1,0 +1,133 @@
+import type { SamplerRegistry } from '@boltzmann/ising-core';
+import { writeJsonAtomic } from './atomicWrite.js';
+import { runId } from './grid.js';
+import { createEngine } from './internal/engine.js';
+import { gitCommit } from './internal/gitCommit.js';
+import { createTaskData } from './internal/taskData.js';
+import { checkpointPath, readCheckpoint, recordPath, removeCheckpoint } from './runFiles.js';
+import type { Checkpoint } from './runFiles.js';
+import type { CurvePoint, RunConfig, RunProgress, RunRecord, RunSettings } from './types.js';
+
+/** Callbacks of {@link trainRun}. */
+export interface TrainHooks {
+  /** Called after every step (the caller throttles its display). */
+  onProgress?(progress: RunProgress): void;
+  /** Polled after every step; when true the run checkpoints and returns `'stopped'`. */
+  shouldStop?(): boolean;
+  /** Warnings (an unreadable checkpoint, …). */
+  warn?(message: string): void;
+}
+
+/** The metric reported for a dataset from its evaluation: perplexity or accuracy. */
+export function finalMetricOf(config: RunConfig, e: { loss: number; correct: number; count: number }): number {
+  return config.dataset === 'shakespeare' ? Math.exp(e.loss) : e.count > 0 ? e.correct / e.count : Number.NaN;
+}
+
+/**
+ * Trains one run of the grid, resuming from its checkpoint when one exists, checkpointing
+ * every `settings.checkpointEvery` steps (model weights, optimizer state, data RNG state,
+ * step, curves — one atomic file), and writing the finished record atomically.
+ *
+ * @param config the run config (its hash is the run id).
+ * @param settings checkpoint/log cadence and the results directory.
+ * @param registry the frozen sampler registry.
+ * @param hooks progress and stop callbacks.
+ * @returns the record, or `'stopped'` when `shouldStop` asked it to stop (a checkpoint was written).
+ * @throws the coded errors of the datasets/attention/ising-core packages.
+ * @example
+ * const rec = await trainRun(config, { checkpointEvery: 100, logEvery: 10, resultsDir, plugins: [] }, registry);
+ */
+export async function trainRun(config: RunConfig, settings: RunSettings, registry: SamplerRegistry, hooks: TrainHooks = {}): Promise<RunRecord | 'stopped'> {
+  const id = runId(config);
+  const data = await createTaskData(config, settings.dataPath);
+  const engine = await createEngine(config, data, registry);
+  try {
+    const ckpt = readCheckpoint(settings.resultsDir, id, hooks.warn);
+    let step = 0;
+    let startedAt = new Date().toISOString();
+    let previousSeconds = 0;
+    const trainLoss: CurvePoint[] = [];
+    const evalMetric: CurvePoint[] = [];
+    if (ckpt) {
+      engine.restore(ckpt.engine);
+      data.restoreState(ckpt.dataState);
+      step = ckpt.step;
+      startedAt = ckpt.startedAt;
+      previousSeconds = ckpt.elapsedSeconds;
+      trainLoss.push(...ckpt.trainLoss);
+      evalMetric.push(...ckpt.evalMetric);
+    }
+    const sessionStart = performance.now();
+    const sessionStartStep = step;
+    const elapsed = (): number => previousSeconds + (performance.now() - sessionStart) / 1000;
+    const checkpoint = (): void => {
+      const c: Checkpoint = {
+        version: 1,
+        id,
+        config,
+        step,
+        startedAt,
+        elapsedSeconds: elapsed(),
+        trainLoss,
+        evalMetric,
+        dataState: data.saveState(),
+        engine: engine.save(),
+      };
+      writeJsonAtomic(checkpointPath(settings.resultsDir, id), c, true);
+    };
+    let lossSum = 0;
+    let lossCount = 0;
+    while (step < config.steps) {
+      const loss = await engine.step(data.next(config.batchSize));
+      step += 1;
+      lossSum += loss;
+      lossCount += 1;
+      if (step % settings.logEvery === 0 || step === config.steps) {
+        // Mean of the interval: a smoother curve than one noisy batch, same cost.
+        trainLoss.push({ step, value: lossSum / lossCount });
+        lossSum = 0;
+        lossCount = 0;
+      }
+      if (step % config.evalEvery === 0 && step < config.steps) {
+        evalMetric.push({ step, value: finalMetricOf(config, await engine.evaluate(data.evalBatches)) });
+      }
+      const sessionSeconds = (performance.now() - sessionStart) / 1000;
+      hooks.onProgress?.({ id, step, steps: config.steps, loss, stepsPerSecond: sessionSeconds > 0 ? (step - sessionStartStep) / sessionSeconds : 0 });
+      const stop = hooks.shouldStop?.() === true;
+      if (step < config.steps && (stop || step % settings.checkpointEvery === 0)) {
+        // A checkpoint sits at an interval boundary only if the partial loss interval is flushed with it.
+        if (lossCount > 0) {
+          trainLoss.push({ step, value: lossSum / lossCount });
+          lossSum = 0;
+          lossCount = 0;
+        }
+        checkpoint();
+      }
+      if (stop && step < config.steps) return 'stopped';
+    }
+    const final = await engine.evaluate(data.evalBatches);
+    const finalMetric = finalMetricOf(config, final);
+    evalMetric.push({ step, value: finalMetric });
+    const wallSeconds = elapsed();
+    const record: RunRecord = {
+      id,
+      config,
+      gitCommit: gitCommit(),
+      startedAt,
+      finishedAt: new Date().toISOString(),
+      metricName: config.dataset === 'shakespeare' ? 'perplexity' : 'accuracy',
+      finalMetric,
+      finalLoss: final.loss,
+      trainLoss,
+      evalMetric,
+      wallSeconds,
+      stepsPerSecond: wallSeconds > 0 ? config.steps / wallSeconds : 0,
+      couplings: engine.couplings(),
+    };
+    writeJsonAtomic(recordPath(settings.resultsDir, id), record);
+    removeCheckpoint(settings.resultsDir, id);
+    return record;
+  } finally {
+    engine.dispose();
+  }
+}

@@ -1,0 +1,92 @@
+/** The attention variants of the paper's four-way ablation (METHOD.md §1). */
+export type Variant = 'softmax' | 'boltzmann' | 'sigmoid' | 'coupling';
+
+/** The dataset a run trains on. */
+export type DatasetName = 'shakespeare' | 'brackets';
+
+/** The experiment (CLI subcommand) a run belongs to. */
+export type Experiment = 'shakespeare' | 'brackets' | 'dqa';
+
+/** Bracket string mode (METHOD.md §5). */
+export type BracketMode = 'balanced' | 'prefix';
+
+/**
+ * Everything that determines one training run's result. Its hash is the run id, so the
+ * same config always maps to the same result and checkpoint files.
+ */
+export interface RunConfig {
+  readonly experiment: Experiment;
+  readonly dataset: DatasetName;
+  /** Column of the summary table this run belongs to (a variant, or a sampler label for `dqa`). */
+  readonly column: string;
+  readonly variant: Variant;
+  readonly length: number;
+  readonly seed: number;
+  readonly dModel: number;
+  readonly ffn: boolean;
+  readonly ffnHidden: number;
+  readonly heads: number;
+  readonly steps: number;
+  readonly batchSize: number;
+  readonly lr: number;
+  readonly minLrFraction: number;
+  readonly weightDecay: number;
+  readonly clipNorm: number;
+  readonly beta: number;
+  readonly jInit: number;
+  readonly evalEvery: number;
+  /** Shakespeare: number of fixed validation windows. */
+  readonly evalWindows: number;
+  /** Brackets only. */
+  readonly mode: BracketMode;
+  readonly types: number;
+  readonly sampler: string;
+  readonly samplerOptions: Readonly<Record<string, unknown>>;
+}
+
+/** Settings that change how a run is executed but not its result (not hashed). */
+export interface RunSettings {
+  readonly checkpointEvery: number;
+  readonly logEvery: number;
+  /** Directory of the experiment's results (`runs/`, `checkpoints/` live below it). */
+  readonly resultsDir: string;
+  /** Paths of third-party plugin modules to register in the run's registry. */
+  readonly plugins: readonly string[];
+  /** Tiny Shakespeare file override (else the datasets package's lookup). */
+  readonly dataPath?: string;
+}
+
+/** One point of a curve. */
+export interface CurvePoint {
+  readonly step: number;
+  readonly value: number;
+}
+
+/** The result file of one finished run. */
+export interface RunRecord {
+  readonly id: string;
+  readonly config: RunConfig;
+  readonly gitCommit: string | null;
+  readonly startedAt: string;
+  readonly finishedAt: string;
+  /** Name of the final metric: `perplexity` (shakespeare) or `accuracy` (brackets). */
+  readonly metricName: 'perplexity' | 'accuracy';
+  readonly finalMetric: number;
+  /** Final evaluation loss (mean cross-entropy). */
+  readonly finalLoss: number;
+  readonly trainLoss: readonly CurvePoint[];
+  readonly evalMetric: readonly CurvePoint[];
+  readonly wallSeconds: number;
+  readonly stepsPerSecond: number;
+  /** Learned couplings (T × T, row-major, strict upper triangle meaningful); null when the model has none. */
+  readonly couplings: readonly number[] | null;
+}
+
+/** Progress of a run, as reported to the parent process. */
+export interface RunProgress {
+  readonly id: string;
+  readonly step: number;
+  readonly steps: number;
+  readonly loss: number;
+  readonly stepsPerSecond: number;
+}

@@ -1,0 +1,80 @@
+/*
+ * Child-process entry of the bench: one process per worker slot, forked by runGrid with the
+ * tsx loader. Each process owns its own TensorFlow.js (wasm) backend, which is why the bench
+ * uses processes rather than worker_threads. Protocol: see internal/messages.ts.
+ */
+import type { SamplerRegistry } from '@boltzmann/ising-core';
+import { hasErrorCode } from './benchError.js';
+import type { FromWorker, ToWorker } from './internal/messages.js';
+import { createBenchRegistry } from './registry.js';
+import { trainRun } from './trainRun.js';
+
+const send = (msg: FromWorker): void => {
+  if (process.connected) process.send?.(msg);
+};
+let stopRequested = false;
+let signals = 0;
+const onSignal = (): void => {
+  stopRequested = true;
+  signals += 1;
+  // A second signal means "now": the last checkpoint is kept, the current step is lost.
+  if (signals > 1) process.exit(130);
+};
+process.on('SIGINT', onSignal);
+process.on('SIGTERM', onSignal);
+process.on('disconnect', () => {
+  stopRequested = true;
+});
+
+let registry: SamplerRegistry | undefined;
+let busy = false;
+
+function failure(id: string | null, error: unknown): FromWorker {
+  const code = hasErrorCode(error) ? error.code : 'BENCH_RUN_FAILED';
+  const message = error instanceof Error ? (hasErrorCode(error) ? error.message : `${error.name}: ${error.message}`) : String(error);
+  return { type: 'failed', id, code, message };
+}
+
+/** Reports the end of a run; when a stop was requested, exits once the message is flushed. */
+function finish(msg: FromWorker): void {
+  busy = false;
+  if (!stopRequested) return send(msg);
+  if (process.connected && process.send) process.send(msg, () => process.exit(0));
+  else process.exit(0);
+}
+
+process.on('message', (raw: ToWorker) => {
+  if (raw.type === 'stop') {
+    stopRequested = true;
+    if (!busy) process.exit(0);
+    return;
+  }
+  if (raw.type === 'exit') {
+    process.exit(0);
+  }
+  if (raw.type !== 'run') return;
+  const { config, settings } = raw;
+  busy = true;
+  void (async () => {
+    let last = 0;
+    try {
+      registry ??= await createBenchRegistry(settings.plugins);
+      const result = await trainRun(config, settings, registry, {
+        onProgress(progress) {
+          const now = Date.now();
+          if (now - last >= 250 || progress.step === progress.steps) {
+            last = now;
+            send({ type: 'progress', progress });
+          }
+        },
+        shouldStop: () => stopRequested,
+        warn: (message) => send({ type: 'warn', message }),
+      });
+      finish(result === 'stopped' ? { type: 'stopped', id: '' } : { type: 'done', id: result.id, record: result });
+    } catch (error) {
+      finish(failure(null, error));
+    }
+  })();
+});
+
+send({ type: 'ready' });
