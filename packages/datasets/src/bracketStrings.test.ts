@@ -1,8 +1,10 @@
 import { createRng } from '@boltzmann/ising-core';
+import fc from 'fast-check';
 import type { Rng } from '@boltzmann/ising-core';
 import { describe, expect, it } from 'vitest';
 import {
   bracketStringAt,
+  bracketStringRank,
   countBracketStrings,
   enumerateBracketStrings,
   isDatasetError,
@@ -102,6 +104,28 @@ describe('enumerateBracketStrings and bracketStringAt', () => {
       listed.forEach((s, r) => expect(bracketStringAt(T, mode, k, BigInt(r))).toBe(s));
     }
     expect(bracketStringAt(4, 'balanced', 1, 1)).toBe('()()');
+  });
+
+  it('should invert bracketStringAt with bracketStringRank, also in spaces far beyond 2^53', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom<[number, BracketMode, BracketTypes]>([100, 'balanced', 3], [101, 'prefix', 2], [64, 'prefix', 3], [10, 'balanced', 1]),
+        fc.bigInt({ min: 0n, max: 2n ** 400n }),
+        ([T, mode, k], raw) => {
+          const rank = raw % countBracketStrings(T, mode, k);
+          const s = bracketStringAt(T, mode, k, rank);
+          expect(isValid(s, mode)).toBe(true);
+          expect(s.length).toBe(T);
+          expect(bracketStringRank(s, mode, k)).toBe(rank);
+        },
+      ),
+    );
+    const listed = enumerateBracketStrings(8, 'prefix', 2);
+    listed.forEach((s, r) => expect(bracketStringRank(s, 'prefix', 2)).toBe(BigInt(r)));
+    expect(() => bracketStringRank('(()', 'balanced', 1)).toThrow(/even T/);
+    expect(() => bracketStringRank('(())((', 'balanced', 1)).toThrow(/2 bracket\(s\) left open/);
+    expect(() => bracketStringRank('([])', 'prefix', 1)).toThrow(/not among the first 1 type/);
+    expect(() => bracketStringRank('(]', 'prefix', 2)).toThrow(/no matching opener/);
   });
 
   it('should refuse spaces above the limit and ranks out of range', () => {

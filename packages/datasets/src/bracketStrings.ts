@@ -82,6 +82,43 @@ export function bracketStringAt(T: number, mode: BracketMode, types: BracketType
 }
 
 /**
+ * The rank of a string in the enumeration order, the inverse of {@link bracketStringAt}.
+ *
+ * @param s a valid string of the spec (length T; balanced in `'balanced'` mode; at most `types` types).
+ * @param mode string mode.
+ * @param types number of bracket types.
+ * @returns its rank in [0, countBracketStrings(s.length, mode, types)).
+ * @throws {DatasetError} DATASET_INVALID_ARGUMENT when `s` is not a string of that spec.
+ * @example
+ * bracketStringRank('()()', 'balanced', 1); // 1n
+ */
+export function bracketStringRank(s: string, mode: BracketMode, types: BracketTypes): bigint {
+  if (typeof s !== 'string') throw new DatasetError('DATASET_INVALID_ARGUMENT', `expected a bracket string, got ${describe(s)}`);
+  const spec = checkBracketSpec(s.length, mode, types);
+  const table = bracketTable(spec.T, spec.mode, spec.types);
+  const invalid = (why: string) =>
+    new DatasetError('DATASET_INVALID_ARGUMENT', `${describe(s)} is not a '${spec.mode}' string with ${spec.types} type(s): ${why}`);
+  const stack: number[] = [];
+  let r = 0n;
+  for (let i = 0; i < spec.T; i++) {
+    const c = s[i]!;
+    const each = table.count(i + 1, stack.length + 1);
+    const t = PAIRS.findIndex((pair) => pair[0] === c);
+    if (t >= 0) {
+      if (t >= spec.types) throw invalid(`${JSON.stringify(c)} at position ${i} is not among the first ${spec.types} type(s)`);
+      r += BigInt(t) * each;
+      stack.push(t);
+      continue;
+    }
+    const open = stack.pop();
+    if (open === undefined || PAIRS[open]![1] !== c) throw invalid(`${JSON.stringify(c)} at position ${i} has no matching opener`);
+    r += BigInt(spec.types) * each;
+  }
+  if (spec.mode === 'balanced' && stack.length > 0) throw invalid(`${stack.length} bracket(s) left open`);
+  return r;
+}
+
+/**
  * Draws one bracket string uniformly from all typed strings of the given spec.
  *
  * Algorithm (path counting): draw a rank uniformly from [0, N) with N the exact count (bigint

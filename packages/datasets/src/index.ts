@@ -15,6 +15,7 @@ export type { FetchLike, TinyShakespeare, TinyShakespeareOptions } from './tinyS
 export {
   DEFAULT_ENUMERATION_LIMIT,
   bracketStringAt,
+  bracketStringRank,
   countBracketStrings,
   enumerateBracketStrings,
   sampleBracketString,
