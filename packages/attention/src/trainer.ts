@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { AttentionError } from './errors.js';
-import { adamWUpdate } from './internal/adamW.js';
+import { adamWUpdate, clipScale, globalNorm } from './internal/adamW.js';
 import { lossMask, sequenceLength } from './internal/inputs.js';
 import { maskedCrossEntropy } from './loss.js';
 import type { Transformer } from './transformer.js';
@@ -150,10 +150,8 @@ export function createTrainer(model: Transformer, options: TrainerOptions): Trai
           slots.map((s) => s.variable),
         );
         const present = slots.filter((s) => grads[s.variable.name] !== undefined);
-        const norm = tf.sqrt(tf.addN(present.map((s) => tf.sum(tf.square(grads[s.variable.name]!)))));
-        const clip = opts.clipNorm > 0 && Number.isFinite(opts.clipNorm);
-        // PyTorch's clip_grad_norm_: scale by clip/(norm + 1e-6) only when that is below 1.
-        const scale = clip ? tf.minimum(1, tf.div(opts.clipNorm, tf.add(norm, 1e-6))) : tf.scalar(1);
+        const norm = globalNorm(present.map((s) => grads[s.variable.name]!));
+        const scale = clipScale(norm, opts.clipNorm);
         for (const s of present) {
           const hyper = { lr, beta1: opts.beta1, beta2: opts.beta2, epsilon: opts.epsilon, step: t };
           adamWUpdate(s.variable, tf.mul(grads[s.variable.name]!, scale), s.m, s.v, { ...hyper, weightDecay: s.decay ? opts.weightDecay : 0 });

@@ -32,3 +32,17 @@ export function adamWUpdate(param: tf.Variable, grad: tf.Tensor, m: tf.Variable,
     param.assign(next);
   });
 }
+
+/** `√Σ‖g‖²` over every gradient. */
+export function globalNorm(grads: readonly tf.Tensor[]): tf.Scalar {
+  return tf.tidy(() => tf.sqrt(tf.addN(grads.map((g) => tf.sum(tf.square(g))))) as tf.Scalar);
+}
+
+/**
+ * The factor PyTorch's `clip_grad_norm_` multiplies every gradient by: `clip/(norm + 1e-6)`
+ * when that is below 1, else 1. A clip of 0 or `Infinity` disables clipping.
+ */
+export function clipScale(norm: tf.Scalar, clipNorm: number): tf.Scalar {
+  if (!(clipNorm > 0 && Number.isFinite(clipNorm))) return tf.scalar(1);
+  return tf.tidy(() => tf.minimum(1, tf.div(clipNorm, tf.add(norm, 1e-6))) as tf.Scalar);
+}

@@ -1,0 +1,164 @@
+import * as tf from '@tensorflow/tfjs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createTrainer, createTransformer, initBackend, loadTransformer, maskedCrossEntropy } from './index.js';
+import type { TokenBatch, Transformer, TransformerConfig } from './index.js';
+import { adamWUpdate, clipScale, globalNorm } from './internal/adamW.js';
+import { createDelayedSampler, createReferenceSampler } from './internal/referenceSampler.js';
+import { randomTokens, take } from './internal/testUtils.js';
+
+const tiny: TransformerConfig = { vocabSize: 6, maxLength: 6, dModel: 16, ffnHidden: 32, seed: 1 };
+const batchOf = (b: number, seed: number): TokenBatch => ({
+  inputs: randomTokens(b * 6, 6, seed),
+  targets: randomTokens(b * 6, 6, seed + 1),
+  mask: Float32Array.from({ length: b * 6 }, (_, i) => (i % 6 === 0 ? 0 : 1)),
+  batchSize: b,
+});
+const weightsOf = (model: Transformer) => model.toJSON().weights;
+
+describe('createTrainer', () => {
+  beforeAll(async () => {
+    await initBackend('wasm', { log: () => {} });
+  });
+
+  it('overfits a tiny batch (boltzmann, exact sampler): loss falls by over 80 % in 100 steps', async () => {
+    const model = createTransformer({ ...tiny, variant: 'boltzmann' });
+    const trainer = createTrainer(model, { totalSteps: 100, lr: 1e-2 });
+    const batch = batchOf(4, 7);
+    const first = await trainer.step(batch);
+    let last = first;
+    for (let i = 1; i < 100; i++) last = await trainer.step(batch);
+    expect(first.loss).toBeGreaterThan(1.5);
+    expect(last.loss).toBeLessThan(0.2 * first.loss);
+    expect(last.step).toBe(100);
+    trainer.dispose();
+    model.dispose();
+  });
+
+  it('follows the cosine schedule from lr to minLrFraction × lr', () => {
+    const model = createTransformer({ ...tiny, variant: 'softmax' });
+    const trainer = createTrainer(model, { totalSteps: 10 });
+    expect(trainer.lrAt(0)).toBeCloseTo(3e-3, 15);
+    expect(trainer.lrAt(5)).toBeCloseTo(3e-3 * (0.1 + 0.9 * 0.5), 15);
+    expect(trainer.lrAt(10)).toBeCloseTo(3e-4, 15);
+    expect(trainer.lrAt(50)).toBeCloseTo(3e-4, 15);
+    expect(trainer.options).toMatchObject({ weightDecay: 0.01, clipNorm: 1, minLrFraction: 0.1 });
+    expect(() => createTrainer(model, { totalSteps: 0 })).toThrow(expect.objectContaining({ code: 'ATTENTION_INVALID_ARGUMENT' }));
+    trainer.dispose();
+    model.dispose();
+  });
+
+  it('one step equals the hand-computed AdamW update (decay on kernels and embeddings, none on J, biases, LayerNorm)', async () => {
+    const model = createTransformer({ ...tiny, variant: 'boltzmann', jInitStd: 0.2 });
+    const lr = 0.01;
+    const wd = 0.5;
+    const trainer = createTrainer(model, { totalSteps: 10, lr, weightDecay: wd, clipNorm: 0 });
+    const batch = batchOf(3, 2);
+    const mask = Float32Array.from(batch.mask!);
+    const vars = model.parameters.map((p) => p.variable);
+    const { value, grads } = tf.variableGrads(() => maskedCrossEntropy(model.logits(batch.inputs, 3), batch.targets, mask), vars);
+    const before = model.parameters.map((p) => ({ ...p, p0: Float32Array.from(p.variable.dataSync()), g: take(grads[p.variable.name]!) }));
+    const result = await trainer.step(batch);
+    expect(result.loss).toBeCloseTo(take(value)[0]!, 5);
+    let sq = 0;
+    for (const { name, variable, decay, p0, g } of before) {
+      const after = variable.dataSync();
+      expect(decay).toBe(/kernel$|^embedding\//.test(name));
+      for (let i = 0; i < p0.length; i++) {
+        sq += g[i]! ** 2;
+        // First AdamW step: m̂ = g, v̂ = g², so p ← p(1 − lr·λ) − lr·g/(|g| + ε).
+        const expected = p0[i]! * (1 - lr * (decay ? wd : 0)) - (lr * g[i]!) / (Math.abs(g[i]!) + 1e-8);
+        expect(Math.abs(after[i]! - expected), `${name}[${i}]`).toBeLessThan(2e-6);
+      }
+    }
+    expect(result.gradNorm).toBeCloseTo(Math.sqrt(sq), 4);
+    const j = model.couplings()[0]!;
+    j.forEach((v, k) => Math.floor(k / 6) >= k % 6 && expect(v).toBe(0));
+    trainer.dispose();
+    model.dispose();
+  });
+
+  it('adamWUpdate matches a float64 hand computation over three steps; clipping follows clip_grad_norm_', () => {
+    const p = tf.variable(tf.tensor1d([0.5, -1, 2]));
+    const m = tf.variable(tf.zeros([3]));
+    const v = tf.variable(tf.zeros([3]));
+    const gs = [[0.1, -0.2, 0.3], [-0.4, 0.05, 0.2], [0.3, 0.3, -0.1]];
+    const hand = { p: [0.5, -1, 2], m: [0, 0, 0], v: [0, 0, 0] };
+    const [lr, b1, b2, eps, wd] = [0.05, 0.9, 0.95, 1e-8, 0.1];
+    gs.forEach((g, s) => {
+      adamWUpdate(p, tf.tensor1d(g), m, v, { lr, beta1: b1, beta2: b2, epsilon: eps, weightDecay: wd, step: s + 1 });
+      for (let i = 0; i < 3; i++) {
+        hand.m[i] = b1 * hand.m[i]! + (1 - b1) * g[i]!;
+        hand.v[i] = b2 * hand.v[i]! + (1 - b2) * g[i]! ** 2;
+        const mHat = hand.m[i]! / (1 - b1 ** (s + 1));
+        const vHat = hand.v[i]! / (1 - b2 ** (s + 1));
+        hand.p[i] = hand.p[i]! * (1 - lr * wd) - (lr * mHat) / (Math.sqrt(vHat) + eps);
+      }
+    });
+    Array.from(p.dataSync()).forEach((x, i) => expect(Math.abs(x - hand.p[i]!)).toBeLessThan(1e-6));
+    const grads = [tf.tensor1d([3, 4]), tf.tensor2d([[12]])];
+    const norm = globalNorm(grads);
+    expect(take(norm)[0]).toBeCloseTo(13, 5);
+    expect(take(clipScale(tf.scalar(13), 1))[0]).toBeCloseTo(1 / (13 + 1e-6), 7);
+    expect(take(clipScale(tf.scalar(0.5), 1))[0]).toBe(1);
+    expect(take(clipScale(tf.scalar(13), 0))[0]).toBe(1);
+    tf.dispose([p, m, v, ...grads]);
+  });
+
+  it('resumes from a saved model + trainer state exactly as uninterrupted training', async () => {
+    const config = { ...tiny, variant: 'boltzmann' as const, jInitStd: 0.1 };
+    const model = createTransformer(config);
+    const trainer = createTrainer(model, { totalSteps: 8 });
+    for (let s = 0; s < 3; s++) await trainer.step(batchOf(2, 10 + s));
+    const checkpoint = JSON.parse(JSON.stringify({ model: model.toJSON(), trainer: trainer.state() }));
+    const uninterrupted = [await trainer.step(batchOf(2, 20)), await trainer.step(batchOf(2, 21))];
+    const resumedModel = loadTransformer(checkpoint.model);
+    const resumed = createTrainer(resumedModel, { totalSteps: 8 });
+    resumed.restore(checkpoint.trainer);
+    expect(resumed.stepCount).toBe(3);
+    const again = [await resumed.step(batchOf(2, 20)), await resumed.step(batchOf(2, 21))];
+    expect(again).toEqual(uninterrupted);
+    expect(weightsOf(resumedModel)).toEqual(weightsOf(model));
+    expect(() => resumed.restore({ ...checkpoint.trainer, moments: {} })).toThrow(expect.objectContaining({ code: 'ATTENTION_INVALID_CHECKPOINT' }));
+    for (const x of [trainer, resumed, model, resumedModel]) x.dispose();
+  });
+
+  it('an asynchronous sampler (promise after a timer) trains identically to the synchronous one', async () => {
+    const reference = createReferenceSampler();
+    const sync = createTransformer({ ...tiny, sampler: reference, jInitStd: 0.1 });
+    const remote = createTransformer({ ...tiny, sampler: createDelayedSampler(reference, 2), jInitStd: 0.1 });
+    const [t1, t2] = [createTrainer(sync, { totalSteps: 5 }), createTrainer(remote, { totalSteps: 5 })];
+    for (let s = 0; s < 5; s++) {
+      const batch = batchOf(2, 30 + s);
+      expect(await t2.step(batch)).toEqual(await t1.step(batch));
+    }
+    expect(weightsOf(remote)).toEqual(weightsOf(sync));
+    expect(() => remote.logits(batchOf(1, 1).inputs, 1)).toThrow(expect.objectContaining({ code: 'ATTENTION_ASYNC_SAMPLER' }));
+    for (const x of [t1, t2, sync, remote]) x.dispose();
+  });
+
+  it('keeps tf.memory().numTensors constant across steps and evaluations', async () => {
+    for (const variant of ['boltzmann', 'softmax'] as const) {
+      const model = createTransformer({ ...tiny, variant });
+      const trainer = createTrainer(model, { totalSteps: 10 });
+      await trainer.step(batchOf(2, 1));
+      const baseline = tf.memory().numTensors;
+      for (let s = 0; s < 4; s++) await trainer.step(batchOf(2, 2 + s));
+      await model.attention(batchOf(2, 1).inputs, 2);
+      expect(tf.memory().numTensors).toBe(baseline);
+      trainer.dispose();
+      model.dispose();
+    }
+  });
+
+  it('rejects bad batches with coded errors', async () => {
+    const model = createTransformer({ ...tiny, variant: 'sigmoid' });
+    const trainer = createTrainer(model, { totalSteps: 2 });
+    const good = batchOf(2, 1);
+    await expect(trainer.step({ ...good, mask: new Float32Array(12) })).rejects.toMatchObject({ code: 'ATTENTION_EMPTY_MASK' });
+    await expect(trainer.step({ ...good, targets: Int32Array.from(good.targets, () => 6) })).rejects.toMatchObject({ code: 'ATTENTION_INVALID_TOKEN' });
+    await expect(trainer.step({ ...good, batchSize: 5 })).rejects.toMatchObject({ code: 'ATTENTION_SHAPE_MISMATCH' });
+    expect(trainer.stepCount).toBe(0);
+    trainer.dispose();
+    model.dispose();
+  });
+});
