@@ -113,7 +113,7 @@ export async function estimateExactAsync(batch: IsingBatch, options: ExactAsyncO
   const groups = partitionProblems(checked.spins, threads);
   const parts = groups.map((g) => compactProblems(problems, g));
   // Keep a copy of each part's inputs: the originals are transferred to the workers.
-  const kept: ExactProblems[] = parts.map((p) => ({ ...p, couplings: p.couplings, spins: p.spins.slice(), fields: p.fields.slice() }));
+  const kept: ExactProblems[] = parts.map((p) => ({ ...p, couplings: p.couplings.slice(), spins: p.spins.slice(), fields: p.fields.slice() }));
   const results = (await runOnWorkers(parts.map((p) => ({ kind: 'forward', problems: p })))) as ExactForwardResult[];
   const { stride, size } = checked;
   const up = new Float64Array(size * stride);

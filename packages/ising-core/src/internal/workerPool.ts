@@ -1,4 +1,6 @@
+import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { IsingError } from '../errors.js';
 import { exactBackward, exactForward } from './kernels/exactKernel.js';
@@ -59,13 +61,29 @@ function transferList(task: WorkerTask): ArrayBuffer[] {
   return arrays.map((a) => a.buffer as ArrayBuffer);
 }
 
-// The built package ships dist/batchWorker.js next to dist/index.js; from TypeScript source
-// (tests, tsx) the worker runs the .ts file through tsx's loader.
-function workerEntry(): { url: URL; execArgv: string[] } {
-  const fromSource = import.meta.url.endsWith('.ts');
-  return fromSource
-    ? { url: new URL('./batchWorker.ts', import.meta.url), execArgv: ['--import', 'tsx'] }
-    : { url: new URL('./batchWorker.js', import.meta.url), execArgv: [] };
+/** How to start a worker: a module URL, or (from TypeScript source) a bootstrap evaluated as a script. */
+export interface WorkerEntry {
+  readonly url: URL;
+  /** When set, the worker runs this script instead of `url` (which the script imports). */
+  readonly bootstrap?: string;
+}
+
+// The built package ships dist/batchWorker.js next to dist/index.js. From TypeScript source
+// (tests, tsx) the worker registers tsx's loader, then imports batchWorker.ts. Passing
+// `execArgv: ['--import', 'tsx']` does not work for workers on Node 20 (the hooks do not reach
+// the worker: ERR_UNKNOWN_FILE_EXTENSION), hence the bootstrap through tsx's API.
+function workerEntry(): WorkerEntry {
+  if (!import.meta.url.endsWith('.ts')) return { url: new URL('./batchWorker.js', import.meta.url) };
+  const url = new URL('./batchWorker.ts', import.meta.url);
+  let api: string;
+  try {
+    api = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href;
+  } catch {
+    // No tsx: the bootstrap fails at start-up and the pool falls back to the calling thread.
+    api = 'tsx/esm/api';
+  }
+  const bootstrap = `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(url.href)}); });`;
+  return { url, bootstrap };
 }
 
 /**
@@ -74,10 +92,13 @@ function workerEntry(): { url: URL; execArgv: string[] } {
  * If a worker cannot start (e.g. tsx is missing when running from source) the pool marks
  * itself unavailable and every task runs on the calling thread instead.
  */
-class ExactWorkerPool {
+export class ExactWorkerPool {
   private readonly workers: (PoolWorker | undefined)[] = [];
   private nextId = 1;
+  /** True once a worker failed to start; tasks then run on the calling thread. */
   unavailable = false;
+
+  constructor(private readonly entry: WorkerEntry = workerEntry()) {}
 
   async run(task: WorkerTask, slot: number): Promise<TaskResult> {
     const pw = this.unavailable ? undefined : this.workerAt(slot);
@@ -100,8 +121,8 @@ class ExactWorkerPool {
     if (existing !== undefined) return existing;
     let worker: Worker;
     try {
-      const { url, execArgv } = workerEntry();
-      worker = new Worker(url, { execArgv });
+      const { url, bootstrap } = this.entry;
+      worker = bootstrap === undefined ? new Worker(url) : new Worker(bootstrap, { eval: true });
     } catch {
       return undefined;
     }
@@ -153,10 +174,9 @@ class ExactWorkerPool {
 
 let pool: ExactWorkerPool | undefined;
 
-/** Runs each task on its own worker (task `i` on worker `i`); results in task order. */
-export function runOnWorkers(tasks: readonly WorkerTask[]): Promise<TaskResult[]> {
-  pool ??= new ExactWorkerPool();
-  const p = pool;
+/** Runs each task on its own worker (task `i` on worker `i`) of `target` (default: the shared pool); results in task order. */
+export function runOnWorkers(tasks: readonly WorkerTask[], target?: ExactWorkerPool): Promise<TaskResult[]> {
+  const p = target ?? (pool ??= new ExactWorkerPool());
   return Promise.all(tasks.map((task, i) => p.run(task, i)));
 }
 
