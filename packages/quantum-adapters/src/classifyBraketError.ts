@@ -1,0 +1,83 @@
+import { AdapterError, isAdapterError } from './errors.js';
+import type { AdapterErrorCode, AdapterErrorReason } from './errors.js';
+
+type Row = readonly [AdapterErrorCode, AdapterErrorReason, boolean];
+
+const AUTH: Row = ['ADAPTER_AUTH', 'auth', false];
+const RATE: Row = ['ADAPTER_RATE_LIMITED', 'quota', true];
+const NOT_FOUND: Row = ['ADAPTER_NOT_FOUND', 'rejected', false];
+const DOWN: Row = ['ADAPTER_UNAVAILABLE', 'unavailable', true];
+const TIMEOUT: Row = ['ADAPTER_TIMEOUT', 'timeout', true];
+
+/** Error names of the Braket API model (service-2.json), S3, STS/SigV4 and the SDK's transport. */
+const BY_NAME: Readonly<Record<string, Row>> = {
+  ValidationException: ['ADAPTER_REJECTED', 'rejected', false],
+  ConflictException: ['ADAPTER_REJECTED', 'rejected', false],
+  DeviceRetiredException: ['ADAPTER_REJECTED', 'rejected', false],
+  ServiceQuotaExceededException: ['ADAPTER_QUOTA', 'quota', false],
+  AccessDeniedException: AUTH,
+  AccessDenied: AUTH,
+  UnrecognizedClientException: AUTH,
+  InvalidSignatureException: AUTH,
+  SignatureDoesNotMatch: AUTH,
+  InvalidAccessKeyId: AUTH,
+  InvalidClientTokenId: AUTH,
+  ExpiredTokenException: AUTH,
+  ExpiredToken: AUTH,
+  CredentialsProviderError: AUTH,
+  ThrottlingException: RATE,
+  TooManyRequestsException: RATE,
+  SlowDown: RATE,
+  ResourceNotFoundException: NOT_FOUND,
+  NoSuchKey: NOT_FOUND,
+  NoSuchBucket: NOT_FOUND,
+  NotFound: NOT_FOUND,
+  DeviceOfflineException: DOWN,
+  InternalServiceException: DOWN,
+  InternalError: DOWN,
+  ServiceUnavailable: DOWN,
+  TimeoutError: TIMEOUT,
+  RequestTimeout: TIMEOUT,
+  RequestTimeoutException: TIMEOUT,
+  AbortError: TIMEOUT,
+};
+
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+function byStatus(status: number): Row | undefined {
+  if (status === 401 || status === 403) return AUTH;
+  if (status === 402) return ['ADAPTER_QUOTA', 'quota', false];
+  if (status === 404 || status === 410) return NOT_FOUND;
+  if (status === 408) return TIMEOUT;
+  if (status === 429) return RATE;
+  if (status >= 500) return DOWN;
+  if (status >= 400) return ['ADAPTER_REJECTED', 'rejected', false];
+  return undefined;
+}
+
+/**
+ * Classifies an error thrown by `@aws-sdk/client-braket` or `@aws-sdk/client-s3` (or by the
+ * transport under them): first by the service error name (`ValidationException`, `ThrottlingException`,
+ * `NoSuchKey`, …), then by HTTP status, then by socket error code. Unknown failures are
+ * `unavailable` and not retryable, so a bug is not retried blindly.
+ *
+ * @param error whatever the SDK threw.
+ * @param what the operation, for the message.
+ * @returns the error to throw (an {@link AdapterError} passes through unchanged).
+ * @example
+ * try { await braket.send(cmd) } catch (e) { throw classifyBraketError(e, 'CreateQuantumTask') }
+ */
+export function classifyBraketError(error: unknown, what = 'Braket request'): AdapterError {
+  if (isAdapterError(error)) return error;
+  const e = (error ?? {}) as { name?: unknown; message?: unknown; code?: unknown; cause?: { code?: unknown }; $metadata?: { httpStatusCode?: unknown } };
+  const name = typeof e.name === 'string' ? e.name : '';
+  const status = typeof e.$metadata?.httpStatusCode === 'number' ? e.$metadata.httpStatusCode : undefined;
+  const code = typeof e.code === 'string' ? e.code : typeof e.cause?.code === 'string' ? e.cause.code : '';
+  const row: Row =
+    BY_NAME[name] ??
+    (status !== undefined ? byStatus(status) : undefined) ??
+    (NETWORK_CODES.has(code) ? DOWN : ['ADAPTER_UNAVAILABLE', 'unavailable', false]);
+  const message = typeof e.message === 'string' && e.message !== '' ? e.message.slice(0, 300) : String(error).slice(0, 300);
+  const label = [name, status === undefined ? '' : `HTTP ${status}`, code].filter(Boolean).join(', ');
+  return new AdapterError(row[0], `${what} failed (${label || 'unknown error'}): ${message}`, { reason: row[1], retryable: row[2], status, cause: error });
+}
