@@ -142,6 +142,11 @@ describe('loadTinyShakespeare (missing and corrupt files)', () => {
     expect(data.text).toBe(SMALL);
     expect((await codeOf(loadTinyShakespeare({ path: file, expectedSha256: 'abc' }))).code).toBe('DATASET_INVALID_ARGUMENT');
     expect((await codeOf(loadTinyShakespeare({ path: '' }))).code).toBe('DATASET_INVALID_ARGUMENT');
+    for (const bad of [{ expectedSha256: 42 }, { download: 'no' }, { fetch: 'http' }, { dataDir: 3 }]) {
+      const { code, message } = await codeOf(loadTinyShakespeare({ path: file, ...(bad as object) }));
+      expect(code).toBe('DATASET_INVALID_ARGUMENT');
+      expect(message).toMatch(/got (42|"no"|"http"|3)/);
+    }
     expect((await codeOf(loadTinyShakespeare({ path: tmp }))).code).toBe('DATASET_IO_FAILED');
   });
 });

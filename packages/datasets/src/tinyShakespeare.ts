@@ -63,7 +63,8 @@ function plan(options: TinyShakespeareOptions): Plan {
   if (options === null || typeof options !== 'object') {
     throw new DatasetError('DATASET_INVALID_ARGUMENT', `options must be an object, got ${describe(options)}`);
   }
-  const expectedSha256 = (options.expectedSha256 ?? TINY_SHAKESPEARE_SHA256).toLowerCase();
+  const rawSha = options.expectedSha256 ?? TINY_SHAKESPEARE_SHA256;
+  const expectedSha256 = typeof rawSha === 'string' ? rawSha.toLowerCase() : '';
   if (!/^[0-9a-f]{64}$/.test(expectedSha256)) {
     throw new DatasetError('DATASET_INVALID_ARGUMENT', `expectedSha256 must be 64 hex digits, got ${describe(options.expectedSha256)}`);
   }
@@ -72,6 +73,12 @@ function plan(options: TinyShakespeareOptions): Plan {
     if (value !== undefined && (typeof value !== 'string' || value === '')) {
       throw new DatasetError('DATASET_INVALID_ARGUMENT', `options.${key} must be a non-empty string, got ${describe(value)}`);
     }
+  }
+  if (options.download !== undefined && typeof options.download !== 'boolean') {
+    throw new DatasetError('DATASET_INVALID_ARGUMENT', `options.download must be a boolean, got ${describe(options.download)}`);
+  }
+  if (options.fetch !== undefined && typeof options.fetch !== 'function') {
+    throw new DatasetError('DATASET_INVALID_ARGUMENT', `options.fetch must be a function, got ${describe(options.fetch)}`);
   }
   const xdg = process.env.XDG_CACHE_HOME;
   // The XDG spec says relative values are invalid and must be ignored.
