@@ -22,7 +22,7 @@ const SMALL_SHA = createHash('sha256').update(SMALL).digest('hex');
 const noNetwork: FetchLike = () => {
   throw new Error('tests must not use the network');
 };
-// The global fetch is stubbed to fail in every test; this keeps the real one for 127.0.0.1 only.
+// The global fetch is replaced by a failing one in every test; this keeps the real one for 127.0.0.1 only.
 const realFetch = globalThis.fetch;
 const localFetch: FetchLike = (url, init) =>
   url.startsWith('http://127.0.0.1:') ? realFetch(url, init) : Promise.reject(new Error(`refusing ${url}`));
