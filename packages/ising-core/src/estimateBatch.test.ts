@@ -124,6 +124,8 @@ describe('estimateBatch', () => {
     const oneBadSpin = Array.from({ length: 10 }, (_, q) => ({ spins: (q % 5) + 1, states: new Int8Array((q % 5) + 1).fill(q === 7 ? 0 : 1), weights: Float64Array.of(1) }));
     expect(await codeOf(() => estimateBatch(answerAsync({ kind: 'samples', sets: oneBadSpin }), batch))).toBe('ISING_BAD_SAMPLES');
     expect(await codeOf(() => estimateBatch({ name: 'empty', capabilities: caps() }, batch))).toBe('ISING_INVALID_PLUGIN');
+    expect(await codeOf(() => estimateBatch({ name: 'no-capabilities' } as Sampler, batch))).toBe('ISING_INVALID_PLUGIN');
+    expect(await codeOf(() => estimateBatch(undefined as unknown as Sampler, batch))).toBe('ISING_INVALID_PLUGIN');
     const malformed = { ...batch, fields: new Float64Array(3) };
     expect(await codeOf(() => estimateBatch(answer(constant(batch, 0)), malformed))).toBe('ISING_SHAPE_MISMATCH');
   });

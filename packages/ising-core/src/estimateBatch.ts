@@ -93,6 +93,9 @@ function pipe<T>(sampler: Sampler, produce: () => MaybePromise<T>, finish: (valu
  * const { fields: dh, couplings: dJ } = vjp(gradMagnetization);
  */
 export function estimateBatch(sampler: Sampler, batch: IsingBatch): MaybePromise<BatchEstimate> {
+  if (sampler === null || typeof sampler !== 'object' || typeof sampler.capabilities?.maxSpins !== 'number') {
+    throw new IsingError('ISING_INVALID_PLUGIN', `estimateBatch needs a sampler with capabilities.maxSpins (from plugin.create), got ${String(sampler)}`);
+  }
   assertSpinLimit(maxSpinsOf(batch), sampler.capabilities.maxSpins, `sampler "${sampler.name}"`);
   assertBatchShape(batch);
   if (typeof sampler.estimate === 'function') {

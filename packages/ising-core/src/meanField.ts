@@ -80,10 +80,21 @@ function solveProblem(batch: IsingBatch, q: number, sym: Float64Array, settings:
 }
 
 /**
- * Naive mean-field magnetizations of a batch with the implicit-differentiation VJP.
- * With `D = diag(β(1 − m²))` and the symmetric `J` of each prefix, the fixed point gives
- * `(I − D J) δm = D δh + D δJ m`; so the VJP solves `(I − J D) λ = g` and returns
- * `∂L/∂h = D λ`, `∂L/∂J_kl = (Dλ)_k m_l + (Dλ)_l m_k` summed over problems.
+ * Naive mean-field magnetizations of a batch with the implicit-differentiation VJP (the
+ * function behind {@link meanFieldSampler}). With `D = diag(β(1 − m²))` and the symmetric `J`
+ * of each prefix, the fixed point gives `(I − D J) δm = D δh + D δJ m`; so the VJP solves
+ * `(I − J D) λ = g` (dense, partial pivoting) and returns `∂L/∂h = D λ` and
+ * `∂L/∂J_kl = (Dλ)_k m_l + (Dλ)_l m_k` summed over problems.
+ *
+ * @param batch the problems (see `createIsingBatch`, `causalBatch`).
+ * @param options damping, tolerance, maxIterations, onNonConvergence (see {@link MeanFieldOptions}).
+ * @returns magnetizations, the VJP and per-problem `diagnostics` (iterations, residual, converged).
+ * @throws {IsingError} ISING_INVALID_ARGUMENT on bad options; ISING_NOT_CONVERGED when a problem misses the
+ *   tolerance (unless `onNonConvergence: 'return'`) or, from the VJP, when `I − J D` is singular;
+ *   ISING_SHAPE_MISMATCH / ISING_NOT_FINITE on a malformed upstream gradient.
+ * @example
+ * const { magnetization, vjp, diagnostics } = meanFieldEstimate(causalBatch(fields, couplings, { batch: 1, length: 128 }));
+ * const { fields: dh, couplings: dJ } = vjp(gradMagnetization);
  */
 export function meanFieldEstimate(batch: IsingBatch, options: MeanFieldOptions = {}): MeanFieldEstimate {
   const settings = readOptions(options);
