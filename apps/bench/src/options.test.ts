@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+// Direct module imports: the barrel pulls in TF.js and the cloud SDKs (seconds per test file).
+import { BenchError } from './benchError.js';
+import { parseBenchArgs } from './options.js';
+import { presetGrid } from './presets.js';
+
+const parse = (...argv: string[]) => parseBenchArgs(argv, () => undefined);
+const codeOf = (fn: () => unknown): string | undefined => {
+  try {
+    fn();
+  } catch (error) {
+    return error instanceof BenchError ? error.code : `not a BenchError: ${String(error)}`;
+  }
+  return undefined;
+};
+
+describe('parseBenchArgs', () => {
+  it('fills the small preset and overrides single fields from flags', () => {
+    const cmd = parse('brackets', '--lengths', '8,12', '--d-model', '16,32', '--ffn', 'on,off', '--seeds', '0,1,2', '--steps', '40', '--lr', '1e-3', '--mode', 'prefix', '--types', '2', '--workers', '1');
+    expect(cmd).not.toBeNull();
+    expect(cmd!.grid.lengths).toEqual([8, 12]);
+    expect(cmd!.grid.dModels).toEqual([16, 32]);
+    expect(cmd!.grid.ffns).toEqual([true, false]);
+    expect(cmd!.grid.seeds).toEqual([0, 1, 2]);
+    expect(cmd!.grid.steps).toBe(40);
+    expect(cmd!.grid.lr).toBe(1e-3);
+    expect(cmd!.grid.modes).toEqual(['prefix']);
+    expect(cmd!.grid.types).toBe(2);
+    expect(cmd!.workers).toBe(1);
+    expect(cmd!.grid.batchSize).toBe(presetGrid('brackets', 'small').batchSize);
+  });
+
+  it('selects the paper preset (≥ 3 seeds, METHOD.md §5 lengths)', () => {
+    const s = parse('shakespeare', '--preset', 'paper')!;
+    expect(s.grid.lengths).toEqual([4, 8, 12]);
+    expect(s.grid.seeds.length).toBeGreaterThanOrEqual(3);
+    const b = parse('brackets', '--preset', 'paper')!;
+    expect(b.grid.lengths).toEqual([8, 12, 16]);
+    expect(b.grid.dModels).toEqual([16, 32, 64]);
+    expect(b.grid.ffns).toEqual([true, false]);
+    expect(b.grid.modes[0]).toBe('balanced');
+    const d = parse('dqa', '--preset', 'paper')!;
+    expect(d.grid.lengths).toEqual([4, 8]);
+    expect(d.grid.shots).toEqual([0, 256]);
+    expect(d.grid.seeds.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('accepts the literal -- that pnpm and nx forward', () => {
+    expect(parse('shakespeare', '--', '--lengths', '4')!.grid.lengths).toEqual([4]);
+    expect(parse('--', 'shakespeare', '--lengths', '4')!.grid.lengths).toEqual([4]);
+  });
+
+  it('parses JSON sampler options and repeatable --plugin paths', () => {
+    const cmd = parse('shakespeare', '--sampler', 'gibbs', '--sampler-options', '{"sweeps":5}', '--plugin', '/a.js', '--plugin', '/b.js')!;
+    expect(cmd.sampler).toBe('gibbs');
+    expect(cmd.samplerOptions).toEqual({ sweeps: 5 });
+    expect(cmd.plugins).toEqual(['/a.js', '/b.js']);
+  });
+
+  it('rejects bad values with BENCH_INVALID_OPTION naming the flag and value', () => {
+    const bad: string[][] = [
+      ['--lengths', '4,x'],
+      ['--lengths', '4,,8'],
+      ['--lengths', '0'],
+      ['--seeds', '-1'],
+      ['--steps', '1.5'],
+      ['--steps', '0'],
+      ['--lr', 'NaN'],
+      ['--lr', '-1'],
+      ['--variants', 'softmax,linear'],
+      ['--ffn', 'maybe'],
+      ['--mode', 'random'],
+      ['--types', '4'],
+      ['--workers', '0'],
+      ['--sampler-options', '{oops'],
+      ['--sampler-options', '[1,2]'],
+      ['--preset', 'huge'],
+      ['--unknown-flag'],
+      ['--steps'],
+    ];
+    for (const args of bad) expect(codeOf(() => parse('brackets', ...args)), args.join(' ')).toBe('BENCH_INVALID_OPTION');
+    expect(() => parse('brackets', '--lengths', '4,x')).toThrow(/--lengths .*"4,x"/);
+    expect(() => parse('brackets', '--nope')).toThrow(/unknown option '--nope'/);
+  });
+
+  it('rejects a missing or unknown task with BENCH_UNKNOWN_TASK', () => {
+    expect(codeOf(() => parse())).toBe('BENCH_UNKNOWN_TASK');
+    expect(codeOf(() => parse('poetry'))).toBe('BENCH_UNKNOWN_TASK');
+  });
+
+  it('returns null after printing help', () => {
+    let text = '';
+    expect(parseBenchArgs(['brackets', '--help'], (s) => (text += s))).toBeNull();
+    expect(text).toContain('--d-model');
+  });
+});

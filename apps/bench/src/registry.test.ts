@@ -1,0 +1,60 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+// Direct module import: the barrel also pulls in TF.js.
+import { createBenchRegistry, loadPluginModule } from './registry.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'bench-plugin-'));
+const file = (name: string, text: string): string => {
+  const p = join(dir, name);
+  writeFileSync(p, text);
+  return p;
+};
+
+const goodPlugin = file(
+  'constantSampler.mjs',
+  `export default {
+  name: 'third-party-const',
+  version: '1.0.0',
+  capabilities: { exact: false, maxSpins: 8, async: false, deterministic: true },
+  create: () => ({ name: 'third-party-const', capabilities: { exact: false, maxSpins: 8, async: false, deterministic: true } }),
+};
+`,
+);
+
+const codeOf = async (p: Promise<unknown>): Promise<string | undefined> => {
+  try {
+    await p;
+  } catch (error) {
+    return (error as { code?: string }).code;
+  }
+  return undefined;
+};
+
+describe('createBenchRegistry', () => {
+  it('registers the built-in samplers and freezes', async () => {
+    const registry = await createBenchRegistry();
+    const names = registry.list().map((p) => p.name);
+    expect(names).toContain('exact');
+    expect(names).toContain('dqa');
+    expect(() => registry.register({ ...registry.require('exact'), name: 'late' })).toThrow(/frozen/);
+  });
+
+  it('loads a third-party plugin from a path (default export) after the built-ins', async () => {
+    const registry = await createBenchRegistry([goodPlugin]);
+    expect(registry.require('third-party-const').version).toBe('1.0.0');
+    expect(registry.list().at(-1)!.name).toBe('third-party-const');
+  });
+
+  it('rejects bad plugin modules with coded errors', async () => {
+    expect(await codeOf(loadPluginModule(join(dir, 'missing.mjs')))).toBe('BENCH_PLUGIN_LOAD');
+    expect(await codeOf(loadPluginModule(file('noDefault.mjs', 'export const x = 1;\n')))).toBe('BENCH_PLUGIN_LOAD');
+    expect(await codeOf(loadPluginModule(file('syntax.mjs', 'export default {\n')))).toBe('BENCH_PLUGIN_LOAD');
+    expect(await codeOf(loadPluginModule(file('throws.mjs', "throw new Error('boom at import');\n")))).toBe('BENCH_PLUGIN_LOAD');
+    expect(await codeOf(loadPluginModule(file('shape.mjs', "export default { name: 'x', version: 1 };\n")))).toBe('ISING_INVALID_PLUGIN');
+    await expect(loadPluginModule(file('shape2.mjs', "export default { name: 'x' };\n"))).rejects.toThrow(/default export needs a string `version`/);
+    const dup = file('dup.mjs', `export default { name: 'exact', version: '0', capabilities: { exact: true, maxSpins: 4, async: false, deterministic: true }, create() {} };\n`);
+    expect(await codeOf(createBenchRegistry([dup]))).toBe('ISING_SAMPLER_DUPLICATE');
+  });
+});

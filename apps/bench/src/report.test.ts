@@ -1,0 +1,88 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { syntheticRecords } from './internal/fixtures.js';
+// Direct module imports: the barrel pulls in TF.js and the cloud SDKs (seconds per test file).
+import { couplingDistanceSpec, couplingHeatmapSpec, fidelitySpec, metricVsLengthSpec, renderSvg } from './plots.js';
+import { writeReport } from './report.js';
+
+/** Checks that every tag is closed in order (a small well-formedness check of the SVG XML). */
+function assertWellFormedSvg(svg: string): void {
+  expect(svg.startsWith('<svg')).toBe(true);
+  expect(svg.trimEnd().endsWith('</svg>')).toBe(true);
+  const stack: string[] = [];
+  for (const m of svg.matchAll(/<(\/?)([a-zA-Z][\w:-]*)[^>]*?(\/?)>/g)) {
+    const [, close, name, selfClose] = m;
+    if (selfClose) continue;
+    if (close) expect(stack.pop()).toBe(name);
+    else stack.push(name!);
+  }
+  expect(stack).toEqual([]);
+}
+
+const shakespeare = syntheticRecords(['shakespeare', '--lengths', '4,8', '--seeds', '0,1'], (c) => ({ softmax: 5, boltzmann: 4.9, sigmoid: 5.1, coupling: 8 })[c.variant] + c.seed * 0.1);
+
+describe('plots', () => {
+  it('renders metric-vs-length with one series per variant and error bars', async () => {
+    const svg = await renderSvg(metricVsLengthSpec(shakespeare));
+    assertWellFormedSvg(svg);
+    for (const v of ['softmax', 'boltzmann', 'sigmoid', 'coupling']) expect(svg).toContain(`>${v}<`);
+    expect(svg).toContain('context length T');
+  });
+
+  it('renders the learned J heatmap and the J-against-distance curve for boltzmann runs only', async () => {
+    const heat = couplingHeatmapSpec(shakespeare)!;
+    const values = (heat.data as { values: { panel: string; j: number; l: number; J: number }[] }).values;
+    // T=4 has 6 and T=8 has 28 upper-triangle cells; mean over the 2 seeds
+    expect(values).toHaveLength(6 + 28);
+    expect(values.every((v) => v.panel.startsWith('boltzmann') && v.l > v.j)).toBe(true);
+    const cell = values.find((v) => v.panel.endsWith('T=4') && v.j === 0 && v.l === 1)!;
+    expect(cell.J).toBeCloseTo(0.1 + 0.0005, 12);
+    assertWellFormedSvg(await renderSvg(heat));
+    const dist = couplingDistanceSpec(shakespeare)!;
+    assertWellFormedSvg(await renderSvg(dist));
+    expect(couplingHeatmapSpec(shakespeare.filter((r) => r.config.variant === 'softmax'))).toBeNull();
+  });
+
+  it('renders the DQA fidelity sweep', async () => {
+    const rows = [1, 2].flatMap((tau) => [4, 8].map((steps) => ({ tau, steps, kl: 1 / (tau * steps), magnetizationError: 0.5 / steps })));
+    assertWellFormedSvg(await renderSvg(fidelitySpec(rows)));
+  });
+});
+
+describe('writeReport', () => {
+  it('writes summary.md, summary.json, SVG plots and a self-contained report.html', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-report-'));
+    const files = await writeReport(dir, 'shakespeare', shakespeare);
+    const md = readFileSync(files.markdownPath, 'utf8');
+    expect(md).toContain('| T | softmax | boltzmann | sigmoid | coupling |');
+    expect(files.svgPaths.map((p) => p.slice(dir.length + 1)).sort()).toEqual([
+      'plots/shakespeare-coupling-distance.svg',
+      'plots/shakespeare-couplings.svg',
+      'plots/shakespeare-curves.svg',
+      'plots/shakespeare-metric-vs-length.svg',
+    ]);
+    const html = readFileSync(files.htmlPath, 'utf8');
+    expect(html).toContain('<table>');
+    expect(html).toContain('<th>boltzmann</th>');
+    expect(html.match(/<svg/g)).toHaveLength(4);
+    expect(html).not.toMatch(/<script|src="http|href="http/);
+    for (const p of files.svgPaths) assertWellFormedSvg(readFileSync(p, 'utf8'));
+    const json = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
+    expect(json.summaries[0].rows).toHaveLength(2);
+  });
+
+  it('writes one section per dataset for DQA, with exact as the baseline, plus the fidelity plot', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-report-'));
+    const dqa = syntheticRecords(['dqa', '--lengths', '4', '--seeds', '0,1,2'], (c) => (c.dataset === 'shakespeare' ? 6 : 0.8) + (c.column === 'exact' ? 0 : 0.01));
+    const files = await writeReport(dir, 'dqa', dqa, { fidelity: [{ tau: 1, steps: 4, kl: 0.1, magnetizationError: 0.2 }, { tau: 1, steps: 8, kl: 0.05, magnetizationError: 0.1 }] });
+    expect(files.summaries.map((s) => s.baseline)).toEqual(['exact', 'exact']);
+    expect(files.summaries[0]!.columns).toEqual(['exact', 'dqa-dist', 'dqa-256shots']);
+    const md = readFileSync(files.markdownPath, 'utf8');
+    expect(md).toContain('## brackets');
+    expect(md).toContain('## shakespeare');
+    expect(md).toContain('dqa-256shots − exact');
+    expect(files.svgPaths.some((p) => p.endsWith('dqa-fidelity.svg'))).toBe(true);
+  });
+});
