@@ -49,7 +49,7 @@ describe('gibbsSampler', () => {
     const rng = createRng(4);
     const fields = Float64Array.from({ length: 2 * 16 }, () => rng.normal() * 0.7);
     const couplings = Float64Array.from({ length: 16 }, () => rng.normal() * 0.5);
-    const batch = causalBatch(fields, couplings, { batch: 2, length: 4 });
+    const batch = causalBatch(fields, couplings, { batch: 2, length: 4 }, 0.8);
     const sampler = gibbsSampler.create({ seed: 3, chains: 8, samples: 4000 });
     const estimate = estimateFromSamples(batch, setsOf(sampler.sample!(batch) as SampleResult));
     const reference = bruteForceEstimate(batch);

@@ -75,6 +75,14 @@ describe('estimateFromSamples', () => {
     expectClose(repeated.vjp(grad).fields, merged.vjp(grad).fields, 1e-15);
   });
 
+  it('should normalize weights near the float64 limit without overflow', () => {
+    const batch = randomBatch(2, [2], 2, 1);
+    const huge = estimateFromSamples(batch, [{ spins: 2, states: Int8Array.of(1, 1, 1, -1, -1, -1), weights: Float64Array.of(1e308, 1e308, 1e308) }]);
+    expectClose(huge.magnetization, Float64Array.of(1 / 3, -1 / 3), 1e-15);
+    const tiny = estimateFromSamples(batch, [{ spins: 2, states: Int8Array.of(1, 1, -1, -1), weights: Float64Array.of(5e-324, 5e-324) }]);
+    expectClose(tiny.magnetization, Float64Array.of(0, 0), 0);
+  });
+
   it('should refuse malformed sample sets with coded errors', () => {
     const batch = randomBatch(1, [2], 2, 1);
     const good = (): SampleSet => ({ spins: 2, states: Int8Array.of(1, -1, -1, -1), weights: Float64Array.of(1, 2) });

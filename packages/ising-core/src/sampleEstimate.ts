@@ -35,18 +35,22 @@ function prepare(batch: IsingBatch, set: SampleSet | undefined, q: number): Prep
       );
     }
   }
-  let total = 0;
+  let largest = 0;
   for (let i = 0; i < count; i++) {
     const w = set.weights[i]!;
     if (!Number.isFinite(w)) throw new IsingError('ISING_NOT_FINITE', `sample set ${q}: weights[${i}] is ${String(w)}`);
     if (w < 0) throw new IsingError('ISING_BAD_SAMPLES', `sample set ${q}: weights[${i}] is ${w}; weights must be ≥ 0`);
-    total += w;
+    if (w > largest) largest = w;
   }
-  if (!(total > 0) || !Number.isFinite(total)) {
-    throw new IsingError('ISING_BAD_SAMPLES', `sample set ${q}: weights sum to ${total}; the total must be positive and finite`);
-  }
+  if (!(largest > 0)) throw new IsingError('ISING_BAD_SAMPLES', `sample set ${q}: every weight is 0; the total must be positive`);
+  // Scaling by the largest weight first keeps the total finite even for weights near the float64 limit.
   const p = new Float64Array(count);
-  for (let i = 0; i < count; i++) p[i] = set.weights[i]! / total;
+  let total = 0;
+  for (let i = 0; i < count; i++) {
+    p[i] = set.weights[i]! / largest;
+    total += p[i]!;
+  }
+  for (let i = 0; i < count; i++) p[i]! /= total;
   return { n, count, states: set.states, p };
 }
 

@@ -18,7 +18,7 @@ const fails = async (check: ConformanceCheck, plugin: SamplerPlugin): Promise<vo
 
 describe('the conformance checks', () => {
   it('should pass an exact reference sampler on every check', async () => {
-    for (const check of ['plugin-shape', 'create', 'single-spin', 'two-spin', 'random-batch', 'range', 'vjp-shape', 'vjp-accuracy', 'determinism', 'sync-contract', 'spin-limit'] as const) {
+    for (const check of ['plugin-shape', 'create', 'single-spin', 'two-spin', 'random-batch', 'range', 'input-intact', 'vjp-shape', 'vjp-accuracy', 'determinism', 'sync-contract', 'spin-limit'] as const) {
       await passes(check, exact);
     }
   });
@@ -63,6 +63,12 @@ describe('the conformance checks', () => {
   it('should catch nonsense outside the problems, non-determinism and a broken sync contract', async () => {
     const leaky = pluginOf((batch) => ({ ...bruteForceEstimate(batch), magnetization: bruteForceEstimate(batch).magnetization.map((v) => v || 0.5) }));
     await fails('range', leaky);
+    const scribbler = pluginOf((batch) => {
+      const e = bruteForceEstimate(batch);
+      return { magnetization: e.magnetization, vjp: (g) => { const r = e.vjp(g); g.fill(0); return r; } };
+    });
+    await fails('input-intact', scribbler);
+    await fails('input-intact', pluginOf((batch) => { const e = bruteForceEstimate(batch); batch.couplings[1] = 0; return e; }));
     let calls = 0;
     const drifting = pluginOf((batch) => {
       const e = bruteForceEstimate(batch);

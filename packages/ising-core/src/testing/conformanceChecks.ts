@@ -14,6 +14,7 @@ export const CONFORMANCE_CHECKS = [
   'two-spin',
   'random-batch',
   'range',
+  'input-intact',
   'vjp-shape',
   'vjp-accuracy',
   'determinism',
@@ -197,6 +198,19 @@ export async function runConformanceCheck(
         if (!used) expect(v, `magnetization[${i}] beyond the problem`).toBe(0);
         else expect(Number.isFinite(v) && Math.abs(v) <= 1 + 1e-12, `magnetization[${i}] = ${v} in [-1, 1]`).toBe(true);
       });
+      return;
+    }
+    case 'input-intact': {
+      if (!fits(RANDOM_SHAPE.length)) return;
+      const batch = randomBatch();
+      const copy = { fields: Float64Array.from(batch.fields), couplings: Float64Array.from(batch.couplings), spins: Int32Array.from(batch.spins) };
+      const grad = upstreamGradient(batch, s.seed);
+      const gradCopy = Float64Array.from(grad);
+      (await run(plugin, s, batch)).vjp(grad);
+      expect(batch.fields, 'the batch fields are not modified').toEqual(copy.fields);
+      expect(batch.couplings, 'the batch couplings are not modified').toEqual(copy.couplings);
+      expect(batch.spins, 'the batch spin counts are not modified').toEqual(copy.spins);
+      expect(grad, 'the upstream gradient is not modified').toEqual(gradCopy);
       return;
     }
     case 'vjp-shape':

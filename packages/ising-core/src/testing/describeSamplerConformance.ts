@@ -10,6 +10,7 @@ const TITLES: Record<ConformanceCheck, string> = {
   'two-spin': 'matches the exact moments of a two-spin ferromagnet',
   'random-batch': 'matches exact Boltzmann magnetizations on a random causal batch (B=2, T=4)',
   range: 'returns finite magnetizations in [−1, 1], zero beyond each problem',
+  'input-intact': 'leaves the batch and the upstream gradient unmodified',
   'vjp-shape': 'returns VJPs in the batch layout: zeros beyond each problem and on/below the diagonal',
   'vjp-accuracy': 'returns VJPs close to the exact covariance gradients',
   determinism: 'gives identical answers for identical options when it claims to be deterministic',
