@@ -49,7 +49,8 @@ export function loadTransformer(json: TransformerJSON, overrides: SamplerOverrid
   }
   const extra = Object.keys(weights).filter((name) => !values.has(name));
   if (extra.length > 0) throw invalid(`checkpoint has weights the config does not use: ${extra.join(', ')}`);
-  return buildTransformer(config, samplerFor(config, overrides), (spec) => values.get(spec.name)!);
+  const sampler = samplerFor(config, overrides);
+  return buildTransformer(config, sampler, (spec) => values.get(spec.name)!, typeof overrides.sampler !== 'object');
 }
 
 /**

@@ -7,7 +7,7 @@ import type { PreparedEstimates } from './isingMagnetization.js';
 import { initialValues } from './internal/init.js';
 import type { ParamSpec } from './internal/init.js';
 import { sequenceLength } from './internal/inputs.js';
-import { gelu, layerNorm, linear } from './internal/layers.js';
+import { gelu, layerNorm, linear, matMul, matMulTransposeB } from './internal/layers.js';
 import { COUPLINGS, paramSpecs } from './internal/paramSpecs.js';
 import { samplerFor } from './internal/resolveSampler.js';
 import { resolveTransformerConfig } from './transformerConfig.js';
@@ -59,7 +59,10 @@ export interface Transformer {
   couplings(): Float64Array[];
   /** All weights and the configuration as a JSON-serializable object. */
   toJSON(): TransformerJSON;
-  /** Frees every variable; the model is unusable afterwards. Safe to call twice. */
+  /**
+   * Frees every variable (and a sampler the model created from a name; a sampler instance
+   * passed in stays the caller's). The model is unusable afterwards. Safe to call twice.
+   */
   dispose(): void;
 }
 
@@ -71,6 +74,7 @@ export function buildTransformer(
   config: ResolvedTransformerConfig,
   sampler: Sampler | undefined,
   values: (spec: ParamSpec) => Float32Array,
+  ownsSampler = false,
 ): Transformer {
   const scope = `boltzmann-transformer-${++modelCount}`;
   const parameters: TransformerParameter[] = paramSpecs(config).map((spec) => ({
@@ -97,14 +101,14 @@ export function buildTransformer(
   const embed = (inputs: ArrayLike<number>, b: number, t: number): tf.Tensor => {
     // A one-hot matmul instead of tf.gather: gather's gradient (UnsortedSegmentSum) has no wasm kernel.
     const oneHot = tf.oneHot(tf.tensor1d(Int32Array.from(inputs), 'int32'), config.vocabSize);
-    const tokens = tf.reshape(tf.matMul(oneHot, p('embedding/token')), [b, t, d]);
+    const tokens = tf.reshape(matMul(oneHot, p('embedding/token')), [b, t, d]);
     return tf.add(tokens, tf.slice(p('embedding/position'), [0, 0], [t, d]));
   };
   const fields = (normed: tf.Tensor, b: number, t: number): tf.Tensor4D => {
     if (variant === 'coupling') return tf.zeros([b, heads, t, t]);
     const q = splitHeads(linear(normed, p('attention/query/kernel'), p('attention/query/bias')), b, t);
     const k = splitHeads(linear(normed, p('attention/key/kernel'), p('attention/key/bias')), b, t);
-    return tf.div(tf.matMul(q, k, false, true), Math.sqrt(dh)) as tf.Tensor4D;
+    return tf.div(matMulTransposeB(q, k), Math.sqrt(dh)) as tf.Tensor4D;
   };
   const norm1 = (x: tf.Tensor): tf.Tensor => layerNorm(x, p('block/norm1/gamma'), p('block/norm1/beta'));
   const weights = (normed: tf.Tensor, b: number, t: number, prepared?: PreparedEstimates): tf.Tensor4D => {
@@ -134,7 +138,7 @@ export function buildTransformer(
         const a = norm1(x);
         const w = weights(a, batchSize, t, prepared);
         const v = splitHeads(linear(a, p('attention/value/kernel'), p('attention/value/bias')), batchSize, t);
-        const o = tf.reshape(tf.transpose(tf.matMul(w, v), [0, 2, 1, 3]), [batchSize, t, d]);
+        const o = tf.reshape(tf.transpose(matMul(w, v), [0, 2, 1, 3]), [batchSize, t, d]);
         x = tf.add(x, linear(o, p('attention/output/kernel'), p('attention/output/bias')));
         if (config.ffn) {
           const n2 = layerNorm(x, p('block/norm2/gamma'), p('block/norm2/beta'));
@@ -172,6 +176,12 @@ export function buildTransformer(
       if (disposed) return;
       disposed = true;
       for (const { variable } of parameters) variable.dispose();
+      // A sampler created from a name belongs to the model; an instance passed in belongs to the caller.
+      if (ownsSampler && sampler?.dispose !== undefined) {
+        void Promise.resolve()
+          .then(() => sampler.dispose?.())
+          .catch(() => undefined);
+      }
     },
   };
   return model;
@@ -194,5 +204,5 @@ export function buildTransformer(
 export function createTransformer(config: TransformerConfig): Transformer {
   const resolved = resolveTransformerConfig(config);
   const sampler = samplerFor(resolved, config);
-  return buildTransformer(resolved, sampler, (spec) => initialValues(spec, resolved.seed));
+  return buildTransformer(resolved, sampler, (spec) => initialValues(spec, resolved.seed), typeof config.sampler !== 'object');
 }

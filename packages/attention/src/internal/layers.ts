@@ -16,5 +16,35 @@ export function linear(x: tf.Tensor, kernel: tf.Tensor, bias: tf.Tensor): tf.Ten
   const [inDim, outDim] = kernel.shape as [number, number];
   const lead = x.shape.slice(0, -1);
   const flat = tf.reshape(x, [-1, inDim]) as tf.Tensor2D;
-  return tf.reshape(tf.add(tf.matMul(flat, kernel as tf.Tensor2D), bias), [...lead, outDim]);
+  return tf.reshape(tf.add(matMul(flat, kernel), bias), [...lead, outDim]);
+}
+
+/** Swaps the last two axes. */
+function swapLast(x: tf.Tensor): tf.Tensor {
+  const perm = x.shape.map((_, i) => i);
+  const r = perm.length;
+  [perm[r - 2], perm[r - 1]] = [perm[r - 1]!, perm[r - 2]!];
+  return tf.transpose(x, perm);
+}
+
+/**
+ * `a @ b` (rank 2, or batched over equal leading axes) whose gradient uses explicit
+ * transposes. The wasm backend's matmul is several times slower with `transposeA`/`transposeB`
+ * set than on a transposed copy, and tfjs' own matmul gradient sets them.
+ */
+export const matMul: (a: tf.Tensor, b: tf.Tensor) => tf.Tensor = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
+  const a = args[0] as tf.Tensor;
+  const b = args[1] as tf.Tensor;
+  const save = args[2] as tf.GradSaveFunc;
+  save([a, b]);
+  const gradFunc = (dy: tf.Tensor, saved: tf.Tensor[]): tf.Tensor[] => {
+    const [sa, sb] = saved as [tf.Tensor, tf.Tensor];
+    return [tf.matMul(dy, swapLast(sb)), tf.matMul(swapLast(sa), dy)];
+  };
+  return { value: tf.matMul(a, b), gradFunc };
+}) as (a: tf.Tensor, b: tf.Tensor) => tf.Tensor;
+
+/** `a @ bᵀ` over the last two axes, through {@link matMul}. */
+export function matMulTransposeB(a: tf.Tensor, b: tf.Tensor): tf.Tensor {
+  return matMul(a, swapLast(b));
 }
