@@ -21,7 +21,7 @@ export interface IsingProblem {
 /**
  * Options of one anneal. Energies and times are dimensionless: a phase is `dt × energy`.
  *
- * - `tau` total time τ (default 8); `steps` Trotter steps K (default 32); `order` 1 or 2 (default 2).
+ * - `tau` total time τ (default 16); `steps` Trotter steps K (default 64); `order` 1 or 2 (default 2).
  * - `schedule` `'linear'` (default), `'dwave'`, or `{ A, B }` (mathjs strings or functions of u).
  * - `beta` multiplies `h` and `J` (default 1).
  * - `calibrate`: `true` / `'effective-temperature'` programs `β h / (4X)` and `β J / (8X)` (METHOD.md §4);

@@ -10,9 +10,9 @@ import type { CompiledSchedule, ScheduleSpec } from './schedule.js';
 
 /** Options of the `'dqa'` sampler. */
 export interface DqaSamplerOptions {
-  /** Total anneal time τ (default 8). */
+  /** Total anneal time τ (default 16). */
   readonly tau?: number;
-  /** Trotter steps K (default 32). */
+  /** Trotter steps K (default 64). */
   readonly steps?: number;
   /** Trotter order (default 2). */
   readonly order?: 1 | 2;
@@ -58,7 +58,7 @@ function extract(batch: IsingBatch, q: number, fieldScale: number, couplingScale
  * seeded finite-shot sample sets (kind `'samples'`). Moments and the VJP come from
  * ising-core's shared code: the Boltzmann covariance estimator applied to the DQA output.
  *
- * The defaults (τ = 8, K = 32, order 2, linear schedule, linear-response calibration) keep the
+ * The defaults (τ = 16, K = 64, order 2, linear schedule, linear-response calibration) keep the
  * output close to, not equal to, the Boltzmann distribution: see the README for measured errors.
  *
  * @example

@@ -125,7 +125,7 @@ function runDistribution(problem: IsingProblem, options: AnnealOptions): { p: Fl
  * @returns the fidelity report.
  * @throws {DqaError} as `annealDistribution`.
  * @example
- * const r = fidelity({ fields: [0.3, -0.2], couplings: [0, 0.4, 0, 0] }, { tau: 8, steps: 32 });
+ * const r = fidelity({ fields: [0.3, -0.2], couplings: [0, 0.4, 0, 0] }, { tau: 16, steps: 64 });
  * r.klTargetDqa; r.maxMagnetizationError;
  */
 export function fidelity(problem: IsingProblem, options: AnnealOptions = {}): FidelityReport {

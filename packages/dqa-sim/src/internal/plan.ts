@@ -4,7 +4,7 @@ import { compileSchedule } from '../schedule.js';
 import type { CompiledSchedule, ScheduleSpec } from '../schedule.js';
 
 /** Defaults shared by the simulator, the plugin and the fidelity tools. */
-export const DEFAULTS = { tau: 8, steps: 32, order: 2 as 1 | 2, maxQubits: 26 };
+export const DEFAULTS = { tau: 16, steps: 64, order: 2 as 1 | 2, maxQubits: 26 };
 
 /** Hard ceiling: state indices are 31-bit integers. */
 export const ABSOLUTE_MAX_QUBITS = 30;
