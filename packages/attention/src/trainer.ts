@@ -66,7 +66,7 @@ export interface Trainer {
   state(): TrainerState;
   /** Continues from a saved state (moments and step count). */
   restore(state: TrainerState): void;
-  /** Frees the optimizer moments. */
+  /** Drops the optimizer moments (plain typed arrays; no tensors are held). */
   dispose(): void;
 }
 
@@ -120,10 +120,10 @@ export function checkBatch(model: Transformer, batch: TokenBatch): { batchSize: 
  */
 export function createTrainer(model: Transformer, options: TrainerOptions): Trainer {
   const opts = resolveOptions(options);
-  const slots = model.parameters.map((p) => ({
+  const slots: { name: string; variable: tf.Variable; decay: boolean; m: Float64Array; v: Float64Array }[] = model.parameters.map((p) => ({
     ...p,
-    m: tf.variable(tf.zerosLike(p.variable), false),
-    v: tf.variable(tf.zerosLike(p.variable), false),
+    m: new Float64Array(p.variable.size),
+    v: new Float64Array(p.variable.size),
   }));
   let steps = 0;
 
@@ -144,26 +144,35 @@ export function createTrainer(model: Transformer, options: TrainerOptions): Trai
       const prepared = await model.prepare(batch.inputs, batchSize);
       const lr = lrAt(steps);
       const t = steps + 1;
-      const [loss, gradNorm] = tf.tidy(() => {
-        const { value, grads } = tf.variableGrads(
-          () => maskedCrossEntropy(model.logits(batch.inputs, batchSize, prepared), batch.targets, mask),
-          slots.map((s) => s.variable),
-        );
-        const present = slots.filter((s) => grads[s.variable.name] !== undefined);
-        const norm = globalNorm(present.map((s) => grads[s.variable.name]!));
-        const scale = clipScale(norm, opts.clipNorm);
-        for (const s of present) {
-          const hyper = { lr, beta1: opts.beta1, beta2: opts.beta2, epsilon: opts.epsilon, step: t };
-          adamWUpdate(s.variable, tf.mul(grads[s.variable.name]!, scale), s.m, s.v, { ...hyper, weightDecay: s.decay ? opts.weightDecay : 0 });
+      const { value, grads } = tf.variableGrads(
+        () => maskedCrossEntropy(model.logits(batch.inputs, batchSize, prepared), batch.targets, mask),
+        slots.map((s) => s.variable),
+      );
+      let loss: number;
+      let gradNorm: number;
+      try {
+        loss = value.dataSync()[0]!;
+        const present = slots.flatMap((s) => {
+          const grad = grads[s.variable.name];
+          return grad === undefined ? [] : [{ s, g: grad.dataSync() as Float32Array }];
+        });
+        gradNorm = globalNorm(present.map((x) => x.g));
+        const gradScale = clipScale(gradNorm, opts.clipNorm);
+        const hyper = { lr, beta1: opts.beta1, beta2: opts.beta2, epsilon: opts.epsilon, step: t, gradScale };
+        for (const { s, g } of present) {
+          const p = Float32Array.from(s.variable.dataSync() as Float32Array);
+          adamWUpdate(p, g, s.m, s.v, { ...hyper, weightDecay: s.decay ? opts.weightDecay : 0 });
+          tf.tidy(() => s.variable.assign(tf.tensor(p, s.variable.shape)));
         }
-        return [value.dataSync()[0]!, norm.dataSync()[0]!];
-      });
+      } finally {
+        tf.dispose([value, ...Object.values(grads)]);
+      }
       steps = t;
       return { loss, gradNorm, lr, step: steps };
     },
     state() {
       const moments: Record<string, { m: number[]; v: number[] }> = {};
-      for (const s of slots) moments[s.name] = { m: Array.from(s.m.dataSync()), v: Array.from(s.v.dataSync()) };
+      for (const s of slots) moments[s.name] = { m: Array.from(s.m), v: Array.from(s.v) };
       return { format: 'boltzmann-attention/trainer', version: 1, step: steps, moments };
     },
     restore(state) {
@@ -177,20 +186,18 @@ export function createTrainer(model: Transformer, options: TrainerOptions): Trai
           throw bad(`trainer state moments of "${s.name}" are missing or do not have ${size} values`);
         }
         if (![...entry.m, ...entry.v].every((x) => Number.isFinite(x))) throw bad(`trainer state moments of "${s.name}" are not finite`);
-        return { s, m: Float32Array.from(entry.m), v: Float32Array.from(entry.v) };
+        return { s, m: Float64Array.from(entry.m), v: Float64Array.from(entry.v) };
       });
       for (const { s, m, v } of next) {
-        tf.tidy(() => {
-          s.m.assign(tf.tensor(m, s.variable.shape));
-          s.v.assign(tf.tensor(v, s.variable.shape));
-        });
+        s.m.set(m);
+        s.v.set(v);
       }
       steps = state.step;
     },
     dispose() {
       for (const s of slots) {
-        s.m.dispose();
-        s.v.dispose();
+        s.m = new Float64Array(0);
+        s.v = new Float64Array(0);
       }
     },
   };
