@@ -116,6 +116,8 @@ function sampleProblem(batch: IsingBatch, q: number, sym: Float64Array, settings
  * `chains · (burnIn + samples · thin)` sweeps. The random stream advances across calls, so
  * two samplers created with the same options give the same sequence of answers.
  *
+ * @throws {IsingError} from `create`: ISING_INVALID_ARGUMENT on a non-finite seed, a count that is not an
+ *   integer in range (`chains`, `samples`, `thin` ≥ 1, `burnIn` ≥ 0) or an unknown `initial`.
  * @example
  * const sampler = gibbsSampler.create({ seed: 7, chains: 4, samples: 2000 });
  * const { magnetization } = estimateBatch(sampler, batch) as BatchEstimate;
