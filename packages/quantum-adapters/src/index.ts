@@ -19,3 +19,7 @@ export { batchProblemToBqm, dimodBqmJson } from './bqmJson.js';
 export type { DimodBqmJson } from './bqmJson.js';
 export { createDryRunWriter } from './dryRun.js';
 export type { DryRunCall, DryRunOptions, DryRunWriter } from './dryRun.js';
+export { classifyBraketError } from './classifyBraketError.js';
+export { decodeBraketResults } from './braketResults.js';
+export { batchProblemToQasm, braketPlugin, createBraketSampler, SV1_DEVICE_ARN } from './braketSampler.js';
+export type { BraketRunInfo, BraketSampler, BraketSamplerOptions } from './braketSampler.js';
