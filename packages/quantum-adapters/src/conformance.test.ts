@@ -1,0 +1,53 @@
+import { describeSamplerConformance } from '@boltzmann/ising-core/testing';
+import { afterEach, beforeEach } from 'vitest';
+import { startFakeBraket } from './internal/testing/fakeBraketServer.js';
+import type { FakeBraket } from './internal/testing/fakeBraketServer.js';
+import { fakeChimeraSolver, startFakeSapi } from './internal/testing/fakeSapiServer.js';
+import type { FakeSapi } from './internal/testing/fakeSapiServer.js';
+import { braketPlugin, dwavePlugin } from './index.js';
+import type { BraketSamplerOptions, DwaveSamplerOptions } from './index.js';
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+
+// Fresh local servers for every check; the suite reads createOptions when a check runs.
+let sapi: FakeSapi;
+let braket: FakeBraket;
+beforeEach(async () => {
+  sapi = await startFakeSapi({ token: 'conformance-token', solvers: [fakeChimeraSolver({ rows: 2, columns: 2, shore: 4 }, { hRange: [-50, 50], jRange: [-50, 50] })] });
+  braket = await startFakeBraket();
+});
+afterEach(async () => {
+  await sapi.close();
+  await braket.close();
+});
+
+const quick = { pollBackoff: { initialMs: 5, maxMs: 20 }, retry: { baseDelayMs: 5, maxDelayMs: 20 }, requestTimeoutMs: 5_000, deadlineMs: 30_000 };
+
+// The fake QPU samples exp(−E) of the submitted physical problem exactly (β_eff = 1 with autoScale off),
+// so after unembedding the samples are Boltzmann up to chain breaks (negligible at chain strength 6) and
+// sampling noise (10^4 reads: σ(m) ≤ 0.01), which the default tolerances (0.05 / 0.15) cover.
+describeSamplerConformance(dwavePlugin, {
+  get createOptions(): DwaveSamplerOptions {
+    return { ...quick, token: 'conformance-token', endpoint: sapi.url, pollTimeoutSeconds: 1, numReads: 10_000, autoScale: false, chainStrength: 6, seed: 3 };
+  },
+});
+
+// The Braket plugin runs dqa-sim's DQA circuit, which is Boltzmann only to first order in the
+// fields: the exact-reference checks belong to dqa-sim's fidelity tests, and braketSampler.test.ts
+// checks the samples against dqa-sim's exact output distribution. Single-spin (h = ±4) still runs.
+describeSamplerConformance(braketPlugin, {
+  get createOptions(): BraketSamplerOptions {
+    return {
+      ...quick,
+      endpoint: braket.url,
+      s3Endpoint: braket.url,
+      region: 'us-east-1',
+      clientConfig: { credentials: { accessKeyId: 'test', secretAccessKey: 'test' } },
+      outputS3Bucket: 'amazon-braket-conformance',
+      shots: 4000,
+      concurrency: 8,
+    };
+  },
+  exactReference: false,
+  tolerance: { magnetization: 0.05 },
+});
