@@ -112,6 +112,20 @@ describe('toQasm3', () => {
     expect(mismatch(problem, { tau: 1.5, steps: 7, calibrate: true, order: 1 })).toBeLessThan(1e-10);
   });
 
+  it('should match on 15 qubits, where the simulator mixes low qubits in cache blocks and high ones in pairs', () => {
+    const n = 15;
+    const fields = Array.from({ length: n }, (_, j) => 0.3 * Math.sin(j + 1));
+    const couplings = new Array<number>(n * n).fill(0);
+    for (const [j, k, v] of [
+      [0, 14, 0.4],
+      [3, 12, -0.5],
+      [11, 13, 0.25],
+      [12, 13, -0.3],
+      [1, 2, 0.6],
+    ] as const) couplings[j * n + k] = v;
+    expect(mismatch({ fields, couplings }, { tau: 1.3, steps: 2, order: 2 })).toBeLessThan(1e-10);
+  });
+
   it('should emit the documented header, the h layer, signed angles and one measurement per qubit', () => {
     const text = toQasm3({ fields: [0.5, -0.25], couplings: [0, 0.75, 0, 0] }, { tau: 2, steps: 1, order: 1 });
     const lines = text.trim().split('\n');

@@ -1,5 +1,5 @@
 import { DqaError } from '../errors.js';
-import { applyMixer, fillPhase, multiplyPhase } from './kernels.js';
+import { applyMixer, applyPhase } from './kernels.js';
 import type { AnnealPlan } from './plan.js';
 
 /** Scratch buffers, reused across problems of a batch (sized for the largest). */
@@ -49,10 +49,7 @@ export function runAnneal(h: Float64Array, J: Float64Array, n: number, plan: Ann
   const mixers = plan.mixerAngles;
   for (let k = 0; k < phases.length; k++) {
     const theta = phases[k]!;
-    if (theta !== 0) {
-      fillPhase(pr, pi, h, J, n, theta);
-      multiplyPhase(re, im, pr, pi, len);
-    }
+    if (theta !== 0) applyPhase(re, im, pr, pi, h, J, n, theta);
     if (k < mixers.length) {
       const phi = mixers[k]!;
       if (phi !== 0) applyMixer(re, im, n, phi);
