@@ -1,0 +1,68 @@
+import { createRng } from '@boltzmann/ising-core';
+import { describe, expect, it } from 'vitest';
+import { AdapterError } from '../errors.js';
+import { parseRetryAfter, resolveRetry, runDeadline, sleep, withRetry } from './retry.js';
+
+const retryable = (retryAfterMs?: number) => new AdapterError('ADAPTER_UNAVAILABLE', 'down', { reason: 'unavailable', retryable: true, retryAfterMs });
+
+describe('withRetry', () => {
+  it('should retry retryable errors with full-jitter backoff bounded by min(max, base·2^k), up to maxAttempts', async () => {
+    const delays: number[] = [];
+    let calls = 0;
+    await expect(
+      withRetry(async () => {
+        calls++;
+        throw retryable();
+      }, { maxAttempts: 5, baseDelayMs: 4, maxDelayMs: 10 }, { rng: createRng(1), onRetry: (_e, d) => delays.push(d) }),
+    ).rejects.toMatchObject({ code: 'ADAPTER_UNAVAILABLE' });
+    expect(calls).toBe(5);
+    expect(delays).toHaveLength(4);
+    delays.forEach((d, k) => {
+      expect(d).toBeGreaterThanOrEqual(0);
+      expect(d).toBeLessThanOrEqual(Math.min(10, 4 * 2 ** k));
+    });
+  });
+
+  it('should honour Retry-After, stop on non-retryable errors, and return the first success', async () => {
+    const delays: number[] = [];
+    let calls = 0;
+    const value = await withRetry(async () => {
+      if (++calls < 3) throw retryable(15);
+      return 'ok';
+    }, { maxAttempts: 4, baseDelayMs: 1, maxDelayMs: 2 }, { onRetry: (_e, d) => delays.push(d) });
+    expect(value).toBe('ok');
+    expect(delays).toEqual([15, 15]);
+    let fatal = 0;
+    await expect(withRetry(async () => {
+      fatal++;
+      throw new AdapterError('ADAPTER_AUTH', 'no', { reason: 'auth', retryable: false });
+    }, resolveRetry({}))).rejects.toMatchObject({ code: 'ADAPTER_AUTH' });
+    expect(fatal).toBe(1);
+  });
+
+  it('should abort a backoff wait at the deadline', async () => {
+    const deadline = runDeadline(30, 'test run');
+    await expect(withRetry(async () => {
+      throw retryable(10_000);
+    }, { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 1 }, { signal: deadline.signal })).rejects.toMatchObject({ code: 'ADAPTER_TIMEOUT', message: 'test run did not finish within its deadline of 30 ms' });
+    deadline.clear();
+    await expect(sleep(1)).resolves.toBeUndefined();
+  });
+
+  it('should reject nonsense policies', () => {
+    expect(() => resolveRetry({ maxAttempts: 0 })).toThrow(expect.objectContaining({ code: 'ADAPTER_INVALID_ARGUMENT' }));
+    expect(() => resolveRetry({ baseDelayMs: -1 })).toThrow(expect.objectContaining({ code: 'ADAPTER_INVALID_ARGUMENT' }));
+  });
+});
+
+describe('parseRetryAfter', () => {
+  it('should read seconds and HTTP dates', () => {
+    expect(parseRetryAfter('2')).toBe(2000);
+    expect(parseRetryAfter('0.5')).toBe(500);
+    expect(parseRetryAfter(null)).toBeUndefined();
+    expect(parseRetryAfter('soon')).toBeUndefined();
+    const now = Date.parse('Sun, 29 Nov 2026 10:00:00 GMT');
+    expect(parseRetryAfter('Sun, 29 Nov 2026 10:00:03 GMT', now)).toBe(3000);
+    expect(parseRetryAfter('Sun, 29 Nov 2026 09:00:00 GMT', now)).toBe(0);
+  });
+});
