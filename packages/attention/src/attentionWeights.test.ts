@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { exactSampler } from '@boltzmann/ising-core';
-import { ATTENTION_VARIANTS, attentionWeights, initBackend } from './index.js';
+import { ATTENTION_VARIANTS, attentionWeights, initBackend, isingMagnetization, isingProbability } from './index.js';
 import { createReferenceSampler } from './internal/referenceSampler.js';
 import { maxAbsDiff, randomNormal, take, tensorOf } from './internal/testUtils.js';
 
@@ -100,5 +100,38 @@ describe('attentionWeights', () => {
         expect(Math.abs(g[i]! - fd), `${variant} index ${i}`).toBeLessThan(2e-4 + 2e-2 * Math.abs(fd));
       }
     }
+  });
+
+  it('stays accurate and finite when every field of a row is strongly negative (no float32 cancellation, no 0/0)', () => {
+    // Row i = 3 of a length-4 problem: α = σ(2h) ≈ 6e−6 … 1e−4. In float32, m + 1 would carry
+    // relative errors up to ~5e−3 here; α formed in float64 keeps ~1e−7.
+    const row = [-6, -8, -4.5, -6];
+    const h = new Float32Array(1 * 1 * 4 * 4);
+    for (let i = 0; i < 4; i++) for (let k = 0; k < 4; k++) h[i * 4 + k] = row[k]!;
+    const expected = row.map((x) => Math.exp(2 * x) / (1 + Math.exp(2 * x)));
+    const sum = expected.reduce((a, b) => a + b, 0);
+    const j0 = tf.zeros([1, 4, 4]) as tf.Tensor3D;
+    for (const variant of ['boltzmann', 'sigmoid'] as const) {
+      const w = take(attentionWeights(tensorOf<tf.Rank.R4>(h, [1, 1, 4, 4]), { variant, couplings: j0, sampler }));
+      for (let k = 0; k < 4; k++) expect(Math.abs(w[12 + k]! / (expected[k]! / sum) - 1), `${variant} key ${k}`).toBeLessThan(1e-5);
+    }
+    // Fields so negative that α underflows float32 entirely: weights and gradients stay finite.
+    const hugeNegative = tensorOf<tf.Rank.R4>(new Float32Array(16).fill(-80), [1, 1, 4, 4]);
+    const c = tensorOf<tf.Rank.R4>(randomNormal(16, 15), [1, 1, 4, 4]);
+    for (const variant of ['boltzmann', 'sigmoid'] as const) {
+      const f = (x: tf.Tensor, jj: tf.Tensor): tf.Scalar =>
+        tf.sum(tf.mul(attentionWeights(x as tf.Tensor4D, { variant, couplings: jj as tf.Tensor3D, sampler }), c)) as tf.Scalar;
+      const grads = variant === 'boltzmann' ? tf.grads(f)([hugeNegative, j0]) : [tf.grad((x: tf.Tensor) => f(x, j0))(hugeNegative)];
+      for (const g of grads) expect(g.dataSync().every(Number.isFinite), variant).toBe(true);
+      expect(take(attentionWeights(hugeNegative, { variant, couplings: j0, sampler })).every(Number.isFinite)).toBe(true);
+    }
+  });
+
+  it('isingProbability is (isingMagnetization + 1)/2', () => {
+    const h = scores();
+    const j = randomJ();
+    const m = take(isingMagnetization(h, j, { sampler, beta: 0.9 }));
+    const p = take(isingProbability(h, j, { sampler, beta: 0.9 }));
+    for (let i = 0; i < m.length; i++) if (i % T <= Math.floor(i / T) % T) expect(Math.abs(p[i]! - (m[i]! + 1) / 2)).toBeLessThan(1e-7);
   });
 });

@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import type { Sampler } from '@boltzmann/ising-core';
 import { AttentionError } from './errors.js';
-import { isingMagnetization } from './isingMagnetization.js';
+import { isingProbability } from './isingMagnetization.js';
 import type { PreparedEstimates } from './isingMagnetization.js';
 import type { AttentionVariant } from './variants.js';
 
@@ -23,20 +23,36 @@ export function causalMask(length: number): tf.Tensor2D {
   return tf.linalg.bandPart(tf.ones([length, length]), -1, 0) as tf.Tensor2D;
 }
 
-/** `α = (m + 1)/2` on the causal prefix, normalized to sum 1 per query. */
-function normalizedFromMagnetization(m: tf.Tensor4D, mask: tf.Tensor2D): tf.Tensor4D {
-  const alpha = tf.mul(tf.mul(tf.add(m, 1), 0.5), mask);
-  // Every α is in (0, 1) for finite fields, so the sum is positive; the floor guards float32 underflow.
-  const total = tf.maximum(tf.sum(alpha, -1, true), 1e-30);
-  return tf.div(alpha, total) as tf.Tensor4D;
-}
+const FLOOR = 1e-30;
+
+/**
+ * `w = α / Σ_{k≤i} α_k` on the causal prefix, with the stable gradient
+ * `∂L/∂α_j = (∂L/∂w_j − Σ_k w_k ∂L/∂w_k)/S` (METHOD.md §2). The autodiff gradient of a division
+ * forms `α/S²`, which is 0/0 in float32 once a row's sum falls below ~1e−19.
+ */
+const normalizeRows = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
+  const alpha = args[0] as tf.Tensor;
+  const mask = args[1] as tf.Tensor;
+  const save = args[2] as tf.GradSaveFunc;
+  const masked = tf.mul(alpha, mask);
+  // Every α is positive for finite fields, so the sum is too; the floor only guards rounding to 0.
+  const total = tf.maximum(tf.sum(masked, -1, true), FLOOR);
+  const w = tf.div(masked, total);
+  save([w, total, mask]);
+  const gradFunc = (dy: tf.Tensor, saved: tf.Tensor[]): tf.Tensor[] => {
+    const [sw, sTotal, sMask] = saved as [tf.Tensor, tf.Tensor, tf.Tensor];
+    const centered = tf.sub(dy, tf.sum(tf.mul(sw, dy), -1, true));
+    return [tf.div(tf.mul(centered, sMask), sTotal), tf.zerosLike(sMask)];
+  };
+  return { value: w, gradFunc };
+}) as (alpha: tf.Tensor, mask: tf.Tensor) => tf.Tensor4D;
 
 /**
  * Causal attention weights `w_ij` (`B×H×T×T`, rows sum to 1 over `j ≤ i`, zero above the
  * diagonal) for one of the four variants (METHOD.md §1):
  * - `softmax`: `softmax_j(β h_ij)` over `j ≤ i`;
- * - `boltzmann`: `α = (m+1)/2`, `m` = Ising magnetizations of `(h, J)` from the sampler, normalized;
- * - `sigmoid`: `m = tanh(β h)` (independent spins, equal to `boltzmann` at `J = 0`), normalized;
+ * - `boltzmann`: `α = (m+1)/2 = P(s_j = +1)` of the Ising model of `(h, J)` from the sampler, normalized;
+ * - `sigmoid`: `α = σ(2βh)`, i.e. `m = tanh(βh)` (independent spins, equal to `boltzmann` at `J = 0`), normalized;
  * - `coupling`: the Ising magnetizations at `h = 0` (J only; exactly uniform with an exact sampler).
  *
  * @param scores `B×H×T×T` fields `h_ij = q_i·k_j/√d_k`.
@@ -57,7 +73,8 @@ export function attentionWeights(scores: tf.Tensor4D, options: AttentionWeightsO
         return tf.mul(tf.softmax(masked, -1), mask) as tf.Tensor4D;
       }
       case 'sigmoid':
-        return normalizedFromMagnetization(tf.tanh(tf.mul(scores, beta)) as tf.Tensor4D, mask);
+        // σ(2βh) = (tanh(βh) + 1)/2, without the cancellation of tanh + 1 in float32.
+        return normalizeRows(tf.sigmoid(tf.mul(scores, 2 * beta)), mask);
       case 'boltzmann':
       case 'coupling': {
         const { couplings, sampler } = options;
@@ -65,8 +82,8 @@ export function attentionWeights(scores: tf.Tensor4D, options: AttentionWeightsO
           throw new AttentionError('ATTENTION_INVALID_ARGUMENT', `variant "${options.variant}" needs both couplings and a sampler`);
         }
         const fields = options.variant === 'boltzmann' ? scores : tf.zerosLike(scores);
-        const m = isingMagnetization(fields, couplings, { sampler, beta, prepared: options.prepared });
-        return normalizedFromMagnetization(m, mask);
+        const alpha = isingProbability(fields, couplings, { sampler, beta, prepared: options.prepared });
+        return normalizeRows(alpha, mask);
       }
       default:
         throw new AttentionError('ATTENTION_INVALID_ARGUMENT', `unknown variant ${JSON.stringify(options.variant)}`);

@@ -4,7 +4,7 @@ export { initBackend } from './backend.js';
 export type { BackendName } from './backend.js';
 export { ATTENTION_VARIANTS, assertAttentionVariant, isAttentionVariant, usesSampler } from './variants.js';
 export type { AttentionVariant } from './variants.js';
-export { headBatches, isingMagnetization, prepareEstimates } from './isingMagnetization.js';
+export { headBatches, isingMagnetization, isingProbability, prepareEstimates } from './isingMagnetization.js';
 export type { MagnetizationSource, PreparedEstimates, PreparedHead } from './isingMagnetization.js';
 export { attentionWeights, causalMask } from './attentionWeights.js';
 export type { AttentionWeightsOptions } from './attentionWeights.js';

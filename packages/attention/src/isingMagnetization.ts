@@ -137,24 +137,13 @@ function headEstimates(batches: IsingBatch[], source: MagnetizationSource): Batc
   });
 }
 
-/**
- * The Boltzmann attention op: maps fields `h` (`B×H×T×T`) and couplings `J` (`H×T×T`) to the
- * magnetizations `m_ij = ⟨s_j⟩` of query `i`'s causal Ising model over keys `0..i`
- * (zero above the diagonal). Forward and backward come from the sampler's
- * {@link BatchEstimate}: `∂L/∂h = vjp(∂L/∂m).fields`, `∂L/∂J = Σ_heads-wise vjp(∂L/∂m).couplings`.
- * Differentiable with `tf.grad`/`tf.variableGrads`; the forward reads tensor data, so it is
- * eager-only (no graph mode).
- *
- * @param fields `B×H×T×T` float32 tensor.
- * @param couplings `H×T×T` float32 tensor (typically a slice of a `tf.Variable`).
- * @param source the sampler and β, plus optional estimates prepared earlier (async samplers).
- * @returns `B×H×T×T` magnetizations in (−1, 1).
- * @throws {AttentionError} ATTENTION_SHAPE_MISMATCH, ATTENTION_ASYNC_SAMPLER (sampler returned a promise and nothing
- *   was prepared), ATTENTION_STALE_ESTIMATE (prepared for other fields); {IsingError} from the sampler.
- * @example
- * const m = isingMagnetization(h, J, { sampler: exactSampler.create(), beta: 1 });
- */
-export function isingMagnetization(fields: tf.Tensor4D, couplings: tf.Tensor3D, source: MagnetizationSource): tf.Tensor4D {
+/** `m ↦ scale·m + offset`, applied in float64 before rounding to float32. */
+interface Affine {
+  readonly scale: number;
+  readonly offset: number;
+}
+
+function isingOp(fields: tf.Tensor4D, couplings: tf.Tensor3D, source: MagnetizationSource, affine: Affine): tf.Tensor4D {
   const [batch, heads, length, length2] = fields.shape;
   const [jHeads, jRows, jCols] = couplings.shape;
   if (length !== length2 || jHeads !== heads || jRows !== length || jCols !== length) {
@@ -163,6 +152,7 @@ export function isingMagnetization(fields: tf.Tensor4D, couplings: tf.Tensor3D, 
       `fields shape [${fields.shape.join(', ')}] needs couplings [${heads}, ${length}, ${length}], got [${couplings.shape.join(', ')}]`,
     );
   }
+  const { scale, offset } = affine;
   const op = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
     const h = args[0] as tf.Tensor;
     const j = args[1] as tf.Tensor;
@@ -170,11 +160,13 @@ export function isingMagnetization(fields: tf.Tensor4D, couplings: tf.Tensor3D, 
     const batches = headBatches(h.dataSync() as Float32Array, j.dataSync() as Float32Array, shape, source.beta);
     const estimates = headEstimates(batches, source);
     const tt = length * length;
-    const m = new Float32Array(batch * heads * tt);
+    const out = new Float32Array(batch * heads * tt);
     estimates.forEach((estimate, hd) => {
       for (let b = 0; b < batch; b++) {
         const dst = (b * heads + hd) * tt;
-        for (let k = 0; k < tt; k++) m[dst + k] = estimate.magnetization[b * tt + k]!;
+        for (let i = 0; i < length; i++) {
+          for (let k = 0; k <= i; k++) out[dst + i * length + k] = scale * estimate.magnetization[b * tt + i * length + k]! + offset;
+        }
       }
     });
     const gradFunc = (dy: tf.Tensor): tf.Tensor[] => {
@@ -187,7 +179,7 @@ export function isingMagnetization(fields: tf.Tensor4D, couplings: tf.Tensor3D, 
           const src = (b * heads + hd) * tt;
           for (let i = 0; i < length; i++) {
             // Entries above the diagonal are not spins of query i; keep them out of the VJP.
-            for (let k = 0; k <= i; k++) gm[b * tt + i * length + k] = g[src + i * length + k]!;
+            for (let k = 0; k <= i; k++) gm[b * tt + i * length + k] = scale * g[src + i * length + k]!;
           }
         }
         const grads = estimate.vjp(gm);
@@ -202,7 +194,42 @@ export function isingMagnetization(fields: tf.Tensor4D, couplings: tf.Tensor3D, 
       });
       return [tf.tensor(gh, h.shape), tf.tensor(gj, j.shape)];
     };
-    return { value: tf.tensor(m, h.shape), gradFunc };
+    return { value: tf.tensor(out, h.shape), gradFunc };
   });
   return op(fields, couplings) as tf.Tensor4D;
+}
+
+/**
+ * The Boltzmann attention op: maps fields `h` (`B×H×T×T`) and couplings `J` (`H×T×T`) to the
+ * magnetizations `m_ij = ⟨s_j⟩` of query `i`'s causal Ising model over keys `0..i`
+ * (zero above the diagonal). Forward and backward come from the sampler's
+ * {@link BatchEstimate}: `∂L/∂h = vjp(∂L/∂m).fields`, `∂L/∂J = vjp(∂L/∂m).couplings` per head.
+ * Differentiable with `tf.grad`/`tf.variableGrads`; the forward reads tensor data, so it is
+ * eager-only (no graph mode).
+ *
+ * @param fields `B×H×T×T` float32 tensor.
+ * @param couplings `H×T×T` float32 tensor (typically a slice of a `tf.Variable`).
+ * @param source the sampler and β, plus optional estimates prepared earlier (async samplers).
+ * @returns `B×H×T×T` magnetizations in [−1, 1], zero above the diagonal.
+ * @throws {AttentionError} ATTENTION_SHAPE_MISMATCH, ATTENTION_ASYNC_SAMPLER (sampler returned a promise and nothing
+ *   was prepared), ATTENTION_STALE_ESTIMATE (prepared for other fields); {IsingError} from the sampler.
+ * @example
+ * const m = isingMagnetization(h, J, { sampler: exactSampler.create(), beta: 1 });
+ */
+export function isingMagnetization(fields: tf.Tensor4D, couplings: tf.Tensor3D, source: MagnetizationSource): tf.Tensor4D {
+  return isingOp(fields, couplings, source, { scale: 1, offset: 0 });
+}
+
+/**
+ * The same op returning the unnormalized attention weights `α_ij = P_i(s_j = +1) = (m_ij + 1)/2`
+ * (zero above the diagonal). `α` is formed in float64 before rounding to float32, so a key
+ * with a strongly negative field keeps a small positive weight instead of cancelling to 0
+ * (`m + 1` in float32 is 0 once `m < −1 + 6e−8`).
+ *
+ * @returns `B×H×T×T` probabilities in [0, 1]; see {@link isingMagnetization} for parameters and errors.
+ * @example
+ * const alpha = isingProbability(h, J, { sampler, beta: 1 });
+ */
+export function isingProbability(fields: tf.Tensor4D, couplings: tf.Tensor3D, source: MagnetizationSource): tf.Tensor4D {
+  return isingOp(fields, couplings, source, { scale: 0.5, offset: 0.5 });
 }
