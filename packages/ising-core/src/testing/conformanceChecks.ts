@@ -126,11 +126,8 @@ function twoSpinExact(): [number, number] {
   return [m0 / z, m1 / z];
 }
 
-const largestSpins = (plugin: SamplerPlugin<any>, s: Settings): number => {
-  const sampler = plugin.create(s.createOptions);
-  void sampler.dispose?.();
-  return sampler.capabilities.maxSpins;
-};
+const largestSpins = (plugin: SamplerPlugin<any>, s: Settings): Promise<number> =>
+  withSampler(plugin, s, async (sampler) => sampler.capabilities.maxSpins);
 
 /**
  * Runs one conformance check against a plugin with `expect` assertions; rejects on the first
@@ -152,7 +149,7 @@ export async function runConformanceCheck(
 ): Promise<void> {
   const s = settingsOf(options);
   const randomBatch = (): IsingBatch => conformanceBatch(s.seed, s.fieldScale, s.couplingScale);
-  const fits = (spins: number): boolean => largestSpins(plugin, s) >= spins;
+  const fits = async (spins: number): Promise<boolean> => (await largestSpins(plugin, s)) >= spins;
   switch (check) {
     case 'plugin-shape': {
       expect(() => assertSamplerPlugin(plugin)).not.toThrow();
@@ -179,7 +176,7 @@ export async function runConformanceCheck(
       return;
     }
     case 'two-spin': {
-      if (!fits(2)) return;
+      if (!(await fits(2))) return;
       const batch = createIsingBatch({ fields: Float64Array.of(0.3, -0.1), couplings: Float64Array.of(0, 0.8, 0, 0), spins: [2], stride: 2 });
       const { magnetization } = await run(plugin, s, batch);
       if (s.exactReference) expectUsedClose(batch, magnetization, Float64Array.from(twoSpinExact()), s.magnetization, 'magnetization');
@@ -187,14 +184,14 @@ export async function runConformanceCheck(
       return;
     }
     case 'random-batch': {
-      if (!fits(RANDOM_SHAPE.length) || !s.exactReference) return;
+      if (!(await fits(RANDOM_SHAPE.length)) || !s.exactReference) return;
       const batch = randomBatch();
       const { magnetization } = await run(plugin, s, batch);
       expectUsedClose(batch, magnetization, bruteForceEstimate(batch).magnetization, s.magnetization, 'magnetization');
       return;
     }
     case 'range': {
-      if (!fits(RANDOM_SHAPE.length)) return;
+      if (!(await fits(RANDOM_SHAPE.length))) return;
       const batch = randomBatch();
       const { magnetization } = await run(plugin, s, batch);
       expect(magnetization.length).toBe(batch.size * batch.stride);
@@ -206,7 +203,7 @@ export async function runConformanceCheck(
       return;
     }
     case 'input-intact': {
-      if (!fits(RANDOM_SHAPE.length)) return;
+      if (!(await fits(RANDOM_SHAPE.length))) return;
       const batch = randomBatch();
       const copy = { fields: Float64Array.from(batch.fields), couplings: Float64Array.from(batch.couplings), spins: Int32Array.from(batch.spins) };
       const grad = upstreamGradient(batch, s.seed);
@@ -220,7 +217,7 @@ export async function runConformanceCheck(
     }
     case 'vjp-shape':
     case 'vjp-accuracy': {
-      if (!fits(RANDOM_SHAPE.length) || (check === 'vjp-accuracy' && !s.exactReference)) return;
+      if (!(await fits(RANDOM_SHAPE.length)) || (check === 'vjp-accuracy' && !s.exactReference)) return;
       const batch = randomBatch();
       const grad = upstreamGradient(batch, s.seed);
       const { fields, couplings } = (await run(plugin, s, batch)).vjp(grad);
@@ -253,7 +250,7 @@ export async function runConformanceCheck(
       return;
     }
     case 'determinism': {
-      if (!plugin.capabilities.deterministic || !fits(RANDOM_SHAPE.length)) return;
+      if (!plugin.capabilities.deterministic || !(await fits(RANDOM_SHAPE.length))) return;
       const batch = randomBatch();
       const grad = upstreamGradient(batch, s.seed);
       const first = await run(plugin, s, batch);
@@ -273,7 +270,7 @@ export async function runConformanceCheck(
       return;
     }
     case 'spin-limit': {
-      const limit = largestSpins(plugin, s);
+      const limit = await largestSpins(plugin, s);
       // A refused batch must still be well formed; beyond 8192 spins its couplings alone need 0.5 GiB.
       if (!(limit < 8192)) return;
       const stride = limit + 1;
