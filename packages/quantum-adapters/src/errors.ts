@@ -78,3 +78,18 @@ export function invalidArgument(message: string): AdapterError {
 export function malformed(message: string, cause?: unknown): AdapterError {
   return new AdapterError('ADAPTER_MALFORMED', message, { reason: 'malformed', retryable: false, cause });
 }
+
+/**
+ * The {@link AdapterError} behind `error`, following `cause` links: `estimateBatch` wraps a
+ * sampler's own errors as `IsingError('ISING_SAMPLER_FAILED', …, { cause })`.
+ *
+ * @returns the first AdapterError in the chain, or `undefined`.
+ * @example
+ * try { await estimateBatch(sampler, batch) } catch (e) { if (adapterErrorOf(e)?.retryable) scheduleRetry() }
+ */
+export function adapterErrorOf(error: unknown): AdapterError | undefined {
+  for (let e = error, depth = 0; e !== null && e !== undefined && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof AdapterError) return e;
+  }
+  return undefined;
+}

@@ -1,4 +1,4 @@
-export { AdapterError, isAdapterError } from './errors.js';
+export { AdapterError, adapterErrorOf, isAdapterError } from './errors.js';
 export type { AdapterErrorCode, AdapterErrorOptions, AdapterErrorReason } from './errors.js';
 export { decodeQpAnswer, encodeQpProblem, qpFullRows } from './qpCodec.js';
 export type { QpAnswer, QpProblemData, QpTerms, SolverGraph } from './qpCodec.js';
