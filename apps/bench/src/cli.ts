@@ -12,11 +12,14 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 });
 
 const controller = new AbortController();
-let signals = 0;
+let firstSignal = 0;
 const onSignal = (): void => {
-  signals += 1;
-  if (signals === 1) controller.abort();
-  else {
+  // Ctrl-C reaches us twice (the terminal's process group and tsx's relay): a repeat within
+  // a second is the same keypress, not a request to stop at once.
+  if (firstSignal === 0) {
+    firstSignal = Date.now();
+    controller.abort();
+  } else if (Date.now() - firstSignal > 1000) {
     process.stderr.write('error [BENCH_INTERRUPTED]: stopped immediately; rerun the same command to resume from the last checkpoints\n');
     process.exit(130);
   }

@@ -48,7 +48,7 @@ export function plainProgress(write: (line: string) => void = (l) => process.std
       write(`step   ${l.label} ${p.step}/${p.steps} loss ${p.loss.toFixed(4)} ${p.stepsPerSecond.toFixed(1)} steps/s ETA ${formatDuration(etaSeconds(p))}`);
     },
     end(id, status) {
-      write(`${status.startsWith('done') ? 'done  ' : 'end   '} ${labels.get(id)?.label ?? id}: ${status}`);
+      write(`end    ${labels.get(id)?.label ?? id}: ${status}`);
       labels.delete(id);
     },
     log: write,
@@ -70,9 +70,12 @@ export function barProgress(): ProgressDisplay {
     Presets.shades_classic,
   );
   const bars = new Map<string, SingleBar>();
+  const labels = new Map<string, string>();
+  const label = (id: string): string => labels.get(id) ?? id;
   return {
-    start(id, label, steps, startStep) {
-      bars.set(id, multi.create(steps, startStep, { label: label.padEnd(38).slice(0, 38), loss: '-', sps: '-', etaText: '?' }));
+    start(id, text, steps, startStep) {
+      labels.set(id, text);
+      bars.set(id, multi.create(steps, startStep, { label: text.padEnd(38).slice(0, 38), loss: '-', sps: '-', etaText: '?' }));
     },
     update(p) {
       bars.get(p.id)?.update(p.step, { loss: p.loss.toFixed(4), sps: p.stepsPerSecond.toFixed(1), etaText: formatDuration(etaSeconds(p)) });
@@ -83,7 +86,7 @@ export function barProgress(): ProgressDisplay {
         multi.remove(bar);
         bars.delete(id);
       }
-      multi.log(`${status}\n`);
+      multi.log(`${label(id)}: ${status}\n`);
     },
     log(line) {
       multi.log(`${line}\n`);

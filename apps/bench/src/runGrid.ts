@@ -131,12 +131,12 @@ export async function runGrid(configs: readonly RunConfig[], options: GridRunOpt
           const c = current;
           if (msg.type === 'done') {
             done.set(c.id, msg.record);
-            options.progress.end(c.id, `done ${runLabel(c.config)}: ${msg.record.metricName} ${msg.record.finalMetric.toFixed(4)} (${formatDuration(msg.record.wallSeconds)})`);
+            options.progress.end(c.id, `${msg.record.metricName} ${msg.record.finalMetric.toFixed(4)} (${formatDuration(msg.record.wallSeconds)})`);
           } else if (msg.type === 'stopped') {
-            options.progress.end(c.id, `checkpointed ${runLabel(c.config)}`);
+            options.progress.end(c.id, 'checkpointed');
           } else {
             failures.push({ id: c.id, label: runLabel(c.config), code: msg.code, message: msg.message });
-            options.progress.end(c.id, `failed ${runLabel(c.config)}: error [${msg.code}]: ${msg.message}`);
+            options.progress.end(c.id, `failed: error [${msg.code}]: ${msg.message}`);
           }
           current = undefined;
           if (!stopping) next();
@@ -148,11 +148,11 @@ export async function runGrid(configs: readonly RunConfig[], options: GridRunOpt
         active.delete(child);
         if (current) {
           const c = current;
-          if (stopping) options.progress.end(c.id, `stopped ${runLabel(c.config)} (its last checkpoint is kept)`);
+          if (stopping) options.progress.end(c.id, 'stopped (its last checkpoint is kept)');
           else {
             const why = `worker process exited (${sig ?? `code ${code}`}) during the run`;
             failures.push({ id: c.id, label: runLabel(c.config), code: 'BENCH_RUN_FAILED', message: why });
-            options.progress.end(c.id, `failed ${runLabel(c.config)}: error [BENCH_RUN_FAILED]: ${why}`);
+            options.progress.end(c.id, `failed: error [BENCH_RUN_FAILED]: ${why}`);
             // Keep the pool at full strength for the remaining runs.
             if (queue.length > 0) startOne();
           }

@@ -40,16 +40,15 @@ export function finalMetricOf(config: RunConfig, e: { loss: number; correct: num
 export async function trainRun(config: RunConfig, settings: RunSettings, registry: SamplerRegistry, hooks: TrainHooks = {}): Promise<RunRecord | 'stopped'> {
   const id = runId(config);
   const data = await createTaskData(config, settings.dataPath);
-  const engine = await createEngine(config, data, registry);
+  const ckpt = readCheckpoint(settings.resultsDir, id, hooks.warn);
+  const engine = await createEngine(config, data, registry, ckpt?.engine);
   try {
-    const ckpt = readCheckpoint(settings.resultsDir, id, hooks.warn);
     let step = 0;
     let startedAt = new Date().toISOString();
     let previousSeconds = 0;
     const trainLoss: CurvePoint[] = [];
     const evalMetric: CurvePoint[] = [];
     if (ckpt) {
-      engine.restore(ckpt.engine);
       data.restoreState(ckpt.dataState);
       step = ckpt.step;
       startedAt = ckpt.startedAt;
@@ -93,6 +92,9 @@ export async function trainRun(config: RunConfig, settings: RunSettings, registr
       }
       const sessionSeconds = (performance.now() - sessionStart) / 1000;
       hooks.onProgress?.({ id, step, steps: config.steps, loss, stepsPerSecond: sessionSeconds > 0 ? (step - sessionStartStep) / sessionSeconds : 0 });
+      // A synchronous sampler makes every await resolve at once: yield to the event loop so
+      // stop messages, signals and IPC are seen between steps.
+      await new Promise<void>((resolve) => setImmediate(resolve));
       const stop = hooks.shouldStop?.() === true;
       if (step < config.steps && (stop || step % settings.checkpointEvery === 0)) {
         // A checkpoint sits at an interval boundary only if the partial loss interval is flushed with it.

@@ -13,12 +13,12 @@ const send = (msg: FromWorker): void => {
   if (process.connected) process.send?.(msg);
 };
 let stopRequested = false;
-let signals = 0;
+let firstSignal = 0;
 const onSignal = (): void => {
   stopRequested = true;
-  signals += 1;
-  // A second signal means "now": the last checkpoint is kept, the current step is lost.
-  if (signals > 1) process.exit(130);
+  // A second signal (not the duplicate of one Ctrl-C) means "now": the last checkpoint is kept.
+  if (firstSignal === 0) firstSignal = Date.now();
+  else if (Date.now() - firstSignal > 1000) process.exit(130);
 };
 process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);

@@ -1,102 +1,102 @@
-import * as attention from '@boltzmann/attention';
+import { combineEvaluations, createTrainer, createTransformer, evaluate, initBackend, loadTransformer } from '@boltzmann/attention';
+import type { Trainer, TrainerState, Transformer, TransformerJSON } from '@boltzmann/attention';
 import type { SamplerRegistry } from '@boltzmann/ising-core';
 import { BenchError } from '../benchError.js';
 import type { RunConfig } from '../types.js';
 import type { TaskData, TrainBatch } from './taskData.js';
 
-/** What the bench needs from a model and its trainer, whatever the attention package calls it. */
+/** The saved state of an engine: model weights (with config) and optimizer state. */
+export interface EngineState {
+  readonly model: TransformerJSON;
+  readonly trainer: TrainerState;
+}
+
+/** A run's model and trainer behind the few calls the bench makes. */
 export interface Engine {
+  /** One optimizer step; returns the batch loss before the update. */
   step(batch: TrainBatch): Promise<number>;
-  /** Mean loss and counts over the batches (loss weighted by counted positions). */
+  /** Loss and accuracy over all evaluation batches (weighted by their masks). */
   evaluate(batches: readonly TrainBatch[]): Promise<{ loss: number; correct: number; count: number }>;
   /** Learned J of head 0 as T × T row-major, or null for variants without couplings. */
   couplings(): number[] | null;
-  save(): unknown;
-  restore(state: unknown): void;
+  save(): EngineState;
   dispose(): void;
-}
-
-type AnyFn = (...args: any[]) => any;
-const api = attention as unknown as Record<string, unknown>;
-
-function need(name: string): AnyFn {
-  const fn = api[name];
-  if (typeof fn !== 'function') {
-    throw new BenchError('BENCH_MISSING_API', `@boltzmann/attention does not export ${name}() yet; the bench cannot train`);
-  }
-  return fn as AnyFn;
 }
 
 let backendReady: Promise<unknown> | undefined;
 
+function usesSampler(config: RunConfig): boolean {
+  return config.variant === 'boltzmann' || config.variant === 'coupling';
+}
+
 /**
- * Builds the model and trainer of one run through `@boltzmann/attention`.
+ * Builds (or, from a checkpoint, rebuilds) the model and trainer of one run.
  *
  * @param config the run config.
  * @param data the run's data (vocabulary and output sizes).
  * @param registry the bench's frozen sampler registry.
+ * @param saved the engine state of a checkpoint, to continue from.
  * @returns the engine.
- * @throws BENCH_MISSING_API when the attention package lacks an entry point; its own coded errors for bad configs.
+ * @throws AttentionError codes (bad config, unknown sampler, corrupt checkpoint weights).
  */
-export async function createEngine(config: RunConfig, data: TaskData, registry: SamplerRegistry): Promise<Engine> {
-  backendReady ??= Promise.resolve(need('initBackend')());
+export async function createEngine(config: RunConfig, data: TaskData, registry: SamplerRegistry, saved?: unknown): Promise<Engine> {
+  backendReady ??= initBackend('wasm', { log: () => undefined });
   await backendReady;
-  const usesSampler = config.variant === 'boltzmann' || config.variant === 'coupling';
-  const model = need('createTransformer')({
-    vocabSize: data.vocabSize,
-    outputSize: data.outputSize,
-    maxLength: config.length,
-    dModel: config.dModel,
-    heads: config.heads,
-    ffn: config.ffn,
-    ffnHidden: config.ffnHidden,
-    variant: config.variant,
-    beta: config.beta,
-    jInit: config.jInit === 0 ? 'zeros' : 'normal',
-    jInitStd: config.jInit,
-    seed: config.seed,
-    ...(usesSampler ? { sampler: config.sampler, samplerOptions: config.samplerOptions, registry } : {}),
-  });
-  const trainer = need('createTrainer')(model, {
+  const samplerPart = usesSampler(config) ? { sampler: config.sampler, samplerOptions: config.samplerOptions, registry } : {};
+  let model: Transformer;
+  let trainer: Trainer;
+  const trainerOptions = {
     lr: config.lr,
     minLrFraction: config.minLrFraction,
     totalSteps: config.steps,
     weightDecay: config.weightDecay,
     clipNorm: config.clipNorm,
-  });
-  const evaluate = need('evaluate');
+  };
+  if (saved !== undefined) {
+    const s = saved as Partial<EngineState> | null;
+    if (!s || typeof s !== 'object' || !s.model || !s.trainer) {
+      throw new BenchError('BENCH_CORRUPT_CHECKPOINT', 'checkpoint has no model/trainer state');
+    }
+    model = loadTransformer(s.model, samplerPart);
+    trainer = createTrainer(model, trainerOptions);
+    trainer.restore(s.trainer);
+  } else {
+    model = createTransformer({
+      vocabSize: data.vocabSize,
+      outputSize: data.outputSize,
+      maxLength: config.length,
+      dModel: config.dModel,
+      heads: config.heads,
+      ffn: config.ffn,
+      ffnHidden: config.ffnHidden,
+      variant: config.variant,
+      beta: config.beta,
+      jInit: config.jInit === 0 ? 'zeros' : 'normal',
+      jInitStd: config.jInit,
+      seed: config.seed,
+      ...samplerPart,
+    });
+    trainer = createTrainer(model, trainerOptions);
+  }
   return {
     async step(batch) {
-      const r = await trainer.step(batch);
-      return r.loss as number;
+      return (await trainer.step(batch)).loss;
     },
     async evaluate(batches) {
-      let loss = 0;
-      let correct = 0;
-      let count = 0;
-      for (const b of batches) {
-        const r = await evaluate(model, b);
-        loss += r.loss * r.count;
-        correct += r.correct;
-        count += r.count;
-      }
-      return { loss: count > 0 ? loss / count : Number.NaN, correct, count };
+      const parts = [];
+      for (const b of batches) parts.push(await evaluate(model, b, { chunkSize: 128 }));
+      const e = combineEvaluations(parts);
+      return { loss: e.loss, correct: e.correct, count: e.count };
     },
     couplings() {
-      if (!usesSampler) return null;
-      const j = model.couplings();
-      const first = Array.isArray(j) && j.length > 0 && typeof j[0] !== 'number' ? j[0] : j;
-      return Array.from(first as ArrayLike<number>);
+      if (!usesSampler(config)) return null;
+      const first = model.couplings()[0];
+      return first ? Array.from(first) : null;
     },
-    save: () => ({ model: model.toJSON(), trainer: trainer.saveState() }),
-    restore(state) {
-      const s = state as { model: unknown; trainer: unknown };
-      model.loadJSON(s.model);
-      trainer.restoreState(s.trainer);
-    },
+    save: () => ({ model: model.toJSON(), trainer: trainer.state() }),
     dispose() {
-      trainer.dispose?.();
-      model.dispose?.();
+      trainer.dispose();
+      model.dispose();
     },
   };
 }
