@@ -1,3 +1,4 @@
+import QuantumCircuit from 'quantum-circuit';
 import { describe, expect, it } from 'vitest';
 import { annealStatevector, isDqaError, toQasm3 } from './index.js';
 import type { IsingProblem, QasmOptions } from './index.js';
@@ -124,6 +125,27 @@ describe('toQasm3', () => {
       [1, 2, 0.6],
     ] as const) couplings[j * n + k] = v;
     expect(mismatch({ fields, couplings }, { tau: 1.3, steps: 2, order: 2 })).toBeLessThan(1e-10);
+  });
+
+  it('should give the same state on the npm quantum-circuit simulator (its own gate matrices, wire j = bit j)', () => {
+    const options: QasmOptions = { tau: 2.2, steps: 6, order: 2, calibrate: 'linear-response', dialect: 'braket', measure: false };
+    const circuit = new QuantumCircuit(4);
+    for (const line of toQasm3(problem, options).split('\n')) {
+      let m: RegExpMatchArray | null;
+      if ((m = line.match(/^h q\[(\d+)\];$/))) circuit.appendGate('h', Number(m[1]));
+      else if ((m = line.match(/^rx\(([^)]+)\) q\[(\d+)\];$/))) circuit.appendGate('rx', Number(m[2]), { params: { theta: Number(m[1]) } });
+      else if ((m = line.match(/^rz\(([^)]+)\) q\[(\d+)\];$/))) circuit.appendGate('rz', Number(m[2]), { params: { phi: Number(m[1]) } });
+      else if ((m = line.match(/^zz\(([^)]+)\) q\[(\d+)\], q\[(\d+)\];$/))) {
+        circuit.appendGate('zz', [Number(m[2]), Number(m[3])], { params: { theta: Number(m[1]) } });
+      }
+    }
+    circuit.run();
+    const { dialect: _d, measure: _m, ...annealOptions } = options;
+    const sim = annealStatevector(problem, annealOptions);
+    for (let s = 0; s < 16; s++) {
+      const z = circuit.state[String(s ^ 15)] ?? { re: 0, im: 0 };
+      expect(Math.hypot(sim.re[s]! - z.re, sim.im[s]! - z.im)).toBeLessThan(1e-10);
+    }
   });
 
   it('should emit the documented header, the h layer, signed angles and one measurement per qubit', () => {
