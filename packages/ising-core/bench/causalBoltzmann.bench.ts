@@ -1,7 +1,8 @@
 /**
  * Benchmark of the exact causal op: median wall time of forward and of forward+backward for
- * batch 64 at length 8, 12 and 16, on one thread (`causalBoltzmann`) and on all cores
- * (`causalBoltzmannAsync`). Run with `pnpm nx run ising-core:bench` (from the workspace root).
+ * batch 64 at length 8, 12 and 16, on one thread (`causalBoltzmann`, `threads: 1`) and on all
+ * cores (`causalBoltzmann` with the calling thread plus workers, and `causalBoltzmannAsync`
+ * with workers only). Run with `pnpm nx run ising-core:bench` (from the workspace root).
  * Times are wall-clock medians; "ns/config" divides by the configurations enumerated
  * (`Σ_q 2^{n_q}`, query i of a sequence has i + 1 spins); "cpu ms" is the process CPU time
  * (all threads), which a busy, shared machine inflates less than wall time.
@@ -35,7 +36,9 @@ interface Row {
   configurations: number;
 }
 
-async function measure(length: number, parallel: boolean): Promise<Row> {
+type Mode = 'sync' | 'async';
+
+async function measure(length: number, mode: Mode, threadCount: number): Promise<Row> {
   const rng = createRng(length);
   const fields = Float32Array.from({ length: batch * length * length }, () => rng.normal());
   const couplings = Float32Array.from({ length: length * length }, () => 0.3 * rng.normal());
@@ -51,12 +54,12 @@ async function measure(length: number, parallel: boolean): Promise<Row> {
     const c0 = process.cpuUsage();
     const t0 = performance.now();
     let t1: number;
-    if (parallel) {
-      const out = await causalBoltzmannAsync(fields, couplings, shape, { threads });
+    if (mode === 'async') {
+      const out = await causalBoltzmannAsync(fields, couplings, shape, { threads: threadCount });
       t1 = performance.now();
       await out.backward(upstream);
     } else {
-      const out = causalBoltzmann(fields, couplings, shape);
+      const out = causalBoltzmann(fields, couplings, shape, { threads: threadCount });
       t1 = performance.now();
       out.backward(upstream);
     }
@@ -70,17 +73,18 @@ async function measure(length: number, parallel: boolean): Promise<Row> {
   }
   // Each query i enumerates 2^(i+1) configurations.
   const configurations = batch * (2 ** (length + 1) - 2);
-  return { length, mode: parallel ? `${threads} threads` : '1 thread', forward: median(forwardTimes), total: median(totalTimes), cpu: median(cpuTimes), configurations };
+  return { length, mode: `${threadCount} thr ${mode}`, forward: median(forwardTimes), total: median(totalTimes), cpu: median(cpuTimes), configurations };
 }
 
 console.log(`causalBoltzmann bench: batch ${batch}, lengths ${lengths.join(', ')}, ${repeats} timed repeats (median), ${cpus()[0]?.model ?? 'cpu'} × ${threads}`);
-console.log('length  mode        forward ms  fwd+bwd ms  fwd ns/config  fwd+bwd ns/config  fwd+bwd cpu ms');
+console.log('length  mode          forward ms  fwd+bwd ms  fwd ns/config  fwd+bwd ns/config  fwd+bwd cpu ms');
 for (const length of lengths) {
-  for (const parallel of [false, true]) {
-    const r = await measure(length, parallel);
+  const modes: [Mode, number][] = [['sync', 1], ['sync', threads], ['async', threads]];
+  for (const [mode, threadCount] of modes) {
+    const r = await measure(length, mode, threadCount);
     const ns = (ms: number) => ((ms * 1e6) / r.configurations).toFixed(2).padStart(13);
     console.log(
-      `${String(r.length).padStart(6)}  ${r.mode.padEnd(10)}  ${r.forward.toFixed(2).padStart(10)}  ${r.total.toFixed(2).padStart(10)}  ${ns(r.forward)}  ${ns(r.total).padStart(17)}  ${r.cpu.toFixed(2).padStart(14)}`,
+      `${String(r.length).padStart(6)}  ${r.mode.padEnd(12)}  ${r.forward.toFixed(2).padStart(10)}  ${r.total.toFixed(2).padStart(10)}  ${ns(r.forward)}  ${ns(r.total).padStart(17)}  ${r.cpu.toFixed(2).padStart(14)}`,
     );
   }
 }

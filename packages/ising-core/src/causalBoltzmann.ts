@@ -16,13 +16,15 @@ export interface CausalBoltzmannOptions {
   readonly beta?: number;
   /** Exact-enumeration limit on `length` for `'boltzmann'` (default 24). */
   readonly maxSpins?: number;
-}
-
-/** Options of {@link causalBoltzmannAsync}: those of {@link causalBoltzmann} plus a thread count. */
-export interface CausalBoltzmannAsyncOptions extends CausalBoltzmannOptions {
-  /** `'auto'` (default: all cores when the batch is big enough) or a thread count. */
+  /**
+   * Threads for `'boltzmann'`: `'auto'` (default) uses every core when the batch has at least
+   * 2^18 configurations, a number forces that many (1 = calling thread only).
+   */
   readonly threads?: 'auto' | number;
 }
+
+/** Options of {@link causalBoltzmannAsync}: the same as {@link CausalBoltzmannOptions}. */
+export type CausalBoltzmannAsyncOptions = CausalBoltzmannOptions;
 
 /** Forward values of a causal call, all `Float64Array`s in the fields' layout, zero above the diagonal. */
 export interface CausalBoltzmannForward {
@@ -154,7 +156,7 @@ function halve(ga: Float64Array): Float64Array {
 }
 
 /**
- * The batched causal Boltzmann attention op, exact and synchronous (one thread). Query `i` of
+ * The batched causal Boltzmann attention op, exact and synchronous. Query `i` of
  * sequence `b` is an Ising model over keys `0..i` with fields `h_ij = fields[(b·length + i)·length + j]`
  * (entries with `j > i` ignored) and the shared couplings `J` (strict upper triangle).
  *
@@ -163,12 +165,13 @@ function halve(ga: Float64Array): Float64Array {
  * - `'coupling'`: `h` treated as 0, so `m = 0` exactly by the flip symmetry (uniform weights);
  *   both gradients are exactly zero (`∂L/∂h` because `h` is ignored, `∂L/∂J` by the symmetry).
  *
- * Use {@link causalBoltzmannAsync} to spread a large batch over all cores.
+ * Synchronous, as a `tf.customGrad` forward must be; a large batch is still spread over all
+ * cores (see `estimateExact`: the calling thread takes one share and blocks on the workers).
  *
  * @param fields `batch × length × length` row-major, Float32Array or Float64Array.
  * @param couplings `length × length` row-major.
  * @param shape `{ batch, length }`.
- * @param options `variant`, `beta`, `maxSpins`.
+ * @param options `variant`, `beta`, `maxSpins`, `threads`.
  * @returns magnetizations, normalized weights and `backward(∂L/∂w) → { fields: ∂L/∂h, couplings: ∂L/∂J }`.
  * @throws {IsingError} ISING_SHAPE_MISMATCH, ISING_NOT_FINITE, ISING_INVALID_ARGUMENT, ISING_TOO_MANY_SPINS
  * @example
@@ -192,9 +195,9 @@ export function causalBoltzmann(fields: RealArray, couplings: RealArray, shape: 
 }
 
 /**
- * {@link causalBoltzmann} with the enumeration spread over `worker_threads` (see
- * `estimateExactAsync`); forward and backward are asynchronous. The closed-form variants run
- * on the calling thread.
+ * {@link causalBoltzmann} with the enumeration on `worker_threads` only (see
+ * `estimateExactAsync`), leaving the calling thread's event loop free; forward and backward are
+ * asynchronous. The closed-form variants run on the calling thread.
  *
  * @throws {IsingError} as {@link causalBoltzmann}; ISING_WORKER_FAILED when a worker dies.
  * @example

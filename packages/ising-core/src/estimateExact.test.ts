@@ -178,21 +178,26 @@ describe('estimateExact', () => {
     }
   });
 
-  it('the multi-threaded path equals the single-thread path', async () => {
+  it('the multi-threaded paths (synchronous and async) equal the single-thread path', async () => {
     const batch = randomBatch(21, 10, 12, 1);
     const grad = Float64Array.from({ length: batch.fields.length }, (_, i) => Math.sin(7 * i));
-    const one = estimateExact(batch);
+    const one = estimateExact(batch, { threads: 1 });
+    const g1 = one.vjp(grad);
+    const sync = estimateExact(batch, { threads: 2 });
+    expect(Array.from(sync.magnetization)).toEqual(Array.from(one.magnetization));
+    expect(Array.from(sync.logPartition)).toEqual(Array.from(one.logPartition));
+    const gs = sync.vjp(grad);
+    expect(Array.from(gs.fields)).toEqual(Array.from(g1.fields));
+    close(gs.couplings, g1.couplings, 1e-12, 1e-14);
     const many = await estimateExactAsync(batch, { threads: 2 });
     expect(Array.from(many.magnetization)).toEqual(Array.from(one.magnetization));
     expect(Array.from(many.logPartition)).toEqual(Array.from(one.logPartition));
-    const g1 = one.vjp(grad);
     const g2 = await many.vjp(grad);
     expect(Array.from(g2.fields)).toEqual(Array.from(g1.fields));
     close(g2.couplings, g1.couplings, 1e-12, 1e-14);
-    // A second call reuses the pool; the backward can run twice.
-    const again = await estimateExactAsync(batch, { threads: 2 });
-    close((await again.vjp(grad)).couplings, g1.couplings, 1e-12, 1e-14);
+    // The pool is reused, and a backward can run twice.
     close((await many.vjp(grad)).couplings, g1.couplings, 1e-12, 1e-14);
+    close(sync.vjp(grad).couplings, g1.couplings, 1e-12, 1e-14);
   });
 
   it('rejects bad batches and gradients with coded errors', async () => {
@@ -216,6 +221,7 @@ describe('estimateExact', () => {
     expect(code(() => est.vjp(new Float64Array(3)))).toBe('ISING_SHAPE_MISMATCH');
     expect(code(() => est.vjp(new Float64Array(12).fill(Number.NaN)))).toBe('ISING_NOT_FINITE');
     await expect(estimateExactAsync(batch, { threads: 0 })).rejects.toMatchObject({ code: 'ISING_INVALID_ARGUMENT' });
+    expect(code(() => estimateExact(batch, { threads: 1.5 }))).toBe('ISING_INVALID_ARGUMENT');
     const big = createIsingBatch({ fields: new Float64Array(25), couplings: new Float64Array(625), spins: [25], stride: 25 });
     expect(code(() => estimateExact(big))).toBe('ISING_TOO_MANY_SPINS');
   });

@@ -13,24 +13,24 @@ import {
 } from './internal/kernels/exactBatch.js';
 import { exactBackward, exactForward } from './internal/kernels/exactKernel.js';
 import type { ExactForwardResult, ExactProblems } from './internal/kernels/exactKernel.js';
-import { autoThreadCount, disposeWorkerPool, runOnWorkers } from './internal/workerPool.js';
-import type { BackwardResult } from './internal/workerPool.js';
+import { autoThreadCount, disposeWorkerPool, runOnWorkers, runOnWorkersSync } from './internal/workerPool.js';
+import type { BackwardResult, WorkerTask } from './internal/workerPool.js';
 import type { BatchEstimate, IsingBatch, IsingGradients } from './types.js';
 
-/** Options of {@link estimateExact}. */
+/** Options of {@link estimateExact} and {@link estimateExactAsync}. */
 export interface ExactOptions {
   /** Largest spin count to enumerate (default 24, at most 30). */
   readonly maxSpins?: number;
-}
-
-/** Options of {@link estimateExactAsync}. */
-export interface ExactAsyncOptions extends ExactOptions {
   /**
-   * Threads to use. `'auto'` (default) uses every core when the batch is big enough to pay for
-   * it (≥ 2^19 enumerated states in total) and the calling thread otherwise; a number forces it.
+   * Threads to use. `'auto'` (default) uses every core when the batch has at least 2^18
+   * configurations in total (`Σ_q 2^{n_q}`) and the calling thread otherwise; a number forces
+   * that many threads (1 = calling thread only).
    */
   readonly threads?: 'auto' | number;
 }
+
+/** Options of {@link estimateExactAsync}: the same as {@link ExactOptions}. */
+export type ExactAsyncOptions = ExactOptions;
 
 /** An exact {@link BatchEstimate} that also carries `log Z` per problem. */
 export interface ExactBatchEstimate extends BatchEstimate {
@@ -48,16 +48,80 @@ export interface AsyncExactBatchEstimate {
   vjp(gradMagnetization: Float64Array): Promise<IsingGradients>;
 }
 
+/** Problems dealt to threads; `undefined` when the calling thread does everything. */
+interface Plan {
+  readonly groups: Int32Array[];
+  readonly stride: number;
+  readonly size: number;
+}
+
+const AUTO_MIN_STATES = 2 ** 18;
+
+function planThreads(threads: 'auto' | number | undefined, spins: Int32Array, stride: number): Plan | undefined {
+  let count: number;
+  if (threads === undefined || threads === 'auto') {
+    count = totalStates(spins) >= AUTO_MIN_STATES ? autoThreadCount() : 1;
+  } else if (Number.isInteger(threads) && threads >= 1) {
+    count = threads;
+  } else {
+    throw new IsingError('ISING_INVALID_ARGUMENT', `threads must be 'auto' or a positive integer, got ${String(threads)}`);
+  }
+  const groups = partitionProblems(spins, Math.min(count, spins.length));
+  return groups.length > 1 ? { groups, stride, size: spins.length } : undefined;
+}
+
+function forwardTasks(plan: Plan, problems: ExactProblems): WorkerTask[] {
+  return plan.groups.map((g) => ({ kind: 'forward', problems: compactProblems(problems, g) }));
+}
+
+function backwardTasks(plan: Plan, problems: ExactProblems, parts: readonly ExactForwardResult[], grad: Float64Array): WorkerTask[] {
+  return plan.groups.map((g, i) => ({
+    kind: 'backward',
+    problems: compactProblems(problems, g),
+    up: parts[i]!.up.slice(),
+    norm: parts[i]!.norm.slice(),
+    grad: gatherRows(grad, g, plan.stride),
+  }));
+}
+
+function mergeForward(plan: Plan, parts: readonly ExactForwardResult[]): ExactForwardResult {
+  const up = new Float64Array(plan.size * plan.stride);
+  const logZ = new Float64Array(plan.size);
+  const norm = new Float64Array(plan.size);
+  parts.forEach((r, i) => {
+    const g = plan.groups[i]!;
+    scatterRows(up, r.up, g, plan.stride);
+    for (let k = 0; k < g.length; k++) {
+      logZ[g[k]!] = r.logZ[k]!;
+      norm[g[k]!] = r.norm[k]!;
+    }
+  });
+  return { up, logZ, norm };
+}
+
+function mergeBackward(plan: Plan, parts: readonly BackwardResult[]): IsingGradients {
+  const fields = new Float64Array(plan.size * plan.stride);
+  const couplings = new Float64Array(plan.stride * plan.stride);
+  parts.forEach((r, i) => {
+    scatterRows(fields, r.fields, plan.groups[i]!, plan.stride);
+    for (let k = 0; k < couplings.length; k++) couplings[k]! += r.couplings[k]!;
+  });
+  return { fields, couplings };
+}
+
 /**
  * Exact magnetizations, `log Z` and the VJP of every problem of a batch by enumeration in
- * `O(2^n)` per problem (METHOD.md §2), on the calling thread. The backward pass recomputes the
- * probabilities instead of storing them (scratch is `O(2^stride)`).
+ * `O(2^n)` per problem (METHOD.md §2). Synchronous; large batches are split across
+ * `worker_threads` (the calling thread takes one share and blocks on the others through shared
+ * memory). The backward pass recomputes the probabilities instead of storing them (scratch is
+ * `O(2^stride)` per thread). Multi-threaded results equal single-thread ones except the
+ * summation order of `∂L/∂J`'s per-thread partial sums.
  *
  * @param batch problems sharing one coupling matrix (any mix of spin counts).
- * @param options `maxSpins` (default 24).
+ * @param options `maxSpins` (default 24), `threads` (default `'auto'`).
  * @returns magnetizations, `log Z`, `P(s_j = +1)` and `vjp(∂L/∂m) → { fields: ∂L/∂h, couplings: ∂L/∂J }`.
  * @throws {IsingError} ISING_TOO_MANY_SPINS above `maxSpins`; ISING_SHAPE_MISMATCH, ISING_NOT_FINITE,
- *   ISING_INVALID_ARGUMENT on a malformed batch or gradient.
+ *   ISING_INVALID_ARGUMENT on a malformed batch or gradient; ISING_WORKER_FAILED when a worker fails.
  * @example
  * const batch = createIsingBatch({ fields: Float64Array.of(0.5, -0.2), couplings: Float64Array.of(0, 0.3, 0, 0), spins: [2], stride: 2 });
  * const { magnetization, vjp } = estimateExact(batch);
@@ -66,33 +130,30 @@ export interface AsyncExactBatchEstimate {
 export function estimateExact(batch: IsingBatch, options: ExactOptions = {}): ExactBatchEstimate {
   const checked = validateExactBatch(batch, resolveMaxSpins(options.maxSpins), 'estimateExact');
   const problems = problemsOf(checked);
-  const forward = exactForward(problems);
+  const plan = planThreads(options.threads, checked.spins, checked.stride);
+  let forward: ExactForwardResult;
+  let parts: ExactForwardResult[] = [];
+  if (plan === undefined) forward = exactForward(problems);
+  else {
+    parts = runOnWorkersSync(forwardTasks(plan, problems)) as ExactForwardResult[];
+    forward = mergeForward(plan, parts);
+  }
   return {
     magnetization: magnetizationFromUp(forward.up, checked.spins, checked.stride),
     logPartition: forward.logZ,
     probabilityUp: forward.up,
     vjp(gradMagnetization: Float64Array): IsingGradients {
       assertGradient(checked, gradMagnetization, 'estimateExact vjp');
-      return exactBackward(problems, forward, gradMagnetization);
+      if (plan === undefined) return exactBackward(problems, forward, gradMagnetization);
+      return mergeBackward(plan, runOnWorkersSync(backwardTasks(plan, problems, parts, gradMagnetization)) as BackwardResult[]);
     },
   };
 }
 
-function threadCount(threads: 'auto' | number | undefined, spins: Int32Array): number {
-  if (threads === undefined || threads === 'auto') {
-    return totalStates(spins) >= 2 ** 19 ? Math.min(autoThreadCount(), spins.length) : 1;
-  }
-  if (!Number.isInteger(threads) || threads < 1) {
-    throw new IsingError('ISING_INVALID_ARGUMENT', `threads must be 'auto' or a positive integer, got ${String(threads)}`);
-  }
-  return Math.min(threads, Math.max(1, spins.length));
-}
-
 /**
- * {@link estimateExact} split across `worker_threads` (the problems are dealt to threads with
- * equal `Σ 2^n`). The pool starts lazily, is reused, never keeps the process alive, and is
- * released by {@link disposeExactWorkers}; if a worker cannot start, the work runs on the
- * calling thread. Results equal the single-thread ones up to the summation order of `∂L/∂J`.
+ * {@link estimateExact} with the work on worker threads only, leaving the calling thread's
+ * event loop free; forward and `vjp` are asynchronous. If a worker cannot start, the work runs
+ * on the calling thread.
  *
  * @param batch problems sharing one coupling matrix.
  * @param options `maxSpins` (default 24) and `threads` (default `'auto'`).
@@ -102,48 +163,23 @@ function threadCount(threads: 'auto' | number | undefined, spins: Int32Array): n
  * const est = await estimateExactAsync(causalBatch(fields, couplings, { batch: 64, length: 16 }), { threads: 'auto' });
  * const grads = await est.vjp(gradMagnetization);
  */
-export async function estimateExactAsync(batch: IsingBatch, options: ExactAsyncOptions = {}): Promise<AsyncExactBatchEstimate> {
+export async function estimateExactAsync(batch: IsingBatch, options: ExactOptions = {}): Promise<AsyncExactBatchEstimate> {
   const checked = validateExactBatch(batch, resolveMaxSpins(options.maxSpins), 'estimateExactAsync');
   const problems = problemsOf(checked);
-  const threads = threadCount(options.threads, checked.spins);
-  if (threads <= 1) {
-    const est = estimateExact(checked, options);
+  const plan = planThreads(options.threads, checked.spins, checked.stride);
+  if (plan === undefined) {
+    const est = estimateExact(checked, { ...options, threads: 1 });
     return { ...est, vjp: async (g) => est.vjp(g) };
   }
-  const groups = partitionProblems(checked.spins, threads);
-  const parts = groups.map((g) => compactProblems(problems, g));
-  // Keep a copy of each part's inputs: the originals are transferred to the workers.
-  const kept: ExactProblems[] = parts.map((p) => ({ ...p, couplings: p.couplings.slice(), spins: p.spins.slice(), fields: p.fields.slice() }));
-  const results = (await runOnWorkers(parts.map((p) => ({ kind: 'forward', problems: p })))) as ExactForwardResult[];
-  const { stride, size } = checked;
-  const up = new Float64Array(size * stride);
-  const logZ = new Float64Array(size);
-  results.forEach((r, i) => {
-    const g = groups[i]!;
-    scatterRows(up, r.up, g, stride);
-    for (let k = 0; k < g.length; k++) logZ[g[k]!] = r.logZ[k]!;
-  });
+  const parts = (await runOnWorkers(forwardTasks(plan, problems))) as ExactForwardResult[];
+  const forward = mergeForward(plan, parts);
   return {
-    magnetization: magnetizationFromUp(up, checked.spins, stride),
-    logPartition: logZ,
-    probabilityUp: up,
+    magnetization: magnetizationFromUp(forward.up, checked.spins, checked.stride),
+    logPartition: forward.logZ,
+    probabilityUp: forward.up,
     async vjp(gradMagnetization: Float64Array): Promise<IsingGradients> {
       assertGradient(checked, gradMagnetization, 'estimateExactAsync vjp');
-      const tasks = kept.map((p, i) => ({
-        kind: 'backward' as const,
-        problems: { ...p, couplings: p.couplings.slice(), spins: p.spins.slice(), fields: p.fields.slice() },
-        up: results[i]!.up.slice(),
-        norm: results[i]!.norm.slice(),
-        grad: gatherRows(gradMagnetization, groups[i]!, stride),
-      }));
-      const back = (await runOnWorkers(tasks)) as BackwardResult[];
-      const fields = new Float64Array(size * stride);
-      const couplings = new Float64Array(stride * stride);
-      back.forEach((r, i) => {
-        scatterRows(fields, r.fields, groups[i]!, stride);
-        for (let k = 0; k < couplings.length; k++) couplings[k]! += r.couplings[k]!;
-      });
-      return { fields, couplings };
+      return mergeBackward(plan, (await runOnWorkers(backwardTasks(plan, problems, parts, gradMagnetization))) as BackwardResult[]);
     },
   };
 }

@@ -8,6 +8,8 @@ import type { Sampler, SamplerPlugin } from './types.js';
 export interface ExactSamplerOptions {
   /** Largest spin count per problem (default 24, at most 30). */
   readonly maxSpins?: number;
+  /** Threads per estimate: `'auto'` (default, all cores for batches of ≥ 2^18 configurations) or a count. */
+  readonly threads?: 'auto' | number;
 }
 
 /**
@@ -30,10 +32,14 @@ export const exactSampler: SamplerPlugin<ExactSamplerOptions> = defineSamplerPlu
       throw new IsingError('ISING_INVALID_ARGUMENT', `exact sampler options must be an object, got ${String(options)}`);
     }
     const maxSpins = resolveMaxSpins(options.maxSpins);
+    const threads = options.threads ?? 'auto';
+    if (threads !== 'auto' && !(Number.isInteger(threads) && threads >= 1)) {
+      throw new IsingError('ISING_INVALID_ARGUMENT', `exact sampler: threads must be 'auto' or a positive integer, got ${String(threads)}`);
+    }
     return {
       name: 'exact',
       capabilities: { exact: true, maxSpins, async: false, deterministic: true },
-      estimate: (batch) => estimateExact(batch, { maxSpins }),
+      estimate: (batch) => estimateExact(batch, { maxSpins, threads }),
     };
   },
 });

@@ -1,5 +1,6 @@
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { exactBackward, exactForward } from './kernels/exactKernel.js';
+import { completeSyncReply, failSyncReply } from './syncReply.js';
 import type { WorkerReply, WorkerRequest } from './workerPool.js';
 
 // One message at a time: the kernels are synchronous and reuse this thread's scratch tables.
@@ -7,23 +8,34 @@ const port = parentPort;
 if (port === null) throw new Error('batchWorker must run in a worker thread');
 
 port.on('message', (request: WorkerRequest) => {
+  const { sync } = request;
   let reply: WorkerReply;
-  const transfer: ArrayBuffer[] = [];
+  let arrays: Float64Array[];
   try {
     if (request.task.kind === 'forward') {
       const result = exactForward(request.task.problems);
-      transfer.push(result.up.buffer as ArrayBuffer, result.logZ.buffer as ArrayBuffer, result.norm.buffer as ArrayBuffer);
+      arrays = [result.up, result.logZ, result.norm];
       reply = { id: request.id, ok: true, forward: result };
     } else {
       const { problems, up, norm, grad } = request.task;
       const result = exactBackward(problems, { up, norm }, grad);
-      transfer.push(result.fields.buffer as ArrayBuffer, result.couplings.buffer as ArrayBuffer);
+      arrays = [result.fields, result.couplings];
       reply = { id: request.id, ok: true, backward: result };
     }
   } catch (error) {
-    reply = { id: request.id, ok: false, message: error instanceof Error ? error.message : String(error) };
+    const message = error instanceof Error ? error.message : String(error);
+    if (sync !== undefined) failSyncReply(sync, message);
+    else port.postMessage({ id: request.id, ok: false, message } satisfies WorkerReply);
+    return;
   }
-  port.postMessage(reply, transfer);
+  if (sync !== undefined) completeSyncReply(sync, arrays);
+  else port.postMessage(reply, arrays.map((a) => a.buffer as ArrayBuffer));
 });
 
+// Tell a thread blocked in Atomics.wait (synchronous calls) and the async side that we are up.
+const ready = (workerData as { ready?: Int32Array } | undefined)?.ready;
+if (ready !== undefined) {
+  Atomics.store(ready, 0, 1);
+  Atomics.notify(ready, 0);
+}
 port.postMessage({ ready: true });

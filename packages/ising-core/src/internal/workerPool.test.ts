@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { exactForward } from './kernels/exactKernel.js';
 import type { ExactForwardResult, ExactProblems } from './kernels/exactKernel.js';
-import { ExactWorkerPool, runOnWorkers } from './workerPool.js';
+import { ExactWorkerPool, runOnWorkers, runOnWorkersSync } from './workerPool.js';
 import type { WorkerTask } from './workerPool.js';
 
 const problems = (): ExactProblems => ({
@@ -41,5 +41,29 @@ describe('ExactWorkerPool', () => {
     const [r] = (await runOnWorkers([{ kind: 'forward', problems: problems() }], pool)) as ExactForwardResult[];
     expect(pool.unavailable).toBe(true);
     expect(Array.from(r!.up)).toEqual(Array.from(exactForward(problems()).up));
+  });
+
+  it('runs synchronously through shared memory, and reports failures synchronously', () => {
+    const pool = new ExactWorkerPool();
+    pools.push(pool);
+    const [a, b] = runOnWorkersSync([{ kind: 'forward', problems: problems() }, { kind: 'forward', problems: problems() }], pool) as ExactForwardResult[];
+    expect(pool.unavailable).toBe(false);
+    expect(Array.from(b!.up)).toEqual(Array.from(a!.up));
+    expect(Array.from(b!.logZ)).toEqual(Array.from(exactForward(problems()).logZ));
+    const bogus = { kind: 'unknown', problems: problems() } as unknown as WorkerTask;
+    expect(() => runOnWorkersSync([{ kind: 'forward', problems: problems() }, bogus], pool)).toThrow(
+      expect.objectContaining({ name: 'IsingError', code: 'ISING_WORKER_FAILED' }),
+    );
+  });
+
+  it('falls back quickly in synchronous calls when a worker cannot start', () => {
+    const pool = new ExactWorkerPool({ url: new URL('./doesNotExist.mjs', import.meta.url) });
+    pools.push(pool);
+    const started = Date.now();
+    const [, b] = runOnWorkersSync([{ kind: 'forward', problems: problems() }, { kind: 'forward', problems: problems() }], pool) as ExactForwardResult[];
+    expect(pool.unavailable).toBe(true);
+    expect(Array.from(b!.up)).toEqual(Array.from(exactForward(problems()).up));
+    // The failed start-up is signalled through shared memory, not by the 20 s start-up time-out.
+    expect(Date.now() - started).toBeLessThan(15_000);
   });
 });

@@ -5,6 +5,8 @@ import { Worker } from 'node:worker_threads';
 import { IsingError } from '../errors.js';
 import { exactBackward, exactForward } from './kernels/exactKernel.js';
 import type { ExactForwardResult, ExactProblems } from './kernels/exactKernel.js';
+import { createSyncReply, readForward, waitSyncReply } from './syncReply.js';
+import type { SyncReply } from './syncReply.js';
 
 /** A unit of work for one thread. */
 export type WorkerTask =
@@ -20,6 +22,8 @@ export type WorkerTask =
 export interface WorkerRequest {
   readonly id: number;
   readonly task: WorkerTask;
+  /** Set for synchronous calls: the worker answers through shared memory instead of a message. */
+  readonly sync?: SyncReply;
 }
 
 export type BackwardResult = { fields: Float64Array; couplings: Float64Array };
@@ -39,6 +43,8 @@ interface Pending {
 
 interface PoolWorker {
   readonly worker: Worker;
+  /** Shared start-up flag: 0 starting, 1 ready, −1 failed (readable while this thread is blocked). */
+  readonly ready: Int32Array;
   /** Resolves true once the worker's module loaded, false if it failed to start. */
   readonly started: Promise<boolean>;
   readonly pending: Map<number, Pending>;
@@ -61,11 +67,11 @@ function transferList(task: WorkerTask): ArrayBuffer[] {
   return arrays.map((a) => a.buffer as ArrayBuffer);
 }
 
-/** How to start a worker: a module URL, or (from TypeScript source) a bootstrap evaluated as a script. */
+/** What a worker runs: the worker module, loaded through tsx's loader API when `tsxApi` is set. */
 export interface WorkerEntry {
   readonly url: URL;
-  /** When set, the worker runs this script instead of `url` (which the script imports). */
-  readonly bootstrap?: string;
+  /** URL or specifier of `tsx/esm/api`, for running the TypeScript source. */
+  readonly tsxApi?: string;
 }
 
 // The built package ships dist/batchWorker.js next to dist/index.js. From TypeScript source
@@ -74,16 +80,29 @@ export interface WorkerEntry {
 // the worker: ERR_UNKNOWN_FILE_EXTENSION), hence the bootstrap through tsx's API.
 function workerEntry(): WorkerEntry {
   if (!import.meta.url.endsWith('.ts')) return { url: new URL('./batchWorker.js', import.meta.url) };
-  const url = new URL('./batchWorker.ts', import.meta.url);
-  let api: string;
+  let tsxApi: string;
   try {
-    api = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href;
+    tsxApi = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href;
   } catch {
     // No tsx: the bootstrap fails at start-up and the pool falls back to the calling thread.
-    api = 'tsx/esm/api';
+    tsxApi = 'tsx/esm/api';
   }
-  const bootstrap = `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(url.href)}); });`;
-  return { url, bootstrap };
+  return { url: new URL('./batchWorker.ts', import.meta.url), tsxApi };
+}
+
+/**
+ * The script a worker evaluates. A failed start-up flips the shared flag to −1, so a thread
+ * blocked in `Atomics.wait` learns of it at once (it cannot receive the 'error' event).
+ */
+function bootstrapScript(entry: WorkerEntry): string {
+  const load =
+    entry.tsxApi === undefined
+      ? `import(${JSON.stringify(entry.url.href)})`
+      : `import(${JSON.stringify(entry.tsxApi)}).then((m) => { m.register(); return import(${JSON.stringify(entry.url.href)}); })`;
+  return (
+    `${load}.catch(async (error) => { const { workerData } = await import('node:worker_threads');` +
+    ` Atomics.store(workerData.ready, 0, -1); Atomics.notify(workerData.ready, 0); throw error; });`
+  );
 }
 
 /**
@@ -119,16 +138,16 @@ export class ExactWorkerPool {
   private workerAt(slot: number): PoolWorker | undefined {
     const existing = this.workers[slot];
     if (existing !== undefined) return existing;
+    const ready = new Int32Array(new SharedArrayBuffer(4));
     let worker: Worker;
     try {
-      const { url, bootstrap } = this.entry;
-      worker = bootstrap === undefined ? new Worker(url) : new Worker(bootstrap, { eval: true });
+      worker = new Worker(bootstrapScript(this.entry), { eval: true, workerData: { ready } });
     } catch {
       return undefined;
     }
     let markStarted: (ok: boolean) => void = () => {};
     const started = new Promise<boolean>((resolve) => (markStarted = resolve));
-    const pw: PoolWorker = { worker, started, pending: new Map() };
+    const pw: PoolWorker = { worker, ready, started, pending: new Map() };
     this.workers[slot] = pw;
     // Ref'd until start-up settles so an awaiting caller is not abandoned by an idle event loop.
     worker.on('message', (msg: WorkerReply | { ready: true }) => {
@@ -146,6 +165,7 @@ export class ExactWorkerPool {
     });
     const fail = (cause: unknown): void => {
       markStarted(false);
+      if (Atomics.load(ready, 0) === 0) Atomics.store(ready, 0, -1);
       if (this.workers[slot] === pw) this.workers[slot] = undefined;
       const pending = [...pw.pending.values()];
       pw.pending.clear();
@@ -157,6 +177,51 @@ export class ExactWorkerPool {
     worker.on('messageerror', fail);
     worker.on('exit', (code) => fail(new Error(`worker exited with code ${code}`)));
     return pw;
+  }
+
+  /**
+   * Runs `tasks` in parallel without returning to the event loop: task 0 on the calling thread,
+   * task `i` on worker `i − 1`, which answers through shared memory while this thread blocks in
+   * `Atomics.wait`. Workers that are not up yet are waited for (up to {@link STARTUP_TIMEOUT_MS});
+   * a worker that cannot start makes the pool run everything on the calling thread.
+   *
+   * @throws {IsingError} ISING_WORKER_FAILED when a worker's kernel fails or does not answer.
+   */
+  runSync(tasks: readonly WorkerTask[]): TaskResult[] {
+    const slots: (SyncReply | undefined)[] = [undefined];
+    for (let i = 1; i < tasks.length; i++) {
+      const pw = this.unavailable ? undefined : this.workerAt(i - 1);
+      if (pw === undefined || !waitStarted(pw.ready)) {
+        this.unavailable = true;
+        slots.push(undefined);
+        continue;
+      }
+      const task = tasks[i]!;
+      const k = task.problems.spins.length;
+      const stride = task.problems.stride;
+      const reply = createSyncReply(task.kind === 'forward' ? k * stride + 2 * k : k * stride + stride * stride);
+      pw.worker.postMessage({ id: this.nextId++, task, sync: reply } satisfies WorkerRequest);
+      slots.push(reply);
+    }
+    const results: TaskResult[] = [runLocally(tasks[0]!)];
+    for (let i = 1; i < tasks.length; i++) {
+      const reply = slots[i];
+      const task = tasks[i]!;
+      if (reply === undefined) {
+        results.push(runLocally(task));
+        continue;
+      }
+      const answer = waitSyncReply(reply, TASK_TIMEOUT_MS);
+      if (!answer.ok) throw new IsingError('ISING_WORKER_FAILED', `exact-enumeration worker failed: ${answer.message}`);
+      const k = task.problems.spins.length;
+      const stride = task.problems.stride;
+      results.push(
+        task.kind === 'forward'
+          ? readForward(reply.payload, k, stride)
+          : { fields: reply.payload.slice(0, k * stride), couplings: reply.payload.slice(k * stride) },
+      );
+    }
+    return results;
   }
 
   async dispose(): Promise<void> {
@@ -172,12 +237,29 @@ export class ExactWorkerPool {
   }
 }
 
+/** How long a synchronous call waits for a worker to start (tsx bootstraps take ~1 s). */
+export const STARTUP_TIMEOUT_MS = 20_000;
+/** How long a synchronous call waits for a worker's answer before giving up on it. */
+const TASK_TIMEOUT_MS = 600_000;
+
+/** Blocks until the shared start-up flag leaves 0; true when the worker is ready. */
+function waitStarted(ready: Int32Array): boolean {
+  if (Atomics.load(ready, 0) === 0) Atomics.wait(ready, 0, 0, STARTUP_TIMEOUT_MS);
+  return Atomics.load(ready, 0) === 1;
+}
+
 let pool: ExactWorkerPool | undefined;
 
 /** Runs each task on its own worker (task `i` on worker `i`) of `target` (default: the shared pool); results in task order. */
 export function runOnWorkers(tasks: readonly WorkerTask[], target?: ExactWorkerPool): Promise<TaskResult[]> {
   const p = target ?? (pool ??= new ExactWorkerPool());
   return Promise.all(tasks.map((task, i) => p.run(task, i)));
+}
+
+/** {@link ExactWorkerPool.runSync} on `target` (default: the shared pool). */
+export function runOnWorkersSync(tasks: readonly WorkerTask[], target?: ExactWorkerPool): TaskResult[] {
+  const p = target ?? (pool ??= new ExactWorkerPool());
+  return p.runSync(tasks);
 }
 
 /** Terminates the exact-enumeration workers; the next parallel call starts new ones. Safe to call twice. */
