@@ -167,6 +167,9 @@ describe('createTrainer', () => {
     await expect(trainer.step({ ...good, mask: new Float32Array(12) })).rejects.toMatchObject({ code: 'ATTENTION_EMPTY_MASK' });
     await expect(trainer.step({ ...good, targets: Int32Array.from(good.targets, () => 6) })).rejects.toMatchObject({ code: 'ATTENTION_INVALID_TOKEN' });
     await expect(trainer.step({ ...good, batchSize: 5 })).rejects.toMatchObject({ code: 'ATTENTION_SHAPE_MISMATCH' });
+    const { batchSize: _omitted, ...noSize } = good;
+    await expect(trainer.step({ ...noSize, inputs: (good.inputs as Int32Array).slice(0, 10) })).rejects.toMatchObject({ code: 'ATTENTION_SHAPE_MISMATCH' });
+    await expect(trainer.step({ ...noSize, targets: (good.targets as Int32Array).slice(0, 10) })).rejects.toMatchObject({ code: 'ATTENTION_SHAPE_MISMATCH' });
     expect(trainer.stepCount).toBe(0);
     trainer.dispose();
     model.dispose();

@@ -98,8 +98,17 @@ function resolveOptions(options: TrainerOptions): Required<TrainerOptions> {
 /** Validates a batch against a model; returns `B` and the loss mask. */
 export function checkBatch(model: Transformer, batch: TokenBatch): { batchSize: number; mask: Float32Array } {
   const { maxLength, vocabSize } = model.config;
+  if (batch.batchSize === undefined && batch.inputs.length % maxLength !== 0) {
+    throw new AttentionError(
+      'ATTENTION_SHAPE_MISMATCH',
+      `inputs has ${batch.inputs.length} entries, not a multiple of maxLength ${maxLength}; pass batchSize for shorter sequences`,
+    );
+  }
   const batchSize = batch.batchSize ?? batch.inputs.length / maxLength;
   sequenceLength(batch.inputs, batchSize, maxLength, vocabSize);
+  if (batch.targets?.length !== batch.inputs.length) {
+    throw new AttentionError('ATTENTION_SHAPE_MISMATCH', `targets has ${String(batch.targets?.length)} entries; inputs has ${batch.inputs.length}`);
+  }
   return { batchSize, mask: lossMask(batch.mask, batch.inputs.length) };
 }
 
