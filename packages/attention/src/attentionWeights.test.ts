@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
+import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { exactSampler } from '@boltzmann/ising-core';
 import { ATTENTION_VARIANTS, attentionWeights, initBackend, isingMagnetization, isingProbability } from './index.js';
@@ -39,6 +40,42 @@ describe('attentionWeights', () => {
       const b = take(attentionWeights(scores(), { variant: 'boltzmann', beta, couplings: zeroJ(), sampler }));
       expect(maxAbsDiff(s, b)).toBeLessThan(2e-7);
     }
+  });
+
+  it('property: for random shapes, β and fields, sigmoid = boltzmann(J = 0) and every variant is a causal distribution', () => {
+    const shapes = fc.record({ b: fc.integer({ min: 1, max: 2 }), h: fc.integer({ min: 1, max: 2 }), t: fc.integer({ min: 1, max: 6 }) });
+    const cases = shapes.chain(({ b, h, t }) =>
+      fc.record({
+        b: fc.constant(b),
+        h: fc.constant(h),
+        t: fc.constant(t),
+        beta: fc.double({ min: 0.1, max: 3, noNaN: true }),
+        fields: fc.array(fc.double({ min: -4, max: 4, noNaN: true }), { minLength: b * h * t * t, maxLength: b * h * t * t }),
+        couplings: fc.array(fc.double({ min: -1, max: 1, noNaN: true }), { minLength: h * t * t, maxLength: h * t * t }),
+      }),
+    );
+    fc.assert(
+      fc.property(cases, ({ b, h, t, beta, fields, couplings }) => {
+        const scores4 = () => tensorOf<tf.Rank.R4>(fields, [b, h, t, t]);
+        const sig = take(attentionWeights(scores4(), { variant: 'sigmoid', beta }));
+        const bolt0 = take(attentionWeights(scores4(), { variant: 'boltzmann', beta, couplings: tf.zeros([h, t, t]) as tf.Tensor3D, sampler }));
+        expect(maxAbsDiff(sig, bolt0)).toBeLessThan(5e-7);
+        for (const variant of ATTENTION_VARIANTS) {
+          const jt = tensorOf<tf.Rank.R3>(couplings, [h, t, t]);
+          const w = take(attentionWeights(scores4(), { variant, beta, couplings: jt, sampler }));
+          for (let row = 0; row < b * h * t; row++) {
+            const i = row % t;
+            let sum = 0;
+            for (let k = 0; k < t; k++) {
+              if (k > i) expect(w[row * t + k]).toBe(0);
+              sum += w[row * t + k]!;
+            }
+            expect(Math.abs(sum - 1)).toBeLessThan(1e-5);
+          }
+        }
+      }),
+      { numRuns: 40, seed: 20261129 },
+    );
   });
 
   it('sigmoid weights are σ(2βh) normalized over the prefix; softmax is softmax(βh) over the prefix', () => {

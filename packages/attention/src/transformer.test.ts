@@ -116,6 +116,19 @@ describe('Transformer', () => {
     expect(codeOf(() => model.couplings())).toBe('ATTENTION_DISPOSED');
   });
 
+  it('exposes the attention weights B×H×T×T (causal rows summing to 1)', async () => {
+    const model = createTransformer({ ...tiny, heads: 2 });
+    const w = await model.attention(randomTokens(3 * 4, 7, 8), 3);
+    expect(w.length).toBe(3 * 2 * 4 * 4);
+    for (let row = 0; row < 3 * 2 * 4; row++) {
+      const i = row % 4;
+      const cells = Array.from(w.subarray(row * 4, row * 4 + 4));
+      cells.forEach((v, k) => (k > i ? expect(v).toBe(0) : expect(v).toBeGreaterThan(0)));
+      expect(Math.abs(cells.reduce((a, c) => a + c, 0) - 1)).toBeLessThan(1e-6);
+    }
+    model.dispose();
+  });
+
   it('accepts sequences shorter than maxLength (J restricted to the top-left block)', async () => {
     const model = createTransformer({ ...tiny, jInitStd: 0.5 });
     const inputs = randomTokens(5, 7, 2);
