@@ -66,7 +66,6 @@ export interface Transformer {
   dispose(): void;
 }
 
-
 let modelCount = 0;
 
 /** Builds the model around initial parameter values. */
