@@ -71,7 +71,7 @@ describe('parseBenchArgs', () => {
       ['--ffn', 'maybe'],
       ['--mode', 'random'],
       ['--types', '4'],
-      ['--workers', '0'],
+      ['--workers', '-1'],
       ['--sampler-options', '{oops'],
       ['--sampler-options', '[1,2]'],
       ['--preset', 'huge'],

@@ -59,7 +59,7 @@ function addGridOptions(cmd: Command): Command {
     .option('--plugin <path>', 'load a sampler plugin module (default export); repeatable', (v: string, prev: string[]) => [...prev, v], [] as string[])
     .option('--data <path>', 'path of Tiny Shakespeare input.txt')
     .option('--results <dir>', 'results directory (default: <repo>/results/<task>)')
-    .option('--workers <n>', 'parallel worker processes (default: number of cores)')
+    .option('--workers <n>', 'parallel worker processes (default: number of cores; 0 = run in this process)')
     .option('--plain', 'plain log lines instead of progress bars')
     .option('--dry-run', 'print the grid, its size and an ETA, then exit');
 }
@@ -108,7 +108,7 @@ function toCommand(experiment: Experiment, raw: Raw): BenchCommand {
   if (s('datasets')) g.datasets = parseList('--datasets', s('datasets')!, choiceItem(['shakespeare', 'brackets'] as const), 'shakespeare/brackets');
   if (s('shots')) g.shots = parseList('--shots', s('shots')!, intItem(0), 'non-negative integers');
   if (g.minLrFraction > 1) throw new BenchError('BENCH_INVALID_OPTION', `--min-lr-fraction must be ≤ 1, got ${g.minLrFraction}`);
-  const workers = s('workers') ? parseInteger('--workers', s('workers')!, 1, 64) : Math.max(1, cpus().length);
+  const workers = s('workers') ? parseInteger('--workers', s('workers')!, 0, 64) : Math.max(1, cpus().length);
   const results = s('results');
   return {
     experiment,

@@ -1,21 +1,22 @@
-import { bracketTask } from '@boltzmann/datasets';
 import type { SamplerRegistry } from '@boltzmann/ising-core';
 import { isatty } from 'node:tty';
 import { BenchError } from './benchError.js';
-import { runFidelitySweep } from './fidelity.js';
 import { expandGrid } from './grid.js';
-import { shakespeareCorpus } from './internal/taskData.js';
 import { EXIT } from './main.js';
 import type { MainIo } from './main.js';
 import type { BenchCommand } from './options.js';
 import { barProgress, plainProgress } from './progress.js';
-import { createBenchRegistry } from './registry.js';
-import { writeReport } from './report.js';
 import { runGrid } from './runGrid.js';
 import type { RunConfig, RunSettings } from './types.js';
 
 /** Fails fast, before any worker starts: unknown sampler, bad plugin, missing data, bad bracket spec. */
 async function preflight(command: BenchCommand, configs: readonly RunConfig[]): Promise<SamplerRegistry> {
+  // Loaded here, not at the top: a dry run needs neither the samplers nor the data.
+  const [{ createBenchRegistry }, { bracketTask }, { shakespeareCorpus }] = await Promise.all([
+    import('./registry.js'),
+    import('@boltzmann/datasets'),
+    import('./internal/taskData.js'),
+  ]);
   const registry = await createBenchRegistry(command.plugins);
   for (const name of new Set(configs.map((c) => c.sampler))) if (name !== 'none') registry.require(name);
   for (const c of configs) {
@@ -60,9 +61,11 @@ export async function runCommand(command: BenchCommand, io: MainIo): Promise<num
   if (command.dryRun) return EXIT.ok;
   let fidelity;
   if (command.experiment === 'dqa' && !outcome.interrupted) {
+    const { runFidelitySweep } = await import('./fidelity.js');
     fidelity = await runFidelitySweep(command, io.out);
   }
   if (outcome.records.length > 0 || fidelity) {
+    const { writeReport } = await import('./report.js');
     const report = await writeReport(command.resultsDir, command.experiment, outcome.records, fidelity ? { fidelity } : {});
     io.out(`summary: ${report.markdownPath}`);
     io.out(`report:  ${report.htmlPath}`);

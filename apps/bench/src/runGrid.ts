@@ -29,6 +29,7 @@ export interface GridOutcome {
 
 /** Options of {@link runGrid}. */
 export interface GridRunOptions {
+  /** Worker processes; 0 runs the grid sequentially in this process (debugging, tests). */
   readonly workers: number;
   readonly settings: RunSettings;
   readonly progress: ProgressDisplay;
@@ -83,11 +84,11 @@ export async function runGrid(configs: readonly RunConfig[], options: GridRunOpt
     todo.push({ config, id, doneFraction: ckpt ? ckpt.step / config.steps : 0, startStep: ckpt?.step ?? 0 });
   }
   const resuming = todo.filter((t) => t.startStep > 0).length;
-  const workers = Math.max(1, Math.min(options.workers, todo.length));
-  const eta = estimateGridSeconds(todo, workers);
+  const workers = options.workers === 0 ? 0 : Math.max(1, Math.min(options.workers, todo.length));
+  const eta = estimateGridSeconds(todo, Math.max(1, workers));
   out(
     `grid: ${configs.length} runs — ${done.size} finished, ${resuming} to resume, ${todo.length - resuming} new; ` +
-      `${workers} worker${workers === 1 ? '' : 's'}; estimated time ≈ ${formatDuration(eta)} (rough, ±50 %)`,
+      `${workers === 0 ? 'in-process (no workers)' : `${workers} worker${workers === 1 ? '' : 's'}`}; estimated time ≈ ${formatDuration(eta)} (rough, ±50 %)`,
   );
   out(`results: ${dir}`);
   if (options.dryRun) {
@@ -97,6 +98,13 @@ export async function runGrid(configs: readonly RunConfig[], options: GridRunOpt
   todo.sort((a, b) => estimateRunSeconds(b.config) * (1 - b.doneFraction) - estimateRunSeconds(a.config) * (1 - a.doneFraction));
 
   const failures: RunFailure[] = [];
+  if (options.workers === 0) {
+    const { runInProcess } = await import('./internal/runInProcess.js');
+    await runInProcess(todo, options, done, failures);
+    options.progress.stop();
+    const records = configs.map((c) => done.get(runId(c))).filter((r): r is RunRecord => !!r);
+    return { total: configs.length, records, failures, interrupted: options.signal?.aborted === true && records.length < configs.length };
+  }
   let stopping = options.signal?.aborted === true;
   const active = new Set<ChildProcess>();
   const queue = [...todo];
