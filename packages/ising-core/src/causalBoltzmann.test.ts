@@ -143,6 +143,19 @@ describe('causalBoltzmann', () => {
     }
   });
 
+  it('gives a row whose every α underflows zero weights and zero gradient, not NaN', () => {
+    const T = 3;
+    const fields = Float64Array.of(-1e3, 0, 0, 0.5, 0.2, 0, -1e3, -900, -800);
+    const out = causalBoltzmann(fields, new Float64Array(T * T), { batch: 1, length: T });
+    expect(Array.from(out.weights.subarray(0, 3))).toEqual([0, 0, 0]);
+    expect(Array.from(out.weights.subarray(6, 9))).toEqual([0, 0, 0]);
+    expect(out.weights[3]! + out.weights[4]!).toBeCloseTo(1, 15);
+    const g = out.backward(Float64Array.from({ length: 9 }, (_, i) => i + 1));
+    expect(Array.from(g.fields.subarray(6, 9))).toEqual([0, 0, 0]);
+    expect(g.fields[3]).not.toBe(0);
+    expect(g.fields.every(Number.isFinite) && g.couplings.every(Number.isFinite)).toBe(true);
+  });
+
   it('accepts Float32Array inputs', () => {
     const { fields, couplings, upstream } = randomInputs(12, 1, 4, 1, 1);
     const f32 = causalBoltzmann(Float32Array.from(fields), Float32Array.from(couplings), { batch: 1, length: 4 });

@@ -45,8 +45,9 @@ export interface CausalBoltzmannAsyncResult extends CausalBoltzmannForward {
   backward(gradWeights: RealArray): Promise<IsingGradients>;
 }
 
-// A row's α sum is positive for finite fields, but it can underflow when every field of the row is
-// below about −354/β; dividing by this floor keeps such rows finite (their weights are then ≈ 0).
+// A row's α sum is positive for finite fields, but every α of a row underflows to 0 when all
+// its fields are below about −354/β. Such a row gets zero weights (a constant, so zero gradient)
+// instead of 0/0: its true weights would need log-domain marginals.
 const MIN_ALPHA_SUM = 1e-300;
 
 interface Prepared {
@@ -93,18 +94,18 @@ function forwardValues(prep: Prepared, up: Float64Array): { magnetization: Float
     const n = batch.spins[q]!;
     let sum = 0;
     for (let j = 0; j < n; j++) sum += up[start + j]!;
-    const s = Math.max(sum, MIN_ALPHA_SUM);
     sums[q] = sum;
+    const inv = sum >= MIN_ALPHA_SUM ? 1 / sum : 0;
     for (let j = 0; j < n; j++) {
       const a = up[start + j]!;
-      weights[start + j] = a / s;
+      weights[start + j] = a * inv;
       magnetization[start + j] = variant === 'sigmoid' ? Math.tanh(batch.beta * batch.fields[start + j]!) : variant === 'coupling' ? 0 : 2 * a - 1;
     }
   }
   return { magnetization, weights, sums };
 }
 
-/** ∂L/∂α from ∂L/∂w through `w = α / max(Σα, floor)`; validates the upstream gradient. */
+/** ∂L/∂α from ∂L/∂w through `w = α / Σα` (zero for underflowed rows); validates the upstream gradient. */
 function gradAlpha(prep: Prepared, weights: Float64Array, sums: Float64Array, gradWeights: RealArray): Float64Array {
   const { batch } = prep;
   const T = batch.stride;
@@ -123,10 +124,8 @@ function gradAlpha(prep: Prepared, weights: Float64Array, sums: Float64Array, gr
       dot += weights[start + j]! * g;
     }
     const sum = sums[q]!;
-    const s = Math.max(sum, MIN_ALPHA_SUM);
-    // Below the floor the denominator is a constant, so the normalization term drops out.
-    const center = sum >= MIN_ALPHA_SUM ? dot : 0;
-    for (let j = 0; j < n; j++) ga[start + j] = (gradWeights[start + j]! - center) / s;
+    if (sum < MIN_ALPHA_SUM) continue;
+    for (let j = 0; j < n; j++) ga[start + j] = (gradWeights[start + j]! - dot) / sum;
   }
   return ga;
 }
