@@ -1,4 +1,4 @@
-import { prepareProblem } from './anneal.js';
+import { prepareProblem } from './internal/problem.js';
 import type { IsingProblem } from './anneal.js';
 import { createPlan, ABSOLUTE_MAX_QUBITS } from './internal/plan.js';
 import { fillEnergy } from './internal/kernels.js';

@@ -1,8 +1,8 @@
-import { prepareProblem } from './anneal.js';
+import { prepareProblem } from './internal/problem.js';
 import type { AnnealOptions, IsingProblem } from './anneal.js';
 import { DqaError } from './errors.js';
 import { fillEnergy } from './internal/kernels.js';
-import { createPlan } from './internal/plan.js';
+import { createPlan, DEFAULTS } from './internal/plan.js';
 import { ensureWorkspace, probabilities, runAnneal } from './internal/runAnneal.js';
 
 /** How far a DQA output distribution is from the Boltzmann distribution it should approximate. */
@@ -129,7 +129,7 @@ function runDistribution(problem: IsingProblem, options: AnnealOptions): { p: Fl
  * r.klTargetDqa; r.maxMagnetizationError;
  */
 export function fidelity(problem: IsingProblem, options: AnnealOptions = {}): FidelityReport {
-  const { n, q } = boltzmann(problem, options.beta ?? 1, options.maxQubits ?? 26);
+  const { n, q } = boltzmann(problem, options.beta ?? 1, options.maxQubits ?? DEFAULTS.maxQubits);
   const exactM = magnetizations(q, n);
   const { p, x } = runDistribution(problem, options);
   return compare(p, q, n, exactM, x);
@@ -152,7 +152,7 @@ export function fidelitySweep(input: FidelitySweepInput): FidelityRow[] {
     throw new DqaError('DQA_INVALID_ARGUMENT', 'fidelitySweep needs a non-empty taus array and at least one steps value');
   }
   const problem: IsingProblem = couplings === undefined ? { fields } : { fields, couplings };
-  const { n, q } = boltzmann(problem, options.beta ?? 1, options.maxQubits ?? 26);
+  const { n, q } = boltzmann(problem, options.beta ?? 1, options.maxQubits ?? DEFAULTS.maxQubits);
   const exactM = magnetizations(q, n);
   const rows: FidelityRow[] = [];
   for (const tau of taus) {

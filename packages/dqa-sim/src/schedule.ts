@@ -95,12 +95,23 @@ export function compileSchedule(spec: ScheduleSpec | CompiledSchedule = 'linear'
     if (!Object.hasOwn(SCHEDULE_PRESETS, spec)) {
       throw new DqaError('DQA_BAD_SCHEDULE', `unknown schedule preset "${spec}" (known: ${Object.keys(SCHEDULE_PRESETS).join(', ')})`);
     }
-    pair = SCHEDULE_PRESETS[spec];
+    // Presets are compiled and checked once per process; every anneal call names one.
+    const cached = presetCache.get(spec);
+    if (cached !== undefined) return cached;
+    const compiled = compilePair(SCHEDULE_PRESETS[spec]);
+    presetCache.set(spec, compiled);
+    return compiled;
   } else if (typeof spec === 'object' && spec !== null && 'A' in spec && 'B' in spec) {
     pair = spec;
   } else {
     throw new DqaError('DQA_BAD_SCHEDULE', `schedule must be 'linear', 'dwave' or { A, B }, got ${String(spec)}`);
   }
+  return compilePair(pair);
+}
+
+const presetCache = new Map<string, CompiledSchedule>();
+
+function compilePair(pair: { readonly A: ScheduleFunction; readonly B: ScheduleFunction }): CompiledSchedule {
   const source = (f: ScheduleFunction) => (typeof f === 'string' ? `"${f}"` : 'function');
   const A = toFunction(pair.A, 'A');
   const B = toFunction(pair.B, 'B');

@@ -1,4 +1,4 @@
-import { prepareProblem } from './anneal.js';
+import { prepareProblem } from './internal/problem.js';
 import type { AnnealOptions, IsingProblem } from './anneal.js';
 import { DqaError } from './errors.js';
 import { createPlan } from './internal/plan.js';
@@ -14,11 +14,8 @@ export interface QasmOptions extends AnnealOptions {
   readonly measure?: boolean;
 }
 
-const fmt = (x: number): string => {
-  // Shortest round-trip decimal: the circuit reproduces the simulator to the last bit of each angle.
-  const s = String(x === 0 ? 0 : x);
-  return s;
-};
+/** Shortest round-trip decimal (and no `-0`): the circuit carries every angle to the last bit. */
+const fmt = (x: number): string => String(x === 0 ? 0 : x);
 
 /**
  * Exports the Trotter circuit the simulator runs as an OpenQASM 3 program.
