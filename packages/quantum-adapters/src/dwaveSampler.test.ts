@@ -239,6 +239,33 @@ describe('dwave embeddings and dry runs', () => {
     expect(e.message).toContain('no coupler between the two chains');
   });
 
+  it('should fall back to the greedy clique search on a non-Chimera solver and still sample correctly', async () => {
+    await fake.close();
+    const side = 5;
+    const couplers: [number, number][] = [];
+    for (let r = 0; r < side; r++) {
+      for (let c = 0; c < side; c++) {
+        const q = r * side + c;
+        if (c + 1 < side) couplers.push([q, q + 1]);
+        if (r + 1 < side) couplers.push([q, q + side]);
+        if (r + 1 < side && c + 1 < side) couplers.push([q, q + side + 1]);
+        if (r + 1 < side && c > 0) couplers.push([q, q + side - 1]);
+      }
+    }
+    const king = {
+      identity: { name: 'KingGraph_test' },
+      status: 'ONLINE',
+      properties: { category: 'qpu', supported_problem_types: ['ising'], num_qubits: side * side, qubits: Array.from({ length: side * side }, (_, q) => q), couplers, topology: { type: 'king-test', shape: [side] } },
+    };
+    fake = await startFakeSapi({ token: TOKEN, solvers: [king] });
+    const batch = randomCausal(8, 4);
+    const sampler = createDwaveSampler(fast({ numReads: 20_000, autoScale: false, chainStrength: 6 }));
+    const est = await estimateBatch(sampler, batch);
+    const exact = bruteForceEstimate(batch);
+    for (let i = 0; i < est.magnetization.length; i++) expect(Math.abs(est.magnetization[i]! - exact.magnetization[i]!)).toBeLessThan(0.04);
+    expect(sampler.lastRunInfo()!.solver).toBe('KingGraph_test');
+  });
+
   it('should write the exact requests (token redacted) and BQM files, then throw ADAPTER_DRY_RUN', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'dwave-dry-'));
     const batch = randomCausal(5, 3);

@@ -1,4 +1,5 @@
 import { chimeraCliqueEmbedding, chimeraGraph } from './chimera.js';
+import { greedyCliqueEmbedding } from './greedyCliqueEmbedding.js';
 import { validateEmbedding } from './embedding.js';
 import type { Embedding } from './embedding.js';
 import { AdapterError, malformed } from './errors.js';
@@ -64,10 +65,10 @@ export function solverId(solver: SapiSolver): string {
 
 /**
  * The embedding of `K_n` used for problems of up to `n` spins (prefix chains serve smaller problems):
- * the user's embedding after validation, or the native Chimera clique layout when the solver's
- * `topology.type` is `chimera`.
+ * the user's embedding after validation, the native Chimera clique layout when the solver's
+ * `topology.type` is `chimera`, else {@link greedyCliqueEmbedding} on the working graph.
  *
- * @throws {AdapterError} ADAPTER_EMBEDDING when the user's embedding is invalid or no built-in layout applies.
+ * @throws {AdapterError} ADAPTER_EMBEDDING when the user's embedding is invalid or no embedding is found.
  */
 export function cliqueEmbeddingFor(solver: SapiSolver, graph: SolverGraph, n: number, userEmbedding?: Embedding): Embedding {
   const edges: [number, number][] = [];
@@ -88,11 +89,8 @@ export function cliqueEmbeddingFor(solver: SapiSolver, graph: SolverGraph, n: nu
     const [rows, columns, shore] = shape as [number, number, number];
     return chimeraCliqueEmbedding(n, { rows, columns, shore }, graph);
   }
-  throw new AdapterError(
-    'ADAPTER_EMBEDDING',
-    `solver ${solver.identity.name} has topology ${JSON.stringify(topology?.type)}; the built-in clique embedding covers Chimera only — pass { embedding } (chains per logical variable, e.g. from minorminer)`,
-    { reason: 'rejected', retryable: false },
-  );
+  // Pegasus, Zephyr or unknown layouts: a generic greedy search (validated; throws ADAPTER_EMBEDDING).
+  return greedyCliqueEmbedding(n, graph);
 }
 
 /** A Chimera C16 stand-in solver used by dry runs when no `solverDefinition` is given. */

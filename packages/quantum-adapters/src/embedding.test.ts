@@ -6,6 +6,7 @@ import {
   chimeraGraph,
   chimeraIndex,
   embedIsing,
+  greedyCliqueEmbedding,
   unembedMajority,
   uniformTorqueCompensation,
   validateEmbedding,
@@ -199,5 +200,40 @@ describe('uniformTorqueCompensation', () => {
     const K5 = Array.from({ length: 25 }, (_, i) => (Math.floor(i / 5) < i % 5 ? 0.25 : 0));
     expect(uniformTorqueCompensation({ n: 5, linear: new Array(5).fill(0), couplings: K5 }, 3)).toBeCloseTo(1.5, 14);
     expect(uniformTorqueCompensation({ n: 3, linear: [1, 2, 3], couplings: new Array(9).fill(0) })).toBe(1);
+  });
+});
+
+describe('greedyCliqueEmbedding', () => {
+  const king = (side: number): SolverGraph => {
+    const qubits = Array.from({ length: side * side }, (_, q) => q);
+    const couplers: [number, number][] = [];
+    for (let r = 0; r < side; r++) {
+      for (let c = 0; c < side; c++) {
+        const q = r * side + c;
+        if (c + 1 < side) couplers.push([q, q + 1]);
+        if (r + 1 < side) couplers.push([q, q + side]);
+        if (r + 1 < side && c + 1 < side) couplers.push([q, q + side + 1]);
+        if (r + 1 < side && c > 0) couplers.push([q, q + side - 1]);
+      }
+    }
+    return { qubits, couplers };
+  };
+
+  it('should find valid clique embeddings on Chimera, king graphs and complete graphs', () => {
+    const c4 = chimeraGraph({ rows: 4, columns: 4, shore: 4 });
+    for (const n of [1, 2, 5, 7]) bruteCheckClique(greedyCliqueEmbedding(n, c4), c4);
+    const k = king(8);
+    for (const n of [3, 5, 6]) bruteCheckClique(greedyCliqueEmbedding(n, k, { seed: 2 }), k);
+    const complete = { qubits: [0, 1, 2, 3, 4], couplers: [] as [number, number][] };
+    for (let a = 0; a < 5; a++) for (let b = a + 1; b < 5; b++) complete.couplers.push([a, b]);
+    const chains = greedyCliqueEmbedding(5, complete);
+    expect(chains.every((c) => c.length === 1)).toBe(true);
+    bruteCheckClique(chains, complete);
+  });
+
+  it('should fail with ADAPTER_EMBEDDING when the graph cannot hold the clique', () => {
+    const path = { qubits: [0, 1, 2, 3], couplers: [[0, 1], [1, 2], [2, 3]] as [number, number][] };
+    expect(() => greedyCliqueEmbedding(3, path)).toThrow(expect.objectContaining({ code: 'ADAPTER_EMBEDDING' }));
+    expect(() => greedyCliqueEmbedding(0, path)).toThrow(expect.objectContaining({ code: 'ADAPTER_INVALID_ARGUMENT' }));
   });
 });

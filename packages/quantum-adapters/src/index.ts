@@ -23,3 +23,5 @@ export { classifyBraketError } from './classifyBraketError.js';
 export { decodeBraketResults } from './braketResults.js';
 export { batchProblemToQasm, braketPlugin, createBraketSampler, SV1_DEVICE_ARN } from './braketSampler.js';
 export type { BraketRunInfo, BraketSampler, BraketSamplerOptions } from './braketSampler.js';
+export { greedyCliqueEmbedding } from './greedyCliqueEmbedding.js';
+export type { GreedyEmbeddingOptions } from './greedyCliqueEmbedding.js';
