@@ -218,6 +218,17 @@ describe('dwave failures', () => {
     }
   });
 
+  it('should cancel the accepted jobs of a submit in which one job was refused', async () => {
+    fake.refuseJob = (i) => i === 1;
+    fake.completeAfterMs = 60_000;
+    const e = await rejection(createDwaveSampler(fast()).sample(randomCausal(4, 2)));
+    expect(e).toMatchObject({ code: 'ADAPTER_REJECTED', retryable: false });
+    expect(e.message).toContain('job 1 refused by the fake');
+    const cancelled = fake.requests.find((r) => r.method === 'DELETE')!.body as string[];
+    expect(cancelled).toHaveLength(3);
+    expect([...fake.problems.values()].every((p) => p.status === 'CANCELLED')).toBe(true);
+  });
+
   it('should report per-job submit errors and unknown solvers', async () => {
     expect(await rejection(createDwaveSampler(fast({ solver: 'Advantage_system9.9' })).sample(batch()))).toMatchObject({ code: 'ADAPTER_NO_SOLVER', retryable: false });
     const other = fakeChimeraSolver({ rows: 1, columns: 1, shore: 4 }, { name: 'Ghost' });

@@ -37,15 +37,18 @@ export async function runDwaveJobs(
   try {
     for (let start = 0; start < jobs.length; start += SUBMIT_BATCH) {
       const statuses = await client.submitProblems(jobs.slice(start, start + SUBMIT_BATCH), signal);
+      // Register every accepted job before reporting a refused one, so the catch below cancels them.
+      const refused = statuses.find((s): s is AdapterError => s instanceof AdapterError);
       for (const [i, s] of statuses.entries()) {
-        if (s instanceof AdapterError) throw s;
+        if (s instanceof AdapterError) continue;
         ids.push(s.id);
         pending.set(s.id, start + i);
         if (s.status === 'COMPLETED' && s.answer !== undefined) {
           answers[start + i] = s.answer;
           pending.delete(s.id);
-        } else settle(s);
+        } else if (refused === undefined) settle(s);
       }
+      if (refused) throw refused;
     }
     for (let k = 0; pending.size > 0; k++) {
       const batchIds = [...pending.keys()].slice(0, STATUS_BATCH);

@@ -40,6 +40,8 @@ export interface FakeSapi {
   /** Terminal state each new problem reaches. */
   outcome: 'COMPLETED' | 'FAILED' | 'CANCELLED';
   failMessage: string;
+  /** Jobs (by position in their POST) to refuse with a per-item 400. */
+  refuseJob?: (index: number) => boolean;
   /** Rewrites each answer before it is served (malformed-answer tests). */
   tamperAnswer?: (answer: Record<string, unknown>) => unknown;
   close(): Promise<void>;
@@ -182,7 +184,8 @@ export async function startFakeSapi(options: { token: string; solvers?: SapiSolv
     if (req.method === 'GET' && path === 'solvers/remote/') return send(200, solvers);
     if (req.method === 'POST' && path === 'problems/') {
       const jobs = body as Record<string, any>[];
-      return send(200, jobs.map((job) => {
+      return send(200, jobs.map((job, index) => {
+        if (fake.refuseJob?.(index)) return { error_code: 400, error_msg: `job ${index} refused by the fake` };
         const solver = solvers.find((s) => s.identity.name === job.solver?.name);
         if (!solver) return { error_code: 404, error_msg: `solver ${String(job.solver?.name)} not found` };
         let answer: unknown;
