@@ -136,13 +136,20 @@ describe('createTrainer', () => {
     const reference = createReferenceSampler();
     const sync = createTransformer({ ...tiny, sampler: reference, jInitStd: 0.1 });
     const remote = createTransformer({ ...tiny, sampler: createDelayedSampler(reference, 2), jInitStd: 0.1 });
-    const [t1, t2] = [createTrainer(sync, { totalSteps: 5 }), createTrainer(remote, { totalSteps: 5 })];
+    const [t1, t2] = [createTrainer(sync, { totalSteps: 8 }), createTrainer(remote, { totalSteps: 8 })];
     for (let s = 0; s < 5; s++) {
       const batch = batchOf(2, 30 + s);
       expect(await t2.step(batch)).toEqual(await t1.step(batch));
     }
     expect(weightsOf(remote)).toEqual(weightsOf(sync));
     expect(() => remote.logits(batchOf(1, 1).inputs, 1)).toThrow(expect.objectContaining({ code: 'ATTENTION_ASYNC_SAMPLER' }));
+    // Steps called without awaiting run in order, each on the weights the previous one left.
+    const batches = [batchOf(2, 50), batchOf(2, 51), batchOf(2, 52)];
+    const concurrent = await Promise.all(batches.map((b) => t2.step(b)));
+    const sequential = [];
+    for (const b of batches) sequential.push(await t1.step(b));
+    expect(concurrent).toEqual(sequential);
+    expect(concurrent.map((r) => r.step)).toEqual([6, 7, 8]);
     for (const x of [t1, t2, sync, remote]) x.dispose();
   });
 

@@ -59,7 +59,10 @@ export interface Trainer {
   readonly options: Required<TrainerOptions>;
   /** Steps taken so far. */
   readonly stepCount: number;
-  /** One update: awaits the sampler (phase 1), then differentiates and applies AdamW (phase 2). */
+  /**
+   * One update: awaits the sampler (phase 1), then differentiates and applies AdamW (phase 2).
+   * Concurrent calls are queued and run in call order.
+   */
   step(batch: TokenBatch): Promise<TrainStepResult>;
   /** The learning rate at 0-based step `step`. */
   lrAt(step: number): number;
@@ -142,42 +145,51 @@ export function createTrainer(model: Transformer, options: TrainerOptions): Trai
     return floor + (opts.lr - floor) * 0.5 * (1 + Math.cos(Math.PI * progress));
   };
 
+  let queue: Promise<unknown> = Promise.resolve();
+  const runStep = async (batch: TokenBatch): Promise<TrainStepResult> => {
+    const { batchSize, mask } = checkBatch(model, batch);
+    const prepared = await model.prepare(batch.inputs, batchSize);
+    const lr = lrAt(steps);
+    const t = steps + 1;
+    const { value, grads } = tf.variableGrads(
+      () => maskedCrossEntropy(model.logits(batch.inputs, batchSize, prepared), batch.targets, mask),
+      slots.map((s) => s.variable),
+    );
+    let loss: number;
+    let gradNorm: number;
+    try {
+      loss = value.dataSync()[0]!;
+      const present = slots.flatMap((s) => {
+        const grad = grads[s.variable.name];
+        return grad === undefined ? [] : [{ s, g: grad.dataSync() as Float32Array }];
+      });
+      gradNorm = globalNorm(present.map((x) => x.g));
+      const gradScale = clipScale(gradNorm, opts.clipNorm);
+      const hyper = { lr, beta1: opts.beta1, beta2: opts.beta2, epsilon: opts.epsilon, step: t, gradScale };
+      for (const { s, g } of present) {
+        const p = Float32Array.from(s.variable.dataSync() as Float32Array);
+        adamWUpdate(p, g, s.m, s.v, { ...hyper, weightDecay: s.decay ? opts.weightDecay : 0 });
+        tf.tidy(() => s.variable.assign(tf.tensor(p, s.variable.shape)));
+      }
+    } finally {
+      tf.dispose([value, ...Object.values(grads)]);
+    }
+    steps = t;
+    return { loss, gradNorm, lr, step: steps };
+  };
+
   const trainer: Trainer = {
     options: opts,
     get stepCount() {
       return steps;
     },
     lrAt,
-    async step(batch) {
-      const { batchSize, mask } = checkBatch(model, batch);
-      const prepared = await model.prepare(batch.inputs, batchSize);
-      const lr = lrAt(steps);
-      const t = steps + 1;
-      const { value, grads } = tf.variableGrads(
-        () => maskedCrossEntropy(model.logits(batch.inputs, batchSize, prepared), batch.targets, mask),
-        slots.map((s) => s.variable),
-      );
-      let loss: number;
-      let gradNorm: number;
-      try {
-        loss = value.dataSync()[0]!;
-        const present = slots.flatMap((s) => {
-          const grad = grads[s.variable.name];
-          return grad === undefined ? [] : [{ s, g: grad.dataSync() as Float32Array }];
-        });
-        gradNorm = globalNorm(present.map((x) => x.g));
-        const gradScale = clipScale(gradNorm, opts.clipNorm);
-        const hyper = { lr, beta1: opts.beta1, beta2: opts.beta2, epsilon: opts.epsilon, step: t, gradScale };
-        for (const { s, g } of present) {
-          const p = Float32Array.from(s.variable.dataSync() as Float32Array);
-          adamWUpdate(p, g, s.m, s.v, { ...hyper, weightDecay: s.decay ? opts.weightDecay : 0 });
-          tf.tidy(() => s.variable.assign(tf.tensor(p, s.variable.shape)));
-        }
-      } finally {
-        tf.dispose([value, ...Object.values(grads)]);
-      }
-      steps = t;
-      return { loss, gradNorm, lr, step: steps };
+    step(batch) {
+      // Steps run one after another even when called concurrently: a step's estimate must be
+      // made from the weights its update starts from.
+      const run = queue.then(() => runStep(batch));
+      queue = run.catch(() => undefined);
+      return run;
     },
     state() {
       const moments: Record<string, { m: number[]; v: number[] }> = {};
