@@ -1,3 +1,4 @@
+/// <reference path="../types/quantumCircuit.d.ts" />
 import QuantumCircuit from 'quantum-circuit';
 import { describe, expect, it } from 'vitest';
 import { annealStatevector, isDqaError, toQasm3 } from './index.js';
