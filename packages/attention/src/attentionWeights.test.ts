@@ -148,9 +148,20 @@ describe('attentionWeights', () => {
     const expected = row.map((x) => Math.exp(2 * x) / (1 + Math.exp(2 * x)));
     const sum = expected.reduce((a, b) => a + b, 0);
     const j0 = tf.zeros([1, 4, 4]) as tf.Tensor3D;
-    for (const variant of ['boltzmann', 'sigmoid'] as const) {
-      const w = take(attentionWeights(tensorOf<tf.Rank.R4>(h, [1, 1, 4, 4]), { variant, couplings: j0, sampler }));
+    const reference = createReferenceSampler(); // magnetizations only: α = (m+1)/2 formed in float64
+    for (const [variant, source] of [['boltzmann', reference], ['boltzmann', sampler], ['sigmoid', sampler]] as const) {
+      const w = take(attentionWeights(tensorOf<tf.Rank.R4>(h, [1, 1, 4, 4]), { variant, couplings: j0, sampler: source }));
       for (let k = 0; k < 4; k++) expect(Math.abs(w[12 + k]! / (expected[k]! / sum) - 1), `${variant} key ${k}`).toBeLessThan(1e-5);
+    }
+    // Fields −20…−25 (α ≈ 1e−22…1e−13): m has cancelled even in float64, but the exact sampler's
+    // probabilityUp keeps α, and σ(2βh) is accurate in float32.
+    const far = [-20, -25, -15, -20];
+    const hFar = Float32Array.from({ length: 16 }, (_, q) => far[q % 4]!);
+    const farExpected = far.map((x) => Math.exp(2 * x) / (1 + Math.exp(2 * x)));
+    const farSum = farExpected.reduce((a, b) => a + b, 0);
+    for (const variant of ['boltzmann', 'sigmoid'] as const) {
+      const w = take(attentionWeights(tensorOf<tf.Rank.R4>(hFar, [1, 1, 4, 4]), { variant, couplings: j0, sampler }));
+      for (let k = 0; k < 4; k++) expect(Math.abs(w[12 + k]! / (farExpected[k]! / farSum) - 1), `${variant} far key ${k}`).toBeLessThan(1e-5);
     }
     // Fields so negative that α underflows float32 entirely: weights and gradients stay finite.
     const hugeNegative = tensorOf<tf.Rank.R4>(new Float32Array(16).fill(-80), [1, 1, 4, 4]);

@@ -143,6 +143,18 @@ interface Affine {
   readonly offset: number;
 }
 
+const MAGNETIZATION: Affine = { scale: 1, offset: 0 };
+const PROBABILITY: Affine = { scale: 0.5, offset: 0.5 };
+
+/**
+ * `P(s_j = +1)` straight from an estimate that carries it (the exact sampler's
+ * `probabilityUp`), which stays accurate where `(m + 1)/2` has cancelled in float64.
+ */
+function probabilityUp(estimate: BatchEstimate): Float64Array | undefined {
+  const up = (estimate as { probabilityUp?: unknown }).probabilityUp;
+  return up instanceof Float64Array && up.length === estimate.magnetization.length ? up : undefined;
+}
+
 function isingOp(fields: tf.Tensor4D, couplings: tf.Tensor3D, source: MagnetizationSource, affine: Affine): tf.Tensor4D {
   const [batch, heads, length, length2] = fields.shape;
   const [jHeads, jRows, jCols] = couplings.shape;
@@ -162,10 +174,14 @@ function isingOp(fields: tf.Tensor4D, couplings: tf.Tensor3D, source: Magnetizat
     const tt = length * length;
     const out = new Float32Array(batch * heads * tt);
     estimates.forEach((estimate, hd) => {
+      const up = affine === PROBABILITY ? probabilityUp(estimate) : undefined;
       for (let b = 0; b < batch; b++) {
         const dst = (b * heads + hd) * tt;
         for (let i = 0; i < length; i++) {
-          for (let k = 0; k <= i; k++) out[dst + i * length + k] = scale * estimate.magnetization[b * tt + i * length + k]! + offset;
+          for (let k = 0; k <= i; k++) {
+            const q = b * tt + i * length + k;
+            out[dst + i * length + k] = up === undefined ? scale * estimate.magnetization[q]! + offset : up[q]!;
+          }
         }
       }
     });
@@ -217,19 +233,20 @@ function isingOp(fields: tf.Tensor4D, couplings: tf.Tensor3D, source: Magnetizat
  * const m = isingMagnetization(h, J, { sampler: exactSampler.create(), beta: 1 });
  */
 export function isingMagnetization(fields: tf.Tensor4D, couplings: tf.Tensor3D, source: MagnetizationSource): tf.Tensor4D {
-  return isingOp(fields, couplings, source, { scale: 1, offset: 0 });
+  return isingOp(fields, couplings, source, MAGNETIZATION);
 }
 
 /**
  * The same op returning the unnormalized attention weights `α_ij = P_i(s_j = +1) = (m_ij + 1)/2`
- * (zero above the diagonal). `α` is formed in float64 before rounding to float32, so a key
- * with a strongly negative field keeps a small positive weight instead of cancelling to 0
- * (`m + 1` in float32 is 0 once `m < −1 + 6e−8`).
+ * (zero above the diagonal). `α` is taken from the estimate's `probabilityUp` when it has one
+ * (the exact sampler's, accurate for any field), else formed as `(m + 1)/2` in float64 before
+ * rounding to float32 — either way a key with a strongly negative field keeps a small positive
+ * weight instead of cancelling to 0 (`m + 1` in float32 is 0 once `m < −1 + 6e−8`).
  *
  * @returns `B×H×T×T` probabilities in [0, 1]; see {@link isingMagnetization} for parameters and errors.
  * @example
  * const alpha = isingProbability(h, J, { sampler, beta: 1 });
  */
 export function isingProbability(fields: tf.Tensor4D, couplings: tf.Tensor3D, source: MagnetizationSource): tf.Tensor4D {
-  return isingOp(fields, couplings, source, { scale: 0.5, offset: 0.5 });
+  return isingOp(fields, couplings, source, PROBABILITY);
 }
