@@ -1,15 +1,17 @@
 import type { RunConfig } from './types.js';
 
 /*
- * A rough cost model of one training step on one core, fitted to timings measured on the
- * development machine (README, "How long the presets take"). It orders the work queue
- * (longest first) and gives the up-front ETA; the live bars show the measured rate.
+ * A rough cost model of one training step on one core, fitted to the step times that
+ * src/scripts/measureStepTimes.ts printed on the development machine (2 cores shared with
+ * other jobs, load average ≈ 10; see the README). It orders the work queue (longest first)
+ * and gives the up-front ETA; the live progress shows the measured rate.
  */
-const MS_PER_STEP_BASE = 6; // fixed per-step overhead of the TF.js graph (wasm)
-const NS_PER_DENSE_FLOP = 0.08; // dense layers (embedding, projections, FFN, head), fwd + bwd
-const NS_PER_ISING_CONFIG = 40; // exact enumeration: forward folds + VJP per configuration
-const NS_PER_DQA_CONFIG = 4000; // simulated anneal: Trotter steps × 2^n amplitudes, per configuration
-const SECONDS_PER_RUN = 3; // process-local setup: data, model, first graph trace
+const MS_PER_STEP_BASE = 25; // fixed per-step cost: TF.js op dispatch (wasm), AdamW, data
+const NS_PER_DENSE_FLOP = 1.0; // dense layers (embedding, projections, FFN, head), fwd + bwd
+const NS_PER_ISING_CONFIG = 14; // exact enumeration: forward folds + VJP, per spin configuration
+const NS_PER_DQA_CONFIG = 3600; // DQA |ψ|² at 64 Trotter steps, per amplitude
+const NS_PER_DQA_SHOT_CONFIG = 8000; // DQA with finite shots (sampling + sample-covariance VJP)
+const SECONDS_PER_RUN = 8; // worker start, data, model, first graph trace
 
 function stepMs(c: RunConfig, batch: number): number {
   const out = c.dataset === 'shakespeare' ? 65 : c.length;
@@ -18,7 +20,12 @@ function stepMs(c: RunConfig, batch: number): number {
   let ising = 0;
   if (c.variant === 'boltzmann' || c.variant === 'coupling') {
     const configs = batch * (2 ** (c.length + 1) - 2); // Σ_{i=1..T} 2^i over the causal prefixes
-    const perConfig = c.sampler === 'dqa' ? NS_PER_DQA_CONFIG : c.sampler === 'exact' ? NS_PER_ISING_CONFIG : NS_PER_ISING_CONFIG;
+    let perConfig = NS_PER_ISING_CONFIG;
+    if (c.sampler === 'dqa') {
+      const shots = Number(c.samplerOptions['shots'] ?? 0);
+      const trotter = Number(c.samplerOptions['steps'] ?? 64);
+      perConfig = (shots > 0 ? NS_PER_DQA_SHOT_CONFIG : NS_PER_DQA_CONFIG) * (Number.isFinite(trotter) && trotter > 0 ? trotter / 64 : 1);
+    }
     ising = configs * perConfig * 1e-6;
   }
   return MS_PER_STEP_BASE + dense + ising;

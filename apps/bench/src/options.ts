@@ -69,8 +69,8 @@ function addDqaOptions(cmd: Command): Command {
     .option('--datasets <list>', 'datasets: shakespeare,brackets')
     .option('--shots <list>', 'DQA shots per column (0 = exact output distribution), e.g. 0,256')
     .option('--dqa-options <json>', 'JSON options for the dqa sampler (tau, steps, order, schedule, calibrate)', '{}')
-    .option('--sweep-taus <list>', 'fidelity sweep: anneal times τ', '0.5,1,2,4,8')
-    .option('--sweep-steps <list>', 'fidelity sweep: Trotter steps', '4,8,16,32,64');
+    .option('--sweep-taus <list>', 'fidelity sweep: anneal times τ', '1,2,4,8,16,32')
+    .option('--sweep-steps <list>', 'fidelity sweep: Trotter steps', '8,16,32,64,128');
 }
 
 type Raw = Record<string, string | boolean | string[] | undefined>;
@@ -123,11 +123,11 @@ function toCommand(experiment: Experiment, raw: Raw): BenchCommand {
     dryRun: raw['dryRun'] === true,
     dataPath: s('data') ? userPath(s('data')!) : undefined,
     plain: raw['plain'] === true,
-    sweepTaus: parseList('--sweep-taus', s('sweepTaus') ?? '0.5,1,2,4,8', (x) => {
+    sweepTaus: parseList('--sweep-taus', s('sweepTaus') ?? '1,2,4,8,16,32', (x) => {
       const n = Number(x);
       return x !== '' && Number.isFinite(n) && n > 0 ? n : undefined;
     }, 'positive numbers'),
-    sweepSteps: parseList('--sweep-steps', s('sweepSteps') ?? '4,8,16,32,64', intItem(1), 'positive integers'),
+    sweepSteps: parseList('--sweep-steps', s('sweepSteps') ?? '8,16,32,64,128', intItem(1), 'positive integers'),
   };
 }
 
