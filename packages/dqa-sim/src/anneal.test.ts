@@ -1,7 +1,8 @@
 import { add, complex, expm, matrix, multiply, subtract } from 'mathjs';
 import type { Complex, Matrix } from 'mathjs';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { annealDistribution, annealStatevector, compileSchedule, effectiveTemperature, energyVector } from './index.js';
+import { annealDistribution, annealStatevector, calibrationGains, compileSchedule, effectiveTemperature, energyVector } from './index.js';
 import type { IsingProblem, ScheduleSpec } from './index.js';
 
 // Dense references built independently of the simulator's kernels: H_D and H_P as explicit
@@ -189,5 +190,76 @@ describe('annealDistribution', () => {
       const product = single.reduce((acc, p, j) => acc * p[(s >>> j) & 1]!, 1);
       expect(joint[s]!).toBeCloseTo(product, 14);
     }
+  });
+});
+
+describe('calibrationGains', () => {
+  it('should give the exact first-order response of the Trotter circuit at any τ (error O(ε²) for fields of size ε)', () => {
+    const n = 3;
+    for (const options of [
+      { tau: 16, steps: 64, order: 2 as const },
+      { tau: 5, steps: 20, order: 1 as const, schedule: 'dwave' as const },
+    ]) {
+      const g = calibrationGains(options).linearResponse;
+      const residual = (eps: number) => {
+        const h = Array.from(problem3.fields, (v) => v * eps);
+        const J = Array.from(problem3.couplings!, (v) => v * eps);
+        const p = annealDistribution({ fields: h, couplings: J }, options);
+        let worst = 0;
+        for (let s = 0; s < 8; s++) {
+          let hs = 0;
+          let js = 0;
+          for (let j = 0; j < n; j++) {
+            hs += h[j]! * spin(s, j);
+            for (let k = j + 1; k < n; k++) js += J[j * n + k]! * spin(s, j) * spin(s, k);
+          }
+          worst = Math.max(worst, Math.abs(8 * p[s]! - 1 - g.field * hs - g.coupling * js));
+        }
+        return worst;
+      };
+      const [r1, r2] = [residual(1e-3), residual(5e-4)];
+      expect(r1).toBeLessThan(1e-4); // first-order terms are ~1e-3; what is left is second order
+      expect(r1 / r2).toBeGreaterThan(3.5); // halving ε quarters the residual
+      expect(r1 / r2).toBeLessThan(4.5);
+    }
+  });
+
+  it('should tend to the effective-temperature gains 4X and 8X for short anneals and fine steps', () => {
+    // Two corrections separate them: sin(2Φ) ≠ 2Φ (relative O(τ²)) and the midpoint sum vs the integral (O(1/K²)).
+    const { x, effectiveTemperature: et, linearResponse: lr } = calibrationGains({ tau: 0.01, steps: 256 });
+    expect(x).toBeCloseTo(0.0001 / 24, 15);
+    expect(Math.abs(lr.field / et.field - 1)).toBeLessThan(1e-4);
+    expect(Math.abs(lr.coupling / et.coupling - 1)).toBeLessThan(1e-4);
+    const coarse = calibrationGains({ tau: 0.01, steps: 32 }).linearResponse;
+    expect(Math.abs(coarse.field / et.field - 1)).toBeGreaterThan(10 * Math.abs(lr.field / et.field - 1));
+  });
+});
+
+describe('anneal symmetries (random problems)', () => {
+  const problemArb = fc.integer({ min: 1, max: 6 }).chain((n) =>
+    fc.record({
+      fields: fc.array(fc.double({ min: -2, max: 2, noNaN: true }), { minLength: n, maxLength: n }),
+      couplings: fc.array(fc.double({ min: -2, max: 2, noNaN: true }), { minLength: n * n, maxLength: n * n }),
+      tau: fc.double({ min: 0, max: 10, noNaN: true }),
+      steps: fc.integer({ min: 1, max: 40 }),
+      order: fc.constantFrom(1 as const, 2 as const),
+    }),
+  );
+
+  it('should keep the norm and map h → −h to the globally flipped distribution', () => {
+    fc.assert(
+      fc.property(problemArb, ({ fields, couplings, tau, steps, order }) => {
+        const p = annealDistribution({ fields, couplings }, { tau, steps, order });
+        const flipped = annealDistribution({ fields: fields.map((v) => -v), couplings }, { tau, steps, order });
+        const all = p.length - 1;
+        let total = 0;
+        p.forEach((v, s) => {
+          total += v;
+          expect(Math.abs(v - flipped[s ^ all]!)).toBeLessThan(1e-12);
+        });
+        expect(Math.abs(total - 1)).toBeLessThan(1e-12);
+      }),
+      { numRuns: 80 },
+    );
   });
 });
