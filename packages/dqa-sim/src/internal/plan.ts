@@ -66,12 +66,19 @@ export function linearResponseGains(phaseAngles: Float64Array, mixerAngles: Floa
 
 /** Options every anneal accepts. */
 export interface PlanOptions {
+  /** Total anneal time τ ≥ 0 (default 16). */
   readonly tau?: number;
+  /** Trotter steps K ≥ 1 (default 64). */
   readonly steps?: number;
+  /** Trotter order (default 2). */
   readonly order?: 1 | 2;
+  /** `'linear'` (default), `'dwave'` or `{ A, B }`. */
   readonly schedule?: ScheduleSpec | CompiledSchedule;
+  /** Rescaling of the programmed problem (see {@link Calibration}); the default depends on the caller. */
   readonly calibrate?: Calibration;
+  /** Inverse temperature multiplying `h` and `J` (default 1). */
   readonly beta?: number;
+  /** Refuse problems with more qubits (default 26, at most 30). */
   readonly maxQubits?: number;
 }
 

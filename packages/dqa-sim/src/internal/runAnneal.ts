@@ -10,7 +10,15 @@ export interface Workspace {
   pi: Float64Array;
 }
 
-/** Bytes the simulator needs for n qubits: ψ and the phase vector (2 × 16 B) plus the output distribution (8 B) per basis state. */
+/**
+ * Bytes the simulator needs for n qubits: ψ and the phase scratch vector (2 × 16 B) plus the
+ * output distribution (8 B) per basis state.
+ *
+ * @param n qubit count.
+ * @returns `40 · 2^n`.
+ * @example
+ * estimateMemoryBytes(26) / 2 ** 30; // 2.5 (GiB)
+ */
 export function estimateMemoryBytes(n: number): number {
   return 40 * 2 ** n;
 }
