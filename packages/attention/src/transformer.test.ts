@@ -65,7 +65,12 @@ describe('Transformer', () => {
     expect(Math.abs(mean)).toBeLessThan(0.01);
     expect(Math.abs(std - 0.1)).toBeLessThan(0.01);
     expect(createTransformer({ ...tiny, jInit: 'zeros' }).couplings()[0]!.every((v) => v === 0)).toBe(true);
-    expect(createTransformer({ ...tiny, variant: 'softmax' }).couplings()).toEqual([]);
+    const softmax = createTransformer({ ...tiny, heads: 2, maxLength: 40, variant: 'softmax' });
+    expect(softmax.couplings()).toEqual([]);
+    // Each parameter draws from its own seeded stream: variants with one seed share every common weight.
+    const shared = softmax.toJSON().weights;
+    for (const [name, w] of Object.entries(a.toJSON().weights)) if (name !== 'attention/couplings') expect(shared[name], name).toEqual(w);
+    softmax.dispose();
     for (const m of [a, b, c]) m.dispose();
   });
 
