@@ -1,13 +1,13 @@
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { annealDistribution } from '@boltzmann/dqa-sim';
+import { annealDistribution, toQasm3 } from '@boltzmann/dqa-sim';
 import { causalBatch, createIsingBatch, createRng } from '@boltzmann/ising-core';
 import type { SampleResult } from '@boltzmann/ising-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeBraket } from './internal/testing/fakeBraketServer.js';
 import type { FakeBraket } from './internal/testing/fakeBraketServer.js';
-import { createBraketSampler, isAdapterError, SV1_DEVICE_ARN } from './index.js';
+import { batchProblemToQasm, createBraketSampler, isAdapterError, SV1_DEVICE_ARN } from './index.js';
 import type { BraketSamplerOptions } from './index.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
@@ -181,6 +181,16 @@ describe('braket failures', () => {
 
   it('should require a bucket outside dry runs', () => {
     expect(() => createBraketSampler({})).toThrow(expect.objectContaining({ code: 'ADAPTER_INVALID_ARGUMENT' }));
+  });
+});
+
+describe('batchProblemToQasm', () => {
+  it('should export dqa-sim\'s Braket-dialect circuit with β applied, and refuse bad indices', async () => {
+    const batch = problem(6, 2);
+    const qasm = await batchProblemToQasm(batch, 0, anneal);
+    const direct = toQasm3({ fields: batch.fields, couplings: batch.couplings }, { ...anneal, beta: 0.8, dialect: 'braket' });
+    expect(qasm).toBe(direct);
+    await expect(batchProblemToQasm(batch, 1)).rejects.toMatchObject({ code: 'ADAPTER_INVALID_ARGUMENT' });
   });
 });
 

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { BraketClient, BraketClientConfig, CreateQuantumTaskCommandInput } from '@aws-sdk/client-braket';
 import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
-import { toQasm3 } from '@boltzmann/dqa-sim';
 import type { QasmOptions } from '@boltzmann/dqa-sim';
 import { createRng } from '@boltzmann/ising-core';
 import type { IsingBatch, SampleResult, SampleSet, Sampler, SamplerCapabilities, SamplerPlugin } from '@boltzmann/ising-core';
@@ -89,10 +88,21 @@ export interface BraketSampler extends Sampler {
 const capabilities = (maxSpins: number): SamplerCapabilities => ({ exact: false, maxSpins, async: true, deterministic: false });
 
 /**
- * The OpenQASM 3 program (Braket dialect) of batch problem `q`: dqa-sim's Trotter circuit with β applied.
- * @internal
+ * The OpenQASM 3 program (Braket dialect: no include, native `zz`) of batch problem `q`: dqa-sim's
+ * Trotter circuit (`toQasm3`) with β applied, `calibrate: 'linear-response'` unless `anneal` says
+ * otherwise. dqa-sim (and mathjs under it) is loaded on first use.
+ *
+ * @param batch the batch.
+ * @param q the problem index.
+ * @param anneal circuit options (τ, steps, order, schedule, calibrate).
+ * @returns the program text.
+ * @throws {AdapterError} ADAPTER_INVALID_ARGUMENT for a bad index; dqa-sim's DqaError for bad anneal options.
+ * @example
+ * fs.writeFileSync('p0.qasm', await batchProblemToQasm(batch, 0, { tau: 8, steps: 32 }));
  */
-export function batchProblemToQasm(batch: IsingBatch, q: number, anneal: BraketSamplerOptions['anneal'] = {}): string {
+export async function batchProblemToQasm(batch: IsingBatch, q: number, anneal: BraketSamplerOptions['anneal'] = {}): Promise<string> {
+  if (!Number.isInteger(q) || q < 0 || q >= batch.size) throw invalidArgument(`problem index ${q} is outside the batch of ${batch.size}`);
+  const { toQasm3 } = await import('@boltzmann/dqa-sim');
   const n = batch.spins[q]!;
   const { stride } = batch;
   const fields = Array.from(batch.fields.subarray(q * stride, q * stride + n));
@@ -147,7 +157,7 @@ export function createBraketSampler(options: BraketSamplerOptions = {}): BraketS
     const { CreateQuantumTaskCommand, GetQuantumTaskCommand } = sdk.braket;
     const { GetObjectCommand } = sdk.s3;
     const input: CreateQuantumTaskCommandInput = {
-      action: JSON.stringify({ braketSchemaHeader: { name: 'braket.ir.openqasm.program', version: '1' }, source: batchProblemToQasm(batch, q, options.anneal) }),
+      action: JSON.stringify({ braketSchemaHeader: { name: 'braket.ir.openqasm.program', version: '1' }, source: await batchProblemToQasm(batch, q, options.anneal) }),
       clientToken: randomUUID(),
       deviceArn,
       outputS3Bucket: bucket,
@@ -194,7 +204,7 @@ export function createBraketSampler(options: BraketSamplerOptions = {}): BraketS
       const out = writer.nextCall('braket');
       for (let q = 0; q < batch.size; q++) {
         const id = String(q).padStart(4, '0');
-        const source = batchProblemToQasm(batch, q, options.anneal);
+        const source = await batchProblemToQasm(batch, q, options.anneal);
         out.text(`problem-${id}.qasm`, source);
         out.json(`create-quantum-task-${id}.json`, {
           action: JSON.stringify({ braketSchemaHeader: { name: 'braket.ir.openqasm.program', version: '1' }, source }),
