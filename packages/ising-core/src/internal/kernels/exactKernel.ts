@@ -115,6 +115,11 @@ class CouplingState {
   }
 }
 
+/** Low-bit count of the split: at least one high bit when n ≥ 2, so the kernels can pair rows. */
+function lowBitsFor(n: number): number {
+  return n >= 2 ? Math.min(n - 1, LOW_BITS) : n;
+}
+
 function sumAbs(fields: Float64Array, start: number, n: number): number {
   let t = 0;
   for (let j = 0; j < n; j++) t += Math.abs(fields[start + j]!);
@@ -167,7 +172,7 @@ export function exactForward(p: ExactProblems): ExactForwardResult {
     let z: number;
     let shift: number;
     if (fastPath(beta, abs, cs)) {
-      const m = Math.min(n, LOW_BITS);
+      const m = lowBitsFor(n);
       expFieldHalfTable(low, fields, start, m, beta);
       expFieldHalfTable(high, fields, start + m, n - m, beta);
       splitForward(cs.expTable(n), low, high, m, n - m, col, row);
@@ -233,7 +238,7 @@ export function exactBackward(
     const c = beta / norm[q]!;
     const abs = sumAbs(fields, start, n);
     if (fastPath(beta, abs, cs)) {
-      const m = Math.min(n, LOW_BITS);
+      const m = lowBitsFor(n);
       const hb = n - m;
       expFieldHalfTable(low, fields, start, m, beta);
       expFieldHalfTable(high, fields, start + m, hb, beta);

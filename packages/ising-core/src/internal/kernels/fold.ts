@@ -27,7 +27,26 @@ export function foldBitSums(values: Float64Array, n: number, out: Float64Array, 
  */
 export function walshHadamard(values: Float64Array, n: number): void {
   const size = 1 << n;
-  for (let half = 1; half < size; half <<= 1) {
+  let half = 1;
+  if (n >= 2) {
+    // The two innermost levels as one radix-4 step: short butterfly loops are all overhead.
+    for (let s = 0; s < size; s += 4) {
+      const a = values[s]!;
+      const b = values[s + 1]!;
+      const c = values[s + 2]!;
+      const d = values[s + 3]!;
+      const ab = a + b;
+      const amb = a - b;
+      const cd = c + d;
+      const cmd = c - d;
+      values[s] = ab + cd;
+      values[s + 1] = amb + cmd;
+      values[s + 2] = ab - cd;
+      values[s + 3] = amb - cmd;
+    }
+    half = 4;
+  }
+  for (; half < size; half <<= 1) {
     for (let block = 0; block < size; block += half << 1) {
       const end = block + half;
       for (let s = block; s < end; s++) {
