@@ -44,7 +44,7 @@ describeSamplerConformance(braketPlugin, {
       region: 'us-east-1',
       clientConfig: { credentials: { accessKeyId: 'test', secretAccessKey: 'test' } },
       outputS3Bucket: 'amazon-braket-conformance',
-      shots: 4000,
+      shots: 1000,
       concurrency: 8,
     };
   },
