@@ -18,7 +18,12 @@ export interface AttentionWeightsOptions {
   readonly prepared?: PreparedEstimates | undefined;
 }
 
-/** Lower-triangular `T×T` 0/1 mask: query `i` sees keys `0..i`. */
+/**
+ * Lower-triangular `T×T` 0/1 mask: query `i` sees keys `0..i`.
+ *
+ * @example
+ * causalMask(3).arraySync(); // [[1,0,0],[1,1,0],[1,1,1]]
+ */
 export function causalMask(length: number): tf.Tensor2D {
   return tf.linalg.bandPart(tf.ones([length, length]), -1, 0) as tf.Tensor2D;
 }

@@ -30,7 +30,12 @@ export class AttentionError extends Error {
   }
 }
 
-/** True when `value` is an {@link AttentionError} (optionally with the given code). */
+/**
+ * True when `value` is an {@link AttentionError} (optionally with the given code).
+ *
+ * @example
+ * if (isAttentionError(e, 'ATTENTION_SAMPLER_NOT_FOUND')) console.error(e.message);
+ */
 export function isAttentionError(value: unknown, code?: AttentionErrorCode): value is AttentionError {
   return value instanceof AttentionError && (code === undefined || value.code === code);
 }

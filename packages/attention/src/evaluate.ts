@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import { AttentionError } from './errors.js';
 import { checkTargets } from './loss.js';
 import type { Transformer } from './transformer.js';
-import { checkBatch } from './trainer.js';
+import { checkBatch } from './internal/inputs.js';
 import type { TokenBatch } from './trainer.js';
 
 /** Loss and accuracy of a model on a batch. */

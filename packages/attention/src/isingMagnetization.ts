@@ -32,6 +32,8 @@ export interface MagnetizationSource {
  * Splits `B×H×T×T` fields and `H×T×T` couplings into one causal {@link IsingBatch} per head.
  *
  * @throws {AttentionError} ATTENTION_SHAPE_MISMATCH; {IsingError} ISING_NOT_FINITE on NaN/∞ fields.
+ * @example
+ * const [head0] = headBatches(hData, jData, { batch: 2, heads: 1, length: 4 }, 1); // 8 problems of 1..4 spins
  */
 export function headBatches(
   fields: RealArray,

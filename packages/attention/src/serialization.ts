@@ -75,7 +75,10 @@ export async function writeJsonFileAtomic(path: string, value: unknown): Promise
 /**
  * Reads a JSON file written by {@link writeJsonFileAtomic}. Node.js only.
  *
- * @throws {AttentionError} ATTENTION_INVALID_CHECKPOINT when the file is not valid JSON (naming the path).
+ * @throws {AttentionError} ATTENTION_INVALID_CHECKPOINT when the file is not valid JSON (naming the path);
+ *   the file system's own error when it cannot be read.
+ * @example
+ * const { model, trainer } = (await readJsonFile('run/checkpoint.json')) as { model: TransformerJSON; trainer: TrainerState };
  */
 export async function readJsonFile(path: string): Promise<unknown> {
   const { readFile } = await import('node:fs/promises');

@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { AttentionError } from './errors.js';
 import { adamWUpdate, clipScale, globalNorm } from './internal/adamW.js';
-import { lossMask, sequenceLength } from './internal/inputs.js';
+import { checkBatch } from './internal/inputs.js';
 import { maskedCrossEntropy } from './loss.js';
 import type { Transformer } from './transformer.js';
 
@@ -96,23 +96,6 @@ function resolveOptions(options: TrainerOptions): Required<TrainerOptions> {
   bad('beta2', o.beta2 >= 0 && o.beta2 < 1);
   bad('epsilon', Number.isFinite(o.epsilon) && o.epsilon > 0);
   return o;
-}
-
-/** Validates a batch against a model; returns `B` and the loss mask. */
-export function checkBatch(model: Transformer, batch: TokenBatch): { batchSize: number; mask: Float32Array } {
-  const { maxLength, vocabSize } = model.config;
-  if (batch.batchSize === undefined && batch.inputs.length % maxLength !== 0) {
-    throw new AttentionError(
-      'ATTENTION_SHAPE_MISMATCH',
-      `inputs has ${batch.inputs.length} entries, not a multiple of maxLength ${maxLength}; pass batchSize for shorter sequences`,
-    );
-  }
-  const batchSize = batch.batchSize ?? batch.inputs.length / maxLength;
-  sequenceLength(batch.inputs, batchSize, maxLength, vocabSize);
-  if (batch.targets?.length !== batch.inputs.length) {
-    throw new AttentionError('ATTENTION_SHAPE_MISMATCH', `targets has ${String(batch.targets?.length)} entries; inputs has ${batch.inputs.length}`);
-  }
-  return { batchSize, mask: lossMask(batch.mask, batch.inputs.length) };
 }
 
 /**

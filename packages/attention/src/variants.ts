@@ -10,12 +10,23 @@ export const ATTENTION_VARIANTS = ['softmax', 'boltzmann', 'sigmoid', 'coupling'
 /** One of {@link ATTENTION_VARIANTS}. */
 export type AttentionVariant = (typeof ATTENTION_VARIANTS)[number];
 
-/** True when `value` names an attention variant. */
+/**
+ * True when `value` names an attention variant.
+ *
+ * @example
+ * isAttentionVariant('boltzmann'); // true
+ */
 export function isAttentionVariant(value: unknown): value is AttentionVariant {
   return typeof value === 'string' && (ATTENTION_VARIANTS as readonly string[]).includes(value);
 }
 
-/** Throws `ATTENTION_INVALID_CONFIG` unless `value` names an attention variant. */
+/**
+ * Asserts that `value` names an attention variant.
+ *
+ * @throws {AttentionError} ATTENTION_INVALID_CONFIG naming the value and the valid names.
+ * @example
+ * assertAttentionVariant(flags.variant); // flags.variant is now an AttentionVariant
+ */
 export function assertAttentionVariant(value: unknown): asserts value is AttentionVariant {
   if (!isAttentionVariant(value)) {
     throw new AttentionError(
@@ -25,7 +36,12 @@ export function assertAttentionVariant(value: unknown): asserts value is Attenti
   }
 }
 
-/** True for the variants whose weights come from an Ising sampler (and that own a coupling matrix J). */
+/**
+ * True for the variants whose weights come from an Ising sampler (and that own a coupling matrix J).
+ *
+ * @example
+ * usesSampler('coupling'); // true; usesSampler('sigmoid'); // false
+ */
 export function usesSampler(variant: AttentionVariant): boolean {
   return variant === 'boltzmann' || variant === 'coupling';
 }

@@ -1,4 +1,6 @@
 import { AttentionError } from '../errors.js';
+import type { TokenBatch } from '../trainer.js';
+import type { Transformer } from '../transformer.js';
 
 /** Validates a `B×T` token batch and returns `T`. */
 export function sequenceLength(inputs: ArrayLike<number>, batchSize: number, maxLength: number, vocab: number, what = 'inputs'): number {
@@ -35,4 +37,21 @@ export function lossMask(mask: ArrayLike<number> | undefined, size: number): Flo
   }
   if (total === 0) throw new AttentionError('ATTENTION_EMPTY_MASK', `mask selects no position out of ${size}`);
   return Float32Array.from(mask);
+}
+
+/** Validates a batch against a model; returns `B` and the loss mask. */
+export function checkBatch(model: Transformer, batch: TokenBatch): { batchSize: number; mask: Float32Array } {
+  const { maxLength, vocabSize } = model.config;
+  if (batch.batchSize === undefined && batch.inputs.length % maxLength !== 0) {
+    throw new AttentionError(
+      'ATTENTION_SHAPE_MISMATCH',
+      `inputs has ${batch.inputs.length} entries, not a multiple of maxLength ${maxLength}; pass batchSize for shorter sequences`,
+    );
+  }
+  const batchSize = batch.batchSize ?? batch.inputs.length / maxLength;
+  sequenceLength(batch.inputs, batchSize, maxLength, vocabSize);
+  if (batch.targets?.length !== batch.inputs.length) {
+    throw new AttentionError('ATTENTION_SHAPE_MISMATCH', `targets has ${String(batch.targets?.length)} entries; inputs has ${batch.inputs.length}`);
+  }
+  return { batchSize, mask: lossMask(batch.mask, batch.inputs.length) };
 }
