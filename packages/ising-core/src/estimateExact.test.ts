@@ -85,18 +85,20 @@ describe('estimateExact', () => {
     );
   });
 
-  it('matches brute force above 10 spins, where the field tables split into low and high bits', () => {
-    for (const [seed, scale] of [
-      [31, 0.3],
-      [32, 3],
-      [33, 40],
+  it('matches brute force at 11–16 spins, where the field tables split into low and high bits', () => {
+    // Scales 0.3 and 3 take the fast path (coupling weights extended by multiplication up to 16
+    // spins, so rounding accumulates over 16 extensions); 40 takes the log-domain path.
+    for (const [seed, scale, spins] of [
+      [31, 0.3, [11, 16, 12]],
+      [32, 3, [16, 13, 12]],
+      [33, 40, [11, 13, 12]],
     ] as const) {
       const rng = createRng(seed);
-      const stride = 13;
+      const stride = 16;
       const batch = createIsingBatch({
         fields: Float64Array.from({ length: 3 * stride }, () => scale * (2 * rng.next() - 1)),
-        couplings: Float64Array.from({ length: stride * stride }, () => (scale / 4) * (2 * rng.next() - 1)),
-        spins: [11, 13, 12],
+        couplings: Float64Array.from({ length: stride * stride }, () => (scale / 8) * (2 * rng.next() - 1)),
+        spins,
         stride,
         beta: 0.9,
       });

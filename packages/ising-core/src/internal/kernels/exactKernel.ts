@@ -87,24 +87,52 @@ function orderBySpins(spins: Int32Array, stride: number): Int32Array {
   return order;
 }
 
-/** Walks the problems by ascending spin count, keeping `C_n` and `exp(β(C_n − max C_n))` current. */
+/**
+ * Walks the problems by ascending spin count, keeping `C_n` and `E_n = exp(β(C_n − max C_n))`
+ * current. `E` is extended with the coupling table, by multiplication instead of `2^n` calls
+ * to `Math.exp`: the new spin's local field `λ(s) = Σ_{j<n} J_jn s_j` gives
+ * `E_{n+1}(s ∓ …) = E_n(s) · exp(∓βλ(s)) · exp(β(max C_n − max C_{n+1}))`, and
+ * `exp(β(λ(s) − Σ|J_jn|))` is a field table `D` of factors ≤ 1 with `exp(−βλ(s))` = `D` read
+ * backwards (flipping every spin negates λ). When the products could leave the normal float64
+ * range, `E` is recomputed with `exp` on demand.
+ */
 class CouplingState {
   built = 0;
   lo = 0;
   hi = 0;
-  private expFor = -1;
+  private expFor = 0;
+  private readonly column: Float64Array;
   constructor(
     private readonly p: ExactProblems,
     private readonly s: Scratch,
   ) {
     s.table[0] = 0;
+    s.expCoupling[0] = 1;
+    this.column = new Float64Array(Math.max(p.stride, 1));
   }
   grow(n: number): void {
+    const { table, expCoupling: E, work, field: D } = this.s;
+    const { beta, couplings, stride } = this.p;
     while (this.built < n) {
-      extendCouplingTable(this.s.table, this.built, this.p.couplings, this.p.stride, this.s.work);
+      const k = this.built;
+      const [lo, hi] = [this.lo, this.hi];
+      extendCouplingTable(table, k, couplings, stride, work);
       this.built++;
+      [this.lo, this.hi] = tableRange(table, 1 << this.built);
+      if (this.expFor !== k) continue;
+      for (let j = 0; j < k; j++) this.column[j] = couplings[j * stride + k]!;
+      const S = expFieldHalfTable(D, this.column, 0, k, beta);
+      if (beta * (hi - lo + 2 * S) > FAST_PATH_RANGE) continue;
+      const K = Math.exp(beta * (S + hi - this.hi));
+      const half = 1 << k;
+      const last = half - 1;
+      for (let st = 0; st < half; st++) {
+        const e = E[st]! * K;
+        E[st + half] = e * D[st]!;
+        E[st] = e * D[last - st]!;
+      }
+      this.expFor = this.built;
     }
-    [this.lo, this.hi] = tableRange(this.s.table, 1 << n);
   }
   expTable(n: number): Float64Array {
     if (this.expFor !== n) {
