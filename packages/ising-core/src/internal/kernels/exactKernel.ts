@@ -143,9 +143,9 @@ class CouplingState {
   }
 }
 
-/** Low-bit count of the split: at least one high bit when n ≥ 2, so the kernels can pair rows. */
+/** Low-bit count of the split: about n/2 (small tables are rebuilt per query), at most LOW_BITS, and at least one high bit when n ≥ 2 so the kernels can pair rows. */
 function lowBitsFor(n: number): number {
-  return n >= 2 ? Math.min(n - 1, LOW_BITS) : n;
+  return n >= 2 ? Math.min(n - 1, LOW_BITS, Math.max(1, Math.ceil(n / 2) + 1)) : n;
 }
 
 function sumAbs(fields: Float64Array, start: number, n: number): number {
