@@ -195,6 +195,17 @@ describe('batchProblemToQasm', () => {
 });
 
 describe('braket dry run', () => {
+  it('should answer from the named dqa fallback with the same circuit options', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'braket-dry-'));
+    const batch = problem(7, 3);
+    const result = await createBraketSampler({ dryRun: { dir, fallback: 'dqa', fallbackOptions: { shots: 0 } }, anneal }).sample(batch);
+    expect(result.kind).toBe('dense');
+    const want = annealDistribution({ fields: batch.fields, couplings: batch.couplings }, { ...anneal, beta: 0.8 });
+    if (result.kind === 'dense') result.distributions[0]!.forEach((p, s) => expect(p).toBeCloseTo(want[s]!, 12));
+    expect(readdirSync(join(dir, 'braket-0001'))).toContain('problem-0000.qasm');
+    expect(() => createBraketSampler({ dryRun: { dir, fallback: 'exact' as never } })).toThrow(expect.objectContaining({ code: 'ADAPTER_INVALID_ARGUMENT' }));
+  });
+
   it('should write the QASM programs and CreateQuantumTask inputs, then throw ADAPTER_DRY_RUN', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'braket-dry-'));
     const batch = problem(5, 3);

@@ -6,7 +6,7 @@ import { createRng } from '@boltzmann/ising-core';
 import type { IsingBatch, SampleResult, SampleSet, Sampler, SamplerCapabilities, SamplerPlugin } from '@boltzmann/ising-core';
 import { decodeBraketResults } from './braketResults.js';
 import { classifyBraketError } from './classifyBraketError.js';
-import { createDryRunWriter, dryRunError } from './dryRun.js';
+import { createDryRunWriter, dryRunError, dryRunFallback } from './dryRun.js';
 import type { DryRunOptions } from './dryRun.js';
 import { AdapterError, invalidArgument, isAdapterError, malformed } from './errors.js';
 import { assertBatchFits, positiveInt } from './internal/options.js';
@@ -133,6 +133,7 @@ export function createBraketSampler(options: BraketSamplerOptions = {}): BraketS
   const deviceRegion = /^arn:aws:braket:([a-z0-9-]+):/.exec(deviceArn)?.[1];
   const region = options.region ?? deviceRegion ?? process.env.AWS_REGION ?? 'us-east-1';
   const writer = options.dryRun ? createDryRunWriter(options.dryRun.dir) : undefined;
+  const fallback = options.dryRun ? dryRunFallback(options.dryRun, { calibrate: 'linear-response', ...options.anneal, shots, ...(options.seed === undefined ? {} : { seed: options.seed }) }) : undefined;
   const bucket = options.outputS3Bucket ?? (writer ? `amazon-braket-${region}-<account-id>` : undefined);
   if (bucket === undefined) throw invalidArgument('the braket sampler needs { outputS3Bucket } (the SDK convention is amazon-braket-<region>-<account-id>)');
   const config = { region, maxAttempts: 1, ...options.clientConfig };
@@ -215,7 +216,7 @@ export function createBraketSampler(options: BraketSamplerOptions = {}): BraketS
           shots,
         });
       }
-      if (options.dryRun?.fallback?.sample) return await options.dryRun.fallback.sample(batch);
+      if (fallback) return await fallback(batch);
       throw dryRunError(out, `${batch.size} Braket quantum tasks`);
     }
     const sdk = await loadSdk();

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Sampler } from '@boltzmann/ising-core';
+import type { IsingBatch, SampleResult, Sampler } from '@boltzmann/ising-core';
 import { AdapterError, invalidArgument } from './errors.js';
 
 /** Dry-run settings shared by both plugins: write what would be sent, send nothing. */
@@ -8,10 +8,13 @@ export interface DryRunOptions {
   /** Directory that receives one sub-directory per `sample()` call (`dwave-0001/`, `braket-0001/`, …). */
   readonly dir: string;
   /**
-   * A local sampler whose `sample(batch)` answers instead, after the files are written (e.g. the `dqa`
-   * or an exact sampler). Without one, `sample()` throws `ADAPTER_DRY_RUN` once the files are written.
+   * Who answers after the files are written: a sampler object with `sample(batch)`, or `'dqa'` for
+   * dqa-sim's simulator (JSON-friendly; the braket plugin passes its `anneal` options and `shots`, the
+   * dwave plugin `shots = numReads`). Without one, `sample()` throws `ADAPTER_DRY_RUN`.
    */
-  readonly fallback?: Sampler;
+  readonly fallback?: Sampler | 'dqa';
+  /** Options for the `'dqa'` fallback, over the plugin's defaults. */
+  readonly fallbackOptions?: Readonly<Record<string, unknown>>;
 }
 
 /** Writes the files of one dry-run call into its own numbered sub-directory. */
@@ -76,4 +79,24 @@ export function dryRunError(call: DryRunCall, what: string): AdapterError {
     `dry run: ${what} written to ${call.dir} (${call.files.length} files) and nothing was sent; pass dryRun.fallback to get samples from a local sampler`,
     { reason: 'rejected', retryable: false },
   );
+}
+
+/**
+ * Answers a dry-run call from the configured fallback, or returns `undefined` when there is none.
+ * @internal
+ */
+export function dryRunFallback(options: DryRunOptions, defaults: Record<string, unknown>): ((batch: IsingBatch) => Promise<SampleResult>) | undefined {
+  const { fallback } = options;
+  if (fallback === undefined) return undefined;
+  if (fallback === 'dqa') {
+    let sampler: Promise<Sampler> | undefined;
+    return async (batch) => {
+      sampler ??= import('@boltzmann/dqa-sim').then(({ dqaSampler }) => dqaSampler.create({ ...defaults, ...options.fallbackOptions }));
+      return (await sampler).sample!(batch);
+    };
+  }
+  if (typeof fallback === 'object' && fallback !== null && typeof fallback.sample === 'function') {
+    return async (batch) => fallback.sample!(batch);
+  }
+  throw invalidArgument(`dryRun.fallback must be 'dqa' or a sampler with sample(batch), got ${typeof fallback === 'object' ? 'an object without sample()' : JSON.stringify(fallback)}`);
 }

@@ -305,6 +305,8 @@ describe('dwave embeddings and dry runs', () => {
     };
     const result = await createDwaveSampler({ dryRun: { dir, fallback } }).sample(randomCausal(6, 2));
     expect(result.kind).toBe('samples');
+    const named = await createDwaveSampler({ dryRun: { dir, fallback: 'dqa' }, numReads: 50 }).sample(randomCausal(6, 2));
+    expect(named.kind === 'samples' && named.sets.map((s) => s.weights.reduce((a, b) => a + b, 0))).toEqual([50, 50, 50, 50]);
     expect(readdirSync(join(dir, 'dwave-0001'))).toContain('submit-001.json');
   });
 });

@@ -1,6 +1,6 @@
 import type { IsingBatch, SampleResult, SampleSet, Sampler, SamplerCapabilities, SamplerPlugin } from '@boltzmann/ising-core';
 import { batchProblemToBqm } from './bqmJson.js';
-import { createDryRunWriter, dryRunError } from './dryRun.js';
+import { createDryRunWriter, dryRunError, dryRunFallback } from './dryRun.js';
 import type { DryRunOptions } from './dryRun.js';
 import { cliqueEmbeddingFor, dryRunStandInSolver, selectDwaveSolver, solverGraph, solverId } from './dwaveSolver.js';
 import type { DwaveSolverFilter } from './dwaveSolver.js';
@@ -114,6 +114,7 @@ export function createDwaveSampler(options: DwaveSamplerOptions = {}): DwaveSamp
   const backoff = { ...DEFAULT_POLL_BACKOFF, ...options.pollBackoff };
   const seed = options.seed ?? 0;
   const writer = options.dryRun ? createDryRunWriter(options.dryRun.dir) : undefined;
+  const fallback = options.dryRun ? dryRunFallback(options.dryRun, { shots: numReads, seed }) : undefined;
   const client = writer ? undefined : createSapiClient({ ...options, seed });
   const endpoint = options.endpoint ?? `https://${options.region ?? DEFAULT_DWAVE_REGION}.cloud.dwavesys.com/sapi/v2/`;
   let solverPromise: Promise<SapiSolver> | undefined;
@@ -166,7 +167,7 @@ export function createDwaveSampler(options: DwaveSamplerOptions = {}): DwaveSamp
           });
         }
         for (let q = 0; q < batch.size; q++) out.json(`problem-${String(q).padStart(4, '0')}.bqm.json`, batchProblemToBqm(batch, q));
-        if (options.dryRun?.fallback?.sample) return await options.dryRun.fallback.sample(batch);
+        if (fallback) return await fallback(batch);
         throw dryRunError(out, `${jobs.length} D-Wave problems`);
       }
       const { ids, answers } = await runDwaveJobs(client!, jobs, { signal: deadline.signal, pollTimeoutSeconds, backoff, cancelTimeoutMs: 5_000 });
