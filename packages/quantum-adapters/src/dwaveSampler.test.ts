@@ -50,7 +50,7 @@ function randomCausal(seed: number, length: number, beta = 1) {
 describe('createDwaveSampler against a local SAPI', () => {
   it('should sample the Boltzmann distribution through embedding, qp encoding and majority vote', async () => {
     const batch = randomCausal(3, 4, 0.9);
-    const sampler = createDwaveSampler(fast({ numReads: 20_000, autoScale: false, chainStrength: 6, seed: 5 }));
+    const sampler = createDwaveSampler(fast({ numReads: 10_000, autoScale: false, chainStrength: 6, seed: 5 }));
     const est = await estimateBatch(sampler, batch);
     const exact = bruteForceEstimate(batch);
     for (let i = 0; i < est.magnetization.length; i++) expect(Math.abs(est.magnetization[i]! - exact.magnetization[i]!)).toBeLessThan(0.04);
@@ -65,12 +65,12 @@ describe('createDwaveSampler against a local SAPI', () => {
     const job = (submit.body as Record<string, any>[])[0]!;
     expect(job).toMatchObject({ type: 'ising', label: 'boltzmann-attention', solver: { name: 'FakeChimera_system', version: { graph_id: 'fake01' } } });
     expect(job.data.format).toBe('qp');
-    expect(job.params).toEqual({ num_reads: 20_000, answer_mode: 'histogram', auto_scale: false });
+    expect(job.params).toEqual({ num_reads: 10_000, answer_mode: 'histogram', auto_scale: false });
   });
 
   it('should negate β-scaled physics fields (a +2 field gives ⟨s⟩ = +tanh 2 and lin = −2 split over the chain)', async () => {
     const batch = createIsingBatch({ fields: Float64Array.of(1), couplings: new Float64Array(1), spins: [1], stride: 1, beta: 2 });
-    const sampler = createDwaveSampler(fast({ numReads: 20_000, autoScale: false, chainStrength: 6 }));
+    const sampler = createDwaveSampler(fast({ numReads: 10_000, autoScale: false, chainStrength: 6 }));
     const { sets } = (await sampler.sample(batch)) as Extract<SampleResult, { kind: 'samples' }>;
     let m = 0;
     let w = 0;
@@ -104,6 +104,16 @@ describe('createDwaveSampler against a local SAPI', () => {
     expect(info.chainStrengths[0]).toBe(1);
     const J01 = -batch.couplings[1]!;
     expect(info.chainStrengths[1]).toBeCloseTo(1.414 * Math.abs(J01), 12);
+  });
+
+  it('should refuse unknown parameters and out-of-range reads before sending', async () => {
+    const batch = randomCausal(1, 2);
+    const unknown = await rejection(createDwaveSampler(fast({ params: { anneal_speed: 2 } })).sample(batch));
+    expect(unknown).toMatchObject({ code: 'ADAPTER_INVALID_ARGUMENT' });
+    expect(unknown.message).toContain('"anneal_speed"');
+    expect(await rejection(createDwaveSampler(fast({ numReads: 20_000_000 })).sample(batch))).toMatchObject({ code: 'ADAPTER_INVALID_ARGUMENT' });
+    await createDwaveSampler(fast({ numReads: 5, params: { x_experimental: true, annealing_time: 5 } })).sample(batch);
+    expect(fake.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
   });
 
   it('should refuse problems outside h_range/j_range when autoScale is false', async () => {
@@ -270,7 +280,7 @@ describe('dwave embeddings and dry runs', () => {
     };
     fake = await startFakeSapi({ token: TOKEN, solvers: [king] });
     const batch = randomCausal(8, 4);
-    const sampler = createDwaveSampler(fast({ numReads: 20_000, autoScale: false, chainStrength: 6 }));
+    const sampler = createDwaveSampler(fast({ numReads: 10_000, autoScale: false, chainStrength: 6 }));
     const est = await estimateBatch(sampler, batch);
     const exact = bruteForceEstimate(batch);
     for (let i = 0; i < est.magnetization.length; i++) expect(Math.abs(est.magnetization[i]! - exact.magnetization[i]!)).toBeLessThan(0.04);

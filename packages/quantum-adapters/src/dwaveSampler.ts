@@ -152,6 +152,7 @@ export function createDwaveSampler(options: DwaveSamplerOptions = {}): DwaveSamp
         if (!autoScale) checkRanges(solver, terms.linear.values(), terms.quadratic.values(), q);
         const data = encodeQpProblem(graph, terms, offset);
         const params = { num_reads: numReads, answer_mode: 'histogram', auto_scale: autoScale, ...options.params };
+        if (q === 0) checkParams(solver, params);
         jobs.push({ solver: solver.identity, label: options.label ?? 'boltzmann-attention', type: 'ising', data, params });
       }
       if (writer) {
@@ -205,6 +206,21 @@ export function createDwaveSampler(options: DwaveSamplerOptions = {}): DwaveSamp
   }
 
   return { name: 'dwave', capabilities: capabilities(maxSpins), sample, lastRunInfo: () => last, dispose: () => undefined };
+}
+
+/** Refuses, before sending, what SAPI would refuse: unknown parameters (except `x_*`, as the official client) and reads out of range. */
+function checkParams(solver: SapiSolver, params: Record<string, unknown>): void {
+  const accepted = solver.properties.parameters;
+  if (accepted !== null && typeof accepted === 'object') {
+    for (const key of Object.keys(params)) {
+      if (!key.startsWith('x_') && !(key in accepted)) throw invalidArgument(`solver ${solver.identity.name} does not accept the parameter "${key}" (it lists ${Object.keys(accepted).join(', ')})`);
+    }
+  }
+  const range = rangeOf(solver, 'num_reads_range');
+  const reads = params.num_reads;
+  if (range && typeof reads === 'number' && (reads < range[0] || reads > range[1])) {
+    throw invalidArgument(`num_reads ${reads} is outside num_reads_range [${range.join(', ')}] of ${solver.identity.name}`);
+  }
 }
 
 function checkRanges(solver: SapiSolver, linear: Iterable<number>, quadratic: Iterable<number>, q: number): void {
