@@ -75,9 +75,18 @@ function addDqaOptions(cmd: Command): Command {
 
 type Raw = Record<string, string | boolean | string[] | undefined>;
 
-/** Resolves a user path against the directory the user ran pnpm/nx from (INIT_CWD), else the cwd. */
+/**
+ * Resolves a path the user typed. Under nx (which runs the script in apps/bench and does not
+ * pass on the directory it was started from) relative paths resolve against the workspace
+ * root; under pnpm against the directory pnpm was started from (`INIT_CWD`); else the cwd.
+ *
+ * @param p a path from a flag.
+ * @returns an absolute path.
+ */
 export function userPath(p: string): string {
-  return isAbsolute(p) ? p : resolve(process.env['INIT_CWD'] ?? process.cwd(), p);
+  if (isAbsolute(p)) return p;
+  const nxRoot = process.env['NX_TASK_TARGET_PROJECT'] !== undefined ? process.env['NX_WORKSPACE_ROOT'] : undefined;
+  return resolve(nxRoot ?? process.env['INIT_CWD'] ?? process.cwd(), p);
 }
 
 function toCommand(experiment: Experiment, raw: Raw): BenchCommand {

@@ -21,13 +21,19 @@ export async function renderSvg(spec: TopLevelSpec): Promise<string> {
   }
 }
 
-/** A label for the non-length part of a run's grid cell (task, mode, FFN, d_model). */
+/** A label for the non-length part of a run's grid cell (mode, FFN, d_model); plots are per dataset. */
 export function groupLabel(r: RunRecord): string {
   const c = r.config;
-  const parts: string[] = [c.dataset];
+  const parts: string[] = [];
   if (c.dataset === 'brackets') parts.push(c.mode);
   parts.push(`FFN ${c.ffn ? 'on' : 'off'}`, `d=${c.dModel}`);
   return parts.join(', ');
+}
+
+/** Names the column in panel titles only when several columns train J (the DQA grid). */
+function columnPrefix(records: readonly RunRecord[]): (r: RunRecord) => string {
+  const several = new Set(records.map((r) => r.config.column)).size > 1;
+  return (r) => (several ? `${r.config.column}, ` : '');
 }
 
 function metricTitle(r: RunRecord | undefined): string {
@@ -61,16 +67,16 @@ export function metricVsLengthSpec(records: readonly RunRecord[]): TopLevelSpec 
         {
           mark: { type: 'line', point: true },
           encoding: {
-            x: { field: 'T', type: 'quantitative', title: 'context length T' },
-            y: { field: 'mean', type: 'quantitative', title: y, scale: { zero: false } },
-            color: { field: 'column', type: 'nominal', title: 'variant' },
+            x: { field: 'T', type: 'quantitative', title: 'context length T', axis: { format: 'd', tickMinStep: 1 } },
+            y: { field: 'mean', type: 'quantitative', title: `${y} (mean ± std over seeds)`, scale: { zero: false } },
+            color: { field: 'column', type: 'nominal', title: 'variant', legend: { labelLimit: 400 } },
           },
         },
         {
           mark: { type: 'errorbar', ticks: true },
           encoding: {
             x: { field: 'T', type: 'quantitative' },
-            y: { field: 'lo', type: 'quantitative' },
+            y: { field: 'lo', type: 'quantitative', title: `${y} (mean ± std over seeds)` },
             y2: { field: 'hi' },
             color: { field: 'column', type: 'nominal' },
           },
@@ -82,11 +88,12 @@ export function metricVsLengthSpec(records: readonly RunRecord[]): TopLevelSpec 
 
 /** Mean learned J over seeds per (group, T, column), as heatmap cells (j < l only). */
 function meanCouplings(records: readonly RunRecord[]): { panel: string; j: number; l: number; J: number }[] {
+  const prefix = columnPrefix(records);
   const acc = new Map<string, { T: number; sum: Float64Array; n: number }>();
   for (const r of records) {
     if (!r.couplings) continue;
     const T = r.config.length;
-    const panel = `${r.config.column}, ${groupLabel(r)}, T=${T}`;
+    const panel = `${prefix(r)}${groupLabel(r)}, T=${T}`;
     let a = acc.get(panel);
     if (!a) acc.set(panel, (a = { T, sum: new Float64Array(T * T), n: 0 }));
     for (let i = 0; i < T * T; i += 1) a.sum[i]! += r.couplings[i] ?? 0;
@@ -126,10 +133,11 @@ export function couplingHeatmapSpec(records: readonly RunRecord[]): TopLevelSpec
 /** Mean J_jl against distance |j − l| (mean ± std over seeds of each run's distance average). */
 export function couplingDistanceSpec(records: readonly RunRecord[]): TopLevelSpec | null {
   const cells = new Map<string, { series: string; d: number; values: number[] }>();
+  const prefix = columnPrefix(records.filter((r) => r.config.variant === 'boltzmann'));
   for (const r of records) {
     if (!r.couplings || r.config.variant !== 'boltzmann') continue;
     const T = r.config.length;
-    const series = `${r.config.column}, ${groupLabel(r)}, T=${T}`;
+    const series = `${prefix(r)}${groupLabel(r)}, T=${T}`;
     for (let d = 1; d < T; d += 1) {
       let sum = 0;
       for (let j = 0; j + d < T; j += 1) sum += r.couplings[j * T + j + d] ?? 0;
@@ -154,14 +162,19 @@ export function couplingDistanceSpec(records: readonly RunRecord[]): TopLevelSpe
       {
         mark: { type: 'line', point: true },
         encoding: {
-          x: { field: 'd', type: 'quantitative', title: 'distance |j − l|' },
-          y: { field: 'mean', type: 'quantitative', title: 'mean J' },
-          color: { field: 'series', type: 'nominal', title: null },
+          x: { field: 'd', type: 'quantitative', title: 'distance |j − l|', axis: { format: 'd', tickMinStep: 1 } },
+          y: { field: 'mean', type: 'quantitative', title: 'mean J_jl at that distance (± std over seeds)' },
+          color: { field: 'series', type: 'nominal', title: 'boltzmann run', legend: { labelLimit: 400 } },
         },
       },
       {
         mark: { type: 'errorbar', ticks: true },
-        encoding: { x: { field: 'd', type: 'quantitative' }, y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' }, color: { field: 'series', type: 'nominal' } },
+        encoding: {
+          x: { field: 'd', type: 'quantitative' },
+          y: { field: 'lo', type: 'quantitative', title: 'mean J_jl at that distance (± std over seeds)' },
+          y2: { field: 'hi' },
+          color: { field: 'series', type: 'nominal' },
+        },
       },
     ],
   };
@@ -185,7 +198,7 @@ export function curvesSpec(records: readonly RunRecord[]): TopLevelSpec {
       encoding: {
         x: { field: 'step', type: 'quantitative' },
         y: { field: 'value', type: 'quantitative', title: metricTitle(records[0]), scale: { zero: false } },
-        color: { field: 'column', type: 'nominal', title: 'variant' },
+        color: { field: 'column', type: 'nominal', title: 'variant', legend: { labelLimit: 400 } },
         detail: { field: 'run', type: 'nominal' },
       },
     },

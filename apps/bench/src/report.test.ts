@@ -36,7 +36,7 @@ describe('plots', () => {
     const values = (heat.data as { values: { panel: string; j: number; l: number; J: number }[] }).values;
     // T=4 has 6 and T=8 has 28 upper-triangle cells; mean over the 2 seeds
     expect(values).toHaveLength(6 + 28);
-    expect(values.every((v) => v.panel.startsWith('boltzmann') && v.l > v.j)).toBe(true);
+    expect(values.every((v) => v.panel.startsWith('FFN on, d=64, T=') && v.l > v.j)).toBe(true);
     const cell = values.find((v) => v.panel.endsWith('T=4') && v.j === 0 && v.l === 1)!;
     expect(cell.J).toBeCloseTo(0.1 + 0.0005, 12);
     assertWellFormedSvg(await renderSvg(heat));

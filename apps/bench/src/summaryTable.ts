@@ -7,7 +7,9 @@ export function formatStat(stat: Stat | null | undefined, metric: Summary['metri
   const digits = metric === 'accuracy' || kind === 'rel' ? 2 : 3;
   const sign = kind === 'value' ? '' : stat.mean * scale > 0 ? '+' : '';
   const unit = kind === 'rel' ? ' %' : metric === 'accuracy' ? (kind === 'diff' ? ' pp' : ' %') : '';
-  return `${sign}${(stat.mean * scale).toFixed(digits)} ± ${(stat.std * scale).toFixed(digits)}${unit}${stat.n > 1 ? '' : ' (n=1)'}`;
+  const mean = `${sign}${(stat.mean * scale).toFixed(digits)}`;
+  // One seed has no spread: print the value alone rather than a misleading "± 0".
+  return stat.n > 1 ? `${mean} ± ${(stat.std * scale).toFixed(digits)}${unit}` : `${mean}${unit} (n=1)`;
 }
 
 interface Table {
