@@ -1,6 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
 import { AttentionError } from './errors.js';
-import { checkTargets } from './loss.js';
 import type { Transformer } from './transformer.js';
 import { checkBatch } from './internal/inputs.js';
 import type { TokenBatch } from './trainer.js';
@@ -30,14 +29,13 @@ export interface Evaluation {
  * console.log(perplexity(loss), correct / count);
  */
 export async function evaluate(model: Transformer, batch: TokenBatch, options: { chunkSize?: number } = {}): Promise<Evaluation> {
-  const { batchSize, mask } = checkBatch(model, batch);
+  const { batchSize, mask, targets } = checkBatch(model, batch);
   const chunk = options.chunkSize ?? 64;
   if (!Number.isInteger(chunk) || chunk < 1) {
     throw new AttentionError('ATTENTION_INVALID_ARGUMENT', `chunkSize must be a positive integer, got ${String(chunk)}`);
   }
   const t = batch.inputs.length / batchSize;
   const classes = model.config.outputSize;
-  const targets = checkTargets(batch.targets, mask, batchSize * t, classes);
   const inputs = Int32Array.from(batch.inputs);
   let lossSum = 0;
   let weight = 0;

@@ -153,6 +153,20 @@ describe('createTrainer', () => {
     for (const x of [t1, t2, sync, remote]) x.dispose();
   });
 
+  it('a failing sampler or a bad target fails the step with its coded error, leaking no tensor', async () => {
+    const broken = { ...createReferenceSampler('broken'), estimate: () => Promise.reject(new Error('device offline')) };
+    const model = createTransformer({ ...tiny, sampler: broken });
+    const trainer = createTrainer(model, { totalSteps: 2 });
+    const before = tf.memory().numTensors;
+    await expect(trainer.step(batchOf(2, 1))).rejects.toMatchObject({ code: 'ISING_SAMPLER_FAILED' });
+    const bad = batchOf(2, 1);
+    await expect(trainer.step({ ...bad, targets: Int32Array.from(bad.targets, () => -2) })).rejects.toMatchObject({ code: 'ATTENTION_INVALID_TOKEN' });
+    expect(tf.memory().numTensors).toBe(before);
+    expect(trainer.stepCount).toBe(0);
+    trainer.dispose();
+    model.dispose();
+  });
+
   it('keeps tf.memory().numTensors constant across steps and evaluations', async () => {
     for (const variant of ['boltzmann', 'softmax'] as const) {
       const model = createTransformer({ ...tiny, variant });

@@ -130,12 +130,15 @@ export function createTrainer(model: Transformer, options: TrainerOptions): Trai
 
   let queue: Promise<unknown> = Promise.resolve();
   const runStep = async (batch: TokenBatch): Promise<TrainStepResult> => {
-    const { batchSize, mask } = checkBatch(model, batch);
+    const { batchSize, mask, targets } = checkBatch(model, batch);
+    // Phase 1 for every sampler, sync or async: besides awaiting remote answers, it keeps sampler
+    // errors out of tf.variableGrads, which leaks the tensors saved for backward when its
+    // function throws.
     const prepared = await model.prepare(batch.inputs, batchSize);
     const lr = lrAt(steps);
     const t = steps + 1;
     const { value, grads } = tf.variableGrads(
-      () => maskedCrossEntropy(model.logits(batch.inputs, batchSize, prepared), batch.targets, mask),
+      () => maskedCrossEntropy(model.logits(batch.inputs, batchSize, prepared), targets, mask),
       slots.map((s) => s.variable),
     );
     let loss: number;

@@ -1,4 +1,5 @@
 import { AttentionError } from '../errors.js';
+import { checkTargets } from '../loss.js';
 import type { TokenBatch } from '../trainer.js';
 import type { Transformer } from '../transformer.js';
 
@@ -39,8 +40,8 @@ export function lossMask(mask: ArrayLike<number> | undefined, size: number): Flo
   return Float32Array.from(mask);
 }
 
-/** Validates a batch against a model; returns `B` and the loss mask. */
-export function checkBatch(model: Transformer, batch: TokenBatch): { batchSize: number; mask: Float32Array } {
+/** Validates a batch against a model; returns `B`, the loss mask and the targets (0 where masked out). */
+export function checkBatch(model: Transformer, batch: TokenBatch): { batchSize: number; mask: Float32Array; targets: Int32Array } {
   const { maxLength, vocabSize } = model.config;
   if (batch.batchSize === undefined && batch.inputs.length % maxLength !== 0) {
     throw new AttentionError(
@@ -53,5 +54,6 @@ export function checkBatch(model: Transformer, batch: TokenBatch): { batchSize: 
   if (batch.targets?.length !== batch.inputs.length) {
     throw new AttentionError('ATTENTION_SHAPE_MISMATCH', `targets has ${String(batch.targets?.length)} entries; inputs has ${batch.inputs.length}`);
   }
-  return { batchSize, mask: lossMask(batch.mask, batch.inputs.length) };
+  const mask = lossMask(batch.mask, batch.inputs.length);
+  return { batchSize, mask, targets: checkTargets(batch.targets, mask, batch.inputs.length, model.config.outputSize) };
 }
