@@ -46,8 +46,9 @@ export interface BraketSamplerOptions {
   readonly s3Endpoint?: string;
   /** Extra client configuration (credentials, …) for both SDK clients. */
   readonly clientConfig?: Omit<BraketClientConfig & S3ClientConfig, 'endpoint' | 'region'>;
-  /** Ready-made clients (their own retry settings then apply too). */
+  /** A ready-made Braket client (its own retry settings then apply too; it is not destroyed by `dispose`). */
   readonly braketClient?: BraketClient;
+  /** A ready-made S3 client for reading results. */
   readonly s3Client?: S3Client;
   /** Deadline of one SDK call in ms (default 30 000). */
   readonly requestTimeoutMs?: number;

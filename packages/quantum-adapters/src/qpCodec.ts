@@ -25,6 +25,20 @@ export interface QpProblemData {
   readonly offset: number;
 }
 
+const lookupCache = new WeakMap<SolverGraph, { qubitSet: Set<number>; couplerSet: Set<string> }>();
+
+/** Membership sets of a graph, built once per graph object (a batch encodes hundreds of problems). */
+function lookups(graph: SolverGraph): { qubitSet: Set<number>; couplerSet: Set<string> } {
+  let cached = lookupCache.get(graph);
+  if (!cached) {
+    const couplerSet = new Set<string>();
+    for (const [a, b] of graph.couplers) couplerSet.add(`${a},${b}`).add(`${b},${a}`);
+    cached = { qubitSet: new Set(graph.qubits), couplerSet };
+    lookupCache.set(graph, cached);
+  }
+  return cached;
+}
+
 /**
  * Encodes a physical problem in SAPI's `qp` format (QUANTUM_APIS.md §1.4.1): `lin` has one
  * little-endian float64 per working qubit (NaN when inactive), `quad` one per coupler whose two
@@ -39,12 +53,7 @@ export interface QpProblemData {
  * encodeQpProblem({ qubits: [0, 1], couplers: [[0, 1]] }, { linear: new Map([[0, 1]]), quadratic: new Map([['0,1', -1]]) });
  */
 export function encodeQpProblem(graph: SolverGraph, terms: QpTerms, offset = 0): QpProblemData {
-  const qubitSet = new Set(graph.qubits);
-  const couplerSet = new Set<string>();
-  for (const [a, b] of graph.couplers) {
-    couplerSet.add(`${a},${b}`);
-    couplerSet.add(`${b},${a}`);
-  }
+  const { qubitSet, couplerSet } = lookups(graph);
   const active = new Set<number>();
   for (const [q, bias] of terms.linear) {
     if (!qubitSet.has(q)) throw invalidArgument(`linear bias on qubit ${q}, which is not a working qubit of the solver`);
