@@ -1,7 +1,7 @@
 import { assertBeta, assertSpinLimit, causalBatch } from './batch.js';
 import type { CausalShape } from './batch.js';
 import { IsingError } from './errors.js';
-import { estimateExact, estimateExactAsync } from './estimateExact.js';
+import { estimateExactAsync, estimateValidated } from './estimateExact.js';
 import { resolveMaxSpins } from './internal/kernels/exactBatch.js';
 import type { IsingBatch, IsingGradients, RealArray } from './types.js';
 
@@ -184,7 +184,7 @@ export function causalBoltzmann(fields: RealArray, couplings: RealArray, shape: 
     const fwd = forwardValues(prep, up);
     return { magnetization: fwd.magnetization, weights: fwd.weights, backward: (g) => closedFormBackward(prep, up, gradAlpha(prep, fwd.weights, fwd.sums, g)) };
   }
-  const est = estimateExact(prep.batch, options);
+  const est = estimateValidated(prep.batch, options);
   const fwd = forwardValues(prep, est.probabilityUp);
   return {
     magnetization: fwd.magnetization,

@@ -128,7 +128,14 @@ function mergeBackward(plan: Plan, parts: readonly BackwardResult[]): IsingGradi
  * const { fields, couplings } = vjp(Float64Array.of(1, 0)); // ∂m_0/∂h, ∂m_0/∂J
  */
 export function estimateExact(batch: IsingBatch, options: ExactOptions = {}): ExactBatchEstimate {
-  const checked = validateExactBatch(batch, resolveMaxSpins(options.maxSpins), 'estimateExact');
+  return estimateValidated(validateExactBatch(batch, resolveMaxSpins(options.maxSpins), 'estimateExact'), options);
+}
+
+/**
+ * {@link estimateExact} on a batch the caller has just built with `createIsingBatch` or
+ * `causalBatch` and checked against the spin limit (skips re-validating it). Not in the barrel.
+ */
+export function estimateValidated(checked: IsingBatch, options: ExactOptions): ExactBatchEstimate {
   const problems = problemsOf(checked);
   const plan = planThreads(options.threads, checked.spins, checked.stride);
   let forward: ExactForwardResult;
