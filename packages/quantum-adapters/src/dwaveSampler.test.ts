@@ -175,6 +175,18 @@ describe('dwave failures', () => {
     expect(fake.requests).toHaveLength(3);
   });
 
+  it('should retry a submit whose connection was refused (nothing was sent)', async () => {
+    const solverDefinition = fakeChimeraSolver({ rows: 2, columns: 2, shore: 4 });
+    const closedUrl = fake.url;
+    await fake.close();
+    const lines: string[] = [];
+    const e = await rejection(createDwaveSampler(fast({ endpoint: closedUrl, solverDefinition, retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 2 }, debug: (l) => lines.push(l) })).sample(batch()));
+    expect(e).toMatchObject({ code: 'ADAPTER_UNAVAILABLE', reason: 'unavailable', retryable: true });
+    expect(e.message).toContain('ECONNREFUSED');
+    expect(lines.filter((l) => l.startsWith('retrying POST problems/'))).toHaveLength(2);
+    fake = await startFakeSapi({ token: TOKEN });
+  });
+
   it('should not repeat a submit that may have reached the server (500 on POST)', async () => {
     fake.failures.push({ match: /^POST problems\/$/, status: 500, times: 1 });
     const e = await rejection(createDwaveSampler(fast()).sample(batch()));

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeQpAnswer, encodeQpProblem, isAdapterError, qpFullRows } from './index.js';
 
@@ -120,5 +121,43 @@ describe('decodeQpAnswer', () => {
       });
       expect([...a.solutions]).toEqual(rows.flat().map((b) => (b ? 1 : -1)));
     }
+  });
+});
+
+describe('encodeQpProblem (property)', () => {
+  it('should put each bias at its qubit/coupler position, NaN exactly at inactive qubits, summing both orientations', () => {
+    const graph = { qubits: [0, 2, 3, 5, 7, 8], couplers: [[0, 2], [3, 2], [5, 7], [0, 8], [7, 8], [3, 5]] as [number, number][] };
+    const decode = (b64: string) => {
+      const bytes = Buffer.from(b64, 'base64');
+      return [...new Float64Array(bytes.buffer, bytes.byteOffset, bytes.length / 8)];
+    };
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.constantFrom(...graph.qubits), fc.double({ min: -8, max: 8, noNaN: true })), { maxLength: 6 }),
+        fc.array(fc.tuple(fc.integer({ min: 0, max: graph.couplers.length - 1 }), fc.boolean(), fc.double({ min: -2, max: 2, noNaN: true })), { maxLength: 8 }),
+        (lin, quad) => {
+          const linear = new Map(lin);
+          const quadratic = new Map<string, number>();
+          for (const [c, flip, bias] of quad) {
+            const [a, b] = graph.couplers[c]!;
+            quadratic.set(flip ? `${b},${a}` : `${a},${b}`, bias);
+          }
+          const data = encodeQpProblem(graph, { linear, quadratic });
+          const active = new Set<number>(linear.keys());
+          for (const key of quadratic.keys()) key.split(',').forEach((q) => active.add(Number(q)));
+          const l = decode(data.lin);
+          expect(l).toHaveLength(graph.qubits.length);
+          graph.qubits.forEach((q, i) => {
+            if (active.has(q)) expect(l[i]).toBe(linear.get(q) ?? 0);
+            else expect(Number.isNaN(l[i]!)).toBe(true);
+          });
+          const expected = graph.couplers
+            .filter(([a, b]) => active.has(a) && active.has(b))
+            .map(([a, b]) => (quadratic.get(`${a},${b}`) ?? 0) + (quadratic.get(`${b},${a}`) ?? 0));
+          expect(decode(data.quad)).toEqual(expected);
+        },
+      ),
+      { numRuns: 200, seed: 7 },
+    );
   });
 });

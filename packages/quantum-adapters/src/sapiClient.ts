@@ -122,6 +122,7 @@ export function createSapiClient(options: SapiClientOptions = {}): SapiClient {
   const policy = resolveRetry(options.retry);
   const rng = createRng(options.seed ?? Date.now());
   const debug = (line: string): void => options.debug?.(redactSecret(line, token));
+  const neverSent = new WeakSet<AdapterError>();
   const scrub = (e: unknown): unknown => {
     if (e instanceof Error) e.message = redactSecret(e.message, token);
     return e;
@@ -146,7 +147,9 @@ export function createSapiClient(options: SapiClientOptions = {}): SapiClient {
         throw new AdapterError('ADAPTER_TIMEOUT', `${method} ${url} got no answer within ${timeoutMs + extraWaitMs} ms`, { reason: 'timeout', retryable: true, cause: error });
       }
       const detail = error instanceof Error ? `${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ''}` : String(error);
-      throw classifyDwaveError(0, detail, { what: `${method} ${url}` });
+      const classified = classifyDwaveError(0, detail, { what: `${method} ${url}` });
+      if ((error as { cause?: { code?: unknown } } | null)?.cause?.code === 'ECONNREFUSED') neverSent.add(classified);
+      throw classified;
     }
     text = redactSecret(text, token);
     debug(`${method} ${url} → ${response.status} in ${Date.now() - started} ms`);
@@ -167,8 +170,8 @@ export function createSapiClient(options: SapiClientOptions = {}): SapiClient {
       signal: opts.signal,
       rng,
       // A submit that may have reached the server is not repeated (it would run, and bill, twice):
-      // only refusals that guarantee nothing was accepted are retried for POST.
-      shouldRetry: (e) => opts.idempotent !== false || e.code === 'ADAPTER_RATE_LIMITED' || e.status === 503 || (e.status === undefined && e.code === 'ADAPTER_UNAVAILABLE'),
+      // only 429, 503 and refused connections guarantee that nothing was accepted.
+      shouldRetry: (e) => opts.idempotent !== false || e.code === 'ADAPTER_RATE_LIMITED' || e.status === 503 || neverSent.has(e),
       onRetry: (e, delay) => debug(`retrying ${method} ${path} in ${Math.round(delay)} ms after ${e.code}`),
     }).catch((e: unknown) => {
       throw scrub(e);
