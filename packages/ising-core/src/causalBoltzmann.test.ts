@@ -179,6 +179,17 @@ describe('causalBoltzmann', () => {
     expect(Array.from(sig.weights)).toEqual(Array.from(causalBoltzmann(fields, couplings, shape, { variant: 'sigmoid' }).weights));
   });
 
+  it("threads: 'auto' splits a large batch (≥ 2^18 configurations) and agrees with one thread", () => {
+    const shape = { batch: 4, length: 16 };
+    const { fields, couplings, upstream } = randomInputs(14, 4, 16, 1, 0.3);
+    const one = causalBoltzmann(fields, couplings, shape, { threads: 1 });
+    const auto = causalBoltzmann(fields, couplings, shape);
+    expect(Array.from(auto.weights)).toEqual(Array.from(one.weights));
+    const [a, b] = [one.backward(upstream), auto.backward(upstream)];
+    expect(Array.from(b.fields)).toEqual(Array.from(a.fields));
+    close(b.couplings, a.couplings, 1e-12, 1e-14);
+  });
+
   it('rejects bad input with coded errors', async () => {
     const code = (f: () => unknown) => {
       try {
