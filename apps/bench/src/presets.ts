@@ -69,7 +69,7 @@ const PRESETS: Record<Experiment, Record<PresetName, GridSpec>> = {
     paper: { ...base, lengths: [4, 8, 12], seeds: [0, 1, 2], steps: 3000, evalEvery: 250, checkpointEvery: 250 },
   },
   brackets: {
-    small: { ...base, lengths: [8, 12], dModels: [16], ffns: [false], steps: 300, evalEvery: 100, checkpointEvery: 100 },
+    small: { ...base, lengths: [8, 12, 16], dModels: [16], ffns: [false], steps: 300, evalEvery: 100, checkpointEvery: 100 },
     paper: {
       ...base,
       lengths: [8, 12, 16],

@@ -19,6 +19,15 @@ async function preflight(command: BenchCommand, configs: readonly RunConfig[]): 
   ]);
   const registry = await createBenchRegistry(command.plugins);
   for (const name of new Set(configs.map((c) => c.sampler))) if (name !== 'none') registry.require(name);
+  // Build each distinct sampler once so bad options (or missing credentials) fail here, not in a worker.
+  const tried = new Set<string>();
+  for (const c of configs) {
+    const key = `${c.sampler}|${JSON.stringify(c.samplerOptions)}`;
+    if (c.sampler === 'none' || tried.has(key)) continue;
+    tried.add(key);
+    const sampler = registry.require(c.sampler).create({ ...c.samplerOptions });
+    await sampler.dispose?.();
+  }
   for (const c of configs) {
     const plugin = c.sampler === 'none' ? undefined : registry.require(c.sampler);
     if (plugin && plugin.capabilities.maxSpins < c.length) {
