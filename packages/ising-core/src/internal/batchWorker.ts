@@ -7,8 +7,16 @@ import type { WorkerReply, WorkerRequest } from './workerPool.js';
 const port = parentPort;
 if (port === null) throw new Error('batchWorker must run in a worker thread');
 
+// A synchronous caller blocks in Atomics.wait and cannot see this worker's 'exit' event, so a
+// worker that exits mid-task (process.exit, fatal error) fails the reply slot on its way out.
+let inFlight: WorkerRequest['sync'];
+process.on('exit', (code) => {
+  if (inFlight !== undefined) failSyncReply(inFlight, `worker exited with code ${code} during a task`);
+});
+
 port.on('message', (request: WorkerRequest) => {
   const { sync } = request;
+  inFlight = sync;
   let reply: WorkerReply;
   let arrays: Float64Array[];
   try {
@@ -24,10 +32,12 @@ port.on('message', (request: WorkerRequest) => {
     }
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
+    inFlight = undefined;
     if (sync !== undefined) failSyncReply(sync, message);
     else port.postMessage({ id: request.id, ok: false, message } satisfies WorkerReply);
     return;
   }
+  inFlight = undefined;
   if (sync !== undefined) completeSyncReply(sync, arrays);
   else port.postMessage(reply, arrays.map((a) => a.buffer as ArrayBuffer));
 });
