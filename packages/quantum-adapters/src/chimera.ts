@@ -1,6 +1,6 @@
 import { AdapterError, invalidArgument } from './errors.js';
-import { validateEmbedding } from './embedding.js';
 import type { Embedding } from './embedding.js';
+import { cliqueLayout } from './internal/cliqueLayout.js';
 import type { SolverGraph } from './qpCodec.js';
 
 /** Shape of a Chimera lattice: `rows × columns` unit cells of `K_{shore,shore}`. */
@@ -87,29 +87,8 @@ export function chimeraCliqueEmbedding(n: number, shape: ChimeraShape, graph: So
       retryable: false,
     });
   }
-  const blocks = Math.ceil(n / shape.shore);
-  const edges: [number, number][] = [];
-  for (let a = 0; a < n; a++) for (let b = a + 1; b < n; b++) edges.push([a, b]);
-  for (const flipRows of [false, true]) {
-    for (const flipColumns of [false, true]) {
-      for (let oi = 0; oi + blocks <= shape.rows; oi++) {
-        for (let oj = 0; oj + blocks <= shape.columns; oj++) {
-          const at = (i: number, j: number, u: 0 | 1, k: number): number =>
-            chimeraIndex(shape, flipRows ? shape.rows - 1 - (oi + i) : oi + i, flipColumns ? shape.columns - 1 - (oj + j) : oj + j, u, k);
-          const chains: number[][] = [];
-          for (let v = 0; v < n; v++) {
-            const b = Math.floor(v / shape.shore);
-            const k = v % shape.shore;
-            const chain: number[] = [];
-            for (let i = 0; i <= b; i++) chain.push(at(i, b, 0, k));
-            for (let j = b; j < blocks; j++) chain.push(at(b, j, 1, k));
-            chains.push(chain);
-          }
-          if (validateEmbedding(chains, edges, graph).valid) return chains;
-        }
-      }
-    }
-  }
+  const found = cliqueLayout(n, shape, (row, column, u, k) => chimeraIndex(shape, row, column, u, k), graph);
+  if (found) return found;
   throw new AdapterError('ADAPTER_EMBEDDING', `no placement of the K_${n} clique layout avoids the solver's missing qubits and couplers; pass an explicit embedding`, {
     reason: 'rejected',
     retryable: false,

@@ -5,7 +5,7 @@ import { causalBatch, createIsingBatch, createRng, estimateBatch } from '@boltzm
 import type { SampleResult, Sampler } from '@boltzmann/ising-core';
 import { bruteForceEstimate } from '@boltzmann/ising-core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fakeChimeraSolver, startFakeSapi } from './internal/testing/fakeSapiServer.js';
+import { fakeChimeraSolver, fakePegasusSolver, startFakeSapi } from './internal/testing/fakeSapiServer.js';
 import type { FakeSapi } from './internal/testing/fakeSapiServer.js';
 import { createDwaveSampler, isAdapterError } from './index.js';
 import type { DwaveSamplerOptions } from './index.js';
@@ -270,6 +270,19 @@ describe('dwave embeddings and dry runs', () => {
     const e = await rejection(createDwaveSampler(fast({ embedding: [[0], [1]] })).sample(batch));
     expect(e).toMatchObject({ code: 'ADAPTER_EMBEDDING', retryable: false });
     expect(e.message).toContain('no coupler between the two chains');
+  });
+
+  it('should embed on a Pegasus solver through its nice Chimera lattice and sample correctly', async () => {
+    await fake.close();
+    fake = await startFakeSapi({ token: TOKEN, solvers: [fakePegasusSolver(3, wide)] });
+    const batch = randomCausal(9, 4);
+    const sampler = createDwaveSampler(fast({ numReads: 10_000, autoScale: false, chainStrength: 6 }));
+    const est = await estimateBatch(sampler, batch);
+    const exact = bruteForceEstimate(batch);
+    for (let i = 0; i < est.magnetization.length; i++) expect(Math.abs(est.magnetization[i]! - exact.magnetization[i]!)).toBeLessThan(0.04);
+    expect(sampler.lastRunInfo()).toMatchObject({ solver: 'FakeAdvantage_system;graph_id=fakepeg', maxChainLength: 2 });
+    const lin = Buffer.from((fake.requests.find((r) => r.method === 'POST')!.body as any)[0].data.lin, 'base64');
+    expect(lin.length / 8).toBe((fakePegasusSolver(3).properties.qubits as number[]).length);
   });
 
   it('should fall back to the greedy clique search on a non-Chimera solver and still sample correctly', async () => {

@@ -7,6 +7,8 @@ import {
   chimeraIndex,
   embedIsing,
   greedyCliqueEmbedding,
+  pegasusCliqueEmbedding,
+  pegasusGraph,
   unembedMajority,
   uniformTorqueCompensation,
   validateEmbedding,
@@ -235,5 +237,29 @@ describe('greedyCliqueEmbedding', () => {
     const path = { qubits: [0, 1, 2, 3], couplers: [[0, 1], [1, 2], [2, 3]] as [number, number][] };
     expect(() => greedyCliqueEmbedding(3, path)).toThrow(expect.objectContaining({ code: 'ADAPTER_EMBEDDING' }));
     expect(() => greedyCliqueEmbedding(0, path)).toThrow(expect.objectContaining({ code: 'ADAPTER_INVALID_ARGUMENT' }));
+  });
+});
+
+describe('pegasusCliqueEmbedding', () => {
+  it('should embed cliques up to 4(m−1) validly on full-yield Pegasus (P6 and Advantage-size P16)', () => {
+    const p6 = pegasusGraph(6);
+    for (const n of [1, 4, 5, 13, 20]) bruteCheckClique(pegasusCliqueEmbedding(n, 6, p6), p6);
+    const p16 = pegasusGraph(16);
+    for (const n of [12, 60]) {
+      const chains = pegasusCliqueEmbedding(n, 16, p16);
+      bruteCheckClique(chains, p16);
+      expect(chains.every((c) => c.length === Math.ceil(n / 4) + 1)).toBe(true);
+    }
+    expect(() => pegasusCliqueEmbedding(21, 6, p6)).toThrow(expect.objectContaining({ code: 'ADAPTER_EMBEDDING' }));
+  });
+
+  it('should avoid missing qubits by moving within and across the nice lattices', () => {
+    const full = pegasusGraph(4);
+    const first = pegasusCliqueEmbedding(12, 4, full);
+    const dead = new Set(first.flat().filter((_, i) => i % 5 === 0));
+    const graph = { qubits: full.qubits.filter((q) => !dead.has(q)), couplers: full.couplers.filter(([a, b]) => !dead.has(a) && !dead.has(b)) };
+    const moved = pegasusCliqueEmbedding(12, 4, graph);
+    expect(moved.flat().some((q) => dead.has(q))).toBe(false);
+    bruteCheckClique(moved, graph);
   });
 });

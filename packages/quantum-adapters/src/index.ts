@@ -25,3 +25,4 @@ export { batchProblemToQasm, braketPlugin, createBraketSampler, SV1_DEVICE_ARN }
 export type { BraketRunInfo, BraketSampler, BraketSamplerOptions } from './braketSampler.js';
 export { greedyCliqueEmbedding } from './greedyCliqueEmbedding.js';
 export type { GreedyEmbeddingOptions } from './greedyCliqueEmbedding.js';
+export { pegasusCliqueCapacity, pegasusCliqueEmbedding, pegasusGraph, pegasusIndex, pegasusNiceIndex } from './pegasus.js';

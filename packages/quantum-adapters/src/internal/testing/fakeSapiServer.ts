@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRng } from '@boltzmann/ising-core';
 import { chimeraGraph } from '../../chimera.js';
+import { pegasusGraph } from '../../pegasus.js';
 import type { ChimeraShape } from '../../chimera.js';
 import type { SapiSolver } from '../../sapiClient.js';
 import { decodeFloat64LE, encodeBase64, encodeFloat64LE, encodeInt32LE } from '../base64.js';
@@ -65,6 +66,28 @@ export function fakeChimeraSolver(shape: ChimeraShape, opts: { name?: string; mi
       h_range: opts.hRange ?? [-4, 4],
       j_range: opts.jRange ?? [-1, 1],
       extended_j_range: opts.jRange ?? [-2, 1],
+      num_reads_range: [1, 10000],
+      parameters: { num_reads: '', auto_scale: '', answer_mode: '', annealing_time: '' },
+    },
+  };
+}
+
+/** A Pegasus QPU solver definition (full yield), as an Advantage system lists it. */
+export function fakePegasusSolver(m: number, opts: { name?: string; hRange?: [number, number]; jRange?: [number, number] } = {}): SapiSolver {
+  const graph = pegasusGraph(m);
+  return {
+    identity: { name: opts.name ?? 'FakeAdvantage_system', version: { graph_id: 'fakepeg' } },
+    status: 'ONLINE',
+    avg_load: 0.1,
+    properties: {
+      category: 'qpu',
+      supported_problem_types: ['qubo', 'ising'],
+      num_qubits: 24 * m * (m - 1),
+      qubits: graph.qubits,
+      couplers: graph.couplers,
+      topology: { type: 'pegasus', shape: [m] },
+      h_range: opts.hRange ?? [-4, 4],
+      j_range: opts.jRange ?? [-1, 1],
       num_reads_range: [1, 10000],
       parameters: { num_reads: '', auto_scale: '', answer_mode: '', annealing_time: '' },
     },
