@@ -112,6 +112,19 @@ describe('estimateExact', () => {
     }
   });
 
+  it('stays exact at low temperature (β = 40), where most problems take the log-domain path', () => {
+    for (const seed of [41, 42, 43]) {
+      const batch = randomBatch(seed, 9, 6, 1, 40);
+      const grad = Float64Array.from({ length: batch.fields.length }, (_, i) => Math.cos(i + seed));
+      const est = estimateExact(batch);
+      const ref = referenceVjp(batch, grad);
+      close(est.magnetization, ref.m, 1e-10);
+      const got = est.vjp(grad);
+      close(got.fields, ref.dh, 1e-9, 1e-10);
+      close(got.couplings, ref.dJ, 1e-9, 1e-10);
+    }
+  });
+
   it('VJP equals central finite differences of Σ g·m', () => {
     const batch = randomBatch(5, 7, 5, 1.5, 0.8);
     const grad = Float64Array.from({ length: batch.fields.length }, (_, i) => Math.cos(3 * i));

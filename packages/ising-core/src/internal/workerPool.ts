@@ -19,6 +19,7 @@ export type WorkerTask =
       readonly grad: Float64Array;
     };
 
+/** A message to a worker: one task, answered by message or (when `sync` is set) through shared memory. */
 export interface WorkerRequest {
   readonly id: number;
   readonly task: WorkerTask;
@@ -26,8 +27,10 @@ export interface WorkerRequest {
   readonly sync?: SyncReply;
 }
 
+/** Gradients a backward task returns (compact rows and a partial `∂L/∂J`). */
 export type BackwardResult = { fields: Float64Array; couplings: Float64Array };
 
+/** A worker's message answer to an asynchronous task. */
 export type WorkerReply =
   | { readonly id: number; readonly ok: true; readonly forward: ExactForwardResult }
   | { readonly id: number; readonly ok: true; readonly backward: BackwardResult }
@@ -188,7 +191,7 @@ export class ExactWorkerPool {
    * @throws {IsingError} ISING_WORKER_FAILED when a worker's kernel fails or does not answer.
    */
   runSync(tasks: readonly WorkerTask[]): TaskResult[] {
-    const slots: (SyncReply | undefined)[] = [undefined];
+    const slots: ({ reply: SyncReply; k: number; stride: number; forward: boolean } | undefined)[] = [undefined];
     for (let i = 1; i < tasks.length; i++) {
       const pw = this.unavailable ? undefined : this.workerAt(i - 1);
       if (pw === undefined || !waitStarted(pw.ready)) {
@@ -199,24 +202,24 @@ export class ExactWorkerPool {
       const task = tasks[i]!;
       const k = task.problems.spins.length;
       const stride = task.problems.stride;
-      const reply = createSyncReply(task.kind === 'forward' ? k * stride + 2 * k : k * stride + stride * stride);
-      pw.worker.postMessage({ id: this.nextId++, task, sync: reply } satisfies WorkerRequest);
-      slots.push(reply);
+      const forward = task.kind === 'forward';
+      const reply = createSyncReply(forward ? k * stride + 2 * k : k * stride + stride * stride);
+      // The task's arrays are this call's private copies: transfer them (they detach here).
+      pw.worker.postMessage({ id: this.nextId++, task, sync: reply } satisfies WorkerRequest, transferList(task));
+      slots.push({ reply, k, stride, forward });
     }
     const results: TaskResult[] = [runLocally(tasks[0]!)];
     for (let i = 1; i < tasks.length; i++) {
-      const reply = slots[i];
-      const task = tasks[i]!;
-      if (reply === undefined) {
-        results.push(runLocally(task));
+      const slot = slots[i];
+      if (slot === undefined) {
+        results.push(runLocally(tasks[i]!));
         continue;
       }
+      const { reply, k, stride } = slot;
       const answer = waitSyncReply(reply, TASK_TIMEOUT_MS);
       if (!answer.ok) throw new IsingError('ISING_WORKER_FAILED', `exact-enumeration worker failed: ${answer.message}`);
-      const k = task.problems.spins.length;
-      const stride = task.problems.stride;
       results.push(
-        task.kind === 'forward'
+        slot.forward
           ? readForward(reply.payload, k, stride)
           : { fields: reply.payload.slice(0, k * stride), couplings: reply.payload.slice(k * stride) },
       );
