@@ -15,6 +15,7 @@ export interface SyncReply {
 const TEXT_BYTES = 1024;
 const PAYLOAD_OFFSET = 8 + TEXT_BYTES;
 
+/** Allocates a reply slot for `payloadLength` float64 values in a new `SharedArrayBuffer`. */
 export function createSyncReply(payloadLength: number): SyncReply {
   const buffer = new SharedArrayBuffer(PAYLOAD_OFFSET + 8 * payloadLength);
   return {
