@@ -327,6 +327,9 @@ describe('dwave embeddings and dry runs', () => {
     expect(submit.url).toBe('https://na-west-1.cloud.dwavesys.com/sapi/v2/problems/');
     expect(submit.body).toHaveLength(6);
     expect(submit.body[0].params.num_reads).toBe(7);
+    const solver = JSON.parse(readFileSync(join(dir, 'dwave-0001', 'solver.json'), 'utf8'));
+    expect(solver).toMatchObject({ id: 'dry-run-stand-in-pegasus-16', topology: { type: 'pegasus', shape: [16] }, workingQubits: 5640 });
+    expect(JSON.parse(readFileSync(join(dir, 'dwave-0001', 'embedding.json'), 'utf8')).chains.map((c: number[]) => c.length)).toEqual([2, 2, 2]);
     const bqm = JSON.parse(readFileSync(join(dir, 'dwave-0001', 'problem-0005.bqm.json'), 'utf8'));
     expect(bqm.linear_biases).toEqual([...batch.fields.subarray(5 * 3, 5 * 3 + 3)].map((h) => -h));
   });

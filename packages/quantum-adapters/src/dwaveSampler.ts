@@ -41,7 +41,7 @@ export interface DwaveSamplerOptions extends SapiClientOptions {
   readonly label?: string;
   /** Largest spin count accepted (default 64, the K64 clique of a Chimera C16). */
   readonly maxSpins?: number;
-  /** Solver definition to use without listing (dry runs use a Chimera C16 stand-in when absent). */
+  /** Solver definition to use without listing (dry runs use a full-yield Pegasus P16 stand-in when absent). */
   readonly solverDefinition?: SapiSolver;
   /** Write the requests (token redacted) and BQM files instead of sending them. */
   readonly dryRun?: DryRunOptions;

@@ -1,6 +1,6 @@
-import { chimeraCliqueEmbedding, chimeraGraph } from './chimera.js';
+import { chimeraCliqueEmbedding } from './chimera.js';
 import { greedyCliqueEmbedding } from './greedyCliqueEmbedding.js';
-import { pegasusCliqueEmbedding } from './pegasus.js';
+import { pegasusCliqueEmbedding, pegasusGraph } from './pegasus.js';
 import { validateEmbedding } from './embedding.js';
 import type { Embedding } from './embedding.js';
 import { AdapterError, malformed } from './errors.js';
@@ -98,20 +98,19 @@ export function cliqueEmbeddingFor(solver: SapiSolver, graph: SolverGraph, n: nu
   return greedyCliqueEmbedding(n, graph);
 }
 
-/** A Chimera C16 stand-in solver used by dry runs when no `solverDefinition` is given. */
+/** An Advantage-like stand-in solver (full-yield Pegasus P16) used by dry runs without a `solverDefinition`. */
 export function dryRunStandInSolver(): SapiSolver {
-  const shape = { rows: 16, columns: 16, shore: 4 };
-  const graph = chimeraGraph(shape);
+  const graph = pegasusGraph(16);
   return {
-    identity: { name: 'dry-run-stand-in-chimera-16x16x4' },
+    identity: { name: 'dry-run-stand-in-pegasus-16' },
     status: 'ONLINE',
     properties: {
       category: 'qpu',
       supported_problem_types: ['qubo', 'ising'],
-      num_qubits: graph.qubits.length,
+      num_qubits: 24 * 16 * 15,
       qubits: graph.qubits,
       couplers: graph.couplers,
-      topology: { type: 'chimera', shape: [16, 16, 4] },
+      topology: { type: 'pegasus', shape: [16] },
     },
   };
 }
