@@ -149,6 +149,18 @@ describe('braket failures', () => {
     expect(fake.requests.some((r) => r.method === 'PUT' && r.path.endsWith('/cancel'))).toBe(true);
   });
 
+  it('should stop the other tasks (and cancel them) as soon as one fails', async () => {
+    fake.taskPlan = (i) => (i === 1 ? { outcome: 'FAILED', delayMs: 0 } : { outcome: 'COMPLETED', delayMs: 60_000 });
+    const rng = createRng(3);
+    const batch = causalBatch(Float64Array.from({ length: 9 }, () => rng.normal()), new Float64Array(9), { batch: 1, length: 3 });
+    // With a 10-minute deadline, waiting for the 60-second tasks would exceed the test timeout.
+    const e = await rejection(createBraketSampler(local({ concurrency: 3, deadlineMs: 600_000 })).sample(batch));
+    expect(e).toMatchObject({ code: 'ADAPTER_PROBLEM_FAILED', retryable: false });
+    const cancelled = fake.requests.filter((r) => r.method === 'PUT' && r.path.endsWith('/cancel'));
+    expect(cancelled).toHaveLength(2);
+    expect([...fake.tasks.values()].filter((t) => t.status === 'CANCELLED')).toHaveLength(2);
+  });
+
   it('should surface FAILED and CANCELLED tasks', async () => {
     fake.outcome = 'FAILED';
     const failed = await rejection(createBraketSampler(local()).sample(batch()));

@@ -228,23 +228,30 @@ export function createBraketSampler(options: BraketSamplerOptions = {}): BraketS
     const keys: string[] = [];
     const pending = new Set<string>();
     const sets: SampleSet[] = new Array(batch.size);
+    // The first failure stops every worker (their waits and requests abort with it), so a failed
+    // task does not leave the others polling until the deadline.
+    const stop = new AbortController();
+    const signal = AbortSignal.any([deadline.signal, stop.signal]);
+    deadline.signal.addEventListener('abort', () => stop.abort(deadline.signal.reason), { once: true });
     let next = 0;
     try {
       const worker = async (): Promise<void> => {
-        while (next < batch.size) {
+        while (next < batch.size && !stop.signal.aborted) {
           const q = next++;
-          sets[q] = await runTask(sdk, batch, q, deadline.signal, arns, keys, pending);
+          try {
+            sets[q] = await runTask(sdk, batch, q, signal, arns, keys, pending);
+          } catch (error) {
+            if (!stop.signal.aborted) stop.abort(error);
+            throw error;
+          }
         }
       };
-      const workers = Array.from({ length: Math.min(concurrency, batch.size) }, worker);
-      const settled = await Promise.allSettled(workers);
-      const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-      if (failure) throw failure.reason;
+      await Promise.allSettled(Array.from({ length: Math.min(concurrency, batch.size) }, worker));
+      if (stop.signal.aborted) throw stop.signal.reason;
       last = { deviceArn, taskArns: arns, resultKeys: keys, shots };
       options.onRun?.(last);
       return { kind: 'samples', sets };
     } catch (error) {
-      next = batch.size;
       await Promise.allSettled(
         [...pending].map((arn) => braket!.send(new sdk.braket.CancelQuantumTaskCommand({ quantumTaskArn: arn, clientToken: randomUUID() }), { abortSignal: AbortSignal.timeout(5_000) })),
       );

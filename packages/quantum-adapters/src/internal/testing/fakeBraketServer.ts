@@ -33,6 +33,8 @@ export interface FakeBraket {
   hang?: RegExp;
   completeAfterMs: number;
   outcome: 'COMPLETED' | 'FAILED' | 'CANCELLED';
+  /** Per-task override of the outcome and delay, by creation order (0, 1, …). */
+  taskPlan?: (index: number) => { outcome: FakeTask['outcome']; delayMs: number } | undefined;
   /** 'measurements' (default) or 'probabilities' (exact distribution in measurementProbabilities). */
   resultForm: 'measurements' | 'probabilities';
   /** Rewrites each results.json before it is stored. */
@@ -122,7 +124,8 @@ export async function startFakeBraket(options: { seed?: number } = {}): Promise<
         const id = randomUUID();
         arn = `arn:aws:braket:us-east-1:123456789012:quantum-task/${id}`;
         byToken.set(b.clientToken, arn);
-        fake.tasks.set(arn, { arn, status: 'QUEUED', readyAt: Date.now() + fake.completeAfterMs, outcome: fake.outcome, body: b, directory: `${b.outputS3KeyPrefix}/${id}` });
+        const plan = fake.taskPlan?.(fake.tasks.size);
+        fake.tasks.set(arn, { arn, status: 'QUEUED', readyAt: Date.now() + (plan?.delayMs ?? fake.completeAfterMs), outcome: plan?.outcome ?? fake.outcome, body: b, directory: `${b.outputS3KeyPrefix}/${id}` });
       }
       return json(201, { quantumTaskArn: arn });
     }
