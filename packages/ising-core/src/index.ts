@@ -30,7 +30,6 @@ export { gibbsSampler } from './gibbs.js';
 export type { GibbsOptions } from './gibbs.js';
 export { meanFieldEstimate, meanFieldSampler } from './meanField.js';
 export type { MeanFieldEstimate, MeanFieldOptions } from './meanField.js';
-export { estimateBatch } from './estimateBatch.js';
 export { estimateExact, estimateExactAsync, disposeExactWorkers } from './estimateExact.js';
 export type { AsyncExactBatchEstimate, ExactAsyncOptions, ExactBatchEstimate, ExactOptions } from './estimateExact.js';
 export { boltzmannDistribution, correlations, energies, logPartition, magnetizations, sampleExact } from './exact.js';
@@ -47,3 +46,4 @@ export type {
 export { estimateFromDense } from './denseEstimate.js';
 export { exactSampler } from './exactSampler.js';
 export type { ExactSamplerOptions } from './exactSampler.js';
+export { estimateBatch } from './estimateBatch.js';
