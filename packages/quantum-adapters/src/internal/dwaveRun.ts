@@ -14,6 +14,7 @@ export const DEFAULT_POLL_BACKOFF: PollBackoff = { initialMs: 50, factor: 1.3, m
 
 const SUBMIT_BATCH = 20;
 const STATUS_BATCH = 100;
+const ANSWER_CONCURRENCY = 8;
 
 /** Submits jobs, long-polls them to a terminal state and returns each answer in job order. */
 export async function runDwaveJobs(
@@ -53,8 +54,10 @@ export async function runDwaveJobs(
     for (let k = 0; pending.size > 0; k++) {
       const batchIds = [...pending.keys()].slice(0, STATUS_BATCH);
       for (const s of await client.pollProblems(batchIds, options.pollTimeoutSeconds, signal)) settle(s);
-      for (const id of [...pending.keys()]) {
-        if (completed.has(id)) {
+      // Answers of completed problems, a few requests at a time (one round trip each).
+      const ready = [...pending.keys()].filter((id) => completed.has(id));
+      const fetchNext = async (): Promise<void> => {
+        for (let id = ready.pop(); id !== undefined; id = ready.pop()) {
           const full = await client.getProblem(id, signal);
           if (full.answer === undefined || full.answer === null) {
             throw new AdapterError('ADAPTER_MALFORMED', `problem ${id} is COMPLETED but GET problems/${id}/ carries no answer`, { reason: 'malformed', retryable: false });
@@ -62,7 +65,8 @@ export async function runDwaveJobs(
           answers[pending.get(id)!] = full.answer;
           pending.delete(id);
         }
-      }
+      };
+      await Promise.all(Array.from({ length: Math.min(ANSWER_CONCURRENCY, ready.length) }, fetchNext));
       if (pending.size > 0) {
         const b = options.backoff;
         await sleep(Math.min(b.maxMs, b.initialMs * b.factor ** k), signal);
