@@ -84,7 +84,7 @@ const PRESETS: Record<Experiment, Record<PresetName, GridSpec>> = {
   },
   dqa: {
     // Brackets in prefix mode: at T = 4 the balanced space has 2 strings (1 train, 1 test).
-    small: { ...base, variants: ['boltzmann'], modes: ['prefix'], lengths: [4], steps: 100, evalEvery: 50, checkpointEvery: 50, dModels: [32], ffns: [true] },
+    small: { ...base, variants: ['boltzmann'], modes: ['prefix'], lengths: [4, 8], steps: 100, evalEvery: 50, checkpointEvery: 50, dModels: [32], ffns: [true] },
     paper: { ...base, variants: ['boltzmann'], modes: ['prefix'], lengths: [4, 8], seeds: [0, 1, 2], steps: 1000, evalEvery: 250, checkpointEvery: 100 },
   },
 };

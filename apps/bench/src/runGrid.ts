@@ -150,10 +150,17 @@ export async function runGrid(configs: readonly RunConfig[], options: GridRunOpt
           if (!stopping) next();
         }
       });
+      child.on('error', (error) => {
+        // IPC to a worker that already exited: its 'exit' handler accounts for the run.
+        options.progress.log(`warning: worker process: ${error.message}`);
+      });
       child.on('exit', (code, sig) => {
         if (ended) return;
         ended = true;
         active.delete(child);
+        if (!current && !stopping && (code !== 0 || sig !== null)) {
+          options.progress.log(`warning: a worker process exited (${sig ?? `code ${code}`}) before taking a run`);
+        }
         if (current) {
           const c = current;
           if (stopping) options.progress.end(c.id, 'stopped (its last checkpoint is kept)');
@@ -174,6 +181,12 @@ export async function runGrid(configs: readonly RunConfig[], options: GridRunOpt
     for (let i = 0; i < workers; i += 1) startOne();
   });
   options.progress.stop();
+  if (!stopping) {
+    // Workers that could not start leave runs behind: report them rather than exit 0.
+    for (const t of queue) {
+      failures.push({ id: t.id, label: runLabel(t.config), code: 'BENCH_RUN_FAILED', message: 'not run: no worker process was left to run it' });
+    }
+  }
   const records = configs.map((c) => done.get(runId(c))).filter((r): r is RunRecord => !!r);
   return { total: configs.length, records, failures, interrupted: stopping && records.length < configs.length };
 }
