@@ -5,7 +5,7 @@ import { causalBatch, createIsingBatch, createRng, estimateBatch } from '@boltzm
 import type { SampleResult, Sampler } from '@boltzmann/ising-core';
 import { bruteForceEstimate } from '@boltzmann/ising-core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fakeChimeraSolver, fakePegasusSolver, startFakeSapi } from './internal/testing/fakeSapiServer.js';
+import { fakeChimeraSolver, fakePegasusSolver, fakeZephyrSolver, startFakeSapi } from './internal/testing/fakeSapiServer.js';
 import type { FakeSapi } from './internal/testing/fakeSapiServer.js';
 import { createDwaveSampler, isAdapterError } from './index.js';
 import type { DwaveSamplerOptions } from './index.js';
@@ -285,7 +285,18 @@ describe('dwave embeddings and dry runs', () => {
     expect(lin.length / 8).toBe((fakePegasusSolver(3).properties.qubits as number[]).length);
   });
 
-  it('should fall back to the greedy clique search on a non-Chimera solver and still sample correctly', async () => {
+  it('should embed on a Zephyr solver (chains of 2 for T ≤ 8) and sample correctly', async () => {
+    await fake.close();
+    fake = await startFakeSapi({ token: TOKEN, solvers: [fakeZephyrSolver(2, 4, wide)] });
+    const batch = randomCausal(10, 4);
+    const sampler = createDwaveSampler(fast({ numReads: 10_000, autoScale: false, chainStrength: 6 }));
+    const est = await estimateBatch(sampler, batch);
+    const exact = bruteForceEstimate(batch);
+    for (let i = 0; i < est.magnetization.length; i++) expect(Math.abs(est.magnetization[i]! - exact.magnetization[i]!)).toBeLessThan(0.04);
+    expect(sampler.lastRunInfo()).toMatchObject({ solver: 'FakeAdvantage2_system;graph_id=fakezep', maxChainLength: 2 });
+  });
+
+  it('should fall back to the greedy clique search on an unknown topology and still sample correctly', async () => {
     await fake.close();
     const side = 5;
     const couplers: [number, number][] = [];

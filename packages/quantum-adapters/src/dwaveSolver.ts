@@ -1,6 +1,7 @@
 import { chimeraCliqueEmbedding } from './chimera.js';
 import { greedyCliqueEmbedding } from './greedyCliqueEmbedding.js';
 import { pegasusCliqueEmbedding, pegasusGraph } from './pegasus.js';
+import { zephyrCliqueEmbedding } from './zephyr.js';
 import { validateEmbedding } from './embedding.js';
 import type { Embedding } from './embedding.js';
 import { AdapterError, malformed } from './errors.js';
@@ -67,8 +68,8 @@ export function solverId(solver: SapiSolver): string {
 /**
  * The embedding of `K_n` used for problems of up to `n` spins (prefix chains serve smaller problems):
  * the user's embedding after validation, the native Chimera clique layout when the solver's
- * `topology.type` is `chimera`, the same layout on a nice Chimera sub-lattice for `pegasus`, else
- * {@link greedyCliqueEmbedding} on the working graph.
+ * `topology.type` is `chimera`, the same layout on the Chimera sub-lattices of `pegasus` and `zephyr`
+ * solvers, else {@link greedyCliqueEmbedding} on the working graph.
  *
  * @throws {AdapterError} ADAPTER_EMBEDDING when the user's embedding is invalid or no embedding is found.
  */
@@ -94,7 +95,10 @@ export function cliqueEmbeddingFor(solver: SapiSolver, graph: SolverGraph, n: nu
   if (topology?.type === 'pegasus' && Array.isArray(shape) && Number.isInteger(shape[0])) {
     return pegasusCliqueEmbedding(n, shape[0] as number, graph);
   }
-  // Zephyr or unknown layouts: a generic greedy search (validated; throws ADAPTER_EMBEDDING).
+  if (topology?.type === 'zephyr' && Array.isArray(shape) && Number.isInteger(shape[0])) {
+    return zephyrCliqueEmbedding(n, shape[0] as number, Number.isInteger(shape[1]) ? (shape[1] as number) : 4, graph);
+  }
+  // Unknown layouts: a generic greedy search (validated; throws ADAPTER_EMBEDDING).
   return greedyCliqueEmbedding(n, graph);
 }
 

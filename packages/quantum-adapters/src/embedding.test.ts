@@ -9,6 +9,8 @@ import {
   greedyCliqueEmbedding,
   pegasusCliqueEmbedding,
   pegasusGraph,
+  zephyrCliqueEmbedding,
+  zephyrGraph,
   unembedMajority,
   uniformTorqueCompensation,
   validateEmbedding,
@@ -259,6 +261,28 @@ describe('pegasusCliqueEmbedding', () => {
     const dead = new Set(first.flat().filter((_, i) => i % 5 === 0));
     const graph = { qubits: full.qubits.filter((q) => !dead.has(q)), couplers: full.couplers.filter(([a, b]) => !dead.has(a) && !dead.has(b)) };
     const moved = pegasusCliqueEmbedding(12, 4, graph);
+    expect(moved.flat().some((q) => dead.has(q))).toBe(false);
+    bruteCheckClique(moved, graph);
+  });
+});
+
+describe('zephyrCliqueEmbedding', () => {
+  it('should embed cliques up to 2tm validly on full-yield Zephyr, with chains of ceil(n/2t) + 1', () => {
+    const z3 = zephyrGraph(3, 4);
+    for (const n of [1, 8, 9, 24]) {
+      const chains = zephyrCliqueEmbedding(n, 3, 4, z3);
+      bruteCheckClique(chains, z3);
+      expect(chains.every((c) => c.length === Math.ceil(n / 8) + 1)).toBe(true);
+    }
+    expect(() => zephyrCliqueEmbedding(25, 3, 4, z3)).toThrow(expect.objectContaining({ code: 'ADAPTER_EMBEDDING' }));
+  });
+
+  it('should avoid missing qubits', () => {
+    const full = zephyrGraph(3, 4);
+    const first = zephyrCliqueEmbedding(12, 3, 4, full);
+    const dead = new Set([first[0]![0]!, first[7]![1]!]);
+    const graph = { qubits: full.qubits.filter((q) => !dead.has(q)), couplers: full.couplers.filter(([a, b]) => !dead.has(a) && !dead.has(b)) };
+    const moved = zephyrCliqueEmbedding(12, 3, 4, graph);
     expect(moved.flat().some((q) => dead.has(q))).toBe(false);
     bruteCheckClique(moved, graph);
   });

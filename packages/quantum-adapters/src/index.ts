@@ -26,3 +26,4 @@ export type { BraketRunInfo, BraketSampler, BraketSamplerOptions } from './brake
 export { greedyCliqueEmbedding } from './greedyCliqueEmbedding.js';
 export type { GreedyEmbeddingOptions } from './greedyCliqueEmbedding.js';
 export { pegasusCliqueCapacity, pegasusCliqueEmbedding, pegasusGraph, pegasusIndex, pegasusNiceIndex } from './pegasus.js';
+export { zephyrChimeraIndex, zephyrCliqueCapacity, zephyrCliqueEmbedding, zephyrGraph, zephyrIndex } from './zephyr.js';

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { createRng } from '@boltzmann/ising-core';
 import { chimeraGraph } from '../../chimera.js';
 import { pegasusGraph } from '../../pegasus.js';
+import { zephyrGraph } from '../../zephyr.js';
 import type { ChimeraShape } from '../../chimera.js';
 import type { SapiSolver } from '../../sapiClient.js';
 import { decodeFloat64LE, encodeBase64, encodeFloat64LE, encodeInt32LE } from '../base64.js';
@@ -74,18 +75,32 @@ export function fakeChimeraSolver(shape: ChimeraShape, opts: { name?: string; mi
 
 /** A Pegasus QPU solver definition (full yield), as an Advantage system lists it. */
 export function fakePegasusSolver(m: number, opts: { name?: string; hRange?: [number, number]; jRange?: [number, number] } = {}): SapiSolver {
-  const graph = pegasusGraph(m);
+  return fakeLatticeSolver(pegasusGraph(m), 24 * m * (m - 1), { type: 'pegasus', shape: [m] }, { name: 'FakeAdvantage_system', graphId: 'fakepeg', ...opts });
+}
+
+/** A Zephyr QPU solver definition (full yield), as an Advantage2 system lists it. */
+export function fakeZephyrSolver(m: number, t: number, opts: { name?: string; hRange?: [number, number]; jRange?: [number, number] } = {}): SapiSolver {
+  const graph = zephyrGraph(m, t);
+  return fakeLatticeSolver(graph, graph.qubits.length, { type: 'zephyr', shape: [m, t] }, { name: 'FakeAdvantage2_system', graphId: 'fakezep', ...opts });
+}
+
+function fakeLatticeSolver(
+  graph: { qubits: readonly number[]; couplers: readonly (readonly [number, number])[] },
+  numQubits: number,
+  topology: { type: string; shape: number[] },
+  opts: { name: string; graphId: string; hRange?: [number, number]; jRange?: [number, number] },
+): SapiSolver {
   return {
-    identity: { name: opts.name ?? 'FakeAdvantage_system', version: { graph_id: 'fakepeg' } },
+    identity: { name: opts.name, version: { graph_id: opts.graphId } },
     status: 'ONLINE',
     avg_load: 0.1,
     properties: {
       category: 'qpu',
       supported_problem_types: ['qubo', 'ising'],
-      num_qubits: 24 * m * (m - 1),
+      num_qubits: numQubits,
       qubits: graph.qubits,
       couplers: graph.couplers,
-      topology: { type: 'pegasus', shape: [m] },
+      topology,
       h_range: opts.hRange ?? [-4, 4],
       j_range: opts.jRange ?? [-1, 1],
       num_reads_range: [1, 10000],
