@@ -1,4 +1,7 @@
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -7,7 +10,7 @@ const run = (...args: string[]) =>
   spawnSync(process.execPath, ['--import', 'tsx', '--conditions=@boltzmann/source', cli, ...args], {
     cwd: fileURLToPath(new URL('..', import.meta.url)),
     encoding: 'utf8',
-    timeout: 30_000,
+    timeout: 50_000,
   });
 
 describe('bench CLI (child process)', () => {
@@ -34,5 +37,20 @@ describe('bench CLI (child process)', () => {
     const r = run('shakespeare', '--preset', 'paper', '--dry-run', '--results', '/tmp/bench-cli-dry-run');
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/grid: 36 runs — 0 finished, 0 to resume, 36 new; \d+ workers?; estimated time ≈ \S+/);
+  });
+
+  it('runs a tiny grid on two worker processes and writes records and the report', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-cli-pool-'));
+    const r = run(
+      'brackets', '--lengths', '8', '--variants', 'softmax,boltzmann', '--steps', '12', '--d-model', '8', '--ffn', 'off',
+      '--batch-size', '8', '--eval-every', '6', '--workers', '2', '--results', dir,
+    );
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/grid: 2 runs — 0 finished, 0 to resume, 2 new; 2 workers/);
+    expect(readdirSync(join(dir, 'runs'))).toHaveLength(2);
+    const html = readFileSync(join(dir, 'report.html'), 'utf8');
+    expect(html).toContain('<th>boltzmann</th>');
+    expect(html).toContain('<svg');
   });
 });

@@ -75,7 +75,7 @@ export function barProgress(): ProgressDisplay {
   return {
     start(id, text, steps, startStep) {
       labels.set(id, text);
-      bars.set(id, multi.create(steps, startStep, { label: text.padEnd(38).slice(0, 38), loss: '-', sps: '-', etaText: '?' }));
+      bars.set(id, multi.create(steps, startStep, { label: text.padEnd(46).slice(0, 46), loss: '-', sps: '-', etaText: '?' }));
     },
     update(p) {
       bars.get(p.id)?.update(p.step, { loss: p.loss.toFixed(4), sps: p.stepsPerSecond.toFixed(1), etaText: formatDuration(etaSeconds(p)) });

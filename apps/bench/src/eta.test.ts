@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+// Direct module imports: the barrel pulls in TF.js and the cloud SDKs (seconds per test file).
+import { estimateGridSeconds, estimateRunSeconds } from './eta.js';
+import { expandGrid } from './grid.js';
+import { parseBenchArgs } from './options.js';
+import { formatDuration, plainProgress } from './progress.js';
+
+const grid = (...argv: string[]) => expandGrid(parseBenchArgs(argv, () => undefined)!);
+
+describe('ETA model', () => {
+  it('grows with steps, length and the sampler cost', () => {
+    const [a] = grid('brackets', '--variants', 'boltzmann', '--lengths', '8', '--steps', '100');
+    const [b] = grid('brackets', '--variants', 'boltzmann', '--lengths', '8', '--steps', '200');
+    const [c] = grid('brackets', '--variants', 'boltzmann', '--lengths', '16', '--steps', '100');
+    const [d] = grid('brackets', '--variants', 'softmax', '--lengths', '16', '--steps', '100');
+    expect(estimateRunSeconds(b!)).toBeGreaterThan(estimateRunSeconds(a!));
+    expect(estimateRunSeconds(c!)).toBeGreaterThan(estimateRunSeconds(a!));
+    expect(estimateRunSeconds(c!)).toBeGreaterThan(estimateRunSeconds(d!));
+  });
+
+  it('schedules longest-first on the least-loaded worker', () => {
+    const runs = grid('shakespeare', '--lengths', '4', '--variants', 'softmax', '--seeds', '0,1,2,3');
+    const one = estimateRunSeconds(runs[0]!);
+    expect(estimateGridSeconds(runs.map((config) => ({ config })), 2)).toBeCloseTo(2 * one, 9);
+    expect(estimateGridSeconds(runs.map((config) => ({ config })), 1)).toBeCloseTo(4 * one, 9);
+    expect(estimateGridSeconds(runs.map((config) => ({ config, doneFraction: 0.5 })), 4)).toBeCloseTo(one / 2, 9);
+  });
+});
+
+describe('progress', () => {
+  it('formats durations', () => {
+    expect(formatDuration(42.4)).toBe('42s');
+    expect(formatDuration(185)).toBe('3m05s');
+    expect(formatDuration(3 * 3600 + 120)).toBe('3h02m');
+    expect(formatDuration(Number.NaN)).toBe('?');
+  });
+
+  it('prints plain lines: start, throttled steps, end', () => {
+    const lines: string[] = [];
+    const p = plainProgress((l) => lines.push(l), 0);
+    p.start('a', 'shakespeare softmax T=4', 100, 40);
+    p.update({ id: 'a', step: 50, steps: 100, loss: 2.5, stepsPerSecond: 10 });
+    p.end('a', 'perplexity 11.0000 (10s)');
+    expect(lines).toEqual([
+      'start  shakespeare softmax T=4 (resuming at step 40/100)',
+      'step   shakespeare softmax T=4 50/100 loss 2.5000 10.0 steps/s ETA 5s',
+      'end    shakespeare softmax T=4: perplexity 11.0000 (10s)',
+    ]);
+    const quiet: string[] = [];
+    const q = plainProgress((l) => quiet.push(l), 60_000);
+    q.start('b', 'x', 10, 0);
+    q.update({ id: 'b', step: 1, steps: 10, loss: 1, stepsPerSecond: 1 });
+    expect(quiet).toEqual(['start  x (10 steps)']);
+  });
+});
