@@ -3,30 +3,37 @@ import type { RunConfig } from './types.js';
 /*
  * A rough cost model of one training step on one core, fitted to the step times that
  * src/scripts/measureStepTimes.ts printed on the development machine (2 cores shared with
- * other jobs, load average ≈ 10; see the README). It orders the work queue (longest first)
+ * other jobs, load average ≈ 4.5; see the README). It orders the work queue (longest first)
  * and gives the up-front ETA; the live progress shows the measured rate.
  */
-const MS_PER_STEP_BASE = 25; // fixed per-step cost: TF.js op dispatch (wasm), AdamW, data
-const NS_PER_DENSE_FLOP = 1.0; // dense layers (embedding, projections, FFN, head), fwd + bwd
-const NS_PER_ISING_CONFIG = 14; // exact enumeration: forward folds + VJP, per spin configuration
-const NS_PER_DQA_CONFIG = 3600; // DQA |ψ|² at 64 Trotter steps, per amplitude
-const NS_PER_DQA_SHOT_CONFIG = 8000; // DQA with finite shots (sampling + sample-covariance VJP)
-const SECONDS_PER_RUN = 8; // worker start, data, model, first graph trace
+const MS_PER_STEP_BASE = 10; // fixed per-step cost: TF.js op dispatch (wasm), data
+const NS_PER_PARAMETER = 300; // AdamW update and gradient bookkeeping, per weight
+const NS_PER_DENSE_FLOP = 0.2; // dense layers (embedding, projections, FFN, head), fwd + bwd
+const NS_PER_ISING_CONFIG = 11.5; // exact enumeration: forward folds + VJP, per spin configuration
+const NS_PER_DQA_PROBLEM = 90_000; // DQA at 64 Trotter steps: per-problem setup and calibration
+const NS_PER_DQA_CONFIG = 520; // DQA at 64 Trotter steps: per amplitude
+const NS_PER_DQA_SHOT_PROBLEM = 125_000; // finite shots: sampling + sample-covariance VJP, per problem
+const SECONDS_PER_RUN = 5; // worker start, data, model, first graph trace
 
 function stepMs(c: RunConfig, batch: number): number {
+  const vocab = c.dataset === 'shakespeare' ? 65 : 2 * c.types;
   const out = c.dataset === 'shakespeare' ? 65 : c.length;
-  const perToken = c.dModel * (4 * c.dModel + (c.ffn ? 2 * c.ffnHidden : 0) + out) + c.length * c.dModel * 2;
-  const dense = 3 * 2 * batch * c.length * perToken * NS_PER_DENSE_FLOP * 1e-6;
+  const hidden = c.ffn ? 2 * c.ffnHidden : 0;
+  const params = vocab * c.dModel + c.length * c.dModel + 4 * c.dModel * c.dModel + hidden * c.dModel + out * c.dModel;
+  const flopsPerRow = 6 * c.dModel * (4 * c.dModel + hidden + out + 2 * c.length);
+  const dense = params * NS_PER_PARAMETER * 1e-6 + batch * c.length * flopsPerRow * NS_PER_DENSE_FLOP * 1e-6;
   let ising = 0;
   if (c.variant === 'boltzmann' || c.variant === 'coupling') {
+    const problems = batch * c.length; // one per query
     const configs = batch * (2 ** (c.length + 1) - 2); // Σ_{i=1..T} 2^i over the causal prefixes
-    let perConfig = NS_PER_ISING_CONFIG;
     if (c.sampler === 'dqa') {
       const shots = Number(c.samplerOptions['shots'] ?? 0);
       const trotter = Number(c.samplerOptions['steps'] ?? 64);
-      perConfig = (shots > 0 ? NS_PER_DQA_SHOT_CONFIG : NS_PER_DQA_CONFIG) * (Number.isFinite(trotter) && trotter > 0 ? trotter / 64 : 1);
+      const scale = Number.isFinite(trotter) && trotter > 0 ? trotter / 64 : 1;
+      ising = (problems * NS_PER_DQA_PROBLEM + configs * NS_PER_DQA_CONFIG) * scale * 1e-6 + (shots > 0 ? problems * NS_PER_DQA_SHOT_PROBLEM * 1e-6 : 0);
+    } else {
+      ising = configs * NS_PER_ISING_CONFIG * 1e-6;
     }
-    ising = configs * perConfig * 1e-6;
   }
   return MS_PER_STEP_BASE + dense + ising;
 }
