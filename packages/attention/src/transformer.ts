@@ -7,7 +7,7 @@ import type { PreparedEstimates } from './isingMagnetization.js';
 import { initialValues } from './internal/init.js';
 import type { ParamSpec } from './internal/init.js';
 import { sequenceLength } from './internal/inputs.js';
-import { gelu, layerNorm, linear, matMul, matMulTransposeB } from './internal/layers.js';
+import { embeddingLookup, gelu, layerNorm, linear, matMul, matMulTransposeB } from './internal/layers.js';
 import { COUPLINGS, paramSpecs } from './internal/paramSpecs.js';
 import { samplerFor } from './internal/resolveSampler.js';
 import { resolveTransformerConfig } from './transformerConfig.js';
@@ -98,9 +98,7 @@ export function buildTransformer(
     tf.transpose(tf.reshape(x, [b, t, heads, dh]), [0, 2, 1, 3]) as tf.Tensor4D;
   const couplingSlice = (t: number): tf.Tensor3D => tf.slice(p(COUPLINGS), [0, 0, 0], [heads, t, t]) as tf.Tensor3D;
   const embed = (inputs: ArrayLike<number>, b: number, t: number): tf.Tensor => {
-    // A one-hot matmul instead of tf.gather: gather's gradient (UnsortedSegmentSum) has no wasm kernel.
-    const oneHot = tf.oneHot(tf.tensor1d(Int32Array.from(inputs), 'int32'), config.vocabSize);
-    const tokens = tf.reshape(matMul(oneHot, p('embedding/token')), [b, t, d]);
+    const tokens = tf.reshape(embeddingLookup(Int32Array.from(inputs), p('embedding/token') as tf.Tensor2D), [b, t, d]);
     return tf.add(tokens, tf.slice(p('embedding/position'), [0, 0], [t, d]));
   };
   const fields = (normed: tf.Tensor, b: number, t: number): tf.Tensor4D => {

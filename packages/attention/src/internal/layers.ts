@@ -48,3 +48,21 @@ export const matMul: (a: tf.Tensor, b: tf.Tensor) => tf.Tensor = tf.customGrad((
 export function matMulTransposeB(a: tf.Tensor, b: tf.Tensor): tf.Tensor {
   return matMul(a, swapLast(b));
 }
+
+/**
+ * Rows `table[ids[k]]` as an `ids.length × dim` tensor, by `tf.gather`, with the gradient
+ * `oneHot(ids)ᵀ dy`. This equals a one-hot matrix product bit for bit in both directions
+ * (each output is one product by 1 plus zeros) while skipping two of its three matrix
+ * products; gather's own gradient (UnsortedSegmentSum) has no wasm kernel. The one-hot is made
+ * as int32 and cast: the wasm OneHot kernel writes integer bits into a float32 output.
+ */
+export function embeddingLookup(ids: Int32Array, table: tf.Tensor2D): tf.Tensor2D {
+  const [rows] = table.shape;
+  const lookup = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
+    const t = args[0] as tf.Tensor2D;
+    const gradFunc = (dy: tf.Tensor): tf.Tensor =>
+      tf.tidy(() => tf.matMul(tf.transpose(tf.cast(tf.oneHot(tf.tensor1d(ids, 'int32'), rows), 'float32')), dy));
+    return { value: tf.gather(t, tf.tensor1d(ids, 'int32')), gradFunc };
+  }) as (t: tf.Tensor2D) => tf.Tensor2D;
+  return lookup(table);
+}
