@@ -167,7 +167,7 @@ export function parseBenchArgs(argv: readonly string[], out: (s: string) => void
   }
   const args = argv[0] === '--' ? argv.slice(1) : argv;
   if (args.length === 0) throw new BenchError('BENCH_UNKNOWN_TASK', `missing task: use one of ${EXPERIMENTS.join(', ')}`);
-  if (!args[0]!.startsWith('-') && !EXPERIMENTS.includes(args[0] as Experiment)) {
+  if (!args[0]!.startsWith('-') && args[0] !== 'help' && !EXPERIMENTS.includes(args[0] as Experiment)) {
     throw new BenchError('BENCH_UNKNOWN_TASK', `unknown task "${args[0]}": use one of ${EXPERIMENTS.join(', ')}`);
   }
   // `pnpm run shakespeare -- --x` passes a literal `--` after the task; drop it.
