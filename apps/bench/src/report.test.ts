@@ -84,5 +84,11 @@ describe('writeReport', () => {
     expect(md).toContain('## shakespeare');
     expect(md).toContain('dqa-256shots − exact');
     expect(files.svgPaths.some((p) => p.endsWith('dqa-fidelity.svg'))).toBe(true);
+    // Two heatmaps with legend gradients: ids stay unique once inlined in one HTML document.
+    const ids = [...readFileSync(files.htmlPath, 'utf8').matchAll(/\bid="([^"]+)"/g)].map((m) => m[1]);
+    expect(ids.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(ids).size).toBe(ids.length);
+    const html = readFileSync(files.htmlPath, 'utf8');
+    for (const m of html.matchAll(/url\(#([^)]+)\)/g)) expect(ids).toContain(m[1]);
   });
 });

@@ -27,9 +27,16 @@ function columnOrder(records: readonly RunRecord[], experiment: Experiment): { c
 
 const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-/** Strips the XML prolog so an SVG document can be inlined in HTML. */
-function inlineSvg(svg: string): string {
-  return svg.replace(/^<\?xml[^>]*>\s*/, '');
+/**
+ * Prepares an SVG document for inlining in HTML: strips the XML prolog and prefixes its ids
+ * (Vega names legend gradients `gradient_0` in every figure; one HTML document needs unique ids).
+ */
+function inlineSvg(svg: string, prefix: string): string {
+  return svg
+    .replace(/^<\?xml[^>]*>\s*/, '')
+    .replace(/\bid="([^"]+)"/g, `id="${prefix}-$1"`)
+    .replace(/url\(#([^)]+)\)/g, `url(#${prefix}-$1)`)
+    .replace(/href="#([^"]+)"/g, `href="#${prefix}-$1"`);
 }
 
 /**
@@ -62,7 +69,7 @@ export async function writeReport(dir: string, experiment: Experiment, records: 
     writeFileAtomic(path, svg);
     svgPaths.push(path);
     md.push(`![${title}](plots/${name}.svg)`, '');
-    html.push(`<h3>${esc(title)}</h3>`, `<figure>${inlineSvg(svg)}</figure>`);
+    html.push(`<h3>${esc(title)}</h3>`, `<figure>${inlineSvg(svg, name)}</figure>`);
   };
   for (const [dataset, list] of [...byDataset.entries()].sort(([a], [b]) => a.localeCompare(b))) {
     const { columns, baseline } = columnOrder(list, experiment);

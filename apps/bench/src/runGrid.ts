@@ -87,7 +87,7 @@ export async function runGrid(configs: readonly RunConfig[], options: GridRunOpt
   const workers = options.workers === 0 ? 0 : Math.max(1, Math.min(options.workers, todo.length));
   const eta = estimateGridSeconds(todo, Math.max(1, workers));
   out(
-    `grid: ${configs.length} runs — ${done.size} finished, ${resuming} to resume, ${todo.length - resuming} new; ` +
+    `grid: ${configs.length} run${configs.length === 1 ? '' : 's'} — ${done.size} finished, ${resuming} to resume, ${todo.length - resuming} new; ` +
       `${workers === 0 ? 'in-process (no workers)' : `${workers} worker${workers === 1 ? '' : 's'}`}; estimated time ≈ ${formatDuration(eta)} (rough, ±50 %)`,
   );
   out(`results: ${dir}`);
