@@ -51,9 +51,10 @@ const require = createRequire(import.meta.url);
 function spawnWorker(): ChildProcess {
   const tsx = pathToFileURL(require.resolve('tsx')).href;
   return fork(new URL('./worker.ts', import.meta.url), [], {
+    // One run per process and one thread per run: the `exact` plugin enumerates synchronously on
+    // the calling thread (ising-core's worker-thread variant, estimateExactAsync, is not used by
+    // the plugin), and the wasm backend has no threads in Node.
     execArgv: ['--import', tsx, '--conditions=@boltzmann/source'],
-    // The grid already fills the cores: exact enumeration must not start its own threads.
-    env: { ...process.env, BOLTZMANN_THREADS: '1', BOLTZMANN_EXACT_THREADS: '1' },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
 }
