@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -77,5 +77,23 @@ describe('interrupt and resume', () => {
     expect(await main(args(dir), io(third.progress))).toBe(0);
     expect(third.starts).toEqual([]);
     expect(out.join('\n')).toContain('grid: 2 runs — 2 finished, 0 to resume, 0 new');
+  });
+
+  it('restarts a run whose checkpoint is unreadable, with a warning, and reports a corrupt record as a coded error', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-corrupt-'));
+    const tiny = args(dir).map((a) => (a === 'softmax,sigmoid' ? 'softmax' : a === '30' ? '6' : a));
+    const [config] = expandGrid(parseBenchArgs(tiny, () => undefined)!);
+    const id = runId(config!);
+    mkdirSync(join(dir, 'checkpoints'), { recursive: true });
+    writeFileSync(join(dir, 'checkpoints', `${id}.json`), '{"version":1,"id":"trunc');
+    const out: string[] = [];
+    const rec = recorder();
+    expect(await main(tiny, { out: (l) => void out.push(l), err: (l) => void out.push(l), progress: rec.progress })).toBe(0);
+    expect(out.join('\n')).toMatch(/warning: checkpoint .* is unreadable .*restarting run .* from step 0/);
+    expect(rec.starts).toEqual([{ id, startStep: 0 }]);
+    writeFileSync(join(dir, 'runs', `${id}.json`), '{ not json');
+    out.length = 0;
+    expect(await main(tiny, { out: (l) => void out.push(l), err: (l) => void out.push(l), progress: recorder().progress })).toBe(1);
+    expect(out.join('\n')).toMatch(/error \[BENCH_CORRUPT_CHECKPOINT\]: run record .* is not valid JSON; delete it to rerun that run/);
   });
 });
