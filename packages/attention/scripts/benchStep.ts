@@ -1,5 +1,5 @@
 /**
- * Prints the wall time of one training step of the METHOD.md §5 model per variant.
+ * Prints the wall and CPU time of one training step of the METHOD.md §5 model per variant.
  * Run: cd packages/attention && npx tsx --conditions=@boltzmann/source scripts/benchStep.ts [T] [batch] [steps] [backend]
  */
 import { createRng } from '@boltzmann/ising-core';
@@ -16,6 +16,8 @@ for (const variant of ATTENTION_VARIANTS) {
   const data = { inputs: tokens(), targets: tokens(), batchSize: batch };
   await trainer.step(data);
   let prepare = 0;
+  // CPU time as well as wall time: on a shared machine the wall time mostly measures the load.
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   for (let s = 0; s < steps; s++) {
     const p0 = performance.now();
@@ -24,9 +26,11 @@ for (const variant of ATTENTION_VARIANTS) {
     await trainer.step(data);
   }
   const total = performance.now() - t0 - prepare;
+  const cpu = process.cpuUsage(c0);
+  const cpuMs = (cpu.user + cpu.system) / 1000;
   console.log(
     `${variant.padEnd(9)} T=${length} B=${batch} ${backend}: ${(total / steps).toFixed(1)} ms/step ` +
-      `(of which fields + sampler ${(prepare / steps).toFixed(1)} ms)`,
+      `(of which fields + sampler ${(prepare / steps).toFixed(1)} ms); CPU ${(cpuMs / steps).toFixed(1)} ms/step incl. one extra prepare`,
   );
   trainer.dispose();
   model.dispose();
