@@ -16,12 +16,24 @@ import { AttentionError } from './errors.js';
 export function maskedCrossEntropy(logits: tf.Tensor3D, targets: ArrayLike<number>, mask: Float32Array): tf.Scalar {
   const [b, t, classes] = logits.shape;
   const clean = checkTargets(targets, mask, b * t, classes);
-  return tf.tidy(() => {
-    const logp = tf.logSoftmax(tf.reshape(logits, [b * t, classes]));
-    const picked = tf.sum(tf.mul(logp, tf.oneHot(tf.tensor1d(clean, 'int32'), classes)), -1);
+  // The analytic gradient `(softmax − onehot)·w/Σw` replaces tfjs' tape through logSoftmax,
+  // the one-hot product and the sums (fewer kernels and saved copies); the forward is unchanged.
+  const loss = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
+    const x = args[0] as tf.Tensor3D;
+    const save = args[1] as tf.GradSaveFunc;
+    const logp = tf.logSoftmax(tf.reshape(x, [b * t, classes]));
+    const oneHot = tf.cast(tf.oneHot(tf.tensor1d(clean, 'int32'), classes), 'float32');
+    const picked = tf.sum(tf.mul(logp, oneHot), -1);
     const w = tf.tensor1d(mask);
-    return tf.div(tf.neg(tf.sum(tf.mul(picked, w))), tf.sum(w)) as tf.Scalar;
-  });
+    const total = tf.sum(w);
+    save([logp, oneHot, tf.reshape(tf.div(w, total), [b * t, 1])]);
+    const gradFunc = (dy: tf.Tensor, saved: tf.Tensor[]): tf.Tensor => {
+      const [lp, hot, weight] = saved as [tf.Tensor, tf.Tensor, tf.Tensor];
+      return tf.reshape(tf.mul(tf.sub(tf.exp(lp), hot), tf.mul(weight, dy)), [b, t, classes]);
+    };
+    return { value: tf.div(tf.neg(tf.sum(tf.mul(picked, w))), total) as tf.Scalar, gradFunc };
+  }) as (x: tf.Tensor3D) => tf.Scalar;
+  return loss(logits);
 }
 
 /** Validates targets where the mask is positive; returns them with masked-out entries set to 0. */
