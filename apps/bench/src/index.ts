@@ -11,7 +11,7 @@ export type { Stat, Summary, SummaryRow } from './summary.js';
 export { formatStat, summaryHtml, summaryMarkdown, summaryTables } from './summaryTable.js';
 export { couplingDistanceSpec, couplingHeatmapSpec, curvesSpec, fidelitySpec, groupLabel, metricVsLengthSpec, renderSvg } from './plots.js';
 export type { FidelityPoint } from './plots.js';
-export { writeReport } from './report.js';
+export { settingsLine, writeReport } from './report.js';
 export type { ReportFiles } from './report.js';
 export { createBenchRegistry, loadPluginModule, missingBuiltIns } from './registry.js';
 export { checkpointPath, readCheckpoint, readRecord, recordPath, removeCheckpoint } from './runFiles.js';

@@ -57,6 +57,7 @@ describe('writeReport', () => {
     const files = await writeReport(dir, 'shakespeare', shakespeare);
     const md = readFileSync(files.markdownPath, 'utf8');
     expect(md).toContain('| T | softmax | boltzmann | sigmoid | coupling |');
+    expect(md).toContain('Settings: steps 300; batch 64; lr 0.003 (cosine to ×0.1); weight decay 0.01; clip 1; β 1; J init σ 0.02; samplers none / exact {}; git unknown.');
     expect(files.svgPaths.map((p) => p.slice(dir.length + 1)).sort()).toEqual([
       'plots/shakespeare-coupling-distance.svg',
       'plots/shakespeare-couplings.svg',

@@ -25,6 +25,26 @@ function columnOrder(records: readonly RunRecord[], experiment: Experiment): { c
   return { columns: ALL_VARIANTS.filter((v) => present.includes(v)), baseline: 'softmax' };
 }
 
+/** The settings shared by (or differing across) the runs, for the report's header. */
+export function settingsLine(records: readonly RunRecord[]): string {
+  const values = (f: (r: RunRecord) => unknown): string => {
+    const set = [...new Set(records.map((r) => (typeof f(r) === 'object' ? JSON.stringify(f(r)) : String(f(r)))))];
+    return set.length === 0 ? '—' : set.join(' / ');
+  };
+  const c = (r: RunRecord) => r.config;
+  return [
+    `steps ${values((r) => c(r).steps)}`,
+    `batch ${values((r) => c(r).batchSize)}`,
+    `lr ${values((r) => c(r).lr)} (cosine to ×${values((r) => c(r).minLrFraction)})`,
+    `weight decay ${values((r) => c(r).weightDecay)}`,
+    `clip ${values((r) => c(r).clipNorm)}`,
+    `β ${values((r) => c(r).beta)}`,
+    `J init σ ${values((r) => c(r).jInit)}`,
+    `samplers ${values((r) => (c(r).sampler === 'none' ? 'none' : `${c(r).sampler} ${JSON.stringify(c(r).samplerOptions)}`))}`,
+    `git ${values((r) => r.gitCommit?.slice(0, 12) ?? 'unknown')}`,
+  ].join('; ');
+}
+
 const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /**
@@ -59,7 +79,8 @@ export async function writeReport(dir: string, experiment: Experiment, records: 
     byDataset.set(r.config.dataset, list);
   }
   const summaries: Summary[] = [];
-  const md: string[] = [`# Boltzmann attention bench: ${experiment}`, '', `${records.length} finished runs.`, ''];
+  const settings = settingsLine(records);
+  const md: string[] = [`# Boltzmann attention bench: ${experiment}`, '', `${records.length} finished runs. Settings: ${settings}.`, ''];
   const html: string[] = [];
   const svgPaths: string[] = [];
   const plot = async (name: string, title: string, spec: Parameters<typeof renderSvg>[0] | null): Promise<void> => {
@@ -107,6 +128,7 @@ figure { margin: 1rem 0; overflow-x: auto; }
 <body>
 <h1>Boltzmann attention bench: ${esc(experiment)}</h1>
 <p>${records.length} finished runs. Generated ${esc(new Date().toISOString())}.</p>
+<p>Settings: ${esc(settings)}.</p>
 ${html.join('\n')}
 </body></html>
 `,
