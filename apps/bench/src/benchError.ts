@@ -6,6 +6,7 @@ export type BenchErrorCode =
   | 'BENCH_RUN_FAILED'
   | 'BENCH_INTERRUPTED'
   | 'BENCH_CORRUPT_CHECKPOINT'
+  | 'BENCH_RESULTS_LOCKED'
   | 'BENCH_MISSING_API';
 
 /**

@@ -7,6 +7,7 @@ import { runId } from './grid.js';
 import type { FromWorker, ToWorker } from './internal/messages.js';
 import { formatDuration } from './progress.js';
 import type { ProgressDisplay } from './progress.js';
+import { lockResults } from './internal/resultsLock.js';
 import { readCheckpoint, readRecord } from './runFiles.js';
 import type { RunConfig, RunRecord, RunSettings } from './types.js';
 
@@ -96,6 +97,20 @@ export async function runGrid(configs: readonly RunConfig[], options: GridRunOpt
     for (const t of todo) out(`  ${runLabel(t.config)}  ${t.config.steps} steps${t.startStep ? ` (from ${t.startStep})` : ''}  ≈ ${formatDuration(estimateRunSeconds(t.config) * (1 - t.doneFraction))}`);
     return { total: configs.length, records: configs.map((c) => done.get(runId(c))).filter((r): r is RunRecord => !!r), failures: [], interrupted: false };
   }
+  const release = lockResults(dir);
+  try {
+    return await runPool(configs, todo, done, options);
+  } finally {
+    release();
+  }
+}
+
+async function runPool(
+  configs: readonly RunConfig[],
+  todo: { config: RunConfig; id: string; doneFraction: number; startStep: number }[],
+  done: Map<string, RunRecord>,
+  options: GridRunOptions,
+): Promise<GridOutcome> {
   todo.sort((a, b) => estimateRunSeconds(b.config) * (1 - b.doneFraction) - estimateRunSeconds(a.config) * (1 - a.doneFraction));
 
   const failures: RunFailure[] = [];
@@ -179,7 +194,7 @@ export async function runGrid(configs: readonly RunConfig[], options: GridRunOpt
         }
       });
     };
-    for (let i = 0; i < workers; i += 1) startOne();
+    for (let i = 0; i < Math.max(1, Math.min(options.workers, todo.length)); i += 1) startOne();
   });
   options.progress.stop();
   if (!stopping) {
