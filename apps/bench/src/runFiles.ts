@@ -44,8 +44,11 @@ export function readRecord(resultsDir: string, id: string): RunRecord | null {
   return value;
 }
 
-/** The checkpoint of a run, or null; an unreadable checkpoint is reported and discarded (the run restarts). */
-export function readCheckpoint(resultsDir: string, id: string, warn: (msg: string) => void = () => undefined): Checkpoint | null {
+/**
+ * The checkpoint of a run, or null. An unreadable checkpoint is reported and, when `discard`
+ * (the default), deleted so the run restarts from step 0.
+ */
+export function readCheckpoint(resultsDir: string, id: string, warn: (msg: string) => void = () => undefined, discard = true): Checkpoint | null {
   const path = checkpointPath(resultsDir, id);
   if (!existsSync(path)) return null;
   try {
@@ -53,8 +56,8 @@ export function readCheckpoint(resultsDir: string, id: string, warn: (msg: strin
     if (value?.version !== 1 || value.id !== id || !Number.isInteger(value.step)) throw new Error('not a checkpoint of this run');
     return value;
   } catch (error) {
-    warn(`checkpoint ${path} is unreadable (${(error as Error).message}); restarting run ${id} from step 0`);
-    rmSync(path, { force: true });
+    warn(`checkpoint ${path} is unreadable (${(error as Error).message}); ${discard ? `restarting run ${id} from step 0` : 'a real run restarts it from step 0'}`);
+    if (discard) rmSync(path, { force: true });
     return null;
   }
 }

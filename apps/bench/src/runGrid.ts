@@ -73,32 +73,34 @@ function spawnWorker(): ChildProcess {
 export async function runGrid(configs: readonly RunConfig[], options: GridRunOptions): Promise<GridOutcome> {
   const out = options.out ?? ((l: string) => process.stdout.write(`${l}\n`));
   const dir = options.settings.resultsDir;
-  const done = new Map<string, RunRecord>();
-  const todo: { config: RunConfig; id: string; doneFraction: number; startStep: number }[] = [];
-  for (const config of configs) {
-    const id = runId(config);
-    const record = readRecord(dir, id);
-    if (record) {
-      done.set(id, record);
-      continue;
-    }
-    const ckpt = readCheckpoint(dir, id, (m) => out(`warning: ${m}`));
-    todo.push({ config, id, doneFraction: ckpt ? ckpt.step / config.steps : 0, startStep: ckpt?.step ?? 0 });
-  }
-  const resuming = todo.filter((t) => t.startStep > 0).length;
-  const workers = options.workers === 0 ? 0 : Math.max(1, Math.min(options.workers, todo.length));
-  const eta = estimateGridSeconds(todo, Math.max(1, workers));
-  out(
-    `grid: ${configs.length} run${configs.length === 1 ? '' : 's'} — ${done.size} finished, ${resuming} to resume, ${todo.length - resuming} new; ` +
-      `${workers === 0 ? 'in-process (no workers)' : `${workers} worker${workers === 1 ? '' : 's'}`}; estimated time ≈ ${formatDuration(eta)} (rough, ±50 %)`,
-  );
-  out(`results: ${dir}`);
-  if (options.dryRun) {
-    for (const t of todo) out(`  ${runLabel(t.config)}  ${t.config.steps} steps${t.startStep ? ` (from ${t.startStep})` : ''}  ≈ ${formatDuration(estimateRunSeconds(t.config) * (1 - t.doneFraction))}`);
-    return { total: configs.length, records: configs.map((c) => done.get(runId(c))).filter((r): r is RunRecord => !!r), failures: [], interrupted: false };
-  }
-  const release = lockResults(dir);
+  // Lock before looking at checkpoints: reading one may discard it (when unreadable), and a
+  // second bench must not touch runs the first is training. A dry run only reads.
+  const release = options.dryRun ? () => undefined : lockResults(dir);
   try {
+    const done = new Map<string, RunRecord>();
+    const todo: { config: RunConfig; id: string; doneFraction: number; startStep: number }[] = [];
+    for (const config of configs) {
+      const id = runId(config);
+      const record = readRecord(dir, id);
+      if (record) {
+        done.set(id, record);
+        continue;
+      }
+      const ckpt = readCheckpoint(dir, id, (m) => out(`warning: ${m}`), !options.dryRun);
+      todo.push({ config, id, doneFraction: ckpt ? ckpt.step / config.steps : 0, startStep: ckpt?.step ?? 0 });
+    }
+    const resuming = todo.filter((t) => t.startStep > 0).length;
+    const workers = options.workers === 0 ? 0 : Math.max(1, Math.min(options.workers, todo.length));
+    const eta = estimateGridSeconds(todo, Math.max(1, workers));
+    out(
+      `grid: ${configs.length} run${configs.length === 1 ? '' : 's'} — ${done.size} finished, ${resuming} to resume, ${todo.length - resuming} new; ` +
+        `${workers === 0 ? 'in-process (no workers)' : `${workers} worker${workers === 1 ? '' : 's'}`}; estimated time ≈ ${formatDuration(eta)} (rough, ±50 %)`,
+    );
+    out(`results: ${dir}`);
+    if (options.dryRun) {
+      for (const t of todo) out(`  ${runLabel(t.config)}  ${t.config.steps} steps${t.startStep ? ` (from ${t.startStep})` : ''}  ≈ ${formatDuration(estimateRunSeconds(t.config) * (1 - t.doneFraction))}`);
+      return { total: configs.length, records: configs.map((c) => done.get(runId(c))).filter((r): r is RunRecord => !!r), failures: [], interrupted: false };
+    }
     return await runPool(configs, todo, done, options);
   } finally {
     release();
