@@ -5,6 +5,7 @@ import os from 'node:os';
 import QuantumCircuit from 'quantum-circuit';
 import { annealStatevector, toQasm3 } from '../src/index.js';
 import type { IsingProblem } from '../src/index.js';
+import { appendBraketGate } from '../src/internal/testing/appendBraketGate.js';
 
 function option(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -46,16 +47,7 @@ function buildQc(n: number): { circuit: QuantumCircuit; gates: number } {
   const qasm = toQasm3(problemOf(n), { tau, steps, order: 1, dialect: 'braket', measure: false });
   const circuit = new QuantumCircuit(n);
   let gates = 0;
-  for (const line of qasm.split('\n')) {
-    let m: RegExpMatchArray | null;
-    if ((m = line.match(/^h q\[(\d+)\];$/))) circuit.appendGate('h', Number(m[1]));
-    else if ((m = line.match(/^rx\(([^)]+)\) q\[(\d+)\];$/))) circuit.appendGate('rx', Number(m[2]), { params: { theta: Number(m[1]) } });
-    else if ((m = line.match(/^rz\(([^)]+)\) q\[(\d+)\];$/))) circuit.appendGate('rz', Number(m[2]), { params: { phi: Number(m[1]) } });
-    else if ((m = line.match(/^zz\(([^)]+)\) q\[(\d+)\], q\[(\d+)\];$/))) {
-      circuit.appendGate('zz', [Number(m[2]), Number(m[3])], { params: { theta: Number(m[1]) } });
-    } else continue;
-    gates++;
-  }
+  for (const line of qasm.split('\n')) if (appendBraketGate(circuit, line)) gates++;
   return { circuit, gates };
 }
 

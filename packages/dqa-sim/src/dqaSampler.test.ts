@@ -2,7 +2,8 @@ import { createIsingBatch, createSamplerRegistry, estimateBatch } from '@boltzma
 import type { BatchEstimate, IsingBatch, SampleResult } from '@boltzmann/ising-core';
 import { bruteForceEstimate, conformanceBatch, describeSamplerConformance } from '@boltzmann/ising-core/testing';
 import { describe, expect, it } from 'vitest';
-import { annealDistribution, dqaSampler, isDqaError } from './index.js';
+import { annealDistribution, dqaSampler } from './index.js';
+import { codeOf } from './internal/testing/codeOf.js';
 
 // DQA's output is close to, not equal to, the Boltzmann distribution. With the defaults
 // (τ = 16, K = 64, order 2, linear-response calibration) the conformance batch (fields ~ N(0, 1),
@@ -107,14 +108,6 @@ describe('dqaSampler', () => {
 
   it('should report its qubit limit and refuse bad options with coded errors', () => {
     expect(dqaSampler.create({ maxQubits: 5 }).capabilities.maxSpins).toBe(5);
-    const codeOf = (f: () => unknown) => {
-      try {
-        f();
-      } catch (e) {
-        return isDqaError(e) ? e.code : 'not a DqaError';
-      }
-      return 'no error';
-    };
     expect(codeOf(() => dqaSampler.create({ shots: -1 }))).toBe('DQA_INVALID_ARGUMENT');
     expect(codeOf(() => dqaSampler.create({ shots: 1.5 }))).toBe('DQA_INVALID_ARGUMENT');
     expect(codeOf(() => dqaSampler.create({ tau: -2 }))).toBe('DQA_INVALID_ARGUMENT');

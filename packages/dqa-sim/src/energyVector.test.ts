@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { energyVector, isDqaError } from './index.js';
+import { energyVector } from './index.js';
+import { codeOf } from './internal/testing/codeOf.js';
 
 describe('energyVector', () => {
   it('should equal the term-by-term energy of every state (random problems, n ≤ 9)', () => {
@@ -38,14 +39,6 @@ describe('energyVector', () => {
   });
 
   it('should refuse wrong shapes and non-finite entries with coded errors', () => {
-    const codeOf = (f: () => unknown) => {
-      try {
-        f();
-      } catch (e) {
-        return isDqaError(e) ? e.code : 'not a DqaError';
-      }
-      return 'no error';
-    };
     expect(codeOf(() => energyVector({ fields: [] }))).toBe('DQA_SHAPE_MISMATCH');
     expect(codeOf(() => energyVector({ fields: [1, 2], couplings: [0, 1, 0] }))).toBe('DQA_SHAPE_MISMATCH');
     expect(codeOf(() => energyVector({ fields: [1, Number.POSITIVE_INFINITY] }))).toBe('DQA_NOT_FINITE');

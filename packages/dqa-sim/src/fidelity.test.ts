@@ -1,7 +1,8 @@
 import { magnetizations as exactMagnetizations } from '@boltzmann/ising-core';
 import { bruteForceMoments } from '@boltzmann/ising-core/testing';
 import { describe, expect, it } from 'vitest';
-import { annealDistribution, fidelity, fidelitySweep, isDqaError } from './index.js';
+import { annealDistribution, fidelity, fidelitySweep } from './index.js';
+import { codeOf } from './internal/testing/codeOf.js';
 
 const problem = {
   fields: [0.6, -0.35, 0.15, 0.4],
@@ -66,14 +67,6 @@ describe('fidelitySweep', () => {
   });
 
   it('should refuse an empty grid', () => {
-    const codeOf = (f: () => unknown) => {
-      try {
-        f();
-      } catch (e) {
-        return isDqaError(e) ? e.code : 'not a DqaError';
-      }
-      return 'no error';
-    };
     expect(codeOf(() => fidelitySweep({ ...problem, taus: [], steps: 8 }))).toBe('DQA_INVALID_ARGUMENT');
     expect(codeOf(() => fidelitySweep({ ...problem, taus: [1], steps: [] }))).toBe('DQA_INVALID_ARGUMENT');
   });

@@ -1,6 +1,7 @@
 import { createRng } from '@boltzmann/ising-core';
 import { describe, expect, it } from 'vitest';
-import { isDqaError, sampleShots } from './index.js';
+import { sampleShots } from './index.js';
+import { codeOf } from './internal/testing/codeOf.js';
 
 describe('sampleShots', () => {
   it('should merge repeats into weights, in index order, with ±1 spins', () => {
@@ -21,14 +22,6 @@ describe('sampleShots', () => {
   });
 
   it('should refuse bad inputs with coded errors', () => {
-    const codeOf = (f: () => unknown) => {
-      try {
-        f();
-      } catch (e) {
-        return isDqaError(e) ? e.code : 'not a DqaError';
-      }
-      return 'no error';
-    };
     const rng = createRng(1);
     expect(codeOf(() => sampleShots(Float64Array.of(0.5, 0.5), 1, 0, rng))).toBe('DQA_INVALID_ARGUMENT');
     expect(codeOf(() => sampleShots(Float64Array.of(0.5, 0.5), 2, 10, rng))).toBe('DQA_INVALID_ARGUMENT');

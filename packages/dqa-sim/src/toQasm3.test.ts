@@ -1,8 +1,10 @@
 /// <reference path="../types/quantumCircuit.d.ts" />
 import QuantumCircuit from 'quantum-circuit';
 import { describe, expect, it } from 'vitest';
-import { annealStatevector, isDqaError, toQasm3 } from './index.js';
+import { annealStatevector, toQasm3 } from './index.js';
 import type { IsingProblem, QasmOptions } from './index.js';
+import { appendBraketGate } from './internal/testing/appendBraketGate.js';
+import { codeOf } from './internal/testing/codeOf.js';
 
 /**
  * A small, independent OpenQASM interpreter for the statements toQasm3 emits. It uses the
@@ -131,15 +133,7 @@ describe('toQasm3', () => {
   it('should give the same state on the npm quantum-circuit simulator (its own gate matrices, wire j = bit j)', () => {
     const options: QasmOptions = { tau: 2.2, steps: 6, order: 2, calibrate: 'linear-response', dialect: 'braket', measure: false };
     const circuit = new QuantumCircuit(4);
-    for (const line of toQasm3(problem, options).split('\n')) {
-      let m: RegExpMatchArray | null;
-      if ((m = line.match(/^h q\[(\d+)\];$/))) circuit.appendGate('h', Number(m[1]));
-      else if ((m = line.match(/^rx\(([^)]+)\) q\[(\d+)\];$/))) circuit.appendGate('rx', Number(m[2]), { params: { theta: Number(m[1]) } });
-      else if ((m = line.match(/^rz\(([^)]+)\) q\[(\d+)\];$/))) circuit.appendGate('rz', Number(m[2]), { params: { phi: Number(m[1]) } });
-      else if ((m = line.match(/^zz\(([^)]+)\) q\[(\d+)\], q\[(\d+)\];$/))) {
-        circuit.appendGate('zz', [Number(m[2]), Number(m[3])], { params: { theta: Number(m[1]) } });
-      }
-    }
+    for (const line of toQasm3(problem, options).split('\n')) appendBraketGate(circuit, line);
     circuit.run();
     const { dialect: _d, measure: _m, ...annealOptions } = options;
     const sim = annealStatevector(problem, annealOptions);
@@ -176,14 +170,6 @@ describe('toQasm3', () => {
   });
 
   it('should refuse an unknown dialect and bad problems with coded errors', () => {
-    const codeOf = (f: () => unknown) => {
-      try {
-        f();
-      } catch (e) {
-        return isDqaError(e) ? e.code : 'not a DqaError';
-      }
-      return 'no error';
-    };
     expect(codeOf(() => toQasm3(problem, { dialect: 'qiskit' as never }))).toBe('DQA_INVALID_ARGUMENT');
     expect(codeOf(() => toQasm3({ fields: [Number.NaN] }))).toBe('DQA_NOT_FINITE');
     expect(codeOf(() => toQasm3({ fields: [1, 2, 3] }, { maxQubits: 2 }))).toBe('DQA_TOO_MANY_QUBITS');
