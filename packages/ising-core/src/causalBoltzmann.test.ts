@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { causalBoltzmann, causalBoltzmannAsync, createRng, disposeExactWorkers, isIsingError, magnetizations } from './index.js';
+import { causalBoltzmann, causalBoltzmannAsync, createRng, disposeExactWorkers, magnetizations } from './index.js';
 import type { CausalVariant } from './index.js';
+import { codeOf } from './internal/testing/codeOf.js';
 
 afterAll(() => disposeExactWorkers());
 
@@ -191,32 +192,23 @@ describe('causalBoltzmann', () => {
   });
 
   it('rejects bad input with coded errors', async () => {
-    const code = (f: () => unknown) => {
-      try {
-        f();
-      } catch (e) {
-        if (isIsingError(e)) return e.code;
-        throw e;
-      }
-      return 'no error';
-    };
     const shape = { batch: 2, length: 3 };
     const ok = new Float64Array(18);
     const J = new Float64Array(9);
-    expect(code(() => causalBoltzmann(ok.map((v, i) => (i === 4 ? Number.NaN : v)), J, shape))).toBe('ISING_NOT_FINITE');
+    expect(codeOf(() => causalBoltzmann(ok.map((v, i) => (i === 4 ? Number.NaN : v)), J, shape))).toBe('ISING_NOT_FINITE');
     // NaN above the diagonal is ignored, like every entry with j > i.
-    expect(code(() => causalBoltzmann(ok.map((v, i) => (i === 1 ? Number.NaN : v)), J, shape))).toBe('no error');
-    expect(code(() => causalBoltzmann(new Float64Array(17), J, shape))).toBe('ISING_SHAPE_MISMATCH');
-    expect(code(() => causalBoltzmann(ok, new Float64Array(8), shape))).toBe('ISING_SHAPE_MISMATCH');
-    expect(code(() => causalBoltzmann(ok, J, { batch: 0, length: 3 }))).toBe('ISING_INVALID_ARGUMENT');
-    expect(code(() => causalBoltzmann(ok, J, shape, { variant: 'softmax' as CausalVariant }))).toBe('ISING_INVALID_ARGUMENT');
-    expect(code(() => causalBoltzmann(ok, J, shape, { beta: Number.NaN }))).toBe('ISING_INVALID_ARGUMENT');
-    expect(code(() => causalBoltzmann(ok, J, shape, { maxSpins: 2 }))).toBe('ISING_TOO_MANY_SPINS');
-    expect(code(() => causalBoltzmann(ok, J, shape, { variant: 'sigmoid', maxSpins: 2 }))).toBe('no error');
-    expect(code(() => causalBoltzmann(new Float64Array(25 * 25), new Float64Array(25 * 25), { batch: 1, length: 25 }))).toBe('ISING_TOO_MANY_SPINS');
+    expect(codeOf(() => causalBoltzmann(ok.map((v, i) => (i === 1 ? Number.NaN : v)), J, shape))).toBe('no error');
+    expect(codeOf(() => causalBoltzmann(new Float64Array(17), J, shape))).toBe('ISING_SHAPE_MISMATCH');
+    expect(codeOf(() => causalBoltzmann(ok, new Float64Array(8), shape))).toBe('ISING_SHAPE_MISMATCH');
+    expect(codeOf(() => causalBoltzmann(ok, J, { batch: 0, length: 3 }))).toBe('ISING_INVALID_ARGUMENT');
+    expect(codeOf(() => causalBoltzmann(ok, J, shape, { variant: 'softmax' as CausalVariant }))).toBe('ISING_INVALID_ARGUMENT');
+    expect(codeOf(() => causalBoltzmann(ok, J, shape, { beta: Number.NaN }))).toBe('ISING_INVALID_ARGUMENT');
+    expect(codeOf(() => causalBoltzmann(ok, J, shape, { maxSpins: 2 }))).toBe('ISING_TOO_MANY_SPINS');
+    expect(codeOf(() => causalBoltzmann(ok, J, shape, { variant: 'sigmoid', maxSpins: 2 }))).toBe('no error');
+    expect(codeOf(() => causalBoltzmann(new Float64Array(25 * 25), new Float64Array(25 * 25), { batch: 1, length: 25 }))).toBe('ISING_TOO_MANY_SPINS');
     const { backward } = causalBoltzmann(ok, J, shape);
-    expect(code(() => backward(new Float64Array(5)))).toBe('ISING_SHAPE_MISMATCH');
-    expect(code(() => backward(new Float64Array(18).fill(Infinity)))).toBe('ISING_NOT_FINITE');
+    expect(codeOf(() => backward(new Float64Array(5)))).toBe('ISING_SHAPE_MISMATCH');
+    expect(codeOf(() => backward(new Float64Array(18).fill(Infinity)))).toBe('ISING_NOT_FINITE');
     await expect(causalBoltzmannAsync(ok, J, shape, { threads: -1 })).rejects.toMatchObject({ code: 'ISING_INVALID_ARGUMENT' });
   });
 });

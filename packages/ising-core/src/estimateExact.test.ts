@@ -9,9 +9,9 @@ import {
   estimateExact,
   estimateExactAsync,
   estimateFromDense,
-  isIsingError,
 } from './index.js';
 import type { IsingBatch } from './index.js';
+import { codeOf } from './internal/testing/codeOf.js';
 
 afterAll(() => disposeExactWorkers());
 
@@ -216,28 +216,19 @@ describe('estimateExact', () => {
   });
 
   it('rejects bad batches and gradients with coded errors', async () => {
-    const code = (f: () => unknown) => {
-      try {
-        f();
-      } catch (e) {
-        if (isIsingError(e)) return e.code;
-        throw e;
-      }
-      return 'no error';
-    };
     const batch = randomBatch(1, 4, 3, 1);
-    expect(code(() => estimateExact({ ...batch, fields: new Float64Array(5) }))).toBe('ISING_SHAPE_MISMATCH');
-    expect(code(() => estimateExact({ ...batch, size: 4 }))).toBe('ISING_SHAPE_MISMATCH');
-    expect(code(() => estimateExact({ ...batch, fields: batch.fields.map((v, i) => (i === 0 ? Number.NaN : v)) }))).toBe('ISING_NOT_FINITE');
-    expect(code(() => estimateExact(batch, { maxSpins: 2 }))).toBe(batch.spins.some((n) => n > 2) ? 'ISING_TOO_MANY_SPINS' : 'no error');
-    expect(code(() => estimateExact(batch, { maxSpins: 0 }))).toBe('ISING_INVALID_ARGUMENT');
-    expect(code(() => estimateExact(null as unknown as IsingBatch))).toBe('ISING_INVALID_ARGUMENT');
+    expect(codeOf(() => estimateExact({ ...batch, fields: new Float64Array(5) }))).toBe('ISING_SHAPE_MISMATCH');
+    expect(codeOf(() => estimateExact({ ...batch, size: 4 }))).toBe('ISING_SHAPE_MISMATCH');
+    expect(codeOf(() => estimateExact({ ...batch, fields: batch.fields.map((v, i) => (i === 0 ? Number.NaN : v)) }))).toBe('ISING_NOT_FINITE');
+    expect(codeOf(() => estimateExact(batch, { maxSpins: 2 }))).toBe(batch.spins.some((n) => n > 2) ? 'ISING_TOO_MANY_SPINS' : 'no error');
+    expect(codeOf(() => estimateExact(batch, { maxSpins: 0 }))).toBe('ISING_INVALID_ARGUMENT');
+    expect(codeOf(() => estimateExact(null as unknown as IsingBatch))).toBe('ISING_INVALID_ARGUMENT');
     const est = estimateExact(batch);
-    expect(code(() => est.vjp(new Float64Array(3)))).toBe('ISING_SHAPE_MISMATCH');
-    expect(code(() => est.vjp(new Float64Array(12).fill(Number.NaN)))).toBe('ISING_NOT_FINITE');
+    expect(codeOf(() => est.vjp(new Float64Array(3)))).toBe('ISING_SHAPE_MISMATCH');
+    expect(codeOf(() => est.vjp(new Float64Array(12).fill(Number.NaN)))).toBe('ISING_NOT_FINITE');
     await expect(estimateExactAsync(batch, { threads: 0 })).rejects.toMatchObject({ code: 'ISING_INVALID_ARGUMENT' });
-    expect(code(() => estimateExact(batch, { threads: 1.5 }))).toBe('ISING_INVALID_ARGUMENT');
+    expect(codeOf(() => estimateExact(batch, { threads: 1.5 }))).toBe('ISING_INVALID_ARGUMENT');
     const big = createIsingBatch({ fields: new Float64Array(25), couplings: new Float64Array(625), spins: [25], stride: 25 });
-    expect(code(() => estimateExact(big))).toBe('ISING_TOO_MANY_SPINS');
+    expect(codeOf(() => estimateExact(big))).toBe('ISING_TOO_MANY_SPINS');
   });
 });

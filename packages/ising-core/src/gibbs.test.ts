@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { causalBatch, createIsingBatch, createRng, estimateFromSamples, gibbsSampler } from './index.js';
 import type { GibbsOptions, IsingBatch, SampleResult, SampleSet } from './index.js';
+import { errorCode } from './internal/testing/errorCode.js';
 import { bruteForceEstimate } from './testing/index.js';
 
 function randomProblem(seed: number, n: number, fieldScale: number, couplingScale: number, beta = 1): IsingBatch {
@@ -13,14 +14,6 @@ function randomProblem(seed: number, n: number, fieldScale: number, couplingScal
 const setsOf = (result: SampleResult): readonly SampleSet[] => {
   if (result.kind !== 'samples') throw new Error('gibbs must return sample sets');
   return result.sets;
-};
-const errorCode = (run: () => unknown): string | undefined => {
-  try {
-    run();
-  } catch (error) {
-    return (error as { code?: string }).code;
-  }
-  return undefined;
 };
 
 describe('gibbsSampler', () => {

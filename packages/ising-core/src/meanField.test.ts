@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { causalBatch, createIsingBatch, createRng, meanFieldEstimate, meanFieldSampler } from './index.js';
 import type { IsingBatch, MeanFieldOptions } from './index.js';
+import { errorCode } from './internal/testing/errorCode.js';
 import { bruteForceEstimate } from './testing/index.js';
 
 function randomCausal(seed: number, batch: number, length: number, fieldScale: number, couplingScale: number, beta = 1): IsingBatch {
@@ -12,14 +13,6 @@ function randomCausal(seed: number, batch: number, length: number, fieldScale: n
 
 const maxAbsDiff = (a: Float64Array, b: Float64Array): number => a.reduce((m, v, i) => Math.max(m, Math.abs(v - b[i]!)), 0);
 const dot = (a: Float64Array, b: Float64Array): number => a.reduce((s, v, i) => s + v * b[i]!, 0);
-const errorCode = (run: () => unknown): string | undefined => {
-  try {
-    run();
-  } catch (error) {
-    return (error as { code?: string }).code;
-  }
-  return undefined;
-};
 
 describe('meanFieldSampler', () => {
   it('should be exact at J = 0: m = tanh(βh) and the exact VJP', () => {
