@@ -7,7 +7,8 @@ import type { SampleResult } from '@boltzmann/ising-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeBraket } from './internal/testing/fakeBraketServer.js';
 import type { FakeBraket } from './internal/testing/fakeBraketServer.js';
-import { batchProblemToQasm, createBraketSampler, isAdapterError, SV1_DEVICE_ARN } from './index.js';
+import { fastTiming, rejection } from './internal/testing/rejection.js';
+import { batchProblemToQasm, createBraketSampler, SV1_DEVICE_ARN } from './index.js';
 import type { BraketSamplerOptions } from './index.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
@@ -24,22 +25,9 @@ const local = (extra: Partial<BraketSamplerOptions> = {}): BraketSamplerOptions 
   region: 'us-east-1',
   clientConfig: { credentials: { accessKeyId: 'test', secretAccessKey: 'test' } },
   outputS3Bucket: 'amazon-braket-test',
-  pollBackoff: { initialMs: 5, maxMs: 20 },
-  retry: { baseDelayMs: 5, maxDelayMs: 20 },
-  requestTimeoutMs: 2_000,
-  deadlineMs: 10_000,
+  ...fastTiming(),
   ...extra,
 });
-
-async function rejection(promise: Promise<unknown>): Promise<{ code: string; reason: string; retryable: boolean; message: string }> {
-  try {
-    await promise;
-  } catch (e) {
-    expect(isAdapterError(e), String(e)).toBe(true);
-    return e as never;
-  }
-  throw new Error('expected a rejection');
-}
 
 const anneal = { tau: 4, steps: 8, order: 2 as const, calibrate: false as const };
 

@@ -7,7 +7,9 @@ import { bruteForceEstimate } from '@boltzmann/ising-core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeChimeraSolver, fakePegasusSolver, fakeZephyrSolver, startFakeSapi } from './internal/testing/fakeSapiServer.js';
 import type { FakeSapi } from './internal/testing/fakeSapiServer.js';
-import { createDwaveSampler, isAdapterError } from './index.js';
+import { kingGraph } from './internal/testing/kingGraph.js';
+import { fastTiming, rejection } from './internal/testing/rejection.js';
+import { createDwaveSampler } from './index.js';
 import type { DwaveSamplerOptions } from './index.js';
 
 const TOKEN = 'DEV-0123456789abcdef-secret';
@@ -23,22 +25,9 @@ const fast = (extra: Partial<DwaveSamplerOptions> = {}): DwaveSamplerOptions => 
   token: TOKEN,
   endpoint: fake.url,
   pollTimeoutSeconds: 1,
-  pollBackoff: { initialMs: 5, maxMs: 20 },
-  retry: { baseDelayMs: 5, maxDelayMs: 20 },
-  requestTimeoutMs: 2_000,
-  deadlineMs: 10_000,
+  ...fastTiming(),
   ...extra,
 });
-
-async function rejection(promise: Promise<unknown>): Promise<{ code: string; reason: string; retryable: boolean; message: string }> {
-  try {
-    await promise;
-  } catch (e) {
-    expect(isAdapterError(e)).toBe(true);
-    return e as never;
-  }
-  throw new Error('expected a rejection');
-}
 
 function randomCausal(seed: number, length: number, beta = 1) {
   const rng = createRng(seed);
@@ -299,20 +288,11 @@ describe('dwave embeddings and dry runs', () => {
   it('should fall back to the greedy clique search on an unknown topology and still sample correctly', async () => {
     await fake.close();
     const side = 5;
-    const couplers: [number, number][] = [];
-    for (let r = 0; r < side; r++) {
-      for (let c = 0; c < side; c++) {
-        const q = r * side + c;
-        if (c + 1 < side) couplers.push([q, q + 1]);
-        if (r + 1 < side) couplers.push([q, q + side]);
-        if (r + 1 < side && c + 1 < side) couplers.push([q, q + side + 1]);
-        if (r + 1 < side && c > 0) couplers.push([q, q + side - 1]);
-      }
-    }
+    const { qubits, couplers } = kingGraph(side);
     const king = {
       identity: { name: 'KingGraph_test' },
       status: 'ONLINE',
-      properties: { category: 'qpu', supported_problem_types: ['ising'], num_qubits: side * side, qubits: Array.from({ length: side * side }, (_, q) => q), couplers, topology: { type: 'king-test', shape: [side] } },
+      properties: { category: 'qpu', supported_problem_types: ['ising'], num_qubits: side * side, qubits, couplers, topology: { type: 'king-test', shape: [side] } },
     };
     fake = await startFakeSapi({ token: TOKEN, solvers: [king] });
     const batch = randomCausal(8, 4);

@@ -16,6 +16,7 @@ import {
   validateEmbedding,
 } from './index.js';
 import type { Embedding, SolverGraph } from './index.js';
+import { kingGraph } from './internal/testing/kingGraph.js';
 
 /** Independent check, straight from the coupler list (no shared code with validateEmbedding). */
 function bruteCheckClique(chains: Embedding, graph: SolverGraph): void {
@@ -208,25 +209,10 @@ describe('uniformTorqueCompensation', () => {
 });
 
 describe('greedyCliqueEmbedding', () => {
-  const king = (side: number): SolverGraph => {
-    const qubits = Array.from({ length: side * side }, (_, q) => q);
-    const couplers: [number, number][] = [];
-    for (let r = 0; r < side; r++) {
-      for (let c = 0; c < side; c++) {
-        const q = r * side + c;
-        if (c + 1 < side) couplers.push([q, q + 1]);
-        if (r + 1 < side) couplers.push([q, q + side]);
-        if (r + 1 < side && c + 1 < side) couplers.push([q, q + side + 1]);
-        if (r + 1 < side && c > 0) couplers.push([q, q + side - 1]);
-      }
-    }
-    return { qubits, couplers };
-  };
-
   it('should find valid clique embeddings on Chimera, king graphs and complete graphs', () => {
     const c4 = chimeraGraph({ rows: 4, columns: 4, shore: 4 });
     for (const n of [1, 2, 5, 7]) bruteCheckClique(greedyCliqueEmbedding(n, c4), c4);
-    const k = king(8);
+    const k = kingGraph(8);
     for (const n of [3, 5, 6]) bruteCheckClique(greedyCliqueEmbedding(n, k, { seed: 2 }), k);
     const complete = { qubits: [0, 1, 2, 3, 4], couplers: [] as [number, number][] };
     for (let a = 0; a < 5; a++) for (let b = a + 1; b < 5; b++) complete.couplers.push([a, b]);
