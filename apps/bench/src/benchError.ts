@@ -7,7 +7,8 @@ export type BenchErrorCode =
   | 'BENCH_INTERRUPTED'
   | 'BENCH_CORRUPT_CHECKPOINT'
   | 'BENCH_RESULTS_LOCKED'
-  | 'BENCH_MISSING_API';
+  | 'BENCH_MISSING_API'
+  | 'BENCH_DRY_RUN';
 
 /**
  * The error class of the bench CLI. `code` is stable; the message names the offending value.

@@ -55,7 +55,7 @@ async function preflight(command: BenchCommand, configs: readonly RunConfig[]): 
  * @throws the coded errors of every package (the caller prints them).
  */
 export async function runCommand(command: BenchCommand, io: MainIo): Promise<number> {
-    const configs = expandGrid(command);
+  const configs = expandGrid(command);
   io.out(`bench ${command.experiment} (preset ${command.preset})`);
   if (!command.dryRun) await preflight(command, configs);
   const settings: RunSettings = {
@@ -67,7 +67,12 @@ export async function runCommand(command: BenchCommand, io: MainIo): Promise<num
   };
   const progress = io.progress ?? (!command.plain && isatty(1) ? barProgress() : plainProgress(io.out));
   const outcome = await runGrid(configs, { workers: command.workers, settings, progress, signal: io.signal, dryRun: command.dryRun, out: io.out });
-  if (command.dryRun) return EXIT.ok;
+  if (command.dryRun) {
+    // Hardware samplers: also write what the first training batch would send (no credentials needed).
+    const { hardwareDryRun } = await import('./hardwareDryRun.js');
+    await hardwareDryRun(command, configs, io.out);
+    return EXIT.ok;
+  }
   let fidelity;
   if (command.experiment === 'dqa' && !outcome.interrupted) {
     const { runFidelitySweep } = await import('./fidelity.js');

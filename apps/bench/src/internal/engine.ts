@@ -15,6 +15,8 @@ export interface EngineState {
 export interface Engine {
   /** One optimizer step; returns the batch loss before the update. */
   step(batch: TrainBatch): Promise<number>;
+  /** Phase 1 of a step only: the attention fields and the sampler call(s), no update (the `--dry-run` of hardware samplers). */
+  prepare(batch: TrainBatch): Promise<void>;
   /** Loss and accuracy over all evaluation batches (weighted by their masks). */
   evaluate(batches: readonly TrainBatch[]): Promise<{ loss: number; correct: number; count: number }>;
   /** Learned J of head 0 as T × T row-major, or null for variants without couplings. */
@@ -22,6 +24,9 @@ export interface Engine {
   save(): EngineState;
   dispose(): void;
 }
+
+/** Sequences per forward pass in evaluation: each pass is one sampler call per head. */
+export const EVAL_CHUNK_SIZE = 128;
 
 let backendReady: Promise<unknown> | undefined;
 
@@ -82,9 +87,12 @@ export async function createEngine(config: RunConfig, data: TaskData, registry: 
     async step(batch) {
       return (await trainer.step(batch)).loss;
     },
+    async prepare(batch) {
+      await model.prepare(batch.inputs, batch.inputs.length / config.length);
+    },
     async evaluate(batches) {
       const parts = [];
-      for (const b of batches) parts.push(await evaluate(model, b, { chunkSize: 128 }));
+      for (const b of batches) parts.push(await evaluate(model, b, { chunkSize: EVAL_CHUNK_SIZE }));
       const e = combineEvaluations(parts);
       return { loss: e.loss, correct: e.correct, count: e.count };
     },
