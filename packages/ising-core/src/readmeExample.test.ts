@@ -1,0 +1,30 @@
+// The root README's "Writing a sampler plugin" example, kept here so it is known to work.
+import { createRng, defineSamplerPlugin, sampleExact } from './index.js';
+import type { IsingBatch, SampleSet } from './index.js';
+import { describeSamplerConformance } from './testing/index.js';
+
+const capabilities = { exact: false, maxSpins: 16, async: false, deterministic: true };
+
+const shotsSampler = defineSamplerPlugin<{ shots?: number; seed?: number }>({
+  name: 'my-exact-shots',
+  version: '1.0.0',
+  capabilities,
+  create: ({ shots = 4000, seed = 0 } = {}) => {
+    const rng = createRng(seed);
+    return {
+      name: 'my-exact-shots',
+      capabilities,
+      sample(batch: IsingBatch) {
+        const sets: SampleSet[] = [];
+        for (let q = 0; q < batch.size; q++) {
+          const n = batch.spins[q]!;
+          const fields = batch.fields.subarray(q * batch.stride, q * batch.stride + n);
+          sets.push(sampleExact(fields, batch.couplings, shots, rng, { spins: n, beta: batch.beta }));
+        }
+        return { kind: 'samples', sets };
+      },
+    };
+  },
+});
+
+describeSamplerConformance(shotsSampler, { createOptions: { shots: 20000 } });
