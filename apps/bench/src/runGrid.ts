@@ -78,7 +78,7 @@ export async function runGrid(configs: readonly RunConfig[], options: GridRunOpt
   const release = options.dryRun ? () => undefined : lockResults(dir);
   try {
     const done = new Map<string, RunRecord>();
-    const todo: { config: RunConfig; id: string; doneFraction: number; startStep: number }[] = [];
+    const pending: { config: RunConfig; id: string; doneFraction: number; startStep: number }[] = [];
     for (const config of configs) {
       const id = runId(config);
       const record = readRecord(dir, id);
@@ -87,21 +87,21 @@ export async function runGrid(configs: readonly RunConfig[], options: GridRunOpt
         continue;
       }
       const ckpt = readCheckpoint(dir, id, (m) => out(`warning: ${m}`), !options.dryRun);
-      todo.push({ config, id, doneFraction: ckpt ? ckpt.step / config.steps : 0, startStep: ckpt?.step ?? 0 });
+      pending.push({ config, id, doneFraction: ckpt ? ckpt.step / config.steps : 0, startStep: ckpt?.step ?? 0 });
     }
-    const resuming = todo.filter((t) => t.startStep > 0).length;
-    const workers = options.workers === 0 ? 0 : Math.max(1, Math.min(options.workers, todo.length));
-    const eta = estimateGridSeconds(todo, Math.max(1, workers));
+    const resuming = pending.filter((t) => t.startStep > 0).length;
+    const workers = options.workers === 0 ? 0 : Math.max(1, Math.min(options.workers, pending.length));
+    const eta = estimateGridSeconds(pending, Math.max(1, workers));
     out(
-      `grid: ${configs.length} run${configs.length === 1 ? '' : 's'} — ${done.size} finished, ${resuming} to resume, ${todo.length - resuming} new; ` +
+      `grid: ${configs.length} run${configs.length === 1 ? '' : 's'} — ${done.size} finished, ${resuming} to resume, ${pending.length - resuming} new; ` +
         `${workers === 0 ? 'in-process (no workers)' : `${workers} worker${workers === 1 ? '' : 's'}`}; estimated time ≈ ${formatDuration(eta)} (rough, ±50 %)`,
     );
     out(`results: ${dir}`);
     if (options.dryRun) {
-      for (const t of todo) out(`  ${runLabel(t.config)}  ${t.config.steps} steps${t.startStep ? ` (from ${t.startStep})` : ''}  ≈ ${formatDuration(estimateRunSeconds(t.config) * (1 - t.doneFraction))}`);
+      for (const t of pending) out(`  ${runLabel(t.config)}  ${t.config.steps} steps${t.startStep ? ` (from ${t.startStep})` : ''}  ≈ ${formatDuration(estimateRunSeconds(t.config) * (1 - t.doneFraction))}`);
       return { total: configs.length, records: configs.map((c) => done.get(runId(c))).filter((r): r is RunRecord => !!r), failures: [], interrupted: false };
     }
-    return await runPool(configs, todo, done, options);
+    return await runPool(configs, pending, done, options);
   } finally {
     release();
   }
@@ -109,23 +109,23 @@ export async function runGrid(configs: readonly RunConfig[], options: GridRunOpt
 
 async function runPool(
   configs: readonly RunConfig[],
-  todo: { config: RunConfig; id: string; doneFraction: number; startStep: number }[],
+  pending: { config: RunConfig; id: string; doneFraction: number; startStep: number }[],
   done: Map<string, RunRecord>,
   options: GridRunOptions,
 ): Promise<GridOutcome> {
-  todo.sort((a, b) => estimateRunSeconds(b.config) * (1 - b.doneFraction) - estimateRunSeconds(a.config) * (1 - a.doneFraction));
+  pending.sort((a, b) => estimateRunSeconds(b.config) * (1 - b.doneFraction) - estimateRunSeconds(a.config) * (1 - a.doneFraction));
 
   const failures: RunFailure[] = [];
   if (options.workers === 0) {
     const { runInProcess } = await import('./internal/runInProcess.js');
-    await runInProcess(todo, options, done, failures);
+    await runInProcess(pending, options, done, failures);
     options.progress.stop();
     const records = configs.map((c) => done.get(runId(c))).filter((r): r is RunRecord => !!r);
     return { total: configs.length, records, failures, interrupted: options.signal?.aborted === true && records.length < configs.length };
   }
   let stopping = options.signal?.aborted === true;
   const active = new Set<ChildProcess>();
-  const queue = [...todo];
+  const queue = [...pending];
 
   await new Promise<void>((resolveAll) => {
     if (queue.length === 0) return resolveAll();
@@ -138,7 +138,7 @@ async function runPool(
     const startOne = (): void => {
       const child = spawnWorker();
       active.add(child);
-      let current: (typeof todo)[number] | undefined;
+      let current: (typeof pending)[number] | undefined;
       let ended = false;
       const next = (): void => {
         current = stopping ? undefined : queue.shift();
@@ -196,7 +196,7 @@ async function runPool(
         }
       });
     };
-    for (let i = 0; i < Math.max(1, Math.min(options.workers, todo.length)); i += 1) startOne();
+    for (let i = 0; i < Math.max(1, Math.min(options.workers, pending.length)); i += 1) startOne();
   });
   options.progress.stop();
   if (!stopping) {

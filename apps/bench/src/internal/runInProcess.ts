@@ -11,13 +11,13 @@ import type { RunConfig, RunRecord } from '../types.js';
  * checkpoints and records as the worker pool, stopped by the abort signal.
  */
 export async function runInProcess(
-  todo: readonly { config: RunConfig; id: string; startStep: number }[],
+  pending: readonly { config: RunConfig; id: string; startStep: number }[],
   options: GridRunOptions,
   done: Map<string, RunRecord>,
   failures: RunFailure[],
 ): Promise<void> {
   const registry = await createBenchRegistry(options.settings.plugins);
-  for (const t of todo) {
+  for (const t of pending) {
     if (options.signal?.aborted) break;
     const label = runLabel(t.config);
     options.progress.start(t.id, label, t.config.steps, t.startStep);
