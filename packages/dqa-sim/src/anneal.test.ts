@@ -9,6 +9,16 @@ import type { IsingProblem, ScheduleSpec } from './index.js';
 // 2^n × 2^n matrices, propagators from mathjs.expm.
 
 const spin = (s: number, j: number) => ((s >>> j) & 1 ? 1 : -1);
+/** Σ_j h_j s_j and Σ_{j<k} J_jk s_j s_k of state `s` (bit j set ⇔ s_j = +1). */
+const termSums = (h: ArrayLike<number>, J: ArrayLike<number>, n: number, s: number) => {
+  let hs = 0;
+  let js = 0;
+  for (let j = 0; j < n; j++) {
+    hs += h[j]! * spin(s, j);
+    for (let k = j + 1; k < n; k++) js += J[j * n + k]! * spin(s, j) * spin(s, k);
+  }
+  return { hs, js };
+};
 
 function energyOf(problem: IsingProblem, s: number): number {
   const n = problem.fields.length;
@@ -153,12 +163,7 @@ describe('annealDistribution', () => {
       const p = annealDistribution(problem3, { tau, steps: 64 });
       let err = 0;
       for (let s = 0; s < 8; s++) {
-        let hs = 0;
-        let js = 0;
-        for (let j = 0; j < n; j++) {
-          hs += h[j]! * spin(s, j);
-          for (let k = j + 1; k < n; k++) js += J[j * n + k]! * spin(s, j) * spin(s, k);
-        }
+        const { hs, js } = termSums(h, J, n, s);
         err = Math.max(err, Math.abs(p[s]! - (1 + 4 * x * hs + 8 * x * js) / 8));
       }
       return { err, x };
@@ -207,12 +212,7 @@ describe('calibrationGains', () => {
         const p = annealDistribution({ fields: h, couplings: J }, options);
         let worst = 0;
         for (let s = 0; s < 8; s++) {
-          let hs = 0;
-          let js = 0;
-          for (let j = 0; j < n; j++) {
-            hs += h[j]! * spin(s, j);
-            for (let k = j + 1; k < n; k++) js += J[j * n + k]! * spin(s, j) * spin(s, k);
-          }
+          const { hs, js } = termSums(h, J, n, s);
           worst = Math.max(worst, Math.abs(8 * p[s]! - 1 - g.field * hs - g.coupling * js));
         }
         return worst;
