@@ -1,4 +1,4 @@
-import type { BracketMode, Experiment, Variant } from './types.js';
+import type { BracketMode, Experiment, TrainingSettings, Variant } from './types.js';
 
 /** Every attention variant, in the column order of the summary tables. */
 export const ALL_VARIANTS: readonly Variant[] = ['softmax', 'boltzmann', 'sigmoid', 'coupling'];
@@ -10,7 +10,7 @@ export type PresetName = 'small' | 'paper';
  * The grid axes and training settings of one experiment. Flags override single fields.
  * DQA grids use `samplerColumns` instead of `variants` (the variant is always `boltzmann`).
  */
-export interface GridSpec {
+export interface GridSpec extends TrainingSettings {
   readonly variants: readonly Variant[];
   readonly lengths: readonly number[];
   readonly seeds: readonly number[];
@@ -20,15 +20,6 @@ export interface GridSpec {
   readonly ffnHidden: number | null;
   readonly modes: readonly BracketMode[];
   readonly types: number;
-  readonly batchSize: number;
-  readonly lr: number;
-  readonly minLrFraction: number;
-  readonly weightDecay: number;
-  readonly clipNorm: number;
-  readonly beta: number;
-  readonly jInit: number;
-  readonly evalEvery: number;
-  readonly evalWindows: number;
   readonly checkpointEvery: number;
   readonly logEvery: number;
   /** Datasets of a DQA grid. */

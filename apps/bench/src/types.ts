@@ -10,11 +10,26 @@ export type Experiment = 'shakespeare' | 'brackets' | 'dqa';
 /** Bracket string mode (METHOD.md §5). */
 export type BracketMode = 'balanced' | 'prefix';
 
+/** Optimizer, temperature and evaluation settings shared by a grid spec and each of its runs. */
+export interface TrainingSettings {
+  readonly batchSize: number;
+  readonly lr: number;
+  readonly minLrFraction: number;
+  readonly weightDecay: number;
+  readonly clipNorm: number;
+  readonly beta: number;
+  /** Std of the N(0, σ²) initial J (0 = zeros). */
+  readonly jInit: number;
+  readonly evalEvery: number;
+  /** Shakespeare: number of fixed validation windows. */
+  readonly evalWindows: number;
+}
+
 /**
  * Everything that determines one training run's result. Its hash is the run id, so the
  * same config always maps to the same result and checkpoint files.
  */
-export interface RunConfig {
+export interface RunConfig extends TrainingSettings {
   readonly experiment: Experiment;
   readonly dataset: DatasetName;
   /** Column of the summary table this run belongs to (a variant, or a sampler label for `dqa`). */
@@ -27,16 +42,6 @@ export interface RunConfig {
   readonly ffnHidden: number;
   readonly heads: number;
   readonly steps: number;
-  readonly batchSize: number;
-  readonly lr: number;
-  readonly minLrFraction: number;
-  readonly weightDecay: number;
-  readonly clipNorm: number;
-  readonly beta: number;
-  readonly jInit: number;
-  readonly evalEvery: number;
-  /** Shakespeare: number of fixed validation windows. */
-  readonly evalWindows: number;
   /** Brackets only. */
   readonly mode: BracketMode;
   readonly types: number;
