@@ -85,7 +85,10 @@ function workerEntry(): WorkerEntry {
   if (!import.meta.url.endsWith('.ts')) return { url: new URL('./batchWorker.js', import.meta.url) };
   let tsxApi: string;
   try {
-    tsxApi = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href;
+    // The ESM entry: require.resolve would pick tsx's CJS build, whose register() fails in a
+    // worker (ERR_MODULE_NOT_FOUND for dist/esm/api/esm/index.mjs) and silently left every
+    // "parallel" call on the calling thread. vitest has no import.meta.resolve: fall back there.
+    tsxApi = typeof import.meta.resolve === 'function' ? import.meta.resolve('tsx/esm/api') : pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href;
   } catch {
     // No tsx: the bootstrap fails at start-up and the pool falls back to the calling thread.
     tsxApi = 'tsx/esm/api';
