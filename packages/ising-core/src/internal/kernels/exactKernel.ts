@@ -1,5 +1,5 @@
 import { foldBitSums, walshHadamard } from './fold.js';
-import { splitBackward, splitForward } from './splitKernels.js';
+import { splitBackwardFast, splitForwardFast, wasmArena, wasmArenaInUse } from './wasmKernels.js';
 import { expFieldHalfTable, expTable, extendCouplingTable, linearTable, tableRange } from './tables.js';
 
 /**
@@ -33,6 +33,8 @@ const LOW_BITS = 10;
 
 interface Scratch {
   readonly capacity: number;
+  /** Views over the wasm kernels' memory (see wasmKernels.ts) rather than plain arrays. */
+  readonly inArena: boolean;
   /** `C_n(s)`, then the per-state tables of the log-domain path. */
   readonly table: Float64Array;
   readonly expCoupling: Float64Array;
@@ -54,23 +56,17 @@ let kept: Scratch | undefined;
 
 function scratchFor(maxN: number, backward: boolean): Scratch {
   const need = Math.max(maxN, 1);
-  let s = kept !== undefined && kept.capacity >= need ? kept : undefined;
+  const arena = wasmArenaInUse();
+  let s = kept !== undefined && kept.capacity >= need && kept.inArena === arena ? kept : undefined;
   if (s === undefined) {
     const size = 1 << need;
     const small = 1 << Math.max(LOW_BITS, need - LOW_BITS);
-    s = {
-      capacity: need,
-      table: new Float64Array(size),
-      expCoupling: new Float64Array(size),
-      field: new Float64Array(size),
-      work: new Float64Array(size),
-      low: new Float64Array(small),
-      high: new Float64Array(small),
-      lowB: new Float64Array(small),
-      highB: new Float64Array(small),
-      col: new Float64Array(small),
-      row: new Float64Array(small),
-    };
+    // Kept scratch lives in the wasm kernels' memory (which never shrinks, hence only up to
+    // KEEP_LIMIT); the JavaScript kernels take over when it is plain arrays.
+    const lengths = [size, size, size, size, size, small, small, small, small, small, small];
+    const views = arena && need <= KEEP_LIMIT ? wasmArena(lengths) : undefined;
+    const [table, expCoupling, field, work, acc, low, high, lowB, highB, col, row] = views ?? lengths.map((n, i) => new Float64Array(i === 4 && !backward ? 0 : n));
+    s = { capacity: need, inArena: views !== undefined, table: table!, expCoupling: expCoupling!, field: field!, work: work!, acc: acc!.length > 0 ? acc : undefined, low: low!, high: high!, lowB: lowB!, highB: highB!, col: col!, row: row! };
     if (need <= KEEP_LIMIT) kept = s;
   }
   if (backward && s.acc === undefined) s.acc = new Float64Array(1 << s.capacity);
@@ -203,7 +199,7 @@ export function exactForward(p: ExactProblems): ExactForwardResult {
       const m = lowBitsFor(n);
       expFieldHalfTable(low, fields, start, m, beta);
       expFieldHalfTable(high, fields, start + m, n - m, beta);
-      splitForward(cs.expTable(n), low, high, m, n - m, col, row);
+      splitForwardFast(cs.expTable(n), low, high, m, n - m, col, row);
       z = foldBitSums(col, m, up, start);
       foldBitSums(row, n - m, up, start + m);
       shift = beta * (abs + cs.hi);
@@ -275,7 +271,7 @@ export function exactBackward(
       for (let l = 0; l < 1 << m; l++) lowB[l] = lowB[l]! * low[l]!;
       linearTable(highB, gradM, start + m, hb, c, 0);
       for (let r = 0; r < 1 << hb; r++) highB[r] = highB[r]! * high[r]!;
-      splitBackward(cs.expTable(n), lowB, low, high, highB, m, hb, acc, col, row);
+      splitBackwardFast(cs.expTable(n), lowB, low, high, highB, m, hb, acc, col, row);
       const tl = foldBitSums(col, m, gFields, start);
       const th = foldBitSums(row, hb, gFields, start + m);
       for (let k = 0; k < m; k++) gFields[start + k] = 2 * gFields[start + k]! - tl;
