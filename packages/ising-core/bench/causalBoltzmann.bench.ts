@@ -2,7 +2,8 @@
  * Benchmark of the exact causal op: median wall time of forward and of forward+backward for
  * batch 64 at length 8, 12 and 16, on one thread (`causalBoltzmann`, `threads: 1`) and on all
  * cores (`causalBoltzmann` with the calling thread plus workers, and `causalBoltzmannAsync`
- * with workers only). Run with `pnpm nx run ising-core:bench` (from the workspace root).
+ * with workers only). The `js` row runs the JavaScript split kernels on one thread, the others
+ * the WebAssembly SIMD kernels (the default), so their ratio is measured in one run. Run with `pnpm nx run ising-core:bench` (from the workspace root).
  * Times are wall-clock medians; "ns/config" divides by the configurations enumerated
  * (`Σ_q 2^{n_q}`, query i of a sequence has i + 1 spins); "cpu ms" is the process CPU time
  * (all threads), which a busy, shared machine inflates less than wall time.
@@ -10,6 +11,7 @@
  */
 import { availableParallelism, cpus } from 'node:os';
 import { causalBoltzmann, causalBoltzmannAsync, createRng, disposeExactWorkers } from '../src/index.js';
+import { useWasmKernels } from '../src/internal/kernels/wasmKernels.js';
 
 function option(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -38,7 +40,11 @@ interface Row {
 
 type Mode = 'sync' | 'async';
 
-async function measure(length: number, mode: Mode, threadCount: number): Promise<Row> {
+type Kernels = 'js' | 'wasm';
+
+async function measure(length: number, mode: Mode, threadCount: number, kernels: Kernels): Promise<Row> {
+  // Only this thread's kernels switch; worker threads always use wasm (hence js rows are 1-thread).
+  if (useWasmKernels(kernels === 'wasm') !== (kernels === 'wasm')) throw new Error('this engine cannot run the wasm kernels');
   const rng = createRng(length);
   const fields = Float32Array.from({ length: batch * length * length }, () => rng.normal());
   const couplings = Float32Array.from({ length: length * length }, () => 0.3 * rng.normal());
@@ -73,18 +79,23 @@ async function measure(length: number, mode: Mode, threadCount: number): Promise
   }
   // Each query i enumerates 2^(i+1) configurations.
   const configurations = batch * (2 ** (length + 1) - 2);
-  return { length, mode: `${threadCount} thr ${mode}`, forward: median(forwardTimes), total: median(totalTimes), cpu: median(cpuTimes), configurations };
+  return { length, mode: `${kernels} ${threadCount} thr ${mode}`, forward: median(forwardTimes), total: median(totalTimes), cpu: median(cpuTimes), configurations };
 }
 
 console.log(`causalBoltzmann bench: batch ${batch}, lengths ${lengths.join(', ')}, ${repeats} timed repeats (median), ${cpus()[0]?.model ?? 'cpu'} × ${threads}`);
-console.log('length  mode          forward ms  fwd+bwd ms  fwd ns/config  fwd+bwd ns/config  fwd+bwd cpu ms');
+console.log('length  mode               forward ms  fwd+bwd ms  fwd ns/config  fwd+bwd ns/config  fwd+bwd cpu ms');
 for (const length of lengths) {
-  const modes: [Mode, number][] = [['sync', 1], ['sync', threads], ['async', threads]];
-  for (const [mode, threadCount] of modes) {
-    const r = await measure(length, mode, threadCount);
+  const modes: [Mode, number, Kernels][] = [
+    ['sync', 1, 'js'],
+    ['sync', 1, 'wasm'],
+    ['sync', threads, 'wasm'],
+    ['async', threads, 'wasm'],
+  ];
+  for (const [mode, threadCount, kernels] of modes) {
+    const r = await measure(length, mode, threadCount, kernels);
     const ns = (ms: number) => ((ms * 1e6) / r.configurations).toFixed(2).padStart(13);
     console.log(
-      `${String(r.length).padStart(6)}  ${r.mode.padEnd(12)}  ${r.forward.toFixed(2).padStart(10)}  ${r.total.toFixed(2).padStart(10)}  ${ns(r.forward)}  ${ns(r.total).padStart(17)}  ${r.cpu.toFixed(2).padStart(14)}`,
+      `${String(r.length).padStart(6)}  ${r.mode.padEnd(17)}  ${r.forward.toFixed(2).padStart(10)}  ${r.total.toFixed(2).padStart(10)}  ${ns(r.forward)}  ${ns(r.total).padStart(17)}  ${r.cpu.toFixed(2).padStart(14)}`,
     );
   }
 }
