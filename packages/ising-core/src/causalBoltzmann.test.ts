@@ -180,9 +180,9 @@ describe('causalBoltzmann', () => {
     expect(Array.from(sig.weights)).toEqual(Array.from(causalBoltzmann(fields, couplings, shape, { variant: 'sigmoid' }).weights));
   });
 
-  it("threads: 'auto' splits a large batch (≥ 2^18 configurations) and agrees with one thread", () => {
-    const shape = { batch: 4, length: 16 };
-    const { fields, couplings, upstream } = randomInputs(14, 4, 16, 1, 0.3);
+  it("threads: 'auto' splits a large batch (≥ 2^24 configurations) and agrees with one thread", () => {
+    const shape = { batch: 129, length: 16 };
+    const { fields, couplings, upstream } = randomInputs(14, 129, 16, 1, 0.3);
     const one = causalBoltzmann(fields, couplings, shape, { threads: 1 });
     const auto = causalBoltzmann(fields, couplings, shape);
     expect(Array.from(auto.weights)).toEqual(Array.from(one.weights));

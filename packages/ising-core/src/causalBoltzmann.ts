@@ -18,7 +18,7 @@ export interface CausalBoltzmannOptions {
   readonly maxSpins?: number;
   /**
    * Threads for `'boltzmann'`: `'auto'` (default) uses every core when the batch has at least
-   * 2^18 configurations, a number forces that many (1 = calling thread only).
+   * 2^24 configurations, a number forces that many (1 = calling thread only).
    */
   readonly threads?: 'auto' | number;
 }

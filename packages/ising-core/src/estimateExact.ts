@@ -22,7 +22,7 @@ export interface ExactOptions {
   /** Largest spin count to enumerate (default 24, at most 30). */
   readonly maxSpins?: number;
   /**
-   * Threads to use. `'auto'` (default) uses every core when the batch has at least 2^18
+   * Threads to use. `'auto'` (default) uses every core when the batch has at least 2^24
    * configurations in total (`Σ_q 2^{n_q}`) and the calling thread otherwise; a number forces
    * that many threads (1 = calling thread only).
    */
@@ -55,7 +55,10 @@ interface Plan {
   readonly size: number;
 }
 
-const AUTO_MIN_STATES = 2 ** 18;
+// Measured (bench/causalBoltzmann.bench.ts, 2 cores): with the wasm kernels a second thread
+// does not pay at batch 64 × length 16 (2^23 configurations, ≈ 18 ms on one thread) and pays
+// 1.6× at length 18; below that its start-up, copies and cache contention cost more than it saves.
+const AUTO_MIN_STATES = 2 ** 24;
 
 function planThreads(threads: 'auto' | number | undefined, spins: Int32Array, stride: number): Plan | undefined {
   let count: number;

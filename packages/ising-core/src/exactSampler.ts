@@ -8,7 +8,7 @@ import type { Sampler, SamplerPlugin } from './types.js';
 export interface ExactSamplerOptions {
   /** Largest spin count per problem (default 24, at most 30). */
   readonly maxSpins?: number;
-  /** Threads per estimate: `'auto'` (default, all cores for batches of ≥ 2^18 configurations) or a count. */
+  /** Threads per estimate: `'auto'` (default, all cores for batches of ≥ 2^24 configurations) or a count. */
   readonly threads?: 'auto' | number;
 }
 
