@@ -3,6 +3,7 @@ import { estimateExact } from './estimateExact.js';
 import { resolveMaxSpins } from './internal/kernels/exactBatch.js';
 import { IsingError } from './errors.js';
 import type { Sampler, SamplerPlugin } from './types.js';
+import { assertPluginOptions } from './pluginOptions.js';
 
 /** Options of the `'exact'` sampler. */
 export interface ExactSamplerOptions {
@@ -28,9 +29,7 @@ export const exactSampler: SamplerPlugin<ExactSamplerOptions> = defineSamplerPlu
   description: 'Exact Boltzmann moments and gradients by O(2^n) enumeration.',
   capabilities: { exact: true, maxSpins: 24, async: false, deterministic: true },
   create(options: ExactSamplerOptions = {}): Sampler {
-    if (options === null || typeof options !== 'object') {
-      throw new IsingError('ISING_INVALID_ARGUMENT', `exact sampler options must be an object, got ${String(options)}`);
-    }
+    assertPluginOptions('exact', options, ['maxSpins', 'threads']);
     const maxSpins = resolveMaxSpins(options.maxSpins);
     const threads = options.threads ?? 'auto';
     if (threads !== 'auto' && !(Number.isInteger(threads) && threads >= 1)) {

@@ -4,6 +4,7 @@ import { maxSpinsOf } from './internal/vjpInput.js';
 import { createRng } from './rng.js';
 import type { Rng } from './rng.js';
 import type { IsingBatch, SampleResult, SampleSet, Sampler, SamplerCapabilities, SamplerPlugin } from './types.js';
+import { assertPluginOptions } from './pluginOptions.js';
 
 /** Options of the {@link gibbsSampler} plugin. */
 export interface GibbsOptions {
@@ -128,9 +129,7 @@ export const gibbsSampler: SamplerPlugin<GibbsOptions> = {
   description: 'Single-spin heat-bath Gibbs sampling with a seeded RNG; moments and VJPs from sample covariances.',
   capabilities,
   create(options: GibbsOptions = {}): Sampler {
-    if (options === null || typeof options !== 'object') {
-      throw new IsingError('ISING_INVALID_ARGUMENT', `gibbs options must be an object, got ${String(options)}`);
-    }
+    assertPluginOptions('gibbs', options, ['seed', 'chains', 'burnIn', 'samples', 'thin', 'initial']);
     const seed = options.seed ?? 0;
     if (!Number.isFinite(seed)) throw new IsingError('ISING_INVALID_ARGUMENT', `gibbs option seed must be finite, got ${String(seed)}`);
     const initial = options.initial ?? 'random';

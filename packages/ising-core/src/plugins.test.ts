@@ -86,3 +86,22 @@ describe('a plugin defined outside the package', () => {
 
 describeSamplerConformance(enumeratingPlugin, { tolerance: { magnetization: 1e-12, gradient: 1e-12 } });
 describeSamplerConformance(asyncPlugin, { tolerance: { magnetization: 1e-12, gradient: 1e-12 } });
+
+describe('plugin options', () => {
+  it('the built-in plugins reject unknown and misspelt option keys with a coded error', async () => {
+    const { exactSampler, assertPluginOptions } = await import('./index.js');
+    for (const [plugin, bad] of [
+      [exactSampler, { maxSpin: 20 }],
+      [gibbsSampler, { chain: 4 }],
+      [meanFieldSampler, { dampning: 0.3 }],
+    ] as const) {
+      const create = () => (plugin as SamplerPlugin<Record<string, unknown>>).create(bad);
+      expect(create).toThrow(expect.objectContaining({ name: 'IsingError', code: 'ISING_INVALID_ARGUMENT' }));
+      expect(create).toThrow(new RegExp(`unknown option "${Object.keys(bad)[0]}"`));
+      expect(() => (plugin as SamplerPlugin<unknown>).create([])).toThrow(/must be an object/);
+    }
+    expect(() => gibbsSampler.create({ chains: 2, seed: 1 })).not.toThrow();
+    expect(() => assertPluginOptions('mine', { a: 1, b: 2, c: 3 }, ['a'])).toThrow('mine: unknown options "b", "c"; known options: a');
+    expect(() => assertPluginOptions('mine', undefined, [])).not.toThrow();
+  });
+});

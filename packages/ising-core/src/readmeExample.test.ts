@@ -1,5 +1,5 @@
 // The root README's "Writing a sampler plugin" example, kept here so it is known to work.
-import { createRng, defineSamplerPlugin, sampleExact } from './index.js';
+import { assertPluginOptions, createRng, defineSamplerPlugin, sampleExact } from './index.js';
 import type { IsingBatch, SampleSet } from './index.js';
 import { describeSamplerConformance } from './testing/index.js';
 
@@ -9,7 +9,9 @@ const shotsSampler = defineSamplerPlugin<{ shots?: number; seed?: number }>({
   name: 'my-exact-shots',
   version: '1.0.0',
   capabilities,
-  create: ({ shots = 4000, seed = 0 } = {}) => {
+  create: (options = {}) => {
+    assertPluginOptions('my-exact-shots', options, ['shots', 'seed']); // a misspelt key fails loudly
+    const { shots = 4000, seed = 0 } = options;
     const rng = createRng(seed);
     return {
       name: 'my-exact-shots',
