@@ -1,6 +1,20 @@
-import { assertSpinLimit } from '@boltzmann/ising-core';
+import { assertPluginOptions, assertSpinLimit, isIsingError } from '@boltzmann/ising-core';
 import type { IsingBatch } from '@boltzmann/ising-core';
 import { invalidArgument } from '../errors.js';
+
+/**
+ * ising-core's {@link assertPluginOptions} with this package's error: a misspelt option
+ * (`numRead` for `numReads`) would otherwise be ignored silently, and a remote run is the worst
+ * place to find out. Throws ADAPTER_INVALID_ARGUMENT with ising-core's message.
+ */
+export function assertKnownOptions(who: string, options: unknown, known: readonly string[]): void {
+  try {
+    assertPluginOptions(who, options, known);
+  } catch (error) {
+    if (isIsingError(error)) throw invalidArgument(error.message);
+    throw error;
+  }
+}
 
 /** Returns `value` when it is a positive integer, else throws ADAPTER_INVALID_ARGUMENT naming it. */
 export function positiveInt(value: number, what: string): number {

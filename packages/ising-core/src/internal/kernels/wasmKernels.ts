@@ -99,19 +99,9 @@ export function splitForwardFast(E: Float64Array, L: Float64Array, H: Float64Arr
 }
 
 /** {@link splitBackward}, in wasm when the tables are arena views. */
-export function splitBackwardFast(
-  E: Float64Array,
-  A: Float64Array,
-  B: Float64Array,
-  a: Float64Array,
-  b: Float64Array,
-  m: number,
-  highBits: number,
-  acc: Float64Array,
-  col: Float64Array,
-  row: Float64Array,
-): void {
+export function splitBackwardFast(...args: Parameters<typeof splitBackward>): void {
+  const [E, A, B, a, b, m, highBits, acc, col, row] = args;
   const mod = usable([E, A, B, a, b, acc, col, row], m, highBits);
-  if (mod === null) splitBackward(E, A, B, a, b, m, highBits, acc, col, row);
+  if (mod === null) splitBackward(...args);
   else mod.backward(E.byteOffset, A.byteOffset, B.byteOffset, a.byteOffset, b.byteOffset, m, highBits, acc.byteOffset, col.byteOffset, row.byteOffset);
 }
