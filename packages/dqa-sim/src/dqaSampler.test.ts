@@ -106,6 +106,21 @@ describe('dqaSampler', () => {
     expect(errorOf('linear-response')).toBeLessThan(errorOf('effective-temperature'));
   });
 
+  it('should reject a misspelt or non-object options argument with DQA_INVALID_ARGUMENT naming the key', () => {
+    expect(() => dqaSampler.create({ shot: 10 } as never)).toThrow(
+      expect.objectContaining({ name: 'DqaError', code: 'DQA_INVALID_ARGUMENT', message: expect.stringContaining('unknown option "shot"') }),
+    );
+    expect(() => dqaSampler.create({ steps: 8, beta: 2 } as never)).toThrow(expect.objectContaining({ code: 'DQA_INVALID_ARGUMENT', message: expect.stringContaining('"beta"') }));
+    expect(codeOf(() => dqaSampler.create(null as never))).toBe('DQA_INVALID_ARGUMENT');
+    expect(codeOf(() => dqaSampler.create([] as never))).toBe('DQA_INVALID_ARGUMENT');
+    // Every documented key together is accepted and takes effect.
+    const all = dqaSampler.create({ tau: 1, steps: 4, order: 1, schedule: 'linear', shots: 3, calibrate: false, seed: 2, maxQubits: 6 });
+    expect(all.capabilities.maxSpins).toBe(6);
+    const result = all.sample!(batch) as SampleResult;
+    if (result.kind !== 'samples') throw new Error(`expected samples, got ${result.kind}`);
+    expect(result.sets.map((set) => set.weights.reduce((a, b) => a + b, 0))).toEqual([3, 3, 3]);
+  });
+
   it('should report its qubit limit and refuse bad options with coded errors', () => {
     expect(dqaSampler.create({ maxQubits: 5 }).capabilities.maxSpins).toBe(5);
     expect(codeOf(() => dqaSampler.create({ shots: -1 }))).toBe('DQA_INVALID_ARGUMENT');
@@ -117,7 +132,6 @@ describe('dqaSampler', () => {
     expect(codeOf(() => dqaSampler.create({ maxQubits: 31 }))).toBe('DQA_INVALID_ARGUMENT');
     expect(codeOf(() => dqaSampler.create({ calibrate: 'yes' as never }))).toBe('DQA_INVALID_ARGUMENT');
     expect(codeOf(() => dqaSampler.create({ tau: 0 }))).toBe('DQA_INVALID_ARGUMENT'); // calibration needs X > 0
-    expect(codeOf(() => dqaSampler.create({ shot: 10 } as never))).toBe('DQA_INVALID_ARGUMENT');
     expect(codeOf(() => dqaSampler.create({ schedule: { A: '1 - u', B: 'log(u - 1)' } }))).toBe('DQA_BAD_SCHEDULE');
     expect(codeOf(() => dqaSampler.create({ maxQubits: 2 }).sample!(batch))).toBe('DQA_TOO_MANY_QUBITS');
   });

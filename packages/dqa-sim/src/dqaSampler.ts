@@ -1,4 +1,4 @@
-import { createRng } from '@boltzmann/ising-core';
+import { assertPluginOptions, createRng, isIsingError } from '@boltzmann/ising-core';
 import type { IsingBatch, SampleResult, SampleSet, Sampler, SamplerCapabilities, SamplerPlugin } from '@boltzmann/ising-core';
 import { DqaError } from './errors.js';
 import { createPlan, DEFAULTS } from './internal/plan.js';
@@ -30,7 +30,20 @@ export interface DqaSamplerOptions {
 
 const capabilities: SamplerCapabilities = { exact: false, maxSpins: DEFAULTS.maxQubits, async: false, deterministic: true };
 
-const KNOWN = new Set(['tau', 'steps', 'order', 'schedule', 'shots', 'calibrate', 'seed', 'maxQubits']);
+/** Every option key `create` reads; the record form makes the type checker keep it in step with {@link DqaSamplerOptions}. */
+const KNOWN = Object.keys({
+  tau: true, steps: true, order: true, schedule: true, shots: true, calibrate: true, seed: true, maxQubits: true,
+} satisfies Record<keyof DqaSamplerOptions, true>);
+
+/** ising-core's shared check, rethrown as this package's error (a misspelt option must not be ignored). */
+function assertKnownOptions(options: unknown): void {
+  try {
+    assertPluginOptions('dqa', options, KNOWN);
+  } catch (error) {
+    if (isIsingError(error)) throw new DqaError('DQA_INVALID_ARGUMENT', error.message);
+    throw error;
+  }
+}
 
 /** Copies problem q's fields and couplings out of the batch, scaled by the plan and β. */
 function extract(batch: IsingBatch, q: number, fieldScale: number, couplingScale: number): { n: number; h: Float64Array; J: Float64Array } {
@@ -61,6 +74,8 @@ function extract(batch: IsingBatch, q: number, fieldScale: number, couplingScale
  * The defaults (τ = 16, K = 64, order 2, linear schedule, linear-response calibration) keep the
  * output close to, not equal to, the Boltzmann distribution: see the README for measured errors.
  *
+ * @throws {DqaError} from `create`: DQA_INVALID_ARGUMENT for a bad value or an unknown option key,
+ * DQA_BAD_SCHEDULE for a bad schedule.
  * @example
  * const registry = createSamplerRegistry().register(dqaSampler);
  * const sampler = registry.require('dqa').create({ shots: 0 });
@@ -72,12 +87,7 @@ export const dqaSampler: SamplerPlugin<DqaSamplerOptions> = {
   description: 'Trotterized statevector simulation of a diabatic quantum anneal (exact |ψ|² or seeded shots).',
   capabilities,
   create(options: DqaSamplerOptions = {}): Sampler {
-    if (options === null || typeof options !== 'object') {
-      throw new DqaError('DQA_INVALID_ARGUMENT', `dqa options must be an object, got ${String(options)}`);
-    }
-    for (const key of Object.keys(options)) {
-      if (!KNOWN.has(key)) throw new DqaError('DQA_INVALID_ARGUMENT', `unknown dqa option "${key}" (known: ${[...KNOWN].join(', ')})`);
-    }
+    assertKnownOptions(options);
     const shots = options.shots ?? 0;
     if (!Number.isInteger(shots) || shots < 0) throw new DqaError('DQA_INVALID_ARGUMENT', `shots must be an integer ≥ 0, got ${String(shots)}`);
     const seed = options.seed ?? 0;

@@ -9,7 +9,8 @@ import { classifyBraketError } from './classifyBraketError.js';
 import { createDryRunWriter, dryRunError, dryRunFallback } from './dryRun.js';
 import type { DryRunOptions } from './dryRun.js';
 import { AdapterError, invalidArgument, isAdapterError, malformed } from './errors.js';
-import { assertBatchFits, positiveInt } from './internal/options.js';
+import { BRAKET_ANNEAL_KEYS, BRAKET_OPTION_KEYS } from './internal/optionKeys.js';
+import { assertAdapterOptions, assertBatchFits, assertKnownOptions, positiveInt } from './internal/options.js';
 import { resolveRetry, runDeadline, sleep, withRetry } from './internal/retry.js';
 import type { RetryPolicy } from './internal/retry.js';
 import type { PollBackoff } from './internal/dwaveRun.js';
@@ -117,11 +118,14 @@ export async function batchProblemToQasm(batch: IsingBatch, q: number, anneal: B
  * submitted with CreateQuantumTask, polled with GetQuantumTask, and read from `results.json` in S3;
  * measured bit 0 is spin +1.
  *
- * @throws {AdapterError} ADAPTER_INVALID_ARGUMENT for bad options (e.g. no `outputS3Bucket` outside dry runs).
+ * @throws {AdapterError} ADAPTER_INVALID_ARGUMENT for bad options (e.g. no `outputS3Bucket` outside dry runs)
+ * and for unknown option keys (also inside `anneal`, `dryRun`, `retry`, `pollBackoff`).
  * @example
  * const sampler = createBraketSampler({ outputS3Bucket: 'amazon-braket-us-east-1-123456789012', shots: 2000 });
  */
 export function createBraketSampler(options: BraketSamplerOptions = {}): BraketSampler {
+  assertAdapterOptions('braket', options, BRAKET_OPTION_KEYS);
+  assertKnownOptions('braket anneal', options.anneal, BRAKET_ANNEAL_KEYS);
   const deviceArn = options.deviceArn ?? SV1_DEVICE_ARN;
   const shots = positiveInt(options.shots ?? 1000, 'shots');
   const maxSpins = positiveInt(options.maxSpins ?? 34, 'maxSpins');

@@ -9,7 +9,8 @@ import type { Embedding, LogicalIsing } from './embedding.js';
 import { invalidArgument } from './errors.js';
 import { DEFAULT_POLL_BACKOFF, runDwaveJobs } from './internal/dwaveRun.js';
 import type { PollBackoff } from './internal/dwaveRun.js';
-import { assertBatchFits, positiveInt } from './internal/options.js';
+import { DWAVE_OPTION_KEYS } from './internal/optionKeys.js';
+import { assertAdapterOptions, assertBatchFits, positiveInt } from './internal/options.js';
 import { runDeadline } from './internal/retry.js';
 import { decodeQpAnswer, encodeQpProblem } from './qpCodec.js';
 import { createSapiClient, DEFAULT_DWAVE_REGION } from './sapiClient.js';
@@ -98,12 +99,14 @@ function rangeOf(solver: SapiSolver, key: string): [number, number] | undefined 
  * are multiplied by β and negated, minor-embedded (user chains or the Chimera clique layout),
  * submitted in `qp` format (≤ 20 per request), long-polled, decoded and unembedded by majority vote.
  *
- * @throws {AdapterError} ADAPTER_AUTH without a token (unless `dryRun`), ADAPTER_INVALID_ARGUMENT for bad options.
+ * @throws {AdapterError} ADAPTER_AUTH without a token (unless `dryRun`), ADAPTER_INVALID_ARGUMENT for bad options
+ * and for unknown option keys (also inside `dryRun`, `retry`, `pollBackoff`).
  * @example
  * const sampler = createDwaveSampler({ solver: { topology: 'chimera' }, numReads: 1000, autoScale: false });
  * const est = await estimateBatch(sampler, batch); console.log(sampler.lastRunInfo()?.chainBreakFraction);
  */
 export function createDwaveSampler(options: DwaveSamplerOptions = {}): DwaveSampler {
+  assertAdapterOptions('dwave', options, DWAVE_OPTION_KEYS);
   const numReads = positiveInt(options.numReads ?? 100, 'numReads');
   const maxSpins = positiveInt(options.maxSpins ?? 64, 'maxSpins');
   const deadlineMs = positiveInt(options.deadlineMs ?? 15 * 60_000, 'deadlineMs');

@@ -1,6 +1,21 @@
 import { assertPluginOptions, assertSpinLimit, isIsingError } from '@boltzmann/ising-core';
 import type { IsingBatch } from '@boltzmann/ising-core';
+import type { DryRunOptions } from '../dryRun.js';
 import { invalidArgument } from '../errors.js';
+import type { PollBackoff } from './dwaveRun.js';
+import type { RetryPolicy } from './retry.js';
+
+/**
+ * The keys of `T`, from a record that must name every one of them and nothing else: the type
+ * checker then keeps an option list in step with its interface.
+ */
+export function keysOf<T>(all: Record<keyof T, true>): readonly string[] {
+  return Object.keys(all);
+}
+
+const DRY_RUN_KEYS = keysOf<DryRunOptions>({ dir: true, fallback: true, fallbackOptions: true });
+const RETRY_KEYS = keysOf<RetryPolicy>({ maxAttempts: true, baseDelayMs: true, maxDelayMs: true });
+const POLL_BACKOFF_KEYS = keysOf<PollBackoff>({ initialMs: true, factor: true, maxMs: true });
 
 /**
  * ising-core's {@link assertPluginOptions} with this package's error: a misspelt option
@@ -14,6 +29,19 @@ export function assertKnownOptions(who: string, options: unknown, known: readonl
     if (isIsingError(error)) throw invalidArgument(error.message);
     throw error;
   }
+}
+
+/**
+ * {@link assertKnownOptions} for a plugin's options and the nested settings both plugins share
+ * (`dryRun`, `retry`, `pollBackoff`), whose misspellings would be as silent.
+ */
+export function assertAdapterOptions(who: string, options: unknown, known: readonly string[]): void {
+  assertKnownOptions(who, options, known);
+  if (options === undefined) return;
+  const o = options as { dryRun?: unknown; retry?: unknown; pollBackoff?: unknown };
+  assertKnownOptions(`${who} dryRun`, o.dryRun, DRY_RUN_KEYS);
+  assertKnownOptions(`${who} retry`, o.retry, RETRY_KEYS);
+  assertKnownOptions(`${who} pollBackoff`, o.pollBackoff, POLL_BACKOFF_KEYS);
 }
 
 /** Returns `value` when it is a positive integer, else throws ADAPTER_INVALID_ARGUMENT naming it. */
