@@ -1,4 +1,4 @@
-import { assertPluginOptions, createRng, isIsingError } from '@boltzmann/ising-core';
+import { assertPluginOptions, createRng } from '@boltzmann/ising-core';
 import type { IsingBatch, SampleResult, SampleSet, Sampler, SamplerCapabilities, SamplerPlugin } from '@boltzmann/ising-core';
 import { DqaError } from './errors.js';
 import { createPlan, DEFAULTS } from './internal/plan.js';
@@ -37,12 +37,7 @@ const KNOWN = Object.keys({
 
 /** ising-core's shared check, rethrown as this package's error (a misspelt option must not be ignored). */
 function assertKnownOptions(options: unknown): void {
-  try {
-    assertPluginOptions('dqa', options, KNOWN);
-  } catch (error) {
-    if (isIsingError(error)) throw new DqaError('DQA_INVALID_ARGUMENT', error.message);
-    throw error;
-  }
+  assertPluginOptions('dqa', options, KNOWN, (message) => new DqaError('DQA_INVALID_ARGUMENT', message));
 }
 
 /** Copies problem q's fields and couplings out of the batch, scaled by the plan and β. */

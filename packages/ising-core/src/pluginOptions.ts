@@ -8,21 +8,25 @@ import { IsingError } from './errors.js';
  * @param who the plugin name, for the message.
  * @param options the value passed to `create` (`undefined` is fine: defaults).
  * @param known every option key the plugin reads.
- * @throws {IsingError} ISING_INVALID_ARGUMENT naming the unknown keys and listing the known ones.
+ * @param makeError builds the error to throw from the message (default: an `IsingError` with
+ *   ISING_INVALID_ARGUMENT), so a plugin package can throw its own coded error.
+ * @throws {IsingError} ISING_INVALID_ARGUMENT (or `makeError`'s error) naming the unknown keys and listing the known ones.
  * @example
  * assertPluginOptions('gibbs', { chain: 4 }, ['seed', 'chains']); // throws: unknown option "chain"
  */
-export function assertPluginOptions(who: string, options: unknown, known: readonly string[]): void {
+export function assertPluginOptions(
+  who: string,
+  options: unknown,
+  known: readonly string[],
+  makeError: (message: string) => Error = (message) => new IsingError('ISING_INVALID_ARGUMENT', message),
+): void {
   if (options === undefined) return;
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw new IsingError('ISING_INVALID_ARGUMENT', `${who} options must be an object, got ${Array.isArray(options) ? 'an array' : String(options)}`);
+    throw makeError(`${who} options must be an object, got ${Array.isArray(options) ? 'an array' : String(options)}`);
   }
   const unknown = Object.keys(options).filter((k) => !known.includes(k));
   if (unknown.length > 0) {
     const list = unknown.map((k) => JSON.stringify(k)).join(', ');
-    throw new IsingError(
-      'ISING_INVALID_ARGUMENT',
-      `${who}: unknown option${unknown.length > 1 ? 's' : ''} ${list}; known options: ${known.length > 0 ? known.join(', ') : 'none'}`,
-    );
+    throw makeError(`${who}: unknown option${unknown.length > 1 ? 's' : ''} ${list}; known options: ${known.length > 0 ? known.join(', ') : 'none'}`);
   }
 }

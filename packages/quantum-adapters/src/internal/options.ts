@@ -1,4 +1,4 @@
-import { assertPluginOptions, assertSpinLimit, isIsingError } from '@boltzmann/ising-core';
+import { assertPluginOptions, assertSpinLimit } from '@boltzmann/ising-core';
 import type { IsingBatch } from '@boltzmann/ising-core';
 import type { DryRunOptions } from '../dryRun.js';
 import { invalidArgument } from '../errors.js';
@@ -23,12 +23,7 @@ const POLL_BACKOFF_KEYS = keysOf<PollBackoff>({ initialMs: true, factor: true, m
  * place to find out. Throws ADAPTER_INVALID_ARGUMENT with ising-core's message.
  */
 export function assertKnownOptions(who: string, options: unknown, known: readonly string[]): void {
-  try {
-    assertPluginOptions(who, options, known);
-  } catch (error) {
-    if (isIsingError(error)) throw invalidArgument(error.message);
-    throw error;
-  }
+  assertPluginOptions(who, options, known, invalidArgument);
 }
 
 /**
