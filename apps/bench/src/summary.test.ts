@@ -66,6 +66,11 @@ describe('summarize', () => {
     expect(s.rows[0]!.diffs['boltzmann']!.mean).toBeCloseTo(0.025, 12);
     expect(s.rows[0]!.relDiffs['boltzmann']).toBeNull();
     expect(formatStat(s.rows[0]!.diffs['boltzmann'], 'accuracy', 'diff')).toBe('+2.50 ± 0.71 pp');
+    // Differences that round to zero carry no sign; negative ones a real minus sign.
+    expect(formatStat({ mean: -0.00001, std: 0.0001, n: 3 }, 'accuracy', 'diff')).toBe('0.00 ± 0.01 pp');
+    expect(formatStat({ mean: 0.00001, std: 0.0001, n: 3 }, 'accuracy', 'diff')).toBe('0.00 ± 0.01 pp');
+    expect(formatStat({ mean: -0.0123, std: 0.001, n: 3 }, 'accuracy', 'diff')).toBe('−1.23 ± 0.10 pp');
+    expect(formatStat({ mean: -0.0123, std: 0.001, n: 1 }, 'perplexity', 'rel')).toBe('−0.01 % (n=1)');
   });
 });
 
@@ -78,7 +83,7 @@ describe('summary tables', () => {
     expect(md).toContain('| T | softmax | boltzmann | sigmoid | coupling |');
     expect(md).toContain('| 4 | 5.200 ± 0.200 | 5.133 ± 0.321 | 5.300 ± 0.200 | 8.100 ± 0.100 |');
     expect(md).toContain('boltzmann − softmax');
-    expect(md).toContain('-0.067 ± 0.153');
+    expect(md).toContain('−0.067 ± 0.153');
     expect(md).toContain('boltzmann vs softmax (rel.)');
   });
 

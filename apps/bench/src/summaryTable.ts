@@ -5,11 +5,17 @@ export function formatStat(stat: Stat | null | undefined, metric: Summary['metri
   if (!stat || stat.n === 0) return '—';
   const scale = metric === 'accuracy' && kind !== 'rel' ? 100 : 1;
   const digits = metric === 'accuracy' || kind === 'rel' ? 2 : 3;
-  const sign = kind === 'value' ? '' : stat.mean * scale > 0 ? '+' : '';
   const unit = kind === 'rel' ? ' %' : metric === 'accuracy' ? (kind === 'diff' ? ' pp' : ' %') : '';
-  const mean = `${sign}${(stat.mean * scale).toFixed(digits)}`;
+  const mean = kind === 'value' ? (stat.mean * scale).toFixed(digits) : signed(stat.mean * scale, digits);
   // One seed has no spread: print the value alone rather than a misleading "± 0".
   return stat.n > 1 ? `${mean} ± ${(stat.std * scale).toFixed(digits)}${unit}` : `${mean}${unit} (n=1)`;
+}
+
+/** A difference with its sign as printed: `+0.12`, `−0.12` (a real minus), and `0.00` when it rounds to zero. */
+function signed(value: number, digits: number): string {
+  const text = Math.abs(value).toFixed(digits);
+  if (Number(text) === 0) return text;
+  return `${value > 0 ? '+' : '−'}${text}`;
 }
 
 interface Table {
