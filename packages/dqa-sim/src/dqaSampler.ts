@@ -1,4 +1,4 @@
-import { assertPluginOptions, createRng } from '@boltzmann/ising-core';
+import { assertPluginOptions, createRng, optionKeys } from '@boltzmann/ising-core';
 import type { IsingBatch, SampleResult, SampleSet, Sampler, SamplerCapabilities, SamplerPlugin } from '@boltzmann/ising-core';
 import { DqaError } from './errors.js';
 import { createPlan, DEFAULTS } from './internal/plan.js';
@@ -30,15 +30,9 @@ export interface DqaSamplerOptions {
 
 const capabilities: SamplerCapabilities = { exact: false, maxSpins: DEFAULTS.maxQubits, async: false, deterministic: true };
 
-/** Every option key `create` reads; the record form makes the type checker keep it in step with {@link DqaSamplerOptions}. */
-const KNOWN = Object.keys({
+const KNOWN = optionKeys<DqaSamplerOptions>({
   tau: true, steps: true, order: true, schedule: true, shots: true, calibrate: true, seed: true, maxQubits: true,
-} satisfies Record<keyof DqaSamplerOptions, true>);
-
-/** ising-core's shared check, rethrown as this package's error (a misspelt option must not be ignored). */
-function assertKnownOptions(options: unknown): void {
-  assertPluginOptions('dqa', options, KNOWN, (message) => new DqaError('DQA_INVALID_ARGUMENT', message));
-}
+});
 
 /** Copies problem q's fields and couplings out of the batch, scaled by the plan and β. */
 function extract(batch: IsingBatch, q: number, fieldScale: number, couplingScale: number): { n: number; h: Float64Array; J: Float64Array } {
@@ -82,7 +76,7 @@ export const dqaSampler: SamplerPlugin<DqaSamplerOptions> = {
   description: 'Trotterized statevector simulation of a diabatic quantum anneal (exact |ψ|² or seeded shots).',
   capabilities,
   create(options: DqaSamplerOptions = {}): Sampler {
-    assertKnownOptions(options);
+    assertPluginOptions('dqa', options, KNOWN, (message) => new DqaError('DQA_INVALID_ARGUMENT', message));
     const shots = options.shots ?? 0;
     if (!Number.isInteger(shots) || shots < 0) throw new DqaError('DQA_INVALID_ARGUMENT', `shots must be an integer ≥ 0, got ${String(shots)}`);
     const seed = options.seed ?? 0;

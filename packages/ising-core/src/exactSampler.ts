@@ -3,7 +3,7 @@ import { estimateExact } from './estimateExact.js';
 import { resolveMaxSpins } from './internal/kernels/exactBatch.js';
 import { IsingError } from './errors.js';
 import type { Sampler, SamplerPlugin } from './types.js';
-import { assertPluginOptions } from './pluginOptions.js';
+import { assertPluginOptions, optionKeys } from './pluginOptions.js';
 
 /** Options of the `'exact'` sampler. */
 export interface ExactSamplerOptions {
@@ -12,6 +12,8 @@ export interface ExactSamplerOptions {
   /** Threads per estimate: `'auto'` (default, all cores for batches of ≥ 2^24 configurations) or a count. */
   readonly threads?: 'auto' | number;
 }
+
+const KNOWN = optionKeys<ExactSamplerOptions>({ maxSpins: true, threads: true });
 
 /**
  * The `'exact'` sampler plugin: exact Boltzmann magnetizations and VJPs by enumeration
@@ -29,7 +31,7 @@ export const exactSampler: SamplerPlugin<ExactSamplerOptions> = defineSamplerPlu
   description: 'Exact Boltzmann moments and gradients by O(2^n) enumeration.',
   capabilities: { exact: true, maxSpins: 24, async: false, deterministic: true },
   create(options: ExactSamplerOptions = {}): Sampler {
-    assertPluginOptions('exact', options, ['maxSpins', 'threads']);
+    assertPluginOptions('exact', options, KNOWN);
     const maxSpins = resolveMaxSpins(options.maxSpins);
     const threads = options.threads ?? 'auto';
     if (threads !== 'auto' && !(Number.isInteger(threads) && threads >= 1)) {

@@ -4,7 +4,7 @@ import { maxSpinsOf } from './internal/vjpInput.js';
 import { createRng } from './rng.js';
 import type { Rng } from './rng.js';
 import type { IsingBatch, SampleResult, SampleSet, Sampler, SamplerCapabilities, SamplerPlugin } from './types.js';
-import { assertPluginOptions } from './pluginOptions.js';
+import { assertPluginOptions, optionKeys } from './pluginOptions.js';
 
 /** Options of the {@link gibbsSampler} plugin. */
 export interface GibbsOptions {
@@ -21,6 +21,8 @@ export interface GibbsOptions {
   /** Start of every chain: uniformly random spins, all +1 or all −1 (default `'random'`). */
   readonly initial?: 'random' | 'up' | 'down';
 }
+
+const KNOWN = optionKeys<GibbsOptions>({ seed: true, chains: true, burnIn: true, samples: true, thin: true, initial: true });
 
 const capabilities: SamplerCapabilities = { exact: false, maxSpins: 4096, async: false, deterministic: true };
 
@@ -129,7 +131,7 @@ export const gibbsSampler: SamplerPlugin<GibbsOptions> = {
   description: 'Single-spin heat-bath Gibbs sampling with a seeded RNG; moments and VJPs from sample covariances.',
   capabilities,
   create(options: GibbsOptions = {}): Sampler {
-    assertPluginOptions('gibbs', options, ['seed', 'chains', 'burnIn', 'samples', 'thin', 'initial']);
+    assertPluginOptions('gibbs', options, KNOWN);
     const seed = options.seed ?? 0;
     if (!Number.isFinite(seed)) throw new IsingError('ISING_INVALID_ARGUMENT', `gibbs option seed must be finite, got ${String(seed)}`);
     const initial = options.initial ?? 'random';

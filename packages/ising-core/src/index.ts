@@ -23,7 +23,7 @@ export {
   createIsingBatch,
 } from './batch.js';
 export type { CausalShape } from './batch.js';
-export { assertPluginOptions } from './pluginOptions.js';
+export { assertPluginOptions, optionKeys } from './pluginOptions.js';
 export { createRng } from './rng.js';
 export type { Rng } from './rng.js';
 export { estimateFromSamples } from './sampleEstimate.js';

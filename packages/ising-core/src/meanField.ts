@@ -3,7 +3,7 @@ import { solveLinear } from './internal/solveLinear.js';
 import { symmetricCouplings } from './internal/symmetricCouplings.js';
 import { assertGradMagnetization, maxSpinsOf } from './internal/vjpInput.js';
 import type { BatchEstimate, IsingBatch, IsingGradients, SamplerCapabilities, SamplerPlugin } from './types.js';
-import { assertPluginOptions } from './pluginOptions.js';
+import { assertPluginOptions, optionKeys } from './pluginOptions.js';
 
 /** Options of the {@link meanFieldSampler} plugin. */
 export interface MeanFieldOptions {
@@ -29,10 +29,12 @@ export interface MeanFieldEstimate extends BatchEstimate {
   };
 }
 
+const KNOWN = optionKeys<MeanFieldOptions>({ damping: true, tolerance: true, maxIterations: true, onNonConvergence: true });
+
 const capabilities: SamplerCapabilities = { exact: false, maxSpins: 4096, async: false, deterministic: true };
 
 function readOptions(options: MeanFieldOptions): Required<MeanFieldOptions> {
-  assertPluginOptions('mean-field', options, ['damping', 'tolerance', 'maxIterations', 'onNonConvergence']);
+  assertPluginOptions('mean-field', options, KNOWN);
   const { damping = 0.5, tolerance = 1e-10, maxIterations = 1000, onNonConvergence = 'throw' } = options;
   if (!(Number.isFinite(damping) && damping >= 0 && damping < 1)) {
     throw new IsingError('ISING_INVALID_ARGUMENT', `mean-field option damping must be in [0, 1), got ${String(damping)}`);

@@ -1,6 +1,17 @@
 import { IsingError } from './errors.js';
 
 /**
+ * The option keys of `T`, for {@link assertPluginOptions}. The record must name every key of
+ * `T` and nothing else, so the type checker keeps the list in step with the options interface.
+ *
+ * @example
+ * const KNOWN = optionKeys<GibbsOptions>({ seed: true, chains: true, burnIn: true, samples: true, thin: true, initial: true });
+ */
+export function optionKeys<T>(all: Record<keyof T, true>): readonly string[] {
+  return Object.keys(all);
+}
+
+/**
  * Checks a plugin's `create(options)` argument: it must be a plain object whose keys are all in
  * `known`, so a misspelt option (`{ chain: 4 }` for `chains`) fails loudly instead of being
  * ignored. For plugin authors as well as the built-in plugins.

@@ -1,21 +1,13 @@
-import { assertPluginOptions, assertSpinLimit } from '@boltzmann/ising-core';
+import { assertPluginOptions, assertSpinLimit, optionKeys } from '@boltzmann/ising-core';
 import type { IsingBatch } from '@boltzmann/ising-core';
 import type { DryRunOptions } from '../dryRun.js';
 import { invalidArgument } from '../errors.js';
 import type { PollBackoff } from './dwaveRun.js';
 import type { RetryPolicy } from './retry.js';
 
-/**
- * The keys of `T`, from a record that must name every one of them and nothing else: the type
- * checker then keeps an option list in step with its interface.
- */
-export function keysOf<T>(all: Record<keyof T, true>): readonly string[] {
-  return Object.keys(all);
-}
-
-const DRY_RUN_KEYS = keysOf<DryRunOptions>({ dir: true, fallback: true, fallbackOptions: true });
-const RETRY_KEYS = keysOf<RetryPolicy>({ maxAttempts: true, baseDelayMs: true, maxDelayMs: true });
-const POLL_BACKOFF_KEYS = keysOf<PollBackoff>({ initialMs: true, factor: true, maxMs: true });
+const DRY_RUN_KEYS = optionKeys<DryRunOptions>({ dir: true, fallback: true, fallbackOptions: true });
+const RETRY_KEYS = optionKeys<RetryPolicy>({ maxAttempts: true, baseDelayMs: true, maxDelayMs: true });
+const POLL_BACKOFF_KEYS = optionKeys<PollBackoff>({ initialMs: true, factor: true, maxMs: true });
 
 /**
  * ising-core's {@link assertPluginOptions} with this package's error: a misspelt option
