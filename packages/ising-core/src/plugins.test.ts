@@ -104,4 +104,17 @@ describe('plugin options', () => {
     expect(() => assertPluginOptions('mine', { a: 1, b: 2, c: 3 }, ['a'])).toThrow('mine: unknown options "b", "c"; known options: a');
     expect(() => assertPluginOptions('mine', undefined, [])).not.toThrow();
   });
+
+  it('optionKeys lists the keys of an options interface, and the type checker rejects a missing or extra key', async () => {
+    const { optionKeys } = await import('./index.js');
+    interface Mine {
+      readonly shots?: number;
+      readonly seed?: number;
+    }
+    expect(optionKeys<Mine>({ shots: true, seed: true })).toEqual(['shots', 'seed']);
+    // @ts-expect-error `seed` is missing: the list would fall out of step with the interface.
+    expect(optionKeys<Mine>({ shots: true })).toEqual(['shots']);
+    // @ts-expect-error `shot` is not a key of Mine.
+    expect(optionKeys<Mine>({ shots: true, seed: true, shot: true })).toHaveLength(3);
+  });
 });
