@@ -24,6 +24,7 @@ export {
 } from './batch.js';
 export type { CausalShape } from './batch.js';
 export { assertPluginOptions, optionKeys } from './pluginOptions.js';
+export { DEFAULT_ECHO_LENGTH, echo } from './echo.js';
 export { createRng } from './rng.js';
 export type { Rng } from './rng.js';
 export { estimateFromSamples } from './sampleEstimate.js';
