@@ -24,6 +24,10 @@ export function assertSamplerPlugin(value: unknown, where = 'plugin'): asserts v
     if (typeof p.name !== 'string' || !/^[a-z0-9][a-z0-9:._-]*$/i.test(p.name)) problems.push('needs a string `name` (letters, digits, : . _ -)');
     if (typeof p.version !== 'string') problems.push('needs a string `version`');
     if (typeof p.create !== 'function') problems.push('needs a `create(options)` function');
+    const secret = p.secretOptions;
+    if (secret !== undefined && !(Array.isArray(secret) && secret.every((s) => typeof s === 'string'))) {
+      problems.push('`secretOptions`, when present, must be an array of option paths');
+    }
     const c = p.capabilities;
     if (c === null || typeof c !== 'object') problems.push('needs a `capabilities` object');
     else if (!(typeof c.maxSpins === 'number' && c.maxSpins >= 1)) problems.push('needs `capabilities.maxSpins` ≥ 1');

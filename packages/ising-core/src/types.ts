@@ -104,6 +104,12 @@ export interface SamplerPlugin<TOptions = Record<string, unknown>> {
   readonly version: string;
   readonly description?: string;
   readonly capabilities: SamplerCapabilities;
+  /**
+   * Dotted paths of the options that hold credentials (`['token']`,
+   * `['clientConfig.credentials']`). Applications never write these down: the bench strips them
+   * (and any key that looks like a credential) from everything it hashes, saves or prints.
+   */
+  readonly secretOptions?: readonly string[];
   /** Builds a sampler from user options (validated by the plugin). */
   create(options?: TOptions): Sampler;
 }
