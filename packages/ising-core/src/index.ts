@@ -25,7 +25,7 @@ export {
 export type { CausalShape } from './batch.js';
 export { assertPluginOptions, optionKeys } from './pluginOptions.js';
 export { DEFAULT_ECHO_LENGTH, echo } from './echo.js';
-export { SECRET_KEY_PATTERN, mergeSecretOptions, splitSecretOptions } from './secretOptions.js';
+export { SECRET_KEY_PATTERN, mergeSecretOptions, redactSecrets, splitSecretOptions } from './secretOptions.js';
 export type { SplitOptions } from './secretOptions.js';
 export { createRng } from './rng.js';
 export type { Rng } from './rng.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assertSamplerPlugin, mergeSecretOptions, splitSecretOptions } from './index.js';
+import { assertSamplerPlugin, mergeSecretOptions, redactSecrets, splitSecretOptions } from './index.js';
 
 describe('splitSecretOptions', () => {
   it('removes declared and credential-looking keys at any depth, and merges them back', () => {
@@ -34,5 +34,12 @@ describe('splitSecretOptions', () => {
     const base = { name: 'p', version: '1', capabilities: { exact: false, maxSpins: 4, async: false, deterministic: true }, create: () => ({}) };
     expect(() => assertSamplerPlugin({ ...base, secretOptions: ['token'] })).not.toThrow();
     expect(() => assertSamplerPlugin({ ...base, secretOptions: 'token' })).toThrow(/secretOptions/);
+  });
+});
+
+describe('redactSecrets', () => {
+  it('replaces every secret leaf, longest first, and leaves short values alone', () => {
+    const secrets = { token: 'DEV-123', clientConfig: { credentials: { accessKeyId: 'AKIA1', secretAccessKey: 'AKIA1-long' } }, pin: '1' };
+    expect(redactSecrets('t=DEV-123 k=AKIA1-long a=AKIA1 n=1', secrets)).toBe('t=*** k=*** a=*** n=1');
   });
 });

@@ -73,3 +73,29 @@ export function mergeSecretOptions(options: Readonly<Plain>, secrets: Readonly<P
   }
   return out;
 }
+
+function secretStrings(value: unknown, out: string[], depth = 0): string[] {
+  if (typeof value === 'string' || typeof value === 'number') {
+    const s = String(value);
+    // Very short values (a PIN of "1") would blank out ordinary digits everywhere.
+    if (s.length >= 4) out.push(s);
+  } else if (value !== null && typeof value === 'object' && depth < 64) {
+    for (const v of Object.values(value)) secretStrings(v, out, depth + 1);
+  }
+  return out;
+}
+
+/**
+ * Replaces every secret value (each string leaf of `secrets`, four characters or longer) in
+ * `text` with `***`: the last line of defence for messages that might quote a credential, such
+ * as a third-party plugin's error.
+ *
+ * @example
+ * redactSecrets('401 for token DEV-123', { token: 'DEV-123' }); // '401 for token ***'
+ */
+export function redactSecrets(text: string, secrets: Readonly<Record<string, unknown>>): string {
+  let out = text;
+  // Longest first, so a secret that contains another is replaced whole.
+  for (const s of secretStrings(secrets, []).sort((a, b) => b.length - a.length)) out = out.split(s).join('***');
+  return out;
+}
