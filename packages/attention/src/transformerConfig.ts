@@ -1,3 +1,4 @@
+import { splitSecretOptions } from '@boltzmann/ising-core';
 import type { Sampler, SamplerRegistry } from '@boltzmann/ising-core';
 import { AttentionError } from './errors.js';
 import { assertAttentionVariant } from './variants.js';
@@ -78,6 +79,11 @@ function positiveFinite(value: unknown, name: string): number {
   return value;
 }
 
+/** The option paths the named sampler's plugin declares secret (none when unknown). */
+function declaredSecrets(config: TransformerConfig): readonly string[] {
+  return typeof config.sampler === 'string' ? config.registry?.get(config.sampler)?.secretOptions ?? [] : [];
+}
+
 /**
  * Fills in the defaults of a {@link TransformerConfig} and validates every field.
  *
@@ -136,6 +142,8 @@ export function resolveTransformerConfig(config: TransformerConfig): ResolvedTra
     jInitStd,
     seed,
     sampler: samplerName,
-    samplerOptions: { ...samplerOptions },
+    // The sampler gets every option; what is recorded (and so saved by toJSON) never holds a
+    // credential: a model file is exactly what users share.
+    samplerOptions: splitSecretOptions(samplerOptions, declaredSecrets(config)).options,
   };
 }
