@@ -45,11 +45,13 @@ async function codeOf(run: () => unknown): Promise<string | undefined> {
 }
 
 describe('estimateBatch', () => {
-  it('should return the estimate of a synchronous estimate() as is, without a promise', () => {
+  it('should return the estimate of a synchronous estimate() without a promise (its vjp wrapped in checks)', () => {
     const batch = randomBatch(1);
     const own = constant(batch, 0.25);
     const result = estimateBatch({ name: 'direct', capabilities: caps(), estimate: () => own }, batch);
-    expect(result).toBe(own);
+    expect(result).not.toBeInstanceOf(Promise);
+    expect((result as BatchEstimate).magnetization).toBe(own.magnetization);
+    expect((result as BatchEstimate).vjp(new Float64Array(50))).toEqual(own.vjp(new Float64Array(50)));
   });
 
   it('should await an asynchronous estimate()', async () => {
@@ -57,7 +59,7 @@ describe('estimateBatch', () => {
     const own = constant(batch, 0.25);
     const result = estimateBatch({ name: 'remote', capabilities: caps({ async: true }), estimate: async () => own }, batch);
     expect(result).toBeInstanceOf(Promise);
-    expect(await result).toBe(own);
+    expect((await result).magnetization).toBe(own.magnetization);
   });
 
   it('should turn dense distributions into exact moments and VJPs, synchronously and asynchronously', async () => {

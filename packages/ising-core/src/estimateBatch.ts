@@ -1,6 +1,8 @@
 import { assertSpinLimit } from './batch.js';
 import { estimateFromDense } from './denseEstimate.js';
+import { echo } from './echo.js';
 import { IsingError, isIsingError } from './errors.js';
+import { checkEstimate, samplerLabel } from './internal/checkedEstimate.js';
 import { maxSpinsOf } from './internal/vjpInput.js';
 import { estimateFromSamples } from './sampleEstimate.js';
 import type { BatchEstimate, IsingBatch, MaybePromise, SampleResult, Sampler } from './types.js';
@@ -11,7 +13,7 @@ const isThenable = <T>(value: MaybePromise<T>): value is Promise<T> =>
 function wrapFailure(sampler: Sampler, cause: unknown): IsingError {
   if (isIsingError(cause)) return cause;
   const detail = cause instanceof Error ? cause.message : String(cause);
-  return new IsingError('ISING_SAMPLER_FAILED', `sampler "${sampler.name}" failed: ${detail}`, { cause });
+  return new IsingError('ISING_SAMPLER_FAILED', `${samplerLabel(sampler)} failed: ${detail}`, { cause });
 }
 
 function assertBatchShape(batch: IsingBatch): void {
@@ -25,27 +27,6 @@ function assertBatchShape(batch: IsingBatch): void {
   }
 }
 
-function checkEstimate(sampler: Sampler, batch: IsingBatch, estimate: BatchEstimate): BatchEstimate {
-  const expected = batch.size * batch.stride;
-  const m = (estimate as Partial<BatchEstimate> | null)?.magnetization;
-  if (!(m instanceof Float64Array) || m.length !== expected) {
-    const got = m instanceof Float64Array ? `${m.length} magnetizations` : 'no Float64Array magnetization';
-    throw new IsingError('ISING_SHAPE_MISMATCH', `sampler "${sampler.name}" returned ${got}; the batch needs ${expected}`);
-  }
-  if (typeof estimate.vjp !== 'function') {
-    throw new IsingError('ISING_SAMPLER_FAILED', `sampler "${sampler.name}" returned an estimate without a vjp function`);
-  }
-  for (let q = 0; q < batch.size; q++) {
-    for (let j = 0; j < batch.spins[q]!; j++) {
-      const v = m[q * batch.stride + j]!;
-      if (!Number.isFinite(v)) {
-        throw new IsingError('ISING_NOT_FINITE', `sampler "${sampler.name}" returned magnetization ${String(v)} for problem ${q}, spin ${j}`);
-      }
-    }
-  }
-  return estimate;
-}
-
 function convert(sampler: Sampler, batch: IsingBatch, result: SampleResult): BatchEstimate {
   const kind = (result as { kind?: unknown } | null)?.kind;
   if (kind === 'dense') {
@@ -54,7 +35,7 @@ function convert(sampler: Sampler, batch: IsingBatch, result: SampleResult): Bat
   if (kind === 'samples') {
     return estimateFromSamples(batch, (result as Extract<SampleResult, { kind: 'samples' }>).sets);
   }
-  throw new IsingError('ISING_SAMPLER_FAILED', `sampler "${sampler.name}" returned a result of kind ${JSON.stringify(kind)}; expected 'dense' or 'samples'`);
+  throw new IsingError('ISING_SAMPLER_FAILED', `${samplerLabel(sampler)} returned a result of kind ${echo(kind)}; expected 'dense' or 'samples'`);
 }
 
 /** Runs `produce`, then `finish` on its value: synchronously, or chained when `produce` gave a promise. */
@@ -78,6 +59,10 @@ function pipe<T>(sampler: Sampler, produce: () => MaybePromise<T>, finish: (valu
  * sampler has one; otherwise `sampler.sample` and converts its answer with the shared code
  * (`'dense'` → {@link estimateFromDense}, `'samples'` → {@link estimateFromSamples}).
  * Synchronous for a synchronous sampler; a promise only when the sampler returned one.
+ * The returned estimate's `vjp` checks what the sampler's VJP answers: `fields` (`size × stride`)
+ * and `couplings` (`stride × stride`) Float64Arrays, finite at every used entry; it throws
+ * ISING_SHAPE_MISMATCH, ISING_NOT_FINITE or ISING_SAMPLER_FAILED saying `sampler "<name>" vjp …`
+ * instead of letting NaNs reach the weights.
  *
  * @param sampler a configured sampler (`plugin.create(options)`).
  * @param batch the problems (see `createIsingBatch`, `causalBatch`).
@@ -85,7 +70,7 @@ function pipe<T>(sampler: Sampler, produce: () => MaybePromise<T>, finish: (valu
  * @throws {IsingError} ISING_TOO_MANY_SPINS above `sampler.capabilities.maxSpins`;
  *   ISING_SAMPLER_FAILED wrapping a sampler's own (non-Ising) exception as `cause`, or a malformed answer;
  *   ISING_SHAPE_MISMATCH on a batch or magnetization of the wrong size; ISING_NOT_FINITE on a non-finite
- *   magnetization; ISING_INVALID_PLUGIN when the sampler has neither `estimate` nor `sample`; and the
+ *   magnetization; ISING_SAMPLER_FAILED on a magnetization outside [−1, 1] (beyond 1e-9 of rounding); ISING_INVALID_PLUGIN when the sampler has neither `estimate` nor `sample`; and the
  *   conversion's ISING_BAD_SAMPLES. Asynchronous samplers reject with the same codes.
  * @example
  * const sampler = registry.require('gibbs').create({ seed: 1 });
@@ -94,9 +79,9 @@ function pipe<T>(sampler: Sampler, produce: () => MaybePromise<T>, finish: (valu
  */
 export function estimateBatch(sampler: Sampler, batch: IsingBatch): MaybePromise<BatchEstimate> {
   if (sampler === null || typeof sampler !== 'object' || typeof sampler.capabilities?.maxSpins !== 'number') {
-    throw new IsingError('ISING_INVALID_PLUGIN', `estimateBatch needs a sampler with capabilities.maxSpins (from plugin.create), got ${String(sampler)}`);
+    throw new IsingError('ISING_INVALID_PLUGIN', `estimateBatch needs a sampler with capabilities.maxSpins (from plugin.create), got ${echo(sampler)}`);
   }
-  assertSpinLimit(maxSpinsOf(batch), sampler.capabilities.maxSpins, `sampler "${sampler.name}"`);
+  assertSpinLimit(maxSpinsOf(batch), sampler.capabilities.maxSpins, samplerLabel(sampler));
   assertBatchShape(batch);
   if (typeof sampler.estimate === 'function') {
     const estimate = sampler.estimate.bind(sampler);
@@ -106,5 +91,5 @@ export function estimateBatch(sampler: Sampler, batch: IsingBatch): MaybePromise
     const sample = sampler.sample.bind(sampler);
     return pipe(sampler, () => sample(batch), (value) => checkEstimate(sampler, batch, convert(sampler, batch, value)));
   }
-  throw new IsingError('ISING_INVALID_PLUGIN', `sampler "${sampler.name}" implements neither estimate(batch) nor sample(batch)`);
+  throw new IsingError('ISING_INVALID_PLUGIN', `${samplerLabel(sampler)} implements neither estimate(batch) nor sample(batch)`);
 }
