@@ -1,4 +1,3 @@
-import { IsingError } from './errors.js';
 import {
   assertGradient,
   compactProblems,
@@ -7,13 +6,14 @@ import {
   partitionProblems,
   problemsOf,
   resolveMaxSpins,
+  resolveThreads,
   scatterRows,
   totalStates,
   validateExactBatch,
 } from './internal/kernels/exactBatch.js';
 import { exactBackward, exactForward } from './internal/kernels/exactKernel.js';
 import type { ExactForwardResult, ExactProblems } from './internal/kernels/exactKernel.js';
-import { autoThreadCount, disposeWorkerPool, runOnWorkers, runOnWorkersSync } from './internal/workerPool.js';
+import { autoThreadCount, capThreadCount, disposeWorkerPool, runOnWorkers, runOnWorkersSync } from './internal/workerPool.js';
 import type { BackwardResult, WorkerTask } from './internal/workerPool.js';
 import type { BatchEstimate, IsingBatch, IsingGradients } from './types.js';
 
@@ -23,8 +23,9 @@ export interface ExactOptions {
   readonly maxSpins?: number;
   /**
    * Threads to use. `'auto'` (default) uses every core when the batch has at least 2^24
-   * configurations in total (`Σ_q 2^{n_q}`) and the calling thread otherwise; a number forces
-   * that many threads (1 = calling thread only).
+   * configurations in total (`Σ_q 2^{n_q}`) and the calling thread otherwise; a positive integer
+   * forces that many threads (1 = calling thread only), at most the core count: a larger request
+   * is lowered to it, with a one-time `process.emitWarning` (code `ISING_THREADS_CAPPED`).
    */
   readonly threads?: 'auto' | number;
 }
@@ -60,15 +61,11 @@ interface Plan {
 // 1.6× at length 18; below that its start-up, copies and cache contention cost more than it saves.
 const AUTO_MIN_STATES = 2 ** 24;
 
-function planThreads(threads: 'auto' | number | undefined, spins: Int32Array, stride: number): Plan | undefined {
+function planThreads(option: 'auto' | number | undefined, spins: Int32Array, stride: number): Plan | undefined {
+  const threads = resolveThreads(option);
   let count: number;
-  if (threads === undefined || threads === 'auto') {
-    count = totalStates(spins) >= AUTO_MIN_STATES ? autoThreadCount() : 1;
-  } else if (Number.isInteger(threads) && threads >= 1) {
-    count = threads;
-  } else {
-    throw new IsingError('ISING_INVALID_ARGUMENT', `threads must be 'auto' or a positive integer, got ${String(threads)}`);
-  }
+  if (threads === 'auto') count = totalStates(spins) >= AUTO_MIN_STATES ? autoThreadCount() : 1;
+  else count = capThreadCount(threads);
   const groups = partitionProblems(spins, Math.min(count, spins.length));
   return groups.length > 1 ? { groups, stride, size: spins.length } : undefined;
 }

@@ -1,7 +1,6 @@
 import { defineSamplerPlugin } from './registry.js';
 import { estimateExact } from './estimateExact.js';
-import { resolveMaxSpins } from './internal/kernels/exactBatch.js';
-import { IsingError } from './errors.js';
+import { resolveMaxSpins, resolveThreads } from './internal/kernels/exactBatch.js';
 import type { Sampler, SamplerPlugin } from './types.js';
 import { assertPluginOptions, optionKeys } from './pluginOptions.js';
 
@@ -9,7 +8,10 @@ import { assertPluginOptions, optionKeys } from './pluginOptions.js';
 export interface ExactSamplerOptions {
   /** Largest spin count per problem (default 24, at most 30). */
   readonly maxSpins?: number;
-  /** Threads per estimate: `'auto'` (default, all cores for batches of ≥ 2^24 configurations) or a count. */
+  /**
+   * Threads per estimate: `'auto'` (default, all cores for batches of ≥ 2^24 configurations) or a
+   * positive integer, capped at the core count (with a one-time warning).
+   */
   readonly threads?: 'auto' | number;
 }
 
@@ -33,10 +35,7 @@ export const exactSampler: SamplerPlugin<ExactSamplerOptions> = defineSamplerPlu
   create(options: ExactSamplerOptions = {}): Sampler {
     assertPluginOptions('exact', options, KNOWN);
     const maxSpins = resolveMaxSpins(options.maxSpins);
-    const threads = options.threads ?? 'auto';
-    if (threads !== 'auto' && !(Number.isInteger(threads) && threads >= 1)) {
-      throw new IsingError('ISING_INVALID_ARGUMENT', `exact sampler: threads must be 'auto' or a positive integer, got ${String(threads)}`);
-    }
+    const threads = resolveThreads(options.threads, 'exact sampler: threads');
     return {
       name: 'exact',
       capabilities: { exact: true, maxSpins, async: false, deterministic: true },

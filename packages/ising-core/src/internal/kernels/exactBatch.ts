@@ -1,4 +1,5 @@
 import { assertSpinLimit, createIsingBatch, DEFAULT_EXACT_SPIN_LIMIT } from '../../batch.js';
+import { echo } from '../../echo.js';
 import { IsingError } from '../../errors.js';
 import type { IsingBatch } from '../../types.js';
 import type { ExactProblems } from './exactKernel.js';
@@ -8,9 +9,24 @@ export function resolveMaxSpins(maxSpins: number | undefined): number {
   const limit = maxSpins ?? DEFAULT_EXACT_SPIN_LIMIT;
   // 2^30 states would overflow the 32-bit state indices the kernels use.
   if (!Number.isInteger(limit) || limit < 1 || limit > 30) {
-    throw new IsingError('ISING_INVALID_ARGUMENT', `maxSpins must be an integer in [1, 30], got ${String(maxSpins)}`);
+    throw new IsingError('ISING_INVALID_ARGUMENT', `maxSpins must be an integer in [1, 30], got ${echo(maxSpins)}`);
   }
   return limit;
+}
+
+/**
+ * Validates a `threads` option: `'auto'` (also for `undefined`) or a positive integer. Counts above
+ * the core count are capped where the threads start (`capThreadCount`), not here, so this stays free
+ * of Node built-ins.
+ *
+ * @throws {IsingError} ISING_INVALID_ARGUMENT naming the value.
+ */
+export function resolveThreads(threads: unknown, who = 'threads'): 'auto' | number {
+  if (threads === undefined || threads === 'auto') return 'auto';
+  if (typeof threads !== 'number' || !Number.isInteger(threads) || threads < 1) {
+    throw new IsingError('ISING_INVALID_ARGUMENT', `${who} must be 'auto' or a positive integer, got ${echo(threads)}`);
+  }
+  return threads;
 }
 
 /**

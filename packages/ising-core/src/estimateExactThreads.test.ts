@@ -1,0 +1,55 @@
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { causalBatch, createRng, disposeExactWorkers, estimateExact, estimateExactAsync, exactSampler } from './index.js';
+import { autoThreadCount, resetThreadCapWarning, sharedPoolSize } from './internal/workerPool.js';
+import { codeOf } from './internal/testing/codeOf.js';
+
+// 6 problems: before the cap, `threads: 1e6` started one worker per problem (586 on a real batch).
+function smallBatch() {
+  const rng = createRng(3);
+  return causalBatch(
+    Float64Array.from({ length: 2 * 9 }, () => rng.normal()),
+    Float64Array.from({ length: 9 }, () => rng.normal() * 0.5),
+    { batch: 2, length: 3 },
+  );
+}
+
+afterEach(() => vi.restoreAllMocks());
+afterAll(() => disposeExactWorkers());
+
+describe('threads option', () => {
+  it('caps threads: 1e6 at the core count, quickly, with one warning, and gives the one-thread answer', async () => {
+    resetThreadCapWarning();
+    const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
+    const batch = smallBatch();
+    const grad = Float64Array.from({ length: batch.fields.length }, (_, i) => Math.cos(i));
+    const one = estimateExact(batch, { threads: 1 });
+    const started = performance.now();
+    const async = await estimateExactAsync(batch, { threads: 1e6 });
+    expect(sharedPoolSize()).toBeLessThanOrEqual(autoThreadCount());
+    expect(sharedPoolSize()).toBeGreaterThan(0);
+    const sync = estimateExact(batch, { threads: 1e6 });
+    expect(sharedPoolSize()).toBeLessThanOrEqual(autoThreadCount());
+    expect(Array.from(async.magnetization)).toEqual(Array.from(one.magnetization));
+    expect(Array.from(sync.magnetization)).toEqual(Array.from(one.magnetization));
+    expect(Array.from((await async.vjp(grad)).fields)).toEqual(Array.from(one.vjp(grad).fields));
+    const sampled = exactSampler.create({ threads: 1e6 }).estimate!(batch);
+    expect(Array.from((sampled as { magnetization: Float64Array }).magnetization)).toEqual(Array.from(one.magnetization));
+    expect(sharedPoolSize()).toBeLessThanOrEqual(autoThreadCount());
+    expect(performance.now() - started).toBeLessThan(15_000);
+    if (autoThreadCount() < 1e6) {
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(String(warn.mock.calls[0]![0])).toMatch(/threads: 1000000 is more than the \d+ cores available/);
+      expect(warn.mock.calls[0]![1]).toMatchObject({ code: 'ISING_THREADS_CAPPED' });
+    }
+  }, 30_000);
+
+  it('rejects non-positive and non-integer thread counts with ISING_INVALID_ARGUMENT', async () => {
+    const batch = smallBatch();
+    for (const threads of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '2', null]) {
+      expect(codeOf(() => estimateExact(batch, { threads: threads as number }))).toBe('ISING_INVALID_ARGUMENT');
+      expect(codeOf(() => exactSampler.create({ threads: threads as number }))).toBe('ISING_INVALID_ARGUMENT');
+      await expect(estimateExactAsync(batch, { threads: threads as number })).rejects.toMatchObject({ code: 'ISING_INVALID_ARGUMENT' });
+    }
+    expect(() => exactSampler.create({ threads: 'x'.repeat(10_000) as unknown as number })).toThrow(/^exact sampler: threads must be 'auto' or a positive integer, got "x+… \(9,8\d\d more characters\)$/);
+  });
+});
