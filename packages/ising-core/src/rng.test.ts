@@ -54,6 +54,17 @@ describe('createRng', () => {
     expect([b.next(), b.normal(), b.next()]).toEqual(expected);
   });
 
+  it('should resume from a state that went through JSON (no spare normal: NaN becomes null)', () => {
+    const a = createRng(12);
+    a.next();
+    const state = JSON.parse(JSON.stringify(a.save())) as number[];
+    expect(state[4]).toBeNull();
+    const expected = [a.normal(), a.normal(), a.next()];
+    const b = createRng(0);
+    b.restore(state);
+    expect([b.normal(), b.normal(), b.next()]).toEqual(expected);
+  });
+
   it('should reject bad seeds and arguments with codes', () => {
     expect(() => createRng(Number.NaN)).toThrowError(expect.objectContaining({ code: 'ISING_INVALID_ARGUMENT' }));
     expect(() => createRng(1).nextInt(0)).toThrowError(expect.objectContaining({ code: 'ISING_INVALID_ARGUMENT' }));

@@ -87,7 +87,9 @@ export function createRng(seed: number): Rng {
         throw new IsingError('ISING_INVALID_ARGUMENT', 'rng state must be the 5 numbers save() returned');
       }
       s.set(state.slice(0, 4));
-      spare = Number.isNaN(state[4]) ? undefined : state[4];
+      // JSON turns the NaN of "no spare" into null: both mean none.
+      const v = state[4];
+      spare = typeof v === 'number' && !Number.isNaN(v) ? v : undefined;
     },
   };
   return rng;
