@@ -94,3 +94,26 @@ describe('parseBenchArgs', () => {
     expect(text).toContain('--d-model');
   });
 });
+
+describe('JSON option bounds and credentials', () => {
+  it('refuses options nested deeper than 32 levels or longer than 1 MiB, with a short message', () => {
+    const deep = `${'{"a":'.repeat(60_000)}1${'}'.repeat(60_000)}`;
+    expect(() => parse('shakespeare', '--sampler-options', deep)).toThrow(/nested more than 32 levels/);
+    expect(codeOf(() => parse('shakespeare', '--sampler-options', `{"a":"${'x'.repeat(2 << 20)}"}`))).toBe('BENCH_INVALID_OPTION');
+    const bad = `{${'x'.repeat(200_000)}`;
+    let message = '';
+    try {
+      parse('shakespeare', '--sampler-options', bad);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/must be a JSON object/);
+    expect(message.length).toBeLessThan(400);
+  });
+
+  it('splits credentials off --sampler-options: they never enter the grid options', () => {
+    const cmd = parse('shakespeare', '--sampler', 'dwave', '--sampler-options', '{"token":"DEV-secret-1","numReads":50}');
+    expect(cmd!.samplerOptions).toEqual({ numReads: 50 });
+    expect(cmd!.samplerSecrets).toEqual({ token: 'DEV-secret-1' });
+  });
+});

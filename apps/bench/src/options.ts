@@ -1,3 +1,4 @@
+import { splitSecretOptions } from '@boltzmann/ising-core';
 import { Command, CommanderError, Option } from 'commander';
 import { cpus } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
@@ -14,7 +15,13 @@ export interface BenchCommand {
   readonly preset: PresetName;
   readonly grid: GridSpec;
   readonly sampler: string;
+  /** `--sampler-options` without credentials: what run ids hash and run files record. */
   readonly samplerOptions: Record<string, unknown>;
+  /**
+   * The credentials split off `--sampler-options` (see ising-core's `splitSecretOptions`): given
+   * to the sampler in memory, never hashed, written, logged or reported.
+   */
+  readonly samplerSecrets: Record<string, unknown>;
   /** DQA experiment: options passed to the `dqa` sampler besides `shots`. */
   readonly dqaOptions: Record<string, unknown>;
   readonly plugins: readonly string[];
@@ -119,12 +126,14 @@ function toCommand(experiment: Experiment, raw: Raw): BenchCommand {
   if (g.minLrFraction > 1) throw new BenchError('BENCH_INVALID_OPTION', `--min-lr-fraction must be ≤ 1, got ${g.minLrFraction}`);
   const workers = s('workers') ? parseInteger('--workers', s('workers')!, 0, 64) : Math.max(1, cpus().length);
   const results = s('results');
+  const sampler = splitSecretOptions(parseJsonObject('--sampler-options', s('samplerOptions') ?? '{}'));
   return {
     experiment,
     preset,
     grid: g,
     sampler: s('sampler') ?? 'exact',
-    samplerOptions: parseJsonObject('--sampler-options', s('samplerOptions') ?? '{}'),
+    samplerOptions: sampler.options,
+    samplerSecrets: sampler.secrets,
     dqaOptions: parseJsonObject('--dqa-options', s('dqaOptions') ?? '{}'),
     plugins: ((raw['plugin'] as string[] | undefined) ?? []).map(userPath),
     resultsDir: results ? userPath(results) : resolve(repoRoot(), 'results', experiment),

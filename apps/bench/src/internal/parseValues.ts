@@ -1,7 +1,8 @@
+import { echo } from '@boltzmann/ising-core';
 import { BenchError } from '../benchError.js';
 
 const bad = (flag: string, what: string, raw: string): never => {
-  throw new BenchError('BENCH_INVALID_OPTION', `${flag} must be ${what}, got "${raw}"`);
+  throw new BenchError('BENCH_INVALID_OPTION', `${flag} must be ${what}, got ${echo(raw)}`);
 };
 
 /** A comma-separated list of items; empty items are an error. */
@@ -52,16 +53,45 @@ export function onOffItem(s: string): boolean | undefined {
   return undefined;
 }
 
-/** A JSON object flag (sampler options). */
+/** Longest JSON option value accepted, in characters. */
+export const MAX_JSON_OPTION_LENGTH = 1 << 20;
+/** Deepest nesting of objects and arrays accepted in a JSON option. */
+export const MAX_JSON_OPTION_DEPTH = 32;
+
+/** Nesting depth of a parsed JSON value, walked iteratively so a deep value cannot overflow the stack. */
+function jsonDepth(value: unknown, limit: number): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth + 1 > deepest) deepest = depth + 1;
+    if (deepest > limit) return deepest;
+    for (const child of Object.values(v as object)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+/**
+ * A JSON object flag (sampler options): at most {@link MAX_JSON_OPTION_LENGTH} characters and
+ * {@link MAX_JSON_OPTION_DEPTH} levels of nesting, so a hostile value cannot exhaust memory or
+ * the stack of the code that walks it later. Errors echo a bounded part of the value.
+ */
 export function parseJsonObject(flag: string, raw: string): Record<string, unknown> {
+  if (raw.length > MAX_JSON_OPTION_LENGTH) {
+    throw new BenchError('BENCH_INVALID_OPTION', `${flag} is ${raw.length.toLocaleString('en-US')} characters long; the limit is ${MAX_JSON_OPTION_LENGTH.toLocaleString('en-US')}`);
+  }
   let value: unknown;
   try {
     value = JSON.parse(raw);
   } catch (error) {
-    throw new BenchError('BENCH_INVALID_OPTION', `${flag} must be a JSON object, got "${raw}" (${(error as Error).message})`);
+    throw new BenchError('BENCH_INVALID_OPTION', `${flag} must be a JSON object, got ${echo(raw)} (${(error as Error).message})`);
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new BenchError('BENCH_INVALID_OPTION', `${flag} must be a JSON object such as '{"seed":1}', got "${raw}"`);
+    throw new BenchError('BENCH_INVALID_OPTION', `${flag} must be a JSON object such as '{"seed":1}', got ${echo(raw)}`);
+  }
+  if (jsonDepth(value, MAX_JSON_OPTION_DEPTH) > MAX_JSON_OPTION_DEPTH) {
+    throw new BenchError('BENCH_INVALID_OPTION', `${flag} is nested more than ${MAX_JSON_OPTION_DEPTH} levels deep`);
   }
   return value as Record<string, unknown>;
 }
