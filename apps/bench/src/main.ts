@@ -1,3 +1,4 @@
+import { redactSecrets } from '@boltzmann/ising-core';
 import { formatError } from './benchError.js';
 import { parseBenchArgs } from './options.js';
 import type { BenchCommand } from './options.js';
@@ -39,7 +40,7 @@ export async function main(argv: readonly string[], io: MainIo = { out: (l) => p
     const { runCommand } = await import('./runCommand.js');
     return await runCommand(command, io);
   } catch (error) {
-    io.err(formatError(error));
+    io.err(redactSecrets(formatError(error), command.samplerSecrets));
     return EXIT.failed;
   }
 }

@@ -51,6 +51,7 @@ describe('interrupt and resume', () => {
     // 2. Rerun: the interrupted run continues from its checkpoint, the other starts fresh.
     const second = recorder();
     expect(await main(args(dir), io(second.progress))).toBe(0);
+    expect(out.filter((l) => l.includes("warning"))).toEqual([]);
     expect(second.starts.find((s) => s.id === stoppedId)!.startStep).toBe(stoppedAt);
     expect(second.starts.filter((s) => s.id !== stoppedId).map((s) => s.startStep)).toEqual([0]);
     expect(readdirSync(join(dir, 'checkpoints'))).toEqual([]);
@@ -70,6 +71,9 @@ describe('interrupt and resume', () => {
     const resumed = records.find((r) => r.id === stoppedId)!;
     expect(resumed.finalMetric).toBe(uninterrupted.finalMetric);
     expect(resumed.evalMetric).toEqual(uninterrupted.evalMetric);
+    // Stopped between two train-loss points (every 5 steps): the curve has no extra partial point.
+    expect(stoppedAt % 5).not.toBe(0);
+    expect(resumed.trainLoss).toEqual(uninterrupted.trainLoss);
 
     // 4. A third run has nothing to do.
     const third = recorder();
@@ -89,7 +93,7 @@ describe('interrupt and resume', () => {
     const out: string[] = [];
     const rec = recorder();
     expect(await main(tiny, { out: (l) => void out.push(l), err: (l) => void out.push(l), progress: rec.progress })).toBe(0);
-    expect(out.join('\n')).toMatch(/warning: checkpoint .* is unreadable .*restarting run .* from step 0/);
+    expect(out.join('\n')).toMatch(/warning: checkpoint .* cannot be used: it is unreadable .*set aside as .*\.rejected; run .* restarts from step 0/);
     expect(rec.starts).toEqual([{ id, startStep: 0 }]);
     writeFileSync(join(dir, 'runs', `${id}.json`), '{ not json');
     out.length = 0;

@@ -1,7 +1,10 @@
+import { mergeSecretOptions, redactSecrets, splitSecretOptions } from '@boltzmann/ising-core';
 import type { SamplerRegistry } from '@boltzmann/ising-core';
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { isatty } from 'node:tty';
 import { BenchError } from './benchError.js';
-import { expandGrid } from './grid.js';
+import { canonicalJson, expandGrid } from './grid.js';
 import { EXIT } from './main.js';
 import type { MainIo } from './main.js';
 import type { BenchCommand } from './options.js';
@@ -9,23 +12,29 @@ import { barProgress, plainProgress } from './progress.js';
 import { runGrid } from './runGrid.js';
 import type { RunConfig, RunSettings } from './types.js';
 
-/** Fails fast, before any worker starts: unknown sampler, bad plugin, missing data, bad bracket spec. */
-async function preflight(command: BenchCommand, configs: readonly RunConfig[]): Promise<SamplerRegistry> {
-  // Loaded here, not at the top: a dry run needs neither the samplers nor the data.
-  const [{ createBenchRegistry }, { bracketTask }, { shakespeareCorpus }] = await Promise.all([
-    import('./registry.js'),
+/**
+ * Every start-up check of a run, also done by `--dry-run`: the sampler and plugins exist, each
+ * distinct sampler builds from its options (hardware samplers in dry-run mode, which needs no
+ * credentials), it takes the grid's lengths, the data is there and intact, and the bracket specs
+ * are possible.
+ */
+async function preflight(command: BenchCommand, configs: readonly RunConfig[], registry: SamplerRegistry): Promise<void> {
+  const [{ bracketTask }, { shakespeareCorpus }, { hardwareRuns }] = await Promise.all([
     import('@boltzmann/datasets'),
     import('./internal/taskData.js'),
+    import('./hardwareDryRun.js'),
   ]);
-  const registry = await createBenchRegistry(command.plugins);
   for (const name of new Set(configs.map((c) => c.sampler))) if (name !== 'none') registry.require(name);
-  // Build each distinct sampler once so bad options (or missing credentials) fail here, not in a worker.
+  const dryHardware = new Set(command.dryRun ? hardwareRuns(configs) : []);
   const tried = new Set<string>();
   for (const c of configs) {
-    const key = `${c.sampler}|${JSON.stringify(c.samplerOptions)}`;
+    const key = `${c.sampler}|${canonicalJson(c.samplerOptions)}`;
     if (c.sampler === 'none' || tried.has(key)) continue;
     tried.add(key);
-    const sampler = registry.require(c.sampler).create({ ...c.samplerOptions });
+    const options = mergeSecretOptions(c.samplerOptions, command.samplerSecrets);
+    // A dry run builds hardware samplers as its request-writing dry run does: no credentials.
+    if (dryHardware.has(c)) options['dryRun'] = { dir: join(command.resultsDir, 'dry-run') };
+    const sampler = registry.require(c.sampler).create(options);
     await sampler.dispose?.();
   }
   for (const c of configs) {
@@ -42,7 +51,24 @@ async function preflight(command: BenchCommand, configs: readonly RunConfig[]): 
     seen.add(key);
     bracketTask({ T: c.length, mode: c.mode, types: c.types as 1 | 2 | 3, seed: 0 });
   }
-  return registry;
+}
+
+/** `--results` must be a directory or not exist yet. */
+function assertResultsDir(dir: string): void {
+  if (existsSync(dir) && !statSync(dir).isDirectory()) {
+    throw new BenchError('BENCH_RESULTS_INVALID', `--results ${dir} is a file; pass a directory (it is created when missing)`);
+  }
+}
+
+/**
+ * The command with the credentials the chosen plugin declares (`secretOptions`) moved from its
+ * sampler options to `samplerSecrets`; parsing already moved every credential-looking key.
+ */
+function withDeclaredSecrets(command: BenchCommand, registry: SamplerRegistry): BenchCommand {
+  const declared = registry.get(command.sampler)?.secretOptions ?? [];
+  if (declared.length === 0) return command;
+  const split = splitSecretOptions(command.samplerOptions, declared);
+  return { ...command, samplerOptions: split.options, samplerSecrets: mergeSecretOptions(command.samplerSecrets, split.secrets) };
 }
 
 /**
@@ -54,16 +80,26 @@ async function preflight(command: BenchCommand, configs: readonly RunConfig[]): 
  * @returns the exit code (0 ok, 1 run failures, 130 interrupted).
  * @throws the coded errors of every package (the caller prints them).
  */
-export async function runCommand(command: BenchCommand, io: MainIo): Promise<number> {
+export async function runCommand(parsed: BenchCommand, rawIo: MainIo): Promise<number> {
+  assertResultsDir(parsed.resultsDir);
+  // The last line of defence: no line this bench prints quotes a credential it was given.
+  let secrets = parsed.samplerSecrets;
+  const redact = (line: string): string => redactSecrets(line, secrets);
+  const io: MainIo = { ...rawIo, out: (l) => rawIo.out(redact(l)), err: (l) => rawIo.err(redact(l)) };
+  const { createBenchRegistry } = await import('./registry.js');
+  const registry = await createBenchRegistry(parsed.plugins);
+  const command = withDeclaredSecrets(parsed, registry);
+  secrets = command.samplerSecrets;
   const configs = expandGrid(command);
   io.out(`bench ${command.experiment} (preset ${command.preset})`);
-  if (!command.dryRun) await preflight(command, configs);
+  await preflight(command, configs, registry);
   const settings: RunSettings = {
     checkpointEvery: command.grid.checkpointEvery,
     logEvery: command.grid.logEvery,
     resultsDir: command.resultsDir,
     plugins: command.plugins,
     ...(command.dataPath ? { dataPath: command.dataPath } : {}),
+    ...(Object.keys(command.samplerSecrets).length > 0 ? { samplerSecrets: command.samplerSecrets } : {}),
   };
   const progress = io.progress ?? (!command.plain && isatty(1) ? barProgress() : plainProgress(io.out));
   const outcome = await runGrid(configs, { workers: command.workers, settings, progress, signal: io.signal, dryRun: command.dryRun, out: io.out });

@@ -1,6 +1,8 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { echo } from '@boltzmann/ising-core';
+import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { BenchError } from './benchError.js';
+import { canonicalJson } from './grid.js';
 import type { CurvePoint, RunConfig, RunRecord } from './types.js';
 
 /** Path of a finished run's record. */
@@ -18,9 +20,58 @@ export interface Checkpoint {
   readonly elapsedSeconds: number;
   readonly trainLoss: readonly CurvePoint[];
   readonly evalMetric: readonly CurvePoint[];
+  /**
+   * The train-loss interval still open at `step` (sum and count of its batch losses), so a
+   * resumed run records the same curve as an uninterrupted one. Absent in older checkpoints,
+   * which closed the interval instead.
+   */
+  readonly openLoss?: { readonly sum: number; readonly count: number };
   readonly dataState: readonly number[];
   /** Model weights and optimizer state, as the engine saved them. */
   readonly engine: unknown;
+}
+
+const isCurve = (v: unknown, lastStep: number): boolean =>
+  Array.isArray(v) &&
+  v.every((p: Partial<CurvePoint> | null) => p !== null && typeof p === 'object' && Number.isInteger(p.step) && p.step! >= 1 && p.step! <= lastStep && typeof p.value === 'number');
+
+/**
+ * Why a parsed checkpoint cannot continue `config`'s run, or undefined when it can: the id
+ * and the whole config must match, the step must lie in `[0, steps]`, and the curves, data
+ * state and open loss interval must be well-formed and end at or before the step.
+ */
+export function checkpointProblem(value: Partial<Checkpoint> | null, id: string, config?: RunConfig): string | undefined {
+  if (value === null || typeof value !== 'object' || value.version !== 1) return 'not a version-1 checkpoint';
+  if (value.id !== id) return `it belongs to run ${echo(value.id)}`;
+  if (config !== undefined && canonicalJson(value.config) !== canonicalJson(config)) return 'its config differs from the run\'s';
+  const steps = config?.steps ?? Number.POSITIVE_INFINITY;
+  if (!Number.isInteger(value.step) || value.step! < 0 || value.step! > steps) return `its step ${echo(value.step)} is outside [0, ${steps}]`;
+  if (!isCurve(value.trainLoss, value.step!) || !isCurve(value.evalMetric, value.step!)) return 'its curves are malformed or run past its step';
+  // NaN entries (an RNG's "no spare normal") come back from JSON as null.
+  if (!Array.isArray(value.dataState) || !value.dataState.every((x) => typeof x === 'number' || x === null)) return 'its data state is malformed';
+  if (!(typeof value.elapsedSeconds === 'number' && value.elapsedSeconds >= 0) || typeof value.startedAt !== 'string') return 'its timing is malformed';
+  const open = value.openLoss;
+  if (open !== undefined && !(open !== null && typeof open === 'object' && Number.isInteger(open.count) && open.count >= 0 && Number.isFinite(open.sum))) {
+    return 'its open loss interval is malformed';
+  }
+  return undefined;
+}
+
+/**
+ * Sets a checkpoint that cannot be used aside (`<id>.json.rejected`, replacing an older one) so
+ * the run restarts from step 0 while the file stays there to inspect.
+ *
+ * @returns the path it was moved to.
+ */
+export function rejectCheckpoint(resultsDir: string, id: string): string {
+  const path = checkpointPath(resultsDir, id);
+  const aside = `${path}.rejected`;
+  try {
+    renameSync(path, aside);
+  } catch {
+    rmSync(path, { force: true });
+  }
+  return aside;
 }
 
 /**
@@ -45,21 +96,27 @@ export function readRecord(resultsDir: string, id: string): RunRecord | null {
 }
 
 /**
- * The checkpoint of a run, or null. An unreadable checkpoint is reported and, when `discard`
- * (the default), deleted so the run restarts from step 0.
+ * The checkpoint of a run, or null. A checkpoint that is unreadable or does not fit the run
+ * (see {@link checkpointProblem}) is never trusted: it is reported by path and, when `discard`
+ * (the default), set aside so the run restarts from step 0.
+ *
+ * @param config the run's config; when given, the checkpoint must match it and its step range.
  */
-export function readCheckpoint(resultsDir: string, id: string, warn: (msg: string) => void = () => undefined, discard = true): Checkpoint | null {
+export function readCheckpoint(resultsDir: string, id: string, warn: (msg: string) => void = () => undefined, discard = true, config?: RunConfig): Checkpoint | null {
   const path = checkpointPath(resultsDir, id);
   if (!existsSync(path)) return null;
+  let problem: string | undefined;
+  let value: Checkpoint | undefined;
   try {
-    const value = JSON.parse(readFileSync(path, 'utf8')) as Checkpoint;
-    if (value?.version !== 1 || value.id !== id || !Number.isInteger(value.step)) throw new Error('not a checkpoint of this run');
-    return value;
+    value = JSON.parse(readFileSync(path, 'utf8')) as Checkpoint;
+    problem = checkpointProblem(value, id, config);
   } catch (error) {
-    warn(`checkpoint ${path} is unreadable (${(error as Error).message}); ${discard ? `restarting run ${id} from step 0` : 'a real run restarts it from step 0'}`);
-    if (discard) rmSync(path, { force: true });
-    return null;
+    problem = `it is unreadable (${(error as Error).message})`;
   }
+  if (problem === undefined) return value!;
+  const fate = discard ? `set aside as ${rejectCheckpoint(resultsDir, id)}; run ${id} restarts from step 0` : 'a real run restarts it from step 0';
+  warn(`checkpoint ${path} cannot be used: ${problem}; ${fate}`);
+  return null;
 }
 
 /** Removes a run's checkpoint (after its record is written). */

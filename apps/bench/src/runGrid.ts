@@ -86,7 +86,7 @@ export async function runGrid(configs: readonly RunConfig[], options: GridRunOpt
         done.set(id, record);
         continue;
       }
-      const ckpt = readCheckpoint(dir, id, (m) => out(`warning: ${m}`), !options.dryRun);
+      const ckpt = readCheckpoint(dir, id, (m) => out(`warning: ${m}`), !options.dryRun, config);
       pending.push({ config, id, doneFraction: ckpt ? ckpt.step / config.steps : 0, startStep: ckpt?.step ?? 0 });
     }
     const resuming = pending.filter((t) => t.startStep > 0).length;

@@ -1,10 +1,13 @@
+import { echo } from '@boltzmann/ising-core';
 import type { SamplerRegistry } from '@boltzmann/ising-core';
 import { writeJsonAtomic } from './atomicWrite.js';
 import { runId } from './grid.js';
 import { createEngine } from './internal/engine.js';
+import type { Engine } from './internal/engine.js';
 import { gitCommit } from './internal/gitCommit.js';
 import { createTaskData } from './internal/taskData.js';
-import { checkpointPath, readCheckpoint, recordPath, removeCheckpoint } from './runFiles.js';
+import type { TaskData } from './internal/taskData.js';
+import { checkpointPath, readCheckpoint, recordPath, rejectCheckpoint, removeCheckpoint } from './runFiles.js';
 import type { Checkpoint } from './runFiles.js';
 import type { CurvePoint, RunConfig, RunProgress, RunRecord, RunSettings } from './types.js';
 
@@ -37,25 +40,53 @@ export function finalMetricOf(config: RunConfig, e: { loss: number; correct: num
  * @example
  * const rec = await trainRun(config, { checkpointEvery: 100, logEvery: 10, resultsDir, plugins: [] }, registry);
  */
+/**
+ * The engine of a run: restored from its checkpoint when that checkpoint fits the run, else
+ * fresh. A checkpoint the engine or data cannot take (weights of another shape, a foreign
+ * optimizer state) is set aside by path and the run restarts from step 0; it is never trusted.
+ */
+async function resume(
+  config: RunConfig,
+  settings: RunSettings,
+  registry: SamplerRegistry,
+  warn: (message: string) => void = () => undefined,
+): Promise<{ engine: Engine; data: TaskData; ckpt: Checkpoint | null }> {
+  const id = runId(config);
+  const secrets = settings.samplerSecrets ?? {};
+  const fresh = async (): Promise<{ engine: Engine; data: TaskData; ckpt: null }> => {
+    const data = await createTaskData(config, settings.dataPath);
+    return { engine: await createEngine(config, data, registry, undefined, secrets), data, ckpt: null };
+  };
+  const ckpt = readCheckpoint(settings.resultsDir, id, warn, true, config);
+  if (ckpt === null) return fresh();
+  const data = await createTaskData(config, settings.dataPath);
+  let engine: Engine | undefined;
+  try {
+    engine = await createEngine(config, data, registry, ckpt.engine, secrets);
+    data.restoreState(ckpt.dataState);
+    return { engine, data, ckpt };
+  } catch (error) {
+    engine?.dispose();
+    // If a fresh engine fails too, the fault is not the checkpoint's: keep it and report that error.
+    const started = await fresh();
+    const why = error instanceof Error ? error.message : String(error);
+    const aside = rejectCheckpoint(settings.resultsDir, id);
+    warn(`checkpoint ${checkpointPath(settings.resultsDir, id)} does not fit run ${id} (${echo(why, 300)}); set aside as ${aside}, restarting from step 0`);
+    return started;
+  }
+}
+
 export async function trainRun(config: RunConfig, settings: RunSettings, registry: SamplerRegistry, hooks: TrainHooks = {}): Promise<RunRecord | 'stopped'> {
   const id = runId(config);
-  const data = await createTaskData(config, settings.dataPath);
-  const ckpt = readCheckpoint(settings.resultsDir, id, hooks.warn);
-  const engine = await createEngine(config, data, registry, ckpt?.engine);
+  const { engine, data, ckpt } = await resume(config, settings, registry, hooks.warn);
   try {
-    let step = 0;
-    let startedAt = new Date().toISOString();
-    let previousSeconds = 0;
-    const trainLoss: CurvePoint[] = [];
-    const evalMetric: CurvePoint[] = [];
-    if (ckpt) {
-      data.restoreState(ckpt.dataState);
-      step = ckpt.step;
-      startedAt = ckpt.startedAt;
-      previousSeconds = ckpt.elapsedSeconds;
-      trainLoss.push(...ckpt.trainLoss);
-      evalMetric.push(...ckpt.evalMetric);
-    }
+    let step = ckpt?.step ?? 0;
+    const startedAt = ckpt?.startedAt ?? new Date().toISOString();
+    const previousSeconds = ckpt?.elapsedSeconds ?? 0;
+    const trainLoss: CurvePoint[] = [...(ckpt?.trainLoss ?? [])];
+    const evalMetric: CurvePoint[] = [...(ckpt?.evalMetric ?? [])];
+    let lossSum = ckpt?.openLoss?.sum ?? 0;
+    let lossCount = ckpt?.openLoss?.count ?? 0;
     const sessionStart = performance.now();
     const sessionStartStep = step;
     const elapsed = (): number => previousSeconds + (performance.now() - sessionStart) / 1000;
@@ -69,13 +100,12 @@ export async function trainRun(config: RunConfig, settings: RunSettings, registr
         elapsedSeconds: elapsed(),
         trainLoss,
         evalMetric,
+        openLoss: { sum: lossSum, count: lossCount },
         dataState: data.saveState(),
         engine: engine.save(),
       };
       writeJsonAtomic(checkpointPath(settings.resultsDir, id), c, true);
     };
-    let lossSum = 0;
-    let lossCount = 0;
     while (step < config.steps) {
       const loss = await engine.step(data.next(config.batchSize));
       step += 1;
@@ -96,15 +126,9 @@ export async function trainRun(config: RunConfig, settings: RunSettings, registr
       // stop messages, signals and IPC are seen between steps.
       await new Promise<void>((resolve) => setImmediate(resolve));
       const stop = hooks.shouldStop?.() === true;
-      if (step < config.steps && (stop || step % settings.checkpointEvery === 0)) {
-        // A checkpoint sits at an interval boundary only if the partial loss interval is flushed with it.
-        if (lossCount > 0) {
-          trainLoss.push({ step, value: lossSum / lossCount });
-          lossSum = 0;
-          lossCount = 0;
-        }
-        checkpoint();
-      }
+      // The open loss interval is saved with the checkpoint, not closed: a resumed run's curve
+      // is then the curve of an uninterrupted one.
+      if (step < config.steps && (stop || step % settings.checkpointEvery === 0)) checkpoint();
       if (stop && step < config.steps) return 'stopped';
     }
     const final = await engine.evaluate(data.evalBatches);

@@ -59,6 +59,11 @@ export interface RunSettings {
   readonly plugins: readonly string[];
   /** Tiny Shakespeare file override (else the datasets package's lookup). */
   readonly dataPath?: string;
+  /**
+   * Credentials for the sampler (split off `--sampler-options`), merged into its options only
+   * when it is created. They travel to worker processes over IPC and are never written.
+   */
+  readonly samplerSecrets?: Readonly<Record<string, unknown>>;
 }
 
 /** One point of a curve. */

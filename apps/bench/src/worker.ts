@@ -3,6 +3,7 @@
  * tsx loader. Each process owns its own TensorFlow.js (wasm) backend, which is why the bench
  * uses processes rather than worker_threads. Protocol: see internal/messages.ts.
  */
+import { redactSecrets } from '@boltzmann/ising-core';
 import type { SamplerRegistry } from '@boltzmann/ising-core';
 import { hasErrorCode } from './benchError.js';
 import type { FromWorker, ToWorker } from './internal/messages.js';
@@ -29,10 +30,10 @@ process.on('disconnect', () => {
 let registry: SamplerRegistry | undefined;
 let busy = false;
 
-function failure(id: string | null, error: unknown): FromWorker {
+function failure(id: string | null, error: unknown, secrets: Readonly<Record<string, unknown>>): FromWorker {
   const code = hasErrorCode(error) ? error.code : 'BENCH_RUN_FAILED';
   const message = error instanceof Error ? (hasErrorCode(error) ? error.message : `${error.name}: ${error.message}`) : String(error);
-  return { type: 'failed', id, code, message };
+  return { type: 'failed', id, code, message: redactSecrets(message, secrets) };
 }
 
 /** Reports the end of a run; when a stop was requested, exits once the message is flushed. */
@@ -54,6 +55,7 @@ process.on('message', (raw: ToWorker) => {
   }
   if (raw.type !== 'run') return;
   const { config, settings } = raw;
+  const secrets = settings.samplerSecrets ?? {};
   busy = true;
   void (async () => {
     let last = 0;
@@ -68,11 +70,11 @@ process.on('message', (raw: ToWorker) => {
           }
         },
         shouldStop: () => stopRequested,
-        warn: (message) => send({ type: 'warn', message }),
+        warn: (message) => send({ type: 'warn', message: redactSecrets(message, secrets) }),
       });
       finish(result === 'stopped' ? { type: 'stopped', id: '' } : { type: 'done', id: result.id, record: result });
     } catch (error) {
-      finish(failure(null, error));
+      finish(failure(null, error, secrets));
     }
   })();
 });

@@ -1,5 +1,6 @@
 import { combineEvaluations, createTrainer, createTransformer, evaluate, initBackend, loadTransformer } from '@boltzmann/attention';
 import type { Trainer, TrainerState, Transformer, TransformerJSON } from '@boltzmann/attention';
+import { mergeSecretOptions } from '@boltzmann/ising-core';
 import type { SamplerRegistry } from '@boltzmann/ising-core';
 import { BenchError } from '../benchError.js';
 import type { RunConfig } from '../types.js';
@@ -41,13 +42,22 @@ function usesSampler(config: RunConfig): boolean {
  * @param data the run's data (vocabulary and output sizes).
  * @param registry the bench's frozen sampler registry.
  * @param saved the engine state of a checkpoint, to continue from.
+ * @param secrets the sampler's credentials (never recorded).
  * @returns the engine.
  * @throws AttentionError codes (bad config, unknown sampler, corrupt checkpoint weights).
  */
-export async function createEngine(config: RunConfig, data: TaskData, registry: SamplerRegistry, saved?: unknown): Promise<Engine> {
+export async function createEngine(
+  config: RunConfig,
+  data: TaskData,
+  registry: SamplerRegistry,
+  saved?: unknown,
+  secrets: Readonly<Record<string, unknown>> = {},
+): Promise<Engine> {
   backendReady ??= initBackend('wasm', { log: () => undefined });
   await backendReady;
-  const samplerPart = usesSampler(config) ? { sampler: config.sampler, samplerOptions: config.samplerOptions, registry } : {};
+  // The sampler gets its credentials here and only here; the model records the options without them.
+  const samplerOptions = mergeSecretOptions(config.samplerOptions, secrets);
+  const samplerPart = usesSampler(config) ? { sampler: config.sampler, samplerOptions, registry } : {};
   let model: Transformer;
   let trainer: Trainer;
   const trainerOptions = {

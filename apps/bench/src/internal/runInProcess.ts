@@ -1,3 +1,4 @@
+import { redactSecrets } from '@boltzmann/ising-core';
 import { formatError, hasErrorCode } from '../benchError.js';
 import { createBenchRegistry } from '../registry.js';
 import { formatDuration } from '../progress.js';
@@ -25,7 +26,7 @@ export async function runInProcess(
       const result = await trainRun(t.config, options.settings, registry, {
         onProgress: (p) => options.progress.update(p),
         shouldStop: () => options.signal?.aborted === true,
-        warn: (m) => options.progress.log(`warning: ${m}`),
+        warn: (m) => options.progress.log(`warning: ${redactSecrets(m, options.settings.samplerSecrets ?? {})}`),
       });
       if (result === 'stopped') options.progress.end(t.id, 'checkpointed');
       else {
@@ -34,8 +35,9 @@ export async function runInProcess(
       }
     } catch (error) {
       const code = hasErrorCode(error) ? error.code : 'BENCH_RUN_FAILED';
-      failures.push({ id: t.id, label, code, message: formatError(error).replace(/^error \[[^\]]+\]: /, '') });
-      options.progress.end(t.id, `failed: ${formatError(error)}`);
+      const line = redactSecrets(formatError(error), options.settings.samplerSecrets ?? {});
+      failures.push({ id: t.id, label, code, message: line.replace(/^error \[[^\]]+\]: /, '') });
+      options.progress.end(t.id, `failed: ${line}`);
     }
   }
 }
