@@ -1,3 +1,4 @@
+import { echo } from './echo.js';
 import { IsingError } from './errors.js';
 import type { IsingBatch, RealArray } from './types.js';
 
@@ -12,7 +13,7 @@ export interface CausalShape {
 
 function assertPositiveInt(value: number, what: string): void {
   if (!Number.isInteger(value) || value < 1) {
-    throw new IsingError('ISING_INVALID_ARGUMENT', `${what} must be a positive integer, got ${String(value)}`);
+    throw new IsingError('ISING_INVALID_ARGUMENT', `${what} must be a positive integer, got ${echo(value)}`);
   }
 }
 
@@ -32,7 +33,7 @@ export function assertFinite(values: ArrayLike<number>, what: string, isUsed?: (
 /** Throws `ISING_INVALID_ARGUMENT` unless `beta` is finite and positive. */
 export function assertBeta(beta: number): void {
   if (!Number.isFinite(beta) || beta <= 0) {
-    throw new IsingError('ISING_INVALID_ARGUMENT', `beta must be a finite positive number, got ${String(beta)}`);
+    throw new IsingError('ISING_INVALID_ARGUMENT', `beta must be a finite positive number, got ${echo(beta)}`);
   }
 }
 
@@ -82,13 +83,15 @@ export function createIsingBatch(input: {
       `couplings has ${input.couplings.length} entries; a ${stride} × ${stride} matrix needs ${stride * stride}`,
     );
   }
-  const spins = Int32Array.from(input.spins);
+  // Check the values as given: Int32Array.from wraps 2^32 + 1 to 1 and truncates 2.5 to 2.
+  const spins = new Int32Array(size);
   let maxUsed = 0;
   for (let q = 0; q < size; q++) {
-    const n = spins[q]!;
-    if (!Number.isInteger(input.spins[q]) || n < 1 || n > stride) {
-      throw new IsingError('ISING_SHAPE_MISMATCH', `spins[${q}] is ${String(input.spins[q])}; it must be an integer in [1, ${stride}]`);
+    const n: unknown = input.spins[q];
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > stride) {
+      throw new IsingError('ISING_SHAPE_MISMATCH', `spins[${q}] is ${echo(n)}; it must be an integer in [1, ${stride}]`);
     }
+    spins[q] = n;
     if (n > maxUsed) maxUsed = n;
   }
   assertFinite(input.fields, 'fields', (i) => i % stride < spins[Math.floor(i / stride)]!);

@@ -66,3 +66,14 @@ describe('estimateFromDense', () => {
     expect(() => est.vjp(new Float64Array(3))).toThrow(expect.objectContaining({ code: 'ISING_SHAPE_MISMATCH' }));
   });
 });
+
+describe('estimateFromDense near the float64 limit', () => {
+  it('normalizes weights of 1.7e308 without overflowing: m = 0, not −1', () => {
+    const batch = createIsingBatch({ fields: Float64Array.of(0), couplings: Float64Array.of(0), spins: [1], stride: 1 });
+    const est = estimateFromDense(batch, [Float64Array.of(1.7e308, 1.7e308)]);
+    expect(Array.from(est.magnetization)).toEqual([0]);
+    const skewed = estimateFromDense(batch, [Float64Array.of(1.7e308, 1.7e308 / 3)]);
+    expect(skewed.magnetization[0]).toBeCloseTo(-0.5, 14);
+    expect(Number.isFinite(skewed.vjp(Float64Array.of(1)).fields[0])).toBe(true);
+  });
+});

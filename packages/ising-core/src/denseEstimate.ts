@@ -18,16 +18,23 @@ function normalized(batch: IsingBatch, distributions: readonly Float64Array[]): 
       const got = d instanceof Float64Array ? `${d.length} entries` : 'not a Float64Array';
       throw new IsingError('ISING_SHAPE_MISMATCH', `estimateFromDense: distribution ${q} is ${got}; ${batch.spins[q]} spins need 2^${batch.spins[q]} = ${states}`);
     }
-    let total = 0;
+    let largest = 0;
     for (let s = 0; s < states; s++) {
       const v = d[s]!;
-      if (!Number.isFinite(v)) throw new IsingError('ISING_NOT_FINITE', `estimateFromDense: distribution ${q} has ${String(v)} at state ${s}`);
+      if (!Number.isFinite(v)) throw new IsingError('ISING_NOT_FINITE', `estimateFromDense: distribution ${q} has ${v} at state ${s}`);
       if (v < 0) throw new IsingError('ISING_INVALID_ARGUMENT', `estimateFromDense: distribution ${q} has the negative probability ${v} at state ${s}`);
-      total += v;
+      if (v > largest) largest = v;
     }
-    if (!(total > 0)) throw new IsingError('ISING_INVALID_ARGUMENT', `estimateFromDense: distribution ${q} sums to ${total}; it needs positive mass`);
+    if (!(largest > 0)) throw new IsingError('ISING_INVALID_ARGUMENT', `estimateFromDense: distribution ${q} sums to 0; it needs positive mass`);
+    // Scaling by the largest entry first keeps the total finite for weights near the float64 limit
+    // (two entries of 1.7e308 summed to Infinity and every p to 0).
     const p = new Float64Array(states);
-    for (let s = 0; s < states; s++) p[s] = d[s]! / total;
+    let total = 0;
+    for (let s = 0; s < states; s++) {
+      p[s] = d[s]! / largest;
+      total += p[s]!;
+    }
+    for (let s = 0; s < states; s++) p[s]! /= total;
     return p;
   });
 }

@@ -142,3 +142,21 @@ describe('single-model exact functions', () => {
     }
   });
 });
+
+describe('sampleExact count limit', () => {
+  it('refuses more than 2^24 samples per call with ISING_INVALID_ARGUMENT naming the count and the maximum', () => {
+    const h = Float64Array.of(0.3);
+    const J = Float64Array.of(0);
+    let message = '';
+    try {
+      sampleExact(h, J, 1e12, createRng(1));
+    } catch (error) {
+      expect(error).toMatchObject({ code: 'ISING_INVALID_ARGUMENT' });
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/1000000000000/);
+    expect(message).toMatch(/16,777,216/);
+    expect(codeOf(() => sampleExact(h, J, 2 ** 24 + 1, createRng(1)))).toBe('ISING_INVALID_ARGUMENT');
+    expect(sampleExact(h, J, 3, createRng(1)).weights.length).toBe(3);
+  });
+});

@@ -1,4 +1,5 @@
 import { assertBeta, assertSpinLimit, createIsingBatch } from './batch.js';
+import { echo } from './echo.js';
 import { IsingError } from './errors.js';
 import { estimateExact } from './estimateExact.js';
 import { resolveMaxSpins } from './internal/kernels/exactBatch.js';
@@ -20,7 +21,7 @@ export interface ExactModelOptions {
 /** Validates one model and returns it as a one-problem batch (fields padded to the coupling side). */
 function modelBatch(fields: RealArray, couplings: RealArray, options: ExactModelOptions, who: string): IsingBatch {
   const n = options.spins ?? fields.length;
-  if (!Number.isInteger(n) || n < 1) throw new IsingError('ISING_INVALID_ARGUMENT', `${who}: the spin count must be a positive integer, got ${String(n)}`);
+  if (!Number.isInteger(n) || n < 1) throw new IsingError('ISING_INVALID_ARGUMENT', `${who}: the spin count must be a positive integer, got ${echo(n)}`);
   assertSpinLimit(n, resolveMaxSpins(options.maxSpins), who);
   const side = Math.round(Math.sqrt(couplings.length));
   if (side * side !== couplings.length || side < n) {
@@ -127,17 +128,31 @@ export function correlations(fields: RealArray, couplings: RealArray, options: E
 }
 
 /**
+ * Most samples one {@link sampleExact} call draws: 2^24, i.e. at most 16 MiB per spin of states
+ * plus 128 MiB of weights. Larger counts would fail with a raw `RangeError` or exhaust memory;
+ * draw them in several calls (the generator's stream continues).
+ */
+const MAX_EXACT_SAMPLES = 2 ** 24;
+
+/**
  * Draws `count` independent exact samples from the Boltzmann distribution (inverse CDF with a
  * binary search over the `2^n` cumulative probabilities).
  *
  * @param rng a seeded generator (`createRng(seed)`); the result is a function of its stream.
  * @returns a {@link SampleSet} of `count` states (±1 rows), each with weight 1.
- * @throws {IsingError} ISING_INVALID_ARGUMENT on a bad count; as {@link boltzmannDistribution} otherwise.
+ * @param count samples to draw, an integer in `[0, 2^24]`.
+ * @throws {IsingError} ISING_INVALID_ARGUMENT on a bad count (negative, fractional or above 2^24 = 16,777,216);
+ *   as {@link boltzmannDistribution} otherwise.
  * @example
  * const set = sampleExact(Float64Array.of(0.3, 0.1), Float64Array.of(0, 0.5, 0, 0), 1000, createRng(7));
  */
 export function sampleExact(fields: RealArray, couplings: RealArray, count: number, rng: Rng, options: ExactModelOptions = {}): SampleSet {
-  if (!Number.isInteger(count) || count < 0) throw new IsingError('ISING_INVALID_ARGUMENT', `sampleExact: count must be a non-negative integer, got ${String(count)}`);
+  if (!Number.isInteger(count) || count < 0 || count > MAX_EXACT_SAMPLES) {
+    throw new IsingError(
+      'ISING_INVALID_ARGUMENT',
+      `sampleExact: count must be an integer in [0, ${MAX_EXACT_SAMPLES.toLocaleString('en-US')}] (2^24 samples per call; draw more in several calls), got ${echo(count)}`,
+    );
+  }
   const n = options.spins ?? fields.length;
   const cdf = boltzmannDistribution(fields, couplings, options);
   for (let s = 1; s < cdf.length; s++) cdf[s] = cdf[s - 1]! + cdf[s]!;
