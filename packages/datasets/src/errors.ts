@@ -1,9 +1,16 @@
 /** Every code a {@link DatasetError} can carry. */
 export type DatasetErrorCode =
-  /** The data file is not where we looked and downloading is off (or impossible, in the sync loader). */
+  /**
+   * The data file is not where we looked and downloading is off (or impossible, in the sync
+   * loader), or a configured data directory is missing or lacks the file (never routed around).
+   */
   | 'DATASET_NOT_FOUND'
-  /** Downloading the data file failed (network error, HTTP error, empty body). */
+  /** Downloading the data file failed (network error, HTTP error, empty body, the caller's abort). */
   | 'DATASET_OFFLINE'
+  /** The download did not complete within the timeout (`options.timeoutMs`). */
+  | 'DATASET_TIMEOUT'
+  /** The server announced or sent more bytes than the limit (`options.maxBytes`); the transfer was stopped. */
+  | 'DATASET_TOO_LARGE'
   /** A data file (on disk or downloaded) does not have the expected sha256. */
   | 'DATASET_CORRUPT'
   /** Reading or writing a data file failed for a reason other than absence (permissions, full disk, …). */

@@ -6,12 +6,14 @@ export { createCharCorpus, fixedWindows, sampleWindows } from './charCorpus.js';
 export type { CharCorpus, CharCorpusOptions, CharSplit, TokenBatch } from './charCorpus.js';
 export {
   DATA_DIR_ENV,
+  DEFAULT_DOWNLOAD_TIMEOUT_MS,
+  DEFAULT_MAX_DOWNLOAD_BYTES,
   TINY_SHAKESPEARE_SHA256,
   TINY_SHAKESPEARE_URL,
   loadTinyShakespeare,
   loadTinyShakespeareSync,
 } from './tinyShakespeare.js';
-export type { FetchLike, TinyShakespeare, TinyShakespeareOptions } from './tinyShakespeare.js';
+export type { FetchLike, FetchResponseLike, TinyShakespeare, TinyShakespeareOptions } from './tinyShakespeare.js';
 export {
   DEFAULT_ENUMERATION_LIMIT,
   bracketStringAt,

@@ -1,15 +1,11 @@
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRng } from '@boltzmann/ising-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { TINY_SHAKESPEARE_SHA256, isDatasetError, loadTinyShakespeare, loadTinyShakespeareSync } from './index.js';
-import type { FetchLike } from './index.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { TINY_SHAKESPEARE_SHA256, loadTinyShakespeare, loadTinyShakespeareSync } from './index.js';
+import { codeOf, listen, localFetch, noNetwork, useSandbox } from './loaderTestkit.js';
 
 // CI sets BOLTZMANN_DATA_DIR relative to the repository root; locally fall back to the shared copy.
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
@@ -19,36 +15,11 @@ const REAL_FILE = join(DATA_DIR, 'tinyshakespeare', 'input.txt');
 const SMALL = 'Small file served by a test server.\nAbc abc.\n';
 const SMALL_SHA = createHash('sha256').update(SMALL).digest('hex');
 
-const noNetwork: FetchLike = () => {
-  throw new Error('tests must not use the network');
-};
-// The global fetch is replaced by a failing one in every test; this keeps the real one for 127.0.0.1 only.
-const realFetch = globalThis.fetch;
-const localFetch: FetchLike = (url, init) =>
-  url.startsWith('http://127.0.0.1:') ? realFetch(url, init) : Promise.reject(new Error(`refusing ${url}`));
-
-async function codeOf(promise: Promise<unknown>): Promise<{ code: string; message: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isDatasetError(error)) return { code: error.code, message: error.message };
-    throw error;
-  }
-  throw new Error('expected a DatasetError');
-}
-
+// A fresh folder per test; nothing in this file may reach the real network or the real per-user cache.
+const sandbox = useSandbox();
 let tmp: string;
 beforeEach(() => {
-  tmp = mkdtempSync(join(tmpdir(), 'boltzmann-datasets-'));
-  // Nothing in this file may reach the real network or the real per-user cache.
-  vi.stubGlobal('fetch', noNetwork);
-  vi.stubEnv('XDG_CACHE_HOME', join(tmp, 'xdg'));
-  vi.stubEnv('BOLTZMANN_DATA_DIR', '');
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-  vi.unstubAllEnvs();
-  rmSync(tmp, { recursive: true, force: true });
+  tmp = sandbox.dir;
 });
 
 describe('loadTinyShakespeare (the real file)', () => {
@@ -123,6 +94,48 @@ describe('loadTinyShakespeare (missing and corrupt files)', () => {
     expect(fetch).not.toHaveBeenCalled();
   });
 
+  it('should not route around a BOLTZMANN_DATA_DIR that names a missing folder: no cache, no download', async () => {
+    const fetch = vi.fn(noNetwork);
+    const missing = join(tmp, 'no-such-folder');
+    vi.stubEnv('BOLTZMANN_DATA_DIR', missing);
+    const first = await codeOf(loadTinyShakespeare({ fetch }));
+    expect(first.code).toBe('DATASET_NOT_FOUND');
+    expect(first.message).toContain(`data directory "${missing}" set by BOLTZMANN_DATA_DIR`);
+    expect(first.message).toMatch(/does not exist/);
+    expect(first.message).toContain(join(missing, 'tinyshakespeare', 'input.txt'));
+    // A good copy in the cache is not a reason to ignore the misconfiguration either.
+    const cacheFile = join(tmp, 'xdg', 'boltzmann', 'tinyshakespeare', 'input.txt');
+    mkdirSync(join(cacheFile, '..'), { recursive: true });
+    copyFileSync(REAL_FILE, cacheFile);
+    expect((await codeOf(loadTinyShakespeare({ fetch }))).code).toBe('DATASET_NOT_FOUND');
+    expect(() => loadTinyShakespeareSync()).toThrow(/does not exist/);
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it('should say whether a configured data directory lacks the file or is not a folder', async () => {
+    const fetch = vi.fn(noNetwork);
+    mkdirSync(join(tmp, 'empty'));
+    vi.stubEnv('BOLTZMANN_DATA_DIR', join(tmp, 'empty'));
+    expect((await codeOf(loadTinyShakespeare({ fetch }))).message).toMatch(/that folder lacks the file/);
+    writeFileSync(join(tmp, 'file'), SMALL);
+    const notFolder = await codeOf(loadTinyShakespeare({ dataDir: join(tmp, 'file'), fetch }));
+    expect(notFolder.code).toBe('DATASET_NOT_FOUND');
+    expect(notFolder.message).toMatch(/set by options\.dataDir .*: that path is not a folder/);
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it('should report a corrupt cached file instead of downloading over it', async () => {
+    const fetch = vi.fn(noNetwork);
+    const cacheFile = join(tmp, 'xdg', 'boltzmann', 'tinyshakespeare', 'input.txt');
+    mkdirSync(join(cacheFile, '..'), { recursive: true });
+    writeFileSync(cacheFile, SMALL);
+    const { code, message } = await codeOf(loadTinyShakespeare({ fetch }));
+    expect(code).toBe('DATASET_CORRUPT');
+    expect(message).toContain(cacheFile);
+    expect(message).toContain(SMALL_SHA);
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
   it('should report a corrupt file with expected and actual hashes and the path', async () => {
     const bad = join(tmp, 'tinyshakespeare', 'input.txt');
     mkdirSync(join(tmp, 'tinyshakespeare'));
@@ -152,11 +165,11 @@ describe('loadTinyShakespeare (missing and corrupt files)', () => {
 });
 
 describe('loadTinyShakespeare (download from a local server)', () => {
-  let server: Server;
+  let server: Awaited<ReturnType<typeof listen>>;
   let base: string;
   const hits: string[] = [];
   beforeAll(async () => {
-    server = createServer((req, res) => {
+    server = await listen((req, res) => {
       hits.push(req.url ?? '');
       if (req.url === '/input.txt') res.end(SMALL);
       else if (req.url === '/empty.txt') res.end('');
@@ -165,10 +178,9 @@ describe('loadTinyShakespeare (download from a local server)', () => {
         res.end('not here');
       }
     });
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    base = server.base;
   });
-  afterAll(() => new Promise<void>((done) => server.close(() => done())));
+  afterAll(() => server.close());
 
   it('should download into the cache atomically, then read the cache without the server', async () => {
     const cacheDir = join(tmp, 'cache');
@@ -196,11 +208,9 @@ describe('loadTinyShakespeare (download from a local server)', () => {
     expect(notFound.message).toContain('BOLTZMANN_DATA_DIR');
     const empty = await codeOf(loadTinyShakespeare({ cacheDir, url: `${base}/empty.txt`, fetch: localFetch }));
     expect(empty.message).toMatch(/empty body/);
-    const closed = createServer();
-    await new Promise<void>((done) => closed.listen(0, '127.0.0.1', done));
-    const port = (closed.address() as AddressInfo).port;
-    await new Promise<void>((done) => closed.close(() => done()));
-    const refused = await codeOf(loadTinyShakespeare({ cacheDir, url: `http://127.0.0.1:${port}/input.txt`, fetch: localFetch }));
+    const closed = await listen(() => undefined);
+    await closed.close();
+    const refused = await codeOf(loadTinyShakespeare({ cacheDir, url: `${closed.base}/input.txt`, fetch: localFetch }));
     expect(refused.code).toBe('DATASET_OFFLINE');
     expect(existsSync(target)).toBe(false);
   });

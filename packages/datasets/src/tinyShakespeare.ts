@@ -1,11 +1,13 @@
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
+import { echo } from '@boltzmann/ising-core';
 import { createCharCorpus } from './charCorpus.js';
 import type { CharCorpus, CharCorpusOptions } from './charCorpus.js';
 import { DatasetError } from './errors.js';
-import { describe } from './internal/assert.js';
-import { downloadVerified, readFirstCandidate } from './internal/dataFile.js';
-import type { Candidate, FetchLike } from './internal/dataFile.js';
+import { assertIntInRange, describe } from './internal/assert.js';
+import type { FetchLike } from './internal/boundedFetch.js';
+import { downloadVerified, folderState, readFirstCandidate } from './internal/dataFile.js';
+import type { Candidate } from './internal/dataFile.js';
 
 /** Where Tiny Shakespeare is published: `data/tinyshakespeare/input.txt` of karpathy/char-rnn. */
 export const TINY_SHAKESPEARE_URL = 'https://raw.githubusercontent.com/karpathy/char-rnn/master/data/tinyshakespeare/input.txt';
@@ -13,14 +15,24 @@ export const TINY_SHAKESPEARE_URL = 'https://raw.githubusercontent.com/karpathy/
 export const TINY_SHAKESPEARE_SHA256 = '86c4e6aa9db7c042ec79f339dcb96d42b0075e16b8fc2e86bf0ca57e2dc565ed';
 /** The environment variable naming a data directory (holding `tinyshakespeare/input.txt` or `input.txt`). */
 export const DATA_DIR_ENV = 'BOLTZMANN_DATA_DIR';
+/** Default largest download accepted, in bytes (8 MiB; the file is about 1.1 MB). */
+export const DEFAULT_MAX_DOWNLOAD_BYTES = 8 * 1024 * 1024;
+/** Default longest a whole download (headers and body) may take, in milliseconds (60 s). */
+export const DEFAULT_DOWNLOAD_TIMEOUT_MS = 60_000;
+// setTimeout's largest delay.
+const MAX_TIMEOUT_MS = 2_147_483_647;
 
-export type { FetchLike } from './internal/dataFile.js';
+export type { FetchLike, FetchResponseLike } from './internal/boundedFetch.js';
 
 /** Options of {@link loadTinyShakespeare} and {@link loadTinyShakespeareSync}. */
 export interface TinyShakespeareOptions extends CharCorpusOptions {
   /** An explicit file; when given, no other place is searched and nothing is downloaded. */
   path?: string;
-  /** A data directory; default `$BOLTZMANN_DATA_DIR`. Both `<dir>/tinyshakespeare/input.txt` and `<dir>/input.txt` are accepted. */
+  /**
+   * A data directory; default `$BOLTZMANN_DATA_DIR`. Both `<dir>/tinyshakespeare/input.txt` and
+   * `<dir>/input.txt` are accepted. A configured directory is the only place searched: when it is
+   * missing or lacks the file the loader throws DATASET_NOT_FOUND (no cache, no download).
+   */
   dataDir?: string;
   /** The per-user cache; default `$XDG_CACHE_HOME/boltzmann`, else `~/.cache/boltzmann`. The file lives at `<cacheDir>/tinyshakespeare/input.txt`. */
   cacheDir?: string;
@@ -32,6 +44,10 @@ export interface TinyShakespeareOptions extends CharCorpusOptions {
   fetch?: FetchLike;
   /** Abort signal for the download. */
   signal?: AbortSignal;
+  /** Largest download accepted, in bytes; default {@link DEFAULT_MAX_DOWNLOAD_BYTES}. Enforced while streaming. */
+  maxBytes?: number;
+  /** Longest the whole download may take, in milliseconds; default {@link DEFAULT_DOWNLOAD_TIMEOUT_MS}. */
+  timeoutMs?: number;
   /**
    * The sha256 (hex) the file must have; default {@link TINY_SHAKESPEARE_SHA256}. Override it only
    * for a mirror that serves a different file on purpose, or for tests that serve a small file.
@@ -55,6 +71,8 @@ const SETUP_HINT = `set ${DATA_DIR_ENV} to a directory holding tinyshakespeare/i
 interface Plan {
   candidates: Candidate[];
   cacheFile: string;
+  /** The configured data directory (resolved) and where it was configured, when there is one. */
+  dataDir?: { path: string; from: string };
   expectedSha256: string;
   options: TinyShakespeareOptions;
 }
@@ -80,6 +98,8 @@ function plan(options: TinyShakespeareOptions): Plan {
   if (options.fetch !== undefined && typeof options.fetch !== 'function') {
     throw new DatasetError('DATASET_INVALID_ARGUMENT', `options.fetch must be a function, got ${describe(options.fetch)}`);
   }
+  if (options.maxBytes !== undefined) assertIntInRange('options.maxBytes', options.maxBytes, 1);
+  if (options.timeoutMs !== undefined) assertIntInRange('options.timeoutMs', options.timeoutMs, 1, MAX_TIMEOUT_MS);
   const xdg = process.env.XDG_CACHE_HOME;
   // The XDG spec says relative values are invalid and must be ignored.
   const cacheDir = resolve(options.cacheDir ?? (xdg && isAbsolute(xdg) ? join(xdg, 'boltzmann') : join(homedir(), '.cache', 'boltzmann')));
@@ -87,14 +107,18 @@ function plan(options: TinyShakespeareOptions): Plan {
   if (options.path !== undefined) {
     return { candidates: [{ path: resolve(options.path), source: 'path' }], cacheFile, expectedSha256, options };
   }
-  const candidates: Candidate[] = [];
-  const dataDir = options.dataDir ?? (process.env[DATA_DIR_ENV] || undefined);
-  if (dataDir !== undefined) {
-    candidates.push({ path: resolve(dataDir, 'tinyshakespeare', 'input.txt'), source: 'dataDir' });
-    candidates.push({ path: resolve(dataDir, 'input.txt'), source: 'dataDir' });
+  const env = process.env[DATA_DIR_ENV] || undefined;
+  const configured = options.dataDir ?? env;
+  if (configured !== undefined) {
+    const path = resolve(configured);
+    const candidates: Candidate[] = [
+      { path: join(path, 'tinyshakespeare', 'input.txt'), source: 'dataDir' },
+      { path: join(path, 'input.txt'), source: 'dataDir' },
+    ];
+    const from = options.dataDir !== undefined ? 'options.dataDir' : DATA_DIR_ENV;
+    return { candidates, cacheFile, dataDir: { path, from }, expectedSha256, options };
   }
-  candidates.push({ path: cacheFile, source: 'cache' });
-  return { candidates, cacheFile, expectedSha256, options };
+  return { candidates: [{ path: cacheFile, source: 'cache' }], cacheFile, expectedSha256, options };
 }
 
 function finish(bytes: Buffer, path: string, source: TinyShakespeare['source'], p: Plan): TinyShakespeare {
@@ -102,26 +126,45 @@ function finish(bytes: Buffer, path: string, source: TinyShakespeare['source'], 
   return Object.freeze({ ...corpus, path, source, sha256: p.expectedSha256 });
 }
 
+const looked = (p: Plan): string => p.candidates.map((c) => echo(c.path)).join(', ');
+const envNote = (): string => `${DATA_DIR_ENV}=${process.env[DATA_DIR_ENV] ? echo(process.env[DATA_DIR_ENV]) : 'unset'}`;
+
 function notFound(p: Plan, why: string): DatasetError {
-  const looked = p.candidates.map((c) => c.path).join(', ');
-  const env = process.env[DATA_DIR_ENV];
   return new DatasetError(
     'DATASET_NOT_FOUND',
-    `${WHAT} not found; looked at ${looked} (${DATA_DIR_ENV}=${env ? JSON.stringify(env) : 'unset'}). ${why} ` +
-      `To fix: ${SETUP_HINT}, or let loadTinyShakespeare download it to ${p.cacheFile} from ${TINY_SHAKESPEARE_URL}.`,
+    `${WHAT} not found; looked at ${looked(p)} (${envNote()}). ${why} ` +
+      `To fix: ${SETUP_HINT}, or let loadTinyShakespeare download it to ${echo(p.cacheFile)} from ${TINY_SHAKESPEARE_URL}.`,
+  );
+}
+
+/** A configured data directory without the file is a misconfiguration to report, never to route around. */
+function dataDirNotFound(p: Plan, dataDir: NonNullable<Plan['dataDir']>): DatasetError {
+  const state = folderState(dataDir.path);
+  const problem =
+    state === 'missing' ? 'that folder does not exist' : state === 'not-a-folder' ? 'that path is not a folder' : 'that folder lacks the file';
+  return new DatasetError(
+    'DATASET_NOT_FOUND',
+    `${WHAT} not found in the data directory ${echo(dataDir.path)} set by ${dataDir.from} (${envNote()}): ${problem}; ` +
+      `looked at ${looked(p)}. A configured data directory is the only place searched, so neither the cache ` +
+      `(${echo(p.cacheFile)}) nor a download was tried. To fix: put the file at ${echo(p.candidates[0]!.path)}, ` +
+      `or point ${dataDir.from} at the folder that holds it (or leave it unset to use the cache and the download).`,
   );
 }
 
 /**
  * Loads Tiny Shakespeare, verifies its sha256 and returns it as a character corpus with a 90/10
- * split. Looks, in order, at `options.path` (only), else `$BOLTZMANN_DATA_DIR/tinyshakespeare/input.txt`,
- * `$BOLTZMANN_DATA_DIR/input.txt`, the per-user cache; when none exists it downloads the file
- * into the cache (atomically, after checking the hash) unless `download: false`.
+ * split. Looks at `options.path` (only), else — when a data directory is configured
+ * (`options.dataDir ?? $BOLTZMANN_DATA_DIR`) — at `<dir>/tinyshakespeare/input.txt` and
+ * `<dir>/input.txt` (only), else at the per-user cache; when the cache lacks it, it downloads the
+ * file into the cache (at most `maxBytes`, within `timeoutMs`, atomically, after checking the
+ * hash) unless `download: false`.
  *
  * @param options see {@link TinyShakespeareOptions}.
  * @returns the corpus (65-character vocabulary, train/validation token arrays, window samplers).
- * @throws {DatasetError} DATASET_NOT_FOUND when absent and not downloadable (the message lists the paths).
+ * @throws {DatasetError} DATASET_NOT_FOUND when absent and not downloadable, or absent from a configured data directory (the message lists the paths).
  * @throws {DatasetError} DATASET_OFFLINE when the download fails.
+ * @throws {DatasetError} DATASET_TIMEOUT when the download takes longer than `timeoutMs`.
+ * @throws {DatasetError} DATASET_TOO_LARGE when the server announces or sends more than `maxBytes`.
  * @throws {DatasetError} DATASET_CORRUPT when a file or download has the wrong sha256.
  * @throws {DatasetError} DATASET_IO_FAILED when a file exists but cannot be read, or the cache cannot be written.
  * @throws {DatasetError} DATASET_INVALID_ARGUMENT for malformed options.
@@ -135,6 +178,7 @@ export async function loadTinyShakespeare(options: TinyShakespeareOptions = {}):
   const found = readFirstCandidate(p.candidates, p.expectedSha256, WHAT);
   if (found) return finish(found.bytes, found.candidate.path, found.candidate.source, p);
   if (options.path !== undefined) throw notFound(p, 'An explicit path is never searched around or downloaded to.');
+  if (p.dataDir !== undefined) throw dataDirNotFound(p, p.dataDir);
   if (options.download === false) throw notFound(p, 'Downloading is disabled (download: false).');
   const fetchImpl = options.fetch ?? (globalThis.fetch as FetchLike | undefined);
   if (typeof fetchImpl !== 'function') throw notFound(p, 'No fetch implementation is available to download it.');
@@ -144,6 +188,8 @@ export async function loadTinyShakespeare(options: TinyShakespeareOptions = {}):
     expectedSha256: p.expectedSha256,
     fetch: fetchImpl,
     signal: options.signal,
+    maxBytes: options.maxBytes ?? DEFAULT_MAX_DOWNLOAD_BYTES,
+    timeoutMs: options.timeoutMs ?? DEFAULT_DOWNLOAD_TIMEOUT_MS,
     what: WHAT,
     fallbackHint: SETUP_HINT,
   });
@@ -153,7 +199,7 @@ export async function loadTinyShakespeare(options: TinyShakespeareOptions = {}):
 /**
  * The synchronous loader: like {@link loadTinyShakespeare} but it never downloads.
  *
- * @param options see {@link TinyShakespeareOptions} (`download`, `url`, `fetch`, `signal` are ignored).
+ * @param options see {@link TinyShakespeareOptions} (`download`, `url`, `fetch`, `signal`, `maxBytes`, `timeoutMs` are ignored).
  * @returns the verified corpus.
  * @throws {DatasetError} DATASET_NOT_FOUND, DATASET_CORRUPT, DATASET_IO_FAILED, DATASET_INVALID_ARGUMENT as the async loader.
  * @example
@@ -163,5 +209,6 @@ export function loadTinyShakespeareSync(options: TinyShakespeareOptions = {}): T
   const p = plan(options);
   const found = readFirstCandidate(p.candidates, p.expectedSha256, WHAT);
   if (found) return finish(found.bytes, found.candidate.path, found.candidate.source, p);
+  if (p.dataDir !== undefined) throw dataDirNotFound(p, p.dataDir);
   throw notFound(p, 'The synchronous loader never downloads; use loadTinyShakespeare to fetch it.');
 }

@@ -1,7 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { echo } from '@boltzmann/ising-core';
 import { DatasetError } from '../errors.js';
+import type { DatasetErrorCode } from '../errors.js';
+import { fetchBounded } from './boundedFetch.js';
+import type { FetchLike } from './boundedFetch.js';
 
 /** One place a data file may be, with a label for messages. */
 export interface Candidate {
@@ -9,11 +13,15 @@ export interface Candidate {
   readonly source: 'path' | 'dataDir' | 'cache';
 }
 
-/** The minimal `fetch` the downloader needs; `globalThis.fetch` satisfies it. */
-export type FetchLike = (
-  url: string,
-  init?: { signal?: AbortSignal },
-) => Promise<{ ok: boolean; status: number; statusText: string; arrayBuffer(): Promise<ArrayBuffer> }>;
+/** What is at a configured folder path: nothing, something that is not a folder, or a folder. */
+export function folderState(path: string): 'missing' | 'not-a-folder' | 'folder' {
+  try {
+    return statSync(path).isDirectory() ? 'folder' : 'not-a-folder';
+  } catch {
+    // ENOENT, ENOTDIR (a parent is a file), EACCES on a parent: in every case no folder we can use.
+    return 'missing';
+  }
+}
 
 export function sha256Hex(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
@@ -36,13 +44,15 @@ export function readFirstCandidate(
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') continue;
-      throw new DatasetError('DATASET_IO_FAILED', `could not read ${what} at ${candidate.path}: ${String(error)}`, { cause: error });
+      throw new DatasetError('DATASET_IO_FAILED', `could not read ${what} at ${echo(candidate.path)}: ${String(error)}`, {
+        cause: error,
+      });
     }
     const actual = sha256Hex(bytes);
     if (actual !== expectedSha256) {
       throw new DatasetError(
         'DATASET_CORRUPT',
-        `${what} at ${candidate.path} has sha256 ${actual}, expected ${expectedSha256} (${bytes.length} bytes read). ` +
+        `${what} at ${echo(candidate.path)} has sha256 ${actual}, expected ${expectedSha256} (${bytes.length} bytes read). ` +
           `Delete or replace that file (the async loader re-downloads it into the cache when it is missing), ` +
           `or pass expectedSha256 if it is a deliberate mirror.`,
       );
@@ -53,9 +63,9 @@ export function readFirstCandidate(
 }
 
 /**
- * Downloads `url`, checks its sha256 before anything touches the disk, then writes it to
- * `target` through a temporary file in the same directory and a rename, so a concurrent reader
- * sees either no file or the whole verified file.
+ * Downloads `url` (at most `maxBytes`, within `timeoutMs`), checks its sha256 before anything
+ * touches the disk, then writes it to `target` through a temporary file in the same directory
+ * and a rename, so a concurrent reader sees either no file or the whole verified file.
  */
 export async function downloadVerified(options: {
   url: string;
@@ -63,33 +73,34 @@ export async function downloadVerified(options: {
   expectedSha256: string;
   fetch: FetchLike;
   signal?: AbortSignal | undefined;
+  maxBytes: number;
+  timeoutMs: number;
   what: string;
   fallbackHint: string;
 }): Promise<Buffer> {
   const { url, target, expectedSha256, what } = options;
-  const offline = (reason: string, cause?: unknown) =>
+  const fail = (code: DatasetErrorCode, reason: string, cause?: unknown) =>
     new DatasetError(
-      'DATASET_OFFLINE',
-      `could not download ${what} from ${url}: ${reason}. Place the file at ${target}, or ${options.fallbackHint}.`,
+      code,
+      `could not download ${what} from ${echo(url)}: ${reason}. Place the file at ${echo(target)}, or ${options.fallbackHint}.`,
       cause === undefined ? undefined : { cause },
     );
   let bytes: Buffer;
   try {
-    const init = options.signal === undefined ? undefined : { signal: options.signal };
-    const response = await options.fetch(url, init);
-    if (!response.ok) throw offline(`HTTP ${response.status} ${response.statusText}`.trim());
-    bytes = Buffer.from(await response.arrayBuffer());
+    const limits = { maxBytes: options.maxBytes, timeoutMs: options.timeoutMs, signal: options.signal };
+    const body = await fetchBounded(url, options.fetch, limits, fail);
+    bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   } catch (error) {
     if (error instanceof DatasetError) throw error;
-    throw offline(String(error), error);
+    throw fail('DATASET_OFFLINE', echo(String(error)), error);
   }
-  if (bytes.length === 0) throw offline('the server sent an empty body');
+  if (bytes.length === 0) throw fail('DATASET_OFFLINE', 'the server sent an empty body');
   const actual = sha256Hex(bytes);
   if (actual !== expectedSha256) {
     throw new DatasetError(
       'DATASET_CORRUPT',
-      `${what} downloaded from ${url} has sha256 ${actual}, expected ${expectedSha256} (${bytes.length} bytes); ` +
-        `nothing was written to ${target}. Check the URL (a mirror needs a matching expectedSha256), or place the file at ${target}.`,
+      `${what} downloaded from ${echo(url)} has sha256 ${actual}, expected ${expectedSha256} (${bytes.length} bytes); ` +
+        `nothing was written to ${echo(target)}. Check the URL (a mirror needs a matching expectedSha256), or place the file at ${echo(target)}.`,
     );
   }
   const temp = `${target}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
@@ -99,7 +110,7 @@ export async function downloadVerified(options: {
     renameSync(temp, target);
   } catch (error) {
     rmSync(temp, { force: true });
-    throw new DatasetError('DATASET_IO_FAILED', `downloaded ${what} but could not store it at ${target}: ${String(error)}`, {
+    throw new DatasetError('DATASET_IO_FAILED', `downloaded ${what} but could not store it at ${echo(target)}: ${String(error)}`, {
       cause: error,
     });
   }

@@ -1,0 +1,153 @@
+// No Node built-ins here: this module only needs `fetch`, streams, timers and AbortController.
+import { echo } from '@boltzmann/ising-core';
+import type { DatasetError, DatasetErrorCode } from '../errors.js';
+
+/** The part of a `ReadableStreamDefaultReader<Uint8Array>` the downloader uses. */
+export interface ByteReaderLike {
+  read(): Promise<{ done: boolean; value?: Uint8Array | undefined }>;
+  cancel(reason?: unknown): Promise<void>;
+}
+
+/** The part of a response body (`ReadableStream<Uint8Array>`) the downloader uses. */
+export interface ByteStreamLike {
+  getReader(): ByteReaderLike;
+  cancel(reason?: unknown): Promise<void>;
+}
+
+/**
+ * The part of a `fetch` response the downloader uses. `body` and `headers` are optional so a
+ * minimal stub with only `arrayBuffer()` still works, but then the size limit can only be
+ * checked after the whole body has arrived; a real `fetch` response is read chunk by chunk.
+ */
+export interface FetchResponseLike {
+  ok: boolean;
+  status: number;
+  statusText: string;
+  headers?: { get(name: string): string | null } | undefined;
+  body?: ByteStreamLike | null | undefined;
+  arrayBuffer(): Promise<ArrayBuffer>;
+}
+
+/** The minimal `fetch` the downloader needs; `globalThis.fetch` satisfies it. */
+export type FetchLike = (url: string, init?: { signal?: AbortSignal }) => Promise<FetchResponseLike>;
+
+/** Limits of one {@link fetchBounded} call. */
+export interface FetchLimits {
+  /** The most body bytes accepted. */
+  maxBytes: number;
+  /** The longest the whole transfer (headers and body) may take, in milliseconds. */
+  timeoutMs: number;
+  /** The caller's abort signal, if any. */
+  signal?: AbortSignal | undefined;
+}
+
+/** Builds the coded error of a failed transfer from a short reason (the caller adds where and what). */
+export type FailFactory = (code: DatasetErrorCode, reason: string, cause?: unknown) => DatasetError;
+
+const format = (n: number): string => n.toLocaleString('en-US');
+
+function quietly(action: () => Promise<void> | undefined): void {
+  try {
+    action()?.catch(() => undefined);
+  } catch {
+    // Cancelling is best effort: the stream may already be closed or errored.
+  }
+}
+
+function declaredLength(response: FetchResponseLike): number | undefined {
+  const raw = response.headers?.get('content-length');
+  return raw != null && /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : undefined;
+}
+
+async function transfer(
+  url: string,
+  fetchImpl: FetchLike,
+  limits: FetchLimits,
+  signal: AbortSignal,
+  fail: FailFactory,
+  onReader: (reader: ByteReaderLike) => void,
+): Promise<Uint8Array> {
+  const { maxBytes } = limits;
+  const tooLarge = (what: string) =>
+    fail('DATASET_TOO_LARGE', `${what}, more than the limit of ${format(maxBytes)} bytes (options.maxBytes); the transfer was stopped`);
+  const response = await fetchImpl(url, { signal });
+  if (signal.aborted) {
+    // Timed out or aborted while a fetch that ignores its signal was still connecting.
+    quietly(() => response.body?.cancel());
+    throw signal.reason;
+  }
+  if (!response.ok) {
+    quietly(() => response.body?.cancel());
+    throw fail('DATASET_OFFLINE', `HTTP ${response.status}${response.statusText ? ` ${echo(response.statusText, 80)}` : ''}`);
+  }
+  const declared = declaredLength(response);
+  if (declared !== undefined && declared > maxBytes) {
+    quietly(() => response.body?.cancel());
+    throw tooLarge(`the server announced ${format(declared)} bytes (Content-Length)`);
+  }
+  if (!response.body) {
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    if (bytes.length > maxBytes) throw tooLarge(`the body has ${format(bytes.length)} bytes`);
+    return bytes;
+  }
+  const reader = response.body.getReader();
+  onReader(reader);
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (signal.aborted) {
+      quietly(() => reader.cancel());
+      throw signal.reason;
+    }
+    if (value === undefined) continue;
+    received += value.byteLength;
+    if (received > maxBytes) {
+      quietly(() => reader.cancel());
+      throw tooLarge(`the body passed ${format(received)} bytes`);
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(received);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+/**
+ * Fetches `url` and returns its body, enforcing a byte limit while streaming (a too-large
+ * Content-Length is refused before the body is read; otherwise the stream is cancelled as soon
+ * as the count passes the limit) and an overall deadline. Failures are the errors `fail` builds:
+ * DATASET_OFFLINE for HTTP errors, DATASET_TOO_LARGE, DATASET_TIMEOUT. Anything else thrown
+ * (network errors, the caller's abort) propagates unchanged for the caller to wrap.
+ */
+export async function fetchBounded(url: string, fetchImpl: FetchLike, limits: FetchLimits, fail: FailFactory): Promise<Uint8Array> {
+  const controller = new AbortController();
+  const outer = limits.signal;
+  const onAbort = () => controller.abort(outer?.reason);
+  if (outer?.aborted) onAbort();
+  else outer?.addEventListener('abort', onAbort, { once: true });
+  let reader: ByteReaderLike | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const error = fail('DATASET_TIMEOUT', `no complete response within ${format(limits.timeoutMs)} ms (options.timeoutMs)`);
+      reject(error);
+      controller.abort(error);
+      const pending = reader;
+      if (pending) quietly(() => pending.cancel(error));
+    }, limits.timeoutMs);
+  });
+  try {
+    return await Promise.race([transfer(url, fetchImpl, limits, controller.signal, fail, (r) => (reader = r)), deadline]);
+  } finally {
+    clearTimeout(timer);
+    outer?.removeEventListener('abort', onAbort);
+    // Closes the connection of a transfer that failed part-way; a no-op after a complete one.
+    controller.abort();
+  }
+}
