@@ -227,7 +227,6 @@ export function createBraketSampler(options: BraketSamplerOptions = {}): BraketS
     const sdk = await loadSdk();
     braket ??= new sdk.braket.BraketClient({ ...config, ...(options.endpoint ? { endpoint: options.endpoint } : {}) });
     s3 ??= new sdk.s3.S3Client({ ...config, ...(options.s3Endpoint ? { endpoint: options.s3Endpoint, forcePathStyle: true } : {}) });
-    const deadline = runDeadline(deadlineMs, 'braket sample() call');
     const arns: string[] = [];
     const keys: string[] = [];
     const pending = new Set<string>();
@@ -235,7 +234,8 @@ export function createBraketSampler(options: BraketSamplerOptions = {}): BraketS
     // The first failure stops every worker (their waits and requests abort with it), so a failed
     // task does not leave the others polling until the deadline.
     const stop = new AbortController();
-    const signal = AbortSignal.any([deadline.signal, stop.signal]);
+    const deadline = runDeadline(deadlineMs, 'braket sample() call', stop.signal);
+    const { signal } = deadline;
     deadline.signal.addEventListener('abort', () => stop.abort(deadline.signal.reason), { once: true });
     let next = 0;
     try {

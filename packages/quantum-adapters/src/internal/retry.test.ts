@@ -23,13 +23,13 @@ describe('withRetry', () => {
     });
   });
 
-  it('should honour Retry-After, stop on non-retryable errors, and return the first success', async () => {
+  it('should honour Retry-After (within maxDelayMs), stop on non-retryable errors, and return the first success', async () => {
     const delays: number[] = [];
     let calls = 0;
     const value = await withRetry(async () => {
       if (++calls < 3) throw retryable(15);
       return 'ok';
-    }, { maxAttempts: 4, baseDelayMs: 1, maxDelayMs: 2 }, { onRetry: (_e, d) => delays.push(d) });
+    }, { maxAttempts: 4, baseDelayMs: 1, maxDelayMs: 20 }, { onRetry: (_e, d) => delays.push(d) });
     expect(value).toBe('ok');
     expect(delays).toEqual([15, 15]);
     let fatal = 0;
@@ -40,13 +40,44 @@ describe('withRetry', () => {
     expect(fatal).toBe(1);
   });
 
-  it('should abort a backoff wait at the deadline', async () => {
-    const deadline = runDeadline(30, 'test run');
+  it('should abort a backoff wait when the signal aborts', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new AdapterError('ADAPTER_TIMEOUT', 'caller gave up', { reason: 'timeout', retryable: true })), 30);
     await expect(withRetry(async () => {
       throw retryable(10_000);
-    }, { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 1 }, { signal: deadline.signal })).rejects.toMatchObject({ code: 'ADAPTER_TIMEOUT', message: 'test run did not finish within its deadline of 30 ms' });
-    deadline.clear();
+    }, { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 10_000 }, { signal: controller.signal })).rejects.toMatchObject({ code: 'ADAPTER_TIMEOUT', message: 'caller gave up' });
     await expect(sleep(1)).resolves.toBeUndefined();
+  });
+
+  it('should cap Retry-After at maxDelayMs', async () => {
+    const delays: number[] = [];
+    let calls = 0;
+    const started = Date.now();
+    const value = await withRetry(async () => {
+      if (++calls < 3) throw retryable(100_000_000);
+      return 'ok';
+    }, { maxAttempts: 4, baseDelayMs: 1, maxDelayMs: 50 }, { onRetry: (_e, d) => delays.push(d) });
+    expect(value).toBe('ok');
+    expect(delays).toEqual([50, 50]);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('should fail at once with the last error when the deadline would fire before the retry', async () => {
+    const deadline = runDeadline(5_000, 'test run');
+    const started = Date.now();
+    let calls = 0;
+    await expect(withRetry(async () => {
+      calls++;
+      throw retryable(60_000);
+    }, { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 60_000 }, { signal: deadline.signal })).rejects.toMatchObject({ code: 'ADAPTER_UNAVAILABLE', message: 'down' });
+    expect(calls).toBe(1);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(deadline.at).toBeGreaterThan(Date.now());
+    deadline.clear();
+    // An explicit deadline works the same without a signal.
+    await expect(withRetry(async () => {
+      throw retryable(500);
+    }, { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 1_000 }, { deadline: Date.now() + 100 })).rejects.toMatchObject({ code: 'ADAPTER_UNAVAILABLE' });
   });
 
   it('should reject nonsense policies', () => {

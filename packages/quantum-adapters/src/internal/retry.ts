@@ -8,7 +8,10 @@ export interface RetryPolicy {
   readonly maxAttempts: number;
   /** Backoff before retry `k` is uniform in `[0, min(maxDelayMs, baseDelayMs·2^k)]` (default 200 ms). */
   readonly baseDelayMs: number;
-  /** Cap of one backoff (default 10 s). A server `Retry-After` is honoured up to the overall deadline. */
+  /**
+   * Cap of one wait before a retry (default 10 s), a server's `Retry-After` included: a server
+   * asking for 28 hours gets `maxDelayMs`, so a bare client call never sleeps for longer.
+   */
   readonly maxDelayMs: number;
 }
 
@@ -54,9 +57,22 @@ export function deadlineError(signal: AbortSignal): AdapterError {
   return new AdapterError('ADAPTER_TIMEOUT', 'the run was aborted before it finished (deadline reached or caller aborted)', { reason: 'timeout', retryable: true, cause: reason });
 }
 
-/** A deadline for a whole run: aborts with ADAPTER_TIMEOUT after `ms`, or when `outer` aborts. */
-export function runDeadline(ms: number, what: string, outer?: AbortSignal): { signal: AbortSignal; clear: () => void } {
+/** When the signal of each {@link runDeadline} fires (epoch ms), so {@link withRetry} can see it coming. */
+const deadlines = new WeakMap<AbortSignal, number>();
+
+/** The epoch-ms deadline of a signal made by {@link runDeadline}, or `undefined` for any other signal. */
+export function deadlineOf(signal: AbortSignal | undefined): number | undefined {
+  return signal === undefined ? undefined : deadlines.get(signal);
+}
+
+/**
+ * A deadline for a whole run: aborts with ADAPTER_TIMEOUT after `ms`, or when `outer` aborts.
+ * `at` is the epoch-ms time it fires; {@link withRetry} reads it from the signal.
+ */
+export function runDeadline(ms: number, what: string, outer?: AbortSignal): { signal: AbortSignal; at: number; clear: () => void } {
   const controller = new AbortController();
+  const at = Date.now() + ms;
+  deadlines.set(controller.signal, at);
   const timer = setTimeout(() => {
     controller.abort(new AdapterError('ADAPTER_TIMEOUT', `${what} did not finish within its deadline of ${ms} ms`, { reason: 'timeout', retryable: true }));
   }, ms);
@@ -65,6 +81,7 @@ export function runDeadline(ms: number, what: string, outer?: AbortSignal): { si
   if (outer?.aborted) onOuter();
   return {
     signal: controller.signal,
+    at,
     clear: () => {
       clearTimeout(timer);
       outer?.removeEventListener('abort', onOuter);
@@ -72,15 +89,28 @@ export function runDeadline(ms: number, what: string, outer?: AbortSignal): { si
   };
 }
 
+/** Options of {@link withRetry}. */
+export interface RetryOptions {
+  /** Aborts a wait between attempts (rejecting with {@link deadlineError}). */
+  readonly signal?: AbortSignal;
+  /**
+   * Epoch ms after which no retry may start (default: the deadline of `signal` when it comes from
+   * {@link runDeadline}). A retry whose wait would end at or after it is not waited for: the last
+   * error is thrown at once, since the deadline would fire first anyway.
+   */
+  readonly deadline?: number;
+  readonly rng?: Rng;
+  readonly shouldRetry?: (e: AdapterError) => boolean;
+  readonly onRetry?: (e: AdapterError, delayMs: number) => void;
+}
+
 /**
  * Calls `attempt` until it succeeds, a non-retryable error occurs, attempts run out, or `signal`
  * aborts. Only {@link AdapterError}s with `retryable: true` (and passing `shouldRetry`) are retried.
+ * The wait before a retry is the jittered backoff or the server's `retryAfterMs`, whichever is
+ * longer, and never more than `policy.maxDelayMs`.
  */
-export async function withRetry<T>(
-  attempt: (index: number) => Promise<T>,
-  policy: RetryPolicy,
-  options: { signal?: AbortSignal; rng?: Rng; shouldRetry?: (e: AdapterError) => boolean; onRetry?: (e: AdapterError, delayMs: number) => void } = {},
-): Promise<T> {
+export async function withRetry<T>(attempt: (index: number) => Promise<T>, policy: RetryPolicy, options: RetryOptions = {}): Promise<T> {
   const rng = options.rng ?? createRng(Date.now());
   for (let k = 0; ; k++) {
     try {
@@ -90,7 +120,9 @@ export async function withRetry<T>(
       if (options.shouldRetry !== undefined && !options.shouldRetry(error)) throw error;
       if (options.signal?.aborted) throw error;
       const backoff = rng.next() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** k);
-      const delay = Math.max(backoff, error.retryAfterMs ?? 0);
+      const delay = Math.min(policy.maxDelayMs, Math.max(backoff, error.retryAfterMs ?? 0));
+      const deadline = options.deadline ?? deadlineOf(options.signal);
+      if (deadline !== undefined && Date.now() + delay >= deadline) throw error;
       options.onRetry?.(error, delay);
       await sleep(delay, options.signal);
     }
