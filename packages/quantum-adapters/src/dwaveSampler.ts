@@ -13,7 +13,8 @@ import { DWAVE_OPTION_KEYS } from './internal/optionKeys.js';
 import { assertAdapterOptions, assertBatchFits, positiveInt } from './internal/options.js';
 import { runDeadline } from './internal/retry.js';
 import { decodeQpAnswer, encodeQpProblem } from './qpCodec.js';
-import { createSapiClient, DEFAULT_DWAVE_REGION } from './sapiClient.js';
+import { assertTokenOption, resolveSapiEndpoint } from './internal/sapiHttp.js';
+import { createSapiClient } from './sapiClient.js';
 import type { SapiClientOptions, SapiJob, SapiSolver } from './sapiClient.js';
 
 /** Options of the `dwave` sampler (all optional; the token may come from `DWAVE_API_TOKEN`). */
@@ -118,8 +119,10 @@ export function createDwaveSampler(options: DwaveSamplerOptions = {}): DwaveSamp
   const seed = options.seed ?? 0;
   const writer = options.dryRun ? createDryRunWriter(options.dryRun.dir) : undefined;
   const fallback = options.dryRun ? dryRunFallback(options.dryRun, { shots: numReads, seed }) : undefined;
+  // Checked in dry runs too, which write the URL and never build a client.
+  assertTokenOption(options.token);
+  const endpoint = resolveSapiEndpoint(options);
   const client = writer ? undefined : createSapiClient({ ...options, seed });
-  const endpoint = options.endpoint ?? `https://${options.region ?? DEFAULT_DWAVE_REGION}.cloud.dwavesys.com/sapi/v2/`;
   let solverPromise: Promise<SapiSolver> | undefined;
   const embeddings = new Map<string, Embedding>();
   let last: DwaveRunInfo | undefined;
@@ -165,7 +168,7 @@ export function createDwaveSampler(options: DwaveSamplerOptions = {}): DwaveSamp
         for (let start = 0, k = 1; start < jobs.length; start += 20, k++) {
           out.json(`submit-${String(k).padStart(3, '0')}.json`, {
             method: 'POST',
-            url: new URL('problems/', endpoint.endsWith('/') ? endpoint : `${endpoint}/`).toString(),
+            url: new URL('problems/', endpoint).toString(),
             headers: { 'X-Auth-Token': '***', Accept: 'application/vnd.dwave.sapi.problems+json; version=3.0.0', 'Content-Type': 'application/json' },
             body: jobs.slice(start, start + 20),
           });

@@ -7,7 +7,7 @@ export type { ChimeraShape } from './chimera.js';
 export { embedIsing, unembedMajority, uniformTorqueCompensation, validateEmbedding } from './embedding.js';
 export type { EmbeddedIsing, Embedding, EmbeddingCheck, LogicalIsing, UnembedResult } from './embedding.js';
 export { classifyDwaveError } from './classifyDwaveError.js';
-export { createSapiClient, DEFAULT_DWAVE_REGION, redactSecret } from './sapiClient.js';
+export { createSapiClient, DEFAULT_DWAVE_REGION, DEFAULT_SAPI_MAX_RESPONSE_BYTES, redactSecret } from './sapiClient.js';
 export type { SapiClient, SapiClientOptions, SapiJob, SapiProblemState, SapiProblemStatus, SapiSolver, SapiSolverIdentity } from './sapiClient.js';
 export type { RetryPolicy } from './internal/retry.js';
 export type { PollBackoff } from './internal/dwaveRun.js';

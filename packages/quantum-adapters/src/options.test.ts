@@ -58,7 +58,7 @@ describe('plugin options', () => {
     expect(() => createDwaveSampler({ token: 't', pollBackoff: { initial: 5, max: 9 } as never })).toThrow(invalid('unknown options "initial", "max"'));
     expect(() => dwavePlugin.create('numReads=5' as never)).toThrow(invalid('dwave options must be an object, got numReads=5'));
     const all: Required<DwaveSamplerOptions> = {
-      token: 't', region: 'eu-central-1', endpoint: 'http://127.0.0.1:9/sapi/v2/', fetch: noNetwork, requestTimeoutMs: 1000,
+      token: 't', region: 'eu-central-1', endpoint: 'http://127.0.0.1:9/sapi/v2/', maxResponseBytes: 1_000_000, fetch: noNetwork, requestTimeoutMs: 1000,
       retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2 }, debug: () => undefined, seed: 1, solver: 'Advantage_system4.1',
       numReads: 5, autoScale: true, params: {}, embedding: [[0]], chainStrength: 2, deadlineMs: 1000, pollTimeoutSeconds: 1,
       pollBackoff: { initialMs: 1, factor: 2, maxMs: 4 }, label: 'options test', maxSpins: 8,

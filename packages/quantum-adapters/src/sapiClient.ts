@@ -1,12 +1,13 @@
-import { createRng } from '@boltzmann/ising-core';
+import { createRng, echo } from '@boltzmann/ising-core';
 import { classifyDwaveError } from './classifyDwaveError.js';
 import { AdapterError, isAdapterError, malformed } from './errors.js';
+import { positiveInt } from './internal/options.js';
 import { parseRetryAfter, resolveRetry, withRetry } from './internal/retry.js';
+import { assertTokenOption, DEFAULT_SAPI_MAX_RESPONSE_BYTES, resolveSapiEndpoint, sapiExchange } from './internal/sapiHttp.js';
 import type { RetryPolicy } from './internal/retry.js';
 import type { QpProblemData } from './qpCodec.js';
 
-/** Default SAPI region (`DEFAULT_REGION` of dwave-cloud-client). */
-export const DEFAULT_DWAVE_REGION = 'na-west-1';
+export { DEFAULT_DWAVE_REGION, DEFAULT_SAPI_MAX_RESPONSE_BYTES } from './internal/sapiHttp.js';
 
 /** Options of {@link createSapiClient}. */
 export interface SapiClientOptions {
@@ -14,8 +15,14 @@ export interface SapiClientOptions {
   readonly token?: string;
   /** Region code (default `na-west-1`) → `https://<region>.cloud.dwavesys.com/sapi/v2/`. */
   readonly region?: string;
-  /** Full SAPI base URL; overrides `region` (e.g. a local test server). */
+  /** Full SAPI base URL (http or https); overrides `region` (e.g. a local test server). Checked at creation. */
   readonly endpoint?: string;
+  /**
+   * Largest answer body read, in bytes (default 64 MiB, {@link DEFAULT_SAPI_MAX_RESPONSE_BYTES}): a
+   * larger `Content-Length` is refused before reading, and a body that grows past it is cut off
+   * (its connection closed) with ADAPTER_RESPONSE_TOO_LARGE.
+   */
+  readonly maxResponseBytes?: number;
   /** The fetch implementation (default the global one). */
   readonly fetch?: typeof fetch;
   /** Deadline of one HTTP request, in ms (default 60 000); long polls add their own wait on top. */
@@ -96,27 +103,30 @@ export function redactSecret(text: string, secret: string | undefined): string {
 function parseStatus(value: unknown, what: string): SapiProblemStatus {
   const s = value as Partial<SapiProblemStatus> | null;
   if (s === null || typeof s !== 'object' || typeof s.id !== 'string' || !STATES.has(String(s.status))) {
-    throw malformed(`${what} is not a problem status (needs a string id and a known status): ${JSON.stringify(value)?.slice(0, 200)}`);
+    throw malformed(`${what} is not a problem status (needs a string id and a known status): ${echo(value, 200)}`);
   }
   return s as SapiProblemStatus;
 }
 
 /**
  * Creates a SAPI v3 client. The token comes from `options.token` or `DWAVE_API_TOKEN`; it is sent as
- * `X-Auth-Token` only, and removed from every debug line and error message.
+ * `X-Auth-Token` only, never to another origin (such redirects are refused), and removed from every
+ * debug line and error message.
  *
- * @throws {AdapterError} ADAPTER_AUTH (not retryable) when no token is available.
+ * @throws {AdapterError} ADAPTER_AUTH (not retryable) when no token is available; ADAPTER_INVALID_ARGUMENT
+ * for a token that is not a string, an endpoint that is not an http(s) URL, a bad region or `maxResponseBytes`.
  * @example
  * const sapi = createSapiClient({ region: 'eu-central-1' });
  * const solvers = await sapi.listSolvers();
  */
 export function createSapiClient(options: SapiClientOptions = {}): SapiClient {
+  assertTokenOption(options.token);
   const token = options.token ?? process.env.DWAVE_API_TOKEN;
   if (token === undefined || token.trim() === '') {
     throw new AdapterError('ADAPTER_AUTH', 'no D-Wave SAPI token: pass { token } or set DWAVE_API_TOKEN', { reason: 'auth', retryable: false });
   }
-  const base = options.endpoint ?? `https://${options.region ?? DEFAULT_DWAVE_REGION}.cloud.dwavesys.com/sapi/v2/`;
-  const endpoint = base.endsWith('/') ? base : `${base}/`;
+  const endpoint = resolveSapiEndpoint(options);
+  const maxResponseBytes = positiveInt(options.maxResponseBytes ?? DEFAULT_SAPI_MAX_RESPONSE_BYTES, 'maxResponseBytes');
   const doFetch = options.fetch ?? globalThis.fetch;
   const timeoutMs = options.requestTimeoutMs ?? 60_000;
   const policy = resolveRetry(options.retry);
@@ -139,9 +149,10 @@ export function createSapiClient(options: SapiClientOptions = {}): SapiClient {
     let response: Response;
     let text: string;
     try {
-      response = await doFetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: combined });
-      text = await response.text();
+      ({ response, text } = await sapiExchange(doFetch, url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: combined }, maxResponseBytes));
     } catch (error) {
+      // A refused redirect or an oversized answer: already coded, and not a network failure.
+      if (isAdapterError(error) && !timeout.aborted && !signal?.aborted) throw error;
       if (signal?.aborted) throw isAdapterError(signal.reason) ? signal.reason : error;
       if (timeout.aborted) {
         throw new AdapterError('ADAPTER_TIMEOUT', `${method} ${url} got no answer within ${timeoutMs + extraWaitMs} ms`, { reason: 'timeout', retryable: true, cause: error });
@@ -157,7 +168,7 @@ export function createSapiClient(options: SapiClientOptions = {}): SapiClient {
     try {
       parsed = text === '' ? null : JSON.parse(text);
     } catch {
-      if (response.ok) throw malformed(`${method} ${url} answered ${response.status} with a body that is not JSON: ${text.slice(0, 120)}`);
+      if (response.ok) throw malformed(`${method} ${url} answered ${response.status} with a body that is not JSON: ${echo(text)}`);
     }
     if (!response.ok) {
       throw classifyDwaveError(response.status, parsed, { retryAfterMs: parseRetryAfter(response.headers.get('retry-after')), what: `${method} ${url}` });

@@ -4,7 +4,7 @@ import type { DwaveSamplerOptions } from '../dwaveSampler.js';
 
 /** Every key `createDwaveSampler` reads, with those `createSapiClient` reads (token, fetch, debug, …). */
 export const DWAVE_OPTION_KEYS = optionKeys<DwaveSamplerOptions>({
-  token: true, region: true, endpoint: true, fetch: true, requestTimeoutMs: true, retry: true, debug: true, seed: true,
+  token: true, region: true, endpoint: true, maxResponseBytes: true, fetch: true, requestTimeoutMs: true, retry: true, debug: true, seed: true,
   solver: true, numReads: true, autoScale: true, params: true, embedding: true, chainStrength: true, deadlineMs: true,
   pollTimeoutSeconds: true, pollBackoff: true, label: true, maxSpins: true, solverDefinition: true, dryRun: true, onRun: true,
 });

@@ -1,4 +1,4 @@
-import { assertPluginOptions, assertSpinLimit, optionKeys } from '@boltzmann/ising-core';
+import { assertPluginOptions, assertSpinLimit, echo, optionKeys } from '@boltzmann/ising-core';
 import type { IsingBatch } from '@boltzmann/ising-core';
 import type { DryRunOptions } from '../dryRun.js';
 import { invalidArgument } from '../errors.js';
@@ -35,6 +35,22 @@ export function assertAdapterOptions(who: string, options: unknown, known: reado
 export function positiveInt(value: number, what: string): number {
   if (!Number.isInteger(value) || value < 1) throw invalidArgument(`${what} must be a positive integer, got ${String(value)}`);
   return value;
+}
+
+/**
+ * Parses an endpoint option at creation, so a typo fails there and not at the first request.
+ * @returns the URL, when `value` is an absolute `http:` or `https:` URL; else throws ADAPTER_INVALID_ARGUMENT naming it.
+ */
+export function httpUrl(value: unknown, what: string): URL {
+  let url: URL | undefined;
+  try {
+    url = typeof value === 'string' ? new URL(value) : undefined;
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined) throw invalidArgument(`${what} must be an absolute http(s) URL, got ${echo(value)}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalidArgument(`${what} must be an http: or https: URL, got ${echo(url.protocol)} in ${echo(value)}`);
+  return url;
 }
 
 /** Rejects batches a remote sampler cannot take: empty (ADAPTER_INVALID_ARGUMENT), too many spins (IsingError ISING_TOO_MANY_SPINS). */
