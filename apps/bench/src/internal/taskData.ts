@@ -33,8 +33,8 @@ let corpus: { key: string; value: Promise<TinyShakespeare> } | undefined;
 
 /**
  * Tiny Shakespeare, loaded once per process: `--data` path, else `$BOLTZMANN_DATA_DIR`,
- * else the copy shipped at `<repo>/data/tinyshakespeare/input.txt`, else the datasets
- * package's cache/download.
+ * else the copy shipped at `<repo>/data/tinyshakespeare/input.txt`. A configured folder
+ * without the file is a coded error (DATASET_NOT_FOUND), never a silent download.
  */
 export function shakespeareCorpus(dataPath: string | undefined): Promise<TinyShakespeare> {
   const key = dataPath ?? '';
