@@ -1,4 +1,6 @@
+import { echo } from './echo.js';
 import { IsingError } from './errors.js';
+import { findTooDeep, MAX_OPTION_DEPTH } from './internal/optionDepth.js';
 
 /**
  * The option keys of `T`, for {@link assertPluginOptions}. The record must name every key of
@@ -14,14 +16,18 @@ export function optionKeys<T>(all: Record<keyof T, true>): readonly string[] {
 /**
  * Checks a plugin's `create(options)` argument: it must be a plain object whose keys are all in
  * `known`, so a misspelt option (`{ chain: 4 }` for `chains`) fails loudly instead of being
- * ignored. For plugin authors as well as the built-in plugins.
+ * ignored, and nested plain objects and arrays at most 32 levels deep (the options object is
+ * level 1), so a 60,000-deep object from a config file is refused here instead of overflowing the
+ * stack later. Class instances, typed arrays and functions inside the options are not walked.
+ * For plugin authors as well as the built-in plugins.
  *
  * @param who the plugin name, for the message.
  * @param options the value passed to `create` (`undefined` is fine: defaults).
  * @param known every option key the plugin reads.
  * @param makeError builds the error to throw from the message (default: an `IsingError` with
  *   ISING_INVALID_ARGUMENT), so a plugin package can throw its own coded error.
- * @throws {IsingError} ISING_INVALID_ARGUMENT (or `makeError`'s error) naming the unknown keys and listing the known ones.
+ * @throws {IsingError} ISING_INVALID_ARGUMENT (or `makeError`'s error) naming the unknown keys and listing the known
+ *   ones, or naming the path where the options nest too deep (or cycle).
  * @example
  * assertPluginOptions('gibbs', { chain: 4 }, ['seed', 'chains']); // throws: unknown option "chain"
  */
@@ -33,11 +39,23 @@ export function assertPluginOptions(
 ): void {
   if (options === undefined) return;
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw makeError(`${who} options must be an object, got ${Array.isArray(options) ? 'an array' : String(options)}`);
+    throw makeError(`${who} options must be an object, got ${Array.isArray(options) ? 'an array' : echo(options)}`);
   }
   const unknown = Object.keys(options).filter((k) => !known.includes(k));
   if (unknown.length > 0) {
-    const list = unknown.map((k) => JSON.stringify(k)).join(', ');
-    throw makeError(`${who}: unknown option${unknown.length > 1 ? 's' : ''} ${list}; known options: ${known.length > 0 ? known.join(', ') : 'none'}`);
+    const shown = unknown.slice(0, LISTED_UNKNOWN_KEYS).map((k) => echo(k, 40));
+    if (unknown.length > LISTED_UNKNOWN_KEYS) shown.push(`… (${unknown.length - LISTED_UNKNOWN_KEYS} more)`);
+    throw makeError(
+      `${who}: unknown option${unknown.length > 1 ? 's' : ''} ${shown.join(', ')}; known options: ${known.length > 0 ? known.join(', ') : 'none'}`,
+    );
+  }
+  const tooDeep = findTooDeep(options);
+  if (tooDeep !== undefined) {
+    throw makeError(
+      `${who} options nest objects or arrays more than ${MAX_OPTION_DEPTH} levels deep (at ${echo(tooDeep)}); options must be plain, shallow data`,
+    );
   }
 }
+
+/** How many unknown keys an error message lists. */
+const LISTED_UNKNOWN_KEYS = 10;
