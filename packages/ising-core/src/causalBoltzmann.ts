@@ -1,5 +1,6 @@
 import { assertBeta, assertSpinLimit, causalBatch } from './batch.js';
 import type { CausalShape } from './batch.js';
+import { echo } from './echo.js';
 import { IsingError } from './errors.js';
 import { estimateExactAsync, estimateValidated } from './estimateExact.js';
 import { resolveMaxSpins } from './internal/kernels/exactBatch.js';
@@ -59,7 +60,7 @@ interface Prepared {
 function prepare(fields: RealArray, couplings: RealArray, shape: CausalShape, options: CausalBoltzmannOptions): Prepared {
   const variant = options.variant ?? 'boltzmann';
   if (variant !== 'boltzmann' && variant !== 'sigmoid' && variant !== 'coupling') {
-    throw new IsingError('ISING_INVALID_ARGUMENT', `variant must be 'boltzmann', 'sigmoid' or 'coupling', got ${JSON.stringify(variant)}`);
+    throw new IsingError('ISING_INVALID_ARGUMENT', `variant must be 'boltzmann', 'sigmoid' or 'coupling', got ${echo(variant)}`);
   }
   const beta = options.beta ?? 1;
   assertBeta(beta);

@@ -1,3 +1,4 @@
+import { echo } from './echo.js';
 import { IsingError } from './errors.js';
 import { symmetricCouplings } from './internal/symmetricCouplings.js';
 import { maxSpinsOf } from './internal/vjpInput.js';
@@ -32,7 +33,7 @@ const MERGE_SPIN_LIMIT = 30;
 function readCount(options: GibbsOptions, key: 'chains' | 'burnIn' | 'samples' | 'thin', fallback: number, min: number): number {
   const value = options[key] ?? fallback;
   if (!Number.isSafeInteger(value) || value < min) {
-    throw new IsingError('ISING_INVALID_ARGUMENT', `gibbs option ${key} must be an integer ≥ ${min}, got ${String(value)}`);
+    throw new IsingError('ISING_INVALID_ARGUMENT', `gibbs option ${key} must be an integer ≥ ${min}, got ${echo(value)}`);
   }
   return value;
 }
@@ -133,10 +134,10 @@ export const gibbsSampler: SamplerPlugin<GibbsOptions> = {
   create(options: GibbsOptions = {}): Sampler {
     assertPluginOptions('gibbs', options, KNOWN);
     const seed = options.seed ?? 0;
-    if (!Number.isFinite(seed)) throw new IsingError('ISING_INVALID_ARGUMENT', `gibbs option seed must be finite, got ${String(seed)}`);
+    if (!Number.isFinite(seed)) throw new IsingError('ISING_INVALID_ARGUMENT', `gibbs option seed must be finite, got ${echo(seed)}`);
     const initial = options.initial ?? 'random';
     if (initial !== 'random' && initial !== 'up' && initial !== 'down') {
-      throw new IsingError('ISING_INVALID_ARGUMENT', `gibbs option initial must be 'random', 'up' or 'down', got ${JSON.stringify(initial)}`);
+      throw new IsingError('ISING_INVALID_ARGUMENT', `gibbs option initial must be 'random', 'up' or 'down', got ${echo(initial)}`);
     }
     const settings: ChainSettings = {
       chains: readCount(options, 'chains', 8, 1),

@@ -1,3 +1,4 @@
+import { echo } from './echo.js';
 import { IsingError } from './errors.js';
 import { solveLinear } from './internal/solveLinear.js';
 import { symmetricCouplings } from './internal/symmetricCouplings.js';
@@ -37,16 +38,16 @@ function readOptions(options: MeanFieldOptions): Required<MeanFieldOptions> {
   assertPluginOptions('mean-field', options, KNOWN);
   const { damping = 0.5, tolerance = 1e-10, maxIterations = 1000, onNonConvergence = 'throw' } = options;
   if (!(Number.isFinite(damping) && damping >= 0 && damping < 1)) {
-    throw new IsingError('ISING_INVALID_ARGUMENT', `mean-field option damping must be in [0, 1), got ${String(damping)}`);
+    throw new IsingError('ISING_INVALID_ARGUMENT', `mean-field option damping must be in [0, 1), got ${echo(damping)}`);
   }
   if (!(Number.isFinite(tolerance) && tolerance > 0)) {
-    throw new IsingError('ISING_INVALID_ARGUMENT', `mean-field option tolerance must be a finite positive number, got ${String(tolerance)}`);
+    throw new IsingError('ISING_INVALID_ARGUMENT', `mean-field option tolerance must be a finite positive number, got ${echo(tolerance)}`);
   }
   if (!Number.isSafeInteger(maxIterations) || maxIterations < 1) {
-    throw new IsingError('ISING_INVALID_ARGUMENT', `mean-field option maxIterations must be a positive integer, got ${String(maxIterations)}`);
+    throw new IsingError('ISING_INVALID_ARGUMENT', `mean-field option maxIterations must be a positive integer, got ${echo(maxIterations)}`);
   }
   if (onNonConvergence !== 'throw' && onNonConvergence !== 'return') {
-    throw new IsingError('ISING_INVALID_ARGUMENT', `mean-field option onNonConvergence must be 'throw' or 'return', got ${JSON.stringify(onNonConvergence)}`);
+    throw new IsingError('ISING_INVALID_ARGUMENT', `mean-field option onNonConvergence must be 'throw' or 'return', got ${echo(onNonConvergence)}`);
   }
   return { damping, tolerance, maxIterations, onNonConvergence };
 }

@@ -1,3 +1,4 @@
+import { echo } from './echo.js';
 import { IsingError } from './errors.js';
 import type { SamplerPlugin, SamplerRegistry } from './types.js';
 
@@ -50,10 +51,10 @@ export function createSamplerRegistry(): SamplerRegistry {
   let frozen = false;
   const registry: SamplerRegistry = {
     register(plugin) {
-      if (frozen) throw new IsingError('ISING_REGISTRY_FROZEN', `cannot register "${(plugin as { name?: unknown }).name}": the registry is frozen`);
+      if (frozen) throw new IsingError('ISING_REGISTRY_FROZEN', `cannot register ${echo((plugin as { name?: unknown } | null)?.name)}: the registry is frozen`);
       assertSamplerPlugin(plugin);
       if (plugins.has(plugin.name)) {
-        throw new IsingError('ISING_SAMPLER_DUPLICATE', `a sampler named "${plugin.name}" is already registered`);
+        throw new IsingError('ISING_SAMPLER_DUPLICATE', `a sampler named ${echo(plugin.name)} is already registered`);
       }
       plugins.set(plugin.name, plugin as SamplerPlugin<any>);
       return registry;
@@ -62,8 +63,8 @@ export function createSamplerRegistry(): SamplerRegistry {
     require(name) {
       const plugin = plugins.get(name);
       if (plugin === undefined) {
-        const known = [...plugins.keys()].map((n) => `"${n}"`).join(', ') || 'none';
-        throw new IsingError('ISING_SAMPLER_NOT_FOUND', `no sampler named "${name}" is registered (known: ${known})`);
+        const known = [...plugins.keys()].map((n) => echo(n, 40)).join(', ') || 'none';
+        throw new IsingError('ISING_SAMPLER_NOT_FOUND', `no sampler named ${echo(name)} is registered (known: ${known})`);
       }
       return plugin;
     },

@@ -1,3 +1,4 @@
+import { echo } from './echo.js';
 import { IsingError } from './errors.js';
 
 /**
@@ -38,7 +39,7 @@ function splitmix32(seed: number): () => number {
  * const rng = createRng(42); const u = rng.next(); const k = rng.nextInt(10);
  */
 export function createRng(seed: number): Rng {
-  if (!Number.isFinite(seed)) throw new IsingError('ISING_INVALID_ARGUMENT', `seed must be finite, got ${String(seed)}`);
+  if (!Number.isFinite(seed)) throw new IsingError('ISING_INVALID_ARGUMENT', `seed must be finite, got ${echo(seed)}`);
   const mix = splitmix32(Math.floor(seed) ^ Math.floor(seed / 2 ** 32));
   const s = new Uint32Array([mix(), mix(), mix(), mix()]);
   if ((s[0]! | s[1]! | s[2]! | s[3]!) === 0) s[0] = 1;
@@ -64,7 +65,7 @@ export function createRng(seed: number): Rng {
   const rng: Rng = {
     next: () => nextU32() / 4294967296,
     nextInt(n) {
-      if (!Number.isInteger(n) || n < 1) throw new IsingError('ISING_INVALID_ARGUMENT', `nextInt needs a positive integer, got ${String(n)}`);
+      if (!Number.isInteger(n) || n < 1) throw new IsingError('ISING_INVALID_ARGUMENT', `nextInt needs a positive integer, got ${echo(n)}`);
       return Math.floor((nextU32() / 4294967296) * n);
     },
     normal() {

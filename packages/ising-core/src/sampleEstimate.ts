@@ -1,3 +1,4 @@
+import { echo } from './echo.js';
 import { IsingError } from './errors.js';
 import { assertGradMagnetization } from './internal/vjpInput.js';
 import type { BatchEstimate, IsingBatch, IsingGradients, SampleSet } from './types.js';
@@ -16,7 +17,7 @@ function prepare(batch: IsingBatch, set: SampleSet | undefined, q: number): Prep
     throw new IsingError('ISING_BAD_SAMPLES', `sample set ${q} must be { spins, states: Int8Array, weights: Float64Array }`);
   }
   if (set.spins !== n) {
-    throw new IsingError('ISING_SHAPE_MISMATCH', `sample set ${q} has ${String(set.spins)} spins; problem ${q} has ${n}`);
+    throw new IsingError('ISING_SHAPE_MISMATCH', `sample set ${q} has ${echo(set.spins)} spins; problem ${q} has ${n}`);
   }
   const count = set.weights.length;
   if (count === 0) throw new IsingError('ISING_BAD_SAMPLES', `sample set ${q} is empty`);
