@@ -14,6 +14,31 @@ const NS_PER_DQA_PROBLEM = 90_000; // DQA at 64 Trotter steps: per-problem setup
 const NS_PER_DQA_CONFIG = 520; // DQA at 64 Trotter steps: per amplitude
 const NS_PER_DQA_SHOT_PROBLEM = 125_000; // finite shots: sampling + sample-covariance VJP, per problem
 const SECONDS_PER_RUN = 5; // worker start, data, model, first graph trace
+// Approximate samplers scale polynomially. These two are order-of-magnitude figures from the
+// algorithms' operation counts at ~1 ns per multiply-add, not fitted to measured step times.
+const NS_PER_MEAN_FIELD_OP = 1; // fixed point: ~MEAN_FIELD_ITERATIONS·n² per problem; backward ~n³/3
+const MEAN_FIELD_ITERATIONS = 50;
+const NS_PER_GIBBS_OP = 1; // chains·(burnIn + samples·thin) sweeps of n² each, plus the covariance VJP
+
+/** Σ over one sequence's causal prefixes (n = 1..T) of an approximate sampler's work, in ns. */
+function approximateSamplerNs(c: RunConfig): number {
+  const num = (key: string, fallback: number): number => {
+    const v = Number(c.samplerOptions[key] ?? fallback);
+    return Number.isFinite(v) && v > 0 ? v : fallback;
+  };
+  let sum2 = 0;
+  let sum3 = 0;
+  for (let n = 1; n <= c.length; n++) {
+    sum2 += n * n;
+    sum3 += n * n * n;
+  }
+  if (c.sampler === 'gibbs') {
+    const sweeps = num('chains', 8) * (num('burnIn', 200) + num('samples', 1000) * num('thin', 2));
+    return (sweeps + 4 * num('chains', 8) * num('samples', 1000)) * sum2 * NS_PER_GIBBS_OP;
+  }
+  // mean-field, and any plugin the model does not know: a dense fixed point and its backward.
+  return (MEAN_FIELD_ITERATIONS * sum2 + sum3 / 3) * NS_PER_MEAN_FIELD_OP;
+}
 
 function stepMs(c: RunConfig, batch: number): number {
   const vocab = c.dataset === 'shakespeare' ? 65 : 2 * c.types;
@@ -31,8 +56,10 @@ function stepMs(c: RunConfig, batch: number): number {
       const trotter = Number(c.samplerOptions['steps'] ?? 64);
       const scale = Number.isFinite(trotter) && trotter > 0 ? trotter / 64 : 1;
       ising = (problems * NS_PER_DQA_PROBLEM + configs * NS_PER_DQA_CONFIG) * scale * 1e-6 + (shots > 0 ? problems * NS_PER_DQA_SHOT_PROBLEM * 1e-6 : 0);
-    } else {
+    } else if (c.sampler === 'exact') {
       ising = configs * NS_PER_ISING_CONFIG * 1e-6;
+    } else {
+      ising = batch * approximateSamplerNs(c) * 1e-6;
     }
   }
   return MS_PER_STEP_BASE + dense + ising;
