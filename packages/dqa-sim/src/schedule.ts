@@ -1,6 +1,6 @@
-import { compile } from 'mathjs';
-import type { EvalFunction } from 'mathjs';
+import { echo } from '@boltzmann/ising-core';
 import { DqaError } from './errors.js';
+import { CHECK_BUDGET_MS, checkSchedule, compileExpression } from './internal/scheduleExpression.js';
 
 /** One schedule function of the anneal fraction `u ∈ [0, 1]`: a mathjs expression of `u` or a JS function. */
 export type ScheduleFunction = string | ((u: number) => number);
@@ -32,56 +32,31 @@ export const SCHEDULE_PRESETS = {
   dwave: { A: '(1 - u)^3', B: 'u^2' },
 } as const satisfies Record<string, { A: string; B: string }>;
 
-/** Points of the finiteness check on `[0, 1]`. */
-const CHECK_POINTS = 1001;
-
 function toFunction(fn: ScheduleFunction, which: 'A' | 'B'): (u: number) => number {
   if (typeof fn === 'function') return fn;
   if (typeof fn !== 'string') {
     throw new DqaError('DQA_BAD_SCHEDULE', `schedule ${which} must be a mathjs expression string or a function, got ${typeof fn}`);
   }
-  let code: EvalFunction;
-  try {
-    code = compile(fn);
-  } catch (cause) {
-    throw new DqaError('DQA_BAD_SCHEDULE', `schedule ${which} = "${fn}" does not parse: ${(cause as Error).message}`, { cause });
-  }
-  // One scope object reused for every call: evaluation runs once per Trotter step.
-  const scope = { u: 0 };
-  return (u: number) => {
-    scope.u = u;
-    const value: unknown = code.evaluate(scope);
-    return typeof value === 'number' ? value : Number.NaN;
-  };
-}
-
-function check(f: (u: number) => number, which: 'A' | 'B', source: string): void {
-  for (let i = 0; i < CHECK_POINTS; i++) {
-    const u = i / (CHECK_POINTS - 1);
-    let v: number;
-    try {
-      v = f(u);
-    } catch (cause) {
-      throw new DqaError('DQA_BAD_SCHEDULE', `schedule ${which} = ${source} throws at u = ${u}: ${(cause as Error).message}`, { cause });
-    }
-    if (typeof v !== 'number' || !Number.isFinite(v)) {
-      throw new DqaError(
-        'DQA_BAD_SCHEDULE',
-        `schedule ${which} = ${source} is ${String(v)} at u = ${u}; it must be a finite real number on [0, 1]`,
-      );
-    }
-  }
+  return compileExpression(fn, which);
 }
 
 /**
  * Compiles a schedule once (mathjs expressions become closures) and checks that `A` and `B`
  * are finite real numbers on a grid of 1001 points over `[0, 1]`.
  *
+ * Expressions are arithmetic in `u` only: numbers, `u`, `pi`, `e`, `+ - * / ^` (and implicit
+ * multiplication, `2u`), parentheses, and the functions `sin cos tan asin acos atan atan2 sinh
+ * cosh tanh exp expm1 log log10 log2 log1p sqrt cbrt pow abs sign min max floor ceil`, at most
+ * 1,000 characters. Everything else mathjs could parse (matrices, `zeros`, `size`, indexing,
+ * assignments, strings, units, `evaluate`, …) is refused before anything is evaluated, and the
+ * 1001-point check of an expression gives up after 250 ms.
+ *
  * @param spec a preset name, `{ A, B }` expressions of `u`, or functions; an already compiled
  *   schedule is returned unchanged.
  * @returns the compiled schedule.
- * @throws {DqaError} DQA_BAD_SCHEDULE for an unknown preset, an unparsable expression, or a
- *   value that is not a finite real number somewhere on `[0, 1]`.
+ * @throws {DqaError} DQA_BAD_SCHEDULE for an unknown preset, an expression that is too long, does
+ *   not parse or uses anything outside the syntax above, a check over the time budget, or a value
+ *   that is not a finite real number somewhere on `[0, 1]`.
  * @example
  * const s = compileSchedule({ A: '1 - u^2', B: 'u^2' });
  * s.A(0.5); // 0.75
@@ -93,7 +68,7 @@ export function compileSchedule(spec: ScheduleSpec | CompiledSchedule = 'linear'
   let pair: { readonly A: ScheduleFunction; readonly B: ScheduleFunction };
   if (typeof spec === 'string') {
     if (!Object.hasOwn(SCHEDULE_PRESETS, spec)) {
-      throw new DqaError('DQA_BAD_SCHEDULE', `unknown schedule preset "${spec}" (known: ${Object.keys(SCHEDULE_PRESETS).join(', ')})`);
+      throw new DqaError('DQA_BAD_SCHEDULE', `unknown schedule preset ${echo(spec)} (known: ${Object.keys(SCHEDULE_PRESETS).join(', ')})`);
     }
     // Presets are compiled and checked once per process; every anneal call names one.
     const cached = presetCache.get(spec);
@@ -104,7 +79,7 @@ export function compileSchedule(spec: ScheduleSpec | CompiledSchedule = 'linear'
   } else if (typeof spec === 'object' && spec !== null && 'A' in spec && 'B' in spec) {
     pair = spec;
   } else {
-    throw new DqaError('DQA_BAD_SCHEDULE', `schedule must be 'linear', 'dwave' or { A, B }, got ${String(spec)}`);
+    throw new DqaError('DQA_BAD_SCHEDULE', `schedule must be 'linear', 'dwave' or { A, B }, got ${echo(spec)}`);
   }
   return compilePair(pair);
 }
@@ -112,11 +87,13 @@ export function compileSchedule(spec: ScheduleSpec | CompiledSchedule = 'linear'
 const presetCache = new Map<string, CompiledSchedule>();
 
 function compilePair(pair: { readonly A: ScheduleFunction; readonly B: ScheduleFunction }): CompiledSchedule {
-  const source = (f: ScheduleFunction) => (typeof f === 'string' ? `"${f}"` : 'function');
+  const source = (f: ScheduleFunction) => (typeof f === 'string' ? echo(f) : 'function');
+  // Expressions get a time budget; a JS function is the caller's own code and is checked without one.
+  const budget = (f: ScheduleFunction) => (typeof f === 'string' ? CHECK_BUDGET_MS : undefined);
   const A = toFunction(pair.A, 'A');
   const B = toFunction(pair.B, 'B');
-  check(A, 'A', source(pair.A));
-  check(B, 'B', source(pair.B));
+  checkSchedule(A, 'A', source(pair.A), budget(pair.A));
+  checkSchedule(B, 'B', source(pair.B), budget(pair.B));
   const text = (f: ScheduleFunction) => (typeof f === 'string' ? f : '<function>');
   return { label: `A(u) = ${text(pair.A)}; B(u) = ${text(pair.B)}`, A, B };
 }
