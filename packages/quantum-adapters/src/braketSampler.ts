@@ -2,15 +2,17 @@ import { randomUUID } from 'node:crypto';
 import type { BraketClient, BraketClientConfig, CreateQuantumTaskCommandInput } from '@aws-sdk/client-braket';
 import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
 import type { QasmOptions } from '@boltzmann/dqa-sim';
-import { createRng } from '@boltzmann/ising-core';
+import { createRng, echo } from '@boltzmann/ising-core';
 import type { IsingBatch, SampleResult, SampleSet, Sampler, SamplerCapabilities, SamplerPlugin } from '@boltzmann/ising-core';
+import { batchProblemToQasm, openQasmAction } from './braketQasm.js';
 import { decodeBraketResults } from './braketResults.js';
 import { classifyBraketError } from './classifyBraketError.js';
 import { createDryRunWriter, dryRunError, dryRunFallback } from './dryRun.js';
 import type { DryRunOptions } from './dryRun.js';
 import { AdapterError, invalidArgument, isAdapterError, malformed } from './errors.js';
+import { DEFAULT_BRAKET_MAX_RESPONSE_BYTES, DEFAULT_BRAKET_MAX_RESULT_BYTES, limitResponses, readResultsJson } from './internal/braketClients.js';
 import { BRAKET_ANNEAL_KEYS, BRAKET_OPTION_KEYS } from './internal/optionKeys.js';
-import { assertAdapterOptions, assertBatchFits, assertKnownOptions, positiveInt } from './internal/options.js';
+import { assertAdapterOptions, assertBatchFits, assertKnownOptions, httpUrl, positiveInt } from './internal/options.js';
 import { resolveRetry, runDeadline, sleep, withRetry } from './internal/retry.js';
 import type { RetryPolicy } from './internal/retry.js';
 import type { PollBackoff } from './internal/dwaveRun.js';
@@ -23,6 +25,8 @@ function loadSdk(): Promise<Sdk> {
   sdkPromise ??= Promise.all([import('@aws-sdk/client-braket'), import('@aws-sdk/client-s3')]).then(([braket, s3]) => ({ braket, s3 }));
   return sdkPromise;
 }
+
+export { DEFAULT_BRAKET_MAX_RESPONSE_BYTES, DEFAULT_BRAKET_MAX_RESULT_BYTES } from './internal/braketClients.js';
 
 /** Amazon Braket's managed state-vector simulator. */
 export const SV1_DEVICE_ARN = 'arn:aws:braket:::device/quantum-simulator/amazon/sv1';
@@ -41,10 +45,18 @@ export interface BraketSamplerOptions {
   readonly shots?: number;
   /** DQA circuit options passed to dqa-sim's `toQasm3` (default: dqa-sim's defaults with `calibrate: 'linear-response'`). */
   readonly anneal?: Omit<QasmOptions, 'dialect' | 'measure' | 'beta'>;
-  /** Braket API endpoint override (e.g. a local test server). */
+  /** Braket API endpoint override (an http or https URL, e.g. a local test server; checked at creation). */
   readonly endpoint?: string;
-  /** S3 endpoint override; path-style addressing is used when set. */
+  /** S3 endpoint override (http or https, checked at creation); path-style addressing is used when set. */
   readonly s3Endpoint?: string;
+  /**
+   * Largest Braket API answer read, in bytes (default 4 MiB; the answers are a few KB). Over it, the
+   * connection is closed and the call fails with ADAPTER_RESPONSE_TOO_LARGE. Applies to the clients
+   * the sampler builds, not to a `braketClient` passed in.
+   */
+  readonly maxResponseBytes?: number;
+  /** Largest S3 object read, `results.json` included, in bytes (default 256 MiB); enforced while streaming. */
+  readonly maxResultBytes?: number;
   /** Extra client configuration (credentials, …) for both SDK clients. */
   readonly clientConfig?: Omit<BraketClientConfig & S3ClientConfig, 'endpoint' | 'region'>;
   /** A ready-made Braket client (its own retry settings then apply too; it is not destroyed by `dispose`). */
@@ -90,30 +102,6 @@ export interface BraketSampler extends Sampler {
 const capabilities = (maxSpins: number): SamplerCapabilities => ({ exact: false, maxSpins, async: true, deterministic: false });
 
 /**
- * The OpenQASM 3 program (Braket dialect: no include, native `zz`) of batch problem `q`: dqa-sim's
- * Trotter circuit (`toQasm3`) with β applied, `calibrate: 'linear-response'` unless `anneal` says
- * otherwise. dqa-sim (and mathjs under it) is loaded on first use.
- *
- * @param batch the batch.
- * @param q the problem index.
- * @param anneal circuit options (τ, steps, order, schedule, calibrate).
- * @returns the program text.
- * @throws {AdapterError} ADAPTER_INVALID_ARGUMENT for a bad index; dqa-sim's DqaError for bad anneal options.
- * @example
- * fs.writeFileSync('p0.qasm', await batchProblemToQasm(batch, 0, { tau: 8, steps: 32 }));
- */
-export async function batchProblemToQasm(batch: IsingBatch, q: number, anneal: BraketSamplerOptions['anneal'] = {}): Promise<string> {
-  if (!Number.isInteger(q) || q < 0 || q >= batch.size) throw invalidArgument(`problem index ${q} is outside the batch of ${batch.size}`);
-  const { toQasm3 } = await import('@boltzmann/dqa-sim');
-  const n = batch.spins[q]!;
-  const { stride } = batch;
-  const fields = Array.from(batch.fields.subarray(q * stride, q * stride + n));
-  const couplings = new Float64Array(n * n);
-  for (let u = 0; u < n; u++) for (let v = u + 1; v < n; v++) couplings[u * n + v] = batch.couplings[u * stride + v]!;
-  return toQasm3({ fields, couplings }, { calibrate: 'linear-response', ...anneal, beta: batch.beta, dialect: 'braket' });
-}
-
-/**
  * Creates a `braket` sampler: each batch problem becomes dqa-sim's DQA Trotter circuit in OpenQASM 3,
  * submitted with CreateQuantumTask, polled with GetQuantumTask, and read from `results.json` in S3;
  * measured bit 0 is spin +1.
@@ -132,6 +120,10 @@ export function createBraketSampler(options: BraketSamplerOptions = {}): BraketS
   const deadlineMs = positiveInt(options.deadlineMs ?? 30 * 60_000, 'deadlineMs');
   const concurrency = positiveInt(options.concurrency ?? 4, 'concurrency');
   const timeoutMs = positiveInt(options.requestTimeoutMs ?? 30_000, 'requestTimeoutMs');
+  const maxResponseBytes = positiveInt(options.maxResponseBytes ?? DEFAULT_BRAKET_MAX_RESPONSE_BYTES, 'maxResponseBytes');
+  const maxResultBytes = positiveInt(options.maxResultBytes ?? DEFAULT_BRAKET_MAX_RESULT_BYTES, 'maxResultBytes');
+  if (options.endpoint !== undefined) httpUrl(options.endpoint, 'endpoint');
+  if (options.s3Endpoint !== undefined) httpUrl(options.s3Endpoint, 's3Endpoint');
   const policy = resolveRetry(options.retry);
   const backoff: PollBackoff = { initialMs: 250, factor: 1.5, maxMs: 5_000, ...options.pollBackoff };
   const prefix = options.outputS3KeyPrefix ?? 'boltzmann-attention';
@@ -163,7 +155,7 @@ export function createBraketSampler(options: BraketSamplerOptions = {}): BraketS
     const { CreateQuantumTaskCommand, GetQuantumTaskCommand } = sdk.braket;
     const { GetObjectCommand } = sdk.s3;
     const input: CreateQuantumTaskCommandInput = {
-      action: JSON.stringify({ braketSchemaHeader: { name: 'braket.ir.openqasm.program', version: '1' }, source: await batchProblemToQasm(batch, q, options.anneal) }),
+      action: openQasmAction(await batchProblemToQasm(batch, q, options.anneal)),
       clientToken: randomUUID(),
       deviceArn,
       outputS3Bucket: bucket,
@@ -182,19 +174,14 @@ export function createBraketSampler(options: BraketSamplerOptions = {}): BraketS
         if (typeof task.outputS3Directory !== 'string') throw malformed(`GetQuantumTask ${arn} is COMPLETED without outputS3Directory`);
         const key = `${task.outputS3Directory}/results.json`;
         keys[q] = key;
-        const object = await send(`GetObject s3://${task.outputS3Bucket ?? bucket}/${key}`, (s) => s3!.send(new GetObjectCommand({ Bucket: task.outputS3Bucket ?? bucket!, Key: key }), { abortSignal: s }), signal);
-        const text = (await object.Body?.transformToString('utf8')) ?? '';
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(text);
-        } catch (cause) {
-          throw malformed(`s3://${task.outputS3Bucket ?? bucket}/${key} is not JSON: ${text.slice(0, 80)}`, cause);
-        }
+        const where = `s3://${task.outputS3Bucket ?? bucket}/${key}`;
+        // The body is read inside send(), so the request deadline covers it too.
+        const parsed = await send(`GetObject ${where}`, async (s) => readResultsJson(await s3!.send(new GetObjectCommand({ Bucket: task.outputS3Bucket ?? bucket!, Key: key }), { abortSignal: s }), maxResultBytes, where), signal);
         return decodeBraketResults(parsed, batch.spins[q]!);
       }
       if (task.status === 'FAILED') {
         pending.delete(arn);
-        throw new AdapterError('ADAPTER_PROBLEM_FAILED', `quantum task ${arn} FAILED: ${task.failureReason ?? 'no failureReason'}`, { reason: 'rejected', retryable: false });
+        throw new AdapterError('ADAPTER_PROBLEM_FAILED', `quantum task ${arn} FAILED: ${echo(task.failureReason ?? 'no failureReason', 300)}`, { reason: 'rejected', retryable: false });
       }
       if (task.status === 'CANCELLED' || task.status === 'CANCELLING') {
         pending.delete(arn);
@@ -213,7 +200,7 @@ export function createBraketSampler(options: BraketSamplerOptions = {}): BraketS
         const source = await batchProblemToQasm(batch, q, options.anneal);
         out.text(`problem-${id}.qasm`, source);
         out.json(`create-quantum-task-${id}.json`, {
-          action: JSON.stringify({ braketSchemaHeader: { name: 'braket.ir.openqasm.program', version: '1' }, source }),
+          action: openQasmAction(source),
           clientToken: '<a fresh UUID per request>',
           deviceArn,
           outputS3Bucket: bucket,
@@ -225,8 +212,8 @@ export function createBraketSampler(options: BraketSamplerOptions = {}): BraketS
       throw dryRunError(out, `${batch.size} Braket quantum tasks`);
     }
     const sdk = await loadSdk();
-    braket ??= new sdk.braket.BraketClient({ ...config, ...(options.endpoint ? { endpoint: options.endpoint } : {}) });
-    s3 ??= new sdk.s3.S3Client({ ...config, ...(options.s3Endpoint ? { endpoint: options.s3Endpoint, forcePathStyle: true } : {}) });
+    braket ??= limitResponses(new sdk.braket.BraketClient({ ...config, ...(options.endpoint ? { endpoint: options.endpoint } : {}) }), maxResponseBytes, 'maxResponseBytes');
+    s3 ??= limitResponses(new sdk.s3.S3Client({ ...config, ...(options.s3Endpoint ? { endpoint: options.s3Endpoint, forcePathStyle: true } : {}) }), maxResultBytes, 'maxResultBytes');
     const arns: string[] = [];
     const keys: string[] = [];
     const pending = new Set<string>();

@@ -1,3 +1,4 @@
+import { echo } from '@boltzmann/ising-core';
 import { AdapterError, isAdapterError } from './errors.js';
 import type { AdapterErrorCode, AdapterErrorReason } from './errors.js';
 
@@ -44,7 +45,12 @@ const BY_NAME: Readonly<Record<string, Row>> = {
 
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
 
+// The SDK does not follow redirects (its Node handler is plain node:http), so a 3xx arrives as an error.
+const REDIRECT: Row = ['ADAPTER_REDIRECT_REFUSED', 'rejected', false];
+const MALFORMED: Row = ['ADAPTER_MALFORMED', 'malformed', false];
+
 function byStatus(status: number): Row | undefined {
+  if (status >= 300 && status < 400) return REDIRECT;
   if (status === 401 || status === 403) return AUTH;
   if (status === 402) return ['ADAPTER_QUOTA', 'quota', false];
   if (status === 404 || status === 410) return NOT_FOUND;
@@ -58,7 +64,8 @@ function byStatus(status: number): Row | undefined {
 /**
  * Classifies an error thrown by `@aws-sdk/client-braket` or `@aws-sdk/client-s3` (or by the
  * transport under them): first by the service error name (`ValidationException`, `ThrottlingException`,
- * `NoSuchKey`, …), then by HTTP status, then by socket error code. Unknown failures are
+ * `NoSuchKey`, …), then by a failed HTTP status (3xx: ADAPTER_REDIRECT_REFUSED, since redirects are
+ * not followed), then an unparsable answer (ADAPTER_MALFORMED), then by socket error code. Unknown failures are
  * `unavailable` and not retryable, so a bug is not retried blindly.
  *
  * @param error whatever the SDK threw.
@@ -69,15 +76,21 @@ function byStatus(status: number): Row | undefined {
  */
 export function classifyBraketError(error: unknown, what = 'Braket request'): AdapterError {
   if (isAdapterError(error)) return error;
-  const e = (error ?? {}) as { name?: unknown; message?: unknown; code?: unknown; cause?: { code?: unknown }; $metadata?: { httpStatusCode?: unknown } };
+  const e = (error ?? {}) as { name?: unknown; message?: unknown; code?: unknown; cause?: { code?: unknown }; $metadata?: { httpStatusCode?: unknown }; $responseBodyText?: unknown };
   const name = typeof e.name === 'string' ? e.name : '';
   const status = typeof e.$metadata?.httpStatusCode === 'number' ? e.$metadata.httpStatusCode : undefined;
   const code = typeof e.code === 'string' ? e.code : typeof e.cause?.code === 'string' ? e.cause.code : '';
+  // A failed status says more than its unparsable body (a 307's "moved", a 502's HTML page); a body
+  // the SDK could not parse on a 2xx answer (or a parser SyntaxError without a status) breaks the
+  // protocol: malformed, as the SAPI client classifies a non-JSON 200.
+  const failed = status !== undefined && (status < 200 || status >= 300) ? byStatus(status) : undefined;
+  const unparsable = name === 'SyntaxError' || typeof e.$responseBodyText === 'string' || (status !== undefined && status >= 200 && status < 300);
   const row: Row =
     BY_NAME[name] ??
-    (status !== undefined ? byStatus(status) : undefined) ??
+    failed ??
+    (unparsable ? MALFORMED : undefined) ??
     (NETWORK_CODES.has(code) ? DOWN : ['ADAPTER_UNAVAILABLE', 'unavailable', false]);
-  const message = typeof e.message === 'string' && e.message !== '' ? e.message.slice(0, 300) : String(error).slice(0, 300);
+  const message = typeof e.message === 'string' && e.message !== '' ? echo(e.message, 300) : echo(String(error), 300);
   const label = [name, status === undefined ? '' : `HTTP ${status}`, code].filter(Boolean).join(', ');
   return new AdapterError(row[0], `${what} failed (${label || 'unknown error'}): ${message}`, { reason: row[1], retryable: row[2], status, cause: error });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyBraketError, classifyDwaveError } from './index.js';
+import { classifyBraketError, classifyDwaveError, decodeBraketResults, decodeQpAnswer } from './index.js';
 
 describe('classifyDwaveError', () => {
   // status, body, code, reason, retryable
@@ -57,11 +57,40 @@ describe('classifyBraketError', () => {
     ['socket ECONNREFUSED', sdkError('Error', undefined, { code: 'ECONNREFUSED' }), 'ADAPTER_UNAVAILABLE', 'unavailable', true],
     ['socket ECONNRESET in cause', Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNRESET' } }), 'ADAPTER_UNAVAILABLE', 'unavailable', true],
     ['a plain bug', new TypeError('x is not a function'), 'ADAPTER_UNAVAILABLE', 'unavailable', false],
+    ['non-JSON 200 (SDK SyntaxError)', Object.assign(new SyntaxError('Unexpected token < in JSON'), { $metadata: { httpStatusCode: 200 }, $responseBodyText: '<html>' }), 'ADAPTER_MALFORMED', 'malformed', false],
+    ['unknown name on a 2xx', sdkError('Weird', 201), 'ADAPTER_MALFORMED', 'malformed', false],
+    ['HTTP 307 (not followed)', sdkError('Weird', 307), 'ADAPTER_REDIRECT_REFUSED', 'rejected', false],
   ];
   it.each(table)('should map %s to %s / %s / retryable %s', (_label, error, code, reason, retryable) => {
     const e = classifyBraketError(error, 'CreateQuantumTask');
     expect(e).toMatchObject({ code, reason, retryable });
     expect(e.message).toContain('CreateQuantumTask failed');
     expect(e.cause).toBe(error);
+  });
+});
+
+describe('echoed server content', () => {
+  it('should be bounded in every classified or decoded error message', () => {
+    const huge = 'x'.repeat(100_000);
+    const messages = [
+      classifyDwaveError(500, { error_code: 500, error_msg: huge }).message,
+      classifyDwaveError(500, huge).message,
+      classifyDwaveError(500, { unexpected: huge }).message,
+      classifyBraketError(Object.assign(new Error(huge), { name: 'InternalServiceException' })).message,
+    ];
+    for (const bad of [{ braketSchemaHeader: { name: huge } }, { braketSchemaHeader: { name: 'braket.task_result.gate_model_task_result' }, measuredQubits: Array.from({ length: 50_000 }, (_, i) => i + 5) }]) {
+      try {
+        decodeBraketResults(bad, 2);
+      } catch (e) {
+        messages.push((e as Error).message);
+      }
+    }
+    try {
+      decodeQpAnswer({ format: huge });
+    } catch (e) {
+      messages.push((e as Error).message);
+    }
+    expect(messages).toHaveLength(7);
+    for (const m of messages) expect(m.length).toBeLessThan(500);
   });
 });

@@ -56,7 +56,7 @@ describe('plugin options', () => {
     expect(() => createDwaveSampler({ token: 't', dryRun: { dir: 'x', fallbak: 'dqa' } as never })).toThrow(invalid('dwave dryRun: unknown option "fallbak"'));
     expect(() => createDwaveSampler({ token: 't', retry: { maxAttempt: 2 } as never })).toThrow(invalid('dwave retry: unknown option "maxAttempt"'));
     expect(() => createDwaveSampler({ token: 't', pollBackoff: { initial: 5, max: 9 } as never })).toThrow(invalid('unknown options "initial", "max"'));
-    expect(() => dwavePlugin.create('numReads=5' as never)).toThrow(invalid('dwave options must be an object, got numReads=5'));
+    expect(() => dwavePlugin.create('numReads=5' as never)).toThrow(invalid('dwave options must be an object, got "numReads=5"'));
     const all: Required<DwaveSamplerOptions> = {
       token: 't', region: 'eu-central-1', endpoint: 'http://127.0.0.1:9/sapi/v2/', maxResponseBytes: 1_000_000, fetch: noNetwork, requestTimeoutMs: 1000,
       retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2 }, debug: () => undefined, seed: 1, solver: 'Advantage_system4.1',
@@ -83,7 +83,7 @@ describe('plugin options', () => {
     const all: Required<BraketSamplerOptions> = {
       deviceArn: 'arn:aws:braket:::device/quantum-simulator/amazon/sv1', region: 'us-east-1', outputS3Bucket: 'b', outputS3KeyPrefix: 'p',
       shots: 10, anneal: { tau: 1, steps: 4, order: 2, schedule: 'linear', calibrate: 'linear-response', maxQubits: 8 },
-      endpoint: 'http://127.0.0.1:9', s3Endpoint: 'http://127.0.0.1:9', clientConfig: { credentials: { accessKeyId: 'a', secretAccessKey: 's' } },
+      endpoint: 'http://127.0.0.1:9', s3Endpoint: 'http://127.0.0.1:9', maxResponseBytes: 1_000_000, maxResultBytes: 1_000_000, clientConfig: { credentials: { accessKeyId: 'a', secretAccessKey: 's' } },
       braketClient, s3Client, requestTimeoutMs: 1000, retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2 }, deadlineMs: 1000,
       pollBackoff: { initialMs: 1, factor: 2, maxMs: 4 }, concurrency: 2, maxSpins: 8, seed: 1, dryRun: { dir: 'unused', fallback: 'dqa', fallbackOptions: {} }, onRun: () => undefined,
     };

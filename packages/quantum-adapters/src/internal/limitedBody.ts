@@ -1,7 +1,7 @@
 import { AdapterError } from '../errors.js';
 
 /** Anything a response body arrives as: a web stream (fetch), a Node `Readable` (the AWS SDK), or bytes. */
-export type BodySource = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | string> | Uint8Array | string | null | undefined;
+export type BodySource = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | string> | Blob | Uint8Array | string | null | undefined;
 
 const MIB = 1024 * 1024;
 
@@ -52,6 +52,8 @@ export function discardBody(body: BodySource): void {
  */
 export async function readLimited(body: BodySource, limit: number, what: string, option: string): Promise<Uint8Array> {
   if (body === null || body === undefined) return new Uint8Array();
+  // The SDK's browser build hands S3 bodies over as Blobs.
+  if (typeof Blob !== 'undefined' && body instanceof Blob) return readLimited(body.stream(), limit, what, option);
   if (typeof body === 'string' || body instanceof Uint8Array) {
     const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : body;
     if (bytes.byteLength > limit) throw responseTooLarge(what, limit, option);

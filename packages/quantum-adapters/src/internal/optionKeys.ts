@@ -12,7 +12,7 @@ export const DWAVE_OPTION_KEYS = optionKeys<DwaveSamplerOptions>({
 /** Every key `createBraketSampler` reads, the client injections (`braketClient`, `s3Client`) included. */
 export const BRAKET_OPTION_KEYS = optionKeys<BraketSamplerOptions>({
   deviceArn: true, region: true, outputS3Bucket: true, outputS3KeyPrefix: true, shots: true, anneal: true, endpoint: true,
-  s3Endpoint: true, clientConfig: true, braketClient: true, s3Client: true, requestTimeoutMs: true, retry: true,
+  s3Endpoint: true, maxResponseBytes: true, maxResultBytes: true, clientConfig: true, braketClient: true, s3Client: true, requestTimeoutMs: true, retry: true,
   deadlineMs: true, pollBackoff: true, concurrency: true, maxSpins: true, seed: true, dryRun: true, onRun: true,
 });
 

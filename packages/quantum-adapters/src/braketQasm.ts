@@ -1,0 +1,32 @@
+import type { IsingBatch } from '@boltzmann/ising-core';
+import type { BraketSamplerOptions } from './braketSampler.js';
+import { invalidArgument } from './errors.js';
+
+/**
+ * The OpenQASM 3 program (Braket dialect: no include, native `zz`) of batch problem `q`: dqa-sim's
+ * Trotter circuit (`toQasm3`) with β applied, `calibrate: 'linear-response'` unless `anneal` says
+ * otherwise. dqa-sim (and mathjs under it) is loaded on first use.
+ *
+ * @param batch the batch.
+ * @param q the problem index.
+ * @param anneal circuit options (τ, steps, order, schedule, calibrate).
+ * @returns the program text.
+ * @throws {AdapterError} ADAPTER_INVALID_ARGUMENT for a bad index; dqa-sim's DqaError for bad anneal options.
+ * @example
+ * fs.writeFileSync('p0.qasm', await batchProblemToQasm(batch, 0, { tau: 8, steps: 32 }));
+ */
+export async function batchProblemToQasm(batch: IsingBatch, q: number, anneal: BraketSamplerOptions['anneal'] = {}): Promise<string> {
+  if (!Number.isInteger(q) || q < 0 || q >= batch.size) throw invalidArgument(`problem index ${q} is outside the batch of ${batch.size}`);
+  const { toQasm3 } = await import('@boltzmann/dqa-sim');
+  const n = batch.spins[q]!;
+  const { stride } = batch;
+  const fields = Array.from(batch.fields.subarray(q * stride, q * stride + n));
+  const couplings = new Float64Array(n * n);
+  for (let u = 0; u < n; u++) for (let v = u + 1; v < n; v++) couplings[u * n + v] = batch.couplings[u * stride + v]!;
+  return toQasm3({ fields, couplings }, { calibrate: 'linear-response', ...anneal, beta: batch.beta, dialect: 'braket' });
+}
+
+/** The CreateQuantumTask `action` of an OpenQASM 3 program (`braket.ir.openqasm.program` v1). */
+export function openQasmAction(source: string): string {
+  return JSON.stringify({ braketSchemaHeader: { name: 'braket.ir.openqasm.program', version: '1' }, source });
+}

@@ -1,0 +1,89 @@
+import type { BraketClient } from '@aws-sdk/client-braket';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { echo } from '@boltzmann/ising-core';
+import { malformed } from '../errors.js';
+import { assertContentLength, discardBody, readLimited } from './limitedBody.js';
+import type { BodySource } from './limitedBody.js';
+
+const MIB = 1024 * 1024;
+
+/**
+ * Default largest Braket API answer read, in bytes (4 MiB): CreateQuantumTask, GetQuantumTask and
+ * CancelQuantumTask answer with a few kilobytes of JSON, so 4 MiB only ever stops a broken or
+ * hostile endpoint.
+ */
+export const DEFAULT_BRAKET_MAX_RESPONSE_BYTES = 4 * MIB;
+
+/**
+ * Default largest S3 object read, in bytes (256 MiB): a `results.json` of SV1's maximum of 100,000
+ * shots on 34 qubits holds about 7 MiB of measurements (plus the echoed program), so 256 MiB leaves
+ * room for larger devices and probability tables while bounding the memory one task can take.
+ */
+export const DEFAULT_BRAKET_MAX_RESULT_BYTES = 256 * MIB;
+
+interface RawResponse {
+  statusCode?: number;
+  headers?: Record<string, string | undefined>;
+  body?: unknown;
+}
+
+type Next = (args: unknown) => Promise<{ response: unknown }>;
+
+const header = (response: RawResponse, name: string): string | undefined =>
+  Object.entries(response.headers ?? {}).find(([k]) => k.toLowerCase() === name)?.[1];
+
+/**
+ * SDK middleware between the deserializer and the HTTP handler: refuses a `Content-Length` over
+ * `limit` and reads every other body through {@link readLimited} before the SDK parses it. A
+ * successful GetObject is left streaming: its caller reads `Body` with the same limit.
+ */
+function responseLimit(limit: number, option: string) {
+  return (next: Next, context: { commandName?: string }) => async (args: unknown) => {
+    const result = await next(args);
+    const response = result.response as RawResponse;
+    const what = (context.commandName ?? 'AWS request').replace(/Command$/, '');
+    try {
+      assertContentLength(header(response, 'content-length'), limit, what, option);
+    } catch (error) {
+      discardBody(response.body as BodySource);
+      throw error;
+    }
+    const status = response.statusCode ?? 0;
+    if (!(context.commandName === 'GetObjectCommand' && status >= 200 && status < 300)) {
+      response.body = await readLimited(response.body as BodySource, limit, what, option);
+    }
+    return result;
+  };
+}
+
+/**
+ * Adds the response-size limit to a client this package built (a client passed in by the user is
+ * left as it is; its S3 result bodies are still read with the limit by {@link readResultsJson}).
+ */
+export function limitResponses<C extends BraketClient | S3Client>(client: C, limit: number, option: string): C {
+  (client.middlewareStack as { add(middleware: never, options: never): void }).add(
+    responseLimit(limit, option) as never,
+    { step: 'deserialize', priority: 'low', name: 'boltzmannResponseLimit', tags: ['BOLTZMANN'] } as never,
+  );
+  return client;
+}
+
+/**
+ * Reads and parses a `results.json` GetObject answer, counting bytes as they stream in.
+ * @throws {AdapterError} ADAPTER_RESPONSE_TOO_LARGE over `limit`, ADAPTER_MALFORMED for non-JSON.
+ */
+export async function readResultsJson(object: { Body?: unknown; ContentLength?: number }, limit: number, where: string): Promise<unknown> {
+  const what = `GetObject ${where}`;
+  try {
+    assertContentLength(object.ContentLength, limit, what, 'maxResultBytes');
+  } catch (error) {
+    discardBody(object.Body as BodySource);
+    throw error;
+  }
+  const text = new TextDecoder().decode(await readLimited(object.Body as BodySource, limit, what, 'maxResultBytes'));
+  try {
+    return JSON.parse(text);
+  } catch (cause) {
+    throw malformed(`${where} is not JSON: ${echo(text, 80)}`, cause);
+  }
+}
