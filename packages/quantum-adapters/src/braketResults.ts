@@ -1,3 +1,4 @@
+import { echo } from '@boltzmann/ising-core';
 import type { SampleSet } from '@boltzmann/ising-core';
 import { malformed } from './errors.js';
 
@@ -20,7 +21,7 @@ export function decodeBraketResults(result: unknown, n: number): SampleSet {
   if (r === null || typeof r !== 'object' || Array.isArray(r)) throw malformed('results.json is not a JSON object');
   const header = r.braketSchemaHeader as { name?: unknown } | undefined;
   if (header?.name !== 'braket.task_result.gate_model_task_result') {
-    throw malformed(`results.json has schema ${JSON.stringify(header?.name)}, expected "braket.task_result.gate_model_task_result"`);
+    throw malformed(`results.json has schema ${echo(header?.name)}, expected "braket.task_result.gate_model_task_result"`);
   }
   const qubits = r.measuredQubits;
   if (!Array.isArray(qubits) || !qubits.every((x) => Number.isInteger(x))) throw malformed('results.json lacks an integer measuredQubits array');
@@ -29,7 +30,7 @@ export function decodeBraketResults(result: unknown, n: number): SampleSet {
     if (qubit >= 0 && qubit < n) column[qubit] = k;
   });
   const missing = column.findIndex((c) => c < 0);
-  if (missing >= 0) throw malformed(`results.json measured qubits ${JSON.stringify(qubits)} but spin ${missing} needs qubit ${missing}`);
+  if (missing >= 0) throw malformed(`results.json measured qubits ${echo(qubits)} but spin ${missing} needs qubit ${missing}`);
   const counts = new Map<string, number>();
   const add = (bits: ArrayLike<unknown>, weight: number): void => {
     let key = '';
@@ -40,7 +41,7 @@ export function decodeBraketResults(result: unknown, n: number): SampleSet {
     if (r.measurements.length === 0) throw malformed('results.json has an empty measurements array');
     r.measurements.forEach((row: unknown, i) => {
       if (!Array.isArray(row) || row.length !== qubits.length || !row.every(isBit)) {
-        throw malformed(`results.json measurements[${i}] is not a row of ${qubits.length} bits: ${JSON.stringify(row)?.slice(0, 80)}`);
+        throw malformed(`results.json measurements[${i}] is not a row of ${qubits.length} bits: ${echo(row, 80)}`);
       }
       add(row, 1);
     });
@@ -50,7 +51,7 @@ export function decodeBraketResults(result: unknown, n: number): SampleSet {
     let total = 0;
     for (const [key, p] of Object.entries(r.measurementProbabilities as Record<string, unknown>)) {
       if (key.length !== qubits.length || !/^[01]+$/.test(key) || typeof p !== 'number' || !(p >= 0 && p <= 1)) {
-        throw malformed(`results.json measurementProbabilities has entry ${JSON.stringify(key)}: ${JSON.stringify(p)}`);
+        throw malformed(`results.json measurementProbabilities has entry ${echo(key)}: ${echo(p)}`);
       }
       total += p;
       add([...key].map(Number), p * shots);

@@ -1,3 +1,4 @@
+import { echo } from '@boltzmann/ising-core';
 import { AdapterError, invalidArgument } from './errors.js';
 import type { Embedding } from './embedding.js';
 import { cliqueLayout } from './internal/cliqueLayout.js';
@@ -22,7 +23,7 @@ export function chimeraIndex(shape: ChimeraShape, row: number, column: number, u
 function assertShape(shape: ChimeraShape): void {
   for (const key of ['rows', 'columns', 'shore'] as const) {
     const v = shape[key];
-    if (!Number.isInteger(v) || v < 1) throw invalidArgument(`chimera ${key} must be a positive integer, got ${String(v)}`);
+    if (!Number.isInteger(v) || v < 1) throw invalidArgument(`chimera ${key} must be a positive integer, got ${echo(v)}`);
   }
 }
 
@@ -79,7 +80,7 @@ export function chimeraCliqueCapacity(shape: ChimeraShape): number {
  */
 export function chimeraCliqueEmbedding(n: number, shape: ChimeraShape, graph: SolverGraph = chimeraGraph(shape)): Embedding {
   assertShape(shape);
-  if (!Number.isInteger(n) || n < 1) throw invalidArgument(`clique size must be a positive integer, got ${String(n)}`);
+  if (!Number.isInteger(n) || n < 1) throw invalidArgument(`clique size must be a positive integer, got ${echo(n)}`);
   const capacity = chimeraCliqueCapacity(shape);
   if (n > capacity) {
     throw new AdapterError('ADAPTER_EMBEDDING', `K_${n} does not fit the Chimera clique layout of ${shape.rows}×${shape.columns}×${shape.shore} (capacity ${capacity}); pass an explicit embedding`, {

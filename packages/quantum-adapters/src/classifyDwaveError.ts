@@ -1,3 +1,4 @@
+import { echo } from '@boltzmann/ising-core';
 import { AdapterError } from './errors.js';
 import type { AdapterErrorCode, AdapterErrorReason } from './errors.js';
 
@@ -23,15 +24,14 @@ const TABLE: Readonly<Record<number, Row>> = {
 
 const QUOTA_WORDS = /quota|allowance|insufficient (time|funds)|no (remaining )?(time|access)/i;
 
-/** The `error_msg` of a SAPI error body, or the body text, shortened. */
+/** The `error_msg` of a SAPI error body, or the body, in ising-core's bounded `echo` form. */
 export function sapiErrorMessage(body: unknown): string {
   if (body !== null && typeof body === 'object') {
     const b = body as Record<string, unknown>;
-    if (typeof b.error_msg === 'string') return b.error_msg.slice(0, 300);
-    if (typeof b.message === 'string') return b.message.slice(0, 300);
-    return JSON.stringify(body).slice(0, 300);
+    if (typeof b.error_msg === 'string') return echo(b.error_msg, 300);
+    if (typeof b.message === 'string') return echo(b.message, 300);
   }
-  return String(body ?? '').slice(0, 300);
+  return echo(body ?? '', 300);
 }
 
 /**
@@ -72,7 +72,7 @@ export function classifyDwaveError(status: number, body: unknown, extra: { retry
  * SolverOfflineError) is retryable unavailability; anything else is a rejection of the problem.
  */
 export function classifyDwaveProblemFailure(id: string, message: unknown): AdapterError {
-  const text = typeof message === 'string' ? message.slice(0, 300) : 'no error_message';
+  const text = typeof message === 'string' ? echo(message, 300) : 'no error_message';
   if (/solver is offline|offline/i.test(text)) {
     return new AdapterError('ADAPTER_UNAVAILABLE', `problem ${id} failed: ${text}`, { reason: 'unavailable', retryable: true });
   }

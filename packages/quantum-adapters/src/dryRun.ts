@@ -1,3 +1,4 @@
+import { echo } from '@boltzmann/ising-core';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IsingBatch, SampleResult, Sampler } from '@boltzmann/ising-core';
@@ -46,7 +47,7 @@ export interface DryRunCall {
  * const writer = createDryRunWriter('out/dry'); const call = writer.nextCall('dwave'); call.json('x.json', {});
  */
 export function createDryRunWriter(dir: string): DryRunWriter {
-  if (typeof dir !== 'string' || dir.trim() === '') throw invalidArgument(`dry-run directory must be a non-empty path, got ${JSON.stringify(dir)}`);
+  if (typeof dir !== 'string' || dir.trim() === '') throw invalidArgument(`dry-run directory must be a non-empty path, got ${echo(dir)}`);
   const counters = new Map<string, number>();
   return {
     dir,
@@ -98,5 +99,5 @@ export function dryRunFallback(options: DryRunOptions, defaults: Record<string, 
   if (typeof fallback === 'object' && fallback !== null && typeof fallback.sample === 'function') {
     return async (batch) => fallback.sample!(batch);
   }
-  throw invalidArgument(`dryRun.fallback must be 'dqa' or a sampler with sample(batch), got ${typeof fallback === 'object' ? 'an object without sample()' : JSON.stringify(fallback)}`);
+  throw invalidArgument(`dryRun.fallback must be 'dqa' or a sampler with sample(batch), got ${typeof fallback === 'object' ? 'an object without sample()' : echo(fallback)}`);
 }

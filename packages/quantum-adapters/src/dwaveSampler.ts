@@ -1,3 +1,4 @@
+import { echo } from '@boltzmann/ising-core';
 import type { IsingBatch, SampleResult, SampleSet, Sampler, SamplerCapabilities, SamplerPlugin } from '@boltzmann/ising-core';
 import { batchProblemToBqm } from './bqmJson.js';
 import { createDryRunWriter, dryRunError, dryRunFallback } from './dryRun.js';
@@ -112,9 +113,9 @@ export function createDwaveSampler(options: DwaveSamplerOptions = {}): DwaveSamp
   const maxSpins = positiveInt(options.maxSpins ?? 64, 'maxSpins');
   const deadlineMs = positiveInt(options.deadlineMs ?? 15 * 60_000, 'deadlineMs');
   const pollTimeoutSeconds = options.pollTimeoutSeconds ?? 30;
-  if (!Number.isInteger(pollTimeoutSeconds) || pollTimeoutSeconds < 1 || pollTimeoutSeconds > 30) throw invalidArgument(`pollTimeoutSeconds must be an integer in [1, 30], got ${String(pollTimeoutSeconds)}`);
+  if (!Number.isInteger(pollTimeoutSeconds) || pollTimeoutSeconds < 1 || pollTimeoutSeconds > 30) throw invalidArgument(`pollTimeoutSeconds must be an integer in [1, 30], got ${echo(pollTimeoutSeconds)}`);
   const cs = options.chainStrength;
-  if (typeof cs === 'number' && (!Number.isFinite(cs) || cs < 0)) throw invalidArgument(`chainStrength must be a finite number ≥ 0, got ${cs}`);
+  if (typeof cs === 'number' && (!Number.isFinite(cs) || cs < 0)) throw invalidArgument(`chainStrength must be a finite number ≥ 0, got ${echo(cs)}`);
   const backoff = { ...DEFAULT_POLL_BACKOFF, ...options.pollBackoff };
   const seed = options.seed ?? 0;
   const writer = options.dryRun ? createDryRunWriter(options.dryRun.dir) : undefined;
@@ -219,7 +220,7 @@ function checkParams(solver: SapiSolver, params: Record<string, unknown>): void 
   const accepted = solver.properties.parameters;
   if (accepted !== null && typeof accepted === 'object') {
     for (const key of Object.keys(params)) {
-      if (!key.startsWith('x_') && !(key in accepted)) throw invalidArgument(`solver ${solver.identity.name} does not accept the parameter "${key}" (it lists ${Object.keys(accepted).join(', ')})`);
+      if (!key.startsWith('x_') && !(key in accepted)) throw invalidArgument(`solver ${solver.identity.name} does not accept the parameter ${echo(key)} (it lists ${echo(Object.keys(accepted), 300)})`);
     }
   }
   const range = rangeOf(solver, 'num_reads_range');

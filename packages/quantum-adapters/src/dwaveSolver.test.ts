@@ -21,7 +21,7 @@ describe('selectDwaveSolver', () => {
   });
 
   it('should explain what was available when nothing matches', () => {
-    expect(() => selectDwaveSolver(all, { minQubits: 10_000 })).toThrow(expect.objectContaining({ code: 'ADAPTER_NO_SOLVER', message: expect.stringContaining('available: hybrid_binary_quadratic_model_version2, Busy, Quiet') }));
+    expect(() => selectDwaveSolver(all, { minQubits: 10_000 })).toThrow(expect.objectContaining({ code: 'ADAPTER_NO_SOLVER', message: expect.stringContaining('available: ["hybrid_binary_quadratic_model_version2","Busy","Quiet"') }));
     expect(() => selectDwaveSolver([], 'X')).toThrow(expect.objectContaining({ code: 'ADAPTER_NO_SOLVER', retryable: false }));
   });
 });

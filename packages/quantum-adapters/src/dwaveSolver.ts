@@ -1,3 +1,4 @@
+import { echo } from '@boltzmann/ising-core';
 import { chimeraCliqueEmbedding } from './chimera.js';
 import { greedyCliqueEmbedding } from './greedyCliqueEmbedding.js';
 import { pegasusCliqueEmbedding, pegasusGraph } from './pegasus.js';
@@ -29,10 +30,10 @@ export interface DwaveSolverFilter {
  * const solver = selectDwaveSolver(await sapi.listSolvers(), { topology: 'chimera', minQubits: 128 });
  */
 export function selectDwaveSolver(solvers: readonly SapiSolver[], selector: string | DwaveSolverFilter = {}): SapiSolver {
-  const names = solvers.map((s) => s.identity.name).join(', ') || 'none';
+  const names = solvers.length === 0 ? 'none' : echo(solvers.map((s) => s.identity.name), 300);
   if (typeof selector === 'string') {
     const found = solvers.find((s) => s.identity.name === selector);
-    if (!found) throw new AdapterError('ADAPTER_NO_SOLVER', `no solver named "${selector}" (available: ${names})`, { reason: 'rejected', retryable: false });
+    if (!found) throw new AdapterError('ADAPTER_NO_SOLVER', `no solver named ${echo(selector)} (available: ${names})`, { reason: 'rejected', retryable: false });
     return found;
   }
   const candidates = solvers.filter((s) => {
@@ -46,7 +47,7 @@ export function selectDwaveSolver(solvers: readonly SapiSolver[], selector: stri
   });
   candidates.sort((a, b) => (a.avg_load ?? 0) - (b.avg_load ?? 0));
   const best = candidates[0];
-  if (!best) throw new AdapterError('ADAPTER_NO_SOLVER', `no online solver matches ${JSON.stringify({ ...selector, name: selector.name?.toString() })} (available: ${names})`, { reason: 'rejected', retryable: false });
+  if (!best) throw new AdapterError('ADAPTER_NO_SOLVER', `no online solver matches ${echo({ ...selector, name: selector.name?.toString() })} (available: ${names})`, { reason: 'rejected', retryable: false });
   return best;
 }
 

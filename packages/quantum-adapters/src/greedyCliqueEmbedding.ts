@@ -1,4 +1,4 @@
-import { createRng } from '@boltzmann/ising-core';
+import { createRng, echo } from '@boltzmann/ising-core';
 import type { Rng } from '@boltzmann/ising-core';
 import { validateEmbedding } from './embedding.js';
 import type { Embedding } from './embedding.js';
@@ -151,11 +151,11 @@ function run(g: Graph, n: number, first: number, rounds: number, rng: Rng): numb
  * const chains = greedyCliqueEmbedding(12, solverGraph); // e.g. on an Advantage (Pegasus) solver
  */
 export function greedyCliqueEmbedding(n: number, graph: SolverGraph, options: GreedyEmbeddingOptions = {}): Embedding {
-  if (!Number.isInteger(n) || n < 1) throw invalidArgument(`clique size must be a positive integer, got ${String(n)}`);
+  if (!Number.isInteger(n) || n < 1) throw invalidArgument(`clique size must be a positive integer, got ${echo(n)}`);
   const tries = options.tries ?? 2;
   const rounds = options.rounds ?? 24;
-  if (!Number.isInteger(tries) || tries < 1) throw invalidArgument(`tries must be a positive integer, got ${String(tries)}`);
-  if (!Number.isInteger(rounds) || rounds < 0) throw invalidArgument(`rounds must be an integer ≥ 0, got ${String(rounds)}`);
+  if (!Number.isInteger(tries) || tries < 1) throw invalidArgument(`tries must be a positive integer, got ${echo(tries)}`);
+  if (!Number.isInteger(rounds) || rounds < 0) throw invalidArgument(`rounds must be an integer ≥ 0, got ${echo(rounds)}`);
   const index = new Map(graph.qubits.map((q, i) => [q, i]));
   const lists: number[][] = graph.qubits.map(() => []);
   for (const [a, b] of graph.couplers) {

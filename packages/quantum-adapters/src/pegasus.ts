@@ -1,3 +1,4 @@
+import { echo } from '@boltzmann/ising-core';
 import type { Embedding } from './embedding.js';
 import { AdapterError, invalidArgument } from './errors.js';
 import { cliqueLayout } from './internal/cliqueLayout.js';
@@ -10,7 +11,7 @@ const FABRIC_START = [2, 2] as const;
 const FABRIC_END = [2, 2] as const;
 
 function assertM(m: number): void {
-  if (!Number.isInteger(m) || m < 2) throw invalidArgument(`the Pegasus size m must be an integer ≥ 2, got ${String(m)}`);
+  if (!Number.isInteger(m) || m < 2) throw invalidArgument(`the Pegasus size m must be an integer ≥ 2, got ${echo(m)}`);
 }
 
 /** Linear index of Pegasus qubit `(u, w, k, z)` of `P(m)`: `((u·m + w)·12 + k)·(m−1) + z` (dwave-networkx numbering). */
@@ -27,7 +28,7 @@ export function pegasusNiceIndex(m: number, t: number, y: number, x: number, u: 
   if (t === 0) return u ? pegasusIndex(m, 1, y + 1, 4 + k, x) : pegasusIndex(m, 0, x, 4 + k, y);
   if (t === 1) return u ? pegasusIndex(m, 1, y + 1, k, x) : pegasusIndex(m, 0, x, 8 + k, y);
   if (t === 2) return u ? pegasusIndex(m, 1, y, 8 + k, x) : pegasusIndex(m, 0, x + 1, k, y);
-  throw invalidArgument(`nice coordinate t must be 0, 1 or 2, got ${String(t)}`);
+  throw invalidArgument(`nice coordinate t must be 0, 1 or 2, got ${echo(t)}`);
 }
 
 /**
@@ -94,7 +95,7 @@ export function pegasusCliqueCapacity(m: number): number {
  */
 export function pegasusCliqueEmbedding(n: number, m: number, graph: SolverGraph = pegasusGraph(m)): Embedding {
   assertM(m);
-  if (!Number.isInteger(n) || n < 1) throw invalidArgument(`clique size must be a positive integer, got ${String(n)}`);
+  if (!Number.isInteger(n) || n < 1) throw invalidArgument(`clique size must be a positive integer, got ${echo(n)}`);
   const capacity = pegasusCliqueCapacity(m);
   if (n > capacity) {
     throw new AdapterError('ADAPTER_EMBEDDING', `K_${n} does not fit the Pegasus P(${m}) nice-lattice clique layout (capacity ${capacity}); pass an explicit embedding`, { reason: 'rejected', retryable: false });

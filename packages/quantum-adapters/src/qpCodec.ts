@@ -1,3 +1,4 @@
+import { echo } from '@boltzmann/ising-core';
 import { invalidArgument, malformed } from './errors.js';
 import { decodeBase64, decodeFloat64LE, decodeInt32LE, encodeFloat64LE } from './internal/base64.js';
 
@@ -108,10 +109,10 @@ function record(value: unknown, what: string): Record<string, unknown> {
  */
 export function decodeQpAnswer(answer: unknown, type: 'ising' | 'qubo' = 'ising'): QpAnswer {
   const a = record(answer, 'answer');
-  if (a.format !== 'qp') throw malformed(`answer.format is ${JSON.stringify(a.format)}, expected "qp"`);
+  if (a.format !== 'qp') throw malformed(`answer.format is ${echo(a.format)}, expected "qp"`);
   const numVariables = a.num_variables;
   if (typeof numVariables !== 'number' || !Number.isInteger(numVariables) || numVariables < 1) {
-    throw malformed(`answer.num_variables is ${JSON.stringify(numVariables)}, expected a positive integer`);
+    throw malformed(`answer.num_variables is ${echo(numVariables)}, expected a positive integer`);
   }
   const activeVariables = decodeInt32LE(a.active_variables, 'answer.active_variables');
   const nActive = activeVariables.length;
@@ -149,7 +150,7 @@ export function decodeQpAnswer(answer: unknown, type: 'ising' | 'qubo' = 'ising'
     }
   }
   if (a.offset !== undefined && a.offset !== null) {
-    if (typeof a.offset !== 'number' || !Number.isFinite(a.offset)) throw malformed(`answer.offset is ${JSON.stringify(a.offset)}`);
+    if (typeof a.offset !== 'number' || !Number.isFinite(a.offset)) throw malformed(`answer.offset is ${echo(a.offset)}`);
     for (let i = 0; i < nSol; i++) energies[i] = energies[i]! + a.offset;
   }
   return { numVariables, activeVariables, energies, numOccurrences, solutions };

@@ -1,11 +1,12 @@
+import { echo } from '@boltzmann/ising-core';
 import type { Embedding } from './embedding.js';
 import { AdapterError, invalidArgument } from './errors.js';
 import { cliqueLayout } from './internal/cliqueLayout.js';
 import type { SolverGraph } from './qpCodec.js';
 
 function assertShape(m: number, t: number): void {
-  if (!Number.isInteger(m) || m < 1) throw invalidArgument(`the Zephyr grid size m must be a positive integer, got ${String(m)}`);
-  if (!Number.isInteger(t) || t < 1) throw invalidArgument(`the Zephyr tile size t must be a positive integer, got ${String(t)}`);
+  if (!Number.isInteger(m) || m < 1) throw invalidArgument(`the Zephyr grid size m must be a positive integer, got ${echo(m)}`);
+  if (!Number.isInteger(t) || t < 1) throw invalidArgument(`the Zephyr tile size t must be a positive integer, got ${echo(t)}`);
 }
 
 /** Linear index of Zephyr qubit `(u, w, k, j, z)` of `Z(m, t)`: `(((u·(2m+1) + w)·t + k)·2 + j)·m + z` (dwave-networkx numbering). */
@@ -92,7 +93,7 @@ export function zephyrCliqueCapacity(m: number, t = 4): number {
  */
 export function zephyrCliqueEmbedding(n: number, m: number, t = 4, graph: SolverGraph = zephyrGraph(m, t)): Embedding {
   assertShape(m, t);
-  if (!Number.isInteger(n) || n < 1) throw invalidArgument(`clique size must be a positive integer, got ${String(n)}`);
+  if (!Number.isInteger(n) || n < 1) throw invalidArgument(`clique size must be a positive integer, got ${echo(n)}`);
   const capacity = zephyrCliqueCapacity(m, t);
   if (n > capacity) {
     throw new AdapterError('ADAPTER_EMBEDDING', `K_${n} does not fit the Zephyr Z(${m}, ${t}) Chimera-lattice clique layout (capacity ${capacity}); pass an explicit embedding`, { reason: 'rejected', retryable: false });

@@ -1,3 +1,4 @@
+import { echo } from '@boltzmann/ising-core';
 import { malformed } from '../errors.js';
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -16,7 +17,7 @@ export function decodeBase64(text: unknown, what: string): Uint8Array {
   if (typeof text !== 'string') throw malformed(`${what} must be a base64 string, got ${typeof text}`);
   const clean = text.replace(/[\r\n]/g, '');
   if (clean.length % 4 !== 0 || !BASE64.test(clean)) {
-    throw malformed(`${what} is not valid base64 (${JSON.stringify(clean.slice(0, 24))}…, length ${clean.length})`);
+    throw malformed(`${what} is not valid base64 (${echo(clean, 24)}, length ${clean.length})`);
   }
   return new Uint8Array(Buffer.from(clean, 'base64'));
 }

@@ -33,7 +33,7 @@ export function assertAdapterOptions(who: string, options: unknown, known: reado
 
 /** Returns `value` when it is a positive integer, else throws ADAPTER_INVALID_ARGUMENT naming it. */
 export function positiveInt(value: number, what: string): number {
-  if (!Number.isInteger(value) || value < 1) throw invalidArgument(`${what} must be a positive integer, got ${String(value)}`);
+  if (!Number.isInteger(value) || value < 1) throw invalidArgument(`${what} must be a positive integer, got ${echo(value)}`);
   return value;
 }
 

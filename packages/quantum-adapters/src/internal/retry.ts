@@ -1,4 +1,4 @@
-import { createRng } from '@boltzmann/ising-core';
+import { createRng, echo } from '@boltzmann/ising-core';
 import type { Rng } from '@boltzmann/ising-core';
 import { AdapterError, isAdapterError } from '../errors.js';
 
@@ -21,11 +21,11 @@ export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 4, baseDelayMs: 200, ma
 export function resolveRetry(partial: Partial<RetryPolicy> | undefined): RetryPolicy {
   const policy = { ...DEFAULT_RETRY, ...partial };
   if (!Number.isInteger(policy.maxAttempts) || policy.maxAttempts < 1) {
-    throw new AdapterError('ADAPTER_INVALID_ARGUMENT', `retry.maxAttempts must be a positive integer, got ${String(policy.maxAttempts)}`, { reason: 'rejected', retryable: false });
+    throw new AdapterError('ADAPTER_INVALID_ARGUMENT', `retry.maxAttempts must be a positive integer, got ${echo(policy.maxAttempts)}`, { reason: 'rejected', retryable: false });
   }
   for (const key of ['baseDelayMs', 'maxDelayMs'] as const) {
     if (!Number.isFinite(policy[key]) || policy[key] < 0) {
-      throw new AdapterError('ADAPTER_INVALID_ARGUMENT', `retry.${key} must be a finite number ≥ 0, got ${String(policy[key])}`, { reason: 'rejected', retryable: false });
+      throw new AdapterError('ADAPTER_INVALID_ARGUMENT', `retry.${key} must be a finite number ≥ 0, got ${echo(policy[key])}`, { reason: 'rejected', retryable: false });
     }
   }
   return policy;
