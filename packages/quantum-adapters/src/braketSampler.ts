@@ -278,5 +278,7 @@ export const braketPlugin: SamplerPlugin<BraketSamplerOptions> = {
   version: '0.1.0',
   description: 'Amazon Braket gate-model sampling of the DQA Trotter circuit (OpenQASM 3, SV1 by default)',
   capabilities: capabilities(34),
+  // AWS credentials (or their provider), and the ready-made SDK clients, whose config holds them.
+  secretOptions: ['clientConfig.credentials', 'braketClient', 's3Client'],
   create: (options) => createBraketSampler(options),
 };

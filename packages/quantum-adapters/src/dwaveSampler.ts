@@ -254,5 +254,7 @@ export const dwavePlugin: SamplerPlugin<DwaveSamplerOptions> = {
   version: '0.1.0',
   description: 'D-Wave Leap QPU sampling over SAPI v3 (qp format, clique minor embedding, majority-vote unembedding)',
   capabilities: capabilities(64),
+  // The SAPI token; applications strip these paths from everything they hash, save or print.
+  secretOptions: ['token'],
   create: (options) => createDwaveSampler(options),
 };

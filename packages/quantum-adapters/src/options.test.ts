@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BraketClient } from '@aws-sdk/client-braket';
 import { S3Client } from '@aws-sdk/client-s3';
-import { createIsingBatch } from '@boltzmann/ising-core';
+import { createIsingBatch, createSamplerRegistry, splitSecretOptions } from '@boltzmann/ising-core';
 import { describe, expect, it } from 'vitest';
 import { braketPlugin, createBraketSampler, createDwaveSampler, dwavePlugin } from './index.js';
 import type { BraketSamplerOptions, DwaveSamplerOptions } from './index.js';
@@ -94,5 +94,18 @@ describe('plugin options', () => {
     const sampler = braketPlugin.create({ shots: 6, seed: 2, anneal: { tau: 1, steps: 4 }, dryRun: { dir, fallback: 'dqa' } });
     const result = await sampler.sample!(pair());
     expect(result.kind === 'samples' && result.sets.map((set) => set.weights.reduce((a, b) => a + b, 0))).toEqual([6]);
+  });
+
+  it('should declare the credential-bearing options as secretOptions', () => {
+    expect(dwavePlugin.secretOptions).toEqual(['token']);
+    expect(braketPlugin.secretOptions).toEqual(['clientConfig.credentials', 'braketClient', 's3Client']);
+    expect(createSamplerRegistry().register(dwavePlugin).register(braketPlugin).list()).toHaveLength(2);
+    const dwave = splitSecretOptions({ token: 'DEV-secret', numReads: 5 }, dwavePlugin.secretOptions);
+    expect([dwave.options, dwave.paths]).toEqual([{ numReads: 5 }, ['token']]);
+    const credentials = { accessKeyId: 'AKIAEXAMPLE', secretAccessKey: 'wJalrEXAMPLE' };
+    const braket = splitSecretOptions({ shots: 10, clientConfig: { credentials, maxAttempts: 2 } }, braketPlugin.secretOptions);
+    expect(braket.options).toEqual({ shots: 10, clientConfig: { maxAttempts: 2 } });
+    expect(braket.secrets).toEqual({ clientConfig: { credentials } });
+    expect(JSON.stringify(braket.options)).not.toContain('EXAMPLE');
   });
 });
