@@ -1,11 +1,11 @@
-import { assertPluginOptions, createRng, optionKeys } from '@boltzmann/ising-core';
+import { assertPluginOptions, createRng, echo, optionKeys } from '@boltzmann/ising-core';
 import type { IsingBatch, SampleResult, SampleSet, Sampler, SamplerCapabilities, SamplerPlugin } from '@boltzmann/ising-core';
 import { DqaError } from './errors.js';
 import { createPlan, DEFAULTS } from './internal/plan.js';
 import type { Calibration } from './internal/plan.js';
 import { assertQubits, ensureWorkspace, probabilities, runAnneal } from './internal/runAnneal.js';
 import type { Workspace } from './internal/runAnneal.js';
-import { sampleShots } from './sampleShots.js';
+import { assertShots, sampleShots } from './sampleShots.js';
 import type { CompiledSchedule, ScheduleSpec } from './schedule.js';
 
 /** Options of the `'dqa'` sampler. */
@@ -18,7 +18,7 @@ export interface DqaSamplerOptions {
   readonly order?: 1 | 2;
   /** `'linear'` (default), `'dwave'` or `{ A, B }`. */
   readonly schedule?: ScheduleSpec | CompiledSchedule;
-  /** Measurements per problem; 0 (default) returns the exact output distribution `|ψ|²`. */
+  /** Measurements per problem, at most 2^24; 0 (default) returns the exact output distribution `|ψ|²`. */
   readonly shots?: number;
   /** Rescale `βh`, `βJ` so the output matches Boltzmann at first order (default `'linear-response'`). */
   readonly calibrate?: Calibration;
@@ -45,7 +45,7 @@ function extract(batch: IsingBatch, q: number, fieldScale: number, couplingScale
     for (let k = j + 1; k < n; k++) J[j * n + k] = batch.couplings[j * stride + k]! * couplingScale;
   }
   for (let j = 0; j < n; j++) {
-    if (!Number.isFinite(h[j]!)) throw new DqaError('DQA_NOT_FINITE', `problem ${q}: field ${j} is ${String(batch.fields[q * stride + j])}`);
+    if (!Number.isFinite(h[j]!)) throw new DqaError('DQA_NOT_FINITE', `problem ${q}: field ${j} is ${echo(batch.fields[q * stride + j])}`);
   }
   for (let i = 0; i < J.length; i++) {
     if (!Number.isFinite(J[i]!)) throw new DqaError('DQA_NOT_FINITE', `coupling J_${Math.floor(i / n)},${i % n} is not finite`);
@@ -78,9 +78,9 @@ export const dqaSampler: SamplerPlugin<DqaSamplerOptions> = {
   create(options: DqaSamplerOptions = {}): Sampler {
     assertPluginOptions('dqa', options, KNOWN, (message) => new DqaError('DQA_INVALID_ARGUMENT', message));
     const shots = options.shots ?? 0;
-    if (!Number.isInteger(shots) || shots < 0) throw new DqaError('DQA_INVALID_ARGUMENT', `shots must be an integer ≥ 0, got ${String(shots)}`);
+    assertShots(shots, 0);
     const seed = options.seed ?? 0;
-    if (typeof seed !== 'number' || !Number.isFinite(seed)) throw new DqaError('DQA_INVALID_ARGUMENT', `seed must be a finite number, got ${String(seed)}`);
+    if (typeof seed !== 'number' || !Number.isFinite(seed)) throw new DqaError('DQA_INVALID_ARGUMENT', `seed must be a finite number, got ${echo(seed)}`);
     const plan = createPlan({ ...options, calibrate: options.calibrate ?? 'linear-response' }, true);
     const rng = createRng(seed);
     const caps: SamplerCapabilities = { ...capabilities, maxSpins: plan.maxQubits };
@@ -90,7 +90,7 @@ export const dqaSampler: SamplerPlugin<DqaSamplerOptions> = {
       capabilities: caps,
       sample(batch: IsingBatch): SampleResult {
         const beta = batch.beta;
-        if (!(beta > 0) || !Number.isFinite(beta)) throw new DqaError('DQA_INVALID_ARGUMENT', `batch.beta must be finite and > 0, got ${String(beta)}`);
+        if (!(beta > 0) || !Number.isFinite(beta)) throw new DqaError('DQA_INVALID_ARGUMENT', `batch.beta must be finite and > 0, got ${echo(beta)}`);
         let largest = 0;
         for (let q = 0; q < batch.size; q++) largest = Math.max(largest, batch.spins[q]!);
         assertQubits(largest, plan.maxQubits);

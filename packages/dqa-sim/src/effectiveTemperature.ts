@@ -1,3 +1,4 @@
+import { echo } from '@boltzmann/ising-core';
 import { DqaError } from './errors.js';
 import { compileSchedule } from './schedule.js';
 import type { CompiledSchedule, ScheduleSpec } from './schedule.js';
@@ -37,7 +38,7 @@ function gauss(f: (u: number) => number, a: number, b: number): number {
  */
 export function effectiveTemperature(tau: number, schedule: ScheduleSpec | CompiledSchedule = 'linear'): number {
   if (typeof tau !== 'number' || !Number.isFinite(tau) || tau < 0) {
-    throw new DqaError('DQA_INVALID_ARGUMENT', `tau must be a finite number ≥ 0, got ${String(tau)}`);
+    throw new DqaError('DQA_INVALID_ARGUMENT', `tau must be a finite number ≥ 0, got ${echo(tau)}`);
   }
   const { A, B } = compileSchedule(schedule);
   const width = 1 / PANELS;

@@ -1,5 +1,26 @@
+import { echo } from '@boltzmann/ising-core';
 import type { Rng, SampleSet } from '@boltzmann/ising-core';
 import { DqaError } from './errors.js';
+
+/**
+ * Most shots one problem may take: 2^24 = 16,777,216 (the sorted uniforms alone take 8 bytes per
+ * shot, 128 MiB at the limit). A larger count failed with a raw `RangeError` or exhausted memory.
+ */
+export const MAX_SHOTS = 2 ** 24;
+
+/**
+ * Throws DQA_INVALID_ARGUMENT unless `shots` is an integer in `[min, MAX_SHOTS]`.
+ *
+ * @param min 1 for {@link sampleShots}; 0 for the sampler option (0 = the exact distribution).
+ */
+export function assertShots(shots: unknown, min: 0 | 1): asserts shots is number {
+  if (typeof shots !== 'number' || !Number.isInteger(shots) || shots < min || shots > MAX_SHOTS) {
+    throw new DqaError(
+      'DQA_INVALID_ARGUMENT',
+      `shots must be an integer in [${min}, ${MAX_SHOTS.toLocaleString('en-US')}] (at most 2^24 per problem), got ${echo(shots)}`,
+    );
+  }
+}
 
 /**
  * Draws `shots` measurements from a dense distribution over `n` spins (index bit j set ⇔
@@ -9,23 +30,23 @@ import { DqaError } from './errors.js';
  *
  * @param probabilities `2^n` non-negative weights (normalized internally).
  * @param n spin count.
- * @param shots number of measurements, a positive integer.
+ * @param shots number of measurements, an integer in `[1, 2^24]` ({@link MAX_SHOTS}).
  * @param rng seeded generator (`createRng` from `@boltzmann/ising-core`).
  * @returns a sample set whose weights sum to `shots`.
- * @throws {DqaError} DQA_INVALID_ARGUMENT on a bad shot count or a distribution of the wrong length
+ * @throws {DqaError} DQA_INVALID_ARGUMENT on a bad shot count (not an integer, < 1 or > 2^24) or a distribution of the wrong length
  *   or without positive mass; DQA_NOT_FINITE on a negative or non-finite probability.
  * @example
  * const set = sampleShots(annealDistribution({ fields: [0.4] }), 1, 1000, createRng(1));
  */
 export function sampleShots(probabilities: Float64Array, n: number, shots: number, rng: Rng): SampleSet {
-  if (!Number.isInteger(shots) || shots < 1) throw new DqaError('DQA_INVALID_ARGUMENT', `shots must be a positive integer, got ${String(shots)}`);
+  assertShots(shots, 1);
   if (!Number.isInteger(n) || n < 1 || probabilities.length !== 2 ** n) {
-    throw new DqaError('DQA_INVALID_ARGUMENT', `a distribution over ${String(n)} spins needs 2^${String(n)} entries, got ${probabilities.length}`);
+    throw new DqaError('DQA_INVALID_ARGUMENT', `a distribution over ${echo(n)} spins needs 2^${echo(n)} entries, got ${echo(probabilities?.length)}`);
   }
   let total = 0;
   for (let s = 0; s < probabilities.length; s++) {
     const p = probabilities[s]!;
-    if (!(p >= 0) || !Number.isFinite(p)) throw new DqaError('DQA_NOT_FINITE', `probabilities[${s}] is ${String(p)}; it must be finite and ≥ 0`);
+    if (!(p >= 0) || !Number.isFinite(p)) throw new DqaError('DQA_NOT_FINITE', `probabilities[${s}] is ${echo(p)}; it must be finite and ≥ 0`);
     total += p;
   }
   if (!(total > 0)) throw new DqaError('DQA_INVALID_ARGUMENT', 'the distribution has no positive mass');

@@ -1,3 +1,4 @@
+import { echo } from '@boltzmann/ising-core';
 import type { IsingProblem } from '../anneal.js';
 import { DqaError } from '../errors.js';
 import type { AnnealPlan } from './plan.js';
@@ -14,20 +15,20 @@ export function prepareProblem(problem: IsingProblem, plan: AnnealPlan): { n: nu
   const h = new Float64Array(n);
   for (let j = 0; j < n; j++) {
     const v = problem.fields[j]!;
-    if (typeof v !== 'number' || !Number.isFinite(v)) throw new DqaError('DQA_NOT_FINITE', `fields[${j}] is ${String(v)}; every field must be finite`);
+    if (typeof v !== 'number' || !Number.isFinite(v)) throw new DqaError('DQA_NOT_FINITE', `fields[${j}] is ${echo(v)}; every field must be finite`);
     h[j] = v * plan.fieldScale;
   }
   const J = new Float64Array(n * n);
   const c = problem.couplings;
   if (c !== undefined) {
     if (c.length !== n * n) {
-      throw new DqaError('DQA_SHAPE_MISMATCH', `couplings has ${c.length} entries; ${n} spins need an ${n} × ${n} matrix (${n * n} entries)`);
+      throw new DqaError('DQA_SHAPE_MISMATCH', `couplings has ${echo(c.length)} entries; ${n} spins need an ${n} × ${n} matrix (${n * n} entries)`);
     }
     for (let j = 0; j < n; j++) {
       for (let k = j + 1; k < n; k++) {
         const v = c[j * n + k]!;
         if (typeof v !== 'number' || !Number.isFinite(v)) {
-          throw new DqaError('DQA_NOT_FINITE', `couplings[${j * n + k}] (J_${j},${k}) is ${String(v)}; every coupling must be finite`);
+          throw new DqaError('DQA_NOT_FINITE', `couplings[${j * n + k}] (J_${j},${k}) is ${echo(v)}; every coupling must be finite`);
         }
         J[j * n + k] = v * plan.couplingScale;
       }
