@@ -50,9 +50,9 @@ export interface BraketSamplerOptions {
   /** S3 endpoint override (http or https, checked at creation); path-style addressing is used when set. */
   readonly s3Endpoint?: string;
   /**
-   * Largest Braket API answer read, in bytes (default 4 MiB; the answers are a few KB). Over it, the
-   * connection is closed and the call fails with ADAPTER_RESPONSE_TOO_LARGE. Applies to the clients
-   * the sampler builds, not to a `braketClient` passed in.
+   * Largest Braket API answer (and S3 error answer) read, in bytes (default 4 MiB; they are a few KB).
+   * Over it, the connection is closed and the call fails with ADAPTER_RESPONSE_TOO_LARGE. Applies to
+   * the clients the sampler builds, not to a `braketClient` or `s3Client` passed in.
    */
   readonly maxResponseBytes?: number;
   /** Largest S3 object read, `results.json` included, in bytes (default 256 MiB); enforced while streaming. */
@@ -212,8 +212,9 @@ export function createBraketSampler(options: BraketSamplerOptions = {}): BraketS
       throw dryRunError(out, `${batch.size} Braket quantum tasks`);
     }
     const sdk = await loadSdk();
-    braket ??= limitResponses(new sdk.braket.BraketClient({ ...config, ...(options.endpoint ? { endpoint: options.endpoint } : {}) }), maxResponseBytes, 'maxResponseBytes');
-    s3 ??= limitResponses(new sdk.s3.S3Client({ ...config, ...(options.s3Endpoint ? { endpoint: options.s3Endpoint, forcePathStyle: true } : {}) }), maxResultBytes, 'maxResultBytes');
+    const answers = { bytes: maxResponseBytes, option: 'maxResponseBytes' };
+    braket ??= limitResponses(new sdk.braket.BraketClient({ ...config, ...(options.endpoint ? { endpoint: options.endpoint } : {}) }), answers);
+    s3 ??= limitResponses(new sdk.s3.S3Client({ ...config, ...(options.s3Endpoint ? { endpoint: options.s3Endpoint, forcePathStyle: true } : {}) }), answers, { bytes: maxResultBytes, option: 'maxResultBytes' });
     const arns: string[] = [];
     const keys: string[] = [];
     const pending = new Set<string>();

@@ -102,6 +102,19 @@ describe('braket response size limits', () => {
   }
 });
 
+describe('braket S3 error answers', () => {
+  it('should hold an S3 error answer to maxResponseBytes, not to the larger maxResultBytes', async () => {
+    const fake = await fakeBraket();
+    const { handle, stats } = streamBody(20 * MIB, { status: 404, headers: { 'Content-Type': 'application/xml' } });
+    const s3 = await trap(handle);
+    const sampler = createBraketSampler(options(fake.url, s3.url, { maxResponseBytes: MIB }));
+    expect(await rejection(sampler.sample(pair()))).toMatchObject({ code: 'ADAPTER_RESPONSE_TOO_LARGE', message: expect.stringContaining('raise maxResponseBytes') });
+    await within(stats.done, 5_000, 'the server response');
+    expect(stats.closedEarly).toBe(true);
+    sampler.dispose?.();
+  });
+});
+
 describe('braket answers and options', () => {
   it('should classify a 200 answer that is not JSON as ADAPTER_MALFORMED', async () => {
     const api = await trap((_req, res) => {

@@ -32,37 +32,49 @@ type Next = (args: unknown) => Promise<{ response: unknown }>;
 const header = (response: RawResponse, name: string): string | undefined =>
   Object.entries(response.headers ?? {}).find(([k]) => k.toLowerCase() === name)?.[1];
 
+/** A byte limit and the option that sets it (named in the error). */
+export interface ByteLimit {
+  readonly bytes: number;
+  readonly option: string;
+}
+
 /**
  * SDK middleware between the deserializer and the HTTP handler: refuses a `Content-Length` over
- * `limit` and reads every other body through {@link readLimited} before the SDK parses it. A
- * successful GetObject is left streaming: its caller reads `Body` with the same limit.
+ * the limit and reads every body through {@link readLimited} before the SDK parses it. A
+ * successful GetObject is left streaming under the `streamed` limit: its caller reads `Body` with
+ * {@link readResultsJson}.
  */
-function responseLimit(limit: number, option: string) {
+function responseLimit(answers: ByteLimit, streamed: ByteLimit) {
   return (next: Next, context: { commandName?: string }) => async (args: unknown) => {
     const result = await next(args);
     const response = result.response as RawResponse;
     const what = (context.commandName ?? 'AWS request').replace(/Command$/, '');
+    const status = response.statusCode ?? 0;
+    const streaming = context.commandName === 'GetObjectCommand' && status >= 200 && status < 300;
+    const limit = streaming ? streamed : answers;
     try {
-      assertContentLength(header(response, 'content-length'), limit, what, option);
+      assertContentLength(header(response, 'content-length'), limit.bytes, what, limit.option);
     } catch (error) {
       discardBody(response.body as BodySource);
       throw error;
     }
-    const status = response.statusCode ?? 0;
-    if (!(context.commandName === 'GetObjectCommand' && status >= 200 && status < 300)) {
-      response.body = await readLimited(response.body as BodySource, limit, what, option);
-    }
+    if (!streaming) response.body = await readLimited(response.body as BodySource, limit.bytes, what, limit.option);
     return result;
   };
 }
 
 /**
- * Adds the response-size limit to a client this package built (a client passed in by the user is
+ * Adds the response-size limits to a client this package built (a client passed in by the user is
  * left as it is; its S3 result bodies are still read with the limit by {@link readResultsJson}).
+ *
+ * @param client the SDK client.
+ * @param answers the limit of every parsed answer (API JSON, S3 error XML).
+ * @param streamed the limit of a streamed GetObject body (checked here against `Content-Length` only).
+ * @returns the same client.
  */
-export function limitResponses<C extends BraketClient | S3Client>(client: C, limit: number, option: string): C {
+export function limitResponses<C extends BraketClient | S3Client>(client: C, answers: ByteLimit, streamed: ByteLimit = answers): C {
   (client.middlewareStack as { add(middleware: never, options: never): void }).add(
-    responseLimit(limit, option) as never,
+    responseLimit(answers, streamed) as never,
     { step: 'deserialize', priority: 'low', name: 'boltzmannResponseLimit', tags: ['BOLTZMANN'] } as never,
   );
   return client;
