@@ -61,22 +61,17 @@ export function autoThreadCount(): number {
 let warnedThreadCap = false;
 
 /**
- * Caps a requested thread count at the core count: more threads than cores only add start-up
- * time and memory (`threads: 1e6` once started 586 workers, 5.5 GiB, on 2 cores). Warns once per
- * process, through `process.emitWarning` (code `ISING_THREADS_CAPPED`), when it lowers a request.
- *
- * @param requested a validated positive integer.
- * @returns `min(requested, cores)`.
+ * `min(requested, cores)` for a validated positive integer: more threads than cores only add
+ * start-up time and memory (`threads: 1e6` once started 586 workers, 5.5 GiB, on 2 cores). Warns
+ * once per process, through `process.emitWarning` (code `ISING_THREADS_CAPPED`), when it lowers a request.
  */
 export function capThreadCount(requested: number): number {
   const cores = autoThreadCount();
   if (requested <= cores) return requested;
   if (!warnedThreadCap) {
     warnedThreadCap = true;
-    process.emitWarning(`threads: ${requested} is more than the ${cores} cores available; using ${cores} threads`, {
-      type: 'IsingWarning',
-      code: 'ISING_THREADS_CAPPED',
-    });
+    const message = `threads: ${requested} is more than the ${cores} cores available; using ${cores} threads`;
+    process.emitWarning(message, { type: 'IsingWarning', code: 'ISING_THREADS_CAPPED' });
   }
   return cores;
 }
