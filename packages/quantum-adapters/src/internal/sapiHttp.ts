@@ -94,9 +94,9 @@ export async function sapiExchange(
     try {
       target = new URL(location, current);
     } catch {
-      throw refused(what, `(HTTP ${response.status}) to an unparsable Location ${echo(location)}`);
+      throw refused(what, `(HTTP ${response.status}) to an unparsable Location`);
     }
-    if (target.origin !== origin) throw refused(what, `(HTTP ${response.status}) to another origin, ${echo(target.origin)}; the token is only sent to ${origin}`);
+    if (target.origin !== origin) throw refused(what, `(HTTP ${response.status}) to another origin, ${echo(target.origin, 300)}; the token is only sent to ${origin}`);
     if (hops >= MAX_SAPI_REDIRECTS) throw refused(what, `more than ${MAX_SAPI_REDIRECTS} times`);
     if ((response.status === 303 && method !== 'HEAD') || ((response.status === 301 || response.status === 302) && method === 'POST')) {
       method = 'GET';
