@@ -25,6 +25,8 @@ export {
 export type { CausalShape } from './batch.js';
 export { assertPluginOptions, optionKeys } from './pluginOptions.js';
 export { DEFAULT_ECHO_LENGTH, echo } from './echo.js';
+export { readBounded } from './readBounded.js';
+export type { BoundedReader, BoundedSource } from './readBounded.js';
 export { SECRET_KEY_PATTERN, mergeSecretOptions, redactSecrets, splitSecretOptions } from './secretOptions.js';
 export type { SplitOptions } from './secretOptions.js';
 export { createRng } from './rng.js';

@@ -1,5 +1,5 @@
 // No Node built-ins here: this module only needs `fetch`, streams, timers and AbortController.
-import { echo } from '@boltzmann/ising-core';
+import { echo, readBounded } from '@boltzmann/ising-core';
 import type { DatasetError, DatasetErrorCode } from '../errors.js';
 
 /** The part of a `ReadableStreamDefaultReader<Uint8Array>` the downloader uses. */
@@ -65,7 +65,6 @@ async function transfer(
   limits: FetchLimits,
   signal: AbortSignal,
   fail: FailFactory,
-  onReader: (reader: ByteReaderLike) => void,
 ): Promise<Uint8Array> {
   const { maxBytes } = limits;
   const tooLarge = (what: string) =>
@@ -85,37 +84,9 @@ async function transfer(
     quietly(() => response.body?.cancel());
     throw tooLarge(`the server announced ${format(declared)} bytes (Content-Length)`);
   }
-  if (!response.body) {
-    const bytes = new Uint8Array(await response.arrayBuffer());
-    if (bytes.length > maxBytes) throw tooLarge(`the body has ${format(bytes.length)} bytes`);
-    return bytes;
-  }
-  const reader = response.body.getReader();
-  onReader(reader);
-  const chunks: Uint8Array[] = [];
-  let received = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (signal.aborted) {
-      quietly(() => reader.cancel());
-      throw signal.reason;
-    }
-    if (value === undefined) continue;
-    received += value.byteLength;
-    if (received > maxBytes) {
-      quietly(() => reader.cancel());
-      throw tooLarge(`the body passed ${format(received)} bytes`);
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(received);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
+  // A stub response without a body stream can only be checked once its bytes are in.
+  const source = response.body ?? new Uint8Array(await response.arrayBuffer());
+  return readBounded(source, maxBytes, (received) => tooLarge(`the body passed ${format(received)} bytes`), { signal });
 }
 
 /**
@@ -131,19 +102,17 @@ export async function fetchBounded(url: string, fetchImpl: FetchLike, limits: Fe
   const onAbort = () => controller.abort(outer?.reason);
   if (outer?.aborted) onAbort();
   else outer?.addEventListener('abort', onAbort, { once: true });
-  let reader: ByteReaderLike | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       const error = fail('DATASET_TIMEOUT', `no complete response within ${format(limits.timeoutMs)} ms (options.timeoutMs)`);
       reject(error);
+      // Aborting also cancels a body being read (readBounded listens to the signal).
       controller.abort(error);
-      const pending = reader;
-      if (pending) quietly(() => pending.cancel(error));
     }, limits.timeoutMs);
   });
   try {
-    return await Promise.race([transfer(url, fetchImpl, limits, controller.signal, fail, (r) => (reader = r)), deadline]);
+    return await Promise.race([transfer(url, fetchImpl, limits, controller.signal, fail), deadline]);
   } finally {
     clearTimeout(timer);
     outer?.removeEventListener('abort', onAbort);

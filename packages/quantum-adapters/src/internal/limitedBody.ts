@@ -1,7 +1,9 @@
+import { readBounded } from '@boltzmann/ising-core';
+import type { BoundedSource } from '@boltzmann/ising-core';
 import { AdapterError } from '../errors.js';
 
-/** Anything a response body arrives as: a web stream (fetch), a Node `Readable` (the AWS SDK), or bytes. */
-export type BodySource = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | string> | Blob | Uint8Array | string | null | undefined;
+/** Anything a response body arrives as: a web stream (fetch), a Blob or Node `Readable` (the AWS SDK), or bytes. */
+export type BodySource = BoundedSource;
 
 const MIB = 1024 * 1024;
 
@@ -38,9 +40,9 @@ export function discardBody(body: BodySource): void {
 }
 
 /**
- * Reads a whole response body, counting bytes as chunks arrive, and stops — cancelling the web
- * stream or destroying the Node stream, which closes the connection — as soon as the count
- * passes `limit`. Every remote read of this package (SAPI answers, Braket API answers, S3
+ * Reads a whole response body with ising-core's {@link readBounded}: bytes are counted as chunks
+ * arrive and the stream is cancelled or destroyed, which closes the connection, as soon as the
+ * count passes `limit`. Every remote read of this package (SAPI answers, Braket API answers, S3
  * `results.json`) goes through this, so a hostile or broken server cannot fill the memory.
  *
  * @param body the body stream (or bytes).
@@ -50,55 +52,8 @@ export function discardBody(body: BodySource): void {
  * @returns the bytes read.
  * @throws {AdapterError} ADAPTER_RESPONSE_TOO_LARGE (not retryable) over the limit; stream errors pass through.
  */
-export async function readLimited(body: BodySource, limit: number, what: string, option: string): Promise<Uint8Array> {
-  if (body === null || body === undefined) return new Uint8Array();
-  // The SDK's browser build hands S3 bodies over as Blobs.
-  if (typeof Blob !== 'undefined' && body instanceof Blob) return readLimited(body.stream(), limit, what, option);
-  if (typeof body === 'string' || body instanceof Uint8Array) {
-    const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : body;
-    if (bytes.byteLength > limit) throw responseTooLarge(what, limit, option);
-    return bytes;
-  }
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  const take = (chunk: Uint8Array | string): boolean => {
-    const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
-    total += bytes.byteLength;
-    if (total > limit) return false;
-    chunks.push(bytes);
-    return true;
-  };
-  if ('getReader' in body && typeof body.getReader === 'function') {
-    const reader = body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (!take(value)) {
-        reader.cancel().catch(() => undefined);
-        throw responseTooLarge(what, limit, option);
-      }
-    }
-  } else {
-    // Leaving `for await` early calls the iterator's return(), which destroys a Node Readable.
-    let over = false;
-    for await (const chunk of body as AsyncIterable<Uint8Array | string>) {
-      if (!take(chunk)) {
-        over = true;
-        break;
-      }
-    }
-    if (over) {
-      discardBody(body);
-      throw responseTooLarge(what, limit, option);
-    }
-  }
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
+export function readLimited(body: BodySource, limit: number, what: string, option: string): Promise<Uint8Array> {
+  return readBounded(body, limit, () => responseTooLarge(what, limit, option));
 }
 
 /** {@link readLimited} of a fetch `Response`, with the `Content-Length` check first, decoded as UTF-8. */
