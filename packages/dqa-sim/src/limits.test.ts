@@ -1,16 +1,10 @@
 import { createIsingBatch, createRng } from '@boltzmann/ising-core';
+import { thrownBy } from '@boltzmann/ising-core/testing';
 import { describe, expect, it } from 'vitest';
 import { annealDistribution, dqaSampler, effectiveTemperature, sampleShots, toQasm3 } from './index.js';
 import { codeOf } from './internal/testing/codeOf.js';
 
-function messageOf(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    return (error as Error).message;
-  }
-  return 'no error';
-}
+const messageOf = (run: () => unknown): string => thrownBy(run).message;
 
 const huge = 'x'.repeat(200_000);
 

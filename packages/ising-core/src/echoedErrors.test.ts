@@ -1,16 +1,10 @@
+import { thrownBy } from './testing/index.js';
 import { describe, expect, it } from 'vitest';
 import { causalBoltzmann, createRng, createSamplerRegistry, exactSampler, gibbsSampler, meanFieldSampler } from './index.js';
 
 const huge = 'x'.repeat(200_000);
 
-function messageOf(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    return (error as Error).message;
-  }
-  return 'no error';
-}
+const messageOf = (run: () => unknown): string => thrownBy(run).message;
 
 describe('errors echo user values in bounded form', () => {
   it('keeps messages short when an option, name or argument is a 200,000-character string', () => {

@@ -1,3 +1,4 @@
+import { thrownBy } from './testing/index.js';
 import { describe, expect, it } from 'vitest';
 import { causalBatch, createRng, estimateBatch } from './index.js';
 import type { BatchEstimate, IsingBatch, IsingGradients, Sampler } from './index.js';
@@ -27,14 +28,7 @@ function answering(batch: IsingBatch, vjp: (grad: Float64Array) => unknown, m = 
   };
 }
 
-function thrown(run: () => unknown): { code?: string; message: string } {
-  try {
-    run();
-  } catch (error) {
-    return error as { code?: string; message: string };
-  }
-  return { message: 'no error' };
-}
+const thrown = thrownBy;
 
 describe('estimateBatch: checks what a sampler returns', () => {
   it('should refuse magnetizations outside [−1, 1], naming the sampler, problem and spin', () => {

@@ -1,3 +1,4 @@
+import { thrownBy } from './testing/index.js';
 import { describe, expect, it } from 'vitest';
 import { assertPluginOptions, exactSampler, gibbsSampler, meanFieldSampler } from './index.js';
 
@@ -7,14 +8,7 @@ function nested(depth: number): Record<string, unknown> {
   return value;
 }
 
-function thrown(run: () => unknown): { code?: string; message: string } {
-  try {
-    run();
-  } catch (error) {
-    return error as { code?: string; message: string };
-  }
-  return { message: 'no error' };
-}
+const thrown = thrownBy;
 
 describe('assertPluginOptions nesting limit', () => {
   it('refuses options nested 60,000 deep with a coded error instead of a stack overflow', () => {
