@@ -2,6 +2,7 @@ export { IsingError, isIsingError } from './errors.js';
 export type { IsingErrorCode } from './errors.js';
 export type {
   BatchEstimate,
+  ConvergenceDiagnostics,
   IsingBatch,
   IsingGradients,
   MaybePromise,

@@ -47,6 +47,26 @@ export interface BatchEstimate {
   readonly magnetization: Float64Array;
   /** Maps ∂L/∂m (layout of `magnetization`) to ∂L/∂h and ∂L/∂J. */
   vjp(gradMagnetization: Float64Array): IsingGradients;
+  /** Convergence figures of an iterative sampler (mean-field, tap); absent for the others. */
+  readonly diagnostics?: ConvergenceDiagnostics;
+}
+
+/**
+ * How an iterative sampler's fixed points converged, per problem. A problem that missed its
+ * tolerance keeps its last iterate; it is counted in `missed`, never silently passed off as
+ * converged (and the sampler throws instead only when asked to with `onNonConvergence: 'throw'`).
+ */
+export interface ConvergenceDiagnostics {
+  /** Iterations each problem took. */
+  readonly iterations: Int32Array;
+  /** Final residual of each problem, in the sampler's own (relative) measure. */
+  readonly residual: Float64Array;
+  /** The tolerance the residuals are compared with. */
+  readonly tolerance: number;
+  /** Problems whose residual is above the tolerance. */
+  readonly missed: number;
+  /** True when every problem met the tolerance (`missed === 0`). */
+  readonly converged: boolean;
 }
 
 /**
