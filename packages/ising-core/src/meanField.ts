@@ -3,7 +3,7 @@ import { IsingError } from './errors.js';
 import { solveLinear } from './internal/solveLinear.js';
 import { symmetricCouplings } from './internal/symmetricCouplings.js';
 import { assertGradMagnetization, maxSpinsOf } from './internal/vjpInput.js';
-import type { BatchEstimate, IsingBatch, IsingGradients, SamplerCapabilities, SamplerPlugin } from './types.js';
+import type { BatchEstimate, ConvergenceDiagnostics, IsingBatch, IsingGradients, SamplerCapabilities, SamplerPlugin } from './types.js';
 import { assertPluginOptions, optionKeys } from './pluginOptions.js';
 
 /** Options of the {@link meanFieldSampler} plugin. */
@@ -20,14 +20,7 @@ export interface MeanFieldOptions {
 
 /** A mean-field estimate: the {@link BatchEstimate} plus per-problem convergence figures. */
 export interface MeanFieldEstimate extends BatchEstimate {
-  readonly diagnostics: {
-    /** Iterations each problem took. */
-    readonly iterations: Int32Array;
-    /** Final fixed-point residual of each problem. */
-    readonly residual: Float64Array;
-    /** True when every problem met the tolerance. */
-    readonly converged: boolean;
-  };
+  readonly diagnostics: ConvergenceDiagnostics;
 }
 
 const KNOWN = optionKeys<MeanFieldOptions>({ damping: true, tolerance: true, maxIterations: true, onNonConvergence: true });
@@ -105,13 +98,13 @@ export function meanFieldEstimate(batch: IsingBatch, options: MeanFieldOptions =
   const magnetization = new Float64Array(size * stride);
   const iterations = new Int32Array(size);
   const residual = new Float64Array(size);
-  let converged = true;
+  let missed = 0;
   for (let q = 0; q < size; q++) {
     const [its, res] = solveProblem(batch, q, sym, settings, magnetization.subarray(q * stride, (q + 1) * stride));
     iterations[q] = its;
     residual[q] = res;
     if (!(res <= settings.tolerance)) {
-      converged = false;
+      missed += 1;
       if (settings.onNonConvergence === 'throw') {
         throw new IsingError(
           'ISING_NOT_CONVERGED',
@@ -153,7 +146,7 @@ export function meanFieldEstimate(batch: IsingBatch, options: MeanFieldOptions =
     return { fields, couplings };
   };
 
-  return { magnetization, vjp, diagnostics: { iterations, residual, converged } };
+  return { magnetization, vjp, diagnostics: { iterations, residual, tolerance: settings.tolerance, missed, converged: missed === 0 } };
 }
 
 /**
