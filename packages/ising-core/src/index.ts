@@ -54,3 +54,5 @@ export { estimateFromDense } from './denseEstimate.js';
 export { exactSampler } from './exactSampler.js';
 export type { ExactSamplerOptions } from './exactSampler.js';
 export { estimateBatch } from './estimateBatch.js';
+export { recordConvergence } from './convergenceRecorder.js';
+export type { ConvergenceSummary, RecordingSampler } from './convergenceRecorder.js';

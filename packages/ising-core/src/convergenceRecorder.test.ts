@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { causalBatch, createRng, estimateBatch, exactSampler, meanFieldSampler, recordConvergence } from './index.js';
+import type { BatchEstimate } from './index.js';
+
+function batchOf(seed: number, couplingScale: number) {
+  const rng = createRng(seed);
+  const T = 6;
+  const fields = Float64Array.from({ length: 2 * T * T }, () => rng.normal());
+  const couplings = Float64Array.from({ length: T * T }, () => rng.normal() * couplingScale);
+  return causalBatch(fields, couplings, { batch: 2, length: T });
+}
+
+describe('recordConvergence', () => {
+  it('sums the diagnostics of every call until drained, and passes answers through', () => {
+    const inner = meanFieldSampler.create({ onNonConvergence: 'return' });
+    const sampler = recordConvergence(inner);
+    expect(sampler.name).toBe('mean-field');
+    const batch = batchOf(1, 0.2);
+    const direct = estimateBatch(inner, batch) as BatchEstimate;
+    const viaWrapper = estimateBatch(sampler, batch) as BatchEstimate;
+    expect(viaWrapper.magnetization).toEqual(direct.magnetization);
+    estimateBatch(sampler, batch);
+    const summary = sampler.drain()!;
+    const d = direct.diagnostics!;
+    const its = Array.from(d.iterations);
+    expect(summary).toEqual({
+      calls: 2,
+      problems: 2 * its.length,
+      missed: 2 * d.missed,
+      maxResidual: Math.max(...Array.from(d.residual)),
+      meanIterations: its.reduce((a, b) => a + b, 0) / its.length,
+      maxIterations: Math.max(...its),
+    });
+    expect(sampler.drain()).toBeUndefined();
+  });
+
+  it('counts problems that missed the tolerance, and reports nothing for samplers without diagnostics', () => {
+    const hard = recordConvergence(meanFieldSampler.create({ maxIterations: 2, tolerance: 1e-14, damping: 0.9, onNonConvergence: 'return' }));
+    estimateBatch(hard, batchOf(2, 1.5));
+    expect(hard.drain()!.missed).toBeGreaterThan(0);
+    const exact = recordConvergence(exactSampler.create());
+    estimateBatch(exact, batchOf(3, 0.5));
+    expect(exact.drain()).toBeUndefined();
+  });
+});

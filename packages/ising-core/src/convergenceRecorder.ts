@@ -1,0 +1,81 @@
+import { estimateBatch } from './estimateBatch.js';
+import type { BatchEstimate, IsingBatch, MaybePromise, Sampler } from './types.js';
+
+/** Convergence figures of an iterative sampler summed over the calls since the last drain. */
+export interface ConvergenceSummary {
+  /** Sampler calls that reported diagnostics. */
+  readonly calls: number;
+  /** Problems (queries) solved in those calls. */
+  readonly problems: number;
+  /** Problems whose fixed point missed its tolerance (they kept their last iterate). */
+  readonly missed: number;
+  /** Largest final residual of any problem. */
+  readonly maxResidual: number;
+  /** Mean iterations per problem. */
+  readonly meanIterations: number;
+  /** Most iterations any problem took. */
+  readonly maxIterations: number;
+}
+
+/** A sampler that forwards to another and keeps its convergence figures for {@link RecordingSampler.drain}. */
+export interface RecordingSampler extends Sampler {
+  /** The figures since the previous drain (undefined when no call reported any), then resets. */
+  drain(): ConvergenceSummary | undefined;
+  /** The wrapped sampler. */
+  readonly inner: Sampler;
+}
+
+/**
+ * Wraps a sampler so that the `diagnostics` of its estimates (mean-field, tap: iterations,
+ * residuals, problems that missed the tolerance) are summed up for a training loop to log per
+ * step. Name and capabilities are the inner sampler's; answers pass through `estimateBatch`
+ * unchanged, so the wrapper works for any sampler (sync or async, `estimate` or `sample`).
+ *
+ * @param inner the sampler to record.
+ * @returns the recording sampler; `dispose` disposes the inner one.
+ * @example
+ * const sampler = recordConvergence(registry.require('mean-field').create());
+ * await trainer.step(batch);
+ * console.log(sampler.drain()); // { calls, problems, missed, maxResidual, meanIterations, maxIterations }
+ */
+export function recordConvergence(inner: Sampler): RecordingSampler {
+  let calls = 0;
+  let problems = 0;
+  let missed = 0;
+  let maxResidual = 0;
+  let iterations = 0;
+  let maxIterations = 0;
+  const record = (estimate: BatchEstimate): BatchEstimate => {
+    const d = estimate.diagnostics;
+    if (d === undefined) return estimate;
+    calls += 1;
+    problems += d.iterations.length;
+    missed += d.missed;
+    for (let q = 0; q < d.iterations.length; q++) {
+      const its = d.iterations[q]!;
+      iterations += its;
+      if (its > maxIterations) maxIterations = its;
+      const r = d.residual[q]!;
+      if (r > maxResidual || Number.isNaN(r)) maxResidual = r;
+    }
+    return estimate;
+  };
+  const estimate = (batch: IsingBatch): MaybePromise<BatchEstimate> => {
+    const result = estimateBatch(inner, batch);
+    return result instanceof Promise ? result.then(record) : record(result);
+  };
+  return {
+    name: inner.name,
+    capabilities: inner.capabilities,
+    inner,
+    estimate,
+    drain() {
+      if (calls === 0) return undefined;
+      const summary = { calls, problems, missed, maxResidual, meanIterations: problems > 0 ? iterations / problems : 0, maxIterations };
+      calls = problems = missed = iterations = maxIterations = 0;
+      maxResidual = 0;
+      return summary;
+    },
+    dispose: () => inner.dispose?.(),
+  };
+}
