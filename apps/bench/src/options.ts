@@ -38,6 +38,9 @@ export interface BenchCommand {
 
 const EXPERIMENTS: readonly Experiment[] = ['shakespeare', 'brackets', 'dqa'];
 
+/** Longest context `--lengths` accepts; each run is also held to its sampler's `maxSpins`. */
+export const MAX_LENGTH = 1024;
+
 function addGridOptions(cmd: Command): Command {
   return cmd
     .addOption(new Option('--preset <name>', 'grid preset').choices(['small', 'paper']).default('small'))
@@ -102,7 +105,7 @@ function toCommand(experiment: Experiment, raw: Raw): BenchCommand {
   const g = { ...presetGrid(experiment, preset) } as { -readonly [K in keyof GridSpec]: GridSpec[K] };
   const pos = intItem(1);
   if (s('variants')) g.variants = parseList('--variants', s('variants')!, choiceItem<Variant>(ALL_VARIANTS), ALL_VARIANTS.join('/'));
-  if (s('lengths')) g.lengths = parseList('--lengths', s('lengths')!, intItem(1, 64), 'integers in [1, 64]');
+  if (s('lengths')) g.lengths = parseList('--lengths', s('lengths')!, intItem(1, MAX_LENGTH), `integers in [1, ${MAX_LENGTH}]`);
   if (s('seeds')) g.seeds = parseList('--seeds', s('seeds')!, intItem(0), 'non-negative integers');
   if (s('steps')) g.steps = parseInteger('--steps', s('steps')!, 1);
   if (s('dModel')) g.dModels = parseList('--d-model', s('dModel')!, pos, 'positive integers');

@@ -27,6 +27,12 @@ function etaSeconds(p: RunProgress): number {
   return p.stepsPerSecond > 0 ? (p.steps - p.step) / p.stepsPerSecond : Number.NaN;
 }
 
+/** The fixed-point figures of a step, when the sampler reports them: ` fixed point 0/768 missed, ≤ 41 it, res 3e-11`. */
+function convergenceText(p: RunProgress): string {
+  const c = p.convergence;
+  return c === undefined ? '' : ` fixed point ${c.missed}/${c.problems} missed, ≤ ${c.maxIterations} it, res ${c.maxResidual.toExponential(0)}`;
+}
+
 /**
  * Plain periodic log lines (CI, pipes): one line per run at most every `intervalMs`, plus
  * its start and end.
@@ -45,7 +51,7 @@ export function plainProgress(write: (line: string) => void = (l) => process.std
       const l = labels.get(p.id);
       if (!l || Date.now() - l.last < intervalMs) return;
       l.last = Date.now();
-      write(`step   ${l.label} ${p.step}/${p.steps} loss ${p.loss.toFixed(4)} ${p.stepsPerSecond.toFixed(1)} steps/s ETA ${formatDuration(etaSeconds(p))}`);
+      write(`step   ${l.label} ${p.step}/${p.steps} loss ${p.loss.toFixed(4)} ${p.stepsPerSecond.toFixed(1)} steps/s ETA ${formatDuration(etaSeconds(p))}${convergenceText(p)}`);
     },
     end(id, status) {
       write(`end    ${labels.get(id)?.label ?? id}: ${status}`);

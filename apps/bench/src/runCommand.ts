@@ -40,7 +40,12 @@ async function preflight(command: BenchCommand, configs: readonly RunConfig[], r
   for (const c of configs) {
     const plugin = c.sampler === 'none' ? undefined : registry.require(c.sampler);
     if (plugin && plugin.capabilities.maxSpins < c.length) {
-      throw new BenchError('BENCH_INVALID_OPTION', `sampler "${plugin.name}" handles at most ${plugin.capabilities.maxSpins} spins, the grid has T = ${c.length}`);
+      const fit = registry.list().filter((p) => p.capabilities.maxSpins >= c.length).map((p) => p.name);
+      throw new BenchError(
+        'BENCH_SAMPLER_TOO_SMALL',
+        `sampler "${plugin.name}" handles at most ${plugin.capabilities.maxSpins} spins, the grid has T = ${c.length}; ` +
+          (fit.length > 0 ? `samplers that take T = ${c.length}: ${fit.join(', ')} (--sampler NAME)` : `no registered sampler takes T = ${c.length}`),
+      );
     }
   }
   if (configs.some((c) => c.dataset === 'shakespeare')) await shakespeareCorpus(command.dataPath);

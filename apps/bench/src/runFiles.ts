@@ -1,9 +1,10 @@
 import { echo } from '@boltzmann/ising-core';
+import type { ConvergenceSummary } from '@boltzmann/ising-core';
 import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { BenchError } from './benchError.js';
 import { canonicalJson } from './grid.js';
-import type { CurvePoint, RunConfig, RunRecord } from './types.js';
+import type { ConvergencePoint, CurvePoint, RunConfig, RunRecord } from './types.js';
 
 /** Path of a finished run's record. */
 export const recordPath = (resultsDir: string, id: string): string => join(resultsDir, 'runs', `${id}.json`);
@@ -26,6 +27,8 @@ export interface Checkpoint {
    * which closed the interval instead.
    */
   readonly openLoss?: { readonly sum: number; readonly count: number };
+  /** Convergence points so far and the open interval's figures (iterative samplers only). */
+  readonly convergence?: { readonly points: readonly ConvergencePoint[]; readonly open?: ConvergenceSummary; readonly total?: ConvergenceSummary };
   readonly dataState: readonly number[];
   /** Model weights and optimizer state, as the engine saved them. */
   readonly engine: unknown;

@@ -1,5 +1,5 @@
-import { echo } from '@boltzmann/ising-core';
-import type { SamplerRegistry } from '@boltzmann/ising-core';
+import { echo, mergeConvergence } from '@boltzmann/ising-core';
+import type { ConvergenceSummary, SamplerRegistry } from '@boltzmann/ising-core';
 import { writeJsonAtomic } from './atomicWrite.js';
 import { runId } from './grid.js';
 import { createEngine } from './internal/engine.js';
@@ -9,7 +9,7 @@ import { createTaskData } from './internal/taskData.js';
 import type { TaskData } from './internal/taskData.js';
 import { checkpointPath, readCheckpoint, recordPath, rejectCheckpoint, removeCheckpoint } from './runFiles.js';
 import type { Checkpoint } from './runFiles.js';
-import type { CurvePoint, RunConfig, RunProgress, RunRecord, RunSettings } from './types.js';
+import type { ConvergencePoint, CurvePoint, RunConfig, RunProgress, RunRecord, RunSettings } from './types.js';
 
 /** Callbacks of {@link trainRun}. */
 export interface TrainHooks {
@@ -87,6 +87,9 @@ export async function trainRun(config: RunConfig, settings: RunSettings, registr
     const evalMetric: CurvePoint[] = [...(ckpt?.evalMetric ?? [])];
     let lossSum = ckpt?.openLoss?.sum ?? 0;
     let lossCount = ckpt?.openLoss?.count ?? 0;
+    const convergencePoints: ConvergencePoint[] = [...(ckpt?.convergence?.points ?? [])];
+    let openConvergence: ConvergenceSummary | undefined = ckpt?.convergence?.open;
+    let totalConvergence: ConvergenceSummary | undefined = ckpt?.convergence?.total;
     const sessionStart = performance.now();
     const sessionStartStep = step;
     const elapsed = (): number => previousSeconds + (performance.now() - sessionStart) / 1000;
@@ -101,27 +104,41 @@ export async function trainRun(config: RunConfig, settings: RunSettings, registr
         trainLoss,
         evalMetric,
         openLoss: { sum: lossSum, count: lossCount },
+        ...(totalConvergence || openConvergence ? { convergence: { points: convergencePoints, open: openConvergence, total: totalConvergence } } : {}),
         dataState: data.saveState(),
         engine: engine.save(),
       };
       writeJsonAtomic(checkpointPath(settings.resultsDir, id), c, true);
     };
     while (step < config.steps) {
-      const loss = await engine.step(data.next(config.batchSize));
+      const { loss, convergence } = await engine.step(data.next(config.batchSize));
       step += 1;
       lossSum += loss;
       lossCount += 1;
+      openConvergence = mergeConvergence(openConvergence, convergence);
       if (step % settings.logEvery === 0 || step === config.steps) {
         // Mean of the interval: a smoother curve than one noisy batch, same cost.
         trainLoss.push({ step, value: lossSum / lossCount });
         lossSum = 0;
         lossCount = 0;
+        if (openConvergence) {
+          convergencePoints.push({ step, ...openConvergence });
+          totalConvergence = mergeConvergence(totalConvergence, openConvergence);
+          openConvergence = undefined;
+        }
       }
       if (step % config.evalEvery === 0 && step < config.steps) {
         evalMetric.push({ step, value: finalMetricOf(config, await engine.evaluate(data.evalBatches)) });
       }
       const sessionSeconds = (performance.now() - sessionStart) / 1000;
-      hooks.onProgress?.({ id, step, steps: config.steps, loss, stepsPerSecond: sessionSeconds > 0 ? (step - sessionStartStep) / sessionSeconds : 0 });
+      hooks.onProgress?.({
+        id,
+        step,
+        steps: config.steps,
+        loss,
+        stepsPerSecond: sessionSeconds > 0 ? (step - sessionStartStep) / sessionSeconds : 0,
+        ...(convergence ? { convergence } : {}),
+      });
       // A synchronous sampler makes every await resolve at once: yield to the event loop so
       // stop messages, signals and IPC are seen between steps.
       await new Promise<void>((resolve) => setImmediate(resolve));
@@ -149,6 +166,7 @@ export async function trainRun(config: RunConfig, settings: RunSettings, registr
       wallSeconds,
       stepsPerSecond: wallSeconds > 0 ? config.steps / wallSeconds : 0,
       couplings: engine.couplings(),
+      ...(totalConvergence ? { convergence: { points: convergencePoints, total: totalConvergence } } : {}),
     };
     writeJsonAtomic(recordPath(settings.resultsDir, id), record);
     removeCheckpoint(settings.resultsDir, id);

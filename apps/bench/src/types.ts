@@ -1,3 +1,5 @@
+import type { ConvergenceSummary } from '@boltzmann/ising-core';
+
 /** The attention variants of the paper's four-way ablation (METHOD.md §1). */
 export type Variant = 'softmax' | 'boltzmann' | 'sigmoid' | 'coupling';
 
@@ -90,6 +92,17 @@ export interface RunRecord {
   readonly stepsPerSecond: number;
   /** Learned couplings (T × T, row-major, strict upper triangle meaningful); null when the model has none. */
   readonly couplings: readonly number[] | null;
+  /**
+   * Training-step convergence of an iterative sampler: one point per train-loss interval and the
+   * whole run's total. Absent for samplers that report no diagnostics (exact, gibbs, dqa, …).
+   */
+  readonly convergence?: { readonly points: readonly ConvergencePoint[]; readonly total: ConvergenceSummary };
+}
+
+/** The convergence figures of an iterative sampler (mean-field, tap) over one train-loss interval. */
+export interface ConvergencePoint extends ConvergenceSummary {
+  /** Last step of the interval. */
+  readonly step: number;
 }
 
 /** Progress of a run, as reported to the parent process. */
@@ -99,4 +112,6 @@ export interface RunProgress {
   readonly steps: number;
   readonly loss: number;
   readonly stepsPerSecond: number;
+  /** This step's sampler convergence figures, when the sampler reports them. */
+  readonly convergence?: ConvergenceSummary;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { causalBatch, createRng, estimateBatch, exactSampler, meanFieldSampler, recordConvergence } from './index.js';
+import { causalBatch, createRng, estimateBatch, exactSampler, meanFieldSampler, mergeConvergence, recordConvergence } from './index.js';
 import type { BatchEstimate } from './index.js';
 
 function batchOf(seed: number, couplingScale: number) {
@@ -41,5 +41,15 @@ describe('recordConvergence', () => {
     const exact = recordConvergence(exactSampler.create());
     estimateBatch(exact, batchOf(3, 0.5));
     expect(exact.drain()).toBeUndefined();
+  });
+});
+
+describe('mergeConvergence', () => {
+  it('adds counts, keeps maxima and weights the mean iterations by problems', () => {
+    const a = { calls: 1, problems: 10, missed: 1, maxResidual: 1e-9, meanIterations: 20, maxIterations: 40 };
+    const b = { calls: 2, problems: 30, missed: 0, maxResidual: 1e-11, meanIterations: 10, maxIterations: 50 };
+    expect(mergeConvergence(a, b)).toEqual({ calls: 3, problems: 40, missed: 1, maxResidual: 1e-9, meanIterations: 12.5, maxIterations: 50 });
+    expect(mergeConvergence(undefined, b)).toBe(b);
+    expect(mergeConvergence(a, undefined)).toBe(a);
   });
 });

@@ -79,3 +79,23 @@ export function recordConvergence(inner: Sampler): RecordingSampler {
     dispose: () => inner.dispose?.(),
   };
 }
+
+/**
+ * The summary of two stretches of calls together (either may be undefined: nothing recorded).
+ *
+ * @example
+ * const interval = steps.reduce(mergeConvergence, undefined);
+ */
+export function mergeConvergence(a: ConvergenceSummary | undefined, b: ConvergenceSummary | undefined): ConvergenceSummary | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  const problems = a.problems + b.problems;
+  return {
+    calls: a.calls + b.calls,
+    problems,
+    missed: a.missed + b.missed,
+    maxResidual: Math.max(a.maxResidual, b.maxResidual),
+    meanIterations: problems > 0 ? (a.meanIterations * a.problems + b.meanIterations * b.problems) / problems : 0,
+    maxIterations: Math.max(a.maxIterations, b.maxIterations),
+  };
+}

@@ -1,7 +1,7 @@
 import { combineEvaluations, createTrainer, createTransformer, evaluate, initBackend, loadTransformer } from '@boltzmann/attention';
 import type { Trainer, TrainerState, Transformer, TransformerJSON } from '@boltzmann/attention';
-import { mergeSecretOptions } from '@boltzmann/ising-core';
-import type { SamplerRegistry } from '@boltzmann/ising-core';
+import { mergeSecretOptions, recordConvergence } from '@boltzmann/ising-core';
+import type { ConvergenceSummary, SamplerRegistry } from '@boltzmann/ising-core';
 import { BenchError } from '../benchError.js';
 import type { RunConfig } from '../types.js';
 import type { TaskData, TrainBatch } from './taskData.js';
@@ -14,8 +14,8 @@ export interface EngineState {
 
 /** A run's model and trainer behind the few calls the bench makes. */
 export interface Engine {
-  /** One optimizer step; returns the batch loss before the update. */
-  step(batch: TrainBatch): Promise<number>;
+  /** One optimizer step: the batch loss before the update, and the sampler's convergence figures (iterative samplers). */
+  step(batch: TrainBatch): Promise<{ loss: number; convergence: ConvergenceSummary | undefined }>;
   /** Phase 1 of a step only: the attention fields and the sampler call(s), no update (the `--dry-run` of hardware samplers). */
   prepare(batch: TrainBatch): Promise<void>;
   /** Loss and accuracy over all evaluation batches (weighted by their masks). */
@@ -56,8 +56,11 @@ export async function createEngine(
   backendReady ??= initBackend('wasm', { log: () => undefined });
   await backendReady;
   // The sampler gets its credentials here and only here; the model records the options without them.
-  const samplerOptions = mergeSecretOptions(config.samplerOptions, secrets);
-  const samplerPart = usesSampler(config) ? { sampler: config.sampler, samplerOptions, registry } : {};
+  // It is wrapped so that an iterative sampler's convergence figures can be logged per step.
+  const sampler = usesSampler(config)
+    ? recordConvergence(registry.require(config.sampler).create(mergeSecretOptions(config.samplerOptions, secrets)))
+    : undefined;
+  const samplerPart = sampler ? { sampler, samplerOptions: config.samplerOptions, registry } : {};
   let model: Transformer;
   let trainer: Trainer;
   const trainerOptions = {
@@ -67,35 +70,43 @@ export async function createEngine(
     weightDecay: config.weightDecay,
     clipNorm: config.clipNorm,
   };
-  if (saved !== undefined) {
-    const s = saved as Partial<EngineState> | null;
-    if (!s || typeof s !== 'object' || !s.model || !s.trainer) {
-      throw new BenchError('BENCH_CORRUPT_CHECKPOINT', 'checkpoint has no model/trainer state');
+  try {
+    if (saved !== undefined) {
+      const s = saved as Partial<EngineState> | null;
+      if (!s || typeof s !== 'object' || !s.model || !s.trainer) {
+        throw new BenchError('BENCH_CORRUPT_CHECKPOINT', 'checkpoint has no model/trainer state');
+      }
+      model = loadTransformer(s.model, samplerPart);
+      trainer = createTrainer(model, trainerOptions);
+      trainer.restore(s.trainer);
+    } else {
+      model = createTransformer({
+        vocabSize: data.vocabSize,
+        outputSize: data.outputSize,
+        maxLength: config.length,
+        dModel: config.dModel,
+        heads: config.heads,
+        ffn: config.ffn,
+        ffnHidden: config.ffnHidden,
+        variant: config.variant,
+        beta: config.beta,
+        jInit: config.jInit === 0 ? 'zeros' : 'normal',
+        jInitStd: config.jInit,
+        seed: config.seed,
+        ...samplerPart,
+      });
+      trainer = createTrainer(model, trainerOptions);
     }
-    model = loadTransformer(s.model, samplerPart);
-    trainer = createTrainer(model, trainerOptions);
-    trainer.restore(s.trainer);
-  } else {
-    model = createTransformer({
-      vocabSize: data.vocabSize,
-      outputSize: data.outputSize,
-      maxLength: config.length,
-      dModel: config.dModel,
-      heads: config.heads,
-      ffn: config.ffn,
-      ffnHidden: config.ffnHidden,
-      variant: config.variant,
-      beta: config.beta,
-      jInit: config.jInit === 0 ? 'zeros' : 'normal',
-      jInitStd: config.jInit,
-      seed: config.seed,
-      ...samplerPart,
-    });
-    trainer = createTrainer(model, trainerOptions);
+  } catch (error) {
+    // A model that cannot be built or restored leaves no sampler (sockets, workers) behind.
+    await sampler?.dispose?.();
+    throw error;
   }
   return {
     async step(batch) {
-      return (await trainer.step(batch)).loss;
+      sampler?.drain(); // figures of evaluations or a dry run do not belong to this step
+      const { loss } = await trainer.step(batch);
+      return { loss, convergence: sampler?.drain() };
     },
     async prepare(batch) {
       await model.prepare(batch.inputs, batch.inputs.length / config.length);
@@ -115,6 +126,7 @@ export async function createEngine(
     dispose() {
       trainer.dispose();
       model.dispose();
+      void sampler?.dispose?.();
     },
   };
 }
