@@ -14,7 +14,7 @@ export type { FidelityPoint } from './plots.js';
 export { settingsLine, writeReport } from './report.js';
 export type { ReportFiles } from './report.js';
 export { createBenchRegistry, loadPluginModule, missingBuiltIns } from './registry.js';
-export { checkpointPath, readCheckpoint, readRecord, recordPath, removeCheckpoint } from './runFiles.js';
+export { checkpointPath, modelPath, readCheckpoint, readRecord, recordPath, removeCheckpoint } from './runFiles.js';
 export type { Checkpoint } from './runFiles.js';
 export { finalMetricOf, trainRun } from './trainRun.js';
 export type { TrainHooks } from './trainRun.js';

@@ -31,6 +31,8 @@ export interface BenchCommand {
   readonly dataPath: string | undefined;
   /** Force plain log lines even on a TTY. */
   readonly plain: boolean;
+  /** Also write each finished run's trained model to `models/<id>.json`. */
+  readonly saveModels: boolean;
   /** DQA fidelity sweep axes. */
   readonly sweepTaus: readonly number[];
   readonly sweepSteps: readonly number[];
@@ -71,6 +73,7 @@ function addGridOptions(cmd: Command): Command {
     .option('--results <dir>', 'results directory (default: <repo>/results/<task>)')
     .option('--workers <n>', 'parallel worker processes (default: number of cores; 0 = run in this process)')
     .option('--plain', 'plain log lines instead of progress bars')
+    .option('--save-models', 'also write each finished run\'s trained model to <results>/models/<id>.json')
     .option('--dry-run', 'print the grid, its size and an ETA, then exit');
 }
 
@@ -144,6 +147,7 @@ function toCommand(experiment: Experiment, raw: Raw): BenchCommand {
     dryRun: raw['dryRun'] === true,
     dataPath: s('data') ? userPath(s('data')!) : undefined,
     plain: raw['plain'] === true,
+    saveModels: raw['saveModels'] === true,
     sweepTaus: parseList('--sweep-taus', s('sweepTaus') ?? '1,2,4,8,16,32', (x) => {
       const n = Number(x);
       return x !== '' && Number.isFinite(n) && n > 0 ? n : undefined;

@@ -105,6 +105,7 @@ export async function runCommand(parsed: BenchCommand, rawIo: MainIo): Promise<n
     plugins: command.plugins,
     ...(command.dataPath ? { dataPath: command.dataPath } : {}),
     ...(Object.keys(command.samplerSecrets).length > 0 ? { samplerSecrets: command.samplerSecrets } : {}),
+    ...(command.saveModels ? { saveModels: true } : {}),
   };
   const progress = io.progress ?? (!command.plain && isatty(1) ? barProgress() : plainProgress(io.out));
   const outcome = await runGrid(configs, { workers: command.workers, settings, progress, signal: io.signal, dryRun: command.dryRun, out: io.out });

@@ -8,6 +8,8 @@ import type { ConvergencePoint, CurvePoint, RunConfig, RunRecord } from './types
 
 /** Path of a finished run's record. */
 export const recordPath = (resultsDir: string, id: string): string => join(resultsDir, 'runs', `${id}.json`);
+/** Path of a finished run's trained model (`--save-models`). */
+export const modelPath = (resultsDir: string, id: string): string => join(resultsDir, 'models', `${id}.json`);
 /** Path of an unfinished run's checkpoint. */
 export const checkpointPath = (resultsDir: string, id: string): string => join(resultsDir, 'checkpoints', `${id}.json`);
 

@@ -7,7 +7,7 @@ import type { Engine } from './internal/engine.js';
 import { gitCommit } from './internal/gitCommit.js';
 import { createTaskData } from './internal/taskData.js';
 import type { TaskData } from './internal/taskData.js';
-import { checkpointPath, readCheckpoint, recordPath, rejectCheckpoint, removeCheckpoint } from './runFiles.js';
+import { checkpointPath, modelPath, readCheckpoint, recordPath, rejectCheckpoint, removeCheckpoint } from './runFiles.js';
 import type { Checkpoint } from './runFiles.js';
 import type { ConvergencePoint, CurvePoint, RunConfig, RunProgress, RunRecord, RunSettings } from './types.js';
 
@@ -168,6 +168,8 @@ export async function trainRun(config: RunConfig, settings: RunSettings, registr
       couplings: engine.couplings(),
       ...(totalConvergence ? { convergence: { points: convergencePoints, total: totalConvergence } } : {}),
     };
+    // The model first: a record without its requested model would make the rerun skip the run.
+    if (settings.saveModels) writeJsonAtomic(modelPath(settings.resultsDir, id), { id, config, model: engine.save().model });
     writeJsonAtomic(recordPath(settings.resultsDir, id), record);
     removeCheckpoint(settings.resultsDir, id);
     return record;

@@ -66,6 +66,8 @@ export interface RunSettings {
    * when it is created. They travel to worker processes over IPC and are never written.
    */
   readonly samplerSecrets?: Readonly<Record<string, unknown>>;
+  /** Write the finished model (weights and config, no optimizer state) to `models/<id>.json`. */
+  readonly saveModels?: boolean;
 }
 
 /** One point of a curve. */
