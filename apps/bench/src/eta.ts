@@ -32,12 +32,21 @@ function approximateSamplerNs(c: RunConfig): number {
     sum2 += n * n;
     sum3 += n * n * n;
   }
+  if (c.sampler === 'transfer-matrix') {
+    // Forward–backward over the 2^w states of the band, with its VJP: ~n·w·2^w per problem, twice.
+    const w = Math.min(num('bandwidth', 8), c.length);
+    let sum1 = 0;
+    for (let n = 1; n <= c.length; n++) sum1 += n;
+    return 4 * sum1 * Math.max(1, w) * 2 ** w * NS_PER_MEAN_FIELD_OP;
+  }
   if (c.sampler === 'gibbs') {
     const sweeps = num('chains', 8) * (num('burnIn', 200) + num('samples', 1000) * num('thin', 2));
     return (sweeps + 4 * num('chains', 8) * num('samples', 1000)) * sum2 * NS_PER_GIBBS_OP;
   }
-  // mean-field, and any plugin the model does not know: a dense fixed point and its backward.
-  return (MEAN_FIELD_ITERATIONS * sum2 + sum3 / 3) * NS_PER_MEAN_FIELD_OP;
+  // mean-field and tap (whose map costs about twice as much), and any plugin the model does not
+  // know: a dense fixed point and an iterative backward of about as many iterations.
+  const perMap = c.sampler === 'tap' ? 2 : 1;
+  return (2 * perMap * MEAN_FIELD_ITERATIONS * sum2 + sum3 / 3) * NS_PER_MEAN_FIELD_OP;
 }
 
 function stepMs(c: RunConfig, batch: number): number {
