@@ -8,12 +8,35 @@ export type BackendName = 'wasm' | 'cpu';
 let pending: Promise<BackendName> | undefined;
 let pendingPreference: BackendName | undefined;
 
+const PROCESS_EVENTS = ['uncaughtException', 'unhandledRejection'] as const;
+
+/**
+ * Runs `start` and then removes the `uncaughtException` / `unhandledRejection` listeners it
+ * added. tfjs-backend-wasm's emscripten glue installs both, rethrowing from inside its own
+ * code, so a user's unhandled rejection would exit the process with code 7 and a trace into
+ * the glue instead of Node's own report of the user's error.
+ */
+async function withoutGlueListeners<T>(start: () => Promise<T>): Promise<T> {
+  const proc = (globalThis as { process?: NodeJS.Process }).process;
+  if (typeof proc?.listeners !== 'function') return start();
+  const before = new Map(PROCESS_EVENTS.map((e) => [e, new Set(proc.listeners(e))]));
+  try {
+    return await start();
+  } finally {
+    for (const event of PROCESS_EVENTS) {
+      for (const listener of proc.listeners(event)) {
+        if (!before.get(event)!.has(listener)) proc.removeListener(event, listener as (...args: unknown[]) => void);
+      }
+    }
+  }
+}
+
 async function activate(preferred: BackendName, log: (message: string) => void): Promise<BackendName> {
   const order: BackendName[] = preferred === 'wasm' ? ['wasm', 'cpu'] : ['cpu'];
   const failures: string[] = [];
   for (const name of order) {
     try {
-      if (await tf.setBackend(name)) {
+      if (await withoutGlueListeners(() => tf.setBackend(name))) {
         await tf.ready();
         log(`@boltzmann/attention: TensorFlow.js backend "${name}"`);
         return name;

@@ -55,13 +55,15 @@ export function loadTransformer(json: TransformerJSON, overrides: SamplerOverrid
 
 /**
  * Writes `value` as JSON to `path` atomically: a temporary file in the same directory,
- * then a rename, so a crash never leaves a half-written checkpoint. Node.js only.
+ * then a rename, so a crash never leaves a half-written checkpoint. Missing parent folders
+ * are created. Node.js only.
  *
  * @example
  * await writeJsonFileAtomic('run/checkpoint.json', { model: model.toJSON(), trainer: trainer.state() });
  */
 export async function writeJsonFileAtomic(path: string, value: unknown): Promise<void> {
-  const { writeFile, rename, rm } = await import('node:fs/promises');
+  const [{ mkdir, writeFile, rename, rm }, { dirname }] = await Promise.all([import('node:fs/promises'), import('node:path')]);
+  await mkdir(dirname(path), { recursive: true });
   const temp = `${path}.${process.pid}.${Date.now()}.tmp`;
   try {
     await writeFile(temp, JSON.stringify(value));

@@ -1,0 +1,21 @@
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readJsonFile, writeJsonFileAtomic } from './index.js';
+
+describe('writeJsonFileAtomic / readJsonFile', () => {
+  it('creates missing folders (the README checkpoint snippet writes run/checkpoint.json) and leaves no temp file', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'attention-json-'));
+    const path = join(root, 'run', 'nested', 'checkpoint.json');
+    await writeJsonFileAtomic(path, { step: 3, weights: [1, 2] });
+    expect(await readJsonFile(path)).toEqual({ step: 3, weights: [1, 2] });
+    expect(readdirSync(join(root, 'run', 'nested'))).toEqual(['checkpoint.json']);
+  });
+
+  it('a corrupt file gets ATTENTION_INVALID_CHECKPOINT naming the path', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'attention-json-bad-')), 'checkpoint.json');
+    writeFileSync(path, '{ truncated');
+    await expect(readJsonFile(path)).rejects.toMatchObject({ code: 'ATTENTION_INVALID_CHECKPOINT', message: expect.stringContaining(path) });
+  });
+});
