@@ -12,6 +12,8 @@ const BUILT_INS: ReadonlyArray<readonly [Record<string, unknown>, string, string
   [isingCore as Record<string, unknown>, '@boltzmann/ising-core', 'exactSampler'],
   [isingCore as Record<string, unknown>, '@boltzmann/ising-core', 'gibbsSampler'],
   [isingCore as Record<string, unknown>, '@boltzmann/ising-core', 'meanFieldSampler'],
+  [isingCore as Record<string, unknown>, '@boltzmann/ising-core', 'tapSampler'],
+  [isingCore as Record<string, unknown>, '@boltzmann/ising-core', 'transferMatrixSampler'],
   [dqaSim as Record<string, unknown>, '@boltzmann/dqa-sim', 'dqaSampler'],
   [adapters as Record<string, unknown>, '@boltzmann/quantum-adapters', 'dwavePlugin'],
   [adapters as Record<string, unknown>, '@boltzmann/quantum-adapters', 'braketPlugin'],
@@ -49,7 +51,8 @@ export async function loadPluginModule(path: string): Promise<SamplerPlugin<any>
 
 /**
  * The bench's sampler registry — the only place plugins are registered: the built-ins
- * (exact, gibbs, mean-field, dqa, dwave, braket), then each `--plugin` module, then frozen.
+ * (exact, gibbs, mean-field, tap, transfer-matrix, dqa, dwave, braket), then each `--plugin`
+ * module, then frozen.
  *
  * @param pluginPaths absolute paths of third-party plugin modules.
  * @returns a frozen registry.
