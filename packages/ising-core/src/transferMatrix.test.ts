@@ -183,6 +183,17 @@ describe('estimateTransferMatrix', () => {
     }
     expectClose(dh, want, 1e-12, '∂L/∂h at J = 0');
     expectClose(dJ, wantJ, 1e-10, '∂L/∂J at J = 0');
+
+    // Fields of hundreds (the log-domain path): still finite, in range, and tanh(βh) at J = 0.
+    const strong = Float64Array.from(fields, (h) => h * 300);
+    const hard = estimateTransferMatrix(causalBatch(strong, bandedCouplings(rng, T, 4, 50), { batch: 1, length: T }, 0.9), { bandwidth: 4 });
+    expect(hard.magnetization.every((v) => Number.isFinite(v) && Math.abs(v) <= 1)).toBe(true);
+    const hardGrad = hard.vjp(grad);
+    expect(hardGrad.fields.every(Number.isFinite) && hardGrad.couplings.every(Number.isFinite)).toBe(true);
+    const saturated = estimateTransferMatrix(causalBatch(strong, new Float64Array(T * T), { batch: 1, length: T }, 0.9), { bandwidth: 4 });
+    for (let q = 0; q < T; q++) {
+      for (let j = 0; j <= q; j++) expect(saturated.magnetization[q * T + j], `saturated m[${q}, ${j}]`).toBeCloseTo(Math.tanh(0.9 * strong[q * T + j]!), 12);
+    }
   });
 
   it('should refuse a nonzero coupling outside the band, naming (j, k) and the bandwidth', () => {

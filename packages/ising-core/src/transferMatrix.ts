@@ -97,8 +97,10 @@ function chainOf(batch: IsingBatch, q: number, bandwidth: number): ChainProblem 
 /**
  * Exact magnetizations, `log Z` and VJP of a batch whose couplings have bandwidth `w`
  * (`J_jk = 0` whenever `k − j > w`), at any length up to 4096 spins (METHOD.md §6). Each problem
- * is a Markov chain of order `w`; a log-domain forward–backward pass over the `2^w` states of the
- * last `w` spins gives every marginal in `O(n · 2^w)`, exact for any field strength and β. The
+ * is a Markov chain of order `w`; a forward–backward pass over the `2^w` states of the last `w`
+ * spins gives every marginal in `O(n · 2^w)`, exact for any field strength and β (messages are
+ * rescaled at every step, in the linear domain when a dynamic-range bound proves no weight can
+ * underflow, as logarithms otherwise). The
  * VJP runs the same pass once more with tangents (forward-mode in the direction of the upstream
  * gradient, which equals the reverse-mode VJP because the Hessian of `log Z` is symmetric), giving
  * `∂L/∂h_k = β Cov(G, s_k)` and `∂L/∂J_kl = β Σ_q Cov_q(G, s_k s_l)` with `G = Σ_j g_j s_j`.

@@ -22,7 +22,7 @@ function chain(seed: number, n: number, w: number) {
 }
 
 describe('runChain', () => {
-  it('should give the same moments and VJP with checkpointed backward messages as with all of them stored', () => {
+  it('should equal brute force in both number domains, with all backward messages stored or checkpointed', () => {
     for (const [n, w] of [
       [1, 0],
       [7, 2],
@@ -31,23 +31,43 @@ describe('runChain', () => {
     ] as const) {
       const { problem, batch } = chain(n * 10 + w, n, w);
       const grad = Float64Array.from({ length: n }, (_, i) => Math.sin(3 * i + 1));
-      const stored = runChain(problem, grad);
-      const checkpointed = runChain(problem, grad, 1); // segments of ⌈√n⌉ positions
       const ref = bruteForceEstimate(batch);
       const refGrad = ref.vjp(grad);
-      for (let t = 0; t < n; t++) {
-        expect(Math.abs(checkpointed.magnetization[t]! - stored.magnetization[t]!)).toBeLessThan(1e-13);
-        expect(Math.abs(checkpointed.fieldGrad![t]! - stored.fieldGrad![t]!)).toBeLessThan(1e-13);
-        expect(Math.abs(stored.magnetization[t]! - ref.magnetization[t]!)).toBeLessThan(1e-12);
-        expect(Math.abs(stored.fieldGrad![t]! - refGrad.fields[t]!)).toBeLessThan(1e-12);
-        for (let b = Math.max(0, w - t); b < w; b++) {
-          expect(Math.abs(checkpointed.bandGrad![t * w + b]! - stored.bandGrad![t * w + b]!)).toBeLessThan(1e-13);
-          expect(Math.abs(stored.bandGrad![t * w + b]! - refGrad.couplings[(t - w + b) * n + t]!)).toBeLessThan(1e-12);
+      const stored = runChain(problem, grad, 'log');
+      for (const [domain, budget] of [
+        ['log', undefined],
+        ['log', 1], // segments of ⌈√n⌉ positions
+        ['linear', undefined],
+        ['linear', 1],
+        ['auto', undefined],
+      ] as const) {
+        const what = `n=${n} w=${w} ${domain} budget ${budget ?? 'default'}`;
+        const got = runChain(problem, grad, domain, budget);
+        for (let t = 0; t < n; t++) {
+          expect(Math.abs(got.magnetization[t]! - ref.magnetization[t]!), `${what}: m[${t}]`).toBeLessThan(1e-12);
+          expect(Math.abs(got.fieldGrad![t]! - refGrad.fields[t]!), `${what}: ∂L/∂h[${t}]`).toBeLessThan(1e-12);
+          for (let b = Math.max(0, w - t); b < w; b++) {
+            expect(Math.abs(got.bandGrad![t * w + b]! - refGrad.couplings[(t - w + b) * n + t]!), `${what}: ∂L/∂J[${t - w + b},${t}]`).toBeLessThan(1e-12);
+          }
         }
+        expect(Math.abs(got.logPartition - stored.logPartition), `${what}: log Z`).toBeLessThan(1e-12);
+        // The forward pass alone gives the same magnetizations as the pass with tangents.
+        expect(runChain(problem, undefined, domain, budget).magnetization, what).toEqual(got.magnetization);
       }
-      expect(Math.abs(checkpointed.logPartition - stored.logPartition)).toBeLessThan(1e-12);
-      // The forward pass alone gives the same magnetizations as the pass with tangents.
-      expect(runChain(problem, undefined).magnetization).toEqual(stored.magnetization);
     }
+  });
+
+  it('should give the same answers in the linear and the log domain on a long chain (n = 300, w = 6, checkpointed)', () => {
+    const { problem } = chain(9, 300, 6);
+    const grad = Float64Array.from({ length: 300 }, (_, i) => Math.cos(i));
+    const log = runChain(problem, grad, 'log', 1);
+    const lin = runChain(problem, grad, 'linear');
+    const close = (a: Float64Array, b: Float64Array, what: string): void => {
+      for (let i = 0; i < a.length; i++) expect(Math.abs(a[i]! - b[i]!), `${what}[${i}]`).toBeLessThan(1e-11);
+    };
+    close(lin.magnetization, log.magnetization, 'm');
+    close(lin.fieldGrad!, log.fieldGrad!, '∂L/∂h');
+    close(lin.bandGrad!, log.bandGrad!, '∂L/∂J');
+    expect(Math.abs(lin.logPartition - log.logPartition)).toBeLessThan(1e-9 * Math.abs(log.logPartition));
   });
 });

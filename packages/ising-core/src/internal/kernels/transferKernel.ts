@@ -1,119 +1,113 @@
 import { foldBitSums } from './fold.js';
-import { linearTable } from './tables.js';
+import { linearEngine, logEngine } from './transferSteps.js';
+import type { ChainProblem, StepEngine } from './transferSteps.js';
 
-/**
- * One banded Ising problem as the transfer-matrix kernel sees it: spins `0 .. n−1`, a window of
- * `window = W` earlier spins (every `J_jk` with `k − j > W` is zero), and
- * `band[t·W + b] = J_{t−W+b, t}` (0 where `t − W + b < 0`).
- */
-export interface ChainProblem {
-  readonly n: number;
-  readonly window: number;
-  readonly beta: number;
-  /** `h_t` at `fields[t]`, `t < n`. */
-  readonly fields: Float64Array;
-  readonly band: Float64Array;
-}
+export type { ChainProblem } from './transferSteps.js';
 
-/** What {@link runChain} writes: magnetizations and `log Z`; with a gradient also the VJP. */
+/** What {@link runChain} returns: magnetizations and `log Z`; with a gradient also the VJP. */
 export interface ChainOutput {
   /** `⟨s_t⟩`, `n` entries. */
   readonly magnetization: Float64Array;
+  /** `log Z` of the chain. */
+  readonly logPartition: number;
   /** With `grad`: `β Cov(G, s_t)`, `n` entries. */
   readonly fieldGrad?: Float64Array;
   /** With `grad`: `β Cov(G, s_{t−W+b} s_t)` at `t·W + b` (the layout of `band`). */
   readonly bandGrad?: Float64Array;
 }
 
+/** Which number representation {@link runChain} uses: `'auto'` picks by the dynamic-range bound. */
+export type ChainDomain = 'auto' | 'log' | 'linear';
+
 /** Above this many stored message entries (`n · 2^W`) the backward messages are checkpointed. */
 const MESSAGE_BUDGET = 1 << 20;
 
 /**
- * Exact marginals of a banded chain by a log-domain forward–backward pass over the `2^W` states of
- * the last `W` spins (bit `b` of a state ⇔ spin `t − W + b` is +1, the oldest at bit 0). Before
- * spin 0 the window holds `W` virtual spins with no field or coupling: they are independent and
- * uniform, so they change `Z` by the factor `2^W` and nothing else, and the first steps need no
- * special case. Messages are kept as logarithms shifted so their largest entry is 0, so no
- * evidence is lost however strong fields and couplings are (past and future may disagree by
- * thousands of nats, which a rescaled linear-domain pass would turn into 0 · ∞).
+ * Largest dynamic-range bound `R` (below) for the linear-domain engine. With `R ≤ 250` every
+ * factor lies in `[e^{−125}, e^{125}]`, every rescaled message entry in `[e^{−250}, 1]` and every
+ * window weight in `[e^{−625}, e^{125}]`: all normal float64 numbers (≥ 2.2e−308 ≈ e^{−708}), so the
+ * linear pass loses nothing to underflow and is as exact as the log-domain one.
+ */
+const LINEAR_RANGE = 250;
+
+/**
+ * `R = 2β · max over windows of W + 1 consecutive spins of Σ_j (|h_j| + Σ_k |J_jk|)`. Flipping any
+ * spins of a window changes `−βE` by at most `R`, so within one message (or one window marginal)
+ * no two entries differ by more than a factor `e^R`.
+ */
+function dynamicRange(problem: ChainProblem): number {
+  const { n, window: W, beta, fields, band } = problem;
+  const row = new Float64Array(n);
+  for (let t = 0; t < n; t++) {
+    row[t]! += Math.abs(fields[t]!);
+    for (let b = Math.max(0, W - t); b < W; b++) {
+      const v = Math.abs(band[t * W + b]!);
+      row[t]! += v;
+      row[t - W + b]! += v;
+    }
+  }
+  let sum = 0;
+  let largest = 0;
+  for (let t = 0; t < n; t++) {
+    sum += row[t]!;
+    if (t > W) sum -= row[t - W - 1]!;
+    largest = Math.max(largest, sum);
+  }
+  return 2 * beta * largest;
+}
+
+/**
+ * Exact marginals of a banded chain (every `J_jk` with `k − j > W` zero) by a forward–backward
+ * pass over the `2^W` states of the last `W` spins (bit `b` ⇔ spin `t − W + b` is +1, the oldest
+ * at bit 0). Before spin 0 the window holds `W` virtual spins with no field or coupling: they are
+ * independent and uniform, so they change `Z` by the factor `2^W` and nothing else, and the first
+ * steps need no special case. Messages are rescaled at every step; they are kept in the linear
+ * domain when the dynamic-range bound proves no weight can underflow, else as logarithms.
  *
  * The VJP is a forward-mode derivative. With `G = Σ_j g_j s_j`, `L = Σ_j g_j m_j` is
  * `(1/β) d/dε log Z(h + εg)` at ε = 0, so `∂L/∂h_k = d m_k(h + εg)/dε = β Cov(G, s_k)` and
  * `∂L/∂J_kl = d ⟨s_k s_l⟩(h + εg)/dε = β Cov(G, s_k s_l)` (the Hessian of `log Z` is symmetric).
- * Every message therefore carries, beside its log value, its tangent `τ = d log(message)/dε`
- * (the first-order expectation semiring of METHOD.md §6): products add tangents and sums average
- * them with the softmax weights. The window marginal `p(y) ∝ α·ψ·β` has tangent `τ(y) − τ̄`, so
- * the derivative of any window moment `⟨f⟩` is `Σ_y p(y)(τ(y) − τ̄) f(y)`: exact, no differencing.
- * A constant added to every tangent of one message cancels in `τ(y) − τ̄`, so each message's
+ * Every message therefore carries, beside its value, its tangent `τ = d log(message)/dε` (the
+ * first-order expectation semiring of METHOD.md §6): products add tangents and sums average them
+ * with the summands' weights. The window marginal `p(y) ∝ α·ψ·β` has tangent `τ(y) − τ̄`, so the
+ * derivative of any window moment `⟨f⟩` is `Σ_y p(y)(τ(y) − τ̄) f(y)`: exact, no differencing. A
+ * constant added to every tangent of one message cancels in `τ(y) − τ̄`, so each message's
  * tangents are shifted to keep them small.
  *
- * Cost `O(n · 2^W)` exponentials (plus `O(n · W)` for the couplings table), both with and without
- * `grad`. Memory: all `n` backward messages when `n · 2^W ≤ 2^20`; otherwise checkpoints every
- * `⌈√n⌉` positions and the backward pass run twice.
+ * Cost `O(n · 2^W)` per pass (plus `O(n · W)`), with or without `grad`. Memory: all `n` backward
+ * messages when `n · 2^W ≤ 2^20`; otherwise checkpoints every `⌈√n⌉` positions and the backward
+ * pass run twice.
  *
  * @param problem the chain.
  * @param grad `g = ∂L/∂m` (`n` entries) or `undefined` for the forward pass only.
+ * @param domain `'auto'` (default); tests force `'log'` or `'linear'`.
  * @param messageBudget stored backward-message entries above which to checkpoint (tests lower it).
  * @returns the outputs and `log Z`.
  */
-export function runChain(
-  problem: ChainProblem,
-  grad: Float64Array | undefined,
-  messageBudget = MESSAGE_BUDGET,
-): ChainOutput & { readonly logPartition: number } {
-  const { n, window: W, beta, fields, band } = problem;
+export function runChain(problem: ChainProblem, grad: Float64Array | undefined, domain: ChainDomain = 'auto', messageBudget = MESSAGE_BUDGET): ChainOutput {
+  const { n, window: W, beta } = problem;
   const S = 1 << W;
-  const mask = S - 1;
   const tangent = grad !== undefined;
+  const linear = domain === 'linear' || (domain === 'auto' && dynamicRange(problem) <= LINEAR_RANGE);
+  const engine: StepEngine = linear ? linearEngine(problem) : logEngine(problem);
   const K = n * S <= messageBudget ? n : Math.ceil(Math.sqrt(n));
   const segments = Math.ceil(n / K);
-
-  const a = new Float64Array(S); // a_t(x) = β(h_t + Σ_b J_{t−W+b,t} s_b(x)): log ψ_t = ±a_t for s_t = ±1
-  const fieldTable = (t: number): void => linearTable(a, band, t * W, W, beta, beta * fields[t]!);
   const gOf = (t: number): number => (tangent ? beta * grad[t]! : 0);
-
-  // β_{t−1} from β_t: sum over s_t of ψ_t(x, s_t) β_t(next state).
-  const backStep = (t: number, inL: Float64Array, inT: Float64Array, inAt: number, outL: Float64Array, outT: Float64Array, outAt: number): void => {
-    fieldTable(t);
-    const gt = gOf(t);
-    let best = -Infinity;
-    let bestAt = 0;
-    for (let x = 0; x < S; x++) {
-      const x0 = inAt + (x >> 1);
-      const x1 = inAt + ((x | S) >> 1);
-      const l0 = inL[x0]! - a[x]!;
-      const l1 = inL[x1]! + a[x]!;
-      const hi = l0 > l1 ? l0 : l1;
-      const e = Math.exp(-Math.abs(l0 - l1));
-      const v = hi + Math.log1p(e);
-      outL[outAt + x] = v;
-      if (v > best) {
-        best = v;
-        bestAt = x;
-      }
-      if (tangent) {
-        const wHi = 1 / (1 + e);
-        const w0 = l0 > l1 ? wHi : e * wHi;
-        outT[outAt + x] = w0 * (inT[x0]! - gt) + (1 - w0) * (inT[x1]! + gt);
-      }
-    }
-    const shift = tangent ? outT[outAt + bestAt]! : 0;
-    for (let x = 0; x < S; x++) {
-      outL[outAt + x]! -= best;
-      if (tangent) outT[outAt + x]! -= shift;
-    }
+  const back = (t: number, inL: Float64Array, inT: Float64Array, inAt: number, outL: Float64Array, outT: Float64Array, outAt: number): void => {
+    engine.prepare(t);
+    engine.back(inL, inT, inAt, outL, outT, outAt, gOf(t), tangent);
   };
 
-  // Checkpoints: β_{end−1} of every segment [jK, min((j+1)K, n)); the last one is β_{n−1} = 1 (log 0).
-  const ckL = new Float64Array(segments * S);
+  // Checkpoints: β_{end−1} of every segment [jK, min((j+1)K, n)); the last one is β_{n−1} = 1.
+  const ckL = new Float64Array(segments * S).fill(engine.one);
   const ckT = new Float64Array(tangent ? segments * S : 0);
   if (segments > 1) {
-    let curL = new Float64Array(S);
+    let curL = new Float64Array(S).fill(engine.one);
     let curT = new Float64Array(tangent ? S : 0);
     let nextL = new Float64Array(S);
     let nextT = new Float64Array(tangent ? S : 0);
     for (let t = n - 1; t >= K; t--) {
-      backStep(t, curL, curT, 0, nextL, nextT, 0);
+      back(t, curL, curT, 0, nextL, nextT, 0);
       [curL, nextL] = [nextL, curL];
       [curT, nextT] = [nextT, curT];
       if (t % K === 0) {
@@ -128,13 +122,13 @@ export function runChain(
   const bandGrad = tangent ? new Float64Array(n * W) : undefined;
   const segL = new Float64Array(K * S);
   const segT = new Float64Array(tangent ? K * S : 0);
-  let la = new Float64Array(S); // log α_{t−1}, shifted; α_{−1} = 1 over the virtual spins
+  let la = new Float64Array(S).fill(engine.one); // α_{t−1}, rescaled; α_{−1} = 1 over the virtual spins
   let ta = new Float64Array(S);
   let laNext = new Float64Array(S);
   let taNext = new Float64Array(S);
   let logScale = 0;
-  const pMinus = new Float64Array(S);
-  const pPlus = new Float64Array(S);
+  const minus = new Float64Array(S);
+  const plus = new Float64Array(S);
   const r = new Float64Array(S);
   const bitSums = new Float64Array(Math.max(W, 1));
 
@@ -143,42 +137,33 @@ export function runChain(
     const end = Math.min(start + K, n);
     segL.set(ckL.subarray(j * S, (j + 1) * S), (end - 1 - start) * S);
     if (tangent) segT.set(ckT.subarray(j * S, (j + 1) * S), (end - 1 - start) * S);
-    for (let t = end - 1; t > start; t--) backStep(t, segL, segT, (t - start) * S, segL, segT, (t - 1 - start) * S);
+    for (let t = end - 1; t > start; t--) back(t, segL, segT, (t - start) * S, segL, segT, (t - 1 - start) * S);
 
     for (let t = start; t < end; t++) {
-      fieldTable(t);
+      engine.prepare(t);
       const gt = gOf(t);
       const at = (t - start) * S;
       // Window marginal at t: p(x, s_t) ∝ α_{t−1}(x) ψ_t(x, s_t) β_t(next state).
-      let top = -Infinity;
-      for (let x = 0; x < S; x++) {
-        const lm = la[x]! - a[x]! + segL[at + (x >> 1)]!;
-        const lp = la[x]! + a[x]! + segL[at + ((x | S) >> 1)]!;
-        pMinus[x] = lm;
-        pPlus[x] = lp;
-        top = Math.max(top, lm, lp);
-      }
+      engine.window(la, segL, at, minus, plus);
       let z = 0;
-      for (let x = 0; x < S; x++) {
-        pMinus[x] = Math.exp(pMinus[x]! - top);
-        pPlus[x] = Math.exp(pPlus[x]! - top);
-        z += pMinus[x]! + pPlus[x]!;
-      }
       let m = 0;
-      for (let x = 0; x < S; x++) m += pPlus[x]! - pMinus[x]!;
+      for (let x = 0; x < S; x++) {
+        z += minus[x]! + plus[x]!;
+        m += plus[x]! - minus[x]!;
+      }
       magnetization[t] = m / z;
 
       if (tangent) {
         let mean = 0;
         for (let x = 0; x < S; x++) {
-          mean += pMinus[x]! * (ta[x]! - gt + segT[at + (x >> 1)]!) + pPlus[x]! * (ta[x]! + gt + segT[at + ((x | S) >> 1)]!);
+          mean += minus[x]! * (ta[x]! - gt + segT[at + (x >> 1)]!) + plus[x]! * (ta[x]! + gt + segT[at + ((x | S) >> 1)]!);
         }
         mean /= z;
         let total = 0;
         for (let x = 0; x < S; x++) {
           const tm = ta[x]! - gt + segT[at + (x >> 1)]! - mean;
           const tp = ta[x]! + gt + segT[at + ((x | S) >> 1)]! - mean;
-          r[x] = (pPlus[x]! * tp - pMinus[x]! * tm) / z;
+          r[x] = (plus[x]! * tp - minus[x]! * tm) / z;
           total += r[x]!;
         }
         fieldGrad![t] = total;
@@ -189,45 +174,12 @@ export function runChain(
         }
       }
 
-      // α_t from α_{t−1}: the new state x' drops the oldest spin (bit 0 of x).
-      let best = -Infinity;
-      let bestAt = 0;
-      for (let xp = 0; xp < S; xp++) {
-        const y0 = 2 * xp;
-        const y1 = y0 + 1;
-        const x0 = y0 & mask;
-        const x1 = y1 & mask;
-        const s0 = (y0 >> W) & 1 ? 1 : -1;
-        const s1 = (y1 >> W) & 1 ? 1 : -1;
-        const l0 = la[x0]! + s0 * a[x0]!;
-        const l1 = la[x1]! + s1 * a[x1]!;
-        const hi = l0 > l1 ? l0 : l1;
-        const e = Math.exp(-Math.abs(l0 - l1));
-        const v = hi + Math.log1p(e);
-        laNext[xp] = v;
-        if (v > best) {
-          best = v;
-          bestAt = xp;
-        }
-        if (tangent) {
-          const wHi = 1 / (1 + e);
-          const w0 = l0 > l1 ? wHi : e * wHi;
-          taNext[xp] = w0 * (ta[x0]! + s0 * gt) + (1 - w0) * (ta[x1]! + s1 * gt);
-        }
-      }
-      const shift = tangent ? taNext[bestAt]! : 0;
-      for (let x = 0; x < S; x++) {
-        laNext[x]! -= best;
-        taNext[x]! -= shift;
-      }
-      logScale += best;
+      logScale += engine.forward(la, ta, laNext, taNext, gt, tangent);
       [la, laNext] = [laNext, la];
       [ta, taNext] = [taNext, ta];
     }
   }
 
-  let rest = 0;
-  for (let x = 0; x < S; x++) rest += Math.exp(la[x]!);
-  const logPartition = logScale + Math.log(rest) - W * Math.LN2;
-  return tangent ? { magnetization, fieldGrad: fieldGrad!, bandGrad: bandGrad!, logPartition } : { magnetization, logPartition };
+  const logPartition = logScale + engine.logTotal(la) - W * Math.LN2;
+  return tangent ? { magnetization, logPartition, fieldGrad: fieldGrad!, bandGrad: bandGrad! } : { magnetization, logPartition };
 }
