@@ -211,6 +211,17 @@ describe('estimateTransferMatrix', () => {
     expect(thrownBy(() => estimateTransferMatrix(prefix, { bandwidth: 2 })).message).toBe('no error');
   });
 
+  it('should default to bandwidth 8', () => {
+    const n = 12;
+    const couplings = new Float64Array(n * n);
+    couplings[2 * n + 10] = 0.3; // k − j = 8
+    const inBand = createIsingBatch({ fields: new Float64Array(n).fill(0.1), couplings, spins: [n], stride: n });
+    expect(thrownBy(() => transferMatrixSampler.create().estimate!(inBand)).message).toBe('no error');
+    couplings[1 * n + 10] = 0.3; // k − j = 9
+    const outside = createIsingBatch({ fields: new Float64Array(n), couplings, spins: [n], stride: n });
+    expect(thrownBy(() => estimateTransferMatrix(outside)).message).toContain('J[1][10] = 0.3 lies outside bandwidth 8');
+  });
+
   it('should refuse bandwidth 17 naming the dense alternatives, and bad or unknown options', () => {
     const wide = thrownBy(() => transferMatrixSampler.create({ bandwidth: 17 }));
     expect(wide.code).toBe('ISING_INVALID_ARGUMENT');
