@@ -130,6 +130,8 @@ export function runChain(problem: ChainProblem, grad: Float64Array | undefined, 
   const minus = new Float64Array(S);
   const plus = new Float64Array(S);
   const r = new Float64Array(S);
+  const tauMinus = new Float64Array(tangent ? S : 0);
+  const tauPlus = new Float64Array(tangent ? S : 0);
   const bitSums = new Float64Array(Math.max(W, 1));
 
   for (let j = 0; j < segments; j++) {
@@ -156,14 +158,17 @@ export function runChain(problem: ChainProblem, grad: Float64Array | undefined, 
       if (tangent) {
         let mean = 0;
         for (let x = 0; x < S; x++) {
-          mean += minus[x]! * (ta[x]! - gt + segT[at + (x >> 1)]!) + plus[x]! * (ta[x]! + gt + segT[at + ((x | S) >> 1)]!);
+          const tm = ta[x]! - gt + segT[at + (x >> 1)]!;
+          const tp = ta[x]! + gt + segT[at + ((x | S) >> 1)]!;
+          tauMinus[x] = tm;
+          tauPlus[x] = tp;
+          mean += minus[x]! * tm + plus[x]! * tp;
         }
         mean /= z;
         let total = 0;
+        const invZ = 1 / z;
         for (let x = 0; x < S; x++) {
-          const tm = ta[x]! - gt + segT[at + (x >> 1)]! - mean;
-          const tp = ta[x]! + gt + segT[at + ((x | S) >> 1)]! - mean;
-          r[x] = (plus[x]! * tp - minus[x]! * tm) / z;
+          r[x] = (plus[x]! * (tauPlus[x]! - mean) - minus[x]! * (tauMinus[x]! - mean)) * invZ;
           total += r[x]!;
         }
         fieldGrad![t] = total;
@@ -175,8 +180,12 @@ export function runChain(problem: ChainProblem, grad: Float64Array | undefined, 
       }
 
       logScale += engine.forward(la, ta, laNext, taNext, gt, tangent);
-      [la, laNext] = [laNext, la];
-      [ta, taNext] = [taNext, ta];
+      const lSwap = la;
+      la = laNext;
+      laNext = lSwap;
+      const tSwap = ta;
+      ta = taNext;
+      taNext = tSwap;
     }
   }
 
