@@ -17,7 +17,9 @@ const PROCESS_EVENTS = ['uncaughtException', 'unhandledRejection'] as const;
  * the glue instead of Node's own report of the user's error.
  */
 async function withoutGlueListeners<T>(start: () => Promise<T>): Promise<T> {
-  const proc = (globalThis as { process?: NodeJS.Process }).process;
+  // The untyped view: Node's overloads do not take the union of the two event names.
+  type Listener = (...args: unknown[]) => void;
+  const proc = (globalThis as { process?: { listeners(e: string): Listener[]; removeListener(e: string, l: Listener): unknown } }).process;
   if (typeof proc?.listeners !== 'function') return start();
   const before = new Map(PROCESS_EVENTS.map((e) => [e, new Set(proc.listeners(e))]));
   try {
@@ -25,7 +27,7 @@ async function withoutGlueListeners<T>(start: () => Promise<T>): Promise<T> {
   } finally {
     for (const event of PROCESS_EVENTS) {
       for (const listener of proc.listeners(event)) {
-        if (!before.get(event)!.has(listener)) proc.removeListener(event, listener as (...args: unknown[]) => void);
+        if (!before.get(event)!.has(listener)) proc.removeListener(event, listener);
       }
     }
   }
