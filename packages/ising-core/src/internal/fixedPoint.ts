@@ -47,6 +47,8 @@ export class FixedPointWorkspace {
   /** Circular histories: row `i` of `dX`/`dF` is one stored difference of iterates / residuals. */
   readonly dX: Float64Array;
   readonly dF: Float64Array;
+  /** `ΔFᵀΔF` over the stored rows (physical indices), kept up to date one row at a time. */
+  readonly gramFull: Float64Array;
   readonly gram: Float64Array;
   readonly rhs: Float64Array;
   readonly gamma: Float64Array;
@@ -59,6 +61,7 @@ export class FixedPointWorkspace {
     this.prevF = new Float64Array(capacity);
     this.dX = new Float64Array(Math.max(1, memory) * capacity);
     this.dF = new Float64Array(Math.max(1, memory) * capacity);
+    this.gramFull = new Float64Array(memory * memory);
     this.gram = new Float64Array(memory * memory);
     this.rhs = new Float64Array(memory);
     this.gamma = new Float64Array(memory);
@@ -130,8 +133,9 @@ export function solveFixedPoint(map: FixedPointMap, n: number, x: Float64Array, 
         dX[row + j] = x[j]! - prevX[j]!;
         dF[row + j] = fx[j]! - prevF[j]!;
       }
-      head = (head + 1) % memory;
       if (stored < memory) stored += 1;
+      updateGram(ws, n, head, stored);
+      head = (head + 1) % memory;
     }
     prevX.set(x.subarray(0, n));
     prevF.set(fx.subarray(0, n));
@@ -154,24 +158,33 @@ export function solveFixedPoint(map: FixedPointMap, n: number, x: Float64Array, 
   ws.residual = prevResidual;
 }
 
+/** Row `row` of `ΔFᵀΔF` against the `stored` rows, after that row of `ΔF` was (re)written. */
+function updateGram(ws: FixedPointWorkspace, n: number, row: number, stored: number): void {
+  const { dF, gramFull } = ws;
+  const M = ws.memory;
+  for (let b = 0; b < stored; b++) {
+    let s = 0;
+    for (let j = 0; j < n; j++) s += dF[row * n + j]! * dF[b * n + j]!;
+    gramFull[row * M + b] = s;
+    gramFull[b * M + row] = s;
+  }
+}
+
 /**
  * `γ = argmin ‖f − ΔF γ‖₂` over the `stored` history rows into `ws.gamma`, by Cholesky on the
  * normal equations with a ridge of 1e-12 × the largest diagonal. False when the system is
  * degenerate (then the caller takes the plain damped step).
  */
 function andersonCoefficients(ws: FixedPointWorkspace, n: number, stored: number): boolean {
-  const { dF, fx, gram, rhs, gamma } = ws;
+  const { dF, fx, gram, gramFull, rhs, gamma } = ws;
   const m = stored;
+  const M = ws.memory;
   let diagMax = 0;
   for (let a = 0; a < m; a++) {
     let r = 0;
     for (let j = 0; j < n; j++) r += dF[a * n + j]! * fx[j]!;
     rhs[a] = r;
-    for (let b = 0; b <= a; b++) {
-      let s = 0;
-      for (let j = 0; j < n; j++) s += dF[a * n + j]! * dF[b * n + j]!;
-      gram[a * m + b] = s;
-    }
+    for (let b = 0; b <= a; b++) gram[a * m + b] = gramFull[a * M + b]!;
     diagMax = Math.max(diagMax, gram[a * m + a]!);
   }
   if (!(diagMax > 0 && Number.isFinite(diagMax))) return false;

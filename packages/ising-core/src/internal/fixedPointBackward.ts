@@ -96,15 +96,19 @@ export class AdjointWorkspace {
   }
 
   /**
-   * CG on `A z = b` (`A = I − P`) from the current `z`, or with `squared` on the normal equations
+   * CG on `A z = b` (`A = I − P`) from `z = 0`, or with `squared` from the current `z` on the normal equations
    * `A² z = A b` (CGNR: any nonsingular `A`, the condition number squared). `r` tracks the true
    * residual `b − A z` in both modes; convergence is confirmed on a recomputed residual.
    */
   private conjugateGradients(n: number, bmax: number, squared: boolean, tolerance: number, budget: number): 'converged' | 'breakdown' | 'budget' {
     const { b, z, r, p, q, tmp2: t, rn } = this;
-    this.applyA(z, q, n);
-    for (let j = 0; j < n; j++) r[j] = b[j]! - q[j]!;
-    this.iterations += 1;
+    if (squared) {
+      this.applyA(z, q, n);
+      for (let j = 0; j < n; j++) r[j] = b[j]! - q[j]!;
+      this.iterations += 1;
+    } else {
+      r.set(b.subarray(0, n)); // the plain pass starts from z = 0
+    }
     const search = squared ? rn : r;
     if (squared) this.applyA(r, rn, n);
     let rho = 0;

@@ -1,3 +1,4 @@
+import { matvec, matvecAndSquares } from './kernels/denseMatvec.js';
 import type { FixedPointMap } from './fixedPoint.js';
 
 /**
@@ -25,10 +26,13 @@ export class IsingMap implements FixedPointMap {
   private h: Float64Array;
   /** `1 − x²` of the argument (forward) or of the fixed point (linearization). */
   private readonly a: Float64Array;
-  /** TAP: `W a` at the fixed point. */
+  /** TAP: `W a` (of the argument in `apply`, of the fixed point after `linearize`). */
   private readonly wa: Float64Array;
-  /** TAP: `m ⊙ v` inside `K v`. */
+  /** TAP: `m ⊙ v` inside `K v`, and `W (m ⊙ v)`. */
   private readonly mv: Float64Array;
+  private readonly wmv: Float64Array;
+  /** `J x` of the last product. */
+  private readonly jv: Float64Array;
   private m: Float64Array;
 
   constructor(kind: IsingMapKind, sym: Float64Array, stride: number, beta: number, capacity: number) {
@@ -41,6 +45,8 @@ export class IsingMap implements FixedPointMap {
     this.a = new Float64Array(capacity);
     this.wa = new Float64Array(capacity);
     this.mv = new Float64Array(capacity);
+    this.wmv = new Float64Array(capacity);
+    this.jv = new Float64Array(capacity);
   }
 
   /** Points the map at a problem's fields (its first `n` entries are used). */
@@ -50,76 +56,43 @@ export class IsingMap implements FixedPointMap {
 
   /** `F(x) = tanh(u(x))` into `out`. */
   apply(x: Float64Array, out: Float64Array, n: number): void {
-    const { sym, stride, beta, h } = this;
+    const { sym, stride, beta, h, jv } = this;
     if (this.kind === 'mean-field') {
-      for (let j = 0; j < n; j++) {
-        const row = j * stride;
-        let s = h[j]!;
-        for (let k = 0; k < n; k++) s += sym[row + k]! * x[k]!;
-        out[j] = Math.tanh(beta * s);
-      }
+      matvec(sym, stride, n, x, jv);
+      for (let j = 0; j < n; j++) out[j] = Math.tanh(beta * (h[j]! + jv[j]!));
       return;
     }
-    const a = this.a;
+    const { a, wa } = this;
     for (let k = 0; k < n; k++) a[k] = 1 - x[k]! * x[k]!;
+    matvecAndSquares(sym, stride, n, x, a, jv, wa);
     const beta2 = beta * beta;
-    for (let j = 0; j < n; j++) {
-      const row = j * stride;
-      let s = h[j]!;
-      let onsager = 0;
-      for (let k = 0; k < n; k++) {
-        const c = sym[row + k]!;
-        s += c * x[k]!;
-        onsager += c * c * a[k]!;
-      }
-      out[j] = Math.tanh(beta * s - beta2 * x[j]! * onsager);
-    }
+    for (let j = 0; j < n; j++) out[j] = Math.tanh(beta * (h[j]! + jv[j]!) - beta2 * x[j]! * wa[j]!);
   }
 
   /** Fixes the linearization point (the fixed point `m`, first `n` entries) and fills `d = 1 − m²`. */
   linearize(m: Float64Array, n: number, d: Float64Array): void {
     this.m = m;
-    const { a, wa, sym, stride } = this;
+    const { a } = this;
     for (let k = 0; k < n; k++) {
       a[k] = 1 - m[k]! * m[k]!;
       d[k] = a[k]!;
     }
-    if (this.kind === 'tap') {
-      for (let j = 0; j < n; j++) {
-        const row = j * stride;
-        let s = 0;
-        for (let k = 0; k < n; k++) s += sym[row + k]! * sym[row + k]! * a[k]!;
-        wa[j] = s;
-      }
-    }
+    if (this.kind === 'tap') matvecAndSquares(this.sym, this.stride, n, m, a, this.jv, this.wa);
   }
 
   /** `out = K v` at the linearization point. */
   core(v: Float64Array, out: Float64Array, n: number): void {
-    const { sym, stride, beta } = this;
+    const { sym, stride, beta, jv } = this;
     if (this.kind === 'mean-field') {
-      for (let j = 0; j < n; j++) {
-        const row = j * stride;
-        let s = 0;
-        for (let k = 0; k < n; k++) s += sym[row + k]! * v[k]!;
-        out[j] = beta * s;
-      }
+      matvec(sym, stride, n, v, jv);
+      for (let j = 0; j < n; j++) out[j] = beta * jv[j]!;
       return;
     }
-    const { m, mv, wa } = this;
+    const { m, mv, wa, wmv } = this;
     const beta2 = beta * beta;
     for (let k = 0; k < n; k++) mv[k] = m[k]! * v[k]!;
-    for (let j = 0; j < n; j++) {
-      const row = j * stride;
-      let s = 0;
-      let t = 0;
-      for (let k = 0; k < n; k++) {
-        const c = sym[row + k]!;
-        s += c * v[k]!;
-        t += c * c * mv[k]!;
-      }
-      out[j] = beta * s - beta2 * wa[j]! * v[j]! + 2 * beta2 * m[j]! * t;
-    }
+    matvecAndSquares(sym, stride, n, v, mv, jv, wmv);
+    for (let j = 0; j < n; j++) out[j] = beta * jv[j]! - beta2 * wa[j]! * v[j]! + 2 * beta2 * m[j]! * wmv[j]!;
   }
 
   /**
