@@ -1,8 +1,10 @@
 import { createIsingBatch } from './batch.js';
 import { echo } from './echo.js';
 import { IsingError } from './errors.js';
-import { runChain } from './internal/kernels/transferKernel.js';
+import { dynamicRange, LINEAR_RANGE, MESSAGE_BUDGET, runChain } from './internal/kernels/transferKernel.js';
 import type { ChainProblem } from './internal/kernels/transferKernel.js';
+import { bandTables, foldBandGrad, linearForward, linearScratch, linearVjp } from './internal/kernels/transferLinear.js';
+import type { BandTables } from './internal/kernels/transferLinear.js';
 import { assertGradMagnetization, maxSpinsOf } from './internal/vjpInput.js';
 import { assertPluginOptions, optionKeys } from './pluginOptions.js';
 import { defineSamplerPlugin } from './registry.js';
@@ -123,10 +125,16 @@ function chainOf(batch: IsingBatch, q: number, bandwidth: number): ChainProblem 
 export function estimateTransferMatrix(batch: IsingBatch, options: TransferMatrixOptions = {}): TransferMatrixEstimate {
   const bandwidth = resolveBandwidth(options);
   const checked = validate(batch, bandwidth);
-  const { size, stride } = checked;
+  const { size, stride, fields: hs } = checked;
+  const fast = fastPath(checked, bandwidth);
   const magnetization = new Float64Array(size * stride);
   const logPartition = new Float64Array(size);
+  const forwardScratch = fast === undefined ? undefined : linearScratch(fast.tables, false);
   for (let q = 0; q < size; q++) {
+    if (fast !== undefined && fast.linear[q] === 1) {
+      logPartition[q] = linearForward(fast.tables, hs, q * stride, checked.spins[q]!, forwardScratch!, magnetization, q * stride);
+      continue;
+    }
     const out = runChain(chainOf(checked, q, bandwidth), undefined);
     magnetization.set(out.magnetization, q * stride);
     logPartition[q] = out.logPartition;
@@ -138,7 +146,18 @@ export function estimateTransferMatrix(batch: IsingBatch, options: TransferMatri
       assertGradMagnetization(checked, gradMagnetization, `${NAME} vjp`);
       const fields = new Float64Array(size * stride);
       const couplings = new Float64Array(stride * stride);
+      let scratch: ReturnType<typeof linearScratch> | undefined;
+      let acc: Float64Array | undefined;
+      let acc0: Float64Array | undefined;
       for (let q = 0; q < size; q++) {
+        if (fast !== undefined && fast.linear[q] === 1) {
+          const { tables } = fast;
+          scratch ??= linearScratch(tables, true);
+          acc ??= new Float64Array(tables.length << tables.window);
+          acc0 ??= new Float64Array(tables.length);
+          linearVjp(tables, hs, q * stride, gradMagnetization, q * stride, checked.spins[q]!, scratch, fields, q * stride, acc, acc0);
+          continue;
+        }
         const chain = chainOf(checked, q, bandwidth);
         const { n, window: W } = chain;
         const out = runChain(chain, gradMagnetization.subarray(q * stride, q * stride + n));
@@ -148,9 +167,46 @@ export function estimateTransferMatrix(batch: IsingBatch, options: TransferMatri
           for (let b = Math.max(0, W - t); b < W; b++) couplings[(t - W + b) * stride + t]! += dBand[t * W + b]!;
         }
       }
+      if (acc !== undefined) {
+        const { length: n, window: W } = fast!.tables;
+        const dBand = new Float64Array(n * W);
+        foldBandGrad(acc, acc0!, n, W, dBand);
+        for (let t = 0; t < n; t++) {
+          for (let b = Math.max(0, W - t); b < W; b++) couplings[(t - W + b) * stride + t]! += dBand[t * W + b]!;
+        }
+      }
       return { fields, couplings };
     },
   };
+}
+
+/**
+ * The batched linear-domain kernel (`transferLinear.ts`) for the problems it can take: one window
+ * `W = min(bandwidth, longest − 1)` and one set of coupling tables for the whole batch; problem `q`
+ * runs there when its dynamic-range bound (at that window) rules out underflow. `undefined` when no
+ * problem qualifies, when `W = 0`, or when the stored messages would exceed the message budget
+ * (those runs keep `runChain`, which checkpoints).
+ */
+function fastPath(batch: IsingBatch, bandwidth: number): { tables: BandTables; linear: Uint8Array } | undefined {
+  const used = maxSpinsOf(batch);
+  const W = Math.min(bandwidth, used - 1);
+  if (W < 1 || used * 2 ** W > MESSAGE_BUDGET) return undefined;
+  const { stride, couplings, beta, size } = batch;
+  const band = new Float64Array(used * W);
+  for (let t = 0; t < used; t++) {
+    for (let b = Math.max(0, W - t); b < W; b++) band[t * W + b] = couplings[(t - W + b) * stride + t]!;
+  }
+  const linear = new Uint8Array(size);
+  let any = false;
+  for (let q = 0; q < size; q++) {
+    const n = batch.spins[q]!;
+    const range = dynamicRange({ n, window: W, beta, fields: batch.fields.subarray(q * stride, q * stride + n), band });
+    if (range <= LINEAR_RANGE) {
+      linear[q] = 1;
+      any = true;
+    }
+  }
+  return any ? { tables: bandTables(band, used, W, beta), linear } : undefined;
 }
 
 /**

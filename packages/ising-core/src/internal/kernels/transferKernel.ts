@@ -20,7 +20,7 @@ export interface ChainOutput {
 export type ChainDomain = 'auto' | 'log' | 'linear';
 
 /** Above this many stored message entries (`n · 2^W`) the backward messages are checkpointed. */
-const MESSAGE_BUDGET = 1 << 20;
+export const MESSAGE_BUDGET = 1 << 20;
 
 /**
  * Largest dynamic-range bound `R` (below) for the linear-domain engine. With `R ≤ 250` every
@@ -28,14 +28,14 @@ const MESSAGE_BUDGET = 1 << 20;
  * window weight in `[e^{−625}, e^{125}]`: all normal float64 numbers (≥ 2.2e−308 ≈ e^{−708}), so the
  * linear pass loses nothing to underflow and is as exact as the log-domain one.
  */
-const LINEAR_RANGE = 250;
+export const LINEAR_RANGE = 250;
 
 /**
  * `R = 2β · max over windows of W + 1 consecutive spins of Σ_j (|h_j| + Σ_k |J_jk|)`. Flipping any
  * spins of a window changes `−βE` by at most `R`, so within one message (or one window marginal)
  * no two entries differ by more than a factor `e^R`.
  */
-function dynamicRange(problem: ChainProblem): number {
+export function dynamicRange(problem: ChainProblem): number {
   const { n, window: W, beta, fields, band } = problem;
   const row = new Float64Array(n);
   for (let t = 0; t < n; t++) {

@@ -1,0 +1,362 @@
+/**
+ * The batched linear-domain transfer-matrix kernel: the fast path of `estimateTransferMatrix` for
+ * problems whose dynamic-range bound rules out underflow (see `runChain`, which stays the
+ * reference and the log-domain fallback).
+ *
+ * All problems of a batch share the couplings, and position `t` is key `t` in every problem, so
+ * the coupling part of the factor of spin `t`, `exp(±β c_t(x))` with
+ * `c_t(x) = Σ_b J_{t−W+b,t} s_b(x)`, is one table per position for the whole batch
+ * ({@link bandTables}, built once, no exponential in the per-problem loops). The field part
+ * `exp(±β h_t)` depends only on the new spin, so it is two scalars per position and problem.
+ * Window states are as in `runChain`: `W` bits, bit `b` ⇔ spin `t − W + b` is +1, with `W`
+ * virtual spins before spin 0 (no field, no coupling: a factor `2^W` in `Z`, nothing else), so
+ * problems shorter than `W + 1` spins need no special case. Adding spin `t` maps state `x` to
+ * `x' = (x >> 1) | (s_t ? 2^{W−1} : 0)`: the pair `x = 2j, 2j + 1` feeds `x' = j` (s_t = −1) and
+ * `x' = j + 2^{W−1}` (s_t = +1), so every loop walks the tables and messages sequentially.
+ *
+ * Messages are divided by their sum at every step (folded into the two field scalars of the
+ * next step). Tangents are linear (`dα/dε`, not `d log α/dε`): the product rule gives
+ * `α'_t = T_t α'_{t−1} + (s_t β g_t) α_t`, the same transfer as the values, and adding a multiple
+ * of a message to its tangent (here its weighted mean, to keep tangents small) cancels in every
+ * normalized moment, so it is folded into the next step as well. No division per state.
+ */
+
+/** The coupling factors of a batch: `table[t·2S + 4j + {0, 1, 2, 3}] = exp(−βc_t(2j)), exp(−βc_t(2j+1)), exp(βc_t(2j)), exp(βc_t(2j+1))`. */
+export interface BandTables {
+  /** `W ≥ 1`: window states have `W` bits (`S = 2^W`). */
+  readonly window: number;
+  /** Positions covered (`t < length`). */
+  readonly length: number;
+  readonly beta: number;
+  readonly table: Float64Array;
+}
+
+/**
+ * Builds the coupling factors of every position by a multiplicative doubling DP (one multiply per
+ * entry, `W` exponentials per position). `band[t·W + b] = J_{t−W+b, t}`, zero where `t − W + b < 0`.
+ */
+export function bandTables(band: Float64Array, length: number, W: number, beta: number): BandTables {
+  if (!Number.isInteger(W) || W < 1) throw new RangeError(`bandTables needs a window ≥ 1, got ${W}`);
+  const S = 1 << W;
+  const table = new Float64Array(length * 2 * S);
+  const up = new Float64Array(S);
+  const down = new Float64Array(S);
+  for (let t = 0; t < length; t++) {
+    let c0 = 0;
+    for (let b = 0; b < W; b++) c0 -= band[t * W + b]!;
+    up[0] = Math.exp(beta * c0);
+    down[0] = Math.exp(-beta * c0);
+    for (let b = 0; b < W; b++) {
+      const half = 1 << b;
+      const f = Math.exp(2 * beta * band[t * W + b]!);
+      const g = Math.exp(-2 * beta * band[t * W + b]!);
+      for (let x = 0; x < half; x++) {
+        up[x + half] = up[x]! * f;
+        down[x + half] = down[x]! * g;
+      }
+    }
+    const at = t * 2 * S;
+    for (let j = 0; j < S >> 1; j++) {
+      table[at + 4 * j] = down[2 * j]!;
+      table[at + 4 * j + 1] = down[2 * j + 1]!;
+      table[at + 4 * j + 2] = up[2 * j]!;
+      table[at + 4 * j + 3] = up[2 * j + 1]!;
+    }
+  }
+  return { window: W, length, beta, table };
+}
+
+/** Reusable buffers of the batched kernel for problems of up to `length` spins. */
+export interface LinearScratch {
+  /** Backward messages `β_t` at `t·S`, and their tangents. */
+  readonly back: Float64Array;
+  readonly backT: Float64Array;
+  /** Forward message, its tangent, and the next ones (`S` each). */
+  readonly alpha: Float64Array;
+  readonly alphaT: Float64Array;
+  readonly alphaNext: Float64Array;
+  readonly alphaNextT: Float64Array;
+  /** Signed window products of the readout (`S` each). */
+  readonly value: Float64Array;
+  readonly slope: Float64Array;
+}
+
+/** Buffers for {@link linearForward} / {@link linearVjp}; `tangent` adds the tangent ones. */
+export function linearScratch(tables: BandTables, tangent: boolean): LinearScratch {
+  const S = 1 << tables.window;
+  const n = tables.length;
+  return {
+    back: new Float64Array(n * S),
+    backT: new Float64Array(tangent ? n * S : 0),
+    alpha: new Float64Array(S),
+    alphaT: new Float64Array(tangent ? S : 0),
+    alphaNext: new Float64Array(S),
+    alphaNextT: new Float64Array(tangent ? S : 0),
+    value: new Float64Array(tangent ? S : 0),
+    slope: new Float64Array(tangent ? S : 0),
+  };
+}
+
+/**
+ * Magnetizations and `log Z` of one problem of `n ≤ tables.length` spins with fields
+ * `fields[fieldsAt + t]`, into `magnetization[magAt + t]`. The caller guarantees the linear
+ * domain is exact (the dynamic-range bound of `runChain`). Two sweeps over `n · 2^W` states:
+ * backward messages (stored), then forward messages with the readout
+ * `m_t = Σ_{x'} α_t β_t s_t / Σ_{x'} α_t β_t` fused in.
+ *
+ * @returns `log Z`.
+ */
+export function linearForward(tables: BandTables, fields: Float64Array, fieldsAt: number, n: number, scratch: LinearScratch, magnetization: Float64Array, magAt: number): number {
+  const { window: W, beta, table } = tables;
+  const S = 1 << W;
+  const H = S >> 1;
+  const { back } = scratch;
+  back.fill(1, (n - 1) * S, n * S);
+  let sigma = S;
+  for (let t = n - 1; t >= 1; t--) {
+    const e = Math.exp(beta * fields[fieldsAt + t]!);
+    const fp = e / sigma;
+    const fm = 1 / (e * sigma);
+    const inAt = t * S;
+    const outAt = inAt - S;
+    const k = 2 * inAt;
+    let sum = 0;
+    for (let j = 0; j < H; j++) {
+      const bl = fm * back[inAt + j]!;
+      const bh = fp * back[inAt + j + H]!;
+      const q = k + 4 * j;
+      const v0 = table[q]! * bl + table[q + 2]! * bh;
+      const v1 = table[q + 1]! * bl + table[q + 3]! * bh;
+      back[outAt + 2 * j] = v0;
+      back[outAt + 2 * j + 1] = v1;
+      sum += v0 + v1;
+    }
+    sigma = sum;
+  }
+
+  let a = scratch.alpha;
+  let next = scratch.alphaNext;
+  a.fill(1);
+  sigma = S;
+  let logScale = 0;
+  for (let t = 0; t < n; t++) {
+    const e = Math.exp(beta * fields[fieldsAt + t]!);
+    logScale += Math.log(sigma);
+    const fp = e / sigma;
+    const fm = 1 / (e * sigma);
+    const bAt = t * S;
+    const k = 2 * bAt;
+    let sum = 0;
+    let z = 0;
+    let m = 0;
+    for (let j = 0; j < H; j++) {
+      const a0 = a[2 * j]!;
+      const a1 = a[2 * j + 1]!;
+      const q = k + 4 * j;
+      const lo = fm * (a0 * table[q]! + a1 * table[q + 1]!);
+      const hi = fp * (a0 * table[q + 2]! + a1 * table[q + 3]!);
+      next[j] = lo;
+      next[j + H] = hi;
+      sum += lo + hi;
+      const el = lo * back[bAt + j]!;
+      const eh = hi * back[bAt + j + H]!;
+      z += el + eh;
+      m += eh - el;
+    }
+    magnetization[magAt + t] = m / z;
+    sigma = sum;
+    const swap = a;
+    a = next;
+    next = swap;
+  }
+  return logScale + Math.log(sigma) - W * Math.LN2;
+}
+
+/**
+ * The VJP of one problem in the direction `g = grad[gradAt + t]` (forward mode, as `runChain`):
+ * writes `β Cov(G, s_t)` into `fieldGrad[fgAt + t]` and **adds** the band gradient's window sums
+ * into the batch accumulators (read out by {@link foldBandGrad}): `acc0[t] += β Cov(G, s_{t−W} s_t)`
+ * and `acc[t·S + x'] += d/dε (p_t(x') s_t)`, the tangent of the signed marginal of the state at `t`,
+ * whose bit sums give `β Cov(G, s_{t−W+b} s_t)` for `b ≥ 1`. Summing over problems before the
+ * bit sums is exact (they are linear) and costs one add per state.
+ */
+export function linearVjp(
+  tables: BandTables,
+  fields: Float64Array,
+  fieldsAt: number,
+  grad: Float64Array,
+  gradAt: number,
+  n: number,
+  scratch: LinearScratch,
+  fieldGrad: Float64Array,
+  fgAt: number,
+  acc: Float64Array,
+  acc0: Float64Array,
+): void {
+  const { window: W, beta, table } = tables;
+  const S = 1 << W;
+  const H = S >> 1;
+  const { back, backT, value, slope } = scratch;
+  back.fill(1, (n - 1) * S, n * S);
+  backT.fill(0, (n - 1) * S, n * S);
+  let sigma = S;
+  let shift = 0;
+  for (let t = n - 1; t >= 1; t--) {
+    const e = Math.exp(beta * fields[fieldsAt + t]!);
+    const fp = e / sigma;
+    const fm = 1 / (e * sigma);
+    const gamma = beta * grad[gradAt + t]!;
+    const gl = -gamma - shift;
+    const gh = gamma - shift;
+    const inAt = t * S;
+    const outAt = inAt - S;
+    const k = 2 * inAt;
+    let sum = 0;
+    let sumT = 0;
+    for (let j = 0; j < H; j++) {
+      const pl = back[inAt + j]!;
+      const ph = back[inAt + j + H]!;
+      const bl = fm * pl;
+      const bh = fp * ph;
+      const dl = fm * (backT[inAt + j]! + gl * pl);
+      const dh = fp * (backT[inAt + j + H]! + gh * ph);
+      const q = k + 4 * j;
+      const d0 = table[q]!;
+      const d1 = table[q + 1]!;
+      const u0 = table[q + 2]!;
+      const u1 = table[q + 3]!;
+      const v0 = d0 * bl + u0 * bh;
+      const v1 = d1 * bl + u1 * bh;
+      const w0 = d0 * dl + u0 * dh;
+      const w1 = d1 * dl + u1 * dh;
+      back[outAt + 2 * j] = v0;
+      back[outAt + 2 * j + 1] = v1;
+      backT[outAt + 2 * j] = w0;
+      backT[outAt + 2 * j + 1] = w1;
+      sum += v0 + v1;
+      sumT += w0 + w1;
+    }
+    sigma = sum;
+    shift = sumT / sum;
+  }
+
+  let a = scratch.alpha;
+  let aT = scratch.alphaT;
+  let next = scratch.alphaNext;
+  let nextT = scratch.alphaNextT;
+  a.fill(1);
+  aT.fill(0);
+  sigma = S;
+  shift = 0;
+  for (let t = 0; t < n; t++) {
+    const e = Math.exp(beta * fields[fieldsAt + t]!);
+    const fp = e / sigma;
+    const fm = 1 / (e * sigma);
+    const gamma = beta * grad[gradAt + t]!;
+    const bAt = t * S;
+    const k = 2 * bAt;
+    let sum = 0;
+    let sumT = 0;
+    let z = 0;
+    let zT = 0;
+    let m = 0;
+    let mT = 0;
+    let dv = 0;
+    let du = 0;
+    for (let j = 0; j < H; j++) {
+      const a0 = a[2 * j]!;
+      const a1 = a[2 * j + 1]!;
+      const c0 = aT[2 * j]! - shift * a0;
+      const c1 = aT[2 * j + 1]! - shift * a1;
+      const q = k + 4 * j;
+      const d0 = table[q]!;
+      const d1 = table[q + 1]!;
+      const u0 = table[q + 2]!;
+      const u1 = table[q + 3]!;
+      const pm0 = a0 * d0;
+      const pm1 = a1 * d1;
+      const pp0 = a0 * u0;
+      const pp1 = a1 * u1;
+      const qm0 = c0 * d0;
+      const qm1 = c1 * d1;
+      const qp0 = c0 * u0;
+      const qp1 = c1 * u1;
+      const lo = fm * (pm0 + pm1);
+      const hi = fp * (pp0 + pp1);
+      const loT = fm * (qm0 + qm1) - gamma * lo;
+      const hiT = fp * (qp0 + qp1) + gamma * hi;
+      next[j] = lo;
+      next[j + H] = hi;
+      nextT[j] = loT;
+      nextT[j + H] = hiT;
+      sum += lo + hi;
+      sumT += loT + hiT;
+      const pl = back[bAt + j]!;
+      const ph = back[bAt + j + H]!;
+      const pTl = backT[bAt + j]!;
+      const pTh = backT[bAt + j + H]!;
+      const el = lo * pl;
+      const eh = hi * ph;
+      const elT = loT * pl + lo * pTl;
+      const ehT = hiT * ph + hi * pTh;
+      z += el + eh;
+      zT += elT + ehT;
+      m += eh - el;
+      mT += ehT - elT;
+      value[j] = -el;
+      value[j + H] = eh;
+      slope[j] = -elT;
+      slope[j + H] = ehT;
+      // The pair (t − W, t): spin t − W is bit 0 of x, dropped in x'. Window weights
+      // w(x, −) = pm·Bl, w(x, +) = pp·Bh and their tangents; Σ_x s_0(x) (w(x, +) − w(x, −)).
+      const Bl = fm * pl;
+      const Bh = fp * ph;
+      const BTl = fm * (pTl - gamma * pl);
+      const BTh = fp * (pTh + gamma * ph);
+      const dpp = pp1 - pp0;
+      const dpm = pm1 - pm0;
+      dv += dpp * Bh - dpm * Bl;
+      du += (qp1 - qp0) * Bh + dpp * BTh - (qm1 - qm0) * Bl - dpm * BTl;
+    }
+    const invZ = 1 / z;
+    const kappa = zT * invZ;
+    fieldGrad[fgAt + t] = (mT - kappa * m) * invZ;
+    acc0[t]! += (du - kappa * dv) * invZ;
+    for (let x = 0; x < S; x++) acc[bAt + x]! += (slope[x]! - kappa * value[x]!) * invZ;
+    sigma = sum;
+    shift = sumT / sum;
+    let swap = a;
+    a = next;
+    next = swap;
+    swap = aT;
+    aT = nextT;
+    nextT = swap;
+  }
+}
+
+/**
+ * Reads the band gradient out of the accumulators of {@link linearVjp}:
+ * `bandGrad[t·W] = acc0[t]` and, for `b ≥ 1`, `bandGrad[t·W + b] = Σ_{x'} acc_t(x') s_{b−1}(x')`
+ * (`2 · Σ_{bit b−1 set} − Σ`), by the fold of `foldBitSums` (destroys `acc`). Entries of virtual
+ * spins (`t − W + b < 0`) are written too; the caller ignores them.
+ */
+export function foldBandGrad(acc: Float64Array, acc0: Float64Array, n: number, W: number, bandGrad: Float64Array): void {
+  const S = 1 << W;
+  const sums = new Float64Array(W);
+  for (let t = 0; t < n; t++) {
+    const at = t * S;
+    bandGrad[t * W] = acc0[t]!;
+    for (let k = W - 1; k >= 0; k--) {
+      const half = 1 << k;
+      let upper = 0;
+      for (let s = 0; s < half; s++) {
+        const v = acc[at + s + half]!;
+        upper += v;
+        acc[at + s]! += v;
+      }
+      sums[k] = upper;
+    }
+    const total = acc[at]!;
+    for (let b = 1; b < W; b++) bandGrad[t * W + b] = 2 * sums[b - 1]! - total;
+  }
+}
