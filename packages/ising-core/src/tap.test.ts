@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createIsingBatch, createRng, estimateBatch, meanFieldEstimate, tapEstimate, tapSampler } from './index.js';
+import { causalBatch, createIsingBatch, createRng, estimateBatch, meanFieldEstimate, tapEstimate, tapSampler } from './index.js';
 import type { TapOptions } from './index.js';
 import { errorCode } from './internal/testing/errorCode.js';
 import { bruteForceEstimate, describeSamplerConformance, runConformanceCheck } from './testing/index.js';
@@ -70,5 +70,19 @@ describe('tapSampler', () => {
       expect(errorCode(() => tapSampler.create(options as TapOptions)), JSON.stringify(options)).toBe('ISING_INVALID_ARGUMENT');
       expect(() => tapEstimate(denseProblem(1, 2, 0.1), options as TapOptions)).toThrow(/^tap/);
     }
+  });
+});
+
+describe('README example (Dense couplings at any length)', () => {
+  it('runs as written', () => {
+    const rng = createRng(1);
+    const shape = { batch: 2, length: 64 };
+    const fields = Float64Array.from({ length: 2 * 64 * 64 }, () => rng.normal());
+    const couplings = Float64Array.from({ length: 64 * 64 }, () => 0.02 * rng.normal());
+    const { magnetization, vjp, diagnostics } = tapEstimate(causalBatch(fields, couplings, shape));
+    expect(diagnostics.converged).toBe(true);
+    const gradients = vjp(Float64Array.from(magnetization, (m) => 2 * m)); // ∂L/∂m of L = Σ m²
+    expect(gradients.diagnostics.converged).toBe(true);
+    expect(Number.isFinite(gradients.couplings[1]!) && gradients.couplings[1] !== 0).toBe(true);
   });
 });
