@@ -68,7 +68,7 @@ export function bandTables(band: Float64Array, length: number, W: number, beta: 
 
 /** Reusable buffers of the batched kernel for problems of up to `length` spins. */
 export interface LinearScratch {
-  /** Backward messages `β_t` at `t·S`, and their tangents. */
+  /** Backward messages `β_t` (at `t·S` in the forward pass, `(t + 1)·S` in the VJP), and their tangents. */
   readonly back: Float64Array;
   readonly backT: Float64Array;
   /** Forward message, its tangent, and the next ones (`S` each). */
@@ -76,9 +76,9 @@ export interface LinearScratch {
   readonly alphaT: Float64Array;
   readonly alphaNext: Float64Array;
   readonly alphaNextT: Float64Array;
-  /** Signed window products of the readout (`S` each). */
-  readonly value: Float64Array;
-  readonly slope: Float64Array;
+  /** Per position: the sum of `β_t` and the tangent shift applied to it (`n` each). */
+  readonly backSum: Float64Array;
+  readonly backShift: Float64Array;
 }
 
 /** Buffers for {@link linearForward} / {@link linearVjp}; `tangent` adds the tangent ones. */
@@ -86,14 +86,14 @@ export function linearScratch(tables: BandTables, tangent: boolean): LinearScrat
   const S = 1 << tables.window;
   const n = tables.length;
   return {
-    back: new Float64Array(n * S),
-    backT: new Float64Array(tangent ? n * S : 0),
+    back: new Float64Array((n + 1) * S),
+    backT: new Float64Array(tangent ? (n + 1) * S : 0),
     alpha: new Float64Array(S),
     alphaT: new Float64Array(tangent ? S : 0),
     alphaNext: new Float64Array(S),
     alphaNextT: new Float64Array(tangent ? S : 0),
-    value: new Float64Array(tangent ? S : 0),
-    slope: new Float64Array(tangent ? S : 0),
+    backSum: new Float64Array(tangent ? n : 0),
+    backShift: new Float64Array(tangent ? n : 0),
   };
 }
 
@@ -147,8 +147,8 @@ export function linearForward(tables: BandTables, fields: Float64Array, fieldsAt
     const bAt = t * S;
     const k = 2 * bAt;
     let sum = 0;
-    let z = 0;
-    let m = 0;
+    let sl = 0;
+    let sh = 0;
     for (let j = 0; j < H; j++) {
       const a0 = a[2 * j]!;
       const a1 = a[2 * j + 1]!;
@@ -158,12 +158,10 @@ export function linearForward(tables: BandTables, fields: Float64Array, fieldsAt
       next[j] = lo;
       next[j + H] = hi;
       sum += lo + hi;
-      const el = lo * back[bAt + j]!;
-      const eh = hi * back[bAt + j + H]!;
-      z += el + eh;
-      m += eh - el;
+      sl += lo * back[bAt + j]!;
+      sh += hi * back[bAt + j + H]!;
     }
-    magnetization[magAt + t] = m / z;
+    magnetization[magAt + t] = (sh - sl) / (sh + sl);
     sigma = sum;
     const swap = a;
     a = next;
@@ -196,23 +194,28 @@ export function linearVjp(
   const { window: W, beta, table } = tables;
   const S = 1 << W;
   const H = S >> 1;
-  const { back, backT, value, slope } = scratch;
-  back.fill(1, (n - 1) * S, n * S);
-  backT.fill(0, (n - 1) * S, n * S);
+  // Block t + 1 of back / backT holds β_t and its tangent; block 0 holds β_{−1} (only its sums are used).
+  const { back, backT, backSum, backShift } = scratch;
+  back.fill(1, n * S, (n + 1) * S);
+  backT.fill(0, n * S, (n + 1) * S);
   let sigma = S;
   let shift = 0;
-  for (let t = n - 1; t >= 1; t--) {
+  let sum = 0;
+  let sumT = 0;
+  for (let t = n - 1; t >= 0; t--) {
     const e = Math.exp(beta * fields[fieldsAt + t]!);
     const fp = e / sigma;
     const fm = 1 / (e * sigma);
+    backSum[t] = sigma;
+    backShift[t] = shift;
     const gamma = beta * grad[gradAt + t]!;
     const gl = -gamma - shift;
     const gh = gamma - shift;
-    const inAt = t * S;
+    const inAt = (t + 1) * S;
     const outAt = inAt - S;
-    const k = 2 * inAt;
-    let sum = 0;
-    let sumT = 0;
+    const k = 2 * t * S;
+    sum = 0;
+    sumT = 0;
     for (let j = 0; j < H; j++) {
       const pl = back[inAt + j]!;
       const ph = back[inAt + j + H]!;
@@ -248,26 +251,44 @@ export function linearVjp(
   aT.fill(0);
   sigma = S;
   shift = 0;
+  // Z_{t−1} = Σ_x α_{t−1}(x) β_{t−1}(x) and its tangent, for t = 0 from β_{−1} (α_{−1} = 1, α'_{−1} = 0).
+  let zPrev = sum;
+  let zTPrev = sumT;
   for (let t = 0; t < n; t++) {
     const e = Math.exp(beta * fields[fieldsAt + t]!);
     const fp = e / sigma;
     const fm = 1 / (e * sigma);
     const gamma = beta * grad[gradAt + t]!;
-    const bAt = t * S;
-    const k = 2 * bAt;
-    let sum = 0;
-    let sumT = 0;
-    let z = 0;
-    let zT = 0;
-    let m = 0;
-    let mT = 0;
-    let dv = 0;
-    let du = 0;
+    // The window normalization of this step and its tangent ratio, known before the loop:
+    // Z_t = (Σβ_t / Σα_{t−1}) Z_{t−1} and Z'_t / Z_t = Z'_{t−1} / Z_{t−1} + c^β_t − c^α_{t−1}
+    // (the tangent shifts of the two messages), so the accumulators are updated in the one loop.
+    const zHat = (backSum[t]! / sigma) * zPrev;
+    const kappaHat = zTPrev / zPrev + backShift[t]! - shift;
+    const invZHat = 1 / zHat;
+    const kz = kappaHat * invZHat;
+    const gl = gamma + shift;
+    const gh = gamma - shift;
+    const bAt = (t + 1) * S;
+    const cAt = t * S;
+    const k = 2 * t * S;
+    let sumA = 0;
+    let sumAT = 0;
+    let sl = 0;
+    let sh = 0;
+    let slT = 0;
+    let shT = 0;
+    // Σ_j of (pp1 − pp0)·β_t(j + H), (pm1 − pm0)·β_t(j), their tangent-side partners: the pair (t − W, t).
+    let r1 = 0;
+    let r2 = 0;
+    let r3 = 0;
+    let r4 = 0;
+    let r5 = 0;
+    let r6 = 0;
     for (let j = 0; j < H; j++) {
       const a0 = a[2 * j]!;
       const a1 = a[2 * j + 1]!;
-      const c0 = aT[2 * j]! - shift * a0;
-      const c1 = aT[2 * j + 1]! - shift * a1;
+      const c0 = aT[2 * j]!;
+      const c1 = aT[2 * j + 1]!;
       const q = k + 4 * j;
       const d0 = table[q]!;
       const d1 = table[q + 1]!;
@@ -283,14 +304,15 @@ export function linearVjp(
       const qp1 = c1 * u1;
       const lo = fm * (pm0 + pm1);
       const hi = fp * (pp0 + pp1);
-      const loT = fm * (qm0 + qm1) - gamma * lo;
-      const hiT = fp * (qp0 + qp1) + gamma * hi;
+      // Tangents of the shifted input α' − c α: T(α' − cα) = Tα' − c·(lo, hi).
+      const loT = fm * (qm0 + qm1) - gl * lo;
+      const hiT = fp * (qp0 + qp1) + gh * hi;
       next[j] = lo;
       next[j + H] = hi;
       nextT[j] = loT;
       nextT[j + H] = hiT;
-      sum += lo + hi;
-      sumT += loT + hiT;
+      sumA += lo + hi;
+      sumAT += loT + hiT;
       const pl = back[bAt + j]!;
       const ph = back[bAt + j + H]!;
       const pTl = backT[bAt + j]!;
@@ -299,32 +321,38 @@ export function linearVjp(
       const eh = hi * ph;
       const elT = loT * pl + lo * pTl;
       const ehT = hiT * ph + hi * pTh;
-      z += el + eh;
-      zT += elT + ehT;
-      m += eh - el;
-      mT += ehT - elT;
-      value[j] = -el;
-      value[j + H] = eh;
-      slope[j] = -elT;
-      slope[j + H] = ehT;
-      // The pair (t − W, t): spin t − W is bit 0 of x, dropped in x'. Window weights
-      // w(x, −) = pm·Bl, w(x, +) = pp·Bh and their tangents; Σ_x s_0(x) (w(x, +) − w(x, −)).
-      const Bl = fm * pl;
-      const Bh = fp * ph;
-      const BTl = fm * (pTl - gamma * pl);
-      const BTh = fp * (pTh + gamma * ph);
+      sl += el;
+      sh += eh;
+      slT += elT;
+      shT += ehT;
+      // d/dε (p_t(x') s_t) = (s_t (α β)'(x') − κ s_t (αβ)(x')) / Z.
+      acc[cAt + j]! += kz * el - invZHat * elT;
+      acc[cAt + j + H]! += invZHat * ehT - kz * eh;
       const dpp = pp1 - pp0;
       const dpm = pm1 - pm0;
-      dv += dpp * Bh - dpm * Bl;
-      du += (qp1 - qp0) * Bh + dpp * BTh - (qm1 - qm0) * Bl - dpm * BTl;
+      r1 += dpp * ph;
+      r2 += dpm * pl;
+      r3 += (qp1 - qp0) * ph;
+      r4 += (qm1 - qm0) * pl;
+      r5 += dpp * pTh;
+      r6 += dpm * pTl;
     }
+    const z = sl + sh;
+    const zT = slT + shT;
+    const m = sh - sl;
+    const mT = shT - slT;
+    // Window weights w(x, −) = α(x) k₋(x) f₋ β_t(x'), w(x, +) = α(x) k₊(x) f₊ β_t(x') and their
+    // tangents (f'± = ±γ f±, α' shifted by −c α); Σ_x s_0(x) (w(x, +) − w(x, −)) and its tangent.
+    const dv = fp * r1 - fm * r2;
+    const du = fp * (r3 - shift * r1) - fm * (r4 - shift * r2) + fp * r5 - fm * r6 + gamma * (fp * r1 + fm * r2);
     const invZ = 1 / z;
     const kappa = zT * invZ;
     fieldGrad[fgAt + t] = (mT - kappa * m) * invZ;
     acc0[t]! += (du - kappa * dv) * invZ;
-    for (let x = 0; x < S; x++) acc[bAt + x]! += (slope[x]! - kappa * value[x]!) * invZ;
-    sigma = sum;
-    shift = sumT / sum;
+    zPrev = z;
+    zTPrev = zT;
+    sigma = sumA;
+    shift = sumAT / sumA;
     let swap = a;
     a = next;
     next = swap;
