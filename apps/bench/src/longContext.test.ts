@@ -1,0 +1,50 @@
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from './index.js';
+import type { ProgressDisplay, RunRecord } from './index.js';
+
+const quiet: ProgressDisplay = { start: () => undefined, update: () => undefined, end: () => undefined, log: () => undefined, stop: () => undefined };
+
+async function bench(...argv: string[]): Promise<{ code: number; text: string }> {
+  const lines: string[] = [];
+  const code = await main(argv, { out: (l) => void lines.push(l), err: (l) => void lines.push(l), progress: quiet });
+  return { code, text: lines.join('\n') };
+}
+
+describe('long context in the bench', () => {
+  it('a T = 64 mean-field run completes and records its fixed-point convergence per interval', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-long-mf-'));
+    const r = await bench(
+      'shakespeare', '--variants', 'boltzmann', '--lengths', '64', '--sampler', 'mean-field', '--steps', '60', '--workers', '0',
+      '--d-model', '16', '--batch-size', '4', '--eval-windows', '8', '--eval-every', '60', '--log-every', '20', '--results', dir,
+    );
+    expect(r.text).not.toContain('error');
+    expect(r.code).toBe(0);
+    const [file] = readdirSync(join(dir, 'runs'));
+    const record = JSON.parse(readFileSync(join(dir, 'runs', file!), 'utf8')) as RunRecord;
+    expect(record.finalMetric).toBeGreaterThan(1);
+    const c = record.convergence!;
+    expect(c.points.map((p) => p.step)).toEqual([20, 40, 60]);
+    expect(c.total.problems).toBe(60 * 4 * 64);
+    expect(c.total.calls).toBe(60);
+    expect(c.total.missed).toBe(c.points.reduce((s, p) => s + p.missed, 0));
+    expect(c.total.maxIterations).toBeGreaterThan(0);
+  });
+
+  it('exact at T = 32 is refused before training with a coded error naming the samplers that fit', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-long-exact-'));
+    const r = await bench('shakespeare', '--variants', 'boltzmann', '--lengths', '32', '--sampler', 'exact', '--dry-run', '--results', dir);
+    expect(r.code).toBe(1);
+    expect(r.text).toMatch(/error \[BENCH_SAMPLER_TOO_SMALL\]: sampler "exact" handles at most \d+ spins, the grid has T = 32; samplers that take T = 32: .*mean-field/);
+  });
+
+  it('--lengths accepts up to 1024, and no more', async () => {
+    const ok = await bench('shakespeare', '--variants', 'softmax', '--lengths', '1024', '--dry-run', '--results', mkdtempSync(join(tmpdir(), 'bench-long-1024-')));
+    expect(ok.code).toBe(0);
+    const bad = await bench('shakespeare', '--lengths', '1025', '--dry-run');
+    expect(bad.code).toBe(2);
+    expect(bad.text).toMatch(/--lengths must be a comma-separated list of integers in \[1, 1024\]/);
+  });
+});
