@@ -1,4 +1,4 @@
-import { matvec, matvecAndSquares } from './kernels/denseMatvec.js';
+import { DenseProducts } from './kernels/wasmMatvec.js';
 import type { FixedPointMap } from './fixedPoint.js';
 
 /**
@@ -22,6 +22,7 @@ export class IsingMap implements FixedPointMap {
   readonly kind: IsingMapKind;
   private readonly sym: Float64Array;
   private readonly stride: number;
+  private readonly products: DenseProducts;
   private readonly beta: number;
   private h: Float64Array;
   /** `1 − x²` of the argument (forward) or of the fixed point (linearization). */
@@ -39,6 +40,7 @@ export class IsingMap implements FixedPointMap {
     this.kind = kind;
     this.sym = sym;
     this.stride = stride;
+    this.products = new DenseProducts(sym, stride, capacity);
     this.beta = beta;
     this.h = new Float64Array(0);
     this.m = new Float64Array(0);
@@ -56,15 +58,15 @@ export class IsingMap implements FixedPointMap {
 
   /** `F(x) = tanh(u(x))` into `out`. */
   apply(x: Float64Array, out: Float64Array, n: number): void {
-    const { sym, stride, beta, h, jv } = this;
+    const { beta, h, jv } = this;
     if (this.kind === 'mean-field') {
-      matvec(sym, stride, n, x, jv);
+      this.products.matvec(n, x, jv);
       for (let j = 0; j < n; j++) out[j] = Math.tanh(beta * (h[j]! + jv[j]!));
       return;
     }
     const { a, wa } = this;
     for (let k = 0; k < n; k++) a[k] = 1 - x[k]! * x[k]!;
-    matvecAndSquares(sym, stride, n, x, a, jv, wa);
+    this.products.matvecAndSquares(n, x, a, jv, wa);
     const beta2 = beta * beta;
     for (let j = 0; j < n; j++) out[j] = Math.tanh(beta * (h[j]! + jv[j]!) - beta2 * x[j]! * wa[j]!);
   }
@@ -77,21 +79,21 @@ export class IsingMap implements FixedPointMap {
       a[k] = 1 - m[k]! * m[k]!;
       d[k] = a[k]!;
     }
-    if (this.kind === 'tap') matvecAndSquares(this.sym, this.stride, n, m, a, this.jv, this.wa);
+    if (this.kind === 'tap') this.products.matvecAndSquares(n, m, a, this.jv, this.wa);
   }
 
   /** `out = K v` at the linearization point. */
   core(v: Float64Array, out: Float64Array, n: number): void {
-    const { sym, stride, beta, jv } = this;
+    const { beta, jv } = this;
     if (this.kind === 'mean-field') {
-      matvec(sym, stride, n, v, jv);
+      this.products.matvec(n, v, jv);
       for (let j = 0; j < n; j++) out[j] = beta * jv[j]!;
       return;
     }
     const { m, mv, wa, wmv } = this;
     const beta2 = beta * beta;
     for (let k = 0; k < n; k++) mv[k] = m[k]! * v[k]!;
-    matvecAndSquares(sym, stride, n, v, mv, jv, wmv);
+    this.products.matvecAndSquares(n, v, mv, jv, wmv);
     for (let j = 0; j < n; j++) out[j] = beta * jv[j]! - beta2 * wa[j]! * v[j]! + 2 * beta2 * m[j]! * wmv[j]!;
   }
 
