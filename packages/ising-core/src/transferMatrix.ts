@@ -5,6 +5,8 @@ import { dynamicRange, LINEAR_RANGE, MESSAGE_BUDGET, runChain } from './internal
 import type { ChainProblem } from './internal/kernels/transferKernel.js';
 import { bandTables, foldBandGrad, linearForward, linearScratch, linearVjp } from './internal/kernels/transferLinear.js';
 import type { BandTables } from './internal/kernels/transferLinear.js';
+import { wasmTransferVjp } from './internal/kernels/transferWasm.js';
+import type { WasmTransferVjp } from './internal/kernels/transferWasm.js';
 import { assertGradMagnetization, maxSpinsOf } from './internal/vjpInput.js';
 import { assertPluginOptions, optionKeys } from './pluginOptions.js';
 import { defineSamplerPlugin } from './registry.js';
@@ -149,12 +151,18 @@ export function estimateTransferMatrix(batch: IsingBatch, options: TransferMatri
       let scratch: ReturnType<typeof linearScratch> | undefined;
       let acc: Float64Array | undefined;
       let acc0: Float64Array | undefined;
+      // The wasm SIMD kernel when this engine has it (W ≥ 2), else the JavaScript one.
+      const wasm: WasmTransferVjp | undefined = fast === undefined ? undefined : wasmTransferVjp(fast.tables);
       for (let q = 0; q < size; q++) {
         if (fast !== undefined && fast.linear[q] === 1) {
           const { tables } = fast;
-          scratch ??= linearScratch(tables, true);
           acc ??= new Float64Array(tables.length << tables.window);
           acc0 ??= new Float64Array(tables.length);
+          if (wasm !== undefined) {
+            wasm.run(hs, q * stride, gradMagnetization, q * stride, checked.spins[q]!, fields, q * stride);
+            continue;
+          }
+          scratch ??= linearScratch(tables, true);
           linearVjp(tables, hs, q * stride, gradMagnetization, q * stride, checked.spins[q]!, scratch, fields, q * stride, acc, acc0);
           continue;
         }
@@ -168,6 +176,7 @@ export function estimateTransferMatrix(batch: IsingBatch, options: TransferMatri
         }
       }
       if (acc !== undefined) {
+        wasm?.collect(acc, acc0!);
         const { length: n, window: W } = fast!.tables;
         const dBand = new Float64Array(n * W);
         foldBandGrad(acc, acc0!, n, W, dBand);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createRng } from '../../rng.js';
 import { runChain } from './transferKernel.js';
 import { bandTables, foldBandGrad, linearForward, linearScratch, linearVjp } from './transferLinear.js';
+import { useWasmTransfer, wasmTransferVjp } from './transferWasm.js';
 
 /** A band of `length` positions and window `W` (zero where `t − W + b < 0`), and problems of the given lengths. */
 function setup(seed: number, length: number, W: number, lengths: readonly number[], fieldScale: number, couplingScale: number) {
@@ -80,5 +81,36 @@ describe('batched linear-domain transfer kernel', () => {
       expect(Math.abs(dh[t]! - ref.fieldGrad![t]!), `∂L/∂h[${t}]`).toBeLessThan(1e-10);
       for (let b = Math.max(0, W - t); b < W; b++) expect(Math.abs(dBand[t * W + b]! - ref.bandGrad![t * W + b]!), `∂L/∂J at ${t},${b}`).toBeLessThan(1e-10);
     }
+  });
+});
+
+describe('wasm SIMD transfer VJP', () => {
+  it('should equal linearVjp to rounding (∂L/∂h and the accumulated band sums), problems of every length', () => {
+    expect(useWasmTransfer(true)).toBe(true);
+    let seed = 300;
+    for (const W of [2, 3, 5, 8]) {
+      const length = 2 * W + 9;
+      const lengths = [length, 1, 2, W, W + 1, length - 3];
+      const { band, fields, grad } = setup(seed++, length, W, lengths, 1.2, 0.6);
+      const tables = bandTables(band, length, W, 1.3);
+      const scratch = linearScratch(tables, true);
+      const S = 1 << W;
+      const acc = new Float64Array(length * S);
+      const acc0 = new Float64Array(length);
+      const dh = new Float64Array(lengths.length * length);
+      const wasm = wasmTransferVjp(tables)!;
+      const accW = new Float64Array(length * S);
+      const acc0W = new Float64Array(length);
+      const dhW = new Float64Array(lengths.length * length);
+      for (let q = 0; q < lengths.length; q++) {
+        linearVjp(tables, fields, q * length, grad, q * length, lengths[q]!, scratch, dh, q * length, acc, acc0);
+        wasm.run(fields, q * length, grad, q * length, lengths[q]!, dhW, q * length);
+      }
+      wasm.collect(accW, acc0W);
+      for (let i = 0; i < dh.length; i++) expect(Math.abs(dhW[i]! - dh[i]!), `W=${W}: ∂L/∂h[${i}]`).toBeLessThan(1e-13);
+      for (let i = 0; i < acc.length; i++) expect(Math.abs(accW[i]! - acc[i]!), `W=${W}: acc[${i}]`).toBeLessThan(1e-13);
+      for (let i = 0; i < length; i++) expect(Math.abs(acc0W[i]! - acc0[i]!), `W=${W}: acc0[${i}]`).toBeLessThan(1e-13);
+    }
+    expect(wasmTransferVjp(bandTables(new Float64Array(4), 4, 1, 1))).toBeUndefined(); // W = 1: the JavaScript kernel
   });
 });

@@ -1,0 +1,100 @@
+/**
+ * The VJP of the batched linear-domain transfer kernel in WebAssembly SIMD (wasm/transfer.wat),
+ * with `linearVjp` (transferLinear.ts) as the fallback and the reference it is tested against
+ * (equal to rounding: the SIMD lanes sum in a different order). The module has its own instance
+ * and memory (one per thread), so its buffers never collide with the split kernels' arena.
+ */
+import type { BandTables } from './transferLinear.js';
+import { wasmBase64 } from './wasm/transferWasm.generated.js';
+
+interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
+interface WasmApi {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object) => { readonly exports: unknown };
+}
+interface TransferExports {
+  readonly memory: WasmMemory;
+  vjp(...pointers: number[]): void;
+}
+
+let instance: TransferExports | null | undefined;
+let enabled = true;
+
+function module(): TransferExports | null {
+  if (!enabled) return null;
+  if (instance === undefined) {
+    try {
+      const wasm = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
+      const bytes = Uint8Array.from(atob(wasmBase64), (c) => c.charCodeAt(0));
+      instance = wasm === undefined ? null : (new wasm.Instance(new wasm.Module(bytes)).exports as TransferExports);
+    } catch {
+      instance = null; // no WebAssembly SIMD here: the JavaScript kernel runs
+    }
+  }
+  return instance;
+}
+
+/** Turns the wasm transfer kernel off (`false`) or on for this thread; returns whether it is in use. */
+export function useWasmTransfer(on: boolean): boolean {
+  enabled = on;
+  return module() !== null;
+}
+
+/** The VJP of a batch's linear-domain problems in wasm: one layout per batch, then one call per problem. */
+export interface WasmTransferVjp {
+  /** As `linearVjp`, accumulating the band-gradient sums inside the wasm memory. */
+  run(fields: Float64Array, fieldsAt: number, grad: Float64Array, gradAt: number, n: number, fieldGrad: Float64Array, fgAt: number): void;
+  /** Adds the accumulated sums into `acc` (`length · 2^W`) and `acc0` (`length`), the layout of `linearVjp`. */
+  collect(acc: Float64Array, acc0: Float64Array): void;
+}
+
+/**
+ * Lays out the tables (in the SIMD order) and the buffers of a batch in the wasm memory, or
+ * `undefined` when wasm SIMD is unavailable or `W < 2`. Valid until the next call on this thread.
+ */
+export function wasmTransferVjp(tables: BandTables): WasmTransferVjp | undefined {
+  const mod = module();
+  const { window: W, length: n, beta, table } = tables;
+  if (mod === null || W < 2) return undefined;
+  const S = 1 << W;
+  const lengths = [n * 2 * S, (n + 1) * S, (n + 1) * S, S, S, S, S, n * S, n, n, n, n, n, n];
+  const bytes = lengths.reduce((t, k) => t + 8 * k, 0);
+  const have = mod.memory.buffer.byteLength;
+  if (bytes > have) mod.memory.grow(Math.ceil((bytes - have) / 65536));
+  const views: Float64Array[] = [];
+  const offsets: number[] = [];
+  let offset = 0;
+  for (const k of lengths) {
+    views.push(new Float64Array(mod.memory.buffer, offset, k));
+    offsets.push(offset);
+    offset += 8 * k;
+  }
+  const [tbl, , , , , , , acc, acc0, , , E, G, fg] = views as [Float64Array, ...Float64Array[]];
+  // SIMD order: simd[8Q + 2c + l] = table[8Q + 4l + c] (c: k₋ even, k₋ odd, k₊ even, k₊ odd; l: pair 2Q + l).
+  for (let base = 0; base < n * 2 * S; base += 8) {
+    for (let c = 0; c < 4; c++) {
+      tbl[base + 2 * c] = table[base + c]!;
+      tbl[base + 2 * c + 1] = table[base + 4 + c]!;
+    }
+  }
+  acc!.fill(0);
+  acc0!.fill(0);
+  const [pTbl, pBack, pBackT, pA, pAT, pNx, pNxT, pAcc, pAcc0, pSum, pShift, pE, pG, pFg] = offsets as [number, ...number[]];
+  return {
+    run(fields, fieldsAt, grad, gradAt, len, fieldGrad, fgAt) {
+      for (let t = 0; t < len; t++) {
+        E![t] = Math.exp(beta * fields[fieldsAt + t]!);
+        G![t] = beta * grad[gradAt + t]!;
+      }
+      mod.vjp(len, W, pTbl, pBack!, pBackT!, pA!, pAT!, pNx!, pNxT!, pAcc!, pAcc0!, pSum!, pShift!, pE!, pG!, pFg!);
+      for (let t = 0; t < len; t++) fieldGrad[fgAt + t] = fg![t]!;
+    },
+    collect(accOut, acc0Out) {
+      for (let i = 0; i < n * S; i++) accOut[i]! += acc![i]!;
+      for (let t = 0; t < n; t++) acc0Out[t]! += acc0![t]!;
+    },
+  };
+}
