@@ -5,7 +5,7 @@ import { dynamicRange, LINEAR_RANGE, MESSAGE_BUDGET, runChain } from './internal
 import type { ChainProblem } from './internal/kernels/transferKernel.js';
 import { bandTables, foldBandGrad, linearForward, linearScratch, linearVjp } from './internal/kernels/transferLinear.js';
 import type { BandTables } from './internal/kernels/transferLinear.js';
-import { wasmTransferVjp } from './internal/kernels/transferWasm.js';
+import { wasmTransferForward, wasmTransferVjp } from './internal/kernels/transferWasm.js';
 import type { WasmTransferVjp } from './internal/kernels/transferWasm.js';
 import { assertGradMagnetization, maxSpinsOf } from './internal/vjpInput.js';
 import { assertPluginOptions, optionKeys } from './pluginOptions.js';
@@ -131,9 +131,14 @@ export function estimateTransferMatrix(batch: IsingBatch, options: TransferMatri
   const fast = fastPath(checked, bandwidth);
   const magnetization = new Float64Array(size * stride);
   const logPartition = new Float64Array(size);
-  const forwardScratch = fast === undefined ? undefined : linearScratch(fast.tables, false);
+  const wasmForward = fast === undefined ? undefined : wasmTransferForward(fast.tables);
+  const forwardScratch = fast === undefined || wasmForward !== undefined ? undefined : linearScratch(fast.tables, false);
   for (let q = 0; q < size; q++) {
     if (fast !== undefined && fast.linear[q] === 1) {
+      if (wasmForward !== undefined) {
+        logPartition[q] = wasmForward(hs, q * stride, checked.spins[q]!, magnetization, q * stride);
+        continue;
+      }
       logPartition[q] = linearForward(fast.tables, hs, q * stride, checked.spins[q]!, forwardScratch!, magnetization, q * stride);
       continue;
     }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createRng } from '../../rng.js';
 import { runChain } from './transferKernel.js';
 import { bandTables, foldBandGrad, linearForward, linearScratch, linearVjp } from './transferLinear.js';
-import { useWasmTransfer, wasmTransferVjp } from './transferWasm.js';
+import { useWasmTransfer, wasmTransferForward, wasmTransferVjp } from './transferWasm.js';
 
 /** A band of `length` positions and window `W` (zero where `t − W + b < 0`), and problems of the given lengths. */
 function setup(seed: number, length: number, W: number, lengths: readonly number[], fieldScale: number, couplingScale: number) {
@@ -84,8 +84,8 @@ describe('batched linear-domain transfer kernel', () => {
   });
 });
 
-describe('wasm SIMD transfer VJP', () => {
-  it('should equal linearVjp to rounding (∂L/∂h and the accumulated band sums), problems of every length', () => {
+describe('wasm SIMD transfer kernel', () => {
+  it('should equal linearForward (m, log Z) and linearVjp (∂L/∂h, the accumulated band sums) to rounding, problems of every length', () => {
     expect(useWasmTransfer(true)).toBe(true);
     let seed = 300;
     for (const W of [2, 3, 5, 8]) {
@@ -98,10 +98,21 @@ describe('wasm SIMD transfer VJP', () => {
       const acc = new Float64Array(length * S);
       const acc0 = new Float64Array(length);
       const dh = new Float64Array(lengths.length * length);
-      const wasm = wasmTransferVjp(tables)!;
       const accW = new Float64Array(length * S);
       const acc0W = new Float64Array(length);
       const dhW = new Float64Array(lengths.length * length);
+      const forward = wasmTransferForward(tables)!;
+      const fwd = linearScratch(tables, false);
+      for (let q = 0; q < lengths.length; q++) {
+        const n = lengths[q]!;
+        const m = new Float64Array(n);
+        const mW = new Float64Array(n + 2);
+        const logZ = linearForward(tables, fields, q * length, n, fwd, m, 0);
+        const logZW = forward(fields, q * length, n, mW, 2);
+        expect(Math.abs(logZW - logZ), `W=${W} problem ${q}: log Z`).toBeLessThan(1e-12 * Math.max(1, Math.abs(logZ)));
+        for (let t = 0; t < n; t++) expect(Math.abs(mW[2 + t]! - m[t]!), `W=${W} problem ${q}: m[${t}]`).toBeLessThan(1e-13);
+      }
+      const wasm = wasmTransferVjp(tables)!; // a new layout: after the forward runs
       for (let q = 0; q < lengths.length; q++) {
         linearVjp(tables, fields, q * length, grad, q * length, lengths[q]!, scratch, dh, q * length, acc, acc0);
         wasm.run(fields, q * length, grad, q * length, lengths[q]!, dhW, q * length);
@@ -112,5 +123,6 @@ describe('wasm SIMD transfer VJP', () => {
       for (let i = 0; i < length; i++) expect(Math.abs(acc0W[i]! - acc0[i]!), `W=${W}: acc0[${i}]`).toBeLessThan(1e-13);
     }
     expect(wasmTransferVjp(bandTables(new Float64Array(4), 4, 1, 1))).toBeUndefined(); // W = 1: the JavaScript kernel
+    expect(wasmTransferForward(bandTables(new Float64Array(4), 4, 1, 1))).toBeUndefined();
   });
 });

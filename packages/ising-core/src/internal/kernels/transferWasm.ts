@@ -1,6 +1,6 @@
 /**
- * The VJP of the batched linear-domain transfer kernel in WebAssembly SIMD (wasm/transfer.wat),
- * with `linearVjp` (transferLinear.ts) as the fallback and the reference it is tested against
+ * The batched linear-domain transfer kernel in WebAssembly SIMD (wasm/transfer.wat), with
+ * `linearForward` / `linearVjp` (transferLinear.ts) as the fallback and the reference it is tested against
  * (equal to rounding: the SIMD lanes sum in a different order). The module has its own instance
  * and memory (one per thread), so its buffers never collide with the split kernels' arena.
  */
@@ -17,6 +17,7 @@ interface WasmApi {
 }
 interface TransferExports {
   readonly memory: WasmMemory;
+  forward(...pointers: number[]): void;
   vjp(...pointers: number[]): void;
 }
 
@@ -51,16 +52,8 @@ export interface WasmTransferVjp {
   collect(acc: Float64Array, acc0: Float64Array): void;
 }
 
-/**
- * Lays out the tables (in the SIMD order) and the buffers of a batch in the wasm memory, or
- * `undefined` when wasm SIMD is unavailable or `W < 2`. Valid until the next call on this thread.
- */
-export function wasmTransferVjp(tables: BandTables): WasmTransferVjp | undefined {
-  const mod = module();
-  const { window: W, length: n, beta, table } = tables;
-  if (mod === null || W < 2) return undefined;
-  const S = 1 << W;
-  const lengths = [n * 2 * S, (n + 1) * S, (n + 1) * S, S, S, S, S, n * S, n, n, n, n, n, n];
+/** Views over the wasm memory of the given lengths (grown as needed), the first filled with the tables in SIMD order. */
+function layout(mod: TransferExports, tables: BandTables, lengths: readonly number[]): { views: Float64Array[]; offsets: number[] } {
   const bytes = lengths.reduce((t, k) => t + 8 * k, 0);
   const have = mod.memory.buffer.byteLength;
   if (bytes > have) mod.memory.grow(Math.ceil((bytes - have) / 65536));
@@ -72,14 +65,54 @@ export function wasmTransferVjp(tables: BandTables): WasmTransferVjp | undefined
     offsets.push(offset);
     offset += 8 * k;
   }
-  const [tbl, , , , , , , acc, acc0, , , E, G, fg] = views as [Float64Array, ...Float64Array[]];
   // SIMD order: simd[8Q + 2c + l] = table[8Q + 4l + c] (c: k₋ even, k₋ odd, k₊ even, k₊ odd; l: pair 2Q + l).
-  for (let base = 0; base < n * 2 * S; base += 8) {
+  const { table } = tables;
+  const tbl = views[0]!;
+  for (let base = 0; base < table.length; base += 8) {
     for (let c = 0; c < 4; c++) {
       tbl[base + 2 * c] = table[base + c]!;
       tbl[base + 2 * c + 1] = table[base + 4 + c]!;
     }
   }
+  return { views, offsets };
+}
+
+/** The forward pass of a batch's linear-domain problems in wasm. */
+export type WasmTransferForward = (fields: Float64Array, fieldsAt: number, n: number, magnetization: Float64Array, magAt: number) => number;
+
+/**
+ * `linearForward` in wasm for the batch of `tables` (`undefined` when wasm SIMD is unavailable or
+ * `W < 2`); returns `log Z`. Valid until the next layout on this thread.
+ */
+export function wasmTransferForward(tables: BandTables): WasmTransferForward | undefined {
+  const mod = module();
+  const { window: W, length: n, beta } = tables;
+  if (mod === null || W < 2) return undefined;
+  const S = 1 << W;
+  const { views, offsets } = layout(mod, tables, [n * 2 * S, n * S, S, S, n, n, n + 1]);
+  const [, , , , E, mag, sig] = views as [Float64Array, Float64Array, Float64Array, Float64Array, Float64Array, Float64Array, Float64Array];
+  const [pTbl, pBack, pA, pNx, pE, pMag, pSig] = offsets as [number, number, number, number, number, number, number];
+  return (fields, fieldsAt, len, magnetization, magAt) => {
+    for (let t = 0; t < len; t++) E[t] = Math.exp(beta * fields[fieldsAt + t]!);
+    mod.forward(len, W, pTbl, pBack, pA, pNx, pE, pMag, pSig);
+    let logZ = -W * Math.LN2;
+    for (let t = 0; t <= len; t++) logZ += Math.log(sig[t]!);
+    for (let t = 0; t < len; t++) magnetization[magAt + t] = mag[t]!;
+    return logZ;
+  };
+}
+
+/**
+ * Lays out the tables (in the SIMD order) and the buffers of a batch in the wasm memory, or
+ * `undefined` when wasm SIMD is unavailable or `W < 2`. Valid until the next layout on this thread.
+ */
+export function wasmTransferVjp(tables: BandTables): WasmTransferVjp | undefined {
+  const mod = module();
+  const { window: W, length: n, beta } = tables;
+  if (mod === null || W < 2) return undefined;
+  const S = 1 << W;
+  const { views, offsets } = layout(mod, tables, [n * 2 * S, (n + 1) * S, (n + 1) * S, S, S, S, S, n * S, n, n, n, n, n, n]);
+  const [, , , , , , , acc, acc0, , , E, G, fg] = views as [Float64Array, ...Float64Array[]];
   acc!.fill(0);
   acc0!.fill(0);
   const [pTbl, pBack, pBackT, pA, pAT, pNx, pNxT, pAcc, pAcc0, pSum, pShift, pE, pG, pFg] = offsets as [number, ...number[]];

@@ -1,4 +1,4 @@
-;; The VJP of the batched linear-domain transfer-matrix kernel (transferLinear.ts, linearVjp) in
+;; The forward pass and the VJP of the batched linear-domain transfer-matrix kernel (transferLinear.ts) in
 ;; WebAssembly with 128-bit SIMD: the same arithmetic, two window-state pairs (j, j + 1) per lane
 ;; pair, so sums are taken in a different order (results agree to rounding, tested).
 ;;
@@ -12,6 +12,98 @@
 
   (func $hsum (param $v v128) (result f64)
     (f64.add (f64x2.extract_lane 0 (local.get $v)) (f64x2.extract_lane 1 (local.get $v))))
+
+;; Magnetizations (transferLinear.ts, linearForward): backward messages at block t (t·S) for
+  ;; t = n−1 … 0, then the forward sweep with m_t = Σ α_t β_t s_t / Σ α_t β_t. Writes the sum of
+  ;; every forward message it divides out into sig[t] (t ≤ n) for log Z = Σ log sig − W log 2.
+  (func (export "forward")
+    (param $n i32) (param $W i32) (param $tbl i32) (param $back i32) (param $a i32) (param $nx i32)
+    (param $E i32) (param $mag i32) (param $sig i32)
+    (local $Sb i32) (local $Hb i32) (local $t i32) (local $jb i32) (local $p i32)
+    (local $inP i32) (local $outP i32) (local $k i32) (local $q i32) (local $swap i32)
+    (local $sigma f64) (local $e f64) (local $fp f64) (local $fm f64) (local $zl f64) (local $zh f64)
+    (local $fmv v128) (local $fpv v128) (local $PL v128) (local $PH v128) (local $BL v128) (local $BH v128)
+    (local $D0 v128) (local $D1 v128) (local $U0 v128) (local $U1 v128) (local $V0 v128) (local $V1 v128)
+    (local $sum v128) (local $X0 v128) (local $X1 v128) (local $AE v128) (local $AO v128)
+    (local $lo v128) (local $hi v128) (local $sl v128) (local $sh v128)
+    (local.set $Sb (i32.shl (i32.const 8) (local.get $W)))
+    (local.set $Hb (i32.shr_u (local.get $Sb) (i32.const 1)))
+    (local.set $p (i32.add (local.get $back) (i32.mul (i32.sub (local.get $n) (i32.const 1)) (local.get $Sb))))
+    (local.set $jb (i32.const 0))
+    (loop $ones
+      (v128.store (i32.add (local.get $p) (local.get $jb)) (v128.const f64x2 1 1))
+      (br_if $ones (i32.lt_u (local.tee $jb (i32.add (local.get $jb) (i32.const 16))) (local.get $Sb))))
+    (local.set $sigma (f64.convert_i32_u (i32.shl (i32.const 1) (local.get $W))))
+    (local.set $t (i32.sub (local.get $n) (i32.const 1)))
+    (block $backDone
+      (br_if $backDone (i32.le_s (local.get $t) (i32.const 0)))
+      (loop $backSteps
+        (local.set $e (f64.load (i32.add (local.get $E) (i32.shl (local.get $t) (i32.const 3)))))
+        (local.set $fpv (f64x2.splat (f64.div (local.get $e) (local.get $sigma))))
+        (local.set $fmv (f64x2.splat (f64.div (f64.const 1) (f64.mul (local.get $e) (local.get $sigma)))))
+        (local.set $inP (i32.add (local.get $back) (i32.mul (local.get $t) (local.get $Sb))))
+        (local.set $outP (i32.sub (local.get $inP) (local.get $Sb)))
+        (local.set $k (i32.add (local.get $tbl) (i32.shl (i32.mul (local.get $t) (local.get $Sb)) (i32.const 1))))
+        (local.set $sum (v128.const f64x2 0 0))
+        (local.set $jb (i32.const 0))
+        (loop $backPairs
+          (local.set $BL (f64x2.mul (local.get $fmv) (v128.load (i32.add (local.get $inP) (local.get $jb)))))
+          (local.set $BH (f64x2.mul (local.get $fpv) (v128.load (i32.add (i32.add (local.get $inP) (local.get $Hb)) (local.get $jb)))))
+          (local.set $q (i32.add (local.get $k) (i32.shl (local.get $jb) (i32.const 2))))
+          (local.set $V0 (f64x2.add (f64x2.mul (v128.load (local.get $q)) (local.get $BL)) (f64x2.mul (v128.load offset=32 (local.get $q)) (local.get $BH))))
+          (local.set $V1 (f64x2.add (f64x2.mul (v128.load offset=16 (local.get $q)) (local.get $BL)) (f64x2.mul (v128.load offset=48 (local.get $q)) (local.get $BH))))
+          (local.set $p (i32.add (local.get $outP) (i32.shl (local.get $jb) (i32.const 1))))
+          (v128.store (local.get $p) (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $V0) (local.get $V1)))
+          (v128.store offset=16 (local.get $p) (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $V0) (local.get $V1)))
+          (local.set $sum (f64x2.add (local.get $sum) (f64x2.add (local.get $V0) (local.get $V1))))
+          (br_if $backPairs (i32.lt_u (local.tee $jb (i32.add (local.get $jb) (i32.const 16))) (local.get $Hb))))
+        (local.set $sigma (call $hsum (local.get $sum)))
+        (br_if $backSteps (i32.gt_s (local.tee $t (i32.sub (local.get $t) (i32.const 1))) (i32.const 0)))))
+
+    (local.set $jb (i32.const 0))
+    (loop $init
+      (v128.store (i32.add (local.get $a) (local.get $jb)) (v128.const f64x2 1 1))
+      (br_if $init (i32.lt_u (local.tee $jb (i32.add (local.get $jb) (i32.const 16))) (local.get $Sb))))
+    (local.set $sigma (f64.convert_i32_u (i32.shl (i32.const 1) (local.get $W))))
+    (local.set $t (i32.const 0))
+    (loop $steps
+      (f64.store (i32.add (local.get $sig) (i32.shl (local.get $t) (i32.const 3))) (local.get $sigma))
+      (local.set $e (f64.load (i32.add (local.get $E) (i32.shl (local.get $t) (i32.const 3)))))
+      (local.set $fpv (f64x2.splat (f64.div (local.get $e) (local.get $sigma))))
+      (local.set $fmv (f64x2.splat (f64.div (f64.const 1) (f64.mul (local.get $e) (local.get $sigma)))))
+      (local.set $inP (i32.add (local.get $back) (i32.mul (local.get $t) (local.get $Sb))))
+      (local.set $k (i32.add (local.get $tbl) (i32.shl (i32.mul (local.get $t) (local.get $Sb)) (i32.const 1))))
+      (local.set $sum (v128.const f64x2 0 0))
+      (local.set $sl (v128.const f64x2 0 0))
+      (local.set $sh (v128.const f64x2 0 0))
+      (local.set $jb (i32.const 0))
+      (loop $pairs
+        (local.set $p (i32.add (local.get $a) (i32.shl (local.get $jb) (i32.const 1))))
+        (local.set $X0 (v128.load (local.get $p)))
+        (local.set $X1 (v128.load offset=16 (local.get $p)))
+        (local.set $AE (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $X0) (local.get $X1)))
+        (local.set $AO (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $X0) (local.get $X1)))
+        (local.set $q (i32.add (local.get $k) (i32.shl (local.get $jb) (i32.const 2))))
+        (local.set $lo (f64x2.mul (local.get $fmv)
+          (f64x2.add (f64x2.mul (local.get $AE) (v128.load (local.get $q))) (f64x2.mul (local.get $AO) (v128.load offset=16 (local.get $q))))))
+        (local.set $hi (f64x2.mul (local.get $fpv)
+          (f64x2.add (f64x2.mul (local.get $AE) (v128.load offset=32 (local.get $q))) (f64x2.mul (local.get $AO) (v128.load offset=48 (local.get $q))))))
+        (v128.store (i32.add (local.get $nx) (local.get $jb)) (local.get $lo))
+        (v128.store (i32.add (i32.add (local.get $nx) (local.get $Hb)) (local.get $jb)) (local.get $hi))
+        (local.set $sum (f64x2.add (local.get $sum) (f64x2.add (local.get $lo) (local.get $hi))))
+        (local.set $sl (f64x2.add (local.get $sl) (f64x2.mul (local.get $lo) (v128.load (i32.add (local.get $inP) (local.get $jb))))))
+        (local.set $sh (f64x2.add (local.get $sh) (f64x2.mul (local.get $hi) (v128.load (i32.add (i32.add (local.get $inP) (local.get $Hb)) (local.get $jb))))))
+        (br_if $pairs (i32.lt_u (local.tee $jb (i32.add (local.get $jb) (i32.const 16))) (local.get $Hb))))
+      (local.set $zl (call $hsum (local.get $sl)))
+      (local.set $zh (call $hsum (local.get $sh)))
+      (f64.store (i32.add (local.get $mag) (i32.shl (local.get $t) (i32.const 3)))
+        (f64.div (f64.sub (local.get $zh) (local.get $zl)) (f64.add (local.get $zh) (local.get $zl))))
+      (local.set $sigma (call $hsum (local.get $sum)))
+      (local.set $swap (local.get $a))
+      (local.set $a (local.get $nx))
+      (local.set $nx (local.get $swap))
+      (br_if $steps (i32.lt_u (local.tee $t (i32.add (local.get $t) (i32.const 1))) (local.get $n))))
+    (f64.store (i32.add (local.get $sig) (i32.shl (local.get $n) (i32.const 3))) (local.get $sigma)))
 
   (func (export "vjp")
     (param $n i32) (param $W i32) (param $tbl i32) (param $back i32) (param $backT i32)
