@@ -44,8 +44,11 @@ export class FixedPointWorkspace {
   readonly fx: Float64Array;
   readonly prevX: Float64Array;
   readonly prevF: Float64Array;
-  /** Circular histories: row `i` of `dX`/`dF` is one stored difference of iterates / residuals. */
-  readonly dX: Float64Array;
+  /**
+   * Circular histories: row `i` of `dF` is one stored difference of residuals `Δf`, the same row of
+   * `dG` the matching `Δx + μ Δf` (all the update needs).
+   */
+  readonly dG: Float64Array;
   readonly dF: Float64Array;
   /** `ΔFᵀΔF` over the stored rows (physical indices), kept up to date one row at a time. */
   readonly gramFull: Float64Array;
@@ -59,7 +62,7 @@ export class FixedPointWorkspace {
     this.fx = new Float64Array(capacity);
     this.prevX = new Float64Array(capacity);
     this.prevF = new Float64Array(capacity);
-    this.dX = new Float64Array(Math.max(1, memory) * capacity);
+    this.dG = new Float64Array(Math.max(1, memory) * capacity);
     this.dF = new Float64Array(Math.max(1, memory) * capacity);
     this.gramFull = new Float64Array(memory * memory);
     this.gram = new Float64Array(memory * memory);
@@ -77,12 +80,12 @@ export class FixedPointWorkspace {
  *
  * Anderson (type II, Walker & Ni 2011): with residuals `f_k = F(x_k) − x_k` and the last `m`
  * differences `ΔX`, `ΔF`, take `γ = argmin ‖f_k − ΔF γ‖₂` (normal equations, a tiny ridge) and
- * `x_{k+1} = x_k + μ f_k − (ΔX + μ ΔF) γ` with `μ = 1 − damping`. Safeguard: an Anderson step
+ * `x_{k+1} = x_k + μ f_k − (ΔX + μ ΔF) γ` with `μ = 1 − damping` (the history stores `ΔF` and `ΔX + μ ΔF`). Safeguard: an Anderson step
  * whose new residual is not below the previous one is undone; the damped step
  * `x_k + μ f_k` is taken instead and the history is cleared.
  */
 export function solveFixedPoint(map: FixedPointMap, n: number, x: Float64Array, floor: number, settings: FixedPointSettings, ws: FixedPointWorkspace): void {
-  const { fx, prevX, prevF, dX, dF } = ws;
+  const { fx, prevX, prevF, dG, dF } = ws;
   const mix = 1 - settings.damping;
   const memory = Math.min(settings.memory, ws.memory);
   let stored = 0; // differences in the history
@@ -130,25 +133,26 @@ export function solveFixedPoint(map: FixedPointMap, n: number, x: Float64Array, 
     if (memory > 0 && hasPrev) {
       const row = head * n;
       for (let j = 0; j < n; j++) {
-        dX[row + j] = x[j]! - prevX[j]!;
-        dF[row + j] = fx[j]! - prevF[j]!;
+        const df = fx[j]! - prevF[j]!;
+        dF[row + j] = df;
+        dG[row + j] = x[j]! - prevX[j]! + mix * df;
       }
       if (stored < memory) stored += 1;
-      updateGram(ws, n, head, stored);
+      gramRowAndRhs(ws, n, head, stored);
       head = (head + 1) % memory;
     }
     prevX.set(x.subarray(0, n));
     prevF.set(fx.subarray(0, n));
     hasPrev = true;
     prevResidual = residual;
-    lastWasAnderson = stored > 0 && andersonCoefficients(ws, n, stored);
+    lastWasAnderson = stored > 0 && andersonCoefficients(ws, stored);
     for (let j = 0; j < n; j++) x[j]! += mix * fx[j]!;
     if (lastWasAnderson) {
       const { gamma } = ws;
       for (let i = 0; i < stored; i++) {
         const g = gamma[i]!;
         const row = i * n;
-        for (let j = 0; j < n; j++) x[j]! -= g * (dX[row + j]! + mix * dF[row + j]!);
+        for (let j = 0; j < n; j++) x[j]! -= g * dG[row + j]!;
       }
     }
   }
@@ -158,32 +162,40 @@ export function solveFixedPoint(map: FixedPointMap, n: number, x: Float64Array, 
   ws.residual = prevResidual;
 }
 
-/** Row `row` of `ΔFᵀΔF` against the `stored` rows, after that row of `ΔF` was (re)written. */
-function updateGram(ws: FixedPointWorkspace, n: number, row: number, stored: number): void {
-  const { dF, gramFull } = ws;
+/**
+ * After row `row` of `ΔF` was (re)written: that row of `ΔFᵀΔF` against the `stored` rows, and the
+ * right-hand side `ΔFᵀ f` (`f` in `ws.fx`), in one pass over the history.
+ */
+function gramRowAndRhs(ws: FixedPointWorkspace, n: number, row: number, stored: number): void {
+  const { dF, fx, gramFull, rhs } = ws;
   const M = ws.memory;
+  const h = row * n;
   for (let b = 0; b < stored; b++) {
+    const o = b * n;
     let s = 0;
-    for (let j = 0; j < n; j++) s += dF[row * n + j]! * dF[b * n + j]!;
+    let r = 0;
+    for (let j = 0; j < n; j++) {
+      const v = dF[o + j]!;
+      s += dF[h + j]! * v;
+      r += v * fx[j]!;
+    }
     gramFull[row * M + b] = s;
     gramFull[b * M + row] = s;
+    rhs[b] = r;
   }
 }
 
 /**
- * `γ = argmin ‖f − ΔF γ‖₂` over the `stored` history rows into `ws.gamma`, by Cholesky on the
+ * `γ = argmin ‖f − ΔF γ‖₂` over the `stored` history rows into `ws.gamma` (`ws.rhs` = `ΔFᵀ f`), by Cholesky on the
  * normal equations with a ridge of 1e-12 × the largest diagonal. False when the system is
  * degenerate (then the caller takes the plain damped step).
  */
-function andersonCoefficients(ws: FixedPointWorkspace, n: number, stored: number): boolean {
-  const { dF, fx, gram, gramFull, rhs, gamma } = ws;
+function andersonCoefficients(ws: FixedPointWorkspace, stored: number): boolean {
+  const { gram, gramFull, rhs, gamma } = ws;
   const m = stored;
   const M = ws.memory;
   let diagMax = 0;
   for (let a = 0; a < m; a++) {
-    let r = 0;
-    for (let j = 0; j < n; j++) r += dF[a * n + j]! * fx[j]!;
-    rhs[a] = r;
     for (let b = 0; b <= a; b++) gram[a * m + b] = gramFull[a * M + b]!;
     diagMax = Math.max(diagMax, gram[a * m + a]!);
   }
