@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { causalBatch, createIsingBatch, createRng, estimateExact, estimateTransferMatrix, transferMatrixSampler } from './index.js';
 import type { BatchEstimate, IsingBatch, Rng } from './index.js';
 import { bruteForceEstimate, bruteForceMoments, describeSamplerConformance, thrownBy } from './testing/index.js';
+import { THREAD_MIN_WORK, transferThreadJobs, useTransferThreads } from './internal/kernels/transferThreads.js';
+import { useWasmTransfer } from './internal/kernels/transferWasm.js';
 
 /** A stride × stride coupling matrix with random entries in the band `0 < k − j ≤ w`, zero elsewhere. */
 function bandedCouplings(rng: Rng, stride: number, w: number, scale: number): Float64Array {
@@ -193,6 +195,38 @@ describe('estimateTransferMatrix', () => {
     const saturated = estimateTransferMatrix(causalBatch(strong, new Float64Array(T * T), { batch: 1, length: T }, 0.9), { bandwidth: 4 });
     for (let q = 0; q < T; q++) {
       for (let j = 0; j <= q; j++) expect(saturated.magnetization[q * T + j], `saturated m[${q}, ${j}]`).toBeCloseTo(Math.tanh(0.9 * strong[q * T + j]!), 12);
+    }
+  });
+
+  it('should give the same answer on one thread, on two (worker thread) and with the JavaScript kernel', () => {
+    const T = 40;
+    const w = 5;
+    const rng = createRng(77);
+    const batch = causalBatch(Float64Array.from({ length: 3 * T * T }, () => rng.normal()), bandedCouplings(rng, T, w, 0.4), { batch: 3, length: T }, 1.1);
+    const grad = Float64Array.from({ length: 3 * T * T }, () => rng.normal());
+    const runs = (): { m: Float64Array; logZ: Float64Array; dh: Float64Array; dJ: Float64Array } => {
+      const est = estimateTransferMatrix(batch, { bandwidth: w });
+      const { fields, couplings } = est.vjp(grad);
+      return { m: est.magnetization, logZ: est.logPartition, dh: fields, dJ: couplings };
+    };
+    try {
+      expect(useTransferThreads(false)).toBe(false);
+      const one = runs();
+      expect(useTransferThreads(true, 1), 'a worker thread starts').toBe(true);
+      const before = transferThreadJobs();
+      const two = runs();
+      expect(transferThreadJobs() - before, 'shares the worker ran (forward and VJP)').toBe(2);
+      useWasmTransfer(false);
+      const js = runs();
+      for (const other of [two, js]) {
+        expectClose(other.m, one.m, 1e-13, 'm');
+        expectClose(other.logZ, one.logZ, 1e-13, 'log Z');
+        expectClose(other.dh, one.dh, 1e-13, '∂L/∂h');
+        expectClose(other.dJ, one.dJ, 1e-12, '∂L/∂J');
+      }
+    } finally {
+      useWasmTransfer(true);
+      useTransferThreads(true, THREAD_MIN_WORK);
     }
   });
 

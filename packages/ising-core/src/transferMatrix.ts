@@ -6,7 +6,7 @@ import type { ChainProblem } from './internal/kernels/transferKernel.js';
 import { bandTables, foldBandGrad, linearForward, linearScratch, linearVjp } from './internal/kernels/transferLinear.js';
 import type { BandTables } from './internal/kernels/transferLinear.js';
 import { wasmTransferForward, wasmTransferVjp } from './internal/kernels/transferWasm.js';
-import type { WasmTransferVjp } from './internal/kernels/transferWasm.js';
+import { splitWork } from './internal/kernels/transferThreads.js';
 import { assertGradMagnetization, maxSpinsOf } from './internal/vjpInput.js';
 import { assertPluginOptions, optionKeys } from './pluginOptions.js';
 import { defineSamplerPlugin } from './registry.js';
@@ -127,21 +127,30 @@ function chainOf(batch: IsingBatch, q: number, bandwidth: number): ChainProblem 
 export function estimateTransferMatrix(batch: IsingBatch, options: TransferMatrixOptions = {}): TransferMatrixEstimate {
   const bandwidth = resolveBandwidth(options);
   const checked = validate(batch, bandwidth);
-  const { size, stride, fields: hs } = checked;
+  const { size, stride, fields: hs, spins } = checked;
   const fast = fastPath(checked, bandwidth);
+  const linear: number[] = [];
+  for (let q = 0; q < size; q++) if (fast !== undefined && fast.linear[q] === 1) linear.push(q);
   const magnetization = new Float64Array(size * stride);
   const logPartition = new Float64Array(size);
-  const wasmForward = fast === undefined ? undefined : wasmTransferForward(fast.tables);
-  const forwardScratch = fast === undefined || wasmForward !== undefined ? undefined : linearScratch(fast.tables, false);
-  for (let q = 0; q < size; q++) {
-    if (fast !== undefined && fast.linear[q] === 1) {
-      if (wasmForward !== undefined) {
-        logPartition[q] = wasmForward(hs, q * stride, checked.spins[q]!, magnetization, q * stride);
-        continue;
-      }
-      logPartition[q] = linearForward(fast.tables, hs, q * stride, checked.spins[q]!, forwardScratch!, magnetization, q * stride);
-      continue;
+  if (fast !== undefined) {
+    const { tables } = fast;
+    // The wasm SIMD kernel when this engine has it (W ≥ 2), on two threads for a large batch; else the JavaScript one.
+    const wasmForward = wasmTransferForward(tables);
+    if (wasmForward !== undefined) {
+      const job = splitWork('forward', tables, linear, spins, stride, hs, undefined, magnetization, logPartition, undefined, undefined);
+      const run = (q: number): void => {
+        logPartition[q] = wasmForward(hs, q * stride, spins[q]!, magnetization, q * stride);
+      };
+      (job?.local ?? linear).forEach(run);
+      if (job !== undefined && !job.finish()) job.remote.forEach(run);
+    } else {
+      const scratch = linearScratch(tables, false);
+      for (const q of linear) logPartition[q] = linearForward(tables, hs, q * stride, spins[q]!, scratch, magnetization, q * stride);
     }
+  }
+  for (let q = 0; q < size; q++) {
+    if (fast !== undefined && fast.linear[q] === 1) continue;
     const out = runChain(chainOf(checked, q, bandwidth), undefined);
     magnetization.set(out.magnetization, q * stride);
     logPartition[q] = out.logPartition;
@@ -153,41 +162,37 @@ export function estimateTransferMatrix(batch: IsingBatch, options: TransferMatri
       assertGradMagnetization(checked, gradMagnetization, `${NAME} vjp`);
       const fields = new Float64Array(size * stride);
       const couplings = new Float64Array(stride * stride);
-      let scratch: ReturnType<typeof linearScratch> | undefined;
-      let acc: Float64Array | undefined;
-      let acc0: Float64Array | undefined;
-      // The wasm SIMD kernel when this engine has it (W ≥ 2), else the JavaScript one.
-      const wasm: WasmTransferVjp | undefined = fast === undefined ? undefined : wasmTransferVjp(fast.tables);
-      for (let q = 0; q < size; q++) {
-        if (fast !== undefined && fast.linear[q] === 1) {
-          const { tables } = fast;
-          acc ??= new Float64Array(tables.length << tables.window);
-          acc0 ??= new Float64Array(tables.length);
-          if (wasm !== undefined) {
-            wasm.run(hs, q * stride, gradMagnetization, q * stride, checked.spins[q]!, fields, q * stride);
-            continue;
-          }
-          scratch ??= linearScratch(tables, true);
-          linearVjp(tables, hs, q * stride, gradMagnetization, q * stride, checked.spins[q]!, scratch, fields, q * stride, acc, acc0);
-          continue;
-        }
-        const chain = chainOf(checked, q, bandwidth);
-        const { n, window: W } = chain;
-        const out = runChain(chain, gradMagnetization.subarray(q * stride, q * stride + n));
-        fields.set(out.fieldGrad!, q * stride);
-        const dBand = out.bandGrad!;
+      const addBand = (dBand: Float64Array, n: number, W: number): void => {
         for (let t = 0; t < n; t++) {
           for (let b = Math.max(0, W - t); b < W; b++) couplings[(t - W + b) * stride + t]! += dBand[t * W + b]!;
         }
-      }
-      if (acc !== undefined) {
-        wasm?.collect(acc, acc0!);
-        const { length: n, window: W } = fast!.tables;
+      };
+      if (fast !== undefined) {
+        const { tables } = fast;
+        const { length: n, window: W } = tables;
+        const acc = new Float64Array(n << W);
+        const acc0 = new Float64Array(n);
+        const wasm = wasmTransferVjp(tables);
+        if (wasm !== undefined) {
+          const job = splitWork('vjp', tables, linear, spins, stride, hs, gradMagnetization, fields, undefined, acc, acc0);
+          const run = (q: number): void => wasm.run(hs, q * stride, gradMagnetization, q * stride, spins[q]!, fields, q * stride);
+          (job?.local ?? linear).forEach(run);
+          if (job !== undefined && !job.finish()) job.remote.forEach(run);
+          wasm.collect(acc, acc0);
+        } else {
+          const scratch = linearScratch(tables, true);
+          for (const q of linear) linearVjp(tables, hs, q * stride, gradMagnetization, q * stride, spins[q]!, scratch, fields, q * stride, acc, acc0);
+        }
         const dBand = new Float64Array(n * W);
-        foldBandGrad(acc, acc0!, n, W, dBand);
-        for (let t = 0; t < n; t++) {
-          for (let b = Math.max(0, W - t); b < W; b++) couplings[(t - W + b) * stride + t]! += dBand[t * W + b]!;
-        }
+        foldBandGrad(acc, acc0, n, W, dBand);
+        addBand(dBand, n, W);
+      }
+      for (let q = 0; q < size; q++) {
+        if (fast !== undefined && fast.linear[q] === 1) continue;
+        const chain = chainOf(checked, q, bandwidth);
+        const out = runChain(chain, gradMagnetization.subarray(q * stride, q * stride + chain.n));
+        fields.set(out.fieldGrad!, q * stride);
+        addBand(out.bandGrad!, chain.n, chain.window);
       }
       return { fields, couplings };
     },
