@@ -7,11 +7,15 @@
  * Fields ~ N(0, 1), banded couplings ~ 0.3 N(0, 1), β = 1 (the linear-domain path).
  * Run with `npx tsx --conditions=@boltzmann/source packages/ising-core/bench/transferMatrix.bench.ts`
  * (from the workspace root). Options: `--lengths 16,32,64,128,256 --widths 4,8 --batch 12
- * --repeats 5 --budget 20000` (a configuration whose first run takes more than `budget / repeats`
- * ms runs fewer repeats, at least one).
+ * --repeats 5 --budget 20000 --threads 2 --kernel wasm` (a configuration whose first run takes more
+ * than `budget / repeats` ms runs fewer repeats, at least one; `--threads 1` keeps the work on the
+ * calling thread; `--kernel js` runs the JavaScript kernel instead of the wasm SIMD one). Batches of
+ * at least 2^18 state-steps use a worker thread beside the calling one (2 threads).
  */
 import { cpus } from 'node:os';
 import { causalBatch, createRng, estimateTransferMatrix } from '../src/index.js';
+import { useTransferThreads } from '../src/internal/kernels/transferThreads.js';
+import { useWasmTransfer } from '../src/internal/kernels/transferWasm.js';
 
 function option(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -23,6 +27,12 @@ const widths = option('widths', '4,8').split(',').map(Number);
 const batch = Number(option('batch', '12'));
 const repeats = Number(option('repeats', '5'));
 const budget = Number(option('budget', '20000'));
+// `--threads 1` keeps everything on the calling thread; `--kernel js` runs the JavaScript kernel (one thread).
+const threads = Number(option('threads', '2'));
+const kernel = option('kernel', 'wasm');
+if (kernel === 'js') useWasmTransfer(false);
+const twoThreads = kernel !== 'js' && threads > 1 && useTransferThreads(true);
+if (!twoThreads) useTransferThreads(false);
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -71,7 +81,10 @@ function measure(length: number, w: number): Row {
   return { forward: median(forward), vjp: median(vjp), total: median(total), runs: forward.length };
 }
 
-console.log(`transferMatrix bench: causal batch ${batch}, lengths ${lengths.join(', ')}, bandwidths ${widths.join(', ')}, median of ≤ ${repeats} runs, ${cpus()[0]?.model ?? 'cpu'}`);
+console.log(
+  `transferMatrix bench: causal batch ${batch}, lengths ${lengths.join(', ')}, bandwidths ${widths.join(', ')}, median of ≤ ${repeats} runs, ` +
+    `${kernel} kernel, ${twoThreads ? 2 : 1} thread(s), ${cpus()[0]?.model ?? 'cpu'}`,
+);
 console.log('     T   w  runs  forward ms      vjp ms  fwd+vjp ms  fwd ns/state  vjp ns/state');
 for (const w of widths) {
   for (const length of lengths) {
