@@ -1,6 +1,8 @@
 ;; The forward pass and the VJP of the batched linear-domain transfer-matrix kernel (transferLinear.ts) in
-;; WebAssembly with 128-bit SIMD: the same arithmetic, two window-state pairs (j, j + 1) per lane
-;; pair, so sums are taken in a different order (results agree to rounding, tested).
+;; WebAssembly with 128-bit SIMD: the same recurrences, two window-state pairs (j, j + 1) per lane
+;; pair. Sums are taken in a different order and the VJP readout is rearranged to keep fewer
+;; accumulators live (per-step factors folded into the pair (t − W, t) sums; ∂L/∂h_t as the total of
+;; the band-sum increments), so results agree with the JavaScript kernel to rounding (tested).
 ;;
 ;; Every pointer is a byte offset into the exported memory (transferWasm.ts lays the buffers out).
 ;; The coupling table is in the SIMD layout: per position t (2S float64 at t·2S) and quad
@@ -115,7 +117,7 @@
     (local $cP i32) (local $swap i32)
     (local $sigma f64) (local $shift f64) (local $e f64) (local $fp f64) (local $fm f64) (local $gamma f64)
     (local $sA f64) (local $sAT f64) (local $zPrev f64) (local $zTPrev f64)
-    (local $z f64) (local $zT f64) (local $m f64) (local $mT f64) (local $invZ f64) (local $kappa f64)
+    (local $z f64) (local $zT f64) (local $invZ f64) (local $kappa f64)
     (local $iz f64) (local $kzs f64)
     (local $fmv v128) (local $fpv v128) (local $glv v128) (local $ghv v128) (local $izv v128) (local $kzv v128)
     (local $PL v128) (local $PH v128) (local $PTL v128) (local $PTH v128)
@@ -128,10 +130,9 @@
     (local $qm0 v128) (local $qm1 v128) (local $qp0 v128) (local $qp1 v128)
     (local $lo v128) (local $hi v128) (local $loT v128) (local $hiT v128)
     (local $el v128) (local $eh v128) (local $elT v128) (local $ehT v128)
-    (local $vsA v128) (local $vsAT v128) (local $sl v128) (local $sh v128) (local $slT v128) (local $shT v128)
+    (local $vsA v128) (local $vsAT v128) (local $sl v128) (local $sh v128) (local $slT v128)
     (local $dpp v128) (local $dpm v128)
-    (local $r1 v128) (local $r2 v128) (local $r3 v128) (local $r4 v128) (local $r5 v128) (local $r6 v128)
-    (local $g1 f64) (local $g2 f64) (local $g3 f64) (local $g4 f64) (local $g5 f64) (local $g6 f64)
+    (local $r1 v128) (local $r2 v128)
     (local $dv f64) (local $du f64)
     (local.set $Sb (i32.shl (i32.const 8) (local.get $W)))
     (local.set $Hb (i32.shr_u (local.get $Sb) (i32.const 1)))
@@ -236,13 +237,8 @@
       (local.set $sl (v128.const f64x2 0 0))
       (local.set $sh (v128.const f64x2 0 0))
       (local.set $slT (v128.const f64x2 0 0))
-      (local.set $shT (v128.const f64x2 0 0))
       (local.set $r1 (v128.const f64x2 0 0))
       (local.set $r2 (v128.const f64x2 0 0))
-      (local.set $r3 (v128.const f64x2 0 0))
-      (local.set $r4 (v128.const f64x2 0 0))
-      (local.set $r5 (v128.const f64x2 0 0))
-      (local.set $r6 (v128.const f64x2 0 0))
       (local.set $jb (i32.const 0))
       (loop $pairs
         (local.set $p (i32.add (local.get $a) (i32.shl (local.get $jb) (i32.const 1))))
@@ -286,51 +282,41 @@
         (local.set $eh (f64x2.mul (local.get $hi) (local.get $PH)))
         (local.set $elT (f64x2.add (f64x2.mul (local.get $loT) (local.get $PL)) (f64x2.mul (local.get $lo) (local.get $PTL))))
         (local.set $ehT (f64x2.add (f64x2.mul (local.get $hiT) (local.get $PH)) (f64x2.mul (local.get $hi) (local.get $PTH))))
-        (local.set $sl (f64x2.add (local.get $sl) (local.get $el)))
-        (local.set $sh (f64x2.add (local.get $sh) (local.get $eh)))
-        (local.set $slT (f64x2.add (local.get $slT) (local.get $elT)))
-        (local.set $shT (f64x2.add (local.get $shT) (local.get $ehT)))
+        ;; Z_t, Z'_t; the increments d/dε (p_t(x') s_t) of the band sums, whose total is ∂L/∂h_t.
+        (local.set $sl (f64x2.add (local.get $sl) (f64x2.add (local.get $el) (local.get $eh))))
+        (local.set $slT (f64x2.add (local.get $slT) (f64x2.add (local.get $elT) (local.get $ehT))))
+        (local.set $BL (f64x2.sub (f64x2.mul (local.get $kzv) (local.get $el)) (f64x2.mul (local.get $izv) (local.get $elT))))
+        (local.set $BH (f64x2.sub (f64x2.mul (local.get $izv) (local.get $ehT)) (f64x2.mul (local.get $kzv) (local.get $eh))))
+        (local.set $sh (f64x2.add (local.get $sh) (f64x2.add (local.get $BL) (local.get $BH))))
         (local.set $p (i32.add (local.get $cP) (local.get $jb)))
-        (v128.store (local.get $p)
-          (f64x2.add (v128.load (local.get $p))
-            (f64x2.sub (f64x2.mul (local.get $kzv) (local.get $el)) (f64x2.mul (local.get $izv) (local.get $elT)))))
+        (v128.store (local.get $p) (f64x2.add (v128.load (local.get $p)) (local.get $BL)))
         (local.set $p (i32.add (local.get $p) (local.get $Hb)))
-        (v128.store (local.get $p)
-          (f64x2.add (v128.load (local.get $p))
-            (f64x2.sub (f64x2.mul (local.get $izv) (local.get $ehT)) (f64x2.mul (local.get $kzv) (local.get $eh)))))
+        (v128.store (local.get $p) (f64x2.add (v128.load (local.get $p)) (local.get $BH)))
+        ;; The pair (t − W, t), with the per-step factors folded in (two accumulators, not six):
+        ;; dv += Δp₊ B₊ − Δp₋ B₋, du += Δq₊ B₊ − Δq₋ B₋ + Δp₊ (f₊ β'₊ + g₊ B₊) + Δp₋ (g₋ B₋ − f₋ β'₋).
+        (local.set $BL (f64x2.mul (local.get $fmv) (local.get $PL)))
+        (local.set $BH (f64x2.mul (local.get $fpv) (local.get $PH)))
         (local.set $dpp (f64x2.sub (local.get $pp1) (local.get $pp0)))
         (local.set $dpm (f64x2.sub (local.get $pm1) (local.get $pm0)))
-        (local.set $r1 (f64x2.add (local.get $r1) (f64x2.mul (local.get $dpp) (local.get $PH))))
-        (local.set $r2 (f64x2.add (local.get $r2) (f64x2.mul (local.get $dpm) (local.get $PL))))
-        (local.set $r3 (f64x2.add (local.get $r3) (f64x2.mul (f64x2.sub (local.get $qp1) (local.get $qp0)) (local.get $PH))))
-        (local.set $r4 (f64x2.add (local.get $r4) (f64x2.mul (f64x2.sub (local.get $qm1) (local.get $qm0)) (local.get $PL))))
-        (local.set $r5 (f64x2.add (local.get $r5) (f64x2.mul (local.get $dpp) (local.get $PTH))))
-        (local.set $r6 (f64x2.add (local.get $r6) (f64x2.mul (local.get $dpm) (local.get $PTL))))
+        (local.set $r1 (f64x2.add (local.get $r1)
+          (f64x2.sub (f64x2.mul (local.get $dpp) (local.get $BH)) (f64x2.mul (local.get $dpm) (local.get $BL)))))
+        (local.set $r2 (f64x2.add (local.get $r2)
+          (f64x2.add
+            (f64x2.sub
+              (f64x2.mul (f64x2.sub (local.get $qp1) (local.get $qp0)) (local.get $BH))
+              (f64x2.mul (f64x2.sub (local.get $qm1) (local.get $qm0)) (local.get $BL)))
+            (f64x2.add
+              (f64x2.mul (local.get $dpp) (f64x2.add (f64x2.mul (local.get $fpv) (local.get $PTH)) (f64x2.mul (local.get $ghv) (local.get $BH))))
+              (f64x2.mul (local.get $dpm) (f64x2.sub (f64x2.mul (local.get $glv) (local.get $BL)) (f64x2.mul (local.get $fmv) (local.get $PTL))))))))
         (br_if $pairs (i32.lt_u (local.tee $jb (i32.add (local.get $jb) (i32.const 16))) (local.get $Hb))))
-      (local.set $z (f64.add (call $hsum (local.get $sl)) (call $hsum (local.get $sh))))
-      (local.set $zT (f64.add (call $hsum (local.get $slT)) (call $hsum (local.get $shT))))
-      (local.set $m (f64.sub (call $hsum (local.get $sh)) (call $hsum (local.get $sl))))
-      (local.set $mT (f64.sub (call $hsum (local.get $shT)) (call $hsum (local.get $slT))))
-      (local.set $g1 (call $hsum (local.get $r1)))
-      (local.set $g2 (call $hsum (local.get $r2)))
-      (local.set $g3 (call $hsum (local.get $r3)))
-      (local.set $g4 (call $hsum (local.get $r4)))
-      (local.set $g5 (call $hsum (local.get $r5)))
-      (local.set $g6 (call $hsum (local.get $r6)))
-      ;; dv = f₊ r1 − f₋ r2; du = f₊ (r3 − c r1) − f₋ (r4 − c r2) + f₊ r5 − f₋ r6 + γ (f₊ r1 + f₋ r2).
-      (local.set $dv (f64.sub (f64.mul (local.get $fp) (local.get $g1)) (f64.mul (local.get $fm) (local.get $g2))))
-      (local.set $du
-        (f64.add
-          (f64.add
-            (f64.sub
-              (f64.mul (local.get $fp) (f64.sub (local.get $g3) (f64.mul (local.get $shift) (local.get $g1))))
-              (f64.mul (local.get $fm) (f64.sub (local.get $g4) (f64.mul (local.get $shift) (local.get $g2)))))
-            (f64.sub (f64.mul (local.get $fp) (local.get $g5)) (f64.mul (local.get $fm) (local.get $g6))))
-          (f64.mul (local.get $gamma) (f64.add (f64.mul (local.get $fp) (local.get $g1)) (f64.mul (local.get $fm) (local.get $g2))))))
+      (local.set $z (call $hsum (local.get $sl)))
+      (local.set $zT (call $hsum (local.get $slT)))
+      (local.set $dv (call $hsum (local.get $r1)))
+      (local.set $du (call $hsum (local.get $r2)))
       (local.set $invZ (f64.div (f64.const 1) (local.get $z)))
       (local.set $kappa (f64.mul (local.get $zT) (local.get $invZ)))
-      (f64.store (i32.add (local.get $fg) (i32.shl (local.get $t) (i32.const 3)))
-        (f64.mul (f64.sub (local.get $mT) (f64.mul (local.get $kappa) (local.get $m))) (local.get $invZ)))
+      ;; ∂L/∂h_t = Σ_{x'} d/dε (p_t(x') s_t), with the predicted Ẑ_t, κ̂_t (equal to Z_t, κ_t to rounding).
+      (f64.store (i32.add (local.get $fg) (i32.shl (local.get $t) (i32.const 3))) (call $hsum (local.get $sh)))
       (local.set $p (i32.add (local.get $acc0) (i32.shl (local.get $t) (i32.const 3))))
       (f64.store (local.get $p)
         (f64.add (f64.load (local.get $p))
