@@ -46,3 +46,30 @@ export function randomErrorSpec(rows: readonly RandomRow[]): TopLevelSpec {
     },
   };
 }
+
+/** Mean |Δm| and row KL of each method on the trained models' problems, a point per seed. */
+export function trainedErrorSpec(rows: readonly TrainedRow[]): TopLevelSpec {
+  const values = rows.flatMap((r) => [
+    { T: `T = ${r.T}`, tValue: r.T, method: r.method, seed: `seed ${r.seed}`, metric: 'mean |Δm|', value: Math.max(r.meanAbsDm, 1e-16) },
+    { T: `T = ${r.T}`, tValue: r.T, method: r.method, seed: `seed ${r.seed}`, metric: 'mean KL of attention rows', value: Math.max(r.meanKl, 1e-16) },
+  ]);
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    data: { values },
+    facet: {
+      row: { field: 'metric', type: 'nominal', title: null },
+      column: { field: 'T', type: 'ordinal', title: null, sort: { field: 'tValue' } },
+    },
+    resolve: { scale: { y: 'independent' } },
+    spec: {
+      width: 220,
+      height: 140,
+      mark: { type: 'point', filled: true, size: 60 },
+      encoding: {
+        x: { field: 'method', type: 'nominal', title: null, sort: ['mean-field', 'tap', 'banded w=4', 'banded w=8'], axis: { labelAngle: -30 } },
+        y: { field: 'value', type: 'quantitative', scale: { type: 'log' }, title: null, axis: { format: '~e' } },
+        color: { field: 'seed', type: 'nominal', title: null },
+      },
+    },
+  };
+}

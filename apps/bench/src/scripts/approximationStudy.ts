@@ -15,7 +15,7 @@ import { shakespeareCorpus } from '../internal/taskData.js';
 import { renderSvg } from '../plots.js';
 import { createBenchRegistry } from '../registry.js';
 import { randomStudy } from '../approximations/randomStudy.js';
-import { randomErrorSpec, randomTable, trainedTable } from '../approximations/studyReport.js';
+import { randomErrorSpec, randomTable, trainedErrorSpec, trainedTable } from '../approximations/studyReport.js';
 import { trainedBatch, trainedStudy } from '../approximations/trainedStudy.js';
 import type { SavedModel, TrainedRow } from '../approximations/trainedStudy.js';
 
@@ -55,6 +55,7 @@ if (opts.models) {
 
 writeJsonAtomic(join(out, 'results.json'), { random, trained });
 writeFileAtomic(join(out, 'random-error.svg'), await renderSvg(randomErrorSpec(random)));
+if (trained.length > 0) writeFileAtomic(join(out, 'trained-error.svg'), await renderSvg(trainedErrorSpec(trained)));
 writeFileAtomic(
   join(out, 'tables.md'),
   `## Random problems (h ~ N(0, 1), J ~ N(0, σ_J²), ${opts.problems} problems per cell, β = 1)\n\n${randomTable(random)}\n\n` +
