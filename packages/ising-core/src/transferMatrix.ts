@@ -1,12 +1,15 @@
 import { createIsingBatch } from './batch.js';
 import { echo } from './echo.js';
 import { IsingError } from './errors.js';
-import { dynamicRange, LINEAR_RANGE, MESSAGE_BUDGET, runChain } from './internal/kernels/transferKernel.js';
+import { LINEAR_RANGE, MESSAGE_BUDGET, runChain } from './internal/kernels/transferKernel.js';
 import type { ChainProblem } from './internal/kernels/transferKernel.js';
 import { bandTables, foldBandGrad, linearForward, linearScratch, linearVjp } from './internal/kernels/transferLinear.js';
 import type { BandTables } from './internal/kernels/transferLinear.js';
 import { wasmTransferForward, wasmTransferVjp } from './internal/kernels/transferWasm.js';
 import { splitWork } from './internal/kernels/transferThreads.js';
+import { resolveThreads } from './internal/kernels/exactBatch.js';
+import { splitThreadsOption, threadedEstimate, TRANSFER_AUTO_MIN_COST } from './internal/threadedEstimate.js';
+import type { ThreadsOption } from './internal/threadedEstimate.js';
 import { assertGradMagnetization, maxSpinsOf } from './internal/vjpInput.js';
 import { assertPluginOptions, optionKeys } from './pluginOptions.js';
 import { defineSamplerPlugin } from './registry.js';
@@ -202,7 +205,8 @@ export function estimateTransferMatrix(batch: IsingBatch, options: TransferMatri
 /**
  * The batched linear-domain kernel (`transferLinear.ts`) for the problems it can take: one window
  * `W = min(bandwidth, longest − 1)` and one set of coupling tables for the whole batch; problem `q`
- * runs there when its dynamic-range bound (at that window) rules out underflow. `undefined` when no
+ * runs there when its dynamic-range bound (at that window, as `runChain` computes it but with the
+ * couplings of the longest problem) rules out underflow. `undefined` when no
  * problem qualifies, when `W = 0`, or when the stored messages would exceed the message budget
  * (those runs keep `runChain`, which checkpoints).
  */
@@ -215,12 +219,30 @@ function fastPath(batch: IsingBatch, bandwidth: number): { tables: BandTables; l
   for (let t = 0; t < used; t++) {
     for (let b = Math.max(0, W - t); b < W; b++) band[t * W + b] = couplings[(t - W + b) * stride + t]!;
   }
+  // The dynamic-range bound of runChain for every problem in O(n) each: the coupling part of each
+  // spin's row, Σ |J| over its band at the longest length, is shared (at a shorter length it can only
+  // be smaller, so the bound stays an upper bound and the linear domain stays exact).
+  const couplingRow = new Float64Array(used);
+  for (let t = 0; t < used; t++) {
+    for (let b = Math.max(0, W - t); b < W; b++) {
+      const v = Math.abs(band[t * W + b]!);
+      couplingRow[t]! += v;
+      couplingRow[t - W + b]! += v;
+    }
+  }
   const linear = new Uint8Array(size);
   let any = false;
   for (let q = 0; q < size; q++) {
     const n = batch.spins[q]!;
-    const range = dynamicRange({ n, window: W, beta, fields: batch.fields.subarray(q * stride, q * stride + n), band });
-    if (range <= LINEAR_RANGE) {
+    const at = q * stride;
+    let sum = 0;
+    let largest = 0;
+    for (let t = 0; t < n; t++) {
+      sum += Math.abs(batch.fields[at + t]!) + couplingRow[t]!;
+      if (t > W) sum -= Math.abs(batch.fields[at + t - W - 1]!) + couplingRow[t - W - 1]!;
+      if (sum > largest) largest = sum;
+    }
+    if (2 * beta * largest <= LINEAR_RANGE) {
       linear[q] = 1;
       any = true;
     }
@@ -241,17 +263,21 @@ function fastPath(batch: IsingBatch, bandwidth: number): { tables: BandTables; l
  * const sampler = registry.require('transfer-matrix').create({ bandwidth: 4 });
  * const { magnetization, vjp } = sampler.estimate(causalBatch(fields, bandedCouplings, { batch: 4, length: 512 }));
  */
-export const transferMatrixSampler: SamplerPlugin<TransferMatrixOptions> = defineSamplerPlugin<TransferMatrixOptions>({
+export const transferMatrixSampler: SamplerPlugin<TransferMatrixOptions & ThreadsOption> = defineSamplerPlugin<TransferMatrixOptions & ThreadsOption>({
   name: NAME,
   version: '0.1.0',
   description: 'Exact Boltzmann moments and gradients for banded couplings by a forward–backward pass; O(n · 2^w) per problem.',
   capabilities,
-  create(options: TransferMatrixOptions = {}): Sampler {
-    const bandwidth = resolveBandwidth(options);
+  create(options: TransferMatrixOptions & ThreadsOption = {}): Sampler {
+    const { threads: requested, rest } = splitThreadsOption(options);
+    const bandwidth = resolveBandwidth(rest);
+    const threads = resolveThreads(requested, `${NAME} option threads`);
+    const single = (batch: IsingBatch): TransferMatrixEstimate => estimateTransferMatrix(batch, { bandwidth });
+    const spec = { sampler: NAME, options: { bandwidth }, threads, autoMinCost: TRANSFER_AUTO_MIN_COST, keepSequences: false, single } as const;
     return {
       name: NAME,
       capabilities,
-      estimate: (batch: IsingBatch): TransferMatrixEstimate => estimateTransferMatrix(batch, { bandwidth }),
+      estimate: (batch: IsingBatch): TransferMatrixEstimate => threadedEstimate(spec, batch),
     };
   },
 });
