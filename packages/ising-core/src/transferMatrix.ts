@@ -107,7 +107,10 @@ function chainOf(batch: IsingBatch, q: number, bandwidth: number): ChainProblem 
  * is a Markov chain of order `w`; a forward–backward pass over the `2^w` states of the last `w`
  * spins gives every marginal in `O(n · 2^w)`, exact for any field strength and β (messages are
  * rescaled at every step, in the linear domain when a dynamic-range bound proves no weight can
- * underflow, as logarithms otherwise). The
+ * underflow, as logarithms otherwise). Linear-domain problems run in one batched kernel: the
+ * coupling factors are tabulated once per batch (they do not depend on the fields), the kernel is
+ * WebAssembly SIMD where the engine has it (else JavaScript), and a batch of at least 2^18
+ * state-steps is split between the calling thread and one worker thread. The
  * VJP runs the same pass once more with tangents (forward-mode in the direction of the upstream
  * gradient, which equals the reverse-mode VJP because the Hessian of `log Z` is symmetric), giving
  * `∂L/∂h_k = β Cov(G, s_k)` and `∂L/∂J_kl = β Σ_q Cov_q(G, s_k s_l)` with `G = Σ_j g_j s_j`.
