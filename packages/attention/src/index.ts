@@ -9,6 +9,8 @@ export type { MagnetizationSource, PreparedEstimates, PreparedHead } from './isi
 export { attentionWeights, causalMask } from './attentionWeights.js';
 export type { AttentionWeightsOptions } from './attentionWeights.js';
 export { resolveTransformerConfig } from './transformerConfig.js';
+export { parseCouplingForm } from './couplingForm.js';
+export type { CouplingForm, ParsedCouplingForm } from './couplingForm.js';
 export type { CouplingInit, ResolvedTransformerConfig, TransformerConfig } from './transformerConfig.js';
 export { createTransformer } from './transformer.js';
 export type { Transformer, TransformerJSON, TransformerParameter } from './transformer.js';

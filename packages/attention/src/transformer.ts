@@ -8,7 +8,8 @@ import { initialValues } from './internal/init.js';
 import type { ParamSpec } from './internal/init.js';
 import { sequenceLength } from './internal/inputs.js';
 import { embeddingLookup, gelu, layerNorm, linear, matMul, matMulTransposeB } from './internal/layers.js';
-import { COUPLINGS, paramSpecs } from './internal/paramSpecs.js';
+import { COUPLINGS, RELATIVE_COUPLINGS, paramSpecs } from './internal/paramSpecs.js';
+import { createCouplingBuilder, parseCouplingForm } from './couplingForm.js';
 import { samplerFor } from './internal/resolveSampler.js';
 import { resolveTransformerConfig } from './transformerConfig.js';
 import type { ResolvedTransformerConfig, TransformerConfig } from './transformerConfig.js';
@@ -96,7 +97,10 @@ export function buildTransformer(
 
   const splitHeads = (x: tf.Tensor, b: number, t: number): tf.Tensor4D =>
     tf.transpose(tf.reshape(x, [b, t, heads, dh]), [0, 2, 1, 3]) as tf.Tensor4D;
-  const couplingSlice = (t: number): tf.Tensor3D => tf.slice(p(COUPLINGS), [0, 0, 0], [heads, t, t]) as tf.Tensor3D;
+  const form = parseCouplingForm(config.couplingForm ?? 'full', maxLength);
+  const couplingBuilder = createCouplingBuilder(form, heads);
+  const couplingParam = (): tf.Variable => p(form.kind === 'relative' ? RELATIVE_COUPLINGS : COUPLINGS);
+  const couplingSlice = (t: number): tf.Tensor3D => couplingBuilder.couplings(couplingParam(), t);
   const embed = (inputs: ArrayLike<number>, b: number, t: number): tf.Tensor => {
     const tokens = tf.reshape(embeddingLookup(Int32Array.from(inputs), p('embedding/token') as tf.Tensor2D), [b, t, d]);
     return tf.add(tokens, tf.slice(p('embedding/position'), [0, 0], [t, d]));
@@ -157,9 +161,9 @@ export function buildTransformer(
     },
     couplings() {
       alive();
-      const j = byName.get(COUPLINGS);
-      if (j === undefined) return [];
-      const data = j.dataSync();
+      if (!usesSampler(variant)) return [];
+      // The effective J (relative: Toeplitz; banded: masked), not the raw parameter.
+      const data = tf.tidy(() => couplingSlice(maxLength).dataSync());
       const size = maxLength * maxLength;
       return Array.from({ length: heads }, (_, hd) => Float64Array.from(data.subarray(hd * size, (hd + 1) * size)));
     },
@@ -173,6 +177,7 @@ export function buildTransformer(
       if (disposed) return;
       disposed = true;
       for (const { variable } of parameters) variable.dispose();
+      couplingBuilder.dispose();
       // A sampler created from a name belongs to the model; an instance passed in belongs to the caller.
       if (ownsSampler && sampler?.dispose !== undefined) {
         void Promise.resolve()

@@ -1,5 +1,7 @@
 import { splitSecretOptions } from '@boltzmann/ising-core';
 import type { Sampler, SamplerRegistry } from '@boltzmann/ising-core';
+import type { CouplingForm } from './couplingForm.js';
+import { parseCouplingForm } from './couplingForm.js';
 import { AttentionError } from './errors.js';
 import { assertAttentionVariant } from './variants.js';
 import type { AttentionVariant } from './variants.js';
@@ -34,6 +36,8 @@ export interface TransformerConfig {
   readonly jInit?: CouplingInit;
   /** Standard deviation of the `'normal'` `J` initializer (default 0.02). */
   readonly jInitStd?: number;
+  /** How `J` is parameterized: `'full'` (default), `'relative'` or `'banded:w'` (see {@link CouplingForm}). */
+  readonly couplingForm?: CouplingForm;
   /** Seed of the deterministic weight initialization (default 0). */
   readonly seed?: number;
   /**
@@ -60,6 +64,7 @@ export interface ResolvedTransformerConfig {
   readonly beta: number;
   readonly jInit: CouplingInit;
   readonly jInitStd: number;
+  readonly couplingForm: CouplingForm;
   readonly seed: number;
   readonly sampler: string;
   readonly samplerOptions: Readonly<Record<string, unknown>>;
@@ -115,6 +120,8 @@ export function resolveTransformerConfig(config: TransformerConfig): ResolvedTra
   if (typeof jInitStd !== 'number' || !Number.isFinite(jInitStd) || jInitStd < 0) {
     throw new AttentionError('ATTENTION_INVALID_CONFIG', `jInitStd must be a finite number ≥ 0, got ${String(jInitStd)}`);
   }
+  // Validated here so a bad form fails before any parameter is built; recorded as given.
+  parseCouplingForm(config.couplingForm ?? 'full', maxLength);
   const seed = config.seed ?? 0;
   if (typeof seed !== 'number' || !Number.isFinite(seed)) {
     throw new AttentionError('ATTENTION_INVALID_CONFIG', `seed must be a finite number, got ${String(seed)}`);
@@ -140,6 +147,7 @@ export function resolveTransformerConfig(config: TransformerConfig): ResolvedTra
     beta: positiveFinite(config.beta ?? 1, 'beta'),
     jInit,
     jInitStd,
+    couplingForm: config.couplingForm ?? 'full',
     seed,
     sampler: samplerName,
     // The sampler gets every option; what is recorded (and so saved by toJSON) never holds a

@@ -1,9 +1,12 @@
+import { couplingParamShape, parseCouplingForm } from '../couplingForm.js';
 import type { ResolvedTransformerConfig } from '../transformerConfig.js';
 import { usesSampler } from '../variants.js';
 import type { ParamSpec } from './init.js';
 
-/** Name of the coupling parameter `J` (`heads × maxLength × maxLength`). */
+/** Name of the coupling parameter `J` (`heads × maxLength × maxLength`; masked for `banded:w`). */
 export const COUPLINGS = 'attention/couplings';
+/** Name of the `relative` coupling parameter (`heads × maxLength`, entry `d` for distance `d`). */
+export const RELATIVE_COUPLINGS = 'attention/relativeCouplings';
 
 /**
  * Every parameter of the model in canonical order. `coupling` has no query/key maps (its
@@ -27,10 +30,12 @@ export function paramSpecs(config: ResolvedTransformerConfig): ParamSpec[] {
   if (variant !== 'coupling') specs.push(...dense('attention/query', d, d), ...dense('attention/key', d, d));
   specs.push(...dense('attention/value', d, d), ...dense('attention/output', d, d));
   if (usesSampler(variant)) {
+    const form = parseCouplingForm(config.couplingForm ?? 'full', maxLength);
+    const normal = form.kind === 'relative' ? 'normal' : 'upperNormal';
     specs.push({
-      name: COUPLINGS,
-      shape: [heads, maxLength, maxLength],
-      init: config.jInit === 'normal' ? 'upperNormal' : 'zeros',
+      name: form.kind === 'relative' ? RELATIVE_COUPLINGS : COUPLINGS,
+      shape: couplingParamShape(form, heads, maxLength),
+      init: config.jInit === 'normal' ? normal : 'zeros',
       std: config.jInitStd,
       decay: false,
     });
