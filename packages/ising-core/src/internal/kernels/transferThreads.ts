@@ -127,10 +127,15 @@ export async function disposeTransferWorker(): Promise<void> {
 
 const shared = (n: number): Float64Array => new Float64Array(new SharedArrayBuffer(8 * Math.max(1, n)));
 
-/** The coupling table in the wasm kernel's SIMD order, in shared memory. */
+const simdTables = new WeakMap<BandTables, Float64Array>();
+
+/** The coupling table in the wasm kernel's SIMD order, in shared memory (built once per batch: the forward pass and the VJP share it). */
 function simdTable(tables: BandTables): Float64Array {
+  const cached = simdTables.get(tables);
+  if (cached !== undefined) return cached;
   const { table } = tables;
   const out = shared(table.length);
+  simdTables.set(tables, out);
   for (let base = 0; base < table.length; base += 8) {
     for (let c = 0; c < 4; c++) {
       out[base + 2 * c] = table[base + c]!;
@@ -189,16 +194,21 @@ export function splitWork(
   }
   if (local.length === 0) return undefined;
   const size = out.length;
+  // Only the rows the worker reads (its problems' spins) are copied.
   const sharedFields = shared(fields.length);
-  sharedFields.set(fields);
+  const sharedGrad = kind === 'vjp' ? shared(grad!.length) : undefined;
+  for (const q of remote) {
+    const at = q * stride;
+    const end = at + spins[q]!;
+    sharedFields.set(fields.subarray(at, end), at);
+    sharedGrad?.set(grad!.subarray(at, end), at);
+  }
   const sharedSpins = new Int32Array(new SharedArrayBuffer(4 * spins.length));
   sharedSpins.set(spins);
   const sharedProblems = new Int32Array(new SharedArrayBuffer(4 * remote.length));
   sharedProblems.set(remote);
   const sharedOut = shared(size);
   const sharedLogZ = kind === 'forward' ? shared(logZ!.length) : undefined;
-  const sharedGrad = kind === 'vjp' ? shared(grad!.length) : undefined;
-  sharedGrad?.set(grad!);
   const sharedAcc = kind === 'vjp' ? shared(acc!.length) : undefined;
   const sharedAcc0 = kind === 'vjp' ? shared(acc0!.length) : undefined;
   const flag = new Int32Array(new SharedArrayBuffer(4));
