@@ -105,6 +105,7 @@ export function expandGrid(command: BenchCommand): RunConfig[] {
                   types: dataset === 'brackets' ? g.types : 1,
                   sampler: c.sampler,
                   samplerOptions: c.samplerOptions,
+                  ...(c.sampler !== 'none' && command.couplingForm !== 'full' ? { couplingForm: command.couplingForm } : {}),
                 });
               }
   }

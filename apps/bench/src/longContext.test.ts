@@ -48,3 +48,22 @@ describe('long context in the bench', () => {
     expect(bad.text).toMatch(/--lengths must be a comma-separated list of integers in \[1, 1024\]/);
   });
 });
+
+describe('banded couplings with the transfer matrix', () => {
+  it('trains T = 48 exactly with --couplings banded:4, and refuses a full J before training', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-long-tm-'));
+    const args = ['shakespeare', '--variants', 'boltzmann', '--lengths', '48', '--sampler', 'transfer-matrix', '--sampler-options', '{"bandwidth":4}',
+      '--steps', '4', '--workers', '0', '--d-model', '16', '--batch-size', '2', '--eval-windows', '4', '--eval-every', '4', '--results', dir];
+    const refused = await bench(...args);
+    expect(refused.code).toBe(1);
+    expect(refused.text).toMatch(/error \[BENCH_INVALID_OPTION\]: --sampler transfer-matrix is exact only for a banded J: pass --couplings banded:w with w ≤ its bandwidth 4/);
+    const r = await bench(...args, '--couplings', 'banded:4');
+    expect(r.text).not.toContain('error');
+    expect(r.code).toBe(0);
+    const [file] = readdirSync(join(dir, 'runs'));
+    const record = JSON.parse(readFileSync(join(dir, 'runs', file!), 'utf8')) as RunRecord;
+    expect(record.config.couplingForm).toBe('banded:4');
+    const J = record.couplings!;
+    for (let j = 0; j < 48; j++) for (let k = j + 5; k < 48; k++) expect(Math.abs(J[j * 48 + k]!)).toBe(0);
+  });
+});

@@ -1,3 +1,4 @@
+import type { CouplingForm } from '@boltzmann/attention';
 import { splitSecretOptions } from '@boltzmann/ising-core';
 import { Command, CommanderError, Option } from 'commander';
 import { cpus } from 'node:os';
@@ -33,6 +34,8 @@ export interface BenchCommand {
   readonly plain: boolean;
   /** Also write each finished run's trained model to `models/<id>.json`. */
   readonly saveModels: boolean;
+  /** How boltzmann/coupling runs parameterize J (`full`, `relative`, `banded:w`). */
+  readonly couplingForm: CouplingForm;
   /** DQA fidelity sweep axes. */
   readonly sweepTaus: readonly number[];
   readonly sweepSteps: readonly number[];
@@ -62,6 +65,7 @@ function addGridOptions(cmd: Command): Command {
     .option('--clip-norm <x>', 'global gradient-norm clip')
     .option('--beta <x>', 'inverse temperature of the Ising layer')
     .option('--j-init <x>', 'std of the N(0, σ²) initial couplings')
+    .option('--couplings <form>', 'J parameterization of boltzmann/coupling runs: full, relative, banded:w', 'full')
     .option('--eval-every <n>', 'steps between evaluations')
     .option('--eval-windows <n>', 'fixed validation windows (shakespeare)')
     .option('--checkpoint-every <n>', 'steps between checkpoints')
@@ -100,6 +104,11 @@ export function userPath(p: string): string {
   if (isAbsolute(p)) return p;
   const nxRoot = process.env['NX_TASK_TARGET_PROJECT'] !== undefined ? process.env['NX_WORKSPACE_ROOT'] : undefined;
   return resolve(nxRoot ?? process.env['INIT_CWD'] ?? process.cwd(), p);
+}
+
+function parseCouplings(raw: string): CouplingForm {
+  if (raw === 'full' || raw === 'relative' || /^banded:\d+$/.test(raw)) return raw as CouplingForm;
+  throw new BenchError('BENCH_INVALID_OPTION', `--couplings must be full, relative or banded:w (w an integer ≥ 0), got ${JSON.stringify(raw.slice(0, 40))}`);
 }
 
 function toCommand(experiment: Experiment, raw: Raw): BenchCommand {
@@ -148,6 +157,7 @@ function toCommand(experiment: Experiment, raw: Raw): BenchCommand {
     dataPath: s('data') ? userPath(s('data')!) : undefined,
     plain: raw['plain'] === true,
     saveModels: raw['saveModels'] === true,
+    couplingForm: parseCouplings(s('couplings') ?? 'full'),
     sweepTaus: parseList('--sweep-taus', s('sweepTaus') ?? '1,2,4,8,16,32', (x) => {
       const n = Number(x);
       return x !== '' && Number.isFinite(n) && n > 0 ? n : undefined;

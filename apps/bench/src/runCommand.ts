@@ -48,6 +48,19 @@ async function preflight(command: BenchCommand, configs: readonly RunConfig[], r
       );
     }
   }
+  for (const c of configs) {
+    if (c.sampler !== 'transfer-matrix') continue;
+    // The transfer matrix refuses any coupling outside its band: J must be banded by construction.
+    const bandwidth = Number(c.samplerOptions['bandwidth'] ?? 8);
+    const w = /^banded:(\d+)$/.exec(c.couplingForm ?? '')?.[1];
+    if (w === undefined || Number(w) > bandwidth) {
+      throw new BenchError(
+        'BENCH_INVALID_OPTION',
+        `--sampler transfer-matrix is exact only for a banded J: pass --couplings banded:w with w ≤ its bandwidth ${bandwidth}` +
+          ` (got --couplings ${c.couplingForm ?? 'full'}); for a full J use tap or mean-field`,
+      );
+    }
+  }
   if (configs.some((c) => c.dataset === 'shakespeare')) await shakespeareCorpus(command.dataPath);
   const seen = new Set<string>();
   for (const c of configs) {

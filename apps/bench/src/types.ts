@@ -49,6 +49,8 @@ export interface RunConfig extends TrainingSettings {
   readonly types: number;
   readonly sampler: string;
   readonly samplerOptions: Readonly<Record<string, unknown>>;
+  /** J parameterization (`relative`, `banded:w`); absent for `full`, so older run ids stay the same. */
+  readonly couplingForm?: 'relative' | `banded:${number}`;
 }
 
 /** Settings that change how a run is executed but not its result (not hashed). */

@@ -92,6 +92,7 @@ export async function createEngine(
         beta: config.beta,
         jInit: config.jInit === 0 ? 'zeros' : 'normal',
         jInitStd: config.jInit,
+        ...(config.couplingForm ? { couplingForm: config.couplingForm } : {}),
         seed: config.seed,
         ...samplerPart,
       });
