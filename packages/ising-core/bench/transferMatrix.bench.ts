@@ -10,7 +10,7 @@
  * --repeats 5 --budget 20000 --threads 2 --kernel wasm` (a configuration whose first run takes more
  * than `budget / repeats` ms runs fewer repeats, at least one; `--threads 1` keeps the work on the
  * calling thread; `--kernel js` runs the JavaScript kernel instead of the wasm SIMD one). Batches of
- * at least 2^18 state-steps use a worker thread beside the calling one (2 threads).
+ * at least 2^20 state-steps use a worker thread beside the calling one (2 threads).
  */
 import { cpus } from 'node:os';
 import { causalBatch, createRng, estimateTransferMatrix } from '../src/index.js';

@@ -109,7 +109,7 @@ function chainOf(batch: IsingBatch, q: number, bandwidth: number): ChainProblem 
  * rescaled at every step, in the linear domain when a dynamic-range bound proves no weight can
  * underflow, as logarithms otherwise). Linear-domain problems run in one batched kernel: the
  * coupling factors are tabulated once per batch (they do not depend on the fields), the kernel is
- * WebAssembly SIMD where the engine has it (else JavaScript), and a batch of at least 2^18
+ * WebAssembly SIMD where the engine has it (else JavaScript), and a batch of at least 2^20
  * state-steps is split between the calling thread and one worker thread. The
  * VJP runs the same pass once more with tangents (forward-mode in the direction of the upstream
  * gradient, which equals the reverse-mode VJP because the Hessian of `log Z` is symmetric), giving

@@ -15,7 +15,7 @@ import type { BandTables } from './transferLinear.js';
 import { wasmBase64 } from './wasm/transferWasm.generated.js';
 
 /** Smallest total work (`Σ n_q · 2^W` over the batch's linear-domain problems) sent to a second thread. */
-export const THREAD_MIN_WORK = 1 << 18;
+export const THREAD_MIN_WORK = 1 << 20;
 /** How long the calling thread waits for the worker before giving up on it. */
 const WAIT_MS = 60_000;
 
