@@ -1,5 +1,8 @@
 import { fixedPointEstimate, readFixedPointOptions } from './internal/fixedPointEstimate.js';
 import type { FixedPointEstimate, FixedPointGradients, FixedPointSamplerOptions } from './internal/fixedPointEstimate.js';
+import { resolveThreads } from './internal/kernels/exactBatch.js';
+import { FIXED_POINT_AUTO_MIN_COST, splitThreadsOption, threadedEstimate } from './internal/threadedEstimate.js';
+import type { ThreadsOption } from './internal/threadedEstimate.js';
 import type { IsingBatch, SamplerCapabilities, SamplerPlugin } from './types.js';
 
 /** Options of the {@link meanFieldSampler} plugin (the same as those of `tap`). */
@@ -50,17 +53,21 @@ export function meanFieldEstimate(batch: IsingBatch, options: MeanFieldOptions =
  * const sampler = meanFieldSampler.create({ tolerance: 1e-12, anderson: 5 });
  * const { magnetization, vjp } = (await estimateBatch(sampler, causalBatch(fields, couplings, { batch: 4, length: 128 })));
  */
-export const meanFieldSampler: SamplerPlugin<MeanFieldOptions> = {
+export const meanFieldSampler: SamplerPlugin<MeanFieldOptions & ThreadsOption> = {
   name: 'mean-field',
   version: '0.2.0',
   description: 'Naive mean-field fixed point (damping + Anderson, warm start) with an iterative implicit VJP; O(n²) per iteration.',
   capabilities,
-  create(options: MeanFieldOptions = {}) {
-    const settings = readFixedPointOptions('mean-field', options);
+  create(options: MeanFieldOptions & ThreadsOption = {}) {
+    const { threads: requested, rest } = splitThreadsOption(options);
+    const settings = readFixedPointOptions('mean-field', rest);
+    const threads = resolveThreads(requested, 'mean-field option threads');
+    const single = (batch: IsingBatch): MeanFieldEstimate => fixedPointEstimate('mean-field', batch, settings);
+    const spec = { sampler: 'mean-field', options: settings, threads, autoMinCost: FIXED_POINT_AUTO_MIN_COST, keepSequences: settings.warmStart, single } as const;
     return {
       name: 'mean-field',
       capabilities,
-      estimate: (batch: IsingBatch): MeanFieldEstimate => fixedPointEstimate('mean-field', batch, settings),
+      estimate: (batch: IsingBatch): MeanFieldEstimate => threadedEstimate(spec, batch),
     };
   },
 };

@@ -1,5 +1,8 @@
 import { fixedPointEstimate, readFixedPointOptions } from './internal/fixedPointEstimate.js';
 import type { FixedPointEstimate, FixedPointSamplerOptions } from './internal/fixedPointEstimate.js';
+import { resolveThreads } from './internal/kernels/exactBatch.js';
+import { FIXED_POINT_AUTO_MIN_COST, splitThreadsOption, threadedEstimate } from './internal/threadedEstimate.js';
+import type { ThreadsOption } from './internal/threadedEstimate.js';
 import type { IsingBatch, SamplerCapabilities, SamplerPlugin } from './types.js';
 
 /** Options of the {@link tapSampler} plugin (the same as those of `mean-field`). */
@@ -46,17 +49,21 @@ export function tapEstimate(batch: IsingBatch, options: TapOptions = {}): TapEst
  * const sampler = tapSampler.create({ tolerance: 1e-10 });
  * const { magnetization, vjp } = await estimateBatch(sampler, causalBatch(fields, couplings, { batch: 12, length: 256 }));
  */
-export const tapSampler: SamplerPlugin<TapOptions> = {
+export const tapSampler: SamplerPlugin<TapOptions & ThreadsOption> = {
   name: 'tap',
   version: '0.1.0',
   description: 'TAP (second-order Plefka) fixed point with the Onsager term, damping + Anderson, iterative implicit VJP; O(n²) per iteration.',
   capabilities,
-  create(options: TapOptions = {}) {
-    const settings = readFixedPointOptions('tap', options);
+  create(options: TapOptions & ThreadsOption = {}) {
+    const { threads: requested, rest } = splitThreadsOption(options);
+    const settings = readFixedPointOptions('tap', rest);
+    const threads = resolveThreads(requested, 'tap option threads');
+    const single = (batch: IsingBatch): TapEstimate => fixedPointEstimate('tap', batch, settings);
+    const spec = { sampler: 'tap', options: settings, threads, autoMinCost: FIXED_POINT_AUTO_MIN_COST, keepSequences: settings.warmStart, single } as const;
     return {
       name: 'tap',
       capabilities,
-      estimate: (batch: IsingBatch): TapEstimate => fixedPointEstimate('tap', batch, settings),
+      estimate: (batch: IsingBatch): TapEstimate => threadedEstimate(spec, batch),
     };
   },
 };

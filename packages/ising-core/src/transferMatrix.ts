@@ -276,7 +276,10 @@ export const transferMatrixSampler: SamplerPlugin<TransferMatrixOptions & Thread
     const bandwidth = resolveBandwidth(rest);
     const threads = resolveThreads(requested, `${NAME} option threads`);
     const single = (batch: IsingBatch): TransferMatrixEstimate => estimateTransferMatrix(batch, { bandwidth });
-    const spec = { sampler: NAME, options: { bandwidth }, threads, autoMinCost: TRANSFER_AUTO_MIN_COST, keepSequences: false, single } as const;
+    // From bandwidth 2 the wasm kernel splits a large batch with a thread of its own (transferThreads.ts):
+    // the pool on top measured slower (12 × 256, w = 8: 307 ms vs 261 ms), so 'auto' leaves it alone.
+    const autoMinCost = bandwidth < 2 ? TRANSFER_AUTO_MIN_COST : Number.POSITIVE_INFINITY;
+    const spec = { sampler: NAME, options: { bandwidth }, threads, autoMinCost, keepSequences: false, single } as const;
     return {
       name: NAME,
       capabilities,

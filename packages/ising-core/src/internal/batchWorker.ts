@@ -1,6 +1,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { exactBackward, exactForward } from './kernels/exactKernel.js';
+import { runSamplerTask } from './samplerTasks.js';
 import { completeSyncReply, failSyncReply } from './syncReply.js';
+import { codedMessage } from './workerPool.js';
 import type { WorkerReply, WorkerRequest } from './workerPool.js';
 
 // One message at a time: the kernels are synchronous and reuse this thread's scratch tables.
@@ -20,18 +22,26 @@ port.on('message', (request: WorkerRequest) => {
   let reply: WorkerReply;
   let arrays: Float64Array[];
   try {
-    if (request.task.kind === 'forward') {
-      const result = exactForward(request.task.problems);
+    const { task } = request;
+    if (task.kind === 'sampler-estimate' || task.kind === 'sampler-vjp' || task.kind === 'sampler-drop') {
+      // Sampler tasks are synchronous calls (or fire-and-forget drops): no message answer.
+      arrays = runSamplerTask(task);
+      inFlight = undefined;
+      if (sync !== undefined) completeSyncReply(sync, arrays);
+      return;
+    }
+    if (task.kind === 'forward') {
+      const result = exactForward(task.problems);
       arrays = [result.up, result.logZ, result.norm];
       reply = { id: request.id, ok: true, forward: result };
     } else {
-      const { problems, up, norm, grad } = request.task;
+      const { problems, up, norm, grad } = task;
       const result = exactBackward(problems, { up, norm }, grad);
       arrays = [result.fields, result.couplings];
       reply = { id: request.id, ok: true, backward: result };
     }
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = codedMessage(error);
     inFlight = undefined;
     if (sync !== undefined) failSyncReply(sync, message);
     else port.postMessage({ id: request.id, ok: false, message } satisfies WorkerReply);

@@ -3,12 +3,42 @@ import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { IsingError } from '../errors.js';
+import type { IsingErrorCode } from '../errors.js';
 import { exactBackward, exactForward } from './kernels/exactKernel.js';
 import type { ExactForwardResult, ExactProblems } from './kernels/exactKernel.js';
 import { createSyncReply, readForward, waitSyncReply } from './syncReply.js';
 import type { SyncReply } from './syncReply.js';
 
-/** A unit of work for one thread. */
+/** The built-in samplers a worker can run on a sub-batch (see `threadedEstimate.ts`). */
+export type ThreadedSamplerName = 'mean-field' | 'tap' | 'transfer-matrix';
+
+/** A contiguous sub-batch as plain arrays a worker can own. */
+export interface SubBatch {
+  readonly stride: number;
+  readonly beta: number;
+  readonly spins: Int32Array;
+  readonly fields: Float64Array;
+  readonly couplings: Float64Array;
+}
+
+/**
+ * Sampler tasks: `sampler-estimate` builds the sampler from its plugin with `options` (validated,
+ * plain data), estimates `batch` and keeps the estimate under `handle` for `sampler-vjp`;
+ * `sampler-drop` frees a handle (no answer). Each answers a flat payload of `replyLength` values.
+ */
+export type SamplerTask =
+  | {
+      readonly kind: 'sampler-estimate';
+      readonly sampler: ThreadedSamplerName;
+      readonly options: Readonly<Record<string, unknown>>;
+      readonly batch: SubBatch;
+      readonly handle: number;
+      readonly replyLength: number;
+    }
+  | { readonly kind: 'sampler-vjp'; readonly handle: number; readonly grad: Float64Array; readonly replyLength: number }
+  | { readonly kind: 'sampler-drop'; readonly handle: number };
+
+/** An exact-kernel unit of work for one thread. */
 export type WorkerTask =
   | { readonly kind: 'forward'; readonly problems: ExactProblems }
   | {
@@ -22,7 +52,7 @@ export type WorkerTask =
 /** A message to a worker: one task, answered by message or (when `sync` is set) through shared memory. */
 export interface WorkerRequest {
   readonly id: number;
-  readonly task: WorkerTask;
+  readonly task: PoolTask;
   /** Set for synchronous calls: the worker answers through shared memory instead of a message. */
   readonly sync?: SyncReply;
 }
@@ -38,6 +68,34 @@ export type WorkerReply =
 
 type TaskResult = ExactForwardResult | BackwardResult;
 
+/** Anything a worker runs: an exact-kernel task or a sampler task. */
+export type PoolTask = WorkerTask | SamplerTask;
+
+/** A worker failure's text starts with `[CODE] ` when the worker threw an {@link IsingError}. */
+export function codedMessage(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return error instanceof IsingError ? `[${error.code}] ${message}` : message;
+}
+
+/** Rebuilds the error a worker reported: its own IsingError code when it had one, else ISING_WORKER_FAILED. */
+function workerError(what: string, message: string): IsingError {
+  const coded = /^\[(ISING_[A-Z_]+)\] ([\s\S]*)$/.exec(message);
+  if (coded !== null) return new IsingError(coded[1] as IsingErrorCode, coded[2]!);
+  return new IsingError('ISING_WORKER_FAILED', `${what} worker failed: ${message}`);
+}
+
+let warnedFallback = false;
+
+/** Says once per process that worker threads could not start and work runs on the calling thread. */
+function warnFallback(): void {
+  if (warnedFallback) return;
+  warnedFallback = true;
+  process.emitWarning('ising-core: worker threads could not start; running every batch on the calling thread', {
+    type: 'IsingWarning',
+    code: 'ISING_THREADS_UNAVAILABLE',
+  });
+}
+
 interface Pending {
   readonly task: WorkerTask;
   resolve(value: TaskResult): void;
@@ -46,6 +104,8 @@ interface Pending {
 
 interface PoolWorker {
   readonly worker: Worker;
+  /** Unique per started worker: a sampler handle is only valid on the worker that made it. */
+  readonly serial: number;
   /** Shared start-up flag: 0 starting, 1 ready, −1 failed (readable while this thread is blocked). */
   readonly ready: Int32Array;
   /** Resolves true once the worker's module loaded, false if it failed to start. */
@@ -87,7 +147,10 @@ function runLocally(task: WorkerTask): TaskResult {
     : exactBackward(task.problems, { up: task.up, norm: task.norm }, task.grad);
 }
 
-function transferList(task: WorkerTask): ArrayBuffer[] {
+function transferList(task: PoolTask): ArrayBuffer[] {
+  if (task.kind === 'sampler-estimate') return [task.batch.spins, task.batch.fields, task.batch.couplings].map((a) => a.buffer as ArrayBuffer);
+  if (task.kind === 'sampler-vjp') return [task.grad.buffer as ArrayBuffer];
+  if (task.kind === 'sampler-drop') return [];
   const arrays = [task.problems.couplings, task.problems.spins, task.problems.fields];
   if (task.kind === 'backward') arrays.push(task.up, task.norm, task.grad);
   return arrays.map((a) => a.buffer as ArrayBuffer);
@@ -143,8 +206,18 @@ function bootstrapScript(entry: WorkerEntry): string {
 export class ExactWorkerPool {
   private readonly workers: (PoolWorker | undefined)[] = [];
   private nextId = 1;
-  /** True once a worker failed to start; tasks then run on the calling thread. */
-  unavailable = false;
+  private nextSerial = 1;
+  private unavailableFlag = false;
+
+  /** True once a worker failed to start; tasks then run on the calling thread (said once per process by a warning). */
+  get unavailable(): boolean {
+    return this.unavailableFlag;
+  }
+
+  set unavailable(value: boolean) {
+    if (value && !this.unavailableFlag) warnFallback();
+    this.unavailableFlag = value;
+  }
 
   constructor(private readonly entry: WorkerEntry = workerEntry()) {}
 
@@ -181,7 +254,7 @@ export class ExactWorkerPool {
     }
     let markStarted: (ok: boolean) => void = () => {};
     const started = new Promise<boolean>((resolve) => (markStarted = resolve));
-    const pw: PoolWorker = { worker, ready, started, pending: new Map() };
+    const pw: PoolWorker = { worker, serial: this.nextSerial++, ready, started, pending: new Map() };
     this.workers[slot] = pw;
     // Ref'd until start-up settles so an awaiting caller is not abandoned by an idle event loop.
     worker.on('message', (msg: WorkerReply | { ready: true }) => {
@@ -194,7 +267,7 @@ export class ExactWorkerPool {
       if (pending === undefined) return;
       pw.pending.delete(msg.id);
       if (pw.pending.size === 0) worker.unref();
-      if (!msg.ok) pending.reject(new IsingError('ISING_WORKER_FAILED', `exact-enumeration worker failed: ${msg.message}`));
+      if (!msg.ok) pending.reject(workerError('exact-enumeration', msg.message));
       else pending.resolve('forward' in msg ? msg.forward : msg.backward);
     });
     const fail = (cause: unknown): void => {
@@ -222,40 +295,90 @@ export class ExactWorkerPool {
    * @throws {IsingError} ISING_WORKER_FAILED when a worker's kernel fails or does not answer.
    */
   runSync(tasks: readonly WorkerTask[]): TaskResult[] {
-    const slots: ({ reply: SyncReply; k: number; stride: number; forward: boolean } | undefined)[] = [undefined];
-    for (let i = 1; i < tasks.length; i++) {
-      const pw = this.unavailable ? undefined : this.workerAt(i - 1);
-      if (pw === undefined || !waitStarted(pw.ready)) {
-        this.unavailable = true;
-        slots.push(undefined);
-        continue;
-      }
-      const task = tasks[i]!;
+    // Sizes are read before posting: posting transfers (detaches) the tasks' arrays.
+    const jobs = tasks.slice(1).map((task, i) => {
       const k = task.problems.spins.length;
       const stride = task.problems.stride;
-      const forward = task.kind === 'forward';
-      const reply = createSyncReply(forward ? k * stride + 2 * k : k * stride + stride * stride);
-      // The task's arrays are this call's private copies: transfer them (they detach here).
-      pw.worker.postMessage({ id: this.nextId++, task, sync: reply } satisfies WorkerRequest, transferList(task));
-      slots.push({ reply, k, stride, forward });
+      return { slot: i, task, k, stride, replyLength: task.kind === 'forward' ? k * stride + 2 * k : k * stride + stride * stride };
+    });
+    const { local, replies } = this.runSplitSync(jobs, () => runLocally(tasks[0]!), 'exact-enumeration');
+    return [
+      local,
+      ...replies.map((payload, i): TaskResult => {
+        const { task, k, stride } = jobs[i]!;
+        if (payload === undefined) return runLocally(task);
+        return task.kind === 'forward'
+          ? readForward(payload, k, stride)
+          : { fields: payload.slice(0, k * stride), couplings: payload.slice(k * stride) };
+      }),
+    ];
+  }
+
+  /**
+   * Posts each job to its worker `slot`, runs `local` on the calling thread meanwhile, then blocks
+   * in `Atomics.wait` for every answer (a flat payload of `replyLength` values). A job whose worker
+   * cannot start gets `undefined` (serial 0): the caller runs it itself. A job with `serial` must
+   * reach the worker that had that serial (the one holding its handle).
+   *
+   * @throws {IsingError} the worker's own IsingError code when it threw one; ISING_WORKER_FAILED when
+   *   a worker fails, does not answer, or (for a job with `serial`) is no longer the worker it was.
+   */
+  runSplitSync<L>(
+    jobs: readonly { readonly slot: number; readonly task: PoolTask; readonly replyLength: number; readonly serial?: number }[],
+    local: () => L,
+    what: string,
+  ): { local: L; replies: (Float64Array | undefined)[]; serials: number[] } {
+    for (const job of jobs) {
+      if (job.serial === undefined) continue;
+      const pw = this.workers[job.slot];
+      if (pw === undefined || pw.serial !== job.serial || Atomics.load(pw.ready, 0) !== 1) {
+        throw new IsingError(
+          'ISING_WORKER_FAILED',
+          `${what} worker ${job.slot} that holds this estimate has exited; estimate the batch again (or pass threads: 1)`,
+        );
+      }
     }
-    const results: TaskResult[] = [runLocally(tasks[0]!)];
-    for (let i = 1; i < tasks.length; i++) {
-      const slot = slots[i];
-      if (slot === undefined) {
-        results.push(runLocally(tasks[i]!));
+    const posted: (SyncReply | undefined)[] = [];
+    const serials: number[] = [];
+    for (const job of jobs) {
+      const pw = this.unavailable ? undefined : this.workerAt(job.slot);
+      if (pw === undefined || !waitStarted(pw.ready)) {
+        this.unavailable = true;
+        posted.push(undefined);
+        serials.push(0);
         continue;
       }
-      const { reply, k, stride } = slot;
-      const answer = waitSyncReply(reply, TASK_TIMEOUT_MS);
-      if (!answer.ok) throw new IsingError('ISING_WORKER_FAILED', `exact-enumeration worker failed: ${answer.message}`);
-      results.push(
-        slot.forward
-          ? readForward(reply.payload, k, stride)
-          : { fields: reply.payload.slice(0, k * stride), couplings: reply.payload.slice(k * stride) },
-      );
+      const reply = createSyncReply(job.replyLength);
+      // The task's arrays are this call's private copies: transfer them (they detach here).
+      pw.worker.postMessage({ id: this.nextId++, task: job.task, sync: reply } satisfies WorkerRequest, transferList(job.task));
+      posted.push(reply);
+      serials.push(pw.serial);
     }
-    return results;
+    const mine = local();
+    const replies = posted.map((reply) => {
+      if (reply === undefined) return undefined;
+      const answer = waitSyncReply(reply, TASK_TIMEOUT_MS);
+      if (!answer.ok) throw workerError(what, answer.message);
+      return reply.payload;
+    });
+    return { local: mine, replies, serials };
+  }
+
+  /** Posts a task that needs no answer (e.g. `sampler-drop`) to worker `slot` if it is still the one with `serial`. */
+  post(slot: number, task: PoolTask, serial: number): void {
+    const pw = this.workers[slot];
+    if (pw === undefined || pw.serial !== serial || Atomics.load(pw.ready, 0) !== 1) return;
+    pw.worker.postMessage({ id: this.nextId++, task } satisfies WorkerRequest, transferList(task));
+  }
+
+  /** For tests: kills worker `slot` as a crash would (its handles are lost). */
+  async terminateWorker(slot: number): Promise<void> {
+    const pw = this.workers[slot];
+    if (pw === undefined) return;
+    // Marked dead before the 'exit' event: a synchronous caller must not post to it and wait.
+    Atomics.store(pw.ready, 0, -1);
+    this.workers[slot] = undefined;
+    await pw.worker.terminate();
   }
 
   async dispose(): Promise<void> {
@@ -286,14 +409,19 @@ let pool: ExactWorkerPool | undefined;
 
 /** Runs each task on its own worker (task `i` on worker `i`) of `target` (default: the shared pool); results in task order. */
 export function runOnWorkers(tasks: readonly WorkerTask[], target?: ExactWorkerPool): Promise<TaskResult[]> {
-  const p = target ?? (pool ??= new ExactWorkerPool());
+  const p = target ?? sharedPool();
   return Promise.all(tasks.map((task, i) => p.run(task, i)));
 }
 
 /** {@link ExactWorkerPool.runSync} on `target` (default: the shared pool). */
 export function runOnWorkersSync(tasks: readonly WorkerTask[], target?: ExactWorkerPool): TaskResult[] {
-  const p = target ?? (pool ??= new ExactWorkerPool());
+  const p = target ?? sharedPool();
   return p.runSync(tasks);
+}
+
+/** The process's shared pool (started lazily; the exact path and the threaded samplers use it). */
+export function sharedPool(): ExactWorkerPool {
+  return (pool ??= new ExactWorkerPool());
 }
 
 /** Number of live workers in the shared pool (0 before the first parallel call). For tests and diagnostics. */

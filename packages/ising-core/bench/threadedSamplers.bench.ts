@@ -1,0 +1,85 @@
+/**
+ * Forward + VJP wall time of the long-context samplers through their plugins, `threads: 1` vs
+ * `threads: 2` (median of `--repeats` after one warm-up run, which also starts the workers), on
+ * causal batches B × T. Fields ~ N(0, 1); mean-field and tap: dense couplings ~ N(0, 0.3²/T);
+ * transfer-matrix: bandwidth `--bandwidth` (default 8), banded couplings ~ 0.3 N(0, 1). For the
+ * transfer matrix a third row turns the wasm kernel's own second thread (transferThreads.ts) off,
+ * so `threads: 1` is truly one thread there.
+ *
+ * Run from the workspace root:
+ * `npx tsx --conditions=@boltzmann/source packages/ising-core/bench/threadedSamplers.bench.ts`
+ * Options: `--shapes 12x64,12x256 --samplers mean-field,tap,transfer-matrix --repeats 5 --bandwidth 8`.
+ */
+import { causalBatch, createRng, meanFieldSampler, tapSampler, transferMatrixSampler } from '../src/index.js';
+import type { BatchEstimate, IsingBatch, Sampler } from '../src/index.js';
+import { useTransferThreads } from '../src/internal/kernels/transferThreads.js';
+import { batchCost } from '../src/internal/threadedEstimate.js';
+import { disposeWorkerPool } from '../src/internal/workerPool.js';
+
+function option(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1]! : fallback;
+}
+const shapes = option('shapes', '12x64,12x256').split(',').map((s) => s.split('x').map(Number) as [number, number]);
+const samplers = option('samplers', 'mean-field,tap,transfer-matrix').split(',');
+const repeats = Number(option('repeats', '5'));
+const bandwidth = Number(option('bandwidth', '8'));
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+function batchFor(name: string, b: number, T: number, seed: number): IsingBatch {
+  const rng = createRng(seed);
+  const fields = Float64Array.from({ length: b * T * T }, () => rng.normal());
+  const couplings = new Float64Array(T * T);
+  for (let j = 0; j < T; j++) {
+    for (let k = j + 1; k < T; k++) {
+      if (name === 'transfer-matrix') {
+        if (k - j <= bandwidth) couplings[j * T + k] = 0.3 * rng.normal();
+      } else couplings[j * T + k] = (0.3 * rng.normal()) / Math.sqrt(T);
+    }
+  }
+  return causalBatch(fields, couplings, { batch: b, length: T });
+}
+
+function create(name: string, threads: number): Sampler {
+  if (name === 'mean-field') return meanFieldSampler.create({ threads });
+  if (name === 'tap') return tapSampler.create({ threads });
+  return transferMatrixSampler.create({ threads, bandwidth });
+}
+
+function time(sampler: Sampler, batch: IsingBatch): number {
+  const grad = Float64Array.from({ length: batch.size * batch.stride }, (_, i) => Math.sin(i));
+  const once = (): number => {
+    const t = performance.now();
+    (sampler.estimate!(batch) as BatchEstimate).vjp(grad);
+    return performance.now() - t;
+  };
+  once();
+  return median(Array.from({ length: repeats }, once));
+}
+
+console.log('| sampler | B × T | cost | threads 1 (ms) | threads 2 (ms) | speed-up |');
+console.log('|---|---|---:|---:|---:|---:|');
+for (const name of samplers) {
+  for (const [b, T] of shapes) {
+    const batch = batchFor(name, b, T, 1);
+    const cost = batchCost(name as 'tap', batch.spins);
+    const variants: [string, () => void][] =
+      name === 'transfer-matrix'
+        ? [
+            ['', () => useTransferThreads(true)],
+            [' (kernel thread off)', () => useTransferThreads(false)],
+          ]
+        : [['', () => {}]];
+    for (const [label, setup] of variants) {
+      setup();
+      const one = time(create(name, 1), batch);
+      const two = time(create(name, 2), batch);
+      console.log(`| ${name}${label} | ${b} × ${T} | ${cost} | ${one.toFixed(1)} | ${two.toFixed(1)} | ${(one / two).toFixed(2)}× |`);
+    }
+  }
+}
+await disposeWorkerPool();

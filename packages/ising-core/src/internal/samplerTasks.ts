@@ -1,0 +1,80 @@
+import { createIsingBatch } from '../batch.js';
+import { IsingError } from '../errors.js';
+import { meanFieldSampler } from '../meanField.js';
+import { tapSampler } from '../tap.js';
+import { transferMatrixSampler } from '../transferMatrix.js';
+import type { BatchEstimate, ConvergenceDiagnostics, Sampler } from '../types.js';
+import type { FixedPointGradients } from './fixedPointEstimate.js';
+import { useTransferThreads } from './kernels/transferThreads.js';
+import type { SamplerTask, ThreadedSamplerName } from './workerPool.js';
+
+/**
+ * Estimates a worker keeps for their VJP. A training step takes the VJP of the estimate it just
+ * made, so a few suffice; older ones are dropped (their VJP then fails with a coded error).
+ */
+export const KEPT_ESTIMATES = 4;
+
+interface Kept {
+  readonly sampler: ThreadedSamplerName;
+  readonly estimate: BatchEstimate;
+}
+
+const kept = new Map<number, Kept>();
+let kernelThreadsOff = false;
+
+function build(name: ThreadedSamplerName, options: Readonly<Record<string, unknown>>): Sampler {
+  // The worker is one of the threads already: it runs its share on itself.
+  const single = { ...options, threads: 1 };
+  if (name === 'mean-field') return meanFieldSampler.create(single);
+  if (name === 'tap') return tapSampler.create(single);
+  if (!kernelThreadsOff) {
+    // The wasm transfer kernel's own second thread would oversubscribe the cores from here.
+    kernelThreadsOff = true;
+    useTransferThreads(false);
+  }
+  return transferMatrixSampler.create(single);
+}
+
+function diagnosticsArrays(d: ConvergenceDiagnostics | undefined): Float64Array[] {
+  return d === undefined || d.iterations === undefined || d.residual === undefined ? [] : [Float64Array.from(d.iterations), Float64Array.from(d.residual)];
+}
+
+/**
+ * Runs a sampler task on this thread and returns its payload arrays (concatenated by the caller of
+ * `completeSyncReply`): an estimate answers `magnetization` then `iterations`, `residual` (fixed
+ * points) or `logPartition` (transfer matrix); a VJP answers `∂L/∂h`, the partial `∂L/∂J`, then the
+ * adjoint `iterations`, `residual` (fixed points). A drop answers nothing.
+ *
+ * @throws {IsingError} the sampler's own errors; ISING_INVALID_ARGUMENT for a VJP whose handle was freed.
+ */
+export function runSamplerTask(task: SamplerTask): Float64Array[] {
+  if (task.kind === 'sampler-drop') {
+    kept.delete(task.handle);
+    return [];
+  }
+  if (task.kind === 'sampler-estimate') {
+    const { stride, beta, spins, fields, couplings } = task.batch;
+    const sampler = build(task.sampler, task.options);
+    if (sampler.estimate === undefined) throw new Error(`${task.sampler} has no estimate`);
+    const estimate = sampler.estimate(createIsingBatch({ fields, couplings, spins, stride, beta }));
+    if (estimate instanceof Promise) throw new Error(`${task.sampler} returned a promise on a worker`);
+    kept.set(task.handle, { sampler: task.sampler, estimate });
+    for (const handle of kept.keys()) {
+      if (kept.size <= KEPT_ESTIMATES) break;
+      kept.delete(handle);
+    }
+    const logZ = (estimate as { logPartition?: Float64Array }).logPartition;
+    return [estimate.magnetization, ...(logZ === undefined ? diagnosticsArrays(estimate.diagnostics) : [logZ])];
+  }
+  const entry = kept.get(task.handle);
+  if (entry === undefined) {
+    throw new IsingError(
+      'ISING_INVALID_ARGUMENT',
+      `threaded estimate ${task.handle} was freed: a worker keeps the VJP state of its last ${KEPT_ESTIMATES} estimates, ` +
+        `so call vjp before ${KEPT_ESTIMATES} newer estimates, or create the sampler with threads: 1`,
+    );
+  }
+  const grads = entry.estimate.vjp(task.grad);
+  if (grads instanceof Promise) throw new Error(`${entry.sampler} vjp returned a promise on a worker`);
+  return [grads.fields, grads.couplings, ...diagnosticsArrays((grads as Partial<FixedPointGradients>).diagnostics)];
+}
