@@ -60,3 +60,4 @@ export { mergeConvergence, recordConvergence } from './convergenceRecorder.js';
 export type { ConvergenceSummary, RecordingSampler } from './convergenceRecorder.js';
 export { DEFAULT_BANDWIDTH, MAX_BANDWIDTH, TRANSFER_MATRIX_SPIN_LIMIT, estimateTransferMatrix, transferMatrixSampler } from './transferMatrix.js';
 export type { TransferMatrixEstimate, TransferMatrixOptions } from './transferMatrix.js';
+export type { ThreadsOption } from './internal/threadedEstimate.js';

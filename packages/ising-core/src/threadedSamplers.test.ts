@@ -1,8 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { causalBatch, createIsingBatch, createRng, meanFieldSampler, tapSampler, transferMatrixSampler } from './index.js';
 import type { BatchEstimate, IsingBatch, IsingGradients, Sampler } from './index.js';
-import { splitRanges } from './internal/threadedEstimate.js';
-import { disposeWorkerPool, sharedPool, sharedPoolSize } from './internal/workerPool.js';
+import { fixedPointEstimate, readFixedPointOptions } from './internal/fixedPointEstimate.js';
+import { splitRanges, threadedEstimate } from './internal/threadedEstimate.js';
+import { disposeWorkerPool, ExactWorkerPool, sharedPool, sharedPoolSize } from './internal/workerPool.js';
 
 afterAll(() => disposeWorkerPool());
 
@@ -134,5 +135,26 @@ describe('threaded mean-field, tap and transfer-matrix', () => {
       }
     }
     expect(() => meanFieldSampler.create({ threads: 'auto' })).not.toThrow();
+  });
+
+  it('falls back to the calling thread, with one warning, when workers cannot start', async () => {
+    const warnings: string[] = [];
+    const listen = (w: Error & { code?: string }): void => void warnings.push(w.code ?? '');
+    process.on('warning', listen);
+    try {
+      const pool = new ExactWorkerPool({ url: new URL('./doesNotExist.mjs', import.meta.url) });
+      const settings = readFixedPointOptions('tap', {});
+      const single = (b: IsingBatch): BatchEstimate => fixedPointEstimate('tap', b, settings);
+      const spec = { sampler: 'tap', options: settings, threads: 2, autoMinCost: 0, keepSequences: false, single, pool } as const;
+      const batch = causal('tap', 2, 24, 19);
+      expectSame(single(batch), threadedEstimate(spec, batch), batch);
+      expectSame(single(batch), threadedEstimate(spec, batch), batch);
+      expect(pool.unavailable).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(warnings.filter((c) => c === 'ISING_THREADS_UNAVAILABLE')).toHaveLength(1);
+      await pool.dispose();
+    } finally {
+      process.off('warning', listen);
+    }
   });
 });

@@ -47,6 +47,8 @@ export interface ThreadedSpec<E extends BatchEstimate> {
   /** May not cut between problems `q − 1` and `q` when `spins[q] = spins[q − 1] + 1` (warm start). */
   readonly keepSequences: boolean;
   readonly single: (batch: IsingBatch) => E;
+  /** The pool to use (tests); default the process's shared pool. */
+  readonly pool?: ExactWorkerPool;
 }
 
 /** Cost of problem `q`: `n²` per fixed-point iteration, `n` (times `2^w`, the same for all) for the transfer matrix. */
@@ -156,7 +158,7 @@ export function threadedEstimate<E extends BatchEstimate>(spec: ThreadedSpec<E>,
   if (ranges.length < 2) return spec.single(batch);
   const { stride, size } = checked;
   const fixedPoint = sampler !== 'transfer-matrix';
-  const pool = sharedPool();
+  const pool = spec.pool ?? sharedPool();
   const jobs = ranges.slice(1).map((range, i) => {
     const k = range[1] - range[0];
     const sub = subBatch(checked, range);
