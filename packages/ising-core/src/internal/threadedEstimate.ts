@@ -101,6 +101,9 @@ function subBatch(batch: IsingBatch, [from, to]: [number, number]): IsingBatch {
   });
 }
 
+/** Worker errors number problems within their range: say which range that was. */
+const whereOf = ([from, to]: [number, number]): string => `on the worker thread running problems ${from}–${to - 1}; problem numbers above count from ${from}`;
+
 let nextHandle = 1;
 
 /** Drops a worker's kept estimate once its threaded estimate is garbage (best effort; the bound in the worker is the guarantee). */
@@ -170,7 +173,7 @@ export function threadedEstimate<E extends BatchEstimate>(spec: ThreadedSpec<E>,
       handle: nextHandle++,
       replyLength: k * stride + (fixedPoint ? 2 * k : k),
     };
-    return { slot: i, task, replyLength: task.replyLength };
+    return { slot: i, task, replyLength: task.replyLength, where: whereOf(range) };
   });
   const { local, replies, serials } = pool.runSplitSync(jobs, () => spec.single(subBatch(checked, ranges[0]!)), sampler);
   const parts: Part[] = [{ range: ranges[0]!, local, slot: -1, serial: 0, handle: 0 }];
@@ -205,7 +208,7 @@ export function threadedEstimate<E extends BatchEstimate>(spec: ThreadedSpec<E>,
       const k = p.range[1] - p.range[0];
       const replyLength = k * stride + stride * stride + (fixedPoint ? 2 * k : 0);
       const grad = gradMagnetization.slice(p.range[0] * stride, p.range[1] * stride);
-      return { slot: p.slot, serial: p.serial, replyLength, task: { kind: 'sampler-vjp' as const, handle: p.handle, grad, replyLength } };
+      return { slot: p.slot, serial: p.serial, replyLength, where: whereOf(p.range), task: { kind: 'sampler-vjp' as const, handle: p.handle, grad, replyLength } };
     });
     const localParts = parts.filter((p) => p.local !== undefined);
     const grads = pool.runSplitSync(

@@ -318,13 +318,14 @@ export class ExactWorkerPool {
    * Posts each job to its worker `slot`, runs `local` on the calling thread meanwhile, then blocks
    * in `Atomics.wait` for every answer (a flat payload of `replyLength` values). A job whose worker
    * cannot start gets `undefined` (serial 0): the caller runs it itself. A job with `serial` must
-   * reach the worker that had that serial (the one holding its handle).
+   * reach the worker that had that serial (the one holding its handle). A failure's message ends
+   * with the job's `where`, when it has one.
    *
    * @throws {IsingError} the worker's own IsingError code when it threw one; ISING_WORKER_FAILED when
    *   a worker fails, does not answer, or (for a job with `serial`) is no longer the worker it was.
    */
   runSplitSync<L>(
-    jobs: readonly { readonly slot: number; readonly task: PoolTask; readonly replyLength: number; readonly serial?: number }[],
+    jobs: readonly { readonly slot: number; readonly task: PoolTask; readonly replyLength: number; readonly serial?: number; readonly where?: string }[],
     local: () => L,
     what: string,
   ): { local: L; replies: (Float64Array | undefined)[]; serials: number[] } {
@@ -355,10 +356,11 @@ export class ExactWorkerPool {
       serials.push(pw.serial);
     }
     const mine = local();
-    const replies = posted.map((reply) => {
+    const replies = posted.map((reply, i) => {
       if (reply === undefined) return undefined;
       const answer = waitSyncReply(reply, TASK_TIMEOUT_MS);
-      if (!answer.ok) throw workerError(what, answer.message);
+      const where = jobs[i]!.where;
+      if (!answer.ok) throw workerError(what, where === undefined ? answer.message : `${answer.message} (${where})`);
       return reply.payload;
     });
     return { local: mine, replies, serials };
