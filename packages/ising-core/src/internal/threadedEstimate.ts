@@ -11,8 +11,9 @@ export interface ThreadsOption {
    * enough to pay (mean-field, tap: `Σ n² ≥ 2^15`; transfer-matrix with bandwidth ≤ 1:
    * `Σ n ≥ 2^14`; transfer-matrix with bandwidth ≥ 2 never, its wasm kernel already runs a large
    * batch on a second thread of its own), the calling thread below; a positive integer forces that
-   * many (1 = calling thread only), at most the core count. Results equal the one-thread run
-   * (`∂L/∂J` up to summation order).
+   * many (1 = no pool workers), at most the core count. Results equal the one-thread run
+   * (`∂L/∂J` up to summation order). The transfer matrix's wasm kernel thread is not governed by
+   * this option: it splits a batch of at least 2^20 state-steps whatever `threads` says.
    */
   readonly threads?: 'auto' | number;
 }
