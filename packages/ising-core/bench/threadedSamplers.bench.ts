@@ -2,9 +2,8 @@
  * Forward + VJP wall time of the long-context samplers through their plugins, `threads: 1` vs
  * `threads: 2` (median of `--repeats` after one warm-up run, which also starts the workers), on
  * causal batches B × T. Fields ~ N(0, 1); mean-field and tap: dense couplings ~ N(0, 0.3²/T);
- * transfer-matrix: bandwidth `--bandwidth` (default 8), banded couplings ~ 0.3 N(0, 1). For the
- * transfer matrix a third row turns the wasm kernel's own second thread (transferThreads.ts) off,
- * so `threads: 1` is truly one thread there.
+ * transfer-matrix: bandwidth `--bandwidth` (default 8), banded couplings ~ 0.3 N(0, 1). All three
+ * thread through the one shared worker pool, so `threads: 1` is one thread for each.
  *
  * Run from the workspace root:
  * `npx tsx --conditions=@boltzmann/source packages/ising-core/bench/threadedSamplers.bench.ts`
@@ -12,7 +11,6 @@
  */
 import { causalBatch, createRng, meanFieldSampler, tapSampler, transferMatrixSampler } from '../src/index.js';
 import type { BatchEstimate, IsingBatch, Sampler } from '../src/index.js';
-import { useTransferThreads } from '../src/internal/kernels/transferThreads.js';
 import { batchCost } from '../src/internal/threadedEstimate.js';
 import { disposeWorkerPool } from '../src/internal/workerPool.js';
 
@@ -67,19 +65,9 @@ for (const name of samplers) {
   for (const [b, T] of shapes) {
     const batch = batchFor(name, b, T, 1);
     const cost = batchCost(name as 'tap', batch.spins);
-    const variants: [string, () => void][] =
-      name === 'transfer-matrix'
-        ? [
-            ['', () => useTransferThreads(true)],
-            [' (kernel thread off)', () => useTransferThreads(false)],
-          ]
-        : [['', () => {}]];
-    for (const [label, setup] of variants) {
-      setup();
-      const one = time(create(name, 1), batch);
-      const two = time(create(name, 2), batch);
-      console.log(`| ${name}${label} | ${b} × ${T} | ${cost} | ${one.toFixed(1)} | ${two.toFixed(1)} | ${(one / two).toFixed(2)}× |`);
-    }
+    const one = time(create(name, 1), batch);
+    const two = time(create(name, 2), batch);
+    console.log(`| ${name} | ${b} × ${T} | ${cost} | ${one.toFixed(1)} | ${two.toFixed(1)} | ${(one / two).toFixed(2)}× |`);
   }
 }
 await disposeWorkerPool();

@@ -9,12 +9,12 @@
  * (from the workspace root). Options: `--lengths 16,32,64,128,256 --widths 4,8 --batch 12
  * --repeats 5 --budget 20000 --threads 2 --kernel wasm` (a configuration whose first run takes more
  * than `budget / repeats` ms runs fewer repeats, at least one; `--threads 1` keeps the work on the
- * calling thread; `--kernel js` runs the JavaScript kernel instead of the wasm SIMD one). Batches of
- * at least 2^20 state-steps use a worker thread beside the calling one (2 threads).
+ * calling thread; `--kernel js` runs the JavaScript kernel instead of the wasm SIMD one). With
+ * `--threads 2` the sampler's `threads: 2` splits the batch across the shared worker pool.
  */
 import { cpus } from 'node:os';
-import { causalBatch, createRng, estimateTransferMatrix } from '../src/index.js';
-import { useTransferThreads } from '../src/internal/kernels/transferThreads.js';
+import { causalBatch, createRng, disposeExactWorkers, transferMatrixSampler } from '../src/index.js';
+import type { BatchEstimate } from '../src/index.js';
 import { useWasmTransfer } from '../src/internal/kernels/transferWasm.js';
 
 function option(name: string, fallback: string): string {
@@ -31,8 +31,8 @@ const budget = Number(option('budget', '20000'));
 const threads = Number(option('threads', '2'));
 const kernel = option('kernel', 'wasm');
 if (kernel === 'js') useWasmTransfer(false);
-const twoThreads = kernel !== 'js' && threads > 1 && useTransferThreads(true);
-if (!twoThreads) useTransferThreads(false);
+// The JavaScript kernel is switched on this thread only (pool workers run wasm), so it runs on one.
+const twoThreads = kernel !== 'js' && threads > 1;
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -60,7 +60,7 @@ function measure(length: number, w: number): Row {
   let count = repeats;
   for (let r = 0; r < warmup + count; r++) {
     const t0 = performance.now();
-    const est = estimateTransferMatrix(problem, { bandwidth: w });
+    const est = transferMatrixSampler.create({ bandwidth: w, threads: twoThreads ? 2 : 1 }).estimate!(problem) as BatchEstimate;
     const t1 = performance.now();
     est.vjp(upstream);
     const t2 = performance.now();
@@ -96,3 +96,5 @@ for (const w of widths) {
     );
   }
 }
+
+await disposeExactWorkers();

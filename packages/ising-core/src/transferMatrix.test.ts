@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { causalBatch, createIsingBatch, createRng, estimateExact, estimateTransferMatrix, transferMatrixSampler } from './index.js';
 import type { BatchEstimate, IsingBatch, Rng } from './index.js';
 import { bruteForceEstimate, bruteForceMoments, describeSamplerConformance, thrownBy } from './testing/index.js';
-import { THREAD_MIN_WORK, transferThreadJobs, useTransferThreads } from './internal/kernels/transferThreads.js';
 import { useWasmTransfer } from './internal/kernels/transferWasm.js';
 
 /** A stride × stride coupling matrix with random entries in the band `0 < k − j ≤ w`, zero elsewhere. */
@@ -198,7 +197,7 @@ describe('estimateTransferMatrix', () => {
     }
   });
 
-  it('should give the same answer on one thread, on two (worker thread) and with the JavaScript kernel', () => {
+  it('should give the same answer with the wasm and the JavaScript kernel (threads: threadedSamplers.test.ts)', () => {
     const T = 40;
     const w = 5;
     const rng = createRng(77);
@@ -210,23 +209,15 @@ describe('estimateTransferMatrix', () => {
       return { m: est.magnetization, logZ: est.logPartition, dh: fields, dJ: couplings };
     };
     try {
-      expect(useTransferThreads(false)).toBe(false);
-      const one = runs();
-      expect(useTransferThreads(true, 1), 'a worker thread starts').toBe(true);
-      const before = transferThreadJobs();
-      const two = runs();
-      expect(transferThreadJobs() - before, 'shares the worker ran (forward and VJP)').toBe(2);
+      const wasm = runs();
       useWasmTransfer(false);
       const js = runs();
-      for (const other of [two, js]) {
-        expectClose(other.m, one.m, 1e-13, 'm');
-        expectClose(other.logZ, one.logZ, 1e-13, 'log Z');
-        expectClose(other.dh, one.dh, 1e-13, '∂L/∂h');
-        expectClose(other.dJ, one.dJ, 1e-12, '∂L/∂J');
-      }
+      expectClose(js.m, wasm.m, 1e-13, 'm');
+      expectClose(js.logZ, wasm.logZ, 1e-13, 'log Z');
+      expectClose(js.dh, wasm.dh, 1e-13, '∂L/∂h');
+      expectClose(js.dJ, wasm.dJ, 1e-12, '∂L/∂J');
     } finally {
       useWasmTransfer(true);
-      useTransferThreads(true, THREAD_MIN_WORK);
     }
   });
 

@@ -6,7 +6,6 @@ import type { ChainProblem } from './internal/kernels/transferKernel.js';
 import { bandTables, foldBandGrad, linearForward, linearScratch, linearVjp } from './internal/kernels/transferLinear.js';
 import type { BandTables } from './internal/kernels/transferLinear.js';
 import { wasmTransferForward, wasmTransferVjp } from './internal/kernels/transferWasm.js';
-import { splitWork } from './internal/kernels/transferThreads.js';
 import { resolveThreads } from './internal/kernels/exactBatch.js';
 import { splitThreadsOption, threadedEstimate, TRANSFER_AUTO_MIN_COST } from './internal/threadedEstimate.js';
 import type { ThreadsOption } from './internal/threadedEstimate.js';
@@ -109,8 +108,8 @@ function chainOf(batch: IsingBatch, q: number, bandwidth: number): ChainProblem 
  * rescaled at every step, in the linear domain when a dynamic-range bound proves no weight can
  * underflow, as logarithms otherwise). Linear-domain problems run in one batched kernel: the
  * coupling factors are tabulated once per batch (they do not depend on the fields), the kernel is
- * WebAssembly SIMD where the engine has it (else JavaScript), and a batch of at least 2^20
- * state-steps is split between the calling thread and one worker thread. The
+ * WebAssembly SIMD where the engine has it (else JavaScript); the sampler's `threads` option
+ * splits a large batch across the shared worker pool. The
  * VJP runs the same pass once more with tangents (forward-mode in the direction of the upstream
  * gradient, which equals the reverse-mode VJP because the Hessian of `log Z` is symmetric), giving
  * `∂L/∂h_k = β Cov(G, s_k)` and `∂L/∂J_kl = β Σ_q Cov_q(G, s_k s_l)` with `G = Σ_j g_j s_j`.
@@ -141,15 +140,11 @@ export function estimateTransferMatrix(batch: IsingBatch, options: TransferMatri
   const logPartition = new Float64Array(size);
   if (fast !== undefined) {
     const { tables } = fast;
-    // The wasm SIMD kernel when this engine has it (W ≥ 2), on two threads for a large batch; else the JavaScript one.
+    // The wasm SIMD kernel when this engine has it (W ≥ 2), else the JavaScript one. Threads come
+    // from the sampler's `threads` option (the shared worker pool), never from here.
     const wasmForward = wasmTransferForward(tables);
     if (wasmForward !== undefined) {
-      const job = splitWork('forward', tables, linear, spins, stride, hs, undefined, magnetization, logPartition, undefined, undefined);
-      const run = (q: number): void => {
-        logPartition[q] = wasmForward(hs, q * stride, spins[q]!, magnetization, q * stride);
-      };
-      (job?.local ?? linear).forEach(run);
-      if (job !== undefined && !job.finish()) job.remote.forEach(run);
+      for (const q of linear) logPartition[q] = wasmForward(hs, q * stride, spins[q]!, magnetization, q * stride);
     } else {
       const scratch = linearScratch(tables, false);
       for (const q of linear) logPartition[q] = linearForward(tables, hs, q * stride, spins[q]!, scratch, magnetization, q * stride);
@@ -180,10 +175,7 @@ export function estimateTransferMatrix(batch: IsingBatch, options: TransferMatri
         const acc0 = new Float64Array(n);
         const wasm = wasmTransferVjp(tables);
         if (wasm !== undefined) {
-          const job = splitWork('vjp', tables, linear, spins, stride, hs, gradMagnetization, fields, undefined, acc, acc0);
-          const run = (q: number): void => wasm.run(hs, q * stride, gradMagnetization, q * stride, spins[q]!, fields, q * stride);
-          (job?.local ?? linear).forEach(run);
-          if (job !== undefined && !job.finish()) job.remote.forEach(run);
+          for (const q of linear) wasm.run(hs, q * stride, gradMagnetization, q * stride, spins[q]!, fields, q * stride);
           wasm.collect(acc, acc0);
         } else {
           const scratch = linearScratch(tables, true);
@@ -276,9 +268,10 @@ export const transferMatrixSampler: SamplerPlugin<TransferMatrixOptions & Thread
     const bandwidth = resolveBandwidth(rest);
     const threads = resolveThreads(requested, `${NAME} option threads`);
     const single = (batch: IsingBatch): TransferMatrixEstimate => estimateTransferMatrix(batch, { bandwidth });
-    // From bandwidth 2 the wasm kernel splits a large batch with a thread of its own (transferThreads.ts):
-    // the pool on top measured slower (12 × 256, w = 8: 307 ms vs 261 ms), so 'auto' leaves it alone.
-    const autoMinCost = bandwidth < 2 ? TRANSFER_AUTO_MIN_COST : Number.POSITIVE_INFINITY;
+    // The pool's cost measure is Σ n. 'auto' splits from Σ n ≥ 2^14 at w ≤ 1 (measured) and from
+    // 2^20 window-state steps, Σ n · 2^w, at w ≥ 2 (measured at w = 8 with bench/threadedSamplers.bench.ts:
+    // 12 × 16, 4·10^5 steps, 0.75×; 12 × 32, 1.6·10^6 steps, 1.5×).
+    const autoMinCost = bandwidth < 2 ? TRANSFER_AUTO_MIN_COST : Math.ceil(2 ** 20 / 2 ** bandwidth);
     const spec = { sampler: NAME, options: { bandwidth }, threads, autoMinCost, keepSequences: false, single } as const;
     return {
       name: NAME,

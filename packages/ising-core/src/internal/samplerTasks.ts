@@ -5,7 +5,6 @@ import { tapSampler } from '../tap.js';
 import { transferMatrixSampler } from '../transferMatrix.js';
 import type { BatchEstimate, ConvergenceDiagnostics, Sampler } from '../types.js';
 import type { FixedPointGradients } from './fixedPointEstimate.js';
-import { useTransferThreads } from './kernels/transferThreads.js';
 import type { SamplerTask, ThreadedSamplerName } from './workerPool.js';
 
 /**
@@ -20,18 +19,12 @@ interface Kept {
 }
 
 const kept = new Map<number, Kept>();
-let kernelThreadsOff = false;
 
 function build(name: ThreadedSamplerName, options: Readonly<Record<string, unknown>>): Sampler {
   // The worker is one of the threads already: it runs its share on itself.
   const single = { ...options, threads: 1 };
   if (name === 'mean-field') return meanFieldSampler.create(single);
   if (name === 'tap') return tapSampler.create(single);
-  if (!kernelThreadsOff) {
-    // The wasm transfer kernel's own second thread would oversubscribe the cores from here.
-    kernelThreadsOff = true;
-    useTransferThreads(false);
-  }
   return transferMatrixSampler.create(single);
 }
 

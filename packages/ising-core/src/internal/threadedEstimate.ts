@@ -8,12 +8,10 @@ import type { ExactWorkerPool, ThreadedSamplerName } from './workerPool.js';
 export interface ThreadsOption {
   /**
    * Threads per estimate and VJP: `'auto'` (default) uses every core once the batch is large
-   * enough to pay (mean-field, tap: `Σ n² ≥ 2^15`; transfer-matrix with bandwidth ≤ 1:
-   * `Σ n ≥ 2^14`; transfer-matrix with bandwidth ≥ 2 never, its wasm kernel already runs a large
-   * batch on a second thread of its own), the calling thread below; a positive integer forces that
-   * many (1 = no pool workers), at most the core count. Results equal the one-thread run
-   * (`∂L/∂J` up to summation order). The transfer matrix's wasm kernel thread is not governed by
-   * this option: it splits a batch of at least 2^20 state-steps whatever `threads` says.
+   * enough to pay (mean-field, tap: `Σ n² ≥ 2^15`; transfer-matrix: `Σ n ≥ 2^14` at bandwidth
+   * ≤ 1, `Σ n · 2^w ≥ 2^20` window-state steps from bandwidth 2), the calling thread below; a
+   * positive integer forces that many (1 = no pool workers), at most the core count. Results
+   * equal the one-thread run (`∂L/∂J` up to summation order).
    */
   readonly threads?: 'auto' | number;
 }
