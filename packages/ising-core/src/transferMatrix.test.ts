@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { causalBatch, createIsingBatch, createRng, estimateExact, estimateTransferMatrix, transferMatrixSampler } from './index.js';
+import { causalBatch, createIsingBatch, createRng, estimateExact, estimateTransferMatrix, logPartition, transferMatrixSampler } from './index.js';
 import type { BatchEstimate, IsingBatch, Rng } from './index.js';
 import { bruteForceEstimate, bruteForceMoments, describeSamplerConformance, thrownBy } from './testing/index.js';
 import { useWasmTransfer } from './internal/kernels/transferWasm.js';
@@ -69,6 +69,33 @@ describe('estimateTransferMatrix', () => {
         // Brute force (n² work per state) up to 9 spins, estimateExact beyond.
         expectMatchesEnumeration(randomBanded(seed, n, w, 2, 0.8, beta), w, seed, n <= 9 ? 'brute-force' : 'exact');
       }
+    }
+  });
+
+  it('should equal enumeration at n = 20 too (the largest size the exact sampler is fast at), for w = 2, 9 and 16 (its largest bandwidth)', () => {
+    let seed = 900;
+    for (const w of [2, 9, 16]) {
+      seed++;
+      const batch = randomBanded(seed, 20, w, 2, 0.6, 1.2);
+      const est = estimateTransferMatrix(batch, { bandwidth: w });
+      const ref = estimateExact(batch, { threads: 1 });
+      const stride = 20;
+      const used = (i: number): boolean => i % stride < batch.spins[Math.floor(i / stride)]!;
+      expectClose(est.magnetization, ref.magnetization, 1e-10, `m (w=${w})`);
+      for (let q = 0; q < batch.size; q++) {
+        const fieldsQ = batch.fields.subarray(q * stride, q * stride + batch.spins[q]!);
+        const logZ = logPartition(fieldsQ, batch.couplings, { spins: batch.spins[q]!, beta: batch.beta });
+        expect(Math.abs(est.logPartition[q]! - logZ), `log Z of problem ${q} (w=${w})`).toBeLessThanOrEqual(1e-10 * Math.max(1, Math.abs(logZ)));
+      }
+      const grad = Float64Array.from({ length: batch.size * stride }, (_, i) => Math.sin(i + w));
+      const got = est.vjp(grad);
+      const want = ref.vjp(grad);
+      expectClose(got.fields, want.fields, 1e-10, `∂L/∂h (w=${w})`, used);
+      expectClose(got.couplings, want.couplings, 1e-10, `∂L/∂J (w=${w})`, (i) => {
+        const k = Math.floor(i / stride);
+        const l = i % stride;
+        return l > k && l - k <= w;
+      });
     }
   });
 
