@@ -1,7 +1,8 @@
+import { ATTENTION_VARIANTS } from '@boltzmann/ising-core';
 import type { BracketMode, Experiment, TrainingSettings, Variant } from './types.js';
 
 /** Every attention variant, in the column order of the summary tables. */
-export const ALL_VARIANTS: readonly Variant[] = ['softmax', 'boltzmann', 'sigmoid', 'coupling'];
+export const ALL_VARIANTS: readonly Variant[] = ATTENTION_VARIANTS;
 
 /** The name of a preset. */
 export type PresetName = 'small' | 'paper';

@@ -1,7 +1,7 @@
-import type { ConvergenceSummary } from '@boltzmann/ising-core';
+import type { AttentionVariant, ConvergenceSummary } from '@boltzmann/ising-core';
 
-/** The attention variants of the paper's four-way ablation (METHOD.md §1). */
-export type Variant = 'softmax' | 'boltzmann' | 'sigmoid' | 'coupling';
+/** The attention variants of the paper's four-way ablation (METHOD.md §1; defined in ising-core). */
+export type Variant = AttentionVariant;
 
 /** The dataset a run trains on. */
 export type DatasetName = 'shakespeare' | 'brackets';

@@ -1,3 +1,4 @@
+import type { CausalVariant } from './variants.js';
 import { assertBeta, assertSpinLimit, causalBatch } from './batch.js';
 import type { CausalShape } from './batch.js';
 import { echo } from './echo.js';
@@ -7,7 +8,7 @@ import { resolveMaxSpins } from './internal/kernels/exactBatch.js';
 import type { IsingBatch, IsingGradients, RealArray } from './types.js';
 
 /** The attention variants computed exactly (METHOD.md §1); `softmax` lives in the attention package. */
-export type CausalVariant = 'boltzmann' | 'sigmoid' | 'coupling';
+export type { CausalVariant } from './variants.js';
 
 /** Options of {@link causalBoltzmann}. */
 export interface CausalBoltzmannOptions {

@@ -56,6 +56,8 @@ export { estimateFromDense } from './denseEstimate.js';
 export { exactSampler } from './exactSampler.js';
 export type { ExactSamplerOptions } from './exactSampler.js';
 export { estimateBatch } from './estimateBatch.js';
+export { ATTENTION_VARIANTS, isAttentionVariant, usesSampler } from './variants.js';
+export type { AttentionVariant } from './variants.js';
 export { mergeConvergence, recordConvergence } from './convergenceRecorder.js';
 export type { ConvergenceSummary, RecordingSampler } from './convergenceRecorder.js';
 export { DEFAULT_BANDWIDTH, MAX_BANDWIDTH, TRANSFER_MATRIX_SPIN_LIMIT, estimateTransferMatrix, transferMatrixSampler } from './transferMatrix.js';
