@@ -6,15 +6,9 @@
  */
 import type { BandTables } from './transferLinear.js';
 import { wasmBase64 } from './wasm/transferWasm.generated.js';
+import { instantiateWasm } from './wasmInstance.js';
+import type { WasmMemory } from './wasmInstance.js';
 
-interface WasmMemory {
-  readonly buffer: ArrayBuffer;
-  grow(pages: number): number;
-}
-interface WasmApi {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object) => { readonly exports: unknown };
-}
 interface TransferExports {
   readonly memory: WasmMemory;
   forward(...pointers: number[]): void;
@@ -27,13 +21,7 @@ let enabled = true;
 function module(): TransferExports | null {
   if (!enabled) return null;
   if (instance === undefined) {
-    try {
-      const wasm = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
-      const bytes = Uint8Array.from(atob(wasmBase64), (c) => c.charCodeAt(0));
-      instance = wasm === undefined ? null : (new wasm.Instance(new wasm.Module(bytes)).exports as TransferExports);
-    } catch {
-      instance = null; // no WebAssembly SIMD here: the JavaScript kernel runs
-    }
+    instance = instantiateWasm<TransferExports>(wasmBase64); // null: the JavaScript kernel runs
   }
   return instance;
 }

@@ -8,16 +8,9 @@
  */
 import { splitBackward, splitForward } from './splitKernels.js';
 import { wasmBase64 } from './wasm/splitWasm.generated.js';
+import { instantiateWasm } from './wasmInstance.js';
+import type { WasmMemory } from './wasmInstance.js';
 
-// The few WebAssembly JS API members used here (the workspace's type libraries do not declare them).
-interface WasmMemory {
-  readonly buffer: ArrayBuffer;
-  grow(pages: number): number;
-}
-interface WasmApi {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object) => { readonly exports: unknown };
-}
 
 interface SplitExports {
   readonly memory: WasmMemory;
@@ -28,21 +21,9 @@ interface SplitExports {
 let exports: SplitExports | null | undefined;
 let enabled = true;
 
-function load(): SplitExports | null {
-  try {
-    const bytes = Uint8Array.from(atob(wasmBase64), (c) => c.charCodeAt(0));
-    const wasm = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
-    if (wasm === undefined) return null;
-    return new wasm.Instance(new wasm.Module(bytes)).exports as SplitExports;
-  } catch {
-    // No WebAssembly or no SIMD on this engine: the JavaScript kernels do the work.
-    return null;
-  }
-}
-
 function module(): SplitExports | null {
   if (!enabled) return null;
-  if (exports === undefined) exports = load();
+  if (exports === undefined) exports = instantiateWasm<SplitExports>(wasmBase64); // null: the JavaScript kernels run
   return exports;
 }
 

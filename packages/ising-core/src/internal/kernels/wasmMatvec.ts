@@ -11,15 +11,9 @@
  */
 import { matvec, matvecAndSquares } from './denseMatvec.js';
 import { wasmBase64 } from './wasm/matvecWasm.generated.js';
+import { instantiateWasm } from './wasmInstance.js';
+import type { WasmMemory } from './wasmInstance.js';
 
-interface WasmMemory {
-  readonly buffer: ArrayBuffer;
-  grow(pages: number): number;
-}
-interface WasmApi {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object) => { readonly exports: unknown };
-}
 interface MatvecExports {
   readonly memory: WasmMemory;
   matvec(J: number, stride: number, n: number, x: number, out: number): void;
@@ -34,13 +28,7 @@ let owner: DenseProducts | undefined;
 function wasm(): MatvecExports | null {
   if (!enabled) return null;
   if (instance === undefined) {
-    try {
-      const api = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
-      const bytes = Uint8Array.from(atob(wasmBase64), (c) => c.charCodeAt(0));
-      instance = api === undefined ? null : (new api.Instance(new api.Module(bytes)).exports as MatvecExports);
-    } catch {
-      instance = null; // no WebAssembly SIMD here: the JavaScript kernels do the work
-    }
+    instance = instantiateWasm<MatvecExports>(wasmBase64); // null: the JavaScript kernels do the work
   }
   return instance;
 }
