@@ -10,6 +10,8 @@ export { attentionWeights, causalMask } from './attentionWeights.js';
 export type { AttentionWeightsOptions } from './attentionWeights.js';
 export { resolveTransformerConfig } from './transformerConfig.js';
 export { parseCouplingForm } from './couplingForm.js';
+export { boltzmannAttention } from './boltzmannAttention.js';
+export type { BoltzmannAttentionOptions } from './boltzmannAttention.js';
 export type { CouplingForm, ParsedCouplingForm } from './couplingForm.js';
 export type { CouplingInit, ResolvedTransformerConfig, TransformerConfig } from './transformerConfig.js';
 export { createTransformer } from './transformer.js';
