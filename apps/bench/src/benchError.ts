@@ -10,7 +10,11 @@ export type BenchErrorCode =
   | 'BENCH_RESULTS_INVALID'
   | 'BENCH_SAMPLER_TOO_SMALL'
   | 'BENCH_MISSING_API'
-  | 'BENCH_DRY_RUN';
+  | 'BENCH_DRY_RUN'
+  | 'BENCH_MODEL_NOT_FOUND'
+  | 'BENCH_BAD_MODEL'
+  | 'BENCH_MODEL_MISMATCH'
+  | 'BENCH_BAD_PROMPT';
 
 /**
  * The error class of the bench CLI. `code` is stable; the message names the offending value.

@@ -3,6 +3,8 @@ import { formatError } from './benchError.js';
 import { parseBenchArgs } from './options.js';
 import type { BenchCommand } from './options.js';
 import type { ProgressDisplay } from './progress.js';
+import { parseSampleArgs } from './sampleOptions.js';
+import type { SampleCommand } from './sampleOptions.js';
 
 /** Exit codes of the bench. */
 export const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
@@ -11,6 +13,8 @@ export const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
 export interface MainIo {
   readonly out: (line: string) => void;
   readonly err: (line: string) => void;
+  /** Raw text without a newline (`bench sample` streams characters here); default `process.stdout.write`. */
+  readonly write?: (text: string) => void;
   readonly signal?: AbortSignal;
   readonly progress?: ProgressDisplay;
 }
@@ -26,6 +30,8 @@ export interface MainIo {
  * process.exitCode = await main(process.argv.slice(2));
  */
 export async function main(argv: readonly string[], io: MainIo = { out: (l) => process.stdout.write(`${l}\n`), err: (l) => process.stderr.write(`${l}\n`) }): Promise<number> {
+  const first = argv[0] === '--' ? argv[1] : argv[0];
+  if (first === 'sample') return sampleMain(argv, io);
   let command: BenchCommand | null;
   try {
     command = parseBenchArgs(argv, (s) => io.out(s.replace(/\n$/, '')));
@@ -41,6 +47,26 @@ export async function main(argv: readonly string[], io: MainIo = { out: (l) => p
     return await runCommand(command, io);
   } catch (error) {
     io.err(redactSecrets(formatError(error), command.samplerSecrets));
+    return EXIT.failed;
+  }
+}
+
+/** `bench sample`: its own flags, the same error lines and exit codes. */
+async function sampleMain(argv: readonly string[], io: MainIo): Promise<number> {
+  let command: SampleCommand | null;
+  try {
+    command = parseSampleArgs(argv, (s) => io.out(s.replace(/\n$/, '')));
+  } catch (error) {
+    io.err(formatError(error));
+    io.err('run with sample --help for the list of options');
+    return EXIT.usage;
+  }
+  if (!command) return EXIT.ok;
+  try {
+    const { runSample } = await import('./sample.js');
+    return await runSample(command, io);
+  } catch (error) {
+    io.err(formatError(error));
     return EXIT.failed;
   }
 }

@@ -182,7 +182,8 @@ export function parseBenchArgs(argv: readonly string[], out: (s: string) => void
     .description('Boltzmann attention benchmarks (METHOD.md §5)')
     .exitOverride()
     .configureOutput({ writeOut: out, writeErr: () => undefined })
-    .showSuggestionAfterError(true);
+    .showSuggestionAfterError(true)
+    .addHelpText('after', '\n`bench sample --model <path>` generates text from a saved model (bench sample --help).');
   for (const experiment of EXPERIMENTS) {
     let cmd = program.command(experiment).description(`run the ${experiment} grid`).exitOverride();
     cmd = addGridOptions(cmd.configureOutput({ writeOut: out, writeErr: () => undefined }));
@@ -192,9 +193,9 @@ export function parseBenchArgs(argv: readonly string[], out: (s: string) => void
     });
   }
   const args = argv[0] === '--' ? argv.slice(1) : argv;
-  if (args.length === 0) throw new BenchError('BENCH_UNKNOWN_TASK', `missing task: use one of ${EXPERIMENTS.join(', ')}`);
+  if (args.length === 0) throw new BenchError('BENCH_UNKNOWN_TASK', `missing task: use one of ${EXPERIMENTS.join(', ')} (or sample)`);
   if (!args[0]!.startsWith('-') && args[0] !== 'help' && !EXPERIMENTS.includes(args[0] as Experiment)) {
-    throw new BenchError('BENCH_UNKNOWN_TASK', `unknown task "${args[0]}": use one of ${EXPERIMENTS.join(', ')}`);
+    throw new BenchError('BENCH_UNKNOWN_TASK', `unknown task "${args[0]}": use one of ${EXPERIMENTS.join(', ')} (or sample)`);
   }
   // `pnpm run shakespeare -- --x` passes a literal `--` after the task; drop it.
   const cleaned = args.length > 1 && args[1] === '--' ? [args[0]!, ...args.slice(2)] : [...args];

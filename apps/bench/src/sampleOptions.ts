@@ -1,0 +1,83 @@
+import { Command, CommanderError } from 'commander';
+import { BenchError } from './benchError.js';
+import { parseInteger, parsePositive } from './internal/parseValues.js';
+import { userPath } from './options.js';
+
+/** A parsed and validated `bench sample` invocation. */
+export interface SampleCommand {
+  /** Absolute path of a `--save-models` file (`{ id, config, model }`) or a bare `TransformerJSON`. */
+  readonly modelPath: string;
+  /** The text the generation continues (not echoed); its last `maxLength` characters are the first context. */
+  readonly prompt: string;
+  /** Number of characters to generate. */
+  readonly chars: number;
+  /** Softmax temperature; 0 is greedy (argmax) decoding. */
+  readonly temperature: number;
+  /** Sample among the `topK` most likely characters only; `undefined` = all. */
+  readonly topK: number | undefined;
+  /** Seed of the sampling stream (ising-core `createRng`). */
+  readonly seed: number;
+  /** Tiny Shakespeare `input.txt` (the vocabulary); `undefined` = the usual search. */
+  readonly dataPath: string | undefined;
+  /** Sampler plugin modules, for a model trained with a `--plugin` sampler. */
+  readonly plugins: readonly string[];
+}
+
+type Raw = Record<string, string | string[] | undefined>;
+
+/**
+ * Parses the arguments of `bench sample` (argv after the script, starting with `sample`).
+ *
+ * @param argv e.g. `['sample', '--model', 'm.json', '--chars', '200']`.
+ * @param out where `--help` goes.
+ * @returns the command, or `null` when help was printed.
+ * @throws BENCH_INVALID_OPTION for an unknown or missing flag, a bad number or an empty prompt.
+ * @example
+ * const cmd = parseSampleArgs(['sample', '--model', 'docs/results/shakespeare/models/x.json', '--temperature', '0']);
+ */
+export function parseSampleArgs(argv: readonly string[], out: (s: string) => void = (s) => process.stdout.write(s)): SampleCommand | null {
+  let parsed: SampleCommand | null = null;
+  const program = new Command('bench').exitOverride().configureOutput({ writeOut: out, writeErr: () => undefined }).showSuggestionAfterError(true);
+  program
+    .command('sample')
+    .description('generate text from a model saved by `bench shakespeare --save-models`')
+    .exitOverride()
+    .configureOutput({ writeOut: out, writeErr: () => undefined })
+    .requiredOption('--model <path>', 'saved model: <results>/models/<id>.json, or a bare TransformerJSON file')
+    .option('--prompt <text>', 'text to continue (not echoed)', '\n')
+    .option('--chars <n>', 'characters to generate', '500')
+    .option('--temperature <x>', 'softmax temperature; 0 = greedy argmax', '1')
+    .option('--top-k <n>', 'sample among the k most likely characters only')
+    .option('--seed <n>', 'seed of the sampling stream', '0')
+    .option('--data <path>', 'path of Tiny Shakespeare input.txt (the vocabulary)')
+    .option('--plugin <path>', 'load a sampler plugin module (default export); repeatable', (v: string, prev: string[]) => [...prev, v], [] as string[])
+    .allowExcessArguments(false)
+    .action((raw: Raw) => {
+      const s = (k: string): string | undefined => (typeof raw[k] === 'string' ? (raw[k] as string) : undefined);
+      const prompt = s('prompt') ?? '\n';
+      if (prompt === '') throw new BenchError('BENCH_INVALID_OPTION', '--prompt must not be empty (the default is a newline)');
+      parsed = {
+        modelPath: userPath(s('model')!),
+        prompt,
+        chars: parseInteger('--chars', s('chars') ?? '500', 1),
+        temperature: parsePositive('--temperature', s('temperature') ?? '1', true),
+        topK: s('topK') === undefined ? undefined : parseInteger('--top-k', s('topK')!, 1),
+        seed: parseInteger('--seed', s('seed') ?? '0', 0),
+        dataPath: s('data') ? userPath(s('data')!) : undefined,
+        plugins: ((raw['plugin'] as string[] | undefined) ?? []).map(userPath),
+      };
+    });
+  const args = argv[0] === '--' ? argv.slice(1) : argv;
+  // `pnpm run sample -- --x` passes a literal `--` after the command; drop it.
+  const cleaned = args.length > 1 && args[1] === '--' ? [args[0]!, ...args.slice(2)] : [...args];
+  try {
+    program.parse(cleaned, { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.help' || error.code === 'commander.version') return null;
+      throw new BenchError('BENCH_INVALID_OPTION', error.message.replace(/^error: /, ''));
+    }
+    throw error;
+  }
+  return parsed;
+}
