@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /*
- * `tsx src/cli.ts <shakespeare|brackets|dqa> [options]` — see README.md. The first SIGINT or
+ * `tsx src/cli.ts <shakespeare|brackets|dqa|sample> [options]` — see README.md. The first SIGINT or
  * SIGTERM asks the workers to checkpoint and stop; a second one exits at once.
  */
 import { main } from './main.js';

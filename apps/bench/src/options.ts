@@ -1,9 +1,10 @@
 import type { CouplingForm } from '@boltzmann/attention';
 import { splitSecretOptions } from '@boltzmann/ising-core';
-import { Command, CommanderError, Option } from 'commander';
+import { Command, Option } from 'commander';
 import { cpus } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { BenchError } from './benchError.js';
+import { parseCommand } from './internal/parseCommand.js';
 import { ALL_VARIANTS, presetGrid } from './presets.js';
 import type { GridSpec, PresetName } from './presets.js';
 import type { BracketMode, Experiment, Variant } from './types.js';
@@ -197,16 +198,5 @@ export function parseBenchArgs(argv: readonly string[], out: (s: string) => void
   if (!args[0]!.startsWith('-') && args[0] !== 'help' && !EXPERIMENTS.includes(args[0] as Experiment)) {
     throw new BenchError('BENCH_UNKNOWN_TASK', `unknown task "${args[0]}": use one of ${EXPERIMENTS.join(', ')} (or sample)`);
   }
-  // `pnpm run shakespeare -- --x` passes a literal `--` after the task; drop it.
-  const cleaned = args.length > 1 && args[1] === '--' ? [args[0]!, ...args.slice(2)] : [...args];
-  try {
-    program.parse(cleaned, { from: 'user' });
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.help' || error.code === 'commander.version') return null;
-      throw new BenchError('BENCH_INVALID_OPTION', error.message.replace(/^error: /, ''));
-    }
-    throw error;
-  }
-  return parsed;
+  return parseCommand(program, args) ? parsed : null;
 }

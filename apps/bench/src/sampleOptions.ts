@@ -1,5 +1,6 @@
-import { Command, CommanderError } from 'commander';
+import { Command } from 'commander';
 import { BenchError } from './benchError.js';
+import { parseCommand } from './internal/parseCommand.js';
 import { parseInteger, parsePositive } from './internal/parseValues.js';
 import { userPath } from './options.js';
 
@@ -68,16 +69,5 @@ export function parseSampleArgs(argv: readonly string[], out: (s: string) => voi
       };
     });
   const args = argv[0] === '--' ? argv.slice(1) : argv;
-  // `pnpm run sample -- --x` passes a literal `--` after the command; drop it.
-  const cleaned = args.length > 1 && args[1] === '--' ? [args[0]!, ...args.slice(2)] : [...args];
-  try {
-    program.parse(cleaned, { from: 'user' });
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.help' || error.code === 'commander.version') return null;
-      throw new BenchError('BENCH_INVALID_OPTION', error.message.replace(/^error: /, ''));
-    }
-    throw error;
-  }
-  return parsed;
+  return parseCommand(program, args) ? parsed : null;
 }
