@@ -15,7 +15,7 @@ export type { BoltzmannAttentionOptions } from './boltzmannAttention.js';
 export type { CouplingForm, ParsedCouplingForm } from './couplingForm.js';
 export type { CouplingInit, ResolvedTransformerConfig, TransformerConfig } from './transformerConfig.js';
 export { createTransformer } from './transformer.js';
-export type { Transformer, TransformerJSON, TransformerParameter } from './transformer.js';
+export type { PassOptions, Transformer, TransformerJSON, TransformerParameter, TransformerPrepared } from './transformer.js';
 export { loadTransformer, readJsonFile, readTransformer, saveTransformer, writeJsonFileAtomic } from './serialization.js';
 export type { SamplerOverrides } from './serialization.js';
 export { maskedCrossEntropy } from './loss.js';

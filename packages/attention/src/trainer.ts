@@ -134,11 +134,13 @@ export function createTrainer(model: Transformer, options: TrainerOptions): Trai
     // Phase 1 for every sampler, sync or async: besides awaiting remote answers, it keeps sampler
     // errors out of tf.variableGrads, which leaks the tensors saved for backward when its
     // function throws.
-    const prepared = await model.prepare(batch.inputs, batchSize);
+    // Dropout (if the model has any) is active in training steps only, with masks of this step.
+    const pass = { dropoutStep: steps };
+    const prepared = await model.prepare(batch.inputs, batchSize, pass);
     const lr = lrAt(steps);
     const t = steps + 1;
     const { value, grads } = tf.variableGrads(
-      () => maskedCrossEntropy(model.logits(batch.inputs, batchSize, prepared), targets, mask),
+      () => maskedCrossEntropy(model.logits(batch.inputs, batchSize, prepared, pass), targets, mask),
       slots.map((s) => s.variable),
     );
     let loss: number;

@@ -1,14 +1,15 @@
 import * as tf from '@tensorflow/tfjs';
+import { createRng } from '@boltzmann/ising-core';
 import type { Sampler } from '@boltzmann/ising-core';
 import { attentionWeights } from './attentionWeights.js';
 import { AttentionError } from './errors.js';
 import { prepareEstimates } from './isingMagnetization.js';
 import type { PreparedEstimates } from './isingMagnetization.js';
-import { initialValues } from './internal/init.js';
+import { hash, initialValues } from './internal/init.js';
 import type { ParamSpec } from './internal/init.js';
 import { sequenceLength } from './internal/inputs.js';
 import { embeddingLookup, gelu, layerNorm, linear, matMul, matMulTransposeB } from './internal/layers.js';
-import { COUPLINGS, RELATIVE_COUPLINGS, paramSpecs } from './internal/paramSpecs.js';
+import { COUPLINGS, RELATIVE_COUPLINGS, layerName, paramSpecs } from './internal/paramSpecs.js';
 import { createCouplingBuilder, parseCouplingForm } from './couplingForm.js';
 import { samplerFor } from './internal/resolveSampler.js';
 import { resolveTransformerConfig } from './transformerConfig.js';
@@ -22,6 +23,25 @@ export interface TransformerParameter {
   readonly decay: boolean;
 }
 
+/**
+ * What {@link Transformer.prepare} returns: the estimates of every layer. A one-layer model
+ * returns the plain {@link PreparedEstimates} (`layers` absent); a model with `L > 1` layers
+ * sets `layers` (one per layer, in order) and `heads` to layer 0's heads.
+ */
+export interface TransformerPrepared extends PreparedEstimates {
+  readonly layers?: readonly PreparedEstimates[];
+}
+
+/** Options of one pass: {@link Transformer.prepare} and {@link Transformer.logits} of a training step. */
+export interface PassOptions {
+  /**
+   * The 0-based training step; when set and `config.dropout > 0`, dropout is active with masks
+   * drawn from the model seed and this step (the same in `prepare` and `logits` of the step).
+   * Unset (the default): no dropout.
+   */
+  readonly dropoutStep?: number;
+}
+
 /** The JSON form of a model's weights: `{ config, weights }`, see {@link Transformer.toJSON}. */
 export interface TransformerJSON {
   readonly format: 'boltzmann-attention/transformer';
@@ -31,9 +51,9 @@ export interface TransformerJSON {
 }
 
 /**
- * The small decoder-only Transformer of METHOD.md §5: token + learned positional embedding,
- * one pre-LayerNorm block (attention with residual; optional GELU FFN with residual), final
- * LayerNorm, linear head.
+ * The decoder-only Transformer of METHOD.md §5/§7: token + learned positional embedding,
+ * `layers` pre-LayerNorm blocks (attention with residual; optional GELU FFN with residual), final
+ * LayerNorm, linear head (optionally tied to the token embedding).
  */
 export interface Transformer {
   /** The resolved configuration (the sampler by name). */
@@ -43,20 +63,27 @@ export interface Transformer {
   /** Trainable parameters in canonical order. */
   readonly parameters: readonly TransformerParameter[];
   /**
-   * Phase 1 of a step: computes the attention fields and awaits the sampler (sync or async).
+   * Phase 1 of a step: computes the attention fields and awaits the sampler (sync or async),
+   * layer by layer (layer ℓ's fields need layer ℓ − 1's output, computed with its estimates).
    * Returns `undefined` for variants without a sampler.
    */
-  prepare(inputs: ArrayLike<number>, batchSize: number): Promise<PreparedEstimates | undefined>;
+  prepare(inputs: ArrayLike<number>, batchSize: number, options?: PassOptions): Promise<TransformerPrepared | undefined>;
   /**
    * Differentiable logits `B×T×outputSize` (the caller disposes them). Without `prepared`,
    * a sampler variant calls its sampler synchronously.
    */
-  logits(inputs: ArrayLike<number>, batchSize: number, prepared?: PreparedEstimates): tf.Tensor3D;
+  logits(inputs: ArrayLike<number>, batchSize: number, prepared?: TransformerPrepared, options?: PassOptions): tf.Tensor3D;
   /** `prepare` then `logits`: works with asynchronous samplers. */
   forward(inputs: ArrayLike<number>, batchSize: number): Promise<tf.Tensor3D>;
-  /** The attention weights `B×H×T×T` (row-major, rows sum to 1 over `j ≤ i`), for inspection. */
+  /**
+   * The attention weights `B×H×T×T` (row-major, rows sum to 1 over `j ≤ i`), for inspection;
+   * with `L` layers, `L×B×H×T×T` (layer-major).
+   */
   attention(inputs: ArrayLike<number>, batchSize: number): Promise<Float32Array>;
-  /** The learned `J` of each head as a `maxLength × maxLength` row-major matrix; `[]` when the variant has no `J`. */
+  /**
+   * The learned `J` of each (layer, head) as a `maxLength × maxLength` row-major matrix,
+   * layer-major (`[ℓ·heads + h]`); `[]` when the variant has no `J`.
+   */
   couplings(): Float64Array[];
   /** All weights and the configuration as a JSON-serializable object. */
   toJSON(): TransformerJSON;
@@ -68,6 +95,14 @@ export interface Transformer {
 }
 
 let modelCount = 0;
+
+function dropoutStepOf(options: PassOptions): number | undefined {
+  const step = options?.dropoutStep;
+  if (step !== undefined && (!Number.isInteger(step) || step < 0)) {
+    throw new AttentionError('ATTENTION_INVALID_ARGUMENT', `dropoutStep must be a non-negative integer, got ${String(step)}`);
+  }
+  return step;
+}
 
 /** Builds the model around initial parameter values. */
 export function buildTransformer(
@@ -84,9 +119,12 @@ export function buildTransformer(
   }));
   const byName = new Map(parameters.map((p) => [p.name, p.variable]));
   const { dModel: d, heads, variant, beta, maxLength } = config;
+  const layers = config.layers ?? 1;
   const dh = d / heads;
   let disposed = false;
   const p = (name: string): tf.Variable => byName.get(name)!;
+  /** A bias or LayerNorm shift: `undefined` in a `bias: false` model. */
+  const optional = (name: string): tf.Variable | undefined => byName.get(name);
   const alive = (): void => {
     if (disposed) throw new AttentionError('ATTENTION_DISPOSED', 'this Transformer has been disposed');
   };
@@ -99,55 +137,110 @@ export function buildTransformer(
     tf.transpose(tf.reshape(x, [b, t, heads, dh]), [0, 2, 1, 3]) as tf.Tensor4D;
   const form = parseCouplingForm(config.couplingForm ?? 'full', maxLength);
   const couplingBuilder = createCouplingBuilder(form, heads);
-  const couplingParam = (): tf.Variable => p(form.kind === 'relative' ? RELATIVE_COUPLINGS : COUPLINGS);
-  const couplingSlice = (t: number): tf.Tensor3D => couplingBuilder.couplings(couplingParam(), t);
-  const embed = (inputs: ArrayLike<number>, b: number, t: number): tf.Tensor => {
-    const tokens = tf.reshape(embeddingLookup(Int32Array.from(inputs), p('embedding/token') as tf.Tensor2D), [b, t, d]);
-    return tf.add(tokens, tf.slice(p('embedding/position'), [0, 0], [t, d]));
+  const couplingSlice = (layer: number, t: number): tf.Tensor3D =>
+    couplingBuilder.couplings(p(layerName(layer, form.kind === 'relative' ? RELATIVE_COUPLINGS : COUPLINGS)), t);
+  const rate = config.dropout ?? 0;
+  /**
+   * Inverted dropout of `x` at `site` of block `layer` in training step `step` (identity when
+   * `step` is undefined or the rate is 0): the mask is a pure function of (seed, step, layer, site).
+   */
+  const drop = (x: tf.Tensor, step: number | undefined, layer: number, site: string): tf.Tensor => {
+    if (step === undefined || rate === 0) return x;
+    const rng = createRng(hash(`${config.seed}/dropout/${step}/${layer}/${site}`) + config.seed * 2 ** 32);
+    const keep = 1 / (1 - rate);
+    const mask = Float32Array.from({ length: x.size }, () => (rng.next() < rate ? 0 : keep));
+    return tf.mul(x, tf.tensor(mask, x.shape));
   };
-  const fields = (normed: tf.Tensor, b: number, t: number): tf.Tensor4D => {
+  const embed = (inputs: ArrayLike<number>, b: number, t: number, step?: number): tf.Tensor => {
+    const tokens = tf.reshape(embeddingLookup(Int32Array.from(inputs), p('embedding/token') as tf.Tensor2D), [b, t, d]);
+    return drop(tf.add(tokens, tf.slice(p('embedding/position'), [0, 0], [t, d])), step, 0, 'embedding');
+  };
+  /** A linear map of block `layer` (or of the model when `layer` is undefined), with its bias if the model has biases. */
+  const dense = (x: tf.Tensor, name: string, layer?: number): tf.Tensor => {
+    const full = layer === undefined ? name : layerName(layer, name);
+    return linear(x, p(`${full}/kernel`), optional(`${full}/bias`));
+  };
+  const norm = (x: tf.Tensor, name: string): tf.Tensor => layerNorm(x, p(`${name}/gamma`), optional(`${name}/beta`));
+  const fields = (normed: tf.Tensor, layer: number, b: number, t: number): tf.Tensor4D => {
     if (variant === 'coupling') return tf.zeros([b, heads, t, t]);
-    const q = splitHeads(linear(normed, p('attention/query/kernel'), p('attention/query/bias')), b, t);
-    const k = splitHeads(linear(normed, p('attention/key/kernel'), p('attention/key/bias')), b, t);
+    const q = splitHeads(dense(normed, 'attention/query', layer), b, t);
+    const k = splitHeads(dense(normed, 'attention/key', layer), b, t);
     return tf.div(matMulTransposeB(q, k), Math.sqrt(dh)) as tf.Tensor4D;
   };
-  const norm1 = (x: tf.Tensor): tf.Tensor => layerNorm(x, p('block/norm1/gamma'), p('block/norm1/beta'));
-  const weights = (normed: tf.Tensor, b: number, t: number, prepared?: PreparedEstimates): tf.Tensor4D => {
-    const h = fields(normed, b, t);
-    const withJ = usesSampler(variant) ? { couplings: couplingSlice(t), sampler: sampler! } : {};
+  const norm1 = (x: tf.Tensor, layer: number): tf.Tensor => norm(x, layerName(layer, 'block/norm1'));
+  const weights = (normed: tf.Tensor, layer: number, b: number, t: number, prepared?: PreparedEstimates): tf.Tensor4D => {
+    const h = fields(normed, layer, b, t);
+    const withJ = usesSampler(variant) ? { couplings: couplingSlice(layer, t), sampler: sampler! } : {};
     return attentionWeights(h, { variant, beta, prepared, ...withJ });
+  };
+  /** Block `layer` on the residual stream `x`: the new stream and the block's attention weights. */
+  const block = (
+    x: tf.Tensor,
+    layer: number,
+    b: number,
+    t: number,
+    prepared: PreparedEstimates | undefined,
+    step: number | undefined,
+  ): { x: tf.Tensor; w: tf.Tensor4D } => {
+    const a = norm1(x, layer);
+    const w = weights(a, layer, b, t, prepared);
+    const v = splitHeads(dense(a, 'attention/value', layer), b, t);
+    const o = tf.reshape(tf.transpose(matMul(drop(w, step, layer, 'attention'), v), [0, 2, 1, 3]), [b, t, d]);
+    let out = tf.add(x, drop(dense(o, 'attention/output', layer), step, layer, 'attention/residual'));
+    if (config.ffn) {
+      const n2 = norm(out, layerName(layer, 'block/norm2'));
+      out = tf.add(out, drop(dense(gelu(dense(n2, 'ffn/hidden', layer)), 'ffn/output', layer), step, layer, 'ffn/residual'));
+    }
+    return { x: out, w };
+  };
+  /** Layer `layer`'s estimates: `prepared.layers[ℓ]`, or `prepared` itself for layer 0 (the one-layer form). */
+  const estimatesOf = (prepared: TransformerPrepared | undefined, layer: number): PreparedEstimates | undefined =>
+    prepared === undefined ? undefined : prepared.layers?.[layer] ?? (layer === 0 ? prepared : undefined);
+  const head = (x: tf.Tensor): tf.Tensor3D => {
+    const out = norm(x, 'final/norm');
+    if (!config.tieEmbeddings) return dense(out, 'head') as tf.Tensor3D;
+    return linear(out, tf.transpose(p('embedding/token')), optional('head/bias')) as tf.Tensor3D;
   };
 
   const model: Transformer = {
     config,
     sampler,
     parameters,
-    async prepare(inputs, batchSize) {
+    async prepare(inputs, batchSize, options = {}) {
       const t = lengthOf(inputs, batchSize);
+      const step = dropoutStepOf(options);
       if (!usesSampler(variant)) return undefined;
-      const { h, j } = tf.tidy(() => {
-        const x = embed(inputs, batchSize, t);
-        const hs = fields(norm1(x), batchSize, t);
-        return { h: Float32Array.from(hs.dataSync()), j: Float32Array.from(couplingSlice(t).dataSync()) };
-      });
-      return prepareEstimates(h, j, { batch: batchSize, heads, length: t }, sampler!, beta);
-    },
-    logits(inputs, batchSize, prepared) {
-      const t = lengthOf(inputs, batchSize);
-      return tf.tidy(() => {
-        let x = embed(inputs, batchSize, t);
-        const a = norm1(x);
-        const w = weights(a, batchSize, t, prepared);
-        const v = splitHeads(linear(a, p('attention/value/kernel'), p('attention/value/bias')), batchSize, t);
-        const o = tf.reshape(tf.transpose(matMul(w, v), [0, 2, 1, 3]), [batchSize, t, d]);
-        x = tf.add(x, linear(o, p('attention/output/kernel'), p('attention/output/bias')));
-        if (config.ffn) {
-          const n2 = layerNorm(x, p('block/norm2/gamma'), p('block/norm2/beta'));
-          const hidden = gelu(linear(n2, p('ffn/hidden/kernel'), p('ffn/hidden/bias')));
-          x = tf.add(x, linear(hidden, p('ffn/output/kernel'), p('ffn/output/bias')));
+      // Layer ℓ's fields depend on layer ℓ − 1's output, which needs layer ℓ − 1's estimates:
+      // the layers are prepared one after another.
+      let x = tf.tidy(() => embed(inputs, batchSize, t, step));
+      const estimates: PreparedEstimates[] = [];
+      try {
+        for (let layer = 0; layer < layers; layer++) {
+          const stream = x;
+          const { h, j } = tf.tidy(() => ({
+            h: Float32Array.from(fields(norm1(stream, layer), layer, batchSize, t).dataSync()),
+            j: Float32Array.from(couplingSlice(layer, t).dataSync()),
+          }));
+          const prepared = await prepareEstimates(h, j, { batch: batchSize, heads, length: t }, sampler!, beta);
+          estimates.push(prepared);
+          if (layer + 1 < layers) {
+            alive();
+            x = tf.tidy(() => block(stream, layer, batchSize, t, prepared, step).x);
+            stream.dispose();
+          }
         }
-        const out = layerNorm(x, p('final/norm/gamma'), p('final/norm/beta'));
-        return linear(out, p('head/kernel'), p('head/bias')) as tf.Tensor3D;
+      } finally {
+        x.dispose();
+      }
+      return layers === 1 ? estimates[0]! : { heads: estimates[0]!.heads, layers: estimates };
+    },
+    logits(inputs, batchSize, prepared, options = {}) {
+      const t = lengthOf(inputs, batchSize);
+      const step = dropoutStepOf(options);
+      return tf.tidy(() => {
+        let x = embed(inputs, batchSize, t, step);
+        for (let layer = 0; layer < layers; layer++) x = block(x, layer, batchSize, t, estimatesOf(prepared, layer), step).x;
+        return head(x);
       });
     },
     async forward(inputs, batchSize) {
@@ -157,15 +250,29 @@ export function buildTransformer(
     async attention(inputs, batchSize) {
       const t = lengthOf(inputs, batchSize);
       const prepared = await model.prepare(inputs, batchSize);
-      return tf.tidy(() => Float32Array.from(weights(norm1(embed(inputs, batchSize, t)), batchSize, t, prepared).dataSync()));
+      alive();
+      return tf.tidy(() => {
+        let x = embed(inputs, batchSize, t);
+        const all: tf.Tensor4D[] = [];
+        for (let layer = 0; layer < layers; layer++) {
+          const out = block(x, layer, batchSize, t, estimatesOf(prepared, layer), undefined);
+          all.push(out.w);
+          x = out.x;
+        }
+        return Float32Array.from((layers === 1 ? all[0]! : tf.concat(all, 0)).dataSync());
+      });
     },
     couplings() {
       alive();
       if (!usesSampler(variant)) return [];
-      // The effective J (relative: Toeplitz; banded: masked), not the raw parameter.
-      const data = tf.tidy(() => couplingSlice(maxLength).dataSync());
+      // The effective J (relative: Toeplitz; banded: masked), not the raw parameter; layer-major.
       const size = maxLength * maxLength;
-      return Array.from({ length: heads }, (_, hd) => Float64Array.from(data.subarray(hd * size, (hd + 1) * size)));
+      const out: Float64Array[] = [];
+      for (let layer = 0; layer < layers; layer++) {
+        const data = tf.tidy(() => couplingSlice(layer, maxLength).dataSync());
+        for (let hd = 0; hd < heads; hd++) out.push(Float64Array.from(data.subarray(hd * size, (hd + 1) * size)));
+      }
+      return out;
     },
     toJSON() {
       alive();

@@ -24,7 +24,29 @@ export interface TransformerConfig {
   readonly dModel?: number;
   /** Attention heads (default 1); `dModel` must be divisible by it. Each head has its own `J`. */
   readonly heads?: number;
-  /** Whether the block has its feed-forward sublayer (default true). */
+  /**
+   * Number of pre-LayerNorm blocks (default 1). Each block has its own attention (and `J` per
+   * head) and FFN; block 0 keeps the one-block parameter names, block `ℓ ≥ 1` is prefixed `block{ℓ}/`.
+   */
+  readonly layers?: number;
+  /**
+   * Whether the linear layers have biases and the LayerNorms a shift `beta` (default true);
+   * `false` is nanoGPT's `bias=False`: no bias in query/key/value/output/FFN/head, LayerNorm gain only.
+   */
+  readonly bias?: boolean;
+  /**
+   * Whether the output head reuses the token embedding transposed as its kernel (default false;
+   * weight tying). Requires `outputSize === vocabSize`.
+   */
+  readonly tieEmbeddings?: boolean;
+  /**
+   * Dropout probability in `[0, 1)` (default 0), as nanoGPT places it: on the embedding sum, on
+   * the attention weights and on both residual branches (attention output projection, FFN output)
+   * of every block. Active only in training steps (the trainer's), with masks drawn from the model
+   * seed and the step number; `forward`, `evaluate` and `attention` never drop.
+   */
+  readonly dropout?: number;
+  /** Whether each block has its feed-forward sublayer (default true). */
   readonly ffn?: boolean;
   /** FFN hidden width (default `4 × dModel` = 256). */
   readonly ffnHidden?: number;
@@ -58,6 +80,10 @@ export interface ResolvedTransformerConfig {
   readonly maxLength: number;
   readonly dModel: number;
   readonly heads: number;
+  readonly layers: number;
+  readonly bias: boolean;
+  readonly tieEmbeddings: boolean;
+  readonly dropout: number;
   readonly ffn: boolean;
   readonly ffnHidden: number;
   readonly variant: AttentionVariant;
@@ -74,6 +100,11 @@ function positiveInt(value: unknown, name: string): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
     throw new AttentionError('ATTENTION_INVALID_CONFIG', `${name} must be a positive integer, got ${String(value)}`);
   }
+  return value;
+}
+
+function bool(value: unknown, name: string): boolean {
+  if (typeof value !== 'boolean') throw new AttentionError('ATTENTION_INVALID_CONFIG', `${name} must be a boolean, got ${String(value)}`);
   return value;
 }
 
@@ -110,8 +141,21 @@ export function resolveTransformerConfig(config: TransformerConfig): ResolvedTra
   }
   const variant = config.variant ?? 'boltzmann';
   assertAttentionVariant(variant);
-  const ffn = config.ffn ?? true;
-  if (typeof ffn !== 'boolean') throw new AttentionError('ATTENTION_INVALID_CONFIG', `ffn must be a boolean, got ${String(ffn)}`);
+  const ffn = bool(config.ffn ?? true, 'ffn');
+  const layers = positiveInt(config.layers ?? 1, 'layers');
+  const bias = bool(config.bias ?? true, 'bias');
+  const tieEmbeddings = bool(config.tieEmbeddings ?? false, 'tieEmbeddings');
+  const dropout = config.dropout ?? 0;
+  if (typeof dropout !== 'number' || !(dropout >= 0 && dropout < 1)) {
+    throw new AttentionError('ATTENTION_INVALID_CONFIG', `dropout must be a number in [0, 1), got ${String(dropout)}`);
+  }
+  const outputSize = positiveInt(config.outputSize ?? vocabSize, 'outputSize');
+  if (tieEmbeddings && outputSize !== vocabSize) {
+    throw new AttentionError(
+      'ATTENTION_INVALID_CONFIG',
+      `tieEmbeddings needs outputSize === vocabSize (the head reuses the ${vocabSize}-row token embedding), got outputSize ${outputSize}`,
+    );
+  }
   const jInit = config.jInit ?? 'normal';
   if (jInit !== 'normal' && jInit !== 'zeros') {
     throw new AttentionError('ATTENTION_INVALID_CONFIG', `jInit must be 'normal' or 'zeros', got ${JSON.stringify(jInit)}`);
@@ -137,10 +181,14 @@ export function resolveTransformerConfig(config: TransformerConfig): ResolvedTra
   }
   return {
     vocabSize,
-    outputSize: positiveInt(config.outputSize ?? vocabSize, 'outputSize'),
+    outputSize,
     maxLength,
     dModel,
     heads,
+    layers,
+    bias,
+    tieEmbeddings,
+    dropout,
     ffn,
     ffnHidden: positiveInt(config.ffnHidden ?? 4 * dModel, 'ffnHidden'),
     variant,

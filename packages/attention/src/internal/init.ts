@@ -14,7 +14,7 @@ export interface ParamSpec {
 }
 
 /** FNV-1a of a string: a stable per-parameter seed offset. */
-function hash(text: string): number {
+export function hash(text: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
   return h;

@@ -6,10 +6,11 @@ import * as tf from '@tensorflow/tfjs';
  * `dγ = Σ dy x̂`, `dβ = Σ dy` over the rows. tfjs' automatic gradient of the same forward
  * takes about four times as many kernels, and each wasm kernel costs ~15–20 µs however small.
  */
-export const layerNorm: (x: tf.Tensor, gamma: tf.Tensor, beta: tf.Tensor) => tf.Tensor = tf.customGrad(
-  (...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
-    const [x, gamma, beta] = args as [tf.Tensor, tf.Tensor, tf.Tensor];
-    const save = args[3] as tf.GradSaveFunc;
+const layerNormWith = (withBeta: boolean): ((...args: tf.Tensor[]) => tf.Tensor) =>
+  tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
+    const [x, gamma] = args as [tf.Tensor, tf.Tensor];
+    const beta = withBeta ? (args[2] as tf.Tensor) : undefined;
+    const save = args[withBeta ? 3 : 2] as tf.GradSaveFunc;
     const { mean, variance } = tf.moments(x, -1, true);
     const sigma = tf.sqrt(tf.add(variance, 1e-5));
     const normed = tf.div(tf.sub(x, mean), sigma);
@@ -21,11 +22,24 @@ export const layerNorm: (x: tf.Tensor, gamma: tf.Tensor, beta: tf.Tensor) => tf.
       const centred = tf.sub(g, tf.mean(g, -1, true));
       const dx = tf.div(tf.sub(centred, tf.mul(xHat, tf.mean(tf.mul(g, xHat), -1, true))), sd);
       const rowsOf = (t: tf.Tensor): tf.Tensor => tf.reshape(tf.sum(tf.reshape(t, [-1, width]), 0), g0.shape);
-      return [dx, rowsOf(tf.mul(dy, xHat)), rowsOf(dy)];
+      return withBeta ? [dx, rowsOf(tf.mul(dy, xHat)), rowsOf(dy)] : [dx, rowsOf(tf.mul(dy, xHat))];
     };
-    return { value: tf.add(tf.mul(normed, gamma), beta), gradFunc };
-  },
-) as (x: tf.Tensor, gamma: tf.Tensor, beta: tf.Tensor) => tf.Tensor;
+    const scaled = tf.mul(normed, gamma);
+    return { value: beta === undefined ? scaled : tf.add(scaled, beta), gradFunc };
+  }) as (...args: tf.Tensor[]) => tf.Tensor;
+const layerNormShifted = layerNormWith(true);
+const layerNormScaled = layerNormWith(false);
+
+/**
+ * LayerNorm over the last axis (biased variance, ε = 1e-5, as in PyTorch), with its analytic
+ * gradient: for `x̂ = (x − μ)/σ`, `dx = (g − mean(g) − x̂ mean(g x̂))/σ` with `g = dy γ`,
+ * `dγ = Σ dy x̂`, `dβ = Σ dy` over the rows. tfjs' automatic gradient of the same forward
+ * takes about four times as many kernels, and each wasm kernel costs ~15–20 µs however small.
+ * Without `beta` (the `bias: false` model) the output is `x̂ γ`.
+ */
+export function layerNorm(x: tf.Tensor, gamma: tf.Tensor, beta?: tf.Tensor): tf.Tensor {
+  return beta === undefined ? layerNormScaled(x, gamma) : layerNormShifted(x, gamma, beta);
+}
 
 /**
  * Exact GELU, `x Φ(x) = ½ x (1 + erf(x/√2))`, with the analytic gradient
@@ -45,12 +59,12 @@ export const gelu: (x: tf.Tensor) => tf.Tensor = tf.customGrad((...args: (tf.Ten
   return { value: tf.mul(tf.mul(x, 0.5), onePlusErf), gradFunc };
 }) as (x: tf.Tensor) => tf.Tensor;
 
-/** `x W + b` applied to the last axis of an `…×in` tensor. */
-export function linear(x: tf.Tensor, kernel: tf.Tensor, bias: tf.Tensor): tf.Tensor {
+/** `x W + b` (or `x W` without a bias) applied to the last axis of an `…×in` tensor. */
+export function linear(x: tf.Tensor, kernel: tf.Tensor, bias?: tf.Tensor): tf.Tensor {
   const [inDim, outDim] = kernel.shape as [number, number];
   const lead = x.shape.slice(0, -1);
   const flat = tf.reshape(x, [-1, inDim]) as tf.Tensor2D;
-  return tf.reshape(dense(flat, kernel, bias), [...lead, outDim]);
+  return tf.reshape(bias === undefined ? matMul(flat, kernel) : dense(flat, kernel, bias), [...lead, outDim]);
 }
 
 /**

@@ -9,38 +9,56 @@ export const COUPLINGS = 'attention/couplings';
 export const RELATIVE_COUPLINGS = 'attention/relativeCouplings';
 
 /**
- * Every parameter of the model in canonical order. `coupling` has no query/key maps (its
- * fields are zero); `softmax` and `sigmoid` have no `J`.
+ * The name of a block parameter in block `layer`: block 0 keeps the one-block model's names
+ * (`block/norm1/gamma`, `attention/query/kernel`, `attention/couplings`, `block/norm2/gamma`,
+ * `ffn/hidden/kernel`, …); block `ℓ ≥ 1` is `block{ℓ}/` + the name without its `block/`
+ * (`block1/norm1/gamma`, `block1/attention/query/kernel`, `block1/attention/couplings`,
+ * `block1/norm2/gamma`, `block1/ffn/hidden/kernel`, …).
+ */
+export function layerName(layer: number, name: string): string {
+  return layer === 0 ? name : `block${layer}/${name.replace(/^block\//, '')}`;
+}
+
+/**
+ * Every parameter of the model in canonical order: embeddings, then each block (layer-major),
+ * then the final LayerNorm and the head. `coupling` has no query/key maps (its fields are
+ * zero); `softmax` and `sigmoid` have no `J`. With `layers: 1` and the defaults the list is
+ * exactly the one-block model's (names, shapes, order and initializers), so old checkpoints load.
+ * `bias: false` drops every linear bias and LayerNorm `beta`; `tieEmbeddings` drops `head/kernel`.
  */
 export function paramSpecs(config: ResolvedTransformerConfig): ParamSpec[] {
   const { vocabSize, maxLength, dModel: d, heads, ffnHidden, outputSize, variant } = config;
-  const dense = (name: string, inDim: number, outDim: number): ParamSpec[] => [
-    { name: `${name}/kernel`, shape: [inDim, outDim], init: 'normal', decay: true },
-    { name: `${name}/bias`, shape: [outDim], init: 'zeros', decay: false },
+  const bias = config.bias ?? true;
+  const dense = (name: string, inDim: number, outDim: number, kernel = true): ParamSpec[] => [
+    ...(kernel ? [{ name: `${name}/kernel`, shape: [inDim, outDim], init: 'normal' as const, decay: true }] : []),
+    ...(bias ? [{ name: `${name}/bias`, shape: [outDim], init: 'zeros' as const, decay: false }] : []),
   ];
   const norm = (name: string): ParamSpec[] => [
     { name: `${name}/gamma`, shape: [d], init: 'ones', decay: false },
-    { name: `${name}/beta`, shape: [d], init: 'zeros', decay: false },
+    ...(bias ? [{ name: `${name}/beta`, shape: [d], init: 'zeros' as const, decay: false }] : []),
   ];
   const specs: ParamSpec[] = [
     { name: 'embedding/token', shape: [vocabSize, d], init: 'normal', decay: true },
     { name: 'embedding/position', shape: [maxLength, d], init: 'normal', decay: true },
-    ...norm('block/norm1'),
   ];
-  if (variant !== 'coupling') specs.push(...dense('attention/query', d, d), ...dense('attention/key', d, d));
-  specs.push(...dense('attention/value', d, d), ...dense('attention/output', d, d));
-  if (usesSampler(variant)) {
-    const form = parseCouplingForm(config.couplingForm ?? 'full', maxLength);
-    const normal = form.kind === 'relative' ? 'normal' : 'upperNormal';
-    specs.push({
-      name: form.kind === 'relative' ? RELATIVE_COUPLINGS : COUPLINGS,
-      shape: couplingParamShape(form, heads, maxLength),
-      init: config.jInit === 'normal' ? normal : 'zeros',
-      std: config.jInitStd,
-      decay: false,
-    });
+  for (let layer = 0; layer < (config.layers ?? 1); layer++) {
+    const at = (name: string): string => layerName(layer, name);
+    specs.push(...norm(at('block/norm1')));
+    if (variant !== 'coupling') specs.push(...dense(at('attention/query'), d, d), ...dense(at('attention/key'), d, d));
+    specs.push(...dense(at('attention/value'), d, d), ...dense(at('attention/output'), d, d));
+    if (usesSampler(variant)) {
+      const form = parseCouplingForm(config.couplingForm ?? 'full', maxLength);
+      const normal = form.kind === 'relative' ? 'normal' : 'upperNormal';
+      specs.push({
+        name: at(form.kind === 'relative' ? RELATIVE_COUPLINGS : COUPLINGS),
+        shape: couplingParamShape(form, heads, maxLength),
+        init: config.jInit === 'normal' ? normal : 'zeros',
+        std: config.jInitStd,
+        decay: false,
+      });
+    }
+    if (config.ffn) specs.push(...norm(at('block/norm2')), ...dense(at('ffn/hidden'), d, ffnHidden), ...dense(at('ffn/output'), ffnHidden, d));
   }
-  if (config.ffn) specs.push(...norm('block/norm2'), ...dense('ffn/hidden', d, ffnHidden), ...dense('ffn/output', ffnHidden, d));
-  specs.push(...norm('final/norm'), ...dense('head', d, outputSize));
+  specs.push(...norm('final/norm'), ...dense('head', d, outputSize, !(config.tieEmbeddings ?? false)));
   return specs;
 }
