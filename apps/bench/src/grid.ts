@@ -90,7 +90,9 @@ export function expandGrid(command: BenchCommand): RunConfig[] {
                   dModel,
                   ffn,
                   ffnHidden: g.ffnHidden ?? 4 * dModel,
-                  heads: 1,
+                  heads: command.heads,
+                  // Recorded only past one block, so the ids of one-block runs stay what they were.
+                  ...(command.layers > 1 ? { layers: command.layers } : {}),
                   steps: g.steps,
                   batchSize: g.batchSize,
                   lr: g.lr,

@@ -67,3 +67,17 @@ describe('banded couplings with the transfer matrix', () => {
     for (let j = 0; j < 48; j++) for (let k = j + 5; k < 48; k++) expect(Math.abs(J[j * 48 + k]!)).toBe(0);
   });
 });
+
+describe('deeper models in the bench', () => {
+  it('trains a 2-block, 2-head boltzmann model with tap and records the config', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-gpt-layers-'));
+    const r = await bench('shakespeare', '--variants', 'boltzmann', '--lengths', '16', '--sampler', 'tap', '--layers', '2', '--heads', '2',
+      '--steps', '4', '--workers', '0', '--d-model', '16', '--batch-size', '2', '--eval-windows', '4', '--eval-every', '4', '--results', dir);
+    expect(r.text).not.toContain('error');
+    expect(r.code).toBe(0);
+    const [file] = readdirSync(join(dir, 'runs'));
+    const record = JSON.parse(readFileSync(join(dir, 'runs', file!), 'utf8')) as RunRecord;
+    expect([record.config.layers, record.config.heads]).toEqual([2, 2]);
+    expect(record.convergence!.total.calls).toBe(4 * 2 * 2); // steps × layers × heads
+  });
+});

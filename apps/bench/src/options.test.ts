@@ -117,3 +117,14 @@ describe('JSON option bounds and credentials', () => {
     expect(cmd!.samplerSecrets).toEqual({ token: 'DEV-secret-1' });
   });
 });
+
+describe('--layers and --heads', () => {
+  it('default to one block of one head (run ids unchanged), and must divide d_model', () => {
+    const one = parse('shakespeare', '--lengths', '4');
+    expect([one!.layers, one!.heads]).toEqual([1, 1]);
+    const deep = parse('shakespeare', '--lengths', '4', '--layers', '2', '--heads', '4', '--d-model', '32');
+    expect([deep!.layers, deep!.heads]).toEqual([2, 4]);
+    expect(() => parse('shakespeare', '--heads', '3', '--d-model', '32')).toThrow(/--heads 3 must divide every --d-model, got d_model 32/);
+    expect(codeOf(() => parse('shakespeare', '--layers', '0'))).toBe('BENCH_INVALID_OPTION');
+  });
+});

@@ -37,6 +37,9 @@ export interface BenchCommand {
   readonly saveModels: boolean;
   /** How boltzmann/coupling runs parameterize J (`full`, `relative`, `banded:w`). */
   readonly couplingForm: CouplingForm;
+  /** Transformer blocks and attention heads per block. */
+  readonly layers: number;
+  readonly heads: number;
   /** DQA fidelity sweep axes. */
   readonly sweepTaus: readonly number[];
   readonly sweepSteps: readonly number[];
@@ -67,6 +70,8 @@ function addGridOptions(cmd: Command): Command {
     .option('--beta <x>', 'inverse temperature of the Ising layer')
     .option('--j-init <x>', 'std of the N(0, σ²) initial couplings')
     .option('--couplings <form>', 'J parameterization of boltzmann/coupling runs: full, relative, banded:w', 'full')
+    .option('--layers <n>', 'Transformer blocks (each with its own J per head)', '1')
+    .option('--heads <n>', 'attention heads per block (must divide d_model)', '1')
     .option('--eval-every <n>', 'steps between evaluations')
     .option('--eval-windows <n>', 'fixed validation windows (shakespeare)')
     .option('--checkpoint-every <n>', 'steps between checkpoints')
@@ -141,6 +146,9 @@ function toCommand(experiment: Experiment, raw: Raw): BenchCommand {
   if (s('shots')) g.shots = parseList('--shots', s('shots')!, intItem(0), 'non-negative integers');
   if (g.minLrFraction > 1) throw new BenchError('BENCH_INVALID_OPTION', `--min-lr-fraction must be ≤ 1, got ${g.minLrFraction}`);
   const workers = s('workers') ? parseInteger('--workers', s('workers')!, 0, 64) : Math.max(1, cpus().length);
+  const heads = parseInteger('--heads', s('heads') ?? '1', 1, 64);
+  const indivisible = g.dModels.find((d) => d % heads !== 0);
+  if (indivisible !== undefined) throw new BenchError('BENCH_INVALID_OPTION', `--heads ${heads} must divide every --d-model, got d_model ${indivisible}`);
   const results = s('results');
   const sampler = splitSecretOptions(parseJsonObject('--sampler-options', s('samplerOptions') ?? '{}'));
   return {
@@ -159,6 +167,8 @@ function toCommand(experiment: Experiment, raw: Raw): BenchCommand {
     plain: raw['plain'] === true,
     saveModels: raw['saveModels'] === true,
     couplingForm: parseCouplings(s('couplings') ?? 'full'),
+    layers: parseInteger('--layers', s('layers') ?? '1', 1, 64),
+    heads,
     sweepTaus: parseList('--sweep-taus', s('sweepTaus') ?? '1,2,4,8,16,32', (x) => {
       const n = Number(x);
       return x !== '' && Number.isFinite(n) && n > 0 ? n : undefined;

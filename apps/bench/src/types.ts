@@ -43,6 +43,8 @@ export interface RunConfig extends TrainingSettings {
   readonly ffn: boolean;
   readonly ffnHidden: number;
   readonly heads: number;
+  /** Transformer blocks; absent for one (so older run ids stay the same). */
+  readonly layers?: number;
   readonly steps: number;
   /** Brackets only. */
   readonly mode: BracketMode;

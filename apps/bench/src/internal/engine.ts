@@ -86,6 +86,7 @@ export async function createEngine(
         maxLength: config.length,
         dModel: config.dModel,
         heads: config.heads,
+        ...(config.layers ? { layers: config.layers } : {}),
         ffn: config.ffn,
         ffnHidden: config.ffnHidden,
         variant: config.variant,
