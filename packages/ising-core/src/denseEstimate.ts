@@ -1,5 +1,6 @@
 import { IsingError } from './errors.js';
-import { assertGradient, validateExactBatch } from './internal/kernels/exactBatch.js';
+import { validateExactBatch } from './internal/kernels/exactBatch.js';
+import { assertGradMagnetization } from './internal/vjpInput.js';
 import { foldBitSums, walshHadamard } from './internal/kernels/fold.js';
 import { linearTable } from './internal/kernels/tables.js';
 import type { BatchEstimate, IsingBatch, IsingGradients } from './types.js';
@@ -73,7 +74,7 @@ export function estimateFromDense(batch: IsingBatch, distributions: readonly Flo
   return {
     magnetization,
     vjp(gradMagnetization: Float64Array): IsingGradients {
-      assertGradient(checked, gradMagnetization, 'estimateFromDense vjp');
+      assertGradMagnetization(checked, gradMagnetization, 'estimateFromDense vjp');
       const fields = new Float64Array(size * stride);
       const couplings = new Float64Array(stride * stride);
       const acc = new Float64Array(2 ** maxN);

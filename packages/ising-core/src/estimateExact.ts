@@ -1,5 +1,4 @@
 import {
-  assertGradient,
   compactProblems,
   gatherRows,
   magnetizationFromUp,
@@ -11,6 +10,7 @@ import {
   totalStates,
   validateExactBatch,
 } from './internal/kernels/exactBatch.js';
+import { assertGradMagnetization } from './internal/vjpInput.js';
 import { exactBackward, exactForward } from './internal/kernels/exactKernel.js';
 import type { ExactForwardResult, ExactProblems } from './internal/kernels/exactKernel.js';
 import { autoThreadCount, capThreadCount, disposeWorkerPool, runOnWorkers, runOnWorkersSync } from './internal/workerPool.js';
@@ -150,7 +150,7 @@ export function estimateValidated(checked: IsingBatch, options: ExactOptions): E
     logPartition: forward.logZ,
     probabilityUp: forward.up,
     vjp(gradMagnetization: Float64Array): IsingGradients {
-      assertGradient(checked, gradMagnetization, 'estimateExact vjp');
+      assertGradMagnetization(checked, gradMagnetization, 'estimateExact vjp');
       if (plan === undefined) return exactBackward(problems, forward, gradMagnetization);
       return mergeBackward(plan, runOnWorkersSync(backwardTasks(plan, problems, parts, gradMagnetization)) as BackwardResult[]);
     },
@@ -185,7 +185,7 @@ export async function estimateExactAsync(batch: IsingBatch, options: ExactOption
     logPartition: forward.logZ,
     probabilityUp: forward.up,
     async vjp(gradMagnetization: Float64Array): Promise<IsingGradients> {
-      assertGradient(checked, gradMagnetization, 'estimateExactAsync vjp');
+      assertGradMagnetization(checked, gradMagnetization, 'estimateExactAsync vjp');
       return mergeBackward(plan, (await runOnWorkers(backwardTasks(plan, problems, parts, gradMagnetization))) as BackwardResult[]);
     },
   };

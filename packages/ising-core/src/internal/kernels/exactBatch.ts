@@ -70,27 +70,6 @@ export function magnetizationFromUp(up: Float64Array, spins: Int32Array, stride:
   return m;
 }
 
-/**
- * Checks ∂L/∂m against the batch layout; entries beyond a problem's spins are ignored.
- *
- * @throws {IsingError} ISING_SHAPE_MISMATCH, ISING_NOT_FINITE
- */
-export function assertGradient(batch: IsingBatch, grad: Float64Array, who: string): void {
-  const { size, stride, spins } = batch;
-  if (!(grad instanceof Float64Array) || grad.length !== size * stride) {
-    const got = grad instanceof Float64Array ? `${grad.length} entries` : 'not a Float64Array';
-    throw new IsingError('ISING_SHAPE_MISMATCH', `${who}: gradMagnetization is ${got}; ${size} problems × stride ${stride} needs a Float64Array of ${size * stride}`);
-  }
-  for (let q = 0; q < size; q++) {
-    for (let j = 0; j < spins[q]!; j++) {
-      const v = grad[q * stride + j]!;
-      if (!Number.isFinite(v)) {
-        throw new IsingError('ISING_NOT_FINITE', `${who}: gradMagnetization[${q * stride + j}] (problem ${q}, spin ${j}) is ${String(v)}`);
-      }
-    }
-  }
-}
-
 /** Total enumeration work `Σ_q 2^{n_q}` of a batch. */
 export function totalStates(spins: Int32Array): number {
   let t = 0;
