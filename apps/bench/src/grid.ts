@@ -27,7 +27,8 @@ export function runId(config: RunConfig): string {
   const ffn = config.ffn ? 'ffn' : 'noffn';
   const mode = config.dataset === 'brackets' ? `-${config.mode}` : '';
   const column = config.column.replace(/[^a-z0-9.-]+/gi, '_');
-  return `${config.dataset}${mode}-${column}-T${config.length}-d${config.dModel}-${ffn}-s${config.seed}-${hash}`;
+  const task = config.experiment === 'gpt' ? `gpt-L${config.layers ?? 1}` : config.dataset;
+  return `${task}${mode}-${column}-T${config.length}-d${config.dModel}-${ffn}-s${config.seed}-${hash}`;
 }
 
 /** The label of a DQA column for a shot count (`0` = the exact output distribution). */
@@ -48,7 +49,7 @@ export function dqaColumn(shots: number): string {
 export function expandGrid(command: BenchCommand): RunConfig[] {
   const g = command.grid;
   const runs: RunConfig[] = [];
-  const datasets: DatasetName[] = command.experiment === 'dqa' ? [...g.datasets] : [command.experiment];
+  const datasets: DatasetName[] = command.experiment === 'dqa' ? [...g.datasets] : command.experiment === 'gpt' ? ['shakespeare'] : [command.experiment];
   type Column = { column: string; variant: RunConfig['variant']; sampler: string; samplerOptions: Record<string, unknown> };
   const columns = (seed: number): Column[] => {
     if (command.experiment === 'dqa') {
@@ -102,12 +103,14 @@ export function expandGrid(command: BenchCommand): RunConfig[] {
                   beta: g.beta,
                   jInit: g.jInit,
                   evalEvery: g.evalEvery,
-                  evalWindows: dataset === 'shakespeare' ? g.evalWindows : 0,
+                  // gpt: the rows of one evaluation (its random batches of each split).
+                  evalWindows: g.gpt ? 2 * g.gpt.evalBatches * g.batchSize : dataset === 'shakespeare' ? g.evalWindows : 0,
                   mode: dataset === 'brackets' ? mode : 'balanced',
                   types: dataset === 'brackets' ? g.types : 1,
                   sampler: c.sampler,
                   samplerOptions: c.samplerOptions,
                   ...(c.sampler !== 'none' && command.couplingForm !== 'full' ? { couplingForm: command.couplingForm } : {}),
+                  ...(g.gpt ? { gpt: g.gpt } : {}),
                 });
               }
   }

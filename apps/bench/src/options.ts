@@ -5,7 +5,7 @@ import { cpus } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { BenchError } from './benchError.js';
 import { parseCommand } from './internal/parseCommand.js';
-import { ALL_VARIANTS, presetGrid } from './presets.js';
+import { ALL_VARIANTS, presetGrid, presetNames } from './presets.js';
 import type { GridSpec, PresetName } from './presets.js';
 import type { BracketMode, Experiment, Variant } from './types.js';
 import { choiceItem, intItem, onOffItem, parseInteger, parseJsonObject, parseList, parsePositive } from './internal/parseValues.js';
@@ -45,14 +45,15 @@ export interface BenchCommand {
   readonly sweepSteps: readonly number[];
 }
 
-const EXPERIMENTS: readonly Experiment[] = ['shakespeare', 'brackets', 'dqa'];
+const EXPERIMENTS: readonly Experiment[] = ['shakespeare', 'brackets', 'dqa', 'gpt'];
 
 /** Longest context `--lengths` accepts; each run is also held to its sampler's `maxSpins`. */
 export const MAX_LENGTH = 1024;
 
-function addGridOptions(cmd: Command): Command {
+function addGridOptions(cmd: Command, experiment: Experiment): Command {
+  const spec = presetGrid(experiment, 'small');
   return cmd
-    .addOption(new Option('--preset <name>', 'grid preset').choices(['small', 'paper']).default('small'))
+    .addOption(new Option('--preset <name>', 'grid preset').choices(presetNames(experiment)).default('small'))
     .option('--variants <list>', `attention variants (${ALL_VARIANTS.join(',')})`)
     .option('--lengths <list>', 'context lengths T, e.g. 4,8')
     .option('--seeds <list>', 'seeds, e.g. 0,1,2')
@@ -70,13 +71,13 @@ function addGridOptions(cmd: Command): Command {
     .option('--beta <x>', 'inverse temperature of the Ising layer')
     .option('--j-init <x>', 'std of the N(0, σ²) initial couplings')
     .option('--couplings <form>', 'J parameterization of boltzmann/coupling runs: full, relative, banded:w', 'full')
-    .option('--layers <n>', 'Transformer blocks (each with its own J per head)', '1')
-    .option('--heads <n>', 'attention heads per block (must divide d_model)', '1')
+    .option('--layers <n>', `Transformer blocks (each with its own J per head) (default: the preset's, ${spec.layers ?? 1} for small)`)
+    .option('--heads <n>', `attention heads per block (must divide d_model) (default: the preset's, ${spec.heads ?? 1} for small)`)
     .option('--eval-every <n>', 'steps between evaluations')
     .option('--eval-windows <n>', 'fixed validation windows (shakespeare)')
     .option('--checkpoint-every <n>', 'steps between checkpoints')
     .option('--log-every <n>', 'steps between recorded train-loss points')
-    .option('--sampler <name>', 'sampler plugin used by boltzmann/coupling runs', 'exact')
+    .option('--sampler <name>', `sampler plugin used by boltzmann/coupling runs (default: "${spec.sampler ?? 'exact'}")`)
     .option('--sampler-options <json>', 'JSON options for the sampler', '{}')
     .option('--plugin <path>', 'load a sampler plugin module (default export); repeatable', (v: string, prev: string[]) => [...prev, v], [] as string[])
     .option('--data <path>', 'path of Tiny Shakespeare input.txt')
@@ -85,6 +86,12 @@ function addGridOptions(cmd: Command): Command {
     .option('--plain', 'plain log lines instead of progress bars')
     .option('--save-models', 'also write each finished run\'s trained model to <results>/models/<id>.json')
     .option('--dry-run', 'print the grid, its size and an ETA, then exit');
+}
+
+function addGptOptions(cmd: Command): Command {
+  return cmd
+    .option('--warmup-steps <n>', 'linear learning-rate warm-up steps before the cosine decay')
+    .option('--eval-batches <n>', 'random batches of each split (train, val) averaged per evaluation');
 }
 
 function addDqaOptions(cmd: Command): Command {
@@ -117,6 +124,18 @@ function parseCouplings(raw: string): CouplingForm {
   throw new BenchError('BENCH_INVALID_OPTION', `--couplings must be full, relative or banded:w (w an integer ≥ 0), got ${JSON.stringify(raw.slice(0, 40))}`);
 }
 
+/** The threaded samplers of ising-core, whose workers keep the VJP state of their last 4 estimates only. */
+const THREADED_SAMPLERS = new Set(['tap', 'mean-field', 'transfer-matrix']);
+
+/**
+ * gpt: a threaded sampler runs single-threaded unless `threads` is given. A step makes one estimate
+ * per (layer, head) — 8 in `small`, 16 in `baby` — before the backward needs the first one, more
+ * than the 4 a threaded worker keeps (ISING_INVALID_ARGUMENT "threaded estimate … was freed").
+ */
+function gptSamplerOptions(name: string, options: Record<string, unknown>): Record<string, unknown> {
+  return THREADED_SAMPLERS.has(name) && !('threads' in options) ? { ...options, threads: 1 } : options;
+}
+
 function toCommand(experiment: Experiment, raw: Raw): BenchCommand {
   const s = (k: string): string | undefined => (typeof raw[k] === 'string' ? (raw[k] as string) : undefined);
   const preset = (s('preset') ?? 'small') as PresetName;
@@ -144,19 +163,33 @@ function toCommand(experiment: Experiment, raw: Raw): BenchCommand {
   if (s('logEvery')) g.logEvery = parseInteger('--log-every', s('logEvery')!, 1);
   if (s('datasets')) g.datasets = parseList('--datasets', s('datasets')!, choiceItem(['shakespeare', 'brackets'] as const), 'shakespeare/brackets');
   if (s('shots')) g.shots = parseList('--shots', s('shots')!, intItem(0), 'non-negative integers');
+  if (g.gpt) {
+    g.gpt = {
+      ...g.gpt,
+      ...(s('warmupSteps') ? { warmupSteps: parseInteger('--warmup-steps', s('warmupSteps')!, 0) } : {}),
+      ...(s('evalBatches') ? { evalBatches: parseInteger('--eval-batches', s('evalBatches')!, 1) } : {}),
+    };
+    if (g.gpt.warmupSteps >= g.steps) throw new BenchError('BENCH_INVALID_OPTION', `--warmup-steps ${g.gpt.warmupSteps} must be below --steps ${g.steps}`);
+    const positions = g.positions ?? MAX_LENGTH;
+    const tooLong = g.lengths.find((T) => T > positions);
+    if (tooLong !== undefined) {
+      throw new BenchError('BENCH_INVALID_OPTION', `--lengths ${tooLong} is above the ${positions}-entry positional table of the gpt preset (block ${positions})`);
+    }
+  }
   if (g.minLrFraction > 1) throw new BenchError('BENCH_INVALID_OPTION', `--min-lr-fraction must be ≤ 1, got ${g.minLrFraction}`);
   const workers = s('workers') ? parseInteger('--workers', s('workers')!, 0, 64) : Math.max(1, cpus().length);
-  const heads = parseInteger('--heads', s('heads') ?? '1', 1, 64);
+  const heads = parseInteger('--heads', s('heads') ?? String(g.heads ?? 1), 1, 64);
   const indivisible = g.dModels.find((d) => d % heads !== 0);
   if (indivisible !== undefined) throw new BenchError('BENCH_INVALID_OPTION', `--heads ${heads} must divide every --d-model, got d_model ${indivisible}`);
   const results = s('results');
   const sampler = splitSecretOptions(parseJsonObject('--sampler-options', s('samplerOptions') ?? '{}'));
+  const samplerName = s('sampler') ?? g.sampler ?? 'exact';
   return {
     experiment,
     preset,
     grid: g,
-    sampler: s('sampler') ?? 'exact',
-    samplerOptions: sampler.options,
+    sampler: samplerName,
+    samplerOptions: g.gpt ? gptSamplerOptions(samplerName, sampler.options) : sampler.options,
     samplerSecrets: sampler.secrets,
     dqaOptions: parseJsonObject('--dqa-options', s('dqaOptions') ?? '{}'),
     plugins: ((raw['plugin'] as string[] | undefined) ?? []).map(userPath),
@@ -167,7 +200,7 @@ function toCommand(experiment: Experiment, raw: Raw): BenchCommand {
     plain: raw['plain'] === true,
     saveModels: raw['saveModels'] === true,
     couplingForm: parseCouplings(s('couplings') ?? 'full'),
-    layers: parseInteger('--layers', s('layers') ?? '1', 1, 64),
+    layers: parseInteger('--layers', s('layers') ?? String(g.layers ?? 1), 1, 64),
     heads,
     sweepTaus: parseList('--sweep-taus', s('sweepTaus') ?? '1,2,4,8,16,32', (x) => {
       const n = Number(x);
@@ -197,8 +230,9 @@ export function parseBenchArgs(argv: readonly string[], out: (s: string) => void
     .addHelpText('after', '\n`bench sample --model <path>` generates text from a saved model (bench sample --help).');
   for (const experiment of EXPERIMENTS) {
     let cmd = program.command(experiment).description(`run the ${experiment} grid`).exitOverride();
-    cmd = addGridOptions(cmd.configureOutput({ writeOut: out, writeErr: () => undefined }));
+    cmd = addGridOptions(cmd.configureOutput({ writeOut: out, writeErr: () => undefined }), experiment);
     if (experiment === 'dqa') cmd = addDqaOptions(cmd);
+    if (experiment === 'gpt') cmd = addGptOptions(cmd);
     cmd.allowExcessArguments(false).action((opts: Raw) => {
       parsed = toCommand(experiment, opts);
     });

@@ -1,11 +1,13 @@
 import { ATTENTION_VARIANTS } from '@boltzmann/ising-core';
-import type { BracketMode, Experiment, TrainingSettings, Variant } from './types.js';
+import { BenchError } from './benchError.js';
+import { GPT_PRESETS } from './gptPresets.js';
+import type { BracketMode, Experiment, GptSettings, TrainingSettings, Variant } from './types.js';
 
 /** Every attention variant, in the column order of the summary tables. */
 export const ALL_VARIANTS: readonly Variant[] = ATTENTION_VARIANTS;
 
 /** The name of a preset. */
-export type PresetName = 'small' | 'paper';
+export type PresetName = 'small' | 'paper' | 'baby';
 
 /**
  * The grid axes and training settings of one experiment. Flags override single fields.
@@ -27,6 +29,14 @@ export interface GridSpec extends TrainingSettings {
   readonly datasets: readonly ('shakespeare' | 'brackets')[];
   /** Shots of the DQA columns (0 = exact output distribution); exact training is always added. */
   readonly shots: readonly number[];
+  /** Defaults of `--layers`, `--heads` and `--sampler` (1, 1 and `exact` when absent). */
+  readonly layers?: number;
+  readonly heads?: number;
+  readonly sampler?: string;
+  /** gpt: the positional table's size (nanoGPT's block_size); `--lengths` may not exceed it. */
+  readonly positions?: number;
+  /** gpt: the nanoGPT-protocol settings every run of the grid carries. */
+  readonly gpt?: GptSettings;
 }
 
 const base = {
@@ -55,7 +65,7 @@ const base = {
  * machine (measured, see README); the paper presets follow METHOD.md §5 (≥ 3 seeds, the
  * full axes) with step counts that are our choice, documented in the README.
  */
-const PRESETS: Record<Experiment, Record<PresetName, GridSpec>> = {
+const PRESETS: Record<Experiment, Partial<Record<PresetName, GridSpec>>> = {
   shakespeare: {
     small: { ...base, lengths: [4, 8], steps: 300, evalEvery: 100, checkpointEvery: 100 },
     paper: { ...base, lengths: [4, 8, 12], seeds: [0, 1, 2], steps: 3000, evalEvery: 250, checkpointEvery: 250 },
@@ -79,15 +89,24 @@ const PRESETS: Record<Experiment, Record<PresetName, GridSpec>> = {
     small: { ...base, variants: ['boltzmann'], modes: ['prefix'], lengths: [4, 8], steps: 100, evalEvery: 50, checkpointEvery: 50, dModels: [32], ffns: [true] },
     paper: { ...base, variants: ['boltzmann'], modes: ['prefix'], lengths: [4, 8], seeds: [0, 1, 2], steps: 1000, evalEvery: 250, checkpointEvery: 100 },
   },
+  gpt: GPT_PRESETS,
 };
+
+/** The preset names of a task (`small` first, the default). */
+export function presetNames(experiment: Experiment): PresetName[] {
+  return Object.keys(PRESETS[experiment]).sort((a, b) => (a === 'small' ? -1 : b === 'small' ? 1 : 0)) as PresetName[];
+}
 
 /**
  * The grid of a preset.
  *
  * @param experiment the CLI task.
- * @param preset `small` (default, quick) or `paper` (METHOD.md §5).
+ * @param preset `small` (default, quick) or `paper` (METHOD.md §5); gpt: `small` or `baby` (METHOD.md §7).
  * @returns the preset's grid spec (a fresh copy).
+ * @throws BENCH_INVALID_OPTION when the task has no such preset.
  */
 export function presetGrid(experiment: Experiment, preset: PresetName): GridSpec {
-  return { ...PRESETS[experiment][preset] };
+  const spec = PRESETS[experiment][preset];
+  if (!spec) throw new BenchError('BENCH_INVALID_OPTION', `${experiment} has no preset "${preset}": use ${presetNames(experiment).join(' or ')}`);
+  return { ...spec };
 }

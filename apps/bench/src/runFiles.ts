@@ -4,7 +4,7 @@ import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { BenchError } from './benchError.js';
 import { canonicalJson } from './grid.js';
-import type { ConvergencePoint, CurvePoint, RunConfig, RunRecord } from './types.js';
+import type { ConvergencePoint, CurvePoint, GptEval, RunConfig, RunRecord } from './types.js';
 
 /** Path of a finished run's record. */
 export const recordPath = (resultsDir: string, id: string): string => join(resultsDir, 'runs', `${id}.json`);
@@ -31,6 +31,8 @@ export interface Checkpoint {
   readonly openLoss?: { readonly sum: number; readonly count: number };
   /** Convergence points so far and the open interval's figures (iterative samplers only). */
   readonly convergence?: { readonly points: readonly ConvergencePoint[]; readonly open?: ConvergenceSummary; readonly total?: ConvergenceSummary };
+  /** `bench gpt`: the train/val loss curves so far. */
+  readonly gptEval?: GptEval;
   readonly dataState: readonly number[];
   /** Model weights and optimizer state, as the engine saved them. */
   readonly engine: unknown;
@@ -52,6 +54,10 @@ export function checkpointProblem(value: Partial<Checkpoint> | null, id: string,
   const steps = config?.steps ?? Number.POSITIVE_INFINITY;
   if (!Number.isInteger(value.step) || value.step! < 0 || value.step! > steps) return `its step ${echo(value.step)} is outside [0, ${steps}]`;
   if (!isCurve(value.trainLoss, value.step!) || !isCurve(value.evalMetric, value.step!)) return 'its curves are malformed or run past its step';
+  const gptEval = value.gptEval;
+  if (gptEval !== undefined && !(gptEval !== null && typeof gptEval === 'object' && isCurve(gptEval.train, value.step!) && isCurve(gptEval.val, value.step!))) {
+    return 'its gpt train/val curves are malformed or run past its step';
+  }
   // NaN entries (an RNG's "no spare normal") come back from JSON as null.
   if (!Array.isArray(value.dataState) || !value.dataState.every((x) => typeof x === 'number' || x === null)) return 'its data state is malformed';
   if (!(typeof value.elapsedSeconds === 'number' && value.elapsedSeconds >= 0) || typeof value.startedAt !== 'string') return 'its timing is malformed';

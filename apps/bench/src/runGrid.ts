@@ -43,7 +43,7 @@ export interface GridRunOptions {
 
 /** A short human label of a run. */
 export function runLabel(c: RunConfig): string {
-  const task = c.dataset === 'brackets' ? `brackets/${c.mode}` : 'shakespeare';
+  const task = c.experiment === 'gpt' ? `gpt L${c.layers ?? 1}` : c.dataset === 'brackets' ? `brackets/${c.mode}` : 'shakespeare';
   return `${task} ${c.column} T=${c.length} d=${c.dModel}${c.ffn ? '' : ' noFFN'} s${c.seed}`;
 }
 

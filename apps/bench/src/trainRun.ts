@@ -9,7 +9,7 @@ import { createTaskData } from './internal/taskData.js';
 import type { TaskData } from './internal/taskData.js';
 import { checkpointPath, modelPath, readCheckpoint, recordPath, rejectCheckpoint, removeCheckpoint } from './runFiles.js';
 import type { Checkpoint } from './runFiles.js';
-import type { ConvergencePoint, CurvePoint, RunConfig, RunProgress, RunRecord, RunSettings } from './types.js';
+import type { ConvergencePoint, CurvePoint, GptEval, RunConfig, RunProgress, RunRecord, RunSettings } from './types.js';
 
 /** Callbacks of {@link trainRun}. */
 export interface TrainHooks {
@@ -88,6 +88,19 @@ export async function trainRun(config: RunConfig, settings: RunSettings, registr
     let lossSum = ckpt?.openLoss?.sum ?? 0;
     let lossCount = ckpt?.openLoss?.count ?? 0;
     const convergencePoints: ConvergencePoint[] = [...(ckpt?.convergence?.points ?? [])];
+    const gptTrain: CurvePoint[] = [...(ckpt?.gptEval?.train ?? [])];
+    const gptVal: CurvePoint[] = [...(ckpt?.gptEval?.val ?? [])];
+    /** An evaluation: the val set (every task), and for gpt the train set beside it. */
+    const evaluateAt = async (at: number): Promise<{ loss: number; correct: number; count: number }> => {
+      const e = await engine.evaluate(data.evalBatches);
+      evalMetric.push({ step: at, value: finalMetricOf(config, e) });
+      if (data.trainEvalBatches) {
+        gptTrain.push({ step: at, value: (await engine.evaluate(data.trainEvalBatches)).loss });
+        gptVal.push({ step: at, value: e.loss });
+      }
+      return e;
+    };
+    const gptEval = (): { gptEval?: GptEval } => (data.trainEvalBatches ? { gptEval: { train: gptTrain, val: gptVal } } : {});
     let openConvergence: ConvergenceSummary | undefined = ckpt?.convergence?.open;
     let totalConvergence: ConvergenceSummary | undefined = ckpt?.convergence?.total;
     const sessionStart = performance.now();
@@ -105,6 +118,7 @@ export async function trainRun(config: RunConfig, settings: RunSettings, registr
         evalMetric,
         openLoss: { sum: lossSum, count: lossCount },
         ...(totalConvergence || openConvergence ? { convergence: { points: convergencePoints, open: openConvergence, total: totalConvergence } } : {}),
+        ...gptEval(),
         dataState: data.saveState(),
         engine: engine.save(),
       };
@@ -128,7 +142,7 @@ export async function trainRun(config: RunConfig, settings: RunSettings, registr
         }
       }
       if (step % config.evalEvery === 0 && step < config.steps) {
-        evalMetric.push({ step, value: finalMetricOf(config, await engine.evaluate(data.evalBatches)) });
+        await evaluateAt(step);
       }
       const sessionSeconds = (performance.now() - sessionStart) / 1000;
       hooks.onProgress?.({
@@ -148,9 +162,8 @@ export async function trainRun(config: RunConfig, settings: RunSettings, registr
       if (step < config.steps && (stop || step % settings.checkpointEvery === 0)) checkpoint();
       if (stop && step < config.steps) return 'stopped';
     }
-    const final = await engine.evaluate(data.evalBatches);
+    const final = await evaluateAt(step);
     const finalMetric = finalMetricOf(config, final);
-    evalMetric.push({ step, value: finalMetric });
     const wallSeconds = elapsed();
     const record: RunRecord = {
       id,
@@ -165,6 +178,7 @@ export async function trainRun(config: RunConfig, settings: RunSettings, registr
       evalMetric,
       wallSeconds,
       stepsPerSecond: wallSeconds > 0 ? config.steps / wallSeconds : 0,
+      ...gptEval(),
       couplings: engine.couplings(),
       ...(totalConvergence ? { convergence: { points: convergencePoints, total: totalConvergence } } : {}),
     };

@@ -7,10 +7,28 @@ export type Variant = AttentionVariant;
 export type DatasetName = 'shakespeare' | 'brackets';
 
 /** The experiment (CLI subcommand) a run belongs to. */
-export type Experiment = 'shakespeare' | 'brackets' | 'dqa';
+export type Experiment = 'shakespeare' | 'brackets' | 'dqa' | 'gpt';
 
 /** Bracket string mode (METHOD.md §5). */
 export type BracketMode = 'balanced' | 'prefix';
+
+/**
+ * The nanoGPT-protocol settings of a `bench gpt` run (METHOD.md §7). Only gpt runs carry them,
+ * so the run ids of the other tasks are unchanged.
+ */
+export interface GptSettings {
+  /** Biases in Linear and LayerNorm layers. */
+  readonly bias: boolean;
+  /** LM head tied to the token embedding. */
+  readonly tieEmbeddings: boolean;
+  readonly dropout: number;
+  /** Linear warm-up steps before the cosine decay. */
+  readonly warmupSteps: number;
+  /** AdamW β2. */
+  readonly beta2: number;
+  /** Random batches of each split (train: first 90 %, val: last 10 %) averaged per evaluation. */
+  readonly evalBatches: number;
+}
 
 /** Optimizer, temperature and evaluation settings shared by a grid spec and each of its runs. */
 export interface TrainingSettings {
@@ -53,6 +71,8 @@ export interface RunConfig extends TrainingSettings {
   readonly samplerOptions: Readonly<Record<string, unknown>>;
   /** J parameterization (`relative`, `banded:w`); absent for `full`, so older run ids stay the same. */
   readonly couplingForm?: 'relative' | `banded:${number}`;
+  /** `bench gpt` only: the nanoGPT protocol's model, optimizer and evaluation settings. */
+  readonly gpt?: GptSettings;
 }
 
 /** Settings that change how a run is executed but not its result (not hashed). */
@@ -72,6 +92,12 @@ export interface RunSettings {
   readonly samplerSecrets?: Readonly<Record<string, unknown>>;
   /** Write the finished model (weights and config, no optimizer state) to `models/<id>.json`. */
   readonly saveModels?: boolean;
+}
+
+/** The train/val loss curves of a `bench gpt` run (nats per character). */
+export interface GptEval {
+  readonly train: readonly CurvePoint[];
+  readonly val: readonly CurvePoint[];
 }
 
 /** One point of a curve. */
@@ -96,6 +122,8 @@ export interface RunRecord {
   readonly evalMetric: readonly CurvePoint[];
   readonly wallSeconds: number;
   readonly stepsPerSecond: number;
+  /** `bench gpt`: mean loss (nats/char) over the random train and val batches at each evaluation. */
+  readonly gptEval?: GptEval;
   /** Learned couplings (T × T, row-major, strict upper triangle meaningful); null when the model has none. */
   readonly couplings: readonly number[] | null;
   /**

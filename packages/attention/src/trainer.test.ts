@@ -47,6 +47,22 @@ describe('createTrainer', () => {
     model.dispose();
   });
 
+  it('warms up linearly (nanoGPT: lr × (i + 1) / (warm-up + 1)) and then decays by the cosine over the remaining steps', () => {
+    const model = createTransformer({ ...tiny, variant: 'softmax' });
+    const trainer = createTrainer(model, { totalSteps: 20, warmupSteps: 4, lr: 1e-3, minLrFraction: 0.1 });
+    expect(trainer.lrAt(0)).toBeCloseTo(1e-3 / 5, 15);
+    expect(trainer.lrAt(3)).toBeCloseTo((1e-3 * 4) / 5, 15);
+    expect(trainer.lrAt(4)).toBeCloseTo(1e-3, 15);
+    expect(trainer.lrAt(12)).toBeCloseTo(1e-4 + 0.9e-3 * 0.5, 15);
+    expect(trainer.lrAt(20)).toBeCloseTo(1e-4, 15);
+    expect(trainer.lrAt(99)).toBeCloseTo(1e-4, 15);
+    expect(createTrainer(model, { totalSteps: 10 }).options.warmupSteps).toBe(0);
+    expect(() => createTrainer(model, { totalSteps: 10, warmupSteps: 10 })).toThrow(expect.objectContaining({ code: 'ATTENTION_INVALID_ARGUMENT' }));
+    expect(() => createTrainer(model, { totalSteps: 10, warmupSteps: 1.5 })).toThrow(expect.objectContaining({ code: 'ATTENTION_INVALID_ARGUMENT' }));
+    trainer.dispose();
+    model.dispose();
+  });
+
   it('two steps equal the hand-computed clipped AdamW update (decay on kernels and embeddings only)', async () => {
     const model = createTransformer({ ...tiny, variant: 'boltzmann', jInitStd: 0.2 });
     const [lr, wd, clip] = [0.01, 0.5, 0.05];

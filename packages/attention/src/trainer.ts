@@ -9,6 +9,11 @@ import type { Transformer } from './transformer.js';
 export interface TrainerOptions {
   /** Steps of the cosine schedule; after it the rate stays at its floor. */
   readonly totalSteps: number;
+  /**
+   * Linear warm-up steps before the cosine (default 0: none). As in nanoGPT, step `i < warmupSteps`
+   * uses `lr × (i + 1) / (warmupSteps + 1)`; the cosine then runs from `warmupSteps` to `totalSteps`.
+   */
+  readonly warmupSteps?: number;
   /** Peak learning rate (default 3e-3). */
   readonly lr?: number;
   /** The cosine decays to `lr × minLrFraction` (default 0.1). */
@@ -76,6 +81,7 @@ export interface Trainer {
 function resolveOptions(options: TrainerOptions): Required<TrainerOptions> {
   const o = {
     totalSteps: options.totalSteps,
+    warmupSteps: options.warmupSteps ?? 0,
     lr: options.lr ?? 3e-3,
     minLrFraction: options.minLrFraction ?? 0.1,
     weightDecay: options.weightDecay ?? 0.01,
@@ -88,6 +94,7 @@ function resolveOptions(options: TrainerOptions): Required<TrainerOptions> {
     if (!ok) throw new AttentionError('ATTENTION_INVALID_ARGUMENT', `trainer option ${name} is invalid: ${String(o[name as keyof typeof o])}`);
   };
   bad('totalSteps', Number.isInteger(o.totalSteps) && o.totalSteps >= 1);
+  bad('warmupSteps', Number.isInteger(o.warmupSteps) && o.warmupSteps >= 0 && o.warmupSteps < o.totalSteps);
   bad('lr', Number.isFinite(o.lr) && o.lr > 0);
   bad('minLrFraction', o.minLrFraction >= 0 && o.minLrFraction <= 1);
   bad('weightDecay', Number.isFinite(o.weightDecay) && o.weightDecay >= 0);
@@ -123,7 +130,10 @@ export function createTrainer(model: Transformer, options: TrainerOptions): Trai
   let steps = 0;
 
   const lrAt = (step: number): number => {
-    const progress = Math.min(Math.max(step, 0), opts.totalSteps) / opts.totalSteps;
+    const warm = opts.warmupSteps;
+    if (warm > 0 && step < warm) return (opts.lr * (Math.max(step, 0) + 1)) / (warm + 1);
+    // With no warm-up this is the plain cosine over totalSteps (the behaviour before warm-up existed).
+    const progress = (Math.min(Math.max(step, warm), opts.totalSteps) - warm) / (opts.totalSteps - warm);
     const floor = opts.lr * opts.minLrFraction;
     return floor + (opts.lr - floor) * 0.5 * (1 + Math.cos(Math.PI * progress));
   };

@@ -1,5 +1,5 @@
 import { combineEvaluations, createTrainer, createTransformer, evaluate, initBackend, loadTransformer } from '@boltzmann/attention';
-import type { Trainer, TrainerState, Transformer, TransformerJSON } from '@boltzmann/attention';
+import type { Trainer, TrainerOptions, TrainerState, Transformer, TransformerJSON } from '@boltzmann/attention';
 import { mergeSecretOptions, recordConvergence } from '@boltzmann/ising-core';
 import type { ConvergenceSummary, SamplerRegistry } from '@boltzmann/ising-core';
 import { BenchError } from '../benchError.js';
@@ -28,6 +28,18 @@ export interface Engine {
 
 /** Sequences per forward pass in evaluation: each pass is one sampler call per head. */
 export const EVAL_CHUNK_SIZE = 128;
+
+/** The trainer options of a run: warm-up and β2 only for gpt runs (the other tasks keep the trainer's defaults). */
+export function trainerOptionsOf(config: RunConfig): TrainerOptions {
+  return {
+    lr: config.lr,
+    minLrFraction: config.minLrFraction,
+    totalSteps: config.steps,
+    weightDecay: config.weightDecay,
+    clipNorm: config.clipNorm,
+    ...(config.gpt ? { warmupSteps: config.gpt.warmupSteps, beta2: config.gpt.beta2 } : {}),
+  };
+}
 
 let backendReady: Promise<unknown> | undefined;
 
@@ -63,13 +75,7 @@ export async function createEngine(
   const samplerPart = sampler ? { sampler, samplerOptions: config.samplerOptions, registry } : {};
   let model: Transformer;
   let trainer: Trainer;
-  const trainerOptions = {
-    lr: config.lr,
-    minLrFraction: config.minLrFraction,
-    totalSteps: config.steps,
-    weightDecay: config.weightDecay,
-    clipNorm: config.clipNorm,
-  };
+  const trainerOptions = trainerOptionsOf(config);
   try {
     if (saved !== undefined) {
       const s = saved as Partial<EngineState> | null;
@@ -94,6 +100,7 @@ export async function createEngine(
         jInit: config.jInit === 0 ? 'zeros' : 'normal',
         jInitStd: config.jInit,
         ...(config.couplingForm ? { couplingForm: config.couplingForm } : {}),
+        ...(config.gpt ? { bias: config.gpt.bias, tieEmbeddings: config.gpt.tieEmbeddings, dropout: config.gpt.dropout } : {}),
         seed: config.seed,
         ...samplerPart,
       });

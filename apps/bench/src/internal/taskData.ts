@@ -21,6 +21,8 @@ export interface TaskData {
   next(batchSize: number): TrainBatch;
   /** The fixed evaluation batches (identical for every variant and seed). */
   readonly evalBatches: readonly TrainBatch[];
+  /** `bench gpt`: fixed random batches of the train split, evaluated beside `evalBatches` (val). */
+  readonly trainEvalBatches?: readonly TrainBatch[];
   saveState(): readonly number[];
   restoreState(state: readonly number[]): void;
 }
@@ -76,6 +78,27 @@ export async function createTaskData(config: RunConfig, dataPath?: string): Prom
   if (config.dataset === 'shakespeare') {
     const text = await shakespeareCorpus(dataPath);
     const rng: Rng = createRng(config.seed + 0x5eed);
+    if (config.gpt) {
+      // nanoGPT's estimate_loss: `evalBatches` random batches of each split. Drawn once from a
+      // fixed seed, so every variant, seed and evaluation step sees the same text.
+      const rows = config.gpt.evalBatches * config.batchSize;
+      const split = (name: 'train' | 'validation', seed: number): TrainBatch[] => {
+        const b = text.sampleBatch(name, rows, T, createRng(seed));
+        return chunk(b.inputs, b.targets, undefined, T);
+      };
+      return {
+        vocabSize: text.vocab.size,
+        outputSize: text.vocab.size,
+        next(batchSize) {
+          const b = text.sampleBatch('train', batchSize, T, rng);
+          return { inputs: b.inputs, targets: b.targets };
+        },
+        evalBatches: split('validation', VALIDATION_SEED),
+        trainEvalBatches: split('train', VALIDATION_SEED + 1),
+        saveState: () => rng.save(),
+        restoreState: (s) => rng.restore(s),
+      };
+    }
     const evalSet = text.validationWindows(T, config.evalWindows, VALIDATION_SEED);
     return {
       vocabSize: text.vocab.size,
