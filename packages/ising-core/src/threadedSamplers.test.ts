@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { causalBatch, createIsingBatch, createRng, meanFieldSampler, tapSampler, transferMatrixSampler } from './index.js';
 import type { BatchEstimate, IsingBatch, IsingGradients, Sampler } from './index.js';
 import { fixedPointEstimate, readFixedPointOptions } from './internal/fixedPointEstimate.js';
+import { KEPT_ESTIMATES } from './internal/samplerTasks.js';
 import { splitRanges, threadedEstimate } from './internal/threadedEstimate.js';
 import { disposeWorkerPool, ExactWorkerPool, sharedPool, sharedPoolSize } from './internal/workerPool.js';
 
@@ -101,7 +102,10 @@ describe('threaded mean-field, tap and transfer-matrix', () => {
     const sampler = plugins['mean-field'](2);
     const batch = causal('mean-field', 2, 24, 11);
     const first = run(sampler, batch);
-    for (let i = 0; i < 4; i++) run(sampler, batch);
+    // A 4-layer, 4-head step makes 16 estimates before its first VJP: all of them must survive.
+    const step = Array.from({ length: 15 }, () => run(sampler, batch));
+    for (const e of [...step].reverse()) expect(() => e.vjp(gradFor(batch, 1))).not.toThrow();
+    for (let i = 0; i < KEPT_ESTIMATES - 15; i++) run(sampler, batch);
     expect(() => first.vjp(gradFor(batch, 1))).toThrow(
       expect.objectContaining({ name: 'IsingError', code: 'ISING_INVALID_ARGUMENT', message: expect.stringMatching(/freed.*threads: 1/) }),
     );
