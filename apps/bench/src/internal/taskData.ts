@@ -78,6 +78,16 @@ export async function createTaskData(config: RunConfig, dataPath?: string): Prom
   if (config.dataset === 'shakespeare') {
     const text = await shakespeareCorpus(dataPath);
     const rng: Rng = createRng(config.seed + 0x5eed);
+    const stream = {
+      vocabSize: text.vocab.size,
+      outputSize: text.vocab.size,
+      next(batchSize: number): TrainBatch {
+        const b = text.sampleBatch('train', batchSize, T, rng);
+        return { inputs: b.inputs, targets: b.targets };
+      },
+      saveState: () => rng.save(),
+      restoreState: (s: readonly number[]) => rng.restore(s),
+    };
     if (config.gpt) {
       // nanoGPT's estimate_loss: `evalBatches` random batches of each split. Drawn once from a
       // fixed seed, so every variant, seed and evaluation step sees the same text.
@@ -86,31 +96,10 @@ export async function createTaskData(config: RunConfig, dataPath?: string): Prom
         const b = text.sampleBatch(name, rows, T, createRng(seed));
         return chunk(b.inputs, b.targets, undefined, T);
       };
-      return {
-        vocabSize: text.vocab.size,
-        outputSize: text.vocab.size,
-        next(batchSize) {
-          const b = text.sampleBatch('train', batchSize, T, rng);
-          return { inputs: b.inputs, targets: b.targets };
-        },
-        evalBatches: split('validation', VALIDATION_SEED),
-        trainEvalBatches: split('train', VALIDATION_SEED + 1),
-        saveState: () => rng.save(),
-        restoreState: (s) => rng.restore(s),
-      };
+      return { ...stream, evalBatches: split('validation', VALIDATION_SEED), trainEvalBatches: split('train', VALIDATION_SEED + 1) };
     }
     const evalSet = text.validationWindows(T, config.evalWindows, VALIDATION_SEED);
-    return {
-      vocabSize: text.vocab.size,
-      outputSize: text.vocab.size,
-      next(batchSize) {
-        const b = text.sampleBatch('train', batchSize, T, rng);
-        return { inputs: b.inputs, targets: b.targets };
-      },
-      evalBatches: chunk(evalSet.inputs, evalSet.targets, undefined, T),
-      saveState: () => rng.save(),
-      restoreState: (s) => rng.restore(s),
-    };
+    return { ...stream, evalBatches: chunk(evalSet.inputs, evalSet.targets, undefined, T) };
   }
   const task = bracketTask({ T, mode: config.mode, types: config.types as 1 | 2 | 3, seed: config.seed + 0x5eed });
   return {
