@@ -12,21 +12,12 @@
 import { availableParallelism, cpus } from 'node:os';
 import { causalBoltzmann, causalBoltzmannAsync, createRng, disposeExactWorkers } from '../src/index.js';
 import { useWasmKernels } from '../src/internal/kernels/wasmKernels.js';
-
-function option(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1]! : fallback;
-}
+import { median, option } from './benchArgs.js';
 
 const lengths = option('lengths', '8,12,16').split(',').map(Number);
 const batch = Number(option('batch', '64'));
 const repeats = Number(option('repeats', '9'));
 const threads = availableParallelism();
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 interface Row {
   length: number;

@@ -16,11 +16,8 @@ import { FixedPointWorkspace, solveFixedPoint } from '../src/internal/fixedPoint
 import { IsingMap } from '../src/internal/isingMaps.js';
 import type { IsingMapKind } from '../src/internal/isingMaps.js';
 import { symmetricCouplings } from '../src/internal/symmetricCouplings.js';
+import { median, option } from './benchArgs.js';
 
-function option(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1]! : fallback;
-}
 const lengths = option('lengths', '64,256').split(',').map(Number);
 const batchSize = Number(option('batch', '12'));
 const repeats = Number(option('repeats', '5'));
@@ -28,10 +25,6 @@ const sections = new Set(option('sections', '1,2,3,4').split(',').map(Number));
 const estimators = { 'mean-field': meanFieldEstimate, tap: tapEstimate } as const;
 const kinds: IsingMapKind[] = ['mean-field', 'tap'];
 
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 const sum = (xs: Int32Array): number => xs.reduce((s, v) => s + v, 0);
 
 function single(seed: number, n: number, sigmaJ: number): IsingBatch {

@@ -15,21 +15,12 @@
 import { availableParallelism } from 'node:os';
 import { causalBatch, createRng, estimateBatch, meanFieldSampler, tapSampler, transferMatrixSampler } from '../src/index.js';
 import type { BatchEstimate, IsingBatch, Sampler } from '../src/index.js';
-
-function option(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1]! : fallback;
-}
+import { median, option } from './benchArgs.js';
 
 const lengths = option('lengths', '16,32,64,128,256,512,1024').split(',').map(Number);
 const methods = option('methods', 'transfer-matrix w=4,transfer-matrix w=8,tap,mean-field').split(',');
 const threadsOption = option('threads', '');
 const BATCH = 12;
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 function makeBatch(T: number, band: number | undefined): IsingBatch {
   const rng = createRng(T);

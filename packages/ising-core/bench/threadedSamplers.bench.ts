@@ -13,20 +13,12 @@ import { causalBatch, createRng, meanFieldSampler, tapSampler, transferMatrixSam
 import type { BatchEstimate, IsingBatch, Sampler } from '../src/index.js';
 import { batchCost } from '../src/internal/threadedEstimate.js';
 import { disposeWorkerPool } from '../src/internal/workerPool.js';
+import { median, option } from './benchArgs.js';
 
-function option(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1]! : fallback;
-}
 const shapes = option('shapes', '12x64,12x256').split(',').map((s) => s.split('x').map(Number) as [number, number]);
 const samplers = option('samplers', 'mean-field,tap,transfer-matrix').split(',');
 const repeats = Number(option('repeats', '5'));
 const bandwidth = Number(option('bandwidth', '8'));
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 function batchFor(name: string, b: number, T: number, seed: number): IsingBatch {
   const rng = createRng(seed);

@@ -16,11 +16,7 @@ import { cpus } from 'node:os';
 import { causalBatch, createRng, disposeExactWorkers, transferMatrixSampler } from '../src/index.js';
 import type { BatchEstimate } from '../src/index.js';
 import { useWasmTransfer } from '../src/internal/kernels/transferWasm.js';
-
-function option(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1]! : fallback;
-}
+import { median, option } from './benchArgs.js';
 
 const lengths = option('lengths', '16,32,64,128,256').split(',').map(Number);
 const widths = option('widths', '4,8').split(',').map(Number);
@@ -33,11 +29,6 @@ const kernel = option('kernel', 'wasm');
 if (kernel === 'js') useWasmTransfer(false);
 // The JavaScript kernel is switched on this thread only (pool workers run wasm), so it runs on one.
 const twoThreads = kernel !== 'js' && threads > 1;
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 interface Row {
   forward: number;
