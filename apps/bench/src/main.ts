@@ -31,42 +31,44 @@ export interface MainIo {
  */
 export async function main(argv: readonly string[], io: MainIo = { out: (l) => process.stdout.write(`${l}\n`), err: (l) => process.stderr.write(`${l}\n`) }): Promise<number> {
   const first = argv[0] === '--' ? argv[1] : argv[0];
-  if (first === 'sample') return sampleMain(argv, io);
-  let command: BenchCommand | null;
-  try {
-    command = parseBenchArgs(argv, (s) => io.out(s.replace(/\n$/, '')));
-  } catch (error) {
-    io.err(formatError(error));
-    io.err('run with --help for the list of options');
-    return EXIT.usage;
+  const help = (s: string): void => io.out(s.replace(/\n$/, ''));
+  if (first === 'sample') {
+    return parseThenRun(io, 'sample --help', () => parseSampleArgs(argv, help), async (command: SampleCommand) => {
+      const { runSample } = await import('./sample.js');
+      return runSample(command, io);
+    });
   }
-  if (!command) return EXIT.ok;
-  try {
+  return parseThenRun(io, '--help', () => parseBenchArgs(argv, help), async (command: BenchCommand) => {
     // Loaded after parsing so that --help and flag errors never wait for (or depend on) TF.js.
     const { runCommand } = await import('./runCommand.js');
-    return await runCommand(command, io);
-  } catch (error) {
-    io.err(redactSecrets(formatError(error), command.samplerSecrets));
-    return EXIT.failed;
-  }
+    return runCommand(command, io);
+  }, (command) => command.samplerSecrets);
 }
 
-/** `bench sample`: its own flags, the same error lines and exit codes. */
-async function sampleMain(argv: readonly string[], io: MainIo): Promise<number> {
-  let command: SampleCommand | null;
+/**
+ * The shape every bench command shares: parse (a bad flag is one coded line and exit 2; help is
+ * exit 0), then run (any error is one coded line, scrubbed of the command's secrets, and exit 1).
+ */
+async function parseThenRun<C>(
+  io: MainIo,
+  helpFlag: string,
+  parse: () => C | null,
+  run: (command: C) => Promise<number>,
+  secretsOf: (command: C) => Readonly<Record<string, unknown>> = () => ({}),
+): Promise<number> {
+  let command: C | null;
   try {
-    command = parseSampleArgs(argv, (s) => io.out(s.replace(/\n$/, '')));
+    command = parse();
   } catch (error) {
     io.err(formatError(error));
-    io.err('run with sample --help for the list of options');
+    io.err(`run with ${helpFlag} for the list of options`);
     return EXIT.usage;
   }
   if (!command) return EXIT.ok;
   try {
-    const { runSample } = await import('./sample.js');
-    return await runSample(command, io);
+    return await run(command);
   } catch (error) {
-    io.err(formatError(error));
+    io.err(redactSecrets(formatError(error), secretsOf(command)));
     return EXIT.failed;
   }
 }
