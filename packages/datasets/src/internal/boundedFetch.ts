@@ -16,7 +16,7 @@ export interface ByteStreamLike {
 
 /**
  * The part of a `fetch` response the downloader uses. `body` and `headers` are optional so a
- * minimal stub with only `arrayBuffer()` still works, but then the size limit can only be
+ * minimal custom `fetch` whose responses have only `arrayBuffer()` still works, but then the size limit can only be
  * checked after the whole body has arrived; a real `fetch` response is read chunk by chunk.
  */
 export interface FetchResponseLike {
@@ -84,7 +84,7 @@ async function transfer(
     quietly(() => response.body?.cancel());
     throw tooLarge(`the server announced ${format(declared)} bytes (Content-Length)`);
   }
-  // A stub response without a body stream can only be checked once its bytes are in.
+  // A custom fetch response without a body stream can only be checked once its bytes are in.
   const source = response.body ?? new Uint8Array(await response.arrayBuffer());
   return readBounded(source, maxBytes, (received) => tooLarge(`the body passed ${format(received)} bytes`), { signal });
 }
