@@ -53,13 +53,17 @@ function stepMs(c: RunConfig, batch: number): number {
   const vocab = c.dataset === 'shakespeare' ? 65 : 2 * c.types;
   const out = c.dataset === 'shakespeare' ? 65 : c.length;
   const hidden = c.ffn ? 2 * c.ffnHidden : 0;
-  const params = vocab * c.dModel + c.length * c.dModel + 4 * c.dModel * c.dModel + hidden * c.dModel + out * c.dModel;
-  const flopsPerRow = 6 * c.dModel * (4 * c.dModel + hidden + out + 2 * c.length);
+  const layers = c.layers ?? 1;
+  // Per block: the four attention projections, the FFN and the attention products (B·T·T·d).
+  const block = 4 * c.dModel + hidden + 2 * c.length;
+  const params = vocab * c.dModel + c.length * c.dModel + layers * (4 * c.dModel + hidden) * c.dModel + out * c.dModel;
+  const flopsPerRow = 6 * c.dModel * (layers * block + out);
   const dense = params * NS_PER_PARAMETER * 1e-6 + batch * c.length * flopsPerRow * NS_PER_DENSE_FLOP * 1e-6;
   let ising = 0;
   if (c.variant === 'boltzmann' || c.variant === 'coupling') {
-    const problems = batch * c.length; // one per query
-    const configs = batch * (2 ** (c.length + 1) - 2); // Σ_{i=1..T} 2^i over the causal prefixes
+    const estimates = layers * c.heads; // one Ising batch per (layer, head)
+    const problems = batch * c.length * estimates; // one per query
+    const configs = estimates * batch * (2 ** (c.length + 1) - 2); // Σ_{i=1..T} 2^i over the causal prefixes
     if (c.sampler === 'dqa') {
       const shots = Number(c.samplerOptions['shots'] ?? 0);
       const trotter = Number(c.samplerOptions['steps'] ?? 64);
@@ -68,7 +72,7 @@ function stepMs(c: RunConfig, batch: number): number {
     } else if (c.sampler === 'exact') {
       ising = configs * NS_PER_ISING_CONFIG * 1e-6;
     } else {
-      ising = batch * approximateSamplerNs(c) * 1e-6;
+      ising = estimates * batch * approximateSamplerNs(c) * 1e-6;
     }
   }
   return MS_PER_STEP_BASE + dense + ising;

@@ -100,7 +100,7 @@ describe('bench gpt input errors (before training)', () => {
 });
 
 describe('bench gpt runs through the grid', () => {
-  it('a tiny 2-layer, 4-head grid (8 estimates a step) writes a record with train/val evaluations at steps 3 and 6 and a val loss', async () => {
+  it('a tiny 2-layer, 4-head grid (8 estimates a step) writes a record with train/val evaluations at steps 0, 3 and 6 and a val loss', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bench-gpt-run-'));
     const r = await bench('gpt', ...tiny, '--variants', 'softmax,boltzmann', '--results', dir);
     expect(r.text).not.toContain('error');
@@ -112,13 +112,14 @@ describe('bench gpt runs through the grid', () => {
       const record = JSON.parse(readFileSync(join(dir, 'runs', file), 'utf8')) as RunRecord;
       expect(record.config).toMatchObject({ experiment: 'gpt', layers: 2, heads: 4, length: 16, steps: 6, gpt: { evalBatches: 2, warmupSteps: 2, bias: false, tieEmbeddings: true } });
       const e = record.gptEval!;
-      expect(e.train.map((p) => p.step)).toEqual([3, 6]);
-      expect(e.val.map((p) => p.step)).toEqual([3, 6]);
+      expect(e.train.map((p) => p.step)).toEqual([0, 3, 6]);
+      expect(e.val.map((p) => p.step)).toEqual([0, 3, 6]);
+      expect(e.val[0]!.value).toBeCloseTo(Math.log(65), 0); // the untrained model: about uniform
       for (const p of [...e.train, ...e.val]) expect(p.value).toBeGreaterThan(0);
-      expect(record.finalLoss).toBeCloseTo(e.val[1]!.value, 12);
+      expect(record.finalLoss).toBeCloseTo(e.val.at(-1)!.value, 12);
       expect(record.finalMetric).toBeCloseTo(Math.exp(record.finalLoss), 9);
       expect(record.finalLoss).toBeLessThan(Math.log(65) + 0.5); // about uniform over 65 characters after 6 steps
-      expect(record.evalMetric.map((p) => p.step)).toEqual([3, 6]);
+      expect(record.evalMetric.map((p) => p.step)).toEqual([0, 3, 6]);
     }
     expect(readdirSync(dir)).toEqual(expect.arrayContaining(['summary.md']));
     // The same command again skips the finished runs.
@@ -136,7 +137,7 @@ describe('bench gpt runs through the grid', () => {
     const progress: ProgressDisplay = { ...quiet, update: (p: RunProgress) => void (p.step >= 4 && controller.abort()) };
     expect(await main(args(dir), { out: () => undefined, err: () => undefined, progress, signal: controller.signal })).toBe(130);
     const [ckpt] = readdirSync(join(dir, 'checkpoints'));
-    expect(JSON.parse(readFileSync(join(dir, 'checkpoints', ckpt!), 'utf8')).gptEval.val.map((p: { step: number }) => p.step)).toEqual([3]);
+    expect(JSON.parse(readFileSync(join(dir, 'checkpoints', ckpt!), 'utf8')).gptEval.val.map((p: { step: number }) => p.step)).toEqual([0, 3]);
     expect((await bench(...args(dir))).code).toBe(0);
     const read = (d: string) => JSON.parse(readFileSync(join(d, 'runs', readdirSync(join(d, 'runs'))[0]!), 'utf8')) as RunRecord;
     const [a, b] = [read(straight), read(dir)];

@@ -124,6 +124,9 @@ export async function trainRun(config: RunConfig, settings: RunSettings, registr
       };
       writeJsonAtomic(checkpointPath(settings.resultsDir, id), c, true);
     };
+    // nanoGPT's protocol evaluates before the first step too, so a gpt curve starts at the
+    // untrained model's loss (about ln 65 per character).
+    if (step === 0 && data.trainEvalBatches && evalMetric.length === 0) await evaluateAt(0);
     while (step < config.steps) {
       const { loss, convergence } = await engine.step(data.next(config.batchSize));
       step += 1;
