@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { exactSampler } from '@boltzmann/ising-core';
-import { ATTENTION_VARIANTS, attentionWeights, initBackend, isingMagnetization, isingProbability } from './index.js';
+import { ATTENTION_VARIANTS, attentionWeights, initBackend } from './index.js';
 import { createReferenceSampler } from './internal/referenceSampler.js';
 import { maxAbsDiff, randomNormal, take, tensorOf } from './internal/testUtils.js';
 
@@ -173,13 +173,5 @@ describe('attentionWeights', () => {
       for (const g of grads) expect(g.dataSync().every(Number.isFinite), variant).toBe(true);
       expect(take(attentionWeights(hugeNegative, { variant, couplings: j0, sampler })).every(Number.isFinite)).toBe(true);
     }
-  });
-
-  it('isingProbability is (isingMagnetization + 1)/2', () => {
-    const h = scores();
-    const j = randomJ();
-    const m = take(isingMagnetization(h, j, { sampler, beta: 0.9 }));
-    const p = take(isingProbability(h, j, { sampler, beta: 0.9 }));
-    for (let i = 0; i < m.length; i++) if (i % T <= Math.floor(i / T) % T) expect(Math.abs(p[i]! - (m[i]! + 1) / 2)).toBeLessThan(1e-7);
   });
 });

@@ -1,8 +1,8 @@
 import * as tf from '@tensorflow/tfjs';
 import type { Sampler } from '@boltzmann/ising-core';
 import { AttentionError } from './errors.js';
-import { isingProbability } from './isingMagnetization.js';
-import type { PreparedEstimates } from './isingMagnetization.js';
+import { causalAttentionWeights } from './causalOp.js';
+import type { PreparedEstimates } from './preparedEstimates.js';
 import type { AttentionVariant } from './variants.js';
 
 /** Options of {@link attentionWeights}. */
@@ -28,30 +28,6 @@ export function causalMask(length: number): tf.Tensor2D {
   return tf.linalg.bandPart(tf.ones([length, length]), -1, 0) as tf.Tensor2D;
 }
 
-const FLOOR = 1e-30;
-
-/**
- * `w = α / Σ_{k≤i} α_k` on the causal prefix, with the stable gradient
- * `∂L/∂α_j = (∂L/∂w_j − Σ_k w_k ∂L/∂w_k)/S` (METHOD.md §2). The autodiff gradient of a division
- * forms `α/S²`, which is 0/0 in float32 once a row's sum falls below ~1e−19.
- */
-const normalizeRows = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
-  const alpha = args[0] as tf.Tensor;
-  const mask = args[1] as tf.Tensor;
-  const save = args[2] as tf.GradSaveFunc;
-  const masked = tf.mul(alpha, mask);
-  // Every α is positive for finite fields, so the sum is too; the floor only guards rounding to 0.
-  const total = tf.maximum(tf.sum(masked, -1, true), FLOOR);
-  const w = tf.div(masked, total);
-  save([w, total, mask]);
-  const gradFunc = (dy: tf.Tensor, saved: tf.Tensor[]): tf.Tensor[] => {
-    const [sw, sTotal, sMask] = saved as [tf.Tensor, tf.Tensor, tf.Tensor];
-    const centered = tf.sub(dy, tf.sum(tf.mul(sw, dy), -1, true));
-    return [tf.div(tf.mul(centered, sMask), sTotal), tf.zerosLike(sMask)];
-  };
-  return { value: w, gradFunc };
-}) as (alpha: tf.Tensor, mask: tf.Tensor) => tf.Tensor4D;
-
 /**
  * Causal attention weights `w_ij` (`B×H×T×T`, rows sum to 1 over `j ≤ i`, zero above the
  * diagonal) for one of the four variants (METHOD.md §1):
@@ -63,7 +39,7 @@ const normalizeRows = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) =
  * @param scores `B×H×T×T` fields `h_ij = q_i·k_j/√d_k`.
  * @returns differentiable weights with respect to `scores` and `options.couplings`.
  * @throws {AttentionError} ATTENTION_INVALID_ARGUMENT when a sampler variant lacks couplings or a sampler;
- *   see {@link isingMagnetization} for the sampler errors.
+ *   see {@link causalAttentionWeights} for the shape and sampler errors.
  * @example
  * const w = attentionWeights(h, { variant: 'sigmoid' });
  */
@@ -71,24 +47,22 @@ export function attentionWeights(scores: tf.Tensor4D, options: AttentionWeightsO
   const beta = options.beta ?? 1;
   const length = scores.shape[2];
   return tf.tidy(() => {
-    const mask = causalMask(length);
     switch (options.variant) {
       case 'softmax': {
+        const mask = causalMask(length);
         const masked = tf.add(tf.mul(scores, beta), tf.mul(tf.sub(1, mask), -1e9));
         return tf.mul(tf.softmax(masked, -1), mask) as tf.Tensor4D;
       }
       case 'sigmoid':
-        // σ(2βh) = (tanh(βh) + 1)/2, without the cancellation of tanh + 1 in float32.
-        return normalizeRows(tf.sigmoid(tf.mul(scores, 2 * beta)), mask);
+        // σ(2βh) = (tanh(βh) + 1)/2 in closed form, normalized by ising-core's causal op.
+        return causalAttentionWeights(scores, undefined, { variant: 'sigmoid', beta });
       case 'boltzmann':
       case 'coupling': {
         const { couplings, sampler } = options;
         if (couplings === undefined || sampler === undefined) {
           throw new AttentionError('ATTENTION_INVALID_ARGUMENT', `variant "${options.variant}" needs both couplings and a sampler`);
         }
-        const fields = options.variant === 'boltzmann' ? scores : tf.zerosLike(scores);
-        const alpha = isingProbability(fields, couplings, { sampler, beta, prepared: options.prepared });
-        return normalizeRows(alpha, mask);
+        return causalAttentionWeights(scores, couplings, { variant: options.variant, beta, sampler, prepared: options.prepared });
       }
       default:
         throw new AttentionError('ATTENTION_INVALID_ARGUMENT', `unknown variant ${JSON.stringify(options.variant)}`);

@@ -50,7 +50,11 @@ describe('multi-layer GPT', () => {
     expect(fixture.model.config).not.toHaveProperty('layers');
     const model = loadTransformer(fixture.model);
     expect(names(model)).toEqual(fixture.parameterNames);
-    expect(Array.from(await logitsOf(model, Int32Array.from(fixture.inputs), fixture.batchSize))).toEqual(fixture.logits);
+    // Equal to float32 rounding: the causal normalization now runs in float64 in ising-core (it
+    // ran in float32 on the tfjs backend when the fixture was made), so the last bits differ.
+    const logits = await logitsOf(model, Int32Array.from(fixture.inputs), fixture.batchSize);
+    expect(logits).toHaveLength(fixture.logits.length);
+    fixture.logits.forEach((x, k) => expect(Math.abs(logits[k]! - x)).toBeLessThan(1e-6 * Math.max(1, Math.abs(x))));
     expect(model.couplings().map((c) => Array.from(c))).toEqual(fixture.couplings);
     expect(model.config).toMatchObject({ layers: 1, bias: true, tieEmbeddings: false, dropout: 0 });
     // The initialization of a one-layer model is today's too.

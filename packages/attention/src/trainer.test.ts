@@ -170,17 +170,37 @@ describe('createTrainer', () => {
   });
 
   it('a failing sampler or a bad target fails the step with its coded error, leaking no tensor', async () => {
-    const broken = { ...createReferenceSampler('broken'), estimate: () => Promise.reject(new Error('device offline')) };
-    const model = createTransformer({ ...tiny, sampler: broken });
+    const reference = createReferenceSampler('broken');
+    const offline = { ...reference, capabilities: { ...reference.capabilities, async: true }, estimate: () => Promise.reject(new Error('device offline')) };
+    const model = createTransformer({ ...tiny, sampler: offline });
     const trainer = createTrainer(model, { totalSteps: 2 });
     const before = tf.memory().numTensors;
     await expect(trainer.step(batchOf(2, 1))).rejects.toMatchObject({ code: 'ISING_SAMPLER_FAILED' });
+    // A synchronous sampler fails inside the tape (one pass): nothing leaks either.
+    for (const [estimate, code] of [
+      [() => { throw new Error('bad kernel'); }, 'ISING_SAMPLER_FAILED'],
+      // Says it is synchronous but answers with a promise.
+      [() => Promise.reject(new Error('device offline')), 'ATTENTION_ASYNC_SAMPLER'],
+    ] as const) {
+      const syncModel = createTransformer({ ...tiny, sampler: { ...reference, estimate } });
+      const syncTrainer = createTrainer(syncModel, { totalSteps: 2 });
+      const at = tf.memory().numTensors;
+      await expect(syncTrainer.step(batchOf(2, 1))).rejects.toMatchObject({ code });
+      expect(tf.memory().numTensors).toBe(at);
+      syncModel.dispose();
+    }
     const bad = batchOf(2, 1);
     await expect(trainer.step({ ...bad, targets: Int32Array.from(bad.targets, () => -2) })).rejects.toMatchObject({ code: 'ATTENTION_INVALID_TOKEN' });
     expect(tf.memory().numTensors).toBe(before);
     expect(trainer.stepCount).toBe(0);
     trainer.dispose();
     model.dispose();
+  });
+
+  it('a created and disposed model leaves no tensor behind', () => {
+    const before = tf.memory().numTensors;
+    createTransformer({ ...tiny, variant: 'boltzmann' }).dispose();
+    expect(tf.memory().numTensors).toBe(before);
   });
 
   it('keeps tf.memory().numTensors constant across steps and evaluations', async () => {

@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
+import { withDeferredOpErrors } from './causalOp.js';
 import { AttentionError } from './errors.js';
 import { adamWUpdate, clipScale, globalNorm } from './internal/adamW.js';
 import { checkBatch } from './internal/inputs.js';
@@ -65,7 +66,8 @@ export interface Trainer {
   /** Steps taken so far. */
   readonly stepCount: number;
   /**
-   * One update: awaits the sampler (phase 1), then differentiates and applies AdamW (phase 2).
+   * One update: for an asynchronous sampler, awaits its estimates first (phase 1); then
+   * differentiates (a synchronous sampler is called inside the tape) and applies AdamW.
    * Concurrent calls are queued and run in call order.
    */
   step(batch: TokenBatch): Promise<TrainStepResult>;
@@ -109,10 +111,11 @@ function resolveOptions(options: TrainerOptions): Required<TrainerOptions> {
  * Creates an AdamW trainer (decoupled weight decay, cosine learning-rate decay to
  * `minLrFraction × lr`, global-norm gradient clipping) for `model`.
  *
- * A step is two-phase so that asynchronous (remote) samplers work: `model.prepare` computes
- * the attention fields and awaits the sampler's estimate; then `tf.variableGrads` recomputes
- * the forward pass with that estimate captured in the custom op, whose gradient is the
- * estimate's VJP.
+ * With a synchronous sampler (exact, transfer-matrix, tap, mean-field, …) a step is one pass:
+ * the causal op calls the sampler inside `tf.variableGrads`, and its gradient is the estimate's
+ * VJP. With an asynchronous (remote) sampler (`capabilities.async`), `model.prepare` first
+ * computes the attention fields and awaits the estimates, then the tape recomputes the forward
+ * pass with them captured.
  *
  * @throws {AttentionError} ATTENTION_INVALID_ARGUMENT for bad options; the step throws the batch errors
  *   (ATTENTION_SHAPE_MISMATCH, ATTENTION_INVALID_TOKEN, ATTENTION_EMPTY_MASK) and sampler errors.
@@ -141,17 +144,19 @@ export function createTrainer(model: Transformer, options: TrainerOptions): Trai
   let queue: Promise<unknown> = Promise.resolve();
   const runStep = async (batch: TokenBatch): Promise<TrainStepResult> => {
     const { batchSize, mask, targets } = checkBatch(model, batch);
-    // Phase 1 for every sampler, sync or async: besides awaiting remote answers, it keeps sampler
-    // errors out of tf.variableGrads, which leaks the tensors saved for backward when its
-    // function throws.
     // Dropout (if the model has any) is active in training steps only, with masks of this step.
     const pass = { dropoutStep: steps };
-    const prepared = await model.prepare(batch.inputs, batchSize, pass);
+    // Phase 1 only for an asynchronous sampler, which must be awaited before the synchronous
+    // tape; a synchronous one is called inside the tape, so the fields are computed once.
+    const prepared = model.sampler?.capabilities.async === true ? await model.prepare(batch.inputs, batchSize, pass) : undefined;
     const lr = lrAt(steps);
     const t = steps + 1;
-    const { value, grads } = tf.variableGrads(
-      () => maskedCrossEntropy(model.logits(batch.inputs, batchSize, prepared, pass), targets, mask),
-      slots.map((s) => s.variable),
+    // A sampler's failure inside the tape is rethrown after it, so that nothing leaks.
+    const { value, grads } = withDeferredOpErrors(() =>
+      tf.variableGrads(
+        () => maskedCrossEntropy(model.logits(batch.inputs, batchSize, prepared, pass), targets, mask),
+        slots.map((s) => s.variable),
+      ),
     );
     let loss: number;
     let gradNorm: number;

@@ -3,8 +3,8 @@ import { createRng } from '@boltzmann/ising-core';
 import type { Sampler } from '@boltzmann/ising-core';
 import { attentionWeights } from './attentionWeights.js';
 import { AttentionError } from './errors.js';
-import { prepareEstimates } from './isingMagnetization.js';
-import type { PreparedEstimates } from './isingMagnetization.js';
+import { prepareEstimates } from './preparedEstimates.js';
+import type { PreparedEstimates } from './preparedEstimates.js';
 import { hash, initialValues } from './internal/init.js';
 import type { ParamSpec } from './internal/init.js';
 import { sequenceLength } from './internal/inputs.js';
@@ -73,7 +73,7 @@ export interface Transformer {
    * a sampler variant calls its sampler synchronously.
    */
   logits(inputs: ArrayLike<number>, batchSize: number, prepared?: TransformerPrepared, options?: PassOptions): tf.Tensor3D;
-  /** `prepare` then `logits`: works with asynchronous samplers. */
+  /** `logits` after `prepare` when the sampler is asynchronous: works with every sampler. */
   forward(inputs: ArrayLike<number>, batchSize: number): Promise<tf.Tensor3D>;
   /**
    * The attention weights `B×H×T×T` (row-major, rows sum to 1 over `j ≤ i`), for inspection;
@@ -112,11 +112,12 @@ export function buildTransformer(
   ownsSampler = false,
 ): Transformer {
   const scope = `boltzmann-transformer-${++modelCount}`;
-  const parameters: TransformerParameter[] = paramSpecs(config).map((spec) => ({
-    name: spec.name,
-    decay: spec.decay,
-    variable: tf.variable(tf.tensor(values(spec), [...spec.shape]), true, `${scope}/${spec.name}`),
-  }));
+  const parameters: TransformerParameter[] = paramSpecs(config).map((spec) => {
+    const initial = tf.tensor(values(spec), [...spec.shape]);
+    const variable = tf.variable(initial, true, `${scope}/${spec.name}`);
+    initial.dispose(); // the variable holds its own reference to the data
+    return { name: spec.name, decay: spec.decay, variable };
+  });
   const byName = new Map(parameters.map((p) => [p.name, p.variable]));
   const { dModel: d, heads, variant, beta, maxLength } = config;
   const layers = config.layers ?? 1;
@@ -202,6 +203,10 @@ export function buildTransformer(
     return linear(out, tf.transpose(p('embedding/token')), optional('head/bias')) as tf.Tensor3D;
   };
 
+  /** Phase 1 for an asynchronous sampler only: a synchronous one is called in the same pass. */
+  const prepareIfAsync = (inputs: ArrayLike<number>, batchSize: number): Promise<TransformerPrepared | undefined> =>
+    sampler?.capabilities.async === true ? model.prepare(inputs, batchSize) : Promise.resolve(undefined);
+
   const model: Transformer = {
     config,
     sampler,
@@ -244,12 +249,11 @@ export function buildTransformer(
       });
     },
     async forward(inputs, batchSize) {
-      const prepared = await model.prepare(inputs, batchSize);
-      return model.logits(inputs, batchSize, prepared);
+      return model.logits(inputs, batchSize, await prepareIfAsync(inputs, batchSize));
     },
     async attention(inputs, batchSize) {
       const t = lengthOf(inputs, batchSize);
-      const prepared = await model.prepare(inputs, batchSize);
+      const prepared = await prepareIfAsync(inputs, batchSize);
       alive();
       return tf.tidy(() => {
         let x = embed(inputs, batchSize, t);

@@ -3,6 +3,7 @@ import { assertBeta, assertSpinLimit, causalBatch } from './batch.js';
 import type { CausalShape } from './batch.js';
 import { echo } from './echo.js';
 import { IsingError } from './errors.js';
+import { causalClosedForm, causalWeightsFromEstimate } from './causalWeights.js';
 import { estimateExactAsync, estimateValidated } from './estimateExact.js';
 import { resolveMaxSpins } from './internal/kernels/exactBatch.js';
 import type { IsingBatch, IsingGradients, RealArray } from './types.js';
@@ -47,15 +48,9 @@ export interface CausalBoltzmannAsyncResult extends CausalBoltzmannForward {
   backward(gradWeights: RealArray): Promise<IsingGradients>;
 }
 
-// A row's α sum is positive for finite fields, but every α of a row underflows to 0 when all
-// its fields are below about −354/β. Such a row gets zero weights (a constant, so zero gradient)
-// instead of 0/0: its true weights would need log-domain marginals.
-const MIN_ALPHA_SUM = 1e-300;
-
 interface Prepared {
   readonly batch: IsingBatch;
   readonly variant: CausalVariant;
-  readonly shape: CausalShape;
 }
 
 function prepare(fields: RealArray, couplings: RealArray, shape: CausalShape, options: CausalBoltzmannOptions): Prepared {
@@ -67,93 +62,7 @@ function prepare(fields: RealArray, couplings: RealArray, shape: CausalShape, op
   assertBeta(beta);
   const batch = causalBatch(fields, couplings, shape, beta);
   if (variant === 'boltzmann') assertSpinLimit(shape.length, resolveMaxSpins(options.maxSpins), 'causalBoltzmann');
-  return { batch, variant, shape };
-}
-
-/** `α = P(s_j = +1)` for the closed-form variants. */
-function closedFormUp(prep: Prepared): Float64Array {
-  const { batch, variant } = prep;
-  const up = new Float64Array(batch.fields.length);
-  const T = batch.stride;
-  for (let q = 0; q < batch.size; q++) {
-    const start = q * T;
-    for (let j = 0; j < batch.spins[q]!; j++) {
-      // sigmoid: P(s = +1) = 1/(1 + e^{−2βh}) exactly; coupling: 1/2 by the global flip symmetry.
-      up[start + j] = variant === 'sigmoid' ? 1 / (1 + Math.exp(-2 * batch.beta * batch.fields[start + j]!)) : 0.5;
-    }
-  }
-  return up;
-}
-
-function forwardValues(prep: Prepared, up: Float64Array): { magnetization: Float64Array; weights: Float64Array; sums: Float64Array } {
-  const { batch, variant } = prep;
-  const T = batch.stride;
-  const magnetization = new Float64Array(up.length);
-  const weights = new Float64Array(up.length);
-  const sums = new Float64Array(batch.size);
-  for (let q = 0; q < batch.size; q++) {
-    const start = q * T;
-    const n = batch.spins[q]!;
-    let sum = 0;
-    for (let j = 0; j < n; j++) sum += up[start + j]!;
-    sums[q] = sum;
-    const inv = sum >= MIN_ALPHA_SUM ? 1 / sum : 0;
-    for (let j = 0; j < n; j++) {
-      const a = up[start + j]!;
-      weights[start + j] = a * inv;
-      magnetization[start + j] = variant === 'sigmoid' ? Math.tanh(batch.beta * batch.fields[start + j]!) : variant === 'coupling' ? 0 : 2 * a - 1;
-    }
-  }
-  return { magnetization, weights, sums };
-}
-
-/** ∂L/∂α from ∂L/∂w through `w = α / Σα` (zero for underflowed rows); validates the upstream gradient. */
-function gradAlpha(prep: Prepared, weights: Float64Array, sums: Float64Array, gradWeights: RealArray): Float64Array {
-  const { batch } = prep;
-  const T = batch.stride;
-  if (!(gradWeights instanceof Float32Array || gradWeights instanceof Float64Array) || gradWeights.length !== weights.length) {
-    const got = gradWeights instanceof Float32Array || gradWeights instanceof Float64Array ? `${gradWeights.length} entries` : 'not a Float32Array/Float64Array';
-    throw new IsingError('ISING_SHAPE_MISMATCH', `backward: gradWeights is ${got}; batch ${prep.shape.batch} × length ${T} × ${T} needs ${weights.length}`);
-  }
-  const ga = new Float64Array(weights.length);
-  for (let q = 0; q < batch.size; q++) {
-    const start = q * T;
-    const n = batch.spins[q]!;
-    let dot = 0;
-    for (let j = 0; j < n; j++) {
-      const g = gradWeights[start + j]!;
-      if (!Number.isFinite(g)) throw new IsingError('ISING_NOT_FINITE', `backward: gradWeights[${start + j}] is ${String(g)}`);
-      dot += weights[start + j]! * g;
-    }
-    const sum = sums[q]!;
-    if (sum < MIN_ALPHA_SUM) continue;
-    for (let j = 0; j < n; j++) ga[start + j] = (gradWeights[start + j]! - dot) / sum;
-  }
-  return ga;
-}
-
-/** Gradients of the closed-form variants: sigmoid `∂α/∂h = 2β α (1 − α)`; coupling: none (h and J have no effect). */
-function closedFormBackward(prep: Prepared, up: Float64Array, ga: Float64Array): IsingGradients {
-  const { batch, variant } = prep;
-  const T = batch.stride;
-  const fields = new Float64Array(up.length);
-  if (variant === 'sigmoid') {
-    for (let q = 0; q < batch.size; q++) {
-      const start = q * T;
-      for (let j = 0; j < batch.spins[q]!; j++) {
-        const a = up[start + j]!;
-        const rest = 1 / (1 + Math.exp(2 * batch.beta * batch.fields[start + j]!)); // 1 − α without cancellation
-        fields[start + j] = ga[start + j]! * 2 * batch.beta * a * rest;
-      }
-    }
-  }
-  return { fields, couplings: new Float64Array(T * T) };
-}
-
-/** ∂L/∂m = ∂L/∂α / 2 (α = (m + 1)/2). */
-function halve(ga: Float64Array): Float64Array {
-  for (let i = 0; i < ga.length; i++) ga[i] = ga[i]! / 2;
-  return ga;
+  return { batch, variant };
 }
 
 /**
@@ -180,19 +89,9 @@ function halve(ga: Float64Array): Float64Array {
  * const { fields: dScores, couplings: dJ } = backward(gradWeights);
  */
 export function causalBoltzmann(fields: RealArray, couplings: RealArray, shape: CausalShape, options: CausalBoltzmannOptions = {}): CausalBoltzmannResult {
-  const prep = prepare(fields, couplings, shape, options);
-  if (prep.variant !== 'boltzmann') {
-    const up = closedFormUp(prep);
-    const fwd = forwardValues(prep, up);
-    return { magnetization: fwd.magnetization, weights: fwd.weights, backward: (g) => closedFormBackward(prep, up, gradAlpha(prep, fwd.weights, fwd.sums, g)) };
-  }
-  const est = estimateValidated(prep.batch, options);
-  const fwd = forwardValues(prep, est.probabilityUp);
-  return {
-    magnetization: fwd.magnetization,
-    weights: fwd.weights,
-    backward: (g) => est.vjp(halve(gradAlpha(prep, fwd.weights, fwd.sums, g))),
-  };
+  const { batch, variant } = prepare(fields, couplings, shape, options);
+  if (variant !== 'boltzmann') return causalClosedForm(batch, variant);
+  return causalWeightsFromEstimate(batch, estimateValidated(batch, options));
 }
 
 /**
@@ -211,16 +110,12 @@ export async function causalBoltzmannAsync(
   shape: CausalShape,
   options: CausalBoltzmannAsyncOptions = {},
 ): Promise<CausalBoltzmannAsyncResult> {
-  const prep = prepare(fields, couplings, shape, options);
-  if (prep.variant !== 'boltzmann') {
-    const sync = causalBoltzmann(fields, couplings, shape, options);
+  const { batch, variant } = prepare(fields, couplings, shape, options);
+  if (variant !== 'boltzmann') {
+    const sync = causalClosedForm(batch, variant);
     return { magnetization: sync.magnetization, weights: sync.weights, backward: async (g) => sync.backward(g) };
   }
-  const est = await estimateExactAsync(prep.batch, options);
-  const fwd = forwardValues(prep, est.probabilityUp);
-  return {
-    magnetization: fwd.magnetization,
-    weights: fwd.weights,
-    backward: async (g) => est.vjp(halve(gradAlpha(prep, fwd.weights, fwd.sums, g))),
-  };
+  const { magnetization, weights, backward } = causalWeightsFromEstimate(batch, await estimateExactAsync(batch, options));
+  // An async function: a bad gradient rejects rather than throwing at the call.
+  return { magnetization, weights, backward: async (g) => backward(g) };
 }

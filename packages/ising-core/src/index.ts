@@ -44,6 +44,8 @@ export type { AsyncExactBatchEstimate, ExactAsyncOptions, ExactBatchEstimate, Ex
 export { boltzmannDistribution, correlations, energies, logPartition, magnetizations, sampleExact } from './exact.js';
 export type { ExactModelOptions } from './exact.js';
 export { causalBoltzmann, causalBoltzmannAsync } from './causalBoltzmann.js';
+export { causalClosedForm, causalWeightsFromEstimate } from './causalWeights.js';
+export type { CausalWeights, ClosedFormVariant } from './causalWeights.js';
 export type {
   CausalBoltzmannAsyncOptions,
   CausalBoltzmannAsyncResult,
