@@ -3,7 +3,7 @@ import { exactSampler } from '@boltzmann/ising-core';
 import type { Sampler } from '@boltzmann/ising-core';
 import { attentionWeights } from './attentionWeights.js';
 import { AttentionError } from './errors.js';
-import { matMul, matMulTransposeB } from './internal/layers.js';
+import { headProduct } from './internal/layers.js';
 import { assertAttentionVariant, usesSampler } from './variants.js';
 import type { AttentionVariant } from './variants.js';
 
@@ -61,7 +61,7 @@ export function boltzmannAttention(query: tf.Tensor4D, key: tf.Tensor4D, value: 
     }
   }
   return tf.tidy(() => {
-    const scores = tf.div(matMulTransposeB(query, key), Math.sqrt(d)) as tf.Tensor4D;
+    const scores = headProduct(query, key, { transposeB: true, scale: 1 / Math.sqrt(d) });
     const couplings = J === undefined || J.shape[1] === t ? J : (tf.slice(J, [0, 0, 0], [h, t, t]) as tf.Tensor3D);
     const sampler = usesSampler(variant) ? (options.sampler ?? (defaultSampler ??= exactSampler.create())) : undefined;
     const weights = attentionWeights(scores, {
@@ -70,6 +70,6 @@ export function boltzmannAttention(query: tf.Tensor4D, key: tf.Tensor4D, value: 
       ...(couplings === undefined ? {} : { couplings }),
       ...(sampler === undefined ? {} : { sampler }),
     });
-    return matMul(weights, value) as tf.Tensor4D;
+    return headProduct(weights, value);
   });
 }

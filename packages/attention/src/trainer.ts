@@ -50,6 +50,12 @@ export interface TrainStepResult {
   readonly lr: number;
   /** Steps taken so far, including this one. */
   readonly step: number;
+  /**
+   * Wall milliseconds of the step's phases: `prepare` (an asynchronous sampler's phase 1; 0
+   * otherwise), `tape` (forward and backward, the sampler's calls included) and `optimizer`
+   * (reading the gradients, clipping, AdamW and writing the weights back).
+   */
+  readonly timings: { readonly prepareMs: number; readonly tapeMs: number; readonly optimizerMs: number };
 }
 
 /** JSON-serializable optimizer state for checkpoint resume. */
@@ -148,7 +154,9 @@ export function createTrainer(model: Transformer, options: TrainerOptions): Trai
     const pass = { dropoutStep: steps };
     // Phase 1 only for an asynchronous sampler, which must be awaited before the synchronous
     // tape; a synchronous one is called inside the tape, so the fields are computed once.
+    const t0 = performance.now();
     const prepared = model.sampler?.capabilities.async === true ? await model.prepare(batch.inputs, batchSize, pass) : undefined;
+    const t1 = performance.now();
     const lr = lrAt(steps);
     const t = steps + 1;
     // A sampler's failure inside the tape is rethrown after it, so that nothing leaks.
@@ -160,8 +168,10 @@ export function createTrainer(model: Transformer, options: TrainerOptions): Trai
     );
     let loss: number;
     let gradNorm: number;
+    let t2 = 0;
     try {
       loss = value.dataSync()[0]!;
+      t2 = performance.now();
       const present = slots.flatMap((s) => {
         const grad = grads[s.variable.name];
         return grad === undefined ? [] : [{ s, g: grad.dataSync() as Float32Array }];
@@ -178,7 +188,8 @@ export function createTrainer(model: Transformer, options: TrainerOptions): Trai
       tf.dispose([value, ...Object.values(grads)]);
     }
     steps = t;
-    return { loss, gradNorm, lr, step: steps };
+    const timings = { prepareMs: t1 - t0, tapeMs: t2 - t1, optimizerMs: performance.now() - t2 };
+    return { loss, gradNorm, lr, step: steps, timings };
   };
 
   const trainer: Trainer = {

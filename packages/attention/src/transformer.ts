@@ -8,7 +8,7 @@ import type { PreparedEstimates } from './preparedEstimates.js';
 import { hash, initialValues } from './internal/init.js';
 import type { ParamSpec } from './internal/init.js';
 import { sequenceLength } from './internal/inputs.js';
-import { embeddingLookup, gelu, layerNorm, linear, matMul, matMulTransposeB } from './internal/layers.js';
+import { embeddingLookup, gelu, headProduct, layerNorm, linear } from './internal/layers.js';
 import { COUPLINGS, RELATIVE_COUPLINGS, layerName, paramSpecs } from './internal/paramSpecs.js';
 import { createCouplingBuilder, parseCouplingForm } from './couplingForm.js';
 import { samplerFor } from './internal/resolveSampler.js';
@@ -166,7 +166,7 @@ export function buildTransformer(
     if (variant === 'coupling') return tf.zeros([b, heads, t, t]);
     const q = splitHeads(dense(normed, 'attention/query', layer), b, t);
     const k = splitHeads(dense(normed, 'attention/key', layer), b, t);
-    return tf.div(matMulTransposeB(q, k), Math.sqrt(dh)) as tf.Tensor4D;
+    return headProduct(q, k, { transposeB: true, scale: 1 / Math.sqrt(dh) });
   };
   const norm1 = (x: tf.Tensor, layer: number): tf.Tensor => norm(x, layerName(layer, 'block/norm1'));
   const weights = (normed: tf.Tensor, layer: number, b: number, t: number, prepared?: PreparedEstimates): tf.Tensor4D => {
@@ -186,7 +186,7 @@ export function buildTransformer(
     const a = norm1(x, layer);
     const w = weights(a, layer, b, t, prepared);
     const v = splitHeads(dense(a, 'attention/value', layer), b, t);
-    const o = tf.reshape(tf.transpose(matMul(drop(w, step, layer, 'attention'), v), [0, 2, 1, 3]), [b, t, d]);
+    const o = tf.reshape(tf.transpose(headProduct(drop(w, step, layer, 'attention') as tf.Tensor4D, v), [0, 2, 1, 3]), [b, t, d]);
     let out = tf.add(x, drop(dense(o, 'attention/output', layer), step, layer, 'attention/residual'));
     if (config.ffn) {
       const n2 = norm(out, layerName(layer, 'block/norm2'));

@@ -55,6 +55,8 @@ export type {
   CausalVariant,
 } from './causalBoltzmann.js';
 export { estimateFromDense } from './denseEstimate.js';
+export { batchedMatMul } from './batchedMatMul.js';
+export type { BatchedMatMulShape } from './batchedMatMul.js';
 export { exactSampler } from './exactSampler.js';
 export type { ExactSamplerOptions } from './exactSampler.js';
 export { estimateBatch } from './estimateBatch.js';

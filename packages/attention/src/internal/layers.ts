@@ -1,4 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
+import { batchedMatMul } from '@boltzmann/ising-core';
+import { AttentionError } from '../errors.js';
 
 /**
  * LayerNorm over the last axis (biased variance, ε = 1e-5, as in PyTorch), with its analytic
@@ -110,9 +112,42 @@ export const matMul: (a: tf.Tensor, b: tf.Tensor) => tf.Tensor = tf.customGrad((
   return { value: tf.matMul(a, b), gradFunc };
 }) as (a: tf.Tensor, b: tf.Tensor) => tf.Tensor;
 
-/** `a @ bᵀ` over the last two axes, through {@link matMul}. */
-export function matMulTransposeB(a: tf.Tensor, b: tf.Tensor): tf.Tensor {
-  return matMul(a, swapLast(b));
+function scaled(x: Float32Array, scale: number): Float32Array {
+  if (scale !== 1) for (let i = 0; i < x.length; i++) x[i] = x[i]! * scale;
+  return x;
+}
+
+/**
+ * `scale · a @ b`, or `scale · a @ bᵀ` with `transposeB`, per head: `a` is `B×H×m×k`, `b` is
+ * `B×H×k×n` (`B×H×n×k` transposed). The products run in ising-core's batched SIMD kernel on the
+ * tensors' data: tfjs-backend-wasm's batched matmul is a scalar loop, 6× slower at the attention
+ * shapes (`scripts/profileStep.ts`). The gradient is the same kernel on the saved operands:
+ * `dA = s·dC op(B)ᵀ`, `dB = s·Aᵀ dC` (transposed back for `transposeB`). Eager only.
+ */
+export function headProduct(a: tf.Tensor4D, b: tf.Tensor4D, options: { transposeB?: boolean; scale?: number } = {}): tf.Tensor4D {
+  const tB = options.transposeB === true;
+  const scale = options.scale ?? 1;
+  const [B, H, m, k] = a.shape;
+  const n = tB ? b.shape[2] : b.shape[3];
+  if (b.shape[0] !== B || b.shape[1] !== H || (tB ? b.shape[3] : b.shape[2]) !== k) {
+    throw new AttentionError('ATTENTION_SHAPE_MISMATCH', `headProduct: [${a.shape}] by [${b.shape}]${tB ? 'ᵀ' : ''} do not fit`);
+  }
+  const batch = B * H;
+  const op = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
+    const left = (args[0] as tf.Tensor).dataSync() as Float32Array;
+    const right = (args[1] as tf.Tensor).dataSync() as Float32Array;
+    const value = scaled(batchedMatMul(left, right, { batch, m, k, n, transposeB: tB }), scale);
+    const gradFunc = (dy: tf.Tensor): tf.Tensor[] => {
+      const g = dy.dataSync() as Float32Array;
+      const da = tB ? batchedMatMul(g, right, { batch, m, k: n, n: k }) : batchedMatMul(g, right, { batch, m, k: n, n: k, transposeB: true });
+      const db = tB
+        ? batchedMatMul(g, left, { batch, m: n, k: m, n: k, transposeA: true })
+        : batchedMatMul(left, g, { batch, m: k, k: m, n, transposeA: true });
+      return [tf.tensor(scaled(da, scale), a.shape), tf.tensor(scaled(db, scale), b.shape)];
+    };
+    return { value: tf.tensor(value, [B, H, m, n]), gradFunc };
+  });
+  return op(a, b) as tf.Tensor4D;
 }
 
 /**
