@@ -2,7 +2,7 @@
  * Training speed of the two reference models, with a breakdown of one step and the roofline.
  *
  *   cd packages/attention && npx tsx --conditions=@boltzmann/source scripts/benchTraining.ts \
- *     [--model paper|baby] [--variants softmax,boltzmann] [--sampler exact|tap|transfer-matrix] [--steps 20]
+ *     [--model paper|baby] [--variants softmax,boltzmann] [--sampler exact|tap|transfer-matrix] [--threads 1] [--steps 20]
  *
  * - `paper`: METHOD.md §5, 1 layer, 1 head, d_model 64, FFN 256, batch 64, T = 12 (boltzmann: exact).
  * - `baby`: nanoGPT's shakespeare_char CPU model, 4 layers × 4 heads, d_model 128, batch 12, T = 64,
@@ -27,6 +27,8 @@ const modelName = arg('model', 'paper');
 const steps = Number(arg('steps', '20'));
 const variants = arg('variants', 'softmax,boltzmann').split(',') as AttentionVariant[];
 const samplerName = arg('sampler', modelName === 'paper' ? 'exact' : 'tap');
+/** Threads of the Ising sampler (tfjs itself runs on one thread in Node). */
+const threads = Number(arg('threads', '1'));
 
 const MODELS = {
   paper: { layers: 1, heads: 1, dModel: 64, ffnHidden: 256, batch: 64, length: 12, bias: true, tieEmbeddings: false },
@@ -81,6 +83,7 @@ function timed(inner: Sampler): { sampler: Sampler; take(): number } {
   const sampler: Sampler = {
     name: inner.name,
     capabilities: inner.capabilities,
+    dispose: () => inner.dispose?.(),
     estimate(batch: IsingBatch) {
       const t0 = performance.now();
       const e = inner.estimate!(batch) as BatchEstimate;
@@ -100,9 +103,9 @@ function timed(inner: Sampler): { sampler: Sampler; take(): number } {
 }
 
 function samplerFor(): Sampler {
-  if (samplerName === 'exact') return exactSampler.create({ threads: 1 });
-  if (samplerName === 'tap') return tapSampler.create({ threads: 1 });
-  if (samplerName === 'transfer-matrix') return transferMatrixSampler.create({ bandwidth: 8, threads: 1 });
+  if (samplerName === 'exact') return exactSampler.create({ threads });
+  if (samplerName === 'tap') return tapSampler.create({ threads });
+  if (samplerName === 'transfer-matrix') return transferMatrixSampler.create({ bandwidth: 8, threads });
   throw new Error(`--sampler must be exact, tap or transfer-matrix, got ${samplerName}`);
 }
 
@@ -161,11 +164,12 @@ for (const variant of variants) {
   const products = attentionProductMs();
   const parts = { 'tfjs matmul': matmulMs, 'other tfjs kernels': otherMs, 'Ising sampler': ising / steps, 'attention products': products, optimizer: optimizer / steps };
   const rest = step - Object.values(parts).reduce((a, b) => a + b, 0);
-  console.log(`\n${variant}${probe ? ` (${samplerName})` : ''}: ${(1000 / step).toFixed(1)} steps/s (median ${step.toFixed(1)} ms/step over ${steps}); 2,000 iterations ≈ ${((2000 * step) / 1000).toFixed(0)} s`);
+  console.log(`\n${variant}${probe ? ` (${samplerName}, ${threads} thread${threads > 1 ? 's' : ''})` : ''}: ${(1000 / step).toFixed(1)} steps/s (median ${step.toFixed(1)} ms/step over ${steps}); 2,000 iterations ≈ ${((2000 * step) / 1000).toFixed(0)} s`);
   console.log(`  achieved ${((flops / step) * 1e-6).toFixed(1)} GFLOP/s of matrix work = ${((100 * flops) / step / 1e6 / peak).toFixed(0)} % of the matmul peak; ${profile.kernels.length} tfjs kernels`);
   for (const [name, ms] of [...Object.entries(parts), ['JS, backend dispatch, copies (rest)', rest] as const]) {
     console.log(`  ${name.padEnd(36)} ${ms.toFixed(1).padStart(7)} ms  ${((100 * ms) / step).toFixed(0).padStart(3)} %`);
   }
   trainer.dispose();
   model.dispose();
+  await probe?.sampler.dispose?.(); // a sampler instance passed in stays ours to free (its worker threads)
 }
