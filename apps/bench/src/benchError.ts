@@ -14,7 +14,8 @@ export type BenchErrorCode =
   | 'BENCH_MODEL_NOT_FOUND'
   | 'BENCH_BAD_MODEL'
   | 'BENCH_MODEL_MISMATCH'
-  | 'BENCH_BAD_PROMPT';
+  | 'BENCH_BAD_PROMPT'
+  | 'BENCH_NO_RESULTS';
 
 /**
  * The error class of the bench CLI. `code` is stable; the message names the offending value.

@@ -1,6 +1,7 @@
 import * as vega from 'vega';
 import { compile } from 'vega-lite';
 import type { TopLevelSpec } from 'vega-lite';
+import { columnOf } from './columns.js';
 import { meanStd } from './summary.js';
 import type { RunRecord } from './types.js';
 
@@ -32,8 +33,8 @@ export function groupLabel(r: RunRecord): string {
 
 /** Names the column in panel titles only when several columns train J (the DQA grid). */
 function columnPrefix(records: readonly RunRecord[]): (r: RunRecord) => string {
-  const several = new Set(records.map((r) => r.config.column)).size > 1;
-  return (r) => (several ? `${r.config.column}, ` : '');
+  const several = new Set(records.map((r) => columnOf(r))).size > 1;
+  return (r) => (several ? `${columnOf(r)}, ` : '');
 }
 
 function metricTitle(r: RunRecord | undefined): string {
@@ -45,9 +46,9 @@ export function metricVsLengthSpec(records: readonly RunRecord[]): TopLevelSpec 
   const cells = new Map<string, { group: string; column: string; T: number; values: number[] }>();
   for (const r of records) {
     const group = groupLabel(r);
-    const key = `${group}|${r.config.column}|${r.config.length}`;
+    const key = `${group}|${columnOf(r)}|${r.config.length}`;
     let c = cells.get(key);
-    if (!c) cells.set(key, (c = { group, column: r.config.column, T: r.config.length, values: [] }));
+    if (!c) cells.set(key, (c = { group, column: columnOf(r), T: r.config.length, values: [] }));
     c.values.push(r.finalMetric);
   }
   const values = [...cells.values()].map((c) => {
@@ -183,7 +184,7 @@ export function couplingDistanceSpec(records: readonly RunRecord[]): TopLevelSpe
 /** Evaluation metric against step for every run, one panel per (group, T), one line per run. */
 export function curvesSpec(records: readonly RunRecord[]): TopLevelSpec {
   const values = records.flatMap((r) =>
-    r.evalMetric.map((p) => ({ panel: `${groupLabel(r)}, T=${r.config.length}`, run: `${r.config.column} s${r.config.seed}`, column: r.config.column, step: p.step, value: p.value })),
+    r.evalMetric.map((p) => ({ panel: `${groupLabel(r)}, T=${r.config.length}`, run: `${columnOf(r)} s${r.config.seed}`, column: columnOf(r), step: p.step, value: p.value })),
   );
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',

@@ -2,10 +2,11 @@ import { join } from 'node:path';
 import { writeFileAtomic, writeJsonAtomic } from './atomicWrite.js';
 import { couplingDistanceSpec, couplingHeatmapSpec, curvesSpec, fidelitySpec, metricVsLengthSpec, renderSvg } from './plots.js';
 import type { FidelityPoint } from './plots.js';
-import { ALL_VARIANTS } from './presets.js';
+import { columnOf, orderColumns } from './columns.js';
+import { gptCurvesSpec, gptTable } from './gptSummary.js';
 import { summarize } from './summary.js';
 import type { Summary } from './summary.js';
-import { summaryHtml, summaryMarkdown } from './summaryTable.js';
+import { htmlTable, mdTable, summaryHtml, summaryMarkdown } from './summaryTable.js';
 import type { Experiment, RunRecord } from './types.js';
 
 /** What {@link writeReport} produced. */
@@ -17,12 +18,12 @@ export interface ReportFiles {
 }
 
 function columnOrder(records: readonly RunRecord[], experiment: Experiment): { columns: string[]; baseline: string } {
-  const present = [...new Set(records.map((r) => r.config.column))];
+  const present = [...new Set(records.map(columnOf))];
   if (experiment === 'dqa') {
     const dqa = present.filter((c) => c !== 'exact').sort((a, b) => (a === 'dqa-dist' ? -1 : b === 'dqa-dist' ? 1 : a.localeCompare(b, 'en', { numeric: true })));
     return { columns: ['exact', ...dqa], baseline: 'exact' };
   }
-  return { columns: ALL_VARIANTS.filter((v) => present.includes(v)), baseline: 'softmax' };
+  return { columns: orderColumns(present), baseline: 'softmax' };
 }
 
 /** The settings shared by (or differing across) the runs, for the report's header. */
@@ -96,8 +97,17 @@ export async function writeReport(dir: string, experiment: Experiment, records: 
     const { columns, baseline } = columnOrder(list, experiment);
     const summary = summarize(list, columns, baseline);
     summaries.push(summary);
-    md.push(`## ${dataset}`, '', summaryMarkdown(summary));
-    html.push(`<section><h1>${esc(dataset)}</h1>`, summaryHtml(summary));
+    md.push(`## ${dataset}`, '');
+    html.push(`<section><h1>${esc(dataset)}</h1>`);
+    const gpt = list.filter((r) => r.gptEval !== undefined);
+    if (gpt.length > 0) {
+      const table = gptTable(gpt);
+      md.push('### Loss in nats per character (nanoGPT protocol)', '', mdTable(table), '');
+      html.push('<h2>Loss in nats per character (nanoGPT protocol)</h2>', htmlTable(table));
+      await plot(`${dataset}-gpt-loss`, `${dataset}: train and val loss (20 random batches of each split per evaluation)`, gptCurvesSpec(gpt));
+    }
+    md.push(summaryMarkdown(summary));
+    html.push(summaryHtml(summary));
     await plot(`${dataset}-metric-vs-length`, `${dataset}: ${summary.metricName} against context length`, metricVsLengthSpec(list));
     await plot(`${dataset}-curves`, `${dataset}: ${summary.metricName} during training`, curvesSpec(list));
     await plot(`${dataset}-couplings`, `${dataset}: learned couplings J (boltzmann, mean over seeds)`, couplingHeatmapSpec(list));

@@ -1,3 +1,4 @@
+import { columnOf } from './columns.js';
 import type { RunRecord } from './types.js';
 
 /** Mean, sample standard deviation (n − 1; 0 when n = 1) and count. */
@@ -82,8 +83,8 @@ export function summarize(records: readonly RunRecord[], columns: readonly strin
       g = { labels, byColumn: new Map(), order: [c.dataset === 'brackets' ? 1 : 0, c.mode === 'prefix' ? 1 : 0, c.length, c.ffn ? 0 : 1, c.dModel] };
       groups.set(key, g);
     }
-    let col = g.byColumn.get(r.config.column);
-    if (!col) g.byColumn.set(r.config.column, (col = new Map()));
+    let col = g.byColumn.get(columnOf(r));
+    if (!col) g.byColumn.set(columnOf(r), (col = new Map()));
     col.set(r.config.seed, r.finalMetric);
   }
   const sorted = [...groups.entries()].sort(([, a], [, b]) => {

@@ -18,7 +18,8 @@ function signed(value: number, digits: number): string {
   return `${value > 0 ? '+' : '−'}${text}`;
 }
 
-interface Table {
+/** A table as header cells and body rows of text. */
+export interface Table {
   readonly head: string[];
   readonly body: string[][];
 }
@@ -46,13 +47,15 @@ export function summaryTables(summary: Summary): { metric: Table; paired: Table 
 
 const mdRow = (cells: readonly string[]): string => `| ${cells.map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`;
 
-function mdTable(t: Table): string {
+/** A {@link Table} as Markdown. */
+export function mdTable(t: Table): string {
   return [mdRow(t.head), mdRow(t.head.map(() => '---')), ...t.body.map(mdRow)].join('\n');
 }
 
 const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-function htmlTable(t: Table): string {
+/** A {@link Table} as HTML (cells escaped). */
+export function htmlTable(t: Table): string {
   const head = `<tr>${t.head.map((h) => `<th>${esc(h)}</th>`).join('')}</tr>`;
   const body = t.body.map((r) => `<tr>${r.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`).join('\n');
   return `<table>\n<thead>${head}</thead>\n<tbody>\n${body}\n</tbody>\n</table>`;

@@ -1,0 +1,73 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { BenchError } from './benchError.js';
+import { parseCommand } from './internal/parseCommand.js';
+import type { MainIo } from './main.js';
+import { userPath } from './options.js';
+import { readRecord } from './runFiles.js';
+import type { RunRecord } from './types.js';
+
+/** A parsed `bench report` invocation. */
+export interface ReportCommand {
+  /** Results folders whose `runs/*.json` are reported together. */
+  readonly from: readonly string[];
+  /** Where summary.md, summary.json, report.html and plots/ are written (default: the first folder). */
+  readonly out: string;
+}
+
+/**
+ * Parses `bench report --results <dir> [--results <dir> …] [--out <dir>]`.
+ *
+ * @returns the command, or `null` when help was printed.
+ * @throws BENCH_INVALID_OPTION for a missing or unknown flag.
+ */
+export function parseReportArgs(argv: readonly string[], out: (s: string) => void = (s) => process.stdout.write(s)): ReportCommand | null {
+  let parsed: ReportCommand | null = null;
+  const program = new Command('bench').exitOverride().configureOutput({ writeOut: out, writeErr: () => undefined }).showSuggestionAfterError(true);
+  program
+    .command('report')
+    .description("write the summary, plots and report of every finished run in one or more results folders (e.g. a grid's slices)")
+    .exitOverride()
+    .configureOutput({ writeOut: out, writeErr: () => undefined })
+    .requiredOption('--results <dir>', 'results folder; repeatable', (v: string, prev: string[]) => [...prev, v], [] as string[])
+    .option('--out <dir>', 'where to write the report (default: the first --results folder)')
+    .allowExcessArguments(false)
+    .action((raw: { results: string[]; out?: string }) => {
+      if (raw.results.length === 0) throw new BenchError('BENCH_INVALID_OPTION', 'bench report needs at least one --results <dir>');
+      const from = raw.results.map(userPath);
+      parsed = { from, out: raw.out === undefined ? from[0]! : userPath(raw.out) };
+    });
+  const args = argv[0] === '--' ? argv.slice(1) : argv;
+  return parseCommand(program, args) ? parsed : null;
+}
+
+/** Every finished run record under `dir/runs` (validated; a corrupt one is an error naming it). */
+function recordsIn(dir: string): RunRecord[] {
+  if (!existsSync(dir)) throw new BenchError('BENCH_NO_RESULTS', `results folder ${dir} does not exist`);
+  // A folder whose runs have not finished yet has no runs/ folder: it adds nothing.
+  const runs = join(dir, 'runs');
+  const files = existsSync(runs) ? readdirSync(runs).filter((f) => f.endsWith('.json')) : [];
+  return files.map((f) => readRecord(dir, f.slice(0, -'.json'.length))!);
+}
+
+/**
+ * Writes one report over the finished runs of the given folders, which must all belong to one
+ * experiment. A run present in two folders (the same id) is reported once.
+ *
+ * @throws BENCH_NO_RESULTS when there is no finished run; BENCH_RESULTS_INVALID for mixed experiments.
+ */
+export async function runReport(command: ReportCommand, io: MainIo): Promise<number> {
+  const byId = new Map<string, RunRecord>();
+  for (const dir of command.from) for (const r of recordsIn(dir)) byId.set(r.id, r);
+  const records = [...byId.values()];
+  if (records.length === 0) throw new BenchError('BENCH_NO_RESULTS', `no finished runs in ${command.from.join(', ')}`);
+  const experiments = [...new Set(records.map((r) => r.config.experiment))];
+  if (experiments.length > 1) throw new BenchError('BENCH_RESULTS_INVALID', `the runs belong to several experiments (${experiments.join(', ')}); report each on its own`);
+  const { writeReport } = await import('./report.js');
+  const files = await writeReport(command.out, experiments[0]!, records);
+  io.out(`${records.length} runs of ${experiments[0]} from ${command.from.length} folder(s)`);
+  io.out(`summary: ${files.markdownPath}`);
+  io.out(`report:  ${files.htmlPath}`);
+  return 0;
+}
