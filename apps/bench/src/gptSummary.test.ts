@@ -7,7 +7,7 @@ import { PUBLISHED_BABY_VAL_LOSS, gptCurvesSpec, gptTable } from './gptSummary.j
 import { syntheticRecords } from './internal/fixtures.js';
 import { main } from './main.js';
 import { renderSvg } from './plots.js';
-import { meanStd } from './summary.js';
+import { meanStd } from './stats.js';
 import type { RunRecord } from './types.js';
 
 /** Synthetic gpt records: `loss(config)` is the final val loss; train = val − 0.1. */

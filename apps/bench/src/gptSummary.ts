@@ -1,7 +1,7 @@
 import type { TopLevelSpec } from 'vega-lite';
 import { columnOf, orderColumns } from './columns.js';
-import { meanStd } from './summary.js';
-import type { Stat } from './summary.js';
+import { meanStd } from './stats.js';
+import type { Stat } from './stats.js';
 import type { Table } from './summaryTable.js';
 import type { RunRecord } from './types.js';
 

@@ -2,7 +2,7 @@ import * as vega from 'vega';
 import { compile } from 'vega-lite';
 import type { TopLevelSpec } from 'vega-lite';
 import { columnOf } from './columns.js';
-import { meanStd } from './summary.js';
+import { meanStd } from './stats.js';
 import type { RunRecord } from './types.js';
 
 /**

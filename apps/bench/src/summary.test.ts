@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { syntheticRecords } from './internal/fixtures.js';
 // Direct module imports: the barrel pulls in TF.js and the cloud SDKs (seconds per test file).
+import { pairedTTest } from './stats.js';
 import { meanStd, summarize } from './summary.js';
 import { formatStat, summaryHtml, summaryMarkdown } from './summaryTable.js';
 
@@ -46,6 +47,11 @@ describe('summarize', () => {
     const relPerSeed = [0, 1, 2].map((k) => ((ppl['boltzmann']![k]! - ppl['softmax']![k]!) / (ppl['softmax']![k]! + 0.04)) * 100);
     expect(rel.mean).toBeCloseTo(meanStd(relPerSeed).mean, 10);
     expect(s.rows[0]!.diffs['softmax']).toBeUndefined();
+    // The bench's own paired t-test of the same per-seed differences, printed in the paired table.
+    const test = s.rows[0]!.tests['boltzmann']!;
+    expect(test).toEqual(pairedTTest(perSeed));
+    expect(test.p).toBeGreaterThan(0.05); // −0.1, −0.2, +0.1: no evidence either way
+    expect(summaryMarkdown(s)).toContain('boltzmann: 95 % CI, p (paired t)');
   });
 
   it('pairs only seeds present in both columns', () => {

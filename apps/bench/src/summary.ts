@@ -1,28 +1,10 @@
 import { columnOf } from './columns.js';
+import { meanStd, pairedTTest } from './stats.js';
+import type { PairedTest, Stat } from './stats.js';
 import type { RunRecord } from './types.js';
 
-/** Mean, sample standard deviation (n − 1; 0 when n = 1) and count. */
-export interface Stat {
-  readonly mean: number;
-  readonly std: number;
-  readonly n: number;
-}
-
-/**
- * Mean ± sample standard deviation.
- *
- * @param values at least one finite number.
- * @returns the statistic; `std` is 0 for a single value.
- * @example
- * meanStd([1, 2, 3]); // { mean: 2, std: 1, n: 3 }
- */
-export function meanStd(values: readonly number[]): Stat {
-  const n = values.length;
-  if (n === 0) return { mean: Number.NaN, std: Number.NaN, n: 0 };
-  const mean = values.reduce((a, b) => a + b, 0) / n;
-  const ss = values.reduce((a, b) => a + (b - mean) ** 2, 0);
-  return { mean, std: n > 1 ? Math.sqrt(ss / (n - 1)) : 0, n };
-}
+export { meanStd } from './stats.js';
+export type { Stat } from './stats.js';
 
 /** One row of a summary: a grid cell (length, and FFN/d_model/mode for brackets). */
 export interface SummaryRow {
@@ -34,6 +16,8 @@ export interface SummaryRow {
   readonly diffs: Readonly<Record<string, Stat | null>>;
   /** Paired relative difference in % (perplexity only). */
   readonly relDiffs: Readonly<Record<string, Stat | null>>;
+  /** Paired t-test of the per-seed differences (null below two seeds in both columns). */
+  readonly tests: Readonly<Record<string, PairedTest | null>>;
 }
 
 /** A summary table over finished runs. */
@@ -95,6 +79,7 @@ export function summarize(records: readonly RunRecord[], columns: readonly strin
     const cells: Record<string, Stat | null> = {};
     const diffs: Record<string, Stat | null> = {};
     const relDiffs: Record<string, Stat | null> = {};
+    const tests: Record<string, PairedTest | null> = {};
     const base = g.byColumn.get(baseline);
     for (const column of columns) {
       const bySeed = g.byColumn.get(column);
@@ -109,9 +94,10 @@ export function summarize(records: readonly RunRecord[], columns: readonly strin
         rel.push(((v - b) / b) * 100);
       }
       diffs[column] = d.length ? meanStd(d) : null;
+      tests[column] = pairedTTest(d);
       relDiffs[column] = rel.length && metricName === 'perplexity' ? meanStd(rel) : null;
     }
-    return { key, labels: g.labels, cells, diffs, relDiffs };
+    return { key, labels: g.labels, cells, diffs, relDiffs, tests };
   });
   const rowLabelNames = rows[0] ? Object.keys(rows[0].labels) : ['T'];
   return { metricName, baseline, columns, rowLabels: rowLabelNames, rows };

@@ -1,3 +1,4 @@
+import type { PairedTest } from './stats.js';
 import type { Stat, Summary } from './summary.js';
 
 /** Formats a statistic for the table: perplexity with 3 decimals, accuracy in % with 2. */
@@ -9,6 +10,16 @@ export function formatStat(stat: Stat | null | undefined, metric: Summary['metri
   const mean = kind === 'value' ? (stat.mean * scale).toFixed(digits) : signed(stat.mean * scale, digits);
   // One seed has no spread: print the value alone rather than a misleading "± 0".
   return stat.n > 1 ? `${mean} ± ${(stat.std * scale).toFixed(digits)}${unit}` : `${mean}${unit} (n=1)`;
+}
+
+/** A paired t-test as `[lo, hi], p = …` in the metric's units (— below two seeds). */
+export function formatTest(test: PairedTest | null | undefined, metric: Summary['metricName']): string {
+  if (!test) return '—';
+  const scale = metric === 'accuracy' ? 100 : 1;
+  const digits = metric === 'accuracy' ? 2 : 3;
+  const [lo, hi] = test.ci95.map((x) => signed(x * scale, digits));
+  const p = test.p < 0.001 ? '< 0.001' : `= ${test.p.toFixed(3)}`;
+  return `[${lo}, ${hi}]${metric === 'accuracy' ? ' pp' : ''}, p ${p}`;
 }
 
 /** A difference with its sign as printed: `+0.12`, `−0.12` (a real minus), and `0.00` when it rounds to zero. */
@@ -34,11 +45,13 @@ export function summaryTables(summary: Summary): { metric: Table; paired: Table 
   };
   const pairedHead = [...summary.rowLabels, ...others.map((c) => `${c} − ${summary.baseline}`)];
   if (m === 'perplexity') pairedHead.push(...others.map((c) => `${c} vs ${summary.baseline} (rel.)`));
+  pairedHead.push(...others.map((c) => `${c}: 95 % CI, p (paired t)`));
   const paired: Table = {
     head: pairedHead,
     body: summary.rows.map((r) => {
       const row = [...summary.rowLabels.map((l) => r.labels[l] ?? ''), ...others.map((c) => formatStat(r.diffs[c], m, 'diff'))];
       if (m === 'perplexity') row.push(...others.map((c) => formatStat(r.relDiffs[c], m, 'rel')));
+      row.push(...others.map((c) => formatTest(r.tests[c], m)));
       return row;
     }),
   };

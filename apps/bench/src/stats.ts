@@ -1,0 +1,54 @@
+import tCdf from '@stdlib/stats-base-dists-t-cdf';
+import tQuantile from '@stdlib/stats-base-dists-t-quantile';
+
+/** Mean, sample standard deviation (n − 1; 0 when n = 1) and count. */
+export interface Stat {
+  readonly mean: number;
+  readonly std: number;
+  readonly n: number;
+}
+
+/**
+ * Mean ± sample standard deviation.
+ *
+ * @param values at least one finite number.
+ * @returns the statistic; `std` is 0 for a single value.
+ * @example
+ * meanStd([1, 2, 3]); // { mean: 2, std: 1, n: 3 }
+ */
+export function meanStd(values: readonly number[]): Stat {
+  const n = values.length;
+  if (n === 0) return { mean: Number.NaN, std: Number.NaN, n: 0 };
+  const mean = values.reduce((a, b) => a + b, 0) / n;
+  const ss = values.reduce((a, b) => a + (b - mean) ** 2, 0);
+  return { mean, std: n > 1 ? Math.sqrt(ss / (n - 1)) : 0, n };
+}
+
+/** A paired t-test of per-seed differences `variant − baseline`. */
+export interface PairedTest {
+  /** Number of pairs (seeds in both columns). */
+  readonly n: number;
+  readonly mean: number;
+  /** The 95 % confidence interval of the mean difference, `mean ± t_{0.975, n−1} · s/√n`. */
+  readonly ci95: readonly [number, number];
+  /** Two-sided p-value of `mean = 0` under Student's t with `n − 1` degrees of freedom. */
+  readonly p: number;
+}
+
+/**
+ * The paired t-test of differences (Student's t from @stdlib): `t = mean / (s/√n)`, two-sided.
+ * With fewer than 2 pairs there is no test (`null`); with zero spread the p-value is 0 for a
+ * non-zero mean and 1 for a zero mean, and the interval is the point.
+ *
+ * @example
+ * pairedTTest([-0.05, -0.04, -0.03]); // { n: 3, mean: -0.04, ci95: [-0.0648, -0.0152], p: 0.0202 }
+ */
+export function pairedTTest(differences: readonly number[]): PairedTest | null {
+  const { mean, std, n } = meanStd(differences);
+  if (n < 2 || !Number.isFinite(mean)) return null;
+  const se = std / Math.sqrt(n);
+  if (se === 0) return { n, mean, ci95: [mean, mean], p: mean === 0 ? 1 : 0 };
+  const half = tQuantile(0.975, n - 1) * se;
+  const p = 2 * (1 - tCdf(Math.abs(mean / se), n - 1));
+  return { n, mean, ci95: [mean - half, mean + half], p };
+}
