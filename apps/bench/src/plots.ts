@@ -31,6 +31,14 @@ export function groupLabel(r: RunRecord): string {
   return parts.join(', ');
 }
 
+/** Panel names in reading order, numbers compared as numbers (`T=4, T=8, T=12`, not `T=12, T=4, …`). */
+export function numericOrder(names: readonly string[]): string[] {
+  return [...new Set(names)].sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+}
+
+/** Axis labels with at most 4 significant digits and no trailing zeros. */
+const ROUNDED = { format: '.4~r' } as const;
+
 /** Names the column in panel titles only when several columns train J (the DQA grid). */
 function columnPrefix(records: readonly RunRecord[]): (r: RunRecord) => string {
   const several = new Set(records.map((r) => columnOf(r))).size > 1;
@@ -59,7 +67,7 @@ export function metricVsLengthSpec(records: readonly RunRecord[]): TopLevelSpec 
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     data: { values },
-    facet: { field: 'group', type: 'nominal', title: null },
+    facet: { field: 'group', type: 'nominal', title: null, sort: numericOrder(values.map((v) => v.group)) },
     columns: 3,
     spec: {
       width: 260,
@@ -69,7 +77,7 @@ export function metricVsLengthSpec(records: readonly RunRecord[]): TopLevelSpec 
           mark: { type: 'line', point: true },
           encoding: {
             x: { field: 'T', type: 'quantitative', title: 'context length T', axis: { format: 'd', tickMinStep: 1 } },
-            y: { field: 'mean', type: 'quantitative', title: `${y} (mean ± std over seeds)`, scale: { zero: false } },
+            y: { field: 'mean', type: 'quantitative', title: `${y} (mean ± std over seeds)`, scale: { zero: false }, axis: ROUNDED },
             color: { field: 'column', type: 'nominal', title: 'variant', legend: { labelLimit: 400 } },
           },
         },
@@ -114,7 +122,7 @@ export function couplingHeatmapSpec(records: readonly RunRecord[]): TopLevelSpec
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     data: { values },
-    facet: { field: 'panel', type: 'nominal', title: null },
+    facet: { field: 'panel', type: 'nominal', title: null, sort: numericOrder(values.map((v) => v.panel)) },
     columns: 3,
     resolve: { scale: { x: 'independent', y: 'independent' } },
     spec: {
@@ -164,8 +172,8 @@ export function couplingDistanceSpec(records: readonly RunRecord[]): TopLevelSpe
         mark: { type: 'line', point: true },
         encoding: {
           x: { field: 'd', type: 'quantitative', title: 'distance |j − l|', axis: { format: 'd', tickMinStep: 1 } },
-          y: { field: 'mean', type: 'quantitative', title: 'mean J_jl at that distance (± std over seeds)' },
-          color: { field: 'series', type: 'nominal', title: 'boltzmann run', legend: { labelLimit: 400 } },
+          y: { field: 'mean', type: 'quantitative', title: 'mean J_jl at that distance (± std over seeds)', axis: ROUNDED },
+          color: { field: 'series', type: 'nominal', title: 'boltzmann run', legend: { labelLimit: 400 }, sort: numericOrder(values.map((v) => v.series)) },
         },
       },
       {
@@ -181,29 +189,40 @@ export function couplingDistanceSpec(records: readonly RunRecord[]): TopLevelSpe
   };
 }
 
-/** Evaluation metric against step for every run, one panel per (group, T), one line per run. */
-export function curvesSpec(records: readonly RunRecord[]): TopLevelSpec {
+/** One panel per (group, T), one line per run: `pick` chooses the curve (evaluations or train loss). */
+function runCurvesSpec(records: readonly RunRecord[], pick: (r: RunRecord) => readonly { step: number; value: number }[], yTitle: string): TopLevelSpec {
   const values = records.flatMap((r) =>
-    r.evalMetric.map((p) => ({ panel: `${groupLabel(r)}, T=${r.config.length}`, run: `${columnOf(r)} s${r.config.seed}`, column: columnOf(r), step: p.step, value: p.value })),
+    pick(r).map((p) => ({ panel: `${groupLabel(r)}, T=${r.config.length}`, run: `${columnOf(r)} s${r.config.seed}`, column: columnOf(r), step: p.step, value: p.value })),
   );
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     data: { values },
-    facet: { field: 'panel', type: 'nominal', title: null },
+    facet: { field: 'panel', type: 'nominal', title: null, sort: numericOrder(values.map((v) => v.panel)) },
     columns: 3,
     resolve: { scale: { y: 'independent' } },
     spec: {
       width: 260,
       height: 160,
-      mark: 'line',
+      // Points as well as lines on short curves: a run with one evaluation still shows.
+      mark: { type: 'line', point: Math.max(0, ...records.map((r) => pick(r).length)) <= 30 },
       encoding: {
-        x: { field: 'step', type: 'quantitative' },
-        y: { field: 'value', type: 'quantitative', title: metricTitle(records[0]), scale: { zero: false } },
+        x: { field: 'step', type: 'quantitative', axis: { format: 'd' } },
+        y: { field: 'value', type: 'quantitative', title: yTitle, scale: { zero: false }, axis: ROUNDED },
         color: { field: 'column', type: 'nominal', title: 'variant', legend: { labelLimit: 400 } },
         detail: { field: 'run', type: 'nominal' },
       },
     },
   };
+}
+
+/** Evaluation metric against step for every run, one panel per (group, T), one line per run. */
+export function curvesSpec(records: readonly RunRecord[]): TopLevelSpec {
+  return runCurvesSpec(records, (r) => r.evalMetric, metricTitle(records[0]));
+}
+
+/** The recorded training loss (mean over each logging interval) against step, as {@link curvesSpec}. */
+export function trainLossSpec(records: readonly RunRecord[]): TopLevelSpec {
+  return runCurvesSpec(records, (r) => r.trainLoss, 'train loss (interval mean)');
 }
 
 /** One row of a DQA fidelity sweep. */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { syntheticRecords } from './internal/fixtures.js';
 // Direct module imports: the barrel pulls in TF.js and the cloud SDKs (seconds per test file).
-import { couplingDistanceSpec, couplingHeatmapSpec, fidelitySpec, metricVsLengthSpec, renderSvg } from './plots.js';
+import { couplingDistanceSpec, couplingHeatmapSpec, curvesSpec, fidelitySpec, metricVsLengthSpec, numericOrder, renderSvg, trainLossSpec } from './plots.js';
 import { writeReport } from './report.js';
 
 /** Checks that every tag is closed in order (a small well-formedness check of the SVG XML). */
@@ -45,6 +45,24 @@ describe('plots', () => {
     expect(couplingHeatmapSpec(shakespeare.filter((r) => r.config.variant === 'softmax'))).toBeNull();
   });
 
+  it('orders panels numerically, rounds axis labels, marks points (a one-evaluation run still shows) and plots the training loss', async () => {
+    expect(numericOrder(['FFN on, d=64, T=12', 'FFN on, d=64, T=4', 'FFN on, d=64, T=8', 'FFN on, d=64, T=4'])).toEqual([
+      'FFN on, d=64, T=4',
+      'FFN on, d=64, T=8',
+      'FFN on, d=64, T=12',
+    ]);
+    const records = syntheticRecords(['shakespeare', '--lengths', '4,8,12', '--seeds', '0'], () => 6.123456789);
+    const curves = curvesSpec(records) as { facet: { sort: string[] }; spec: { mark: { point: boolean }; encoding: { y: { axis: { format: string } } } } };
+    expect(curves.facet.sort).toEqual(['FFN on, d=64, T=4', 'FFN on, d=64, T=8', 'FFN on, d=64, T=12']);
+    expect(curves.spec.mark.point).toBe(true);
+    const svg = await renderSvg(curvesSpec(records.map((r) => ({ ...r, evalMetric: [{ step: 300, value: 6.123456789 }] }))));
+    expect(svg).toContain('<path'); // the single point of each run is drawn
+    expect(svg).not.toMatch(/>6\.12345/); // axis labels are rounded
+    const train = await renderSvg(trainLossSpec(records));
+    assertWellFormedSvg(train);
+    expect(train).toContain('training loss');
+  });
+
   it('renders the DQA fidelity sweep', async () => {
     const rows = [1, 2].flatMap((tau) => [4, 8].map((steps) => ({ tau, steps, kl: 1 / (tau * steps), magnetizationError: 0.5 / steps })));
     assertWellFormedSvg(await renderSvg(fidelitySpec(rows)));
@@ -63,11 +81,12 @@ describe('writeReport', () => {
       'plots/shakespeare-couplings.svg',
       'plots/shakespeare-curves.svg',
       'plots/shakespeare-metric-vs-length.svg',
+      'plots/shakespeare-train-loss.svg',
     ]);
     const html = readFileSync(files.htmlPath, 'utf8');
     expect(html).toContain('<table>');
     expect(html).toContain('<th>boltzmann</th>');
-    expect(html.match(/<svg/g)).toHaveLength(4);
+    expect(html.match(/<svg/g)).toHaveLength(5);
     expect(html).not.toMatch(/<script|src="http|href="http/);
     for (const p of files.svgPaths) assertWellFormedSvg(readFileSync(p, 'utf8'));
     const json = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { writeFileAtomic, writeJsonAtomic } from './atomicWrite.js';
-import { couplingDistanceSpec, couplingHeatmapSpec, curvesSpec, fidelitySpec, metricVsLengthSpec, renderSvg } from './plots.js';
+import { couplingDistanceSpec, couplingHeatmapSpec, curvesSpec, fidelitySpec, metricVsLengthSpec, renderSvg, trainLossSpec } from './plots.js';
 import type { FidelityPoint } from './plots.js';
 import { columnOf, orderColumns } from './columns.js';
 import { gptCurvesSpec, gptTable } from './gptSummary.js';
@@ -110,6 +110,7 @@ export async function writeReport(dir: string, experiment: Experiment, records: 
     html.push(summaryHtml(summary));
     await plot(`${dataset}-metric-vs-length`, `${dataset}: ${summary.metricName} against context length`, metricVsLengthSpec(list));
     await plot(`${dataset}-curves`, `${dataset}: ${summary.metricName} during training`, curvesSpec(list));
+    await plot(`${dataset}-train-loss`, `${dataset}: training loss`, trainLossSpec(list));
     await plot(`${dataset}-couplings`, `${dataset}: learned couplings J (boltzmann, mean over seeds)`, couplingHeatmapSpec(list));
     await plot(`${dataset}-coupling-distance`, `${dataset}: mean J against distance |j − l|`, couplingDistanceSpec(list));
     html.push('</section>');
