@@ -120,6 +120,25 @@ describe('bench gpt runs through the grid', () => {
       expect(record.finalMetric).toBeCloseTo(Math.exp(record.finalLoss), 9);
       expect(record.finalLoss).toBeLessThan(Math.log(65) + 0.5); // about uniform over 65 characters after 6 steps
       expect(record.evalMetric.map((p) => p.step)).toEqual([0, 3, 6]);
+      // The attention map of the fixed first val sequence: causal rows that sum to 1.
+      const map = record.attentionMap!;
+      expect(map.size).toBe(16);
+      for (let i = 0; i < 16; i++) {
+        const row = map.weights.slice(i * 16, (i + 1) * 16);
+        expect(row.slice(i + 1).every((w) => w === 0)).toBe(true);
+        expect(row.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 5);
+      }
+      if (record.config.variant === 'boltzmann') {
+        // Mean J by distance for every (layer, head), consistent with head 0's full J.
+        const profile = record.couplingProfile!;
+        expect(profile).toHaveLength(2 * 4);
+        expect(profile.every((p) => p.length === 15)).toBe(true);
+        const J = record.couplings!;
+        const d1 = Array.from({ length: 15 }, (_, j) => J[j * 16 + j + 1]!).reduce((a, b) => a + b, 0) / 15;
+        expect(profile[0]![0]).toBeCloseTo(d1, 6);
+      } else {
+        expect(record.couplingProfile).toBeNull();
+      }
     }
     expect(readdirSync(dir)).toEqual(expect.arrayContaining(['summary.md']));
     // The same command again skips the finished runs.

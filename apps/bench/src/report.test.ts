@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { syntheticRecords } from './internal/fixtures.js';
 // Direct module imports: the barrel pulls in TF.js and the cloud SDKs (seconds per test file).
 import { couplingDistanceSpec, couplingHeatmapSpec, curvesSpec, fidelitySpec, metricVsLengthSpec, numericOrder, renderSvg, trainLossSpec } from './plots.js';
+import { attentionMapSpec } from './attentionMapPlot.js';
 import { writeReport } from './report.js';
 
 /** Checks that every tag is closed in order (a small well-formedness check of the SVG XML). */
@@ -60,7 +61,22 @@ describe('plots', () => {
     expect(svg).not.toMatch(/>6\.12345/); // axis labels are rounded
     const train = await renderSvg(trainLossSpec(records));
     assertWellFormedSvg(train);
-    expect(train).toContain('training loss');
+    expect(train).toContain('train loss');
+  });
+
+  it('renders the attention maps, one row per cell and one column per variant (mean over seeds)', async () => {
+    expect(attentionMapSpec(shakespeare)).toBeNull(); // records without maps
+    const withMaps = shakespeare.map((r) => {
+      const T = r.config.length;
+      const weights = Array.from({ length: T * T }, (_, k) => (k % T <= Math.floor(k / T) ? 1 / (Math.floor(k / T) + 1) : 0));
+      return { ...r, attentionMap: { size: T, weights } };
+    });
+    const spec = attentionMapSpec(withMaps)!;
+    const values = (spec.data as { values: { row: string; column: string; w: number }[] }).values;
+    // T = 4 and T = 8, 4 variants, the causal triangle only.
+    expect(values).toHaveLength(4 * (10 + 36));
+    expect(values.find((v) => v.row.endsWith('T=4') && v.column === 'boltzmann')!.w).toBe(1);
+    assertWellFormedSvg(await renderSvg(spec));
   });
 
   it('renders the DQA fidelity sweep', async () => {

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { writeFileAtomic, writeJsonAtomic } from './atomicWrite.js';
 import { couplingDistanceSpec, couplingHeatmapSpec, curvesSpec, fidelitySpec, metricVsLengthSpec, renderSvg, trainLossSpec } from './plots.js';
 import type { FidelityPoint } from './plots.js';
+import { attentionMapSpec } from './attentionMapPlot.js';
 import { columnOf, orderColumns } from './columns.js';
 import { gptCurvesSpec, gptTable } from './gptSummary.js';
 import { summarize } from './summary.js';
@@ -113,6 +114,7 @@ export async function writeReport(dir: string, experiment: Experiment, records: 
     await plot(`${dataset}-train-loss`, `${dataset}: training loss`, trainLossSpec(list));
     await plot(`${dataset}-couplings`, `${dataset}: learned couplings J (boltzmann, mean over seeds)`, couplingHeatmapSpec(list));
     await plot(`${dataset}-coupling-distance`, `${dataset}: mean J against distance |j − l|`, couplingDistanceSpec(list));
+    await plot(`${dataset}-attention-maps`, `${dataset}: attention weights of one fixed sequence (layer 0, head 0; mean over seeds)`, attentionMapSpec(list));
     html.push('</section>');
   }
   if (extra.fidelity && extra.fidelity.length > 0) {

@@ -183,6 +183,8 @@ export async function trainRun(config: RunConfig, settings: RunSettings, registr
       stepsPerSecond: wallSeconds > 0 ? config.steps / wallSeconds : 0,
       ...gptEval(),
       couplings: engine.couplings(),
+      couplingProfile: engine.couplingProfile(),
+      attentionMap: await engine.attentionMap(Array.from(data.evalBatches[0]!.inputs)),
       ...(totalConvergence ? { convergence: { points: convergencePoints, total: totalConvergence } } : {}),
     };
     // The model first: a record without its requested model would make the rerun skip the run.

@@ -126,6 +126,10 @@ export interface RunRecord {
   readonly gptEval?: GptEval;
   /** Learned couplings (T × T, row-major, strict upper triangle meaningful); null when the model has none. */
   readonly couplings: readonly number[] | null;
+  /** Mean learned J by distance d = 1 … T − 1, per (layer, head), layer-major; null without couplings. Absent in older records. */
+  readonly couplingProfile?: readonly (readonly number[])[] | null;
+  /** Layer 0, head 0 weights on the first evaluation sequence (the same text for every run of the task). Absent in older records. */
+  readonly attentionMap?: { readonly size: number; readonly weights: readonly number[] };
   /**
    * Training-step convergence of an iterative sampler: one point per train-loss interval and the
    * whole run's total. Absent for samplers that report no diagnostics (exact, gibbs, dqa, …).

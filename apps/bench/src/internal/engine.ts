@@ -22,9 +22,23 @@ export interface Engine {
   evaluate(batches: readonly TrainBatch[]): Promise<{ loss: number; correct: number; count: number }>;
   /** Learned J of head 0 as T × T row-major, or null for variants without couplings. */
   couplings(): number[] | null;
+  /** Per (layer, head), layer-major: the mean learned J at each distance d = 1 … T − 1; null without couplings. */
+  couplingProfile(): number[][] | null;
+  /** Layer 0, head 0 attention weights of one sequence, its top-left `size × size` block (`size = min(T, 64)`). */
+  attentionMap(tokens: readonly number[]): Promise<AttentionMap>;
   save(): EngineState;
   dispose(): void;
 }
+
+/** What {@link Engine.attentionMap} returns; stored in the run record. */
+export interface AttentionMap {
+  readonly size: number;
+  /** `size × size` row-major; row i sums to 1 over keys j ≤ i when size = T. */
+  readonly weights: readonly number[];
+}
+
+/** The largest attention map a record keeps (64 × 64 = 4,096 numbers). */
+export const ATTENTION_MAP_SIZE = 64;
 
 /** Sequences per forward pass in evaluation: each pass is one sampler call per head. */
 export const EVAL_CHUNK_SIZE = 128;
@@ -130,6 +144,29 @@ export async function createEngine(
       if (!usesSampler(config)) return null;
       const first = model.couplings()[0];
       return first ? Array.from(first) : null;
+    },
+    couplingProfile() {
+      if (!usesSampler(config)) return null;
+      const T = config.length;
+      return model.couplings().map((full) => {
+        // The effective J is maxLength × maxLength; the run uses its top-left T × T block.
+        const stride = Math.round(Math.sqrt(full.length));
+        return Array.from({ length: T - 1 }, (_, k) => {
+          const d = k + 1;
+          let sum = 0;
+          for (let j = 0; j + d < T; j++) sum += full[j * stride + j + d]!;
+          return sum / (T - d);
+        });
+      });
+    },
+    async attentionMap(tokens) {
+      const T = config.length;
+      const all = await model.attention(Int32Array.from(tokens.slice(0, T)), 1);
+      const size = Math.min(T, ATTENTION_MAP_SIZE);
+      // Layer 0, batch 0, head 0 is the first T × T block of the L × B × H × T × T weights.
+      const weights: number[] = [];
+      for (let i = 0; i < size; i++) for (let j = 0; j < size; j++) weights.push(all[i * T + j]!);
+      return { size, weights };
     },
     save: () => ({ model: model.toJSON(), trainer: trainer.state() }),
     dispose() {
