@@ -161,6 +161,7 @@ export function couplingDistanceSpec(records: readonly RunRecord[]): TopLevelSpe
     const s = meanStd(c.values);
     return { series: c.series, d: c.d, mean: s.mean, lo: s.mean - s.std, hi: s.mean + s.std };
   });
+  const seriesOrder = numericOrder(values.map((v) => v.series));
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     data: { values },
@@ -173,7 +174,7 @@ export function couplingDistanceSpec(records: readonly RunRecord[]): TopLevelSpe
         encoding: {
           x: { field: 'd', type: 'quantitative', title: 'distance |j − l|', axis: { format: 'd', tickMinStep: 1 } },
           y: { field: 'mean', type: 'quantitative', title: 'mean J_jl at that distance (± std over seeds)', axis: ROUNDED },
-          color: { field: 'series', type: 'nominal', title: 'boltzmann run', legend: { labelLimit: 400 }, sort: numericOrder(values.map((v) => v.series)) },
+          color: { field: 'series', type: 'nominal', title: 'boltzmann run', legend: { labelLimit: 400 }, sort: seriesOrder },
         },
       },
       {
@@ -182,7 +183,8 @@ export function couplingDistanceSpec(records: readonly RunRecord[]): TopLevelSpe
           x: { field: 'd', type: 'quantitative' },
           y: { field: 'lo', type: 'quantitative', title: 'mean J_jl at that distance (± std over seeds)' },
           y2: { field: 'hi' },
-          color: { field: 'series', type: 'nominal' },
+          // The same sort as the line layer's: Vega warns when unioned domains sort differently.
+          color: { field: 'series', type: 'nominal', sort: seriesOrder },
         },
       },
     ],
