@@ -18,7 +18,7 @@ export type { CouplingForm, ParsedCouplingForm } from './couplingForm.js';
 export type { CouplingInit, ResolvedTransformerConfig, TransformerConfig } from './transformerConfig.js';
 export { createTransformer } from './transformer.js';
 export type { PassOptions, Transformer, TransformerJSON, TransformerParameter, TransformerPrepared } from './transformer.js';
-export { loadTransformer, readJsonFile, readTransformer, saveTransformer, writeJsonFileAtomic } from './serialization.js';
+export { loadTransformer, readJsonFile, readTransformer, saveTransformer, withMaxLength, writeJsonFileAtomic } from './serialization.js';
 export type { SamplerOverrides } from './serialization.js';
 export { maskedCrossEntropy } from './loss.js';
 export { createTrainer } from './trainer.js';

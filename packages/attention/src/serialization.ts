@@ -1,5 +1,5 @@
 import { AttentionError } from './errors.js';
-import { paramSpecs } from './internal/paramSpecs.js';
+import { RELATIVE_COUPLINGS, layerName, paramSpecs } from './internal/paramSpecs.js';
 import { samplerFor } from './internal/resolveSampler.js';
 import type { SamplerOverrides } from './internal/resolveSampler.js';
 import { buildTransformer } from './transformer.js';
@@ -51,6 +51,39 @@ export function loadTransformer(json: TransformerJSON, overrides: SamplerOverrid
   if (extra.length > 0) throw invalid(`checkpoint has weights the config does not use: ${extra.join(', ')}`);
   const sampler = samplerFor(config, overrides);
   return buildTransformer(config, sampler, (spec) => values.get(spec.name)!, typeof overrides.sampler !== 'object');
+}
+
+/**
+ * The same model at a longer context: `maxLength` raised to `maxLength`, for a model with no
+ * positional embedding (`positions: 'none'`) whose `J`, if any, is `relative`. Distances the
+ * model never saw (`≥` its old `maxLength`) get `J = 0`: no coupling beyond what was learned.
+ * Every other weight is shape-independent of `T` and unchanged.
+ *
+ * @returns a new {@link TransformerJSON} (the input is not modified); load it with {@link loadTransformer}.
+ * @throws {AttentionError} ATTENTION_INVALID_CONFIG when the model has learned positions, a `full`
+ *   or `banded` J (one parameter per pair of positions: nothing to extend it with), or `maxLength`
+ *   is not an integer ≥ the model's.
+ * @example
+ * const long = loadTransformer(withMaxLength(json, 256), { registry }); // trained at T = 64
+ */
+export function withMaxLength(json: TransformerJSON, maxLength: number): TransformerJSON {
+  const config = resolveTransformerConfig(json.config);
+  const refuse = (why: string): AttentionError => new AttentionError('ATTENTION_INVALID_CONFIG', `cannot run this model at maxLength ${maxLength}: ${why}`);
+  if (!Number.isInteger(maxLength) || maxLength < config.maxLength) throw refuse(`it must be an integer ≥ the model's ${config.maxLength}`);
+  if (config.positions !== 'none') throw refuse(`its learned positional embedding has no rows past position ${config.maxLength - 1} (train with positions: 'none')`);
+  const hasJ = config.variant === 'boltzmann' || config.variant === 'coupling';
+  if (hasJ && config.couplingForm !== 'relative') throw refuse(`its ${config.couplingForm} J has one parameter per pair of positions (train with couplingForm: 'relative')`);
+  const weights: Record<string, { shape: readonly number[]; data: readonly number[] }> = { ...json.weights };
+  for (let layer = 0; layer < config.layers; layer++) {
+    const name = layerName(layer, RELATIVE_COUPLINGS);
+    const w = weights[name];
+    if (w === undefined) continue;
+    const [heads, old] = w.shape as [number, number];
+    const data = new Array<number>(heads * maxLength).fill(0);
+    for (let h = 0; h < heads; h++) for (let d = 0; d < old; d++) data[h * maxLength + d] = w.data[h * old + d]!;
+    weights[name] = { shape: [heads, maxLength], data };
+  }
+  return { ...json, config: { ...json.config, maxLength }, weights };
 }
 
 /**

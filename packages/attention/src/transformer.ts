@@ -154,7 +154,8 @@ export function buildTransformer(
   };
   const embed = (inputs: ArrayLike<number>, b: number, t: number, step?: number): tf.Tensor => {
     const tokens = tf.reshape(embeddingLookup(Int32Array.from(inputs), p('embedding/token') as tf.Tensor2D), [b, t, d]);
-    return drop(tf.add(tokens, tf.slice(p('embedding/position'), [0, 0], [t, d])), step, 0, 'embedding');
+    const withPositions = config.positions === 'none' ? tokens : tf.add(tokens, tf.slice(p('embedding/position'), [0, 0], [t, d]));
+    return drop(withPositions, step, 0, 'embedding');
   };
   /** A linear map of block `layer` (or of the model when `layer` is undefined), with its bias if the model has biases. */
   const dense = (x: tf.Tensor, name: string, layer?: number): tf.Tensor => {

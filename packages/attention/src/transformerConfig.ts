@@ -60,6 +60,13 @@ export interface TransformerConfig {
   readonly jInitStd?: number;
   /** How `J` is parameterized: `'full'` (default), `'relative'` or `'banded:w'` (see {@link CouplingForm}). */
   readonly couplingForm?: CouplingForm;
+  /**
+   * Positional information (default `'learned'`): a learned `maxLength × dModel` embedding
+   * added to the tokens, or `'none'` (no positional embedding; causal attention still sees
+   * order). A `'none'` model with `relative` (or no) couplings can run at a longer `T` than it
+   * was trained at: see `withMaxLength`.
+   */
+  readonly positions?: 'learned' | 'none';
   /** Seed of the deterministic weight initialization (default 0). */
   readonly seed?: number;
   /**
@@ -91,6 +98,8 @@ export interface ResolvedTransformerConfig {
   readonly jInit: CouplingInit;
   readonly jInitStd: number;
   readonly couplingForm: CouplingForm;
+  /** Absent in configs saved before the option existed (= `'learned'`). */
+  readonly positions?: 'learned' | 'none';
   readonly seed: number;
   readonly sampler: string;
   readonly samplerOptions: Readonly<Record<string, unknown>>;
@@ -166,6 +175,10 @@ export function resolveTransformerConfig(config: TransformerConfig): ResolvedTra
   }
   // Validated here so a bad form fails before any parameter is built; recorded as given.
   parseCouplingForm(config.couplingForm ?? 'full', maxLength);
+  const positions = config.positions ?? 'learned';
+  if (positions !== 'learned' && positions !== 'none') {
+    throw new AttentionError('ATTENTION_INVALID_CONFIG', `positions must be 'learned' or 'none', got ${JSON.stringify(positions)?.slice(0, 40)}`);
+  }
   const seed = config.seed ?? 0;
   if (typeof seed !== 'number' || !Number.isFinite(seed)) {
     throw new AttentionError('ATTENTION_INVALID_CONFIG', `seed must be a finite number, got ${String(seed)}`);
@@ -196,6 +209,8 @@ export function resolveTransformerConfig(config: TransformerConfig): ResolvedTra
     jInit,
     jInitStd,
     couplingForm: config.couplingForm ?? 'full',
+    // Recorded only when not the default, so that the configs (and files) of earlier models are unchanged.
+    ...(positions === 'none' ? { positions } : {}),
     seed,
     sampler: samplerName,
     // The sampler gets every option; what is recorded (and so saved by toJSON) never holds a

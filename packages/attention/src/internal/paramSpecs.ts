@@ -39,7 +39,7 @@ export function paramSpecs(config: ResolvedTransformerConfig): ParamSpec[] {
   ];
   const specs: ParamSpec[] = [
     { name: 'embedding/token', shape: [vocabSize, d], init: 'normal', decay: true },
-    { name: 'embedding/position', shape: [maxLength, d], init: 'normal', decay: true },
+    ...(config.positions === 'none' ? [] : [{ name: 'embedding/position', shape: [maxLength, d], init: 'normal' as const, decay: true }]),
   ];
   for (let layer = 0; layer < (config.layers ?? 1); layer++) {
     const at = (name: string): string => layerName(layer, name);

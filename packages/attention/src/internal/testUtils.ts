@@ -32,3 +32,9 @@ export function take(t: tf.Tensor): Float32Array {
 export function tensorOf<R extends tf.Rank>(values: ArrayLike<number>, shape: number[]): tf.Tensor<R> {
   return tf.tensor(Float32Array.from(values), shape) as unknown as tf.Tensor<R>;
 }
+
+/** A step's figures without its wall-clock `timings` (which differ between any two runs). */
+export function figures<T extends { readonly timings?: unknown }>(result: T): Omit<T, 'timings'> {
+  const { timings: _timings, ...rest } = result;
+  return rest;
+}
