@@ -4,15 +4,16 @@ import type { RunRecord } from './types.js';
 /**
  * The column a run is reported under: its variant (or DQA label), qualified by its sampler and
  * J parameterization unless those are the exact sampler's full J — so `boltzmann` runs with tap
- * and with a banded transfer matrix stay apart in one results folder.
+ * and with a banded transfer matrix stay apart in one results folder — and marked when the
+ * model has no positional embedding.
  *
  * @example
  * columnOf(record); // 'boltzmann', 'boltzmann (tap)', 'boltzmann (transfer-matrix, banded:8)'
  */
 export function columnOf(r: RunRecord): string {
   const c = r.config;
-  if (c.experiment === 'dqa' || (c.variant !== 'boltzmann' && c.variant !== 'coupling')) return c.column;
-  const parts = [c.sampler === 'exact' ? '' : c.sampler, c.couplingForm ?? ''].filter((p) => p !== '');
+  const sampled = c.experiment !== 'dqa' && (c.variant === 'boltzmann' || c.variant === 'coupling');
+  const parts = [sampled && c.sampler !== 'exact' ? c.sampler : '', sampled ? c.couplingForm ?? '' : '', c.positions === 'none' ? 'no positions' : ''].filter((p) => p !== '');
   return parts.length > 0 ? `${c.column} (${parts.join(', ')})` : c.column;
 }
 

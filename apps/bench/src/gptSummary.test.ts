@@ -26,6 +26,11 @@ describe('gpt summary', () => {
     const [tm] = gptRecords([...baby, '--variants', 'boltzmann', '--sampler', 'transfer-matrix', '--couplings', 'banded:8'], () => 1.9);
     const [soft] = gptRecords([...baby, '--variants', 'softmax'], () => 1.9);
     expect([columnOf(tap!), columnOf(tm!), columnOf(soft!)]).toEqual(['boltzmann (tap)', 'boltzmann (transfer-matrix, banded:8)', 'softmax']);
+    const [nope] = gptRecords([...baby, '--variants', 'softmax', '--positions', 'none'], () => 1.9);
+    const [rel] = gptRecords([...baby, '--variants', 'boltzmann', '--couplings', 'relative', '--positions', 'none'], () => 1.9);
+    expect([columnOf(nope!), columnOf(rel!)]).toEqual(['softmax (no positions)', 'boltzmann (tap, relative, no positions)']);
+    expect(nope!.config.positions).toBe('none');
+    expect(soft!.config).not.toHaveProperty('positions');
     expect(orderColumns(['sigmoid', 'boltzmann (tap)', 'softmax', 'boltzmann', 'boltzmann (transfer-matrix, banded:8)'])).toEqual([
       'softmax',
       'boltzmann',

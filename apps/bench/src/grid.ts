@@ -110,6 +110,7 @@ export function expandGrid(command: BenchCommand): RunConfig[] {
                   sampler: c.sampler,
                   samplerOptions: c.samplerOptions,
                   ...(c.sampler !== 'none' && command.couplingForm !== 'full' ? { couplingForm: command.couplingForm } : {}),
+                  ...(command.positions === 'none' ? { positions: 'none' as const } : {}),
                   ...(g.gpt ? { gpt: g.gpt } : {}),
                 });
               }

@@ -32,6 +32,10 @@ export interface MainIo {
 export async function main(argv: readonly string[], io: MainIo = { out: (l) => process.stdout.write(`${l}\n`), err: (l) => process.stderr.write(`${l}\n`) }): Promise<number> {
   const first = argv[0] === '--' ? argv[1] : argv[0];
   const help = (s: string): void => io.out(s.replace(/\n$/, ''));
+  if (first === 'extrapolate') {
+    const { parseExtrapolateArgs, runExtrapolate } = await import('./extrapolate.js');
+    return parseThenRun(io, 'extrapolate --help', () => parseExtrapolateArgs(argv, help), (command) => runExtrapolate(command, io));
+  }
   if (first === 'report') {
     const { parseReportArgs, runReport } = await import('./reportCommand.js');
     return parseThenRun(io, 'report --help', () => parseReportArgs(argv, help), (command) => runReport(command, io));

@@ -37,6 +37,8 @@ export interface BenchCommand {
   readonly saveModels: boolean;
   /** How boltzmann/coupling runs parameterize J (`full`, `relative`, `banded:w`). */
   readonly couplingForm: CouplingForm;
+  /** Positional embedding of every run: learned (default) or none. */
+  readonly positions: 'learned' | 'none';
   /** Transformer blocks and attention heads per block. */
   readonly layers: number;
   readonly heads: number;
@@ -71,6 +73,7 @@ function addGridOptions(cmd: Command, experiment: Experiment): Command {
     .option('--beta <x>', 'inverse temperature of the Ising layer')
     .option('--j-init <x>', 'std of the N(0, σ²) initial couplings')
     .option('--couplings <form>', 'J parameterization of boltzmann/coupling runs: full, relative, banded:w', 'full')
+    .addOption(new Option('--positions <kind>', 'positional embedding: learned, or none (a model that can run at longer T)').choices(['learned', 'none']).default('learned'))
     .option('--layers <n>', `Transformer blocks (each with its own J per head) (default: the preset's, ${spec.layers ?? 1} for small)`)
     .option('--heads <n>', `attention heads per block (must divide d_model) (default: the preset's, ${spec.heads ?? 1} for small)`)
     .option('--eval-every <n>', 'steps between evaluations')
@@ -200,6 +203,7 @@ function toCommand(experiment: Experiment, raw: Raw): BenchCommand {
     plain: raw['plain'] === true,
     saveModels: raw['saveModels'] === true,
     couplingForm: parseCouplings(s('couplings') ?? 'full'),
+    positions: s('positions') === 'none' ? 'none' : 'learned',
     layers: parseInteger('--layers', s('layers') ?? String(g.layers ?? 1), 1, 64),
     heads,
     sweepTaus: parseList('--sweep-taus', s('sweepTaus') ?? '1,2,4,8,16,32', (x) => {

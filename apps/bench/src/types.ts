@@ -71,6 +71,8 @@ export interface RunConfig extends TrainingSettings {
   readonly samplerOptions: Readonly<Record<string, unknown>>;
   /** J parameterization (`relative`, `banded:w`); absent for `full`, so older run ids stay the same. */
   readonly couplingForm?: 'relative' | `banded:${number}`;
+  /** `none`: no positional embedding (runs at longer T with `withMaxLength`); absent for learned positions, so older run ids stay the same. */
+  readonly positions?: 'none';
   /** `bench gpt` only: the nanoGPT protocol's model, optimizer and evaluation settings. */
   readonly gpt?: GptSettings;
 }

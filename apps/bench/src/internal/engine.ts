@@ -114,6 +114,7 @@ export async function createEngine(
         jInit: config.jInit === 0 ? 'zeros' : 'normal',
         jInitStd: config.jInit,
         ...(config.couplingForm ? { couplingForm: config.couplingForm } : {}),
+        ...(config.positions ? { positions: config.positions } : {}),
         ...(config.gpt ? { bias: config.gpt.bias, tieEmbeddings: config.gpt.tieEmbeddings, dropout: config.gpt.dropout } : {}),
         seed: config.seed,
         ...samplerPart,
