@@ -4,6 +4,8 @@ import { couplingDistanceSpec, couplingHeatmapSpec, curvesSpec, fidelitySpec, me
 import type { FidelityPoint } from './plots.js';
 import { attentionMapSpec } from './attentionMapPlot.js';
 import { columnOf, orderColumns } from './columns.js';
+import { convergenceSpec, convergenceTable } from './convergenceReport.js';
+import { couplingProfileSpec } from './couplingProfilePlot.js';
 import { gptCurvesSpec, gptTable } from './gptSummary.js';
 import { summarize } from './summary.js';
 import type { Summary } from './summary.js';
@@ -114,6 +116,13 @@ export async function writeReport(dir: string, experiment: Experiment, records: 
     await plot(`${dataset}-train-loss`, `${dataset}: training loss`, trainLossSpec(list));
     await plot(`${dataset}-couplings`, `${dataset}: learned couplings J (boltzmann, mean over seeds)`, couplingHeatmapSpec(list));
     await plot(`${dataset}-coupling-distance`, `${dataset}: mean J against distance |j − l|`, couplingDistanceSpec(list));
+    await plot(`${dataset}-coupling-profile`, `${dataset}: mean learned J by distance, every layer and head (mean over seeds)`, couplingProfileSpec(list));
+    const convergence = convergenceTable(list);
+    if (convergence) {
+      md.push('### Convergence of the iterative samplers during training', '', mdTable(convergence), '');
+      html.push('<h2>Convergence of the iterative samplers during training</h2>', htmlTable(convergence));
+      await plot(`${dataset}-convergence`, `${dataset}: fixed-point convergence during training`, convergenceSpec(list));
+    }
     await plot(`${dataset}-attention-maps`, `${dataset}: attention weights of one fixed sequence (layer 0, head 0; mean over seeds)`, attentionMapSpec(list));
     html.push('</section>');
   }
