@@ -1,52 +1,48 @@
 import type { RunConfig } from './types.js';
 
 /*
- * A rough cost model of one training step on one core, fitted to the step times that
- * src/scripts/measureStepTimes.ts printed on the development machine (2 cores shared with
- * other jobs, load average ≈ 4.5; see the README). It orders the work queue (longest first)
- * and gives the up-front ETA; the live progress shows the measured rate.
+ * A rough cost model of one training step on one core, refitted on 1 Dec 2026 to idle
+ * single-thread step times (packages/attention/scripts/benchTraining.ts: paper model 31.5 ms,
+ * baby 291 ms per step) and to ising-core's sampler benchmark (its README, "Long context:
+ * forward + VJP of one causal call"; run with threads 'auto' on both cores, doubled here),
+ * then scaled by GRID_CONTENTION for two worker processes sharing the two cores. It orders the
+ * work queue (longest first) and gives the up-front ETA; the live progress shows the measured rate.
  */
-const MS_PER_STEP_BASE = 10; // fixed per-step cost: TF.js op dispatch (wasm), data
-const NS_PER_PARAMETER = 300; // AdamW update and gradient bookkeeping, per weight
-const NS_PER_DENSE_FLOP = 0.2; // dense layers (embedding, projections, FFN, head), fwd + bwd
+const MS_PER_STEP_BASE = 3; // fixed per-step cost: TF.js op dispatch (wasm), data
+const NS_PER_PARAMETER = 20; // reading gradients, AdamW in float64, writing weights back
+/** Dense layers cost more per flop at small widths (kernel overheads): 0.1 ns at d = 64, 0.08 at 128. */
+const nsPerDenseFlop = (dModel: number): number => 0.06 + 2.6 / dModel;
+const GRID_CONTENTION = 1.5; // two bench workers on two cores run each step about this much slower
 const NS_PER_ISING_CONFIG = 11.5; // exact enumeration: forward folds + VJP, per spin configuration
 const NS_PER_DQA_PROBLEM = 90_000; // DQA at 64 Trotter steps: per-problem setup and calibration
 const NS_PER_DQA_CONFIG = 520; // DQA at 64 Trotter steps: per amplitude
 const NS_PER_DQA_SHOT_PROBLEM = 125_000; // finite shots: sampling + sample-covariance VJP, per problem
 const SECONDS_PER_RUN = 5; // worker start, data, model, first graph trace
-// Approximate samplers scale polynomially. These two are order-of-magnitude figures from the
-// algorithms' operation counts at ~1 ns per multiply-add, not fitted to measured step times.
-const NS_PER_MEAN_FIELD_OP = 1; // fixed point: ~MEAN_FIELD_ITERATIONS·n² per problem; backward ~n³/3
-const MEAN_FIELD_ITERATIONS = 50;
+// Approximate samplers, per causal sequence of length T (forward + VJP, one thread), fitted to
+// the sampler benchmark at T = 64 and 256: tap 4.3 and 130 ms, mean-field 3.1 and 88 ms,
+// transfer-matrix (w = 8) 2.8 and 47 ms, (w = 4) 9.8 ms at T = 256.
 const NS_PER_GIBBS_OP = 1; // chains·(burnIn + samples·thin) sweeps of n² each, plus the covariance VJP
 
-/** Σ over one sequence's causal prefixes (n = 1..T) of an approximate sampler's work, in ns. */
+/** One causal sequence's (T queries') approximate-sampler work, in ns. */
 function approximateSamplerNs(c: RunConfig): number {
   const num = (key: string, fallback: number): number => {
     const v = Number(c.samplerOptions[key] ?? fallback);
     return Number.isFinite(v) && v > 0 ? v : fallback;
   };
-  let sum2 = 0;
-  let sum3 = 0;
-  for (let n = 1; n <= c.length; n++) {
-    sum2 += n * n;
-    sum3 += n * n * n;
-  }
+  const T = c.length;
+  const sum1 = (T * (T + 1)) / 2;
   if (c.sampler === 'transfer-matrix') {
-    // Forward–backward over the 2^w states of the band, with its VJP: ~n·w·2^w per problem, twice.
-    const w = Math.min(num('bandwidth', 8), c.length);
-    let sum1 = 0;
-    for (let n = 1; n <= c.length; n++) sum1 += n;
-    return 4 * sum1 * Math.max(1, w) * 2 ** w * NS_PER_MEAN_FIELD_OP;
+    const w = Math.min(num('bandwidth', 8), T);
+    return sum1 * (2 ** w * 5.57 + 250);
   }
   if (c.sampler === 'gibbs') {
+    let sum2 = 0;
+    for (let n = 1; n <= T; n++) sum2 += n * n;
     const sweeps = num('chains', 8) * (num('burnIn', 200) + num('samples', 1000) * num('thin', 2));
     return (sweeps + 4 * num('chains', 8) * num('samples', 1000)) * sum2 * NS_PER_GIBBS_OP;
   }
-  // mean-field and tap (whose map costs about twice as much), and any plugin the model does not
-  // know: a dense fixed point and an iterative backward of about as many iterations.
-  const perMap = c.sampler === 'tap' ? 2 : 1;
-  return (2 * perMap * MEAN_FIELD_ITERATIONS * sum2 + sum3 / 3) * NS_PER_MEAN_FIELD_OP;
+  // tap, mean-field, and any plugin the model does not know (costed as tap).
+  return c.sampler === 'mean-field' ? 3.09 * T ** 3 + 559 * T ** 2 : 4.86 * T ** 3 + 738 * T ** 2;
 }
 
 function stepMs(c: RunConfig, batch: number): number {
@@ -58,7 +54,7 @@ function stepMs(c: RunConfig, batch: number): number {
   const block = 4 * c.dModel + hidden + 2 * c.length;
   const params = vocab * c.dModel + c.length * c.dModel + layers * (4 * c.dModel + hidden) * c.dModel + out * c.dModel;
   const flopsPerRow = 6 * c.dModel * (layers * block + out);
-  const dense = params * NS_PER_PARAMETER * 1e-6 + batch * c.length * flopsPerRow * NS_PER_DENSE_FLOP * 1e-6;
+  const dense = params * NS_PER_PARAMETER * 1e-6 + batch * c.length * flopsPerRow * nsPerDenseFlop(c.dModel) * 1e-6;
   let ising = 0;
   if (c.variant === 'boltzmann' || c.variant === 'coupling') {
     const estimates = layers * c.heads; // one Ising batch per (layer, head)
@@ -75,7 +71,7 @@ function stepMs(c: RunConfig, batch: number): number {
       ising = estimates * batch * approximateSamplerNs(c) * 1e-6;
     }
   }
-  return MS_PER_STEP_BASE + dense + ising;
+  return GRID_CONTENTION * (MS_PER_STEP_BASE + dense + ising);
 }
 
 /**

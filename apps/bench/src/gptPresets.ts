@@ -39,6 +39,23 @@ const shared = {
 /** The gpt grid of a preset (`small` or `baby`). */
 export const GPT_PRESETS = {
   baby: { ...shared, dModels: [128], layers: 4, heads: 4, steps: 2000, evalEvery: 250, checkpointEvery: 250, gpt: protocol },
+  // The long-context experiment (issue 13): the baby model at T = 16, 64 and 256 on 768 tokens
+  // per step (batch 48 at T = 16, 3 at 256), 500 iterations: four layers of four heads make
+  // every Ising sampler 16 times as costly as in the paper's model (bench --dry-run).
+  long: {
+    ...shared,
+    dModels: [128],
+    layers: 4,
+    heads: 4,
+    lengths: [16, 64, 256],
+    positions: 256,
+    seeds: [0, 1, 2],
+    tokensPerBatch: 768,
+    steps: 500,
+    evalEvery: 125,
+    checkpointEvery: 125,
+    gpt: { ...protocol, warmupSteps: 50 },
+  },
   small: {
     ...shared,
     dModels: [64],
@@ -49,4 +66,4 @@ export const GPT_PRESETS = {
     checkpointEvery: 100,
     gpt: { ...protocol, warmupSteps: 30, evalBatches: 10 },
   },
-} satisfies Record<'baby' | 'small', GridSpec>;
+} satisfies Record<'baby' | 'long' | 'small', GridSpec>;

@@ -73,6 +73,7 @@ export function expandGrid(command: BenchCommand): RunConfig[] {
       };
     });
   };
+  const batchOf = (length: number): number => (g.tokensPerBatch === undefined ? g.batchSize : g.tokensPerBatch / length);
   for (const dataset of datasets) {
     const modes = dataset === 'brackets' ? g.modes : (['balanced'] as const);
     for (const mode of modes)
@@ -95,7 +96,7 @@ export function expandGrid(command: BenchCommand): RunConfig[] {
                   // Recorded only past one block, so the ids of one-block runs stay what they were.
                   ...(command.layers > 1 ? { layers: command.layers } : {}),
                   steps: g.steps,
-                  batchSize: g.batchSize,
+                  batchSize: batchOf(length),
                   lr: g.lr,
                   minLrFraction: g.minLrFraction,
                   weightDecay: g.weightDecay,
@@ -104,7 +105,7 @@ export function expandGrid(command: BenchCommand): RunConfig[] {
                   jInit: g.jInit,
                   evalEvery: g.evalEvery,
                   // gpt: the rows of one evaluation (its random batches of each split).
-                  evalWindows: g.gpt ? 2 * g.gpt.evalBatches * g.batchSize : dataset === 'shakespeare' ? g.evalWindows : 0,
+                  evalWindows: g.gpt ? 2 * g.gpt.evalBatches * batchOf(length) : dataset === 'shakespeare' ? g.evalWindows : 0,
                   mode: dataset === 'brackets' ? mode : 'balanced',
                   types: dataset === 'brackets' ? g.types : 1,
                   sampler: c.sampler,

@@ -128,3 +128,18 @@ describe('--layers and --heads', () => {
     expect(codeOf(() => parse('shakespeare', '--layers', '0'))).toBe('BENCH_INVALID_OPTION');
   });
 });
+
+describe('--tokens-per-batch and the long presets', () => {
+  it('gives each length the batch size tokens / T, and refuses a length that does not divide it', async () => {
+    const { expandGrid } = await import('./grid.js');
+    const runs = expandGrid(parse('shakespeare', '--preset', 'long', '--variants', 'softmax', '--seeds', '0')!);
+    expect(runs.map((r) => [r.length, r.batchSize])).toEqual([[16, 64], [32, 32], [64, 16], [128, 8], [256, 4]]);
+    expect(runs.every((r) => r.steps === 1500 && r.evalWindows === 256)).toBe(true);
+    const gpt = expandGrid(parse('gpt', '--preset', 'long', '--variants', 'softmax', '--seeds', '0')!);
+    // gpt evaluates evalBatches (20) random batches of each split at each run's own batch size.
+    expect(gpt.map((r) => [r.length, r.batchSize, r.evalWindows])).toEqual([[16, 48, 1920], [64, 12, 480], [256, 3, 120]]);
+    expect(codeOf(() => parse('shakespeare', '--tokens-per-batch', '100', '--lengths', '16,32'))).toBe('BENCH_INVALID_OPTION');
+    // --batch-size wins over a preset's tokens per batch.
+    expect(expandGrid(parse('shakespeare', '--preset', 'long', '--batch-size', '8', '--variants', 'softmax', '--seeds', '0')!).every((r) => r.batchSize === 8)).toBe(true);
+  });
+});

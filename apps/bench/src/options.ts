@@ -66,6 +66,7 @@ function addGridOptions(cmd: Command, experiment: Experiment): Command {
     .option('--mode <list>', 'bracket string mode(s): balanced, prefix')
     .option('--types <n>', 'bracket types (1-3)')
     .option('--batch-size <n>', 'batch size')
+    .option('--tokens-per-batch <n>', 'tokens per batch: each run uses batch size n / T (overrides --batch-size)')
     .option('--lr <x>', 'peak learning rate (AdamW, cosine decay)')
     .option('--min-lr-fraction <x>', 'final learning rate as a fraction of the peak')
     .option('--weight-decay <x>', 'AdamW weight decay (none on J)')
@@ -153,7 +154,16 @@ function toCommand(experiment: Experiment, raw: Raw): BenchCommand {
   if (s('ffnHidden')) g.ffnHidden = parseInteger('--ffn-hidden', s('ffnHidden')!, 1);
   if (s('mode')) g.modes = parseList('--mode', s('mode')!, choiceItem<BracketMode>(['balanced', 'prefix']), 'balanced/prefix');
   if (s('types')) g.types = parseInteger('--types', s('types')!, 1, 3);
-  if (s('batchSize')) g.batchSize = parseInteger('--batch-size', s('batchSize')!, 1);
+  if (s('batchSize')) {
+    g.batchSize = parseInteger('--batch-size', s('batchSize')!, 1);
+    delete g.tokensPerBatch;
+  }
+  if (s('tokensPerBatch')) g.tokensPerBatch = parseInteger('--tokens-per-batch', s('tokensPerBatch')!, 1);
+  if (g.tokensPerBatch !== undefined) {
+    const tokens = g.tokensPerBatch;
+    const odd = g.lengths.filter((T) => tokens % T !== 0);
+    if (odd.length > 0) throw new BenchError('BENCH_INVALID_OPTION', `--tokens-per-batch ${tokens} is not a multiple of T = ${odd.join(', ')}`);
+  }
   if (s('lr')) g.lr = parsePositive('--lr', s('lr')!);
   if (s('minLrFraction')) g.minLrFraction = parsePositive('--min-lr-fraction', s('minLrFraction')!, true);
   if (s('weightDecay')) g.weightDecay = parsePositive('--weight-decay', s('weightDecay')!, true);

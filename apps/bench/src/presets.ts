@@ -7,7 +7,7 @@ import type { BracketMode, Experiment, GptSettings, TrainingSettings, Variant } 
 export const ALL_VARIANTS: readonly Variant[] = ATTENTION_VARIANTS;
 
 /** The name of a preset. */
-export type PresetName = 'small' | 'paper' | 'baby';
+export type PresetName = 'small' | 'paper' | 'baby' | 'long';
 
 /**
  * The grid axes and training settings of one experiment. Flags override single fields.
@@ -37,6 +37,11 @@ export interface GridSpec extends TrainingSettings {
   readonly positions?: number;
   /** gpt: the nanoGPT-protocol settings every run of the grid carries. */
   readonly gpt?: GptSettings;
+  /**
+   * Tokens per training batch: each run's batch size is `tokensPerBatch / T` (so every length
+   * trains on the same number of tokens per step); overrides `batchSize`.
+   */
+  readonly tokensPerBatch?: number;
 }
 
 const base = {
@@ -69,6 +74,20 @@ const PRESETS: Record<Experiment, Partial<Record<PresetName, GridSpec>>> = {
   shakespeare: {
     small: { ...base, lengths: [4, 8], steps: 300, evalEvery: 100, checkpointEvery: 100 },
     paper: { ...base, lengths: [4, 8, 12], seeds: [0, 1, 2], steps: 3000, evalEvery: 250, checkpointEvery: 250 },
+    // The long-context experiment (issue 13, docs/results/long-context): the paper's model at
+    // T = 16 … 256, every length on the same 1,024 tokens per step (batch 64 at T = 16, 4 at 256);
+    // 1,500 steps keep the whole experiment within a few hours (bench --dry-run).
+    long: {
+      ...base,
+      variants: ['softmax', 'sigmoid', 'boltzmann'],
+      lengths: [16, 32, 64, 128, 256],
+      seeds: [0, 1, 2],
+      tokensPerBatch: 1024,
+      steps: 1500,
+      evalEvery: 500,
+      evalWindows: 256,
+      checkpointEvery: 250,
+    },
   },
   brackets: {
     small: { ...base, lengths: [8, 12, 16], dModels: [16], ffns: [false], steps: 300, evalEvery: 100, checkpointEvery: 100 },
