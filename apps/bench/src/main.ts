@@ -32,6 +32,10 @@ export interface MainIo {
 export async function main(argv: readonly string[], io: MainIo = { out: (l) => process.stdout.write(`${l}\n`), err: (l) => process.stderr.write(`${l}\n`) }): Promise<number> {
   const first = argv[0] === '--' ? argv[1] : argv[0];
   const help = (s: string): void => io.out(s.replace(/\n$/, ''));
+  if (first === 'long-context') {
+    const { parseLongContextArgs, runLongContext } = await import('./longContextCommand.js');
+    return parseThenRun(io, 'long-context --help', () => parseLongContextArgs(argv, help), (command) => runLongContext(command, io));
+  }
   if (first === 'extrapolate') {
     const { parseExtrapolateArgs, runExtrapolate } = await import('./extrapolate.js');
     return parseThenRun(io, 'extrapolate --help', () => parseExtrapolateArgs(argv, help), (command) => runExtrapolate(command, io));

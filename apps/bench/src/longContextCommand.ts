@@ -1,0 +1,78 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Command } from 'commander';
+import { repoRoot } from './internal/paths.js';
+import { parseCommand } from './internal/parseCommand.js';
+import { choiceItem, parseList } from './internal/parseValues.js';
+import { EXTRAPOLATION_LENGTHS, LONG_CONTEXT_SLICES } from './longContextSlices.js';
+import type { LongContextSlice } from './longContextSlices.js';
+import { EXIT, main } from './main.js';
+import type { MainIo } from './main.js';
+import { userPath } from './options.js';
+
+type Part = LongContextSlice['part'];
+const PARTS: readonly Part[] = ['paper', 'brackets', 'extrapolation', 'gpt'];
+
+/** A parsed `bench long-context` invocation. */
+export interface LongContextCommand {
+  readonly root: string;
+  readonly parts: readonly Part[];
+  readonly dryRun: boolean;
+}
+
+/**
+ * Parses `bench long-context [--only paper,brackets,extrapolation,gpt] [--root dir] [--dry-run]`.
+ *
+ * @throws BENCH_INVALID_OPTION for an unknown part or flag.
+ */
+export function parseLongContextArgs(argv: readonly string[], out: (s: string) => void = (s) => process.stdout.write(s)): LongContextCommand | null {
+  let parsed: LongContextCommand | null = null;
+  const program = new Command('bench').exitOverride().configureOutput({ writeOut: out, writeErr: () => undefined }).showSuggestionAfterError(true);
+  program
+    .command('long-context')
+    .description('run (or resume) the long-context experiment of issue 13, slice by slice, then write its reports')
+    .exitOverride()
+    .configureOutput({ writeOut: out, writeErr: () => undefined })
+    .option('--only <parts>', `parts to run: ${PARTS.join(', ')}`, PARTS.join(','))
+    .option('--root <dir>', 'results root (one folder per part)', 'results/long-context')
+    .option('--dry-run', "print each slice's grid and ETA, run nothing")
+    .allowExcessArguments(false)
+    .action((raw: { only: string; root: string; dryRun?: boolean }) => {
+      const root = raw.root === 'results/long-context' ? resolve(repoRoot(), raw.root) : userPath(raw.root);
+      parsed = { root, parts: parseList('--only', raw.only, choiceItem(PARTS), PARTS.join('/')), dryRun: raw.dryRun === true };
+    });
+  const args = argv[0] === '--' ? argv.slice(1) : argv;
+  return parseCommand(program, args) ? parsed : null;
+}
+
+/**
+ * Runs the slices of the chosen parts in order (each resumes where it stopped), evaluates the
+ * extrapolation models at longer T, and writes one report per results folder. Stops at the
+ * first slice that fails or is interrupted, with its exit code.
+ */
+export async function runLongContext(command: LongContextCommand, io: MainIo): Promise<number> {
+  const slices = LONG_CONTEXT_SLICES.filter((s) => command.parts.includes(s.part));
+  for (const [k, slice] of slices.entries()) {
+    const argv = [...slice.argv, '--results', join(command.root, slice.folder), ...(command.dryRun ? ['--dry-run'] : [])];
+    io.out(`\n== slice ${k + 1}/${slices.length} (${slice.part}): bench ${argv.join(' ')}`);
+    const code = await main(argv, io);
+    if (code !== EXIT.ok) return code;
+    if (io.signal?.aborted === true) return EXIT.interrupted;
+  }
+  if (command.dryRun) return EXIT.ok;
+  if (command.parts.includes('extrapolation')) {
+    const dir = join(command.root, 'extrapolation');
+    const models = existsSync(join(dir, 'models')) ? readdirSync(join(dir, 'models')).filter((f) => f.endsWith('.json')) : [];
+    for (const file of models) {
+      const out = join(dir, 'longer', file);
+      if (existsSync(out)) continue;
+      const code = await main(['extrapolate', '--model', join(dir, 'models', file), '--lengths', EXTRAPOLATION_LENGTHS.join(','), '--out', out], io);
+      if (code !== EXIT.ok) return code;
+    }
+  }
+  for (const folder of [...new Set(slices.map((s) => s.folder))]) {
+    const code = await main(['report', '--results', join(command.root, folder)], io);
+    if (code !== EXIT.ok) return code;
+  }
+  return EXIT.ok;
+}

@@ -1,0 +1,48 @@
+/**
+ * The long-context experiment of issue 13 (docs/results/long-context) as a list of bench
+ * invocations ("slices"). Each slice is an ordinary grid on one results folder: slices of one
+ * folder share their softmax and sigmoid runs (a finished run is never trained twice), every
+ * slice resumes from its checkpoints, and `bench report` over the folder gives the summary.
+ */
+
+/** One part of the experiment. */
+export interface LongContextSlice {
+  /** Which part it belongs to (the `--only` filter of the driver). */
+  readonly part: 'paper' | 'gpt' | 'brackets' | 'extrapolation';
+  /** Results folder, relative to the experiment's root. */
+  readonly folder: string;
+  /** The bench arguments, without `--results`. */
+  readonly argv: readonly string[];
+}
+
+/** Samplers on one thread: two grid workers already use both cores. */
+const ONE_THREAD = ['--sampler-options', '{"threads":1}'];
+const TM = ['--sampler', 'transfer-matrix', '--couplings', 'banded:8', ...ONE_THREAD];
+const TAP = ['--variants', 'boltzmann', '--sampler', 'tap', ...ONE_THREAD];
+const EXACT_16 = ['--variants', 'boltzmann', '--sampler', 'exact', '--lengths', '16', ...ONE_THREAD];
+
+/** The slices, in the order the driver runs them. */
+export const LONG_CONTEXT_SLICES: readonly LongContextSlice[] = [
+  // The paper's model (1 layer, 1 head, d_model 64), T = 16 … 256.
+  { part: 'paper', folder: 'shakespeare', argv: ['shakespeare', '--preset', 'long', ...TM] },
+  { part: 'paper', folder: 'shakespeare', argv: ['shakespeare', '--preset', 'long', ...TAP] },
+  // Relative J (one value per distance) on tap up to T = 64: at 128 and 256 it would cost as much as full-J tap again.
+  { part: 'paper', folder: 'shakespeare', argv: ['shakespeare', '--preset', 'long', ...TAP, '--couplings', 'relative', '--lengths', '16,32,64'] },
+  { part: 'paper', folder: 'shakespeare', argv: ['shakespeare', '--preset', 'long', ...EXACT_16] },
+  // Bracket matching where softmax does not saturate (3 types, prefix, d_model 16), FFN on and off.
+  { part: 'brackets', folder: 'brackets', argv: ['brackets', '--preset', 'long', ...TM] },
+  { part: 'brackets', folder: 'brackets', argv: ['brackets', '--preset', 'long', ...TAP] },
+  { part: 'brackets', folder: 'brackets', argv: ['brackets', '--preset', 'long', ...EXACT_16] },
+  // Extrapolation: trained at T = 64 without positional embedding, evaluated at 128 and 256.
+  {
+    part: 'extrapolation',
+    folder: 'extrapolation',
+    argv: ['shakespeare', '--preset', 'long', '--lengths', '64', '--positions', 'none', '--variants', 'softmax,boltzmann', '--sampler', 'tap', '--couplings', 'relative', ...ONE_THREAD, '--save-models'],
+  },
+  // The 4-layer, 4-head baby GPT at T = 16, 64, 256 (tap only up to 64: at 256 one run would take ~1.5 h).
+  { part: 'gpt', folder: 'gpt', argv: ['gpt', '--preset', 'long', '--sampler', 'transfer-matrix', '--couplings', 'banded:8'] },
+  { part: 'gpt', folder: 'gpt', argv: ['gpt', '--preset', 'long', '--variants', 'boltzmann', '--sampler', 'tap', '--lengths', '16,64'] },
+];
+
+/** Lengths at which the extrapolation models are evaluated. */
+export const EXTRAPOLATION_LENGTHS = [64, 128, 256] as const;
