@@ -1,0 +1,60 @@
+// `pnpm release:check`: what `changeset publish` would publish, checked before it is.
+// Builds every package, packs each one as pnpm would publish it (workspace: ranges
+// replaced), and runs publint and arethetypeswrong on the tarball. Exits 1 on any problem.
+// Offline: nothing is fetched or uploaded.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bin = (name) => join(root, 'node_modules', '.bin', name);
+const run = (cmd, args, cwd = root) => execFileSync(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+// The pnpm that runs this script (`pnpm release:check`), else the one on PATH.
+const pnpm = (args, cwd) => {
+  const self = process.env.npm_execpath;
+  if (self === undefined || !self.includes('pnpm')) return run('pnpm', args, cwd);
+  // pnpm ≥ 11 is a native executable; older ones are a script for node.
+  return /\.[cm]?js$/.test(self) ? run(process.execPath, [self, ...args], cwd) : run(self, args, cwd);
+};
+
+const packages = readdirSync(join(root, 'packages'))
+  .map((dir) => ({ dir: join(root, 'packages', dir), json: JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8')) }))
+  .filter((p) => p.json.private !== true);
+
+console.log(`release:check: building ${packages.length} packages`);
+run(bin('nx'), ['run-many', '-t', 'build', '--projects', packages.map((p) => p.json.name).join(','), '--output-style', 'static']);
+
+const out = mkdtempSync(join(tmpdir(), 'release-check-'));
+let failed = 0;
+try {
+  for (const { dir, json } of packages) {
+    const problems = [];
+    for (const field of ['license', 'repository', 'homepage', 'engines', 'keywords']) if (json[field] === undefined) problems.push(`package.json has no "${field}"`);
+    // pnpm pack: the tarball `changeset publish` uploads (workspace: ranges resolved).
+    const tarball = pnpm(['pack', '--pack-destination', out], dir).trim().split('\n').pop().trim();
+    const path = tarball.startsWith('/') ? tarball : join(out, tarball);
+    for (const [tool, args] of [
+      ['publint', [path, '--strict']],
+      ['attw', [path, '--format', 'ascii']],
+    ]) {
+      try {
+        run(bin(tool), args);
+      } catch (error) {
+        problems.push(`${tool}:\n${String(error.stdout ?? '')}${String(error.stderr ?? '')}`.trimEnd());
+      }
+    }
+    const manifest = JSON.parse(run('tar', ['-xOzf', path, 'package/package.json']));
+    const ranges = Object.entries({ ...manifest.dependencies, ...manifest.peerDependencies }).filter(([, v]) => String(v).startsWith('workspace:'));
+    if (ranges.length > 0) problems.push(`the packed package.json still has workspace: ranges (${ranges.map(([k]) => k).join(', ')})`);
+    if (readFileSync(join(dir, 'LICENSE'), 'utf8').length === 0) problems.push('LICENSE is empty');
+    console.log(`${problems.length === 0 ? 'ok  ' : 'FAIL'} ${json.name}@${json.version} (${path.split('/').pop()})`);
+    for (const p of problems) console.log(`     ${p.replace(/\n/g, '\n     ')}`);
+    if (problems.length > 0) failed++;
+  }
+} finally {
+  rmSync(out, { recursive: true, force: true });
+}
+console.log(`release:check: ${packages.length - failed} packages ready, ${failed} with problems`);
+process.exit(failed === 0 ? 0 : 1);
