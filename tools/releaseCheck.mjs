@@ -26,6 +26,31 @@ const packages = readdirSync(join(root, 'packages'))
 console.log(`release:check: building ${packages.length} packages`);
 run(bin('nx'), ['run-many', '-t', 'build', '--projects', packages.map((p) => p.json.name).join(','), '--output-style', 'static']);
 
+/**
+ * Loads the packed ising-core's CJS and ESM builds side by side (two copies of the error class)
+ * and checks that each recognizes the other's errors (the `Symbol.for` brand).
+ */
+function dualLoadProblems(tarball) {
+  const dir = mkdtempSync(join(tmpdir(), 'release-check-dual-'));
+  try {
+    run('tar', ['-xzf', tarball, '-C', dir]);
+    const pkg = join(dir, 'package');
+    const script = `
+      const { createRequire } = await import('node:module');
+      const cjs = createRequire(${JSON.stringify(join(pkg, 'package.json'))})(${JSON.stringify(join(pkg, 'dist', 'index.cjs'))});
+      const esm = await import(${JSON.stringify(join(pkg, 'dist', 'index.js'))});
+      const fromCjs = new cjs.IsingError('ISING_NOT_FINITE', 'cjs');
+      const ok = cjs.IsingError !== esm.IsingError && esm.isIsingError(fromCjs, 'ISING_NOT_FINITE') && cjs.isIsingError(new esm.IsingError('ISING_NOT_FINITE', 'esm')) && fromCjs instanceof esm.IsingError;
+      process.exit(ok ? 0 : 1);`;
+    run(process.execPath, ['--input-type=module', '-e', script]);
+    return [];
+  } catch (error) {
+    return [`the ESM and CJS builds do not recognize each other's IsingError: ${String(error.stderr ?? error.message).slice(0, 400)}`];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 const out = mkdtempSync(join(tmpdir(), 'release-check-'));
 let failed = 0;
 try {
@@ -49,6 +74,7 @@ try {
     const ranges = Object.entries({ ...manifest.dependencies, ...manifest.peerDependencies }).filter(([, v]) => String(v).startsWith('workspace:'));
     if (ranges.length > 0) problems.push(`the packed package.json still has workspace: ranges (${ranges.map(([k]) => k).join(', ')})`);
     if (readFileSync(join(dir, 'LICENSE'), 'utf8').length === 0) problems.push('LICENSE is empty');
+    if (json.name === '@boltzmann/ising-core') problems.push(...dualLoadProblems(path));
     console.log(`${problems.length === 0 ? 'ok  ' : 'FAIL'} ${json.name}@${json.version} (${path.split('/').pop()})`);
     for (const p of problems) console.log(`     ${p.replace(/\n/g, '\n     ')}`);
     if (problems.length > 0) failed++;

@@ -1,3 +1,5 @@
+import { ERROR_BRAND, hasErrorBrand } from '@boltzmann/ising-core';
+
 /** Every code an {@link AttentionError} can carry. */
 export type AttentionErrorCode =
   | 'ATTENTION_INVALID_CONFIG'
@@ -21,6 +23,14 @@ export type AttentionErrorCode =
  * try { model.logits(inputs, 4) } catch (e) { if (isAttentionError(e, 'ATTENTION_ASYNC_SAMPLER')) … }
  */
 export class AttentionError extends Error {
+  /** The cross-copy brand (see `ERROR_BRAND` in ising-core): survives a second copy of this package. */
+  readonly [ERROR_BRAND] = 'AttentionError';
+
+  /** `instanceof` checks the brand, so an error from another copy of this package (ESM and CJS, two versions) still matches. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return hasErrorBrand(value, 'AttentionError');
+  }
+
   override readonly name = 'AttentionError';
   readonly code: AttentionErrorCode;
 
@@ -37,5 +47,5 @@ export class AttentionError extends Error {
  * if (isAttentionError(e, 'ATTENTION_SAMPLER_NOT_FOUND')) console.error(e.message);
  */
 export function isAttentionError(value: unknown, code?: AttentionErrorCode): value is AttentionError {
-  return value instanceof AttentionError && (code === undefined || value.code === code);
+  return hasErrorBrand(value, 'AttentionError') && (code === undefined || (value as AttentionError).code === code);
 }

@@ -1,3 +1,5 @@
+import { ERROR_BRAND, hasErrorBrand } from '@boltzmann/ising-core';
+
 /** Every code a {@link DatasetError} can carry. */
 export type DatasetErrorCode =
   /**
@@ -27,6 +29,14 @@ export type DatasetErrorCode =
  * catch (e) { if (isDatasetError(e, 'DATASET_NOT_FOUND')) console.error(e.message) }
  */
 export class DatasetError extends Error {
+  /** The cross-copy brand (see `ERROR_BRAND` in ising-core): survives a second copy of this package. */
+  readonly [ERROR_BRAND] = 'DatasetError';
+
+  /** `instanceof` checks the brand, so an error from another copy of this package (ESM and CJS, two versions) still matches. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return hasErrorBrand(value, 'DatasetError');
+  }
+
   override readonly name = 'DatasetError';
   readonly code: DatasetErrorCode;
 
@@ -44,5 +54,5 @@ export class DatasetError extends Error {
  * @returns whether `value` is such an error.
  */
 export function isDatasetError(value: unknown, code?: DatasetErrorCode): value is DatasetError {
-  return value instanceof DatasetError && (code === undefined || value.code === code);
+  return hasErrorBrand(value, 'DatasetError') && (code === undefined || (value as DatasetError).code === code);
 }

@@ -1,3 +1,5 @@
+import { ERROR_BRAND, hasErrorBrand } from '@boltzmann/ising-core';
+
 /** Every code a {@link DqaError} can carry. */
 export type DqaErrorCode =
   | 'DQA_TOO_MANY_QUBITS'
@@ -15,6 +17,14 @@ export type DqaErrorCode =
  * catch (e) { if (isDqaError(e, 'DQA_TOO_MANY_QUBITS')) console.log(e.message) }
  */
 export class DqaError extends Error {
+  /** The cross-copy brand (see `ERROR_BRAND` in ising-core): survives a second copy of this package. */
+  readonly [ERROR_BRAND] = 'DqaError';
+
+  /** `instanceof` checks the brand, so an error from another copy of this package (ESM and CJS, two versions) still matches. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return hasErrorBrand(value, 'DqaError');
+  }
+
   override readonly name = 'DqaError';
   readonly code: DqaErrorCode;
 
@@ -37,5 +47,5 @@ export class DqaError extends Error {
  * @returns whether `value` is such an error.
  */
 export function isDqaError(value: unknown, code?: DqaErrorCode): value is DqaError {
-  return value instanceof DqaError && (code === undefined || value.code === code);
+  return hasErrorBrand(value, 'DqaError') && (code === undefined || (value as DqaError).code === code);
 }

@@ -1,3 +1,5 @@
+import { ERROR_BRAND, hasErrorBrand } from './errorBrand.js';
+
 /** Every code an {@link IsingError} can carry. */
 export type IsingErrorCode =
   | 'ISING_SHAPE_MISMATCH'
@@ -21,6 +23,14 @@ export type IsingErrorCode =
  * try { logPartition(fields, couplings) } catch (e) { if (isIsingError(e) && e.code === 'ISING_TOO_MANY_SPINS') … }
  */
 export class IsingError extends Error {
+  /** The cross-copy brand (see `ERROR_BRAND` in ising-core): survives a second copy of this package. */
+  readonly [ERROR_BRAND] = 'IsingError';
+
+  /** `instanceof` checks the brand, so an error from another copy of this package (ESM and CJS, two versions) still matches. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return hasErrorBrand(value, 'IsingError');
+  }
+
   override readonly name = 'IsingError';
   readonly code: IsingErrorCode;
 
@@ -32,5 +42,5 @@ export class IsingError extends Error {
 
 /** True when `value` is an {@link IsingError} (optionally with the given code). */
 export function isIsingError(value: unknown, code?: IsingErrorCode): value is IsingError {
-  return value instanceof IsingError && (code === undefined || value.code === code);
+  return hasErrorBrand(value, 'IsingError') && (code === undefined || (value as IsingError).code === code);
 }

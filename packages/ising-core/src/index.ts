@@ -55,6 +55,7 @@ export type {
   CausalVariant,
 } from './causalBoltzmann.js';
 export { estimateFromDense } from './denseEstimate.js';
+export { ERROR_BRAND, hasErrorBrand } from './errorBrand.js';
 export { batchedMatMul } from './batchedMatMul.js';
 export type { BatchedMatMulShape } from './batchedMatMul.js';
 export { exactSampler } from './exactSampler.js';

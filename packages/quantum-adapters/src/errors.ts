@@ -1,3 +1,5 @@
+import { ERROR_BRAND, hasErrorBrand } from '@boltzmann/ising-core';
+
 /** Why a remote call failed, in the terms a caller acts on. */
 export type AdapterErrorReason = 'auth' | 'quota' | 'timeout' | 'rejected' | 'unavailable' | 'malformed';
 
@@ -43,6 +45,14 @@ export interface AdapterErrorOptions {
  * }
  */
 export class AdapterError extends Error {
+  /** The cross-copy brand (see `ERROR_BRAND` in ising-core): survives a second copy of this package. */
+  readonly [ERROR_BRAND] = 'AdapterError';
+
+  /** `instanceof` checks the brand, so an error from another copy of this package (ESM and CJS, two versions) still matches. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return hasErrorBrand(value, 'AdapterError');
+  }
+
   override readonly name = 'AdapterError';
   readonly code: AdapterErrorCode;
   readonly reason: AdapterErrorReason;
@@ -62,7 +72,7 @@ export class AdapterError extends Error {
 
 /** True when `value` is an {@link AdapterError} (optionally with the given code). */
 export function isAdapterError(value: unknown, code?: AdapterErrorCode): value is AdapterError {
-  return value instanceof AdapterError && (code === undefined || value.code === code);
+  return hasErrorBrand(value, 'AdapterError') && (code === undefined || (value as AdapterError).code === code);
 }
 
 /**
