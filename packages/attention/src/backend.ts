@@ -1,5 +1,4 @@
 import * as tf from '@tensorflow/tfjs';
-import '@tensorflow/tfjs-backend-wasm';
 import { AttentionError } from './errors.js';
 
 /** A TensorFlow.js backend this package runs on. */
@@ -33,11 +32,47 @@ async function withoutGlueListeners<T>(start: () => Promise<T>): Promise<T> {
   }
 }
 
+/** The package that provides the wasm backend: an optional peer dependency, loaded on first use. */
+export const WASM_BACKEND_PACKAGE = '@tensorflow/tfjs-backend-wasm';
+
+/** True when `error` (or an error it wraps, as loaders and test runners do) says a module is not installed. */
+function isMissingModule(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e !== undefined && e !== null && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const { code, message } = e as { code?: unknown; message?: unknown };
+    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND' || /Cannot find (module|package)/.test(String(message))) return true;
+  }
+  return false;
+}
+
+/**
+ * Registers the wasm backend by importing its package (once). The `cpu` backend ships with
+ * `@tensorflow/tfjs` itself.
+ *
+ * @throws {AttentionError} ATTENTION_BACKEND_UNAVAILABLE naming the package when it is not installed.
+ */
+async function registerWasm(): Promise<void> {
+  if (tf.findBackendFactory('wasm') !== null) return;
+  try {
+    // A literal specifier, so that bundlers see (and can split out) the optional package.
+    await import('@tensorflow/tfjs-backend-wasm');
+  } catch (error) {
+    const missing = isMissingModule(error);
+    throw new AttentionError(
+      'ATTENTION_BACKEND_UNAVAILABLE',
+      missing
+        ? `the wasm backend needs the package ${WASM_BACKEND_PACKAGE}: install it (pnpm add ${WASM_BACKEND_PACKAGE}@^4.22.0) or call initBackend('cpu')`
+        : `${WASM_BACKEND_PACKAGE} failed to load: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
+  }
+}
+
 async function activate(preferred: BackendName, log: (message: string) => void): Promise<BackendName> {
   const order: BackendName[] = preferred === 'wasm' ? ['wasm', 'cpu'] : ['cpu'];
   const failures: string[] = [];
   for (const name of order) {
     try {
+      if (name === 'wasm') await registerWasm();
       if (await withoutGlueListeners(() => tf.setBackend(name))) {
         await tf.ready();
         log(`@boltzmann/attention: TensorFlow.js backend "${name}"`);
