@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { expandGrid, hardwareRuns, main, parseBenchArgs, samplerTrafficOfRun } from './index.js';
+import { createBenchRegistry } from './registry.js';
 
 const CREDENTIALS = ['DWAVE_API_TOKEN', 'AWS_REGION', 'AWS_PROFILE', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'];
 const saved = new Map<string, string | undefined>();
@@ -90,15 +91,17 @@ describe('--dry-run with a hardware sampler', () => {
 describe('hardwareRuns and samplerTrafficOfRun', () => {
   const grid = (...extra: string[]) => expandGrid(parseBenchArgs(['brackets', '--lengths', '4,8', ...extra], () => undefined)!);
 
-  it('selects only runs that call dwave/braket, or a sampler given a dryRun option', () => {
-    expect(hardwareRuns(grid('--sampler', 'dwave')).map((c) => c.variant).sort()).toEqual(['boltzmann', 'boltzmann', 'coupling', 'coupling']);
-    expect(hardwareRuns(grid('--sampler', 'dwave', '--variants', 'softmax,sigmoid'))).toEqual([]);
-    expect(hardwareRuns(grid('--sampler', 'exact'))).toEqual([]);
-    expect(hardwareRuns(grid('--sampler', 'mine', '--sampler-options', '{"dryRun":{}}', '--variants', 'boltzmann'))).toHaveLength(2);
+  it('selects only runs whose sampler declares capabilities.dryRun (dwave, braket), or a sampler given a dryRun option', async () => {
+    const registry = await createBenchRegistry([]);
+    expect(hardwareRuns(grid('--sampler', 'dwave'), registry).map((c) => c.variant).sort()).toEqual(['boltzmann', 'boltzmann', 'coupling', 'coupling']);
+    expect(hardwareRuns(grid('--sampler', 'braket', '--variants', 'boltzmann'), registry)).toHaveLength(2);
+    expect(hardwareRuns(grid('--sampler', 'dwave', '--variants', 'softmax,sigmoid'), registry)).toEqual([]);
+    expect(hardwareRuns(grid('--sampler', 'exact'), registry)).toEqual([]);
+    expect(hardwareRuns(grid('--sampler', 'mine', '--sampler-options', '{"dryRun":{}}', '--variants', 'boltzmann'), registry)).toHaveLength(2);
   });
 
-  it('counts calls, problems and 20-problem submit requests of a step and of a whole run', () => {
-    const [config] = hardwareRuns(grid('--sampler', 'dwave', '--variants', 'boltzmann', '--lengths', '4', '--steps', '10', '--eval-every', '4', '--batch-size', '8'));
+  it('counts calls, problems and 20-problem submit requests of a step and of a whole run', async () => {
+    const [config] = hardwareRuns(grid('--sampler', 'dwave', '--variants', 'boltzmann', '--lengths', '4', '--steps', '10', '--eval-every', '4', '--batch-size', '8'), await createBenchRegistry([]));
     // Step: 8 × 4 = 32 problems, 2 submits. Evaluations at steps 4, 8 and 10; each runs 300 rows
     // in chunks 128 + 128 + 44 and 5 rows in one chunk: 4 calls, 305 × 4 = 1,220 problems,
     // 26 + 26 + 9 + 1 = 62 submits.

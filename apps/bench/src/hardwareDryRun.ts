@@ -1,4 +1,5 @@
 import { adapterErrorOf } from '@boltzmann/quantum-adapters';
+import type { SamplerRegistry } from '@boltzmann/ising-core';
 import { readdirSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { BenchError } from './benchError.js';
@@ -11,7 +12,6 @@ import type { RunConfig } from './types.js';
 const DWAVE_PROBLEMS_PER_SUBMIT = 20;
 
 /** Built-in samplers that talk to hardware and understand the adapters' `dryRun: { dir }` option. */
-export const HARDWARE_SAMPLERS: readonly string[] = ['dwave', 'braket'];
 
 /** Sampler calls and Ising problems (one per query position, head and sequence). */
 export interface SamplerTraffic {
@@ -27,20 +27,21 @@ function callsSampler(c: RunConfig): boolean {
 }
 
 /**
- * The runs whose sampler gets a request-writing dry run: `dwave`, `braket`, or any plugin whose
+ * The runs whose sampler gets a request-writing dry run: a plugin with `capabilities.dryRun`
+ * (dwave, braket), or any plugin whose
  * `--sampler-options` already carry a `dryRun` object (the user vouches that it understands it —
  * an unknown plugin is never called, since one that ignored the option would really send).
  *
  * @param configs the expanded grid.
  * @returns the runs that would call such a sampler, in grid order (empty: `--dry-run` only prints the grid).
  * @example
- * const [first] = hardwareRuns(expandGrid(command));
+ * const [first] = hardwareRuns(expandGrid(command), registry);
  */
-export function hardwareRuns(configs: readonly RunConfig[]): RunConfig[] {
+export function hardwareRuns(configs: readonly RunConfig[], registry: SamplerRegistry): RunConfig[] {
   return configs.filter((c) => {
     if (!callsSampler(c)) return false;
     const dry = c.samplerOptions['dryRun'];
-    return HARDWARE_SAMPLERS.includes(c.sampler) || (typeof dry === 'object' && dry !== null);
+    return registry.get(c.sampler)?.capabilities.dryRun === true || (typeof dry === 'object' && dry !== null);
   });
 }
 
@@ -119,15 +120,15 @@ const n = (x: number): string => x.toLocaleString('en-US');
  * await hardwareDryRun(command, expandGrid(command), console.log);
  */
 export async function hardwareDryRun(command: BenchCommand, configs: readonly RunConfig[], out: (line: string) => void): Promise<boolean> {
-  const runs = hardwareRuns(configs);
-  const first = runs[0];
-  if (!first) return false;
   const [{ createBenchRegistry }, { createEngine }, { createTaskData }] = await Promise.all([
     import('./registry.js'),
     import('./internal/engine.js'),
     import('./internal/taskData.js'),
   ]);
   const registry = await createBenchRegistry(command.plugins);
+  const runs = hardwareRuns(configs, registry);
+  const first = runs[0];
+  if (!first) return false;
   registry.require(first.sampler);
   const dir = join(command.resultsDir, 'dry-run');
   // Files of an earlier dry run would be listed as if this one had written them.

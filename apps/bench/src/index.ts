@@ -20,7 +20,7 @@ export { finalMetricOf, trainRun } from './trainRun.js';
 export type { TrainHooks } from './trainRun.js';
 export { runGrid, runLabel } from './runGrid.js';
 export type { GridOutcome, GridRunOptions, RunFailure } from './runGrid.js';
-export { HARDWARE_SAMPLERS, hardwareDryRun, hardwareRuns, samplerTrafficOfRun } from './hardwareDryRun.js';
+export { hardwareDryRun, hardwareRuns, samplerTrafficOfRun } from './hardwareDryRun.js';
 export type { SamplerTraffic } from './hardwareDryRun.js';
 export { estimateGridSeconds, estimateRunSeconds } from './eta.js';
 export { barProgress, formatDuration, plainProgress } from './progress.js';

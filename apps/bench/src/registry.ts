@@ -15,8 +15,8 @@ const BUILT_INS: ReadonlyArray<readonly [Record<string, unknown>, string, string
   [isingCore as Record<string, unknown>, '@boltzmann/ising-core', 'tapSampler'],
   [isingCore as Record<string, unknown>, '@boltzmann/ising-core', 'transferMatrixSampler'],
   [dqaSim as Record<string, unknown>, '@boltzmann/dqa-sim', 'dqaSampler'],
-  [adapters as Record<string, unknown>, '@boltzmann/quantum-adapters', 'dwavePlugin'],
-  [adapters as Record<string, unknown>, '@boltzmann/quantum-adapters', 'braketPlugin'],
+  [adapters as Record<string, unknown>, '@boltzmann/quantum-adapters', 'dwaveSampler'],
+  [adapters as Record<string, unknown>, '@boltzmann/quantum-adapters', 'braketSampler'],
 ];
 
 /** Built-in plugin exports that are not (yet) available in the installed packages. */

@@ -25,7 +25,7 @@ async function preflight(command: BenchCommand, configs: readonly RunConfig[], r
     import('./hardwareDryRun.js'),
   ]);
   for (const name of new Set(configs.map((c) => c.sampler))) if (name !== 'none') registry.require(name);
-  const dryHardware = new Set(command.dryRun ? hardwareRuns(configs) : []);
+  const dryHardware = new Set(command.dryRun ? hardwareRuns(configs, registry) : []);
   const tried = new Set<string>();
   for (const c of configs) {
     const key = `${c.sampler}|${canonicalJson(c.samplerOptions)}`;

@@ -70,7 +70,7 @@ function extract(batch: IsingBatch, q: number, fieldScale: number, couplingScale
  * const sampler = registry.require('dqa').create({ shots: 0 });
  * const estimate = estimateBatch(sampler, causalBatch(fields, couplings, { batch: 1, length: 6 }));
  */
-export const dqaSampler: SamplerPlugin<DqaSamplerOptions> = {
+export const dqaSampler: SamplerPlugin<DqaSamplerOptions, Sampler, 'dqa'> = {
   name: 'dqa',
   version: '0.1.0',
   description: 'Trotterized statevector simulation of a diabatic quantum anneal (exact |ψ|² or seeded shots).',

@@ -27,7 +27,7 @@ const KNOWN = optionKeys<ExactSamplerOptions>({ maxSpins: true, threads: true })
  * const sampler = registry.require('exact').create({ maxSpins: 20 });
  * const { magnetization, vjp } = sampler.estimate(causalBatch(fields, couplings, { batch: 4, length: 8 }));
  */
-export const exactSampler: SamplerPlugin<ExactSamplerOptions> = defineSamplerPlugin<ExactSamplerOptions>({
+export const exactSampler: SamplerPlugin<ExactSamplerOptions, Sampler, 'exact'> = defineSamplerPlugin<ExactSamplerOptions, Sampler, 'exact'>({
   name: 'exact',
   version: '0.1.0',
   description: 'Exact Boltzmann moments and gradients by O(2^n) enumeration.',

@@ -126,7 +126,7 @@ function sampleProblem(batch: IsingBatch, q: number, sym: Float64Array, settings
  * const sampler = gibbsSampler.create({ seed: 7, chains: 4, samples: 2000 });
  * const { magnetization } = estimateBatch(sampler, batch) as BatchEstimate;
  */
-export const gibbsSampler: SamplerPlugin<GibbsOptions> = {
+export const gibbsSampler: SamplerPlugin<GibbsOptions, Sampler, 'gibbs'> = {
   name: 'gibbs',
   version: '0.1.0',
   description: 'Single-spin heat-bath Gibbs sampling with a seeded RNG; moments and VJPs from sample covariances.',

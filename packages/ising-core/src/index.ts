@@ -13,6 +13,8 @@ export type {
   SamplerCapabilities,
   SamplerPlugin,
   SamplerRegistry,
+  SamplerPluginMap,
+  AnySamplerPlugin,
 } from './types.js';
 export { createSamplerRegistry, defineSamplerPlugin, assertSamplerPlugin } from './registry.js';
 export {

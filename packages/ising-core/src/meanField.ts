@@ -3,7 +3,7 @@ import type { FixedPointEstimate, FixedPointGradients, FixedPointSamplerOptions 
 import { resolveThreads } from './internal/kernels/exactBatch.js';
 import { FIXED_POINT_AUTO_MIN_COST, splitThreadsOption, threadedEstimate } from './internal/threadedEstimate.js';
 import type { ThreadsOption } from './internal/threadedEstimate.js';
-import type { IsingBatch, SamplerCapabilities, SamplerPlugin } from './types.js';
+import type { IsingBatch, SamplerCapabilities, SamplerPlugin, Sampler } from './types.js';
 
 /** Options of the {@link meanFieldSampler} plugin (the same as those of `tap`). */
 export type MeanFieldOptions = FixedPointSamplerOptions;
@@ -53,7 +53,7 @@ export function meanFieldEstimate(batch: IsingBatch, options: MeanFieldOptions =
  * const sampler = meanFieldSampler.create({ tolerance: 1e-12, anderson: 5 });
  * const { magnetization, vjp } = (await estimateBatch(sampler, causalBatch(fields, couplings, { batch: 4, length: 128 })));
  */
-export const meanFieldSampler: SamplerPlugin<MeanFieldOptions & ThreadsOption> = {
+export const meanFieldSampler: SamplerPlugin<MeanFieldOptions & ThreadsOption, Sampler, 'mean-field'> = {
   name: 'mean-field',
   version: '0.2.0',
   description: 'Naive mean-field fixed point (damping + Anderson, warm start) with an iterative implicit VJP; O(n²) per iteration.',

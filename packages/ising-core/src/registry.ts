@@ -1,6 +1,6 @@
 import { echo } from './echo.js';
 import { IsingError } from './errors.js';
-import type { SamplerPlugin, SamplerRegistry } from './types.js';
+import type { AnySamplerPlugin, Sampler, SamplerPlugin, SamplerRegistry } from './types.js';
 
 /**
  * Identity helper that gives a plugin object its type (and checks its shape at runtime).
@@ -8,7 +8,9 @@ import type { SamplerPlugin, SamplerRegistry } from './types.js';
  * @example
  * export default defineSamplerPlugin({ name: 'my-sampler', version: '1.0.0', capabilities, create: (o) => … });
  */
-export function defineSamplerPlugin<TOptions>(plugin: SamplerPlugin<TOptions>): SamplerPlugin<TOptions> {
+export function defineSamplerPlugin<TOptions, TSampler extends Sampler = Sampler, TName extends string = string>(
+  plugin: SamplerPlugin<TOptions, TSampler, TName>,
+): SamplerPlugin<TOptions, TSampler, TName> {
   assertSamplerPlugin(plugin);
   return plugin;
 }
@@ -47,20 +49,21 @@ export function assertSamplerPlugin(value: unknown, where = 'plugin'): asserts v
  * const sampler = registry.require('gibbs').create({ seed: 1 });
  */
 export function createSamplerRegistry(): SamplerRegistry {
-  const plugins = new Map<string, SamplerPlugin<any>>();
+  const plugins = new Map<string, AnySamplerPlugin>();
   let frozen = false;
-  const registry: SamplerRegistry = {
+  // One object whatever the type parameter says: `register` only adds to what the type knows.
+  const registry: SamplerRegistry<any> = {
     register(plugin) {
       if (frozen) throw new IsingError('ISING_REGISTRY_FROZEN', `cannot register ${echo((plugin as { name?: unknown } | null)?.name)}: the registry is frozen`);
       assertSamplerPlugin(plugin);
       if (plugins.has(plugin.name)) {
         throw new IsingError('ISING_SAMPLER_DUPLICATE', `a sampler named ${echo(plugin.name)} is already registered`);
       }
-      plugins.set(plugin.name, plugin as SamplerPlugin<any>);
+      plugins.set(plugin.name, plugin);
       return registry;
     },
-    get: (name) => plugins.get(name),
-    require(name) {
+    get: (name: string) => plugins.get(name),
+    require(name: string) {
       const plugin = plugins.get(name);
       if (plugin === undefined) {
         const known = [...plugins.keys()].map((n) => echo(n, 40)).join(', ') || 'none';

@@ -3,7 +3,7 @@ import type { FixedPointEstimate, FixedPointSamplerOptions } from './internal/fi
 import { resolveThreads } from './internal/kernels/exactBatch.js';
 import { FIXED_POINT_AUTO_MIN_COST, splitThreadsOption, threadedEstimate } from './internal/threadedEstimate.js';
 import type { ThreadsOption } from './internal/threadedEstimate.js';
-import type { IsingBatch, SamplerCapabilities, SamplerPlugin } from './types.js';
+import type { IsingBatch, SamplerCapabilities, SamplerPlugin, Sampler } from './types.js';
 
 /** Options of the {@link tapSampler} plugin (the same as those of `mean-field`). */
 export type TapOptions = FixedPointSamplerOptions;
@@ -49,7 +49,7 @@ export function tapEstimate(batch: IsingBatch, options: TapOptions = {}): TapEst
  * const sampler = tapSampler.create({ tolerance: 1e-10 });
  * const { magnetization, vjp } = await estimateBatch(sampler, causalBatch(fields, couplings, { batch: 12, length: 256 }));
  */
-export const tapSampler: SamplerPlugin<TapOptions & ThreadsOption> = {
+export const tapSampler: SamplerPlugin<TapOptions & ThreadsOption, Sampler, 'tap'> = {
   name: 'tap',
   version: '0.1.0',
   description: 'TAP (second-order Plefka) fixed point with the Onsager term, damping + Anderson, iterative implicit VJP; O(n²) per iteration.',

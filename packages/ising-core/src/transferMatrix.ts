@@ -258,7 +258,7 @@ function fastPath(batch: IsingBatch, bandwidth: number): { tables: BandTables; l
  * const sampler = registry.require('transfer-matrix').create({ bandwidth: 4 });
  * const { magnetization, vjp } = sampler.estimate(causalBatch(fields, bandedCouplings, { batch: 4, length: 512 }));
  */
-export const transferMatrixSampler: SamplerPlugin<TransferMatrixOptions & ThreadsOption> = defineSamplerPlugin<TransferMatrixOptions & ThreadsOption>({
+export const transferMatrixSampler: SamplerPlugin<TransferMatrixOptions & ThreadsOption, Sampler, 'transfer-matrix'> = defineSamplerPlugin<TransferMatrixOptions & ThreadsOption, Sampler, 'transfer-matrix'>({
   name: NAME,
   version: '0.1.0',
   description: 'Exact Boltzmann moments and gradients for banded couplings by a forward–backward pass; O(n · 2^w) per problem.',

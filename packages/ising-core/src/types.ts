@@ -99,6 +99,12 @@ export interface SamplerCapabilities {
   readonly async: boolean;
   /** True when the same options (including the seed) give the same answer. */
   readonly deterministic: boolean;
+  /**
+   * True for samplers that send problems off the machine (QPUs, cloud simulators) and accept a
+   * `dryRun: { dir }` option that writes the requests instead of sending them. The bench's
+   * `--dry-run` runs such samplers' dry runs; it never names hardware samplers itself.
+   */
+  readonly dryRun?: boolean;
 }
 
 /**
@@ -118,9 +124,9 @@ export interface Sampler {
  * A sampler plugin: a plain object the application registers in a
  * {@link SamplerRegistry}. A third-party plugin is a module whose default export is one.
  */
-export interface SamplerPlugin<TOptions = Record<string, unknown>> {
-  /** Unique name the bench and registry use (`'exact'`, `'gibbs'`, `'dqa'`, …). */
-  readonly name: string;
+export interface SamplerPlugin<TOptions = Record<string, unknown>, TSampler extends Sampler = Sampler, TName extends string = string> {
+  /** Unique name the bench and registry use (`'exact'`, `'gibbs'`, `'dqa'`, …); a literal type names it in a typed registry. */
+  readonly name: TName;
   readonly version: string;
   readonly description?: string;
   readonly capabilities: SamplerCapabilities;
@@ -131,20 +137,34 @@ export interface SamplerPlugin<TOptions = Record<string, unknown>> {
    */
   readonly secretOptions?: readonly string[];
   /** Builds a sampler from user options (validated by the plugin). */
-  create(options?: TOptions): Sampler;
+  create(options?: TOptions): TSampler;
 }
 
-/** An explicit, instance-scoped set of sampler plugins. See `createSamplerRegistry`. */
-export interface SamplerRegistry {
+/** Any plugin, whatever its options, sampler and name types. */
+export type AnySamplerPlugin = SamplerPlugin<any, Sampler, string>;
+
+/** The plugins a typed registry knows: name → plugin type (built up by `register`). */
+export type SamplerPluginMap = { readonly [name: string]: AnySamplerPlugin };
+
+/**
+ * An explicit, instance-scoped set of sampler plugins. See `createSamplerRegistry`. Typed:
+ * each `register` adds the plugin's name and type to `TPlugins`, so that
+ * `registry.require('dwave')` (on a registry built with `.register(dwaveSampler)`) returns
+ * the dwave plugin type, whose `create` returns the dwave sampler type. Names the type does not
+ * know (a plugin loaded by path) still work, as `AnySamplerPlugin`.
+ */
+export interface SamplerRegistry<TPlugins extends SamplerPluginMap = {}> {
   /** Adds a plugin; throws `ISING_SAMPLER_DUPLICATE` on a taken name, `ISING_REGISTRY_FROZEN` after `freeze()`. */
-  register<TOptions>(plugin: SamplerPlugin<TOptions>): SamplerRegistry;
+  register<P extends AnySamplerPlugin>(plugin: P): SamplerRegistry<TPlugins & { readonly [K in P['name']]: P }>;
   /** The plugin of that name, or `undefined`. */
-  get(name: string): SamplerPlugin<any> | undefined;
+  get<K extends keyof TPlugins & string>(name: K): TPlugins[K] | undefined;
+  get(name: string): AnySamplerPlugin | undefined;
   /** The plugin of that name; throws `ISING_SAMPLER_NOT_FOUND` listing the known names. */
-  require(name: string): SamplerPlugin<any>;
+  require<K extends keyof TPlugins & string>(name: K): TPlugins[K];
+  require(name: string): AnySamplerPlugin;
   has(name: string): boolean;
   /** Registered plugins in registration order. */
-  list(): readonly SamplerPlugin<any>[];
+  list(): readonly AnySamplerPlugin[];
   /** Forbids further registration. */
-  freeze(): SamplerRegistry;
+  freeze(): SamplerRegistry<TPlugins>;
 }

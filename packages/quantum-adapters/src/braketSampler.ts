@@ -99,7 +99,7 @@ export interface BraketSampler extends Sampler {
   lastRunInfo(): BraketRunInfo | undefined;
 }
 
-const capabilities = (maxSpins: number): SamplerCapabilities => ({ exact: false, maxSpins, async: true, deterministic: false });
+const capabilities = (maxSpins: number): SamplerCapabilities => ({ exact: false, maxSpins, async: true, deterministic: false, dryRun: true });
 
 /**
  * Creates a `braket` sampler: each batch problem becomes dqa-sim's DQA Trotter circuit in OpenQASM 3,
@@ -272,9 +272,9 @@ export function createBraketSampler(options: BraketSamplerOptions = {}): BraketS
  * {@link createBraketSampler}.
  *
  * @example
- * const sampler = createSamplerRegistry().register(braketPlugin).require('braket').create({ outputS3Bucket: 'my-bucket' });
+ * const sampler = createSamplerRegistry().register(braketSampler).require('braket').create({ outputS3Bucket: 'my-bucket' });
  */
-export const braketPlugin: SamplerPlugin<BraketSamplerOptions> = {
+export const braketSampler: SamplerPlugin<BraketSamplerOptions, BraketSampler, 'braket'> = {
   name: 'braket',
   version: '0.1.0',
   description: 'Amazon Braket gate-model sampling of the DQA Trotter circuit (OpenQASM 3, SV1 by default)',

@@ -4,7 +4,7 @@ import { startFakeBraket } from './internal/testing/fakeBraketServer.js';
 import type { FakeBraket } from './internal/testing/fakeBraketServer.js';
 import { fakeChimeraSolver, startFakeSapi } from './internal/testing/fakeSapiServer.js';
 import type { FakeSapi } from './internal/testing/fakeSapiServer.js';
-import { braketPlugin, dwavePlugin } from './index.js';
+import { braketSampler, dwaveSampler } from './index.js';
 import type { BraketSamplerOptions, DwaveSamplerOptions } from './index.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
@@ -26,7 +26,7 @@ const quick = { pollBackoff: { initialMs: 5, maxMs: 20 }, retry: { baseDelayMs: 
 // The fake QPU samples exp(−E) of the submitted physical problem exactly (β_eff = 1 with autoScale off),
 // so after unembedding the samples are Boltzmann up to chain breaks (negligible at chain strength 6) and
 // sampling noise (10^4 reads: σ(m) ≤ 0.01), which the default tolerances (0.05 / 0.15) cover.
-describeSamplerConformance(dwavePlugin, {
+describeSamplerConformance(dwaveSampler, {
   get createOptions(): DwaveSamplerOptions {
     return { ...quick, token: 'conformance-token', endpoint: sapi.url, pollTimeoutSeconds: 1, numReads: 10_000, autoScale: false, chainStrength: 6, seed: 3 };
   },
@@ -35,7 +35,7 @@ describeSamplerConformance(dwavePlugin, {
 // The Braket plugin runs dqa-sim's DQA circuit, which is Boltzmann only to first order in the
 // fields: the exact-reference checks belong to dqa-sim's fidelity tests, and braketSampler.test.ts
 // checks the samples against dqa-sim's exact output distribution. Single-spin (h = ±4) still runs.
-describeSamplerConformance(braketPlugin, {
+describeSamplerConformance(braketSampler, {
   get createOptions(): BraketSamplerOptions {
     return {
       ...quick,

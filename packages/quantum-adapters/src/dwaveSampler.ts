@@ -76,7 +76,7 @@ export interface DwaveSampler extends Sampler {
   lastRunInfo(): DwaveRunInfo | undefined;
 }
 
-const capabilities = (maxSpins: number): SamplerCapabilities => ({ exact: false, maxSpins, async: true, deterministic: false });
+const capabilities = (maxSpins: number): SamplerCapabilities => ({ exact: false, maxSpins, async: true, deterministic: false, dryRun: true });
 
 /** Logical problem `q` in D-Wave signs with β folded in: `h = -β·h_phys`, `J = -β·J_phys`. */
 function logicalProblem(batch: IsingBatch, q: number): LogicalIsing {
@@ -246,10 +246,10 @@ function checkRanges(solver: SapiSolver, linear: Iterable<number>, quadratic: It
  * calls {@link createDwaveSampler}.
  *
  * @example
- * const registry = createSamplerRegistry().register(dwavePlugin);
+ * const registry = createSamplerRegistry().register(dwaveSampler);
  * const sampler = registry.require('dwave').create({ numReads: 500 });
  */
-export const dwavePlugin: SamplerPlugin<DwaveSamplerOptions> = {
+export const dwaveSampler: SamplerPlugin<DwaveSamplerOptions, DwaveSampler, 'dwave'> = {
   name: 'dwave',
   version: '0.1.0',
   description: 'D-Wave Leap QPU sampling over SAPI v3 (qp format, clique minor embedding, majority-vote unembedding)',

@@ -5,7 +5,7 @@ import { BraketClient } from '@aws-sdk/client-braket';
 import { S3Client } from '@aws-sdk/client-s3';
 import { createIsingBatch, createSamplerRegistry, splitSecretOptions } from '@boltzmann/ising-core';
 import { describe, expect, it } from 'vitest';
-import { braketPlugin, createBraketSampler, createDwaveSampler, dwavePlugin } from './index.js';
+import { braketSampler, createBraketSampler, createDwaveSampler, dwaveSampler } from './index.js';
 import type { BraketSamplerOptions, DwaveSamplerOptions } from './index.js';
 
 // The SDK warns about Node 20 when a client is built; the other SDK tests silence it the same way.
@@ -52,11 +52,11 @@ describe('plugin options', () => {
   });
 
   it('should reject misspelt dwave option keys, also nested ones, and accept every documented key', async () => {
-    expect(() => dwavePlugin.create({ token: 't', numRead: 5 } as never)).toThrow(invalid('dwave: unknown option "numRead"; known options: token, region,'));
+    expect(() => dwaveSampler.create({ token: 't', numRead: 5 } as never)).toThrow(invalid('dwave: unknown option "numRead"; known options: token, region,'));
     expect(() => createDwaveSampler({ token: 't', dryRun: { dir: 'x', fallbak: 'dqa' } as never })).toThrow(invalid('dwave dryRun: unknown option "fallbak"'));
     expect(() => createDwaveSampler({ token: 't', retry: { maxAttempt: 2 } as never })).toThrow(invalid('dwave retry: unknown option "maxAttempt"'));
     expect(() => createDwaveSampler({ token: 't', pollBackoff: { initial: 5, max: 9 } as never })).toThrow(invalid('unknown options "initial", "max"'));
-    expect(() => dwavePlugin.create('numReads=5' as never)).toThrow(invalid('dwave options must be an object, got "numReads=5"'));
+    expect(() => dwaveSampler.create('numReads=5' as never)).toThrow(invalid('dwave options must be an object, got "numReads=5"'));
     const all: Required<DwaveSamplerOptions> = {
       token: 't', region: 'eu-central-1', endpoint: 'http://127.0.0.1:9/sapi/v2/', maxResponseBytes: 1_000_000, fetch: noNetwork, requestTimeoutMs: 1000,
       retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2 }, debug: () => undefined, seed: 1, solver: 'Advantage_system4.1',
@@ -64,20 +64,20 @@ describe('plugin options', () => {
       pollBackoff: { initialMs: 1, factor: 2, maxMs: 4 }, label: 'options test', maxSpins: 8,
       solverDefinition: { identity: { name: 'x' }, properties: {} }, dryRun: { dir: 'unused', fallback: 'dqa', fallbackOptions: {} }, onRun: () => undefined,
     };
-    expect(dwavePlugin.create(all).name).toBe('dwave');
+    expect(dwaveSampler.create(all).name).toBe('dwave');
     // Nested settings that pass the check still reach the run: a dry run answered by the dqa fallback.
     const dir = mkdtempSync(join(tmpdir(), 'dwave-options-'));
-    const sampler = dwavePlugin.create({ fetch: noNetwork, numReads: 9, seed: 4, retry: { maxAttempts: 1 }, pollBackoff: { maxMs: 10 }, dryRun: { dir, fallback: 'dqa', fallbackOptions: { steps: 8 } } });
+    const sampler = dwaveSampler.create({ fetch: noNetwork, numReads: 9, seed: 4, retry: { maxAttempts: 1 }, pollBackoff: { maxMs: 10 }, dryRun: { dir, fallback: 'dqa', fallbackOptions: { steps: 8 } } });
     const result = await sampler.sample!(pair());
     expect(result.kind === 'samples' && result.sets.map((set) => set.weights.reduce((a, b) => a + b, 0))).toEqual([9]);
   });
 
   it('should reject misspelt braket option keys, also nested ones, and accept every documented key', async () => {
-    expect(() => braketPlugin.create({ outputS3Bucket: 'b', shot: 10 } as never)).toThrow(invalid('braket: unknown option "shot"; known options: deviceArn,'));
+    expect(() => braketSampler.create({ outputS3Bucket: 'b', shot: 10 } as never)).toThrow(invalid('braket: unknown option "shot"; known options: deviceArn,'));
     expect(() => createBraketSampler({ outputS3Bucket: 'b', anneal: { tau: 1, step: 4 } as never })).toThrow(invalid('braket anneal: unknown option "step"'));
     expect(() => createBraketSampler({ outputS3Bucket: 'b', retry: { maxDelay: 1 } as never })).toThrow(invalid('braket retry: unknown option "maxDelay"'));
     expect(() => createBraketSampler({ dryRun: { directory: 'x' } as never })).toThrow(invalid('braket dryRun: unknown option "directory"'));
-    expect(() => braketPlugin.create([] as never)).toThrow(invalid('braket options must be an object, got an array'));
+    expect(() => braketSampler.create([] as never)).toThrow(invalid('braket options must be an object, got an array'));
     const braketClient = new BraketClient({ region: 'us-east-1' });
     const s3Client = new S3Client({ region: 'us-east-1' });
     const all: Required<BraketSamplerOptions> = {
@@ -87,23 +87,23 @@ describe('plugin options', () => {
       braketClient, s3Client, requestTimeoutMs: 1000, retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2 }, deadlineMs: 1000,
       pollBackoff: { initialMs: 1, factor: 2, maxMs: 4 }, concurrency: 2, maxSpins: 8, seed: 1, dryRun: { dir: 'unused', fallback: 'dqa', fallbackOptions: {} }, onRun: () => undefined,
     };
-    expect(braketPlugin.create(all).name).toBe('braket');
+    expect(braketSampler.create(all).name).toBe('braket');
     braketClient.destroy();
     s3Client.destroy();
     const dir = mkdtempSync(join(tmpdir(), 'braket-options-'));
-    const sampler = braketPlugin.create({ shots: 6, seed: 2, anneal: { tau: 1, steps: 4 }, dryRun: { dir, fallback: 'dqa' } });
+    const sampler = braketSampler.create({ shots: 6, seed: 2, anneal: { tau: 1, steps: 4 }, dryRun: { dir, fallback: 'dqa' } });
     const result = await sampler.sample!(pair());
     expect(result.kind === 'samples' && result.sets.map((set) => set.weights.reduce((a, b) => a + b, 0))).toEqual([6]);
   });
 
   it('should declare the credential-bearing options as secretOptions', () => {
-    expect(dwavePlugin.secretOptions).toEqual(['token']);
-    expect(braketPlugin.secretOptions).toEqual(['clientConfig.credentials', 'braketClient', 's3Client']);
-    expect(createSamplerRegistry().register(dwavePlugin).register(braketPlugin).list()).toHaveLength(2);
-    const dwave = splitSecretOptions({ token: 'DEV-secret', numReads: 5 }, dwavePlugin.secretOptions);
+    expect(dwaveSampler.secretOptions).toEqual(['token']);
+    expect(braketSampler.secretOptions).toEqual(['clientConfig.credentials', 'braketClient', 's3Client']);
+    expect(createSamplerRegistry().register(dwaveSampler).register(braketSampler).list()).toHaveLength(2);
+    const dwave = splitSecretOptions({ token: 'DEV-secret', numReads: 5 }, dwaveSampler.secretOptions);
     expect([dwave.options, dwave.paths]).toEqual([{ numReads: 5 }, ['token']]);
     const credentials = { accessKeyId: 'AKIAEXAMPLE', secretAccessKey: 'wJalrEXAMPLE' };
-    const braket = splitSecretOptions({ shots: 10, clientConfig: { credentials, maxAttempts: 2 } }, braketPlugin.secretOptions);
+    const braket = splitSecretOptions({ shots: 10, clientConfig: { credentials, maxAttempts: 2 } }, braketSampler.secretOptions);
     expect(braket.options).toEqual({ shots: 10, clientConfig: { maxAttempts: 2 } });
     expect(braket.secrets).toEqual({ clientConfig: { credentials } });
     expect(JSON.stringify(braket.options)).not.toContain('EXAMPLE');
