@@ -24,6 +24,7 @@ export default defineConfig({
       project('attention', 'packages/attention'),
       project('datasets', 'packages/datasets'),
       project('bench', 'apps/bench'),
+      { extends: true as const, test: { name: 'tools', root: 'tools', include: ['*.test.ts'] } },
     ],
   },
 });
