@@ -157,7 +157,11 @@ describe('bench gpt runs through the grid', () => {
     expect(await main(args(dir), { out: () => undefined, err: () => undefined, progress, signal: controller.signal })).toBe(130);
     const [ckpt] = readdirSync(join(dir, 'checkpoints'));
     expect(JSON.parse(readFileSync(join(dir, 'checkpoints', ckpt!), 'utf8')).gptEval.val.map((p: { step: number }) => p.step)).toEqual([0, 3]);
-    expect((await bench(...args(dir))).code).toBe(0);
+    const resumed = await bench(...args(dir));
+    expect(resumed.code).toBe(0);
+    // It continued from the checkpoint (the step-0 evaluation is a valid curve point), not from step 0.
+    expect(resumed.text).toMatch(/1 to resume/);
+    expect(resumed.text).not.toContain('restarts from step 0');
     const read = (d: string) => JSON.parse(readFileSync(join(d, 'runs', readdirSync(join(d, 'runs'))[0]!), 'utf8')) as RunRecord;
     const [a, b] = [read(straight), read(dir)];
     expect(b.id).toBe(a.id);

@@ -38,9 +38,12 @@ export interface Checkpoint {
   readonly engine: unknown;
 }
 
-const isCurve = (v: unknown, lastStep: number): boolean =>
+/** Points at steps `firstStep … lastStep`: evaluations may be at step 0 (bench gpt evaluates the untrained model), training losses not. */
+const isCurve = (v: unknown, lastStep: number, firstStep = 1): boolean =>
   Array.isArray(v) &&
-  v.every((p: Partial<CurvePoint> | null) => p !== null && typeof p === 'object' && Number.isInteger(p.step) && p.step! >= 1 && p.step! <= lastStep && typeof p.value === 'number');
+  v.every(
+    (p: Partial<CurvePoint> | null) => p !== null && typeof p === 'object' && Number.isInteger(p.step) && p.step! >= firstStep && p.step! <= lastStep && typeof p.value === 'number',
+  );
 
 /**
  * Why a parsed checkpoint cannot continue `config`'s run, or undefined when it can: the id
@@ -53,9 +56,9 @@ export function checkpointProblem(value: Partial<Checkpoint> | null, id: string,
   if (config !== undefined && canonicalJson(value.config) !== canonicalJson(config)) return 'its config differs from the run\'s';
   const steps = config?.steps ?? Number.POSITIVE_INFINITY;
   if (!Number.isInteger(value.step) || value.step! < 0 || value.step! > steps) return `its step ${echo(value.step)} is outside [0, ${steps}]`;
-  if (!isCurve(value.trainLoss, value.step!) || !isCurve(value.evalMetric, value.step!)) return 'its curves are malformed or run past its step';
+  if (!isCurve(value.trainLoss, value.step!) || !isCurve(value.evalMetric, value.step!, 0)) return 'its curves are malformed or run past its step';
   const gptEval = value.gptEval;
-  if (gptEval !== undefined && !(gptEval !== null && typeof gptEval === 'object' && isCurve(gptEval.train, value.step!) && isCurve(gptEval.val, value.step!))) {
+  if (gptEval !== undefined && !(gptEval !== null && typeof gptEval === 'object' && isCurve(gptEval.train, value.step!, 0) && isCurve(gptEval.val, value.step!, 0))) {
     return 'its gpt train/val curves are malformed or run past its step';
   }
   // NaN entries (an RNG's "no spare normal") come back from JSON as null.
