@@ -71,7 +71,7 @@ export function gptCurvesSpec(records: readonly RunRecord[]): TopLevelSpec | nul
       encoding: {
         x: { field: 'step', type: 'quantitative', title: 'iteration' },
         y: { field: 'loss', type: 'quantitative', title: 'loss (nats/char)', scale: { zero: false }, axis: { format: '.2f' } },
-        color: { field: 'column', type: 'nominal', title: 'variant', legend: { labelLimit: 400 } },
+        color: { field: 'column', type: 'nominal', title: 'variant', legend: { labelLimit: 400 }, sort: orderColumns(values.map((v) => v.column)) },
         detail: { field: 'run', type: 'nominal' },
       },
     },
