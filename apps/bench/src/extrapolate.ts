@@ -1,10 +1,9 @@
 import { AttentionError, combineEvaluations, evaluate, initBackend, loadTransformer, perplexity, withMaxLength } from '@boltzmann/attention';
 import { readFileSync } from 'node:fs';
-import { Command } from 'commander';
 import { writeJsonAtomic } from './atomicWrite.js';
 import { BenchError } from './benchError.js';
 import { EVAL_CHUNK_SIZE } from './internal/engine.js';
-import { parseCommand } from './internal/parseCommand.js';
+import { runSubcommand, subcommand } from './internal/parseCommand.js';
 import { intItem, parseList } from './internal/parseValues.js';
 import { EXIT } from './main.js';
 import type { MainIo } from './main.js';
@@ -40,18 +39,13 @@ export interface ExtrapolationPoint {
  */
 export function parseExtrapolateArgs(argv: readonly string[], out: (s: string) => void = (s) => process.stdout.write(s)): ExtrapolateCommand | null {
   let parsed: ExtrapolateCommand | null = null;
-  const program = new Command('bench').exitOverride().configureOutput({ writeOut: out, writeErr: () => undefined }).showSuggestionAfterError(true);
-  program
-    .command('extrapolate')
-    .description('evaluate a saved model (no positional embedding; relative or no J) at longer context lengths than it was trained at')
-    .exitOverride()
-    .configureOutput({ writeOut: out, writeErr: () => undefined })
+  const { program, command } = subcommand('extrapolate', 'evaluate a saved model (no positional embedding; relative or no J) at longer context lengths than it was trained at', out);
+  command
     .requiredOption('--model <path>', 'a --save-models file <results>/models/<id>.json')
     .requiredOption('--lengths <list>', 'context lengths, e.g. 128,256')
     .option('--data <path>', 'path of Tiny Shakespeare input.txt')
     .option('--plugin <path>', 'load a sampler plugin module (default export); repeatable', (v: string, prev: string[]) => [...prev, v], [] as string[])
     .option('--out <file>', 'also write the results as JSON')
-    .allowExcessArguments(false)
     .action((raw: { model: string; lengths: string; data?: string; plugin: string[]; out?: string }) => {
       parsed = {
         modelPath: userPath(raw.model),
@@ -61,8 +55,7 @@ export function parseExtrapolateArgs(argv: readonly string[], out: (s: string) =
         outPath: raw.out === undefined ? undefined : userPath(raw.out),
       };
     });
-  const args = argv[0] === '--' ? argv.slice(1) : argv;
-  return parseCommand(program, args) ? parsed : null;
+  return runSubcommand(program, argv) ? parsed : null;
 }
 
 /** The run config of a `--save-models` file (the model JSON itself is checked by {@link readModelFile}). */

@@ -1,8 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Command } from 'commander';
 import { repoRoot } from './internal/paths.js';
-import { parseCommand } from './internal/parseCommand.js';
+import { runSubcommand, subcommand } from './internal/parseCommand.js';
 import { choiceItem, parseList } from './internal/parseValues.js';
 import { EXTRAPOLATION_LENGTHS, LONG_CONTEXT_SLICES } from './longContextSlices.js';
 import type { LongContextSlice } from './longContextSlices.js';
@@ -27,22 +26,16 @@ export interface LongContextCommand {
  */
 export function parseLongContextArgs(argv: readonly string[], out: (s: string) => void = (s) => process.stdout.write(s)): LongContextCommand | null {
   let parsed: LongContextCommand | null = null;
-  const program = new Command('bench').exitOverride().configureOutput({ writeOut: out, writeErr: () => undefined }).showSuggestionAfterError(true);
-  program
-    .command('long-context')
-    .description('run (or resume) the long-context experiment of issue 13, slice by slice, then write its reports')
-    .exitOverride()
-    .configureOutput({ writeOut: out, writeErr: () => undefined })
+  const { program, command } = subcommand('long-context', 'run (or resume) the long-context experiment of issue 13, slice by slice, then write its reports', out);
+  command
     .option('--only <parts>', `parts to run: ${PARTS.join(', ')}`, PARTS.join(','))
     .option('--root <dir>', 'results root (one folder per part)', 'results/long-context')
     .option('--dry-run', "print each slice's grid and ETA, run nothing")
-    .allowExcessArguments(false)
     .action((raw: { only: string; root: string; dryRun?: boolean }) => {
       const root = raw.root === 'results/long-context' ? resolve(repoRoot(), raw.root) : userPath(raw.root);
       parsed = { root, parts: parseList('--only', raw.only, choiceItem(PARTS), PARTS.join('/')), dryRun: raw.dryRun === true };
     });
-  const args = argv[0] === '--' ? argv.slice(1) : argv;
-  return parseCommand(program, args) ? parsed : null;
+  return runSubcommand(program, argv) ? parsed : null;
 }
 
 /**

@@ -1,8 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Command } from 'commander';
 import { BenchError } from './benchError.js';
-import { parseCommand } from './internal/parseCommand.js';
+import { runSubcommand, subcommand } from './internal/parseCommand.js';
 import type { MainIo } from './main.js';
 import { userPath } from './options.js';
 import { readRecord } from './runFiles.js';
@@ -24,22 +23,16 @@ export interface ReportCommand {
  */
 export function parseReportArgs(argv: readonly string[], out: (s: string) => void = (s) => process.stdout.write(s)): ReportCommand | null {
   let parsed: ReportCommand | null = null;
-  const program = new Command('bench').exitOverride().configureOutput({ writeOut: out, writeErr: () => undefined }).showSuggestionAfterError(true);
-  program
-    .command('report')
-    .description("write the summary, plots and report of every finished run in one or more results folders (e.g. a grid's slices)")
-    .exitOverride()
-    .configureOutput({ writeOut: out, writeErr: () => undefined })
+  const { program, command } = subcommand('report', "write the summary, plots and report of every finished run in one or more results folders (e.g. a grid's slices)", out);
+  command
     .requiredOption('--results <dir>', 'results folder; repeatable', (v: string, prev: string[]) => [...prev, v], [] as string[])
     .option('--out <dir>', 'where to write the report (default: the first --results folder)')
-    .allowExcessArguments(false)
     .action((raw: { results: string[]; out?: string }) => {
       if (raw.results.length === 0) throw new BenchError('BENCH_INVALID_OPTION', 'bench report needs at least one --results <dir>');
       const from = raw.results.map(userPath);
       parsed = { from, out: raw.out === undefined ? from[0]! : userPath(raw.out) };
     });
-  const args = argv[0] === '--' ? argv.slice(1) : argv;
-  return parseCommand(program, args) ? parsed : null;
+  return runSubcommand(program, argv) ? parsed : null;
 }
 
 /** Every finished run record under `dir/runs` (validated; a corrupt one is an error naming it). */

@@ -1,6 +1,5 @@
-import { Command } from 'commander';
 import { BenchError } from './benchError.js';
-import { parseCommand } from './internal/parseCommand.js';
+import { runSubcommand, subcommand } from './internal/parseCommand.js';
 import { parseInteger, parsePositive } from './internal/parseValues.js';
 import { userPath } from './options.js';
 
@@ -38,12 +37,8 @@ type Raw = Record<string, string | string[] | undefined>;
  */
 export function parseSampleArgs(argv: readonly string[], out: (s: string) => void = (s) => process.stdout.write(s)): SampleCommand | null {
   let parsed: SampleCommand | null = null;
-  const program = new Command('bench').exitOverride().configureOutput({ writeOut: out, writeErr: () => undefined }).showSuggestionAfterError(true);
-  program
-    .command('sample')
-    .description('generate text from a model saved by `bench shakespeare --save-models`')
-    .exitOverride()
-    .configureOutput({ writeOut: out, writeErr: () => undefined })
+  const { program, command } = subcommand('sample', 'generate text from a model saved by `bench shakespeare --save-models`', out);
+  command
     .requiredOption('--model <path>', 'saved model: <results>/models/<id>.json, or a bare TransformerJSON file')
     .option('--prompt <text>', 'text to continue (not echoed)', '\n')
     .option('--chars <n>', 'characters to generate', '500')
@@ -52,7 +47,6 @@ export function parseSampleArgs(argv: readonly string[], out: (s: string) => voi
     .option('--seed <n>', 'seed of the sampling stream', '0')
     .option('--data <path>', 'path of Tiny Shakespeare input.txt (the vocabulary)')
     .option('--plugin <path>', 'load a sampler plugin module (default export); repeatable', (v: string, prev: string[]) => [...prev, v], [] as string[])
-    .allowExcessArguments(false)
     .action((raw: Raw) => {
       const s = (k: string): string | undefined => (typeof raw[k] === 'string' ? (raw[k] as string) : undefined);
       const prompt = s('prompt') ?? '\n';
@@ -68,6 +62,5 @@ export function parseSampleArgs(argv: readonly string[], out: (s: string) => voi
         plugins: ((raw['plugin'] as string[] | undefined) ?? []).map(userPath),
       };
     });
-  const args = argv[0] === '--' ? argv.slice(1) : argv;
-  return parseCommand(program, args) ? parsed : null;
+  return runSubcommand(program, argv) ? parsed : null;
 }

@@ -1,5 +1,4 @@
-import { CommanderError } from 'commander';
-import type { Command } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { BenchError } from '../benchError.js';
 
 /**
@@ -22,4 +21,25 @@ export function parseCommand(program: Command, args: readonly string[]): boolean
     }
     throw error;
   }
+}
+
+/**
+ * One bench sub-command, configured as every bench command is: errors thrown instead of
+ * exiting, help written to `out`, suggestions for misspelt options, no stray arguments. Declare
+ * its options and action on `command`, then call {@link runSubcommand}.
+ *
+ * @example
+ * const { program, command } = subcommand('report', 'write a report', out);
+ * command.requiredOption('--results <dir>', '…').action((raw) => { parsed = … });
+ * return runSubcommand(program, argv) ? parsed : null;
+ */
+export function subcommand(name: string, description: string, out: (s: string) => void): { program: Command; command: Command } {
+  const program = new Command('bench').exitOverride().configureOutput({ writeOut: out, writeErr: () => undefined }).showSuggestionAfterError(true);
+  const command = program.command(name).description(description).exitOverride().configureOutput({ writeOut: out, writeErr: () => undefined }).allowExcessArguments(false);
+  return { program, command };
+}
+
+/** {@link parseCommand} on argv as the bench passes it (a leading `--` dropped). */
+export function runSubcommand(program: Command, argv: readonly string[]): boolean {
+  return parseCommand(program, argv[0] === '--' ? argv.slice(1) : argv);
 }
