@@ -4,6 +4,7 @@ import { ERROR_BRAND, hasErrorBrand } from '@boltzmann/ising-core';
 export type DqaErrorCode =
   | 'DQA_TOO_MANY_QUBITS'
   | 'DQA_BAD_SCHEDULE'
+  | 'DQA_SCHEDULE_PARSER_NOT_LOADED'
   | 'DQA_INVALID_ARGUMENT'
   | 'DQA_NOT_FINITE'
   | 'DQA_SHAPE_MISMATCH';

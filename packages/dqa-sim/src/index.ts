@@ -1,6 +1,7 @@
 export { DqaError, isDqaError } from './errors.js';
 export type { DqaErrorCode } from './errors.js';
 export { compileSchedule, SCHEDULE_PRESETS } from './schedule.js';
+export { loadScheduleParser } from './scheduleParser.js';
 export type { CompiledSchedule, ScheduleFunction, ScheduleSpec } from './schedule.js';
 export { effectiveTemperature } from './effectiveTemperature.js';
 export { annealDistribution, annealStatevector, calibrationGains, DEFAULT_MAX_QUBITS, estimateMemoryBytes } from './anneal.js';

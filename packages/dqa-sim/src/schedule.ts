@@ -73,7 +73,9 @@ export function compileSchedule(spec: ScheduleSpec | CompiledSchedule = 'linear'
     // Presets are compiled and checked once per process; every anneal call names one.
     const cached = presetCache.get(spec);
     if (cached !== undefined) return cached;
-    const compiled = compilePair(SCHEDULE_PRESETS[spec]);
+    const name = spec as keyof typeof SCHEDULE_PRESETS;
+    const { A, B } = PRESET_FUNCTIONS[name];
+    const compiled = { ...compilePair({ A, B }), label: `A(u) = ${SCHEDULE_PRESETS[name].A}; B(u) = ${SCHEDULE_PRESETS[name].B}` };
     presetCache.set(spec, compiled);
     return compiled;
   } else if (typeof spec === 'object' && spec !== null && 'A' in spec && 'B' in spec) {
@@ -85,6 +87,15 @@ export function compileSchedule(spec: ScheduleSpec | CompiledSchedule = 'linear'
 }
 
 const presetCache = new Map<string, CompiledSchedule>();
+
+/**
+ * The presets as JS functions, the same arithmetic as their expressions in mathjs (`-`, and `^`
+ * is `Math.pow`), so that presets never load mathjs.
+ */
+const PRESET_FUNCTIONS: Record<keyof typeof SCHEDULE_PRESETS, { A: (u: number) => number; B: (u: number) => number }> = {
+  linear: { A: (u) => 1 - u, B: (u) => u },
+  dwave: { A: (u) => Math.pow(1 - u, 3), B: (u) => Math.pow(u, 2) },
+};
 
 function compilePair(pair: { readonly A: ScheduleFunction; readonly B: ScheduleFunction }): CompiledSchedule {
   const source = (f: ScheduleFunction) => (typeof f === 'string' ? echo(f) : 'function');

@@ -1,42 +1,6 @@
 import { echo } from '@boltzmann/ising-core';
-import { parse } from 'mathjs';
 import type { FactoryFunctionMap, MathNode } from 'mathjs';
-import {
-  absDependencies,
-  acosDependencies,
-  addDependencies,
-  asinDependencies,
-  atan2Dependencies,
-  atanDependencies,
-  cbrtDependencies,
-  ceilDependencies,
-  cosDependencies,
-  coshDependencies,
-  create,
-  divideDependencies,
-  eDependencies,
-  expDependencies,
-  expm1Dependencies,
-  floorDependencies,
-  log10Dependencies,
-  log1pDependencies,
-  log2Dependencies,
-  logDependencies,
-  maxDependencies,
-  minDependencies,
-  multiplyDependencies,
-  piDependencies,
-  powDependencies,
-  signDependencies,
-  sinDependencies,
-  sinhDependencies,
-  sqrtDependencies,
-  subtractDependencies,
-  tanDependencies,
-  tanhDependencies,
-  unaryMinusDependencies,
-  unaryPlusDependencies,
-} from 'mathjs/number';
+import { scheduleMath } from '../scheduleParser.js';
 import { DqaError } from '../errors.js';
 
 /** Longest schedule expression accepted, in characters (the presets are under 10). */
@@ -58,15 +22,8 @@ const OPERATORS = ['add', 'subtract', 'multiply', 'divide', 'pow', 'unaryMinus',
 type Fn = (...args: number[]) => number;
 type Compiled = (u: number) => number;
 
-// Typed as possibly undefined by mathjs's declarations; every one exists in mathjs 15.
-const FACTORIES = {
-  absDependencies, acosDependencies, addDependencies, asinDependencies, atan2Dependencies, atanDependencies,
-  cbrtDependencies, ceilDependencies, cosDependencies, coshDependencies, divideDependencies, eDependencies,
-  expDependencies, expm1Dependencies, floorDependencies, log10Dependencies, log1pDependencies, log2Dependencies,
-  logDependencies, maxDependencies, minDependencies, multiplyDependencies, piDependencies, powDependencies,
-  signDependencies, sinDependencies, sinhDependencies, sqrtDependencies, subtractDependencies, tanDependencies,
-  tanhDependencies, unaryMinusDependencies, unaryPlusDependencies,
-};
+/** The mathjs factories of the allowed operators, functions and constants. */
+const FACTORY_NAMES = [...OPERATORS, ...SCHEDULE_FUNCTIONS, ...SCHEDULE_CONSTANTS].map((name) => `${name}Dependencies`);
 
 let instance: Record<string, unknown> | undefined;
 
@@ -76,7 +33,11 @@ let instance: Record<string, unknown> | undefined;
  * Created on first use. Only names from the allow-lists above are ever looked up in it.
  */
 function restricted(): Record<string, unknown> {
-  instance ??= create(FACTORIES as Record<string, FactoryFunctionMap>, {}) as unknown as Record<string, unknown>;
+  if (instance === undefined) {
+    const math = scheduleMath() as unknown as Record<string, unknown> & { create(factories: Record<string, FactoryFunctionMap>, config: object): unknown };
+    const factories = Object.fromEntries(FACTORY_NAMES.map((name) => [name, math[name] as FactoryFunctionMap]));
+    instance = math.create(factories, {}) as Record<string, unknown>;
+  }
   return instance;
 }
 
@@ -156,7 +117,7 @@ export function compileExpression(text: string, which: 'A' | 'B'): Compiled {
   }
   let tree: MathNode;
   try {
-    tree = parse(text);
+    tree = scheduleMath().parse(text);
   } catch (cause) {
     throw new DqaError('DQA_BAD_SCHEDULE', `schedule ${which} = ${echo(text)} does not parse: ${(cause as Error).message}`, { cause });
   }

@@ -1,0 +1,52 @@
+import { DqaError } from './errors.js';
+
+/** The number-only build of mathjs: the schedule-expression parser and its functions. */
+export type ScheduleMath = typeof import('mathjs/number');
+
+let loaded: ScheduleMath | undefined;
+
+/**
+ * Loads mathjs for schedule expressions (strings such as `'1 - u^2'`). Only string schedules
+ * need it, so dqa-sim does not import it at start-up: it costs about 0.7 s to load. In Node it
+ * loads by itself on first use; in a browser (no synchronous `require`) call this once first.
+ *
+ * @example
+ * await loadScheduleParser();
+ * annealDistribution(problem, { schedule: { A: '1 - u', B: 'u^2' } });
+ */
+export async function loadScheduleParser(): Promise<void> {
+  loaded ??= await import('mathjs/number');
+}
+
+/** Node's `require`, found without importing a Node built-in at the top level; undefined elsewhere. */
+function nodeRequire(): ((id: string) => unknown) | undefined {
+  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  const module = proc?.getBuiltinModule?.('node:module') as { createRequire(from: string): (id: string) => unknown } | undefined;
+  if (module === undefined) return undefined;
+  // The CJS build has __filename and no import.meta; the ESM build the other way round.
+  return module.createRequire(typeof __filename === 'string' ? __filename : import.meta.url);
+}
+
+/**
+ * mathjs for a schedule expression: loaded already, or now (synchronously, in Node).
+ *
+ * @throws {DqaError} DQA_SCHEDULE_PARSER_NOT_LOADED where mathjs cannot be loaded synchronously
+ *   and {@link loadScheduleParser} has not run.
+ */
+export function scheduleMath(): ScheduleMath {
+  if (loaded !== undefined) return loaded;
+  const require = nodeRequire();
+  if (require === undefined) {
+    throw new DqaError(
+      'DQA_SCHEDULE_PARSER_NOT_LOADED',
+      'schedule expressions need mathjs, which this environment cannot load synchronously: call `await loadScheduleParser()` once before using a string schedule, or give the schedule as functions of u',
+    );
+  }
+  loaded = require('mathjs/number') as ScheduleMath;
+  return loaded;
+}
+
+/** True once mathjs is loaded (for tests and diagnostics). */
+export function scheduleParserLoaded(): boolean {
+  return loaded !== undefined;
+}
