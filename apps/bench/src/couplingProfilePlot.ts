@@ -41,7 +41,7 @@ export function couplingProfileSpec(records: readonly RunRecord[]): TopLevelSpec
         {
           mark: 'line',
           encoding: {
-            x: { field: 'd', type: 'quantitative', title: 'distance', scale: { type: 'log' }, axis: { format: 'd' } },
+            x: { field: 'd', type: 'quantitative', title: 'distance', scale: { type: 'log', nice: false }, axis: { format: 'd' } },
             y: { field: 'J', type: 'quantitative', title: 'mean J', axis: { format: '.2~r' } },
             color: { field: 'head', type: 'nominal', title: null },
           },
