@@ -1,3 +1,4 @@
+import { nodeBuiltin } from '@boltzmann/ising-core';
 import { DqaError } from './errors.js';
 
 /** The number-only build of mathjs: the schedule-expression parser and its functions. */
@@ -18,13 +19,11 @@ export async function loadScheduleParser(): Promise<void> {
   loaded ??= await import('mathjs/number');
 }
 
-/** Node's `require`, found without importing a Node built-in at the top level; undefined elsewhere. */
+/** Node's `require` (no top-level Node import: the package bundles for browsers); undefined elsewhere. */
 function nodeRequire(): ((id: string) => unknown) | undefined {
-  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  const module = proc?.getBuiltinModule?.('node:module') as { createRequire(from: string): (id: string) => unknown } | undefined;
-  if (module === undefined) return undefined;
+  const module = nodeBuiltin<typeof import('node:module')>('node:module');
   // The CJS build has __filename and no import.meta; the ESM build the other way round.
-  return module.createRequire(typeof __filename === 'string' ? __filename : import.meta.url);
+  return module?.createRequire(typeof __filename === 'string' ? __filename : import.meta.url);
 }
 
 /**

@@ -58,6 +58,7 @@ export type {
 } from './causalBoltzmann.js';
 export { estimateFromDense } from './denseEstimate.js';
 export { ERROR_BRAND, hasErrorBrand } from './errorBrand.js';
+export { emitWarning, nodeBuiltin } from './nodeBuiltin.js';
 export { batchedMatMul } from './batchedMatMul.js';
 export type { BatchedMatMulShape } from './batchedMatMul.js';
 export { exactSampler } from './exactSampler.js';

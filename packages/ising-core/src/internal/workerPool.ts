@@ -1,7 +1,7 @@
-import { createRequire } from 'node:module';
-import { availableParallelism } from 'node:os';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+// Node's modules are reached through nodeBuiltin (no top-level Node import: the package bundles
+// for browsers, where there are no worker threads and every batch runs on the calling thread).
+import type { Worker } from 'node:worker_threads';
+import { emitWarning, nodeBuiltin } from '../nodeBuiltin.js';
 import { IsingError } from '../errors.js';
 import type { IsingErrorCode } from '../errors.js';
 import { exactBackward, exactForward } from './kernels/exactKernel.js';
@@ -90,10 +90,7 @@ let warnedFallback = false;
 function warnFallback(): void {
   if (warnedFallback) return;
   warnedFallback = true;
-  process.emitWarning('ising-core: worker threads could not start; running every batch on the calling thread', {
-    type: 'IsingWarning',
-    code: 'ISING_THREADS_UNAVAILABLE',
-  });
+  emitWarning('ising-core: worker threads could not start; running every batch on the calling thread', 'ISING_THREADS_UNAVAILABLE');
 }
 
 interface Pending {
@@ -113,9 +110,11 @@ interface PoolWorker {
   readonly pending: Map<number, Pending>;
 }
 
-/** Number of threads `'auto'` uses: the cores Node reports. */
+/** Number of threads `'auto'` uses: the cores Node reports (the browser's `hardwareConcurrency` elsewhere). */
 export function autoThreadCount(): number {
-  return Math.max(1, availableParallelism());
+  const os = nodeBuiltin<typeof import('node:os')>('node:os');
+  const cores = os?.availableParallelism() ?? (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency ?? 1;
+  return Math.max(1, cores);
 }
 
 let warnedThreadCap = false;
@@ -131,7 +130,7 @@ export function capThreadCount(requested: number): number {
   if (!warnedThreadCap) {
     warnedThreadCap = true;
     const message = `threads: ${requested} is more than the ${cores} cores available; using ${cores} threads`;
-    process.emitWarning(message, { type: 'IsingWarning', code: 'ISING_THREADS_CAPPED' });
+    emitWarning(message, 'ISING_THREADS_CAPPED');
   }
   return cores;
 }
@@ -174,6 +173,8 @@ function workerEntry(): WorkerEntry {
     // The ESM entry: require.resolve would pick tsx's CJS build, whose register() fails in a
     // worker (ERR_MODULE_NOT_FOUND for dist/esm/api/esm/index.mjs) and silently left every
     // "parallel" call on the calling thread. vitest has no import.meta.resolve: fall back there.
+    const { createRequire } = nodeBuiltin<typeof import('node:module')>('node:module')!;
+    const { pathToFileURL } = nodeBuiltin<typeof import('node:url')>('node:url')!;
     tsxApi = typeof import.meta.resolve === 'function' ? import.meta.resolve('tsx/esm/api') : pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href;
   } catch {
     // No tsx: the bootstrap fails at start-up and the pool falls back to the calling thread.
@@ -246,9 +247,11 @@ export class ExactWorkerPool {
     const existing = this.workers[slot];
     if (existing !== undefined) return existing;
     const ready = new Int32Array(new SharedArrayBuffer(4));
+    const threads = nodeBuiltin<typeof import('node:worker_threads')>('node:worker_threads');
+    if (threads === undefined) return undefined; // not Node: the calling thread does the work
     let worker: Worker;
     try {
-      worker = new Worker(bootstrapScript(this.entry), { eval: true, workerData: { ready } });
+      worker = new threads.Worker(bootstrapScript(this.entry), { eval: true, workerData: { ready } });
     } catch {
       return undefined;
     }
