@@ -1,5 +1,5 @@
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { causalBatch, createRng, disposeExactWorkers, estimateExact, estimateExactAsync, exactSampler } from './index.js';
+import { causalBatch, createRng, disposeExactWorkers, estimateExact, estimateExactAsync, exactSampler, threadInfo } from './index.js';
 import { autoThreadCount, resetThreadCapWarning, sharedPoolSize } from './internal/workerPool.js';
 import { codeOf } from './internal/testing/codeOf.js';
 
@@ -27,6 +27,8 @@ describe('threads option', () => {
     const async = await estimateExactAsync(batch, { threads: 1e6 });
     expect(sharedPoolSize()).toBeLessThanOrEqual(autoThreadCount());
     expect(sharedPoolSize()).toBeGreaterThan(0);
+    // The public view of the same pool.
+    expect(threadInfo()).toEqual({ live: sharedPoolSize(), available: true, cores: autoThreadCount() });
     const sync = estimateExact(batch, { threads: 1e6 });
     expect(sharedPoolSize()).toBeLessThanOrEqual(autoThreadCount());
     expect(Array.from(async.magnetization)).toEqual(Array.from(one.magnetization));
@@ -51,5 +53,19 @@ describe('threads option', () => {
       await expect(estimateExactAsync(batch, { threads: threads as number })).rejects.toMatchObject({ code: 'ISING_INVALID_ARGUMENT' });
     }
     expect(() => exactSampler.create({ threads: 'x'.repeat(10_000) as unknown as number })).toThrow(/^exact sampler: threads must be 'auto' or a positive integer, got "x+… \(9,8\d\d more characters\)$/);
+  });
+});
+
+describe('threadInfo', () => {
+  it('says workers are unavailable where there are no worker threads (a browser)', () => {
+    const proc = process as { getBuiltinModule?: (id: string) => unknown };
+    const real = proc.getBuiltinModule!;
+    proc.getBuiltinModule = (id: string) => (id === 'node:worker_threads' ? undefined : real(id));
+    try {
+      expect(threadInfo().available).toBe(false);
+    } finally {
+      proc.getBuiltinModule = real;
+    }
+    expect(threadInfo().available).toBe(true);
   });
 });

@@ -59,6 +59,8 @@ export type {
 export { estimateFromDense } from './denseEstimate.js';
 export { ERROR_BRAND, hasErrorBrand } from './errorBrand.js';
 export { emitWarning, nodeBuiltin } from './nodeBuiltin.js';
+export { threadInfo } from './threadInfo.js';
+export type { ThreadInfo } from './threadInfo.js';
 export { batchedMatMul } from './batchedMatMul.js';
 export type { BatchedMatMulShape } from './batchedMatMul.js';
 export { exactSampler } from './exactSampler.js';
