@@ -36,7 +36,7 @@ describe('browser bundles', () => {
     expect(await staticNodeImports({ contents: "export const f = () => import('node:fs');" })).toEqual([]);
   });
 
-  for (const entry of ['packages/ising-core/src/index.ts', 'packages/dqa-sim/src/index.ts', 'packages/attention/src/index.ts']) {
+  for (const entry of ['packages/ising-core/src/index.ts', 'packages/dqa-sim/src/index.ts', 'packages/attention/src/index.ts', 'packages/datasets/src/index.ts']) {
     it(`${entry} bundles for the browser with no top-level Node built-in`, async () => {
       expect(await staticNodeImports(entry)).toEqual([]);
     }, 60_000);

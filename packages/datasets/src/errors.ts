@@ -7,6 +7,7 @@ export type DatasetErrorCode =
    * loader), or a configured data directory is missing or lacks the file (never routed around).
    */
   | 'DATASET_NOT_FOUND'
+  | 'DATASET_UNSUPPORTED'
   /** Downloading the data file failed (network error, HTTP error, empty body, the caller's abort). */
   | 'DATASET_OFFLINE'
   /** The download did not complete within the timeout (`options.timeoutMs`). */

@@ -1,5 +1,3 @@
-import { homedir } from 'node:os';
-import { isAbsolute, join, resolve } from 'node:path';
 import { echo } from '@boltzmann/ising-core';
 import { createCharCorpus } from './charCorpus.js';
 import type { CharCorpus, CharCorpusOptions } from './charCorpus.js';
@@ -7,6 +5,7 @@ import { DatasetError } from './errors.js';
 import { assertIntInRange, describe } from './internal/assert.js';
 import type { FetchLike } from './internal/boundedFetch.js';
 import { downloadVerified, folderState, readFirstCandidate } from './internal/dataFile.js';
+import { nodeModules } from './internal/nodeModules.js';
 import type { Candidate } from './internal/dataFile.js';
 
 /** Where Tiny Shakespeare is published: `data/tinyshakespeare/input.txt` of karpathy/char-rnn. */
@@ -100,6 +99,9 @@ function plan(options: TinyShakespeareOptions): Plan {
   }
   if (options.maxBytes !== undefined) assertIntInRange('options.maxBytes', options.maxBytes, 1);
   if (options.timeoutMs !== undefined) assertIntInRange('options.timeoutMs', options.timeoutMs, 1, MAX_TIMEOUT_MS);
+  const { os, path: nodePath } = nodeModules();
+  const { isAbsolute, join, resolve } = nodePath;
+  const homedir = os.homedir;
   const xdg = process.env.XDG_CACHE_HOME;
   // The XDG spec says relative values are invalid and must be ignored.
   const cacheDir = resolve(options.cacheDir ?? (xdg && isAbsolute(xdg) ? join(xdg, 'boltzmann') : join(homedir(), '.cache', 'boltzmann')));
@@ -127,7 +129,10 @@ function finish(bytes: Buffer, path: string, source: TinyShakespeare['source'], 
 }
 
 const looked = (p: Plan): string => p.candidates.map((c) => echo(c.path)).join(', ');
-const envNote = (): string => `${DATA_DIR_ENV}=${process.env[DATA_DIR_ENV] ? echo(process.env[DATA_DIR_ENV]) : 'unset'}`;
+const envNote = (): string => {
+  const value = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[DATA_DIR_ENV];
+  return `${DATA_DIR_ENV}=${value ? echo(value) : 'unset'}`;
+};
 
 function notFound(p: Plan, why: string): DatasetError {
   return new DatasetError(

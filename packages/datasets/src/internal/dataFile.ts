@@ -1,11 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { echo } from '@boltzmann/ising-core';
 import { DatasetError } from '../errors.js';
 import type { DatasetErrorCode } from '../errors.js';
 import { fetchBounded } from './boundedFetch.js';
 import type { FetchLike } from './boundedFetch.js';
+import { nodeModules } from './nodeModules.js';
 
 /** One place a data file may be, with a label for messages. */
 export interface Candidate {
@@ -16,7 +14,7 @@ export interface Candidate {
 /** What is at a configured folder path: nothing, something that is not a folder, or a folder. */
 export function folderState(path: string): 'missing' | 'not-a-folder' | 'folder' {
   try {
-    return statSync(path).isDirectory() ? 'folder' : 'not-a-folder';
+    return nodeModules().fs.statSync(path).isDirectory() ? 'folder' : 'not-a-folder';
   } catch {
     // ENOENT, ENOTDIR (a parent is a file), EACCES on a parent: in every case no folder we can use.
     return 'missing';
@@ -24,7 +22,7 @@ export function folderState(path: string): 'missing' | 'not-a-folder' | 'folder'
 }
 
 export function sha256Hex(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
+  return nodeModules().crypto.createHash('sha256').update(bytes).digest('hex');
 }
 
 /**
@@ -40,7 +38,7 @@ export function readFirstCandidate(
   for (const candidate of candidates) {
     let bytes: Buffer;
     try {
-      bytes = readFileSync(candidate.path);
+      bytes = nodeModules().fs.readFileSync(candidate.path);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') continue;
@@ -103,13 +101,13 @@ export async function downloadVerified(options: {
         `nothing was written to ${echo(target)}. Check the URL (a mirror needs a matching expectedSha256), or place the file at ${echo(target)}.`,
     );
   }
-  const temp = `${target}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  const temp = `${target}.${process.pid}.${nodeModules().crypto.randomBytes(6).toString('hex')}.tmp`;
   try {
-    mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(temp, bytes);
-    renameSync(temp, target);
+    nodeModules().fs.mkdirSync(nodeModules().path.dirname(target), { recursive: true });
+    nodeModules().fs.writeFileSync(temp, bytes);
+    nodeModules().fs.renameSync(temp, target);
   } catch (error) {
-    rmSync(temp, { force: true });
+    nodeModules().fs.rmSync(temp, { force: true });
     throw new DatasetError('DATASET_IO_FAILED', `downloaded ${what} but could not store it at ${echo(target)}: ${String(error)}`, {
       cause: error,
     });
