@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { annealDistribution, compileSchedule, isDqaError, SCHEDULE_PRESETS } from './index.js';
+import { thrownBy, withoutNodeBuiltins } from '@boltzmann/ising-core/testing';
+import { annealDistribution, compileSchedule, SCHEDULE_PRESETS } from './index.js';
 import { scheduleParserLoaded } from './scheduleParser.js';
 
 describe('mathjs is loaded only for schedule strings', () => {
@@ -26,25 +27,15 @@ describe('mathjs is loaded only for schedule strings', () => {
   });
 
   it('without a synchronous require (a browser), a string schedule says to await loadScheduleParser(), which then makes it work', async () => {
-    const proc = globalThis.process as { getBuiltinModule?: unknown };
-    const saved = proc.getBuiltinModule;
-    // A second, fresh copy of the loader, in an environment without process.getBuiltinModule.
+    // A second, fresh copy of the loader (nothing loaded yet), in an environment without Node's modules.
     const path = './scheduleParser.js?browser';
     const fresh = (await import(/* @vite-ignore */ path)) as typeof import('./scheduleParser.js');
-    proc.getBuiltinModule = undefined;
-    try {
-      let error: unknown;
-      try {
-        fresh.scheduleMath();
-      } catch (e) {
-        error = e;
-      }
-      expect(isDqaError(error, 'DQA_SCHEDULE_PARSER_NOT_LOADED')).toBe(true);
-      expect(String(error)).toContain('await loadScheduleParser()');
+    await withoutNodeBuiltins(async () => {
+      const error = thrownBy(() => fresh.scheduleMath());
+      expect(error.code).toBe('DQA_SCHEDULE_PARSER_NOT_LOADED');
+      expect(error.message).toContain('await loadScheduleParser()');
       await fresh.loadScheduleParser();
       expect(fresh.scheduleMath().parse('u + 1').toString()).toBe('u + 1');
-    } finally {
-      proc.getBuiltinModule = saved;
-    }
+    });
   });
 });

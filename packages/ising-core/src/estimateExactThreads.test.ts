@@ -2,6 +2,7 @@ import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { causalBatch, createRng, disposeExactWorkers, estimateExact, estimateExactAsync, exactSampler, threadInfo } from './index.js';
 import { autoThreadCount, resetThreadCapWarning, sharedPoolSize } from './internal/workerPool.js';
 import { codeOf } from './internal/testing/codeOf.js';
+import { withoutNodeBuiltins } from './testing/index.js';
 
 // 6 problems: before the cap, `threads: 1e6` started one worker per problem (586 on a real batch).
 function smallBatch() {
@@ -57,15 +58,8 @@ describe('threads option', () => {
 });
 
 describe('threadInfo', () => {
-  it('says workers are unavailable where there are no worker threads (a browser)', () => {
-    const proc = process as { getBuiltinModule?: (id: string) => unknown };
-    const real = proc.getBuiltinModule!;
-    proc.getBuiltinModule = (id: string) => (id === 'node:worker_threads' ? undefined : real(id));
-    try {
-      expect(threadInfo().available).toBe(false);
-    } finally {
-      proc.getBuiltinModule = real;
-    }
+  it('says workers are unavailable where there are no worker threads (a browser)', async () => {
+    await withoutNodeBuiltins(() => expect(threadInfo().available).toBe(false), ['node:worker_threads']);
     expect(threadInfo().available).toBe(true);
   });
 });

@@ -4,3 +4,4 @@ export { CONFORMANCE_CHECKS, conformanceBatch, runConformanceCheck } from './con
 export type { ConformanceCheck, SamplerConformanceOptions } from './conformanceChecks.js';
 export { describeSamplerConformance } from './describeSamplerConformance.js';
 export { thrownBy } from './thrownBy.js';
+export { withoutNodeBuiltins } from './withoutNodeBuiltins.js';
