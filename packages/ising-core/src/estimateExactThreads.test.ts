@@ -1,5 +1,5 @@
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { causalBatch, createRng, disposeExactWorkers, estimateExact, estimateExactAsync, exactSampler, threadInfo } from './index.js';
+import { causalBatch, createRng, disposeExactWorkers, estimateExact, estimateExactAsync, exactSampler, setWorkerFactory, startThreads, threadInfo } from './index.js';
 import { autoThreadCount, resetThreadCapWarning, sharedPoolSize } from './internal/workerPool.js';
 import { codeOf } from './internal/testing/codeOf.js';
 import { withoutNodeBuiltins } from './testing/index.js';
@@ -61,5 +61,28 @@ describe('threadInfo', () => {
   it('says workers are unavailable where there are no worker threads (a browser)', async () => {
     await withoutNodeBuiltins(() => expect(threadInfo().available).toBe(false), ['node:worker_threads']);
     expect(threadInfo().available).toBe(true);
+  });
+});
+
+describe('startThreads', () => {
+  it('starts threads − 1 workers before any call and reports them live', async () => {
+    await disposeExactWorkers();
+    expect(threadInfo().live).toBe(0);
+    const info = await startThreads(2);
+    expect(info).toEqual({ live: Math.min(2, autoThreadCount()) - 1, available: true, cores: autoThreadCount() });
+    expect(await startThreads(1)).toEqual(info);
+  });
+
+  it('resolves with nothing live where workers cannot run, and rejects a bad count with ISING_INVALID_ARGUMENT', async () => {
+    await disposeExactWorkers();
+    await withoutNodeBuiltins(async () => expect(await startThreads(2)).toMatchObject({ live: 0, available: false }), ['node:worker_threads']);
+    for (const threads of [0, 1.5, Number.NaN, '2', null]) {
+      await expect(startThreads(threads as number)).rejects.toMatchObject({ code: 'ISING_INVALID_ARGUMENT' });
+    }
+  });
+
+  it('setWorkerFactory takes a function or undefined', () => {
+    expect(codeOf(() => setWorkerFactory('worker.js' as unknown as () => never))).toBe('ISING_INVALID_ARGUMENT');
+    expect(() => setWorkerFactory(undefined)).not.toThrow();
   });
 });

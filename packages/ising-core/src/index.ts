@@ -59,7 +59,9 @@ export type {
 export { estimateFromDense } from './denseEstimate.js';
 export { ERROR_BRAND, hasErrorBrand } from './errorBrand.js';
 export { emitWarning, nodeBuiltin } from './nodeBuiltin.js';
-export { threadInfo } from './threadInfo.js';
+export { startThreads, threadInfo } from './threadInfo.js';
+export { setWorkerFactory } from './workerFactory.js';
+export type { WebWorkerLike, WorkerFactory } from './workerFactory.js';
 export type { ThreadInfo } from './threadInfo.js';
 export { batchedMatMul } from './batchedMatMul.js';
 export type { BatchedMatMulShape } from './batchedMatMul.js';

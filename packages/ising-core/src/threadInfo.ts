@@ -1,11 +1,16 @@
-import { nodeBuiltin } from './nodeBuiltin.js';
-import { autoThreadCount, sharedPool, sharedPoolSize } from './internal/workerPool.js';
+import { IsingError } from './errors.js';
+import { threadsUnsupported } from './internal/poolThread.js';
+import { autoThreadCount, capThreadCount, sharedPool, sharedPoolSize } from './internal/workerPool.js';
 
 /** What {@link threadInfo} reports. */
 export interface ThreadInfo {
   /** Worker threads running now in the shared pool (0 before the first parallel call, and after `disposeExactWorkers`). */
   readonly live: number;
-  /** False where workers cannot run: no worker threads in this environment, or one failed to start (then every batch runs on the calling thread). */
+  /**
+   * False where workers cannot run: no worker threads or Web Workers here, no `SharedArrayBuffer`
+   * (a browser page that is not cross-origin isolated), or a worker failed to start (then every
+   * batch runs on the calling thread).
+   */
   readonly available: boolean;
   /** The threads `threads: 'auto'` uses on this machine (its cores). */
   readonly cores: number;
@@ -13,14 +18,36 @@ export interface ThreadInfo {
 
 /**
  * How many worker threads ising-core runs, and whether it can: a public way to see that a
- * `threads: 2` call really runs on two threads (a bundled or browser build falls back to the
- * calling thread, and says so once with an `ISING_THREADS_UNAVAILABLE` warning).
+ * `threads: 2` call really runs on two threads (a bundled or browser build that cannot start its
+ * workers falls back to the calling thread, and says so once with an `ISING_THREADS_UNAVAILABLE`
+ * warning that gives the reason).
  *
  * @example
  * estimateExact(batch, { threads: 2 });
- * threadInfo(); // { live: 2, available: true, cores: 2 }
+ * threadInfo(); // { live: 1, available: true, cores: 2 }: the calling thread and one worker
  */
 export function threadInfo(): ThreadInfo {
-  const hasThreads = nodeBuiltin('node:worker_threads') !== undefined;
-  return { live: sharedPoolSize(), available: hasThreads && !sharedPool().unavailable, cores: autoThreadCount() };
+  return { live: sharedPoolSize(), available: threadsUnsupported() === undefined && !sharedPool().unavailable, cores: autoThreadCount() };
+}
+
+/**
+ * Starts the workers a `threads` option needs (the calling thread counts as one, so `threads − 1`
+ * workers; `'auto'` = the cores) and resolves once they are up, with {@link threadInfo}. Optional
+ * in Node, where a synchronous call waits for its workers to start. In a browser call it before
+ * training: a Web Worker only starts while its creator is free, so a synchronous call made while
+ * a worker is still starting runs that worker's share on the calling thread.
+ *
+ * @throws {IsingError} ISING_INVALID_ARGUMENT when `threads` is not a positive integer or `'auto'`.
+ *
+ * @example
+ * setWorkerFactory(() => new IsingWorker()); // in a browser, see setWorkerFactory
+ * const { live } = await startThreads(2);     // live: 1 (or 0 where workers cannot run)
+ */
+export async function startThreads(threads: number | 'auto' = 'auto'): Promise<ThreadInfo> {
+  if (threads !== 'auto' && !(Number.isInteger(threads) && threads >= 1)) {
+    throw new IsingError('ISING_INVALID_ARGUMENT', `startThreads: threads must be a positive integer or 'auto'; got ${String(threads)}`);
+  }
+  const count = threads === 'auto' ? autoThreadCount() : capThreadCount(threads);
+  if (count > 1 && threadsUnsupported() === undefined) await sharedPool().start(count - 1);
+  return threadInfo();
 }

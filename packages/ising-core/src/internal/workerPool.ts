@@ -1,7 +1,8 @@
-// Node's modules are reached through nodeBuiltin (no top-level Node import: the package bundles
-// for browsers, where there are no worker threads and every batch runs on the calling thread).
-import type { Worker } from 'node:worker_threads';
+// Workers are worker_threads in Node and Web Workers in a browser, both behind PoolThread
+// (poolThread.ts); where neither can run, every batch runs on the calling thread.
 import { emitWarning, nodeBuiltin } from '../nodeBuiltin.js';
+import { canBlock, spawnThread, threadsUnsupported, workerEntry } from './poolThread.js';
+import type { PoolThread, WorkerEntry } from './poolThread.js';
 import { IsingError } from '../errors.js';
 import type { IsingErrorCode } from '../errors.js';
 import { exactBackward, exactForward } from './kernels/exactKernel.js';
@@ -86,11 +87,11 @@ function workerError(what: string, message: string): IsingError {
 
 let warnedFallback = false;
 
-/** Says once per process that worker threads could not start and work runs on the calling thread. */
-function warnFallback(): void {
+/** Says once per process that worker threads cannot run, why, and that work runs on the calling thread. */
+function warnFallback(reason = 'worker threads could not start'): void {
   if (warnedFallback) return;
   warnedFallback = true;
-  emitWarning('ising-core: worker threads could not start; running every batch on the calling thread', 'ISING_THREADS_UNAVAILABLE');
+  emitWarning(`ising-core: ${reason}; running every batch on the calling thread`, 'ISING_THREADS_UNAVAILABLE');
 }
 
 interface Pending {
@@ -100,7 +101,7 @@ interface Pending {
 }
 
 interface PoolWorker {
-  readonly worker: Worker;
+  readonly thread: PoolThread;
   /** Unique per started worker: a sampler handle is only valid on the worker that made it. */
   readonly serial: number;
   /** Shared start-up flag: 0 starting, 1 ready, −1 failed (readable while this thread is blocked). */
@@ -155,54 +156,12 @@ function transferList(task: PoolTask): ArrayBuffer[] {
   return arrays.map((a) => a.buffer as ArrayBuffer);
 }
 
-/** What a worker runs: the worker module, loaded through tsx's loader API when `tsxApi` is set. */
-export interface WorkerEntry {
-  readonly url: URL;
-  /** URL or specifier of `tsx/esm/api`, for running the TypeScript source. */
-  readonly tsxApi?: string;
-}
-
-// The built package ships dist/batchWorker.js next to dist/index.js. From TypeScript source
-// (tests, tsx) the worker registers tsx's loader, then imports batchWorker.ts. Passing
-// `execArgv: ['--import', 'tsx']` does not work for workers on Node 20 (the hooks do not reach
-// the worker: ERR_UNKNOWN_FILE_EXTENSION), hence the bootstrap through tsx's API.
-function workerEntry(): WorkerEntry {
-  if (!import.meta.url.endsWith('.ts')) return { url: new URL('./batchWorker.js', import.meta.url) };
-  let tsxApi: string;
-  try {
-    // The ESM entry: require.resolve would pick tsx's CJS build, whose register() fails in a
-    // worker (ERR_MODULE_NOT_FOUND for dist/esm/api/esm/index.mjs) and silently left every
-    // "parallel" call on the calling thread. vitest has no import.meta.resolve: fall back there.
-    const { createRequire } = nodeBuiltin<typeof import('node:module')>('node:module')!;
-    const { pathToFileURL } = nodeBuiltin<typeof import('node:url')>('node:url')!;
-    tsxApi = typeof import.meta.resolve === 'function' ? import.meta.resolve('tsx/esm/api') : pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href;
-  } catch {
-    // No tsx: the bootstrap fails at start-up and the pool falls back to the calling thread.
-    tsxApi = 'tsx/esm/api';
-  }
-  return { url: new URL('./batchWorker.ts', import.meta.url), tsxApi };
-}
-
 /**
- * The script a worker evaluates. A failed start-up flips the shared flag to −1, so a thread
- * blocked in `Atomics.wait` learns of it at once (it cannot receive the 'error' event).
- */
-function bootstrapScript(entry: WorkerEntry): string {
-  const load =
-    entry.tsxApi === undefined
-      ? `import(${JSON.stringify(entry.url.href)})`
-      : `import(${JSON.stringify(entry.tsxApi)}).then((m) => { m.register(); return import(${JSON.stringify(entry.url.href)}); })`;
-  return (
-    `${load}.catch(async (error) => { const { workerData } = await import('node:worker_threads');` +
-    ` Atomics.store(workerData.ready, 0, -1); Atomics.notify(workerData.ready, 0); throw error; });`
-  );
-}
-
-/**
- * Lazily started `worker_threads` that run the exact kernels. Workers are unref'd while idle
- * (they never keep the process alive), ref'd while they hold a task, and reused across calls.
- * If a worker cannot start (e.g. tsx is missing when running from source) the pool marks
- * itself unavailable and every task runs on the calling thread instead.
+ * Lazily started workers (worker_threads in Node, Web Workers in a browser) that run the exact
+ * kernels and the threaded samplers. Node workers are unref'd while idle (they never keep the
+ * process alive), ref'd while they hold a task, and reused across calls. If a worker cannot start
+ * (e.g. tsx is missing when running from source) the pool marks itself unavailable and every task
+ * runs on the calling thread instead.
  */
 export class ExactWorkerPool {
   private readonly workers: (PoolWorker | undefined)[] = [];
@@ -238,55 +197,61 @@ export class ExactWorkerPool {
     const id = this.nextId++;
     return new Promise<TaskResult>((resolve, reject) => {
       pw.pending.set(id, { task, resolve, reject });
-      pw.worker.ref();
-      pw.worker.postMessage({ id, task } satisfies WorkerRequest, transferList(task));
+      pw.thread.ref();
+      pw.thread.postMessage({ id, task } satisfies WorkerRequest, transferList(task));
     });
   }
 
   private workerAt(slot: number): PoolWorker | undefined {
     const existing = this.workers[slot];
     if (existing !== undefined) return existing;
+    if (threadsUnsupported() !== undefined) return undefined; // the calling thread does the work
     const ready = new Int32Array(new SharedArrayBuffer(4));
-    const threads = nodeBuiltin<typeof import('node:worker_threads')>('node:worker_threads');
-    if (threads === undefined) return undefined; // not Node: the calling thread does the work
-    let worker: Worker;
-    try {
-      worker = new threads.Worker(bootstrapScript(this.entry), { eval: true, workerData: { ready } });
-    } catch {
-      return undefined;
-    }
+    const thread = spawnThread(this.entry, ready);
+    if (thread === undefined) return undefined;
     let markStarted: (ok: boolean) => void = () => {};
     const started = new Promise<boolean>((resolve) => (markStarted = resolve));
-    const pw: PoolWorker = { worker, serial: this.nextSerial++, ready, started, pending: new Map() };
+    const pw: PoolWorker = { thread, serial: this.nextSerial++, ready, started, pending: new Map() };
     this.workers[slot] = pw;
     // Ref'd until start-up settles so an awaiting caller is not abandoned by an idle event loop.
-    worker.on('message', (msg: WorkerReply | { ready: true }) => {
+    thread.onMessage((data) => {
+      const msg = data as WorkerReply | { ready: true };
       if ('ready' in msg) {
         markStarted(true);
-        if (pw.pending.size === 0) worker.unref();
+        if (pw.pending.size === 0) thread.unref();
         return;
       }
       const pending = pw.pending.get(msg.id);
       if (pending === undefined) return;
       pw.pending.delete(msg.id);
-      if (pw.pending.size === 0) worker.unref();
+      if (pw.pending.size === 0) thread.unref();
       if (!msg.ok) pending.reject(workerError('exact-enumeration', msg.message));
       else pending.resolve('forward' in msg ? msg.forward : msg.backward);
     });
-    const fail = (cause: unknown): void => {
+    thread.onFailure((cause) => {
       markStarted(false);
       if (Atomics.load(ready, 0) === 0) Atomics.store(ready, 0, -1);
       if (this.workers[slot] === pw) this.workers[slot] = undefined;
       const pending = [...pw.pending.values()];
       pw.pending.clear();
-      void worker.terminate();
+      void thread.terminate();
       const detail = cause instanceof Error ? cause.message : String(cause);
       for (const p of pending) p.reject(new IsingError('ISING_WORKER_FAILED', `exact-enumeration worker failed: ${detail}`, { cause }));
-    };
-    worker.on('error', fail);
-    worker.on('messageerror', fail);
-    worker.on('exit', (code) => fail(new Error(`worker exited with code ${code}`)));
+    });
     return pw;
+  }
+
+  /**
+   * Starts the workers for `slots` slots and resolves, once each is up or has failed, with how
+   * many are up. In a browser call it before synchronous parallel work: a Web Worker only starts
+   * while its creator is free, so a synchronous call runs a still-starting worker's share itself.
+   */
+  async start(slots: number): Promise<number> {
+    if (this.unavailable) return 0;
+    const workers = Array.from({ length: slots }, (_, slot) => this.workerAt(slot));
+    const ups = await Promise.all(workers.map((pw) => (pw === undefined ? false : pw.started)));
+    if (ups.some((up) => !up)) this.unavailable = true;
+    return ups.filter(Boolean).length;
   }
 
   /**
@@ -344,19 +309,26 @@ export class ExactWorkerPool {
     }
     const posted: (SyncReply | undefined)[] = [];
     const serials: number[] = [];
+    // A browser's main thread may not block: the whole call runs here (said once, with why).
+    const blocking = jobs.length > 0 && !this.unavailable && canBlock();
+    if (jobs.length > 0 && !blocking && !this.unavailable) {
+      warnFallback("the calling thread may not block (a browser's main thread): call ising-core from a Web Worker for threads");
+    }
     for (const job of jobs) {
-      const pw = this.unavailable ? undefined : this.workerAt(job.slot);
-      if (pw === undefined || !waitStarted(pw.ready)) {
-        this.unavailable = true;
+      const pw = blocking ? this.workerAt(job.slot) : undefined;
+      const state = pw === undefined ? -1 : pw.thread.startsWhileBlocked ? waitStarted(pw.ready) : Atomics.load(pw.ready, 0);
+      if (state !== 1) {
+        // −1: it cannot start, so the pool stops trying; 0: a browser worker still starting.
+        if (state === -1 && blocking) this.unavailable = true;
         posted.push(undefined);
         serials.push(0);
         continue;
       }
       const reply = createSyncReply(job.replyLength);
       // The task's arrays are this call's private copies: transfer them (they detach here).
-      pw.worker.postMessage({ id: this.nextId++, task: job.task, sync: reply } satisfies WorkerRequest, transferList(job.task));
+      pw!.thread.postMessage({ id: this.nextId++, task: job.task, sync: reply } satisfies WorkerRequest, transferList(job.task));
       posted.push(reply);
-      serials.push(pw.serial);
+      serials.push(pw!.serial);
     }
     const mine = local();
     const replies = posted.map((reply, i) => {
@@ -373,7 +345,7 @@ export class ExactWorkerPool {
   post(slot: number, task: PoolTask, serial: number): void {
     const pw = this.workers[slot];
     if (pw === undefined || pw.serial !== serial || Atomics.load(pw.ready, 0) !== 1) return;
-    pw.worker.postMessage({ id: this.nextId++, task } satisfies WorkerRequest, transferList(task));
+    pw.thread.postMessage({ id: this.nextId++, task } satisfies WorkerRequest, transferList(task));
   }
 
   /** For tests: kills worker `slot` as a crash would (its handles are lost). */
@@ -383,17 +355,16 @@ export class ExactWorkerPool {
     // Marked dead before the 'exit' event: a synchronous caller must not post to it and wait.
     Atomics.store(pw.ready, 0, -1);
     this.workers[slot] = undefined;
-    await pw.worker.terminate();
+    await pw.thread.terminate(false);
   }
 
   async dispose(): Promise<void> {
     const live = this.workers.splice(0).filter((w): w is PoolWorker => w !== undefined);
     await Promise.all(
       live.map(async (w) => {
-        w.worker.removeAllListeners('exit');
         for (const p of w.pending.values()) p.reject(new IsingError('ISING_WORKER_FAILED', 'exact-enumeration workers were disposed during a call'));
         w.pending.clear();
-        await w.worker.terminate();
+        await w.thread.terminate();
       }),
     );
   }
@@ -404,10 +375,10 @@ export const STARTUP_TIMEOUT_MS = 20_000;
 /** How long a synchronous call waits for a worker's answer before giving up on it. */
 const TASK_TIMEOUT_MS = 600_000;
 
-/** Blocks until the shared start-up flag leaves 0; true when the worker is ready. */
-function waitStarted(ready: Int32Array): boolean {
+/** Blocks until the shared start-up flag leaves 0 (or the start-up time-out); the flag: 1 up, −1 failed, 0 timed out. */
+function waitStarted(ready: Int32Array): number {
   if (Atomics.load(ready, 0) === 0) Atomics.wait(ready, 0, 0, STARTUP_TIMEOUT_MS);
-  return Atomics.load(ready, 0) === 1;
+  return Atomics.load(ready, 0) === 0 ? -1 : Atomics.load(ready, 0);
 }
 
 let pool: ExactWorkerPool | undefined;
