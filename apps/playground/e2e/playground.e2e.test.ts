@@ -1,0 +1,153 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM_PATH, chromiumInstalled, launchChromium } from './chromium.js';
+import { OUTPUT_DIR, buildAndServe } from './site.js';
+import type { ServedSite } from './site.js';
+
+/**
+ * End to end, in Debian's Chromium: build the site, serve it on 127.0.0.1, train 100 steps,
+ * and check what a person would: the loss fell, the J heatmap shows something, typing a string
+ * redraws the attention maps, the anneal responds, nothing overflows a phone-width screen, and
+ * the page logged no console error and asked for nothing outside 127.0.0.1.
+ */
+const STEPS = 100;
+const missing = !chromiumInstalled;
+if (missing && !process.env['CI']) {
+  console.warn(`playground e2e skipped: ${CHROMIUM_PATH} is missing (apt-get install -y chromium); with CI set this is a failure`);
+}
+
+describe.runIf(missing && process.env['CI'])('playground e2e (CI)', () => {
+  it('has Debian Chromium to run in', () => {
+    expect.fail(`${CHROMIUM_PATH} is missing: .ci/run installs it with apt-get install -y chromium`);
+  });
+});
+
+interface CanvasStats {
+  readonly colored: number;
+  readonly distinct: number;
+  readonly image: string;
+}
+
+/** Colour statistics of a heatmap's cell area (its legend excluded), and the whole image. */
+function canvasStats(page: Page, id: string): Promise<CanvasStats> {
+  return page.$eval(`#${id}`, (el) => {
+    const canvas = el as HTMLCanvasElement;
+    const scale = canvas.width / canvas.getBoundingClientRect().width;
+    const [x, y, w, h] = (canvas.dataset['cells'] ?? '0,0,0,0').split(',').map((v) => Math.round(Number(v) * scale)) as [number, number, number, number];
+    const { data } = canvas.getContext('2d')!.getImageData(x, y, Math.max(1, w), Math.max(1, h));
+    let colored = 0;
+    const distinct = new Set<number>();
+    for (let i = 0; i < data.length; i += 4) {
+      const [r, g, b] = [data[i]!, data[i + 1]!, data[i + 2]!];
+      if (Math.max(r, g, b) - Math.min(r, g, b) > 40) colored++;
+      distinct.add((r << 16) | (g << 8) | b);
+    }
+    return { colored: colored / (data.length / 4), distinct: distinct.size, image: canvas.toDataURL() };
+  });
+}
+
+describe.skipIf(missing)('playground e2e', () => {
+  let site: ServedSite;
+  let browser: Browser;
+  let page: Page;
+  const consoleErrors: string[] = [];
+  const offHost: string[] = [];
+
+  beforeAll(async () => {
+    site = await buildAndServe();
+    browser = await launchChromium();
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    // No network: anything not on 127.0.0.1 is refused and fails the test.
+    await context.route('**/*', (route) => {
+      const url = new URL(route.request().url());
+      if (url.hostname === '127.0.0.1') return route.continue();
+      offHost.push(url.href);
+      return route.abort('blockedbyclient');
+    });
+    context.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(`console.error: ${message.text()}`);
+    });
+    page = await context.newPage();
+    page.on('pageerror', (error) => consoleErrors.push(`uncaught: ${error.message}`));
+    page.on('worker', (worker) => {
+      worker.on('console', (message) => {
+        if (message.type() === 'error') consoleErrors.push(`worker console.error: ${message.text()}`);
+      });
+    });
+    await page.goto(site.url);
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await site?.close();
+  });
+
+  it('says what it is at the top, and starts TensorFlow.js on wasm', async () => {
+    const lede = await page.locator('header .lede').innerText();
+    expect(lede).toMatch(/Ising spin/);
+    expect(lede.split(/(?<=\.)\s+/).filter((s) => s.trim().length > 0)).toHaveLength(2);
+    await expect.poll(() => page.locator('#train-status').innerText(), { timeout: 60_000 }).toMatch(/TensorFlow\.js on wasm/);
+  });
+
+  it(`trains softmax and boltzmann ${STEPS} steps and both held-out losses fall`, async () => {
+    await page.fill('#steps', String(STEPS));
+    await page.click('#train-start');
+    await expect.poll(() => page.locator('#train-status').getAttribute('data-state'), { timeout: 100_000, interval: 250 }).toBe('done');
+    for (const variant of ['softmax', 'boltzmann']) {
+      const cell = page.locator(`#train-stats tr[data-variant="${variant}"] td`).nth(2);
+      const first = Number(await cell.getAttribute('data-first'));
+      const latest = Number(await cell.getAttribute('data-latest'));
+      expect(Number(await cell.getAttribute('data-latest-step'))).toBe(STEPS);
+      expect(first).toBeGreaterThan(0);
+      expect(latest, `${variant} held-out loss ${first} → ${latest}`).toBeLessThan(0.8 * first);
+    }
+  }, 120_000);
+
+  it('draws the learned J as a heatmap that is not blank', async () => {
+    await expect.poll(() => page.locator('#j-heatmap').getAttribute('data-step'), { timeout: 10_000 }).toBe(String(STEPS));
+    expect(Number(await page.locator('#j-heatmap').getAttribute('data-max-abs'))).toBeGreaterThan(0);
+    const stats = await canvasStats(page, 'j-heatmap');
+    expect(stats.colored, 'share of strongly coloured pixels in the J cells').toBeGreaterThan(0.05);
+    expect(stats.distinct).toBeGreaterThan(8);
+  });
+
+  it('redraws both attention maps when a new string is typed', async () => {
+    const before = { softmax: await canvasStats(page, 'attention-softmax'), boltzmann: await canvasStats(page, 'attention-boltzmann') };
+    expect(before.boltzmann.distinct).toBeGreaterThan(4);
+    const text = '(()[])';
+    await page.fill('#attention-text', text);
+    for (const variant of ['softmax', 'boltzmann'] as const) {
+      await expect.poll(() => page.locator(`#attention-${variant}`).getAttribute('data-text'), { timeout: 10_000 }).toBe(text);
+      const after = await canvasStats(page, `attention-${variant}`);
+      expect(after.image).not.toBe(before[variant].image);
+      expect(after.colored).toBeGreaterThan(0.05);
+    }
+    await page.fill('#attention-text', '(x');
+    await expect.poll(() => page.locator('#attention-problem').innerText()).toMatch(/not one of/);
+  });
+
+  it('moves the anneal from uniform towards the Boltzmann distribution', async () => {
+    await expect.poll(() => page.locator('#anneal-readout').getAttribute('data-kl'), { timeout: 30_000 }).not.toBeNull();
+    const end = Number(await page.locator('#anneal-readout').getAttribute('data-kl'));
+    await page.fill('#anneal-time', '0');
+    await expect.poll(async () => Number(await page.locator('#anneal-readout').getAttribute('data-kl'))).toBeGreaterThan(end);
+    await page.fill('#anneal-time', '64');
+  });
+
+  it('fits 1280×800 and a 390 px phone without horizontal scrolling; screenshots in e2e-output/', async () => {
+    const overflow = (): Promise<number> => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: `${OUTPUT_DIR}playground-1280x800.png` });
+    await page.screenshot({ path: `${OUTPUT_DIR}playground-1280x800-full.png`, fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForTimeout(300); // charts redraw at the new width
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: `${OUTPUT_DIR}playground-390x844.png` });
+    await page.screenshot({ path: `${OUTPUT_DIR}playground-390x844-full.png`, fullPage: true });
+  });
+
+  it('logged no console error and requested nothing outside 127.0.0.1', () => {
+    expect(consoleErrors).toEqual([]);
+    expect(offHost).toEqual([]);
+  });
+});

@@ -1,0 +1,61 @@
+/** Small helpers to build SVG without a framework. */
+
+const NS = 'http://www.w3.org/2000/svg';
+
+export function svgEl<K extends keyof SVGElementTagNameMap>(
+  tag: K,
+  attributes: Record<string, string | number> = {},
+  text?: string,
+): SVGElementTagNameMap[K] {
+  const el = document.createElementNS(NS, tag);
+  for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, String(value));
+  if (text !== undefined) el.textContent = text;
+  return el;
+}
+
+/** Calls `render(width)` now and whenever the container's width changes. */
+export function onWidthChange(container: HTMLElement, render: (width: number) => void): void {
+  let last = -1;
+  const run = (): void => {
+    const width = Math.floor(container.clientWidth);
+    if (width > 0 && width !== last) {
+      last = width;
+      render(width);
+    }
+  };
+  new ResizeObserver(run).observe(container);
+  run();
+}
+
+/** A figure with a caption and an HTML legend, the chart itself appended by the caller. */
+export function createFigure(parent: HTMLElement, title: string, legend: ReadonlyArray<{ label: string; color: string; dashed?: boolean }>): {
+  figure: HTMLElement;
+  body: HTMLElement;
+  setLegend(items: ReadonlyArray<{ label: string; color: string; dashed?: boolean }>): void;
+} {
+  const figure = document.createElement('figure');
+  figure.className = 'chart';
+  const caption = document.createElement('figcaption');
+  caption.textContent = title;
+  const legendEl = document.createElement('ul');
+  legendEl.className = 'legend';
+  const body = document.createElement('div');
+  body.className = 'chart-body';
+  figure.append(caption, legendEl, body);
+  parent.append(figure);
+  const setLegend = (items: ReadonlyArray<{ label: string; color: string; dashed?: boolean }>): void => {
+    legendEl.replaceChildren(
+      ...items.map((item) => {
+        const li = document.createElement('li');
+        const swatch = document.createElement('span');
+        swatch.className = item.dashed ? 'swatch dashed' : 'swatch';
+        swatch.style.setProperty('--swatch', item.color);
+        li.append(swatch, document.createTextNode(item.label));
+        return li;
+      }),
+    );
+    legendEl.hidden = items.length === 0;
+  };
+  setLegend(legend);
+  return { figure, body, setLegend };
+}

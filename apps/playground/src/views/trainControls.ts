@@ -1,0 +1,104 @@
+import { h, numberRow, rangeRow, selectRow } from '../dom.js';
+import { D_MODELS, DEFAULT_CONFIG, LENGTHS, SAMPLER_MAX_LENGTH, SAMPLER_NAMES, configProblems } from '../training/trainConfig.js';
+import type { SamplerName, TaskName, TrainConfig } from '../training/trainConfig.js';
+import type { TrainState } from '../protocol.js';
+
+export interface TrainControls {
+  setState(state: TrainState): void;
+  setStatus(text: string): void;
+  setSamplerNote(text: string): void;
+}
+
+const SAMPLER_LABELS: Record<SamplerName, string> = {
+  exact: 'exact (enumeration)',
+  'transfer-matrix': 'transfer-matrix (banded J)',
+  tap: 'tap (mean field + Onsager)',
+  gibbs: 'gibbs (MCMC)',
+  dqa: 'dqa (simulated anneal)',
+};
+
+/**
+ * The Train panel's form: task, T, d_model, sampler, β and the optimizer settings, and the
+ * Train / Pause buttons. `initial` may come from the URL (`?steps=100&T=8`).
+ */
+export function createTrainControls(parent: HTMLElement, initial: TrainConfig, actions: { start(config: TrainConfig): void; pause(): void; resume(): void }): TrainControls {
+  const task = selectRow('task', 'Task', [
+    { value: 'brackets', label: 'Bracket matching' },
+    { value: 'shakespeare', label: 'Tiny Shakespeare (excerpt)' },
+  ], initial.task);
+  const length = selectRow('length', 'T (context)', LENGTHS.map((T) => ({ value: String(T), label: String(T) })), String(initial.length));
+  const dModel = selectRow('dmodel', 'd_model', D_MODELS.map((d) => ({ value: String(d), label: String(d) })), String(initial.dModel));
+  const sampler = selectRow('sampler', 'Sampler', SAMPLER_NAMES.map((s) => ({ value: s, label: SAMPLER_LABELS[s] })), initial.sampler);
+  const beta = rangeRow('beta', 'β', { min: 0.25, max: 3, step: 0.25, value: initial.beta }, (v) => v.toFixed(2));
+  const steps = numberRow('steps', 'Steps', { min: 1, max: 20000, step: 1, value: initial.steps });
+  const batch = numberRow('batch', 'Batch', { min: 1, max: 256, step: 1, value: initial.batchSize });
+  const lr = numberRow('lr', 'Learning rate', { min: 0.0001, max: 0.1, step: 'any', value: initial.lr });
+  const start = h('button', { type: 'button', id: 'train-start' }, 'Train');
+  const pause = h('button', { type: 'button', id: 'train-pause', class: 'secondary', disabled: true }, 'Pause');
+  const problem = h('p', { class: 'problem', role: 'alert', id: 'train-problem' });
+  const samplerNote = h('p', { class: 'note', id: 'sampler-note' });
+  const status = h('p', { class: 'status', id: 'train-status', 'aria-live': 'polite' }, 'Starting TensorFlow.js…');
+  parent.append(
+    h('div', { class: 'controls' }, task.label, task.select, length.label, length.select, dModel.label, dModel.select, sampler.label, sampler.select, beta.label, beta.wrap, steps.label, steps.input, batch.label, batch.input, lr.label, lr.input),
+    samplerNote,
+    h('div', { class: 'buttons' }, start, pause),
+    problem,
+    status,
+    h('p', { class: 'note' }, 'Both models start from the same weights and see the same batches; only the attention differs. The sampler is used by the boltzmann model; softmax needs none.'),
+  );
+
+  let state: TrainState = 'starting';
+  const read = (): TrainConfig => ({
+    ...DEFAULT_CONFIG,
+    seed: initial.seed,
+    evalEvery: initial.evalEvery,
+    task: task.select.value as TaskName,
+    length: Number(length.select.value),
+    dModel: Number(dModel.select.value),
+    sampler: sampler.select.value as SamplerName,
+    beta: Number(beta.input.value),
+    steps: Math.round(Number(steps.input.value)),
+    batchSize: Math.round(Number(batch.input.value)),
+    lr: Number(lr.input.value),
+  });
+  const validate = (): string[] => {
+    const problems = configProblems(read());
+    problem.textContent = problems.join('. ');
+    return problems;
+  };
+  // Options the chosen T is too long for are marked, not hidden.
+  const markSamplers = (): void => {
+    const T = Number(length.select.value);
+    for (const option of Array.from(sampler.select.options)) {
+      const name = option.value as SamplerName;
+      option.textContent = SAMPLER_LABELS[name] + (T > SAMPLER_MAX_LENGTH[name] ? ` — T ≤ ${SAMPLER_MAX_LENGTH[name]}` : '');
+    }
+  };
+  for (const input of [task.select, length.select, dModel.select, sampler.select, beta.input, steps.input, batch.input, lr.input]) {
+    input.addEventListener('change', () => {
+      markSamplers();
+      validate();
+    });
+  }
+  markSamplers();
+  start.addEventListener('click', () => {
+    if (validate().length === 0) actions.start(read());
+  });
+  pause.addEventListener('click', () => (state === 'paused' ? actions.resume() : actions.pause()));
+
+  return {
+    setState(next) {
+      state = next;
+      pause.disabled = next !== 'training' && next !== 'paused';
+      pause.textContent = next === 'paused' ? 'Resume' : 'Pause';
+      start.textContent = next === 'training' || next === 'paused' ? 'Restart' : 'Train';
+      status.dataset['state'] = next;
+    },
+    setStatus(text) {
+      status.textContent = text;
+    },
+    setSamplerNote(text) {
+      samplerNote.textContent = text;
+    },
+  };
+}

@@ -1,0 +1,126 @@
+import { VARIANT_COLORS } from '../charts/color.js';
+import { createLineChart } from '../charts/lineChart.js';
+import type { Series } from '../charts/lineChart.js';
+import { h } from '../dom.js';
+import type { EvalResult } from '../training/trainingSession.js';
+import { VARIANTS } from '../training/trainConfig.js';
+import type { Variant } from '../training/trainConfig.js';
+
+/** Smoothing of the noisy per-batch loss (exponential moving average). */
+const EMA = 0.1;
+/** Plot at most this many train-loss points per variant (older ones thinned). */
+const MAX_POINTS = 600;
+
+interface History {
+  readonly train: Array<[number, number]>;
+  readonly smooth: Array<[number, number]>;
+  readonly evalLoss: Array<[number, number]>;
+  readonly evalAccuracy: Array<[number, number]>;
+  ema: number | undefined;
+}
+
+export interface TrainResults {
+  reset(accuracyLabel: string): void;
+  addStep(step: number, losses: Record<Variant, number>): void;
+  addEval(step: number, results: Record<Variant, EvalResult>): void;
+}
+
+function emptyHistory(): History {
+  return { train: [], smooth: [], evalLoss: [], evalAccuracy: [], ema: undefined };
+}
+
+function thin(points: Array<[number, number]>): Array<[number, number]> {
+  if (points.length <= MAX_POINTS) return points;
+  const every = Math.ceil(points.length / MAX_POINTS);
+  return points.filter((_, i) => i % every === 0 || i === points.length - 1);
+}
+
+/** Loss and accuracy curves of both variants, and a table of the latest figures. */
+export function createTrainResults(parent: HTMLElement): TrainResults {
+  const charts = h('div', { class: 'charts' });
+  parent.append(charts);
+  const loss = createLineChart(charts, { title: 'Loss', xLabel: 'step', yLabel: 'cross-entropy (nats)', xDomain: [0, undefined], emptyText: 'press Train' });
+  const accuracy = createLineChart(charts, { title: 'Held-out accuracy', xLabel: 'step', yLabel: 'accuracy (%)', xDomain: [0, undefined], yDomain: [0, 100], emptyText: 'press Train' });
+  const caption = h('caption', { class: 'note' });
+  const body = h('tbody');
+  const table = h(
+    'table',
+    { class: 'stats', id: 'train-stats' },
+    caption,
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'variant'), h('th', { scope: 'col' }, 'step'), h('th', { scope: 'col' }, 'train loss (smoothed)'), h('th', { scope: 'col' }, 'held-out loss: first → latest'), h('th', { scope: 'col' }, 'held-out accuracy'))),
+    body,
+  );
+  parent.append(h('div', { class: 'table-wrap' }, table));
+  const cells = new Map<Variant, Record<'step' | 'train' | 'evalLoss' | 'accuracy', HTMLTableCellElement>>();
+  for (const variant of VARIANTS) {
+    const dot = h('span', { class: 'dot', 'aria-hidden': 'true' });
+    dot.style.background = VARIANT_COLORS[variant];
+    const row = { step: h('td'), train: h('td'), evalLoss: h('td'), accuracy: h('td') };
+    body.append(h('tr', { 'data-variant': variant }, h('th', { scope: 'row' }, dot, variant), row.step, row.train, row.evalLoss, row.accuracy));
+    cells.set(variant, row);
+  }
+
+  let history: Record<Variant, History> = { softmax: emptyHistory(), boltzmann: emptyHistory() };
+  let accuracyLabel = '';
+  let pending = false;
+
+  const render = (): void => {
+    pending = false;
+    const lossSeries: Series[] = [];
+    const accuracySeries: Series[] = [];
+    for (const variant of VARIANTS) {
+      const hv = history[variant];
+      const color = VARIANT_COLORS[variant];
+      lossSeries.push({ label: `${variant} raw batch loss`, color, points: thin(hv.train), opacity: 0.18, hideInLegend: true });
+      lossSeries.push({ label: `${variant} · train (smoothed)`, color, points: thin(hv.smooth) });
+      lossSeries.push({ label: `${variant} · held-out`, color, points: hv.evalLoss, mode: 'line+points', dashed: true });
+      accuracySeries.push({ label: variant, color, points: hv.evalAccuracy, mode: 'line+points' });
+      const row = cells.get(variant)!;
+      const last = hv.train.at(-1);
+      row.step.textContent = last ? String(last[0]) : '0';
+      row.train.textContent = hv.ema === undefined ? '—' : hv.ema.toFixed(3);
+      const first = hv.evalLoss[0];
+      const latest = hv.evalLoss.at(-1);
+      row.evalLoss.textContent = first && latest ? `${first[1].toFixed(3)} → ${latest[1].toFixed(3)}` : '—';
+      row.evalLoss.dataset['first'] = first ? String(first[1]) : '';
+      row.evalLoss.dataset['latest'] = latest ? String(latest[1]) : '';
+      row.evalLoss.dataset['latestStep'] = latest ? String(latest[0]) : '';
+      const acc = hv.evalAccuracy.at(-1);
+      row.accuracy.textContent = acc ? `${acc[1].toFixed(1)} %` : '—';
+    }
+    loss.update(lossSeries);
+    accuracy.update(accuracySeries);
+    caption.textContent = accuracyLabel ? `Accuracy: ${accuracyLabel}.` : '';
+  };
+  const schedule = (): void => {
+    if (!pending) {
+      pending = true;
+      requestAnimationFrame(render);
+    }
+  };
+
+  return {
+    reset(label) {
+      history = { softmax: emptyHistory(), boltzmann: emptyHistory() };
+      accuracyLabel = label;
+      schedule();
+    },
+    addStep(step, losses) {
+      for (const variant of VARIANTS) {
+        const hv = history[variant];
+        const value = losses[variant];
+        hv.train.push([step, value]);
+        hv.ema = hv.ema === undefined ? value : (1 - EMA) * hv.ema + EMA * value;
+        hv.smooth.push([step, hv.ema]);
+      }
+      schedule();
+    },
+    addEval(step, results) {
+      for (const variant of VARIANTS) {
+        history[variant].evalLoss.push([step, results[variant].loss]);
+        history[variant].evalAccuracy.push([step, 100 * results[variant].accuracy]);
+      }
+      schedule();
+    },
+  };
+}
