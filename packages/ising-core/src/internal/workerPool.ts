@@ -249,7 +249,7 @@ export class ExactWorkerPool {
   async start(slots: number): Promise<number> {
     if (this.unavailable) return 0;
     const workers = Array.from({ length: slots }, (_, slot) => this.workerAt(slot));
-    const ups = await Promise.all(workers.map((pw) => (pw === undefined ? false : pw.started)));
+    const ups = await Promise.all(workers.map((pw) => (pw === undefined ? false : startedWithin(pw, STARTUP_TIMEOUT_MS))));
     if (ups.some((up) => !up)) this.unavailable = true;
     return ups.filter(Boolean).length;
   }
@@ -379,6 +379,16 @@ const TASK_TIMEOUT_MS = 600_000;
 function waitStarted(ready: Int32Array): number {
   if (Atomics.load(ready, 0) === 0) Atomics.wait(ready, 0, 0, STARTUP_TIMEOUT_MS);
   return Atomics.load(ready, 0) === 0 ? -1 : Atomics.load(ready, 0);
+}
+
+/** Resolves whether `pw` came up within `ms`; one that did not is marked failed (a synchronous caller then skips it). */
+async function startedWithin(pw: PoolWorker, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  const up = await Promise.race([pw.started, late]);
+  clearTimeout(timer);
+  if (!up && Atomics.load(pw.ready, 0) === 0) Atomics.store(pw.ready, 0, -1);
+  return up;
 }
 
 let pool: ExactWorkerPool | undefined;
