@@ -7,6 +7,7 @@ export type DatasetErrorCode =
    * loader), or a configured data directory is missing or lacks the file (never routed around).
    */
   | 'DATASET_NOT_FOUND'
+  /** The runtime lacks what is needed: Node's modules for the file loaders, or WebCrypto / `fetch` for `loadTinyShakespeareFrom`. */
   | 'DATASET_UNSUPPORTED'
   /** Downloading the data file failed (network error, HTTP error, empty body, the caller's abort). */
   | 'DATASET_OFFLINE'
@@ -14,7 +15,7 @@ export type DatasetErrorCode =
   | 'DATASET_TIMEOUT'
   /** The server announced or sent more bytes than the limit (`options.maxBytes`); the transfer was stopped. */
   | 'DATASET_TOO_LARGE'
-  /** A data file (on disk or downloaded) does not have the expected sha256. */
+  /** A data file (on disk, downloaded, fetched or given as bytes) does not have the expected sha256. */
   | 'DATASET_CORRUPT'
   /** Reading or writing a data file failed for a reason other than absence (permissions, full disk, …). */
   | 'DATASET_IO_FAILED'

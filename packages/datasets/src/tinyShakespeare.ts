@@ -2,7 +2,8 @@ import { echo } from '@boltzmann/ising-core';
 import { createCharCorpus } from './charCorpus.js';
 import type { CharCorpus, CharCorpusOptions } from './charCorpus.js';
 import { DatasetError } from './errors.js';
-import { assertIntInRange, describe } from './internal/assert.js';
+import { checkSha256, describe } from './internal/assert.js';
+import { checkFetchOptions } from './internal/boundedFetch.js';
 import type { FetchLike } from './internal/boundedFetch.js';
 import { downloadVerified, folderState, readFirstCandidate } from './internal/dataFile.js';
 import { nodeModules } from './internal/nodeModules.js';
@@ -18,8 +19,6 @@ export const DATA_DIR_ENV = 'BOLTZMANN_DATA_DIR';
 export const DEFAULT_MAX_DOWNLOAD_BYTES = 8 * 1024 * 1024;
 /** Default longest a whole download (headers and body) may take, in milliseconds (60 s). */
 export const DEFAULT_DOWNLOAD_TIMEOUT_MS = 60_000;
-// setTimeout's largest delay.
-const MAX_TIMEOUT_MS = 2_147_483_647;
 
 export type { FetchLike, FetchResponseLike } from './internal/boundedFetch.js';
 
@@ -80,11 +79,7 @@ function plan(options: TinyShakespeareOptions): Plan {
   if (options === null || typeof options !== 'object') {
     throw new DatasetError('DATASET_INVALID_ARGUMENT', `options must be an object, got ${describe(options)}`);
   }
-  const rawSha = options.expectedSha256 ?? TINY_SHAKESPEARE_SHA256;
-  const expectedSha256 = typeof rawSha === 'string' ? rawSha.toLowerCase() : '';
-  if (!/^[0-9a-f]{64}$/.test(expectedSha256)) {
-    throw new DatasetError('DATASET_INVALID_ARGUMENT', `expectedSha256 must be 64 hex digits, got ${describe(options.expectedSha256)}`);
-  }
+  const expectedSha256 = checkSha256('expectedSha256', options.expectedSha256 ?? TINY_SHAKESPEARE_SHA256);
   for (const key of ['path', 'dataDir', 'cacheDir', 'url'] as const) {
     const value = options[key];
     if (value !== undefined && (typeof value !== 'string' || value === '')) {
@@ -94,11 +89,7 @@ function plan(options: TinyShakespeareOptions): Plan {
   if (options.download !== undefined && typeof options.download !== 'boolean') {
     throw new DatasetError('DATASET_INVALID_ARGUMENT', `options.download must be a boolean, got ${describe(options.download)}`);
   }
-  if (options.fetch !== undefined && typeof options.fetch !== 'function') {
-    throw new DatasetError('DATASET_INVALID_ARGUMENT', `options.fetch must be a function, got ${describe(options.fetch)}`);
-  }
-  if (options.maxBytes !== undefined) assertIntInRange('options.maxBytes', options.maxBytes, 1);
-  if (options.timeoutMs !== undefined) assertIntInRange('options.timeoutMs', options.timeoutMs, 1, MAX_TIMEOUT_MS);
+  checkFetchOptions(options);
   const { os, path: nodePath } = nodeModules();
   const { isAbsolute, join, resolve } = nodePath;
   const homedir = os.homedir;

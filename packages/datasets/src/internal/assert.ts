@@ -17,6 +17,15 @@ export function assertFiniteNumber(name: string, value: unknown): number {
   return value;
 }
 
+/** The lower-case form of a 64-hex-digit sha256; DATASET_INVALID_ARGUMENT otherwise (`name` and the value in the message). */
+export function checkSha256(name: string, value: unknown): string {
+  const hex = typeof value === 'string' ? value.toLowerCase() : '';
+  if (!/^[0-9a-f]{64}$/.test(hex)) {
+    throw new DatasetError('DATASET_INVALID_ARGUMENT', `${name} must be 64 hex digits, got ${describe(value)}`);
+  }
+  return hex;
+}
+
 /** A short, safe rendering of an offending value for error messages. */
 export function describe(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);

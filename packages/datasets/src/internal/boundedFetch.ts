@@ -1,6 +1,8 @@
 // No Node built-ins here: this module only needs `fetch`, streams, timers and AbortController.
 import { echo, readBounded } from '@boltzmann/ising-core';
-import type { DatasetError, DatasetErrorCode } from '../errors.js';
+import { DatasetError } from '../errors.js';
+import type { DatasetErrorCode } from '../errors.js';
+import { assertIntInRange, describe } from './assert.js';
 
 /** The part of a `ReadableStreamDefaultReader<Uint8Array>` the downloader uses. */
 export interface ByteReaderLike {
@@ -40,6 +42,18 @@ export interface FetchLimits {
   timeoutMs: number;
   /** The caller's abort signal, if any. */
   signal?: AbortSignal | undefined;
+}
+
+/** setTimeout's largest delay: the largest `timeoutMs` accepted. */
+export const MAX_TIMEOUT_MS = 2_147_483_647;
+
+/** Throws DATASET_INVALID_ARGUMENT for a `fetch` that is not a function or a malformed `maxBytes` / `timeoutMs`. */
+export function checkFetchOptions(options: { fetch?: unknown; maxBytes?: unknown; timeoutMs?: unknown }): void {
+  if (options.fetch !== undefined && typeof options.fetch !== 'function') {
+    throw new DatasetError('DATASET_INVALID_ARGUMENT', `options.fetch must be a function, got ${describe(options.fetch)}`);
+  }
+  if (options.maxBytes !== undefined) assertIntInRange('options.maxBytes', options.maxBytes, 1);
+  if (options.timeoutMs !== undefined) assertIntInRange('options.timeoutMs', options.timeoutMs, 1, MAX_TIMEOUT_MS);
 }
 
 /** Builds the coded error of a failed transfer from a short reason (the caller adds where and what). */

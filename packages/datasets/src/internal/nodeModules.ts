@@ -14,7 +14,7 @@ let cached: NodeModules | undefined;
 /**
  * Node's `fs`, `path`, `os` and `crypto` for the file loaders.
  *
- * @throws {DatasetError} DATASET_UNSUPPORTED outside Node (a browser): fetch the text yourself and use `createCharCorpus`.
+ * @throws {DatasetError} DATASET_UNSUPPORTED outside Node (a browser): use `loadTinyShakespeareFrom` or `createCharCorpus` there.
  */
 export function nodeModules(): NodeModules {
   if (cached !== undefined) return cached;
@@ -25,7 +25,7 @@ export function nodeModules(): NodeModules {
   if (fs === undefined || path === undefined || os === undefined || crypto === undefined) {
     throw new DatasetError(
       'DATASET_UNSUPPORTED',
-      'loading Tiny Shakespeare from files or the download cache needs Node.js; in a browser, fetch the text yourself and pass it to createCharCorpus(text)',
+      'loading Tiny Shakespeare from files or the download cache needs Node.js; in a browser, use loadTinyShakespeareFrom({ url }) or ({ bytes }) (verified, nothing stored), or pass text you already have to createCharCorpus(text)',
     );
   }
   cached = { fs, path, os, crypto };
