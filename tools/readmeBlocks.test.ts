@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 /**
  * Every ```ts and ```js block of every README is type-checked as a module of its own, against
  * the workspace's sources (the compiler options of `pnpm typecheck`; JavaScript blocks are
- * resolved, not type-checked). A block whose first line is a comment naming a file
+ * resolved, not type-checked), with the DOM and Vite's client types (`?worker` imports) for
+ * the browser examples. A block whose first line is a comment naming a file
  * (`// mySampler.js — …`) is written under that name, so a later block can import it.
  */
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -50,7 +51,7 @@ describe('README code blocks', () => {
       writeFileSync(join(dir, name), `${b.code}\nexport {};\n`);
       return { name, block: b, k };
     });
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ extends: '../../../tsconfig.base.json', compilerOptions: { noEmit: true, noUnusedLocals: false, allowJs: true, checkJs: false }, include: ['*.ts', '*.js'] }));
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ extends: '../../../tsconfig.base.json', compilerOptions: { noEmit: true, noUnusedLocals: false, allowJs: true, checkJs: false, lib: ['ES2023', 'DOM'], types: ['node', 'vite/client'] }, include: ['*.ts', '*.js'] }));
     let output = '';
     try {
       execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(dir, 'tsconfig.json'), '--pretty', 'false'], { encoding: 'utf8', stdio: 'pipe' });
