@@ -12,6 +12,8 @@ export interface Series {
   /** Leave out of the legend (e.g. a faint raw curve under its smoothed one). */
   readonly hideInLegend?: boolean;
   readonly opacity?: number;
+  /** Line width in px (default 2): a wider line under a narrower one keeps both visible where they overlap. */
+  readonly width?: number;
 }
 
 export interface LineChartOptions {
@@ -19,6 +21,8 @@ export interface LineChartOptions {
   readonly xLabel: string;
   readonly yLabel: string;
   readonly xLog?: boolean;
+  /** Explicit x ticks (e.g. the τ values of a sweep) instead of computed ones. */
+  readonly xTicks?: readonly number[];
   readonly yLog?: boolean;
   /** Fixed domain ends; the data's extent otherwise. */
   readonly xDomain?: readonly [number | undefined, number | undefined];
@@ -39,10 +43,10 @@ function extent(values: number[], log: boolean, fixed: readonly [number | undefi
   const usable = log ? values.filter((v) => v > 0) : values.filter(Number.isFinite);
   let lo = fixed?.[0] ?? (usable.length ? Math.min(...usable) : log ? 1 : 0);
   let hi = fixed?.[1] ?? (usable.length ? Math.max(...usable) : log ? 10 : 1);
-  if (!log && fixed?.[0] === undefined && fixed?.[1] === undefined && hi > lo) {
+  if (!log && hi > lo) {
     const pad = (hi - lo) * 0.05;
-    lo -= pad;
-    hi += pad;
+    if (fixed?.[0] === undefined) lo -= pad;
+    if (fixed?.[1] === undefined) hi += pad;
   }
   return [lo, hi];
 }
@@ -73,7 +77,8 @@ export function createLineChart(parent: HTMLElement, options: LineChartOptions):
       grid.append(svgEl('line', { x1: MARGIN.left, x2: MARGIN.left + plotW, y1: y(t), y2: y(t) }));
       grid.append(svgEl('text', { x: MARGIN.left - 6, y: y(t) + 4, 'text-anchor': 'end', class: 'tick' }, y.format(t)));
     }
-    for (const t of x.ticks) {
+    const xTicks = options.xTicks?.filter((t) => t >= Math.min(x0, x1) && t <= Math.max(x0, x1)) ?? x.ticks;
+    for (const t of xTicks) {
       grid.append(svgEl('line', { x1: x(t), x2: x(t), y1: MARGIN.top + plotH, y2: MARGIN.top + plotH + 4 }));
       grid.append(svgEl('text', { x: x(t), y: MARGIN.top + plotH + 16, 'text-anchor': 'middle', class: 'tick' }, x.format(t)));
     }
@@ -94,7 +99,7 @@ export function createLineChart(parent: HTMLElement, options: LineChartOptions):
       if (mode !== 'points' && pts.length > 1) {
         const d = pts.map((p, i) => `${i ? 'L' : 'M'}${x(p[0]).toFixed(1)},${y(p[1]).toFixed(1)}`).join('');
         plot.append(
-          svgEl('path', { d, fill: 'none', stroke: s.color, 'stroke-width': 2, 'stroke-opacity': s.opacity ?? 1, ...(s.dashed ? { 'stroke-dasharray': '5 4' } : {}) }),
+          svgEl('path', { d, fill: 'none', stroke: s.color, 'stroke-width': s.width ?? 2, 'stroke-opacity': s.opacity ?? 1, ...(s.dashed ? { 'stroke-dasharray': '5 4' } : {}) }),
         );
       }
       if (mode !== 'line') {
@@ -127,7 +132,7 @@ export function createLineChart(parent: HTMLElement, options: LineChartOptions):
     update(series, newMarker) {
       current = series;
       marker = newMarker;
-      setLegend(series.filter((s) => !s.hideInLegend).map((s) => ({ label: s.label, color: s.color, ...(s.dashed ? { dashed: true } : {}) })));
+      setLegend(series.filter((s) => !s.hideInLegend).map((s) => ({ label: s.label, color: s.color, dashed: s.dashed === true, dot: s.mode === 'points' })));
       if (width > 0) render(width);
     },
   };

@@ -10,7 +10,7 @@ function niceStep(span: number, count: number): number {
   const raw = span / Math.max(1, count);
   const power = 10 ** Math.floor(Math.log10(raw));
   const m = raw / power;
-  return (m >= 5 ? 10 : m >= 2 ? 5 : m >= 1 ? 2 : 1) * power;
+  return (m > 7 ? 10 : m > 3 ? 5 : m > 1.4 ? 2 : 1) * power;
 }
 
 /** Short number formatting for tick labels. */

@@ -27,11 +27,19 @@ export function onWidthChange(container: HTMLElement, render: (width: number) =>
   run();
 }
 
+/** One legend entry: a line (solid or dotted) or a dot, in the series' colour. */
+export interface LegendItem {
+  readonly label: string;
+  readonly color: string;
+  readonly dashed?: boolean;
+  readonly dot?: boolean;
+}
+
 /** A figure with a caption and an HTML legend, the chart itself appended by the caller. */
-export function createFigure(parent: HTMLElement, title: string, legend: ReadonlyArray<{ label: string; color: string; dashed?: boolean }>): {
+export function createFigure(parent: HTMLElement, title: string, legend: ReadonlyArray<LegendItem>): {
   figure: HTMLElement;
   body: HTMLElement;
-  setLegend(items: ReadonlyArray<{ label: string; color: string; dashed?: boolean }>): void;
+  setLegend(items: ReadonlyArray<LegendItem>): void;
 } {
   const figure = document.createElement('figure');
   figure.className = 'chart';
@@ -43,12 +51,12 @@ export function createFigure(parent: HTMLElement, title: string, legend: Readonl
   body.className = 'chart-body';
   figure.append(caption, legendEl, body);
   parent.append(figure);
-  const setLegend = (items: ReadonlyArray<{ label: string; color: string; dashed?: boolean }>): void => {
+  const setLegend = (items: ReadonlyArray<LegendItem>): void => {
     legendEl.replaceChildren(
       ...items.map((item) => {
         const li = document.createElement('li');
         const swatch = document.createElement('span');
-        swatch.className = item.dashed ? 'swatch dashed' : 'swatch';
+        swatch.className = item.dot ? 'swatch dot-swatch' : item.dashed ? 'swatch dashed' : 'swatch';
         swatch.style.setProperty('--swatch', item.color);
         li.append(swatch, document.createTextNode(item.label));
         return li;

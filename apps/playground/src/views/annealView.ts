@@ -31,7 +31,7 @@ export function createAnnealView(parent: HTMLElement): void {
     { value: 'effective-temperature', label: 'effective temperature' },
     { value: 'none', label: 'none (raw βh, βJ)' },
   ], 'linear-response');
-  const time = rangeRow('anneal-time', 'Time t', { min: 0, max: TROTTER_STEPS, step: 1, value: TROTTER_STEPS }, (k) => `${k}/${TROTTER_STEPS} τ`);
+  const time = rangeRow('anneal-time', 'Time t', { min: 0, max: TROTTER_STEPS, step: 1, value: TROTTER_STEPS }, (k) => `${(k / TROTTER_STEPS).toFixed(2)} τ`);
   const play = h('button', { type: 'button', id: 'anneal-play' }, 'Play the anneal');
   const readout = h('p', { class: 'readout', id: 'anneal-readout', 'aria-live': 'polite' }, 'Computing…');
   const problem = h('p', { class: 'problem', role: 'alert' });
@@ -50,7 +50,7 @@ export function createAnnealView(parent: HTMLElement): void {
     h('div', { class: 'anneal-grid' }, controls, charts),
   );
   const distribution = createDistributionChart(charts, 'Probabilities of the 2ⁿ spin configurations', VARIANT_COLORS.boltzmann);
-  const klChart = createLineChart(charts, { title: 'KL(Boltzmann ‖ DQA) against anneal time', xLabel: 'anneal time τ', yLabel: 'KL (nats)', xLog: true, yLog: true, height: 210 });
+  const klChart = createLineChart(charts, { title: 'KL(Boltzmann ‖ DQA) against anneal time', xLabel: 'anneal time τ', yLabel: 'KL (nats)', xLog: true, xTicks: KL_TAUS, yLog: true, height: 210 });
 
   let result: AnnealResult | undefined;
   let settings: AnnealSettings | undefined;

@@ -11,10 +11,10 @@ export interface TrainControls {
 
 const SAMPLER_LABELS: Record<SamplerName, string> = {
   exact: 'exact (enumeration)',
-  'transfer-matrix': 'transfer-matrix (banded J)',
-  tap: 'tap (mean field + Onsager)',
+  'transfer-matrix': 'transfer-matrix (band)',
+  tap: 'tap (mean field)',
   gibbs: 'gibbs (MCMC)',
-  dqa: 'dqa (simulated anneal)',
+  dqa: 'dqa (quantum anneal)',
 };
 
 /**
@@ -24,7 +24,7 @@ const SAMPLER_LABELS: Record<SamplerName, string> = {
 export function createTrainControls(parent: HTMLElement, initial: TrainConfig, actions: { start(config: TrainConfig): void; pause(): void; resume(): void }): TrainControls {
   const task = selectRow('task', 'Task', [
     { value: 'brackets', label: 'Bracket matching' },
-    { value: 'shakespeare', label: 'Tiny Shakespeare (excerpt)' },
+    { value: 'shakespeare', label: 'Tiny Shakespeare' },
   ], initial.task);
   const length = selectRow('length', 'T (context)', LENGTHS.map((T) => ({ value: String(T), label: String(T) })), String(initial.length));
   const dModel = selectRow('dmodel', 'd_model', D_MODELS.map((d) => ({ value: String(d), label: String(d) })), String(initial.dModel));
@@ -81,19 +81,22 @@ export function createTrainControls(parent: HTMLElement, initial: TrainConfig, a
     });
   }
   markSamplers();
+  const setState = (next: TrainState): void => {
+    state = next;
+    pause.disabled = next !== 'training' && next !== 'paused';
+    pause.textContent = next === 'paused' ? 'Resume' : 'Pause';
+    start.textContent = next === 'training' || next === 'paused' ? 'Restart' : 'Train';
+    status.dataset['state'] = next;
+  };
   start.addEventListener('click', () => {
-    if (validate().length === 0) actions.start(read());
+    if (validate().length > 0) return;
+    setState('starting'); // until the worker reports the new run's state
+    actions.start(read());
   });
   pause.addEventListener('click', () => (state === 'paused' ? actions.resume() : actions.pause()));
 
   return {
-    setState(next) {
-      state = next;
-      pause.disabled = next !== 'training' && next !== 'paused';
-      pause.textContent = next === 'paused' ? 'Resume' : 'Pause';
-      start.textContent = next === 'training' || next === 'paused' ? 'Restart' : 'Train';
-      status.dataset['state'] = next;
-    },
+    setState,
     setStatus(text) {
       status.textContent = text;
     },

@@ -7,7 +7,7 @@ import { VARIANTS } from '../training/trainConfig.js';
 import type { Variant } from '../training/trainConfig.js';
 
 /** Smoothing of the noisy per-batch loss (exponential moving average). */
-const EMA = 0.1;
+const EMA = 0.15;
 /** Plot at most this many train-loss points per variant (older ones thinned). */
 const MAX_POINTS = 600;
 
@@ -40,14 +40,26 @@ export function createTrainResults(parent: HTMLElement): TrainResults {
   const charts = h('div', { class: 'charts' });
   parent.append(charts);
   const loss = createLineChart(charts, { title: 'Loss', xLabel: 'step', yLabel: 'cross-entropy (nats)', xDomain: [0, undefined], emptyText: 'press Train' });
-  const accuracy = createLineChart(charts, { title: 'Held-out accuracy', xLabel: 'step', yLabel: 'accuracy (%)', xDomain: [0, undefined], yDomain: [0, 100], emptyText: 'press Train' });
+  const accuracy = createLineChart(charts, { title: 'Held-out accuracy', xLabel: 'step', yLabel: 'accuracy (%)', xDomain: [0, undefined], yDomain: [0, undefined], emptyText: 'press Train' });
   const caption = h('caption', { class: 'note' });
   const body = h('tbody');
   const table = h(
     'table',
     { class: 'stats', id: 'train-stats' },
     caption,
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'variant'), h('th', { scope: 'col' }, 'step'), h('th', { scope: 'col' }, 'train loss (smoothed)'), h('th', { scope: 'col' }, 'held-out loss: first → latest'), h('th', { scope: 'col' }, 'held-out accuracy'))),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        h('th', { scope: 'col' }, 'variant'),
+        h('th', { scope: 'col', class: 'col-step' }, 'step'),
+        h('th', { scope: 'col', title: 'smoothed batch loss' }, 'train loss'),
+        h('th', { scope: 'col' }, 'held-out loss, first → now'),
+        h('th', { scope: 'col' }, 'accuracy'),
+      ),
+    ),
     body,
   );
   parent.append(h('div', { class: 'table-wrap' }, table));
@@ -55,7 +67,7 @@ export function createTrainResults(parent: HTMLElement): TrainResults {
   for (const variant of VARIANTS) {
     const dot = h('span', { class: 'dot', 'aria-hidden': 'true' });
     dot.style.background = VARIANT_COLORS[variant];
-    const row = { step: h('td'), train: h('td'), evalLoss: h('td'), accuracy: h('td') };
+    const row = { step: h('td', { class: 'col-step' }), train: h('td'), evalLoss: h('td'), accuracy: h('td') };
     body.append(h('tr', { 'data-variant': variant }, h('th', { scope: 'row' }, dot, variant), row.step, row.train, row.evalLoss, row.accuracy));
     cells.set(variant, row);
   }
@@ -72,9 +84,11 @@ export function createTrainResults(parent: HTMLElement): TrainResults {
       const hv = history[variant];
       const color = VARIANT_COLORS[variant];
       lossSeries.push({ label: `${variant} raw batch loss`, color, points: thin(hv.train), opacity: 0.18, hideInLegend: true });
-      lossSeries.push({ label: `${variant} · train (smoothed)`, color, points: thin(hv.smooth) });
-      lossSeries.push({ label: `${variant} · held-out`, color, points: hv.evalLoss, mode: 'line+points', dashed: true });
-      accuracySeries.push({ label: variant, color, points: hv.evalAccuracy, mode: 'line+points' });
+      // softmax is drawn first and wider, so it shows around boltzmann where the curves coincide.
+      const width = variant === 'softmax' ? 4 : 2;
+      lossSeries.push({ label: `${variant} · train (smoothed)`, color, points: thin(hv.smooth), width });
+      lossSeries.push({ label: `${variant} · held-out`, color, points: hv.evalLoss, mode: 'line+points', dashed: true, width });
+      accuracySeries.push({ label: variant, color, points: hv.evalAccuracy, mode: 'line+points', width });
       const row = cells.get(variant)!;
       const last = hv.train.at(-1);
       row.step.textContent = last ? String(last[0]) : '0';
