@@ -26,7 +26,14 @@ export default defineConfig({
       project('bench', 'apps/bench'),
       // The site's own modules, and the end-to-end test: it builds the site, serves it on 127.0.0.1
       // and drives Debian's Chromium through playwright-core (skipped without Chromium unless CI is set).
-      { extends: true as const, test: { name: 'playground', root: 'apps/playground', include: ['src/**/*.test.ts', 'e2e/**/*.test.ts'] } },
+      {
+        extends: true as const,
+        test: {
+          name: 'playground',
+          root: 'apps/playground',
+          include: ['src/**/*.test.ts', 'e2e/**/*.test.ts'],
+        },
+      },
       { extends: true as const, test: { name: 'tools', root: 'tools', include: ['*.test.ts'] } },
     ],
   },

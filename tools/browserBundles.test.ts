@@ -17,7 +17,9 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 
 async function staticNodeImports(entry: string | { contents: string }): Promise<string[]> {
   const result = await build({
-    ...(typeof entry === 'string' ? { entryPoints: [`${root}/${entry}`] } : { stdin: { contents: entry.contents, resolveDir: root, loader: 'ts' as const } }),
+    ...(typeof entry === 'string'
+      ? { entryPoints: [`${root}/${entry}`] }
+      : { stdin: { contents: entry.contents, resolveDir: root, loader: 'ts' as const } }),
     bundle: true,
     platform: 'browser',
     format: 'esm',
@@ -30,17 +32,30 @@ async function staticNodeImports(entry: string | { contents: string }): Promise<
   });
   const meta: Metafile = result.metafile;
   return Object.entries(meta.inputs).flatMap(([file, input]) =>
-    input.imports.filter((i) => i.path.startsWith('node:') && i.kind === 'import-statement').map((i) => `${file} imports ${i.path}`),
+    input.imports
+      .filter((i) => i.path.startsWith('node:') && i.kind === 'import-statement')
+      .map((i) => `${file} imports ${i.path}`),
   );
 }
 
 describe('browser bundles', () => {
   it('the check sees a top-level Node import, and lets a lazy one through', async () => {
-    expect(await staticNodeImports({ contents: "import { readFileSync } from 'node:fs'; export const f = readFileSync;" })).toEqual(['<stdin> imports node:fs']);
-    expect(await staticNodeImports({ contents: "export const f = () => import('node:fs');" })).toEqual([]);
+    expect(
+      await staticNodeImports({
+        contents: "import { readFileSync } from 'node:fs'; export const f = readFileSync;",
+      }),
+    ).toEqual(['<stdin> imports node:fs']);
+    expect(
+      await staticNodeImports({ contents: "export const f = () => import('node:fs');" }),
+    ).toEqual([]);
   });
 
-  for (const entry of ['packages/ising-core/src/index.ts', 'packages/dqa-sim/src/index.ts', 'packages/attention/src/index.ts', 'packages/datasets/src/index.ts']) {
+  for (const entry of [
+    'packages/ising-core/src/index.ts',
+    'packages/dqa-sim/src/index.ts',
+    'packages/attention/src/index.ts',
+    'packages/datasets/src/index.ts',
+  ]) {
     it(`${entry} bundles for the browser with no top-level Node built-in`, async () => {
       expect(await staticNodeImports(entry)).toEqual([]);
     }, 60_000);
@@ -48,7 +63,11 @@ describe('browser bundles', () => {
 
   it('the datasets bundle loads Tiny Shakespeare from bytes with no Node built-in', async () => {
     const result = await build({
-      stdin: { contents: "export { loadTinyShakespeareFrom } from './packages/datasets/src/index.ts';", resolveDir: root, loader: 'ts' },
+      stdin: {
+        contents: "export { loadTinyShakespeareFrom } from './packages/datasets/src/index.ts';",
+        resolveDir: root,
+        loader: 'ts',
+      },
       bundle: true,
       platform: 'browser',
       format: 'esm',
@@ -61,9 +80,13 @@ describe('browser bundles', () => {
     try {
       const file = join(dir, 'datasets.mjs');
       writeFileSync(file, result.outputFiles[0]!.text);
-      const bytes = new Uint8Array(readFileSync(join(root, 'data', 'tinyshakespeare', 'input.txt')));
+      const bytes = new Uint8Array(
+        readFileSync(join(root, 'data', 'tinyshakespeare', 'input.txt')),
+      );
       const data = await withoutNodeBuiltins(async () => {
-        const bundled = (await import(/* @vite-ignore */ pathToFileURL(file).href)) as typeof import('../packages/datasets/src/index.js');
+        const bundled = (await import(
+          /* @vite-ignore */ pathToFileURL(file).href
+        )) as typeof import('../packages/datasets/src/index.js');
         return bundled.loadTinyShakespeareFrom({ bytes });
       });
       expect([data.source, data.vocab.size, data.train.length]).toEqual(['bytes', 65, 1_003_854]);

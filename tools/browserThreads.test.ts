@@ -55,7 +55,11 @@ window.run = async (where, bundledWorker) => {
 async function bundle(): Promise<Map<string, string>> {
   const virtual = { 'compute.ts': COMPUTE, 'host.ts': HOST_WORKER, 'page.ts': PAGE };
   const result = await build({
-    entryPoints: { page: 'virtual:page.ts', host: 'virtual:host.ts', 'ising-worker': '@boltzmann/ising-core/worker' },
+    entryPoints: {
+      page: 'virtual:page.ts',
+      host: 'virtual:host.ts',
+      'ising-worker': '@boltzmann/ising-core/worker',
+    },
     bundle: true,
     platform: 'browser',
     format: 'esm',
@@ -68,79 +72,113 @@ async function bundle(): Promise<Map<string, string>> {
       {
         name: 'virtual',
         setup(b) {
-          b.onResolve({ filter: /^(virtual:|\.\/compute\.ts$)/ }, (a) => ({ path: a.path.replace(/^virtual:|^\.\//, ''), namespace: 'virtual' }));
-          b.onLoad({ filter: /.*/, namespace: 'virtual' }, (a) => ({ contents: virtual[a.path as keyof typeof virtual], loader: 'ts', resolveDir: root }));
+          b.onResolve({ filter: /^(virtual:|\.\/compute\.ts$)/ }, (a) => ({
+            path: a.path.replace(/^virtual:|^\.\//, ''),
+            namespace: 'virtual',
+          }));
+          b.onLoad({ filter: /.*/, namespace: 'virtual' }, (a) => ({
+            contents: virtual[a.path as keyof typeof virtual],
+            loader: 'ts',
+            resolveDir: root,
+          }));
         },
       },
     ],
   });
   const files = new Map(result.outputFiles.map((f) => [f.path.replace(/^\/out\//, ''), f.text]));
-  files.set('index.html', '<!doctype html><meta charset="utf-8"><title>threads</title><script type="module" src="./page.js"></script>');
+  files.set(
+    'index.html',
+    '<!doctype html><meta charset="utf-8"><title>threads</title><script type="module" src="./page.js"></script>',
+  );
   return files;
 }
 
-type Outcome = { started: { live: number; available: boolean }; after: { live: number; available: boolean }; exactSame: boolean; tapSame: boolean; posts: number; warnings: string[]; isolated: boolean };
+type Outcome = {
+  started: { live: number; available: boolean };
+  after: { live: number; available: boolean };
+  exactSame: boolean;
+  tapSame: boolean;
+  posts: number;
+  warnings: string[];
+  isolated: boolean;
+};
 
-describe.skipIf(missing !== undefined)(`ising-core threads in Chromium${missing === undefined ? '' : ` (skipped: ${missing})`}`, () => {
-  let browser: Browser;
-  let files: Map<string, string>;
-  const servers: StaticServer[] = [];
+describe.skipIf(missing !== undefined)(
+  `ising-core threads in Chromium${missing === undefined ? '' : ` (skipped: ${missing})`}`,
+  () => {
+    let browser: Browser;
+    let files: Map<string, string>;
+    const servers: StaticServer[] = [];
 
-  beforeAll(async () => {
-    [browser, files] = await Promise.all([launchChromium(), bundle()]);
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await Promise.all(servers.map((s) => s.close()));
-  });
+    beforeAll(async () => {
+      [browser, files] = await Promise.all([launchChromium(), bundle()]);
+    }, 120_000);
+    afterAll(async () => {
+      await browser?.close();
+      await Promise.all(servers.map((s) => s.close()));
+    });
 
-  async function run(where: 'worker' | 'main', options: { isolated: boolean; bundledWorker: boolean }): Promise<{ outcome: Outcome; errors: string[] }> {
-    const server = await serveStatic(files, { isolated: options.isolated });
-    servers.push(server);
-    const watched = await watchedPage(browser);
-    await watched.page.goto(server.url);
-    await watched.page.waitForFunction(() => typeof (globalThis as { run?: unknown }).run === 'function');
-    const outcome = await watched.page.evaluate(([w, b]) => (globalThis as unknown as { run(w: string, b: boolean): Promise<Outcome> }).run(w, b), [where, options.bundledWorker] as const);
-    await watched.page.context().close();
-    expect(watched.offLoopback).toEqual([]);
-    return { outcome, errors: watched.errors };
-  }
+    async function run(
+      where: 'worker' | 'main',
+      options: { isolated: boolean; bundledWorker: boolean },
+    ): Promise<{ outcome: Outcome; errors: string[] }> {
+      const server = await serveStatic(files, { isolated: options.isolated });
+      servers.push(server);
+      const watched = await watchedPage(browser);
+      await watched.page.goto(server.url);
+      await watched.page.waitForFunction(
+        () => typeof (globalThis as { run?: unknown }).run === 'function',
+      );
+      const outcome = await watched.page.evaluate(
+        ([w, b]) =>
+          (globalThis as unknown as { run(w: string, b: boolean): Promise<Outcome> }).run(w, b),
+        [where, options.bundledWorker] as const,
+      );
+      await watched.page.context().close();
+      expect(watched.offLoopback).toEqual([]);
+      return { outcome, errors: watched.errors };
+    }
 
-  it('runs on a Web Worker of its own in an isolated page, bundled with esbuild, and answers as one thread does', async () => {
-    const { outcome, errors } = await run('worker', { isolated: true, bundledWorker: true });
-    expect(outcome.isolated).toBe(true);
-    expect(outcome.started).toMatchObject({ live: 1, available: true });
-    expect(outcome.after).toMatchObject({ live: 1, available: true });
-    // The start-up flag plus at least one exact forward, one backward and the tap tasks.
-    expect(outcome.posts).toBeGreaterThanOrEqual(5);
-    expect(outcome.exactSame).toBe(true);
-    expect(outcome.tapSame).toBe(true);
-    expect(outcome.warnings).toEqual([]);
-    expect(errors).toEqual([]);
-  }, 120_000);
+    it('runs on a Web Worker of its own in an isolated page, bundled with esbuild, and answers as one thread does', async () => {
+      const { outcome, errors } = await run('worker', { isolated: true, bundledWorker: true });
+      expect(outcome.isolated).toBe(true);
+      expect(outcome.started).toMatchObject({ live: 1, available: true });
+      expect(outcome.after).toMatchObject({ live: 1, available: true });
+      // The start-up flag plus at least one exact forward, one backward and the tap tasks.
+      expect(outcome.posts).toBeGreaterThanOrEqual(5);
+      expect(outcome.exactSame).toBe(true);
+      expect(outcome.tapSame).toBe(true);
+      expect(outcome.warnings).toEqual([]);
+      expect(errors).toEqual([]);
+    }, 120_000);
 
-  it('without cross-origin isolation: no threads, one warning that says why, the same answers', async () => {
-    const { outcome } = await run('worker', { isolated: false, bundledWorker: true });
-    expect(outcome.isolated).toBe(false);
-    expect(outcome.started).toMatchObject({ live: 0, available: false });
-    expect(outcome.posts).toBe(0);
-    expect(outcome.exactSame && outcome.tapSame).toBe(true);
-    expect(outcome.warnings.filter((w) => w.includes('ISING_THREADS_UNAVAILABLE')).length).toBeLessThanOrEqual(1);
-  }, 120_000);
+    it('without cross-origin isolation: no threads, one warning that says why, the same answers', async () => {
+      const { outcome } = await run('worker', { isolated: false, bundledWorker: true });
+      expect(outcome.isolated).toBe(false);
+      expect(outcome.started).toMatchObject({ live: 0, available: false });
+      expect(outcome.posts).toBe(0);
+      expect(outcome.exactSame && outcome.tapSame).toBe(true);
+      expect(
+        outcome.warnings.filter((w) => w.includes('ISING_THREADS_UNAVAILABLE')).length,
+      ).toBeLessThanOrEqual(1);
+    }, 120_000);
 
-  it("on the page's main thread (which may not block): one warning that says why, the same answers", async () => {
-    const { outcome } = await run('main', { isolated: true, bundledWorker: true });
-    expect(outcome.exactSame && outcome.tapSame).toBe(true);
-    const said = outcome.warnings.filter((w) => w.includes('ISING_THREADS_UNAVAILABLE'));
-    expect(said).toHaveLength(1);
-    expect(said[0]).toMatch(/may not block/);
-  }, 120_000);
+    it("on the page's main thread (which may not block): one warning that says why, the same answers", async () => {
+      const { outcome } = await run('main', { isolated: true, bundledWorker: true });
+      expect(outcome.exactSame && outcome.tapSame).toBe(true);
+      const said = outcome.warnings.filter((w) => w.includes('ISING_THREADS_UNAVAILABLE'));
+      expect(said).toHaveLength(1);
+      expect(said[0]).toMatch(/may not block/);
+    }, 120_000);
 
-  it('with no worker factory and no dist/ beside the bundle: the worker fails to load, one warning, the same answers', async () => {
-    const { outcome } = await run('worker', { isolated: true, bundledWorker: false });
-    expect(outcome.exactSame && outcome.tapSame).toBe(true);
-    expect(outcome.started.live).toBe(0);
-    expect(outcome.after.available).toBe(false);
-    expect(outcome.warnings.filter((w) => w.includes('ISING_THREADS_UNAVAILABLE'))).toHaveLength(1);
-  }, 120_000);
-});
+    it('with no worker factory and no dist/ beside the bundle: the worker fails to load, one warning, the same answers', async () => {
+      const { outcome } = await run('worker', { isolated: true, bundledWorker: false });
+      expect(outcome.exactSame && outcome.tapSame).toBe(true);
+      expect(outcome.started.live).toBe(0);
+      expect(outcome.after.available).toBe(false);
+      expect(outcome.warnings.filter((w) => w.includes('ISING_THREADS_UNAVAILABLE'))).toHaveLength(
+        1,
+      );
+    }, 120_000);
+  },
+);

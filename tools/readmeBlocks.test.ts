@@ -12,7 +12,12 @@ import { describe, expect, it } from 'vitest';
  * (`// mySampler.js — …`) is written under that name, so a later block can import it.
  */
 const root = fileURLToPath(new URL('..', import.meta.url));
-const readmes = ['README.md', ...['packages', 'apps'].flatMap((dir) => readdirSync(join(root, dir)).map((p) => join(dir, p, 'README.md')))].filter((p) => existsSync(join(root, p)));
+const readmes = [
+  'README.md',
+  ...['packages', 'apps'].flatMap((dir) =>
+    readdirSync(join(root, dir)).map((p) => join(dir, p, 'README.md')),
+  ),
+].filter((p) => existsSync(join(root, p)));
 
 interface Block {
   readonly readme: string;
@@ -30,7 +35,12 @@ function blocks(readme: string): Block[] {
     const start = i + 1;
     let end = start;
     while (end < lines.length && lines[end]!.trim() !== '```') end++;
-    out.push({ readme, line: start + 1, code: lines.slice(start, end).join('\n'), ext: fence === '```ts' ? 'ts' : 'js' });
+    out.push({
+      readme,
+      line: start + 1,
+      code: lines.slice(start, end).join('\n'),
+      ext: fence === '```ts' ? 'ts' : 'js',
+    });
     i = end;
   }
   return out;
@@ -51,10 +61,34 @@ describe('README code blocks', () => {
       writeFileSync(join(dir, name), `${b.code}\nexport {};\n`);
       return { name, block: b, k };
     });
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ extends: '../../../tsconfig.base.json', compilerOptions: { noEmit: true, noUnusedLocals: false, allowJs: true, checkJs: false, lib: ['ES2023', 'DOM'], types: ['node', 'vite/client'] }, include: ['*.ts', '*.js'] }));
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        extends: '../../../tsconfig.base.json',
+        compilerOptions: {
+          noEmit: true,
+          noUnusedLocals: false,
+          allowJs: true,
+          checkJs: false,
+          lib: ['ES2023', 'DOM'],
+          types: ['node', 'vite/client'],
+        },
+        include: ['*.ts', '*.js'],
+      }),
+    );
     let output = '';
     try {
-      execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(dir, 'tsconfig.json'), '--pretty', 'false'], { encoding: 'utf8', stdio: 'pipe' });
+      execFileSync(
+        process.execPath,
+        [
+          join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
+          '-p',
+          join(dir, 'tsconfig.json'),
+          '--pretty',
+          'false',
+        ],
+        { encoding: 'utf8', stdio: 'pipe' },
+      );
     } catch (error) {
       output = String((error as { stdout?: string }).stdout ?? error);
     }
@@ -69,6 +103,9 @@ describe('README code blocks', () => {
         const line = m ? f.block.line + Number(m[1]) - 1 : f.block.line;
         return `${f.block.readme}:${line}: ${l.slice(l.indexOf('error'))}`;
       });
-    expect(report, `README blocks that do not compile (relative to ${relative(process.cwd(), root) || '.'}):\n${report.join('\n')}`).toEqual([]);
+    expect(
+      report,
+      `README blocks that do not compile (relative to ${relative(process.cwd(), root) || '.'}):\n${report.join('\n')}`,
+    ).toEqual([]);
   });
 });

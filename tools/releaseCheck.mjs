@@ -10,21 +10,35 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = (name) => join(root, 'node_modules', '.bin', name);
-const run = (cmd, args, cwd = root) => execFileSync(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+const run = (cmd, args, cwd = root) =>
+  execFileSync(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
 // The pnpm that runs this script (`pnpm release:check`), else the one on PATH.
 const pnpm = (args, cwd) => {
   const self = process.env.npm_execpath;
   if (self === undefined || !self.includes('pnpm')) return run('pnpm', args, cwd);
   // pnpm ≥ 11 is a native executable; older ones are a script for node.
-  return /\.[cm]?js$/.test(self) ? run(process.execPath, [self, ...args], cwd) : run(self, args, cwd);
+  return /\.[cm]?js$/.test(self)
+    ? run(process.execPath, [self, ...args], cwd)
+    : run(self, args, cwd);
 };
 
 const packages = readdirSync(join(root, 'packages'))
-  .map((dir) => ({ dir: join(root, 'packages', dir), json: JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8')) }))
+  .map((dir) => ({
+    dir: join(root, 'packages', dir),
+    json: JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8')),
+  }))
   .filter((p) => p.json.private !== true);
 
 console.log(`release:check: building ${packages.length} packages`);
-run(bin('nx'), ['run-many', '-t', 'build', '--projects', packages.map((p) => p.json.name).join(','), '--output-style', 'static']);
+run(bin('nx'), [
+  'run-many',
+  '-t',
+  'build',
+  '--projects',
+  packages.map((p) => p.json.name).join(','),
+  '--output-style',
+  'static',
+]);
 
 /**
  * Loads the packed ising-core's CJS and ESM builds side by side (two copies of the error class)
@@ -45,7 +59,9 @@ function dualLoadProblems(tarball) {
     run(process.execPath, ['--input-type=module', '-e', script]);
     return [];
   } catch (error) {
-    return [`the ESM and CJS builds do not recognize each other's IsingError: ${String(error.stderr ?? error.message).slice(0, 400)}`];
+    return [
+      `the ESM and CJS builds do not recognize each other's IsingError: ${String(error.stderr ?? error.message).slice(0, 400)}`,
+    ];
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -56,7 +72,8 @@ let failed = 0;
 try {
   for (const { dir, json } of packages) {
     const problems = [];
-    for (const field of ['license', 'repository', 'homepage', 'engines', 'keywords']) if (json[field] === undefined) problems.push(`package.json has no "${field}"`);
+    for (const field of ['license', 'repository', 'homepage', 'engines', 'keywords'])
+      if (json[field] === undefined) problems.push(`package.json has no "${field}"`);
     // pnpm pack: the tarball `changeset publish` uploads (workspace: ranges resolved).
     const tarball = pnpm(['pack', '--pack-destination', out], dir).trim().split('\n').pop().trim();
     const path = tarball.startsWith('/') ? tarball : join(out, tarball);
@@ -67,15 +84,25 @@ try {
       try {
         run(bin(tool), args);
       } catch (error) {
-        problems.push(`${tool}:\n${String(error.stdout ?? '')}${String(error.stderr ?? '')}`.trimEnd());
+        problems.push(
+          `${tool}:\n${String(error.stdout ?? '')}${String(error.stderr ?? '')}`.trimEnd(),
+        );
       }
     }
     const manifest = JSON.parse(run('tar', ['-xOzf', path, 'package/package.json']));
-    const ranges = Object.entries({ ...manifest.dependencies, ...manifest.peerDependencies }).filter(([, v]) => String(v).startsWith('workspace:'));
-    if (ranges.length > 0) problems.push(`the packed package.json still has workspace: ranges (${ranges.map(([k]) => k).join(', ')})`);
+    const ranges = Object.entries({
+      ...manifest.dependencies,
+      ...manifest.peerDependencies,
+    }).filter(([, v]) => String(v).startsWith('workspace:'));
+    if (ranges.length > 0)
+      problems.push(
+        `the packed package.json still has workspace: ranges (${ranges.map(([k]) => k).join(', ')})`,
+      );
     if (readFileSync(join(dir, 'LICENSE'), 'utf8').length === 0) problems.push('LICENSE is empty');
     if (json.name === '@boltzmann/ising-core') problems.push(...dualLoadProblems(path));
-    console.log(`${problems.length === 0 ? 'ok  ' : 'FAIL'} ${json.name}@${json.version} (${path.split('/').pop()})`);
+    console.log(
+      `${problems.length === 0 ? 'ok  ' : 'FAIL'} ${json.name}@${json.version} (${path.split('/').pop()})`,
+    );
     for (const p of problems) console.log(`     ${p.replace(/\n/g, '\n     ')}`);
     if (problems.length > 0) failed++;
   }

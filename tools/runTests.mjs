@@ -12,7 +12,14 @@ rmSync(out, { force: true });
 const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
 const run = spawnSync(
   process.execPath,
-  [vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`, ...process.argv.slice(2)],
+  [
+    vitest,
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${out}`,
+    ...process.argv.slice(2),
+  ],
   { cwd: root, stdio: 'inherit' },
 );
 let passed = 0;

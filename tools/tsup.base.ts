@@ -4,7 +4,10 @@ import type { Options } from 'tsup';
  * The shared build preset: ESM + CJS + declarations for every published package.
  * Each package's `tsup.config.ts` calls this with its entry points.
  */
-export function tsupPreset(entry: Record<string, string>, overrides: Partial<Options> = {}): Options {
+export function tsupPreset(
+  entry: Record<string, string>,
+  overrides: Partial<Options> = {},
+): Options {
   return {
     entry,
     format: ['esm', 'cjs'],

@@ -3,7 +3,11 @@ import { tsupPreset } from '../../tools/tsup.base.js';
 
 export default defineConfig(
   tsupPreset(
-    { index: 'src/index.ts', testing: 'src/testing/index.ts', batchWorker: 'src/internal/batchWorker.ts' },
+    {
+      index: 'src/index.ts',
+      testing: 'src/testing/index.ts',
+      batchWorker: 'src/internal/batchWorker.ts',
+    },
     { external: ['vitest'], shims: true, splitting: true },
   ),
 );

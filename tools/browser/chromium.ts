@@ -8,7 +8,14 @@ import type { Browser, Page } from 'playwright-core';
  */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** Why a browser test cannot run here (no Chromium), or `undefined`. In CI a missing browser is a failure, not a skip. */
 export function chromiumMissing(): string | undefined {
@@ -36,12 +43,21 @@ export interface WatchedPage {
  * recorded, so a test never touches the network), and records console errors and warnings,
  * including those of its workers.
  */
-export async function watchedPage(browser: Browser, viewport = { width: 1280, height: 800 }): Promise<WatchedPage> {
+export async function watchedPage(
+  browser: Browser,
+  viewport = { width: 1280, height: 800 },
+): Promise<WatchedPage> {
   const context = await browser.newContext({ viewport });
-  const watched: WatchedPage = { page: await context.newPage(), errors: [], warnings: [], offLoopback: [] };
+  const watched: WatchedPage = {
+    page: await context.newPage(),
+    errors: [],
+    warnings: [],
+    offLoopback: [],
+  };
   await context.route('**/*', (route) => {
     const url = new URL(route.request().url());
-    if (url.hostname === '127.0.0.1' || url.protocol === 'data:' || url.protocol === 'blob:') return route.continue();
+    if (url.hostname === '127.0.0.1' || url.protocol === 'data:' || url.protocol === 'blob:')
+      return route.continue();
     watched.offLoopback.push(url.href);
     return route.abort();
   });

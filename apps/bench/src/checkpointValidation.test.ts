@@ -7,9 +7,31 @@ import type { ProgressDisplay, RunRecord } from './index.js';
 
 /** One softmax run of 6 steps, checkpoints every 2 steps, in process. */
 const args = (dir: string) => [
-  'shakespeare', '--lengths', '4', '--variants', 'softmax', '--steps', '6', '--d-model', '8', '--ffn', 'off',
-  '--batch-size', '4', '--eval-windows', '8', '--eval-every', '6', '--checkpoint-every', '2', '--log-every', '1',
-  '--workers', '0', '--results', dir,
+  'shakespeare',
+  '--lengths',
+  '4',
+  '--variants',
+  'softmax',
+  '--steps',
+  '6',
+  '--d-model',
+  '8',
+  '--ffn',
+  'off',
+  '--batch-size',
+  '4',
+  '--eval-windows',
+  '8',
+  '--eval-every',
+  '6',
+  '--checkpoint-every',
+  '2',
+  '--log-every',
+  '1',
+  '--workers',
+  '0',
+  '--results',
+  dir,
 ];
 
 function session(dir: string, stopAt?: number) {
@@ -25,14 +47,21 @@ function session(dir: string, stopAt?: number) {
     log: (l) => void lines.push(l),
     stop: () => undefined,
   };
-  const io = { out: (l: string) => void lines.push(l), err: (l: string) => void lines.push(l), progress, signal: controller.signal };
+  const io = {
+    out: (l: string) => void lines.push(l),
+    err: (l: string) => void lines.push(l),
+    progress,
+    signal: controller.signal,
+  };
   return { run: () => main(args(dir), io), starts, lines };
 }
 
 type Tamper = (ckpt: Record<string, any>) => void;
 
 /** Makes a real checkpoint at step 3, tampers with it, reruns: the run must restart from 0 and say why. */
-async function rerunWith(tamper: Tamper): Promise<{ lines: string[]; starts: number[]; record: RunRecord; dir: string }> {
+async function rerunWith(
+  tamper: Tamper,
+): Promise<{ lines: string[]; starts: number[]; record: RunRecord; dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-ckpt-'));
   const [config] = expandGrid(parseBenchArgs(args(dir), () => undefined)!);
   const id = runId(config!);
@@ -50,19 +79,34 @@ async function rerunWith(tamper: Tamper): Promise<{ lines: string[]; starts: num
 
 describe('a checkpoint is checked against its run before it is trusted', () => {
   it.each([
-    ['a step past the run length', (c: Record<string, any>) => void (c.step = 5000), /its step 5000 is outside \[0, 6\]/],
-    ['a negative step', (c: Record<string, any>) => void (c.step = -3), /its step -3 is outside \[0, 6\]/],
+    [
+      'a step past the run length',
+      (c: Record<string, any>) => void (c.step = 5000),
+      /its step 5000 is outside \[0, 6\]/,
+    ],
+    [
+      'a negative step',
+      (c: Record<string, any>) => void (c.step = -3),
+      /its step -3 is outside \[0, 6\]/,
+    ],
     ['another config', (c: Record<string, any>) => void (c.config.lr = 0.5), /its config differs/],
-    ['curves past its step', (c: Record<string, any>) => void c.trainLoss.push({ step: 6, value: 1 }), /curves are malformed or run past its step/],
-  ])('%s: reported by path, set aside, the run restarts from step 0', async (_what, tamper, why) => {
-    const { lines, starts, record, dir } = await rerunWith(tamper);
-    const text = lines.join('\n');
-    expect(text).toMatch(why);
-    expect(text).toContain(`checkpoint ${checkpointPath(dir, record.id)} cannot be used`);
-    expect(starts).toEqual([0]);
-    expect(record.trainLoss.map((p) => p.step)).toEqual([1, 2, 3, 4, 5, 6]);
-    expect(existsSync(`${checkpointPath(dir, record.id)}.rejected`)).toBe(true);
-  });
+    [
+      'curves past its step',
+      (c: Record<string, any>) => void c.trainLoss.push({ step: 6, value: 1 }),
+      /curves are malformed or run past its step/,
+    ],
+  ])(
+    '%s: reported by path, set aside, the run restarts from step 0',
+    async (_what, tamper, why) => {
+      const { lines, starts, record, dir } = await rerunWith(tamper);
+      const text = lines.join('\n');
+      expect(text).toMatch(why);
+      expect(text).toContain(`checkpoint ${checkpointPath(dir, record.id)} cannot be used`);
+      expect(starts).toEqual([0]);
+      expect(record.trainLoss.map((p) => p.step)).toEqual([1, 2, 3, 4, 5, 6]);
+      expect(existsSync(`${checkpointPath(dir, record.id)}.rejected`)).toBe(true);
+    },
+  );
 
   it('weights of the wrong shape: named by path with the fix, and the run restarts from step 0', async () => {
     const { lines, starts, record, dir } = await rerunWith((c) => {
@@ -71,7 +115,9 @@ describe('a checkpoint is checked against its run before it is trusted', () => {
       weights[name] = { ...weights[name]!, shape: [3, 3], data: new Array(9).fill(0) };
     });
     const text = lines.join('\n');
-    expect(text).toContain(`checkpoint ${checkpointPath(dir, record.id)} does not fit run ${record.id}`);
+    expect(text).toContain(
+      `checkpoint ${checkpointPath(dir, record.id)} does not fit run ${record.id}`,
+    );
     expect(text).toMatch(/set aside as .*\.rejected, restarting from step 0/);
     expect(starts).toEqual([3]);
     expect(record.trainLoss.map((p) => p.step)).toEqual([1, 2, 3, 4, 5, 6]);

@@ -26,7 +26,9 @@ describe('bench CLI (child process)', () => {
   it('rejects a malformed list and an unknown task the same way', () => {
     const bad = run('shakespeare', '--seeds', '0,one');
     expect(bad.status).toBe(2);
-    expect(bad.stderr).toMatch(/^error \[BENCH_INVALID_OPTION\]: --seeds must be a comma-separated list of non-negative integers, got "0,one"$/m);
+    expect(bad.stderr).toMatch(
+      /^error \[BENCH_INVALID_OPTION\]: --seeds must be a comma-separated list of non-negative integers, got "0,one"$/m,
+    );
     const task = run('poems');
     expect(task.status).toBe(2);
     expect(task.stderr).toContain('error [BENCH_UNKNOWN_TASK]: unknown task "poems"');
@@ -34,16 +36,42 @@ describe('bench CLI (child process)', () => {
   });
 
   it('prints the grid size and an ETA for the paper preset without running it', () => {
-    const r = run('shakespeare', '--preset', 'paper', '--dry-run', '--results', '/tmp/bench-cli-dry-run');
+    const r = run(
+      'shakespeare',
+      '--preset',
+      'paper',
+      '--dry-run',
+      '--results',
+      '/tmp/bench-cli-dry-run',
+    );
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/grid: 36 runs — 0 finished, 0 to resume, 36 new; \d+ workers?; estimated time ≈ \S+/);
+    expect(r.stdout).toMatch(
+      /grid: 36 runs — 0 finished, 0 to resume, 36 new; \d+ workers?; estimated time ≈ \S+/,
+    );
   });
 
   it('runs a tiny grid through a worker process (reused for the second run) and writes records and the report', () => {
     const dir = mkdtempSync(join(tmpdir(), 'bench-cli-pool-'));
     const r = run(
-      'brackets', '--lengths', '8', '--variants', 'softmax,boltzmann', '--steps', '12', '--d-model', '8', '--ffn', 'off',
-      '--batch-size', '8', '--eval-every', '6', '--workers', '1', '--results', dir,
+      'brackets',
+      '--lengths',
+      '8',
+      '--variants',
+      'softmax,boltzmann',
+      '--steps',
+      '12',
+      '--d-model',
+      '8',
+      '--ffn',
+      'off',
+      '--batch-size',
+      '8',
+      '--eval-every',
+      '6',
+      '--workers',
+      '1',
+      '--results',
+      dir,
     );
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);

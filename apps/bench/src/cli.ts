@@ -20,7 +20,9 @@ const onSignal = (): void => {
     firstSignal = Date.now();
     controller.abort();
   } else if (Date.now() - firstSignal > 1000) {
-    process.stderr.write('error [BENCH_INTERRUPTED]: stopped immediately; rerun the same command to resume from the last checkpoints\n');
+    process.stderr.write(
+      'error [BENCH_INTERRUPTED]: stopped immediately; rerun the same command to resume from the last checkpoints\n',
+    );
     process.exit(130);
   }
 };

@@ -13,7 +13,11 @@ import type { RunRecord } from './types.js';
 export function columnOf(r: RunRecord): string {
   const c = r.config;
   const sampled = c.experiment !== 'dqa' && (c.variant === 'boltzmann' || c.variant === 'coupling');
-  const parts = [sampled && c.sampler !== 'exact' ? c.sampler : '', sampled ? c.couplingForm ?? '' : '', c.positions === 'none' ? 'no positions' : ''].filter((p) => p !== '');
+  const parts = [
+    sampled && c.sampler !== 'exact' ? c.sampler : '',
+    sampled ? (c.couplingForm ?? '') : '',
+    c.positions === 'none' ? 'no positions' : '',
+  ].filter((p) => p !== '');
   return parts.length > 0 ? `${c.column} (${parts.join(', ')})` : c.column;
 }
 
@@ -27,5 +31,7 @@ export function orderColumns(present: readonly string[]): string[] {
     const i = (ALL_VARIANTS as readonly string[]).indexOf(base(c));
     return i < 0 ? ALL_VARIANTS.length : i;
   };
-  return [...new Set(present)].sort((a, b) => rank(a) - rank(b) || (a === base(a) ? -1 : b === base(b) ? 1 : a.localeCompare(b)));
+  return [...new Set(present)].sort(
+    (a, b) => rank(a) - rank(b) || (a === base(a) ? -1 : b === base(b) ? 1 : a.localeCompare(b)),
+  );
 }

@@ -13,7 +13,10 @@ import type { RunRecord } from './types.js';
  * @returns the table, or null when no record has convergence figures.
  */
 export function convergenceTable(records: readonly RunRecord[]): Table | null {
-  const cells = new Map<string, { column: string; T: number; runs: NonNullable<RunRecord['convergence']>['total'][] }>();
+  const cells = new Map<
+    string,
+    { column: string; T: number; runs: NonNullable<RunRecord['convergence']>['total'][] }
+  >();
   for (const r of records) {
     if (r.convergence === undefined) continue;
     const key = `${columnOf(r)}|${r.config.length}`;
@@ -23,10 +26,21 @@ export function convergenceTable(records: readonly RunRecord[]): Table | null {
   }
   if (cells.size === 0) return null;
   const order = orderColumns([...cells.values()].map((c) => c.column));
-  const rows = [...cells.values()].sort((a, b) => order.indexOf(a.column) - order.indexOf(b.column) || a.T - b.T);
+  const rows = [...cells.values()].sort(
+    (a, b) => order.indexOf(a.column) - order.indexOf(b.column) || a.T - b.T,
+  );
   const pct = (x: number): string => `${(100 * x).toPrecision(2)} %`;
   return {
-    head: ['variant', 'T', 'seeds', 'problems per run', 'missed the tolerance', 'mean iterations', 'max iterations', 'max residual'],
+    head: [
+      'variant',
+      'T',
+      'seeds',
+      'problems per run',
+      'missed the tolerance',
+      'mean iterations',
+      'max iterations',
+      'max residual',
+    ],
     body: rows.map((c) => {
       const missed = meanStd(c.runs.map((t) => t.missed / t.problems));
       return [
@@ -47,8 +61,20 @@ export function convergenceTable(records: readonly RunRecord[]): Table | null {
 export function convergenceSpec(records: readonly RunRecord[]): TopLevelSpec | null {
   const values = records.flatMap((r) =>
     (r.convergence?.points ?? []).flatMap((p) => [
-      { panel: 'mean iterations per problem', run: `${columnOf(r)} T=${r.config.length} s${r.config.seed}`, series: `${columnOf(r)}, T=${r.config.length}`, step: p.step, value: p.meanIterations },
-      { panel: 'share of problems that missed the tolerance', run: `${columnOf(r)} T=${r.config.length} s${r.config.seed}`, series: `${columnOf(r)}, T=${r.config.length}`, step: p.step, value: p.missed / p.problems },
+      {
+        panel: 'mean iterations per problem',
+        run: `${columnOf(r)} T=${r.config.length} s${r.config.seed}`,
+        series: `${columnOf(r)}, T=${r.config.length}`,
+        step: p.step,
+        value: p.meanIterations,
+      },
+      {
+        panel: 'share of problems that missed the tolerance',
+        run: `${columnOf(r)} T=${r.config.length} s${r.config.seed}`,
+        series: `${columnOf(r)}, T=${r.config.length}`,
+        step: p.step,
+        value: p.missed / p.problems,
+      },
     ]),
   );
   if (values.length === 0) return null;
@@ -65,7 +91,13 @@ export function convergenceSpec(records: readonly RunRecord[]): TopLevelSpec | n
       encoding: {
         x: { field: 'step', type: 'quantitative', axis: { format: 'd' } },
         y: { field: 'value', type: 'quantitative', title: null, axis: { format: '.3~r' } },
-        color: { field: 'series', type: 'nominal', title: 'run group', sort: numericOrder(values.map((v) => v.series)), legend: { labelLimit: 400 } },
+        color: {
+          field: 'series',
+          type: 'nominal',
+          title: 'run group',
+          sort: numericOrder(values.map((v) => v.series)),
+          legend: { labelLimit: 400 },
+        },
         detail: { field: 'run', type: 'nominal' },
       },
     },

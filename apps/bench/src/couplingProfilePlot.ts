@@ -26,11 +26,21 @@ export function couplingProfileSpec(records: readonly RunRecord[]): TopLevelSpec
     });
   }
   if (acc.size === 0) return null;
-  const values = [...acc.values()].map((a) => ({ panel: a.panel, head: a.head, d: a.d, J: meanStd(a.values).mean }));
+  const values = [...acc.values()].map((a) => ({
+    panel: a.panel,
+    head: a.head,
+    d: a.d,
+    J: meanStd(a.values).mean,
+  }));
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     data: { values },
-    facet: { field: 'panel', type: 'nominal', title: null, sort: numericOrder(values.map((v) => v.panel)) },
+    facet: {
+      field: 'panel',
+      type: 'nominal',
+      title: null,
+      sort: numericOrder(values.map((v) => v.panel)),
+    },
     columns: 4,
     resolve: { scale: { y: 'independent' } },
     spec: {
@@ -41,7 +51,13 @@ export function couplingProfileSpec(records: readonly RunRecord[]): TopLevelSpec
         {
           mark: 'line',
           encoding: {
-            x: { field: 'd', type: 'quantitative', title: 'distance', scale: { type: 'log', nice: false }, axis: { format: 'd' } },
+            x: {
+              field: 'd',
+              type: 'quantitative',
+              title: 'distance',
+              scale: { type: 'log', nice: false },
+              axis: { format: 'd' },
+            },
             y: { field: 'J', type: 'quantitative', title: 'mean J', axis: { format: '.2~r' } },
             color: { field: 'head', type: 'nominal', title: null },
           },

@@ -7,7 +7,10 @@ import { estimateRunSeconds, expandGrid, main, parseBenchArgs } from './index.js
 async function dry(...argv: string[]): Promise<{ code: number; text: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-dry-checks-'));
   const lines: string[] = [];
-  const code = await main([...argv, '--dry-run', '--workers', '0', '--results', join(dir, 'results')], { out: (l) => void lines.push(l), err: (l) => void lines.push(l) });
+  const code = await main(
+    [...argv, '--dry-run', '--workers', '0', '--results', join(dir, 'results')],
+    { out: (l) => void lines.push(l), err: (l) => void lines.push(l) },
+  );
   return { code, text: lines.join('\n') };
 }
 
@@ -38,7 +41,15 @@ describe('--dry-run performs every start-up check of a real run', () => {
   });
 
   it('bad sampler options, before any worker starts', async () => {
-    const r = await dry('shakespeare', '--lengths', '4', '--sampler', 'gibbs', '--sampler-options', '{"chain":4}');
+    const r = await dry(
+      'shakespeare',
+      '--lengths',
+      '4',
+      '--sampler',
+      'gibbs',
+      '--sampler-options',
+      '{"chain":4}',
+    );
     expect(r.code).toBe(1);
     expect(r.text).toMatch(/error \[ISING_INVALID_ARGUMENT\]: gibbs: unknown option "chain"/);
   });
@@ -48,7 +59,10 @@ describe('--dry-run performs every start-up check of a real run', () => {
     const file = join(dir, 'results');
     writeFileSync(file, '');
     const lines: string[] = [];
-    const code = await main(['shakespeare', '--dry-run', '--results', file], { out: (l) => void lines.push(l), err: (l) => void lines.push(l) });
+    const code = await main(['shakespeare', '--dry-run', '--results', file], {
+      out: (l) => void lines.push(l),
+      err: (l) => void lines.push(l),
+    });
     expect(code).toBe(1);
     expect(lines.join('\n')).toMatch(/error \[BENCH_RESULTS_INVALID\]: --results .* is a file/);
   });
@@ -56,7 +70,14 @@ describe('--dry-run performs every start-up check of a real run', () => {
 
 describe('the ETA models the sampler that runs', () => {
   const seconds = (sampler: string, T: number) =>
-    estimateRunSeconds(expandGrid(parseBenchArgs(['shakespeare', '--lengths', String(T), '--variants', 'boltzmann', '--sampler', sampler], () => undefined)!)[0]!);
+    estimateRunSeconds(
+      expandGrid(
+        parseBenchArgs(
+          ['shakespeare', '--lengths', String(T), '--variants', 'boltzmann', '--sampler', sampler],
+          () => undefined,
+        )!,
+      )[0]!,
+    );
 
   it('mean-field and gibbs cost polynomially in T, not 2^T', () => {
     // Enumeration at T = 64 would be ~1e13 s; an approximate sampler's run is hours at most.

@@ -19,21 +19,58 @@ describe('ETA model', () => {
   });
 
   it('counts every block and, for sampler variants, every (layer, head) Ising batch', () => {
-    const gpt = (...argv: string[]) => estimateRunSeconds(grid('gpt', '--steps', '100', '--eval-every', '100', '--warmup-steps', '10', ...argv)[0]!);
+    const gpt = (...argv: string[]) =>
+      estimateRunSeconds(
+        grid('gpt', '--steps', '100', '--eval-every', '100', '--warmup-steps', '10', ...argv)[0]!,
+      );
     const one = gpt('--variants', 'softmax', '--layers', '1', '--heads', '1');
     expect(gpt('--variants', 'softmax', '--layers', '4', '--heads', '1')).toBeGreaterThan(2 * one);
     const tm = (layers: string, heads: string) =>
-      gpt('--variants', 'boltzmann', '--sampler', 'transfer-matrix', '--couplings', 'banded:8', '--layers', layers, '--heads', heads);
+      gpt(
+        '--variants',
+        'boltzmann',
+        '--sampler',
+        'transfer-matrix',
+        '--couplings',
+        'banded:8',
+        '--layers',
+        layers,
+        '--heads',
+        heads,
+      );
     expect(tm('2', '4')).toBeGreaterThan(1.5 * tm('1', '4'));
     expect(tm('1', '4')).toBeGreaterThan(1.5 * tm('1', '2'));
   });
 
   it('schedules longest-first on the least-loaded worker', () => {
-    const runs = grid('shakespeare', '--lengths', '4', '--variants', 'softmax', '--seeds', '0,1,2,3');
+    const runs = grid(
+      'shakespeare',
+      '--lengths',
+      '4',
+      '--variants',
+      'softmax',
+      '--seeds',
+      '0,1,2,3',
+    );
     const one = estimateRunSeconds(runs[0]!);
-    expect(estimateGridSeconds(runs.map((config) => ({ config })), 2)).toBeCloseTo(2 * one, 9);
-    expect(estimateGridSeconds(runs.map((config) => ({ config })), 1)).toBeCloseTo(4 * one, 9);
-    expect(estimateGridSeconds(runs.map((config) => ({ config, doneFraction: 0.5 })), 4)).toBeCloseTo(one / 2, 9);
+    expect(
+      estimateGridSeconds(
+        runs.map((config) => ({ config })),
+        2,
+      ),
+    ).toBeCloseTo(2 * one, 9);
+    expect(
+      estimateGridSeconds(
+        runs.map((config) => ({ config })),
+        1,
+      ),
+    ).toBeCloseTo(4 * one, 9);
+    expect(
+      estimateGridSeconds(
+        runs.map((config) => ({ config, doneFraction: 0.5 })),
+        4,
+      ),
+    ).toBeCloseTo(one / 2, 9);
   });
 });
 

@@ -52,9 +52,15 @@ function stepMs(c: RunConfig, batch: number): number {
   const layers = c.layers ?? 1;
   // Per block: the four attention projections, the FFN and the attention products (B·T·T·d).
   const block = 4 * c.dModel + hidden + 2 * c.length;
-  const params = vocab * c.dModel + c.length * c.dModel + layers * (4 * c.dModel + hidden) * c.dModel + out * c.dModel;
+  const params =
+    vocab * c.dModel +
+    c.length * c.dModel +
+    layers * (4 * c.dModel + hidden) * c.dModel +
+    out * c.dModel;
   const flopsPerRow = 6 * c.dModel * (layers * block + out);
-  const dense = params * NS_PER_PARAMETER * 1e-6 + batch * c.length * flopsPerRow * nsPerDenseFlop(c.dModel) * 1e-6;
+  const dense =
+    params * NS_PER_PARAMETER * 1e-6 +
+    batch * c.length * flopsPerRow * nsPerDenseFlop(c.dModel) * 1e-6;
   let ising = 0;
   if (c.variant === 'boltzmann' || c.variant === 'coupling') {
     const estimates = layers * c.heads; // one Ising batch per (layer, head)
@@ -64,7 +70,9 @@ function stepMs(c: RunConfig, batch: number): number {
       const shots = Number(c.samplerOptions['shots'] ?? 0);
       const trotter = Number(c.samplerOptions['steps'] ?? 64);
       const scale = Number.isFinite(trotter) && trotter > 0 ? trotter / 64 : 1;
-      ising = (problems * NS_PER_DQA_PROBLEM + configs * NS_PER_DQA_CONFIG) * scale * 1e-6 + (shots > 0 ? problems * NS_PER_DQA_SHOT_PROBLEM * 1e-6 : 0);
+      ising =
+        (problems * NS_PER_DQA_PROBLEM + configs * NS_PER_DQA_CONFIG) * scale * 1e-6 +
+        (shots > 0 ? problems * NS_PER_DQA_SHOT_PROBLEM * 1e-6 : 0);
     } else if (c.sampler === 'exact') {
       ising = configs * NS_PER_ISING_CONFIG * 1e-6;
     } else {
@@ -96,8 +104,13 @@ export function estimateRunSeconds(c: RunConfig): number {
  * @param workers parallel processes.
  * @returns seconds.
  */
-export function estimateGridSeconds(runs: ReadonlyArray<{ config: RunConfig; doneFraction?: number }>, workers: number): number {
-  const costs = runs.map((r) => estimateRunSeconds(r.config) * (1 - (r.doneFraction ?? 0))).sort((a, b) => b - a);
+export function estimateGridSeconds(
+  runs: ReadonlyArray<{ config: RunConfig; doneFraction?: number }>,
+  workers: number,
+): number {
+  const costs = runs
+    .map((r) => estimateRunSeconds(r.config) * (1 - (r.doneFraction ?? 0)))
+    .sort((a, b) => b - a);
   const load = new Array<number>(Math.max(1, workers)).fill(0);
   for (const cost of costs) {
     let k = 0;

@@ -1,4 +1,12 @@
-import { AttentionError, combineEvaluations, evaluate, initBackend, loadTransformer, perplexity, withMaxLength } from '@boltzmann/attention';
+import {
+  AttentionError,
+  combineEvaluations,
+  evaluate,
+  initBackend,
+  loadTransformer,
+  perplexity,
+  withMaxLength,
+} from '@boltzmann/attention';
 import { readFileSync } from 'node:fs';
 import { writeJsonAtomic } from './atomicWrite.js';
 import { BenchError } from './benchError.js';
@@ -37,24 +45,38 @@ export interface ExtrapolationPoint {
  *
  * @throws BENCH_INVALID_OPTION for a missing or bad flag.
  */
-export function parseExtrapolateArgs(argv: readonly string[], out: (s: string) => void = (s) => process.stdout.write(s)): ExtrapolateCommand | null {
+export function parseExtrapolateArgs(
+  argv: readonly string[],
+  out: (s: string) => void = (s) => process.stdout.write(s),
+): ExtrapolateCommand | null {
   let parsed: ExtrapolateCommand | null = null;
-  const { program, command } = subcommand('extrapolate', 'evaluate a saved model (no positional embedding; relative or no J) at longer context lengths than it was trained at', out);
+  const { program, command } = subcommand(
+    'extrapolate',
+    'evaluate a saved model (no positional embedding; relative or no J) at longer context lengths than it was trained at',
+    out,
+  );
   command
     .requiredOption('--model <path>', 'a --save-models file <results>/models/<id>.json')
     .requiredOption('--lengths <list>', 'context lengths, e.g. 128,256')
     .option('--data <path>', 'path of Tiny Shakespeare input.txt')
-    .option('--plugin <path>', 'load a sampler plugin module (default export); repeatable', (v: string, prev: string[]) => [...prev, v], [] as string[])
+    .option(
+      '--plugin <path>',
+      'load a sampler plugin module (default export); repeatable',
+      (v: string, prev: string[]) => [...prev, v],
+      [] as string[],
+    )
     .option('--out <file>', 'also write the results as JSON')
-    .action((raw: { model: string; lengths: string; data?: string; plugin: string[]; out?: string }) => {
-      parsed = {
-        modelPath: userPath(raw.model),
-        lengths: parseList('--lengths', raw.lengths, intItem(1, 4096), 'integers in [1, 4096]'),
-        dataPath: raw.data === undefined ? undefined : userPath(raw.data),
-        plugins: raw.plugin.map(userPath),
-        outPath: raw.out === undefined ? undefined : userPath(raw.out),
-      };
-    });
+    .action(
+      (raw: { model: string; lengths: string; data?: string; plugin: string[]; out?: string }) => {
+        parsed = {
+          modelPath: userPath(raw.model),
+          lengths: parseList('--lengths', raw.lengths, intItem(1, 4096), 'integers in [1, 4096]'),
+          dataPath: raw.data === undefined ? undefined : userPath(raw.data),
+          plugins: raw.plugin.map(userPath),
+          outPath: raw.out === undefined ? undefined : userPath(raw.out),
+        };
+      },
+    );
   return runSubcommand(program, argv) ? parsed : null;
 }
 
@@ -63,10 +85,16 @@ function runConfigOf(path: string): RunConfig {
   const value = JSON.parse(readFileSync(path, 'utf8')) as { config?: RunConfig };
   const config = value.config;
   if (config === undefined || typeof config !== 'object' || typeof config.length !== 'number') {
-    throw new BenchError('BENCH_BAD_MODEL', `--model ${path} has no run config: bench extrapolate needs a --save-models file { id, config, model }, not a bare model`);
+    throw new BenchError(
+      'BENCH_BAD_MODEL',
+      `--model ${path} has no run config: bench extrapolate needs a --save-models file { id, config, model }, not a bare model`,
+    );
   }
   if (config.dataset !== 'shakespeare') {
-    throw new BenchError('BENCH_MODEL_MISMATCH', `--model ${path} was trained on ${config.dataset}; extrapolation is measured on Tiny Shakespeare (the bracket head has one output per position)`);
+    throw new BenchError(
+      'BENCH_MODEL_MISMATCH',
+      `--model ${path} was trained on ${config.dataset}; extrapolation is measured on Tiny Shakespeare (the bracket head has one output per position)`,
+    );
   }
   return config;
 }
@@ -87,7 +115,11 @@ export async function runExtrapolate(command: ExtrapolateCommand, io: MainIo): P
   const { json } = readModelFile(command.modelPath);
   const config = runConfigOf(command.modelPath);
   const shorter = command.lengths.filter((T) => T < config.length);
-  if (shorter.length > 0) throw new BenchError('BENCH_INVALID_OPTION', `--lengths ${shorter.join(',')} is below the training length ${config.length}`);
+  if (shorter.length > 0)
+    throw new BenchError(
+      'BENCH_INVALID_OPTION',
+      `--lengths ${shorter.join(',')} is below the training length ${config.length}`,
+    );
   const maxT = Math.max(...command.lengths);
   const registry = await createBenchRegistry(command.plugins);
   await initBackend('wasm', { log: io.err });
@@ -95,7 +127,12 @@ export async function runExtrapolate(command: ExtrapolateCommand, io: MainIo): P
   try {
     long = withMaxLength(json, maxT);
   } catch (error) {
-    if (error instanceof AttentionError) throw new BenchError('BENCH_MODEL_MISMATCH', `--model ${command.modelPath}: ${error.message}`, { cause: error });
+    if (error instanceof AttentionError)
+      throw new BenchError(
+        'BENCH_MODEL_MISMATCH',
+        `--model ${command.modelPath}: ${error.message}`,
+        { cause: error },
+      );
     throw error;
   }
   const model = loadTransformer(long, { registry });
@@ -107,17 +144,31 @@ export async function runExtrapolate(command: ExtrapolateCommand, io: MainIo): P
       const data = await createTaskData({ ...config, length: T }, command.dataPath);
       const parts = [];
       // The batch size explicitly: the default (inputs / maxLength) would read T = maxT sequences.
-      for (const b of data.evalBatches) parts.push(await evaluate(model, { ...b, batchSize: b.inputs.length / T }, { chunkSize: EVAL_CHUNK_SIZE }));
+      for (const b of data.evalBatches)
+        parts.push(
+          await evaluate(
+            model,
+            { ...b, batchSize: b.inputs.length / T },
+            { chunkSize: EVAL_CHUNK_SIZE },
+          ),
+        );
       const e = combineEvaluations(parts);
       const sequences = data.evalBatches.reduce((n, b) => n + b.inputs.length / T, 0);
       points.push({ T, loss: e.loss, perplexity: perplexity(e.loss), sequences });
-      io.out(`T = ${T}: val loss ${e.loss.toFixed(4)} nats/char, perplexity ${perplexity(e.loss).toFixed(3)} (${sequences} sequences)`);
+      io.out(
+        `T = ${T}: val loss ${e.loss.toFixed(4)} nats/char, perplexity ${perplexity(e.loss).toFixed(3)} (${sequences} sequences)`,
+      );
     }
   } finally {
     model.dispose();
   }
   if (command.outPath !== undefined) {
-    writeJsonAtomic(command.outPath, { model: command.modelPath, config, trainedAt: config.length, points });
+    writeJsonAtomic(command.outPath, {
+      model: command.modelPath,
+      config,
+      trainedAt: config.length,
+      points,
+    });
     io.out(`results: ${command.outPath}`);
   }
   return EXIT.ok;

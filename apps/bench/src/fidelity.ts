@@ -22,10 +22,15 @@ const COUPLING_STD = 0.3;
  * @returns one point per (τ, steps).
  * @throws DqaError codes for bad anneal options.
  */
-export async function runFidelitySweep(command: BenchCommand, out: (line: string) => void): Promise<FidelityPoint[]> {
+export async function runFidelitySweep(
+  command: BenchCommand,
+  out: (line: string) => void,
+): Promise<FidelityPoint[]> {
   const n = Math.max(...command.grid.lengths);
   const seed = command.grid.seeds[0] ?? 0;
-  out(`fidelity sweep: ${SWEEP_PROBLEMS} random problems of ${n} spins, τ ∈ {${command.sweepTaus.join(', ')}}, Trotter steps ∈ {${command.sweepSteps.join(', ')}}`);
+  out(
+    `fidelity sweep: ${SWEEP_PROBLEMS} random problems of ${n} spins, τ ∈ {${command.sweepTaus.join(', ')}}, Trotter steps ∈ {${command.sweepSteps.join(', ')}}`,
+  );
   const rng = createRng(seed + 0xf1de);
   const { tau: _tau, steps: _steps, shots: _shots, seed: _seed, ...anneal } = command.dqaOptions;
   const skipped = new Set<string>();
@@ -33,18 +38,22 @@ export async function runFidelitySweep(command: BenchCommand, out: (line: string
   for (let p = 0; p < SWEEP_PROBLEMS; p += 1) {
     const fields = Array.from({ length: n }, () => FIELD_STD * rng.normal());
     const couplings = new Array<number>(n * n).fill(0);
-    for (let j = 0; j < n; j += 1) for (let k = j + 1; k < n; k += 1) couplings[j * n + k] = COUPLING_STD * rng.normal();
+    for (let j = 0; j < n; j += 1)
+      for (let k = j + 1; k < n; k += 1) couplings[j * n + k] = COUPLING_STD * rng.normal();
     const rows: FidelityRow[] = [];
     for (const tau of command.sweepTaus) {
       for (const steps of command.sweepSteps) {
         try {
-          rows.push(...fidelitySweep({ ...anneal, fields, couplings, taus: [tau], steps: [steps] }));
+          rows.push(
+            ...fidelitySweep({ ...anneal, fields, couplings, taus: [tau], steps: [steps] }),
+          );
         } catch (error) {
           // Some (τ, K) pairs are outside what the calibration can handle (e.g. τ too long for K):
           // leave that point out of the plot and say why, once.
           if (!isDqaError(error, 'DQA_INVALID_ARGUMENT')) throw error;
           const key = `${tau}|${steps}`;
-          if (!skipped.has(key)) out(`fidelity sweep: skipped τ = ${tau}, steps = ${steps}: ${error.message}`);
+          if (!skipped.has(key))
+            out(`fidelity sweep: skipped τ = ${tau}, steps = ${steps}: ${error.message}`);
           skipped.add(key);
         }
       }
@@ -59,7 +68,15 @@ export async function runFidelitySweep(command: BenchCommand, out: (line: string
     // The sweep is CPU-bound and synchronous: let signals through between problems.
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
-  const points = [...sums.values()].filter((s) => !skipped.has(`${s.tau}|${s.steps}`)).map((s) => ({ tau: s.tau, steps: s.steps, kl: s.kl, magnetizationError: s.err }));
-  writeJsonAtomic(join(command.resultsDir, 'fidelity.json'), { problems: SWEEP_PROBLEMS, spins: n, fieldStd: FIELD_STD, couplingStd: COUPLING_STD, points });
+  const points = [...sums.values()]
+    .filter((s) => !skipped.has(`${s.tau}|${s.steps}`))
+    .map((s) => ({ tau: s.tau, steps: s.steps, kl: s.kl, magnetizationError: s.err }));
+  writeJsonAtomic(join(command.resultsDir, 'fidelity.json'), {
+    problems: SWEEP_PROBLEMS,
+    spins: n,
+    fieldStd: FIELD_STD,
+    couplingStd: COUPLING_STD,
+    points,
+  });
   return points;
 }

@@ -10,7 +10,14 @@ import type { GptSettings } from './types.js';
  *   clip 1.0, 2,000 iterations, evaluation every 250 over 20 random batches of each split.
  * - `small` (default): the same shape, scaled to a quick run (README: measured time).
  */
-const protocol: GptSettings = { bias: false, tieEmbeddings: true, dropout: 0, warmupSteps: 100, beta2: 0.99, evalBatches: 20 };
+const protocol: GptSettings = {
+  bias: false,
+  tieEmbeddings: true,
+  dropout: 0,
+  warmupSteps: 100,
+  beta2: 0.99,
+  evalBatches: 20,
+};
 
 const shared = {
   variants: ['softmax', 'sigmoid', 'boltzmann'],
@@ -38,7 +45,16 @@ const shared = {
 
 /** The gpt grid of a preset (`small` or `baby`). */
 export const GPT_PRESETS = {
-  baby: { ...shared, dModels: [128], layers: 4, heads: 4, steps: 2000, evalEvery: 250, checkpointEvery: 250, gpt: protocol },
+  baby: {
+    ...shared,
+    dModels: [128],
+    layers: 4,
+    heads: 4,
+    steps: 2000,
+    evalEvery: 250,
+    checkpointEvery: 250,
+    gpt: protocol,
+  },
   // The long-context experiment (issue 13): the baby model at T = 16, 64 and 256 on 768 tokens
   // per step (batch 48 at T = 16, 3 at 256), 500 iterations: four layers of four heads make
   // every Ising sampler 16 times as costly as in the paper's model (bench --dry-run).

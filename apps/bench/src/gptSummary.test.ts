@@ -14,7 +14,21 @@ import type { RunRecord } from './types.js';
 function gptRecords(argv: string[], loss: (c: RunRecord['config']) => number): RunRecord[] {
   return syntheticRecords(['gpt', ...argv], (c) => Math.exp(loss(c))).map((r) => {
     const v = loss(r.config);
-    return { ...r, finalLoss: v, wallSeconds: r.config.steps * 0.5, gptEval: { train: [{ step: 0, value: 4.2 }, { step: r.config.steps, value: v - 0.1 }], val: [{ step: 0, value: 4.2 }, { step: r.config.steps, value: v }] } };
+    return {
+      ...r,
+      finalLoss: v,
+      wallSeconds: r.config.steps * 0.5,
+      gptEval: {
+        train: [
+          { step: 0, value: 4.2 },
+          { step: r.config.steps, value: v - 0.1 },
+        ],
+        val: [
+          { step: 0, value: 4.2 },
+          { step: r.config.steps, value: v },
+        ],
+      },
+    };
   });
 }
 
@@ -23,15 +37,44 @@ const baby = ['--preset', 'baby', '--seeds', '0,1,2'];
 describe('gpt summary', () => {
   it('reports boltzmann runs of different samplers and J forms as separate columns, in variant order', () => {
     const [tap] = gptRecords([...baby, '--variants', 'boltzmann', '--sampler', 'tap'], () => 1.9);
-    const [tm] = gptRecords([...baby, '--variants', 'boltzmann', '--sampler', 'transfer-matrix', '--couplings', 'banded:8'], () => 1.9);
+    const [tm] = gptRecords(
+      [
+        ...baby,
+        '--variants',
+        'boltzmann',
+        '--sampler',
+        'transfer-matrix',
+        '--couplings',
+        'banded:8',
+      ],
+      () => 1.9,
+    );
     const [soft] = gptRecords([...baby, '--variants', 'softmax'], () => 1.9);
-    expect([columnOf(tap!), columnOf(tm!), columnOf(soft!)]).toEqual(['boltzmann (tap)', 'boltzmann (transfer-matrix, banded:8)', 'softmax']);
+    expect([columnOf(tap!), columnOf(tm!), columnOf(soft!)]).toEqual([
+      'boltzmann (tap)',
+      'boltzmann (transfer-matrix, banded:8)',
+      'softmax',
+    ]);
     const [nope] = gptRecords([...baby, '--variants', 'softmax', '--positions', 'none'], () => 1.9);
-    const [rel] = gptRecords([...baby, '--variants', 'boltzmann', '--couplings', 'relative', '--positions', 'none'], () => 1.9);
-    expect([columnOf(nope!), columnOf(rel!)]).toEqual(['softmax (no positions)', 'boltzmann (tap, relative, no positions)']);
+    const [rel] = gptRecords(
+      [...baby, '--variants', 'boltzmann', '--couplings', 'relative', '--positions', 'none'],
+      () => 1.9,
+    );
+    expect([columnOf(nope!), columnOf(rel!)]).toEqual([
+      'softmax (no positions)',
+      'boltzmann (tap, relative, no positions)',
+    ]);
     expect(nope!.config.positions).toBe('none');
     expect(soft!.config).not.toHaveProperty('positions');
-    expect(orderColumns(['sigmoid', 'boltzmann (tap)', 'softmax', 'boltzmann', 'boltzmann (transfer-matrix, banded:8)'])).toEqual([
+    expect(
+      orderColumns([
+        'sigmoid',
+        'boltzmann (tap)',
+        'softmax',
+        'boltzmann',
+        'boltzmann (transfer-matrix, banded:8)',
+      ]),
+    ).toEqual([
       'softmax',
       'boltzmann',
       'boltzmann (tap)',
@@ -42,21 +85,55 @@ describe('gpt summary', () => {
 
   it('tables val/train loss (mean ± std), perplexity, the paired difference to softmax and s/iteration, with the published 1.88 for baby', () => {
     const records = [
-      ...gptRecords([...baby, '--variants', 'softmax,sigmoid'], (c) => (c.variant === 'softmax' ? 1.9 : 2.0) + 0.01 * c.seed),
-      ...gptRecords([...baby, '--variants', 'boltzmann', '--sampler', 'tap'], (c) => 1.85 + 0.02 * c.seed),
+      ...gptRecords(
+        [...baby, '--variants', 'softmax,sigmoid'],
+        (c) => (c.variant === 'softmax' ? 1.9 : 2.0) + 0.01 * c.seed,
+      ),
+      ...gptRecords(
+        [...baby, '--variants', 'boltzmann', '--sampler', 'tap'],
+        (c) => 1.85 + 0.02 * c.seed,
+      ),
     ];
     const t = gptTable(records);
-    expect(t.head).toEqual(['variant', 'seeds', 'val loss (nats/char)', 'val perplexity', 'train loss', 'Δ val loss vs softmax (paired)', 's / iteration']);
-    expect(t.body.map((r) => r[0])).toEqual(['softmax', 'boltzmann (tap)', 'sigmoid', 'published: nanoGPT softmax (PyTorch)']);
+    expect(t.head).toEqual([
+      'variant',
+      'seeds',
+      'val loss (nats/char)',
+      'val perplexity',
+      'train loss',
+      'Δ val loss vs softmax (paired)',
+      's / iteration',
+    ]);
+    expect(t.body.map((r) => r[0])).toEqual([
+      'softmax',
+      'boltzmann (tap)',
+      'sigmoid',
+      'published: nanoGPT softmax (PyTorch)',
+    ]);
     const [soft, tap, sig, published] = t.body;
     const ppl = meanStd([1.9, 1.91, 1.92].map(Math.exp));
-    expect(soft).toEqual(['softmax', '0, 1, 2', '1.910 ± 0.010', `${ppl.mean.toFixed(2)} ± ${ppl.std.toFixed(2)}`, '1.810 ± 0.010', '—', '0.50 ± 0.00']);
+    expect(soft).toEqual([
+      'softmax',
+      '0, 1, 2',
+      '1.910 ± 0.010',
+      `${ppl.mean.toFixed(2)} ± ${ppl.std.toFixed(2)}`,
+      '1.810 ± 0.010',
+      '—',
+      '0.50 ± 0.00',
+    ]);
     // Paired per seed: (1.85 + 0.02 s) − (1.9 + 0.01 s) = −0.05 + 0.01 s → mean −0.04, std 0.01.
     expect(tap![5]).toBe('−0.040 ± 0.010');
     expect(sig![5]).toBe('+0.100 ± 0.000');
-    expect(published!.slice(2, 4)).toEqual([PUBLISHED_BABY_VAL_LOSS.toFixed(2), Math.exp(1.88).toFixed(2)]);
+    expect(published!.slice(2, 4)).toEqual([
+      PUBLISHED_BABY_VAL_LOSS.toFixed(2),
+      Math.exp(1.88).toFixed(2),
+    ]);
     // Not the baby configuration: no published row.
-    expect(gptTable(gptRecords(['--variants', 'softmax', '--seeds', '0'], () => 2)).body.map((r) => r[0])).toEqual(['softmax']);
+    expect(
+      gptTable(gptRecords(['--variants', 'softmax', '--seeds', '0'], () => 2)).body.map(
+        (r) => r[0],
+      ),
+    ).toEqual(['softmax']);
   });
 
   it('plots train and val loss per run', async () => {
@@ -64,7 +141,9 @@ describe('gpt summary', () => {
     const svg = await renderSvg(spec);
     expect(svg).toContain('train loss');
     expect(svg).toContain('val loss');
-    expect(gptCurvesSpec(syntheticRecords(['shakespeare', '--lengths', '4', '--seeds', '0'], () => 5))).toBeNull();
+    expect(
+      gptCurvesSpec(syntheticRecords(['shakespeare', '--lengths', '4', '--seeds', '0'], () => 5)),
+    ).toBeNull();
   });
 });
 
@@ -87,7 +166,20 @@ describe('bench report', () => {
     write(join(root, 'b'), tap);
     mkdirSync(join(root, 'c')); // a slice with no finished run yet
     const { out, io: sink } = io();
-    const code = await main(['report', '--results', join(root, 'a'), '--results', join(root, 'b'), '--results', join(root, 'c'), '--out', join(root, 'all')], sink);
+    const code = await main(
+      [
+        'report',
+        '--results',
+        join(root, 'a'),
+        '--results',
+        join(root, 'b'),
+        '--results',
+        join(root, 'c'),
+        '--out',
+        join(root, 'all'),
+      ],
+      sink,
+    );
     expect(code).toBe(0);
     expect(out[0]).toBe('6 runs of gpt from 3 folder(s)');
     const md = readFileSync(join(root, 'all', 'summary.md'), 'utf8');
@@ -99,14 +191,29 @@ describe('bench report', () => {
     const root = mkdtempSync(join(tmpdir(), 'bench-report-bad-'));
     const run = async (...dirs: string[]) => {
       const { err, io: sink } = io();
-      const code = await main(['report', ...dirs.flatMap((d) => ['--results', join(root, d)])], sink);
+      const code = await main(
+        ['report', ...dirs.flatMap((d) => ['--results', join(root, d)])],
+        sink,
+      );
       return { code, err: err.join('\n') };
     };
-    expect(await run('nowhere')).toMatchObject({ code: 1, err: expect.stringContaining('BENCH_NO_RESULTS') });
+    expect(await run('nowhere')).toMatchObject({
+      code: 1,
+      err: expect.stringContaining('BENCH_NO_RESULTS'),
+    });
     mkdirSync(join(root, 'empty'));
-    expect(await run('empty')).toMatchObject({ code: 1, err: expect.stringContaining('BENCH_NO_RESULTS') });
-    write(join(root, 'mixed'), [...gptRecords(['--variants', 'softmax', '--seeds', '0'], () => 2), ...syntheticRecords(['shakespeare', '--lengths', '4', '--seeds', '0'], () => 5)]);
-    expect(await run('mixed')).toMatchObject({ code: 1, err: expect.stringContaining('BENCH_RESULTS_INVALID') });
+    expect(await run('empty')).toMatchObject({
+      code: 1,
+      err: expect.stringContaining('BENCH_NO_RESULTS'),
+    });
+    write(join(root, 'mixed'), [
+      ...gptRecords(['--variants', 'softmax', '--seeds', '0'], () => 2),
+      ...syntheticRecords(['shakespeare', '--lengths', '4', '--seeds', '0'], () => 5),
+    ]);
+    expect(await run('mixed')).toMatchObject({
+      code: 1,
+      err: expect.stringContaining('BENCH_RESULTS_INVALID'),
+    });
     const { code, err } = await (async () => {
       const s = io();
       return { code: await main(['report'], s.io), err: s.err.join('\n') };

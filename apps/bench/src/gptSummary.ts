@@ -14,12 +14,26 @@ export const PUBLISHED_BABY_VAL_LOSS = 1.88;
 /** True when a run is the `baby` configuration the published figure is for. */
 function isBaby(r: RunRecord): boolean {
   const c = r.config;
-  return c.layers === 4 && c.heads === 4 && c.dModel === 128 && c.length === 64 && c.batchSize === 12 && c.steps === 2000;
+  return (
+    c.layers === 4 &&
+    c.heads === 4 &&
+    c.dModel === 128 &&
+    c.length === 64 &&
+    c.batchSize === 12 &&
+    c.steps === 2000
+  );
 }
 
-const fmt = (s: Stat | null, digits = 3): string => (s === null || s.n === 0 ? '—' : s.n > 1 ? `${s.mean.toFixed(digits)} ± ${s.std.toFixed(digits)}` : `${s.mean.toFixed(digits)} (n=1)`);
+const fmt = (s: Stat | null, digits = 3): string =>
+  s === null || s.n === 0
+    ? '—'
+    : s.n > 1
+      ? `${s.mean.toFixed(digits)} ± ${s.std.toFixed(digits)}`
+      : `${s.mean.toFixed(digits)} (n=1)`;
 const signed = (s: Stat | null): string =>
-  s === null ? '—' : `${s.mean >= 0 ? '+' : '−'}${Math.abs(s.mean).toFixed(3)}${s.n > 1 ? ` ± ${s.std.toFixed(3)}` : ' (n=1)'}`;
+  s === null
+    ? '—'
+    : `${s.mean >= 0 ? '+' : '−'}${Math.abs(s.mean).toFixed(3)}${s.n > 1 ? ` ± ${s.std.toFixed(3)}` : ' (n=1)'}`;
 
 /**
  * The gpt table: per column, the final val and train loss (nats/char, mean ± sample std over
@@ -33,20 +47,53 @@ export function gptTable(records: readonly RunRecord[]): Table {
   const byColumn = new Map<string, RunRecord[]>();
   for (const r of records) byColumn.set(columnOf(r), [...(byColumn.get(columnOf(r)) ?? []), r]);
   const base = new Map((byColumn.get('softmax') ?? []).map((r) => [r.config.seed, r.finalLoss]));
-  const head = ['variant', 'seeds', 'val loss (nats/char)', 'val perplexity', 'train loss', 'Δ val loss vs softmax (paired)', 's / iteration'];
+  const head = [
+    'variant',
+    'seeds',
+    'val loss (nats/char)',
+    'val perplexity',
+    'train loss',
+    'Δ val loss vs softmax (paired)',
+    's / iteration',
+  ];
   const body: string[][] = [];
   for (const column of orderColumns([...byColumn.keys()])) {
     const runs = byColumn.get(column)!;
     const val = meanStd(runs.map((r) => r.finalLoss));
-    const train = meanStd(runs.map((r) => r.gptEval?.train.at(-1)?.value ?? Number.NaN).filter(Number.isFinite));
-    const paired = runs.flatMap((r) => (base.has(r.config.seed) && column !== 'softmax' ? [r.finalLoss - base.get(r.config.seed)!] : []));
+    const train = meanStd(
+      runs.map((r) => r.gptEval?.train.at(-1)?.value ?? Number.NaN).filter(Number.isFinite),
+    );
+    const paired = runs.flatMap((r) =>
+      base.has(r.config.seed) && column !== 'softmax'
+        ? [r.finalLoss - base.get(r.config.seed)!]
+        : [],
+    );
     const perIteration = meanStd(runs.map((r) => r.wallSeconds / r.config.steps));
-    const seeds = runs.map((r) => r.config.seed).sort((a, b) => a - b).join(', ');
+    const seeds = runs
+      .map((r) => r.config.seed)
+      .sort((a, b) => a - b)
+      .join(', ');
     const perplexity = meanStd(runs.map((r) => Math.exp(r.finalLoss)));
-    body.push([column, seeds, fmt(val), fmt(perplexity, 2), fmt(train), paired.length > 0 ? signed(meanStd(paired)) : '—', fmt(perIteration, 2)]);
+    body.push([
+      column,
+      seeds,
+      fmt(val),
+      fmt(perplexity, 2),
+      fmt(train),
+      paired.length > 0 ? signed(meanStd(paired)) : '—',
+      fmt(perIteration, 2),
+    ]);
   }
   if (records.some(isBaby)) {
-    body.push(['published: nanoGPT softmax (PyTorch)', '—', PUBLISHED_BABY_VAL_LOSS.toFixed(2), Math.exp(PUBLISHED_BABY_VAL_LOSS).toFixed(2), '—', '—', '—']);
+    body.push([
+      'published: nanoGPT softmax (PyTorch)',
+      '—',
+      PUBLISHED_BABY_VAL_LOSS.toFixed(2),
+      Math.exp(PUBLISHED_BABY_VAL_LOSS).toFixed(2),
+      '—',
+      '—',
+      '—',
+    ]);
   }
   return { head, body };
 }
@@ -55,14 +102,25 @@ export function gptTable(records: readonly RunRecord[]): Table {
 export function gptCurvesSpec(records: readonly RunRecord[]): TopLevelSpec | null {
   const values = records.flatMap((r) =>
     (['train', 'val'] as const).flatMap((split) =>
-      (r.gptEval?.[split] ?? []).map((p) => ({ split, run: `${columnOf(r)} s${r.config.seed}`, column: columnOf(r), step: p.step, loss: p.value })),
+      (r.gptEval?.[split] ?? []).map((p) => ({
+        split,
+        run: `${columnOf(r)} s${r.config.seed}`,
+        column: columnOf(r),
+        step: p.step,
+        loss: p.value,
+      })),
     ),
   );
   if (values.length === 0) return null;
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     data: { values },
-    facet: { field: 'split', type: 'nominal', title: null, header: { labelExpr: "datum.value + ' loss'" } },
+    facet: {
+      field: 'split',
+      type: 'nominal',
+      title: null,
+      header: { labelExpr: "datum.value + ' loss'" },
+    },
     columns: 2,
     spec: {
       width: 320,
@@ -70,8 +128,20 @@ export function gptCurvesSpec(records: readonly RunRecord[]): TopLevelSpec | nul
       mark: { type: 'line', point: true },
       encoding: {
         x: { field: 'step', type: 'quantitative', title: 'iteration' },
-        y: { field: 'loss', type: 'quantitative', title: 'loss (nats/char)', scale: { zero: false }, axis: { format: '.2f' } },
-        color: { field: 'column', type: 'nominal', title: 'variant', legend: { labelLimit: 400 }, sort: orderColumns(values.map((v) => v.column)) },
+        y: {
+          field: 'loss',
+          type: 'quantitative',
+          title: 'loss (nats/char)',
+          scale: { zero: false },
+          axis: { format: '.2f' },
+        },
+        color: {
+          field: 'column',
+          type: 'nominal',
+          title: 'variant',
+          legend: { labelLimit: 400 },
+          sort: orderColumns(values.map((v) => v.column)),
+        },
         detail: { field: 'run', type: 'nominal' },
       },
     },

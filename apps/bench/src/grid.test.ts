@@ -7,7 +7,19 @@ const grid = (...argv: string[]) => expandGrid(parseBenchArgs(argv, () => undefi
 
 describe('expandGrid', () => {
   it('is the Cartesian product of the axes, with unique ids', () => {
-    const runs = grid('brackets', '--lengths', '8,12', '--d-model', '16,32,64', '--ffn', 'on,off', '--seeds', '0,1,2', '--mode', 'balanced,prefix');
+    const runs = grid(
+      'brackets',
+      '--lengths',
+      '8,12',
+      '--d-model',
+      '16,32,64',
+      '--ffn',
+      'on,off',
+      '--seeds',
+      '0,1,2',
+      '--mode',
+      'balanced,prefix',
+    );
     expect(runs).toHaveLength(4 * 2 * 3 * 2 * 3 * 2);
     expect(new Set(runs.map(runId)).size).toBe(runs.length);
     expect(runs.every((r) => r.dataset === 'brackets' && r.ffnHidden === 4 * r.dModel)).toBe(true);
@@ -21,7 +33,15 @@ describe('expandGrid', () => {
   });
 
   it('only hands the sampler to variants that use one', () => {
-    const runs = grid('shakespeare', '--lengths', '4', '--sampler', 'gibbs', '--sampler-options', '{"sweeps":3}');
+    const runs = grid(
+      'shakespeare',
+      '--lengths',
+      '4',
+      '--sampler',
+      'gibbs',
+      '--sampler-options',
+      '{"sweeps":3}',
+    );
     const byVariant = Object.fromEntries(runs.map((r) => [r.variant, r]));
     expect(byVariant['softmax']!.sampler).toBe('none');
     expect(byVariant['sigmoid']!.sampler).toBe('none');
@@ -30,18 +50,34 @@ describe('expandGrid', () => {
     // so a softmax run's id does not change with the sampler flag
     const exact = grid('shakespeare', '--lengths', '4');
     expect(runId(exact.find((r) => r.variant === 'softmax')!)).toBe(runId(byVariant['softmax']!));
-    expect(runId(exact.find((r) => r.variant === 'boltzmann')!)).not.toBe(runId(byVariant['boltzmann']!));
+    expect(runId(exact.find((r) => r.variant === 'boltzmann')!)).not.toBe(
+      runId(byVariant['boltzmann']!),
+    );
   });
 
   it('builds DQA columns: exact training plus one column per shot count, seeded per run', () => {
-    const runs = grid('dqa', '--datasets', 'brackets', '--lengths', '4', '--seeds', '5', '--shots', '0,256', '--dqa-options', '{"tau":2}');
+    const runs = grid(
+      'dqa',
+      '--datasets',
+      'brackets',
+      '--lengths',
+      '4',
+      '--seeds',
+      '5',
+      '--shots',
+      '0,256',
+      '--dqa-options',
+      '{"tau":2}',
+    );
     expect(runs.map((r) => r.column)).toEqual(['exact', 'dqa-dist', 'dqa-256shots']);
     expect(runs.every((r) => r.variant === 'boltzmann')).toBe(true);
     expect(runs[2]!.samplerOptions).toEqual({ tau: 2, shots: 256, seed: 5 });
   });
 
   it('hashes configs independently of key order and changes id with any result-relevant value', () => {
-    expect(canonicalJson({ b: 1, a: [1, { d: 2, c: 3 }] })).toBe(canonicalJson({ a: [1, { c: 3, d: 2 }], b: 1 }));
+    expect(canonicalJson({ b: 1, a: [1, { d: 2, c: 3 }] })).toBe(
+      canonicalJson({ a: [1, { c: 3, d: 2 }], b: 1 }),
+    );
     const [a] = grid('shakespeare', '--lengths', '4', '--variants', 'softmax', '--steps', '10');
     const [b] = grid('shakespeare', '--lengths', '4', '--variants', 'softmax', '--steps', '11');
     const [c] = grid('shakespeare', '--lengths', '4', '--variants', 'softmax', '--steps', '10');

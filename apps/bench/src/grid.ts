@@ -49,8 +49,18 @@ export function dqaColumn(shots: number): string {
 export function expandGrid(command: BenchCommand): RunConfig[] {
   const g = command.grid;
   const runs: RunConfig[] = [];
-  const datasets: DatasetName[] = command.experiment === 'dqa' ? [...g.datasets] : command.experiment === 'gpt' ? ['shakespeare'] : [command.experiment];
-  type Column = { column: string; variant: RunConfig['variant']; sampler: string; samplerOptions: Record<string, unknown> };
+  const datasets: DatasetName[] =
+    command.experiment === 'dqa'
+      ? [...g.datasets]
+      : command.experiment === 'gpt'
+        ? ['shakespeare']
+        : [command.experiment];
+  type Column = {
+    column: string;
+    variant: RunConfig['variant'];
+    sampler: string;
+    samplerOptions: Record<string, unknown>;
+  };
   const columns = (seed: number): Column[] => {
     if (command.experiment === 'dqa') {
       return [
@@ -73,7 +83,8 @@ export function expandGrid(command: BenchCommand): RunConfig[] {
       };
     });
   };
-  const batchOf = (length: number): number => (g.tokensPerBatch === undefined ? g.batchSize : g.tokensPerBatch / length);
+  const batchOf = (length: number): number =>
+    g.tokensPerBatch === undefined ? g.batchSize : g.tokensPerBatch / length;
   for (const dataset of datasets) {
     const modes = dataset === 'brackets' ? g.modes : (['balanced'] as const);
     for (const mode of modes)
@@ -105,12 +116,18 @@ export function expandGrid(command: BenchCommand): RunConfig[] {
                   jInit: g.jInit,
                   evalEvery: g.evalEvery,
                   // gpt: the rows of one evaluation (its random batches of each split).
-                  evalWindows: g.gpt ? 2 * g.gpt.evalBatches * batchOf(length) : dataset === 'shakespeare' ? g.evalWindows : 0,
+                  evalWindows: g.gpt
+                    ? 2 * g.gpt.evalBatches * batchOf(length)
+                    : dataset === 'shakespeare'
+                      ? g.evalWindows
+                      : 0,
                   mode: dataset === 'brackets' ? mode : 'balanced',
                   types: dataset === 'brackets' ? g.types : 1,
                   sampler: c.sampler,
                   samplerOptions: c.samplerOptions,
-                  ...(c.sampler !== 'none' && command.couplingForm !== 'full' ? { couplingForm: command.couplingForm } : {}),
+                  ...(c.sampler !== 'none' && command.couplingForm !== 'full'
+                    ? { couplingForm: command.couplingForm }
+                    : {}),
                   ...(command.positions === 'none' ? { positions: 'none' as const } : {}),
                   ...(g.gpt ? { gpt: g.gpt } : {}),
                 });

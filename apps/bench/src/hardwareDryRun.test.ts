@@ -5,7 +5,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { expandGrid, hardwareRuns, main, parseBenchArgs, samplerTrafficOfRun } from './index.js';
 import { createBenchRegistry } from './registry.js';
 
-const CREDENTIALS = ['DWAVE_API_TOKEN', 'AWS_REGION', 'AWS_PROFILE', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'];
+const CREDENTIALS = [
+  'DWAVE_API_TOKEN',
+  'AWS_REGION',
+  'AWS_PROFILE',
+  'AWS_ACCESS_KEY_ID',
+  'AWS_SECRET_ACCESS_KEY',
+];
 const saved = new Map<string, string | undefined>();
 beforeEach(() => {
   // The dry run must need no credentials at all.
@@ -19,15 +25,34 @@ afterEach(() => {
 });
 
 const args = (sampler: string, dir: string) => [
-  'brackets', '--lengths', '4', '--variants', 'boltzmann', '--mode', 'prefix', '--d-model', '16',
-  '--sampler', sampler, '--dry-run', '--workers', '0', '--results', dir,
+  'brackets',
+  '--lengths',
+  '4',
+  '--variants',
+  'boltzmann',
+  '--mode',
+  'prefix',
+  '--d-model',
+  '16',
+  '--sampler',
+  sampler,
+  '--dry-run',
+  '--workers',
+  '0',
+  '--results',
+  dir,
 ];
 
-async function dryRun(sampler: string): Promise<{ dir: string; code: number; out: string[]; err: string[] }> {
+async function dryRun(
+  sampler: string,
+): Promise<{ dir: string; code: number; out: string[]; err: string[] }> {
   const dir = mkdtempSync(join(tmpdir(), `bench-hw-dry-${sampler}-`));
   const out: string[] = [];
   const err: string[] = [];
-  const code = await main(args(sampler, dir), { out: (l) => void out.push(l), err: (l) => void err.push(l) });
+  const code = await main(args(sampler, dir), {
+    out: (l) => void out.push(l),
+    err: (l) => void err.push(l),
+  });
   return { dir, code, out, err };
 }
 
@@ -43,7 +68,12 @@ describe('--dry-run with a hardware sampler', () => {
     expect(files.filter((f) => f.endsWith('.bqm.json'))).toHaveLength(256);
     expect(existsSync(join(dir, 'dry-run', 'dwave-0002'))).toBe(false);
     const text = readFileSync(join(call, 'submit-001.json'), 'utf8');
-    const submit = JSON.parse(text) as { method: string; url: string; headers: Record<string, string>; body: { type: string; data: { format: string; lin: string; quad: string } }[] };
+    const submit = JSON.parse(text) as {
+      method: string;
+      url: string;
+      headers: Record<string, string>;
+      body: { type: string; data: { format: string; lin: string; quad: string } }[];
+    };
     expect(submit.method).toBe('POST');
     expect(submit.url).toMatch(/\/sapi\/v2\/problems\/$/);
     expect(submit.headers['X-Auth-Token']).toBe('***');
@@ -51,10 +81,20 @@ describe('--dry-run with a hardware sampler', () => {
     expect(submit.body[0]!.type).toBe('ising');
     expect(submit.body[0]!.data.format).toBe('qp');
     expect(submit.body[0]!.data.lin.length).toBeGreaterThan(0);
-    expect(JSON.parse(readFileSync(join(call, 'submit-013.json'), 'utf8')).body).toHaveLength(256 - 12 * 20);
+    expect(JSON.parse(readFileSync(join(call, 'submit-013.json'), 'utf8')).body).toHaveLength(
+      256 - 12 * 20,
+    );
     expect(out).toContain('dry run of sampler "dwave": nothing was sent, no credentials were used');
-    expect(out).toContain(`  ${join(call, 'submit-001.json')} … ${join(call, 'submit-013.json')} (13 files)`);
-    expect(out.some((l) => l.startsWith('one training step sends 1 sampler call with 256 problems (13 D-Wave submit requests'))).toBe(true);
+    expect(out).toContain(
+      `  ${join(call, 'submit-001.json')} … ${join(call, 'submit-013.json')} (13 files)`,
+    );
+    expect(
+      out.some((l) =>
+        l.startsWith(
+          'one training step sends 1 sampler call with 256 problems (13 D-Wave submit requests',
+        ),
+      ),
+    ).toBe(true);
     expect(out.some((l) => l.startsWith('the whole grid (1 run using "dwave"'))).toBe(true);
   });
 
@@ -70,13 +110,27 @@ describe('--dry-run with a hardware sampler', () => {
     expect(qasm.startsWith('OPENQASM 3.0;')).toBe(true);
     expect(qasm).toMatch(/^qubit\[4\] q;$/m);
     expect(qasm).toMatch(/^c\[3\] = measure q\[3\];$/m);
-    const task = JSON.parse(readFileSync(join(call, 'create-quantum-task-0003.json'), 'utf8')) as { action: string; deviceArn: string; shots: number; outputS3Bucket: string };
-    const action = JSON.parse(task.action) as { braketSchemaHeader: { name: string }; source: string };
+    const task = JSON.parse(readFileSync(join(call, 'create-quantum-task-0003.json'), 'utf8')) as {
+      action: string;
+      deviceArn: string;
+      shots: number;
+      outputS3Bucket: string;
+    };
+    const action = JSON.parse(task.action) as {
+      braketSchemaHeader: { name: string };
+      source: string;
+    };
     expect(action.braketSchemaHeader.name).toBe('braket.ir.openqasm.program');
     expect(action.source).toBe(qasm);
     expect(task.deviceArn).toContain('quantum-simulator/amazon/sv1');
     expect(task.shots).toBe(1000);
-    expect(out.some((l) => l.startsWith('one training step sends 1 sampler call with 256 problems (256 Braket quantum tasks'))).toBe(true);
+    expect(
+      out.some((l) =>
+        l.startsWith(
+          'one training step sends 1 sampler call with 256 problems (256 Braket quantum tasks',
+        ),
+      ),
+    ).toBe(true);
   });
 
   it('a non-hardware sampler only prints the grid, as before', async () => {
@@ -89,24 +143,58 @@ describe('--dry-run with a hardware sampler', () => {
 });
 
 describe('hardwareRuns and samplerTrafficOfRun', () => {
-  const grid = (...extra: string[]) => expandGrid(parseBenchArgs(['brackets', '--lengths', '4,8', ...extra], () => undefined)!);
+  const grid = (...extra: string[]) =>
+    expandGrid(parseBenchArgs(['brackets', '--lengths', '4,8', ...extra], () => undefined)!);
 
   it('selects only runs whose sampler declares capabilities.dryRun (dwave, braket), or a sampler given a dryRun option', async () => {
     const registry = await createBenchRegistry([]);
-    expect(hardwareRuns(grid('--sampler', 'dwave'), registry).map((c) => c.variant).sort()).toEqual(['boltzmann', 'boltzmann', 'coupling', 'coupling']);
-    expect(hardwareRuns(grid('--sampler', 'braket', '--variants', 'boltzmann'), registry)).toHaveLength(2);
-    expect(hardwareRuns(grid('--sampler', 'dwave', '--variants', 'softmax,sigmoid'), registry)).toEqual([]);
+    expect(
+      hardwareRuns(grid('--sampler', 'dwave'), registry)
+        .map((c) => c.variant)
+        .sort(),
+    ).toEqual(['boltzmann', 'boltzmann', 'coupling', 'coupling']);
+    expect(
+      hardwareRuns(grid('--sampler', 'braket', '--variants', 'boltzmann'), registry),
+    ).toHaveLength(2);
+    expect(
+      hardwareRuns(grid('--sampler', 'dwave', '--variants', 'softmax,sigmoid'), registry),
+    ).toEqual([]);
     expect(hardwareRuns(grid('--sampler', 'exact'), registry)).toEqual([]);
-    expect(hardwareRuns(grid('--sampler', 'mine', '--sampler-options', '{"dryRun":{}}', '--variants', 'boltzmann'), registry)).toHaveLength(2);
+    expect(
+      hardwareRuns(
+        grid('--sampler', 'mine', '--sampler-options', '{"dryRun":{}}', '--variants', 'boltzmann'),
+        registry,
+      ),
+    ).toHaveLength(2);
   });
 
   it('counts calls, problems and 20-problem submit requests of a step and of a whole run', async () => {
-    const [config] = hardwareRuns(grid('--sampler', 'dwave', '--variants', 'boltzmann', '--lengths', '4', '--steps', '10', '--eval-every', '4', '--batch-size', '8'), await createBenchRegistry([]));
+    const [config] = hardwareRuns(
+      grid(
+        '--sampler',
+        'dwave',
+        '--variants',
+        'boltzmann',
+        '--lengths',
+        '4',
+        '--steps',
+        '10',
+        '--eval-every',
+        '4',
+        '--batch-size',
+        '8',
+      ),
+      await createBenchRegistry([]),
+    );
     // Step: 8 × 4 = 32 problems, 2 submits. Evaluations at steps 4, 8 and 10; each runs 300 rows
     // in chunks 128 + 128 + 44 and 5 rows in one chunk: 4 calls, 305 × 4 = 1,220 problems,
     // 26 + 26 + 9 + 1 = 62 submits.
     const t = samplerTrafficOfRun(config!, [300, 5]);
     expect(t.step).toEqual({ calls: 1, problems: 32, submitRequests: 2 });
-    expect(t.run).toEqual({ calls: 10 + 3 * 4, problems: 320 + 3 * 1220, submitRequests: 20 + 3 * 62 });
+    expect(t.run).toEqual({
+      calls: 10 + 3 * 4,
+      problems: 320 + 3 * 1220,
+      submitRequests: 20 + 3 * 62,
+    });
   });
 });

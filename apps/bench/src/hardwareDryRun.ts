@@ -37,11 +37,17 @@ function callsSampler(c: RunConfig): boolean {
  * @example
  * const [first] = hardwareRuns(expandGrid(command), registry);
  */
-export function hardwareRuns(configs: readonly RunConfig[], registry: SamplerRegistry): RunConfig[] {
+export function hardwareRuns(
+  configs: readonly RunConfig[],
+  registry: SamplerRegistry,
+): RunConfig[] {
   return configs.filter((c) => {
     if (!callsSampler(c)) return false;
     const dry = c.samplerOptions['dryRun'];
-    return registry.get(c.sampler)?.capabilities.dryRun === true || (typeof dry === 'object' && dry !== null);
+    return (
+      registry.get(c.sampler)?.capabilities.dryRun === true ||
+      (typeof dry === 'object' && dry !== null)
+    );
   });
 }
 
@@ -56,11 +62,15 @@ export function hardwareRuns(configs: readonly RunConfig[], registry: SamplerReg
  * @example
  * samplerTrafficOfRun(config, [256, 256]).step.problems; // 64 · T for batch 64, one head
  */
-export function samplerTrafficOfRun(config: RunConfig, evalRows: readonly number[]): { step: SamplerTraffic; run: SamplerTraffic } {
+export function samplerTrafficOfRun(
+  config: RunConfig,
+  evalRows: readonly number[],
+): { step: SamplerTraffic; run: SamplerTraffic } {
   const call = (sequences: number): SamplerTraffic => ({
     calls: config.heads,
     problems: config.heads * sequences * config.length,
-    submitRequests: config.heads * Math.ceil((sequences * config.length) / DWAVE_PROBLEMS_PER_SUBMIT),
+    submitRequests:
+      config.heads * Math.ceil((sequences * config.length) / DWAVE_PROBLEMS_PER_SUBMIT),
   });
   const add = (a: SamplerTraffic, b: SamplerTraffic, times = 1): SamplerTraffic => ({
     calls: a.calls + times * b.calls,
@@ -70,10 +80,18 @@ export function samplerTrafficOfRun(config: RunConfig, evalRows: readonly number
   const step = call(config.batchSize);
   let evaluation: SamplerTraffic = { calls: 0, problems: 0, submitRequests: 0 };
   for (const rows of evalRows) {
-    for (let start = 0; start < rows; start += EVAL_CHUNK_SIZE) evaluation = add(evaluation, call(Math.min(EVAL_CHUNK_SIZE, rows - start)));
+    for (let start = 0; start < rows; start += EVAL_CHUNK_SIZE)
+      evaluation = add(evaluation, call(Math.min(EVAL_CHUNK_SIZE, rows - start)));
   }
   const evaluations = Math.floor((config.steps - 1) / config.evalEvery) + 1;
-  return { step, run: add(add({ calls: 0, problems: 0, submitRequests: 0 }, step, config.steps), evaluation, evaluations) };
+  return {
+    step,
+    run: add(
+      add({ calls: 0, problems: 0, submitRequests: 0 }, step, config.steps),
+      evaluation,
+      evaluations,
+    ),
+  };
 }
 
 function listFiles(dir: string): string[] {
@@ -99,7 +117,9 @@ function fileLines(files: readonly string[]): string[] {
     const key = f.replace(/\d+(?=[^/\\]*$)/g, '#');
     groups.set(key, [...(groups.get(key) ?? []), f]);
   }
-  return [...groups.values()].map((g) => (g.length === 1 ? `  ${g[0]}` : `  ${g[0]} … ${g[g.length - 1]} (${g.length} files)`));
+  return [...groups.values()].map((g) =>
+    g.length === 1 ? `  ${g[0]}` : `  ${g[0]} … ${g[g.length - 1]} (${g.length} files)`,
+  );
 }
 
 const n = (x: number): string => x.toLocaleString('en-US');
@@ -119,7 +139,11 @@ const n = (x: number): string => x.toLocaleString('en-US');
  * @example
  * await hardwareDryRun(command, expandGrid(command), console.log);
  */
-export async function hardwareDryRun(command: BenchCommand, configs: readonly RunConfig[], out: (line: string) => void): Promise<boolean> {
+export async function hardwareDryRun(
+  command: BenchCommand,
+  configs: readonly RunConfig[],
+  out: (line: string) => void,
+): Promise<boolean> {
   const [{ createBenchRegistry }, { createEngine }, { createTaskData }] = await Promise.all([
     import('./registry.js'),
     import('./internal/engine.js'),
@@ -134,7 +158,10 @@ export async function hardwareDryRun(command: BenchCommand, configs: readonly Ru
   // Files of an earlier dry run would be listed as if this one had written them.
   rmSync(dir, { recursive: true, force: true });
   // The bench's dryRun replaces the user's (a fallback would answer and training would go on).
-  const config: RunConfig = { ...first, samplerOptions: { ...first.samplerOptions, dryRun: { dir } } };
+  const config: RunConfig = {
+    ...first,
+    samplerOptions: { ...first.samplerOptions, dryRun: { dir } },
+  };
   const data = await createTaskData(config, command.dataPath);
   const engine = await createEngine(config, data, registry);
   let stopped = false;
@@ -147,7 +174,10 @@ export async function hardwareDryRun(command: BenchCommand, configs: readonly Ru
     engine.dispose();
   }
   if (!stopped) {
-    throw new BenchError('BENCH_DRY_RUN', `sampler "${first.sampler}" answered instead of stopping after writing its requests: it does not implement the dryRun option, so nothing was checked`);
+    throw new BenchError(
+      'BENCH_DRY_RUN',
+      `sampler "${first.sampler}" answered instead of stopping after writing its requests: it does not implement the dryRun option, so nothing was checked`,
+    );
   }
   const files = listFiles(dir);
   out(`dry run of sampler "${first.sampler}": nothing was sent, no credentials were used`);
@@ -157,7 +187,8 @@ export async function hardwareDryRun(command: BenchCommand, configs: readonly Ru
   const evalRowsByKey = new Map<string, number[]>();
   let total: SamplerTraffic = { calls: 0, problems: 0, submitRequests: 0 };
   let step: SamplerTraffic | undefined;
-  const dataKey = (c: RunConfig): string => `${c.dataset}|${c.length}|${c.mode}|${c.types}|${c.seed}|${c.evalWindows}`;
+  const dataKey = (c: RunConfig): string =>
+    `${c.dataset}|${c.length}|${c.mode}|${c.types}|${c.seed}|${c.evalWindows}`;
   for (const c of runs) {
     let rows = evalRowsByKey.get(dataKey(c));
     if (!rows) {
@@ -167,7 +198,11 @@ export async function hardwareDryRun(command: BenchCommand, configs: readonly Ru
     }
     const t = samplerTrafficOfRun(c, rows);
     step ??= t.step;
-    total = { calls: total.calls + t.run.calls, problems: total.problems + t.run.problems, submitRequests: total.submitRequests + t.run.submitRequests };
+    total = {
+      calls: total.calls + t.run.calls,
+      problems: total.problems + t.run.problems,
+      submitRequests: total.submitRequests + t.run.submitRequests,
+    };
   }
   const requests = (t: SamplerTraffic): string =>
     first.sampler === 'dwave'
@@ -176,7 +211,9 @@ export async function hardwareDryRun(command: BenchCommand, configs: readonly Ru
         ? ` (${n(t.problems)} Braket quantum tasks, one CreateQuantumTask each)`
         : '';
   const s = step!;
-  out(`one training step sends ${n(s.calls)} sampler call${s.calls === 1 ? '' : 's'} with ${n(s.problems)} problems${requests(s)}`);
+  out(
+    `one training step sends ${n(s.calls)} sampler call${s.calls === 1 ? '' : 's'} with ${n(s.problems)} problems${requests(s)}`,
+  );
   out(
     `the whole grid (${runs.length} run${runs.length === 1 ? '' : 's'} using "${first.sampler}", from step 0, evaluations included) sends ` +
       `${n(total.calls)} sampler calls with ${n(total.problems)} problems${requests(total)}`,

@@ -9,12 +9,27 @@ export { canonicalJson, dqaColumn, expandGrid, runId } from './grid.js';
 export { meanStd, summarize } from './summary.js';
 export type { Stat, Summary, SummaryRow } from './summary.js';
 export { formatStat, summaryHtml, summaryMarkdown, summaryTables } from './summaryTable.js';
-export { couplingDistanceSpec, couplingHeatmapSpec, curvesSpec, fidelitySpec, groupLabel, metricVsLengthSpec, renderSvg } from './plots.js';
+export {
+  couplingDistanceSpec,
+  couplingHeatmapSpec,
+  curvesSpec,
+  fidelitySpec,
+  groupLabel,
+  metricVsLengthSpec,
+  renderSvg,
+} from './plots.js';
 export type { FidelityPoint } from './plots.js';
 export { settingsLine, writeReport } from './report.js';
 export type { ReportFiles } from './report.js';
 export { createBenchRegistry, loadPluginModule, missingBuiltIns } from './registry.js';
-export { checkpointPath, modelPath, readCheckpoint, readRecord, recordPath, removeCheckpoint } from './runFiles.js';
+export {
+  checkpointPath,
+  modelPath,
+  readCheckpoint,
+  readRecord,
+  recordPath,
+  removeCheckpoint,
+} from './runFiles.js';
 export type { Checkpoint } from './runFiles.js';
 export { finalMetricOf, trainRun } from './trainRun.js';
 export type { TrainHooks } from './trainRun.js';
@@ -27,8 +42,25 @@ export { barProgress, formatDuration, plainProgress } from './progress.js';
 export type { ProgressDisplay } from './progress.js';
 export { parseSampleArgs } from './sampleOptions.js';
 export type { SampleCommand } from './sampleOptions.js';
-export { encodePrompt, generate, loadSampleModel, pickToken, readModelFile, runSample } from './sample.js';
+export {
+  encodePrompt,
+  generate,
+  loadSampleModel,
+  pickToken,
+  readModelFile,
+  runSample,
+} from './sample.js';
 export type { DecodeOptions } from './sample.js';
 export { EXIT, main } from './main.js';
 export type { MainIo } from './main.js';
-export type { BracketMode, CurvePoint, DatasetName, Experiment, RunConfig, RunProgress, RunRecord, RunSettings, Variant } from './types.js';
+export type {
+  BracketMode,
+  CurvePoint,
+  DatasetName,
+  Experiment,
+  RunConfig,
+  RunProgress,
+  RunRecord,
+  RunSettings,
+  Variant,
+} from './types.js';

@@ -22,7 +22,10 @@ describe('bench long-context', () => {
   it('dry-runs every slice of a part without training', async () => {
     const root = mkdtempSync(join(tmpdir(), 'bench-long-context-'));
     const out: string[] = [];
-    const code = await main(['long-context', '--only', 'brackets', '--root', root, '--dry-run'], { out: (l) => out.push(l), err: (l) => out.push(l) });
+    const code = await main(['long-context', '--only', 'brackets', '--root', root, '--dry-run'], {
+      out: (l) => out.push(l),
+      err: (l) => out.push(l),
+    });
     expect(code).toBe(0);
     expect(out.filter((l) => l.trimStart().startsWith('== slice'))).toHaveLength(3);
     expect(out.filter((l) => l.startsWith('grid: '))).toHaveLength(3);
@@ -30,6 +33,8 @@ describe('bench long-context', () => {
   });
 
   it('refuses an unknown part', () => {
-    expect(() => parseLongContextArgs(['long-context', '--only', 'paper,moon'], () => undefined)).toThrow(expect.objectContaining({ code: 'BENCH_INVALID_OPTION' }));
+    expect(() =>
+      parseLongContextArgs(['long-context', '--only', 'paper,moon'], () => undefined),
+    ).toThrow(expect.objectContaining({ code: 'BENCH_INVALID_OPTION' }));
   });
 });

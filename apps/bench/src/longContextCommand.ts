@@ -24,16 +24,28 @@ export interface LongContextCommand {
  *
  * @throws BENCH_INVALID_OPTION for an unknown part or flag.
  */
-export function parseLongContextArgs(argv: readonly string[], out: (s: string) => void = (s) => process.stdout.write(s)): LongContextCommand | null {
+export function parseLongContextArgs(
+  argv: readonly string[],
+  out: (s: string) => void = (s) => process.stdout.write(s),
+): LongContextCommand | null {
   let parsed: LongContextCommand | null = null;
-  const { program, command } = subcommand('long-context', 'run (or resume) the long-context experiment of issue 13, slice by slice, then write its reports', out);
+  const { program, command } = subcommand(
+    'long-context',
+    'run (or resume) the long-context experiment of issue 13, slice by slice, then write its reports',
+    out,
+  );
   command
     .option('--only <parts>', `parts to run: ${PARTS.join(', ')}`, PARTS.join(','))
     .option('--root <dir>', 'results root (one folder per part)', 'results/long-context')
     .option('--dry-run', "print each slice's grid and ETA, run nothing")
     .action((raw: { only: string; root: string; dryRun?: boolean }) => {
-      const root = raw.root === 'results/long-context' ? resolve(repoRoot(), raw.root) : userPath(raw.root);
-      parsed = { root, parts: parseList('--only', raw.only, choiceItem(PARTS), PARTS.join('/')), dryRun: raw.dryRun === true };
+      const root =
+        raw.root === 'results/long-context' ? resolve(repoRoot(), raw.root) : userPath(raw.root);
+      parsed = {
+        root,
+        parts: parseList('--only', raw.only, choiceItem(PARTS), PARTS.join('/')),
+        dryRun: raw.dryRun === true,
+      };
     });
   return runSubcommand(program, argv) ? parsed : null;
 }
@@ -46,7 +58,12 @@ export function parseLongContextArgs(argv: readonly string[], out: (s: string) =
 export async function runLongContext(command: LongContextCommand, io: MainIo): Promise<number> {
   const slices = LONG_CONTEXT_SLICES.filter((s) => command.parts.includes(s.part));
   for (const [k, slice] of slices.entries()) {
-    const argv = [...slice.argv, '--results', join(command.root, slice.folder), ...(command.dryRun ? ['--dry-run'] : [])];
+    const argv = [
+      ...slice.argv,
+      '--results',
+      join(command.root, slice.folder),
+      ...(command.dryRun ? ['--dry-run'] : []),
+    ];
     io.out(`\n== slice ${k + 1}/${slices.length} (${slice.part}): bench ${argv.join(' ')}`);
     const code = await main(argv, io);
     if (code !== EXIT.ok) return code;
@@ -55,11 +72,24 @@ export async function runLongContext(command: LongContextCommand, io: MainIo): P
   if (command.dryRun) return EXIT.ok;
   if (command.parts.includes('extrapolation')) {
     const dir = join(command.root, 'extrapolation');
-    const models = existsSync(join(dir, 'models')) ? readdirSync(join(dir, 'models')).filter((f) => f.endsWith('.json')) : [];
+    const models = existsSync(join(dir, 'models'))
+      ? readdirSync(join(dir, 'models')).filter((f) => f.endsWith('.json'))
+      : [];
     for (const file of models) {
       const out = join(dir, 'longer', file);
       if (existsSync(out)) continue;
-      const code = await main(['extrapolate', '--model', join(dir, 'models', file), '--lengths', EXTRAPOLATION_LENGTHS.join(','), '--out', out], io);
+      const code = await main(
+        [
+          'extrapolate',
+          '--model',
+          join(dir, 'models', file),
+          '--lengths',
+          EXTRAPOLATION_LENGTHS.join(','),
+          '--out',
+          out,
+        ],
+        io,
+      );
       if (code !== EXIT.ok) return code;
     }
   }

@@ -19,7 +19,15 @@ export interface LongContextSlice {
 const ONE_THREAD = ['--sampler-options', '{"threads":1}'];
 const TM = ['--sampler', 'transfer-matrix', '--couplings', 'banded:8', ...ONE_THREAD];
 const TAP = ['--variants', 'boltzmann', '--sampler', 'tap', ...ONE_THREAD];
-const EXACT_16 = ['--variants', 'boltzmann', '--sampler', 'exact', '--lengths', '16', ...ONE_THREAD];
+const EXACT_16 = [
+  '--variants',
+  'boltzmann',
+  '--sampler',
+  'exact',
+  '--lengths',
+  '16',
+  ...ONE_THREAD,
+];
 
 /** The slices, in the order the driver runs them. */
 export const LONG_CONTEXT_SLICES: readonly LongContextSlice[] = [
@@ -27,7 +35,20 @@ export const LONG_CONTEXT_SLICES: readonly LongContextSlice[] = [
   { part: 'paper', folder: 'shakespeare', argv: ['shakespeare', '--preset', 'long', ...TM] },
   { part: 'paper', folder: 'shakespeare', argv: ['shakespeare', '--preset', 'long', ...TAP] },
   // Relative J (one value per distance) on tap up to T = 64: at 128 and 256 it would cost as much as full-J tap again.
-  { part: 'paper', folder: 'shakespeare', argv: ['shakespeare', '--preset', 'long', ...TAP, '--couplings', 'relative', '--lengths', '16,32,64'] },
+  {
+    part: 'paper',
+    folder: 'shakespeare',
+    argv: [
+      'shakespeare',
+      '--preset',
+      'long',
+      ...TAP,
+      '--couplings',
+      'relative',
+      '--lengths',
+      '16,32,64',
+    ],
+  },
   { part: 'paper', folder: 'shakespeare', argv: ['shakespeare', '--preset', 'long', ...EXACT_16] },
   // Bracket matching where softmax does not saturate (3 types, prefix, d_model 16), FFN on and off.
   { part: 'brackets', folder: 'brackets', argv: ['brackets', '--preset', 'long', ...TM] },
@@ -37,11 +58,45 @@ export const LONG_CONTEXT_SLICES: readonly LongContextSlice[] = [
   {
     part: 'extrapolation',
     folder: 'extrapolation',
-    argv: ['shakespeare', '--preset', 'long', '--lengths', '64', '--positions', 'none', '--variants', 'softmax,boltzmann', '--sampler', 'tap', '--couplings', 'relative', ...ONE_THREAD, '--save-models'],
+    argv: [
+      'shakespeare',
+      '--preset',
+      'long',
+      '--lengths',
+      '64',
+      '--positions',
+      'none',
+      '--variants',
+      'softmax,boltzmann',
+      '--sampler',
+      'tap',
+      '--couplings',
+      'relative',
+      ...ONE_THREAD,
+      '--save-models',
+    ],
   },
   // The 4-layer, 4-head baby GPT at T = 16, 64, 256 (tap only up to 64: at 256 one run would take ~1.5 h).
-  { part: 'gpt', folder: 'gpt', argv: ['gpt', '--preset', 'long', '--sampler', 'transfer-matrix', '--couplings', 'banded:8'] },
-  { part: 'gpt', folder: 'gpt', argv: ['gpt', '--preset', 'long', '--variants', 'boltzmann', '--sampler', 'tap', '--lengths', '16,64'] },
+  {
+    part: 'gpt',
+    folder: 'gpt',
+    argv: ['gpt', '--preset', 'long', '--sampler', 'transfer-matrix', '--couplings', 'banded:8'],
+  },
+  {
+    part: 'gpt',
+    folder: 'gpt',
+    argv: [
+      'gpt',
+      '--preset',
+      'long',
+      '--variants',
+      'boltzmann',
+      '--sampler',
+      'tap',
+      '--lengths',
+      '16,64',
+    ],
+  },
 ];
 
 /** Lengths at which the extrapolation models are evaluated. */

@@ -29,32 +29,64 @@ export interface MainIo {
  * @example
  * process.exitCode = await main(process.argv.slice(2));
  */
-export async function main(argv: readonly string[], io: MainIo = { out: (l) => process.stdout.write(`${l}\n`), err: (l) => process.stderr.write(`${l}\n`) }): Promise<number> {
+export async function main(
+  argv: readonly string[],
+  io: MainIo = {
+    out: (l) => process.stdout.write(`${l}\n`),
+    err: (l) => process.stderr.write(`${l}\n`),
+  },
+): Promise<number> {
   const first = argv[0] === '--' ? argv[1] : argv[0];
   const help = (s: string): void => io.out(s.replace(/\n$/, ''));
   if (first === 'long-context') {
     const { parseLongContextArgs, runLongContext } = await import('./longContextCommand.js');
-    return parseThenRun(io, 'long-context --help', () => parseLongContextArgs(argv, help), (command) => runLongContext(command, io));
+    return parseThenRun(
+      io,
+      'long-context --help',
+      () => parseLongContextArgs(argv, help),
+      (command) => runLongContext(command, io),
+    );
   }
   if (first === 'extrapolate') {
     const { parseExtrapolateArgs, runExtrapolate } = await import('./extrapolate.js');
-    return parseThenRun(io, 'extrapolate --help', () => parseExtrapolateArgs(argv, help), (command) => runExtrapolate(command, io));
+    return parseThenRun(
+      io,
+      'extrapolate --help',
+      () => parseExtrapolateArgs(argv, help),
+      (command) => runExtrapolate(command, io),
+    );
   }
   if (first === 'report') {
     const { parseReportArgs, runReport } = await import('./reportCommand.js');
-    return parseThenRun(io, 'report --help', () => parseReportArgs(argv, help), (command) => runReport(command, io));
+    return parseThenRun(
+      io,
+      'report --help',
+      () => parseReportArgs(argv, help),
+      (command) => runReport(command, io),
+    );
   }
   if (first === 'sample') {
-    return parseThenRun(io, 'sample --help', () => parseSampleArgs(argv, help), async (command: SampleCommand) => {
-      const { runSample } = await import('./sample.js');
-      return runSample(command, io);
-    });
+    return parseThenRun(
+      io,
+      'sample --help',
+      () => parseSampleArgs(argv, help),
+      async (command: SampleCommand) => {
+        const { runSample } = await import('./sample.js');
+        return runSample(command, io);
+      },
+    );
   }
-  return parseThenRun(io, '--help', () => parseBenchArgs(argv, help), async (command: BenchCommand) => {
-    // Loaded after parsing so that --help and flag errors never wait for (or depend on) TF.js.
-    const { runCommand } = await import('./runCommand.js');
-    return runCommand(command, io);
-  }, (command) => command.samplerSecrets);
+  return parseThenRun(
+    io,
+    '--help',
+    () => parseBenchArgs(argv, help),
+    async (command: BenchCommand) => {
+      // Loaded after parsing so that --help and flag errors never wait for (or depend on) TF.js.
+      const { runCommand } = await import('./runCommand.js');
+      return runCommand(command, io);
+    },
+    (command) => command.samplerSecrets,
+  );
 }
 
 /**

@@ -16,7 +16,27 @@ const codeOf = (fn: () => unknown): string | undefined => {
 
 describe('parseBenchArgs', () => {
   it('fills the small preset and overrides single fields from flags', () => {
-    const cmd = parse('brackets', '--lengths', '8,12', '--d-model', '16,32', '--ffn', 'on,off', '--seeds', '0,1,2', '--steps', '40', '--lr', '1e-3', '--mode', 'prefix', '--types', '2', '--workers', '1');
+    const cmd = parse(
+      'brackets',
+      '--lengths',
+      '8,12',
+      '--d-model',
+      '16,32',
+      '--ffn',
+      'on,off',
+      '--seeds',
+      '0,1,2',
+      '--steps',
+      '40',
+      '--lr',
+      '1e-3',
+      '--mode',
+      'prefix',
+      '--types',
+      '2',
+      '--workers',
+      '1',
+    );
     expect(cmd).not.toBeNull();
     expect(cmd!.grid.lengths).toEqual([8, 12]);
     expect(cmd!.grid.dModels).toEqual([16, 32]);
@@ -51,7 +71,17 @@ describe('parseBenchArgs', () => {
   });
 
   it('parses JSON sampler options and repeatable --plugin paths', () => {
-    const cmd = parse('shakespeare', '--sampler', 'gibbs', '--sampler-options', '{"sweeps":5}', '--plugin', '/a.js', '--plugin', '/b.js')!;
+    const cmd = parse(
+      'shakespeare',
+      '--sampler',
+      'gibbs',
+      '--sampler-options',
+      '{"sweeps":5}',
+      '--plugin',
+      '/a.js',
+      '--plugin',
+      '/b.js',
+    )!;
     expect(cmd.sampler).toBe('gibbs');
     expect(cmd.samplerOptions).toEqual({ sweeps: 5 });
     expect(cmd.plugins).toEqual(['/a.js', '/b.js']);
@@ -78,7 +108,11 @@ describe('parseBenchArgs', () => {
       ['--unknown-flag'],
       ['--steps'],
     ];
-    for (const args of bad) expect(codeOf(() => parse('brackets', ...args)), args.join(' ')).toBe('BENCH_INVALID_OPTION');
+    for (const args of bad)
+      expect(
+        codeOf(() => parse('brackets', ...args)),
+        args.join(' '),
+      ).toBe('BENCH_INVALID_OPTION');
     expect(() => parse('brackets', '--lengths', '4,x')).toThrow(/--lengths .*"4,x"/);
     expect(() => parse('brackets', '--nope')).toThrow(/unknown option '--nope'/);
   });
@@ -98,8 +132,12 @@ describe('parseBenchArgs', () => {
 describe('JSON option bounds and credentials', () => {
   it('refuses options nested deeper than 32 levels or longer than 1 MiB, with a short message', () => {
     const deep = `${'{"a":'.repeat(60_000)}1${'}'.repeat(60_000)}`;
-    expect(() => parse('shakespeare', '--sampler-options', deep)).toThrow(/nested more than 32 levels/);
-    expect(codeOf(() => parse('shakespeare', '--sampler-options', `{"a":"${'x'.repeat(2 << 20)}"}`))).toBe('BENCH_INVALID_OPTION');
+    expect(() => parse('shakespeare', '--sampler-options', deep)).toThrow(
+      /nested more than 32 levels/,
+    );
+    expect(
+      codeOf(() => parse('shakespeare', '--sampler-options', `{"a":"${'x'.repeat(2 << 20)}"}`)),
+    ).toBe('BENCH_INVALID_OPTION');
     const bad = `{${'x'.repeat(200_000)}`;
     let message = '';
     try {
@@ -112,7 +150,13 @@ describe('JSON option bounds and credentials', () => {
   });
 
   it('splits credentials off --sampler-options: they never enter the grid options', () => {
-    const cmd = parse('shakespeare', '--sampler', 'dwave', '--sampler-options', '{"token":"DEV-secret-1","numReads":50}');
+    const cmd = parse(
+      'shakespeare',
+      '--sampler',
+      'dwave',
+      '--sampler-options',
+      '{"token":"DEV-secret-1","numReads":50}',
+    );
     expect(cmd!.samplerOptions).toEqual({ numReads: 50 });
     expect(cmd!.samplerSecrets).toEqual({ token: 'DEV-secret-1' });
   });
@@ -122,9 +166,21 @@ describe('--layers and --heads', () => {
   it('default to one block of one head (run ids unchanged), and must divide d_model', () => {
     const one = parse('shakespeare', '--lengths', '4');
     expect([one!.layers, one!.heads]).toEqual([1, 1]);
-    const deep = parse('shakespeare', '--lengths', '4', '--layers', '2', '--heads', '4', '--d-model', '32');
+    const deep = parse(
+      'shakespeare',
+      '--lengths',
+      '4',
+      '--layers',
+      '2',
+      '--heads',
+      '4',
+      '--d-model',
+      '32',
+    );
     expect([deep!.layers, deep!.heads]).toEqual([2, 4]);
-    expect(() => parse('shakespeare', '--heads', '3', '--d-model', '32')).toThrow(/--heads 3 must divide every --d-model, got d_model 32/);
+    expect(() => parse('shakespeare', '--heads', '3', '--d-model', '32')).toThrow(
+      /--heads 3 must divide every --d-model, got d_model 32/,
+    );
     expect(codeOf(() => parse('shakespeare', '--layers', '0'))).toBe('BENCH_INVALID_OPTION');
   });
 });
@@ -132,14 +188,44 @@ describe('--layers and --heads', () => {
 describe('--tokens-per-batch and the long presets', () => {
   it('gives each length the batch size tokens / T, and refuses a length that does not divide it', async () => {
     const { expandGrid } = await import('./grid.js');
-    const runs = expandGrid(parse('shakespeare', '--preset', 'long', '--variants', 'softmax', '--seeds', '0')!);
-    expect(runs.map((r) => [r.length, r.batchSize])).toEqual([[16, 64], [32, 32], [64, 16], [128, 8], [256, 4]]);
+    const runs = expandGrid(
+      parse('shakespeare', '--preset', 'long', '--variants', 'softmax', '--seeds', '0')!,
+    );
+    expect(runs.map((r) => [r.length, r.batchSize])).toEqual([
+      [16, 64],
+      [32, 32],
+      [64, 16],
+      [128, 8],
+      [256, 4],
+    ]);
     expect(runs.every((r) => r.steps === 1500 && r.evalWindows === 256)).toBe(true);
-    const gpt = expandGrid(parse('gpt', '--preset', 'long', '--variants', 'softmax', '--seeds', '0')!);
+    const gpt = expandGrid(
+      parse('gpt', '--preset', 'long', '--variants', 'softmax', '--seeds', '0')!,
+    );
     // gpt evaluates evalBatches (20) random batches of each split at each run's own batch size.
-    expect(gpt.map((r) => [r.length, r.batchSize, r.evalWindows])).toEqual([[16, 48, 1920], [64, 12, 480], [256, 3, 120]]);
-    expect(codeOf(() => parse('shakespeare', '--tokens-per-batch', '100', '--lengths', '16,32'))).toBe('BENCH_INVALID_OPTION');
+    expect(gpt.map((r) => [r.length, r.batchSize, r.evalWindows])).toEqual([
+      [16, 48, 1920],
+      [64, 12, 480],
+      [256, 3, 120],
+    ]);
+    expect(
+      codeOf(() => parse('shakespeare', '--tokens-per-batch', '100', '--lengths', '16,32')),
+    ).toBe('BENCH_INVALID_OPTION');
     // --batch-size wins over a preset's tokens per batch.
-    expect(expandGrid(parse('shakespeare', '--preset', 'long', '--batch-size', '8', '--variants', 'softmax', '--seeds', '0')!).every((r) => r.batchSize === 8)).toBe(true);
+    expect(
+      expandGrid(
+        parse(
+          'shakespeare',
+          '--preset',
+          'long',
+          '--batch-size',
+          '8',
+          '--variants',
+          'softmax',
+          '--seeds',
+          '0',
+        )!,
+      ).every((r) => r.batchSize === 8),
+    ).toBe(true);
   });
 });

@@ -8,7 +8,15 @@ import { parseCommand } from './internal/parseCommand.js';
 import { ALL_VARIANTS, presetGrid, presetNames } from './presets.js';
 import type { GridSpec, PresetName } from './presets.js';
 import type { BracketMode, Experiment, Variant } from './types.js';
-import { choiceItem, intItem, onOffItem, parseInteger, parseJsonObject, parseList, parsePositive } from './internal/parseValues.js';
+import {
+  choiceItem,
+  intItem,
+  onOffItem,
+  parseInteger,
+  parseJsonObject,
+  parseList,
+  parsePositive,
+} from './internal/parseValues.js';
 import { repoRoot } from './internal/paths.js';
 
 /** A fully parsed and validated bench invocation. */
@@ -55,7 +63,11 @@ export const MAX_LENGTH = 1024;
 function addGridOptions(cmd: Command, experiment: Experiment): Command {
   const spec = presetGrid(experiment, 'small');
   return cmd
-    .addOption(new Option('--preset <name>', 'grid preset').choices(presetNames(experiment)).default('small'))
+    .addOption(
+      new Option('--preset <name>', 'grid preset')
+        .choices(presetNames(experiment))
+        .default('small'),
+    )
     .option('--variants <list>', `attention variants (${ALL_VARIANTS.join(',')})`)
     .option('--lengths <list>', 'context lengths T, e.g. 4,8')
     .option('--seeds <list>', 'seeds, e.g. 0,1,2')
@@ -66,43 +78,84 @@ function addGridOptions(cmd: Command, experiment: Experiment): Command {
     .option('--mode <list>', 'bracket string mode(s): balanced, prefix')
     .option('--types <n>', 'bracket types (1-3)')
     .option('--batch-size <n>', 'batch size')
-    .option('--tokens-per-batch <n>', 'tokens per batch: each run uses batch size n / T (overrides --batch-size)')
+    .option(
+      '--tokens-per-batch <n>',
+      'tokens per batch: each run uses batch size n / T (overrides --batch-size)',
+    )
     .option('--lr <x>', 'peak learning rate (AdamW, cosine decay)')
     .option('--min-lr-fraction <x>', 'final learning rate as a fraction of the peak')
     .option('--weight-decay <x>', 'AdamW weight decay (none on J)')
     .option('--clip-norm <x>', 'global gradient-norm clip')
     .option('--beta <x>', 'inverse temperature of the Ising layer')
     .option('--j-init <x>', 'std of the N(0, σ²) initial couplings')
-    .option('--couplings <form>', 'J parameterization of boltzmann/coupling runs: full, relative, banded:w', 'full')
-    .addOption(new Option('--positions <kind>', 'positional embedding: learned, or none (a model that can run at longer T)').choices(['learned', 'none']).default('learned'))
-    .option('--layers <n>', `Transformer blocks (each with its own J per head) (default: the preset's, ${spec.layers ?? 1} for small)`)
-    .option('--heads <n>', `attention heads per block (must divide d_model) (default: the preset's, ${spec.heads ?? 1} for small)`)
+    .option(
+      '--couplings <form>',
+      'J parameterization of boltzmann/coupling runs: full, relative, banded:w',
+      'full',
+    )
+    .addOption(
+      new Option(
+        '--positions <kind>',
+        'positional embedding: learned, or none (a model that can run at longer T)',
+      )
+        .choices(['learned', 'none'])
+        .default('learned'),
+    )
+    .option(
+      '--layers <n>',
+      `Transformer blocks (each with its own J per head) (default: the preset's, ${spec.layers ?? 1} for small)`,
+    )
+    .option(
+      '--heads <n>',
+      `attention heads per block (must divide d_model) (default: the preset's, ${spec.heads ?? 1} for small)`,
+    )
     .option('--eval-every <n>', 'steps between evaluations')
     .option('--eval-windows <n>', 'fixed validation windows (shakespeare)')
     .option('--checkpoint-every <n>', 'steps between checkpoints')
     .option('--log-every <n>', 'steps between recorded train-loss points')
-    .option('--sampler <name>', `sampler plugin used by boltzmann/coupling runs (default: "${spec.sampler ?? 'exact'}")`)
+    .option(
+      '--sampler <name>',
+      `sampler plugin used by boltzmann/coupling runs (default: "${spec.sampler ?? 'exact'}")`,
+    )
     .option('--sampler-options <json>', 'JSON options for the sampler', '{}')
-    .option('--plugin <path>', 'load a sampler plugin module (default export); repeatable', (v: string, prev: string[]) => [...prev, v], [] as string[])
+    .option(
+      '--plugin <path>',
+      'load a sampler plugin module (default export); repeatable',
+      (v: string, prev: string[]) => [...prev, v],
+      [] as string[],
+    )
     .option('--data <path>', 'path of Tiny Shakespeare input.txt')
     .option('--results <dir>', 'results directory (default: <repo>/results/<task>)')
-    .option('--workers <n>', 'parallel worker processes (default: number of cores; 0 = run in this process)')
+    .option(
+      '--workers <n>',
+      'parallel worker processes (default: number of cores; 0 = run in this process)',
+    )
     .option('--plain', 'plain log lines instead of progress bars')
-    .option('--save-models', 'also write each finished run\'s trained model to <results>/models/<id>.json')
+    .option(
+      '--save-models',
+      "also write each finished run's trained model to <results>/models/<id>.json",
+    )
     .option('--dry-run', 'print the grid, its size and an ETA, then exit');
 }
 
 function addGptOptions(cmd: Command): Command {
   return cmd
     .option('--warmup-steps <n>', 'linear learning-rate warm-up steps before the cosine decay')
-    .option('--eval-batches <n>', 'random batches of each split (train, val) averaged per evaluation');
+    .option(
+      '--eval-batches <n>',
+      'random batches of each split (train, val) averaged per evaluation',
+    );
 }
 
 function addDqaOptions(cmd: Command): Command {
   return cmd
     .option('--datasets <list>', 'datasets: shakespeare,brackets')
     .option('--shots <list>', 'DQA shots per column (0 = exact output distribution), e.g. 0,256')
-    .option('--dqa-options <json>', 'JSON options for the dqa sampler (tau, steps, order, schedule, calibrate)', '{}')
+    .option(
+      '--dqa-options <json>',
+      'JSON options for the dqa sampler (tau, steps, order, schedule, calibrate)',
+      '{}',
+    )
     .option('--sweep-taus <list>', 'fidelity sweep: anneal times τ', '1,2,4,8,16,32')
     .option('--sweep-steps <list>', 'fidelity sweep: Trotter steps', '8,16,32,64,128');
 }
@@ -119,13 +172,19 @@ type Raw = Record<string, string | boolean | string[] | undefined>;
  */
 export function userPath(p: string): string {
   if (isAbsolute(p)) return p;
-  const nxRoot = process.env['NX_TASK_TARGET_PROJECT'] !== undefined ? process.env['NX_WORKSPACE_ROOT'] : undefined;
+  const nxRoot =
+    process.env['NX_TASK_TARGET_PROJECT'] !== undefined
+      ? process.env['NX_WORKSPACE_ROOT']
+      : undefined;
   return resolve(nxRoot ?? process.env['INIT_CWD'] ?? process.cwd(), p);
 }
 
 function parseCouplings(raw: string): CouplingForm {
   if (raw === 'full' || raw === 'relative' || /^banded:\d+$/.test(raw)) return raw as CouplingForm;
-  throw new BenchError('BENCH_INVALID_OPTION', `--couplings must be full, relative or banded:w (w an integer ≥ 0), got ${JSON.stringify(raw.slice(0, 40))}`);
+  throw new BenchError(
+    'BENCH_INVALID_OPTION',
+    `--couplings must be full, relative or banded:w (w an integer ≥ 0), got ${JSON.stringify(raw.slice(0, 40))}`,
+  );
 }
 
 /** The threaded samplers of ising-core, whose workers keep the VJP state of their last 4 estimates only. */
@@ -136,66 +195,128 @@ const THREADED_SAMPLERS = new Set(['tap', 'mean-field', 'transfer-matrix']);
  * per (layer, head) — 8 in `small`, 16 in `baby` — before the backward needs the first one, more
  * than the 4 a threaded worker keeps (ISING_INVALID_ARGUMENT "threaded estimate … was freed").
  */
-function gptSamplerOptions(name: string, options: Record<string, unknown>): Record<string, unknown> {
-  return THREADED_SAMPLERS.has(name) && !('threads' in options) ? { ...options, threads: 1 } : options;
+function gptSamplerOptions(
+  name: string,
+  options: Record<string, unknown>,
+): Record<string, unknown> {
+  return THREADED_SAMPLERS.has(name) && !('threads' in options)
+    ? { ...options, threads: 1 }
+    : options;
 }
 
 function toCommand(experiment: Experiment, raw: Raw): BenchCommand {
-  const s = (k: string): string | undefined => (typeof raw[k] === 'string' ? (raw[k] as string) : undefined);
+  const s = (k: string): string | undefined =>
+    typeof raw[k] === 'string' ? (raw[k] as string) : undefined;
   const preset = (s('preset') ?? 'small') as PresetName;
-  const g = { ...presetGrid(experiment, preset) } as { -readonly [K in keyof GridSpec]: GridSpec[K] };
+  const g = { ...presetGrid(experiment, preset) } as {
+    -readonly [K in keyof GridSpec]: GridSpec[K];
+  };
   const pos = intItem(1);
-  if (s('variants')) g.variants = parseList('--variants', s('variants')!, choiceItem<Variant>(ALL_VARIANTS), ALL_VARIANTS.join('/'));
-  if (s('lengths')) g.lengths = parseList('--lengths', s('lengths')!, intItem(1, MAX_LENGTH), `integers in [1, ${MAX_LENGTH}]`);
+  if (s('variants'))
+    g.variants = parseList(
+      '--variants',
+      s('variants')!,
+      choiceItem<Variant>(ALL_VARIANTS),
+      ALL_VARIANTS.join('/'),
+    );
+  if (s('lengths'))
+    g.lengths = parseList(
+      '--lengths',
+      s('lengths')!,
+      intItem(1, MAX_LENGTH),
+      `integers in [1, ${MAX_LENGTH}]`,
+    );
   if (s('seeds')) g.seeds = parseList('--seeds', s('seeds')!, intItem(0), 'non-negative integers');
   if (s('steps')) g.steps = parseInteger('--steps', s('steps')!, 1);
   if (s('dModel')) g.dModels = parseList('--d-model', s('dModel')!, pos, 'positive integers');
   if (s('ffn')) g.ffns = parseList('--ffn', s('ffn')!, onOffItem, 'on/off');
   if (s('ffnHidden')) g.ffnHidden = parseInteger('--ffn-hidden', s('ffnHidden')!, 1);
-  if (s('mode')) g.modes = parseList('--mode', s('mode')!, choiceItem<BracketMode>(['balanced', 'prefix']), 'balanced/prefix');
+  if (s('mode'))
+    g.modes = parseList(
+      '--mode',
+      s('mode')!,
+      choiceItem<BracketMode>(['balanced', 'prefix']),
+      'balanced/prefix',
+    );
   if (s('types')) g.types = parseInteger('--types', s('types')!, 1, 3);
   if (s('batchSize')) {
     g.batchSize = parseInteger('--batch-size', s('batchSize')!, 1);
     delete g.tokensPerBatch;
   }
-  if (s('tokensPerBatch')) g.tokensPerBatch = parseInteger('--tokens-per-batch', s('tokensPerBatch')!, 1);
+  if (s('tokensPerBatch'))
+    g.tokensPerBatch = parseInteger('--tokens-per-batch', s('tokensPerBatch')!, 1);
   if (g.tokensPerBatch !== undefined) {
     const tokens = g.tokensPerBatch;
     const odd = g.lengths.filter((T) => tokens % T !== 0);
-    if (odd.length > 0) throw new BenchError('BENCH_INVALID_OPTION', `--tokens-per-batch ${tokens} is not a multiple of T = ${odd.join(', ')}`);
+    if (odd.length > 0)
+      throw new BenchError(
+        'BENCH_INVALID_OPTION',
+        `--tokens-per-batch ${tokens} is not a multiple of T = ${odd.join(', ')}`,
+      );
   }
   if (s('lr')) g.lr = parsePositive('--lr', s('lr')!);
-  if (s('minLrFraction')) g.minLrFraction = parsePositive('--min-lr-fraction', s('minLrFraction')!, true);
+  if (s('minLrFraction'))
+    g.minLrFraction = parsePositive('--min-lr-fraction', s('minLrFraction')!, true);
   if (s('weightDecay')) g.weightDecay = parsePositive('--weight-decay', s('weightDecay')!, true);
   if (s('clipNorm')) g.clipNorm = parsePositive('--clip-norm', s('clipNorm')!);
   if (s('beta')) g.beta = parsePositive('--beta', s('beta')!);
   if (s('jInit')) g.jInit = parsePositive('--j-init', s('jInit')!, true);
   if (s('evalEvery')) g.evalEvery = parseInteger('--eval-every', s('evalEvery')!, 1);
   if (s('evalWindows')) g.evalWindows = parseInteger('--eval-windows', s('evalWindows')!, 1);
-  if (s('checkpointEvery')) g.checkpointEvery = parseInteger('--checkpoint-every', s('checkpointEvery')!, 1);
+  if (s('checkpointEvery'))
+    g.checkpointEvery = parseInteger('--checkpoint-every', s('checkpointEvery')!, 1);
   if (s('logEvery')) g.logEvery = parseInteger('--log-every', s('logEvery')!, 1);
-  if (s('datasets')) g.datasets = parseList('--datasets', s('datasets')!, choiceItem(['shakespeare', 'brackets'] as const), 'shakespeare/brackets');
+  if (s('datasets'))
+    g.datasets = parseList(
+      '--datasets',
+      s('datasets')!,
+      choiceItem(['shakespeare', 'brackets'] as const),
+      'shakespeare/brackets',
+    );
   if (s('shots')) g.shots = parseList('--shots', s('shots')!, intItem(0), 'non-negative integers');
   if (g.gpt) {
     g.gpt = {
       ...g.gpt,
-      ...(s('warmupSteps') ? { warmupSteps: parseInteger('--warmup-steps', s('warmupSteps')!, 0) } : {}),
-      ...(s('evalBatches') ? { evalBatches: parseInteger('--eval-batches', s('evalBatches')!, 1) } : {}),
+      ...(s('warmupSteps')
+        ? { warmupSteps: parseInteger('--warmup-steps', s('warmupSteps')!, 0) }
+        : {}),
+      ...(s('evalBatches')
+        ? { evalBatches: parseInteger('--eval-batches', s('evalBatches')!, 1) }
+        : {}),
     };
-    if (g.gpt.warmupSteps >= g.steps) throw new BenchError('BENCH_INVALID_OPTION', `--warmup-steps ${g.gpt.warmupSteps} must be below --steps ${g.steps}`);
+    if (g.gpt.warmupSteps >= g.steps)
+      throw new BenchError(
+        'BENCH_INVALID_OPTION',
+        `--warmup-steps ${g.gpt.warmupSteps} must be below --steps ${g.steps}`,
+      );
     const positions = g.positions ?? MAX_LENGTH;
     const tooLong = g.lengths.find((T) => T > positions);
     if (tooLong !== undefined) {
-      throw new BenchError('BENCH_INVALID_OPTION', `--lengths ${tooLong} is above the ${positions}-entry positional table of the gpt preset (block ${positions})`);
+      throw new BenchError(
+        'BENCH_INVALID_OPTION',
+        `--lengths ${tooLong} is above the ${positions}-entry positional table of the gpt preset (block ${positions})`,
+      );
     }
   }
-  if (g.minLrFraction > 1) throw new BenchError('BENCH_INVALID_OPTION', `--min-lr-fraction must be ≤ 1, got ${g.minLrFraction}`);
-  const workers = s('workers') ? parseInteger('--workers', s('workers')!, 0, 64) : Math.max(1, cpus().length);
+  if (g.minLrFraction > 1)
+    throw new BenchError(
+      'BENCH_INVALID_OPTION',
+      `--min-lr-fraction must be ≤ 1, got ${g.minLrFraction}`,
+    );
+  const workers = s('workers')
+    ? parseInteger('--workers', s('workers')!, 0, 64)
+    : Math.max(1, cpus().length);
   const heads = parseInteger('--heads', s('heads') ?? String(g.heads ?? 1), 1, 64);
   const indivisible = g.dModels.find((d) => d % heads !== 0);
-  if (indivisible !== undefined) throw new BenchError('BENCH_INVALID_OPTION', `--heads ${heads} must divide every --d-model, got d_model ${indivisible}`);
+  if (indivisible !== undefined)
+    throw new BenchError(
+      'BENCH_INVALID_OPTION',
+      `--heads ${heads} must divide every --d-model, got d_model ${indivisible}`,
+    );
   const results = s('results');
-  const sampler = splitSecretOptions(parseJsonObject('--sampler-options', s('samplerOptions') ?? '{}'));
+  const sampler = splitSecretOptions(
+    parseJsonObject('--sampler-options', s('samplerOptions') ?? '{}'),
+  );
   const samplerName = s('sampler') ?? g.sampler ?? 'exact';
   return {
     experiment,
@@ -216,11 +337,21 @@ function toCommand(experiment: Experiment, raw: Raw): BenchCommand {
     positions: s('positions') === 'none' ? 'none' : 'learned',
     layers: parseInteger('--layers', s('layers') ?? String(g.layers ?? 1), 1, 64),
     heads,
-    sweepTaus: parseList('--sweep-taus', s('sweepTaus') ?? '1,2,4,8,16,32', (x) => {
-      const n = Number(x);
-      return x !== '' && Number.isFinite(n) && n > 0 ? n : undefined;
-    }, 'positive numbers'),
-    sweepSteps: parseList('--sweep-steps', s('sweepSteps') ?? '8,16,32,64,128', intItem(1), 'positive integers'),
+    sweepTaus: parseList(
+      '--sweep-taus',
+      s('sweepTaus') ?? '1,2,4,8,16,32',
+      (x) => {
+        const n = Number(x);
+        return x !== '' && Number.isFinite(n) && n > 0 ? n : undefined;
+      },
+      'positive numbers',
+    ),
+    sweepSteps: parseList(
+      '--sweep-steps',
+      s('sweepSteps') ?? '8,16,32,64,128',
+      intItem(1),
+      'positive integers',
+    ),
   };
 }
 
@@ -234,17 +365,26 @@ function toCommand(experiment: Experiment, raw: Raw): BenchCommand {
  * @example
  * const cmd = parseBenchArgs(['brackets', '--d-model', '16,32', '--ffn', 'off']);
  */
-export function parseBenchArgs(argv: readonly string[], out: (s: string) => void = (s) => process.stdout.write(s)): BenchCommand | null {
+export function parseBenchArgs(
+  argv: readonly string[],
+  out: (s: string) => void = (s) => process.stdout.write(s),
+): BenchCommand | null {
   let parsed: BenchCommand | null = null;
   const program = new Command('bench')
     .description('Boltzmann attention benchmarks (METHOD.md §5)')
     .exitOverride()
     .configureOutput({ writeOut: out, writeErr: () => undefined })
     .showSuggestionAfterError(true)
-    .addHelpText('after', '\n`bench sample --model <path>` generates text from a saved model (bench sample --help).');
+    .addHelpText(
+      'after',
+      '\n`bench sample --model <path>` generates text from a saved model (bench sample --help).',
+    );
   for (const experiment of EXPERIMENTS) {
     let cmd = program.command(experiment).description(`run the ${experiment} grid`).exitOverride();
-    cmd = addGridOptions(cmd.configureOutput({ writeOut: out, writeErr: () => undefined }), experiment);
+    cmd = addGridOptions(
+      cmd.configureOutput({ writeOut: out, writeErr: () => undefined }),
+      experiment,
+    );
     if (experiment === 'dqa') cmd = addDqaOptions(cmd);
     if (experiment === 'gpt') cmd = addGptOptions(cmd);
     cmd.allowExcessArguments(false).action((opts: Raw) => {
@@ -252,9 +392,20 @@ export function parseBenchArgs(argv: readonly string[], out: (s: string) => void
     });
   }
   const args = argv[0] === '--' ? argv.slice(1) : argv;
-  if (args.length === 0) throw new BenchError('BENCH_UNKNOWN_TASK', `missing task: use one of ${EXPERIMENTS.join(', ')} (or sample)`);
-  if (!args[0]!.startsWith('-') && args[0] !== 'help' && !EXPERIMENTS.includes(args[0] as Experiment)) {
-    throw new BenchError('BENCH_UNKNOWN_TASK', `unknown task "${args[0]}": use one of ${EXPERIMENTS.join(', ')} (or sample)`);
+  if (args.length === 0)
+    throw new BenchError(
+      'BENCH_UNKNOWN_TASK',
+      `missing task: use one of ${EXPERIMENTS.join(', ')} (or sample)`,
+    );
+  if (
+    !args[0]!.startsWith('-') &&
+    args[0] !== 'help' &&
+    !EXPERIMENTS.includes(args[0] as Experiment)
+  ) {
+    throw new BenchError(
+      'BENCH_UNKNOWN_TASK',
+      `unknown task "${args[0]}": use one of ${EXPERIMENTS.join(', ')} (or sample)`,
+    );
   }
   return parseCommand(program, args) ? parsed : null;
 }

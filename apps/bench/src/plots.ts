@@ -61,13 +61,26 @@ export function metricVsLengthSpec(records: readonly RunRecord[]): TopLevelSpec 
   }
   const values = [...cells.values()].map((c) => {
     const s = meanStd(c.values);
-    return { group: c.group, column: c.column, T: c.T, mean: s.mean, lo: s.mean - s.std, hi: s.mean + s.std, n: s.n };
+    return {
+      group: c.group,
+      column: c.column,
+      T: c.T,
+      mean: s.mean,
+      lo: s.mean - s.std,
+      hi: s.mean + s.std,
+      n: s.n,
+    };
   });
   const y = metricTitle(records[0]);
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     data: { values },
-    facet: { field: 'group', type: 'nominal', title: null, sort: numericOrder(values.map((v) => v.group)) },
+    facet: {
+      field: 'group',
+      type: 'nominal',
+      title: null,
+      sort: numericOrder(values.map((v) => v.group)),
+    },
     columns: 3,
     spec: {
       width: 260,
@@ -76,9 +89,25 @@ export function metricVsLengthSpec(records: readonly RunRecord[]): TopLevelSpec 
         {
           mark: { type: 'line', point: true },
           encoding: {
-            x: { field: 'T', type: 'quantitative', title: 'context length T', axis: { format: 'd', tickMinStep: 1 } },
-            y: { field: 'mean', type: 'quantitative', title: `${y} (mean ± std over seeds)`, scale: { zero: false }, axis: ROUNDED },
-            color: { field: 'column', type: 'nominal', title: 'variant', legend: { labelLimit: 400 } },
+            x: {
+              field: 'T',
+              type: 'quantitative',
+              title: 'context length T',
+              axis: { format: 'd', tickMinStep: 1 },
+            },
+            y: {
+              field: 'mean',
+              type: 'quantitative',
+              title: `${y} (mean ± std over seeds)`,
+              scale: { zero: false },
+              axis: ROUNDED,
+            },
+            color: {
+              field: 'column',
+              type: 'nominal',
+              title: 'variant',
+              legend: { labelLimit: 400 },
+            },
           },
         },
         {
@@ -96,7 +125,9 @@ export function metricVsLengthSpec(records: readonly RunRecord[]): TopLevelSpec 
 }
 
 /** Mean learned J over seeds per (group, T, column), as heatmap cells (j < l only). */
-function meanCouplings(records: readonly RunRecord[]): { panel: string; j: number; l: number; J: number }[] {
+function meanCouplings(
+  records: readonly RunRecord[],
+): { panel: string; j: number; l: number; J: number }[] {
   const prefix = columnPrefix(records);
   const acc = new Map<string, { T: number; sum: Float64Array; n: number }>();
   for (const r of records) {
@@ -110,7 +141,8 @@ function meanCouplings(records: readonly RunRecord[]): { panel: string; j: numbe
   }
   const out: { panel: string; j: number; l: number; J: number }[] = [];
   for (const [panel, a] of acc) {
-    for (let j = 0; j < a.T; j += 1) for (let l = j + 1; l < a.T; l += 1) out.push({ panel, j, l, J: a.sum[j * a.T + l]! / a.n });
+    for (let j = 0; j < a.T; j += 1)
+      for (let l = j + 1; l < a.T; l += 1) out.push({ panel, j, l, J: a.sum[j * a.T + l]! / a.n });
   }
   return out;
 }
@@ -122,7 +154,12 @@ export function couplingHeatmapSpec(records: readonly RunRecord[]): TopLevelSpec
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     data: { values },
-    facet: { field: 'panel', type: 'nominal', title: null, sort: numericOrder(values.map((v) => v.panel)) },
+    facet: {
+      field: 'panel',
+      type: 'nominal',
+      title: null,
+      sort: numericOrder(values.map((v) => v.panel)),
+    },
     columns: 3,
     resolve: { scale: { x: 'independent', y: 'independent' } },
     spec: {
@@ -132,7 +169,12 @@ export function couplingHeatmapSpec(records: readonly RunRecord[]): TopLevelSpec
       encoding: {
         x: { field: 'l', type: 'ordinal', title: 'key l' },
         y: { field: 'j', type: 'ordinal', title: 'key j' },
-        color: { field: 'J', type: 'quantitative', title: 'J_jl', scale: { scheme: 'redblue', domainMid: 0, reverse: true } },
+        color: {
+          field: 'J',
+          type: 'quantitative',
+          title: 'J_jl',
+          scale: { scheme: 'redblue', domainMid: 0, reverse: true },
+        },
         tooltip: [{ field: 'J', type: 'quantitative', format: '.4f' }],
       },
     },
@@ -172,16 +214,36 @@ export function couplingDistanceSpec(records: readonly RunRecord[]): TopLevelSpe
       {
         mark: { type: 'line', point: true },
         encoding: {
-          x: { field: 'd', type: 'quantitative', title: 'distance |j − l|', axis: { format: 'd', tickMinStep: 1 } },
-          y: { field: 'mean', type: 'quantitative', title: 'mean J_jl at that distance (± std over seeds)', axis: ROUNDED },
-          color: { field: 'series', type: 'nominal', title: 'boltzmann run', legend: { labelLimit: 400 }, sort: seriesOrder },
+          x: {
+            field: 'd',
+            type: 'quantitative',
+            title: 'distance |j − l|',
+            axis: { format: 'd', tickMinStep: 1 },
+          },
+          y: {
+            field: 'mean',
+            type: 'quantitative',
+            title: 'mean J_jl at that distance (± std over seeds)',
+            axis: ROUNDED,
+          },
+          color: {
+            field: 'series',
+            type: 'nominal',
+            title: 'boltzmann run',
+            legend: { labelLimit: 400 },
+            sort: seriesOrder,
+          },
         },
       },
       {
         mark: { type: 'errorbar', ticks: true },
         encoding: {
           x: { field: 'd', type: 'quantitative' },
-          y: { field: 'lo', type: 'quantitative', title: 'mean J_jl at that distance (± std over seeds)' },
+          y: {
+            field: 'lo',
+            type: 'quantitative',
+            title: 'mean J_jl at that distance (± std over seeds)',
+          },
           y2: { field: 'hi' },
           // The same sort as the line layer's: Vega warns when unioned domains sort differently.
           color: { field: 'series', type: 'nominal', sort: seriesOrder },
@@ -192,14 +254,29 @@ export function couplingDistanceSpec(records: readonly RunRecord[]): TopLevelSpe
 }
 
 /** One panel per (group, T), one line per run: `pick` chooses the curve (evaluations or train loss). */
-function runCurvesSpec(records: readonly RunRecord[], pick: (r: RunRecord) => readonly { step: number; value: number }[], yTitle: string): TopLevelSpec {
+function runCurvesSpec(
+  records: readonly RunRecord[],
+  pick: (r: RunRecord) => readonly { step: number; value: number }[],
+  yTitle: string,
+): TopLevelSpec {
   const values = records.flatMap((r) =>
-    pick(r).map((p) => ({ panel: `${groupLabel(r)}, T=${r.config.length}`, run: `${columnOf(r)} s${r.config.seed}`, column: columnOf(r), step: p.step, value: p.value })),
+    pick(r).map((p) => ({
+      panel: `${groupLabel(r)}, T=${r.config.length}`,
+      run: `${columnOf(r)} s${r.config.seed}`,
+      column: columnOf(r),
+      step: p.step,
+      value: p.value,
+    })),
   );
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     data: { values },
-    facet: { field: 'panel', type: 'nominal', title: null, sort: numericOrder(values.map((v) => v.panel)) },
+    facet: {
+      field: 'panel',
+      type: 'nominal',
+      title: null,
+      sort: numericOrder(values.map((v) => v.panel)),
+    },
     columns: 3,
     resolve: { scale: { y: 'independent' } },
     spec: {
@@ -209,7 +286,13 @@ function runCurvesSpec(records: readonly RunRecord[], pick: (r: RunRecord) => re
       mark: { type: 'line', point: Math.max(0, ...records.map((r) => pick(r).length)) <= 30 },
       encoding: {
         x: { field: 'step', type: 'quantitative', axis: { format: 'd' } },
-        y: { field: 'value', type: 'quantitative', title: yTitle, scale: { zero: false }, axis: ROUNDED },
+        y: {
+          field: 'value',
+          type: 'quantitative',
+          title: yTitle,
+          scale: { zero: false },
+          axis: ROUNDED,
+        },
         color: { field: 'column', type: 'nominal', title: 'variant', legend: { labelLimit: 400 } },
         detail: { field: 'run', type: 'nominal' },
       },
@@ -239,7 +322,12 @@ export interface FidelityPoint {
 export function fidelitySpec(rows: readonly FidelityPoint[]): TopLevelSpec {
   const values = rows.flatMap((r) => [
     { tau: r.tau, steps: r.steps, metric: 'KL(p_exact ‖ p_dqa)', value: Math.max(r.kl, 1e-12) },
-    { tau: r.tau, steps: r.steps, metric: 'max |m_dqa − m_exact|', value: Math.max(r.magnetizationError, 1e-12) },
+    {
+      tau: r.tau,
+      steps: r.steps,
+      metric: 'max |m_dqa − m_exact|',
+      value: Math.max(r.magnetizationError, 1e-12),
+    },
   ]);
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
@@ -251,7 +339,12 @@ export function fidelitySpec(rows: readonly FidelityPoint[]): TopLevelSpec {
       height: 220,
       mark: { type: 'line', point: true },
       encoding: {
-        x: { field: 'steps', type: 'quantitative', title: 'Trotter steps', scale: { type: 'log', base: 2 } },
+        x: {
+          field: 'steps',
+          type: 'quantitative',
+          title: 'Trotter steps',
+          scale: { type: 'log', base: 2 },
+        },
         y: { field: 'value', type: 'quantitative', scale: { type: 'log' }, title: null },
         color: { field: 'tau', type: 'ordinal', title: 'τ' },
       },

@@ -73,7 +73,14 @@ const base = {
 const PRESETS: Record<Experiment, Partial<Record<PresetName, GridSpec>>> = {
   shakespeare: {
     small: { ...base, lengths: [4, 8], steps: 300, evalEvery: 100, checkpointEvery: 100 },
-    paper: { ...base, lengths: [4, 8, 12], seeds: [0, 1, 2], steps: 3000, evalEvery: 250, checkpointEvery: 250 },
+    paper: {
+      ...base,
+      lengths: [4, 8, 12],
+      seeds: [0, 1, 2],
+      steps: 3000,
+      evalEvery: 250,
+      checkpointEvery: 250,
+    },
     // The long-context experiment (issue 13, docs/results/long-context): the paper's model at
     // T = 16 … 256, every length on the same 1,024 tokens per step (batch 64 at T = 16, 4 at 256);
     // 1,500 steps keep the whole experiment within a few hours (bench --dry-run).
@@ -90,7 +97,15 @@ const PRESETS: Record<Experiment, Partial<Record<PresetName, GridSpec>>> = {
     },
   },
   brackets: {
-    small: { ...base, lengths: [8, 12, 16], dModels: [16], ffns: [false], steps: 300, evalEvery: 100, checkpointEvery: 100 },
+    small: {
+      ...base,
+      lengths: [8, 12, 16],
+      dModels: [16],
+      ffns: [false],
+      steps: 300,
+      evalEvery: 100,
+      checkpointEvery: 100,
+    },
     paper: {
       ...base,
       lengths: [8, 12, 16],
@@ -121,15 +136,36 @@ const PRESETS: Record<Experiment, Partial<Record<PresetName, GridSpec>>> = {
   },
   dqa: {
     // Brackets in prefix mode: at T = 4 the balanced space has 2 strings (1 train, 1 test).
-    small: { ...base, variants: ['boltzmann'], modes: ['prefix'], lengths: [4, 8], steps: 100, evalEvery: 50, checkpointEvery: 50, dModels: [32], ffns: [true] },
-    paper: { ...base, variants: ['boltzmann'], modes: ['prefix'], lengths: [4, 8], seeds: [0, 1, 2], steps: 1000, evalEvery: 250, checkpointEvery: 100 },
+    small: {
+      ...base,
+      variants: ['boltzmann'],
+      modes: ['prefix'],
+      lengths: [4, 8],
+      steps: 100,
+      evalEvery: 50,
+      checkpointEvery: 50,
+      dModels: [32],
+      ffns: [true],
+    },
+    paper: {
+      ...base,
+      variants: ['boltzmann'],
+      modes: ['prefix'],
+      lengths: [4, 8],
+      seeds: [0, 1, 2],
+      steps: 1000,
+      evalEvery: 250,
+      checkpointEvery: 100,
+    },
   },
   gpt: GPT_PRESETS,
 };
 
 /** The preset names of a task (`small` first, the default). */
 export function presetNames(experiment: Experiment): PresetName[] {
-  return Object.keys(PRESETS[experiment]).sort((a, b) => (a === 'small' ? -1 : b === 'small' ? 1 : 0)) as PresetName[];
+  return Object.keys(PRESETS[experiment]).sort((a, b) =>
+    a === 'small' ? -1 : b === 'small' ? 1 : 0,
+  ) as PresetName[];
 }
 
 /**
@@ -142,6 +178,10 @@ export function presetNames(experiment: Experiment): PresetName[] {
  */
 export function presetGrid(experiment: Experiment, preset: PresetName): GridSpec {
   const spec = PRESETS[experiment][preset];
-  if (!spec) throw new BenchError('BENCH_INVALID_OPTION', `${experiment} has no preset "${preset}": use ${presetNames(experiment).join(' or ')}`);
+  if (!spec)
+    throw new BenchError(
+      'BENCH_INVALID_OPTION',
+      `${experiment} has no preset "${preset}": use ${presetNames(experiment).join(' or ')}`,
+    );
   return { ...spec };
 }

@@ -18,7 +18,8 @@ export interface ProgressDisplay {
 export function formatDuration(seconds: number): string {
   if (!Number.isFinite(seconds) || seconds < 0) return '?';
   const s = Math.round(seconds);
-  if (s >= 3600) return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+  if (s >= 3600)
+    return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
   if (s >= 60) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
   return `${s}s`;
 }
@@ -30,7 +31,9 @@ function etaSeconds(p: RunProgress): number {
 /** The fixed-point figures of a step, when the sampler reports them: ` fixed point 0/768 missed, ≤ 41 it, res 3e-11`. */
 function convergenceText(p: RunProgress): string {
   const c = p.convergence;
-  return c === undefined ? '' : ` fixed point ${c.missed}/${c.problems} missed, ≤ ${c.maxIterations} it, res ${c.maxResidual.toExponential(0)}`;
+  return c === undefined
+    ? ''
+    : ` fixed point ${c.missed}/${c.problems} missed, ≤ ${c.maxIterations} it, res ${c.maxResidual.toExponential(0)}`;
 }
 
 /**
@@ -40,18 +43,25 @@ function convergenceText(p: RunProgress): string {
  * @param write sink for lines (default stdout).
  * @param intervalMs minimum time between two lines of one run.
  */
-export function plainProgress(write: (line: string) => void = (l) => process.stdout.write(`${l}\n`), intervalMs = 10_000): ProgressDisplay {
+export function plainProgress(
+  write: (line: string) => void = (l) => process.stdout.write(`${l}\n`),
+  intervalMs = 10_000,
+): ProgressDisplay {
   const labels = new Map<string, { label: string; last: number }>();
   return {
     start(id, label, steps, startStep) {
       labels.set(id, { label, last: Date.now() });
-      write(`start  ${label}${startStep > 0 ? ` (resuming at step ${startStep}/${steps})` : ` (${steps} steps)`}`);
+      write(
+        `start  ${label}${startStep > 0 ? ` (resuming at step ${startStep}/${steps})` : ` (${steps} steps)`}`,
+      );
     },
     update(p) {
       const l = labels.get(p.id);
       if (!l || Date.now() - l.last < intervalMs) return;
       l.last = Date.now();
-      write(`step   ${l.label} ${p.step}/${p.steps} loss ${p.loss.toFixed(4)} ${p.stepsPerSecond.toFixed(1)} steps/s ETA ${formatDuration(etaSeconds(p))}${convergenceText(p)}`);
+      write(
+        `step   ${l.label} ${p.step}/${p.steps} loss ${p.loss.toFixed(4)} ${p.stepsPerSecond.toFixed(1)} steps/s ETA ${formatDuration(etaSeconds(p))}${convergenceText(p)}`,
+      );
     },
     end(id, status) {
       write(`end    ${labels.get(id)?.label ?? id}: ${status}`);
@@ -81,10 +91,24 @@ export function barProgress(): ProgressDisplay {
   return {
     start(id, text, steps, startStep) {
       labels.set(id, text);
-      bars.set(id, multi.create(steps, startStep, { label: text.padEnd(46).slice(0, 46), loss: '-', sps: '-', etaText: '?' }));
+      bars.set(
+        id,
+        multi.create(steps, startStep, {
+          label: text.padEnd(46).slice(0, 46),
+          loss: '-',
+          sps: '-',
+          etaText: '?',
+        }),
+      );
     },
     update(p) {
-      bars.get(p.id)?.update(p.step, { loss: p.loss.toFixed(4), sps: p.stepsPerSecond.toFixed(1), etaText: formatDuration(etaSeconds(p)) });
+      bars
+        .get(p.id)
+        ?.update(p.step, {
+          loss: p.loss.toFixed(4),
+          sps: p.stepsPerSecond.toFixed(1),
+          etaText: formatDuration(etaSeconds(p)),
+        });
     },
     end(id, status) {
       const bar = bars.get(id);

@@ -38,7 +38,9 @@ describe('createBenchRegistry', () => {
     const names = registry.list().map((p) => p.name);
     expect(names).toContain('exact');
     expect(names).toContain('dqa');
-    expect(() => registry.register({ ...registry.require('exact'), name: 'late' })).toThrow(/frozen/);
+    expect(() => registry.register({ ...registry.require('exact'), name: 'late' })).toThrow(
+      /frozen/,
+    );
   });
 
   it('loads a third-party plugin from a path (default export) after the built-ins', async () => {
@@ -49,12 +51,27 @@ describe('createBenchRegistry', () => {
 
   it('rejects bad plugin modules with coded errors', async () => {
     expect(await codeOf(loadPluginModule(join(dir, 'missing.mjs')))).toBe('BENCH_PLUGIN_LOAD');
-    expect(await codeOf(loadPluginModule(file('noDefault.mjs', 'export const x = 1;\n')))).toBe('BENCH_PLUGIN_LOAD');
-    expect(await codeOf(loadPluginModule(file('syntax.mjs', 'export default {\n')))).toBe('BENCH_PLUGIN_LOAD');
-    expect(await codeOf(loadPluginModule(file('throws.mjs', "throw new Error('boom at import');\n")))).toBe('BENCH_PLUGIN_LOAD');
-    expect(await codeOf(loadPluginModule(file('shape.mjs', "export default { name: 'x', version: 1 };\n")))).toBe('ISING_INVALID_PLUGIN');
-    await expect(loadPluginModule(file('shape2.mjs', "export default { name: 'x' };\n"))).rejects.toThrow(/default export needs a string `version`/);
-    const dup = file('dup.mjs', `export default { name: 'exact', version: '0', capabilities: { exact: true, maxSpins: 4, async: false, deterministic: true }, create() {} };\n`);
+    expect(await codeOf(loadPluginModule(file('noDefault.mjs', 'export const x = 1;\n')))).toBe(
+      'BENCH_PLUGIN_LOAD',
+    );
+    expect(await codeOf(loadPluginModule(file('syntax.mjs', 'export default {\n')))).toBe(
+      'BENCH_PLUGIN_LOAD',
+    );
+    expect(
+      await codeOf(loadPluginModule(file('throws.mjs', "throw new Error('boom at import');\n"))),
+    ).toBe('BENCH_PLUGIN_LOAD');
+    expect(
+      await codeOf(
+        loadPluginModule(file('shape.mjs', "export default { name: 'x', version: 1 };\n")),
+      ),
+    ).toBe('ISING_INVALID_PLUGIN');
+    await expect(
+      loadPluginModule(file('shape2.mjs', "export default { name: 'x' };\n")),
+    ).rejects.toThrow(/default export needs a string `version`/);
+    const dup = file(
+      'dup.mjs',
+      `export default { name: 'exact', version: '0', capabilities: { exact: true, maxSpins: 4, async: false, deterministic: true }, create() {} };\n`,
+    );
     expect(await codeOf(createBenchRegistry([dup]))).toBe('ISING_SAMPLER_DUPLICATE');
   });
 });

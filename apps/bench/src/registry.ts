@@ -21,7 +21,9 @@ const BUILT_INS: ReadonlyArray<readonly [Record<string, unknown>, string, string
 
 /** Built-in plugin exports that are not (yet) available in the installed packages. */
 export function missingBuiltIns(): string[] {
-  return BUILT_INS.filter(([mod, , name]) => mod[name] === undefined).map(([, pkg, name]) => `${pkg}#${name}`);
+  return BUILT_INS.filter(([mod, , name]) => mod[name] === undefined).map(
+    ([, pkg, name]) => `${pkg}#${name}`,
+  );
 }
 
 /**
@@ -34,16 +36,26 @@ export function missingBuiltIns(): string[] {
  * const plugin = await loadPluginModule('/abs/path/myPlugin.js');
  */
 export async function loadPluginModule(path: string): Promise<SamplerPlugin<any>> {
-  if (!existsSync(path)) throw new BenchError('BENCH_PLUGIN_LOAD', `--plugin ${path}: no such file`);
+  if (!existsSync(path))
+    throw new BenchError('BENCH_PLUGIN_LOAD', `--plugin ${path}: no such file`);
   let mod: { default?: unknown };
   try {
     mod = (await import(pathToFileURL(path).href)) as { default?: unknown };
   } catch (error) {
-    const why = hasErrorCode(error) ? `[${error.code}] ${error.message}` : (error as Error)?.message ?? String(error);
-    throw new BenchError('BENCH_PLUGIN_LOAD', `--plugin ${path}: the module failed to load: ${why}`, { cause: error });
+    const why = hasErrorCode(error)
+      ? `[${error.code}] ${error.message}`
+      : ((error as Error)?.message ?? String(error));
+    throw new BenchError(
+      'BENCH_PLUGIN_LOAD',
+      `--plugin ${path}: the module failed to load: ${why}`,
+      { cause: error },
+    );
   }
   if (mod.default === undefined) {
-    throw new BenchError('BENCH_PLUGIN_LOAD', `--plugin ${path}: the module has no default export (it must default-export a sampler plugin)`);
+    throw new BenchError(
+      'BENCH_PLUGIN_LOAD',
+      `--plugin ${path}: the module has no default export (it must default-export a sampler plugin)`,
+    );
   }
   assertSamplerPlugin(mod.default, `--plugin ${path}: default export`);
   return mod.default;
@@ -61,7 +73,9 @@ export async function loadPluginModule(path: string): Promise<SamplerPlugin<any>
  * const registry = await createBenchRegistry([]);
  * registry.require('exact');
  */
-export async function createBenchRegistry(pluginPaths: readonly string[] = []): Promise<SamplerRegistry> {
+export async function createBenchRegistry(
+  pluginPaths: readonly string[] = [],
+): Promise<SamplerRegistry> {
   const registry = createSamplerRegistry();
   for (const [mod, , name] of BUILT_INS) {
     const plugin = mod[name];

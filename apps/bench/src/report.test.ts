@@ -4,7 +4,16 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { syntheticRecords } from './internal/fixtures.js';
 // Direct module imports: the barrel pulls in TF.js and the cloud SDKs (seconds per test file).
-import { couplingDistanceSpec, couplingHeatmapSpec, curvesSpec, fidelitySpec, metricVsLengthSpec, numericOrder, renderSvg, trainLossSpec } from './plots.js';
+import {
+  couplingDistanceSpec,
+  couplingHeatmapSpec,
+  curvesSpec,
+  fidelitySpec,
+  metricVsLengthSpec,
+  numericOrder,
+  renderSvg,
+  trainLossSpec,
+} from './plots.js';
 import { attentionMapSpec } from './attentionMapPlot.js';
 import { writeReport } from './report.js';
 
@@ -22,19 +31,24 @@ function assertWellFormedSvg(svg: string): void {
   expect(stack).toEqual([]);
 }
 
-const shakespeare = syntheticRecords(['shakespeare', '--lengths', '4,8', '--seeds', '0,1'], (c) => ({ softmax: 5, boltzmann: 4.9, sigmoid: 5.1, coupling: 8 })[c.variant] + c.seed * 0.1);
+const shakespeare = syntheticRecords(
+  ['shakespeare', '--lengths', '4,8', '--seeds', '0,1'],
+  (c) => ({ softmax: 5, boltzmann: 4.9, sigmoid: 5.1, coupling: 8 })[c.variant] + c.seed * 0.1,
+);
 
 describe('plots', () => {
   it('renders metric-vs-length with one series per variant and error bars', async () => {
     const svg = await renderSvg(metricVsLengthSpec(shakespeare));
     assertWellFormedSvg(svg);
-    for (const v of ['softmax', 'boltzmann', 'sigmoid', 'coupling']) expect(svg).toContain(`>${v}<`);
+    for (const v of ['softmax', 'boltzmann', 'sigmoid', 'coupling'])
+      expect(svg).toContain(`>${v}<`);
     expect(svg).toContain('context length T');
   });
 
   it('renders the learned J heatmap and the J-against-distance curve for boltzmann runs only', async () => {
     const heat = couplingHeatmapSpec(shakespeare)!;
-    const values = (heat.data as { values: { panel: string; j: number; l: number; J: number }[] }).values;
+    const values = (heat.data as { values: { panel: string; j: number; l: number; J: number }[] })
+      .values;
     // T=4 has 6 and T=8 has 28 upper-triangle cells; mean over the 2 seeds
     expect(values).toHaveLength(6 + 28);
     expect(values.every((v) => v.panel.startsWith('FFN on, d=64, T=') && v.l > v.j)).toBe(true);
@@ -43,20 +57,37 @@ describe('plots', () => {
     assertWellFormedSvg(await renderSvg(heat));
     const dist = couplingDistanceSpec(shakespeare)!;
     assertWellFormedSvg(await renderSvg(dist));
-    expect(couplingHeatmapSpec(shakespeare.filter((r) => r.config.variant === 'softmax'))).toBeNull();
+    expect(
+      couplingHeatmapSpec(shakespeare.filter((r) => r.config.variant === 'softmax')),
+    ).toBeNull();
   });
 
   it('orders panels numerically, rounds axis labels, marks points (a one-evaluation run still shows) and plots the training loss', async () => {
-    expect(numericOrder(['FFN on, d=64, T=12', 'FFN on, d=64, T=4', 'FFN on, d=64, T=8', 'FFN on, d=64, T=4'])).toEqual([
+    expect(
+      numericOrder([
+        'FFN on, d=64, T=12',
+        'FFN on, d=64, T=4',
+        'FFN on, d=64, T=8',
+        'FFN on, d=64, T=4',
+      ]),
+    ).toEqual(['FFN on, d=64, T=4', 'FFN on, d=64, T=8', 'FFN on, d=64, T=12']);
+    const records = syntheticRecords(
+      ['shakespeare', '--lengths', '4,8,12', '--seeds', '0'],
+      () => 6.123456789,
+    );
+    const curves = curvesSpec(records) as {
+      facet: { sort: string[] };
+      spec: { mark: { point: boolean }; encoding: { y: { axis: { format: string } } } };
+    };
+    expect(curves.facet.sort).toEqual([
       'FFN on, d=64, T=4',
       'FFN on, d=64, T=8',
       'FFN on, d=64, T=12',
     ]);
-    const records = syntheticRecords(['shakespeare', '--lengths', '4,8,12', '--seeds', '0'], () => 6.123456789);
-    const curves = curvesSpec(records) as { facet: { sort: string[] }; spec: { mark: { point: boolean }; encoding: { y: { axis: { format: string } } } } };
-    expect(curves.facet.sort).toEqual(['FFN on, d=64, T=4', 'FFN on, d=64, T=8', 'FFN on, d=64, T=12']);
     expect(curves.spec.mark.point).toBe(true);
-    const svg = await renderSvg(curvesSpec(records.map((r) => ({ ...r, evalMetric: [{ step: 300, value: 6.123456789 }] }))));
+    const svg = await renderSvg(
+      curvesSpec(records.map((r) => ({ ...r, evalMetric: [{ step: 300, value: 6.123456789 }] }))),
+    );
     expect(svg).toContain('<path'); // the single point of each run is drawn
     expect(svg).not.toMatch(/>6\.12345/); // axis labels are rounded
     const train = await renderSvg(trainLossSpec(records));
@@ -68,7 +99,9 @@ describe('plots', () => {
     expect(attentionMapSpec(shakespeare)).toBeNull(); // records without maps
     const withMaps = shakespeare.map((r) => {
       const T = r.config.length;
-      const weights = Array.from({ length: T * T }, (_, k) => (k % T <= Math.floor(k / T) ? 1 / (Math.floor(k / T) + 1) : 0));
+      const weights = Array.from({ length: T * T }, (_, k) =>
+        k % T <= Math.floor(k / T) ? 1 / (Math.floor(k / T) + 1) : 0,
+      );
       return { ...r, attentionMap: { size: T, weights } };
     });
     const spec = attentionMapSpec(withMaps)!;
@@ -80,7 +113,14 @@ describe('plots', () => {
   });
 
   it('renders the DQA fidelity sweep', async () => {
-    const rows = [1, 2].flatMap((tau) => [4, 8].map((steps) => ({ tau, steps, kl: 1 / (tau * steps), magnetizationError: 0.5 / steps })));
+    const rows = [1, 2].flatMap((tau) =>
+      [4, 8].map((steps) => ({
+        tau,
+        steps,
+        kl: 1 / (tau * steps),
+        magnetizationError: 0.5 / steps,
+      })),
+    );
     assertWellFormedSvg(await renderSvg(fidelitySpec(rows)));
   });
 });
@@ -91,7 +131,9 @@ describe('writeReport', () => {
     const files = await writeReport(dir, 'shakespeare', shakespeare);
     const md = readFileSync(files.markdownPath, 'utf8');
     expect(md).toContain('| T | softmax | boltzmann | sigmoid | coupling |');
-    expect(md).toContain('Settings: steps 300; batch 64; lr 0.003 (cosine to ×0.1); weight decay 0.01; clip 1; β 1; J init σ 0.02; samplers none / exact {}; git unknown.');
+    expect(md).toContain(
+      'Settings: steps 300; batch 64; lr 0.003 (cosine to ×0.1); weight decay 0.01; clip 1; β 1; J init σ 0.02; samplers none / exact {}; git unknown.',
+    );
     expect(files.svgPaths.map((p) => p.slice(dir.length + 1)).sort()).toEqual([
       'plots/shakespeare-coupling-distance.svg',
       'plots/shakespeare-couplings.svg',
@@ -111,8 +153,16 @@ describe('writeReport', () => {
 
   it('writes one section per dataset for DQA, with exact as the baseline, plus the fidelity plot', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bench-report-'));
-    const dqa = syntheticRecords(['dqa', '--lengths', '4', '--seeds', '0,1,2'], (c) => (c.dataset === 'shakespeare' ? 6 : 0.8) + (c.column === 'exact' ? 0 : 0.01));
-    const files = await writeReport(dir, 'dqa', dqa, { fidelity: [{ tau: 1, steps: 4, kl: 0.1, magnetizationError: 0.2 }, { tau: 1, steps: 8, kl: 0.05, magnetizationError: 0.1 }] });
+    const dqa = syntheticRecords(
+      ['dqa', '--lengths', '4', '--seeds', '0,1,2'],
+      (c) => (c.dataset === 'shakespeare' ? 6 : 0.8) + (c.column === 'exact' ? 0 : 0.01),
+    );
+    const files = await writeReport(dir, 'dqa', dqa, {
+      fidelity: [
+        { tau: 1, steps: 4, kl: 0.1, magnetizationError: 0.2 },
+        { tau: 1, steps: 8, kl: 0.05, magnetizationError: 0.1 },
+      ],
+    });
     expect(files.summaries.map((s) => s.baseline)).toEqual(['exact', 'exact']);
     expect(files.summaries[0]!.columns).toEqual(['exact', 'dqa-dist', 'dqa-256shots']);
     const md = readFileSync(files.markdownPath, 'utf8');
@@ -121,7 +171,9 @@ describe('writeReport', () => {
     expect(md).toContain('dqa-256shots − exact');
     expect(files.svgPaths.some((p) => p.endsWith('dqa-fidelity.svg'))).toBe(true);
     // Two heatmaps with legend gradients: ids stay unique once inlined in one HTML document.
-    const ids = [...readFileSync(files.htmlPath, 'utf8').matchAll(/\bid="([^"]+)"/g)].map((m) => m[1]);
+    const ids = [...readFileSync(files.htmlPath, 'utf8').matchAll(/\bid="([^"]+)"/g)].map(
+      (m) => m[1],
+    );
     expect(ids.length).toBeGreaterThanOrEqual(2);
     expect(new Set(ids).size).toBe(ids.length);
     const html = readFileSync(files.htmlPath, 'utf8');

@@ -1,6 +1,14 @@
 import { join } from 'node:path';
 import { writeFileAtomic, writeJsonAtomic } from './atomicWrite.js';
-import { couplingDistanceSpec, couplingHeatmapSpec, curvesSpec, fidelitySpec, metricVsLengthSpec, renderSvg, trainLossSpec } from './plots.js';
+import {
+  couplingDistanceSpec,
+  couplingHeatmapSpec,
+  curvesSpec,
+  fidelitySpec,
+  metricVsLengthSpec,
+  renderSvg,
+  trainLossSpec,
+} from './plots.js';
 import type { FidelityPoint } from './plots.js';
 import { attentionMapSpec } from './attentionMapPlot.js';
 import { columnOf, orderColumns } from './columns.js';
@@ -20,10 +28,17 @@ export interface ReportFiles {
   readonly svgPaths: readonly string[];
 }
 
-function columnOrder(records: readonly RunRecord[], experiment: Experiment): { columns: string[]; baseline: string } {
+function columnOrder(
+  records: readonly RunRecord[],
+  experiment: Experiment,
+): { columns: string[]; baseline: string } {
   const present = [...new Set(records.map(columnOf))];
   if (experiment === 'dqa') {
-    const dqa = present.filter((c) => c !== 'exact').sort((a, b) => (a === 'dqa-dist' ? -1 : b === 'dqa-dist' ? 1 : a.localeCompare(b, 'en', { numeric: true })));
+    const dqa = present
+      .filter((c) => c !== 'exact')
+      .sort((a, b) =>
+        a === 'dqa-dist' ? -1 : b === 'dqa-dist' ? 1 : a.localeCompare(b, 'en', { numeric: true }),
+      );
     return { columns: ['exact', ...dqa], baseline: 'exact' };
   }
   return { columns: orderColumns(present), baseline: 'softmax' };
@@ -32,7 +47,11 @@ function columnOrder(records: readonly RunRecord[], experiment: Experiment): { c
 /** The settings shared by (or differing across) the runs, for the report's header. */
 export function settingsLine(records: readonly RunRecord[]): string {
   const values = (f: (r: RunRecord) => unknown): string => {
-    const set = [...new Set(records.map((r) => (typeof f(r) === 'object' ? JSON.stringify(f(r)) : String(f(r)))))];
+    const set = [
+      ...new Set(
+        records.map((r) => (typeof f(r) === 'object' ? JSON.stringify(f(r)) : String(f(r)))),
+      ),
+    ];
     return set.length === 0 ? '—' : set.join(' / ');
   };
   const c = (r: RunRecord) => r.config;
@@ -49,7 +68,8 @@ export function settingsLine(records: readonly RunRecord[]): string {
   ].join('; ');
 }
 
-const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const esc = (s: string): string =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /**
  * Prepares an SVG document for inlining in HTML: strips the XML prolog and prefixes its ids
@@ -75,7 +95,12 @@ function inlineSvg(svg: string, prefix: string): string {
  * @example
  * await writeReport('results/shakespeare', 'shakespeare', records);
  */
-export async function writeReport(dir: string, experiment: Experiment, records: readonly RunRecord[], extra: { fidelity?: readonly FidelityPoint[] } = {}): Promise<ReportFiles> {
+export async function writeReport(
+  dir: string,
+  experiment: Experiment,
+  records: readonly RunRecord[],
+  extra: { fidelity?: readonly FidelityPoint[] } = {},
+): Promise<ReportFiles> {
   const byDataset = new Map<string, RunRecord[]>();
   for (const r of records) {
     const list = byDataset.get(r.config.dataset) ?? [];
@@ -84,10 +109,19 @@ export async function writeReport(dir: string, experiment: Experiment, records: 
   }
   const summaries: Summary[] = [];
   const settings = settingsLine(records);
-  const md: string[] = [`# Boltzmann attention bench: ${experiment}`, '', `${records.length} finished runs. Settings: ${settings}.`, ''];
+  const md: string[] = [
+    `# Boltzmann attention bench: ${experiment}`,
+    '',
+    `${records.length} finished runs. Settings: ${settings}.`,
+    '',
+  ];
   const html: string[] = [];
   const svgPaths: string[] = [];
-  const plot = async (name: string, title: string, spec: Parameters<typeof renderSvg>[0] | null): Promise<void> => {
+  const plot = async (
+    name: string,
+    title: string,
+    spec: Parameters<typeof renderSvg>[0] | null,
+  ): Promise<void> => {
     if (!spec) return;
     const svg = await renderSvg(spec);
     const path = join(dir, 'plots', `${name}.svg`);
@@ -107,34 +141,82 @@ export async function writeReport(dir: string, experiment: Experiment, records: 
       const table = gptTable(gpt);
       md.push('### Loss in nats per character (nanoGPT protocol)', '', mdTable(table), '');
       html.push('<h2>Loss in nats per character (nanoGPT protocol)</h2>', htmlTable(table));
-      await plot(`${dataset}-gpt-loss`, `${dataset}: train and val loss (20 random batches of each split per evaluation)`, gptCurvesSpec(gpt));
+      await plot(
+        `${dataset}-gpt-loss`,
+        `${dataset}: train and val loss (20 random batches of each split per evaluation)`,
+        gptCurvesSpec(gpt),
+      );
     }
     md.push(summaryMarkdown(summary));
     html.push(summaryHtml(summary));
-    await plot(`${dataset}-metric-vs-length`, `${dataset}: ${summary.metricName} against context length`, metricVsLengthSpec(list));
-    await plot(`${dataset}-curves`, `${dataset}: ${summary.metricName} during training`, curvesSpec(list));
+    await plot(
+      `${dataset}-metric-vs-length`,
+      `${dataset}: ${summary.metricName} against context length`,
+      metricVsLengthSpec(list),
+    );
+    await plot(
+      `${dataset}-curves`,
+      `${dataset}: ${summary.metricName} during training`,
+      curvesSpec(list),
+    );
     await plot(`${dataset}-train-loss`, `${dataset}: training loss`, trainLossSpec(list));
-    await plot(`${dataset}-couplings`, `${dataset}: learned couplings J (boltzmann, mean over seeds)`, couplingHeatmapSpec(list));
-    await plot(`${dataset}-coupling-distance`, `${dataset}: mean J against distance |j − l|`, couplingDistanceSpec(list));
-    await plot(`${dataset}-coupling-profile`, `${dataset}: mean learned J by distance, every layer and head (mean over seeds)`, couplingProfileSpec(list));
+    await plot(
+      `${dataset}-couplings`,
+      `${dataset}: learned couplings J (boltzmann, mean over seeds)`,
+      couplingHeatmapSpec(list),
+    );
+    await plot(
+      `${dataset}-coupling-distance`,
+      `${dataset}: mean J against distance |j − l|`,
+      couplingDistanceSpec(list),
+    );
+    await plot(
+      `${dataset}-coupling-profile`,
+      `${dataset}: mean learned J by distance, every layer and head (mean over seeds)`,
+      couplingProfileSpec(list),
+    );
     const convergence = convergenceTable(list);
     if (convergence) {
-      md.push('### Convergence of the iterative samplers during training', '', mdTable(convergence), '');
-      html.push('<h2>Convergence of the iterative samplers during training</h2>', htmlTable(convergence));
-      await plot(`${dataset}-convergence`, `${dataset}: fixed-point convergence during training`, convergenceSpec(list));
+      md.push(
+        '### Convergence of the iterative samplers during training',
+        '',
+        mdTable(convergence),
+        '',
+      );
+      html.push(
+        '<h2>Convergence of the iterative samplers during training</h2>',
+        htmlTable(convergence),
+      );
+      await plot(
+        `${dataset}-convergence`,
+        `${dataset}: fixed-point convergence during training`,
+        convergenceSpec(list),
+      );
     }
-    await plot(`${dataset}-attention-maps`, `${dataset}: attention weights of one fixed sequence (layer 0, head 0; mean over seeds)`, attentionMapSpec(list));
+    await plot(
+      `${dataset}-attention-maps`,
+      `${dataset}: attention weights of one fixed sequence (layer 0, head 0; mean over seeds)`,
+      attentionMapSpec(list),
+    );
     html.push('</section>');
   }
   if (extra.fidelity && extra.fidelity.length > 0) {
     md.push('## DQA fidelity sweep', '');
     html.push('<section><h1>DQA fidelity sweep</h1>');
-    await plot('dqa-fidelity', 'DQA output against exact Boltzmann: KL and magnetization error', fidelitySpec(extra.fidelity));
+    await plot(
+      'dqa-fidelity',
+      'DQA output against exact Boltzmann: KL and magnetization error',
+      fidelitySpec(extra.fidelity),
+    );
     html.push('</section>');
   }
   const markdownPath = join(dir, 'summary.md');
   writeFileAtomic(markdownPath, `${md.join('\n')}\n`);
-  writeJsonAtomic(join(dir, 'summary.json'), { experiment, summaries, fidelity: extra.fidelity ?? null });
+  writeJsonAtomic(join(dir, 'summary.json'), {
+    experiment,
+    summaries,
+    fidelity: extra.fidelity ?? null,
+  });
   const htmlPath = join(dir, 'report.html');
   writeFileAtomic(
     htmlPath,

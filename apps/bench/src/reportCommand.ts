@@ -21,14 +21,30 @@ export interface ReportCommand {
  * @returns the command, or `null` when help was printed.
  * @throws BENCH_INVALID_OPTION for a missing or unknown flag.
  */
-export function parseReportArgs(argv: readonly string[], out: (s: string) => void = (s) => process.stdout.write(s)): ReportCommand | null {
+export function parseReportArgs(
+  argv: readonly string[],
+  out: (s: string) => void = (s) => process.stdout.write(s),
+): ReportCommand | null {
   let parsed: ReportCommand | null = null;
-  const { program, command } = subcommand('report', "write the summary, plots and report of every finished run in one or more results folders (e.g. a grid's slices)", out);
+  const { program, command } = subcommand(
+    'report',
+    "write the summary, plots and report of every finished run in one or more results folders (e.g. a grid's slices)",
+    out,
+  );
   command
-    .requiredOption('--results <dir>', 'results folder; repeatable', (v: string, prev: string[]) => [...prev, v], [] as string[])
+    .requiredOption(
+      '--results <dir>',
+      'results folder; repeatable',
+      (v: string, prev: string[]) => [...prev, v],
+      [] as string[],
+    )
     .option('--out <dir>', 'where to write the report (default: the first --results folder)')
     .action((raw: { results: string[]; out?: string }) => {
-      if (raw.results.length === 0) throw new BenchError('BENCH_INVALID_OPTION', 'bench report needs at least one --results <dir>');
+      if (raw.results.length === 0)
+        throw new BenchError(
+          'BENCH_INVALID_OPTION',
+          'bench report needs at least one --results <dir>',
+        );
       const from = raw.results.map(userPath);
       parsed = { from, out: raw.out === undefined ? from[0]! : userPath(raw.out) };
     });
@@ -37,7 +53,8 @@ export function parseReportArgs(argv: readonly string[], out: (s: string) => voi
 
 /** Every finished run record under `dir/runs` (validated; a corrupt one is an error naming it). */
 function recordsIn(dir: string): RunRecord[] {
-  if (!existsSync(dir)) throw new BenchError('BENCH_NO_RESULTS', `results folder ${dir} does not exist`);
+  if (!existsSync(dir))
+    throw new BenchError('BENCH_NO_RESULTS', `results folder ${dir} does not exist`);
   // A folder whose runs have not finished yet has no runs/ folder: it adds nothing.
   const runs = join(dir, 'runs');
   const files = existsSync(runs) ? readdirSync(runs).filter((f) => f.endsWith('.json')) : [];
@@ -54,9 +71,14 @@ export async function runReport(command: ReportCommand, io: MainIo): Promise<num
   const byId = new Map<string, RunRecord>();
   for (const dir of command.from) for (const r of recordsIn(dir)) byId.set(r.id, r);
   const records = [...byId.values()];
-  if (records.length === 0) throw new BenchError('BENCH_NO_RESULTS', `no finished runs in ${command.from.join(', ')}`);
+  if (records.length === 0)
+    throw new BenchError('BENCH_NO_RESULTS', `no finished runs in ${command.from.join(', ')}`);
   const experiments = [...new Set(records.map((r) => r.config.experiment))];
-  if (experiments.length > 1) throw new BenchError('BENCH_RESULTS_INVALID', `the runs belong to several experiments (${experiments.join(', ')}); report each on its own`);
+  if (experiments.length > 1)
+    throw new BenchError(
+      'BENCH_RESULTS_INVALID',
+      `the runs belong to several experiments (${experiments.join(', ')}); report each on its own`,
+    );
   const { writeReport } = await import('./report.js');
   const files = await writeReport(command.out, experiments[0]!, records);
   io.out(`${records.length} runs of ${experiments[0]} from ${command.from.length} folder(s)`);

@@ -1,4 +1,11 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -7,9 +14,31 @@ import type { ProgressDisplay, RunProgress, RunRecord } from './index.js';
 
 /** A tiny grid: 2 runs × 30 steps of a 8-wide model, checkpoints every 5 steps, in process (--workers 0). */
 const args = (dir: string) => [
-  'shakespeare', '--lengths', '4', '--variants', 'softmax,sigmoid', '--steps', '30', '--d-model', '8', '--ffn', 'off',
-  '--batch-size', '8', '--eval-windows', '16', '--eval-every', '10', '--checkpoint-every', '5', '--log-every', '5',
-  '--workers', '0', '--results', dir,
+  'shakespeare',
+  '--lengths',
+  '4',
+  '--variants',
+  'softmax,sigmoid',
+  '--steps',
+  '30',
+  '--d-model',
+  '8',
+  '--ffn',
+  'off',
+  '--batch-size',
+  '8',
+  '--eval-windows',
+  '16',
+  '--eval-every',
+  '10',
+  '--checkpoint-every',
+  '5',
+  '--log-every',
+  '5',
+  '--workers',
+  '0',
+  '--results',
+  dir,
 ];
 
 function recorder(onUpdate?: (p: RunProgress) => void) {
@@ -30,7 +59,12 @@ describe('interrupt and resume', () => {
     const dir = mkdtempSync(join(tmpdir(), 'bench-resume-'));
     const configs = expandGrid(parseBenchArgs(args(dir), () => undefined)!);
     const out: string[] = [];
-    const io = (progress: ProgressDisplay, signal?: AbortSignal) => ({ out: (l: string) => void out.push(l), err: (l: string) => void out.push(l), progress, signal });
+    const io = (progress: ProgressDisplay, signal?: AbortSignal) => ({
+      out: (l: string) => void out.push(l),
+      err: (l: string) => void out.push(l),
+      progress,
+      signal,
+    });
 
     // 1. Interrupt the first run once it is past its first checkpoint (step 5).
     const controller = new AbortController();
@@ -44,18 +78,21 @@ describe('interrupt and resume', () => {
     expect(ckpts).toHaveLength(1);
     expect(existsSync(join(dir, 'runs'))).toBe(false);
     const stoppedId = ckpts[0]!.replace(/\.json$/, '');
-    const stoppedAt = JSON.parse(readFileSync(join(dir, 'checkpoints', ckpts[0]!), 'utf8')).step as number;
+    const stoppedAt = JSON.parse(readFileSync(join(dir, 'checkpoints', ckpts[0]!), 'utf8'))
+      .step as number;
     expect(stoppedAt).toBeGreaterThanOrEqual(7);
     expect(stoppedAt).toBeLessThan(30);
 
     // 2. Rerun: the interrupted run continues from its checkpoint, the other starts fresh.
     const second = recorder();
     expect(await main(args(dir), io(second.progress))).toBe(0);
-    expect(out.filter((l) => l.includes("warning"))).toEqual([]);
+    expect(out.filter((l) => l.includes('warning'))).toEqual([]);
     expect(second.starts.find((s) => s.id === stoppedId)!.startStep).toBe(stoppedAt);
     expect(second.starts.filter((s) => s.id !== stoppedId).map((s) => s.startStep)).toEqual([0]);
     expect(readdirSync(join(dir, 'checkpoints'))).toEqual([]);
-    const records = configs.map((c) => JSON.parse(readFileSync(join(dir, 'runs', `${runId(c)}.json`), 'utf8')) as RunRecord);
+    const records = configs.map(
+      (c) => JSON.parse(readFileSync(join(dir, 'runs', `${runId(c)}.json`), 'utf8')) as RunRecord,
+    );
     for (const r of records) {
       expect(r.trainLoss.at(-1)!.step).toBe(30);
       expect(r.evalMetric.map((p) => p.step)).toEqual([10, 20, 30]);
@@ -65,9 +102,13 @@ describe('interrupt and resume', () => {
 
     // 3. The resumed run equals an uninterrupted one: weights, optimizer and data stream were restored exactly.
     const fresh = mkdtempSync(join(tmpdir(), 'bench-fresh-'));
-    const freshArgs = args(fresh).map((a) => (a === 'softmax,sigmoid' ? configs.find((c) => runId(c) === stoppedId)!.variant : a));
+    const freshArgs = args(fresh).map((a) =>
+      a === 'softmax,sigmoid' ? configs.find((c) => runId(c) === stoppedId)!.variant : a,
+    );
     expect(await main(freshArgs, io(recorder().progress))).toBe(0);
-    const uninterrupted = JSON.parse(readFileSync(join(fresh, 'runs', `${stoppedId}.json`), 'utf8')) as RunRecord;
+    const uninterrupted = JSON.parse(
+      readFileSync(join(fresh, 'runs', `${stoppedId}.json`), 'utf8'),
+    ) as RunRecord;
     const resumed = records.find((r) => r.id === stoppedId)!;
     expect(resumed.finalMetric).toBe(uninterrupted.finalMetric);
     expect(resumed.evalMetric).toEqual(uninterrupted.evalMetric);
@@ -92,12 +133,28 @@ describe('interrupt and resume', () => {
     writeFileSync(join(dir, 'checkpoints', `${id}.json`), '{"version":1,"id":"trunc');
     const out: string[] = [];
     const rec = recorder();
-    expect(await main(tiny, { out: (l) => void out.push(l), err: (l) => void out.push(l), progress: rec.progress })).toBe(0);
-    expect(out.join('\n')).toMatch(/warning: checkpoint .* cannot be used: it is unreadable .*set aside as .*\.rejected; run .* restarts from step 0/);
+    expect(
+      await main(tiny, {
+        out: (l) => void out.push(l),
+        err: (l) => void out.push(l),
+        progress: rec.progress,
+      }),
+    ).toBe(0);
+    expect(out.join('\n')).toMatch(
+      /warning: checkpoint .* cannot be used: it is unreadable .*set aside as .*\.rejected; run .* restarts from step 0/,
+    );
     expect(rec.starts).toEqual([{ id, startStep: 0 }]);
     writeFileSync(join(dir, 'runs', `${id}.json`), '{ not json');
     out.length = 0;
-    expect(await main(tiny, { out: (l) => void out.push(l), err: (l) => void out.push(l), progress: recorder().progress })).toBe(1);
-    expect(out.join('\n')).toMatch(/error \[BENCH_CORRUPT_CHECKPOINT\]: run record .* is not valid JSON; delete it to rerun that run/);
+    expect(
+      await main(tiny, {
+        out: (l) => void out.push(l),
+        err: (l) => void out.push(l),
+        progress: recorder().progress,
+      }),
+    ).toBe(1);
+    expect(out.join('\n')).toMatch(
+      /error \[BENCH_CORRUPT_CHECKPOINT\]: run record .* is not valid JSON; delete it to rerun that run/,
+    );
   });
 });

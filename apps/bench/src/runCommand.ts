@@ -18,13 +18,18 @@ import type { RunConfig, RunSettings } from './types.js';
  * credentials), it takes the grid's lengths, the data is there and intact, and the bracket specs
  * are possible.
  */
-async function preflight(command: BenchCommand, configs: readonly RunConfig[], registry: SamplerRegistry): Promise<void> {
+async function preflight(
+  command: BenchCommand,
+  configs: readonly RunConfig[],
+  registry: SamplerRegistry,
+): Promise<void> {
   const [{ bracketTask }, { shakespeareCorpus }, { hardwareRuns }] = await Promise.all([
     import('@boltzmann/datasets'),
     import('./internal/taskData.js'),
     import('./hardwareDryRun.js'),
   ]);
-  for (const name of new Set(configs.map((c) => c.sampler))) if (name !== 'none') registry.require(name);
+  for (const name of new Set(configs.map((c) => c.sampler)))
+    if (name !== 'none') registry.require(name);
   const dryHardware = new Set(command.dryRun ? hardwareRuns(configs, registry) : []);
   const tried = new Set<string>();
   for (const c of configs) {
@@ -40,11 +45,16 @@ async function preflight(command: BenchCommand, configs: readonly RunConfig[], r
   for (const c of configs) {
     const plugin = c.sampler === 'none' ? undefined : registry.require(c.sampler);
     if (plugin && plugin.capabilities.maxSpins < c.length) {
-      const fit = registry.list().filter((p) => p.capabilities.maxSpins >= c.length).map((p) => p.name);
+      const fit = registry
+        .list()
+        .filter((p) => p.capabilities.maxSpins >= c.length)
+        .map((p) => p.name);
       throw new BenchError(
         'BENCH_SAMPLER_TOO_SMALL',
         `sampler "${plugin.name}" handles at most ${plugin.capabilities.maxSpins} spins, the grid has T = ${c.length}; ` +
-          (fit.length > 0 ? `samplers that take T = ${c.length}: ${fit.join(', ')} (--sampler NAME)` : `no registered sampler takes T = ${c.length}`),
+          (fit.length > 0
+            ? `samplers that take T = ${c.length}: ${fit.join(', ')} (--sampler NAME)`
+            : `no registered sampler takes T = ${c.length}`),
       );
     }
   }
@@ -74,7 +84,10 @@ async function preflight(command: BenchCommand, configs: readonly RunConfig[], r
 /** `--results` must be a directory or not exist yet. */
 function assertResultsDir(dir: string): void {
   if (existsSync(dir) && !statSync(dir).isDirectory()) {
-    throw new BenchError('BENCH_RESULTS_INVALID', `--results ${dir} is a file; pass a directory (it is created when missing)`);
+    throw new BenchError(
+      'BENCH_RESULTS_INVALID',
+      `--results ${dir} is a file; pass a directory (it is created when missing)`,
+    );
   }
 }
 
@@ -86,7 +99,11 @@ function withDeclaredSecrets(command: BenchCommand, registry: SamplerRegistry): 
   const declared = registry.get(command.sampler)?.secretOptions ?? [];
   if (declared.length === 0) return command;
   const split = splitSecretOptions(command.samplerOptions, declared);
-  return { ...command, samplerOptions: split.options, samplerSecrets: mergeSecretOptions(command.samplerSecrets, split.secrets) };
+  return {
+    ...command,
+    samplerOptions: split.options,
+    samplerSecrets: mergeSecretOptions(command.samplerSecrets, split.secrets),
+  };
 }
 
 /**
@@ -103,7 +120,11 @@ export async function runCommand(parsed: BenchCommand, rawIo: MainIo): Promise<n
   // The last line of defence: no line this bench prints quotes a credential it was given.
   let secrets = parsed.samplerSecrets;
   const redact = (line: string): string => redactSecrets(line, secrets);
-  const io: MainIo = { ...rawIo, out: (l) => rawIo.out(redact(l)), err: (l) => rawIo.err(redact(l)) };
+  const io: MainIo = {
+    ...rawIo,
+    out: (l) => rawIo.out(redact(l)),
+    err: (l) => rawIo.err(redact(l)),
+  };
   const { createBenchRegistry } = await import('./registry.js');
   const registry = await createBenchRegistry(parsed.plugins);
   const command = withDeclaredSecrets(parsed, registry);
@@ -117,11 +138,21 @@ export async function runCommand(parsed: BenchCommand, rawIo: MainIo): Promise<n
     resultsDir: command.resultsDir,
     plugins: command.plugins,
     ...(command.dataPath ? { dataPath: command.dataPath } : {}),
-    ...(Object.keys(command.samplerSecrets).length > 0 ? { samplerSecrets: command.samplerSecrets } : {}),
+    ...(Object.keys(command.samplerSecrets).length > 0
+      ? { samplerSecrets: command.samplerSecrets }
+      : {}),
     ...(command.saveModels ? { saveModels: true } : {}),
   };
-  const progress = io.progress ?? (!command.plain && isatty(1) ? barProgress() : plainProgress(io.out));
-  const outcome = await runGrid(configs, { workers: command.workers, settings, progress, signal: io.signal, dryRun: command.dryRun, out: io.out });
+  const progress =
+    io.progress ?? (!command.plain && isatty(1) ? barProgress() : plainProgress(io.out));
+  const outcome = await runGrid(configs, {
+    workers: command.workers,
+    settings,
+    progress,
+    signal: io.signal,
+    dryRun: command.dryRun,
+    out: io.out,
+  });
   if (command.dryRun) {
     // Hardware samplers: also write what the first training batch would send (no credentials needed).
     const { hardwareDryRun } = await import('./hardwareDryRun.js');
@@ -135,7 +166,12 @@ export async function runCommand(parsed: BenchCommand, rawIo: MainIo): Promise<n
   }
   if (outcome.records.length > 0 || fidelity) {
     const { writeReport } = await import('./report.js');
-    const report = await writeReport(command.resultsDir, command.experiment, outcome.records, fidelity ? { fidelity } : {});
+    const report = await writeReport(
+      command.resultsDir,
+      command.experiment,
+      outcome.records,
+      fidelity ? { fidelity } : {},
+    );
     io.out(`summary: ${report.markdownPath}`);
     io.out(`report:  ${report.htmlPath}`);
   }

@@ -7,11 +7,14 @@ import { canonicalJson } from './grid.js';
 import type { ConvergencePoint, CurvePoint, GptEval, RunConfig, RunRecord } from './types.js';
 
 /** Path of a finished run's record. */
-export const recordPath = (resultsDir: string, id: string): string => join(resultsDir, 'runs', `${id}.json`);
+export const recordPath = (resultsDir: string, id: string): string =>
+  join(resultsDir, 'runs', `${id}.json`);
 /** Path of a finished run's trained model (`--save-models`). */
-export const modelPath = (resultsDir: string, id: string): string => join(resultsDir, 'models', `${id}.json`);
+export const modelPath = (resultsDir: string, id: string): string =>
+  join(resultsDir, 'models', `${id}.json`);
 /** Path of an unfinished run's checkpoint. */
-export const checkpointPath = (resultsDir: string, id: string): string => join(resultsDir, 'checkpoints', `${id}.json`);
+export const checkpointPath = (resultsDir: string, id: string): string =>
+  join(resultsDir, 'checkpoints', `${id}.json`);
 
 /** Everything needed to continue a run exactly where it stopped. */
 export interface Checkpoint {
@@ -30,7 +33,11 @@ export interface Checkpoint {
    */
   readonly openLoss?: { readonly sum: number; readonly count: number };
   /** Convergence points so far and the open interval's figures (iterative samplers only). */
-  readonly convergence?: { readonly points: readonly ConvergencePoint[]; readonly open?: ConvergenceSummary; readonly total?: ConvergenceSummary };
+  readonly convergence?: {
+    readonly points: readonly ConvergencePoint[];
+    readonly open?: ConvergenceSummary;
+    readonly total?: ConvergenceSummary;
+  };
   /** `bench gpt`: the train/val loss curves so far. */
   readonly gptEval?: GptEval;
   readonly dataState: readonly number[];
@@ -42,7 +49,13 @@ export interface Checkpoint {
 const isCurve = (v: unknown, lastStep: number, firstStep = 1): boolean =>
   Array.isArray(v) &&
   v.every(
-    (p: Partial<CurvePoint> | null) => p !== null && typeof p === 'object' && Number.isInteger(p.step) && p.step! >= firstStep && p.step! <= lastStep && typeof p.value === 'number',
+    (p: Partial<CurvePoint> | null) =>
+      p !== null &&
+      typeof p === 'object' &&
+      Number.isInteger(p.step) &&
+      p.step! >= firstStep &&
+      p.step! <= lastStep &&
+      typeof p.value === 'number',
   );
 
 /**
@@ -50,22 +63,55 @@ const isCurve = (v: unknown, lastStep: number, firstStep = 1): boolean =>
  * and the whole config must match, the step must lie in `[0, steps]`, and the curves, data
  * state and open loss interval must be well-formed and end at or before the step.
  */
-export function checkpointProblem(value: Partial<Checkpoint> | null, id: string, config?: RunConfig): string | undefined {
-  if (value === null || typeof value !== 'object' || value.version !== 1) return 'not a version-1 checkpoint';
+export function checkpointProblem(
+  value: Partial<Checkpoint> | null,
+  id: string,
+  config?: RunConfig,
+): string | undefined {
+  if (value === null || typeof value !== 'object' || value.version !== 1)
+    return 'not a version-1 checkpoint';
   if (value.id !== id) return `it belongs to run ${echo(value.id)}`;
-  if (config !== undefined && canonicalJson(value.config) !== canonicalJson(config)) return 'its config differs from the run\'s';
+  if (config !== undefined && canonicalJson(value.config) !== canonicalJson(config))
+    return "its config differs from the run's";
   const steps = config?.steps ?? Number.POSITIVE_INFINITY;
-  if (!Number.isInteger(value.step) || value.step! < 0 || value.step! > steps) return `its step ${echo(value.step)} is outside [0, ${steps}]`;
-  if (!isCurve(value.trainLoss, value.step!) || !isCurve(value.evalMetric, value.step!, 0)) return 'its curves are malformed or run past its step';
+  if (!Number.isInteger(value.step) || value.step! < 0 || value.step! > steps)
+    return `its step ${echo(value.step)} is outside [0, ${steps}]`;
+  if (!isCurve(value.trainLoss, value.step!) || !isCurve(value.evalMetric, value.step!, 0))
+    return 'its curves are malformed or run past its step';
   const gptEval = value.gptEval;
-  if (gptEval !== undefined && !(gptEval !== null && typeof gptEval === 'object' && isCurve(gptEval.train, value.step!, 0) && isCurve(gptEval.val, value.step!, 0))) {
+  if (
+    gptEval !== undefined &&
+    !(
+      gptEval !== null &&
+      typeof gptEval === 'object' &&
+      isCurve(gptEval.train, value.step!, 0) &&
+      isCurve(gptEval.val, value.step!, 0)
+    )
+  ) {
     return 'its gpt train/val curves are malformed or run past its step';
   }
   // NaN entries (an RNG's "no spare normal") come back from JSON as null.
-  if (!Array.isArray(value.dataState) || !value.dataState.every((x) => typeof x === 'number' || x === null)) return 'its data state is malformed';
-  if (!(typeof value.elapsedSeconds === 'number' && value.elapsedSeconds >= 0) || typeof value.startedAt !== 'string') return 'its timing is malformed';
+  if (
+    !Array.isArray(value.dataState) ||
+    !value.dataState.every((x) => typeof x === 'number' || x === null)
+  )
+    return 'its data state is malformed';
+  if (
+    !(typeof value.elapsedSeconds === 'number' && value.elapsedSeconds >= 0) ||
+    typeof value.startedAt !== 'string'
+  )
+    return 'its timing is malformed';
   const open = value.openLoss;
-  if (open !== undefined && !(open !== null && typeof open === 'object' && Number.isInteger(open.count) && open.count >= 0 && Number.isFinite(open.sum))) {
+  if (
+    open !== undefined &&
+    !(
+      open !== null &&
+      typeof open === 'object' &&
+      Number.isInteger(open.count) &&
+      open.count >= 0 &&
+      Number.isFinite(open.sum)
+    )
+  ) {
     return 'its open loss interval is malformed';
   }
   return undefined;
@@ -101,10 +147,17 @@ export function readRecord(resultsDir: string, id: string): RunRecord | null {
   try {
     value = JSON.parse(readFileSync(path, 'utf8')) as RunRecord;
   } catch (error) {
-    throw new BenchError('BENCH_CORRUPT_CHECKPOINT', `run record ${path} is not valid JSON; delete it to rerun that run`, { cause: error });
+    throw new BenchError(
+      'BENCH_CORRUPT_CHECKPOINT',
+      `run record ${path} is not valid JSON; delete it to rerun that run`,
+      { cause: error },
+    );
   }
   if (value?.id !== id || typeof value.finalMetric !== 'number') {
-    throw new BenchError('BENCH_CORRUPT_CHECKPOINT', `run record ${path} does not belong to run ${id}; delete it to rerun that run`);
+    throw new BenchError(
+      'BENCH_CORRUPT_CHECKPOINT',
+      `run record ${path} does not belong to run ${id}; delete it to rerun that run`,
+    );
   }
   return value;
 }
@@ -116,7 +169,13 @@ export function readRecord(resultsDir: string, id: string): RunRecord | null {
  *
  * @param config the run's config; when given, the checkpoint must match it and its step range.
  */
-export function readCheckpoint(resultsDir: string, id: string, warn: (msg: string) => void = () => undefined, discard = true, config?: RunConfig): Checkpoint | null {
+export function readCheckpoint(
+  resultsDir: string,
+  id: string,
+  warn: (msg: string) => void = () => undefined,
+  discard = true,
+  config?: RunConfig,
+): Checkpoint | null {
   const path = checkpointPath(resultsDir, id);
   if (!existsSync(path)) return null;
   let problem: string | undefined;
@@ -128,7 +187,9 @@ export function readCheckpoint(resultsDir: string, id: string, warn: (msg: strin
     problem = `it is unreadable (${(error as Error).message})`;
   }
   if (problem === undefined) return value!;
-  const fate = discard ? `set aside as ${rejectCheckpoint(resultsDir, id)}; run ${id} restarts from step 0` : 'a real run restarts it from step 0';
+  const fate = discard
+    ? `set aside as ${rejectCheckpoint(resultsDir, id)}; run ${id} restarts from step 0`
+    : 'a real run restarts it from step 0';
   warn(`checkpoint ${path} cannot be used: ${problem}; ${fate}`);
   return null;
 }

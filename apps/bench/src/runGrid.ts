@@ -43,7 +43,12 @@ export interface GridRunOptions {
 
 /** A short human label of a run. */
 export function runLabel(c: RunConfig): string {
-  const task = c.experiment === 'gpt' ? `gpt L${c.layers ?? 1}` : c.dataset === 'brackets' ? `brackets/${c.mode}` : 'shakespeare';
+  const task =
+    c.experiment === 'gpt'
+      ? `gpt L${c.layers ?? 1}`
+      : c.dataset === 'brackets'
+        ? `brackets/${c.mode}`
+        : 'shakespeare';
   return `${task} ${c.column} T=${c.length} d=${c.dModel}${c.ffn ? '' : ' noFFN'} s${c.seed}`;
 }
 
@@ -70,7 +75,10 @@ function spawnWorker(): ChildProcess {
  * @example
  * const outcome = await runGrid(expandGrid(cmd), { workers: 2, settings, progress: plainProgress() });
  */
-export async function runGrid(configs: readonly RunConfig[], options: GridRunOptions): Promise<GridOutcome> {
+export async function runGrid(
+  configs: readonly RunConfig[],
+  options: GridRunOptions,
+): Promise<GridOutcome> {
   const out = options.out ?? ((l: string) => process.stdout.write(`${l}\n`));
   const dir = options.settings.resultsDir;
   // Lock before looking at checkpoints: reading one may discard it (when unreadable), and a
@@ -78,7 +86,8 @@ export async function runGrid(configs: readonly RunConfig[], options: GridRunOpt
   const release = options.dryRun ? () => undefined : lockResults(dir);
   try {
     const done = new Map<string, RunRecord>();
-    const pending: { config: RunConfig; id: string; doneFraction: number; startStep: number }[] = [];
+    const pending: { config: RunConfig; id: string; doneFraction: number; startStep: number }[] =
+      [];
     for (const config of configs) {
       const id = runId(config);
       const record = readRecord(dir, id);
@@ -87,10 +96,16 @@ export async function runGrid(configs: readonly RunConfig[], options: GridRunOpt
         continue;
       }
       const ckpt = readCheckpoint(dir, id, (m) => out(`warning: ${m}`), !options.dryRun, config);
-      pending.push({ config, id, doneFraction: ckpt ? ckpt.step / config.steps : 0, startStep: ckpt?.step ?? 0 });
+      pending.push({
+        config,
+        id,
+        doneFraction: ckpt ? ckpt.step / config.steps : 0,
+        startStep: ckpt?.step ?? 0,
+      });
     }
     const resuming = pending.filter((t) => t.startStep > 0).length;
-    const workers = options.workers === 0 ? 0 : Math.max(1, Math.min(options.workers, pending.length));
+    const workers =
+      options.workers === 0 ? 0 : Math.max(1, Math.min(options.workers, pending.length));
     const eta = estimateGridSeconds(pending, Math.max(1, workers));
     out(
       `grid: ${configs.length} run${configs.length === 1 ? '' : 's'} — ${done.size} finished, ${resuming} to resume, ${pending.length - resuming} new; ` +
@@ -98,8 +113,16 @@ export async function runGrid(configs: readonly RunConfig[], options: GridRunOpt
     );
     out(`results: ${dir}`);
     if (options.dryRun) {
-      for (const t of pending) out(`  ${runLabel(t.config)}  ${t.config.steps} steps${t.startStep ? ` (from ${t.startStep})` : ''}  ≈ ${formatDuration(estimateRunSeconds(t.config) * (1 - t.doneFraction))}`);
-      return { total: configs.length, records: configs.map((c) => done.get(runId(c))).filter((r): r is RunRecord => !!r), failures: [], interrupted: false };
+      for (const t of pending)
+        out(
+          `  ${runLabel(t.config)}  ${t.config.steps} steps${t.startStep ? ` (from ${t.startStep})` : ''}  ≈ ${formatDuration(estimateRunSeconds(t.config) * (1 - t.doneFraction))}`,
+        );
+      return {
+        total: configs.length,
+        records: configs.map((c) => done.get(runId(c))).filter((r): r is RunRecord => !!r),
+        failures: [],
+        interrupted: false,
+      };
     }
     return await runPool(configs, pending, done, options);
   } finally {
@@ -113,7 +136,11 @@ async function runPool(
   done: Map<string, RunRecord>,
   options: GridRunOptions,
 ): Promise<GridOutcome> {
-  pending.sort((a, b) => estimateRunSeconds(b.config) * (1 - b.doneFraction) - estimateRunSeconds(a.config) * (1 - a.doneFraction));
+  pending.sort(
+    (a, b) =>
+      estimateRunSeconds(b.config) * (1 - b.doneFraction) -
+      estimateRunSeconds(a.config) * (1 - a.doneFraction),
+  );
 
   const failures: RunFailure[] = [];
   if (options.workers === 0) {
@@ -121,7 +148,12 @@ async function runPool(
     await runInProcess(pending, options, done, failures);
     options.progress.stop();
     const records = configs.map((c) => done.get(runId(c))).filter((r): r is RunRecord => !!r);
-    return { total: configs.length, records, failures, interrupted: options.signal?.aborted === true && records.length < configs.length };
+    return {
+      total: configs.length,
+      records,
+      failures,
+      interrupted: options.signal?.aborted === true && records.length < configs.length,
+    };
   }
   let stopping = options.signal?.aborted === true;
   const active = new Set<ChildProcess>();
@@ -146,22 +178,42 @@ async function runPool(
           child.send({ type: 'exit' } satisfies ToWorker);
           return;
         }
-        options.progress.start(current.id, runLabel(current.config), current.config.steps, current.startStep);
-        child.send({ type: 'run', config: current.config, settings: options.settings } satisfies ToWorker);
+        options.progress.start(
+          current.id,
+          runLabel(current.config),
+          current.config.steps,
+          current.startStep,
+        );
+        child.send({
+          type: 'run',
+          config: current.config,
+          settings: options.settings,
+        } satisfies ToWorker);
       };
       child.on('message', (msg: FromWorker) => {
         if (msg.type === 'ready') next();
         else if (msg.type === 'progress') options.progress.update(msg.progress);
         else if (msg.type === 'warn') options.progress.log(`warning: ${msg.message}`);
-        else if (current && (msg.type === 'done' || msg.type === 'stopped' || msg.type === 'failed')) {
+        else if (
+          current &&
+          (msg.type === 'done' || msg.type === 'stopped' || msg.type === 'failed')
+        ) {
           const c = current;
           if (msg.type === 'done') {
             done.set(c.id, msg.record);
-            options.progress.end(c.id, `${msg.record.metricName} ${msg.record.finalMetric.toFixed(4)} (${formatDuration(msg.record.wallSeconds)})`);
+            options.progress.end(
+              c.id,
+              `${msg.record.metricName} ${msg.record.finalMetric.toFixed(4)} (${formatDuration(msg.record.wallSeconds)})`,
+            );
           } else if (msg.type === 'stopped') {
             options.progress.end(c.id, 'checkpointed');
           } else {
-            failures.push({ id: c.id, label: runLabel(c.config), code: msg.code, message: msg.message });
+            failures.push({
+              id: c.id,
+              label: runLabel(c.config),
+              code: msg.code,
+              message: msg.message,
+            });
             options.progress.end(c.id, `failed: error [${msg.code}]: ${msg.message}`);
           }
           current = undefined;
@@ -177,14 +229,21 @@ async function runPool(
         ended = true;
         active.delete(child);
         if (!current && !stopping && (code !== 0 || sig !== null)) {
-          options.progress.log(`warning: a worker process exited (${sig ?? `code ${code}`}) before taking a run`);
+          options.progress.log(
+            `warning: a worker process exited (${sig ?? `code ${code}`}) before taking a run`,
+          );
         }
         if (current) {
           const c = current;
           if (stopping) options.progress.end(c.id, 'stopped (its last checkpoint is kept)');
           else {
             const why = `worker process exited (${sig ?? `code ${code}`}) during the run`;
-            failures.push({ id: c.id, label: runLabel(c.config), code: 'BENCH_RUN_FAILED', message: why });
+            failures.push({
+              id: c.id,
+              label: runLabel(c.config),
+              code: 'BENCH_RUN_FAILED',
+              message: why,
+            });
             options.progress.end(c.id, `failed: error [BENCH_RUN_FAILED]: ${why}`);
             // Keep the pool at full strength for the remaining runs.
             if (queue.length > 0) startOne();
@@ -202,9 +261,19 @@ async function runPool(
   if (!stopping) {
     // Workers that could not start leave runs behind: report them rather than exit 0.
     for (const t of queue) {
-      failures.push({ id: t.id, label: runLabel(t.config), code: 'BENCH_RUN_FAILED', message: 'not run: no worker process was left to run it' });
+      failures.push({
+        id: t.id,
+        label: runLabel(t.config),
+        code: 'BENCH_RUN_FAILED',
+        message: 'not run: no worker process was left to run it',
+      });
     }
   }
   const records = configs.map((c) => done.get(runId(c))).filter((r): r is RunRecord => !!r);
-  return { total: configs.length, records, failures, interrupted: stopping && records.length < configs.length };
+  return {
+    total: configs.length,
+    records,
+    failures,
+    interrupted: stopping && records.length < configs.length,
+  };
 }

@@ -12,8 +12,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { main, parseSampleArgs, pickToken } from './index.js';
 
 const repo = fileURLToPath(new URL('../../..', import.meta.url));
-const MODEL = join(repo, 'docs/results/shakespeare/models/shakespeare-boltzmann-T8-d64-ffn-s0-a66b289e5469.json');
-const saved = JSON.parse(readFileSync(MODEL, 'utf8')) as { id: string; config: Record<string, unknown>; model: TransformerJSON };
+const MODEL = join(
+  repo,
+  'docs/results/shakespeare/models/shakespeare-boltzmann-T8-d64-ffn-s0-a66b289e5469.json',
+);
+const saved = JSON.parse(readFileSync(MODEL, 'utf8')) as {
+  id: string;
+  config: Record<string, unknown>;
+  model: TransformerJSON;
+};
 const dir = mkdtempSync(join(tmpdir(), 'bench-sample-'));
 const file = (name: string, content: string): string => {
   const path = join(dir, name);
@@ -22,7 +29,9 @@ const file = (name: string, content: string): string => {
 };
 
 /** Runs `bench sample` in process; returns the exit code, the streamed text, stdout lines and stderr lines. */
-async function sample(...args: string[]): Promise<{ code: number; text: string; writes: number; out: string[]; err: string[] }> {
+async function sample(
+  ...args: string[]
+): Promise<{ code: number; text: string; writes: number; out: string[]; err: string[] }> {
   let text = '';
   let writes = 0;
   const out: string[] = [];
@@ -41,7 +50,11 @@ async function sample(...args: string[]): Promise<{ code: number; text: string; 
 let vocab: CharVocab;
 beforeAll(async () => {
   // As the bench finds it: $BOLTZMANN_DATA_DIR (set by the test runs), else the copy in the repository.
-  vocab = (await loadTinyShakespeare(process.env['BOLTZMANN_DATA_DIR'] ? {} : { dataDir: join(repo, 'data') })).vocab;
+  vocab = (
+    await loadTinyShakespeare(
+      process.env['BOLTZMANN_DATA_DIR'] ? {} : { dataDir: join(repo, 'data') },
+    )
+  ).vocab;
   await initBackend('wasm', { log: () => undefined });
 });
 
@@ -79,10 +92,30 @@ describe('bench sample', () => {
       context.push(best);
     }
     model.dispose();
-    const greedy = await sample('--model', MODEL, '--prompt', prompt, '--chars', String(chars), '--temperature', '0');
+    const greedy = await sample(
+      '--model',
+      MODEL,
+      '--prompt',
+      prompt,
+      '--chars',
+      String(chars),
+      '--temperature',
+      '0',
+    );
     expect(greedy.code).toBe(0);
     expect(greedy.text).toBe(expected);
-    const top1 = await sample('--model', MODEL, '--prompt', prompt, '--chars', String(chars), '--top-k', '1', '--seed', '9');
+    const top1 = await sample(
+      '--model',
+      MODEL,
+      '--prompt',
+      prompt,
+      '--chars',
+      String(chars),
+      '--top-k',
+      '1',
+      '--seed',
+      '9',
+    );
     expect(top1.text).toBe(expected);
   });
 
@@ -96,16 +129,41 @@ describe('bench sample', () => {
   });
 
   it('gives each bad model, prompt and number its code and exit code', async () => {
-    const bracket = createTransformer({ vocabSize: 2, maxLength: 8, outputSize: 8, variant: 'softmax', dModel: 8, ffn: false });
+    const bracket = createTransformer({
+      vocabSize: 2,
+      maxLength: 8,
+      outputSize: 8,
+      variant: 'softmax',
+      dModel: 8,
+      ffn: false,
+    });
     const bracketJson = bracket.toJSON();
     bracket.dispose();
     const cases: Array<[string[], string, number]> = [
       [['--model', join(dir, 'missing.json')], 'BENCH_MODEL_NOT_FOUND', 1],
       [['--model', file('corrupt.json', '{"id": "x", "model": {')], 'BENCH_BAD_MODEL', 1],
       [['--model', file('other.json', '{"hello": 1}')], 'BENCH_BAD_MODEL', 1],
-      [['--model', file('noweights.json', JSON.stringify({ ...saved.model, weights: {} }))], 'BENCH_BAD_MODEL', 1],
-      [['--model', file('brackets.json', JSON.stringify({ id: 'b', config: { dataset: 'brackets' }, model: bracketJson }))], 'BENCH_MODEL_MISMATCH', 1],
-      [['--model', file('bracket-bare.json', JSON.stringify(bracketJson))], 'BENCH_MODEL_MISMATCH', 1],
+      [
+        ['--model', file('noweights.json', JSON.stringify({ ...saved.model, weights: {} }))],
+        'BENCH_BAD_MODEL',
+        1,
+      ],
+      [
+        [
+          '--model',
+          file(
+            'brackets.json',
+            JSON.stringify({ id: 'b', config: { dataset: 'brackets' }, model: bracketJson }),
+          ),
+        ],
+        'BENCH_MODEL_MISMATCH',
+        1,
+      ],
+      [
+        ['--model', file('bracket-bare.json', JSON.stringify(bracketJson))],
+        'BENCH_MODEL_MISMATCH',
+        1,
+      ],
       [['--model', MODEL, '--prompt', 'Hello ~ world'], 'BENCH_BAD_PROMPT', 1],
       [['--model', MODEL, '--temperature', '-1'], 'BENCH_INVALID_OPTION', 2],
       [['--model', MODEL, '--temperature', 'hot'], 'BENCH_INVALID_OPTION', 2],
@@ -116,7 +174,10 @@ describe('bench sample', () => {
     ];
     for (const [args, code, exit] of cases) {
       const r = await sample(...args);
-      expect({ args, exit: r.code, line: r.err[0] }).toMatchObject({ exit, line: expect.stringContaining(`error [${code}]:`) });
+      expect({ args, exit: r.code, line: r.err[0] }).toMatchObject({
+        exit,
+        line: expect.stringContaining(`error [${code}]:`),
+      });
       expect(r.text).toBe('');
     }
     const prompt = await sample('--model', MODEL, '--prompt', 'Hello ~ world');
@@ -129,17 +190,40 @@ describe('bench sample', () => {
   it('reproduces the example output of the README\'s "Sampling text" section', async () => {
     const readme = readFileSync(join(repo, 'apps/bench/README.md'), 'utf8');
     const section = readme.slice(readme.indexOf('## Sampling text'));
-    const command = /```sh\n([\s\S]*?)\n```/.exec(section)![1]!.replace(/\\\n\s*/g, ' ').replace(/ +/g, ' ');
+    const command = /```sh\n([\s\S]*?)\n```/
+      .exec(section)![1]!
+      .replace(/\\\n\s*/g, ' ')
+      .replace(/ +/g, ' ');
     const example = /```text\n([\s\S]*?)\n```/.exec(section)![1]!;
-    const args = ['--model', MODEL, '--prompt', 'ROMEO:', '--chars', '200', '--temperature', '0.8', '--seed', '1'];
-    expect(command).toContain(`sample --model docs/results/shakespeare/models/${saved.id}.json --prompt 'ROMEO:' --chars 200 --temperature 0.8 --seed 1`);
+    const args = [
+      '--model',
+      MODEL,
+      '--prompt',
+      'ROMEO:',
+      '--chars',
+      '200',
+      '--temperature',
+      '0.8',
+      '--seed',
+      '1',
+    ];
+    expect(command).toContain(
+      `sample --model docs/results/shakespeare/models/${saved.id}.json --prompt 'ROMEO:' --chars 200 --temperature 0.8 --seed 1`,
+    );
     const r = await sample(...args);
     expect(r.text).toBe(example);
   });
 
   it('parses the defaults', () => {
     const cmd = parseSampleArgs(['sample', '--model', MODEL], () => undefined)!;
-    expect(cmd).toMatchObject({ modelPath: MODEL, prompt: '\n', chars: 500, temperature: 1, topK: undefined, seed: 0 });
+    expect(cmd).toMatchObject({
+      modelPath: MODEL,
+      prompt: '\n',
+      chars: 500,
+      temperature: 1,
+      topK: undefined,
+      seed: 0,
+    });
   });
 
   it('pickToken draws from softmax(logits / temperature) within the top k', () => {
@@ -150,17 +234,34 @@ describe('bench sample', () => {
     for (let i = 0; i < n; i++) if (pickToken(logits, { temperature: 1 }, rng) === 1) ones += 1;
     expect(ones / n).toBeGreaterThan(0.72);
     expect(ones / n).toBeLessThan(0.78);
-    for (let i = 0; i < 200; i++) expect(pickToken([0, 1, 2, 1.5], { temperature: 5, topK: 2 }, rng)).toBeGreaterThanOrEqual(2);
+    for (let i = 0; i < 200; i++)
+      expect(pickToken([0, 1, 2, 1.5], { temperature: 5, topK: 2 }, rng)).toBeGreaterThanOrEqual(2);
     expect(pickToken([0, 2, 2], { temperature: 0 }, rng)).toBe(1);
   });
 
   it('as a child process, writes only the generated text to stdout', () => {
     const cli = fileURLToPath(new URL('./cli.ts', import.meta.url));
-    const r = spawnSync(process.execPath, ['--import', 'tsx', '--conditions=@boltzmann/source', cli, 'sample', '--model', MODEL, '--chars', '25', '--seed', '3'], {
-      cwd: fileURLToPath(new URL('..', import.meta.url)),
-      encoding: 'utf8',
-      timeout: 50_000,
-    });
+    const r = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '--conditions=@boltzmann/source',
+        cli,
+        'sample',
+        '--model',
+        MODEL,
+        '--chars',
+        '25',
+        '--seed',
+        '3',
+      ],
+      {
+        cwd: fileURLToPath(new URL('..', import.meta.url)),
+        encoding: 'utf8',
+        timeout: 50_000,
+      },
+    );
     expect(r.status).toBe(0);
     expect([...r.stdout]).toHaveLength(25);
     expect(r.stderr).toContain('TensorFlow.js backend');

@@ -19,7 +19,8 @@ export interface DecodeOptions {
   readonly topK?: number | undefined;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * Reads a model file: a `--save-models` file `{ id, config, model }` or a bare `TransformerJSON`.
@@ -28,25 +29,41 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
  * @returns the model's JSON and, for a `--save-models` file, the dataset its run trained on.
  * @throws BENCH_MODEL_NOT_FOUND (no such file), BENCH_BAD_MODEL (unreadable, not JSON, not a model).
  */
-export function readModelFile(path: string): { json: TransformerJSON; dataset: string | undefined } {
+export function readModelFile(path: string): {
+  json: TransformerJSON;
+  dataset: string | undefined;
+} {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new BenchError('BENCH_MODEL_NOT_FOUND', `--model ${path}: no such file`, { cause: error });
-    throw new BenchError('BENCH_BAD_MODEL', `--model ${path}: cannot be read (${code ?? (error as Error).message})`, { cause: error });
+    if (code === 'ENOENT')
+      throw new BenchError('BENCH_MODEL_NOT_FOUND', `--model ${path}: no such file`, {
+        cause: error,
+      });
+    throw new BenchError(
+      'BENCH_BAD_MODEL',
+      `--model ${path}: cannot be read (${code ?? (error as Error).message})`,
+      { cause: error },
+    );
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new BenchError('BENCH_BAD_MODEL', `--model ${path} is not valid JSON (${(error as Error).message})`, { cause: error });
+    throw new BenchError(
+      'BENCH_BAD_MODEL',
+      `--model ${path} is not valid JSON (${(error as Error).message})`,
+      { cause: error },
+    );
   }
-  if (isObject(value) && value['format'] === FORMAT) return { json: value as unknown as TransformerJSON, dataset: undefined };
+  if (isObject(value) && value['format'] === FORMAT)
+    return { json: value as unknown as TransformerJSON, dataset: undefined };
   if (isObject(value) && isObject(value['model']) && value['model']['format'] === FORMAT) {
     const config = value['config'];
-    const dataset = isObject(config) && typeof config['dataset'] === 'string' ? config['dataset'] : undefined;
+    const dataset =
+      isObject(config) && typeof config['dataset'] === 'string' ? config['dataset'] : undefined;
     return { json: value['model'] as unknown as TransformerJSON, dataset };
   }
   throw new BenchError(
@@ -73,14 +90,22 @@ export function loadSampleModel(
 ): Transformer {
   const { json, dataset } = file;
   if (dataset !== undefined && dataset !== 'shakespeare') {
-    throw new BenchError('BENCH_MODEL_MISMATCH', `--model ${path} was trained on ${dataset}; bench sample generates Tiny Shakespeare text`);
+    throw new BenchError(
+      'BENCH_MODEL_MISMATCH',
+      `--model ${path} was trained on ${dataset}; bench sample generates Tiny Shakespeare text`,
+    );
   }
   let model: Transformer;
   try {
     model = loadTransformer(json, { registry });
   } catch (error) {
-    if (error instanceof AttentionError && (error.code === 'ATTENTION_INVALID_CHECKPOINT' || error.code === 'ATTENTION_INVALID_CONFIG')) {
-      throw new BenchError('BENCH_BAD_MODEL', `--model ${path}: [${error.code}] ${error.message}`, { cause: error });
+    if (
+      error instanceof AttentionError &&
+      (error.code === 'ATTENTION_INVALID_CHECKPOINT' || error.code === 'ATTENTION_INVALID_CONFIG')
+    ) {
+      throw new BenchError('BENCH_BAD_MODEL', `--model ${path}: [${error.code}] ${error.message}`, {
+        cause: error,
+      });
     }
     throw error;
   }
@@ -106,7 +131,10 @@ export function encodePrompt(prompt: string, vocab: CharVocab): number[] {
   for (const ch of prompt) {
     const id = vocab.idOf(ch);
     if (id < 0) {
-      throw new BenchError('BENCH_BAD_PROMPT', `--prompt character ${at} is ${JSON.stringify(ch)} (U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}), which is not in the Tiny Shakespeare vocabulary`);
+      throw new BenchError(
+        'BENCH_BAD_PROMPT',
+        `--prompt character ${at} is ${JSON.stringify(ch)} (U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}), which is not in the Tiny Shakespeare vocabulary`,
+      );
     }
     ids.push(id);
     at += 1;
@@ -200,7 +228,10 @@ export async function generate(
  * @throws BENCH_MODEL_NOT_FOUND, BENCH_BAD_MODEL, BENCH_MODEL_MISMATCH, BENCH_BAD_PROMPT, DATASET_* (the caller prints them).
  */
 export async function runSample(command: SampleCommand, io: MainIo): Promise<number> {
-  const [{ shakespeareCorpus }, { createBenchRegistry }] = await Promise.all([import('./internal/taskData.js'), import('./registry.js')]);
+  const [{ shakespeareCorpus }, { createBenchRegistry }] = await Promise.all([
+    import('./internal/taskData.js'),
+    import('./registry.js'),
+  ]);
   const { vocab } = await shakespeareCorpus(command.dataPath);
   const prompt = encodePrompt(command.prompt, vocab);
   // The file's own errors come before the backend starts.

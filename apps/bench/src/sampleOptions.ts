@@ -35,22 +35,42 @@ type Raw = Record<string, string | string[] | undefined>;
  * @example
  * const cmd = parseSampleArgs(['sample', '--model', 'docs/results/shakespeare/models/x.json', '--temperature', '0']);
  */
-export function parseSampleArgs(argv: readonly string[], out: (s: string) => void = (s) => process.stdout.write(s)): SampleCommand | null {
+export function parseSampleArgs(
+  argv: readonly string[],
+  out: (s: string) => void = (s) => process.stdout.write(s),
+): SampleCommand | null {
   let parsed: SampleCommand | null = null;
-  const { program, command } = subcommand('sample', 'generate text from a model saved by `bench shakespeare --save-models`', out);
+  const { program, command } = subcommand(
+    'sample',
+    'generate text from a model saved by `bench shakespeare --save-models`',
+    out,
+  );
   command
-    .requiredOption('--model <path>', 'saved model: <results>/models/<id>.json, or a bare TransformerJSON file')
+    .requiredOption(
+      '--model <path>',
+      'saved model: <results>/models/<id>.json, or a bare TransformerJSON file',
+    )
     .option('--prompt <text>', 'text to continue (not echoed)', '\n')
     .option('--chars <n>', 'characters to generate', '500')
     .option('--temperature <x>', 'softmax temperature; 0 = greedy argmax', '1')
     .option('--top-k <n>', 'sample among the k most likely characters only')
     .option('--seed <n>', 'seed of the sampling stream', '0')
     .option('--data <path>', 'path of Tiny Shakespeare input.txt (the vocabulary)')
-    .option('--plugin <path>', 'load a sampler plugin module (default export); repeatable', (v: string, prev: string[]) => [...prev, v], [] as string[])
+    .option(
+      '--plugin <path>',
+      'load a sampler plugin module (default export); repeatable',
+      (v: string, prev: string[]) => [...prev, v],
+      [] as string[],
+    )
     .action((raw: Raw) => {
-      const s = (k: string): string | undefined => (typeof raw[k] === 'string' ? (raw[k] as string) : undefined);
+      const s = (k: string): string | undefined =>
+        typeof raw[k] === 'string' ? (raw[k] as string) : undefined;
       const prompt = s('prompt') ?? '\n';
-      if (prompt === '') throw new BenchError('BENCH_INVALID_OPTION', '--prompt must not be empty (the default is a newline)');
+      if (prompt === '')
+        throw new BenchError(
+          'BENCH_INVALID_OPTION',
+          '--prompt must not be empty (the default is a newline)',
+        );
       parsed = {
         modelPath: userPath(s('model')!),
         prompt,

@@ -7,15 +7,41 @@ import { describe, expect, it } from 'vitest';
 import { expandGrid, main, modelPath, parseBenchArgs, runId } from './index.js';
 
 describe('--save-models', () => {
-  it('writes each finished run\'s trained model, which loads back', async () => {
+  it("writes each finished run's trained model, which loads back", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bench-models-'));
-    const args = ['shakespeare', '--lengths', '4', '--variants', 'boltzmann', '--steps', '3', '--d-model', '8', '--ffn', 'off', '--batch-size', '4',
-      '--eval-windows', '8', '--eval-every', '3', '--workers', '0', '--results', dir, '--save-models'];
+    const args = [
+      'shakespeare',
+      '--lengths',
+      '4',
+      '--variants',
+      'boltzmann',
+      '--steps',
+      '3',
+      '--d-model',
+      '8',
+      '--ffn',
+      'off',
+      '--batch-size',
+      '4',
+      '--eval-windows',
+      '8',
+      '--eval-every',
+      '3',
+      '--workers',
+      '0',
+      '--results',
+      dir,
+      '--save-models',
+    ];
     expect(await main(args, { out: () => undefined, err: () => undefined })).toBe(0);
     const [config] = expandGrid(parseBenchArgs(args, () => undefined)!);
     const path = modelPath(dir, runId(config!));
     expect(existsSync(path)).toBe(true);
-    const saved = JSON.parse(readFileSync(path, 'utf8')) as { id: string; config: unknown; model: TransformerJSON };
+    const saved = JSON.parse(readFileSync(path, 'utf8')) as {
+      id: string;
+      config: unknown;
+      model: TransformerJSON;
+    };
     expect(saved.id).toBe(runId(config!));
     expect(saved.config).toEqual(config);
     await initBackend('wasm', { log: () => undefined });
@@ -24,7 +50,12 @@ describe('--save-models', () => {
     model.dispose();
     // Without the flag nothing is written there.
     const plain = mkdtempSync(join(tmpdir(), 'bench-no-models-'));
-    expect(await main(args.slice(0, -3).concat(['--results', plain]), { out: () => undefined, err: () => undefined })).toBe(0);
+    expect(
+      await main(args.slice(0, -3).concat(['--results', plain]), {
+        out: () => undefined,
+        err: () => undefined,
+      }),
+    ).toBe(0);
     expect(existsSync(join(plain, 'models'))).toBe(false);
   });
 });

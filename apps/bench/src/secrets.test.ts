@@ -1,4 +1,11 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -30,7 +37,15 @@ function session(stopAt?: number) {
     log: (l) => void lines.push(l),
     stop: () => undefined,
   };
-  return { io: { out: (l: string) => void lines.push(l), err: (l: string) => void lines.push(l), progress, signal: controller.signal }, lines };
+  return {
+    io: {
+      out: (l: string) => void lines.push(l),
+      err: (l: string) => void lines.push(l),
+      progress,
+      signal: controller.signal,
+    },
+    lines,
+  };
 }
 
 // A third-party plugin without imports: it declares `account.key` secret, also gets a `token`
@@ -60,9 +75,37 @@ export default {
 `;
 
 const gridArgs = (dir: string, plugin: string, options: object, workers: string) => [
-  'shakespeare', '--lengths', '3', '--variants', 'boltzmann', '--steps', '4', '--d-model', '8', '--ffn', 'off',
-  '--batch-size', '2', '--eval-windows', '4', '--eval-every', '4', '--checkpoint-every', '2', '--log-every', '1',
-  '--sampler', 'keyed', '--plugin', plugin, '--sampler-options', JSON.stringify(options), '--workers', workers, '--results', dir,
+  'shakespeare',
+  '--lengths',
+  '3',
+  '--variants',
+  'boltzmann',
+  '--steps',
+  '4',
+  '--d-model',
+  '8',
+  '--ffn',
+  'off',
+  '--batch-size',
+  '2',
+  '--eval-windows',
+  '4',
+  '--eval-every',
+  '4',
+  '--checkpoint-every',
+  '2',
+  '--log-every',
+  '1',
+  '--sampler',
+  'keyed',
+  '--plugin',
+  plugin,
+  '--sampler-options',
+  JSON.stringify(options),
+  '--workers',
+  workers,
+  '--results',
+  dir,
 ];
 
 describe('credentials in --sampler-options', () => {
@@ -72,15 +115,26 @@ describe('credentials in --sampler-options', () => {
     writeFileSync(plugin, PLUGIN);
     process.env.KEYED_SEEN = join(side, 'seen.jsonl');
     const dir = mkdtempSync(join(tmpdir(), 'bench-secret-'));
-    const first = { token: 'TOKEN-first-5b1d', account: { key: 'KEY-first-77aa', region: 'eu' }, level: 2 };
-    const rotated = { token: 'TOKEN-rotated-c3e9', account: { key: 'KEY-rotated-90ff', region: 'eu' }, level: 2 };
+    const first = {
+      token: 'TOKEN-first-5b1d',
+      account: { key: 'KEY-first-77aa', region: 'eu' },
+      level: 2,
+    };
+    const rotated = {
+      token: 'TOKEN-rotated-c3e9',
+      account: { key: 'KEY-rotated-90ff', region: 'eu' },
+      level: 2,
+    };
     const needles = [first.token, first.account.key, rotated.token, rotated.account.key];
 
     // Run ids do not depend on credential-looking keys (the plugin's declared ones are split off
     // once its registry is loaded: step 2 resuming with a rotated key shows it).
-    const ids = (o: object) => expandGrid(parseBenchArgs(gridArgs(dir, plugin, o, '0'), () => undefined)!).map(runId);
+    const ids = (o: object) =>
+      expandGrid(parseBenchArgs(gridArgs(dir, plugin, o, '0'), () => undefined)!).map(runId);
     expect(ids({ ...first, token: rotated.token })).toEqual(ids(first));
-    expect(ids({ level: 2, account: { key: first.account.key, region: 'eu' } })).toEqual(ids(first));
+    expect(ids({ level: 2, account: { key: first.account.key, region: 'eu' } })).toEqual(
+      ids(first),
+    );
 
     // 1. Interrupted after step 2, in process: a checkpoint exists and holds no credential.
     const one = session(3);
@@ -93,13 +147,28 @@ describe('credentials in --sampler-options', () => {
     expect(await main(gridArgs(dir, plugin, rotated, '1'), two.io)).toBe(0);
     expect(two.lines.join('\n')).toContain('0 finished, 1 to resume, 0 new');
     const written = filesUnder(dir).map((f) => f.slice(dir.length + 1));
-    expect(written).toEqual(expect.arrayContaining(['summary.md', 'report.html', expect.stringMatching(/^runs\/.*\.json$/)]));
+    expect(written).toEqual(
+      expect.arrayContaining([
+        'summary.md',
+        'report.html',
+        expect.stringMatching(/^runs\/.*\.json$/),
+      ]),
+    );
     expect(leaks(dir, needles)).toEqual([]);
-    expect(two.lines.concat(one.lines).filter((l) => needles.some((n) => l.includes(n)))).toEqual([]);
+    expect(two.lines.concat(one.lines).filter((l) => needles.some((n) => l.includes(n)))).toEqual(
+      [],
+    );
 
     // The sampler did get every option, credentials included (first in process, then in the worker).
-    const seen = readFileSync(process.env.KEYED_SEEN, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as typeof first);
-    expect(seen.some((o) => o.token === first.token && o.account.key === first.account.key && o.level === 2)).toBe(true);
+    const seen = readFileSync(process.env.KEYED_SEEN, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as typeof first);
+    expect(
+      seen.some(
+        (o) => o.token === first.token && o.account.key === first.account.key && o.level === 2,
+      ),
+    ).toBe(true);
     expect(seen.at(-1)).toEqual(rotated);
     const [runFile] = readdirSync(join(dir, 'runs'));
     const record = JSON.parse(readFileSync(join(dir, 'runs', runFile!), 'utf8'));
@@ -109,13 +178,42 @@ describe('credentials in --sampler-options', () => {
   it('a dwave token given in --sampler-options is in no file of a dry-run-backed training run', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bench-secret-dwave-'));
     const token = 'DEV-0123456789abcdef0123456789abcdef';
-    const options = { token, dryRun: { dir: join(dir, 'requests'), fallback: 'dqa', fallbackOptions: { steps: 8 } } };
+    const options = {
+      token,
+      dryRun: { dir: join(dir, 'requests'), fallback: 'dqa', fallbackOptions: { steps: 8 } },
+    };
     const args = [
-      'shakespeare', '--lengths', '3', '--variants', 'boltzmann', '--d-model', '8', '--ffn', 'off', '--steps', '2',
-      '--batch-size', '2', '--eval-windows', '4', '--eval-every', '2', '--sampler', 'dwave', '--sampler-options', JSON.stringify(options), '--workers', '0', '--results', dir,
+      'shakespeare',
+      '--lengths',
+      '3',
+      '--variants',
+      'boltzmann',
+      '--d-model',
+      '8',
+      '--ffn',
+      'off',
+      '--steps',
+      '2',
+      '--batch-size',
+      '2',
+      '--eval-windows',
+      '4',
+      '--eval-every',
+      '2',
+      '--sampler',
+      'dwave',
+      '--sampler-options',
+      JSON.stringify(options),
+      '--workers',
+      '0',
+      '--results',
+      dir,
     ];
     const s = session();
-    expect({ code: await main(args, s.io), lines: s.lines.filter((l) => l.includes('error')) }).toEqual({ code: 0, lines: [] });
+    expect({
+      code: await main(args, s.io),
+      lines: s.lines.filter((l) => l.includes('error')),
+    }).toEqual({ code: 0, lines: [] });
     expect(filesUnder(join(dir, 'requests')).length).toBeGreaterThan(0);
     expect(leaks(dir, [token])).toEqual([]);
     expect(s.lines.filter((l) => l.includes(token))).toEqual([]);

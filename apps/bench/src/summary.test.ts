@@ -24,7 +24,10 @@ describe('meanStd', () => {
 });
 
 describe('summarize', () => {
-  const records = syntheticRecords(['shakespeare', '--lengths', '4,8', '--seeds', '0,1,2'], (c) => ppl[c.variant]![c.seed]! + c.length / 100);
+  const records = syntheticRecords(
+    ['shakespeare', '--lengths', '4,8', '--seeds', '0,1,2'],
+    (c) => ppl[c.variant]![c.seed]! + c.length / 100,
+  );
 
   it('gives mean ± std over seeds per (row, column)', () => {
     const s = summarize(records, ['softmax', 'boltzmann', 'sigmoid', 'coupling'], 'softmax');
@@ -44,7 +47,9 @@ describe('summarize', () => {
     expect(d.mean).toBeCloseTo(meanStd(perSeed).mean, 12);
     expect(d.std).toBeCloseTo(meanStd(perSeed).std, 12);
     const rel = s.rows[0]!.relDiffs['boltzmann']!;
-    const relPerSeed = [0, 1, 2].map((k) => ((ppl['boltzmann']![k]! - ppl['softmax']![k]!) / (ppl['softmax']![k]! + 0.04)) * 100);
+    const relPerSeed = [0, 1, 2].map(
+      (k) => ((ppl['boltzmann']![k]! - ppl['softmax']![k]!) / (ppl['softmax']![k]! + 0.04)) * 100,
+    );
     expect(rel.mean).toBeCloseTo(meanStd(relPerSeed).mean, 10);
     expect(s.rows[0]!.diffs['softmax']).toBeUndefined();
     // The bench's own paired t-test of the same per-seed differences, printed in the paired table.
@@ -62,8 +67,21 @@ describe('summarize', () => {
   });
 
   it('keys bracket rows by mode, T, FFN and d_model and reports accuracy without relative %', () => {
-    const acc = syntheticRecords(['brackets', '--lengths', '8', '--d-model', '16,32', '--ffn', 'on,off', '--seeds', '0,1', '--variants', 'softmax,boltzmann'], (c) =>
-      c.variant === 'softmax' ? 0.9 : 0.92 + c.seed * 0.01,
+    const acc = syntheticRecords(
+      [
+        'brackets',
+        '--lengths',
+        '8',
+        '--d-model',
+        '16,32',
+        '--ffn',
+        'on,off',
+        '--seeds',
+        '0,1',
+        '--variants',
+        'softmax,boltzmann',
+      ],
+      (c) => (c.variant === 'softmax' ? 0.9 : 0.92 + c.seed * 0.01),
     );
     const s = summarize(acc, ['softmax', 'boltzmann'], 'softmax');
     expect(s.metricName).toBe('accuracy');
@@ -73,15 +91,26 @@ describe('summarize', () => {
     expect(s.rows[0]!.relDiffs['boltzmann']).toBeNull();
     expect(formatStat(s.rows[0]!.diffs['boltzmann'], 'accuracy', 'diff')).toBe('+2.50 ± 0.71 pp');
     // Differences that round to zero carry no sign; negative ones a real minus sign.
-    expect(formatStat({ mean: -0.00001, std: 0.0001, n: 3 }, 'accuracy', 'diff')).toBe('0.00 ± 0.01 pp');
-    expect(formatStat({ mean: 0.00001, std: 0.0001, n: 3 }, 'accuracy', 'diff')).toBe('0.00 ± 0.01 pp');
-    expect(formatStat({ mean: -0.0123, std: 0.001, n: 3 }, 'accuracy', 'diff')).toBe('−1.23 ± 0.10 pp');
-    expect(formatStat({ mean: -0.0123, std: 0.001, n: 1 }, 'perplexity', 'rel')).toBe('−0.01 % (n=1)');
+    expect(formatStat({ mean: -0.00001, std: 0.0001, n: 3 }, 'accuracy', 'diff')).toBe(
+      '0.00 ± 0.01 pp',
+    );
+    expect(formatStat({ mean: 0.00001, std: 0.0001, n: 3 }, 'accuracy', 'diff')).toBe(
+      '0.00 ± 0.01 pp',
+    );
+    expect(formatStat({ mean: -0.0123, std: 0.001, n: 3 }, 'accuracy', 'diff')).toBe(
+      '−1.23 ± 0.10 pp',
+    );
+    expect(formatStat({ mean: -0.0123, std: 0.001, n: 1 }, 'perplexity', 'rel')).toBe(
+      '−0.01 % (n=1)',
+    );
   });
 });
 
 describe('summary tables', () => {
-  const records = syntheticRecords(['shakespeare', '--lengths', '4', '--seeds', '0,1,2'], (c) => ppl[c.variant]![c.seed]!);
+  const records = syntheticRecords(
+    ['shakespeare', '--lengths', '4', '--seeds', '0,1,2'],
+    (c) => ppl[c.variant]![c.seed]!,
+  );
   const s = summarize(records, ['softmax', 'boltzmann', 'sigmoid', 'coupling'], 'softmax');
 
   it('renders the paper-shaped Markdown table', () => {

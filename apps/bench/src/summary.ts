@@ -54,17 +54,34 @@ function rowLabels(r: RunRecord, multiDataset: boolean): Record<string, string> 
  * @example
  * const s = summarize(records, ['softmax', 'boltzmann'], 'softmax');
  */
-export function summarize(records: readonly RunRecord[], columns: readonly string[], baseline: string): Summary {
+export function summarize(
+  records: readonly RunRecord[],
+  columns: readonly string[],
+  baseline: string,
+): Summary {
   const metricName = records[0]?.metricName ?? 'perplexity';
   const multiDataset = new Set(records.map((r) => r.config.dataset)).size > 1;
-  const groups = new Map<string, { labels: Record<string, string>; byColumn: Map<string, Map<number, number>>; order: number[] }>();
+  const groups = new Map<
+    string,
+    { labels: Record<string, string>; byColumn: Map<string, Map<number, number>>; order: number[] }
+  >();
   for (const r of records) {
     const labels = rowLabels(r, multiDataset);
     const key = JSON.stringify(labels);
     let g = groups.get(key);
     if (!g) {
       const c = r.config;
-      g = { labels, byColumn: new Map(), order: [c.dataset === 'brackets' ? 1 : 0, c.mode === 'prefix' ? 1 : 0, c.length, c.ffn ? 0 : 1, c.dModel] };
+      g = {
+        labels,
+        byColumn: new Map(),
+        order: [
+          c.dataset === 'brackets' ? 1 : 0,
+          c.mode === 'prefix' ? 1 : 0,
+          c.length,
+          c.ffn ? 0 : 1,
+          c.dModel,
+        ],
+      };
       groups.set(key, g);
     }
     let col = g.byColumn.get(columnOf(r));
@@ -72,7 +89,8 @@ export function summarize(records: readonly RunRecord[], columns: readonly strin
     col.set(r.config.seed, r.finalMetric);
   }
   const sorted = [...groups.entries()].sort(([, a], [, b]) => {
-    for (let i = 0; i < a.order.length; i += 1) if (a.order[i] !== b.order[i]) return a.order[i]! - b.order[i]!;
+    for (let i = 0; i < a.order.length; i += 1)
+      if (a.order[i] !== b.order[i]) return a.order[i]! - b.order[i]!;
     return 0;
   });
   const rows: SummaryRow[] = sorted.map(([key, g]) => {

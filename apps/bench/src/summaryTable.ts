@@ -2,18 +2,29 @@ import type { PairedTest } from './stats.js';
 import type { Stat, Summary } from './summary.js';
 
 /** Formats a statistic for the table: perplexity with 3 decimals, accuracy in % with 2. */
-export function formatStat(stat: Stat | null | undefined, metric: Summary['metricName'], kind: 'value' | 'diff' | 'rel' = 'value'): string {
+export function formatStat(
+  stat: Stat | null | undefined,
+  metric: Summary['metricName'],
+  kind: 'value' | 'diff' | 'rel' = 'value',
+): string {
   if (!stat || stat.n === 0) return '—';
   const scale = metric === 'accuracy' && kind !== 'rel' ? 100 : 1;
   const digits = metric === 'accuracy' || kind === 'rel' ? 2 : 3;
-  const unit = kind === 'rel' ? ' %' : metric === 'accuracy' ? (kind === 'diff' ? ' pp' : ' %') : '';
-  const mean = kind === 'value' ? (stat.mean * scale).toFixed(digits) : signed(stat.mean * scale, digits);
+  const unit =
+    kind === 'rel' ? ' %' : metric === 'accuracy' ? (kind === 'diff' ? ' pp' : ' %') : '';
+  const mean =
+    kind === 'value' ? (stat.mean * scale).toFixed(digits) : signed(stat.mean * scale, digits);
   // One seed has no spread: print the value alone rather than a misleading "± 0".
-  return stat.n > 1 ? `${mean} ± ${(stat.std * scale).toFixed(digits)}${unit}` : `${mean}${unit} (n=1)`;
+  return stat.n > 1
+    ? `${mean} ± ${(stat.std * scale).toFixed(digits)}${unit}`
+    : `${mean}${unit} (n=1)`;
 }
 
 /** A paired t-test as `[lo, hi], p = …` in the metric's units (— below two seeds). */
-export function formatTest(test: PairedTest | null | undefined, metric: Summary['metricName']): string {
+export function formatTest(
+  test: PairedTest | null | undefined,
+  metric: Summary['metricName'],
+): string {
   if (!test) return '—';
   const scale = metric === 'accuracy' ? 100 : 1;
   const digits = metric === 'accuracy' ? 2 : 3;
@@ -41,15 +52,22 @@ export function summaryTables(summary: Summary): { metric: Table; paired: Table 
   const others = summary.columns.filter((c) => c !== summary.baseline);
   const metric: Table = {
     head: [...summary.rowLabels, ...summary.columns],
-    body: summary.rows.map((r) => [...summary.rowLabels.map((l) => r.labels[l] ?? ''), ...summary.columns.map((c) => formatStat(r.cells[c], m))]),
+    body: summary.rows.map((r) => [
+      ...summary.rowLabels.map((l) => r.labels[l] ?? ''),
+      ...summary.columns.map((c) => formatStat(r.cells[c], m)),
+    ]),
   };
   const pairedHead = [...summary.rowLabels, ...others.map((c) => `${c} − ${summary.baseline}`)];
-  if (m === 'perplexity') pairedHead.push(...others.map((c) => `${c} vs ${summary.baseline} (rel.)`));
+  if (m === 'perplexity')
+    pairedHead.push(...others.map((c) => `${c} vs ${summary.baseline} (rel.)`));
   pairedHead.push(...others.map((c) => `${c}: 95 % CI, p (paired t)`));
   const paired: Table = {
     head: pairedHead,
     body: summary.rows.map((r) => {
-      const row = [...summary.rowLabels.map((l) => r.labels[l] ?? ''), ...others.map((c) => formatStat(r.diffs[c], m, 'diff'))];
+      const row = [
+        ...summary.rowLabels.map((l) => r.labels[l] ?? ''),
+        ...others.map((c) => formatStat(r.diffs[c], m, 'diff')),
+      ];
       if (m === 'perplexity') row.push(...others.map((c) => formatStat(r.relDiffs[c], m, 'rel')));
       row.push(...others.map((c) => formatTest(r.tests[c], m)));
       return row;
@@ -58,24 +76,30 @@ export function summaryTables(summary: Summary): { metric: Table; paired: Table 
   return { metric, paired };
 }
 
-const mdRow = (cells: readonly string[]): string => `| ${cells.map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`;
+const mdRow = (cells: readonly string[]): string =>
+  `| ${cells.map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`;
 
 /** A {@link Table} as Markdown. */
 export function mdTable(t: Table): string {
   return [mdRow(t.head), mdRow(t.head.map(() => '---')), ...t.body.map(mdRow)].join('\n');
 }
 
-const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const esc = (s: string): string =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** A {@link Table} as HTML (cells escaped). */
 export function htmlTable(t: Table): string {
   const head = `<tr>${t.head.map((h) => `<th>${esc(h)}</th>`).join('')}</tr>`;
-  const body = t.body.map((r) => `<tr>${r.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`).join('\n');
+  const body = t.body
+    .map((r) => `<tr>${r.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`)
+    .join('\n');
   return `<table>\n<thead>${head}</thead>\n<tbody>\n${body}\n</tbody>\n</table>`;
 }
 
 function metricTitle(summary: Summary): string {
-  return summary.metricName === 'perplexity' ? 'Validation perplexity (lower is better)' : 'Test accuracy on held-out strings (higher is better)';
+  return summary.metricName === 'perplexity'
+    ? 'Validation perplexity (lower is better)'
+    : 'Test accuracy on held-out strings (higher is better)';
 }
 
 /**

@@ -7,9 +7,24 @@ import type { Engine } from './internal/engine.js';
 import { gitCommit } from './internal/gitCommit.js';
 import { createTaskData } from './internal/taskData.js';
 import type { TaskData } from './internal/taskData.js';
-import { checkpointPath, modelPath, readCheckpoint, recordPath, rejectCheckpoint, removeCheckpoint } from './runFiles.js';
+import {
+  checkpointPath,
+  modelPath,
+  readCheckpoint,
+  recordPath,
+  rejectCheckpoint,
+  removeCheckpoint,
+} from './runFiles.js';
 import type { Checkpoint } from './runFiles.js';
-import type { ConvergencePoint, CurvePoint, GptEval, RunConfig, RunProgress, RunRecord, RunSettings } from './types.js';
+import type {
+  ConvergencePoint,
+  CurvePoint,
+  GptEval,
+  RunConfig,
+  RunProgress,
+  RunRecord,
+  RunSettings,
+} from './types.js';
 
 /** Callbacks of {@link trainRun}. */
 export interface TrainHooks {
@@ -22,8 +37,15 @@ export interface TrainHooks {
 }
 
 /** The metric reported for a dataset from its evaluation: perplexity or accuracy. */
-export function finalMetricOf(config: RunConfig, e: { loss: number; correct: number; count: number }): number {
-  return config.dataset === 'shakespeare' ? Math.exp(e.loss) : e.count > 0 ? e.correct / e.count : Number.NaN;
+export function finalMetricOf(
+  config: RunConfig,
+  e: { loss: number; correct: number; count: number },
+): number {
+  return config.dataset === 'shakespeare'
+    ? Math.exp(e.loss)
+    : e.count > 0
+      ? e.correct / e.count
+      : Number.NaN;
 }
 
 /**
@@ -55,7 +77,11 @@ async function resume(
   const secrets = settings.samplerSecrets ?? {};
   const fresh = async (): Promise<{ engine: Engine; data: TaskData; ckpt: null }> => {
     const data = await createTaskData(config, settings.dataPath);
-    return { engine: await createEngine(config, data, registry, undefined, secrets), data, ckpt: null };
+    return {
+      engine: await createEngine(config, data, registry, undefined, secrets),
+      data,
+      ckpt: null,
+    };
   };
   const ckpt = readCheckpoint(settings.resultsDir, id, warn, true, config);
   if (ckpt === null) return fresh();
@@ -71,12 +97,19 @@ async function resume(
     const started = await fresh();
     const why = error instanceof Error ? error.message : String(error);
     const aside = rejectCheckpoint(settings.resultsDir, id);
-    warn(`checkpoint ${checkpointPath(settings.resultsDir, id)} does not fit run ${id} (${echo(why, 300)}); set aside as ${aside}, restarting from step 0`);
+    warn(
+      `checkpoint ${checkpointPath(settings.resultsDir, id)} does not fit run ${id} (${echo(why, 300)}); set aside as ${aside}, restarting from step 0`,
+    );
     return started;
   }
 }
 
-export async function trainRun(config: RunConfig, settings: RunSettings, registry: SamplerRegistry, hooks: TrainHooks = {}): Promise<RunRecord | 'stopped'> {
+export async function trainRun(
+  config: RunConfig,
+  settings: RunSettings,
+  registry: SamplerRegistry,
+  hooks: TrainHooks = {},
+): Promise<RunRecord | 'stopped'> {
   const id = runId(config);
   const { engine, data, ckpt } = await resume(config, settings, registry, hooks.warn);
   try {
@@ -91,7 +124,9 @@ export async function trainRun(config: RunConfig, settings: RunSettings, registr
     const gptTrain: CurvePoint[] = [...(ckpt?.gptEval?.train ?? [])];
     const gptVal: CurvePoint[] = [...(ckpt?.gptEval?.val ?? [])];
     /** An evaluation: the val set (every task), and for gpt the train set beside it. */
-    const evaluateAt = async (at: number): Promise<{ loss: number; correct: number; count: number }> => {
+    const evaluateAt = async (
+      at: number,
+    ): Promise<{ loss: number; correct: number; count: number }> => {
       const e = await engine.evaluate(data.evalBatches);
       evalMetric.push({ step: at, value: finalMetricOf(config, e) });
       if (data.trainEvalBatches) {
@@ -100,7 +135,8 @@ export async function trainRun(config: RunConfig, settings: RunSettings, registr
       }
       return e;
     };
-    const gptEval = (): { gptEval?: GptEval } => (data.trainEvalBatches ? { gptEval: { train: gptTrain, val: gptVal } } : {});
+    const gptEval = (): { gptEval?: GptEval } =>
+      data.trainEvalBatches ? { gptEval: { train: gptTrain, val: gptVal } } : {};
     let openConvergence: ConvergenceSummary | undefined = ckpt?.convergence?.open;
     let totalConvergence: ConvergenceSummary | undefined = ckpt?.convergence?.total;
     const sessionStart = performance.now();
@@ -117,7 +153,15 @@ export async function trainRun(config: RunConfig, settings: RunSettings, registr
         trainLoss,
         evalMetric,
         openLoss: { sum: lossSum, count: lossCount },
-        ...(totalConvergence || openConvergence ? { convergence: { points: convergencePoints, open: openConvergence, total: totalConvergence } } : {}),
+        ...(totalConvergence || openConvergence
+          ? {
+              convergence: {
+                points: convergencePoints,
+                open: openConvergence,
+                total: totalConvergence,
+              },
+            }
+          : {}),
         ...gptEval(),
         dataState: data.saveState(),
         engine: engine.save(),
@@ -185,10 +229,17 @@ export async function trainRun(config: RunConfig, settings: RunSettings, registr
       couplings: engine.couplings(),
       couplingProfile: engine.couplingProfile(),
       attentionMap: await engine.attentionMap(Array.from(data.evalBatches[0]!.inputs)),
-      ...(totalConvergence ? { convergence: { points: convergencePoints, total: totalConvergence } } : {}),
+      ...(totalConvergence
+        ? { convergence: { points: convergencePoints, total: totalConvergence } }
+        : {}),
     };
     // The model first: a record without its requested model would make the rerun skip the run.
-    if (settings.saveModels) writeJsonAtomic(modelPath(settings.resultsDir, id), { id, config, model: engine.save().model });
+    if (settings.saveModels)
+      writeJsonAtomic(modelPath(settings.resultsDir, id), {
+        id,
+        config,
+        model: engine.save().model,
+      });
     writeJsonAtomic(recordPath(settings.resultsDir, id), record);
     removeCheckpoint(settings.resultsDir, id);
     return record;

@@ -136,7 +136,10 @@ export interface RunRecord {
    * Training-step convergence of an iterative sampler: one point per train-loss interval and the
    * whole run's total. Absent for samplers that report no diagnostics (exact, gibbs, dqa, …).
    */
-  readonly convergence?: { readonly points: readonly ConvergencePoint[]; readonly total: ConvergenceSummary };
+  readonly convergence?: {
+    readonly points: readonly ConvergencePoint[];
+    readonly total: ConvergenceSummary;
+  };
 }
 
 /** The convergence figures of an iterative sampler (mean-field, tap) over one train-loss interval. */

@@ -30,9 +30,18 @@ process.on('disconnect', () => {
 let registry: SamplerRegistry | undefined;
 let busy = false;
 
-function failure(id: string | null, error: unknown, secrets: Readonly<Record<string, unknown>>): FromWorker {
+function failure(
+  id: string | null,
+  error: unknown,
+  secrets: Readonly<Record<string, unknown>>,
+): FromWorker {
   const code = hasErrorCode(error) ? error.code : 'BENCH_RUN_FAILED';
-  const message = error instanceof Error ? (hasErrorCode(error) ? error.message : `${error.name}: ${error.message}`) : String(error);
+  const message =
+    error instanceof Error
+      ? hasErrorCode(error)
+        ? error.message
+        : `${error.name}: ${error.message}`
+      : String(error);
   return { type: 'failed', id, code, message: redactSecrets(message, secrets) };
 }
 
@@ -72,7 +81,11 @@ process.on('message', (raw: ToWorker) => {
         shouldStop: () => stopRequested,
         warn: (message) => send({ type: 'warn', message: redactSecrets(message, secrets) }),
       });
-      finish(result === 'stopped' ? { type: 'stopped', id: '' } : { type: 'done', id: result.id, record: result });
+      finish(
+        result === 'stopped'
+          ? { type: 'stopped', id: '' }
+          : { type: 'done', id: result.id, record: result },
+      );
     } catch (error) {
       finish(failure(null, error, secrets));
     }

@@ -14,7 +14,13 @@
  * One process, one thread: run it on an idle machine (a grid on the other core halves the figures).
  */
 import * as tf from '@tensorflow/tfjs';
-import { batchedMatMul, createRng, exactSampler, tapSampler, transferMatrixSampler } from '@boltzmann/ising-core';
+import {
+  batchedMatMul,
+  createRng,
+  exactSampler,
+  tapSampler,
+  transferMatrixSampler,
+} from '@boltzmann/ising-core';
 import type { BatchEstimate, IsingBatch, Sampler } from '@boltzmann/ising-core';
 import { createTrainer, createTransformer, initBackend } from '../src/index.js';
 import type { AttentionVariant, TransformerConfig } from '../src/index.js';
@@ -31,8 +37,26 @@ const samplerName = arg('sampler', modelName === 'paper' ? 'exact' : 'tap');
 const threads = Number(arg('threads', '1'));
 
 const MODELS = {
-  paper: { layers: 1, heads: 1, dModel: 64, ffnHidden: 256, batch: 64, length: 12, bias: true, tieEmbeddings: false },
-  baby: { layers: 4, heads: 4, dModel: 128, ffnHidden: 512, batch: 12, length: 64, bias: false, tieEmbeddings: true },
+  paper: {
+    layers: 1,
+    heads: 1,
+    dModel: 64,
+    ffnHidden: 256,
+    batch: 64,
+    length: 12,
+    bias: true,
+    tieEmbeddings: false,
+  },
+  baby: {
+    layers: 4,
+    heads: 4,
+    dModel: 128,
+    ffnHidden: 512,
+    batch: 12,
+    length: 64,
+    bias: false,
+    tieEmbeddings: true,
+  },
 } as const;
 const m = MODELS[modelName as keyof typeof MODELS];
 if (m === undefined) throw new Error(`--model must be paper or baby, got ${modelName}`);
@@ -41,7 +65,8 @@ const VOCAB = 65;
 /** Multiply-adds of one forward pass: projections, FFN, head, and the two attention products. */
 function forwardMacs(): { dense: number; attention: number } {
   const rows = m.batch * m.length;
-  const dense = rows * (m.layers * (4 * m.dModel * m.dModel + 2 * m.dModel * m.ffnHidden) + m.dModel * VOCAB);
+  const dense =
+    rows * (m.layers * (4 * m.dModel * m.dModel + 2 * m.dModel * m.ffnHidden) + m.dModel * VOCAB);
   const attention = m.layers * 2 * m.batch * m.length * m.length * m.dModel;
   return { dense, attention };
 }
@@ -105,7 +130,8 @@ function timed(inner: Sampler): { sampler: Sampler; take(): number } {
 function samplerFor(): Sampler {
   if (samplerName === 'exact') return exactSampler.create({ threads });
   if (samplerName === 'tap') return tapSampler.create({ threads });
-  if (samplerName === 'transfer-matrix') return transferMatrixSampler.create({ bandwidth: 8, threads });
+  if (samplerName === 'transfer-matrix')
+    return transferMatrixSampler.create({ bandwidth: 8, threads });
   throw new Error(`--sampler must be exact, tap or transfer-matrix, got ${samplerName}`);
 }
 
@@ -115,10 +141,15 @@ await initBackend('wasm', { log: () => {} });
 const peak = peakGflops();
 const macs = forwardMacs();
 const flops = 3 * 2 * (macs.dense + macs.attention); // forward + backward ≈ 3 × forward
-console.log(`${modelName}: ${m.layers} layer(s) × ${m.heads} head(s), d_model ${m.dModel}, batch ${m.batch}, T = ${m.length}`);
-console.log(`matrix work ${(flops / 1e9).toFixed(3)} GFLOP/step; tfjs-wasm matmul peak here ${peak.toFixed(1)} GFLOP/s → roofline ≥ ${((1000 * flops) / (peak * 1e9)).toFixed(1)} ms/step on one core`);
+console.log(
+  `${modelName}: ${m.layers} layer(s) × ${m.heads} head(s), d_model ${m.dModel}, batch ${m.batch}, T = ${m.length}`,
+);
+console.log(
+  `matrix work ${(flops / 1e9).toFixed(3)} GFLOP/step; tfjs-wasm matmul peak here ${peak.toFixed(1)} GFLOP/s → roofline ≥ ${((1000 * flops) / (peak * 1e9)).toFixed(1)} ms/step on one core`,
+);
 const rng = createRng(1);
-const tokens = (): Int32Array => Int32Array.from({ length: m.batch * m.length }, () => rng.nextInt(VOCAB));
+const tokens = (): Int32Array =>
+  Int32Array.from({ length: m.batch * m.length }, () => rng.nextInt(VOCAB));
 for (const variant of variants) {
   const probe = variant === 'boltzmann' || variant === 'coupling' ? timed(samplerFor()) : undefined;
   const config: TransformerConfig = {
@@ -131,7 +162,12 @@ for (const variant of variants) {
     ffnHidden: m.ffnHidden,
     bias: m.bias,
     tieEmbeddings: m.tieEmbeddings,
-    ...(probe ? { sampler: probe.sampler, ...(samplerName === 'transfer-matrix' ? { couplingForm: 'banded:8' } : {}) } : {}),
+    ...(probe
+      ? {
+          sampler: probe.sampler,
+          ...(samplerName === 'transfer-matrix' ? { couplingForm: 'banded:8' } : {}),
+        }
+      : {}),
   };
   const model = createTransformer(config);
   const trainer = createTrainer(model, { totalSteps: steps + 2 });
@@ -162,12 +198,27 @@ for (const variant of variants) {
   }
   const step = median(wall);
   const products = attentionProductMs();
-  const parts = { 'tfjs matmul': matmulMs, 'other tfjs kernels': otherMs, 'Ising sampler': ising / steps, 'attention products': products, optimizer: optimizer / steps };
+  const parts = {
+    'tfjs matmul': matmulMs,
+    'other tfjs kernels': otherMs,
+    'Ising sampler': ising / steps,
+    'attention products': products,
+    optimizer: optimizer / steps,
+  };
   const rest = step - Object.values(parts).reduce((a, b) => a + b, 0);
-  console.log(`\n${variant}${probe ? ` (${samplerName}, ${threads} thread${threads > 1 ? 's' : ''})` : ''}: ${(1000 / step).toFixed(1)} steps/s (median ${step.toFixed(1)} ms/step over ${steps}); 2,000 iterations ≈ ${((2000 * step) / 1000).toFixed(0)} s`);
-  console.log(`  achieved ${((flops / step) * 1e-6).toFixed(1)} GFLOP/s of matrix work = ${((100 * flops) / step / 1e6 / peak).toFixed(0)} % of the matmul peak; ${profile.kernels.length} tfjs kernels`);
-  for (const [name, ms] of [...Object.entries(parts), ['JS, backend dispatch, copies (rest)', rest] as const]) {
-    console.log(`  ${name.padEnd(36)} ${ms.toFixed(1).padStart(7)} ms  ${((100 * ms) / step).toFixed(0).padStart(3)} %`);
+  console.log(
+    `\n${variant}${probe ? ` (${samplerName}, ${threads} thread${threads > 1 ? 's' : ''})` : ''}: ${(1000 / step).toFixed(1)} steps/s (median ${step.toFixed(1)} ms/step over ${steps}); 2,000 iterations ≈ ${((2000 * step) / 1000).toFixed(0)} s`,
+  );
+  console.log(
+    `  achieved ${((flops / step) * 1e-6).toFixed(1)} GFLOP/s of matrix work = ${((100 * flops) / step / 1e6 / peak).toFixed(0)} % of the matmul peak; ${profile.kernels.length} tfjs kernels`,
+  );
+  for (const [name, ms] of [
+    ...Object.entries(parts),
+    ['JS, backend dispatch, copies (rest)', rest] as const,
+  ]) {
+    console.log(
+      `  ${name.padEnd(36)} ${ms.toFixed(1).padStart(7)} ms  ${((100 * ms) / step).toFixed(0).padStart(3)} %`,
+    );
   }
   trainer.dispose();
   model.dispose();

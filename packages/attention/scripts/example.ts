@@ -4,7 +4,14 @@
  * Run: cd packages/attention && npx tsx --conditions=@boltzmann/source scripts/example.ts
  */
 import { createRng } from '@boltzmann/ising-core';
-import { ATTENTION_VARIANTS, createTrainer, createTransformer, evaluate, initBackend, perplexity } from '../src/index.js';
+import {
+  ATTENTION_VARIANTS,
+  createTrainer,
+  createTransformer,
+  evaluate,
+  initBackend,
+  perplexity,
+} from '../src/index.js';
 
 await initBackend(); // 'wasm', falling back to 'cpu'
 
@@ -24,8 +31,14 @@ for (const variant of ATTENTION_VARIANTS) {
   const trainer = createTrainer(model, { totalSteps: steps, lr: 1e-2 });
   for (let s = 0; s < steps; s++) await trainer.step(makeBatch());
   const { loss, correct, count } = await evaluate(model, validation);
-  console.log(`${variant.padEnd(9)} loss ${loss.toFixed(3)}  perplexity ${perplexity(loss).toFixed(2)}  accuracy ${((100 * correct) / count).toFixed(1)} %`);
-  if (variant === 'boltzmann') console.log('  J[0][1..4] =', Array.from(model.couplings()[0]!.subarray(1, 5), (x) => x.toFixed(3)).join(' '));
+  console.log(
+    `${variant.padEnd(9)} loss ${loss.toFixed(3)}  perplexity ${perplexity(loss).toFixed(2)}  accuracy ${((100 * correct) / count).toFixed(1)} %`,
+  );
+  if (variant === 'boltzmann')
+    console.log(
+      '  J[0][1..4] =',
+      Array.from(model.couplings()[0]!.subarray(1, 5), (x) => x.toFixed(3)).join(' '),
+    );
   trainer.dispose();
   model.dispose();
 }

@@ -4,7 +4,12 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import { createRng } from '@boltzmann/ising-core';
-import { assertAttentionVariant, createTrainer, createTransformer, initBackend } from '../src/index.js';
+import {
+  assertAttentionVariant,
+  createTrainer,
+  createTransformer,
+  initBackend,
+} from '../src/index.js';
 
 const variant = process.argv[2] ?? 'softmax';
 assertAttentionVariant(variant);
@@ -28,8 +33,12 @@ for (const k of profile.kernels) {
   byKernel.set(k.name, entry);
   total += k.kernelTimeMs as number;
 }
-console.log(`${variant} T=${length} B=${batch}: ${profile.kernels.length} kernels, ${total.toFixed(1)} ms kernel time`);
-for (const [name, { ms, calls }] of [...byKernel.entries()].sort((a, b) => b[1].ms - a[1].ms).slice(0, 12)) {
+console.log(
+  `${variant} T=${length} B=${batch}: ${profile.kernels.length} kernels, ${total.toFixed(1)} ms kernel time`,
+);
+for (const [name, { ms, calls }] of [...byKernel.entries()]
+  .sort((a, b) => b[1].ms - a[1].ms)
+  .slice(0, 12)) {
   console.log(`  ${name.padEnd(24)} ${ms.toFixed(1).padStart(8)} ms  ${calls} calls`);
 }
 const t0 = performance.now();

@@ -43,7 +43,10 @@ export function causalMask(length: number): tf.Tensor2D {
  * @example
  * const w = attentionWeights(h, { variant: 'sigmoid' });
  */
-export function attentionWeights(scores: tf.Tensor4D, options: AttentionWeightsOptions): tf.Tensor4D {
+export function attentionWeights(
+  scores: tf.Tensor4D,
+  options: AttentionWeightsOptions,
+): tf.Tensor4D {
   const beta = options.beta ?? 1;
   const length = scores.shape[2];
   return tf.tidy(() => {
@@ -60,12 +63,23 @@ export function attentionWeights(scores: tf.Tensor4D, options: AttentionWeightsO
       case 'coupling': {
         const { couplings, sampler } = options;
         if (couplings === undefined || sampler === undefined) {
-          throw new AttentionError('ATTENTION_INVALID_ARGUMENT', `variant "${options.variant}" needs both couplings and a sampler`);
+          throw new AttentionError(
+            'ATTENTION_INVALID_ARGUMENT',
+            `variant "${options.variant}" needs both couplings and a sampler`,
+          );
         }
-        return causalAttentionWeights(scores, couplings, { variant: options.variant, beta, sampler, prepared: options.prepared });
+        return causalAttentionWeights(scores, couplings, {
+          variant: options.variant,
+          beta,
+          sampler,
+          prepared: options.prepared,
+        });
       }
       default:
-        throw new AttentionError('ATTENTION_INVALID_ARGUMENT', `unknown variant ${JSON.stringify(options.variant)}`);
+        throw new AttentionError(
+          'ATTENTION_INVALID_ARGUMENT',
+          `unknown variant ${JSON.stringify(options.variant)}`,
+        );
     }
   });
 }

@@ -13,7 +13,13 @@ describe('initBackend', () => {
     expect(tf.getBackend()).toBe('wasm');
     expect(logs).toEqual(['@boltzmann/attention: TensorFlow.js backend "wasm"']);
 
-    const model = createTransformer({ vocabSize: 5, maxLength: 6, dModel: 8, variant: 'boltzmann', jInitStd: 0.3 });
+    const model = createTransformer({
+      vocabSize: 5,
+      maxLength: 6,
+      dModel: 8,
+      variant: 'boltzmann',
+      jInitStd: 0.3,
+    });
     const inputs = randomTokens(12, 5, 3);
     const onWasm = take(await model.forward(inputs, 2));
     expect(await initBackend('cpu', { log })).toBe('cpu');
@@ -21,6 +27,8 @@ describe('initBackend', () => {
     const onCpu = take(await model.forward(inputs, 2));
     expect(maxAbsDiff(onWasm, onCpu)).toBeLessThan(1e-5);
     model.dispose();
-    await expect(initBackend('webgl' as never)).rejects.toMatchObject({ code: 'ATTENTION_INVALID_ARGUMENT' });
+    await expect(initBackend('webgl' as never)).rejects.toMatchObject({
+      code: 'ATTENTION_INVALID_ARGUMENT',
+    });
   });
 });

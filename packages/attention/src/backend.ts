@@ -18,7 +18,14 @@ const PROCESS_EVENTS = ['uncaughtException', 'unhandledRejection'] as const;
 async function withoutGlueListeners<T>(start: () => Promise<T>): Promise<T> {
   // The untyped view: Node's overloads do not take the union of the two event names.
   type Listener = (...args: unknown[]) => void;
-  const proc = (globalThis as { process?: { listeners(e: string): Listener[]; removeListener(e: string, l: Listener): unknown } }).process;
+  const proc = (
+    globalThis as {
+      process?: {
+        listeners(e: string): Listener[];
+        removeListener(e: string, l: Listener): unknown;
+      };
+    }
+  ).process;
   if (typeof proc?.listeners !== 'function') return start();
   const before = new Map(PROCESS_EVENTS.map((e) => [e, new Set(proc.listeners(e))]));
   try {
@@ -37,9 +44,18 @@ export const WASM_BACKEND_PACKAGE = '@tensorflow/tfjs-backend-wasm';
 
 /** True when `error` (or an error it wraps, as loaders and test runners do) says a module is not installed. */
 function isMissingModule(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e !== undefined && e !== null && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+  for (
+    let e: unknown = error, depth = 0;
+    e !== undefined && e !== null && depth < 5;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
     const { code, message } = e as { code?: unknown; message?: unknown };
-    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND' || /Cannot find (module|package)/.test(String(message))) return true;
+    if (
+      code === 'ERR_MODULE_NOT_FOUND' ||
+      code === 'MODULE_NOT_FOUND' ||
+      /Cannot find (module|package)/.test(String(message))
+    )
+      return true;
   }
   return false;
 }
@@ -67,7 +83,10 @@ async function registerWasm(): Promise<void> {
   }
 }
 
-async function activate(preferred: BackendName, log: (message: string) => void): Promise<BackendName> {
+async function activate(
+  preferred: BackendName,
+  log: (message: string) => void,
+): Promise<BackendName> {
   const order: BackendName[] = preferred === 'wasm' ? ['wasm', 'cpu'] : ['cpu'];
   const failures: string[] = [];
   for (const name of order) {
@@ -82,9 +101,15 @@ async function activate(preferred: BackendName, log: (message: string) => void):
     } catch (error) {
       failures.push(`${name}: ${error instanceof Error ? error.message : String(error)}`);
     }
-    if (name === 'wasm') log(`@boltzmann/attention: wasm backend unavailable (${failures.at(-1)}); falling back to cpu`);
+    if (name === 'wasm')
+      log(
+        `@boltzmann/attention: wasm backend unavailable (${failures.at(-1)}); falling back to cpu`,
+      );
   }
-  throw new AttentionError('ATTENTION_BACKEND_UNAVAILABLE', `no TensorFlow.js backend could start (${failures.join('; ')})`);
+  throw new AttentionError(
+    'ATTENTION_BACKEND_UNAVAILABLE',
+    `no TensorFlow.js backend could start (${failures.join('; ')})`,
+  );
 }
 
 /**
@@ -107,7 +132,10 @@ export function initBackend(
 ): Promise<BackendName> {
   if (preferred !== 'wasm' && preferred !== 'cpu') {
     return Promise.reject(
-      new AttentionError('ATTENTION_INVALID_ARGUMENT', `backend ${JSON.stringify(preferred)} is not 'wasm' or 'cpu'`),
+      new AttentionError(
+        'ATTENTION_INVALID_ARGUMENT',
+        `backend ${JSON.stringify(preferred)} is not 'wasm' or 'cpu'`,
+      ),
     );
   }
   if (pending !== undefined && pendingPreference === preferred) return pending;

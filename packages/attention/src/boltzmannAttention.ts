@@ -21,7 +21,8 @@ export interface BoltzmannAttentionOptions {
 
 let defaultSampler: Sampler | undefined;
 
-const shapeError = (message: string): AttentionError => new AttentionError('ATTENTION_SHAPE_MISMATCH', message);
+const shapeError = (message: string): AttentionError =>
+  new AttentionError('ATTENTION_SHAPE_MISMATCH', message);
 
 /**
  * Causal multi-head attention whose weights are Boltzmann attention (or any of the paper's other
@@ -42,28 +43,45 @@ const shapeError = (message: string): AttentionError => new AttentionError('ATTE
  * const J = tf.variable(tf.zeros([heads, T, T]));
  * const out = boltzmannAttention(q, k, v, { couplings: J }); // B × H × T × d_v
  */
-export function boltzmannAttention(query: tf.Tensor4D, key: tf.Tensor4D, value: tf.Tensor4D, options: BoltzmannAttentionOptions = {}): tf.Tensor4D {
+export function boltzmannAttention(
+  query: tf.Tensor4D,
+  key: tf.Tensor4D,
+  value: tf.Tensor4D,
+  options: BoltzmannAttentionOptions = {},
+): tf.Tensor4D {
   const variant = options.variant ?? 'boltzmann';
   assertAttentionVariant(variant);
   if (query.rank !== 4 || key.rank !== 4 || value.rank !== 4) {
-    throw shapeError(`query, key and value must be B × H × T × d tensors, got ranks ${query.rank}, ${key.rank}, ${value.rank}`);
+    throw shapeError(
+      `query, key and value must be B × H × T × d tensors, got ranks ${query.rank}, ${key.rank}, ${value.rank}`,
+    );
   }
   const [b, h, t, d] = query.shape;
-  if (key.shape.join() !== query.shape.join()) throw shapeError(`key has shape [${key.shape}], query [${query.shape}]: they must match`);
+  if (key.shape.join() !== query.shape.join())
+    throw shapeError(`key has shape [${key.shape}], query [${query.shape}]: they must match`);
   if (value.shape[0] !== b || value.shape[1] !== h || value.shape[2] !== t) {
     throw shapeError(`value has shape [${value.shape}]; it needs [${b}, ${h}, ${t}, d_v]`);
   }
   const J = options.couplings;
   if (usesSampler(variant)) {
-    if (J === undefined) throw new AttentionError('ATTENTION_INVALID_CONFIG', `variant '${variant}' needs couplings (an H × T × T tensor)`);
+    if (J === undefined)
+      throw new AttentionError(
+        'ATTENTION_INVALID_CONFIG',
+        `variant '${variant}' needs couplings (an H × T × T tensor)`,
+      );
     if (J.rank !== 3 || J.shape[0] !== h || J.shape[1] !== J.shape[2] || J.shape[1] < t) {
-      throw shapeError(`couplings have shape [${J.shape}]; ${h} heads at length ${t} need [${h}, L, L] with L ≥ ${t}`);
+      throw shapeError(
+        `couplings have shape [${J.shape}]; ${h} heads at length ${t} need [${h}, L, L] with L ≥ ${t}`,
+      );
     }
   }
   return tf.tidy(() => {
     const scores = headProduct(query, key, { transposeB: true, scale: 1 / Math.sqrt(d) });
-    const couplings = J === undefined || J.shape[1] === t ? J : (tf.slice(J, [0, 0, 0], [h, t, t]) as tf.Tensor3D);
-    const sampler = usesSampler(variant) ? (options.sampler ?? (defaultSampler ??= exactSampler.create())) : undefined;
+    const couplings =
+      J === undefined || J.shape[1] === t ? J : (tf.slice(J, [0, 0, 0], [h, t, t]) as tf.Tensor3D);
+    const sampler = usesSampler(variant)
+      ? (options.sampler ?? (defaultSampler ??= exactSampler.create()))
+      : undefined;
     const weights = attentionWeights(scores, {
       variant,
       ...(options.beta === undefined ? {} : { beta: options.beta }),

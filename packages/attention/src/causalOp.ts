@@ -15,7 +15,9 @@ export interface CausalOpSource extends Partial<MagnetizationSource> {
 
 function checkShapes(fields: tf.Tensor4D, couplings: tf.Tensor3D | undefined): void {
   const [, heads, length, length2] = fields.shape;
-  const bad = length !== length2 || (couplings !== undefined && couplings.shape.join() !== [heads, length, length].join());
+  const bad =
+    length !== length2 ||
+    (couplings !== undefined && couplings.shape.join() !== [heads, length, length].join());
   if (bad) {
     throw new AttentionError(
       'ATTENTION_SHAPE_MISMATCH',
@@ -25,11 +27,25 @@ function checkShapes(fields: tf.Tensor4D, couplings: tf.Tensor3D | undefined): v
 }
 
 /** Per head: the causal weights from ising-core (estimate-based or closed form). */
-function headOps(h: Float32Array, j: Float32Array, shape: { batch: number; heads: number; length: number }, source: CausalOpSource): CausalWeights[] {
+function headOps(
+  h: Float32Array,
+  j: Float32Array,
+  shape: { batch: number; heads: number; length: number },
+  source: CausalOpSource,
+): CausalWeights[] {
   const batches = headBatches(h, j, shape, source.beta);
-  if (source.variant === 'sigmoid') return batches.map((batch) => causalClosedForm(batch, 'sigmoid'));
-  if (source.sampler === undefined) throw new AttentionError('ATTENTION_INVALID_ARGUMENT', `variant "${source.variant}" needs a sampler`);
-  const estimates = headEstimates(batches, { sampler: source.sampler, beta: source.beta, prepared: source.prepared });
+  if (source.variant === 'sigmoid')
+    return batches.map((batch) => causalClosedForm(batch, 'sigmoid'));
+  if (source.sampler === undefined)
+    throw new AttentionError(
+      'ATTENTION_INVALID_ARGUMENT',
+      `variant "${source.variant}" needs a sampler`,
+    );
+  const estimates = headEstimates(batches, {
+    sampler: source.sampler,
+    beta: source.beta,
+    prepared: source.prepared,
+  });
   return batches.map((batch, hd) => causalWeightsFromEstimate(batch, estimates[hd]!));
 }
 
@@ -85,16 +101,25 @@ function fail(slot: typeof deferred, error: unknown): void {
  * @example
  * const w = causalAttentionWeights(scores, J, { variant: 'boltzmann', beta: 1, sampler });
  */
-export function causalAttentionWeights(fields: tf.Tensor4D, couplings: tf.Tensor3D | undefined, source: CausalOpSource): tf.Tensor4D {
+export function causalAttentionWeights(
+  fields: tf.Tensor4D,
+  couplings: tf.Tensor3D | undefined,
+  source: CausalOpSource,
+): tf.Tensor4D {
   checkShapes(fields, couplings);
   const [batch, heads, length] = fields.shape;
   const shape = { batch, heads, length };
   const tt = length * length;
-  const forward = (h: tf.Tensor, j: tf.Tensor | undefined): { value: tf.Tensor; gradFunc: (dy: tf.Tensor) => tf.Tensor[] } => {
-    const hData = source.variant === 'coupling' ? new Float32Array(h.size) : (h.dataSync() as Float32Array);
+  const forward = (
+    h: tf.Tensor,
+    j: tf.Tensor | undefined,
+  ): { value: tf.Tensor; gradFunc: (dy: tf.Tensor) => tf.Tensor[] } => {
+    const hData =
+      source.variant === 'coupling' ? new Float32Array(h.size) : (h.dataSync() as Float32Array);
     const jData = j === undefined ? new Float32Array(heads * tt) : (j.dataSync() as Float32Array);
     const slot = deferred;
-    const zeroGrads = (): tf.Tensor[] => (j === undefined ? [tf.zeros(h.shape)] : [tf.zeros(h.shape), tf.zeros(j.shape)]);
+    const zeroGrads = (): tf.Tensor[] =>
+      j === undefined ? [tf.zeros(h.shape)] : [tf.zeros(h.shape), tf.zeros(j.shape)];
     let ops: CausalWeights[];
     try {
       ops = headOps(hData, jData, shape, source);
@@ -104,7 +129,8 @@ export function causalAttentionWeights(fields: tf.Tensor4D, couplings: tf.Tensor
     }
     const out = new Float32Array(batch * heads * tt);
     ops.forEach((op, hd) => {
-      for (let b = 0; b < batch; b++) out.set(op.weights.subarray(b * tt, (b + 1) * tt), (b * heads + hd) * tt);
+      for (let b = 0; b < batch; b++)
+        out.set(op.weights.subarray(b * tt, (b + 1) * tt), (b * heads + hd) * tt);
     });
     const gradFunc = (dy: tf.Tensor): tf.Tensor[] => {
       const g = dy.dataSync();
@@ -112,7 +138,8 @@ export function causalAttentionWeights(fields: tf.Tensor4D, couplings: tf.Tensor
       const gj = new Float32Array(heads * tt);
       for (const [hd, op] of ops.entries()) {
         const gw = new Float64Array(batch * tt);
-        for (let b = 0; b < batch; b++) gw.set(g.subarray((b * heads + hd) * tt, (b * heads + hd + 1) * tt), b * tt);
+        for (let b = 0; b < batch; b++)
+          gw.set(g.subarray((b * heads + hd) * tt, (b * heads + hd + 1) * tt), b * tt);
         let grads: ReturnType<CausalWeights['backward']>;
         try {
           grads = op.backward(gw);
@@ -120,9 +147,11 @@ export function causalAttentionWeights(fields: tf.Tensor4D, couplings: tf.Tensor
           fail(slot, error);
           return zeroGrads();
         }
-        for (let b = 0; b < batch; b++) gh.set(grads.fields.subarray(b * tt, (b + 1) * tt), (b * heads + hd) * tt);
+        for (let b = 0; b < batch; b++)
+          gh.set(grads.fields.subarray(b * tt, (b + 1) * tt), (b * heads + hd) * tt);
         // Only the strict upper triangle of J is a parameter.
-        for (let k = 0; k < tt; k++) gj[hd * tt + k] = Math.floor(k / length) < k % length ? grads.couplings[k]! : 0;
+        for (let k = 0; k < tt; k++)
+          gj[hd * tt + k] = Math.floor(k / length) < k % length ? grads.couplings[k]! : 0;
       }
       // `coupling` ignores h: its field gradient is exactly 0 whatever the sampler says at h = 0.
       const dh = source.variant === 'coupling' ? tf.zeros(h.shape) : tf.tensor(gh, h.shape);
@@ -131,6 +160,12 @@ export function causalAttentionWeights(fields: tf.Tensor4D, couplings: tf.Tensor
     return { value: tf.tensor(out, h.shape), gradFunc };
   };
   type Args = (tf.Tensor | tf.GradSaveFunc)[];
-  if (couplings === undefined) return tf.customGrad((...args: Args) => forward(args[0] as tf.Tensor, undefined))(fields) as tf.Tensor4D;
-  return tf.customGrad((...args: Args) => forward(args[0] as tf.Tensor, args[1] as tf.Tensor))(fields, couplings) as tf.Tensor4D;
+  if (couplings === undefined)
+    return tf.customGrad((...args: Args) => forward(args[0] as tf.Tensor, undefined))(
+      fields,
+    ) as tf.Tensor4D;
+  return tf.customGrad((...args: Args) => forward(args[0] as tf.Tensor, args[1] as tf.Tensor))(
+    fields,
+    couplings,
+  ) as tf.Tensor4D;
 }

@@ -1,19 +1,34 @@
 import { createSamplerRegistry, exactSampler, transferMatrixSampler } from '@boltzmann/ising-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTrainer, createTransformer, initBackend, isAttentionError, loadTransformer, parseCouplingForm } from './index.js';
+import {
+  createTrainer,
+  createTransformer,
+  initBackend,
+  isAttentionError,
+  loadTransformer,
+  parseCouplingForm,
+} from './index.js';
 import type { TransformerJSON } from './index.js';
 import { randomTokens } from './internal/testUtils.js';
 
 const T = 10;
 const base = { vocabSize: 7, maxLength: T, dModel: 8, jInitStd: 0.3, seed: 3 } as const;
-const registry = createSamplerRegistry().register(exactSampler).register(transferMatrixSampler).freeze();
+const registry = createSamplerRegistry()
+  .register(exactSampler)
+  .register(transferMatrixSampler)
+  .freeze();
 
-async function trainSteps(model: ReturnType<typeof createTransformer>, steps: number): Promise<number[]> {
+async function trainSteps(
+  model: ReturnType<typeof createTransformer>,
+  steps: number,
+): Promise<number[]> {
   const trainer = createTrainer(model, { lr: 1e-2, totalSteps: steps });
   const losses: number[] = [];
   for (let s = 0; s < steps; s++) {
     const inputs = randomTokens(4 * T, 7, s + 1);
-    losses.push((await trainer.step({ inputs, targets: randomTokens(4 * T, 7, s + 100), batchSize: 4 })).loss);
+    losses.push(
+      (await trainer.step({ inputs, targets: randomTokens(4 * T, 7, s + 100), batchSize: 4 })).loss,
+    );
   }
   trainer.dispose();
   return losses;
@@ -25,10 +40,18 @@ describe('coupling forms', () => {
   });
 
   it('banded:w keeps J exactly zero beyond the band, before and after training, and trains with the transfer-matrix sampler', async () => {
-    const model = createTransformer({ ...base, couplingForm: 'banded:3', sampler: 'transfer-matrix', samplerOptions: { bandwidth: 3 }, registry });
+    const model = createTransformer({
+      ...base,
+      couplingForm: 'banded:3',
+      sampler: 'transfer-matrix',
+      samplerOptions: { bandwidth: 3 },
+      registry,
+    });
     const check = (): void => {
       const J = model.couplings()[0]!;
-      for (let j = 0; j < T; j++) for (let k = 0; k < T; k++) if (k <= j || k - j > 3) expect(Math.abs(J[j * T + k]!)).toBe(0);
+      for (let j = 0; j < T; j++)
+        for (let k = 0; k < T; k++)
+          if (k <= j || k - j > 3) expect(Math.abs(J[j * T + k]!)).toBe(0);
       expect(J.some((v) => v !== 0)).toBe(true);
     };
     check();
@@ -36,7 +59,11 @@ describe('coupling forms', () => {
     expect(losses.every(Number.isFinite)).toBe(true);
     check();
     // The exact sampler on the same banded model gives the same attention (the transfer matrix is exact).
-    const exact = loadTransformer(model.toJSON(), { sampler: 'exact', samplerOptions: {}, registry });
+    const exact = loadTransformer(model.toJSON(), {
+      sampler: 'exact',
+      samplerOptions: {},
+      registry,
+    });
     const inputs = randomTokens(2 * T, 7, 9);
     const a = await model.attention(inputs, 2);
     const b = await exact.attention(inputs, 2);

@@ -11,7 +11,10 @@ import { AttentionError } from './errors.js';
 export type CouplingForm = 'full' | 'relative' | `banded:${number}`;
 
 /** A parsed {@link CouplingForm}. */
-export type ParsedCouplingForm = { readonly kind: 'full' } | { readonly kind: 'relative' } | { readonly kind: 'banded'; readonly bandwidth: number };
+export type ParsedCouplingForm =
+  | { readonly kind: 'full' }
+  | { readonly kind: 'relative' }
+  | { readonly kind: 'banded'; readonly bandwidth: number };
 
 /**
  * Parses and validates a coupling form against the model's length.
@@ -24,7 +27,8 @@ export function parseCouplingForm(form: unknown, maxLength: number): ParsedCoupl
   if (form === 'full' || form === 'relative') return { kind: form };
   const m = typeof form === 'string' ? /^banded:(\d+)$/.exec(form) : null;
   const w = m ? Number(m[1]) : Number.NaN;
-  if (m && Number.isSafeInteger(w) && w < Math.max(1, maxLength)) return { kind: 'banded', bandwidth: w };
+  if (m && Number.isSafeInteger(w) && w < Math.max(1, maxLength))
+    return { kind: 'banded', bandwidth: w };
   throw new AttentionError(
     'ATTENTION_INVALID_CONFIG',
     `couplingForm must be 'full', 'relative' or 'banded:w' with w an integer in [0, ${Math.max(0, maxLength - 1)}], got ${JSON.stringify(form)?.slice(0, 60)}`,
@@ -32,7 +36,11 @@ export function parseCouplingForm(form: unknown, maxLength: number): ParsedCoupl
 }
 
 /** Shape of the coupling parameter of `heads` heads: `[heads, L]` for relative (entry d = distance d), else `[heads, L, L]`. */
-export function couplingParamShape(form: ParsedCouplingForm, heads: number, maxLength: number): number[] {
+export function couplingParamShape(
+  form: ParsedCouplingForm,
+  heads: number,
+  maxLength: number,
+): number[] {
   return form.kind === 'relative' ? [heads, maxLength] : [heads, maxLength, maxLength];
 }
 
@@ -43,7 +51,10 @@ export function couplingParamShape(form: ParsedCouplingForm, heads: number, maxL
  * UnsortedSegmentSum, which the wasm backend lacks).
  */
 function toeplitz(f: tf.Tensor, heads: number, t: number): tf.Tensor3D {
-  const padded = tf.pad(f, [[0, 0], [0, t + 1]]); // heads × (2t + 1)
+  const padded = tf.pad(f, [
+    [0, 0],
+    [0, t + 1],
+  ]); // heads × (2t + 1)
   const rows = tf.add(tf.zeros([heads, t, 2 * t + 1]), tf.reshape(padded, [heads, 1, 2 * t + 1]));
   const flat = tf.slice(tf.reshape(rows, [heads, t * (2 * t + 1)]), [0, 0], [heads, 2 * t * t]);
   return tf.slice(tf.reshape(flat, [heads, t, 2 * t]), [0, 0, 0], [heads, t, t]) as tf.Tensor3D;
@@ -54,7 +65,10 @@ function toeplitz(f: tf.Tensor, heads: number, t: number): tf.Tensor3D {
  * from the parameter, differentiably; the constant masks and indices of each `t` are made once
  * and kept until `dispose`.
  */
-export function createCouplingBuilder(form: ParsedCouplingForm, heads: number): { couplings(param: tf.Tensor, t: number): tf.Tensor3D; dispose(): void } {
+export function createCouplingBuilder(
+  form: ParsedCouplingForm,
+  heads: number,
+): { couplings(param: tf.Tensor, t: number): tf.Tensor3D; dispose(): void } {
   const masks = new Map<number, { mask: tf.Tensor2D }>();
   const constants = (t: number): { mask: tf.Tensor2D } => {
     let c = masks.get(t);
@@ -74,7 +88,8 @@ export function createCouplingBuilder(form: ParsedCouplingForm, heads: number): 
     couplings(param, t) {
       if (form.kind === 'full') return tf.slice(param, [0, 0, 0], [heads, t, t]) as tf.Tensor3D;
       const { mask } = constants(t);
-      if (form.kind === 'relative') return tf.mul(toeplitz(tf.slice(param, [0, 0], [heads, t]), heads, t), mask) as tf.Tensor3D;
+      if (form.kind === 'relative')
+        return tf.mul(toeplitz(tf.slice(param, [0, 0], [heads, t]), heads, t), mask) as tf.Tensor3D;
       return tf.mul(tf.slice(param, [0, 0, 0], [heads, t, t]), mask) as tf.Tensor3D;
     },
     dispose() {

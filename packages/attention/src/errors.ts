@@ -46,6 +46,12 @@ export class AttentionError extends Error {
  * @example
  * if (isAttentionError(e, 'ATTENTION_SAMPLER_NOT_FOUND')) console.error(e.message);
  */
-export function isAttentionError(value: unknown, code?: AttentionErrorCode): value is AttentionError {
-  return hasErrorBrand(value, 'AttentionError') && (code === undefined || (value as AttentionError).code === code);
+export function isAttentionError(
+  value: unknown,
+  code?: AttentionErrorCode,
+): value is AttentionError {
+  return (
+    hasErrorBrand(value, 'AttentionError') &&
+    (code === undefined || (value as AttentionError).code === code)
+  );
 }

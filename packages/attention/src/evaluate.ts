@@ -28,11 +28,18 @@ export interface Evaluation {
  * const { loss, correct, count } = await evaluate(model, { inputs, targets, batchSize: 8 });
  * console.log(perplexity(loss), correct / count);
  */
-export async function evaluate(model: Transformer, batch: TokenBatch, options: { chunkSize?: number } = {}): Promise<Evaluation> {
+export async function evaluate(
+  model: Transformer,
+  batch: TokenBatch,
+  options: { chunkSize?: number } = {},
+): Promise<Evaluation> {
   const { batchSize, mask, targets } = checkBatch(model, batch);
   const chunk = options.chunkSize ?? 64;
   if (!Number.isInteger(chunk) || chunk < 1) {
-    throw new AttentionError('ATTENTION_INVALID_ARGUMENT', `chunkSize must be a positive integer, got ${String(chunk)}`);
+    throw new AttentionError(
+      'ATTENTION_INVALID_ARGUMENT',
+      `chunkSize must be a positive integer, got ${String(chunk)}`,
+    );
   }
   const t = batch.inputs.length / batchSize;
   const classes = model.config.outputSize;
@@ -80,7 +87,11 @@ export function combineEvaluations(parts: readonly Evaluation[]): Evaluation {
     correct += p.correct;
     count += p.count;
   }
-  if (weight === 0) throw new AttentionError('ATTENTION_EMPTY_MASK', 'no evaluation to combine has a positive mask weight');
+  if (weight === 0)
+    throw new AttentionError(
+      'ATTENTION_EMPTY_MASK',
+      'no evaluation to combine has a positive mask weight',
+    );
   return { loss: lossSum / weight, lossSum, weight, correct, count };
 }
 

@@ -3,27 +3,46 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTrainer, createTransformer, initBackend, loadTransformer, maskedCrossEntropy } from './index.js';
+import {
+  createTrainer,
+  createTransformer,
+  initBackend,
+  loadTransformer,
+  maskedCrossEntropy,
+} from './index.js';
 import type { TokenBatch, Transformer, TransformerConfig, TransformerJSON } from './index.js';
 import { createDelayedSampler, createReferenceSampler } from './internal/referenceSampler.js';
 import { figures, maxAbsDiff, randomTokens, take } from './internal/testUtils.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const gpt: TransformerConfig = { vocabSize: 7, maxLength: 6, dModel: 8, ffnHidden: 16, heads: 2, layers: 2, seed: 2 };
+const gpt: TransformerConfig = {
+  vocabSize: 7,
+  maxLength: 6,
+  dModel: 8,
+  ffnHidden: 16,
+  heads: 2,
+  layers: 2,
+  seed: 2,
+};
 
 /** Sequences of a period-3 pattern with a random phase: next-token prediction is learnable. */
 function patternBatch(b: number, seed: number): TokenBatch {
   const phases = randomTokens(b, 3, seed);
   const t = 6;
-  const inputs = Int32Array.from({ length: b * t }, (_, k) => [1, 4, 2][(phases[Math.floor(k / t)]! + (k % t)) % 3]!);
+  const inputs = Int32Array.from(
+    { length: b * t },
+    (_, k) => [1, 4, 2][(phases[Math.floor(k / t)]! + (k % t)) % 3]!,
+  );
   const targets = Int32Array.from(inputs, (_, k) => (k % t === t - 1 ? 0 : inputs[k + 1]!));
   const mask = Float32Array.from(inputs, (_, k) => (k % t === t - 1 ? 0 : 1));
   return { inputs, targets, mask, batchSize: b };
 }
 
 const names = (model: Transformer): string[] => model.parameters.map((p) => p.name);
-const sizeOf = (model: Transformer): number => model.parameters.reduce((a, p) => a + p.variable.size, 0);
-const logitsOf = async (model: Transformer, inputs: Int32Array, b: number): Promise<Float32Array> => take(await model.forward(inputs, b));
+const sizeOf = (model: Transformer): number =>
+  model.parameters.reduce((a, p) => a + p.variable.size, 0);
+const logitsOf = async (model: Transformer, inputs: Int32Array, b: number): Promise<Float32Array> =>
+  take(await model.forward(inputs, b));
 const codeOf = (f: () => unknown): string | undefined => {
   try {
     f();
@@ -39,7 +58,9 @@ describe('multi-layer GPT', () => {
   });
 
   it('loads a model saved by the one-layer code unchanged: same names, order, weights, logits and couplings', async () => {
-    const fixture = JSON.parse(readFileSync(join(here, 'fixtures', 'legacy-one-layer.json'), 'utf8')) as {
+    const fixture = JSON.parse(
+      readFileSync(join(here, 'fixtures', 'legacy-one-layer.json'), 'utf8'),
+    ) as {
       model: TransformerJSON;
       inputs: number[];
       batchSize: number;
@@ -54,12 +75,22 @@ describe('multi-layer GPT', () => {
     // ran in float32 on the tfjs backend when the fixture was made), so the last bits differ.
     const logits = await logitsOf(model, Int32Array.from(fixture.inputs), fixture.batchSize);
     expect(logits).toHaveLength(fixture.logits.length);
-    fixture.logits.forEach((x, k) => expect(Math.abs(logits[k]! - x)).toBeLessThan(1e-6 * Math.max(1, Math.abs(x))));
+    fixture.logits.forEach((x, k) =>
+      expect(Math.abs(logits[k]! - x)).toBeLessThan(1e-6 * Math.max(1, Math.abs(x))),
+    );
     expect(model.couplings().map((c) => Array.from(c))).toEqual(fixture.couplings);
     expect(model.config).toMatchObject({ layers: 1, bias: true, tieEmbeddings: false, dropout: 0 });
     // The initialization of a one-layer model is today's too.
     const { vocabSize, maxLength, dModel, ffnHidden, heads, jInitStd, seed } = fixture.model.config;
-    const fresh = createTransformer({ vocabSize, maxLength, dModel, ffnHidden, heads, jInitStd, seed });
+    const fresh = createTransformer({
+      vocabSize,
+      maxLength,
+      dModel,
+      ffnHidden,
+      heads,
+      jInitStd,
+      seed,
+    });
     expect(fresh.toJSON().weights).toEqual(fixture.model.weights);
     model.dispose();
     fresh.dispose();
@@ -70,12 +101,16 @@ describe('multi-layer GPT', () => {
     const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
     expect(files.length).toBeGreaterThan(0);
     // A bench result file: { id, config, model: TransformerJSON }.
-    const json = (JSON.parse(readFileSync(join(dir, files[0]!), 'utf8')) as { model: TransformerJSON }).model;
+    const json = (
+      JSON.parse(readFileSync(join(dir, files[0]!), 'utf8')) as { model: TransformerJSON }
+    ).model;
     const model = loadTransformer(json);
     expect(names(model)).toEqual(Object.keys(json.weights));
     expect(model.config).toMatchObject({ layers: 1, bias: true, tieEmbeddings: false, dropout: 0 });
     const t = model.config.maxLength;
-    expect((await logitsOf(model, randomTokens(t, model.config.vocabSize, 1), 1)).every(Number.isFinite)).toBe(true);
+    expect(
+      (await logitsOf(model, randomTokens(t, model.config.vocabSize, 1), 1)).every(Number.isFinite),
+    ).toBe(true);
     model.dispose();
   });
 
@@ -83,7 +118,9 @@ describe('multi-layer GPT', () => {
     const one = createTransformer({ ...gpt, layers: 1 });
     const two = createTransformer(gpt);
     const n = names(two);
-    const block0 = names(one).filter((x) => !x.startsWith('embedding/') && !x.startsWith('final/') && !x.startsWith('head/'));
+    const block0 = names(one).filter(
+      (x) => !x.startsWith('embedding/') && !x.startsWith('final/') && !x.startsWith('head/'),
+    );
     expect(n).toEqual([
       'embedding/token',
       'embedding/position',
@@ -103,10 +140,17 @@ describe('multi-layer GPT', () => {
     for (const name of names(one)) expect(w2[name]).toEqual(w1[name]);
     const js = two.couplings();
     expect(js).toHaveLength(4);
-    const raw = (name: string): Float32Array => Float32Array.from(two.parameters.find((p) => p.name === name)!.variable.dataSync());
+    const raw = (name: string): Float32Array =>
+      Float32Array.from(two.parameters.find((p) => p.name === name)!.variable.dataSync());
     const size = 36;
-    for (const [layer, name] of [[0, 'attention/couplings'], [1, 'block1/attention/couplings']] as const) {
-      for (let h = 0; h < 2; h++) expect(Array.from(js[layer * 2 + h]!)).toEqual(Array.from(raw(name).subarray(h * size, (h + 1) * size)));
+    for (const [layer, name] of [
+      [0, 'attention/couplings'],
+      [1, 'block1/attention/couplings'],
+    ] as const) {
+      for (let h = 0; h < 2; h++)
+        expect(Array.from(js[layer * 2 + h]!)).toEqual(
+          Array.from(raw(name).subarray(h * size, (h + 1) * size)),
+        );
     }
     expect(js[2]).not.toEqual(js[0]);
     one.dispose();
@@ -128,20 +172,38 @@ describe('multi-layer GPT', () => {
 
   it('gradients of a 2-layer model match central differences, including a layer-1 J entry (with and without dropout)', () => {
     for (const dropout of [0, 0.2]) {
-      const model = createTransformer({ ...gpt, sampler: createReferenceSampler(), jInitStd: 0.5, dropout, seed: 5 });
+      const model = createTransformer({
+        ...gpt,
+        sampler: createReferenceSampler(),
+        jInitStd: 0.5,
+        dropout,
+        seed: 5,
+      });
       // At the N(0, 0.02²) initialization the attention branch barely reaches the loss (J gradients
       // ~1e-6, below float32 finite-difference noise); std 0.4 makes every compared gradient ≥ 1e-2.
       for (const p of model.parameters) {
-        if (p.name.endsWith('/kernel') || p.name.startsWith('embedding/')) p.variable.assign(tf.tidy(() => tf.mul(p.variable, 20)));
+        if (p.name.endsWith('/kernel') || p.name.startsWith('embedding/'))
+          p.variable.assign(tf.tidy(() => tf.mul(p.variable, 20)));
       }
       const inputs = randomTokens(2 * 6, 7, 4);
       const targets = randomTokens(2 * 6, 7, 5);
       const mask = Float32Array.from({ length: 12 }, (_, i) => (i % 4 === 0 ? 0 : 1));
       const pass = { dropoutStep: 3 };
-      const loss = (): tf.Scalar => maskedCrossEntropy(model.logits(inputs, 2, undefined, pass), targets, mask);
+      const loss = (): tf.Scalar =>
+        maskedCrossEntropy(model.logits(inputs, 2, undefined, pass), targets, mask);
       const lossValue = (): number => take(tf.tidy(loss))[0]!;
-      const { grads } = tf.variableGrads(loss, model.parameters.map((p) => p.variable));
-      for (const name of ['block1/attention/couplings', 'attention/couplings', 'block1/attention/query/kernel', 'block1/ffn/output/kernel', 'embedding/token', 'block/norm1/gamma']) {
+      const { grads } = tf.variableGrads(
+        loss,
+        model.parameters.map((p) => p.variable),
+      );
+      for (const name of [
+        'block1/attention/couplings',
+        'attention/couplings',
+        'block1/attention/query/kernel',
+        'block1/ffn/output/kernel',
+        'embedding/token',
+        'block/norm1/gamma',
+      ]) {
         const { variable } = model.parameters.find((p) => p.name === name)!;
         const g = grads[variable.name]!.dataSync();
         // The entry with the largest gradient: compared well above the absolute tolerance.
@@ -159,7 +221,10 @@ describe('multi-layer GPT', () => {
         const fd = (4 * central(1e-2) - central(2e-2)) / 3;
         variable.assign(tf.tensor(original, variable.shape));
         expect(Math.abs(analytic), `${name}: gradient too small to test`).toBeGreaterThan(1e-2);
-        expect(Math.abs(analytic - fd), `dropout ${dropout} ${name}[${at}]: analytic ${analytic} vs fd ${fd}`).toBeLessThan(3e-4 + 2e-2 * Math.abs(fd));
+        expect(
+          Math.abs(analytic - fd),
+          `dropout ${dropout} ${name}[${at}]: analytic ${analytic} vs fd ${fd}`,
+        ).toBeLessThan(3e-4 + 2e-2 * Math.abs(fd));
       }
       tf.dispose(Object.values(grads));
       model.dispose();
@@ -170,7 +235,9 @@ describe('multi-layer GPT', () => {
     const withBias = createTransformer(gpt);
     const model = createTransformer({ ...gpt, bias: false });
     expect(names(model).filter((n) => n.endsWith('/bias') || n.endsWith('/beta'))).toEqual([]);
-    expect(names(model)).toEqual(names(withBias).filter((n) => !n.endsWith('/bias') && !n.endsWith('/beta')));
+    expect(names(model)).toEqual(
+      names(withBias).filter((n) => !n.endsWith('/bias') && !n.endsWith('/beta')),
+    );
     const logits = await logitsOf(model, randomTokens(12, 7, 1), 2);
     expect(logits.every(Number.isFinite)).toBe(true);
     const copy = loadTransformer(JSON.parse(JSON.stringify(model.toJSON())) as TransformerJSON);
@@ -184,18 +251,35 @@ describe('multi-layer GPT', () => {
     expect(names(tied)).not.toContain('head/kernel');
     expect(sizeOf(untied) - sizeOf(tied)).toBe(7 * 8);
     // Make the untied model equal to the tied one: head kernel := embeddingᵀ.
-    const byName = (m: Transformer, n: string): tf.Variable => m.parameters.find((p) => p.name === n)!.variable;
+    const byName = (m: Transformer, n: string): tf.Variable =>
+      m.parameters.find((p) => p.name === n)!.variable;
     for (const { name, variable } of tied.parameters) byName(untied, name).assign(variable);
-    byName(untied, 'head/kernel').assign(tf.tidy(() => tf.transpose(byName(tied, 'embedding/token'))));
+    byName(untied, 'head/kernel').assign(
+      tf.tidy(() => tf.transpose(byName(tied, 'embedding/token'))),
+    );
     const inputs = randomTokens(12, 7, 8);
     const targets = randomTokens(12, 7, 9);
-    const lossOf = (m: Transformer) => (): tf.Scalar => maskedCrossEntropy(m.logits(inputs, 2), targets, new Float32Array(12).fill(1));
-    const a = tf.variableGrads(lossOf(untied), untied.parameters.map((p) => p.variable));
-    const b = tf.variableGrads(lossOf(tied), tied.parameters.map((p) => p.variable));
+    const lossOf = (m: Transformer) => (): tf.Scalar =>
+      maskedCrossEntropy(m.logits(inputs, 2), targets, new Float32Array(12).fill(1));
+    const a = tf.variableGrads(
+      lossOf(untied),
+      untied.parameters.map((p) => p.variable),
+    );
+    const b = tf.variableGrads(
+      lossOf(tied),
+      tied.parameters.map((p) => p.variable),
+    );
     expect(Math.abs(a.value.dataSync()[0]! - b.value.dataSync()[0]!)).toBeLessThan(1e-6);
-    const expected = tf.tidy(() => tf.add(a.grads[byName(untied, 'embedding/token').name]!, tf.transpose(a.grads[byName(untied, 'head/kernel').name]!)));
+    const expected = tf.tidy(() =>
+      tf.add(
+        a.grads[byName(untied, 'embedding/token').name]!,
+        tf.transpose(a.grads[byName(untied, 'head/kernel').name]!),
+      ),
+    );
     const got = b.grads[byName(tied, 'embedding/token').name]!;
-    const headPart = take(tf.tidy(() => tf.max(tf.abs(a.grads[byName(untied, 'head/kernel').name]!))))[0]!;
+    const headPart = take(
+      tf.tidy(() => tf.max(tf.abs(a.grads[byName(untied, 'head/kernel').name]!))),
+    )[0]!;
     expect(headPart).toBeGreaterThan(1e-2);
     expect(take(tf.tidy(() => tf.max(tf.abs(tf.sub(expected, got)))))[0]!).toBeLessThan(1e-5);
     tf.dispose([a.value, b.value, expected, ...Object.values(a.grads), ...Object.values(b.grads)]);
@@ -217,14 +301,24 @@ describe('multi-layer GPT', () => {
       [{ heads: 3 }, /dModel 8 is not divisible by heads 3/],
     ];
     for (const [patch, message] of bad) {
-      expect(() => createTransformer({ ...gpt, ...patch } as TransformerConfig), JSON.stringify(patch)).toThrow(
-        expect.objectContaining({ code: 'ATTENTION_INVALID_CONFIG', message: expect.stringMatching(message) }),
+      expect(
+        () => createTransformer({ ...gpt, ...patch } as TransformerConfig),
+        JSON.stringify(patch),
+      ).toThrow(
+        expect.objectContaining({
+          code: 'ATTENTION_INVALID_CONFIG',
+          message: expect.stringMatching(message),
+        }),
       );
     }
   });
 
   it('toJSON/loadTransformer round-trips a 2-layer model exactly (full, relative and banded J; tied, no bias)', async () => {
-    for (const extra of [{}, { couplingForm: 'relative' as const, tieEmbeddings: true, bias: false }, { couplingForm: 'banded:2' as const, ffn: false }]) {
+    for (const extra of [
+      {},
+      { couplingForm: 'relative' as const, tieEmbeddings: true, bias: false },
+      { couplingForm: 'banded:2' as const, ffn: false },
+    ]) {
       const model = createTransformer({ ...gpt, jInitStd: 0.3, ...extra });
       const trainer = createTrainer(model, { totalSteps: 3 });
       for (let s = 0; s < 3; s++) await trainer.step(patternBatch(4, s));
@@ -243,7 +337,11 @@ describe('multi-layer GPT', () => {
   it('prepare runs the layers in sequence for an async sampler: per-layer estimates, same logits and attention as synchronous', async () => {
     const reference = createReferenceSampler();
     const sync = createTransformer({ ...gpt, sampler: reference, jInitStd: 0.3 });
-    const remote = createTransformer({ ...gpt, sampler: createDelayedSampler(reference, 1), jInitStd: 0.3 });
+    const remote = createTransformer({
+      ...gpt,
+      sampler: createDelayedSampler(reference, 1),
+      jInitStd: 0.3,
+    });
     const inputs = randomTokens(12, 7, 6);
     const prepared = await remote.prepare(inputs, 2);
     expect(prepared?.layers).toHaveLength(2);
@@ -251,13 +349,21 @@ describe('multi-layer GPT', () => {
     expect(take(remote.logits(inputs, 2, prepared))).toEqual(take(sync.logits(inputs, 2)));
     expect(await logitsOf(remote, inputs, 2)).toEqual(await logitsOf(sync, inputs, 2));
     // Layer 0's estimates alone do not cover layer 1.
-    expect(codeOf(() => remote.logits(inputs, 2, { heads: prepared!.heads }))).toBe('ATTENTION_ASYNC_SAMPLER');
+    expect(codeOf(() => remote.logits(inputs, 2, { heads: prepared!.heads }))).toBe(
+      'ATTENTION_ASYNC_SAMPLER',
+    );
     const w = await remote.attention(inputs, 2);
     expect(w).toHaveLength(2 * 2 * 2 * 36);
     expect(w).toEqual(await sync.attention(inputs, 2));
     expect(w.subarray(0, 144)).not.toEqual(w.subarray(144));
-    const [t1, t2] = [createTrainer(sync, { totalSteps: 3 }), createTrainer(remote, { totalSteps: 3 })];
-    for (let s = 0; s < 3; s++) expect(figures(await t2.step(patternBatch(2, s)))).toEqual(figures(await t1.step(patternBatch(2, s))));
+    const [t1, t2] = [
+      createTrainer(sync, { totalSteps: 3 }),
+      createTrainer(remote, { totalSteps: 3 }),
+    ];
+    for (let s = 0; s < 3; s++)
+      expect(figures(await t2.step(patternBatch(2, s)))).toEqual(
+        figures(await t1.step(patternBatch(2, s))),
+      );
     for (const x of [t1, t2, sync, remote]) x.dispose();
   });
 
@@ -274,16 +380,29 @@ describe('multi-layer GPT', () => {
     expect(step4).not.toEqual(off);
     expect(take(model.logits(inputs, 2, undefined, { dropoutStep: 4 }))).toEqual(step4);
     expect(take(model.logits(inputs, 2, undefined, { dropoutStep: 5 }))).not.toEqual(step4);
-    expect(codeOf(() => model.logits(inputs, 2, undefined, { dropoutStep: -1 }))).toBe('ATTENTION_INVALID_ARGUMENT');
+    expect(codeOf(() => model.logits(inputs, 2, undefined, { dropoutStep: -1 }))).toBe(
+      'ATTENTION_INVALID_ARGUMENT',
+    );
     // An async sampler's estimates of a dropout step match that step's fields (no stale estimate).
-    const remote = createTransformer({ ...config, sampler: createDelayedSampler(createReferenceSampler(), 1) });
+    const remote = createTransformer({
+      ...config,
+      sampler: createDelayedSampler(createReferenceSampler(), 1),
+    });
     const prepared = await remote.prepare(inputs, 2, { dropoutStep: 4 });
     // (The reference sampler rounds differently from 'exact', hence a tolerance.)
-    expect(maxAbsDiff(take(remote.logits(inputs, 2, prepared, { dropoutStep: 4 })), step4)).toBeLessThan(1e-5);
+    expect(
+      maxAbsDiff(take(remote.logits(inputs, 2, prepared, { dropoutStep: 4 })), step4),
+    ).toBeLessThan(1e-5);
     // Two identical runs train identically (dropout masks come from the seed and the step).
     const other = createTransformer(config);
-    const [t1, t2] = [createTrainer(model, { totalSteps: 4 }), createTrainer(other, { totalSteps: 4 })];
-    for (let s = 0; s < 4; s++) expect(figures(await t2.step(patternBatch(4, s)))).toEqual(figures(await t1.step(patternBatch(4, s))));
+    const [t1, t2] = [
+      createTrainer(model, { totalSteps: 4 }),
+      createTrainer(other, { totalSteps: 4 }),
+    ];
+    for (let s = 0; s < 4; s++)
+      expect(figures(await t2.step(patternBatch(4, s)))).toEqual(
+        figures(await t1.step(patternBatch(4, s))),
+      );
     expect(other.toJSON()).toEqual(model.toJSON());
     for (const x of [t1, t2, model, plain, remote, other]) x.dispose();
   });

@@ -2,7 +2,12 @@ export { AttentionError, isAttentionError } from './errors.js';
 export type { AttentionErrorCode } from './errors.js';
 export { initBackend } from './backend.js';
 export type { BackendName } from './backend.js';
-export { ATTENTION_VARIANTS, assertAttentionVariant, isAttentionVariant, usesSampler } from './variants.js';
+export {
+  ATTENTION_VARIANTS,
+  assertAttentionVariant,
+  isAttentionVariant,
+  usesSampler,
+} from './variants.js';
 export type { AttentionVariant } from './variants.js';
 export { causalAttentionWeights, withDeferredOpErrors } from './causalOp.js';
 export type { CausalOpSource } from './causalOp.js';
@@ -15,13 +20,36 @@ export { parseCouplingForm } from './couplingForm.js';
 export { boltzmannAttention } from './boltzmannAttention.js';
 export type { BoltzmannAttentionOptions } from './boltzmannAttention.js';
 export type { CouplingForm, ParsedCouplingForm } from './couplingForm.js';
-export type { CouplingInit, ResolvedTransformerConfig, TransformerConfig } from './transformerConfig.js';
+export type {
+  CouplingInit,
+  ResolvedTransformerConfig,
+  TransformerConfig,
+} from './transformerConfig.js';
 export { createTransformer } from './transformer.js';
-export type { PassOptions, Transformer, TransformerJSON, TransformerParameter, TransformerPrepared } from './transformer.js';
-export { loadTransformer, readJsonFile, readTransformer, saveTransformer, withMaxLength, writeJsonFileAtomic } from './serialization.js';
+export type {
+  PassOptions,
+  Transformer,
+  TransformerJSON,
+  TransformerParameter,
+  TransformerPrepared,
+} from './transformer.js';
+export {
+  loadTransformer,
+  readJsonFile,
+  readTransformer,
+  saveTransformer,
+  withMaxLength,
+  writeJsonFileAtomic,
+} from './serialization.js';
 export type { SamplerOverrides } from './serialization.js';
 export { maskedCrossEntropy } from './loss.js';
 export { createTrainer } from './trainer.js';
-export type { TokenBatch, Trainer, TrainerOptions, TrainerState, TrainStepResult } from './trainer.js';
+export type {
+  TokenBatch,
+  Trainer,
+  TrainerOptions,
+  TrainerState,
+  TrainStepResult,
+} from './trainer.js';
 export { combineEvaluations, evaluate, perplexity } from './evaluate.js';
 export type { Evaluation } from './evaluate.js';

@@ -16,6 +16,9 @@ describe('writeJsonFileAtomic / readJsonFile', () => {
   it('a corrupt file gets ATTENTION_INVALID_CHECKPOINT naming the path', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'attention-json-bad-')), 'checkpoint.json');
     writeFileSync(path, '{ truncated');
-    await expect(readJsonFile(path)).rejects.toMatchObject({ code: 'ATTENTION_INVALID_CHECKPOINT', message: expect.stringContaining(path) });
+    await expect(readJsonFile(path)).rejects.toMatchObject({
+      code: 'ATTENTION_INVALID_CHECKPOINT',
+      message: expect.stringContaining(path),
+    });
   });
 });

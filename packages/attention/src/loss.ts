@@ -13,7 +13,11 @@ import { AttentionError } from './errors.js';
  * @example
  * const loss = maskedCrossEntropy(logits, targets, new Float32Array(targets.length).fill(1));
  */
-export function maskedCrossEntropy(logits: tf.Tensor3D, targets: ArrayLike<number>, mask: Float32Array): tf.Scalar {
+export function maskedCrossEntropy(
+  logits: tf.Tensor3D,
+  targets: ArrayLike<number>,
+  mask: Float32Array,
+): tf.Scalar {
   const [b, t, classes] = logits.shape;
   const clean = checkTargets(targets, mask, b * t, classes);
   // The analytic gradient `(softmax − onehot)·w/Σw` replaces tfjs' tape through logSoftmax,
@@ -37,16 +41,27 @@ export function maskedCrossEntropy(logits: tf.Tensor3D, targets: ArrayLike<numbe
 }
 
 /** Validates targets where the mask is positive; returns them with masked-out entries set to 0. */
-export function checkTargets(targets: ArrayLike<number>, mask: Float32Array, size: number, classes: number): Int32Array {
+export function checkTargets(
+  targets: ArrayLike<number>,
+  mask: Float32Array,
+  size: number,
+  classes: number,
+): Int32Array {
   if (targets.length !== size || mask.length !== size) {
-    throw new AttentionError('ATTENTION_SHAPE_MISMATCH', `targets (${targets.length}) and mask (${mask.length}) must both have ${size} entries`);
+    throw new AttentionError(
+      'ATTENTION_SHAPE_MISMATCH',
+      `targets (${targets.length}) and mask (${mask.length}) must both have ${size} entries`,
+    );
   }
   const clean = new Int32Array(size);
   for (let i = 0; i < size; i++) {
     if (mask[i] === 0) continue;
     const c = targets[i]!;
     if (!Number.isInteger(c) || c < 0 || c >= classes) {
-      throw new AttentionError('ATTENTION_INVALID_TOKEN', `targets[${i}] is ${String(c)}; classes are integers in [0, ${classes})`);
+      throw new AttentionError(
+        'ATTENTION_INVALID_TOKEN',
+        `targets[${i}] is ${String(c)}; classes are integers in [0, ${classes})`,
+      );
     }
     clean[i] = c;
   }

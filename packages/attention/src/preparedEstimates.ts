@@ -87,7 +87,12 @@ export async function prepareEstimates(
   return { heads: batches.map((batch, i) => ({ batch, estimate: estimates[i]! })) };
 }
 
-function assertSame(fresh: Float64Array, prepared: Float64Array, what: string, used: (i: number) => boolean): void {
+function assertSame(
+  fresh: Float64Array,
+  prepared: Float64Array,
+  what: string,
+  used: (i: number) => boolean,
+): void {
   for (let i = 0; i < fresh.length; i++) {
     if (!used(i)) continue;
     const a = fresh[i]!;
@@ -112,7 +117,10 @@ export function headEstimates(batches: IsingBatch[], source: MagnetizationSource
   const { prepared, sampler } = source;
   if (prepared !== undefined) {
     if (prepared.heads.length !== batches.length) {
-      throw new AttentionError('ATTENTION_STALE_ESTIMATE', `prepared estimates have ${prepared.heads.length} heads; the layer has ${batches.length}`);
+      throw new AttentionError(
+        'ATTENTION_STALE_ESTIMATE',
+        `prepared estimates have ${prepared.heads.length} heads; the layer has ${batches.length}`,
+      );
     }
     return batches.map((fresh, hd) => {
       const { batch, estimate } = prepared.heads[hd]!;
@@ -124,8 +132,18 @@ export function headEstimates(batches: IsingBatch[], source: MagnetizationSource
         );
       }
       const s = fresh.stride;
-      assertSame(fresh.fields, batch.fields, `head ${hd} fields`, (i) => i % s < fresh.spins[Math.floor(i / s)]!);
-      assertSame(fresh.couplings, batch.couplings, `head ${hd} couplings`, (i) => Math.floor(i / s) < i % s);
+      assertSame(
+        fresh.fields,
+        batch.fields,
+        `head ${hd} fields`,
+        (i) => i % s < fresh.spins[Math.floor(i / s)]!,
+      );
+      assertSame(
+        fresh.couplings,
+        batch.couplings,
+        `head ${hd} couplings`,
+        (i) => Math.floor(i / s) < i % s,
+      );
       return estimate;
     });
   }

@@ -11,7 +11,9 @@ const packageDir = fileURLToPath(new URL('..', import.meta.url));
 /** The code block that follows `<!-- readme-example: NAME -->` in this package's README. */
 function readmeBlock(name: string): string {
   const readme = readFileSync(join(packageDir, 'README.md'), 'utf8');
-  const match = new RegExp(`<!-- readme-example: ${name} -->\\n\`\`\`ts\\n([\\s\\S]*?)\`\`\``).exec(readme);
+  const match = new RegExp(`<!-- readme-example: ${name} -->\\n\`\`\`ts\\n([\\s\\S]*?)\`\`\``).exec(
+    readme,
+  );
   if (!match) throw new Error(`README has no "${name}" example`);
   return match[1]!;
 }
@@ -24,7 +26,11 @@ describe('README drop-in example', () => {
       const script = join(dir, 'dropIn.mts');
       writeFileSync(script, readmeBlock('drop-in'));
       const tsx = pathToFileURL(require.resolve('tsx')).href;
-      const run = spawnSync(process.execPath, ['--import', tsx, '--conditions=@boltzmann/source', script], { encoding: 'utf8', timeout: 120_000, cwd: packageDir });
+      const run = spawnSync(
+        process.execPath,
+        ['--import', tsx, '--conditions=@boltzmann/source', script],
+        { encoding: 'utf8', timeout: 120_000, cwd: packageDir },
+      );
       expect(run.stderr).toBe('');
       expect(run.status).toBe(0);
       const m = /loss ([\d.]+) → ([\d.]+)/.exec(run.stdout);

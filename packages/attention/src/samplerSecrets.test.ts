@@ -23,8 +23,19 @@ describe('sampler credentials and saved models', () => {
   });
 
   it('the sampler gets its token, the saved model never holds it', () => {
-    const samplerOptions = { region: 'eu', account: { token: 'TOKEN-4242', user: 'me' }, apiKey: 'KEY-777' };
-    const model = createTransformer({ vocabSize: 5, maxLength: 4, dModel: 8, sampler: 'needs-token', samplerOptions, registry });
+    const samplerOptions = {
+      region: 'eu',
+      account: { token: 'TOKEN-4242', user: 'me' },
+      apiKey: 'KEY-777',
+    };
+    const model = createTransformer({
+      vocabSize: 5,
+      maxLength: 4,
+      dModel: 8,
+      sampler: 'needs-token',
+      samplerOptions,
+      registry,
+    });
     expect(seen.at(-1)).toEqual(samplerOptions);
     const json = JSON.stringify(model.toJSON());
     expect(json).not.toContain('TOKEN-4242');

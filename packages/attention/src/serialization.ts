@@ -9,7 +9,11 @@ import { resolveTransformerConfig } from './transformerConfig.js';
 export type { SamplerOverrides };
 
 function invalid(message: string, cause?: unknown): AttentionError {
-  return new AttentionError('ATTENTION_INVALID_CHECKPOINT', message, cause === undefined ? undefined : { cause });
+  return new AttentionError(
+    'ATTENTION_INVALID_CHECKPOINT',
+    message,
+    cause === undefined ? undefined : { cause },
+  );
 }
 
 /**
@@ -22,35 +26,61 @@ function invalid(message: string, cause?: unknown): AttentionError {
  * @example
  * const copy = loadTransformer(JSON.parse(JSON.stringify(model.toJSON())));
  */
-export function loadTransformer(json: TransformerJSON, overrides: SamplerOverrides = {}): Transformer {
+export function loadTransformer(
+  json: TransformerJSON,
+  overrides: SamplerOverrides = {},
+): Transformer {
   const j = json as Partial<TransformerJSON> | null;
   if (j === null || typeof j !== 'object' || j.format !== 'boltzmann-attention/transformer') {
-    throw invalid(`not a Transformer checkpoint (format ${JSON.stringify(j?.format)}; expected "boltzmann-attention/transformer")`);
+    throw invalid(
+      `not a Transformer checkpoint (format ${JSON.stringify(j?.format)}; expected "boltzmann-attention/transformer")`,
+    );
   }
-  if (j.version !== 1) throw invalid(`unsupported checkpoint version ${JSON.stringify(j.version)}; this release reads version 1`);
+  if (j.version !== 1)
+    throw invalid(
+      `unsupported checkpoint version ${JSON.stringify(j.version)}; this release reads version 1`,
+    );
   const config = resolveTransformerConfig(j.config as TransformerJSON['config']);
   const weights = j.weights;
-  if (weights === null || typeof weights !== 'object') throw invalid('checkpoint has no weights object');
+  if (weights === null || typeof weights !== 'object')
+    throw invalid('checkpoint has no weights object');
   const specs = paramSpecs(config);
   const values = new Map<string, Float32Array>();
   for (const spec of specs) {
     const w = weights[spec.name];
     if (w === undefined) throw invalid(`checkpoint lacks weight "${spec.name}"`);
-    const shapeOk = Array.isArray(w.shape) && w.shape.length === spec.shape.length && w.shape.every((n, i) => n === spec.shape[i]);
-    if (!shapeOk) throw invalid(`weight "${spec.name}" has shape ${JSON.stringify(w.shape)}; the config needs [${spec.shape.join(', ')}]`);
+    const shapeOk =
+      Array.isArray(w.shape) &&
+      w.shape.length === spec.shape.length &&
+      w.shape.every((n, i) => n === spec.shape[i]);
+    if (!shapeOk)
+      throw invalid(
+        `weight "${spec.name}" has shape ${JSON.stringify(w.shape)}; the config needs [${spec.shape.join(', ')}]`,
+      );
     const size = spec.shape.reduce((a, b) => a * b, 1);
     if (!Array.isArray(w.data) || w.data.length !== size) {
-      throw invalid(`weight "${spec.name}" has ${Array.isArray(w.data) ? w.data.length : 'no'} values; shape [${spec.shape.join(', ')}] needs ${size}`);
+      throw invalid(
+        `weight "${spec.name}" has ${Array.isArray(w.data) ? w.data.length : 'no'} values; shape [${spec.shape.join(', ')}] needs ${size}`,
+      );
     }
     const data = Float32Array.from(w.data);
     const bad = w.data.findIndex((v) => typeof v !== 'number' || !Number.isFinite(v));
-    if (bad >= 0) throw invalid(`weight "${spec.name}" value ${bad} is ${String(w.data[bad])}; weights must be finite`);
+    if (bad >= 0)
+      throw invalid(
+        `weight "${spec.name}" value ${bad} is ${String(w.data[bad])}; weights must be finite`,
+      );
     values.set(spec.name, data);
   }
   const extra = Object.keys(weights).filter((name) => !values.has(name));
-  if (extra.length > 0) throw invalid(`checkpoint has weights the config does not use: ${extra.join(', ')}`);
+  if (extra.length > 0)
+    throw invalid(`checkpoint has weights the config does not use: ${extra.join(', ')}`);
   const sampler = samplerFor(config, overrides);
-  return buildTransformer(config, sampler, (spec) => values.get(spec.name)!, typeof overrides.sampler !== 'object');
+  return buildTransformer(
+    config,
+    sampler,
+    (spec) => values.get(spec.name)!,
+    typeof overrides.sampler !== 'object',
+  );
 }
 
 /**
@@ -68,19 +98,33 @@ export function loadTransformer(json: TransformerJSON, overrides: SamplerOverrid
  */
 export function withMaxLength(json: TransformerJSON, maxLength: number): TransformerJSON {
   const config = resolveTransformerConfig(json.config);
-  const refuse = (why: string): AttentionError => new AttentionError('ATTENTION_INVALID_CONFIG', `cannot run this model at maxLength ${maxLength}: ${why}`);
-  if (!Number.isInteger(maxLength) || maxLength < config.maxLength) throw refuse(`it must be an integer ≥ the model's ${config.maxLength}`);
-  if (config.positions !== 'none') throw refuse(`its learned positional embedding has no rows past position ${config.maxLength - 1} (train with positions: 'none')`);
+  const refuse = (why: string): AttentionError =>
+    new AttentionError(
+      'ATTENTION_INVALID_CONFIG',
+      `cannot run this model at maxLength ${maxLength}: ${why}`,
+    );
+  if (!Number.isInteger(maxLength) || maxLength < config.maxLength)
+    throw refuse(`it must be an integer ≥ the model's ${config.maxLength}`);
+  if (config.positions !== 'none')
+    throw refuse(
+      `its learned positional embedding has no rows past position ${config.maxLength - 1} (train with positions: 'none')`,
+    );
   const hasJ = config.variant === 'boltzmann' || config.variant === 'coupling';
-  if (hasJ && config.couplingForm !== 'relative') throw refuse(`its ${config.couplingForm} J has one parameter per pair of positions (train with couplingForm: 'relative')`);
-  const weights: Record<string, { shape: readonly number[]; data: readonly number[] }> = { ...json.weights };
+  if (hasJ && config.couplingForm !== 'relative')
+    throw refuse(
+      `its ${config.couplingForm} J has one parameter per pair of positions (train with couplingForm: 'relative')`,
+    );
+  const weights: Record<string, { shape: readonly number[]; data: readonly number[] }> = {
+    ...json.weights,
+  };
   for (let layer = 0; layer < config.layers; layer++) {
     const name = layerName(layer, RELATIVE_COUPLINGS);
     const w = weights[name];
     if (w === undefined) continue;
     const [heads, old] = w.shape as [number, number];
     const data = new Array<number>(heads * maxLength).fill(0);
-    for (let h = 0; h < heads; h++) for (let d = 0; d < old; d++) data[h * maxLength + d] = w.data[h * old + d]!;
+    for (let h = 0; h < heads; h++)
+      for (let d = 0; d < old; d++) data[h * maxLength + d] = w.data[h * old + d]!;
     weights[name] = { shape: [heads, maxLength], data };
   }
   return { ...json, config: { ...json.config, maxLength }, weights };
@@ -95,7 +139,10 @@ export function withMaxLength(json: TransformerJSON, maxLength: number): Transfo
  * await writeJsonFileAtomic('run/checkpoint.json', { model: model.toJSON(), trainer: trainer.state() });
  */
 export async function writeJsonFileAtomic(path: string, value: unknown): Promise<void> {
-  const [{ mkdir, writeFile, rename, rm }, { dirname }] = await Promise.all([import('node:fs/promises'), import('node:path')]);
+  const [{ mkdir, writeFile, rename, rm }, { dirname }] = await Promise.all([
+    import('node:fs/promises'),
+    import('node:path'),
+  ]);
   await mkdir(dirname(path), { recursive: true });
   const temp = `${path}.${process.pid}.${Date.now()}.tmp`;
   try {
@@ -121,7 +168,10 @@ export async function readJsonFile(path: string): Promise<unknown> {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw invalid(`${path} is not valid JSON (${error instanceof Error ? error.message : String(error)})`, error);
+    throw invalid(
+      `${path} is not valid JSON (${error instanceof Error ? error.message : String(error)})`,
+      error,
+    );
   }
 }
 
@@ -140,6 +190,9 @@ export async function saveTransformer(model: Transformer, path: string): Promise
  *
  * @throws {AttentionError} ATTENTION_INVALID_CHECKPOINT for a corrupt file or a non-checkpoint; see {@link loadTransformer}.
  */
-export async function readTransformer(path: string, overrides: SamplerOverrides = {}): Promise<Transformer> {
+export async function readTransformer(
+  path: string,
+  overrides: SamplerOverrides = {},
+): Promise<Transformer> {
   return loadTransformer((await readJsonFile(path)) as TransformerJSON, overrides);
 }

@@ -1,6 +1,12 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTrainer, createTransformer, initBackend, loadTransformer, maskedCrossEntropy } from './index.js';
+import {
+  createTrainer,
+  createTransformer,
+  initBackend,
+  loadTransformer,
+  maskedCrossEntropy,
+} from './index.js';
 import type { TokenBatch, Transformer, TransformerConfig } from './index.js';
 import { adamWUpdate, clipScale, globalNorm } from './internal/adamW.js';
 import { createDelayedSampler, createReferenceSampler } from './internal/referenceSampler.js';
@@ -42,14 +48,21 @@ describe('createTrainer', () => {
     expect(trainer.lrAt(10)).toBeCloseTo(3e-4, 15);
     expect(trainer.lrAt(50)).toBeCloseTo(3e-4, 15);
     expect(trainer.options).toMatchObject({ weightDecay: 0.01, clipNorm: 1, minLrFraction: 0.1 });
-    expect(() => createTrainer(model, { totalSteps: 0 })).toThrow(expect.objectContaining({ code: 'ATTENTION_INVALID_ARGUMENT' }));
+    expect(() => createTrainer(model, { totalSteps: 0 })).toThrow(
+      expect.objectContaining({ code: 'ATTENTION_INVALID_ARGUMENT' }),
+    );
     trainer.dispose();
     model.dispose();
   });
 
   it('warms up linearly (nanoGPT: lr × (i + 1) / (warm-up + 1)) and then decays by the cosine over the remaining steps', () => {
     const model = createTransformer({ ...tiny, variant: 'softmax' });
-    const trainer = createTrainer(model, { totalSteps: 20, warmupSteps: 4, lr: 1e-3, minLrFraction: 0.1 });
+    const trainer = createTrainer(model, {
+      totalSteps: 20,
+      warmupSteps: 4,
+      lr: 1e-3,
+      minLrFraction: 0.1,
+    });
     expect(trainer.lrAt(0)).toBeCloseTo(1e-3 / 5, 15);
     expect(trainer.lrAt(3)).toBeCloseTo((1e-3 * 4) / 5, 15);
     expect(trainer.lrAt(4)).toBeCloseTo(1e-3, 15);
@@ -57,8 +70,12 @@ describe('createTrainer', () => {
     expect(trainer.lrAt(20)).toBeCloseTo(1e-4, 15);
     expect(trainer.lrAt(99)).toBeCloseTo(1e-4, 15);
     expect(createTrainer(model, { totalSteps: 10 }).options.warmupSteps).toBe(0);
-    expect(() => createTrainer(model, { totalSteps: 10, warmupSteps: 10 })).toThrow(expect.objectContaining({ code: 'ATTENTION_INVALID_ARGUMENT' }));
-    expect(() => createTrainer(model, { totalSteps: 10, warmupSteps: 1.5 })).toThrow(expect.objectContaining({ code: 'ATTENTION_INVALID_ARGUMENT' }));
+    expect(() => createTrainer(model, { totalSteps: 10, warmupSteps: 10 })).toThrow(
+      expect.objectContaining({ code: 'ATTENTION_INVALID_ARGUMENT' }),
+    );
+    expect(() => createTrainer(model, { totalSteps: 10, warmupSteps: 1.5 })).toThrow(
+      expect.objectContaining({ code: 'ATTENTION_INVALID_ARGUMENT' }),
+    );
     trainer.dispose();
     model.dispose();
   });
@@ -66,8 +83,19 @@ describe('createTrainer', () => {
   it('two steps equal the hand-computed clipped AdamW update (decay on kernels and embeddings only)', async () => {
     const model = createTransformer({ ...tiny, variant: 'boltzmann', jInitStd: 0.2 });
     const [lr, wd, clip] = [0.01, 0.5, 0.05];
-    const trainer = createTrainer(model, { totalSteps: 10, lr, weightDecay: wd, clipNorm: clip, beta2: 0.99 });
-    const moments = new Map(model.parameters.map((p) => [p.name, { m: new Float64Array(p.variable.size), v: new Float64Array(p.variable.size) }]));
+    const trainer = createTrainer(model, {
+      totalSteps: 10,
+      lr,
+      weightDecay: wd,
+      clipNorm: clip,
+      beta2: 0.99,
+    });
+    const moments = new Map(
+      model.parameters.map((p) => [
+        p.name,
+        { m: new Float64Array(p.variable.size), v: new Float64Array(p.variable.size) },
+      ]),
+    );
     for (const [s, seed] of [2, 3].entries()) {
       const batch = batchOf(3, seed);
       const mask = Float32Array.from(batch.mask!);
@@ -75,8 +103,14 @@ describe('createTrainer', () => {
         () => maskedCrossEntropy(model.logits(batch.inputs, 3), batch.targets, mask),
         model.parameters.map((p) => p.variable),
       );
-      const before = model.parameters.map((p) => ({ ...p, p0: Float32Array.from(p.variable.dataSync()), g: take(grads[p.variable.name]!) }));
-      const norm = Math.sqrt(before.reduce((acc, { g }) => acc + g.reduce((a, x) => a + x * x, 0), 0));
+      const before = model.parameters.map((p) => ({
+        ...p,
+        p0: Float32Array.from(p.variable.dataSync()),
+        g: take(grads[p.variable.name]!),
+      }));
+      const norm = Math.sqrt(
+        before.reduce((acc, { g }) => acc + g.reduce((a, x) => a + x * x, 0), 0),
+      );
       const scale = Math.min(1, clip / (norm + 1e-6));
       expect(scale).toBeLessThan(1);
       const result = await trainer.step(batch);
@@ -92,9 +126,13 @@ describe('createTrainer', () => {
           const gi = scale * g[i]!;
           m[i] = 0.9 * m[i]! + 0.1 * gi;
           v[i] = 0.99 * v[i]! + 0.01 * gi * gi;
-          const step = (rate * (m[i]! / (1 - 0.9 ** (s + 1)))) / (Math.sqrt(v[i]! / (1 - 0.99 ** (s + 1))) + 1e-8);
+          const step =
+            (rate * (m[i]! / (1 - 0.9 ** (s + 1)))) /
+            (Math.sqrt(v[i]! / (1 - 0.99 ** (s + 1))) + 1e-8);
           const expected = p0[i]! * (1 - rate * (decay ? wd : 0)) - step;
-          expect(Math.abs(after[i]! - expected), `step ${s + 1} ${name}[${i}]`).toBeLessThan(2e-7 * (1 + Math.abs(expected)));
+          expect(Math.abs(after[i]! - expected), `step ${s + 1} ${name}[${i}]`).toBeLessThan(
+            2e-7 * (1 + Math.abs(expected)),
+          );
         }
       }
     }
@@ -108,11 +146,23 @@ describe('createTrainer', () => {
     const p = Float32Array.of(0.5, -1, 2);
     const m = new Float64Array(3);
     const v = new Float64Array(3);
-    const gs = [[0.1, -0.2, 0.3], [-0.4, 0.05, 0.2], [0.3, 0.3, -0.1]];
+    const gs = [
+      [0.1, -0.2, 0.3],
+      [-0.4, 0.05, 0.2],
+      [0.3, 0.3, -0.1],
+    ];
     const hand = { p: [0.5, -1, 2], m: [0, 0, 0], v: [0, 0, 0] };
     const [lr, b1, b2, eps, wd, scale] = [0.05, 0.9, 0.95, 1e-8, 0.1, 0.5];
     gs.forEach((g, s) => {
-      adamWUpdate(p, g, m, v, { lr, beta1: b1, beta2: b2, epsilon: eps, weightDecay: wd, step: s + 1, gradScale: scale });
+      adamWUpdate(p, g, m, v, {
+        lr,
+        beta1: b1,
+        beta2: b2,
+        epsilon: eps,
+        weightDecay: wd,
+        step: s + 1,
+        gradScale: scale,
+      });
       for (let i = 0; i < 3; i++) {
         const gi = scale * g[i]!;
         hand.m[i] = b1 * hand.m[i]! + (1 - b1) * gi;
@@ -135,7 +185,9 @@ describe('createTrainer', () => {
     const model = createTransformer(config);
     const trainer = createTrainer(model, { totalSteps: 8 });
     for (let s = 0; s < 3; s++) await trainer.step(batchOf(2, 10 + s));
-    const checkpoint = JSON.parse(JSON.stringify({ model: model.toJSON(), trainer: trainer.state() }));
+    const checkpoint = JSON.parse(
+      JSON.stringify({ model: model.toJSON(), trainer: trainer.state() }),
+    );
     const uninterrupted = [await trainer.step(batchOf(2, 20)), await trainer.step(batchOf(2, 21))];
     const resumedModel = loadTransformer(checkpoint.model);
     const resumed = createTrainer(resumedModel, { totalSteps: 8 });
@@ -144,21 +196,32 @@ describe('createTrainer', () => {
     const again = [await resumed.step(batchOf(2, 20)), await resumed.step(batchOf(2, 21))];
     expect(again.map(figures)).toEqual(uninterrupted.map(figures));
     expect(weightsOf(resumedModel)).toEqual(weightsOf(model));
-    expect(() => resumed.restore({ ...checkpoint.trainer, moments: {} })).toThrow(expect.objectContaining({ code: 'ATTENTION_INVALID_CHECKPOINT' }));
+    expect(() => resumed.restore({ ...checkpoint.trainer, moments: {} })).toThrow(
+      expect.objectContaining({ code: 'ATTENTION_INVALID_CHECKPOINT' }),
+    );
     for (const x of [trainer, resumed, model, resumedModel]) x.dispose();
   });
 
   it('an asynchronous sampler (promise after a timer) trains identically to the synchronous one', async () => {
     const reference = createReferenceSampler();
     const sync = createTransformer({ ...tiny, sampler: reference, jInitStd: 0.1 });
-    const remote = createTransformer({ ...tiny, sampler: createDelayedSampler(reference, 2), jInitStd: 0.1 });
-    const [t1, t2] = [createTrainer(sync, { totalSteps: 8 }), createTrainer(remote, { totalSteps: 8 })];
+    const remote = createTransformer({
+      ...tiny,
+      sampler: createDelayedSampler(reference, 2),
+      jInitStd: 0.1,
+    });
+    const [t1, t2] = [
+      createTrainer(sync, { totalSteps: 8 }),
+      createTrainer(remote, { totalSteps: 8 }),
+    ];
     for (let s = 0; s < 5; s++) {
       const batch = batchOf(2, 30 + s);
       expect(figures(await t2.step(batch))).toEqual(figures(await t1.step(batch)));
     }
     expect(weightsOf(remote)).toEqual(weightsOf(sync));
-    expect(() => remote.logits(batchOf(1, 1).inputs, 1)).toThrow(expect.objectContaining({ code: 'ATTENTION_ASYNC_SAMPLER' }));
+    expect(() => remote.logits(batchOf(1, 1).inputs, 1)).toThrow(
+      expect.objectContaining({ code: 'ATTENTION_ASYNC_SAMPLER' }),
+    );
     // Steps called without awaiting run in order, each on the weights the previous one left.
     const batches = [batchOf(2, 50), batchOf(2, 51), batchOf(2, 52)];
     const concurrent = await Promise.all(batches.map((b) => t2.step(b)));
@@ -172,14 +235,25 @@ describe('createTrainer', () => {
 
   it('a failing sampler or a bad target fails the step with its coded error, leaking no tensor', async () => {
     const reference = createReferenceSampler('broken');
-    const offline = { ...reference, capabilities: { ...reference.capabilities, async: true }, estimate: () => Promise.reject(new Error('device offline')) };
+    const offline = {
+      ...reference,
+      capabilities: { ...reference.capabilities, async: true },
+      estimate: () => Promise.reject(new Error('device offline')),
+    };
     const model = createTransformer({ ...tiny, sampler: offline });
     const trainer = createTrainer(model, { totalSteps: 2 });
     const before = tf.memory().numTensors;
-    await expect(trainer.step(batchOf(2, 1))).rejects.toMatchObject({ code: 'ISING_SAMPLER_FAILED' });
+    await expect(trainer.step(batchOf(2, 1))).rejects.toMatchObject({
+      code: 'ISING_SAMPLER_FAILED',
+    });
     // A synchronous sampler fails inside the tape (one pass): nothing leaks either.
     for (const [estimate, code] of [
-      [() => { throw new Error('bad kernel'); }, 'ISING_SAMPLER_FAILED'],
+      [
+        () => {
+          throw new Error('bad kernel');
+        },
+        'ISING_SAMPLER_FAILED',
+      ],
       // Says it is synchronous but answers with a promise.
       [() => Promise.reject(new Error('device offline')), 'ATTENTION_ASYNC_SAMPLER'],
     ] as const) {
@@ -191,7 +265,9 @@ describe('createTrainer', () => {
       syncModel.dispose();
     }
     const bad = batchOf(2, 1);
-    await expect(trainer.step({ ...bad, targets: Int32Array.from(bad.targets, () => -2) })).rejects.toMatchObject({ code: 'ATTENTION_INVALID_TOKEN' });
+    await expect(
+      trainer.step({ ...bad, targets: Int32Array.from(bad.targets, () => -2) }),
+    ).rejects.toMatchObject({ code: 'ATTENTION_INVALID_TOKEN' });
     expect(tf.memory().numTensors).toBe(before);
     expect(trainer.stepCount).toBe(0);
     trainer.dispose();
@@ -222,12 +298,22 @@ describe('createTrainer', () => {
     const model = createTransformer({ ...tiny, variant: 'sigmoid' });
     const trainer = createTrainer(model, { totalSteps: 2 });
     const good = batchOf(2, 1);
-    await expect(trainer.step({ ...good, mask: new Float32Array(12) })).rejects.toMatchObject({ code: 'ATTENTION_EMPTY_MASK' });
-    await expect(trainer.step({ ...good, targets: Int32Array.from(good.targets, () => 6) })).rejects.toMatchObject({ code: 'ATTENTION_INVALID_TOKEN' });
-    await expect(trainer.step({ ...good, batchSize: 5 })).rejects.toMatchObject({ code: 'ATTENTION_SHAPE_MISMATCH' });
+    await expect(trainer.step({ ...good, mask: new Float32Array(12) })).rejects.toMatchObject({
+      code: 'ATTENTION_EMPTY_MASK',
+    });
+    await expect(
+      trainer.step({ ...good, targets: Int32Array.from(good.targets, () => 6) }),
+    ).rejects.toMatchObject({ code: 'ATTENTION_INVALID_TOKEN' });
+    await expect(trainer.step({ ...good, batchSize: 5 })).rejects.toMatchObject({
+      code: 'ATTENTION_SHAPE_MISMATCH',
+    });
     const { batchSize: _omitted, ...noSize } = good;
-    await expect(trainer.step({ ...noSize, inputs: (good.inputs as Int32Array).slice(0, 10) })).rejects.toMatchObject({ code: 'ATTENTION_SHAPE_MISMATCH' });
-    await expect(trainer.step({ ...noSize, targets: (good.targets as Int32Array).slice(0, 10) })).rejects.toMatchObject({ code: 'ATTENTION_SHAPE_MISMATCH' });
+    await expect(
+      trainer.step({ ...noSize, inputs: (good.inputs as Int32Array).slice(0, 10) }),
+    ).rejects.toMatchObject({ code: 'ATTENTION_SHAPE_MISMATCH' });
+    await expect(
+      trainer.step({ ...noSize, targets: (good.targets as Int32Array).slice(0, 10) }),
+    ).rejects.toMatchObject({ code: 'ATTENTION_SHAPE_MISMATCH' });
     expect(trainer.stepCount).toBe(0);
     trainer.dispose();
     model.dispose();

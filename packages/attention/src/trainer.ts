@@ -55,7 +55,11 @@ export interface TrainStepResult {
    * otherwise), `tape` (forward and backward, the sampler's calls included) and `optimizer`
    * (reading the gradients, clipping, AdamW and writing the weights back).
    */
-  readonly timings: { readonly prepareMs: number; readonly tapeMs: number; readonly optimizerMs: number };
+  readonly timings: {
+    readonly prepareMs: number;
+    readonly tapeMs: number;
+    readonly optimizerMs: number;
+  };
 }
 
 /** JSON-serializable optimizer state for checkpoint resume. */
@@ -63,7 +67,9 @@ export interface TrainerState {
   readonly format: 'boltzmann-attention/trainer';
   readonly version: 1;
   readonly step: number;
-  readonly moments: Readonly<Record<string, { readonly m: readonly number[]; readonly v: readonly number[] }>>;
+  readonly moments: Readonly<
+    Record<string, { readonly m: readonly number[]; readonly v: readonly number[] }>
+  >;
 }
 
 /** AdamW with cosine decay and global-norm clipping over a {@link Transformer}'s parameters. */
@@ -99,10 +105,17 @@ function resolveOptions(options: TrainerOptions): Required<TrainerOptions> {
     epsilon: options.epsilon ?? 1e-8,
   };
   const bad = (name: string, ok: boolean): void => {
-    if (!ok) throw new AttentionError('ATTENTION_INVALID_ARGUMENT', `trainer option ${name} is invalid: ${String(o[name as keyof typeof o])}`);
+    if (!ok)
+      throw new AttentionError(
+        'ATTENTION_INVALID_ARGUMENT',
+        `trainer option ${name} is invalid: ${String(o[name as keyof typeof o])}`,
+      );
   };
   bad('totalSteps', Number.isInteger(o.totalSteps) && o.totalSteps >= 1);
-  bad('warmupSteps', Number.isInteger(o.warmupSteps) && o.warmupSteps >= 0 && o.warmupSteps < o.totalSteps);
+  bad(
+    'warmupSteps',
+    Number.isInteger(o.warmupSteps) && o.warmupSteps >= 0 && o.warmupSteps < o.totalSteps,
+  );
   bad('lr', Number.isFinite(o.lr) && o.lr > 0);
   bad('minLrFraction', o.minLrFraction >= 0 && o.minLrFraction <= 1);
   bad('weightDecay', Number.isFinite(o.weightDecay) && o.weightDecay >= 0);
@@ -131,7 +144,13 @@ function resolveOptions(options: TrainerOptions): Required<TrainerOptions> {
  */
 export function createTrainer(model: Transformer, options: TrainerOptions): Trainer {
   const opts = resolveOptions(options);
-  const slots: { name: string; variable: tf.Variable; decay: boolean; m: Float64Array; v: Float64Array }[] = model.parameters.map((p) => ({
+  const slots: {
+    name: string;
+    variable: tf.Variable;
+    decay: boolean;
+    m: Float64Array;
+    v: Float64Array;
+  }[] = model.parameters.map((p) => ({
     ...p,
     m: new Float64Array(p.variable.size),
     v: new Float64Array(p.variable.size),
@@ -142,7 +161,8 @@ export function createTrainer(model: Transformer, options: TrainerOptions): Trai
     const warm = opts.warmupSteps;
     if (warm > 0 && step < warm) return (opts.lr * (Math.max(step, 0) + 1)) / (warm + 1);
     // With no warm-up this is the plain cosine over totalSteps (the behaviour before warm-up existed).
-    const progress = (Math.min(Math.max(step, warm), opts.totalSteps) - warm) / (opts.totalSteps - warm);
+    const progress =
+      (Math.min(Math.max(step, warm), opts.totalSteps) - warm) / (opts.totalSteps - warm);
     const floor = opts.lr * opts.minLrFraction;
     return floor + (opts.lr - floor) * 0.5 * (1 + Math.cos(Math.PI * progress));
   };
@@ -155,14 +175,18 @@ export function createTrainer(model: Transformer, options: TrainerOptions): Trai
     // Phase 1 only for an asynchronous sampler, which must be awaited before the synchronous
     // tape; a synchronous one is called inside the tape, so the fields are computed once.
     const t0 = performance.now();
-    const prepared = model.sampler?.capabilities.async === true ? await model.prepare(batch.inputs, batchSize, pass) : undefined;
+    const prepared =
+      model.sampler?.capabilities.async === true
+        ? await model.prepare(batch.inputs, batchSize, pass)
+        : undefined;
     const t1 = performance.now();
     const lr = lrAt(steps);
     const t = steps + 1;
     // A sampler's failure inside the tape is rethrown after it, so that nothing leaks.
     const { value, grads } = withDeferredOpErrors(() =>
       tf.variableGrads(
-        () => maskedCrossEntropy(model.logits(batch.inputs, batchSize, prepared, pass), targets, mask),
+        () =>
+          maskedCrossEntropy(model.logits(batch.inputs, batchSize, prepared, pass), targets, mask),
         slots.map((s) => s.variable),
       ),
     );
@@ -178,7 +202,14 @@ export function createTrainer(model: Transformer, options: TrainerOptions): Trai
       });
       gradNorm = globalNorm(present.map((x) => x.g));
       const gradScale = clipScale(gradNorm, opts.clipNorm);
-      const hyper = { lr, beta1: opts.beta1, beta2: opts.beta2, epsilon: opts.epsilon, step: t, gradScale };
+      const hyper = {
+        lr,
+        beta1: opts.beta1,
+        beta2: opts.beta2,
+        epsilon: opts.epsilon,
+        step: t,
+        gradScale,
+      };
       for (const { s, g } of present) {
         const p = Float32Array.from(s.variable.dataSync() as Float32Array);
         adamWUpdate(p, g, s.m, s.v, { ...hyper, weightDecay: s.decay ? opts.weightDecay : 0 });
@@ -211,16 +242,22 @@ export function createTrainer(model: Transformer, options: TrainerOptions): Trai
       return { format: 'boltzmann-attention/trainer', version: 1, step: steps, moments };
     },
     restore(state) {
-      const bad = (message: string): AttentionError => new AttentionError('ATTENTION_INVALID_CHECKPOINT', message);
-      if (state?.format !== 'boltzmann-attention/trainer' || state.version !== 1) throw bad('not a version-1 trainer state');
-      if (!Number.isInteger(state.step) || state.step < 0) throw bad(`trainer state step is ${String(state.step)}`);
+      const bad = (message: string): AttentionError =>
+        new AttentionError('ATTENTION_INVALID_CHECKPOINT', message);
+      if (state?.format !== 'boltzmann-attention/trainer' || state.version !== 1)
+        throw bad('not a version-1 trainer state');
+      if (!Number.isInteger(state.step) || state.step < 0)
+        throw bad(`trainer state step is ${String(state.step)}`);
       const next = slots.map((s) => {
         const entry = state.moments?.[s.name];
         const size = s.variable.size;
         if (entry === undefined || entry.m?.length !== size || entry.v?.length !== size) {
-          throw bad(`trainer state moments of "${s.name}" are missing or do not have ${size} values`);
+          throw bad(
+            `trainer state moments of "${s.name}" are missing or do not have ${size} values`,
+          );
         }
-        if (![...entry.m, ...entry.v].every((x) => Number.isFinite(x))) throw bad(`trainer state moments of "${s.name}" are not finite`);
+        if (![...entry.m, ...entry.v].every((x) => Number.isFinite(x)))
+          throw bad(`trainer state moments of "${s.name}" are not finite`);
         return { s, m: Float64Array.from(entry.m), v: Float64Array.from(entry.v) };
       });
       for (const { s, m, v } of next) {

@@ -38,9 +38,18 @@ describe('Transformer', () => {
         changed[5 + pos] = (changed[5 + pos]! + 3) % 7;
         const out = await logitsOf(model, changed, 2);
         const v = model.config.outputSize;
-        expect(maxAbsDiff(out.subarray(0, 5 * v), base.subarray(0, 5 * v)), `${variant}: other sequence`).toBe(0);
-        expect(maxAbsDiff(out.subarray(5 * v, (5 + pos) * v), base.subarray(5 * v, (5 + pos) * v)), `${variant}: earlier positions`).toBe(0);
-        expect(maxAbsDiff(out.subarray((5 + pos) * v), base.subarray((5 + pos) * v)), `${variant}: changed position`).toBeGreaterThan(0);
+        expect(
+          maxAbsDiff(out.subarray(0, 5 * v), base.subarray(0, 5 * v)),
+          `${variant}: other sequence`,
+        ).toBe(0);
+        expect(
+          maxAbsDiff(out.subarray(5 * v, (5 + pos) * v), base.subarray(5 * v, (5 + pos) * v)),
+          `${variant}: earlier positions`,
+        ).toBe(0);
+        expect(
+          maxAbsDiff(out.subarray((5 + pos) * v), base.subarray((5 + pos) * v)),
+          `${variant}: changed position`,
+        ).toBeGreaterThan(0);
       }
       model.dispose();
     }
@@ -64,12 +73,17 @@ describe('Transformer', () => {
     const std = Math.sqrt(upper.reduce((s, v) => s + (v - mean) ** 2, 0) / upper.length);
     expect(Math.abs(mean)).toBeLessThan(0.01);
     expect(Math.abs(std - 0.1)).toBeLessThan(0.01);
-    expect(createTransformer({ ...tiny, jInit: 'zeros' }).couplings()[0]!.every((v) => v === 0)).toBe(true);
+    expect(
+      createTransformer({ ...tiny, jInit: 'zeros' })
+        .couplings()[0]!
+        .every((v) => v === 0),
+    ).toBe(true);
     const softmax = createTransformer({ ...tiny, heads: 2, maxLength: 40, variant: 'softmax' });
     expect(softmax.couplings()).toEqual([]);
     // Each parameter draws from its own seeded stream: variants with one seed share every common weight.
     const shared = softmax.toJSON().weights;
-    for (const [name, w] of Object.entries(a.toJSON().weights)) if (name !== 'attention/couplings') expect(shared[name], name).toEqual(w);
+    for (const [name, w] of Object.entries(a.toJSON().weights))
+      if (name !== 'attention/couplings') expect(shared[name], name).toEqual(w);
     softmax.dispose();
     for (const m of [a, b, c]) m.dispose();
   });
@@ -91,7 +105,9 @@ describe('Transformer', () => {
     }
     expect((await readdir(dir)).sort()).toEqual(['boltzmann.json', 'softmax.json']);
     await writeFile(join(dir, 'corrupt.json'), '{"format": "boltzmann-attention/transf');
-    await expect(readTransformer(join(dir, 'corrupt.json'))).rejects.toMatchObject({ code: 'ATTENTION_INVALID_CHECKPOINT' });
+    await expect(readTransformer(join(dir, 'corrupt.json'))).rejects.toMatchObject({
+      code: 'ATTENTION_INVALID_CHECKPOINT',
+    });
   });
 
   it('rejects malformed checkpoints, configs and inputs with coded errors', () => {
@@ -106,14 +122,31 @@ describe('Transformer', () => {
       return undefined;
     };
     const shape = { ...json.weights['head/bias']!, shape: [3] };
-    expect(codeOf(() => loadTransformer({ ...json, weights: { ...json.weights, 'head/bias': shape } }))).toBe('ATTENTION_INVALID_CHECKPOINT');
-    const nan = { ...json.weights['head/bias']!, data: json.weights['head/bias']!.data.map(() => Number.NaN) };
-    expect(codeOf(() => loadTransformer({ ...json, weights: { ...json.weights, 'head/bias': nan } }))).toBe('ATTENTION_INVALID_CHECKPOINT');
-    expect(codeOf(() => loadTransformer({ ...json, format: 'other' } as never))).toBe('ATTENTION_INVALID_CHECKPOINT');
-    expect(codeOf(() => createTransformer({ ...tiny, dModel: 9, heads: 2 }))).toBe('ATTENTION_INVALID_CONFIG');
-    expect(codeOf(() => createTransformer({ ...tiny, variant: 'relu' as AttentionVariant }))).toBe('ATTENTION_INVALID_CONFIG');
-    expect(codeOf(() => createTransformer({ ...tiny, beta: Number.NaN }))).toBe('ATTENTION_INVALID_CONFIG');
-    expect(codeOf(() => createTransformer({ ...tiny, sampler: 'gibbs' }))).toBe('ATTENTION_SAMPLER_NOT_FOUND');
+    expect(
+      codeOf(() => loadTransformer({ ...json, weights: { ...json.weights, 'head/bias': shape } })),
+    ).toBe('ATTENTION_INVALID_CHECKPOINT');
+    const nan = {
+      ...json.weights['head/bias']!,
+      data: json.weights['head/bias']!.data.map(() => Number.NaN),
+    };
+    expect(
+      codeOf(() => loadTransformer({ ...json, weights: { ...json.weights, 'head/bias': nan } })),
+    ).toBe('ATTENTION_INVALID_CHECKPOINT');
+    expect(codeOf(() => loadTransformer({ ...json, format: 'other' } as never))).toBe(
+      'ATTENTION_INVALID_CHECKPOINT',
+    );
+    expect(codeOf(() => createTransformer({ ...tiny, dModel: 9, heads: 2 }))).toBe(
+      'ATTENTION_INVALID_CONFIG',
+    );
+    expect(codeOf(() => createTransformer({ ...tiny, variant: 'relu' as AttentionVariant }))).toBe(
+      'ATTENTION_INVALID_CONFIG',
+    );
+    expect(codeOf(() => createTransformer({ ...tiny, beta: Number.NaN }))).toBe(
+      'ATTENTION_INVALID_CONFIG',
+    );
+    expect(codeOf(() => createTransformer({ ...tiny, sampler: 'gibbs' }))).toBe(
+      'ATTENTION_SAMPLER_NOT_FOUND',
+    );
     expect(codeOf(() => model.logits(Int32Array.of(1, 2, 7), 1))).toBe('ATTENTION_INVALID_TOKEN');
     expect(codeOf(() => model.logits(new Int32Array(12), 2))).toBe('ATTENTION_SHAPE_MISMATCH');
     expect(codeOf(() => model.logits(new Int32Array(7), 2))).toBe('ATTENTION_SHAPE_MISMATCH');
@@ -146,18 +179,31 @@ describe('Transformer', () => {
   it('gradients through the whole model match central differences along random directions (every variant)', () => {
     const reference = createReferenceSampler();
     for (const variant of ATTENTION_VARIANTS) {
-      const model = createTransformer({ ...tiny, variant, heads: 2, sampler: reference, jInitStd: 0.3, seed: 5 });
+      const model = createTransformer({
+        ...tiny,
+        variant,
+        heads: 2,
+        sampler: reference,
+        jInitStd: 0.3,
+        seed: 5,
+      });
       const inputs = randomTokens(2 * 5, 7, 4);
       const targets = randomTokens(2 * 5, 7, 5);
       const mask = Float32Array.from({ length: 10 }, (_, i) => (i % 3 === 0 ? 0 : 1));
       const loss = (): tf.Scalar => maskedCrossEntropy(model.logits(inputs, 2), targets, mask);
       const lossValue = (): number => take(tf.tidy(loss))[0]!;
-      const { grads } = tf.variableGrads(loss, model.parameters.map((p) => p.variable));
+      const { grads } = tf.variableGrads(
+        loss,
+        model.parameters.map((p) => p.variable),
+      );
       for (const [k, { name, variable }] of model.parameters.entries()) {
         const grad = grads[variable.name];
         const d = randomNormal(variable.size, 100 + k);
         const norm = Math.hypot(...d);
-        const direction = tensorOf(d.map((x) => x / norm), variable.shape);
+        const direction = tensorOf(
+          d.map((x) => x / norm),
+          variable.shape,
+        );
         const analytic = grad === undefined ? 0 : take(tf.sum(tf.mul(grad, direction)))[0]!;
         const original = variable.clone();
         const at = (eps: number): number => {
@@ -169,11 +215,15 @@ describe('Transformer', () => {
         const central = (eps: number): number => (at(eps) - at(-eps)) / (2 * eps);
         const fd = (4 * central(1e-2) - central(2e-2)) / 3;
         variable.assign(original);
-        expect(Math.abs(analytic - fd), `${variant} ${name}: analytic ${analytic} vs fd ${fd}`).toBeLessThan(3e-4 + 2e-2 * Math.abs(fd));
+        expect(
+          Math.abs(analytic - fd),
+          `${variant} ${name}: analytic ${analytic} vs fd ${fd}`,
+        ).toBeLessThan(3e-4 + 2e-2 * Math.abs(fd));
         tf.dispose([original, direction]);
       }
       if (variant === 'coupling') {
-        const gj = grads[model.parameters.find((p) => p.name === 'attention/couplings')!.variable.name];
+        const gj =
+          grads[model.parameters.find((p) => p.name === 'attention/couplings')!.variable.name];
         expect(gj === undefined || Math.max(...gj.dataSync().map(Math.abs)) < 1e-9).toBe(true);
       }
       tf.dispose(Object.values(grads));

@@ -47,7 +47,9 @@ export interface TransformerJSON {
   readonly format: 'boltzmann-attention/transformer';
   readonly version: 1;
   readonly config: ResolvedTransformerConfig;
-  readonly weights: Readonly<Record<string, { readonly shape: readonly number[]; readonly data: readonly number[] }>>;
+  readonly weights: Readonly<
+    Record<string, { readonly shape: readonly number[]; readonly data: readonly number[] }>
+  >;
 }
 
 /**
@@ -67,12 +69,21 @@ export interface Transformer {
    * layer by layer (layer ℓ's fields need layer ℓ − 1's output, computed with its estimates).
    * Returns `undefined` for variants without a sampler.
    */
-  prepare(inputs: ArrayLike<number>, batchSize: number, options?: PassOptions): Promise<TransformerPrepared | undefined>;
+  prepare(
+    inputs: ArrayLike<number>,
+    batchSize: number,
+    options?: PassOptions,
+  ): Promise<TransformerPrepared | undefined>;
   /**
    * Differentiable logits `B×T×outputSize` (the caller disposes them). Without `prepared`,
    * a sampler variant calls its sampler synchronously.
    */
-  logits(inputs: ArrayLike<number>, batchSize: number, prepared?: TransformerPrepared, options?: PassOptions): tf.Tensor3D;
+  logits(
+    inputs: ArrayLike<number>,
+    batchSize: number,
+    prepared?: TransformerPrepared,
+    options?: PassOptions,
+  ): tf.Tensor3D;
   /** `logits` after `prepare` when the sampler is asynchronous: works with every sampler. */
   forward(inputs: ArrayLike<number>, batchSize: number): Promise<tf.Tensor3D>;
   /**
@@ -99,7 +110,10 @@ let modelCount = 0;
 function dropoutStepOf(options: PassOptions): number | undefined {
   const step = options?.dropoutStep;
   if (step !== undefined && (!Number.isInteger(step) || step < 0)) {
-    throw new AttentionError('ATTENTION_INVALID_ARGUMENT', `dropoutStep must be a non-negative integer, got ${String(step)}`);
+    throw new AttentionError(
+      'ATTENTION_INVALID_ARGUMENT',
+      `dropoutStep must be a non-negative integer, got ${String(step)}`,
+    );
   }
   return step;
 }
@@ -127,7 +141,8 @@ export function buildTransformer(
   /** A bias or LayerNorm shift: `undefined` in a `bias: false` model. */
   const optional = (name: string): tf.Variable | undefined => byName.get(name);
   const alive = (): void => {
-    if (disposed) throw new AttentionError('ATTENTION_DISPOSED', 'this Transformer has been disposed');
+    if (disposed)
+      throw new AttentionError('ATTENTION_DISPOSED', 'this Transformer has been disposed');
   };
   const lengthOf = (inputs: ArrayLike<number>, batchSize: number): number => {
     alive();
@@ -139,7 +154,10 @@ export function buildTransformer(
   const form = parseCouplingForm(config.couplingForm ?? 'full', maxLength);
   const couplingBuilder = createCouplingBuilder(form, heads);
   const couplingSlice = (layer: number, t: number): tf.Tensor3D =>
-    couplingBuilder.couplings(p(layerName(layer, form.kind === 'relative' ? RELATIVE_COUPLINGS : COUPLINGS)), t);
+    couplingBuilder.couplings(
+      p(layerName(layer, form.kind === 'relative' ? RELATIVE_COUPLINGS : COUPLINGS)),
+      t,
+    );
   const rate = config.dropout ?? 0;
   /**
    * Inverted dropout of `x` at `site` of block `layer` in training step `step` (identity when
@@ -147,14 +165,22 @@ export function buildTransformer(
    */
   const drop = (x: tf.Tensor, step: number | undefined, layer: number, site: string): tf.Tensor => {
     if (step === undefined || rate === 0) return x;
-    const rng = createRng(hash(`${config.seed}/dropout/${step}/${layer}/${site}`) + config.seed * 2 ** 32);
+    const rng = createRng(
+      hash(`${config.seed}/dropout/${step}/${layer}/${site}`) + config.seed * 2 ** 32,
+    );
     const keep = 1 / (1 - rate);
     const mask = Float32Array.from({ length: x.size }, () => (rng.next() < rate ? 0 : keep));
     return tf.mul(x, tf.tensor(mask, x.shape));
   };
   const embed = (inputs: ArrayLike<number>, b: number, t: number, step?: number): tf.Tensor => {
-    const tokens = tf.reshape(embeddingLookup(Int32Array.from(inputs), p('embedding/token') as tf.Tensor2D), [b, t, d]);
-    const withPositions = config.positions === 'none' ? tokens : tf.add(tokens, tf.slice(p('embedding/position'), [0, 0], [t, d]));
+    const tokens = tf.reshape(
+      embeddingLookup(Int32Array.from(inputs), p('embedding/token') as tf.Tensor2D),
+      [b, t, d],
+    );
+    const withPositions =
+      config.positions === 'none'
+        ? tokens
+        : tf.add(tokens, tf.slice(p('embedding/position'), [0, 0], [t, d]));
     return drop(withPositions, step, 0, 'embedding');
   };
   /** A linear map of block `layer` (or of the model when `layer` is undefined), with its bias if the model has biases. */
@@ -162,17 +188,27 @@ export function buildTransformer(
     const full = layer === undefined ? name : layerName(layer, name);
     return linear(x, p(`${full}/kernel`), optional(`${full}/bias`));
   };
-  const norm = (x: tf.Tensor, name: string): tf.Tensor => layerNorm(x, p(`${name}/gamma`), optional(`${name}/beta`));
+  const norm = (x: tf.Tensor, name: string): tf.Tensor =>
+    layerNorm(x, p(`${name}/gamma`), optional(`${name}/beta`));
   const fields = (normed: tf.Tensor, layer: number, b: number, t: number): tf.Tensor4D => {
     if (variant === 'coupling') return tf.zeros([b, heads, t, t]);
     const q = splitHeads(dense(normed, 'attention/query', layer), b, t);
     const k = splitHeads(dense(normed, 'attention/key', layer), b, t);
     return headProduct(q, k, { transposeB: true, scale: 1 / Math.sqrt(dh) });
   };
-  const norm1 = (x: tf.Tensor, layer: number): tf.Tensor => norm(x, layerName(layer, 'block/norm1'));
-  const weights = (normed: tf.Tensor, layer: number, b: number, t: number, prepared?: PreparedEstimates): tf.Tensor4D => {
+  const norm1 = (x: tf.Tensor, layer: number): tf.Tensor =>
+    norm(x, layerName(layer, 'block/norm1'));
+  const weights = (
+    normed: tf.Tensor,
+    layer: number,
+    b: number,
+    t: number,
+    prepared?: PreparedEstimates,
+  ): tf.Tensor4D => {
     const h = fields(normed, layer, b, t);
-    const withJ = usesSampler(variant) ? { couplings: couplingSlice(layer, t), sampler: sampler! } : {};
+    const withJ = usesSampler(variant)
+      ? { couplings: couplingSlice(layer, t), sampler: sampler! }
+      : {};
     return attentionWeights(h, { variant, beta, prepared, ...withJ });
   };
   /** Block `layer` on the residual stream `x`: the new stream and the block's attention weights. */
@@ -187,17 +223,36 @@ export function buildTransformer(
     const a = norm1(x, layer);
     const w = weights(a, layer, b, t, prepared);
     const v = splitHeads(dense(a, 'attention/value', layer), b, t);
-    const o = tf.reshape(tf.transpose(headProduct(drop(w, step, layer, 'attention') as tf.Tensor4D, v), [0, 2, 1, 3]), [b, t, d]);
-    let out = tf.add(x, drop(dense(o, 'attention/output', layer), step, layer, 'attention/residual'));
+    const o = tf.reshape(
+      tf.transpose(headProduct(drop(w, step, layer, 'attention') as tf.Tensor4D, v), [0, 2, 1, 3]),
+      [b, t, d],
+    );
+    let out = tf.add(
+      x,
+      drop(dense(o, 'attention/output', layer), step, layer, 'attention/residual'),
+    );
     if (config.ffn) {
       const n2 = norm(out, layerName(layer, 'block/norm2'));
-      out = tf.add(out, drop(dense(gelu(dense(n2, 'ffn/hidden', layer)), 'ffn/output', layer), step, layer, 'ffn/residual'));
+      out = tf.add(
+        out,
+        drop(
+          dense(gelu(dense(n2, 'ffn/hidden', layer)), 'ffn/output', layer),
+          step,
+          layer,
+          'ffn/residual',
+        ),
+      );
     }
     return { x: out, w };
   };
   /** Layer `layer`'s estimates: `prepared.layers[ℓ]`, or `prepared` itself for layer 0 (the one-layer form). */
-  const estimatesOf = (prepared: TransformerPrepared | undefined, layer: number): PreparedEstimates | undefined =>
-    prepared === undefined ? undefined : prepared.layers?.[layer] ?? (layer === 0 ? prepared : undefined);
+  const estimatesOf = (
+    prepared: TransformerPrepared | undefined,
+    layer: number,
+  ): PreparedEstimates | undefined =>
+    prepared === undefined
+      ? undefined
+      : (prepared.layers?.[layer] ?? (layer === 0 ? prepared : undefined));
   const head = (x: tf.Tensor): tf.Tensor3D => {
     const out = norm(x, 'final/norm');
     if (!config.tieEmbeddings) return dense(out, 'head') as tf.Tensor3D;
@@ -205,8 +260,13 @@ export function buildTransformer(
   };
 
   /** Phase 1 for an asynchronous sampler only: a synchronous one is called in the same pass. */
-  const prepareIfAsync = (inputs: ArrayLike<number>, batchSize: number): Promise<TransformerPrepared | undefined> =>
-    sampler?.capabilities.async === true ? model.prepare(inputs, batchSize) : Promise.resolve(undefined);
+  const prepareIfAsync = (
+    inputs: ArrayLike<number>,
+    batchSize: number,
+  ): Promise<TransformerPrepared | undefined> =>
+    sampler?.capabilities.async === true
+      ? model.prepare(inputs, batchSize)
+      : Promise.resolve(undefined);
 
   const model: Transformer = {
     config,
@@ -227,7 +287,13 @@ export function buildTransformer(
             h: Float32Array.from(fields(norm1(stream, layer), layer, batchSize, t).dataSync()),
             j: Float32Array.from(couplingSlice(layer, t).dataSync()),
           }));
-          const prepared = await prepareEstimates(h, j, { batch: batchSize, heads, length: t }, sampler!, beta);
+          const prepared = await prepareEstimates(
+            h,
+            j,
+            { batch: batchSize, heads, length: t },
+            sampler!,
+            beta,
+          );
           estimates.push(prepared);
           if (layer + 1 < layers) {
             alive();
@@ -245,7 +311,8 @@ export function buildTransformer(
       const step = dropoutStepOf(options);
       return tf.tidy(() => {
         let x = embed(inputs, batchSize, t, step);
-        for (let layer = 0; layer < layers; layer++) x = block(x, layer, batchSize, t, estimatesOf(prepared, layer), step).x;
+        for (let layer = 0; layer < layers; layer++)
+          x = block(x, layer, batchSize, t, estimatesOf(prepared, layer), step).x;
         return head(x);
       });
     },
@@ -275,14 +342,16 @@ export function buildTransformer(
       const out: Float64Array[] = [];
       for (let layer = 0; layer < layers; layer++) {
         const data = tf.tidy(() => couplingSlice(layer, maxLength).dataSync());
-        for (let hd = 0; hd < heads; hd++) out.push(Float64Array.from(data.subarray(hd * size, (hd + 1) * size)));
+        for (let hd = 0; hd < heads; hd++)
+          out.push(Float64Array.from(data.subarray(hd * size, (hd + 1) * size)));
       }
       return out;
     },
     toJSON() {
       alive();
       const out: Record<string, { shape: number[]; data: number[] }> = {};
-      for (const { name, variable } of parameters) out[name] = { shape: [...variable.shape], data: Array.from(variable.dataSync()) };
+      for (const { name, variable } of parameters)
+        out[name] = { shape: [...variable.shape], data: Array.from(variable.dataSync()) };
       return { format: 'boltzmann-attention/transformer', version: 1, config, weights: out };
     },
     dispose() {
@@ -318,5 +387,10 @@ export function buildTransformer(
 export function createTransformer(config: TransformerConfig): Transformer {
   const resolved = resolveTransformerConfig(config);
   const sampler = samplerFor(resolved, config);
-  return buildTransformer(resolved, sampler, (spec) => initialValues(spec, resolved.seed), typeof config.sampler !== 'object');
+  return buildTransformer(
+    resolved,
+    sampler,
+    (spec) => initialValues(spec, resolved.seed),
+    typeof config.sampler !== 'object',
+  );
 }

@@ -107,26 +107,38 @@ export interface ResolvedTransformerConfig {
 
 function positiveInt(value: unknown, name: string): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
-    throw new AttentionError('ATTENTION_INVALID_CONFIG', `${name} must be a positive integer, got ${String(value)}`);
+    throw new AttentionError(
+      'ATTENTION_INVALID_CONFIG',
+      `${name} must be a positive integer, got ${String(value)}`,
+    );
   }
   return value;
 }
 
 function bool(value: unknown, name: string): boolean {
-  if (typeof value !== 'boolean') throw new AttentionError('ATTENTION_INVALID_CONFIG', `${name} must be a boolean, got ${String(value)}`);
+  if (typeof value !== 'boolean')
+    throw new AttentionError(
+      'ATTENTION_INVALID_CONFIG',
+      `${name} must be a boolean, got ${String(value)}`,
+    );
   return value;
 }
 
 function positiveFinite(value: unknown, name: string): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-    throw new AttentionError('ATTENTION_INVALID_CONFIG', `${name} must be a finite positive number, got ${String(value)}`);
+    throw new AttentionError(
+      'ATTENTION_INVALID_CONFIG',
+      `${name} must be a finite positive number, got ${String(value)}`,
+    );
   }
   return value;
 }
 
 /** The option paths the named sampler's plugin declares secret (none when unknown). */
 function declaredSecrets(config: TransformerConfig): readonly string[] {
-  return typeof config.sampler === 'string' ? config.registry?.get(config.sampler)?.secretOptions ?? [] : [];
+  return typeof config.sampler === 'string'
+    ? (config.registry?.get(config.sampler)?.secretOptions ?? [])
+    : [];
 }
 
 /**
@@ -139,14 +151,20 @@ function declaredSecrets(config: TransformerConfig): readonly string[] {
  */
 export function resolveTransformerConfig(config: TransformerConfig): ResolvedTransformerConfig {
   if (config === null || typeof config !== 'object') {
-    throw new AttentionError('ATTENTION_INVALID_CONFIG', `config must be an object, got ${String(config)}`);
+    throw new AttentionError(
+      'ATTENTION_INVALID_CONFIG',
+      `config must be an object, got ${String(config)}`,
+    );
   }
   const vocabSize = positiveInt(config.vocabSize, 'vocabSize');
   const maxLength = positiveInt(config.maxLength, 'maxLength');
   const dModel = positiveInt(config.dModel ?? 64, 'dModel');
   const heads = positiveInt(config.heads ?? 1, 'heads');
   if (dModel % heads !== 0) {
-    throw new AttentionError('ATTENTION_INVALID_CONFIG', `dModel ${dModel} is not divisible by heads ${heads}`);
+    throw new AttentionError(
+      'ATTENTION_INVALID_CONFIG',
+      `dModel ${dModel} is not divisible by heads ${heads}`,
+    );
   }
   const variant = config.variant ?? 'boltzmann';
   assertAttentionVariant(variant);
@@ -156,7 +174,10 @@ export function resolveTransformerConfig(config: TransformerConfig): ResolvedTra
   const tieEmbeddings = bool(config.tieEmbeddings ?? false, 'tieEmbeddings');
   const dropout = config.dropout ?? 0;
   if (typeof dropout !== 'number' || !(dropout >= 0 && dropout < 1)) {
-    throw new AttentionError('ATTENTION_INVALID_CONFIG', `dropout must be a number in [0, 1), got ${String(dropout)}`);
+    throw new AttentionError(
+      'ATTENTION_INVALID_CONFIG',
+      `dropout must be a number in [0, 1), got ${String(dropout)}`,
+    );
   }
   const outputSize = positiveInt(config.outputSize ?? vocabSize, 'outputSize');
   if (tieEmbeddings && outputSize !== vocabSize) {
@@ -167,30 +188,48 @@ export function resolveTransformerConfig(config: TransformerConfig): ResolvedTra
   }
   const jInit = config.jInit ?? 'normal';
   if (jInit !== 'normal' && jInit !== 'zeros') {
-    throw new AttentionError('ATTENTION_INVALID_CONFIG', `jInit must be 'normal' or 'zeros', got ${JSON.stringify(jInit)}`);
+    throw new AttentionError(
+      'ATTENTION_INVALID_CONFIG',
+      `jInit must be 'normal' or 'zeros', got ${JSON.stringify(jInit)}`,
+    );
   }
   const jInitStd = config.jInitStd ?? 0.02;
   if (typeof jInitStd !== 'number' || !Number.isFinite(jInitStd) || jInitStd < 0) {
-    throw new AttentionError('ATTENTION_INVALID_CONFIG', `jInitStd must be a finite number ≥ 0, got ${String(jInitStd)}`);
+    throw new AttentionError(
+      'ATTENTION_INVALID_CONFIG',
+      `jInitStd must be a finite number ≥ 0, got ${String(jInitStd)}`,
+    );
   }
   // Validated here so a bad form fails before any parameter is built; recorded as given.
   parseCouplingForm(config.couplingForm ?? 'full', maxLength);
   const positions = config.positions ?? 'learned';
   if (positions !== 'learned' && positions !== 'none') {
-    throw new AttentionError('ATTENTION_INVALID_CONFIG', `positions must be 'learned' or 'none', got ${JSON.stringify(positions)?.slice(0, 40)}`);
+    throw new AttentionError(
+      'ATTENTION_INVALID_CONFIG',
+      `positions must be 'learned' or 'none', got ${JSON.stringify(positions)?.slice(0, 40)}`,
+    );
   }
   const seed = config.seed ?? 0;
   if (typeof seed !== 'number' || !Number.isFinite(seed)) {
-    throw new AttentionError('ATTENTION_INVALID_CONFIG', `seed must be a finite number, got ${String(seed)}`);
+    throw new AttentionError(
+      'ATTENTION_INVALID_CONFIG',
+      `seed must be a finite number, got ${String(seed)}`,
+    );
   }
   const sampler = config.sampler ?? 'exact';
   const samplerName = typeof sampler === 'string' ? sampler : sampler?.name;
   if (typeof samplerName !== 'string' || samplerName.length === 0) {
-    throw new AttentionError('ATTENTION_INVALID_CONFIG', 'sampler must be a registry name or a Sampler instance with a name');
+    throw new AttentionError(
+      'ATTENTION_INVALID_CONFIG',
+      'sampler must be a registry name or a Sampler instance with a name',
+    );
   }
   const samplerOptions = config.samplerOptions ?? {};
   if (samplerOptions === null || typeof samplerOptions !== 'object') {
-    throw new AttentionError('ATTENTION_INVALID_CONFIG', `samplerOptions must be an object, got ${String(samplerOptions)}`);
+    throw new AttentionError(
+      'ATTENTION_INVALID_CONFIG',
+      `samplerOptions must be an object, got ${String(samplerOptions)}`,
+    );
   }
   return {
     vocabSize,

@@ -1,11 +1,30 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTransformer, initBackend, isAttentionError, loadTransformer, withMaxLength } from './index.js';
+import {
+  createTransformer,
+  initBackend,
+  isAttentionError,
+  loadTransformer,
+  withMaxLength,
+} from './index.js';
 import type { TransformerConfig } from './index.js';
 import { randomTokens } from './internal/testUtils.js';
 
-const base: TransformerConfig = { vocabSize: 11, maxLength: 4, dModel: 8, heads: 2, layers: 2, positions: 'none', seed: 3, jInitStd: 0.5 };
+const base: TransformerConfig = {
+  vocabSize: 11,
+  maxLength: 4,
+  dModel: 8,
+  heads: 2,
+  layers: 2,
+  positions: 'none',
+  seed: 3,
+  jInitStd: 0.5,
+};
 
-async function logits(model: ReturnType<typeof createTransformer>, inputs: Int32Array, batch: number): Promise<Float32Array> {
+async function logits(
+  model: ReturnType<typeof createTransformer>,
+  inputs: Int32Array,
+  batch: number,
+): Promise<Float32Array> {
   const t = await model.forward(inputs, batch);
   const out = Float32Array.from(t.dataSync());
   t.dispose();
@@ -21,13 +40,19 @@ describe("positions: 'none' and withMaxLength", () => {
     const model = createTransformer({ ...base, variant: 'softmax' });
     expect(model.parameters.map((p) => p.name)).not.toContain('embedding/position');
     expect(model.config.positions).toBe('none');
-    expect(createTransformer({ ...base, positions: undefined, variant: 'softmax' }).config).not.toHaveProperty('positions');
+    expect(
+      createTransformer({ ...base, positions: undefined, variant: 'softmax' }).config,
+    ).not.toHaveProperty('positions');
     model.dispose();
   });
 
   it('runs a relative-J boltzmann model at twice its length: the first T outputs are unchanged (causal), the rest are defined', async () => {
     for (const variant of ['boltzmann', 'softmax', 'sigmoid'] as const) {
-      const model = createTransformer({ ...base, variant, couplingForm: variant === 'boltzmann' ? 'relative' : 'full' });
+      const model = createTransformer({
+        ...base,
+        variant,
+        couplingForm: variant === 'boltzmann' ? 'relative' : 'full',
+      });
       const long = loadTransformer(withMaxLength(model.toJSON(), 8));
       expect(long.config.maxLength).toBe(8);
       const tokens = randomTokens(8, 11, 5);
@@ -62,9 +87,13 @@ describe("positions: 'none' and withMaxLength", () => {
         model.dispose();
       }
     };
-    expect(refuse({ ...base, positions: 'learned', variant: 'softmax' }, 8)).toContain('learned positional embedding');
+    expect(refuse({ ...base, positions: 'learned', variant: 'softmax' }, 8)).toContain(
+      'learned positional embedding',
+    );
     expect(refuse({ ...base, variant: 'boltzmann' }, 8)).toContain('full J');
-    expect(refuse({ ...base, variant: 'boltzmann', couplingForm: 'banded:2' }, 8)).toContain('banded:2 J');
+    expect(refuse({ ...base, variant: 'boltzmann', couplingForm: 'banded:2' }, 8)).toContain(
+      'banded:2 J',
+    );
     expect(refuse({ ...base, variant: 'softmax' }, 3)).toContain('≥ the model');
   });
 });

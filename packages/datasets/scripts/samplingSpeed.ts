@@ -13,13 +13,24 @@ function time(label: string, repeats: number, fn: () => void): void {
 
 const loadStart = performance.now();
 const shakespeare = await loadTinyShakespeare({ download: false });
-console.log(`${'loadTinyShakespeare (read, sha256, encode)'.padEnd(52)} ${(performance.now() - loadStart).toFixed(1)} ms`);
+console.log(
+  `${'loadTinyShakespeare (read, sha256, encode)'.padEnd(52)} ${(performance.now() - loadStart).toFixed(1)} ms`,
+);
 const rng = createRng(0);
-time('shakespeare sampleBatch(train, 64, 12)', 2000, () => shakespeare.sampleBatch('train', 64, 12, rng));
-for (const [T, mode, types] of [[16, 'balanced', 1], [16, 'prefix', 1], [16, 'prefix', 3], [12, 'balanced', 3]] as const) {
+time('shakespeare sampleBatch(train, 64, 12)', 2000, () =>
+  shakespeare.sampleBatch('train', 64, 12, rng),
+);
+for (const [T, mode, types] of [
+  [16, 'balanced', 1],
+  [16, 'prefix', 1],
+  [16, 'prefix', 3],
+  [12, 'balanced', 3],
+] as const) {
   const built = performance.now();
   const task = bracketTask({ T, mode, types, seed: 1 });
   const label = `T=${T} ${mode} ${types} type(s)`;
-  console.log(`${`bracketTask(${label}) build, test = ${task.test.batchSize}`.padEnd(52)} ${(performance.now() - built).toFixed(1)} ms`);
+  console.log(
+    `${`bracketTask(${label}) build, test = ${task.test.batchSize}`.padEnd(52)} ${(performance.now() - built).toFixed(1)} ms`,
+  );
   time(`  nextBatch(64)`, 500, () => task.nextBatch(64));
 }

@@ -20,7 +20,9 @@ export interface BracketBatch {
   readonly closingCount: number;
 }
 
-const ID = new Map<string, number>(PAIRS.flatMap((pair, t) => [[pair[0], 2 * t] as const, [pair[1], 2 * t + 1] as const]));
+const ID = new Map<string, number>(
+  PAIRS.flatMap((pair, t) => [[pair[0], 2 * t] as const, [pair[1], 2 * t + 1] as const]),
+);
 
 /**
  * The token vocabulary of k bracket types: `['(', ')']`, `['(', ')', '[', ']']` or all six.
@@ -35,7 +37,10 @@ const ID = new Map<string, number>(PAIRS.flatMap((pair, t) => [[pair[0], 2 * t] 
  */
 export function bracketVocab(types: BracketTypes): readonly string[] {
   if (types !== 1 && types !== 2 && types !== 3) {
-    throw new DatasetError('DATASET_INVALID_ARGUMENT', `types must be 1, 2 or 3, got ${describe(types)}`);
+    throw new DatasetError(
+      'DATASET_INVALID_ARGUMENT',
+      `types must be 1, 2 or 3, got ${describe(types)}`,
+    );
   }
   return PAIRS.slice(0, types).flatMap((pair) => [pair[0], pair[1]]);
 }
@@ -52,13 +57,20 @@ export function bracketVocab(types: BracketTypes): readonly string[] {
  * matchBrackets('([])('); // Int32Array [-1, -1, 1, 0, -1]
  */
 export function matchBrackets(s: string): Int32Array {
-  if (typeof s !== 'string') throw new DatasetError('DATASET_INVALID_ARGUMENT', `expected a bracket string, got ${describe(s)}`);
+  if (typeof s !== 'string')
+    throw new DatasetError(
+      'DATASET_INVALID_ARGUMENT',
+      `expected a bracket string, got ${describe(s)}`,
+    );
   const out = new Int32Array(s.length).fill(-1);
   const stack: number[] = [];
   for (let p = 0; p < s.length; p++) {
     const id = ID.get(s[p]!);
     if (id === undefined) {
-      throw new DatasetError('DATASET_INVALID_ARGUMENT', `character ${JSON.stringify(s[p])} at position ${p} of ${describe(s)} is not a bracket`);
+      throw new DatasetError(
+        'DATASET_INVALID_ARGUMENT',
+        `character ${JSON.stringify(s[p])} at position ${p} of ${describe(s)} is not a bracket`,
+      );
     }
     if (id % 2 === 0) {
       stack.push(p);
@@ -66,7 +78,10 @@ export function matchBrackets(s: string): Int32Array {
     }
     const open = stack.pop();
     if (open === undefined || ID.get(s[open]!) !== id - 1) {
-      throw new DatasetError('DATASET_INVALID_ARGUMENT', `closing ${JSON.stringify(s[p])} at position ${p} of ${describe(s)} has no matching opener`);
+      throw new DatasetError(
+        'DATASET_INVALID_ARGUMENT',
+        `closing ${JSON.stringify(s[p])} at position ${p} of ${describe(s)} has no matching opener`,
+      );
     }
     out[p] = open;
   }
@@ -85,7 +100,10 @@ export function matchBrackets(s: string): Int32Array {
  */
 export function encodeBracketStrings(strings: readonly string[]): BracketBatch {
   if (!Array.isArray(strings) || strings.length === 0) {
-    throw new DatasetError('DATASET_INVALID_ARGUMENT', `strings must be a non-empty array, got ${describe(strings)}`);
+    throw new DatasetError(
+      'DATASET_INVALID_ARGUMENT',
+      `strings must be a non-empty array, got ${describe(strings)}`,
+    );
   }
   const T = typeof strings[0] === 'string' ? strings[0].length : 0;
   const batchSize = strings.length;
@@ -95,7 +113,10 @@ export function encodeBracketStrings(strings: readonly string[]): BracketBatch {
   let closingCount = 0;
   strings.forEach((s, b) => {
     if (typeof s !== 'string' || s.length !== T || T === 0) {
-      throw new DatasetError('DATASET_INVALID_ARGUMENT', `string ${b} must be a non-empty bracket string of length ${T}, got ${describe(s)}`);
+      throw new DatasetError(
+        'DATASET_INVALID_ARGUMENT',
+        `string ${b} must be a non-empty bracket string of length ${T}, got ${describe(s)}`,
+      );
     }
     const match = matchBrackets(s);
     for (let p = 0; p < T; p++) {
@@ -107,5 +128,13 @@ export function encodeBracketStrings(strings: readonly string[]): BracketBatch {
       }
     }
   });
-  return { strings: Object.freeze([...strings]), tokens, targets, mask, batchSize, T, closingCount };
+  return {
+    strings: Object.freeze([...strings]),
+    tokens,
+    targets,
+    mask,
+    batchSize,
+    T,
+    closingCount,
+  };
 }

@@ -35,7 +35,8 @@ function bruteForce(T: number, mode: BracketMode, types: BracketTypes): string[]
   const total = alphabet.length ** T;
   for (let code = 0; code < total; code++) {
     let s = '';
-    for (let i = 0, c = code; i < T; i++, c = Math.floor(c / alphabet.length)) s = alphabet[c % alphabet.length]! + s;
+    for (let i = 0, c = code; i < T; i++, c = Math.floor(c / alphabet.length))
+      s = alphabet[c % alphabet.length]! + s;
     if (isValid(s, mode)) out.push(s);
   }
   return out;
@@ -48,7 +49,12 @@ function binomial(n: number, k: number): bigint {
 }
 const catalan = (n: number) => binomial(2 * n, n) / BigInt(n + 1);
 
-function chiSquare(draw: (rng: Rng) => string, space: readonly string[], n: number, seed: number): number {
+function chiSquare(
+  draw: (rng: Rng) => string,
+  space: readonly string[],
+  n: number,
+  seed: number,
+): number {
   const counts = new Map(space.map((s) => [s, 0]));
   const rng = createRng(seed);
   for (let i = 0; i < n; i++) {
@@ -75,14 +81,29 @@ describe('countBracketStrings', () => {
 
   it('should match the closed forms k^(T/2)·Catalan(T/2) and C(T, floor(T/2)) exactly, beyond 2^53', () => {
     for (const T of [2, 10, 40, 64, 100]) {
-      for (const k of [1, 2, 3] as const) expect(countBracketStrings(T, 'balanced', k)).toBe(BigInt(k) ** BigInt(T / 2) * catalan(T / 2));
+      for (const k of [1, 2, 3] as const)
+        expect(countBracketStrings(T, 'balanced', k)).toBe(
+          BigInt(k) ** BigInt(T / 2) * catalan(T / 2),
+        );
     }
-    for (const T of [2, 3, 17, 64, 101]) expect(countBracketStrings(T, 'prefix')).toBe(binomial(T, Math.floor(T / 2)));
+    for (const T of [2, 3, 17, 64, 101])
+      expect(countBracketStrings(T, 'prefix')).toBe(binomial(T, Math.floor(T / 2)));
     expect(countBracketStrings(64, 'balanced', 3) > BigInt(Number.MAX_SAFE_INTEGER)).toBe(true);
   });
 
   it('should equal a brute-force count of all (2k)^T strings', () => {
-    const cases: Array<[number, BracketTypes]> = [[2, 1], [3, 1], [6, 1], [9, 1], [12, 1], [4, 2], [7, 2], [8, 2], [5, 3], [6, 3]];
+    const cases: Array<[number, BracketTypes]> = [
+      [2, 1],
+      [3, 1],
+      [6, 1],
+      [9, 1],
+      [12, 1],
+      [4, 2],
+      [7, 2],
+      [8, 2],
+      [5, 3],
+      [6, 3],
+    ];
     for (const [T, k] of cases) {
       for (const mode of ['balanced', 'prefix'] as const) {
         if (mode === 'balanced' && T % 2 === 1) continue;
@@ -99,7 +120,11 @@ describe('countBracketStrings', () => {
 describe('enumerateBracketStrings and bracketStringAt', () => {
   it('should list strings in rank order, the order bracketStringAt unranks', () => {
     expect(enumerateBracketStrings(6)).toEqual(['((()))', '(()())', '(())()', '()(())', '()()()']);
-    for (const [T, mode, k] of [[8, 'prefix', 2], [6, 'balanced', 3], [7, 'prefix', 1]] as const) {
+    for (const [T, mode, k] of [
+      [8, 'prefix', 2],
+      [6, 'balanced', 3],
+      [7, 'prefix', 1],
+    ] as const) {
       const listed = enumerateBracketStrings(T, mode, k);
       listed.forEach((s, r) => expect(bracketStringAt(T, mode, k, BigInt(r))).toBe(s));
     }
@@ -109,7 +134,12 @@ describe('enumerateBracketStrings and bracketStringAt', () => {
   it('should invert bracketStringAt with bracketStringRank, also in spaces far beyond 2^53', () => {
     fc.assert(
       fc.property(
-        fc.constantFrom<[number, BracketMode, BracketTypes]>([100, 'balanced', 3], [101, 'prefix', 2], [64, 'prefix', 3], [10, 'balanced', 1]),
+        fc.constantFrom<[number, BracketMode, BracketTypes]>(
+          [100, 'balanced', 3],
+          [101, 'prefix', 2],
+          [64, 'prefix', 3],
+          [10, 'balanced', 1],
+        ),
         fc.bigInt({ min: 0n, max: 2n ** 400n }),
         ([T, mode, k], raw) => {
           const rank = raw % countBracketStrings(T, mode, k);
@@ -129,7 +159,9 @@ describe('enumerateBracketStrings and bracketStringAt', () => {
   });
 
   it('should refuse spaces above the limit and ranks out of range', () => {
-    expect(() => enumerateBracketStrings(16, 'prefix', 1, 1000)).toThrow(/12870 strings, more than the limit 1000/);
+    expect(() => enumerateBracketStrings(16, 'prefix', 1, 1000)).toThrow(
+      /12870 strings, more than the limit 1000/,
+    );
     expect(() => bracketStringAt(6, 'balanced', 1, 5n)).toThrow(/\[0, 5\)/);
     expect(() => bracketStringAt(6, 'balanced', 1, -1)).toThrow(/got -1/);
   });
@@ -143,11 +175,19 @@ describe('sampleBracketString', () => {
     [6, 'prefix', 2, 60_000],
     [5, 'prefix', 3, 60_000],
   ];
-  it.each(cases)('should be uniform over every typed string (T = %i, %s, %i type(s), chi-square)', (T, mode, k, n) => {
-    const space = enumerateBracketStrings(T, mode, k);
-    const chi2 = chiSquare((rng) => sampleBracketString(T, mode, k, rng), space, n, 1000 + T * 10 + k);
-    expect(chi2).toBeLessThan(chiBound(space.length - 1));
-  });
+  it.each(cases)(
+    'should be uniform over every typed string (T = %i, %s, %i type(s), chi-square)',
+    (T, mode, k, n) => {
+      const space = enumerateBracketStrings(T, mode, k);
+      const chi2 = chiSquare(
+        (rng) => sampleBracketString(T, mode, k, rng),
+        space,
+        n,
+        1000 + T * 10 + k,
+      );
+      expect(chi2).toBeLessThan(chiBound(space.length - 1));
+    },
+  );
 
   it('should make the chi-square test fail for a plausible but non-uniform sampler', () => {
     // Untyped shape uniform, then one type per *pair*: prefixes with unclosed openers get too little mass.

@@ -30,7 +30,11 @@ export const DEFAULT_ENUMERATION_LIMIT = 200_000;
  * countBracketStrings(16, 'balanced'); // 1430n
  * countBracketStrings(16, 'prefix');   // 12870n
  */
-export function countBracketStrings(T: number, mode: BracketMode = 'balanced', types: BracketTypes = 1): bigint {
+export function countBracketStrings(
+  T: number,
+  mode: BracketMode = 'balanced',
+  types: BracketTypes = 1,
+): bigint {
   const spec = checkBracketSpec(T, mode, types);
   return bracketTable(spec.T, spec.mode, spec.types).total;
 }
@@ -71,12 +75,20 @@ function unrank(table: BracketTable, rank: bigint): string {
  * @example
  * bracketStringAt(4, 'balanced', 1, 0n); // '(())'
  */
-export function bracketStringAt(T: number, mode: BracketMode, types: BracketTypes, rank: bigint | number): string {
+export function bracketStringAt(
+  T: number,
+  mode: BracketMode,
+  types: BracketTypes,
+  rank: bigint | number,
+): string {
   const spec = checkBracketSpec(T, mode, types);
   const table = bracketTable(spec.T, spec.mode, spec.types);
   const r = typeof rank === 'number' && Number.isSafeInteger(rank) ? BigInt(rank) : rank;
   if (typeof r !== 'bigint' || r < 0n || r >= table.total) {
-    throw new DatasetError('DATASET_INVALID_ARGUMENT', `rank must be an integer in [0, ${table.total}), got ${describe(rank)}`);
+    throw new DatasetError(
+      'DATASET_INVALID_ARGUMENT',
+      `rank must be an integer in [0, ${table.total}), got ${describe(rank)}`,
+    );
   }
   return unrank(table, r);
 }
@@ -93,11 +105,18 @@ export function bracketStringAt(T: number, mode: BracketMode, types: BracketType
  * bracketStringRank('()()', 'balanced', 1); // 1n
  */
 export function bracketStringRank(s: string, mode: BracketMode, types: BracketTypes): bigint {
-  if (typeof s !== 'string') throw new DatasetError('DATASET_INVALID_ARGUMENT', `expected a bracket string, got ${describe(s)}`);
+  if (typeof s !== 'string')
+    throw new DatasetError(
+      'DATASET_INVALID_ARGUMENT',
+      `expected a bracket string, got ${describe(s)}`,
+    );
   const spec = checkBracketSpec(s.length, mode, types);
   const table = bracketTable(spec.T, spec.mode, spec.types);
   const invalid = (why: string) =>
-    new DatasetError('DATASET_INVALID_ARGUMENT', `${describe(s)} is not a '${spec.mode}' string with ${spec.types} type(s): ${why}`);
+    new DatasetError(
+      'DATASET_INVALID_ARGUMENT',
+      `${describe(s)} is not a '${spec.mode}' string with ${spec.types} type(s): ${why}`,
+    );
   const stack: number[] = [];
   let r = 0n;
   for (let i = 0; i < spec.T; i++) {
@@ -105,16 +124,21 @@ export function bracketStringRank(s: string, mode: BracketMode, types: BracketTy
     const each = table.count(i + 1, stack.length + 1);
     const t = PAIRS.findIndex((pair) => pair[0] === c);
     if (t >= 0) {
-      if (t >= spec.types) throw invalid(`${JSON.stringify(c)} at position ${i} is not among the first ${spec.types} type(s)`);
+      if (t >= spec.types)
+        throw invalid(
+          `${JSON.stringify(c)} at position ${i} is not among the first ${spec.types} type(s)`,
+        );
       r += BigInt(t) * each;
       stack.push(t);
       continue;
     }
     const open = stack.pop();
-    if (open === undefined || PAIRS[open]![1] !== c) throw invalid(`${JSON.stringify(c)} at position ${i} has no matching opener`);
+    if (open === undefined || PAIRS[open]![1] !== c)
+      throw invalid(`${JSON.stringify(c)} at position ${i} has no matching opener`);
     r += BigInt(spec.types) * each;
   }
-  if (spec.mode === 'balanced' && stack.length > 0) throw invalid(`${stack.length} bracket(s) left open`);
+  if (spec.mode === 'balanced' && stack.length > 0)
+    throw invalid(`${stack.length} bracket(s) left open`);
   return r;
 }
 
@@ -139,7 +163,12 @@ export function bracketStringRank(s: string, mode: BracketMode, types: BracketTy
  * @example
  * const s = sampleBracketString(16, 'prefix', 2, createRng(7));
  */
-export function sampleBracketString(T: number, mode: BracketMode, types: BracketTypes, rng: Rng): string {
+export function sampleBracketString(
+  T: number,
+  mode: BracketMode,
+  types: BracketTypes,
+  rng: Rng,
+): string {
   const spec = checkBracketSpec(T, mode, types);
   const table = bracketTable(spec.T, spec.mode, spec.types);
   return unrank(table, uniformBigInt(rng, table.total));

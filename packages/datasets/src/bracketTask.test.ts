@@ -101,7 +101,11 @@ describe('bracketTask', () => {
   });
 
   it('should test on exactly the held-out strings when the space is enumerable, whatever the seed', () => {
-    for (const [T, mode, types] of [[8, 'balanced', 1], [16, 'prefix', 1], [8, 'prefix', 2]] as const) {
+    for (const [T, mode, types] of [
+      [8, 'balanced', 1],
+      [16, 'prefix', 1],
+      [8, 'prefix', 2],
+    ] as const) {
       const all = enumerateBracketStrings(T, mode, types);
       const heldOut = all.filter(isHeldOutBracketString);
       const a = bracketTask({ T, mode, types, seed: 1 });
@@ -150,7 +154,8 @@ describe('bracketTask', () => {
     expect(b.test.strings).toEqual(a.test.strings);
     expect(c.test.strings).not.toEqual(a.test.strings);
     checkBatch(a.test, 2);
-    for (let i = 0; i < 20; i++) expect(a.nextBatch(64).strings.some(isHeldOutBracketString)).toBe(false);
+    for (let i = 0; i < 20; i++)
+      expect(a.nextBatch(64).strings.some(isHeldOutBracketString)).toBe(false);
   });
 
   it('should reproduce its stream from a seed and resume from a saved state', () => {

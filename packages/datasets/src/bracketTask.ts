@@ -2,7 +2,11 @@ import { createRng } from '@boltzmann/ising-core';
 import type { Rng } from '@boltzmann/ising-core';
 import { encodeBracketStrings, bracketVocab } from './bracketEncoding.js';
 import type { BracketBatch } from './bracketEncoding.js';
-import { DEFAULT_ENUMERATION_LIMIT, enumerateBracketStrings, sampleBracketString } from './bracketStrings.js';
+import {
+  DEFAULT_ENUMERATION_LIMIT,
+  enumerateBracketStrings,
+  sampleBracketString,
+} from './bracketStrings.js';
 import type { BracketMode, BracketTypes } from './bracketStrings.js';
 import { DatasetError } from './errors.js';
 import { assertFiniteNumber, assertIntInRange, describe } from './internal/assert.js';
@@ -85,12 +89,23 @@ export interface BracketTask {
  */
 export function bracketTask(options: BracketTaskOptions): BracketTask {
   if (options === null || typeof options !== 'object') {
-    throw new DatasetError('DATASET_INVALID_ARGUMENT', `options must be an object, got ${describe(options)}`);
+    throw new DatasetError(
+      'DATASET_INVALID_ARGUMENT',
+      `options must be an object, got ${describe(options)}`,
+    );
   }
-  const { T, mode, types } = checkBracketSpec(options.T, options.mode ?? 'balanced', options.types ?? 1);
+  const { T, mode, types } = checkBracketSpec(
+    options.T,
+    options.mode ?? 'balanced',
+    options.types ?? 1,
+  );
   const seed = assertFiniteNumber('seed', options.seed ?? 0);
   const testSeed = assertFiniteNumber('testSeed', options.testSeed ?? 0);
-  const limit = assertIntInRange('enumerationLimit', options.enumerationLimit ?? DEFAULT_ENUMERATION_LIMIT, 0);
+  const limit = assertIntInRange(
+    'enumerationLimit',
+    options.enumerationLimit ?? DEFAULT_ENUMERATION_LIMIT,
+    0,
+  );
   const testSize = assertIntInRange('testSize', options.testSize ?? 2048, 1, 1_000_000);
   const totalCount = bracketTable(T, mode, types).total;
   const describeSpec = `T = ${T}, mode '${mode}', ${types} type(s)`;
@@ -115,7 +130,10 @@ export function bracketTask(options: BracketTaskOptions): BracketTask {
     let attempts = 0;
     while (chosen.size < testSize) {
       if (++attempts > 100 * testSize + 10_000) {
-        throw new DatasetError('DATASET_INVALID_ARGUMENT', `could not draw ${testSize} distinct held-out strings for ${describeSpec}; lower testSize`);
+        throw new DatasetError(
+          'DATASET_INVALID_ARGUMENT',
+          `could not draw ${testSize} distinct held-out strings for ${describeSpec}; lower testSize`,
+        );
       }
       const s = sampleBracketString(T, mode, types, rng);
       if (isHeldOutBracketString(s)) chosen.add(s);

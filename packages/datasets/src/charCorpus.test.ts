@@ -1,9 +1,16 @@
 import { createRng } from '@boltzmann/ising-core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createCharCorpus, createCharVocab, fixedWindows, isDatasetError, sampleWindows } from './index.js';
+import {
+  createCharCorpus,
+  createCharVocab,
+  fixedWindows,
+  isDatasetError,
+  sampleWindows,
+} from './index.js';
 
-const TEXT = 'First Citizen:\nBefore we proceed any further, hear me speak.\n\nAll:\nSpeak, speak.\n';
+const TEXT =
+  'First Citizen:\nBefore we proceed any further, hear me speak.\n\nAll:\nSpeak, speak.\n';
 
 function expectCode(fn: () => unknown, code: string, pattern?: RegExp): void {
   try {
@@ -34,7 +41,8 @@ describe('createCharVocab', () => {
         expect(ids.length).toBe([...text].length);
         expect(vocab.decode(ids)).toBe(text);
         for (const id of ids) expect(id >= 0 && id < vocab.size).toBe(true);
-        for (let i = 1; i < vocab.size; i++) expect(vocab.chars[i - 1]!.codePointAt(0)! < vocab.chars[i]!.codePointAt(0)!).toBe(true);
+        for (let i = 1; i < vocab.size; i++)
+          expect(vocab.chars[i - 1]!.codePointAt(0)! < vocab.chars[i]!.codePointAt(0)!).toBe(true);
       }),
     );
   });
@@ -55,7 +63,9 @@ describe('createCharCorpus', () => {
     expect(corpus.train.length).toBe(cut);
     expect(corpus.vocab.decode(corpus.train)).toBe(TEXT.slice(0, cut));
     expect(corpus.vocab.decode(corpus.validation)).toBe(TEXT.slice(cut));
-    expect(createCharCorpus(TEXT, { trainFraction: 0.5 }).train.length).toBe(Math.floor(TEXT.length / 2));
+    expect(createCharCorpus(TEXT, { trainFraction: 0.5 }).train.length).toBe(
+      Math.floor(TEXT.length / 2),
+    );
   });
 
   it('should sample windows whose targets are the inputs shifted by one character', () => {
@@ -68,8 +78,12 @@ describe('createCharCorpus', () => {
     for (let b = 0; b < 50; b++) {
       const s = batch.starts[b]!;
       expect(s >= 0 && s + T + 1 <= corpus.train.length).toBe(true);
-      expect(corpus.vocab.decode(batch.inputs.subarray(b * T, (b + 1) * T))).toBe(train.slice(s, s + T));
-      expect(corpus.vocab.decode(batch.targets.subarray(b * T, (b + 1) * T))).toBe(train.slice(s + 1, s + T + 1));
+      expect(corpus.vocab.decode(batch.inputs.subarray(b * T, (b + 1) * T))).toBe(
+        train.slice(s, s + T),
+      );
+      expect(corpus.vocab.decode(batch.targets.subarray(b * T, (b + 1) * T))).toBe(
+        train.slice(s + 1, s + T + 1),
+      );
     }
   });
 
@@ -102,14 +116,46 @@ describe('createCharCorpus', () => {
   it('should reject bad splits, sizes, T and rng with a coded error naming the value', () => {
     const corpus = createCharCorpus(TEXT);
     const rng = createRng(0);
-    expectCode(() => corpus.sampleBatch('test' as 'train', 4, 4, rng), 'DATASET_INVALID_ARGUMENT', /"test"/);
-    expectCode(() => corpus.sampleBatch('train', 0, 4, rng), 'DATASET_INVALID_ARGUMENT', /batchSize.*got 0/);
-    expectCode(() => corpus.sampleBatch('train', 2.5, 4, rng), 'DATASET_INVALID_ARGUMENT', /batchSize.*got 2.5/);
-    expectCode(() => corpus.sampleBatch('train', 4, 0, rng), 'DATASET_INVALID_ARGUMENT', /T must.*got 0/);
-    expectCode(() => corpus.sampleBatch('validation', 4, 1000, rng), 'DATASET_INVALID_ARGUMENT', /T = 1000 needs at least 1001/);
-    expectCode(() => corpus.sampleBatch('train', 4, 4, {} as never), 'DATASET_INVALID_ARGUMENT', /rng/);
-    expectCode(() => corpus.validationWindows(4, 4, Number.NaN), 'DATASET_INVALID_ARGUMENT', /seed.*NaN/);
-    expectCode(() => createCharCorpus(TEXT, { trainFraction: 1 }), 'DATASET_INVALID_ARGUMENT', /trainFraction/);
+    expectCode(
+      () => corpus.sampleBatch('test' as 'train', 4, 4, rng),
+      'DATASET_INVALID_ARGUMENT',
+      /"test"/,
+    );
+    expectCode(
+      () => corpus.sampleBatch('train', 0, 4, rng),
+      'DATASET_INVALID_ARGUMENT',
+      /batchSize.*got 0/,
+    );
+    expectCode(
+      () => corpus.sampleBatch('train', 2.5, 4, rng),
+      'DATASET_INVALID_ARGUMENT',
+      /batchSize.*got 2.5/,
+    );
+    expectCode(
+      () => corpus.sampleBatch('train', 4, 0, rng),
+      'DATASET_INVALID_ARGUMENT',
+      /T must.*got 0/,
+    );
+    expectCode(
+      () => corpus.sampleBatch('validation', 4, 1000, rng),
+      'DATASET_INVALID_ARGUMENT',
+      /T = 1000 needs at least 1001/,
+    );
+    expectCode(
+      () => corpus.sampleBatch('train', 4, 4, {} as never),
+      'DATASET_INVALID_ARGUMENT',
+      /rng/,
+    );
+    expectCode(
+      () => corpus.validationWindows(4, 4, Number.NaN),
+      'DATASET_INVALID_ARGUMENT',
+      /seed.*NaN/,
+    );
+    expectCode(
+      () => createCharCorpus(TEXT, { trainFraction: 1 }),
+      'DATASET_INVALID_ARGUMENT',
+      /trainFraction/,
+    );
     expectCode(() => createCharCorpus('abc'), 'DATASET_INVALID_ARGUMENT', /shorter than 2/);
   });
 });

@@ -66,7 +66,10 @@ export interface CharCorpusOptions {
 export function createCharCorpus(text: string, options: CharCorpusOptions = {}): CharCorpus {
   const trainFraction = assertFiniteNumber('trainFraction', options.trainFraction ?? 0.9);
   if (trainFraction <= 0 || trainFraction >= 1) {
-    throw new DatasetError('DATASET_INVALID_ARGUMENT', `trainFraction must be in (0, 1), got ${trainFraction}`);
+    throw new DatasetError(
+      'DATASET_INVALID_ARGUMENT',
+      `trainFraction must be in (0, 1), got ${trainFraction}`,
+    );
   }
   const vocab = createCharVocab(text);
   const tokens = vocab.encode(text);
@@ -87,11 +90,15 @@ export function createCharCorpus(text: string, options: CharCorpusOptions = {}):
     validation,
     sampleBatch(split: CharSplit, batchSize: number, T: number, rng: Rng): TokenBatch {
       if (split !== 'train' && split !== 'validation') {
-        throw new DatasetError('DATASET_INVALID_ARGUMENT', `split must be 'train' or 'validation', got ${describe(split)}`);
+        throw new DatasetError(
+          'DATASET_INVALID_ARGUMENT',
+          `split must be 'train' or 'validation', got ${describe(split)}`,
+        );
       }
       return sampleWindows(split === 'train' ? train : validation, batchSize, T, rng);
     },
-    validationWindows: (T: number, count: number, seed: number) => fixedWindows(validation, T, count, seed),
+    validationWindows: (T: number, count: number, seed: number) =>
+      fixedWindows(validation, T, count, seed),
   });
 }
 
@@ -108,17 +115,31 @@ export function createCharCorpus(text: string, options: CharCorpusOptions = {}):
  * @example
  * const { inputs, targets } = sampleWindows(corpus.train, 64, 12, createRng(0));
  */
-export function sampleWindows(tokens: Int32Array, batchSize: number, T: number, rng: Rng): TokenBatch {
+export function sampleWindows(
+  tokens: Int32Array,
+  batchSize: number,
+  T: number,
+  rng: Rng,
+): TokenBatch {
   if (!(tokens instanceof Int32Array)) {
-    throw new DatasetError('DATASET_INVALID_ARGUMENT', `tokens must be an Int32Array, got ${describe(tokens)}`);
+    throw new DatasetError(
+      'DATASET_INVALID_ARGUMENT',
+      `tokens must be an Int32Array, got ${describe(tokens)}`,
+    );
   }
   assertIntInRange('batchSize', batchSize, 1, 1 << 24);
   assertIntInRange('T', T, 1);
   if (tokens.length < T + 1) {
-    throw new DatasetError('DATASET_INVALID_ARGUMENT', `T = ${T} needs at least ${T + 1} tokens, the split has ${tokens.length}`);
+    throw new DatasetError(
+      'DATASET_INVALID_ARGUMENT',
+      `T = ${T} needs at least ${T + 1} tokens, the split has ${tokens.length}`,
+    );
   }
   if (rng === null || typeof rng !== 'object' || typeof rng.next !== 'function') {
-    throw new DatasetError('DATASET_INVALID_ARGUMENT', `rng must be an Rng from createRng, got ${describe(rng)}`);
+    throw new DatasetError(
+      'DATASET_INVALID_ARGUMENT',
+      `rng must be an Rng from createRng, got ${describe(rng)}`,
+    );
   }
   const positions = tokens.length - T;
   const inputs = new Int32Array(batchSize * T);
@@ -146,7 +167,12 @@ export function sampleWindows(tokens: Int32Array, batchSize: number, T: number, 
  * @example
  * const evalSet = fixedWindows(corpus.validation, 12, 2048, 1234);
  */
-export function fixedWindows(tokens: Int32Array, T: number, count: number, seed: number): TokenBatch {
+export function fixedWindows(
+  tokens: Int32Array,
+  T: number,
+  count: number,
+  seed: number,
+): TokenBatch {
   assertFiniteNumber('seed', seed);
   return sampleWindows(tokens, count, T, createRng(seed));
 }

@@ -37,7 +37,10 @@ export interface CharVocab {
  */
 export function createCharVocab(text: string): CharVocab {
   if (typeof text !== 'string' || text.length === 0) {
-    throw new DatasetError('DATASET_INVALID_ARGUMENT', `text must be a non-empty string, got ${describe(text)}`);
+    throw new DatasetError(
+      'DATASET_INVALID_ARGUMENT',
+      `text must be a non-empty string, got ${describe(text)}`,
+    );
   }
   const chars = Array.from(new Set(text)).sort((a, b) => a.codePointAt(0)! - b.codePointAt(0)!);
   const ids = new Map<string, number>(chars.map((c, i) => [c, i]));
@@ -47,14 +50,20 @@ export function createCharVocab(text: string): CharVocab {
     idOf: (char: string) => ids.get(char) ?? -1,
     encode(input: string): Int32Array {
       if (typeof input !== 'string') {
-        throw new DatasetError('DATASET_INVALID_ARGUMENT', `encode needs a string, got ${describe(input)}`);
+        throw new DatasetError(
+          'DATASET_INVALID_ARGUMENT',
+          `encode needs a string, got ${describe(input)}`,
+        );
       }
       const out = new Int32Array(input.length);
       let n = 0;
       for (const c of input) {
         const id = ids.get(c);
         if (id === undefined) {
-          throw new DatasetError('DATASET_INVALID_ARGUMENT', `character ${JSON.stringify(c)} at code point index ${n} is not in the vocabulary`);
+          throw new DatasetError(
+            'DATASET_INVALID_ARGUMENT',
+            `character ${JSON.stringify(c)} at code point index ${n} is not in the vocabulary`,
+          );
         }
         out[n++] = id;
       }
@@ -67,7 +76,10 @@ export function createCharVocab(text: string): CharVocab {
         const id = input[i]!;
         const c = Number.isInteger(id) ? chars[id] : undefined;
         if (c === undefined) {
-          throw new DatasetError('DATASET_INVALID_ARGUMENT', `id ${describe(id)} at index ${i} is not in [0, ${chars.length})`);
+          throw new DatasetError(
+            'DATASET_INVALID_ARGUMENT',
+            `id ${describe(id)} at index ${i} is not in [0, ${chars.length})`,
+          );
         }
         s += c;
       }

@@ -56,5 +56,8 @@ export class DatasetError extends Error {
  * @returns whether `value` is such an error.
  */
 export function isDatasetError(value: unknown, code?: DatasetErrorCode): value is DatasetError {
-  return hasErrorBrand(value, 'DatasetError') && (code === undefined || (value as DatasetError).code === code);
+  return (
+    hasErrorBrand(value, 'DatasetError') &&
+    (code === undefined || (value as DatasetError).code === code)
+  );
 }

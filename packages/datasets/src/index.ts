@@ -13,9 +13,20 @@ export {
   loadTinyShakespeare,
   loadTinyShakespeareSync,
 } from './tinyShakespeare.js';
-export type { FetchLike, FetchResponseLike, TinyShakespeare, TinyShakespeareOptions } from './tinyShakespeare.js';
+export type {
+  FetchLike,
+  FetchResponseLike,
+  TinyShakespeare,
+  TinyShakespeareOptions,
+} from './tinyShakespeare.js';
 export { loadTinyShakespeareFrom } from './loadTinyShakespeareFrom.js';
-export type { CorpusBytesSource, CorpusSource, CorpusSourceOptions, CorpusUrlSource, VerifiedCorpus } from './loadTinyShakespeareFrom.js';
+export type {
+  CorpusBytesSource,
+  CorpusSource,
+  CorpusSourceOptions,
+  CorpusUrlSource,
+  VerifiedCorpus,
+} from './loadTinyShakespeareFrom.js';
 export {
   DEFAULT_ENUMERATION_LIMIT,
   bracketStringAt,

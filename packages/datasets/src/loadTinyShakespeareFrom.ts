@@ -8,7 +8,11 @@ import type { DatasetErrorCode } from './errors.js';
 import { checkSha256, describe } from './internal/assert.js';
 import { checkFetchOptions, fetchBounded } from './internal/boundedFetch.js';
 import type { FetchLike } from './internal/boundedFetch.js';
-import { DEFAULT_DOWNLOAD_TIMEOUT_MS, DEFAULT_MAX_DOWNLOAD_BYTES, TINY_SHAKESPEARE_SHA256 } from './tinyShakespeare.js';
+import {
+  DEFAULT_DOWNLOAD_TIMEOUT_MS,
+  DEFAULT_MAX_DOWNLOAD_BYTES,
+  TINY_SHAKESPEARE_SHA256,
+} from './tinyShakespeare.js';
 
 /** What every source of {@link loadTinyShakespeareFrom} accepts. */
 export interface CorpusSourceOptions extends CharCorpusOptions {
@@ -63,13 +67,22 @@ const tagOf = (value: unknown): string => Object.prototype.toString.call(value);
 /** The bytes as a Uint8Array over an ArrayBuffer (WebCrypto refuses shared memory); tags, not instanceof, so other realms' arrays pass. */
 function asBytes(value: unknown): Uint8Array {
   let bytes: Uint8Array;
-  if (ArrayBuffer.isView(value) && tagOf(value) === '[object Uint8Array]') bytes = value as Uint8Array;
+  if (ArrayBuffer.isView(value) && tagOf(value) === '[object Uint8Array]')
+    bytes = value as Uint8Array;
   else if (tagOf(value) === '[object ArrayBuffer]') bytes = new Uint8Array(value as ArrayBuffer);
   else {
-    const hint = typeof value === 'string' ? ' (for text you already have, use createCharCorpus(text))' : '';
-    throw new DatasetError('DATASET_INVALID_ARGUMENT', `bytes must be a Uint8Array or an ArrayBuffer, got ${describe(value)}${hint}`);
+    const hint =
+      typeof value === 'string' ? ' (for text you already have, use createCharCorpus(text))' : '';
+    throw new DatasetError(
+      'DATASET_INVALID_ARGUMENT',
+      `bytes must be a Uint8Array or an ArrayBuffer, got ${describe(value)}${hint}`,
+    );
   }
-  if (bytes.length === 0) throw new DatasetError('DATASET_INVALID_ARGUMENT', 'bytes is empty (0 bytes); pass the contents of the corpus file');
+  if (bytes.length === 0)
+    throw new DatasetError(
+      'DATASET_INVALID_ARGUMENT',
+      'bytes is empty (0 bytes); pass the contents of the corpus file',
+    );
   return tagOf(bytes.buffer) === '[object ArrayBuffer]' ? bytes : bytes.slice();
 }
 
@@ -87,7 +100,13 @@ async function sha256Hex(bytes: Uint8Array): Promise<string> {
 }
 
 /** Hashes, checks and decodes; `from` names the source in messages ("given as bytes", "fetched from <url>"). */
-async function verify(bytes: Uint8Array, expectedSha256: string, what: string, from: string, advice: string): Promise<string> {
+async function verify(
+  bytes: Uint8Array,
+  expectedSha256: string,
+  what: string,
+  from: string,
+  advice: string,
+): Promise<string> {
   // digest() copies the bytes when it is called and decoding happens in the same tick, so the text
   // is exactly what was hashed even when the caller reuses its buffer meanwhile.
   const hashing = sha256Hex(bytes);
@@ -106,7 +125,10 @@ async function verify(bytes: Uint8Array, expectedSha256: string, what: string, f
     );
   }
   if (text === undefined) {
-    throw new DatasetError('DATASET_INVALID_ARGUMENT', `${what} ${from} is not valid UTF-8 text (${bytes.length} bytes with sha256 ${actual})`);
+    throw new DatasetError(
+      'DATASET_INVALID_ARGUMENT',
+      `${what} ${from} is not valid UTF-8 text (${bytes.length} bytes with sha256 ${actual})`,
+    );
   }
   return text;
 }
@@ -122,7 +144,10 @@ async function fetchBytes(source: CorpusUrlSource, what: string): Promise<Uint8A
     );
   const fetchImpl = source.fetch ?? (globalThis.fetch as FetchLike | undefined);
   if (typeof fetchImpl !== 'function') {
-    throw new DatasetError('DATASET_UNSUPPORTED', `no fetch implementation is available to fetch ${echo(url)}; pass options.fetch, or pass { bytes }`);
+    throw new DatasetError(
+      'DATASET_UNSUPPORTED',
+      `no fetch implementation is available to fetch ${echo(url)}; pass options.fetch, or pass { bytes }`,
+    );
   }
   let bytes: Uint8Array;
   try {
@@ -164,24 +189,38 @@ async function fetchBytes(source: CorpusUrlSource, what: string): Promise<Uint8A
  */
 export async function loadTinyShakespeareFrom(source: CorpusSource): Promise<VerifiedCorpus> {
   if (source === null || typeof source !== 'object') {
-    throw new DatasetError('DATASET_INVALID_ARGUMENT', `source must be an object { bytes } or { url }, got ${describe(source)}`);
+    throw new DatasetError(
+      'DATASET_INVALID_ARGUMENT',
+      `source must be an object { bytes } or { url }, got ${describe(source)}`,
+    );
   }
   const hasBytes = source.bytes !== undefined;
   const hasUrl = source.url !== undefined;
   if (hasBytes === hasUrl) {
-    throw new DatasetError('DATASET_INVALID_ARGUMENT', `pass exactly one of source.bytes or source.url, got ${hasBytes ? 'both' : 'neither'}`);
+    throw new DatasetError(
+      'DATASET_INVALID_ARGUMENT',
+      `pass exactly one of source.bytes or source.url, got ${hasBytes ? 'both' : 'neither'}`,
+    );
   }
-  const expectedSha256 = checkSha256('expectedSha256', source.expectedSha256 ?? TINY_SHAKESPEARE_SHA256);
-  const what = expectedSha256 === TINY_SHAKESPEARE_SHA256 ? 'Tiny Shakespeare (input.txt)' : 'the corpus';
+  const expectedSha256 = checkSha256(
+    'expectedSha256',
+    source.expectedSha256 ?? TINY_SHAKESPEARE_SHA256,
+  );
+  const what =
+    expectedSha256 === TINY_SHAKESPEARE_SHA256 ? 'Tiny Shakespeare (input.txt)' : 'the corpus';
   let text: string;
   if (source.url === undefined) {
     const bytes = asBytes(source.bytes);
-    const advice = 'Pass the bytes of the canonical input.txt, or the expectedSha256 of the file you mean to load.';
+    const advice =
+      'Pass the bytes of the canonical input.txt, or the expectedSha256 of the file you mean to load.';
     text = await verify(bytes, expectedSha256, what, 'given as bytes', advice);
   } else {
     const { url } = source;
     if (typeof url !== 'string' || url === '') {
-      throw new DatasetError('DATASET_INVALID_ARGUMENT', `source.url must be a non-empty string, got ${describe(url)}`);
+      throw new DatasetError(
+        'DATASET_INVALID_ARGUMENT',
+        `source.url must be a non-empty string, got ${describe(url)}`,
+      );
     }
     checkFetchOptions(source);
     const bytes = await fetchBytes(source, what);
@@ -189,5 +228,10 @@ export async function loadTinyShakespeareFrom(source: CorpusSource): Promise<Ver
     text = await verify(bytes, expectedSha256, what, `fetched from ${echo(url)}`, advice);
   }
   const corpus = createCharCorpus(text, source);
-  return Object.freeze({ ...corpus, source: hasUrl ? 'url' : 'bytes', url: source.url, sha256: expectedSha256 });
+  return Object.freeze({
+    ...corpus,
+    source: hasUrl ? 'url' : 'bytes',
+    url: source.url,
+    sha256: expectedSha256,
+  });
 }

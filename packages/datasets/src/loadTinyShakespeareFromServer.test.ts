@@ -8,7 +8,11 @@ import { codeOf, listen, localFetch, useSandbox } from './loaderTestkit.js';
 
 // CI sets BOLTZMANN_DATA_DIR relative to the repository root; locally fall back to the shared copy.
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
-const REAL_FILE = join(resolve(repoRoot, process.env.BOLTZMANN_DATA_DIR || '../shared/data'), 'tinyshakespeare', 'input.txt');
+const REAL_FILE = join(
+  resolve(repoRoot, process.env.BOLTZMANN_DATA_DIR || '../shared/data'),
+  'tinyshakespeare',
+  'input.txt',
+);
 const FILE = readFileSync(REAL_FILE);
 
 const sandbox = useSandbox();
@@ -16,7 +20,10 @@ let server: Awaited<ReturnType<typeof listen>>;
 beforeAll(async () => {
   server = await listen((req, res) => {
     if (req.url === '/input.txt') {
-      res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': String(FILE.length) });
+      res.writeHead(200, {
+        'Content-Type': 'text/plain; charset=utf-8',
+        'Content-Length': String(FILE.length),
+      });
       res.end(FILE);
     } else if (req.url === '/chunked.txt') {
       // No Content-Length: only counting the streamed bytes can stop this one.
@@ -36,7 +43,10 @@ afterAll(() => server.close());
 
 describe('loadTinyShakespeareFrom({ url }) from a server on 127.0.0.1', () => {
   it('should fetch and verify the real file, and store nothing', async () => {
-    const data = await loadTinyShakespeareFrom({ url: `${server.base}/input.txt`, fetch: localFetch });
+    const data = await loadTinyShakespeareFrom({
+      url: `${server.base}/input.txt`,
+      fetch: localFetch,
+    });
     expect(data.source).toBe('url');
     expect(data.url).toBe(`${server.base}/input.txt`);
     expect(data.sha256).toBe(TINY_SHAKESPEARE_SHA256);
@@ -47,16 +57,38 @@ describe('loadTinyShakespeareFrom({ url }) from a server on 127.0.0.1', () => {
 
   it('should enforce maxBytes while streaming and timeoutMs, and report a 404 and an abort as DATASET_OFFLINE', async () => {
     const at = (path: string) => `${server.base}${path}`;
-    const large = await codeOf(loadTinyShakespeareFrom({ url: at('/chunked.txt'), fetch: localFetch, maxBytes: 200_000 }));
-    expect(large).toEqual({ code: 'DATASET_TOO_LARGE', message: expect.stringContaining('200,000 bytes (options.maxBytes)') });
-    const announced = await codeOf(loadTinyShakespeareFrom({ url: at('/input.txt'), fetch: localFetch, maxBytes: 4096 }));
-    expect(announced).toEqual({ code: 'DATASET_TOO_LARGE', message: expect.stringContaining('announced 1,115,394 bytes') });
-    const slow = await codeOf(loadTinyShakespeareFrom({ url: at('/stall'), fetch: localFetch, timeoutMs: 300 }));
-    expect(slow).toEqual({ code: 'DATASET_TIMEOUT', message: expect.stringContaining('within 300 ms (options.timeoutMs)') });
-    const missing = await codeOf(loadTinyShakespeareFrom({ url: at('/nothing.txt'), fetch: localFetch }));
-    expect(missing).toEqual({ code: 'DATASET_OFFLINE', message: expect.stringContaining('HTTP 404 "Not Found"') });
+    const large = await codeOf(
+      loadTinyShakespeareFrom({ url: at('/chunked.txt'), fetch: localFetch, maxBytes: 200_000 }),
+    );
+    expect(large).toEqual({
+      code: 'DATASET_TOO_LARGE',
+      message: expect.stringContaining('200,000 bytes (options.maxBytes)'),
+    });
+    const announced = await codeOf(
+      loadTinyShakespeareFrom({ url: at('/input.txt'), fetch: localFetch, maxBytes: 4096 }),
+    );
+    expect(announced).toEqual({
+      code: 'DATASET_TOO_LARGE',
+      message: expect.stringContaining('announced 1,115,394 bytes'),
+    });
+    const slow = await codeOf(
+      loadTinyShakespeareFrom({ url: at('/stall'), fetch: localFetch, timeoutMs: 300 }),
+    );
+    expect(slow).toEqual({
+      code: 'DATASET_TIMEOUT',
+      message: expect.stringContaining('within 300 ms (options.timeoutMs)'),
+    });
+    const missing = await codeOf(
+      loadTinyShakespeareFrom({ url: at('/nothing.txt'), fetch: localFetch }),
+    );
+    expect(missing).toEqual({
+      code: 'DATASET_OFFLINE',
+      message: expect.stringContaining('HTTP 404 "Not Found"'),
+    });
     const controller = new AbortController();
-    const aborted = codeOf(loadTinyShakespeareFrom({ url: at('/stall'), fetch: localFetch, signal: controller.signal }));
+    const aborted = codeOf(
+      loadTinyShakespeareFrom({ url: at('/stall'), fetch: localFetch, signal: controller.signal }),
+    );
     setTimeout(() => controller.abort(), 100);
     expect((await aborted).code).toBe('DATASET_OFFLINE');
   }, 20_000);

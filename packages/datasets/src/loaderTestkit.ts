@@ -19,10 +19,14 @@ export const noNetwork: FetchLike = () => {
 const realFetch = globalThis.fetch;
 /** The real fetch, for http://127.0.0.1 only. */
 export const localFetch: FetchLike = (url, init) =>
-  url.startsWith('http://127.0.0.1:') ? realFetch(url, init) : Promise.reject(new Error(`refusing ${url}`));
+  url.startsWith('http://127.0.0.1:')
+    ? realFetch(url, init)
+    : Promise.reject(new Error(`refusing ${url}`));
 
 /** The code and message of the DatasetError `promise` rejects with (anything else fails). */
-export async function codeOf(promise: Promise<unknown>): Promise<{ code: string; message: string }> {
+export async function codeOf(
+  promise: Promise<unknown>,
+): Promise<{ code: string; message: string }> {
   try {
     await promise;
   } catch (error) {

@@ -1,5 +1,12 @@
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRng } from '@boltzmann/ising-core';
@@ -34,18 +41,24 @@ describe('loadTinyShakespeare (the real file)', () => {
     expect(data.validation.length).toBe(111_540);
     expect(data.text.startsWith('First Citizen:')).toBe(true);
     expect(data.vocab.chars[0]).toBe('\n');
-    expect(data.vocab.chars.join('')).toContain('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz');
+    expect(data.vocab.chars.join('')).toContain(
+      'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz',
+    );
     expect(data.vocab.decode(data.tokens)).toBe(data.text);
     const batch = data.sampleBatch('train', 4, 12, createRng(0));
     for (let b = 0; b < 4; b++) {
       const s = batch.starts[b]!;
-      expect(data.vocab.decode(batch.inputs.subarray(b * 12, b * 12 + 12))).toBe(data.text.slice(s, s + 12));
+      expect(data.vocab.decode(batch.inputs.subarray(b * 12, b * 12 + 12))).toBe(
+        data.text.slice(s, s + 12),
+      );
     }
     const cut = data.train.length;
     const v = data.validationWindows(12, 16, 7);
     const again = loadTinyShakespeareSync({ dataDir: DATA_DIR }).validationWindows(12, 16, 7);
     expect(v.inputs).toEqual(again.inputs);
-    expect(data.vocab.decode(v.targets.subarray(0, 12))).toBe(data.text.slice(cut + v.starts[0]! + 1, cut + v.starts[0]! + 13));
+    expect(data.vocab.decode(v.targets.subarray(0, 12))).toBe(
+      data.text.slice(cut + v.starts[0]! + 1, cut + v.starts[0]! + 13),
+    );
   });
 
   it('should read BOLTZMANN_DATA_DIR, accepting <dir>/input.txt as well as <dir>/tinyshakespeare/input.txt', async () => {
@@ -75,7 +88,9 @@ describe('loadTinyShakespeare (missing and corrupt files)', () => {
   it('should say where it looked and what to set when the file is missing and downloading is off', async () => {
     const fetch = vi.fn(noNetwork);
     const dataDir = join(tmp, 'empty');
-    const { code, message } = await codeOf(loadTinyShakespeare({ dataDir, cacheDir: join(tmp, 'cache'), download: false, fetch }));
+    const { code, message } = await codeOf(
+      loadTinyShakespeare({ dataDir, cacheDir: join(tmp, 'cache'), download: false, fetch }),
+    );
     expect(code).toBe('DATASET_NOT_FOUND');
     expect(message).toContain(join(dataDir, 'tinyshakespeare', 'input.txt'));
     expect(message).toContain(join(dataDir, 'input.txt'));
@@ -90,7 +105,9 @@ describe('loadTinyShakespeare (missing and corrupt files)', () => {
     const { code, message } = await codeOf(loadTinyShakespeare({ path: missing, fetch }));
     expect(code).toBe('DATASET_NOT_FOUND');
     expect(message).toContain(missing);
-    expect(() => loadTinyShakespeareSync({ cacheDir: join(tmp, 'c'), fetch })).toThrow(/never downloads/);
+    expect(() => loadTinyShakespeareSync({ cacheDir: join(tmp, 'c'), fetch })).toThrow(
+      /never downloads/,
+    );
     expect(fetch).not.toHaveBeenCalled();
   });
 
@@ -116,7 +133,9 @@ describe('loadTinyShakespeare (missing and corrupt files)', () => {
     const fetch = vi.fn(noNetwork);
     mkdirSync(join(tmp, 'empty'));
     vi.stubEnv('BOLTZMANN_DATA_DIR', join(tmp, 'empty'));
-    expect((await codeOf(loadTinyShakespeare({ fetch }))).message).toMatch(/that folder lacks the file/);
+    expect((await codeOf(loadTinyShakespeare({ fetch }))).message).toMatch(
+      /that folder lacks the file/,
+    );
     writeFileSync(join(tmp, 'file'), SMALL);
     const notFolder = await codeOf(loadTinyShakespeare({ dataDir: join(tmp, 'file'), fetch }));
     expect(notFolder.code).toBe('DATASET_NOT_FOUND');
@@ -153,10 +172,19 @@ describe('loadTinyShakespeare (missing and corrupt files)', () => {
     writeFileSync(file, SMALL);
     const data = loadTinyShakespeareSync({ path: file, expectedSha256: SMALL_SHA.toUpperCase() });
     expect(data.text).toBe(SMALL);
-    expect((await codeOf(loadTinyShakespeare({ path: file, expectedSha256: 'abc' }))).code).toBe('DATASET_INVALID_ARGUMENT');
+    expect((await codeOf(loadTinyShakespeare({ path: file, expectedSha256: 'abc' }))).code).toBe(
+      'DATASET_INVALID_ARGUMENT',
+    );
     expect((await codeOf(loadTinyShakespeare({ path: '' }))).code).toBe('DATASET_INVALID_ARGUMENT');
-    for (const bad of [{ expectedSha256: 42 }, { download: 'no' }, { fetch: 'http' }, { dataDir: 3 }]) {
-      const { code, message } = await codeOf(loadTinyShakespeare({ path: file, ...(bad as object) }));
+    for (const bad of [
+      { expectedSha256: 42 },
+      { download: 'no' },
+      { fetch: 'http' },
+      { dataDir: 3 },
+    ]) {
+      const { code, message } = await codeOf(
+        loadTinyShakespeare({ path: file, ...(bad as object) }),
+      );
       expect(code).toBe('DATASET_INVALID_ARGUMENT');
       expect(message).toMatch(/got (42|"no"|"http"|3)/);
     }
@@ -184,7 +212,12 @@ describe('loadTinyShakespeare (download from a local server)', () => {
 
   it('should download into the cache atomically, then read the cache without the server', async () => {
     const cacheDir = join(tmp, 'cache');
-    const options = { cacheDir, url: `${base}/input.txt`, expectedSha256: SMALL_SHA, fetch: localFetch };
+    const options = {
+      cacheDir,
+      url: `${base}/input.txt`,
+      expectedSha256: SMALL_SHA,
+      fetch: localFetch,
+    };
     hits.length = 0;
     const first = await loadTinyShakespeare(options);
     expect(first.source).toBe('download');
@@ -201,23 +234,31 @@ describe('loadTinyShakespeare (download from a local server)', () => {
   it('should report HTTP errors, empty bodies and refused connections as DATASET_OFFLINE with a way out', async () => {
     const cacheDir = join(tmp, 'cache');
     const target = join(cacheDir, 'tinyshakespeare', 'input.txt');
-    const notFound = await codeOf(loadTinyShakespeare({ cacheDir, url: `${base}/missing`, fetch: localFetch }));
+    const notFound = await codeOf(
+      loadTinyShakespeare({ cacheDir, url: `${base}/missing`, fetch: localFetch }),
+    );
     expect(notFound.code).toBe('DATASET_OFFLINE');
     expect(notFound.message).toContain('HTTP 404');
     expect(notFound.message).toContain(target);
     expect(notFound.message).toContain('BOLTZMANN_DATA_DIR');
-    const empty = await codeOf(loadTinyShakespeare({ cacheDir, url: `${base}/empty.txt`, fetch: localFetch }));
+    const empty = await codeOf(
+      loadTinyShakespeare({ cacheDir, url: `${base}/empty.txt`, fetch: localFetch }),
+    );
     expect(empty.message).toMatch(/empty body/);
     const closed = await listen(() => undefined);
     await closed.close();
-    const refused = await codeOf(loadTinyShakespeare({ cacheDir, url: `${closed.base}/input.txt`, fetch: localFetch }));
+    const refused = await codeOf(
+      loadTinyShakespeare({ cacheDir, url: `${closed.base}/input.txt`, fetch: localFetch }),
+    );
     expect(refused.code).toBe('DATASET_OFFLINE');
     expect(existsSync(target)).toBe(false);
   });
 
   it('should refuse a download with the wrong hash and write nothing', async () => {
     const cacheDir = join(tmp, 'cache');
-    const { code, message } = await codeOf(loadTinyShakespeare({ cacheDir, url: `${base}/input.txt`, fetch: localFetch }));
+    const { code, message } = await codeOf(
+      loadTinyShakespeare({ cacheDir, url: `${base}/input.txt`, fetch: localFetch }),
+    );
     expect(code).toBe('DATASET_CORRUPT');
     expect(message).toContain(SMALL_SHA);
     expect(message).toContain(TINY_SHAKESPEARE_SHA256);
@@ -225,7 +266,11 @@ describe('loadTinyShakespeare (download from a local server)', () => {
   });
 
   it('should use $XDG_CACHE_HOME/boltzmann as the default cache', async () => {
-    const data = await loadTinyShakespeare({ url: `${base}/input.txt`, expectedSha256: SMALL_SHA, fetch: localFetch });
+    const data = await loadTinyShakespeare({
+      url: `${base}/input.txt`,
+      expectedSha256: SMALL_SHA,
+      fetch: localFetch,
+    });
     expect(data.path).toBe(join(tmp, 'xdg', 'boltzmann', 'tinyshakespeare', 'input.txt'));
   });
 });

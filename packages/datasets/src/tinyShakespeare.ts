@@ -10,9 +10,11 @@ import { nodeModules } from './internal/nodeModules.js';
 import type { Candidate } from './internal/dataFile.js';
 
 /** Where Tiny Shakespeare is published: `data/tinyshakespeare/input.txt` of karpathy/char-rnn. */
-export const TINY_SHAKESPEARE_URL = 'https://raw.githubusercontent.com/karpathy/char-rnn/master/data/tinyshakespeare/input.txt';
+export const TINY_SHAKESPEARE_URL =
+  'https://raw.githubusercontent.com/karpathy/char-rnn/master/data/tinyshakespeare/input.txt';
 /** sha256 of the canonical `input.txt` (1,115,394 characters, 65 distinct). */
-export const TINY_SHAKESPEARE_SHA256 = '86c4e6aa9db7c042ec79f339dcb96d42b0075e16b8fc2e86bf0ca57e2dc565ed';
+export const TINY_SHAKESPEARE_SHA256 =
+  '86c4e6aa9db7c042ec79f339dcb96d42b0075e16b8fc2e86bf0ca57e2dc565ed';
 /** The environment variable naming a data directory (holding `tinyshakespeare/input.txt` or `input.txt`). */
 export const DATA_DIR_ENV = 'BOLTZMANN_DATA_DIR';
 /** Default largest download accepted, in bytes (8 MiB; the file is about 1.1 MB). */
@@ -77,17 +79,29 @@ interface Plan {
 
 function plan(options: TinyShakespeareOptions): Plan {
   if (options === null || typeof options !== 'object') {
-    throw new DatasetError('DATASET_INVALID_ARGUMENT', `options must be an object, got ${describe(options)}`);
+    throw new DatasetError(
+      'DATASET_INVALID_ARGUMENT',
+      `options must be an object, got ${describe(options)}`,
+    );
   }
-  const expectedSha256 = checkSha256('expectedSha256', options.expectedSha256 ?? TINY_SHAKESPEARE_SHA256);
+  const expectedSha256 = checkSha256(
+    'expectedSha256',
+    options.expectedSha256 ?? TINY_SHAKESPEARE_SHA256,
+  );
   for (const key of ['path', 'dataDir', 'cacheDir', 'url'] as const) {
     const value = options[key];
     if (value !== undefined && (typeof value !== 'string' || value === '')) {
-      throw new DatasetError('DATASET_INVALID_ARGUMENT', `options.${key} must be a non-empty string, got ${describe(value)}`);
+      throw new DatasetError(
+        'DATASET_INVALID_ARGUMENT',
+        `options.${key} must be a non-empty string, got ${describe(value)}`,
+      );
     }
   }
   if (options.download !== undefined && typeof options.download !== 'boolean') {
-    throw new DatasetError('DATASET_INVALID_ARGUMENT', `options.download must be a boolean, got ${describe(options.download)}`);
+    throw new DatasetError(
+      'DATASET_INVALID_ARGUMENT',
+      `options.download must be a boolean, got ${describe(options.download)}`,
+    );
   }
   checkFetchOptions(options);
   const { os, path: nodePath } = nodeModules();
@@ -95,10 +109,18 @@ function plan(options: TinyShakespeareOptions): Plan {
   const homedir = os.homedir;
   const xdg = process.env.XDG_CACHE_HOME;
   // The XDG spec says relative values are invalid and must be ignored.
-  const cacheDir = resolve(options.cacheDir ?? (xdg && isAbsolute(xdg) ? join(xdg, 'boltzmann') : join(homedir(), '.cache', 'boltzmann')));
+  const cacheDir = resolve(
+    options.cacheDir ??
+      (xdg && isAbsolute(xdg) ? join(xdg, 'boltzmann') : join(homedir(), '.cache', 'boltzmann')),
+  );
   const cacheFile = join(cacheDir, 'tinyshakespeare', 'input.txt');
   if (options.path !== undefined) {
-    return { candidates: [{ path: resolve(options.path), source: 'path' }], cacheFile, expectedSha256, options };
+    return {
+      candidates: [{ path: resolve(options.path), source: 'path' }],
+      cacheFile,
+      expectedSha256,
+      options,
+    };
   }
   const env = process.env[DATA_DIR_ENV] || undefined;
   const configured = options.dataDir ?? env;
@@ -114,14 +136,20 @@ function plan(options: TinyShakespeareOptions): Plan {
   return { candidates: [{ path: cacheFile, source: 'cache' }], cacheFile, expectedSha256, options };
 }
 
-function finish(bytes: Buffer, path: string, source: TinyShakespeare['source'], p: Plan): TinyShakespeare {
+function finish(
+  bytes: Buffer,
+  path: string,
+  source: TinyShakespeare['source'],
+  p: Plan,
+): TinyShakespeare {
   const corpus = createCharCorpus(bytes.toString('utf8'), p.options);
   return Object.freeze({ ...corpus, path, source, sha256: p.expectedSha256 });
 }
 
 const looked = (p: Plan): string => p.candidates.map((c) => echo(c.path)).join(', ');
 const envNote = (): string => {
-  const value = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[DATA_DIR_ENV];
+  const value = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
+    ?.env?.[DATA_DIR_ENV];
   return `${DATA_DIR_ENV}=${value ? echo(value) : 'unset'}`;
 };
 
@@ -137,7 +165,11 @@ function notFound(p: Plan, why: string): DatasetError {
 function dataDirNotFound(p: Plan, dataDir: NonNullable<Plan['dataDir']>): DatasetError {
   const state = folderState(dataDir.path);
   const problem =
-    state === 'missing' ? 'that folder does not exist' : state === 'not-a-folder' ? 'that path is not a folder' : 'that folder lacks the file';
+    state === 'missing'
+      ? 'that folder does not exist'
+      : state === 'not-a-folder'
+        ? 'that path is not a folder'
+        : 'that folder lacks the file';
   return new DatasetError(
     'DATASET_NOT_FOUND',
     `${WHAT} not found in the data directory ${echo(dataDir.path)} set by ${dataDir.from} (${envNote()}): ${problem}; ` +
@@ -169,15 +201,19 @@ function dataDirNotFound(p: Plan, dataDir: NonNullable<Plan['dataDir']>): Datase
  * const batch = shakespeare.sampleBatch('train', 64, 12, createRng(0));
  * const evalSet = shakespeare.validationWindows(12, 2048, 1234);
  */
-export async function loadTinyShakespeare(options: TinyShakespeareOptions = {}): Promise<TinyShakespeare> {
+export async function loadTinyShakespeare(
+  options: TinyShakespeareOptions = {},
+): Promise<TinyShakespeare> {
   const p = plan(options);
   const found = readFirstCandidate(p.candidates, p.expectedSha256, WHAT);
   if (found) return finish(found.bytes, found.candidate.path, found.candidate.source, p);
-  if (options.path !== undefined) throw notFound(p, 'An explicit path is never searched around or downloaded to.');
+  if (options.path !== undefined)
+    throw notFound(p, 'An explicit path is never searched around or downloaded to.');
   if (p.dataDir !== undefined) throw dataDirNotFound(p, p.dataDir);
   if (options.download === false) throw notFound(p, 'Downloading is disabled (download: false).');
   const fetchImpl = options.fetch ?? (globalThis.fetch as FetchLike | undefined);
-  if (typeof fetchImpl !== 'function') throw notFound(p, 'No fetch implementation is available to download it.');
+  if (typeof fetchImpl !== 'function')
+    throw notFound(p, 'No fetch implementation is available to download it.');
   const bytes = await downloadVerified({
     url: options.url ?? TINY_SHAKESPEARE_URL,
     target: p.cacheFile,

@@ -2,7 +2,11 @@ import { existsSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_DOWNLOAD_TIMEOUT_MS, DEFAULT_MAX_DOWNLOAD_BYTES, loadTinyShakespeare } from './index.js';
+import {
+  DEFAULT_DOWNLOAD_TIMEOUT_MS,
+  DEFAULT_MAX_DOWNLOAD_BYTES,
+  loadTinyShakespeare,
+} from './index.js';
 import type { FetchLike } from './index.js';
 import { codeOf, listen, localFetch, useSandbox } from './loaderTestkit.js';
 
@@ -39,7 +43,11 @@ describe('loadTinyShakespeare (download limits)', () => {
   beforeAll(async () => {
     server = await listen((req, res) => {
       let hungUp!: () => void;
-      const entry: Seen = { written: 0, finished: false, closed: new Promise((done) => (hungUp = done)) };
+      const entry: Seen = {
+        written: 0,
+        finished: false,
+        closed: new Promise((done) => (hungUp = done)),
+      };
       res.on('close', hungUp);
       seen.push(entry);
       if (req.url === '/stream-50MiB') {
@@ -61,7 +69,14 @@ describe('loadTinyShakespeare (download limits)', () => {
   });
 
   const load = (path: string, options: Parameters<typeof loadTinyShakespeare>[0] = {}) =>
-    codeOf(loadTinyShakespeare({ url: `${server.base}${path}`, expectedSha256: ANY_SHA, fetch: localFetch, ...options }));
+    codeOf(
+      loadTinyShakespeare({
+        url: `${server.base}${path}`,
+        expectedSha256: ANY_SHA,
+        fetch: localFetch,
+        ...options,
+      }),
+    );
 
   it('should stop a body that passes maxBytes while it streams, and close the connection', async () => {
     const started = Date.now();
@@ -93,7 +108,12 @@ describe('loadTinyShakespeare (download limits)', () => {
   }, 10_000);
 
   it('should check the size of a body that a minimal fetch returns whole', async () => {
-    const fetch: FetchLike = async () => ({ ok: true, status: 200, statusText: 'OK', arrayBuffer: async () => new ArrayBuffer(5000) });
+    const fetch: FetchLike = async () => ({
+      ok: true,
+      status: 200,
+      statusText: 'OK',
+      arrayBuffer: async () => new ArrayBuffer(5000),
+    });
     const { code, message } = await codeOf(loadTinyShakespeare({ fetch, maxBytes: 4096 }));
     expect(code).toBe('DATASET_TOO_LARGE');
     expect(message).toContain('5,000 bytes');
@@ -138,7 +158,13 @@ describe('loadTinyShakespeare (download limits)', () => {
   }, 10_000);
 
   it('should reject malformed limits', async () => {
-    for (const bad of [{ maxBytes: 0 }, { maxBytes: 1.5 }, { timeoutMs: -1 }, { timeoutMs: 2 ** 31 }, { timeoutMs: '60s' }]) {
+    for (const bad of [
+      { maxBytes: 0 },
+      { maxBytes: 1.5 },
+      { timeoutMs: -1 },
+      { timeoutMs: 2 ** 31 },
+      { timeoutMs: '60s' },
+    ]) {
       const { code, message } = await codeOf(loadTinyShakespeare({ ...(bad as object) }));
       expect(code).toBe('DATASET_INVALID_ARGUMENT');
       expect(message).toMatch(/options\.(maxBytes|timeoutMs) must be an integer/);

@@ -63,8 +63,15 @@ function agreement(n: number, circuit: QuantumCircuit): number {
   return worst;
 }
 
-console.log(`dqa-sim anneal benchmark: tau = ${tau}, K = ${steps} Trotter steps (order 1), all-to-all couplings`);
-console.log(`node ${process.version}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}\n`);
+console.log(
+  `dqa-sim anneal benchmark: tau = ${tau}, K = ${steps} Trotter steps (order 1), all-to-all couplings`,
+);
+console.log(
+  `node ${process.version}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), load average ${os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}\n`,
+);
 
 const dqaTimes = new Map<number, { median: number; min: number }>();
 console.log('| n | dqa-sim median (ms) | dqa-sim min (ms) | runs |');
@@ -76,13 +83,17 @@ for (const n of [...new Set([...sizes, ...qcSizes])].sort((a, b) => a - b)) {
   console.log(`| ${n} | ${t.median.toFixed(1)} | ${t.min.toFixed(1)} | ${runs} |`);
 }
 
-console.log('\n| n | gates | quantum-circuit run (ms) | dqa-sim median (ms) | speed-up | max abs(Δψ) |');
+console.log(
+  '\n| n | gates | quantum-circuit run (ms) | dqa-sim median (ms) | speed-up | max abs(Δψ) |',
+);
 console.log('|---|---|---|---|---|---|');
 let previous: { n: number; ms: number } | undefined;
 for (const n of qcSizes) {
   // Skip a size whose predicted time (assuming at least ×2 per added qubit) exceeds the budget.
   if (previous !== undefined && previous.ms * 2 ** (n - previous.n) > qcBudgetMs) {
-    console.log(`| ${n} | – | skipped: predicted > ${qcBudgetMs / 1000} s from n = ${previous.n} | – | – | – |`);
+    console.log(
+      `| ${n} | – | skipped: predicted > ${qcBudgetMs / 1000} s from n = ${previous.n} | – | – | – |`,
+    );
     continue;
   }
   const { circuit, gates } = buildQc(n);
@@ -91,5 +102,7 @@ for (const n of qcSizes) {
   const ms = performance.now() - t0;
   previous = { n, ms };
   const ours = dqaTimes.get(n)!.median;
-  console.log(`| ${n} | ${gates} | ${ms.toFixed(0)} | ${ours.toFixed(1)} | ${(ms / ours).toFixed(0)}× | ${agreement(n, circuit).toExponential(1)} |`);
+  console.log(
+    `| ${n} | ${gates} | ${ms.toFixed(0)} | ${ours.toFixed(1)} | ${(ms / ours).toFixed(0)}× | ${agreement(n, circuit).toExponential(1)} |`,
+  );
 }

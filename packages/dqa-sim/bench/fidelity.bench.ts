@@ -17,8 +17,12 @@ const rng = createRng(seed);
 const fields = Array.from({ length: n }, () => fieldScale * rng.normal());
 const couplings = Array.from({ length: n * n }, () => couplingScale * rng.normal());
 
-console.log(`n = ${n}, fields ~ N(0, ${fieldScale}²), couplings ~ N(0, ${couplingScale}²), seed ${seed}, beta 1, linear schedule, order 2\n`);
-console.log('| calibration | τ | K | X | KL(target‖dqa) | KL(dqa‖target) | max abs(Δm) | mean abs(Δm) |');
+console.log(
+  `n = ${n}, fields ~ N(0, ${fieldScale}²), couplings ~ N(0, ${couplingScale}²), seed ${seed}, beta 1, linear schedule, order 2\n`,
+);
+console.log(
+  '| calibration | τ | K | X | KL(target‖dqa) | KL(dqa‖target) | max abs(Δm) | mean abs(Δm) |',
+);
 console.log('|---|---|---|---|---|---|---|---|');
 const cases: [Calibration, number[]][] = [
   ['effective-temperature', [0.5, 1, 1.5, 2, 4]],

@@ -2,7 +2,14 @@ import { add, complex, expm, matrix, multiply, subtract } from 'mathjs';
 import type { Complex, Matrix } from 'mathjs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { annealDistribution, annealStatevector, calibrationGains, compileSchedule, effectiveTemperature, energyVector } from './index.js';
+import {
+  annealDistribution,
+  annealStatevector,
+  calibrationGains,
+  compileSchedule,
+  effectiveTemperature,
+  energyVector,
+} from './index.js';
 import type { IsingProblem, ScheduleSpec } from './index.js';
 
 // Dense references built independently of the simulator's kernels: H_D and H_P as explicit
@@ -25,7 +32,8 @@ function energyOf(problem: IsingProblem, s: number): number {
   let e = 0;
   for (let j = 0; j < n; j++) {
     e -= problem.fields[j]! * spin(s, j);
-    for (let k = j + 1; k < n; k++) e -= (problem.couplings?.[j * n + k] ?? 0) * spin(s, j) * spin(s, k);
+    for (let k = j + 1; k < n; k++)
+      e -= (problem.couplings?.[j * n + k] ?? 0) * spin(s, j) * spin(s, k);
   }
   return e;
 }
@@ -42,7 +50,8 @@ function hamiltonians(problem: IsingProblem): { hd: number[][]; hp: number[][] }
   return { hd, hp };
 }
 
-const expmOf = (h: number[][], t: number): Matrix => expm(multiply(complex(0, -t), matrix(h)) as Matrix);
+const expmOf = (h: number[][], t: number): Matrix =>
+  expm(multiply(complex(0, -t), matrix(h)) as Matrix);
 
 function plusState(n: number): Matrix {
   const dim = 1 << n;
@@ -57,14 +66,24 @@ function toArrays(v: Matrix): { re: number[]; im: number[] } {
   };
 }
 
-function distance(a: { re: ArrayLike<number>; im: ArrayLike<number> }, b: { re: ArrayLike<number>; im: ArrayLike<number> }): number {
+function distance(
+  a: { re: ArrayLike<number>; im: ArrayLike<number> },
+  b: { re: ArrayLike<number>; im: ArrayLike<number> },
+): number {
   let sum = 0;
-  for (let i = 0; i < a.re.length; i++) sum += (a.re[i]! - b.re[i]!) ** 2 + (a.im[i]! - b.im[i]!) ** 2;
+  for (let i = 0; i < a.re.length; i++)
+    sum += (a.re[i]! - b.re[i]!) ** 2 + (a.im[i]! - b.im[i]!) ** 2;
   return Math.sqrt(sum);
 }
 
 /** The Trotter product written with dense matrix exponentials, factor by factor (no merging). */
-function denseTrotter(problem: IsingProblem, tau: number, steps: number, order: 1 | 2, spec: ScheduleSpec): Matrix {
+function denseTrotter(
+  problem: IsingProblem,
+  tau: number,
+  steps: number,
+  order: 1 | 2,
+  spec: ScheduleSpec,
+): Matrix {
   const { A, B } = compileSchedule(spec);
   const { hd, hp } = hamiltonians(problem);
   const dt = tau / steps;
@@ -84,7 +103,12 @@ function denseTrotter(problem: IsingProblem, tau: number, steps: number, order: 
 }
 
 /** The exact time-ordered propagator, by 4th-order Magnus slices (two Gauss points each), applied to |+⟩^n. */
-function exactEvolution(problem: IsingProblem, tau: number, slices: number, spec: ScheduleSpec): Matrix {
+function exactEvolution(
+  problem: IsingProblem,
+  tau: number,
+  slices: number,
+  spec: ScheduleSpec,
+): Matrix {
   const { A, B } = compileSchedule(spec);
   const { hd, hp } = hamiltonians(problem);
   const HD = matrix(hd);
@@ -98,13 +122,19 @@ function exactEvolution(problem: IsingProblem, tau: number, slices: number, spec
     const h2 = h((m + 0.5 + c) * delta);
     const comm = subtract(multiply(h2, h1), multiply(h1, h2)) as Matrix;
     // Ω = −iδ(H1 + H2)/2 − (√3 δ²/12)[H2, H1]
-    const omega = subtract(multiply(complex(0, -delta / 2), add(h1, h2)), multiply((Math.sqrt(3) * delta * delta) / 12, comm)) as Matrix;
+    const omega = subtract(
+      multiply(complex(0, -delta / 2), add(h1, h2)),
+      multiply((Math.sqrt(3) * delta * delta) / 12, comm),
+    ) as Matrix;
     psi = multiply(expm(omega), psi);
   }
   return psi;
 }
 
-const problem3: IsingProblem = { fields: [0.7, -0.4, 0.3], couplings: [0, 0.5, -0.6, 0, 0, 0.8, 0, 0, 0] };
+const problem3: IsingProblem = {
+  fields: [0.7, -0.4, 0.3],
+  couplings: [0, 0.5, -0.6, 0, 0, 0.8, 0, 0, 0],
+};
 
 describe('annealStatevector', () => {
   it('should equal the dense product of expm factors, step by step, for both orders and schedules', () => {
@@ -122,7 +152,8 @@ describe('annealStatevector', () => {
     const ref = toArrays(exactEvolution(problem3, tau, 120, 'linear'));
     const check = toArrays(exactEvolution(problem3, tau, 60, 'linear'));
     expect(distance(ref, check)).toBeLessThan(1e-7); // the reference itself has converged
-    const err = (order: 1 | 2, steps: number) => distance(annealStatevector(problem3, { tau, steps, order }), ref);
+    const err = (order: 1 | 2, steps: number) =>
+      distance(annealStatevector(problem3, { tau, steps, order }), ref);
     const e1 = [err(1, 16), err(1, 32)];
     const e2 = [err(2, 16), err(2, 32)];
     expect(e1[0]! / e1[1]!).toBeGreaterThan(1.8);
@@ -149,7 +180,8 @@ describe('annealDistribution', () => {
   it('should be uniform for τ = 0 and tend to uniform as τ → 0', () => {
     const p0 = annealDistribution(problem3, { tau: 0 });
     for (const v of p0) expect(Math.abs(v - 1 / 8)).toBeLessThan(1e-15);
-    const dev = (tau: number) => Math.max(...Array.from(annealDistribution(problem3, { tau }), (v) => Math.abs(v - 1 / 8)));
+    const dev = (tau: number) =>
+      Math.max(...Array.from(annealDistribution(problem3, { tau }), (v) => Math.abs(v - 1 / 8)));
     expect(dev(0.01)).toBeLessThan(3e-5); // ~ 4X·Σ|h| / 8 with X = τ²/24
     expect(dev(0.01)).toBeLessThan(dev(0.1) / 50);
   });
@@ -177,11 +209,16 @@ describe('annealDistribution', () => {
 
   it('should end a slow anneal of a frustrated triangle in its ground state', () => {
     // Antiferromagnetic triangle (6-fold degenerate), fields (0.5, 0.2, 0) leave (+,+,−) unique.
-    const triangle: IsingProblem = { fields: [0.5, 0.2, 0], couplings: [0, -1, -1, 0, 0, -1, 0, 0, 0] };
+    const triangle: IsingProblem = {
+      fields: [0.5, 0.2, 0],
+      couplings: [0, -1, -1, 0, 0, -1, 0, 0, 0],
+    };
     const e = energyVector(triangle);
     const ground = e.indexOf(Math.min(...e));
     expect(ground).toBe(0b011);
-    const pGround = [20, 40, 80].map((tau) => annealDistribution(triangle, { tau, steps: 10 * tau })[ground]!);
+    const pGround = [20, 40, 80].map(
+      (tau) => annealDistribution(triangle, { tau, steps: 10 * tau })[ground]!,
+    );
     expect(pGround[1]!).toBeGreaterThan(pGround[0]!);
     expect(pGround[2]!).toBeGreaterThan(pGround[1]!);
     expect(pGround[2]!).toBeGreaterThan(0.95);
@@ -226,12 +263,18 @@ describe('calibrationGains', () => {
 
   it('should tend to the effective-temperature gains 4X and 8X for short anneals and fine steps', () => {
     // Two corrections separate them: sin(2Φ) ≠ 2Φ (relative O(τ²)) and the midpoint sum vs the integral (O(1/K²)).
-    const { x, effectiveTemperature: et, linearResponse: lr } = calibrationGains({ tau: 0.01, steps: 256 });
+    const {
+      x,
+      effectiveTemperature: et,
+      linearResponse: lr,
+    } = calibrationGains({ tau: 0.01, steps: 256 });
     expect(x).toBeCloseTo(0.0001 / 24, 15);
     expect(Math.abs(lr.field / et.field - 1)).toBeLessThan(1e-4);
     expect(Math.abs(lr.coupling / et.coupling - 1)).toBeLessThan(1e-4);
     const coarse = calibrationGains({ tau: 0.01, steps: 32 }).linearResponse;
-    expect(Math.abs(coarse.field / et.field - 1)).toBeGreaterThan(10 * Math.abs(lr.field / et.field - 1));
+    expect(Math.abs(coarse.field / et.field - 1)).toBeGreaterThan(
+      10 * Math.abs(lr.field / et.field - 1),
+    );
   });
 });
 
@@ -239,7 +282,10 @@ describe('anneal symmetries (random problems)', () => {
   const problemArb = fc.integer({ min: 1, max: 6 }).chain((n) =>
     fc.record({
       fields: fc.array(fc.double({ min: -2, max: 2, noNaN: true }), { minLength: n, maxLength: n }),
-      couplings: fc.array(fc.double({ min: -2, max: 2, noNaN: true }), { minLength: n * n, maxLength: n * n }),
+      couplings: fc.array(fc.double({ min: -2, max: 2, noNaN: true }), {
+        minLength: n * n,
+        maxLength: n * n,
+      }),
       tau: fc.double({ min: 0, max: 10, noNaN: true }),
       steps: fc.integer({ min: 1, max: 40 }),
       order: fc.constantFrom(1 as const, 2 as const),
@@ -250,7 +296,10 @@ describe('anneal symmetries (random problems)', () => {
     fc.assert(
       fc.property(problemArb, ({ fields, couplings, tau, steps, order }) => {
         const p = annealDistribution({ fields, couplings }, { tau, steps, order });
-        const flipped = annealDistribution({ fields: fields.map((v) => -v), couplings }, { tau, steps, order });
+        const flipped = annealDistribution(
+          { fields: fields.map((v) => -v), couplings },
+          { tau, steps, order },
+        );
         const all = p.length - 1;
         let total = 0;
         p.forEach((v, s) => {

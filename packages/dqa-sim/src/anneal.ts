@@ -73,7 +73,10 @@ export function annealStatevector(problem: IsingProblem, options: AnnealOptions 
  * @example
  * const p = annealDistribution({ fields: [0.5] }, { tau: 2, calibrate: true }); // p[1] ≈ σ(2·0.5)
  */
-export function annealDistribution(problem: IsingProblem, options: AnnealOptions = {}): Float64Array {
+export function annealDistribution(
+  problem: IsingProblem,
+  options: AnnealOptions = {},
+): Float64Array {
   const plan = createPlan(options, false);
   const { n, h, J } = prepareProblem(problem, plan);
   const ws = ensureWorkspace(n);
@@ -107,5 +110,9 @@ export interface CalibrationGains {
  */
 export function calibrationGains(options: AnnealOptions = {}): CalibrationGains {
   const plan = createPlan({ ...options, calibrate: false }, false);
-  return { x: plan.x, effectiveTemperature: { field: 4 * plan.x, coupling: 8 * plan.x }, linearResponse: plan.gains };
+  return {
+    x: plan.x,
+    effectiveTemperature: { field: 4 * plan.x, coupling: 8 * plan.x },
+    linearResponse: plan.gains,
+  };
 }

@@ -1,6 +1,10 @@
 import { createIsingBatch, createSamplerRegistry, estimateBatch } from '@boltzmann/ising-core';
 import type { BatchEstimate, IsingBatch, SampleResult } from '@boltzmann/ising-core';
-import { bruteForceEstimate, conformanceBatch, describeSamplerConformance } from '@boltzmann/ising-core/testing';
+import {
+  bruteForceEstimate,
+  conformanceBatch,
+  describeSamplerConformance,
+} from '@boltzmann/ising-core/testing';
 import { describe, expect, it } from 'vitest';
 import { annealDistribution, dqaSampler } from './index.js';
 import { codeOf } from './internal/testing/codeOf.js';
@@ -19,8 +23,10 @@ describeSamplerConformance(dqaSampler, {
   tolerance: { magnetization: 0.08, gradient: 0.15 },
 });
 
-const sampleOf = (batch: IsingBatch, options: Parameters<typeof dqaSampler.create>[0]): SampleResult =>
-  dqaSampler.create(options).sample!(batch) as SampleResult;
+const sampleOf = (
+  batch: IsingBatch,
+  options: Parameters<typeof dqaSampler.create>[0],
+): SampleResult => dqaSampler.create(options).sample!(batch) as SampleResult;
 
 describe('dqaSampler', () => {
   const batch = createIsingBatch({
@@ -37,9 +43,18 @@ describe('dqaSampler', () => {
     if (result.kind !== 'dense') return;
     const J3 = [0, 0.7, -0.3, 0, 0, 0.45, 0, 0, 0];
     const expected = [
-      annealDistribution({ fields: [0.4] }, { tau: 6, steps: 20, beta: 0.8, calibrate: 'linear-response' }),
-      annealDistribution({ fields: [-0.3, 0.8], couplings: [0, 0.7, 0, 0] }, { tau: 6, steps: 20, beta: 0.8, calibrate: 'linear-response' }),
-      annealDistribution({ fields: [0.2, -0.5, 0.6], couplings: J3 }, { tau: 6, steps: 20, beta: 0.8, calibrate: 'linear-response' }),
+      annealDistribution(
+        { fields: [0.4] },
+        { tau: 6, steps: 20, beta: 0.8, calibrate: 'linear-response' },
+      ),
+      annealDistribution(
+        { fields: [-0.3, 0.8], couplings: [0, 0.7, 0, 0] },
+        { tau: 6, steps: 20, beta: 0.8, calibrate: 'linear-response' },
+      ),
+      annealDistribution(
+        { fields: [0.2, -0.5, 0.6], couplings: J3 },
+        { tau: 6, steps: 20, beta: 0.8, calibrate: 'linear-response' },
+      ),
     ];
     expect(result.distributions.length).toBe(3);
     result.distributions.forEach((p, q) => {
@@ -84,7 +99,12 @@ describe('dqaSampler', () => {
 
   it('should be registrable and usable through estimateBatch, close to exact Boltzmann on weak problems', () => {
     const sampler = createSamplerRegistry().register(dqaSampler).require('dqa').create({});
-    expect(sampler.capabilities).toEqual({ exact: false, maxSpins: 26, async: false, deterministic: true });
+    expect(sampler.capabilities).toEqual({
+      exact: false,
+      maxSpins: 26,
+      async: false,
+      deterministic: true,
+    });
     const weak = conformanceBatch(4, 0.3, 0.15);
     const got = (estimateBatch(sampler, weak) as BatchEstimate).magnetization;
     const want = bruteForceEstimate(weak).magnetization;
@@ -97,24 +117,51 @@ describe('dqaSampler', () => {
     const weak = conformanceBatch(2, 0.1, 0.05);
     const want = bruteForceEstimate(weak).magnetization;
     const errorOf = (calibrate: 'effective-temperature' | 'linear-response') => {
-      const got = (estimateBatch(dqaSampler.create({ tau: 1, steps: 16, calibrate }), weak) as BatchEstimate).magnetization;
+      const got = (
+        estimateBatch(dqaSampler.create({ tau: 1, steps: 16, calibrate }), weak) as BatchEstimate
+      ).magnetization;
       return Math.max(...Array.from(got, (v, i) => Math.abs(v - want[i]!)));
     };
-    const uncalibrated = (estimateBatch(dqaSampler.create({ tau: 1, steps: 16, calibrate: false }), weak) as BatchEstimate).magnetization;
-    expect(Math.max(...Array.from(uncalibrated, (v, i) => Math.abs(v - want[i]!)))).toBeGreaterThan(0.15);
+    const uncalibrated = (
+      estimateBatch(
+        dqaSampler.create({ tau: 1, steps: 16, calibrate: false }),
+        weak,
+      ) as BatchEstimate
+    ).magnetization;
+    expect(Math.max(...Array.from(uncalibrated, (v, i) => Math.abs(v - want[i]!)))).toBeGreaterThan(
+      0.15,
+    );
     expect(errorOf('effective-temperature')).toBeLessThan(0.04);
     expect(errorOf('linear-response')).toBeLessThan(errorOf('effective-temperature'));
   });
 
   it('should reject a misspelt or non-object options argument with DQA_INVALID_ARGUMENT naming the key', () => {
     expect(() => dqaSampler.create({ shot: 10 } as never)).toThrow(
-      expect.objectContaining({ name: 'DqaError', code: 'DQA_INVALID_ARGUMENT', message: expect.stringContaining('unknown option "shot"') }),
+      expect.objectContaining({
+        name: 'DqaError',
+        code: 'DQA_INVALID_ARGUMENT',
+        message: expect.stringContaining('unknown option "shot"'),
+      }),
     );
-    expect(() => dqaSampler.create({ steps: 8, beta: 2 } as never)).toThrow(expect.objectContaining({ code: 'DQA_INVALID_ARGUMENT', message: expect.stringContaining('"beta"') }));
+    expect(() => dqaSampler.create({ steps: 8, beta: 2 } as never)).toThrow(
+      expect.objectContaining({
+        code: 'DQA_INVALID_ARGUMENT',
+        message: expect.stringContaining('"beta"'),
+      }),
+    );
     expect(codeOf(() => dqaSampler.create(null as never))).toBe('DQA_INVALID_ARGUMENT');
     expect(codeOf(() => dqaSampler.create([] as never))).toBe('DQA_INVALID_ARGUMENT');
     // Every documented key together is accepted and takes effect.
-    const all = dqaSampler.create({ tau: 1, steps: 4, order: 1, schedule: 'linear', shots: 3, calibrate: false, seed: 2, maxQubits: 6 });
+    const all = dqaSampler.create({
+      tau: 1,
+      steps: 4,
+      order: 1,
+      schedule: 'linear',
+      shots: 3,
+      calibrate: false,
+      seed: 2,
+      maxQubits: 6,
+    });
     expect(all.capabilities.maxSpins).toBe(6);
     const result = all.sample!(batch) as SampleResult;
     if (result.kind !== 'samples') throw new Error(`expected samples, got ${result.kind}`);
@@ -130,9 +177,15 @@ describe('dqaSampler', () => {
     expect(codeOf(() => dqaSampler.create({ order: 3 as never }))).toBe('DQA_INVALID_ARGUMENT');
     expect(codeOf(() => dqaSampler.create({ seed: Number.NaN }))).toBe('DQA_INVALID_ARGUMENT');
     expect(codeOf(() => dqaSampler.create({ maxQubits: 31 }))).toBe('DQA_INVALID_ARGUMENT');
-    expect(codeOf(() => dqaSampler.create({ calibrate: 'yes' as never }))).toBe('DQA_INVALID_ARGUMENT');
+    expect(codeOf(() => dqaSampler.create({ calibrate: 'yes' as never }))).toBe(
+      'DQA_INVALID_ARGUMENT',
+    );
     expect(codeOf(() => dqaSampler.create({ tau: 0 }))).toBe('DQA_INVALID_ARGUMENT'); // calibration needs X > 0
-    expect(codeOf(() => dqaSampler.create({ schedule: { A: '1 - u', B: 'log(u - 1)' } }))).toBe('DQA_BAD_SCHEDULE');
-    expect(codeOf(() => dqaSampler.create({ maxQubits: 2 }).sample!(batch))).toBe('DQA_TOO_MANY_QUBITS');
+    expect(codeOf(() => dqaSampler.create({ schedule: { A: '1 - u', B: 'log(u - 1)' } }))).toBe(
+      'DQA_BAD_SCHEDULE',
+    );
+    expect(codeOf(() => dqaSampler.create({ maxQubits: 2 }).sample!(batch))).toBe(
+      'DQA_TOO_MANY_QUBITS',
+    );
   });
 });

@@ -1,5 +1,12 @@
 import { assertPluginOptions, createRng, echo, optionKeys } from '@boltzmann/ising-core';
-import type { IsingBatch, SampleResult, SampleSet, Sampler, SamplerCapabilities, SamplerPlugin } from '@boltzmann/ising-core';
+import type {
+  IsingBatch,
+  SampleResult,
+  SampleSet,
+  Sampler,
+  SamplerCapabilities,
+  SamplerPlugin,
+} from '@boltzmann/ising-core';
 import { DqaError } from './errors.js';
 import { createPlan, DEFAULTS } from './internal/plan.js';
 import type { Calibration } from './internal/plan.js';
@@ -28,14 +35,31 @@ export interface DqaSamplerOptions {
   readonly maxQubits?: number;
 }
 
-const capabilities: SamplerCapabilities = { exact: false, maxSpins: DEFAULTS.maxQubits, async: false, deterministic: true };
+const capabilities: SamplerCapabilities = {
+  exact: false,
+  maxSpins: DEFAULTS.maxQubits,
+  async: false,
+  deterministic: true,
+};
 
 const KNOWN = optionKeys<DqaSamplerOptions>({
-  tau: true, steps: true, order: true, schedule: true, shots: true, calibrate: true, seed: true, maxQubits: true,
+  tau: true,
+  steps: true,
+  order: true,
+  schedule: true,
+  shots: true,
+  calibrate: true,
+  seed: true,
+  maxQubits: true,
 });
 
 /** Copies problem q's fields and couplings out of the batch, scaled by the plan and β. */
-function extract(batch: IsingBatch, q: number, fieldScale: number, couplingScale: number): { n: number; h: Float64Array; J: Float64Array } {
+function extract(
+  batch: IsingBatch,
+  q: number,
+  fieldScale: number,
+  couplingScale: number,
+): { n: number; h: Float64Array; J: Float64Array } {
   const n = batch.spins[q]!;
   const { stride } = batch;
   const h = new Float64Array(n);
@@ -45,10 +69,18 @@ function extract(batch: IsingBatch, q: number, fieldScale: number, couplingScale
     for (let k = j + 1; k < n; k++) J[j * n + k] = batch.couplings[j * stride + k]! * couplingScale;
   }
   for (let j = 0; j < n; j++) {
-    if (!Number.isFinite(h[j]!)) throw new DqaError('DQA_NOT_FINITE', `problem ${q}: field ${j} is ${echo(batch.fields[q * stride + j])}`);
+    if (!Number.isFinite(h[j]!))
+      throw new DqaError(
+        'DQA_NOT_FINITE',
+        `problem ${q}: field ${j} is ${echo(batch.fields[q * stride + j])}`,
+      );
   }
   for (let i = 0; i < J.length; i++) {
-    if (!Number.isFinite(J[i]!)) throw new DqaError('DQA_NOT_FINITE', `coupling J_${Math.floor(i / n)},${i % n} is not finite`);
+    if (!Number.isFinite(J[i]!))
+      throw new DqaError(
+        'DQA_NOT_FINITE',
+        `coupling J_${Math.floor(i / n)},${i % n} is not finite`,
+      );
   }
   return { n, h, J };
 }
@@ -73,15 +105,25 @@ function extract(batch: IsingBatch, q: number, fieldScale: number, couplingScale
 export const dqaSampler: SamplerPlugin<DqaSamplerOptions, Sampler, 'dqa'> = {
   name: 'dqa',
   version: '0.1.0',
-  description: 'Trotterized statevector simulation of a diabatic quantum anneal (exact |ψ|² or seeded shots).',
+  description:
+    'Trotterized statevector simulation of a diabatic quantum anneal (exact |ψ|² or seeded shots).',
   capabilities,
   create(options: DqaSamplerOptions = {}): Sampler {
-    assertPluginOptions('dqa', options, KNOWN, (message) => new DqaError('DQA_INVALID_ARGUMENT', message));
+    assertPluginOptions(
+      'dqa',
+      options,
+      KNOWN,
+      (message) => new DqaError('DQA_INVALID_ARGUMENT', message),
+    );
     const shots = options.shots ?? 0;
     assertShots(shots, 0);
     const seed = options.seed ?? 0;
-    if (typeof seed !== 'number' || !Number.isFinite(seed)) throw new DqaError('DQA_INVALID_ARGUMENT', `seed must be a finite number, got ${echo(seed)}`);
-    const plan = createPlan({ ...options, calibrate: options.calibrate ?? 'linear-response' }, true);
+    if (typeof seed !== 'number' || !Number.isFinite(seed))
+      throw new DqaError('DQA_INVALID_ARGUMENT', `seed must be a finite number, got ${echo(seed)}`);
+    const plan = createPlan(
+      { ...options, calibrate: options.calibrate ?? 'linear-response' },
+      true,
+    );
     const rng = createRng(seed);
     const caps: SamplerCapabilities = { ...capabilities, maxSpins: plan.maxQubits };
     let ws: Workspace | undefined;
@@ -90,7 +132,11 @@ export const dqaSampler: SamplerPlugin<DqaSamplerOptions, Sampler, 'dqa'> = {
       capabilities: caps,
       sample(batch: IsingBatch): SampleResult {
         const beta = batch.beta;
-        if (!(beta > 0) || !Number.isFinite(beta)) throw new DqaError('DQA_INVALID_ARGUMENT', `batch.beta must be finite and > 0, got ${echo(beta)}`);
+        if (!(beta > 0) || !Number.isFinite(beta))
+          throw new DqaError(
+            'DQA_INVALID_ARGUMENT',
+            `batch.beta must be finite and > 0, got ${echo(beta)}`,
+          );
         let largest = 0;
         for (let q = 0; q < batch.size; q++) largest = Math.max(largest, batch.spins[q]!);
         assertQubits(largest, plan.maxQubits);

@@ -5,7 +5,10 @@ import type { CompiledSchedule, ScheduleSpec } from './schedule.js';
 
 // 5-point Gauss–Legendre on [-1, 1]: exact for polynomials of degree ≤ 9 per panel.
 const GL_X = [-0.906179845938664, -0.5384693101056831, 0, 0.5384693101056831, 0.906179845938664];
-const GL_W = [0.2369268850561891, 0.4786286704993665, 0.5688888888888889, 0.4786286704993665, 0.2369268850561891];
+const GL_W = [
+  0.2369268850561891, 0.4786286704993665, 0.5688888888888889, 0.4786286704993665,
+  0.2369268850561891,
+];
 
 /** Panels of the composite rule; 512 × 5-point Gauss–Legendre is far below 1e-12 relative error for smooth schedules. */
 const PANELS = 512;
@@ -36,7 +39,10 @@ function gauss(f: (u: number) => number, a: number, b: number): number {
  * @example
  * effectiveTemperature(2); // 4 / 24 = 0.1666…
  */
-export function effectiveTemperature(tau: number, schedule: ScheduleSpec | CompiledSchedule = 'linear'): number {
+export function effectiveTemperature(
+  tau: number,
+  schedule: ScheduleSpec | CompiledSchedule = 'linear',
+): number {
   if (typeof tau !== 'number' || !Number.isFinite(tau) || tau < 0) {
     throw new DqaError('DQA_INVALID_ARGUMENT', `tau must be a finite number ≥ 0, got ${echo(tau)}`);
   }

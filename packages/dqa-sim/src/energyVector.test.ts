@@ -7,13 +7,18 @@ describe('energyVector', () => {
   it('should equal the term-by-term energy of every state (random problems, n ≤ 9)', () => {
     fc.assert(
       fc.property(
-        fc.integer({ min: 1, max: 9 }).chain((n) =>
-          fc.tuple(
-            fc.constant(n),
-            fc.array(fc.double({ min: -3, max: 3, noNaN: true }), { minLength: n, maxLength: n }),
-            fc.array(fc.double({ min: -3, max: 3, noNaN: true }), { minLength: n * n, maxLength: n * n }),
+        fc
+          .integer({ min: 1, max: 9 })
+          .chain((n) =>
+            fc.tuple(
+              fc.constant(n),
+              fc.array(fc.double({ min: -3, max: 3, noNaN: true }), { minLength: n, maxLength: n }),
+              fc.array(fc.double({ min: -3, max: 3, noNaN: true }), {
+                minLength: n * n,
+                maxLength: n * n,
+              }),
+            ),
           ),
-        ),
         ([n, fields, couplings]) => {
           const e = energyVector({ fields, couplings });
           expect(e.length).toBe(1 << n);
@@ -40,9 +45,15 @@ describe('energyVector', () => {
 
   it('should refuse wrong shapes and non-finite entries with coded errors', () => {
     expect(codeOf(() => energyVector({ fields: [] }))).toBe('DQA_SHAPE_MISMATCH');
-    expect(codeOf(() => energyVector({ fields: [1, 2], couplings: [0, 1, 0] }))).toBe('DQA_SHAPE_MISMATCH');
-    expect(codeOf(() => energyVector({ fields: [1, Number.POSITIVE_INFINITY] }))).toBe('DQA_NOT_FINITE');
-    expect(codeOf(() => energyVector({ fields: [1, 2], couplings: [0, Number.NaN, 0, 0] }))).toBe('DQA_NOT_FINITE');
+    expect(codeOf(() => energyVector({ fields: [1, 2], couplings: [0, 1, 0] }))).toBe(
+      'DQA_SHAPE_MISMATCH',
+    );
+    expect(codeOf(() => energyVector({ fields: [1, Number.POSITIVE_INFINITY] }))).toBe(
+      'DQA_NOT_FINITE',
+    );
+    expect(codeOf(() => energyVector({ fields: [1, 2], couplings: [0, Number.NaN, 0, 0] }))).toBe(
+      'DQA_NOT_FINITE',
+    );
     expect(codeOf(() => energyVector({ fields: [1, 2, 3] }, 2))).toBe('DQA_TOO_MANY_QUBITS');
   });
 });

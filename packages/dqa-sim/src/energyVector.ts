@@ -15,7 +15,10 @@ import { fillEnergy } from './internal/kernels.js';
  * energyVector({ fields: [1] }); // Float64Array [1, -1]: s = −1 costs +1, s = +1 costs −1
  */
 export function energyVector(problem: IsingProblem, maxQubits = 26): Float64Array {
-  const plan = createPlan({ maxQubits: Math.min(maxQubits, ABSOLUTE_MAX_QUBITS), tau: 0, steps: 1 }, false);
+  const plan = createPlan(
+    { maxQubits: Math.min(maxQubits, ABSOLUTE_MAX_QUBITS), tau: 0, steps: 1 },
+    false,
+  );
   const { n, h, J } = prepareProblem(problem, plan);
   const out = new Float64Array(1 << n);
   fillEnergy(out, h, J, n);

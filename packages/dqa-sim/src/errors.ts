@@ -48,5 +48,7 @@ export class DqaError extends Error {
  * @returns whether `value` is such an error.
  */
 export function isDqaError(value: unknown, code?: DqaErrorCode): value is DqaError {
-  return hasErrorBrand(value, 'DqaError') && (code === undefined || (value as DqaError).code === code);
+  return (
+    hasErrorBrand(value, 'DqaError') && (code === undefined || (value as DqaError).code === code)
+  );
 }

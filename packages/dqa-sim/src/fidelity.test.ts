@@ -22,11 +22,17 @@ describe('fidelity', () => {
     const exact = bruteForceMoments(problem.fields, problem.couplings, 4, 0.7);
     const p = annealDistribution(problem, { ...options, calibrate: 'linear-response' });
     report.exactMagnetization.forEach((m, j) => expect(m).toBeCloseTo(exact.magnetization[j]!, 13));
-    const viaCore = exactMagnetizations(Float64Array.from(problem.fields), Float64Array.from(problem.couplings), { beta: 0.7 });
+    const viaCore = exactMagnetizations(
+      Float64Array.from(problem.fields),
+      Float64Array.from(problem.couplings),
+      { beta: 0.7 },
+    );
     report.exactMagnetization.forEach((m, j) => expect(m).toBeCloseTo(viaCore[j]!, 13));
     expect(report.klTargetDqa).toBeCloseTo(klOf(exact.probabilities, p), 13);
     expect(report.klDqaTarget).toBeCloseTo(klOf(p, exact.probabilities), 13);
-    const dqaM = [0, 1, 2, 3].map((j) => p.reduce((acc, v, s) => acc + v * ((s >>> j) & 1 ? 1 : -1), 0));
+    const dqaM = [0, 1, 2, 3].map((j) =>
+      p.reduce((acc, v, s) => acc + v * ((s >>> j) & 1 ? 1 : -1), 0),
+    );
     report.magnetization.forEach((m, j) => expect(m).toBeCloseTo(dqaM[j]!, 13));
     const errors = dqaM.map((m, j) => Math.abs(m - exact.magnetization[j]!));
     expect(report.maxMagnetizationError).toBeCloseTo(Math.max(...errors), 13);
@@ -67,7 +73,11 @@ describe('fidelitySweep', () => {
   });
 
   it('should refuse an empty grid', () => {
-    expect(codeOf(() => fidelitySweep({ ...problem, taus: [], steps: 8 }))).toBe('DQA_INVALID_ARGUMENT');
-    expect(codeOf(() => fidelitySweep({ ...problem, taus: [1], steps: [] }))).toBe('DQA_INVALID_ARGUMENT');
+    expect(codeOf(() => fidelitySweep({ ...problem, taus: [], steps: 8 }))).toBe(
+      'DQA_INVALID_ARGUMENT',
+    );
+    expect(codeOf(() => fidelitySweep({ ...problem, taus: [1], steps: [] }))).toBe(
+      'DQA_INVALID_ARGUMENT',
+    );
   });
 });

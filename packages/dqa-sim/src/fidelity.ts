@@ -63,7 +63,11 @@ function magnetizations(p: Float64Array, n: number): Float64Array {
 }
 
 /** Exact Boltzmann distribution `∝ exp(−βE)` over the unscaled problem, log-sum-exp normalized. */
-function boltzmann(problem: IsingProblem, beta: number, maxQubits: number): { n: number; q: Float64Array } {
+function boltzmann(
+  problem: IsingProblem,
+  beta: number,
+  maxQubits: number,
+): { n: number; q: Float64Array } {
   const plan = createPlan({ tau: 0, steps: 1, beta, maxQubits }, false);
   const { n, h, J } = prepareProblem(problem, plan);
   const q = new Float64Array(1 << n);
@@ -88,7 +92,13 @@ function kl(a: Float64Array, b: Float64Array): number {
   return Math.max(0, sum);
 }
 
-function compare(p: Float64Array, q: Float64Array, n: number, exactM: Float64Array, x: number): FidelityReport {
+function compare(
+  p: Float64Array,
+  q: Float64Array,
+  n: number,
+  exactM: Float64Array,
+  x: number,
+): FidelityReport {
   const m = magnetizations(p, n);
   let maxErr = 0;
   let sumErr = 0;
@@ -108,7 +118,10 @@ function compare(p: Float64Array, q: Float64Array, n: number, exactM: Float64Arr
   };
 }
 
-function runDistribution(problem: IsingProblem, options: AnnealOptions): { p: Float64Array; x: number } {
+function runDistribution(
+  problem: IsingProblem,
+  options: AnnealOptions,
+): { p: Float64Array; x: number } {
   const plan = createPlan({ ...options, calibrate: options.calibrate ?? 'linear-response' }, true);
   const { n, h, J } = prepareProblem(problem, plan);
   const ws = ensureWorkspace(n);
@@ -149,7 +162,10 @@ export function fidelitySweep(input: FidelitySweepInput): FidelityRow[] {
   const { fields, couplings, taus, steps, ...options } = input;
   const stepList = typeof steps === 'number' ? [steps] : [...(steps ?? [])];
   if (!Array.isArray(taus) || taus.length === 0 || stepList.length === 0) {
-    throw new DqaError('DQA_INVALID_ARGUMENT', 'fidelitySweep needs a non-empty taus array and at least one steps value');
+    throw new DqaError(
+      'DQA_INVALID_ARGUMENT',
+      'fidelitySweep needs a non-empty taus array and at least one steps value',
+    );
   }
   const problem: IsingProblem = couplings === undefined ? { fields } : { fields, couplings };
   const { n, q } = boltzmann(problem, options.beta ?? 1, options.maxQubits ?? DEFAULTS.maxQubits);

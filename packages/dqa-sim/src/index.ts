@@ -4,7 +4,13 @@ export { compileSchedule, SCHEDULE_PRESETS } from './schedule.js';
 export { loadScheduleParser } from './scheduleParser.js';
 export type { CompiledSchedule, ScheduleFunction, ScheduleSpec } from './schedule.js';
 export { effectiveTemperature } from './effectiveTemperature.js';
-export { annealDistribution, annealStatevector, calibrationGains, DEFAULT_MAX_QUBITS, estimateMemoryBytes } from './anneal.js';
+export {
+  annealDistribution,
+  annealStatevector,
+  calibrationGains,
+  DEFAULT_MAX_QUBITS,
+  estimateMemoryBytes,
+} from './anneal.js';
 export type { AnnealOptions, CalibrationGains, IsingProblem, Statevector } from './anneal.js';
 export type { Calibration, Gains } from './internal/plan.js';
 export { energyVector } from './energyVector.js';

@@ -1,7 +1,13 @@
 import { createIsingBatch, createRng } from '@boltzmann/ising-core';
 import { thrownBy } from '@boltzmann/ising-core/testing';
 import { describe, expect, it } from 'vitest';
-import { annealDistribution, dqaSampler, effectiveTemperature, sampleShots, toQasm3 } from './index.js';
+import {
+  annealDistribution,
+  dqaSampler,
+  effectiveTemperature,
+  sampleShots,
+  toQasm3,
+} from './index.js';
 import { codeOf } from './internal/testing/codeOf.js';
 
 const messageOf = (run: () => unknown): string => thrownBy(run).message;
@@ -11,10 +17,21 @@ const huge = 'x'.repeat(200_000);
 describe('shot limits', () => {
   it('refuses shots: 1e12 with DQA_INVALID_ARGUMENT naming the maximum, in create and in sampleShots', () => {
     expect(codeOf(() => dqaSampler.create({ shots: 1e12 }))).toBe('DQA_INVALID_ARGUMENT');
-    expect(messageOf(() => dqaSampler.create({ shots: 1e12 }))).toMatch(/shots must be an integer in \[0, 16,777,216\].*got 1000000000000$/);
-    expect(codeOf(() => sampleShots(Float64Array.of(0.5, 0.5), 1, 1e12, createRng(1)))).toBe('DQA_INVALID_ARGUMENT');
-    expect(messageOf(() => sampleShots(Float64Array.of(0.5, 0.5), 1, 2 ** 24 + 1, createRng(1)))).toMatch(/\[1, 16,777,216\]/);
-    const batch = createIsingBatch({ fields: Float64Array.of(0.3), couplings: new Float64Array(1), spins: [1], stride: 1 });
+    expect(messageOf(() => dqaSampler.create({ shots: 1e12 }))).toMatch(
+      /shots must be an integer in \[0, 16,777,216\].*got 1000000000000$/,
+    );
+    expect(codeOf(() => sampleShots(Float64Array.of(0.5, 0.5), 1, 1e12, createRng(1)))).toBe(
+      'DQA_INVALID_ARGUMENT',
+    );
+    expect(
+      messageOf(() => sampleShots(Float64Array.of(0.5, 0.5), 1, 2 ** 24 + 1, createRng(1))),
+    ).toMatch(/\[1, 16,777,216\]/);
+    const batch = createIsingBatch({
+      fields: Float64Array.of(0.3),
+      couplings: new Float64Array(1),
+      spins: [1],
+      stride: 1,
+    });
     const result = dqaSampler.create({ shots: 1000, tau: 1, steps: 8 }).sample!(batch);
     expect(result).toMatchObject({ kind: 'samples' });
   });
@@ -43,6 +60,8 @@ describe('dqa-sim errors echo user values in bounded form', () => {
   it('refuses absurdly nested options (60,000 deep) with DQA_INVALID_ARGUMENT instead of a stack overflow', () => {
     let deep: Record<string, unknown> = {};
     for (let i = 0; i < 60_000; i++) deep = { A: deep };
-    expect(codeOf(() => dqaSampler.create({ schedule: deep as never }))).toBe('DQA_INVALID_ARGUMENT');
+    expect(codeOf(() => dqaSampler.create({ schedule: deep as never }))).toBe(
+      'DQA_INVALID_ARGUMENT',
+    );
   });
 });

@@ -10,7 +10,9 @@ describe('sampleShots', () => {
     expect(Array.from(set.states)).toEqual([1, -1, 1, 1]); // index 1 = (s0 = +1, s1 = −1), index 3 = (+1, +1)
     expect(set.weights.length).toBe(2);
     expect(set.weights[0]! + set.weights[1]!).toBe(1000);
-    expect(Math.abs(set.weights[1]! / 1000 - 0.75)).toBeLessThan(5 * Math.sqrt(0.75 * 0.25 / 1000));
+    expect(Math.abs(set.weights[1]! / 1000 - 0.75)).toBeLessThan(
+      5 * Math.sqrt((0.75 * 0.25) / 1000),
+    );
   });
 
   it('should never return a state of zero probability, even with unnormalized weights', () => {
@@ -23,10 +25,20 @@ describe('sampleShots', () => {
 
   it('should refuse bad inputs with coded errors', () => {
     const rng = createRng(1);
-    expect(codeOf(() => sampleShots(Float64Array.of(0.5, 0.5), 1, 0, rng))).toBe('DQA_INVALID_ARGUMENT');
-    expect(codeOf(() => sampleShots(Float64Array.of(0.5, 0.5), 2, 10, rng))).toBe('DQA_INVALID_ARGUMENT');
-    expect(codeOf(() => sampleShots(Float64Array.of(0, 0), 1, 10, rng))).toBe('DQA_INVALID_ARGUMENT');
-    expect(codeOf(() => sampleShots(Float64Array.of(-0.5, 1.5), 1, 10, rng))).toBe('DQA_NOT_FINITE');
-    expect(codeOf(() => sampleShots(Float64Array.of(Number.NaN, 1), 1, 10, rng))).toBe('DQA_NOT_FINITE');
+    expect(codeOf(() => sampleShots(Float64Array.of(0.5, 0.5), 1, 0, rng))).toBe(
+      'DQA_INVALID_ARGUMENT',
+    );
+    expect(codeOf(() => sampleShots(Float64Array.of(0.5, 0.5), 2, 10, rng))).toBe(
+      'DQA_INVALID_ARGUMENT',
+    );
+    expect(codeOf(() => sampleShots(Float64Array.of(0, 0), 1, 10, rng))).toBe(
+      'DQA_INVALID_ARGUMENT',
+    );
+    expect(codeOf(() => sampleShots(Float64Array.of(-0.5, 1.5), 1, 10, rng))).toBe(
+      'DQA_NOT_FINITE',
+    );
+    expect(codeOf(() => sampleShots(Float64Array.of(Number.NaN, 1), 1, 10, rng))).toBe(
+      'DQA_NOT_FINITE',
+    );
   });
 });

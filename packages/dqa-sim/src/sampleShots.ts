@@ -38,18 +38,31 @@ export function assertShots(shots: unknown, min: 0 | 1): asserts shots is number
  * @example
  * const set = sampleShots(annealDistribution({ fields: [0.4] }), 1, 1000, createRng(1));
  */
-export function sampleShots(probabilities: Float64Array, n: number, shots: number, rng: Rng): SampleSet {
+export function sampleShots(
+  probabilities: Float64Array,
+  n: number,
+  shots: number,
+  rng: Rng,
+): SampleSet {
   assertShots(shots, 1);
   if (!Number.isInteger(n) || n < 1 || probabilities.length !== 2 ** n) {
-    throw new DqaError('DQA_INVALID_ARGUMENT', `a distribution over ${echo(n)} spins needs 2^${echo(n)} entries, got ${echo(probabilities?.length)}`);
+    throw new DqaError(
+      'DQA_INVALID_ARGUMENT',
+      `a distribution over ${echo(n)} spins needs 2^${echo(n)} entries, got ${echo(probabilities?.length)}`,
+    );
   }
   let total = 0;
   for (let s = 0; s < probabilities.length; s++) {
     const p = probabilities[s]!;
-    if (!(p >= 0) || !Number.isFinite(p)) throw new DqaError('DQA_NOT_FINITE', `probabilities[${s}] is ${echo(p)}; it must be finite and ≥ 0`);
+    if (!(p >= 0) || !Number.isFinite(p))
+      throw new DqaError(
+        'DQA_NOT_FINITE',
+        `probabilities[${s}] is ${echo(p)}; it must be finite and ≥ 0`,
+      );
     total += p;
   }
-  if (!(total > 0)) throw new DqaError('DQA_INVALID_ARGUMENT', 'the distribution has no positive mass');
+  if (!(total > 0))
+    throw new DqaError('DQA_INVALID_ARGUMENT', 'the distribution has no positive mass');
   const u = new Float64Array(shots);
   for (let i = 0; i < shots; i++) u[i] = rng.next() * total;
   u.sort();

@@ -31,9 +31,12 @@ describe('compileSchedule', () => {
       { A: '1 - u +', B: 'u' }, // does not parse
       { A: '1 - u', B: 'v' }, // unknown symbol
       { A: () => Number.NaN, B: 'u' },
-      { A: () => {
+      {
+        A: () => {
           throw new Error('boom');
-        }, B: 'u' },
+        },
+        B: 'u',
+      },
       'quadratic' as ScheduleSpec,
       { A: 3 as never, B: 'u' },
     ];
@@ -45,7 +48,9 @@ describe('effectiveTemperature', () => {
   it('should be τ²/24 for the linear schedule and τ²/420 for the dwave preset', () => {
     for (const tau of [0, 0.3, 1, 2.5, 10]) {
       expect(effectiveTemperature(tau)).toBeCloseTo((tau * tau) / 24, 13);
-      expect(Math.abs(effectiveTemperature(tau, 'dwave') - (tau * tau) / 420)).toBeLessThan(1e-14 * Math.max(1, tau * tau));
+      expect(Math.abs(effectiveTemperature(tau, 'dwave') - (tau * tau) / 420)).toBeLessThan(
+        1e-14 * Math.max(1, tau * tau),
+      );
     }
   });
 
@@ -82,7 +87,11 @@ describe('compileSchedule: restricted expressions', () => {
     try {
       compileSchedule(spec);
     } catch (error) {
-      return { ...(error as { code?: string; message: string }), message: (error as Error).message, ms: performance.now() - started };
+      return {
+        ...(error as { code?: string; message: string }),
+        message: (error as Error).message,
+        ms: performance.now() - started,
+      };
     }
     return { message: 'no error', ms: performance.now() - started };
   };
@@ -92,12 +101,18 @@ describe('compileSchedule: restricted expressions', () => {
     const error = refusal({ A: '1-u+0*size(zeros(20000,20000))[1]', B: 'u' });
     expect(error.code).toBe('DQA_BAD_SCHEDULE');
     expect(error.ms).toBeLessThan(200);
-    expect(error.message).toMatch(/^schedule A = "1-u\+0\*size\(zeros\(20000,20000\)\)\[1\]" uses /);
+    expect(error.message).toMatch(
+      /^schedule A = "1-u\+0\*size\(zeros\(20000,20000\)\)\[1\]" uses /,
+    );
     expect(error.message).toMatch(/which schedules do not allow; allowed: numbers, u, pi, e/);
   });
 
   it('refuses zeros(2000,2000) quickly (it took 30 s: the check evaluated it at 1001 points)', () => {
-    for (const A of ['1-u+0*sum(zeros(2000,2000))', 'zeros(2000,2000)', '1 - u + 0 * ones(2000)[1]']) {
+    for (const A of [
+      '1-u+0*sum(zeros(2000,2000))',
+      'zeros(2000,2000)',
+      '1 - u + 0 * ones(2000)[1]',
+    ]) {
       const error = refusal({ A, B: 'u' });
       expect(error.code, A).toBe('DQA_BAD_SCHEDULE');
       expect(error.ms, A).toBeLessThan(200);
@@ -106,9 +121,31 @@ describe('compileSchedule: restricted expressions', () => {
 
   it('refuses everything outside numbers, u, pi, e, + - * / ^ and the allowed functions', () => {
     const bad = [
-      'evaluate("1")', 'parse("u")', 'import({})', 'createUnit("x")', 'range(1, 9)', 'matrix([1])', '[1, 2]', 'u[1]',
-      'x = 2', 'f(x) = x', 'u > 0.5 ? 1 : 0', 'u == 1', '"u"', '1:3', '{a: 1}', 'u mod 2', 'u!', 'u; 1', '5 cm', 'cos.name',
-      'sin', 'v', 'tau', 'u(2)', '(sin)(u)',
+      'evaluate("1")',
+      'parse("u")',
+      'import({})',
+      'createUnit("x")',
+      'range(1, 9)',
+      'matrix([1])',
+      '[1, 2]',
+      'u[1]',
+      'x = 2',
+      'f(x) = x',
+      'u > 0.5 ? 1 : 0',
+      'u == 1',
+      '"u"',
+      '1:3',
+      '{a: 1}',
+      'u mod 2',
+      'u!',
+      'u; 1',
+      '5 cm',
+      'cos.name',
+      'sin',
+      'v',
+      'tau',
+      'u(2)',
+      '(sin)(u)',
     ];
     for (const A of bad) expect(refusal({ A, B: 'u' }).code, A).toBe('DQA_BAD_SCHEDULE');
   });
@@ -128,11 +165,26 @@ describe('compileSchedule: restricted expressions', () => {
   it('still compiles the presets, the README and test schedules, and the allowed functions', () => {
     const cases: [ScheduleSpec, number, number][] = [
       [{ A: '1-u', B: 'u' }, 0.75, 0.25],
-      [{ A: 'cos(pi*u/2)^2', B: 'sin(pi*u/2)^2' }, Math.cos(Math.PI / 8) ** 2, Math.sin(Math.PI / 8) ** 2],
+      [
+        { A: 'cos(pi*u/2)^2', B: 'sin(pi*u/2)^2' },
+        Math.cos(Math.PI / 8) ** 2,
+        Math.sin(Math.PI / 8) ** 2,
+      ],
       [{ A: '1 - u^2', B: 'u^2' }, 1 - 1 / 16, 1 / 16],
       [{ A: '(1 - u)^3', B: '2u' }, 0.421875, 0.5],
-      [{ A: 'exp(-3u) * (1 - u)', B: 'sqrt(u) + abs(u - 1) + min(u, 0.1) + max(u, 0.2, 0.3)' }, Math.exp(-0.75) * 0.75, 0.5 + 0.75 + 0.1 + 0.3],
-      [{ A: 'log(1 + u) + log(8, 2) + pow(u, 2) + e - e', B: 'tanh(u) + atan2(u, 1) + cbrt(8) - sign(u) + floor(u) + ceil(u)' }, Math.log(1.25) + 3 + 1 / 16, Math.tanh(0.25) + Math.atan2(0.25, 1) + 2 - 1 + 0 + 1],
+      [
+        { A: 'exp(-3u) * (1 - u)', B: 'sqrt(u) + abs(u - 1) + min(u, 0.1) + max(u, 0.2, 0.3)' },
+        Math.exp(-0.75) * 0.75,
+        0.5 + 0.75 + 0.1 + 0.3,
+      ],
+      [
+        {
+          A: 'log(1 + u) + log(8, 2) + pow(u, 2) + e - e',
+          B: 'tanh(u) + atan2(u, 1) + cbrt(8) - sign(u) + floor(u) + ceil(u)',
+        },
+        Math.log(1.25) + 3 + 1 / 16,
+        Math.tanh(0.25) + Math.atan2(0.25, 1) + 2 - 1 + 0 + 1,
+      ],
       [{ A: '-u + +1', B: '((u))' }, 0.75, 0.25],
     ];
     for (const [spec, a, b] of cases) {

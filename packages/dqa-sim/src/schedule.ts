@@ -1,6 +1,10 @@
 import { echo } from '@boltzmann/ising-core';
 import { DqaError } from './errors.js';
-import { CHECK_BUDGET_MS, checkSchedule, compileExpression } from './internal/scheduleExpression.js';
+import {
+  CHECK_BUDGET_MS,
+  checkSchedule,
+  compileExpression,
+} from './internal/scheduleExpression.js';
 
 /** One schedule function of the anneal fraction `u ∈ [0, 1]`: a mathjs expression of `u` or a JS function. */
 export type ScheduleFunction = string | ((u: number) => number);
@@ -14,7 +18,10 @@ export type ScheduleFunction = string | ((u: number) => number);
  *   falls steeply, the problem term rises quadratically). It is an approximation chosen
  *   here, not D-Wave's published per-QPU A(s)/B(s) tables.
  */
-export type ScheduleSpec = 'linear' | 'dwave' | { readonly A: ScheduleFunction; readonly B: ScheduleFunction };
+export type ScheduleSpec =
+  | 'linear'
+  | 'dwave'
+  | { readonly A: ScheduleFunction; readonly B: ScheduleFunction };
 
 /** A validated schedule whose `A` and `B` are plain, fast JS functions. */
 export interface CompiledSchedule {
@@ -35,7 +42,10 @@ export const SCHEDULE_PRESETS = {
 function toFunction(fn: ScheduleFunction, which: 'A' | 'B'): (u: number) => number {
   if (typeof fn === 'function') return fn;
   if (typeof fn !== 'string') {
-    throw new DqaError('DQA_BAD_SCHEDULE', `schedule ${which} must be a mathjs expression string or a function, got ${typeof fn}`);
+    throw new DqaError(
+      'DQA_BAD_SCHEDULE',
+      `schedule ${which} must be a mathjs expression string or a function, got ${typeof fn}`,
+    );
   }
   return compileExpression(fn, which);
 }
@@ -61,27 +71,44 @@ function toFunction(fn: ScheduleFunction, which: 'A' | 'B'): (u: number) => numb
  * const s = compileSchedule({ A: '1 - u^2', B: 'u^2' });
  * s.A(0.5); // 0.75
  */
-export function compileSchedule(spec: ScheduleSpec | CompiledSchedule = 'linear'): CompiledSchedule {
-  if (typeof spec === 'object' && spec !== null && 'label' in spec && typeof spec.A === 'function' && typeof spec.B === 'function') {
+export function compileSchedule(
+  spec: ScheduleSpec | CompiledSchedule = 'linear',
+): CompiledSchedule {
+  if (
+    typeof spec === 'object' &&
+    spec !== null &&
+    'label' in spec &&
+    typeof spec.A === 'function' &&
+    typeof spec.B === 'function'
+  ) {
     return spec as CompiledSchedule;
   }
   let pair: { readonly A: ScheduleFunction; readonly B: ScheduleFunction };
   if (typeof spec === 'string') {
     if (!Object.hasOwn(SCHEDULE_PRESETS, spec)) {
-      throw new DqaError('DQA_BAD_SCHEDULE', `unknown schedule preset ${echo(spec)} (known: ${Object.keys(SCHEDULE_PRESETS).join(', ')})`);
+      throw new DqaError(
+        'DQA_BAD_SCHEDULE',
+        `unknown schedule preset ${echo(spec)} (known: ${Object.keys(SCHEDULE_PRESETS).join(', ')})`,
+      );
     }
     // Presets are compiled and checked once per process; every anneal call names one.
     const cached = presetCache.get(spec);
     if (cached !== undefined) return cached;
     const name = spec as keyof typeof SCHEDULE_PRESETS;
     const { A, B } = PRESET_FUNCTIONS[name];
-    const compiled = { ...compilePair({ A, B }), label: `A(u) = ${SCHEDULE_PRESETS[name].A}; B(u) = ${SCHEDULE_PRESETS[name].B}` };
+    const compiled = {
+      ...compilePair({ A, B }),
+      label: `A(u) = ${SCHEDULE_PRESETS[name].A}; B(u) = ${SCHEDULE_PRESETS[name].B}`,
+    };
     presetCache.set(spec, compiled);
     return compiled;
   } else if (typeof spec === 'object' && spec !== null && 'A' in spec && 'B' in spec) {
     pair = spec;
   } else {
-    throw new DqaError('DQA_BAD_SCHEDULE', `schedule must be 'linear', 'dwave' or { A, B }, got ${echo(spec)}`);
+    throw new DqaError(
+      'DQA_BAD_SCHEDULE',
+      `schedule must be 'linear', 'dwave' or { A, B }, got ${echo(spec)}`,
+    );
   }
   return compilePair(pair);
 }
@@ -92,12 +119,18 @@ const presetCache = new Map<string, CompiledSchedule>();
  * The presets as JS functions, the same arithmetic as their expressions in mathjs (`-`, and `^`
  * is `Math.pow`), so that presets never load mathjs.
  */
-const PRESET_FUNCTIONS: Record<keyof typeof SCHEDULE_PRESETS, { A: (u: number) => number; B: (u: number) => number }> = {
+const PRESET_FUNCTIONS: Record<
+  keyof typeof SCHEDULE_PRESETS,
+  { A: (u: number) => number; B: (u: number) => number }
+> = {
   linear: { A: (u) => 1 - u, B: (u) => u },
   dwave: { A: (u) => Math.pow(1 - u, 3), B: (u) => Math.pow(u, 2) },
 };
 
-function compilePair(pair: { readonly A: ScheduleFunction; readonly B: ScheduleFunction }): CompiledSchedule {
+function compilePair(pair: {
+  readonly A: ScheduleFunction;
+  readonly B: ScheduleFunction;
+}): CompiledSchedule {
   const source = (f: ScheduleFunction) => (typeof f === 'string' ? echo(f) : 'function');
   // Expressions get a time budget; a JS function is the caller's own code and is checked without one.
   const budget = (f: ScheduleFunction) => (typeof f === 'string' ? CHECK_BUDGET_MS : undefined);

@@ -5,7 +5,11 @@ import { scheduleParserLoaded } from './scheduleParser.js';
 
 describe('mathjs is loaded only for schedule strings', () => {
   it('presets and function schedules never load it; the first string schedule does', () => {
-    const problem = { fields: Float64Array.from([0.3, -0.2]), couplings: Float64Array.from([0, 0.5, 0, 0]), n: 2 };
+    const problem = {
+      fields: Float64Array.from([0.3, -0.2]),
+      couplings: Float64Array.from([0, 0.5, 0, 0]),
+      n: 2,
+    };
     annealDistribution(problem as never, { steps: 8 });
     compileSchedule({ A: (u: number) => 1 - u, B: (u: number) => u });
     expect(scheduleParserLoaded()).toBe(false);

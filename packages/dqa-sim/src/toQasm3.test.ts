@@ -11,7 +11,12 @@ import { codeOf } from './internal/testing/codeOf.js';
  * textbook computational basis: qubit j is bit j of the index, |0⟩ is bit 0, and every gate is
  * its defining matrix (Rx(a) = exp(−iaX/2), Rz(a) = exp(−iaZ/2), Rzz(a) = exp(−iaZ⊗Z/2), CX).
  */
-function interpret(program: string): { n: number; re: Float64Array; im: Float64Array; measured: number[] } {
+function interpret(program: string): {
+  n: number;
+  re: Float64Array;
+  im: Float64Array;
+  measured: number[];
+} {
   let n = -1;
   let re = new Float64Array(0);
   let im = new Float64Array(0);
@@ -26,7 +31,13 @@ function interpret(program: string): { n: number; re: Float64Array; im: Float64A
   };
   for (const raw of program.split('\n')) {
     const line = raw.trim();
-    if (line === '' || line.startsWith('//') || line === 'OPENQASM 3.0;' || line === 'include "stdgates.inc";') continue;
+    if (
+      line === '' ||
+      line.startsWith('//') ||
+      line === 'OPENQASM 3.0;' ||
+      line === 'include "stdgates.inc";'
+    )
+      continue;
     let m: RegExpMatchArray | null;
     if ((m = line.match(/^qubit\[(\d+)\] q;$/))) {
       n = Number(m[1]);
@@ -67,7 +78,8 @@ function interpret(program: string): { n: number; re: Float64Array; im: Float64A
       const a = Number(m[1]);
       const b1 = 1 << Number(m[2]);
       const b2 = 1 << Number(m[3]);
-      for (let s = 0; s < re.length; s++) phase(s, (s & b1 ? 1 : 0) ^ (s & b2 ? 1 : 0) ? a / 2 : -a / 2);
+      for (let s = 0; s < re.length; s++)
+        phase(s, (s & b1 ? 1 : 0) ^ (s & b2 ? 1 : 0) ? a / 2 : -a / 2);
     } else if ((m = line.match(/^cx q\[(\d+)\], q\[(\d+)\];$/))) {
       const ctrl = 1 << Number(m[1]);
       const tgt = 1 << Number(m[2]);
@@ -95,7 +107,10 @@ function mismatch(problem: IsingProblem, options: QasmOptions): number {
   const flip = (1 << sim.n) - 1;
   let worst = 0;
   for (let s = 0; s < sim.re.length; s++) {
-    worst = Math.max(worst, Math.hypot(sim.re[s]! - circuit.re[s ^ flip]!, sim.im[s]! - circuit.im[s ^ flip]!));
+    worst = Math.max(
+      worst,
+      Math.hypot(sim.re[s]! - circuit.re[s ^ flip]!, sim.im[s]! - circuit.im[s ^ flip]!),
+    );
   }
   return worst;
 }
@@ -112,8 +127,18 @@ describe('toQasm3', () => {
         expect(mismatch(problem, { tau: 2.5, steps: 12, order, dialect })).toBeLessThan(1e-10);
       }
     }
-    expect(mismatch(problem, { tau: 3, steps: 9, schedule: 'dwave', calibrate: 'linear-response', beta: 0.7 })).toBeLessThan(1e-10);
-    expect(mismatch(problem, { tau: 1.5, steps: 7, calibrate: true, order: 1 })).toBeLessThan(1e-10);
+    expect(
+      mismatch(problem, {
+        tau: 3,
+        steps: 9,
+        schedule: 'dwave',
+        calibrate: 'linear-response',
+        beta: 0.7,
+      }),
+    ).toBeLessThan(1e-10);
+    expect(mismatch(problem, { tau: 1.5, steps: 7, calibrate: true, order: 1 })).toBeLessThan(
+      1e-10,
+    );
   });
 
   it('should match on 15 qubits, where the simulator mixes low qubits in cache blocks and high ones in pairs', () => {
@@ -126,12 +151,20 @@ describe('toQasm3', () => {
       [11, 13, 0.25],
       [12, 13, -0.3],
       [1, 2, 0.6],
-    ] as const) couplings[j * n + k] = v;
+    ] as const)
+      couplings[j * n + k] = v;
     expect(mismatch({ fields, couplings }, { tau: 1.3, steps: 2, order: 2 })).toBeLessThan(1e-10);
   });
 
   it('should give the same state on the npm quantum-circuit simulator (its own gate matrices, wire j = bit j)', () => {
-    const options: QasmOptions = { tau: 2.2, steps: 6, order: 2, calibrate: 'linear-response', dialect: 'braket', measure: false };
+    const options: QasmOptions = {
+      tau: 2.2,
+      steps: 6,
+      order: 2,
+      calibrate: 'linear-response',
+      dialect: 'braket',
+      measure: false,
+    };
     const circuit = new QuantumCircuit(4);
     for (const line of toQasm3(problem, options).split('\n')) appendBraketGate(circuit, line);
     circuit.run();
@@ -144,7 +177,10 @@ describe('toQasm3', () => {
   });
 
   it('should emit the documented header, the h layer, signed angles and one measurement per qubit', () => {
-    const text = toQasm3({ fields: [0.5, -0.25], couplings: [0, 0.75, 0, 0] }, { tau: 2, steps: 1, order: 1 });
+    const text = toQasm3(
+      { fields: [0.5, -0.25], couplings: [0, 0.75, 0, 0] },
+      { tau: 2, steps: 1, order: 1 },
+    );
     const lines = text.trim().split('\n');
     expect(lines.slice(0, 2)).toEqual(['OPENQASM 3.0;', 'include "stdgates.inc";']);
     expect(lines).toContain('qubit[2] q;');
@@ -163,15 +199,22 @@ describe('toQasm3', () => {
       'c[0] = measure q[0];',
       'c[1] = measure q[1];',
     ]);
-    const braket = toQasm3({ fields: [0.5, -0.25], couplings: [0, 0.75, 0, 0] }, { tau: 2, steps: 1, order: 1, dialect: 'braket', measure: false });
+    const braket = toQasm3(
+      { fields: [0.5, -0.25], couplings: [0, 0.75, 0, 0] },
+      { tau: 2, steps: 1, order: 1, dialect: 'braket', measure: false },
+    );
     expect(braket).not.toContain('include');
     expect(braket).toContain('zz(-1.5) q[0], q[1];');
     expect(braket).not.toMatch(/= measure/);
   });
 
   it('should refuse an unknown dialect and bad problems with coded errors', () => {
-    expect(codeOf(() => toQasm3(problem, { dialect: 'qiskit' as never }))).toBe('DQA_INVALID_ARGUMENT');
+    expect(codeOf(() => toQasm3(problem, { dialect: 'qiskit' as never }))).toBe(
+      'DQA_INVALID_ARGUMENT',
+    );
     expect(codeOf(() => toQasm3({ fields: [Number.NaN] }))).toBe('DQA_NOT_FINITE');
-    expect(codeOf(() => toQasm3({ fields: [1, 2, 3] }, { maxQubits: 2 }))).toBe('DQA_TOO_MANY_QUBITS');
+    expect(codeOf(() => toQasm3({ fields: [1, 2, 3] }, { maxQubits: 2 }))).toBe(
+      'DQA_TOO_MANY_QUBITS',
+    );
   });
 });

@@ -45,7 +45,10 @@ const fmt = (x: number): string => String(x === 0 ? 0 : x);
 export function toQasm3(problem: IsingProblem, options: QasmOptions = {}): string {
   const dialect = options.dialect ?? 'stdgates';
   if (dialect !== 'stdgates' && dialect !== 'braket') {
-    throw new DqaError('DQA_INVALID_ARGUMENT', `dialect must be 'stdgates' or 'braket', got ${echo(dialect)}`);
+    throw new DqaError(
+      'DQA_INVALID_ARGUMENT',
+      `dialect must be 'stdgates' or 'braket', got ${echo(dialect)}`,
+    );
   }
   const { dialect: _d, measure: _m, ...annealOptions } = options;
   const plan = createPlan(annealOptions, false);

@@ -7,7 +7,11 @@ declare module 'quantum-circuit' {
   }
   export default class QuantumCircuit {
     constructor(numQubits: number);
-    appendGate(name: string, wires: number | number[], options?: { params?: Record<string, number> }): void;
+    appendGate(
+      name: string,
+      wires: number | number[],
+      options?: { params?: Record<string, number> },
+    ): void;
     run(): void;
     state: Record<string, Complex>;
   }

@@ -10,7 +10,12 @@
  * Options: `--lengths 8,12,16 --batch 64 --repeats 9` (lengths ≤ 12 run 3× the repeats).
  */
 import { availableParallelism, cpus } from 'node:os';
-import { causalBoltzmann, causalBoltzmannAsync, createRng, disposeExactWorkers } from '../src/index.js';
+import {
+  causalBoltzmann,
+  causalBoltzmannAsync,
+  createRng,
+  disposeExactWorkers,
+} from '../src/index.js';
 import { useWasmKernels } from '../src/internal/kernels/wasmKernels.js';
 import { median, option } from './benchArgs.js';
 
@@ -33,9 +38,15 @@ type Mode = 'sync' | 'async';
 
 type Kernels = 'js' | 'wasm';
 
-async function measure(length: number, mode: Mode, threadCount: number, kernels: Kernels): Promise<Row> {
+async function measure(
+  length: number,
+  mode: Mode,
+  threadCount: number,
+  kernels: Kernels,
+): Promise<Row> {
   // Only this thread's kernels switch; worker threads always use wasm (hence js rows are 1-thread).
-  if (useWasmKernels(kernels === 'wasm') !== (kernels === 'wasm')) throw new Error('this engine cannot run the wasm kernels');
+  if (useWasmKernels(kernels === 'wasm') !== (kernels === 'wasm'))
+    throw new Error('this engine cannot run the wasm kernels');
   const rng = createRng(length);
   const fields = Float32Array.from({ length: batch * length * length }, () => rng.normal());
   const couplings = Float32Array.from({ length: length * length }, () => 0.3 * rng.normal());
@@ -70,11 +81,22 @@ async function measure(length: number, mode: Mode, threadCount: number, kernels:
   }
   // Each query i enumerates 2^(i+1) configurations.
   const configurations = batch * (2 ** (length + 1) - 2);
-  return { length, mode: `${kernels} ${threadCount} thr ${mode}`, forward: median(forwardTimes), total: median(totalTimes), cpu: median(cpuTimes), configurations };
+  return {
+    length,
+    mode: `${kernels} ${threadCount} thr ${mode}`,
+    forward: median(forwardTimes),
+    total: median(totalTimes),
+    cpu: median(cpuTimes),
+    configurations,
+  };
 }
 
-console.log(`causalBoltzmann bench: batch ${batch}, lengths ${lengths.join(', ')}, ${repeats} timed repeats (median), ${cpus()[0]?.model ?? 'cpu'} × ${threads}`);
-console.log('length  mode               forward ms  fwd+bwd ms  fwd ns/config  fwd+bwd ns/config  fwd+bwd cpu ms');
+console.log(
+  `causalBoltzmann bench: batch ${batch}, lengths ${lengths.join(', ')}, ${repeats} timed repeats (median), ${cpus()[0]?.model ?? 'cpu'} × ${threads}`,
+);
+console.log(
+  'length  mode               forward ms  fwd+bwd ms  fwd ns/config  fwd+bwd ns/config  fwd+bwd cpu ms',
+);
 for (const length of lengths) {
   const modes: [Mode, number, Kernels][] = [
     ['sync', 1, 'js'],

@@ -9,7 +9,13 @@
  * Run from the workspace root: `npx tsx --conditions=@boltzmann/source packages/ising-core/bench/fixedPoint.bench.ts`
  * Options: `--lengths 64,256 --batch 12 --repeats 5 --sections 1,2,3,4`.
  */
-import { causalBatch, createIsingBatch, createRng, meanFieldEstimate, tapEstimate } from '../src/index.js';
+import {
+  causalBatch,
+  createIsingBatch,
+  createRng,
+  meanFieldEstimate,
+  tapEstimate,
+} from '../src/index.js';
 import type { IsingBatch, MeanFieldOptions } from '../src/index.js';
 import { AdjointWorkspace } from '../src/internal/fixedPointBackward.js';
 import { FixedPointWorkspace, solveFixedPoint } from '../src/internal/fixedPoint.js';
@@ -35,7 +41,14 @@ function single(seed: number, n: number, sigmaJ: number): IsingBatch {
 }
 
 /** Causal batch with attention-like fields h_ij = q_i·k_j/√d; `rho` correlates successive queries (AR(1)). */
-function attentionBatch(seed: number, batch: number, length: number, sigmaJ: number, rho: number, d = 16): IsingBatch {
+function attentionBatch(
+  seed: number,
+  batch: number,
+  length: number,
+  sigmaJ: number,
+  rho: number,
+  d = 16,
+): IsingBatch {
   const rng = createRng(seed);
   const fields = new Float64Array(batch * length * length);
   for (let b = 0; b < batch; b++) {
@@ -55,8 +68,12 @@ function attentionBatch(seed: number, batch: number, length: number, sigmaJ: num
 }
 
 if (sections.has(1)) {
-  console.log('\n1. forward iterations per problem (n = 64, h ~ N(0,1), J ~ N(0, σ²), 20 problems, tolerance 1e-10, cold start): mean [max], missed');
-  console.log('| sampler | σ√n | damping 0.5 only | damping 0 only | damping 0.5 + Anderson 5 | damping 0 + Anderson 5 |');
+  console.log(
+    '\n1. forward iterations per problem (n = 64, h ~ N(0,1), J ~ N(0, σ²), 20 problems, tolerance 1e-10, cold start): mean [max], missed',
+  );
+  console.log(
+    '| sampler | σ√n | damping 0.5 only | damping 0 only | damping 0.5 + Anderson 5 | damping 0 + Anderson 5 |',
+  );
   console.log('|---|---:|---:|---:|---:|---:|');
   const variants: MeanFieldOptions[] = [
     { damping: 0.5, anderson: 0 },
@@ -82,7 +99,9 @@ if (sections.has(1)) {
 }
 
 if (sections.has(2)) {
-  console.log('\n2. adjoint iterations per problem (same problems, tolerance 1e-10): CG vs damped (0.5) Anderson-5 fixed point of z = b + P z');
+  console.log(
+    '\n2. adjoint iterations per problem (same problems, tolerance 1e-10): CG vs damped (0.5) Anderson-5 fixed point of z = b + P z',
+  );
   console.log('| sampler | σ√n | CG mean [max] | Anderson mean [max] | max |Δw| |');
   console.log('|---|---:|---:|---:|---:|');
   for (const kind of kinds) {
@@ -107,20 +126,29 @@ if (sections.has(2)) {
         // The same system by the engine: z = b + P z from z = 0.
         const z = new Float64Array(64);
         const ws = new FixedPointWorkspace(64, 5);
-        const fp = { apply: (x: Float64Array, out: Float64Array, n: number) => { adjoint.applyP(x, out, n); for (let j = 0; j < n; j++) out[j]! += adjoint.b[j]!; } };
+        const fp = {
+          apply: (x: Float64Array, out: Float64Array, n: number) => {
+            adjoint.applyP(x, out, n);
+            for (let j = 0; j < n; j++) out[j]! += adjoint.b[j]!;
+          },
+        };
         const bmax = adjoint.b.reduce((a, v) => Math.max(a, Math.abs(v)), 0);
         solveFixedPoint(fp, 64, z, bmax, settings, ws);
         aa.push(ws.iterations);
-        for (let j = 0; j < 64; j++) diff = Math.max(diff, Math.abs(adjoint.sd[j]! * z[j]! - w1[j]!));
+        for (let j = 0; j < 64; j++)
+          diff = Math.max(diff, Math.abs(adjoint.sd[j]! * z[j]! - w1[j]!));
       }
-      const f = (xs: number[]): string => `${(xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(1)} [${Math.max(...xs)}]`;
+      const f = (xs: number[]): string =>
+        `${(xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(1)} [${Math.max(...xs)}]`;
       console.log(`| ${kind} | ${scale} | ${f(cg)} | ${f(aa)} | ${diff.toExponential(1)} |`);
     }
   }
 }
 
 if (sections.has(3)) {
-  console.log(`\n3. warm start on a causal batch ${batchSize} × T (σ_J = 0.3/√T, attention-like fields, d = 16): total forward iterations`);
+  console.log(
+    `\n3. warm start on a causal batch ${batchSize} × T (σ_J = 0.3/√T, attention-like fields, d = 16): total forward iterations`,
+  );
   console.log('| sampler | T | queries ρ | cold | warm | saved | max |Δm| warm vs cold |');
   console.log('|---|---:|---:|---:|---:|---:|---:|');
   for (const kind of kinds) {
@@ -131,16 +159,23 @@ if (sections.has(3)) {
         const warm = estimators[kind](batch, { warmStart: true });
         const [c, w] = [sum(cold.diagnostics.iterations), sum(warm.diagnostics.iterations)];
         let diff = 0;
-        for (let i = 0; i < cold.magnetization.length; i++) diff = Math.max(diff, Math.abs(cold.magnetization[i]! - warm.magnetization[i]!));
-        console.log(`| ${kind} | ${T} | ${rho} | ${c} | ${w} | ${(100 * (1 - w / c)).toFixed(1)} % | ${diff.toExponential(1)} |`);
+        for (let i = 0; i < cold.magnetization.length; i++)
+          diff = Math.max(diff, Math.abs(cold.magnetization[i]! - warm.magnetization[i]!));
+        console.log(
+          `| ${kind} | ${T} | ${rho} | ${c} | ${w} | ${(100 * (1 - w / c)).toFixed(1)} % | ${diff.toExponential(1)} |`,
+        );
       }
     }
   }
 }
 
 if (sections.has(4)) {
-  console.log(`\n4. forward + VJP wall time, causal batch ${batchSize} × T, attention-like fields (ρ = 0), median of ${repeats}`);
-  console.log('| sampler | T | σ_J | forward ms | fwd+VJP ms | forward its (total) | adjoint its (total) | missed |');
+  console.log(
+    `\n4. forward + VJP wall time, causal batch ${batchSize} × T, attention-like fields (ρ = 0), median of ${repeats}`,
+  );
+  console.log(
+    '| sampler | T | σ_J | forward ms | fwd+VJP ms | forward its (total) | adjoint its (total) | missed |',
+  );
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const kind of kinds) {
     for (const T of lengths) {
@@ -166,7 +201,9 @@ if (sections.has(4)) {
           adj = sum(g.diagnostics.iterations);
           missed = e.diagnostics.missed + g.diagnostics.missed;
         }
-        console.log(`| ${kind} | ${T} | ${sigma.toFixed(3)} | ${median(fwd).toFixed(1)} | ${median(total).toFixed(1)} | ${its} | ${adj} | ${missed} |`);
+        console.log(
+          `| ${kind} | ${T} | ${sigma.toFixed(3)} | ${median(fwd).toFixed(1)} | ${median(total).toFixed(1)} | ${its} | ${adj} | ${missed} |`,
+        );
       }
     }
   }

@@ -13,12 +13,21 @@
  * Lengths ≥ 512 run once (they take seconds to minutes); the others take the median of 5.
  */
 import { availableParallelism } from 'node:os';
-import { causalBatch, createRng, estimateBatch, meanFieldSampler, tapSampler, transferMatrixSampler } from '../src/index.js';
+import {
+  causalBatch,
+  createRng,
+  estimateBatch,
+  meanFieldSampler,
+  tapSampler,
+  transferMatrixSampler,
+} from '../src/index.js';
 import type { BatchEstimate, IsingBatch, Sampler } from '../src/index.js';
 import { median, option } from './benchArgs.js';
 
 const lengths = option('lengths', '16,32,64,128,256,512,1024').split(',').map(Number);
-const methods = option('methods', 'transfer-matrix w=4,transfer-matrix w=8,tap,mean-field').split(',');
+const methods = option('methods', 'transfer-matrix w=4,transfer-matrix w=8,tap,mean-field').split(
+  ',',
+);
 const threadsOption = option('threads', '');
 const BATCH = 12;
 
@@ -26,35 +35,54 @@ function makeBatch(T: number, band: number | undefined): IsingBatch {
   const rng = createRng(T);
   const fields = Float64Array.from({ length: BATCH * T * T }, () => rng.normal());
   const couplings = new Float64Array(T * T);
-  for (let j = 0; j < T; j++) for (let k = j + 1; k < T; k++) if (band === undefined || k - j <= band) couplings[j * T + k] = 0.02 * rng.normal();
+  for (let j = 0; j < T; j++)
+    for (let k = j + 1; k < T; k++)
+      if (band === undefined || k - j <= band) couplings[j * T + k] = 0.02 * rng.normal();
   return causalBatch(fields, couplings, { batch: BATCH, length: T });
 }
 
 function samplerFor(method: string): { sampler: Sampler; band: number | undefined } {
   const threads = threadsOption === '' ? {} : { threads: Number(threadsOption) };
   const tm = /^transfer-matrix w=(\d+)$/.exec(method);
-  if (tm) return { sampler: transferMatrixSampler.create({ bandwidth: Number(tm[1]), ...threads } as never), band: Number(tm[1]) };
+  if (tm)
+    return {
+      sampler: transferMatrixSampler.create({ bandwidth: Number(tm[1]), ...threads } as never),
+      band: Number(tm[1]),
+    };
   if (method === 'tap') return { sampler: tapSampler.create(threads as never), band: undefined };
-  if (method === 'mean-field') return { sampler: meanFieldSampler.create(threads as never), band: undefined };
+  if (method === 'mean-field')
+    return { sampler: meanFieldSampler.create(threads as never), band: undefined };
   throw new Error(`unknown method ${method}`);
 }
 
 /** Σ over problems of spins × work units per spin (iterations, or window states). */
-function workUnits(batch: IsingBatch, method: string, estimate: BatchEstimate, adjointIterations: Int32Array | undefined): number {
+function workUnits(
+  batch: IsingBatch,
+  method: string,
+  estimate: BatchEstimate,
+  adjointIterations: Int32Array | undefined,
+): number {
   const tm = /^transfer-matrix w=(\d+)$/.exec(method);
   let units = 0;
   for (let q = 0; q < batch.size; q++) {
     const n = batch.spins[q]!;
-    const per = tm ? 2 ** Number(tm[1]) : (estimate.diagnostics?.iterations[q] ?? 0) + (adjointIterations?.[q] ?? 0);
+    const per = tm
+      ? 2 ** Number(tm[1])
+      : (estimate.diagnostics?.iterations[q] ?? 0) + (adjointIterations?.[q] ?? 0);
     units += n * per;
   }
   return units;
 }
 
-const sync = (sampler: Sampler, batch: IsingBatch): BatchEstimate => estimateBatch(sampler, batch) as BatchEstimate;
+const sync = (sampler: Sampler, batch: IsingBatch): BatchEstimate =>
+  estimateBatch(sampler, batch) as BatchEstimate;
 
-process.stdout.write(`long-context forward + VJP, batch ${BATCH}, one head, causal; ${availableParallelism()} cores; threads ${threadsOption || 'default'}\n`);
-process.stdout.write('| method | T | forward ms | VJP ms | total ms | ns / (query·spin·iteration) |\n|---|---|---|---|---|---|\n');
+process.stdout.write(
+  `long-context forward + VJP, batch ${BATCH}, one head, causal; ${availableParallelism()} cores; threads ${threadsOption || 'default'}\n`,
+);
+process.stdout.write(
+  '| method | T | forward ms | VJP ms | total ms | ns / (query·spin·iteration) |\n|---|---|---|---|---|---|\n',
+);
 for (const method of methods) {
   const { sampler, band } = samplerFor(method);
   for (const T of lengths) {
@@ -78,7 +106,9 @@ for (const method of methods) {
     const f = median(forward);
     const b = median(backward);
     const perUnit = units > 0 ? ((f + b) * 1e6) / units : Number.NaN;
-    process.stdout.write(`| ${method} | ${T} | ${f.toFixed(1)} | ${b.toFixed(1)} | ${(f + b).toFixed(1)} | ${perUnit.toFixed(2)} |\n`);
+    process.stdout.write(
+      `| ${method} | ${T} | ${f.toFixed(1)} | ${b.toFixed(1)} | ${(f + b).toFixed(1)} | ${perUnit.toFixed(2)} |\n`,
+    );
   }
   await sampler.dispose?.();
 }

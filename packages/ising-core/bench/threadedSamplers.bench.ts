@@ -9,13 +9,21 @@
  * `npx tsx --conditions=@boltzmann/source packages/ising-core/bench/threadedSamplers.bench.ts`
  * Options: `--shapes 12x64,12x256 --samplers mean-field,tap,transfer-matrix --repeats 5 --bandwidth 8`.
  */
-import { causalBatch, createRng, meanFieldSampler, tapSampler, transferMatrixSampler } from '../src/index.js';
+import {
+  causalBatch,
+  createRng,
+  meanFieldSampler,
+  tapSampler,
+  transferMatrixSampler,
+} from '../src/index.js';
 import type { BatchEstimate, IsingBatch, Sampler } from '../src/index.js';
 import { batchCost } from '../src/internal/threadedEstimate.js';
 import { disposeWorkerPool } from '../src/internal/workerPool.js';
 import { median, option } from './benchArgs.js';
 
-const shapes = option('shapes', '12x64,12x256').split(',').map((s) => s.split('x').map(Number) as [number, number]);
+const shapes = option('shapes', '12x64,12x256')
+  .split(',')
+  .map((s) => s.split('x').map(Number) as [number, number]);
 const samplers = option('samplers', 'mean-field,tap,transfer-matrix').split(',');
 const repeats = Number(option('repeats', '5'));
 const bandwidth = Number(option('bandwidth', '8'));
@@ -59,7 +67,9 @@ for (const name of samplers) {
     const cost = batchCost(name as 'tap', batch.spins);
     const one = time(create(name, 1), batch);
     const two = time(create(name, 2), batch);
-    console.log(`| ${name} | ${b} × ${T} | ${cost} | ${one.toFixed(1)} | ${two.toFixed(1)} | ${(one / two).toFixed(2)}× |`);
+    console.log(
+      `| ${name} | ${b} × ${T} | ${cost} | ${one.toFixed(1)} | ${two.toFixed(1)} | ${(one / two).toFixed(2)}× |`,
+    );
   }
 }
 await disposeWorkerPool();

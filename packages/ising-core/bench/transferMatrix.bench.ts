@@ -13,7 +13,12 @@
  * `--threads 2` the sampler's `threads: 2` splits the batch across the shared worker pool.
  */
 import { cpus } from 'node:os';
-import { causalBatch, createRng, disposeExactWorkers, transferMatrixSampler } from '../src/index.js';
+import {
+  causalBatch,
+  createRng,
+  disposeExactWorkers,
+  transferMatrixSampler,
+} from '../src/index.js';
 import type { BatchEstimate } from '../src/index.js';
 import { useWasmTransfer } from '../src/internal/kernels/transferWasm.js';
 import { median, option } from './benchArgs.js';
@@ -41,7 +46,9 @@ function measure(length: number, w: number): Row {
   const rng = createRng(1000 * length + w);
   const fields = Float64Array.from({ length: batch * length * length }, () => rng.normal());
   const couplings = new Float64Array(length * length);
-  for (let j = 0; j < length; j++) for (let k = j + 1; k <= Math.min(j + w, length - 1); k++) couplings[j * length + k] = 0.3 * rng.normal();
+  for (let j = 0; j < length; j++)
+    for (let k = j + 1; k <= Math.min(j + w, length - 1); k++)
+      couplings[j * length + k] = 0.3 * rng.normal();
   const upstream = Float64Array.from({ length: batch * length * length }, () => rng.normal());
   const problem = causalBatch(fields, couplings, { batch, length });
   const forward: number[] = [];
@@ -51,7 +58,8 @@ function measure(length: number, w: number): Row {
   let count = repeats;
   for (let r = 0; r < warmup + count; r++) {
     const t0 = performance.now();
-    const est = transferMatrixSampler.create({ bandwidth: w, threads: twoThreads ? 2 : 1 }).estimate!(problem) as BatchEstimate;
+    const est = transferMatrixSampler.create({ bandwidth: w, threads: twoThreads ? 2 : 1 })
+      .estimate!(problem) as BatchEstimate;
     const t1 = performance.now();
     est.vjp(upstream);
     const t2 = performance.now();

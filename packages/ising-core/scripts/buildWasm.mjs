@@ -12,7 +12,10 @@ let stale = 0;
 for (const file of readdirSync(dir).filter((f) => f.endsWith('.wat'))) {
   const name = file.slice(0, -'.wat'.length);
   const target = `${dir}${name}Wasm.generated.ts`;
-  const source = generatedSource(file, await compileWat(file, readFileSync(`${dir}${file}`, 'utf8')));
+  const source = generatedSource(
+    file,
+    await compileWat(file, readFileSync(`${dir}${file}`, 'utf8')),
+  );
   let current = '';
   try {
     current = readFileSync(target, 'utf8');
@@ -20,7 +23,9 @@ for (const file of readdirSync(dir).filter((f) => f.endsWith('.wat'))) {
   if (current === source) {
     console.log(`${file}: up to date`);
   } else if (check) {
-    console.error(`${file}: ${name}Wasm.generated.ts is out of date; run pnpm --filter @boltzmann/ising-core build:wasm`);
+    console.error(
+      `${file}: ${name}Wasm.generated.ts is out of date; run pnpm --filter @boltzmann/ising-core build:wasm`,
+    );
     stale++;
   } else {
     writeFileSync(target, source);

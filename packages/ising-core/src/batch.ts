@@ -13,7 +13,10 @@ export interface CausalShape {
 
 function assertPositiveInt(value: number, what: string): void {
   if (!Number.isInteger(value) || value < 1) {
-    throw new IsingError('ISING_INVALID_ARGUMENT', `${what} must be a positive integer, got ${echo(value)}`);
+    throw new IsingError(
+      'ISING_INVALID_ARGUMENT',
+      `${what} must be a positive integer, got ${echo(value)}`,
+    );
   }
 }
 
@@ -21,11 +24,18 @@ function assertPositiveInt(value: number, what: string): void {
  * Throws `ISING_NOT_FINITE` naming the first non-finite entry among the first `count` of `values`,
  * optionally only at the indices `isUsed` accepts.
  */
-export function assertFinite(values: ArrayLike<number>, what: string, isUsed?: (index: number) => boolean): void {
+export function assertFinite(
+  values: ArrayLike<number>,
+  what: string,
+  isUsed?: (index: number) => boolean,
+): void {
   for (let i = 0; i < values.length; i++) {
     const v = values[i]!;
     if (!Number.isFinite(v) && (isUsed === undefined || isUsed(i))) {
-      throw new IsingError('ISING_NOT_FINITE', `${what}[${i}] is ${String(v)}; every used entry must be finite`);
+      throw new IsingError(
+        'ISING_NOT_FINITE',
+        `${what}[${i}] is ${String(v)}; every used entry must be finite`,
+      );
     }
   }
 }
@@ -33,7 +43,10 @@ export function assertFinite(values: ArrayLike<number>, what: string, isUsed?: (
 /** Throws `ISING_INVALID_ARGUMENT` unless `beta` is finite and positive. */
 export function assertBeta(beta: number): void {
   if (!Number.isFinite(beta) || beta <= 0) {
-    throw new IsingError('ISING_INVALID_ARGUMENT', `beta must be a finite positive number, got ${echo(beta)}`);
+    throw new IsingError(
+      'ISING_INVALID_ARGUMENT',
+      `beta must be a finite positive number, got ${echo(beta)}`,
+    );
   }
 }
 
@@ -89,7 +102,10 @@ export function createIsingBatch(input: {
   for (let q = 0; q < size; q++) {
     const n: unknown = input.spins[q];
     if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > stride) {
-      throw new IsingError('ISING_SHAPE_MISMATCH', `spins[${q}] is ${echo(n)}; it must be an integer in [1, ${stride}]`);
+      throw new IsingError(
+        'ISING_SHAPE_MISMATCH',
+        `spins[${q}] is ${echo(n)}; it must be an integer in [1, ${stride}]`,
+      );
     }
     spins[q] = n;
     if (n > maxUsed) maxUsed = n;
@@ -105,7 +121,10 @@ export function createIsingBatch(input: {
     stride,
     spins,
     fields: input.fields instanceof Float64Array ? input.fields : Float64Array.from(input.fields),
-    couplings: input.couplings instanceof Float64Array ? input.couplings : Float64Array.from(input.couplings),
+    couplings:
+      input.couplings instanceof Float64Array
+        ? input.couplings
+        : Float64Array.from(input.couplings),
     beta,
   };
 }
@@ -116,7 +135,12 @@ export function createIsingBatch(input: {
  *
  * @throws {IsingError} ISING_SHAPE_MISMATCH, ISING_NOT_FINITE, ISING_INVALID_ARGUMENT
  */
-export function causalBatch(fields: RealArray, couplings: RealArray, shape: CausalShape, beta = 1): IsingBatch {
+export function causalBatch(
+  fields: RealArray,
+  couplings: RealArray,
+  shape: CausalShape,
+  beta = 1,
+): IsingBatch {
   assertPositiveInt(shape.batch, 'shape.batch');
   assertPositiveInt(shape.length, 'shape.length');
   const { batch, length } = shape;

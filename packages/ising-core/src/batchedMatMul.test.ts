@@ -4,7 +4,16 @@ import { batchedMatMul, createRng } from './index.js';
 import { codeOf } from './internal/testing/codeOf.js';
 
 /** The product the obvious way, in float64, from explicitly transposed operands. */
-function reference(a: Float32Array, b: Float32Array, batch: number, m: number, k: number, n: number, tA: boolean, tB: boolean): Float64Array {
+function reference(
+  a: Float32Array,
+  b: Float32Array,
+  batch: number,
+  m: number,
+  k: number,
+  n: number,
+  tA: boolean,
+  tB: boolean,
+): Float64Array {
   const c = new Float64Array(batch * m * n);
   for (let p = 0; p < batch; p++) {
     for (let i = 0; i < m; i++) {
@@ -47,7 +56,8 @@ describe('batchedMatMul', () => {
           const want = reference(a, b, batch, m, k, n, tA, tB);
           expect(got).toHaveLength(want.length);
           // float32 accumulation of k products of magnitude ≤ 1.
-          for (let i = 0; i < want.length; i++) expect(Math.abs(got[i]! - want[i]!)).toBeLessThan(1e-6 * k + 1e-7);
+          for (let i = 0; i < want.length; i++)
+            expect(Math.abs(got[i]! - want[i]!)).toBeLessThan(1e-6 * k + 1e-7);
         },
       ),
       { numRuns: 200 },
@@ -55,7 +65,10 @@ describe('batchedMatMul', () => {
   });
 
   it('handles the attention shapes (48 × 64×32×64) and grows its memory for larger ones', () => {
-    for (const [batch, m, k, n] of [[48, 64, 32, 64], [8, 256, 16, 256]] as const) {
+    for (const [batch, m, k, n] of [
+      [48, 64, 32, 64],
+      [8, 256, 16, 256],
+    ] as const) {
       const a = random(batch * m * k, 1);
       const b = random(batch * k * n, 2);
       const got = batchedMatMul(a, b, { batch, m, k, n });
@@ -67,8 +80,25 @@ describe('batchedMatMul', () => {
   });
 
   it('refuses bad dimensions and operands of the wrong size, with codes', () => {
-    expect(codeOf(() => batchedMatMul(new Float32Array(4), new Float32Array(4), { batch: 1, m: 2, k: 2, n: 0 }))).toBe('ISING_INVALID_ARGUMENT');
-    expect(codeOf(() => batchedMatMul(new Float32Array(3), new Float32Array(4), { batch: 1, m: 2, k: 2, n: 2 }))).toBe('ISING_SHAPE_MISMATCH');
-    expect(codeOf(() => batchedMatMul(new Float64Array(4) as never, new Float32Array(4), { batch: 1, m: 2, k: 2, n: 2 }))).toBe('ISING_SHAPE_MISMATCH');
+    expect(
+      codeOf(() =>
+        batchedMatMul(new Float32Array(4), new Float32Array(4), { batch: 1, m: 2, k: 2, n: 0 }),
+      ),
+    ).toBe('ISING_INVALID_ARGUMENT');
+    expect(
+      codeOf(() =>
+        batchedMatMul(new Float32Array(3), new Float32Array(4), { batch: 1, m: 2, k: 2, n: 2 }),
+      ),
+    ).toBe('ISING_SHAPE_MISMATCH');
+    expect(
+      codeOf(() =>
+        batchedMatMul(new Float64Array(4) as never, new Float32Array(4), {
+          batch: 1,
+          m: 2,
+          k: 2,
+          n: 2,
+        }),
+      ),
+    ).toBe('ISING_SHAPE_MISMATCH');
   });
 });

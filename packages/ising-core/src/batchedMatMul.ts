@@ -24,7 +24,14 @@ interface GemmExports {
 let instance: GemmExports | null | undefined;
 
 /** Copies `batch` matrices of `rows×cols` from `src` to `dst`, transposing each when `transpose` (src is then `cols×rows`). */
-function copyIn(dst: Float32Array, src: Float32Array, batch: number, rows: number, cols: number, transpose: boolean): void {
+function copyIn(
+  dst: Float32Array,
+  src: Float32Array,
+  batch: number,
+  rows: number,
+  cols: number,
+  transpose: boolean,
+): void {
   if (!transpose) {
     dst.set(src);
     return;
@@ -39,12 +46,21 @@ function copyIn(dst: Float32Array, src: Float32Array, batch: number, rows: numbe
   }
 }
 
-function plainGemm(a: Float32Array, b: Float32Array, c: Float32Array, batch: number, m: number, k: number, n: number): void {
+function plainGemm(
+  a: Float32Array,
+  b: Float32Array,
+  c: Float32Array,
+  batch: number,
+  m: number,
+  k: number,
+  n: number,
+): void {
   for (let p = 0; p < batch; p++) {
     for (let i = 0; i < m; i++) {
       for (let j = 0; j < n; j++) {
         let s = 0;
-        for (let q = 0; q < k; q++) s = Math.fround(s + Math.fround(a[(p * m + i) * k + q]! * b[(p * k + q) * n + j]!));
+        for (let q = 0; q < k; q++)
+          s = Math.fround(s + Math.fround(a[(p * m + i) * k + q]! * b[(p * k + q) * n + j]!));
         c[(p * m + i) * n + j] = s;
       }
     }
@@ -54,10 +70,19 @@ function plainGemm(a: Float32Array, b: Float32Array, c: Float32Array, batch: num
 function assertShape(shape: BatchedMatMulShape, a: Float32Array, b: Float32Array): void {
   for (const key of ['batch', 'm', 'k', 'n'] as const) {
     const v = shape[key];
-    if (!Number.isInteger(v) || v < 1) throw new IsingError('ISING_INVALID_ARGUMENT', `batchedMatMul: ${key} must be a positive integer, got ${echo(v)}`);
+    if (!Number.isInteger(v) || v < 1)
+      throw new IsingError(
+        'ISING_INVALID_ARGUMENT',
+        `batchedMatMul: ${key} must be a positive integer, got ${echo(v)}`,
+      );
   }
   const { batch, m, k, n } = shape;
-  if (!(a instanceof Float32Array) || !(b instanceof Float32Array) || a.length !== batch * m * k || b.length !== batch * k * n) {
+  if (
+    !(a instanceof Float32Array) ||
+    !(b instanceof Float32Array) ||
+    a.length !== batch * m * k ||
+    b.length !== batch * k * n
+  ) {
     throw new IsingError(
       'ISING_SHAPE_MISMATCH',
       `batchedMatMul: ${batch} products of ${m}×${k} by ${k}×${n} need Float32Arrays of ${batch * m * k} and ${batch * k * n} entries`,
@@ -77,7 +102,11 @@ function assertShape(shape: BatchedMatMulShape, a: Float32Array, b: Float32Array
  * @example
  * const scores = batchedMatMul(q, k, { batch: B * H, m: T, k: dHead, n: T, transposeB: true });
  */
-export function batchedMatMul(a: Float32Array, b: Float32Array, shape: BatchedMatMulShape): Float32Array {
+export function batchedMatMul(
+  a: Float32Array,
+  b: Float32Array,
+  shape: BatchedMatMulShape,
+): Float32Array {
   assertShape(shape, a, b);
   const { batch, m, k, n } = shape;
   const sizeA = batch * m * k;

@@ -1,5 +1,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { causalBoltzmann, causalBoltzmannAsync, createRng, disposeExactWorkers, magnetizations } from './index.js';
+import {
+  causalBoltzmann,
+  causalBoltzmannAsync,
+  createRng,
+  disposeExactWorkers,
+  magnetizations,
+} from './index.js';
 import type { CausalVariant } from './index.js';
 import { codeOf } from './internal/testing/codeOf.js';
 
@@ -8,7 +14,10 @@ afterAll(() => disposeExactWorkers());
 function randomInputs(seed: number, batch: number, length: number, hScale: number, jScale: number) {
   const rng = createRng(seed);
   return {
-    fields: Float64Array.from({ length: batch * length * length }, () => hScale * (2 * rng.next() - 1)),
+    fields: Float64Array.from(
+      { length: batch * length * length },
+      () => hScale * (2 * rng.next() - 1),
+    ),
     couplings: Float64Array.from({ length: length * length }, () => jScale * (2 * rng.next() - 1)),
     upstream: Float64Array.from({ length: batch * length * length }, () => 2 * rng.next() - 1),
   };
@@ -18,7 +27,8 @@ const close = (actual: ArrayLike<number>, expected: ArrayLike<number>, rel: numb
   expect(actual.length).toBe(expected.length);
   for (let i = 0; i < expected.length; i++) {
     const tol = abs + rel * Math.abs(expected[i]!);
-    if (!(Math.abs(actual[i]! - expected[i]!) <= tol)) throw new Error(`entry ${i}: ${actual[i]} vs ${expected[i]} (tolerance ${tol})`);
+    if (!(Math.abs(actual[i]! - expected[i]!) <= tol))
+      throw new Error(`entry ${i}: ${actual[i]} vs ${expected[i]} (tolerance ${tol})`);
   }
 };
 
@@ -27,11 +37,19 @@ describe('causalBoltzmann', () => {
     const B = 2;
     const T = 6;
     const { fields, couplings } = randomInputs(1, B, T, 2, 1);
-    const { magnetization, weights } = causalBoltzmann(fields, couplings, { batch: B, length: T }, { beta: 0.7 });
+    const { magnetization, weights } = causalBoltzmann(
+      fields,
+      couplings,
+      { batch: B, length: T },
+      { beta: 0.7 },
+    );
     for (let b = 0; b < B; b++) {
       for (let i = 0; i < T; i++) {
         const row = (b * T + i) * T;
-        const m = magnetizations(fields.subarray(row, row + T), couplings, { spins: i + 1, beta: 0.7 });
+        const m = magnetizations(fields.subarray(row, row + T), couplings, {
+          spins: i + 1,
+          beta: 0.7,
+        });
         let sum = 0;
         for (let j = 0; j < T; j++) {
           if (j > i) {
@@ -56,8 +74,16 @@ describe('causalBoltzmann', () => {
       const beta = 1.3;
       const { fields, couplings, upstream } = randomInputs(7, B, T, 1.5, 0.8);
       const loss = (f: Float64Array, J: Float64Array) =>
-        causalBoltzmann(f, J, { batch: B, length: T }, { variant, beta }).weights.reduce((a, w, i) => a + w * upstream[i]!, 0);
-      const grads = causalBoltzmann(fields, couplings, { batch: B, length: T }, { variant, beta }).backward(upstream);
+        causalBoltzmann(f, J, { batch: B, length: T }, { variant, beta }).weights.reduce(
+          (a, w, i) => a + w * upstream[i]!,
+          0,
+        );
+      const grads = causalBoltzmann(
+        fields,
+        couplings,
+        { batch: B, length: T },
+        { variant, beta },
+      ).backward(upstream);
       const eps = 1e-5;
       for (let i = 0; i < fields.length; i++) {
         const [i0, j] = [Math.floor(i / T) % T, i % T];
@@ -92,7 +118,12 @@ describe('causalBoltzmann', () => {
     const T = 7;
     const { fields, upstream } = randomInputs(4, B, T, 4, 0);
     const zero = new Float64Array(T * T);
-    const sig = causalBoltzmann(fields, zero, { batch: B, length: T }, { variant: 'sigmoid', beta: 0.6 });
+    const sig = causalBoltzmann(
+      fields,
+      zero,
+      { batch: B, length: T },
+      { variant: 'sigmoid', beta: 0.6 },
+    );
     const boltz = causalBoltzmann(fields, zero, { batch: B, length: T }, { beta: 0.6 });
     close(sig.weights, boltz.weights, 1e-14);
     close(sig.magnetization, boltz.magnetization, 1e-14);
@@ -103,7 +134,12 @@ describe('causalBoltzmann', () => {
     close(sig.backward(upstream).fields, boltz.backward(upstream).fields, 1e-12, 1e-14);
     // Sigmoid ignores J: its forward and its J-gradient do not depend on it.
     const J = randomInputs(5, 1, T, 0, 2).couplings;
-    const sigJ = causalBoltzmann(fields, J, { batch: B, length: T }, { variant: 'sigmoid', beta: 0.6 });
+    const sigJ = causalBoltzmann(
+      fields,
+      J,
+      { batch: B, length: T },
+      { variant: 'sigmoid', beta: 0.6 },
+    );
     expect(Array.from(sigJ.weights)).toEqual(Array.from(sig.weights));
     expect(sigJ.backward(upstream).couplings.every((v) => v === 0)).toBe(true);
   });
@@ -112,8 +148,16 @@ describe('causalBoltzmann', () => {
     const B = 2;
     const T = 6;
     const { fields, couplings, upstream } = randomInputs(8, B, T, 3, 2);
-    const out = causalBoltzmann(fields, couplings, { batch: B, length: T }, { variant: 'coupling' });
-    const atZero = causalBoltzmann(new Float64Array(fields.length), couplings, { batch: B, length: T });
+    const out = causalBoltzmann(
+      fields,
+      couplings,
+      { batch: B, length: T },
+      { variant: 'coupling' },
+    );
+    const atZero = causalBoltzmann(new Float64Array(fields.length), couplings, {
+      batch: B,
+      length: T,
+    });
     for (let i = 0; i < fields.length; i++) {
       const [q, j] = [Math.floor(i / T) % T, i % T];
       expect(out.magnetization[i]).toBe(0);
@@ -135,10 +179,13 @@ describe('causalBoltzmann', () => {
       const { fields, couplings, upstream } = randomInputs(hs + js, 2, T, hs, js);
       const out = causalBoltzmann(fields, couplings, { batch: 2, length: T });
       const g = out.backward(upstream);
-      for (const arr of [out.magnetization, out.weights, g.fields, g.couplings]) expect(arr.every(Number.isFinite)).toBe(true);
+      for (const arr of [out.magnetization, out.weights, g.fields, g.couplings])
+        expect(arr.every(Number.isFinite)).toBe(true);
       for (let row = 0; row < 2 * T; row++) {
         const i = row % T;
-        const m = magnetizations(fields.subarray(row * T, row * T + T), couplings, { spins: i + 1 });
+        const m = magnetizations(fields.subarray(row * T, row * T + T), couplings, {
+          spins: i + 1,
+        });
         close(out.magnetization.subarray(row * T, row * T + i + 1), m, 1e-12, 1e-12);
       }
     }
@@ -159,10 +206,19 @@ describe('causalBoltzmann', () => {
 
   it('accepts Float32Array inputs', () => {
     const { fields, couplings, upstream } = randomInputs(12, 1, 4, 1, 1);
-    const f32 = causalBoltzmann(Float32Array.from(fields), Float32Array.from(couplings), { batch: 1, length: 4 });
-    const f64 = causalBoltzmann(Float64Array.from(Float32Array.from(fields)), Float64Array.from(Float32Array.from(couplings)), { batch: 1, length: 4 });
+    const f32 = causalBoltzmann(Float32Array.from(fields), Float32Array.from(couplings), {
+      batch: 1,
+      length: 4,
+    });
+    const f64 = causalBoltzmann(
+      Float64Array.from(Float32Array.from(fields)),
+      Float64Array.from(Float32Array.from(couplings)),
+      { batch: 1, length: 4 },
+    );
     expect(Array.from(f32.weights)).toEqual(Array.from(f64.weights));
-    expect(Array.from(f32.backward(Float32Array.from(upstream)).fields)).toEqual(Array.from(f64.backward(Float64Array.from(Float32Array.from(upstream))).fields));
+    expect(Array.from(f32.backward(Float32Array.from(upstream)).fields)).toEqual(
+      Array.from(f64.backward(Float64Array.from(Float32Array.from(upstream))).fields),
+    );
   });
 
   it('the multi-threaded ops (synchronous and async) equal the single-thread one', async () => {
@@ -170,14 +226,19 @@ describe('causalBoltzmann', () => {
     const { fields, couplings, upstream } = randomInputs(13, 3, 11, 1, 0.5);
     const sync = causalBoltzmann(fields, couplings, shape, { threads: 1 });
     const [a] = [sync.backward(upstream)];
-    for (const par of [causalBoltzmann(fields, couplings, shape, { threads: 2 }), await causalBoltzmannAsync(fields, couplings, shape, { threads: 2 })]) {
+    for (const par of [
+      causalBoltzmann(fields, couplings, shape, { threads: 2 }),
+      await causalBoltzmannAsync(fields, couplings, shape, { threads: 2 }),
+    ]) {
       expect(Array.from(par.weights)).toEqual(Array.from(sync.weights));
       const b = await par.backward(upstream);
       expect(Array.from(b.fields)).toEqual(Array.from(a.fields));
       close(b.couplings, a.couplings, 1e-12, 1e-14);
     }
     const sig = await causalBoltzmannAsync(fields, couplings, shape, { variant: 'sigmoid' });
-    expect(Array.from(sig.weights)).toEqual(Array.from(causalBoltzmann(fields, couplings, shape, { variant: 'sigmoid' }).weights));
+    expect(Array.from(sig.weights)).toEqual(
+      Array.from(causalBoltzmann(fields, couplings, shape, { variant: 'sigmoid' }).weights),
+    );
   });
 
   it("threads: 'auto' splits a large batch (≥ 2^24 configurations) and agrees with one thread", () => {
@@ -195,20 +256,59 @@ describe('causalBoltzmann', () => {
     const shape = { batch: 2, length: 3 };
     const ok = new Float64Array(18);
     const J = new Float64Array(9);
-    expect(codeOf(() => causalBoltzmann(ok.map((v, i) => (i === 4 ? Number.NaN : v)), J, shape))).toBe('ISING_NOT_FINITE');
+    expect(
+      codeOf(() =>
+        causalBoltzmann(
+          ok.map((v, i) => (i === 4 ? Number.NaN : v)),
+          J,
+          shape,
+        ),
+      ),
+    ).toBe('ISING_NOT_FINITE');
     // NaN above the diagonal is ignored, like every entry with j > i.
-    expect(codeOf(() => causalBoltzmann(ok.map((v, i) => (i === 1 ? Number.NaN : v)), J, shape))).toBe('no error');
-    expect(codeOf(() => causalBoltzmann(new Float64Array(17), J, shape))).toBe('ISING_SHAPE_MISMATCH');
-    expect(codeOf(() => causalBoltzmann(ok, new Float64Array(8), shape))).toBe('ISING_SHAPE_MISMATCH');
-    expect(codeOf(() => causalBoltzmann(ok, J, { batch: 0, length: 3 }))).toBe('ISING_INVALID_ARGUMENT');
-    expect(codeOf(() => causalBoltzmann(ok, J, shape, { variant: 'softmax' as CausalVariant }))).toBe('ISING_INVALID_ARGUMENT');
-    expect(codeOf(() => causalBoltzmann(ok, J, shape, { beta: Number.NaN }))).toBe('ISING_INVALID_ARGUMENT');
-    expect(codeOf(() => causalBoltzmann(ok, J, shape, { maxSpins: 2 }))).toBe('ISING_TOO_MANY_SPINS');
-    expect(codeOf(() => causalBoltzmann(ok, J, shape, { variant: 'sigmoid', maxSpins: 2 }))).toBe('no error');
-    expect(codeOf(() => causalBoltzmann(new Float64Array(25 * 25), new Float64Array(25 * 25), { batch: 1, length: 25 }))).toBe('ISING_TOO_MANY_SPINS');
+    expect(
+      codeOf(() =>
+        causalBoltzmann(
+          ok.map((v, i) => (i === 1 ? Number.NaN : v)),
+          J,
+          shape,
+        ),
+      ),
+    ).toBe('no error');
+    expect(codeOf(() => causalBoltzmann(new Float64Array(17), J, shape))).toBe(
+      'ISING_SHAPE_MISMATCH',
+    );
+    expect(codeOf(() => causalBoltzmann(ok, new Float64Array(8), shape))).toBe(
+      'ISING_SHAPE_MISMATCH',
+    );
+    expect(codeOf(() => causalBoltzmann(ok, J, { batch: 0, length: 3 }))).toBe(
+      'ISING_INVALID_ARGUMENT',
+    );
+    expect(
+      codeOf(() => causalBoltzmann(ok, J, shape, { variant: 'softmax' as CausalVariant })),
+    ).toBe('ISING_INVALID_ARGUMENT');
+    expect(codeOf(() => causalBoltzmann(ok, J, shape, { beta: Number.NaN }))).toBe(
+      'ISING_INVALID_ARGUMENT',
+    );
+    expect(codeOf(() => causalBoltzmann(ok, J, shape, { maxSpins: 2 }))).toBe(
+      'ISING_TOO_MANY_SPINS',
+    );
+    expect(codeOf(() => causalBoltzmann(ok, J, shape, { variant: 'sigmoid', maxSpins: 2 }))).toBe(
+      'no error',
+    );
+    expect(
+      codeOf(() =>
+        causalBoltzmann(new Float64Array(25 * 25), new Float64Array(25 * 25), {
+          batch: 1,
+          length: 25,
+        }),
+      ),
+    ).toBe('ISING_TOO_MANY_SPINS');
     const { backward } = causalBoltzmann(ok, J, shape);
     expect(codeOf(() => backward(new Float64Array(5)))).toBe('ISING_SHAPE_MISMATCH');
     expect(codeOf(() => backward(new Float64Array(18).fill(Infinity)))).toBe('ISING_NOT_FINITE');
-    await expect(causalBoltzmannAsync(ok, J, shape, { threads: -1 })).rejects.toMatchObject({ code: 'ISING_INVALID_ARGUMENT' });
+    await expect(causalBoltzmannAsync(ok, J, shape, { threads: -1 })).rejects.toMatchObject({
+      code: 'ISING_INVALID_ARGUMENT',
+    });
   });
 });

@@ -53,15 +53,24 @@ interface Prepared {
   readonly variant: CausalVariant;
 }
 
-function prepare(fields: RealArray, couplings: RealArray, shape: CausalShape, options: CausalBoltzmannOptions): Prepared {
+function prepare(
+  fields: RealArray,
+  couplings: RealArray,
+  shape: CausalShape,
+  options: CausalBoltzmannOptions,
+): Prepared {
   const variant = options.variant ?? 'boltzmann';
   if (variant !== 'boltzmann' && variant !== 'sigmoid' && variant !== 'coupling') {
-    throw new IsingError('ISING_INVALID_ARGUMENT', `variant must be 'boltzmann', 'sigmoid' or 'coupling', got ${echo(variant)}`);
+    throw new IsingError(
+      'ISING_INVALID_ARGUMENT',
+      `variant must be 'boltzmann', 'sigmoid' or 'coupling', got ${echo(variant)}`,
+    );
   }
   const beta = options.beta ?? 1;
   assertBeta(beta);
   const batch = causalBatch(fields, couplings, shape, beta);
-  if (variant === 'boltzmann') assertSpinLimit(shape.length, resolveMaxSpins(options.maxSpins), 'causalBoltzmann');
+  if (variant === 'boltzmann')
+    assertSpinLimit(shape.length, resolveMaxSpins(options.maxSpins), 'causalBoltzmann');
   return { batch, variant };
 }
 
@@ -88,7 +97,12 @@ function prepare(fields: RealArray, couplings: RealArray, shape: CausalShape, op
  * const { weights, backward } = causalBoltzmann(scores, J, { batch: 2, length: 8 });
  * const { fields: dScores, couplings: dJ } = backward(gradWeights);
  */
-export function causalBoltzmann(fields: RealArray, couplings: RealArray, shape: CausalShape, options: CausalBoltzmannOptions = {}): CausalBoltzmannResult {
+export function causalBoltzmann(
+  fields: RealArray,
+  couplings: RealArray,
+  shape: CausalShape,
+  options: CausalBoltzmannOptions = {},
+): CausalBoltzmannResult {
   const { batch, variant } = prepare(fields, couplings, shape, options);
   if (variant !== 'boltzmann') return causalClosedForm(batch, variant);
   return causalWeightsFromEstimate(batch, estimateValidated(batch, options));
@@ -113,9 +127,16 @@ export async function causalBoltzmannAsync(
   const { batch, variant } = prepare(fields, couplings, shape, options);
   if (variant !== 'boltzmann') {
     const sync = causalClosedForm(batch, variant);
-    return { magnetization: sync.magnetization, weights: sync.weights, backward: async (g) => sync.backward(g) };
+    return {
+      magnetization: sync.magnetization,
+      weights: sync.weights,
+      backward: async (g) => sync.backward(g),
+    };
   }
-  const { magnetization, weights, backward } = causalWeightsFromEstimate(batch, await estimateExactAsync(batch, options));
+  const { magnetization, weights, backward } = causalWeightsFromEstimate(
+    batch,
+    await estimateExactAsync(batch, options),
+  );
   // An async function: a bad gradient rejects rather than throwing at the call.
   return { magnetization, weights, backward: async (g) => backward(g) };
 }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { causalBatch, causalClosedForm, causalWeightsFromEstimate, createRng, tapEstimate, transferMatrixSampler } from './index.js';
+import {
+  causalBatch,
+  causalClosedForm,
+  causalWeightsFromEstimate,
+  createRng,
+  tapEstimate,
+  transferMatrixSampler,
+} from './index.js';
 import { codeOf } from './internal/testing/codeOf.js';
 import { bruteForceEstimate, bruteForceMoments } from './testing/index.js';
 
@@ -22,7 +29,12 @@ function slowWeights(fields: Float64Array, couplings: Float64Array, beta: number
   for (let b = 0; b < B; b++) {
     for (let i = 0; i < T; i++) {
       const row = (b * T + i) * T;
-      const { magnetization } = bruteForceMoments(fields.subarray(row, row + T), couplings, i + 1, beta);
+      const { magnetization } = bruteForceMoments(
+        fields.subarray(row, row + T),
+        couplings,
+        i + 1,
+        beta,
+      );
       const alpha = Array.from({ length: i + 1 }, (_, j) => (magnetization[j]! + 1) / 2);
       const sum = alpha.reduce((a, x) => a + x, 0);
       alpha.forEach((a, j) => (w[row + j] = a / sum));
@@ -31,7 +43,8 @@ function slowWeights(fields: Float64Array, couplings: Float64Array, beta: number
   return w;
 }
 
-const loss = (w: Float64Array, c: Float64Array): number => w.reduce((acc, x, k) => acc + x * c[k]!, 0);
+const loss = (w: Float64Array, c: Float64Array): number =>
+  w.reduce((acc, x, k) => acc + x * c[k]!, 0);
 
 describe('causalWeightsFromEstimate', () => {
   it('normalizes any estimate to the causal weights, equal to the brute-force weights', () => {
@@ -48,7 +61,8 @@ describe('causalWeightsFromEstimate', () => {
     const batch = causalBatch(fields, couplings, shape, beta);
     const grads = causalWeightsFromEstimate(batch, bruteForceEstimate(batch)).backward(upstream);
     const eps = 1e-5;
-    const at = (h: Float64Array, j: Float64Array): number => loss(slowWeights(h, j, beta), upstream);
+    const at = (h: Float64Array, j: Float64Array): number =>
+      loss(slowWeights(h, j, beta), upstream);
     for (let b = 0; b < B; b++) {
       for (let i = 0; i < T; i++) {
         for (let j = 0; j <= i; j++) {
@@ -57,7 +71,10 @@ describe('causalWeightsFromEstimate', () => {
           const down = Float64Array.from(fields);
           up[k]! += eps;
           down[k]! -= eps;
-          expect(grads.fields[k]).toBeCloseTo((at(up, couplings) - at(down, couplings)) / (2 * eps), 8);
+          expect(grads.fields[k]).toBeCloseTo(
+            (at(up, couplings) - at(down, couplings)) / (2 * eps),
+            8,
+          );
         }
       }
     }
@@ -67,7 +84,10 @@ describe('causalWeightsFromEstimate', () => {
         const down = Float64Array.from(couplings);
         up[j * T + l]! += eps;
         down[j * T + l]! -= eps;
-        expect(grads.couplings[j * T + l]).toBeCloseTo((at(fields, up) - at(fields, down)) / (2 * eps), 8);
+        expect(grads.couplings[j * T + l]).toBeCloseTo(
+          (at(fields, up) - at(fields, down)) / (2 * eps),
+          8,
+        );
       }
     }
   });
@@ -77,12 +97,17 @@ describe('causalWeightsFromEstimate', () => {
     const free = causalBatch(fields, new Float64Array(T * T), shape, 1);
     const tap = causalWeightsFromEstimate(free, tapEstimate(free));
     const sigmoid = causalClosedForm(free, 'sigmoid');
-    for (let k = 0; k < tap.weights.length; k++) expect(tap.weights[k]).toBeCloseTo(sigmoid.weights[k]!, 10);
+    for (let k = 0; k < tap.weights.length; k++)
+      expect(tap.weights[k]).toBeCloseTo(sigmoid.weights[k]!, 10);
     const tapGrads = tap.backward(upstream);
     const sigmoidGrads = sigmoid.backward(upstream);
-    for (let k = 0; k < tapGrads.fields.length; k++) expect(tapGrads.fields[k]).toBeCloseTo(sigmoidGrads.fields[k]!, 8);
+    for (let k = 0; k < tapGrads.fields.length; k++)
+      expect(tapGrads.fields[k]).toBeCloseTo(sigmoidGrads.fields[k]!, 8);
     const batch = causalBatch(fields, couplings, shape, 1);
-    const tm = causalWeightsFromEstimate(batch, transferMatrixSampler.create({ bandwidth: T }).estimate!(batch) as never);
+    const tm = causalWeightsFromEstimate(
+      batch,
+      transferMatrixSampler.create({ bandwidth: T }).estimate!(batch) as never,
+    );
     const slow = slowWeights(fields, couplings, 1);
     for (let k = 0; k < slow.length; k++) expect(tm.weights[k]).toBeCloseTo(slow[k]!, 10);
   });
@@ -113,7 +138,10 @@ describe('causalClosedForm', () => {
       const down = Float64Array.from(fields);
       up[k]! += eps;
       down[k]! -= eps;
-      const fd = (loss(slowWeights(up, zeros, beta), upstream) - loss(slowWeights(down, zeros, beta), upstream)) / (2 * eps);
+      const fd =
+        (loss(slowWeights(up, zeros, beta), upstream) -
+          loss(slowWeights(down, zeros, beta), upstream)) /
+        (2 * eps);
       expect(grads.fields[k]).toBeCloseTo(fd, 8);
     }
     expect(grads.couplings.every((x) => x === 0)).toBe(true);
@@ -125,6 +153,10 @@ describe('causalClosedForm', () => {
     expect(op.weights[(0 * T + 3) * T + 2]).toBe(1 / 4);
     const g = op.backward(upstream);
     expect([...g.fields, ...g.couplings].every((x) => x === 0)).toBe(true);
-    expect(codeOf(() => causalClosedForm(causalBatch(fields, couplings, shape, 1), 'boltzmann' as never))).toBe('ISING_INVALID_ARGUMENT');
+    expect(
+      codeOf(() =>
+        causalClosedForm(causalBatch(fields, couplings, shape, 1), 'boltzmann' as never),
+      ),
+    ).toBe('ISING_INVALID_ARGUMENT');
   });
 });

@@ -37,7 +37,10 @@ function alphaOf(estimate: Pick<BatchEstimate, 'magnetization'>): Float64Array {
   return estimate.magnetization.map((m) => 0.5 * m + 0.5);
 }
 
-function normalize(batch: IsingBatch, alpha: Float64Array): { weights: Float64Array; sums: Float64Array } {
+function normalize(
+  batch: IsingBatch,
+  alpha: Float64Array,
+): { weights: Float64Array; sums: Float64Array } {
   const T = batch.stride;
   const weights = new Float64Array(alpha.length);
   const sums = new Float64Array(batch.size);
@@ -57,11 +60,25 @@ function normalize(batch: IsingBatch, alpha: Float64Array): { weights: Float64Ar
  * ∂L/∂α from ∂L/∂w through `w = α / Σα`: `(∂L/∂w_j − Σ_k w_k ∂L/∂w_k) / Σα` (zero for underflowed
  * rows), the stable form — the quotient rule's `α/S²` is 0/0 once a row's sum is tiny.
  */
-function gradAlpha(batch: IsingBatch, weights: Float64Array, sums: Float64Array, gradWeights: RealArray): Float64Array {
+function gradAlpha(
+  batch: IsingBatch,
+  weights: Float64Array,
+  sums: Float64Array,
+  gradWeights: RealArray,
+): Float64Array {
   const T = batch.stride;
-  if (!(gradWeights instanceof Float32Array || gradWeights instanceof Float64Array) || gradWeights.length !== weights.length) {
-    const got = gradWeights instanceof Float32Array || gradWeights instanceof Float64Array ? `${gradWeights.length} entries` : 'not a Float32Array/Float64Array';
-    throw new IsingError('ISING_SHAPE_MISMATCH', `backward: gradWeights is ${got}; ${batch.size} problems of stride ${T} need ${weights.length}`);
+  if (
+    !(gradWeights instanceof Float32Array || gradWeights instanceof Float64Array) ||
+    gradWeights.length !== weights.length
+  ) {
+    const got =
+      gradWeights instanceof Float32Array || gradWeights instanceof Float64Array
+        ? `${gradWeights.length} entries`
+        : 'not a Float32Array/Float64Array';
+    throw new IsingError(
+      'ISING_SHAPE_MISMATCH',
+      `backward: gradWeights is ${got}; ${batch.size} problems of stride ${T} need ${weights.length}`,
+    );
   }
   const ga = new Float64Array(weights.length);
   for (let q = 0; q < batch.size; q++) {
@@ -70,7 +87,11 @@ function gradAlpha(batch: IsingBatch, weights: Float64Array, sums: Float64Array,
     let dot = 0;
     for (let j = 0; j < n; j++) {
       const g = gradWeights[start + j]!;
-      if (!Number.isFinite(g)) throw new IsingError('ISING_NOT_FINITE', `backward: gradWeights[${start + j}] is ${String(g)}`);
+      if (!Number.isFinite(g))
+        throw new IsingError(
+          'ISING_NOT_FINITE',
+          `backward: gradWeights[${start + j}] is ${String(g)}`,
+        );
       dot += weights[start + j]! * g;
     }
     const sum = sums[q]!;
@@ -93,7 +114,9 @@ function gradAlpha(batch: IsingBatch, weights: Float64Array, sums: Float64Array,
  * const batch = causalBatch(scores, J, { batch: 2, length: 32 });
  * const { weights, backward } = causalWeightsFromEstimate(batch, tapEstimate(batch));
  */
-export function causalWeightsFromEstimate<G extends IsingGradients | Promise<IsingGradients> = IsingGradients>(
+export function causalWeightsFromEstimate<
+  G extends IsingGradients | Promise<IsingGradients> = IsingGradients,
+>(
   batch: IsingBatch,
   estimate: { readonly magnetization: Float64Array; vjp(gradMagnetization: Float64Array): G },
 ): Omit<CausalWeights, 'backward'> & { backward(gradWeights: RealArray): G } {
@@ -120,7 +143,10 @@ export function causalWeightsFromEstimate<G extends IsingGradients | Promise<Isi
  */
 export function causalClosedForm(batch: IsingBatch, variant: ClosedFormVariant): CausalWeights {
   if (variant !== 'sigmoid' && variant !== 'coupling') {
-    throw new IsingError('ISING_INVALID_ARGUMENT', `closed-form variant must be 'sigmoid' or 'coupling', got ${JSON.stringify(variant)}`);
+    throw new IsingError(
+      'ISING_INVALID_ARGUMENT',
+      `closed-form variant must be 'sigmoid' or 'coupling', got ${JSON.stringify(variant)}`,
+    );
   }
   const T = batch.stride;
   const { beta } = batch;

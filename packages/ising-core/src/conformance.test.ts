@@ -15,4 +15,8 @@ describeSamplerConformance(meanFieldSampler, {
 
 // The exact sampler is the reference itself: hold it to rounding error, also with a created spin limit.
 describeSamplerConformance(exactSampler, { tolerance: { magnetization: 1e-12, gradient: 1e-12 } });
-describeSamplerConformance(exactSampler, { createOptions: { maxSpins: 6 }, tolerance: { magnetization: 1e-12, gradient: 1e-12 }, seed: 2 });
+describeSamplerConformance(exactSampler, {
+  createOptions: { maxSpins: 6 },
+  tolerance: { magnetization: 1e-12, gradient: 1e-12 },
+  seed: 2,
+});

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { causalBatch, createRng, estimateBatch, exactSampler, meanFieldSampler, mergeConvergence, recordConvergence } from './index.js';
+import {
+  causalBatch,
+  createRng,
+  estimateBatch,
+  exactSampler,
+  meanFieldSampler,
+  mergeConvergence,
+  recordConvergence,
+} from './index.js';
 import type { BatchEstimate } from './index.js';
 
 function batchOf(seed: number, couplingScale: number) {
@@ -35,7 +43,14 @@ describe('recordConvergence', () => {
   });
 
   it('counts problems that missed the tolerance, and reports nothing for samplers without diagnostics', () => {
-    const hard = recordConvergence(meanFieldSampler.create({ maxIterations: 2, tolerance: 1e-14, damping: 0.9, onNonConvergence: 'return' }));
+    const hard = recordConvergence(
+      meanFieldSampler.create({
+        maxIterations: 2,
+        tolerance: 1e-14,
+        damping: 0.9,
+        onNonConvergence: 'return',
+      }),
+    );
     estimateBatch(hard, batchOf(2, 1.5));
     expect(hard.drain()!.missed).toBeGreaterThan(0);
     const exact = recordConvergence(exactSampler.create());
@@ -46,9 +61,30 @@ describe('recordConvergence', () => {
 
 describe('mergeConvergence', () => {
   it('adds counts, keeps maxima and weights the mean iterations by problems', () => {
-    const a = { calls: 1, problems: 10, missed: 1, maxResidual: 1e-9, meanIterations: 20, maxIterations: 40 };
-    const b = { calls: 2, problems: 30, missed: 0, maxResidual: 1e-11, meanIterations: 10, maxIterations: 50 };
-    expect(mergeConvergence(a, b)).toEqual({ calls: 3, problems: 40, missed: 1, maxResidual: 1e-9, meanIterations: 12.5, maxIterations: 50 });
+    const a = {
+      calls: 1,
+      problems: 10,
+      missed: 1,
+      maxResidual: 1e-9,
+      meanIterations: 20,
+      maxIterations: 40,
+    };
+    const b = {
+      calls: 2,
+      problems: 30,
+      missed: 0,
+      maxResidual: 1e-11,
+      meanIterations: 10,
+      maxIterations: 50,
+    };
+    expect(mergeConvergence(a, b)).toEqual({
+      calls: 3,
+      problems: 40,
+      missed: 1,
+      maxResidual: 1e-9,
+      meanIterations: 12.5,
+      maxIterations: 50,
+    });
     expect(mergeConvergence(undefined, b)).toBe(b);
     expect(mergeConvergence(a, undefined)).toBe(a);
   });

@@ -71,7 +71,14 @@ export function recordConvergence(inner: Sampler): RecordingSampler {
     estimate,
     drain() {
       if (calls === 0) return undefined;
-      const summary = { calls, problems, missed, maxResidual, meanIterations: problems > 0 ? iterations / problems : 0, maxIterations };
+      const summary = {
+        calls,
+        problems,
+        missed,
+        maxResidual,
+        meanIterations: problems > 0 ? iterations / problems : 0,
+        maxIterations,
+      };
       calls = problems = missed = iterations = maxIterations = 0;
       maxResidual = 0;
       return summary;
@@ -86,7 +93,10 @@ export function recordConvergence(inner: Sampler): RecordingSampler {
  * @example
  * const interval = steps.reduce(mergeConvergence, undefined);
  */
-export function mergeConvergence(a: ConvergenceSummary | undefined, b: ConvergenceSummary | undefined): ConvergenceSummary | undefined {
+export function mergeConvergence(
+  a: ConvergenceSummary | undefined,
+  b: ConvergenceSummary | undefined,
+): ConvergenceSummary | undefined {
   if (a === undefined) return b;
   if (b === undefined) return a;
   const problems = a.problems + b.problems;
@@ -95,7 +105,8 @@ export function mergeConvergence(a: ConvergenceSummary | undefined, b: Convergen
     problems,
     missed: a.missed + b.missed,
     maxResidual: Math.max(a.maxResidual, b.maxResidual),
-    meanIterations: problems > 0 ? (a.meanIterations * a.problems + b.meanIterations * b.problems) / problems : 0,
+    meanIterations:
+      problems > 0 ? (a.meanIterations * a.problems + b.meanIterations * b.problems) / problems : 0,
     maxIterations: Math.max(a.maxIterations, b.maxIterations),
   };
 }

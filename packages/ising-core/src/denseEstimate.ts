@@ -10,23 +10,43 @@ const DENSE_SPIN_LIMIT = 30;
 
 function normalized(batch: IsingBatch, distributions: readonly Float64Array[]): Float64Array[] {
   if (!Array.isArray(distributions) || distributions.length !== batch.size) {
-    const got = Array.isArray(distributions) ? `${distributions.length} distributions` : 'not an array';
-    throw new IsingError('ISING_SHAPE_MISMATCH', `estimateFromDense: got ${got}; the batch has ${batch.size} problems`);
+    const got = Array.isArray(distributions)
+      ? `${distributions.length} distributions`
+      : 'not an array';
+    throw new IsingError(
+      'ISING_SHAPE_MISMATCH',
+      `estimateFromDense: got ${got}; the batch has ${batch.size} problems`,
+    );
   }
   return distributions.map((d, q) => {
     const states = 2 ** batch.spins[q]!;
     if (!(d instanceof Float64Array) || d.length !== states) {
       const got = d instanceof Float64Array ? `${d.length} entries` : 'not a Float64Array';
-      throw new IsingError('ISING_SHAPE_MISMATCH', `estimateFromDense: distribution ${q} is ${got}; ${batch.spins[q]} spins need 2^${batch.spins[q]} = ${states}`);
+      throw new IsingError(
+        'ISING_SHAPE_MISMATCH',
+        `estimateFromDense: distribution ${q} is ${got}; ${batch.spins[q]} spins need 2^${batch.spins[q]} = ${states}`,
+      );
     }
     let largest = 0;
     for (let s = 0; s < states; s++) {
       const v = d[s]!;
-      if (!Number.isFinite(v)) throw new IsingError('ISING_NOT_FINITE', `estimateFromDense: distribution ${q} has ${v} at state ${s}`);
-      if (v < 0) throw new IsingError('ISING_INVALID_ARGUMENT', `estimateFromDense: distribution ${q} has the negative probability ${v} at state ${s}`);
+      if (!Number.isFinite(v))
+        throw new IsingError(
+          'ISING_NOT_FINITE',
+          `estimateFromDense: distribution ${q} has ${v} at state ${s}`,
+        );
+      if (v < 0)
+        throw new IsingError(
+          'ISING_INVALID_ARGUMENT',
+          `estimateFromDense: distribution ${q} has the negative probability ${v} at state ${s}`,
+        );
       if (v > largest) largest = v;
     }
-    if (!(largest > 0)) throw new IsingError('ISING_INVALID_ARGUMENT', `estimateFromDense: distribution ${q} sums to 0; it needs positive mass`);
+    if (!(largest > 0))
+      throw new IsingError(
+        'ISING_INVALID_ARGUMENT',
+        `estimateFromDense: distribution ${q} sums to 0; it needs positive mass`,
+      );
     // Scaling by the largest entry first keeps the total finite for weights near the float64 limit
     // (two entries of 1.7e308 summed to Infinity and every p to 0).
     const p = new Float64Array(states);
@@ -56,7 +76,10 @@ function normalized(batch: IsingBatch, distributions: readonly Float64Array[]): 
  * const batch = createIsingBatch({ fields: Float64Array.of(0.1), couplings: Float64Array.of(0), spins: [1], stride: 1 });
  * const est = estimateFromDense(batch, [Float64Array.of(0.25, 0.75)]); // m = 0.5
  */
-export function estimateFromDense(batch: IsingBatch, distributions: readonly Float64Array[]): BatchEstimate {
+export function estimateFromDense(
+  batch: IsingBatch,
+  distributions: readonly Float64Array[],
+): BatchEstimate {
   const checked = validateExactBatch(batch, DENSE_SPIN_LIMIT, 'estimateFromDense');
   const probs = normalized(checked, distributions);
   const { size, stride, spins, beta } = checked;
@@ -68,7 +91,8 @@ export function estimateFromDense(batch: IsingBatch, distributions: readonly Flo
     const n = spins[q]!;
     work.set(probs[q]!);
     foldBitSums(work, n, magnetization, q * stride);
-    for (let j = 0; j < n; j++) magnetization[q * stride + j] = 2 * magnetization[q * stride + j]! - 1;
+    for (let j = 0; j < n; j++)
+      magnetization[q * stride + j] = 2 * magnetization[q * stride + j]! - 1;
   }
   const order = Array.from(spins.keys()).sort((a, b) => spins[a]! - spins[b]! || a - b);
   return {
@@ -82,7 +106,8 @@ export function estimateFromDense(batch: IsingBatch, distributions: readonly Flo
       let current = 0;
       const flush = (n: number): void => {
         walshHadamard(acc, n);
-        for (let k = 0; k < n; k++) for (let l = k + 1; l < n; l++) couplings[k * stride + l]! += acc[(1 << k) | (1 << l)]!;
+        for (let k = 0; k < n; k++)
+          for (let l = k + 1; l < n; l++) couplings[k * stride + l]! += acc[(1 << k) | (1 << l)]!;
       };
       for (const q of order) {
         const n = spins[q]!;
@@ -94,7 +119,8 @@ export function estimateFromDense(batch: IsingBatch, distributions: readonly Flo
         }
         const start = q * stride;
         let meanG = 0;
-        for (let j = 0; j < n; j++) meanG += gradMagnetization[start + j]! * magnetization[start + j]!;
+        for (let j = 0; j < n; j++)
+          meanG += gradMagnetization[start + j]! * magnetization[start + j]!;
         linearTable(x, gradMagnetization, start, n, beta, -beta * meanG);
         const p = probs[q]!;
         for (let s = 0; s < states; s++) {

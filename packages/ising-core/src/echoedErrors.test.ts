@@ -1,6 +1,13 @@
 import { thrownBy } from './testing/index.js';
 import { describe, expect, it } from 'vitest';
-import { causalBoltzmann, createRng, createSamplerRegistry, exactSampler, gibbsSampler, meanFieldSampler } from './index.js';
+import {
+  causalBoltzmann,
+  createRng,
+  createSamplerRegistry,
+  exactSampler,
+  gibbsSampler,
+  meanFieldSampler,
+} from './index.js';
 
 const huge = 'x'.repeat(200_000);
 
@@ -17,7 +24,14 @@ describe('errors echo user values in bounded form', () => {
       messageOf(() => exactSampler.create(huge as never)),
       messageOf(() => createSamplerRegistry().require(huge)),
       messageOf(() => createRng(huge as unknown as number)),
-      messageOf(() => causalBoltzmann(new Float64Array(1), new Float64Array(1), { batch: 1, length: 1 }, { variant: huge as 'boltzmann' })),
+      messageOf(() =>
+        causalBoltzmann(
+          new Float64Array(1),
+          new Float64Array(1),
+          { batch: 1, length: 1 },
+          { variant: huge as 'boltzmann' },
+        ),
+      ),
     ];
     for (const message of messages) {
       expect(message).not.toBe('no error');

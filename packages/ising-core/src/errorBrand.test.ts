@@ -12,7 +12,9 @@ describe('errors recognized across copies of a package', () => {
     expect(isIsingError(foreign, 'ISING_NOT_FINITE')).toBe(true);
     expect(isIsingError(foreign, 'ISING_SHAPE_MISMATCH')).toBe(false);
     expect(foreign instanceof IsingError).toBe(true);
-    expect(copy.isIsingError(new IsingError('ISING_INVALID_ARGUMENT', 'from this copy'))).toBe(true);
+    expect(copy.isIsingError(new IsingError('ISING_INVALID_ARGUMENT', 'from this copy'))).toBe(
+      true,
+    );
     expect(foreign[ERROR_BRAND]).toBe('IsingError');
     expect(ERROR_BRAND).toBe(Symbol.for('@boltzmann/error'));
   });
@@ -21,7 +23,9 @@ describe('errors recognized across copies of a package', () => {
     expect(isIsingError(new Error('plain'))).toBe(false);
     expect(isIsingError({ code: 'ISING_NOT_FINITE' })).toBe(false);
     expect(isIsingError(null)).toBe(false);
-    expect(isIsingError(Object.assign(new Error('x'), { [ERROR_BRAND]: 'AttentionError' }))).toBe(false);
+    expect(isIsingError(Object.assign(new Error('x'), { [ERROR_BRAND]: 'AttentionError' }))).toBe(
+      false,
+    );
     expect(new Error('plain') instanceof IsingError).toBe(false);
   });
 });

@@ -13,5 +13,9 @@ export const ERROR_BRAND: unique symbol = Symbol.for('@boltzmann/error');
  * hasErrorBrand(error, 'AttentionError');
  */
 export function hasErrorBrand(value: unknown, name: string): boolean {
-  return typeof value === 'object' && value !== null && (value as { [ERROR_BRAND]?: unknown })[ERROR_BRAND] === name;
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { [ERROR_BRAND]?: unknown })[ERROR_BRAND] === name
+  );
 }

@@ -42,5 +42,8 @@ export class IsingError extends Error {
 
 /** True when `value` is an {@link IsingError} (optionally with the given code). */
 export function isIsingError(value: unknown, code?: IsingErrorCode): value is IsingError {
-  return hasErrorBrand(value, 'IsingError') && (code === undefined || (value as IsingError).code === code);
+  return (
+    hasErrorBrand(value, 'IsingError') &&
+    (code === undefined || (value as IsingError).code === code)
+  );
 }

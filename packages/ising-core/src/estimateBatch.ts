@@ -8,17 +8,25 @@ import { estimateFromSamples } from './sampleEstimate.js';
 import type { BatchEstimate, IsingBatch, MaybePromise, SampleResult, Sampler } from './types.js';
 
 const isThenable = <T>(value: MaybePromise<T>): value is Promise<T> =>
-  value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function';
+  value !== null &&
+  typeof value === 'object' &&
+  typeof (value as { then?: unknown }).then === 'function';
 
 function wrapFailure(sampler: Sampler, cause: unknown): IsingError {
   if (isIsingError(cause)) return cause;
   const detail = cause instanceof Error ? cause.message : String(cause);
-  return new IsingError('ISING_SAMPLER_FAILED', `${samplerLabel(sampler)} failed: ${detail}`, { cause });
+  return new IsingError('ISING_SAMPLER_FAILED', `${samplerLabel(sampler)} failed: ${detail}`, {
+    cause,
+  });
 }
 
 function assertBatchShape(batch: IsingBatch): void {
   const { size, stride } = batch;
-  if (batch.spins.length !== size || batch.fields.length !== size * stride || batch.couplings.length !== stride * stride) {
+  if (
+    batch.spins.length !== size ||
+    batch.fields.length !== size * stride ||
+    batch.couplings.length !== stride * stride
+  ) {
     throw new IsingError(
       'ISING_SHAPE_MISMATCH',
       `batch of ${size} problems, stride ${stride} has ${batch.spins.length} spin counts, ${batch.fields.length} fields and ` +
@@ -30,16 +38,26 @@ function assertBatchShape(batch: IsingBatch): void {
 function convert(sampler: Sampler, batch: IsingBatch, result: SampleResult): BatchEstimate {
   const kind = (result as { kind?: unknown } | null)?.kind;
   if (kind === 'dense') {
-    return estimateFromDense(batch, (result as Extract<SampleResult, { kind: 'dense' }>).distributions);
+    return estimateFromDense(
+      batch,
+      (result as Extract<SampleResult, { kind: 'dense' }>).distributions,
+    );
   }
   if (kind === 'samples') {
     return estimateFromSamples(batch, (result as Extract<SampleResult, { kind: 'samples' }>).sets);
   }
-  throw new IsingError('ISING_SAMPLER_FAILED', `${samplerLabel(sampler)} returned a result of kind ${echo(kind)}; expected 'dense' or 'samples'`);
+  throw new IsingError(
+    'ISING_SAMPLER_FAILED',
+    `${samplerLabel(sampler)} returned a result of kind ${echo(kind)}; expected 'dense' or 'samples'`,
+  );
 }
 
 /** Runs `produce`, then `finish` on its value: synchronously, or chained when `produce` gave a promise. */
-function pipe<T>(sampler: Sampler, produce: () => MaybePromise<T>, finish: (value: T) => BatchEstimate): MaybePromise<BatchEstimate> {
+function pipe<T>(
+  sampler: Sampler,
+  produce: () => MaybePromise<T>,
+  finish: (value: T) => BatchEstimate,
+): MaybePromise<BatchEstimate> {
   let value: MaybePromise<T>;
   try {
     value = produce();
@@ -78,18 +96,36 @@ function pipe<T>(sampler: Sampler, produce: () => MaybePromise<T>, finish: (valu
  * const { fields: dh, couplings: dJ } = vjp(gradMagnetization);
  */
 export function estimateBatch(sampler: Sampler, batch: IsingBatch): MaybePromise<BatchEstimate> {
-  if (sampler === null || typeof sampler !== 'object' || typeof sampler.capabilities?.maxSpins !== 'number') {
-    throw new IsingError('ISING_INVALID_PLUGIN', `estimateBatch needs a sampler with capabilities.maxSpins (from plugin.create), got ${echo(sampler)}`);
+  if (
+    sampler === null ||
+    typeof sampler !== 'object' ||
+    typeof sampler.capabilities?.maxSpins !== 'number'
+  ) {
+    throw new IsingError(
+      'ISING_INVALID_PLUGIN',
+      `estimateBatch needs a sampler with capabilities.maxSpins (from plugin.create), got ${echo(sampler)}`,
+    );
   }
   assertSpinLimit(maxSpinsOf(batch), sampler.capabilities.maxSpins, samplerLabel(sampler));
   assertBatchShape(batch);
   if (typeof sampler.estimate === 'function') {
     const estimate = sampler.estimate.bind(sampler);
-    return pipe(sampler, () => estimate(batch), (value) => checkEstimate(sampler, batch, value));
+    return pipe(
+      sampler,
+      () => estimate(batch),
+      (value) => checkEstimate(sampler, batch, value),
+    );
   }
   if (typeof sampler.sample === 'function') {
     const sample = sampler.sample.bind(sampler);
-    return pipe(sampler, () => sample(batch), (value) => checkEstimate(sampler, batch, convert(sampler, batch, value)));
+    return pipe(
+      sampler,
+      () => sample(batch),
+      (value) => checkEstimate(sampler, batch, convert(sampler, batch, value)),
+    );
   }
-  throw new IsingError('ISING_INVALID_PLUGIN', `${samplerLabel(sampler)} implements neither estimate(batch) nor sample(batch)`);
+  throw new IsingError(
+    'ISING_INVALID_PLUGIN',
+    `${samplerLabel(sampler)} implements neither estimate(batch) nor sample(batch)`,
+  );
 }

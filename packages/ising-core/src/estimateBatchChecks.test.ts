@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { causalBatch, createRng, estimateBatch } from './index.js';
 import type { BatchEstimate, IsingBatch, IsingGradients, Sampler } from './index.js';
 
-const caps: Sampler['capabilities'] = { exact: false, maxSpins: 8, async: false, deterministic: true };
+const caps: Sampler['capabilities'] = {
+  exact: false,
+  maxSpins: 8,
+  async: false,
+  deterministic: true,
+};
 
 function batchOf(seed: number): IsingBatch {
   const rng = createRng(seed);
@@ -20,11 +25,19 @@ const zeros = (batch: IsingBatch): IsingGradients => ({
 });
 
 /** A sampler whose estimate has magnetization `m` everywhere and whose VJP answers `vjp(grad)`. */
-function answering(batch: IsingBatch, vjp: (grad: Float64Array) => unknown, m = 0.1, name = 'plug'): Sampler {
+function answering(
+  batch: IsingBatch,
+  vjp: (grad: Float64Array) => unknown,
+  m = 0.1,
+  name = 'plug',
+): Sampler {
   return {
     name,
     capabilities: caps,
-    estimate: () => ({ magnetization: new Float64Array(batch.size * batch.stride).fill(m), vjp: vjp as BatchEstimate['vjp'] }),
+    estimate: () => ({
+      magnetization: new Float64Array(batch.size * batch.stride).fill(m),
+      vjp: vjp as BatchEstimate['vjp'],
+    }),
   };
 }
 
@@ -37,27 +50,46 @@ describe('estimateBatch: checks what a sampler returns', () => {
     const error = thrown(() => estimateBatch(bad, batch));
     expect(error.code).toBe('ISING_SAMPLER_FAILED');
     expect(error.message).toMatch(/sampler "plug" returned magnetization 5 for problem 0, spin 0/);
-    expect(thrown(() => estimateBatch(answering(batch, () => zeros(batch), -1.001), batch)).code).toBe('ISING_SAMPLER_FAILED');
+    expect(
+      thrown(() =>
+        estimateBatch(
+          answering(batch, () => zeros(batch), -1.001),
+          batch,
+        ),
+      ).code,
+    ).toBe('ISING_SAMPLER_FAILED');
     // Rounding slack: ±(1 + 1e-12) is accepted and returned unchanged.
-    const edge = estimateBatch(answering(batch, () => zeros(batch), 1 + 1e-12), batch) as BatchEstimate;
+    const edge = estimateBatch(
+      answering(batch, () => zeros(batch), 1 + 1e-12),
+      batch,
+    ) as BatchEstimate;
     expect(edge.magnetization[0]).toBe(1 + 1e-12);
   });
 
   it('should refuse a VJP of NaNs with ISING_NOT_FINITE saying sampler "<name>" vjp', () => {
     const batch = batchOf(2);
-    const nan = (): IsingGradients => ({ fields: new Float64Array(batch.size * batch.stride).fill(Number.NaN), couplings: new Float64Array(16) });
+    const nan = (): IsingGradients => ({
+      fields: new Float64Array(batch.size * batch.stride).fill(Number.NaN),
+      couplings: new Float64Array(16),
+    });
     const estimate = estimateBatch(answering(batch, nan), batch) as BatchEstimate;
     const error = thrown(() => estimate.vjp(new Float64Array(batch.size * batch.stride)));
     expect(error.code).toBe('ISING_NOT_FINITE');
-    expect(error.message).toMatch(/^sampler "plug" vjp returned fields\[0\] = NaN \(problem 0, spin 0\)/);
+    expect(error.message).toMatch(
+      /^sampler "plug" vjp returned fields\[0\] = NaN \(problem 0, spin 0\)/,
+    );
     const badJ = (): IsingGradients => {
       const g = zeros(batch);
       g.couplings[1 * 4 + 3] = Number.POSITIVE_INFINITY; // J_1,3 is used by the 4-spin problems
       return g;
     };
-    const jError = thrown(() => (estimateBatch(answering(batch, badJ), batch) as BatchEstimate).vjp(new Float64Array(32)));
+    const jError = thrown(() =>
+      (estimateBatch(answering(batch, badJ), batch) as BatchEstimate).vjp(new Float64Array(32)),
+    );
     expect(jError.code).toBe('ISING_NOT_FINITE');
-    expect(jError.message).toMatch(/sampler "plug" vjp returned couplings\[7\] = Infinity \(J_1,3\)/);
+    expect(jError.message).toMatch(
+      /sampler "plug" vjp returned couplings\[7\] = Infinity \(J_1,3\)/,
+    );
   });
 
   it('should ignore non-finite entries a problem does not use (beyond its spins, lower triangle)', () => {
@@ -76,14 +108,25 @@ describe('estimateBatch: checks what a sampler returns', () => {
     const batch = batchOf(4);
     const grad = new Float64Array(32);
     const codeAndMessage = (vjp: (grad: Float64Array) => unknown): [string | undefined, string] => {
-      const error = thrown(() => (estimateBatch(answering(batch, vjp), batch) as BatchEstimate).vjp(grad));
+      const error = thrown(() =>
+        (estimateBatch(answering(batch, vjp), batch) as BatchEstimate).vjp(grad),
+      );
       return [error.code, error.message];
     };
-    const short = codeAndMessage(() => ({ fields: new Float64Array(3), couplings: new Float64Array(16) }));
+    const short = codeAndMessage(() => ({
+      fields: new Float64Array(3),
+      couplings: new Float64Array(16),
+    }));
     expect(short[0]).toBe('ISING_SHAPE_MISMATCH');
-    expect(short[1]).toMatch(/sampler "plug" vjp returned fields with 3 entries; 8 problems × stride 4 needs a Float64Array of 32/);
-    expect(codeAndMessage(() => ({ fields: new Float64Array(32), couplings: new Float64Array(15) }))[0]).toBe('ISING_SHAPE_MISMATCH');
-    expect(codeAndMessage(() => ({ fields: Array(32).fill(0), couplings: new Float64Array(16) }))[0]).toBe('ISING_SHAPE_MISMATCH');
+    expect(short[1]).toMatch(
+      /sampler "plug" vjp returned fields with 3 entries; 8 problems × stride 4 needs a Float64Array of 32/,
+    );
+    expect(
+      codeAndMessage(() => ({ fields: new Float64Array(32), couplings: new Float64Array(15) }))[0],
+    ).toBe('ISING_SHAPE_MISMATCH');
+    expect(
+      codeAndMessage(() => ({ fields: Array(32).fill(0), couplings: new Float64Array(16) }))[0],
+    ).toBe('ISING_SHAPE_MISMATCH');
     expect(codeAndMessage(() => undefined)[0]).toBe('ISING_SAMPLER_FAILED');
     expect(codeAndMessage(() => Promise.resolve(zeros(batch)))[0]).toBe('ISING_SAMPLER_FAILED');
     const boom = codeAndMessage(() => {
@@ -95,7 +138,10 @@ describe('estimateBatch: checks what a sampler returns', () => {
   it('should check the upstream gradient, then pass that very array through unchanged', () => {
     const batch = batchOf(5);
     const seen: Float64Array[] = [];
-    const estimate = estimateBatch(answering(batch, (g) => (seen.push(g), zeros(batch))), batch) as BatchEstimate;
+    const estimate = estimateBatch(
+      answering(batch, (g) => (seen.push(g), zeros(batch))),
+      batch,
+    ) as BatchEstimate;
     const grad = Float64Array.from({ length: 32 }, (_, i) => i / 7);
     const copy = grad.slice();
     estimate.vjp(grad);
@@ -115,7 +161,10 @@ describe('estimateBatch: checks what a sampler returns', () => {
     const batch = batchOf(6);
     const vjp = (): IsingGradients => zeros(batch);
     const own = { magnetization: new Float64Array(32), logPartition: Float64Array.of(1), vjp };
-    const result = estimateBatch({ name: 'extra', capabilities: caps, estimate: () => own }, batch) as BatchEstimate & { logPartition: Float64Array };
+    const result = estimateBatch(
+      { name: 'extra', capabilities: caps, estimate: () => own },
+      batch,
+    ) as BatchEstimate & { logPartition: Float64Array };
     expect(result.logPartition).toBe(own.logPartition);
     expect(result.magnetization).toBe(own.magnetization);
     expect(own.vjp).toBe(vjp);
@@ -123,13 +172,18 @@ describe('estimateBatch: checks what a sampler returns', () => {
 
   it('should check the VJPs of asynchronous samplers too', async () => {
     const batch = batchOf(7);
-    const nan = (): IsingGradients => ({ fields: new Float64Array(32).fill(Number.NaN), couplings: new Float64Array(16) });
+    const nan = (): IsingGradients => ({
+      fields: new Float64Array(32).fill(Number.NaN),
+      couplings: new Float64Array(16),
+    });
     const remote: Sampler = {
       name: 'remote',
       capabilities: { ...caps, async: true },
       estimate: async () => ({ magnetization: new Float64Array(32), vjp: nan }),
     };
     const estimate = await estimateBatch(remote, batch);
-    expect(thrown(() => estimate.vjp(new Float64Array(32))).message).toMatch(/^sampler "remote" vjp returned fields\[0\] = NaN/);
+    expect(thrown(() => estimate.vjp(new Float64Array(32))).message).toMatch(
+      /^sampler "remote" vjp returned fields\[0\] = NaN/,
+    );
   });
 });

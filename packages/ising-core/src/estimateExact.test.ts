@@ -30,19 +30,27 @@ function referenceVjp(batch: IsingBatch, grad: Float64Array) {
       let v = 0;
       for (let j = 0; j < n; j++) {
         v += batch.fields[q * stride + j]! * spin(s, j);
-        for (let k = j + 1; k < n; k++) v += batch.couplings[j * stride + k]! * spin(s, j) * spin(s, k);
+        for (let k = j + 1; k < n; k++)
+          v += batch.couplings[j * stride + k]! * spin(s, j) * spin(s, k);
       }
       logW.push(beta * v);
     }
     const top = Math.max(...logW);
     const z = logW.reduce((a, w) => a + Math.exp(w - top), 0);
     const p = logW.map((w) => Math.exp(w - top) / z);
-    const G = p.map((_, s) => Array.from({ length: n }, (_, j) => grad[q * stride + j]! * spin(s, j)).reduce((a, b) => a + b, 0));
+    const G = p.map((_, s) =>
+      Array.from({ length: n }, (_, j) => grad[q * stride + j]! * spin(s, j)).reduce(
+        (a, b) => a + b,
+        0,
+      ),
+    );
     const EG = p.reduce((a, ps, s) => a + ps * G[s]!, 0);
     for (let k = 0; k < n; k++) {
       m[q * stride + k] = p.reduce((a, ps, s) => a + ps * spin(s, k), 0);
       dh[q * stride + k] = beta * p.reduce((a, ps, s) => a + ps * (G[s]! - EG) * spin(s, k), 0);
-      for (let l = k + 1; l < n; l++) dJ[k * stride + l]! += beta * p.reduce((a, ps, s) => a + ps * (G[s]! - EG) * spin(s, k) * spin(s, l), 0);
+      for (let l = k + 1; l < n; l++)
+        dJ[k * stride + l]! +=
+          beta * p.reduce((a, ps, s) => a + ps * (G[s]! - EG) * spin(s, k) * spin(s, l), 0);
     }
   }
   return { m, dh, dJ };
@@ -52,11 +60,18 @@ const close = (actual: ArrayLike<number>, expected: ArrayLike<number>, rel: numb
   expect(actual.length).toBe(expected.length);
   for (let i = 0; i < expected.length; i++) {
     const tol = abs + rel * Math.abs(expected[i]!);
-    if (!(Math.abs(actual[i]! - expected[i]!) <= tol)) throw new Error(`entry ${i}: ${actual[i]} vs ${expected[i]} (tolerance ${tol})`);
+    if (!(Math.abs(actual[i]! - expected[i]!) <= tol))
+      throw new Error(`entry ${i}: ${actual[i]} vs ${expected[i]} (tolerance ${tol})`);
   }
 };
 
-function randomBatch(seed: number, stride: number, size: number, scale: number, beta = 1): IsingBatch {
+function randomBatch(
+  seed: number,
+  stride: number,
+  size: number,
+  scale: number,
+  beta = 1,
+): IsingBatch {
   const rng = createRng(seed);
   const spins = Array.from({ length: size }, () => 1 + rng.nextInt(stride));
   return createIsingBatch({
@@ -71,16 +86,22 @@ function randomBatch(seed: number, stride: number, size: number, scale: number, 
 describe('estimateExact', () => {
   it('matches brute-force moments and covariance VJPs on random mixed-size batches', () => {
     fc.assert(
-      fc.property(fc.integer(), fc.integer({ min: 1, max: 8 }), fc.integer({ min: 1, max: 6 }), fc.double({ min: 0.05, max: 10, noNaN: true }), (seed, stride, size, scale) => {
-        const batch = randomBatch(seed, stride, size, scale, 0.3 + (Math.abs(seed) % 7) / 4);
-        const est = estimateExact(batch);
-        const grad = Float64Array.from({ length: size * stride }, (_, i) => Math.sin(i + seed));
-        const ref = referenceVjp(batch, grad);
-        close(est.magnetization, ref.m, 1e-10);
-        const got = est.vjp(grad);
-        close(got.fields, ref.dh, 1e-9, 1e-11);
-        close(got.couplings, ref.dJ, 1e-9, 1e-11);
-      }),
+      fc.property(
+        fc.integer(),
+        fc.integer({ min: 1, max: 8 }),
+        fc.integer({ min: 1, max: 6 }),
+        fc.double({ min: 0.05, max: 10, noNaN: true }),
+        (seed, stride, size, scale) => {
+          const batch = randomBatch(seed, stride, size, scale, 0.3 + (Math.abs(seed) % 7) / 4);
+          const est = estimateExact(batch);
+          const grad = Float64Array.from({ length: size * stride }, (_, i) => Math.sin(i + seed));
+          const ref = referenceVjp(batch, grad);
+          close(est.magnetization, ref.m, 1e-10);
+          const got = est.vjp(grad);
+          close(got.fields, ref.dh, 1e-9, 1e-11);
+          close(got.couplings, ref.dJ, 1e-9, 1e-11);
+        },
+      ),
       { numRuns: 60 },
     );
   });
@@ -97,7 +118,10 @@ describe('estimateExact', () => {
       const stride = 16;
       const batch = createIsingBatch({
         fields: Float64Array.from({ length: 3 * stride }, () => scale * (2 * rng.next() - 1)),
-        couplings: Float64Array.from({ length: stride * stride }, () => (scale / 8) * (2 * rng.next() - 1)),
+        couplings: Float64Array.from(
+          { length: stride * stride },
+          () => (scale / 8) * (2 * rng.next() - 1),
+        ),
         spins,
         stride,
         beta: 0.9,
@@ -129,7 +153,9 @@ describe('estimateExact', () => {
     const batch = randomBatch(5, 7, 5, 1.5, 0.8);
     const grad = Float64Array.from({ length: batch.fields.length }, (_, i) => Math.cos(3 * i));
     const loss = (fields: Float64Array, couplings: Float64Array) => {
-      const m = estimateExact(createIsingBatch({ fields, couplings, spins: batch.spins, stride: 7, beta: 0.8 })).magnetization;
+      const m = estimateExact(
+        createIsingBatch({ fields, couplings, spins: batch.spins, stride: 7, beta: 0.8 }),
+      ).magnetization;
       return m.reduce((a, v, i) => a + v * grad[i]!, 0);
     };
     const { fields: dh, couplings: dJ } = estimateExact(batch).vjp(grad);
@@ -164,7 +190,10 @@ describe('estimateExact', () => {
   it('estimateFromDense on the exact Boltzmann distributions equals estimateExact', () => {
     const batch = randomBatch(9, 6, 7, 2, 1.3);
     const dists = Array.from({ length: batch.size }, (_, q) =>
-      boltzmannDistribution(batch.fields.subarray(q * 6, q * 6 + 6), batch.couplings, { spins: batch.spins[q]!, beta: 1.3 }),
+      boltzmannDistribution(batch.fields.subarray(q * 6, q * 6 + 6), batch.couplings, {
+        spins: batch.spins[q]!,
+        beta: 1.3,
+      }),
     );
     const dense = estimateFromDense(batch, dists);
     const exact = estimateExact(batch);
@@ -177,7 +206,11 @@ describe('estimateExact', () => {
   });
 
   it('reports log Z and P(s = +1) consistent with the magnetizations', () => {
-    const batch = causalBatch(Float64Array.from({ length: 2 * 16 }, (_, i) => Math.sin(i)), new Float64Array(16), { batch: 2, length: 4 });
+    const batch = causalBatch(
+      Float64Array.from({ length: 2 * 16 }, (_, i) => Math.sin(i)),
+      new Float64Array(16),
+      { batch: 2, length: 4 },
+    );
     const est = estimateExact(batch);
     for (let q = 0; q < batch.size; q++) {
       const n = batch.spins[q]!;
@@ -186,7 +219,10 @@ describe('estimateExact', () => {
       for (let j = 0; j < n; j++) {
         const h = batch.fields[q * 4 + j]!;
         logZ += Math.log(2 * Math.cosh(h));
-        expect(est.probabilityUp[q * 4 + j]).toBeCloseTo((est.magnetization[q * 4 + j]! + 1) / 2, 15);
+        expect(est.probabilityUp[q * 4 + j]).toBeCloseTo(
+          (est.magnetization[q * 4 + j]! + 1) / 2,
+          15,
+        );
         expect(est.magnetization[q * 4 + j]).toBeCloseTo(Math.tanh(h), 14);
       }
       expect(est.logPartition[q]).toBeCloseTo(logZ, 13);
@@ -217,18 +253,35 @@ describe('estimateExact', () => {
 
   it('rejects bad batches and gradients with coded errors', async () => {
     const batch = randomBatch(1, 4, 3, 1);
-    expect(codeOf(() => estimateExact({ ...batch, fields: new Float64Array(5) }))).toBe('ISING_SHAPE_MISMATCH');
+    expect(codeOf(() => estimateExact({ ...batch, fields: new Float64Array(5) }))).toBe(
+      'ISING_SHAPE_MISMATCH',
+    );
     expect(codeOf(() => estimateExact({ ...batch, size: 4 }))).toBe('ISING_SHAPE_MISMATCH');
-    expect(codeOf(() => estimateExact({ ...batch, fields: batch.fields.map((v, i) => (i === 0 ? Number.NaN : v)) }))).toBe('ISING_NOT_FINITE');
-    expect(codeOf(() => estimateExact(batch, { maxSpins: 2 }))).toBe(batch.spins.some((n) => n > 2) ? 'ISING_TOO_MANY_SPINS' : 'no error');
+    expect(
+      codeOf(() =>
+        estimateExact({ ...batch, fields: batch.fields.map((v, i) => (i === 0 ? Number.NaN : v)) }),
+      ),
+    ).toBe('ISING_NOT_FINITE');
+    expect(codeOf(() => estimateExact(batch, { maxSpins: 2 }))).toBe(
+      batch.spins.some((n) => n > 2) ? 'ISING_TOO_MANY_SPINS' : 'no error',
+    );
     expect(codeOf(() => estimateExact(batch, { maxSpins: 0 }))).toBe('ISING_INVALID_ARGUMENT');
-    expect(codeOf(() => estimateExact(null as unknown as IsingBatch))).toBe('ISING_INVALID_ARGUMENT');
+    expect(codeOf(() => estimateExact(null as unknown as IsingBatch))).toBe(
+      'ISING_INVALID_ARGUMENT',
+    );
     const est = estimateExact(batch);
     expect(codeOf(() => est.vjp(new Float64Array(3)))).toBe('ISING_SHAPE_MISMATCH');
     expect(codeOf(() => est.vjp(new Float64Array(12).fill(Number.NaN)))).toBe('ISING_NOT_FINITE');
-    await expect(estimateExactAsync(batch, { threads: 0 })).rejects.toMatchObject({ code: 'ISING_INVALID_ARGUMENT' });
+    await expect(estimateExactAsync(batch, { threads: 0 })).rejects.toMatchObject({
+      code: 'ISING_INVALID_ARGUMENT',
+    });
     expect(codeOf(() => estimateExact(batch, { threads: 1.5 }))).toBe('ISING_INVALID_ARGUMENT');
-    const big = createIsingBatch({ fields: new Float64Array(25), couplings: new Float64Array(625), spins: [25], stride: 25 });
+    const big = createIsingBatch({
+      fields: new Float64Array(25),
+      couplings: new Float64Array(625),
+      spins: [25],
+      stride: 25,
+    });
     expect(codeOf(() => estimateExact(big))).toBe('ISING_TOO_MANY_SPINS');
   });
 });

@@ -13,7 +13,13 @@ import {
 import { assertGradMagnetization } from './internal/vjpInput.js';
 import { exactBackward, exactForward } from './internal/kernels/exactKernel.js';
 import type { ExactForwardResult, ExactProblems } from './internal/kernels/exactKernel.js';
-import { autoThreadCount, capThreadCount, disposeWorkerPool, runOnWorkers, runOnWorkersSync } from './internal/workerPool.js';
+import {
+  autoThreadCount,
+  capThreadCount,
+  disposeWorkerPool,
+  runOnWorkers,
+  runOnWorkersSync,
+} from './internal/workerPool.js';
 import type { BackwardResult, WorkerTask } from './internal/workerPool.js';
 import type { BatchEstimate, IsingBatch, IsingGradients } from './types.js';
 
@@ -61,7 +67,11 @@ interface Plan {
 // 1.6× at length 18; below that its start-up, copies and cache contention cost more than it saves.
 const AUTO_MIN_STATES = 2 ** 24;
 
-function planThreads(option: 'auto' | number | undefined, spins: Int32Array, stride: number): Plan | undefined {
+function planThreads(
+  option: 'auto' | number | undefined,
+  spins: Int32Array,
+  stride: number,
+): Plan | undefined {
   const threads = resolveThreads(option);
   let count: number;
   if (threads === 'auto') count = totalStates(spins) >= AUTO_MIN_STATES ? autoThreadCount() : 1;
@@ -74,7 +84,12 @@ function forwardTasks(plan: Plan, problems: ExactProblems): WorkerTask[] {
   return plan.groups.map((g) => ({ kind: 'forward', problems: compactProblems(problems, g) }));
 }
 
-function backwardTasks(plan: Plan, problems: ExactProblems, parts: readonly ExactForwardResult[], grad: Float64Array): WorkerTask[] {
+function backwardTasks(
+  plan: Plan,
+  problems: ExactProblems,
+  parts: readonly ExactForwardResult[],
+  grad: Float64Array,
+): WorkerTask[] {
   return plan.groups.map((g, i) => ({
     kind: 'backward',
     problems: compactProblems(problems, g),
@@ -128,7 +143,10 @@ function mergeBackward(plan: Plan, parts: readonly BackwardResult[]): IsingGradi
  * const { fields, couplings } = vjp(Float64Array.of(1, 0)); // ∂m_0/∂h, ∂m_0/∂J
  */
 export function estimateExact(batch: IsingBatch, options: ExactOptions = {}): ExactBatchEstimate {
-  return estimateValidated(validateExactBatch(batch, resolveMaxSpins(options.maxSpins), 'estimateExact'), options);
+  return estimateValidated(
+    validateExactBatch(batch, resolveMaxSpins(options.maxSpins), 'estimateExact'),
+    options,
+  );
 }
 
 /**
@@ -152,7 +170,12 @@ export function estimateValidated(checked: IsingBatch, options: ExactOptions): E
     vjp(gradMagnetization: Float64Array): IsingGradients {
       assertGradMagnetization(checked, gradMagnetization, 'estimateExact vjp');
       if (plan === undefined) return exactBackward(problems, forward, gradMagnetization);
-      return mergeBackward(plan, runOnWorkersSync(backwardTasks(plan, problems, parts, gradMagnetization)) as BackwardResult[]);
+      return mergeBackward(
+        plan,
+        runOnWorkersSync(
+          backwardTasks(plan, problems, parts, gradMagnetization),
+        ) as BackwardResult[],
+      );
     },
   };
 }
@@ -170,8 +193,15 @@ export function estimateValidated(checked: IsingBatch, options: ExactOptions): E
  * const est = await estimateExactAsync(causalBatch(fields, couplings, { batch: 64, length: 16 }), { threads: 'auto' });
  * const grads = await est.vjp(gradMagnetization);
  */
-export async function estimateExactAsync(batch: IsingBatch, options: ExactOptions = {}): Promise<AsyncExactBatchEstimate> {
-  const checked = validateExactBatch(batch, resolveMaxSpins(options.maxSpins), 'estimateExactAsync');
+export async function estimateExactAsync(
+  batch: IsingBatch,
+  options: ExactOptions = {},
+): Promise<AsyncExactBatchEstimate> {
+  const checked = validateExactBatch(
+    batch,
+    resolveMaxSpins(options.maxSpins),
+    'estimateExactAsync',
+  );
   const problems = problemsOf(checked);
   const plan = planThreads(options.threads, checked.spins, checked.stride);
   if (plan === undefined) {
@@ -186,7 +216,12 @@ export async function estimateExactAsync(batch: IsingBatch, options: ExactOption
     probabilityUp: forward.up,
     async vjp(gradMagnetization: Float64Array): Promise<IsingGradients> {
       assertGradMagnetization(checked, gradMagnetization, 'estimateExactAsync vjp');
-      return mergeBackward(plan, (await runOnWorkers(backwardTasks(plan, problems, parts, gradMagnetization))) as BackwardResult[]);
+      return mergeBackward(
+        plan,
+        (await runOnWorkers(
+          backwardTasks(plan, problems, parts, gradMagnetization),
+        )) as BackwardResult[],
+      );
     },
   };
 }

@@ -1,5 +1,15 @@
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { causalBatch, createRng, disposeExactWorkers, estimateExact, estimateExactAsync, exactSampler, setWorkerFactory, startThreads, threadInfo } from './index.js';
+import {
+  causalBatch,
+  createRng,
+  disposeExactWorkers,
+  estimateExact,
+  estimateExactAsync,
+  exactSampler,
+  setWorkerFactory,
+  startThreads,
+  threadInfo,
+} from './index.js';
 import { autoThreadCount, resetThreadCapWarning, sharedPoolSize } from './internal/workerPool.js';
 import { codeOf } from './internal/testing/codeOf.js';
 import { withoutNodeBuiltins } from './testing/index.js';
@@ -29,19 +39,27 @@ describe('threads option', () => {
     expect(sharedPoolSize()).toBeLessThanOrEqual(autoThreadCount());
     expect(sharedPoolSize()).toBeGreaterThan(0);
     // The public view of the same pool.
-    expect(threadInfo()).toEqual({ live: sharedPoolSize(), available: true, cores: autoThreadCount() });
+    expect(threadInfo()).toEqual({
+      live: sharedPoolSize(),
+      available: true,
+      cores: autoThreadCount(),
+    });
     const sync = estimateExact(batch, { threads: 1e6 });
     expect(sharedPoolSize()).toBeLessThanOrEqual(autoThreadCount());
     expect(Array.from(async.magnetization)).toEqual(Array.from(one.magnetization));
     expect(Array.from(sync.magnetization)).toEqual(Array.from(one.magnetization));
     expect(Array.from((await async.vjp(grad)).fields)).toEqual(Array.from(one.vjp(grad).fields));
     const sampled = exactSampler.create({ threads: 1e6 }).estimate!(batch);
-    expect(Array.from((sampled as { magnetization: Float64Array }).magnetization)).toEqual(Array.from(one.magnetization));
+    expect(Array.from((sampled as { magnetization: Float64Array }).magnetization)).toEqual(
+      Array.from(one.magnetization),
+    );
     expect(sharedPoolSize()).toBeLessThanOrEqual(autoThreadCount());
     expect(performance.now() - started).toBeLessThan(15_000);
     if (autoThreadCount() < 1e6) {
       expect(warn).toHaveBeenCalledTimes(1);
-      expect(String(warn.mock.calls[0]![0])).toMatch(/threads: 1000000 is more than the \d+ cores available/);
+      expect(String(warn.mock.calls[0]![0])).toMatch(
+        /threads: 1000000 is more than the \d+ cores available/,
+      );
       expect(warn.mock.calls[0]![1]).toMatchObject({ code: 'ISING_THREADS_CAPPED' });
     }
   }, 30_000);
@@ -49,17 +67,28 @@ describe('threads option', () => {
   it('rejects non-positive and non-integer thread counts with ISING_INVALID_ARGUMENT', async () => {
     const batch = smallBatch();
     for (const threads of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '2', null]) {
-      expect(codeOf(() => estimateExact(batch, { threads: threads as number }))).toBe('ISING_INVALID_ARGUMENT');
-      expect(codeOf(() => exactSampler.create({ threads: threads as number }))).toBe('ISING_INVALID_ARGUMENT');
-      await expect(estimateExactAsync(batch, { threads: threads as number })).rejects.toMatchObject({ code: 'ISING_INVALID_ARGUMENT' });
+      expect(codeOf(() => estimateExact(batch, { threads: threads as number }))).toBe(
+        'ISING_INVALID_ARGUMENT',
+      );
+      expect(codeOf(() => exactSampler.create({ threads: threads as number }))).toBe(
+        'ISING_INVALID_ARGUMENT',
+      );
+      await expect(estimateExactAsync(batch, { threads: threads as number })).rejects.toMatchObject(
+        { code: 'ISING_INVALID_ARGUMENT' },
+      );
     }
-    expect(() => exactSampler.create({ threads: 'x'.repeat(10_000) as unknown as number })).toThrow(/^exact sampler: threads must be 'auto' or a positive integer, got "x+… \(9,8\d\d more characters\)$/);
+    expect(() => exactSampler.create({ threads: 'x'.repeat(10_000) as unknown as number })).toThrow(
+      /^exact sampler: threads must be 'auto' or a positive integer, got "x+… \(9,8\d\d more characters\)$/,
+    );
   });
 });
 
 describe('threadInfo', () => {
   it('says workers are unavailable where there are no worker threads (a browser)', async () => {
-    await withoutNodeBuiltins(() => expect(threadInfo().available).toBe(false), ['node:worker_threads']);
+    await withoutNodeBuiltins(
+      () => expect(threadInfo().available).toBe(false),
+      ['node:worker_threads'],
+    );
     expect(threadInfo().available).toBe(true);
   });
 });
@@ -69,20 +98,31 @@ describe('startThreads', () => {
     await disposeExactWorkers();
     expect(threadInfo().live).toBe(0);
     const info = await startThreads(2);
-    expect(info).toEqual({ live: Math.min(2, autoThreadCount()) - 1, available: true, cores: autoThreadCount() });
+    expect(info).toEqual({
+      live: Math.min(2, autoThreadCount()) - 1,
+      available: true,
+      cores: autoThreadCount(),
+    });
     expect(await startThreads(1)).toEqual(info);
   });
 
   it('resolves with nothing live where workers cannot run, and rejects a bad count with ISING_INVALID_ARGUMENT', async () => {
     await disposeExactWorkers();
-    await withoutNodeBuiltins(async () => expect(await startThreads(2)).toMatchObject({ live: 0, available: false }), ['node:worker_threads']);
+    await withoutNodeBuiltins(
+      async () => expect(await startThreads(2)).toMatchObject({ live: 0, available: false }),
+      ['node:worker_threads'],
+    );
     for (const threads of [0, 1.5, Number.NaN, '2', null]) {
-      await expect(startThreads(threads as number)).rejects.toMatchObject({ code: 'ISING_INVALID_ARGUMENT' });
+      await expect(startThreads(threads as number)).rejects.toMatchObject({
+        code: 'ISING_INVALID_ARGUMENT',
+      });
     }
   });
 
   it('setWorkerFactory takes a function or undefined', () => {
-    expect(codeOf(() => setWorkerFactory('worker.js' as unknown as () => never))).toBe('ISING_INVALID_ARGUMENT');
+    expect(codeOf(() => setWorkerFactory('worker.js' as unknown as () => never))).toBe(
+      'ISING_INVALID_ARGUMENT',
+    );
     expect(() => setWorkerFactory(undefined)).not.toThrow();
   });
 });

@@ -30,7 +30,9 @@ function reference(h: ArrayLike<number>, J: ArrayLike<number>, n: number, beta: 
   const logZ = top + Math.log(logW.reduce((a, w) => a + Math.exp(w - top), 0));
   const p = logW.map((w) => Math.exp(w - logZ));
   const m = Array.from({ length: n }, (_, j) => p.reduce((a, ps, s) => a + ps * spin(s, j), 0));
-  const corr = Array.from({ length: n * n }, (_, i) => p.reduce((a, ps, s) => a + ps * spin(s, Math.floor(i / n)) * spin(s, i % n), 0));
+  const corr = Array.from({ length: n * n }, (_, i) =>
+    p.reduce((a, ps, s) => a + ps * spin(s, Math.floor(i / n)) * spin(s, i % n), 0),
+  );
   return { logZ, p, m, corr, energy };
 }
 
@@ -49,8 +51,14 @@ const model = (maxN: number, scale: number) =>
   fc.integer({ min: 1, max: maxN }).chain((n) =>
     fc.record({
       n: fc.constant(n),
-      h: fc.array(fc.double({ min: -scale, max: scale, noNaN: true }), { minLength: n, maxLength: n }),
-      J: fc.array(fc.double({ min: -scale, max: scale, noNaN: true }), { minLength: n * n, maxLength: n * n }),
+      h: fc.array(fc.double({ min: -scale, max: scale, noNaN: true }), {
+        minLength: n,
+        maxLength: n,
+      }),
+      J: fc.array(fc.double({ min: -scale, max: scale, noNaN: true }), {
+        minLength: n * n,
+        maxLength: n * n,
+      }),
       beta: fc.double({ min: 0.2, max: 2, noNaN: true }),
     }),
   );
@@ -62,7 +70,9 @@ describe('single-model exact functions', () => {
         const fields = Float64Array.from(h);
         const couplings = Float64Array.from(J);
         const ref = reference(fields, couplings, n, beta);
-        expect(Math.abs(logPartition(fields, couplings, { beta }) - ref.logZ)).toBeLessThanOrEqual(1e-10 * Math.max(1, Math.abs(ref.logZ)));
+        expect(Math.abs(logPartition(fields, couplings, { beta }) - ref.logZ)).toBeLessThanOrEqual(
+          1e-10 * Math.max(1, Math.abs(ref.logZ)),
+        );
         close(magnetizations(fields, couplings, { beta }), ref.m, 1e-10);
         close(correlations(fields, couplings, { beta }), ref.corr, 1e-10);
         close(boltzmannDistribution(fields, couplings, { beta }), ref.p, 1e-9, 1e-13);
@@ -80,7 +90,10 @@ describe('single-model exact functions', () => {
       [1e3, 50],
     ] as const) {
       const n = 9;
-      const fields = Float64Array.from({ length: n }, () => (rng.next() < 0.5 ? -hs : hs) * (0.5 + rng.next()));
+      const fields = Float64Array.from(
+        { length: n },
+        () => (rng.next() < 0.5 ? -hs : hs) * (0.5 + rng.next()),
+      );
       const couplings = Float64Array.from({ length: n * n }, () => js * (2 * rng.next() - 1));
       const ref = reference(fields, couplings, n, 1);
       const logZ = logPartition(fields, couplings);
@@ -100,10 +113,24 @@ describe('single-model exact functions', () => {
   });
 
   it('knows the closed forms of small models', () => {
-    expect(logPartition(Float64Array.of(0.5), Float64Array.of(0))).toBeCloseTo(Math.log(2 * Math.cosh(0.5)), 15);
-    close(magnetizations(Float64Array.of(0.5, 0), Float64Array.of(0, 1, 0, 0)), [Math.tanh(0.5), Math.tanh(0.5) * Math.tanh(1)], 1e-15);
-    expect(correlations(Float64Array.of(0, 0), Float64Array.of(0, 1, 0, 0))[1]).toBeCloseTo(Math.tanh(1), 15);
-    close(energies(Float64Array.of(1, 0), Float64Array.of(0, 0.5, 0, 0)), [0.5, -0.5, 1.5, -1.5], 0);
+    expect(logPartition(Float64Array.of(0.5), Float64Array.of(0))).toBeCloseTo(
+      Math.log(2 * Math.cosh(0.5)),
+      15,
+    );
+    close(
+      magnetizations(Float64Array.of(0.5, 0), Float64Array.of(0, 1, 0, 0)),
+      [Math.tanh(0.5), Math.tanh(0.5) * Math.tanh(1)],
+      1e-15,
+    );
+    expect(correlations(Float64Array.of(0, 0), Float64Array.of(0, 1, 0, 0))[1]).toBeCloseTo(
+      Math.tanh(1),
+      15,
+    );
+    close(
+      energies(Float64Array.of(1, 0), Float64Array.of(0, 0.5, 0, 0)),
+      [0.5, -0.5, 1.5, -1.5],
+      0,
+    );
   });
 
   it('sampleExact draws from the Boltzmann distribution (seeded, 4-sigma frequencies)', () => {
@@ -121,20 +148,43 @@ describe('single-model exact functions', () => {
       for (let j = 0; j < 3; j++) if (set.states[i * 3 + j] === 1) s |= 1 << j;
       freq[s]! += 1 / count;
     }
-    for (let s = 0; s < 8; s++) expect(Math.abs(freq[s]! - p[s]!)).toBeLessThan(4 * Math.sqrt((p[s]! * (1 - p[s]!)) / count) + 1e-12);
-    expect(sampleExact(h, J, 5, createRng(2)).states).toEqual(sampleExact(h, J, 5, createRng(2)).states);
+    for (let s = 0; s < 8; s++)
+      expect(Math.abs(freq[s]! - p[s]!)).toBeLessThan(
+        4 * Math.sqrt((p[s]! * (1 - p[s]!)) / count) + 1e-12,
+      );
+    expect(sampleExact(h, J, 5, createRng(2)).states).toEqual(
+      sampleExact(h, J, 5, createRng(2)).states,
+    );
   });
 
   it('rejects bad input with coded errors', () => {
-    expect(codeOf(() => logPartition(Float64Array.of(Number.NaN, 0), new Float64Array(4)))).toBe('ISING_NOT_FINITE');
-    expect(codeOf(() => magnetizations(Float64Array.of(0, 0), Float64Array.of(0, Infinity, 0, 0)))).toBe('ISING_NOT_FINITE');
-    expect(codeOf(() => logPartition(new Float64Array(3), new Float64Array(5)))).toBe('ISING_SHAPE_MISMATCH');
-    expect(codeOf(() => logPartition(new Float64Array(3), new Float64Array(4)))).toBe('ISING_SHAPE_MISMATCH');
-    expect(codeOf(() => logPartition(new Float64Array(25), new Float64Array(625)))).toBe('ISING_TOO_MANY_SPINS');
-    expect(codeOf(() => energies(new Float64Array(6), new Float64Array(36), 6.5))).toBe('ISING_INVALID_ARGUMENT');
-    expect(codeOf(() => logPartition(new Float64Array(2), new Float64Array(4), { beta: -1 }))).toBe('ISING_INVALID_ARGUMENT');
-    expect(codeOf(() => magnetizations(new Float64Array(6), new Float64Array(36), { maxSpins: 5 }))).toBe('ISING_TOO_MANY_SPINS');
-    expect(codeOf(() => sampleExact(new Float64Array(2), new Float64Array(4), -1, createRng(1)))).toBe('ISING_INVALID_ARGUMENT');
+    expect(codeOf(() => logPartition(Float64Array.of(Number.NaN, 0), new Float64Array(4)))).toBe(
+      'ISING_NOT_FINITE',
+    );
+    expect(
+      codeOf(() => magnetizations(Float64Array.of(0, 0), Float64Array.of(0, Infinity, 0, 0))),
+    ).toBe('ISING_NOT_FINITE');
+    expect(codeOf(() => logPartition(new Float64Array(3), new Float64Array(5)))).toBe(
+      'ISING_SHAPE_MISMATCH',
+    );
+    expect(codeOf(() => logPartition(new Float64Array(3), new Float64Array(4)))).toBe(
+      'ISING_SHAPE_MISMATCH',
+    );
+    expect(codeOf(() => logPartition(new Float64Array(25), new Float64Array(625)))).toBe(
+      'ISING_TOO_MANY_SPINS',
+    );
+    expect(codeOf(() => energies(new Float64Array(6), new Float64Array(36), 6.5))).toBe(
+      'ISING_INVALID_ARGUMENT',
+    );
+    expect(codeOf(() => logPartition(new Float64Array(2), new Float64Array(4), { beta: -1 }))).toBe(
+      'ISING_INVALID_ARGUMENT',
+    );
+    expect(
+      codeOf(() => magnetizations(new Float64Array(6), new Float64Array(36), { maxSpins: 5 })),
+    ).toBe('ISING_TOO_MANY_SPINS');
+    expect(
+      codeOf(() => sampleExact(new Float64Array(2), new Float64Array(4), -1, createRng(1))),
+    ).toBe('ISING_INVALID_ARGUMENT');
     try {
       logPartition(new Float64Array(25), new Float64Array(625));
     } catch (e) {
@@ -156,7 +206,9 @@ describe('sampleExact count limit', () => {
     }
     expect(message).toMatch(/1000000000000/);
     expect(message).toMatch(/16,777,216/);
-    expect(codeOf(() => sampleExact(h, J, 2 ** 24 + 1, createRng(1)))).toBe('ISING_INVALID_ARGUMENT');
+    expect(codeOf(() => sampleExact(h, J, 2 ** 24 + 1, createRng(1)))).toBe(
+      'ISING_INVALID_ARGUMENT',
+    );
     expect(sampleExact(h, J, 3, createRng(1)).weights.length).toBe(3);
   });
 });

@@ -19,18 +19,40 @@ export interface ExactModelOptions {
 }
 
 /** Validates one model and returns it as a one-problem batch (fields padded to the coupling side). */
-function modelBatch(fields: RealArray, couplings: RealArray, options: ExactModelOptions, who: string): IsingBatch {
+function modelBatch(
+  fields: RealArray,
+  couplings: RealArray,
+  options: ExactModelOptions,
+  who: string,
+): IsingBatch {
   const n = options.spins ?? fields.length;
-  if (!Number.isInteger(n) || n < 1) throw new IsingError('ISING_INVALID_ARGUMENT', `${who}: the spin count must be a positive integer, got ${echo(n)}`);
+  if (!Number.isInteger(n) || n < 1)
+    throw new IsingError(
+      'ISING_INVALID_ARGUMENT',
+      `${who}: the spin count must be a positive integer, got ${echo(n)}`,
+    );
   assertSpinLimit(n, resolveMaxSpins(options.maxSpins), who);
   const side = Math.round(Math.sqrt(couplings.length));
   if (side * side !== couplings.length || side < n) {
-    throw new IsingError('ISING_SHAPE_MISMATCH', `${who}: couplings has ${couplings.length} entries; it must be a square matrix of side ≥ ${n}`);
+    throw new IsingError(
+      'ISING_SHAPE_MISMATCH',
+      `${who}: couplings has ${couplings.length} entries; it must be a square matrix of side ≥ ${n}`,
+    );
   }
-  if (fields.length < n) throw new IsingError('ISING_SHAPE_MISMATCH', `${who}: fields has ${fields.length} entries; ${n} spins need ${n}`);
+  if (fields.length < n)
+    throw new IsingError(
+      'ISING_SHAPE_MISMATCH',
+      `${who}: fields has ${fields.length} entries; ${n} spins need ${n}`,
+    );
   const padded = new Float64Array(side);
   for (let j = 0; j < n; j++) padded[j] = fields[j]!;
-  return createIsingBatch({ fields: padded, couplings, spins: [n], stride: side, beta: options.beta ?? 1 });
+  return createIsingBatch({
+    fields: padded,
+    couplings,
+    spins: [n],
+    stride: side,
+    beta: options.beta ?? 1,
+  });
 }
 
 /**
@@ -51,7 +73,8 @@ export function energies(fields: RealArray, couplings: RealArray, n?: number): F
   const states = 2 ** size;
   const table = new Float64Array(states);
   const scratch = new Float64Array(states);
-  for (let k = 0; k < size; k++) extendCouplingTable(table, k, batch.couplings, batch.stride, scratch);
+  for (let k = 0; k < size; k++)
+    extendCouplingTable(table, k, batch.couplings, batch.stride, scratch);
   linearTable(scratch, batch.fields, 0, size, 1, 0);
   for (let s = 0; s < states; s++) table[s] = -(scratch[s]! + table[s]!);
   return table;
@@ -64,8 +87,13 @@ export function energies(fields: RealArray, couplings: RealArray, n?: number): F
  * @example
  * logPartition(Float64Array.of(0.5), Float64Array.of(0)); // log(2 cosh 0.5)
  */
-export function logPartition(fields: RealArray, couplings: RealArray, options: ExactModelOptions = {}): number {
-  return estimateExact(modelBatch(fields, couplings, options, 'logPartition'), options).logPartition[0]!;
+export function logPartition(
+  fields: RealArray,
+  couplings: RealArray,
+  options: ExactModelOptions = {},
+): number {
+  return estimateExact(modelBatch(fields, couplings, options, 'logPartition'), options)
+    .logPartition[0]!;
 }
 
 /**
@@ -75,7 +103,11 @@ export function logPartition(fields: RealArray, couplings: RealArray, options: E
  * @example
  * magnetizations(Float64Array.of(0.5, 0), Float64Array.of(0, 1, 0, 0)); // ⟨s_0⟩ = tanh(0.5), ⟨s_1⟩ = tanh(0.5) tanh(1)
  */
-export function magnetizations(fields: RealArray, couplings: RealArray, options: ExactModelOptions = {}): Float64Array {
+export function magnetizations(
+  fields: RealArray,
+  couplings: RealArray,
+  options: ExactModelOptions = {},
+): Float64Array {
   const batch = modelBatch(fields, couplings, options, 'magnetizations');
   return estimateExact(batch, options).magnetization.slice(0, batch.spins[0]!);
 }
@@ -87,7 +119,11 @@ export function magnetizations(fields: RealArray, couplings: RealArray, options:
  * @example
  * const p = boltzmannDistribution(Float64Array.of(0.2, -0.1), Float64Array.of(0, 0.4, 0, 0), { beta: 2 });
  */
-export function boltzmannDistribution(fields: RealArray, couplings: RealArray, options: ExactModelOptions = {}): Float64Array {
+export function boltzmannDistribution(
+  fields: RealArray,
+  couplings: RealArray,
+  options: ExactModelOptions = {},
+): Float64Array {
   const beta = options.beta ?? 1;
   assertBeta(beta);
   const e = energies(fields, couplings, options.spins ?? fields.length);
@@ -111,7 +147,11 @@ export function boltzmannDistribution(fields: RealArray, couplings: RealArray, o
  * @example
  * correlations(Float64Array.of(0, 0), Float64Array.of(0, 1, 0, 0)); // off-diagonal tanh(1)
  */
-export function correlations(fields: RealArray, couplings: RealArray, options: ExactModelOptions = {}): Float64Array {
+export function correlations(
+  fields: RealArray,
+  couplings: RealArray,
+  options: ExactModelOptions = {},
+): Float64Array {
   const n = options.spins ?? fields.length;
   const p = boltzmannDistribution(fields, couplings, options);
   walshHadamard(p, n);
@@ -146,7 +186,13 @@ const MAX_EXACT_SAMPLES = 2 ** 24;
  * @example
  * const set = sampleExact(Float64Array.of(0.3, 0.1), Float64Array.of(0, 0.5, 0, 0), 1000, createRng(7));
  */
-export function sampleExact(fields: RealArray, couplings: RealArray, count: number, rng: Rng, options: ExactModelOptions = {}): SampleSet {
+export function sampleExact(
+  fields: RealArray,
+  couplings: RealArray,
+  count: number,
+  rng: Rng,
+  options: ExactModelOptions = {},
+): SampleSet {
   if (!Number.isInteger(count) || count < 0 || count > MAX_EXACT_SAMPLES) {
     throw new IsingError(
       'ISING_INVALID_ARGUMENT',

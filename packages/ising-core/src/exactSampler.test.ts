@@ -1,11 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { causalBatch, createRng, createSamplerRegistry, estimateExact, exactSampler, isIsingError } from './index.js';
+import {
+  causalBatch,
+  createRng,
+  createSamplerRegistry,
+  estimateExact,
+  exactSampler,
+  isIsingError,
+} from './index.js';
 
 describe('exactSampler', () => {
   it('is a valid plugin with exact, synchronous, deterministic capabilities', () => {
     const registry = createSamplerRegistry().register(exactSampler);
     expect(registry.require('exact')).toBe(exactSampler);
-    expect(exactSampler.capabilities).toEqual({ exact: true, maxSpins: 24, async: false, deterministic: true });
+    expect(exactSampler.capabilities).toEqual({
+      exact: true,
+      maxSpins: 24,
+      async: false,
+      deterministic: true,
+    });
     expect(exactSampler.create({ maxSpins: 12 }).capabilities.maxSpins).toBe(12);
   });
 
@@ -33,7 +45,11 @@ describe('exactSampler', () => {
       expect(isIsingError(e, 'ISING_TOO_MANY_SPINS')).toBe(true);
       expect(String(e)).toMatch(/5 spins.*limit 4.*'mean-field', 'gibbs' or 'dqa'/);
     }
-    expect(() => exactSampler.create({ maxSpins: 0 })).toThrow(expect.objectContaining({ code: 'ISING_INVALID_ARGUMENT' }));
-    expect(() => exactSampler.create({ maxSpins: 31 })).toThrow(expect.objectContaining({ code: 'ISING_INVALID_ARGUMENT' }));
+    expect(() => exactSampler.create({ maxSpins: 0 })).toThrow(
+      expect.objectContaining({ code: 'ISING_INVALID_ARGUMENT' }),
+    );
+    expect(() => exactSampler.create({ maxSpins: 31 })).toThrow(
+      expect.objectContaining({ code: 'ISING_INVALID_ARGUMENT' }),
+    );
   });
 });

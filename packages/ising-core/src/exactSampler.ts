@@ -27,19 +27,20 @@ const KNOWN = optionKeys<ExactSamplerOptions>({ maxSpins: true, threads: true })
  * const sampler = registry.require('exact').create({ maxSpins: 20 });
  * const { magnetization, vjp } = sampler.estimate(causalBatch(fields, couplings, { batch: 4, length: 8 }));
  */
-export const exactSampler: SamplerPlugin<ExactSamplerOptions, Sampler, 'exact'> = defineSamplerPlugin<ExactSamplerOptions, Sampler, 'exact'>({
-  name: 'exact',
-  version: '0.1.0',
-  description: 'Exact Boltzmann moments and gradients by O(2^n) enumeration.',
-  capabilities: { exact: true, maxSpins: 24, async: false, deterministic: true },
-  create(options: ExactSamplerOptions = {}): Sampler {
-    assertPluginOptions('exact', options, KNOWN);
-    const maxSpins = resolveMaxSpins(options.maxSpins);
-    const threads = resolveThreads(options.threads, 'exact sampler: threads');
-    return {
-      name: 'exact',
-      capabilities: { exact: true, maxSpins, async: false, deterministic: true },
-      estimate: (batch) => estimateExact(batch, { maxSpins, threads }),
-    };
-  },
-});
+export const exactSampler: SamplerPlugin<ExactSamplerOptions, Sampler, 'exact'> =
+  defineSamplerPlugin<ExactSamplerOptions, Sampler, 'exact'>({
+    name: 'exact',
+    version: '0.1.0',
+    description: 'Exact Boltzmann moments and gradients by O(2^n) enumeration.',
+    capabilities: { exact: true, maxSpins: 24, async: false, deterministic: true },
+    create(options: ExactSamplerOptions = {}): Sampler {
+      assertPluginOptions('exact', options, KNOWN);
+      const maxSpins = resolveMaxSpins(options.maxSpins);
+      const threads = resolveThreads(options.threads, 'exact sampler: threads');
+      return {
+        name: 'exact',
+        capabilities: { exact: true, maxSpins, async: false, deterministic: true },
+        estimate: (batch) => estimateExact(batch, { maxSpins, threads }),
+      };
+    },
+  });

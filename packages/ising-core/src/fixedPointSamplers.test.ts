@@ -1,7 +1,13 @@
 // Behaviour shared by the two fixed-point samplers (mean-field, tap): one engine, one driver, same options.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { causalBatch, createIsingBatch, createRng, meanFieldEstimate, tapEstimate } from './index.js';
+import {
+  causalBatch,
+  createIsingBatch,
+  createRng,
+  meanFieldEstimate,
+  tapEstimate,
+} from './index.js';
 import type { IsingBatch, MeanFieldOptions } from './index.js';
 import { errorCode } from './internal/testing/errorCode.js';
 import { bruteForceEstimate } from './testing/index.js';
@@ -11,26 +17,48 @@ const samplers = [
   ['tap', tapEstimate],
 ] as const;
 
-function randomCausal(seed: number, batch: number, length: number, fieldScale: number, couplingScale: number, beta = 1): IsingBatch {
+function randomCausal(
+  seed: number,
+  batch: number,
+  length: number,
+  fieldScale: number,
+  couplingScale: number,
+  beta = 1,
+): IsingBatch {
   const rng = createRng(seed);
-  const fields = Float64Array.from({ length: batch * length * length }, () => rng.normal() * fieldScale);
-  const couplings = Float64Array.from({ length: length * length }, () => rng.normal() * couplingScale);
+  const fields = Float64Array.from(
+    { length: batch * length * length },
+    () => rng.normal() * fieldScale,
+  );
+  const couplings = Float64Array.from(
+    { length: length * length },
+    () => rng.normal() * couplingScale,
+  );
   return causalBatch(fields, couplings, { batch, length }, beta);
 }
 
 /** A causal batch whose queries all see the same fields `a_j` (key-determined scores). */
-function sameFieldsCausal(seed: number, batch: number, length: number, couplingScale: number): IsingBatch {
+function sameFieldsCausal(
+  seed: number,
+  batch: number,
+  length: number,
+  couplingScale: number,
+): IsingBatch {
   const rng = createRng(seed);
   const fields = new Float64Array(batch * length * length);
   for (let b = 0; b < batch; b++) {
     const a = Float64Array.from({ length }, () => rng.normal());
     for (let i = 0; i < length; i++) fields.set(a.subarray(0, i + 1), (b * length + i) * length);
   }
-  const couplings = Float64Array.from({ length: length * length }, () => rng.normal() * couplingScale);
+  const couplings = Float64Array.from(
+    { length: length * length },
+    () => rng.normal() * couplingScale,
+  );
   return causalBatch(fields, couplings, { batch, length });
 }
 
-const maxAbsDiff = (a: Float64Array, b: Float64Array): number => a.reduce((m, v, i) => Math.max(m, Math.abs(v - b[i]!)), 0);
+const maxAbsDiff = (a: Float64Array, b: Float64Array): number =>
+  a.reduce((m, v, i) => Math.max(m, Math.abs(v - b[i]!)), 0);
 const dot = (a: Float64Array, b: Float64Array): number => a.reduce((s, v, i) => s + v * b[i]!, 0);
 const total = (xs: Int32Array): number => xs.reduce((s, v) => s + v, 0);
 
@@ -64,14 +92,21 @@ describe.each(samplers)('fixed-point sampler %s', (name, estimate) => {
       const fields = Float64Array.from(batch.fields);
       const couplings = Float64Array.from(batch.couplings);
       (which === 'fields' ? fields : couplings)[index]! += delta;
-      return createIsingBatch({ fields, couplings, spins: batch.spins, stride: batch.stride, beta: batch.beta });
+      return createIsingBatch({
+        fields,
+        couplings,
+        spins: batch.spins,
+        stride: batch.stride,
+        beta: batch.beta,
+      });
     };
     for (let i = 0; i < batch.fields.length; i++) {
       if (i % 5 > Math.floor(i / 5) % 5) {
         expect(dh[i]).toBe(0);
         continue;
       }
-      const fd = (loss(perturbed('fields', i, eps)) - loss(perturbed('fields', i, -eps))) / (2 * eps);
+      const fd =
+        (loss(perturbed('fields', i, eps)) - loss(perturbed('fields', i, -eps))) / (2 * eps);
       expect(Math.abs(dh[i]! - fd), `dh[${i}]`).toBeLessThan(1e-8);
     }
     for (let k = 0; k < 5; k++) {
@@ -81,7 +116,9 @@ describe.each(samplers)('fixed-point sampler %s', (name, estimate) => {
           expect(dJ[i]).toBe(0);
           continue;
         }
-        const fd = (loss(perturbed('couplings', i, eps)) - loss(perturbed('couplings', i, -eps))) / (2 * eps);
+        const fd =
+          (loss(perturbed('couplings', i, eps)) - loss(perturbed('couplings', i, -eps))) /
+          (2 * eps);
         expect(Math.abs(dJ[i]! - fd), `dJ[${k},${l}]`).toBeLessThan(1e-8);
       }
     }
@@ -96,20 +133,42 @@ describe.each(samplers)('fixed-point sampler %s', (name, estimate) => {
     expect(result.magnetization.every((v) => Number.isFinite(v) && Math.abs(v) <= 1)).toBe(true);
     for (let q = 0; q < batch.size; q++) {
       expect(result.diagnostics.iterations[q]).toBeLessThanOrEqual(4);
-      expect(result.diagnostics.residual[q]! > 1e-10).toBe(result.diagnostics.iterations[q] === 4 && result.diagnostics.residual[q]! > 1e-10);
+      expect(result.diagnostics.residual[q]! > 1e-10).toBe(
+        result.diagnostics.iterations[q] === 4 && result.diagnostics.residual[q]! > 1e-10,
+      );
     }
     const g = result.vjp(Float64Array.from({ length: 400 }, (_, i) => Math.cos(i)));
     expect(g.fields.every(Number.isFinite) && g.couplings.every(Number.isFinite)).toBe(true);
-    expect(errorCode(() => estimate(batch, { ...options, onNonConvergence: 'throw' }))).toBe('ISING_NOT_CONVERGED');
-    expect(() => estimate(batch, { ...options, onNonConvergence: 'throw' })).toThrow(new RegExp(`^${name} did not converge on problem \\d+`));
+    expect(errorCode(() => estimate(batch, { ...options, onNonConvergence: 'throw' }))).toBe(
+      'ISING_NOT_CONVERGED',
+    );
+    expect(() => estimate(batch, { ...options, onNonConvergence: 'throw' })).toThrow(
+      new RegExp(`^${name} did not converge on problem \\d+`),
+    );
   });
 
   it('refuses NaN or infinite inputs with ISING_NOT_FINITE (also in a batch built by hand)', () => {
-    const raw = (fields: Float64Array, couplings: Float64Array): IsingBatch => ({ size: 1, stride: 3, spins: Int32Array.of(3), fields, couplings, beta: 1 });
-    expect(errorCode(() => estimate(raw(Float64Array.of(0.1, Number.NaN, 0), new Float64Array(9))))).toBe('ISING_NOT_FINITE');
-    expect(errorCode(() => estimate(raw(new Float64Array(3), Float64Array.of(0, 0, Infinity, 0, 0, 0, 0, 0, 0))))).toBe('ISING_NOT_FINITE');
+    const raw = (fields: Float64Array, couplings: Float64Array): IsingBatch => ({
+      size: 1,
+      stride: 3,
+      spins: Int32Array.of(3),
+      fields,
+      couplings,
+      beta: 1,
+    });
+    expect(
+      errorCode(() => estimate(raw(Float64Array.of(0.1, Number.NaN, 0), new Float64Array(9)))),
+    ).toBe('ISING_NOT_FINITE');
+    expect(
+      errorCode(() =>
+        estimate(raw(new Float64Array(3), Float64Array.of(0, 0, Infinity, 0, 0, 0, 0, 0, 0))),
+      ),
+    ).toBe('ISING_NOT_FINITE');
     // Unused entries (below the diagonal, beyond the spins) are not read.
-    const fine = estimate({ ...raw(new Float64Array(3), Float64Array.of(0, 0, 0, Number.NaN, 0, 0, 0, 0, 0)), spins: Int32Array.of(2) });
+    const fine = estimate({
+      ...raw(new Float64Array(3), Float64Array.of(0, 0, 0, Number.NaN, 0, 0, 0, 0, 0)),
+      spins: Int32Array.of(2),
+    });
     expect(fine.magnetization.every(Number.isFinite)).toBe(true);
     const { vjp } = estimate(raw(Float64Array.of(0.1, 0.2, 0.3), new Float64Array(9)));
     expect(errorCode(() => vjp(Float64Array.of(0, Number.NaN, 0)))).toBe('ISING_NOT_FINITE');
@@ -123,7 +182,8 @@ describe.each(samplers)('fixed-point sampler %s', (name, estimate) => {
     expect(maxAbsDiff(warm.magnetization, cold.magnetization)).toBeLessThan(1e-9);
     expect(total(warm.diagnostics.iterations)).toBeLessThan(total(cold.diagnostics.iterations));
     // The first query of each sequence has nothing to start from: same iterations either way.
-    for (const q of [0, 24, 48]) expect(warm.diagnostics.iterations[q]).toBe(cold.diagnostics.iterations[q]);
+    for (const q of [0, 24, 48])
+      expect(warm.diagnostics.iterations[q]).toBe(cold.diagnostics.iterations[q]);
     const grad = Float64Array.from({ length: batch.size * batch.stride }, (_, i) => Math.sin(i));
     expect(maxAbsDiff(warm.vjp(grad).couplings, cold.vjp(grad).couplings)).toBeLessThan(1e-7);
   });
@@ -134,7 +194,9 @@ describe.each(samplers)('fixed-point sampler %s', (name, estimate) => {
     const accelerated = estimate(batch);
     expect(damped.diagnostics.converged && accelerated.diagnostics.converged).toBe(true);
     expect(maxAbsDiff(damped.magnetization, accelerated.magnetization)).toBeLessThan(1e-9);
-    expect(total(accelerated.diagnostics.iterations)).toBeLessThan(total(damped.diagnostics.iterations) / 2);
+    expect(total(accelerated.diagnostics.iterations)).toBeLessThan(
+      total(damped.diagnostics.iterations) / 2,
+    );
   });
 
   it('solves a batch of unequal, non-causal problems exactly as it solves each alone (layout, warm start only on n + 1)', () => {
@@ -149,20 +211,30 @@ describe.each(samplers)('fixed-point sampler %s', (name, estimate) => {
     const gTogether = together.vjp(grad);
     const dJ = new Float64Array(stride * stride);
     spins.forEach((n, q) => {
-      const one = createIsingBatch({ fields: fields.slice(q * stride, (q + 1) * stride), couplings, spins: [n], stride, beta: 0.9 });
+      const one = createIsingBatch({
+        fields: fields.slice(q * stride, (q + 1) * stride),
+        couplings,
+        spins: [n],
+        stride,
+        beta: 0.9,
+      });
       const alone = estimate(one, { warmStart: true });
       const g = alone.vjp(grad.slice(q * stride, (q + 1) * stride));
       // Problem 3 (3 spins after 2) is warm-started in the batch: equal to tolerance; the others bit for bit.
       const got = together.magnetization.subarray(q * stride, (q + 1) * stride);
       if (q === 3) expect(maxAbsDiff(got, alone.magnetization)).toBeLessThan(1e-9);
       else expect(Array.from(got)).toEqual(Array.from(alone.magnetization));
-      expect(maxAbsDiff(gTogether.fields.subarray(q * stride, (q + 1) * stride), g.fields)).toBeLessThan(1e-8);
+      expect(
+        maxAbsDiff(gTogether.fields.subarray(q * stride, (q + 1) * stride), g.fields),
+      ).toBeLessThan(1e-8);
       g.couplings.forEach((v, i) => (dJ[i]! += v));
     });
     expect(maxAbsDiff(gTogether.couplings, dJ)).toBeLessThan(1e-8);
   });
 
-  it('runs a causal batch of 12 × T = 256 (forward and VJP) without error', { timeout: 60_000 }, () => {
+  it('runs a causal batch of 12 × T = 256 (forward and VJP) without error', {
+    timeout: 60_000,
+  }, () => {
     const batch = randomCausal(71, 12, 256, 1, 0.02);
     const result = estimate(batch);
     expect(result.diagnostics.converged).toBe(true);
@@ -183,7 +255,10 @@ describe('fixed-point samplers against exact enumeration', () => {
     fc.record({
       n: fc.constant(n),
       h: fc.array(fc.double({ min: -1.5, max: 1.5, noNaN: true }), { minLength: n, maxLength: n }),
-      J: fc.array(fc.double({ min: -1, max: 1, noNaN: true }), { minLength: n * n, maxLength: n * n }),
+      J: fc.array(fc.double({ min: -1, max: 1, noNaN: true }), {
+        minLength: n * n,
+        maxLength: n * n,
+      }),
     }),
   );
   it('errors shrink as J → 0 (s = 0.2, 0.1, 0.05), and TAP is closer than mean field at small couplings', () => {
@@ -191,9 +266,17 @@ describe('fixed-point samplers against exact enumeration', () => {
       fc.property(model, ({ n, h, J }) => {
         const errors = { 'mean-field': [] as number[], tap: [] as number[] };
         for (const s of [0.2, 0.1, 0.05]) {
-          const batch = createIsingBatch({ fields: Float64Array.from(h), couplings: Float64Array.from(J, (v) => s * v), spins: [n], stride: n });
+          const batch = createIsingBatch({
+            fields: Float64Array.from(h),
+            couplings: Float64Array.from(J, (v) => s * v),
+            spins: [n],
+            stride: n,
+          });
           const exact = bruteForceEstimate(batch).magnetization;
-          for (const [name, estimate] of samplers) errors[name].push(maxAbsDiff(estimate(batch, { tolerance: 1e-13 }).magnetization, exact));
+          for (const [name, estimate] of samplers)
+            errors[name].push(
+              maxAbsDiff(estimate(batch, { tolerance: 1e-13 }).magnetization, exact),
+            );
         }
         for (const [name] of samplers) {
           const [e2, e1, e05] = errors[name] as [number, number, number];

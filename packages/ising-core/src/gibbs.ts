@@ -4,7 +4,14 @@ import { symmetricCouplings } from './internal/symmetricCouplings.js';
 import { maxSpinsOf } from './internal/vjpInput.js';
 import { createRng } from './rng.js';
 import type { Rng } from './rng.js';
-import type { IsingBatch, SampleResult, SampleSet, Sampler, SamplerCapabilities, SamplerPlugin } from './types.js';
+import type {
+  IsingBatch,
+  SampleResult,
+  SampleSet,
+  Sampler,
+  SamplerCapabilities,
+  SamplerPlugin,
+} from './types.js';
 import { assertPluginOptions, optionKeys } from './pluginOptions.js';
 
 /** Options of the {@link gibbsSampler} plugin. */
@@ -23,17 +30,37 @@ export interface GibbsOptions {
   readonly initial?: 'random' | 'up' | 'down';
 }
 
-const KNOWN = optionKeys<GibbsOptions>({ seed: true, chains: true, burnIn: true, samples: true, thin: true, initial: true });
+const KNOWN = optionKeys<GibbsOptions>({
+  seed: true,
+  chains: true,
+  burnIn: true,
+  samples: true,
+  thin: true,
+  initial: true,
+});
 
-const capabilities: SamplerCapabilities = { exact: false, maxSpins: 4096, async: false, deterministic: true };
+const capabilities: SamplerCapabilities = {
+  exact: false,
+  maxSpins: 4096,
+  async: false,
+  deterministic: true,
+};
 
 /** Up to this many spins a state fits in an exact integer key, so repeated states are merged into weights. */
 const MERGE_SPIN_LIMIT = 30;
 
-function readCount(options: GibbsOptions, key: 'chains' | 'burnIn' | 'samples' | 'thin', fallback: number, min: number): number {
+function readCount(
+  options: GibbsOptions,
+  key: 'chains' | 'burnIn' | 'samples' | 'thin',
+  fallback: number,
+  min: number,
+): number {
   const value = options[key] ?? fallback;
   if (!Number.isSafeInteger(value) || value < min) {
-    throw new IsingError('ISING_INVALID_ARGUMENT', `gibbs option ${key} must be an integer ≥ ${min}, got ${echo(value)}`);
+    throw new IsingError(
+      'ISING_INVALID_ARGUMENT',
+      `gibbs option ${key} must be an integer ≥ ${min}, got ${echo(value)}`,
+    );
   }
   return value;
 }
@@ -51,7 +78,13 @@ interface ChainSettings {
  * `1 / (1 + exp(-2β φ_j))`, `φ_j = h_j + Σ_k J_jk s_k`; the local fields φ are updated in O(n)
  * only when a spin flips. Returns every kept state, merged into weights when `n` is small.
  */
-function sampleProblem(batch: IsingBatch, q: number, sym: Float64Array, settings: ChainSettings, rng: Rng): SampleSet {
+function sampleProblem(
+  batch: IsingBatch,
+  q: number,
+  sym: Float64Array,
+  settings: ChainSettings,
+  rng: Rng,
+): SampleSet {
   const { stride, beta } = batch;
   const n = batch.spins[q]!;
   const h = batch.fields.subarray(q * stride, q * stride + n);
@@ -77,7 +110,14 @@ function sampleProblem(batch: IsingBatch, q: number, sym: Float64Array, settings
 
   for (let c = 0; c < settings.chains; c++) {
     for (let j = 0; j < n; j++) {
-      s[j] = settings.initial === 'up' ? 1 : settings.initial === 'down' ? -1 : rng.next() < 0.5 ? 1 : -1;
+      s[j] =
+        settings.initial === 'up'
+          ? 1
+          : settings.initial === 'down'
+            ? -1
+            : rng.next() < 0.5
+              ? 1
+              : -1;
     }
     for (let j = 0; j < n; j++) {
       let f = h[j]!;
@@ -129,15 +169,23 @@ function sampleProblem(batch: IsingBatch, q: number, sym: Float64Array, settings
 export const gibbsSampler: SamplerPlugin<GibbsOptions, Sampler, 'gibbs'> = {
   name: 'gibbs',
   version: '0.1.0',
-  description: 'Single-spin heat-bath Gibbs sampling with a seeded RNG; moments and VJPs from sample covariances.',
+  description:
+    'Single-spin heat-bath Gibbs sampling with a seeded RNG; moments and VJPs from sample covariances.',
   capabilities,
   create(options: GibbsOptions = {}): Sampler {
     assertPluginOptions('gibbs', options, KNOWN);
     const seed = options.seed ?? 0;
-    if (!Number.isFinite(seed)) throw new IsingError('ISING_INVALID_ARGUMENT', `gibbs option seed must be finite, got ${echo(seed)}`);
+    if (!Number.isFinite(seed))
+      throw new IsingError(
+        'ISING_INVALID_ARGUMENT',
+        `gibbs option seed must be finite, got ${echo(seed)}`,
+      );
     const initial = options.initial ?? 'random';
     if (initial !== 'random' && initial !== 'up' && initial !== 'down') {
-      throw new IsingError('ISING_INVALID_ARGUMENT', `gibbs option initial must be 'random', 'up' or 'down', got ${echo(initial)}`);
+      throw new IsingError(
+        'ISING_INVALID_ARGUMENT',
+        `gibbs option initial must be 'random', 'up' or 'down', got ${echo(initial)}`,
+      );
     }
     const settings: ChainSettings = {
       chains: readCount(options, 'chains', 8, 1),

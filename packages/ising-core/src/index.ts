@@ -30,7 +30,12 @@ export { assertPluginOptions, optionKeys } from './pluginOptions.js';
 export { DEFAULT_ECHO_LENGTH, echo } from './echo.js';
 export { readBounded } from './readBounded.js';
 export type { BoundedReader, BoundedSource } from './readBounded.js';
-export { SECRET_KEY_PATTERN, mergeSecretOptions, redactSecrets, splitSecretOptions } from './secretOptions.js';
+export {
+  SECRET_KEY_PATTERN,
+  mergeSecretOptions,
+  redactSecrets,
+  splitSecretOptions,
+} from './secretOptions.js';
 export type { SplitOptions } from './secretOptions.js';
 export { createRng } from './rng.js';
 export type { Rng } from './rng.js';
@@ -42,8 +47,20 @@ export type { MeanFieldEstimate, MeanFieldGradients, MeanFieldOptions } from './
 export { tapEstimate, tapSampler } from './tap.js';
 export type { TapEstimate, TapOptions } from './tap.js';
 export { estimateExact, estimateExactAsync, disposeExactWorkers } from './estimateExact.js';
-export type { AsyncExactBatchEstimate, ExactAsyncOptions, ExactBatchEstimate, ExactOptions } from './estimateExact.js';
-export { boltzmannDistribution, correlations, energies, logPartition, magnetizations, sampleExact } from './exact.js';
+export type {
+  AsyncExactBatchEstimate,
+  ExactAsyncOptions,
+  ExactBatchEstimate,
+  ExactOptions,
+} from './estimateExact.js';
+export {
+  boltzmannDistribution,
+  correlations,
+  energies,
+  logPartition,
+  magnetizations,
+  sampleExact,
+} from './exact.js';
 export type { ExactModelOptions } from './exact.js';
 export { causalBoltzmann, causalBoltzmannAsync } from './causalBoltzmann.js';
 export { causalClosedForm, causalWeightsFromEstimate } from './causalWeights.js';
@@ -72,6 +89,12 @@ export { ATTENTION_VARIANTS, isAttentionVariant, usesSampler } from './variants.
 export type { AttentionVariant } from './variants.js';
 export { mergeConvergence, recordConvergence } from './convergenceRecorder.js';
 export type { ConvergenceSummary, RecordingSampler } from './convergenceRecorder.js';
-export { DEFAULT_BANDWIDTH, MAX_BANDWIDTH, TRANSFER_MATRIX_SPIN_LIMIT, estimateTransferMatrix, transferMatrixSampler } from './transferMatrix.js';
+export {
+  DEFAULT_BANDWIDTH,
+  MAX_BANDWIDTH,
+  TRANSFER_MATRIX_SPIN_LIMIT,
+  estimateTransferMatrix,
+  transferMatrixSampler,
+} from './transferMatrix.js';
 export type { TransferMatrixEstimate, TransferMatrixOptions } from './transferMatrix.js';
 export type { ThreadsOption } from './internal/threadedEstimate.js';

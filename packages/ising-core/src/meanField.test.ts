@@ -1,18 +1,38 @@
 import { describe, expect, it } from 'vitest';
-import { causalBatch, createIsingBatch, createRng, meanFieldEstimate, meanFieldSampler } from './index.js';
+import {
+  causalBatch,
+  createIsingBatch,
+  createRng,
+  meanFieldEstimate,
+  meanFieldSampler,
+} from './index.js';
 import type { IsingBatch, MeanFieldOptions } from './index.js';
 import { solveLinear } from './internal/solveLinear.js';
 import { errorCode } from './internal/testing/errorCode.js';
 import { bruteForceEstimate } from './testing/index.js';
 
-function randomCausal(seed: number, batch: number, length: number, fieldScale: number, couplingScale: number, beta = 1): IsingBatch {
+function randomCausal(
+  seed: number,
+  batch: number,
+  length: number,
+  fieldScale: number,
+  couplingScale: number,
+  beta = 1,
+): IsingBatch {
   const rng = createRng(seed);
-  const fields = Float64Array.from({ length: batch * length * length }, () => rng.normal() * fieldScale);
-  const couplings = Float64Array.from({ length: length * length }, () => rng.normal() * couplingScale);
+  const fields = Float64Array.from(
+    { length: batch * length * length },
+    () => rng.normal() * fieldScale,
+  );
+  const couplings = Float64Array.from(
+    { length: length * length },
+    () => rng.normal() * couplingScale,
+  );
   return causalBatch(fields, couplings, { batch, length }, beta);
 }
 
-const maxAbsDiff = (a: Float64Array, b: Float64Array): number => a.reduce((m, v, i) => Math.max(m, Math.abs(v - b[i]!)), 0);
+const maxAbsDiff = (a: Float64Array, b: Float64Array): number =>
+  a.reduce((m, v, i) => Math.max(m, Math.abs(v - b[i]!)), 0);
 const dot = (a: Float64Array, b: Float64Array): number => a.reduce((s, v, i) => s + v * b[i]!, 0);
 
 // J = 0 exactness and finite differences of the VJP: fixedPointSamplers.test.ts (both samplers).
@@ -21,11 +41,17 @@ describe('meanFieldSampler', () => {
     const rng = createRng(5);
     const length = 8;
     const fields = Float64Array.from({ length: 2 * length * length }, () => rng.normal());
-    const couplings = Float64Array.from({ length: length * length }, () => (rng.next() * 2 - 1) * 0.05);
+    const couplings = Float64Array.from(
+      { length: length * length },
+      () => (rng.next() * 2 - 1) * 0.05,
+    );
     const batch = causalBatch(fields, couplings, { batch: 2, length });
     const mf = meanFieldEstimate(batch).magnetization;
     const exact = bruteForceEstimate(batch).magnetization;
-    const independent = causalBatch(fields, new Float64Array(length * length), { batch: 2, length });
+    const independent = causalBatch(fields, new Float64Array(length * length), {
+      batch: 2,
+      length,
+    });
     const naive = bruteForceEstimate(independent).magnetization;
     // Mean field must beat ignoring J altogether, and be close in absolute terms.
     expect(maxAbsDiff(mf, exact)).toBeLessThan(2e-3);
@@ -39,15 +65,23 @@ describe('meanFieldSampler', () => {
     expect(all.magnetization.every((v) => Number.isFinite(v) && Math.abs(v) <= 1)).toBe(true);
     // Finite differences on the longest prefix alone (one 128-spin problem) keep the test fast.
     const fieldsOf = (f: Float64Array): Float64Array => f.slice(127 * 128);
-    const single = (fields: Float64Array, couplings: Float64Array): IsingBatch => createIsingBatch({ fields, couplings, spins: [128], stride: 128 });
+    const single = (fields: Float64Array, couplings: Float64Array): IsingBatch =>
+      createIsingBatch({ fields, couplings, spins: [128], stride: 128 });
     const batch = single(fieldsOf(causal.fields), causal.couplings);
     const estimate = meanFieldEstimate(batch, { tolerance: 1e-14 });
-    expect(Array.from(estimate.magnetization)).toEqual(Array.from(all.magnetization.subarray(127 * 128)));
+    expect(Array.from(estimate.magnetization)).toEqual(
+      Array.from(all.magnetization.subarray(127 * 128)),
+    );
     const grad = Float64Array.from({ length: 128 }, (_, j) => Math.cos(j));
     const { fields: dh, couplings: dJ } = estimate.vjp(grad);
-    const loss = (fields: Float64Array, couplings: Float64Array): number => dot(meanFieldEstimate(single(fields, couplings), { tolerance: 1e-14 }).magnetization, grad);
+    const loss = (fields: Float64Array, couplings: Float64Array): number =>
+      dot(meanFieldEstimate(single(fields, couplings), { tolerance: 1e-14 }).magnetization, grad);
     const eps = 1e-5;
-    for (const [k, l] of [[0, 127], [3, 64], [100, 101]] as const) {
+    for (const [k, l] of [
+      [0, 127],
+      [3, 64],
+      [100, 101],
+    ] as const) {
       const plus = Float64Array.from(batch.couplings);
       const minus = Float64Array.from(batch.couplings);
       plus[k * 128 + l]! += eps;
@@ -66,17 +100,28 @@ describe('meanFieldSampler', () => {
   });
 
   it('should return the last iterate on non-convergence by default, and throw ISING_NOT_CONVERGED when asked', () => {
-    const batch = createIsingBatch({ fields: Float64Array.of(0.5, 0.5), couplings: Float64Array.of(0, -3, 0, 0), spins: [2], stride: 2 });
+    const batch = createIsingBatch({
+      fields: Float64Array.of(0.5, 0.5),
+      couplings: Float64Array.of(0, -3, 0, 0),
+      spins: [2],
+      stride: 2,
+    });
     const plain = { damping: 0, anderson: 0, maxIterations: 50 };
     const returned = meanFieldEstimate(batch, plain);
     expect(returned.diagnostics).toMatchObject({ converged: false, missed: 1, tolerance: 1e-10 });
     expect(returned.diagnostics.iterations[0]).toBe(50);
     expect(returned.diagnostics.residual[0]).toBeGreaterThan(1e-3);
     expect(returned.magnetization.every(Number.isFinite)).toBe(true);
-    expect(errorCode(() => meanFieldEstimate(batch, { ...plain, onNonConvergence: 'throw' }))).toBe('ISING_NOT_CONVERGED');
-    expect(() => meanFieldEstimate(batch, { ...plain, onNonConvergence: 'throw' })).toThrow(/problem 0 .*after 50 iterations/);
+    expect(errorCode(() => meanFieldEstimate(batch, { ...plain, onNonConvergence: 'throw' }))).toBe(
+      'ISING_NOT_CONVERGED',
+    );
+    expect(() => meanFieldEstimate(batch, { ...plain, onNonConvergence: 'throw' })).toThrow(
+      /problem 0 .*after 50 iterations/,
+    );
     // Heavy damping reaches the (unstable, symmetric) fixed point; so does Anderson without damping.
-    expect(meanFieldEstimate(batch, { damping: 0.9, anderson: 0 }).diagnostics.converged).toBe(true);
+    expect(meanFieldEstimate(batch, { damping: 0.9, anderson: 0 }).diagnostics.converged).toBe(
+      true,
+    );
     expect(meanFieldEstimate(batch, { damping: 0 }).diagnostics.converged).toBe(true);
   });
 
@@ -84,8 +129,18 @@ describe('meanFieldSampler', () => {
     // J = −3 between two spins: heavy damping reaches the symmetric solution, a saddle of the mean-field free
     // energy (the iteration never leaves the symmetric subspace), where I − D^{1/2} J D^{1/2} is indefinite.
     // The forward map is not differentiable there in practice, so compare with the dense implicit solution.
-    const batch = createIsingBatch({ fields: Float64Array.of(0.5, 0.5), couplings: Float64Array.of(0, -3, 0, 0), spins: [2], stride: 2 });
-    const estimate = meanFieldEstimate(batch, { damping: 0.9, anderson: 0, tolerance: 1e-14, maxIterations: 5000 });
+    const batch = createIsingBatch({
+      fields: Float64Array.of(0.5, 0.5),
+      couplings: Float64Array.of(0, -3, 0, 0),
+      spins: [2],
+      stride: 2,
+    });
+    const estimate = meanFieldEstimate(batch, {
+      damping: 0.9,
+      anderson: 0,
+      tolerance: 1e-14,
+      maxIterations: 5000,
+    });
     expect(estimate.diagnostics.converged).toBe(true);
     const m = estimate.magnetization;
     const d = Array.from(m, (v) => 1 - v * v);
@@ -102,7 +157,12 @@ describe('meanFieldSampler', () => {
   });
 
   it('should report a singular linear response in the VJP diagnostics, or throw when asked', () => {
-    const batch = createIsingBatch({ fields: new Float64Array(2), couplings: Float64Array.of(0, 1, 0, 0), spins: [2], stride: 2 });
+    const batch = createIsingBatch({
+      fields: new Float64Array(2),
+      couplings: Float64Array.of(0, 1, 0, 0),
+      spins: [2],
+      stride: 2,
+    });
     const { magnetization, vjp } = meanFieldEstimate(batch, { maxIterations: 200 });
     expect(Array.from(magnetization)).toEqual([0, 0]);
     const returned = vjp(Float64Array.of(1, 0));
@@ -129,8 +189,19 @@ describe('meanFieldSampler', () => {
       null,
     ];
     for (const options of bad) {
-      expect(errorCode(() => meanFieldSampler.create(options as MeanFieldOptions)), JSON.stringify(options)).toBe('ISING_INVALID_ARGUMENT');
+      expect(
+        errorCode(() => meanFieldSampler.create(options as MeanFieldOptions)),
+        JSON.stringify(options),
+      ).toBe('ISING_INVALID_ARGUMENT');
     }
-    expect(meanFieldSampler.create({ damping: 0, tolerance: 1e-6, maxIterations: 1, anderson: 0, warmStart: true }).name).toBe('mean-field');
+    expect(
+      meanFieldSampler.create({
+        damping: 0,
+        tolerance: 1e-6,
+        maxIterations: 1,
+        anderson: 0,
+        warmStart: true,
+      }).name,
+    ).toBe('mean-field');
   });
 });

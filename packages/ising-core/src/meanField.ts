@@ -1,7 +1,15 @@
 import { fixedPointEstimate, readFixedPointOptions } from './internal/fixedPointEstimate.js';
-import type { FixedPointEstimate, FixedPointGradients, FixedPointSamplerOptions } from './internal/fixedPointEstimate.js';
+import type {
+  FixedPointEstimate,
+  FixedPointGradients,
+  FixedPointSamplerOptions,
+} from './internal/fixedPointEstimate.js';
 import { resolveThreads } from './internal/kernels/exactBatch.js';
-import { FIXED_POINT_AUTO_MIN_COST, splitThreadsOption, threadedEstimate } from './internal/threadedEstimate.js';
+import {
+  FIXED_POINT_AUTO_MIN_COST,
+  splitThreadsOption,
+  threadedEstimate,
+} from './internal/threadedEstimate.js';
 import type { ThreadsOption } from './internal/threadedEstimate.js';
 import type { IsingBatch, SamplerCapabilities, SamplerPlugin, Sampler } from './types.js';
 
@@ -14,7 +22,12 @@ export type MeanFieldEstimate = FixedPointEstimate;
 /** What a mean-field (or TAP) `vjp` returns: the gradients plus the adjoint solves' convergence figures. */
 export type MeanFieldGradients = FixedPointGradients;
 
-const capabilities: SamplerCapabilities = { exact: false, maxSpins: 4096, async: false, deterministic: true };
+const capabilities: SamplerCapabilities = {
+  exact: false,
+  maxSpins: 4096,
+  async: false,
+  deterministic: true,
+};
 
 /**
  * Naive mean-field magnetizations of a batch with the implicit-differentiation VJP (the
@@ -35,7 +48,10 @@ const capabilities: SamplerCapabilities = { exact: false, maxSpins: 4096, async:
  * if (!diagnostics.converged) console.warn(`${diagnostics.missed} problems missed the tolerance`);
  * const { fields: dh, couplings: dJ } = vjp(gradMagnetization);
  */
-export function meanFieldEstimate(batch: IsingBatch, options: MeanFieldOptions = {}): MeanFieldEstimate {
+export function meanFieldEstimate(
+  batch: IsingBatch,
+  options: MeanFieldOptions = {},
+): MeanFieldEstimate {
   return fixedPointEstimate('mean-field', batch, readFixedPointOptions('mean-field', options));
 }
 
@@ -53,17 +69,30 @@ export function meanFieldEstimate(batch: IsingBatch, options: MeanFieldOptions =
  * const sampler = meanFieldSampler.create({ tolerance: 1e-12, anderson: 5 });
  * const { magnetization, vjp } = (await estimateBatch(sampler, causalBatch(fields, couplings, { batch: 4, length: 128 })));
  */
-export const meanFieldSampler: SamplerPlugin<MeanFieldOptions & ThreadsOption, Sampler, 'mean-field'> = {
+export const meanFieldSampler: SamplerPlugin<
+  MeanFieldOptions & ThreadsOption,
+  Sampler,
+  'mean-field'
+> = {
   name: 'mean-field',
   version: '0.2.0',
-  description: 'Naive mean-field fixed point (damping + Anderson, warm start) with an iterative implicit VJP; O(n²) per iteration.',
+  description:
+    'Naive mean-field fixed point (damping + Anderson, warm start) with an iterative implicit VJP; O(n²) per iteration.',
   capabilities,
   create(options: MeanFieldOptions & ThreadsOption = {}) {
     const { threads: requested, rest } = splitThreadsOption(options);
     const settings = readFixedPointOptions('mean-field', rest);
     const threads = resolveThreads(requested, 'mean-field option threads');
-    const single = (batch: IsingBatch): MeanFieldEstimate => fixedPointEstimate('mean-field', batch, settings);
-    const spec = { sampler: 'mean-field', options: settings, threads, autoMinCost: FIXED_POINT_AUTO_MIN_COST, keepSequences: settings.warmStart, single } as const;
+    const single = (batch: IsingBatch): MeanFieldEstimate =>
+      fixedPointEstimate('mean-field', batch, settings);
+    const spec = {
+      sampler: 'mean-field',
+      options: settings,
+      threads,
+      autoMinCost: FIXED_POINT_AUTO_MIN_COST,
+      keepSequences: settings.warmStart,
+      single,
+    } as const;
     return {
       name: 'mean-field',
       capabilities,

@@ -20,7 +20,11 @@ export function nodeBuiltin<T>(id: `node:${string}`): T | undefined {
  * emitWarning('worker threads could not start', 'ISING_THREADS_UNAVAILABLE');
  */
 export function emitWarning(message: string, code: string, type = 'IsingWarning'): void {
-  const proc = (globalThis as { process?: { emitWarning?: (m: string, o: { type: string; code: string }) => void } }).process;
+  const proc = (
+    globalThis as {
+      process?: { emitWarning?: (m: string, o: { type: string; code: string }) => void };
+    }
+  ).process;
   if (typeof proc?.emitWarning === 'function') proc.emitWarning(message, { type, code });
   else console.warn(`${type} [${code}]: ${message}`);
 }

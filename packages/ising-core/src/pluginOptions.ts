@@ -35,16 +35,20 @@ export function assertPluginOptions(
   who: string,
   options: unknown,
   known: readonly string[],
-  makeError: (message: string) => Error = (message) => new IsingError('ISING_INVALID_ARGUMENT', message),
+  makeError: (message: string) => Error = (message) =>
+    new IsingError('ISING_INVALID_ARGUMENT', message),
 ): void {
   if (options === undefined) return;
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw makeError(`${who} options must be an object, got ${Array.isArray(options) ? 'an array' : echo(options)}`);
+    throw makeError(
+      `${who} options must be an object, got ${Array.isArray(options) ? 'an array' : echo(options)}`,
+    );
   }
   const unknown = Object.keys(options).filter((k) => !known.includes(k));
   if (unknown.length > 0) {
     const shown = unknown.slice(0, LISTED_UNKNOWN_KEYS).map((k) => echo(k, 40));
-    if (unknown.length > LISTED_UNKNOWN_KEYS) shown.push(`… (${unknown.length - LISTED_UNKNOWN_KEYS} more)`);
+    if (unknown.length > LISTED_UNKNOWN_KEYS)
+      shown.push(`… (${unknown.length - LISTED_UNKNOWN_KEYS} more)`);
     throw makeError(
       `${who}: unknown option${unknown.length > 1 ? 's' : ''} ${shown.join(', ')}; known options: ${known.length > 0 ? known.join(', ') : 'none'}`,
     );

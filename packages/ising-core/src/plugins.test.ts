@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { causalBatch, createRng, createSamplerRegistry, defineSamplerPlugin, estimateBatch, gibbsSampler, meanFieldSampler } from './index.js';
+import {
+  causalBatch,
+  createRng,
+  createSamplerRegistry,
+  defineSamplerPlugin,
+  estimateBatch,
+  gibbsSampler,
+  meanFieldSampler,
+} from './index.js';
 import type { IsingBatch, SampleResult, SampleSet, SamplerPlugin } from './index.js';
 import { bruteForceEstimate, describeSamplerConformance } from './testing/index.js';
 
@@ -20,7 +28,8 @@ function enumerate(batch: IsingBatch): SampleSet[] {
         const sj = (s >> j) & 1 ? 1 : -1;
         states[s * n + j] = sj;
         e += batch.fields[q * batch.stride + j]! * sj;
-        for (let k = j + 1; k < n; k++) e += batch.couplings[j * batch.stride + k]! * sj * ((s >> k) & 1 ? 1 : -1);
+        for (let k = j + 1; k < n; k++)
+          e += batch.couplings[j * batch.stride + k]! * sj * ((s >> k) & 1 ? 1 : -1);
       }
       weights[s] = Math.exp(batch.beta * e);
     }
@@ -35,7 +44,11 @@ const enumeratingPlugin = defineSamplerPlugin<{ label?: string }>({
   version: '1.0.0',
   description: 'Sample-only plugin defined outside the package (test fixture).',
   capabilities,
-  create: () => ({ name: 'test-local:enumerate', capabilities, sample: (batch): SampleResult => ({ kind: 'samples', sets: enumerate(batch) }) }),
+  create: () => ({
+    name: 'test-local:enumerate',
+    capabilities,
+    sample: (batch): SampleResult => ({ kind: 'samples', sets: enumerate(batch) }),
+  }),
 });
 
 const asyncCapabilities = { ...capabilities, async: true };
@@ -47,15 +60,28 @@ const asyncPlugin: SamplerPlugin = {
     name: 'test-local:enumerate-async',
     capabilities: asyncCapabilities,
     // A remote service answers later: resolve on a timer, not synchronously.
-    sample: (batch) => new Promise<SampleResult>((resolve) => setTimeout(() => resolve({ kind: 'samples', sets: enumerate(batch) }), 1)),
+    sample: (batch) =>
+      new Promise<SampleResult>((resolve) =>
+        setTimeout(() => resolve({ kind: 'samples', sets: enumerate(batch) }), 1),
+      ),
     dispose: async () => undefined,
   }),
 };
 
 describe('a plugin defined outside the package', () => {
   it('should work through the registry and the dispatcher, giving exact moments and VJPs', async () => {
-    const registry = createSamplerRegistry().register(gibbsSampler).register(meanFieldSampler).register(enumeratingPlugin).register(asyncPlugin).freeze();
-    expect(registry.list().map((p) => p.name)).toEqual(['gibbs', 'mean-field', 'test-local:enumerate', 'test-local:enumerate-async']);
+    const registry = createSamplerRegistry()
+      .register(gibbsSampler)
+      .register(meanFieldSampler)
+      .register(enumeratingPlugin)
+      .register(asyncPlugin)
+      .freeze();
+    expect(registry.list().map((p) => p.name)).toEqual([
+      'gibbs',
+      'mean-field',
+      'test-local:enumerate',
+      'test-local:enumerate-async',
+    ]);
     const rng = createRng(9);
     const fields = Float64Array.from({ length: 3 * 36 }, () => rng.normal());
     const couplings = Float64Array.from({ length: 36 }, () => rng.normal() * 0.7);
@@ -68,7 +94,9 @@ describe('a plugin defined outside the package', () => {
       const pending = estimateBatch(sampler, batch);
       expect(pending instanceof Promise, name).toBe(name.endsWith('async'));
       const estimate = await pending;
-      estimate.magnetization.forEach((v, i) => expect(Math.abs(v - reference.magnetization[i]!)).toBeLessThan(1e-12));
+      estimate.magnetization.forEach((v, i) =>
+        expect(Math.abs(v - reference.magnetization[i]!)).toBeLessThan(1e-12),
+      );
       const got = estimate.vjp(grad);
       got.fields.forEach((v, i) => expect(Math.abs(v - want.fields[i]!)).toBeLessThan(1e-12));
       got.couplings.forEach((v, i) => expect(Math.abs(v - want.couplings[i]!)).toBeLessThan(1e-12));
@@ -78,13 +106,20 @@ describe('a plugin defined outside the package', () => {
 
   it('should be refused by the dispatcher above its own spin limit', () => {
     const sampler = enumeratingPlugin.create();
-    const batch = causalBatch(new Float64Array(11 * 11), new Float64Array(11 * 11), { batch: 1, length: 11 });
-    expect(() => estimateBatch(sampler, batch)).toThrowError(expect.objectContaining({ code: 'ISING_TOO_MANY_SPINS' }));
+    const batch = causalBatch(new Float64Array(11 * 11), new Float64Array(11 * 11), {
+      batch: 1,
+      length: 11,
+    });
+    expect(() => estimateBatch(sampler, batch)).toThrowError(
+      expect.objectContaining({ code: 'ISING_TOO_MANY_SPINS' }),
+    );
     expect(() => estimateBatch(sampler, batch)).toThrow(/test-local:enumerate.*11 spins.*limit 10/);
   });
 });
 
-describeSamplerConformance(enumeratingPlugin, { tolerance: { magnetization: 1e-12, gradient: 1e-12 } });
+describeSamplerConformance(enumeratingPlugin, {
+  tolerance: { magnetization: 1e-12, gradient: 1e-12 },
+});
 describeSamplerConformance(asyncPlugin, { tolerance: { magnetization: 1e-12, gradient: 1e-12 } });
 
 describe('plugin options', () => {
@@ -96,12 +131,16 @@ describe('plugin options', () => {
       [meanFieldSampler, { dampning: 0.3 }],
     ] as const) {
       const create = () => (plugin as SamplerPlugin<Record<string, unknown>>).create(bad);
-      expect(create).toThrow(expect.objectContaining({ name: 'IsingError', code: 'ISING_INVALID_ARGUMENT' }));
+      expect(create).toThrow(
+        expect.objectContaining({ name: 'IsingError', code: 'ISING_INVALID_ARGUMENT' }),
+      );
       expect(create).toThrow(new RegExp(`unknown option "${Object.keys(bad)[0]}"`));
       expect(() => (plugin as SamplerPlugin<unknown>).create([])).toThrow(/must be an object/);
     }
     expect(() => gibbsSampler.create({ chains: 2, seed: 1 })).not.toThrow();
-    expect(() => assertPluginOptions('mine', { a: 1, b: 2, c: 3 }, ['a'])).toThrow('mine: unknown options "b", "c"; known options: a');
+    expect(() => assertPluginOptions('mine', { a: 1, b: 2, c: 3 }, ['a'])).toThrow(
+      'mine: unknown options "b", "c"; known options: a',
+    );
     expect(() => assertPluginOptions('mine', undefined, [])).not.toThrow();
   });
 

@@ -18,7 +18,8 @@ export type BoundedSource =
   | undefined;
 
 const encoder = new TextEncoder();
-const toBytes = (chunk: Uint8Array | string): Uint8Array => (typeof chunk === 'string' ? encoder.encode(chunk) : chunk);
+const toBytes = (chunk: Uint8Array | string): Uint8Array =>
+  typeof chunk === 'string' ? encoder.encode(chunk) : chunk;
 
 /** Destroys a Node stream (or cancels a web stream) that will not be read to its end. */
 function discard(body: unknown): void {

@@ -21,7 +21,9 @@ const shotsSampler = defineSamplerPlugin<{ shots?: number; seed?: number }>({
         for (let q = 0; q < batch.size; q++) {
           const n = batch.spins[q]!;
           const fields = batch.fields.subarray(q * batch.stride, q * batch.stride + n);
-          sets.push(sampleExact(fields, batch.couplings, shots, rng, { spins: n, beta: batch.beta }));
+          sets.push(
+            sampleExact(fields, batch.couplings, shots, rng, { spins: n, beta: batch.beta }),
+          );
         }
         return { kind: 'samples', sets };
       },

@@ -22,7 +22,9 @@ describe('createSamplerRegistry', () => {
 
   it('should throw on a duplicate name', () => {
     const registry = createSamplerRegistry().register(make('a'));
-    expect(() => registry.register(make('a'))).toThrowError(expect.objectContaining({ code: 'ISING_SAMPLER_DUPLICATE' }));
+    expect(() => registry.register(make('a'))).toThrowError(
+      expect.objectContaining({ code: 'ISING_SAMPLER_DUPLICATE' }),
+    );
   });
 
   it('should give a coded error naming the known samplers for an unknown name', () => {
@@ -39,7 +41,9 @@ describe('createSamplerRegistry', () => {
 
   it('should refuse registration after freeze', () => {
     const registry = createSamplerRegistry().freeze();
-    expect(() => registry.register(make('a'))).toThrowError(expect.objectContaining({ code: 'ISING_REGISTRY_FROZEN' }));
+    expect(() => registry.register(make('a'))).toThrowError(
+      expect.objectContaining({ code: 'ISING_REGISTRY_FROZEN' }),
+    );
   });
 
   it('should reject objects that are not plugins', () => {

@@ -8,9 +8,11 @@ import type { AnySamplerPlugin, Sampler, SamplerPlugin, SamplerRegistry } from '
  * @example
  * export default defineSamplerPlugin({ name: 'my-sampler', version: '1.0.0', capabilities, create: (o) => … });
  */
-export function defineSamplerPlugin<TOptions, TSampler extends Sampler = Sampler, TName extends string = string>(
-  plugin: SamplerPlugin<TOptions, TSampler, TName>,
-): SamplerPlugin<TOptions, TSampler, TName> {
+export function defineSamplerPlugin<
+  TOptions,
+  TSampler extends Sampler = Sampler,
+  TName extends string = string,
+>(plugin: SamplerPlugin<TOptions, TSampler, TName>): SamplerPlugin<TOptions, TSampler, TName> {
   assertSamplerPlugin(plugin);
   return plugin;
 }
@@ -19,21 +21,29 @@ export function defineSamplerPlugin<TOptions, TSampler extends Sampler = Sampler
  * Throws `ISING_INVALID_PLUGIN` unless `value` has the shape of a {@link SamplerPlugin}.
  * Used on modules loaded by path, whose default export is unknown.
  */
-export function assertSamplerPlugin(value: unknown, where = 'plugin'): asserts value is SamplerPlugin<any> {
+export function assertSamplerPlugin(
+  value: unknown,
+  where = 'plugin',
+): asserts value is SamplerPlugin<any> {
   const p = value as Partial<SamplerPlugin> | null;
   const problems: string[] = [];
   if (p === null || typeof p !== 'object') problems.push('is not an object');
   else {
-    if (typeof p.name !== 'string' || !/^[a-z0-9][a-z0-9:._-]*$/i.test(p.name)) problems.push('needs a string `name` (letters, digits, : . _ -)');
+    if (typeof p.name !== 'string' || !/^[a-z0-9][a-z0-9:._-]*$/i.test(p.name))
+      problems.push('needs a string `name` (letters, digits, : . _ -)');
     if (typeof p.version !== 'string') problems.push('needs a string `version`');
     if (typeof p.create !== 'function') problems.push('needs a `create(options)` function');
     const secret = p.secretOptions;
-    if (secret !== undefined && !(Array.isArray(secret) && secret.every((s) => typeof s === 'string'))) {
+    if (
+      secret !== undefined &&
+      !(Array.isArray(secret) && secret.every((s) => typeof s === 'string'))
+    ) {
       problems.push('`secretOptions`, when present, must be an array of option paths');
     }
     const c = p.capabilities;
     if (c === null || typeof c !== 'object') problems.push('needs a `capabilities` object');
-    else if (!(typeof c.maxSpins === 'number' && c.maxSpins >= 1)) problems.push('needs `capabilities.maxSpins` ≥ 1');
+    else if (!(typeof c.maxSpins === 'number' && c.maxSpins >= 1))
+      problems.push('needs `capabilities.maxSpins` ≥ 1');
   }
   if (problems.length > 0) {
     throw new IsingError('ISING_INVALID_PLUGIN', `${where} ${problems.join('; ')}`);
@@ -54,10 +64,17 @@ export function createSamplerRegistry(): SamplerRegistry {
   // One object whatever the type parameter says: `register` only adds to what the type knows.
   const registry: SamplerRegistry<any> = {
     register(plugin) {
-      if (frozen) throw new IsingError('ISING_REGISTRY_FROZEN', `cannot register ${echo((plugin as { name?: unknown } | null)?.name)}: the registry is frozen`);
+      if (frozen)
+        throw new IsingError(
+          'ISING_REGISTRY_FROZEN',
+          `cannot register ${echo((plugin as { name?: unknown } | null)?.name)}: the registry is frozen`,
+        );
       assertSamplerPlugin(plugin);
       if (plugins.has(plugin.name)) {
-        throw new IsingError('ISING_SAMPLER_DUPLICATE', `a sampler named ${echo(plugin.name)} is already registered`);
+        throw new IsingError(
+          'ISING_SAMPLER_DUPLICATE',
+          `a sampler named ${echo(plugin.name)} is already registered`,
+        );
       }
       plugins.set(plugin.name, plugin);
       return registry;
@@ -67,7 +84,10 @@ export function createSamplerRegistry(): SamplerRegistry {
       const plugin = plugins.get(name);
       if (plugin === undefined) {
         const known = [...plugins.keys()].map((n) => echo(n, 40)).join(', ') || 'none';
-        throw new IsingError('ISING_SAMPLER_NOT_FOUND', `no sampler named ${echo(name)} is registered (known: ${known})`);
+        throw new IsingError(
+          'ISING_SAMPLER_NOT_FOUND',
+          `no sampler named ${echo(name)} is registered (known: ${known})`,
+        );
       }
       return plugin;
     },

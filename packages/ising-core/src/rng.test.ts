@@ -66,7 +66,11 @@ describe('createRng', () => {
   });
 
   it('should reject bad seeds and arguments with codes', () => {
-    expect(() => createRng(Number.NaN)).toThrowError(expect.objectContaining({ code: 'ISING_INVALID_ARGUMENT' }));
-    expect(() => createRng(1).nextInt(0)).toThrowError(expect.objectContaining({ code: 'ISING_INVALID_ARGUMENT' }));
+    expect(() => createRng(Number.NaN)).toThrowError(
+      expect.objectContaining({ code: 'ISING_INVALID_ARGUMENT' }),
+    );
+    expect(() => createRng(1).nextInt(0)).toThrowError(
+      expect.objectContaining({ code: 'ISING_INVALID_ARGUMENT' }),
+    );
   });
 });

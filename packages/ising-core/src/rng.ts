@@ -39,7 +39,8 @@ function splitmix32(seed: number): () => number {
  * const rng = createRng(42); const u = rng.next(); const k = rng.nextInt(10);
  */
 export function createRng(seed: number): Rng {
-  if (!Number.isFinite(seed)) throw new IsingError('ISING_INVALID_ARGUMENT', `seed must be finite, got ${echo(seed)}`);
+  if (!Number.isFinite(seed))
+    throw new IsingError('ISING_INVALID_ARGUMENT', `seed must be finite, got ${echo(seed)}`);
   const mix = splitmix32(Math.floor(seed) ^ Math.floor(seed / 2 ** 32));
   const s = new Uint32Array([mix(), mix(), mix(), mix()]);
   if ((s[0]! | s[1]! | s[2]! | s[3]!) === 0) s[0] = 1;
@@ -65,7 +66,11 @@ export function createRng(seed: number): Rng {
   const rng: Rng = {
     next: () => nextU32() / 4294967296,
     nextInt(n) {
-      if (!Number.isInteger(n) || n < 1) throw new IsingError('ISING_INVALID_ARGUMENT', `nextInt needs a positive integer, got ${echo(n)}`);
+      if (!Number.isInteger(n) || n < 1)
+        throw new IsingError(
+          'ISING_INVALID_ARGUMENT',
+          `nextInt needs a positive integer, got ${echo(n)}`,
+        );
       return Math.floor((nextU32() / 4294967296) * n);
     },
     normal() {
@@ -85,7 +90,10 @@ export function createRng(seed: number): Rng {
     save: () => [s[0]!, s[1]!, s[2]!, s[3]!, spare ?? Number.NaN],
     restore(state) {
       if (state.length !== 5 || state.slice(0, 4).some((v) => !Number.isInteger(v))) {
-        throw new IsingError('ISING_INVALID_ARGUMENT', 'rng state must be the 5 numbers save() returned');
+        throw new IsingError(
+          'ISING_INVALID_ARGUMENT',
+          'rng state must be the 5 numbers save() returned',
+        );
       }
       s.set(state.slice(0, 4));
       // JSON turns the NaN of "no spare" into null: both mean none.

@@ -7,13 +7,25 @@ import { bruteForceEstimate, bruteForceMoments } from './testing/index.js';
 /** A "sample set" holding every state once, weighted by `scale ×` its exact probability. */
 function exactSet(batch: IsingBatch, q: number, scale = 1): SampleSet {
   const n = batch.spins[q]!;
-  const { probabilities } = bruteForceMoments(batch.fields.subarray(q * batch.stride), batch.couplings, n, batch.beta);
+  const { probabilities } = bruteForceMoments(
+    batch.fields.subarray(q * batch.stride),
+    batch.couplings,
+    n,
+    batch.beta,
+  );
   const states = new Int8Array(probabilities.length * n);
-  for (let s = 0; s < probabilities.length; s++) for (let j = 0; j < n; j++) states[s * n + j] = (s >>> j) & 1 ? 1 : -1;
+  for (let s = 0; s < probabilities.length; s++)
+    for (let j = 0; j < n; j++) states[s * n + j] = (s >>> j) & 1 ? 1 : -1;
   return { spins: n, states, weights: probabilities.map((p) => p * scale) };
 }
 
-function randomBatch(seed: number, spins: number[], stride: number, beta: number, scale = 1): IsingBatch {
+function randomBatch(
+  seed: number,
+  spins: number[],
+  stride: number,
+  beta: number,
+  scale = 1,
+): IsingBatch {
   const rng = createRng(seed);
   const fields = Float64Array.from({ length: spins.length * stride }, () => rng.normal() * scale);
   const couplings = Float64Array.from({ length: stride * stride }, () => rng.normal() * scale);
@@ -22,7 +34,8 @@ function randomBatch(seed: number, spins: number[], stride: number, beta: number
 
 const expectClose = (actual: Float64Array, expected: Float64Array, tol: number): void => {
   expect(actual.length).toBe(expected.length);
-  for (let i = 0; i < actual.length; i++) expect(Math.abs(actual[i]! - expected[i]!), `entry ${i}`).toBeLessThanOrEqual(tol);
+  for (let i = 0; i < actual.length; i++)
+    expect(Math.abs(actual[i]! - expected[i]!), `entry ${i}`).toBeLessThanOrEqual(tol);
 };
 
 describe('estimateFromSamples', () => {
@@ -35,7 +48,10 @@ describe('estimateFromSamples', () => {
         fc.double({ min: 1e-3, max: 1e3, noNaN: true }),
         (seed, spins, beta, weightScale) => {
           const batch = randomBatch(seed, spins, 6, beta);
-          const estimate = estimateFromSamples(batch, spins.map((_, q) => exactSet(batch, q, weightScale)));
+          const estimate = estimateFromSamples(
+            batch,
+            spins.map((_, q) => exactSet(batch, q, weightScale)),
+          );
           const reference = bruteForceEstimate(batch);
           expectClose(estimate.magnetization, reference.magnetization, 1e-12);
           const rng = createRng(seed + 1);
@@ -66,8 +82,16 @@ describe('estimateFromSamples', () => {
   it('should treat repeated rows and merged weights alike', () => {
     const batch = randomBatch(5, [3], 3, 0.7);
     const rows = [1, 1, -1, -1, 1, 1, 1, 1, -1, -1, -1, -1];
-    const repeated = estimateFromSamples(batch, [{ spins: 3, states: Int8Array.from(rows), weights: Float64Array.of(1, 1, 1, 1) }]);
-    const merged = estimateFromSamples(batch, [{ spins: 3, states: Int8Array.of(1, 1, -1, -1, 1, 1, -1, -1, -1), weights: Float64Array.of(2, 1, 1) }]);
+    const repeated = estimateFromSamples(batch, [
+      { spins: 3, states: Int8Array.from(rows), weights: Float64Array.of(1, 1, 1, 1) },
+    ]);
+    const merged = estimateFromSamples(batch, [
+      {
+        spins: 3,
+        states: Int8Array.of(1, 1, -1, -1, 1, 1, -1, -1, -1),
+        weights: Float64Array.of(2, 1, 1),
+      },
+    ]);
     expectClose(repeated.magnetization, merged.magnetization, 1e-15);
     expectClose(repeated.magnetization, Float64Array.of(0, 0.5, -0.5), 1e-15);
     const grad = Float64Array.of(0.3, -1, 2);
@@ -77,15 +101,27 @@ describe('estimateFromSamples', () => {
 
   it('should normalize weights near the float64 limit without overflow', () => {
     const batch = randomBatch(2, [2], 2, 1);
-    const huge = estimateFromSamples(batch, [{ spins: 2, states: Int8Array.of(1, 1, 1, -1, -1, -1), weights: Float64Array.of(1e308, 1e308, 1e308) }]);
+    const huge = estimateFromSamples(batch, [
+      {
+        spins: 2,
+        states: Int8Array.of(1, 1, 1, -1, -1, -1),
+        weights: Float64Array.of(1e308, 1e308, 1e308),
+      },
+    ]);
     expectClose(huge.magnetization, Float64Array.of(1 / 3, -1 / 3), 1e-15);
-    const tiny = estimateFromSamples(batch, [{ spins: 2, states: Int8Array.of(1, 1, -1, -1), weights: Float64Array.of(5e-324, 5e-324) }]);
+    const tiny = estimateFromSamples(batch, [
+      { spins: 2, states: Int8Array.of(1, 1, -1, -1), weights: Float64Array.of(5e-324, 5e-324) },
+    ]);
     expectClose(tiny.magnetization, Float64Array.of(0, 0), 0);
   });
 
   it('should refuse malformed sample sets with coded errors', () => {
     const batch = randomBatch(1, [2], 2, 1);
-    const good = (): SampleSet => ({ spins: 2, states: Int8Array.of(1, -1, -1, -1), weights: Float64Array.of(1, 2) });
+    const good = (): SampleSet => ({
+      spins: 2,
+      states: Int8Array.of(1, -1, -1, -1),
+      weights: Float64Array.of(1, 2),
+    });
     const code = (sets: unknown): string | undefined => {
       try {
         estimateFromSamples(batch, sets as SampleSet[]);
@@ -105,16 +141,26 @@ describe('estimateFromSamples', () => {
     expect(code([{ ...good(), weights: Float64Array.of(1, Number.NaN) }])).toBe('ISING_NOT_FINITE');
     expect(code([{ ...good(), weights: Float64Array.of(1, Infinity) }])).toBe('ISING_NOT_FINITE');
     expect(code([{ ...good(), weights: Float64Array.of(0, 0) }])).toBe('ISING_BAD_SAMPLES');
-    expect(code([{ spins: 2, states: new Int8Array(0), weights: new Float64Array(0) }])).toBe('ISING_BAD_SAMPLES');
+    expect(code([{ spins: 2, states: new Int8Array(0), weights: new Float64Array(0) }])).toBe(
+      'ISING_BAD_SAMPLES',
+    );
     expect(code([{ spins: 2, states: [1, -1], weights: [1] }])).toBe('ISING_BAD_SAMPLES');
-    expect(() => estimateFromSamples(batch, [{ ...good(), states: Int8Array.of(1, 0, -1, -1) }])).toThrow(/state 0, spin 1 is 0/);
+    expect(() =>
+      estimateFromSamples(batch, [{ ...good(), states: Int8Array.of(1, 0, -1, -1) }]),
+    ).toThrow(/state 0, spin 1 is 0/);
   });
 
   it('should refuse a malformed upstream gradient', () => {
     const batch = randomBatch(1, [2], 3, 1);
-    const { vjp } = estimateFromSamples(batch, [{ spins: 2, states: Int8Array.of(1, -1), weights: Float64Array.of(1) }]);
-    expect(() => vjp(new Float64Array(2))).toThrowError(expect.objectContaining({ code: 'ISING_SHAPE_MISMATCH' }));
-    expect(() => vjp(Float64Array.of(0, Number.NaN, 0))).toThrowError(expect.objectContaining({ code: 'ISING_NOT_FINITE' }));
+    const { vjp } = estimateFromSamples(batch, [
+      { spins: 2, states: Int8Array.of(1, -1), weights: Float64Array.of(1) },
+    ]);
+    expect(() => vjp(new Float64Array(2))).toThrowError(
+      expect.objectContaining({ code: 'ISING_SHAPE_MISMATCH' }),
+    );
+    expect(() => vjp(Float64Array.of(0, Number.NaN, 0))).toThrowError(
+      expect.objectContaining({ code: 'ISING_NOT_FINITE' }),
+    );
     expect(vjp(Float64Array.of(0, 0, Number.NaN)).fields).toEqual(new Float64Array(3));
   });
 });

@@ -13,11 +13,22 @@ interface PreparedSet {
 
 function prepare(batch: IsingBatch, set: SampleSet | undefined, q: number): PreparedSet {
   const n = batch.spins[q]!;
-  if (set === null || typeof set !== 'object' || !(set.states instanceof Int8Array) || !(set.weights instanceof Float64Array)) {
-    throw new IsingError('ISING_BAD_SAMPLES', `sample set ${q} must be { spins, states: Int8Array, weights: Float64Array }`);
+  if (
+    set === null ||
+    typeof set !== 'object' ||
+    !(set.states instanceof Int8Array) ||
+    !(set.weights instanceof Float64Array)
+  ) {
+    throw new IsingError(
+      'ISING_BAD_SAMPLES',
+      `sample set ${q} must be { spins, states: Int8Array, weights: Float64Array }`,
+    );
   }
   if (set.spins !== n) {
-    throw new IsingError('ISING_SHAPE_MISMATCH', `sample set ${q} has ${echo(set.spins)} spins; problem ${q} has ${n}`);
+    throw new IsingError(
+      'ISING_SHAPE_MISMATCH',
+      `sample set ${q} has ${echo(set.spins)} spins; problem ${q} has ${n}`,
+    );
   }
   const count = set.weights.length;
   if (count === 0) throw new IsingError('ISING_BAD_SAMPLES', `sample set ${q} is empty`);
@@ -39,11 +50,20 @@ function prepare(batch: IsingBatch, set: SampleSet | undefined, q: number): Prep
   let largest = 0;
   for (let i = 0; i < count; i++) {
     const w = set.weights[i]!;
-    if (!Number.isFinite(w)) throw new IsingError('ISING_NOT_FINITE', `sample set ${q}: weights[${i}] is ${String(w)}`);
-    if (w < 0) throw new IsingError('ISING_BAD_SAMPLES', `sample set ${q}: weights[${i}] is ${w}; weights must be ≥ 0`);
+    if (!Number.isFinite(w))
+      throw new IsingError('ISING_NOT_FINITE', `sample set ${q}: weights[${i}] is ${String(w)}`);
+    if (w < 0)
+      throw new IsingError(
+        'ISING_BAD_SAMPLES',
+        `sample set ${q}: weights[${i}] is ${w}; weights must be ≥ 0`,
+      );
     if (w > largest) largest = w;
   }
-  if (!(largest > 0)) throw new IsingError('ISING_BAD_SAMPLES', `sample set ${q}: every weight is 0; the total must be positive`);
+  if (!(largest > 0))
+    throw new IsingError(
+      'ISING_BAD_SAMPLES',
+      `sample set ${q}: every weight is 0; the total must be positive`,
+    );
   // Scaling by the largest weight first keeps the total finite even for weights near the float64 limit.
   const p = new Float64Array(count);
   let total = 0;
@@ -80,7 +100,10 @@ export function estimateFromSamples(batch: IsingBatch, sets: readonly SampleSet[
   const { size, stride, beta } = batch;
   if (!Array.isArray(sets) || sets.length !== size) {
     const got = Array.isArray(sets) ? `${sets.length} sample sets` : 'not an array of sample sets';
-    throw new IsingError('ISING_SHAPE_MISMATCH', `got ${got}; the batch has ${size} problems (one set per problem)`);
+    throw new IsingError(
+      'ISING_SHAPE_MISMATCH',
+      `got ${got}; the batch has ${size} problems (one set per problem)`,
+    );
   }
   const prepared: PreparedSet[] = [];
   const magnetization = new Float64Array(size * stride);

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { assertSamplerPlugin, mergeSecretOptions, redactSecrets, splitSecretOptions } from './index.js';
+import {
+  assertSamplerPlugin,
+  mergeSecretOptions,
+  redactSecrets,
+  splitSecretOptions,
+} from './index.js';
 
 describe('splitSecretOptions', () => {
   it('removes declared and credential-looking keys at any depth, and merges them back', () => {
@@ -10,8 +15,15 @@ describe('splitSecretOptions', () => {
       nested: { apiKey: 'k', keep: [1, 2] },
       solver: 'Advantage',
     };
-    const { options, secrets, paths } = splitSecretOptions(input, ['clientConfig.credentials', 'solver']);
-    expect(options).toEqual({ numReads: 100, clientConfig: { maxAttempts: 2 }, nested: { keep: [1, 2] } });
+    const { options, secrets, paths } = splitSecretOptions(input, [
+      'clientConfig.credentials',
+      'solver',
+    ]);
+    expect(options).toEqual({
+      numReads: 100,
+      clientConfig: { maxAttempts: 2 },
+      nested: { keep: [1, 2] },
+    });
     expect(JSON.stringify(options)).not.toMatch(/DEV-abc|AK|SK|"k"|Advantage/);
     expect(paths).toEqual(['token', 'clientConfig.credentials', 'nested.apiKey', 'solver']);
     expect(mergeSecretOptions(options, secrets)).toEqual(input);
@@ -31,7 +43,12 @@ describe('splitSecretOptions', () => {
   });
 
   it('plugins may declare secretOptions, and a malformed declaration is refused', () => {
-    const base = { name: 'p', version: '1', capabilities: { exact: false, maxSpins: 4, async: false, deterministic: true }, create: () => ({}) };
+    const base = {
+      name: 'p',
+      version: '1',
+      capabilities: { exact: false, maxSpins: 4, async: false, deterministic: true },
+      create: () => ({}),
+    };
     expect(() => assertSamplerPlugin({ ...base, secretOptions: ['token'] })).not.toThrow();
     expect(() => assertSamplerPlugin({ ...base, secretOptions: 'token' })).toThrow(/secretOptions/);
   });
@@ -39,7 +56,13 @@ describe('splitSecretOptions', () => {
 
 describe('redactSecrets', () => {
   it('replaces every secret leaf, longest first, and leaves short values alone', () => {
-    const secrets = { token: 'DEV-123', clientConfig: { credentials: { accessKeyId: 'AKIA1', secretAccessKey: 'AKIA1-long' } }, pin: '1' };
-    expect(redactSecrets('t=DEV-123 k=AKIA1-long a=AKIA1 n=1', secrets)).toBe('t=*** k=*** a=*** n=1');
+    const secrets = {
+      token: 'DEV-123',
+      clientConfig: { credentials: { accessKeyId: 'AKIA1', secretAccessKey: 'AKIA1-long' } },
+      pin: '1',
+    };
+    expect(redactSecrets('t=DEV-123 k=AKIA1-long a=AKIA1 n=1', secrets)).toBe(
+      't=*** k=*** a=*** n=1',
+    );
   });
 });

@@ -12,7 +12,8 @@ export interface SplitOptions {
  * Option keys that hold a credential whatever plugin reads them, so a third-party plugin that
  * declares no `secretOptions` still never has its token written to a results folder.
  */
-export const SECRET_KEY_PATTERN = /token|secret|password|passphrase|credential|api[-_]?key|private[-_]?key|access[-_]?key|auth/i;
+export const SECRET_KEY_PATTERN =
+  /token|secret|password|passphrase|credential|api[-_]?key|private[-_]?key|access[-_]?key|auth/i;
 
 type Plain = Record<string, unknown>;
 
@@ -33,9 +34,16 @@ const isPlain = (v: unknown): v is Plain =>
  * const { options, secrets } = splitSecretOptions({ token: 'DEV-…', numReads: 100 }, ['token']);
  * // options: { numReads: 100 }, secrets: { token: 'DEV-…' }
  */
-export function splitSecretOptions(options: unknown, declared: readonly string[] = []): SplitOptions {
+export function splitSecretOptions(
+  options: unknown,
+  declared: readonly string[] = [],
+): SplitOptions {
   const paths: string[] = [];
-  const walk = (value: Plain, prefix: string, depth: number): { open: Plain; hidden: Plain | undefined } => {
+  const walk = (
+    value: Plain,
+    prefix: string,
+    depth: number,
+  ): { open: Plain; hidden: Plain | undefined } => {
     const open: Plain = {};
     let hidden: Plain | undefined;
     for (const [key, v] of Object.entries(value)) {
@@ -96,6 +104,7 @@ function secretStrings(value: unknown, out: string[], depth = 0): string[] {
 export function redactSecrets(text: string, secrets: Readonly<Record<string, unknown>>): string {
   let out = text;
   // Longest first, so a secret that contains another is replaced whole.
-  for (const s of secretStrings(secrets, []).sort((a, b) => b.length - a.length)) out = out.split(s).join('***');
+  for (const s of secretStrings(secrets, []).sort((a, b) => b.length - a.length))
+    out = out.split(s).join('***');
   return out;
 }

@@ -1,8 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { causalBatch, createIsingBatch, createRng, estimateBatch, meanFieldEstimate, tapEstimate, tapSampler } from './index.js';
+import {
+  causalBatch,
+  createIsingBatch,
+  createRng,
+  estimateBatch,
+  meanFieldEstimate,
+  tapEstimate,
+  tapSampler,
+} from './index.js';
 import type { TapOptions } from './index.js';
 import { errorCode } from './internal/testing/errorCode.js';
-import { bruteForceEstimate, describeSamplerConformance, runConformanceCheck } from './testing/index.js';
+import {
+  bruteForceEstimate,
+  describeSamplerConformance,
+  runConformanceCheck,
+} from './testing/index.js';
 
 // TAP keeps the Onsager term mean field drops, so at couplingScale 0.05 its magnetizations are off by O(J³) and its VJP
 // by O(J²). The two-spin check's J = 0.8 ferromagnet is far outside the weak-coupling regime: it runs on its own
@@ -13,9 +25,14 @@ describeSamplerConformance(tapSampler, {
   skip: ['two-spin'],
 });
 
-const maxAbsDiff = (a: Float64Array, b: Float64Array): number => a.reduce((m, v, i) => Math.max(m, Math.abs(v - b[i]!)), 0);
+const maxAbsDiff = (a: Float64Array, b: Float64Array): number =>
+  a.reduce((m, v, i) => Math.max(m, Math.abs(v - b[i]!)), 0);
 
-function denseProblem(seed: number, n: number, sigmaJ: number): ReturnType<typeof createIsingBatch> {
+function denseProblem(
+  seed: number,
+  n: number,
+  sigmaJ: number,
+): ReturnType<typeof createIsingBatch> {
   const rng = createRng(seed);
   const fields = Float64Array.from({ length: n }, () => rng.normal());
   const couplings = Float64Array.from({ length: n * n }, () => rng.normal() * sigmaJ);
@@ -24,7 +41,9 @@ function denseProblem(seed: number, n: number, sigmaJ: number): ReturnType<typeo
 
 describe('tapSampler', () => {
   it('passes the two-spin conformance check (J = 0.8 ferromagnet) within 0.1 in m (measured 0.06) and 0.3 in the VJP', async () => {
-    await runConformanceCheck('two-spin', tapSampler, { tolerance: { magnetization: 0.1, gradient: 0.3 } });
+    await runConformanceCheck('two-spin', tapSampler, {
+      tolerance: { magnetization: 0.1, gradient: 0.3 },
+    });
   });
 
   it('is about an order of magnitude closer to exact than mean field at weak coupling (14 spins, σ_J = 0.1)', () => {
@@ -50,24 +69,45 @@ describe('tapSampler', () => {
     const exact = bruteForceEstimate(batch).vjp(grad);
     const tap = tapEstimate(batch).vjp(grad);
     const mf = meanFieldEstimate(batch).vjp(grad);
-    expect(maxAbsDiff(tap.fields, exact.fields)).toBeLessThan(maxAbsDiff(mf.fields, exact.fields) / 3);
-    expect(maxAbsDiff(tap.couplings, exact.couplings)).toBeLessThan(maxAbsDiff(mf.couplings, exact.couplings) / 3);
+    expect(maxAbsDiff(tap.fields, exact.fields)).toBeLessThan(
+      maxAbsDiff(mf.fields, exact.fields) / 3,
+    );
+    expect(maxAbsDiff(tap.couplings, exact.couplings)).toBeLessThan(
+      maxAbsDiff(mf.couplings, exact.couplings) / 3,
+    );
   });
 
   it('is a synchronous, deterministic plugin whose estimate goes through estimateBatch', async () => {
-    expect(tapSampler).toMatchObject({ name: 'tap', capabilities: { exact: false, maxSpins: 4096, async: false, deterministic: true } });
+    expect(tapSampler).toMatchObject({
+      name: 'tap',
+      capabilities: { exact: false, maxSpins: 4096, async: false, deterministic: true },
+    });
     const sampler = tapSampler.create({ tolerance: 1e-12, anderson: 3 });
     const batch = denseProblem(9, 12, 0.1);
     const direct = sampler.estimate!(batch);
     expect(direct).not.toBeInstanceOf(Promise);
     const checked = await estimateBatch(sampler, batch);
-    expect(Array.from(checked.magnetization)).toEqual(Array.from(tapEstimate(batch, { tolerance: 1e-12, anderson: 3 }).magnetization));
+    expect(Array.from(checked.magnetization)).toEqual(
+      Array.from(tapEstimate(batch, { tolerance: 1e-12, anderson: 3 }).magnetization),
+    );
   });
 
   it('validates its options with coded errors naming tap', () => {
-    const bad: unknown[] = [{ damping: 1 }, { tolerance: 0 }, { maxIterations: 0 }, { onNonConvergence: 'ignore' }, { anderson: -1 }, { warmStart: 1 }, { dampning: 0.5 }, null];
+    const bad: unknown[] = [
+      { damping: 1 },
+      { tolerance: 0 },
+      { maxIterations: 0 },
+      { onNonConvergence: 'ignore' },
+      { anderson: -1 },
+      { warmStart: 1 },
+      { dampning: 0.5 },
+      null,
+    ];
     for (const options of bad) {
-      expect(errorCode(() => tapSampler.create(options as TapOptions)), JSON.stringify(options)).toBe('ISING_INVALID_ARGUMENT');
+      expect(
+        errorCode(() => tapSampler.create(options as TapOptions)),
+        JSON.stringify(options),
+      ).toBe('ISING_INVALID_ARGUMENT');
       expect(() => tapEstimate(denseProblem(1, 2, 0.1), options as TapOptions)).toThrow(/^tap/);
     }
   });

@@ -1,7 +1,14 @@
 import { fixedPointEstimate, readFixedPointOptions } from './internal/fixedPointEstimate.js';
-import type { FixedPointEstimate, FixedPointSamplerOptions } from './internal/fixedPointEstimate.js';
+import type {
+  FixedPointEstimate,
+  FixedPointSamplerOptions,
+} from './internal/fixedPointEstimate.js';
 import { resolveThreads } from './internal/kernels/exactBatch.js';
-import { FIXED_POINT_AUTO_MIN_COST, splitThreadsOption, threadedEstimate } from './internal/threadedEstimate.js';
+import {
+  FIXED_POINT_AUTO_MIN_COST,
+  splitThreadsOption,
+  threadedEstimate,
+} from './internal/threadedEstimate.js';
 import type { ThreadsOption } from './internal/threadedEstimate.js';
 import type { IsingBatch, SamplerCapabilities, SamplerPlugin, Sampler } from './types.js';
 
@@ -11,7 +18,12 @@ export type TapOptions = FixedPointSamplerOptions;
 /** A TAP estimate: the `BatchEstimate` plus per-problem convergence figures. */
 export type TapEstimate = FixedPointEstimate;
 
-const capabilities: SamplerCapabilities = { exact: false, maxSpins: 4096, async: false, deterministic: true };
+const capabilities: SamplerCapabilities = {
+  exact: false,
+  maxSpins: 4096,
+  async: false,
+  deterministic: true,
+};
 
 /**
  * TAP (second-order Plefka) magnetizations of a batch with their exact implicit VJP (the function
@@ -52,14 +64,22 @@ export function tapEstimate(batch: IsingBatch, options: TapOptions = {}): TapEst
 export const tapSampler: SamplerPlugin<TapOptions & ThreadsOption, Sampler, 'tap'> = {
   name: 'tap',
   version: '0.1.0',
-  description: 'TAP (second-order Plefka) fixed point with the Onsager term, damping + Anderson, iterative implicit VJP; O(n²) per iteration.',
+  description:
+    'TAP (second-order Plefka) fixed point with the Onsager term, damping + Anderson, iterative implicit VJP; O(n²) per iteration.',
   capabilities,
   create(options: TapOptions & ThreadsOption = {}) {
     const { threads: requested, rest } = splitThreadsOption(options);
     const settings = readFixedPointOptions('tap', rest);
     const threads = resolveThreads(requested, 'tap option threads');
     const single = (batch: IsingBatch): TapEstimate => fixedPointEstimate('tap', batch, settings);
-    const spec = { sampler: 'tap', options: settings, threads, autoMinCost: FIXED_POINT_AUTO_MIN_COST, keepSequences: settings.warmStart, single } as const;
+    const spec = {
+      sampler: 'tap',
+      options: settings,
+      threads,
+      autoMinCost: FIXED_POINT_AUTO_MIN_COST,
+      keepSequences: settings.warmStart,
+      single,
+    } as const;
     return {
       name: 'tap',
       capabilities,

@@ -1,6 +1,11 @@
 import { IsingError } from './errors.js';
 import { threadsUnsupported } from './internal/poolThread.js';
-import { autoThreadCount, capThreadCount, sharedPool, sharedPoolSize } from './internal/workerPool.js';
+import {
+  autoThreadCount,
+  capThreadCount,
+  sharedPool,
+  sharedPoolSize,
+} from './internal/workerPool.js';
 
 /** What {@link threadInfo} reports. */
 export interface ThreadInfo {
@@ -27,7 +32,11 @@ export interface ThreadInfo {
  * threadInfo(); // { live: 1, available: true, cores: 2 }: the calling thread and one worker
  */
 export function threadInfo(): ThreadInfo {
-  return { live: sharedPoolSize(), available: threadsUnsupported() === undefined && !sharedPool().unavailable, cores: autoThreadCount() };
+  return {
+    live: sharedPoolSize(),
+    available: threadsUnsupported() === undefined && !sharedPool().unavailable,
+    cores: autoThreadCount(),
+  };
 }
 
 /**
@@ -45,7 +54,10 @@ export function threadInfo(): ThreadInfo {
  */
 export async function startThreads(threads: number | 'auto' = 'auto'): Promise<ThreadInfo> {
   if (threads !== 'auto' && !(Number.isInteger(threads) && threads >= 1)) {
-    throw new IsingError('ISING_INVALID_ARGUMENT', `startThreads: threads must be a positive integer or 'auto'; got ${String(threads)}`);
+    throw new IsingError(
+      'ISING_INVALID_ARGUMENT',
+      `startThreads: threads must be a positive integer or 'auto'; got ${String(threads)}`,
+    );
   }
   const count = threads === 'auto' ? autoThreadCount() : capThreadCount(threads);
   if (count > 1 && threadsUnsupported() === undefined) await sharedPool().start(count - 1);

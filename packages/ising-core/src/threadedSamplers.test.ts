@@ -1,10 +1,22 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { causalBatch, createIsingBatch, createRng, meanFieldSampler, tapSampler, transferMatrixSampler } from './index.js';
+import {
+  causalBatch,
+  createIsingBatch,
+  createRng,
+  meanFieldSampler,
+  tapSampler,
+  transferMatrixSampler,
+} from './index.js';
 import type { BatchEstimate, IsingBatch, IsingGradients, Sampler } from './index.js';
 import { fixedPointEstimate, readFixedPointOptions } from './internal/fixedPointEstimate.js';
 import { KEPT_ESTIMATES } from './internal/samplerTasks.js';
 import { splitRanges, threadedEstimate } from './internal/threadedEstimate.js';
-import { disposeWorkerPool, ExactWorkerPool, sharedPool, sharedPoolSize } from './internal/workerPool.js';
+import {
+  disposeWorkerPool,
+  ExactWorkerPool,
+  sharedPool,
+  sharedPoolSize,
+} from './internal/workerPool.js';
 
 afterAll(() => disposeWorkerPool());
 
@@ -34,13 +46,21 @@ function uneven(sampler: string, seed: number): IsingBatch {
   const stride = 40;
   const rng = createRng(seed);
   const fields = Float64Array.from({ length: spins.length * stride }, () => rng.normal());
-  return createIsingBatch({ fields, couplings: couplingsFor(sampler, stride, seed + 1), spins, stride });
+  return createIsingBatch({
+    fields,
+    couplings: couplingsFor(sampler, stride, seed + 1),
+    spins,
+    stride,
+  });
 }
 
 const plugins = {
-  'mean-field': (threads: number | 'auto', extra = {}) => meanFieldSampler.create({ threads, tolerance: 1e-12, ...extra }),
-  tap: (threads: number | 'auto', extra = {}) => tapSampler.create({ threads, tolerance: 1e-12, ...extra }),
-  'transfer-matrix': (threads: number | 'auto') => transferMatrixSampler.create({ threads, bandwidth: BAND }),
+  'mean-field': (threads: number | 'auto', extra = {}) =>
+    meanFieldSampler.create({ threads, tolerance: 1e-12, ...extra }),
+  tap: (threads: number | 'auto', extra = {}) =>
+    tapSampler.create({ threads, tolerance: 1e-12, ...extra }),
+  'transfer-matrix': (threads: number | 'auto') =>
+    transferMatrixSampler.create({ threads, bandwidth: BAND }),
 } as const;
 
 function run(sampler: Sampler, batch: IsingBatch): BatchEstimate {
@@ -55,7 +75,8 @@ function gradFor(batch: IsingBatch, seed: number): Float64Array {
 function expectSame(one: BatchEstimate, two: BatchEstimate, batch: IsingBatch): void {
   // Bit-identical: the same kernels on the same problems, only on another thread.
   expect(Array.from(two.magnetization)).toEqual(Array.from(one.magnetization));
-  const logZ = (e: BatchEstimate): Float64Array | undefined => (e as { logPartition?: Float64Array }).logPartition;
+  const logZ = (e: BatchEstimate): Float64Array | undefined =>
+    (e as { logPartition?: Float64Array }).logPartition;
   if (logZ(one) !== undefined) expect(Array.from(logZ(two)!)).toEqual(Array.from(logZ(one)!));
   expect(two.diagnostics).toEqual(one.diagnostics);
   const g = gradFor(batch, 99);
@@ -86,15 +107,27 @@ describe('threaded mean-field, tap and transfer-matrix', () => {
 
   it('keeps warm starts on one thread (cuts only between sequences), so warm-started runs are equal too', () => {
     const batch = causal('tap', 4, 48, 7);
-    expectSame(run(plugins.tap(1, { warmStart: true }), batch), run(plugins.tap(2, { warmStart: true }), batch), batch);
+    expectSame(
+      run(plugins.tap(1, { warmStart: true }), batch),
+      run(plugins.tap(2, { warmStart: true }), batch),
+      batch,
+    );
     const ranges = splitRanges('tap', batch.spins, 2, true);
     expect(ranges.map(([from]) => from % 48)).toEqual([0, 0]);
   });
 
   it('splits by cost into contiguous ranges', () => {
     const spins = Int32Array.from({ length: 64 }, (_, q) => (q % 32) + 1);
-    expect(splitRanges('transfer-matrix', spins, 2, false)).toEqual([[0, 32], [32, 64]]);
-    const [[, cut]] = splitRanges('mean-field', Int32Array.of(70, 70, 1, 1, 1, 1, 100), 2, false) as [[number, number]];
+    expect(splitRanges('transfer-matrix', spins, 2, false)).toEqual([
+      [0, 32],
+      [32, 64],
+    ]);
+    const [[, cut]] = splitRanges(
+      'mean-field',
+      Int32Array.of(70, 70, 1, 1, 1, 1, 100),
+      2,
+      false,
+    ) as [[number, number]];
     expect(cut).toBe(6); // Σ n² before the cut 9804 of 19804
   });
 
@@ -107,7 +140,11 @@ describe('threaded mean-field, tap and transfer-matrix', () => {
     for (const e of [...step].reverse()) expect(() => e.vjp(gradFor(batch, 1))).not.toThrow();
     for (let i = 0; i < KEPT_ESTIMATES - 15; i++) run(sampler, batch);
     expect(() => first.vjp(gradFor(batch, 1))).toThrow(
-      expect.objectContaining({ name: 'IsingError', code: 'ISING_INVALID_ARGUMENT', message: expect.stringMatching(/freed.*threads: 1/) }),
+      expect.objectContaining({
+        name: 'IsingError',
+        code: 'ISING_INVALID_ARGUMENT',
+        message: expect.stringMatching(/freed.*threads: 1/),
+      }),
     );
   });
 
@@ -117,7 +154,9 @@ describe('threaded mean-field, tap and transfer-matrix', () => {
     const est = run(sampler, batch);
     await sharedPool().terminateWorker(0);
     const started = Date.now();
-    expect(() => est.vjp(gradFor(batch, 2))).toThrow(expect.objectContaining({ name: 'IsingError', code: 'ISING_WORKER_FAILED' }));
+    expect(() => est.vjp(gradFor(batch, 2))).toThrow(
+      expect.objectContaining({ name: 'IsingError', code: 'ISING_WORKER_FAILED' }),
+    );
     expect(Date.now() - started).toBeLessThan(5000);
     expectSame(run(plugins['transfer-matrix'](1), batch), run(sampler, batch), batch);
   });
@@ -127,17 +166,36 @@ describe('threaded mean-field, tap and transfer-matrix', () => {
     const rng = createRng(17);
     const stride = 40;
     const fields = Float64Array.from({ length: 2 * stride }, () => rng.normal());
-    const batch = createIsingBatch({ fields, couplings: couplingsFor('tap', stride, 18), spins: [1, 40], stride });
+    const batch = createIsingBatch({
+      fields,
+      couplings: couplingsFor('tap', stride, 18),
+      spins: [1, 40],
+      stride,
+    });
     const sampler = tapSampler.create({ threads: 2, maxIterations: 2, onNonConvergence: 'throw' });
     expect(() => run(sampler, batch)).toThrow(
-      expect.objectContaining({ code: 'ISING_NOT_CONVERGED', message: expect.stringMatching(/problem 0 \(40 spins\).*running problems 1–1; problem numbers above count from 1/) }),
+      expect.objectContaining({
+        code: 'ISING_NOT_CONVERGED',
+        message: expect.stringMatching(
+          /problem 0 \(40 spins\).*running problems 1–1; problem numbers above count from 1/,
+        ),
+      }),
     );
   });
 
   it('validates threads like the exact sampler', () => {
     for (const bad of [0, -1, 1.5, 'two', null]) {
-      for (const create of [meanFieldSampler.create, tapSampler.create, transferMatrixSampler.create]) {
-        expect(() => create({ threads: bad as number })).toThrow(expect.objectContaining({ code: 'ISING_INVALID_ARGUMENT', message: expect.stringMatching(/threads/) }));
+      for (const create of [
+        meanFieldSampler.create,
+        tapSampler.create,
+        transferMatrixSampler.create,
+      ]) {
+        expect(() => create({ threads: bad as number })).toThrow(
+          expect.objectContaining({
+            code: 'ISING_INVALID_ARGUMENT',
+            message: expect.stringMatching(/threads/),
+          }),
+        );
       }
     }
     expect(() => meanFieldSampler.create({ threads: 'auto' })).not.toThrow();
@@ -151,7 +209,15 @@ describe('threaded mean-field, tap and transfer-matrix', () => {
       const pool = new ExactWorkerPool({ url: new URL('./doesNotExist.mjs', import.meta.url) });
       const settings = readFixedPointOptions('tap', {});
       const single = (b: IsingBatch): BatchEstimate => fixedPointEstimate('tap', b, settings);
-      const spec = { sampler: 'tap', options: settings, threads: 2, autoMinCost: 0, keepSequences: false, single, pool } as const;
+      const spec = {
+        sampler: 'tap',
+        options: settings,
+        threads: 2,
+        autoMinCost: 0,
+        keepSequences: false,
+        single,
+        pool,
+      } as const;
       const batch = causal('tap', 2, 24, 19);
       expectSame(single(batch), threadedEstimate(spec, batch), batch);
       expectSame(single(batch), threadedEstimate(spec, batch), batch);

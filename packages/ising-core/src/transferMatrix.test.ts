@@ -1,49 +1,99 @@
 import { describe, expect, it } from 'vitest';
-import { causalBatch, createIsingBatch, createRng, estimateExact, estimateTransferMatrix, logPartition, transferMatrixSampler } from './index.js';
+import {
+  causalBatch,
+  createIsingBatch,
+  createRng,
+  estimateExact,
+  estimateTransferMatrix,
+  logPartition,
+  transferMatrixSampler,
+} from './index.js';
 import type { BatchEstimate, IsingBatch, Rng } from './index.js';
-import { bruteForceEstimate, bruteForceMoments, describeSamplerConformance, thrownBy } from './testing/index.js';
+import {
+  bruteForceEstimate,
+  bruteForceMoments,
+  describeSamplerConformance,
+  thrownBy,
+} from './testing/index.js';
 import { useWasmTransfer } from './internal/kernels/transferWasm.js';
 
 /** A stride × stride coupling matrix with random entries in the band `0 < k − j ≤ w`, zero elsewhere. */
 function bandedCouplings(rng: Rng, stride: number, w: number, scale: number): Float64Array {
   const couplings = new Float64Array(stride * stride);
-  for (let j = 0; j < stride; j++) for (let k = j + 1; k <= Math.min(j + w, stride - 1); k++) couplings[j * stride + k] = rng.normal() * scale;
+  for (let j = 0; j < stride; j++)
+    for (let k = j + 1; k <= Math.min(j + w, stride - 1); k++)
+      couplings[j * stride + k] = rng.normal() * scale;
   return couplings;
 }
 
 /** |a − b| ≤ tol · max(1, |b|) at every used entry, with a message naming the first miss. */
-function expectClose(actual: Float64Array, expected: Float64Array, tol: number, what: string, used: (i: number) => boolean = () => true): void {
+function expectClose(
+  actual: Float64Array,
+  expected: Float64Array,
+  tol: number,
+  what: string,
+  used: (i: number) => boolean = () => true,
+): void {
   for (let i = 0; i < expected.length; i++) {
     if (!used(i)) continue;
     const a = actual[i]!;
     const b = expected[i]!;
-    expect(Math.abs(a - b), `${what}[${i}]: got ${a}, reference ${b}`).toBeLessThanOrEqual(tol * Math.max(1, Math.abs(b)));
+    expect(Math.abs(a - b), `${what}[${i}]: got ${a}, reference ${b}`).toBeLessThanOrEqual(
+      tol * Math.max(1, Math.abs(b)),
+    );
   }
 }
 
 const dot = (a: Float64Array, b: Float64Array): number => a.reduce((s, v, i) => s + v * b[i]!, 0);
 
 /** Two problems (n spins and a shorter prefix) with banded couplings, fields of scale `fieldScale`. */
-function randomBanded(seed: number, n: number, w: number, fieldScale: number, couplingScale: number, beta: number): IsingBatch {
+function randomBanded(
+  seed: number,
+  n: number,
+  w: number,
+  fieldScale: number,
+  couplingScale: number,
+  beta: number,
+): IsingBatch {
   const rng = createRng(seed);
   const spins = [n, 1 + rng.nextInt(n)];
   const fields = Float64Array.from({ length: 2 * n }, () => (2 * rng.next() - 1) * fieldScale);
-  return createIsingBatch({ fields, couplings: bandedCouplings(rng, n, w, couplingScale), spins, stride: n, beta });
+  return createIsingBatch({
+    fields,
+    couplings: bandedCouplings(rng, n, w, couplingScale),
+    spins,
+    stride: n,
+    beta,
+  });
 }
 
 /**
  * Compares the transfer-matrix estimate with enumeration (`reference`: the brute-force one, or
  * `estimateExact` where brute force is too slow): m, log Z, ∂L/∂h, ∂L/∂J in the band and 0 outside.
  */
-function expectMatchesEnumeration(batch: IsingBatch, w: number, seed: number, reference: 'brute-force' | 'exact' = 'brute-force'): void {
+function expectMatchesEnumeration(
+  batch: IsingBatch,
+  w: number,
+  seed: number,
+  reference: 'brute-force' | 'exact' = 'brute-force',
+): void {
   const { stride, size } = batch;
   const est = estimateTransferMatrix(batch, { bandwidth: w });
-  const ref: BatchEstimate = reference === 'exact' ? estimateExact(batch, { threads: 1 }) : bruteForceEstimate(batch);
+  const ref: BatchEstimate =
+    reference === 'exact' ? estimateExact(batch, { threads: 1 }) : bruteForceEstimate(batch);
   const used = (i: number): boolean => i % stride < batch.spins[Math.floor(i / stride)]!;
   expectClose(est.magnetization, ref.magnetization, 1e-10, `m (w=${w})`);
   for (let q = 0; q < size; q++) {
-    const { logPartition } = bruteForceMoments(batch.fields.subarray(q * stride), batch.couplings, batch.spins[q]!, batch.beta);
-    expect(Math.abs(est.logPartition[q]! - logPartition), `log Z of problem ${q}`).toBeLessThanOrEqual(1e-10 * Math.max(1, Math.abs(logPartition)));
+    const { logPartition } = bruteForceMoments(
+      batch.fields.subarray(q * stride),
+      batch.couplings,
+      batch.spins[q]!,
+      batch.beta,
+    );
+    expect(
+      Math.abs(est.logPartition[q]! - logPartition),
+      `log Z of problem ${q}`,
+    ).toBeLessThanOrEqual(1e-10 * Math.max(1, Math.abs(logPartition)));
   }
   const rng = createRng(seed + 1);
   const grad = Float64Array.from({ length: size * stride }, () => rng.normal());
@@ -53,7 +103,13 @@ function expectMatchesEnumeration(batch: IsingBatch, w: number, seed: number, re
   for (let k = 0; k < stride; k++) {
     for (let l = 0; l < stride; l++) {
       const i = k * stride + l;
-      if (l > k && l - k <= w) expectClose(got.couplings.subarray(i, i + 1), want.couplings.subarray(i, i + 1), 1e-10, `∂L/∂J[${k},${l}] (w=${w})`);
+      if (l > k && l - k <= w)
+        expectClose(
+          got.couplings.subarray(i, i + 1),
+          want.couplings.subarray(i, i + 1),
+          1e-10,
+          `∂L/∂J[${k},${l}] (w=${w})`,
+        );
       else expect(got.couplings[i], `∂L/∂J[${k},${l}] outside the band`).toBe(0);
     }
   }
@@ -67,7 +123,12 @@ describe('estimateTransferMatrix', () => {
         seed++;
         const beta = seed % 2 === 0 ? 0.7 : 1.9;
         // Brute force (n² work per state) up to 9 spins, estimateExact beyond.
-        expectMatchesEnumeration(randomBanded(seed, n, w, 2, 0.8, beta), w, seed, n <= 9 ? 'brute-force' : 'exact');
+        expectMatchesEnumeration(
+          randomBanded(seed, n, w, 2, 0.8, beta),
+          w,
+          seed,
+          n <= 9 ? 'brute-force' : 'exact',
+        );
       }
     }
   });
@@ -84,8 +145,14 @@ describe('estimateTransferMatrix', () => {
       expectClose(est.magnetization, ref.magnetization, 1e-10, `m (w=${w})`);
       for (let q = 0; q < batch.size; q++) {
         const fieldsQ = batch.fields.subarray(q * stride, q * stride + batch.spins[q]!);
-        const logZ = logPartition(fieldsQ, batch.couplings, { spins: batch.spins[q]!, beta: batch.beta });
-        expect(Math.abs(est.logPartition[q]! - logZ), `log Z of problem ${q} (w=${w})`).toBeLessThanOrEqual(1e-10 * Math.max(1, Math.abs(logZ)));
+        const logZ = logPartition(fieldsQ, batch.couplings, {
+          spins: batch.spins[q]!,
+          beta: batch.beta,
+        });
+        expect(
+          Math.abs(est.logPartition[q]! - logZ),
+          `log Z of problem ${q} (w=${w})`,
+        ).toBeLessThanOrEqual(1e-10 * Math.max(1, Math.abs(logZ)));
       }
       const grad = Float64Array.from({ length: batch.size * stride }, (_, i) => Math.sin(i + w));
       const got = est.vjp(grad);
@@ -109,7 +176,11 @@ describe('estimateTransferMatrix', () => {
     ] as const) {
       for (const w of [0, 1, 3, n - 1]) {
         seed++;
-        expectMatchesEnumeration(randomBanded(seed, n, w, fieldScale, couplingScale, beta), w, seed);
+        expectMatchesEnumeration(
+          randomBanded(seed, n, w, fieldScale, couplingScale, beta),
+          w,
+          seed,
+        );
       }
     }
   });
@@ -128,8 +199,14 @@ describe('estimateTransferMatrix', () => {
     for (let k = 0; k < n; k++) {
       for (let l = k + 1; l < n; l++) {
         const i = k * n + l;
-        if (l - k <= 3) expect(Math.abs(dJ[i]! - narrowJ[i]!), `∂L/∂J[${k},${l}] in both bands`).toBeLessThan(1e-12);
-        if (l - k <= 9) expect(Math.abs(dJ[i]! - exact[i]!), `∂L/∂J[${k},${l}] against enumeration`).toBeLessThan(1e-10);
+        if (l - k <= 3)
+          expect(Math.abs(dJ[i]! - narrowJ[i]!), `∂L/∂J[${k},${l}] in both bands`).toBeLessThan(
+            1e-12,
+          );
+        if (l - k <= 9)
+          expect(Math.abs(dJ[i]! - exact[i]!), `∂L/∂J[${k},${l}] against enumeration`).toBeLessThan(
+            1e-10,
+          );
         else expect(dJ[i], `∂L/∂J[${k},${l}] outside the band`).toBe(0);
       }
     }
@@ -148,7 +225,12 @@ describe('estimateTransferMatrix', () => {
     const grad = Float64Array.from({ length: base.size * n }, () => rng.normal());
     const { fields: dh, couplings: dJ } = estimateTransferMatrix(base, { bandwidth: w }).vjp(grad);
     const loss = (fields: Float64Array, couplings: Float64Array): number =>
-      dot(estimateTransferMatrix(causalBatch(fields, couplings, { batch: 2, length: n }, 1.4), { bandwidth: w }).magnetization, grad);
+      dot(
+        estimateTransferMatrix(causalBatch(fields, couplings, { batch: 2, length: n }, 1.4), {
+          bandwidth: w,
+        }).magnetization,
+        grad,
+      );
     const eps = 1e-5;
     for (let i = 0; i < base.fields.length; i++) {
       if (i % n > Math.floor(i / n) % n) continue; // beyond the prefix: not a spin
@@ -166,7 +248,10 @@ describe('estimateTransferMatrix', () => {
         plus[k * n + l]! += eps;
         minus[k * n + l]! -= eps;
         const fd = (loss(base.fields, plus) - loss(base.fields, minus)) / (2 * eps);
-        expect(Math.abs(fd - dJ[k * n + l]!), `∂L/∂J[${k},${l}]: fd ${fd}, vjp ${dJ[k * n + l]}`).toBeLessThan(1e-7);
+        expect(
+          Math.abs(fd - dJ[k * n + l]!),
+          `∂L/∂J[${k},${l}]: fd ${fd}, vjp ${dJ[k * n + l]}`,
+        ).toBeLessThan(1e-7);
       }
     }
   });
@@ -175,7 +260,12 @@ describe('estimateTransferMatrix', () => {
     const T = 200;
     const rng = createRng(41);
     const fields = Float64Array.from({ length: T * T }, () => rng.normal() * 2);
-    const banded = causalBatch(fields, bandedCouplings(rng, T, 4, 0.5), { batch: 1, length: T }, 0.9);
+    const banded = causalBatch(
+      fields,
+      bandedCouplings(rng, T, 4, 0.5),
+      { batch: 1, length: T },
+      0.9,
+    );
     const est = estimateTransferMatrix(banded, { bandwidth: 4 });
     for (let q = 0; q < T; q++) {
       for (let j = 0; j <= q; j++) {
@@ -205,7 +295,8 @@ describe('estimateTransferMatrix', () => {
         for (let l = k + 1; l <= Math.min(k + 4, q); l++) {
           const mk = Math.tanh(beta * fields[at + k]!);
           const ml = Math.tanh(beta * fields[at + l]!);
-          wantJ[k * T + l]! += beta * (grad[at + k]! * (1 - mk * mk) * ml + grad[at + l]! * (1 - ml * ml) * mk);
+          wantJ[k * T + l]! +=
+            beta * (grad[at + k]! * (1 - mk * mk) * ml + grad[at + l]! * (1 - ml * ml) * mk);
         }
       }
     }
@@ -214,13 +305,25 @@ describe('estimateTransferMatrix', () => {
 
     // Fields of hundreds (the log-domain path): still finite, in range, and tanh(βh) at J = 0.
     const strong = Float64Array.from(fields, (h) => h * 300);
-    const hard = estimateTransferMatrix(causalBatch(strong, bandedCouplings(rng, T, 4, 50), { batch: 1, length: T }, 0.9), { bandwidth: 4 });
+    const hard = estimateTransferMatrix(
+      causalBatch(strong, bandedCouplings(rng, T, 4, 50), { batch: 1, length: T }, 0.9),
+      { bandwidth: 4 },
+    );
     expect(hard.magnetization.every((v) => Number.isFinite(v) && Math.abs(v) <= 1)).toBe(true);
     const hardGrad = hard.vjp(grad);
-    expect(hardGrad.fields.every(Number.isFinite) && hardGrad.couplings.every(Number.isFinite)).toBe(true);
-    const saturated = estimateTransferMatrix(causalBatch(strong, new Float64Array(T * T), { batch: 1, length: T }, 0.9), { bandwidth: 4 });
+    expect(
+      hardGrad.fields.every(Number.isFinite) && hardGrad.couplings.every(Number.isFinite),
+    ).toBe(true);
+    const saturated = estimateTransferMatrix(
+      causalBatch(strong, new Float64Array(T * T), { batch: 1, length: T }, 0.9),
+      { bandwidth: 4 },
+    );
     for (let q = 0; q < T; q++) {
-      for (let j = 0; j <= q; j++) expect(saturated.magnetization[q * T + j], `saturated m[${q}, ${j}]`).toBeCloseTo(Math.tanh(0.9 * strong[q * T + j]!), 12);
+      for (let j = 0; j <= q; j++)
+        expect(saturated.magnetization[q * T + j], `saturated m[${q}, ${j}]`).toBeCloseTo(
+          Math.tanh(0.9 * strong[q * T + j]!),
+          12,
+        );
     }
   });
 
@@ -228,9 +331,19 @@ describe('estimateTransferMatrix', () => {
     const T = 40;
     const w = 5;
     const rng = createRng(77);
-    const batch = causalBatch(Float64Array.from({ length: 3 * T * T }, () => rng.normal()), bandedCouplings(rng, T, w, 0.4), { batch: 3, length: T }, 1.1);
+    const batch = causalBatch(
+      Float64Array.from({ length: 3 * T * T }, () => rng.normal()),
+      bandedCouplings(rng, T, w, 0.4),
+      { batch: 3, length: T },
+      1.1,
+    );
     const grad = Float64Array.from({ length: 3 * T * T }, () => rng.normal());
-    const runs = (): { m: Float64Array; logZ: Float64Array; dh: Float64Array; dJ: Float64Array } => {
+    const runs = (): {
+      m: Float64Array;
+      logZ: Float64Array;
+      dh: Float64Array;
+      dJ: Float64Array;
+    } => {
       const est = estimateTransferMatrix(batch, { bandwidth: w });
       const { fields, couplings } = est.vjp(grad);
       return { m: est.magnetization, logZ: est.logPartition, dh: fields, dJ: couplings };
@@ -252,26 +365,54 @@ describe('estimateTransferMatrix', () => {
     const couplings = new Float64Array(36);
     couplings[0 * 6 + 2] = 0.5; // in band for w = 2
     couplings[1 * 6 + 4] = -0.25; // k − j = 3
-    const batch = createIsingBatch({ fields: new Float64Array(6), couplings, spins: [6], stride: 6 });
+    const batch = createIsingBatch({
+      fields: new Float64Array(6),
+      couplings,
+      spins: [6],
+      stride: 6,
+    });
     const e = thrownBy(() => estimateTransferMatrix(batch, { bandwidth: 2 }));
     expect(e.code).toBe('ISING_INVALID_ARGUMENT');
     expect(e.message).toContain('J[1][4] = -0.25');
     expect(e.message).toContain('bandwidth 2');
-    expect(thrownBy(() => transferMatrixSampler.create({ bandwidth: 2 }).estimate!(batch)).code).toBe('ISING_INVALID_ARGUMENT');
+    expect(
+      thrownBy(() => transferMatrixSampler.create({ bandwidth: 2 }).estimate!(batch)).code,
+    ).toBe('ISING_INVALID_ARGUMENT');
     // Only the block the problems use is read: a prefix of 4 spins never sees J[1][4].
-    const prefix = createIsingBatch({ fields: new Float64Array(6), couplings, spins: [4], stride: 6 });
-    expect(thrownBy(() => estimateTransferMatrix(prefix, { bandwidth: 2 })).message).toBe('no error');
+    const prefix = createIsingBatch({
+      fields: new Float64Array(6),
+      couplings,
+      spins: [4],
+      stride: 6,
+    });
+    expect(thrownBy(() => estimateTransferMatrix(prefix, { bandwidth: 2 })).message).toBe(
+      'no error',
+    );
   });
 
   it('should default to bandwidth 8', () => {
     const n = 12;
     const couplings = new Float64Array(n * n);
     couplings[2 * n + 10] = 0.3; // k − j = 8
-    const inBand = createIsingBatch({ fields: new Float64Array(n).fill(0.1), couplings, spins: [n], stride: n });
-    expect(thrownBy(() => transferMatrixSampler.create().estimate!(inBand)).message).toBe('no error');
+    const inBand = createIsingBatch({
+      fields: new Float64Array(n).fill(0.1),
+      couplings,
+      spins: [n],
+      stride: n,
+    });
+    expect(thrownBy(() => transferMatrixSampler.create().estimate!(inBand)).message).toBe(
+      'no error',
+    );
     couplings[1 * n + 10] = 0.3; // k − j = 9
-    const outside = createIsingBatch({ fields: new Float64Array(n), couplings, spins: [n], stride: n });
-    expect(thrownBy(() => estimateTransferMatrix(outside)).message).toContain('J[1][10] = 0.3 lies outside bandwidth 8');
+    const outside = createIsingBatch({
+      fields: new Float64Array(n),
+      couplings,
+      spins: [n],
+      stride: n,
+    });
+    expect(thrownBy(() => estimateTransferMatrix(outside)).message).toContain(
+      'J[1][10] = 0.3 lies outside bandwidth 8',
+    );
   });
 
   it('should refuse bandwidth 17 naming the dense alternatives, and bad or unknown options', () => {
@@ -279,22 +420,41 @@ describe('estimateTransferMatrix', () => {
     expect(wide.code).toBe('ISING_INVALID_ARGUMENT');
     expect(wide.message).toMatch(/'tap'.*'mean-field'/);
     for (const bandwidth of [-1, 1.5, Number.NaN, '4']) {
-      expect(thrownBy(() => transferMatrixSampler.create({ bandwidth } as never)).code, `bandwidth ${String(bandwidth)}`).toBe('ISING_INVALID_ARGUMENT');
+      expect(
+        thrownBy(() => transferMatrixSampler.create({ bandwidth } as never)).code,
+        `bandwidth ${String(bandwidth)}`,
+      ).toBe('ISING_INVALID_ARGUMENT');
     }
     const unknown = thrownBy(() => transferMatrixSampler.create({ bandwith: 4 } as never));
     expect(unknown.code).toBe('ISING_INVALID_ARGUMENT');
     expect(unknown.message).toContain('bandwith');
-    expect(thrownBy(() => estimateTransferMatrix(randomBanded(1, 3, 1, 1, 1, 1), { width: 2 } as never)).code).toBe('ISING_INVALID_ARGUMENT');
-    expect(transferMatrixSampler.create({ bandwidth: 16 }).capabilities).toEqual({ exact: true, maxSpins: 4096, async: false, deterministic: true });
+    expect(
+      thrownBy(() => estimateTransferMatrix(randomBanded(1, 3, 1, 1, 1, 1), { width: 2 } as never))
+        .code,
+    ).toBe('ISING_INVALID_ARGUMENT');
+    expect(transferMatrixSampler.create({ bandwidth: 16 }).capabilities).toEqual({
+      exact: true,
+      maxSpins: 4096,
+      async: false,
+      deterministic: true,
+    });
   });
 
   it('should check the upstream gradient of its VJP', () => {
     const est = estimateTransferMatrix(randomBanded(3, 4, 1, 1, 1, 1), { bandwidth: 1 });
     expect(thrownBy(() => est.vjp(new Float64Array(3))).code).toBe('ISING_SHAPE_MISMATCH');
-    expect(thrownBy(() => est.vjp(Float64Array.of(Number.NaN, 0, 0, 0, 0, 0, 0, 0))).code).toBe('ISING_NOT_FINITE');
+    expect(thrownBy(() => est.vjp(Float64Array.of(Number.NaN, 0, 0, 0, 0, 0, 0, 0))).code).toBe(
+      'ISING_NOT_FINITE',
+    );
   });
 });
 
 // Exact: held to rounding error, at the default bandwidth and at the narrowest one the B = 2, T = 4 random batch fits.
-describeSamplerConformance(transferMatrixSampler, { tolerance: { magnetization: 1e-12, gradient: 1e-12 } });
-describeSamplerConformance(transferMatrixSampler, { createOptions: { bandwidth: 3 }, tolerance: { magnetization: 1e-12, gradient: 1e-12 }, seed: 2 });
+describeSamplerConformance(transferMatrixSampler, {
+  tolerance: { magnetization: 1e-12, gradient: 1e-12 },
+});
+describeSamplerConformance(transferMatrixSampler, {
+  createOptions: { bandwidth: 3 },
+  tolerance: { magnetization: 1e-12, gradient: 1e-12 },
+  seed: 2,
+});

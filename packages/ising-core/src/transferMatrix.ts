@@ -3,16 +3,33 @@ import { echo } from './echo.js';
 import { IsingError } from './errors.js';
 import { LINEAR_RANGE, MESSAGE_BUDGET, runChain } from './internal/kernels/transferKernel.js';
 import type { ChainProblem } from './internal/kernels/transferKernel.js';
-import { bandTables, foldBandGrad, linearForward, linearScratch, linearVjp } from './internal/kernels/transferLinear.js';
+import {
+  bandTables,
+  foldBandGrad,
+  linearForward,
+  linearScratch,
+  linearVjp,
+} from './internal/kernels/transferLinear.js';
 import type { BandTables } from './internal/kernels/transferLinear.js';
 import { wasmTransferForward, wasmTransferVjp } from './internal/kernels/transferWasm.js';
 import { resolveThreads } from './internal/kernels/exactBatch.js';
-import { splitThreadsOption, threadedEstimate, TRANSFER_AUTO_MIN_COST } from './internal/threadedEstimate.js';
+import {
+  splitThreadsOption,
+  threadedEstimate,
+  TRANSFER_AUTO_MIN_COST,
+} from './internal/threadedEstimate.js';
 import type { ThreadsOption } from './internal/threadedEstimate.js';
 import { assertGradMagnetization, maxSpinsOf } from './internal/vjpInput.js';
 import { assertPluginOptions, optionKeys } from './pluginOptions.js';
 import { defineSamplerPlugin } from './registry.js';
-import type { BatchEstimate, IsingBatch, IsingGradients, Sampler, SamplerCapabilities, SamplerPlugin } from './types.js';
+import type {
+  BatchEstimate,
+  IsingBatch,
+  IsingGradients,
+  Sampler,
+  SamplerCapabilities,
+  SamplerPlugin,
+} from './types.js';
 
 /** Options of {@link estimateTransferMatrix} and the {@link transferMatrixSampler} plugin. */
 export interface TransferMatrixOptions {
@@ -38,13 +55,21 @@ export const TRANSFER_MATRIX_SPIN_LIMIT = 4096;
 
 const NAME = 'transfer-matrix';
 const KNOWN = optionKeys<TransferMatrixOptions>({ bandwidth: true });
-const capabilities: SamplerCapabilities = { exact: true, maxSpins: TRANSFER_MATRIX_SPIN_LIMIT, async: false, deterministic: true };
+const capabilities: SamplerCapabilities = {
+  exact: true,
+  maxSpins: TRANSFER_MATRIX_SPIN_LIMIT,
+  async: false,
+  deterministic: true,
+};
 
 function resolveBandwidth(options: TransferMatrixOptions): number {
   assertPluginOptions(NAME, options, KNOWN);
   const w: unknown = options.bandwidth ?? DEFAULT_BANDWIDTH;
   if (typeof w !== 'number' || !Number.isInteger(w) || w < 0) {
-    throw new IsingError('ISING_INVALID_ARGUMENT', `${NAME} option bandwidth must be an integer ≥ 0, got ${echo(w)}`);
+    throw new IsingError(
+      'ISING_INVALID_ARGUMENT',
+      `${NAME} option bandwidth must be an integer ≥ 0, got ${echo(w)}`,
+    );
   }
   if (w > MAX_BANDWIDTH) {
     throw new IsingError(
@@ -59,11 +84,23 @@ function resolveBandwidth(options: TransferMatrixOptions): number {
 /** Re-validates the batch, applies the spin limit and refuses couplings outside the band. */
 function validate(batch: IsingBatch, bandwidth: number): IsingBatch {
   if (batch === null || typeof batch !== 'object' || !(batch.spins instanceof Int32Array)) {
-    throw new IsingError('ISING_INVALID_ARGUMENT', `${NAME} needs an IsingBatch (build it with createIsingBatch or causalBatch)`);
+    throw new IsingError(
+      'ISING_INVALID_ARGUMENT',
+      `${NAME} needs an IsingBatch (build it with createIsingBatch or causalBatch)`,
+    );
   }
-  const checked = createIsingBatch({ fields: batch.fields, couplings: batch.couplings, spins: batch.spins, stride: batch.stride, beta: batch.beta });
+  const checked = createIsingBatch({
+    fields: batch.fields,
+    couplings: batch.couplings,
+    spins: batch.spins,
+    stride: batch.stride,
+    beta: batch.beta,
+  });
   if (checked.size !== batch.size) {
-    throw new IsingError('ISING_SHAPE_MISMATCH', `batch.size is ${batch.size} but it lists ${checked.size} spin counts`);
+    throw new IsingError(
+      'ISING_SHAPE_MISMATCH',
+      `batch.size is ${batch.size} but it lists ${checked.size} spin counts`,
+    );
   }
   const used = maxSpinsOf(checked);
   if (used > TRANSFER_MATRIX_SPIN_LIMIT) {
@@ -95,7 +132,8 @@ function chainOf(batch: IsingBatch, q: number, bandwidth: number): ChainProblem 
   const W = Math.min(bandwidth, n - 1);
   const band = new Float64Array(n * W);
   for (let t = 0; t < n; t++) {
-    for (let b = Math.max(0, W - t); b < W; b++) band[t * W + b] = couplings[(t - W + b) * stride + t]!;
+    for (let b = Math.max(0, W - t); b < W; b++)
+      band[t * W + b] = couplings[(t - W + b) * stride + t]!;
   }
   return { n, window: W, beta, fields: batch.fields.subarray(q * stride, q * stride + n), band };
 }
@@ -129,7 +167,10 @@ function chainOf(batch: IsingBatch, q: number, bandwidth: number): ChainProblem 
  * const est = estimateTransferMatrix(causalBatch(fields, couplings, { batch: 2, length }), { bandwidth: 1 });
  * const { fields: dh, couplings: dJ } = est.vjp(gradMagnetization);
  */
-export function estimateTransferMatrix(batch: IsingBatch, options: TransferMatrixOptions = {}): TransferMatrixEstimate {
+export function estimateTransferMatrix(
+  batch: IsingBatch,
+  options: TransferMatrixOptions = {},
+): TransferMatrixEstimate {
   const bandwidth = resolveBandwidth(options);
   const checked = validate(batch, bandwidth);
   const { size, stride, fields: hs, spins } = checked;
@@ -144,10 +185,20 @@ export function estimateTransferMatrix(batch: IsingBatch, options: TransferMatri
     // from the sampler's `threads` option (the shared worker pool), never from here.
     const wasmForward = wasmTransferForward(tables);
     if (wasmForward !== undefined) {
-      for (const q of linear) logPartition[q] = wasmForward(hs, q * stride, spins[q]!, magnetization, q * stride);
+      for (const q of linear)
+        logPartition[q] = wasmForward(hs, q * stride, spins[q]!, magnetization, q * stride);
     } else {
       const scratch = linearScratch(tables, false);
-      for (const q of linear) logPartition[q] = linearForward(tables, hs, q * stride, spins[q]!, scratch, magnetization, q * stride);
+      for (const q of linear)
+        logPartition[q] = linearForward(
+          tables,
+          hs,
+          q * stride,
+          spins[q]!,
+          scratch,
+          magnetization,
+          q * stride,
+        );
     }
   }
   for (let q = 0; q < size; q++) {
@@ -165,7 +216,8 @@ export function estimateTransferMatrix(batch: IsingBatch, options: TransferMatri
       const couplings = new Float64Array(stride * stride);
       const addBand = (dBand: Float64Array, n: number, W: number): void => {
         for (let t = 0; t < n; t++) {
-          for (let b = Math.max(0, W - t); b < W; b++) couplings[(t - W + b) * stride + t]! += dBand[t * W + b]!;
+          for (let b = Math.max(0, W - t); b < W; b++)
+            couplings[(t - W + b) * stride + t]! += dBand[t * W + b]!;
         }
       };
       if (fast !== undefined) {
@@ -175,11 +227,25 @@ export function estimateTransferMatrix(batch: IsingBatch, options: TransferMatri
         const acc0 = new Float64Array(n);
         const wasm = wasmTransferVjp(tables);
         if (wasm !== undefined) {
-          for (const q of linear) wasm.run(hs, q * stride, gradMagnetization, q * stride, spins[q]!, fields, q * stride);
+          for (const q of linear)
+            wasm.run(hs, q * stride, gradMagnetization, q * stride, spins[q]!, fields, q * stride);
           wasm.collect(acc, acc0);
         } else {
           const scratch = linearScratch(tables, true);
-          for (const q of linear) linearVjp(tables, hs, q * stride, gradMagnetization, q * stride, spins[q]!, scratch, fields, q * stride, acc, acc0);
+          for (const q of linear)
+            linearVjp(
+              tables,
+              hs,
+              q * stride,
+              gradMagnetization,
+              q * stride,
+              spins[q]!,
+              scratch,
+              fields,
+              q * stride,
+              acc,
+              acc0,
+            );
         }
         const dBand = new Float64Array(n * W);
         foldBandGrad(acc, acc0, n, W, dBand);
@@ -205,14 +271,18 @@ export function estimateTransferMatrix(batch: IsingBatch, options: TransferMatri
  * problem qualifies, when `W = 0`, or when the stored messages would exceed the message budget
  * (those runs keep `runChain`, which checkpoints).
  */
-function fastPath(batch: IsingBatch, bandwidth: number): { tables: BandTables; linear: Uint8Array } | undefined {
+function fastPath(
+  batch: IsingBatch,
+  bandwidth: number,
+): { tables: BandTables; linear: Uint8Array } | undefined {
   const used = maxSpinsOf(batch);
   const W = Math.min(bandwidth, used - 1);
   if (W < 1 || used * 2 ** W > MESSAGE_BUDGET) return undefined;
   const { stride, couplings, beta, size } = batch;
   const band = new Float64Array(used * W);
   for (let t = 0; t < used; t++) {
-    for (let b = Math.max(0, W - t); b < W; b++) band[t * W + b] = couplings[(t - W + b) * stride + t]!;
+    for (let b = Math.max(0, W - t); b < W; b++)
+      band[t * W + b] = couplings[(t - W + b) * stride + t]!;
   }
   // The dynamic-range bound of runChain for every problem in O(n) each: the coupling part of each
   // spin's row, Σ |J| over its band at the longest length, is shared (at a shorter length it can only
@@ -258,21 +328,35 @@ function fastPath(batch: IsingBatch, bandwidth: number): { tables: BandTables; l
  * const sampler = registry.require('transfer-matrix').create({ bandwidth: 4 });
  * const { magnetization, vjp } = sampler.estimate(causalBatch(fields, bandedCouplings, { batch: 4, length: 512 }));
  */
-export const transferMatrixSampler: SamplerPlugin<TransferMatrixOptions & ThreadsOption, Sampler, 'transfer-matrix'> = defineSamplerPlugin<TransferMatrixOptions & ThreadsOption, Sampler, 'transfer-matrix'>({
+export const transferMatrixSampler: SamplerPlugin<
+  TransferMatrixOptions & ThreadsOption,
+  Sampler,
+  'transfer-matrix'
+> = defineSamplerPlugin<TransferMatrixOptions & ThreadsOption, Sampler, 'transfer-matrix'>({
   name: NAME,
   version: '0.1.0',
-  description: 'Exact Boltzmann moments and gradients for banded couplings by a forward–backward pass; O(n · 2^w) per problem.',
+  description:
+    'Exact Boltzmann moments and gradients for banded couplings by a forward–backward pass; O(n · 2^w) per problem.',
   capabilities,
   create(options: TransferMatrixOptions & ThreadsOption = {}): Sampler {
     const { threads: requested, rest } = splitThreadsOption(options);
     const bandwidth = resolveBandwidth(rest);
     const threads = resolveThreads(requested, `${NAME} option threads`);
-    const single = (batch: IsingBatch): TransferMatrixEstimate => estimateTransferMatrix(batch, { bandwidth });
+    const single = (batch: IsingBatch): TransferMatrixEstimate =>
+      estimateTransferMatrix(batch, { bandwidth });
     // The pool's cost measure is Σ n. 'auto' splits from Σ n ≥ 2^14 at w ≤ 1 (measured) and from
     // 2^20 window-state steps, Σ n · 2^w, at w ≥ 2 (measured at w = 8 with bench/threadedSamplers.bench.ts:
     // 12 × 16, 4·10^5 steps, 0.75×; 12 × 32, 1.6·10^6 steps, 1.5×).
-    const autoMinCost = bandwidth < 2 ? TRANSFER_AUTO_MIN_COST : Math.ceil(2 ** 20 / 2 ** bandwidth);
-    const spec = { sampler: NAME, options: { bandwidth }, threads, autoMinCost, keepSequences: false, single } as const;
+    const autoMinCost =
+      bandwidth < 2 ? TRANSFER_AUTO_MIN_COST : Math.ceil(2 ** 20 / 2 ** bandwidth);
+    const spec = {
+      sampler: NAME,
+      options: { bandwidth },
+      threads,
+      autoMinCost,
+      keepSequences: false,
+      single,
+    } as const;
     return {
       name: NAME,
       capabilities,

@@ -124,7 +124,11 @@ export interface Sampler {
  * A sampler plugin: a plain object the application registers in a
  * {@link SamplerRegistry}. A third-party plugin is a module whose default export is one.
  */
-export interface SamplerPlugin<TOptions = Record<string, unknown>, TSampler extends Sampler = Sampler, TName extends string = string> {
+export interface SamplerPlugin<
+  TOptions = Record<string, unknown>,
+  TSampler extends Sampler = Sampler,
+  TName extends string = string,
+> {
   /** Unique name the bench and registry use (`'exact'`, `'gibbs'`, `'dqa'`, …); a literal type names it in a typed registry. */
   readonly name: TName;
   readonly version: string;
@@ -155,7 +159,9 @@ export type SamplerPluginMap = { readonly [name: string]: AnySamplerPlugin };
  */
 export interface SamplerRegistry<TPlugins extends SamplerPluginMap = {}> {
   /** Adds a plugin; throws `ISING_SAMPLER_DUPLICATE` on a taken name, `ISING_REGISTRY_FROZEN` after `freeze()`. */
-  register<P extends AnySamplerPlugin>(plugin: P): SamplerRegistry<TPlugins & { readonly [K in P['name']]: P }>;
+  register<P extends AnySamplerPlugin>(
+    plugin: P,
+  ): SamplerRegistry<TPlugins & { readonly [K in P['name']]: P }>;
   /** The plugin of that name, or `undefined`. */
   get<K extends keyof TPlugins & string>(name: K): TPlugins[K] | undefined;
   get(name: string): AnySamplerPlugin | undefined;

@@ -5,7 +5,10 @@ import { IsingError } from './errors.js';
  */
 export interface WebWorkerLike {
   postMessage(message: unknown, transfer: Transferable[]): void;
-  addEventListener(type: 'message' | 'error' | 'messageerror', listener: (event: { data?: unknown; message?: string }) => void): void;
+  addEventListener(
+    type: 'message' | 'error' | 'messageerror',
+    listener: (event: { data?: unknown; message?: string }) => void,
+  ): void;
   terminate(): void;
 }
 
@@ -39,7 +42,10 @@ let factory: WorkerFactory | undefined;
  */
 export function setWorkerFactory(create: WorkerFactory | undefined): void {
   if (create !== undefined && typeof create !== 'function') {
-    throw new IsingError('ISING_INVALID_ARGUMENT', `setWorkerFactory takes a function that returns a Worker, or undefined; got ${typeof create}`);
+    throw new IsingError(
+      'ISING_INVALID_ARGUMENT',
+      `setWorkerFactory takes a function that returns a Worker, or undefined; got ${typeof create}`,
+    );
   }
   factory = create;
 }

@@ -12,12 +12,31 @@ describe('dimodBqmJson', () => {
   });
 
   it('should order interactions head < tail lexicographically and refuse bad input', () => {
-    const json = dimodBqmJson({ linear: [0, 0, 0], quadratic: [[2, 1, 0.5], [0, 2, 1.5], [1, 0, -2]] });
+    const json = dimodBqmJson({
+      linear: [0, 0, 0],
+      quadratic: [
+        [2, 1, 0.5],
+        [0, 2, 1.5],
+        [1, 0, -2],
+      ],
+    });
     expect(json.quadratic_head).toEqual([0, 0, 1]);
     expect(json.quadratic_tail).toEqual([1, 2, 2]);
     expect(json.quadratic_biases).toEqual([-2, 1.5, 0.5]);
-    for (const model of [{ linear: [Number.NaN], quadratic: [] }, { linear: [0, 0], quadratic: [[0, 0, 1]] as [number, number, number][] }, { linear: [0, 0], quadratic: [[0, 1, 1], [1, 0, 2]] as [number, number, number][] }]) {
-      expect(() => dimodBqmJson(model)).toThrow(expect.objectContaining({ code: 'ADAPTER_INVALID_ARGUMENT' }));
+    for (const model of [
+      { linear: [Number.NaN], quadratic: [] },
+      { linear: [0, 0], quadratic: [[0, 0, 1]] as [number, number, number][] },
+      {
+        linear: [0, 0],
+        quadratic: [
+          [0, 1, 1],
+          [1, 0, 2],
+        ] as [number, number, number][],
+      },
+    ]) {
+      expect(() => dimodBqmJson(model)).toThrow(
+        expect.objectContaining({ code: 'ADAPTER_INVALID_ARGUMENT' }),
+      );
     }
   });
 });
@@ -36,7 +55,9 @@ describe('batchProblemToBqm', () => {
       const spin = (j: number) => ((s >> j) & 1 ? 1 : -1);
       let e = bqm.offset;
       bqm.linear_biases.forEach((h, j) => (e += h * spin(j)));
-      bqm.quadratic_biases.forEach((J, k) => (e += J * spin(bqm.quadratic_head[k]!) * spin(bqm.quadratic_tail[k]!)));
+      bqm.quadratic_biases.forEach(
+        (J, k) => (e += J * spin(bqm.quadratic_head[k]!) * spin(bqm.quadratic_tail[k]!)),
+      );
       return Math.exp(-e);
     });
     const z = weights.reduce((a, b) => a + b, 0);
@@ -44,6 +65,8 @@ describe('batchProblemToBqm', () => {
     const second = batchProblemToBqm(batch, 1);
     expect(second.num_variables).toBe(2);
     expect(second.quadratic_biases).toEqual([-0.9 * 1.7]);
-    expect(() => batchProblemToBqm(batch, 2)).toThrow(expect.objectContaining({ code: 'ADAPTER_INVALID_ARGUMENT' }));
+    expect(() => batchProblemToBqm(batch, 2)).toThrow(
+      expect.objectContaining({ code: 'ADAPTER_INVALID_ARGUMENT' }),
+    );
   });
 });

@@ -30,7 +30,12 @@ export interface DimodBqmJson {
  * @example
  * dimodBqmJson({ labels: ['a', 'b'], linear: [-1, 1], quadratic: [[0, 1, -1]] });
  */
-export function dimodBqmJson(model: { labels?: readonly (string | number)[]; linear: readonly number[]; quadratic: readonly (readonly [number, number, number])[]; offset?: number }): DimodBqmJson {
+export function dimodBqmJson(model: {
+  labels?: readonly (string | number)[];
+  linear: readonly number[];
+  quadratic: readonly (readonly [number, number, number])[];
+  offset?: number;
+}): DimodBqmJson {
   const n = model.linear.length;
   const labels = model.labels ?? Array.from({ length: n }, (_, i) => i);
   if (labels.length !== n) throw invalidArgument(`${labels.length} labels for ${n} linear biases`);
@@ -41,10 +46,22 @@ export function dimodBqmJson(model: { labels?: readonly (string | number)[]; lin
   if (!Number.isFinite(offset)) throw invalidArgument(`offset is ${offset}`);
   const seen = new Set<string>();
   const edges = model.quadratic.map(([u, v, bias]) => {
-    if (!Number.isInteger(u) || !Number.isInteger(v) || u < 0 || v < 0 || u >= n || v >= n || u === v) throw invalidArgument(`interaction (${u}, ${v}) is not a pair of distinct variable indices below ${n}`);
+    if (
+      !Number.isInteger(u) ||
+      !Number.isInteger(v) ||
+      u < 0 ||
+      v < 0 ||
+      u >= n ||
+      v >= n ||
+      u === v
+    )
+      throw invalidArgument(
+        `interaction (${u}, ${v}) is not a pair of distinct variable indices below ${n}`,
+      );
     if (!Number.isFinite(bias)) throw invalidArgument(`quadratic bias of (${u}, ${v}) is ${bias}`);
     const [head, tail] = u < v ? [u, v] : [v, u];
-    if (seen.has(`${head},${tail}`)) throw invalidArgument(`interaction (${head}, ${tail}) is given twice`);
+    if (seen.has(`${head},${tail}`))
+      throw invalidArgument(`interaction (${head}, ${tail}) is given twice`);
     seen.add(`${head},${tail}`);
     return [head, tail, bias] as const;
   });
@@ -79,7 +96,8 @@ export function dimodBqmJson(model: { labels?: readonly (string | number)[]; lin
  * // Python: dimod.BinaryQuadraticModel.from_serializable(json.load(open('p0.bqm.json')))
  */
 export function batchProblemToBqm(batch: IsingBatch, q: number): DimodBqmJson {
-  if (!Number.isInteger(q) || q < 0 || q >= batch.size) throw invalidArgument(`problem index ${q} is outside the batch of ${batch.size}`);
+  if (!Number.isInteger(q) || q < 0 || q >= batch.size)
+    throw invalidArgument(`problem index ${q} is outside the batch of ${batch.size}`);
   const n = batch.spins[q]!;
   const { stride, beta } = batch;
   const linear = Array.from({ length: n }, (_, j) => -beta * batch.fields[q * stride + j]! + 0);

@@ -15,18 +15,30 @@ import { invalidArgument } from './errors.js';
  * @example
  * fs.writeFileSync('p0.qasm', await batchProblemToQasm(batch, 0, { tau: 8, steps: 32 }));
  */
-export async function batchProblemToQasm(batch: IsingBatch, q: number, anneal: BraketSamplerOptions['anneal'] = {}): Promise<string> {
-  if (!Number.isInteger(q) || q < 0 || q >= batch.size) throw invalidArgument(`problem index ${q} is outside the batch of ${batch.size}`);
+export async function batchProblemToQasm(
+  batch: IsingBatch,
+  q: number,
+  anneal: BraketSamplerOptions['anneal'] = {},
+): Promise<string> {
+  if (!Number.isInteger(q) || q < 0 || q >= batch.size)
+    throw invalidArgument(`problem index ${q} is outside the batch of ${batch.size}`);
   const { toQasm3 } = await import('@boltzmann/dqa-sim');
   const n = batch.spins[q]!;
   const { stride } = batch;
   const fields = Array.from(batch.fields.subarray(q * stride, q * stride + n));
   const couplings = new Float64Array(n * n);
-  for (let u = 0; u < n; u++) for (let v = u + 1; v < n; v++) couplings[u * n + v] = batch.couplings[u * stride + v]!;
-  return toQasm3({ fields, couplings }, { calibrate: 'linear-response', ...anneal, beta: batch.beta, dialect: 'braket' });
+  for (let u = 0; u < n; u++)
+    for (let v = u + 1; v < n; v++) couplings[u * n + v] = batch.couplings[u * stride + v]!;
+  return toQasm3(
+    { fields, couplings },
+    { calibrate: 'linear-response', ...anneal, beta: batch.beta, dialect: 'braket' },
+  );
 }
 
 /** The CreateQuantumTask `action` of an OpenQASM 3 program (`braket.ir.openqasm.program` v1). */
 export function openQasmAction(source: string): string {
-  return JSON.stringify({ braketSchemaHeader: { name: 'braket.ir.openqasm.program', version: '1' }, source });
+  return JSON.stringify({
+    braketSchemaHeader: { name: 'braket.ir.openqasm.program', version: '1' },
+    source,
+  });
 }

@@ -18,19 +18,26 @@ const isBit = (v: unknown): v is 0 | 1 => v === 0 || v === 1;
  */
 export function decodeBraketResults(result: unknown, n: number): SampleSet {
   const r = result as Record<string, unknown> | null;
-  if (r === null || typeof r !== 'object' || Array.isArray(r)) throw malformed('results.json is not a JSON object');
+  if (r === null || typeof r !== 'object' || Array.isArray(r))
+    throw malformed('results.json is not a JSON object');
   const header = r.braketSchemaHeader as { name?: unknown } | undefined;
   if (header?.name !== 'braket.task_result.gate_model_task_result') {
-    throw malformed(`results.json has schema ${echo(header?.name)}, expected "braket.task_result.gate_model_task_result"`);
+    throw malformed(
+      `results.json has schema ${echo(header?.name)}, expected "braket.task_result.gate_model_task_result"`,
+    );
   }
   const qubits = r.measuredQubits;
-  if (!Array.isArray(qubits) || !qubits.every((x) => Number.isInteger(x))) throw malformed('results.json lacks an integer measuredQubits array');
+  if (!Array.isArray(qubits) || !qubits.every((x) => Number.isInteger(x)))
+    throw malformed('results.json lacks an integer measuredQubits array');
   const column = new Int32Array(n).fill(-1);
   qubits.forEach((qubit: number, k) => {
     if (qubit >= 0 && qubit < n) column[qubit] = k;
   });
   const missing = column.findIndex((c) => c < 0);
-  if (missing >= 0) throw malformed(`results.json measured qubits ${echo(qubits)} but spin ${missing} needs qubit ${missing}`);
+  if (missing >= 0)
+    throw malformed(
+      `results.json measured qubits ${echo(qubits)} but spin ${missing} needs qubit ${missing}`,
+    );
   const counts = new Map<string, number>();
   const add = (bits: ArrayLike<unknown>, weight: number): void => {
     let key = '';
@@ -38,25 +45,40 @@ export function decodeBraketResults(result: unknown, n: number): SampleSet {
     counts.set(key, (counts.get(key) ?? 0) + weight);
   };
   if (Array.isArray(r.measurements)) {
-    if (r.measurements.length === 0) throw malformed('results.json has an empty measurements array');
+    if (r.measurements.length === 0)
+      throw malformed('results.json has an empty measurements array');
     r.measurements.forEach((row: unknown, i) => {
       if (!Array.isArray(row) || row.length !== qubits.length || !row.every(isBit)) {
-        throw malformed(`results.json measurements[${i}] is not a row of ${qubits.length} bits: ${echo(row, 80)}`);
+        throw malformed(
+          `results.json measurements[${i}] is not a row of ${qubits.length} bits: ${echo(row, 80)}`,
+        );
       }
       add(row, 1);
     });
-  } else if (r.measurementProbabilities !== null && typeof r.measurementProbabilities === 'object') {
+  } else if (
+    r.measurementProbabilities !== null &&
+    typeof r.measurementProbabilities === 'object'
+  ) {
     const shots = (r.taskMetadata as { shots?: unknown } | undefined)?.shots;
-    if (typeof shots !== 'number' || !(shots > 0)) throw malformed('results.json has measurementProbabilities but no positive taskMetadata.shots');
+    if (typeof shots !== 'number' || !(shots > 0))
+      throw malformed(
+        'results.json has measurementProbabilities but no positive taskMetadata.shots',
+      );
     let total = 0;
     for (const [key, p] of Object.entries(r.measurementProbabilities as Record<string, unknown>)) {
-      if (key.length !== qubits.length || !/^[01]+$/.test(key) || typeof p !== 'number' || !(p >= 0 && p <= 1)) {
+      if (
+        key.length !== qubits.length ||
+        !/^[01]+$/.test(key) ||
+        typeof p !== 'number' ||
+        !(p >= 0 && p <= 1)
+      ) {
         throw malformed(`results.json measurementProbabilities has entry ${echo(key)}: ${echo(p)}`);
       }
       total += p;
       add([...key].map(Number), p * shots);
     }
-    if (Math.abs(total - 1) > 1e-6) throw malformed(`results.json measurementProbabilities sum to ${total}, not 1`);
+    if (Math.abs(total - 1) > 1e-6)
+      throw malformed(`results.json measurementProbabilities sum to ${total}, not 1`);
   } else {
     throw malformed('results.json has neither measurements nor measurementProbabilities');
   }

@@ -1,32 +1,62 @@
 import { randomUUID } from 'node:crypto';
-import type { BraketClient, BraketClientConfig, CreateQuantumTaskCommandInput } from '@aws-sdk/client-braket';
+import type {
+  BraketClient,
+  BraketClientConfig,
+  CreateQuantumTaskCommandInput,
+} from '@aws-sdk/client-braket';
 import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
 import type { QasmOptions } from '@boltzmann/dqa-sim';
 import { createRng, echo } from '@boltzmann/ising-core';
-import type { IsingBatch, SampleResult, SampleSet, Sampler, SamplerCapabilities, SamplerPlugin } from '@boltzmann/ising-core';
+import type {
+  IsingBatch,
+  SampleResult,
+  SampleSet,
+  Sampler,
+  SamplerCapabilities,
+  SamplerPlugin,
+} from '@boltzmann/ising-core';
 import { batchProblemToQasm, openQasmAction } from './braketQasm.js';
 import { decodeBraketResults } from './braketResults.js';
 import { classifyBraketError } from './classifyBraketError.js';
 import { createDryRunWriter, dryRunError, dryRunFallback } from './dryRun.js';
 import type { DryRunOptions } from './dryRun.js';
 import { AdapterError, invalidArgument, isAdapterError, malformed } from './errors.js';
-import { DEFAULT_BRAKET_MAX_RESPONSE_BYTES, DEFAULT_BRAKET_MAX_RESULT_BYTES, limitResponses, readResultsJson } from './internal/braketClients.js';
+import {
+  DEFAULT_BRAKET_MAX_RESPONSE_BYTES,
+  DEFAULT_BRAKET_MAX_RESULT_BYTES,
+  limitResponses,
+  readResultsJson,
+} from './internal/braketClients.js';
 import { BRAKET_ANNEAL_KEYS, BRAKET_OPTION_KEYS } from './internal/optionKeys.js';
-import { assertAdapterOptions, assertBatchFits, assertKnownOptions, httpUrl, positiveInt } from './internal/options.js';
+import {
+  assertAdapterOptions,
+  assertBatchFits,
+  assertKnownOptions,
+  httpUrl,
+  positiveInt,
+} from './internal/options.js';
 import { resolveRetry, runDeadline, sleep, withRetry } from './internal/retry.js';
 import type { RetryPolicy } from './internal/retry.js';
 import type { PollBackoff } from './internal/dwaveRun.js';
 
-type Sdk = { braket: typeof import('@aws-sdk/client-braket'); s3: typeof import('@aws-sdk/client-s3') };
+type Sdk = {
+  braket: typeof import('@aws-sdk/client-braket');
+  s3: typeof import('@aws-sdk/client-s3');
+};
 let sdkPromise: Promise<Sdk> | undefined;
 
 /** The AWS SDK is loaded on first use: it is large, and dwave-only or dry-run users never need it. */
 function loadSdk(): Promise<Sdk> {
-  sdkPromise ??= Promise.all([import('@aws-sdk/client-braket'), import('@aws-sdk/client-s3')]).then(([braket, s3]) => ({ braket, s3 }));
+  sdkPromise ??= Promise.all([import('@aws-sdk/client-braket'), import('@aws-sdk/client-s3')]).then(
+    ([braket, s3]) => ({ braket, s3 }),
+  );
   return sdkPromise;
 }
 
-export { DEFAULT_BRAKET_MAX_RESPONSE_BYTES, DEFAULT_BRAKET_MAX_RESULT_BYTES } from './internal/braketClients.js';
+export {
+  DEFAULT_BRAKET_MAX_RESPONSE_BYTES,
+  DEFAULT_BRAKET_MAX_RESULT_BYTES,
+} from './internal/braketClients.js';
 
 /** Amazon Braket's managed state-vector simulator. */
 export const SV1_DEVICE_ARN = 'arn:aws:braket:::device/quantum-simulator/amazon/sv1';
@@ -99,7 +129,13 @@ export interface BraketSampler extends Sampler {
   lastRunInfo(): BraketRunInfo | undefined;
 }
 
-const capabilities = (maxSpins: number): SamplerCapabilities => ({ exact: false, maxSpins, async: true, deterministic: false, dryRun: true });
+const capabilities = (maxSpins: number): SamplerCapabilities => ({
+  exact: false,
+  maxSpins,
+  async: true,
+  deterministic: false,
+  dryRun: true,
+});
 
 /**
  * Creates a `braket` sampler: each batch problem becomes dqa-sim's DQA Trotter circuit in OpenQASM 3,
@@ -120,38 +156,81 @@ export function createBraketSampler(options: BraketSamplerOptions = {}): BraketS
   const deadlineMs = positiveInt(options.deadlineMs ?? 30 * 60_000, 'deadlineMs');
   const concurrency = positiveInt(options.concurrency ?? 4, 'concurrency');
   const timeoutMs = positiveInt(options.requestTimeoutMs ?? 30_000, 'requestTimeoutMs');
-  const maxResponseBytes = positiveInt(options.maxResponseBytes ?? DEFAULT_BRAKET_MAX_RESPONSE_BYTES, 'maxResponseBytes');
-  const maxResultBytes = positiveInt(options.maxResultBytes ?? DEFAULT_BRAKET_MAX_RESULT_BYTES, 'maxResultBytes');
+  const maxResponseBytes = positiveInt(
+    options.maxResponseBytes ?? DEFAULT_BRAKET_MAX_RESPONSE_BYTES,
+    'maxResponseBytes',
+  );
+  const maxResultBytes = positiveInt(
+    options.maxResultBytes ?? DEFAULT_BRAKET_MAX_RESULT_BYTES,
+    'maxResultBytes',
+  );
   if (options.endpoint !== undefined) httpUrl(options.endpoint, 'endpoint');
   if (options.s3Endpoint !== undefined) httpUrl(options.s3Endpoint, 's3Endpoint');
   const policy = resolveRetry(options.retry);
-  const backoff: PollBackoff = { initialMs: 250, factor: 1.5, maxMs: 5_000, ...options.pollBackoff };
+  const backoff: PollBackoff = {
+    initialMs: 250,
+    factor: 1.5,
+    maxMs: 5_000,
+    ...options.pollBackoff,
+  };
   const prefix = options.outputS3KeyPrefix ?? 'boltzmann-attention';
   const deviceRegion = /^arn:aws:braket:([a-z0-9-]+):/.exec(deviceArn)?.[1];
   const region = options.region ?? deviceRegion ?? process.env.AWS_REGION ?? 'us-east-1';
   const writer = options.dryRun ? createDryRunWriter(options.dryRun.dir) : undefined;
-  const fallback = options.dryRun ? dryRunFallback(options.dryRun, { calibrate: 'linear-response', ...options.anneal, shots, ...(options.seed === undefined ? {} : { seed: options.seed }) }) : undefined;
-  const bucket = options.outputS3Bucket ?? (writer ? `amazon-braket-${region}-<account-id>` : undefined);
-  if (bucket === undefined) throw invalidArgument('the braket sampler needs { outputS3Bucket } (the SDK convention is amazon-braket-<region>-<account-id>)');
+  const fallback = options.dryRun
+    ? dryRunFallback(options.dryRun, {
+        calibrate: 'linear-response',
+        ...options.anneal,
+        shots,
+        ...(options.seed === undefined ? {} : { seed: options.seed }),
+      })
+    : undefined;
+  const bucket =
+    options.outputS3Bucket ?? (writer ? `amazon-braket-${region}-<account-id>` : undefined);
+  if (bucket === undefined)
+    throw invalidArgument(
+      'the braket sampler needs { outputS3Bucket } (the SDK convention is amazon-braket-<region>-<account-id>)',
+    );
   const config = { region, maxAttempts: 1, ...options.clientConfig };
   let braket = options.braketClient;
   let s3 = options.s3Client;
   const rng = createRng(options.seed ?? Date.now());
   let last: BraketRunInfo | undefined;
 
-  const send = async <T>(what: string, run: (signal: AbortSignal) => Promise<T>, runSignal: AbortSignal): Promise<T> =>
-    withRetry(async () => {
-      const timeout = AbortSignal.timeout(timeoutMs);
-      try {
-        return await run(AbortSignal.any([timeout, runSignal]));
-      } catch (error) {
-        if (runSignal.aborted && isAdapterError(runSignal.reason)) throw runSignal.reason;
-        if (timeout.aborted) throw new AdapterError('ADAPTER_TIMEOUT', `${what} got no answer within ${timeoutMs} ms`, { reason: 'timeout', retryable: true, cause: error });
-        throw classifyBraketError(error, what);
-      }
-    }, policy, { signal: runSignal, rng });
+  const send = async <T>(
+    what: string,
+    run: (signal: AbortSignal) => Promise<T>,
+    runSignal: AbortSignal,
+  ): Promise<T> =>
+    withRetry(
+      async () => {
+        const timeout = AbortSignal.timeout(timeoutMs);
+        try {
+          return await run(AbortSignal.any([timeout, runSignal]));
+        } catch (error) {
+          if (runSignal.aborted && isAdapterError(runSignal.reason)) throw runSignal.reason;
+          if (timeout.aborted)
+            throw new AdapterError(
+              'ADAPTER_TIMEOUT',
+              `${what} got no answer within ${timeoutMs} ms`,
+              { reason: 'timeout', retryable: true, cause: error },
+            );
+          throw classifyBraketError(error, what);
+        }
+      },
+      policy,
+      { signal: runSignal, rng },
+    );
 
-  async function runTask(sdk: Sdk, batch: IsingBatch, q: number, signal: AbortSignal, arns: string[], keys: string[], pending: Set<string>): Promise<SampleSet> {
+  async function runTask(
+    sdk: Sdk,
+    batch: IsingBatch,
+    q: number,
+    signal: AbortSignal,
+    arns: string[],
+    keys: string[],
+    pending: Set<string>,
+  ): Promise<SampleSet> {
     const { CreateQuantumTaskCommand, GetQuantumTaskCommand } = sdk.braket;
     const { GetObjectCommand } = sdk.s3;
     const input: CreateQuantumTaskCommandInput = {
@@ -162,30 +241,60 @@ export function createBraketSampler(options: BraketSamplerOptions = {}): BraketS
       outputS3KeyPrefix: prefix,
       shots,
     };
-    const created = await send('CreateQuantumTask', (s) => braket!.send(new CreateQuantumTaskCommand(input), { abortSignal: s }), signal);
+    const created = await send(
+      'CreateQuantumTask',
+      (s) => braket!.send(new CreateQuantumTaskCommand(input), { abortSignal: s }),
+      signal,
+    );
     const arn = created.quantumTaskArn;
-    if (typeof arn !== 'string' || arn === '') throw malformed('CreateQuantumTask answered without a quantumTaskArn');
+    if (typeof arn !== 'string' || arn === '')
+      throw malformed('CreateQuantumTask answered without a quantumTaskArn');
     arns[q] = arn;
     pending.add(arn);
     for (let k = 0; ; k++) {
-      const task = await send(`GetQuantumTask ${arn}`, (s) => braket!.send(new GetQuantumTaskCommand({ quantumTaskArn: arn }), { abortSignal: s }), signal);
+      const task = await send(
+        `GetQuantumTask ${arn}`,
+        (s) => braket!.send(new GetQuantumTaskCommand({ quantumTaskArn: arn }), { abortSignal: s }),
+        signal,
+      );
       if (task.status === 'COMPLETED') {
         pending.delete(arn);
-        if (typeof task.outputS3Directory !== 'string') throw malformed(`GetQuantumTask ${arn} is COMPLETED without outputS3Directory`);
+        if (typeof task.outputS3Directory !== 'string')
+          throw malformed(`GetQuantumTask ${arn} is COMPLETED without outputS3Directory`);
         const key = `${task.outputS3Directory}/results.json`;
         keys[q] = key;
         const where = `s3://${task.outputS3Bucket ?? bucket}/${key}`;
         // The body is read inside send(), so the request deadline covers it too.
-        const parsed = await send(`GetObject ${where}`, async (s) => readResultsJson(await s3!.send(new GetObjectCommand({ Bucket: task.outputS3Bucket ?? bucket!, Key: key }), { abortSignal: s }), maxResultBytes, where), signal);
+        const parsed = await send(
+          `GetObject ${where}`,
+          async (s) =>
+            readResultsJson(
+              await s3!.send(
+                new GetObjectCommand({ Bucket: task.outputS3Bucket ?? bucket!, Key: key }),
+                { abortSignal: s },
+              ),
+              maxResultBytes,
+              where,
+            ),
+          signal,
+        );
         return decodeBraketResults(parsed, batch.spins[q]!);
       }
       if (task.status === 'FAILED') {
         pending.delete(arn);
-        throw new AdapterError('ADAPTER_PROBLEM_FAILED', `quantum task ${arn} FAILED: ${echo(task.failureReason ?? 'no failureReason', 300)}`, { reason: 'rejected', retryable: false });
+        throw new AdapterError(
+          'ADAPTER_PROBLEM_FAILED',
+          `quantum task ${arn} FAILED: ${echo(task.failureReason ?? 'no failureReason', 300)}`,
+          { reason: 'rejected', retryable: false },
+        );
       }
       if (task.status === 'CANCELLED' || task.status === 'CANCELLING') {
         pending.delete(arn);
-        throw new AdapterError('ADAPTER_PROBLEM_CANCELLED', `quantum task ${arn} was ${task.status}`, { reason: 'rejected', retryable: false });
+        throw new AdapterError(
+          'ADAPTER_PROBLEM_CANCELLED',
+          `quantum task ${arn} was ${task.status}`,
+          { reason: 'rejected', retryable: false },
+        );
       }
       await sleep(Math.min(backoff.maxMs, backoff.initialMs * backoff.factor ** k), signal);
     }
@@ -213,8 +322,21 @@ export function createBraketSampler(options: BraketSamplerOptions = {}): BraketS
     }
     const sdk = await loadSdk();
     const answers = { bytes: maxResponseBytes, option: 'maxResponseBytes' };
-    braket ??= limitResponses(new sdk.braket.BraketClient({ ...config, ...(options.endpoint ? { endpoint: options.endpoint } : {}) }), answers);
-    s3 ??= limitResponses(new sdk.s3.S3Client({ ...config, ...(options.s3Endpoint ? { endpoint: options.s3Endpoint, forcePathStyle: true } : {}) }), answers, { bytes: maxResultBytes, option: 'maxResultBytes' });
+    braket ??= limitResponses(
+      new sdk.braket.BraketClient({
+        ...config,
+        ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+      }),
+      answers,
+    );
+    s3 ??= limitResponses(
+      new sdk.s3.S3Client({
+        ...config,
+        ...(options.s3Endpoint ? { endpoint: options.s3Endpoint, forcePathStyle: true } : {}),
+      }),
+      answers,
+      { bytes: maxResultBytes, option: 'maxResultBytes' },
+    );
     const arns: string[] = [];
     const keys: string[] = [];
     const pending = new Set<string>();
@@ -224,7 +346,9 @@ export function createBraketSampler(options: BraketSamplerOptions = {}): BraketS
     const stop = new AbortController();
     const deadline = runDeadline(deadlineMs, 'braket sample() call', stop.signal);
     const { signal } = deadline;
-    deadline.signal.addEventListener('abort', () => stop.abort(deadline.signal.reason), { once: true });
+    deadline.signal.addEventListener('abort', () => stop.abort(deadline.signal.reason), {
+      once: true,
+    });
     let next = 0;
     try {
       const worker = async (): Promise<void> => {
@@ -245,7 +369,15 @@ export function createBraketSampler(options: BraketSamplerOptions = {}): BraketS
       return { kind: 'samples', sets };
     } catch (error) {
       await Promise.allSettled(
-        [...pending].map((arn) => braket!.send(new sdk.braket.CancelQuantumTaskCommand({ quantumTaskArn: arn, clientToken: randomUUID() }), { abortSignal: AbortSignal.timeout(5_000) })),
+        [...pending].map((arn) =>
+          braket!.send(
+            new sdk.braket.CancelQuantumTaskCommand({
+              quantumTaskArn: arn,
+              clientToken: randomUUID(),
+            }),
+            { abortSignal: AbortSignal.timeout(5_000) },
+          ),
+        ),
       );
       throw error;
     } finally {
@@ -277,7 +409,8 @@ export function createBraketSampler(options: BraketSamplerOptions = {}): BraketS
 export const braketSampler: SamplerPlugin<BraketSamplerOptions, BraketSampler, 'braket'> = {
   name: 'braket',
   version: '0.1.0',
-  description: 'Amazon Braket gate-model sampling of the DQA Trotter circuit (OpenQASM 3, SV1 by default)',
+  description:
+    'Amazon Braket gate-model sampling of the DQA Trotter circuit (OpenQASM 3, SV1 by default)',
   capabilities: capabilities(34),
   // AWS credentials (or their provider), and the ready-made SDK clients, whose config holds them.
   secretOptions: ['clientConfig.credentials', 'braketClient', 's3Client'],

@@ -16,14 +16,21 @@ export interface ChimeraShape {
  * also the qubit numbering D-Wave Chimera solvers use: `((row·columns + column)·2 + u)·shore + k`.
  * `u = 0` qubits couple vertically, `u = 1` qubits horizontally.
  */
-export function chimeraIndex(shape: ChimeraShape, row: number, column: number, u: 0 | 1, k: number): number {
+export function chimeraIndex(
+  shape: ChimeraShape,
+  row: number,
+  column: number,
+  u: 0 | 1,
+  k: number,
+): number {
   return ((row * shape.columns + column) * 2 + u) * shape.shore + k;
 }
 
 function assertShape(shape: ChimeraShape): void {
   for (const key of ['rows', 'columns', 'shore'] as const) {
     const v = shape[key];
-    if (!Number.isInteger(v) || v < 1) throw invalidArgument(`chimera ${key} must be a positive integer, got ${echo(v)}`);
+    if (!Number.isInteger(v) || v < 1)
+      throw invalidArgument(`chimera ${key} must be a positive integer, got ${echo(v)}`);
   }
 }
 
@@ -46,9 +53,11 @@ export function chimeraGraph(shape: ChimeraShape): SolverGraph {
   for (let i = 0; i < rows; i++) {
     for (let j = 0; j < columns; j++) {
       for (let k = 0; k < shore; k++) {
-        for (let l = 0; l < shore; l++) add(chimeraIndex(shape, i, j, 0, k), chimeraIndex(shape, i, j, 1, l));
+        for (let l = 0; l < shore; l++)
+          add(chimeraIndex(shape, i, j, 0, k), chimeraIndex(shape, i, j, 1, l));
         if (i + 1 < rows) add(chimeraIndex(shape, i, j, 0, k), chimeraIndex(shape, i + 1, j, 0, k));
-        if (j + 1 < columns) add(chimeraIndex(shape, i, j, 1, k), chimeraIndex(shape, i, j + 1, 1, k));
+        if (j + 1 < columns)
+          add(chimeraIndex(shape, i, j, 1, k), chimeraIndex(shape, i, j + 1, 1, k));
       }
     }
   }
@@ -78,20 +87,38 @@ export function chimeraCliqueCapacity(shape: ChimeraShape): number {
  * @example
  * const chains = chimeraCliqueEmbedding(12, { rows: 16, columns: 16, shore: 4 }); // 12 chains of 4 qubits
  */
-export function chimeraCliqueEmbedding(n: number, shape: ChimeraShape, graph: SolverGraph = chimeraGraph(shape)): Embedding {
+export function chimeraCliqueEmbedding(
+  n: number,
+  shape: ChimeraShape,
+  graph: SolverGraph = chimeraGraph(shape),
+): Embedding {
   assertShape(shape);
-  if (!Number.isInteger(n) || n < 1) throw invalidArgument(`clique size must be a positive integer, got ${echo(n)}`);
+  if (!Number.isInteger(n) || n < 1)
+    throw invalidArgument(`clique size must be a positive integer, got ${echo(n)}`);
   const capacity = chimeraCliqueCapacity(shape);
   if (n > capacity) {
-    throw new AdapterError('ADAPTER_EMBEDDING', `K_${n} does not fit the Chimera clique layout of ${shape.rows}×${shape.columns}×${shape.shore} (capacity ${capacity}); pass an explicit embedding`, {
+    throw new AdapterError(
+      'ADAPTER_EMBEDDING',
+      `K_${n} does not fit the Chimera clique layout of ${shape.rows}×${shape.columns}×${shape.shore} (capacity ${capacity}); pass an explicit embedding`,
+      {
+        reason: 'rejected',
+        retryable: false,
+      },
+    );
+  }
+  const found = cliqueLayout(
+    n,
+    shape,
+    (row, column, u, k) => chimeraIndex(shape, row, column, u, k),
+    graph,
+  );
+  if (found) return found;
+  throw new AdapterError(
+    'ADAPTER_EMBEDDING',
+    `no placement of the K_${n} clique layout avoids the solver's missing qubits and couplers; pass an explicit embedding`,
+    {
       reason: 'rejected',
       retryable: false,
-    });
-  }
-  const found = cliqueLayout(n, shape, (row, column, u, k) => chimeraIndex(shape, row, column, u, k), graph);
-  if (found) return found;
-  throw new AdapterError('ADAPTER_EMBEDDING', `no placement of the K_${n} clique layout avoids the solver's missing qubits and couplers; pass an explicit embedding`, {
-    reason: 'rejected',
-    retryable: false,
-  });
+    },
+  );
 }

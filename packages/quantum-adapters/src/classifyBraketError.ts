@@ -43,7 +43,16 @@ const BY_NAME: Readonly<Record<string, Row>> = {
   AbortError: TIMEOUT,
 };
 
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
 
 // The SDK does not follow redirects (its Node handler is plain node:http), so a 3xx arrives as an error.
 const REDIRECT: Row = ['ADAPTER_REDIRECT_REFUSED', 'rejected', false];
@@ -76,21 +85,44 @@ function byStatus(status: number): Row | undefined {
  */
 export function classifyBraketError(error: unknown, what = 'Braket request'): AdapterError {
   if (isAdapterError(error)) return error;
-  const e = (error ?? {}) as { name?: unknown; message?: unknown; code?: unknown; cause?: { code?: unknown }; $metadata?: { httpStatusCode?: unknown }; $responseBodyText?: unknown };
+  const e = (error ?? {}) as {
+    name?: unknown;
+    message?: unknown;
+    code?: unknown;
+    cause?: { code?: unknown };
+    $metadata?: { httpStatusCode?: unknown };
+    $responseBodyText?: unknown;
+  };
   const name = typeof e.name === 'string' ? e.name : '';
-  const status = typeof e.$metadata?.httpStatusCode === 'number' ? e.$metadata.httpStatusCode : undefined;
-  const code = typeof e.code === 'string' ? e.code : typeof e.cause?.code === 'string' ? e.cause.code : '';
+  const status =
+    typeof e.$metadata?.httpStatusCode === 'number' ? e.$metadata.httpStatusCode : undefined;
+  const code =
+    typeof e.code === 'string' ? e.code : typeof e.cause?.code === 'string' ? e.cause.code : '';
   // A failed status says more than its unparsable body (a 307's "moved", a 502's HTML page); a body
   // the SDK could not parse on a 2xx answer (or a parser SyntaxError without a status) breaks the
   // protocol: malformed, as the SAPI client classifies a non-JSON 200.
-  const failed = status !== undefined && (status < 200 || status >= 300) ? byStatus(status) : undefined;
-  const unparsable = name === 'SyntaxError' || typeof e.$responseBodyText === 'string' || (status !== undefined && status >= 200 && status < 300);
+  const failed =
+    status !== undefined && (status < 200 || status >= 300) ? byStatus(status) : undefined;
+  const unparsable =
+    name === 'SyntaxError' ||
+    typeof e.$responseBodyText === 'string' ||
+    (status !== undefined && status >= 200 && status < 300);
   const row: Row =
     BY_NAME[name] ??
     failed ??
     (unparsable ? MALFORMED : undefined) ??
     (NETWORK_CODES.has(code) ? DOWN : ['ADAPTER_UNAVAILABLE', 'unavailable', false]);
-  const message = typeof e.message === 'string' && e.message !== '' ? echo(e.message, 300) : echo(String(error), 300);
-  const label = [name, status === undefined ? '' : `HTTP ${status}`, code].filter(Boolean).join(', ');
-  return new AdapterError(row[0], `${what} failed (${label || 'unknown error'}): ${message}`, { reason: row[1], retryable: row[2], status, cause: error });
+  const message =
+    typeof e.message === 'string' && e.message !== ''
+      ? echo(e.message, 300)
+      : echo(String(error), 300);
+  const label = [name, status === undefined ? '' : `HTTP ${status}`, code]
+    .filter(Boolean)
+    .join(', ');
+  return new AdapterError(row[0], `${what} failed (${label || 'unknown error'}): ${message}`, {
+    reason: row[1],
+    retryable: row[2],
+    status,
+    cause: error,
+  });
 }

@@ -47,7 +47,11 @@ export function sapiErrorMessage(body: unknown): string {
  * @example
  * throw classifyDwaveError(429, { error_code: 429, error_msg: 'Too many requests' }, { retryAfterMs: 1000 });
  */
-export function classifyDwaveError(status: number, body: unknown, extra: { retryAfterMs?: number; what?: string } = {}): AdapterError {
+export function classifyDwaveError(
+  status: number,
+  body: unknown,
+  extra: { retryAfterMs?: number; what?: string } = {},
+): AdapterError {
   let row = TABLE[status];
   if (row === undefined) {
     row =
@@ -56,7 +60,8 @@ export function classifyDwaveError(status: number, body: unknown, extra: { retry
         : { code: 'ADAPTER_REJECTED', reason: 'rejected', retryable: false };
   }
   const text = sapiErrorMessage(body);
-  if (status === 403 && QUOTA_WORDS.test(text)) row = { code: 'ADAPTER_QUOTA', reason: 'quota', retryable: false };
+  if (status === 403 && QUOTA_WORDS.test(text))
+    row = { code: 'ADAPTER_QUOTA', reason: 'quota', retryable: false };
   const what = extra.what ?? 'SAPI request';
   const label = status === 0 ? 'no response' : `HTTP ${status}`;
   return new AdapterError(row.code, `${what} failed (${label}): ${text}`, {
@@ -74,7 +79,13 @@ export function classifyDwaveError(status: number, body: unknown, extra: { retry
 export function classifyDwaveProblemFailure(id: string, message: unknown): AdapterError {
   const text = typeof message === 'string' ? echo(message, 300) : 'no error_message';
   if (/solver is offline|offline/i.test(text)) {
-    return new AdapterError('ADAPTER_UNAVAILABLE', `problem ${id} failed: ${text}`, { reason: 'unavailable', retryable: true });
+    return new AdapterError('ADAPTER_UNAVAILABLE', `problem ${id} failed: ${text}`, {
+      reason: 'unavailable',
+      retryable: true,
+    });
   }
-  return new AdapterError('ADAPTER_PROBLEM_FAILED', `problem ${id} failed: ${text}`, { reason: 'rejected', retryable: false });
+  return new AdapterError('ADAPTER_PROBLEM_FAILED', `problem ${id} failed: ${text}`, {
+    reason: 'rejected',
+    retryable: false,
+  });
 }

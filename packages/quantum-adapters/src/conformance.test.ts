@@ -13,7 +13,15 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 let sapi: FakeSapi;
 let braket: FakeBraket;
 beforeEach(async () => {
-  sapi = await startFakeSapi({ token: 'conformance-token', solvers: [fakeChimeraSolver({ rows: 2, columns: 2, shore: 4 }, { hRange: [-50, 50], jRange: [-50, 50] })] });
+  sapi = await startFakeSapi({
+    token: 'conformance-token',
+    solvers: [
+      fakeChimeraSolver(
+        { rows: 2, columns: 2, shore: 4 },
+        { hRange: [-50, 50], jRange: [-50, 50] },
+      ),
+    ],
+  });
   braket = await startFakeBraket();
 });
 afterEach(async () => {
@@ -21,14 +29,28 @@ afterEach(async () => {
   await braket.close();
 });
 
-const quick = { pollBackoff: { initialMs: 5, maxMs: 20 }, retry: { baseDelayMs: 5, maxDelayMs: 20 }, requestTimeoutMs: 5_000, deadlineMs: 30_000 };
+const quick = {
+  pollBackoff: { initialMs: 5, maxMs: 20 },
+  retry: { baseDelayMs: 5, maxDelayMs: 20 },
+  requestTimeoutMs: 5_000,
+  deadlineMs: 30_000,
+};
 
 // The fake QPU samples exp(−E) of the submitted physical problem exactly (β_eff = 1 with autoScale off),
 // so after unembedding the samples are Boltzmann up to chain breaks (negligible at chain strength 6) and
 // sampling noise (10^4 reads: σ(m) ≤ 0.01), which the default tolerances (0.05 / 0.15) cover.
 describeSamplerConformance(dwaveSampler, {
   get createOptions(): DwaveSamplerOptions {
-    return { ...quick, token: 'conformance-token', endpoint: sapi.url, pollTimeoutSeconds: 1, numReads: 10_000, autoScale: false, chainStrength: 6, seed: 3 };
+    return {
+      ...quick,
+      token: 'conformance-token',
+      endpoint: sapi.url,
+      pollTimeoutSeconds: 1,
+      numReads: 10_000,
+      autoScale: false,
+      chainStrength: 6,
+      seed: 3,
+    };
   },
 });
 

@@ -47,7 +47,8 @@ export interface DryRunCall {
  * const writer = createDryRunWriter('out/dry'); const call = writer.nextCall('dwave'); call.json('x.json', {});
  */
 export function createDryRunWriter(dir: string): DryRunWriter {
-  if (typeof dir !== 'string' || dir.trim() === '') throw invalidArgument(`dry-run directory must be a non-empty path, got ${echo(dir)}`);
+  if (typeof dir !== 'string' || dir.trim() === '')
+    throw invalidArgument(`dry-run directory must be a non-empty path, got ${echo(dir)}`);
   const counters = new Map<string, number>();
   return {
     dir,
@@ -86,18 +87,25 @@ export function dryRunError(call: DryRunCall, what: string): AdapterError {
  * Answers a dry-run call from the configured fallback, or returns `undefined` when there is none.
  * @internal
  */
-export function dryRunFallback(options: DryRunOptions, defaults: Record<string, unknown>): ((batch: IsingBatch) => Promise<SampleResult>) | undefined {
+export function dryRunFallback(
+  options: DryRunOptions,
+  defaults: Record<string, unknown>,
+): ((batch: IsingBatch) => Promise<SampleResult>) | undefined {
   const { fallback } = options;
   if (fallback === undefined) return undefined;
   if (fallback === 'dqa') {
     let sampler: Promise<Sampler> | undefined;
     return async (batch) => {
-      sampler ??= import('@boltzmann/dqa-sim').then(({ dqaSampler }) => dqaSampler.create({ ...defaults, ...options.fallbackOptions }));
+      sampler ??= import('@boltzmann/dqa-sim').then(({ dqaSampler }) =>
+        dqaSampler.create({ ...defaults, ...options.fallbackOptions }),
+      );
       return (await sampler).sample!(batch);
     };
   }
   if (typeof fallback === 'object' && fallback !== null && typeof fallback.sample === 'function') {
     return async (batch) => fallback.sample!(batch);
   }
-  throw invalidArgument(`dryRun.fallback must be 'dqa' or a sampler with sample(batch), got ${typeof fallback === 'object' ? 'an object without sample()' : echo(fallback)}`);
+  throw invalidArgument(
+    `dryRun.fallback must be 'dqa' or a sampler with sample(batch), got ${typeof fallback === 'object' ? 'an object without sample()' : echo(fallback)}`,
+  );
 }

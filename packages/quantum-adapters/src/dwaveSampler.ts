@@ -1,9 +1,22 @@
 import { echo } from '@boltzmann/ising-core';
-import type { IsingBatch, SampleResult, SampleSet, Sampler, SamplerCapabilities, SamplerPlugin } from '@boltzmann/ising-core';
+import type {
+  IsingBatch,
+  SampleResult,
+  SampleSet,
+  Sampler,
+  SamplerCapabilities,
+  SamplerPlugin,
+} from '@boltzmann/ising-core';
 import { batchProblemToBqm } from './bqmJson.js';
 import { createDryRunWriter, dryRunError, dryRunFallback } from './dryRun.js';
 import type { DryRunOptions } from './dryRun.js';
-import { cliqueEmbeddingFor, dryRunStandInSolver, selectDwaveSolver, solverGraph, solverId } from './dwaveSolver.js';
+import {
+  cliqueEmbeddingFor,
+  dryRunStandInSolver,
+  selectDwaveSolver,
+  solverGraph,
+  solverId,
+} from './dwaveSolver.js';
 import type { DwaveSolverFilter } from './dwaveSolver.js';
 import { embedIsing, unembedMajority, uniformTorqueCompensation } from './embedding.js';
 import type { Embedding, LogicalIsing } from './embedding.js';
@@ -76,7 +89,13 @@ export interface DwaveSampler extends Sampler {
   lastRunInfo(): DwaveRunInfo | undefined;
 }
 
-const capabilities = (maxSpins: number): SamplerCapabilities => ({ exact: false, maxSpins, async: true, deterministic: false, dryRun: true });
+const capabilities = (maxSpins: number): SamplerCapabilities => ({
+  exact: false,
+  maxSpins,
+  async: true,
+  deterministic: false,
+  dryRun: true,
+});
 
 /** Logical problem `q` in D-Wave signs with β folded in: `h = -β·h_phys`, `J = -β·J_phys`. */
 function logicalProblem(batch: IsingBatch, q: number): LogicalIsing {
@@ -93,7 +112,9 @@ function logicalProblem(batch: IsingBatch, q: number): LogicalIsing {
 
 function rangeOf(solver: SapiSolver, key: string): [number, number] | undefined {
   const r = solver.properties[key];
-  return Array.isArray(r) && r.length === 2 && r.every((x) => typeof x === 'number') ? (r as [number, number]) : undefined;
+  return Array.isArray(r) && r.length === 2 && r.every((x) => typeof x === 'number')
+    ? (r as [number, number])
+    : undefined;
 }
 
 /**
@@ -113,13 +134,19 @@ export function createDwaveSampler(options: DwaveSamplerOptions = {}): DwaveSamp
   const maxSpins = positiveInt(options.maxSpins ?? 64, 'maxSpins');
   const deadlineMs = positiveInt(options.deadlineMs ?? 15 * 60_000, 'deadlineMs');
   const pollTimeoutSeconds = options.pollTimeoutSeconds ?? 30;
-  if (!Number.isInteger(pollTimeoutSeconds) || pollTimeoutSeconds < 1 || pollTimeoutSeconds > 30) throw invalidArgument(`pollTimeoutSeconds must be an integer in [1, 30], got ${echo(pollTimeoutSeconds)}`);
+  if (!Number.isInteger(pollTimeoutSeconds) || pollTimeoutSeconds < 1 || pollTimeoutSeconds > 30)
+    throw invalidArgument(
+      `pollTimeoutSeconds must be an integer in [1, 30], got ${echo(pollTimeoutSeconds)}`,
+    );
   const cs = options.chainStrength;
-  if (typeof cs === 'number' && (!Number.isFinite(cs) || cs < 0)) throw invalidArgument(`chainStrength must be a finite number ≥ 0, got ${echo(cs)}`);
+  if (typeof cs === 'number' && (!Number.isFinite(cs) || cs < 0))
+    throw invalidArgument(`chainStrength must be a finite number ≥ 0, got ${echo(cs)}`);
   const backoff = { ...DEFAULT_POLL_BACKOFF, ...options.pollBackoff };
   const seed = options.seed ?? 0;
   const writer = options.dryRun ? createDryRunWriter(options.dryRun.dir) : undefined;
-  const fallback = options.dryRun ? dryRunFallback(options.dryRun, { shots: numReads, seed }) : undefined;
+  const fallback = options.dryRun
+    ? dryRunFallback(options.dryRun, { shots: numReads, seed })
+    : undefined;
   // Checked in dry runs too, which write the URL and never build a client.
   assertTokenOption(options.token);
   const endpoint = resolveSapiEndpoint(options);
@@ -132,7 +159,9 @@ export function createDwaveSampler(options: DwaveSamplerOptions = {}): DwaveSamp
   const getSolver = (signal: AbortSignal): Promise<SapiSolver> => {
     if (options.solverDefinition) return Promise.resolve(options.solverDefinition);
     if (!client) return Promise.resolve(dryRunStandInSolver());
-    solverPromise ??= client.listSolvers(signal).then((list) => selectDwaveSolver(list, options.solver));
+    solverPromise ??= client
+      .listSolvers(signal)
+      .then((list) => selectDwaveSolver(list, options.solver));
     solverPromise.catch(() => (solverPromise = undefined));
     return solverPromise;
   };
@@ -147,38 +176,73 @@ export function createDwaveSampler(options: DwaveSamplerOptions = {}): DwaveSamp
       const nMax = Math.max(...batch.spins);
       const key = `${solverId(solver)}|${nMax}`;
       let embedding = embeddings.get(key);
-      if (!embedding) embeddings.set(key, (embedding = cliqueEmbeddingFor(solver, graph, nMax, options.embedding)));
+      if (!embedding)
+        embeddings.set(
+          key,
+          (embedding = cliqueEmbeddingFor(solver, graph, nMax, options.embedding)),
+        );
       const autoScale = options.autoScale ?? true;
       const chainStrengths: number[] = [];
       const jobs: SapiJob[] = [];
       for (let q = 0; q < batch.size; q++) {
         const logical = logicalProblem(batch, q);
-        const strength = typeof cs === 'number' ? cs : typeof cs === 'function' ? cs(logical) : uniformTorqueCompensation(logical);
+        const strength =
+          typeof cs === 'number'
+            ? cs
+            : typeof cs === 'function'
+              ? cs(logical)
+              : uniformTorqueCompensation(logical);
         chainStrengths.push(strength);
         const { terms, offset } = embedIsing(logical, embedding, graph, strength);
         if (!autoScale) checkRanges(solver, terms.linear.values(), terms.quadratic.values(), q);
         const data = encodeQpProblem(graph, terms, offset);
-        const params = { num_reads: numReads, answer_mode: 'histogram', auto_scale: autoScale, ...options.params };
+        const params = {
+          num_reads: numReads,
+          answer_mode: 'histogram',
+          auto_scale: autoScale,
+          ...options.params,
+        };
         if (q === 0) checkParams(solver, params);
-        jobs.push({ solver: solver.identity, label: options.label ?? 'boltzmann-attention', type: 'ising', data, params });
+        jobs.push({
+          solver: solver.identity,
+          label: options.label ?? 'boltzmann-attention',
+          type: 'ising',
+          data,
+          params,
+        });
       }
       if (writer) {
         const out = writer.nextCall('dwave');
-        out.json('solver.json', { identity: solver.identity, id: solverId(solver), topology: solver.properties.topology ?? null, workingQubits: graph.qubits.length });
+        out.json('solver.json', {
+          identity: solver.identity,
+          id: solverId(solver),
+          topology: solver.properties.topology ?? null,
+          workingQubits: graph.qubits.length,
+        });
         out.json('embedding.json', { chains: embedding, chainStrengths });
         for (let start = 0, k = 1; start < jobs.length; start += 20, k++) {
           out.json(`submit-${String(k).padStart(3, '0')}.json`, {
             method: 'POST',
             url: new URL('problems/', endpoint).toString(),
-            headers: { 'X-Auth-Token': '***', Accept: 'application/vnd.dwave.sapi.problems+json; version=3.0.0', 'Content-Type': 'application/json' },
+            headers: {
+              'X-Auth-Token': '***',
+              Accept: 'application/vnd.dwave.sapi.problems+json; version=3.0.0',
+              'Content-Type': 'application/json',
+            },
             body: jobs.slice(start, start + 20),
           });
         }
-        for (let q = 0; q < batch.size; q++) out.json(`problem-${String(q).padStart(4, '0')}.bqm.json`, batchProblemToBqm(batch, q));
+        for (let q = 0; q < batch.size; q++)
+          out.json(`problem-${String(q).padStart(4, '0')}.bqm.json`, batchProblemToBqm(batch, q));
         if (fallback) return await fallback(batch);
         throw dryRunError(out, `${jobs.length} D-Wave problems`);
       }
-      const { ids, answers } = await runDwaveJobs(client!, jobs, { signal: deadline.signal, pollTimeoutSeconds, backoff, cancelTimeoutMs: 5_000 });
+      const { ids, answers } = await runDwaveJobs(client!, jobs, {
+        signal: deadline.signal,
+        pollTimeoutSeconds,
+        backoff,
+        cancelTimeoutMs: 5_000,
+      });
       const sets: SampleSet[] = [];
       const breaks: number[] = [];
       let broken = 0;
@@ -187,7 +251,14 @@ export function createDwaveSampler(options: DwaveSamplerOptions = {}): DwaveSamp
       answers.forEach((raw, q) => {
         const n = batch.spins[q]!;
         const answer = decodeQpAnswer(raw, 'ising');
-        const un = unembedMajority(answer.solutions, answer.activeVariables, answer.numOccurrences, embedding!, n, seed + 7919 * call + q);
+        const un = unembedMajority(
+          answer.solutions,
+          answer.activeVariables,
+          answer.numOccurrences,
+          embedding!,
+          n,
+          seed + 7919 * call + q,
+        );
         sets.push({ spins: n, states: un.states, weights: answer.numOccurrences });
         const total = answer.numOccurrences.reduce((a, b) => a + b, 0);
         breaks.push(un.chainBreakFraction);
@@ -212,7 +283,13 @@ export function createDwaveSampler(options: DwaveSamplerOptions = {}): DwaveSamp
     }
   }
 
-  return { name: 'dwave', capabilities: capabilities(maxSpins), sample, lastRunInfo: () => last, dispose: () => undefined };
+  return {
+    name: 'dwave',
+    capabilities: capabilities(maxSpins),
+    sample,
+    lastRunInfo: () => last,
+    dispose: () => undefined,
+  };
 }
 
 /** Refuses, before sending, what SAPI would refuse: unknown parameters (except `x_*`, as the official client) and reads out of range. */
@@ -220,24 +297,40 @@ function checkParams(solver: SapiSolver, params: Record<string, unknown>): void 
   const accepted = solver.properties.parameters;
   if (accepted !== null && typeof accepted === 'object') {
     for (const key of Object.keys(params)) {
-      if (!key.startsWith('x_') && !(key in accepted)) throw invalidArgument(`solver ${solver.identity.name} does not accept the parameter ${echo(key)} (it lists ${echo(Object.keys(accepted), 300)})`);
+      if (!key.startsWith('x_') && !(key in accepted))
+        throw invalidArgument(
+          `solver ${solver.identity.name} does not accept the parameter ${echo(key)} (it lists ${echo(Object.keys(accepted), 300)})`,
+        );
     }
   }
   const range = rangeOf(solver, 'num_reads_range');
   const reads = params.num_reads;
   if (range && typeof reads === 'number' && (reads < range[0] || reads > range[1])) {
-    throw invalidArgument(`num_reads ${reads} is outside num_reads_range [${range.join(', ')}] of ${solver.identity.name}`);
+    throw invalidArgument(
+      `num_reads ${reads} is outside num_reads_range [${range.join(', ')}] of ${solver.identity.name}`,
+    );
   }
 }
 
-function checkRanges(solver: SapiSolver, linear: Iterable<number>, quadratic: Iterable<number>, q: number): void {
+function checkRanges(
+  solver: SapiSolver,
+  linear: Iterable<number>,
+  quadratic: Iterable<number>,
+  q: number,
+): void {
   const h = rangeOf(solver, 'h_range');
   const j = rangeOf(solver, 'j_range');
   for (const v of h ? linear : []) {
-    if (v < h![0] || v > h![1]) throw invalidArgument(`problem ${q}: with autoScale false, a linear bias ${v} is outside h_range [${h!.join(', ')}] of ${solver.identity.name}; lower β or enable autoScale`);
+    if (v < h![0] || v > h![1])
+      throw invalidArgument(
+        `problem ${q}: with autoScale false, a linear bias ${v} is outside h_range [${h!.join(', ')}] of ${solver.identity.name}; lower β or enable autoScale`,
+      );
   }
   for (const v of j ? quadratic : []) {
-    if (v < j![0] || v > j![1]) throw invalidArgument(`problem ${q}: with autoScale false, a coupling ${v} (chain couplings included) is outside j_range [${j!.join(', ')}] of ${solver.identity.name}; lower β or the chain strength, or enable autoScale`);
+    if (v < j![0] || v > j![1])
+      throw invalidArgument(
+        `problem ${q}: with autoScale false, a coupling ${v} (chain couplings included) is outside j_range [${j!.join(', ')}] of ${solver.identity.name}; lower β or the chain strength, or enable autoScale`,
+      );
   }
 }
 
@@ -252,7 +345,8 @@ function checkRanges(solver: SapiSolver, linear: Iterable<number>, quadratic: It
 export const dwaveSampler: SamplerPlugin<DwaveSamplerOptions, DwaveSampler, 'dwave'> = {
   name: 'dwave',
   version: '0.1.0',
-  description: 'D-Wave Leap QPU sampling over SAPI v3 (qp format, clique minor embedding, majority-vote unembedding)',
+  description:
+    'D-Wave Leap QPU sampling over SAPI v3 (qp format, clique minor embedding, majority-vote unembedding)',
   capabilities: capabilities(64),
   // The SAPI token; applications strip these paths from everything they hash, save or print.
   secretOptions: ['token'],

@@ -29,25 +29,67 @@ export interface DwaveSolverFilter {
  * @example
  * const solver = selectDwaveSolver(await sapi.listSolvers(), { topology: 'chimera', minQubits: 128 });
  */
-export function selectDwaveSolver(solvers: readonly SapiSolver[], selector: string | DwaveSolverFilter = {}): SapiSolver {
-  const names = solvers.length === 0 ? 'none' : echo(solvers.map((s) => s.identity.name), 300);
+export function selectDwaveSolver(
+  solvers: readonly SapiSolver[],
+  selector: string | DwaveSolverFilter = {},
+): SapiSolver {
+  const names =
+    solvers.length === 0
+      ? 'none'
+      : echo(
+          solvers.map((s) => s.identity.name),
+          300,
+        );
   if (typeof selector === 'string') {
     const found = solvers.find((s) => s.identity.name === selector);
-    if (!found) throw new AdapterError('ADAPTER_NO_SOLVER', `no solver named ${echo(selector)} (available: ${names})`, { reason: 'rejected', retryable: false });
+    if (!found)
+      throw new AdapterError(
+        'ADAPTER_NO_SOLVER',
+        `no solver named ${echo(selector)} (available: ${names})`,
+        { reason: 'rejected', retryable: false },
+      );
     return found;
   }
   const candidates = solvers.filter((s) => {
-    const p = s.properties as { category?: unknown; supported_problem_types?: unknown; qubits?: unknown; topology?: { type?: unknown } };
+    const p = s.properties as {
+      category?: unknown;
+      supported_problem_types?: unknown;
+      qubits?: unknown;
+      topology?: { type?: unknown };
+    };
     if (s.status !== undefined && s.status !== 'ONLINE') return false;
-    if ((selector.qpu ?? true) && !(p.category === 'qpu' && Array.isArray(p.supported_problem_types) && p.supported_problem_types.includes('ising'))) return false;
-    if (selector.minQubits !== undefined && !(Array.isArray(p.qubits) && p.qubits.length >= selector.minQubits)) return false;
+    if (
+      (selector.qpu ?? true) &&
+      !(
+        p.category === 'qpu' &&
+        Array.isArray(p.supported_problem_types) &&
+        p.supported_problem_types.includes('ising')
+      )
+    )
+      return false;
+    if (
+      selector.minQubits !== undefined &&
+      !(Array.isArray(p.qubits) && p.qubits.length >= selector.minQubits)
+    )
+      return false;
     if (selector.topology !== undefined && p.topology?.type !== selector.topology) return false;
-    if (selector.name !== undefined && !(typeof selector.name === 'string' ? s.identity.name.includes(selector.name) : selector.name.test(s.identity.name))) return false;
+    if (
+      selector.name !== undefined &&
+      !(typeof selector.name === 'string'
+        ? s.identity.name.includes(selector.name)
+        : selector.name.test(s.identity.name))
+    )
+      return false;
     return true;
   });
   candidates.sort((a, b) => (a.avg_load ?? 0) - (b.avg_load ?? 0));
   const best = candidates[0];
-  if (!best) throw new AdapterError('ADAPTER_NO_SOLVER', `no online solver matches ${echo({ ...selector, name: selector.name?.toString() })} (available: ${names})`, { reason: 'rejected', retryable: false });
+  if (!best)
+    throw new AdapterError(
+      'ADAPTER_NO_SOLVER',
+      `no online solver matches ${echo({ ...selector, name: selector.name?.toString() })} (available: ${names})`,
+      { reason: 'rejected', retryable: false },
+    );
   return best;
 }
 
@@ -55,14 +97,23 @@ export function selectDwaveSolver(solvers: readonly SapiSolver[], selector: stri
 export function solverGraph(solver: SapiSolver): SolverGraph {
   const p = solver.properties as { qubits?: unknown; couplers?: unknown };
   const okQubits = Array.isArray(p.qubits) && p.qubits.every((q) => Number.isInteger(q));
-  const okCouplers = Array.isArray(p.couplers) && p.couplers.every((c) => Array.isArray(c) && c.length === 2 && c.every((q) => Number.isInteger(q)));
-  if (!okQubits || !okCouplers) throw malformed(`solver ${solver.identity.name} lacks integer properties.qubits / properties.couplers`);
+  const okCouplers =
+    Array.isArray(p.couplers) &&
+    p.couplers.every(
+      (c) => Array.isArray(c) && c.length === 2 && c.every((q) => Number.isInteger(q)),
+    );
+  if (!okQubits || !okCouplers)
+    throw malformed(
+      `solver ${solver.identity.name} lacks integer properties.qubits / properties.couplers`,
+    );
   return { qubits: p.qubits as number[], couplers: p.couplers as [number, number][] };
 }
 
 /** `name;k=v` id of a solver, as dwave-cloud-client prints it. */
 export function solverId(solver: SapiSolver): string {
-  const version = Object.entries(solver.identity.version ?? {}).map(([k, v]) => `;${k}=${String(v)}`).join('');
+  const version = Object.entries(solver.identity.version ?? {})
+    .map(([k, v]) => `;${k}=${String(v)}`)
+    .join('');
   return `${encodeURIComponent(solver.identity.name)}${version}`;
 }
 
@@ -74,20 +125,34 @@ export function solverId(solver: SapiSolver): string {
  *
  * @throws {AdapterError} ADAPTER_EMBEDDING when the user's embedding is invalid or no embedding is found.
  */
-export function cliqueEmbeddingFor(solver: SapiSolver, graph: SolverGraph, n: number, userEmbedding?: Embedding): Embedding {
+export function cliqueEmbeddingFor(
+  solver: SapiSolver,
+  graph: SolverGraph,
+  n: number,
+  userEmbedding?: Embedding,
+): Embedding {
   const edges: [number, number][] = [];
   for (let a = 0; a < n; a++) for (let b = a + 1; b < n; b++) edges.push([a, b]);
   if (userEmbedding !== undefined) {
     if (userEmbedding.length < n) {
-      throw new AdapterError('ADAPTER_EMBEDDING', `the embedding has ${userEmbedding.length} chains; problems of ${n} spins need ${n}`, { reason: 'rejected', retryable: false });
+      throw new AdapterError(
+        'ADAPTER_EMBEDDING',
+        `the embedding has ${userEmbedding.length} chains; problems of ${n} spins need ${n}`,
+        { reason: 'rejected', retryable: false },
+      );
     }
     const check = validateEmbedding(userEmbedding.slice(0, n), edges, graph);
     if (!check.valid) {
-      throw new AdapterError('ADAPTER_EMBEDDING', `the embedding is not a valid clique embedding on ${solver.identity.name}: ${check.problems.slice(0, 5).join('; ')}`, { reason: 'rejected', retryable: false });
+      throw new AdapterError(
+        'ADAPTER_EMBEDDING',
+        `the embedding is not a valid clique embedding on ${solver.identity.name}: ${check.problems.slice(0, 5).join('; ')}`,
+        { reason: 'rejected', retryable: false },
+      );
     }
     return userEmbedding.slice(0, n);
   }
-  const topology = (solver.properties as { topology?: { type?: unknown; shape?: unknown } }).topology;
+  const topology = (solver.properties as { topology?: { type?: unknown; shape?: unknown } })
+    .topology;
   const shape = topology?.shape;
   if (topology?.type === 'chimera' && Array.isArray(shape) && shape.length === 3) {
     const [rows, columns, shore] = shape as [number, number, number];
@@ -97,7 +162,12 @@ export function cliqueEmbeddingFor(solver: SapiSolver, graph: SolverGraph, n: nu
     return pegasusCliqueEmbedding(n, shape[0] as number, graph);
   }
   if (topology?.type === 'zephyr' && Array.isArray(shape) && Number.isInteger(shape[0])) {
-    return zephyrCliqueEmbedding(n, shape[0] as number, Number.isInteger(shape[1]) ? (shape[1] as number) : 4, graph);
+    return zephyrCliqueEmbedding(
+      n,
+      shape[0] as number,
+      Number.isInteger(shape[1]) ? (shape[1] as number) : 4,
+      graph,
+    );
   }
   // Unknown layouts: a generic greedy search (validated; throws ADAPTER_EMBEDDING).
   return greedyCliqueEmbedding(n, graph);

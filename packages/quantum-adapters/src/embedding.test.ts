@@ -30,7 +30,11 @@ function bruteCheckClique(chains: Embedding, graph: SolverGraph): void {
     const reached = new Set([chain[0]!]);
     for (let grew = true; grew; ) {
       grew = false;
-      for (const q of chain) if (!reached.has(q) && [...reached].some((r) => linked(q, r))) { reached.add(q); grew = true; }
+      for (const q of chain)
+        if (!reached.has(q) && [...reached].some((r) => linked(q, r))) {
+          reached.add(q);
+          grew = true;
+        }
     }
     expect(reached.size).toBe(chain.length);
   }
@@ -43,10 +47,18 @@ function bruteCheckClique(chains: Embedding, graph: SolverGraph): void {
 
 describe('chimeraGraph', () => {
   it('should have 2·m·n·t qubits and m·n·t² + (m−1)·n·t + m·(n−1)·t couplers', () => {
-    for (const [rows, columns, shore] of [[16, 16, 4], [3, 5, 2], [1, 1, 4]] as const) {
+    for (const [rows, columns, shore] of [
+      [16, 16, 4],
+      [3, 5, 2],
+      [1, 1, 4],
+    ] as const) {
       const g = chimeraGraph({ rows, columns, shore });
       expect(g.qubits.length).toBe(2 * rows * columns * shore);
-      expect(g.couplers.length).toBe(rows * columns * shore * shore + (rows - 1) * columns * shore + rows * (columns - 1) * shore);
+      expect(g.couplers.length).toBe(
+        rows * columns * shore * shore +
+          (rows - 1) * columns * shore +
+          rows * (columns - 1) * shore,
+      );
       expect(new Set(g.couplers.map((c) => c.join())).size).toBe(g.couplers.length);
     }
     expect(chimeraGraph({ rows: 16, columns: 16, shore: 4 }).couplers.length).toBe(6016);
@@ -67,9 +79,13 @@ describe('chimeraGraph', () => {
 
 describe('chimeraCliqueEmbedding', () => {
   it('should embed every clique size up to capacity validly (C4 and C16)', () => {
-    for (const shape of [{ rows: 4, columns: 4, shore: 4 }, { rows: 3, columns: 5, shore: 2 }]) {
+    for (const shape of [
+      { rows: 4, columns: 4, shore: 4 },
+      { rows: 3, columns: 5, shore: 2 },
+    ]) {
       const graph = chimeraGraph(shape);
-      for (let n = 1; n <= chimeraCliqueCapacity(shape); n++) bruteCheckClique(chimeraCliqueEmbedding(n, shape, graph), graph);
+      for (let n = 1; n <= chimeraCliqueCapacity(shape); n++)
+        bruteCheckClique(chimeraCliqueEmbedding(n, shape, graph), graph);
     }
     const c16 = { rows: 16, columns: 16, shore: 4 };
     const graph = chimeraGraph(c16);
@@ -87,25 +103,54 @@ describe('chimeraCliqueEmbedding', () => {
     const dead = first[3]![0]!;
     const graph = {
       qubits: full.qubits.filter((q) => q !== dead),
-      couplers: full.couplers.filter(([a, b]) => a !== dead && b !== dead && !(a === first[0]![0] && b === first[0]![1])),
+      couplers: full.couplers.filter(
+        ([a, b]) => a !== dead && b !== dead && !(a === first[0]![0] && b === first[0]![1]),
+      ),
     };
     const moved = chimeraCliqueEmbedding(8, shape, graph);
     expect(moved.flat()).not.toContain(dead);
     bruteCheckClique(moved, graph);
-    expect(() => chimeraCliqueEmbedding(13, shape)).toThrow(expect.objectContaining({ code: 'ADAPTER_EMBEDDING' }));
+    expect(() => chimeraCliqueEmbedding(13, shape)).toThrow(
+      expect.objectContaining({ code: 'ADAPTER_EMBEDDING' }),
+    );
     const tiny = { rows: 1, columns: 1, shore: 2 };
     const broken = { qubits: [0, 1, 2, 3], couplers: [] };
-    expect(() => chimeraCliqueEmbedding(2, tiny, broken)).toThrow(expect.objectContaining({ code: 'ADAPTER_EMBEDDING' }));
+    expect(() => chimeraCliqueEmbedding(2, tiny, broken)).toThrow(
+      expect.objectContaining({ code: 'ADAPTER_EMBEDDING' }),
+    );
   });
 });
 
 describe('validateEmbedding', () => {
-  const graph = { qubits: [0, 1, 2, 3, 4], couplers: [[0, 1], [1, 2], [2, 3]] as [number, number][] };
+  const graph = {
+    qubits: [0, 1, 2, 3, 4],
+    couplers: [
+      [0, 1],
+      [1, 2],
+      [2, 3],
+    ] as [number, number][],
+  };
   it('should accept a valid embedding and name each kind of violation', () => {
-    expect(validateEmbedding([[0, 1], [2, 3]], [[0, 1]], graph)).toEqual({ valid: true, problems: [] });
+    expect(
+      validateEmbedding(
+        [
+          [0, 1],
+          [2, 3],
+        ],
+        [[0, 1]],
+        graph,
+      ),
+    ).toEqual({ valid: true, problems: [] });
     const cases: [Embedding, [number, number][], string][] = [
       [[[0, 2], [3]], [], 'not connected'],
-      [[[0, 1], [1, 2]], [], 'qubit 1 is in the chains of variables 0 and 1'],
+      [
+        [
+          [0, 1],
+          [1, 2],
+        ],
+        [],
+        'qubit 1 is in the chains of variables 0 and 1',
+      ],
       [[[0], [3]], [[0, 1]], 'no coupler'],
       [[[0], [9]], [], 'qubit 9, which is not a working qubit'],
       [[[0], []], [], 'empty'],
@@ -120,7 +165,11 @@ describe('validateEmbedding', () => {
 });
 
 describe('embedIsing', () => {
-  const energy = (terms: { linear: ReadonlyMap<number, number>; quadratic: ReadonlyMap<string, number> }, offset: number, s: Map<number, number>) => {
+  const energy = (
+    terms: { linear: ReadonlyMap<number, number>; quadratic: ReadonlyMap<string, number> },
+    offset: number,
+    s: Map<number, number>,
+  ) => {
     let e = offset;
     for (const [q, h] of terms.linear) e += h * s.get(q)!;
     for (const [key, J] of terms.quadratic) {
@@ -137,7 +186,9 @@ describe('embedIsing', () => {
     const n = 6;
     const chains = chimeraCliqueEmbedding(n, shape, graph);
     const linear = Array.from({ length: n }, () => rng.normal());
-    const couplings = Array.from({ length: n * n }, (_, i) => (Math.floor(i / n) < i % n ? rng.normal() : 0));
+    const couplings = Array.from({ length: n * n }, (_, i) =>
+      Math.floor(i / n) < i % n ? rng.normal() : 0,
+    );
     const strength = 2.5;
     const { terms, offset } = embedIsing({ n, linear, couplings }, chains, graph, strength);
     for (let trial = 0; trial < 40; trial++) {
@@ -158,7 +209,8 @@ describe('embedIsing', () => {
       let couplingPart = 0;
       for (const [key, J] of terms.quadratic) {
         const [a, b] = key.split(',').map(Number) as [number, number];
-        if ((a === leaf || b === leaf) && J !== -strength) couplingPart += 2 * -J * physical.get(a === leaf ? b : a)! * -physical.get(leaf)!;
+        if ((a === leaf || b === leaf) && J !== -strength)
+          couplingPart += 2 * -J * physical.get(a === leaf ? b : a)! * -physical.get(leaf)!;
       }
       expect(delta).toBeCloseTo(2 * strength + linearPart + couplingPart, 9);
     }
@@ -166,13 +218,18 @@ describe('embedIsing', () => {
 
   it('should refuse a coupling whose chains do not touch', () => {
     const graph = { qubits: [0, 1, 2], couplers: [[0, 1]] as [number, number][] };
-    expect(() => embedIsing({ n: 2, linear: [0, 0], couplings: [0, 1, 0, 0] }, [[0], [2]], graph, 1)).toThrow(expect.objectContaining({ code: 'ADAPTER_EMBEDDING' }));
+    expect(() =>
+      embedIsing({ n: 2, linear: [0, 0], couplings: [0, 1, 0, 0] }, [[0], [2]], graph, 1),
+    ).toThrow(expect.objectContaining({ code: 'ADAPTER_EMBEDDING' }));
   });
 });
 
 describe('unembedMajority', () => {
   it('should vote, report weighted chain breaks, and break ties reproducibly', () => {
-    const embedding = [[10, 11, 12], [20, 21]];
+    const embedding = [
+      [10, 11, 12],
+      [20, 21],
+    ];
     const columns = [10, 11, 12, 20, 21];
     const solutions = Int8Array.from([1, 1, 1, -1, -1, /**/ 1, -1, 1, 1, -1, /**/ -1, -1, 1, 1, 1]);
     const r = unembedMajority(solutions, columns, [2, 1, 1], embedding, 2, 3);
@@ -183,13 +240,17 @@ describe('unembedMajority', () => {
     const again = unembedMajority(solutions, columns, [2, 1, 1], embedding, 2, 3);
     expect([...again.states]).toEqual([...r.states]);
     let plus = 0;
-    for (let seed = 0; seed < 200; seed++) plus += unembedMajority(solutions, columns, [2, 1, 1], embedding, 2, seed).states[3] === 1 ? 1 : 0;
+    for (let seed = 0; seed < 200; seed++)
+      plus +=
+        unembedMajority(solutions, columns, [2, 1, 1], embedding, 2, seed).states[3] === 1 ? 1 : 0;
     expect(plus).toBeGreaterThan(60);
     expect(plus).toBeLessThan(140);
   });
 
   it('should fail as malformed when the answer lacks a chain qubit', () => {
-    expect(() => unembedMajority(Int8Array.from([1]), [10], [1], [[10, 11]], 1)).toThrow(expect.objectContaining({ code: 'ADAPTER_MALFORMED' }));
+    expect(() => unembedMajority(Int8Array.from([1]), [10], [1], [[10, 11]], 1)).toThrow(
+      expect.objectContaining({ code: 'ADAPTER_MALFORMED' }),
+    );
   });
 });
 
@@ -200,11 +261,18 @@ describe('uniformTorqueCompensation', () => {
     J[2 * 4 + 3] = 0.5;
     J[1 * 4 + 2] = -0.5;
     J[0 * 4 + 3] = -0.5;
-    expect(uniformTorqueCompensation({ n: 4, linear: [0, 0, 0, 0], couplings: J }, 2)).toBeCloseTo(1.224744871391589, 14);
+    expect(uniformTorqueCompensation({ n: 4, linear: [0, 0, 0, 0], couplings: J }, 2)).toBeCloseTo(
+      1.224744871391589,
+      14,
+    );
     // K5 QUBO with all biases 1 → J = 0.25 everywhere; prefactor 3 → 1.5.
     const K5 = Array.from({ length: 25 }, (_, i) => (Math.floor(i / 5) < i % 5 ? 0.25 : 0));
-    expect(uniformTorqueCompensation({ n: 5, linear: new Array(5).fill(0), couplings: K5 }, 3)).toBeCloseTo(1.5, 14);
-    expect(uniformTorqueCompensation({ n: 3, linear: [1, 2, 3], couplings: new Array(9).fill(0) })).toBe(1);
+    expect(
+      uniformTorqueCompensation({ n: 5, linear: new Array(5).fill(0), couplings: K5 }, 3),
+    ).toBeCloseTo(1.5, 14);
+    expect(
+      uniformTorqueCompensation({ n: 3, linear: [1, 2, 3], couplings: new Array(9).fill(0) }),
+    ).toBe(1);
   });
 });
 
@@ -222,9 +290,20 @@ describe('greedyCliqueEmbedding', () => {
   });
 
   it('should fail with ADAPTER_EMBEDDING when the graph cannot hold the clique', () => {
-    const path = { qubits: [0, 1, 2, 3], couplers: [[0, 1], [1, 2], [2, 3]] as [number, number][] };
-    expect(() => greedyCliqueEmbedding(3, path)).toThrow(expect.objectContaining({ code: 'ADAPTER_EMBEDDING' }));
-    expect(() => greedyCliqueEmbedding(0, path)).toThrow(expect.objectContaining({ code: 'ADAPTER_INVALID_ARGUMENT' }));
+    const path = {
+      qubits: [0, 1, 2, 3],
+      couplers: [
+        [0, 1],
+        [1, 2],
+        [2, 3],
+      ] as [number, number][],
+    };
+    expect(() => greedyCliqueEmbedding(3, path)).toThrow(
+      expect.objectContaining({ code: 'ADAPTER_EMBEDDING' }),
+    );
+    expect(() => greedyCliqueEmbedding(0, path)).toThrow(
+      expect.objectContaining({ code: 'ADAPTER_INVALID_ARGUMENT' }),
+    );
   });
 });
 
@@ -238,14 +317,19 @@ describe('pegasusCliqueEmbedding', () => {
       bruteCheckClique(chains, p16);
       expect(chains.every((c) => c.length === Math.ceil(n / 4) + 1)).toBe(true);
     }
-    expect(() => pegasusCliqueEmbedding(21, 6, p6)).toThrow(expect.objectContaining({ code: 'ADAPTER_EMBEDDING' }));
+    expect(() => pegasusCliqueEmbedding(21, 6, p6)).toThrow(
+      expect.objectContaining({ code: 'ADAPTER_EMBEDDING' }),
+    );
   });
 
   it('should avoid missing qubits by moving within and across the nice lattices', () => {
     const full = pegasusGraph(4);
     const first = pegasusCliqueEmbedding(12, 4, full);
     const dead = new Set(first.flat().filter((_, i) => i % 5 === 0));
-    const graph = { qubits: full.qubits.filter((q) => !dead.has(q)), couplers: full.couplers.filter(([a, b]) => !dead.has(a) && !dead.has(b)) };
+    const graph = {
+      qubits: full.qubits.filter((q) => !dead.has(q)),
+      couplers: full.couplers.filter(([a, b]) => !dead.has(a) && !dead.has(b)),
+    };
     const moved = pegasusCliqueEmbedding(12, 4, graph);
     expect(moved.flat().some((q) => dead.has(q))).toBe(false);
     bruteCheckClique(moved, graph);
@@ -260,14 +344,19 @@ describe('zephyrCliqueEmbedding', () => {
       bruteCheckClique(chains, z3);
       expect(chains.every((c) => c.length === Math.ceil(n / 8) + 1)).toBe(true);
     }
-    expect(() => zephyrCliqueEmbedding(25, 3, 4, z3)).toThrow(expect.objectContaining({ code: 'ADAPTER_EMBEDDING' }));
+    expect(() => zephyrCliqueEmbedding(25, 3, 4, z3)).toThrow(
+      expect.objectContaining({ code: 'ADAPTER_EMBEDDING' }),
+    );
   });
 
   it('should avoid missing qubits', () => {
     const full = zephyrGraph(3, 4);
     const first = zephyrCliqueEmbedding(12, 3, 4, full);
     const dead = new Set([first[0]![0]!, first[7]![1]!]);
-    const graph = { qubits: full.qubits.filter((q) => !dead.has(q)), couplers: full.couplers.filter(([a, b]) => !dead.has(a) && !dead.has(b)) };
+    const graph = {
+      qubits: full.qubits.filter((q) => !dead.has(q)),
+      couplers: full.couplers.filter(([a, b]) => !dead.has(a) && !dead.has(b)),
+    };
     const moved = zephyrCliqueEmbedding(12, 3, 4, graph);
     expect(moved.flat().some((q) => dead.has(q))).toBe(false);
     bruteCheckClique(moved, graph);

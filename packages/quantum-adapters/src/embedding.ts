@@ -45,16 +45,22 @@ function graphIndex(graph: SolverGraph): GraphIndex {
  * @example
  * const { valid, problems } = validateEmbedding(chains, [[0, 1]], graph);
  */
-export function validateEmbedding(embedding: Embedding, edges: Iterable<readonly [number, number]>, graph: SolverGraph): EmbeddingCheck {
+export function validateEmbedding(
+  embedding: Embedding,
+  edges: Iterable<readonly [number, number]>,
+  graph: SolverGraph,
+): EmbeddingCheck {
   const { qubits, neighbours } = graphIndex(graph);
   const problems: string[] = [];
   const owner = new Map<number, number>();
   embedding.forEach((chain, v) => {
     if (chain.length === 0) problems.push(`chain of variable ${v} is empty`);
     for (const q of chain) {
-      if (!qubits.has(q)) problems.push(`chain of variable ${v} uses qubit ${q}, which is not a working qubit`);
+      if (!qubits.has(q))
+        problems.push(`chain of variable ${v} uses qubit ${q}, which is not a working qubit`);
       const other = owner.get(q);
-      if (other !== undefined) problems.push(`qubit ${q} is in the chains of variables ${other} and ${v}`);
+      if (other !== undefined)
+        problems.push(`qubit ${q} is in the chains of variables ${other} and ${v}`);
       else owner.set(q, v);
     }
     if (chain.length > 1) {
@@ -69,7 +75,10 @@ export function validateEmbedding(embedding: Embedding, edges: Iterable<readonly
           }
         }
       }
-      if (seen.size !== members.size) problems.push(`chain of variable ${v} is not connected (${seen.size} of ${members.size} qubits reachable)`);
+      if (seen.size !== members.size)
+        problems.push(
+          `chain of variable ${v} is not connected (${seen.size} of ${members.size} qubits reachable)`,
+        );
     }
   });
   for (const [u, v] of edges) {
@@ -110,10 +119,17 @@ export interface EmbeddedIsing {
  *
  * @throws {AdapterError} ADAPTER_EMBEDDING when a non-zero coupling has no physical coupler; ADAPTER_INVALID_ARGUMENT for a bad chain strength.
  */
-export function embedIsing(problem: LogicalIsing, embedding: Embedding, graph: SolverGraph, chainStrength: number): EmbeddedIsing {
-  if (!Number.isFinite(chainStrength) || chainStrength < 0) throw invalidArgument(`chain strength must be finite and ≥ 0, got ${chainStrength}`);
+export function embedIsing(
+  problem: LogicalIsing,
+  embedding: Embedding,
+  graph: SolverGraph,
+  chainStrength: number,
+): EmbeddedIsing {
+  if (!Number.isFinite(chainStrength) || chainStrength < 0)
+    throw invalidArgument(`chain strength must be finite and ≥ 0, got ${chainStrength}`);
   const { n } = problem;
-  if (embedding.length < n) throw invalidArgument(`the embedding has ${embedding.length} chains for ${n} variables`);
+  if (embedding.length < n)
+    throw invalidArgument(`the embedding has ${embedding.length} chains for ${n} variables`);
   const { neighbours } = graphIndex(graph);
   const linear = new Map<number, number>();
   const quadratic = new Map<string, number>();
@@ -147,9 +163,14 @@ export function embedIsing(problem: LogicalIsing, embedding: Embedding, graph: S
       if (J === 0) continue;
       const target = new Set(embedding[v]!);
       const links: [number, number][] = [];
-      for (const q of embedding[u]!) for (const r of neighbours.get(q) ?? []) if (target.has(r)) links.push([q, r]);
+      for (const q of embedding[u]!)
+        for (const r of neighbours.get(q) ?? []) if (target.has(r)) links.push([q, r]);
       if (links.length === 0) {
-        throw new AdapterError('ADAPTER_EMBEDDING', `coupling (${u}, ${v}) = ${J} has no coupler between the chains of ${u} and ${v}`, { reason: 'rejected', retryable: false });
+        throw new AdapterError(
+          'ADAPTER_EMBEDDING',
+          `coupling (${u}, ${v}) = ${J} has no coupler between the chains of ${u} and ${v}`,
+          { reason: 'rejected', retryable: false },
+        );
       }
       for (const [q, r] of links) addQuad(q, r, J / links.length);
     }
@@ -175,13 +196,25 @@ export interface UnembedResult {
  * @param weights occurrences per row, used for the chain-break fraction.
  * @throws {AdapterError} ADAPTER_MALFORMED when a chain qubit is missing from the answer.
  */
-export function unembedMajority(solutions: Int8Array, columns: ArrayLike<number>, weights: ArrayLike<number>, embedding: Embedding, n: number, seed = 0): UnembedResult {
+export function unembedMajority(
+  solutions: Int8Array,
+  columns: ArrayLike<number>,
+  weights: ArrayLike<number>,
+  embedding: Embedding,
+  n: number,
+  seed = 0,
+): UnembedResult {
   const position = new Map<number, number>();
   for (let c = 0; c < columns.length; c++) position.set(columns[c]!, c);
   const chainColumns = embedding.slice(0, n).map((chain, v) =>
     chain.map((q) => {
       const c = position.get(q);
-      if (c === undefined) throw new AdapterError('ADAPTER_MALFORMED', `the answer has no value for qubit ${q} of variable ${v}'s chain`, { reason: 'malformed', retryable: false });
+      if (c === undefined)
+        throw new AdapterError(
+          'ADAPTER_MALFORMED',
+          `the answer has no value for qubit ${q} of variable ${v}'s chain`,
+          { reason: 'malformed', retryable: false },
+        );
       return c;
     }),
   );

@@ -1,7 +1,13 @@
 import { ERROR_BRAND, hasErrorBrand } from '@boltzmann/ising-core';
 
 /** Why a remote call failed, in the terms a caller acts on. */
-export type AdapterErrorReason = 'auth' | 'quota' | 'timeout' | 'rejected' | 'unavailable' | 'malformed';
+export type AdapterErrorReason =
+  | 'auth'
+  | 'quota'
+  | 'timeout'
+  | 'rejected'
+  | 'unavailable'
+  | 'malformed';
 
 /** Every code an {@link AdapterError} can carry. */
 export type AdapterErrorCode =
@@ -72,7 +78,10 @@ export class AdapterError extends Error {
 
 /** True when `value` is an {@link AdapterError} (optionally with the given code). */
 export function isAdapterError(value: unknown, code?: AdapterErrorCode): value is AdapterError {
-  return hasErrorBrand(value, 'AdapterError') && (code === undefined || (value as AdapterError).code === code);
+  return (
+    hasErrorBrand(value, 'AdapterError') &&
+    (code === undefined || (value as AdapterError).code === code)
+  );
 }
 
 /**
@@ -80,7 +89,10 @@ export function isAdapterError(value: unknown, code?: AdapterErrorCode): value i
  * @internal
  */
 export function invalidArgument(message: string): AdapterError {
-  return new AdapterError('ADAPTER_INVALID_ARGUMENT', message, { reason: 'rejected', retryable: false });
+  return new AdapterError('ADAPTER_INVALID_ARGUMENT', message, {
+    reason: 'rejected',
+    retryable: false,
+  });
 }
 
 /**
@@ -88,7 +100,11 @@ export function invalidArgument(message: string): AdapterError {
  * @internal
  */
 export function malformed(message: string, cause?: unknown): AdapterError {
-  return new AdapterError('ADAPTER_MALFORMED', message, { reason: 'malformed', retryable: false, cause });
+  return new AdapterError('ADAPTER_MALFORMED', message, {
+    reason: 'malformed',
+    retryable: false,
+    cause,
+  });
 }
 
 /**
@@ -100,7 +116,11 @@ export function malformed(message: string, cause?: unknown): AdapterError {
  * try { await estimateBatch(sampler, batch) } catch (e) { if (adapterErrorOf(e)?.retryable) scheduleRetry() }
  */
 export function adapterErrorOf(error: unknown): AdapterError | undefined {
-  for (let e = error, depth = 0; e !== null && e !== undefined && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
+  for (
+    let e = error, depth = 0;
+    e !== null && e !== undefined && depth < 8;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
     if (e instanceof AdapterError) return e;
   }
   return undefined;

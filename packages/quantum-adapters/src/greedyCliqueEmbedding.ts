@@ -21,7 +21,13 @@ interface Graph {
 }
 
 /** Weighted multi-source Dijkstra from `sources` (excluded): cost of entering node r is `weight[r]`. */
-function dijkstra(g: Graph, sources: readonly number[], weight: Float64Array, dist: Float64Array, parent: Int32Array): void {
+function dijkstra(
+  g: Graph,
+  sources: readonly number[],
+  weight: Float64Array,
+  dist: Float64Array,
+  parent: Int32Array,
+): void {
   dist.fill(Infinity);
   parent.fill(-1);
   const heap: number[] = [];
@@ -150,12 +156,19 @@ function run(g: Graph, n: number, first: number, rounds: number, rng: Rng): numb
  * @example
  * const chains = greedyCliqueEmbedding(12, solverGraph); // e.g. on an Advantage (Pegasus) solver
  */
-export function greedyCliqueEmbedding(n: number, graph: SolverGraph, options: GreedyEmbeddingOptions = {}): Embedding {
-  if (!Number.isInteger(n) || n < 1) throw invalidArgument(`clique size must be a positive integer, got ${echo(n)}`);
+export function greedyCliqueEmbedding(
+  n: number,
+  graph: SolverGraph,
+  options: GreedyEmbeddingOptions = {},
+): Embedding {
+  if (!Number.isInteger(n) || n < 1)
+    throw invalidArgument(`clique size must be a positive integer, got ${echo(n)}`);
   const tries = options.tries ?? 2;
   const rounds = options.rounds ?? 24;
-  if (!Number.isInteger(tries) || tries < 1) throw invalidArgument(`tries must be a positive integer, got ${echo(tries)}`);
-  if (!Number.isInteger(rounds) || rounds < 0) throw invalidArgument(`rounds must be an integer ≥ 0, got ${echo(rounds)}`);
+  if (!Number.isInteger(tries) || tries < 1)
+    throw invalidArgument(`tries must be a positive integer, got ${echo(tries)}`);
+  if (!Number.isInteger(rounds) || rounds < 0)
+    throw invalidArgument(`rounds must be an integer ≥ 0, got ${echo(rounds)}`);
   const index = new Map(graph.qubits.map((q, i) => [q, i]));
   const lists: number[][] = graph.qubits.map(() => []);
   for (const [a, b] of graph.couplers) {
@@ -166,9 +179,15 @@ export function greedyCliqueEmbedding(n: number, graph: SolverGraph, options: Gr
       lists[j]!.push(i);
     }
   }
-  if (lists.length === 0) throw new AdapterError('ADAPTER_EMBEDDING', 'the solver has no working qubits', { reason: 'rejected', retryable: false });
+  if (lists.length === 0)
+    throw new AdapterError('ADAPTER_EMBEDDING', 'the solver has no working qubits', {
+      reason: 'rejected',
+      retryable: false,
+    });
   const g: Graph = { size: lists.length, adjacency: lists.map((l) => Int32Array.from(l)) };
-  const byDegree = lists.map((l, i) => [l.length, i] as const).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
+  const byDegree = lists
+    .map((l, i) => [l.length, i] as const)
+    .sort((a, b) => b[0] - a[0] || a[1] - b[1]);
   const rng = createRng(options.seed ?? 0);
   const edges: [number, number][] = [];
   for (let a = 0; a < n; a++) for (let b = a + 1; b < n; b++) edges.push([a, b]);
@@ -186,7 +205,11 @@ export function greedyCliqueEmbedding(n: number, graph: SolverGraph, options: Gr
     }
   }
   if (!best) {
-    throw new AdapterError('ADAPTER_EMBEDDING', `no K_${n} embedding found in ${tries} runs of ${rounds} rounds on this graph (${graph.qubits.length} qubits); pass an explicit embedding`, { reason: 'rejected', retryable: false });
+    throw new AdapterError(
+      'ADAPTER_EMBEDDING',
+      `no K_${n} embedding found in ${tries} runs of ${rounds} rounds on this graph (${graph.qubits.length} qubits); pass an explicit embedding`,
+      { reason: 'rejected', retryable: false },
+    );
   }
   return best;
 }

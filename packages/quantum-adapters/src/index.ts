@@ -2,13 +2,42 @@ export { AdapterError, adapterErrorOf, isAdapterError } from './errors.js';
 export type { AdapterErrorCode, AdapterErrorOptions, AdapterErrorReason } from './errors.js';
 export { decodeQpAnswer, encodeQpProblem, qpFullRows } from './qpCodec.js';
 export type { QpAnswer, QpProblemData, QpTerms, SolverGraph } from './qpCodec.js';
-export { chimeraCliqueCapacity, chimeraCliqueEmbedding, chimeraGraph, chimeraIndex } from './chimera.js';
+export {
+  chimeraCliqueCapacity,
+  chimeraCliqueEmbedding,
+  chimeraGraph,
+  chimeraIndex,
+} from './chimera.js';
 export type { ChimeraShape } from './chimera.js';
-export { embedIsing, unembedMajority, uniformTorqueCompensation, validateEmbedding } from './embedding.js';
-export type { EmbeddedIsing, Embedding, EmbeddingCheck, LogicalIsing, UnembedResult } from './embedding.js';
+export {
+  embedIsing,
+  unembedMajority,
+  uniformTorqueCompensation,
+  validateEmbedding,
+} from './embedding.js';
+export type {
+  EmbeddedIsing,
+  Embedding,
+  EmbeddingCheck,
+  LogicalIsing,
+  UnembedResult,
+} from './embedding.js';
 export { classifyDwaveError } from './classifyDwaveError.js';
-export { createSapiClient, DEFAULT_DWAVE_REGION, DEFAULT_SAPI_MAX_RESPONSE_BYTES, redactSecret } from './sapiClient.js';
-export type { SapiClient, SapiClientOptions, SapiJob, SapiProblemState, SapiProblemStatus, SapiSolver, SapiSolverIdentity } from './sapiClient.js';
+export {
+  createSapiClient,
+  DEFAULT_DWAVE_REGION,
+  DEFAULT_SAPI_MAX_RESPONSE_BYTES,
+  redactSecret,
+} from './sapiClient.js';
+export type {
+  SapiClient,
+  SapiClientOptions,
+  SapiJob,
+  SapiProblemState,
+  SapiProblemStatus,
+  SapiSolver,
+  SapiSolverIdentity,
+} from './sapiClient.js';
 export type { RetryPolicy } from './internal/retry.js';
 export type { PollBackoff } from './internal/dwaveRun.js';
 export { selectDwaveSolver } from './dwaveSolver.js';
@@ -22,9 +51,27 @@ export type { DryRunCall, DryRunOptions, DryRunWriter } from './dryRun.js';
 export { classifyBraketError } from './classifyBraketError.js';
 export { decodeBraketResults } from './braketResults.js';
 export { batchProblemToQasm } from './braketQasm.js';
-export { braketSampler, createBraketSampler, DEFAULT_BRAKET_MAX_RESPONSE_BYTES, DEFAULT_BRAKET_MAX_RESULT_BYTES, SV1_DEVICE_ARN } from './braketSampler.js';
+export {
+  braketSampler,
+  createBraketSampler,
+  DEFAULT_BRAKET_MAX_RESPONSE_BYTES,
+  DEFAULT_BRAKET_MAX_RESULT_BYTES,
+  SV1_DEVICE_ARN,
+} from './braketSampler.js';
 export type { BraketRunInfo, BraketSampler, BraketSamplerOptions } from './braketSampler.js';
 export { greedyCliqueEmbedding } from './greedyCliqueEmbedding.js';
 export type { GreedyEmbeddingOptions } from './greedyCliqueEmbedding.js';
-export { pegasusCliqueCapacity, pegasusCliqueEmbedding, pegasusGraph, pegasusIndex, pegasusNiceIndex } from './pegasus.js';
-export { zephyrChimeraIndex, zephyrCliqueCapacity, zephyrCliqueEmbedding, zephyrGraph, zephyrIndex } from './zephyr.js';
+export {
+  pegasusCliqueCapacity,
+  pegasusCliqueEmbedding,
+  pegasusGraph,
+  pegasusIndex,
+  pegasusNiceIndex,
+} from './pegasus.js';
+export {
+  zephyrChimeraIndex,
+  zephyrCliqueCapacity,
+  zephyrCliqueEmbedding,
+  zephyrGraph,
+  zephyrIndex,
+} from './zephyr.js';

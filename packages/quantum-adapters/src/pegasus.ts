@@ -11,7 +11,8 @@ const FABRIC_START = [2, 2] as const;
 const FABRIC_END = [2, 2] as const;
 
 function assertM(m: number): void {
-  if (!Number.isInteger(m) || m < 2) throw invalidArgument(`the Pegasus size m must be an integer ≥ 2, got ${echo(m)}`);
+  if (!Number.isInteger(m) || m < 2)
+    throw invalidArgument(`the Pegasus size m must be an integer ≥ 2, got ${echo(m)}`);
 }
 
 /** Linear index of Pegasus qubit `(u, w, k, z)` of `P(m)`: `((u·m + w)·12 + k)·(m−1) + z` (dwave-networkx numbering). */
@@ -24,7 +25,14 @@ export function pegasusIndex(m: number, u: number, w: number, k: number, z: numb
  * `nice_to_pegasus`): for each `t ∈ {0, 1, 2}` the nice qubits form a Chimera lattice
  * `C(m−1, m−1, 4)` (rows `y`, columns `x`) inside `P(m)`.
  */
-export function pegasusNiceIndex(m: number, t: number, y: number, x: number, u: 0 | 1, k: number): number {
+export function pegasusNiceIndex(
+  m: number,
+  t: number,
+  y: number,
+  x: number,
+  u: 0 | 1,
+  k: number,
+): number {
   if (t === 0) return u ? pegasusIndex(m, 1, y + 1, 4 + k, x) : pegasusIndex(m, 0, x, 4 + k, y);
   if (t === 1) return u ? pegasusIndex(m, 1, y + 1, k, x) : pegasusIndex(m, 0, x, 8 + k, y);
   if (t === 2) return u ? pegasusIndex(m, 1, y, 8 + k, x) : pegasusIndex(m, 0, x + 1, k, y);
@@ -48,22 +56,31 @@ export function pegasusGraph(m: number): SolverGraph {
   const add = (a: number, b: number): void => {
     couplers.push(a < b ? [a, b] : [b, a]);
   };
-  const kRange = (u: 0 | 1, w: number): [number, number] => [w === 0 ? FABRIC_START[u] : 0, 12 - (w === m1 ? FABRIC_END[u] : 0)];
+  const kRange = (u: 0 | 1, w: number): [number, number] => [
+    w === 0 ? FABRIC_START[u] : 0,
+    12 - (w === m1 ? FABRIC_END[u] : 0),
+  ];
   for (const u of [0, 1] as const) {
     for (let w = 0; w < m; w++) {
       const [k0, k1] = kRange(u, w);
-      for (let k = k0; k < k1; k++) for (let z = 0; z < m1 - 1; z++) add(pegasusIndex(m, u, w, k, z), pegasusIndex(m, u, w, k, z + 1));
-      for (let k = k0; k < k1; k += 2) for (let z = 0; z < m1; z++) add(pegasusIndex(m, u, w, k, z), pegasusIndex(m, u, w, k + 1, z));
+      for (let k = k0; k < k1; k++)
+        for (let z = 0; z < m1 - 1; z++)
+          add(pegasusIndex(m, u, w, k, z), pegasusIndex(m, u, w, k, z + 1));
+      for (let k = k0; k < k1; k += 2)
+        for (let z = 0; z < m1; z++)
+          add(pegasusIndex(m, u, w, k, z), pegasusIndex(m, u, w, k + 1, z));
     }
   }
-  const inFabric = (u: 0 | 1, w: number, k: number): boolean => (w === 0 ? k >= FABRIC_START[u] : w === m1 ? k < 12 - FABRIC_END[u] : true);
+  const inFabric = (u: 0 | 1, w: number, k: number): boolean =>
+    w === 0 ? k >= FABRIC_START[u] : w === m1 ? k < 12 - FABRIC_END[u] : true;
   for (let w = 0; w < m; w++) {
     for (let kk = 0; kk < 12; kk++) {
       for (let k = w ? 0 : S1[kk]!; k < (w < m1 ? 12 : S1[kk]!); k++) {
         for (let z = 0; z < m1; z++) {
           const w1 = z + (kk < S0[k]! ? 1 : 0);
           const z1 = w - (k < S1[kk]! ? 1 : 0);
-          if (inFabric(0, w, k) && inFabric(1, w1, kk)) add(pegasusIndex(m, 0, w, k, z), pegasusIndex(m, 1, w1, kk, z1));
+          if (inFabric(0, w, k) && inFabric(1, w1, kk))
+            add(pegasusIndex(m, 0, w, k, z), pegasusIndex(m, 1, w1, kk, z1));
         }
       }
     }
@@ -93,16 +110,34 @@ export function pegasusCliqueCapacity(m: number): number {
  * @example
  * const chains = pegasusCliqueEmbedding(12, 16, solverGraph); // 12 chains of 4 qubits
  */
-export function pegasusCliqueEmbedding(n: number, m: number, graph: SolverGraph = pegasusGraph(m)): Embedding {
+export function pegasusCliqueEmbedding(
+  n: number,
+  m: number,
+  graph: SolverGraph = pegasusGraph(m),
+): Embedding {
   assertM(m);
-  if (!Number.isInteger(n) || n < 1) throw invalidArgument(`clique size must be a positive integer, got ${echo(n)}`);
+  if (!Number.isInteger(n) || n < 1)
+    throw invalidArgument(`clique size must be a positive integer, got ${echo(n)}`);
   const capacity = pegasusCliqueCapacity(m);
   if (n > capacity) {
-    throw new AdapterError('ADAPTER_EMBEDDING', `K_${n} does not fit the Pegasus P(${m}) nice-lattice clique layout (capacity ${capacity}); pass an explicit embedding`, { reason: 'rejected', retryable: false });
+    throw new AdapterError(
+      'ADAPTER_EMBEDDING',
+      `K_${n} does not fit the Pegasus P(${m}) nice-lattice clique layout (capacity ${capacity}); pass an explicit embedding`,
+      { reason: 'rejected', retryable: false },
+    );
   }
   for (const t of [0, 1, 2]) {
-    const found = cliqueLayout(n, { rows: m - 1, columns: m - 1, shore: 4 }, (y, x, u, k) => pegasusNiceIndex(m, t, y, x, u, k), graph);
+    const found = cliqueLayout(
+      n,
+      { rows: m - 1, columns: m - 1, shore: 4 },
+      (y, x, u, k) => pegasusNiceIndex(m, t, y, x, u, k),
+      graph,
+    );
     if (found) return found;
   }
-  throw new AdapterError('ADAPTER_EMBEDDING', `no placement of the K_${n} clique layout on the nice lattices of P(${m}) avoids the solver's missing qubits and couplers; pass an explicit embedding`, { reason: 'rejected', retryable: false });
+  throw new AdapterError(
+    'ADAPTER_EMBEDDING',
+    `no placement of the K_${n} clique layout on the nice lattices of P(${m}) avoids the solver's missing qubits and couplers; pass an explicit embedding`,
+    { reason: 'rejected', retryable: false },
+  );
 }

@@ -1,6 +1,11 @@
 import { echo } from '@boltzmann/ising-core';
 import { invalidArgument, malformed } from './errors.js';
-import { decodeBase64, decodeFloat64LE, decodeInt32LE, encodeFloat64LE } from './internal/base64.js';
+import {
+  decodeBase64,
+  decodeFloat64LE,
+  decodeInt32LE,
+  encodeFloat64LE,
+} from './internal/base64.js';
 
 /** The working graph of a QPU solver: its `qubits` and `couplers` properties, in their listed order. */
 export interface SolverGraph {
@@ -57,12 +62,16 @@ export function encodeQpProblem(graph: SolverGraph, terms: QpTerms, offset = 0):
   const { qubitSet, couplerSet } = lookups(graph);
   const active = new Set<number>();
   for (const [q, bias] of terms.linear) {
-    if (!qubitSet.has(q)) throw invalidArgument(`linear bias on qubit ${q}, which is not a working qubit of the solver`);
+    if (!qubitSet.has(q))
+      throw invalidArgument(
+        `linear bias on qubit ${q}, which is not a working qubit of the solver`,
+      );
     if (!Number.isFinite(bias)) throw invalidArgument(`linear bias on qubit ${q} is ${bias}`);
     active.add(q);
   }
   for (const [key, bias] of terms.quadratic) {
-    if (!couplerSet.has(key)) throw invalidArgument(`quadratic bias on (${key}), which is not a coupler of the solver`);
+    if (!couplerSet.has(key))
+      throw invalidArgument(`quadratic bias on (${key}), which is not a coupler of the solver`);
     if (!Number.isFinite(bias)) throw invalidArgument(`quadratic bias on (${key}) is ${bias}`);
     const [a, b] = key.split(',').map(Number) as [number, number];
     active.add(a).add(b);
@@ -92,7 +101,8 @@ export interface QpAnswer {
 }
 
 function record(value: unknown, what: string): Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw malformed(`${what} must be a JSON object`);
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw malformed(`${what} must be a JSON object`);
   return value as Record<string, unknown>;
 }
 
@@ -120,17 +130,21 @@ export function decodeQpAnswer(answer: unknown, type: 'ising' | 'qubo' = 'ising'
   for (let k = 0; k < nActive; k++) {
     const q = activeVariables[k]!;
     if (q < 0 || q >= numVariables || (k > 0 && q <= activeVariables[k - 1]!)) {
-      throw malformed(`answer.active_variables[${k}] = ${q} is out of range [0, ${numVariables}) or not ascending`);
+      throw malformed(
+        `answer.active_variables[${k}] = ${q} is out of range [0, ${numVariables}) or not ascending`,
+      );
     }
   }
   const energies = decodeFloat64LE(a.energies, 'answer.energies');
   const nSol = energies.length;
   if (nSol === 0) throw malformed('answer.energies is empty');
   let numOccurrences: Float64Array;
-  if (a.num_occurrences === undefined || a.num_occurrences === null) numOccurrences = new Float64Array(nSol).fill(1);
+  if (a.num_occurrences === undefined || a.num_occurrences === null)
+    numOccurrences = new Float64Array(nSol).fill(1);
   else {
     const occ = decodeInt32LE(a.num_occurrences, 'answer.num_occurrences');
-    if (occ.length !== nSol) throw malformed(`answer.num_occurrences has ${occ.length} entries for ${nSol} energies`);
+    if (occ.length !== nSol)
+      throw malformed(`answer.num_occurrences has ${occ.length} entries for ${nSol} energies`);
     if (occ.some((c) => c < 0)) throw malformed('answer.num_occurrences has a negative count');
     numOccurrences = Float64Array.from(occ);
   }
@@ -139,7 +153,9 @@ export function decodeQpAnswer(answer: unknown, type: 'ising' | 'qubo' = 'ising'
   // The reference numpy decoder reshapes by the actual length, so a wider stride is tolerated.
   const stride = bytes.length / nSol;
   if (!Number.isInteger(stride) || stride < bytesPer) {
-    throw malformed(`answer.solutions has ${bytes.length} bytes; ${nSol} solutions of ${nActive} bits need ${nSol * bytesPer}`);
+    throw malformed(
+      `answer.solutions has ${bytes.length} bytes; ${nSol} solutions of ${nActive} bits need ${nSol * bytesPer}`,
+    );
   }
   const off = type === 'ising' ? -1 : 0;
   const solutions = new Int8Array(nSol * nActive);
@@ -150,7 +166,8 @@ export function decodeQpAnswer(answer: unknown, type: 'ising' | 'qubo' = 'ising'
     }
   }
   if (a.offset !== undefined && a.offset !== null) {
-    if (typeof a.offset !== 'number' || !Number.isFinite(a.offset)) throw malformed(`answer.offset is ${echo(a.offset)}`);
+    if (typeof a.offset !== 'number' || !Number.isFinite(a.offset))
+      throw malformed(`answer.offset is ${echo(a.offset)}`);
     for (let i = 0; i < nSol; i++) energies[i] = energies[i]! + a.offset;
   }
   return { numVariables, activeVariables, energies, numOccurrences, solutions };
@@ -168,7 +185,8 @@ export function qpFullRows(answer: QpAnswer, inactive: number): Int8Array {
   const rows = answer.energies.length;
   const out = new Int8Array(rows * n).fill(inactive);
   for (let i = 0; i < rows; i++) {
-    for (let k = 0; k < nActive; k++) out[i * n + answer.activeVariables[k]!] = answer.solutions[i * nActive + k]!;
+    for (let k = 0; k < nActive; k++)
+      out[i * n + answer.activeVariables[k]!] = answer.solutions[i * nActive + k]!;
   }
   return out;
 }

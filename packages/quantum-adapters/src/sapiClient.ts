@@ -3,7 +3,12 @@ import { classifyDwaveError } from './classifyDwaveError.js';
 import { AdapterError, isAdapterError, malformed } from './errors.js';
 import { positiveInt } from './internal/options.js';
 import { parseRetryAfter, resolveRetry, withRetry } from './internal/retry.js';
-import { assertTokenOption, DEFAULT_SAPI_MAX_RESPONSE_BYTES, resolveSapiEndpoint, sapiExchange } from './internal/sapiHttp.js';
+import {
+  assertTokenOption,
+  DEFAULT_SAPI_MAX_RESPONSE_BYTES,
+  resolveSapiEndpoint,
+  sapiExchange,
+} from './internal/sapiHttp.js';
 import type { RetryPolicy } from './internal/retry.js';
 import type { QpProblemData } from './qpCodec.js';
 
@@ -78,9 +83,16 @@ export interface SapiClient {
   /** `GET solvers/remote/`. */
   listSolvers(signal?: AbortSignal): Promise<SapiSolver[]>;
   /** `POST problems/` with up to 20 jobs; per job either a status or the classified per-item error. */
-  submitProblems(jobs: readonly SapiJob[], signal?: AbortSignal): Promise<(SapiProblemStatus | AdapterError)[]>;
+  submitProblems(
+    jobs: readonly SapiJob[],
+    signal?: AbortSignal,
+  ): Promise<(SapiProblemStatus | AdapterError)[]>;
   /** `GET problems/?id=…&timeout=N`: statuses without answers; the server may hold the request up to N s. */
-  pollProblems(ids: readonly string[], timeoutSeconds: number, signal?: AbortSignal): Promise<SapiProblemStatus[]>;
+  pollProblems(
+    ids: readonly string[],
+    timeoutSeconds: number,
+    signal?: AbortSignal,
+  ): Promise<SapiProblemStatus[]>;
   /** `GET problems/{id}/`: status with `answer` when completed. */
   getProblem(id: string, signal?: AbortSignal): Promise<SapiProblemStatus>;
   /** `DELETE problems/` with the ids (best effort: per-item refusals are ignored). */
@@ -102,8 +114,15 @@ export function redactSecret(text: string, secret: string | undefined): string {
 
 function parseStatus(value: unknown, what: string): SapiProblemStatus {
   const s = value as Partial<SapiProblemStatus> | null;
-  if (s === null || typeof s !== 'object' || typeof s.id !== 'string' || !STATES.has(String(s.status))) {
-    throw malformed(`${what} is not a problem status (needs a string id and a known status): ${echo(value, 200)}`);
+  if (
+    s === null ||
+    typeof s !== 'object' ||
+    typeof s.id !== 'string' ||
+    !STATES.has(String(s.status))
+  ) {
+    throw malformed(
+      `${what} is not a problem status (needs a string id and a known status): ${echo(value, 200)}`,
+    );
   }
   return s as SapiProblemStatus;
 }
@@ -123,10 +142,17 @@ export function createSapiClient(options: SapiClientOptions = {}): SapiClient {
   assertTokenOption(options.token);
   const token = options.token ?? process.env.DWAVE_API_TOKEN;
   if (token === undefined || token.trim() === '') {
-    throw new AdapterError('ADAPTER_AUTH', 'no D-Wave SAPI token: pass { token } or set DWAVE_API_TOKEN', { reason: 'auth', retryable: false });
+    throw new AdapterError(
+      'ADAPTER_AUTH',
+      'no D-Wave SAPI token: pass { token } or set DWAVE_API_TOKEN',
+      { reason: 'auth', retryable: false },
+    );
   }
   const endpoint = resolveSapiEndpoint(options);
-  const maxResponseBytes = positiveInt(options.maxResponseBytes ?? DEFAULT_SAPI_MAX_RESPONSE_BYTES, 'maxResponseBytes');
+  const maxResponseBytes = positiveInt(
+    options.maxResponseBytes ?? DEFAULT_SAPI_MAX_RESPONSE_BYTES,
+    'maxResponseBytes',
+  );
   const doFetch = options.fetch ?? globalThis.fetch;
   const timeoutMs = options.requestTimeoutMs ?? 60_000;
   const policy = resolveRetry(options.retry);
@@ -138,9 +164,19 @@ export function createSapiClient(options: SapiClientOptions = {}): SapiClient {
     return e;
   };
 
-  async function once(method: string, path: string, media: string, body: unknown, extraWaitMs: number, signal?: AbortSignal): Promise<unknown> {
+  async function once(
+    method: string,
+    path: string,
+    media: string,
+    body: unknown,
+    extraWaitMs: number,
+    signal?: AbortSignal,
+  ): Promise<unknown> {
     const url = new URL(path, endpoint).toString();
-    const headers: Record<string, string> = { 'X-Auth-Token': token!, Accept: `${media}; version=3.0.0` };
+    const headers: Record<string, string> = {
+      'X-Auth-Token': token!,
+      Accept: `${media}; version=3.0.0`,
+    };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     const timeout = AbortSignal.timeout(timeoutMs + extraWaitMs);
     const combined = signal === undefined ? timeout : AbortSignal.any([timeout, signal]);
@@ -149,17 +185,35 @@ export function createSapiClient(options: SapiClientOptions = {}): SapiClient {
     let response: Response;
     let text: string;
     try {
-      ({ response, text } = await sapiExchange(doFetch, url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: combined }, maxResponseBytes));
+      ({ response, text } = await sapiExchange(
+        doFetch,
+        url,
+        {
+          method,
+          headers,
+          body: body === undefined ? undefined : JSON.stringify(body),
+          signal: combined,
+        },
+        maxResponseBytes,
+      ));
     } catch (error) {
       // A refused redirect or an oversized answer: already coded, and not a network failure.
       if (isAdapterError(error) && !timeout.aborted && !signal?.aborted) throw error;
       if (signal?.aborted) throw isAdapterError(signal.reason) ? signal.reason : error;
       if (timeout.aborted) {
-        throw new AdapterError('ADAPTER_TIMEOUT', `${method} ${url} got no answer within ${timeoutMs + extraWaitMs} ms`, { reason: 'timeout', retryable: true, cause: error });
+        throw new AdapterError(
+          'ADAPTER_TIMEOUT',
+          `${method} ${url} got no answer within ${timeoutMs + extraWaitMs} ms`,
+          { reason: 'timeout', retryable: true, cause: error },
+        );
       }
-      const detail = error instanceof Error ? `${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ''}` : String(error);
+      const detail =
+        error instanceof Error
+          ? `${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ''}`
+          : String(error);
       const classified = classifyDwaveError(0, detail, { what: `${method} ${url}` });
-      if ((error as { cause?: { code?: unknown } } | null)?.cause?.code === 'ECONNREFUSED') neverSent.add(classified);
+      if ((error as { cause?: { code?: unknown } } | null)?.cause?.code === 'ECONNREFUSED')
+        neverSent.add(classified);
       throw classified;
     }
     text = redactSecret(text, token);
@@ -168,23 +222,43 @@ export function createSapiClient(options: SapiClientOptions = {}): SapiClient {
     try {
       parsed = text === '' ? null : JSON.parse(text);
     } catch {
-      if (response.ok) throw malformed(`${method} ${url} answered ${response.status} with a body that is not JSON: ${echo(text)}`);
+      if (response.ok)
+        throw malformed(
+          `${method} ${url} answered ${response.status} with a body that is not JSON: ${echo(text)}`,
+        );
     }
     if (!response.ok) {
-      throw classifyDwaveError(response.status, parsed, { retryAfterMs: parseRetryAfter(response.headers.get('retry-after')), what: `${method} ${url}` });
+      throw classifyDwaveError(response.status, parsed, {
+        retryAfterMs: parseRetryAfter(response.headers.get('retry-after')),
+        what: `${method} ${url}`,
+      });
     }
     return parsed;
   }
 
-  function request(method: string, path: string, media: string, opts: { body?: unknown; extraWaitMs?: number; signal?: AbortSignal; idempotent?: boolean } = {}): Promise<unknown> {
-    return withRetry(() => once(method, path, media, opts.body, opts.extraWaitMs ?? 0, opts.signal), policy, {
-      signal: opts.signal,
-      rng,
-      // A submit that may have reached the server is not repeated (it would run, and bill, twice):
-      // only 429, 503 and refused connections guarantee that nothing was accepted.
-      shouldRetry: (e) => opts.idempotent !== false || e.code === 'ADAPTER_RATE_LIMITED' || e.status === 503 || neverSent.has(e),
-      onRetry: (e, delay) => debug(`retrying ${method} ${path} in ${Math.round(delay)} ms after ${e.code}`),
-    }).catch((e: unknown) => {
+  function request(
+    method: string,
+    path: string,
+    media: string,
+    opts: { body?: unknown; extraWaitMs?: number; signal?: AbortSignal; idempotent?: boolean } = {},
+  ): Promise<unknown> {
+    return withRetry(
+      () => once(method, path, media, opts.body, opts.extraWaitMs ?? 0, opts.signal),
+      policy,
+      {
+        signal: opts.signal,
+        rng,
+        // A submit that may have reached the server is not repeated (it would run, and bill, twice):
+        // only 429, 503 and refused connections guarantee that nothing was accepted.
+        shouldRetry: (e) =>
+          opts.idempotent !== false ||
+          e.code === 'ADAPTER_RATE_LIMITED' ||
+          e.status === 503 ||
+          neverSent.has(e),
+        onRetry: (e, delay) =>
+          debug(`retrying ${method} ${path} in ${Math.round(delay)} ms after ${e.code}`),
+      },
+    ).catch((e: unknown) => {
       throw scrub(e);
     });
   }
@@ -196,16 +270,28 @@ export function createSapiClient(options: SapiClientOptions = {}): SapiClient {
       if (!Array.isArray(body)) throw malformed(`GET solvers/remote/ did not return an array`);
       return body.map((s: unknown, i) => {
         const solver = s as Partial<SapiSolver> | null;
-        if (solver === null || typeof solver !== 'object' || typeof solver.identity?.name !== 'string' || typeof solver.properties !== 'object' || solver.properties === null) {
+        if (
+          solver === null ||
+          typeof solver !== 'object' ||
+          typeof solver.identity?.name !== 'string' ||
+          typeof solver.properties !== 'object' ||
+          solver.properties === null
+        ) {
           throw malformed(`solver ${i} of GET solvers/remote/ lacks identity.name or properties`);
         }
         return solver as SapiSolver;
       });
     },
     async submitProblems(jobs, signal) {
-      const body = await request('POST', 'problems/', MEDIA.problems, { body: jobs, signal, idempotent: false });
+      const body = await request('POST', 'problems/', MEDIA.problems, {
+        body: jobs,
+        signal,
+        idempotent: false,
+      });
       if (!Array.isArray(body) || body.length !== jobs.length) {
-        throw malformed(`POST problems/ returned ${Array.isArray(body) ? `${body.length} items` : 'no array'} for ${jobs.length} jobs`);
+        throw malformed(
+          `POST problems/ returned ${Array.isArray(body) ? `${body.length} items` : 'no array'} for ${jobs.length} jobs`,
+        );
       }
       return body.map((item: unknown, i) => {
         const it = item as { error_code?: unknown } | null;
@@ -217,12 +303,20 @@ export function createSapiClient(options: SapiClientOptions = {}): SapiClient {
     },
     async pollProblems(ids, timeoutSeconds, signal) {
       const wait = Math.max(1, Math.min(30, Math.round(timeoutSeconds)));
-      const body = await request('GET', `problems/?id=${ids.map(encodeURIComponent).join(',')}&timeout=${wait}`, MEDIA.problems, { signal, extraWaitMs: wait * 1000 });
+      const body = await request(
+        'GET',
+        `problems/?id=${ids.map(encodeURIComponent).join(',')}&timeout=${wait}`,
+        MEDIA.problems,
+        { signal, extraWaitMs: wait * 1000 },
+      );
       if (!Array.isArray(body)) throw malformed('GET problems/?id=… did not return an array');
       return body.map((s, i) => parseStatus(s, `item ${i} of the status poll`));
     },
     async getProblem(id, signal) {
-      return parseStatus(await request('GET', `problems/${encodeURIComponent(id)}/`, MEDIA.problem, { signal }), `GET problems/${id}/`);
+      return parseStatus(
+        await request('GET', `problems/${encodeURIComponent(id)}/`, MEDIA.problem, { signal }),
+        `GET problems/${id}/`,
+      );
     },
     async cancelProblems(ids, signal) {
       try {

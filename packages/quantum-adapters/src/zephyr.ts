@@ -5,12 +5,22 @@ import { cliqueLayout } from './internal/cliqueLayout.js';
 import type { SolverGraph } from './qpCodec.js';
 
 function assertShape(m: number, t: number): void {
-  if (!Number.isInteger(m) || m < 1) throw invalidArgument(`the Zephyr grid size m must be a positive integer, got ${echo(m)}`);
-  if (!Number.isInteger(t) || t < 1) throw invalidArgument(`the Zephyr tile size t must be a positive integer, got ${echo(t)}`);
+  if (!Number.isInteger(m) || m < 1)
+    throw invalidArgument(`the Zephyr grid size m must be a positive integer, got ${echo(m)}`);
+  if (!Number.isInteger(t) || t < 1)
+    throw invalidArgument(`the Zephyr tile size t must be a positive integer, got ${echo(t)}`);
 }
 
 /** Linear index of Zephyr qubit `(u, w, k, j, z)` of `Z(m, t)`: `(((u·(2m+1) + w)·t + k)·2 + j)·m + z` (dwave-networkx numbering). */
-export function zephyrIndex(m: number, t: number, u: number, w: number, k: number, j: number, z: number): number {
+export function zephyrIndex(
+  m: number,
+  t: number,
+  u: number,
+  w: number,
+  k: number,
+  j: number,
+  z: number,
+): number {
   return (((u * (2 * m + 1) + w) * t + k) * 2 + j) * m + z;
 }
 
@@ -27,7 +37,8 @@ export function zephyrIndex(m: number, t: number, u: number, w: number, k: numbe
 export function zephyrGraph(m: number, t = 4): SolverGraph {
   assertShape(m, t);
   const M = 2 * m + 1;
-  const q = (u: number, w: number, k: number, j: number, z: number): number => zephyrIndex(m, t, u, w, k, j, z);
+  const q = (u: number, w: number, k: number, j: number, z: number): number =>
+    zephyrIndex(m, t, u, w, k, j, z);
   const couplers: [number, number][] = [];
   const add = (a: number, b: number): void => {
     couplers.push(a < b ? [a, b] : [b, a]);
@@ -35,8 +46,10 @@ export function zephyrGraph(m: number, t = 4): SolverGraph {
   for (let u = 0; u < 2; u++) {
     for (let w = 0; w < M; w++) {
       for (let k = 0; k < t; k++) {
-        for (let j = 0; j < 2; j++) for (let z = 0; z < m - 1; z++) add(q(u, w, k, j, z), q(u, w, k, j, z + 1));
-        for (let a = 0; a < 2; a++) for (let z = a; z < m; z++) add(q(u, w, k, 0, z), q(u, w, k, 1, z - a));
+        for (let j = 0; j < 2; j++)
+          for (let z = 0; z < m - 1; z++) add(q(u, w, k, j, z), q(u, w, k, j, z + 1));
+        for (let a = 0; a < 2; a++)
+          for (let z = a; z < m; z++) add(q(u, w, k, 0, z), q(u, w, k, 1, z - a));
       }
     }
   }
@@ -47,7 +60,11 @@ export function zephyrGraph(m: number, t = 4): SolverGraph {
           for (let i = 0; i < 2; i++) {
             for (let j = 0; j < 2; j++) {
               for (let a = 0; a < 2; a++) {
-                for (let b = 0; b < 2; b++) add(q(0, 2 * w + 1 + a * (2 * i - 1), k, j, z), q(1, 2 * z + 1 + b * (2 * j - 1), h, i, w));
+                for (let b = 0; b < 2; b++)
+                  add(
+                    q(0, 2 * w + 1 + a * (2 * i - 1), k, j, z),
+                    q(1, 2 * z + 1 + b * (2 * j - 1), h, i, w),
+                  );
               }
             }
           }
@@ -56,7 +73,9 @@ export function zephyrGraph(m: number, t = 4): SolverGraph {
     }
   }
   couplers.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
-  const unique = couplers.filter((c, i) => i === 0 || c[0] !== couplers[i - 1]![0] || c[1] !== couplers[i - 1]![1]);
+  const unique = couplers.filter(
+    (c, i) => i === 0 || c[0] !== couplers[i - 1]![0] || c[1] !== couplers[i - 1]![1],
+  );
   const qubits = [...new Set(unique.flat())].sort((x, y) => x - y);
   return { qubits, couplers: unique };
 }
@@ -65,10 +84,21 @@ export function zephyrGraph(m: number, t = 4): SolverGraph {
  * Qubit of Chimera coordinate `(y, x, u, k)` of the `C(m, m, 2t)` lattice inside `Z(m, t)`
  * (dwave-networkx's "double" Chimera sublattice mapping with minor offsets `j0`, `j1`).
  */
-export function zephyrChimeraIndex(m: number, t: number, j0: 0 | 1, j1: 0 | 1, y: number, x: number, u: 0 | 1, k: number): number {
+export function zephyrChimeraIndex(
+  m: number,
+  t: number,
+  j0: 0 | 1,
+  j1: 0 | 1,
+  y: number,
+  x: number,
+  u: 0 | 1,
+  k: number,
+): number {
   const wz = Math.floor(k / t);
   const kz = k % t;
-  return u ? zephyrIndex(m, t, 1, 2 * y + j0 + wz, kz, j1, x) : zephyrIndex(m, t, 0, 2 * x + j1 + wz, kz, j0, y);
+  return u
+    ? zephyrIndex(m, t, 1, 2 * y + j0 + wz, kz, j1, x)
+    : zephyrIndex(m, t, 0, 2 * x + j1 + wz, kz, j0, y);
 }
 
 /** Clique size {@link zephyrCliqueEmbedding} reaches on `Z(m, t)`: `2t·m`. */
@@ -91,18 +121,37 @@ export function zephyrCliqueCapacity(m: number, t = 4): number {
  * @example
  * const chains = zephyrCliqueEmbedding(12, 6, 4, solverGraph); // 12 chains of 3 qubits
  */
-export function zephyrCliqueEmbedding(n: number, m: number, t = 4, graph: SolverGraph = zephyrGraph(m, t)): Embedding {
+export function zephyrCliqueEmbedding(
+  n: number,
+  m: number,
+  t = 4,
+  graph: SolverGraph = zephyrGraph(m, t),
+): Embedding {
   assertShape(m, t);
-  if (!Number.isInteger(n) || n < 1) throw invalidArgument(`clique size must be a positive integer, got ${echo(n)}`);
+  if (!Number.isInteger(n) || n < 1)
+    throw invalidArgument(`clique size must be a positive integer, got ${echo(n)}`);
   const capacity = zephyrCliqueCapacity(m, t);
   if (n > capacity) {
-    throw new AdapterError('ADAPTER_EMBEDDING', `K_${n} does not fit the Zephyr Z(${m}, ${t}) Chimera-lattice clique layout (capacity ${capacity}); pass an explicit embedding`, { reason: 'rejected', retryable: false });
+    throw new AdapterError(
+      'ADAPTER_EMBEDDING',
+      `K_${n} does not fit the Zephyr Z(${m}, ${t}) Chimera-lattice clique layout (capacity ${capacity}); pass an explicit embedding`,
+      { reason: 'rejected', retryable: false },
+    );
   }
   for (const j0 of [0, 1] as const) {
     for (const j1 of [0, 1] as const) {
-      const found = cliqueLayout(n, { rows: m, columns: m, shore: 2 * t }, (y, x, u, k) => zephyrChimeraIndex(m, t, j0, j1, y, x, u, k), graph);
+      const found = cliqueLayout(
+        n,
+        { rows: m, columns: m, shore: 2 * t },
+        (y, x, u, k) => zephyrChimeraIndex(m, t, j0, j1, y, x, u, k),
+        graph,
+      );
       if (found) return found;
     }
   }
-  throw new AdapterError('ADAPTER_EMBEDDING', `no placement of the K_${n} clique layout on Z(${m}, ${t}) avoids the solver's missing qubits and couplers; pass an explicit embedding`, { reason: 'rejected', retryable: false });
+  throw new AdapterError(
+    'ADAPTER_EMBEDDING',
+    `no placement of the K_${n} clique layout on Z(${m}, ${t}) avoids the solver's missing qubits and couplers; pass an explicit embedding`,
+    { reason: 'rejected', retryable: false },
+  );
 }

@@ -7,7 +7,8 @@ const usedSide = (batch: IsingBatch): number => batch.spins.reduce((m, n) => Mat
 export function bandedBatch(batch: IsingBatch, w: number): IsingBatch {
   const couplings = Float64Array.from(batch.couplings);
   const { stride } = batch;
-  for (let j = 0; j < stride; j++) for (let k = j + w + 1; k < stride; k++) couplings[j * stride + k] = 0;
+  for (let j = 0; j < stride; j++)
+    for (let k = j + w + 1; k < stride; k++) couplings[j * stride + k] = 0;
   return { ...batch, couplings };
 }
 

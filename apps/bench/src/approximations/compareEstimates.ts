@@ -17,7 +17,10 @@ export interface EstimateError {
 
 const sync = (sampler: Sampler, batch: IsingBatch): BatchEstimate => {
   const result = estimateBatch(sampler, batch);
-  if (result instanceof Promise) throw new Error(`sampler "${sampler.name}" answered asynchronously; the study needs a synchronous one`);
+  if (result instanceof Promise)
+    throw new Error(
+      `sampler "${sampler.name}" answered asynchronously; the study needs a synchronous one`,
+    );
   return result;
 };
 
@@ -57,7 +60,12 @@ export function cosine(a: Float64Array, b: Float64Array, used: (i: number) => bo
  * Compares two estimates of the same batch: `reference` (exact) and `approx`, for the upstream
  * gradient `grad` (layout of the magnetizations).
  */
-export function compareEstimates(batch: IsingBatch, reference: BatchEstimate, approx: BatchEstimate, grad: Float64Array): EstimateError {
+export function compareEstimates(
+  batch: IsingBatch,
+  reference: BatchEstimate,
+  approx: BatchEstimate,
+  grad: Float64Array,
+): EstimateError {
   const { size, stride } = batch;
   let maxAbsDm = 0;
   let sumAbsDm = 0;
@@ -65,12 +73,17 @@ export function compareEstimates(batch: IsingBatch, reference: BatchEstimate, ap
   let kl = 0;
   for (let q = 0; q < size; q++) {
     for (let j = 0; j < batch.spins[q]!; j++) {
-      const d = Math.abs(reference.magnetization[q * stride + j]! - approx.magnetization[q * stride + j]!);
+      const d = Math.abs(
+        reference.magnetization[q * stride + j]! - approx.magnetization[q * stride + j]!,
+      );
       maxAbsDm = Math.max(maxAbsDm, d);
       sumAbsDm += d;
       count += 1;
     }
-    kl += klDivergence(attentionRow(reference.magnetization, batch, q), attentionRow(approx.magnetization, batch, q));
+    kl += klDivergence(
+      attentionRow(reference.magnetization, batch, q),
+      attentionRow(approx.magnetization, batch, q),
+    );
   }
   const exactGrad = reference.vjp(grad);
   const approxGrad = approx.vjp(grad);
@@ -86,6 +99,11 @@ export function compareEstimates(batch: IsingBatch, reference: BatchEstimate, ap
 }
 
 /** {@link compareEstimates} of `sampler` against `exact` on one batch. */
-export function compareSampler(batch: IsingBatch, exact: Sampler, sampler: Sampler, grad: Float64Array): EstimateError {
+export function compareSampler(
+  batch: IsingBatch,
+  exact: Sampler,
+  sampler: Sampler,
+  grad: Float64Array,
+): EstimateError {
   return compareEstimates(batch, sync(exact, batch), sync(sampler, batch), grad);
 }

@@ -14,12 +14,24 @@ export interface RandomRow extends EstimateError {
 }
 
 /** `problems` independent problems of `n` spins, h ~ N(0, σ_h²), J_jk ~ N(0, σ_J²) (j < k). */
-export function randomBatch(n: number, problems: number, sigmaH: number, sigmaJ: number, seed: number): IsingBatch {
+export function randomBatch(
+  n: number,
+  problems: number,
+  sigmaH: number,
+  sigmaJ: number,
+  seed: number,
+): IsingBatch {
   const rng = createRng(seed);
   const fields = Float64Array.from({ length: problems * n }, () => rng.normal() * sigmaH);
   const couplings = new Float64Array(n * n);
-  for (let j = 0; j < n; j++) for (let k = j + 1; k < n; k++) couplings[j * n + k] = rng.normal() * sigmaJ;
-  return createIsingBatch({ fields, couplings, spins: new Array<number>(problems).fill(n), stride: n });
+  for (let j = 0; j < n; j++)
+    for (let k = j + 1; k < n; k++) couplings[j * n + k] = rng.normal() * sigmaJ;
+  return createIsingBatch({
+    fields,
+    couplings,
+    spins: new Array<number>(problems).fill(n),
+    stride: n,
+  });
 }
 
 /**
@@ -29,7 +41,13 @@ export function randomBatch(n: number, problems: number, sigmaH: number, sigmaJ:
 export function randomStudy(
   exact: Sampler,
   samplers: readonly Sampler[],
-  grid: { sizes: readonly number[]; sigmaJs: readonly number[]; sigmaH: number; problems: number; seed: number },
+  grid: {
+    sizes: readonly number[];
+    sigmaJs: readonly number[];
+    sigmaH: number;
+    problems: number;
+    seed: number;
+  },
 ): RandomRow[] {
   const rows: RandomRow[] = [];
   for (const n of grid.sizes) {
@@ -41,7 +59,14 @@ export function randomStudy(
       for (const sampler of samplers) {
         const error = compareSampler(batch, exact, sampler, grad);
         const d = (estimateBatch(sampler, batch) as BatchEstimate).diagnostics;
-        rows.push({ n, sigmaJ, sampler: sampler.name, ...error, missed: d?.missed ?? 0, problems: batch.size });
+        rows.push({
+          n,
+          sigmaJ,
+          sampler: sampler.name,
+          ...error,
+          missed: d?.missed ?? 0,
+          problems: batch.size,
+        });
       }
     }
   }

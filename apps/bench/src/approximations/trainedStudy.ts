@@ -32,7 +32,11 @@ export interface TrainedRow extends EstimateError {
  * The Ising problems a trained model builds on the fixed validation windows: its real fields
  * and learned J (head 0), captured from the model's own `prepare`.
  */
-export async function trainedBatch(saved: SavedModel, corpus: TinyShakespeare, windows: number): Promise<IsingBatch> {
+export async function trainedBatch(
+  saved: SavedModel,
+  corpus: TinyShakespeare,
+  windows: number,
+): Promise<IsingBatch> {
   const T = saved.config.length;
   const model = loadTransformer(saved.model);
   try {
@@ -74,7 +78,13 @@ export function trainedStudy(
     for (const w of banded.widths.filter((x) => x < T - 1)) {
       const cut = bandedBatch(batch, w);
       const approx = estimateBatch(banded.sampler(w), cut) as BatchEstimate;
-      rows.push({ ...base, method: `banded w=${w}`, discardedMass: discardedMass(batch, w), ...compareEstimates(batch, reference, approx, grad), missed: 0 });
+      rows.push({
+        ...base,
+        method: `banded w=${w}`,
+        discardedMass: discardedMass(batch, w),
+        ...compareEstimates(batch, reference, approx, grad),
+        missed: 0,
+      });
     }
   }
   return rows;

@@ -1,5 +1,18 @@
-import { combineEvaluations, createTrainer, createTransformer, evaluate, initBackend, loadTransformer } from '@boltzmann/attention';
-import type { Trainer, TrainerOptions, TrainerState, Transformer, TransformerJSON } from '@boltzmann/attention';
+import {
+  combineEvaluations,
+  createTrainer,
+  createTransformer,
+  evaluate,
+  initBackend,
+  loadTransformer,
+} from '@boltzmann/attention';
+import type {
+  Trainer,
+  TrainerOptions,
+  TrainerState,
+  Transformer,
+  TransformerJSON,
+} from '@boltzmann/attention';
 import { mergeSecretOptions, recordConvergence } from '@boltzmann/ising-core';
 import type { ConvergenceSummary, SamplerRegistry } from '@boltzmann/ising-core';
 import { BenchError } from '../benchError.js';
@@ -19,7 +32,9 @@ export interface Engine {
   /** Phase 1 of a step only: the attention fields and the sampler call(s), no update (the `--dry-run` of hardware samplers). */
   prepare(batch: TrainBatch): Promise<void>;
   /** Loss and accuracy over all evaluation batches (weighted by their masks). */
-  evaluate(batches: readonly TrainBatch[]): Promise<{ loss: number; correct: number; count: number }>;
+  evaluate(
+    batches: readonly TrainBatch[],
+  ): Promise<{ loss: number; correct: number; count: number }>;
   /** Learned J of head 0 as T × T row-major, or null for variants without couplings. */
   couplings(): number[] | null;
   /** Per (layer, head), layer-major: the mean learned J at each distance d = 1 … T − 1; null without couplings. */
@@ -84,7 +99,9 @@ export async function createEngine(
   // The sampler gets its credentials here and only here; the model records the options without them.
   // It is wrapped so that an iterative sampler's convergence figures can be logged per step.
   const sampler = usesSampler(config)
-    ? recordConvergence(registry.require(config.sampler).create(mergeSecretOptions(config.samplerOptions, secrets)))
+    ? recordConvergence(
+        registry.require(config.sampler).create(mergeSecretOptions(config.samplerOptions, secrets)),
+      )
     : undefined;
   const samplerPart = sampler ? { sampler, samplerOptions: config.samplerOptions, registry } : {};
   let model: Transformer;
@@ -115,7 +132,13 @@ export async function createEngine(
         jInitStd: config.jInit,
         ...(config.couplingForm ? { couplingForm: config.couplingForm } : {}),
         ...(config.positions ? { positions: config.positions } : {}),
-        ...(config.gpt ? { bias: config.gpt.bias, tieEmbeddings: config.gpt.tieEmbeddings, dropout: config.gpt.dropout } : {}),
+        ...(config.gpt
+          ? {
+              bias: config.gpt.bias,
+              tieEmbeddings: config.gpt.tieEmbeddings,
+              dropout: config.gpt.dropout,
+            }
+          : {}),
         seed: config.seed,
         ...samplerPart,
       });

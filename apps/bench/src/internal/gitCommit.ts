@@ -7,7 +7,11 @@ let cached: string | null | undefined;
 export function gitCommit(): string | null {
   if (cached !== undefined) return cached;
   try {
-    const out = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: repoRoot(), stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 });
+    const out = execFileSync('git', ['rev-parse', 'HEAD'], {
+      cwd: repoRoot(),
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: 5000,
+    });
     cached = /^[0-9a-f]{40}$/.test(out.toString().trim()) ? out.toString().trim() : null;
   } catch {
     cached = null;

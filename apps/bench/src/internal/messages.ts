@@ -13,4 +13,9 @@ export type FromWorker =
   | { readonly type: 'warn'; readonly message: string }
   | { readonly type: 'done'; readonly id: string; readonly record: RunRecord }
   | { readonly type: 'stopped'; readonly id: string }
-  | { readonly type: 'failed'; readonly id: string | null; readonly code: string; readonly message: string };
+  | {
+      readonly type: 'failed';
+      readonly id: string | null;
+      readonly code: string;
+      readonly message: string;
+    };

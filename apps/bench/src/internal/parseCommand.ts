@@ -16,7 +16,12 @@ export function parseCommand(program: Command, args: readonly string[]): boolean
     return true;
   } catch (error) {
     if (error instanceof CommanderError) {
-      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.help' || error.code === 'commander.version') return false;
+      if (
+        error.code === 'commander.helpDisplayed' ||
+        error.code === 'commander.help' ||
+        error.code === 'commander.version'
+      )
+        return false;
       throw new BenchError('BENCH_INVALID_OPTION', error.message.replace(/^error: /, ''));
     }
     throw error;
@@ -33,9 +38,21 @@ export function parseCommand(program: Command, args: readonly string[]): boolean
  * command.requiredOption('--results <dir>', '…').action((raw) => { parsed = … });
  * return runSubcommand(program, argv) ? parsed : null;
  */
-export function subcommand(name: string, description: string, out: (s: string) => void): { program: Command; command: Command } {
-  const program = new Command('bench').exitOverride().configureOutput({ writeOut: out, writeErr: () => undefined }).showSuggestionAfterError(true);
-  const command = program.command(name).description(description).exitOverride().configureOutput({ writeOut: out, writeErr: () => undefined }).allowExcessArguments(false);
+export function subcommand(
+  name: string,
+  description: string,
+  out: (s: string) => void,
+): { program: Command; command: Command } {
+  const program = new Command('bench')
+    .exitOverride()
+    .configureOutput({ writeOut: out, writeErr: () => undefined })
+    .showSuggestionAfterError(true);
+  const command = program
+    .command(name)
+    .description(description)
+    .exitOverride()
+    .configureOutput({ writeOut: out, writeErr: () => undefined })
+    .allowExcessArguments(false);
   return { program, command };
 }
 

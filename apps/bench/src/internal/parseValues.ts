@@ -6,9 +6,15 @@ const bad = (flag: string, what: string, raw: string): never => {
 };
 
 /** A comma-separated list of items; empty items are an error. */
-export function parseList<T>(flag: string, raw: string, item: (s: string) => T | undefined, what: string): T[] {
+export function parseList<T>(
+  flag: string,
+  raw: string,
+  item: (s: string) => T | undefined,
+  what: string,
+): T[] {
   const parts = raw.split(',').map((s) => s.trim());
-  if (parts.length === 0 || parts.some((p) => p === '')) bad(flag, `a comma-separated list of ${what}`, raw);
+  if (parts.length === 0 || parts.some((p) => p === ''))
+    bad(flag, `a comma-separated list of ${what}`, raw);
   const out: T[] = [];
   for (const p of parts) {
     const v = item(p);
@@ -28,22 +34,31 @@ export function intItem(min: number, max = Number.MAX_SAFE_INTEGER) {
 }
 
 /** One integer flag in [min, max]. */
-export function parseInteger(flag: string, raw: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
+export function parseInteger(
+  flag: string,
+  raw: string,
+  min: number,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
   const v = intItem(min, max)(raw.trim());
-  return v ?? bad(flag, `an integer in [${min}, ${max === Number.MAX_SAFE_INTEGER ? '∞' : max}]`, raw);
+  return (
+    v ?? bad(flag, `an integer in [${min}, ${max === Number.MAX_SAFE_INTEGER ? '∞' : max}]`, raw)
+  );
 }
 
 /** One finite number flag, strictly positive unless `allowZero`. */
 export function parsePositive(flag: string, raw: string, allowZero = false): number {
   const s = raw.trim();
   const n = s === '' ? Number.NaN : Number(s);
-  if (!Number.isFinite(n) || n < 0 || (!allowZero && n === 0)) bad(flag, allowZero ? 'a finite number ≥ 0' : 'a finite number > 0', raw);
+  if (!Number.isFinite(n) || n < 0 || (!allowZero && n === 0))
+    bad(flag, allowZero ? 'a finite number ≥ 0' : 'a finite number > 0', raw);
   return n;
 }
 
 /** A choice among fixed strings. */
 export function choiceItem<T extends string>(choices: readonly T[]) {
-  return (s: string): T | undefined => (choices as readonly string[]).includes(s) ? (s as T) : undefined;
+  return (s: string): T | undefined =>
+    (choices as readonly string[]).includes(s) ? (s as T) : undefined;
 }
 
 /** `on`/`off` (also true/false, yes/no, 1/0). */
@@ -79,19 +94,31 @@ function jsonDepth(value: unknown, limit: number): number {
  */
 export function parseJsonObject(flag: string, raw: string): Record<string, unknown> {
   if (raw.length > MAX_JSON_OPTION_LENGTH) {
-    throw new BenchError('BENCH_INVALID_OPTION', `${flag} is ${raw.length.toLocaleString('en-US')} characters long; the limit is ${MAX_JSON_OPTION_LENGTH.toLocaleString('en-US')}`);
+    throw new BenchError(
+      'BENCH_INVALID_OPTION',
+      `${flag} is ${raw.length.toLocaleString('en-US')} characters long; the limit is ${MAX_JSON_OPTION_LENGTH.toLocaleString('en-US')}`,
+    );
   }
   let value: unknown;
   try {
     value = JSON.parse(raw);
   } catch (error) {
-    throw new BenchError('BENCH_INVALID_OPTION', `${flag} must be a JSON object, got ${echo(raw)} (${(error as Error).message})`);
+    throw new BenchError(
+      'BENCH_INVALID_OPTION',
+      `${flag} must be a JSON object, got ${echo(raw)} (${(error as Error).message})`,
+    );
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new BenchError('BENCH_INVALID_OPTION', `${flag} must be a JSON object such as '{"seed":1}', got ${echo(raw)}`);
+    throw new BenchError(
+      'BENCH_INVALID_OPTION',
+      `${flag} must be a JSON object such as '{"seed":1}', got ${echo(raw)}`,
+    );
   }
   if (jsonDepth(value, MAX_JSON_OPTION_DEPTH) > MAX_JSON_OPTION_DEPTH) {
-    throw new BenchError('BENCH_INVALID_OPTION', `${flag} is nested more than ${MAX_JSON_OPTION_DEPTH} levels deep`);
+    throw new BenchError(
+      'BENCH_INVALID_OPTION',
+      `${flag} is nested more than ${MAX_JSON_OPTION_DEPTH} levels deep`,
+    );
   }
   return value as Record<string, unknown>;
 }

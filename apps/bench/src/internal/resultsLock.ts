@@ -1,5 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, lstatSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { BenchError } from '../benchError.js';
 
@@ -50,7 +58,11 @@ function parseOwner(text: string): LockOwner | undefined {
   try {
     const v = JSON.parse(trimmed) as Partial<LockOwner> | null;
     if (v !== null && typeof v === 'object' && Number.isInteger(v.pid)) {
-      return { pid: v.pid!, ...(typeof v.start === 'string' ? { start: v.start } : {}), ...(typeof v.token === 'string' ? { token: v.token } : {}) };
+      return {
+        pid: v.pid!,
+        ...(typeof v.start === 'string' ? { start: v.start } : {}),
+        ...(typeof v.token === 'string' ? { token: v.token } : {}),
+      };
     }
   } catch {
     // Not JSON: a corrupt lock, held by nobody.
@@ -60,7 +72,8 @@ function parseOwner(text: string): LockOwner | undefined {
 
 /** True when the lock's owner is a live process that is still the one that wrote the lock. */
 function held(owner: LockOwner | undefined): boolean {
-  if (owner === undefined || owner.pid <= 0 || owner.pid === process.pid || !alive(owner.pid)) return false;
+  if (owner === undefined || owner.pid <= 0 || owner.pid === process.pid || !alive(owner.pid))
+    return false;
   const now = processStart(owner.pid);
   if (owner.start !== undefined) return now === undefined || now === owner.start;
   // An old-style lock holds only a pid: trust it only while that pid runs Node.
@@ -83,10 +96,18 @@ export function lockResults(dir: string): () => void {
   try {
     mkdirSync(dir, { recursive: true });
   } catch (error) {
-    throw new BenchError('BENCH_RESULTS_INVALID', `cannot use ${dir} as the results directory: ${(error as Error).message}`, { cause: error });
+    throw new BenchError(
+      'BENCH_RESULTS_INVALID',
+      `cannot use ${dir} as the results directory: ${(error as Error).message}`,
+      { cause: error },
+    );
   }
   const path = join(dir, '.lock');
-  const owner: LockOwner = { pid: process.pid, token: randomBytes(12).toString('hex'), ...(processStart(process.pid) ? { start: processStart(process.pid)! } : {}) };
+  const owner: LockOwner = {
+    pid: process.pid,
+    token: randomBytes(12).toString('hex'),
+    ...(processStart(process.pid) ? { start: processStart(process.pid)! } : {}),
+  };
   for (let attempt = 0; attempt < 2; attempt += 1) {
     try {
       const fd = openSync(path, 'wx');
@@ -101,11 +122,17 @@ export function lockResults(dir: string): () => void {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       if (!lstatSync(path).isFile()) {
-        throw new BenchError('BENCH_RESULTS_INVALID', `${path} is not a lock file (a directory or a link); remove it and rerun`);
+        throw new BenchError(
+          'BENCH_RESULTS_INVALID',
+          `${path} is not a lock file (a directory or a link); remove it and rerun`,
+        );
       }
       const current = parseOwner(readProc(path) ?? '');
       if (held(current)) {
-        throw new BenchError('BENCH_RESULTS_LOCKED', `another bench (pid ${current!.pid}) is using ${dir}; wait for it, stop it, or pass a different --results (if no bench is running, delete ${path})`);
+        throw new BenchError(
+          'BENCH_RESULTS_LOCKED',
+          `another bench (pid ${current!.pid}) is using ${dir}; wait for it, stop it, or pass a different --results (if no bench is running, delete ${path})`,
+        );
       }
       rmSync(path, { force: true });
     }

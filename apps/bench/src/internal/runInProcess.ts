@@ -26,12 +26,18 @@ export async function runInProcess(
       const result = await trainRun(t.config, options.settings, registry, {
         onProgress: (p) => options.progress.update(p),
         shouldStop: () => options.signal?.aborted === true,
-        warn: (m) => options.progress.log(`warning: ${redactSecrets(m, options.settings.samplerSecrets ?? {})}`),
+        warn: (m) =>
+          options.progress.log(
+            `warning: ${redactSecrets(m, options.settings.samplerSecrets ?? {})}`,
+          ),
       });
       if (result === 'stopped') options.progress.end(t.id, 'checkpointed');
       else {
         done.set(t.id, result);
-        options.progress.end(t.id, `${result.metricName} ${result.finalMetric.toFixed(4)} (${formatDuration(result.wallSeconds)})`);
+        options.progress.end(
+          t.id,
+          `${result.metricName} ${result.finalMetric.toFixed(4)} (${formatDuration(result.wallSeconds)})`,
+        );
       }
     } catch (error) {
       const code = hasErrorCode(error) ? error.code : 'BENCH_RUN_FAILED';

@@ -41,15 +41,23 @@ let corpus: { key: string; value: Promise<TinyShakespeare> } | undefined;
 export function shakespeareCorpus(dataPath: string | undefined): Promise<TinyShakespeare> {
   const key = dataPath ?? '';
   if (corpus?.key !== key) {
-    const options = dataPath !== undefined
-      ? { path: dataPath }
-      : process.env['BOLTZMANN_DATA_DIR'] ? {} : { dataDir: join(repoRoot(), 'data') };
+    const options =
+      dataPath !== undefined
+        ? { path: dataPath }
+        : process.env['BOLTZMANN_DATA_DIR']
+          ? {}
+          : { dataDir: join(repoRoot(), 'data') };
     corpus = { key, value: loadTinyShakespeare(options) };
   }
   return corpus.value;
 }
 
-function chunk(inputs: Int32Array, targets: Int32Array, mask: Float32Array | undefined, T: number): TrainBatch[] {
+function chunk(
+  inputs: Int32Array,
+  targets: Int32Array,
+  mask: Float32Array | undefined,
+  T: number,
+): TrainBatch[] {
   const rows = inputs.length / T;
   const out: TrainBatch[] = [];
   for (let r = 0; r < rows; r += EVAL_CHUNK) {
@@ -96,12 +104,21 @@ export async function createTaskData(config: RunConfig, dataPath?: string): Prom
         const b = text.sampleBatch(name, rows, T, createRng(seed));
         return chunk(b.inputs, b.targets, undefined, T);
       };
-      return { ...stream, evalBatches: split('validation', VALIDATION_SEED), trainEvalBatches: split('train', VALIDATION_SEED + 1) };
+      return {
+        ...stream,
+        evalBatches: split('validation', VALIDATION_SEED),
+        trainEvalBatches: split('train', VALIDATION_SEED + 1),
+      };
     }
     const evalSet = text.validationWindows(T, config.evalWindows, VALIDATION_SEED);
     return { ...stream, evalBatches: chunk(evalSet.inputs, evalSet.targets, undefined, T) };
   }
-  const task = bracketTask({ T, mode: config.mode, types: config.types as 1 | 2 | 3, seed: config.seed + 0x5eed });
+  const task = bracketTask({
+    T,
+    mode: config.mode,
+    types: config.types as 1 | 2 | 3,
+    seed: config.seed + 0x5eed,
+  });
   return {
     vocabSize: task.vocab.length,
     outputSize: T,

@@ -14,8 +14,28 @@ const cases: string[][] = [
   ['shakespeare', '--lengths', '4', '--variants', 'softmax,boltzmann'],
   ['shakespeare', '--lengths', '8', '--variants', 'softmax,boltzmann'],
   ['shakespeare', '--lengths', '12', '--variants', 'boltzmann'],
-  ['brackets', '--lengths', '8', '--d-model', '16', '--ffn', 'off', '--variants', 'softmax,boltzmann'],
-  ['brackets', '--lengths', '16', '--d-model', '16', '--ffn', 'off', '--variants', 'softmax,boltzmann'],
+  [
+    'brackets',
+    '--lengths',
+    '8',
+    '--d-model',
+    '16',
+    '--ffn',
+    'off',
+    '--variants',
+    'softmax,boltzmann',
+  ],
+  [
+    'brackets',
+    '--lengths',
+    '16',
+    '--d-model',
+    '16',
+    '--ffn',
+    'off',
+    '--variants',
+    'softmax,boltzmann',
+  ],
   ['brackets', '--lengths', '16', '--d-model', '64', '--ffn', 'on', '--variants', 'boltzmann'],
   ['dqa', '--lengths', '4', '--datasets', 'shakespeare', '--shots', '0'],
   ['dqa', '--lengths', '8', '--datasets', 'shakespeare', '--shots', '0,256'],
@@ -24,7 +44,9 @@ const filter = process.argv[2];
 const registry = await createBenchRegistry();
 for (const argv of cases) {
   if (filter && !argv.join(' ').includes(filter)) continue;
-  for (const config of expandGrid(parseBenchArgs([...argv, '--eval-windows', '64'], () => undefined)!)) {
+  for (const config of expandGrid(
+    parseBenchArgs([...argv, '--eval-windows', '64'], () => undefined)!,
+  )) {
     if (config.column === 'exact' && config.experiment === 'dqa') continue;
     const data = await createTaskData(config);
     const engine = await createEngine(config, data, registry);
@@ -34,7 +56,9 @@ for (const argv of cases) {
     for (let i = 0; i < steps; i += 1) await engine.step(data.next(config.batchSize));
     const perStep = (performance.now() - t0) / 1000 / steps;
     const model = (estimateRunSeconds({ ...config, steps: 1000, evalEvery: 1_000_000 }) - 3) / 1000;
-    console.log(`${config.dataset.padEnd(11)} ${config.column.padEnd(13)} T=${String(config.length).padEnd(2)} d=${String(config.dModel).padEnd(2)} ffn=${config.ffn ? 'on ' : 'off'} B=${config.batchSize}: ${(perStep * 1000).toFixed(1)} ms/step measured, ${(model * 1000).toFixed(1)} ms/step eta model`);
+    console.log(
+      `${config.dataset.padEnd(11)} ${config.column.padEnd(13)} T=${String(config.length).padEnd(2)} d=${String(config.dModel).padEnd(2)} ffn=${config.ffn ? 'on ' : 'off'} B=${config.batchSize}: ${(perStep * 1000).toFixed(1)} ms/step measured, ${(model * 1000).toFixed(1)} ms/step eta model`,
+    );
     engine.dispose();
   }
 }

@@ -20,7 +20,13 @@ export interface AdamWHyper {
  * A plain loop is much cheaper than ~17 TensorFlow.js ops per parameter tensor, and it makes
  * the optimizer independent of the backend.
  */
-export function adamWUpdate(param: Float32Array, grad: ArrayLike<number>, m: Float64Array, v: Float64Array, hyper: AdamWHyper): void {
+export function adamWUpdate(
+  param: Float32Array,
+  grad: ArrayLike<number>,
+  m: Float64Array,
+  v: Float64Array,
+  hyper: AdamWHyper,
+): void {
   const { lr, beta1, beta2, epsilon, weightDecay, step } = hyper;
   const scale = hyper.gradScale ?? 1;
   const c1 = 1 - beta1 ** step;

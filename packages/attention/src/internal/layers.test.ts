@@ -14,8 +14,14 @@ describe('custom-gradient layers', () => {
     await initBackend('wasm', { log: () => {} });
   });
 
-  const gradsOf = (f: (...x: tf.Tensor[]) => tf.Tensor, inputs: tf.Tensor[], upstream: tf.Tensor): Float32Array[] =>
-    tf.grads((...x: tf.Tensor[]) => tf.sum(tf.mul(f(...x), upstream)))(inputs).map((g) => Float32Array.from(g.dataSync()));
+  const gradsOf = (
+    f: (...x: tf.Tensor[]) => tf.Tensor,
+    inputs: tf.Tensor[],
+    upstream: tf.Tensor,
+  ): Float32Array[] =>
+    tf
+      .grads((...x: tf.Tensor[]) => tf.sum(tf.mul(f(...x), upstream)))(inputs)
+      .map((g) => Float32Array.from(g.dataSync()));
 
   it('headProduct equals tf.matMul (plain and with bᵀ, scaled) in value and gradient', () => {
     const [B, H, m, k, n] = [2, 3, 5, 7, 6];
@@ -24,9 +30,14 @@ describe('custom-gradient layers', () => {
     const bt = tensorOf<tf.Rank.R4>(randomNormal(B * H * n * k, 3), [B, H, n, k]);
     const up = tensorOf(randomNormal(B * H * m * n, 4), [B, H, m, n]);
     const cases = [
-      { ours: (x: tf.Tensor, y: tf.Tensor) => headProduct(x as tf.Tensor4D, y as tf.Tensor4D), theirs: (x: tf.Tensor, y: tf.Tensor) => tf.matMul(x, y), right: b },
       {
-        ours: (x: tf.Tensor, y: tf.Tensor) => headProduct(x as tf.Tensor4D, y as tf.Tensor4D, { transposeB: true, scale: 0.25 }),
+        ours: (x: tf.Tensor, y: tf.Tensor) => headProduct(x as tf.Tensor4D, y as tf.Tensor4D),
+        theirs: (x: tf.Tensor, y: tf.Tensor) => tf.matMul(x, y),
+        right: b,
+      },
+      {
+        ours: (x: tf.Tensor, y: tf.Tensor) =>
+          headProduct(x as tf.Tensor4D, y as tf.Tensor4D, { transposeB: true, scale: 0.25 }),
         theirs: (x: tf.Tensor, y: tf.Tensor) => tf.mul(tf.matMul(x, y, false, true), 0.25),
         right: bt,
       },
@@ -56,7 +67,11 @@ describe('custom-gradient layers', () => {
           }
       return s;
     };
-    const [ga] = gradsOf((x, y) => headProduct(x as tf.Tensor4D, y as tf.Tensor4D, { transposeB: true }), [tensorOf(av, [B, H, m, k]), tensorOf(bv, [B, H, n, k])], tensorOf(c, [B, H, m, n]));
+    const [ga] = gradsOf(
+      (x, y) => headProduct(x as tf.Tensor4D, y as tf.Tensor4D, { transposeB: true }),
+      [tensorOf(av, [B, H, m, k]), tensorOf(bv, [B, H, n, k])],
+      tensorOf(c, [B, H, m, n]),
+    );
     const a32 = Float64Array.from(Float32Array.from(av));
     const b32 = Float64Array.from(Float32Array.from(bv));
     for (let i = 0; i < a32.length; i++) {
@@ -64,7 +79,9 @@ describe('custom-gradient layers', () => {
       const minus = Float64Array.from(a32);
       plus[i]! += 1e-6;
       minus[i]! -= 1e-6;
-      expect(Math.abs(ga![i]! - (objective(plus, b32) - objective(minus, b32)) / 2e-6)).toBeLessThan(1e-4);
+      expect(
+        Math.abs(ga![i]! - (objective(plus, b32) - objective(minus, b32)) / 2e-6),
+      ).toBeLessThan(1e-4);
     }
   });
 
@@ -78,10 +95,18 @@ describe('custom-gradient layers', () => {
       return bb === undefined ? y : tf.add(y, bb);
     };
     const up = tensorOf(randomNormal(6 * 8, 11), [6, 8]);
-    const pairs: [(...t: tf.Tensor[]) => tf.Tensor, (...t: tf.Tensor[]) => tf.Tensor, tf.Tensor[]][] = [
+    const pairs: [
+      (...t: tf.Tensor[]) => tf.Tensor,
+      (...t: tf.Tensor[]) => tf.Tensor,
+      tf.Tensor[],
+    ][] = [
       [(v, g, bb) => layerNorm(v!, g!, bb), plainNorm, [x, gamma, beta]],
       [(v, g) => layerNorm(v!, g!), (v, g) => plainNorm(v!, g!), [x, gamma]],
-      [(v) => gelu(v!), (v) => tf.mul(tf.mul(v!, 0.5), tf.add(1, tf.erf(tf.mul(v!, Math.SQRT1_2)))), [x]],
+      [
+        (v) => gelu(v!),
+        (v) => tf.mul(tf.mul(v!, 0.5), tf.add(1, tf.erf(tf.mul(v!, Math.SQRT1_2)))),
+        [x],
+      ],
     ];
     for (const [ours, plain, inputs] of pairs) {
       const a = gradsOf(ours, inputs, up);
@@ -98,7 +123,11 @@ describe('custom-gradient layers', () => {
     const table = tensorOf(randomNormal(7 * 4, 15), [7, 4]);
     const up4 = tensorOf(randomNormal(6 * 4, 16), [6, 4]);
     const [ge] = gradsOf((t) => embeddingLookup(ids, t as tf.Tensor2D), [table], up4);
-    const [gr] = gradsOf((t) => tf.matMul(tf.oneHot(tf.tensor1d(ids, 'int32'), 7).toFloat(), t!), [table], up4);
+    const [gr] = gradsOf(
+      (t) => tf.matMul(tf.oneHot(tf.tensor1d(ids, 'int32'), 7).toFloat(), t!),
+      [table],
+      up4,
+    );
     expect(maxAbsDiff(ge!, gr!)).toBe(0);
   });
 });

@@ -23,7 +23,8 @@ const layerNormWith = (withBeta: boolean): ((...args: tf.Tensor[]) => tf.Tensor)
       const g = tf.mul(dy, g0);
       const centred = tf.sub(g, tf.mean(g, -1, true));
       const dx = tf.div(tf.sub(centred, tf.mul(xHat, tf.mean(tf.mul(g, xHat), -1, true))), sd);
-      const rowsOf = (t: tf.Tensor): tf.Tensor => tf.reshape(tf.sum(tf.reshape(t, [-1, width]), 0), g0.shape);
+      const rowsOf = (t: tf.Tensor): tf.Tensor =>
+        tf.reshape(tf.sum(tf.reshape(t, [-1, width]), 0), g0.shape);
       return withBeta ? [dx, rowsOf(tf.mul(dy, xHat)), rowsOf(dy)] : [dx, rowsOf(tf.mul(dy, xHat))];
     };
     const scaled = tf.mul(normed, gamma);
@@ -48,25 +49,30 @@ export function layerNorm(x: tf.Tensor, gamma: tf.Tensor, beta?: tf.Tensor): tf.
  * `Φ(x) + x φ(x)`, `φ(x) = exp(−x²/2)/√(2π)` (fewer kernels and saved copies than tfjs'
  * automatic gradient of the same forward).
  */
-export const gelu: (x: tf.Tensor) => tf.Tensor = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
-  const x = args[0] as tf.Tensor;
-  const save = args[1] as tf.GradSaveFunc;
-  const onePlusErf = tf.add(1, tf.erf(tf.mul(x, Math.SQRT1_2)));
-  save([x, onePlusErf]);
-  const gradFunc = (dy: tf.Tensor, saved: tf.Tensor[]): tf.Tensor => {
-    const [sx, b] = saved as [tf.Tensor, tf.Tensor];
-    const density = tf.mul(tf.exp(tf.mul(tf.square(sx), -0.5)), 1 / Math.sqrt(2 * Math.PI));
-    return tf.mul(dy, tf.add(tf.mul(b, 0.5), tf.mul(sx, density)));
-  };
-  return { value: tf.mul(tf.mul(x, 0.5), onePlusErf), gradFunc };
-}) as (x: tf.Tensor) => tf.Tensor;
+export const gelu: (x: tf.Tensor) => tf.Tensor = tf.customGrad(
+  (...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
+    const x = args[0] as tf.Tensor;
+    const save = args[1] as tf.GradSaveFunc;
+    const onePlusErf = tf.add(1, tf.erf(tf.mul(x, Math.SQRT1_2)));
+    save([x, onePlusErf]);
+    const gradFunc = (dy: tf.Tensor, saved: tf.Tensor[]): tf.Tensor => {
+      const [sx, b] = saved as [tf.Tensor, tf.Tensor];
+      const density = tf.mul(tf.exp(tf.mul(tf.square(sx), -0.5)), 1 / Math.sqrt(2 * Math.PI));
+      return tf.mul(dy, tf.add(tf.mul(b, 0.5), tf.mul(sx, density)));
+    };
+    return { value: tf.mul(tf.mul(x, 0.5), onePlusErf), gradFunc };
+  },
+) as (x: tf.Tensor) => tf.Tensor;
 
 /** `x W + b` (or `x W` without a bias) applied to the last axis of an `…×in` tensor. */
 export function linear(x: tf.Tensor, kernel: tf.Tensor, bias?: tf.Tensor): tf.Tensor {
   const [inDim, outDim] = kernel.shape as [number, number];
   const lead = x.shape.slice(0, -1);
   const flat = tf.reshape(x, [-1, inDim]) as tf.Tensor2D;
-  return tf.reshape(bias === undefined ? matMul(flat, kernel) : dense(flat, kernel, bias), [...lead, outDim]);
+  return tf.reshape(bias === undefined ? matMul(flat, kernel) : dense(flat, kernel, bias), [
+    ...lead,
+    outDim,
+  ]);
 }
 
 /**
@@ -100,17 +106,19 @@ function swapLast(x: tf.Tensor): tf.Tensor {
  * transposes. The wasm backend's matmul is several times slower with `transposeA`/`transposeB`
  * set than on a transposed copy, and tfjs' own matmul gradient sets them.
  */
-export const matMul: (a: tf.Tensor, b: tf.Tensor) => tf.Tensor = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
-  const a = args[0] as tf.Tensor;
-  const b = args[1] as tf.Tensor;
-  const save = args[2] as tf.GradSaveFunc;
-  save([a, b]);
-  const gradFunc = (dy: tf.Tensor, saved: tf.Tensor[]): tf.Tensor[] => {
-    const [sa, sb] = saved as [tf.Tensor, tf.Tensor];
-    return [tf.matMul(dy, swapLast(sb)), tf.matMul(swapLast(sa), dy)];
-  };
-  return { value: tf.matMul(a, b), gradFunc };
-}) as (a: tf.Tensor, b: tf.Tensor) => tf.Tensor;
+export const matMul: (a: tf.Tensor, b: tf.Tensor) => tf.Tensor = tf.customGrad(
+  (...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
+    const a = args[0] as tf.Tensor;
+    const b = args[1] as tf.Tensor;
+    const save = args[2] as tf.GradSaveFunc;
+    save([a, b]);
+    const gradFunc = (dy: tf.Tensor, saved: tf.Tensor[]): tf.Tensor[] => {
+      const [sa, sb] = saved as [tf.Tensor, tf.Tensor];
+      return [tf.matMul(dy, swapLast(sb)), tf.matMul(swapLast(sa), dy)];
+    };
+    return { value: tf.matMul(a, b), gradFunc };
+  },
+) as (a: tf.Tensor, b: tf.Tensor) => tf.Tensor;
 
 function scaled(x: Float32Array, scale: number): Float32Array {
   if (scale !== 1) for (let i = 0; i < x.length; i++) x[i] = x[i]! * scale;
@@ -124,13 +132,20 @@ function scaled(x: Float32Array, scale: number): Float32Array {
  * shapes (`scripts/profileStep.ts`). The gradient is the same kernel on the saved operands:
  * `dA = s·dC op(B)ᵀ`, `dB = s·Aᵀ dC` (transposed back for `transposeB`). Eager only.
  */
-export function headProduct(a: tf.Tensor4D, b: tf.Tensor4D, options: { transposeB?: boolean; scale?: number } = {}): tf.Tensor4D {
+export function headProduct(
+  a: tf.Tensor4D,
+  b: tf.Tensor4D,
+  options: { transposeB?: boolean; scale?: number } = {},
+): tf.Tensor4D {
   const tB = options.transposeB === true;
   const scale = options.scale ?? 1;
   const [B, H, m, k] = a.shape;
   const n = tB ? b.shape[2] : b.shape[3];
   if (b.shape[0] !== B || b.shape[1] !== H || (tB ? b.shape[3] : b.shape[2]) !== k) {
-    throw new AttentionError('ATTENTION_SHAPE_MISMATCH', `headProduct: [${a.shape}] by [${b.shape}]${tB ? 'ᵀ' : ''} do not fit`);
+    throw new AttentionError(
+      'ATTENTION_SHAPE_MISMATCH',
+      `headProduct: [${a.shape}] by [${b.shape}]${tB ? 'ᵀ' : ''} do not fit`,
+    );
   }
   const batch = B * H;
   const op = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
@@ -139,7 +154,9 @@ export function headProduct(a: tf.Tensor4D, b: tf.Tensor4D, options: { transpose
     const value = scaled(batchedMatMul(left, right, { batch, m, k, n, transposeB: tB }), scale);
     const gradFunc = (dy: tf.Tensor): tf.Tensor[] => {
       const g = dy.dataSync() as Float32Array;
-      const da = tB ? batchedMatMul(g, right, { batch, m, k: n, n: k }) : batchedMatMul(g, right, { batch, m, k: n, n: k, transposeB: true });
+      const da = tB
+        ? batchedMatMul(g, right, { batch, m, k: n, n: k })
+        : batchedMatMul(g, right, { batch, m, k: n, n: k, transposeB: true });
       const db = tB
         ? batchedMatMul(g, left, { batch, m: n, k: m, n: k, transposeA: true })
         : batchedMatMul(left, g, { batch, m: k, k: m, n, transposeA: true });
@@ -162,7 +179,9 @@ export function embeddingLookup(ids: Int32Array, table: tf.Tensor2D): tf.Tensor2
   const lookup = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
     const t = args[0] as tf.Tensor2D;
     const gradFunc = (dy: tf.Tensor): tf.Tensor =>
-      tf.tidy(() => tf.matMul(tf.transpose(tf.cast(tf.oneHot(tf.tensor1d(ids, 'int32'), rows), 'float32')), dy));
+      tf.tidy(() =>
+        tf.matMul(tf.transpose(tf.cast(tf.oneHot(tf.tensor1d(ids, 'int32'), rows), 'float32')), dy),
+      );
     return { value: tf.gather(t, tf.tensor1d(ids, 'int32')), gradFunc };
   }) as (t: tf.Tensor2D) => tf.Tensor2D;
   return lookup(table);

@@ -30,8 +30,12 @@ export function paramSpecs(config: ResolvedTransformerConfig): ParamSpec[] {
   const { vocabSize, maxLength, dModel: d, heads, ffnHidden, outputSize, variant } = config;
   const bias = config.bias ?? true;
   const dense = (name: string, inDim: number, outDim: number, kernel = true): ParamSpec[] => [
-    ...(kernel ? [{ name: `${name}/kernel`, shape: [inDim, outDim], init: 'normal' as const, decay: true }] : []),
-    ...(bias ? [{ name: `${name}/bias`, shape: [outDim], init: 'zeros' as const, decay: false }] : []),
+    ...(kernel
+      ? [{ name: `${name}/kernel`, shape: [inDim, outDim], init: 'normal' as const, decay: true }]
+      : []),
+    ...(bias
+      ? [{ name: `${name}/bias`, shape: [outDim], init: 'zeros' as const, decay: false }]
+      : []),
   ];
   const norm = (name: string): ParamSpec[] => [
     { name: `${name}/gamma`, shape: [d], init: 'ones', decay: false },
@@ -39,12 +43,22 @@ export function paramSpecs(config: ResolvedTransformerConfig): ParamSpec[] {
   ];
   const specs: ParamSpec[] = [
     { name: 'embedding/token', shape: [vocabSize, d], init: 'normal', decay: true },
-    ...(config.positions === 'none' ? [] : [{ name: 'embedding/position', shape: [maxLength, d], init: 'normal' as const, decay: true }]),
+    ...(config.positions === 'none'
+      ? []
+      : [
+          {
+            name: 'embedding/position',
+            shape: [maxLength, d],
+            init: 'normal' as const,
+            decay: true,
+          },
+        ]),
   ];
   for (let layer = 0; layer < (config.layers ?? 1); layer++) {
     const at = (name: string): string => layerName(layer, name);
     specs.push(...norm(at('block/norm1')));
-    if (variant !== 'coupling') specs.push(...dense(at('attention/query'), d, d), ...dense(at('attention/key'), d, d));
+    if (variant !== 'coupling')
+      specs.push(...dense(at('attention/query'), d, d), ...dense(at('attention/key'), d, d));
     specs.push(...dense(at('attention/value'), d, d), ...dense(at('attention/output'), d, d));
     if (usesSampler(variant)) {
       const form = parseCouplingForm(config.couplingForm ?? 'full', maxLength);
@@ -57,8 +71,16 @@ export function paramSpecs(config: ResolvedTransformerConfig): ParamSpec[] {
         decay: false,
       });
     }
-    if (config.ffn) specs.push(...norm(at('block/norm2')), ...dense(at('ffn/hidden'), d, ffnHidden), ...dense(at('ffn/output'), ffnHidden, d));
+    if (config.ffn)
+      specs.push(
+        ...norm(at('block/norm2')),
+        ...dense(at('ffn/hidden'), d, ffnHidden),
+        ...dense(at('ffn/output'), ffnHidden, d),
+      );
   }
-  specs.push(...norm('final/norm'), ...dense('head', d, outputSize, !(config.tieEmbeddings ?? false)));
+  specs.push(
+    ...norm('final/norm'),
+    ...dense('head', d, outputSize, !(config.tieEmbeddings ?? false)),
+  );
   return specs;
 }

@@ -16,7 +16,15 @@ export function resolveSampler(
   if (typeof sampler !== 'string') return sampler;
   const plugin = registry?.get(sampler) ?? (sampler === 'exact' ? exactSampler : undefined);
   if (plugin === undefined) {
-    const known = registry === undefined ? 'no registry given' : `known: ${registry.list().map((p) => `"${p.name}"`).join(', ') || 'none'}`;
+    const known =
+      registry === undefined
+        ? 'no registry given'
+        : `known: ${
+            registry
+              .list()
+              .map((p) => `"${p.name}"`)
+              .join(', ') || 'none'
+          }`;
     throw new AttentionError(
       'ATTENTION_SAMPLER_NOT_FOUND',
       `no sampler named "${sampler}" (${known}); pass { registry } or a Sampler instance as { sampler }`,
@@ -29,7 +37,14 @@ export function resolveSampler(
 export type SamplerOverrides = Pick<TransformerConfig, 'sampler' | 'samplerOptions' | 'registry'>;
 
 /** The model's sampler: none for `softmax`/`sigmoid`; overrides win over the recorded name and options. */
-export function samplerFor(config: ResolvedTransformerConfig, overrides: SamplerOverrides): Sampler | undefined {
+export function samplerFor(
+  config: ResolvedTransformerConfig,
+  overrides: SamplerOverrides,
+): Sampler | undefined {
   if (!usesSampler(config.variant)) return undefined;
-  return resolveSampler(overrides.sampler ?? config.sampler, overrides.samplerOptions ?? config.samplerOptions, overrides.registry);
+  return resolveSampler(
+    overrides.sampler ?? config.sampler,
+    overrides.samplerOptions ?? config.samplerOptions,
+    overrides.registry,
+  );
 }

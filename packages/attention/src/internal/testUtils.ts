@@ -29,7 +29,10 @@ export function take(t: tf.Tensor): Float32Array {
 }
 
 /** A float32 tensor from any numeric array (tfjs rejects Float64Array). */
-export function tensorOf<R extends tf.Rank>(values: ArrayLike<number>, shape: number[]): tf.Tensor<R> {
+export function tensorOf<R extends tf.Rank>(
+  values: ArrayLike<number>,
+  shape: number[],
+): tf.Tensor<R> {
   return tf.tensor(Float32Array.from(values), shape) as unknown as tf.Tensor<R>;
 }
 

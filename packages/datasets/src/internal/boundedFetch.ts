@@ -32,7 +32,10 @@ export interface FetchResponseLike {
 }
 
 /** The minimal `fetch` the downloader needs; `globalThis.fetch` satisfies it. */
-export type FetchLike = (url: string, init?: { signal?: AbortSignal }) => Promise<FetchResponseLike>;
+export type FetchLike = (
+  url: string,
+  init?: { signal?: AbortSignal },
+) => Promise<FetchResponseLike>;
 
 /** Limits of one {@link fetchBounded} call. */
 export interface FetchLimits {
@@ -48,12 +51,20 @@ export interface FetchLimits {
 export const MAX_TIMEOUT_MS = 2_147_483_647;
 
 /** Throws DATASET_INVALID_ARGUMENT for a `fetch` that is not a function or a malformed `maxBytes` / `timeoutMs`. */
-export function checkFetchOptions(options: { fetch?: unknown; maxBytes?: unknown; timeoutMs?: unknown }): void {
+export function checkFetchOptions(options: {
+  fetch?: unknown;
+  maxBytes?: unknown;
+  timeoutMs?: unknown;
+}): void {
   if (options.fetch !== undefined && typeof options.fetch !== 'function') {
-    throw new DatasetError('DATASET_INVALID_ARGUMENT', `options.fetch must be a function, got ${describe(options.fetch)}`);
+    throw new DatasetError(
+      'DATASET_INVALID_ARGUMENT',
+      `options.fetch must be a function, got ${describe(options.fetch)}`,
+    );
   }
   if (options.maxBytes !== undefined) assertIntInRange('options.maxBytes', options.maxBytes, 1);
-  if (options.timeoutMs !== undefined) assertIntInRange('options.timeoutMs', options.timeoutMs, 1, MAX_TIMEOUT_MS);
+  if (options.timeoutMs !== undefined)
+    assertIntInRange('options.timeoutMs', options.timeoutMs, 1, MAX_TIMEOUT_MS);
 }
 
 /** Builds the coded error of a failed transfer from a short reason (the caller adds where and what). */
@@ -83,7 +94,10 @@ async function transfer(
 ): Promise<Uint8Array> {
   const { maxBytes } = limits;
   const tooLarge = (what: string) =>
-    fail('DATASET_TOO_LARGE', `${what}, more than the limit of ${format(maxBytes)} bytes (options.maxBytes); the transfer was stopped`);
+    fail(
+      'DATASET_TOO_LARGE',
+      `${what}, more than the limit of ${format(maxBytes)} bytes (options.maxBytes); the transfer was stopped`,
+    );
   const response = await fetchImpl(url, { signal });
   if (signal.aborted) {
     // Timed out or aborted while a fetch that ignores its signal was still connecting.
@@ -92,7 +106,10 @@ async function transfer(
   }
   if (!response.ok) {
     quietly(() => response.body?.cancel());
-    throw fail('DATASET_OFFLINE', `HTTP ${response.status}${response.statusText ? ` ${echo(response.statusText, 80)}` : ''}`);
+    throw fail(
+      'DATASET_OFFLINE',
+      `HTTP ${response.status}${response.statusText ? ` ${echo(response.statusText, 80)}` : ''}`,
+    );
   }
   const declared = declaredLength(response);
   if (declared !== undefined && declared > maxBytes) {
@@ -101,7 +118,12 @@ async function transfer(
   }
   // A custom fetch response without a body stream can only be checked once its bytes are in.
   const source = response.body ?? new Uint8Array(await response.arrayBuffer());
-  return readBounded(source, maxBytes, (received) => tooLarge(`the body passed ${format(received)} bytes`), { signal });
+  return readBounded(
+    source,
+    maxBytes,
+    (received) => tooLarge(`the body passed ${format(received)} bytes`),
+    { signal },
+  );
 }
 
 /**
@@ -111,7 +133,12 @@ async function transfer(
  * DATASET_OFFLINE for HTTP errors, DATASET_TOO_LARGE, DATASET_TIMEOUT. Anything else thrown
  * (network errors, the caller's abort) propagates unchanged for the caller to wrap.
  */
-export async function fetchBounded(url: string, fetchImpl: FetchLike, limits: FetchLimits, fail: FailFactory): Promise<Uint8Array> {
+export async function fetchBounded(
+  url: string,
+  fetchImpl: FetchLike,
+  limits: FetchLimits,
+  fail: FailFactory,
+): Promise<Uint8Array> {
   const controller = new AbortController();
   const outer = limits.signal;
   const onAbort = () => controller.abort(outer?.reason);
@@ -120,14 +147,20 @@ export async function fetchBounded(url: string, fetchImpl: FetchLike, limits: Fe
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      const error = fail('DATASET_TIMEOUT', `no complete response within ${format(limits.timeoutMs)} ms (options.timeoutMs)`);
+      const error = fail(
+        'DATASET_TIMEOUT',
+        `no complete response within ${format(limits.timeoutMs)} ms (options.timeoutMs)`,
+      );
       reject(error);
       // Aborting also cancels a body being read (readBounded listens to the signal).
       controller.abort(error);
     }, limits.timeoutMs);
   });
   try {
-    return await Promise.race([transfer(url, fetchImpl, limits, controller.signal, fail), deadline]);
+    return await Promise.race([
+      transfer(url, fetchImpl, limits, controller.signal, fail),
+      deadline,
+    ]);
   } finally {
     clearTimeout(timer);
     outer?.removeEventListener('abort', onAbort);

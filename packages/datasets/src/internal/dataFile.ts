@@ -42,9 +42,13 @@ export function readFirstCandidate(
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') continue;
-      throw new DatasetError('DATASET_IO_FAILED', `could not read ${what} at ${echo(candidate.path)}: ${String(error)}`, {
-        cause: error,
-      });
+      throw new DatasetError(
+        'DATASET_IO_FAILED',
+        `could not read ${what} at ${echo(candidate.path)}: ${String(error)}`,
+        {
+          cause: error,
+        },
+      );
     }
     const actual = sha256Hex(bytes);
     if (actual !== expectedSha256) {
@@ -85,7 +89,11 @@ export async function downloadVerified(options: {
     );
   let bytes: Buffer;
   try {
-    const limits = { maxBytes: options.maxBytes, timeoutMs: options.timeoutMs, signal: options.signal };
+    const limits = {
+      maxBytes: options.maxBytes,
+      timeoutMs: options.timeoutMs,
+      signal: options.signal,
+    };
     const body = await fetchBounded(url, options.fetch, limits, fail);
     bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   } catch (error) {
@@ -108,9 +116,13 @@ export async function downloadVerified(options: {
     nodeModules().fs.renameSync(temp, target);
   } catch (error) {
     nodeModules().fs.rmSync(temp, { force: true });
-    throw new DatasetError('DATASET_IO_FAILED', `downloaded ${what} but could not store it at ${echo(target)}: ${String(error)}`, {
-      cause: error,
-    });
+    throw new DatasetError(
+      'DATASET_IO_FAILED',
+      `downloaded ${what} but could not store it at ${echo(target)}: ${String(error)}`,
+      {
+        cause: error,
+      },
+    );
   }
   return bytes;
 }

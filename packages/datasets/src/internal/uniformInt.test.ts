@@ -15,7 +15,9 @@ describe('uniformInt', () => {
     expect(uniformInt(scripted([4294967295, 4]), 3)).toBe(1);
     expect(uniformInt(scripted([4294967294]), 3)).toBe(4294967294 % 3);
     // n = 1_000_000: 2^32 mod n = 967296 words at the top are rejected.
-    expect(uniformInt(scripted([4294967296 - 967296, 4294967296 - 967297]), 1_000_000)).toBe((4294967296 - 967297) % 1_000_000);
+    expect(uniformInt(scripted([4294967296 - 967296, 4294967296 - 967297]), 1_000_000)).toBe(
+      (4294967296 - 967297) % 1_000_000,
+    );
   });
 
   it('should stay in range for random n', () => {

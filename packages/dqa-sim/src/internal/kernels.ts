@@ -34,7 +34,15 @@ export function fillEnergy(out: Float64Array, h: Float64Array, J: Float64Array, 
  * Writes `w(s) = exp(+iθ L_b(s))` for `s < 2^b` into `(pr, pi)[2^b ..)`, with the local field of
  * spin b, `L_b(s) = h_b + Σ_{j<b} J_jb s_j`, as a product DP: b + 1 cos/sin pairs in all.
  */
-function localPhase(pr: Float64Array, pi: Float64Array, h: Float64Array, J: Float64Array, n: number, b: number, theta: number): void {
+function localPhase(
+  pr: Float64Array,
+  pi: Float64Array,
+  h: Float64Array,
+  J: Float64Array,
+  n: number,
+  b: number,
+  theta: number,
+): void {
   const size = 1 << b;
   let l0 = h[b]!;
   for (let j = 0; j < b; j++) l0 -= J[j * n + b]!;
@@ -60,7 +68,15 @@ function localPhase(pr: Float64Array, pi: Float64Array, h: Float64Array, J: Floa
  * by the prefix DP: adding spin b multiplies by `conj(w)` where `s_b = −1` (E grows by L) and by
  * `w` where `s_b = +1`. Only O(n²) cos/sin calls, about three complex multiplies per state.
  */
-function phaseLevels(pr: Float64Array, pi: Float64Array, h: Float64Array, J: Float64Array, n: number, levels: number, theta: number): void {
+function phaseLevels(
+  pr: Float64Array,
+  pi: Float64Array,
+  h: Float64Array,
+  J: Float64Array,
+  n: number,
+  levels: number,
+  theta: number,
+): void {
   pr[0] = 1;
   pi[0] = 0;
   for (let b = 0; b < levels; b++) {
@@ -84,7 +100,16 @@ function phaseLevels(pr: Float64Array, pi: Float64Array, h: Float64Array, J: Flo
  * the scratch `(pr, pi)`, and the last spin's factor is applied to ψ directly, which saves one
  * write and one read of 2^n complex numbers per layer.
  */
-export function applyPhase(re: Float64Array, im: Float64Array, pr: Float64Array, pi: Float64Array, h: Float64Array, J: Float64Array, n: number, theta: number): void {
+export function applyPhase(
+  re: Float64Array,
+  im: Float64Array,
+  pr: Float64Array,
+  pi: Float64Array,
+  h: Float64Array,
+  J: Float64Array,
+  n: number,
+  theta: number,
+): void {
   const b = n - 1;
   phaseLevels(pr, pi, h, J, n, b, theta);
   localPhase(pr, pi, h, J, n, b, theta);
@@ -113,7 +138,15 @@ export function applyPhase(re: Float64Array, im: Float64Array, pr: Float64Array,
 const BLOCK_BITS = 12;
 
 /** One exp(iφX) butterfly pass for qubit j over `[start, end)` (the range is a multiple of 2^(j+1)). */
-function mixOne(re: Float64Array, im: Float64Array, j: number, c: number, sn: number, start: number, end: number): void {
+function mixOne(
+  re: Float64Array,
+  im: Float64Array,
+  j: number,
+  c: number,
+  sn: number,
+  start: number,
+  end: number,
+): void {
   const half = 1 << j;
   for (let base = start; base < end; base += 2 * half) {
     const stop = base + half;
@@ -136,7 +169,15 @@ function mixOne(re: Float64Array, im: Float64Array, j: number, c: number, sn: nu
  * four amplitudes that differ in bits j and j + 1 stay in registers. One flat loop over the
  * index with those two bits removed avoids short inner loops at small j.
  */
-function mixPair(re: Float64Array, im: Float64Array, j: number, c: number, sn: number, start: number, count: number): void {
+function mixPair(
+  re: Float64Array,
+  im: Float64Array,
+  j: number,
+  c: number,
+  sn: number,
+  start: number,
+  count: number,
+): void {
   const h1 = 1 << j;
   const h2 = h1 << 1;
   const lowMask = h1 - 1;

@@ -95,15 +95,26 @@ export function createPlan(options: PlanOptions, calibrateDefault: boolean): Ann
   const beta = options.beta ?? 1;
   const maxQubits = options.maxQubits ?? DEFAULTS.maxQubits;
   const calibrate = options.calibrate ?? calibrateDefault;
-  if (typeof tau !== 'number' || !Number.isFinite(tau) || tau < 0) throw invalid(`tau must be a finite number ≥ 0, got ${echo(tau)}`);
-  if (!Number.isInteger(steps) || steps < 1) throw invalid(`steps must be a positive integer, got ${echo(steps)}`);
+  if (typeof tau !== 'number' || !Number.isFinite(tau) || tau < 0)
+    throw invalid(`tau must be a finite number ≥ 0, got ${echo(tau)}`);
+  if (!Number.isInteger(steps) || steps < 1)
+    throw invalid(`steps must be a positive integer, got ${echo(steps)}`);
   if (order !== 1 && order !== 2) throw invalid(`order must be 1 or 2, got ${echo(order)}`);
-  if (typeof beta !== 'number' || !Number.isFinite(beta) || beta <= 0) throw invalid(`beta must be a finite positive number, got ${echo(beta)}`);
+  if (typeof beta !== 'number' || !Number.isFinite(beta) || beta <= 0)
+    throw invalid(`beta must be a finite positive number, got ${echo(beta)}`);
   if (!Number.isInteger(maxQubits) || maxQubits < 1 || maxQubits > ABSOLUTE_MAX_QUBITS) {
-    throw invalid(`maxQubits must be an integer in [1, ${ABSOLUTE_MAX_QUBITS}], got ${echo(maxQubits)}`);
+    throw invalid(
+      `maxQubits must be an integer in [1, ${ABSOLUTE_MAX_QUBITS}], got ${echo(maxQubits)}`,
+    );
   }
-  if (typeof calibrate !== 'boolean' && calibrate !== 'effective-temperature' && calibrate !== 'linear-response') {
-    throw invalid(`calibrate must be true, false, 'effective-temperature' or 'linear-response', got ${echo(calibrate)}`);
+  if (
+    typeof calibrate !== 'boolean' &&
+    calibrate !== 'effective-temperature' &&
+    calibrate !== 'linear-response'
+  ) {
+    throw invalid(
+      `calibrate must be true, false, 'effective-temperature' or 'linear-response', got ${echo(calibrate)}`,
+    );
   }
   const calibration = calibrate === true ? 'effective-temperature' : calibrate;
   const schedule = compileSchedule(options.schedule ?? 'linear');
@@ -141,7 +152,9 @@ export function createPlan(options: PlanOptions, calibrateDefault: boolean): Ann
     throw invalid(
       `calibrate ${echo(calibration)} needs positive gains, got field ${fieldGain}, coupling ${couplingGain} ` +
         `(tau = ${tau}, steps = ${steps}, ${echo(schedule.label, 200)}); ` +
-        (calibration === 'linear-response' ? 'the anneal is too long for a first-order calibration: lower tau' : 'tau must be > 0'),
+        (calibration === 'linear-response'
+          ? 'the anneal is too long for a first-order calibration: lower tau'
+          : 'tau must be > 0'),
     );
   }
   return {

@@ -39,7 +39,12 @@ export function assertQubits(n: number, maxQubits: number): void {
 export function ensureWorkspace(n: number, ws?: Workspace): Workspace {
   const len = 1 << n;
   if (ws !== undefined && ws.re.length >= len) return ws;
-  return { re: new Float64Array(len), im: new Float64Array(len), pr: new Float64Array(len), pi: new Float64Array(len) };
+  return {
+    re: new Float64Array(len),
+    im: new Float64Array(len),
+    pr: new Float64Array(len),
+    pi: new Float64Array(len),
+  };
 }
 
 /**
@@ -47,7 +52,13 @@ export function ensureWorkspace(n: number, ws?: Workspace): Workspace {
  * `ψ(τ)` in `ws.re/ws.im[0 .. 2^n)`. Layers: for each step k, the diagonal phase
  * `exp(−iθ_k E)` then the mixer `Π_j exp(+iφ_k X_j)`; order 2 ends with one more phase.
  */
-export function runAnneal(h: Float64Array, J: Float64Array, n: number, plan: AnnealPlan, ws: Workspace): void {
+export function runAnneal(
+  h: Float64Array,
+  J: Float64Array,
+  n: number,
+  plan: AnnealPlan,
+  ws: Workspace,
+): void {
   const len = 1 << n;
   const { re, im, pr, pi } = ws;
   const amp = 1 / Math.sqrt(len);

@@ -18,7 +18,9 @@ describe('checkSchedule time budget', () => {
     }
     const elapsed = performance.now() - started;
     expect(isDqaError(caught, 'DQA_BAD_SCHEDULE')).toBe(true);
-    expect((caught as Error).message).toMatch(/took more than 250 ms to evaluate at \d+ of the 1001 check points/);
+    expect((caught as Error).message).toMatch(
+      /took more than 250 ms to evaluate at \d+ of the 1001 check points/,
+    );
     expect(elapsed).toBeLessThan(CHECK_BUDGET_MS + 200);
     expect(() => checkSchedule((u) => u, 'B', '"u"', CHECK_BUDGET_MS)).not.toThrow();
     expect(MAX_EXPRESSION_LENGTH).toBe(1000);

@@ -8,22 +8,54 @@ export const MAX_EXPRESSION_LENGTH = 1000;
 
 /** Functions a schedule expression may call. */
 export const SCHEDULE_FUNCTIONS = [
-  'sin', 'cos', 'tan', 'asin', 'acos', 'atan', 'atan2', 'sinh', 'cosh', 'tanh',
-  'exp', 'expm1', 'log', 'log10', 'log2', 'log1p', 'sqrt', 'cbrt', 'pow',
-  'abs', 'sign', 'min', 'max', 'floor', 'ceil',
+  'sin',
+  'cos',
+  'tan',
+  'asin',
+  'acos',
+  'atan',
+  'atan2',
+  'sinh',
+  'cosh',
+  'tanh',
+  'exp',
+  'expm1',
+  'log',
+  'log10',
+  'log2',
+  'log1p',
+  'sqrt',
+  'cbrt',
+  'pow',
+  'abs',
+  'sign',
+  'min',
+  'max',
+  'floor',
+  'ceil',
 ] as const;
 
 /** Constants a schedule expression may name, besides the variable `u`. */
 export const SCHEDULE_CONSTANTS = ['pi', 'e'] as const;
 
 /** Operators (mathjs function names) a schedule expression may use: `+ - * / ^`, unary `-` and `+`. */
-const OPERATORS = ['add', 'subtract', 'multiply', 'divide', 'pow', 'unaryMinus', 'unaryPlus'] as const;
+const OPERATORS = [
+  'add',
+  'subtract',
+  'multiply',
+  'divide',
+  'pow',
+  'unaryMinus',
+  'unaryPlus',
+] as const;
 
 type Fn = (...args: number[]) => number;
 type Compiled = (u: number) => number;
 
 /** The mathjs factories of the allowed operators, functions and constants. */
-const FACTORY_NAMES = [...OPERATORS, ...SCHEDULE_FUNCTIONS, ...SCHEDULE_CONSTANTS].map((name) => `${name}Dependencies`);
+const FACTORY_NAMES = [...OPERATORS, ...SCHEDULE_FUNCTIONS, ...SCHEDULE_CONSTANTS].map(
+  (name) => `${name}Dependencies`,
+);
 
 let instance: Record<string, unknown> | undefined;
 
@@ -34,8 +66,12 @@ let instance: Record<string, unknown> | undefined;
  */
 function restricted(): Record<string, unknown> {
   if (instance === undefined) {
-    const math = scheduleMath() as unknown as Record<string, unknown> & { create(factories: Record<string, FactoryFunctionMap>, config: object): unknown };
-    const factories = Object.fromEntries(FACTORY_NAMES.map((name) => [name, math[name] as FactoryFunctionMap]));
+    const math = scheduleMath() as unknown as Record<string, unknown> & {
+      create(factories: Record<string, FactoryFunctionMap>, config: object): unknown;
+    };
+    const factories = Object.fromEntries(
+      FACTORY_NAMES.map((name) => [name, math[name] as FactoryFunctionMap]),
+    );
     instance = math.create(factories, {}) as Record<string, unknown>;
   }
   return instance;
@@ -65,7 +101,13 @@ function call(f: Fn, args: Compiled[]): Compiled {
 /** Turns a parse tree into a closure, refusing every node outside the allow-lists before anything runs. */
 function build(node: MathNode, which: string, text: string): Compiled {
   const math = restricted();
-  const n = node as MathNode & { value?: unknown; name?: string; fn?: unknown; args?: MathNode[]; content?: MathNode };
+  const n = node as MathNode & {
+    value?: unknown;
+    name?: string;
+    fn?: unknown;
+    args?: MathNode[];
+    content?: MathNode;
+  };
   switch (node.type) {
     case 'ConstantNode': {
       const value = n.value;
@@ -77,20 +119,29 @@ function build(node: MathNode, which: string, text: string): Compiled {
     case 'SymbolNode': {
       const name = n.name!;
       if (name === 'u') return (u) => u;
-      if (!(SCHEDULE_CONSTANTS as readonly string[]).includes(name)) throw refuse(which, text, 'the symbol', node);
+      if (!(SCHEDULE_CONSTANTS as readonly string[]).includes(name))
+        throw refuse(which, text, 'the symbol', node);
       const value = math[name] as number;
       return () => value;
     }
     case 'OperatorNode': {
       const name = n.fn as string;
-      if (!(OPERATORS as readonly string[]).includes(name)) throw refuse(which, text, `the operator ${echo((node as { op?: unknown }).op)} in`, node);
-      return call(math[name] as Fn, n.args!.map((a) => build(a, which, text)));
+      if (!(OPERATORS as readonly string[]).includes(name))
+        throw refuse(which, text, `the operator ${echo((node as { op?: unknown }).op)} in`, node);
+      return call(
+        math[name] as Fn,
+        n.args!.map((a) => build(a, which, text)),
+      );
     }
     case 'FunctionNode': {
       const fn = n.fn as MathNode & { name?: string };
       const name = fn.type === 'SymbolNode' ? fn.name! : '';
-      if (!(SCHEDULE_FUNCTIONS as readonly string[]).includes(name)) throw refuse(which, text, 'the function call', node);
-      return call(math[name] as Fn, n.args!.map((a) => build(a, which, text)));
+      if (!(SCHEDULE_FUNCTIONS as readonly string[]).includes(name))
+        throw refuse(which, text, 'the function call', node);
+      return call(
+        math[name] as Fn,
+        n.args!.map((a) => build(a, which, text)),
+      );
     }
     default: {
       const kind = `${node.type.replace(/Node$/, '').toLowerCase()} expression`;
@@ -119,7 +170,11 @@ export function compileExpression(text: string, which: 'A' | 'B'): Compiled {
   try {
     tree = scheduleMath().parse(text);
   } catch (cause) {
-    throw new DqaError('DQA_BAD_SCHEDULE', `schedule ${which} = ${echo(text)} does not parse: ${(cause as Error).message}`, { cause });
+    throw new DqaError(
+      'DQA_BAD_SCHEDULE',
+      `schedule ${which} = ${echo(text)} does not parse: ${(cause as Error).message}`,
+      { cause },
+    );
   }
   return build(tree, which, text);
 }
@@ -141,7 +196,12 @@ export const CHECK_BUDGET_MS = 250;
  * @param source the schedule as the user gave it, for messages (echoed in bounded form).
  * @throws {DqaError} DQA_BAD_SCHEDULE
  */
-export function checkSchedule(f: (u: number) => number, which: 'A' | 'B', source: string, budgetMs?: number): void {
+export function checkSchedule(
+  f: (u: number) => number,
+  which: 'A' | 'B',
+  source: string,
+  budgetMs?: number,
+): void {
   const started = budgetMs === undefined ? 0 : performance.now();
   for (let i = 0; i < CHECK_POINTS; i++) {
     const u = i / (CHECK_POINTS - 1);
@@ -149,10 +209,17 @@ export function checkSchedule(f: (u: number) => number, which: 'A' | 'B', source
     try {
       v = f(u);
     } catch (cause) {
-      throw new DqaError('DQA_BAD_SCHEDULE', `schedule ${which} = ${source} throws at u = ${u}: ${(cause as Error).message}`, { cause });
+      throw new DqaError(
+        'DQA_BAD_SCHEDULE',
+        `schedule ${which} = ${source} throws at u = ${u}: ${(cause as Error).message}`,
+        { cause },
+      );
     }
     if (typeof v !== 'number' || !Number.isFinite(v)) {
-      throw new DqaError('DQA_BAD_SCHEDULE', `schedule ${which} = ${source} is ${echo(v)} at u = ${u}; it must be a finite real number on [0, 1]`);
+      throw new DqaError(
+        'DQA_BAD_SCHEDULE',
+        `schedule ${which} = ${source} is ${echo(v)} at u = ${u}; it must be a finite real number on [0, 1]`,
+      );
     }
     if (budgetMs !== undefined && i % 16 === 15 && performance.now() - started > budgetMs) {
       throw new DqaError(

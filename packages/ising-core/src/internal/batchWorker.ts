@@ -19,7 +19,10 @@ const port: Port = threads !== undefined ? nodePort(threads) : webPort();
 function nodePort(t: typeof import('node:worker_threads')): Port {
   const parent = t.parentPort;
   if (parent === null) throw new Error('batchWorker must run in a worker thread');
-  return { postMessage: (m, transfer) => parent.postMessage(m, transfer), onMessage: (listener) => void parent.on('message', listener) };
+  return {
+    postMessage: (m, transfer) => parent.postMessage(m, transfer),
+    onMessage: (listener) => void parent.on('message', listener),
+  };
 }
 
 function webPort(): Port {
@@ -27,15 +30,22 @@ function webPort(): Port {
     postMessage(m: unknown, transfer?: ArrayBuffer[]): void;
     addEventListener(type: 'message', listener: (event: { data: unknown }) => void): void;
   };
-  if (typeof scope.addEventListener !== 'function' || typeof scope.postMessage !== 'function') throw new Error('batchWorker must run in a worker');
-  return { postMessage: (m, transfer) => scope.postMessage(m, transfer ?? []), onMessage: (listener) => scope.addEventListener('message', (e) => listener(e.data)) };
+  if (typeof scope.addEventListener !== 'function' || typeof scope.postMessage !== 'function')
+    throw new Error('batchWorker must run in a worker');
+  return {
+    postMessage: (m, transfer) => scope.postMessage(m, transfer ?? []),
+    onMessage: (listener) => scope.addEventListener('message', (e) => listener(e.data)),
+  };
 }
 
 // A synchronous caller blocks in Atomics.wait and cannot see this worker's 'exit' event, so a
 // worker that exits mid-task (process.exit, fatal error) fails the reply slot on its way out.
 let inFlight: WorkerRequest['sync'];
-(globalThis as { process?: { on?(event: 'exit', listener: (code: number) => void): void } }).process?.on?.('exit', (code) => {
-  if (inFlight !== undefined) failSyncReply(inFlight, `worker exited with code ${code} during a task`);
+(
+  globalThis as { process?: { on?(event: 'exit', listener: (code: number) => void): void } }
+).process?.on?.('exit', (code) => {
+  if (inFlight !== undefined)
+    failSyncReply(inFlight, `worker exited with code ${code} during a task`);
 });
 
 /** Tells a thread blocked in Atomics.wait (synchronous calls) and the async side that this worker is up. */
@@ -59,7 +69,11 @@ port.onMessage((message) => {
   let arrays: Float64Array[];
   try {
     const { task } = request;
-    if (task.kind === 'sampler-estimate' || task.kind === 'sampler-vjp' || task.kind === 'sampler-drop') {
+    if (
+      task.kind === 'sampler-estimate' ||
+      task.kind === 'sampler-vjp' ||
+      task.kind === 'sampler-drop'
+    ) {
       // Sampler tasks are synchronous calls (or fire-and-forget drops): no message answer.
       arrays = runSamplerTask(task);
       inFlight = undefined;
@@ -85,7 +99,12 @@ port.onMessage((message) => {
   }
   inFlight = undefined;
   if (sync !== undefined) completeSyncReply(sync, arrays);
-  else port.postMessage(reply, arrays.map((a) => a.buffer as ArrayBuffer));
+  else
+    port.postMessage(
+      reply,
+      arrays.map((a) => a.buffer as ArrayBuffer),
+    );
 });
 
-if (threads !== undefined) announceReady((threads.workerData as { ready?: Int32Array } | undefined)?.ready);
+if (threads !== undefined)
+  announceReady((threads.workerData as { ready?: Int32Array } | undefined)?.ready);

@@ -19,10 +19,22 @@ function wrapVjpFailure(who: string, cause: unknown): IsingError {
 }
 
 /** Throws unless `value` is a Float64Array of `length` entries, finite wherever `isUsed` says. */
-function assertGradientPart(who: string, part: 'fields' | 'couplings', value: unknown, length: number, shape: string): asserts value is Float64Array {
+function assertGradientPart(
+  who: string,
+  part: 'fields' | 'couplings',
+  value: unknown,
+  length: number,
+  shape: string,
+): asserts value is Float64Array {
   if (!(value instanceof Float64Array) || value.length !== length) {
-    const got = value instanceof Float64Array ? `${value.length} entries` : `no Float64Array (${echo(value, 60)})`;
-    throw new IsingError('ISING_SHAPE_MISMATCH', `${who} returned ${part} with ${got}; ${shape} needs a Float64Array of ${length}`);
+    const got =
+      value instanceof Float64Array
+        ? `${value.length} entries`
+        : `no Float64Array (${echo(value, 60)})`;
+    throw new IsingError(
+      'ISING_SHAPE_MISMATCH',
+      `${who} returned ${part} with ${got}; ${shape} needs a Float64Array of ${length}`,
+    );
   }
 }
 
@@ -33,7 +45,11 @@ function assertGradientPart(who: string, part: 'fields' | 'couplings', value: un
  * checked, then handed to the sampler's VJP as is (the same array, not a copy). Cost
  * `O(size·stride + stride²)`, small next to any VJP.
  */
-function checkedVjp(sampler: Sampler, batch: IsingBatch, vjp: BatchEstimate['vjp']): BatchEstimate['vjp'] {
+function checkedVjp(
+  sampler: Sampler,
+  batch: IsingBatch,
+  vjp: BatchEstimate['vjp'],
+): BatchEstimate['vjp'] {
   const who = `${samplerLabel(sampler)} vjp`;
   const { size, stride, spins } = batch;
   const used = maxSpinsOf(batch);
@@ -45,18 +61,34 @@ function checkedVjp(sampler: Sampler, batch: IsingBatch, vjp: BatchEstimate['vjp
     } catch (error) {
       throw wrapVjpFailure(who, error);
     }
-    if (result === null || typeof result !== 'object' || typeof (result as { then?: unknown }).then === 'function') {
-      throw new IsingError('ISING_SAMPLER_FAILED', `${who} returned ${echo(result, 60)}; expected { fields, couplings } (synchronously)`);
+    if (
+      result === null ||
+      typeof result !== 'object' ||
+      typeof (result as { then?: unknown }).then === 'function'
+    ) {
+      throw new IsingError(
+        'ISING_SAMPLER_FAILED',
+        `${who} returned ${echo(result, 60)}; expected { fields, couplings } (synchronously)`,
+      );
     }
     const { fields, couplings } = result;
     assertGradientPart(who, 'fields', fields, size * stride, `${size} problems × stride ${stride}`);
-    assertGradientPart(who, 'couplings', couplings, stride * stride, `a ${stride} × ${stride} matrix`);
+    assertGradientPart(
+      who,
+      'couplings',
+      couplings,
+      stride * stride,
+      `a ${stride} × ${stride} matrix`,
+    );
     for (let q = 0; q < size; q++) {
       const n = spins[q]!;
       for (let j = 0; j < n; j++) {
         const v = fields[q * stride + j]!;
         if (!Number.isFinite(v)) {
-          throw new IsingError('ISING_NOT_FINITE', `${who} returned fields[${q * stride + j}] = ${v} (problem ${q}, spin ${j}); every used entry must be finite`);
+          throw new IsingError(
+            'ISING_NOT_FINITE',
+            `${who} returned fields[${q * stride + j}] = ${v} (problem ${q}, spin ${j}); every used entry must be finite`,
+          );
         }
       }
     }
@@ -64,7 +96,10 @@ function checkedVjp(sampler: Sampler, batch: IsingBatch, vjp: BatchEstimate['vjp
       for (let k = j + 1; k < used; k++) {
         const v = couplings[j * stride + k]!;
         if (!Number.isFinite(v)) {
-          throw new IsingError('ISING_NOT_FINITE', `${who} returned couplings[${j * stride + k}] = ${v} (J_${j},${k}); every used entry must be finite`);
+          throw new IsingError(
+            'ISING_NOT_FINITE',
+            `${who} returned couplings[${j * stride + k}] = ${v} (J_${j},${k}); every used entry must be finite`,
+          );
         }
       }
     }
@@ -80,31 +115,56 @@ function checkedVjp(sampler: Sampler, batch: IsingBatch, vjp: BatchEstimate['vjp
  *
  * @throws {IsingError} ISING_SHAPE_MISMATCH, ISING_NOT_FINITE, ISING_SAMPLER_FAILED naming the sampler, problem and spin.
  */
-export function checkEstimate(sampler: Sampler, batch: IsingBatch, estimate: BatchEstimate): BatchEstimate {
+export function checkEstimate(
+  sampler: Sampler,
+  batch: IsingBatch,
+  estimate: BatchEstimate,
+): BatchEstimate {
   const who = samplerLabel(sampler);
   const expected = batch.size * batch.stride;
   const m = (estimate as Partial<BatchEstimate> | null)?.magnetization;
   if (!(m instanceof Float64Array) || m.length !== expected) {
-    const got = m instanceof Float64Array ? `${m.length} magnetizations` : 'no Float64Array magnetization';
-    throw new IsingError('ISING_SHAPE_MISMATCH', `${who} returned ${got}; the batch needs ${expected}`);
+    const got =
+      m instanceof Float64Array ? `${m.length} magnetizations` : 'no Float64Array magnetization';
+    throw new IsingError(
+      'ISING_SHAPE_MISMATCH',
+      `${who} returned ${got}; the batch needs ${expected}`,
+    );
   }
   const vjp = estimate.vjp;
   if (typeof vjp !== 'function') {
-    throw new IsingError('ISING_SAMPLER_FAILED', `${who} returned an estimate without a vjp function`);
+    throw new IsingError(
+      'ISING_SAMPLER_FAILED',
+      `${who} returned an estimate without a vjp function`,
+    );
   }
   for (let q = 0; q < batch.size; q++) {
     for (let j = 0; j < batch.spins[q]!; j++) {
       const v = m[q * batch.stride + j]!;
       if (!Number.isFinite(v)) {
-        throw new IsingError('ISING_NOT_FINITE', `${who} returned magnetization ${v} for problem ${q}, spin ${j}`);
+        throw new IsingError(
+          'ISING_NOT_FINITE',
+          `${who} returned magnetization ${v} for problem ${q}, spin ${j}`,
+        );
       }
       if (v < -1 - MAGNETIZATION_SLACK || v > 1 + MAGNETIZATION_SLACK) {
-        throw new IsingError('ISING_SAMPLER_FAILED', `${who} returned magnetization ${v} for problem ${q}, spin ${j}; a magnetization ⟨s⟩ lies in [−1, 1]`);
+        throw new IsingError(
+          'ISING_SAMPLER_FAILED',
+          `${who} returned magnetization ${v} for problem ${q}, spin ${j}; a magnetization ⟨s⟩ lies in [−1, 1]`,
+        );
       }
     }
   }
   // A copy with the sampler's prototype and own properties, so nothing the sampler returned is mutated.
-  const checked = Object.assign(Object.create(Object.getPrototypeOf(estimate) as object | null) as BatchEstimate, estimate);
-  Object.defineProperty(checked, 'vjp', { value: checkedVjp(sampler, batch, vjp.bind(estimate)), writable: true, enumerable: true, configurable: true });
+  const checked = Object.assign(
+    Object.create(Object.getPrototypeOf(estimate) as object | null) as BatchEstimate,
+    estimate,
+  );
+  Object.defineProperty(checked, 'vjp', {
+    value: checkedVjp(sampler, batch, vjp.bind(estimate)),
+    writable: true,
+    enumerable: true,
+    configurable: true,
+  });
   return checked;
 }

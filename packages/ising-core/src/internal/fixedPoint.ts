@@ -84,7 +84,14 @@ export class FixedPointWorkspace {
  * whose new residual is not below the previous one is undone; the damped step
  * `x_k + μ f_k` is taken instead and the history is cleared.
  */
-export function solveFixedPoint(map: FixedPointMap, n: number, x: Float64Array, floor: number, settings: FixedPointSettings, ws: FixedPointWorkspace): void {
+export function solveFixedPoint(
+  map: FixedPointMap,
+  n: number,
+  x: Float64Array,
+  floor: number,
+  settings: FixedPointSettings,
+  ws: FixedPointWorkspace,
+): void {
   const { fx, prevX, prevF, dG, dF } = ws;
   const mix = 1 - settings.damping;
   const memory = Math.min(settings.memory, ws.memory);

@@ -71,7 +71,14 @@ export class AdjointWorkspace {
    * for the upstream gradient `g`; writes `w = ∂L/∂u` into `w` and sets `iterations`,
    * `residual`, `fellBack`.
    */
-  solve(map: IsingMap, d: Float64Array, g: Float64Array, n: number, settings: FixedPointSettings, w: Float64Array): void {
+  solve(
+    map: IsingMap,
+    d: Float64Array,
+    g: Float64Array,
+    n: number,
+    settings: FixedPointSettings,
+    w: Float64Array,
+  ): void {
     this.map = map;
     const { sd, b, z } = this;
     let bmax = 0;
@@ -85,10 +92,22 @@ export class AdjointWorkspace {
     this.iterations = 0;
     this.residual = 0;
     if (bmax > 0) {
-      let outcome = this.conjugateGradients(n, bmax, false, settings.tolerance, settings.maxIterations);
+      let outcome = this.conjugateGradients(
+        n,
+        bmax,
+        false,
+        settings.tolerance,
+        settings.maxIterations,
+      );
       if (outcome === 'breakdown') {
         this.fellBack = true;
-        outcome = this.conjugateGradients(n, bmax, true, settings.tolerance, settings.maxIterations - this.iterations);
+        outcome = this.conjugateGradients(
+          n,
+          bmax,
+          true,
+          settings.tolerance,
+          settings.maxIterations - this.iterations,
+        );
       }
       this.residual = this.residualOf(z, n);
     }
@@ -100,7 +119,13 @@ export class AdjointWorkspace {
    * `A² z = A b` (CGNR: any nonsingular `A`, the condition number squared). `r` tracks the true
    * residual `b − A z` in both modes; convergence is confirmed on a recomputed residual.
    */
-  private conjugateGradients(n: number, bmax: number, squared: boolean, tolerance: number, budget: number): 'converged' | 'breakdown' | 'budget' {
+  private conjugateGradients(
+    n: number,
+    bmax: number,
+    squared: boolean,
+    tolerance: number,
+    budget: number,
+  ): 'converged' | 'breakdown' | 'budget' {
     const { b, z, r, p, q, tmp2: t, rn } = this;
     if (squared) {
       this.applyA(z, q, n);

@@ -3,7 +3,12 @@ import { echo } from '../echo.js';
 import { IsingError } from '../errors.js';
 import { optionKeys } from '../pluginOptions.js';
 import { assertPluginOptions } from '../pluginOptions.js';
-import type { BatchEstimate, ConvergenceDiagnostics, IsingBatch, IsingGradients } from '../types.js';
+import type {
+  BatchEstimate,
+  ConvergenceDiagnostics,
+  IsingBatch,
+  IsingGradients,
+} from '../types.js';
 import { FixedPointWorkspace, solveFixedPoint } from './fixedPoint.js';
 import type { FixedPointSettings } from './fixedPoint.js';
 import { AdjointWorkspace } from './fixedPointBackward.js';
@@ -66,27 +71,51 @@ export const FIXED_POINT_OPTION_KEYS = optionKeys<FixedPointSamplerOptions>({
 const MAX_ANDERSON = 20;
 
 /** Validates and completes the options; `who` names the sampler in messages. */
-export function readFixedPointOptions(who: string, options: FixedPointSamplerOptions): ResolvedFixedPointOptions {
+export function readFixedPointOptions(
+  who: string,
+  options: FixedPointSamplerOptions,
+): ResolvedFixedPointOptions {
   assertPluginOptions(who, options, FIXED_POINT_OPTION_KEYS);
-  const { damping = 0.5, tolerance = 1e-10, maxIterations = 1000, onNonConvergence = 'return', anderson = 5, warmStart = false } = options;
-  const bad = (message: string): IsingError => new IsingError('ISING_INVALID_ARGUMENT', `${who} option ${message}`);
-  if (!(Number.isFinite(damping) && damping >= 0 && damping < 1)) throw bad(`damping must be in [0, 1), got ${echo(damping)}`);
-  if (!(Number.isFinite(tolerance) && tolerance > 0)) throw bad(`tolerance must be a finite positive number, got ${echo(tolerance)}`);
-  if (!Number.isSafeInteger(maxIterations) || maxIterations < 1) throw bad(`maxIterations must be a positive integer, got ${echo(maxIterations)}`);
-  if (onNonConvergence !== 'throw' && onNonConvergence !== 'return') throw bad(`onNonConvergence must be 'return' or 'throw', got ${echo(onNonConvergence)}`);
-  if (!Number.isInteger(anderson) || anderson < 0 || anderson > MAX_ANDERSON) throw bad(`anderson must be an integer in [0, ${MAX_ANDERSON}], got ${echo(anderson)}`);
-  if (typeof warmStart !== 'boolean') throw bad(`warmStart must be a boolean, got ${echo(warmStart)}`);
+  const {
+    damping = 0.5,
+    tolerance = 1e-10,
+    maxIterations = 1000,
+    onNonConvergence = 'return',
+    anderson = 5,
+    warmStart = false,
+  } = options;
+  const bad = (message: string): IsingError =>
+    new IsingError('ISING_INVALID_ARGUMENT', `${who} option ${message}`);
+  if (!(Number.isFinite(damping) && damping >= 0 && damping < 1))
+    throw bad(`damping must be in [0, 1), got ${echo(damping)}`);
+  if (!(Number.isFinite(tolerance) && tolerance > 0))
+    throw bad(`tolerance must be a finite positive number, got ${echo(tolerance)}`);
+  if (!Number.isSafeInteger(maxIterations) || maxIterations < 1)
+    throw bad(`maxIterations must be a positive integer, got ${echo(maxIterations)}`);
+  if (onNonConvergence !== 'throw' && onNonConvergence !== 'return')
+    throw bad(`onNonConvergence must be 'return' or 'throw', got ${echo(onNonConvergence)}`);
+  if (!Number.isInteger(anderson) || anderson < 0 || anderson > MAX_ANDERSON)
+    throw bad(`anderson must be an integer in [0, ${MAX_ANDERSON}], got ${echo(anderson)}`);
+  if (typeof warmStart !== 'boolean')
+    throw bad(`warmStart must be a boolean, got ${echo(warmStart)}`);
   return { damping, tolerance, maxIterations, onNonConvergence, anderson, warmStart };
 }
 
-function diagnosticsOf(iterations: Int32Array, residual: Float64Array, tolerance: number): ConvergenceDiagnostics {
+function diagnosticsOf(
+  iterations: Int32Array,
+  residual: Float64Array,
+  tolerance: number,
+): ConvergenceDiagnostics {
   let missed = 0;
   for (let q = 0; q < residual.length; q++) if (!(residual[q]! <= tolerance)) missed += 1;
   return { iterations, residual, tolerance, missed, converged: missed === 0 };
 }
 
 const notFinite = (who: string, what: string, q: number, n: number): IsingError =>
-  new IsingError('ISING_NOT_FINITE', `${who}${what} of problem ${q} (${n} spins) is not finite; the fields or couplings are too large for float64`);
+  new IsingError(
+    'ISING_NOT_FINITE',
+    `${who}${what} of problem ${q} (${n} spins) is not finite; the fields or couplings are too large for float64`,
+  );
 
 /**
  * Runs the fixed point of `kind` on every problem of the batch (the shared driver of
@@ -96,7 +125,11 @@ const notFinite = (who: string, what: string, q: number, n: number): IsingError 
  *   ISING_NOT_CONVERGED with `onNonConvergence: 'throw'`; from `vjp`, ISING_SHAPE_MISMATCH /
  *   ISING_NOT_FINITE on a malformed gradient, ISING_NOT_CONVERGED with `'throw'`.
  */
-export function fixedPointEstimate(kind: IsingMapKind, batch: IsingBatch, options: ResolvedFixedPointOptions): FixedPointEstimate {
+export function fixedPointEstimate(
+  kind: IsingMapKind,
+  batch: IsingBatch,
+  options: ResolvedFixedPointOptions,
+): FixedPointEstimate {
   const { size, stride, beta, spins } = batch;
   const used = maxSpinsOf(batch);
   assertFinite(batch.fields, 'fields', (i) => i % stride < spins[Math.floor(i / stride)]!);
@@ -135,7 +168,8 @@ export function fixedPointEstimate(kind: IsingMapKind, batch: IsingBatch, option
       for (let j = 0; j < n; j++) x[j] = Math.tanh(beta * h[j]!);
     }
     solveFixedPoint(map, n, x, 1, settings, ws);
-    if (!Number.isFinite(ws.residual) || !x.every(Number.isFinite)) throw notFinite(kind, ' magnetization', q, n);
+    if (!Number.isFinite(ws.residual) || !x.every(Number.isFinite))
+      throw notFinite(kind, ' magnetization', q, n);
     iterations[q] = ws.iterations + (warm ? 1 : 0);
     residual[q] = ws.residual;
     if (!(ws.residual <= options.tolerance) && options.onNonConvergence === 'throw') {
@@ -162,7 +196,8 @@ export function fixedPointEstimate(kind: IsingMapKind, batch: IsingBatch, option
       map.bind(batch.fields.subarray(base, base + n));
       map.linearize(magnetization.subarray(base, base + n), n, d);
       adjoint.solve(map, d, gradMagnetization.subarray(base, base + n), n, settings, w);
-      if (!Number.isFinite(adjoint.residual) || !w.subarray(0, n).every(Number.isFinite)) throw notFinite(kind, ' vjp: the adjoint', q, n);
+      if (!Number.isFinite(adjoint.residual) || !w.subarray(0, n).every(Number.isFinite))
+        throw notFinite(kind, ' vjp: the adjoint', q, n);
       adjointIterations[q] = adjoint.iterations;
       adjointResidual[q] = adjoint.residual;
       if (!(adjoint.residual <= options.tolerance) && options.onNonConvergence === 'throw') {
@@ -174,8 +209,16 @@ export function fixedPointEstimate(kind: IsingMapKind, batch: IsingBatch, option
       }
       map.addGradients(w, n, fields.subarray(base, base + n), couplings);
     }
-    return { fields, couplings, diagnostics: diagnosticsOf(adjointIterations, adjointResidual, options.tolerance) };
+    return {
+      fields,
+      couplings,
+      diagnostics: diagnosticsOf(adjointIterations, adjointResidual, options.tolerance),
+    };
   };
 
-  return { magnetization, vjp, diagnostics: diagnosticsOf(iterations, residual, options.tolerance) };
+  return {
+    magnetization,
+    vjp,
+    diagnostics: diagnosticsOf(iterations, residual, options.tolerance),
+  };
 }

@@ -36,7 +36,13 @@ export class IsingMap implements FixedPointMap {
   private readonly jv: Float64Array;
   private m: Float64Array;
 
-  constructor(kind: IsingMapKind, sym: Float64Array, stride: number, beta: number, capacity: number) {
+  constructor(
+    kind: IsingMapKind,
+    sym: Float64Array,
+    stride: number,
+    beta: number,
+    capacity: number,
+  ) {
     this.kind = kind;
     this.sym = sym;
     this.stride = stride;
@@ -68,7 +74,8 @@ export class IsingMap implements FixedPointMap {
     for (let k = 0; k < n; k++) a[k] = 1 - x[k]! * x[k]!;
     this.products.matvecAndSquares(n, x, a, jv, wa);
     const beta2 = beta * beta;
-    for (let j = 0; j < n; j++) out[j] = Math.tanh(beta * (h[j]! + jv[j]!) - beta2 * x[j]! * wa[j]!);
+    for (let j = 0; j < n; j++)
+      out[j] = Math.tanh(beta * (h[j]! + jv[j]!) - beta2 * x[j]! * wa[j]!);
   }
 
   /** Fixes the linearization point (the fixed point `m`, first `n` entries) and fills `d = 1 − m²`. */
@@ -94,7 +101,8 @@ export class IsingMap implements FixedPointMap {
     const beta2 = beta * beta;
     for (let k = 0; k < n; k++) mv[k] = m[k]! * v[k]!;
     this.products.matvecAndSquares(n, v, mv, jv, wmv);
-    for (let j = 0; j < n; j++) out[j] = beta * jv[j]! - beta2 * wa[j]! * v[j]! + 2 * beta2 * m[j]! * wmv[j]!;
+    for (let j = 0; j < n; j++)
+      out[j] = beta * jv[j]! - beta2 * wa[j]! * v[j]! + 2 * beta2 * m[j]! * wmv[j]!;
   }
 
   /**
@@ -124,7 +132,8 @@ export class IsingMap implements FixedPointMap {
       const row = k * stride;
       for (let l = k + 1; l < n; l++) {
         const wl = w[l]!;
-        dJ[row + l]! += beta * (wk * m[l]! + wl * mk) - beta2x2 * sym[row + l]! * (wmk * a[l]! + wl * m[l]! * ak);
+        dJ[row + l]! +=
+          beta * (wk * m[l]! + wl * mk) - beta2x2 * sym[row + l]! * (wmk * a[l]! + wl * m[l]! * ak);
       }
     }
   }

@@ -18,7 +18,8 @@ function isContainer(value: unknown): value is object {
 
 function pathOf(frame: Frame): string {
   const keys: string[] = [];
-  for (let f: Frame | undefined = frame; f !== undefined; f = f.parent) keys.push(f.key.length > 40 ? `${f.key.slice(0, 39)}…` : f.key);
+  for (let f: Frame | undefined = frame; f !== undefined; f = f.parent)
+    keys.push(f.key.length > 40 ? `${f.key.slice(0, 39)}…` : f.key);
   return keys.reverse().join('.');
 }
 
@@ -39,7 +40,8 @@ export function findTooDeep(options: object, maxDepth = MAX_OPTION_DEPTH): strin
     if ((seen.get(frame.value) ?? 0) >= frame.depth) continue;
     seen.set(frame.value, frame.depth);
     const visit = (key: string, child: unknown): void => {
-      if (isContainer(child)) stack.push({ value: child, depth: frame.depth + 1, key, parent: frame });
+      if (isContainer(child))
+        stack.push({ value: child, depth: frame.depth + 1, key, parent: frame });
     };
     if (Array.isArray(frame.value)) {
       const array: readonly unknown[] = frame.value;

@@ -47,7 +47,10 @@ export function workerEntry(): WorkerEntry {
     // The ESM entry: require.resolve would pick tsx's CJS build, whose register() fails in a
     // worker (ERR_MODULE_NOT_FOUND for dist/esm/api/esm/index.mjs) and silently left every
     // "parallel" call on the calling thread. vitest has no import.meta.resolve: fall back there.
-    tsxApi = typeof import.meta.resolve === 'function' ? import.meta.resolve('tsx/esm/api') : nodeUrl.pathToFileURL(module.createRequire(import.meta.url).resolve('tsx/esm/api')).href;
+    tsxApi =
+      typeof import.meta.resolve === 'function'
+        ? import.meta.resolve('tsx/esm/api')
+        : nodeUrl.pathToFileURL(module.createRequire(import.meta.url).resolve('tsx/esm/api')).href;
   } catch {
     // No tsx: the bootstrap fails at start-up and the pool falls back to the calling thread.
     tsxApi = 'tsx/esm/api';
@@ -77,7 +80,8 @@ function bootstrapScript(entry: WorkerEntry): string {
 export function threadsUnsupported(): string | undefined {
   if (nodeBuiltin('node:worker_threads') !== undefined) return undefined;
   const g = globalThis as { Worker?: unknown; SharedArrayBuffer?: unknown };
-  if (typeof g.Worker !== 'function') return 'this environment has no worker threads or Web Workers';
+  if (typeof g.Worker !== 'function')
+    return 'this environment has no worker threads or Web Workers';
   if (typeof g.SharedArrayBuffer !== 'function') {
     return 'SharedArrayBuffer is unavailable: serve the page cross-origin isolated (COOP same-origin, COEP require-corp)';
   }
@@ -102,9 +106,16 @@ export function canBlock(): boolean {
 export function spawnThread(entry: WorkerEntry, ready: Int32Array): PoolThread | undefined {
   const threads = nodeBuiltin<typeof import('node:worker_threads')>('node:worker_threads');
   try {
-    if (threads !== undefined) return nodeThread(new threads.Worker(bootstrapScript(entry), { eval: true, workerData: { ready } }));
+    if (threads !== undefined)
+      return nodeThread(
+        new threads.Worker(bootstrapScript(entry), { eval: true, workerData: { ready } }),
+      );
     if (threadsUnsupported() !== undefined) return undefined;
-    const Web = (globalThis as unknown as { Worker: new (url: URL, options: { type: 'module' }) => WebWorkerLike }).Worker;
+    const Web = (
+      globalThis as unknown as {
+        Worker: new (url: URL, options: { type: 'module' }) => WebWorkerLike;
+      }
+    ).Worker;
     const web = workerFactory()?.() ?? new Web(entry.url, { type: 'module' });
     // A Web Worker has no workerData: the flag is its first message (queued until it listens).
     web.postMessage({ init: { ready } }, []);
@@ -142,7 +153,9 @@ function webThread(worker: WebWorkerLike): PoolThread {
   const listeners: ((cause: unknown) => void)[] = [];
   const fail = (event: { message?: string }): void => {
     if (closing) return;
-    const cause = new Error(event.message ?? 'the Web Worker failed to load or run (see the console for its script URL)');
+    const cause = new Error(
+      event.message ?? 'the Web Worker failed to load or run (see the console for its script URL)',
+    );
     for (const listener of listeners) listener(cause);
   };
   worker.addEventListener('error', fail);

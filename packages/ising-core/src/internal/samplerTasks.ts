@@ -31,7 +31,9 @@ function build(name: ThreadedSamplerName, options: Readonly<Record<string, unkno
 }
 
 function diagnosticsArrays(d: ConvergenceDiagnostics | undefined): Float64Array[] {
-  return d === undefined || d.iterations === undefined || d.residual === undefined ? [] : [Float64Array.from(d.iterations), Float64Array.from(d.residual)];
+  return d === undefined || d.iterations === undefined || d.residual === undefined
+    ? []
+    : [Float64Array.from(d.iterations), Float64Array.from(d.residual)];
 }
 
 /**
@@ -52,14 +54,18 @@ export function runSamplerTask(task: SamplerTask): Float64Array[] {
     const sampler = build(task.sampler, task.options);
     if (sampler.estimate === undefined) throw new Error(`${task.sampler} has no estimate`);
     const estimate = sampler.estimate(createIsingBatch({ fields, couplings, spins, stride, beta }));
-    if (estimate instanceof Promise) throw new Error(`${task.sampler} returned a promise on a worker`);
+    if (estimate instanceof Promise)
+      throw new Error(`${task.sampler} returned a promise on a worker`);
     kept.set(task.handle, { sampler: task.sampler, estimate });
     for (const handle of kept.keys()) {
       if (kept.size <= KEPT_ESTIMATES) break;
       kept.delete(handle);
     }
     const logZ = (estimate as { logPartition?: Float64Array }).logPartition;
-    return [estimate.magnetization, ...(logZ === undefined ? diagnosticsArrays(estimate.diagnostics) : [logZ])];
+    return [
+      estimate.magnetization,
+      ...(logZ === undefined ? diagnosticsArrays(estimate.diagnostics) : [logZ]),
+    ];
   }
   const entry = kept.get(task.handle);
   if (entry === undefined) {
@@ -70,6 +76,11 @@ export function runSamplerTask(task: SamplerTask): Float64Array[] {
     );
   }
   const grads = entry.estimate.vjp(task.grad);
-  if (grads instanceof Promise) throw new Error(`${entry.sampler} vjp returned a promise on a worker`);
-  return [grads.fields, grads.couplings, ...diagnosticsArrays((grads as Partial<FixedPointGradients>).diagnostics)];
+  if (grads instanceof Promise)
+    throw new Error(`${entry.sampler} vjp returned a promise on a worker`);
+  return [
+    grads.fields,
+    grads.couplings,
+    ...diagnosticsArrays((grads as Partial<FixedPointGradients>).diagnostics),
+  ];
 }

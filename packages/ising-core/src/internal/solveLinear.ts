@@ -3,7 +3,11 @@
  * partial pivoting, in place on copies. Returns `undefined` when a pivot is zero or so small
  * relative to its column that the system is numerically singular.
  */
-export function solveLinear(matrix: Float64Array, rhs: Float64Array, n: number): Float64Array | undefined {
+export function solveLinear(
+  matrix: Float64Array,
+  rhs: Float64Array,
+  n: number,
+): Float64Array | undefined {
   const a = Float64Array.from(matrix.subarray(0, n * n));
   const x = Float64Array.from(rhs.subarray(0, n));
   let scale = 0;

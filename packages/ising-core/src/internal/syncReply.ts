@@ -46,11 +46,15 @@ export function failSyncReply(reply: SyncReply, message: string): void {
 }
 
 /** Calling side: blocks until the reply is complete; returns the error text on failure or time-out. */
-export function waitSyncReply(reply: SyncReply, timeoutMs: number): { ok: true } | { ok: false; message: string } {
+export function waitSyncReply(
+  reply: SyncReply,
+  timeoutMs: number,
+): { ok: true } | { ok: false; message: string } {
   const deadline = Date.now() + timeoutMs;
   while (Atomics.load(reply.header, 0) === 0) {
     const left = deadline - Date.now();
-    if (left <= 0) return { ok: false, message: `no answer within ${Math.round(timeoutMs / 1000)} s` };
+    if (left <= 0)
+      return { ok: false, message: `no answer within ${Math.round(timeoutMs / 1000)} s` };
     Atomics.wait(reply.header, 0, 0, left);
   }
   if (Atomics.load(reply.header, 0) === 1) return { ok: true };

@@ -1,5 +1,10 @@
 import { createIsingBatch } from '../batch.js';
-import type { BatchEstimate, ConvergenceDiagnostics, IsingBatch, IsingGradients } from '../types.js';
+import type {
+  BatchEstimate,
+  ConvergenceDiagnostics,
+  IsingBatch,
+  IsingGradients,
+} from '../types.js';
 import { assertGradMagnetization } from './vjpInput.js';
 import { autoThreadCount, capThreadCount, sharedPool } from './workerPool.js';
 import type { ExactWorkerPool, ThreadedSamplerName } from './workerPool.js';
@@ -28,7 +33,13 @@ export const TRANSFER_AUTO_MIN_COST = 2 ** 14;
  * value that is not a plain options object passes through unchanged for that validator to refuse.
  */
 export function splitThreadsOption<T>(options: T): { threads: unknown; rest: T } {
-  if (options === null || typeof options !== 'object' || Array.isArray(options) || !('threads' in options)) return { threads: undefined, rest: options };
+  if (
+    options === null ||
+    typeof options !== 'object' ||
+    Array.isArray(options) ||
+    !('threads' in options)
+  )
+    return { threads: undefined, rest: options };
   const { threads, ...rest } = options as T & ThreadsOption;
   return { threads, rest: rest as T };
 }
@@ -67,7 +78,12 @@ export function batchCost(sampler: ThreadedSamplerName, spins: Int32Array): numb
  * a cut only falls where a causal sequence starts (the next problem is not one spin longer), so
  * a warm start never crosses threads and each range equals its part of the one-thread run.
  */
-export function splitRanges(sampler: ThreadedSamplerName, spins: Int32Array, parts: number, keepSequences: boolean): [number, number][] {
+export function splitRanges(
+  sampler: ThreadedSamplerName,
+  spins: Int32Array,
+  parts: number,
+  keepSequences: boolean,
+): [number, number][] {
   const size = spins.length;
   const prefix = new Float64Array(size + 1);
   for (let q = 0; q < size; q++) prefix[q + 1] = prefix[q]! + costOf(sampler, spins[q]!);
@@ -85,7 +101,8 @@ export function splitRanges(sampler: ThreadedSamplerName, spins: Int32Array, par
   }
   cuts.push(size);
   const ranges: [number, number][] = [];
-  for (let i = 0; i + 1 < cuts.length; i++) if (cuts[i + 1]! > cuts[i]!) ranges.push([cuts[i]!, cuts[i + 1]!]);
+  for (let i = 0; i + 1 < cuts.length; i++)
+    if (cuts[i + 1]! > cuts[i]!) ranges.push([cuts[i]!, cuts[i + 1]!]);
   return ranges;
 }
 
@@ -101,12 +118,18 @@ function subBatch(batch: IsingBatch, [from, to]: [number, number]): IsingBatch {
 }
 
 /** Worker errors number problems within their range: say which range that was. */
-const whereOf = ([from, to]: [number, number]): string => `on the worker thread running problems ${from}–${to - 1}; problem numbers above count from ${from}`;
+const whereOf = ([from, to]: [number, number]): string =>
+  `on the worker thread running problems ${from}–${to - 1}; problem numbers above count from ${from}`;
 
 let nextHandle = 1;
 
 /** Drops a worker's kept estimate once its threaded estimate is garbage (best effort; the bound in the worker is the guarantee). */
-const dropper = new FinalizationRegistry<{ pool: ExactWorkerPool; slot: number; serial: number; handle: number }>(({ pool, slot, serial, handle }) => {
+const dropper = new FinalizationRegistry<{
+  pool: ExactWorkerPool;
+  slot: number;
+  serial: number;
+  handle: number;
+}>(({ pool, slot, serial, handle }) => {
   pool.post(slot, { kind: 'sampler-drop', handle }, serial);
 });
 
@@ -119,7 +142,10 @@ interface Part {
   readonly handle: number;
 }
 
-function concatDiagnostics(parts: readonly ConvergenceDiagnostics[], tolerance: number): ConvergenceDiagnostics {
+function concatDiagnostics(
+  parts: readonly ConvergenceDiagnostics[],
+  tolerance: number,
+): ConvergenceDiagnostics {
   const size = parts.reduce((t, d) => t + d.residual.length, 0);
   const iterations = new Int32Array(size);
   const residual = new Float64Array(size);
@@ -134,8 +160,24 @@ function concatDiagnostics(parts: readonly ConvergenceDiagnostics[], tolerance: 
   return { iterations, residual, tolerance, missed, converged: missed === 0 };
 }
 
-function readDiagnostics(payload: Float64Array, offset: number, k: number, tolerance: number): ConvergenceDiagnostics {
-  return concatDiagnostics([{ iterations: Int32Array.from(payload.subarray(offset, offset + k)), residual: payload.slice(offset + k, offset + 2 * k), tolerance, missed: 0, converged: true }], tolerance);
+function readDiagnostics(
+  payload: Float64Array,
+  offset: number,
+  k: number,
+  tolerance: number,
+): ConvergenceDiagnostics {
+  return concatDiagnostics(
+    [
+      {
+        iterations: Int32Array.from(payload.subarray(offset, offset + k)),
+        residual: payload.slice(offset + k, offset + 2 * k),
+        tolerance,
+        missed: 0,
+        converged: true,
+      },
+    ],
+    tolerance,
+  );
 }
 
 /**
@@ -150,13 +192,38 @@ function readDiagnostics(payload: Float64Array, offset: number, k: number, toler
  *   ISING_WORKER_FAILED when a worker fails or has exited since the estimate;
  *   ISING_INVALID_ARGUMENT from `vjp` when a worker has freed the estimate's state.
  */
-export function threadedEstimate<E extends BatchEstimate>(spec: ThreadedSpec<E>, batch: IsingBatch): E {
+export function threadedEstimate<E extends BatchEstimate>(
+  spec: ThreadedSpec<E>,
+  batch: IsingBatch,
+): E {
   const { sampler, threads } = spec;
-  if (threads === 1 || batch === null || typeof batch !== 'object' || !(batch.spins instanceof Int32Array)) return spec.single(batch);
-  const count = threads === 'auto' ? (batchCost(sampler, batch.spins) >= spec.autoMinCost ? autoThreadCount() : 1) : capThreadCount(threads);
+  if (
+    threads === 1 ||
+    batch === null ||
+    typeof batch !== 'object' ||
+    !(batch.spins instanceof Int32Array)
+  )
+    return spec.single(batch);
+  const count =
+    threads === 'auto'
+      ? batchCost(sampler, batch.spins) >= spec.autoMinCost
+        ? autoThreadCount()
+        : 1
+      : capThreadCount(threads);
   if (count < 2 || batch.size < 2) return spec.single(batch);
-  const checked = createIsingBatch({ fields: batch.fields, couplings: batch.couplings, spins: batch.spins, stride: batch.stride, beta: batch.beta });
-  const ranges = splitRanges(sampler, checked.spins, Math.min(count, checked.size), spec.keepSequences);
+  const checked = createIsingBatch({
+    fields: batch.fields,
+    couplings: batch.couplings,
+    spins: batch.spins,
+    stride: batch.stride,
+    beta: batch.beta,
+  });
+  const ranges = splitRanges(
+    sampler,
+    checked.spins,
+    Math.min(count, checked.size),
+    spec.keepSequences,
+  );
   if (ranges.length < 2) return spec.single(batch);
   const { stride, size } = checked;
   const fixedPoint = sampler !== 'transfer-matrix';
@@ -168,24 +235,44 @@ export function threadedEstimate<E extends BatchEstimate>(spec: ThreadedSpec<E>,
       kind: 'sampler-estimate' as const,
       sampler,
       options: spec.options,
-      batch: { stride, beta: sub.beta, spins: sub.spins, fields: sub.fields, couplings: sub.couplings },
+      batch: {
+        stride,
+        beta: sub.beta,
+        spins: sub.spins,
+        fields: sub.fields,
+        couplings: sub.couplings,
+      },
       handle: nextHandle++,
       replyLength: k * stride + (fixedPoint ? 2 * k : k),
     };
     return { slot: i, task, replyLength: task.replyLength, where: whereOf(range) };
   });
-  const { local, replies, serials } = pool.runSplitSync(jobs, () => spec.single(subBatch(checked, ranges[0]!)), sampler);
+  const { local, replies, serials } = pool.runSplitSync(
+    jobs,
+    () => spec.single(subBatch(checked, ranges[0]!)),
+    sampler,
+  );
   const parts: Part[] = [{ range: ranges[0]!, local, slot: -1, serial: 0, handle: 0 }];
   const magnetization = new Float64Array(size * stride);
   const logPartition = new Float64Array(size);
   const diagnostics: ConvergenceDiagnostics[] = [];
   const tolerance = local.diagnostics?.tolerance ?? 0;
-  const place = (range: [number, number], m: Float64Array, extra: Float64Array | ConvergenceDiagnostics | undefined): void => {
+  const place = (
+    range: [number, number],
+    m: Float64Array,
+    extra: Float64Array | ConvergenceDiagnostics | undefined,
+  ): void => {
     magnetization.set(m.subarray(0, (range[1] - range[0]) * stride), range[0] * stride);
     if (extra instanceof Float64Array) logPartition.set(extra, range[0]);
     else if (extra !== undefined) diagnostics.push(extra);
   };
-  place(ranges[0]!, local.magnetization, fixedPoint ? local.diagnostics : (local as unknown as { logPartition: Float64Array }).logPartition);
+  place(
+    ranges[0]!,
+    local.magnetization,
+    fixedPoint
+      ? local.diagnostics
+      : (local as unknown as { logPartition: Float64Array }).logPartition,
+  );
   replies.forEach((payload, i) => {
     const range = ranges[i + 1]!;
     const k = range[1] - range[0];
@@ -193,11 +280,23 @@ export function threadedEstimate<E extends BatchEstimate>(spec: ThreadedSpec<E>,
       // This worker could not start: its range runs here (the pool has warned once).
       const est = spec.single(subBatch(checked, range));
       parts.push({ range, local: est, slot: -1, serial: 0, handle: 0 });
-      place(range, est.magnetization, fixedPoint ? est.diagnostics : (est as unknown as { logPartition: Float64Array }).logPartition);
+      place(
+        range,
+        est.magnetization,
+        fixedPoint
+          ? est.diagnostics
+          : (est as unknown as { logPartition: Float64Array }).logPartition,
+      );
       return;
     }
     parts.push({ range, slot: jobs[i]!.slot, serial: serials[i]!, handle: jobs[i]!.task.handle });
-    place(range, payload, fixedPoint ? readDiagnostics(payload, k * stride, k, tolerance) : payload.subarray(k * stride, k * stride + k));
+    place(
+      range,
+      payload,
+      fixedPoint
+        ? readDiagnostics(payload, k * stride, k, tolerance)
+        : payload.subarray(k * stride, k * stride + k),
+    );
   });
 
   const vjp = (gradMagnetization: Float64Array): IsingGradients => {
@@ -207,18 +306,32 @@ export function threadedEstimate<E extends BatchEstimate>(spec: ThreadedSpec<E>,
       const k = p.range[1] - p.range[0];
       const replyLength = k * stride + stride * stride + (fixedPoint ? 2 * k : 0);
       const grad = gradMagnetization.slice(p.range[0] * stride, p.range[1] * stride);
-      return { slot: p.slot, serial: p.serial, replyLength, where: whereOf(p.range), task: { kind: 'sampler-vjp' as const, handle: p.handle, grad, replyLength } };
+      return {
+        slot: p.slot,
+        serial: p.serial,
+        replyLength,
+        where: whereOf(p.range),
+        task: { kind: 'sampler-vjp' as const, handle: p.handle, grad, replyLength },
+      };
     });
     const localParts = parts.filter((p) => p.local !== undefined);
     const grads = pool.runSplitSync(
       vjpJobs,
-      () => localParts.map((p) => p.local!.vjp(gradMagnetization.slice(p.range[0] * stride, p.range[1] * stride))),
+      () =>
+        localParts.map((p) =>
+          p.local!.vjp(gradMagnetization.slice(p.range[0] * stride, p.range[1] * stride)),
+        ),
       sampler,
     );
     const fields = new Float64Array(size * stride);
     const couplings = new Float64Array(stride * stride);
     const adjoint = new Map<Part, ConvergenceDiagnostics>();
-    const add = (p: Part, dh: Float64Array, dJ: Float64Array, d: ConvergenceDiagnostics | undefined): void => {
+    const add = (
+      p: Part,
+      dh: Float64Array,
+      dJ: Float64Array,
+      d: ConvergenceDiagnostics | undefined,
+    ): void => {
       fields.set(dh.subarray(0, (p.range[1] - p.range[0]) * stride), p.range[0] * stride);
       for (let i = 0; i < couplings.length; i++) couplings[i]! += dJ[i]!;
       if (d !== undefined) adjoint.set(p, d);
@@ -229,19 +342,33 @@ export function threadedEstimate<E extends BatchEstimate>(spec: ThreadedSpec<E>,
     });
     remote.forEach((p, i) => {
       const payload = grads.replies[i];
-      if (payload === undefined) throw new Error('unreachable: a vjp job with a serial always reaches its worker');
+      if (payload === undefined)
+        throw new Error('unreachable: a vjp job with a serial always reaches its worker');
       const k = p.range[1] - p.range[0];
-      const d = fixedPoint ? readDiagnostics(payload, k * stride + stride * stride, k, tolerance) : undefined;
-      add(p, payload.subarray(0, k * stride), payload.subarray(k * stride, k * stride + stride * stride), d);
+      const d = fixedPoint
+        ? readDiagnostics(payload, k * stride + stride * stride, k, tolerance)
+        : undefined;
+      add(
+        p,
+        payload.subarray(0, k * stride),
+        payload.subarray(k * stride, k * stride + stride * stride),
+        d,
+      );
     });
     if (!fixedPoint) return { fields, couplings };
     const ordered = parts.map((p) => adjoint.get(p)!);
-    return { fields, couplings, diagnostics: concatDiagnostics(ordered, tolerance) } as IsingGradients;
+    return {
+      fields,
+      couplings,
+      diagnostics: concatDiagnostics(ordered, tolerance),
+    } as IsingGradients;
   };
 
   const result = fixedPoint
     ? { magnetization, vjp, diagnostics: concatDiagnostics(diagnostics, tolerance) }
     : { magnetization, logPartition, vjp };
-  for (const p of parts) if (p.local === undefined) dropper.register(result, { pool, slot: p.slot, serial: p.serial, handle: p.handle });
+  for (const p of parts)
+    if (p.local === undefined)
+      dropper.register(result, { pool, slot: p.slot, serial: p.serial, handle: p.handle });
   return result as unknown as E;
 }

@@ -21,7 +21,10 @@ export function assertGradMagnetization(batch: IsingBatch, grad: Float64Array, w
     for (let j = 0; j < n; j++) {
       const v = grad[q * stride + j]!;
       if (!Number.isFinite(v)) {
-        throw new IsingError('ISING_NOT_FINITE', `${who}: gradMagnetization[${q * stride + j}] (problem ${q}, spin ${j}) is ${String(v)}`);
+        throw new IsingError(
+          'ISING_NOT_FINITE',
+          `${who}: gradMagnetization[${q * stride + j}] (problem ${q}, spin ${j}) is ${String(v)}`,
+        );
       }
     }
   }

@@ -19,7 +19,10 @@ describe('ExactWorkerPool', () => {
   it('runs kernels on worker threads and gives the single-thread answer', async () => {
     const pool = new ExactWorkerPool();
     pools.push(pool);
-    const [r] = (await runOnWorkers([{ kind: 'forward', problems: problems() }], pool)) as ExactForwardResult[];
+    const [r] = (await runOnWorkers(
+      [{ kind: 'forward', problems: problems() }],
+      pool,
+    )) as ExactForwardResult[];
     expect(pool.unavailable).toBe(false);
     expect(Array.from(r!.up)).toEqual(Array.from(exactForward(problems()).up));
   });
@@ -29,16 +32,25 @@ describe('ExactWorkerPool', () => {
     pools.push(pool);
     // An unknown task kind makes the worker's kernel call throw inside the worker.
     const bogus = { kind: 'unknown', problems: problems() } as unknown as WorkerTask;
-    await expect(runOnWorkers([bogus], pool)).rejects.toMatchObject({ name: 'IsingError', code: 'ISING_WORKER_FAILED' });
+    await expect(runOnWorkers([bogus], pool)).rejects.toMatchObject({
+      name: 'IsingError',
+      code: 'ISING_WORKER_FAILED',
+    });
     // The worker survives a failed task.
-    const [r] = (await runOnWorkers([{ kind: 'forward', problems: problems() }], pool)) as ExactForwardResult[];
+    const [r] = (await runOnWorkers(
+      [{ kind: 'forward', problems: problems() }],
+      pool,
+    )) as ExactForwardResult[];
     expect(r!.up.length).toBe(6);
   });
 
   it('falls back to the calling thread when a worker cannot start', async () => {
     const pool = new ExactWorkerPool({ url: new URL('./doesNotExist.mjs', import.meta.url) });
     pools.push(pool);
-    const [r] = (await runOnWorkers([{ kind: 'forward', problems: problems() }], pool)) as ExactForwardResult[];
+    const [r] = (await runOnWorkers(
+      [{ kind: 'forward', problems: problems() }],
+      pool,
+    )) as ExactForwardResult[];
     expect(pool.unavailable).toBe(true);
     expect(Array.from(r!.up)).toEqual(Array.from(exactForward(problems()).up));
   });
@@ -46,21 +58,33 @@ describe('ExactWorkerPool', () => {
   it('runs synchronously through shared memory, and reports failures synchronously', () => {
     const pool = new ExactWorkerPool();
     pools.push(pool);
-    const [a, b] = runOnWorkersSync([{ kind: 'forward', problems: problems() }, { kind: 'forward', problems: problems() }], pool) as ExactForwardResult[];
+    const [a, b] = runOnWorkersSync(
+      [
+        { kind: 'forward', problems: problems() },
+        { kind: 'forward', problems: problems() },
+      ],
+      pool,
+    ) as ExactForwardResult[];
     expect(pool.unavailable).toBe(false);
     expect(Array.from(b!.up)).toEqual(Array.from(a!.up));
     expect(Array.from(b!.logZ)).toEqual(Array.from(exactForward(problems()).logZ));
     const bogus = { kind: 'unknown', problems: problems() } as unknown as WorkerTask;
-    expect(() => runOnWorkersSync([{ kind: 'forward', problems: problems() }, bogus], pool)).toThrow(
-      expect.objectContaining({ name: 'IsingError', code: 'ISING_WORKER_FAILED' }),
-    );
+    expect(() =>
+      runOnWorkersSync([{ kind: 'forward', problems: problems() }, bogus], pool),
+    ).toThrow(expect.objectContaining({ name: 'IsingError', code: 'ISING_WORKER_FAILED' }));
   });
 
   it('falls back quickly in synchronous calls when a worker cannot start', () => {
     const pool = new ExactWorkerPool({ url: new URL('./doesNotExist.mjs', import.meta.url) });
     pools.push(pool);
     const started = Date.now();
-    const [, b] = runOnWorkersSync([{ kind: 'forward', problems: problems() }, { kind: 'forward', problems: problems() }], pool) as ExactForwardResult[];
+    const [, b] = runOnWorkersSync(
+      [
+        { kind: 'forward', problems: problems() },
+        { kind: 'forward', problems: problems() },
+      ],
+      pool,
+    ) as ExactForwardResult[];
     expect(pool.unavailable).toBe(true);
     expect(Array.from(b!.up)).toEqual(Array.from(exactForward(problems()).up));
     // The failed start-up is signalled through shared memory, not by the 20 s start-up time-out.

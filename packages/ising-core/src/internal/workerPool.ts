@@ -36,7 +36,12 @@ export type SamplerTask =
       readonly handle: number;
       readonly replyLength: number;
     }
-  | { readonly kind: 'sampler-vjp'; readonly handle: number; readonly grad: Float64Array; readonly replyLength: number }
+  | {
+      readonly kind: 'sampler-vjp';
+      readonly handle: number;
+      readonly grad: Float64Array;
+      readonly replyLength: number;
+    }
   | { readonly kind: 'sampler-drop'; readonly handle: number };
 
 /** An exact-kernel unit of work for one thread. */
@@ -91,7 +96,10 @@ let warnedFallback = false;
 function warnFallback(reason = 'worker threads could not start'): void {
   if (warnedFallback) return;
   warnedFallback = true;
-  emitWarning(`ising-core: ${reason}; running every batch on the calling thread`, 'ISING_THREADS_UNAVAILABLE');
+  emitWarning(
+    `ising-core: ${reason}; running every batch on the calling thread`,
+    'ISING_THREADS_UNAVAILABLE',
+  );
 }
 
 interface Pending {
@@ -114,7 +122,11 @@ interface PoolWorker {
 /** Number of threads `'auto'` uses: the cores Node reports (the browser's `hardwareConcurrency` elsewhere). */
 export function autoThreadCount(): number {
   const os = nodeBuiltin<typeof import('node:os')>('node:os');
-  const cores = os?.availableParallelism() ?? (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency ?? 1;
+  const cores =
+    os?.availableParallelism() ??
+    (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator
+      ?.hardwareConcurrency ??
+    1;
   return Math.max(1, cores);
 }
 
@@ -148,7 +160,10 @@ function runLocally(task: WorkerTask): TaskResult {
 }
 
 function transferList(task: PoolTask): ArrayBuffer[] {
-  if (task.kind === 'sampler-estimate') return [task.batch.spins, task.batch.fields, task.batch.couplings].map((a) => a.buffer as ArrayBuffer);
+  if (task.kind === 'sampler-estimate')
+    return [task.batch.spins, task.batch.fields, task.batch.couplings].map(
+      (a) => a.buffer as ArrayBuffer,
+    );
   if (task.kind === 'sampler-vjp') return [task.grad.buffer as ArrayBuffer];
   if (task.kind === 'sampler-drop') return [];
   const arrays = [task.problems.couplings, task.problems.spins, task.problems.fields];
@@ -211,7 +226,13 @@ export class ExactWorkerPool {
     if (thread === undefined) return undefined;
     let markStarted: (ok: boolean) => void = () => {};
     const started = new Promise<boolean>((resolve) => (markStarted = resolve));
-    const pw: PoolWorker = { thread, serial: this.nextSerial++, ready, started, pending: new Map() };
+    const pw: PoolWorker = {
+      thread,
+      serial: this.nextSerial++,
+      ready,
+      started,
+      pending: new Map(),
+    };
     this.workers[slot] = pw;
     // Ref'd until start-up settles so an awaiting caller is not abandoned by an idle event loop.
     thread.onMessage((data) => {
@@ -236,7 +257,12 @@ export class ExactWorkerPool {
       pw.pending.clear();
       void thread.terminate();
       const detail = cause instanceof Error ? cause.message : String(cause);
-      for (const p of pending) p.reject(new IsingError('ISING_WORKER_FAILED', `exact-enumeration worker failed: ${detail}`, { cause }));
+      for (const p of pending)
+        p.reject(
+          new IsingError('ISING_WORKER_FAILED', `exact-enumeration worker failed: ${detail}`, {
+            cause,
+          }),
+        );
     });
     return pw;
   }
@@ -249,7 +275,9 @@ export class ExactWorkerPool {
   async start(slots: number): Promise<number> {
     if (this.unavailable) return 0;
     const workers = Array.from({ length: slots }, (_, slot) => this.workerAt(slot));
-    const ups = await Promise.all(workers.map((pw) => (pw === undefined ? false : startedWithin(pw, STARTUP_TIMEOUT_MS))));
+    const ups = await Promise.all(
+      workers.map((pw) => (pw === undefined ? false : startedWithin(pw, STARTUP_TIMEOUT_MS))),
+    );
     if (ups.some((up) => !up)) this.unavailable = true;
     return ups.filter(Boolean).length;
   }
@@ -267,9 +295,19 @@ export class ExactWorkerPool {
     const jobs = tasks.slice(1).map((task, i) => {
       const k = task.problems.spins.length;
       const stride = task.problems.stride;
-      return { slot: i, task, k, stride, replyLength: task.kind === 'forward' ? k * stride + 2 * k : k * stride + stride * stride };
+      return {
+        slot: i,
+        task,
+        k,
+        stride,
+        replyLength: task.kind === 'forward' ? k * stride + 2 * k : k * stride + stride * stride,
+      };
     });
-    const { local, replies } = this.runSplitSync(jobs, () => runLocally(tasks[0]!), 'exact-enumeration');
+    const { local, replies } = this.runSplitSync(
+      jobs,
+      () => runLocally(tasks[0]!),
+      'exact-enumeration',
+    );
     return [
       local,
       ...replies.map((payload, i): TaskResult => {
@@ -293,7 +331,13 @@ export class ExactWorkerPool {
    *   a worker fails, does not answer, or (for a job with `serial`) is no longer the worker it was.
    */
   runSplitSync<L>(
-    jobs: readonly { readonly slot: number; readonly task: PoolTask; readonly replyLength: number; readonly serial?: number; readonly where?: string }[],
+    jobs: readonly {
+      readonly slot: number;
+      readonly task: PoolTask;
+      readonly replyLength: number;
+      readonly serial?: number;
+      readonly where?: string;
+    }[],
     local: () => L,
     what: string,
   ): { local: L; replies: (Float64Array | undefined)[]; serials: number[] } {
@@ -312,11 +356,18 @@ export class ExactWorkerPool {
     // A browser's main thread may not block: the whole call runs here (said once, with why).
     const blocking = jobs.length > 0 && !this.unavailable && canBlock();
     if (jobs.length > 0 && !blocking && !this.unavailable) {
-      warnFallback("the calling thread may not block (a browser's main thread): call ising-core from a Web Worker for threads");
+      warnFallback(
+        "the calling thread may not block (a browser's main thread): call ising-core from a Web Worker for threads",
+      );
     }
     for (const job of jobs) {
       const pw = blocking ? this.workerAt(job.slot) : undefined;
-      const state = pw === undefined ? -1 : pw.thread.startsWhileBlocked ? waitStarted(pw.ready) : Atomics.load(pw.ready, 0);
+      const state =
+        pw === undefined
+          ? -1
+          : pw.thread.startsWhileBlocked
+            ? waitStarted(pw.ready)
+            : Atomics.load(pw.ready, 0);
       if (state !== 1) {
         // −1: it cannot start, so the pool stops trying; 0: a browser worker still starting.
         if (state === -1 && blocking) this.unavailable = true;
@@ -326,7 +377,10 @@ export class ExactWorkerPool {
       }
       const reply = createSyncReply(job.replyLength);
       // The task's arrays are this call's private copies: transfer them (they detach here).
-      pw!.thread.postMessage({ id: this.nextId++, task: job.task, sync: reply } satisfies WorkerRequest, transferList(job.task));
+      pw!.thread.postMessage(
+        { id: this.nextId++, task: job.task, sync: reply } satisfies WorkerRequest,
+        transferList(job.task),
+      );
       posted.push(reply);
       serials.push(pw!.serial);
     }
@@ -335,7 +389,11 @@ export class ExactWorkerPool {
       if (reply === undefined) return undefined;
       const answer = waitSyncReply(reply, TASK_TIMEOUT_MS);
       const where = jobs[i]!.where;
-      if (!answer.ok) throw workerError(what, where === undefined ? answer.message : `${answer.message} (${where})`);
+      if (!answer.ok)
+        throw workerError(
+          what,
+          where === undefined ? answer.message : `${answer.message} (${where})`,
+        );
       return reply.payload;
     });
     return { local: mine, replies, serials };
@@ -362,7 +420,13 @@ export class ExactWorkerPool {
     const live = this.workers.splice(0).filter((w): w is PoolWorker => w !== undefined);
     await Promise.all(
       live.map(async (w) => {
-        for (const p of w.pending.values()) p.reject(new IsingError('ISING_WORKER_FAILED', 'exact-enumeration workers were disposed during a call'));
+        for (const p of w.pending.values())
+          p.reject(
+            new IsingError(
+              'ISING_WORKER_FAILED',
+              'exact-enumeration workers were disposed during a call',
+            ),
+          );
         w.pending.clear();
         await w.thread.terminate();
       }),
@@ -394,13 +458,19 @@ async function startedWithin(pw: PoolWorker, ms: number): Promise<boolean> {
 let pool: ExactWorkerPool | undefined;
 
 /** Runs each task on its own worker (task `i` on worker `i`) of `target` (default: the shared pool); results in task order. */
-export function runOnWorkers(tasks: readonly WorkerTask[], target?: ExactWorkerPool): Promise<TaskResult[]> {
+export function runOnWorkers(
+  tasks: readonly WorkerTask[],
+  target?: ExactWorkerPool,
+): Promise<TaskResult[]> {
   const p = target ?? sharedPool();
   return Promise.all(tasks.map((task, i) => p.run(task, i)));
 }
 
 /** {@link ExactWorkerPool.runSync} on `target` (default: the shared pool). */
-export function runOnWorkersSync(tasks: readonly WorkerTask[], target?: ExactWorkerPool): TaskResult[] {
+export function runOnWorkersSync(
+  tasks: readonly WorkerTask[],
+  target?: ExactWorkerPool,
+): TaskResult[] {
   const p = target ?? sharedPool();
   return p.runSync(tasks);
 }

@@ -34,10 +34,22 @@ export const spinOf = (state: number, j: number): number => ((state >>> j) & 1 ?
  * @example
  * const { magnetization } = bruteForceMoments(Float64Array.of(0.3, -0.1), Float64Array.of(0, 0.8, 0, 0), 2, 1);
  */
-export function bruteForceMoments(fields: ArrayLike<number>, couplings: ArrayLike<number>, n: number, beta: number): BruteForceMoments {
-  if (!Number.isInteger(n) || n < 1) throw new IsingError('ISING_INVALID_ARGUMENT', `n must be a positive integer, got ${String(n)}`);
+export function bruteForceMoments(
+  fields: ArrayLike<number>,
+  couplings: ArrayLike<number>,
+  n: number,
+  beta: number,
+): BruteForceMoments {
+  if (!Number.isInteger(n) || n < 1)
+    throw new IsingError(
+      'ISING_INVALID_ARGUMENT',
+      `n must be a positive integer, got ${String(n)}`,
+    );
   if (n > BRUTE_FORCE_SPIN_LIMIT) {
-    throw new IsingError('ISING_TOO_MANY_SPINS', `bruteForceMoments refuses ${n} spins (limit ${BRUTE_FORCE_SPIN_LIMIT})`);
+    throw new IsingError(
+      'ISING_TOO_MANY_SPINS',
+      `bruteForceMoments refuses ${n} spins (limit ${BRUTE_FORCE_SPIN_LIMIT})`,
+    );
   }
   const side = Math.round(Math.sqrt(couplings.length));
   if (fields.length < n || side * side !== couplings.length || side < n) {
@@ -90,13 +102,21 @@ export function bruteForceEstimate(batch: IsingBatch): BatchEstimate {
   const moments: BruteForceMoments[] = [];
   const magnetization = new Float64Array(size * stride);
   for (let q = 0; q < size; q++) {
-    const m = bruteForceMoments(batch.fields.subarray(q * stride, (q + 1) * stride), batch.couplings, spins[q]!, beta);
+    const m = bruteForceMoments(
+      batch.fields.subarray(q * stride, (q + 1) * stride),
+      batch.couplings,
+      spins[q]!,
+      beta,
+    );
     moments.push(m);
     magnetization.set(m.magnetization, q * stride);
   }
   const vjp = (grad: Float64Array): IsingGradients => {
     if (grad.length !== size * stride) {
-      throw new IsingError('ISING_SHAPE_MISMATCH', `gradMagnetization has ${grad.length} entries; needs ${size * stride}`);
+      throw new IsingError(
+        'ISING_SHAPE_MISMATCH',
+        `gradMagnetization has ${grad.length} entries; needs ${size * stride}`,
+      );
     }
     const fields = new Float64Array(size * stride);
     const couplings = new Float64Array(stride * stride);
@@ -112,11 +132,13 @@ export function bruteForceEstimate(batch: IsingBatch): BatchEstimate {
       for (let j = 0; j < n; j++) meanG += grad[q * stride + j]! * m[j]!;
       for (let k = 0; k < n; k++) {
         let cov = 0;
-        for (let s = 0; s < probabilities.length; s++) cov += probabilities[s]! * (g(s) - meanG) * spinOf(s, k);
+        for (let s = 0; s < probabilities.length; s++)
+          cov += probabilities[s]! * (g(s) - meanG) * spinOf(s, k);
         fields[q * stride + k] = beta * cov;
         for (let l = k + 1; l < n; l++) {
           let covPair = 0;
-          for (let s = 0; s < probabilities.length; s++) covPair += probabilities[s]! * (g(s) - meanG) * spinOf(s, k) * spinOf(s, l);
+          for (let s = 0; s < probabilities.length; s++)
+            covPair += probabilities[s]! * (g(s) - meanG) * spinOf(s, k) * spinOf(s, l);
           couplings[k * stride + l]! += beta * covPair;
         }
       }

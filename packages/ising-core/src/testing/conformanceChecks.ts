@@ -76,11 +76,21 @@ function settingsOf(options: SamplerConformanceOptions<any>): Settings {
 const RANDOM_SHAPE = { batch: 2, length: 4 } as const;
 
 /** The B = 2, T = 4 causal batch; every coupling entry is random, so reading below the diagonal shows up. */
-export function conformanceBatch(seed: number, fieldScale: number, couplingScale: number): IsingBatch {
+export function conformanceBatch(
+  seed: number,
+  fieldScale: number,
+  couplingScale: number,
+): IsingBatch {
   const rng = createRng(seed);
   const { batch, length } = RANDOM_SHAPE;
-  const fields = Float64Array.from({ length: batch * length * length }, () => rng.normal() * fieldScale);
-  const couplings = Float64Array.from({ length: length * length }, () => rng.normal() * couplingScale);
+  const fields = Float64Array.from(
+    { length: batch * length * length },
+    () => rng.normal() * fieldScale,
+  );
+  const couplings = Float64Array.from(
+    { length: length * length },
+    () => rng.normal() * couplingScale,
+  );
   return causalBatch(fields, couplings, RANDOM_SHAPE);
 }
 
@@ -89,7 +99,11 @@ function upstreamGradient(batch: IsingBatch, seed: number): Float64Array {
   return Float64Array.from({ length: batch.size * batch.stride }, () => 2 * rng.next() - 1);
 }
 
-async function withSampler<T>(plugin: SamplerPlugin<any>, s: Settings, use: (sampler: Sampler) => Promise<T>): Promise<T> {
+async function withSampler<T>(
+  plugin: SamplerPlugin<any>,
+  s: Settings,
+  use: (sampler: Sampler) => Promise<T>,
+): Promise<T> {
   const sampler = plugin.create(s.createOptions);
   try {
     return await use(sampler);
@@ -101,11 +115,20 @@ async function withSampler<T>(plugin: SamplerPlugin<any>, s: Settings, use: (sam
 const run = (plugin: SamplerPlugin<any>, s: Settings, batch: IsingBatch): Promise<BatchEstimate> =>
   withSampler(plugin, s, async (sampler) => estimateBatch(sampler, batch));
 
-function expectUsedClose(batch: IsingBatch, actual: Float64Array, expected: Float64Array, tolerance: number, what: string): void {
+function expectUsedClose(
+  batch: IsingBatch,
+  actual: Float64Array,
+  expected: Float64Array,
+  tolerance: number,
+  what: string,
+): void {
   for (let q = 0; q < batch.size; q++) {
     for (let j = 0; j < batch.spins[q]!; j++) {
       const i = q * batch.stride + j;
-      expect(Math.abs(actual[i]! - expected[i]!), `${what} of problem ${q}, spin ${j}: got ${actual[i]}, exact ${expected[i]}`).toBeLessThanOrEqual(tolerance);
+      expect(
+        Math.abs(actual[i]! - expected[i]!),
+        `${what} of problem ${q}, spin ${j}: got ${actual[i]}, exact ${expected[i]}`,
+      ).toBeLessThanOrEqual(tolerance);
     }
   }
 }
@@ -154,40 +177,83 @@ export async function runConformanceCheck(
     case 'plugin-shape': {
       expect(() => assertSamplerPlugin(plugin)).not.toThrow();
       const c = plugin.capabilities;
-      for (const key of ['exact', 'async', 'deterministic'] as const) expect(typeof c[key], `capabilities.${key}`).toBe('boolean');
-      expect(Number.isInteger(c.maxSpins) || c.maxSpins === Infinity, 'capabilities.maxSpins is an integer').toBe(true);
+      for (const key of ['exact', 'async', 'deterministic'] as const)
+        expect(typeof c[key], `capabilities.${key}`).toBe('boolean');
+      expect(
+        Number.isInteger(c.maxSpins) || c.maxSpins === Infinity,
+        'capabilities.maxSpins is an integer',
+      ).toBe(true);
       expect(c.maxSpins).toBeGreaterThanOrEqual(1);
       return;
     }
     case 'create': {
       const sampler = plugin.create(s.createOptions);
       expect(typeof sampler.name).toBe('string');
-      expect(typeof sampler.estimate === 'function' || typeof sampler.sample === 'function', 'estimate or sample').toBe(true);
+      expect(
+        typeof sampler.estimate === 'function' || typeof sampler.sample === 'function',
+        'estimate or sample',
+      ).toBe(true);
       expect(sampler.capabilities.maxSpins).toBeGreaterThanOrEqual(1);
       await sampler.dispose?.();
       await sampler.dispose?.();
       return;
     }
     case 'single-spin': {
-      const batch = createIsingBatch({ fields: Float64Array.of(4, -4), couplings: new Float64Array(1), spins: [1, 1], stride: 1 });
+      const batch = createIsingBatch({
+        fields: Float64Array.of(4, -4),
+        couplings: new Float64Array(1),
+        spins: [1, 1],
+        stride: 1,
+      });
       const { magnetization } = await run(plugin, s, batch);
-      if (s.exactReference) expectUsedClose(batch, magnetization, Float64Array.of(Math.tanh(4), -Math.tanh(4)), s.magnetization, 'magnetization');
-      else expect([magnetization[0]! > 0, magnetization[1]! < 0], 'each spin follows the sign of its field').toEqual([true, true]);
+      if (s.exactReference)
+        expectUsedClose(
+          batch,
+          magnetization,
+          Float64Array.of(Math.tanh(4), -Math.tanh(4)),
+          s.magnetization,
+          'magnetization',
+        );
+      else
+        expect(
+          [magnetization[0]! > 0, magnetization[1]! < 0],
+          'each spin follows the sign of its field',
+        ).toEqual([true, true]);
       return;
     }
     case 'two-spin': {
       if (!(await fits(2))) return;
-      const batch = createIsingBatch({ fields: Float64Array.of(0.3, -0.1), couplings: Float64Array.of(0, 0.8, 0, 0), spins: [2], stride: 2 });
+      const batch = createIsingBatch({
+        fields: Float64Array.of(0.3, -0.1),
+        couplings: Float64Array.of(0, 0.8, 0, 0),
+        spins: [2],
+        stride: 2,
+      });
       const { magnetization } = await run(plugin, s, batch);
-      if (s.exactReference) expectUsedClose(batch, magnetization, Float64Array.from(twoSpinExact()), s.magnetization, 'magnetization');
-      else for (const v of magnetization.subarray(0, 2)) expect(Number.isFinite(v) && Math.abs(v) <= 1 + 1e-12, `magnetization ${v}`).toBe(true);
+      if (s.exactReference)
+        expectUsedClose(
+          batch,
+          magnetization,
+          Float64Array.from(twoSpinExact()),
+          s.magnetization,
+          'magnetization',
+        );
+      else
+        for (const v of magnetization.subarray(0, 2))
+          expect(Number.isFinite(v) && Math.abs(v) <= 1 + 1e-12, `magnetization ${v}`).toBe(true);
       return;
     }
     case 'random-batch': {
       if (!(await fits(RANDOM_SHAPE.length)) || !s.exactReference) return;
       const batch = randomBatch();
       const { magnetization } = await run(plugin, s, batch);
-      expectUsedClose(batch, magnetization, bruteForceEstimate(batch).magnetization, s.magnetization, 'magnetization');
+      expectUsedClose(
+        batch,
+        magnetization,
+        bruteForceEstimate(batch).magnetization,
+        s.magnetization,
+        'magnetization',
+      );
       return;
     }
     case 'range': {
@@ -198,14 +264,22 @@ export async function runConformanceCheck(
       magnetization.forEach((v, i) => {
         const used = i % batch.stride < batch.spins[Math.floor(i / batch.stride)]!;
         if (!used) expect(v, `magnetization[${i}] beyond the problem`).toBe(0);
-        else expect(Number.isFinite(v) && Math.abs(v) <= 1 + 1e-12, `magnetization[${i}] = ${v} in [-1, 1]`).toBe(true);
+        else
+          expect(
+            Number.isFinite(v) && Math.abs(v) <= 1 + 1e-12,
+            `magnetization[${i}] = ${v} in [-1, 1]`,
+          ).toBe(true);
       });
       return;
     }
     case 'input-intact': {
       if (!(await fits(RANDOM_SHAPE.length))) return;
       const batch = randomBatch();
-      const copy = { fields: Float64Array.from(batch.fields), couplings: Float64Array.from(batch.couplings), spins: Int32Array.from(batch.spins) };
+      const copy = {
+        fields: Float64Array.from(batch.fields),
+        couplings: Float64Array.from(batch.couplings),
+        spins: Int32Array.from(batch.spins),
+      };
       const grad = upstreamGradient(batch, s.seed);
       const gradCopy = Float64Array.from(grad);
       (await run(plugin, s, batch)).vjp(grad);
@@ -217,7 +291,8 @@ export async function runConformanceCheck(
     }
     case 'vjp-shape':
     case 'vjp-accuracy': {
-      if (!(await fits(RANDOM_SHAPE.length)) || (check === 'vjp-accuracy' && !s.exactReference)) return;
+      if (!(await fits(RANDOM_SHAPE.length)) || (check === 'vjp-accuracy' && !s.exactReference))
+        return;
       const batch = randomBatch();
       const grad = upstreamGradient(batch, s.seed);
       const { fields, couplings } = (await run(plugin, s, batch)).vjp(grad);
@@ -229,7 +304,10 @@ export async function runConformanceCheck(
           for (let l = k + 1; l < stride; l++) {
             const got = couplings[k * stride + l]!;
             const exact = want.couplings[k * stride + l]!;
-            expect(Math.abs(got - exact), `∂L/∂J[${k},${l}]: got ${got}, exact ${exact}`).toBeLessThanOrEqual(s.gradient);
+            expect(
+              Math.abs(got - exact),
+              `∂L/∂J[${k},${l}]: got ${got}, exact ${exact}`,
+            ).toBeLessThanOrEqual(s.gradient);
           }
         }
         return;
@@ -244,7 +322,10 @@ export async function runConformanceCheck(
         else expect(v, `∂L/∂h[${i}] beyond the problem`).toBe(0);
       });
       couplings.forEach((v, i) => {
-        if (Math.floor(i / stride) >= i % stride) expect(v, `∂L/∂J[${Math.floor(i / stride)},${i % stride}] on or below the diagonal`).toBe(0);
+        if (Math.floor(i / stride) >= i % stride)
+          expect(v, `∂L/∂J[${Math.floor(i / stride)},${i % stride}] on or below the diagonal`).toBe(
+            0,
+          );
         else expect(Number.isFinite(v), `∂L/∂J entry ${i} finite`).toBe(true);
       });
       return;
@@ -260,11 +341,17 @@ export async function runConformanceCheck(
       return;
     }
     case 'sync-contract': {
-      const batch = createIsingBatch({ fields: Float64Array.of(0.5), couplings: new Float64Array(1), spins: [1], stride: 1 });
+      const batch = createIsingBatch({
+        fields: Float64Array.of(0.5),
+        couplings: new Float64Array(1),
+        spins: [1],
+        stride: 1,
+      });
       await withSampler(plugin, s, async (sampler) => {
         const result = estimateBatch(sampler, batch);
         const isPromise = typeof (result as { then?: unknown }).then === 'function';
-        if (!sampler.capabilities.async) expect(isPromise, 'a sampler with async: false answers synchronously').toBe(false);
+        if (!sampler.capabilities.async)
+          expect(isPromise, 'a sampler with async: false answers synchronously').toBe(false);
         await result;
       });
       return;
@@ -283,7 +370,9 @@ export async function runConformanceCheck(
         beta: 1,
       };
       await withSampler(plugin, s, async (sampler) => {
-        await expect((async () => estimateBatch(sampler, batch))()).rejects.toMatchObject({ code: 'ISING_TOO_MANY_SPINS' });
+        await expect((async () => estimateBatch(sampler, batch))()).rejects.toMatchObject({
+          code: 'ISING_TOO_MANY_SPINS',
+        });
       });
       return;
     }

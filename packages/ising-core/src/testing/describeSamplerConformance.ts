@@ -11,7 +11,8 @@ const TITLES: Record<ConformanceCheck, string> = {
   'random-batch': 'matches exact Boltzmann magnetizations on a random causal batch (B=2, T=4)',
   range: 'returns finite magnetizations in [−1, 1], zero beyond each problem',
   'input-intact': 'leaves the batch and the upstream gradient unmodified',
-  'vjp-shape': 'returns VJPs in the batch layout: zeros beyond each problem and on/below the diagonal',
+  'vjp-shape':
+    'returns VJPs in the batch layout: zeros beyond each problem and on/below the diagonal',
   'vjp-accuracy': 'returns VJPs close to the exact covariance gradients',
   determinism: 'gives identical answers for identical options when it claims to be deterministic',
   'sync-contract': 'answers synchronously unless capabilities.async',
@@ -35,11 +36,16 @@ const TITLES: Record<ConformanceCheck, string> = {
  *
  * describeSamplerConformance(mySampler, { createOptions: { seed: 1 }, tolerance: { magnetization: 0.03 } });
  */
-export function describeSamplerConformance(plugin: SamplerPlugin<any>, options: SamplerConformanceOptions<any> = {}): void {
+export function describeSamplerConformance(
+  plugin: SamplerPlugin<any>,
+  options: SamplerConformanceOptions<any> = {},
+): void {
   const skipped = new Set(options.skip ?? []);
   describe(`sampler conformance: ${plugin.name}`, () => {
     for (const check of CONFORMANCE_CHECKS) {
-      it.skipIf(skipped.has(check))(`${check}: ${TITLES[check]}`, () => runConformanceCheck(check, plugin, options));
+      it.skipIf(skipped.has(check))(`${check}: ${TITLES[check]}`, () =>
+        runConformanceCheck(check, plugin, options),
+      );
     }
   });
 }

@@ -6,10 +6,14 @@
  * @example
  * await withoutNodeBuiltins(() => expect(threadInfo().available).toBe(false), ['node:worker_threads']);
  */
-export async function withoutNodeBuiltins<T>(run: () => T | Promise<T>, ids?: readonly string[]): Promise<T> {
+export async function withoutNodeBuiltins<T>(
+  run: () => T | Promise<T>,
+  ids?: readonly string[],
+): Promise<T> {
   const proc = process as { getBuiltinModule?: (id: string) => unknown };
   const real = proc.getBuiltinModule;
-  proc.getBuiltinModule = ids === undefined ? undefined : (id: string) => (ids.includes(id) ? undefined : real?.(id));
+  proc.getBuiltinModule =
+    ids === undefined ? undefined : (id: string) => (ids.includes(id) ? undefined : real?.(id));
   try {
     return await run();
   } finally {

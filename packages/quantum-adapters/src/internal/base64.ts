@@ -14,7 +14,8 @@ export function encodeBase64(bytes: Uint8Array): string {
  * MIME line breaks are tolerated because old SAPI examples contain them.
  */
 export function decodeBase64(text: unknown, what: string): Uint8Array {
-  if (typeof text !== 'string') throw malformed(`${what} must be a base64 string, got ${typeof text}`);
+  if (typeof text !== 'string')
+    throw malformed(`${what} must be a base64 string, got ${typeof text}`);
   const clean = text.replace(/[\r\n]/g, '');
   if (clean.length % 4 !== 0 || !BASE64.test(clean)) {
     throw malformed(`${what} is not valid base64 (${echo(clean, 24)}, length ${clean.length})`);

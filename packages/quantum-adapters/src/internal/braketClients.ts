@@ -58,7 +58,13 @@ function responseLimit(answers: ByteLimit, streamed: ByteLimit) {
       discardBody(response.body as BodySource);
       throw error;
     }
-    if (!streaming) response.body = await readLimited(response.body as BodySource, limit.bytes, what, limit.option);
+    if (!streaming)
+      response.body = await readLimited(
+        response.body as BodySource,
+        limit.bytes,
+        what,
+        limit.option,
+      );
     return result;
   };
 }
@@ -72,10 +78,19 @@ function responseLimit(answers: ByteLimit, streamed: ByteLimit) {
  * @param streamed the limit of a streamed GetObject body (checked here against `Content-Length` only).
  * @returns the same client.
  */
-export function limitResponses<C extends BraketClient | S3Client>(client: C, answers: ByteLimit, streamed: ByteLimit = answers): C {
+export function limitResponses<C extends BraketClient | S3Client>(
+  client: C,
+  answers: ByteLimit,
+  streamed: ByteLimit = answers,
+): C {
   (client.middlewareStack as { add(middleware: never, options: never): void }).add(
     responseLimit(answers, streamed) as never,
-    { step: 'deserialize', priority: 'low', name: 'boltzmannResponseLimit', tags: ['BOLTZMANN'] } as never,
+    {
+      step: 'deserialize',
+      priority: 'low',
+      name: 'boltzmannResponseLimit',
+      tags: ['BOLTZMANN'],
+    } as never,
   );
   return client;
 }
@@ -84,7 +99,11 @@ export function limitResponses<C extends BraketClient | S3Client>(client: C, ans
  * Reads and parses a `results.json` GetObject answer, counting bytes as they stream in.
  * @throws {AdapterError} ADAPTER_RESPONSE_TOO_LARGE over `limit`, ADAPTER_MALFORMED for non-JSON.
  */
-export async function readResultsJson(object: { Body?: unknown; ContentLength?: number }, limit: number, where: string): Promise<unknown> {
+export async function readResultsJson(
+  object: { Body?: unknown; ContentLength?: number },
+  limit: number,
+  where: string,
+): Promise<unknown> {
   const what = `GetObject ${where}`;
   try {
     assertContentLength(object.ContentLength, limit, what, 'maxResultBytes');
@@ -92,7 +111,9 @@ export async function readResultsJson(object: { Body?: unknown; ContentLength?: 
     discardBody(object.Body as BodySource);
     throw error;
   }
-  const text = new TextDecoder().decode(await readLimited(object.Body as BodySource, limit, what, 'maxResultBytes'));
+  const text = new TextDecoder().decode(
+    await readLimited(object.Body as BodySource, limit, what, 'maxResultBytes'),
+  );
   try {
     return JSON.parse(text);
   } catch (cause) {

@@ -23,7 +23,12 @@ export function cliqueLayout(
       for (let oi = 0; oi + blocks <= rows; oi++) {
         for (let oj = 0; oj + blocks <= columns; oj++) {
           const at = (i: number, j: number, u: 0 | 1, k: number): number =>
-            index(flipRows ? rows - 1 - (oi + i) : oi + i, flipColumns ? columns - 1 - (oj + j) : oj + j, u, k);
+            index(
+              flipRows ? rows - 1 - (oi + i) : oi + i,
+              flipColumns ? columns - 1 - (oj + j) : oj + j,
+              u,
+              k,
+            );
           const chains: number[][] = [];
           for (let v = 0; v < n; v++) {
             const b = Math.floor(v / shore);

@@ -20,7 +20,12 @@ const ANSWER_CONCURRENCY = 8;
 export async function runDwaveJobs(
   client: SapiClient,
   jobs: readonly SapiJob[],
-  options: { signal: AbortSignal; pollTimeoutSeconds: number; backoff: PollBackoff; cancelTimeoutMs: number },
+  options: {
+    signal: AbortSignal;
+    pollTimeoutSeconds: number;
+    backoff: PollBackoff;
+    cancelTimeoutMs: number;
+  },
 ): Promise<{ ids: string[]; answers: unknown[] }> {
   const { signal } = options;
   const ids: string[] = [];
@@ -30,7 +35,10 @@ export async function runDwaveJobs(
   const cancelPending = async (): Promise<void> => {
     if (pending.size === 0) return;
     try {
-      await client.cancelProblems([...pending.keys()], AbortSignal.timeout(options.cancelTimeoutMs));
+      await client.cancelProblems(
+        [...pending.keys()],
+        AbortSignal.timeout(options.cancelTimeoutMs),
+      );
     } catch {
       // Best effort: the run is already failing with a more useful error.
     }
@@ -53,20 +61,27 @@ export async function runDwaveJobs(
     }
     for (let k = 0; pending.size > 0; k++) {
       const batchIds = [...pending.keys()].slice(0, STATUS_BATCH);
-      for (const s of await client.pollProblems(batchIds, options.pollTimeoutSeconds, signal)) settle(s);
+      for (const s of await client.pollProblems(batchIds, options.pollTimeoutSeconds, signal))
+        settle(s);
       // Answers of completed problems, a few requests at a time (one round trip each).
       const ready = [...pending.keys()].filter((id) => completed.has(id));
       const fetchNext = async (): Promise<void> => {
         for (let id = ready.pop(); id !== undefined; id = ready.pop()) {
           const full = await client.getProblem(id, signal);
           if (full.answer === undefined || full.answer === null) {
-            throw new AdapterError('ADAPTER_MALFORMED', `problem ${id} is COMPLETED but GET problems/${id}/ carries no answer`, { reason: 'malformed', retryable: false });
+            throw new AdapterError(
+              'ADAPTER_MALFORMED',
+              `problem ${id} is COMPLETED but GET problems/${id}/ carries no answer`,
+              { reason: 'malformed', retryable: false },
+            );
           }
           answers[pending.get(id)!] = full.answer;
           pending.delete(id);
         }
       };
-      await Promise.all(Array.from({ length: Math.min(ANSWER_CONCURRENCY, ready.length) }, fetchNext));
+      await Promise.all(
+        Array.from({ length: Math.min(ANSWER_CONCURRENCY, ready.length) }, fetchNext),
+      );
       if (pending.size > 0) {
         const b = options.backoff;
         await sleep(Math.min(b.maxMs, b.initialMs * b.factor ** k), signal);
@@ -75,7 +90,8 @@ export async function runDwaveJobs(
     return { ids, answers };
   } catch (error) {
     await cancelPending();
-    if (!isAdapterError(error) && signal.aborted && isAdapterError(signal.reason)) throw signal.reason;
+    if (!isAdapterError(error) && signal.aborted && isAdapterError(signal.reason))
+      throw signal.reason;
     throw error;
   }
 
@@ -87,7 +103,11 @@ export async function runDwaveJobs(
       throw classifyDwaveProblemFailure(s.id, s.error_message);
     } else if (s.status === 'CANCELLED') {
       pending.delete(s.id);
-      throw new AdapterError('ADAPTER_PROBLEM_CANCELLED', `problem ${s.id} was cancelled on the server before it ran`, { reason: 'rejected', retryable: false });
+      throw new AdapterError(
+        'ADAPTER_PROBLEM_CANCELLED',
+        `problem ${s.id} was cancelled on the server before it ran`,
+        { reason: 'rejected', retryable: false },
+      );
     }
   }
 }

@@ -7,34 +7,66 @@ export type BodySource = BoundedSource;
 
 const MIB = 1024 * 1024;
 
-const size = (bytes: number): string => (bytes >= MIB ? `${(bytes / MIB).toFixed(bytes % MIB === 0 ? 0 : 1)} MiB` : `${bytes} bytes`);
+const size = (bytes: number): string =>
+  bytes >= MIB ? `${(bytes / MIB).toFixed(bytes % MIB === 0 ? 0 : 1)} MiB` : `${bytes} bytes`;
 
 /**
  * The error of a response body over its limit: not retryable, since the same request would get
  * the same answer; the message says which option raises the limit.
  */
-export function responseTooLarge(what: string, limit: number, option: string, declared?: number): AdapterError {
-  const seen = declared === undefined ? `more than ${size(limit)}` : `${size(declared)} (Content-Length)`;
-  return new AdapterError('ADAPTER_RESPONSE_TOO_LARGE', `${what} answered with ${seen}, over the limit of ${size(limit)}; raise ${option} if this answer is expected`, {
-    reason: 'malformed',
-    retryable: false,
-  });
+export function responseTooLarge(
+  what: string,
+  limit: number,
+  option: string,
+  declared?: number,
+): AdapterError {
+  const seen =
+    declared === undefined ? `more than ${size(limit)}` : `${size(declared)} (Content-Length)`;
+  return new AdapterError(
+    'ADAPTER_RESPONSE_TOO_LARGE',
+    `${what} answered with ${seen}, over the limit of ${size(limit)}; raise ${option} if this answer is expected`,
+    {
+      reason: 'malformed',
+      retryable: false,
+    },
+  );
 }
 
 /**
  * Throws {@link responseTooLarge} when a `Content-Length` header already announces more than
  * `limit` bytes, so such a body is refused before any of it is read.
  */
-export function assertContentLength(header: string | number | null | undefined, limit: number, what: string, option: string): void {
-  const declared = typeof header === 'number' ? header : header === null || header === undefined || header.trim() === '' ? Number.NaN : Number(header);
-  if (Number.isFinite(declared) && declared > limit) throw responseTooLarge(what, limit, option, declared);
+export function assertContentLength(
+  header: string | number | null | undefined,
+  limit: number,
+  what: string,
+  option: string,
+): void {
+  const declared =
+    typeof header === 'number'
+      ? header
+      : header === null || header === undefined || header.trim() === ''
+        ? Number.NaN
+        : Number(header);
+  if (Number.isFinite(declared) && declared > limit)
+    throw responseTooLarge(what, limit, option, declared);
 }
 
 /** Cancels a body that will not be read (so its connection is closed, not left half-read). */
 export function discardBody(body: BodySource): void {
-  if (body !== null && typeof body === 'object' && 'cancel' in body && typeof body.cancel === 'function') {
+  if (
+    body !== null &&
+    typeof body === 'object' &&
+    'cancel' in body &&
+    typeof body.cancel === 'function'
+  ) {
     (body as ReadableStream).cancel().catch(() => undefined);
-  } else if (body !== null && typeof body === 'object' && 'destroy' in body && typeof body.destroy === 'function') {
+  } else if (
+    body !== null &&
+    typeof body === 'object' &&
+    'destroy' in body &&
+    typeof body.destroy === 'function'
+  ) {
     (body as { destroy(): void }).destroy();
   }
 }
@@ -52,12 +84,22 @@ export function discardBody(body: BodySource): void {
  * @returns the bytes read.
  * @throws {AdapterError} ADAPTER_RESPONSE_TOO_LARGE (not retryable) over the limit; stream errors pass through.
  */
-export function readLimited(body: BodySource, limit: number, what: string, option: string): Promise<Uint8Array> {
+export function readLimited(
+  body: BodySource,
+  limit: number,
+  what: string,
+  option: string,
+): Promise<Uint8Array> {
   return readBounded(body, limit, () => responseTooLarge(what, limit, option));
 }
 
 /** {@link readLimited} of a fetch `Response`, with the `Content-Length` check first, decoded as UTF-8. */
-export async function readResponseText(response: Response, limit: number, what: string, option: string): Promise<string> {
+export async function readResponseText(
+  response: Response,
+  limit: number,
+  what: string,
+  option: string,
+): Promise<string> {
   try {
     assertContentLength(response.headers.get('content-length'), limit, what, option);
   } catch (error) {

@@ -5,8 +5,16 @@ import { invalidArgument } from '../errors.js';
 import type { PollBackoff } from './dwaveRun.js';
 import type { RetryPolicy } from './retry.js';
 
-const DRY_RUN_KEYS = optionKeys<DryRunOptions>({ dir: true, fallback: true, fallbackOptions: true });
-const RETRY_KEYS = optionKeys<RetryPolicy>({ maxAttempts: true, baseDelayMs: true, maxDelayMs: true });
+const DRY_RUN_KEYS = optionKeys<DryRunOptions>({
+  dir: true,
+  fallback: true,
+  fallbackOptions: true,
+});
+const RETRY_KEYS = optionKeys<RetryPolicy>({
+  maxAttempts: true,
+  baseDelayMs: true,
+  maxDelayMs: true,
+});
 const POLL_BACKOFF_KEYS = optionKeys<PollBackoff>({ initialMs: true, factor: true, maxMs: true });
 
 /**
@@ -22,7 +30,11 @@ export function assertKnownOptions(who: string, options: unknown, known: readonl
  * {@link assertKnownOptions} for a plugin's options and the nested settings both plugins share
  * (`dryRun`, `retry`, `pollBackoff`), whose misspellings would be as silent.
  */
-export function assertAdapterOptions(who: string, options: unknown, known: readonly string[]): void {
+export function assertAdapterOptions(
+  who: string,
+  options: unknown,
+  known: readonly string[],
+): void {
   assertKnownOptions(who, options, known);
   if (options === undefined) return;
   const o = options as { dryRun?: unknown; retry?: unknown; pollBackoff?: unknown };
@@ -33,7 +45,8 @@ export function assertAdapterOptions(who: string, options: unknown, known: reado
 
 /** Returns `value` when it is a positive integer, else throws ADAPTER_INVALID_ARGUMENT naming it. */
 export function positiveInt(value: number, what: string): number {
-  if (!Number.isInteger(value) || value < 1) throw invalidArgument(`${what} must be a positive integer, got ${echo(value)}`);
+  if (!Number.isInteger(value) || value < 1)
+    throw invalidArgument(`${what} must be a positive integer, got ${echo(value)}`);
   return value;
 }
 
@@ -48,8 +61,12 @@ export function httpUrl(value: unknown, what: string): URL {
   } catch {
     url = undefined;
   }
-  if (url === undefined) throw invalidArgument(`${what} must be an absolute http(s) URL, got ${echo(value)}`);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalidArgument(`${what} must be an http: or https: URL, got ${echo(url.protocol)} in ${echo(value)}`);
+  if (url === undefined)
+    throw invalidArgument(`${what} must be an absolute http(s) URL, got ${echo(value)}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw invalidArgument(
+      `${what} must be an http: or https: URL, got ${echo(url.protocol)} in ${echo(value)}`,
+    );
   return url;
 }
 
@@ -61,5 +78,6 @@ export function assertBatchFits(batch: IsingBatch, maxSpins: number, who: string
     // The sampler contract's own code (IsingError), so callers handle every sampler's refusal alike.
     assertSpinLimit(n, maxSpins, `the ${who} sampler (problem ${q}; option maxSpins)`);
   }
-  if (!Number.isFinite(batch.beta) || batch.beta <= 0) throw invalidArgument(`${who}: beta must be finite and positive, got ${batch.beta}`);
+  if (!Number.isFinite(batch.beta) || batch.beta <= 0)
+    throw invalidArgument(`${who}: beta must be finite and positive, got ${batch.beta}`);
 }

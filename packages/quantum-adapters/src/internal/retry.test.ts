@@ -3,17 +3,26 @@ import { describe, expect, it } from 'vitest';
 import { AdapterError } from '../errors.js';
 import { parseRetryAfter, resolveRetry, runDeadline, sleep, withRetry } from './retry.js';
 
-const retryable = (retryAfterMs?: number) => new AdapterError('ADAPTER_UNAVAILABLE', 'down', { reason: 'unavailable', retryable: true, retryAfterMs });
+const retryable = (retryAfterMs?: number) =>
+  new AdapterError('ADAPTER_UNAVAILABLE', 'down', {
+    reason: 'unavailable',
+    retryable: true,
+    retryAfterMs,
+  });
 
 describe('withRetry', () => {
   it('should retry retryable errors with full-jitter backoff bounded by min(max, base·2^k), up to maxAttempts', async () => {
     const delays: number[] = [];
     let calls = 0;
     await expect(
-      withRetry(async () => {
-        calls++;
-        throw retryable();
-      }, { maxAttempts: 5, baseDelayMs: 4, maxDelayMs: 10 }, { rng: createRng(1), onRetry: (_e, d) => delays.push(d) }),
+      withRetry(
+        async () => {
+          calls++;
+          throw retryable();
+        },
+        { maxAttempts: 5, baseDelayMs: 4, maxDelayMs: 10 },
+        { rng: createRng(1), onRetry: (_e, d) => delays.push(d) },
+      ),
     ).rejects.toMatchObject({ code: 'ADAPTER_UNAVAILABLE' });
     expect(calls).toBe(5);
     expect(delays).toHaveLength(4);
@@ -26,26 +35,47 @@ describe('withRetry', () => {
   it('should honour Retry-After (within maxDelayMs), stop on non-retryable errors, and return the first success', async () => {
     const delays: number[] = [];
     let calls = 0;
-    const value = await withRetry(async () => {
-      if (++calls < 3) throw retryable(15);
-      return 'ok';
-    }, { maxAttempts: 4, baseDelayMs: 1, maxDelayMs: 20 }, { onRetry: (_e, d) => delays.push(d) });
+    const value = await withRetry(
+      async () => {
+        if (++calls < 3) throw retryable(15);
+        return 'ok';
+      },
+      { maxAttempts: 4, baseDelayMs: 1, maxDelayMs: 20 },
+      { onRetry: (_e, d) => delays.push(d) },
+    );
     expect(value).toBe('ok');
     expect(delays).toEqual([15, 15]);
     let fatal = 0;
-    await expect(withRetry(async () => {
-      fatal++;
-      throw new AdapterError('ADAPTER_AUTH', 'no', { reason: 'auth', retryable: false });
-    }, resolveRetry({}))).rejects.toMatchObject({ code: 'ADAPTER_AUTH' });
+    await expect(
+      withRetry(async () => {
+        fatal++;
+        throw new AdapterError('ADAPTER_AUTH', 'no', { reason: 'auth', retryable: false });
+      }, resolveRetry({})),
+    ).rejects.toMatchObject({ code: 'ADAPTER_AUTH' });
     expect(fatal).toBe(1);
   });
 
   it('should abort a backoff wait when the signal aborts', async () => {
     const controller = new AbortController();
-    setTimeout(() => controller.abort(new AdapterError('ADAPTER_TIMEOUT', 'caller gave up', { reason: 'timeout', retryable: true })), 30);
-    await expect(withRetry(async () => {
-      throw retryable(10_000);
-    }, { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 10_000 }, { signal: controller.signal })).rejects.toMatchObject({ code: 'ADAPTER_TIMEOUT', message: 'caller gave up' });
+    setTimeout(
+      () =>
+        controller.abort(
+          new AdapterError('ADAPTER_TIMEOUT', 'caller gave up', {
+            reason: 'timeout',
+            retryable: true,
+          }),
+        ),
+      30,
+    );
+    await expect(
+      withRetry(
+        async () => {
+          throw retryable(10_000);
+        },
+        { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 10_000 },
+        { signal: controller.signal },
+      ),
+    ).rejects.toMatchObject({ code: 'ADAPTER_TIMEOUT', message: 'caller gave up' });
     await expect(sleep(1)).resolves.toBeUndefined();
   });
 
@@ -53,10 +83,14 @@ describe('withRetry', () => {
     const delays: number[] = [];
     let calls = 0;
     const started = Date.now();
-    const value = await withRetry(async () => {
-      if (++calls < 3) throw retryable(100_000_000);
-      return 'ok';
-    }, { maxAttempts: 4, baseDelayMs: 1, maxDelayMs: 50 }, { onRetry: (_e, d) => delays.push(d) });
+    const value = await withRetry(
+      async () => {
+        if (++calls < 3) throw retryable(100_000_000);
+        return 'ok';
+      },
+      { maxAttempts: 4, baseDelayMs: 1, maxDelayMs: 50 },
+      { onRetry: (_e, d) => delays.push(d) },
+    );
     expect(value).toBe('ok');
     expect(delays).toEqual([50, 50]);
     expect(Date.now() - started).toBeLessThan(2_000);
@@ -66,23 +100,39 @@ describe('withRetry', () => {
     const deadline = runDeadline(5_000, 'test run');
     const started = Date.now();
     let calls = 0;
-    await expect(withRetry(async () => {
-      calls++;
-      throw retryable(60_000);
-    }, { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 60_000 }, { signal: deadline.signal })).rejects.toMatchObject({ code: 'ADAPTER_UNAVAILABLE', message: 'down' });
+    await expect(
+      withRetry(
+        async () => {
+          calls++;
+          throw retryable(60_000);
+        },
+        { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 60_000 },
+        { signal: deadline.signal },
+      ),
+    ).rejects.toMatchObject({ code: 'ADAPTER_UNAVAILABLE', message: 'down' });
     expect(calls).toBe(1);
     expect(Date.now() - started).toBeLessThan(1_000);
     expect(deadline.at).toBeGreaterThan(Date.now());
     deadline.clear();
     // An explicit deadline works the same without a signal.
-    await expect(withRetry(async () => {
-      throw retryable(500);
-    }, { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 1_000 }, { deadline: Date.now() + 100 })).rejects.toMatchObject({ code: 'ADAPTER_UNAVAILABLE' });
+    await expect(
+      withRetry(
+        async () => {
+          throw retryable(500);
+        },
+        { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 1_000 },
+        { deadline: Date.now() + 100 },
+      ),
+    ).rejects.toMatchObject({ code: 'ADAPTER_UNAVAILABLE' });
   });
 
   it('should reject nonsense policies', () => {
-    expect(() => resolveRetry({ maxAttempts: 0 })).toThrow(expect.objectContaining({ code: 'ADAPTER_INVALID_ARGUMENT' }));
-    expect(() => resolveRetry({ baseDelayMs: -1 })).toThrow(expect.objectContaining({ code: 'ADAPTER_INVALID_ARGUMENT' }));
+    expect(() => resolveRetry({ maxAttempts: 0 })).toThrow(
+      expect.objectContaining({ code: 'ADAPTER_INVALID_ARGUMENT' }),
+    );
+    expect(() => resolveRetry({ baseDelayMs: -1 })).toThrow(
+      expect.objectContaining({ code: 'ADAPTER_INVALID_ARGUMENT' }),
+    );
   });
 });
 

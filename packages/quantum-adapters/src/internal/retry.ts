@@ -21,11 +21,19 @@ export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 4, baseDelayMs: 200, ma
 export function resolveRetry(partial: Partial<RetryPolicy> | undefined): RetryPolicy {
   const policy = { ...DEFAULT_RETRY, ...partial };
   if (!Number.isInteger(policy.maxAttempts) || policy.maxAttempts < 1) {
-    throw new AdapterError('ADAPTER_INVALID_ARGUMENT', `retry.maxAttempts must be a positive integer, got ${echo(policy.maxAttempts)}`, { reason: 'rejected', retryable: false });
+    throw new AdapterError(
+      'ADAPTER_INVALID_ARGUMENT',
+      `retry.maxAttempts must be a positive integer, got ${echo(policy.maxAttempts)}`,
+      { reason: 'rejected', retryable: false },
+    );
   }
   for (const key of ['baseDelayMs', 'maxDelayMs'] as const) {
     if (!Number.isFinite(policy[key]) || policy[key] < 0) {
-      throw new AdapterError('ADAPTER_INVALID_ARGUMENT', `retry.${key} must be a finite number ≥ 0, got ${echo(policy[key])}`, { reason: 'rejected', retryable: false });
+      throw new AdapterError(
+        'ADAPTER_INVALID_ARGUMENT',
+        `retry.${key} must be a finite number ≥ 0, got ${echo(policy[key])}`,
+        { reason: 'rejected', retryable: false },
+      );
     }
   }
   return policy;
@@ -54,7 +62,11 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 export function deadlineError(signal: AbortSignal): AdapterError {
   const reason: unknown = signal.reason;
   if (isAdapterError(reason)) return reason;
-  return new AdapterError('ADAPTER_TIMEOUT', 'the run was aborted before it finished (deadline reached or caller aborted)', { reason: 'timeout', retryable: true, cause: reason });
+  return new AdapterError(
+    'ADAPTER_TIMEOUT',
+    'the run was aborted before it finished (deadline reached or caller aborted)',
+    { reason: 'timeout', retryable: true, cause: reason },
+  );
 }
 
 /** When the signal of each {@link runDeadline} fires (epoch ms), so {@link withRetry} can see it coming. */
@@ -69,12 +81,22 @@ export function deadlineOf(signal: AbortSignal | undefined): number | undefined 
  * A deadline for a whole run: aborts with ADAPTER_TIMEOUT after `ms`, or when `outer` aborts.
  * `at` is the epoch-ms time it fires; {@link withRetry} reads it from the signal.
  */
-export function runDeadline(ms: number, what: string, outer?: AbortSignal): { signal: AbortSignal; at: number; clear: () => void } {
+export function runDeadline(
+  ms: number,
+  what: string,
+  outer?: AbortSignal,
+): { signal: AbortSignal; at: number; clear: () => void } {
   const controller = new AbortController();
   const at = Date.now() + ms;
   deadlines.set(controller.signal, at);
   const timer = setTimeout(() => {
-    controller.abort(new AdapterError('ADAPTER_TIMEOUT', `${what} did not finish within its deadline of ${ms} ms`, { reason: 'timeout', retryable: true }));
+    controller.abort(
+      new AdapterError(
+        'ADAPTER_TIMEOUT',
+        `${what} did not finish within its deadline of ${ms} ms`,
+        { reason: 'timeout', retryable: true },
+      ),
+    );
   }, ms);
   const onOuter = (): void => controller.abort(outer!.reason);
   outer?.addEventListener('abort', onOuter, { once: true });
@@ -110,7 +132,11 @@ export interface RetryOptions {
  * The wait before a retry is the jittered backoff or the server's `retryAfterMs`, whichever is
  * longer, and never more than `policy.maxDelayMs`.
  */
-export async function withRetry<T>(attempt: (index: number) => Promise<T>, policy: RetryPolicy, options: RetryOptions = {}): Promise<T> {
+export async function withRetry<T>(
+  attempt: (index: number) => Promise<T>,
+  policy: RetryPolicy,
+  options: RetryOptions = {},
+): Promise<T> {
   const rng = options.rng ?? createRng(Date.now());
   for (let k = 0; ; k++) {
     try {
@@ -130,7 +156,10 @@ export async function withRetry<T>(attempt: (index: number) => Promise<T>, polic
 }
 
 /** Parses an HTTP `Retry-After` (seconds or HTTP date) into milliseconds. */
-export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
+export function parseRetryAfter(
+  value: string | null | undefined,
+  now = Date.now(),
+): number | undefined {
   if (value === null || value === undefined || value.trim() === '') return undefined;
   const seconds = Number(value);
   if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);

@@ -23,14 +23,20 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
  * The SAPI base URL from `endpoint` or `region`, ending in `/`.
  * @throws {AdapterError} ADAPTER_INVALID_ARGUMENT for an endpoint that is not an http(s) URL or a region that is not a plain name.
  */
-export function resolveSapiEndpoint(options: { readonly endpoint?: unknown; readonly region?: unknown }): string {
+export function resolveSapiEndpoint(options: {
+  readonly endpoint?: unknown;
+  readonly region?: unknown;
+}): string {
   let base: string;
   if (options.endpoint !== undefined) {
     base = httpUrl(options.endpoint, 'endpoint').toString();
   } else {
     const region = options.region ?? DEFAULT_DWAVE_REGION;
     // A region becomes a host name: "evil.example/#" would otherwise send the token elsewhere.
-    if (typeof region !== 'string' || !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(region)) throw invalidArgument(`region must be a SAPI region code such as "na-west-1", got ${echo(region)}`);
+    if (typeof region !== 'string' || !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(region))
+      throw invalidArgument(
+        `region must be a SAPI region code such as "na-west-1", got ${echo(region)}`,
+      );
     base = `https://${region}.cloud.dwavesys.com/sapi/v2/`;
   }
   return base.endsWith('/') ? base : `${base}/`;
@@ -41,14 +47,21 @@ export function resolveSapiEndpoint(options: { readonly endpoint?: unknown; read
  * in the wrong place (a number, an object) is still a credential.
  */
 export function assertTokenOption(token: unknown): asserts token is string | undefined {
-  if (token !== undefined && typeof token !== 'string') throw invalidArgument(`token must be a string, got ${token === null ? 'null' : `a value of type ${typeof token}`} (not shown)`);
+  if (token !== undefined && typeof token !== 'string')
+    throw invalidArgument(
+      `token must be a string, got ${token === null ? 'null' : `a value of type ${typeof token}`} (not shown)`,
+    );
 }
 
 function refused(what: string, why: string): AdapterError {
-  return new AdapterError('ADAPTER_REDIRECT_REFUSED', `${what} was redirected ${why}; the redirect was not followed, so the token was not sent there (set endpoint to the final URL if you trust it)`, {
-    reason: 'rejected',
-    retryable: false,
-  });
+  return new AdapterError(
+    'ADAPTER_REDIRECT_REFUSED',
+    `${what} was redirected ${why}; the redirect was not followed, so the token was not sent there (set endpoint to the final URL if you trust it)`,
+    {
+      reason: 'rejected',
+      retryable: false,
+    },
+  );
 }
 
 /** One request and its answer text. */
@@ -79,26 +92,43 @@ export async function sapiExchange(
   for (let hops = 0; ; hops++) {
     const headers = { ...init.headers };
     if (body === undefined) delete headers['Content-Type'];
-    const response = await doFetch(current.toString(), { method, headers, body, signal: init.signal, redirect: 'manual' });
+    const response = await doFetch(current.toString(), {
+      method,
+      headers,
+      body,
+      signal: init.signal,
+      redirect: 'manual',
+    });
     if (response.type === 'opaqueredirect') {
       discardBody(response.body);
       throw refused(what, 'to a location this fetch hides (an opaque redirect)');
     }
     if (!REDIRECTS.has(response.status)) {
-      return { response, text: await readResponseText(response, maxResponseBytes, what, 'maxResponseBytes') };
+      return {
+        response,
+        text: await readResponseText(response, maxResponseBytes, what, 'maxResponseBytes'),
+      };
     }
     discardBody(response.body);
     const location = response.headers.get('location');
-    if (location === null || location.trim() === '') throw refused(what, `(HTTP ${response.status}) without a Location`);
+    if (location === null || location.trim() === '')
+      throw refused(what, `(HTTP ${response.status}) without a Location`);
     let target: URL;
     try {
       target = new URL(location, current);
     } catch {
       throw refused(what, `(HTTP ${response.status}) to an unparsable Location`);
     }
-    if (target.origin !== origin) throw refused(what, `(HTTP ${response.status}) to another origin, ${echo(target.origin, 300)}; the token is only sent to ${origin}`);
+    if (target.origin !== origin)
+      throw refused(
+        what,
+        `(HTTP ${response.status}) to another origin, ${echo(target.origin, 300)}; the token is only sent to ${origin}`,
+      );
     if (hops >= MAX_SAPI_REDIRECTS) throw refused(what, `more than ${MAX_SAPI_REDIRECTS} times`);
-    if ((response.status === 303 && method !== 'HEAD') || ((response.status === 301 || response.status === 302) && method === 'POST')) {
+    if (
+      (response.status === 303 && method !== 'HEAD') ||
+      ((response.status === 301 || response.status === 302) && method === 'POST')
+    ) {
       method = 'GET';
       body = undefined;
     }

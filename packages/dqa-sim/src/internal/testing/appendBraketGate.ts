@@ -13,8 +13,10 @@ import type QuantumCircuit from 'quantum-circuit';
 export function appendBraketGate(circuit: QuantumCircuit, line: string): boolean {
   let m: RegExpMatchArray | null;
   if ((m = line.match(/^h q\[(\d+)\];$/))) circuit.appendGate('h', Number(m[1]));
-  else if ((m = line.match(/^rx\(([^)]+)\) q\[(\d+)\];$/))) circuit.appendGate('rx', Number(m[2]), { params: { theta: Number(m[1]) } });
-  else if ((m = line.match(/^rz\(([^)]+)\) q\[(\d+)\];$/))) circuit.appendGate('rz', Number(m[2]), { params: { phi: Number(m[1]) } });
+  else if ((m = line.match(/^rx\(([^)]+)\) q\[(\d+)\];$/)))
+    circuit.appendGate('rx', Number(m[2]), { params: { theta: Number(m[1]) } });
+  else if ((m = line.match(/^rz\(([^)]+)\) q\[(\d+)\];$/)))
+    circuit.appendGate('rz', Number(m[2]), { params: { phi: Number(m[1]) } });
   else if ((m = line.match(/^zz\(([^)]+)\) q\[(\d+)\], q\[(\d+)\];$/))) {
     circuit.appendGate('zz', [Number(m[2]), Number(m[3])], { params: { theta: Number(m[1]) } });
   } else return false;

@@ -7,7 +7,13 @@
  */
 
 /** `out[j] = Σ_k J[j, k] x[k]` for `j < n`. */
-export function matvec(sym: Float64Array, stride: number, n: number, x: Float64Array, out: Float64Array): void {
+export function matvec(
+  sym: Float64Array,
+  stride: number,
+  n: number,
+  x: Float64Array,
+  out: Float64Array,
+): void {
   let j = 0;
   for (; j + 3 < n; j += 4) {
     const r0 = j * stride;
@@ -39,7 +45,15 @@ export function matvec(sym: Float64Array, stride: number, n: number, x: Float64A
 }
 
 /** `jx[j] = Σ_k J[j, k] x[k]` and `wy[j] = Σ_k J[j, k]² y[k]` for `j < n`, in one pass over `J`. */
-export function matvecAndSquares(sym: Float64Array, stride: number, n: number, x: Float64Array, y: Float64Array, jx: Float64Array, wy: Float64Array): void {
+export function matvecAndSquares(
+  sym: Float64Array,
+  stride: number,
+  n: number,
+  x: Float64Array,
+  y: Float64Array,
+  jx: Float64Array,
+  wy: Float64Array,
+): void {
   let j = 0;
   for (; j + 3 < n; j += 4) {
     const r0 = j * stride;

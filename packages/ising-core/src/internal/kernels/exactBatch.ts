@@ -9,7 +9,10 @@ export function resolveMaxSpins(maxSpins: number | undefined): number {
   const limit = maxSpins ?? DEFAULT_EXACT_SPIN_LIMIT;
   // 2^30 states would overflow the 32-bit state indices the kernels use.
   if (!Number.isInteger(limit) || limit < 1 || limit > 30) {
-    throw new IsingError('ISING_INVALID_ARGUMENT', `maxSpins must be an integer in [1, 30], got ${echo(maxSpins)}`);
+    throw new IsingError(
+      'ISING_INVALID_ARGUMENT',
+      `maxSpins must be an integer in [1, 30], got ${echo(maxSpins)}`,
+    );
   }
   return limit;
 }
@@ -24,7 +27,10 @@ export function resolveMaxSpins(maxSpins: number | undefined): number {
 export function resolveThreads(threads: unknown, who = 'threads'): 'auto' | number {
   if (threads === undefined || threads === 'auto') return 'auto';
   if (typeof threads !== 'number' || !Number.isInteger(threads) || threads < 1) {
-    throw new IsingError('ISING_INVALID_ARGUMENT', `${who} must be 'auto' or a positive integer, got ${echo(threads)}`);
+    throw new IsingError(
+      'ISING_INVALID_ARGUMENT',
+      `${who} must be 'auto' or a positive integer, got ${echo(threads)}`,
+    );
   }
   return threads;
 }
@@ -37,7 +43,10 @@ export function resolveThreads(threads: unknown, who = 'threads'): 'auto' | numb
  */
 export function validateExactBatch(batch: IsingBatch, maxSpins: number, who: string): IsingBatch {
   if (batch === null || typeof batch !== 'object' || !(batch.spins instanceof Int32Array)) {
-    throw new IsingError('ISING_INVALID_ARGUMENT', `${who} needs an IsingBatch (build it with createIsingBatch or causalBatch)`);
+    throw new IsingError(
+      'ISING_INVALID_ARGUMENT',
+      `${who} needs an IsingBatch (build it with createIsingBatch or causalBatch)`,
+    );
   }
   const checked = createIsingBatch({
     fields: batch.fields,
@@ -47,7 +56,10 @@ export function validateExactBatch(batch: IsingBatch, maxSpins: number, who: str
     beta: batch.beta,
   });
   if (checked.size !== batch.size) {
-    throw new IsingError('ISING_SHAPE_MISMATCH', `batch.size is ${batch.size} but it lists ${checked.size} spin counts`);
+    throw new IsingError(
+      'ISING_SHAPE_MISMATCH',
+      `batch.size is ${batch.size} but it lists ${checked.size} spin counts`,
+    );
   }
   let maxN = 0;
   for (let q = 0; q < checked.size; q++) maxN = Math.max(maxN, checked.spins[q]!);
@@ -57,11 +69,21 @@ export function validateExactBatch(batch: IsingBatch, maxSpins: number, who: str
 
 /** The kernel's view of a validated batch (no copies). */
 export function problemsOf(batch: IsingBatch): ExactProblems {
-  return { stride: batch.stride, beta: batch.beta, couplings: batch.couplings, spins: batch.spins, fields: batch.fields };
+  return {
+    stride: batch.stride,
+    beta: batch.beta,
+    couplings: batch.couplings,
+    spins: batch.spins,
+    fields: batch.fields,
+  };
 }
 
 /** `m = 2 P(s = +1) − 1` where a spin exists, zero elsewhere. */
-export function magnetizationFromUp(up: Float64Array, spins: Int32Array, stride: number): Float64Array {
+export function magnetizationFromUp(
+  up: Float64Array,
+  spins: Int32Array,
+  stride: number,
+): Float64Array {
   const m = new Float64Array(up.length);
   for (let q = 0; q < spins.length; q++) {
     const start = q * stride;
@@ -100,20 +122,37 @@ export function partitionProblems(spins: Int32Array, parts: number): Int32Array[
 }
 
 /** Copies the rows `indices` of a `size × stride` array into a new compact array. */
-export function gatherRows(source: Float64Array, indices: Int32Array, stride: number): Float64Array {
+export function gatherRows(
+  source: Float64Array,
+  indices: Int32Array,
+  stride: number,
+): Float64Array {
   const out = new Float64Array(indices.length * stride);
-  for (let i = 0; i < indices.length; i++) out.set(source.subarray(indices[i]! * stride, indices[i]! * stride + stride), i * stride);
+  for (let i = 0; i < indices.length; i++)
+    out.set(source.subarray(indices[i]! * stride, indices[i]! * stride + stride), i * stride);
   return out;
 }
 
 /** Writes compact rows back to their places in a `size × stride` array. */
-export function scatterRows(target: Float64Array, rows: Float64Array, indices: Int32Array, stride: number): void {
-  for (let i = 0; i < indices.length; i++) target.set(rows.subarray(i * stride, i * stride + stride), indices[i]! * stride);
+export function scatterRows(
+  target: Float64Array,
+  rows: Float64Array,
+  indices: Int32Array,
+  stride: number,
+): void {
+  for (let i = 0; i < indices.length; i++)
+    target.set(rows.subarray(i * stride, i * stride + stride), indices[i]! * stride);
 }
 
 /** The sub-batch of `indices` as compact arrays a worker can own (its buffers are transferable). */
 export function compactProblems(p: ExactProblems, indices: Int32Array): ExactProblems {
   const spins = new Int32Array(indices.length);
   for (let i = 0; i < indices.length; i++) spins[i] = p.spins[indices[i]!]!;
-  return { stride: p.stride, beta: p.beta, couplings: p.couplings.slice(), spins, fields: gatherRows(p.fields, indices, p.stride) };
+  return {
+    stride: p.stride,
+    beta: p.beta,
+    couplings: p.couplings.slice(),
+    spins,
+    fields: gatherRows(p.fields, indices, p.stride),
+  };
 }

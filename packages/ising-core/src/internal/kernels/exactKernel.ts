@@ -1,6 +1,12 @@
 import { foldBitSums, walshHadamard } from './fold.js';
 import { splitBackwardFast, splitForwardFast, wasmArena, wasmArenaInUse } from './wasmKernels.js';
-import { expFieldHalfTable, expTable, extendCouplingTable, linearTable, tableRange } from './tables.js';
+import {
+  expFieldHalfTable,
+  expTable,
+  extendCouplingTable,
+  linearTable,
+  tableRange,
+} from './tables.js';
 
 /**
  * The problems one thread enumerates: compact arrays (`size × stride` fields) sharing one
@@ -65,8 +71,23 @@ function scratchFor(maxN: number, backward: boolean): Scratch {
     // KEEP_LIMIT); the JavaScript kernels take over when it is plain arrays.
     const lengths = [size, size, size, size, size, small, small, small, small, small, small];
     const views = arena && need <= KEEP_LIMIT ? wasmArena(lengths) : undefined;
-    const [table, expCoupling, field, work, acc, low, high, lowB, highB, col, row] = views ?? lengths.map((n, i) => new Float64Array(i === 4 && !backward ? 0 : n));
-    s = { capacity: need, inArena: views !== undefined, table: table!, expCoupling: expCoupling!, field: field!, work: work!, acc: acc!.length > 0 ? acc : undefined, low: low!, high: high!, lowB: lowB!, highB: highB!, col: col!, row: row! };
+    const [table, expCoupling, field, work, acc, low, high, lowB, highB, col, row] =
+      views ?? lengths.map((n, i) => new Float64Array(i === 4 && !backward ? 0 : n));
+    s = {
+      capacity: need,
+      inArena: views !== undefined,
+      table: table!,
+      expCoupling: expCoupling!,
+      field: field!,
+      work: work!,
+      acc: acc!.length > 0 ? acc : undefined,
+      low: low!,
+      high: high!,
+      lowB: lowB!,
+      highB: highB!,
+      col: col!,
+      row: row!,
+    };
     if (need <= KEEP_LIMIT) kept = s;
   }
   if (backward && s.acc === undefined) s.acc = new Float64Array(1 << s.capacity);
@@ -160,7 +181,14 @@ function fastPath(beta: number, abs: number, cs: CouplingState): boolean {
  * table products: `out[s] = exp(β(F(s) + C(s)) − top)` for `s < 2^n`; returns `top`.
  * Deterministic, so the backward pass reproduces the forward's values bit for bit.
  */
-function logDomainWeights(s: Scratch, fields: Float64Array, start: number, n: number, beta: number, out: Float64Array): number {
+function logDomainWeights(
+  s: Scratch,
+  fields: Float64Array,
+  start: number,
+  n: number,
+  beta: number,
+  out: Float64Array,
+): number {
   const { field, table } = s;
   const states = 1 << n;
   linearTable(field, fields, start, n, beta, 0);

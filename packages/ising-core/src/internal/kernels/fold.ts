@@ -6,7 +6,12 @@
  *
  * @returns the total `Σ_s values[s]`.
  */
-export function foldBitSums(values: Float64Array, n: number, out: Float64Array, outStart: number): number {
+export function foldBitSums(
+  values: Float64Array,
+  n: number,
+  out: Float64Array,
+  outStart: number,
+): number {
   for (let k = n - 1; k >= 0; k--) {
     const half = 1 << k;
     let upper = 0;

@@ -15,7 +15,15 @@
  * Forward sums of `p̃(s) = E[s]·L[l]·H[r]`: writes the column sums `Σ_r p̃` into `col[l]` and
  * the row sums `Σ_l p̃` into `row[r]` (the caller folds both into marginals).
  */
-export function splitForward(E: Float64Array, L: Float64Array, H: Float64Array, m: number, highBits: number, col: Float64Array, row: Float64Array): void {
+export function splitForward(
+  E: Float64Array,
+  L: Float64Array,
+  H: Float64Array,
+  m: number,
+  highBits: number,
+  col: Float64Array,
+  row: Float64Array,
+): void {
   const lowN = 1 << m;
   const highN = 1 << highBits;
   col.fill(0, 0, lowN);

@@ -8,7 +8,14 @@
  * Fills `out[s] = offset + scale · Σ_{j<n} c_j s_j` for `s < 2^n`, with `c_j = coeffs[start + j]`.
  * One add per state.
  */
-export function linearTable(out: Float64Array, coeffs: Float64Array, start: number, n: number, scale: number, offset: number): void {
+export function linearTable(
+  out: Float64Array,
+  coeffs: Float64Array,
+  start: number,
+  n: number,
+  scale: number,
+  offset: number,
+): void {
   let base = offset;
   for (let j = 0; j < n; j++) base -= scale * coeffs[start + j]!;
   out[0] = base;
@@ -24,7 +31,13 @@ export function linearTable(out: Float64Array, coeffs: Float64Array, start: numb
  * `C_{n+1}(s + σ 2^n) = C_n(s) + σ Σ_{j<n} J_{j,n} s_j` with `σ = ±1`.
  * `scratch` receives the local field of the new spin (`2^n` entries).
  */
-export function extendCouplingTable(table: Float64Array, n: number, couplings: Float64Array, stride: number, scratch: Float64Array): void {
+export function extendCouplingTable(
+  table: Float64Array,
+  n: number,
+  couplings: Float64Array,
+  stride: number,
+  scratch: Float64Array,
+): void {
   const half = 1 << n;
   let base = 0;
   for (let j = 0; j < n; j++) base -= couplings[j * stride + n]!;
@@ -55,7 +68,13 @@ export function tableRange(table: Float64Array, size: number): [number, number] 
 }
 
 /** `out[s] = exp(β (table[s] − top))` for `s < size`: the coupling weights shared by one prefix length. */
-export function expTable(out: Float64Array, table: Float64Array, size: number, beta: number, top: number): void {
+export function expTable(
+  out: Float64Array,
+  table: Float64Array,
+  size: number,
+  beta: number,
+  top: number,
+): void {
   for (let s = 0; s < size; s++) out[s] = Math.exp(beta * (table[s]! - top));
 }
 
@@ -67,7 +86,13 @@ export function expTable(out: Float64Array, table: Float64Array, size: number, b
  *
  * @returns `Σ_{j<n} |h_j|`.
  */
-export function expFieldHalfTable(out: Float64Array, fields: Float64Array, start: number, n: number, beta: number): number {
+export function expFieldHalfTable(
+  out: Float64Array,
+  fields: Float64Array,
+  start: number,
+  n: number,
+  beta: number,
+): number {
   let total = 0;
   out[0] = 1;
   for (let b = 0; b < n; b++) {

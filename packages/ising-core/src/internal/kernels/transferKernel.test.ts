@@ -18,7 +18,10 @@ function chain(seed: number, n: number, w: number) {
     }
   }
   const beta = 0.8;
-  return { problem: { n, window: w, beta, fields, band }, batch: createIsingBatch({ fields, couplings, spins: [n], stride: n, beta }) };
+  return {
+    problem: { n, window: w, beta, fields, band },
+    batch: createIsingBatch({ fields, couplings, spins: [n], stride: n, beta }),
+  };
 }
 
 describe('runChain', () => {
@@ -44,15 +47,28 @@ describe('runChain', () => {
         const what = `n=${n} w=${w} ${domain} budget ${budget ?? 'default'}`;
         const got = runChain(problem, grad, domain, budget);
         for (let t = 0; t < n; t++) {
-          expect(Math.abs(got.magnetization[t]! - ref.magnetization[t]!), `${what}: m[${t}]`).toBeLessThan(1e-12);
-          expect(Math.abs(got.fieldGrad![t]! - refGrad.fields[t]!), `${what}: ∂L/∂h[${t}]`).toBeLessThan(1e-12);
+          expect(
+            Math.abs(got.magnetization[t]! - ref.magnetization[t]!),
+            `${what}: m[${t}]`,
+          ).toBeLessThan(1e-12);
+          expect(
+            Math.abs(got.fieldGrad![t]! - refGrad.fields[t]!),
+            `${what}: ∂L/∂h[${t}]`,
+          ).toBeLessThan(1e-12);
           for (let b = Math.max(0, w - t); b < w; b++) {
-            expect(Math.abs(got.bandGrad![t * w + b]! - refGrad.couplings[(t - w + b) * n + t]!), `${what}: ∂L/∂J[${t - w + b},${t}]`).toBeLessThan(1e-12);
+            expect(
+              Math.abs(got.bandGrad![t * w + b]! - refGrad.couplings[(t - w + b) * n + t]!),
+              `${what}: ∂L/∂J[${t - w + b},${t}]`,
+            ).toBeLessThan(1e-12);
           }
         }
-        expect(Math.abs(got.logPartition - stored.logPartition), `${what}: log Z`).toBeLessThan(1e-12);
+        expect(Math.abs(got.logPartition - stored.logPartition), `${what}: log Z`).toBeLessThan(
+          1e-12,
+        );
         // The forward pass alone gives the same magnetizations as the pass with tangents.
-        expect(runChain(problem, undefined, domain, budget).magnetization, what).toEqual(got.magnetization);
+        expect(runChain(problem, undefined, domain, budget).magnetization, what).toEqual(
+          got.magnetization,
+        );
       }
     }
   });
@@ -63,11 +79,14 @@ describe('runChain', () => {
     const log = runChain(problem, grad, 'log', 1);
     const lin = runChain(problem, grad, 'linear');
     const close = (a: Float64Array, b: Float64Array, what: string): void => {
-      for (let i = 0; i < a.length; i++) expect(Math.abs(a[i]! - b[i]!), `${what}[${i}]`).toBeLessThan(1e-11);
+      for (let i = 0; i < a.length; i++)
+        expect(Math.abs(a[i]! - b[i]!), `${what}[${i}]`).toBeLessThan(1e-11);
     };
     close(lin.magnetization, log.magnetization, 'm');
     close(lin.fieldGrad!, log.fieldGrad!, '∂L/∂h');
     close(lin.bandGrad!, log.bandGrad!, '∂L/∂J');
-    expect(Math.abs(lin.logPartition - log.logPartition)).toBeLessThan(1e-9 * Math.abs(log.logPartition));
+    expect(Math.abs(lin.logPartition - log.logPartition)).toBeLessThan(
+      1e-9 * Math.abs(log.logPartition),
+    );
   });
 });

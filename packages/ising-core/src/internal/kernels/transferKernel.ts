@@ -84,16 +84,30 @@ export function dynamicRange(problem: ChainProblem): number {
  * @param messageBudget stored backward-message entries above which to checkpoint (tests lower it).
  * @returns the outputs and `log Z`.
  */
-export function runChain(problem: ChainProblem, grad: Float64Array | undefined, domain: ChainDomain = 'auto', messageBudget = MESSAGE_BUDGET): ChainOutput {
+export function runChain(
+  problem: ChainProblem,
+  grad: Float64Array | undefined,
+  domain: ChainDomain = 'auto',
+  messageBudget = MESSAGE_BUDGET,
+): ChainOutput {
   const { n, window: W, beta } = problem;
   const S = 1 << W;
   const tangent = grad !== undefined;
-  const linear = domain === 'linear' || (domain === 'auto' && dynamicRange(problem) <= LINEAR_RANGE);
+  const linear =
+    domain === 'linear' || (domain === 'auto' && dynamicRange(problem) <= LINEAR_RANGE);
   const engine: StepEngine = linear ? linearEngine(problem) : logEngine(problem);
   const K = n * S <= messageBudget ? n : Math.ceil(Math.sqrt(n));
   const segments = Math.ceil(n / K);
   const gOf = (t: number): number => (tangent ? beta * grad[t]! : 0);
-  const back = (t: number, inL: Float64Array, inT: Float64Array, inAt: number, outL: Float64Array, outT: Float64Array, outAt: number): void => {
+  const back = (
+    t: number,
+    inL: Float64Array,
+    inT: Float64Array,
+    inAt: number,
+    outL: Float64Array,
+    outT: Float64Array,
+    outAt: number,
+  ): void => {
     engine.prepare(t);
     engine.back(inL, inT, inAt, outL, outT, outAt, gOf(t), tangent);
   };
@@ -139,7 +153,8 @@ export function runChain(problem: ChainProblem, grad: Float64Array | undefined, 
     const end = Math.min(start + K, n);
     segL.set(ckL.subarray(j * S, (j + 1) * S), (end - 1 - start) * S);
     if (tangent) segT.set(ckT.subarray(j * S, (j + 1) * S), (end - 1 - start) * S);
-    for (let t = end - 1; t > start; t--) back(t, segL, segT, (t - start) * S, segL, segT, (t - 1 - start) * S);
+    for (let t = end - 1; t > start; t--)
+      back(t, segL, segT, (t - start) * S, segL, segT, (t - 1 - start) * S);
 
     for (let t = start; t < end; t++) {
       engine.prepare(t);
@@ -175,7 +190,8 @@ export function runChain(problem: ChainProblem, grad: Float64Array | undefined, 
         if (W > 0) {
           foldBitSums(r, W, bitSums, 0);
           // Σ_x r(x) s_b(x) = 2 Σ_{bit b set} r − Σ r; bits of virtual spins (t − W + b < 0) stay 0.
-          for (let b = Math.max(0, W - t); b < W; b++) bandGrad![t * W + b] = 2 * bitSums[b]! - total;
+          for (let b = Math.max(0, W - t); b < W; b++)
+            bandGrad![t * W + b] = 2 * bitSums[b]! - total;
         }
       }
 
@@ -190,5 +206,7 @@ export function runChain(problem: ChainProblem, grad: Float64Array | undefined, 
   }
 
   const logPartition = logScale + engine.logTotal(la) - W * Math.LN2;
-  return tangent ? { magnetization, logPartition, fieldGrad: fieldGrad!, bandGrad: bandGrad! } : { magnetization, logPartition };
+  return tangent
+    ? { magnetization, logPartition, fieldGrad: fieldGrad!, bandGrad: bandGrad! }
+    : { magnetization, logPartition };
 }

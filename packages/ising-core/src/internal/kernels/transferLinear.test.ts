@@ -1,15 +1,32 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../rng.js';
 import { runChain } from './transferKernel.js';
-import { bandTables, foldBandGrad, linearForward, linearScratch, linearVjp } from './transferLinear.js';
+import {
+  bandTables,
+  foldBandGrad,
+  linearForward,
+  linearScratch,
+  linearVjp,
+} from './transferLinear.js';
 import { useWasmTransfer, wasmTransferForward, wasmTransferVjp } from './transferWasm.js';
 
 /** A band of `length` positions and window `W` (zero where `t − W + b < 0`), and problems of the given lengths. */
-function setup(seed: number, length: number, W: number, lengths: readonly number[], fieldScale: number, couplingScale: number) {
+function setup(
+  seed: number,
+  length: number,
+  W: number,
+  lengths: readonly number[],
+  fieldScale: number,
+  couplingScale: number,
+) {
   const rng = createRng(seed);
   const band = new Float64Array(length * W);
-  for (let t = 0; t < length; t++) for (let b = Math.max(0, W - t); b < W; b++) band[t * W + b] = rng.normal() * couplingScale;
-  const fields = Float64Array.from({ length: lengths.length * length }, () => rng.normal() * fieldScale);
+  for (let t = 0; t < length; t++)
+    for (let b = Math.max(0, W - t); b < W; b++) band[t * W + b] = rng.normal() * couplingScale;
+  const fields = Float64Array.from(
+    { length: lengths.length * length },
+    () => rng.normal() * fieldScale,
+  );
   const grad = Float64Array.from({ length: lengths.length * length }, () => rng.normal());
   return { band, fields, grad };
 }
@@ -36,12 +53,16 @@ describe('batched linear-domain transfer kernel', () => {
           const ref = runChain(problem, grad.subarray(at, at + n), 'log');
           const m = new Float64Array(n);
           const logZ = linearForward(tables, fields, at, n, fwd, m, 0);
-          expect(Math.abs(logZ - ref.logPartition), `${what}: log Z`).toBeLessThan(1e-11 * Math.max(1, Math.abs(ref.logPartition)));
+          expect(Math.abs(logZ - ref.logPartition), `${what}: log Z`).toBeLessThan(
+            1e-11 * Math.max(1, Math.abs(ref.logPartition)),
+          );
           const dh = new Float64Array(length + 1);
           linearVjp(tables, fields, at, grad, at, n, tan, dh, 1, acc, acc0);
           for (let t = 0; t < n; t++) {
             expect(Math.abs(m[t]! - ref.magnetization[t]!), `${what}: m[${t}]`).toBeLessThan(1e-12);
-            expect(Math.abs(dh[1 + t]! - ref.fieldGrad![t]!), `${what}: ∂L/∂h[${t}]`).toBeLessThan(1e-12);
+            expect(Math.abs(dh[1 + t]! - ref.fieldGrad![t]!), `${what}: ∂L/∂h[${t}]`).toBeLessThan(
+              1e-12,
+            );
           }
           for (let i = 0; i < n * W; i++) wantBand[i]! += ref.bandGrad![i]!;
         }
@@ -49,7 +70,10 @@ describe('batched linear-domain transfer kernel', () => {
         foldBandGrad(acc, acc0, length, W, got);
         for (let t = 0; t < length; t++) {
           for (let b = Math.max(0, W - t); b < W; b++) {
-            expect(Math.abs(got[t * W + b]! - wantBand[t * W + b]!), `W=${W} β=${beta}: Σ_q ∂L/∂J[${t - W + b},${t}]`).toBeLessThan(1e-11);
+            expect(
+              Math.abs(got[t * W + b]! - wantBand[t * W + b]!),
+              `W=${W} β=${beta}: Σ_q ∂L/∂J[${t - W + b},${t}]`,
+            ).toBeLessThan(1e-11);
           }
         }
       }
@@ -79,7 +103,11 @@ describe('batched linear-domain transfer kernel', () => {
     for (let t = 0; t < length; t++) {
       expect(Math.abs(m[t]! - ref.magnetization[t]!), `m[${t}]`).toBeLessThan(1e-11);
       expect(Math.abs(dh[t]! - ref.fieldGrad![t]!), `∂L/∂h[${t}]`).toBeLessThan(1e-10);
-      for (let b = Math.max(0, W - t); b < W; b++) expect(Math.abs(dBand[t * W + b]! - ref.bandGrad![t * W + b]!), `∂L/∂J at ${t},${b}`).toBeLessThan(1e-10);
+      for (let b = Math.max(0, W - t); b < W; b++)
+        expect(
+          Math.abs(dBand[t * W + b]! - ref.bandGrad![t * W + b]!),
+          `∂L/∂J at ${t},${b}`,
+        ).toBeLessThan(1e-10);
     }
   });
 });
@@ -109,18 +137,36 @@ describe('wasm SIMD transfer kernel', () => {
         const mW = new Float64Array(n + 2);
         const logZ = linearForward(tables, fields, q * length, n, fwd, m, 0);
         const logZW = forward(fields, q * length, n, mW, 2);
-        expect(Math.abs(logZW - logZ), `W=${W} problem ${q}: log Z`).toBeLessThan(1e-12 * Math.max(1, Math.abs(logZ)));
-        for (let t = 0; t < n; t++) expect(Math.abs(mW[2 + t]! - m[t]!), `W=${W} problem ${q}: m[${t}]`).toBeLessThan(1e-13);
+        expect(Math.abs(logZW - logZ), `W=${W} problem ${q}: log Z`).toBeLessThan(
+          1e-12 * Math.max(1, Math.abs(logZ)),
+        );
+        for (let t = 0; t < n; t++)
+          expect(Math.abs(mW[2 + t]! - m[t]!), `W=${W} problem ${q}: m[${t}]`).toBeLessThan(1e-13);
       }
       const wasm = wasmTransferVjp(tables)!; // a new layout: after the forward runs
       for (let q = 0; q < lengths.length; q++) {
-        linearVjp(tables, fields, q * length, grad, q * length, lengths[q]!, scratch, dh, q * length, acc, acc0);
+        linearVjp(
+          tables,
+          fields,
+          q * length,
+          grad,
+          q * length,
+          lengths[q]!,
+          scratch,
+          dh,
+          q * length,
+          acc,
+          acc0,
+        );
         wasm.run(fields, q * length, grad, q * length, lengths[q]!, dhW, q * length);
       }
       wasm.collect(accW, acc0W);
-      for (let i = 0; i < dh.length; i++) expect(Math.abs(dhW[i]! - dh[i]!), `W=${W}: ∂L/∂h[${i}]`).toBeLessThan(1e-13);
-      for (let i = 0; i < acc.length; i++) expect(Math.abs(accW[i]! - acc[i]!), `W=${W}: acc[${i}]`).toBeLessThan(1e-13);
-      for (let i = 0; i < length; i++) expect(Math.abs(acc0W[i]! - acc0[i]!), `W=${W}: acc0[${i}]`).toBeLessThan(1e-13);
+      for (let i = 0; i < dh.length; i++)
+        expect(Math.abs(dhW[i]! - dh[i]!), `W=${W}: ∂L/∂h[${i}]`).toBeLessThan(1e-13);
+      for (let i = 0; i < acc.length; i++)
+        expect(Math.abs(accW[i]! - acc[i]!), `W=${W}: acc[${i}]`).toBeLessThan(1e-13);
+      for (let i = 0; i < length; i++)
+        expect(Math.abs(acc0W[i]! - acc0[i]!), `W=${W}: acc0[${i}]`).toBeLessThan(1e-13);
     }
     expect(wasmTransferVjp(bandTables(new Float64Array(4), 4, 1, 1))).toBeUndefined(); // W = 1: the JavaScript kernel
     expect(wasmTransferForward(bandTables(new Float64Array(4), 4, 1, 1))).toBeUndefined();

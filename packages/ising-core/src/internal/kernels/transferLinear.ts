@@ -35,8 +35,14 @@ export interface BandTables {
  * Builds the coupling factors of every position by a multiplicative doubling DP (one multiply per
  * entry, `W` exponentials per position). `band[t·W + b] = J_{t−W+b, t}`, zero where `t − W + b < 0`.
  */
-export function bandTables(band: Float64Array, length: number, W: number, beta: number): BandTables {
-  if (!Number.isInteger(W) || W < 1) throw new RangeError(`bandTables needs a window ≥ 1, got ${W}`);
+export function bandTables(
+  band: Float64Array,
+  length: number,
+  W: number,
+  beta: number,
+): BandTables {
+  if (!Number.isInteger(W) || W < 1)
+    throw new RangeError(`bandTables needs a window ≥ 1, got ${W}`);
   const S = 1 << W;
   const table = new Float64Array(length * 2 * S);
   const up = new Float64Array(S);
@@ -106,7 +112,15 @@ export function linearScratch(tables: BandTables, tangent: boolean): LinearScrat
  *
  * @returns `log Z`.
  */
-export function linearForward(tables: BandTables, fields: Float64Array, fieldsAt: number, n: number, scratch: LinearScratch, magnetization: Float64Array, magAt: number): number {
+export function linearForward(
+  tables: BandTables,
+  fields: Float64Array,
+  fieldsAt: number,
+  n: number,
+  scratch: LinearScratch,
+  magnetization: Float64Array,
+  magAt: number,
+): number {
   const { window: W, beta, table } = tables;
   const S = 1 << W;
   const H = S >> 1;
@@ -344,7 +358,12 @@ export function linearVjp(
     // Window weights w(x, −) = α(x) k₋(x) f₋ β_t(x'), w(x, +) = α(x) k₊(x) f₊ β_t(x') and their
     // tangents (f'± = ±γ f±, α' shifted by −c α); Σ_x s_0(x) (w(x, +) − w(x, −)) and its tangent.
     const dv = fp * r1 - fm * r2;
-    const du = fp * (r3 - shift * r1) - fm * (r4 - shift * r2) + fp * r5 - fm * r6 + gamma * (fp * r1 + fm * r2);
+    const du =
+      fp * (r3 - shift * r1) -
+      fm * (r4 - shift * r2) +
+      fp * r5 -
+      fm * r6 +
+      gamma * (fp * r1 + fm * r2);
     const invZ = 1 / z;
     const kappa = zT * invZ;
     fieldGrad[fgAt + t] = (mT - kappa * m) * invZ;
@@ -368,7 +387,13 @@ export function linearVjp(
  * (`2 · Σ_{bit b−1 set} − Σ`), by the fold of `foldBitSums` (destroys `acc`). Entries of virtual
  * spins (`t − W + b < 0`) are written too; the caller ignores them.
  */
-export function foldBandGrad(acc: Float64Array, acc0: Float64Array, n: number, W: number, bandGrad: Float64Array): void {
+export function foldBandGrad(
+  acc: Float64Array,
+  acc0: Float64Array,
+  n: number,
+  W: number,
+  bandGrad: Float64Array,
+): void {
   const S = 1 << W;
   const sums = new Float64Array(W);
   for (let t = 0; t < n; t++) {

@@ -23,11 +23,33 @@ export interface StepEngine {
   /** Builds the factor tables of spin `t`; `back`, `forward` and `window` use the last one built. */
   prepare(t: number): void;
   /** β_{t−1} from β_t, rescaled (its largest entry becomes `one`); tangents when `tangent`. */
-  back(inL: Float64Array, inT: Float64Array, inAt: number, outL: Float64Array, outT: Float64Array, outAt: number, gt: number, tangent: boolean): void;
+  back(
+    inL: Float64Array,
+    inT: Float64Array,
+    inAt: number,
+    outL: Float64Array,
+    outT: Float64Array,
+    outAt: number,
+    gt: number,
+    tangent: boolean,
+  ): void;
   /** α_t from α_{t−1}, rescaled; returns the log of the factor divided out. */
-  forward(inL: Float64Array, inT: Float64Array, outL: Float64Array, outT: Float64Array, gt: number, tangent: boolean): number;
+  forward(
+    inL: Float64Array,
+    inT: Float64Array,
+    outL: Float64Array,
+    outT: Float64Array,
+    gt: number,
+    tangent: boolean,
+  ): number;
   /** Window weights `α_{t−1}(x) ψ_t(x, ±) β_t(next)` up to one common factor, into `minus`/`plus`. */
-  window(la: Float64Array, bL: Float64Array, bAt: number, minus: Float64Array, plus: Float64Array): void;
+  window(
+    la: Float64Array,
+    bL: Float64Array,
+    bAt: number,
+    minus: Float64Array,
+    plus: Float64Array,
+  ): void;
   /** `log Σ_x α(x)` of a message. */
   logTotal(la: Float64Array): number;
 }
@@ -195,7 +217,9 @@ export function linearEngine(problem: ChainProblem): StepEngine {
           best = v;
           bestAt = xp;
         }
-        if (tangent) outT[xp] = (v0 * (inT[x0]! + (plus0 ? gt : -gt)) + v1 * (inT[x1]! + (plus1 ? gt : -gt))) / v;
+        if (tangent)
+          outT[xp] =
+            (v0 * (inT[x0]! + (plus0 ? gt : -gt)) + v1 * (inT[x1]! + (plus1 ? gt : -gt))) / v;
       }
       const scale = 1 / best;
       const shift = tangent ? outT[bestAt]! : 0;

@@ -35,13 +35,25 @@ export function useWasmTransfer(on: boolean): boolean {
 /** The VJP of a batch's linear-domain problems in wasm: one layout per batch, then one call per problem. */
 export interface WasmTransferVjp {
   /** As `linearVjp`, accumulating the band-gradient sums inside the wasm memory. */
-  run(fields: Float64Array, fieldsAt: number, grad: Float64Array, gradAt: number, n: number, fieldGrad: Float64Array, fgAt: number): void;
+  run(
+    fields: Float64Array,
+    fieldsAt: number,
+    grad: Float64Array,
+    gradAt: number,
+    n: number,
+    fieldGrad: Float64Array,
+    fgAt: number,
+  ): void;
   /** Adds the accumulated sums into `acc` (`length · 2^W`) and `acc0` (`length`), the layout of `linearVjp`. */
   collect(acc: Float64Array, acc0: Float64Array): void;
 }
 
 /** Views over the wasm memory of the given lengths (grown as needed), the first filled with the tables in SIMD order. */
-function layout(mod: TransferExports, tables: BandTables, lengths: readonly number[]): { views: Float64Array[]; offsets: number[] } {
+function layout(
+  mod: TransferExports,
+  tables: BandTables,
+  lengths: readonly number[],
+): { views: Float64Array[]; offsets: number[] } {
   const bytes = lengths.reduce((t, k) => t + 8 * k, 0);
   const have = mod.memory.buffer.byteLength;
   if (bytes > have) mod.memory.grow(Math.ceil((bytes - have) / 65536));
@@ -66,7 +78,13 @@ function layout(mod: TransferExports, tables: BandTables, lengths: readonly numb
 }
 
 /** The forward pass of a batch's linear-domain problems in wasm. */
-export type WasmTransferForward = (fields: Float64Array, fieldsAt: number, n: number, magnetization: Float64Array, magAt: number) => number;
+export type WasmTransferForward = (
+  fields: Float64Array,
+  fieldsAt: number,
+  n: number,
+  magnetization: Float64Array,
+  magAt: number,
+) => number;
 
 /**
  * `linearForward` in wasm for the batch of `tables` (`undefined` when wasm SIMD is unavailable or
@@ -78,8 +96,24 @@ export function wasmTransferForward(tables: BandTables): WasmTransferForward | u
   if (mod === null || W < 2) return undefined;
   const S = 1 << W;
   const { views, offsets } = layout(mod, tables, [n * 2 * S, n * S, S, S, n, n, n + 1]);
-  const [, , , , E, mag, sig] = views as [Float64Array, Float64Array, Float64Array, Float64Array, Float64Array, Float64Array, Float64Array];
-  const [pTbl, pBack, pA, pNx, pE, pMag, pSig] = offsets as [number, number, number, number, number, number, number];
+  const [, , , , E, mag, sig] = views as [
+    Float64Array,
+    Float64Array,
+    Float64Array,
+    Float64Array,
+    Float64Array,
+    Float64Array,
+    Float64Array,
+  ];
+  const [pTbl, pBack, pA, pNx, pE, pMag, pSig] = offsets as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   return (fields, fieldsAt, len, magnetization, magAt) => {
     for (let t = 0; t < len; t++) E[t] = Math.exp(beta * fields[fieldsAt + t]!);
     mod.forward(len, W, pTbl, pBack, pA, pNx, pE, pMag, pSig);
@@ -99,18 +133,51 @@ export function wasmTransferVjp(tables: BandTables): WasmTransferVjp | undefined
   const { window: W, length: n, beta } = tables;
   if (mod === null || W < 2) return undefined;
   const S = 1 << W;
-  const { views, offsets } = layout(mod, tables, [n * 2 * S, (n + 1) * S, (n + 1) * S, S, S, S, S, n * S, n, n, n, n, n, n]);
+  const { views, offsets } = layout(mod, tables, [
+    n * 2 * S,
+    (n + 1) * S,
+    (n + 1) * S,
+    S,
+    S,
+    S,
+    S,
+    n * S,
+    n,
+    n,
+    n,
+    n,
+    n,
+    n,
+  ]);
   const [, , , , , , , acc, acc0, , , E, G, fg] = views as [Float64Array, ...Float64Array[]];
   acc!.fill(0);
   acc0!.fill(0);
-  const [pTbl, pBack, pBackT, pA, pAT, pNx, pNxT, pAcc, pAcc0, pSum, pShift, pE, pG, pFg] = offsets as [number, ...number[]];
+  const [pTbl, pBack, pBackT, pA, pAT, pNx, pNxT, pAcc, pAcc0, pSum, pShift, pE, pG, pFg] =
+    offsets as [number, ...number[]];
   return {
     run(fields, fieldsAt, grad, gradAt, len, fieldGrad, fgAt) {
       for (let t = 0; t < len; t++) {
         E![t] = Math.exp(beta * fields[fieldsAt + t]!);
         G![t] = beta * grad[gradAt + t]!;
       }
-      mod.vjp(len, W, pTbl, pBack!, pBackT!, pA!, pAT!, pNx!, pNxT!, pAcc!, pAcc0!, pSum!, pShift!, pE!, pG!, pFg!);
+      mod.vjp(
+        len,
+        W,
+        pTbl,
+        pBack!,
+        pBackT!,
+        pA!,
+        pAT!,
+        pNx!,
+        pNxT!,
+        pAcc!,
+        pAcc0!,
+        pSum!,
+        pShift!,
+        pE!,
+        pG!,
+        pFg!,
+      );
       for (let t = 0; t < len; t++) fieldGrad[fgAt + t] = fg![t]!;
     },
     collect(accOut, acc0Out) {

@@ -4,7 +4,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 // @ts-expect-error -- a plain .mjs build script without type declarations
 import { compileWat, generatedSource } from '../../../scripts/wasmSource.mjs';
 import { splitBackward, splitForward } from './splitKernels.js';
-import { splitBackwardFast, splitForwardFast, useWasmKernels, wasmArena, wasmArenaInUse } from './wasmKernels.js';
+import {
+  splitBackwardFast,
+  splitForwardFast,
+  useWasmKernels,
+  wasmArena,
+  wasmArenaInUse,
+} from './wasmKernels.js';
 
 afterEach(() => {
   useWasmKernels(true);
@@ -29,25 +35,52 @@ describe('wasm split kernels', () => {
 
   it('are bit-identical to the JavaScript kernels, forward and backward, on random tables', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 1, max: 7 }), fc.integer(), (m, hb, seed) => {
-        const lowN = 2 ** m;
-        const highN = 2 ** hb;
-        const [E, L, H, A, B, a, b, acc, col, row] = wasmArena([lowN * highN, lowN, highN, lowN, lowN, highN, highN, lowN * highN, lowN, highN])!;
-        [E, L, H, A, B, a, b, acc].forEach((t, i) => fill(t!, seed + i));
-        // The JavaScript kernels on plain copies of the same inputs.
-        const jsCol = new Float64Array(lowN);
-        const jsRow = new Float64Array(highN);
-        splitForward(E!.slice(), L!.slice(), H!.slice(), m, hb, jsCol, jsRow);
-        splitForwardFast(E!, L!, H!, m, hb, col!, row!);
-        same(col!, jsCol);
-        same(row!, jsRow);
-        const jsAcc = acc!.slice();
-        splitBackward(E!.slice(), A!.slice(), B!.slice(), a!.slice(), b!.slice(), m, hb, jsAcc, jsCol, jsRow);
-        splitBackwardFast(E!, A!, B!, a!, b!, m, hb, acc!, col!, row!);
-        same(acc!, jsAcc);
-        same(col!, jsCol);
-        same(row!, jsRow);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 9 }),
+        fc.integer({ min: 1, max: 7 }),
+        fc.integer(),
+        (m, hb, seed) => {
+          const lowN = 2 ** m;
+          const highN = 2 ** hb;
+          const [E, L, H, A, B, a, b, acc, col, row] = wasmArena([
+            lowN * highN,
+            lowN,
+            highN,
+            lowN,
+            lowN,
+            highN,
+            highN,
+            lowN * highN,
+            lowN,
+            highN,
+          ])!;
+          [E, L, H, A, B, a, b, acc].forEach((t, i) => fill(t!, seed + i));
+          // The JavaScript kernels on plain copies of the same inputs.
+          const jsCol = new Float64Array(lowN);
+          const jsRow = new Float64Array(highN);
+          splitForward(E!.slice(), L!.slice(), H!.slice(), m, hb, jsCol, jsRow);
+          splitForwardFast(E!, L!, H!, m, hb, col!, row!);
+          same(col!, jsCol);
+          same(row!, jsRow);
+          const jsAcc = acc!.slice();
+          splitBackward(
+            E!.slice(),
+            A!.slice(),
+            B!.slice(),
+            a!.slice(),
+            b!.slice(),
+            m,
+            hb,
+            jsAcc,
+            jsCol,
+            jsRow,
+          );
+          splitBackwardFast(E!, A!, B!, a!, b!, m, hb, acc!, col!, row!);
+          same(acc!, jsAcc);
+          same(col!, jsCol);
+          same(row!, jsRow);
+        },
+      ),
       { numRuns: 60 },
     );
   });

@@ -11,11 +11,29 @@ import { wasmBase64 } from './wasm/splitWasm.generated.js';
 import { instantiateWasm } from './wasmInstance.js';
 import type { WasmMemory } from './wasmInstance.js';
 
-
 interface SplitExports {
   readonly memory: WasmMemory;
-  forward(E: number, L: number, H: number, m: number, highBits: number, col: number, row: number): void;
-  backward(E: number, A: number, B: number, a: number, b: number, m: number, highBits: number, acc: number, col: number, row: number): void;
+  forward(
+    E: number,
+    L: number,
+    H: number,
+    m: number,
+    highBits: number,
+    col: number,
+    row: number,
+  ): void;
+  backward(
+    E: number,
+    A: number,
+    B: number,
+    a: number,
+    b: number,
+    m: number,
+    highBits: number,
+    acc: number,
+    col: number,
+    row: number,
+  ): void;
 }
 
 let exports: SplitExports | null | undefined;
@@ -73,10 +91,27 @@ function usable(arrays: readonly Float64Array[], m: number, highBits: number): S
 }
 
 /** {@link splitForward}, in wasm when the tables are arena views. */
-export function splitForwardFast(E: Float64Array, L: Float64Array, H: Float64Array, m: number, highBits: number, col: Float64Array, row: Float64Array): void {
+export function splitForwardFast(
+  E: Float64Array,
+  L: Float64Array,
+  H: Float64Array,
+  m: number,
+  highBits: number,
+  col: Float64Array,
+  row: Float64Array,
+): void {
   const mod = usable([E, L, H, col, row], m, highBits);
   if (mod === null) splitForward(E, L, H, m, highBits, col, row);
-  else mod.forward(E.byteOffset, L.byteOffset, H.byteOffset, m, highBits, col.byteOffset, row.byteOffset);
+  else
+    mod.forward(
+      E.byteOffset,
+      L.byteOffset,
+      H.byteOffset,
+      m,
+      highBits,
+      col.byteOffset,
+      row.byteOffset,
+    );
 }
 
 /** {@link splitBackward}, in wasm when the tables are arena views. */
@@ -84,5 +119,17 @@ export function splitBackwardFast(...args: Parameters<typeof splitBackward>): vo
   const [E, A, B, a, b, m, highBits, acc, col, row] = args;
   const mod = usable([E, A, B, a, b, acc, col, row], m, highBits);
   if (mod === null) splitBackward(...args);
-  else mod.backward(E.byteOffset, A.byteOffset, B.byteOffset, a.byteOffset, b.byteOffset, m, highBits, acc.byteOffset, col.byteOffset, row.byteOffset);
+  else
+    mod.backward(
+      E.byteOffset,
+      A.byteOffset,
+      B.byteOffset,
+      a.byteOffset,
+      b.byteOffset,
+      m,
+      highBits,
+      acc.byteOffset,
+      col.byteOffset,
+      row.byteOffset,
+    );
 }

@@ -5,7 +5,8 @@ import { compileWat, generatedSource } from '../../../scripts/wasmSource.mjs';
 import { matvec, matvecAndSquares } from './denseMatvec.js';
 import { DenseProducts, useWasmMatvec } from './wasmMatvec.js';
 
-const matrix = (stride: number, seed: number): Float64Array => Float64Array.from({ length: stride * stride }, (_, i) => Math.sin(seed * 7.1 + i * 1.3));
+const matrix = (stride: number, seed: number): Float64Array =>
+  Float64Array.from({ length: stride * stride }, (_, i) => Math.sin(seed * 7.1 + i * 1.3));
 
 describe('wasm dense products', () => {
   afterEach(() => void useWasmMatvec(true));
@@ -25,7 +26,13 @@ describe('wasm dense products', () => {
     const x = Float64Array.from({ length: stride }, (_, i) => Math.cos(i));
     const y = Float64Array.from({ length: stride }, (_, i) => 1 - 0.5 * Math.sin(i) ** 2);
     for (let n = 1; n <= stride; n++) {
-      const [a, b, c, d, e] = [0, 0, 0, 0, 0].map(() => new Float64Array(stride).fill(-3)) as [Float64Array, Float64Array, Float64Array, Float64Array, Float64Array];
+      const [a, b, c, d, e] = [0, 0, 0, 0, 0].map(() => new Float64Array(stride).fill(-3)) as [
+        Float64Array,
+        Float64Array,
+        Float64Array,
+        Float64Array,
+        Float64Array,
+      ];
       products.matvec(n, x, a);
       products.matvecAndSquares(n, x, y, b, c);
       matvec(sym, stride, n, x, d);
@@ -43,7 +50,12 @@ describe('wasm dense products', () => {
     const [s1, s2] = [matrix(6, 2), matrix(9, 3)];
     const [p1, p2] = [new DenseProducts(s1, 6, 6), new DenseProducts(s2, 9, 9)];
     const x = Float64Array.from({ length: 9 }, (_, i) => i - 4);
-    const [o1, o2, r1, r2] = [new Float64Array(6), new Float64Array(9), new Float64Array(6), new Float64Array(9)];
+    const [o1, o2, r1, r2] = [
+      new Float64Array(6),
+      new Float64Array(9),
+      new Float64Array(6),
+      new Float64Array(9),
+    ];
     matvec(s1, 6, 5, x, r1);
     matvec(s2, 9, 9, x, r2);
     for (let round = 0; round < 2; round++) {

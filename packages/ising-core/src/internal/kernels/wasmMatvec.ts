@@ -17,7 +17,15 @@ import type { WasmMemory } from './wasmInstance.js';
 interface MatvecExports {
   readonly memory: WasmMemory;
   matvec(J: number, stride: number, n: number, x: number, out: number): void;
-  matvecAndSquares(J: number, stride: number, n: number, x: number, y: number, jx: number, wy: number): void;
+  matvecAndSquares(
+    J: number,
+    stride: number,
+    n: number,
+    x: number,
+    y: number,
+    jx: number,
+    wy: number,
+  ): void;
 }
 
 let instance: MatvecExports | null | undefined;
@@ -49,7 +57,9 @@ export class DenseProducts {
   private readonly sym: Float64Array;
   private readonly stride: number;
   private readonly capacity: number;
-  private views: { x: Float64Array; y: Float64Array; o1: Float64Array; o2: Float64Array } | undefined;
+  private views:
+    | { x: Float64Array; y: Float64Array; o1: Float64Array; o2: Float64Array }
+    | undefined;
 
   constructor(sym: Float64Array, stride: number, capacity: number) {
     this.sym = sym;
@@ -61,7 +71,8 @@ export class DenseProducts {
   private ready(): MatvecExports | null {
     const mod = wasm();
     if (mod === null) return null;
-    if (owner === this && this.views !== undefined && this.views.x.buffer === mod.memory.buffer) return mod;
+    if (owner === this && this.views !== undefined && this.views.x.buffer === mod.memory.buffer)
+      return mod;
     // Layout: matrix (+1 slack double for the odd-n column pair), then x, y (+1 zero pad each), two outputs.
     const matrix = this.stride * this.stride + 1;
     const vector = this.capacity + 2;
@@ -72,7 +83,8 @@ export class DenseProducts {
     const m = new Float64Array(buffer, 0, matrix);
     m.set(this.sym);
     m[matrix - 1] = 0;
-    const at = (i: number): Float64Array => new Float64Array(buffer, 8 * (matrix + i * vector), vector);
+    const at = (i: number): Float64Array =>
+      new Float64Array(buffer, 8 * (matrix + i * vector), vector);
     this.views = { x: at(0), y: at(1), o1: at(2), o2: at(3) };
     owner = this;
     return mod;
@@ -90,7 +102,13 @@ export class DenseProducts {
   }
 
   /** `jx = J x` and `wy = (J ∘ J) y` over the first `n` entries, in one pass over `J`. */
-  matvecAndSquares(n: number, x: Float64Array, y: Float64Array, jx: Float64Array, wy: Float64Array): void {
+  matvecAndSquares(
+    n: number,
+    x: Float64Array,
+    y: Float64Array,
+    jx: Float64Array,
+    wy: Float64Array,
+  ): void {
     const mod = this.ready();
     if (mod === null) return matvecAndSquares(this.sym, this.stride, n, x, y, jx, wy);
     const v = this.views!;
@@ -98,7 +116,15 @@ export class DenseProducts {
     v.x[n] = 0;
     v.y.set(y.subarray(0, n));
     v.y[n] = 0;
-    mod.matvecAndSquares(0, this.stride, n, v.x.byteOffset, v.y.byteOffset, v.o1.byteOffset, v.o2.byteOffset);
+    mod.matvecAndSquares(
+      0,
+      this.stride,
+      n,
+      v.x.byteOffset,
+      v.y.byteOffset,
+      v.o1.byteOffset,
+      v.o2.byteOffset,
+    );
     jx.set(v.o1.subarray(0, n));
     wy.set(v.o2.subarray(0, n));
   }

@@ -4,7 +4,13 @@ import type { Rng } from '@boltzmann/ising-core';
  * Test-server helper: exact Boltzmann draws by enumeration. `energy(bits)` gets the state as an
  * integer (bit k set ⇔ variable k is +1); returns `reads` state indices drawn from exp(-beta·E).
  */
-export function drawBoltzmann(n: number, energy: (bits: number) => number, beta: number, reads: number, rng: Rng): number[] {
+export function drawBoltzmann(
+  n: number,
+  energy: (bits: number) => number,
+  beta: number,
+  reads: number,
+  rng: Rng,
+): number[] {
   if (n > 22) throw new Error(`fake sampler refuses ${n} variables (enumeration limit 22)`);
   const size = 2 ** n;
   const e = new Float64Array(size);

@@ -42,9 +42,20 @@ export interface FakeBraket {
   close(): Promise<void>;
 }
 
-function resultsJson(task: FakeTask, form: FakeBraket['resultForm'], seed: number): Record<string, unknown> {
-  const action = JSON.parse(task.body.action) as { braketSchemaHeader?: { name?: string }; source?: string };
-  if (action.braketSchemaHeader?.name !== 'braket.ir.openqasm.program' || typeof action.source !== 'string') throw new Error('action is not an OpenQASM program');
+function resultsJson(
+  task: FakeTask,
+  form: FakeBraket['resultForm'],
+  seed: number,
+): Record<string, unknown> {
+  const action = JSON.parse(task.body.action) as {
+    braketSchemaHeader?: { name?: string };
+    source?: string;
+  };
+  if (
+    action.braketSchemaHeader?.name !== 'braket.ir.openqasm.program' ||
+    typeof action.source !== 'string'
+  )
+    throw new Error('action is not an OpenQASM program');
   const { qubits, probabilities } = simulateQasm(action.source);
   const shots = Number(task.body.shots);
   const measuredQubits = Array.from({ length: qubits }, (_, j) => j);
@@ -52,7 +63,13 @@ function resultsJson(task: FakeTask, form: FakeBraket['resultForm'], seed: numbe
   const out: Record<string, unknown> = {
     braketSchemaHeader: { name: 'braket.task_result.gate_model_task_result', version: '1' },
     measuredQubits,
-    taskMetadata: { braketSchemaHeader: { name: 'braket.task_result.task_metadata', version: '1' }, id: task.arn, shots, deviceId: task.body.deviceArn, status: 'COMPLETED' },
+    taskMetadata: {
+      braketSchemaHeader: { name: 'braket.task_result.task_metadata', version: '1' },
+      id: task.arn,
+      shots,
+      deviceId: task.body.deviceArn,
+      status: 'COMPLETED',
+    },
     additionalMetadata: { action },
   };
   if (form === 'probabilities') {
@@ -91,7 +108,10 @@ export async function startFakeBraket(options: { seed?: number } = {}): Promise<
       if (t.status === 'COMPLETED') {
         const result = resultsJson(t, fake.resultForm, seed++);
         const doc = fake.tamperResult ? fake.tamperResult(result) : result;
-        fake.objects.set(`${t.body.outputS3Bucket}/${t.directory}/results.json`, typeof doc === 'string' ? doc : JSON.stringify(doc));
+        fake.objects.set(
+          `${t.body.outputS3Bucket}/${t.directory}/results.json`,
+          typeof doc === 'string' ? doc : JSON.stringify(doc),
+        );
       }
     }
     return t;
@@ -101,14 +121,25 @@ export async function startFakeBraket(options: { seed?: number } = {}): Promise<
     const path = decodeURIComponent(url.pathname);
     const key = `${req.method} ${path}`;
     const body: unknown = raw === '' ? undefined : JSON.parse(raw);
-    fake.requests.push({ method: req.method ?? '', path, body, authorization: String(req.headers.authorization ?? '') });
+    fake.requests.push({
+      method: req.method ?? '',
+      path,
+      body,
+      authorization: String(req.headers.authorization ?? ''),
+    });
     const json = (code: number, payload: unknown, headers: Record<string, string> = {}): void => {
       res.writeHead(code, { 'Content-Type': 'application/json', ...headers });
       res.end(JSON.stringify(payload));
     };
-    const error = (code: number, type: string, message: string): void => json(code, { __type: type, message }, { 'x-amzn-ErrorType': type });
+    const error = (code: number, type: string, message: string): void =>
+      json(code, { __type: type, message }, { 'x-amzn-ErrorType': type });
     if (fake.hang?.test(key)) return;
-    if (!/Credential=test\//.test(String(req.headers.authorization))) return error(403, 'UnrecognizedClientException', 'The security token included in the request is invalid.');
+    if (!/Credential=test\//.test(String(req.headers.authorization)))
+      return error(
+        403,
+        'UnrecognizedClientException',
+        'The security token included in the request is invalid.',
+      );
     const failure = fake.failures.find((f) => f.times > 0 && f.match.test(key));
     if (failure) {
       failure.times--;
@@ -116,7 +147,14 @@ export async function startFakeBraket(options: { seed?: number } = {}): Promise<
     }
     if (req.method === 'POST' && path === '/quantum-task') {
       const b = body as Record<string, any>;
-      for (const field of ['action', 'clientToken', 'deviceArn', 'outputS3Bucket', 'outputS3KeyPrefix', 'shots']) {
+      for (const field of [
+        'action',
+        'clientToken',
+        'deviceArn',
+        'outputS3Bucket',
+        'outputS3KeyPrefix',
+        'shots',
+      ]) {
         if (b[field] === undefined) return error(400, 'ValidationException', `missing ${field}`);
       }
       let arn = byToken.get(b.clientToken);
@@ -125,7 +163,14 @@ export async function startFakeBraket(options: { seed?: number } = {}): Promise<
         arn = `arn:aws:braket:us-east-1:123456789012:quantum-task/${id}`;
         byToken.set(b.clientToken, arn);
         const plan = fake.taskPlan?.(fake.tasks.size);
-        fake.tasks.set(arn, { arn, status: 'QUEUED', readyAt: Date.now() + (plan?.delayMs ?? fake.completeAfterMs), outcome: plan?.outcome ?? fake.outcome, body: b, directory: `${b.outputS3KeyPrefix}/${id}` });
+        fake.tasks.set(arn, {
+          arn,
+          status: 'QUEUED',
+          readyAt: Date.now() + (plan?.delayMs ?? fake.completeAfterMs),
+          outcome: plan?.outcome ?? fake.outcome,
+          body: b,
+          directory: `${b.outputS3KeyPrefix}/${id}`,
+        });
       }
       return json(201, { quantumTaskArn: arn });
     }
@@ -142,8 +187,13 @@ export async function startFakeBraket(options: { seed?: number } = {}): Promise<
       if (!t) return error(404, 'ResourceNotFoundException', 'no such task');
       advance(t);
       return json(200, {
-        quantumTaskArn: t.arn, status: t.status, deviceArn: t.body.deviceArn, shots: t.body.shots,
-        outputS3Bucket: t.body.outputS3Bucket, outputS3Directory: t.directory, createdAt: new Date().toISOString(),
+        quantumTaskArn: t.arn,
+        status: t.status,
+        deviceArn: t.body.deviceArn,
+        shots: t.body.shots,
+        outputS3Bucket: t.body.outputS3Bucket,
+        outputS3Directory: t.directory,
+        createdAt: new Date().toISOString(),
         ...(t.status === 'FAILED' ? { failureReason: 'fake device failure' } : {}),
       });
     }
@@ -151,7 +201,9 @@ export async function startFakeBraket(options: { seed?: number } = {}): Promise<
       const object = fake.objects.get(path.slice(1));
       if (object === undefined) {
         res.writeHead(404, { 'Content-Type': 'application/xml' });
-        res.end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>NoSuchKey</Code><Message>The specified key does not exist.</Message></Error>');
+        res.end(
+          '<?xml version="1.0" encoding="UTF-8"?><Error><Code>NoSuchKey</Code><Message>The specified key does not exist.</Message></Error>',
+        );
         return;
       }
       res.writeHead(200, { 'Content-Type': 'application/json' });
@@ -176,10 +228,11 @@ export async function startFakeBraket(options: { seed?: number } = {}): Promise<
   const { port } = server.address() as AddressInfo;
   Object.assign(fake, {
     url: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   });
   return fake;
 }

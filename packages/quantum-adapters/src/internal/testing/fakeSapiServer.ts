@@ -32,7 +32,12 @@ interface FakeProblem {
 /** A local SAPI v3 subset that samples submitted problems exactly (enumeration, effective β = 1). */
 export interface FakeSapi {
   readonly url: string;
-  readonly requests: { method: string; path: string; headers: IncomingMessage['headers']; body: unknown }[];
+  readonly requests: {
+    method: string;
+    path: string;
+    headers: IncomingMessage['headers'];
+    body: unknown;
+  }[];
   readonly problems: Map<string, FakeProblem>;
   failures: ScriptedFailure[];
   /** Requests whose "METHOD path" matches are never answered. */
@@ -50,7 +55,15 @@ export interface FakeSapi {
 }
 
 /** A Chimera QPU solver definition as SAPI lists it, optionally with missing qubits. */
-export function fakeChimeraSolver(shape: ChimeraShape, opts: { name?: string; missing?: number[]; hRange?: [number, number]; jRange?: [number, number] } = {}): SapiSolver {
+export function fakeChimeraSolver(
+  shape: ChimeraShape,
+  opts: {
+    name?: string;
+    missing?: number[];
+    hRange?: [number, number];
+    jRange?: [number, number];
+  } = {},
+): SapiSolver {
   const full = chimeraGraph(shape);
   const missing = new Set(opts.missing ?? []);
   return {
@@ -74,14 +87,31 @@ export function fakeChimeraSolver(shape: ChimeraShape, opts: { name?: string; mi
 }
 
 /** A Pegasus QPU solver definition (full yield), as an Advantage system lists it. */
-export function fakePegasusSolver(m: number, opts: { name?: string; hRange?: [number, number]; jRange?: [number, number] } = {}): SapiSolver {
-  return fakeLatticeSolver(pegasusGraph(m), 24 * m * (m - 1), { type: 'pegasus', shape: [m] }, { name: 'FakeAdvantage_system', graphId: 'fakepeg', ...opts });
+export function fakePegasusSolver(
+  m: number,
+  opts: { name?: string; hRange?: [number, number]; jRange?: [number, number] } = {},
+): SapiSolver {
+  return fakeLatticeSolver(
+    pegasusGraph(m),
+    24 * m * (m - 1),
+    { type: 'pegasus', shape: [m] },
+    { name: 'FakeAdvantage_system', graphId: 'fakepeg', ...opts },
+  );
 }
 
 /** A Zephyr QPU solver definition (full yield), as an Advantage2 system lists it. */
-export function fakeZephyrSolver(m: number, t: number, opts: { name?: string; hRange?: [number, number]; jRange?: [number, number] } = {}): SapiSolver {
+export function fakeZephyrSolver(
+  m: number,
+  t: number,
+  opts: { name?: string; hRange?: [number, number]; jRange?: [number, number] } = {},
+): SapiSolver {
   const graph = zephyrGraph(m, t);
-  return fakeLatticeSolver(graph, graph.qubits.length, { type: 'zephyr', shape: [m, t] }, { name: 'FakeAdvantage2_system', graphId: 'fakezep', ...opts });
+  return fakeLatticeSolver(
+    graph,
+    graph.qubits.length,
+    { type: 'zephyr', shape: [m, t] },
+    { name: 'FakeAdvantage2_system', graphId: 'fakezep', ...opts },
+  );
 }
 
 function fakeLatticeSolver(
@@ -110,7 +140,11 @@ function fakeLatticeSolver(
 }
 
 function autoScaleFactor(solver: SapiSolver, lin: number[], quad: number[]): number {
-  const p = solver.properties as { h_range: [number, number]; extended_j_range?: [number, number]; j_range: [number, number] };
+  const p = solver.properties as {
+    h_range: [number, number];
+    extended_j_range?: [number, number];
+    j_range: [number, number];
+  };
   const jr = p.extended_j_range ?? p.j_range;
   const terms = [
     lin.length ? Math.max(...lin) / p.h_range[1] : 0,
@@ -122,16 +156,26 @@ function autoScaleFactor(solver: SapiSolver, lin: number[], quad: number[]): num
   return f > 0 ? f : 1;
 }
 
-function sampleJob(solver: SapiSolver, job: Record<string, any>, seed: number): Record<string, unknown> {
-  const props = solver.properties as { qubits: number[]; couplers: [number, number][]; num_qubits: number };
+function sampleJob(
+  solver: SapiSolver,
+  job: Record<string, any>,
+  seed: number,
+): Record<string, unknown> {
+  const props = solver.properties as {
+    qubits: number[];
+    couplers: [number, number][];
+    num_qubits: number;
+  };
   const linAll = [...decodeFloat64LE(job.data.lin, 'lin')];
-  if (linAll.length !== props.qubits.length) throw new Error(`lin has ${linAll.length} values for ${props.qubits.length} qubits`);
+  if (linAll.length !== props.qubits.length)
+    throw new Error(`lin has ${linAll.length} values for ${props.qubits.length} qubits`);
   const active = props.qubits.filter((_, i) => !Number.isNaN(linAll[i]));
   const col = new Map(active.map((q, k) => [q, k]));
   const lin = props.qubits.map((_, i) => linAll[i]!).filter((v) => !Number.isNaN(v));
   const activeCouplers = props.couplers.filter(([a, b]) => col.has(a) && col.has(b));
   const quad = [...decodeFloat64LE(job.data.quad, 'quad')];
-  if (quad.length !== activeCouplers.length) throw new Error(`quad has ${quad.length} values for ${activeCouplers.length} active couplers`);
+  if (quad.length !== activeCouplers.length)
+    throw new Error(`quad has ${quad.length} values for ${activeCouplers.length} active couplers`);
   const params = job.params ?? {};
   const factor = params.auto_scale === false ? 1 : autoScaleFactor(solver, lin, quad);
   const pairs = activeCouplers.map(([a, b]) => [col.get(a)!, col.get(b)!] as const);
@@ -143,7 +187,13 @@ function sampleJob(solver: SapiSolver, job: Record<string, any>, seed: number): 
     });
     return e;
   };
-  const reads = drawBoltzmann(active.length, energy, 1 / factor, params.num_reads ?? 1, createRng(seed));
+  const reads = drawBoltzmann(
+    active.length,
+    energy,
+    1 / factor,
+    params.num_reads ?? 1,
+    createRng(seed),
+  );
   let rows: number[];
   let counts: number[];
   if (params.answer_mode === 'raw') {
@@ -158,7 +208,8 @@ function sampleJob(solver: SapiSolver, job: Record<string, any>, seed: number): 
   const bytesPer = Math.ceil(active.length / 8);
   const packed = new Uint8Array(rows.length * bytesPer);
   rows.forEach((s, i) => {
-    for (let k = 0; k < active.length; k++) if ((s >> k) & 1) packed[i * bytesPer + (k >> 3)]! |= 0x80 >> (k & 7);
+    for (let k = 0; k < active.length; k++)
+      if ((s >> k) & 1) packed[i * bytesPer + (k >> 3)]! |= 0x80 >> (k & 7);
   });
   return {
     format: 'qp',
@@ -175,7 +226,11 @@ function sampleJob(solver: SapiSolver, job: Record<string, any>, seed: number): 
  * Starts the fake on 127.0.0.1 with an ephemeral port. Requests without the right `X-Auth-Token`
  * get 401 with a body that echoes the token they sent (to prove clients redact it).
  */
-export async function startFakeSapi(options: { token: string; solvers?: SapiSolver[]; seed?: number }): Promise<FakeSapi> {
+export async function startFakeSapi(options: {
+  token: string;
+  solvers?: SapiSolver[];
+  seed?: number;
+}): Promise<FakeSapi> {
   const solvers = options.solvers ?? [fakeChimeraSolver({ rows: 2, columns: 2, shore: 4 })];
   let nextId = 0;
   let seed = options.seed ?? 1;
@@ -191,10 +246,21 @@ export async function startFakeSapi(options: { token: string; solvers?: SapiSolv
   };
 
   const status = (p: FakeProblem, withAnswer: boolean): Record<string, unknown> => {
-    if ((p.status === 'PENDING' || p.status === 'IN_PROGRESS') && Date.now() >= p.readyAt) p.status = p.outcome;
-    const out: Record<string, unknown> = { id: p.id, type: 'ising', status: p.status, solver: solvers[0]!.identity, submitted_on: new Date().toISOString(), label: p.label };
+    if ((p.status === 'PENDING' || p.status === 'IN_PROGRESS') && Date.now() >= p.readyAt)
+      p.status = p.outcome;
+    const out: Record<string, unknown> = {
+      id: p.id,
+      type: 'ising',
+      status: p.status,
+      solver: solvers[0]!.identity,
+      submitted_on: new Date().toISOString(),
+      label: p.label,
+    };
     if (p.status === 'FAILED') out.error_message = p.error;
-    if (withAnswer && p.status === 'COMPLETED') out.answer = fake.tamperAnswer ? fake.tamperAnswer(p.answer as Record<string, unknown>) : p.answer;
+    if (withAnswer && p.status === 'COMPLETED')
+      out.answer = fake.tamperAnswer
+        ? fake.tamperAnswer(p.answer as Record<string, unknown>)
+        : p.answer;
     return out;
   };
 
@@ -203,61 +269,97 @@ export async function startFakeSapi(options: { token: string; solvers?: SapiSolv
     const path = url.pathname.replace(/^\/sapi\/v2\//, '');
     const key = `${req.method} ${path}`;
     const body: unknown = raw === '' ? undefined : JSON.parse(raw);
-    fake.requests.push({ method: req.method ?? '', path: `${path}${url.search}`, headers: req.headers, body });
+    fake.requests.push({
+      method: req.method ?? '',
+      path: `${path}${url.search}`,
+      headers: req.headers,
+      body,
+    });
     const send = (code: number, payload: unknown, headers: Record<string, string> = {}): void => {
       res.writeHead(code, { 'Content-Type': 'application/json', ...headers });
       res.end(typeof payload === 'string' ? payload : JSON.stringify(payload));
     };
     if (fake.hang?.test(key)) return;
     if (req.headers['x-auth-token'] !== options.token) {
-      send(401, { error_code: 401, error_msg: `Invalid token ${String(req.headers['x-auth-token'])}` });
+      send(401, {
+        error_code: 401,
+        error_msg: `Invalid token ${String(req.headers['x-auth-token'])}`,
+      });
       return;
     }
     const failure = fake.failures.find((f) => f.times > 0 && f.match.test(key));
     if (failure) {
       failure.times--;
-      send(failure.status, failure.body ?? { error_code: failure.status, error_msg: `scripted ${failure.status}` }, failure.retryAfter ? { 'Retry-After': failure.retryAfter } : {});
+      send(
+        failure.status,
+        failure.body ?? { error_code: failure.status, error_msg: `scripted ${failure.status}` },
+        failure.retryAfter ? { 'Retry-After': failure.retryAfter } : {},
+      );
       return;
     }
     if (req.method === 'GET' && path === 'solvers/remote/') return send(200, solvers);
     if (req.method === 'POST' && path === 'problems/') {
       const jobs = body as Record<string, any>[];
-      return send(200, jobs.map((job, index) => {
-        if (fake.refuseJob?.(index)) return { error_code: 400, error_msg: `job ${index} refused by the fake` };
-        const solver = solvers.find((s) => s.identity.name === job.solver?.name);
-        if (!solver) return { error_code: 404, error_msg: `solver ${String(job.solver?.name)} not found` };
-        let answer: unknown;
-        try {
-          answer = sampleJob(solver, job, seed++);
-        } catch (e) {
-          return { error_code: 400, error_msg: (e as Error).message };
-        }
-        const p: FakeProblem = { id: `fake-${++nextId}`, status: 'PENDING', readyAt: Date.now() + fake.completeAfterMs, answer, outcome: fake.outcome, error: fake.failMessage, label: job.label };
-        fake.problems.set(p.id, p);
-        return status(p, false);
-      }));
+      return send(
+        200,
+        jobs.map((job, index) => {
+          if (fake.refuseJob?.(index))
+            return { error_code: 400, error_msg: `job ${index} refused by the fake` };
+          const solver = solvers.find((s) => s.identity.name === job.solver?.name);
+          if (!solver)
+            return { error_code: 404, error_msg: `solver ${String(job.solver?.name)} not found` };
+          let answer: unknown;
+          try {
+            answer = sampleJob(solver, job, seed++);
+          } catch (e) {
+            return { error_code: 400, error_msg: (e as Error).message };
+          }
+          const p: FakeProblem = {
+            id: `fake-${++nextId}`,
+            status: 'PENDING',
+            readyAt: Date.now() + fake.completeAfterMs,
+            answer,
+            outcome: fake.outcome,
+            error: fake.failMessage,
+            label: job.label,
+          };
+          fake.problems.set(p.id, p);
+          return status(p, false);
+        }),
+      );
     }
     if (req.method === 'GET' && path === 'problems/') {
       const ids = (url.searchParams.get('id') ?? '').split(',').filter(Boolean);
-      const list = ids.map((id) => fake.problems.get(id)).filter((p): p is FakeProblem => p !== undefined);
+      const list = ids
+        .map((id) => fake.problems.get(id))
+        .filter((p): p is FakeProblem => p !== undefined);
       const waitUntil = Date.now() + 1000 * Number(url.searchParams.get('timeout') ?? 0);
-      while (Date.now() < waitUntil && list.every((p) => status(p, false).status === 'PENDING')) await new Promise((r) => setTimeout(r, 5));
-      return send(200, list.map((p) => status(p, false)));
+      while (Date.now() < waitUntil && list.every((p) => status(p, false).status === 'PENDING'))
+        await new Promise((r) => setTimeout(r, 5));
+      return send(
+        200,
+        list.map((p) => status(p, false)),
+      );
     }
     const one = /^problems\/([^/]+)\/$/.exec(path);
     if (req.method === 'GET' && one) {
       const p = fake.problems.get(decodeURIComponent(one[1]!));
-      return p ? send(200, status(p, true)) : send(404, { error_code: 404, error_msg: 'no such problem' });
+      return p
+        ? send(200, status(p, true))
+        : send(404, { error_code: 404, error_msg: 'no such problem' });
     }
     if (req.method === 'DELETE' && path === 'problems/') {
-      return send(200, (body as string[]).map((id) => {
-        const p = fake.problems.get(id);
-        if (p && (p.status === 'PENDING' || p.status === 'IN_PROGRESS')) {
-          p.status = 'CANCELLED';
-          p.outcome = 'CANCELLED';
-        }
-        return p ? status(p, false) : { error_code: 404, error_msg: 'no such problem' };
-      }));
+      return send(
+        200,
+        (body as string[]).map((id) => {
+          const p = fake.problems.get(id);
+          if (p && (p.status === 'PENDING' || p.status === 'IN_PROGRESS')) {
+            p.status = 'CANCELLED';
+            p.outcome = 'CANCELLED';
+          }
+          return p ? status(p, false) : { error_code: 404, error_msg: 'no such problem' };
+        }),
+      );
     }
     send(404, { error_code: 404, error_msg: `no route ${key}` });
   };
@@ -276,10 +378,11 @@ export async function startFakeSapi(options: { token: string; solvers?: SapiSolv
   const { port } = server.address() as AddressInfo;
   Object.assign(fake, {
     url: `http://127.0.0.1:${port}/sapi/v2/`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   });
   return fake;
 }

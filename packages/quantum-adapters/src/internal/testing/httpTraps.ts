@@ -44,17 +44,21 @@ export async function startTrap(handle: Handler = notFound): Promise<Trap> {
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
 /** A handler answering every request with `status` and `Location: <target><same path>` (or `location` as given). */
 export function redirectTo(status: number, target: string | ((path: string) => string)): Handler {
   return (req, res) => {
-    const location = typeof target === 'function' ? target(req.url ?? '/') : new URL(req.url ?? '/', target).toString();
+    const location =
+      typeof target === 'function'
+        ? target(req.url ?? '/')
+        : new URL(req.url ?? '/', target).toString();
     res.writeHead(status, { Location: location, 'Content-Type': 'text/plain' });
     res.end('moved');
   };
@@ -74,9 +78,16 @@ export interface StreamStats {
  * chunks with back-pressure, optionally announcing them in `Content-Length`: the memory a test
  * needs stays at one chunk, while a client that buffers everything would read it all.
  */
-export function streamBody(totalBytes: number, options: { contentLength?: boolean; status?: number; headers?: Record<string, string> } = {}): { handle: Handler; stats: StreamStats } {
+export function streamBody(
+  totalBytes: number,
+  options: { contentLength?: boolean; status?: number; headers?: Record<string, string> } = {},
+): { handle: Handler; stats: StreamStats } {
   let settle: () => void = () => undefined;
-  const stats: StreamStats = { written: 0, closedEarly: false, done: new Promise<void>((resolve) => (settle = resolve)) };
+  const stats: StreamStats = {
+    written: 0,
+    closedEarly: false,
+    done: new Promise<void>((resolve) => (settle = resolve)),
+  };
   const chunk = Buffer.alloc(64 * 1024, 0x20);
   const handle: Handler = (_req, res) => {
     res.writeHead(options.status ?? 200, {

@@ -5,9 +5,23 @@ import { simulateQasm } from './qasmInterpreter.js';
 
 describe('simulateQasm (the fake Braket device)', () => {
   it('should reproduce single-gate matrices: rx(π) flips, h·h is the identity, zz is diagonal', () => {
-    expect([...simulateQasm('OPENQASM 3.0;\nqubit[1] q;\nbit[1] c;\nrx(3.141592653589793) q[0];\nc[0] = measure q[0];').probabilities].map((p) => +p.toFixed(12))).toEqual([0, 1]);
-    expect([...simulateQasm('OPENQASM 3.0;\nqubit[1] q;\nbit[1] c;\nh q[0];\nh q[0];\nc[0] = measure q[0];').probabilities].map((p) => +p.toFixed(12))).toEqual([1, 0]);
-    const p = simulateQasm('OPENQASM 3.0;\nqubit[2] q;\nbit[2] c;\nh q[0];\ncnot q[0], q[1];\nzz(0.7) q[0], q[1];\nc[0] = measure q[0];\nc[1] = measure q[1];').probabilities;
+    expect(
+      [
+        ...simulateQasm(
+          'OPENQASM 3.0;\nqubit[1] q;\nbit[1] c;\nrx(3.141592653589793) q[0];\nc[0] = measure q[0];',
+        ).probabilities,
+      ].map((p) => +p.toFixed(12)),
+    ).toEqual([0, 1]);
+    expect(
+      [
+        ...simulateQasm(
+          'OPENQASM 3.0;\nqubit[1] q;\nbit[1] c;\nh q[0];\nh q[0];\nc[0] = measure q[0];',
+        ).probabilities,
+      ].map((p) => +p.toFixed(12)),
+    ).toEqual([1, 0]);
+    const p = simulateQasm(
+      'OPENQASM 3.0;\nqubit[2] q;\nbit[2] c;\nh q[0];\ncnot q[0], q[1];\nzz(0.7) q[0], q[1];\nc[0] = measure q[0];\nc[1] = measure q[1];',
+    ).probabilities;
     expect([...p].map((x) => +x.toFixed(12))).toEqual([0.5, 0, 0, 0.5]);
   });
 
@@ -15,11 +29,18 @@ describe('simulateQasm (the fake Braket device)', () => {
     const rng = createRng(11);
     for (const n of [1, 2, 3, 4]) {
       const fields = Array.from({ length: n }, () => rng.normal());
-      const couplings = Array.from({ length: n * n }, (_, i) => (Math.floor(i / n) < i % n ? rng.normal() : 0));
-      for (const options of [{ tau: 3, steps: 6, order: 1 as const }, { tau: 5, steps: 9, order: 2 as const, beta: 0.7 }]) {
+      const couplings = Array.from({ length: n * n }, (_, i) =>
+        Math.floor(i / n) < i % n ? rng.normal() : 0,
+      );
+      for (const options of [
+        { tau: 3, steps: 6, order: 1 as const },
+        { tau: 5, steps: 9, order: 2 as const, beta: 0.7 },
+      ]) {
         const want = annealDistribution({ fields, couplings }, options);
         for (const dialect of ['braket', 'stdgates'] as const) {
-          const got = simulateQasm(toQasm3({ fields, couplings }, { ...options, dialect })).probabilities;
+          const got = simulateQasm(
+            toQasm3({ fields, couplings }, { ...options, dialect }),
+          ).probabilities;
           const mask = 2 ** n - 1;
           // dqa-sim index bit j set ⇔ s_j = +1 ⇔ measured bit j = 0.
           for (let s = 0; s <= mask; s++) expect(got[s ^ mask]!).toBeCloseTo(want[s]!, 12);

@@ -14,12 +14,25 @@ export function simulateQasm(source: string): { qubits: number; probabilities: F
     if (!m || Number(m[1]) >= n) throw new Error(`bad qubit operand ${text}`);
     return Number(m[1]);
   };
-  const single = (j: number, m00re: number, m00im: number, m01re: number, m01im: number, m10re: number, m10im: number, m11re: number, m11im: number): void => {
+  const single = (
+    j: number,
+    m00re: number,
+    m00im: number,
+    m01re: number,
+    m01im: number,
+    m10re: number,
+    m10im: number,
+    m11re: number,
+    m11im: number,
+  ): void => {
     const bit = 1 << j;
     for (let s = 0; s < re.length; s++) {
       if (s & bit) continue;
       const t = s | bit;
-      const ar = re[s]!, ai = im[s]!, br = re[t]!, bi = im[t]!;
+      const ar = re[s]!,
+        ai = im[s]!,
+        br = re[t]!,
+        bi = im[t]!;
       re[s] = m00re * ar - m00im * ai + m01re * br - m01im * bi;
       im[s] = m00re * ai + m00im * ar + m01re * bi + m01im * br;
       re[t] = m10re * ar - m10im * ai + m11re * br - m11im * bi;
@@ -27,8 +40,10 @@ export function simulateQasm(source: string): { qubits: number; probabilities: F
     }
   };
   const phase = (s: number, angle: number): void => {
-    const c = Math.cos(angle), d = Math.sin(angle);
-    const r = re[s]!, i = im[s]!;
+    const c = Math.cos(angle),
+      d = Math.sin(angle);
+    const r = re[s]!,
+      i = im[s]!;
     re[s] = c * r - d * i;
     im[s] = c * i + d * r;
   };
@@ -54,10 +69,12 @@ export function simulateQasm(source: string): { qubits: number; probabilities: F
       single(q(m[2]!), Math.cos(a), -Math.sin(a), 0, 0, 0, 0, Math.cos(a), Math.sin(a));
     } else if ((m = /^zz\(([^)]+)\)\s+([^,]+),(.+);$/.exec(line))) {
       const a = Number(m[1]) / 2;
-      const j = q(m[2]!), k = q(m[3]!);
+      const j = q(m[2]!),
+        k = q(m[3]!);
       for (let s = 0; s < re.length; s++) phase(s, ((s >> j) ^ (s >> k)) & 1 ? a : -a);
     } else if ((m = /^(?:cx|cnot)\s+([^,]+),(.+);$/.exec(line))) {
-      const c = q(m[1]!), t = q(m[2]!);
+      const c = q(m[1]!),
+        t = q(m[2]!);
       for (let s = 0; s < re.length; s++) {
         if ((s >> c) & 1 && !((s >> t) & 1)) {
           const u = s | (1 << t);
