@@ -26,7 +26,9 @@ function canvasStats(page: Page, id: string): Promise<CanvasStats> {
   return page.$eval(`#${id}`, (el) => {
     const canvas = el as HTMLCanvasElement;
     const scale = canvas.width / canvas.getBoundingClientRect().width;
-    const [x, y, w, h] = (canvas.dataset['cells'] ?? '0,0,0,0').split(',').map((v) => Math.round(Number(v) * scale)) as [number, number, number, number];
+    const [x, y, w, h] = (canvas.dataset.cells ?? '0,0,0,0')
+      .split(',')
+      .map((v) => Math.round(Number(v) * scale)) as [number, number, number, number];
     const { data } = canvas.getContext('2d')!.getImageData(x, y, Math.max(1, w), Math.max(1, h));
     let colored = 0;
     const distinct = new Set<number>();
@@ -35,114 +37,166 @@ function canvasStats(page: Page, id: string): Promise<CanvasStats> {
       if (Math.max(r, g, b) - Math.min(r, g, b) > 40) colored++;
       distinct.add((r << 16) | (g << 8) | b);
     }
-    return { colored: colored / (data.length / 4), distinct: distinct.size, image: canvas.toDataURL() };
+    return {
+      colored: colored / (data.length / 4),
+      distinct: distinct.size,
+      image: canvas.toDataURL(),
+    };
   });
 }
 
-describe.skipIf(missing !== undefined)(`playground e2e${missing ? ` (skipped: ${missing})` : ''}`, () => {
-  let site: ServedSite;
-  let browser: Browser;
-  let watched: WatchedPage;
-  let page: Page;
+describe.skipIf(missing !== undefined)(
+  `playground e2e${missing ? ` (skipped: ${missing})` : ''}`,
+  () => {
+    let site: ServedSite;
+    let browser: Browser;
+    let watched: WatchedPage;
+    let page: Page;
 
-  beforeAll(async () => {
-    site = await buildAndServe();
-    browser = await launchChromium();
-    // The page may reach 127.0.0.1 only: anything else is aborted and recorded (checked last).
-    watched = await watchedPage(browser, { width: 1280, height: 800 });
-    page = watched.page;
-    await page.goto(site.url);
-  }, 120_000);
+    beforeAll(async () => {
+      site = await buildAndServe();
+      browser = await launchChromium();
+      // The page may reach 127.0.0.1 only: anything else is aborted and recorded (checked last).
+      watched = await watchedPage(browser, { width: 1280, height: 800 });
+      page = watched.page;
+      await page.goto(site.url);
+    }, 120_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await site?.close();
-  });
+    afterAll(async () => {
+      await browser?.close();
+      await site?.close();
+    });
 
-  it('says what it is at the top, and starts TensorFlow.js on wasm', async () => {
-    const lede = await page.locator('header .lede').innerText();
-    expect(lede).toMatch(/Ising spin/);
-    expect(lede.split(/(?<=\.)\s+/).filter((s) => s.trim().length > 0)).toHaveLength(2);
-    await expect.poll(() => page.locator('#train-status').innerText(), { timeout: 60_000 }).toMatch(/TensorFlow\.js on wasm/);
-  });
+    it('says what it is at the top, and starts TensorFlow.js on wasm', async () => {
+      const lede = (await page.locator('header .lede').textContent()) ?? '';
+      expect(lede).toMatch(/Ising spin/);
+      expect(lede.split(/(?<=\.)\s+/).filter((s) => s.trim().length > 0)).toHaveLength(2);
+      await expect
+        .poll(() => page.locator('#train-status').textContent(), { timeout: 60_000 })
+        .toMatch(/TensorFlow\.js on wasm/);
+    });
 
-  it(`trains softmax and boltzmann ${STEPS} steps and both held-out losses fall`, async () => {
-    await page.fill('#steps', String(STEPS));
-    await page.click('#train-start');
-    await expect.poll(() => page.locator('#train-status').getAttribute('data-state'), { timeout: 100_000, interval: 250 }).toBe('done');
-    for (const variant of ['softmax', 'boltzmann']) {
-      const cell = page.locator(`#train-stats tr[data-variant="${variant}"] td`).nth(2);
-      const first = Number(await cell.getAttribute('data-first'));
-      const latest = Number(await cell.getAttribute('data-latest'));
-      expect(Number(await cell.getAttribute('data-latest-step'))).toBe(STEPS);
-      expect(first).toBeGreaterThan(0);
-      expect(latest, `${variant} held-out loss ${first} → ${latest}`).toBeLessThan(0.8 * first);
-    }
-  }, 120_000);
+    it(`trains softmax and boltzmann ${STEPS} steps and both held-out losses fall`, async () => {
+      await page.fill('#steps', String(STEPS));
+      await page.click('#train-start');
+      await expect
+        .poll(() => page.locator('#train-status').getAttribute('data-state'), {
+          timeout: 100_000,
+          interval: 250,
+        })
+        .toBe('done');
+      for (const variant of ['softmax', 'boltzmann']) {
+        const cell = page.locator(`#train-stats tr[data-variant="${variant}"] td`).nth(2);
+        const first = Number(await cell.getAttribute('data-first'));
+        const latest = Number(await cell.getAttribute('data-latest'));
+        expect(Number(await cell.getAttribute('data-latest-step'))).toBe(STEPS);
+        expect(first).toBeGreaterThan(0);
+        expect(latest, `${variant} held-out loss ${first} → ${latest}`).toBeLessThan(0.8 * first);
+      }
+    }, 120_000);
 
-  it('draws the learned J as a heatmap that is not blank', async () => {
-    await expect.poll(() => page.locator('#j-heatmap').getAttribute('data-step'), { timeout: 10_000 }).toBe(String(STEPS));
-    expect(Number(await page.locator('#j-heatmap').getAttribute('data-max-abs'))).toBeGreaterThan(0);
-    const stats = await canvasStats(page, 'j-heatmap');
-    expect(stats.colored, 'share of strongly coloured pixels in the J cells').toBeGreaterThan(0.05);
-    expect(stats.distinct).toBeGreaterThan(8);
-  });
+    it('draws the learned J as a heatmap that is not blank', async () => {
+      await expect
+        .poll(() => page.locator('#j-heatmap').getAttribute('data-step'), { timeout: 10_000 })
+        .toBe(String(STEPS));
+      expect(Number(await page.locator('#j-heatmap').getAttribute('data-max-abs'))).toBeGreaterThan(
+        0,
+      );
+      const stats = await canvasStats(page, 'j-heatmap');
+      expect(stats.colored, 'share of strongly coloured pixels in the J cells').toBeGreaterThan(
+        0.05,
+      );
+      expect(stats.distinct).toBeGreaterThan(8);
+    });
 
-  it('redraws both attention maps when a new string is typed', async () => {
-    const before = { softmax: await canvasStats(page, 'attention-softmax'), boltzmann: await canvasStats(page, 'attention-boltzmann') };
-    expect(before.boltzmann.distinct).toBeGreaterThan(4);
-    const text = '(()[])';
-    await page.fill('#attention-text', text);
-    for (const variant of ['softmax', 'boltzmann'] as const) {
-      await expect.poll(() => page.locator(`#attention-${variant}`).getAttribute('data-text'), { timeout: 10_000 }).toBe(text);
-      const after = await canvasStats(page, `attention-${variant}`);
-      expect(after.image).not.toBe(before[variant].image);
-      expect(after.colored).toBeGreaterThan(0.05);
-    }
-    await page.fill('#attention-text', '(x');
-    await expect.poll(() => page.locator('#attention-problem').innerText()).toMatch(/not one of/);
-    await page.fill('#attention-text', '([])[(');
-    await expect.poll(() => page.locator('#attention-boltzmann').getAttribute('data-text')).toBe('([])[(');
-    expect(await page.locator('#attention-problem').innerText()).toBe('');
-  });
+    it('redraws both attention maps when a new string is typed', async () => {
+      const before = {
+        softmax: await canvasStats(page, 'attention-softmax'),
+        boltzmann: await canvasStats(page, 'attention-boltzmann'),
+      };
+      expect(before.boltzmann.distinct).toBeGreaterThan(4);
+      const text = '(()[])';
+      await page.fill('#attention-text', text);
+      for (const variant of ['softmax', 'boltzmann'] as const) {
+        await expect
+          .poll(() => page.locator(`#attention-${variant}`).getAttribute('data-text'), {
+            timeout: 10_000,
+          })
+          .toBe(text);
+        const after = await canvasStats(page, `attention-${variant}`);
+        expect(after.image).not.toBe(before[variant].image);
+        expect(after.colored).toBeGreaterThan(0.05);
+      }
+      await page.fill('#attention-text', '(x');
+      await expect
+        .poll(() => page.locator('#attention-problem').textContent())
+        .toMatch(/not one of/);
+      await page.fill('#attention-text', '([])[(');
+      await expect
+        .poll(() => page.locator('#attention-boltzmann').getAttribute('data-text'))
+        .toBe('([])[(');
+      expect(await page.locator('#attention-problem').textContent()).toBe('');
+    });
 
-  it('moves the anneal from uniform towards the Boltzmann distribution', async () => {
-    await expect.poll(() => page.locator('#anneal-readout').getAttribute('data-kl'), { timeout: 30_000 }).not.toBeNull();
-    const end = Number(await page.locator('#anneal-readout').getAttribute('data-kl'));
-    await page.fill('#anneal-time', '0');
-    await expect.poll(async () => Number(await page.locator('#anneal-readout').getAttribute('data-kl'))).toBeGreaterThan(end);
-    await page.fill('#anneal-time', '64');
-  });
+    it('moves the anneal from uniform towards the Boltzmann distribution', async () => {
+      await expect
+        .poll(() => page.locator('#anneal-readout').getAttribute('data-kl'), { timeout: 30_000 })
+        .not.toBeNull();
+      const end = Number(await page.locator('#anneal-readout').getAttribute('data-kl'));
+      await page.fill('#anneal-time', '0');
+      await expect
+        .poll(async () => Number(await page.locator('#anneal-readout').getAttribute('data-kl')))
+        .toBeGreaterThan(end);
+      await page.fill('#anneal-time', '64');
+    });
 
-  it('fits 1280×800 and a 390 px phone without horizontal scrolling; screenshots in e2e-output/', async () => {
-    const overflow = (): Promise<number> => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    for (const [width, height] of [[1280, 800], [390, 844]] as const) {
-      await page.setViewportSize({ width, height });
-      await page.evaluate(() => window.scrollTo(0, 0));
-      await page.waitForTimeout(300); // charts redraw at the new width
-      expect(await overflow(), `horizontal overflow at ${width} px`).toBeLessThanOrEqual(0);
-      const name = `${OUTPUT_DIR}playground-${width}x${height}`;
-      await page.screenshot({ path: `${name}.png` });
-      await page.screenshot({ path: `${name}-full.png`, fullPage: true });
-      for (const section of ['train', 'couplings', 'attention', 'anneal']) await page.locator(`#${section}`).screenshot({ path: `${name}-${section}.png` });
-    }
-  });
+    it('fits 1280×800 and a 390 px phone without horizontal scrolling; screenshots in e2e-output/', async () => {
+      const overflow = (): Promise<number> =>
+        page.evaluate(
+          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        );
+      for (const [width, height] of [
+        [1280, 800],
+        [390, 844],
+      ] as const) {
+        await page.setViewportSize({ width, height });
+        await page.evaluate(() => window.scrollTo(0, 0));
+        await page.waitForTimeout(300); // charts redraw at the new width
+        expect(await overflow(), `horizontal overflow at ${width} px`).toBeLessThanOrEqual(0);
+        const name = `${OUTPUT_DIR}playground-${width}x${height}`;
+        await page.screenshot({ path: `${name}.png` });
+        await page.screenshot({ path: `${name}-full.png`, fullPage: true });
+        for (const section of ['train', 'couplings', 'attention', 'anneal'])
+          await page.locator(`#${section}`).screenshot({ path: `${name}-${section}.png` });
+      }
+    });
 
-  it('trains on the Tiny Shakespeare excerpt the site ships, with the tap sampler (at phone width)', async () => {
-    await page.selectOption('#task', 'shakespeare');
-    await page.selectOption('#sampler', 'tap');
-    await page.fill('#steps', '30');
-    await page.click('#train-start');
-    await expect.poll(() => page.locator('#train-status').getAttribute('data-state'), { timeout: 60_000, interval: 250 }).toBe('done');
-    const cell = page.locator('#train-stats tr[data-variant="boltzmann"] td').nth(2);
-    expect(Number(await cell.getAttribute('data-latest-step'))).toBe(30);
-    expect(Number(await cell.getAttribute('data-latest'))).toBeLessThan(Number(await cell.getAttribute('data-first')));
-    await expect.poll(() => page.locator('#attention-boltzmann').getAttribute('data-text')).toBe('To be, o');
-  }, 90_000);
+    it('trains on the Tiny Shakespeare excerpt the site ships, with the tap sampler (at phone width)', async () => {
+      await page.selectOption('#task', 'shakespeare');
+      await page.selectOption('#sampler', 'tap');
+      await page.fill('#steps', '30');
+      await page.click('#train-start');
+      await expect
+        .poll(() => page.locator('#train-status').getAttribute('data-state'), {
+          timeout: 60_000,
+          interval: 250,
+        })
+        .toBe('done');
+      const cell = page.locator('#train-stats tr[data-variant="boltzmann"] td').nth(2);
+      expect(Number(await cell.getAttribute('data-latest-step'))).toBe(30);
+      expect(Number(await cell.getAttribute('data-latest'))).toBeLessThan(
+        Number(await cell.getAttribute('data-first')),
+      );
+      await expect
+        .poll(() => page.locator('#attention-boltzmann').getAttribute('data-text'))
+        .toBe('To be, o');
+    }, 90_000);
 
-  it('logged no console error and requested nothing outside 127.0.0.1', () => {
-    if (watched.warnings.length > 0) console.warn(`the page warned:\n${watched.warnings.join('\n')}`);
-    expect(watched.errors).toEqual([]);
-    expect(watched.offLoopback).toEqual([]);
-  });
-});
+    it('logged no console error and requested nothing outside 127.0.0.1', () => {
+      if (watched.warnings.length > 0)
+        console.warn(`the page warned:\n${watched.warnings.join('\n')}`);
+      expect(watched.errors).toEqual([]);
+      expect(watched.offLoopback).toEqual([]);
+    });
+  },
+);

@@ -22,13 +22,18 @@ export async function buildAndServe(): Promise<ServedSite> {
   mkdirSync(OUTPUT_DIR, { recursive: true });
   const configFile = `${appRoot}vite.config.ts`;
   // vitest sets NODE_ENV=test, which would make vite build a development bundle.
-  const nodeEnv = process.env['NODE_ENV'];
-  process.env['NODE_ENV'] = 'production';
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
   try {
-    await build({ configFile, mode: 'production', logLevel: 'error', build: { outDir: SITE_DIR, emptyOutDir: true } });
+    await build({
+      configFile,
+      mode: 'production',
+      logLevel: 'error',
+      build: { outDir: SITE_DIR, emptyOutDir: true },
+    });
   } finally {
-    if (nodeEnv === undefined) delete process.env['NODE_ENV'];
-    else process.env['NODE_ENV'] = nodeEnv;
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
   }
   const server: PreviewServer = await preview({
     configFile,

@@ -14,9 +14,15 @@ export function h<K extends keyof HTMLElementTagNameMap>(
 }
 
 /** A labelled `<select>` row for a `.controls` grid. */
-export function selectRow(id: string, label: string, options: ReadonlyArray<{ value: string; label: string }>, value: string): { label: HTMLLabelElement; select: HTMLSelectElement } {
+export function selectRow(
+  id: string,
+  label: string,
+  options: ReadonlyArray<{ value: string; label: string }>,
+  value: string,
+): { label: HTMLLabelElement; select: HTMLSelectElement } {
   const select = h('select', { id, name: id });
-  for (const o of options) select.append(h('option', { value: o.value, selected: o.value === value }, o.label));
+  for (const o of options)
+    select.append(h('option', { value: o.value, selected: o.value === value }, o.label));
   select.value = value;
   return { label: h('label', { for: id }, label), select };
 }
@@ -28,7 +34,15 @@ export function rangeRow(
   range: { min: number; max: number; step: number; value: number },
   format: (value: number) => string,
 ): { label: HTMLLabelElement; wrap: HTMLElement; input: HTMLInputElement; refresh(): void } {
-  const input = h('input', { id, name: id, type: 'range', min: range.min, max: range.max, step: range.step, value: range.value });
+  const input = h('input', {
+    id,
+    name: id,
+    type: 'range',
+    min: range.min,
+    max: range.max,
+    step: range.step,
+    value: range.value,
+  });
   const output = h('output', { for: id });
   const refresh = (): void => {
     output.textContent = format(Number(input.value));
@@ -36,11 +50,29 @@ export function rangeRow(
   };
   input.addEventListener('input', refresh);
   refresh();
-  return { label: h('label', { for: id }, label), wrap: h('div', { class: 'range' }, input, output), input, refresh };
+  return {
+    label: h('label', { for: id }, label),
+    wrap: h('div', { class: 'range' }, input, output),
+    input,
+    refresh,
+  };
 }
 
 /** A labelled number input. */
-export function numberRow(id: string, label: string, range: { min: number; max: number; step: number | 'any'; value: number }): { label: HTMLLabelElement; input: HTMLInputElement } {
-  const input = h('input', { id, name: id, type: 'number', min: range.min, max: range.max, step: range.step, value: range.value, inputmode: 'decimal' });
+export function numberRow(
+  id: string,
+  label: string,
+  range: { min: number; max: number; step: number | 'any'; value: number },
+): { label: HTMLLabelElement; input: HTMLInputElement } {
+  const input = h('input', {
+    id,
+    name: id,
+    type: 'number',
+    min: range.min,
+    max: range.max,
+    step: range.step,
+    value: range.value,
+    inputmode: 'decimal',
+  });
   return { label: h('label', { for: id }, label), input };
 }

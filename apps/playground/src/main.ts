@@ -27,7 +27,9 @@ function configFromUrl(params: URLSearchParams): TrainConfig {
     task: params.get('task') === 'shakespeare' ? 'shakespeare' : 'brackets',
     length: num('T', DEFAULT_CONFIG.length),
     dModel: num('d', DEFAULT_CONFIG.dModel),
-    sampler: SAMPLER_NAMES.includes(sampler as SamplerName) ? (sampler as SamplerName) : DEFAULT_CONFIG.sampler,
+    sampler: SAMPLER_NAMES.includes(sampler as SamplerName)
+      ? (sampler as SamplerName)
+      : DEFAULT_CONFIG.sampler,
     beta: num('beta', DEFAULT_CONFIG.beta),
     steps: num('steps', DEFAULT_CONFIG.steps),
     batchSize: num('batch', DEFAULT_CONFIG.batchSize),
@@ -55,10 +57,18 @@ const controls = createTrainControls(byId('train-controls'), initial, {
 });
 const results = createTrainResults(byId('train-results'));
 const couplings = createCouplingsView(byId('couplings-view'));
-const attention = createAttentionView(byId('attention-view'), (text) => send({ type: 'attention', text }));
+const attention = createAttentionView(byId('attention-view'), (text) =>
+  send({ type: 'attention', text }),
+);
 createAnnealView(byId('anneal-view'));
 
-const STATE_TEXT: Record<TrainState, string> = { starting: 'starting', training: 'training', paused: 'paused', done: 'done', failed: 'failed' };
+const STATE_TEXT: Record<TrainState, string> = {
+  starting: 'starting',
+  training: 'training',
+  paused: 'paused',
+  done: 'done',
+  failed: 'failed',
+};
 let state: TrainState = 'starting';
 const status = (): void => {
   if (state === 'failed' && failure) {
@@ -67,7 +77,11 @@ const status = (): void => {
   }
   const total = config?.steps ?? 0;
   const speed = state === 'training' && rate > 0 ? ` · ${rate.toFixed(1)} steps/s` : '';
-  controls.setStatus(config ? `${STATE_TEXT[state]}: step ${lastStep} of ${total}${speed} · TensorFlow.js on ${backend || '…'}` : `TensorFlow.js on ${backend || '…'}. Press Train.`);
+  controls.setStatus(
+    config
+      ? `${STATE_TEXT[state]}: step ${lastStep} of ${total}${speed} · TensorFlow.js on ${backend || '…'}`
+      : `TensorFlow.js on ${backend || '…'}. Press Train.`,
+  );
 };
 
 worker.addEventListener('error', (event) => {
@@ -89,7 +103,12 @@ worker.addEventListener('message', (event: MessageEvent<TrainEvent>) => {
     failure = '';
     results.reset(message.accuracyLabel);
     controls.setSamplerNote(`boltzmann sampler: ${message.samplerDescription}.`);
-    attention.reset(message.config.task, message.exampleText, message.alphabet, message.config.length);
+    attention.reset(
+      message.config.task,
+      message.exampleText,
+      message.alphabet,
+      message.config.length,
+    );
     status();
     return;
   }
@@ -110,7 +129,11 @@ worker.addEventListener('message', (event: MessageEvent<TrainEvent>) => {
       results.addEval(message.step, message.results);
       break;
     case 'couplings':
-      couplings.update(message.step, message.snapshot, config?.sampler === 'transfer-matrix' ? PLAYGROUND_BANDWIDTH : undefined);
+      couplings.update(
+        message.step,
+        message.snapshot,
+        config?.sampler === 'transfer-matrix' ? PLAYGROUND_BANDWIDTH : undefined,
+      );
       break;
     case 'attention':
       attention.show(message.step, message.text, message.chars, message.maps);

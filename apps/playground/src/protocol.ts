@@ -23,9 +23,25 @@ export type TrainEvent =
       readonly alphabet: string;
     }
   | { readonly type: 'state'; readonly runId: number; readonly state: TrainState }
-  | { readonly type: 'step'; readonly runId: number; readonly step: number; readonly losses: Record<Variant, number>; readonly stepsPerSecond: number }
-  | { readonly type: 'eval'; readonly runId: number; readonly step: number; readonly results: Record<Variant, EvalResult> }
-  | { readonly type: 'couplings'; readonly runId: number; readonly step: number; readonly snapshot: CouplingsSnapshot }
+  | {
+      readonly type: 'step';
+      readonly runId: number;
+      readonly step: number;
+      readonly losses: Record<Variant, number>;
+      readonly stepsPerSecond: number;
+    }
+  | {
+      readonly type: 'eval';
+      readonly runId: number;
+      readonly step: number;
+      readonly results: Record<Variant, EvalResult>;
+    }
+  | {
+      readonly type: 'couplings';
+      readonly runId: number;
+      readonly step: number;
+      readonly snapshot: CouplingsSnapshot;
+    }
   | {
       readonly type: 'attention';
       readonly runId: number;
@@ -34,13 +50,27 @@ export type TrainEvent =
       readonly chars: readonly string[];
       readonly maps: Record<Variant, Float32Array>;
     }
-  | { readonly type: 'attentionError'; readonly runId: number; readonly text: string; readonly reason: string }
+  | {
+      readonly type: 'attentionError';
+      readonly runId: number;
+      readonly text: string;
+      readonly reason: string;
+    }
   | { readonly type: 'error'; readonly runId: number; readonly message: string };
 
-export type AnnealRequest = { readonly type: 'compute'; readonly id: number; readonly settings: AnnealSettings };
+export type AnnealRequest = {
+  readonly type: 'compute';
+  readonly id: number;
+  readonly settings: AnnealSettings;
+};
 
 export type AnnealEvent =
-  | { readonly type: 'result'; readonly id: number; readonly settings: AnnealSettings; readonly result: AnnealResult }
+  | {
+      readonly type: 'result';
+      readonly id: number;
+      readonly settings: AnnealSettings;
+      readonly result: AnnealResult;
+    }
   | { readonly type: 'error'; readonly id: number; readonly message: string };
 
 /** The one message a worker's error handler needs from any thrown value. */

@@ -16,7 +16,8 @@ import { initBrowserBackend } from './training/wasmBackend.js';
 import { workerScope } from './workerScope.js';
 
 const scope = workerScope<TrainRequest, TrainEvent>();
-const post = (event: TrainEvent, transfer: Transferable[] = []): void => scope.postMessage(event, transfer);
+const post = (event: TrainEvent, transfer: Transferable[] = []): void =>
+  scope.postMessage(event, transfer);
 
 /** Snapshots of J and the attention maps at most this often (ms), and at the last step. */
 const SNAPSHOT_INTERVAL = 250;
@@ -54,7 +55,8 @@ function nextTask(): Promise<void> {
 
 function loadExcerpt(): Promise<string> {
   excerpt ??= fetch(excerptUrl).then(async (response) => {
-    if (!response.ok) throw new Error(`the Tiny Shakespeare excerpt could not be loaded (HTTP ${response.status})`);
+    if (!response.ok)
+      throw new Error(`the Tiny Shakespeare excerpt could not be loaded (HTTP ${response.status})`);
     return response.text();
   });
   excerpt.catch(() => (excerpt = undefined));
@@ -70,7 +72,10 @@ async function refreshAttention(id: number, s: TrainingSession): Promise<void> {
   }
   const maps = await exclusive(() => (id === runId ? s.attention(encoded.tokens) : undefined));
   if (maps === undefined || id !== runId) return;
-  post({ type: 'attention', runId: id, step: s.stepCount, text, chars: encoded.chars, maps }, [maps.softmax.buffer, maps.boltzmann.buffer]);
+  post({ type: 'attention', runId: id, step: s.stepCount, text, chars: encoded.chars, maps }, [
+    maps.softmax.buffer,
+    maps.boltzmann.buffer,
+  ]);
 }
 
 async function snapshot(id: number, s: TrainingSession): Promise<void> {
@@ -82,7 +87,8 @@ async function snapshot(id: number, s: TrainingSession): Promise<void> {
 
 async function evaluateNow(id: number, s: TrainingSession): Promise<void> {
   const results = await exclusive(() => (id === runId ? s.evaluate() : undefined));
-  if (results !== undefined && id === runId) post({ type: 'eval', runId: id, step: s.stepCount, results });
+  if (results !== undefined && id === runId)
+    post({ type: 'eval', runId: id, step: s.stepCount, results });
 }
 
 async function train(id: number, s: TrainingSession): Promise<void> {
@@ -132,7 +138,10 @@ async function start(config: TrainConfig): Promise<void> {
     const problems = configProblems(config);
     if (problems.length > 0) throw new Error(problems.join('; '));
     await backend;
-    const task = config.task === 'brackets' ? createBracketTask(config.length, config.seed) : createShakespeareTask(await loadExcerpt(), config.length, config.seed);
+    const task =
+      config.task === 'brackets'
+        ? createBracketTask(config.length, config.seed)
+        : createShakespeareTask(await loadExcerpt(), config.length, config.seed);
     if (id !== runId) return;
     const s = createTrainingSession(config, task);
     session = s;

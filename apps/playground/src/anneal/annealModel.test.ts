@@ -4,10 +4,25 @@ import { describe, expect, it } from 'vitest';
 import { computeAnneal, klDivergence, randomProblem } from './annealModel.js';
 import type { AnnealSettings } from './annealModel.js';
 
-const settings: AnnealSettings = { spins: 3, seed: 4, beta: 1, tau: 6, steps: 12, schedule: 'linear', calibrate: 'linear-response' };
+const settings: AnnealSettings = {
+  spins: 3,
+  seed: 4,
+  beta: 1,
+  tau: 6,
+  steps: 12,
+  schedule: 'linear',
+  calibrate: 'linear-response',
+};
 
 /** A plain statevector simulation of the order-2 Trotter anneal, independent of dqa-sim. */
-function referenceFrame(fields: ArrayLike<number>, couplings: ArrayLike<number>, n: number, tau: number, K: number, k: number): Float64Array {
+function referenceFrame(
+  fields: ArrayLike<number>,
+  couplings: ArrayLike<number>,
+  n: number,
+  tau: number,
+  K: number,
+  k: number,
+): Float64Array {
   const size = 1 << n;
   const re = new Float64Array(size).fill(2 ** (-n / 2));
   const im = new Float64Array(size);
@@ -53,7 +68,11 @@ describe('computeAnneal', () => {
   it('starts uniform and ends at dqa-sim’s own calibrated anneal', () => {
     expect(result.frames).toHaveLength(settings.steps + 1);
     for (const p of result.frames[0]!) expect(p).toBe(1 / 8);
-    const final = annealDistribution(result.problem, { tau: settings.tau, steps: settings.steps, calibrate: 'linear-response' });
+    const final = annealDistribution(result.problem, {
+      tau: settings.tau,
+      steps: settings.steps,
+      calibrate: 'linear-response',
+    });
     result.frames.at(-1)!.forEach((p, i) => expect(p).toBeCloseTo(final[i]!, 12));
   });
 
@@ -69,9 +88,14 @@ describe('computeAnneal', () => {
   it('has the Boltzmann target, energy order and a KL curve that the calibrated anneal brings down', () => {
     const target = boltzmannDistribution(result.problem.fields, result.problem.couplings);
     result.target.forEach((p, i) => expect(p).toBeCloseTo(target[i]!, 14));
-    for (let r = 1; r < result.order.length; r++) expect(result.energies[result.order[r]!]!).toBeGreaterThanOrEqual(result.energies[result.order[r - 1]!]!);
+    for (let r = 1; r < result.order.length; r++)
+      expect(result.energies[result.order[r]!]!).toBeGreaterThanOrEqual(
+        result.energies[result.order[r - 1]!]!,
+      );
     const kl = new Map(result.klByTau.map((row) => [row.tau, row.kl]));
     expect(kl.get(8)!).toBeLessThan(kl.get(0.25)!);
-    expect(klDivergence(result.target, result.frames.at(-1)!)).toBeLessThan(klDivergence(result.target, result.frames[0]!));
+    expect(klDivergence(result.target, result.frames.at(-1)!)).toBeLessThan(
+      klDivergence(result.target, result.frames[0]!),
+    );
   });
 });

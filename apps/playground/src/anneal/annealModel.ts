@@ -1,4 +1,9 @@
-import { annealDistribution, calibrationGains, compileSchedule, fidelity } from '@boltzmann/dqa-sim';
+import {
+  annealDistribution,
+  calibrationGains,
+  compileSchedule,
+  fidelity,
+} from '@boltzmann/dqa-sim';
 import type { CompiledSchedule } from '@boltzmann/dqa-sim';
 import { boltzmannDistribution, createRng, energies } from '@boltzmann/ising-core';
 
@@ -46,7 +51,8 @@ export function randomProblem(spins: number, seed: number): AnnealProblem {
   const rng = createRng(seed);
   const fields = Float64Array.from({ length: spins }, () => rng.normal());
   const couplings = new Float64Array(spins * spins);
-  for (let j = 0; j < spins; j++) for (let k = j + 1; k < spins; k++) couplings[j * spins + k] = 0.5 * rng.normal();
+  for (let j = 0; j < spins; j++)
+    for (let k = j + 1; k < spins; k++) couplings[j * spins + k] = 0.5 * rng.normal();
   return { fields, couplings };
 }
 
@@ -63,10 +69,18 @@ export function klDivergence(p: ArrayLike<number>, q: ArrayLike<number>): number
 /** The field and coupling divisors of a calibrated anneal, taken from the whole anneal (as dqa-sim does). */
 function gainsOf(settings: AnnealSettings): { field: number; coupling: number } {
   if (settings.calibrate === 'none') return { field: 1, coupling: 1 };
-  const g = calibrationGains({ tau: settings.tau, steps: settings.steps, order: 2, schedule: settings.schedule });
-  const gains = settings.calibrate === 'linear-response' ? g.linearResponse : g.effectiveTemperature;
+  const g = calibrationGains({
+    tau: settings.tau,
+    steps: settings.steps,
+    order: 2,
+    schedule: settings.schedule,
+  });
+  const gains =
+    settings.calibrate === 'linear-response' ? g.linearResponse : g.effectiveTemperature;
   if (!(gains.field > 0 && gains.coupling > 0)) {
-    throw new Error(`the ${settings.calibrate} calibration is undefined at τ = ${settings.tau} (a first-order gain is ≤ 0): choose a shorter anneal`);
+    throw new Error(
+      `the ${settings.calibrate} calibration is undefined at τ = ${settings.tau} (a first-order gain is ≤ 0): choose a shorter anneal`,
+    );
   }
   return gains;
 }
@@ -78,7 +92,11 @@ function gainsOf(settings: AnnealSettings): { field: number; coupling: number } 
  * that leaves |ψ|² unchanged.)
  */
 function truncatedSchedule(schedule: CompiledSchedule, fraction: number): CompiledSchedule {
-  return { label: `${schedule.label} (first ${fraction})`, A: (u) => schedule.A(u * fraction), B: (u) => schedule.B(u * fraction) };
+  return {
+    label: `${schedule.label} (first ${fraction})`,
+    A: (u) => schedule.A(u * fraction),
+    B: (u) => schedule.B(u * fraction),
+  };
 }
 
 /**
@@ -92,7 +110,9 @@ export function computeAnneal(settings: AnnealSettings): AnnealResult {
   const problem = randomProblem(n, settings.seed);
   const target = boltzmannDistribution(problem.fields, problem.couplings, { beta: settings.beta });
   const energy = energies(problem.fields, problem.couplings, n);
-  const order = Int32Array.from({ length: 1 << n }, (_, i) => i).sort((a, b) => energy[a]! - energy[b]!);
+  const order = Int32Array.from({ length: 1 << n }, (_, i) => i).sort(
+    (a, b) => energy[a]! - energy[b]!,
+  );
   const gains = gainsOf(settings);
   const fields = problem.fields.map((h) => (settings.beta * h) / gains.field);
   const couplings = problem.couplings.map((J) => (settings.beta * J) / gains.coupling);
@@ -103,14 +123,28 @@ export function computeAnneal(settings: AnnealSettings): AnnealResult {
     frames.push(
       annealDistribution(
         { fields, couplings },
-        { tau: (settings.tau * k) / K, steps: k, order: 2, schedule: truncatedSchedule(schedule, k / K), calibrate: false, maxQubits: MAX_ANNEAL_SPINS },
+        {
+          tau: (settings.tau * k) / K,
+          steps: k,
+          order: 2,
+          schedule: truncatedSchedule(schedule, k / K),
+          calibrate: false,
+          maxQubits: MAX_ANNEAL_SPINS,
+        },
       ),
     );
   }
   const calibrate = settings.calibrate === 'none' ? false : settings.calibrate;
   const klByTau = KL_TAUS.map((tau) => {
     try {
-      const report = fidelity(problem, { tau, steps: K, order: 2, schedule: settings.schedule, beta: settings.beta, calibrate });
+      const report = fidelity(problem, {
+        tau,
+        steps: K,
+        order: 2,
+        schedule: settings.schedule,
+        beta: settings.beta,
+        calibrate,
+      });
       return { tau, kl: report.klTargetDqa };
     } catch {
       return { tau, kl: Number.NaN }; // calibration undefined at this τ (non-positive first-order gain)

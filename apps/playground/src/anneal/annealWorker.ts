@@ -15,7 +15,12 @@ scope.addEventListener('message', (event: MessageEvent<AnnealRequest>) => {
     if (request.id !== latest) return;
     let reply: AnnealEvent;
     try {
-      reply = { type: 'result', id: request.id, settings: request.settings, result: computeAnneal(request.settings) };
+      reply = {
+        type: 'result',
+        id: request.id,
+        settings: request.settings,
+        result: computeAnneal(request.settings),
+      };
     } catch (error) {
       reply = { type: 'error', id: request.id, message: errorMessage(error) };
     }

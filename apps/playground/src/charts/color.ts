@@ -22,7 +22,15 @@ function ramp(stops: readonly string[]): (t: number) => Rgb {
 }
 
 /** ColorBrewer RdBu reversed: negative blue, zero near-white, positive red. `t ∈ [0, 1]`, 0.5 = zero. */
-export const diverging = ramp(['#2166ac', '#67a9cf', '#d1e5f0', '#f7f7f7', '#fddbc7', '#ef8a62', '#b2182b']);
+export const diverging = ramp([
+  '#2166ac',
+  '#67a9cf',
+  '#d1e5f0',
+  '#f7f7f7',
+  '#fddbc7',
+  '#ef8a62',
+  '#b2182b',
+]);
 
 /** ColorBrewer Purples-like sequential ramp for weights in [0, 1]. */
 export const sequential = ramp(['#fcfbfd', '#dadaeb', '#9e9ac8', '#6a51a3', '#3f007d']);

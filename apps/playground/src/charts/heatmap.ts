@@ -83,10 +83,13 @@ export function createHeatmap(parent: HTMLElement, options: HeatmapOptions): Hea
     const cell = cellSpace / Math.max(rows, cols);
     let max = data.domain ?? 0;
     if (data.domain === undefined) {
-      for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) if (defined(r, c)) max = Math.max(max, Math.abs(values[r * cols + c]!));
+      for (let r = 0; r < rows; r++)
+        for (let c = 0; c < cols; c++)
+          if (defined(r, c)) max = Math.max(max, Math.abs(values[r * cols + c]!));
     }
     if (!(max > 0)) max = 1;
-    const color = (v: number): string => css(options.scale === 'diverging' ? diverging(0.5 + v / (2 * max)) : sequential(v / max));
+    const color = (v: number): string =>
+      css(options.scale === 'diverging' ? diverging(0.5 + v / (2 * max)) : sequential(v / max));
     for (let r = 0; r < rows; r++) {
       for (let c = 0; c < cols; c++) {
         const x = LEFT + c * cell;
@@ -106,17 +109,22 @@ export function createHeatmap(parent: HTMLElement, options: HeatmapOptions): Hea
     if (data.outlined) {
       ctx.strokeStyle = '#16a34a';
       ctx.lineWidth = 2;
-      for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) if (data.outlined(r, c)) ctx.strokeRect(LEFT + c * cell + 1.5, TOP + r * cell + 1.5, cell - 3, cell - 3);
+      for (let r = 0; r < rows; r++)
+        for (let c = 0; c < cols; c++)
+          if (data.outlined(r, c))
+            ctx.strokeRect(LEFT + c * cell + 1.5, TOP + r * cell + 1.5, cell - 3, cell - 3);
     }
     // Ticks: every label when they fit, else every k-th.
     ctx.fillStyle = '#334155';
     const every = Math.max(1, Math.ceil(12 / cell));
     ctx.textAlign = 'center';
     ctx.textBaseline = 'bottom';
-    for (let c = 0; c < cols; c += every) ctx.fillText(data.colTicks?.[c] ?? String(c), LEFT + (c + 0.5) * cell, TOP - 3);
+    for (let c = 0; c < cols; c += every)
+      ctx.fillText(data.colTicks?.[c] ?? String(c), LEFT + (c + 0.5) * cell, TOP - 3);
     ctx.textAlign = 'right';
     ctx.textBaseline = 'middle';
-    for (let r = 0; r < rows; r += every) ctx.fillText(data.rowTicks?.[r] ?? String(r), LEFT - 4, TOP + (r + 0.5) * cell);
+    for (let r = 0; r < rows; r += every)
+      ctx.fillText(data.rowTicks?.[r] ?? String(r), LEFT - 4, TOP + (r + 0.5) * cell);
     ctx.textBaseline = 'alphabetic';
     ctx.textAlign = 'left';
     ctx.fillStyle = '#64748b';
@@ -141,9 +149,13 @@ export function createHeatmap(parent: HTMLElement, options: HeatmapOptions): Hea
     ctx.textAlign = 'right';
     ctx.fillText(formatNumber(max), LEFT + barW, barY + 13);
     ctx.textAlign = 'center';
-    ctx.fillText(options.scale === 'diverging' ? `${options.valueLabel} = 0` : options.valueLabel, LEFT + barW / 2, barY + 13);
+    ctx.fillText(
+      options.scale === 'diverging' ? `${options.valueLabel} = 0` : options.valueLabel,
+      LEFT + barW / 2,
+      barY + 13,
+    );
     canvas.setAttribute('aria-label', `${options.title}. ${data.summary}`);
-    canvas.dataset['cells'] = [LEFT, TOP, cols * cell, rows * cell].map((v) => v.toFixed(1)).join(',');
+    canvas.dataset.cells = [LEFT, TOP, cols * cell, rows * cell].map((v) => v.toFixed(1)).join(',');
   };
 
   onWidthChange(body, (w) => {

@@ -39,7 +39,11 @@ export interface LineChart {
 
 const MARGIN = { top: 10, right: 14, bottom: 42, left: 56 };
 
-function extent(values: number[], log: boolean, fixed: readonly [number | undefined, number | undefined] | undefined): [number, number] {
+function extent(
+  values: number[],
+  log: boolean,
+  fixed: readonly [number | undefined, number | undefined] | undefined,
+): [number, number] {
   const usable = log ? values.filter((v) => v > 0) : values.filter(Number.isFinite);
   let lo = fixed?.[0] ?? (usable.length ? Math.min(...usable) : log ? 1 : 0);
   let hi = fixed?.[1] ?? (usable.length ? Math.max(...usable) : log ? 10 : 1);
@@ -70,55 +74,144 @@ export function createLineChart(parent: HTMLElement, options: LineChartOptions):
     if (marker) xs.push(marker.x);
     const [x0, x1] = extent(xs, options.xLog === true, options.xDomain);
     const [y0, y1] = extent(ys, options.yLog === true, options.yDomain);
-    const x: Scale = options.xLog ? logScale(x0, x1, MARGIN.left, MARGIN.left + plotW) : linearScale(x0, x1, MARGIN.left, MARGIN.left + plotW, Math.max(2, Math.floor(plotW / 70)));
-    const y: Scale = options.yLog ? logScale(y0, y1, MARGIN.top + plotH, MARGIN.top) : linearScale(y0, y1, MARGIN.top + plotH, MARGIN.top, 5);
+    const x: Scale = options.xLog
+      ? logScale(x0, x1, MARGIN.left, MARGIN.left + plotW)
+      : linearScale(x0, x1, MARGIN.left, MARGIN.left + plotW, Math.max(2, Math.floor(plotW / 70)));
+    const y: Scale = options.yLog
+      ? logScale(y0, y1, MARGIN.top + plotH, MARGIN.top)
+      : linearScale(y0, y1, MARGIN.top + plotH, MARGIN.top, 5);
     const grid = svgEl('g', { class: 'grid' });
     for (const t of y.ticks) {
       grid.append(svgEl('line', { x1: MARGIN.left, x2: MARGIN.left + plotW, y1: y(t), y2: y(t) }));
-      grid.append(svgEl('text', { x: MARGIN.left - 6, y: y(t) + 4, 'text-anchor': 'end', class: 'tick' }, y.format(t)));
+      grid.append(
+        svgEl(
+          'text',
+          { x: MARGIN.left - 6, y: y(t) + 4, 'text-anchor': 'end', class: 'tick' },
+          y.format(t),
+        ),
+      );
     }
-    const xTicks = options.xTicks?.filter((t) => t >= Math.min(x0, x1) && t <= Math.max(x0, x1)) ?? x.ticks;
+    const xTicks =
+      options.xTicks?.filter((t) => t >= Math.min(x0, x1) && t <= Math.max(x0, x1)) ?? x.ticks;
     for (const t of xTicks) {
-      grid.append(svgEl('line', { x1: x(t), x2: x(t), y1: MARGIN.top + plotH, y2: MARGIN.top + plotH + 4 }));
-      grid.append(svgEl('text', { x: x(t), y: MARGIN.top + plotH + 16, 'text-anchor': 'middle', class: 'tick' }, x.format(t)));
+      grid.append(
+        svgEl('line', { x1: x(t), x2: x(t), y1: MARGIN.top + plotH, y2: MARGIN.top + plotH + 4 }),
+      );
+      grid.append(
+        svgEl(
+          'text',
+          { x: x(t), y: MARGIN.top + plotH + 16, 'text-anchor': 'middle', class: 'tick' },
+          x.format(t),
+        ),
+      );
     }
-    grid.append(svgEl('rect', { x: MARGIN.left, y: MARGIN.top, width: plotW, height: plotH, class: 'frame' }));
+    grid.append(
+      svgEl('rect', { x: MARGIN.left, y: MARGIN.top, width: plotW, height: plotH, class: 'frame' }),
+    );
     svg.append(grid);
-    svg.append(svgEl('text', { x: MARGIN.left + plotW / 2, y: height - 6, 'text-anchor': 'middle', class: 'axis-title' }, options.xLabel));
     svg.append(
-      svgEl('text', { x: 14, y: MARGIN.top + plotH / 2, 'text-anchor': 'middle', class: 'axis-title', transform: `rotate(-90 14 ${MARGIN.top + plotH / 2})` }, options.yLabel),
+      svgEl(
+        'text',
+        { x: MARGIN.left + plotW / 2, y: height - 6, 'text-anchor': 'middle', class: 'axis-title' },
+        options.xLabel,
+      ),
+    );
+    svg.append(
+      svgEl(
+        'text',
+        {
+          x: 14,
+          y: MARGIN.top + plotH / 2,
+          'text-anchor': 'middle',
+          class: 'axis-title',
+          transform: `rotate(-90 14 ${MARGIN.top + plotH / 2})`,
+        },
+        options.yLabel,
+      ),
     );
     const clipId = `clip-${Math.random().toString(36).slice(2)}`;
     const clip = svgEl('clipPath', { id: clipId });
-    clip.append(svgEl('rect', { x: MARGIN.left, y: MARGIN.top - 2, width: plotW, height: plotH + 4 }));
+    clip.append(
+      svgEl('rect', { x: MARGIN.left, y: MARGIN.top - 2, width: plotW, height: plotH + 4 }),
+    );
     svg.append(clip);
     const plot = svgEl('g', { 'clip-path': `url(#${clipId})` });
     for (const s of current) {
       const mode = s.mode ?? 'line';
-      const pts = s.points.filter((p) => Number.isFinite(p[1]) && (!options.yLog || p[1] > 0) && (!options.xLog || p[0] > 0));
+      const pts = s.points.filter(
+        (p) => Number.isFinite(p[1]) && (!options.yLog || p[1] > 0) && (!options.xLog || p[0] > 0),
+      );
       if (mode !== 'points' && pts.length > 1) {
-        const d = pts.map((p, i) => `${i ? 'L' : 'M'}${x(p[0]).toFixed(1)},${y(p[1]).toFixed(1)}`).join('');
+        const d = pts
+          .map((p, i) => `${i ? 'L' : 'M'}${x(p[0]).toFixed(1)},${y(p[1]).toFixed(1)}`)
+          .join('');
         plot.append(
-          svgEl('path', { d, fill: 'none', stroke: s.color, 'stroke-width': s.width ?? 2, 'stroke-opacity': s.opacity ?? 1, ...(s.dashed ? { 'stroke-dasharray': '5 4' } : {}) }),
+          svgEl('path', {
+            d,
+            fill: 'none',
+            stroke: s.color,
+            'stroke-width': s.width ?? 2,
+            'stroke-opacity': s.opacity ?? 1,
+            ...(s.dashed ? { 'stroke-dasharray': '5 4' } : {}),
+          }),
         );
       }
       if (mode !== 'line') {
-        for (const p of pts) plot.append(svgEl('circle', { cx: x(p[0]), cy: y(p[1]), r: 3, fill: s.color, 'fill-opacity': s.opacity ?? 1 }));
+        for (const p of pts)
+          plot.append(
+            svgEl('circle', {
+              cx: x(p[0]),
+              cy: y(p[1]),
+              r: 3,
+              fill: s.color,
+              'fill-opacity': s.opacity ?? 1,
+            }),
+          );
       }
     }
     if (marker) {
       const mx = x(marker.x);
-      plot.append(svgEl('line', { x1: mx, x2: mx, y1: MARGIN.top, y2: MARGIN.top + plotH, class: 'marker' }));
-      svg.append(svgEl('text', { x: Math.min(mx + 4, MARGIN.left + plotW - 4), y: MARGIN.top + 12, 'text-anchor': mx + 80 > MARGIN.left + plotW ? 'end' : 'start', class: 'marker-label' }, marker.label));
+      plot.append(
+        svgEl('line', { x1: mx, x2: mx, y1: MARGIN.top, y2: MARGIN.top + plotH, class: 'marker' }),
+      );
+      svg.append(
+        svgEl(
+          'text',
+          {
+            x: Math.min(mx + 4, MARGIN.left + plotW - 4),
+            y: MARGIN.top + 12,
+            'text-anchor': mx + 80 > MARGIN.left + plotW ? 'end' : 'start',
+            class: 'marker-label',
+          },
+          marker.label,
+        ),
+      );
     }
     svg.append(plot);
     if (current.every((s) => s.points.length === 0) && options.emptyText) {
-      svg.append(svgEl('text', { x: MARGIN.left + plotW / 2, y: MARGIN.top + plotH / 2, 'text-anchor': 'middle', class: 'empty' }, options.emptyText));
+      svg.append(
+        svgEl(
+          'text',
+          {
+            x: MARGIN.left + plotW / 2,
+            y: MARGIN.top + plotH / 2,
+            'text-anchor': 'middle',
+            class: 'empty',
+          },
+          options.emptyText,
+        ),
+      );
     }
     const summary = current
       .filter((s) => !s.hideInLegend && s.points.length > 0)
-      .map((s) => `${s.label}: last ${options.yLabel} ${y.format(s.points[s.points.length - 1]![1])} at ${options.xLabel} ${x.format(s.points[s.points.length - 1]![0])}`);
-    svg.setAttribute('aria-label', `${options.title}. ${summary.join('; ') || options.emptyText || 'no data'}`);
+      .map(
+        (s) =>
+          `${s.label}: last ${options.yLabel} ${y.format(s.points[s.points.length - 1]![1])} at ${options.xLabel} ${x.format(s.points[s.points.length - 1]![0])}`,
+      );
+    svg.setAttribute(
+      'aria-label',
+      `${options.title}. ${summary.join('; ') || options.emptyText || 'no data'}`,
+    );
     body.replaceChildren(svg);
   };
 
@@ -132,7 +225,16 @@ export function createLineChart(parent: HTMLElement, options: LineChartOptions):
     update(series, newMarker) {
       current = series;
       marker = newMarker;
-      setLegend(series.filter((s) => !s.hideInLegend).map((s) => ({ label: s.label, color: s.color, dashed: s.dashed === true, dot: s.mode === 'points' })));
+      setLegend(
+        series
+          .filter((s) => !s.hideInLegend)
+          .map((s) => ({
+            label: s.label,
+            color: s.color,
+            dashed: s.dashed === true,
+            dot: s.mode === 'points',
+          })),
+      );
       if (width > 0) render(width);
     },
   };

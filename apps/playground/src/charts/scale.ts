@@ -28,7 +28,8 @@ export function linearScale(d0: number, d1: number, r0: number, r1: number, coun
   if (d0 === d1) [d0, d1] = d0 === 0 ? [-1, 1] : [d0 - Math.abs(d0) / 2, d1 + Math.abs(d1) / 2];
   const step = niceStep(d1 - d0, count);
   const ticks: number[] = [];
-  for (let t = Math.ceil(d0 / step) * step; t <= d1 + step * 1e-9; t += step) ticks.push(Math.abs(t) < step * 1e-9 ? 0 : t);
+  for (let t = Math.ceil(d0 / step) * step; t <= d1 + step * 1e-9; t += step)
+    ticks.push(Math.abs(t) < step * 1e-9 ? 0 : t);
   const scale = ((v: number) => r0 + ((v - d0) / (d1 - d0)) * (r1 - r0)) as Scale;
   return Object.assign(scale, { ticks, format: formatNumber });
 }
@@ -47,6 +48,7 @@ export function logScale(d0: number, d1: number, r0: number, r1: number): Scale 
       if (lt >= lo - 1e-9 && lt <= hi + 1e-9) ticks.push(t);
     }
   }
-  const scale = ((v: number) => r0 + ((Math.log10(Math.max(v, 1e-300)) - lo) / (hi - lo)) * (r1 - r0)) as Scale;
+  const scale = ((v: number) =>
+    r0 + ((Math.log10(Math.max(v, 1e-300)) - lo) / (hi - lo)) * (r1 - r0)) as Scale;
   return Object.assign(scale, { ticks, format: formatNumber });
 }

@@ -36,7 +36,11 @@ export interface LegendItem {
 }
 
 /** A figure with a caption and an HTML legend, the chart itself appended by the caller. */
-export function createFigure(parent: HTMLElement, title: string, legend: ReadonlyArray<LegendItem>): {
+export function createFigure(
+  parent: HTMLElement,
+  title: string,
+  legend: ReadonlyArray<LegendItem>,
+): {
   figure: HTMLElement;
   body: HTMLElement;
   setLegend(items: ReadonlyArray<LegendItem>): void;
@@ -56,7 +60,11 @@ export function createFigure(parent: HTMLElement, title: string, legend: Readonl
       ...items.map((item) => {
         const li = document.createElement('li');
         const swatch = document.createElement('span');
-        swatch.className = item.dot ? 'swatch dot-swatch' : item.dashed ? 'swatch dashed' : 'swatch';
+        swatch.className = item.dot
+          ? 'swatch dot-swatch'
+          : item.dashed
+            ? 'swatch dashed'
+            : 'swatch';
         swatch.style.setProperty('--swatch', item.color);
         li.append(swatch, document.createTextNode(item.label));
         return li;

@@ -1,5 +1,11 @@
 import { dqaSampler } from '@boltzmann/dqa-sim';
-import { createSamplerRegistry, exactSampler, gibbsSampler, tapSampler, transferMatrixSampler } from '@boltzmann/ising-core';
+import {
+  createSamplerRegistry,
+  exactSampler,
+  gibbsSampler,
+  tapSampler,
+  transferMatrixSampler,
+} from '@boltzmann/ising-core';
 import type { Sampler } from '@boltzmann/ising-core';
 import type { CouplingForm } from '@boltzmann/attention';
 import { PLAYGROUND_BANDWIDTH } from './trainConfig.js';
@@ -13,7 +19,6 @@ const registry = createSamplerRegistry()
   .register(gibbsSampler)
   .register(dqaSampler)
   .freeze();
-
 
 /** A sampler instance for the boltzmann model, and the J parameterization it needs. */
 export interface SamplerChoice {
@@ -34,7 +39,12 @@ export function createPlaygroundSampler(name: SamplerName, seed: number): Sample
   switch (name) {
     case 'exact': {
       const options = { threads: 1 };
-      return { sampler: registry.require('exact').create(options), options, couplingForm: 'full', description: 'exact enumeration of all 2^n spin states' };
+      return {
+        sampler: registry.require('exact').create(options),
+        options,
+        couplingForm: 'full',
+        description: 'exact enumeration of all 2^n spin states',
+      };
     }
     case 'transfer-matrix': {
       const options = { threads: 1, bandwidth: PLAYGROUND_BANDWIDTH };
@@ -47,15 +57,30 @@ export function createPlaygroundSampler(name: SamplerName, seed: number): Sample
     }
     case 'tap': {
       const options = { threads: 1 };
-      return { sampler: registry.require('tap').create(options), options, couplingForm: 'full', description: 'TAP mean field with the Onsager term (approximate)' };
+      return {
+        sampler: registry.require('tap').create(options),
+        options,
+        couplingForm: 'full',
+        description: 'TAP mean field with the Onsager term (approximate)',
+      };
     }
     case 'gibbs': {
       const options = { seed, chains: 4, burnIn: 20, samples: 100, thin: 1 };
-      return { sampler: registry.require('gibbs').create(options), options, couplingForm: 'full', description: 'Gibbs MCMC, 4 chains × 100 samples (noisy)' };
+      return {
+        sampler: registry.require('gibbs').create(options),
+        options,
+        couplingForm: 'full',
+        description: 'Gibbs MCMC, 4 chains × 100 samples (noisy)',
+      };
     }
     case 'dqa': {
       const options = { tau: 8, steps: 16, shots: 0 };
-      return { sampler: registry.require('dqa').create(options), options, couplingForm: 'full', description: 'simulated diabatic quantum anneal, τ = 8, 16 Trotter steps, exact |ψ|²' };
+      return {
+        sampler: registry.require('dqa').create(options),
+        options,
+        couplingForm: 'full',
+        description: 'simulated diabatic quantum anneal, τ = 8, 16 Trotter steps, exact |ψ|²',
+      };
     }
   }
 }

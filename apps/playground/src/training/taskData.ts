@@ -11,7 +11,9 @@ export interface PlaygroundBatch {
 }
 
 /** A typed string turned into token ids, or the reason it cannot be. */
-export type Encoded = { readonly ok: true; readonly tokens: Int32Array; readonly chars: string[] } | { readonly ok: false; readonly reason: string };
+export type Encoded =
+  | { readonly ok: true; readonly tokens: Int32Array; readonly chars: string[] }
+  | { readonly ok: false; readonly reason: string };
 
 /** A task's data: a seeded training stream, a fixed held-out set, and an encoder for typed text. */
 export interface PlaygroundTask {
@@ -37,14 +39,24 @@ const BRACKET_TYPES = 2;
 const SHAKESPEARE_EVAL_WINDOWS = 256;
 const VALIDATION_SEED = 1234;
 
-function encodeWith(text: string, length: number, idOf: (c: string) => number | undefined, what: string): Encoded {
+function encodeWith(
+  text: string,
+  length: number,
+  idOf: (c: string) => number | undefined,
+  what: string,
+): Encoded {
   const chars = Array.from(text);
   if (chars.length === 0) return { ok: false, reason: 'type at least one character' };
-  if (chars.length > length) return { ok: false, reason: `at most T = ${length} characters (got ${chars.length})` };
+  if (chars.length > length)
+    return { ok: false, reason: `at most T = ${length} characters (got ${chars.length})` };
   const tokens = new Int32Array(chars.length);
   for (let p = 0; p < chars.length; p++) {
     const id = idOf(chars[p]!);
-    if (id === undefined) return { ok: false, reason: `${JSON.stringify(chars[p])} at position ${p + 1} is not ${what}` };
+    if (id === undefined)
+      return {
+        ok: false,
+        reason: `${JSON.stringify(chars[p])} at position ${p + 1} is not ${what}`,
+      };
     tokens[p] = id;
   }
   return { ok: true, tokens, chars };
@@ -52,7 +64,12 @@ function encodeWith(text: string, length: number, idOf: (c: string) => number | 
 
 /** Bracket matching: predict, at every closing bracket, the position of its opener. */
 export function createBracketTask(length: number, seed: number): PlaygroundTask {
-  const task = bracketTask({ T: length, mode: 'prefix', types: BRACKET_TYPES, seed: seed + 0x5eed });
+  const task = bracketTask({
+    T: length,
+    mode: 'prefix',
+    types: BRACKET_TYPES,
+    seed: seed + 0x5eed,
+  });
   const ids = new Map(task.vocab.map((c, i) => [c, i]));
   const test = task.test;
   const example = '([()])[]([])'.slice(0, length);
@@ -65,7 +82,12 @@ export function createBracketTask(length: number, seed: number): PlaygroundTask 
       const b = task.nextBatch(batchSize);
       return { inputs: b.tokens, targets: b.targets, mask: b.mask, batchSize };
     },
-    evalBatch: { inputs: test.tokens, targets: test.targets, mask: test.mask, batchSize: test.batchSize },
+    evalBatch: {
+      inputs: test.tokens,
+      targets: test.targets,
+      mask: test.mask,
+      batchSize: test.batchSize,
+    },
     accuracyLabel: 'closing brackets matched (held-out strings)',
     exampleText: example,
     alphabet: task.vocab.join(''),
@@ -92,9 +114,15 @@ export function createShakespeareTask(text: string, length: number, seed: number
     accuracyLabel: 'next character predicted (held-out text)',
     exampleText: example,
     alphabet: corpus.vocab.chars.join(''),
-    encode: (typed) => encodeWith(typed, length, (c) => {
-      const id = corpus.vocab.idOf(c);
-      return id >= 0 ? id : undefined;
-    }, 'a character of the excerpt'),
+    encode: (typed) =>
+      encodeWith(
+        typed,
+        length,
+        (c) => {
+          const id = corpus.vocab.idOf(c);
+          return id >= 0 ? id : undefined;
+        },
+        'a character of the excerpt',
+      ),
   };
 }

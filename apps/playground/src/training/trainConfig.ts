@@ -11,7 +11,13 @@ export type Variant = 'softmax' | 'boltzmann';
 
 export const VARIANTS: readonly Variant[] = ['softmax', 'boltzmann'];
 
-export const SAMPLER_NAMES: readonly SamplerName[] = ['exact', 'transfer-matrix', 'tap', 'gibbs', 'dqa'];
+export const SAMPLER_NAMES: readonly SamplerName[] = [
+  'exact',
+  'transfer-matrix',
+  'tap',
+  'gibbs',
+  'dqa',
+];
 
 /** Transfer-matrix bandwidth: J is banded with this width, so the sampler is exact at any T. */
 export const PLAYGROUND_BANDWIDTH = 4;
@@ -66,15 +72,22 @@ export const DEFAULT_CONFIG: TrainConfig = {
 export function configProblems(config: TrainConfig): string[] {
   const problems: string[] = [];
   if (!LENGTHS.includes(config.length)) problems.push(`T must be one of ${LENGTHS.join(', ')}`);
-  if (!D_MODELS.includes(config.dModel)) problems.push(`d_model must be one of ${D_MODELS.join(', ')}`);
-  if (!SAMPLER_NAMES.includes(config.sampler)) problems.push(`unknown sampler ${JSON.stringify(config.sampler)}`);
+  if (!D_MODELS.includes(config.dModel))
+    problems.push(`d_model must be one of ${D_MODELS.join(', ')}`);
+  if (!SAMPLER_NAMES.includes(config.sampler))
+    problems.push(`unknown sampler ${JSON.stringify(config.sampler)}`);
   else if (config.length > SAMPLER_MAX_LENGTH[config.sampler]) {
-    problems.push(`the ${config.sampler} sampler is limited to T ≤ ${SAMPLER_MAX_LENGTH[config.sampler]} here (its cost grows quickly with T)`);
+    problems.push(
+      `the ${config.sampler} sampler is limited to T ≤ ${SAMPLER_MAX_LENGTH[config.sampler]} here (its cost grows quickly with T)`,
+    );
   }
   if (!(config.beta >= 0.1 && config.beta <= 4)) problems.push('β must be between 0.1 and 4');
-  if (!(Number.isInteger(config.steps) && config.steps >= 1 && config.steps <= 20_000)) problems.push('steps must be an integer from 1 to 20000');
-  if (!(Number.isInteger(config.batchSize) && config.batchSize >= 1 && config.batchSize <= 256)) problems.push('batch must be an integer from 1 to 256');
+  if (!(Number.isInteger(config.steps) && config.steps >= 1 && config.steps <= 20_000))
+    problems.push('steps must be an integer from 1 to 20000');
+  if (!(Number.isInteger(config.batchSize) && config.batchSize >= 1 && config.batchSize <= 256))
+    problems.push('batch must be an integer from 1 to 256');
   if (!(config.lr > 0 && config.lr <= 0.1)) problems.push('learning rate must be in (0, 0.1]');
-  if (!(Number.isInteger(config.evalEvery) && config.evalEvery >= 1)) problems.push('evaluation interval must be a positive integer');
+  if (!(Number.isInteger(config.evalEvery) && config.evalEvery >= 1))
+    problems.push('evaluation interval must be a positive integer');
   return problems;
 }

@@ -37,7 +37,11 @@ export interface TrainingSession {
 }
 
 /** Mean of the upper-triangle entries at each distance. */
-export function meanByDistance(matrix: ArrayLike<number>, length: number, stride = length): Float64Array {
+export function meanByDistance(
+  matrix: ArrayLike<number>,
+  length: number,
+  stride = length,
+): Float64Array {
   const out = new Float64Array(Math.max(0, length - 1));
   for (let d = 1; d < length; d++) {
     let sum = 0;
@@ -65,7 +69,13 @@ export function createTrainingSession(config: TrainConfig, task: PlaygroundTask)
       variant,
       beta: config.beta,
       seed: config.seed,
-      ...(variant === 'boltzmann' ? { sampler: choice.sampler, samplerOptions: choice.options, couplingForm: choice.couplingForm } : {}),
+      ...(variant === 'boltzmann'
+        ? {
+            sampler: choice.sampler,
+            samplerOptions: choice.options,
+            couplingForm: choice.couplingForm,
+          }
+        : {}),
     });
     models[variant] = model;
     trainers[variant] = createTrainer(model, { totalSteps: config.steps, lr: config.lr });
@@ -99,7 +109,8 @@ export function createTrainingSession(config: TrainConfig, task: PlaygroundTask)
       const matrix = new Float64Array(T * T);
       if (full) {
         const stride = Math.round(Math.sqrt(full.length));
-        for (let j = 0; j < T; j++) for (let k = j + 1; k < T; k++) matrix[j * T + k] = full[j * stride + k]!;
+        for (let j = 0; j < T; j++)
+          for (let k = j + 1; k < T; k++) matrix[j * T + k] = full[j * stride + k]!;
       }
       return { length: T, matrix, meanByDistance: meanByDistance(matrix, T) };
     },

@@ -16,7 +16,11 @@ import threadedSimdUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-was
  */
 export async function initBrowserBackend(log: (message: string) => void): Promise<string> {
   // tfjs wants all three binaries in the map; the threaded one is not fetched while its threads are off.
-  setWasmPaths({ 'tfjs-backend-wasm.wasm': wasmUrl, 'tfjs-backend-wasm-simd.wasm': simdUrl, 'tfjs-backend-wasm-threaded-simd.wasm': threadedSimdUrl });
+  setWasmPaths({
+    'tfjs-backend-wasm.wasm': wasmUrl,
+    'tfjs-backend-wasm-simd.wasm': simdUrl,
+    'tfjs-backend-wasm-threaded-simd.wasm': threadedSimdUrl,
+  });
   tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
   return initBackend('wasm', { log });
 }

@@ -8,7 +8,12 @@ import type { Variant } from '../training/trainConfig.js';
 export interface AttentionView {
   /** A new run: its task's example string and alphabet. */
   reset(task: 'brackets' | 'shakespeare', exampleText: string, alphabet: string, T: number): void;
-  show(step: number, text: string, chars: readonly string[], maps: Record<Variant, Float32Array>): void;
+  show(
+    step: number,
+    text: string,
+    chars: readonly string[],
+    maps: Record<Variant, Float32Array>,
+  ): void;
   showProblem(text: string, reason: string): void;
 }
 
@@ -17,20 +22,54 @@ function visible(c: string): string {
 }
 
 /** The text box and one attention map per variant (rows: queries i, columns: keys j ≤ i). */
-export function createAttentionView(parent: HTMLElement, onText: (text: string) => void): AttentionView {
-  const input = h('input', { id: 'attention-text', type: 'text', autocomplete: 'off', spellcheck: 'false', 'aria-describedby': 'attention-hint' });
+export function createAttentionView(
+  parent: HTMLElement,
+  onText: (text: string) => void,
+): AttentionView {
+  const input = h('input', {
+    id: 'attention-text',
+    type: 'text',
+    autocomplete: 'off',
+    spellcheck: 'false',
+    'aria-describedby': 'attention-hint',
+  });
   const hint = h('span', { id: 'attention-hint', class: 'note' });
   const problem = h('p', { class: 'problem', role: 'status', id: 'attention-problem' });
   parent.append(
-    h('p', { class: 'help' }, 'Type a string and see how each model attends: row ', h('var', {}, 'i'), ' is query position ', h('var', {}, 'i'), ', its colours the weights on keys ', h('var', {}, 'j'), ' ≤ ', h('var', {}, 'i'), ' (each row sums to 1). For brackets, the true opener of every closing bracket is outlined.'),
-    h('div', { class: 'attention-input' }, h('label', { for: 'attention-text' }, 'String'), input, hint),
+    h(
+      'p',
+      { class: 'help' },
+      'Type a string and see how each model attends: row ',
+      h('var', {}, 'i'),
+      ' is query position ',
+      h('var', {}, 'i'),
+      ', its colours the weights on keys ',
+      h('var', {}, 'j'),
+      ' ≤ ',
+      h('var', {}, 'i'),
+      ' (each row sums to 1). For brackets, the true opener of every closing bracket is outlined.',
+    ),
+    h(
+      'div',
+      { class: 'attention-input' },
+      h('label', { for: 'attention-text' }, 'String'),
+      input,
+      hint,
+    ),
     problem,
   );
   const pair = h('div', { class: 'pair' });
   parent.append(pair);
   const maps = {} as Record<Variant, Heatmap>;
   for (const variant of VARIANTS) {
-    maps[variant] = createHeatmap(pair, { title: `${variant} attention`, rowTitle: 'query i', colTitle: 'key j', scale: 'sequential', valueLabel: 'weight', id: `attention-${variant}` });
+    maps[variant] = createHeatmap(pair, {
+      title: `${variant} attention`,
+      rowTitle: 'query i',
+      colTitle: 'key j',
+      scale: 'sequential',
+      valueLabel: 'weight',
+      id: `attention-${variant}`,
+    });
   }
   let task: 'brackets' | 'shakespeare' = 'brackets';
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -83,8 +122,8 @@ export function createAttentionView(parent: HTMLElement, onText: (text: string) 
           ...(openers ? { outlined: (i: number, j: number) => openers![i] === j } : {}),
           summary: `Step ${step}, string ${JSON.stringify(text)}: ${top.map((j, i) => `query ${i + 1} (${ticks[i]}) attends most to key ${j + 1} (${ticks[j]})`).join('; ')}.`,
         });
-        maps[variant].canvas.dataset['text'] = text;
-        maps[variant].canvas.dataset['step'] = String(step);
+        maps[variant].canvas.dataset.text = text;
+        maps[variant].canvas.dataset.step = String(step);
       }
     },
     showProblem(text, reason) {

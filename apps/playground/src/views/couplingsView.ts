@@ -10,12 +10,26 @@ export interface CouplingsView {
 
 /** The J heatmap (upper triangle j < k) and J against the distance k − j. */
 export function createCouplingsView(parent: HTMLElement): CouplingsView {
-  const heatmap = createHeatmap(parent, { title: 'Learned couplings J (boltzmann model)', rowTitle: 'key j', colTitle: 'key k', scale: 'diverging', valueLabel: 'J', id: 'j-heatmap' });
-  const chart = createLineChart(parent, { title: 'J against distance', xLabel: 'distance k − j', yLabel: 'J', xDomain: [0.5, undefined], emptyText: 'press Train' });
+  const heatmap = createHeatmap(parent, {
+    title: 'Learned couplings J (boltzmann model)',
+    rowTitle: 'key j',
+    colTitle: 'key k',
+    scale: 'diverging',
+    valueLabel: 'J',
+    id: 'j-heatmap',
+  });
+  const chart = createLineChart(parent, {
+    title: 'J against distance',
+    xLabel: 'distance k − j',
+    yLabel: 'J',
+    xDomain: [0.5, undefined],
+    emptyText: 'press Train',
+  });
   return {
     update(step, snapshot, bandwidth) {
       const T = snapshot.length;
-      const inBand = (j: number, k: number): boolean => k > j && (bandwidth === undefined || k - j <= bandwidth);
+      const inBand = (j: number, k: number): boolean =>
+        k > j && (bandwidth === undefined || k - j <= bandwidth);
       let maxAbs = 0;
       let at = [0, 1];
       const scatter: Array<[number, number]> = [];
@@ -30,7 +44,10 @@ export function createCouplingsView(parent: HTMLElement): CouplingsView {
           }
         }
       }
-      const mean = Array.from(snapshot.meanByDistance, (v, i) => [i + 1, v] as [number, number]).filter(([d]) => bandwidth === undefined || d <= bandwidth);
+      const mean = Array.from(
+        snapshot.meanByDistance,
+        (v, i) => [i + 1, v] as [number, number],
+      ).filter(([d]) => bandwidth === undefined || d <= bandwidth);
       heatmap.update({
         rows: T,
         cols: T,
@@ -38,10 +55,16 @@ export function createCouplingsView(parent: HTMLElement): CouplingsView {
         defined: inBand,
         summary: `Step ${step}, T = ${T}: the largest |J| is ${formatNumber(maxAbs)} at j = ${at[0]}, k = ${at[1]}.`,
       });
-      heatmap.canvas.dataset['step'] = String(step);
-      heatmap.canvas.dataset['maxAbs'] = String(maxAbs);
+      heatmap.canvas.dataset.step = String(step);
+      heatmap.canvas.dataset.maxAbs = String(maxAbs);
       chart.update([
-        { label: 'each pair j < k', color: VARIANT_COLORS.boltzmann, points: scatter, mode: 'points', opacity: 0.4 },
+        {
+          label: 'each pair j < k',
+          color: VARIANT_COLORS.boltzmann,
+          points: scatter,
+          mode: 'points',
+          opacity: 0.4,
+        },
         { label: 'mean at each distance', color: '#1e293b', points: mean, mode: 'line+points' },
       ]);
     },

@@ -1,5 +1,12 @@
 import { h, numberRow, rangeRow, selectRow } from '../dom.js';
-import { D_MODELS, DEFAULT_CONFIG, LENGTHS, SAMPLER_MAX_LENGTH, SAMPLER_NAMES, configProblems } from '../training/trainConfig.js';
+import {
+  D_MODELS,
+  DEFAULT_CONFIG,
+  LENGTHS,
+  SAMPLER_MAX_LENGTH,
+  SAMPLER_NAMES,
+  configProblems,
+} from '../training/trainConfig.js';
 import type { SamplerName, TaskName, TrainConfig } from '../training/trainConfig.js';
 import type { TrainState } from '../protocol.js';
 
@@ -21,30 +28,97 @@ const SAMPLER_LABELS: Record<SamplerName, string> = {
  * The Train panel's form: task, T, d_model, sampler, β and the optimizer settings, and the
  * Train / Pause buttons. `initial` may come from the URL (`?steps=100&T=8`).
  */
-export function createTrainControls(parent: HTMLElement, initial: TrainConfig, actions: { start(config: TrainConfig): void; pause(): void; resume(): void }): TrainControls {
-  const task = selectRow('task', 'Task', [
-    { value: 'brackets', label: 'Bracket matching' },
-    { value: 'shakespeare', label: 'Tiny Shakespeare' },
-  ], initial.task);
-  const length = selectRow('length', 'T (context)', LENGTHS.map((T) => ({ value: String(T), label: String(T) })), String(initial.length));
-  const dModel = selectRow('dmodel', 'd_model', D_MODELS.map((d) => ({ value: String(d), label: String(d) })), String(initial.dModel));
-  const sampler = selectRow('sampler', 'Sampler', SAMPLER_NAMES.map((s) => ({ value: s, label: SAMPLER_LABELS[s] })), initial.sampler);
-  const beta = rangeRow('beta', 'β', { min: 0.25, max: 3, step: 0.25, value: initial.beta }, (v) => v.toFixed(2));
+export function createTrainControls(
+  parent: HTMLElement,
+  initial: TrainConfig,
+  actions: { start(config: TrainConfig): void; pause(): void; resume(): void },
+): TrainControls {
+  const task = selectRow(
+    'task',
+    'Task',
+    [
+      { value: 'brackets', label: 'Bracket matching' },
+      { value: 'shakespeare', label: 'Tiny Shakespeare' },
+    ],
+    initial.task,
+  );
+  const length = selectRow(
+    'length',
+    'T (context)',
+    LENGTHS.map((T) => ({ value: String(T), label: String(T) })),
+    String(initial.length),
+  );
+  const dModel = selectRow(
+    'dmodel',
+    'd_model',
+    D_MODELS.map((d) => ({ value: String(d), label: String(d) })),
+    String(initial.dModel),
+  );
+  const sampler = selectRow(
+    'sampler',
+    'Sampler',
+    SAMPLER_NAMES.map((s) => ({ value: s, label: SAMPLER_LABELS[s] })),
+    initial.sampler,
+  );
+  const beta = rangeRow('beta', 'β', { min: 0.25, max: 3, step: 0.25, value: initial.beta }, (v) =>
+    v.toFixed(2),
+  );
   const steps = numberRow('steps', 'Steps', { min: 1, max: 20000, step: 1, value: initial.steps });
-  const batch = numberRow('batch', 'Batch', { min: 1, max: 256, step: 1, value: initial.batchSize });
-  const lr = numberRow('lr', 'Learning rate', { min: 0.0001, max: 0.1, step: 'any', value: initial.lr });
+  const batch = numberRow('batch', 'Batch', {
+    min: 1,
+    max: 256,
+    step: 1,
+    value: initial.batchSize,
+  });
+  const lr = numberRow('lr', 'Learning rate', {
+    min: 0.0001,
+    max: 0.1,
+    step: 'any',
+    value: initial.lr,
+  });
   const start = h('button', { type: 'button', id: 'train-start' }, 'Train');
-  const pause = h('button', { type: 'button', id: 'train-pause', class: 'secondary', disabled: true }, 'Pause');
+  const pause = h(
+    'button',
+    { type: 'button', id: 'train-pause', class: 'secondary', disabled: true },
+    'Pause',
+  );
   const problem = h('p', { class: 'problem', role: 'alert', id: 'train-problem' });
   const samplerNote = h('p', { class: 'note', id: 'sampler-note' });
-  const status = h('p', { class: 'status', id: 'train-status', 'aria-live': 'polite' }, 'Starting TensorFlow.js…');
+  const status = h(
+    'p',
+    { class: 'status', id: 'train-status', 'aria-live': 'polite' },
+    'Starting TensorFlow.js…',
+  );
   parent.append(
-    h('div', { class: 'controls' }, task.label, task.select, length.label, length.select, dModel.label, dModel.select, sampler.label, sampler.select, beta.label, beta.wrap, steps.label, steps.input, batch.label, batch.input, lr.label, lr.input),
+    h(
+      'div',
+      { class: 'controls' },
+      task.label,
+      task.select,
+      length.label,
+      length.select,
+      dModel.label,
+      dModel.select,
+      sampler.label,
+      sampler.select,
+      beta.label,
+      beta.wrap,
+      steps.label,
+      steps.input,
+      batch.label,
+      batch.input,
+      lr.label,
+      lr.input,
+    ),
     samplerNote,
     h('div', { class: 'buttons' }, start, pause),
     problem,
     status,
-    h('p', { class: 'note' }, 'Both models start from the same weights and see the same batches; only the attention differs. The sampler is used by the boltzmann model; softmax needs none.'),
+    h(
+      'p',
+      { class: 'note' },
+      'Both models start from the same weights and see the same batches; only the attention differs. The sampler is used by the boltzmann model; softmax needs none.',
+    ),
   );
 
   let state: TrainState = 'starting';
@@ -71,10 +145,21 @@ export function createTrainControls(parent: HTMLElement, initial: TrainConfig, a
     const T = Number(length.select.value);
     for (const option of Array.from(sampler.select.options)) {
       const name = option.value as SamplerName;
-      option.textContent = SAMPLER_LABELS[name] + (T > SAMPLER_MAX_LENGTH[name] ? ` — T ≤ ${SAMPLER_MAX_LENGTH[name]}` : '');
+      option.textContent =
+        SAMPLER_LABELS[name] +
+        (T > SAMPLER_MAX_LENGTH[name] ? ` — T ≤ ${SAMPLER_MAX_LENGTH[name]}` : '');
     }
   };
-  for (const input of [task.select, length.select, dModel.select, sampler.select, beta.input, steps.input, batch.input, lr.input]) {
+  for (const input of [
+    task.select,
+    length.select,
+    dModel.select,
+    sampler.select,
+    beta.input,
+    steps.input,
+    batch.input,
+    lr.input,
+  ]) {
     input.addEventListener('change', () => {
       markSamplers();
       validate();
@@ -86,7 +171,7 @@ export function createTrainControls(parent: HTMLElement, initial: TrainConfig, a
     pause.disabled = next !== 'training' && next !== 'paused';
     pause.textContent = next === 'paused' ? 'Resume' : 'Pause';
     start.textContent = next === 'training' || next === 'paused' ? 'Restart' : 'Train';
-    status.dataset['state'] = next;
+    status.dataset.state = next;
   };
   start.addEventListener('click', () => {
     if (validate().length > 0) return;

@@ -39,8 +39,21 @@ function thin(points: Array<[number, number]>): Array<[number, number]> {
 export function createTrainResults(parent: HTMLElement): TrainResults {
   const charts = h('div', { class: 'charts' });
   parent.append(charts);
-  const loss = createLineChart(charts, { title: 'Loss', xLabel: 'step', yLabel: 'cross-entropy (nats)', xDomain: [0, undefined], emptyText: 'press Train' });
-  const accuracy = createLineChart(charts, { title: 'Held-out accuracy', xLabel: 'step', yLabel: 'accuracy (%)', xDomain: [0, undefined], yDomain: [0, undefined], emptyText: 'press Train' });
+  const loss = createLineChart(charts, {
+    title: 'Loss',
+    xLabel: 'step',
+    yLabel: 'cross-entropy (nats)',
+    xDomain: [0, undefined],
+    emptyText: 'press Train',
+  });
+  const accuracy = createLineChart(charts, {
+    title: 'Held-out accuracy',
+    xLabel: 'step',
+    yLabel: 'accuracy (%)',
+    xDomain: [0, undefined],
+    yDomain: [0, undefined],
+    emptyText: 'press Train',
+  });
   const caption = h('caption', { class: 'note' });
   const body = h('tbody');
   const table = h(
@@ -63,12 +76,30 @@ export function createTrainResults(parent: HTMLElement): TrainResults {
     body,
   );
   parent.append(h('div', { class: 'table-wrap' }, table));
-  const cells = new Map<Variant, Record<'step' | 'train' | 'evalLoss' | 'accuracy', HTMLTableCellElement>>();
+  const cells = new Map<
+    Variant,
+    Record<'step' | 'train' | 'evalLoss' | 'accuracy', HTMLTableCellElement>
+  >();
   for (const variant of VARIANTS) {
     const dot = h('span', { class: 'dot', 'aria-hidden': 'true' });
     dot.style.background = VARIANT_COLORS[variant];
-    const row = { step: h('td', { class: 'col-step' }), train: h('td'), evalLoss: h('td'), accuracy: h('td') };
-    body.append(h('tr', { 'data-variant': variant }, h('th', { scope: 'row' }, dot, variant), row.step, row.train, row.evalLoss, row.accuracy));
+    const row = {
+      step: h('td', { class: 'col-step' }),
+      train: h('td'),
+      evalLoss: h('td'),
+      accuracy: h('td'),
+    };
+    body.append(
+      h(
+        'tr',
+        { 'data-variant': variant },
+        h('th', { scope: 'row' }, dot, variant),
+        row.step,
+        row.train,
+        row.evalLoss,
+        row.accuracy,
+      ),
+    );
     cells.set(variant, row);
   }
 
@@ -83,22 +114,47 @@ export function createTrainResults(parent: HTMLElement): TrainResults {
     for (const variant of VARIANTS) {
       const hv = history[variant];
       const color = VARIANT_COLORS[variant];
-      lossSeries.push({ label: `${variant} raw batch loss`, color, points: thin(hv.train), opacity: 0.18, hideInLegend: true });
+      lossSeries.push({
+        label: `${variant} raw batch loss`,
+        color,
+        points: thin(hv.train),
+        opacity: 0.18,
+        hideInLegend: true,
+      });
       // softmax is drawn first and wider, so it shows around boltzmann where the curves coincide.
       const width = variant === 'softmax' ? 4 : 2;
-      lossSeries.push({ label: `${variant} · train (smoothed)`, color, points: thin(hv.smooth), width });
-      lossSeries.push({ label: `${variant} · held-out`, color, points: hv.evalLoss, mode: 'line+points', dashed: true, width });
-      accuracySeries.push({ label: variant, color, points: hv.evalAccuracy, mode: 'line+points', width });
+      lossSeries.push({
+        label: `${variant} · train (smoothed)`,
+        color,
+        points: thin(hv.smooth),
+        width,
+      });
+      lossSeries.push({
+        label: `${variant} · held-out`,
+        color,
+        points: hv.evalLoss,
+        mode: 'line+points',
+        dashed: true,
+        width,
+      });
+      accuracySeries.push({
+        label: variant,
+        color,
+        points: hv.evalAccuracy,
+        mode: 'line+points',
+        width,
+      });
       const row = cells.get(variant)!;
       const last = hv.train.at(-1);
       row.step.textContent = last ? String(last[0]) : '0';
       row.train.textContent = hv.ema === undefined ? '—' : hv.ema.toFixed(3);
       const first = hv.evalLoss[0];
       const latest = hv.evalLoss.at(-1);
-      row.evalLoss.textContent = first && latest ? `${first[1].toFixed(3)} → ${latest[1].toFixed(3)}` : '—';
-      row.evalLoss.dataset['first'] = first ? String(first[1]) : '';
-      row.evalLoss.dataset['latest'] = latest ? String(latest[1]) : '';
-      row.evalLoss.dataset['latestStep'] = latest ? String(latest[0]) : '';
+      row.evalLoss.textContent =
+        first && latest ? `${first[1].toFixed(3)} → ${latest[1].toFixed(3)}` : '—';
+      row.evalLoss.dataset.first = first ? String(first[1]) : '';
+      row.evalLoss.dataset.latest = latest ? String(latest[1]) : '';
+      row.evalLoss.dataset.latestStep = latest ? String(latest[0]) : '';
       const acc = hv.evalAccuracy.at(-1);
       row.accuracy.textContent = acc ? `${acc[1].toFixed(1)} %` : '—';
     }
