@@ -15,7 +15,10 @@ export type BenchErrorCode =
   | 'BENCH_BAD_MODEL'
   | 'BENCH_MODEL_MISMATCH'
   | 'BENCH_BAD_PROMPT'
-  | 'BENCH_NO_RESULTS';
+  | 'BENCH_NO_RESULTS'
+  | 'BENCH_QUEUE_UNREACHABLE'
+  | 'BENCH_QUEUE_AUTH'
+  | 'BENCH_GRID_INCOMPLETE';
 
 /**
  * The error class of the bench CLI. `code` is stable; the message names the offending value.

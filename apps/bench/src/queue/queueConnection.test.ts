@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BenchError } from '../benchError.js';
+import { checkRedis, parseQueueUrl } from './queueConnection.js';
+import { freePort, startRedisServer } from './redisServer.js';
+import type { RedisServer } from './redisServer.js';
+
+const PASSWORD = 'pw-Zx81-never-print-me';
+
+async function codeAndTime(promise: Promise<unknown>): Promise<{ error: BenchError; ms: number }> {
+  const t0 = Date.now();
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(BenchError);
+  return { error: error as BenchError, ms: Date.now() - t0 };
+}
+
+describe('--queue URLs', () => {
+  it('parses host, port, database and TLS, and takes the password from the environment', () => {
+    const spec = parseQueueUrl('rediss://grid.example:6380/3', { BENCH_REDIS_PASSWORD: PASSWORD });
+    expect(spec).toMatchObject({ host: 'grid.example', port: 6380, db: 3, tls: true });
+    expect(spec.password).toBe(PASSWORD);
+    expect(spec.masked).toBe('rediss://grid.example:6380/3');
+    expect(parseQueueUrl('redis://127.0.0.1', {})).toMatchObject({ port: 6379, db: 0, tls: false });
+  });
+
+  it('masks a password written in the URL, also in errors', () => {
+    const spec = parseQueueUrl(`redis://bench:${PASSWORD}@10.0.0.5:6379/1`, {});
+    expect(spec.password).toBe(PASSWORD);
+    expect(spec.username).toBe('bench');
+    expect(spec.masked).toBe('redis://bench:***@10.0.0.5:6379/1');
+    for (const bad of [
+      `http://:${PASSWORD}@h:1/0`,
+      `redis://:${PASSWORD}@h:1/x`,
+      `redis://:${PASSWORD}@h:1/0?a=1`,
+      `redis//:${PASSWORD}@h`,
+    ]) {
+      let error: unknown;
+      try {
+        parseQueueUrl(bad, {});
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(BenchError);
+      expect((error as BenchError).code).toBe('BENCH_INVALID_OPTION');
+      expect((error as BenchError).message).not.toContain(PASSWORD);
+      expect((error as BenchError).message).toContain('***');
+    }
+  });
+});
+
+describe('connecting to Redis', () => {
+  let server: RedisServer;
+  beforeAll(async () => {
+    server = await startRedisServer({ password: PASSWORD });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('an unreachable port is BENCH_QUEUE_UNREACHABLE within seconds, the URL masked', async () => {
+    const port = await freePort();
+    const spec = parseQueueUrl(`redis://u:${PASSWORD}@127.0.0.1:${port}/0`, {});
+    const { error, ms } = await codeAndTime(checkRedis(spec));
+    expect(error.code).toBe('BENCH_QUEUE_UNREACHABLE');
+    expect(error.message).toContain(`redis://u:***@127.0.0.1:${port}`);
+    expect(error.message).not.toContain(PASSWORD);
+    expect(ms).toBeLessThan(6000);
+  });
+
+  it('a host that never answers is BENCH_QUEUE_UNREACHABLE after the bound, not a hang', async () => {
+    // A listening socket that accepts and never speaks: the Redis handshake cannot finish.
+    const { createServer } = await import('node:net');
+    const silent = createServer(() => undefined);
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const port = (silent.address() as { port: number }).port;
+    try {
+      const { error, ms } = await codeAndTime(
+        checkRedis(parseQueueUrl(`redis://127.0.0.1:${port}/0`, {}), 1500),
+      );
+      expect(error.code).toBe('BENCH_QUEUE_UNREACHABLE');
+      expect(ms).toBeGreaterThanOrEqual(1400);
+      expect(ms).toBeLessThan(4000);
+    } finally {
+      silent.close();
+    }
+  });
+
+  it('a wrong or missing password is BENCH_QUEUE_AUTH within seconds, the password never shown', async () => {
+    for (const env of [{ BENCH_REDIS_PASSWORD: `${PASSWORD}-wrong` }, {}]) {
+      const { error, ms } = await codeAndTime(checkRedis(parseQueueUrl(server.url, env)));
+      expect(error.code).toBe('BENCH_QUEUE_AUTH');
+      expect(error.message).toContain(`redis://127.0.0.1:${server.port}/0`);
+      expect(error.message).toContain('BENCH_REDIS_PASSWORD');
+      expect(error.message).not.toContain(PASSWORD);
+      expect(ms).toBeLessThan(6000);
+    }
+  });
+
+  it('the right password connects and reports the server version', async () => {
+    const version = await checkRedis(parseQueueUrl(server.url, { BENCH_REDIS_PASSWORD: PASSWORD }));
+    expect(version).toMatch(/^\d+\.\d+/);
+  });
+});

@@ -1,0 +1,115 @@
+/*
+ * Test helper: a throw-away redis-server on 127.0.0.1 (Debian's `redis-server`, or the binary in
+ * $BENCH_REDIS_SERVER), on a free port, with its files in a temporary folder. Tests that stop,
+ * restart or password-protect Redis start their own; `.ci/run` also starts one for the suite.
+ */
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** A redis-server child process. */
+export interface RedisServer {
+  readonly port: number;
+  /** `redis://127.0.0.1:<port>/0` (no password in it). */
+  readonly url: string;
+  /** Stops it (SIGTERM: the append-only file is flushed) and waits for the exit. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port and folder (its data back when `persist`). */
+  start(): Promise<void>;
+}
+
+/** The redis-server binary the tests use. */
+export const redisServerBin = (): string => process.env.BENCH_REDIS_SERVER ?? 'redis-server';
+
+/** A TCP port on 127.0.0.1 that was free a moment ago. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+/**
+ * Starts redis-server on a free loopback port and waits (at most 10 s) until it accepts
+ * connections.
+ *
+ * @param options `password` sets `requirepass`; `persist` turns the append-only file on (fsync
+ *   always), so a stop and start keeps the queue.
+ */
+export async function startRedisServer(
+  options: { password?: string; persist?: boolean } = {},
+): Promise<RedisServer> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'bench-redis-'));
+  let child: ChildProcess | undefined;
+  const args = [
+    '--bind',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--dir',
+    dir,
+    '--save',
+    '',
+    '--appendonly',
+    options.persist ? 'yes' : 'no',
+    '--appendfsync',
+    'always',
+    '--protected-mode',
+    'yes',
+    ...(options.password ? ['--requirepass', options.password] : []),
+  ];
+  const start = (): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const proc = spawn(redisServerBin(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
+      child = proc;
+      let output = '';
+      const timer = setTimeout(() => {
+        proc.kill('SIGKILL');
+        reject(new Error(`redis-server did not start within 10 s: ${output.slice(-500)}`));
+      }, 10_000);
+      const onData = (chunk: Buffer): void => {
+        output += chunk.toString();
+        if (output.includes('Ready to accept connections')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+      proc.stdout?.on('data', onData);
+      proc.stderr?.on('data', onData);
+      proc.on('error', (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
+      proc.on('exit', (code) => {
+        clearTimeout(timer);
+        reject(
+          new Error(`redis-server exited (${code}) before it was ready: ${output.slice(-500)}`),
+        );
+      });
+    });
+  await start();
+  return {
+    port,
+    url: `redis://127.0.0.1:${port}/0`,
+    stop: () =>
+      new Promise((resolve) => {
+        const proc = child;
+        if (!proc || proc.exitCode !== null || proc.signalCode !== null) return resolve();
+        proc.once('exit', () => resolve());
+        proc.kill('SIGTERM');
+      }),
+    start,
+  };
+}
