@@ -46,18 +46,17 @@ export function attentionMapSpec(records: readonly RunRecord[]): TopLevelSpec | 
     const row = `${groupLabel(r)}, T=${r.config.length}${map.size < r.config.length ? ` (first ${map.size})` : ''}`;
     const key = `${row}|${columnOf(r)}`;
     let a = acc.get(key);
-    if (!a)
-      acc.set(
-        key,
-        (a = {
-          row,
-          column: columnOf(r),
-          size: map.size,
-          sum: new Float64Array(map.size * map.size),
-          n: 0,
-        }),
-      );
-    map.weights.forEach((w, k) => (a!.sum[k]! += w));
+    if (!a) {
+      a = {
+        row,
+        column: columnOf(r),
+        size: map.size,
+        sum: new Float64Array(map.size * map.size),
+        n: 0,
+      };
+      acc.set(key, a);
+    }
+    map.weights.forEach((w, k) => (a.sum[k]! += w));
     a.n += 1;
   }
   if (acc.size === 0) return null;

@@ -56,7 +56,14 @@ function session(dir: string, stopAt?: number) {
   return { run: () => main(args(dir), io), starts, lines };
 }
 
-type Tamper = (ckpt: Record<string, any>) => void;
+/** The parts of a checkpoint file that the tamperings below change; the rest passes through. */
+interface CheckpointFile {
+  step: number;
+  config: { lr: number };
+  trainLoss: { step: number; value: number }[];
+  engine: { model: { weights: unknown } };
+}
+type Tamper = (ckpt: CheckpointFile) => void;
 
 /** Makes a real checkpoint at step 3, tampers with it, reruns: the run must restart from 0 and say why. */
 async function rerunWith(
@@ -67,7 +74,7 @@ async function rerunWith(
   const id = runId(config!);
   expect(await session(dir, 3).run()).toBe(130);
   const path = checkpointPath(dir, id);
-  const ckpt = JSON.parse(readFileSync(path, 'utf8')) as Record<string, any>;
+  const ckpt = JSON.parse(readFileSync(path, 'utf8')) as CheckpointFile;
   expect(ckpt.step).toBe(3);
   tamper(ckpt);
   writeFileSync(path, JSON.stringify(ckpt));
@@ -81,18 +88,30 @@ describe('a checkpoint is checked against its run before it is trusted', () => {
   it.each([
     [
       'a step past the run length',
-      (c: Record<string, any>) => void (c.step = 5000),
+      (c: CheckpointFile) => {
+        c.step = 5000;
+      },
       /its step 5000 is outside \[0, 6\]/,
     ],
     [
       'a negative step',
-      (c: Record<string, any>) => void (c.step = -3),
+      (c: CheckpointFile) => {
+        c.step = -3;
+      },
       /its step -3 is outside \[0, 6\]/,
     ],
-    ['another config', (c: Record<string, any>) => void (c.config.lr = 0.5), /its config differs/],
+    [
+      'another config',
+      (c: CheckpointFile) => {
+        c.config.lr = 0.5;
+      },
+      /its config differs/,
+    ],
     [
       'curves past its step',
-      (c: Record<string, any>) => void c.trainLoss.push({ step: 6, value: 1 }),
+      (c: CheckpointFile) => {
+        c.trainLoss.push({ step: 6, value: 1 });
+      },
       /curves are malformed or run past its step/,
     ],
   ])(

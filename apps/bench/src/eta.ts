@@ -67,8 +67,8 @@ function stepMs(c: RunConfig, batch: number): number {
     const problems = batch * c.length * estimates; // one per query
     const configs = estimates * batch * (2 ** (c.length + 1) - 2); // Σ_{i=1..T} 2^i over the causal prefixes
     if (c.sampler === 'dqa') {
-      const shots = Number(c.samplerOptions['shots'] ?? 0);
-      const trotter = Number(c.samplerOptions['steps'] ?? 64);
+      const shots = Number(c.samplerOptions.shots ?? 0);
+      const trotter = Number(c.samplerOptions.steps ?? 64);
       const scale = Number.isFinite(trotter) && trotter > 0 ? trotter / 64 : 1;
       ising =
         (problems * NS_PER_DQA_PROBLEM + configs * NS_PER_DQA_CONFIG) * scale * 1e-6 +

@@ -43,15 +43,15 @@ describe('expandGrid', () => {
       '{"sweeps":3}',
     );
     const byVariant = Object.fromEntries(runs.map((r) => [r.variant, r]));
-    expect(byVariant['softmax']!.sampler).toBe('none');
-    expect(byVariant['sigmoid']!.sampler).toBe('none');
-    expect(byVariant['boltzmann']!.sampler).toBe('gibbs');
-    expect(byVariant['coupling']!.samplerOptions).toEqual({ sweeps: 3 });
+    expect(byVariant.softmax!.sampler).toBe('none');
+    expect(byVariant.sigmoid!.sampler).toBe('none');
+    expect(byVariant.boltzmann!.sampler).toBe('gibbs');
+    expect(byVariant.coupling!.samplerOptions).toEqual({ sweeps: 3 });
     // so a softmax run's id does not change with the sampler flag
     const exact = grid('shakespeare', '--lengths', '4');
-    expect(runId(exact.find((r) => r.variant === 'softmax')!)).toBe(runId(byVariant['softmax']!));
+    expect(runId(exact.find((r) => r.variant === 'softmax')!)).toBe(runId(byVariant.softmax!));
     expect(runId(exact.find((r) => r.variant === 'boltzmann')!)).not.toBe(
-      runId(byVariant['boltzmann']!),
+      runId(byVariant.boltzmann!),
     );
   });
 

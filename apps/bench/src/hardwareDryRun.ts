@@ -1,7 +1,8 @@
 import { adapterErrorOf } from '@boltzmann/quantum-adapters';
 import type { SamplerRegistry } from '@boltzmann/ising-core';
 import { readdirSync, rmSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import type { Dirent } from 'node:fs';
+import { join } from 'node:path';
 import { BenchError } from './benchError.js';
 import { runLabel } from './runGrid.js';
 import { EVAL_CHUNK_SIZE } from './internal/engine.js';
@@ -43,7 +44,7 @@ export function hardwareRuns(
 ): RunConfig[] {
   return configs.filter((c) => {
     if (!callsSampler(c)) return false;
-    const dry = c.samplerOptions['dryRun'];
+    const dry = c.samplerOptions.dryRun;
     return (
       registry.get(c.sampler)?.capabilities.dryRun === true ||
       (typeof dry === 'object' && dry !== null)
@@ -95,7 +96,7 @@ export function samplerTrafficOfRun(
 }
 
 function listFiles(dir: string): string[] {
-  let entries;
+  let entries: Dirent[];
   try {
     entries = readdirSync(dir, { withFileTypes: true });
   } catch {

@@ -173,10 +173,8 @@ type Raw = Record<string, string | boolean | string[] | undefined>;
 export function userPath(p: string): string {
   if (isAbsolute(p)) return p;
   const nxRoot =
-    process.env['NX_TASK_TARGET_PROJECT'] !== undefined
-      ? process.env['NX_WORKSPACE_ROOT']
-      : undefined;
-  return resolve(nxRoot ?? process.env['INIT_CWD'] ?? process.cwd(), p);
+    process.env.NX_TASK_TARGET_PROJECT !== undefined ? process.env.NX_WORKSPACE_ROOT : undefined;
+  return resolve(nxRoot ?? process.env.INIT_CWD ?? process.cwd(), p);
 }
 
 function parseCouplings(raw: string): CouplingForm {
@@ -326,13 +324,13 @@ function toCommand(experiment: Experiment, raw: Raw): BenchCommand {
     samplerOptions: g.gpt ? gptSamplerOptions(samplerName, sampler.options) : sampler.options,
     samplerSecrets: sampler.secrets,
     dqaOptions: parseJsonObject('--dqa-options', s('dqaOptions') ?? '{}'),
-    plugins: ((raw['plugin'] as string[] | undefined) ?? []).map(userPath),
+    plugins: ((raw.plugin as string[] | undefined) ?? []).map(userPath),
     resultsDir: results ? userPath(results) : resolve(repoRoot(), 'results', experiment),
     workers,
-    dryRun: raw['dryRun'] === true,
+    dryRun: raw.dryRun === true,
     dataPath: s('data') ? userPath(s('data')!) : undefined,
-    plain: raw['plain'] === true,
-    saveModels: raw['saveModels'] === true,
+    plain: raw.plain === true,
+    saveModels: raw.saveModels === true,
     couplingForm: parseCouplings(s('couplings') ?? 'full'),
     positions: s('positions') === 'none' ? 'none' : 'learned',
     layers: parseInteger('--layers', s('layers') ?? String(g.layers ?? 1), 1, 64),

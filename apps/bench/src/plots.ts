@@ -56,7 +56,10 @@ export function metricVsLengthSpec(records: readonly RunRecord[]): TopLevelSpec 
     const group = groupLabel(r);
     const key = `${group}|${columnOf(r)}|${r.config.length}`;
     let c = cells.get(key);
-    if (!c) cells.set(key, (c = { group, column: columnOf(r), T: r.config.length, values: [] }));
+    if (!c) {
+      c = { group, column: columnOf(r), T: r.config.length, values: [] };
+      cells.set(key, c);
+    }
     c.values.push(r.finalMetric);
   }
   const values = [...cells.values()].map((c) => {
@@ -135,7 +138,10 @@ function meanCouplings(
     const T = r.config.length;
     const panel = `${prefix(r)}${groupLabel(r)}, T=${T}`;
     let a = acc.get(panel);
-    if (!a) acc.set(panel, (a = { T, sum: new Float64Array(T * T), n: 0 }));
+    if (!a) {
+      a = { T, sum: new Float64Array(T * T), n: 0 };
+      acc.set(panel, a);
+    }
     for (let i = 0; i < T * T; i += 1) a.sum[i]! += r.couplings[i] ?? 0;
     a.n += 1;
   }
@@ -194,7 +200,10 @@ export function couplingDistanceSpec(records: readonly RunRecord[]): TopLevelSpe
       for (let j = 0; j + d < T; j += 1) sum += r.couplings[j * T + j + d] ?? 0;
       const key = `${series}|${d}`;
       let c = cells.get(key);
-      if (!c) cells.set(key, (c = { series, d, values: [] }));
+      if (!c) {
+        c = { series, d, values: [] };
+        cells.set(key, c);
+      }
       c.values.push(sum / (T - d));
     }
   }

@@ -102,13 +102,11 @@ export function barProgress(): ProgressDisplay {
       );
     },
     update(p) {
-      bars
-        .get(p.id)
-        ?.update(p.step, {
-          loss: p.loss.toFixed(4),
-          sps: p.stepsPerSecond.toFixed(1),
-          etaText: formatDuration(etaSeconds(p)),
-        });
+      bars.get(p.id)?.update(p.step, {
+        loss: p.loss.toFixed(4),
+        sps: p.stepsPerSecond.toFixed(1),
+        etaText: formatDuration(etaSeconds(p)),
+      });
     },
     end(id, status) {
       const bar = bars.get(id);

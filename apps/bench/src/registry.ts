@@ -1,7 +1,7 @@
 import * as dqaSim from '@boltzmann/dqa-sim';
 import * as isingCore from '@boltzmann/ising-core';
 import { assertSamplerPlugin, createSamplerRegistry } from '@boltzmann/ising-core';
-import type { SamplerPlugin, SamplerRegistry } from '@boltzmann/ising-core';
+import type { AnySamplerPlugin, SamplerRegistry } from '@boltzmann/ising-core';
 import * as adapters from '@boltzmann/quantum-adapters';
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -35,7 +35,7 @@ export function missingBuiltIns(): string[] {
  * @example
  * const plugin = await loadPluginModule('/abs/path/myPlugin.js');
  */
-export async function loadPluginModule(path: string): Promise<SamplerPlugin<any>> {
+export async function loadPluginModule(path: string): Promise<AnySamplerPlugin> {
   if (!existsSync(path))
     throw new BenchError('BENCH_PLUGIN_LOAD', `--plugin ${path}: no such file`);
   let mod: { default?: unknown };
@@ -79,7 +79,7 @@ export async function createBenchRegistry(
   const registry = createSamplerRegistry();
   for (const [mod, , name] of BUILT_INS) {
     const plugin = mod[name];
-    if (plugin !== undefined) registry.register(plugin as SamplerPlugin<any>);
+    if (plugin !== undefined) registry.register(plugin as AnySamplerPlugin);
   }
   for (const path of pluginPaths) registry.register(await loadPluginModule(path));
   return registry.freeze();

@@ -8,6 +8,7 @@ import { canonicalJson, expandGrid } from './grid.js';
 import { EXIT } from './main.js';
 import type { MainIo } from './main.js';
 import type { BenchCommand } from './options.js';
+import type { FidelityPoint } from './plots.js';
 import { barProgress, plainProgress } from './progress.js';
 import { runGrid } from './runGrid.js';
 import type { RunConfig, RunSettings } from './types.js';
@@ -38,7 +39,7 @@ async function preflight(
     tried.add(key);
     const options = mergeSecretOptions(c.samplerOptions, command.samplerSecrets);
     // A dry run builds hardware samplers as its request-writing dry run does: no credentials.
-    if (dryHardware.has(c)) options['dryRun'] = { dir: join(command.resultsDir, 'dry-run') };
+    if (dryHardware.has(c)) options.dryRun = { dir: join(command.resultsDir, 'dry-run') };
     const sampler = registry.require(c.sampler).create(options);
     await sampler.dispose?.();
   }
@@ -61,7 +62,7 @@ async function preflight(
   for (const c of configs) {
     if (c.sampler !== 'transfer-matrix') continue;
     // The transfer matrix refuses any coupling outside its band: J must be banded by construction.
-    const bandwidth = Number(c.samplerOptions['bandwidth'] ?? 8);
+    const bandwidth = Number(c.samplerOptions.bandwidth ?? 8);
     const w = /^banded:(\d+)$/.exec(c.couplingForm ?? '')?.[1];
     if (w === undefined || Number(w) > bandwidth) {
       throw new BenchError(
@@ -159,7 +160,7 @@ export async function runCommand(parsed: BenchCommand, rawIo: MainIo): Promise<n
     await hardwareDryRun(command, configs, io.out);
     return EXIT.ok;
   }
-  let fidelity;
+  let fidelity: FidelityPoint[] | undefined;
   if (command.experiment === 'dqa' && !outcome.interrupted) {
     const { runFidelitySweep } = await import('./fidelity.js');
     fidelity = await runFidelitySweep(command, io.out);

@@ -51,9 +51,7 @@ let vocab: CharVocab;
 beforeAll(async () => {
   // As the bench finds it: $BOLTZMANN_DATA_DIR (set by the test runs), else the copy in the repository.
   vocab = (
-    await loadTinyShakespeare(
-      process.env['BOLTZMANN_DATA_DIR'] ? {} : { dataDir: join(repo, 'data') },
-    )
+    await loadTinyShakespeare(process.env.BOLTZMANN_DATA_DIR ? {} : { dataDir: join(repo, 'data') })
   ).vocab;
   await initBackend('wasm', { log: () => undefined });
 });

@@ -58,13 +58,13 @@ export function readModelFile(path: string): {
       { cause: error },
     );
   }
-  if (isObject(value) && value['format'] === FORMAT)
+  if (isObject(value) && value.format === FORMAT)
     return { json: value as unknown as TransformerJSON, dataset: undefined };
-  if (isObject(value) && isObject(value['model']) && value['model']['format'] === FORMAT) {
-    const config = value['config'];
+  if (isObject(value) && isObject(value.model) && value.model.format === FORMAT) {
+    const config = value.config;
     const dataset =
-      isObject(config) && typeof config['dataset'] === 'string' ? config['dataset'] : undefined;
-    return { json: value['model'] as unknown as TransformerJSON, dataset };
+      isObject(config) && typeof config.dataset === 'string' ? config.dataset : undefined;
+    return { json: value.model as unknown as TransformerJSON, dataset };
   }
   throw new BenchError(
     'BENCH_BAD_MODEL',

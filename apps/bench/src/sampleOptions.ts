@@ -79,7 +79,7 @@ export function parseSampleArgs(
         topK: s('topK') === undefined ? undefined : parseInteger('--top-k', s('topK')!, 1),
         seed: parseInteger('--seed', s('seed') ?? '0', 0),
         dataPath: s('data') ? userPath(s('data')!) : undefined,
-        plugins: ((raw['plugin'] as string[] | undefined) ?? []).map(userPath),
+        plugins: ((raw.plugin as string[] | undefined) ?? []).map(userPath),
       };
     });
   return runSubcommand(program, argv) ? parsed : null;

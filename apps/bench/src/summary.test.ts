@@ -32,9 +32,9 @@ describe('summarize', () => {
   it('gives mean ± std over seeds per (row, column)', () => {
     const s = summarize(records, ['softmax', 'boltzmann', 'sigmoid', 'coupling'], 'softmax');
     expect(s.metricName).toBe('perplexity');
-    expect(s.rows.map((r) => r.labels['T'])).toEqual(['4', '8']);
-    const b8 = s.rows[1]!.cells['boltzmann']!;
-    const expected = meanStd(ppl['boltzmann']!.map((v) => v + 0.08));
+    expect(s.rows.map((r) => r.labels.T)).toEqual(['4', '8']);
+    const b8 = s.rows[1]!.cells.boltzmann!;
+    const expected = meanStd(ppl.boltzmann!.map((v) => v + 0.08));
     expect(b8.mean).toBeCloseTo(expected.mean, 12);
     expect(b8.std).toBeCloseTo(expected.std, 12);
     expect(b8.n).toBe(3);
@@ -42,18 +42,18 @@ describe('summarize', () => {
 
   it('pairs differences to the baseline by seed (not difference of means ± pooled std)', () => {
     const s = summarize(records, ['softmax', 'boltzmann', 'sigmoid', 'coupling'], 'softmax');
-    const d = s.rows[0]!.diffs['boltzmann']!;
-    const perSeed = [0, 1, 2].map((k) => ppl['boltzmann']![k]! - ppl['softmax']![k]!); // -0.1, -0.2, +0.1
+    const d = s.rows[0]!.diffs.boltzmann!;
+    const perSeed = [0, 1, 2].map((k) => ppl.boltzmann![k]! - ppl.softmax![k]!); // -0.1, -0.2, +0.1
     expect(d.mean).toBeCloseTo(meanStd(perSeed).mean, 12);
     expect(d.std).toBeCloseTo(meanStd(perSeed).std, 12);
-    const rel = s.rows[0]!.relDiffs['boltzmann']!;
+    const rel = s.rows[0]!.relDiffs.boltzmann!;
     const relPerSeed = [0, 1, 2].map(
-      (k) => ((ppl['boltzmann']![k]! - ppl['softmax']![k]!) / (ppl['softmax']![k]! + 0.04)) * 100,
+      (k) => ((ppl.boltzmann![k]! - ppl.softmax![k]!) / (ppl.softmax![k]! + 0.04)) * 100,
     );
     expect(rel.mean).toBeCloseTo(meanStd(relPerSeed).mean, 10);
-    expect(s.rows[0]!.diffs['softmax']).toBeUndefined();
+    expect(s.rows[0]!.diffs.softmax).toBeUndefined();
     // The bench's own paired t-test of the same per-seed differences, printed in the paired table.
-    const test = s.rows[0]!.tests['boltzmann']!;
+    const test = s.rows[0]!.tests.boltzmann!;
     expect(test).toEqual(pairedTTest(perSeed));
     expect(test.p).toBeGreaterThan(0.05); // −0.1, −0.2, +0.1: no evidence either way
     expect(summaryMarkdown(s)).toContain('boltzmann: 95 % CI, p (paired t)');
@@ -62,8 +62,8 @@ describe('summarize', () => {
   it('pairs only seeds present in both columns', () => {
     const partial = records.filter((r) => !(r.config.variant === 'softmax' && r.config.seed === 2));
     const s = summarize(partial, ['softmax', 'boltzmann'], 'softmax');
-    expect(s.rows[0]!.diffs['boltzmann']!.n).toBe(2);
-    expect(s.rows[0]!.cells['boltzmann']!.n).toBe(3);
+    expect(s.rows[0]!.diffs.boltzmann!.n).toBe(2);
+    expect(s.rows[0]!.cells.boltzmann!.n).toBe(3);
   });
 
   it('keys bracket rows by mode, T, FFN and d_model and reports accuracy without relative %', () => {
@@ -87,9 +87,9 @@ describe('summarize', () => {
     expect(s.metricName).toBe('accuracy');
     expect(s.rowLabels).toEqual(['mode', 'T', 'FFN', 'd_model']);
     expect(s.rows).toHaveLength(4);
-    expect(s.rows[0]!.diffs['boltzmann']!.mean).toBeCloseTo(0.025, 12);
-    expect(s.rows[0]!.relDiffs['boltzmann']).toBeNull();
-    expect(formatStat(s.rows[0]!.diffs['boltzmann'], 'accuracy', 'diff')).toBe('+2.50 ± 0.71 pp');
+    expect(s.rows[0]!.diffs.boltzmann!.mean).toBeCloseTo(0.025, 12);
+    expect(s.rows[0]!.relDiffs.boltzmann).toBeNull();
+    expect(formatStat(s.rows[0]!.diffs.boltzmann, 'accuracy', 'diff')).toBe('+2.50 ± 0.71 pp');
     // Differences that round to zero carry no sign; negative ones a real minus sign.
     expect(formatStat({ mean: -0.00001, std: 0.0001, n: 3 }, 'accuracy', 'diff')).toBe(
       '0.00 ± 0.01 pp',

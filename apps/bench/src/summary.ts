@@ -32,12 +32,12 @@ export interface Summary {
 function rowLabels(r: RunRecord, multiDataset: boolean): Record<string, string> {
   const c = r.config;
   const labels: Record<string, string> = {};
-  if (multiDataset) labels['task'] = c.dataset;
-  if (c.dataset === 'brackets') labels['mode'] = c.mode;
-  labels['T'] = String(c.length);
+  if (multiDataset) labels.task = c.dataset;
+  if (c.dataset === 'brackets') labels.mode = c.mode;
+  labels.T = String(c.length);
   if (c.dataset === 'brackets' || c.experiment === 'dqa') {
-    labels['FFN'] = c.ffn ? 'on' : 'off';
-    labels['d_model'] = String(c.dModel);
+    labels.FFN = c.ffn ? 'on' : 'off';
+    labels.d_model = String(c.dModel);
   }
   return labels;
 }
@@ -85,7 +85,10 @@ export function summarize(
       groups.set(key, g);
     }
     let col = g.byColumn.get(columnOf(r));
-    if (!col) g.byColumn.set(columnOf(r), (col = new Map()));
+    if (!col) {
+      col = new Map();
+      g.byColumn.set(columnOf(r), col);
+    }
     col.set(r.config.seed, r.finalMetric);
   }
   const sorted = [...groups.entries()].sort(([, a], [, b]) => {

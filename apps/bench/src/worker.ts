@@ -48,7 +48,10 @@ function failure(
 /** Reports the end of a run; when a stop was requested, exits once the message is flushed. */
 function finish(msg: FromWorker): void {
   busy = false;
-  if (!stopRequested) return send(msg);
+  if (!stopRequested) {
+    send(msg);
+    return;
+  }
   if (process.connected && process.send) process.send(msg, () => process.exit(0));
   else process.exit(0);
 }

@@ -124,7 +124,12 @@ function timed(inner: Sampler): { sampler: Sampler; take(): number } {
       };
     },
   };
-  return { sampler, take: () => [ms, (ms = 0)][0]! };
+  const take = (): number => {
+    const spent = ms;
+    ms = 0;
+    return spent;
+  };
+  return { sampler, take };
 }
 
 function samplerFor(): Sampler {

@@ -20,6 +20,11 @@ export interface BoltzmannAttentionOptions {
 }
 
 let defaultSampler: Sampler | undefined;
+/** ising-core's exact sampler, created on first use and shared by every call that names none. */
+const sharedExactSampler = (): Sampler => {
+  defaultSampler ??= exactSampler.create();
+  return defaultSampler;
+};
 
 const shapeError = (message: string): AttentionError =>
   new AttentionError('ATTENTION_SHAPE_MISMATCH', message);
@@ -79,9 +84,7 @@ export function boltzmannAttention(
     const scores = headProduct(query, key, { transposeB: true, scale: 1 / Math.sqrt(d) });
     const couplings =
       J === undefined || J.shape[1] === t ? J : (tf.slice(J, [0, 0, 0], [h, t, t]) as tf.Tensor3D);
-    const sampler = usesSampler(variant)
-      ? (options.sampler ?? (defaultSampler ??= exactSampler.create()))
-      : undefined;
+    const sampler = usesSampler(variant) ? (options.sampler ?? sharedExactSampler()) : undefined;
     const weights = attentionWeights(scores, {
       variant,
       ...(options.beta === undefined ? {} : { beta: options.beta }),

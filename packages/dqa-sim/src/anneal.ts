@@ -1,7 +1,7 @@
 import { createPlan, DEFAULTS } from './internal/plan.js';
 import type { Gains, PlanOptions } from './internal/plan.js';
 import { prepareProblem } from './internal/problem.js';
-import { assertQubits, ensureWorkspace, probabilities, runAnneal } from './internal/runAnneal.js';
+import { ensureWorkspace, probabilities, runAnneal } from './internal/runAnneal.js';
 
 /** The default qubit limit: 2^26 amplitudes need about 2.5 GiB (see {@link estimateMemoryBytes}). */
 export const DEFAULT_MAX_QUBITS = DEFAULTS.maxQubits;

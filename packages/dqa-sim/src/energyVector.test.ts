@@ -7,18 +7,16 @@ describe('energyVector', () => {
   it('should equal the term-by-term energy of every state (random problems, n ≤ 9)', () => {
     fc.assert(
       fc.property(
-        fc
-          .integer({ min: 1, max: 9 })
-          .chain((n) =>
-            fc.tuple(
-              fc.constant(n),
-              fc.array(fc.double({ min: -3, max: 3, noNaN: true }), { minLength: n, maxLength: n }),
-              fc.array(fc.double({ min: -3, max: 3, noNaN: true }), {
-                minLength: n * n,
-                maxLength: n * n,
-              }),
-            ),
+        fc.integer({ min: 1, max: 9 }).chain((n) =>
+          fc.tuple(
+            fc.constant(n),
+            fc.array(fc.double({ min: -3, max: 3, noNaN: true }), { minLength: n, maxLength: n }),
+            fc.array(fc.double({ min: -3, max: 3, noNaN: true }), {
+              minLength: n * n,
+              maxLength: n * n,
+            }),
           ),
+        ),
         ([n, fields, couplings]) => {
           const e = energyVector({ fields, couplings });
           expect(e.length).toBe(1 << n);

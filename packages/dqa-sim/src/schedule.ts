@@ -124,7 +124,7 @@ const PRESET_FUNCTIONS: Record<
   { A: (u: number) => number; B: (u: number) => number }
 > = {
   linear: { A: (u) => 1 - u, B: (u) => u },
-  dwave: { A: (u) => Math.pow(1 - u, 3), B: (u) => Math.pow(u, 2) },
+  dwave: { A: (u) => (1 - u) ** 3, B: (u) => u ** 2 },
 };
 
 function compilePair(pair: {

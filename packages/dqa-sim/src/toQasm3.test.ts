@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noAssignInExpressions: a regex dispatch, `else if ((m = re.exec(line)))`, keeps each statement's match beside its handler.
 /// <reference path="../types/quantumCircuit.d.ts" />
 import QuantumCircuit from 'quantum-circuit';
 import { describe, expect, it } from 'vitest';
@@ -45,7 +46,7 @@ function interpret(program: string): {
       im = new Float64Array(1 << n);
       re[0] = 1;
     } else if (/^bit\[\d+\] c;$/.test(line)) {
-      continue;
+      // the classical register needs no state
     } else if ((m = line.match(/^h q\[(\d+)\];$/))) {
       const b = 1 << Number(m[1]);
       for (let s = 0; s < re.length; s++) {

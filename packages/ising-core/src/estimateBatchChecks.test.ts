@@ -139,7 +139,10 @@ describe('estimateBatch: checks what a sampler returns', () => {
     const batch = batchOf(5);
     const seen: Float64Array[] = [];
     const estimate = estimateBatch(
-      answering(batch, (g) => (seen.push(g), zeros(batch))),
+      answering(batch, (g) => {
+        seen.push(g);
+        return zeros(batch);
+      }),
       batch,
     ) as BatchEstimate;
     const grad = Float64Array.from({ length: 32 }, (_, i) => i / 7);

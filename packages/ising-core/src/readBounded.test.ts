@@ -72,7 +72,9 @@ describe('readBounded', () => {
     let cancelled = false;
     const body = new ReadableStream<Uint8Array>({
       pull: () => new Promise(() => undefined),
-      cancel: () => void (cancelled = true),
+      cancel: () => {
+        cancelled = true;
+      },
     });
     const controller = new AbortController();
     const reading = readBounded(body, 100, tooLarge, { signal: controller.signal });

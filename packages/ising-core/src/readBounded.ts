@@ -70,7 +70,10 @@ export async function readBounded(
     if (chunk === undefined) return true;
     const bytes = toBytes(chunk);
     total += bytes.byteLength;
-    if (total > limit) return !(over = true);
+    if (total > limit) {
+      over = true;
+      return false;
+    }
     chunks.push(bytes);
     return true;
   };

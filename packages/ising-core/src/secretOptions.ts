@@ -49,12 +49,16 @@ export function splitSecretOptions(
     for (const [key, v] of Object.entries(value)) {
       const path = prefix === '' ? key : `${prefix}.${key}`;
       if (declared.includes(path) || SECRET_KEY_PATTERN.test(key)) {
-        (hidden ??= {})[key] = v;
+        hidden ??= {};
+        hidden[key] = v;
         paths.push(path);
       } else if (isPlain(v) && depth < 64) {
         const inner = walk(v, path, depth + 1);
         open[key] = inner.open;
-        if (inner.hidden !== undefined) (hidden ??= {})[key] = inner.hidden;
+        if (inner.hidden !== undefined) {
+          hidden ??= {};
+          hidden[key] = inner.hidden;
+        }
       } else {
         open[key] = v;
       }

@@ -145,6 +145,7 @@ export interface SamplerPlugin<
 }
 
 /** Any plugin, whatever its options, sampler and name types. */
+// biome-ignore lint/suspicious/noExplicitAny: `create(options)` takes each plugin's own options type; only `any` accepts them all.
 export type AnySamplerPlugin = SamplerPlugin<any, Sampler, string>;
 
 /** The plugins a typed registry knows: name → plugin type (built up by `register`). */
@@ -157,7 +158,7 @@ export type SamplerPluginMap = { readonly [name: string]: AnySamplerPlugin };
  * the dwave plugin type, whose `create` returns the dwave sampler type. Names the type does not
  * know (a plugin loaded by path) still work, as `AnySamplerPlugin`.
  */
-export interface SamplerRegistry<TPlugins extends SamplerPluginMap = {}> {
+export interface SamplerRegistry<TPlugins extends SamplerPluginMap = Record<never, never>> {
   /** Adds a plugin; throws `ISING_SAMPLER_DUPLICATE` on a taken name, `ISING_REGISTRY_FROZEN` after `freeze()`. */
   register<P extends AnySamplerPlugin>(
     plugin: P,

@@ -68,7 +68,12 @@ describe('createBraketSampler against a local Braket + S3', () => {
     const got = empirical(result, n);
     const tv = got.reduce((acc, p, s) => acc + Math.abs(p - want[s]!), 0) / 2;
     expect(tv).toBeLessThan(0.03);
-    const create = fake.requests.find((r) => r.method === 'POST')!.body as Record<string, any>;
+    const create = fake.requests.find((r) => r.method === 'POST')!.body as {
+      deviceArn: string;
+      shots: number;
+      outputS3KeyPrefix: string;
+      action: string;
+    };
     expect(create.deviceArn).toBe(SV1_DEVICE_ARN);
     expect(create.shots).toBe(20_000);
     expect(create.outputS3KeyPrefix).toBe('boltzmann-attention');

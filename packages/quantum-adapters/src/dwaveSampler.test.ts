@@ -18,6 +18,8 @@ import { createDwaveSampler } from './index.js';
 import type { DwaveSamplerOptions } from './index.js';
 
 const TOKEN = 'DEV-0123456789abcdef-secret';
+/** The parts of a submitted SAPI job these tests read. */
+type SubmittedJob = { data: { format: string; lin: string }; params: unknown };
 let fake: FakeSapi;
 const wide = { hRange: [-50, 50] as [number, number], jRange: [-50, 50] as [number, number] };
 
@@ -62,7 +64,7 @@ describe('createDwaveSampler against a local SAPI', () => {
     const submit = fake.requests.find((r) => r.method === 'POST')!;
     expect(submit.headers.accept).toBe('application/vnd.dwave.sapi.problems+json; version=3.0.0');
     expect(submit.headers['x-auth-token']).toBe(TOKEN);
-    const job = (submit.body as Record<string, any>[])[0]!;
+    const job = (submit.body as SubmittedJob[])[0]!;
     expect(job).toMatchObject({
       type: 'ising',
       label: 'boltzmann-attention',
@@ -92,7 +94,7 @@ describe('createDwaveSampler against a local SAPI', () => {
     });
     expect(m / w).toBeCloseTo(Math.tanh(2), 1);
     const lin = Buffer.from(
-      (fake.requests.find((r) => r.method === 'POST')!.body as any)[0].data.lin,
+      (fake.requests.find((r) => r.method === 'POST')!.body as SubmittedJob[])[0]!.data.lin,
       'base64',
     );
     const values = [...new Float64Array(lin.buffer, lin.byteOffset, lin.length / 8)].filter(
@@ -124,6 +126,7 @@ describe('createDwaveSampler against a local SAPI', () => {
     // Problem 0 has one spin (no couplings): the rule gives 1.
     expect(info.chainStrengths[0]).toBe(1);
     const J01 = -batch.couplings[1]!;
+    // biome-ignore lint/suspicious/noApproximativeNumericConstant: dwave-system's prefactor is the literal 1.414, not √2.
     expect(info.chainStrengths[1]).toBeCloseTo(1.414 * Math.abs(J01), 12);
   });
 
@@ -381,7 +384,7 @@ describe('dwave embeddings and dry runs', () => {
       maxChainLength: 2,
     });
     const lin = Buffer.from(
-      (fake.requests.find((r) => r.method === 'POST')!.body as any)[0].data.lin,
+      (fake.requests.find((r) => r.method === 'POST')!.body as SubmittedJob[])[0]!.data.lin,
       'base64',
     );
     expect(lin.length / 8).toBe((fakePegasusSolver(3).properties.qubits as number[]).length);

@@ -176,11 +176,10 @@ export function createDwaveSampler(options: DwaveSamplerOptions = {}): DwaveSamp
       const nMax = Math.max(...batch.spins);
       const key = `${solverId(solver)}|${nMax}`;
       let embedding = embeddings.get(key);
-      if (!embedding)
-        embeddings.set(
-          key,
-          (embedding = cliqueEmbeddingFor(solver, graph, nMax, options.embedding)),
-        );
+      if (!embedding) {
+        embedding = cliqueEmbeddingFor(solver, graph, nMax, options.embedding);
+        embeddings.set(key, embedding);
+      }
       const autoScale = options.autoScale ?? true;
       const chainStrengths: number[] = [];
       const jobs: SapiJob[] = [];

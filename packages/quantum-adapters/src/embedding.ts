@@ -247,6 +247,7 @@ export function unembedMajority(
  * @example
  * uniformTorqueCompensation({ n: 2, linear: [0, 0], couplings: [0, -0.5, 0, 0] }); // 1.414·0.5·1
  */
+// biome-ignore lint/suspicious/noApproximativeNumericConstant: dwave-system's default prefactor is the literal 1.414, not √2.
 export function uniformTorqueCompensation(problem: LogicalIsing, prefactor = 1.414): number {
   const { n } = problem;
   let count = 0;

@@ -44,7 +44,7 @@ export function shakespeareCorpus(dataPath: string | undefined): Promise<TinySha
     const options =
       dataPath !== undefined
         ? { path: dataPath }
-        : process.env['BOLTZMANN_DATA_DIR']
+        : process.env.BOLTZMANN_DATA_DIR
           ? {}
           : { dataDir: join(repoRoot(), 'data') };
     corpus = { key, value: loadTinyShakespeare(options) };

@@ -34,7 +34,7 @@ const program = new Command('approximation-study')
   .option('--windows <n>', 'validation windows per trained model', '32')
   .parse();
 const opts = program.opts<{ models?: string; out: string; problems: string; windows: string }>();
-const out = resolve(process.env['INIT_CWD'] ?? process.cwd(), opts.out);
+const out = resolve(process.env.INIT_CWD ?? process.cwd(), opts.out);
 const started = Date.now();
 const registry = await createBenchRegistry();
 const exact = registry.require('exact').create();
@@ -64,7 +64,7 @@ if (opts.models) {
         widths: [4, 8, 12],
       }
     : undefined;
-  const dir = resolve(process.env['INIT_CWD'] ?? process.cwd(), opts.models);
+  const dir = resolve(process.env.INIT_CWD ?? process.cwd(), opts.models);
   for (const file of readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
     .sort()) {

@@ -85,7 +85,11 @@ describe('solveFixedPoint', () => {
     // A strongly nonlinear scalar map (one fixed point, 0.3788) whose secant extrapolations overshoot from the
     // left. (From below −0.45 the damped iteration wanders near x ≈ −0.85, where |F(x) − x| has a non-zero
     // local minimum; no accelerator helps there.)
-    const map: FixedPointMap = { apply: (x, out) => void (out[0] = Math.cos(3 * x[0]!) * 0.9) };
+    const map: FixedPointMap = {
+      apply: (x, out) => {
+        out[0] = Math.cos(3 * x[0]!) * 0.9;
+      },
+    };
     const ws = new FixedPointWorkspace(1, 3);
     let rejected = 0;
     for (let s = 0; s < 14; s++) {
@@ -109,7 +113,11 @@ describe('solveFixedPoint', () => {
     const ws = new FixedPointWorkspace(1, 0);
     const x = Float64Array.of(0);
     solveFixedPoint(
-      { apply: (v, out) => void (out[0] = Math.tanh(3 * v[0]!) + 0.01) },
+      {
+        apply: (v, out) => {
+          out[0] = Math.tanh(3 * v[0]!) + 0.01;
+        },
+      },
       1,
       x,
       1,
@@ -121,7 +129,11 @@ describe('solveFixedPoint', () => {
     expect(Math.abs(x[0]!)).toBeLessThanOrEqual(1.01);
     const y = Float64Array.of(0);
     solveFixedPoint(
-      { apply: (_, out) => void (out[0] = Number.NaN) },
+      {
+        apply: (_, out) => {
+          out[0] = Number.NaN;
+        },
+      },
       1,
       y,
       1,

@@ -110,7 +110,7 @@ export function solveFixedPoint(
       const f = fx[j]! - x[j]!;
       fx[j] = f; // fx now holds the residual vector f = F(x) − x
       const af = Math.abs(f);
-      if (af > fmax || af !== af) fmax = af !== af ? NaN : af;
+      if (af > fmax || Number.isNaN(af)) fmax = Number.isNaN(af) ? NaN : af;
       const ax = Math.abs(x[j]!);
       if (ax > xmax) xmax = ax;
     }

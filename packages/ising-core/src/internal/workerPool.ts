@@ -477,7 +477,8 @@ export function runOnWorkersSync(
 
 /** The process's shared pool (started lazily; the exact path and the threaded samplers use it). */
 export function sharedPool(): ExactWorkerPool {
-  return (pool ??= new ExactWorkerPool());
+  pool ??= new ExactWorkerPool();
+  return pool;
 }
 
 /** Number of live workers in the shared pool (0 before the first parallel call). For tests and diagnostics. */

@@ -3,7 +3,7 @@ import { causalBatch, createIsingBatch } from '../batch.js';
 import { estimateBatch } from '../estimateBatch.js';
 import { assertSamplerPlugin } from '../registry.js';
 import { createRng } from '../rng.js';
-import type { BatchEstimate, IsingBatch, Sampler, SamplerPlugin } from '../types.js';
+import type { AnySamplerPlugin, BatchEstimate, IsingBatch, Sampler } from '../types.js';
 import { bruteForceEstimate } from './bruteForce.js';
 
 /** The names of the conformance checks, in the order the suite runs them. */
@@ -61,7 +61,7 @@ interface Settings {
   readonly seed: number;
 }
 
-function settingsOf(options: SamplerConformanceOptions<any>): Settings {
+function settingsOf(options: SamplerConformanceOptions): Settings {
   return {
     createOptions: options.createOptions,
     magnetization: options.tolerance?.magnetization ?? 0.05,
@@ -100,7 +100,7 @@ function upstreamGradient(batch: IsingBatch, seed: number): Float64Array {
 }
 
 async function withSampler<T>(
-  plugin: SamplerPlugin<any>,
+  plugin: AnySamplerPlugin,
   s: Settings,
   use: (sampler: Sampler) => Promise<T>,
 ): Promise<T> {
@@ -112,7 +112,7 @@ async function withSampler<T>(
   }
 }
 
-const run = (plugin: SamplerPlugin<any>, s: Settings, batch: IsingBatch): Promise<BatchEstimate> =>
+const run = (plugin: AnySamplerPlugin, s: Settings, batch: IsingBatch): Promise<BatchEstimate> =>
   withSampler(plugin, s, async (sampler) => estimateBatch(sampler, batch));
 
 function expectUsedClose(
@@ -149,7 +149,7 @@ function twoSpinExact(): [number, number] {
   return [m0 / z, m1 / z];
 }
 
-const largestSpins = (plugin: SamplerPlugin<any>, s: Settings): Promise<number> =>
+const largestSpins = (plugin: AnySamplerPlugin, s: Settings): Promise<number> =>
   withSampler(plugin, s, async (sampler) => sampler.capabilities.maxSpins);
 
 /**
@@ -167,8 +167,8 @@ const largestSpins = (plugin: SamplerPlugin<any>, s: Settings): Promise<number> 
  */
 export async function runConformanceCheck(
   check: ConformanceCheck,
-  plugin: SamplerPlugin<any>,
-  options: SamplerConformanceOptions<any> = {},
+  plugin: AnySamplerPlugin,
+  options: SamplerConformanceOptions = {},
 ): Promise<void> {
   const s = settingsOf(options);
   const randomBatch = (): IsingBatch => conformanceBatch(s.seed, s.fieldScale, s.couplingScale);

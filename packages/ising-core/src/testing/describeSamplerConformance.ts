@@ -1,5 +1,5 @@
 import { describe, it } from 'vitest';
-import type { SamplerPlugin } from '../types.js';
+import type { AnySamplerPlugin } from '../types.js';
 import { CONFORMANCE_CHECKS, runConformanceCheck } from './conformanceChecks.js';
 import type { ConformanceCheck, SamplerConformanceOptions } from './conformanceChecks.js';
 
@@ -37,8 +37,8 @@ const TITLES: Record<ConformanceCheck, string> = {
  * describeSamplerConformance(mySampler, { createOptions: { seed: 1 }, tolerance: { magnetization: 0.03 } });
  */
 export function describeSamplerConformance(
-  plugin: SamplerPlugin<any>,
-  options: SamplerConformanceOptions<any> = {},
+  plugin: AnySamplerPlugin,
+  options: SamplerConformanceOptions = {},
 ): void {
   const skipped = new Set(options.skip ?? []);
   describe(`sampler conformance: ${plugin.name}`, () => {

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noAssignInExpressions: a regex dispatch, `else if ((m = re.exec(line)))`, keeps each statement's match beside its handler.
 /// <reference path="../../../types/quantumCircuit.d.ts" />
 import type QuantumCircuit from 'quantum-circuit';
 

@@ -54,7 +54,10 @@ describe('folds and transforms', () => {
         fc.integer(),
         (m, hb, seed) => {
           let x = seed;
-          const rand = () => ((x = (Math.imul(x, 1103515245) + 12345) | 0) >>> 0) / 2 ** 32;
+          const rand = () => {
+            x = (Math.imul(x, 1103515245) + 12345) | 0;
+            return (x >>> 0) / 2 ** 32;
+          };
           const arr = (k: number) => Float64Array.from({ length: k }, rand);
           const [E, L, H, A, B, a, b] = [
             arr(2 ** (m + hb)),

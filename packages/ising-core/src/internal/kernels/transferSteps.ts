@@ -77,7 +77,7 @@ export function logEngine(problem: ChainProblem): StepEngine {
         const l0 = inL[x0]! - a[x]!;
         const l1 = inL[x1]! + a[x]!;
         const e = Math.exp(-Math.abs(l0 - l1));
-        const v = (l0 > l1 ? l0 : l1) + Math.log1p(e);
+        const v = Math.max(l0, l1) + Math.log1p(e);
         outL[outAt + x] = v;
         if (v > best) {
           best = v;
@@ -106,7 +106,7 @@ export function logEngine(problem: ChainProblem): StepEngine {
         const l0 = inL[x0]! + s0 * a[x0]!;
         const l1 = inL[x1]! + s1 * a[x1]!;
         const e = Math.exp(-Math.abs(l0 - l1));
-        const v = (l0 > l1 ? l0 : l1) + Math.log1p(e);
+        const v = Math.max(l0, l1) + Math.log1p(e);
         outL[xp] = v;
         if (v > best) {
           best = v;

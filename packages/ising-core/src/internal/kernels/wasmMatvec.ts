@@ -93,7 +93,10 @@ export class DenseProducts {
   /** `out[j] = Σ_k J[j, k] x[k]` for `j < n`. */
   matvec(n: number, x: Float64Array, out: Float64Array): void {
     const mod = this.ready();
-    if (mod === null) return matvec(this.sym, this.stride, n, x, out);
+    if (mod === null) {
+      matvec(this.sym, this.stride, n, x, out);
+      return;
+    }
     const v = this.views!;
     v.x.set(x.subarray(0, n));
     v.x[n] = 0;
@@ -110,7 +113,10 @@ export class DenseProducts {
     wy: Float64Array,
   ): void {
     const mod = this.ready();
-    if (mod === null) return matvecAndSquares(this.sym, this.stride, n, x, y, jx, wy);
+    if (mod === null) {
+      matvecAndSquares(this.sym, this.stride, n, x, y, jx, wy);
+      return;
+    }
     const v = this.views!;
     v.x.set(x.subarray(0, n));
     v.x[n] = 0;

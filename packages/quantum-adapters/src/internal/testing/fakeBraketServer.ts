@@ -6,12 +6,23 @@ import { createRng } from '@boltzmann/ising-core';
 import { drawFromCdf } from './boltzmannDraw.js';
 import { simulateQasm } from './qasmInterpreter.js';
 
+/** The CreateQuantumTask fields the fake reads; the handler checks that each one is present. */
+interface CreateTaskBody {
+  readonly action: string;
+  readonly clientToken: string;
+  readonly deviceArn: string;
+  readonly outputS3Bucket: string;
+  readonly outputS3KeyPrefix: string;
+  readonly shots: number;
+  readonly [field: string]: unknown;
+}
+
 interface FakeTask {
   arn: string;
   status: 'QUEUED' | 'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANCELLING' | 'CANCELLED';
   readyAt: number;
   outcome: 'COMPLETED' | 'FAILED' | 'CANCELLED';
-  body: Record<string, any>;
+  body: CreateTaskBody;
   directory: string;
 }
 
@@ -134,19 +145,22 @@ export async function startFakeBraket(options: { seed?: number } = {}): Promise<
     const error = (code: number, type: string, message: string): void =>
       json(code, { __type: type, message }, { 'x-amzn-ErrorType': type });
     if (fake.hang?.test(key)) return;
-    if (!/Credential=test\//.test(String(req.headers.authorization)))
-      return error(
+    if (!/Credential=test\//.test(String(req.headers.authorization))) {
+      error(
         403,
         'UnrecognizedClientException',
         'The security token included in the request is invalid.',
       );
+      return;
+    }
     const failure = fake.failures.find((f) => f.times > 0 && f.match.test(key));
     if (failure) {
       failure.times--;
-      return error(failure.status, failure.errorType, `scripted ${failure.errorType}`);
+      error(failure.status, failure.errorType, `scripted ${failure.errorType}`);
+      return;
     }
     if (req.method === 'POST' && path === '/quantum-task') {
-      const b = body as Record<string, any>;
+      const b = body as CreateTaskBody;
       for (const field of [
         'action',
         'clientToken',
@@ -155,7 +169,10 @@ export async function startFakeBraket(options: { seed?: number } = {}): Promise<
         'outputS3KeyPrefix',
         'shots',
       ]) {
-        if (b[field] === undefined) return error(400, 'ValidationException', `missing ${field}`);
+        if (b[field] === undefined) {
+          error(400, 'ValidationException', `missing ${field}`);
+          return;
+        }
       }
       let arn = byToken.get(b.clientToken);
       if (arn === undefined) {
@@ -172,21 +189,29 @@ export async function startFakeBraket(options: { seed?: number } = {}): Promise<
           directory: `${b.outputS3KeyPrefix}/${id}`,
         });
       }
-      return json(201, { quantumTaskArn: arn });
+      json(201, { quantumTaskArn: arn });
+      return;
     }
     const cancel = /^\/quantum-task\/(.+)\/cancel$/.exec(path);
     if (req.method === 'PUT' && cancel) {
       const t = fake.tasks.get(cancel[1]!);
-      if (!t) return error(404, 'ResourceNotFoundException', 'no such task');
+      if (!t) {
+        error(404, 'ResourceNotFoundException', 'no such task');
+        return;
+      }
       if (t.status === 'QUEUED' || t.status === 'RUNNING') t.status = t.outcome = 'CANCELLED';
-      return json(200, { quantumTaskArn: t.arn, cancellationStatus: 'CANCELLED' });
+      json(200, { quantumTaskArn: t.arn, cancellationStatus: 'CANCELLED' });
+      return;
     }
     const get = /^\/quantum-task\/(.+)$/.exec(path);
     if (req.method === 'GET' && get) {
       const t = fake.tasks.get(get[1]!);
-      if (!t) return error(404, 'ResourceNotFoundException', 'no such task');
+      if (!t) {
+        error(404, 'ResourceNotFoundException', 'no such task');
+        return;
+      }
       advance(t);
-      return json(200, {
+      json(200, {
         quantumTaskArn: t.arn,
         status: t.status,
         deviceArn: t.body.deviceArn,
@@ -196,6 +221,7 @@ export async function startFakeBraket(options: { seed?: number } = {}): Promise<
         createdAt: new Date().toISOString(),
         ...(t.status === 'FAILED' ? { failureReason: 'fake device failure' } : {}),
       });
+      return;
     }
     if (req.method === 'GET') {
       const object = fake.objects.get(path.slice(1));

@@ -19,6 +19,18 @@ export interface ScriptedFailure {
   times: number;
 }
 
+/** The fields of a submitted SAPI problem that the fake reads (as a client sent them, unchecked). */
+interface SubmittedJob {
+  readonly solver?: { readonly name?: string };
+  readonly data: { readonly lin: unknown; readonly quad: unknown };
+  readonly params?: {
+    readonly auto_scale?: boolean;
+    readonly num_reads?: number;
+    readonly answer_mode?: string;
+  };
+  readonly label?: string;
+}
+
 interface FakeProblem {
   id: string;
   status: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
@@ -156,11 +168,7 @@ function autoScaleFactor(solver: SapiSolver, lin: number[], quad: number[]): num
   return f > 0 ? f : 1;
 }
 
-function sampleJob(
-  solver: SapiSolver,
-  job: Record<string, any>,
-  seed: number,
-): Record<string, unknown> {
+function sampleJob(solver: SapiSolver, job: SubmittedJob, seed: number): Record<string, unknown> {
   const props = solver.properties as {
     qubits: number[];
     couplers: [number, number][];
@@ -299,7 +307,7 @@ export async function startFakeSapi(options: {
     }
     if (req.method === 'GET' && path === 'solvers/remote/') return send(200, solvers);
     if (req.method === 'POST' && path === 'problems/') {
-      const jobs = body as Record<string, any>[];
+      const jobs = body as SubmittedJob[];
       return send(
         200,
         jobs.map((job, index) => {

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noAssignInExpressions: a regex dispatch, `else if ((m = re.exec(line)))`, keeps each statement's match beside its handler.
 /**
  * Test-server helper: a statevector interpreter for the OpenQASM 3 subset the DQA export uses
  * (`qubit[n]`, `bit[n]`, `h`, `rx`, `rz`, `zz`, `cx`/`cnot`, `c[j] = measure q[j]`), written from the
@@ -57,7 +58,7 @@ export function simulateQasm(source: string): { qubits: number; probabilities: F
       im = new Float64Array(2 ** n);
       re[0] = 1;
     } else if (/^bit\[\d+\]\s+\w+;$/.test(line)) {
-      continue;
+      // the classical register needs no state
     } else if ((m = /^h\s+(.+);$/.exec(line))) {
       const r = Math.SQRT1_2;
       single(q(m[1]!), r, 0, r, 0, r, 0, -r, 0);
