@@ -6,11 +6,6 @@ import type { ProgressDisplay } from './progress.js';
 import { parseSampleArgs } from './sampleOptions.js';
 import type { SampleCommand } from './sampleOptions.js';
 
-/** The queue's password, for scrubbing error lines (see queue/queueConnection.ts). */
-function queueSecrets(queue: { readonly password?: string } | undefined): Record<string, string> {
-  return queue?.password === undefined ? {} : { queuePassword: queue.password };
-}
-
 /** Exit codes of the bench. */
 export const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
 
@@ -68,26 +63,6 @@ export async function main(
       'report --help',
       () => parseReportArgs(argv, help),
       (command) => runReport(command, io),
-    );
-  }
-  if (first === 'worker') {
-    const { parseWorkerArgs, runBenchWorker } = await import('./queue/benchWorker.js');
-    return parseThenRun(
-      io,
-      'worker --help',
-      () => parseWorkerArgs(argv, help),
-      (command) => runBenchWorker(command, io),
-      (command) => queueSecrets(command.queue),
-    );
-  }
-  if (first === 'status') {
-    const { parseStatusArgs, runStatus } = await import('./queue/queueStatus.js');
-    return parseThenRun(
-      io,
-      'status --help',
-      () => parseStatusArgs(argv, help),
-      (command) => runStatus(command, io),
-      (command) => queueSecrets(command.queue),
     );
   }
   if (first === 'sample') {
