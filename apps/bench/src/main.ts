@@ -1,10 +1,15 @@
 import { redactSecrets } from '@boltzmann/ising-core';
-import { formatError } from './benchError.js';
+import { BenchError, formatError } from './benchError.js';
 import { parseBenchArgs } from './options.js';
 import type { BenchCommand } from './options.js';
 import type { ProgressDisplay } from './progress.js';
 import { parseSampleArgs } from './sampleOptions.js';
 import type { SampleCommand } from './sampleOptions.js';
+
+/** The queue's password, for scrubbing error lines (see queue/queueConnection.ts). */
+function queueSecrets(queue: { readonly password?: string } | undefined): Record<string, string> {
+  return queue?.password === undefined ? {} : { queuePassword: queue.password };
+}
 
 /** Exit codes of the bench. */
 export const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
@@ -65,6 +70,26 @@ export async function main(
       (command) => runReport(command, io),
     );
   }
+  if (first === 'worker') {
+    const { parseWorkerArgs, runBenchWorker } = await import('./queue/benchWorker.js');
+    return parseThenRun(
+      io,
+      'worker --help',
+      () => parseWorkerArgs(argv, help),
+      (command) => runBenchWorker(command, io),
+      (command) => queueSecrets(command.queue),
+    );
+  }
+  if (first === 'status') {
+    const { parseStatusArgs, runStatus } = await import('./queue/queueStatus.js');
+    return parseThenRun(
+      io,
+      'status --help',
+      () => parseStatusArgs(argv, help),
+      (command) => runStatus(command, io),
+      (command) => queueSecrets(command.queue),
+    );
+  }
   if (first === 'sample') {
     return parseThenRun(
       io,
@@ -76,16 +101,24 @@ export async function main(
       },
     );
   }
+  // `bench collect <task> [grid flags] --queue URL`: the grid's finished runs, nothing enqueued.
+  const collect = first === 'collect';
+  const gridArgv = collect ? argv.slice(argv.indexOf('collect') + 1) : argv;
   return parseThenRun(
     io,
     '--help',
-    () => parseBenchArgs(argv, help),
+    () => {
+      const command = parseBenchArgs(gridArgv, help);
+      if (command && collect && !command.queue)
+        throw new BenchError('BENCH_INVALID_OPTION', 'bench collect needs --queue <url>');
+      return command && collect ? { ...command, collect: true } : command;
+    },
     async (command: BenchCommand) => {
       // Loaded after parsing so that --help and flag errors never wait for (or depend on) TF.js.
       const { runCommand } = await import('./runCommand.js');
       return runCommand(command, io);
     },
-    (command) => command.samplerSecrets,
+    (command) => ({ ...command.samplerSecrets, ...queueSecrets(command.queue) }),
   );
 }
 

@@ -18,6 +18,8 @@ import {
   parsePositive,
 } from './internal/parseValues.js';
 import { repoRoot } from './internal/paths.js';
+import { parseQueueUrl } from './queue/queueUrl.js';
+import type { QueueSpec } from './queue/queueUrl.js';
 
 /** A fully parsed and validated bench invocation. */
 export interface BenchCommand {
@@ -43,6 +45,12 @@ export interface BenchCommand {
   readonly plain: boolean;
   /** Also write each finished run's trained model to `models/<id>.json`. */
   readonly saveModels: boolean;
+  /** `--queue`: train the grid on a BullMQ queue in this Redis instead of local processes. */
+  readonly queue?: QueueSpec;
+  /** `--detach` (with `--queue`): enqueue and return; `bench collect` writes the results. */
+  readonly detach: boolean;
+  /** `bench collect`: enqueue nothing; write the finished runs of the grid and its report. */
+  readonly collect?: boolean;
   /** How boltzmann/coupling runs parameterize J (`full`, `relative`, `banded:w`). */
   readonly couplingForm: CouplingForm;
   /** Positional embedding of every run: learned (default) or none. */
@@ -135,7 +143,15 @@ function addGridOptions(cmd: Command, experiment: Experiment): Command {
       '--save-models',
       "also write each finished run's trained model to <results>/models/<id>.json",
     )
-    .option('--dry-run', 'print the grid, its size and an ETA, then exit');
+    .option('--dry-run', 'print the grid, its size and an ETA, then exit')
+    .option(
+      '--queue <url>',
+      'train on a BullMQ queue in this Redis (redis://host:port/db, rediss://…; password in $BENCH_REDIS_PASSWORD); see `bench worker`',
+    )
+    .option(
+      '--detach',
+      'with --queue: enqueue the grid and return at once (`bench collect` writes the results)',
+    );
 }
 
 function addGptOptions(cmd: Command): Command {
@@ -316,6 +332,14 @@ function toCommand(experiment: Experiment, raw: Raw): BenchCommand {
     parseJsonObject('--sampler-options', s('samplerOptions') ?? '{}'),
   );
   const samplerName = s('sampler') ?? g.sampler ?? 'exact';
+  const queue = s('queue') === undefined ? undefined : parseQueueUrl(s('queue')!);
+  if (raw.detach === true && !queue)
+    throw new BenchError('BENCH_INVALID_OPTION', '--detach needs --queue <url>');
+  if (queue && Object.keys(sampler.secrets).length > 0)
+    throw new BenchError(
+      'BENCH_INVALID_OPTION',
+      'credentials in --sampler-options are not sent through the queue: give them to each worker in its environment (DWAVE_API_TOKEN, the AWS credential chain)',
+    );
   return {
     experiment,
     preset,
@@ -331,6 +355,8 @@ function toCommand(experiment: Experiment, raw: Raw): BenchCommand {
     dataPath: s('data') ? userPath(s('data')!) : undefined,
     plain: raw.plain === true,
     saveModels: raw.saveModels === true,
+    ...(queue ? { queue } : {}),
+    detach: raw.detach === true,
     couplingForm: parseCouplings(s('couplings') ?? 'full'),
     positions: s('positions') === 'none' ? 'none' : 'learned',
     layers: parseInteger('--layers', s('layers') ?? String(g.layers ?? 1), 1, 64),

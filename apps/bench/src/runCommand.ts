@@ -119,7 +119,9 @@ function withDeclaredSecrets(command: BenchCommand, registry: SamplerRegistry): 
 export async function runCommand(parsed: BenchCommand, rawIo: MainIo): Promise<number> {
   assertResultsDir(parsed.resultsDir);
   // The last line of defence: no line this bench prints quotes a credential it was given.
-  let secrets = parsed.samplerSecrets;
+  // The queue's password too (from $BENCH_REDIS_PASSWORD or the URL).
+  const queueSecret = parsed.queue?.password === undefined ? {} : { queue: parsed.queue.password };
+  let secrets: Readonly<Record<string, unknown>> = { ...parsed.samplerSecrets, ...queueSecret };
   const redact = (line: string): string => redactSecrets(line, secrets);
   const io: MainIo = {
     ...rawIo,
@@ -129,7 +131,7 @@ export async function runCommand(parsed: BenchCommand, rawIo: MainIo): Promise<n
   const { createBenchRegistry } = await import('./registry.js');
   const registry = await createBenchRegistry(parsed.plugins);
   const command = withDeclaredSecrets(parsed, registry);
-  secrets = command.samplerSecrets;
+  secrets = { ...command.samplerSecrets, ...queueSecret };
   const configs = expandGrid(command);
   io.out(`bench ${command.experiment} (preset ${command.preset})`);
   await preflight(command, configs, registry);
@@ -146,14 +148,25 @@ export async function runCommand(parsed: BenchCommand, rawIo: MainIo): Promise<n
   };
   const progress =
     io.progress ?? (!command.plain && isatty(1) ? barProgress() : plainProgress(io.out));
-  const outcome = await runGrid(configs, {
+  const gridOptions = {
     workers: command.workers,
     settings,
     progress,
     signal: io.signal,
     dryRun: command.dryRun,
     out: io.out,
-  });
+  };
+  // One grid, two executors: local worker processes, or the BullMQ queue (same records and report).
+  const outcome =
+    command.queue && !command.dryRun
+      ? await (await import('./queue/queueGrid.js')).runQueuedGrid(configs, {
+          ...gridOptions,
+          queue: command.queue,
+          detach: command.detach,
+          collectOnly: command.collect === true,
+        })
+      : { ...(await runGrid(configs, gridOptions)), unfinished: 0 };
+  if (command.detach && !command.dryRun) return EXIT.ok;
   if (command.dryRun) {
     // Hardware samplers: also write what the first training batch would send (no credentials needed).
     const { hardwareDryRun } = await import('./hardwareDryRun.js');
@@ -180,9 +193,18 @@ export async function runCommand(parsed: BenchCommand, rawIo: MainIo): Promise<n
   if (outcome.interrupted) {
     io.err(
       `error [BENCH_INTERRUPTED]: stopped with ${outcome.records.length}/${outcome.total} runs finished; ` +
-        'unfinished runs keep their last checkpoint — rerun the same command to resume',
+        (command.queue
+          ? 'the queued runs go on on the workers — rerun the same command (or `bench collect`) to collect them'
+          : 'unfinished runs keep their last checkpoint — rerun the same command to resume'),
     );
     return EXIT.interrupted;
+  }
+  if (outcome.unfinished > 0) {
+    io.err(
+      `error [BENCH_GRID_INCOMPLETE]: ${outcome.records.length}/${outcome.total} runs finished; ` +
+        'run `bench collect` with the same flags again once the workers are done',
+    );
+    return EXIT.failed;
   }
   return outcome.failures.length > 0 ? EXIT.failed : EXIT.ok;
 }

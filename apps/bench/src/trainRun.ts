@@ -34,6 +34,11 @@ export interface TrainHooks {
   shouldStop?(): boolean;
   /** Warnings (an unreadable checkpoint, …). */
   warn?(message: string): void;
+  /**
+   * Called with each checkpoint once its file is written (`bench worker` also stores it in
+   * Redis); training waits for it, so a stored checkpoint is never older than the file.
+   */
+  onCheckpoint?(checkpoint: Checkpoint): void | Promise<void>;
 }
 
 /** The metric reported for a dataset from its evaluation: perplexity or accuracy. */
@@ -142,7 +147,7 @@ export async function trainRun(
     const sessionStart = performance.now();
     const sessionStartStep = step;
     const elapsed = (): number => previousSeconds + (performance.now() - sessionStart) / 1000;
-    const checkpoint = (): void => {
+    const checkpoint = async (): Promise<void> => {
       const c: Checkpoint = {
         version: 1,
         id,
@@ -167,6 +172,7 @@ export async function trainRun(
         engine: engine.save(),
       };
       writeJsonAtomic(checkpointPath(settings.resultsDir, id), c, true);
+      await hooks.onCheckpoint?.(c);
     };
     // nanoGPT's protocol evaluates before the first step too, so a gpt curve starts at the
     // untrained model's loss (about ln 65 per character).
@@ -206,7 +212,8 @@ export async function trainRun(
       const stop = hooks.shouldStop?.() === true;
       // The open loss interval is saved with the checkpoint, not closed: a resumed run's curve
       // is then the curve of an uninterrupted one.
-      if (step < config.steps && (stop || step % settings.checkpointEvery === 0)) checkpoint();
+      if (step < config.steps && (stop || step % settings.checkpointEvery === 0))
+        await checkpoint();
       if (stop && step < config.steps) return 'stopped';
     }
     const final = await evaluateAt(step);

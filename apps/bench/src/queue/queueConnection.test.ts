@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BenchError } from '../benchError.js';
-import { checkRedis, parseQueueUrl } from './queueConnection.js';
+import { checkRedis } from './queueConnection.js';
+import { parseQueueUrl } from './queueUrl.js';
 import { freePort, startRedisServer } from './redisServer.js';
 import type { RedisServer } from './redisServer.js';
 

@@ -1,0 +1,144 @@
+import { createRequire } from 'node:module';
+import { cpus, hostname } from 'node:os';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'bullmq';
+import { runLabel } from '../runGrid.js';
+import { formatError } from '../benchError.js';
+import { runSubcommand, subcommand } from '../internal/parseCommand.js';
+import { parseInteger } from '../internal/parseValues.js';
+import type { MainIo } from '../main.js';
+import { userPath } from '../options.js';
+import { formatDuration } from '../progress.js';
+import { checkRedis, connectionWarner, redisOptions } from './queueConnection.js';
+import { PASSWORD_ENV, parseQueueUrl, redactQueue } from './queueUrl.js';
+import type { QueueSpec } from './queueUrl.js';
+import { QUEUE_NAME } from './queueJobs.js';
+import type { RunJobData, RunJobResult } from './queueJobs.js';
+import { WORKER_ENV } from './queueProcessor.js';
+
+/** A parsed `bench worker` invocation. */
+export interface WorkerCommand {
+  readonly queue: QueueSpec;
+  /** Runs trained at once, each in its own process. */
+  readonly concurrency: number;
+  /** Shared checkpoints folder; undefined: checkpoints go to Redis. */
+  readonly checkpoints: string | undefined;
+  readonly dataPath: string | undefined;
+  /** How long a job's lock lives without renewal: a dead worker's run is picked up after about this long. */
+  readonly lockDurationMs: number;
+}
+
+/**
+ * Parses `bench worker --queue URL [--concurrency N] [--checkpoints DIR] [--data PATH] [--lock-duration MS]`.
+ *
+ * @returns the command, or null when help was printed.
+ * @throws BENCH_INVALID_OPTION for a bad flag or URL.
+ */
+export function parseWorkerArgs(
+  argv: readonly string[],
+  out: (s: string) => void = (s) => process.stdout.write(s),
+): WorkerCommand | null {
+  let parsed: WorkerCommand | null = null;
+  const { program, command } = subcommand(
+    'worker',
+    'train the runs of grids enqueued with --queue, one process per run',
+    out,
+  );
+  command
+    .requiredOption(
+      '--queue <url>',
+      `redis://host:port/db or rediss://… (password in $${PASSWORD_ENV})`,
+    )
+    .option('--concurrency <n>', 'runs trained at once (default: number of cores)')
+    .option('--checkpoints <dir>', 'shared checkpoints folder (default: checkpoints in Redis)')
+    .option('--data <path>', 'path of Tiny Shakespeare input.txt on this machine')
+    .option(
+      '--lock-duration <ms>',
+      "a job's lock: a dead worker's run resumes elsewhere after about this long",
+      '30000',
+    )
+    .action((raw: Record<string, string | undefined>) => {
+      parsed = {
+        queue: parseQueueUrl(raw.queue!),
+        concurrency: raw.concurrency
+          ? parseInteger('--concurrency', raw.concurrency, 1, 256)
+          : Math.max(1, cpus().length),
+        checkpoints: raw.checkpoints ? userPath(raw.checkpoints) : undefined,
+        dataPath: raw.data ? userPath(raw.data) : undefined,
+        lockDurationMs: parseInteger('--lock-duration', raw.lockDuration ?? '30000', 1000),
+      };
+    });
+  return runSubcommand(program, argv) ? parsed : null;
+}
+
+const require = createRequire(import.meta.url);
+
+/**
+ * Runs a BullMQ worker until SIGTERM/SIGINT (`io.signal`): each job is trained in a sandboxed
+ * process. On the signal the running jobs checkpoint and go back to the queue, then it exits 0.
+ *
+ * @returns the exit code.
+ * @throws BENCH_QUEUE_UNREACHABLE, BENCH_QUEUE_AUTH when Redis is not there at start-up.
+ */
+export async function runBenchWorker(command: WorkerCommand, io: MainIo): Promise<number> {
+  const spec = command.queue;
+  const log = (line: string): void => io.out(redactQueue(line, spec));
+  const version = await checkRedis(spec);
+  const tsx = pathToFileURL(require.resolve('tsx')).href;
+  // The processors need no Redis connection (BullMQ relays progress and data over IPC): they do
+  // not get the password.
+  const env: Record<string, string | undefined> = { ...process.env };
+  delete env[PASSWORD_ENV];
+  if (command.checkpoints) env[WORKER_ENV.checkpoints] = command.checkpoints;
+  if (command.dataPath) env[WORKER_ENV.data] = command.dataPath;
+  const name = `${hostname()}:${process.pid}`;
+  const worker = new Worker<RunJobData, RunJobResult>(
+    QUEUE_NAME,
+    new URL('./queueProcessor.ts', import.meta.url),
+    {
+      name,
+      connection: redisOptions(spec),
+      concurrency: command.concurrency,
+      useWorkerThreads: false,
+      workerForkOptions: { execArgv: ['--import', tsx, '--conditions=@boltzmann/source'], env },
+      lockDuration: command.lockDurationMs,
+      stalledInterval: command.lockDurationMs,
+      // A run may outlive a few dead workers before it counts as failed.
+      maxStalledCount: 3,
+      autorun: false,
+    },
+  );
+  worker.on('error', connectionWarner(spec, log));
+  worker.on('stalled', (jobId) =>
+    log(`job ${jobId} stalled (its worker stopped answering); it goes back to the queue`),
+  );
+  worker.on('completed', (job, result) => {
+    const r = result.record;
+    log(
+      `completed ${runLabel(r.config)}: ${r.metricName} ${r.finalMetric.toFixed(4)} (${formatDuration(r.wallSeconds)})`,
+    );
+    void job;
+  });
+  worker.on('failed', (job, error) => {
+    if (job) log(`failed ${job.name}: ${error.message}`);
+  });
+  log(
+    `bench worker ${name}: queue ${QUEUE_NAME} on ${spec.masked} (Redis ${version}), ` +
+      `${command.concurrency} at once, checkpoints in ${command.checkpoints ?? 'Redis'}`,
+  );
+  const stopped = new Promise<void>((resolve) => {
+    const stop = (): void => {
+      log('stopping: running jobs checkpoint and go back to the queue…');
+      worker.cancelAllJobs('the worker is stopping');
+      resolve();
+    };
+    if (io.signal?.aborted) stop();
+    else io.signal?.addEventListener('abort', stop, { once: true });
+  });
+  const running = worker.run().catch((error: unknown) => log(formatError(error)));
+  await stopped;
+  await worker.close();
+  await running;
+  log('stopped');
+  return 0;
+}

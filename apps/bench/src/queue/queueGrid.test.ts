@@ -1,0 +1,279 @@
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { expandGrid, main, parseBenchArgs, runId } from '../index.js';
+import type { RunRecord } from '../index.js';
+import { progressOf } from './queueJobs.js';
+import type { RunJobData } from './queueJobs.js';
+import { startRedisServer } from './redisServer.js';
+import type { RedisServer } from './redisServer.js';
+import {
+  benchQueue,
+  progressRecorder,
+  spawnWorker,
+  waitFor,
+  withoutTimings,
+} from './queueTestkit.js';
+import type { BenchChild } from './queueTestkit.js';
+
+const STEPS = 150;
+/** 6 tiny runs (2 variants × 3 seeds) of 150 steps, checkpoints every 20. */
+const grid = (dir: string, seeds = '0,1,2') => [
+  'shakespeare',
+  '--lengths',
+  '4',
+  '--variants',
+  'softmax,sigmoid',
+  '--seeds',
+  seeds,
+  '--steps',
+  String(STEPS),
+  '--d-model',
+  '8',
+  '--ffn',
+  'off',
+  '--batch-size',
+  '8',
+  '--eval-windows',
+  '16',
+  '--eval-every',
+  '50',
+  '--checkpoint-every',
+  '20',
+  '--log-every',
+  '5',
+  '--results',
+  dir,
+];
+
+const servers: RedisServer[] = [];
+const children: BenchChild[] = [];
+afterAll(async () => {
+  for (const c of children) if (c.proc.exitCode === null) c.proc.kill('SIGKILL');
+  for (const s of servers) await s.stop();
+});
+
+function capture() {
+  const lines: string[] = [];
+  return { lines, out: (l: string) => void lines.push(l), err: (l: string) => void lines.push(l) };
+}
+
+const readRecords = (dir: string): Map<string, RunRecord> =>
+  new Map(
+    readdirSync(join(dir, 'runs')).map((f) => {
+      const r = JSON.parse(readFileSync(join(dir, 'runs', f), 'utf8')) as RunRecord;
+      return [r.id, r];
+    }),
+  );
+
+describe('a grid on the queue', () => {
+  it('6 runs on 2 workers, one SIGKILLed mid-run: each run finishes once, the killed one resumes from its checkpoint, results equal a local run', async () => {
+    const redis = await startRedisServer();
+    servers.push(redis);
+    const t0 = Date.now();
+    const local = mkdtempSync(join(tmpdir(), 'bench-queue-local-'));
+    const localIo = { ...capture(), progress: progressRecorder().progress };
+    expect(await main([...grid(local), '--workers', '0'], localIo)).toBe(0);
+    const tLocal = Date.now() - t0;
+
+    const dir = mkdtempSync(join(tmpdir(), 'bench-queue-'));
+    const a = spawnWorker(redis.url);
+    const b = spawnWorker(redis.url);
+    children.push(a, b);
+    const io = capture();
+    const rec = progressRecorder();
+    const t1 = Date.now();
+    const coordinator = main([...grid(dir), '--queue', redis.url], {
+      ...io,
+      progress: rec.progress,
+    });
+
+    // Kill worker a once it is past a checkpoint of its run (step 20), before the run ends.
+    const queue = benchQueue(redis.url);
+    const victim = await waitFor('worker a mid-run', async () => {
+      for (const job of await queue.getJobs(['active'])) {
+        const p = progressOf(job);
+        if (p?.host.endsWith(`:${a.proc.pid}`) && p.step >= 30 && p.step < STEPS - 20)
+          return { job, step: p.step };
+      }
+      return undefined;
+    });
+    a.proc.kill('SIGKILL');
+    const killedAt = victim.step;
+    const killedId = victim.job.name;
+    const tKill = Date.now() - t1;
+
+    expect(await coordinator).toBe(0);
+    const tQueue = Date.now() - t1;
+    await queue.close();
+
+    // Every run finished, each reported once by the coordinator and trained to the end once.
+    const configs = expandGrid(parseBenchArgs(grid(dir), () => undefined)!);
+    const ids = configs.map(runId);
+    const records = readRecords(dir);
+    expect([...records.keys()].sort()).toEqual([...ids].sort());
+    expect(rec.ends.map((e) => e.id).sort()).toEqual([...ids].sort());
+    const workerLog = `${a.output()}\n${b.output()}`;
+    for (const c of configs) {
+      const label = `${c.column} T=${c.length} d=${c.dModel} noFFN s${c.seed}`;
+      expect(
+        workerLog.split('\n').filter((l) => l.includes(`] done shakespeare ${label}:`)),
+      ).toHaveLength(1);
+    }
+    // The killed run resumed on worker b from a checkpoint at or before the step it was killed at.
+    const resumed =
+      /resuming shakespeare (\S+) T=4 d=8 noFFN s(\d) from step (\d+)\/150 \(checkpoint in Redis\)/.exec(
+        b.output(),
+      );
+    expect(resumed, b.output()).not.toBeNull();
+    const resumedStep = Number(resumed![3]);
+    expect(resumedStep % 20).toBe(0);
+    expect(resumedStep).toBeGreaterThanOrEqual(20);
+    expect(resumedStep).toBeLessThanOrEqual(killedAt);
+    expect(killedId).toContain(`-${resumed![1]}-T4-d8-noffn-s${resumed![2]}-`);
+    expect(rec.starts.find((s) => s.id === killedId)).toBeDefined();
+    expect(b.output()).toMatch(/job .* stalled/);
+
+    // Results identical to the local grid's, apart from timings.
+    const localRecords = readRecords(local);
+    for (const id of ids)
+      expect(withoutTimings(records.get(id)!)).toEqual(withoutTimings(localRecords.get(id)!));
+    expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toBe(
+      readFileSync(join(local, 'summary.md'), 'utf8'),
+    );
+    expect(existsSync(join(dir, 'report.html'))).toBe(true);
+
+    // A second coordinator has nothing to do: every record is there.
+    const again = capture();
+    expect(
+      await main([...grid(dir), '--queue', redis.url], {
+        ...again,
+        progress: progressRecorder().progress,
+      }),
+    ).toBe(0);
+    expect(again.lines.join('\n')).toContain(
+      'grid: 6 runs — 6 finished here, 0 already in the queue, 0 enqueued',
+    );
+
+    b.proc.kill('SIGTERM');
+    expect((await b.exit).code).toBe(0);
+    console.log(
+      `queue grid timings: local (in process) ${tLocal} ms; queue ${tQueue} ms, worker a killed at step ${killedAt} after ${tKill} ms, resumed from ${resumedStep}`,
+    );
+  }, 240_000);
+
+  it('enqueueing the same grid twice adds nothing; status lists the runs; collect writes what has finished', async () => {
+    const redis = await startRedisServer();
+    servers.push(redis);
+    const dir = mkdtempSync(join(tmpdir(), 'bench-queue-twice-'));
+    const first = capture();
+    const args = [...grid(dir), '--queue', redis.url, '--detach'];
+    expect(await main(args, { ...first, progress: progressRecorder().progress })).toBe(0);
+    expect(first.lines.join('\n')).toContain('0 already in the queue, 6 enqueued');
+    const second = capture();
+    expect(await main(args, { ...second, progress: progressRecorder().progress })).toBe(0);
+    expect(second.lines.join('\n')).toContain('6 already in the queue, 0 enqueued');
+    const queue = benchQueue(redis.url);
+    expect(await queue.getJobCounts('waiting', 'active', 'completed', 'failed')).toMatchObject({
+      waiting: 6,
+      active: 0,
+      completed: 0,
+      failed: 0,
+    });
+    await queue.close();
+    const status = capture();
+    expect(await main(['status', '--queue', redis.url], status)).toBe(0);
+    expect(status.lines[0]).toMatch(
+      /: 6 waiting, 0 active, 0 finished, 0 failed; 0 workers connected$/,
+    );
+    const collect = capture();
+    expect(
+      await main(['collect', ...grid(dir), '--queue', redis.url], {
+        ...collect,
+        progress: progressRecorder().progress,
+      }),
+    ).toBe(1);
+    expect(collect.lines.join('\n')).toContain(
+      '6 runs not finished yet: 0 active, 6 waiting, 0 not in the queue',
+    );
+    expect(collect.lines.join('\n')).toContain('error [BENCH_GRID_INCOMPLETE]');
+  }, 60_000);
+
+  it('a Redis that goes away mid-grid and comes back: the grid completes', async () => {
+    const redis = await startRedisServer({ persist: true });
+    servers.push(redis);
+    const dir = mkdtempSync(join(tmpdir(), 'bench-queue-outage-'));
+    const w = spawnWorker(redis.url, ['--lock-duration', '15000']);
+    children.push(w);
+    const io = capture();
+    const rec = progressRecorder();
+    const args = [...grid(dir, '0'), '--queue', redis.url];
+    const coordinator = main(args, { ...io, progress: rec.progress });
+    const queue = benchQueue(redis.url);
+    await waitFor('a run past step 30', async () => {
+      for (const job of await queue.getJobs(['active']))
+        if ((progressOf(job)?.step ?? 0) >= 30) return true;
+      return undefined;
+    });
+    await queue.close();
+    await redis.stop();
+    await new Promise((r) => setTimeout(r, 3000));
+    await redis.start();
+    expect(await coordinator).toBe(0);
+    expect(readdirSync(join(dir, 'runs'))).toHaveLength(2);
+    expect(`${io.lines.join('\n')}\n${rec.lines.join('\n')}`).toMatch(
+      /lost the connection to Redis at redis:\/\/127\.0\.0\.1:\d+\/0/,
+    );
+    w.proc.kill('SIGTERM');
+    expect((await w.exit).code).toBe(0);
+  }, 120_000);
+
+  it('SIGTERM checkpoints the running job and puts it back; a failed job is listed and retried by status', async () => {
+    const redis = await startRedisServer();
+    servers.push(redis);
+    const dir = mkdtempSync(join(tmpdir(), 'bench-queue-term-'));
+    const args = [...grid(dir, '0'), '--variants', 'softmax', '--queue', redis.url, '--detach'];
+    expect(await main(args, { ...capture(), progress: progressRecorder().progress })).toBe(0);
+    const queue = benchQueue(redis.url);
+    // A job that is not a bench run fails on the worker.
+    await queue.add('not-a-run', { version: 2 } as unknown as RunJobData, { jobId: 'bogus-job' });
+    const w = spawnWorker(redis.url);
+    children.push(w);
+    await waitFor('the run past step 30', async () => {
+      const [job] = await queue.getJobs(['active']);
+      return (progressOf(job)?.step ?? 0) >= 30 ? true : undefined;
+    });
+    w.proc.kill('SIGTERM');
+    expect((await w.exit).code).toBe(0);
+    expect(w.output()).toContain('stopped, checkpointed; back in the queue');
+    const [id] = expandGrid(parseBenchArgs(args.slice(0, -3), () => undefined)!).map(runId);
+    const waiting = await queue.getJobs(['wait']);
+    expect(waiting.map((j) => j.name)).toEqual([id]);
+    const step = waiting[0]!.data.checkpoint?.step ?? 0;
+    expect(step).toBeGreaterThanOrEqual(30);
+
+    const status = capture();
+    expect(await main(['status', '--queue', redis.url], status)).toBe(0);
+    expect(status.lines.join('\n')).toMatch(/1 waiting, 0 active, 0 finished, 1 failed/);
+    expect(status.lines.join('\n')).toContain('not-a-run: job bogus-job is not a bench run');
+    const retry = capture();
+    expect(await main(['status', '--queue', redis.url, '--retry-failed'], retry)).toBe(0);
+    expect(retry.lines.join('\n')).toContain('retried 1 failed run: they are waiting again');
+    expect(await queue.getJobState('bogus-job')).toBe('waiting');
+    await queue.remove('bogus-job');
+
+    // A new worker resumes the checkpointed run where the first stopped.
+    const w2 = spawnWorker(redis.url);
+    children.push(w2);
+    const collected = main([...args.slice(0, -1)], {
+      ...capture(),
+      progress: progressRecorder().progress,
+    });
+    expect(await collected).toBe(0);
+    expect(w2.output()).toContain(`from step ${step}/150 (checkpoint in Redis)`);
+    await queue.close();
+    w2.proc.kill('SIGTERM');
+    expect((await w2.exit).code).toBe(0);
+  }, 120_000);
+});

@@ -1,0 +1,232 @@
+import { Queue } from 'bullmq';
+import { estimateGridSeconds } from '../eta.js';
+import { runId } from '../grid.js';
+import { gitCommit } from '../internal/gitCommit.js';
+import { lockResults } from '../internal/resultsLock.js';
+import { formatDuration } from '../progress.js';
+import { readRecord } from '../runFiles.js';
+import { runLabel } from '../runGrid.js';
+import type { GridOutcome, GridRunOptions, RunFailure } from '../runGrid.js';
+import type { RunConfig, RunRecord } from '../types.js';
+import { checkRedis, connectionWarner, redisOptions } from './queueConnection.js';
+import { redactQueue } from './queueUrl.js';
+import type { QueueSpec } from './queueUrl.js';
+import { QUEUE_NAME, enqueueRuns, jobIdOf, snapshotRuns, writeJobResult } from './queueJobs.js';
+import type { QueuedRun, QueuedSettings } from './queueJobs.js';
+
+/** Options of {@link runQueuedGrid}: those of a local grid plus the queue. */
+export interface QueueGridOptions extends GridRunOptions {
+  readonly queue: QueueSpec;
+  /** Enqueue and return at once; `bench collect` writes the results later. */
+  readonly detach?: boolean;
+  /** `bench collect`: enqueue nothing, write what has finished, wait for nothing. */
+  readonly collectOnly?: boolean;
+  /** Milliseconds between two looks at the queue while following the grid. */
+  readonly pollMs?: number;
+}
+
+/** What happened to a queued grid. */
+export interface QueueGridOutcome extends GridOutcome {
+  /** Runs neither finished nor failed when the command returned (detached, collected early, interrupted). */
+  readonly unfinished: number;
+}
+
+/** The settings a job carries: no results folder, no credentials. */
+function queuedSettings(options: GridRunOptions): QueuedSettings {
+  const s = options.settings;
+  return {
+    checkpointEvery: s.checkpointEvery,
+    logEvery: s.logEvery,
+    plugins: s.plugins,
+    ...(s.dataPath ? { dataPath: s.dataPath } : {}),
+    ...(s.saveModels ? { saveModels: true } : {}),
+  };
+}
+
+const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
+  new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+
+/**
+ * Runs a grid on the BullMQ queue: enqueues every run that has no record in the results folder
+ * (job ids make a second enqueue a no-op), then follows the runs with the same progress display
+ * as a local grid and writes each finished run's record as it arrives. Interrupting it stops the
+ * following only: the runs go on on the workers.
+ *
+ * @param configs the runs (from `expandGrid`).
+ * @param options the local grid's options plus the queue.
+ * @returns the records of the grid's finished runs (this and earlier sessions), its failures,
+ *   and how many runs are still unfinished.
+ * @throws BENCH_QUEUE_UNREACHABLE, BENCH_QUEUE_AUTH at start-up.
+ */
+export async function runQueuedGrid(
+  configs: readonly RunConfig[],
+  options: QueueGridOptions,
+): Promise<QueueGridOutcome> {
+  const spec = options.queue;
+  const out = (line: string): void =>
+    (options.out ?? ((l: string) => process.stdout.write(`${l}\n`)))(redactQueue(line, spec));
+  const dir = options.settings.resultsDir;
+  const commit = gitCommit();
+  const runs: QueuedRun[] = configs.map((config) => ({
+    config,
+    id: runId(config),
+    jobId: jobIdOf(config, commit),
+  }));
+  const done = new Map<string, RunRecord>();
+  for (const r of runs) {
+    const record = readRecord(dir, r.id);
+    if (record) done.set(r.id, record);
+  }
+  const version = await checkRedis(spec);
+  const release = lockResults(dir);
+  const queue = new Queue(QUEUE_NAME, { connection: redisOptions(spec) });
+  queue.on(
+    'error',
+    connectionWarner(spec, (l) => options.progress.log(l)),
+  );
+  try {
+    const todo = runs.filter((r) => !done.has(r.id));
+    const settings = queuedSettings(options);
+    const { added, existing } = options.collectOnly
+      ? { added: 0, existing: todo.length }
+      : await enqueueRuns(queue, todo, settings, commit);
+    const workers = await queue.getWorkersCount().catch(() => Number.NaN);
+    const work = estimateGridSeconds(
+      todo.map((r) => ({ config: r.config, doneFraction: 0 })),
+      1,
+    );
+    out(
+      `grid: ${runs.length} run${runs.length === 1 ? '' : 's'} — ${done.size} finished here, ` +
+        (options.collectOnly
+          ? `${todo.length} to collect from the queue`
+          : `${existing} already in the queue, ${added} enqueued`) +
+        `; queue ${QUEUE_NAME} on ${spec.masked} (Redis ${version}), ${Number.isNaN(workers) ? '?' : workers} worker${workers === 1 ? '' : 's'} connected; ` +
+        `≈ ${formatDuration(work)} of one core's work (rough, ±50 %)`,
+    );
+    out(`results: ${dir}`);
+    if (workers === 0 && !options.collectOnly && todo.length > 0)
+      out(
+        `no worker is connected yet: run \`bench worker --queue ${spec.masked}\` on each machine`,
+      );
+    const failures: RunFailure[] = [];
+    if (options.detach) {
+      out(
+        `detached: the runs train on the workers; \`bench collect <same task and flags> --queue ${spec.masked}\` writes the results`,
+      );
+      return outcome(runs, done, failures, todo.length, false);
+    }
+    const unfinished = await follow(queue, runs, done, failures, options, settings, commit, out);
+    const interrupted = options.signal?.aborted === true && unfinished > 0;
+    return outcome(runs, done, failures, unfinished, interrupted);
+  } finally {
+    options.progress.stop();
+    await queue.close().catch(() => undefined);
+    release();
+  }
+}
+
+function outcome(
+  runs: readonly QueuedRun[],
+  done: ReadonlyMap<string, RunRecord>,
+  failures: RunFailure[],
+  unfinished: number,
+  interrupted: boolean,
+): QueueGridOutcome {
+  const records = runs.map((r) => done.get(r.id)).filter((r): r is RunRecord => !!r);
+  return { total: runs.length, records, failures, interrupted, unfinished };
+}
+
+/**
+ * Looks at the grid's jobs every `pollMs` until each has finished or failed (or once, for
+ * `collectOnly`), showing active runs and writing finished ones. Jobs that vanished from Redis
+ * (a server that came back empty) are enqueued again.
+ *
+ * @returns how many runs are neither finished nor failed.
+ */
+async function follow(
+  queue: Queue,
+  runs: readonly QueuedRun[],
+  done: Map<string, RunRecord>,
+  failures: RunFailure[],
+  options: QueueGridOptions,
+  settings: QueuedSettings,
+  commit: string | null,
+  out: (line: string) => void,
+): Promise<number> {
+  const { progress } = options;
+  const shown = new Set<string>();
+  const ended = new Set<string>(done.keys());
+  const byId = new Map(runs.map((r) => [r.id, r]));
+  const show = (r: QueuedRun, startStep: number): void => {
+    if (shown.has(r.id)) return;
+    shown.add(r.id);
+    progress.start(r.id, runLabel(r.config), r.config.steps, startStep);
+  };
+  for (;;) {
+    if (options.signal?.aborted) break;
+    const snapshot = await Promise.race([
+      snapshotRuns(queue, runs, ended),
+      sleep(24 * 3600 * 1000, options.signal).then(() => null),
+    ]);
+    if (snapshot === null) break;
+    for (const [id, result] of snapshot.completed) {
+      const r = byId.get(id)!;
+      ended.add(id);
+      try {
+        const record = writeJobResult(options.settings.resultsDir, r, result);
+        done.set(id, record);
+        show(r, result.resumedFrom);
+        progress.end(
+          id,
+          `${record.metricName} ${record.finalMetric.toFixed(4)} (${formatDuration(record.wallSeconds)}, ${result.host})`,
+        );
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        failures.push({ id, label: runLabel(r.config), code: 'BENCH_RUN_FAILED', message });
+        progress.end(id, `failed: error [BENCH_RUN_FAILED]: ${message}`);
+      }
+    }
+    for (const [id, reason] of snapshot.failed) {
+      const r = byId.get(id)!;
+      ended.add(id);
+      const [, code, message] = /^(?:error )?\[?([A-Z][A-Z0-9_]+)\]?: (.*)$/s.exec(reason) ?? [];
+      failures.push({
+        id,
+        label: runLabel(r.config),
+        code: code ?? 'BENCH_RUN_FAILED',
+        message: message ?? reason,
+      });
+      show(r, 0);
+      progress.end(id, `failed: ${reason} (\`bench status --retry-failed\` runs it again)`);
+    }
+    for (const [id, p] of snapshot.active) {
+      show(byId.get(id)!, p?.startStep ?? 0);
+      if (p) progress.update({ id, ...p });
+    }
+    if (snapshot.missing.length > 0 && !options.collectOnly) {
+      await enqueueRuns(queue, snapshot.missing, settings, commit);
+      progress.log(
+        `warning: ${snapshot.missing.length} run${snapshot.missing.length === 1 ? ' was' : 's were'} missing from the queue (a Redis restarted without its data?); enqueued again`,
+      );
+    }
+    const left = runs.length - ended.size;
+    if (options.collectOnly) {
+      if (left > 0)
+        out(
+          `${left} run${left === 1 ? '' : 's'} not finished yet: ${snapshot.active.size} active, ${snapshot.waiting.length} waiting, ${snapshot.missing.length} not in the queue`,
+        );
+      return left;
+    }
+    if (left === 0) return 0;
+    await sleep(options.pollMs ?? 1000, options.signal);
+  }
+  return runs.length - ended.size;
+}

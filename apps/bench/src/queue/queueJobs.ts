@@ -1,0 +1,171 @@
+import { createHash } from 'node:crypto';
+import type { Job, Queue } from 'bullmq';
+import { writeJsonAtomic } from '../atomicWrite.js';
+import { canonicalJson, runId } from '../grid.js';
+import { modelPath, recordPath } from '../runFiles.js';
+import type { Checkpoint } from '../runFiles.js';
+import type { RunConfig, RunRecord, RunSettings } from '../types.js';
+
+/** The BullMQ queue every bench grid shares (one Redis, or one Redis database, per grid farm). */
+export const QUEUE_NAME = 'bench';
+
+/** The run settings a job carries: what changes how a run executes, never its credentials or paths of the coordinator. */
+export type QueuedSettings = Pick<RunSettings, 'checkpointEvery' | 'logEvery' | 'plugins'> & {
+  readonly dataPath?: string;
+  readonly saveModels?: boolean;
+};
+
+/** `job.data` of a run. */
+export interface RunJobData {
+  readonly version: 1;
+  readonly config: RunConfig;
+  /** The code commit that enqueued the run (part of the job id). */
+  readonly commit: string | null;
+  readonly settings: QueuedSettings;
+  /** The run's last checkpoint, when workers checkpoint to Redis (the default). */
+  readonly checkpoint?: Checkpoint;
+}
+
+/** `job.returnvalue` of a finished run. */
+export interface RunJobResult {
+  readonly record: RunRecord;
+  /** `--save-models`: the content of the run's `models/<id>.json`, written as it is. */
+  readonly model?: unknown;
+  /** Who trained it (not part of the record, so a queued record equals a local one). */
+  readonly host: string;
+  /** The step the last attempt started from (0, or a checkpoint's). */
+  readonly resumedFrom: number;
+}
+
+/** Progress a worker reports through `job.updateProgress`. */
+export interface RunJobProgress {
+  readonly step: number;
+  readonly steps: number;
+  readonly loss: number;
+  readonly stepsPerSecond: number;
+  /** Seconds left at the current speed (NaN before the first step). */
+  readonly etaSeconds: number;
+  /** The step this attempt started from. */
+  readonly startStep: number;
+  readonly host: string;
+}
+
+/**
+ * The job id of a run: its run id plus a hash of the task, its full config and the code commit.
+ * Adding a job whose id exists is a no-op in BullMQ, so enqueueing a grid twice adds nothing, and
+ * a new commit gets new jobs (its results may differ).
+ *
+ * @example
+ * jobIdOf(config, 'a1b2…'); // 'shakespeare-softmax-T4-d8-noffn-s0-3f9a2c1b7d04.c-5e1f0a9b2c3d'
+ */
+export function jobIdOf(config: RunConfig, commit: string | null): string {
+  const hash = createHash('sha256')
+    .update(canonicalJson({ task: config.experiment, config, commit }))
+    .digest('hex')
+    .slice(0, 12);
+  return `${runId(config)}.c-${hash}`;
+}
+
+/** A run of the grid as the queue sees it. */
+export interface QueuedRun {
+  readonly config: RunConfig;
+  readonly id: string;
+  readonly jobId: string;
+}
+
+/**
+ * Adds the runs that are not in the queue yet (by job id), in the given order.
+ *
+ * @returns how many were added and how many were there already (in any state).
+ */
+export async function enqueueRuns(
+  queue: Queue,
+  runs: readonly QueuedRun[],
+  settings: QueuedSettings,
+  commit: string | null,
+): Promise<{ added: number; existing: number }> {
+  const states = await Promise.all(runs.map((r) => queue.getJobState(r.jobId)));
+  const missing = runs.filter((_, i) => states[i] === 'unknown');
+  if (missing.length > 0) {
+    await queue.addBulk(
+      missing.map((r) => ({
+        name: r.id,
+        data: { version: 1, config: r.config, commit, settings } satisfies RunJobData,
+        opts: { jobId: r.jobId, attempts: 1, removeOnComplete: false, removeOnFail: false },
+      })),
+    );
+  }
+  return { added: missing.length, existing: runs.length - missing.length };
+}
+
+/** Where the runs of a grid stand in the queue. */
+export interface QueueSnapshot {
+  /** Runs that finished, with their results. */
+  readonly completed: ReadonlyMap<string, RunJobResult>;
+  readonly failed: ReadonlyMap<string, string>;
+  readonly active: ReadonlyMap<string, RunJobProgress | undefined>;
+  readonly waiting: readonly string[];
+  /** Runs whose job is not in Redis (never enqueued, or lost with a Redis that restarted empty). */
+  readonly missing: readonly QueuedRun[];
+}
+
+/** A job's progress when it is one a bench worker reported. */
+export function progressOf(job: Job | undefined): RunJobProgress | undefined {
+  const p = job?.progress;
+  return p !== null && typeof p === 'object' && typeof (p as RunJobProgress).step === 'number'
+    ? (p as RunJobProgress)
+    : undefined;
+}
+
+/**
+ * Looks up every run (by run id) that is not in `skip`: its job's state, and the result of a
+ * finished job or the reason of a failed one.
+ */
+export async function snapshotRuns(
+  queue: Queue,
+  runs: readonly QueuedRun[],
+  skip: ReadonlySet<string>,
+): Promise<QueueSnapshot> {
+  const todo = runs.filter((r) => !skip.has(r.id));
+  const states = await Promise.all(todo.map((r) => queue.getJobState(r.jobId)));
+  const completed = new Map<string, RunJobResult>();
+  const failed = new Map<string, string>();
+  const active = new Map<string, RunJobProgress | undefined>();
+  const waiting: string[] = [];
+  const missing: QueuedRun[] = [];
+  await Promise.all(
+    todo.map(async (r, i) => {
+      const state = states[i];
+      if (state === 'unknown') return void missing.push(r);
+      if (state !== 'completed' && state !== 'failed' && state !== 'active')
+        return void waiting.push(r.id);
+      const job = await queue.getJob(r.jobId);
+      if (!job) return void missing.push(r);
+      if (state === 'completed') completed.set(r.id, job.returnvalue as RunJobResult);
+      else if (state === 'failed') failed.set(r.id, job.failedReason ?? 'failed');
+      else active.set(r.id, progressOf(job));
+    }),
+  );
+  return { completed, failed, active, waiting, missing };
+}
+
+/**
+ * Writes a finished job's record (and model) into the results folder, as a local run would.
+ *
+ * @throws BENCH_RUN_FAILED when the job's result is not the record of this run.
+ */
+export function writeJobResult(
+  resultsDir: string,
+  run: QueuedRun,
+  result: RunJobResult,
+): RunRecord {
+  const record = result?.record;
+  if (record?.id !== run.id || typeof record.finalMetric !== 'number') {
+    throw new Error(`job ${run.jobId} finished without a record of run ${run.id}`);
+  }
+  if (result.model !== undefined) {
+    writeJsonAtomic(modelPath(resultsDir, run.id), result.model);
+  }
+  writeJsonAtomic(recordPath(resultsDir, run.id), record);
+  return record;
+}

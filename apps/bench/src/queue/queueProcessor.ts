@@ -1,0 +1,138 @@
+/*
+ * BullMQ sandboxed processor of `bench worker`: BullMQ forks one process per concurrent job slot
+ * (with the tsx loader, see benchWorker.ts) and calls the default export for each job. Training
+ * is CPU-bound and synchronous between steps; in its own process it cannot starve the worker's
+ * lock renewals, and each process owns its own TensorFlow.js backend, as the local pool's do.
+ */
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { SamplerRegistry } from '@boltzmann/ising-core';
+import type { SandboxedJob } from 'bullmq';
+import { WaitingError } from 'bullmq';
+import { writeJsonAtomic } from '../atomicWrite.js';
+import { runId } from '../grid.js';
+import { formatDuration } from '../progress.js';
+import { createBenchRegistry } from '../registry.js';
+import { runLabel } from '../runGrid.js';
+import { checkpointPath, modelPath, readCheckpoint, readRecord } from '../runFiles.js';
+import { trainRun } from '../trainRun.js';
+import type { RunSettings } from '../types.js';
+import type { RunJobData, RunJobProgress, RunJobResult } from './queueJobs.js';
+
+/** Environment of the processor processes, set by `bench worker`. */
+export const WORKER_ENV = {
+  /** A shared checkpoints folder (`--checkpoints`); unset: checkpoints go to Redis. */
+  checkpoints: 'BENCH_WORKER_CHECKPOINTS',
+  /** Tiny Shakespeare file of this machine (`--data`). */
+  data: 'BENCH_WORKER_DATA',
+  /** Seconds between progress reports (tests make it short). */
+  progressSeconds: 'BENCH_WORKER_PROGRESS_SECONDS',
+} as const;
+
+let stopRequested = false;
+// SIGTERM (or Ctrl-C reaching the whole process group): checkpoint at the end of this step.
+process.on('SIGTERM', () => {
+  stopRequested = true;
+});
+process.on('SIGINT', () => {
+  stopRequested = true;
+});
+// The worker process died (SIGKILL, a crash): the job will be recovered as stalled and resumed
+// elsewhere, so this orphan must not keep training or writing checkpoints beside its successor.
+process.on('disconnect', () => process.exit(1));
+
+const host = `${hostname()}:${process.ppid}`;
+let registry: SamplerRegistry | undefined;
+const say = (line: string): void => void process.stdout.write(`[${host}] ${line}\n`);
+
+/**
+ * Trains the run of one job through the same `trainRun` as a local grid. It resumes from the
+ * job's checkpoint (in `job.data`, or the shared folder), checkpoints every `checkpointEvery`
+ * steps, and reports progress; stopped (SIGTERM, `worker.cancelAllJobs`) it checkpoints and puts
+ * the job back in the queue for another worker.
+ */
+export default async function processRun(
+  job: SandboxedJob<RunJobData, RunJobResult>,
+  token?: string,
+  signal?: AbortSignal,
+): Promise<RunJobResult> {
+  const data = job.data;
+  if (data?.version !== 1 || data.config === undefined)
+    throw new Error(`job ${job.id} is not a bench run (version ${String(data?.version)})`);
+  const { config } = data;
+  const id = runId(config);
+  if (!String(job.id).startsWith(`${id}.`))
+    throw new Error(`job ${job.id} does not carry the config of run ${id}`);
+  const shared = process.env[WORKER_ENV.checkpoints];
+  const dir = shared ?? join(tmpdir(), `bench-worker-${process.pid}`);
+  const label = runLabel(config);
+  if (shared) {
+    // The run finished on a worker that died before it could report it: no second training.
+    const record = readRecord(dir, id);
+    if (record) {
+      say(`${label}: already finished in ${dir}, reporting it`);
+      return { record, ...modelOf(dir, id, data), host, resumedFrom: config.steps };
+    }
+  } else {
+    mkdirSync(dir, { recursive: true });
+    if (data.checkpoint) writeJsonAtomic(checkpointPath(dir, id), data.checkpoint, true);
+    else rmSync(checkpointPath(dir, id), { force: true });
+  }
+  const where = shared ? checkpointPath(dir, id) : 'Redis';
+  const resumedFrom = readCheckpoint(dir, id, undefined, false, config)?.step ?? 0;
+  const start =
+    resumedFrom > 0
+      ? `resuming ${label} from step ${resumedFrom}/${config.steps} (checkpoint in ${where})`
+      : `start ${label} (${config.steps} steps)`;
+  say(`${start}, job ${job.id}`);
+  await job.log(`${host}: ${start}`);
+  const settings: RunSettings = {
+    ...data.settings,
+    resultsDir: dir,
+    ...(process.env[WORKER_ENV.data] ? { dataPath: process.env[WORKER_ENV.data] } : {}),
+  };
+  const everyMs = 1000 * Number(process.env[WORKER_ENV.progressSeconds] ?? 1);
+  let last = 0;
+  let pending: Promise<void> = Promise.resolve();
+  registry ??= await createBenchRegistry(settings.plugins);
+  const result = await trainRun(config, settings, registry, {
+    onProgress(p) {
+      const now = Date.now();
+      if (now - last < everyMs && p.step !== p.steps) return;
+      last = now;
+      const etaSeconds = p.stepsPerSecond > 0 ? (p.steps - p.step) / p.stepsPerSecond : Number.NaN;
+      const progress: RunJobProgress = { ...p, etaSeconds, startStep: resumedFrom, host };
+      pending = job.updateProgress(progress);
+    },
+    async onCheckpoint(checkpoint) {
+      if (shared) return;
+      await pending;
+      // `updateData` replaces the whole of job.data: the config stays, the checkpoint is new.
+      await job.updateData({ ...data, checkpoint });
+    },
+    shouldStop: () => stopRequested || signal?.aborted === true,
+    warn: (message) => say(`warning: ${message}`),
+  });
+  await pending;
+  if (result === 'stopped') {
+    say(`${label}: stopped, checkpointed; back in the queue`);
+    await job.log(`${host}: stopped and checkpointed; back in the queue`);
+    // Straight back to `wait` (not failed, no stall to wait for): the next free worker resumes it.
+    await job.moveToWait(token);
+    throw new WaitingError();
+  }
+  const { checkpoint: _, ...rest } = data;
+  if (!shared) await job.updateData(rest);
+  say(
+    `done ${label}: ${result.metricName} ${result.finalMetric.toFixed(4)} (${formatDuration(result.wallSeconds)})`,
+  );
+  return { record: result, ...modelOf(dir, id, data), host, resumedFrom };
+}
+
+function modelOf(dir: string, id: string, data: RunJobData): { model?: unknown } {
+  const path = modelPath(dir, id);
+  return data.settings.saveModels && existsSync(path)
+    ? { model: JSON.parse(readFileSync(path, 'utf8')) }
+    : {};
+}
