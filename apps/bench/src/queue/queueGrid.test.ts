@@ -234,10 +234,10 @@ describe('a grid on the queue', () => {
     servers.push(redis);
     const dir = mkdtempSync(join(tmpdir(), 'bench-queue-term-'));
     const args = [...grid(dir, '0'), '--variants', 'softmax', '--queue', redis.url, '--detach'];
-    expect(await main(args, { ...capture(), progress: progressRecorder().progress })).toBe(0);
     const queue = benchQueue(redis.url);
-    // A job that is not a bench run fails on the worker.
+    // A job that is not a bench run, first in line: it fails on the worker.
     await queue.add('not-a-run', { version: 2 } as unknown as RunJobData, { jobId: 'bogus-job' });
+    expect(await main(args, { ...capture(), progress: progressRecorder().progress })).toBe(0);
     const w = spawnWorker(redis.url);
     children.push(w);
     await waitFor('the run past step 30', async () => {
@@ -272,6 +272,21 @@ describe('a grid on the queue', () => {
     });
     expect(await collected).toBe(0);
     expect(w2.output()).toContain(`from step ${step}/150 (checkpoint in Redis)`);
+    // The finished job's data no longer holds the checkpoint; its result is the record.
+    const [finished] = await queue.getJobs(['completed']);
+    expect(finished?.data.checkpoint).toBeUndefined();
+    // `bench collect` into another folder writes the same record and the report from the queue.
+    const elsewhere = mkdtempSync(join(tmpdir(), 'bench-queue-collect-'));
+    const collect = capture();
+    const collectArgs = ['collect', ...args.slice(0, -1)].map((a) => (a === dir ? elsewhere : a));
+    expect(await main(collectArgs, { ...collect, progress: progressRecorder().progress })).toBe(0);
+    expect(collect.lines.join('\n')).toContain(
+      'grid: 1 run — 0 finished here, 1 to collect from the queue',
+    );
+    expect(readFileSync(join(elsewhere, 'runs', `${id}.json`), 'utf8')).toBe(
+      readFileSync(join(dir, 'runs', `${id}.json`), 'utf8'),
+    );
+    expect(existsSync(join(elsewhere, 'report.html'))).toBe(true);
     await queue.close();
     w2.proc.kill('SIGTERM');
     expect((await w2.exit).code).toBe(0);
