@@ -43,7 +43,7 @@ export function createPlaygroundSampler(name: SamplerName, seed: number): Sample
         sampler: registry.require('exact').create(options),
         options,
         couplingForm: 'full',
-        description: 'exact enumeration of all 2^n spin states',
+        description: 'exact enumeration of all 2ⁿ spin states',
       };
     }
     case 'transfer-matrix': {

@@ -33,7 +33,11 @@ export function createAttentionView(
     spellcheck: 'false',
     'aria-describedby': 'attention-hint',
   });
-  const hint = h('span', { id: 'attention-hint', class: 'note' });
+  const hint = h(
+    'span',
+    { id: 'attention-hint', class: 'note' },
+    'press Train first: the maps follow the models as they learn',
+  );
   const problem = h('p', { class: 'problem', role: 'status', id: 'attention-problem' });
   parent.append(
     h(
