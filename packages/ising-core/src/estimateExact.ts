@@ -13,14 +13,9 @@ import {
 import { assertGradMagnetization } from './internal/vjpInput.js';
 import { exactBackward, exactForward } from './internal/kernels/exactKernel.js';
 import type { ExactForwardResult, ExactProblems } from './internal/kernels/exactKernel.js';
-import {
-  autoThreadCount,
-  capThreadCount,
-  disposeWorkerPool,
-  runOnWorkers,
-  runOnWorkersSync,
-} from './internal/workerPool.js';
-import type { BackwardResult, WorkerTask } from './internal/workerPool.js';
+import type { BackwardResult, WorkerTask } from './internal/poolMessages.js';
+import { autoThreadCount, capThreadCount } from './internal/threadCount.js';
+import { disposeWorkerPool, runOnWorkers, runOnWorkersSync } from './internal/workerPool.js';
 import type { BatchEstimate, IsingBatch, IsingGradients } from './types.js';
 
 /** Options of {@link estimateExact} and {@link estimateExactAsync}. */

@@ -10,7 +10,8 @@ import {
   startThreads,
   threadInfo,
 } from './index.js';
-import { autoThreadCount, resetThreadCapWarning, sharedPoolSize } from './internal/workerPool.js';
+import { autoThreadCount, resetThreadCapWarning } from './internal/threadCount.js';
+import { sharedPoolSize } from './internal/workerPool.js';
 import { codeOf } from './internal/testing/codeOf.js';
 import { withoutNodeBuiltins } from './testing/index.js';
 

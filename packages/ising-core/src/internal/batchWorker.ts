@@ -4,8 +4,8 @@ import { nodeBuiltin } from '../nodeBuiltin.js';
 import { exactBackward, exactForward } from './kernels/exactKernel.js';
 import { runSamplerTask } from './samplerTasks.js';
 import { completeSyncReply, failSyncReply } from './syncReply.js';
-import { codedMessage } from './workerPool.js';
-import type { WorkerReply, WorkerRequest } from './workerPool.js';
+import { codedMessage } from './poolMessages.js';
+import type { WorkerReply, WorkerRequest } from './poolMessages.js';
 
 /** The pool's side of this worker: Node's parentPort or the Web Worker's own scope. */
 interface Port {

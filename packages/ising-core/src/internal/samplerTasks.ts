@@ -5,7 +5,7 @@ import { tapSampler } from '../tap.js';
 import { transferMatrixSampler } from '../transferMatrix.js';
 import type { BatchEstimate, ConvergenceDiagnostics, Sampler } from '../types.js';
 import type { FixedPointGradients } from './fixedPointEstimate.js';
-import type { SamplerTask, ThreadedSamplerName } from './workerPool.js';
+import type { SamplerTask, ThreadedSamplerName } from './poolMessages.js';
 
 /**
  * Estimates a worker keeps for their VJP. A training step makes one estimate per (layer, head)

@@ -6,8 +6,10 @@ import type {
   IsingGradients,
 } from '../types.js';
 import { assertGradMagnetization } from './vjpInput.js';
-import { autoThreadCount, capThreadCount, sharedPool } from './workerPool.js';
-import type { ExactWorkerPool, ThreadedSamplerName } from './workerPool.js';
+import type { ThreadedSamplerName } from './poolMessages.js';
+import { autoThreadCount, capThreadCount } from './threadCount.js';
+import { sharedPool } from './workerPool.js';
+import type { ExactWorkerPool } from './workerPool.js';
 
 /** The `threads` option of the `mean-field`, `tap` and `transfer-matrix` plugins. */
 export interface ThreadsOption {

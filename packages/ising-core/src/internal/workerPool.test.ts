@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { exactForward } from './kernels/exactKernel.js';
 import type { ExactForwardResult, ExactProblems } from './kernels/exactKernel.js';
 import { ExactWorkerPool, runOnWorkers, runOnWorkersSync } from './workerPool.js';
-import type { WorkerTask } from './workerPool.js';
+import type { WorkerTask } from './poolMessages.js';
 
 const problems = (): ExactProblems => ({
   stride: 3,

@@ -1,94 +1,20 @@
 // Workers are worker_threads in Node and Web Workers in a browser, both behind PoolThread
 // (poolThread.ts); where neither can run, every batch runs on the calling thread.
-import { emitWarning, nodeBuiltin } from '../nodeBuiltin.js';
+import { emitWarning } from '../nodeBuiltin.js';
+import { workerError } from './poolMessages.js';
+import type {
+  PoolTask,
+  TaskResult,
+  WorkerReply,
+  WorkerRequest,
+  WorkerTask,
+} from './poolMessages.js';
 import { canBlock, spawnThread, threadsUnsupported, workerEntry } from './poolThread.js';
 import type { PoolThread, WorkerEntry } from './poolThread.js';
 import { IsingError } from '../errors.js';
-import type { IsingErrorCode } from '../errors.js';
 import { exactBackward, exactForward } from './kernels/exactKernel.js';
-import type { ExactForwardResult, ExactProblems } from './kernels/exactKernel.js';
 import { createSyncReply, readForward, waitSyncReply } from './syncReply.js';
 import type { SyncReply } from './syncReply.js';
-
-/** The built-in samplers a worker can run on a sub-batch (see `threadedEstimate.ts`). */
-export type ThreadedSamplerName = 'mean-field' | 'tap' | 'transfer-matrix';
-
-/** A contiguous sub-batch as plain arrays a worker can own. */
-export interface SubBatch {
-  readonly stride: number;
-  readonly beta: number;
-  readonly spins: Int32Array;
-  readonly fields: Float64Array;
-  readonly couplings: Float64Array;
-}
-
-/**
- * Sampler tasks: `sampler-estimate` builds the sampler from its plugin with `options` (validated,
- * plain data), estimates `batch` and keeps the estimate under `handle` for `sampler-vjp`;
- * `sampler-drop` frees a handle (no answer). Each answers a flat payload of `replyLength` values.
- */
-export type SamplerTask =
-  | {
-      readonly kind: 'sampler-estimate';
-      readonly sampler: ThreadedSamplerName;
-      readonly options: Readonly<Record<string, unknown>>;
-      readonly batch: SubBatch;
-      readonly handle: number;
-      readonly replyLength: number;
-    }
-  | {
-      readonly kind: 'sampler-vjp';
-      readonly handle: number;
-      readonly grad: Float64Array;
-      readonly replyLength: number;
-    }
-  | { readonly kind: 'sampler-drop'; readonly handle: number };
-
-/** An exact-kernel unit of work for one thread. */
-export type WorkerTask =
-  | { readonly kind: 'forward'; readonly problems: ExactProblems }
-  | {
-      readonly kind: 'backward';
-      readonly problems: ExactProblems;
-      readonly up: Float64Array;
-      readonly norm: Float64Array;
-      readonly grad: Float64Array;
-    };
-
-/** A message to a worker: one task, answered by message or (when `sync` is set) through shared memory. */
-export interface WorkerRequest {
-  readonly id: number;
-  readonly task: PoolTask;
-  /** Set for synchronous calls: the worker answers through shared memory instead of a message. */
-  readonly sync?: SyncReply;
-}
-
-/** Gradients a backward task returns (compact rows and a partial `∂L/∂J`). */
-export type BackwardResult = { fields: Float64Array; couplings: Float64Array };
-
-/** A worker's message answer to an asynchronous task. */
-export type WorkerReply =
-  | { readonly id: number; readonly ok: true; readonly forward: ExactForwardResult }
-  | { readonly id: number; readonly ok: true; readonly backward: BackwardResult }
-  | { readonly id: number; readonly ok: false; readonly message: string };
-
-type TaskResult = ExactForwardResult | BackwardResult;
-
-/** Anything a worker runs: an exact-kernel task or a sampler task. */
-export type PoolTask = WorkerTask | SamplerTask;
-
-/** A worker failure's text starts with `[CODE] ` when the worker threw an {@link IsingError}. */
-export function codedMessage(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return error instanceof IsingError ? `[${error.code}] ${message}` : message;
-}
-
-/** Rebuilds the error a worker reported: its own IsingError code when it had one, else ISING_WORKER_FAILED. */
-function workerError(what: string, message: string): IsingError {
-  const coded = /^\[(ISING_[A-Z_]+)\] ([\s\S]*)$/.exec(message);
-  if (coded !== null) return new IsingError(coded[1] as IsingErrorCode, coded[2]!);
-  return new IsingError('ISING_WORKER_FAILED', `${what} worker failed: ${message}`);
-}
 
 let warnedFallback = false;
 
@@ -117,40 +43,6 @@ interface PoolWorker {
   /** Resolves true once the worker's module loaded, false if it failed to start. */
   readonly started: Promise<boolean>;
   readonly pending: Map<number, Pending>;
-}
-
-/** Number of threads `'auto'` uses: the cores Node reports (the browser's `hardwareConcurrency` elsewhere). */
-export function autoThreadCount(): number {
-  const os = nodeBuiltin<typeof import('node:os')>('node:os');
-  const cores =
-    os?.availableParallelism() ??
-    (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator
-      ?.hardwareConcurrency ??
-    1;
-  return Math.max(1, cores);
-}
-
-let warnedThreadCap = false;
-
-/**
- * `min(requested, cores)` for a validated positive integer: more threads than cores only add
- * start-up time and memory (`threads: 1e6` once started 586 workers, 5.5 GiB, on 2 cores). Warns
- * once per process, through `process.emitWarning` (code `ISING_THREADS_CAPPED`), when it lowers a request.
- */
-export function capThreadCount(requested: number): number {
-  const cores = autoThreadCount();
-  if (requested <= cores) return requested;
-  if (!warnedThreadCap) {
-    warnedThreadCap = true;
-    const message = `threads: ${requested} is more than the ${cores} cores available; using ${cores} threads`;
-    emitWarning(message, 'ISING_THREADS_CAPPED');
-  }
-  return cores;
-}
-
-/** For tests: makes the next capped request warn again. */
-export function resetThreadCapWarning(): void {
-  warnedThreadCap = false;
 }
 
 function runLocally(task: WorkerTask): TaskResult {
