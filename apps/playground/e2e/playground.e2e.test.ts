@@ -171,9 +171,11 @@ describe.skipIf(missing !== undefined)(
       }
     });
 
-    it('trains on the Tiny Shakespeare excerpt the site ships, with the tap sampler (at phone width)', async () => {
+    it('trains on the Tiny Shakespeare excerpt the site ships, with the tap sampler on 2 threads (at phone width)', async () => {
       await page.selectOption('#task', 'shakespeare');
       await page.selectOption('#sampler', 'tap');
+      // ising-core's second thread: a Web Worker Vite bundled from @boltzmann/ising-core/worker.
+      await page.selectOption('#threads', '2');
       await page.fill('#steps', '30');
       await page.click('#train-start');
       await expect
@@ -184,6 +186,7 @@ describe.skipIf(missing !== undefined)(
         .toBe('done');
       const cell = page.locator('#train-stats tr[data-variant="boltzmann"] td').nth(2);
       expect(Number(await cell.getAttribute('data-latest-step'))).toBe(30);
+      expect(await page.locator('#train-status').textContent()).toMatch(/sampler on 2 threads/);
       expect(Number(await cell.getAttribute('data-latest'))).toBeLessThan(
         Number(await cell.getAttribute('data-first')),
       );
@@ -197,6 +200,8 @@ describe.skipIf(missing !== undefined)(
       const warnings = watched.warnings.filter((w) => !w.includes('willReadFrequently'));
       if (warnings.length > 0) console.warn(`the page warned:\n${warnings.join('\n')}`);
       expect(watched.errors).toEqual([]);
+      // A sampler worker that failed to start would have said so (and run on one thread).
+      expect(warnings.filter((w) => w.includes('ISING_THREADS_UNAVAILABLE'))).toEqual([]);
       expect(watched.offLoopback).toEqual([]);
     });
   },

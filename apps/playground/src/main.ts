@@ -2,6 +2,7 @@ import './styles.css';
 import type { TrainEvent, TrainRequest, TrainState } from './protocol.js';
 import { DEFAULT_CONFIG, PLAYGROUND_BANDWIDTH, SAMPLER_NAMES } from './training/trainConfig.js';
 import type { SamplerName, TrainConfig } from './training/trainConfig.js';
+import type { SamplerThreads } from './training/samplerThreads.js';
 import { createAnnealView } from './views/annealView.js';
 import { createAttentionView } from './views/attentionView.js';
 import { createCouplingsView } from './views/couplingsView.js';
@@ -35,6 +36,7 @@ function configFromUrl(params: URLSearchParams): TrainConfig {
     batchSize: num('batch', DEFAULT_CONFIG.batchSize),
     lr: num('lr', DEFAULT_CONFIG.lr),
     evalEvery: num('evalEvery', DEFAULT_CONFIG.evalEvery),
+    threads: params.get('threads') === '2' ? 2 : 1,
   };
 }
 
@@ -46,6 +48,7 @@ const send = (request: TrainRequest): void => worker.postMessage(request);
 let runId = 0;
 let config: TrainConfig | undefined;
 let backend = '';
+let threads: SamplerThreads | undefined;
 let lastStep = 0;
 let rate = 0;
 let failure = '';
@@ -79,10 +82,17 @@ const status = (): void => {
   const speed = state === 'training' && rate > 0 ? ` · ${rate.toFixed(1)} steps/s` : '';
   controls.setStatus(
     config
-      ? `${STATE_TEXT[state]}: step ${lastStep} of ${total}${speed} · TensorFlow.js on ${backend || '…'}`
+      ? `${STATE_TEXT[state]}: step ${lastStep} of ${total}${speed} · TensorFlow.js on ${backend || '…'}${samplerThreadsText()}`
       : `TensorFlow.js on ${backend || '…'}. Press Train.`,
   );
 };
+
+/** How many threads the sampler runs on now, and why only one when two were asked for. */
+function samplerThreadsText(): string {
+  if (config === undefined || threads === undefined) return '';
+  if (config.threads === 2) return ' · sampler on 2 threads';
+  return threads.reason === undefined ? '' : ` · sampler on 1 thread (${threads.reason})`;
+}
 
 worker.addEventListener('error', (event) => {
   controls.setStatus(`The training worker failed to start: ${event.message || 'unknown error'}`);
@@ -92,6 +102,12 @@ worker.addEventListener('message', (event: MessageEvent<TrainEvent>) => {
   const message = event.data;
   if (message.type === 'backend') {
     backend = message.backend;
+    status();
+    return;
+  }
+  if (message.type === 'threads') {
+    threads = message.threads;
+    controls.setThreads(threads);
     status();
     return;
   }

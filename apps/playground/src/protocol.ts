@@ -1,5 +1,6 @@
 /** Messages between the page and its two workers (structured-clone friendly: typed arrays, plain objects). */
 import type { AnnealResult, AnnealSettings } from './anneal/annealModel.js';
+import type { SamplerThreads } from './training/samplerThreads.js';
 import type { CouplingsSnapshot, EvalResult } from './training/trainingSession.js';
 import type { TrainConfig, Variant } from './training/trainConfig.js';
 
@@ -13,6 +14,7 @@ export type TrainState = 'starting' | 'training' | 'paused' | 'done' | 'failed';
 
 export type TrainEvent =
   | { readonly type: 'backend'; readonly backend: string }
+  | { readonly type: 'threads'; readonly threads: SamplerThreads }
   | {
       readonly type: 'started';
       readonly runId: number;

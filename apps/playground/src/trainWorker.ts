@@ -12,6 +12,7 @@ import type { TrainConfig } from './training/trainConfig.js';
 import { configProblems } from './training/trainConfig.js';
 import { createTrainingSession } from './training/trainingSession.js';
 import type { TrainingSession } from './training/trainingSession.js';
+import { startSamplerThreads } from './training/samplerThreads.js';
 import { initBrowserBackend } from './training/wasmBackend.js';
 import { workerScope } from './workerScope.js';
 
@@ -33,6 +34,11 @@ let excerpt: Promise<string> | undefined;
 const backend = initBrowserBackend(() => undefined).then((name) => {
   post({ type: 'backend', backend: name });
   return name;
+});
+// Before any training step: a sampler worker cannot start while a synchronous step blocks.
+const threads = startSamplerThreads().then((info) => {
+  post({ type: 'threads', threads: info });
+  return info;
 });
 
 function exclusive<T>(work: () => T | Promise<T>): Promise<T> {
@@ -138,6 +144,8 @@ async function start(config: TrainConfig): Promise<void> {
     const problems = configProblems(config);
     if (problems.length > 0) throw new Error(problems.join('; '));
     await backend;
+    // Two sampler threads only where the workers run (else ising-core would warn and use one).
+    if (config.threads === 2 && (await threads).live === 0) config = { ...config, threads: 1 };
     const task =
       config.task === 'brackets'
         ? createBracketTask(config.length, config.seed)

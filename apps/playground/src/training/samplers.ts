@@ -31,14 +31,19 @@ export interface SamplerChoice {
 }
 
 /**
- * Creates the sampler the boltzmann model trains with. Every sampler runs on the calling thread
- * (`threads: 1` where the sampler has the option): the worker is already off the page's thread.
- * Gibbs and DQA get settings small enough for a few training steps per second.
+ * Creates the sampler the boltzmann model trains with. Exact, transfer-matrix and tap take
+ * `threads` (their share beyond the training worker runs on ising-core's Web Workers, see
+ * samplerThreads.ts); Gibbs and DQA run on the training worker, with settings small enough for a
+ * few training steps per second.
  */
-export function createPlaygroundSampler(name: SamplerName, seed: number): SamplerChoice {
+export function createPlaygroundSampler(
+  name: SamplerName,
+  seed: number,
+  threads: 1 | 2 = 1,
+): SamplerChoice {
   switch (name) {
     case 'exact': {
-      const options = { threads: 1 };
+      const options = { threads };
       return {
         sampler: registry.require('exact').create(options),
         options,
@@ -47,7 +52,7 @@ export function createPlaygroundSampler(name: SamplerName, seed: number): Sample
       };
     }
     case 'transfer-matrix': {
-      const options = { threads: 1, bandwidth: PLAYGROUND_BANDWIDTH };
+      const options = { threads, bandwidth: PLAYGROUND_BANDWIDTH };
       return {
         sampler: registry.require('transfer-matrix').create(options),
         options,
@@ -56,7 +61,7 @@ export function createPlaygroundSampler(name: SamplerName, seed: number): Sample
       };
     }
     case 'tap': {
-      const options = { threads: 1 };
+      const options = { threads };
       return {
         sampler: registry.require('tap').create(options),
         options,

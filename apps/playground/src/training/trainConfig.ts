@@ -3,7 +3,7 @@
 /** The two training tasks the site ships. */
 export type TaskName = 'brackets' | 'shakespeare';
 
-/** The samplers the boltzmann model can train with (all single-threaded in the browser). */
+/** The samplers the boltzmann model can train with. */
 export type SamplerName = 'exact' | 'transfer-matrix' | 'tap' | 'gibbs' | 'dqa';
 
 /** The two variants trained side by side. */
@@ -53,6 +53,8 @@ export interface TrainConfig {
   /** Held-out evaluation every this many steps (and at step 0 and at the end). */
   readonly evalEvery: number;
   readonly seed: number;
+  /** Threads of the exact, transfer-matrix and tap samplers (2 needs a cross-origin-isolated page). */
+  readonly threads: 1 | 2;
 }
 
 export const DEFAULT_CONFIG: TrainConfig = {
@@ -66,6 +68,7 @@ export const DEFAULT_CONFIG: TrainConfig = {
   lr: 1e-2,
   evalEvery: 25,
   seed: 0,
+  threads: 1,
 };
 
 /** Human-readable problems with a config, empty when it can be trained. */
@@ -87,6 +90,7 @@ export function configProblems(config: TrainConfig): string[] {
   if (!(Number.isInteger(config.batchSize) && config.batchSize >= 1 && config.batchSize <= 256))
     problems.push('batch must be an integer from 1 to 256');
   if (!(config.lr > 0 && config.lr <= 0.1)) problems.push('learning rate must be in (0, 0.1]');
+  if (config.threads !== 1 && config.threads !== 2) problems.push('sampler threads must be 1 or 2');
   if (!(Number.isInteger(config.evalEvery) && config.evalEvery >= 1))
     problems.push('evaluation interval must be a positive integer');
   return problems;

@@ -56,7 +56,7 @@ export function meanByDistance(
  * initial embeddings and projections), and their trainers. Only the boltzmann model uses the sampler.
  */
 export function createTrainingSession(config: TrainConfig, task: PlaygroundTask): TrainingSession {
-  const choice = createPlaygroundSampler(config.sampler, config.seed);
+  const choice = createPlaygroundSampler(config.sampler, config.seed, config.threads);
   const models = {} as Record<Variant, Transformer>;
   const trainers = {} as Record<Variant, Trainer>;
   for (const variant of VARIANTS) {

@@ -9,11 +9,14 @@ import {
 } from '../training/trainConfig.js';
 import type { SamplerName, TaskName, TrainConfig } from '../training/trainConfig.js';
 import type { TrainState } from '../protocol.js';
+import type { SamplerThreads } from '../training/samplerThreads.js';
 
 export interface TrainControls {
   setState(state: TrainState): void;
   setStatus(text: string): void;
   setSamplerNote(text: string): void;
+  /** Offers two sampler threads only where ising-core's workers run. */
+  setThreads(threads: SamplerThreads): void;
 }
 
 const SAMPLER_LABELS: Record<SamplerName, string> = {
@@ -63,6 +66,15 @@ export function createTrainControls(
   const beta = rangeRow('beta', 'β', { min: 0.25, max: 3, step: 0.25, value: initial.beta }, (v) =>
     v.toFixed(2),
   );
+  const threads = selectRow(
+    'threads',
+    'Sampler threads',
+    [
+      { value: '1', label: '1' },
+      { value: '2', label: '2 (Web Workers)' },
+    ],
+    String(initial.threads),
+  );
   const steps = numberRow('steps', 'Steps', { min: 1, max: 20000, step: 1, value: initial.steps });
   const batch = numberRow('batch', 'Batch', {
     min: 1,
@@ -103,6 +115,8 @@ export function createTrainControls(
       sampler.select,
       beta.label,
       beta.wrap,
+      threads.label,
+      threads.select,
       steps.label,
       steps.input,
       batch.label,
@@ -131,6 +145,7 @@ export function createTrainControls(
     dModel: Number(dModel.select.value),
     sampler: sampler.select.value as SamplerName,
     beta: Number(beta.input.value),
+    threads: threads.select.value === '2' ? 2 : 1,
     steps: Math.round(Number(steps.input.value)),
     batchSize: Math.round(Number(batch.input.value)),
     lr: Number(lr.input.value),
@@ -156,6 +171,7 @@ export function createTrainControls(
     dModel.select,
     sampler.select,
     beta.input,
+    threads.select,
     steps.input,
     batch.input,
     lr.input,
@@ -187,6 +203,13 @@ export function createTrainControls(
     },
     setSamplerNote(text) {
       samplerNote.textContent = text;
+    },
+    setThreads(info) {
+      const two = threads.select.options[1];
+      if (two === undefined || info.live > 0) return;
+      two.disabled = true;
+      two.textContent = `2 — unavailable: ${info.reason ?? 'no sampler workers'}`;
+      threads.select.value = '1';
     },
   };
 }
