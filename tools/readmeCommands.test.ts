@@ -1,0 +1,222 @@
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * Every ```sh block of every README (and of docs/results) is checked the way a reader would run
+ * it, without running it: each `pnpm <script>`, `pnpm --filter <pkg> <script>`,
+ * `pnpm nx run <project>:<target>` and `pnpm vitest --project <name>` must name a script,
+ * package, project or vitest project that exists; every bench command's options must pass the
+ * bench's own parser; files a command runs must exist. Install lines, `export`, `cd` and
+ * comments are read for context only.
+ */
+const root = fileURLToPath(new URL('..', import.meta.url));
+const pkgDirs = ['packages', 'apps'].flatMap((d) =>
+  readdirSync(join(root, d)).map((p) => join(d, p)),
+);
+const packages = new Map(
+  pkgDirs
+    .filter((d) => existsSync(join(root, d, 'package.json')))
+    .map((d) => {
+      const json = JSON.parse(readFileSync(join(root, d, 'package.json'), 'utf8')) as {
+        name: string;
+        scripts?: Record<string, string>;
+      };
+      return [json.name, { dir: d, scripts: json.scripts ?? {} }] as const;
+    }),
+);
+const rootScripts = (
+  JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  }
+).scripts;
+const vitestProjects = [
+  ...readFileSync(join(root, 'vitest.config.ts'), 'utf8').matchAll(
+    /(?:project\('|name: ')([\w-]+)'/g,
+  ),
+].map((m) => m[1]!);
+const readmes = [
+  'README.md',
+  ...pkgDirs.map((d) => join(d, 'README.md')),
+  ...readdirSync(join(root, 'docs', 'results')).map((d) => join('docs', 'results', d, 'README.md')),
+].filter((p) => existsSync(join(root, p)));
+
+interface Command {
+  readonly where: string;
+  readonly words: string[];
+  /** The folder a preceding `cd` moved to, relative to the root. */
+  readonly cwd: string;
+}
+
+/** Splits a shell line into words: '…' and "…" quoting, and `[…]` optional groups kept as plain words. */
+function shellWords(line: string): string[] {
+  const words: string[] = [];
+  let word = '';
+  let quote: string | undefined;
+  let has = false;
+  for (const ch of line.replace(/[[\]]/g, ' ')) {
+    if (quote !== undefined) {
+      if (ch === quote) quote = undefined;
+      else word += ch;
+    } else if (ch === "'" || ch === '"') {
+      quote = ch;
+      has = true;
+    } else if (/\s/.test(ch)) {
+      if (has || word !== '') words.push(word);
+      word = '';
+      has = false;
+    } else word += ch;
+  }
+  if (has || word !== '') words.push(word);
+  return words;
+}
+
+function commands(readme: string): Command[] {
+  const lines = readFileSync(join(root, readme), 'utf8').split('\n');
+  const out: Command[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!/^```(sh|bash|shell)$/.test(lines[i]!.trim())) continue;
+    let j = i + 1;
+    for (; j < lines.length && lines[j]!.trim() !== '```'; j++) {
+      let text = lines[j]!;
+      const start = j;
+      while (text.endsWith('\\') && j + 1 < lines.length)
+        text = `${text.slice(0, -1)} ${lines[++j]!}`;
+      text = text.replace(/(^|\s)#.*$/, '').trim();
+      let cwd = '.';
+      for (const part of text.split(/\s*&&\s*/)) {
+        const words = shellWords(part).filter(
+          (w, k, all) =>
+            !(k < all.indexOf(all.find((x) => !/^\w+=/.test(x)) ?? '') && /^\w+=/.test(w)),
+        );
+        if (words[0] === 'cd') cwd = words[1]!;
+        else if (words.length > 0 && words[0] !== 'export')
+          out.push({ where: `${readme}:${start + 1}`, words, cwd });
+      }
+    }
+    i = j;
+  }
+  return out;
+}
+
+type Parser = (argv: string[], out: (s: string) => void) => unknown;
+
+/** The bench's parser for a command's first word (as main.ts dispatches it). */
+async function benchParser(first: string | undefined): Promise<Parser> {
+  const src = join(root, 'apps', 'bench', 'src');
+  const load = async (file: string, name: string): Promise<Parser> =>
+    (await import(join(src, file)))[name] as Parser;
+  if (first === 'long-context') return load('longContextCommand.ts', 'parseLongContextArgs');
+  if (first === 'extrapolate') return load('extrapolate.ts', 'parseExtrapolateArgs');
+  if (first === 'report') return load('reportCommand.ts', 'parseReportArgs');
+  if (first === 'sample') return load('sampleOptions.ts', 'parseSampleArgs');
+  if (first === 'worker') return load('queue/benchWorker.ts', 'parseWorkerArgs');
+  if (first === 'status') return load('queue/queueStatus.ts', 'parseStatusArgs');
+  return load('options.ts', 'parseBenchArgs');
+}
+
+/** What is wrong with one command, or undefined. */
+async function problem(c: Command): Promise<string | undefined> {
+  const [tool, ...rest] = c.words;
+  const bench = async (args: string[]): Promise<string | undefined> => {
+    const argv = args[0] === '--' ? args.slice(1) : args;
+    try {
+      await (await benchParser(argv[0]))(argv, () => undefined);
+      return undefined;
+    } catch (error) {
+      return `bench ${argv.join(' ')}: ${(error as Error).message}`;
+    }
+  };
+  const script = (
+    pkg: { scripts: Record<string, string> },
+    name: string,
+    args: string[],
+    benchTask?: string,
+  ) => {
+    if (!(name in pkg.scripts)) return Promise.resolve(`no script "${name}"`);
+    return benchTask === undefined ? Promise.resolve(undefined) : bench([benchTask, ...args]);
+  };
+  const inPackage = [...packages.values()].find(
+    (p) => p.dir === c.cwd.replace(/^\.\//, '').replace(/\/$/, ''),
+  );
+  if (tool === 'bench') return bench(rest);
+  if (tool === 'node' || tool === 'tsx') {
+    const file = rest.find((w) => /\.(ts|mjs|js)$/.test(w) && !w.startsWith('-'));
+    if (file !== undefined && !existsSync(join(root, c.cwd, file))) return `no file ${file}`;
+    const cli = rest.findIndex((w) => w.endsWith('src/cli.ts'));
+    return cli >= 0 ? bench(rest.slice(cli + 1)) : undefined;
+  }
+  if (tool === 'npx' && rest[0] === '-y' && rest[1]?.startsWith('pnpm@'))
+    return problem({ ...c, words: ['pnpm', ...rest.slice(2)] });
+  if (tool !== 'pnpm') return undefined; // other tools (curl, python3, …) are read, not checked
+  const args = rest[0] === '--silent' ? rest.slice(1) : rest;
+  const [verb, ...tail] = args;
+  if (verb === 'add' || verb === 'install' || verb === 'i') {
+    const unknown = tail.filter((w) => w.startsWith('@boltzmann/') && !packages.has(w));
+    return unknown.length > 0 ? `no workspace package ${unknown.join(', ')}` : undefined;
+  }
+  if (verb === '--filter') {
+    const pkg = packages.get(tail[0]!);
+    if (pkg === undefined) return `no package ${tail[0]}`;
+    return script(pkg, tail[1]!, tail.slice(2), pkg.dir === 'apps/bench' ? tail[1] : undefined);
+  }
+  if (verb === 'nx' && tail[0] === 'run') {
+    const [project, target] = tail[1]!.split(':') as [string, string];
+    const pkg = [...packages.entries()].find(
+      ([name]) => name.replace(/^@boltzmann\//, '') === project,
+    )?.[1];
+    if (pkg === undefined) return `no nx project ${project}`;
+    const extra = tail.slice(2);
+    if (pkg.dir === 'apps/bench') return script(pkg, target, extra, target);
+    return script(pkg, target, []);
+  }
+  if (verb === 'vitest') {
+    const p = tail.indexOf('--project');
+    return p >= 0 && !vitestProjects.includes(tail[p + 1]!)
+      ? `no vitest project ${tail[p + 1]}`
+      : undefined;
+  }
+  if (inPackage !== undefined && !(verb! in rootScripts)) {
+    return script(inPackage, verb!, tail, inPackage.dir === 'apps/bench' ? verb : undefined);
+  }
+  return verb! in rootScripts ? undefined : `no root script "${verb}"`;
+}
+
+describe('README shell commands', () => {
+  const all = readmes.flatMap(commands);
+
+  it('finds the commands (the check is not vacuous)', () => {
+    expect(all.length).toBeGreaterThan(40);
+    expect(shellWords(`--sampler-options '{"a": 1}' [--out x]`)).toEqual([
+      '--sampler-options',
+      '{"a": 1}',
+      '--out',
+      'x',
+    ]);
+  });
+
+  it('the check catches a missing script, package, project and a bad bench option', async () => {
+    const at = { where: 'test', cwd: '.' };
+    expect(await problem({ ...at, words: ['pnpm', 'no-such-script'] })).toMatch(/no root script/);
+    expect(await problem({ ...at, words: ['pnpm', '--filter', '@boltzmann/nope', 'x'] })).toMatch(
+      /no package/,
+    );
+    expect(await problem({ ...at, words: ['pnpm', 'nx', 'run', 'bench:nope'] })).toMatch(
+      /no script/,
+    );
+    expect(
+      await problem({ ...at, words: ['pnpm', 'nx', 'run', 'bench:gpt', '--', '--no-such-option'] }),
+    ).toMatch(/unknown option/i);
+    expect(await problem({ ...at, words: ['bench', 'gpt', '--preset', 'huge'] })).toMatch(/huge/);
+  });
+
+  it('every command names what exists, and every bench command parses', async () => {
+    const found: string[] = [];
+    for (const c of all) {
+      const p = await problem(c);
+      if (p !== undefined) found.push(`${c.where}: ${c.words.join(' ')}\n  → ${p}`);
+    }
+    expect(found).toEqual([]);
+  }, 120_000);
+});
