@@ -12,9 +12,8 @@ import { formatDuration } from '../progress.js';
 import { checkRedis, connectionWarner, redisOptions } from './queueConnection.js';
 import { PASSWORD_ENV, parseQueueUrl, redactQueue } from './queueUrl.js';
 import type { QueueSpec } from './queueUrl.js';
-import { QUEUE_NAME } from './queueJobs.js';
+import { QUEUE_NAME, WORKER_ENV } from './queueJobs.js';
 import type { RunJobData, RunJobResult } from './queueJobs.js';
-import { WORKER_ENV } from './queueProcessor.js';
 
 /** A parsed `bench worker` invocation. */
 export interface WorkerCommand {
@@ -137,8 +136,41 @@ export async function runBenchWorker(command: WorkerCommand, io: MainIo): Promis
   });
   const running = worker.run().catch((error: unknown) => log(formatError(error)));
   await stopped;
-  await worker.close();
-  await running;
+  // Running jobs checkpoint within a step; handing them back needs Redis. Without an answer the
+  // worker leaves anyway: its runs come back as stalled, from their last stored checkpoint.
+  const closed = await settlesWithin(worker.close(), CLOSE_GRACE_MS);
+  if (!closed) {
+    log(
+      `Redis did not answer within ${CLOSE_GRACE_MS / 1000} s: leaving now; the running jobs are recovered as stalled`,
+    );
+    await settlesWithin(worker.close(true), 2000);
+    // ioredis keeps reconnecting to the absent server: do not let that hold the process.
+    setTimeout(() => process.exit(0), 500).unref();
+    return 0;
+  }
+  await settlesWithin(running, 2000);
   log('stopped');
   return 0;
+}
+
+/** How long a stopping worker waits for its jobs to be handed back. */
+const CLOSE_GRACE_MS = 10_000;
+
+/** Whether `promise` settles within `ms` (it is not cancelled otherwise). */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([
+      promise.then(
+        () => true,
+        () => true,
+      ),
+      timeout,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

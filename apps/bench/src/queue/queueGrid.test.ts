@@ -1,4 +1,5 @@
-import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { Redis } from 'ioredis';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -6,11 +7,12 @@ import { expandGrid, main, parseBenchArgs, runId } from '../index.js';
 import type { RunRecord } from '../index.js';
 import { progressOf } from './queueJobs.js';
 import type { RunJobData } from './queueJobs.js';
-import { startRedisServer } from './redisServer.js';
+import { freePort, startRedisServer } from './redisServer.js';
 import type { RedisServer } from './redisServer.js';
 import {
   benchQueue,
   progressRecorder,
+  spawnBench,
   spawnWorker,
   waitFor,
   withoutTimings,
@@ -95,7 +97,7 @@ describe('a grid on the queue', () => {
       for (const job of await queue.getJobs(['active'])) {
         const p = progressOf(job);
         if (p?.host.endsWith(`:${a.proc.pid}`) && p.step >= 30 && p.step < STEPS - 20)
-          return { job, step: p.step };
+          return { job, step: p.step, pid: p.pid };
       }
       return undefined;
     });
@@ -103,6 +105,22 @@ describe('a grid on the queue', () => {
     const killedAt = victim.step;
     const killedId = victim.job.name;
     const tKill = Date.now() - t1;
+    // What a successor can resume from: the checkpoint the dead worker last stored in Redis.
+    const stored = (await queue.getJob(victim.job.id!))?.data.checkpoint?.step ?? 0;
+    // The dead worker's training process does not go on as an orphan.
+    const alive = (pid: number): boolean => {
+      try {
+        // Exited but not reaped (a zombie, state Z) counts as gone.
+        return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+      } catch {
+        return false;
+      }
+    };
+    await waitFor(
+      'the orphaned training process to exit',
+      () => (alive(victim.pid) ? undefined : true),
+      5000,
+    );
 
     expect(await coordinator).toBe(0);
     const tQueue = Date.now() - t1;
@@ -130,15 +148,25 @@ describe('a grid on the queue', () => {
     const resumedStep = Number(resumed![3]);
     expect(resumedStep % 20).toBe(0);
     expect(resumedStep).toBeGreaterThanOrEqual(20);
-    expect(resumedStep).toBeLessThanOrEqual(killedAt);
+    expect(resumedStep).toBe(stored);
+    expect(resumedStep).toBeLessThan(STEPS);
     expect(killedId).toContain(`-${resumed![1]}-T4-d8-noffn-s${resumed![2]}-`);
     expect(rec.starts.find((s) => s.id === killedId)).toBeDefined();
     expect(b.output()).toMatch(/job .* stalled/);
 
     // Results identical to the local grid's, apart from timings.
     const localRecords = readRecords(local);
-    for (const id of ids)
-      expect(withoutTimings(records.get(id)!)).toEqual(withoutTimings(localRecords.get(id)!));
+    for (const id of ids) {
+      const queued = withoutTimings(records.get(id)!);
+      const here = withoutTimings(localRecords.get(id)!);
+      // gitCommit is HEAD when each process started: other work committing in this repository
+      // while the test runs can move it between the local run and the workers.
+      for (const key of Object.keys(here) as (keyof typeof here)[])
+        if (key !== 'gitCommit') expect(queued[key], `${id} ${key}`).toEqual(here[key]);
+      expect(queued.gitCommit).toMatch(/^[0-9a-f]{40}$/);
+      expect(Object.keys(queued).sort()).toEqual(Object.keys(here).sort());
+    }
+
     expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toBe(
       readFileSync(join(local, 'summary.md'), 'utf8'),
     );
@@ -159,7 +187,7 @@ describe('a grid on the queue', () => {
     b.proc.kill('SIGTERM');
     expect((await b.exit).code).toBe(0);
     console.log(
-      `queue grid timings: local (in process) ${tLocal} ms; queue ${tQueue} ms, worker a killed at step ${killedAt} after ${tKill} ms, resumed from ${resumedStep}`,
+      `queue grid timings: local (in process) ${tLocal} ms; queue ${tQueue} ms, worker a killed at step ≈ ${killedAt} after ${tKill} ms, resumed from ${resumedStep}`,
     );
   }, 240_000);
 
@@ -246,7 +274,7 @@ describe('a grid on the queue', () => {
     });
     w.proc.kill('SIGTERM');
     expect((await w.exit).code).toBe(0);
-    expect(w.output()).toContain('stopped, checkpointed; back in the queue');
+    expect(w.output()).toContain('stopped, checkpointed; handing it back to the queue');
     const [id] = expandGrid(parseBenchArgs(args.slice(0, -3), () => undefined)!).map(runId);
     const waiting = await queue.getJobs(['wait']);
     expect(waiting.map((j) => j.name)).toEqual([id]);
@@ -290,5 +318,88 @@ describe('a grid on the queue', () => {
     await queue.close();
     w2.proc.kill('SIGTERM');
     expect((await w2.exit).code).toBe(0);
+  }, 120_000);
+
+  it('a password-protected Redis: the password is in no output, file or queue entry; a wrong one or a closed port is a coded error', async () => {
+    const password = 'Qz9-queue-secret-never-shown';
+    const redis = await startRedisServer({ password });
+    servers.push(redis);
+    const dir = mkdtempSync(join(tmpdir(), 'bench-queue-password-'));
+    const args = [
+      ...grid(dir, '0'),
+      '--variants',
+      'softmax',
+      '--save-models',
+      '--queue',
+      redis.url,
+    ];
+    const w = spawnBench(['worker', '--queue', redis.url, '--concurrency', '1'], {
+      BENCH_REDIS_PASSWORD: password,
+    });
+    children.push(w);
+    const io = capture();
+    const before = process.env.BENCH_REDIS_PASSWORD;
+    process.env.BENCH_REDIS_PASSWORD = password;
+    try {
+      expect(await main(args, { ...io, progress: progressRecorder().progress })).toBe(0);
+    } finally {
+      if (before === undefined) delete process.env.BENCH_REDIS_PASSWORD;
+      else process.env.BENCH_REDIS_PASSWORD = before;
+    }
+    w.proc.kill('SIGTERM');
+    expect((await w.exit).code).toBe(0);
+    expect(readdirSync(join(dir, 'models'))).toHaveLength(1);
+    const files = (readdirSync(dir, { recursive: true }) as string[]).filter((f) =>
+      statSync(join(dir, f)).isFile(),
+    );
+    expect(files.length).toBeGreaterThan(3);
+    for (const f of files) expect(readFileSync(join(dir, f), 'utf8'), f).not.toContain(password);
+    expect(io.lines.join('\n')).not.toContain(password);
+    expect(w.output()).toContain('completed shakespeare softmax');
+    expect(w.output()).not.toContain(password);
+    // Everything the queue holds in Redis.
+    const client = new Redis({ host: '127.0.0.1', port: redis.port, password });
+    const values: string[] = [];
+    for (const key of await client.keys('*')) {
+      const type = await client.type(key);
+      if (type === 'hash') values.push(JSON.stringify(await client.hgetall(key)));
+      else if (type === 'list') values.push(...(await client.lrange(key, 0, -1)));
+      else if (type === 'zset') values.push(...(await client.zrange(key, 0, -1)));
+      else if (type === 'set') values.push(...(await client.smembers(key)));
+      else if (type === 'string') values.push((await client.get(key)) ?? '');
+      else if (type === 'stream') values.push(JSON.stringify(await client.xrange(key, '-', '+')));
+    }
+    await client.quit();
+    expect(values.join('\n')).toContain('shakespeare-softmax-T4');
+    expect(values.join('\n')).not.toContain(password);
+
+    // A wrong password and a closed port: one coded line each, within seconds, nothing shown.
+    const t0 = Date.now();
+    const wrong = spawnBench(['worker', '--queue', redis.url], {
+      BENCH_REDIS_PASSWORD: `${password}-old`,
+    });
+    children.push(wrong);
+    expect((await wrong.exit).code).toBe(1);
+    expect(wrong.output()).toMatch(
+      new RegExp(
+        `^error \\[BENCH_QUEUE_AUTH\\]: Redis at redis://127\\.0\\.0\\.1:${redis.port}/0 refused`,
+        'm',
+      ),
+    );
+    expect(wrong.output()).not.toContain(password);
+    const port = await freePort();
+    const closed = capture();
+    const masked = `redis://bench:${password}@127.0.0.1:${port}/0`;
+    expect(
+      await main([...grid(dir, '0'), '--queue', masked], {
+        ...closed,
+        progress: progressRecorder().progress,
+      }),
+    ).toBe(1);
+    expect(closed.lines.join('\n')).toContain(
+      `error [BENCH_QUEUE_UNREACHABLE]: cannot reach Redis at redis://bench:***@127.0.0.1:${port}/0`,
+    );
+    expect(closed.lines.join('\n')).not.toContain(password);
+    expect(Date.now() - t0).toBeLessThan(20_000);
   }, 120_000);
 });

@@ -6,6 +6,16 @@ import { modelPath, recordPath } from '../runFiles.js';
 import type { Checkpoint } from '../runFiles.js';
 import type { RunConfig, RunRecord, RunSettings } from '../types.js';
 
+/** Environment of the processor processes, set by `bench worker`. */
+export const WORKER_ENV = {
+  /** A shared checkpoints folder (`--checkpoints`); unset: checkpoints go to Redis. */
+  checkpoints: 'BENCH_WORKER_CHECKPOINTS',
+  /** Tiny Shakespeare file of this machine (`--data`). */
+  data: 'BENCH_WORKER_DATA',
+  /** Seconds between progress reports (tests make it short). */
+  progressSeconds: 'BENCH_WORKER_PROGRESS_SECONDS',
+} as const;
+
 /** The BullMQ queue every bench grid shares (one Redis, or one Redis database, per grid farm). */
 export const QUEUE_NAME = 'bench';
 
@@ -48,6 +58,8 @@ export interface RunJobProgress {
   /** The step this attempt started from. */
   readonly startStep: number;
   readonly host: string;
+  /** The process training it. */
+  readonly pid: number;
 }
 
 /**

@@ -11,6 +11,7 @@ import type { SamplerRegistry } from '@boltzmann/ising-core';
 import type { SandboxedJob } from 'bullmq';
 import { WaitingError } from 'bullmq';
 import { writeJsonAtomic } from '../atomicWrite.js';
+import { gitCommit } from '../internal/gitCommit.js';
 import { runId } from '../grid.js';
 import { formatDuration } from '../progress.js';
 import { createBenchRegistry } from '../registry.js';
@@ -18,17 +19,8 @@ import { runLabel } from '../runGrid.js';
 import { checkpointPath, modelPath, readCheckpoint, readRecord } from '../runFiles.js';
 import { trainRun } from '../trainRun.js';
 import type { RunSettings } from '../types.js';
+import { WORKER_ENV } from './queueJobs.js';
 import type { RunJobData, RunJobProgress, RunJobResult } from './queueJobs.js';
-
-/** Environment of the processor processes, set by `bench worker`. */
-export const WORKER_ENV = {
-  /** A shared checkpoints folder (`--checkpoints`); unset: checkpoints go to Redis. */
-  checkpoints: 'BENCH_WORKER_CHECKPOINTS',
-  /** Tiny Shakespeare file of this machine (`--data`). */
-  data: 'BENCH_WORKER_DATA',
-  /** Seconds between progress reports (tests make it short). */
-  progressSeconds: 'BENCH_WORKER_PROGRESS_SECONDS',
-} as const;
 
 let stopRequested = false;
 // SIGTERM (or Ctrl-C reaching the whole process group): checkpoint at the end of this step.
@@ -41,6 +33,20 @@ process.on('SIGINT', () => {
 // The worker process died (SIGKILL, a crash): the job will be recovered as stalled and resumed
 // elsewhere, so this orphan must not keep training or writing checkpoints beside its successor.
 process.on('disconnect', () => process.exit(1));
+// Without a parent, BullMQ's own uncaughtException handler (report the error to the parent, then
+// exit) fails to report, and its rejection comes back as a new uncaught exception: an endless
+// loop of ticks that starves the 'disconnect' event. Exit before it starts.
+const exitIfOrphaned = (): void => {
+  if (!process.connected) process.exit(1);
+};
+process.prependListener('uncaughtException', exitIfOrphaned);
+process.prependListener('unhandledRejection', exitIfOrphaned);
+// A dead parent also breaks stdout (the pipe BullMQ reads): not worth an exception.
+process.stdout.on('error', exitIfOrphaned);
+process.stderr.on('error', exitIfOrphaned);
+// Belt and braces: a parent that died before this module was loaded, or an event lost to a
+// broken stdout, is caught within a second (the timer does not keep the process alive).
+setInterval(exitIfOrphaned, 1000).unref();
 
 const host = `${hostname()}:${process.ppid}`;
 let registry: SamplerRegistry | undefined;
@@ -64,6 +70,10 @@ export default async function processRun(
   const id = runId(config);
   if (!String(job.id).startsWith(`${id}.`))
     throw new Error(`job ${job.id} does not carry the config of run ${id}`);
+  if (data.commit !== gitCommit())
+    say(
+      `warning: job ${job.id} was enqueued at commit ${data.commit ?? '(none)'}, this worker runs ${gitCommit() ?? '(no git)'}`,
+    );
   const shared = process.env[WORKER_ENV.checkpoints];
   const dir = shared ?? join(tmpdir(), `bench-worker-${process.pid}`);
   const label = runLabel(config);
@@ -102,7 +112,13 @@ export default async function processRun(
       if (now - last < everyMs && p.step !== p.steps) return;
       last = now;
       const etaSeconds = p.stepsPerSecond > 0 ? (p.steps - p.step) / p.stepsPerSecond : Number.NaN;
-      const progress: RunJobProgress = { ...p, etaSeconds, startStep: resumedFrom, host };
+      const progress: RunJobProgress = {
+        ...p,
+        etaSeconds,
+        startStep: resumedFrom,
+        host,
+        pid: process.pid,
+      };
       pending = job.updateProgress(progress);
     },
     async onCheckpoint(checkpoint) {
@@ -111,12 +127,15 @@ export default async function processRun(
       // `updateData` replaces the whole of job.data: the config stays, the checkpoint is new.
       await job.updateData({ ...data, checkpoint });
     },
-    shouldStop: () => stopRequested || signal?.aborted === true,
+    shouldStop: () => {
+      exitIfOrphaned();
+      return stopRequested || signal?.aborted === true;
+    },
     warn: (message) => say(`warning: ${message}`),
   });
   await pending;
   if (result === 'stopped') {
-    say(`${label}: stopped, checkpointed; back in the queue`);
+    say(`${label}: stopped, checkpointed; handing it back to the queue`);
     await job.log(`${host}: stopped and checkpointed; back in the queue`);
     // Straight back to `wait` (not failed, no stall to wait for): the next free worker resumes it.
     await job.moveToWait(token);
