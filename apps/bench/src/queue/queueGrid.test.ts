@@ -7,8 +7,7 @@ import { expandGrid, main, parseBenchArgs, runId } from '../index.js';
 import type { RunRecord } from '../index.js';
 import { progressOf } from './queueJobs.js';
 import type { RunJobData } from './queueJobs.js';
-import { freePort, startRedisServer } from './redisServer.js';
-import type { RedisServer } from './redisServer.js';
+import { freePort, startRedisServer, testRedis } from './redisServer.js';
 import {
   benchQueue,
   progressRecorder,
@@ -49,7 +48,7 @@ const grid = (dir: string, seeds = '0,1,2') => [
   dir,
 ];
 
-const servers: RedisServer[] = [];
+const servers: { stop(): Promise<void> }[] = [];
 const children: BenchChild[] = [];
 afterAll(async () => {
   for (const c of children) if (c.proc.exitCode === null) c.proc.kill('SIGKILL');
@@ -192,7 +191,8 @@ describe('a grid on the queue', () => {
   }, 240_000);
 
   it('enqueueing the same grid twice adds nothing; status lists the runs; collect writes what has finished', async () => {
-    const redis = await startRedisServer();
+    // The suite's Redis under .ci/run (its own database), else one of its own.
+    const redis = await testRedis(5);
     servers.push(redis);
     const dir = mkdtempSync(join(tmpdir(), 'bench-queue-twice-'));
     const first = capture();

@@ -113,3 +113,22 @@ export async function startRedisServer(
     start,
   };
 }
+
+/**
+ * The suite's Redis when `.ci/run` started one (`$BENCH_TEST_REDIS_URL`), on database `db`
+ * emptied first, else a throw-away server of this test's own.
+ *
+ * @returns its URL and how to let it go.
+ */
+export async function testRedis(db: number): Promise<{ url: string; stop(): Promise<void> }> {
+  const shared = process.env.BENCH_TEST_REDIS_URL;
+  if (shared === undefined || shared === '') return startRedisServer();
+  const url = new URL(shared);
+  url.pathname = `/${db}`;
+  const { Redis } = await import('ioredis');
+  const client = new Redis(url.toString(), { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await client.connect();
+  await client.flushdb();
+  await client.quit();
+  return { url: url.toString(), stop: async () => undefined };
+}
