@@ -1,5 +1,5 @@
 import { linearScale } from './scale.js';
-import { createFigure, onWidthChange, svgEl } from './svg.js';
+import { appendAxisTitles, createFigure, onWidthChange, svgEl } from './svg.js';
 
 export interface DistributionData {
   /** Probabilities of each configuration, in display order. */
@@ -115,27 +115,14 @@ export function createDistributionChart(
         ),
       );
     }
-    svg.append(
-      svgEl(
-        'text',
-        { x: MARGIN.left + plotW / 2, y: height - 8, 'text-anchor': 'middle', class: 'axis-title' },
-        showSpins
-          ? 'configuration (lowest energy first)'
-          : 'configuration rank by energy (1 = ground state)',
-      ),
-    );
-    svg.append(
-      svgEl(
-        'text',
-        {
-          x: 14,
-          y: MARGIN.top + plotH / 2,
-          'text-anchor': 'middle',
-          class: 'axis-title',
-          transform: `rotate(-90 14 ${MARGIN.top + plotH / 2})`,
-        },
-        'probability',
-      ),
+    appendAxisTitles(
+      svg,
+      { margin: MARGIN, plotW, plotH, height },
+      showSpins
+        ? 'configuration (lowest energy first)'
+        : 'configuration rank by energy (1 = ground state)',
+      'probability',
+      8,
     );
     body.replaceChildren(svg);
   };

@@ -1,6 +1,6 @@
 import { linearScale, logScale } from './scale.js';
 import type { Scale } from './scale.js';
-import { createFigure, onWidthChange, svgEl } from './svg.js';
+import { appendAxisTitles, createFigure, onWidthChange, svgEl } from './svg.js';
 
 /** One series: a line through its points, dots at its points, or both. */
 export interface Series {
@@ -109,25 +109,12 @@ export function createLineChart(parent: HTMLElement, options: LineChartOptions):
       svgEl('rect', { x: MARGIN.left, y: MARGIN.top, width: plotW, height: plotH, class: 'frame' }),
     );
     svg.append(grid);
-    svg.append(
-      svgEl(
-        'text',
-        { x: MARGIN.left + plotW / 2, y: height - 6, 'text-anchor': 'middle', class: 'axis-title' },
-        options.xLabel,
-      ),
-    );
-    svg.append(
-      svgEl(
-        'text',
-        {
-          x: 14,
-          y: MARGIN.top + plotH / 2,
-          'text-anchor': 'middle',
-          class: 'axis-title',
-          transform: `rotate(-90 14 ${MARGIN.top + plotH / 2})`,
-        },
-        options.yLabel,
-      ),
+    appendAxisTitles(
+      svg,
+      { margin: MARGIN, plotW, plotH, height },
+      options.xLabel,
+      options.yLabel,
+      6,
     );
     const clipId = `clip-${Math.random().toString(36).slice(2)}`;
     const clip = svgEl('clipPath', { id: clipId });

@@ -13,6 +13,49 @@ export function svgEl<K extends keyof SVGElementTagNameMap>(
   return el;
 }
 
+/** Where a chart's plot area sits: its margins and size, and the SVG's height. */
+export interface PlotArea {
+  readonly margin: { readonly top: number; readonly left: number };
+  readonly plotW: number;
+  readonly plotH: number;
+  readonly height: number;
+}
+
+/** Appends the x-axis title (centred under the plot, `xBaseline` above the bottom) and the rotated y-axis title. */
+export function appendAxisTitles(
+  svg: SVGSVGElement,
+  area: PlotArea,
+  xLabel: string,
+  yLabel: string,
+  xBaseline: number,
+): void {
+  const { margin, plotW, plotH, height } = area;
+  const yMid = margin.top + plotH / 2;
+  svg.append(
+    svgEl(
+      'text',
+      {
+        x: margin.left + plotW / 2,
+        y: height - xBaseline,
+        'text-anchor': 'middle',
+        class: 'axis-title',
+      },
+      xLabel,
+    ),
+    svgEl(
+      'text',
+      {
+        x: 14,
+        y: yMid,
+        'text-anchor': 'middle',
+        class: 'axis-title',
+        transform: `rotate(-90 14 ${yMid})`,
+      },
+      yLabel,
+    ),
+  );
+}
+
 /** Calls `render(width)` now and whenever the container's width changes. */
 export function onWidthChange(container: HTMLElement, render: (width: number) => void): void {
   let last = -1;
