@@ -66,6 +66,7 @@ describe('connecting to Redis', () => {
     const { error, ms } = await codeAndTime(checkRedis(spec));
     expect(error.code).toBe('BENCH_QUEUE_UNREACHABLE');
     expect(error.message).toContain(`redis://u:***@127.0.0.1:${port}`);
+    expect(error.message).toContain('ECONNREFUSED');
     expect(error.message).not.toContain(PASSWORD);
     expect(ms).toBeLessThan(6000);
   });

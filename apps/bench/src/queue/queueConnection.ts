@@ -83,8 +83,9 @@ export async function checkRedis(spec: QueueSpec, timeoutMs = CONNECT_TIMEOUT_MS
     ]);
     return /redis_version:([^\r\n]+)/.exec(info)?.[1] ?? 'unknown';
   } catch (error) {
-    const why =
-      (error instanceof Error ? error.message : String(error)) || lastError?.message || '';
+    const thrown = error instanceof Error ? error.message : String(error);
+    // ioredis rejects with "Connection is closed." after the socket error it emitted: show that.
+    const why = /^Connection is closed/.test(thrown) && lastError ? lastError.message : thrown;
     const detail = redactQueue(why.slice(0, 160), spec);
     if (AUTH_FAILURE.test(why) || AUTH_FAILURE.test(lastError?.message ?? '')) {
       throw new BenchError(

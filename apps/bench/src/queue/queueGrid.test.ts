@@ -232,7 +232,9 @@ describe('a grid on the queue', () => {
     const redis = await startRedisServer({ persist: true });
     servers.push(redis);
     const dir = mkdtempSync(join(tmpdir(), 'bench-queue-outage-'));
-    const w = spawnWorker(redis.url, ['--lock-duration', '15000']);
+    // This worker checkpoints to a shared folder instead of Redis.
+    const shared = mkdtempSync(join(tmpdir(), 'bench-queue-shared-'));
+    const w = spawnWorker(redis.url, ['--lock-duration', '15000', '--checkpoints', shared]);
     children.push(w);
     const io = capture();
     const rec = progressRecorder();
@@ -250,6 +252,10 @@ describe('a grid on the queue', () => {
     await redis.start();
     expect(await coordinator).toBe(0);
     expect(readdirSync(join(dir, 'runs'))).toHaveLength(2);
+    // The shared folder was used: the runs' files are there, their checkpoints removed at the end.
+    expect(readdirSync(join(shared, 'runs')).sort()).toEqual(readdirSync(join(dir, 'runs')).sort());
+    expect(readdirSync(join(shared, 'checkpoints'))).toEqual([]);
+    expect(w.output()).toContain(`checkpoints in ${shared}`);
     expect(`${io.lines.join('\n')}\n${rec.lines.join('\n')}`).toMatch(
       /lost the connection to Redis at redis:\/\/127\.0\.0\.1:\d+\/0/,
     );

@@ -16,7 +16,7 @@ import { runId } from '../grid.js';
 import { formatDuration } from '../progress.js';
 import { createBenchRegistry } from '../registry.js';
 import { runLabel } from '../runGrid.js';
-import { checkpointPath, modelPath, readCheckpoint, readRecord } from '../runFiles.js';
+import { checkpointPath, modelPath, readCheckpoint, readRecord, recordPath } from '../runFiles.js';
 import { trainRun } from '../trainRun.js';
 import type { RunSettings } from '../types.js';
 import { WORKER_ENV } from './queueJobs.js';
@@ -142,11 +142,17 @@ export default async function processRun(
     throw new WaitingError();
   }
   const { checkpoint: _, ...rest } = data;
-  if (!shared) await job.updateData(rest);
+  const model = modelOf(dir, id, data);
+  if (!shared) {
+    await job.updateData(rest);
+    // The scratch folder keeps nothing: the record and model travel as the job's result.
+    rmSync(recordPath(dir, id), { force: true });
+    rmSync(modelPath(dir, id), { force: true });
+  }
   say(
     `done ${label}: ${result.metricName} ${result.finalMetric.toFixed(4)} (${formatDuration(result.wallSeconds)})`,
   );
-  return { record: result, ...modelOf(dir, id, data), host, resumedFrom };
+  return { record: result, ...model, host, resumedFrom };
 }
 
 function modelOf(dir: string, id: string, data: RunJobData): { model?: unknown } {
