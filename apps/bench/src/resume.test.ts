@@ -10,49 +10,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expandGrid, main, parseBenchArgs, runId } from './index.js';
-import type { ProgressDisplay, RunProgress, RunRecord } from './index.js';
+import type { ProgressDisplay, RunRecord } from './index.js';
+import { progressRecorder, tinyShakespeareArgs } from './internal/fixtures.js';
 
 /** A tiny grid: 2 runs × 30 steps of a 8-wide model, checkpoints every 5 steps, in process (--workers 0). */
 const args = (dir: string) => [
-  'shakespeare',
-  '--lengths',
-  '4',
-  '--variants',
-  'softmax,sigmoid',
-  '--steps',
-  '30',
-  '--d-model',
-  '8',
-  '--ffn',
-  'off',
-  '--batch-size',
-  '8',
-  '--eval-windows',
-  '16',
-  '--eval-every',
-  '10',
-  '--checkpoint-every',
-  '5',
-  '--log-every',
-  '5',
+  ...tinyShakespeareArgs(dir, { steps: 30, evalEvery: 10, checkpointEvery: 5 }),
   '--workers',
   '0',
-  '--results',
-  dir,
 ];
 
-function recorder(onUpdate?: (p: RunProgress) => void) {
-  const starts: { id: string; startStep: number }[] = [];
-  const lines: string[] = [];
-  const progress: ProgressDisplay = {
-    start: (id, _label, _steps, startStep) => void starts.push({ id, startStep }),
-    update: (p) => onUpdate?.(p),
-    end: () => undefined,
-    log: (l) => void lines.push(l),
-    stop: () => undefined,
-  };
-  return { starts, lines, progress };
-}
+const recorder = progressRecorder;
 
 describe('interrupt and resume', () => {
   it('stops at a checkpoint, resumes from it to the same result, and skips finished runs', async () => {

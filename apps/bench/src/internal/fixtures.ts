@@ -1,7 +1,8 @@
 import { expandGrid } from '../grid.js';
 import { runId } from '../grid.js';
 import { parseBenchArgs } from '../options.js';
-import type { RunRecord } from '../types.js';
+import type { ProgressDisplay } from '../progress.js';
+import type { RunProgress, RunRecord } from '../types.js';
 
 /**
  * Synthetic finished-run records for tests of the summary, plots and report: the real grid
@@ -44,4 +45,55 @@ export function syntheticRecords(
       couplings,
     };
   });
+}
+
+/**
+ * The flags of a tiny real Tiny Shakespeare grid for tests: softmax and sigmoid at T = 4, an
+ * 8-wide model without FFN, batch 8, 16 validation windows, a train-loss point every 5 steps.
+ */
+export function tinyShakespeareArgs(
+  resultsDir: string,
+  o: { steps: number; evalEvery: number; checkpointEvery: number; seeds?: string },
+): string[] {
+  return [
+    'shakespeare',
+    '--lengths',
+    '4',
+    '--variants',
+    'softmax,sigmoid',
+    ...(o.seeds === undefined ? [] : ['--seeds', o.seeds]),
+    '--steps',
+    String(o.steps),
+    '--d-model',
+    '8',
+    '--ffn',
+    'off',
+    '--batch-size',
+    '8',
+    '--eval-windows',
+    '16',
+    '--eval-every',
+    String(o.evalEvery),
+    '--checkpoint-every',
+    String(o.checkpointEvery),
+    '--log-every',
+    '5',
+    '--results',
+    resultsDir,
+  ];
+}
+
+/** A progress display that records what the grid showed. */
+export function progressRecorder(onUpdate?: (p: RunProgress) => void) {
+  const starts: { id: string; startStep: number }[] = [];
+  const ends: { id: string; status: string }[] = [];
+  const lines: string[] = [];
+  const progress: ProgressDisplay = {
+    start: (id, _label, _steps, startStep) => void starts.push({ id, startStep }),
+    update: (p) => onUpdate?.(p),
+    end: (id, status) => void ends.push({ id, status }),
+    log: (l) => void lines.push(l),
+    stop: () => undefined,
+  };
+  return { starts, ends, lines, progress };
 }

@@ -4,49 +4,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { expandGrid, main, parseBenchArgs, runId } from '../index.js';
+import { progressRecorder, tinyShakespeareArgs } from '../internal/fixtures.js';
 import type { RunRecord } from '../index.js';
 import { progressOf } from './queueJobs.js';
 import type { RunJobData } from './queueJobs.js';
 import { freePort, startRedisServer, testRedis } from './redisServer.js';
-import {
-  benchQueue,
-  progressRecorder,
-  spawnBench,
-  spawnWorker,
-  waitFor,
-  withoutTimings,
-} from './queueTestkit.js';
+import { benchQueue, spawnBench, spawnWorker, waitFor, withoutTimings } from './queueTestkit.js';
 import type { BenchChild } from './queueTestkit.js';
 
 const STEPS = 150;
 /** 6 tiny runs (2 variants × 3 seeds) of 150 steps, checkpoints every 20. */
-const grid = (dir: string, seeds = '0,1,2') => [
-  'shakespeare',
-  '--lengths',
-  '4',
-  '--variants',
-  'softmax,sigmoid',
-  '--seeds',
-  seeds,
-  '--steps',
-  String(STEPS),
-  '--d-model',
-  '8',
-  '--ffn',
-  'off',
-  '--batch-size',
-  '8',
-  '--eval-windows',
-  '16',
-  '--eval-every',
-  '50',
-  '--checkpoint-every',
-  '20',
-  '--log-every',
-  '5',
-  '--results',
-  dir,
-];
+const grid = (dir: string, seeds = '0,1,2') =>
+  tinyShakespeareArgs(dir, { steps: STEPS, evalEvery: 50, checkpointEvery: 20, seeds });
 
 const servers: { stop(): Promise<void> }[] = [];
 const children: BenchChild[] = [];

@@ -5,8 +5,7 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
-import type { ProgressDisplay } from '../progress.js';
-import type { RunProgress, RunRecord } from '../types.js';
+import type { RunRecord } from '../types.js';
 import { redisOptions } from './queueConnection.js';
 import { parseQueueUrl } from './queueUrl.js';
 import { QUEUE_NAME } from './queueJobs.js';
@@ -74,21 +73,6 @@ export function benchQueue(url: string): Queue {
   const queue = new Queue(QUEUE_NAME, { connection: redisOptions(parseQueueUrl(url, {})) });
   queue.on('error', () => undefined);
   return queue;
-}
-
-/** A progress display that records what the grid showed. */
-export function progressRecorder(onUpdate?: (p: RunProgress) => void) {
-  const starts: { id: string; startStep: number }[] = [];
-  const ends: { id: string; status: string }[] = [];
-  const lines: string[] = [];
-  const progress: ProgressDisplay = {
-    start: (id, _label, _steps, startStep) => void starts.push({ id, startStep }),
-    update: (p) => onUpdate?.(p),
-    end: (id, status) => void ends.push({ id, status }),
-    log: (l) => void lines.push(l),
-    stop: () => undefined,
-  };
-  return { starts, ends, lines, progress };
 }
 
 /** A record without what differs between two trainings of the same run (timings). */
