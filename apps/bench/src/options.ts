@@ -401,7 +401,8 @@ export function parseBenchArgs(
     .showSuggestionAfterError(true)
     .addHelpText(
       'after',
-      '\n`bench sample --model <path>` generates text from a saved model (bench sample --help).',
+      '\n`bench sample --model <path>` generates text from a saved model (bench sample --help).' +
+        '\nOn a queue (--queue redis://…): `bench worker`, `bench status`, `bench collect <task> …` (each --help).',
     );
   for (const experiment of EXPERIMENTS) {
     let cmd = program.command(experiment).description(`run the ${experiment} grid`).exitOverride();

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BenchError } from '../benchError.js';
+import { parseBenchArgs } from '../options.js';
 import { checkRedis } from './queueConnection.js';
 import { parseQueueUrl } from './queueUrl.js';
 import { freePort, startRedisServer } from './redisServer.js';
@@ -48,6 +49,33 @@ describe('--queue URLs', () => {
       expect((error as BenchError).message).not.toContain(PASSWORD);
       expect((error as BenchError).message).toContain('***');
     }
+  });
+});
+
+describe('--queue on a grid command', () => {
+  const tiny = ['shakespeare', '--lengths', '4', '--variants', 'softmax'];
+  const codeOf = (argv: string[]): string | undefined => {
+    try {
+      parseBenchArgs(argv, () => undefined);
+    } catch (error) {
+      return (error as BenchError).code;
+    }
+    return undefined;
+  };
+
+  it('is parsed with the other flags; --detach needs it; sampler credentials are refused with it', () => {
+    const command = parseBenchArgs(
+      [...tiny, '--queue', 'redis://127.0.0.1:7000/4', '--detach'],
+      () => undefined,
+    )!;
+    expect(command.queue).toMatchObject({ host: '127.0.0.1', port: 7000, db: 4 });
+    expect(command.detach).toBe(true);
+    expect(parseBenchArgs(tiny, () => undefined)!.queue).toBeUndefined();
+    expect(codeOf([...tiny, '--detach'])).toBe('BENCH_INVALID_OPTION');
+    expect(codeOf([...tiny, '--queue', 'http://x'])).toBe('BENCH_INVALID_OPTION');
+    const secret = ['--sampler-options', JSON.stringify({ token: 'T0K3N' })];
+    expect(codeOf([...tiny, ...secret, '--queue', 'redis://h/0'])).toBe('BENCH_INVALID_OPTION');
+    expect(codeOf([...tiny, ...secret])).toBeUndefined();
   });
 });
 
