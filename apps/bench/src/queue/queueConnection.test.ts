@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BenchError } from '../benchError.js';
 import { parseBenchArgs } from '../options.js';
@@ -131,5 +135,90 @@ describe('connecting to Redis', () => {
   it('the right password connects and reports the server version', async () => {
     const version = await checkRedis(parseQueueUrl(server.url, { BENCH_REDIS_PASSWORD: PASSWORD }));
     expect(version).toMatch(/^\d+\.\d+/);
+  });
+});
+
+describe('rediss:// (TLS)', () => {
+  let server: RedisServer | undefined;
+  let ca = '';
+  beforeAll(async () => {
+    // A throw-away CA and a server certificate for 127.0.0.1 (openssl, no network).
+    const dir = mkdtempSync(join(tmpdir(), 'bench-redis-tls-'));
+    const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
+    ssl(
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=bench test CA',
+      '-keyout',
+      'ca.key',
+      '-out',
+      'ca.pem',
+    );
+    ssl(
+      'req',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-keyout',
+      'server.key',
+      '-out',
+      'server.csr',
+    );
+    writeFileSync(join(dir, 'san.ext'), 'subjectAltName=IP:127.0.0.1\n');
+    ssl(
+      'x509',
+      '-req',
+      '-in',
+      'server.csr',
+      '-CA',
+      'ca.pem',
+      '-CAkey',
+      'ca.key',
+      '-CAcreateserial',
+      '-days',
+      '2',
+      '-extfile',
+      'san.ext',
+      '-out',
+      'server.pem',
+    );
+    ca = join(dir, 'ca.pem');
+    server = await startRedisServer({
+      tls: { cert: join(dir, 'server.pem'), key: join(dir, 'server.key'), ca },
+    });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('connects with the CA from $BENCH_REDIS_CA_FILE; an unknown CA or plain redis:// is a coded error in bounded time', async () => {
+    expect(server!.url).toMatch(/^rediss:/);
+    const spec = parseQueueUrl(server!.url, {});
+    const before = process.env.BENCH_REDIS_CA_FILE;
+    try {
+      process.env.BENCH_REDIS_CA_FILE = ca;
+      expect(await checkRedis(spec)).toMatch(/^7\./);
+      delete process.env.BENCH_REDIS_CA_FILE;
+      const untrusted = await codeAndTime(checkRedis(spec));
+      expect(untrusted.error.code).toBe('BENCH_QUEUE_UNREACHABLE');
+      expect(untrusted.error.message).toMatch(/certificate/i);
+      expect(untrusted.ms).toBeLessThan(6000);
+      const plain = await codeAndTime(
+        checkRedis(parseQueueUrl(server!.url.replace('rediss:', 'redis:'), {}), 2000),
+      );
+      expect(plain.error.code).toBe('BENCH_QUEUE_UNREACHABLE');
+      expect(plain.ms).toBeLessThan(4000);
+    } finally {
+      if (before === undefined) delete process.env.BENCH_REDIS_CA_FILE;
+      else process.env.BENCH_REDIS_CA_FILE = before;
+    }
   });
 });

@@ -30,9 +30,7 @@ export function redisOptions(spec: QueueSpec): RedisOptions {
     db: spec.db,
     ...(spec.username !== undefined ? { username: spec.username } : {}),
     ...(spec.password !== undefined ? { password: spec.password } : {}),
-    ...(spec.tls
-      ? { tls: { servername: spec.host, ...(ca ? { ca: readFileSync(ca, 'utf8') } : {}) } }
-      : {}),
+    ...(spec.tls ? { tls: ca ? { ca: readFileSync(ca, 'utf8') } : {} } : {}),
     connectTimeout: CONNECT_TIMEOUT_MS,
     maxRetriesPerRequest: null,
     retryStrategy: reconnectDelay,

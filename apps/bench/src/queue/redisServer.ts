@@ -13,7 +13,7 @@ import { join } from 'node:path';
 /** A redis-server child process. */
 export interface RedisServer {
   readonly port: number;
-  /** `redis://127.0.0.1:<port>/0` (no password in it). */
+  /** `redis://127.0.0.1:<port>/0` (`rediss://` with TLS; no password in it). */
   readonly url: string;
   /** Stops it (SIGTERM: the append-only file is flushed) and waits for the exit. */
   stop(): Promise<void>;
@@ -48,7 +48,12 @@ export function freePort(): Promise<number> {
  *   always), so a stop and start keeps the queue.
  */
 export async function startRedisServer(
-  options: { password?: string; persist?: boolean } = {},
+  options: {
+    password?: string;
+    persist?: boolean;
+    /** PEM files: the server then listens with TLS only (`rediss://`). */
+    tls?: { cert: string; key: string; ca: string };
+  } = {},
 ): Promise<RedisServer> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'bench-redis-'));
@@ -56,8 +61,22 @@ export async function startRedisServer(
   const args = [
     '--bind',
     '127.0.0.1',
-    '--port',
-    String(port),
+    ...(options.tls
+      ? [
+          '--port',
+          '0',
+          '--tls-port',
+          String(port),
+          '--tls-cert-file',
+          options.tls.cert,
+          '--tls-key-file',
+          options.tls.key,
+          '--tls-ca-cert-file',
+          options.tls.ca,
+          '--tls-auth-clients',
+          'no',
+        ]
+      : ['--port', String(port)]),
     '--dir',
     dir,
     '--save',
@@ -102,7 +121,7 @@ export async function startRedisServer(
   await start();
   return {
     port,
-    url: `redis://127.0.0.1:${port}/0`,
+    url: `${options.tls ? 'rediss' : 'redis'}://127.0.0.1:${port}/0`,
     stop: () =>
       new Promise((resolve) => {
         const proc = child;
