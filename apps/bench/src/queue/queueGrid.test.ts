@@ -236,7 +236,17 @@ describe('a grid on the queue', () => {
     const redis = await startRedisServer();
     servers.push(redis);
     const dir = mkdtempSync(join(tmpdir(), 'bench-queue-term-'));
-    const args = [...grid(dir, '0'), '--variants', 'softmax', '--queue', redis.url, '--detach'];
+    // One longer run (400 steps), so that it is still running while status looks at it.
+    const args = [
+      ...grid(dir, '0'),
+      '--variants',
+      'softmax',
+      '--steps',
+      '400',
+      '--queue',
+      redis.url,
+      '--detach',
+    ];
     const queue = benchQueue(redis.url);
     // A job that is not a bench run, first in line: it fails on the worker.
     await queue.add('not-a-run', { version: 2 } as unknown as RunJobData, { jobId: 'bogus-job' });
@@ -247,6 +257,13 @@ describe('a grid on the queue', () => {
       const [job] = await queue.getJobs(['active']);
       return (progressOf(job)?.step ?? 0) >= 30 ? true : undefined;
     });
+    const active = capture();
+    expect(await main(['status', '--queue', redis.url], active)).toBe(0);
+    expect(active.lines.join('\n')).toMatch(
+      new RegExp(
+        `active:\\n  shakespeare-softmax-T4-\\S+  step \\d+/400 loss \\d\\.\\d{4} [\\d.]+ steps/s ETA \\S+  on \\S+:${w.proc.pid}`,
+      ),
+    );
     w.proc.kill('SIGTERM');
     expect((await w.exit).code).toBe(0);
     expect(w.output()).toContain('stopped, checkpointed; handing it back to the queue');
@@ -274,7 +291,7 @@ describe('a grid on the queue', () => {
       progress: progressRecorder().progress,
     });
     expect(await collected).toBe(0);
-    expect(w2.output()).toContain(`from step ${step}/150 (checkpoint in Redis)`);
+    expect(w2.output()).toContain(`from step ${step}/400 (checkpoint in Redis)`);
     // The finished job's data no longer holds the checkpoint; its result is the record.
     const [finished] = await queue.getJobs(['completed']);
     expect(finished?.data.checkpoint).toBeUndefined();

@@ -172,10 +172,25 @@ async function follow(
   };
   for (;;) {
     if (options.signal?.aborted) break;
-    const snapshot = await Promise.race([
-      snapshotRuns(queue, runs, ended),
-      sleep(24 * 3600 * 1000, options.signal).then(() => null),
-    ]);
+    let snapshot: Awaited<ReturnType<typeof snapshotRuns>> | null;
+    try {
+      // Through an outage the commands wait for the reconnection; Ctrl-C still ends the wait.
+      snapshot = await Promise.race([
+        snapshotRuns(queue, runs, ended),
+        sleep(24 * 3600 * 1000, options.signal).then(() => null),
+      ]);
+    } catch (error) {
+      // A refused command (a server that is loading its data, …): look again shortly.
+      const why = error instanceof Error ? error.message : String(error);
+      progress.log(
+        redactQueue(
+          `warning: the queue did not answer (${why.slice(0, 120)}); trying again`,
+          options.queue,
+        ),
+      );
+      await sleep(options.pollMs ?? 1000, options.signal);
+      continue;
+    }
     if (snapshot === null) break;
     for (const [id, result] of snapshot.completed) {
       const r = byId.get(id)!;
