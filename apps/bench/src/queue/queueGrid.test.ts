@@ -197,40 +197,51 @@ describe('a grid on the queue', () => {
     expect(collect.lines.join('\n')).toContain('error [BENCH_GRID_INCOMPLETE]');
   }, 60_000);
 
-  it('a Redis that goes away mid-grid and comes back: the grid completes', async () => {
-    const redis = await startRedisServer({ persist: true });
-    servers.push(redis);
-    const dir = mkdtempSync(join(tmpdir(), 'bench-queue-outage-'));
-    // This worker checkpoints to a shared folder instead of Redis.
-    const shared = mkdtempSync(join(tmpdir(), 'bench-queue-shared-'));
-    const w = spawnWorker(redis.url, ['--lock-duration', '15000', '--checkpoints', shared]);
-    children.push(w);
-    const io = capture();
-    const rec = progressRecorder();
-    const args = [...grid(dir, '0'), '--queue', redis.url];
-    const coordinator = main(args, { ...io, progress: rec.progress });
-    const queue = benchQueue(redis.url);
-    await waitFor('a run past step 30', async () => {
-      for (const job of await queue.getJobs(['active']))
-        if ((progressOf(job)?.step ?? 0) >= 30) return true;
-      return undefined;
-    });
-    await queue.close();
-    await redis.stop();
-    await new Promise((r) => setTimeout(r, 3000));
-    await redis.start();
-    expect(await coordinator).toBe(0);
-    expect(readdirSync(join(dir, 'runs'))).toHaveLength(2);
-    // The shared folder was used: the runs' files are there, their checkpoints removed at the end.
-    expect(readdirSync(join(shared, 'runs')).sort()).toEqual(readdirSync(join(dir, 'runs')).sort());
-    expect(readdirSync(join(shared, 'checkpoints'))).toEqual([]);
-    expect(w.output()).toContain(`checkpoints in ${shared}`);
-    expect(`${io.lines.join('\n')}\n${rec.lines.join('\n')}`).toMatch(
-      /lost the connection to Redis at redis:\/\/127\.0\.0\.1:\d+\/0/,
-    );
-    w.proc.kill('SIGTERM');
-    expect((await w.exit).code).toBe(0);
-  }, 120_000);
+  it.each([
+    ['with its data (AOF)', true],
+    ['empty (no persistence): the coordinator enqueues the lost runs again', false],
+  ])(
+    'a Redis that goes away mid-grid and comes back %s: the grid completes',
+    async (_, persist) => {
+      const redis = await startRedisServer({ persist });
+      servers.push(redis);
+      const dir = mkdtempSync(join(tmpdir(), 'bench-queue-outage-'));
+      // This worker checkpoints to a shared folder instead of Redis.
+      const shared = mkdtempSync(join(tmpdir(), 'bench-queue-shared-'));
+      const w = spawnWorker(redis.url, ['--lock-duration', '15000', '--checkpoints', shared]);
+      children.push(w);
+      const io = capture();
+      const rec = progressRecorder();
+      const args = [...grid(dir, '0'), '--queue', redis.url];
+      const coordinator = main(args, { ...io, progress: rec.progress });
+      const queue = benchQueue(redis.url);
+      await waitFor('a run past step 30', async () => {
+        for (const job of await queue.getJobs(['active']))
+          if ((progressOf(job)?.step ?? 0) >= 30) return true;
+        return undefined;
+      });
+      await queue.close();
+      await redis.stop();
+      await new Promise((r) => setTimeout(r, 3000));
+      await redis.start();
+      expect(await coordinator).toBe(0);
+      expect(readdirSync(join(dir, 'runs'))).toHaveLength(2);
+      // The shared folder was used: the runs' files are there, their checkpoints removed at the end.
+      expect(readdirSync(join(shared, 'runs')).sort()).toEqual(
+        readdirSync(join(dir, 'runs')).sort(),
+      );
+      expect(readdirSync(join(shared, 'checkpoints'))).toEqual([]);
+      expect(w.output()).toContain(`checkpoints in ${shared}`);
+      expect(`${io.lines.join('\n')}\n${rec.lines.join('\n')}`).toMatch(
+        /lost the connection to Redis at redis:\/\/127\.0\.0\.1:\d+\/0/,
+      );
+      if (!persist)
+        expect(rec.lines.join('\n')).toMatch(/missing from the queue .*; enqueued again/);
+      w.proc.kill('SIGTERM');
+      expect((await w.exit).code).toBe(0);
+    },
+    120_000,
+  );
 
   it('SIGTERM checkpoints the running job and puts it back; a failed job is listed and retried by status', async () => {
     const redis = await startRedisServer();
