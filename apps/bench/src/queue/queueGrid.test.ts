@@ -405,4 +405,22 @@ describe('a grid on the queue', () => {
     expect(closed.lines.join('\n')).not.toContain(password);
     expect(Date.now() - t0).toBeLessThan(20_000);
   }, 120_000);
+
+  it('a run that fails on a worker is reported with its package code, and the grid exits 1', async () => {
+    const redis = await startRedisServer();
+    servers.push(redis);
+    const dir = mkdtempSync(join(tmpdir(), 'bench-queue-fail-'));
+    const w = spawnWorker(redis.url, ['--data', join(dir, 'no-such-input.txt')]);
+    children.push(w);
+    const io = capture();
+    const rec = progressRecorder();
+    const args = [...grid(dir, '0'), '--variants', 'softmax', '--queue', redis.url];
+    expect(await main(args, { ...io, progress: rec.progress })).toBe(1);
+    expect(io.lines.join('\n')).toMatch(
+      /^error \[DATASET_[A-Z_]+\]: shakespeare softmax T=4 d=8 noFFN s0: .*no-such-input\.txt/m,
+    );
+    expect(rec.ends[0]?.status).toContain('bench status --retry-failed');
+    w.proc.kill('SIGTERM');
+    expect((await w.exit).code).toBe(0);
+  }, 60_000);
 });

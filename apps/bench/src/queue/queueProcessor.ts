@@ -18,6 +18,8 @@ import { createBenchRegistry } from '../registry.js';
 import { runLabel } from '../runGrid.js';
 import { checkpointPath, modelPath, readCheckpoint, readRecord, recordPath } from '../runFiles.js';
 import { trainRun } from '../trainRun.js';
+import type { TrainHooks } from '../trainRun.js';
+import { formatError, hasErrorCode } from '../benchError.js';
 import type { RunSettings } from '../types.js';
 import { WORKER_ENV } from './queueJobs.js';
 import type { RunJobData, RunJobProgress, RunJobResult } from './queueJobs.js';
@@ -106,33 +108,41 @@ export default async function processRun(
   let last = 0;
   let pending: Promise<void> = Promise.resolve();
   registry ??= await createBenchRegistry(settings.plugins);
-  const result = await trainRun(config, settings, registry, {
-    onProgress(p) {
-      const now = Date.now();
-      if (now - last < everyMs && p.step !== p.steps) return;
-      last = now;
-      const etaSeconds = p.stepsPerSecond > 0 ? (p.steps - p.step) / p.stepsPerSecond : Number.NaN;
-      const progress: RunJobProgress = {
-        ...p,
-        etaSeconds,
-        startStep: resumedFrom,
-        host,
-        pid: process.pid,
-      };
-      pending = job.updateProgress(progress);
-    },
-    async onCheckpoint(checkpoint) {
-      if (shared) return;
-      await pending;
-      // `updateData` replaces the whole of job.data: the config stays, the checkpoint is new.
-      await job.updateData({ ...data, checkpoint });
-    },
-    shouldStop: () => {
-      exitIfOrphaned();
-      return stopRequested || signal?.aborted === true;
-    },
-    warn: (message) => say(`warning: ${message}`),
+  const result = await trainRun(config, settings, registry, hooks()).catch((error: unknown) => {
+    // BullMQ keeps only the message: carry the package's code in it (`error [CODE]: …`), as the
+    // coordinator reports a local run's failure.
+    throw hasErrorCode(error) ? new Error(formatError(error)) : error;
   });
+  function hooks(): TrainHooks {
+    return {
+      onProgress(p) {
+        const now = Date.now();
+        if (now - last < everyMs && p.step !== p.steps) return;
+        last = now;
+        const etaSeconds =
+          p.stepsPerSecond > 0 ? (p.steps - p.step) / p.stepsPerSecond : Number.NaN;
+        const progress: RunJobProgress = {
+          ...p,
+          etaSeconds,
+          startStep: resumedFrom,
+          host,
+          pid: process.pid,
+        };
+        pending = job.updateProgress(progress);
+      },
+      async onCheckpoint(checkpoint) {
+        if (shared) return;
+        await pending;
+        // `updateData` replaces the whole of job.data: the config stays, the checkpoint is new.
+        await job.updateData({ ...data, checkpoint });
+      },
+      shouldStop: () => {
+        exitIfOrphaned();
+        return stopRequested || signal?.aborted === true;
+      },
+      warn: (message) => say(`warning: ${message}`),
+    };
+  }
   await pending;
   if (result === 'stopped') {
     say(`${label}: stopped, checkpointed; handing it back to the queue`);
