@@ -113,6 +113,7 @@ async function benchParser(first: string | undefined): Promise<Parser> {
   if (first === 'sample') return load('sampleOptions.ts', 'parseSampleArgs');
   if (first === 'worker') return load('queue/benchWorker.ts', 'parseWorkerArgs');
   if (first === 'status') return load('queue/queueStatus.ts', 'parseStatusArgs');
+  if (first === 'collect') return load('options.ts', 'parseCollectArgs');
   return load('options.ts', 'parseBenchArgs');
 }
 

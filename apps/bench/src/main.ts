@@ -1,6 +1,6 @@
 import { redactSecrets } from '@boltzmann/ising-core';
-import { BenchError, formatError } from './benchError.js';
-import { parseBenchArgs } from './options.js';
+import { formatError } from './benchError.js';
+import { parseBenchArgs, parseCollectArgs } from './options.js';
 import type { BenchCommand } from './options.js';
 import type { ProgressDisplay } from './progress.js';
 import { parseSampleArgs } from './sampleOptions.js';
@@ -101,18 +101,10 @@ export async function main(
       },
     );
   }
-  // `bench collect <task> [grid flags] --queue URL`: the grid's finished runs, nothing enqueued.
-  const collect = first === 'collect';
-  const gridArgv = collect ? argv.slice(argv.indexOf('collect') + 1) : argv;
   return parseThenRun(
     io,
     '--help',
-    () => {
-      const command = parseBenchArgs(gridArgv, help);
-      if (command && collect && !command.queue)
-        throw new BenchError('BENCH_INVALID_OPTION', 'bench collect needs --queue <url>');
-      return command && collect ? { ...command, collect: true } : command;
-    },
+    () => (first === 'collect' ? parseCollectArgs(argv, help) : parseBenchArgs(argv, help)),
     async (command: BenchCommand) => {
       // Loaded after parsing so that --help and flag errors never wait for (or depend on) TF.js.
       const { runCommand } = await import('./runCommand.js');

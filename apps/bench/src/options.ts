@@ -434,3 +434,24 @@ export function parseBenchArgs(
   }
   return parseCommand(program, args) ? parsed : null;
 }
+
+/**
+ * Parses `bench collect <task> [grid flags] --queue URL`: the grid command whose finished runs
+ * are written from the queue, with nothing enqueued.
+ *
+ * @param argv from `collect` on (a leading `--` is dropped).
+ * @returns the command (with `collect` set), or null when help was printed.
+ * @throws BENCH_INVALID_OPTION without `--queue`, and every error of {@link parseBenchArgs}.
+ * @example
+ * parseCollectArgs(['collect', 'shakespeare', '--queue', 'redis://grid:6379/0'])!.collect; // true
+ */
+export function parseCollectArgs(
+  argv: readonly string[],
+  out: (s: string) => void = (s) => process.stdout.write(s),
+): BenchCommand | null {
+  const args = argv[0] === '--' ? argv.slice(1) : argv;
+  const command = parseBenchArgs(args.slice(1), out);
+  if (command && !command.queue)
+    throw new BenchError('BENCH_INVALID_OPTION', 'bench collect needs --queue <url>');
+  return command && { ...command, collect: true };
+}
