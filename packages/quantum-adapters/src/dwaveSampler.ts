@@ -29,7 +29,7 @@ import { runDeadline } from './internal/retry.js';
 import { decodeQpAnswer, encodeQpProblem } from './qpCodec.js';
 import { assertTokenOption, resolveSapiEndpoint } from './internal/sapiHttp.js';
 import { createSapiClient } from './sapiClient.js';
-import type { SapiClientOptions, SapiJob, SapiSolver } from './sapiClient.js';
+import type { SapiClientOptions, SapiJob, SapiSolver } from './sapiTypes.js';
 
 /** Options of the `dwave` sampler (all optional; the token may come from `DWAVE_API_TOKEN`). */
 export interface DwaveSamplerOptions extends SapiClientOptions {

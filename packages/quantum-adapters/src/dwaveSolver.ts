@@ -7,7 +7,7 @@ import { validateEmbedding } from './embedding.js';
 import type { Embedding } from './embedding.js';
 import { AdapterError, malformed } from './errors.js';
 import type { SolverGraph } from './qpCodec.js';
-import type { SapiSolver } from './sapiClient.js';
+import type { SapiSolver } from './sapiTypes.js';
 
 /** How to pick a solver when no name is given. */
 export interface DwaveSolverFilter {

@@ -37,7 +37,7 @@ export type {
   SapiProblemStatus,
   SapiSolver,
   SapiSolverIdentity,
-} from './sapiClient.js';
+} from './sapiTypes.js';
 export type { RetryPolicy } from './internal/retry.js';
 export type { PollBackoff } from './internal/dwaveRun.js';
 export { selectDwaveSolver } from './dwaveSolver.js';

@@ -1,6 +1,6 @@
 import { classifyDwaveProblemFailure } from '../classifyDwaveError.js';
 import { AdapterError, isAdapterError } from '../errors.js';
-import type { SapiClient, SapiJob, SapiProblemStatus } from '../sapiClient.js';
+import type { SapiClient, SapiJob, SapiProblemStatus } from '../sapiTypes.js';
 import { sleep } from './retry.js';
 
 /** Polling cadence between long polls: `initialMs · factor^k`, capped (the official client uses 50 ms × 1.3^k). */

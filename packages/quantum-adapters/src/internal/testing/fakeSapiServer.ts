@@ -6,7 +6,7 @@ import { chimeraGraph } from '../../chimera.js';
 import { pegasusGraph } from '../../pegasus.js';
 import { zephyrGraph } from '../../zephyr.js';
 import type { ChimeraShape } from '../../chimera.js';
-import type { SapiSolver } from '../../sapiClient.js';
+import type { SapiSolver } from '../../sapiTypes.js';
 import { decodeFloat64LE, encodeBase64, encodeFloat64LE, encodeInt32LE } from '../base64.js';
 import { drawBoltzmann } from './boltzmannDraw.js';
 
