@@ -2,7 +2,7 @@ import { AttentionError } from './errors.js';
 import { RELATIVE_COUPLINGS, layerName, paramSpecs } from './internal/paramSpecs.js';
 import { samplerFor } from './internal/resolveSampler.js';
 import type { SamplerOverrides } from './internal/resolveSampler.js';
-import { buildTransformer } from './transformer.js';
+import { buildTransformer } from './buildTransformer.js';
 import type { Transformer, TransformerJSON } from './transformer.js';
 import { resolveTransformerConfig } from './transformerConfig.js';
 
