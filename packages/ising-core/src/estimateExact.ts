@@ -15,7 +15,7 @@ import { exactBackward, exactForward } from './internal/kernels/exactKernel.js';
 import type { ExactForwardResult, ExactProblems } from './internal/kernels/exactKernel.js';
 import type { BackwardResult, WorkerTask } from './internal/poolMessages.js';
 import { autoThreadCount, capThreadCount } from './internal/threadCount.js';
-import { disposeWorkerPool, runOnWorkers, runOnWorkersSync } from './internal/workerPool.js';
+import { disposeWorkerPool, runOnWorkers, runOnWorkersSync } from './internal/sharedPool.js';
 import type { BatchEstimate, IsingBatch, IsingGradients } from './types.js';
 
 /** Options of {@link estimateExact} and {@link estimateExactAsync}. */

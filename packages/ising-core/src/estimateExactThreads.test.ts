@@ -11,7 +11,7 @@ import {
   threadInfo,
 } from './index.js';
 import { autoThreadCount, resetThreadCapWarning } from './internal/threadCount.js';
-import { sharedPoolSize } from './internal/workerPool.js';
+import { sharedPoolSize } from './internal/sharedPool.js';
 import { codeOf } from './internal/testing/codeOf.js';
 import { withoutNodeBuiltins } from './testing/index.js';
 

@@ -97,4 +97,4 @@ export {
   transferMatrixSampler,
 } from './transferMatrix.js';
 export type { TransferMatrixEstimate, TransferMatrixOptions } from './transferMatrix.js';
-export type { ThreadsOption } from './internal/threadedEstimate.js';
+export type { ThreadsOption } from './internal/threadsOption.js';

@@ -5,12 +5,9 @@ import type {
   FixedPointSamplerOptions,
 } from './internal/fixedPointEstimate.js';
 import { resolveThreads } from './internal/kernels/exactBatch.js';
-import {
-  FIXED_POINT_AUTO_MIN_COST,
-  splitThreadsOption,
-  threadedEstimate,
-} from './internal/threadedEstimate.js';
-import type { ThreadsOption } from './internal/threadedEstimate.js';
+import { threadedEstimate } from './internal/threadedEstimate.js';
+import { FIXED_POINT_AUTO_MIN_COST, splitThreadsOption } from './internal/threadsOption.js';
+import type { ThreadsOption } from './internal/threadsOption.js';
 import type { IsingBatch, SamplerCapabilities, SamplerPlugin, Sampler } from './types.js';
 
 /** Options of the {@link meanFieldSampler} plugin (the same as those of `tap`). */

@@ -1,7 +1,7 @@
 import { IsingError } from './errors.js';
 import { threadsUnsupported } from './internal/poolThread.js';
 import { autoThreadCount, capThreadCount } from './internal/threadCount.js';
-import { sharedPool, sharedPoolSize } from './internal/workerPool.js';
+import { sharedPool, sharedPoolSize } from './internal/sharedPool.js';
 
 /** What {@link threadInfo} reports. */
 export interface ThreadInfo {

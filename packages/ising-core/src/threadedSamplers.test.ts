@@ -10,13 +10,10 @@ import {
 import type { BatchEstimate, IsingBatch, IsingGradients, Sampler } from './index.js';
 import { fixedPointEstimate, readFixedPointOptions } from './internal/fixedPointEstimate.js';
 import { KEPT_ESTIMATES } from './internal/samplerTasks.js';
-import { splitRanges, threadedEstimate } from './internal/threadedEstimate.js';
-import {
-  disposeWorkerPool,
-  ExactWorkerPool,
-  sharedPool,
-  sharedPoolSize,
-} from './internal/workerPool.js';
+import { splitRanges } from './internal/splitRanges.js';
+import { threadedEstimate } from './internal/threadedEstimate.js';
+import { disposeWorkerPool, sharedPool, sharedPoolSize } from './internal/sharedPool.js';
+import { ExactWorkerPool } from './internal/workerPool.js';
 
 afterAll(() => disposeWorkerPool());
 

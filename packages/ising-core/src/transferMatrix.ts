@@ -13,12 +13,9 @@ import {
 import type { BandTables } from './internal/kernels/transferLinear.js';
 import { wasmTransferForward, wasmTransferVjp } from './internal/kernels/transferWasm.js';
 import { resolveThreads } from './internal/kernels/exactBatch.js';
-import {
-  splitThreadsOption,
-  threadedEstimate,
-  TRANSFER_AUTO_MIN_COST,
-} from './internal/threadedEstimate.js';
-import type { ThreadsOption } from './internal/threadedEstimate.js';
+import { threadedEstimate } from './internal/threadedEstimate.js';
+import { splitThreadsOption, TRANSFER_AUTO_MIN_COST } from './internal/threadsOption.js';
+import type { ThreadsOption } from './internal/threadsOption.js';
 import { assertGradMagnetization, maxSpinsOf } from './internal/vjpInput.js';
 import { assertPluginOptions, optionKeys } from './pluginOptions.js';
 import { defineSamplerPlugin } from './registry.js';

@@ -84,3 +84,16 @@ export function workerError(what: string, message: string): IsingError {
   if (coded !== null) return new IsingError(coded[1] as IsingErrorCode, coded[2]!);
   return new IsingError('ISING_WORKER_FAILED', `${what} worker failed: ${message}`);
 }
+
+/** The buffers a posted task transfers to its worker (they detach on this side). */
+export function transferList(task: PoolTask): ArrayBuffer[] {
+  if (task.kind === 'sampler-estimate')
+    return [task.batch.spins, task.batch.fields, task.batch.couplings].map(
+      (a) => a.buffer as ArrayBuffer,
+    );
+  if (task.kind === 'sampler-vjp') return [task.grad.buffer as ArrayBuffer];
+  if (task.kind === 'sampler-drop') return [];
+  const arrays = [task.problems.couplings, task.problems.spins, task.problems.fields];
+  if (task.kind === 'backward') arrays.push(task.up, task.norm, task.grad);
+  return arrays.map((a) => a.buffer as ArrayBuffer);
+}

@@ -8,43 +8,9 @@ import type {
 import { assertGradMagnetization } from './vjpInput.js';
 import type { ThreadedSamplerName } from './poolMessages.js';
 import { autoThreadCount, capThreadCount } from './threadCount.js';
-import { sharedPool } from './workerPool.js';
+import { sharedPool } from './sharedPool.js';
+import { batchCost, splitRanges } from './splitRanges.js';
 import type { ExactWorkerPool } from './workerPool.js';
-
-/** The `threads` option of the `mean-field`, `tap` and `transfer-matrix` plugins. */
-export interface ThreadsOption {
-  /**
-   * Threads per estimate and VJP: `'auto'` (default) uses every core once the batch is large
-   * enough to pay (mean-field, tap: `Σ n² ≥ 2^15`; transfer-matrix: `Σ n ≥ 2^14` at bandwidth
-   * ≤ 1, `Σ n · 2^w ≥ 2^20` window-state steps from bandwidth 2), the calling thread below; a
-   * positive integer forces that many (1 = no pool workers), at most the core count. Results
-   * equal the one-thread run (`∂L/∂J` up to summation order).
-   */
-  readonly threads?: 'auto' | number;
-}
-
-// Measured on 2 cores, forward + VJP (bench/threadedSamplers.bench.ts, README "Threads"): a second
-// thread costs about 0.3 ms per call (copies, posting, waking), so it loses below these sizes.
-/** Smallest `Σ n²` at which `'auto'` runs mean-field or tap on more than one thread (1 × 48 pays 1.4×, 1 × 32 breaks even). */
-export const FIXED_POINT_AUTO_MIN_COST = 2 ** 15;
-/** Smallest `Σ n` at which `'auto'` runs a bandwidth ≤ 1 transfer matrix on more than one thread (8 × 64 pays 1.1×, 6 × 64 loses). */
-export const TRANSFER_AUTO_MIN_COST = 2 ** 14;
-
-/**
- * Separates `threads` from a plugin's other options (which its own validator then checks); a
- * value that is not a plain options object passes through unchanged for that validator to refuse.
- */
-export function splitThreadsOption<T>(options: T): { threads: unknown; rest: T } {
-  if (
-    options === null ||
-    typeof options !== 'object' ||
-    Array.isArray(options) ||
-    !('threads' in options)
-  )
-    return { threads: undefined, rest: options };
-  const { threads, ...rest } = options as T & ThreadsOption;
-  return { threads, rest: rest as T };
-}
 
 /**
  * What a plugin hands the threaded path: its name, its validated options as plain data (a worker
@@ -61,51 +27,6 @@ export interface ThreadedSpec<E extends BatchEstimate> {
   readonly single: (batch: IsingBatch) => E;
   /** The pool to use (tests); default the process's shared pool. */
   readonly pool?: ExactWorkerPool;
-}
-
-/** Cost of problem `q`: `n²` per fixed-point iteration, `n` (times `2^w`, the same for all) for the transfer matrix. */
-function costOf(sampler: ThreadedSamplerName, n: number): number {
-  return sampler === 'transfer-matrix' ? n : n * n;
-}
-
-/** Total cost of a batch, the figure `'auto'` compares with its threshold. */
-export function batchCost(sampler: ThreadedSamplerName, spins: Int32Array): number {
-  let total = 0;
-  for (let q = 0; q < spins.length; q++) total += costOf(sampler, spins[q]!);
-  return total;
-}
-
-/**
- * Cuts `0..size` into at most `parts` contiguous ranges of nearly equal cost. With `keepSequences`
- * a cut only falls where a causal sequence starts (the next problem is not one spin longer), so
- * a warm start never crosses threads and each range equals its part of the one-thread run.
- */
-export function splitRanges(
-  sampler: ThreadedSamplerName,
-  spins: Int32Array,
-  parts: number,
-  keepSequences: boolean,
-): [number, number][] {
-  const size = spins.length;
-  const prefix = new Float64Array(size + 1);
-  for (let q = 0; q < size; q++) prefix[q + 1] = prefix[q]! + costOf(sampler, spins[q]!);
-  const total = prefix[size]!;
-  const cuts = [0];
-  for (let i = 1; i < parts; i++) {
-    const target = (total * i) / parts;
-    let best = -1;
-    for (let q = cuts[cuts.length - 1]! + 1; q < size; q++) {
-      if (keepSequences && spins[q] === spins[q - 1]! + 1) continue;
-      if (best < 0 || Math.abs(prefix[q]! - target) < Math.abs(prefix[best]! - target)) best = q;
-      if (prefix[q]! >= target) break;
-    }
-    if (best > 0) cuts.push(best);
-  }
-  cuts.push(size);
-  const ranges: [number, number][] = [];
-  for (let i = 0; i + 1 < cuts.length; i++)
-    if (cuts[i + 1]! > cuts[i]!) ranges.push([cuts[i]!, cuts[i + 1]!]);
-  return ranges;
 }
 
 function subBatch(batch: IsingBatch, [from, to]: [number, number]): IsingBatch {

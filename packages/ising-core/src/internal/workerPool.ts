@@ -1,7 +1,6 @@
 // Workers are worker_threads in Node and Web Workers in a browser, both behind PoolThread
 // (poolThread.ts); where neither can run, every batch runs on the calling thread.
-import { emitWarning } from '../nodeBuiltin.js';
-import { workerError } from './poolMessages.js';
+import { transferList, workerError } from './poolMessages.js';
 import type {
   PoolTask,
   TaskResult,
@@ -11,22 +10,11 @@ import type {
 } from './poolMessages.js';
 import { canBlock, spawnThread, threadsUnsupported, workerEntry } from './poolThread.js';
 import type { PoolThread, WorkerEntry } from './poolThread.js';
+import { STARTUP_TIMEOUT_MS, startedWithin, waitStarted } from './poolStartup.js';
 import { IsingError } from '../errors.js';
-import { exactBackward, exactForward } from './kernels/exactKernel.js';
+import { runLocally, warnFallback } from './poolFallback.js';
 import { createSyncReply, readForward, waitSyncReply } from './syncReply.js';
 import type { SyncReply } from './syncReply.js';
-
-let warnedFallback = false;
-
-/** Says once per process that worker threads cannot run, why, and that work runs on the calling thread. */
-function warnFallback(reason = 'worker threads could not start'): void {
-  if (warnedFallback) return;
-  warnedFallback = true;
-  emitWarning(
-    `ising-core: ${reason}; running every batch on the calling thread`,
-    'ISING_THREADS_UNAVAILABLE',
-  );
-}
 
 interface Pending {
   readonly task: WorkerTask;
@@ -34,7 +22,7 @@ interface Pending {
   reject(error: unknown): void;
 }
 
-interface PoolWorker {
+export interface PoolWorker {
   readonly thread: PoolThread;
   /** Unique per started worker: a sampler handle is only valid on the worker that made it. */
   readonly serial: number;
@@ -43,24 +31,6 @@ interface PoolWorker {
   /** Resolves true once the worker's module loaded, false if it failed to start. */
   readonly started: Promise<boolean>;
   readonly pending: Map<number, Pending>;
-}
-
-function runLocally(task: WorkerTask): TaskResult {
-  return task.kind === 'forward'
-    ? exactForward(task.problems)
-    : exactBackward(task.problems, { up: task.up, norm: task.norm }, task.grad);
-}
-
-function transferList(task: PoolTask): ArrayBuffer[] {
-  if (task.kind === 'sampler-estimate')
-    return [task.batch.spins, task.batch.fields, task.batch.couplings].map(
-      (a) => a.buffer as ArrayBuffer,
-    );
-  if (task.kind === 'sampler-vjp') return [task.grad.buffer as ArrayBuffer];
-  if (task.kind === 'sampler-drop') return [];
-  const arrays = [task.problems.couplings, task.problems.spins, task.problems.fields];
-  if (task.kind === 'backward') arrays.push(task.up, task.norm, task.grad);
-  return arrays.map((a) => a.buffer as ArrayBuffer);
 }
 
 /**
@@ -326,61 +296,5 @@ export class ExactWorkerPool {
   }
 }
 
-/** How long a synchronous call waits for a worker to start (tsx bootstraps take ~1 s). */
-export const STARTUP_TIMEOUT_MS = 20_000;
 /** How long a synchronous call waits for a worker's answer before giving up on it. */
 const TASK_TIMEOUT_MS = 600_000;
-
-/** Blocks until the shared start-up flag leaves 0 (or the start-up time-out); the flag: 1 up, −1 failed, 0 timed out. */
-function waitStarted(ready: Int32Array): number {
-  if (Atomics.load(ready, 0) === 0) Atomics.wait(ready, 0, 0, STARTUP_TIMEOUT_MS);
-  return Atomics.load(ready, 0) === 0 ? -1 : Atomics.load(ready, 0);
-}
-
-/** Resolves whether `pw` came up within `ms`; one that did not is marked failed (a synchronous caller then skips it). */
-async function startedWithin(pw: PoolWorker, ms: number): Promise<boolean> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
-  const up = await Promise.race([pw.started, late]);
-  clearTimeout(timer);
-  if (!up && Atomics.load(pw.ready, 0) === 0) Atomics.store(pw.ready, 0, -1);
-  return up;
-}
-
-let pool: ExactWorkerPool | undefined;
-
-/** Runs each task on its own worker (task `i` on worker `i`) of `target` (default: the shared pool); results in task order. */
-export function runOnWorkers(
-  tasks: readonly WorkerTask[],
-  target?: ExactWorkerPool,
-): Promise<TaskResult[]> {
-  const p = target ?? sharedPool();
-  return Promise.all(tasks.map((task, i) => p.run(task, i)));
-}
-
-/** {@link ExactWorkerPool.runSync} on `target` (default: the shared pool). */
-export function runOnWorkersSync(
-  tasks: readonly WorkerTask[],
-  target?: ExactWorkerPool,
-): TaskResult[] {
-  const p = target ?? sharedPool();
-  return p.runSync(tasks);
-}
-
-/** The process's shared pool (started lazily; the exact path and the threaded samplers use it). */
-export function sharedPool(): ExactWorkerPool {
-  pool ??= new ExactWorkerPool();
-  return pool;
-}
-
-/** Number of live workers in the shared pool (0 before the first parallel call). For tests and diagnostics. */
-export function sharedPoolSize(): number {
-  return pool?.size ?? 0;
-}
-
-/** Terminates the exact-enumeration workers; the next parallel call starts new ones. Safe to call twice. */
-export async function disposeWorkerPool(): Promise<void> {
-  const p = pool;
-  pool = undefined;
-  if (p !== undefined) await p.dispose();
-}
