@@ -3,13 +3,11 @@ import type {
   IsingBatch,
   SampleResult,
   SampleSet,
-  Sampler,
   SamplerCapabilities,
   SamplerPlugin,
 } from '@boltzmann/ising-core';
 import { batchProblemToBqm } from './bqmJson.js';
 import { createDryRunWriter, dryRunError, dryRunFallback } from './dryRun.js';
-import type { DryRunOptions } from './dryRun.js';
 import {
   cliqueEmbeddingFor,
   dryRunStandInSolver,
@@ -17,77 +15,19 @@ import {
   solverGraph,
   solverId,
 } from './dwaveSolver.js';
-import type { DwaveSolverFilter } from './dwaveSolver.js';
+import type { DwaveRunInfo, DwaveSampler, DwaveSamplerOptions } from './dwaveSamplerTypes.js';
 import { embedIsing, unembedMajority, uniformTorqueCompensation } from './embedding.js';
 import type { Embedding, LogicalIsing } from './embedding.js';
 import { invalidArgument } from './errors.js';
 import { DEFAULT_POLL_BACKOFF, runDwaveJobs } from './internal/dwaveRun.js';
-import type { PollBackoff } from './internal/dwaveRun.js';
 import { DWAVE_OPTION_KEYS } from './internal/optionKeys.js';
 import { assertAdapterOptions, assertBatchFits, positiveInt } from './internal/options.js';
 import { runDeadline } from './internal/retry.js';
+import { checkParams, checkRanges } from './internal/solverLimits.js';
 import { decodeQpAnswer, encodeQpProblem } from './qpCodec.js';
 import { assertTokenOption, resolveSapiEndpoint } from './internal/sapiHttp.js';
 import { createSapiClient } from './sapiClient.js';
-import type { SapiClientOptions, SapiJob, SapiSolver } from './sapiTypes.js';
-
-/** Options of the `dwave` sampler (all optional; the token may come from `DWAVE_API_TOKEN`). */
-export interface DwaveSamplerOptions extends SapiClientOptions {
-  /** Solver name, or a filter (default: the least-loaded online QPU accepting `ising`). */
-  readonly solver?: string | DwaveSolverFilter;
-  /** Reads per problem (`num_reads`, default 100). */
-  readonly numReads?: number;
-  /** SAPI `auto_scale` (default true, SAPI's default). See the README on β and scaling. */
-  readonly autoScale?: boolean;
-  /** Extra SAPI parameters (`annealing_time`, `x_…`); they override the adapter's. */
-  readonly params?: Readonly<Record<string, unknown>>;
-  /** Chains per logical variable for the largest problem; smaller problems use the first chains. */
-  readonly embedding?: Embedding;
-  /** Fixed chain strength, or a rule; default {@link uniformTorqueCompensation} (prefactor 1.414) per problem. */
-  readonly chainStrength?: number | ((problem: LogicalIsing) => number);
-  /** Seed of the majority-vote tie coin and of the retry jitter (default 0). */
-  readonly seed?: number;
-  /** Deadline of one `sample()` call, submission to last answer, in ms (default 15 minutes). */
-  readonly deadlineMs?: number;
-  /** Long-poll wait per status request, 1–30 s (default 30). */
-  readonly pollTimeoutSeconds?: number;
-  /** Pause between status polls (default 50 ms × 1.3^k, capped at 5 s). */
-  readonly pollBackoff?: Partial<PollBackoff>;
-  /** Problem label shown in the Leap dashboard (default `boltzmann-attention`). */
-  readonly label?: string;
-  /** Largest spin count accepted (default 64, the K64 clique of a Chimera C16). */
-  readonly maxSpins?: number;
-  /** Solver definition to use without listing (dry runs use a full-yield Pegasus P16 stand-in when absent). */
-  readonly solverDefinition?: SapiSolver;
-  /** Write the requests (token redacted) and BQM files instead of sending them. */
-  readonly dryRun?: DryRunOptions;
-  /** Called after every successful run with the same object `lastRunInfo()` returns. */
-  readonly onRun?: (info: DwaveRunInfo) => void;
-}
-
-/** What one `sample()` call did. */
-export interface DwaveRunInfo {
-  /** Solver id (`name;graph_id=…`). */
-  readonly solver: string;
-  /** SAPI problem ids, one per batch problem. */
-  readonly problemIds: readonly string[];
-  /** Chain strength used per problem (in submitted, β-scaled units). */
-  readonly chainStrengths: readonly number[];
-  /** Weighted fraction of broken chains per problem. */
-  readonly chainBreakFractions: readonly number[];
-  /** Read-weighted mean chain-break fraction over the batch. */
-  readonly chainBreakFraction: number;
-  /** Sum of `timing.qpu_access_time` over the answers, µs (0 when absent). */
-  readonly qpuAccessTimeUs: number;
-  /** Length of the longest chain. */
-  readonly maxChainLength: number;
-}
-
-/** A `dwave` sampler: `sample()` is asynchronous; `lastRunInfo()` describes the latest successful call. */
-export interface DwaveSampler extends Sampler {
-  sample(batch: IsingBatch): Promise<SampleResult>;
-  lastRunInfo(): DwaveRunInfo | undefined;
-}
+import type { SapiJob, SapiSolver } from './sapiTypes.js';
 
 const capabilities = (maxSpins: number): SamplerCapabilities => ({
   exact: false,
@@ -108,13 +48,6 @@ function logicalProblem(batch: IsingBatch, q: number): LogicalIsing {
     for (let v = u + 1; v < n; v++) couplings[u * n + v] = -beta * batch.couplings[u * stride + v]!;
   }
   return { n, linear, couplings };
-}
-
-function rangeOf(solver: SapiSolver, key: string): [number, number] | undefined {
-  const r = solver.properties[key];
-  return Array.isArray(r) && r.length === 2 && r.every((x) => typeof x === 'number')
-    ? (r as [number, number])
-    : undefined;
 }
 
 /**
@@ -289,48 +222,6 @@ export function createDwaveSampler(options: DwaveSamplerOptions = {}): DwaveSamp
     lastRunInfo: () => last,
     dispose: () => undefined,
   };
-}
-
-/** Refuses, before sending, what SAPI would refuse: unknown parameters (except `x_*`, as the official client) and reads out of range. */
-function checkParams(solver: SapiSolver, params: Record<string, unknown>): void {
-  const accepted = solver.properties.parameters;
-  if (accepted !== null && typeof accepted === 'object') {
-    for (const key of Object.keys(params)) {
-      if (!key.startsWith('x_') && !(key in accepted))
-        throw invalidArgument(
-          `solver ${solver.identity.name} does not accept the parameter ${echo(key)} (it lists ${echo(Object.keys(accepted), 300)})`,
-        );
-    }
-  }
-  const range = rangeOf(solver, 'num_reads_range');
-  const reads = params.num_reads;
-  if (range && typeof reads === 'number' && (reads < range[0] || reads > range[1])) {
-    throw invalidArgument(
-      `num_reads ${reads} is outside num_reads_range [${range.join(', ')}] of ${solver.identity.name}`,
-    );
-  }
-}
-
-function checkRanges(
-  solver: SapiSolver,
-  linear: Iterable<number>,
-  quadratic: Iterable<number>,
-  q: number,
-): void {
-  const h = rangeOf(solver, 'h_range');
-  const j = rangeOf(solver, 'j_range');
-  for (const v of h ? linear : []) {
-    if (v < h![0] || v > h![1])
-      throw invalidArgument(
-        `problem ${q}: with autoScale false, a linear bias ${v} is outside h_range [${h!.join(', ')}] of ${solver.identity.name}; lower β or enable autoScale`,
-      );
-  }
-  for (const v of j ? quadratic : []) {
-    if (v < j![0] || v > j![1])
-      throw invalidArgument(
-        `problem ${q}: with autoScale false, a coupling ${v} (chain couplings included) is outside j_range [${j!.join(', ')}] of ${solver.identity.name}; lower β or the chain strength, or enable autoScale`,
-      );
-  }
 }
 
 /**

@@ -43,7 +43,7 @@ export type { PollBackoff } from './internal/dwaveRun.js';
 export { selectDwaveSolver } from './dwaveSolver.js';
 export type { DwaveSolverFilter } from './dwaveSolver.js';
 export { createDwaveSampler, dwaveSampler } from './dwaveSampler.js';
-export type { DwaveRunInfo, DwaveSampler, DwaveSamplerOptions } from './dwaveSampler.js';
+export type { DwaveRunInfo, DwaveSampler, DwaveSamplerOptions } from './dwaveSamplerTypes.js';
 export { batchProblemToBqm, dimodBqmJson } from './bqmJson.js';
 export type { DimodBqmJson } from './bqmJson.js';
 export { createDryRunWriter } from './dryRun.js';

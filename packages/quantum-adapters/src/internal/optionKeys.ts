@@ -1,6 +1,6 @@
 import { optionKeys } from '@boltzmann/ising-core';
 import type { BraketSamplerOptions } from '../braketSampler.js';
-import type { DwaveSamplerOptions } from '../dwaveSampler.js';
+import type { DwaveSamplerOptions } from '../dwaveSamplerTypes.js';
 
 /** Every key `createDwaveSampler` reads, with those `createSapiClient` reads (token, fetch, debug, …). */
 export const DWAVE_OPTION_KEYS = optionKeys<DwaveSamplerOptions>({
