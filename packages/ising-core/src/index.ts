@@ -94,7 +94,7 @@ export {
   MAX_BANDWIDTH,
   TRANSFER_MATRIX_SPIN_LIMIT,
   estimateTransferMatrix,
-  transferMatrixSampler,
 } from './transferMatrix.js';
+export { transferMatrixSampler } from './transferMatrixSampler.js';
 export type { TransferMatrixEstimate, TransferMatrixOptions } from './transferMatrix.js';
 export type { ThreadsOption } from './internal/threadsOption.js';

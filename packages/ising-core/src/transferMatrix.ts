@@ -1,32 +1,15 @@
 import { createIsingBatch } from './batch.js';
 import { echo } from './echo.js';
 import { IsingError } from './errors.js';
-import { LINEAR_RANGE, MESSAGE_BUDGET, runChain } from './internal/kernels/transferKernel.js';
+import { runChain } from './internal/kernels/transferKernel.js';
 import type { ChainProblem } from './internal/kernels/transferKernel.js';
-import {
-  bandTables,
-  foldBandGrad,
-  linearForward,
-  linearScratch,
-  linearVjp,
-} from './internal/kernels/transferLinear.js';
-import type { BandTables } from './internal/kernels/transferLinear.js';
+import { foldBandGrad, linearVjp } from './internal/kernels/linearVjp.js';
+import { linearForward, linearScratch } from './internal/kernels/transferLinear.js';
 import { wasmTransferForward, wasmTransferVjp } from './internal/kernels/transferWasm.js';
-import { resolveThreads } from './internal/kernels/exactBatch.js';
-import { threadedEstimate } from './internal/threadedEstimate.js';
-import { splitThreadsOption, TRANSFER_AUTO_MIN_COST } from './internal/threadsOption.js';
-import type { ThreadsOption } from './internal/threadsOption.js';
+import { fastPath } from './internal/transferFastPath.js';
 import { assertGradMagnetization, maxSpinsOf } from './internal/vjpInput.js';
 import { assertPluginOptions, optionKeys } from './pluginOptions.js';
-import { defineSamplerPlugin } from './registry.js';
-import type {
-  BatchEstimate,
-  IsingBatch,
-  IsingGradients,
-  Sampler,
-  SamplerCapabilities,
-  SamplerPlugin,
-} from './types.js';
+import type { BatchEstimate, IsingBatch, IsingGradients } from './types.js';
 
 /** Options of {@link estimateTransferMatrix} and the {@link transferMatrixSampler} plugin. */
 export interface TransferMatrixOptions {
@@ -50,16 +33,12 @@ export const MAX_BANDWIDTH = 16;
 /** Largest spin count per problem the transfer-matrix sampler accepts. */
 export const TRANSFER_MATRIX_SPIN_LIMIT = 4096;
 
-const NAME = 'transfer-matrix';
+/** The transfer-matrix sampler's registry name. */
+export const NAME = 'transfer-matrix';
 const KNOWN = optionKeys<TransferMatrixOptions>({ bandwidth: true });
-const capabilities: SamplerCapabilities = {
-  exact: true,
-  maxSpins: TRANSFER_MATRIX_SPIN_LIMIT,
-  async: false,
-  deterministic: true,
-};
 
-function resolveBandwidth(options: TransferMatrixOptions): number {
+/** Validates the plugin options and returns the bandwidth (default {@link DEFAULT_BANDWIDTH}). */
+export function resolveBandwidth(options: TransferMatrixOptions): number {
   assertPluginOptions(NAME, options, KNOWN);
   const w: unknown = options.bandwidth ?? DEFAULT_BANDWIDTH;
   if (typeof w !== 'number' || !Number.isInteger(w) || w < 0) {
@@ -259,105 +238,3 @@ export function estimateTransferMatrix(
     },
   };
 }
-
-/**
- * The batched linear-domain kernel (`transferLinear.ts`) for the problems it can take: one window
- * `W = min(bandwidth, longest − 1)` and one set of coupling tables for the whole batch; problem `q`
- * runs there when its dynamic-range bound (at that window, as `runChain` computes it but with the
- * couplings of the longest problem) rules out underflow. `undefined` when no
- * problem qualifies, when `W = 0`, or when the stored messages would exceed the message budget
- * (those runs keep `runChain`, which checkpoints).
- */
-function fastPath(
-  batch: IsingBatch,
-  bandwidth: number,
-): { tables: BandTables; linear: Uint8Array } | undefined {
-  const used = maxSpinsOf(batch);
-  const W = Math.min(bandwidth, used - 1);
-  if (W < 1 || used * 2 ** W > MESSAGE_BUDGET) return undefined;
-  const { stride, couplings, beta, size } = batch;
-  const band = new Float64Array(used * W);
-  for (let t = 0; t < used; t++) {
-    for (let b = Math.max(0, W - t); b < W; b++)
-      band[t * W + b] = couplings[(t - W + b) * stride + t]!;
-  }
-  // The dynamic-range bound of runChain for every problem in O(n) each: the coupling part of each
-  // spin's row, Σ |J| over its band at the longest length, is shared (at a shorter length it can only
-  // be smaller, so the bound stays an upper bound and the linear domain stays exact).
-  const couplingRow = new Float64Array(used);
-  for (let t = 0; t < used; t++) {
-    for (let b = Math.max(0, W - t); b < W; b++) {
-      const v = Math.abs(band[t * W + b]!);
-      couplingRow[t]! += v;
-      couplingRow[t - W + b]! += v;
-    }
-  }
-  const linear = new Uint8Array(size);
-  let any = false;
-  for (let q = 0; q < size; q++) {
-    const n = batch.spins[q]!;
-    const at = q * stride;
-    let sum = 0;
-    let largest = 0;
-    for (let t = 0; t < n; t++) {
-      sum += Math.abs(batch.fields[at + t]!) + couplingRow[t]!;
-      if (t > W) sum -= Math.abs(batch.fields[at + t - W - 1]!) + couplingRow[t - W - 1]!;
-      if (sum > largest) largest = sum;
-    }
-    if (2 * beta * largest <= LINEAR_RANGE) {
-      linear[q] = 1;
-      any = true;
-    }
-  }
-  return any ? { tables: bandTables(band, used, W, beta), linear } : undefined;
-}
-
-/**
- * The `'transfer-matrix'` sampler plugin: exact Boltzmann magnetizations and VJPs for couplings of
- * bandwidth `w` (option `bandwidth`, default 8, at most 16) at up to 4096 spins per problem, by a
- * forward–backward pass over the `2^w` window states ({@link estimateTransferMatrix}). Synchronous
- * and deterministic. A batch with a nonzero coupling outside the band is refused, never truncated.
- *
- * @throws {IsingError} from `create`: ISING_INVALID_ARGUMENT on an unknown option or a bandwidth that is
- *   not an integer in [0, 16]; from `estimate`: as {@link estimateTransferMatrix}.
- * @example
- * const registry = createSamplerRegistry().register(transferMatrixSampler);
- * const sampler = registry.require('transfer-matrix').create({ bandwidth: 4 });
- * const { magnetization, vjp } = sampler.estimate(causalBatch(fields, bandedCouplings, { batch: 4, length: 512 }));
- */
-export const transferMatrixSampler: SamplerPlugin<
-  TransferMatrixOptions & ThreadsOption,
-  Sampler,
-  'transfer-matrix'
-> = defineSamplerPlugin<TransferMatrixOptions & ThreadsOption, Sampler, 'transfer-matrix'>({
-  name: NAME,
-  version: '0.1.0',
-  description:
-    'Exact Boltzmann moments and gradients for banded couplings by a forward–backward pass; O(n · 2^w) per problem.',
-  capabilities,
-  create(options: TransferMatrixOptions & ThreadsOption = {}): Sampler {
-    const { threads: requested, rest } = splitThreadsOption(options);
-    const bandwidth = resolveBandwidth(rest);
-    const threads = resolveThreads(requested, `${NAME} option threads`);
-    const single = (batch: IsingBatch): TransferMatrixEstimate =>
-      estimateTransferMatrix(batch, { bandwidth });
-    // The pool's cost measure is Σ n. 'auto' splits from Σ n ≥ 2^14 at w ≤ 1 (measured) and from
-    // 2^20 window-state steps, Σ n · 2^w, at w ≥ 2 (measured at w = 8 with bench/threadedSamplers.bench.ts:
-    // 12 × 16, 4·10^5 steps, 0.75×; 12 × 32, 1.6·10^6 steps, 1.5×).
-    const autoMinCost =
-      bandwidth < 2 ? TRANSFER_AUTO_MIN_COST : Math.ceil(2 ** 20 / 2 ** bandwidth);
-    const spec = {
-      sampler: NAME,
-      options: { bandwidth },
-      threads,
-      autoMinCost,
-      keepSequences: false,
-      single,
-    } as const;
-    return {
-      name: NAME,
-      capabilities,
-      estimate: (batch: IsingBatch): TransferMatrixEstimate => threadedEstimate(spec, batch),
-    };
-  },
-});

@@ -2,7 +2,7 @@ import { createIsingBatch } from '../batch.js';
 import { IsingError } from '../errors.js';
 import { meanFieldSampler } from '../meanField.js';
 import { tapSampler } from '../tap.js';
-import { transferMatrixSampler } from '../transferMatrix.js';
+import { transferMatrixSampler } from '../transferMatrixSampler.js';
 import type { BatchEstimate, ConvergenceDiagnostics, Sampler } from '../types.js';
 import type { FixedPointGradients } from './fixedPointEstimate.js';
 import type { SamplerTask, ThreadedSamplerName } from './poolMessages.js';

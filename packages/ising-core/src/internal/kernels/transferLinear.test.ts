@@ -1,13 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../rng.js';
 import { runChain } from './transferKernel.js';
-import {
-  bandTables,
-  foldBandGrad,
-  linearForward,
-  linearScratch,
-  linearVjp,
-} from './transferLinear.js';
+import { foldBandGrad, linearVjp } from './linearVjp.js';
+import { bandTables, linearForward, linearScratch } from './transferLinear.js';
 import { useWasmTransfer, wasmTransferForward, wasmTransferVjp } from './transferWasm.js';
 
 /** A band of `length` positions and window `W` (zero where `t − W + b < 0`), and problems of the given lengths. */

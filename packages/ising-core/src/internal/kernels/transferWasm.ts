@@ -1,8 +1,9 @@
 /**
  * The batched linear-domain transfer kernel in WebAssembly SIMD (wasm/transfer.wat), with
- * `linearForward` / `linearVjp` (transferLinear.ts) as the fallback and the reference it is tested against
- * (equal to rounding: the SIMD lanes sum in a different order). The module has its own instance
- * and memory (one per thread), so its buffers never collide with the split kernels' arena.
+ * `linearForward` / `linearVjp` (transferLinear.ts, linearVjp.ts) as the fallback and the
+ * reference it is tested against (equal to rounding: the SIMD lanes sum in a different order).
+ * The module has its own instance and memory (one per thread), so its buffers never collide with
+ * the split kernels' arena.
  */
 import type { BandTables } from './transferLinear.js';
 import { wasmBase64 } from './wasm/transferWasm.generated.js';
