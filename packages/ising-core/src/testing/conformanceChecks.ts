@@ -1,103 +1,21 @@
 import { expect } from 'vitest';
-import { causalBatch, createIsingBatch } from '../batch.js';
+import { createIsingBatch } from '../batch.js';
 import { estimateBatch } from '../estimateBatch.js';
 import { assertSamplerPlugin } from '../registry.js';
-import { createRng } from '../rng.js';
 import type { AnySamplerPlugin, BatchEstimate, IsingBatch, Sampler } from '../types.js';
 import { bruteForceEstimate } from './bruteForce.js';
-
-/** The names of the conformance checks, in the order the suite runs them. */
-export const CONFORMANCE_CHECKS = [
-  'plugin-shape',
-  'create',
-  'single-spin',
-  'two-spin',
-  'random-batch',
-  'range',
-  'input-intact',
-  'vjp-shape',
-  'vjp-accuracy',
-  'determinism',
-  'sync-contract',
-  'spin-limit',
-] as const;
-
-/** One conformance check (see {@link CONFORMANCE_CHECKS}). */
-export type ConformanceCheck = (typeof CONFORMANCE_CHECKS)[number];
-
-/** Options of the conformance suite. */
-export interface SamplerConformanceOptions<TOptions = unknown> {
-  /** Options passed to `plugin.create` (use a fixed seed for stochastic samplers). */
-  readonly createOptions?: TOptions;
-  /**
-   * Largest allowed absolute errors against exact Boltzmann values: `magnetization`
-   * (default 0.05) and `gradient` for the VJP entries (default 0.15).
-   */
-  readonly tolerance?: { readonly magnetization?: number; readonly gradient?: number };
-  /**
-   * Compare with exact Boltzmann moments (default true). False, for samplers that target another
-   * distribution: the one-spin check only asks that each spin follows its field's sign, and the
-   * exact-value checks (two-spin values, random batch, VJP accuracy) are left out.
-   */
-  readonly exactReference?: boolean;
-  /** Standard deviation of the random batch's fields (default 1). */
-  readonly fieldScale?: number;
-  /** Standard deviation of the random batch's couplings (default 0.5); approximate samplers may ask for weaker ones. */
-  readonly couplingScale?: number;
-  /** Seed of the random batch and upstream gradient (default 1). */
-  readonly seed?: number;
-  /** Checks to leave out, each with a reason you can state. */
-  readonly skip?: readonly ConformanceCheck[];
-}
-
-/** Resolved settings shared by the checks. */
-interface Settings {
-  readonly createOptions: unknown;
-  readonly magnetization: number;
-  readonly gradient: number;
-  readonly exactReference: boolean;
-  readonly fieldScale: number;
-  readonly couplingScale: number;
-  readonly seed: number;
-}
-
-function settingsOf(options: SamplerConformanceOptions): Settings {
-  return {
-    createOptions: options.createOptions,
-    magnetization: options.tolerance?.magnetization ?? 0.05,
-    gradient: options.tolerance?.gradient ?? 0.15,
-    exactReference: options.exactReference ?? true,
-    fieldScale: options.fieldScale ?? 1,
-    couplingScale: options.couplingScale ?? 0.5,
-    seed: options.seed ?? 1,
-  };
-}
-
-const RANDOM_SHAPE = { batch: 2, length: 4 } as const;
-
-/** The B = 2, T = 4 causal batch; every coupling entry is random, so reading below the diagonal shows up. */
-export function conformanceBatch(
-  seed: number,
-  fieldScale: number,
-  couplingScale: number,
-): IsingBatch {
-  const rng = createRng(seed);
-  const { batch, length } = RANDOM_SHAPE;
-  const fields = Float64Array.from(
-    { length: batch * length * length },
-    () => rng.normal() * fieldScale,
-  );
-  const couplings = Float64Array.from(
-    { length: length * length },
-    () => rng.normal() * couplingScale,
-  );
-  return causalBatch(fields, couplings, RANDOM_SHAPE);
-}
-
-function upstreamGradient(batch: IsingBatch, seed: number): Float64Array {
-  const rng = createRng(seed + 7919);
-  return Float64Array.from({ length: batch.size * batch.stride }, () => 2 * rng.next() - 1);
-}
+import {
+  conformanceBatch,
+  RANDOM_SHAPE,
+  twoSpinExact,
+  upstreamGradient,
+} from './conformanceBatch.js';
+import { settingsOf } from './conformanceOptions.js';
+import type {
+  ConformanceCheck,
+  SamplerConformanceOptions,
+  Settings,
+} from './conformanceOptions.js';
 
 async function withSampler<T>(
   plugin: AnySamplerPlugin,
@@ -131,22 +49,6 @@ function expectUsedClose(
       ).toBeLessThanOrEqual(tolerance);
     }
   }
-}
-
-/** Exact moments of `h = (0.3, −0.1)`, `J_01 = 0.8`, β = 1, enumerated inline as a check on the check. */
-function twoSpinExact(): [number, number] {
-  let z = 0;
-  let m0 = 0;
-  let m1 = 0;
-  for (const s0 of [-1, 1]) {
-    for (const s1 of [-1, 1]) {
-      const w = Math.exp(0.3 * s0 - 0.1 * s1 + 0.8 * s0 * s1);
-      z += w;
-      m0 += w * s0;
-      m1 += w * s1;
-    }
-  }
-  return [m0 / z, m1 / z];
 }
 
 const largestSpins = (plugin: AnySamplerPlugin, s: Settings): Promise<number> =>

@@ -1,7 +1,8 @@
 import { describe, it } from 'vitest';
 import type { AnySamplerPlugin } from '../types.js';
-import { CONFORMANCE_CHECKS, runConformanceCheck } from './conformanceChecks.js';
-import type { ConformanceCheck, SamplerConformanceOptions } from './conformanceChecks.js';
+import { runConformanceCheck } from './conformanceChecks.js';
+import { CONFORMANCE_CHECKS } from './conformanceOptions.js';
+import type { ConformanceCheck, SamplerConformanceOptions } from './conformanceOptions.js';
 
 const TITLES: Record<ConformanceCheck, string> = {
   'plugin-shape': 'has a name, a version and well-formed capabilities',

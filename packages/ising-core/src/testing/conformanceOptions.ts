@@ -1,0 +1,68 @@
+// The conformance suite's check names and options, and the settings its checks resolve from them.
+
+/** The names of the conformance checks, in the order the suite runs them. */
+export const CONFORMANCE_CHECKS = [
+  'plugin-shape',
+  'create',
+  'single-spin',
+  'two-spin',
+  'random-batch',
+  'range',
+  'input-intact',
+  'vjp-shape',
+  'vjp-accuracy',
+  'determinism',
+  'sync-contract',
+  'spin-limit',
+] as const;
+
+/** One conformance check (see {@link CONFORMANCE_CHECKS}). */
+export type ConformanceCheck = (typeof CONFORMANCE_CHECKS)[number];
+
+/** Options of the conformance suite. */
+export interface SamplerConformanceOptions<TOptions = unknown> {
+  /** Options passed to `plugin.create` (use a fixed seed for stochastic samplers). */
+  readonly createOptions?: TOptions;
+  /**
+   * Largest allowed absolute errors against exact Boltzmann values: `magnetization`
+   * (default 0.05) and `gradient` for the VJP entries (default 0.15).
+   */
+  readonly tolerance?: { readonly magnetization?: number; readonly gradient?: number };
+  /**
+   * Compare with exact Boltzmann moments (default true). False, for samplers that target another
+   * distribution: the one-spin check only asks that each spin follows its field's sign, and the
+   * exact-value checks (two-spin values, random batch, VJP accuracy) are left out.
+   */
+  readonly exactReference?: boolean;
+  /** Standard deviation of the random batch's fields (default 1). */
+  readonly fieldScale?: number;
+  /** Standard deviation of the random batch's couplings (default 0.5); approximate samplers may ask for weaker ones. */
+  readonly couplingScale?: number;
+  /** Seed of the random batch and upstream gradient (default 1). */
+  readonly seed?: number;
+  /** Checks to leave out, each with a reason you can state. */
+  readonly skip?: readonly ConformanceCheck[];
+}
+
+/** Resolved settings shared by the checks. */
+export interface Settings {
+  readonly createOptions: unknown;
+  readonly magnetization: number;
+  readonly gradient: number;
+  readonly exactReference: boolean;
+  readonly fieldScale: number;
+  readonly couplingScale: number;
+  readonly seed: number;
+}
+
+export function settingsOf(options: SamplerConformanceOptions): Settings {
+  return {
+    createOptions: options.createOptions,
+    magnetization: options.tolerance?.magnetization ?? 0.05,
+    gradient: options.tolerance?.gradient ?? 0.15,
+    exactReference: options.exactReference ?? true,
+    fieldScale: options.fieldScale ?? 1,
+    couplingScale: options.couplingScale ?? 0.5,
+    seed: options.seed ?? 1,
+  };
+}
