@@ -1,5 +1,4 @@
-// Types of the SAPI v3 client: its options and interface, and the solver, problem and job
-// resources it reads and sends.
+// Types of the SAPI v3 client: its options, the client, and the solver/problem/job resources.
 import type { AdapterError } from './errors.js';
 import type { RetryPolicy } from './internal/retry.js';
 import type { QpProblemData } from './qpCodec.js';

@@ -1,5 +1,4 @@
-// What SAPI would refuse, checked against the solver's definition before a problem is sent:
-// unknown parameters, num_reads out of range and (without auto_scale) biases out of h/J range.
+// What SAPI would refuse, checked against the solver's definition before anything is sent.
 import { echo } from '@boltzmann/ising-core';
 import { invalidArgument } from '../errors.js';
 import type { SapiSolver } from '../sapiTypes.js';
@@ -31,7 +30,7 @@ export function checkParams(solver: SapiSolver, params: Record<string, unknown>)
   }
 }
 
-/** Refuses, with `autoScale` off, a linear bias or coupling outside the solver's `h_range` / `j_range`. */
+/** With `autoScale` off, refuses a linear bias or coupling outside the solver's h/J ranges. */
 export function checkRanges(
   solver: SapiSolver,
   linear: Iterable<number>,
