@@ -1,5 +1,5 @@
 import type { IsingBatch } from '@boltzmann/ising-core';
-import type { BraketSamplerOptions } from './braketSampler.js';
+import type { BraketSamplerOptions } from './braketSamplerTypes.js';
 import { invalidArgument } from './errors.js';
 
 /**

@@ -1,32 +1,24 @@
 import { randomUUID } from 'node:crypto';
-import type {
-  BraketClient,
-  BraketClientConfig,
-  CreateQuantumTaskCommandInput,
-} from '@aws-sdk/client-braket';
-import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
-import type { QasmOptions } from '@boltzmann/dqa-sim';
-import { createRng, echo } from '@boltzmann/ising-core';
+import { createRng } from '@boltzmann/ising-core';
 import type {
   IsingBatch,
   SampleResult,
   SampleSet,
-  Sampler,
   SamplerCapabilities,
   SamplerPlugin,
 } from '@boltzmann/ising-core';
 import { batchProblemToQasm, openQasmAction } from './braketQasm.js';
-import { decodeBraketResults } from './braketResults.js';
-import { classifyBraketError } from './classifyBraketError.js';
+import type { BraketRunInfo, BraketSampler, BraketSamplerOptions } from './braketSamplerTypes.js';
 import { createDryRunWriter, dryRunError, dryRunFallback } from './dryRun.js';
-import type { DryRunOptions } from './dryRun.js';
-import { AdapterError, invalidArgument, isAdapterError, malformed } from './errors.js';
+import { invalidArgument } from './errors.js';
 import {
   DEFAULT_BRAKET_MAX_RESPONSE_BYTES,
   DEFAULT_BRAKET_MAX_RESULT_BYTES,
   limitResponses,
-  readResultsJson,
+  loadSdk,
 } from './internal/braketClients.js';
+import { runBraketTask } from './internal/braketTask.js';
+import type { BraketTaskContext } from './internal/braketTask.js';
 import { BRAKET_ANNEAL_KEYS, BRAKET_OPTION_KEYS } from './internal/optionKeys.js';
 import {
   assertAdapterOptions,
@@ -35,23 +27,8 @@ import {
   httpUrl,
   positiveInt,
 } from './internal/options.js';
-import { resolveRetry, runDeadline, sleep, withRetry } from './internal/retry.js';
-import type { RetryPolicy } from './internal/retry.js';
+import { resolveRetry, runDeadline } from './internal/retry.js';
 import type { PollBackoff } from './internal/dwaveRun.js';
-
-type Sdk = {
-  braket: typeof import('@aws-sdk/client-braket');
-  s3: typeof import('@aws-sdk/client-s3');
-};
-let sdkPromise: Promise<Sdk> | undefined;
-
-/** The AWS SDK is loaded on first use: it is large, and dwave-only or dry-run users never need it. */
-function loadSdk(): Promise<Sdk> {
-  sdkPromise ??= Promise.all([import('@aws-sdk/client-braket'), import('@aws-sdk/client-s3')]).then(
-    ([braket, s3]) => ({ braket, s3 }),
-  );
-  return sdkPromise;
-}
 
 export {
   DEFAULT_BRAKET_MAX_RESPONSE_BYTES,
@@ -60,74 +37,6 @@ export {
 
 /** Amazon Braket's managed state-vector simulator. */
 export const SV1_DEVICE_ARN = 'arn:aws:braket:::device/quantum-simulator/amazon/sv1';
-
-/** Options of the `braket` sampler. */
-export interface BraketSamplerOptions {
-  /** Device ARN (default SV1). QPU ARNs embed their region, which then becomes the default region. */
-  readonly deviceArn?: string;
-  /** AWS region (default: the device's, else `AWS_REGION`, else `us-east-1`). */
-  readonly region?: string;
-  /** Result bucket (required unless `dryRun`); the SDK's convention is `amazon-braket-<region>-<account>`. */
-  readonly outputS3Bucket?: string;
-  /** Key prefix of the results (default `boltzmann-attention`). */
-  readonly outputS3KeyPrefix?: string;
-  /** Shots per problem (default 1000). */
-  readonly shots?: number;
-  /** DQA circuit options passed to dqa-sim's `toQasm3` (default: dqa-sim's defaults with `calibrate: 'linear-response'`). */
-  readonly anneal?: Omit<QasmOptions, 'dialect' | 'measure' | 'beta'>;
-  /** Braket API endpoint override (an http or https URL, e.g. a local test server; checked at creation). */
-  readonly endpoint?: string;
-  /** S3 endpoint override (http or https, checked at creation); path-style addressing is used when set. */
-  readonly s3Endpoint?: string;
-  /**
-   * Largest Braket API answer (and S3 error answer) read, in bytes (default 4 MiB; they are a few KB).
-   * Over it, the connection is closed and the call fails with ADAPTER_RESPONSE_TOO_LARGE. Applies to
-   * the clients the sampler builds, not to a `braketClient` or `s3Client` passed in.
-   */
-  readonly maxResponseBytes?: number;
-  /** Largest S3 object read, `results.json` included, in bytes (default 256 MiB); enforced while streaming. */
-  readonly maxResultBytes?: number;
-  /** Extra client configuration (credentials, …) for both SDK clients. */
-  readonly clientConfig?: Omit<BraketClientConfig & S3ClientConfig, 'endpoint' | 'region'>;
-  /** A ready-made Braket client (its own retry settings then apply too; it is not destroyed by `dispose`). */
-  readonly braketClient?: BraketClient;
-  /** A ready-made S3 client for reading results. */
-  readonly s3Client?: S3Client;
-  /** Deadline of one SDK call in ms (default 30 000). */
-  readonly requestTimeoutMs?: number;
-  /** Retry policy for retryable failures (task creation is idempotent through its clientToken). */
-  readonly retry?: Partial<RetryPolicy>;
-  /** Deadline of one `sample()` call in ms (default 30 minutes). */
-  readonly deadlineMs?: number;
-  /** Pause between GetQuantumTask polls (default 250 ms × 1.5^k, capped at 5 s). */
-  readonly pollBackoff?: Partial<PollBackoff>;
-  /** Tasks in flight at once (default 4). */
-  readonly concurrency?: number;
-  /** Largest spin count (= qubits) accepted (default 34, SV1's usual limit). */
-  readonly maxSpins?: number;
-  /** Seed of the retry jitter. */
-  readonly seed?: number;
-  /** Write the QASM programs and CreateQuantumTask inputs instead of sending them. */
-  readonly dryRun?: DryRunOptions;
-  /** Called after each successful run. */
-  readonly onRun?: (info: BraketRunInfo) => void;
-}
-
-/** What one `sample()` call did. */
-export interface BraketRunInfo {
-  readonly deviceArn: string;
-  /** Task ARNs, one per batch problem. */
-  readonly taskArns: readonly string[];
-  /** S3 keys of the results read. */
-  readonly resultKeys: readonly string[];
-  readonly shots: number;
-}
-
-/** A `braket` sampler: asynchronous `sample()`, plus the description of the latest run. */
-export interface BraketSampler extends Sampler {
-  sample(batch: IsingBatch): Promise<SampleResult>;
-  lastRunInfo(): BraketRunInfo | undefined;
-}
 
 const capabilities = (maxSpins: number): SamplerCapabilities => ({
   exact: false,
@@ -196,109 +105,20 @@ export function createBraketSampler(options: BraketSamplerOptions = {}): BraketS
   let s3 = options.s3Client;
   const rng = createRng(options.seed ?? Date.now());
   let last: BraketRunInfo | undefined;
-
-  const send = async <T>(
-    what: string,
-    run: (signal: AbortSignal) => Promise<T>,
-    runSignal: AbortSignal,
-  ): Promise<T> =>
-    withRetry(
-      async () => {
-        const timeout = AbortSignal.timeout(timeoutMs);
-        try {
-          return await run(AbortSignal.any([timeout, runSignal]));
-        } catch (error) {
-          if (runSignal.aborted && isAdapterError(runSignal.reason)) throw runSignal.reason;
-          if (timeout.aborted)
-            throw new AdapterError(
-              'ADAPTER_TIMEOUT',
-              `${what} got no answer within ${timeoutMs} ms`,
-              { reason: 'timeout', retryable: true, cause: error },
-            );
-          throw classifyBraketError(error, what);
-        }
-      },
-      policy,
-      { signal: runSignal, rng },
-    );
-
-  async function runTask(
-    sdk: Sdk,
-    batch: IsingBatch,
-    q: number,
-    signal: AbortSignal,
-    arns: string[],
-    keys: string[],
-    pending: Set<string>,
-  ): Promise<SampleSet> {
-    const { CreateQuantumTaskCommand, GetQuantumTaskCommand } = sdk.braket;
-    const { GetObjectCommand } = sdk.s3;
-    const input: CreateQuantumTaskCommandInput = {
-      action: openQasmAction(await batchProblemToQasm(batch, q, options.anneal)),
-      clientToken: randomUUID(),
-      deviceArn,
-      outputS3Bucket: bucket,
-      outputS3KeyPrefix: prefix,
-      shots,
-    };
-    const created = await send(
-      'CreateQuantumTask',
-      (s) => braket!.send(new CreateQuantumTaskCommand(input), { abortSignal: s }),
-      signal,
-    );
-    const arn = created.quantumTaskArn;
-    if (typeof arn !== 'string' || arn === '')
-      throw malformed('CreateQuantumTask answered without a quantumTaskArn');
-    arns[q] = arn;
-    pending.add(arn);
-    for (let k = 0; ; k++) {
-      const task = await send(
-        `GetQuantumTask ${arn}`,
-        (s) => braket!.send(new GetQuantumTaskCommand({ quantumTaskArn: arn }), { abortSignal: s }),
-        signal,
-      );
-      if (task.status === 'COMPLETED') {
-        pending.delete(arn);
-        if (typeof task.outputS3Directory !== 'string')
-          throw malformed(`GetQuantumTask ${arn} is COMPLETED without outputS3Directory`);
-        const key = `${task.outputS3Directory}/results.json`;
-        keys[q] = key;
-        const where = `s3://${task.outputS3Bucket ?? bucket}/${key}`;
-        // The body is read inside send(), so the request deadline covers it too.
-        const parsed = await send(
-          `GetObject ${where}`,
-          async (s) =>
-            readResultsJson(
-              await s3!.send(
-                new GetObjectCommand({ Bucket: task.outputS3Bucket ?? bucket!, Key: key }),
-                { abortSignal: s },
-              ),
-              maxResultBytes,
-              where,
-            ),
-          signal,
-        );
-        return decodeBraketResults(parsed, batch.spins[q]!);
-      }
-      if (task.status === 'FAILED') {
-        pending.delete(arn);
-        throw new AdapterError(
-          'ADAPTER_PROBLEM_FAILED',
-          `quantum task ${arn} FAILED: ${echo(task.failureReason ?? 'no failureReason', 300)}`,
-          { reason: 'rejected', retryable: false },
-        );
-      }
-      if (task.status === 'CANCELLED' || task.status === 'CANCELLING') {
-        pending.delete(arn);
-        throw new AdapterError(
-          'ADAPTER_PROBLEM_CANCELLED',
-          `quantum task ${arn} was ${task.status}`,
-          { reason: 'rejected', retryable: false },
-        );
-      }
-      await sleep(Math.min(backoff.maxMs, backoff.initialMs * backoff.factor ** k), signal);
-    }
-  }
+  const task: BraketTaskContext = {
+    braket: () => braket!,
+    s3: () => s3!,
+    deviceArn,
+    bucket,
+    prefix,
+    shots,
+    anneal: options.anneal,
+    maxResultBytes,
+    backoff,
+    timeoutMs,
+    policy,
+    rng,
+  };
 
   async function sample(batch: IsingBatch): Promise<SampleResult> {
     assertBatchFits(batch, maxSpins, 'braket');
@@ -355,7 +175,7 @@ export function createBraketSampler(options: BraketSamplerOptions = {}): BraketS
         while (next < batch.size && !stop.signal.aborted) {
           const q = next++;
           try {
-            sets[q] = await runTask(sdk, batch, q, signal, arns, keys, pending);
+            sets[q] = await runBraketTask(task, sdk, batch, q, signal, arns, keys, pending);
           } catch (error) {
             if (!stop.signal.aborted) stop.abort(error);
             throw error;

@@ -58,7 +58,7 @@ export {
   DEFAULT_BRAKET_MAX_RESULT_BYTES,
   SV1_DEVICE_ARN,
 } from './braketSampler.js';
-export type { BraketRunInfo, BraketSampler, BraketSamplerOptions } from './braketSampler.js';
+export type { BraketRunInfo, BraketSampler, BraketSamplerOptions } from './braketSamplerTypes.js';
 export { greedyCliqueEmbedding } from './greedyCliqueEmbedding.js';
 export type { GreedyEmbeddingOptions } from './greedyCliqueEmbedding.js';
 export {

@@ -5,6 +5,21 @@ import { malformed } from '../errors.js';
 import { assertContentLength, discardBody, readLimited } from './limitedBody.js';
 import type { BodySource } from './limitedBody.js';
 
+/** The two AWS SDK modules the braket sampler uses, as {@link loadSdk} loads them. */
+export type Sdk = {
+  braket: typeof import('@aws-sdk/client-braket');
+  s3: typeof import('@aws-sdk/client-s3');
+};
+let sdkPromise: Promise<Sdk> | undefined;
+
+/** The AWS SDK is loaded on first use: it is large, and dwave-only or dry-run users never need it. */
+export function loadSdk(): Promise<Sdk> {
+  sdkPromise ??= Promise.all([import('@aws-sdk/client-braket'), import('@aws-sdk/client-s3')]).then(
+    ([braket, s3]) => ({ braket, s3 }),
+  );
+  return sdkPromise;
+}
+
 const MIB = 1024 * 1024;
 
 /**

@@ -1,5 +1,5 @@
 import { optionKeys } from '@boltzmann/ising-core';
-import type { BraketSamplerOptions } from '../braketSampler.js';
+import type { BraketSamplerOptions } from '../braketSamplerTypes.js';
 import type { DwaveSamplerOptions } from '../dwaveSamplerTypes.js';
 
 /** Every key `createDwaveSampler` reads, with those `createSapiClient` reads (token, fetch, debug, …). */
