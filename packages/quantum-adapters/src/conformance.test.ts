@@ -2,8 +2,9 @@ import { describeSamplerConformance } from '@boltzmann/ising-core/testing';
 import { afterEach, beforeEach } from 'vitest';
 import { startFakeBraket } from './internal/testing/fakeBraketServer.js';
 import type { FakeBraket } from './internal/testing/fakeBraketServer.js';
-import { fakeChimeraSolver, startFakeSapi } from './internal/testing/fakeSapiServer.js';
+import { startFakeSapi } from './internal/testing/fakeSapiServer.js';
 import type { FakeSapi } from './internal/testing/fakeSapiServer.js';
+import { fakeChimeraSolver } from './internal/testing/fakeSolvers.js';
 import { braketSampler, dwaveSampler } from './index.js';
 import type { BraketSamplerOptions, DwaveSamplerOptions } from './index.js';
 

@@ -5,13 +5,13 @@ import { causalBatch, createIsingBatch, createRng, estimateBatch } from '@boltzm
 import type { SampleResult, Sampler } from '@boltzmann/ising-core';
 import { bruteForceEstimate } from '@boltzmann/ising-core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startFakeSapi } from './internal/testing/fakeSapiServer.js';
+import type { FakeSapi } from './internal/testing/fakeSapiServer.js';
 import {
   fakeChimeraSolver,
   fakePegasusSolver,
   fakeZephyrSolver,
-  startFakeSapi,
-} from './internal/testing/fakeSapiServer.js';
-import type { FakeSapi } from './internal/testing/fakeSapiServer.js';
+} from './internal/testing/fakeSolvers.js';
 import { kingGraph } from './internal/testing/kingGraph.js';
 import { fastTiming, rejection } from './internal/testing/rejection.js';
 import { createDwaveSampler } from './index.js';

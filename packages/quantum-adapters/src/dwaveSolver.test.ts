@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fakeChimeraSolver } from './internal/testing/fakeSapiServer.js';
+import { fakeChimeraSolver } from './internal/testing/fakeSolvers.js';
 import { selectDwaveSolver } from './index.js';
 import type { SapiSolver } from './index.js';
 

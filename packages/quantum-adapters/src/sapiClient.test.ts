@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { causalBatch, estimateBatch } from '@boltzmann/ising-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fakeChimeraSolver, startFakeSapi } from './internal/testing/fakeSapiServer.js';
+import { startFakeSapi } from './internal/testing/fakeSapiServer.js';
+import { fakeChimeraSolver } from './internal/testing/fakeSolvers.js';
 import { redirectTo, startTrap, streamBody, within } from './internal/testing/httpTraps.js';
 import type { Trap } from './internal/testing/httpTraps.js';
 import { rejection } from './internal/testing/rejection.js';
