@@ -9,15 +9,9 @@ export { canonicalJson, dqaColumn, expandGrid, runId } from './grid.js';
 export { meanStd, summarize } from './summary.js';
 export type { Stat, Summary, SummaryRow } from './summary.js';
 export { formatStat, summaryHtml, summaryMarkdown, summaryTables } from './summaryTable.js';
-export {
-  couplingDistanceSpec,
-  couplingHeatmapSpec,
-  curvesSpec,
-  fidelitySpec,
-  groupLabel,
-  metricVsLengthSpec,
-  renderSvg,
-} from './plots.js';
+export { couplingDistanceSpec } from './couplingDistancePlot.js';
+export { couplingHeatmapSpec } from './couplingHeatmapPlot.js';
+export { curvesSpec, fidelitySpec, groupLabel, metricVsLengthSpec, renderSvg } from './plots.js';
 export type { FidelityPoint } from './plots.js';
 export { settingsLine, writeReport } from './report.js';
 export type { ReportFiles } from './report.js';

@@ -37,10 +37,10 @@ export function numericOrder(names: readonly string[]): string[] {
 }
 
 /** Axis labels with at most 4 significant digits and no trailing zeros. */
-const ROUNDED = { format: '.4~r' } as const;
+export const ROUNDED = { format: '.4~r' } as const;
 
 /** Names the column in panel titles only when several columns train J (the DQA grid). */
-function columnPrefix(records: readonly RunRecord[]): (r: RunRecord) => string {
+export function columnPrefix(records: readonly RunRecord[]): (r: RunRecord) => string {
   const several = new Set(records.map((r) => columnOf(r))).size > 1;
   return (r) => (several ? `${columnOf(r)}, ` : '');
 }
@@ -124,141 +124,6 @@ export function metricVsLengthSpec(records: readonly RunRecord[]): TopLevelSpec 
         },
       ],
     },
-  };
-}
-
-/** Mean learned J over seeds per (group, T, column), as heatmap cells (j < l only). */
-function meanCouplings(
-  records: readonly RunRecord[],
-): { panel: string; j: number; l: number; J: number }[] {
-  const prefix = columnPrefix(records);
-  const acc = new Map<string, { T: number; sum: Float64Array; n: number }>();
-  for (const r of records) {
-    if (!r.couplings) continue;
-    const T = r.config.length;
-    const panel = `${prefix(r)}${groupLabel(r)}, T=${T}`;
-    let a = acc.get(panel);
-    if (!a) {
-      a = { T, sum: new Float64Array(T * T), n: 0 };
-      acc.set(panel, a);
-    }
-    for (let i = 0; i < T * T; i += 1) a.sum[i]! += r.couplings[i] ?? 0;
-    a.n += 1;
-  }
-  const out: { panel: string; j: number; l: number; J: number }[] = [];
-  for (const [panel, a] of acc) {
-    for (let j = 0; j < a.T; j += 1)
-      for (let l = j + 1; l < a.T; l += 1) out.push({ panel, j, l, J: a.sum[j * a.T + l]! / a.n });
-  }
-  return out;
-}
-
-/** The learned couplings J_jl (mean over seeds) as heatmaps, one panel per run group; null if no run has J. */
-export function couplingHeatmapSpec(records: readonly RunRecord[]): TopLevelSpec | null {
-  const values = meanCouplings(records.filter((r) => r.config.variant === 'boltzmann'));
-  if (values.length === 0) return null;
-  return {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    data: { values },
-    facet: {
-      field: 'panel',
-      type: 'nominal',
-      title: null,
-      sort: numericOrder(values.map((v) => v.panel)),
-    },
-    columns: 3,
-    resolve: { scale: { x: 'independent', y: 'independent' } },
-    spec: {
-      width: 180,
-      height: 180,
-      mark: 'rect',
-      encoding: {
-        x: { field: 'l', type: 'ordinal', title: 'key l' },
-        y: { field: 'j', type: 'ordinal', title: 'key j' },
-        color: {
-          field: 'J',
-          type: 'quantitative',
-          title: 'J_jl',
-          scale: { scheme: 'redblue', domainMid: 0, reverse: true },
-        },
-        tooltip: [{ field: 'J', type: 'quantitative', format: '.4f' }],
-      },
-    },
-  };
-}
-
-/** Mean J_jl against distance |j − l| (mean ± std over seeds of each run's distance average). */
-export function couplingDistanceSpec(records: readonly RunRecord[]): TopLevelSpec | null {
-  const cells = new Map<string, { series: string; d: number; values: number[] }>();
-  const prefix = columnPrefix(records.filter((r) => r.config.variant === 'boltzmann'));
-  for (const r of records) {
-    if (!r.couplings || r.config.variant !== 'boltzmann') continue;
-    const T = r.config.length;
-    const series = `${prefix(r)}${groupLabel(r)}, T=${T}`;
-    for (let d = 1; d < T; d += 1) {
-      let sum = 0;
-      for (let j = 0; j + d < T; j += 1) sum += r.couplings[j * T + j + d] ?? 0;
-      const key = `${series}|${d}`;
-      let c = cells.get(key);
-      if (!c) {
-        c = { series, d, values: [] };
-        cells.set(key, c);
-      }
-      c.values.push(sum / (T - d));
-    }
-  }
-  if (cells.size === 0) return null;
-  const values = [...cells.values()].map((c) => {
-    const s = meanStd(c.values);
-    return { series: c.series, d: c.d, mean: s.mean, lo: s.mean - s.std, hi: s.mean + s.std };
-  });
-  const seriesOrder = numericOrder(values.map((v) => v.series));
-  return {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    data: { values },
-    width: 420,
-    height: 260,
-    layer: [
-      { mark: { type: 'rule', color: '#999' }, encoding: { y: { datum: 0 } } },
-      {
-        mark: { type: 'line', point: true },
-        encoding: {
-          x: {
-            field: 'd',
-            type: 'quantitative',
-            title: 'distance |j − l|',
-            axis: { format: 'd', tickMinStep: 1 },
-          },
-          y: {
-            field: 'mean',
-            type: 'quantitative',
-            title: 'mean J_jl at that distance (± std over seeds)',
-            axis: ROUNDED,
-          },
-          color: {
-            field: 'series',
-            type: 'nominal',
-            title: 'boltzmann run',
-            legend: { labelLimit: 400 },
-            sort: seriesOrder,
-          },
-        },
-      },
-      {
-        mark: { type: 'errorbar', ticks: true },
-        encoding: {
-          x: { field: 'd', type: 'quantitative' },
-          y: {
-            field: 'lo',
-            type: 'quantitative',
-            title: 'mean J_jl at that distance (± std over seeds)',
-          },
-          y2: { field: 'hi' },
-          // The same sort as the line layer's: Vega warns when unioned domains sort differently.
-          color: { field: 'series', type: 'nominal', sort: seriesOrder },
-        },
-      },
-    ],
   };
 }
 

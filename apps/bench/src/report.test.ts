@@ -5,8 +5,6 @@ import { describe, expect, it } from 'vitest';
 import { syntheticRecords } from './internal/fixtures.js';
 // Direct module imports: the barrel pulls in TF.js and the cloud SDKs (seconds per test file).
 import {
-  couplingDistanceSpec,
-  couplingHeatmapSpec,
   curvesSpec,
   fidelitySpec,
   metricVsLengthSpec,
@@ -15,6 +13,8 @@ import {
   trainLossSpec,
 } from './plots.js';
 import { attentionMapSpec } from './attentionMapPlot.js';
+import { couplingDistanceSpec } from './couplingDistancePlot.js';
+import { couplingHeatmapSpec } from './couplingHeatmapPlot.js';
 import { writeReport } from './report.js';
 
 /** Checks that every tag is closed in order (a small well-formedness check of the SVG XML). */

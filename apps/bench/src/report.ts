@@ -1,18 +1,12 @@
 import { join } from 'node:path';
 import { writeFileAtomic, writeJsonAtomic } from './atomicWrite.js';
-import {
-  couplingDistanceSpec,
-  couplingHeatmapSpec,
-  curvesSpec,
-  fidelitySpec,
-  metricVsLengthSpec,
-  renderSvg,
-  trainLossSpec,
-} from './plots.js';
+import { curvesSpec, fidelitySpec, metricVsLengthSpec, renderSvg, trainLossSpec } from './plots.js';
 import type { FidelityPoint } from './plots.js';
 import { attentionMapSpec } from './attentionMapPlot.js';
 import { columnOf, orderColumns } from './columns.js';
 import { convergenceSpec, convergenceTable } from './convergenceReport.js';
+import { couplingDistanceSpec } from './couplingDistancePlot.js';
+import { couplingHeatmapSpec } from './couplingHeatmapPlot.js';
 import { couplingProfileSpec } from './couplingProfilePlot.js';
 import { gptCurvesSpec, gptTable } from './gptSummary.js';
 import { summarize } from './summary.js';
