@@ -1,12 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createRng } from '@boltzmann/ising-core';
-import type {
-  IsingBatch,
-  SampleResult,
-  SampleSet,
-  SamplerCapabilities,
-  SamplerPlugin,
-} from '@boltzmann/ising-core';
+import type { IsingBatch, SampleResult, SampleSet, SamplerPlugin } from '@boltzmann/ising-core';
 import { batchProblemToQasm, openQasmAction } from './braketQasm.js';
 import type { BraketRunInfo, BraketSampler, BraketSamplerOptions } from './braketSamplerTypes.js';
 import { createDryRunWriter, dryRunError, dryRunFallback } from './dryRun.js';
@@ -29,6 +23,7 @@ import {
 } from './internal/options.js';
 import { resolveRetry, runDeadline } from './internal/retry.js';
 import type { PollBackoff } from './internal/dwaveRun.js';
+import { hardwareCapabilities } from './internal/hardwareCapabilities.js';
 
 export {
   DEFAULT_BRAKET_MAX_RESPONSE_BYTES,
@@ -37,14 +32,6 @@ export {
 
 /** Amazon Braket's managed state-vector simulator. */
 export const SV1_DEVICE_ARN = 'arn:aws:braket:::device/quantum-simulator/amazon/sv1';
-
-const capabilities = (maxSpins: number): SamplerCapabilities => ({
-  exact: false,
-  maxSpins,
-  async: true,
-  deterministic: false,
-  dryRun: true,
-});
 
 /**
  * Creates a `braket` sampler: each batch problem becomes dqa-sim's DQA Trotter circuit in OpenQASM 3,
@@ -207,7 +194,7 @@ export function createBraketSampler(options: BraketSamplerOptions = {}): BraketS
 
   return {
     name: 'braket',
-    capabilities: capabilities(maxSpins),
+    capabilities: hardwareCapabilities(maxSpins),
     sample,
     lastRunInfo: () => last,
     dispose() {
@@ -231,7 +218,7 @@ export const braketSampler: SamplerPlugin<BraketSamplerOptions, BraketSampler, '
   version: '0.1.0',
   description:
     'Amazon Braket gate-model sampling of the DQA Trotter circuit (OpenQASM 3, SV1 by default)',
-  capabilities: capabilities(34),
+  capabilities: hardwareCapabilities(34),
   // AWS credentials (or their provider), and the ready-made SDK clients, whose config holds them.
   secretOptions: ['clientConfig.credentials', 'braketClient', 's3Client'],
   create: (options) => createBraketSampler(options),

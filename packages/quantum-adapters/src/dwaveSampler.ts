@@ -1,11 +1,5 @@
 import { echo } from '@boltzmann/ising-core';
-import type {
-  IsingBatch,
-  SampleResult,
-  SampleSet,
-  SamplerCapabilities,
-  SamplerPlugin,
-} from '@boltzmann/ising-core';
+import type { IsingBatch, SampleResult, SampleSet, SamplerPlugin } from '@boltzmann/ising-core';
 import { batchProblemToBqm } from './bqmJson.js';
 import { createDryRunWriter, dryRunError, dryRunFallback } from './dryRun.js';
 import {
@@ -28,14 +22,7 @@ import { decodeQpAnswer, encodeQpProblem } from './qpCodec.js';
 import { assertTokenOption, resolveSapiEndpoint } from './internal/sapiHttp.js';
 import { createSapiClient } from './sapiClient.js';
 import type { SapiJob, SapiSolver } from './sapiTypes.js';
-
-const capabilities = (maxSpins: number): SamplerCapabilities => ({
-  exact: false,
-  maxSpins,
-  async: true,
-  deterministic: false,
-  dryRun: true,
-});
+import { hardwareCapabilities } from './internal/hardwareCapabilities.js';
 
 /** Logical problem `q` in D-Wave signs with β folded in: `h = -β·h_phys`, `J = -β·J_phys`. */
 function logicalProblem(batch: IsingBatch, q: number): LogicalIsing {
@@ -217,7 +204,7 @@ export function createDwaveSampler(options: DwaveSamplerOptions = {}): DwaveSamp
 
   return {
     name: 'dwave',
-    capabilities: capabilities(maxSpins),
+    capabilities: hardwareCapabilities(maxSpins),
     sample,
     lastRunInfo: () => last,
     dispose: () => undefined,
@@ -237,7 +224,7 @@ export const dwaveSampler: SamplerPlugin<DwaveSamplerOptions, DwaveSampler, 'dwa
   version: '0.1.0',
   description:
     'D-Wave Leap QPU sampling over SAPI v3 (qp format, clique minor embedding, majority-vote unembedding)',
-  capabilities: capabilities(64),
+  capabilities: hardwareCapabilities(64),
   // The SAPI token; applications strip these paths from everything they hash, save or print.
   secretOptions: ['token'],
   create: (options) => createDwaveSampler(options),

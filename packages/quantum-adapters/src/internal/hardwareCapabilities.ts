@@ -1,0 +1,10 @@
+import type { SamplerCapabilities } from '@boltzmann/ising-core';
+
+/** What a hardware sampler (D-Wave, Braket) offers: asynchronous, sampled, with a dry-run mode, up to `maxSpins` spins. */
+export const hardwareCapabilities = (maxSpins: number): SamplerCapabilities => ({
+  exact: false,
+  maxSpins,
+  async: true,
+  deterministic: false,
+  dryRun: true,
+});
