@@ -93,26 +93,26 @@ export async function runQueuedGrid(
     connectionWarner(spec, (l) => options.progress.log(l)),
   );
   try {
-    const todo = runs.filter((r) => !done.has(r.id));
+    const notDone = runs.filter((r) => !done.has(r.id));
     const settings = queuedSettings(options);
     const { added, existing } = options.collectOnly
-      ? { added: 0, existing: todo.length }
-      : await enqueueRuns(queue, todo, settings, commit);
+      ? { added: 0, existing: notDone.length }
+      : await enqueueRuns(queue, notDone, settings, commit);
     const workers = await queue.getWorkersCount().catch(() => Number.NaN);
     const work = estimateGridSeconds(
-      todo.map((r) => ({ config: r.config, doneFraction: 0 })),
+      notDone.map((r) => ({ config: r.config, doneFraction: 0 })),
       1,
     );
     out(
       `grid: ${runs.length} run${runs.length === 1 ? '' : 's'} — ${done.size} finished here, ` +
         (options.collectOnly
-          ? `${todo.length} to collect from the queue`
+          ? `${notDone.length} to collect from the queue`
           : `${existing} already in the queue, ${added} enqueued`) +
         `; queue ${QUEUE_NAME} on ${spec.masked} (Redis ${version}), ${Number.isNaN(workers) ? '?' : workers} worker${workers === 1 ? '' : 's'} connected; ` +
         `≈ ${formatDuration(work)} of one core's work (rough, ±50 %)`,
     );
     out(`results: ${dir}`);
-    if (workers === 0 && !options.collectOnly && todo.length > 0)
+    if (workers === 0 && !options.collectOnly && notDone.length > 0)
       out(
         `no worker is connected yet: run \`bench worker --queue ${spec.masked}\` on each machine`,
       );
@@ -121,7 +121,7 @@ export async function runQueuedGrid(
       out(
         `detached: the runs train on the workers; \`bench collect <same task and flags> --queue ${spec.masked}\` writes the results`,
       );
-      return outcome(runs, done, failures, todo.length, false);
+      return outcome(runs, done, failures, notDone.length, false);
     }
     const unfinished = await follow(queue, runs, done, failures, options, settings, commit, out);
     const interrupted = options.signal?.aborted === true && unfinished > 0;

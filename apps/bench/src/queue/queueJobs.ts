@@ -138,15 +138,15 @@ export async function snapshotRuns(
   runs: readonly QueuedRun[],
   skip: ReadonlySet<string>,
 ): Promise<QueueSnapshot> {
-  const todo = runs.filter((r) => !skip.has(r.id));
-  const states = await Promise.all(todo.map((r) => queue.getJobState(r.jobId)));
+  const toAdd = runs.filter((r) => !skip.has(r.id));
+  const states = await Promise.all(toAdd.map((r) => queue.getJobState(r.jobId)));
   const completed = new Map<string, RunJobResult>();
   const failed = new Map<string, string>();
   const active = new Map<string, RunJobProgress | undefined>();
   const waiting: string[] = [];
   const missing: QueuedRun[] = [];
   await Promise.all(
-    todo.map(async (r, i) => {
+    toAdd.map(async (r, i) => {
       const state = states[i];
       if (state === 'unknown') return void missing.push(r);
       if (state !== 'completed' && state !== 'failed' && state !== 'active')
