@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkpointPath, expandGrid, main, parseBenchArgs, recordPath, runId } from './index.js';
 import type { ProgressDisplay, RunRecord } from './index.js';
+import { tinyRunFlags } from './internal/fixtures.js';
 
 /** One softmax run of 6 steps, checkpoints every 2 steps, in process. */
 const args = (dir: string) => [
@@ -12,24 +13,11 @@ const args = (dir: string) => [
   '4',
   '--variants',
   'softmax',
-  '--steps',
-  '6',
-  '--d-model',
-  '8',
-  '--ffn',
-  'off',
-  '--batch-size',
-  '4',
-  '--eval-windows',
-  '8',
-  '--eval-every',
-  '6',
+  ...tinyRunFlags(6),
   '--checkpoint-every',
   '2',
   '--log-every',
   '1',
-  '--workers',
-  '0',
   '--results',
   dir,
 ];

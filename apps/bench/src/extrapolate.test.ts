@@ -3,26 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expandGrid, main, modelPath, parseBenchArgs, runId } from './index.js';
+import { tinyRunFlags } from './internal/fixtures.js';
 
-const tiny = [
-  '--lengths',
-  '8',
-  '--steps',
-  '4',
-  '--d-model',
-  '8',
-  '--ffn',
-  'off',
-  '--batch-size',
-  '4',
-  '--eval-windows',
-  '8',
-  '--eval-every',
-  '4',
-  '--workers',
-  '0',
-  '--save-models',
-];
+const tiny = ['--lengths', '8', ...tinyRunFlags(4), '--save-models'];
 
 async function train(dir: string, ...argv: string[]): Promise<string> {
   const args = ['shakespeare', ...tiny, '--results', dir, ...argv];

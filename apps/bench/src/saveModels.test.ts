@@ -5,6 +5,7 @@ import { initBackend, loadTransformer } from '@boltzmann/attention';
 import type { TransformerJSON } from '@boltzmann/attention';
 import { describe, expect, it } from 'vitest';
 import { expandGrid, main, modelPath, parseBenchArgs, runId } from './index.js';
+import { tinyRunFlags } from './internal/fixtures.js';
 
 describe('--save-models', () => {
   it("writes each finished run's trained model, which loads back", async () => {
@@ -15,20 +16,7 @@ describe('--save-models', () => {
       '4',
       '--variants',
       'boltzmann',
-      '--steps',
-      '3',
-      '--d-model',
-      '8',
-      '--ffn',
-      'off',
-      '--batch-size',
-      '4',
-      '--eval-windows',
-      '8',
-      '--eval-every',
-      '3',
-      '--workers',
-      '0',
+      ...tinyRunFlags(3),
       '--results',
       dir,
       '--save-models',

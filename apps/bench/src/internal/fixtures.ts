@@ -48,6 +48,30 @@ export function syntheticRecords(
 }
 
 /**
+ * The flags of one tiny in-process run for tests: `steps` steps of an 8-wide model without FFN,
+ * batch 4, 8 validation windows, evaluated once at the end, no worker processes.
+ */
+export function tinyRunFlags(steps: number): string[] {
+  const s = String(steps);
+  return [
+    '--steps',
+    s,
+    '--d-model',
+    '8',
+    '--ffn',
+    'off',
+    '--batch-size',
+    '4',
+    '--eval-windows',
+    '8',
+    '--eval-every',
+    s,
+    '--workers',
+    '0',
+  ];
+}
+
+/**
  * The flags of a tiny real Tiny Shakespeare grid for tests: softmax and sigmoid at T = 4, an
  * 8-wide model without FFN, batch 8, 16 validation windows, a train-loss point every 5 steps.
  */
