@@ -7,6 +7,7 @@ import {
   estimateTransferMatrix,
   NAME,
   resolveBandwidth,
+  resolvePrecision,
   TRANSFER_MATRIX_SPIN_LIMIT,
 } from './transferMatrix.js';
 import type { TransferMatrixEstimate, TransferMatrixOptions } from './transferMatrix.js';
@@ -45,9 +46,10 @@ export const transferMatrixSampler: SamplerPlugin<
   create(options: TransferMatrixOptions & ThreadsOption = {}): Sampler {
     const { threads: requested, rest } = splitThreadsOption(options);
     const bandwidth = resolveBandwidth(rest);
+    const precision = resolvePrecision(rest);
     const threads = resolveThreads(requested, `${NAME} option threads`);
     const single = (batch: IsingBatch): TransferMatrixEstimate =>
-      estimateTransferMatrix(batch, { bandwidth });
+      estimateTransferMatrix(batch, { bandwidth, precision });
     // The pool's cost measure is Σ n. 'auto' splits from Σ n ≥ 2^14 at w ≤ 1 (measured) and from
     // 2^20 window-state steps, Σ n · 2^w, at w ≥ 2 (measured at w = 8 with bench/threadedSamplers.bench.ts:
     // 12 × 16, 4·10^5 steps, 0.75×; 12 × 32, 1.6·10^6 steps, 1.5×).
@@ -55,7 +57,7 @@ export const transferMatrixSampler: SamplerPlugin<
       bandwidth < 2 ? TRANSFER_AUTO_MIN_COST : Math.ceil(2 ** 20 / 2 ** bandwidth);
     const spec = {
       sampler: NAME,
-      options: { bandwidth },
+      options: { bandwidth, precision },
       threads,
       autoMinCost,
       keepSequences: false,

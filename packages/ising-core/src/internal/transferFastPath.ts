@@ -1,23 +1,36 @@
 // Which problems of a transfer-matrix batch the batched linear-domain kernel can take, and the
 // coupling tables it shares across them.
-import { bandTables } from './kernels/transferLinear.js';
+import { linearVjp } from './kernels/linearVjp.js';
+import { FLOAT32_STEP_RANGE, LINEAR_RANGE, MESSAGE_BUDGET } from './kernels/transferKernel.js';
+import { bandTables, linearForward, linearScratch } from './kernels/transferLinear.js';
 import type { BandTables } from './kernels/transferLinear.js';
-import { LINEAR_RANGE, MESSAGE_BUDGET } from './kernels/transferKernel.js';
+import { wasmTransferForward, wasmTransferVjp } from './kernels/transferWasm.js';
+import type { TransferPrecision } from './kernels/transferWasm.js';
 import { maxSpinsOf } from './vjpInput.js';
 import type { IsingBatch } from '../types.js';
+
+/** The problems of a batch that the batched linear-domain kernels take, and their shared tables. */
+export interface FastPath {
+  readonly tables: BandTables;
+  /** Per problem: 0 (`runChain`), 1 (linear, float64) or 2 (linear, float32). */
+  readonly linear: Uint8Array;
+}
 
 /**
  * The batched linear-domain kernel (`transferLinear.ts`) for the problems it can take: one window
  * `W = min(bandwidth, longest − 1)` and one set of coupling tables for the whole batch; problem `q`
  * runs there when its dynamic-range bound (at that window, as `runChain` computes it but with the
- * couplings of the longest problem) rules out underflow. `undefined` when no
+ * couplings of the longest problem) rules out underflow. With `precision: 'float32'`, problems
+ * whose every step factor is also within `e^{±FLOAT32_STEP_RANGE}` run in the float32 kernel
+ * (code 2; the others stay float64). `undefined` when no
  * problem qualifies, when `W = 0`, or when the stored messages would exceed the message budget
  * (those runs keep `runChain`, which checkpoints).
  */
 export function fastPath(
   batch: IsingBatch,
   bandwidth: number,
-): { tables: BandTables; linear: Uint8Array } | undefined {
+  precision: TransferPrecision = 'float64',
+): FastPath | undefined {
   const used = maxSpinsOf(batch);
   const W = Math.min(bandwidth, used - 1);
   if (W < 1 || used * 2 ** W > MESSAGE_BUDGET) return undefined;
@@ -39,21 +52,94 @@ export function fastPath(
     }
   }
   const linear = new Uint8Array(size);
+  // float32 needs the step bound too (FLOAT32_STEP_RANGE) and a window of at least 3.
+  const single = precision === 'float32' && W >= 3;
   let any = false;
   for (let q = 0; q < size; q++) {
     const n = batch.spins[q]!;
     const at = q * stride;
     let sum = 0;
     let largest = 0;
+    let step = 0;
     for (let t = 0; t < n; t++) {
-      sum += Math.abs(batch.fields[at + t]!) + couplingRow[t]!;
+      const own = Math.abs(batch.fields[at + t]!) + couplingRow[t]!;
+      sum += own;
       if (t > W) sum -= Math.abs(batch.fields[at + t - W - 1]!) + couplingRow[t - W - 1]!;
       if (sum > largest) largest = sum;
+      if (own > step) step = own;
     }
     if (2 * beta * largest <= LINEAR_RANGE) {
-      linear[q] = 1;
+      linear[q] = single && beta * step <= FLOAT32_STEP_RANGE ? 2 : 1;
       any = true;
     }
   }
   return any ? { tables: bandTables(band, used, W, beta), linear } : undefined;
+}
+
+/** The problems of `fast` whose code is `code` (1: float64, 2: float32). */
+function problemsOf(fast: FastPath, code: 1 | 2): number[] {
+  const out: number[] = [];
+  for (let q = 0; q < fast.linear.length; q++) if (fast.linear[q] === code) out.push(q);
+  return out;
+}
+
+const PRECISION = { 1: 'float64', 2: 'float32' } as const;
+
+/**
+ * Magnetizations and `log Z` of the fast path's problems, in the wasm kernel of each problem's
+ * precision when this engine has it, else in the JavaScript (float64) kernel.
+ */
+export function fastForward(
+  fast: FastPath,
+  batch: IsingBatch,
+  magnetization: Float64Array,
+  logPartition: Float64Array,
+): void {
+  const { tables } = fast;
+  const { stride, fields, spins } = batch;
+  for (const code of [1, 2] as const) {
+    const problems = problemsOf(fast, code);
+    if (problems.length === 0) continue;
+    const wasm = wasmTransferForward(tables, PRECISION[code]) ?? wasmTransferForward(tables);
+    const scratch = wasm === undefined ? linearScratch(tables, false) : undefined;
+    for (const q of problems) {
+      const at = q * stride;
+      logPartition[q] =
+        wasm !== undefined
+          ? wasm(fields, at, spins[q]!, magnetization, at)
+          : linearForward(tables, fields, at, spins[q]!, scratch!, magnetization, at);
+    }
+  }
+}
+
+/**
+ * The VJP of the fast path's problems: `∂L/∂h` into `fieldGrad`, and the band-gradient sums into
+ * `acc` / `acc0` (the layout of `linearVjp`, folded by `foldBandGrad`).
+ */
+export function fastVjp(
+  fast: FastPath,
+  batch: IsingBatch,
+  grad: Float64Array,
+  fieldGrad: Float64Array,
+  acc: Float64Array,
+  acc0: Float64Array,
+): void {
+  const { tables } = fast;
+  const { stride, fields, spins } = batch;
+  for (const code of [1, 2] as const) {
+    const problems = problemsOf(fast, code);
+    if (problems.length === 0) continue;
+    const wasm = wasmTransferVjp(tables, PRECISION[code]) ?? wasmTransferVjp(tables);
+    if (wasm !== undefined) {
+      for (const q of problems)
+        wasm.run(fields, q * stride, grad, q * stride, spins[q]!, fieldGrad, q * stride);
+      wasm.collect(acc, acc0);
+      continue;
+    }
+    const scratch = linearScratch(tables, true);
+    for (const q of problems) {
+      const at = q * stride;
+      linearVjp(tables, fields, at, grad, at, spins[q]!, scratch, fieldGrad, at, acc, acc0);
+    }
+  }
 }

@@ -31,6 +31,16 @@ export const MESSAGE_BUDGET = 1 << 20;
 export const LINEAR_RANGE = 250;
 
 /**
+ * Largest step bound `β · max_t (|h_t| + Σ_k |J_tk|)` for the float32 kernel (wasm/transfer32.wat).
+ * Every factor of a step then lies in `[e^{−16}, e^{16}]`, so each rescaled message keeps its
+ * largest entry above `e^{−16}/2^W` of its sum, and the kernel's flush of entries below `2^{−60}`
+ * drops only entries below `1e−9` of the largest (float32 rounding is 6e−8); no product of two
+ * kept entries is subnormal. In a trained 4-layer GPT (docs/results/gpt-baby, transfer-matrix,
+ * seed 0; 12 windows of the corpus) 99.9 % of the attention problems were within this bound.
+ */
+export const FLOAT32_STEP_RANGE = 16;
+
+/**
  * `R = 2β · max over windows of W + 1 consecutive spins of Σ_j (|h_j| + Σ_k |J_jk|)`. Flipping any
  * spins of a window changes `−βE` by at most `R`, so within one message (or one window marginal)
  * no two entries differ by more than a factor `e^R`.

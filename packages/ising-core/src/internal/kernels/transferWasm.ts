@@ -1,14 +1,19 @@
 /**
- * The batched linear-domain transfer kernel in WebAssembly SIMD (wasm/transfer.wat), with
- * `linearForward` / `linearVjp` (transferLinear.ts, linearVjp.ts) as the fallback and the
- * reference it is tested against (equal to rounding: the SIMD lanes sum in a different order).
- * The module has its own instance and memory (one per thread), so its buffers never collide with
- * the split kernels' arena.
+ * The batched linear-domain transfer kernel in WebAssembly SIMD: float64 (wasm/transfer.wat, two
+ * window-state pairs per vector) and float32 (wasm/transfer32.wat, four), with `linearForward` /
+ * `linearVjp` (transferLinear.ts, linearVjp.ts) as the fallback and the reference they are tested
+ * against (float64: equal to rounding, the SIMD lanes sum in a different order; float32: to float32
+ * rounding). Each module has its own instance and memory (one per thread), so its buffers never
+ * collide with the split kernels' arena.
  */
 import type { BandTables } from './transferLinear.js';
-import { wasmBase64 } from './wasm/transferWasm.generated.js';
+import { wasmBase64 as base64Float32 } from './wasm/transfer32Wasm.generated.js';
+import { wasmBase64 as base64Float64 } from './wasm/transferWasm.generated.js';
 import { instantiateWasm } from './wasmInstance.js';
 import type { WasmMemory } from './wasmInstance.js';
+
+/** The number type of a transfer kernel's messages: `float64` (exact to rounding) or `float32` (twice the SIMD lanes). */
+export type TransferPrecision = 'float64' | 'float32';
 
 interface TransferExports {
   readonly memory: WasmMemory;
@@ -16,21 +21,34 @@ interface TransferExports {
   vjp(...pointers: number[]): void;
 }
 
-let instance: TransferExports | null | undefined;
+const instances: Record<TransferPrecision, TransferExports | null | undefined> = {
+  float64: undefined,
+  float32: undefined,
+};
 let enabled = true;
 
-function module(): TransferExports | null {
+/** Smallest window each kernel takes (its half-message must fill one vector). */
+const MIN_WINDOW: Record<TransferPrecision, number> = { float64: 2, float32: 3 };
+
+function module(precision: TransferPrecision): TransferExports | null {
   if (!enabled) return null;
-  if (instance === undefined) {
-    instance = instantiateWasm<TransferExports>(wasmBase64); // null: the JavaScript kernel runs
+  if (instances[precision] === undefined) {
+    // null: the JavaScript kernel runs.
+    const base64 = precision === 'float32' ? base64Float32 : base64Float64;
+    instances[precision] = instantiateWasm<TransferExports>(base64);
   }
-  return instance;
+  return instances[precision];
 }
 
-/** Turns the wasm transfer kernel off (`false`) or on for this thread; returns whether it is in use. */
+/** The kernel of `precision` for `tables`, or null when wasm SIMD is off or unavailable, or the window is too small. */
+function moduleFor(tables: BandTables, precision: TransferPrecision): TransferExports | null {
+  return tables.window < MIN_WINDOW[precision] ? null : module(precision);
+}
+
+/** Turns the wasm transfer kernels off (`false`) or on for this thread; returns whether they are in use. */
 export function useWasmTransfer(on: boolean): boolean {
   enabled = on;
-  return module() !== null;
+  return module('float64') !== null && module('float32') !== null;
 }
 
 /** The VJP of a batch's linear-domain problems in wasm: one layout per batch, then one call per problem. */
@@ -49,31 +67,44 @@ export interface WasmTransferVjp {
   collect(acc: Float64Array, acc0: Float64Array): void;
 }
 
-/** Views over the wasm memory of the given lengths (grown as needed), the first filled with the tables in SIMD order. */
+/** A buffer of the layout: its length, and whether it holds messages (the kernel's precision) or float64 scalars. */
+type Buffer = readonly [length: number, kind: 'messages' | 'scalars'];
+type View = Float32Array | Float64Array;
+
+/**
+ * Views over the wasm memory (grown as needed; every buffer 16-byte aligned), the first filled
+ * with the tables in SIMD order: with L lanes per vector (2 for float64, 4 for float32),
+ * `simd[4L·G + L·c + l] = table[4L·G + 4l + c]` (c: k₋ even, k₋ odd, k₊ even, k₊ odd; l: pair
+ * L·G + l).
+ */
 function layout(
   mod: TransferExports,
   tables: BandTables,
-  lengths: readonly number[],
-): { views: Float64Array[]; offsets: number[] } {
-  const bytes = lengths.reduce((t, k) => t + 8 * k, 0);
+  buffers: readonly Buffer[],
+  precision: TransferPrecision,
+): { views: View[]; offsets: number[] } {
+  const message = precision === 'float32' ? 4 : 8;
+  const bytesOf = ([k, kind]: Buffer): number =>
+    Math.ceil(((kind === 'messages' ? message : 8) * k) / 16) * 16;
+  const bytes = buffers.reduce((t, b) => t + bytesOf(b), 0);
   const have = mod.memory.buffer.byteLength;
   if (bytes > have) mod.memory.grow(Math.ceil((bytes - have) / 65536));
-  const views: Float64Array[] = [];
+  const views: View[] = [];
   const offsets: number[] = [];
   let offset = 0;
-  for (const k of lengths) {
-    views.push(new Float64Array(mod.memory.buffer, offset, k));
+  for (const b of buffers) {
+    const [k, kind] = b;
+    const Type = kind === 'messages' && precision === 'float32' ? Float32Array : Float64Array;
+    views.push(new Type(mod.memory.buffer, offset, k));
     offsets.push(offset);
-    offset += 8 * k;
+    offset += bytesOf(b);
   }
-  // SIMD order: simd[8Q + 2c + l] = table[8Q + 4l + c] (c: k₋ even, k₋ odd, k₊ even, k₊ odd; l: pair 2Q + l).
   const { table } = tables;
   const tbl = views[0]!;
-  for (let base = 0; base < table.length; base += 8) {
-    for (let c = 0; c < 4; c++) {
-      tbl[base + 2 * c] = table[base + c]!;
-      tbl[base + 2 * c + 1] = table[base + 4 + c]!;
-    }
+  const L = 16 / message;
+  for (let base = 0; base < table.length; base += 4 * L) {
+    for (let c = 0; c < 4; c++)
+      for (let l = 0; l < L; l++) tbl[base + L * c + l] = table[base + 4 * l + c]!;
   }
   return { views, offsets };
 }
@@ -89,23 +120,32 @@ export type WasmTransferForward = (
 
 /**
  * `linearForward` in wasm for the batch of `tables` (`undefined` when wasm SIMD is unavailable or
- * `W < 2`); returns `log Z`. Valid until the next layout on this thread.
+ * the window is below the kernel's minimum: 2 for float64, 3 for float32); returns `log Z`. Valid
+ * until the next layout on this thread.
  */
-export function wasmTransferForward(tables: BandTables): WasmTransferForward | undefined {
-  const mod = module();
+export function wasmTransferForward(
+  tables: BandTables,
+  precision: TransferPrecision = 'float64',
+): WasmTransferForward | undefined {
+  const mod = moduleFor(tables, precision);
+  if (mod === null) return undefined;
   const { window: W, length: n, beta } = tables;
-  if (mod === null || W < 2) return undefined;
   const S = 1 << W;
-  const { views, offsets } = layout(mod, tables, [n * 2 * S, n * S, S, S, n, n, n + 1]);
-  const [, , , , E, mag, sig] = views as [
-    Float64Array,
-    Float64Array,
-    Float64Array,
-    Float64Array,
-    Float64Array,
-    Float64Array,
-    Float64Array,
-  ];
+  const { views, offsets } = layout(
+    mod,
+    tables,
+    [
+      [n * 2 * S, 'messages'],
+      [n * S, 'messages'],
+      [S, 'messages'],
+      [S, 'messages'],
+      [n, 'scalars'],
+      [n, 'scalars'],
+      [n + 1, 'scalars'],
+    ],
+    precision,
+  );
+  const [, , , , E, mag, sig] = views as [View, View, View, View, View, View, View];
   const [pTbl, pBack, pA, pNx, pE, pMag, pSig] = offsets as [
     number,
     number,
@@ -127,30 +167,28 @@ export function wasmTransferForward(tables: BandTables): WasmTransferForward | u
 
 /**
  * Lays out the tables (in the SIMD order) and the buffers of a batch in the wasm memory, or
- * `undefined` when wasm SIMD is unavailable or `W < 2`. Valid until the next layout on this thread.
+ * `undefined` when wasm SIMD is unavailable or the window is below the kernel's minimum. Valid
+ * until the next layout on this thread.
  */
-export function wasmTransferVjp(tables: BandTables): WasmTransferVjp | undefined {
-  const mod = module();
+export function wasmTransferVjp(
+  tables: BandTables,
+  precision: TransferPrecision = 'float64',
+): WasmTransferVjp | undefined {
+  const mod = moduleFor(tables, precision);
+  if (mod === null) return undefined;
   const { window: W, length: n, beta } = tables;
-  if (mod === null || W < 2) return undefined;
   const S = 1 << W;
-  const { views, offsets } = layout(mod, tables, [
-    n * 2 * S,
-    (n + 1) * S,
-    (n + 1) * S,
-    S,
-    S,
-    S,
-    S,
-    n * S,
-    n,
-    n,
-    n,
-    n,
-    n,
-    n,
-  ]);
-  const [, , , , , , , acc, acc0, , , E, G, fg] = views as [Float64Array, ...Float64Array[]];
+  const messages = [n * 2 * S, (n + 1) * S, (n + 1) * S, S, S, S, S, n * S];
+  const { views, offsets } = layout(
+    mod,
+    tables,
+    [
+      ...messages.map((k): Buffer => [k, 'messages']),
+      ...[n, n, n, n, n, n].map((k): Buffer => [k, 'scalars']),
+    ],
+    precision,
+  );
+  const [, , , , , , , acc, acc0, , , E, G, fg] = views as [View, ...View[]];
   acc!.fill(0);
   acc0!.fill(0);
   const [pTbl, pBack, pBackT, pA, pAT, pNx, pNxT, pAcc, pAcc0, pSum, pShift, pE, pG, pFg] =
