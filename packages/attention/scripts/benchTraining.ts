@@ -2,7 +2,8 @@
  * Training speed of the two reference models, with a breakdown of one step and the roofline.
  *
  *   cd packages/attention && npx tsx --conditions=@boltzmann/source scripts/benchTraining.ts \
- *     [--model paper|baby] [--variants softmax,boltzmann] [--sampler exact|tap|transfer-matrix] [--threads 1] [--steps 20]
+ *     [--model paper|baby] [--variants softmax,boltzmann] [--sampler exact|tap|transfer-matrix]
+ *     [--precision float64|float32] [--threads 1] [--steps 20]
  *
  * - `paper`: METHOD.md §5, 1 layer, 1 head, d_model 64, FFN 256, batch 64, T = 12 (boltzmann: exact).
  * - `baby`: nanoGPT's shakespeare_char CPU model, 4 layers × 4 heads, d_model 128, batch 12, T = 64,
@@ -35,6 +36,8 @@ const variants = arg('variants', 'softmax,boltzmann').split(',') as AttentionVar
 const samplerName = arg('sampler', modelName === 'paper' ? 'exact' : 'tap');
 /** Threads of the Ising sampler (tfjs itself runs on one thread in Node). */
 const threads = Number(arg('threads', '1'));
+/** Message precision of the transfer-matrix sampler (`float32`: its four-lane kernel). */
+const precision = arg('precision', 'float64') as 'float64' | 'float32';
 
 const MODELS = {
   paper: {
@@ -136,7 +139,7 @@ function samplerFor(): Sampler {
   if (samplerName === 'exact') return exactSampler.create({ threads });
   if (samplerName === 'tap') return tapSampler.create({ threads });
   if (samplerName === 'transfer-matrix')
-    return transferMatrixSampler.create({ bandwidth: 8, threads });
+    return transferMatrixSampler.create({ bandwidth: 8, threads, precision });
   throw new Error(`--sampler must be exact, tap or transfer-matrix, got ${samplerName}`);
 }
 
@@ -212,7 +215,7 @@ for (const variant of variants) {
   };
   const rest = step - Object.values(parts).reduce((a, b) => a + b, 0);
   console.log(
-    `\n${variant}${probe ? ` (${samplerName}, ${threads} thread${threads > 1 ? 's' : ''})` : ''}: ${(1000 / step).toFixed(1)} steps/s (median ${step.toFixed(1)} ms/step over ${steps}); 2,000 iterations ≈ ${((2000 * step) / 1000).toFixed(0)} s`,
+    `\n${variant}${probe ? ` (${samplerName}${samplerName === 'transfer-matrix' && precision === 'float32' ? ' float32' : ''}, ${threads} thread${threads > 1 ? 's' : ''})` : ''}: ${(1000 / step).toFixed(1)} steps/s (median ${step.toFixed(1)} ms/step over ${steps}); 2,000 iterations ≈ ${((2000 * step) / 1000).toFixed(0)} s`,
   );
   console.log(
     `  achieved ${((flops / step) * 1e-6).toFixed(1)} GFLOP/s of matrix work = ${((100 * flops) / step / 1e6 / peak).toFixed(0)} % of the matmul peak; ${profile.kernels.length} tfjs kernels`,

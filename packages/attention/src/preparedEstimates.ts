@@ -53,7 +53,7 @@ export function headBatches(
     const f = new Float64Array(batch * tt);
     for (let b = 0; b < batch; b++) {
       const src = (b * heads + hd) * tt;
-      for (let k = 0; k < tt; k++) f[b * tt + k] = fields[src + k]!;
+      f.set(fields.subarray(src, src + tt), b * tt);
     }
     const j = Float64Array.from(couplings.subarray(hd * tt, (hd + 1) * tt));
     out.push(causalBatch(f, j, { batch, length: t }, beta));

@@ -34,7 +34,10 @@ const MIN_ALPHA_SUM = 1e-300;
 function alphaOf(estimate: Pick<BatchEstimate, 'magnetization'>): Float64Array {
   const up = (estimate as { probabilityUp?: unknown }).probabilityUp;
   if (up instanceof Float64Array && up.length === estimate.magnetization.length) return up;
-  return estimate.magnetization.map((m) => 0.5 * m + 0.5);
+  const m = estimate.magnetization;
+  const alpha = new Float64Array(m.length);
+  for (let i = 0; i < m.length; i++) alpha[i] = 0.5 * m[i]! + 0.5;
+  return alpha;
 }
 
 function normalize(

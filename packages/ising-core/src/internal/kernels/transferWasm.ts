@@ -71,12 +71,32 @@ export interface WasmTransferVjp {
 type Buffer = readonly [length: number, kind: 'messages' | 'scalars'];
 type View = Float32Array | Float64Array;
 
+/** Each batch's tables in SIMD order, per precision: built once, copied in by every layout (forward and VJP). */
+const simdTables = new WeakMap<BandTables, Partial<Record<TransferPrecision, View>>>();
+
 /**
- * Views over the wasm memory (grown as needed; every buffer 16-byte aligned), the first filled
- * with the tables in SIMD order: with L lanes per vector (2 for float64, 4 for float32),
+ * `tables.table` in SIMD order: with L lanes per vector (2 for float64, 4 for float32),
  * `simd[4L·G + L·c + l] = table[4L·G + 4l + c]` (c: k₋ even, k₋ odd, k₊ even, k₊ odd; l: pair
  * L·G + l).
  */
+function simdTable(tables: BandTables, precision: TransferPrecision): View {
+  const cached = simdTables.get(tables) ?? {};
+  const hit = cached[precision];
+  if (hit !== undefined) return hit;
+  const { table } = tables;
+  const L = precision === 'float32' ? 4 : 2;
+  const out =
+    precision === 'float32' ? new Float32Array(table.length) : new Float64Array(table.length);
+  for (let base = 0; base < table.length; base += 4 * L) {
+    for (let c = 0; c < 4; c++)
+      for (let l = 0; l < L; l++) out[base + L * c + l] = table[base + 4 * l + c]!;
+  }
+  cached[precision] = out;
+  simdTables.set(tables, cached);
+  return out;
+}
+
+/** Views over the wasm memory (grown as needed; every buffer 16-byte aligned), the first holding the tables in SIMD order. */
 function layout(
   mod: TransferExports,
   tables: BandTables,
@@ -99,13 +119,7 @@ function layout(
     offsets.push(offset);
     offset += bytesOf(b);
   }
-  const { table } = tables;
-  const tbl = views[0]!;
-  const L = 16 / message;
-  for (let base = 0; base < table.length; base += 4 * L) {
-    for (let c = 0; c < 4; c++)
-      for (let l = 0; l < L; l++) tbl[base + L * c + l] = table[base + 4 * l + c]!;
-  }
+  views[0]!.set(simdTable(tables, precision));
   return { views, offsets };
 }
 
