@@ -131,6 +131,8 @@ describe('writeReport', () => {
     const files = await writeReport(dir, 'shakespeare', shakespeare);
     const md = readFileSync(files.markdownPath, 'utf8');
     expect(md).toContain('| T | softmax | boltzmann | sigmoid | coupling |');
+    expect(md).toContain('### Time per training step');
+    expect(md).toContain('| boltzmann ÷ softmax |');
     expect(md).toContain(
       'Settings: steps 300; batch 64; lr 0.003 (cosine to ×0.1); weight decay 0.01; clip 1; β 1; J init σ 0.02; samplers none / exact {}; git unknown.',
     );
@@ -144,6 +146,7 @@ describe('writeReport', () => {
     const html = readFileSync(files.htmlPath, 'utf8');
     expect(html).toContain('<table>');
     expect(html).toContain('<th>boltzmann</th>');
+    expect(html).toContain('<h2>Time per training step</h2>');
     expect(html.match(/<svg/g)).toHaveLength(5);
     expect(html).not.toMatch(/<script|src="http|href="http/);
     for (const p of files.svgPaths) assertWellFormedSvg(readFileSync(p, 'utf8'));

@@ -12,6 +12,7 @@ import { gptCurvesSpec, gptTable } from './gptSummary.js';
 import { summarize } from './summary.js';
 import type { Summary } from './summary.js';
 import { htmlTable, mdTable, summaryHtml, summaryMarkdown } from './summaryTable.js';
+import { timeTable } from './timeTable.js';
 import type { Experiment, RunRecord } from './types.js';
 
 /** What {@link writeReport} produced. */
@@ -143,6 +144,13 @@ export async function writeReport(
     }
     md.push(summaryMarkdown(summary));
     html.push(summaryHtml(summary));
+    const times = gpt.length > 0 ? null : timeTable(list, columns, baseline);
+    if (times) {
+      const note =
+        'Wall time of each run over its steps (evaluations included), mean ± std over seeds; runs of a grid share the machine with its other workers.';
+      md.push('### Time per training step', '', note, '', mdTable(times), '');
+      html.push('<h2>Time per training step</h2>', `<p>${esc(note)}</p>`, htmlTable(times));
+    }
     await plot(
       `${dataset}-metric-vs-length`,
       `${dataset}: ${summary.metricName} against context length`,

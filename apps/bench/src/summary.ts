@@ -50,6 +50,7 @@ function rowLabels(r: RunRecord, multiDataset: boolean): Record<string, string> 
  * @param records finished runs of one experiment (one metric).
  * @param columns column order; the first present one is the baseline unless `baseline` is given.
  * @param baseline the reference column (`softmax`, or `exact` for DQA).
+ * @param value what a run contributes (default its final metric; e.g. its time per step).
  * @returns the summary.
  * @example
  * const s = summarize(records, ['softmax', 'boltzmann'], 'softmax');
@@ -58,6 +59,7 @@ export function summarize(
   records: readonly RunRecord[],
   columns: readonly string[],
   baseline: string,
+  value: (r: RunRecord) => number = (r) => r.finalMetric,
 ): Summary {
   const metricName = records[0]?.metricName ?? 'perplexity';
   const multiDataset = new Set(records.map((r) => r.config.dataset)).size > 1;
@@ -89,7 +91,7 @@ export function summarize(
       col = new Map();
       g.byColumn.set(columnOf(r), col);
     }
-    col.set(r.config.seed, r.finalMetric);
+    col.set(r.config.seed, value(r));
   }
   const sorted = [...groups.entries()].sort(([, a], [, b]) => {
     for (let i = 0; i < a.order.length; i += 1)
