@@ -76,14 +76,17 @@ export function fastPath(
   return any ? { tables: bandTables(band, used, W, beta), linear } : undefined;
 }
 
-/** The problems of `fast` whose code is `code` (1: float64, 2: float32). */
-function problemsOf(fast: FastPath, code: 1 | 2): number[] {
-  const out: number[] = [];
-  for (let q = 0; q < fast.linear.length; q++) if (fast.linear[q] === code) out.push(q);
-  return out;
+/** The fast path's problems by kernel precision (codes 1 and 2), empty groups left out. */
+function precisionGroups(fast: FastPath): { precision: TransferPrecision; problems: number[] }[] {
+  const groups = [
+    { precision: 'float64' as const, problems: [] as number[] },
+    { precision: 'float32' as const, problems: [] as number[] },
+  ];
+  fast.linear.forEach((code, q) => {
+    if (code !== 0) groups[code - 1]!.problems.push(q);
+  });
+  return groups.filter((g) => g.problems.length > 0);
 }
-
-const PRECISION = { 1: 'float64', 2: 'float32' } as const;
 
 /**
  * Magnetizations and `log Z` of the fast path's problems, in the wasm kernel of each problem's
@@ -97,10 +100,8 @@ export function fastForward(
 ): void {
   const { tables } = fast;
   const { stride, fields, spins } = batch;
-  for (const code of [1, 2] as const) {
-    const problems = problemsOf(fast, code);
-    if (problems.length === 0) continue;
-    const wasm = wasmTransferForward(tables, PRECISION[code]) ?? wasmTransferForward(tables);
+  for (const { precision, problems } of precisionGroups(fast)) {
+    const wasm = wasmTransferForward(tables, precision) ?? wasmTransferForward(tables);
     const scratch = wasm === undefined ? linearScratch(tables, false) : undefined;
     for (const q of problems) {
       const at = q * stride;
@@ -126,10 +127,8 @@ export function fastVjp(
 ): void {
   const { tables } = fast;
   const { stride, fields, spins } = batch;
-  for (const code of [1, 2] as const) {
-    const problems = problemsOf(fast, code);
-    if (problems.length === 0) continue;
-    const wasm = wasmTransferVjp(tables, PRECISION[code]) ?? wasmTransferVjp(tables);
+  for (const { precision, problems } of precisionGroups(fast)) {
+    const wasm = wasmTransferVjp(tables, precision) ?? wasmTransferVjp(tables);
     if (wasm !== undefined) {
       for (const q of problems)
         wasm.run(fields, q * stride, grad, q * stride, spins[q]!, fieldGrad, q * stride);
