@@ -7,6 +7,7 @@ import { columnOf, orderColumns } from './columns.js';
 import { convergenceSpec, convergenceTable } from './convergenceReport.js';
 import { couplingDistanceSpec } from './couplingDistancePlot.js';
 import { couplingHeatmapSpec } from './couplingHeatmapPlot.js';
+import { couplingBandsTable } from './couplingBands.js';
 import { couplingProfileSpec } from './couplingProfilePlot.js';
 import { gptCurvesSpec, gptTable } from './gptSummary.js';
 import { summarize } from './summary.js';
@@ -177,6 +178,13 @@ export async function writeReport(
       `${dataset}: mean learned J by distance, every layer and head (mean over seeds)`,
       couplingProfileSpec(list),
     );
+    const bands = couplingBandsTable(list);
+    if (bands) {
+      const note =
+        "Mean J over the distances of each band, mean ± std over heads and seeds; the last column counts the (seed, head) pairs with the paper's pattern.";
+      md.push('### Learned J by distance band', '', note, '', mdTable(bands), '');
+      html.push('<h2>Learned J by distance band</h2>', `<p>${esc(note)}</p>`, htmlTable(bands));
+    }
     const convergence = convergenceTable(list);
     if (convergence) {
       md.push(

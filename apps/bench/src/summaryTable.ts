@@ -34,7 +34,7 @@ export function formatTest(
 }
 
 /** A difference with its sign as printed: `+0.12`, `−0.12` (a real minus), and `0.00` when it rounds to zero. */
-function signed(value: number, digits: number): string {
+export function signed(value: number, digits: number): string {
   const text = Math.abs(value).toFixed(digits);
   if (Number(text) === 0) return text;
   return `${value > 0 ? '+' : '−'}${text}`;
