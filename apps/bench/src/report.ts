@@ -7,12 +7,14 @@ import { columnOf, orderColumns } from './columns.js';
 import { convergenceSpec, convergenceTable } from './convergenceReport.js';
 import { couplingDistanceSpec } from './couplingDistancePlot.js';
 import { couplingHeatmapSpec } from './couplingHeatmapPlot.js';
+import { approximationCostTable } from './approximationCost.js';
 import { couplingBandsTable } from './couplingBands.js';
 import { couplingProfileSpec } from './couplingProfilePlot.js';
 import { gptCurvesSpec, gptTable } from './gptSummary.js';
 import { summarize } from './summary.js';
 import type { Summary } from './summary.js';
 import { htmlTable, mdTable, summaryHtml, summaryMarkdown } from './summaryTable.js';
+import type { Table } from './summaryTable.js';
 import { timeTable } from './timeTable.js';
 import type { Experiment, RunRecord } from './types.js';
 
@@ -126,6 +128,12 @@ export async function writeReport(
     md.push(`![${title}](plots/${name}.svg)`, '');
     html.push(`<h3>${esc(title)}</h3>`, `<figure>${inlineSvg(svg, name)}</figure>`);
   };
+  /** A titled table, with an optional note, in both documents; nothing when `table` is null. */
+  const tableSection = (title: string, table: Table | null, note?: string): void => {
+    if (!table) return;
+    md.push(`### ${title}`, '', ...(note ? [note, ''] : []), mdTable(table), '');
+    html.push(`<h2>${esc(title)}</h2>`, ...(note ? [`<p>${esc(note)}</p>`] : []), htmlTable(table));
+  };
   for (const [dataset, list] of [...byDataset.entries()].sort(([a], [b]) => a.localeCompare(b))) {
     const { columns, baseline } = columnOrder(list, experiment);
     const summary = summarize(list, columns, baseline);
@@ -134,9 +142,7 @@ export async function writeReport(
     html.push(`<section><h1>${esc(dataset)}</h1>`);
     const gpt = list.filter((r) => r.gptEval !== undefined);
     if (gpt.length > 0) {
-      const table = gptTable(gpt);
-      md.push('### Loss in nats per character (nanoGPT protocol)', '', mdTable(table), '');
-      html.push('<h2>Loss in nats per character (nanoGPT protocol)</h2>', htmlTable(table));
+      tableSection('Loss in nats per character (nanoGPT protocol)', gptTable(gpt));
       await plot(
         `${dataset}-gpt-loss`,
         `${dataset}: train and val loss (20 random batches of each split per evaluation)`,
@@ -145,13 +151,16 @@ export async function writeReport(
     }
     md.push(summaryMarkdown(summary));
     html.push(summaryHtml(summary));
-    const times = gpt.length > 0 ? null : timeTable(list, columns, baseline);
-    if (times) {
-      const note =
-        'Wall time of each run over its steps (evaluations included), mean ± std over seeds; runs of a grid share the machine with its other workers.';
-      md.push('### Time per training step', '', note, '', mdTable(times), '');
-      html.push('<h2>Time per training step</h2>', `<p>${esc(note)}</p>`, htmlTable(times));
-    }
+    tableSection(
+      'The approximations against exact Boltzmann attention',
+      approximationCostTable(list, columns),
+      'Per-seed paired differences to exact Boltzmann attention (the exact sampler), where it ran.',
+    );
+    tableSection(
+      'Time per training step',
+      gpt.length > 0 ? null : timeTable(list, columns, baseline),
+      'Wall time of each run over its steps (evaluations included), mean ± std over seeds; runs of a grid share the machine with its other workers.',
+    );
     await plot(
       `${dataset}-metric-vs-length`,
       `${dataset}: ${summary.metricName} against context length`,
@@ -178,25 +187,14 @@ export async function writeReport(
       `${dataset}: mean learned J by distance, every layer and head (mean over seeds)`,
       couplingProfileSpec(list),
     );
-    const bands = couplingBandsTable(list);
-    if (bands) {
-      const note =
-        "Mean J over the distances of each band, mean ± std over heads and seeds; the last column counts the (seed, head) pairs with the paper's pattern.";
-      md.push('### Learned J by distance band', '', note, '', mdTable(bands), '');
-      html.push('<h2>Learned J by distance band</h2>', `<p>${esc(note)}</p>`, htmlTable(bands));
-    }
+    tableSection(
+      'Learned J by distance band',
+      couplingBandsTable(list),
+      "Mean J over the distances of each band, mean ± std over heads and seeds; the last column counts the (seed, head) pairs with the paper's pattern.",
+    );
     const convergence = convergenceTable(list);
+    tableSection('Convergence of the iterative samplers during training', convergence);
     if (convergence) {
-      md.push(
-        '### Convergence of the iterative samplers during training',
-        '',
-        mdTable(convergence),
-        '',
-      );
-      html.push(
-        '<h2>Convergence of the iterative samplers during training</h2>',
-        htmlTable(convergence),
-      );
       await plot(
         `${dataset}-convergence`,
         `${dataset}: fixed-point convergence during training`,
