@@ -10,6 +10,8 @@
  * and banded (the same scale inside the band, zero beyond) for the transfer matrix. Run with
  * `pnpm nx run ising-core:bench` or directly:
  *   npx tsx --conditions=@boltzmann/source packages/ising-core/bench/longContext.bench.ts [--lengths 16,64 --threads 1]
+ * `--methods` picks rows, e.g. `'transfer-matrix w=8,transfer-matrix w=8 float32'` (the float32
+ * kernel of `precision: 'float32'`).
  * Lengths ≥ 512 run once (they take seconds to minutes); the others take the median of 5.
  */
 import { availableParallelism } from 'node:os';
@@ -43,12 +45,14 @@ function makeBatch(T: number, band: number | undefined): IsingBatch {
 
 function samplerFor(method: string): { sampler: Sampler; band: number | undefined } {
   const threads = threadsOption === '' ? {} : { threads: Number(threadsOption) };
-  const tm = /^transfer-matrix w=(\d+)$/.exec(method);
-  if (tm)
+  const tm = /^transfer-matrix w=(\d+)( float32)?$/.exec(method);
+  if (tm) {
+    const precision = tm[2] === undefined ? 'float64' : 'float32';
     return {
-      sampler: transferMatrixSampler.create({ bandwidth: Number(tm[1]), ...threads } as never),
+      sampler: transferMatrixSampler.create({ bandwidth: Number(tm[1]), precision, ...threads }),
       band: Number(tm[1]),
     };
+  }
   if (method === 'tap') return { sampler: tapSampler.create(threads as never), band: undefined };
   if (method === 'mean-field')
     return { sampler: meanFieldSampler.create(threads as never), band: undefined };
@@ -62,7 +66,7 @@ function workUnits(
   estimate: BatchEstimate,
   adjointIterations: Int32Array | undefined,
 ): number {
-  const tm = /^transfer-matrix w=(\d+)$/.exec(method);
+  const tm = /^transfer-matrix w=(\d+)( float32)?$/.exec(method);
   let units = 0;
   for (let q = 0; q < batch.size; q++) {
     const n = batch.spins[q]!;
