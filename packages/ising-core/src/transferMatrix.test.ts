@@ -1,71 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import {
   causalBatch,
-  createIsingBatch,
   createRng,
   estimateExact,
   estimateTransferMatrix,
   logPartition,
   transferMatrixSampler,
 } from './index.js';
-import type { BatchEstimate, IsingBatch, Rng } from './index.js';
+import type { BatchEstimate, IsingBatch } from './index.js';
+import { bandedCouplings, expectClose, randomBanded } from './internal/testing/bandedBatches.js';
 import {
   bruteForceEstimate,
   bruteForceMoments,
   describeSamplerConformance,
-  thrownBy,
 } from './testing/index.js';
-import { useWasmTransfer } from './internal/kernels/transferWasm.js';
 
-/** A stride × stride coupling matrix with random entries in the band `0 < k − j ≤ w`, zero elsewhere. */
-function bandedCouplings(rng: Rng, stride: number, w: number, scale: number): Float64Array {
-  const couplings = new Float64Array(stride * stride);
-  for (let j = 0; j < stride; j++)
-    for (let k = j + 1; k <= Math.min(j + w, stride - 1); k++)
-      couplings[j * stride + k] = rng.normal() * scale;
-  return couplings;
-}
-
-/** |a − b| ≤ tol · max(1, |b|) at every used entry, with a message naming the first miss. */
-function expectClose(
-  actual: Float64Array,
-  expected: Float64Array,
-  tol: number,
-  what: string,
-  used: (i: number) => boolean = () => true,
-): void {
-  for (let i = 0; i < expected.length; i++) {
-    if (!used(i)) continue;
-    const a = actual[i]!;
-    const b = expected[i]!;
-    expect(Math.abs(a - b), `${what}[${i}]: got ${a}, reference ${b}`).toBeLessThanOrEqual(
-      tol * Math.max(1, Math.abs(b)),
-    );
-  }
-}
+// Long batches and the wasm kernel: transferMatrixKernels.test.ts; refusals:
+// transferMatrixErrors.test.ts.
 
 const dot = (a: Float64Array, b: Float64Array): number => a.reduce((s, v, i) => s + v * b[i]!, 0);
-
-/** Two problems (n spins and a shorter prefix) with banded couplings, fields of scale `fieldScale`. */
-function randomBanded(
-  seed: number,
-  n: number,
-  w: number,
-  fieldScale: number,
-  couplingScale: number,
-  beta: number,
-): IsingBatch {
-  const rng = createRng(seed);
-  const spins = [n, 1 + rng.nextInt(n)];
-  const fields = Float64Array.from({ length: 2 * n }, () => (2 * rng.next() - 1) * fieldScale);
-  return createIsingBatch({
-    fields,
-    couplings: bandedCouplings(rng, n, w, couplingScale),
-    spins,
-    stride: n,
-    beta,
-  });
-}
 
 /**
  * Compares the transfer-matrix estimate with enumeration (`reference`: the brute-force one, or
@@ -254,198 +207,6 @@ describe('estimateTransferMatrix', () => {
         ).toBeLessThan(1e-7);
       }
     }
-  });
-
-  it('should run a causal batch of T = 200 at w = 4 with magnetizations in [−1, 1], and give tanh(βh) and its exact VJP at J = 0', () => {
-    const T = 200;
-    const rng = createRng(41);
-    const fields = Float64Array.from({ length: T * T }, () => rng.normal() * 2);
-    const banded = causalBatch(
-      fields,
-      bandedCouplings(rng, T, 4, 0.5),
-      { batch: 1, length: T },
-      0.9,
-    );
-    const est = estimateTransferMatrix(banded, { bandwidth: 4 });
-    for (let q = 0; q < T; q++) {
-      for (let j = 0; j <= q; j++) {
-        const v = est.magnetization[q * T + j]!;
-        expect(Number.isFinite(v) && Math.abs(v) <= 1, `m[${q}, ${j}] = ${v}`).toBe(true);
-      }
-    }
-    const grad = Float64Array.from({ length: T * T }, () => rng.normal());
-    const g = est.vjp(grad);
-    expect(g.fields.every(Number.isFinite) && g.couplings.every(Number.isFinite)).toBe(true);
-
-    const free = causalBatch(fields, new Float64Array(T * T), { batch: 1, length: T }, 0.9);
-    const indep = estimateTransferMatrix(free, { bandwidth: 4 });
-    const { fields: dh, couplings: dJ } = indep.vjp(grad);
-    const beta = 0.9;
-    const want = new Float64Array(T * T);
-    const wantJ = new Float64Array(T * T);
-    for (let q = 0; q < T; q++) {
-      const at = q * T;
-      for (let j = 0; j <= q; j++) {
-        const m = Math.tanh(beta * fields[at + j]!);
-        expect(Math.abs(indep.magnetization[at + j]! - m), `m[${q}, ${j}]`).toBeLessThan(1e-12);
-        want[at + j] = beta * grad[at + j]! * (1 - m * m);
-      }
-      // Independent spins: β Cov(G, s_k s_l) = β (g_k (1 − m_k²) m_l + g_l (1 − m_l²) m_k).
-      for (let k = 0; k <= q; k++) {
-        for (let l = k + 1; l <= Math.min(k + 4, q); l++) {
-          const mk = Math.tanh(beta * fields[at + k]!);
-          const ml = Math.tanh(beta * fields[at + l]!);
-          wantJ[k * T + l]! +=
-            beta * (grad[at + k]! * (1 - mk * mk) * ml + grad[at + l]! * (1 - ml * ml) * mk);
-        }
-      }
-    }
-    expectClose(dh, want, 1e-12, '∂L/∂h at J = 0');
-    expectClose(dJ, wantJ, 1e-10, '∂L/∂J at J = 0');
-
-    // Fields of hundreds (the log-domain path): still finite, in range, and tanh(βh) at J = 0.
-    const strong = Float64Array.from(fields, (h) => h * 300);
-    const hard = estimateTransferMatrix(
-      causalBatch(strong, bandedCouplings(rng, T, 4, 50), { batch: 1, length: T }, 0.9),
-      { bandwidth: 4 },
-    );
-    expect(hard.magnetization.every((v) => Number.isFinite(v) && Math.abs(v) <= 1)).toBe(true);
-    const hardGrad = hard.vjp(grad);
-    expect(
-      hardGrad.fields.every(Number.isFinite) && hardGrad.couplings.every(Number.isFinite),
-    ).toBe(true);
-    const saturated = estimateTransferMatrix(
-      causalBatch(strong, new Float64Array(T * T), { batch: 1, length: T }, 0.9),
-      { bandwidth: 4 },
-    );
-    for (let q = 0; q < T; q++) {
-      for (let j = 0; j <= q; j++)
-        expect(saturated.magnetization[q * T + j], `saturated m[${q}, ${j}]`).toBeCloseTo(
-          Math.tanh(0.9 * strong[q * T + j]!),
-          12,
-        );
-    }
-  });
-
-  it('should give the same answer with the wasm and the JavaScript kernel (threads: threadedSamplers.test.ts)', () => {
-    const T = 40;
-    const w = 5;
-    const rng = createRng(77);
-    const batch = causalBatch(
-      Float64Array.from({ length: 3 * T * T }, () => rng.normal()),
-      bandedCouplings(rng, T, w, 0.4),
-      { batch: 3, length: T },
-      1.1,
-    );
-    const grad = Float64Array.from({ length: 3 * T * T }, () => rng.normal());
-    const runs = (): {
-      m: Float64Array;
-      logZ: Float64Array;
-      dh: Float64Array;
-      dJ: Float64Array;
-    } => {
-      const est = estimateTransferMatrix(batch, { bandwidth: w });
-      const { fields, couplings } = est.vjp(grad);
-      return { m: est.magnetization, logZ: est.logPartition, dh: fields, dJ: couplings };
-    };
-    try {
-      const wasm = runs();
-      useWasmTransfer(false);
-      const js = runs();
-      expectClose(js.m, wasm.m, 1e-13, 'm');
-      expectClose(js.logZ, wasm.logZ, 1e-13, 'log Z');
-      expectClose(js.dh, wasm.dh, 1e-13, '∂L/∂h');
-      expectClose(js.dJ, wasm.dJ, 1e-12, '∂L/∂J');
-    } finally {
-      useWasmTransfer(true);
-    }
-  });
-
-  it('should refuse a nonzero coupling outside the band, naming (j, k) and the bandwidth', () => {
-    const couplings = new Float64Array(36);
-    couplings[0 * 6 + 2] = 0.5; // in band for w = 2
-    couplings[1 * 6 + 4] = -0.25; // k − j = 3
-    const batch = createIsingBatch({
-      fields: new Float64Array(6),
-      couplings,
-      spins: [6],
-      stride: 6,
-    });
-    const e = thrownBy(() => estimateTransferMatrix(batch, { bandwidth: 2 }));
-    expect(e.code).toBe('ISING_INVALID_ARGUMENT');
-    expect(e.message).toContain('J[1][4] = -0.25');
-    expect(e.message).toContain('bandwidth 2');
-    expect(
-      thrownBy(() => transferMatrixSampler.create({ bandwidth: 2 }).estimate!(batch)).code,
-    ).toBe('ISING_INVALID_ARGUMENT');
-    // Only the block the problems use is read: a prefix of 4 spins never sees J[1][4].
-    const prefix = createIsingBatch({
-      fields: new Float64Array(6),
-      couplings,
-      spins: [4],
-      stride: 6,
-    });
-    expect(thrownBy(() => estimateTransferMatrix(prefix, { bandwidth: 2 })).message).toBe(
-      'no error',
-    );
-  });
-
-  it('should default to bandwidth 8', () => {
-    const n = 12;
-    const couplings = new Float64Array(n * n);
-    couplings[2 * n + 10] = 0.3; // k − j = 8
-    const inBand = createIsingBatch({
-      fields: new Float64Array(n).fill(0.1),
-      couplings,
-      spins: [n],
-      stride: n,
-    });
-    expect(thrownBy(() => transferMatrixSampler.create().estimate!(inBand)).message).toBe(
-      'no error',
-    );
-    couplings[1 * n + 10] = 0.3; // k − j = 9
-    const outside = createIsingBatch({
-      fields: new Float64Array(n),
-      couplings,
-      spins: [n],
-      stride: n,
-    });
-    expect(thrownBy(() => estimateTransferMatrix(outside)).message).toContain(
-      'J[1][10] = 0.3 lies outside bandwidth 8',
-    );
-  });
-
-  it('should refuse bandwidth 17 naming the dense alternatives, and bad or unknown options', () => {
-    const wide = thrownBy(() => transferMatrixSampler.create({ bandwidth: 17 }));
-    expect(wide.code).toBe('ISING_INVALID_ARGUMENT');
-    expect(wide.message).toMatch(/'tap'.*'mean-field'/);
-    for (const bandwidth of [-1, 1.5, Number.NaN, '4']) {
-      expect(
-        thrownBy(() => transferMatrixSampler.create({ bandwidth } as never)).code,
-        `bandwidth ${String(bandwidth)}`,
-      ).toBe('ISING_INVALID_ARGUMENT');
-    }
-    const unknown = thrownBy(() => transferMatrixSampler.create({ bandwith: 4 } as never));
-    expect(unknown.code).toBe('ISING_INVALID_ARGUMENT');
-    expect(unknown.message).toContain('bandwith');
-    expect(
-      thrownBy(() => estimateTransferMatrix(randomBanded(1, 3, 1, 1, 1, 1), { width: 2 } as never))
-        .code,
-    ).toBe('ISING_INVALID_ARGUMENT');
-    expect(transferMatrixSampler.create({ bandwidth: 16 }).capabilities).toEqual({
-      exact: true,
-      maxSpins: 4096,
-      async: false,
-      deterministic: true,
-    });
-  });
-
-  it('should check the upstream gradient of its VJP', () => {
-    const est = estimateTransferMatrix(randomBanded(3, 4, 1, 1, 1, 1), { bandwidth: 1 });
-    expect(thrownBy(() => est.vjp(new Float64Array(3))).code).toBe('ISING_SHAPE_MISMATCH');
-    expect(thrownBy(() => est.vjp(Float64Array.of(Number.NaN, 0, 0, 0, 0, 0, 0, 0))).code).toBe(
-      'ISING_NOT_FINITE',
-    );
   });
 });
 
