@@ -1,16 +1,47 @@
 /*
- * Test helpers of the queue tests: `bench worker` child processes and a look into the queue.
+ * Test helpers of the queue tests: `bench worker` child processes, the tiny grid they run, clean-up
+ * and a look into the queue.
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
+import { afterAll } from 'vitest';
+import { tinyShakespeareArgs } from '../internal/fixtures.js';
 import type { RunRecord } from '../types.js';
 import { redisOptions } from './queueConnection.js';
 import { parseQueueUrl } from './queueUrl.js';
 import { QUEUE_NAME } from './queueJobs.js';
 
 const cli = fileURLToPath(new URL('../cli.ts', import.meta.url));
+
+export const STEPS = 150;
+/** 6 tiny runs (2 variants × 3 seeds) of 150 steps, checkpoints every 20. */
+export const grid = (dir: string, seeds = '0,1,2') =>
+  tinyShakespeareArgs(dir, { steps: STEPS, evalEvery: 50, checkpointEvery: 20, seeds });
+
+/**
+ * The Redis servers and bench children a test file starts, to push onto: after the file's last
+ * test the children still running are killed and the servers stopped.
+ */
+export function cleanUpAfterAll(): {
+  servers: { stop(): Promise<void> }[];
+  children: BenchChild[];
+} {
+  const servers: { stop(): Promise<void> }[] = [];
+  const children: BenchChild[] = [];
+  afterAll(async () => {
+    for (const c of children) if (c.proc.exitCode === null) c.proc.kill('SIGKILL');
+    for (const s of servers) await s.stop();
+  });
+  return { servers, children };
+}
+
+/** An `out`/`err` pair for `main` that keeps every line it is given. */
+export function capture() {
+  const lines: string[] = [];
+  return { lines, out: (l: string) => void lines.push(l), err: (l: string) => void lines.push(l) };
+}
 
 /** A `bench …` child process with its output collected. */
 export interface BenchChild {
