@@ -1,5 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { createRng } from '@boltzmann/ising-core';
+import type { TokenBatch, Transformer, TransformerConfig } from '../index.js';
 
 /** Seeded `count` tokens in `[0, vocab)`. */
 export function randomTokens(count: number, vocab: number, seed: number): Int32Array {
@@ -41,3 +42,34 @@ export function figures<T extends { readonly timings?: unknown }>(result: T): Om
   const { timings: _timings, ...rest } = result;
   return rest;
 }
+
+/** The small 2-layer, 2-head model of the multi-layer GPT tests (gptLayers*.test.ts). */
+export const gpt: TransformerConfig = {
+  vocabSize: 7,
+  maxLength: 6,
+  dModel: 8,
+  ffnHidden: 16,
+  heads: 2,
+  layers: 2,
+  seed: 2,
+};
+
+/** Sequences of a period-3 pattern with a random phase: next-token prediction is learnable. */
+export function patternBatch(b: number, seed: number): TokenBatch {
+  const phases = randomTokens(b, 3, seed);
+  const t = 6;
+  const inputs = Int32Array.from(
+    { length: b * t },
+    (_, k) => [1, 4, 2][(phases[Math.floor(k / t)]! + (k % t)) % 3]!,
+  );
+  const targets = Int32Array.from(inputs, (_, k) => (k % t === t - 1 ? 0 : inputs[k + 1]!));
+  const mask = Float32Array.from(inputs, (_, k) => (k % t === t - 1 ? 0 : 1));
+  return { inputs, targets, mask, batchSize: b };
+}
+
+/** The logits of `model.forward`, read and disposed. */
+export const logitsOf = async (
+  model: Transformer,
+  inputs: Int32Array,
+  b: number,
+): Promise<Float32Array> => take(await model.forward(inputs, b));
