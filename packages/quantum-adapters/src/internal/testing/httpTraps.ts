@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterEach } from 'vitest';
 
 /** One request a trap saw. */
 export interface TrapRequest {
@@ -126,4 +127,26 @@ export function within<T>(promise: Promise<T>, ms: number, what: string): Promis
     timer = setTimeout(() => reject(new Error(`${what} did not settle within ${ms} ms`)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Test helper: the servers a test file opens, closed after each of its tests. `trap` starts a
+ * {@link startTrap} server and puts it on `open`; push any other server (a fake) there too.
+ *
+ * @returns the list of servers to close, and `trap`.
+ */
+export function closeAfterEach(): {
+  open: { close(): Promise<void> }[];
+  trap: (handle?: Handler) => Promise<Trap>;
+} {
+  const open: { close(): Promise<void> }[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((s) => s.close()));
+  });
+  async function trap(handle?: Handler): Promise<Trap> {
+    const t = await startTrap(handle);
+    open.push(t);
+    return t;
+  }
+  return { open, trap };
 }
