@@ -1,5 +1,6 @@
 import { expandGrid } from '../grid.js';
 import { runId } from '../grid.js';
+import { main } from '../main.js';
 import { parseBenchArgs } from '../options.js';
 import type { ProgressDisplay } from '../progress.js';
 import type { RunProgress, RunRecord } from '../types.js';
@@ -120,4 +121,24 @@ export function progressRecorder(onUpdate?: (p: RunProgress) => void) {
     stop: () => undefined,
   };
   return { starts, ends, lines, progress };
+}
+
+/** A progress display that shows nothing. */
+export const quiet: ProgressDisplay = {
+  start: () => undefined,
+  update: () => undefined,
+  end: () => undefined,
+  log: () => undefined,
+  stop: () => undefined,
+};
+
+/** Runs `bench …argv` in process, quietly: the exit code and everything it printed. */
+export async function bench(...argv: string[]): Promise<{ code: number; text: string }> {
+  const lines: string[] = [];
+  const code = await main(argv, {
+    out: (l) => void lines.push(l),
+    err: (l) => void lines.push(l),
+    progress: quiet,
+  });
+  return { code, text: lines.join('\n') };
 }
