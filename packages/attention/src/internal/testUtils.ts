@@ -73,3 +73,19 @@ export const logitsOf = async (
   inputs: Int32Array,
   b: number,
 ): Promise<Float32Array> => take(await model.forward(inputs, b));
+
+/** The tiny one-layer model of the trainer tests (trainer*.test.ts). */
+export const tiny: TransformerConfig = {
+  vocabSize: 6,
+  maxLength: 6,
+  dModel: 16,
+  ffnHidden: 32,
+  seed: 1,
+};
+/** `b` random 6-token sequences (seeded), the first position of each masked out. */
+export const batchOf = (b: number, seed: number): TokenBatch => ({
+  inputs: randomTokens(b * 6, 6, seed),
+  targets: randomTokens(b * 6, 6, seed + 1),
+  mask: Float32Array.from({ length: b * 6 }, (_, i) => (i % 6 === 0 ? 0 : 1)),
+  batchSize: b,
+});
