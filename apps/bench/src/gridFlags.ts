@@ -1,5 +1,5 @@
 // The flags of every grid command (`bench shakespeare|brackets|dqa|gpt`) as commander declares
-// them: names, help text and defaults. options.ts turns what they parse into a BenchCommand.
+// them: names, help text and defaults. benchCommand.ts turns what they parse into a BenchCommand.
 import { Option } from 'commander';
 import type { Command } from 'commander';
 import { ALL_VARIANTS, presetGrid, presetNames } from './presets.js';

@@ -2,26 +2,8 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from './index.js';
-import type { ProgressDisplay, RunRecord } from './index.js';
-
-const quiet: ProgressDisplay = {
-  start: () => undefined,
-  update: () => undefined,
-  end: () => undefined,
-  log: () => undefined,
-  stop: () => undefined,
-};
-
-async function bench(...argv: string[]): Promise<{ code: number; text: string }> {
-  const lines: string[] = [];
-  const code = await main(argv, {
-    out: (l) => void lines.push(l),
-    err: (l) => void lines.push(l),
-    progress: quiet,
-  });
-  return { code, text: lines.join('\n') };
-}
+import type { RunRecord } from './index.js';
+import { bench } from './internal/fixtures.js';
 
 describe('long context in the bench', () => {
   it('a T = 64 mean-field run completes and records its fixed-point convergence per interval', async () => {
