@@ -50,6 +50,8 @@ export interface BenchCommand {
   readonly queue?: QueueSpec;
   /** `--detach` (with `--queue`): enqueue and return; `bench collect` writes the results. */
   readonly detach: boolean;
+  /** `--remove-collected` (with `--queue`): remove finished jobs from Redis once written here. */
+  readonly removeCollected?: boolean;
   /** `bench collect`: enqueue nothing; write the finished runs of the grid and its report. */
   readonly collect?: boolean;
   /** How boltzmann/coupling runs parameterize J (`full`, `relative`, `banded:w`). */
@@ -232,6 +234,8 @@ export function toCommand(experiment: Experiment, raw: Raw): BenchCommand {
   const queue = s('queue') === undefined ? undefined : parseQueueUrl(s('queue')!);
   if (raw.detach === true && !queue)
     throw new BenchError('BENCH_INVALID_OPTION', '--detach needs --queue <url>');
+  if (raw.removeCollected === true && !queue)
+    throw new BenchError('BENCH_INVALID_OPTION', '--remove-collected needs --queue <url>');
   if (queue && Object.keys(sampler.secrets).length > 0)
     throw new BenchError(
       'BENCH_INVALID_OPTION',
@@ -254,6 +258,7 @@ export function toCommand(experiment: Experiment, raw: Raw): BenchCommand {
     saveModels: raw.saveModels === true,
     ...(queue ? { queue } : {}),
     detach: raw.detach === true,
+    ...(raw.removeCollected === true ? { removeCollected: true } : {}),
     couplingForm: parseCouplings(s('couplings') ?? 'full'),
     positions: s('positions') === 'none' ? 'none' : 'learned',
     layers: parseInteger('--layers', s('layers') ?? String(g.layers ?? 1), 1, 64),

@@ -87,6 +87,10 @@ export function addGridOptions(cmd: Command, experiment: Experiment): Command {
     .option(
       '--detach',
       'with --queue: enqueue the grid and return at once (`bench collect` writes the results)',
+    )
+    .option(
+      '--remove-collected',
+      "with --queue: remove the grid's finished jobs from Redis once their records are written here (another folder can then no longer collect them)",
     );
 }
 

@@ -164,6 +164,7 @@ export async function runCommand(parsed: BenchCommand, rawIo: MainIo): Promise<n
           queue: command.queue,
           detach: command.detach,
           collectOnly: command.collect === true,
+          removeCollected: command.removeCollected === true,
         })
       : { ...(await runGrid(configs, gridOptions)), unfinished: 0 };
   if (command.detach && !command.dryRun) return EXIT.ok;

@@ -11,7 +11,14 @@ import type { RunConfig, RunRecord } from '../types.js';
 import { checkRedis, connectionWarner, redisOptions } from './queueConnection.js';
 import { redactQueue } from './queueUrl.js';
 import type { QueueSpec } from './queueUrl.js';
-import { QUEUE_NAME, enqueueRuns, jobIdOf, snapshotRuns, writeJobResult } from './queueJobs.js';
+import {
+  QUEUE_NAME,
+  enqueueRuns,
+  jobIdOf,
+  removeFinishedJobs,
+  snapshotRuns,
+  writeJobResult,
+} from './queueJobs.js';
 import type { QueuedRun, QueuedSettings } from './queueJobs.js';
 
 /** Options of {@link runQueuedGrid}: those of a local grid plus the queue. */
@@ -23,6 +30,8 @@ export interface QueueGridOptions extends GridRunOptions {
   readonly collectOnly?: boolean;
   /** Milliseconds between two looks at the queue while following the grid. */
   readonly pollMs?: number;
+  /** Remove each finished job from Redis once its record is in the results folder. */
+  readonly removeCollected?: boolean;
 }
 
 /** What happened to a queued grid. */
@@ -124,6 +133,13 @@ export async function runQueuedGrid(
       return outcome(runs, done, failures, notDone.length, false);
     }
     const unfinished = await follow(queue, runs, done, failures, options, settings, commit, out);
+    if (options.removeCollected) {
+      const removed = await removeFinishedJobs(
+        queue,
+        runs.filter((r) => done.has(r.id)),
+      );
+      out(`removed ${removed} finished job${removed === 1 ? '' : 's'} from the queue`);
+    }
     const interrupted = options.signal?.aborted === true && unfinished > 0;
     return outcome(runs, done, failures, unfinished, interrupted);
   } finally {

@@ -181,3 +181,23 @@ export function writeJobResult(
   writeJsonAtomic(recordPath(resultsDir, run.id), record);
   return record;
 }
+
+/**
+ * Removes the finished (completed) jobs of `runs` from Redis: their records are in the results
+ * folder, so the queue no longer needs them. Jobs in any other state are left.
+ *
+ * @returns how many jobs were removed.
+ */
+export async function removeFinishedJobs(
+  queue: Queue,
+  runs: readonly QueuedRun[],
+): Promise<number> {
+  let removed = 0;
+  for (const r of runs) {
+    const job = await queue.getJob(r.jobId);
+    if (job === undefined || (await job.getState()) !== 'completed') continue;
+    await job.remove();
+    removed++;
+  }
+  return removed;
+}
