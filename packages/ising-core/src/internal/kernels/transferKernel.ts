@@ -31,7 +31,7 @@ export const MESSAGE_BUDGET = 1 << 20;
 export const LINEAR_RANGE = 250;
 
 /**
- * Largest step bound `β · max_t (|h_t| + Σ_k |J_tk|)` for the float32 kernel (wasm/transfer32.wat).
+ * Largest step bound `β · max_t (|h_t| + Σ_k |J_tk|)` for the float32 kernel (transfer.wat in four lanes).
  * Every factor of a step then lies in `[e^{−16}, e^{16}]`, so each rescaled message keeps its
  * largest entry above `e^{−16}/2^W` of its sum, and the kernel's flush of entries below `2^{−60}`
  * drops only entries below `1e−9` of the largest (float32 rounding is 6e−8); no product of two

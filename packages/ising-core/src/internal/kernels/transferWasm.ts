@@ -1,6 +1,7 @@
 /**
  * The batched linear-domain transfer kernel in WebAssembly SIMD: float64 (wasm/transfer.wat, two
- * window-state pairs per vector) and float32 (wasm/transfer32.wat, four), with `linearForward` /
+ * window-state pairs per vector) and float32 (four; derived from transfer.wat's text by
+ * scripts/transferFloat32.mjs, so the algorithm has one home), with `linearForward` /
  * `linearVjp` (transferLinear.ts, linearVjp.ts) as the fallback and the reference they are tested
  * against (float64: equal to rounding, the SIMD lanes sum in a different order; float32: to float32
  * rounding). Each module has its own instance and memory (one per thread), so its buffers never

@@ -9,6 +9,8 @@
 ;; Q = j / 2 (j even), 8 float64 [k₋(2j), k₋(2j+2), k₋(2j+1), k₋(2j+3), k₊(2j), k₊(2j+2), k₊(2j+1), k₊(2j+3)].
 ;; E[t] = exp(β h_t), G[t] = β g_t. Needs W ≥ 2 (H = 2^{W−1} ≥ 2 pairs).
 ;; Regenerate transferWasm.generated.ts after editing: `pnpm --filter @boltzmann/ising-core build:wasm`.
+;; That also derives the float32 kernel (transfer32Wasm.generated.ts) from this text with
+;; scripts/transferFloat32.mjs: keep the shapes its rewrites match, or the build says which failed.
 (module
   (memory (export "memory") 1)
 

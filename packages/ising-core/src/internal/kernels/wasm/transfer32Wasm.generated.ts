@@ -1,4 +1,4 @@
-// Generated from transfer32.wat by scripts/buildWasm.mjs. Do not edit; edit the .wat and rerun
+// Generated from transfer.wat (transfer32, scripts/transferFloat32.mjs) by scripts/buildWasm.mjs. Do not edit; edit the .wat and rerun
 // `pnpm --filter @boltzmann/ising-core build:wasm`.
 export const wasmBase64 =
   'AGFzbQEAAAABKgRgAXwBe2ABewF8YAl/f39/f39/f38AYBB/f39/f39/f39/f39/f39/AAMFBAABAgMFAwEAAQcaAwZtZW1vcnkC' +
