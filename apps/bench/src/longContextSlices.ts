@@ -8,7 +8,7 @@
 /** One part of the experiment. */
 export interface LongContextSlice {
   /** Which part it belongs to (the `--only` filter of the driver). */
-  readonly part: 'paper' | 'gpt' | 'brackets' | 'extrapolation';
+  readonly part: 'paper' | 'gpt' | 'brackets' | 'extrapolation' | 'longer';
   /** Results folder, relative to the experiment's root. */
   readonly folder: string;
   /** The bench arguments, without `--results`. */
@@ -95,6 +95,24 @@ export const LONG_CONTEXT_SLICES: readonly LongContextSlice[] = [
       'tap',
       '--lengths',
       '16,64',
+    ],
+  },
+  // The paper's model at T = 256 trained 3× longer: softmax's curve is still falling steeply at
+  // step 1,500, so this separates how fast each learns from where it ends (added after slice 1).
+  {
+    part: 'longer',
+    folder: 'shakespeare-longer',
+    argv: [
+      'shakespeare',
+      '--preset',
+      'long',
+      '--variants',
+      'softmax,boltzmann',
+      ...TM,
+      '--lengths',
+      '256',
+      '--steps',
+      '4500',
     ],
   },
 ];
