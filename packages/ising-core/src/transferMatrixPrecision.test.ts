@@ -59,6 +59,43 @@ describe("transfer-matrix precision: 'float32'", () => {
     expect(gap(row(y.magnetization, last - 1), row(x.magnetization, last - 1))).toBeGreaterThan(0);
   });
 
+  it('should give the VJP of a tiny upstream gradient to float32 rounding (scaled, not flushed to 0)', () => {
+    const batch = causal(6, 2, 32, 8);
+    const g = gradOf(batch);
+    const tiny = g.map((v) => v * 1e-25);
+    const x = estimateTransferMatrix(batch, { bandwidth: 8 }).vjp(g);
+    const y = estimateTransferMatrix(batch, { bandwidth: 8, precision: 'float32' }).vjp(tiny);
+    const scale = x.fields.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
+    expect(scale).toBeGreaterThan(0);
+    expect(
+      gap(
+        y.fields.map((v) => v * 1e25),
+        x.fields,
+      ),
+    ).toBeLessThan(2e-5 * scale);
+    expect(
+      gap(
+        y.couplings.map((v) => v * 1e25),
+        x.couplings,
+      ),
+    ).toBeLessThan(1e-4 * scale);
+  });
+
+  it('should scale each problem by its own gradient: one 1e-30 times the others keeps its precision', () => {
+    const batch = causal(7, 1, 24, 4);
+    const g = gradOf(batch);
+    const q = batch.size - 1;
+    for (let t = 0; t < batch.stride; t++) g[q * batch.stride + t]! *= 1e-30;
+    const x = estimateTransferMatrix(batch, { bandwidth: 4 }).vjp(g);
+    const y = estimateTransferMatrix(batch, { bandwidth: 4, precision: 'float32' }).vjp(g);
+    const row = (a: Float64Array, p: number) =>
+      a.subarray(p * batch.stride, (p + 1) * batch.stride);
+    const own = row(x.fields, q).reduce((m, v) => Math.max(m, Math.abs(v)), 0);
+    expect(own).toBeGreaterThan(0);
+    expect(gap(row(y.fields, q), row(x.fields, q))).toBeLessThan(2e-5 * own);
+    expect(gap(row(y.fields, q), row(x.fields, q))).toBeGreaterThan(0); // it ran in float32
+  });
+
   it('should run windows below 3 in float64, bit for bit', () => {
     const batch = causal(3, 2, 16, 2);
     const x = estimateTransferMatrix(batch, { bandwidth: 2 });

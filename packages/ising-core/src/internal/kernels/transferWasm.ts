@@ -19,7 +19,7 @@ export type TransferPrecision = 'float64' | 'float32';
 interface TransferExports {
   readonly memory: WasmMemory;
   forward(...pointers: number[]): void;
-  vjp(...pointers: number[]): void;
+  vjp(...args: number[]): void;
 }
 
 const instances: Record<TransferPrecision, TransferExports | null | undefined> = {
@@ -183,7 +183,10 @@ export function wasmTransferForward(
 /**
  * Lays out the tables (in the SIMD order) and the buffers of a batch in the wasm memory, or
  * `undefined` when wasm SIMD is unavailable or the window is below the kernel's minimum. Valid
- * until the next layout on this thread.
+ * until the next layout on this thread. Each problem's upstream gradient goes in divided by a
+ * power of two near its largest entry and its results come out multiplied by it (the VJP is
+ * linear in the gradient, and the scaling is exact): the float32 kernel then sees gradients of
+ * order 1, whose tangents stay clear of its flush to zero.
  */
 export function wasmTransferVjp(
   tables: BandTables,
@@ -210,9 +213,14 @@ export function wasmTransferVjp(
     offsets as [number, ...number[]];
   return {
     run(fields, fieldsAt, grad, gradAt, len, fieldGrad, fgAt) {
+      // The problem's gradient scaled to its largest entry, by a power of two (exact): the float32
+      // kernel's tangents then stay clear of its flush to zero whatever the gradient's size.
+      let peak = 0;
+      for (let t = 0; t < len; t++) peak = Math.max(peak, Math.abs(grad[gradAt + t]!));
+      const scale = peak > 0 && Number.isFinite(peak) ? 2 ** Math.ceil(Math.log2(peak)) : 1;
       for (let t = 0; t < len; t++) {
         E![t] = Math.exp(beta * fields[fieldsAt + t]!);
-        G![t] = beta * grad[gradAt + t]!;
+        G![t] = (beta * grad[gradAt + t]!) / scale;
       }
       mod.vjp(
         len,
@@ -231,8 +239,9 @@ export function wasmTransferVjp(
         pE!,
         pG!,
         pFg!,
+        scale,
       );
-      for (let t = 0; t < len; t++) fieldGrad[fgAt + t] = fg![t]!;
+      for (let t = 0; t < len; t++) fieldGrad[fgAt + t] = fg![t]! * scale;
     },
     collect(accOut, acc0Out) {
       for (let i = 0; i < n * S; i++) accOut[i]! += acc![i]!;

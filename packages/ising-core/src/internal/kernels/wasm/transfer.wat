@@ -7,7 +7,9 @@
 ;; Every pointer is a byte offset into the exported memory (transferWasm.ts lays the buffers out).
 ;; The coupling table is in the SIMD layout: per position t (2S float64 at t·2S) and quad
 ;; Q = j / 2 (j even), 8 float64 [k₋(2j), k₋(2j+2), k₋(2j+1), k₋(2j+3), k₊(2j), k₊(2j+2), k₊(2j+1), k₊(2j+3)].
-;; E[t] = exp(β h_t), G[t] = β g_t. Needs W ≥ 2 (H = 2^{W−1} ≥ 2 pairs).
+;; E[t] = exp(β h_t), G[t] = β g_t / scale: the VJP multiplies what it adds into the band sums
+;; (acc, acc0) by `scale` and leaves ∂L/∂h (fg) to the caller to multiply (transferWasm.ts picks a
+;; power of two per problem, so the scaling is exact). Needs W ≥ 2 (H = 2^{W−1} ≥ 2 pairs).
 ;; Regenerate transferWasm.generated.ts after editing: `pnpm --filter @boltzmann/ising-core build:wasm`.
 ;; That also derives the float32 kernel (transfer32Wasm.generated.ts) from this text with
 ;; scripts/transferFloat32.mjs: keep the shapes its rewrites match, or the build says which failed.
@@ -113,7 +115,7 @@
     (param $n i32) (param $W i32) (param $tbl i32) (param $back i32) (param $backT i32)
     (param $a i32) (param $aT i32) (param $nx i32) (param $nxT i32)
     (param $acc i32) (param $acc0 i32) (param $bsum i32) (param $bshift i32)
-    (param $E i32) (param $G i32) (param $fg i32)
+    (param $E i32) (param $G i32) (param $fg i32) (param $scale f64)
     (local $Sb i32) (local $Hb i32) (local $t i32) (local $jb i32) (local $p i32)
     (local $inP i32) (local $inT i32) (local $outP i32) (local $outT i32) (local $k i32) (local $q i32)
     (local $cP i32) (local $swap i32)
@@ -135,9 +137,10 @@
     (local $vsA v128) (local $vsAT v128) (local $sl v128) (local $sh v128) (local $slT v128)
     (local $dpp v128) (local $dpm v128)
     (local $r1 v128) (local $r2 v128)
-    (local $dv f64) (local $du f64)
+    (local $dv f64) (local $du f64) (local $scv v128)
     (local.set $Sb (i32.shl (i32.const 8) (local.get $W)))
     (local.set $Hb (i32.shr_u (local.get $Sb) (i32.const 1)))
+    (local.set $scv (f64x2.splat (local.get $scale)))
 
     ;; β_{n−1} = 1, tangent 0 (block n of back / backT).
     (local.set $p (i32.add (local.get $back) (i32.mul (local.get $n) (local.get $Sb))))
@@ -291,9 +294,9 @@
         (local.set $BH (f64x2.sub (f64x2.mul (local.get $izv) (local.get $ehT)) (f64x2.mul (local.get $kzv) (local.get $eh))))
         (local.set $sh (f64x2.add (local.get $sh) (f64x2.add (local.get $BL) (local.get $BH))))
         (local.set $p (i32.add (local.get $cP) (local.get $jb)))
-        (v128.store (local.get $p) (f64x2.add (v128.load (local.get $p)) (local.get $BL)))
+        (v128.store (local.get $p) (f64x2.add (v128.load (local.get $p)) (f64x2.mul (local.get $BL) (local.get $scv))))
         (local.set $p (i32.add (local.get $p) (local.get $Hb)))
-        (v128.store (local.get $p) (f64x2.add (v128.load (local.get $p)) (local.get $BH)))
+        (v128.store (local.get $p) (f64x2.add (v128.load (local.get $p)) (f64x2.mul (local.get $BH) (local.get $scv))))
         ;; The pair (t − W, t), with the per-step factors folded in (two accumulators, not six):
         ;; dv += Δp₊ B₊ − Δp₋ B₋, du += Δq₊ B₊ − Δq₋ B₋ + Δp₊ (f₊ β'₊ + g₊ B₊) + Δp₋ (g₋ B₋ − f₋ β'₋).
         (local.set $BL (f64x2.mul (local.get $fmv) (local.get $PL)))
@@ -322,7 +325,7 @@
       (local.set $p (i32.add (local.get $acc0) (i32.shl (local.get $t) (i32.const 3))))
       (f64.store (local.get $p)
         (f64.add (f64.load (local.get $p))
-          (f64.mul (f64.sub (local.get $du) (f64.mul (local.get $kappa) (local.get $dv))) (local.get $invZ))))
+          (f64.mul (f64.mul (f64.sub (local.get $du) (f64.mul (local.get $kappa) (local.get $dv))) (local.get $invZ)) (local.get $scale))))
       (local.set $zPrev (local.get $z))
       (local.set $zTPrev (local.get $zT))
       (local.set $sA (call $hsum (local.get $vsA)))
