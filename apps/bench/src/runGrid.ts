@@ -1,13 +1,12 @@
 import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
 import { estimateGridSeconds, estimateRunSeconds } from './eta.js';
 import { runId } from './grid.js';
 import type { FromWorker, ToWorker } from './internal/messages.js';
 import { formatDuration } from './progress.js';
 import type { ProgressDisplay } from './progress.js';
 import { lockResults } from './internal/resultsLock.js';
+import { trainingExecArgv } from './internal/trainingProcess.js';
 import { readCheckpoint, readRecord } from './runFiles.js';
 import type { RunConfig, RunRecord, RunSettings } from './types.js';
 
@@ -52,15 +51,12 @@ export function runLabel(c: RunConfig): string {
   return `${task} ${c.column} T=${c.length} d=${c.dModel}${c.ffn ? '' : ' noFFN'} s${c.seed}`;
 }
 
-const require = createRequire(import.meta.url);
-
 function spawnWorker(): ChildProcess {
-  const tsx = pathToFileURL(require.resolve('tsx')).href;
   return fork(new URL('./worker.ts', import.meta.url), [], {
     // One run per process and one thread per run: the `exact` plugin enumerates synchronously on
     // the calling thread (ising-core's worker-thread variant, estimateExactAsync, is not used by
     // the plugin), and the wasm backend has no threads in Node.
-    execArgv: ['--import', tsx, '--conditions=@boltzmann/source'],
+    execArgv: trainingExecArgv(),
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
 }

@@ -1,11 +1,10 @@
-import { createRequire } from 'node:module';
 import { cpus, hostname } from 'node:os';
-import { pathToFileURL } from 'node:url';
 import { Worker } from 'bullmq';
 import { runLabel } from '../runGrid.js';
 import { formatError } from '../benchError.js';
 import { runSubcommand, subcommand } from '../internal/parseCommand.js';
 import { parseInteger } from '../internal/parseValues.js';
+import { trainingExecArgv } from '../internal/trainingProcess.js';
 import type { MainIo } from '../main.js';
 import { userPath } from '../options.js';
 import { formatDuration } from '../progress.js';
@@ -70,8 +69,6 @@ export function parseWorkerArgs(
   return runSubcommand(program, argv) ? parsed : null;
 }
 
-const require = createRequire(import.meta.url);
-
 /**
  * Runs a BullMQ worker until SIGTERM/SIGINT (`io.signal`): each job is trained in a sandboxed
  * process. On the signal the running jobs checkpoint and go back to the queue, then it exits 0.
@@ -83,7 +80,6 @@ export async function runBenchWorker(command: WorkerCommand, io: MainIo): Promis
   const spec = command.queue;
   const log = (line: string): void => io.out(redactQueue(line, spec));
   const version = await checkRedis(spec);
-  const tsx = pathToFileURL(require.resolve('tsx')).href;
   // The processors need no Redis connection (BullMQ relays progress and data over IPC): they do
   // not get the password.
   const env: Record<string, string | undefined> = { ...process.env };
@@ -99,7 +95,7 @@ export async function runBenchWorker(command: WorkerCommand, io: MainIo): Promis
       connection: redisOptions(spec),
       concurrency: command.concurrency,
       useWorkerThreads: false,
-      workerForkOptions: { execArgv: ['--import', tsx, '--conditions=@boltzmann/source'], env },
+      workerForkOptions: { execArgv: trainingExecArgv(), env },
       lockDuration: command.lockDurationMs,
       stalledInterval: command.lockDurationMs,
       // A run may outlive a few dead workers before it counts as failed.
