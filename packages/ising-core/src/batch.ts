@@ -130,6 +130,37 @@ export function createIsingBatch(input: {
 }
 
 /**
+ * Validates a batch a caller passed in, as `createIsingBatch` does (shapes, finite entries, β),
+ * whatever object it is: the samplers' entry check.
+ *
+ * @param who the caller, for the message (e.g. `'transfer-matrix'`).
+ * @throws {IsingError} ISING_INVALID_ARGUMENT when it is not an IsingBatch; ISING_SHAPE_MISMATCH
+ *   when its `size` disagrees with its spin counts; and what `createIsingBatch` throws.
+ */
+export function revalidateBatch(batch: IsingBatch, who: string): IsingBatch {
+  if (batch === null || typeof batch !== 'object' || !(batch.spins instanceof Int32Array)) {
+    throw new IsingError(
+      'ISING_INVALID_ARGUMENT',
+      `${who} needs an IsingBatch (build it with createIsingBatch or causalBatch)`,
+    );
+  }
+  const checked = createIsingBatch({
+    fields: batch.fields,
+    couplings: batch.couplings,
+    spins: batch.spins,
+    stride: batch.stride,
+    beta: batch.beta,
+  });
+  if (checked.size !== batch.size) {
+    throw new IsingError(
+      'ISING_SHAPE_MISMATCH',
+      `batch.size is ${batch.size} but it lists ${checked.size} spin counts`,
+    );
+  }
+  return checked;
+}
+
+/**
  * The batch of one causal attention call: query `i` of sequence `b` is problem `b*length + i`
  * with the `i + 1` spins of keys `0..i` and fields `fields[(b*length + i)*length + j]`.
  *

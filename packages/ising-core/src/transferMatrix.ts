@@ -1,4 +1,4 @@
-import { createIsingBatch } from './batch.js';
+import { revalidateBatch } from './batch.js';
 import { echo } from './echo.js';
 import { IsingError } from './errors.js';
 import { runChain } from './internal/kernels/transferKernel.js';
@@ -79,25 +79,7 @@ export function resolveBandwidth(options: TransferMatrixOptions): number {
 
 /** Re-validates the batch, applies the spin limit and refuses couplings outside the band. */
 function validate(batch: IsingBatch, bandwidth: number): IsingBatch {
-  if (batch === null || typeof batch !== 'object' || !(batch.spins instanceof Int32Array)) {
-    throw new IsingError(
-      'ISING_INVALID_ARGUMENT',
-      `${NAME} needs an IsingBatch (build it with createIsingBatch or causalBatch)`,
-    );
-  }
-  const checked = createIsingBatch({
-    fields: batch.fields,
-    couplings: batch.couplings,
-    spins: batch.spins,
-    stride: batch.stride,
-    beta: batch.beta,
-  });
-  if (checked.size !== batch.size) {
-    throw new IsingError(
-      'ISING_SHAPE_MISMATCH',
-      `batch.size is ${batch.size} but it lists ${checked.size} spin counts`,
-    );
-  }
+  const checked = revalidateBatch(batch, NAME);
   const used = maxSpinsOf(checked);
   if (used > TRANSFER_MATRIX_SPIN_LIMIT) {
     throw new IsingError(

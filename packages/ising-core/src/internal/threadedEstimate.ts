@@ -1,4 +1,4 @@
-import { createIsingBatch } from '../batch.js';
+import { createIsingBatch, revalidateBatch } from '../batch.js';
 import type {
   BatchEstimate,
   ConvergenceDiagnostics,
@@ -134,13 +134,8 @@ export function threadedEstimate<E extends BatchEstimate>(
         : 1
       : capThreadCount(threads);
   if (count < 2 || batch.size < 2) return spec.single(batch);
-  const checked = createIsingBatch({
-    fields: batch.fields,
-    couplings: batch.couplings,
-    spins: batch.spins,
-    stride: batch.stride,
-    beta: batch.beta,
-  });
+  // The same entry check as the single-thread path: a bad batch fails here with its code.
+  const checked = revalidateBatch(batch, sampler);
   const ranges = splitRanges(
     sampler,
     checked.spins,

@@ -1,4 +1,4 @@
-import { assertSpinLimit, createIsingBatch, DEFAULT_EXACT_SPIN_LIMIT } from '../../batch.js';
+import { assertSpinLimit, DEFAULT_EXACT_SPIN_LIMIT, revalidateBatch } from '../../batch.js';
 import { echo } from '../../echo.js';
 import { IsingError } from '../../errors.js';
 import type { IsingBatch } from '../../types.js';
@@ -42,25 +42,7 @@ export function resolveThreads(threads: unknown, who = 'threads'): 'auto' | numb
  * @throws {IsingError} ISING_SHAPE_MISMATCH, ISING_NOT_FINITE, ISING_INVALID_ARGUMENT, ISING_TOO_MANY_SPINS
  */
 export function validateExactBatch(batch: IsingBatch, maxSpins: number, who: string): IsingBatch {
-  if (batch === null || typeof batch !== 'object' || !(batch.spins instanceof Int32Array)) {
-    throw new IsingError(
-      'ISING_INVALID_ARGUMENT',
-      `${who} needs an IsingBatch (build it with createIsingBatch or causalBatch)`,
-    );
-  }
-  const checked = createIsingBatch({
-    fields: batch.fields,
-    couplings: batch.couplings,
-    spins: batch.spins,
-    stride: batch.stride,
-    beta: batch.beta,
-  });
-  if (checked.size !== batch.size) {
-    throw new IsingError(
-      'ISING_SHAPE_MISMATCH',
-      `batch.size is ${batch.size} but it lists ${checked.size} spin counts`,
-    );
-  }
+  const checked = revalidateBatch(batch, who);
   let maxN = 0;
   for (let q = 0; q < checked.size; q++) maxN = Math.max(maxN, checked.spins[q]!);
   assertSpinLimit(maxN, maxSpins, who);
