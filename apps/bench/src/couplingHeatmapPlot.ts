@@ -1,5 +1,5 @@
 import type { TopLevelSpec } from 'vega-lite';
-import { columnPrefix, groupLabel, numericOrder } from './plots.js';
+import { columnPrefix, groupLabel, panels } from './plots.js';
 import type { RunRecord } from './types.js';
 
 /** Mean learned J over seeds per (group, T, column), as heatmap cells (j < l only). */
@@ -33,16 +33,7 @@ export function couplingHeatmapSpec(records: readonly RunRecord[]): TopLevelSpec
   const values = meanCouplings(records.filter((r) => r.config.variant === 'boltzmann'));
   if (values.length === 0) return null;
   return {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    data: { values },
-    facet: {
-      field: 'panel',
-      type: 'nominal',
-      title: null,
-      sort: numericOrder(values.map((v) => v.panel)),
-    },
-    columns: 3,
-    resolve: { scale: { x: 'independent', y: 'independent' } },
+    ...panels(values, 'panel', 3, ['x', 'y']),
     spec: {
       width: 180,
       height: 180,

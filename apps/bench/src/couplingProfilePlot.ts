@@ -1,6 +1,6 @@
 import type { TopLevelSpec } from 'vega-lite';
 import { columnOf } from './columns.js';
-import { numericOrder } from './plots.js';
+import { panels } from './plots.js';
 import { meanStd } from './stats.js';
 import type { RunRecord } from './types.js';
 
@@ -33,16 +33,7 @@ export function couplingProfileSpec(records: readonly RunRecord[]): TopLevelSpec
     J: meanStd(a.values).mean,
   }));
   return {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    data: { values },
-    facet: {
-      field: 'panel',
-      type: 'nominal',
-      title: null,
-      sort: numericOrder(values.map((v) => v.panel)),
-    },
-    columns: 4,
-    resolve: { scale: { y: 'independent' } },
+    ...panels(values, 'panel', 4, ['y']),
     spec: {
       width: 200,
       height: 140,

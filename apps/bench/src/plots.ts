@@ -36,6 +36,32 @@ export function numericOrder(names: readonly string[]): string[] {
   return [...new Set(names)].sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
 }
 
+/**
+ * The top of a faceted spec: the schema, the data, and one panel per value of `field`, in
+ * {@link numericOrder}, `columns` to a row, the given axes scaled per panel.
+ */
+export function panels<T extends Record<string, unknown>>(
+  values: readonly T[],
+  field: keyof T & string,
+  columns: number,
+  independent: readonly ('x' | 'y')[] = [],
+) {
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    data: { values: values as T[] },
+    facet: {
+      field,
+      type: 'nominal' as const,
+      title: null,
+      sort: numericOrder(values.map((v) => String(v[field]))),
+    },
+    columns,
+    ...(independent.length > 0
+      ? { resolve: { scale: Object.fromEntries(independent.map((a) => [a, 'independent'])) } }
+      : {}),
+  };
+}
+
 /** Axis labels with at most 4 significant digits and no trailing zeros. */
 export const ROUNDED = { format: '.4~r' } as const;
 
@@ -76,15 +102,7 @@ export function metricVsLengthSpec(records: readonly RunRecord[]): TopLevelSpec 
   });
   const y = metricTitle(records[0]);
   return {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    data: { values },
-    facet: {
-      field: 'group',
-      type: 'nominal',
-      title: null,
-      sort: numericOrder(values.map((v) => v.group)),
-    },
-    columns: 3,
+    ...panels(values, 'group', 3),
     spec: {
       width: 260,
       height: 180,
@@ -143,16 +161,7 @@ function runCurvesSpec(
     })),
   );
   return {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    data: { values },
-    facet: {
-      field: 'panel',
-      type: 'nominal',
-      title: null,
-      sort: numericOrder(values.map((v) => v.panel)),
-    },
-    columns: 3,
-    resolve: { scale: { y: 'independent' } },
+    ...panels(values, 'panel', 3, ['y']),
     spec: {
       width: 260,
       height: 160,
