@@ -17,10 +17,9 @@ describe('approximationCostTable', () => {
     expect(columns).toEqual(['boltzmann', 'boltzmann (tap)']);
     const table = approximationCostTable(records, columns)!;
     expect(table.head[0]).toBe('T');
-    expect(table.head[1]).toBe('boltzmann (tap) − boltzmann');
+    expect(table.head.slice(1, 3)).toEqual(['variant', 'variant − boltzmann']);
     expect(table.body).toHaveLength(1); // T = 32 has no exact run
-    expect(table.body[0]![0]).toBe('16');
-    expect(table.body[0]![1]).toBe('+0.200 ± 0.000');
+    expect(table.body[0]!.slice(0, 3)).toEqual(['16', 'boltzmann (tap)', '+0.200 ± 0.000']);
   });
 
   it('should return null without exact runs or without approximations', () => {

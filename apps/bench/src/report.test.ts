@@ -132,7 +132,8 @@ describe('writeReport', () => {
     const md = readFileSync(files.markdownPath, 'utf8');
     expect(md).toContain('| T | softmax | boltzmann | sigmoid | coupling |');
     expect(md).toContain('### Time per training step');
-    expect(md).toContain('| boltzmann ÷ softmax |');
+    expect(md).toMatch(/\| boltzmann \|/);
+    expect(md).toMatch(/ · \d+\.\d\d× \|/); // the ratio to softmax inside the time cell
     expect(md).toContain(
       'Settings: steps 300; batch 64; lr 0.003 (cosine to ×0.1); weight decay 0.01; clip 1; β 1; J init σ 0.02; samplers none / exact {}; git unknown.',
     );
@@ -171,7 +172,8 @@ describe('writeReport', () => {
     const md = readFileSync(files.markdownPath, 'utf8');
     expect(md).toContain('## brackets');
     expect(md).toContain('## shakespeare');
-    expect(md).toContain('dqa-256shots − exact');
+    expect(md).toMatch(/\| dqa-256shots \| [^|]+ \| [^|]+ \| [^|]+ \| [^|]+ \|/);
+    expect(md).toContain('| variant − exact |');
     expect(files.svgPaths.some((p) => p.endsWith('dqa-fidelity.svg'))).toBe(true);
     // Two heatmaps with legend gradients: ids stay unique once inlined in one HTML document.
     const ids = [...readFileSync(files.htmlPath, 'utf8').matchAll(/\bid="([^"]+)"/g)].map(

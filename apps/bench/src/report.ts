@@ -159,7 +159,7 @@ export async function writeReport(
     tableSection(
       'Time per training step',
       gpt.length > 0 ? null : timeTable(list, columns, baseline),
-      'Wall time of each run over its steps (evaluations included), mean ± std over seeds; runs of a grid share the machine with its other workers.',
+      'Milliseconds per step: wall time of each run over its steps (evaluations included), mean ± std over seeds, then · the ratio to the baseline. Runs of a grid share the machine with its other workers.',
     );
     await plot(
       `${dataset}-metric-vs-length`,

@@ -3,7 +3,7 @@ import { syntheticRecords } from './internal/fixtures.js';
 // Direct module imports: the barrel pulls in TF.js and the cloud SDKs (seconds per test file).
 import { pairedTTest } from './stats.js';
 import { meanStd, summarize } from './summary.js';
-import { formatStat, summaryHtml, summaryMarkdown } from './summaryTable.js';
+import { formatStat, formatTest, summaryHtml, summaryMarkdown } from './summaryTable.js';
 
 const ppl: Record<string, number[]> = {
   softmax: [5.0, 5.2, 5.4],
@@ -56,7 +56,9 @@ describe('summarize', () => {
     const test = s.rows[0]!.tests.boltzmann!;
     expect(test).toEqual(pairedTTest(perSeed));
     expect(test.p).toBeGreaterThan(0.05); // −0.1, −0.2, +0.1: no evidence either way
-    expect(summaryMarkdown(s)).toContain('boltzmann: 95 % CI, p (paired t)');
+    const [ci, p] = formatTest(test, 'perplexity');
+    expect(summaryMarkdown(s)).toContain(`| ${ci} | ${p} |`);
+    expect(ci).toMatch(/^\[−\d\.\d{3}, \+\d\.\d{3}\]$/);
   });
 
   it('pairs only seeds present in both columns', () => {
@@ -117,9 +119,13 @@ describe('summary tables', () => {
     const md = summaryMarkdown(s);
     expect(md).toContain('| T | softmax | boltzmann | sigmoid | coupling |');
     expect(md).toContain('| 4 | 5.200 ± 0.200 | 5.133 ± 0.321 | 5.300 ± 0.200 | 8.100 ± 0.100 |');
-    expect(md).toContain('boltzmann − softmax');
-    expect(md).toContain('−0.067 ± 0.153');
-    expect(md).toContain('boltzmann vs softmax (rel.)');
+    // The paired table in long format: one row per (T, variant), five columns however many variants.
+    expect(md).toContain(
+      '| T | variant | variant − softmax | vs softmax (rel.) | 95 % CI | p (paired t) |',
+    );
+    expect(md).toMatch(/\| 4 \| boltzmann \| −0\.067 ± 0\.153 \| −1\.\d\d ± \d\.\d\d % \| \[/);
+    expect(md).toMatch(/\| 4 \| sigmoid \| \+0\.100 ± /);
+    expect(md).not.toMatch(/\| 4 \| softmax \|/);
   });
 
   it('renders the same tables as HTML', () => {

@@ -20,17 +20,20 @@ export function formatStat(
     : `${mean}${unit} (n=1)`;
 }
 
-/** A paired t-test as `[lo, hi], p = …` in the metric's units (— below two seeds). */
+/**
+ * A paired t-test as its two cells, `[lo, hi]` (the 95 % CI in the metric's units) and
+ * `= p` or `< 0.001`; `—` twice below two seeds.
+ */
 export function formatTest(
   test: PairedTest | null | undefined,
   metric: Summary['metricName'],
-): string {
-  if (!test) return '—';
+): [ci: string, p: string] {
+  if (!test) return ['—', '—'];
   const scale = metric === 'accuracy' ? 100 : 1;
   const digits = metric === 'accuracy' ? 2 : 3;
   const [lo, hi] = test.ci95.map((x) => signed(x * scale, digits));
   const p = test.p < 0.001 ? '< 0.001' : `= ${test.p.toFixed(3)}`;
-  return `[${lo}, ${hi}]${metric === 'accuracy' ? ' pp' : ''}, p ${p}`;
+  return [`[${lo}, ${hi}]${metric === 'accuracy' ? ' pp' : ''}`, p];
 }
 
 /** A difference with its sign as printed: `+0.12`, `−0.12` (a real minus), and `0.00` when it rounds to zero. */
@@ -57,21 +60,32 @@ export function summaryTables(summary: Summary): { metric: Table; paired: Table 
       ...summary.columns.map((c) => formatStat(r.cells[c], m)),
     ]),
   };
-  const pairedHead = [...summary.rowLabels, ...others.map((c) => `${c} − ${summary.baseline}`)];
-  if (m === 'perplexity')
-    pairedHead.push(...others.map((c) => `${c} vs ${summary.baseline} (rel.)`));
-  pairedHead.push(...others.map((c) => `${c}: 95 % CI, p (paired t)`));
+  // Long format: one row per (grid row, variant), so the table stays five columns wide however
+  // many variants a grid has.
   const paired: Table = {
-    head: pairedHead,
-    body: summary.rows.map((r) => {
-      const row = [
-        ...summary.rowLabels.map((l) => r.labels[l] ?? ''),
-        ...others.map((c) => formatStat(r.diffs[c], m, 'diff')),
-      ];
-      if (m === 'perplexity') row.push(...others.map((c) => formatStat(r.relDiffs[c], m, 'rel')));
-      row.push(...others.map((c) => formatTest(r.tests[c], m)));
-      return row;
-    }),
+    head: [
+      ...summary.rowLabels,
+      'variant',
+      `variant − ${summary.baseline}`,
+      ...(m === 'perplexity' ? [`vs ${summary.baseline} (rel.)`] : []),
+      '95 % CI',
+      'p (paired t)',
+    ],
+    body: summary.rows.flatMap((r) =>
+      others
+        .filter((c) => r.diffs[c])
+        .map((c) => {
+          const [ci, p] = formatTest(r.tests[c], m);
+          return [
+            ...summary.rowLabels.map((l) => r.labels[l] ?? ''),
+            c,
+            formatStat(r.diffs[c], m, 'diff'),
+            ...(m === 'perplexity' ? [formatStat(r.relDiffs[c], m, 'rel')] : []),
+            ci,
+            p,
+          ];
+        }),
+    ),
   };
   return { metric, paired };
 }
