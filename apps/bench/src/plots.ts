@@ -119,7 +119,8 @@ export function metricVsLengthSpec(records: readonly RunRecord[]): TopLevelSpec 
             y: {
               field: 'mean',
               type: 'quantitative',
-              title: `${y} (mean ± std over seeds)`,
+              // Two lines: one would be taller than the plot, and Vega pads the chart to fit it.
+              title: [y, '(mean ± std over seeds)'],
               scale: { zero: false },
               axis: ROUNDED,
             },
@@ -135,7 +136,7 @@ export function metricVsLengthSpec(records: readonly RunRecord[]): TopLevelSpec 
           mark: { type: 'errorbar', ticks: true },
           encoding: {
             x: { field: 'T', type: 'quantitative' },
-            y: { field: 'lo', type: 'quantitative', title: `${y} (mean ± std over seeds)` },
+            y: { field: 'lo', type: 'quantitative', title: [y, '(mean ± std over seeds)'] },
             y2: { field: 'hi' },
             color: { field: 'column', type: 'nominal' },
           },

@@ -55,6 +55,24 @@ describe('plots', () => {
     const cell = values.find((v) => v.panel.endsWith('T=4') && v.j === 0 && v.l === 1)!;
     expect(cell.J).toBeCloseTo(0.1 + 0.0005, 12);
     assertWellFormedSvg(await renderSvg(heat));
+    // Past HEATMAP_CELLS keys the map is pooled: T = 80 becomes blocks of 3 (27 per side).
+    const long = syntheticRecords(
+      ['shakespeare', '--variants', 'boltzmann', '--lengths', '80', '--seeds', '0'],
+      () => 5,
+    );
+    const pooled = (
+      couplingHeatmapSpec(long)!.data as {
+        values: { panel: string; j: number; l: number; J: number }[];
+      }
+    ).values;
+    expect(pooled).toHaveLength((27 * 28) / 2);
+    expect(pooled[0]!.panel).toMatch(/T=80 \(3 × 3 blocks\)$/);
+    // Block (0, 0) holds the pairs (0,1), (0,2), (1,2): J = 0.1, 0.2, 0.1 in the fixture.
+    expect(pooled.find((v) => v.j === 0 && v.l === 0)!.J).toBeCloseTo(0.4 / 3, 12);
+    // Block (0, 3): keys 0–2 against 9–11, all past distance 3, so J = −0.05.
+    expect(pooled.find((v) => v.j === 0 && v.l === 9)!.J).toBeCloseTo(-0.05, 12);
+    // The last block is keys 78–79 alone: one pair at distance 1.
+    expect(pooled.find((v) => v.j === 78 && v.l === 78)!.J).toBeCloseTo(0.1, 12);
     const dist = couplingDistanceSpec(shakespeare)!;
     assertWellFormedSvg(await renderSvg(dist));
     expect(
