@@ -10,7 +10,7 @@ import type { MainIo } from './main.js';
 import { userPath } from './options.js';
 
 type Part = LongContextSlice['part'];
-const PARTS: readonly Part[] = ['paper', 'brackets', 'extrapolation', 'gpt', 'longer'];
+const PARTS: readonly Part[] = ['paper', 'brackets', 'extrapolation', 'gpt', 'longer', 'sampler'];
 
 /** A parsed `bench long-context` invocation. */
 export interface LongContextCommand {
@@ -20,7 +20,7 @@ export interface LongContextCommand {
 }
 
 /**
- * Parses `bench long-context [--only paper,brackets,extrapolation,gpt,longer] [--root dir] [--dry-run]`.
+ * Parses `bench long-context [--only paper,brackets,extrapolation,gpt,longer,sampler] [--root dir] [--dry-run]`.
  *
  * @throws BENCH_INVALID_OPTION for an unknown part or flag.
  */

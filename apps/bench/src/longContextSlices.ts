@@ -8,7 +8,7 @@
 /** One part of the experiment. */
 export interface LongContextSlice {
   /** Which part it belongs to (the `--only` filter of the driver). */
-  readonly part: 'paper' | 'gpt' | 'brackets' | 'extrapolation' | 'longer';
+  readonly part: 'paper' | 'gpt' | 'brackets' | 'extrapolation' | 'longer' | 'sampler';
   /** Results folder, relative to the experiment's root. */
   readonly folder: string;
   /** The bench arguments, without `--results`. */
@@ -113,6 +113,22 @@ export const LONG_CONTEXT_SLICES: readonly LongContextSlice[] = [
       '256',
       '--steps',
       '4500',
+    ],
+  },
+  // Tap on the transfer matrix's banded J (added after slices 1–4): in the paper model the banded
+  // J gains on softmax and tap's full J loses, and this separates the sampler from the J form.
+  {
+    part: 'sampler',
+    folder: 'shakespeare',
+    argv: [
+      'shakespeare',
+      '--preset',
+      'long',
+      ...TAP,
+      '--couplings',
+      'banded:8',
+      '--lengths',
+      '64,128,256',
     ],
   },
 ];
