@@ -29,6 +29,18 @@ const EXACT_16 = [
   ...ONE_THREAD,
 ];
 
+/** The paper's model with tap on a J parameterization other than the full one, at some lengths. */
+const paperTap = (couplings: string, lengths: string): readonly string[] => [
+  'shakespeare',
+  '--preset',
+  'long',
+  ...TAP,
+  '--couplings',
+  couplings,
+  '--lengths',
+  lengths,
+];
+
 /** The slices, in the order the driver runs them. */
 export const LONG_CONTEXT_SLICES: readonly LongContextSlice[] = [
   // The paper's model (1 layer, 1 head, d_model 64), T = 16 … 256.
@@ -38,16 +50,7 @@ export const LONG_CONTEXT_SLICES: readonly LongContextSlice[] = [
   {
     part: 'paper',
     folder: 'shakespeare',
-    argv: [
-      'shakespeare',
-      '--preset',
-      'long',
-      ...TAP,
-      '--couplings',
-      'relative',
-      '--lengths',
-      '16,32,64',
-    ],
+    argv: paperTap('relative', '16,32,64'),
   },
   { part: 'paper', folder: 'shakespeare', argv: ['shakespeare', '--preset', 'long', ...EXACT_16] },
   // Bracket matching where softmax does not saturate (3 types, prefix, d_model 16), FFN on and off.
@@ -120,16 +123,7 @@ export const LONG_CONTEXT_SLICES: readonly LongContextSlice[] = [
   {
     part: 'sampler',
     folder: 'shakespeare',
-    argv: [
-      'shakespeare',
-      '--preset',
-      'long',
-      ...TAP,
-      '--couplings',
-      'banded:8',
-      '--lengths',
-      '64,128,256',
-    ],
+    argv: paperTap('banded:8', '64,128,256'),
   },
 ];
 
