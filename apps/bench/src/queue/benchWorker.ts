@@ -11,7 +11,7 @@ import { formatDuration } from '../progress.js';
 import { checkRedis, connectionWarner, redisOptions } from './queueConnection.js';
 import { PASSWORD_ENV, parseQueueUrl, redactQueue } from './queueUrl.js';
 import type { QueueSpec } from './queueUrl.js';
-import { QUEUE_NAME, WORKER_ENV } from './queueJobs.js';
+import { QUEUE_NAME, WORKER_ENV, workerName } from './queueJobs.js';
 import type { RunJobData, RunJobResult } from './queueJobs.js';
 
 /** A parsed `bench worker` invocation. */
@@ -86,7 +86,7 @@ export async function runBenchWorker(command: WorkerCommand, io: MainIo): Promis
   delete env[PASSWORD_ENV];
   if (command.checkpoints) env[WORKER_ENV.checkpoints] = command.checkpoints;
   if (command.dataPath) env[WORKER_ENV.data] = command.dataPath;
-  const name = `${hostname()}:${process.pid}`;
+  const name = workerName(hostname(), process.pid, command.concurrency);
   const worker = new Worker<RunJobData, RunJobResult>(
     QUEUE_NAME,
     new URL('./queueProcessor.ts', import.meta.url),

@@ -15,7 +15,7 @@ describe('--remove-collected', () => {
     servers.push(redis);
     const dir = mkdtempSync(join(tmpdir(), 'bench-queue-clean-'));
     const args = [...grid(dir, '0'), '--queue', redis.url]; // 2 runs
-    const worker = spawnWorker(redis.url);
+    const worker = spawnWorker(redis.url, ['--concurrency', '2']);
     children.push(worker);
     expect(await main(args, { ...capture(), progress: progressRecorder().progress })).toBe(0);
     expect(readdirSync(join(dir, 'runs'))).toHaveLength(2);
@@ -41,6 +41,8 @@ describe('--remove-collected', () => {
       }),
     ).toBe(0);
     expect(again.lines.join('\n')).toContain('2 finished here');
+    // The worker's BullMQ name tells the grid how many runs it trains at once.
+    expect(again.lines.join('\n')).toContain('1 worker (2 runs at once) connected');
     expect(again.lines.join('\n')).toContain('removed 0 finished jobs from the queue');
     await queue.close();
     worker.proc.kill('SIGTERM');

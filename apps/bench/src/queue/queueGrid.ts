@@ -13,10 +13,12 @@ import { redactQueue } from './queueUrl.js';
 import type { QueueSpec } from './queueUrl.js';
 import {
   QUEUE_NAME,
+  connectedWorkers,
   enqueueRuns,
   jobIdOf,
   removeFinishedJobs,
   snapshotRuns,
+  workersText,
   writeJobResult,
 } from './queueJobs.js';
 import type { QueuedRun, QueuedSettings } from './queueJobs.js';
@@ -107,21 +109,25 @@ export async function runQueuedGrid(
     const { added, existing } = options.collectOnly
       ? { added: 0, existing: notDone.length }
       : await enqueueRuns(queue, notDone, settings, commit);
-    const workers = await queue.getWorkersCount().catch(() => Number.NaN);
-    const work = estimateGridSeconds(
-      notDone.map((r) => ({ config: r.config, doneFraction: 0 })),
-      1,
-    );
+    const connected = await connectedWorkers(queue);
+    const todo = notDone.map((r) => ({ config: r.config, doneFraction: 0 }));
+    const work = estimateGridSeconds(todo, 1);
+    // With workers connected, also the wall time if they train the grid alone, each slot as
+    // fast as this machine's ETA model (other machines may be faster or slower).
+    const wall =
+      connected && connected.runsAtOnce > 1 && notDone.length > 1
+        ? `, ≈ ${formatDuration(estimateGridSeconds(todo, connected.runsAtOnce))} on the ${connected.runsAtOnce} runs the workers train at once`
+        : '';
     out(
       `grid: ${runs.length} run${runs.length === 1 ? '' : 's'} — ${done.size} finished here, ` +
         (options.collectOnly
           ? `${notDone.length} to collect from the queue`
           : `${existing} already in the queue, ${added} enqueued`) +
-        `; queue ${QUEUE_NAME} on ${spec.masked} (Redis ${version}), ${Number.isNaN(workers) ? '?' : workers} worker${workers === 1 ? '' : 's'} connected; ` +
-        `≈ ${formatDuration(work)} of one core's work (rough, ±50 %)`,
+        `; queue ${QUEUE_NAME} on ${spec.masked} (Redis ${version}), ${connected ? workersText(connected) : '? workers'} connected; ` +
+        `≈ ${formatDuration(work)} of one core's work${wall} (rough, ±50 %)`,
     );
     out(`results: ${dir}`);
-    if (workers === 0 && !options.collectOnly && notDone.length > 0)
+    if (connected?.workers === 0 && !options.collectOnly && notDone.length > 0)
       out(
         `no worker is connected yet: run \`bench worker --queue ${spec.masked}\` on each machine`,
       );

@@ -201,3 +201,32 @@ export async function removeFinishedJobs(
   }
   return removed;
 }
+
+/** A `bench worker`'s BullMQ name: host, pid and how many runs it trains at once. */
+export const workerName = (host: string, pid: number, concurrency: number): string =>
+  `${host}:${pid}:x${concurrency}`;
+
+/**
+ * The workers connected to the queue and how many runs they train at once in all (from their
+ * names; a worker named otherwise counts as one run at once). Null when Redis cannot list clients.
+ */
+export async function connectedWorkers(
+  queue: Queue,
+): Promise<{ workers: number; runsAtOnce: number } | null> {
+  const clients = await queue.getWorkers().catch(() => null);
+  if (!clients) return null;
+  let runsAtOnce = 0;
+  for (const c of clients) {
+    const x = /:x(\d+)$/.exec(String(c.rawname ?? ''));
+    runsAtOnce += x ? Number(x[1]) : 1;
+  }
+  return { workers: clients.length, runsAtOnce };
+}
+
+/** `2 workers (3 runs at once)`, or `1 worker` when that says it all. */
+export function workersText(c: { workers: number; runsAtOnce: number }): string {
+  const base = `${c.workers} worker${c.workers === 1 ? '' : 's'}`;
+  return c.workers > 0 && c.runsAtOnce !== c.workers
+    ? `${base} (${c.runsAtOnce} run${c.runsAtOnce === 1 ? '' : 's'} at once)`
+    : base;
+}

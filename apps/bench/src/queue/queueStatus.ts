@@ -6,7 +6,7 @@ import { formatDuration } from '../progress.js';
 import { checkRedis, redisOptions } from './queueConnection.js';
 import { PASSWORD_ENV, parseQueueUrl, redactQueue } from './queueUrl.js';
 import type { QueueSpec } from './queueUrl.js';
-import { QUEUE_NAME, progressOf } from './queueJobs.js';
+import { connectedWorkers, progressOf, QUEUE_NAME, workersText } from './queueJobs.js';
 
 /** A parsed `bench status` invocation. */
 export interface StatusCommand {
@@ -82,10 +82,10 @@ export async function runStatus(command: StatusCommand, io: MainIo): Promise<num
       'failed',
     );
     const waiting = (counts.waiting ?? 0) + (counts.prioritized ?? 0) + (counts.delayed ?? 0);
-    const workers = await queue.getWorkersCount().catch(() => Number.NaN);
+    const connected = await connectedWorkers(queue);
     out(
       `queue ${QUEUE_NAME} on ${spec.masked}: ${waiting} waiting, ${counts.active ?? 0} active, ` +
-        `${counts.completed ?? 0} finished, ${counts.failed ?? 0} failed; ${Number.isNaN(workers) ? '?' : workers} worker${workers === 1 ? '' : 's'} connected`,
+        `${counts.completed ?? 0} finished, ${counts.failed ?? 0} failed; ${connected ? workersText(connected) : '? workers'} connected`,
     );
     const list = async (state: 'active' | 'wait' | 'failed'): Promise<Job[]> =>
       command.limit === 0 ? [] : queue.getJobs([state], 0, command.limit - 1, true);
