@@ -96,6 +96,7 @@ describe('gpt summary', () => {
     ];
     const t = gptTable(records);
     expect(t.head).toEqual([
+      'T',
       'variant',
       'seeds',
       'val loss (nats/char)',
@@ -104,7 +105,7 @@ describe('gpt summary', () => {
       'Δ val loss vs softmax (paired)',
       's / iteration',
     ]);
-    expect(t.body.map((r) => r[0])).toEqual([
+    expect(t.body.map((r) => r[1])).toEqual([
       'softmax',
       'boltzmann (tap)',
       'sigmoid',
@@ -113,6 +114,7 @@ describe('gpt summary', () => {
     const [soft, tap, sig, published] = t.body;
     const ppl = meanStd([1.9, 1.91, 1.92].map(Math.exp));
     expect(soft).toEqual([
+      '64',
       'softmax',
       '0, 1, 2',
       '1.910 ± 0.010',
@@ -122,18 +124,45 @@ describe('gpt summary', () => {
       '0.50 ± 0.00',
     ]);
     // Paired per seed: (1.85 + 0.02 s) − (1.9 + 0.01 s) = −0.05 + 0.01 s → mean −0.04, std 0.01.
-    expect(tap![5]).toBe('−0.040 ± 0.010');
-    expect(sig![5]).toBe('+0.100 ± 0.000');
-    expect(published!.slice(2, 4)).toEqual([
+    expect(tap![6]).toBe('−0.040 ± 0.010');
+    expect(sig![6]).toBe('+0.100 ± 0.000');
+    expect(published!.slice(3, 5)).toEqual([
       PUBLISHED_BABY_VAL_LOSS.toFixed(2),
       Math.exp(1.88).toFixed(2),
     ]);
     // Not the baby configuration: no published row.
     expect(
       gptTable(gptRecords(['--variants', 'softmax', '--seeds', '0'], () => 2)).body.map(
-        (r) => r[0],
+        (r) => r[1],
       ),
     ).toEqual(['softmax']);
+  });
+
+  it('keeps lengths apart: one row per T and variant, pairing with softmax at the same T and seed', () => {
+    const records = gptRecords(
+      ['--preset', 'long', '--variants', 'softmax,sigmoid', '--lengths', '16,64', '--seeds', '0,1'],
+      // softmax 2.0 at T = 16 and 1.8 at T = 64; sigmoid 0.1 worse at 16, 0.3 at 64.
+      (c) =>
+        (c.length === 16 ? 2.0 : 1.8) +
+        (c.variant === 'sigmoid' ? (c.length === 16 ? 0.1 : 0.3) : 0) +
+        0.01 * c.seed,
+    );
+    const t = gptTable(records);
+    expect(t.body.map((r) => [r[0], r[1], r[3], r[6]])).toEqual([
+      ['16', 'softmax', '2.005 ± 0.007', '—'],
+      ['16', 'sigmoid', '2.105 ± 0.007', '+0.100 ± 0.000'],
+      ['64', 'softmax', '1.805 ± 0.007', '—'],
+      ['64', 'sigmoid', '2.105 ± 0.007', '+0.300 ± 0.000'],
+    ]);
+    const panels = (gptCurvesSpec(records)!.data as { values: { panel: string }[] }).values.map(
+      (v) => v.panel,
+    );
+    expect([...new Set(panels)].sort()).toEqual([
+      'T=16, train loss',
+      'T=16, val loss',
+      'T=64, train loss',
+      'T=64, val loss',
+    ]);
   });
 
   it('plots train and val loss per run', async () => {

@@ -1,5 +1,6 @@
 import type { TopLevelSpec } from 'vega-lite';
 import { columnOf, orderColumns } from './columns.js';
+import { panels } from './plots.js';
 import { meanStd } from './stats.js';
 import type { Stat } from './stats.js';
 import type { Table } from './summaryTable.js';
@@ -36,18 +37,18 @@ const signed = (s: Stat | null): string =>
     : `${s.mean >= 0 ? '+' : '−'}${Math.abs(s.mean).toFixed(3)}${s.n > 1 ? ` ± ${s.std.toFixed(3)}` : ' (n=1)'}`;
 
 /**
- * The gpt table: per column, the final val and train loss (nats/char, mean ± sample std over
- * seeds), val perplexity, the paired val-loss difference to softmax (same seed) and the wall time
- * per iteration (training and its evaluations, over the whole run).
+ * The gpt table: per context length T and column, the final val and train loss (nats/char,
+ * mean ± sample std over seeds), val perplexity, the paired val-loss difference to softmax at
+ * the same T and seed, and the wall time per iteration (training and its evaluations, over the
+ * whole run).
  *
- * @param records finished `bench gpt` runs of one configuration.
+ * @param records finished `bench gpt` runs (one or several lengths).
  * @returns the table (render with `mdTable` or `htmlTable`).
  */
 export function gptTable(records: readonly RunRecord[]): Table {
-  const byColumn = new Map<string, RunRecord[]>();
-  for (const r of records) byColumn.set(columnOf(r), [...(byColumn.get(columnOf(r)) ?? []), r]);
-  const base = new Map((byColumn.get('softmax') ?? []).map((r) => [r.config.seed, r.finalLoss]));
+  const lengths = [...new Set(records.map((r) => r.config.length))].sort((a, b) => a - b);
   const head = [
+    'T',
     'variant',
     'seeds',
     'val loss (nats/char)',
@@ -57,35 +58,39 @@ export function gptTable(records: readonly RunRecord[]): Table {
     's / iteration',
   ];
   const body: string[][] = [];
-  for (const column of orderColumns([...byColumn.keys()])) {
-    const runs = byColumn.get(column)!;
-    const val = meanStd(runs.map((r) => r.finalLoss));
-    const train = meanStd(
-      runs.map((r) => r.gptEval?.train.at(-1)?.value ?? Number.NaN).filter(Number.isFinite),
-    );
-    const paired = runs.flatMap((r) =>
-      base.has(r.config.seed) && column !== 'softmax'
-        ? [r.finalLoss - base.get(r.config.seed)!]
-        : [],
-    );
-    const perIteration = meanStd(runs.map((r) => r.wallSeconds / r.config.steps));
-    const seeds = runs
-      .map((r) => r.config.seed)
-      .sort((a, b) => a - b)
-      .join(', ');
-    const perplexity = meanStd(runs.map((r) => Math.exp(r.finalLoss)));
-    body.push([
-      column,
-      seeds,
-      fmt(val),
-      fmt(perplexity, 2),
-      fmt(train),
-      paired.length > 0 ? signed(meanStd(paired)) : '—',
-      fmt(perIteration, 2),
-    ]);
+  for (const T of lengths) {
+    const byColumn = new Map<string, RunRecord[]>();
+    for (const r of records.filter((r) => r.config.length === T))
+      byColumn.set(columnOf(r), [...(byColumn.get(columnOf(r)) ?? []), r]);
+    const base = new Map((byColumn.get('softmax') ?? []).map((r) => [r.config.seed, r.finalLoss]));
+    for (const column of orderColumns([...byColumn.keys()])) {
+      const runs = byColumn.get(column)!;
+      const paired = runs.flatMap((r) =>
+        base.has(r.config.seed) && column !== 'softmax'
+          ? [r.finalLoss - base.get(r.config.seed)!]
+          : [],
+      );
+      const train = runs
+        .map((r) => r.gptEval?.train.at(-1)?.value ?? Number.NaN)
+        .filter(Number.isFinite);
+      body.push([
+        String(T),
+        column,
+        runs
+          .map((r) => r.config.seed)
+          .sort((a, b) => a - b)
+          .join(', '),
+        fmt(meanStd(runs.map((r) => r.finalLoss))),
+        fmt(meanStd(runs.map((r) => Math.exp(r.finalLoss))), 2),
+        fmt(meanStd(train)),
+        paired.length > 0 ? signed(meanStd(paired)) : '—',
+        fmt(meanStd(runs.map((r) => r.wallSeconds / r.config.steps)), 2),
+      ]);
+    }
   }
   if (records.some(isBaby)) {
     body.push([
+      '64',
       'published: nanoGPT softmax (PyTorch)',
       '—',
       PUBLISHED_BABY_VAL_LOSS.toFixed(2),
@@ -98,12 +103,12 @@ export function gptTable(records: readonly RunRecord[]): Table {
   return { head, body };
 }
 
-/** Train and val loss against iteration for every run (one line per run and split), one panel per split. */
+/** Train and val loss against iteration for every run (one line per run), one panel per split and T. */
 export function gptCurvesSpec(records: readonly RunRecord[]): TopLevelSpec | null {
   const values = records.flatMap((r) =>
     (['train', 'val'] as const).flatMap((split) =>
       (r.gptEval?.[split] ?? []).map((p) => ({
-        split,
+        panel: `T=${r.config.length}, ${split} loss`,
         run: `${columnOf(r)} s${r.config.seed}`,
         column: columnOf(r),
         step: p.step,
@@ -113,15 +118,7 @@ export function gptCurvesSpec(records: readonly RunRecord[]): TopLevelSpec | nul
   );
   if (values.length === 0) return null;
   return {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    data: { values },
-    facet: {
-      field: 'split',
-      type: 'nominal',
-      title: null,
-      header: { labelExpr: "datum.value + ' loss'" },
-    },
-    columns: 2,
+    ...panels(values, 'panel', 2),
     spec: {
       width: 320,
       height: 220,
