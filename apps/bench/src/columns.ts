@@ -10,7 +10,7 @@ import type { RunRecord } from './types.js';
  * @example
  * columnOf(record); // 'boltzmann', 'boltzmann (tap)', 'boltzmann (transfer-matrix, banded:8)'
  */
-export function columnOf(r: RunRecord): string {
+export function columnOf(r: Pick<RunRecord, 'config'>): string {
   const c = r.config;
   const sampled = c.experiment !== 'dqa' && (c.variant === 'boltzmann' || c.variant === 'coupling');
   const parts = [

@@ -75,9 +75,17 @@ function metricTitle(r: RunRecord | undefined): string {
   return r?.metricName === 'accuracy' ? 'test accuracy' : 'validation perplexity';
 }
 
-/** Metric against context length, one line per column, mean ± std error bars; faceted by group. */
+/** One point of a metric-against-length plot: mean ± std over seeds of one variant at one T. */
+export interface LengthPoint {
+  readonly group: string;
+  readonly column: string;
+  readonly T: number;
+  readonly values: readonly number[];
+}
+
+/** Final metric against context length T, one panel per group and one line per variant, ± std over seeds. */
 export function metricVsLengthSpec(records: readonly RunRecord[]): TopLevelSpec {
-  const cells = new Map<string, { group: string; column: string; T: number; values: number[] }>();
+  const cells = new Map<string, LengthPoint & { values: number[] }>();
   for (const r of records) {
     const group = groupLabel(r);
     const key = `${group}|${columnOf(r)}|${r.config.length}`;
@@ -88,19 +96,26 @@ export function metricVsLengthSpec(records: readonly RunRecord[]): TopLevelSpec 
     }
     c.values.push(r.finalMetric);
   }
-  const values = [...cells.values()].map((c) => {
+  return lengthSpec([...cells.values()], metricTitle(records[0]), 'context length T');
+}
+
+/**
+ * Mean ± std of `values` against T: one panel per group, one line with error bars per column.
+ *
+ * @param yTitle the metric's name (the axis adds "mean ± std over seeds").
+ */
+export function lengthSpec(
+  points: readonly LengthPoint[],
+  yTitle: string,
+  xTitle: string,
+): TopLevelSpec {
+  const values = points.map((c) => {
     const s = meanStd(c.values);
-    return {
-      group: c.group,
-      column: c.column,
-      T: c.T,
-      mean: s.mean,
-      lo: s.mean - s.std,
-      hi: s.mean + s.std,
-      n: s.n,
-    };
+    const { group, column, T } = c;
+    return { group, column, T, mean: s.mean, lo: s.mean - s.std, hi: s.mean + s.std, n: s.n };
   });
-  const y = metricTitle(records[0]);
+  // Two lines: one would be taller than the plot, and Vega pads the chart to fit it.
+  const title = [yTitle, '(mean ± std over seeds)'];
   return {
     ...panels(values, 'group', 3),
     spec: {
@@ -113,14 +128,13 @@ export function metricVsLengthSpec(records: readonly RunRecord[]): TopLevelSpec 
             x: {
               field: 'T',
               type: 'quantitative',
-              title: 'context length T',
+              title: xTitle,
               axis: { format: 'd', tickMinStep: 1 },
             },
             y: {
               field: 'mean',
               type: 'quantitative',
-              // Two lines: one would be taller than the plot, and Vega pads the chart to fit it.
-              title: [y, '(mean ± std over seeds)'],
+              title,
               scale: { zero: false },
               axis: ROUNDED,
             },
@@ -136,7 +150,7 @@ export function metricVsLengthSpec(records: readonly RunRecord[]): TopLevelSpec 
           mark: { type: 'errorbar', ticks: true },
           encoding: {
             x: { field: 'T', type: 'quantitative' },
-            y: { field: 'lo', type: 'quantitative', title: [y, '(mean ± std over seeds)'] },
+            y: { field: 'lo', type: 'quantitative', title },
             y2: { field: 'hi' },
             color: { field: 'column', type: 'nominal' },
           },

@@ -16,6 +16,8 @@ import type { Summary } from './summary.js';
 import { htmlTable, mdTable, summaryHtml, summaryMarkdown } from './summaryTable.js';
 import type { Table } from './summaryTable.js';
 import { timeTable } from './timeTable.js';
+import { extrapolationSpec, extrapolationTable } from './extrapolationReport.js';
+import type { ExtrapolationResult } from './extrapolationReport.js';
 import type { Experiment, RunRecord } from './types.js';
 
 /** What {@link writeReport} produced. */
@@ -88,7 +90,7 @@ function inlineSvg(svg: string, prefix: string): string {
  * @param dir the experiment's results directory.
  * @param experiment which grid the records belong to (picks columns and baseline).
  * @param records finished runs (any order).
- * @param extra DQA fidelity sweep rows to plot, when present.
+ * @param extra DQA fidelity sweep rows to plot, and `bench extrapolate` results to table, when present.
  * @returns the summaries and file paths.
  * @example
  * await writeReport('results/shakespeare', 'shakespeare', records);
@@ -97,7 +99,10 @@ export async function writeReport(
   dir: string,
   experiment: Experiment,
   records: readonly RunRecord[],
-  extra: { fidelity?: readonly FidelityPoint[] } = {},
+  extra: {
+    fidelity?: readonly FidelityPoint[];
+    extrapolation?: readonly ExtrapolationResult[];
+  } = {},
 ): Promise<ReportFiles> {
   const byDataset = new Map<string, RunRecord[]>();
   for (const r of records) {
@@ -208,6 +213,22 @@ export async function writeReport(
     );
     html.push('</section>');
   }
+  const extrapolation = extrapolationTable(extra.extrapolation ?? []);
+  if (extrapolation) {
+    md.push('## Extrapolation: saved models evaluated past their training length', '');
+    html.push('<section><h1>Extrapolation: saved models evaluated past their training length</h1>');
+    tableSection(
+      'Validation perplexity at each length',
+      extrapolation,
+      'Each model is evaluated on the validation windows a run at that length uses; the difference is paired with softmax per seed.',
+    );
+    await plot(
+      'extrapolation',
+      'perplexity against the evaluated length (mean ± std over seeds)',
+      extrapolationSpec(extra.extrapolation ?? []),
+    );
+    html.push('</section>');
+  }
   if (extra.fidelity && extra.fidelity.length > 0) {
     md.push('## DQA fidelity sweep', '');
     html.push('<section><h1>DQA fidelity sweep</h1>');
@@ -224,6 +245,7 @@ export async function writeReport(
     experiment,
     summaries,
     fidelity: extra.fidelity ?? null,
+    extrapolation: extra.extrapolation ?? null,
   });
   const htmlPath = join(dir, 'report.html');
   writeFileAtomic(

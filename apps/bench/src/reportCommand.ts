@@ -4,6 +4,7 @@ import { BenchError } from './benchError.js';
 import { runSubcommand, subcommand } from './internal/parseCommand.js';
 import type { MainIo } from './main.js';
 import { userPath } from './options.js';
+import { readExtrapolations } from './extrapolationReport.js';
 import { readRecord } from './runFiles.js';
 import type { RunRecord } from './types.js';
 
@@ -80,7 +81,12 @@ export async function runReport(command: ReportCommand, io: MainIo): Promise<num
       `the runs belong to several experiments (${experiments.join(', ')}); report each on its own`,
     );
   const { writeReport } = await import('./report.js');
-  const files = await writeReport(command.out, experiments[0]!, records);
+  const extrapolation = [
+    ...new Map(
+      command.from.flatMap(readExtrapolations).map((e) => [`${e.model}|${e.config.seed}`, e]),
+    ).values(),
+  ];
+  const files = await writeReport(command.out, experiments[0]!, records, { extrapolation });
   io.out(`${records.length} runs of ${experiments[0]} from ${command.from.length} folder(s)`);
   io.out(`summary: ${files.markdownPath}`);
   io.out(`report:  ${files.htmlPath}`);
