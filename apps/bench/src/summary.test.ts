@@ -133,5 +133,15 @@ describe('summary tables', () => {
     expect(html).toContain('<th>boltzmann</th>');
     expect(html).toContain('<td>5.200 ± 0.200</td>');
     expect(html.match(/<table>/g)).toHaveLength(2);
+    // Without runs beside the baseline, a sentence instead of an empty table.
+    const alone = summarize(
+      records.filter((r) => r.config.variant === 'boltzmann'),
+      ['softmax', 'boltzmann'],
+      'softmax',
+    );
+    expect(summaryMarkdown(alone)).toContain(
+      'None yet: no other variant has a run with the same seed',
+    );
+    expect(summaryHtml(alone).match(/<table>/g)).toHaveLength(1);
   });
 });

@@ -110,6 +110,10 @@ export function htmlTable(t: Table): string {
   return `<table>\n<thead>${head}</thead>\n<tbody>\n${body}\n</tbody>\n</table>`;
 }
 
+/** What the paired table says when no variant shares a seed and cell with the baseline yet. */
+const noPairs = (summary: Summary): string =>
+  `None yet: no other variant has a run with the same seed and cell as ${summary.baseline}.`;
+
 function metricTitle(summary: Summary): string {
   return summary.metricName === 'perplexity'
     ? 'Validation perplexity (lower is better)'
@@ -134,7 +138,7 @@ export function summaryMarkdown(summary: Summary): string {
     '',
     `### Paired difference to ${summary.baseline} (same seed)`,
     '',
-    mdTable(paired),
+    paired.body.length > 0 ? mdTable(paired) : noPairs(summary),
     '',
   ].join('\n');
 }
@@ -147,6 +151,6 @@ export function summaryHtml(summary: Summary): string {
     '<p>Cells: mean ± sample std over seeds.</p>',
     htmlTable(metric),
     `<h2>Paired difference to ${esc(summary.baseline)} (same seed)</h2>`,
-    htmlTable(paired),
+    paired.body.length > 0 ? htmlTable(paired) : `<p>${esc(noPairs(summary))}</p>`,
   ].join('\n');
 }
