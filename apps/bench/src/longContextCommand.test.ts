@@ -29,6 +29,10 @@ describe('bench long-context', () => {
     expect(code).toBe(0);
     expect(out.filter((l) => l.trimStart().startsWith('== slice'))).toHaveLength(3);
     expect(out.filter((l) => l.startsWith('grid: '))).toHaveLength(3);
+    // The slices' estimates added up: 90 + 30 + 6 bracket runs, none finished in a new root.
+    expect(out.at(-1)?.trimStart()).toMatch(
+      /^total: 126 runs to train in 3 slices, ≈ \S+ \(the slices' estimates added; rough, ±50 %\)$/,
+    );
     expect(out.join('\n')).not.toContain('error');
   });
 

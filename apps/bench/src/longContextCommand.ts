@@ -8,6 +8,8 @@ import type { LongContextSlice } from './longContextSlices.js';
 import { EXIT, main } from './main.js';
 import type { MainIo } from './main.js';
 import { userPath } from './options.js';
+import { formatDuration } from './progress.js';
+import { EXTRAPOLATION_FOLDER } from './extrapolationReport.js';
 
 type Part = LongContextSlice['part'];
 const PARTS: readonly Part[] = ['paper', 'brackets', 'extrapolation', 'gpt', 'longer', 'sampler'];
@@ -57,6 +59,15 @@ export function parseLongContextArgs(
  */
 export async function runLongContext(command: LongContextCommand, io: MainIo): Promise<number> {
   const slices = LONG_CONTEXT_SLICES.filter((s) => command.parts.includes(s.part));
+  let etaSeconds = 0;
+  let pending = 0;
+  const planned: MainIo = {
+    ...io,
+    onPlan: (plan) => {
+      etaSeconds += plan.etaSeconds;
+      pending += plan.pending;
+    },
+  };
   for (const [k, slice] of slices.entries()) {
     const argv = [
       ...slice.argv,
@@ -65,18 +76,23 @@ export async function runLongContext(command: LongContextCommand, io: MainIo): P
       ...(command.dryRun ? ['--dry-run'] : []),
     ];
     io.out(`\n== slice ${k + 1}/${slices.length} (${slice.part}): bench ${argv.join(' ')}`);
-    const code = await main(argv, io);
+    const code = await main(argv, planned);
     if (code !== EXIT.ok) return code;
     if (io.signal?.aborted === true) return EXIT.interrupted;
   }
-  if (command.dryRun) return EXIT.ok;
+  if (command.dryRun) {
+    io.out(
+      `\ntotal: ${pending} run${pending === 1 ? '' : 's'} to train in ${slices.length} slices, ≈ ${formatDuration(etaSeconds)} (the slices' estimates added; rough, ±50 %)`,
+    );
+    return EXIT.ok;
+  }
   if (command.parts.includes('extrapolation')) {
     const dir = join(command.root, 'extrapolation');
     const models = existsSync(join(dir, 'models'))
       ? readdirSync(join(dir, 'models')).filter((f) => f.endsWith('.json'))
       : [];
     for (const file of models) {
-      const out = join(dir, 'longer', file);
+      const out = join(dir, EXTRAPOLATION_FOLDER, file);
       if (existsSync(out)) continue;
       const code = await main(
         [

@@ -3,6 +3,7 @@ import { formatError } from './benchError.js';
 import { parseBenchArgs, parseCollectArgs } from './options.js';
 import type { BenchCommand } from './options.js';
 import type { ProgressDisplay } from './progress.js';
+import type { GridRunOptions } from './runGrid.js';
 import { parseSampleArgs } from './sampleOptions.js';
 import type { SampleCommand } from './sampleOptions.js';
 
@@ -22,6 +23,8 @@ export interface MainIo {
   readonly write?: (text: string) => void;
   readonly signal?: AbortSignal;
   readonly progress?: ProgressDisplay;
+  /** Told each local grid's plan before it runs (see `GridRunOptions.onPlan`). */
+  readonly onPlan?: GridRunOptions['onPlan'];
 }
 
 /**

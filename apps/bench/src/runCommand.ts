@@ -155,6 +155,7 @@ export async function runCommand(parsed: BenchCommand, rawIo: MainIo): Promise<n
     signal: io.signal,
     dryRun: command.dryRun,
     out: io.out,
+    onPlan: io.onPlan,
   };
   // One grid, two executors: local worker processes, or the BullMQ queue (same records and report).
   const outcome =

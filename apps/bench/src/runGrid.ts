@@ -38,6 +38,17 @@ export interface GridRunOptions {
   /** Print the plan and estimate, run nothing. */
   readonly dryRun?: boolean;
   readonly out?: (line: string) => void;
+  /** Told the plan once it is known (before any run starts): how `bench long-context` adds its slices up. */
+  readonly onPlan?: (plan: GridPlan) => void;
+}
+
+/** What a grid is about to do. */
+export interface GridPlan {
+  readonly runs: number;
+  /** Runs still to train (new or resuming). */
+  readonly pending: number;
+  /** The ETA model's wall time for them on the grid's workers. */
+  readonly etaSeconds: number;
 }
 
 /** A short human label of a run. */
@@ -103,6 +114,7 @@ export async function runGrid(
     const workers =
       options.workers === 0 ? 0 : Math.max(1, Math.min(options.workers, pending.length));
     const eta = estimateGridSeconds(pending, Math.max(1, workers));
+    options.onPlan?.({ runs: configs.length, pending: pending.length, etaSeconds: eta });
     out(
       `grid: ${configs.length} run${configs.length === 1 ? '' : 's'} — ${done.size} finished, ${resuming} to resume, ${pending.length - resuming} new; ` +
         `${workers === 0 ? 'in-process (no workers)' : `${workers} worker${workers === 1 ? '' : 's'}`}; estimated time ≈ ${formatDuration(eta)} (rough, ±50 %)`,
