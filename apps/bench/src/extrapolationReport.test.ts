@@ -10,6 +10,7 @@ import {
 } from './extrapolationReport.js';
 import type { ExtrapolationResult } from './extrapolationReport.js';
 import { syntheticRecords } from './internal/fixtures.js';
+import { LONG_CONTEXT_SLICES } from './longContextSlices.js';
 import { main } from './main.js';
 import { renderSvg } from './plots.js';
 import { pairedTTest } from './stats.js';
@@ -17,24 +18,9 @@ import { formatTest } from './summaryTable.js';
 
 /** Models trained at T = 8 without positions; softmax 6 + seed/10 + T/100, boltzmann `gain` below it. */
 function results(gain: (T: number, seed: number) => number): ExtrapolationResult[] {
-  const records = syntheticRecords(
-    [
-      'shakespeare',
-      '--variants',
-      'softmax,boltzmann',
-      '--sampler',
-      'tap',
-      '--couplings',
-      'relative',
-      '--positions',
-      'none',
-      '--lengths',
-      '8',
-      '--seeds',
-      '0,1,2',
-    ],
-    () => 6,
-  );
+  // The experiment's own extrapolation slice, at T = 8.
+  const slice = LONG_CONTEXT_SLICES.find((s) => s.part === 'extrapolation')!;
+  const records = syntheticRecords([...slice.argv, '--lengths', '8', '--seeds', '0,1,2'], () => 6);
   return records.map((r) => ({
     model: `models/${r.id}.json`,
     config: r.config,
