@@ -150,6 +150,7 @@ describe('writeReport', () => {
     const md = readFileSync(files.markdownPath, 'utf8');
     expect(md).toContain('| T | softmax | boltzmann | sigmoid | coupling |');
     expect(md).toContain('### Time per training step');
+    expect(md).toContain('### Does the difference to softmax grow with T?');
     expect(md).toMatch(/\| boltzmann \|/);
     expect(md).toMatch(/ · \d+\.\d\d× \|/); // the ratio to softmax inside the time cell
     expect(md).toContain(

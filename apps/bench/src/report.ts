@@ -16,6 +16,7 @@ import type { Summary } from './summary.js';
 import { htmlTable, mdTable, summaryHtml, summaryMarkdown } from './summaryTable.js';
 import type { Table } from './summaryTable.js';
 import { timeTable } from './timeTable.js';
+import { trendTable } from './trendTable.js';
 import { extrapolationSpec, extrapolationTable } from './extrapolationReport.js';
 import type { ExtrapolationResult } from './extrapolationReport.js';
 import type { Experiment, RunRecord } from './types.js';
@@ -156,6 +157,11 @@ export async function writeReport(
     }
     md.push(summaryMarkdown(summary));
     html.push(summaryHtml(summary));
+    tableSection(
+      `Does the difference to ${baseline} grow with T?`,
+      trendTable(list, columns, baseline),
+      `Per seed, the least-squares slope of the paired difference to ${baseline} (perplexity: relative, in %; accuracy: in points) against log₂ T, over the lengths where both ran; mean ± std over seeds, and a t-test of the slopes against 0.`,
+    );
     tableSection(
       'The approximations against exact Boltzmann attention',
       approximationCostTable(list, columns),

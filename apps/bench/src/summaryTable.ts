@@ -21,19 +21,21 @@ export function formatStat(
 }
 
 /**
- * A paired t-test as its two cells, `[lo, hi]` (the 95 % CI in the metric's units) and
- * `= p` or `< 0.001`; `—` twice below two seeds.
+ * A paired t-test as its two cells, `[lo, hi]` (the 95 % CI in the metric's units, or with
+ * `kind: 'rel'` in % with 2 decimals) and `= p` or `< 0.001`; `—` twice below two seeds.
  */
 export function formatTest(
   test: PairedTest | null | undefined,
   metric: Summary['metricName'],
+  kind: 'diff' | 'rel' = 'diff',
 ): [ci: string, p: string] {
   if (!test) return ['—', '—'];
-  const scale = metric === 'accuracy' ? 100 : 1;
-  const digits = metric === 'accuracy' ? 2 : 3;
+  const scale = metric === 'accuracy' && kind === 'diff' ? 100 : 1;
+  const digits = metric === 'accuracy' || kind === 'rel' ? 2 : 3;
+  const unit = kind === 'rel' ? ' %' : metric === 'accuracy' ? ' pp' : '';
   const [lo, hi] = test.ci95.map((x) => signed(x * scale, digits));
   const p = test.p < 0.001 ? '< 0.001' : `= ${test.p.toFixed(3)}`;
-  return [`[${lo}, ${hi}]${metric === 'accuracy' ? ' pp' : ''}`, p];
+  return [`[${lo}, ${hi}]${unit}`, p];
 }
 
 /** A difference with its sign as printed: `+0.12`, `−0.12` (a real minus), and `0.00` when it rounds to zero. */
