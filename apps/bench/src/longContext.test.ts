@@ -5,6 +5,22 @@ import { describe, expect, it } from 'vitest';
 import type { RunRecord } from './index.js';
 import { bench } from './internal/fixtures.js';
 
+/** A 4-step, 16-wide model, batch 2, 4 validation windows, in this process. */
+const TINY = [
+  '--steps',
+  '4',
+  '--workers',
+  '0',
+  '--d-model',
+  '16',
+  '--batch-size',
+  '2',
+  '--eval-windows',
+  '4',
+  '--eval-every',
+  '4',
+];
+
 describe('long context in the bench', () => {
   it('a T = 64 mean-field run completes and records its fixed-point convergence per interval', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bench-long-mf-'));
@@ -97,18 +113,7 @@ describe('banded couplings with the transfer matrix', () => {
       'transfer-matrix',
       '--sampler-options',
       '{"bandwidth":4}',
-      '--steps',
-      '4',
-      '--workers',
-      '0',
-      '--d-model',
-      '16',
-      '--batch-size',
-      '2',
-      '--eval-windows',
-      '4',
-      '--eval-every',
-      '4',
+      ...TINY,
       '--results',
       dir,
     ];
@@ -144,18 +149,7 @@ describe('deeper models in the bench', () => {
       '2',
       '--heads',
       '2',
-      '--steps',
-      '4',
-      '--workers',
-      '0',
-      '--d-model',
-      '16',
-      '--batch-size',
-      '2',
-      '--eval-windows',
-      '4',
-      '--eval-every',
-      '4',
+      ...TINY,
       '--results',
       dir,
     );
