@@ -53,24 +53,33 @@ const tap = syntheticRecords(
 });
 
 describe('convergence and coupling-profile report', () => {
-  it('tables the samplers’ convergence per column and T (share missed: mean over seeds)', () => {
+  it('tables the samplers’ convergence per column, group and T (share missed: mean over seeds)', () => {
     const t = convergenceTable(tap)!;
     expect(t.head).toEqual([
       'variant',
+      'group',
       'T',
-      'seeds',
+      'runs',
       'problems per run',
       'missed the tolerance',
       'mean iterations',
       'max iterations',
       'max residual',
     ]);
-    expect(t.body.map((r) => r.slice(0, 3))).toEqual([
-      ['boltzmann (tap)', '8', '2'],
-      ['boltzmann (tap)', '16', '2'],
+    expect(t.body.map((r) => r.slice(0, 4))).toEqual([
+      ['boltzmann (tap)', 'FFN on, d=64', '8', '2'],
+      ['boltzmann (tap)', 'FFN on, d=64', '16', '2'],
     ]);
     // Seeds 0 and 1 missed 0 and 3 of 2000: 0.075 % on average; the largest count is 102.
-    expect(t.body[0]!.slice(4)).toEqual(['0.075 %', '21.0', '102', '2.0e-3']);
+    expect(t.body[0]!.slice(5)).toEqual(['0.075 %', '21.0', '102', '2.0e-3']);
+    // Runs with and without the FFN stay apart.
+    const noFfn = tap.map((r) => ({ ...r, config: { ...r.config, ffn: r.config.seed === 0 } }));
+    expect(convergenceTable(noFfn)!.body.map((r) => r.slice(1, 4))).toEqual([
+      ['FFN off, d=64', '8', '1'],
+      ['FFN off, d=64', '16', '1'],
+      ['FFN on, d=64', '8', '1'],
+      ['FFN on, d=64', '16', '1'],
+    ]);
     expect(convergenceTable(tap.filter((r) => r.config.variant === 'softmax'))).toBeNull();
   });
 

@@ -1,40 +1,51 @@
 import type { TopLevelSpec } from 'vega-lite';
 import { columnOf, orderColumns } from './columns.js';
-import { numericOrder } from './plots.js';
+import { groupLabel, numericOrder } from './plots.js';
 import { meanStd } from './stats.js';
 import type { Table } from './summaryTable.js';
 import type { RunRecord } from './types.js';
 
 /**
- * How an iterative sampler (tap, mean-field) converged during training, per column and T: over
- * all training-step calls of a run, the share of problems that missed the tolerance, the mean
- * and largest iteration counts and the largest residual; mean over seeds where it is a mean.
+ * How an iterative sampler (tap, mean-field) converged during training, per column, group (FFN,
+ * d_model, mode) and T: over all training-step calls of a run, the share of problems that missed
+ * the tolerance, the mean and largest iteration counts and the largest residual; mean over the
+ * runs (seeds) where it is a mean.
  *
  * @returns the table, or null when no record has convergence figures.
  */
 export function convergenceTable(records: readonly RunRecord[]): Table | null {
   const cells = new Map<
     string,
-    { column: string; T: number; runs: NonNullable<RunRecord['convergence']>['total'][] }
+    {
+      column: string;
+      group: string;
+      T: number;
+      runs: NonNullable<RunRecord['convergence']>['total'][];
+    }
   >();
   for (const r of records) {
     if (r.convergence === undefined) continue;
-    const key = `${columnOf(r)}|${r.config.length}`;
-    const c = cells.get(key) ?? { column: columnOf(r), T: r.config.length, runs: [] };
+    const group = groupLabel(r);
+    const key = `${columnOf(r)}|${group}|${r.config.length}`;
+    const c = cells.get(key) ?? { column: columnOf(r), group, T: r.config.length, runs: [] };
     c.runs.push(r.convergence.total);
     cells.set(key, c);
   }
   if (cells.size === 0) return null;
   const order = orderColumns([...cells.values()].map((c) => c.column));
   const rows = [...cells.values()].sort(
-    (a, b) => order.indexOf(a.column) - order.indexOf(b.column) || a.T - b.T,
+    (a, b) =>
+      order.indexOf(a.column) - order.indexOf(b.column) ||
+      a.group.localeCompare(b.group) ||
+      a.T - b.T,
   );
   const pct = (x: number): string => `${(100 * x).toPrecision(2)} %`;
   return {
     head: [
       'variant',
+      'group',
       'T',
-      'seeds',
+      'runs',
       'problems per run',
       'missed the tolerance',
       'mean iterations',
@@ -45,6 +56,7 @@ export function convergenceTable(records: readonly RunRecord[]): Table | null {
       const missed = meanStd(c.runs.map((t) => t.missed / t.problems));
       return [
         c.column,
+        c.group,
         String(c.T),
         String(c.runs.length),
         meanStd(c.runs.map((t) => t.problems)).mean.toExponential(2),
@@ -63,15 +75,15 @@ export function convergenceSpec(records: readonly RunRecord[]): TopLevelSpec | n
     (r.convergence?.points ?? []).flatMap((p) => [
       {
         panel: 'mean iterations per problem',
-        run: `${columnOf(r)} T=${r.config.length} s${r.config.seed}`,
-        series: `${columnOf(r)}, T=${r.config.length}`,
+        run: `${columnOf(r)} ${groupLabel(r)} T=${r.config.length} s${r.config.seed}`,
+        series: `${columnOf(r)}, ${groupLabel(r)}, T=${r.config.length}`,
         step: p.step,
         value: p.meanIterations,
       },
       {
         panel: 'share of problems that missed the tolerance',
-        run: `${columnOf(r)} T=${r.config.length} s${r.config.seed}`,
-        series: `${columnOf(r)}, T=${r.config.length}`,
+        run: `${columnOf(r)} ${groupLabel(r)} T=${r.config.length} s${r.config.seed}`,
+        series: `${columnOf(r)}, ${groupLabel(r)}, T=${r.config.length}`,
         step: p.step,
         value: p.missed / p.problems,
       },
