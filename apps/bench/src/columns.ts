@@ -26,7 +26,8 @@ export function columnOf(r: Pick<RunRecord, 'config'>): string {
  * (sorted), then anything else.
  */
 export function orderColumns(present: readonly string[]): string[] {
-  const base = (c: string): string => c.split(' (')[0]!;
+  // The variant's name: a column label may go on with ` (sampler, …)` or `, <group>`.
+  const base = (c: string): string => c.split(/ \(|, /)[0]!;
   const rank = (c: string): number => {
     const i = (ALL_VARIANTS as readonly string[]).indexOf(base(c));
     return i < 0 ? ALL_VARIANTS.length : i;

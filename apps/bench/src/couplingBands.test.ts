@@ -45,6 +45,17 @@ describe('couplingBandsTable', () => {
     ]);
   });
 
+  it('should keep groups apart (FFN on and off) and name the group only when there are several', () => {
+    const mixed = records((seed, T) => [row(T, seed === 0 ? 0.3 : 0.1, 0, -0.1)]).map((r) => ({
+      ...r,
+      config: { ...r.config, ffn: r.config.seed === 0 },
+    }));
+    expect(couplingBandsTable(mixed)!.body.map((r) => [r[0], r[3]])).toEqual([
+      ['boltzmann, FFN off, d=64', '+0.100 ± 0.000'],
+      ['boltzmann, FFN on, d=64', '+0.300 ± 0.000'],
+    ]);
+  });
+
   it('should say when the far couplings are zero by construction (a banded J)', () => {
     const table = couplingBandsTable(records((_, T) => [row(T, 0.2, -0.05, 0)]))!;
     expect(table.body[0]!.slice(5)).toEqual(['0 (outside the band)', '—']);

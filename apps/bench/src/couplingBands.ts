@@ -1,4 +1,5 @@
 import { columnOf, orderColumns } from './columns.js';
+import { groupSuffix } from './plots.js';
 import { meanStd } from './stats.js';
 import { signed } from './summaryTable.js';
 import type { Table } from './summaryTable.js';
@@ -44,16 +45,18 @@ export function couplingBandsTable(records: readonly RunRecord[]): Table | null 
       pairs: number;
     }
   >();
+  const group = groupSuffix(records.filter((r) => r.couplingProfile));
   for (const r of records) {
     const profile = r.couplingProfile;
     if (!profile) continue;
     const T = r.config.length;
+    const column = `${columnOf(r)}${group(r)}`;
     const bands = distanceBands(T);
     profile.forEach((row, k) => {
       const layer = Math.floor(k / r.config.heads);
-      const key = `${columnOf(r)}|${T}|${layer}`;
+      const key = `${column}|${T}|${layer}`;
       const c = cells.get(key) ?? {
-        column: columnOf(r),
+        column,
         T,
         layer,
         near: [],

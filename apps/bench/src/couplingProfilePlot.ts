@@ -1,22 +1,23 @@
 import type { TopLevelSpec } from 'vega-lite';
 import { columnOf } from './columns.js';
-import { panels } from './plots.js';
+import { groupSuffix, panels } from './plots.js';
 import { meanStd } from './stats.js';
 import type { RunRecord } from './types.js';
 
 /**
- * The learned J by distance for every (layer, head): one panel per (column, T, layer), one
+ * The learned J by distance for every (layer, head): one panel per (column, group, T, layer), one
  * line per head, mean over seeds — the paper's pattern is positive at short distances and
  * negative further away. Null when no record has a coupling profile.
  */
 export function couplingProfileSpec(records: readonly RunRecord[]): TopLevelSpec | null {
   const acc = new Map<string, { panel: string; head: string; d: number; values: number[] }>();
+  const group = groupSuffix(records.filter((r) => r.couplingProfile));
   for (const r of records) {
     const profile = r.couplingProfile;
     if (!profile) continue;
     const heads = r.config.heads;
     profile.forEach((row, k) => {
-      const panel = `${columnOf(r)}, T=${r.config.length}, layer ${Math.floor(k / heads)}`;
+      const panel = `${columnOf(r)}${group(r)}, T=${r.config.length}, layer ${Math.floor(k / heads)}`;
       row.forEach((J, i) => {
         const key = `${panel}|${k % heads}|${i}`;
         const a = acc.get(key) ?? { panel, head: `head ${k % heads}`, d: i + 1, values: [] };

@@ -65,6 +65,12 @@ export function panels<T extends Record<string, unknown>>(
 /** Axis labels with at most 4 significant digits and no trailing zeros. */
 export const ROUNDED = { format: '.4~r' } as const;
 
+/** `, <group>` after a label only when the records span several groups (FFN on and off, …). */
+export function groupSuffix(records: readonly RunRecord[]): (r: RunRecord) => string {
+  const several = new Set(records.map(groupLabel)).size > 1;
+  return (r) => (several ? `, ${groupLabel(r)}` : '');
+}
+
 /** Names the column in panel titles only when several columns train J (the DQA grid). */
 export function columnPrefix(records: readonly RunRecord[]): (r: RunRecord) => string {
   const several = new Set(records.map((r) => columnOf(r))).size > 1;
