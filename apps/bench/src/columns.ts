@@ -36,3 +36,12 @@ export function orderColumns(present: readonly string[]): string[] {
     (a, b) => rank(a) - rank(b) || (a === base(a) ? -1 : b === base(b) ? 1 : a.localeCompare(b)),
   );
 }
+
+/**
+ * The softmax column a report pairs against: `softmax`, else a qualified one such as
+ * `softmax (no positions)` (a grid without positional embeddings), else `softmax`.
+ */
+export function softmaxColumn(columns: readonly string[]): string {
+  if (columns.includes('softmax')) return 'softmax';
+  return orderColumns(columns).find((c) => c.startsWith('softmax (')) ?? 'softmax';
+}

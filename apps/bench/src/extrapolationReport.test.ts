@@ -98,6 +98,9 @@ describe('extrapolation report', () => {
     expect(await main(['report', '--results', dir], io)).toBe(0);
     const md = readFileSync(join(dir, 'summary.md'), 'utf8');
     expect(md).toContain('## Extrapolation: saved models evaluated past their training length');
+    // The training runs pair with softmax without positions, the grid's only softmax.
+    expect(md).toContain('### Paired difference to softmax (no positions) (same seed)');
+    expect(md).toMatch(/\| 8 \| boltzmann \(tap, relative, no positions\) \| 0\.000 ± 0\.000 \|/);
     expect(md).toMatch(
       /\| 8 \| 32 \| boltzmann \(tap, relative, no positions\) \| [\d.]+ ± [\d.]+ \| −0\.410 ± 0\.010 \|/,
     );

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
 import { BenchError } from './benchError.js';
-import { columnOf, orderColumns } from './columns.js';
+import { columnOf, orderColumns, softmaxColumn } from './columns.js';
 import type { ExtrapolationPoint } from './extrapolate.js';
 import { lengthSpec } from './plots.js';
 import type { LengthPoint } from './plots.js';
@@ -91,7 +91,7 @@ export function extrapolationTable(
   const all = cells(results);
   if (all.length === 0) return null;
   // Softmax, as the columns name it: these models have no positional embedding.
-  baseline ??= all.find((c) => c.column.split(' (')[0] === 'softmax')?.column ?? 'softmax';
+  baseline ??= softmaxColumn(all.map((c) => c.column));
   const body = all.map((c) => {
     const base = all.find(
       (b) => b.trainedAt === c.trainedAt && b.T === c.T && b.column === baseline,

@@ -3,7 +3,7 @@ import { writeFileAtomic, writeJsonAtomic } from './atomicWrite.js';
 import { curvesSpec, fidelitySpec, metricVsLengthSpec, renderSvg, trainLossSpec } from './plots.js';
 import type { FidelityPoint } from './plots.js';
 import { attentionMapSpec } from './attentionMapPlot.js';
-import { columnOf, orderColumns } from './columns.js';
+import { columnOf, orderColumns, softmaxColumn } from './columns.js';
 import { convergenceSpec, convergenceTable } from './convergenceReport.js';
 import { couplingDistanceSpec } from './couplingDistancePlot.js';
 import { couplingHeatmapSpec } from './couplingHeatmapPlot.js';
@@ -42,7 +42,7 @@ function columnOrder(
       );
     return { columns: ['exact', ...dqa], baseline: 'exact' };
   }
-  return { columns: orderColumns(present), baseline: 'softmax' };
+  return { columns: orderColumns(present), baseline: softmaxColumn(present) };
 }
 
 /** The settings shared by (or differing across) the runs, for the report's header. */
