@@ -110,13 +110,13 @@ export async function runQueuedGrid(
       ? { added: 0, existing: notDone.length }
       : await enqueueRuns(queue, notDone, settings, commit);
     const connected = await connectedWorkers(queue);
-    const todo = notDone.map((r) => ({ config: r.config, doneFraction: 0 }));
-    const work = estimateGridSeconds(todo, 1);
+    const remaining = notDone.map((r) => ({ config: r.config, doneFraction: 0 }));
+    const work = estimateGridSeconds(remaining, 1);
     // With workers connected, also the wall time if they train the grid alone, each slot as
     // fast as this machine's ETA model (other machines may be faster or slower).
     const wall =
       connected && connected.runsAtOnce > 1 && notDone.length > 1
-        ? `, ≈ ${formatDuration(estimateGridSeconds(todo, connected.runsAtOnce))} on the ${connected.runsAtOnce} runs the workers train at once`
+        ? `, ≈ ${formatDuration(estimateGridSeconds(remaining, connected.runsAtOnce))} on the ${connected.runsAtOnce} runs the workers train at once`
         : '';
     out(
       `grid: ${runs.length} run${runs.length === 1 ? '' : 's'} — ${done.size} finished here, ` +
