@@ -1,6 +1,7 @@
 import type { TopLevelSpec } from 'vega-lite';
 import { columnOf, orderColumns } from './columns.js';
 import { panels } from './plots.js';
+import { colourScale } from './variantColors.js';
 import { meanStd } from './stats.js';
 import type { Stat } from './stats.js';
 import type { Table } from './summaryTable.js';
@@ -137,7 +138,7 @@ export function gptCurvesSpec(records: readonly RunRecord[]): TopLevelSpec | nul
           type: 'nominal',
           title: 'variant',
           legend: { labelLimit: 400 },
-          sort: orderColumns(values.map((v) => v.column)),
+          scale: colourScale(values.map((v) => v.column)),
         },
         detail: { field: 'run', type: 'nominal' },
       },

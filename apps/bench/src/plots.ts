@@ -3,6 +3,7 @@ import { compile } from 'vega-lite';
 import type { TopLevelSpec } from 'vega-lite';
 import { columnOf } from './columns.js';
 import { meanStd } from './stats.js';
+import { colourScale } from './variantColors.js';
 import type { RunRecord } from './types.js';
 
 /**
@@ -122,6 +123,7 @@ export function lengthSpec(
   });
   // Two lines: one would be taller than the plot, and Vega pads the chart to fit it.
   const title = [yTitle, '(mean ± std over seeds)'];
+  const colours = colourScale(values.map((v) => v.column));
   return {
     ...panels(values, 'group', 3),
     spec: {
@@ -149,6 +151,7 @@ export function lengthSpec(
               type: 'nominal',
               title: 'variant',
               legend: { labelLimit: 400 },
+              scale: colours,
             },
           },
         },
@@ -158,7 +161,7 @@ export function lengthSpec(
             x: { field: 'T', type: 'quantitative' },
             y: { field: 'lo', type: 'quantitative', title },
             y2: { field: 'hi' },
-            color: { field: 'column', type: 'nominal' },
+            color: { field: 'column', type: 'nominal', scale: colours },
           },
         },
       ],
@@ -197,7 +200,13 @@ function runCurvesSpec(
           scale: { zero: false },
           axis: ROUNDED,
         },
-        color: { field: 'column', type: 'nominal', title: 'variant', legend: { labelLimit: 400 } },
+        color: {
+          field: 'column',
+          type: 'nominal',
+          title: 'variant',
+          legend: { labelLimit: 400 },
+          scale: colourScale(values.map((v) => v.column)),
+        },
         detail: { field: 'run', type: 'nominal' },
       },
     },
