@@ -9,6 +9,7 @@ import type { PreparedEstimates } from './preparedEstimates.js';
 import { hash } from './internal/init.js';
 import type { ParamSpec } from './internal/init.js';
 import { sequenceLength } from './internal/inputs.js';
+import { readOutsideTidy } from './internal/tensorData.js';
 import { embeddingLookup, gelu, headProduct, layerNorm, linear } from './internal/layers.js';
 import { COUPLINGS, RELATIVE_COUPLINGS, layerName, paramSpecs } from './internal/paramSpecs.js';
 import { createCouplingBuilder, parseCouplingForm } from './couplingForm.js';
@@ -239,7 +240,7 @@ export function buildTransformer(
       const t = lengthOf(inputs, batchSize);
       const prepared = await prepareIfAsync(inputs, batchSize);
       alive();
-      return tf.tidy(() => {
+      return readOutsideTidy(() => {
         let x = embed(inputs, batchSize, t);
         const all: tf.Tensor4D[] = [];
         for (let layer = 0; layer < layers; layer++) {
@@ -247,7 +248,7 @@ export function buildTransformer(
           all.push(out.w);
           x = out.x;
         }
-        return Float32Array.from((layers === 1 ? all[0]! : tf.concat(all, 0)).dataSync());
+        return layers === 1 ? all[0]! : tf.concat(all, 0);
       });
     },
     couplings() {
@@ -257,7 +258,7 @@ export function buildTransformer(
       const size = maxLength * maxLength;
       const out: Float64Array[] = [];
       for (let layer = 0; layer < layers; layer++) {
-        const data = tf.tidy(() => couplingSlice(layer, maxLength).dataSync());
+        const data = readOutsideTidy(() => couplingSlice(layer, maxLength));
         for (let hd = 0; hd < heads; hd++)
           out.push(Float64Array.from(data.subarray(hd * size, (hd + 1) * size)));
       }

@@ -2,6 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import { AttentionError } from './errors.js';
 import type { Transformer } from './transformer.js';
 import { checkBatch } from './internal/inputs.js';
+import { readOutsideTidy } from './internal/tensorData.js';
 import type { TokenBatch } from './trainer.js';
 
 /** Loss and accuracy of a model on a batch. */
@@ -52,7 +53,7 @@ export async function evaluate(
     const b = Math.min(chunk, batchSize - start);
     const ids = inputs.subarray(start * t, (start + b) * t);
     const logits = await model.forward(ids, b);
-    const logp = tf.tidy(() => tf.logSoftmax(logits).dataSync() as Float32Array);
+    const logp = readOutsideTidy(() => tf.logSoftmax(logits));
     logits.dispose();
     for (let r = 0; r < b * t; r++) {
       const pos = start * t + r;
