@@ -200,10 +200,8 @@ export function buildTransformer(
       try {
         for (let layer = 0; layer < layers; layer++) {
           const stream = x;
-          const { h, j } = tf.tidy(() => ({
-            h: Float32Array.from(fields(norm1(stream, layer), layer, batchSize, t).dataSync()),
-            j: Float32Array.from(couplingSlice(layer, t).dataSync()),
-          }));
+          const h = readOutsideTidy(() => fields(norm1(stream, layer), layer, batchSize, t));
+          const j = readOutsideTidy(() => couplingSlice(layer, t));
           const prepared = await prepareEstimates(
             h,
             j,
