@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { pairedTTest } from './stats.js';
+import { holmAdjust, pairedTTest } from './stats.js';
 
 describe('pairedTTest', () => {
   it('matches the closed form at 2 degrees of freedom for d = (−0.05, −0.04, −0.03)', () => {
@@ -25,5 +26,55 @@ describe('pairedTTest', () => {
     expect(pairedTTest([])).toBeNull();
     expect(pairedTTest([0.2, 0.2])).toEqual({ n: 2, mean: 0.2, ci95: [0.2, 0.2], p: 0 });
     expect(pairedTTest([0, 0, 0])!.p).toBe(1);
+  });
+});
+
+/**
+ * Holm's procedure run literally at level α: step through the p-values in ascending order and
+ * reject while p_(k) ≤ α / (m − k + 1). Returns which hypotheses it rejects.
+ */
+function holmRejects(ps: readonly number[], alpha: number): boolean[] {
+  const order = ps.map((_, i) => i).sort((a, b) => ps[a]! - ps[b]!);
+  const rejected = ps.map(() => false);
+  for (let k = 0; k < order.length; k += 1) {
+    if (ps[order[k]!]! > alpha / (ps.length - k)) break;
+    rejected[order[k]!] = true;
+  }
+  return rejected;
+}
+
+describe('holmAdjust', () => {
+  it('matches the textbook example (R: p.adjust(c(0.01, 0.04, 0.03, 0.005), "holm"))', () => {
+    const adjusted = holmAdjust([0.01, 0.04, 0.03, 0.005]);
+    [0.03, 0.06, 0.06, 0.02].forEach((want, i) => expect(adjusted[i]).toBeCloseTo(want, 15));
+  });
+
+  it('rejects exactly what the step-down procedure rejects, at every level', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 1, maxLength: 12 }),
+        fc.double({ min: 0.001, max: 0.5, noNaN: true }),
+        (ps, alpha) => {
+          const adjusted = holmAdjust(ps);
+          const byProcedure = holmRejects(ps, alpha);
+          // Away from ties with the threshold (float rounding of m·p against α), they agree.
+          adjusted.forEach((a, i) => {
+            if (Math.abs(a - alpha) > 1e-12) expect(a <= alpha).toBe(byProcedure[i]);
+          });
+          adjusted.forEach((a, i) => {
+            expect(a).toBeGreaterThanOrEqual(ps[i]!);
+            expect(a).toBeLessThanOrEqual(1);
+          });
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('is the identity for one test, and refuses p-values outside [0, 1]', () => {
+    expect(holmAdjust([0.04])).toEqual([0.04]);
+    expect(holmAdjust([])).toEqual([]);
+    expect(() => holmAdjust([0.1, Number.NaN])).toThrow(RangeError);
+    expect(() => holmAdjust([1.2])).toThrow(/not in \[0, 1\]/);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { syntheticRecords } from './internal/fixtures.js';
 // Direct module imports: the barrel pulls in TF.js and the cloud SDKs (seconds per test file).
-import { pairedTTest } from './stats.js';
+import { holmAdjust, pairedTTest } from './stats.js';
 import { meanStd, summarize } from './summary.js';
 import { formatStat, formatTest, summaryHtml, summaryMarkdown } from './summaryTable.js';
 
@@ -59,6 +59,22 @@ describe('summarize', () => {
     const [ci, p] = formatTest(test, 'perplexity');
     expect(summaryMarkdown(s)).toContain(`| ${ci} | ${p} |`);
     expect(ci).toMatch(/^\[−\d\.\d{3}, \+\d\.\d{3}\]$/);
+  });
+
+  it("adjusts each variant's p-values with Holm over its rows (both lengths)", () => {
+    const s = summarize(records, ['softmax', 'boltzmann', 'sigmoid', 'coupling'], 'softmax');
+    for (const column of ['boltzmann', 'sigmoid', 'coupling']) {
+      const raw = s.rows.map((r) => r.tests[column]!.p);
+      expect(s.rows.map((r) => r.holmP[column])).toEqual(holmAdjust(raw));
+    }
+    // Coupling is far off softmax on both rows: the smaller p doubles, the larger stays (Holm).
+    const [p4, p8] = s.rows.map((r) => r.tests.coupling!.p);
+    expect(Math.min(s.rows[0]!.holmP.coupling!, s.rows[1]!.holmP.coupling!)).toBeCloseTo(
+      Math.min(2 * Math.min(p4!, p8!), 1),
+      15,
+    );
+    expect(s.rows[0]!.holmP.softmax).toBeUndefined();
+    expect(summaryMarkdown(s)).toContain('| p (paired t) | p (Holm, per variant) |');
   });
 
   it('pairs only seeds present in both columns', () => {
@@ -121,7 +137,7 @@ describe('summary tables', () => {
     expect(md).toContain('| 4 | 5.200 ± 0.200 | 5.133 ± 0.321 | 5.300 ± 0.200 | 8.100 ± 0.100 |');
     // The paired table in long format: one row per (T, variant), five columns however many variants.
     expect(md).toContain(
-      '| T | variant | variant − softmax | vs softmax (rel.) | 95 % CI | p (paired t) |',
+      '| T | variant | variant − softmax | vs softmax (rel.) | 95 % CI | p (paired t) | p (Holm, per variant) |',
     );
     expect(md).toMatch(/\| 4 \| boltzmann \| −0\.067 ± 0\.153 \| −1\.\d\d ± \d\.\d\d % \| \[/);
     expect(md).toMatch(/\| 4 \| sigmoid \| \+0\.100 ± /);

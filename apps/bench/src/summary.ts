@@ -1,5 +1,5 @@
 import { columnOf } from './columns.js';
-import { meanStd, pairedTTest } from './stats.js';
+import { holmAdjust, meanStd, pairedTTest } from './stats.js';
 import type { PairedTest, Stat } from './stats.js';
 import type { RunRecord } from './types.js';
 
@@ -18,6 +18,11 @@ export interface SummaryRow {
   readonly relDiffs: Readonly<Record<string, Stat | null>>;
   /** Paired t-test of the per-seed differences (null below two seeds in both columns). */
   readonly tests: Readonly<Record<string, PairedTest | null>>;
+  /**
+   * The test's p-value after Holm's correction over its variant's family: every row of the
+   * summary where that variant has a test (all lengths and groups). Null where there is no test.
+   */
+  readonly holmP: Readonly<Record<string, number | null>>;
 }
 
 /** A summary table over finished runs. */
@@ -98,7 +103,7 @@ export function summarize(
       if (a.order[i] !== b.order[i]) return a.order[i]! - b.order[i]!;
     return 0;
   });
-  const rows: SummaryRow[] = sorted.map(([key, g]) => {
+  const untested: Omit<SummaryRow, 'holmP'>[] = sorted.map(([key, g]) => {
     const cells: Record<string, Stat | null> = {};
     const diffs: Record<string, Stat | null> = {};
     const relDiffs: Record<string, Stat | null> = {};
@@ -122,6 +127,15 @@ export function summarize(
     }
     return { key, labels: g.labels, cells, diffs, relDiffs, tests };
   });
+  // Holm's correction per variant, over every row where it has a test.
+  const holmP = untested.map(() => ({}) as Record<string, number | null>);
+  for (const column of columns) {
+    const tested = untested.flatMap((r, i) => (r.tests[column] ? [i] : []));
+    holmAdjust(tested.map((i) => untested[i]!.tests[column]!.p)).forEach((p, k) => {
+      holmP[tested[k]!]![column] = p;
+    });
+  }
+  const rows: SummaryRow[] = untested.map((r, i) => ({ ...r, holmP: holmP[i]! }));
   const rowLabelNames = rows[0] ? Object.keys(rows[0].labels) : ['T'];
   return { metricName, baseline, columns, rowLabels: rowLabelNames, rows };
 }

@@ -34,8 +34,13 @@ export function formatTest(
   const digits = metric === 'accuracy' || kind === 'rel' ? 2 : 3;
   const unit = kind === 'rel' ? ' %' : metric === 'accuracy' ? ' pp' : '';
   const [lo, hi] = test.ci95.map((x) => signed(x * scale, digits));
-  const p = test.p < 0.001 ? '< 0.001' : `= ${test.p.toFixed(3)}`;
-  return [`[${lo}, ${hi}]${unit}`, p];
+  return [`[${lo}, ${hi}]${unit}`, formatP(test.p)];
+}
+
+/** A p-value as printed: `= 0.039`, `< 0.001`, or `—` when there is none. */
+export function formatP(p: number | null | undefined): string {
+  if (p === null || p === undefined) return '—';
+  return p < 0.001 ? '< 0.001' : `= ${p.toFixed(3)}`;
 }
 
 /** A difference with its sign as printed: `+0.12`, `−0.12` (a real minus), and `0.00` when it rounds to zero. */
@@ -72,6 +77,7 @@ export function summaryTables(summary: Summary): { metric: Table; paired: Table 
       ...(m === 'perplexity' ? [`vs ${summary.baseline} (rel.)`] : []),
       '95 % CI',
       'p (paired t)',
+      'p (Holm, per variant)',
     ],
     body: summary.rows.flatMap((r) =>
       others
@@ -85,6 +91,7 @@ export function summaryTables(summary: Summary): { metric: Table; paired: Table 
             ...(m === 'perplexity' ? [formatStat(r.relDiffs[c], m, 'rel')] : []),
             ci,
             p,
+            formatP(r.holmP[c]),
           ];
         }),
     ),
