@@ -1,4 +1,5 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { writeFileAtomic } from './atomicWrite.js';
 import { join, resolve } from 'node:path';
 import { repoRoot } from './internal/paths.js';
 import { runSubcommand, subcommand } from './internal/parseCommand.js';
@@ -9,6 +10,7 @@ import { EXIT, main } from './main.js';
 import type { MainIo } from './main.js';
 import { userPath } from './options.js';
 import { formatDuration } from './progress.js';
+import { readRecord, recordPath } from './runFiles.js';
 import { EXTRAPOLATION_FOLDER } from './extrapolationReport.js';
 
 type Part = LongContextSlice['part'];
@@ -19,6 +21,8 @@ export interface LongContextCommand {
   readonly root: string;
   readonly parts: readonly Part[];
   readonly dryRun: boolean;
+  /** A published results tree whose finished run records seed the root first (`--from`). */
+  readonly from?: string;
 }
 
 /**
@@ -40,13 +44,18 @@ export function parseLongContextArgs(
     .option('--only <parts>', `parts to run: ${PARTS.join(', ')}`, PARTS.join(','))
     .option('--root <dir>', 'results root (one folder per part)', 'results/long-context')
     .option('--dry-run', "print each slice's grid and ETA, run nothing")
-    .action((raw: { only: string; root: string; dryRun?: boolean }) => {
+    .option(
+      '--from <dir>',
+      'first copy the finished run records of a published tree (e.g. docs/results/long-context) that the root lacks, so only the rest trains (also with --dry-run)',
+    )
+    .action((raw: { only: string; root: string; dryRun?: boolean; from?: string }) => {
       const root =
         raw.root === 'results/long-context' ? resolve(repoRoot(), raw.root) : userPath(raw.root);
       parsed = {
         root,
         parts: parseList('--only', raw.only, choiceItem(PARTS), PARTS.join('/')),
         dryRun: raw.dryRun === true,
+        ...(raw.from === undefined ? {} : { from: userPath(raw.from) }),
       };
     });
   return runSubcommand(program, argv) ? parsed : null;
@@ -59,6 +68,9 @@ export function parseLongContextArgs(
  */
 export async function runLongContext(command: LongContextCommand, io: MainIo): Promise<number> {
   const slices = LONG_CONTEXT_SLICES.filter((s) => command.parts.includes(s.part));
+  if (command.from !== undefined)
+    for (const folder of [...new Set(slices.map((s) => s.folder))])
+      seedRecords(join(command.from, folder), join(command.root, folder), io.out);
   let etaSeconds = 0;
   let pending = 0;
   const planned: MainIo = {
@@ -114,4 +126,29 @@ export async function runLongContext(command: LongContextCommand, io: MainIo): P
     if (code !== EXIT.ok) return code;
   }
   return EXIT.ok;
+}
+
+/**
+ * Copies the finished run records of `fromDir/runs` that `toDir/runs` lacks, each checked
+ * first (a record must parse and carry the id its file name gives) and copied byte for byte,
+ * atomically.
+ * A run with a record counts as finished, so the grid trains only the rest.
+ *
+ * @throws BENCH_CORRUPT_CHECKPOINT naming the first source record that is not a run record.
+ */
+export function seedRecords(fromDir: string, toDir: string, out: (line: string) => void): number {
+  const runs = join(fromDir, 'runs');
+  if (!existsSync(runs)) return 0;
+  let copied = 0;
+  for (const file of readdirSync(runs)
+    .filter((f) => f.endsWith('.json'))
+    .sort()) {
+    const id = file.slice(0, -'.json'.length);
+    if (existsSync(recordPath(toDir, id))) continue;
+    readRecord(fromDir, id); // throws on a corrupt or misnamed record
+    writeFileAtomic(recordPath(toDir, id), readFileSync(recordPath(fromDir, id)));
+    copied += 1;
+  }
+  out(`seeded ${copied} finished run record${copied === 1 ? '' : 's'} from ${runs}`);
+  return copied;
 }
