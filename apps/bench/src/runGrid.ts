@@ -117,7 +117,9 @@ export async function runGrid(
     options.onPlan?.({ runs: configs.length, pending: pending.length, etaSeconds: eta });
     out(
       `grid: ${configs.length} run${configs.length === 1 ? '' : 's'} — ${done.size} finished, ${resuming} to resume, ${pending.length - resuming} new; ` +
-        `${workers === 0 ? 'in-process (no workers)' : `${workers} worker${workers === 1 ? '' : 's'}`}; estimated time ≈ ${formatDuration(eta)} (rough, ±50 %)`,
+        (pending.length === 0
+          ? 'nothing to train'
+          : `${workers === 0 ? 'in-process (no workers)' : `${workers} worker${workers === 1 ? '' : 's'}`}; estimated time ≈ ${formatDuration(eta)} (rough, ±50 %)`),
     );
     out(`results: ${dir}`);
     if (options.dryRun) {
