@@ -89,7 +89,9 @@ describe('interrupt and resume', () => {
     out.length = 0;
     expect(await main(args(dir), io(third.progress))).toBe(0);
     expect(third.starts).toEqual([]);
-    expect(out.join('\n')).toContain('grid: 2 runs — 2 finished, 0 to resume, 0 new; nothing to train');
+    expect(out.join('\n')).toContain(
+      'grid: 2 runs — 2 finished, 0 to resume, 0 new; nothing to train',
+    );
   });
 
   it('restarts a run whose checkpoint is unreadable, with a warning, and reports a corrupt record as a coded error', async () => {
