@@ -20,9 +20,9 @@ export interface SummaryRow {
   readonly tests: Readonly<Record<string, PairedTest | null>>;
   /**
    * The test's p-value after Holm's correction over its variant's family: every row of the
-   * summary where that variant has a test (all lengths and groups). Null where there is no test.
+   * summary where that variant has a test (all lengths and groups). Absent where there is none.
    */
-  readonly holmP: Readonly<Record<string, number | null>>;
+  readonly holmP: Readonly<Record<string, number>>;
 }
 
 /** A summary table over finished runs. */
@@ -128,7 +128,7 @@ export function summarize(
     return { key, labels: g.labels, cells, diffs, relDiffs, tests };
   });
   // Holm's correction per variant, over every row where it has a test.
-  const holmP = untested.map(() => ({}) as Record<string, number | null>);
+  const holmP = untested.map(() => ({}) as Record<string, number>);
   for (const column of columns) {
     const tested = untested.flatMap((r, i) => (r.tests[column] ? [i] : []));
     holmAdjust(tested.map((i) => untested[i]!.tests[column]!.p)).forEach((p, k) => {
