@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 // Direct module imports: the barrel pulls in TF.js and the cloud SDKs (seconds per test file).
-import { estimateGridSeconds, estimateRunSeconds } from './eta.js';
+import { estimateGridSeconds, estimateRunSeconds, estimateStepMs } from './eta.js';
 import { expandGrid } from './grid.js';
 import { parseBenchArgs } from './options.js';
 import { formatDuration, plainProgress } from './progress.js';
@@ -40,6 +40,17 @@ describe('ETA model', () => {
       );
     expect(tm('2', '4')).toBeGreaterThan(1.5 * tm('1', '4'));
     expect(tm('1', '4')).toBeGreaterThan(1.5 * tm('1', '2'));
+  });
+
+  it('prices the attention scores: the JavaScript causal op (sigmoid) above softmax, more so at long T', () => {
+    const step = (variant: string, length: string) =>
+      estimateStepMs(
+        grid('gpt', '--preset', 'long', '--variants', variant, '--lengths', length)[0]!,
+      );
+    expect(step('sigmoid', '256')).toBeGreaterThan(step('softmax', '256'));
+    expect(step('sigmoid', '256') / step('softmax', '256')).toBeGreaterThan(
+      step('sigmoid', '16') / step('softmax', '16'),
+    );
   });
 
   it('schedules longest-first on the least-loaded worker', () => {

@@ -5,19 +5,30 @@ import type { RunConfig } from './types.js';
  * single-thread step times (packages/attention/scripts/benchTraining.ts: paper model 31.5 ms,
  * baby 291 ms per step) and to ising-core's sampler benchmark (its README, "Long context:
  * forward + VJP of one causal call"; run with threads 'auto' on both cores, doubled here),
- * then scaled by GRID_CONTENTION for two worker processes sharing the two cores. It orders the
- * work queue (longest first) and gives the up-front ETA; the live progress shows the measured rate.
+ * then scaled by GRID_CONTENTION for two worker processes sharing the two cores; the exact,
+ * DQA and attention-score terms refitted on 2 Dec 2026 (src/scripts/measureStepTimes.ts and
+ * src/scripts/etaAgainstRecords.ts on the long-context grid's records). It orders the work queue
+ * (longest first) and gives the up-front ETA; the live progress shows the measured rate.
  */
 const MS_PER_STEP_BASE = 3; // fixed per-step cost: TF.js op dispatch (wasm), data
 const NS_PER_PARAMETER = 20; // reading gradients, AdamW in float64, writing weights back
 /** Dense layers cost more per flop at small widths (kernel overheads): 0.1 ns at d = 64, 0.08 at 128. */
 const nsPerDenseFlop = (dModel: number): number => 0.06 + 2.6 / dModel;
 const GRID_CONTENTION = 1.5; // two bench workers on two cores run each step about this much slower
-const NS_PER_ISING_CONFIG = 11.5; // exact enumeration: forward folds + VJP, per spin configuration
-const NS_PER_DQA_PROBLEM = 90_000; // DQA at 64 Trotter steps: per-problem setup and calibration
-const NS_PER_DQA_CONFIG = 520; // DQA at 64 Trotter steps: per amplitude
-const NS_PER_DQA_SHOT_PROBLEM = 125_000; // finite shots: sampling + sample-covariance VJP, per problem
-const SECONDS_PER_RUN = 5; // worker start, data, model, first graph trace
+// Exact enumeration, forward folds + VJP: a fixed cost per problem (one query's prefix) plus a
+// cost per spin configuration (ising-core's benchmark: 9.5 ns/config at T = 12, 1.1–3.6 at 16).
+const NS_PER_EXACT_PROBLEM = 5_000;
+const NS_PER_ISING_CONFIG = 1.5;
+// Per attention score (batch · layers · heads · T², forward + backward) beyond the matmul flops:
+// masking and softmax inside TF.js, or, for the JavaScript causal op (sigmoid and the sampler
+// variants), reading the scores out of TF.js, the per-row loops and the gradient written back.
+// Fitted to the long-context grid's run records (src/scripts/etaAgainstRecords.ts).
+const NS_PER_SCORE_SOFTMAX = 45;
+const NS_PER_SCORE_CAUSAL_OP = 130;
+const NS_PER_DQA_PROBLEM = 9_000; // DQA at 64 Trotter steps: per-problem setup and calibration
+const NS_PER_DQA_CONFIG = 1_000; // DQA at 64 Trotter steps: per amplitude
+const NS_PER_DQA_SHOT_PROBLEM = 20_000; // finite shots: sampling + sample-covariance VJP, per problem
+const SECONDS_PER_RUN = 3; // worker start, data, model, first graph trace
 // Approximate samplers, per causal sequence of length T (forward + VJP, one thread), fitted to
 // the sampler benchmark at T = 64 and 256: tap 4.3 and 130 ms, mean-field 3.1 and 88 ms,
 // transfer-matrix (w = 8) 2.8 and 47 ms, (w = 4) 9.8 ms at T = 256.
@@ -61,6 +72,8 @@ function stepMs(c: RunConfig, batch: number): number {
   const dense =
     params * NS_PER_PARAMETER * 1e-6 +
     batch * c.length * flopsPerRow * nsPerDenseFlop(c.dModel) * 1e-6;
+  const scores = layers * c.heads * batch * c.length * c.length;
+  const scoreNs = c.variant === 'softmax' ? NS_PER_SCORE_SOFTMAX : NS_PER_SCORE_CAUSAL_OP;
   let ising = 0;
   if (c.variant === 'boltzmann' || c.variant === 'coupling') {
     const estimates = layers * c.heads; // one Ising batch per (layer, head)
@@ -74,13 +87,16 @@ function stepMs(c: RunConfig, batch: number): number {
         (problems * NS_PER_DQA_PROBLEM + configs * NS_PER_DQA_CONFIG) * scale * 1e-6 +
         (shots > 0 ? problems * NS_PER_DQA_SHOT_PROBLEM * 1e-6 : 0);
     } else if (c.sampler === 'exact') {
-      ising = configs * NS_PER_ISING_CONFIG * 1e-6;
+      ising = (problems * NS_PER_EXACT_PROBLEM + configs * NS_PER_ISING_CONFIG) * 1e-6;
     } else {
       ising = estimates * batch * approximateSamplerNs(c) * 1e-6;
     }
   }
-  return GRID_CONTENTION * (MS_PER_STEP_BASE + dense + ising);
+  return GRID_CONTENTION * (MS_PER_STEP_BASE + dense + scores * scoreNs * 1e-6 + ising);
 }
+
+/** Estimated wall milliseconds of one training step of the run's batch, under grid contention. */
+export const estimateStepMs = (c: RunConfig): number => stepMs(c, c.batchSize);
 
 /**
  * Estimated wall seconds of one run on one core (training + evaluations + setup).

@@ -1,11 +1,9 @@
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { BenchError } from './benchError.js';
 import { runSubcommand, subcommand } from './internal/parseCommand.js';
 import type { MainIo } from './main.js';
 import { userPath } from './options.js';
 import { readExtrapolations } from './extrapolationReport.js';
-import { readRecord } from './runFiles.js';
+import { readRecords } from './runFiles.js';
 import type { RunRecord } from './types.js';
 
 /** A parsed `bench report` invocation. */
@@ -52,16 +50,6 @@ export function parseReportArgs(
   return runSubcommand(program, argv) ? parsed : null;
 }
 
-/** Every finished run record under `dir/runs` (validated; a corrupt one is an error naming it). */
-function recordsIn(dir: string): RunRecord[] {
-  if (!existsSync(dir))
-    throw new BenchError('BENCH_NO_RESULTS', `results folder ${dir} does not exist`);
-  // A folder whose runs have not finished yet has no runs/ folder: it adds nothing.
-  const runs = join(dir, 'runs');
-  const files = existsSync(runs) ? readdirSync(runs).filter((f) => f.endsWith('.json')) : [];
-  return files.map((f) => readRecord(dir, f.slice(0, -'.json'.length))!);
-}
-
 /**
  * Writes one report over the finished runs of the given folders, which must all belong to one
  * experiment. A run present in two folders (the same id) is reported once.
@@ -70,7 +58,7 @@ function recordsIn(dir: string): RunRecord[] {
  */
 export async function runReport(command: ReportCommand, io: MainIo): Promise<number> {
   const byId = new Map<string, RunRecord>();
-  for (const dir of command.from) for (const r of recordsIn(dir)) byId.set(r.id, r);
+  for (const dir of command.from) for (const r of readRecords(dir)) byId.set(r.id, r);
   const records = [...byId.values()];
   if (records.length === 0)
     throw new BenchError('BENCH_NO_RESULTS', `no finished runs in ${command.from.join(', ')}`);

@@ -1,6 +1,6 @@
 import { echo } from '@boltzmann/ising-core';
 import type { ConvergenceSummary } from '@boltzmann/ising-core';
-import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { BenchError } from './benchError.js';
 import { canonicalJson } from './grid.js';
@@ -160,6 +160,16 @@ export function readRecord(resultsDir: string, id: string): RunRecord | null {
     );
   }
   return value;
+}
+
+/** Every finished run record under `dir/runs` (validated; a corrupt one is an error naming it). */
+export function readRecords(dir: string): RunRecord[] {
+  if (!existsSync(dir))
+    throw new BenchError('BENCH_NO_RESULTS', `results folder ${dir} does not exist`);
+  // A folder whose runs have not finished yet has no runs/ folder: it adds nothing.
+  const runs = join(dir, 'runs');
+  const files = existsSync(runs) ? readdirSync(runs).filter((f) => f.endsWith('.json')) : [];
+  return files.map((f) => readRecord(dir, f.slice(0, -'.json'.length))!);
 }
 
 /**

@@ -8,7 +8,7 @@ import { createEngine } from '../internal/engine.js';
 import { createTaskData } from '../internal/taskData.js';
 import { parseBenchArgs } from '../options.js';
 import { createBenchRegistry } from '../registry.js';
-import { estimateRunSeconds } from '../eta.js';
+import { estimateStepMs } from '../eta.js';
 
 const cases: string[][] = [
   ['shakespeare', '--lengths', '4', '--variants', 'softmax,boltzmann'],
@@ -55,7 +55,7 @@ for (const argv of cases) {
     const t0 = performance.now();
     for (let i = 0; i < steps; i += 1) await engine.step(data.next(config.batchSize));
     const perStep = (performance.now() - t0) / 1000 / steps;
-    const model = (estimateRunSeconds({ ...config, steps: 1000, evalEvery: 1_000_000 }) - 3) / 1000;
+    const model = estimateStepMs(config) / 1000;
     console.log(
       `${config.dataset.padEnd(11)} ${config.column.padEnd(13)} T=${String(config.length).padEnd(2)} d=${String(config.dModel).padEnd(2)} ffn=${config.ffn ? 'on ' : 'off'} B=${config.batchSize}: ${(perStep * 1000).toFixed(1)} ms/step measured, ${(model * 1000).toFixed(1)} ms/step eta model`,
     );
