@@ -18,6 +18,13 @@ describe('bench long-context', () => {
     // The paper's model covers T = 16 … 256; brackets 16 … 64.
     const paper = parseBenchArgs([...LONG_CONTEXT_SLICES[0]!.argv], () => undefined)!;
     expect(paper.grid.lengths).toEqual([16, 32, 64, 128, 256]);
+    // Both Shakespeare models have the exact anchor at T = 16 and a relative-J tap slice.
+    for (const model of ['shakespeare', 'gpt']) {
+      const slices = LONG_CONTEXT_SLICES.filter((s) => s.argv[0] === model);
+      const anchor = slices.find((s) => s.argv.includes('exact'));
+      expect(anchor?.argv.slice(anchor.argv.indexOf('--lengths'))).toContain('16');
+      expect(slices.some((s) => s.argv.join(' ').includes('--couplings relative'))).toBe(true);
+    }
   });
 
   it('dry-runs every slice of a part without training', async () => {

@@ -100,6 +100,14 @@ export const LONG_CONTEXT_SLICES: readonly LongContextSlice[] = [
       '16,64',
     ],
   },
+  // The GPT's exact anchor at T = 16 and relative J (one value per distance, per layer and head)
+  // on tap at T = 16 and 64, as in the paper model (added after slice 10).
+  { part: 'gpt', folder: 'gpt', argv: ['gpt', '--preset', 'long', ...EXACT_16] },
+  {
+    part: 'gpt',
+    folder: 'gpt',
+    argv: ['gpt', '--preset', 'long', ...TAP, '--couplings', 'relative', '--lengths', '16,64'],
+  },
   // The paper's model at T = 256 trained 3× longer: softmax's curve is still falling steeply at
   // step 1,500, so this separates how fast each learns from where it ends (added after slice 1).
   {
