@@ -35,7 +35,9 @@ for (const dir of process.argv.slice(2)) {
 }
 const ratios: number[] = [];
 for (const [key, { estimate, measured }] of [...cells].sort(([a], [b]) => a.localeCompare(b))) {
-  const mid = [...measured].sort((a, b) => a - b)[Math.floor(measured.length / 2)]!;
+  const sorted = [...measured].sort((a, b) => a - b);
+  const k = Math.floor(sorted.length / 2);
+  const mid = sorted.length % 2 ? sorted[k]! : (sorted[k - 1]! + sorted[k]!) / 2;
   ratios.push(mid / estimate);
   console.log(
     `${key.padEnd(64)} eta ${formatDuration(estimate).padStart(7)}  measured ${measured
