@@ -30,12 +30,9 @@ export { assertPluginOptions, optionKeys } from './pluginOptions.js';
 export { DEFAULT_ECHO_LENGTH, echo } from './echo.js';
 export { readBounded } from './readBounded.js';
 export type { BoundedReader, BoundedSource } from './readBounded.js';
-export {
-  SECRET_KEY_PATTERN,
-  mergeSecretOptions,
-  redactSecrets,
-  splitSecretOptions,
-} from './secretOptions.js';
+export { mergeSecretOptions, redactSecrets, splitSecretOptions } from './secretOptions.js';
+export { isSecretKey } from './secretKeys.js';
+export { redactUrlCredentials } from './urlCredentials.js';
 export type { SplitOptions } from './secretOptions.js';
 export { createRng } from './rng.js';
 export type { Rng } from './rng.js';

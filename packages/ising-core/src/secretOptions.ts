@@ -1,31 +1,113 @@
+import { isSecretKey } from './secretKeys.js';
+import { hasUrlCredentials, redactUrlCredentials, urlPasswords } from './urlCredentials.js';
+
 /** The options of a sampler split into what may be written down and what must not. */
 export interface SplitOptions {
   /** The options with every secret removed: safe to hash, log, save and report. */
   readonly options: Record<string, unknown>;
   /** Only the secrets, in the same nesting (`{ token }`, `{ clientConfig: { credentials } }`). */
   readonly secrets: Record<string, unknown>;
-  /** Dotted paths of the secrets found, e.g. `['token']`: names only, never values. */
+  /** Dotted paths of the secrets found, e.g. `['token', 'servers.0.apiKey']`: names only, never values. */
   readonly paths: readonly string[];
 }
-
-/**
- * Option keys that hold a credential whatever plugin reads them, so a third-party plugin that
- * declares no `secretOptions` still never has its token written to a results folder.
- */
-export const SECRET_KEY_PATTERN =
-  /token|secret|password|passphrase|credential|api[-_]?key|private[-_]?key|access[-_]?key|auth/i;
 
 type Plain = Record<string, unknown>;
 
 const isPlain = (v: unknown): v is Plain =>
   v !== null && typeof v === 'object' && !Array.isArray(v) && !ArrayBuffer.isView(v);
 
+/** Nesting beyond which a value is not walked: it is treated as a secret whole (fail closed). */
+const MAX_WALK_DEPTH = 64;
+
+/** What one level of the walk keeps public and what it hides (`undefined`: nothing). */
+interface Parts<T> {
+  readonly open: T;
+  readonly hidden: T | undefined;
+}
+
+class SecretWalk {
+  readonly paths: string[] = [];
+  constructor(private readonly declared: readonly string[]) {}
+
+  /** Whether the value at `path` (under `key`, when it has one) is a secret as a whole. */
+  private secretAt(path: string, key: string | undefined): boolean {
+    return (
+      this.declared.includes(path) ||
+      (key !== undefined && (isSecretKey(key) || hasUrlCredentials(key)))
+    );
+  }
+
+  /**
+   * Splits one value: `open` is what may be written down, `hidden` the secrets in the same
+   * nesting. `whole` says the value is secret as a whole (a declared path or a credential key).
+   */
+  value(
+    v: unknown,
+    path: string,
+    key: string | undefined,
+    depth: number,
+  ): Parts<unknown> & { whole: boolean } {
+    if (this.secretAt(path, key) || ((isPlain(v) || Array.isArray(v)) && depth >= MAX_WALK_DEPTH)) {
+      this.paths.push(path);
+      return { open: undefined, hidden: v, whole: true };
+    }
+    if (typeof v === 'string' && hasUrlCredentials(v)) {
+      this.paths.push(path);
+      return { open: redactUrlCredentials(v), hidden: v, whole: false };
+    }
+    if (isPlain(v)) return { ...this.object(v, path, depth + 1), whole: false };
+    if (Array.isArray(v)) return { ...this.array(v, path, depth + 1), whole: false };
+    return { open: v, hidden: undefined, whole: false };
+  }
+
+  object(value: Plain, prefix: string, depth: number): Parts<Plain> {
+    const open: Plain = {};
+    let hidden: Plain | undefined;
+    for (const [key, v] of Object.entries(value)) {
+      const part = this.value(v, prefix === '' ? key : `${prefix}.${key}`, key, depth);
+      if (!part.whole) open[key] = part.open;
+      if (part.hidden !== undefined) {
+        hidden ??= {};
+        hidden[key] = part.hidden;
+      }
+    }
+    return { open, hidden };
+  }
+
+  /** Arrays keep their length and indices: a slot whose value is secret as a whole becomes `null`. */
+  private array(value: readonly unknown[], prefix: string, depth: number): Parts<unknown[]> {
+    const open: unknown[] = [];
+    let hidden: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const part = this.value(value[i], `${prefix}.${i}`, undefined, depth);
+      open.push(part.whole ? null : part.open);
+      if (part.hidden !== undefined) {
+        hidden ??= [];
+        while (hidden.length < i) hidden.push(null);
+        hidden.push(part.hidden);
+      }
+    }
+    return { open, hidden };
+  }
+}
+
 /**
  * Splits sampler options into public options and secrets. A value is secret when its dotted
- * path is in `declared` (a plugin's `secretOptions`) or its key matches
- * {@link SECRET_KEY_PATTERN}; secrets are removed from `options` wherever they sit, so the
- * public part can be hashed into a run id (rotating a token then changes nothing) and saved.
- * Inputs are not modified.
+ * path is in `declared` (a plugin's `secretOptions`), or its key names a credential
+ * ({@link isSecretKey}: `token`, `apiKey`, `password`, `session`, …), or it is a string holding
+ * a URL with a password (`https://user:PW@host/`). Objects and arrays are walked at any depth
+ * (64 levels; deeper values are kept secret whole), so the public part can be hashed into a run
+ * id (rotating a token then changes nothing) and saved. Inputs are not modified.
+ *
+ * - **Paths** are dotted, with array indices as segments: `servers.0.apiKey`. Declared paths
+ *   use the same form.
+ * - **Arrays** keep their length in the public options, so indices still match: an element
+ *   that is secret as a whole (a declared path such as `hosts.1`) becomes `null` there. In the
+ *   secrets, an array holds the secret parts at their indices and `null` in the slots before
+ *   them that hold none (`{ servers: [null, { apiKey }] }`), which survives JSON.
+ * - **URLs with a password** stay in the public options with the password replaced
+ *   (`https://user:***@host/`, see {@link redactUrlCredentials}); the secrets hold the
+ *   original string at the same path.
  *
  * @param options the user's options (a plain object; anything else is returned as no options).
  * @param declared dotted paths the plugin declares secret, e.g. `['token', 'clientConfig.credentials']`.
@@ -38,51 +120,35 @@ export function splitSecretOptions(
   options: unknown,
   declared: readonly string[] = [],
 ): SplitOptions {
-  const paths: string[] = [];
-  const walk = (
-    value: Plain,
-    prefix: string,
-    depth: number,
-  ): { open: Plain; hidden: Plain | undefined } => {
-    const open: Plain = {};
-    let hidden: Plain | undefined;
-    for (const [key, v] of Object.entries(value)) {
-      const path = prefix === '' ? key : `${prefix}.${key}`;
-      if (declared.includes(path) || SECRET_KEY_PATTERN.test(key)) {
-        hidden ??= {};
-        hidden[key] = v;
-        paths.push(path);
-      } else if (isPlain(v) && depth < 64) {
-        const inner = walk(v, path, depth + 1);
-        open[key] = inner.open;
-        if (inner.hidden !== undefined) {
-          hidden ??= {};
-          hidden[key] = inner.hidden;
-        }
-      } else {
-        open[key] = v;
-      }
-    }
-    return { open, hidden };
-  };
-  if (!isPlain(options)) return { options: {}, secrets: {}, paths };
-  const { open, hidden } = walk(options, '', 0);
-  return { options: open, secrets: hidden ?? {}, paths };
+  const walk = new SecretWalk(declared);
+  if (!isPlain(options)) return { options: {}, secrets: {}, paths: walk.paths };
+  const { open, hidden } = walk.object(options, '', 0);
+  return { options: open, secrets: hidden ?? {}, paths: walk.paths };
 }
 
 /**
  * Puts secrets split off by {@link splitSecretOptions} back into the public options, for the
- * one place that needs them: the plugin's `create`. Inputs are not modified.
+ * one place that needs them: the plugin's `create`. Objects merge key by key and arrays index by
+ * index, where a `null` (or missing) slot in a secrets array keeps the public value. Inputs are
+ * not modified.
  *
  * @example
  * plugin.create(mergeSecretOptions(config.samplerOptions, secretsFromEnvironment));
  */
 export function mergeSecretOptions(options: Readonly<Plain>, secrets: Readonly<Plain>): Plain {
   const out: Plain = { ...options };
-  for (const [key, v] of Object.entries(secrets)) {
-    const current = out[key];
-    out[key] = isPlain(v) && isPlain(current) ? mergeSecretOptions(current, v) : v;
-  }
+  for (const [key, v] of Object.entries(secrets)) out[key] = mergeValue(out[key], v);
+  return out;
+}
+
+function mergeValue(current: unknown, secret: unknown): unknown {
+  if (isPlain(secret) && isPlain(current)) return mergeSecretOptions(current, secret);
+  if (!Array.isArray(secret)) return secret;
+  const out: unknown[] = Array.isArray(current) ? current.slice() : [];
+  secret.forEach((v: unknown, i) => {
+    if (v !== null && v !== undefined) out[i] = mergeValue(out[i], v);
+    else if (i >= out.length) out[i] = null;
+  });
   return out;
 }
 
@@ -91,24 +157,28 @@ function secretStrings(value: unknown, out: string[], depth = 0): string[] {
     const s = String(value);
     // Very short values (a PIN of "1") would blank out ordinary digits everywhere.
     if (s.length >= 4) out.push(s);
-  } else if (value !== null && typeof value === 'object' && depth < 64) {
+    if (typeof value === 'string')
+      for (const pw of urlPasswords(value)) if (pw.length >= 4) out.push(pw);
+  } else if (value !== null && typeof value === 'object' && depth < MAX_WALK_DEPTH) {
     for (const v of Object.values(value)) secretStrings(v, out, depth + 1);
   }
   return out;
 }
 
 /**
- * Replaces every secret value (each string leaf of `secrets`, four characters or longer) in
- * `text` with `***`: the last line of defence for messages that might quote a credential, such
- * as a third-party plugin's error.
+ * Replaces every secret value (each string leaf of `secrets`, four characters or longer, and
+ * the password of each secret URL) in `text` with `***`, then the password of every URL in the
+ * text ({@link redactUrlCredentials}): the last line of defence for messages that might quote
+ * a credential, such as a third-party plugin's error.
  *
  * @example
  * redactSecrets('401 for token DEV-123', { token: 'DEV-123' }); // '401 for token ***'
+ * redactSecrets('no route to redis://:pw@10.0.0.5', {}); // 'no route to redis://:***@10.0.0.5'
  */
 export function redactSecrets(text: string, secrets: Readonly<Record<string, unknown>>): string {
   let out = text;
   // Longest first, so a secret that contains another is replaced whole.
   for (const s of secretStrings(secrets, []).sort((a, b) => b.length - a.length))
     out = out.split(s).join('***');
-  return out;
+  return redactUrlCredentials(out);
 }
