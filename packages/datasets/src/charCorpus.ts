@@ -1,4 +1,4 @@
-import { createRng } from '@boltzmann/ising-core';
+import { createRng, echo } from '@boltzmann/ising-core';
 import type { Rng } from '@boltzmann/ising-core';
 import { createCharVocab } from './charVocab.js';
 import type { CharVocab } from './charVocab.js';
@@ -58,7 +58,8 @@ export interface CharCorpusOptions {
  * @param text the corpus.
  * @param options see {@link CharCorpusOptions}.
  * @returns the corpus with its window samplers.
- * @throws {DatasetError} DATASET_INVALID_ARGUMENT when the text is empty or a split would be empty.
+ * @throws {DatasetError} DATASET_INVALID_ARGUMENT when the text is empty, has fewer than 2 distinct
+ *   characters, or a split would be shorter than 2 tokens (one window of T = 1).
  * @example
  * const corpus = createCharCorpus('to be or not to be, that is the question');
  * const batch = corpus.sampleBatch('train', 4, 8, createRng(1));
@@ -73,6 +74,14 @@ export function createCharCorpus(text: string, options: CharCorpusOptions = {}):
   }
   const vocab = createCharVocab(text);
   const tokens = vocab.encode(text);
+  if (vocab.size < 2) {
+    // A vocabulary of one leaves nothing to predict, and tfjs's one-hot of depth 1 fails in training.
+    throw new DatasetError(
+      'DATASET_INVALID_ARGUMENT',
+      `a character corpus needs at least 2 distinct characters; this text of ${tokens.length} characters has ` +
+        `1 distinct character (${echo(vocab.chars[0])})`,
+    );
+  }
   const cut = Math.floor(trainFraction * tokens.length);
   if (cut < 2 || tokens.length - cut < 2) {
     throw new DatasetError(

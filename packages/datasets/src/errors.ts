@@ -13,8 +13,13 @@ export type DatasetErrorCode =
   | 'DATASET_OFFLINE'
   /** The download did not complete within the timeout (`options.timeoutMs`). */
   | 'DATASET_TIMEOUT'
-  /** The server announced or sent more bytes than the limit (`options.maxBytes`); the transfer was stopped. */
+  /**
+   * The server announced or sent more bytes than the limit (`options.maxBytes`; the transfer was
+   * stopped), or a data file on disk is larger than `MAX_DATA_FILE_BYTES` (nothing was read).
+   */
   | 'DATASET_TOO_LARGE'
+  /** A path given for a data file is a directory, FIFO, device or socket, not a regular file (nothing was read). */
+  | 'DATASET_NOT_A_FILE'
   /** A data file (on disk, downloaded, fetched or given as bytes) does not have the expected sha256. */
   | 'DATASET_CORRUPT'
   /** Reading or writing a data file failed for a reason other than absence (permissions, full disk, …). */

@@ -188,7 +188,7 @@ describe('loadTinyShakespeare (missing and corrupt files)', () => {
       expect(code).toBe('DATASET_INVALID_ARGUMENT');
       expect(message).toMatch(/got (42|"no"|"http"|3)/);
     }
-    expect((await codeOf(loadTinyShakespeare({ path: tmp }))).code).toBe('DATASET_IO_FAILED');
+    expect((await codeOf(loadTinyShakespeare({ path: tmp }))).code).toBe('DATASET_NOT_A_FILE');
   });
 });
 

@@ -19,6 +19,11 @@ export const TINY_SHAKESPEARE_SHA256 =
 export const DATA_DIR_ENV = 'BOLTZMANN_DATA_DIR';
 /** Default largest download accepted, in bytes (8 MiB; the file is about 1.1 MB). */
 export const DEFAULT_MAX_DOWNLOAD_BYTES = 8 * 1024 * 1024;
+/**
+ * Largest data file the file loaders read, in bytes (64 MiB; Tiny Shakespeare is about 1.1 MB).
+ * A larger file is refused with DATASET_TOO_LARGE before any byte is read.
+ */
+export const MAX_DATA_FILE_BYTES = 64 * 1024 * 1024;
 /** Default longest a whole download (headers and body) may take, in milliseconds (60 s). */
 export const DEFAULT_DOWNLOAD_TIMEOUT_MS = 60_000;
 
@@ -192,10 +197,12 @@ function dataDirNotFound(p: Plan, dataDir: NonNullable<Plan['dataDir']>): Datase
  * @throws {DatasetError} DATASET_NOT_FOUND when absent and not downloadable, or absent from a configured data directory (the message lists the paths).
  * @throws {DatasetError} DATASET_OFFLINE when the download fails.
  * @throws {DatasetError} DATASET_TIMEOUT when the download takes longer than `timeoutMs`.
- * @throws {DatasetError} DATASET_TOO_LARGE when the server announces or sends more than `maxBytes`.
+ * @throws {DatasetError} DATASET_TOO_LARGE when the server announces or sends more than `maxBytes`, or a file
+ *   is larger than {@link MAX_DATA_FILE_BYTES}.
+ * @throws {DatasetError} DATASET_NOT_A_FILE when a path to read is a directory, FIFO, device or socket.
  * @throws {DatasetError} DATASET_CORRUPT when a file or download has the wrong sha256.
  * @throws {DatasetError} DATASET_IO_FAILED when a file exists but cannot be read, or the cache cannot be written.
- * @throws {DatasetError} DATASET_INVALID_ARGUMENT for malformed options.
+ * @throws {DatasetError} DATASET_INVALID_ARGUMENT for malformed options, or a text of fewer than 2 distinct characters.
  * @example
  * const shakespeare = await loadTinyShakespeare();
  * const batch = shakespeare.sampleBatch('train', 64, 12, createRng(0));
@@ -205,7 +212,7 @@ export async function loadTinyShakespeare(
   options: TinyShakespeareOptions = {},
 ): Promise<TinyShakespeare> {
   const p = plan(options);
-  const found = readFirstCandidate(p.candidates, p.expectedSha256, WHAT);
+  const found = readFirstCandidate(p.candidates, p.expectedSha256, WHAT, MAX_DATA_FILE_BYTES);
   if (found) return finish(found.bytes, found.candidate.path, found.candidate.source, p);
   if (options.path !== undefined)
     throw notFound(p, 'An explicit path is never searched around or downloaded to.');
@@ -233,13 +240,14 @@ export async function loadTinyShakespeare(
  *
  * @param options see {@link TinyShakespeareOptions} (`download`, `url`, `fetch`, `signal`, `maxBytes`, `timeoutMs` are ignored).
  * @returns the verified corpus.
- * @throws {DatasetError} DATASET_NOT_FOUND, DATASET_CORRUPT, DATASET_IO_FAILED, DATASET_INVALID_ARGUMENT as the async loader.
+ * @throws {DatasetError} DATASET_NOT_FOUND, DATASET_CORRUPT, DATASET_IO_FAILED, DATASET_NOT_A_FILE,
+ *   DATASET_TOO_LARGE, DATASET_INVALID_ARGUMENT as the async loader.
  * @example
  * const shakespeare = loadTinyShakespeareSync({ dataDir: '/data' });
  */
 export function loadTinyShakespeareSync(options: TinyShakespeareOptions = {}): TinyShakespeare {
   const p = plan(options);
-  const found = readFirstCandidate(p.candidates, p.expectedSha256, WHAT);
+  const found = readFirstCandidate(p.candidates, p.expectedSha256, WHAT, MAX_DATA_FILE_BYTES);
   if (found) return finish(found.bytes, found.candidate.path, found.candidate.source, p);
   if (p.dataDir !== undefined) throw dataDirNotFound(p, p.dataDir);
   throw notFound(p, 'The synchronous loader never downloads; use loadTinyShakespeare to fetch it.');

@@ -4,6 +4,7 @@ import type { DatasetErrorCode } from '../errors.js';
 import { fetchBounded } from './boundedFetch.js';
 import type { FetchLike } from './boundedFetch.js';
 import { nodeModules } from './nodeModules.js';
+import { readDataFile } from './readDataFile.js';
 
 /** One place a data file may be, with a label for messages. */
 export interface Candidate {
@@ -26,20 +27,23 @@ export function sha256Hex(bytes: Uint8Array): string {
 }
 
 /**
- * Reads the first candidate that exists. Absent files (ENOENT/ENOTDIR) fall through to the next
- * candidate; any other read failure, or a hash mismatch, stops the search: a wrong file where
- * the user put one is a problem to report, not to route around.
+ * Reads the first candidate that exists, as a regular file of at most `maxBytes` (see
+ * {@link readDataFile}). Absent files (ENOENT/ENOTDIR) fall through to the next candidate; any
+ * other failure (not a regular file, too large, unreadable), or a hash mismatch, stops the
+ * search: a wrong file where the user put one is a problem to report, not to route around.
  */
 export function readFirstCandidate(
   candidates: readonly Candidate[],
   expectedSha256: string,
   what: string,
+  maxBytes: number,
 ): { bytes: Buffer; candidate: Candidate } | undefined {
   for (const candidate of candidates) {
     let bytes: Buffer;
     try {
-      bytes = nodeModules().fs.readFileSync(candidate.path);
+      bytes = readDataFile(candidate.path, maxBytes, what);
     } catch (error) {
+      if (error instanceof DatasetError) throw error;
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') continue;
       throw new DatasetError(
