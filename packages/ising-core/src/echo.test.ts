@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { echo } from './index.js';
 
 describe('echo', () => {
@@ -26,5 +26,43 @@ describe('echo', () => {
     let deep: unknown = 1;
     for (let i = 0; i < 60_000; i++) deep = { a: deep };
     expect(echo(deep)).toBe('[object Object]');
+  });
+});
+
+describe('echo of huge values', () => {
+  /** Every string JSON.stringify returned during `run`, so a test can see what was built. */
+  function stringified(run: () => unknown): number[] {
+    const spy = vi.spyOn(JSON, 'stringify');
+    try {
+      run();
+      return spy.mock.results.map((r) => (typeof r.value === 'string' ? r.value.length : 0));
+    } finally {
+      spy.mockRestore();
+    }
+  }
+
+  it('cuts a 200 MiB string before quoting it', () => {
+    const big = 'x'.repeat(200 * 1024 * 1024);
+    let out = '';
+    const built = stringified(() => {
+      out = echo(big);
+    });
+    expect(out.length).toBeLessThanOrEqual(160);
+    expect(out).toMatch(/^"x{118}… \(209,715,083 more characters\)$/);
+    expect(Math.max(0, ...built)).toBeLessThan(1000);
+  });
+
+  it('never builds the whole JSON of a huge array or object', () => {
+    const array = Array.from({ length: 2_000_000 }, (_, i) => i);
+    const object = { head: 'x'.repeat(50 * 1024 * 1024), list: array };
+    const outs: string[] = [];
+    const built = stringified(() => {
+      outs.push(echo(array), echo(object), echo(new Float64Array(5_000_000)));
+    });
+    expect(Math.max(0, ...built)).toBeLessThan(1000);
+    for (const out of outs) expect(out.length).toBeLessThanOrEqual(160);
+    expect(outs[0]).toMatch(/^\[0,1,2,3,4,5,.*… \(at least [\d,]+ more characters\)$/);
+    expect(outs[1]).toMatch(/^\{"head":"xxxx.*… \(at least [\d,]+ more characters\)$/);
+    expect(outs[2]).toMatch(/^\{"0":0,"1":0,.*… \(at least [\d,]+ more characters\)$/);
   });
 });
