@@ -3,6 +3,7 @@ import { splitSecretOptions } from '@boltzmann/ising-core';
 import { cpus } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { BenchError } from './benchError.js';
+import { assertDataOnly } from './untrustedOptions.js';
 import { ALL_VARIANTS, presetGrid } from './presets.js';
 import type { GridSpec, PresetName } from './presets.js';
 import type { BracketMode, Experiment, Variant } from './types.js';
@@ -240,6 +241,12 @@ export function toCommand(experiment: Experiment, raw: Raw): BenchCommand {
     throw new BenchError(
       'BENCH_INVALID_OPTION',
       'credentials in --sampler-options are not sent through the queue: give them to each worker in its environment (DWAVE_API_TOKEN, the AWS credential chain)',
+    );
+  if (queue)
+    assertDataOnly(
+      sampler.options,
+      '--sampler-options',
+      'a queued job may not carry them: give them to each worker (`bench worker --sampler-options`)',
     );
   return {
     experiment,

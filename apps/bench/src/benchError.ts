@@ -18,7 +18,10 @@ export type BenchErrorCode =
   | 'BENCH_NO_RESULTS'
   | 'BENCH_QUEUE_UNREACHABLE'
   | 'BENCH_QUEUE_AUTH'
-  | 'BENCH_GRID_INCOMPLETE';
+  | 'BENCH_GRID_INCOMPLETE'
+  | 'BENCH_INVALID_JOB'
+  | 'BENCH_FORBIDDEN_OPTION'
+  | 'BENCH_UNSAFE_PATH';
 
 /**
  * The error class of the bench CLI. `code` is stable; the message names the offending value.

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { echo } from '@boltzmann/ising-core';
+import { BenchError } from './benchError.js';
 import type { BenchCommand } from './options.js';
 import type { DatasetName, RunConfig } from './types.js';
 
@@ -21,14 +23,39 @@ export function canonicalJson(value: unknown): string {
  *
  * @param config the run's config.
  * @returns e.g. `shakespeare-boltzmann-T8-d64-ffn-s0-3f9a2c1b7d04`.
+ * @throws BENCH_INVALID_JOB when a field that goes into the id is not what a config holds (a
+ *   path separator, `..` or a NUL can never reach the id, whatever the config came from).
  */
 export function runId(config: RunConfig): string {
+  assertIdFields(config);
   const hash = createHash('sha256').update(canonicalJson(config)).digest('hex').slice(0, 12);
   const ffn = config.ffn ? 'ffn' : 'noffn';
   const mode = config.dataset === 'brackets' ? `-${config.mode}` : '';
   const column = config.column.replace(/[^a-z0-9.-]+/gi, '_');
   const task = config.experiment === 'gpt' ? `gpt-L${config.layers ?? 1}` : config.dataset;
   return `${task}${mode}-${column}-T${config.length}-d${config.dModel}-${ffn}-s${config.seed}-${hash}`;
+}
+
+const isCount = (v: unknown): boolean => Number.isSafeInteger(v) && (v as number) >= 0;
+
+/** The readable part of a run id is built only from fields checked here (the column is cleaned). */
+function assertIdFields(config: RunConfig): void {
+  const checks: readonly [keyof RunConfig, boolean][] = [
+    ['dataset', config.dataset === 'shakespeare' || config.dataset === 'brackets'],
+    ['mode', config.dataset !== 'brackets' || ['balanced', 'prefix'].includes(config.mode)],
+    ['column', typeof config.column === 'string'],
+    ['length', isCount(config.length)],
+    ['dModel', isCount(config.dModel)],
+    ['seed', isCount(config.seed)],
+    ['layers', config.layers === undefined || isCount(config.layers)],
+  ];
+  const bad = checks.find(([, ok]) => !ok)?.[0];
+  if (bad !== undefined) {
+    throw new BenchError(
+      'BENCH_INVALID_JOB',
+      `run config field ${bad} is ${echo(config[bad], 60)}, not a value a run can have`,
+    );
+  }
 }
 
 /** The label of a DQA column for a shot count (`0` = the exact output distribution). */

@@ -1,20 +1,43 @@
 import { echo } from '@boltzmann/ising-core';
 import type { ConvergenceSummary } from '@boltzmann/ising-core';
 import { existsSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { BenchError } from './benchError.js';
 import { canonicalJson } from './grid.js';
 import type { ConvergencePoint, CurvePoint, GptEval, RunConfig, RunRecord } from './types.js';
 
+/** A run id as {@link runId} makes it: a file name, never a path. */
+const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
+
+/**
+ * `<resultsDir>/<folder>/<id>.json`, checked twice: the id must be a plain file name (no path
+ * separator, `..`, NUL), and the joined path must resolve inside `resultsDir`. Every run file
+ * the bench writes or reads goes through here.
+ *
+ * @throws BENCH_UNSAFE_PATH naming the id.
+ */
+function runFilePath(resultsDir: string, folder: string, id: string): string {
+  const root = resolve(resultsDir);
+  const path = resolve(root, folder, `${id}.json`);
+  const rel = relative(root, path);
+  if (!RUN_ID.test(id) || id.includes('..') || rel.startsWith('..') || isAbsolute(rel)) {
+    throw new BenchError(
+      'BENCH_UNSAFE_PATH',
+      `run id ${echo(id, 80)} is not a plain file name inside the results folder ${echo(root, 200)}`,
+    );
+  }
+  return path;
+}
+
 /** Path of a finished run's record. */
 export const recordPath = (resultsDir: string, id: string): string =>
-  join(resultsDir, 'runs', `${id}.json`);
+  runFilePath(resultsDir, 'runs', id);
 /** Path of a finished run's trained model (`--save-models`). */
 export const modelPath = (resultsDir: string, id: string): string =>
-  join(resultsDir, 'models', `${id}.json`);
+  runFilePath(resultsDir, 'models', id);
 /** Path of an unfinished run's checkpoint. */
 export const checkpointPath = (resultsDir: string, id: string): string =>
-  join(resultsDir, 'checkpoints', `${id}.json`);
+  runFilePath(resultsDir, 'checkpoints', id);
 
 /** Everything needed to continue a run exactly where it stopped. */
 export interface Checkpoint {

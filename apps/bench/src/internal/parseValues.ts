@@ -74,7 +74,7 @@ export const MAX_JSON_OPTION_LENGTH = 1 << 20;
 export const MAX_JSON_OPTION_DEPTH = 32;
 
 /** Nesting depth of a parsed JSON value, walked iteratively so a deep value cannot overflow the stack. */
-function jsonDepth(value: unknown, limit: number): number {
+export function jsonDepth(value: unknown, limit: number): number {
   let deepest = 0;
   const stack: [unknown, number][] = [[value, 0]];
   while (stack.length > 0) {

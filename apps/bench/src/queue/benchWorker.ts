@@ -1,9 +1,12 @@
 import { cpus, hostname } from 'node:os';
 import { Worker } from 'bullmq';
+import type { Job, JobJsonRaw } from 'bullmq';
 import { runLabel } from '../runGrid.js';
 import { formatError } from '../benchError.js';
 import { runSubcommand, subcommand } from '../internal/parseCommand.js';
-import { parseInteger } from '../internal/parseValues.js';
+import { parseInteger, parseJsonObject } from '../internal/parseValues.js';
+import { createBenchRegistry } from '../registry.js';
+import { INVALID_JSON_KEY } from './runJobSchema.js';
 import { trainingExecArgv } from '../internal/trainingProcess.js';
 import type { MainIo } from '../main.js';
 import { userPath } from '../options.js';
@@ -22,12 +25,20 @@ export interface WorkerCommand {
   /** Shared checkpoints folder; undefined: checkpoints go to Redis. */
   readonly checkpoints: string | undefined;
   readonly dataPath: string | undefined;
+  /** Sampler plugin modules this worker loads (a job can only name a sampler, never a module). */
+  readonly plugins: readonly string[];
+  /**
+   * This worker's own sampler options (endpoint, region, dry-run folder, credentials…): merged
+   * over each job's options when its sampler is created, never written. A job may not set them.
+   */
+  readonly samplerOptions: Readonly<Record<string, unknown>>;
   /** How long a job's lock lives without renewal: a dead worker's run is picked up after about this long. */
   readonly lockDurationMs: number;
 }
 
 /**
- * Parses `bench worker --queue URL [--concurrency N] [--checkpoints DIR] [--data PATH] [--lock-duration MS]`.
+ * Parses `bench worker --queue URL [--concurrency N] [--checkpoints DIR] [--data PATH]
+ * [--plugin PATH]… [--sampler-options JSON] [--lock-duration MS]`.
  *
  * @returns the command, or null when help was printed.
  * @throws BENCH_INVALID_OPTION for a bad flag or URL.
@@ -51,19 +62,33 @@ export function parseWorkerArgs(
     .option('--checkpoints <dir>', 'shared checkpoints folder (default: checkpoints in Redis)')
     .option('--data <path>', 'path of Tiny Shakespeare input.txt on this machine')
     .option(
+      '--plugin <path>',
+      'load a sampler plugin module for the jobs that name its sampler; repeatable',
+      (v: string, prev: string[]) => [...prev, v],
+      [] as string[],
+    )
+    .option(
+      '--sampler-options <json>',
+      "this worker's own sampler options (endpoint, region, …), merged over each job's; jobs may not set them",
+    )
+    .option(
       '--lock-duration <ms>',
       "a job's lock: a dead worker's run resumes elsewhere after about this long",
       '30000',
     )
-    .action((raw: Record<string, string | undefined>) => {
+    .action((raw: Record<string, string | string[] | undefined>) => {
+      const s = (k: string): string | undefined =>
+        typeof raw[k] === 'string' ? (raw[k] as string) : undefined;
       parsed = {
-        queue: parseQueueUrl(raw.queue!),
-        concurrency: raw.concurrency
-          ? parseInteger('--concurrency', raw.concurrency, 1, 256)
+        queue: parseQueueUrl(s('queue')!),
+        concurrency: s('concurrency')
+          ? parseInteger('--concurrency', s('concurrency')!, 1, 256)
           : Math.max(1, cpus().length),
-        checkpoints: raw.checkpoints ? userPath(raw.checkpoints) : undefined,
-        dataPath: raw.data ? userPath(raw.data) : undefined,
-        lockDurationMs: parseInteger('--lock-duration', raw.lockDuration ?? '30000', 1000),
+        checkpoints: s('checkpoints') ? userPath(s('checkpoints')!) : undefined,
+        dataPath: s('data') ? userPath(s('data')!) : undefined,
+        plugins: ((raw.plugin as string[] | undefined) ?? []).map(userPath),
+        samplerOptions: parseJsonObject('--sampler-options', s('samplerOptions') ?? '{}'),
+        lockDurationMs: parseInteger('--lock-duration', s('lockDuration') ?? '30000', 1000),
       };
     });
   return runSubcommand(program, argv) ? parsed : null;
@@ -86,23 +111,23 @@ export async function runBenchWorker(command: WorkerCommand, io: MainIo): Promis
   delete env[PASSWORD_ENV];
   if (command.checkpoints) env[WORKER_ENV.checkpoints] = command.checkpoints;
   if (command.dataPath) env[WORKER_ENV.data] = command.dataPath;
+  env[WORKER_ENV.plugins] = JSON.stringify(command.plugins);
+  env[WORKER_ENV.samplerOptions] = JSON.stringify(command.samplerOptions);
+  // The worker's plugins load here first, so a broken one stops the worker, not each job.
+  await createBenchRegistry(command.plugins);
   const name = workerName(hostname(), process.pid, command.concurrency);
-  const worker = new Worker<RunJobData, RunJobResult>(
-    QUEUE_NAME,
-    new URL('./queueProcessor.ts', import.meta.url),
-    {
-      name,
-      connection: redisOptions(spec),
-      concurrency: command.concurrency,
-      useWorkerThreads: false,
-      workerForkOptions: { execArgv: trainingExecArgv(), env },
-      lockDuration: command.lockDurationMs,
-      stalledInterval: command.lockDurationMs,
-      // A run may outlive a few dead workers before it counts as failed.
-      maxStalledCount: 3,
-      autorun: false,
-    },
-  );
+  const worker = new BenchQueueWorker(QUEUE_NAME, new URL('./queueProcessor.ts', import.meta.url), {
+    name,
+    connection: redisOptions(spec),
+    concurrency: command.concurrency,
+    useWorkerThreads: false,
+    workerForkOptions: { execArgv: trainingExecArgv(), env },
+    lockDuration: command.lockDurationMs,
+    stalledInterval: command.lockDurationMs,
+    // A run may outlive a few dead workers before it counts as failed.
+    maxStalledCount: 3,
+    autorun: false,
+  });
   worker.on('error', connectionWarner(spec, log));
   worker.on('stalled', (jobId) =>
     log(`job ${jobId} stalled (its worker stopped answering); it goes back to the queue`),
@@ -147,6 +172,23 @@ export async function runBenchWorker(command: WorkerCommand, io: MainIo): Promis
   await settlesWithin(running, 2000);
   log('stopped');
   return 0;
+}
+
+/**
+ * A BullMQ worker that turns a job whose data in Redis is not valid JSON into a job the
+ * processor fails with BENCH_INVALID_JOB. (BullMQ's own parse throws inside its fetch loop, after
+ * the job was moved to active: it would stay active until it stalled, again and again.)
+ */
+class BenchQueueWorker extends Worker<RunJobData, RunJobResult> {
+  protected override createJob(raw: JobJsonRaw, jobId: string): Job<RunJobData, RunJobResult> {
+    try {
+      return super.createJob(raw, jobId);
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      const data = JSON.stringify({ [INVALID_JSON_KEY]: why });
+      return super.createJob({ ...raw, data, opts: '{}', progress: '0' }, jobId);
+    }
+  }
 }
 
 /** How long a stopping worker waits for its jobs to be handed back. */

@@ -240,7 +240,9 @@ describe('a grid on the queue', () => {
     const status = capture();
     expect(await main(['status', '--queue', redis.url], status)).toBe(0);
     expect(status.lines.join('\n')).toMatch(/1 waiting, 0 active, 0 finished, 1 failed/);
-    expect(status.lines.join('\n')).toContain('not-a-run: job bogus-job is not a bench run');
+    expect(status.lines.join('\n')).toContain(
+      'not-a-run: error [BENCH_INVALID_JOB]: job "bogus-job": not a bench run (version 2)',
+    );
     const retry = capture();
     expect(await main(['status', '--queue', redis.url, '--retry-failed'], retry)).toBe(0);
     expect(retry.lines.join('\n')).toContain('retried 1 failed run: they are waiting again');

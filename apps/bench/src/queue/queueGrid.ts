@@ -8,7 +8,7 @@ import { readRecord } from '../runFiles.js';
 import { runLabel } from '../runGrid.js';
 import type { GridOutcome, GridRunOptions, RunFailure } from '../runGrid.js';
 import type { RunConfig, RunRecord } from '../types.js';
-import { checkRedis, connectionWarner, redisOptions } from './queueConnection.js';
+import { abortableWaits, checkRedis, connectionWarner, redisOptions } from './queueConnection.js';
 import { redactQueue } from './queueUrl.js';
 import type { QueueSpec } from './queueUrl.js';
 import {
@@ -21,7 +21,7 @@ import {
   workersText,
   writeJobResult,
 } from './queueJobs.js';
-import type { QueuedRun, QueuedSettings } from './queueJobs.js';
+import type { QueueSnapshot, QueuedRun, QueuedSettings } from './queueJobs.js';
 
 /** Options of {@link runQueuedGrid}: those of a local grid plus the queue. */
 export interface QueueGridOptions extends GridRunOptions {
@@ -42,28 +42,15 @@ export interface QueueGridOutcome extends GridOutcome {
   readonly unfinished: number;
 }
 
-/** The settings a job carries: no results folder, no credentials. */
+/** The settings a job carries: no results folder, no paths, no plugins, no credentials. */
 function queuedSettings(options: GridRunOptions): QueuedSettings {
   const s = options.settings;
   return {
     checkpointEvery: s.checkpointEvery,
     logEvery: s.logEvery,
-    plugins: s.plugins,
-    ...(s.dataPath ? { dataPath: s.dataPath } : {}),
     ...(s.saveModels ? { saveModels: true } : {}),
   };
 }
-
-const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
-  new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
 
 /**
  * Runs a grid on the BullMQ queue: enqueues every run that has no record in the results folder
@@ -166,6 +153,17 @@ function outcome(
   return { total: runs.length, records, failures, interrupted, unfinished };
 }
 
+/** What a follow keeps between two looks at the queue. */
+interface Tracking {
+  readonly byId: ReadonlyMap<string, QueuedRun>;
+  /** Runs finished or failed (here or in the queue). */
+  readonly ended: Set<string>;
+  readonly done: Map<string, RunRecord>;
+  readonly failures: RunFailure[];
+  /** Shows a run's progress line (once). */
+  readonly show: (r: QueuedRun, startStep: number) => void;
+}
+
 /**
  * Looks at the grid's jobs every `pollMs` until each has finished or failed (or once, for
  * `collectOnly`), showing active runs and writing finished ones. Jobs that vanished from Redis
@@ -185,85 +183,98 @@ async function follow(
 ): Promise<number> {
   const { progress } = options;
   const shown = new Set<string>();
-  const ended = new Set<string>(done.keys());
-  const byId = new Map(runs.map((r) => [r.id, r]));
-  const show = (r: QueuedRun, startStep: number): void => {
-    if (shown.has(r.id)) return;
-    shown.add(r.id);
-    progress.start(r.id, runLabel(r.config), r.config.steps, startStep);
+  const t: Tracking = {
+    byId: new Map(runs.map((r) => [r.id, r])),
+    ended: new Set<string>(done.keys()),
+    done,
+    failures,
+    show: (r, startStep) => {
+      if (shown.has(r.id)) return;
+      shown.add(r.id);
+      progress.start(r.id, runLabel(r.config), r.config.steps, startStep);
+    },
   };
-  for (;;) {
-    if (options.signal?.aborted) break;
-    let snapshot: Awaited<ReturnType<typeof snapshotRuns>> | null;
-    try {
-      // Through an outage the commands wait for the reconnection; Ctrl-C still ends the wait.
-      snapshot = await Promise.race([
-        snapshotRuns(queue, runs, ended),
-        sleep(24 * 3600 * 1000, options.signal).then(() => null),
-      ]);
-    } catch (error) {
-      // A refused command (a server that is loading its data, …): look again shortly.
-      const why = error instanceof Error ? error.message : String(error);
-      progress.log(
-        redactQueue(
-          `warning: the queue did not answer (${why.slice(0, 120)}); trying again`,
-          options.queue,
-        ),
-      );
-      await sleep(options.pollMs ?? 1000, options.signal);
-      continue;
-    }
-    if (snapshot === null) break;
-    for (const [id, result] of snapshot.completed) {
-      const r = byId.get(id)!;
-      ended.add(id);
+  // One abort listener for the whole follow, no timer left behind by any look or pause.
+  const waits = abortableWaits(options.signal);
+  try {
+    for (;;) {
+      if (options.signal?.aborted) break;
+      let snapshot: QueueSnapshot | null;
       try {
-        const record = writeJobResult(options.settings.resultsDir, r, result);
-        done.set(id, record);
-        show(r, result.resumedFrom);
-        progress.end(
-          id,
-          `${record.metricName} ${record.finalMetric.toFixed(4)} (${formatDuration(record.wallSeconds)}, ${result.host})`,
-        );
+        // Through an outage the commands wait for the reconnection; Ctrl-C still ends the wait.
+        snapshot = await waits.race(snapshotRuns(queue, runs, t.ended));
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        failures.push({ id, label: runLabel(r.config), code: 'BENCH_RUN_FAILED', message });
-        progress.end(id, `failed: error [BENCH_RUN_FAILED]: ${message}`);
-      }
-    }
-    for (const [id, reason] of snapshot.failed) {
-      const r = byId.get(id)!;
-      ended.add(id);
-      const [, code, message] = /^(?:error )?\[?([A-Z][A-Z0-9_]+)\]?: (.*)$/s.exec(reason) ?? [];
-      failures.push({
-        id,
-        label: runLabel(r.config),
-        code: code ?? 'BENCH_RUN_FAILED',
-        message: message ?? reason,
-      });
-      show(r, 0);
-      progress.end(id, `failed: ${reason} (\`bench status --retry-failed\` runs it again)`);
-    }
-    for (const [id, p] of snapshot.active) {
-      show(byId.get(id)!, p?.startStep ?? 0);
-      if (p) progress.update({ id, ...p });
-    }
-    if (snapshot.missing.length > 0 && !options.collectOnly) {
-      await enqueueRuns(queue, snapshot.missing, settings, commit);
-      progress.log(
-        `warning: ${snapshot.missing.length} run${snapshot.missing.length === 1 ? ' was' : 's were'} missing from the queue (a Redis restarted without its data?); enqueued again`,
-      );
-    }
-    const left = runs.length - ended.size;
-    if (options.collectOnly) {
-      if (left > 0)
-        out(
-          `${left} run${left === 1 ? '' : 's'} not finished yet: ${snapshot.active.size} active, ${snapshot.waiting.length} waiting, ${snapshot.missing.length} not in the queue`,
+        // A refused command (a server that is loading its data, …): look again shortly.
+        const why = error instanceof Error ? error.message : String(error);
+        progress.log(
+          redactQueue(
+            `warning: the queue did not answer (${why.slice(0, 120)}); trying again`,
+            options.queue,
+          ),
         );
-      return left;
+        await waits.pause(options.pollMs ?? 1000);
+        continue;
+      }
+      if (snapshot === null) break;
+      takeSnapshot(snapshot, t, options);
+      if (snapshot.missing.length > 0 && !options.collectOnly) {
+        await enqueueRuns(queue, snapshot.missing, settings, commit);
+        progress.log(
+          `warning: ${snapshot.missing.length} run${snapshot.missing.length === 1 ? ' was' : 's were'} missing from the queue (a Redis restarted without its data?); enqueued again`,
+        );
+      }
+      const left = runs.length - t.ended.size;
+      if (options.collectOnly) {
+        if (left > 0)
+          out(
+            `${left} run${left === 1 ? '' : 's'} not finished yet: ${snapshot.active.size} active, ${snapshot.waiting.length} waiting, ${snapshot.missing.length} not in the queue`,
+          );
+        return left;
+      }
+      if (left === 0) return 0;
+      await waits.pause(options.pollMs ?? 1000);
     }
-    if (left === 0) return 0;
-    await sleep(options.pollMs ?? 1000, options.signal);
+    return runs.length - t.ended.size;
+  } finally {
+    waits.dispose();
   }
-  return runs.length - ended.size;
+}
+
+/** Writes the finished runs of a look at the queue, and shows the failed and active ones. */
+function takeSnapshot(snapshot: QueueSnapshot, t: Tracking, options: QueueGridOptions): void {
+  const { progress } = options;
+  for (const [id, result] of snapshot.completed) {
+    const r = t.byId.get(id)!;
+    t.ended.add(id);
+    try {
+      const record = writeJobResult(options.settings.resultsDir, r, result);
+      t.done.set(id, record);
+      t.show(r, result.resumedFrom);
+      progress.end(
+        id,
+        `${record.metricName} ${record.finalMetric.toFixed(4)} (${formatDuration(record.wallSeconds)}, ${result.host})`,
+      );
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      t.failures.push({ id, label: runLabel(r.config), code: 'BENCH_RUN_FAILED', message });
+      progress.end(id, `failed: error [BENCH_RUN_FAILED]: ${message}`);
+    }
+  }
+  for (const [id, reason] of snapshot.failed) {
+    const r = t.byId.get(id)!;
+    t.ended.add(id);
+    const [, code, message] = /^(?:error )?\[?([A-Z][A-Z0-9_]+)\]?: (.*)$/s.exec(reason) ?? [];
+    t.failures.push({
+      id,
+      label: runLabel(r.config),
+      code: code ?? 'BENCH_RUN_FAILED',
+      message: message ?? reason,
+    });
+    t.show(r, 0);
+    progress.end(id, `failed: ${reason} (\`bench status --retry-failed\` runs it again)`);
+  }
+  for (const [id, p] of snapshot.active) {
+    t.show(t.byId.get(id)!, p?.startStep ?? 0);
+    if (p) progress.update({ id, ...p });
+  }
 }

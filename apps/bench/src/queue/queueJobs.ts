@@ -12,6 +12,10 @@ export const WORKER_ENV = {
   checkpoints: 'BENCH_WORKER_CHECKPOINTS',
   /** Tiny Shakespeare file of this machine (`--data`). */
   data: 'BENCH_WORKER_DATA',
+  /** The worker's `--plugin` modules (a JSON array of absolute paths). */
+  plugins: 'BENCH_WORKER_PLUGINS',
+  /** The worker's own `--sampler-options` (JSON), merged over each job's; never written. */
+  samplerOptions: 'BENCH_WORKER_SAMPLER_OPTIONS',
   /** Seconds between progress reports (tests make it short). */
   progressSeconds: 'BENCH_WORKER_PROGRESS_SECONDS',
 } as const;
@@ -19,9 +23,12 @@ export const WORKER_ENV = {
 /** The BullMQ queue every bench grid shares (one Redis, or one Redis database, per grid farm). */
 export const QUEUE_NAME = 'bench';
 
-/** The run settings a job carries: what changes how a run executes, never its credentials or paths of the coordinator. */
-export type QueuedSettings = Pick<RunSettings, 'checkpointEvery' | 'logEvery' | 'plugins'> & {
-  readonly dataPath?: string;
+/**
+ * The run settings a job carries: how often to checkpoint and log, whether to keep the model.
+ * Never a path, a plugin or a credential: a worker takes those from its own command line
+ * (`--data`, `--plugin`, `--sampler-options`) and environment.
+ */
+export type QueuedSettings = Pick<RunSettings, 'checkpointEvery' | 'logEvery'> & {
   readonly saveModels?: boolean;
 };
 
@@ -229,4 +236,28 @@ export function workersText(c: { workers: number; runsAtOnce: number }): string 
   return c.workers > 0 && c.runsAtOnce !== c.workers
     ? `${base} (${c.runsAtOnce} run${c.runsAtOnce === 1 ? '' : 's'} at once)`
     : base;
+}
+
+/** What a worker's own command line gives each of its runs (see {@link WORKER_ENV}). */
+export interface WorkerOwnSettings {
+  readonly plugins: readonly string[];
+  readonly samplerOptions: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Reads the worker's own `--plugin` and `--sampler-options` from the environment `bench worker`
+ * gives its processor processes (set by the worker itself, never by a job).
+ */
+export function workerSettingsFromEnv(env: NodeJS.ProcessEnv): WorkerOwnSettings {
+  const plugins = JSON.parse(env[WORKER_ENV.plugins] ?? '[]') as unknown;
+  const samplerOptions = JSON.parse(env[WORKER_ENV.samplerOptions] ?? '{}') as unknown;
+  return {
+    plugins: Array.isArray(plugins) ? plugins.filter((p) => typeof p === 'string') : [],
+    samplerOptions:
+      samplerOptions !== null &&
+      typeof samplerOptions === 'object' &&
+      !Array.isArray(samplerOptions)
+        ? (samplerOptions as Record<string, unknown>)
+        : {},
+  };
 }

@@ -7,6 +7,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { redactSecrets } from '@boltzmann/ising-core';
 import type { SamplerRegistry } from '@boltzmann/ising-core';
 import type { SandboxedJob } from 'bullmq';
 import { WaitingError } from 'bullmq';
@@ -16,12 +17,20 @@ import { runId } from '../grid.js';
 import { formatDuration } from '../progress.js';
 import { createBenchRegistry } from '../registry.js';
 import { runLabel } from '../runGrid.js';
-import { checkpointPath, modelPath, readCheckpoint, readRecord, recordPath } from '../runFiles.js';
+import {
+  checkpointPath,
+  checkpointProblem,
+  modelPath,
+  readCheckpoint,
+  readRecord,
+  recordPath,
+} from '../runFiles.js';
 import { trainRun } from '../trainRun.js';
 import type { TrainHooks } from '../trainRun.js';
-import { formatError, hasErrorCode } from '../benchError.js';
+import { formatError } from '../benchError.js';
 import type { RunSettings } from '../types.js';
-import { WORKER_ENV } from './queueJobs.js';
+import { WORKER_ENV, workerSettingsFromEnv } from './queueJobs.js';
+import { parseRunJob } from './runJobSchema.js';
 import type { RunJobData, RunJobProgress, RunJobResult } from './queueJobs.js';
 
 let stopRequested = false;
@@ -52,6 +61,8 @@ setInterval(exitIfOrphaned, 1000).unref();
 
 const host = `${hostname()}:${process.ppid}`;
 let registry: SamplerRegistry | undefined;
+/** What this worker's own command line gave (`--plugin`, `--sampler-options`), never a job. */
+const workerOwn = workerSettingsFromEnv(process.env);
 const say = (line: string): void => void process.stdout.write(`[${host}] ${line}\n`);
 
 /**
@@ -65,13 +76,24 @@ export default async function processRun(
   token?: string,
   signal?: AbortSignal,
 ): Promise<RunJobResult> {
-  const data = job.data;
-  if (data?.version !== 1 || data.config === undefined)
-    throw new Error(`job ${job.id} is not a bench run (version ${String(data?.version)})`);
+  return trainJob(job, token, signal).catch((error: unknown) => {
+    // BullMQ keeps only the message: carry the package's code in it (`error [CODE]: …`), as the
+    // coordinator reports a local run's failure. A WaitingError is BullMQ's own signal.
+    if (error instanceof WaitingError) throw error;
+    throw new Error(redactSecrets(formatError(error), workerOwn.samplerOptions));
+  });
+}
+
+async function trainJob(
+  job: SandboxedJob<RunJobData, RunJobResult>,
+  token: string | undefined,
+  signal: AbortSignal | undefined,
+): Promise<RunJobResult> {
+  // Nothing from Redis is used before it passes the schema: not a path, not a plugin, not a
+  // sampler option that says where requests go.
+  const data = parseRunJob(job.data, String(job.id));
   const { config } = data;
   const id = runId(config);
-  if (!String(job.id).startsWith(`${id}.`))
-    throw new Error(`job ${job.id} does not carry the config of run ${id}`);
   if (data.commit !== gitCommit())
     say(
       `warning: job ${job.id} was enqueued at commit ${data.commit ?? '(none)'}, this worker runs ${gitCommit() ?? '(no git)'}`,
@@ -88,7 +110,13 @@ export default async function processRun(
     }
   } else {
     mkdirSync(dir, { recursive: true });
-    if (data.checkpoint) writeJsonAtomic(checkpointPath(dir, id), data.checkpoint, true);
+    const problem = data.checkpoint && checkpointProblem(data.checkpoint, id, config);
+    if (problem)
+      say(
+        `warning: job ${job.id} carries a checkpoint that cannot be used (${problem}); starting from step 0`,
+      );
+    if (data.checkpoint && !problem)
+      writeJsonAtomic(checkpointPath(dir, id), data.checkpoint, true);
     else rmSync(checkpointPath(dir, id), { force: true });
   }
   const where = shared ? checkpointPath(dir, id) : 'Redis';
@@ -100,19 +128,21 @@ export default async function processRun(
   say(`${start}, job ${job.id}`);
   await job.log(`${host}: ${start}`);
   const settings: RunSettings = {
-    ...data.settings,
+    checkpointEvery: data.settings.checkpointEvery,
+    logEvery: data.settings.logEvery,
+    ...(data.settings.saveModels ? { saveModels: true } : {}),
     resultsDir: dir,
     ...(process.env[WORKER_ENV.data] ? { dataPath: process.env[WORKER_ENV.data] } : {}),
+    // The worker's own --sampler-options (endpoints, regions, credentials): merged over the
+    // job's when the sampler is created, never written, like credentials.
+    samplerSecrets: workerOwn.samplerOptions,
+    plugins: workerOwn.plugins,
   };
   const everyMs = 1000 * Number(process.env[WORKER_ENV.progressSeconds] ?? 1);
   let last = 0;
   let pending: Promise<void> = Promise.resolve();
-  registry ??= await createBenchRegistry(settings.plugins);
-  const result = await trainRun(config, settings, registry, hooks()).catch((error: unknown) => {
-    // BullMQ keeps only the message: carry the package's code in it (`error [CODE]: …`), as the
-    // coordinator reports a local run's failure.
-    throw hasErrorCode(error) ? new Error(formatError(error)) : error;
-  });
+  registry ??= await createBenchRegistry(workerOwn.plugins);
+  const result = await trainRun(config, settings, registry, hooks());
   function hooks(): TrainHooks {
     return {
       onProgress(p) {
