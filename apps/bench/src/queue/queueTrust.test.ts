@@ -65,7 +65,7 @@ describe('hostile queue jobs', () => {
     )[0]!;
     const commit = gitCommit();
     const settings = { checkpointEvery: 5, logEvery: 5 };
-    const escape = join(scratch, 'escaped');
+    const outside = join(scratch, 'escaped');
     const job = (config: RunConfig, extra: Record<string, unknown> = {}) => ({
       name: 'hostile',
       data: { version: 1, config, commit, settings, ...extra },
@@ -76,7 +76,7 @@ describe('hostile queue jobs', () => {
         name: 'traversal',
         data: {
           version: 1,
-          config: { ...base, dataset: `../../../../../../..${escape}` },
+          config: { ...base, dataset: `../../../../../../..${outside}` },
           commit,
           settings,
           checkpoint: { pwned: true },
@@ -149,7 +149,7 @@ describe('hostile queue jobs', () => {
     trap.close();
     expect(trap.hits).toEqual([]);
     expect(existsSync(marker)).toBe(false);
-    expect(existsSync(`${escape}`) || existsSync(join(scratch, 'dry'))).toBe(false);
+    expect(existsSync(`${outside}`) || existsSync(join(scratch, 'dry'))).toBe(false);
     expect(readdirSync(scratch).sort()).toEqual(['evilPlugin.mjs']);
     expect(worker.output()).not.toContain(TOKEN);
     expect(worker.output()).not.toContain(AWS_SECRET);
