@@ -105,7 +105,7 @@ export function causalBoltzmann(
 ): CausalBoltzmannResult {
   const { batch, variant } = prepare(fields, couplings, shape, options);
   if (variant !== 'boltzmann') return causalClosedForm(batch, variant);
-  return causalWeightsFromEstimate(batch, estimateValidated(batch, options));
+  return causalWeightsFromEstimate(batch, estimateValidated(batch, options, 'causalBoltzmann'));
 }
 
 /**

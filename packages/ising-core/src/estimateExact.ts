@@ -10,6 +10,7 @@ import {
   totalStates,
   validateExactBatch,
 } from './internal/kernels/exactBatch.js';
+import { assertExactRange, assertFiniteGradients } from './internal/kernels/exactRange.js';
 import { assertGradMagnetization } from './internal/vjpInput.js';
 import { exactBackward, exactForward } from './internal/kernels/exactKernel.js';
 import type { ExactForwardResult, ExactProblems } from './internal/kernels/exactKernel.js';
@@ -146,9 +147,17 @@ export function estimateExact(batch: IsingBatch, options: ExactOptions = {}): Ex
 
 /**
  * {@link estimateExact} on a batch the caller has just built with `createIsingBatch` or
- * `causalBatch` and checked against the spin limit (skips re-validating it). Not in the barrel.
+ * `causalBatch` and checked against the spin limit (skips re-validating it, but not the range
+ * check). Not in the barrel.
+ *
+ * @param who the public caller, for messages.
  */
-export function estimateValidated(checked: IsingBatch, options: ExactOptions): ExactBatchEstimate {
+export function estimateValidated(
+  checked: IsingBatch,
+  options: ExactOptions,
+  who = 'estimateExact',
+): ExactBatchEstimate {
+  assertExactRange(checked, who);
   const problems = problemsOf(checked);
   const plan = planThreads(options.threads, checked.spins, checked.stride);
   let forward: ExactForwardResult;
@@ -163,14 +172,18 @@ export function estimateValidated(checked: IsingBatch, options: ExactOptions): E
     logPartition: forward.logZ,
     probabilityUp: forward.up,
     vjp(gradMagnetization: Float64Array): IsingGradients {
-      assertGradMagnetization(checked, gradMagnetization, 'estimateExact vjp');
-      if (plan === undefined) return exactBackward(problems, forward, gradMagnetization);
-      return mergeBackward(
-        plan,
-        runOnWorkersSync(
-          backwardTasks(plan, problems, parts, gradMagnetization),
-        ) as BackwardResult[],
-      );
+      assertGradMagnetization(checked, gradMagnetization, `${who} vjp`);
+      const grads =
+        plan === undefined
+          ? exactBackward(problems, forward, gradMagnetization)
+          : mergeBackward(
+              plan,
+              runOnWorkersSync(
+                backwardTasks(plan, problems, parts, gradMagnetization),
+              ) as BackwardResult[],
+            );
+      assertFiniteGradients(checked, grads, `${who} vjp`);
+      return grads;
     },
   };
 }
@@ -197,6 +210,7 @@ export async function estimateExactAsync(
     resolveMaxSpins(options.maxSpins),
     'estimateExactAsync',
   );
+  assertExactRange(checked, 'estimateExactAsync');
   const problems = problemsOf(checked);
   const plan = planThreads(options.threads, checked.spins, checked.stride);
   if (plan === undefined) {
@@ -211,12 +225,14 @@ export async function estimateExactAsync(
     probabilityUp: forward.up,
     async vjp(gradMagnetization: Float64Array): Promise<IsingGradients> {
       assertGradMagnetization(checked, gradMagnetization, 'estimateExactAsync vjp');
-      return mergeBackward(
+      const grads = mergeBackward(
         plan,
         (await runOnWorkers(
           backwardTasks(plan, problems, parts, gradMagnetization),
         )) as BackwardResult[],
       );
+      assertFiniteGradients(checked, grads, 'estimateExactAsync vjp');
+      return grads;
     },
   };
 }

@@ -3,6 +3,7 @@ import { echo } from './echo.js';
 import { IsingError } from './errors.js';
 import { estimateExact } from './estimateExact.js';
 import { resolveMaxSpins } from './internal/kernels/exactBatch.js';
+import { assertExactRange } from './internal/kernels/exactRange.js';
 import { walshHadamard } from './internal/kernels/fold.js';
 import { extendCouplingTable, linearTable } from './internal/kernels/tables.js';
 import type { Rng } from './rng.js';
@@ -46,13 +47,15 @@ function modelBatch(
     );
   const padded = new Float64Array(side);
   for (let j = 0; j < n; j++) padded[j] = fields[j]!;
-  return createIsingBatch({
+  const batch = createIsingBatch({
     fields: padded,
     couplings,
     spins: [n],
     stride: side,
     beta: options.beta ?? 1,
   });
+  assertExactRange(batch, who);
+  return batch;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { revalidateBatch } from './batch.js';
+import { assertExactRange } from './internal/kernels/exactRange.js';
 import { echo } from './echo.js';
 import { IsingError } from './errors.js';
 import { runChain } from './internal/kernels/transferKernel.js';
@@ -151,6 +152,7 @@ export function estimateTransferMatrix(
 ): TransferMatrixEstimate {
   const bandwidth = resolveBandwidth(options);
   const checked = validate(batch, bandwidth);
+  assertExactRange(checked, NAME);
   const { size, stride } = checked;
   const fast = fastPath(checked, bandwidth, resolvePrecision(options));
   const magnetization = new Float64Array(size * stride);
