@@ -123,3 +123,53 @@ export function connectionWarner(
     );
   };
 }
+
+/** Waits that end early when a signal aborts (see {@link abortableWaits}). */
+export interface AbortableWaits {
+  /** `work`'s outcome, or null when the signal aborts first (`work` is then left to settle). */
+  race<T>(work: Promise<T>): Promise<T | null>;
+  /** `ms` milliseconds, or less when the signal aborts; its timer is cleared either way. */
+  pause(ms: number): Promise<void>;
+  /** Removes the abort listener. */
+  dispose(): void;
+}
+
+/**
+ * Waits on a long-lived connection (a look at the queue that may sit through an outage, the
+ * pause between two looks) that Ctrl-C ends early. All of them share a single abort listener,
+ * and none leaves a timer behind: any number of waits adds nothing to the signal or the event
+ * loop, so a command exits by itself once its connections are closed.
+ *
+ * @param signal ends every wait, current and future, when it aborts.
+ * @returns the waits; call `dispose` when done with them.
+ */
+export function abortableWaits(signal: AbortSignal | undefined): AbortableWaits {
+  const wakers = new Set<() => void>();
+  const onAbort = (): void => {
+    for (const wake of [...wakers]) wake();
+  };
+  signal?.addEventListener('abort', onAbort, { once: true });
+  return {
+    race: <T>(work: Promise<T>) =>
+      signal?.aborted
+        ? Promise.resolve(null)
+        : new Promise<T | null>((resolve, reject) => {
+            const wake = (): void => resolve(null);
+            wakers.add(wake);
+            work.then(resolve, reject).finally(() => wakers.delete(wake));
+          }),
+    pause: (ms) =>
+      signal?.aborted
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            const wake = (): void => {
+              clearTimeout(timer);
+              wakers.delete(wake);
+              resolve();
+            };
+            const timer = setTimeout(wake, ms);
+            wakers.add(wake);
+          }),
+    dispose: () => signal?.removeEventListener('abort', onAbort),
+  };
+}
