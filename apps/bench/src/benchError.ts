@@ -1,3 +1,5 @@
+import { echo } from '@boltzmann/ising-core';
+
 /** Every code a {@link BenchError} can carry. */
 export type BenchErrorCode =
   | 'BENCH_INVALID_OPTION'
@@ -44,15 +46,29 @@ export function hasErrorCode(value: unknown): value is Error & { code: string } 
   return value instanceof Error && typeof (value as { code?: unknown }).code === 'string';
 }
 
+/** A field of a thrown error as text: a string as it is, anything else echoed (bounded JSON). */
+const asText = (value: unknown): string => (typeof value === 'string' ? value : echo(value));
+
 /**
- * One line for the terminal: `error [CODE]: message`, never a stack trace.
- * Errors without a code are reported as `BENCH_RUN_FAILED` (unexpected), with their message.
+ * One line for the terminal: `error [CODE]: message`, never a stack trace and never
+ * `[object Object]`. Errors without a code are reported as `BENCH_RUN_FAILED` (unexpected), with
+ * their message; a thrown value that is not an Error (a plugin rejecting with a string or a plain
+ * object), or an error whose message is not a string, is echoed (quoted, JSON, cut at ~120
+ * characters). Never throws.
  *
  * @param error anything thrown.
  * @returns the line to print.
+ * @example
+ * formatError({ reason: 'x' }); // 'error [BENCH_RUN_FAILED]: a non-Error value was thrown: {"reason":"x"}'
  */
 export function formatError(error: unknown): string {
-  if (hasErrorCode(error)) return `error [${error.code}]: ${error.message}`;
-  if (error instanceof Error) return `error [BENCH_RUN_FAILED]: ${error.name}: ${error.message}`;
-  return `error [BENCH_RUN_FAILED]: ${String(error)}`;
+  try {
+    if (hasErrorCode(error)) return `error [${error.code}]: ${asText(error.message)}`;
+    if (error instanceof Error)
+      return `error [BENCH_RUN_FAILED]: ${asText(error.name)}: ${asText(error.message)}`;
+    return `error [BENCH_RUN_FAILED]: a non-Error value was thrown: ${echo(error)}`;
+  } catch {
+    // A proxy whose every trap throws, a message getter that throws, …
+    return 'error [BENCH_RUN_FAILED]: a value that cannot be printed was thrown';
+  }
 }
