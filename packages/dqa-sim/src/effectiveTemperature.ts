@@ -35,7 +35,8 @@ function gauss(f: (u: number) => number, a: number, b: number): number {
  * @param tau total anneal time `τ ≥ 0` (dimensionless: energies are in the units of `h`, `J`).
  * @param schedule the schedule (default `'linear'`).
  * @returns `X` (≥ 0 for non-negative schedules).
- * @throws {DqaError} DQA_INVALID_ARGUMENT when `tau` is negative or not finite; DQA_BAD_SCHEDULE.
+ * @throws {DqaError} DQA_INVALID_ARGUMENT when `tau` is negative or not finite; DQA_BAD_SCHEDULE for a bad
+ *   schedule, one that is not finite at a quadrature node, or an integral that overflows float64.
  * @example
  * effectiveTemperature(2); // 4 / 24 = 0.1666…
  */
@@ -46,7 +47,9 @@ export function effectiveTemperature(
   if (typeof tau !== 'number' || !Number.isFinite(tau) || tau < 0) {
     throw new DqaError('DQA_INVALID_ARGUMENT', `tau must be a finite number ≥ 0, got ${echo(tau)}`);
   }
-  const { A, B } = compileSchedule(schedule);
+  const compiled = compileSchedule(schedule);
+  const A = atNodes(compiled.A, 'A', compiled.label);
+  const B = atNodes(compiled.B, 'B', compiled.label);
   const width = 1 / PANELS;
   let inner = 0; // ∫_0^{panel start} B
   let total = 0;
@@ -61,5 +64,30 @@ export function effectiveTemperature(
     }
     inner += gauss(B, a, b);
   }
-  return tau * tau * total;
+  const x = tau * tau * total;
+  if (!Number.isFinite(x)) {
+    throw new DqaError(
+      'DQA_BAD_SCHEDULE',
+      `the effective-temperature integral X of ${echo(compiled.label)} at tau = ${tau} is ${x}: the schedule is too large for float64`,
+    );
+  }
+  return x;
+}
+
+/**
+ * `f` refusing, with DQA_BAD_SCHEDULE naming `u`, any value that is not a finite number: the
+ * quadrature nodes are points the 1001-point grid check never sees.
+ */
+function atNodes(f: (u: number) => number, which: 'A' | 'B', label: string): (u: number) => number {
+  return (u) => {
+    const v = f(u);
+    if (typeof v !== 'number' || !Number.isFinite(v)) {
+      throw new DqaError(
+        'DQA_BAD_SCHEDULE',
+        `schedule ${which} is ${echo(v)} at u = ${u}, a quadrature node of the effective-temperature integral X; ` +
+          `it must be finite there (${echo(label)})`,
+      );
+    }
+    return v;
+  };
 }

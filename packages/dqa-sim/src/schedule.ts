@@ -59,7 +59,10 @@ function toFunction(fn: ScheduleFunction, which: 'A' | 'B'): (u: number) => numb
  * cosh tanh exp expm1 log log10 log2 log1p sqrt cbrt pow abs sign min max floor ceil`, at most
  * 1,000 characters. Everything else mathjs could parse (matrices, `zeros`, `size`, indexing,
  * assignments, strings, units, `evaluate`, …) is refused before anything is evaluated, and the
- * 1001-point check of an expression gives up after 250 ms.
+ * 1001-point check of an expression gives up after 250 ms. The grid cannot see a singularity
+ * between its points, so every anneal also checks the schedule at the exact times it evaluates it
+ * (each Trotter midpoint, and the quadrature nodes of the effective-temperature integral) and
+ * refuses a non-finite value there with DQA_BAD_SCHEDULE naming `u` and `t`.
  *
  * @param spec a preset name, `{ A, B }` expressions of `u`, or functions; an already compiled
  *   schedule is returned unchanged.

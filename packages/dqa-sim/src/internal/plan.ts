@@ -87,6 +87,59 @@ function invalid(message: string): DqaError {
   return new DqaError('DQA_INVALID_ARGUMENT', message);
 }
 
+/**
+ * The schedule at the Trotter midpoint of step `k`, the exact time the anneal evaluates it,
+ * times `dt`: refused with DQA_BAD_SCHEDULE when the value or the angle is not finite, so a
+ * schedule singular between the points of the grid check cannot make the anneal NaN.
+ */
+function midpointAngle(
+  f: (u: number) => number,
+  which: 'A' | 'B',
+  k: number,
+  steps: number,
+  tau: number,
+  label: string,
+): number {
+  const u = (k + 0.5) / steps;
+  const v = f(u);
+  const angle = (tau / steps) * v;
+  if (typeof v !== 'number' || !Number.isFinite(angle)) {
+    const what =
+      typeof v === 'number' && Number.isFinite(v)
+        ? `${v} (its angle dt·${which} overflows)`
+        : echo(v);
+    throw new DqaError(
+      'DQA_BAD_SCHEDULE',
+      `schedule ${which} is ${what} at u = ${u} (t = ${u * tau} of tau = ${tau}), the midpoint of Trotter step ${k + 1} of ${steps}, ` +
+        `where the anneal evaluates it; it must be finite there (${echo(label)})`,
+    );
+  }
+  return angle;
+}
+
+/** Per-layer angles of the circuit (midpoint rule `u_k = (k + ½)/K`, Strang split for order 2). */
+function layerAngles(
+  schedule: CompiledSchedule,
+  tau: number,
+  steps: number,
+  order: 1 | 2,
+): { phaseAngles: Float64Array; mixerAngles: Float64Array } {
+  const a = new Float64Array(steps);
+  const b = new Float64Array(steps);
+  for (let k = 0; k < steps; k++) {
+    a[k] = midpointAngle(schedule.A, 'A', k, steps, tau, schedule.label);
+    b[k] = midpointAngle(schedule.B, 'B', k, steps, tau, schedule.label);
+  }
+  if (order === 1) return { phaseAngles: b, mixerAngles: a };
+  // Strang split per step, half phase · mixer · half phase; adjacent half phases merge.
+  const phaseAngles = new Float64Array(steps + 1);
+  for (let k = 0; k < steps; k++) {
+    phaseAngles[k] = phaseAngles[k]! + b[k]! / 2;
+    phaseAngles[k + 1] = b[k]! / 2;
+  }
+  return { phaseAngles, mixerAngles: a };
+}
+
 /** Validates options and precomputes the per-layer angles (midpoint rule `u_k = (k + ½)/K`). */
 export function createPlan(options: PlanOptions, calibrateDefault: boolean): AnnealPlan {
   const tau = options.tau ?? DEFAULTS.tau;
@@ -118,26 +171,8 @@ export function createPlan(options: PlanOptions, calibrateDefault: boolean): Ann
   }
   const calibration = calibrate === true ? 'effective-temperature' : calibrate;
   const schedule = compileSchedule(options.schedule ?? 'linear');
+  const { phaseAngles, mixerAngles: a } = layerAngles(schedule, tau, steps, order);
   const x = effectiveTemperature(tau, schedule);
-  const dt = tau / steps;
-  const a = new Float64Array(steps);
-  const b = new Float64Array(steps);
-  for (let k = 0; k < steps; k++) {
-    const u = (k + 0.5) / steps;
-    a[k] = dt * schedule.A(u);
-    b[k] = dt * schedule.B(u);
-  }
-  let phaseAngles: Float64Array;
-  if (order === 1) {
-    phaseAngles = b;
-  } else {
-    // Strang split per step, half phase · mixer · half phase; adjacent half phases merge.
-    phaseAngles = new Float64Array(steps + 1);
-    for (let k = 0; k < steps; k++) {
-      phaseAngles[k] = phaseAngles[k]! + b[k]! / 2;
-      phaseAngles[k + 1] = b[k]! / 2;
-    }
-  }
   const gains = linearResponseGains(phaseAngles, a);
   let fieldGain = 1;
   let couplingGain = 1;

@@ -48,9 +48,34 @@ export function ensureWorkspace(n: number, ws?: Workspace): Workspace {
 }
 
 /**
+ * Refuses a problem whose phases `θ · E` (and the `2θ J` steps of the phase DP) would overflow
+ * float64, where `cos` and `sin` would turn the statevector into NaN.
+ *
+ * @throws {DqaError} DQA_NOT_FINITE
+ */
+function assertPhaseRange(h: Float64Array, J: Float64Array, n: number, plan: AnnealPlan): void {
+  let sum = 0;
+  for (let j = 0; j < n; j++) {
+    sum += Math.abs(h[j]!);
+    for (let k = j + 1; k < n; k++) sum += Math.abs(J[j * n + k]!);
+  }
+  let theta = 0;
+  for (const t of plan.phaseAngles) theta = Math.max(theta, Math.abs(t));
+  if (!Number.isFinite(2 * theta * sum)) {
+    throw new DqaError(
+      'DQA_NOT_FINITE',
+      `the largest phase angle ${theta} times Σ|h| + Σ|J| = ${sum} (as programmed, after β and calibration) ` +
+        'would overflow float64; lower tau, the schedule or the fields',
+    );
+  }
+}
+
+/**
  * Runs the Trotterized anneal on already-scaled `h` (length n) and `J` (n × n): leaves
  * `ψ(τ)` in `ws.re/ws.im[0 .. 2^n)`. Layers: for each step k, the diagonal phase
  * `exp(−iθ_k E)` then the mixer `Π_j exp(+iφ_k X_j)`; order 2 ends with one more phase.
+ *
+ * @throws {DqaError} DQA_NOT_FINITE when a phase would overflow float64.
  */
 export function runAnneal(
   h: Float64Array,
@@ -59,6 +84,7 @@ export function runAnneal(
   plan: AnnealPlan,
   ws: Workspace,
 ): void {
+  assertPhaseRange(h, J, n, plan);
   const len = 1 << n;
   const { re, im, pr, pi } = ws;
   const amp = 1 / Math.sqrt(len);
