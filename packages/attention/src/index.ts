@@ -16,6 +16,7 @@ export type { MagnetizationSource, PreparedEstimates, PreparedHead } from './pre
 export { attentionWeights, causalMask } from './attentionWeights.js';
 export type { AttentionWeightsOptions } from './attentionWeights.js';
 export { resolveTransformerConfig } from './transformerConfig.js';
+export { FLOAT32_MAX, MODEL_LIMITS } from './modelLimits.js';
 export { parseCouplingForm } from './couplingForm.js';
 export { boltzmannAttention } from './boltzmannAttention.js';
 export type { BoltzmannAttentionOptions } from './boltzmannAttention.js';

@@ -1,9 +1,12 @@
+import { echo } from '@boltzmann/ising-core';
 import { AttentionError } from './errors.js';
+import type { ParamSpec } from './internal/init.js';
 import { RELATIVE_COUPLINGS, layerName, paramSpecs } from './internal/paramSpecs.js';
 import { samplerFor } from './internal/resolveSampler.js';
 import type { SamplerOverrides } from './internal/resolveSampler.js';
 import { buildTransformer } from './buildTransformer.js';
 import type { Transformer, TransformerJSON } from './transformer.js';
+import { FLOAT32_MAX, MODEL_LIMITS, fitsFloat32 } from './modelLimits.js';
 import { resolveTransformerConfig } from './transformerConfig.js';
 
 export type { SamplerOverrides };
@@ -16,13 +19,51 @@ function invalid(message: string, cause?: unknown): AttentionError {
   );
 }
 
+type WeightEntry = { readonly shape?: unknown; readonly data?: unknown } | null | undefined;
+
+/**
+ * One weight of a checkpoint as float32, after checking that it is an object of exactly the
+ * spec's shape and size (so nothing is allocated for a size the file merely claims) whose
+ * values are numbers float32 holds: `1e39` passes `Number.isFinite` but is Infinity in float32.
+ */
+function readWeight(spec: ParamSpec, w: WeightEntry): Float32Array {
+  const name = JSON.stringify(spec.name);
+  if (w === undefined) throw invalid(`checkpoint lacks weight ${name}`);
+  if (w === null || typeof w !== 'object')
+    throw invalid(`weight ${name} must be an object { shape, data }, got ${echo(w)}`);
+  const { shape, data } = w;
+  const shapeOk =
+    Array.isArray(shape) &&
+    shape.length === spec.shape.length &&
+    shape.every((n, i) => n === spec.shape[i]);
+  if (!shapeOk)
+    throw invalid(
+      `weight ${name} has shape ${echo(shape)}; the config needs [${spec.shape.join(', ')}]`,
+    );
+  const size = spec.shape.reduce((a, b) => a * b, 1);
+  if (!Array.isArray(data) || data.length !== size) {
+    throw invalid(
+      `weight ${name} has ${Array.isArray(data) ? data.length : 'no'} values; shape [${spec.shape.join(', ')}] needs ${size}`,
+    );
+  }
+  const bad = data.findIndex((v) => !fitsFloat32(v));
+  if (bad >= 0)
+    throw invalid(
+      `weight ${name} value ${bad} is ${echo(data[bad])}; weights must be finite numbers of magnitude ≤ ${FLOAT32_MAX} (float32)`,
+    );
+  return Float32Array.from(data as number[]);
+}
+
 /**
  * Rebuilds a model from {@link Transformer.toJSON} output. The sampler is recreated from the
  * recorded name and options unless `overrides` supplies one (needed for samplers other
- * than `'exact'`: pass `{ registry }` or `{ sampler }`).
+ * than `'exact'`: pass `{ registry }` or `{ sampler }`). A model file is data: its sizes are
+ * checked against `MODEL_LIMITS`, and every weight against its shape and float32's range,
+ * before any tensor is allocated.
  *
  * @throws {AttentionError} ATTENTION_INVALID_CHECKPOINT when the object is not a model checkpoint or a weight
- *   is missing, misshapen or not finite; ATTENTION_INVALID_CONFIG; ATTENTION_SAMPLER_NOT_FOUND.
+ *   is missing, misshapen, not a number or beyond float32; ATTENTION_INVALID_CONFIG (a size over its
+ *   `MODEL_LIMITS` entry, among others); ATTENTION_SAMPLER_NOT_FOUND.
  * @example
  * const copy = loadTransformer(JSON.parse(JSON.stringify(model.toJSON())));
  */
@@ -33,47 +74,25 @@ export function loadTransformer(
   const j = json as Partial<TransformerJSON> | null;
   if (j === null || typeof j !== 'object' || j.format !== 'boltzmann-attention/transformer') {
     throw invalid(
-      `not a Transformer checkpoint (format ${JSON.stringify(j?.format)}; expected "boltzmann-attention/transformer")`,
+      `not a Transformer checkpoint (format ${echo(j?.format)}; expected "boltzmann-attention/transformer")`,
     );
   }
   if (j.version !== 1)
     throw invalid(
-      `unsupported checkpoint version ${JSON.stringify(j.version)}; this release reads version 1`,
+      `unsupported checkpoint version ${echo(j.version)}; this release reads version 1`,
     );
   const config = resolveTransformerConfig(j.config as TransformerJSON['config']);
   const weights = j.weights;
   if (weights === null || typeof weights !== 'object')
     throw invalid('checkpoint has no weights object');
-  const specs = paramSpecs(config);
   const values = new Map<string, Float32Array>();
-  for (const spec of specs) {
-    const w = weights[spec.name];
-    if (w === undefined) throw invalid(`checkpoint lacks weight "${spec.name}"`);
-    const shapeOk =
-      Array.isArray(w.shape) &&
-      w.shape.length === spec.shape.length &&
-      w.shape.every((n, i) => n === spec.shape[i]);
-    if (!shapeOk)
-      throw invalid(
-        `weight "${spec.name}" has shape ${JSON.stringify(w.shape)}; the config needs [${spec.shape.join(', ')}]`,
-      );
-    const size = spec.shape.reduce((a, b) => a * b, 1);
-    if (!Array.isArray(w.data) || w.data.length !== size) {
-      throw invalid(
-        `weight "${spec.name}" has ${Array.isArray(w.data) ? w.data.length : 'no'} values; shape [${spec.shape.join(', ')}] needs ${size}`,
-      );
-    }
-    const data = Float32Array.from(w.data);
-    const bad = w.data.findIndex((v) => typeof v !== 'number' || !Number.isFinite(v));
-    if (bad >= 0)
-      throw invalid(
-        `weight "${spec.name}" value ${bad} is ${String(w.data[bad])}; weights must be finite`,
-      );
-    values.set(spec.name, data);
-  }
+  for (const spec of paramSpecs(config))
+    values.set(spec.name, readWeight(spec, (weights as Record<string, WeightEntry>)[spec.name]));
   const extra = Object.keys(weights).filter((name) => !values.has(name));
   if (extra.length > 0)
-    throw invalid(`checkpoint has weights the config does not use: ${extra.join(', ')}`);
+    throw invalid(
+      `checkpoint has ${extra.length} weights the config does not use: ${echo(extra.join(', '))}`,
+    );
   const sampler = samplerFor(config, overrides);
   return buildTransformer(
     config,
@@ -92,7 +111,8 @@ export function loadTransformer(
  * @returns a new {@link TransformerJSON} (the input is not modified); load it with {@link loadTransformer}.
  * @throws {AttentionError} ATTENTION_INVALID_CONFIG when the model has learned positions, a `full`
  *   or `banded` J (one parameter per pair of positions: nothing to extend it with), or `maxLength`
- *   is not an integer ≥ the model's.
+ *   is not an integer ≥ the model's and ≤ `MODEL_LIMITS.maxLength`.
+ * @throws {AttentionError} ATTENTION_INVALID_CHECKPOINT when a relative `J` to extend does not have the config's shape.
  * @example
  * const long = loadTransformer(withMaxLength(json, 256), { registry }); // trained at T = 64
  */
@@ -101,10 +121,16 @@ export function withMaxLength(json: TransformerJSON, maxLength: number): Transfo
   const refuse = (why: string): AttentionError =>
     new AttentionError(
       'ATTENTION_INVALID_CONFIG',
-      `cannot run this model at maxLength ${maxLength}: ${why}`,
+      `cannot run this model at maxLength ${echo(maxLength)}: ${why}`,
     );
-  if (!Number.isInteger(maxLength) || maxLength < config.maxLength)
-    throw refuse(`it must be an integer ≥ the model's ${config.maxLength}`);
+  if (
+    !Number.isInteger(maxLength) ||
+    maxLength < config.maxLength ||
+    maxLength > MODEL_LIMITS.maxLength
+  )
+    throw refuse(
+      `it must be an integer ≥ the model's ${config.maxLength} and ≤ MODEL_LIMITS.maxLength = ${MODEL_LIMITS.maxLength}`,
+    );
   if (config.positions !== 'none')
     throw refuse(
       `its learned positional embedding has no rows past position ${config.maxLength - 1} (train with positions: 'none')`,
@@ -117,11 +143,14 @@ export function withMaxLength(json: TransformerJSON, maxLength: number): Transfo
   const weights: Record<string, { shape: readonly number[]; data: readonly number[] }> = {
     ...json.weights,
   };
+  const { heads, maxLength: old } = config;
   for (let layer = 0; layer < config.layers; layer++) {
     const name = layerName(layer, RELATIVE_COUPLINGS);
     const w = weights[name];
     if (w === undefined) continue;
-    const [heads, old] = w.shape as [number, number];
+    // The sizes come from the validated config, never from the file's own shape.
+    const spec = { name, shape: [heads, old], init: 'zeros', decay: false } as const;
+    readWeight(spec, w);
     const data = new Array<number>(heads * maxLength).fill(0);
     for (let h = 0; h < heads; h++)
       for (let d = 0; d < old; d++) data[h * maxLength + d] = w.data[h * old + d]!;

@@ -1,8 +1,9 @@
-import { splitSecretOptions } from '@boltzmann/ising-core';
+import { echo, splitSecretOptions } from '@boltzmann/ising-core';
 import type { Sampler, SamplerRegistry } from '@boltzmann/ising-core';
 import type { CouplingForm } from './couplingForm.js';
 import { parseCouplingForm } from './couplingForm.js';
 import { AttentionError } from './errors.js';
+import { FLOAT32_MAX, assertParameterCount, fitsFloat32, limitedSize } from './modelLimits.js';
 import { assertAttentionVariant } from './variants.js';
 import type { AttentionVariant } from './variants.js';
 
@@ -11,7 +12,9 @@ export type CouplingInit = 'normal' | 'zeros';
 
 /**
  * Configuration of the small decoder-only Transformer of METHOD.md §5. Every field except
- * `vocabSize` and `maxLength` has the documented default.
+ * `vocabSize` and `maxLength` has the documented default. The sizes are bounded by
+ * `MODEL_LIMITS` (layers ≤ 64, heads ≤ 64, dModel ≤ 4096, maxLength ≤ 8192, vocabSize and
+ * outputSize ≤ 1,048,576, ffnHidden ≤ 16,384, at most 1e9 parameters in all).
  */
 export interface TransformerConfig {
   /** Number of input tokens (65 for Tiny Shakespeare characters). */
@@ -78,6 +81,14 @@ export interface TransformerConfig {
   readonly samplerOptions?: Readonly<Record<string, unknown>>;
   /** Where named samplers other than `'exact'` are looked up. */
   readonly registry?: SamplerRegistry;
+  /**
+   * The longest an asynchronous sampler may take to answer one batch, in milliseconds (default
+   * `DEFAULT_SAMPLER_TIMEOUT_MS`, 30 minutes; `0` or `Infinity`: wait forever). Every awaited
+   * call (`prepare`, and so `forward`, `attention`, `evaluate` and a trainer's `step`) that
+   * outlasts it rejects with ATTENTION_SAMPLER_TIMEOUT. Not recorded in the model's JSON: it is
+   * the caller's to choose, never a model file's.
+   */
+  readonly samplerTimeoutMs?: number;
 }
 
 /** A fully defaulted, JSON-serializable configuration (the sampler by name). */
@@ -105,30 +116,21 @@ export interface ResolvedTransformerConfig {
   readonly samplerOptions: Readonly<Record<string, unknown>>;
 }
 
-function positiveInt(value: unknown, name: string): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
-    throw new AttentionError(
-      'ATTENTION_INVALID_CONFIG',
-      `${name} must be a positive integer, got ${String(value)}`,
-    );
-  }
-  return value;
-}
-
 function bool(value: unknown, name: string): boolean {
   if (typeof value !== 'boolean')
     throw new AttentionError(
       'ATTENTION_INVALID_CONFIG',
-      `${name} must be a boolean, got ${String(value)}`,
+      `${name} must be a boolean, got ${echo(value)}`,
     );
   return value;
 }
 
-function positiveFinite(value: unknown, name: string): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+/** A positive number that float32 holds (`β` multiplies float32 fields in every variant). */
+function positiveFloat32(value: unknown, name: string): number {
+  if (!fitsFloat32(value) || !(value > 0)) {
     throw new AttentionError(
       'ATTENTION_INVALID_CONFIG',
-      `${name} must be a finite positive number, got ${String(value)}`,
+      `${name} must be a positive number ≤ ${FLOAT32_MAX} (float32), got ${echo(value)}`,
     );
   }
   return value;
@@ -145,7 +147,9 @@ function declaredSecrets(config: TransformerConfig): readonly string[] {
  * Fills in the defaults of a {@link TransformerConfig} and validates every field.
  *
  * @returns the resolved, JSON-serializable configuration (a sampler instance is recorded by its name).
- * @throws {AttentionError} ATTENTION_INVALID_CONFIG naming the offending field and value.
+ * @throws {AttentionError} ATTENTION_INVALID_CONFIG naming the offending field and value, for a size over
+ *   its `MODEL_LIMITS` entry, a model of more than `MODEL_LIMITS.parameters` parameters, or a float
+ *   (`beta`, `jInitStd`) beyond float32.
  * @example
  * resolveTransformerConfig({ vocabSize: 65, maxLength: 12 }).dModel; // 64
  */
@@ -153,13 +157,13 @@ export function resolveTransformerConfig(config: TransformerConfig): ResolvedTra
   if (config === null || typeof config !== 'object') {
     throw new AttentionError(
       'ATTENTION_INVALID_CONFIG',
-      `config must be an object, got ${String(config)}`,
+      `config must be an object, got ${echo(config)}`,
     );
   }
-  const vocabSize = positiveInt(config.vocabSize, 'vocabSize');
-  const maxLength = positiveInt(config.maxLength, 'maxLength');
-  const dModel = positiveInt(config.dModel ?? 64, 'dModel');
-  const heads = positiveInt(config.heads ?? 1, 'heads');
+  const vocabSize = limitedSize(config.vocabSize, 'vocabSize');
+  const maxLength = limitedSize(config.maxLength, 'maxLength');
+  const dModel = limitedSize(config.dModel ?? 64, 'dModel');
+  const heads = limitedSize(config.heads ?? 1, 'heads');
   if (dModel % heads !== 0) {
     throw new AttentionError(
       'ATTENTION_INVALID_CONFIG',
@@ -169,17 +173,17 @@ export function resolveTransformerConfig(config: TransformerConfig): ResolvedTra
   const variant = config.variant ?? 'boltzmann';
   assertAttentionVariant(variant);
   const ffn = bool(config.ffn ?? true, 'ffn');
-  const layers = positiveInt(config.layers ?? 1, 'layers');
+  const layers = limitedSize(config.layers ?? 1, 'layers');
   const bias = bool(config.bias ?? true, 'bias');
   const tieEmbeddings = bool(config.tieEmbeddings ?? false, 'tieEmbeddings');
   const dropout = config.dropout ?? 0;
   if (typeof dropout !== 'number' || !(dropout >= 0 && dropout < 1)) {
     throw new AttentionError(
       'ATTENTION_INVALID_CONFIG',
-      `dropout must be a number in [0, 1), got ${String(dropout)}`,
+      `dropout must be a number in [0, 1), got ${echo(dropout)}`,
     );
   }
-  const outputSize = positiveInt(config.outputSize ?? vocabSize, 'outputSize');
+  const outputSize = limitedSize(config.outputSize ?? vocabSize, 'outputSize');
   if (tieEmbeddings && outputSize !== vocabSize) {
     throw new AttentionError(
       'ATTENTION_INVALID_CONFIG',
@@ -190,14 +194,14 @@ export function resolveTransformerConfig(config: TransformerConfig): ResolvedTra
   if (jInit !== 'normal' && jInit !== 'zeros') {
     throw new AttentionError(
       'ATTENTION_INVALID_CONFIG',
-      `jInit must be 'normal' or 'zeros', got ${JSON.stringify(jInit)}`,
+      `jInit must be 'normal' or 'zeros', got ${echo(jInit)}`,
     );
   }
   const jInitStd = config.jInitStd ?? 0.02;
-  if (typeof jInitStd !== 'number' || !Number.isFinite(jInitStd) || jInitStd < 0) {
+  if (!fitsFloat32(jInitStd) || !(jInitStd >= 0)) {
     throw new AttentionError(
       'ATTENTION_INVALID_CONFIG',
-      `jInitStd must be a finite number ≥ 0, got ${String(jInitStd)}`,
+      `jInitStd must be a number in [0, ${FLOAT32_MAX}] (float32), got ${echo(jInitStd)}`,
     );
   }
   // Validated here so a bad form fails before any parameter is built; recorded as given.
@@ -206,14 +210,14 @@ export function resolveTransformerConfig(config: TransformerConfig): ResolvedTra
   if (positions !== 'learned' && positions !== 'none') {
     throw new AttentionError(
       'ATTENTION_INVALID_CONFIG',
-      `positions must be 'learned' or 'none', got ${JSON.stringify(positions)?.slice(0, 40)}`,
+      `positions must be 'learned' or 'none', got ${echo(positions, 40)}`,
     );
   }
   const seed = config.seed ?? 0;
   if (typeof seed !== 'number' || !Number.isFinite(seed)) {
     throw new AttentionError(
       'ATTENTION_INVALID_CONFIG',
-      `seed must be a finite number, got ${String(seed)}`,
+      `seed must be a finite number, got ${echo(seed)}`,
     );
   }
   const sampler = config.sampler ?? 'exact';
@@ -228,10 +232,10 @@ export function resolveTransformerConfig(config: TransformerConfig): ResolvedTra
   if (samplerOptions === null || typeof samplerOptions !== 'object') {
     throw new AttentionError(
       'ATTENTION_INVALID_CONFIG',
-      `samplerOptions must be an object, got ${String(samplerOptions)}`,
+      `samplerOptions must be an object, got ${echo(samplerOptions)}`,
     );
   }
-  return {
+  const resolved: ResolvedTransformerConfig = {
     vocabSize,
     outputSize,
     maxLength,
@@ -242,9 +246,9 @@ export function resolveTransformerConfig(config: TransformerConfig): ResolvedTra
     tieEmbeddings,
     dropout,
     ffn,
-    ffnHidden: positiveInt(config.ffnHidden ?? 4 * dModel, 'ffnHidden'),
+    ffnHidden: limitedSize(config.ffnHidden ?? 4 * dModel, 'ffnHidden'),
     variant,
-    beta: positiveFinite(config.beta ?? 1, 'beta'),
+    beta: positiveFloat32(config.beta ?? 1, 'beta'),
     jInit,
     jInitStd,
     couplingForm: config.couplingForm ?? 'full',
@@ -256,4 +260,7 @@ export function resolveTransformerConfig(config: TransformerConfig): ResolvedTra
     // credential: a model file is exactly what users share.
     samplerOptions: splitSecretOptions(samplerOptions, declaredSecrets(config)).options,
   };
+  // Last, once every size is within its limit: nothing has been allocated yet.
+  assertParameterCount(resolved);
+  return resolved;
 }

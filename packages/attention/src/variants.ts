@@ -1,4 +1,4 @@
-import { isAttentionVariant, ATTENTION_VARIANTS } from '@boltzmann/ising-core';
+import { echo, isAttentionVariant, ATTENTION_VARIANTS } from '@boltzmann/ising-core';
 import type { AttentionVariant } from '@boltzmann/ising-core';
 import { AttentionError } from './errors.js';
 
@@ -17,7 +17,7 @@ export function assertAttentionVariant(value: unknown): asserts value is Attenti
   if (!isAttentionVariant(value)) {
     throw new AttentionError(
       'ATTENTION_INVALID_CONFIG',
-      `variant ${JSON.stringify(value)} is not one of ${ATTENTION_VARIANTS.join(', ')}`,
+      `variant ${echo(value)} is not one of ${ATTENTION_VARIANTS.join(', ')}`,
     );
   }
 }

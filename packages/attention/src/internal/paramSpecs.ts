@@ -1,7 +1,31 @@
 import { couplingParamShape, parseCouplingForm } from '../couplingForm.js';
-import type { ResolvedTransformerConfig } from '../transformerConfig.js';
+import type { CouplingForm } from '../couplingForm.js';
 import { usesSampler } from '../variants.js';
+import type { AttentionVariant } from '../variants.js';
 import type { ParamSpec } from './init.js';
+
+/**
+ * The fields of a resolved configuration that fix the parameters (a `ResolvedTransformerConfig`
+ * is one). Declared here, not imported, so that the configuration's validation can count
+ * parameters without an import cycle.
+ */
+export interface ParamSpecConfig {
+  readonly vocabSize: number;
+  readonly outputSize: number;
+  readonly maxLength: number;
+  readonly dModel: number;
+  readonly heads: number;
+  readonly layers?: number;
+  readonly bias?: boolean;
+  readonly tieEmbeddings?: boolean;
+  readonly ffn: boolean;
+  readonly ffnHidden: number;
+  readonly variant: AttentionVariant;
+  readonly jInit: string;
+  readonly jInitStd: number;
+  readonly couplingForm?: CouplingForm;
+  readonly positions?: 'learned' | 'none';
+}
 
 /** Name of the coupling parameter `J` (`heads × maxLength × maxLength`; masked for `banded:w`). */
 export const COUPLINGS = 'attention/couplings';
@@ -26,7 +50,7 @@ export function layerName(layer: number, name: string): string {
  * exactly the one-block model's (names, shapes, order and initializers), so old checkpoints load.
  * `bias: false` drops every linear bias and LayerNorm `beta`; `tieEmbeddings` drops `head/kernel`.
  */
-export function paramSpecs(config: ResolvedTransformerConfig): ParamSpec[] {
+export function paramSpecs(config: ParamSpecConfig): ParamSpec[] {
   const { vocabSize, maxLength, dModel: d, heads, ffnHidden, outputSize, variant } = config;
   const bias = config.bias ?? true;
   const dense = (name: string, inDim: number, outDim: number, kernel = true): ParamSpec[] => [

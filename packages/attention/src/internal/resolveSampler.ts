@@ -1,4 +1,4 @@
-import { exactSampler } from '@boltzmann/ising-core';
+import { echo, exactSampler } from '@boltzmann/ising-core';
 import type { Sampler, SamplerRegistry } from '@boltzmann/ising-core';
 import { AttentionError } from '../errors.js';
 import type { ResolvedTransformerConfig, TransformerConfig } from '../transformerConfig.js';
@@ -27,7 +27,7 @@ export function resolveSampler(
           }`;
     throw new AttentionError(
       'ATTENTION_SAMPLER_NOT_FOUND',
-      `no sampler named "${sampler}" (${known}); pass { registry } or a Sampler instance as { sampler }`,
+      `no sampler named ${echo(sampler)} (${known}); pass { registry } or a Sampler instance as { sampler }`,
     );
   }
   return plugin.create({ ...options });
