@@ -175,7 +175,7 @@ export function correlations(
  * plus 128 MiB of weights. Larger counts would fail with a raw `RangeError` or exhaust memory;
  * draw them in several calls (the generator's stream continues).
  */
-const MAX_EXACT_SAMPLES = 2 ** 24;
+export const MAX_EXACT_SAMPLES = 2 ** 24;
 
 /**
  * Draws `count` independent exact samples from the Boltzmann distribution (inverse CDF with a

@@ -18,13 +18,13 @@ import { assertPluginOptions, optionKeys } from './pluginOptions.js';
 export interface GibbsOptions {
   /** Seed of the sampler's random stream (default 0). */
   readonly seed?: number;
-  /** Independent chains per problem (default 8). */
+  /** Independent chains per problem (default 8, at most 65,536). */
   readonly chains?: number;
-  /** Sweeps discarded at the start of every chain (default 200). */
+  /** Sweeps discarded at the start of every chain (default 200, at most 1,000,000). */
   readonly burnIn?: number;
-  /** States kept per chain (default 1000), one every `thin` sweeps. */
+  /** States kept per chain (default 1000, at most 1,000,000), one every `thin` sweeps. */
   readonly samples?: number;
-  /** Sweeps between kept states (default 2). */
+  /** Sweeps between kept states (default 2, at most 1,000). Products are capped too: see {@link GIBBS_LIMITS}. */
   readonly thin?: number;
   /** Start of every chain: uniformly random spins, all +1 or all −1 (default `'random'`). */
   readonly initial?: 'random' | 'up' | 'down';
@@ -49,6 +49,34 @@ const capabilities: SamplerCapabilities = {
 /** Up to this many spins a state fits in an exact integer key, so repeated states are merged into weights. */
 const MERGE_SPIN_LIMIT = 30;
 
+interface ChainSettings {
+  readonly chains: number;
+  readonly burnIn: number;
+  readonly samples: number;
+  readonly thin: number;
+  readonly initial: 'random' | 'up' | 'down';
+}
+
+/**
+ * Largest values of the {@link gibbsSampler} options, checked in `create` before any work:
+ * `chains` 65,536, `samples` 1,000,000, `burnIn` 1,000,000, `thin` 1,000; per problem at most
+ * `keptStates` 16,777,216 kept states (`chains · samples`) and `sweeps` 67,108,864 sweeps
+ * (`chains · (burnIn + samples · thin)`, about 10 s at 16 spins); and, checked in `sample`
+ * before allocating, at most `keptBytes` 1 GiB of unmerged states (`chains · samples · n`
+ * bytes, for problems of more than 30 spins).
+ */
+export const GIBBS_LIMITS = {
+  chains: 65_536,
+  samples: 1_000_000,
+  burnIn: 1_000_000,
+  thin: 1_000,
+  keptStates: 2 ** 24,
+  sweeps: 2 ** 26,
+  keptBytes: 2 ** 30,
+} as const;
+
+const fmt = (n: number): string => n.toLocaleString('en-US');
+
 function readCount(
   options: GibbsOptions,
   key: 'chains' | 'burnIn' | 'samples' | 'thin',
@@ -56,21 +84,49 @@ function readCount(
   min: number,
 ): number {
   const value = options[key] ?? fallback;
-  if (!Number.isSafeInteger(value) || value < min) {
+  const max = GIBBS_LIMITS[key];
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
     throw new IsingError(
       'ISING_INVALID_ARGUMENT',
-      `gibbs option ${key} must be an integer ≥ ${min}, got ${echo(value)}`,
+      `gibbs option ${key} must be an integer in [${min}, ${fmt(max)}], got ${echo(value)}`,
     );
   }
   return value;
 }
 
-interface ChainSettings {
-  readonly chains: number;
-  readonly burnIn: number;
-  readonly samples: number;
-  readonly thin: number;
-  readonly initial: 'random' | 'up' | 'down';
+/** Reads the chain counts and checks their products against {@link GIBBS_LIMITS}. */
+function readSettings(options: GibbsOptions, initial: ChainSettings['initial']): ChainSettings {
+  const chains = readCount(options, 'chains', 8, 1);
+  const burnIn = readCount(options, 'burnIn', 200, 0);
+  const samples = readCount(options, 'samples', 1000, 1);
+  const thin = readCount(options, 'thin', 2, 1);
+  const kept = chains * samples;
+  const sweeps = chains * (burnIn + samples * thin);
+  const tooMany = (what: string, value: number, max: number): IsingError =>
+    new IsingError(
+      'ISING_INVALID_ARGUMENT',
+      `gibbs options give ${what} = ${fmt(value)} per problem, above the maximum ${fmt(max)}; lower chains, samples, burnIn or thin`,
+    );
+  if (kept > GIBBS_LIMITS.keptStates)
+    throw tooMany('chains · samples', kept, GIBBS_LIMITS.keptStates);
+  if (sweeps > GIBBS_LIMITS.sweeps)
+    throw tooMany('chains · (burnIn + samples · thin)', sweeps, GIBBS_LIMITS.sweeps);
+  return { chains, burnIn, samples, thin, initial };
+}
+
+/** Refuses, before allocating, a problem whose unmerged kept states would pass `keptBytes`. */
+function assertKeptBytes(batch: IsingBatch, settings: ChainSettings): void {
+  for (let q = 0; q < batch.size; q++) {
+    const n = batch.spins[q]!;
+    const bytes = settings.chains * settings.samples * n;
+    if (n > MERGE_SPIN_LIMIT && bytes > GIBBS_LIMITS.keptBytes) {
+      throw new IsingError(
+        'ISING_INVALID_ARGUMENT',
+        `gibbs: problem ${q} has ${fmt(n)} spins, so chains · samples · spins = ${fmt(bytes)} bytes of kept states, ` +
+          `above the maximum ${fmt(GIBBS_LIMITS.keptBytes)}; lower chains or samples`,
+      );
+    }
+  }
 }
 
 /**
@@ -161,7 +217,9 @@ function sampleProblem(
  * two samplers created with the same options give the same sequence of answers.
  *
  * @throws {IsingError} from `create`: ISING_INVALID_ARGUMENT on a non-finite seed, a count that is not an
- *   integer in range (`chains`, `samples`, `thin` ≥ 1, `burnIn` ≥ 0) or an unknown `initial`.
+ *   integer in range (`chains`, `samples`, `thin` ≥ 1, `burnIn` ≥ 0, each at most its {@link GIBBS_LIMITS}
+ *   entry, and their products within `keptStates` and `sweeps`) or an unknown `initial`; from `sample`:
+ *   ISING_INVALID_ARGUMENT when a problem's kept states would pass `keptBytes`.
  * @example
  * const sampler = gibbsSampler.create({ seed: 7, chains: 4, samples: 2000 });
  * const { magnetization } = estimateBatch(sampler, batch) as BatchEstimate;
@@ -187,18 +245,13 @@ export const gibbsSampler: SamplerPlugin<GibbsOptions, Sampler, 'gibbs'> = {
         `gibbs option initial must be 'random', 'up' or 'down', got ${echo(initial)}`,
       );
     }
-    const settings: ChainSettings = {
-      chains: readCount(options, 'chains', 8, 1),
-      burnIn: readCount(options, 'burnIn', 200, 0),
-      samples: readCount(options, 'samples', 1000, 1),
-      thin: readCount(options, 'thin', 2, 1),
-      initial,
-    };
+    const settings = readSettings(options, initial);
     const rng = createRng(seed);
     return {
       name: 'gibbs',
       capabilities,
       sample(batch: IsingBatch): SampleResult {
+        assertKeptBytes(batch, settings);
         const sym = symmetricCouplings(batch, maxSpinsOf(batch));
         const sets: SampleSet[] = [];
         for (let q = 0; q < batch.size; q++) sets.push(sampleProblem(batch, q, sym, settings, rng));

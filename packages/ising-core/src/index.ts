@@ -37,11 +37,12 @@ export type { SplitOptions } from './secretOptions.js';
 export { createRng } from './rng.js';
 export type { Rng } from './rng.js';
 export { estimateFromSamples } from './sampleEstimate.js';
-export { gibbsSampler } from './gibbs.js';
+export { GIBBS_LIMITS, gibbsSampler } from './gibbs.js';
 export type { GibbsOptions } from './gibbs.js';
 export { meanFieldEstimate, meanFieldSampler } from './meanField.js';
 export type { MeanFieldEstimate, MeanFieldGradients, MeanFieldOptions } from './meanField.js';
 export { tapEstimate, tapSampler } from './tap.js';
+export { FIXED_POINT_LIMITS } from './internal/fixedPointEstimate.js';
 export type { TapEstimate, TapOptions } from './tap.js';
 export { estimateExact, estimateExactAsync, disposeExactWorkers } from './estimateExact.js';
 export type {
@@ -51,6 +52,7 @@ export type {
   ExactOptions,
 } from './estimateExact.js';
 export {
+  MAX_EXACT_SAMPLES,
   boltzmannDistribution,
   correlations,
   energies,

@@ -27,7 +27,7 @@ export interface FixedPointSamplerOptions {
    * `max(max|b|, max|z|)` (see the README). Default 1e-10.
    */
   readonly tolerance?: number;
-  /** Map evaluations per problem before giving up, forward and adjoint each (default 1000). */
+  /** Map evaluations per problem before giving up, forward and adjoint each (default 1000, at most 100,000). */
   readonly maxIterations?: number;
   /**
    * `'return'` (default): keep the last iterate and count the problem in `diagnostics.missed`;
@@ -67,8 +67,14 @@ export const FIXED_POINT_OPTION_KEYS = optionKeys<FixedPointSamplerOptions>({
   warmStart: true,
 });
 
-/** Largest Anderson memory accepted (the normal equations are `memory × memory`). */
-const MAX_ANDERSON = 20;
+/**
+ * Largest values of the `mean-field` and `tap` options: `maxIterations` 100,000 map evaluations
+ * (forward) and CG iterations (adjoint) per problem, `anderson` memory 20 (the normal equations
+ * are `memory × memory`).
+ */
+export const FIXED_POINT_LIMITS = { maxIterations: 100_000, anderson: 20 } as const;
+const MAX_ANDERSON = FIXED_POINT_LIMITS.anderson;
+const MAX_ITERATIONS = FIXED_POINT_LIMITS.maxIterations;
 
 /** Validates and completes the options; `who` names the sampler in messages. */
 export function readFixedPointOptions(
@@ -90,8 +96,10 @@ export function readFixedPointOptions(
     throw bad(`damping must be in [0, 1), got ${echo(damping)}`);
   if (!(Number.isFinite(tolerance) && tolerance > 0))
     throw bad(`tolerance must be a finite positive number, got ${echo(tolerance)}`);
-  if (!Number.isSafeInteger(maxIterations) || maxIterations < 1)
-    throw bad(`maxIterations must be a positive integer, got ${echo(maxIterations)}`);
+  if (!Number.isSafeInteger(maxIterations) || maxIterations < 1 || maxIterations > MAX_ITERATIONS)
+    throw bad(
+      `maxIterations must be an integer in [1, ${MAX_ITERATIONS.toLocaleString('en-US')}], got ${echo(maxIterations)}`,
+    );
   if (onNonConvergence !== 'throw' && onNonConvergence !== 'return')
     throw bad(`onNonConvergence must be 'return' or 'throw', got ${echo(onNonConvergence)}`);
   if (!Number.isInteger(anderson) || anderson < 0 || anderson > MAX_ANDERSON)
