@@ -42,8 +42,8 @@ export {
   loadSampleModel,
   pickToken,
   readModelFile,
-  runSample,
 } from './sample.js';
+export { runSample } from './sampleRun.js';
 export type { DecodeOptions } from './sample.js';
 export { EXIT, main } from './main.js';
 export type { MainIo } from './main.js';

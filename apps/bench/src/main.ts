@@ -1,4 +1,4 @@
-import { redactSecrets } from '@boltzmann/ising-core';
+import { redactSecrets, splitSecretOptions } from '@boltzmann/ising-core';
 import { formatError } from './benchError.js';
 import { parseBenchArgs, parseCollectArgs } from './options.js';
 import type { BenchCommand } from './options.js';
@@ -99,9 +99,10 @@ export async function main(
       'sample --help',
       () => parseSampleArgs(argv, help),
       async (command: SampleCommand) => {
-        const { runSample } = await import('./sample.js');
+        const { runSample } = await import('./sampleRun.js');
         return runSample(command, io);
       },
+      (command) => splitSecretOptions(command.samplerOptions ?? {}).secrets,
     );
   }
   return parseThenRun(

@@ -1,13 +1,11 @@
-import { AttentionError, initBackend, loadTransformer } from '@boltzmann/attention';
+import { AttentionError, loadTransformer } from '@boltzmann/attention';
 import type { Transformer, TransformerJSON } from '@boltzmann/attention';
 import type { CharVocab } from '@boltzmann/datasets';
 import { createRng } from '@boltzmann/ising-core';
 import type { Rng, SamplerRegistry } from '@boltzmann/ising-core';
 import { readFileSync } from 'node:fs';
 import { BenchError } from './benchError.js';
-import { EXIT } from './main.js';
-import type { MainIo } from './main.js';
-import type { SampleCommand } from './sampleOptions.js';
+import { assertDataOnly } from './untrustedOptions.js';
 
 const FORMAT = 'boltzmann-attention/transformer';
 
@@ -79,16 +77,21 @@ export function readModelFile(path: string): {
  * @param vocab the Tiny Shakespeare vocabulary.
  * @param registry resolves the recorded sampler (the bench registry).
  * @param file the file as {@link readModelFile} read it (read here when not given).
+ * @param samplerOptions the user's own `--sampler-options`, which replace the file's; without
+ *   them the file's are used only if they are data (see {@link assertModelOptionsAreData}).
  * @returns the model (the caller disposes it).
- * @throws BENCH_MODEL_NOT_FOUND, BENCH_BAD_MODEL, BENCH_MODEL_MISMATCH (another task's model), ATTENTION_SAMPLER_NOT_FOUND.
+ * @throws BENCH_MODEL_NOT_FOUND, BENCH_BAD_MODEL, BENCH_MODEL_MISMATCH (another task's model),
+ *   BENCH_FORBIDDEN_OPTION, ATTENTION_SAMPLER_NOT_FOUND.
  */
 export function loadSampleModel(
   path: string,
   vocab: CharVocab,
   registry: SamplerRegistry,
   file: ReturnType<typeof readModelFile> = readModelFile(path),
+  samplerOptions?: Readonly<Record<string, unknown>>,
 ): Transformer {
   const { json, dataset } = file;
+  if (samplerOptions === undefined) assertModelOptionsAreData(path, json);
   if (dataset !== undefined && dataset !== 'shakespeare') {
     throw new BenchError(
       'BENCH_MODEL_MISMATCH',
@@ -97,7 +100,10 @@ export function loadSampleModel(
   }
   let model: Transformer;
   try {
-    model = loadTransformer(json, { registry });
+    model = loadTransformer(json, {
+      registry,
+      ...(samplerOptions === undefined ? {} : { samplerOptions: { ...samplerOptions } }),
+    });
   } catch (error) {
     if (
       error instanceof AttentionError &&
@@ -118,6 +124,21 @@ export function loadSampleModel(
     );
   }
   return model;
+}
+
+/**
+ * A model file is data: its recorded sampler options may set what the sampler computes
+ * (`numReads`, `chains`, …), never where requests, files or credentials go.
+ *
+ * @throws BENCH_FORBIDDEN_OPTION naming each offending option.
+ */
+export function assertModelOptionsAreData(path: string, json: TransformerJSON): void {
+  const config = (json as { config?: { samplerOptions?: unknown } }).config;
+  assertDataOnly(
+    config?.samplerOptions ?? {},
+    `--model ${path}`,
+    "give such options yourself with --sampler-options (they replace the file's)",
+  );
 }
 
 /**
@@ -216,41 +237,4 @@ export async function generate(
     context = context.length < maxLength ? [...context, token] : [...context.slice(1), token];
   }
   return text;
-}
-
-/**
- * Runs `bench sample`: loads the vocabulary and the model, then streams the generated text to
- * `io.write` (stdout) and nothing else; the backend line goes to `io.err`.
- *
- * @param command from `parseSampleArgs`.
- * @param io output sinks and stop signal.
- * @returns the exit code (0 done, 130 interrupted).
- * @throws BENCH_MODEL_NOT_FOUND, BENCH_BAD_MODEL, BENCH_MODEL_MISMATCH, BENCH_BAD_PROMPT, DATASET_* (the caller prints them).
- */
-export async function runSample(command: SampleCommand, io: MainIo): Promise<number> {
-  const [{ shakespeareCorpus }, { createBenchRegistry }] = await Promise.all([
-    import('./internal/taskData.js'),
-    import('./registry.js'),
-  ]);
-  const { vocab } = await shakespeareCorpus(command.dataPath);
-  const prompt = encodePrompt(command.prompt, vocab);
-  // The file's own errors come before the backend starts.
-  const file = readModelFile(command.modelPath);
-  const registry = await createBenchRegistry(command.plugins);
-  // initBackend logs with console.info (stdout) by default: stdout is for the text only.
-  await initBackend('wasm', { log: io.err });
-  const model = loadSampleModel(command.modelPath, vocab, registry, file);
-  const write = io.write ?? ((s: string) => void process.stdout.write(s));
-  try {
-    await generate(model, vocab, prompt, command, write, io.signal);
-  } finally {
-    model.dispose();
-  }
-  if (io.signal?.aborted === true) {
-    io.err('\nerror [BENCH_INTERRUPTED]: stopped before the requested number of characters');
-    return EXIT.interrupted;
-  }
-  // End the terminal line on stderr, so stdout holds exactly the generated characters.
-  io.err('');
-  return EXIT.ok;
 }

@@ -1,6 +1,6 @@
 import { BenchError } from './benchError.js';
 import { runSubcommand, subcommand } from './internal/parseCommand.js';
-import { parseInteger, parsePositive } from './internal/parseValues.js';
+import { parseInteger, parseJsonObject, parsePositive } from './internal/parseValues.js';
 import { userPath } from './options.js';
 
 /** A parsed and validated `bench sample` invocation. */
@@ -21,6 +21,11 @@ export interface SampleCommand {
   readonly dataPath: string | undefined;
   /** Sampler plugin modules, for a model trained with a `--plugin` sampler. */
   readonly plugins: readonly string[];
+  /**
+   * The user's own sampler options (endpoint, region, credentials, …), which replace the ones
+   * recorded in the model file; `undefined` = the file's, which may only be data.
+   */
+  readonly samplerOptions?: Readonly<Record<string, unknown>>;
 }
 
 type Raw = Record<string, string | string[] | undefined>;
@@ -62,6 +67,10 @@ export function parseSampleArgs(
       (v: string, prev: string[]) => [...prev, v],
       [] as string[],
     )
+    .option(
+      '--sampler-options <json>',
+      "sampler options that replace the model file's (a model file may not say where requests go)",
+    )
     .action((raw: Raw) => {
       const s = (k: string): string | undefined =>
         typeof raw[k] === 'string' ? (raw[k] as string) : undefined;
@@ -80,6 +89,9 @@ export function parseSampleArgs(
         seed: parseInteger('--seed', s('seed') ?? '0', 0),
         dataPath: s('data') ? userPath(s('data')!) : undefined,
         plugins: ((raw.plugin as string[] | undefined) ?? []).map(userPath),
+        ...(s('samplerOptions') === undefined
+          ? {}
+          : { samplerOptions: parseJsonObject('--sampler-options', s('samplerOptions')!) }),
       };
     });
   return runSubcommand(program, argv) ? parsed : null;
