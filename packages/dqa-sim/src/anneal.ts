@@ -1,4 +1,6 @@
 import { createPlan, DEFAULTS } from './internal/plan.js';
+
+export { DQA_MAX_STEPS } from './internal/plan.js';
 import type { Gains, PlanOptions } from './internal/plan.js';
 import { prepareProblem } from './internal/problem.js';
 import { ensureWorkspace, probabilities, runAnneal } from './internal/runAnneal.js';
@@ -21,7 +23,8 @@ export interface IsingProblem {
 /**
  * Options of one anneal. Energies and times are dimensionless: a phase is `dt × energy`.
  *
- * - `tau` total time τ (default 16); `steps` Trotter steps K (default 64); `order` 1 or 2 (default 2).
+ * - `tau` total time τ (default 16); `steps` Trotter steps K (default 64, at most {@link DQA_MAX_STEPS}
+ *   = 2^20); `order` 1 or 2 (default 2).
  * - `schedule` `'linear'` (default), `'dwave'`, or `{ A, B }` (mathjs strings or functions of u).
  * - `beta` multiplies `h` and `J` (default 1).
  * - `calibrate`: `true` / `'effective-temperature'` programs `β h / (4X)` and `β J / (8X)` (METHOD.md §4);

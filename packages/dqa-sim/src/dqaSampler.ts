@@ -19,13 +19,13 @@ import type { CompiledSchedule, ScheduleSpec } from './schedule.js';
 export interface DqaSamplerOptions {
   /** Total anneal time τ (default 16). */
   readonly tau?: number;
-  /** Trotter steps K (default 64). */
+  /** Trotter steps K (default 64, at most `DQA_MAX_STEPS` = 2^20). */
   readonly steps?: number;
   /** Trotter order (default 2). */
   readonly order?: 1 | 2;
   /** `'linear'` (default), `'dwave'` or `{ A, B }`. */
   readonly schedule?: ScheduleSpec | CompiledSchedule;
-  /** Measurements per problem, at most 2^24; 0 (default) returns the exact output distribution `|ψ|²`. */
+  /** Measurements per problem, at most `DQA_MAX_SHOTS` = 2^24; 0 (default) returns the exact output distribution `|ψ|²`. */
   readonly shots?: number;
   /** Rescale `βh`, `βJ` so the output matches Boltzmann at first order (default `'linear-response'`). */
   readonly calibrate?: Calibration;

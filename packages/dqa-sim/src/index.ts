@@ -9,12 +9,13 @@ export {
   annealStatevector,
   calibrationGains,
   DEFAULT_MAX_QUBITS,
+  DQA_MAX_STEPS,
   estimateMemoryBytes,
 } from './anneal.js';
 export type { AnnealOptions, CalibrationGains, IsingProblem, Statevector } from './anneal.js';
 export type { Calibration, Gains } from './internal/plan.js';
 export { energyVector } from './energyVector.js';
-export { sampleShots } from './sampleShots.js';
+export { DQA_MAX_SHOTS, sampleShots } from './sampleShots.js';
 export { dqaSampler } from './dqaSampler.js';
 export type { DqaSamplerOptions } from './dqaSampler.js';
 export { toQasm3 } from './toQasm3.js';

@@ -1,7 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { createIsingBatch, createRng } from '@boltzmann/ising-core';
 import { thrownBy } from '@boltzmann/ising-core/testing';
 import { describe, expect, it } from 'vitest';
 import {
+  DQA_MAX_SHOTS,
+  DQA_MAX_STEPS,
   annealDistribution,
   dqaSampler,
   effectiveTemperature,
@@ -63,5 +66,29 @@ describe('dqa-sim errors echo user values in bounded form', () => {
     expect(codeOf(() => dqaSampler.create({ schedule: deep as never }))).toBe(
       'DQA_INVALID_ARGUMENT',
     );
+  });
+});
+
+describe('step limits', () => {
+  it('refuses steps above DQA_MAX_STEPS before allocating, in every entry point', () => {
+    expect(DQA_MAX_STEPS).toBe(1_048_576);
+    expect(DQA_MAX_SHOTS).toBe(16_777_216);
+    const runs = [
+      () => dqaSampler.create({ steps: DQA_MAX_STEPS + 1 }),
+      () => dqaSampler.create({ steps: 2 ** 40 }),
+      () => annealDistribution({ fields: [0.1] }, { steps: 1e9 }),
+      () => toQasm3({ fields: [0.1] }, { steps: 2 ** 40 }),
+    ];
+    for (const run of runs) {
+      expect(codeOf(run)).toBe('DQA_INVALID_ARGUMENT');
+      expect(messageOf(run)).toMatch(/steps must be an integer in \[1, 1,048,576\]/);
+    }
+    expect(codeOf(() => dqaSampler.create({ steps: 1024 }))).toBe('no error');
+  });
+
+  it('the README states the maxima', () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    for (const value of [DQA_MAX_STEPS, DQA_MAX_SHOTS])
+      expect(readme).toContain(value.toLocaleString('en-US'));
   });
 });

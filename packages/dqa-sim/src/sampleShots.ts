@@ -6,18 +6,23 @@ import { DqaError } from './errors.js';
  * Most shots one problem may take: 2^24 = 16,777,216 (the sorted uniforms alone take 8 bytes per
  * shot, 128 MiB at the limit). A larger count failed with a raw `RangeError` or exhausted memory.
  */
-export const MAX_SHOTS = 2 ** 24;
+export const DQA_MAX_SHOTS = 2 ** 24;
 
 /**
- * Throws DQA_INVALID_ARGUMENT unless `shots` is an integer in `[min, MAX_SHOTS]`.
+ * Throws DQA_INVALID_ARGUMENT unless `shots` is an integer in `[min, DQA_MAX_SHOTS]`.
  *
  * @param min 1 for {@link sampleShots}; 0 for the sampler option (0 = the exact distribution).
  */
 export function assertShots(shots: unknown, min: 0 | 1): asserts shots is number {
-  if (typeof shots !== 'number' || !Number.isInteger(shots) || shots < min || shots > MAX_SHOTS) {
+  if (
+    typeof shots !== 'number' ||
+    !Number.isInteger(shots) ||
+    shots < min ||
+    shots > DQA_MAX_SHOTS
+  ) {
     throw new DqaError(
       'DQA_INVALID_ARGUMENT',
-      `shots must be an integer in [${min}, ${MAX_SHOTS.toLocaleString('en-US')}] (at most 2^24 per problem), got ${echo(shots)}`,
+      `shots must be an integer in [${min}, ${DQA_MAX_SHOTS.toLocaleString('en-US')}] (at most 2^24 per problem), got ${echo(shots)}`,
     );
   }
 }
@@ -30,7 +35,7 @@ export function assertShots(shots: unknown, min: 0 | 1): asserts shots is number
  *
  * @param probabilities `2^n` non-negative weights (normalized internally).
  * @param n spin count.
- * @param shots number of measurements, an integer in `[1, 2^24]` ({@link MAX_SHOTS}).
+ * @param shots number of measurements, an integer in `[1, 2^24]` ({@link DQA_MAX_SHOTS}).
  * @param rng seeded generator (`createRng` from `@boltzmann/ising-core`).
  * @returns a sample set whose weights sum to `shots`.
  * @throws {DqaError} DQA_INVALID_ARGUMENT on a bad shot count (not an integer, < 1 or > 2^24) or a distribution of the wrong length

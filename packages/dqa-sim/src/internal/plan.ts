@@ -7,6 +7,12 @@ import type { CompiledSchedule, ScheduleSpec } from '../schedule.js';
 /** Defaults shared by the simulator, the plugin and the fidelity tools. */
 export const DEFAULTS = { tau: 16, steps: 64, order: 2 as 1 | 2, maxQubits: 26 };
 
+/**
+ * Most Trotter steps one anneal may take: 2^20 = 1,048,576 (the angle tables take 24 MiB, and
+ * every step is a pass over the 2^n amplitudes). Checked before anything is allocated.
+ */
+export const DQA_MAX_STEPS = 2 ** 20;
+
 /** Hard ceiling: state indices are 31-bit integers. */
 export const ABSOLUTE_MAX_QUBITS = 30;
 
@@ -69,7 +75,7 @@ export function linearResponseGains(phaseAngles: Float64Array, mixerAngles: Floa
 export interface PlanOptions {
   /** Total anneal time τ ≥ 0 (default 16). */
   readonly tau?: number;
-  /** Trotter steps K ≥ 1 (default 64). */
+  /** Trotter steps K, an integer in [1, 2^20] (default 64; see {@link DQA_MAX_STEPS}). */
   readonly steps?: number;
   /** Trotter order (default 2). */
   readonly order?: 1 | 2;
@@ -150,8 +156,11 @@ export function createPlan(options: PlanOptions, calibrateDefault: boolean): Ann
   const calibrate = options.calibrate ?? calibrateDefault;
   if (typeof tau !== 'number' || !Number.isFinite(tau) || tau < 0)
     throw invalid(`tau must be a finite number ≥ 0, got ${echo(tau)}`);
-  if (!Number.isInteger(steps) || steps < 1)
-    throw invalid(`steps must be a positive integer, got ${echo(steps)}`);
+  if (!Number.isInteger(steps) || steps < 1 || steps > DQA_MAX_STEPS) {
+    throw invalid(
+      `steps must be an integer in [1, ${DQA_MAX_STEPS.toLocaleString('en-US')}], got ${echo(steps)}`,
+    );
+  }
   if (order !== 1 && order !== 2) throw invalid(`order must be 1 or 2, got ${echo(order)}`);
   if (typeof beta !== 'number' || !Number.isFinite(beta) || beta <= 0)
     throw invalid(`beta must be a finite positive number, got ${echo(beta)}`);
