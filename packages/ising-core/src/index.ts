@@ -31,7 +31,7 @@ export { DEFAULT_ECHO_LENGTH, echo } from './echo.js';
 export { readBounded } from './readBounded.js';
 export type { BoundedReader, BoundedSource } from './readBounded.js';
 export { mergeSecretOptions, redactSecrets, splitSecretOptions } from './secretOptions.js';
-export { isSecretKey } from './secretKeys.js';
+export { isSecretKey, keyWords } from './secretKeys.js';
 export { redactUrlCredentials } from './urlCredentials.js';
 export type { SplitOptions } from './secretOptions.js';
 export { createRng } from './rng.js';

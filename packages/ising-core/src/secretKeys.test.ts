@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isSecretKey, mergeSecretOptions, splitSecretOptions } from './index.js';
+import { isSecretKey, keyWords, mergeSecretOptions, splitSecretOptions } from './index.js';
 
 // Keys a credential may sit under: every word form the brief lists, and every key the old
 // substring pattern caught that names a credential.
@@ -108,6 +108,13 @@ describe('credential keys are judged by word', () => {
   it('leaves innocent keys alone, even when a credential word is a substring', () => {
     expect(PUBLIC_KEYS.filter((key) => flagged(key))).toEqual([]);
     expect(flagged(`${'A'.repeat(100_000)}B`)).toBe(false);
+  });
+
+  it('keyWords splits camelCase, PascalCase, acronyms, separators and digits', () => {
+    expect(keyWords('accessKeyID_v2')).toEqual(['access', 'key', 'id', 'v', '2']);
+    expect(keyWords('APIKey')).toEqual(['api', 'key']);
+    expect(keyWords('x-api-key.Set Cookie')).toEqual(['x', 'api', 'key', 'set', 'cookie']);
+    expect(keyWords('__')).toEqual([]);
   });
 
   it('isSecretKey is the rule splitSecretOptions applies', () => {

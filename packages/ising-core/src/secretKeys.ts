@@ -61,7 +61,12 @@ function classOf(code: number): CharClass {
  * (`_`, `-`, `.`, spaces, …), between letters and digits, before an upper-case letter that
  * follows a lower-case one (`apiKey`), and before the last capital of a run followed by a
  * lower-case letter (`APIKey` → `api`, `key`). One pass, no regular expression, so it is
- * linear in the key's length.
+ * linear in the key's length. {@link isSecretKey} judges a key by these words.
+ *
+ * @param key any option key.
+ * @returns its words, lower-case, in order.
+ * @example
+ * keyWords('accessKeyID_v2'); // ['access', 'key', 'id', 'v', '2']
  */
 export function keyWords(key: string): string[] {
   const words: string[] = [];
