@@ -5,13 +5,13 @@
  * regions, dry-run folders, data and plugin paths and credentials come only from the command line
  * and environment of the process that runs the sampler.
  */
-import { echo, splitSecretOptions } from '@boltzmann/ising-core';
+import { echo, isSecretKey, keyWords } from '@boltzmann/ising-core';
 import { BenchError } from './benchError.js';
 
 /**
  * Words of an option key that name a place, a transport or code: `endpoint`, `s3Endpoint`,
  * `outputS3Bucket`, `dryRun`, `clientConfig`, `proxyUrl`, … A key is a location when any of its
- * words (split at camelCase humps, `_`, `-`, `.` and digits) is one of these.
+ * words (ising-core's `keyWords`: camelCase humps, `_`, `-`, `.`, digits) is one of these.
  */
 const LOCATION_WORDS: ReadonlySet<string> = new Set([
   'address',
@@ -57,16 +57,6 @@ const LOCATION_WORDS: ReadonlySet<string> = new Set([
   'urls',
   'webhook',
 ]);
-
-/** The lower-case words of an option key: `outputS3KeyPrefix` → `output`, `s`, `key`, `prefix`. */
-export function keyWords(key: string): string[] {
-  return key
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .split(/[^A-Za-z]+/)
-    .filter((w) => w !== '')
-    .map((w) => w.toLowerCase());
-}
 
 /** Whether an option key names a place or code (see {@link LOCATION_WORDS}). */
 export function isLocationKey(key: string): boolean {
@@ -126,7 +116,7 @@ export function locationProblems(options: unknown): OptionProblem[] {
         stack.push([v, at]);
       } else if (isLocationKey(key)) {
         problems.push({ path: at, why: 'location' });
-      } else if (splitSecretOptions({ [key]: null }).paths.length > 0) {
+      } else if (isSecretKey(key)) {
         problems.push({ path: at, why: 'credential' });
       } else {
         stack.push([v, at]);
