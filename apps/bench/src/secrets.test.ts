@@ -115,26 +115,41 @@ describe('credentials in --sampler-options', () => {
     writeFileSync(plugin, PLUGIN);
     process.env.KEYED_SEEN = join(side, 'seen.jsonl');
     const dir = mkdtempSync(join(tmpdir(), 'bench-secret-'));
+    // Credentials at any depth: in arrays, and a password inside a URL.
     const first = {
       token: 'TOKEN-first-5b1d',
       account: { key: 'KEY-first-77aa', region: 'eu' },
       level: 2,
+      servers: [{ apiKey: 'APIKEY-first-1a2b', name: 'h1' }],
+      mirror: 'https://user:URLPW-first-9z4c@host.example/',
     };
     const rotated = {
       token: 'TOKEN-rotated-c3e9',
       account: { key: 'KEY-rotated-90ff', region: 'eu' },
       level: 2,
+      servers: [{ apiKey: 'APIKEY-rotated-3c4d', name: 'h1' }],
+      mirror: 'https://user:URLPW-rotated-0q8w@host.example/',
     };
-    const needles = [first.token, first.account.key, rotated.token, rotated.account.key];
+    const needles = [first, rotated].flatMap((o) => [
+      o.token,
+      o.account.key,
+      o.servers[0]!.apiKey,
+      o.mirror.split(':')[2]!.split('@')[0]!,
+    ]);
 
     // Run ids do not depend on credential-looking keys (the plugin's declared ones are split off
     // once its registry is loaded: step 2 resuming with a rotated key shows it).
     const ids = (o: object) =>
       expandGrid(parseBenchArgs(gridArgs(dir, plugin, o, '0'), () => undefined)!).map(runId);
     expect(ids({ ...first, token: rotated.token })).toEqual(ids(first));
-    expect(ids({ level: 2, account: { key: first.account.key, region: 'eu' } })).toEqual(
-      ids(first),
-    );
+    expect(
+      ids({
+        level: 2,
+        account: { key: first.account.key, region: 'eu' },
+        servers: [{ name: 'h1' }],
+        mirror: 'https://user:***@host.example/',
+      }),
+    ).toEqual(ids(first));
 
     // 1. Interrupted after step 2, in process: a checkpoint exists and holds no credential.
     const one = session(3);
@@ -172,7 +187,12 @@ describe('credentials in --sampler-options', () => {
     expect(seen.at(-1)).toEqual(rotated);
     const [runFile] = readdirSync(join(dir, 'runs'));
     const record = JSON.parse(readFileSync(join(dir, 'runs', runFile!), 'utf8'));
-    expect(record.config.samplerOptions).toEqual({ account: { region: 'eu' }, level: 2 });
+    expect(record.config.samplerOptions).toEqual({
+      account: { region: 'eu' },
+      level: 2,
+      servers: [{ name: 'h1' }],
+      mirror: 'https://user:***@host.example/',
+    });
   });
 
   it('a dwave token given in --sampler-options is in no file of a dry-run-backed training run', async () => {
