@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parseBenchArgs } from './options.js';
 import {
   assertDataOnly,
   isLocationKey,
@@ -115,5 +116,28 @@ describe('the trust rule for job and model-file sampler options', () => {
     expect(() =>
       assertDataOnly({ numReads: 100, solver: 'Advantage_system4.1' }, 'job 7', ''),
     ).not.toThrow();
+  });
+});
+
+describe('a grid sent to the queue', () => {
+  it('refuses sampler options that say where requests go: they belong to each worker', () => {
+    const args = (options: string) => [
+      'shakespeare',
+      '--queue',
+      'redis://127.0.0.1:1/0',
+      '--sampler',
+      'dwave',
+      '--sampler-options',
+      options,
+    ];
+    expect(() =>
+      parseBenchArgs(args('{"endpoint":"https://sapi.example/"}'), () => undefined),
+    ).toThrow(expect.objectContaining({ code: 'BENCH_FORBIDDEN_OPTION' }));
+    expect(() => parseBenchArgs(args('{"dryRun":{"dir":"x"}}'), () => undefined)).toThrow(
+      /samplerOptions\.dryRun \(a location\).*bench worker --sampler-options/,
+    );
+    expect(parseBenchArgs(args('{"numReads":50}'), () => undefined)?.samplerOptions).toEqual({
+      numReads: 50,
+    });
   });
 });
