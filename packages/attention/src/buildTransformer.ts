@@ -35,13 +35,20 @@ function dropoutStepOf(options: PassOptions): number | undefined {
   return step;
 }
 
+/** How the model holds its sampler: whether it disposes it, and how long it awaits one answer (checked). */
+export interface SamplerHold {
+  readonly ownsSampler: boolean;
+  readonly samplerTimeoutMs: number;
+}
+
 /** Builds the model around initial parameter values. */
 export function buildTransformer(
   config: ResolvedTransformerConfig,
   sampler: Sampler | undefined,
   values: (spec: ParamSpec) => Float32Array,
-  ownsSampler = false,
+  hold: SamplerHold,
 ): Transformer {
+  const { ownsSampler, samplerTimeoutMs } = hold;
   const scope = `boltzmann-transformer-${++modelCount}`;
   const parameters: TransformerParameter[] = paramSpecs(config).map((spec) => {
     const initial = tf.tensor(values(spec), [...spec.shape]);
@@ -208,6 +215,7 @@ export function buildTransformer(
             { batch: batchSize, heads, length: t },
             sampler!,
             beta,
+            { timeoutMs: samplerTimeoutMs },
           );
           estimates.push(prepared);
           if (layer + 1 < layers) {

@@ -12,6 +12,7 @@ export type { AttentionVariant } from './variants.js';
 export { causalAttentionWeights, withDeferredOpErrors } from './causalOp.js';
 export type { CausalOpSource } from './causalOp.js';
 export { headBatches, prepareEstimates } from './preparedEstimates.js';
+export { DEFAULT_SAMPLER_TIMEOUT_MS } from './samplerDeadline.js';
 export type { MagnetizationSource, PreparedEstimates, PreparedHead } from './preparedEstimates.js';
 export { attentionWeights, causalMask } from './attentionWeights.js';
 export type { AttentionWeightsOptions } from './attentionWeights.js';

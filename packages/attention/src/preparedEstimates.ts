@@ -1,6 +1,7 @@
 import { causalBatch, estimateBatch } from '@boltzmann/ising-core';
 import type { BatchEstimate, IsingBatch, RealArray, Sampler } from '@boltzmann/ising-core';
 import { AttentionError } from './errors.js';
+import { callSampler, checkSamplerTimeout, samplerFailure } from './samplerDeadline.js';
 
 /** One head's Ising batch and the sampler's estimate for it. */
 export interface PreparedHead {
@@ -66,12 +67,18 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 }
 
 /**
- * Runs the sampler on every head's batch and awaits the answers (heads in parallel).
+ * Runs the sampler on every head's batch and awaits the answers (heads in parallel), each for at
+ * most `options.timeoutMs`.
  *
  * @param fields `B×H×T×T` attention fields `h_ij` (row-major, `j > i` ignored).
  * @param couplings `H×T×T` coupling matrices (strict upper triangle used).
+ * @param options.timeoutMs the longest wait for one answer (default `DEFAULT_SAMPLER_TIMEOUT_MS`,
+ *   30 minutes; 0 or Infinity: no deadline). Its timer is cleared when the call settles.
  * @returns the estimates to hand to `attentionWeights` (or a model's `logits`) as `prepared`.
- * @throws {IsingError} whatever the sampler or batch validation throws.
+ * @throws {AttentionError} ATTENTION_SAMPLER_TIMEOUT when an answer takes longer than `timeoutMs`;
+ *   ATTENTION_SAMPLER_FAILED when the sampler throws or rejects with a value that is not an Error;
+ *   ATTENTION_INVALID_ARGUMENT for a bad `timeoutMs`.
+ * @throws {IsingError} whatever else the sampler or batch validation throws.
  * @example
  * const prepared = await prepareEstimates(hData, jData, { batch: 2, heads: 1, length: 4 }, sampler, 1);
  */
@@ -81,9 +88,17 @@ export async function prepareEstimates(
   shape: { batch: number; heads: number; length: number },
   sampler: Sampler,
   beta: number,
+  options: { readonly timeoutMs?: number } = {},
 ): Promise<PreparedEstimates> {
+  const timeoutMs = checkSamplerTimeout(
+    options.timeoutMs,
+    'timeoutMs',
+    'ATTENTION_INVALID_ARGUMENT',
+  );
   const batches = headBatches(fields, couplings, shape, beta);
-  const estimates = await Promise.all(batches.map((b) => estimateBatch(sampler, b)));
+  const estimates = await Promise.all(
+    batches.map((b) => callSampler(sampler, () => estimateBatch(sampler, b), timeoutMs)),
+  );
   return { heads: batches.map((batch, i) => ({ batch, estimate: estimates[i]! })) };
 }
 
@@ -111,7 +126,7 @@ function assertSame(
  * Each head's estimate: the prepared one (checked against the batch the differentiable pass
  * sees), or a synchronous call of the sampler.
  *
- * @throws {AttentionError} ATTENTION_STALE_ESTIMATE, ATTENTION_ASYNC_SAMPLER.
+ * @throws {AttentionError} ATTENTION_STALE_ESTIMATE, ATTENTION_ASYNC_SAMPLER, ATTENTION_SAMPLER_FAILED.
  */
 export function headEstimates(batches: IsingBatch[], source: MagnetizationSource): BatchEstimate[] {
   const { prepared, sampler } = source;
@@ -148,7 +163,12 @@ export function headEstimates(batches: IsingBatch[], source: MagnetizationSource
     });
   }
   return batches.map((batch) => {
-    const result = estimateBatch(sampler, batch);
+    let result: ReturnType<typeof estimateBatch>;
+    try {
+      result = estimateBatch(sampler, batch);
+    } catch (error) {
+      throw samplerFailure(sampler, error);
+    }
     if (isThenable(result)) {
       // Swallow the rejection of the promise we abandon; the caller gets the coded error below.
       Promise.resolve(result).catch(() => undefined);

@@ -7,6 +7,7 @@ import type { SamplerOverrides } from './internal/resolveSampler.js';
 import { buildTransformer } from './buildTransformer.js';
 import type { Transformer, TransformerJSON } from './transformer.js';
 import { FLOAT32_MAX, MODEL_LIMITS, fitsFloat32 } from './modelLimits.js';
+import { checkSamplerTimeout } from './samplerDeadline.js';
 import { resolveTransformerConfig } from './transformerConfig.js';
 
 export type { SamplerOverrides };
@@ -82,6 +83,7 @@ export function loadTransformer(
       `unsupported checkpoint version ${echo(j.version)}; this release reads version 1`,
     );
   const config = resolveTransformerConfig(j.config as TransformerJSON['config']);
+  const samplerTimeoutMs = checkSamplerTimeout(overrides.samplerTimeoutMs);
   const weights = j.weights;
   if (weights === null || typeof weights !== 'object')
     throw invalid('checkpoint has no weights object');
@@ -94,12 +96,10 @@ export function loadTransformer(
       `checkpoint has ${extra.length} weights the config does not use: ${echo(extra.join(', '))}`,
     );
   const sampler = samplerFor(config, overrides);
-  return buildTransformer(
-    config,
-    sampler,
-    (spec) => values.get(spec.name)!,
-    typeof overrides.sampler !== 'object',
-  );
+  return buildTransformer(config, sampler, (spec) => values.get(spec.name)!, {
+    ownsSampler: typeof overrides.sampler !== 'object',
+    samplerTimeoutMs,
+  });
 }
 
 /**

@@ -4,6 +4,7 @@ import { buildTransformer } from './buildTransformer.js';
 import type { PreparedEstimates } from './preparedEstimates.js';
 import { initialValues } from './internal/init.js';
 import { samplerFor } from './internal/resolveSampler.js';
+import { checkSamplerTimeout } from './samplerDeadline.js';
 import { resolveTransformerConfig } from './transformerConfig.js';
 import type { ResolvedTransformerConfig, TransformerConfig } from './transformerConfig.js';
 
@@ -102,7 +103,8 @@ export interface Transformer {
  *
  * @param config see {@link TransformerConfig}; only `vocabSize` and `maxLength` are required.
  * @returns a model whose variables live until `dispose()`.
- * @throws {AttentionError} ATTENTION_INVALID_CONFIG, ATTENTION_SAMPLER_NOT_FOUND.
+ * @throws {AttentionError} ATTENTION_INVALID_CONFIG (a field out of range, a size over `MODEL_LIMITS`, a bad
+ *   `samplerTimeoutMs`), ATTENTION_SAMPLER_NOT_FOUND.
  * @example
  * import { createTransformer, initBackend } from '@boltzmann/attention';
  * await initBackend();
@@ -112,11 +114,10 @@ export interface Transformer {
  */
 export function createTransformer(config: TransformerConfig): Transformer {
   const resolved = resolveTransformerConfig(config);
+  const samplerTimeoutMs = checkSamplerTimeout(config.samplerTimeoutMs);
   const sampler = samplerFor(resolved, config);
-  return buildTransformer(
-    resolved,
-    sampler,
-    (spec) => initialValues(spec, resolved.seed),
-    typeof config.sampler !== 'object',
-  );
+  return buildTransformer(resolved, sampler, (spec) => initialValues(spec, resolved.seed), {
+    ownsSampler: typeof config.sampler !== 'object',
+    samplerTimeoutMs,
+  });
 }

@@ -33,8 +33,11 @@ export function resolveSampler(
   return plugin.create({ ...options });
 }
 
-/** Options that attach a sampler when creating or loading a model. */
-export type SamplerOverrides = Pick<TransformerConfig, 'sampler' | 'samplerOptions' | 'registry'>;
+/** Options that attach a sampler when creating or loading a model, and how long to await its answers. */
+export type SamplerOverrides = Pick<
+  TransformerConfig,
+  'sampler' | 'samplerOptions' | 'registry' | 'samplerTimeoutMs'
+>;
 
 /** The model's sampler: none for `softmax`/`sigmoid`; overrides win over the recorded name and options. */
 export function samplerFor(

@@ -1,0 +1,103 @@
+import { echo, isIsingError } from '@boltzmann/ising-core';
+import type { MaybePromise, Sampler } from '@boltzmann/ising-core';
+import { AttentionError } from './errors.js';
+import type { AttentionErrorCode } from './errors.js';
+
+/**
+ * The default longest wait for one answer of an asynchronous sampler: 30 minutes, generous for a
+ * queued hardware job, yet a run whose sampler never answers fails instead of hanging forever.
+ */
+export const DEFAULT_SAMPLER_TIMEOUT_MS = 30 * 60 * 1000;
+
+/** setTimeout's largest delay (about 24.8 days); a longer one would fire at once. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/**
+ * A sampler timeout option: `undefined` gives {@link DEFAULT_SAMPLER_TIMEOUT_MS}; `0` and
+ * `Infinity` mean no deadline; otherwise milliseconds up to setTimeout's limit.
+ *
+ * @throws {AttentionError} `code` (ATTENTION_INVALID_CONFIG by default) naming `name` and the value.
+ */
+export function checkSamplerTimeout(
+  value: unknown,
+  name = 'samplerTimeoutMs',
+  code: AttentionErrorCode = 'ATTENTION_INVALID_CONFIG',
+): number {
+  const ms = value ?? DEFAULT_SAMPLER_TIMEOUT_MS;
+  if (typeof ms !== 'number' || !(ms >= 0) || (Number.isFinite(ms) && ms > MAX_TIMER_MS)) {
+    throw new AttentionError(
+      code,
+      `${name} must be milliseconds in [0, ${MAX_TIMER_MS}], or Infinity (0 and Infinity: no deadline), got ${echo(value)}`,
+    );
+  }
+  return ms;
+}
+
+/**
+ * A sampler's failure as the caller sees it. ising-core wraps whatever a sampler throws in an
+ * ISING_SAMPLER_FAILED whose message is `String(value)`: `[object Object]` for a plain object.
+ * A value that is not an Error becomes ATTENTION_SAMPLER_FAILED with the value echoed; every
+ * other error passes through unchanged.
+ */
+export function samplerFailure(sampler: Sampler, error: unknown): unknown {
+  if (
+    isIsingError(error) &&
+    error.code === 'ISING_SAMPLER_FAILED' &&
+    Object.hasOwn(error, 'cause') &&
+    !(error.cause instanceof Error)
+  ) {
+    return new AttentionError(
+      'ATTENTION_SAMPLER_FAILED',
+      `sampler ${echo(sampler.name)} failed with a value that is not an Error: ${echo(error.cause)}`,
+      { cause: error },
+    );
+  }
+  return error;
+}
+
+const isThenable = <T>(value: MaybePromise<T>): value is Promise<T> =>
+  typeof (value as { then?: unknown } | null)?.then === 'function';
+
+/**
+ * Calls the sampler through `call` (usually `estimateBatch`) and awaits its answer for at most
+ * `timeoutMs` (0 or Infinity: no deadline). The timer is cleared as soon as the call settles,
+ * so nothing is left to keep the process alive; an abandoned call's late answer or failure is
+ * ignored (and never an unhandled rejection).
+ *
+ * @throws {AttentionError} ATTENTION_SAMPLER_TIMEOUT naming the sampler and the timeout;
+ *   ATTENTION_SAMPLER_FAILED (see {@link samplerFailure}); the sampler's other errors unchanged.
+ */
+export async function callSampler<T>(
+  sampler: Sampler,
+  call: () => MaybePromise<T>,
+  timeoutMs: number,
+): Promise<T> {
+  let pending: MaybePromise<T>;
+  try {
+    pending = call();
+  } catch (error) {
+    throw samplerFailure(sampler, error);
+  }
+  if (!isThenable(pending)) return pending;
+  const answer = Promise.resolve(pending).catch((error: unknown) => {
+    throw samplerFailure(sampler, error);
+  });
+  if (timeoutMs === 0 || !Number.isFinite(timeoutMs)) return answer;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(
+        new AttentionError(
+          'ATTENTION_SAMPLER_TIMEOUT',
+          `sampler ${echo(sampler.name)} did not answer within ${timeoutMs.toLocaleString('en-US')} ms ` +
+            '(samplerTimeoutMs); its call was abandoned. Raise samplerTimeoutMs (0: no deadline) or check the sampler',
+        ),
+      );
+    }, timeoutMs);
+  });
+  try {
+    return await Promise.race([answer, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
