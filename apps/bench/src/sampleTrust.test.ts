@@ -23,16 +23,30 @@ const saved = JSON.parse(
     ),
     'utf8',
   ),
-) as { config: Record<string, unknown>; model: { config: Record<string, unknown> } };
+) as {
+  config: Record<string, unknown>;
+  model: {
+    config: Record<string, unknown>;
+    weights: Record<string, { shape: number[]; data: number[] }>;
+  };
+};
 const dir = mkdtempSync(join(tmpdir(), 'bench-sample-trust-'));
 const TOKEN = 'DEV-model-trap-token-93ad';
 
-/** A copy of the saved T = 8 model whose config is changed by `change`. */
-function model(name: string, change: Record<string, unknown>): string {
+/** A copy of the saved T = 8 model whose config is changed by `change` (and its weights by `weights`). */
+function model(
+  name: string,
+  change: Record<string, unknown>,
+  weights: Record<string, unknown> = {},
+): string {
   const path = join(dir, `${name}.json`);
   const copy = {
     ...saved,
-    model: { ...saved.model, config: { ...saved.model.config, ...change } },
+    model: {
+      ...saved.model,
+      config: { ...saved.model.config, ...change },
+      weights: { ...saved.model.weights, ...weights },
+    },
   };
   writeFileSync(path, JSON.stringify(copy));
   return path;
@@ -102,6 +116,23 @@ describe('bench sample with a hostile model file', () => {
     );
     expect(chains.code).toBe(1);
     expect(chains.output).toMatch(/error \[ISING_INVALID_ARGUMENT\]: .*chains/);
+    // A weight that overflows float32 is not a finite weight.
+    const gamma = saved.model.weights['block/norm1/gamma']!;
+    const overflow = await sample(
+      '--model',
+      model(
+        'overflow',
+        {},
+        { 'block/norm1/gamma': { ...gamma, data: gamma.data.map((v, i) => (i === 3 ? 1e39 : v)) } },
+      ),
+    );
+    expect(overflow.code).toBe(1);
+    expect(overflow.output).toMatch(/error \[BENCH_BAD_MODEL\]: .*norm1\/gamma/);
+    // A 2-million-character sampler name is echoed in a bounded line.
+    const long = await sample('--model', model('long', { sampler: 'x'.repeat(2_000_000) }));
+    expect(long.code).toBe(1);
+    expect(long.output).toMatch(/error \[\w+\]: /);
+    expect(Math.max(...long.output.split('\n').map((l) => l.length))).toBeLessThan(600);
   }, 120_000);
 
   it('stays interruptible: SIGTERM ends a sampler that never returns within a second or two', async () => {
