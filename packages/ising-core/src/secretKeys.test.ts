@@ -197,6 +197,15 @@ describe('splitSecretOptions walks arrays', () => {
     expect(mergeSecretOptions(options, secrets)).toEqual(input);
   });
 
+  it('keeps values nested deeper than 64 levels secret whole instead of writing them unchecked', () => {
+    let deep: Record<string, unknown> = { note: 'x' };
+    for (let i = 0; i < 70; i++) deep = { level: deep };
+    const { options, secrets, paths } = splitSecretOptions({ deep });
+    expect(JSON.stringify(options)).not.toContain('note');
+    expect(paths).toHaveLength(1);
+    expect(mergeSecretOptions(options, secrets)).toEqual({ deep });
+  });
+
   it('merges two secret sets with arrays element by element', () => {
     const a = { servers: [null, { apiKey: 'A' }] };
     const b = { servers: [{ token: 'B' }] };
