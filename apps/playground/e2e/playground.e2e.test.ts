@@ -138,6 +138,73 @@ describe.skipIf(missing !== undefined)(
       expect(await page.locator('#attention-problem').textContent()).toBe('');
     });
 
+    it('cuts a 1.2 M-character paste or script value to T, says so briefly, and stays responsive', async () => {
+      const huge = '('.repeat(1_200_000);
+      const input = page.locator('#attention-text');
+      expect(await input.getAttribute('maxlength')).toBe('8');
+      const ways: Record<string, () => Promise<void>> = {
+        // A paste (or typing): the browser applies maxlength; the page says what it left out.
+        paste: () => input.focus().then(() => page.keyboard.insertText(huge)),
+        // A script sets the value: maxlength does not apply, the page's own check does.
+        script: () =>
+          input.evaluate((el, v) => {
+            (el as HTMLInputElement).value = v;
+            el.dispatchEvent(new Event('input', { bubbles: true }));
+          }, huge),
+      };
+      for (const [way, enter] of Object.entries(ways)) {
+        await input.fill('');
+        await enter();
+        const started = Date.now();
+        const shown = await page.evaluate(() => ({
+          value: (document.getElementById('attention-text') as HTMLInputElement).value,
+          note: document.getElementById('attention-note')!.textContent!,
+          longestMessage: Math.max(
+            ...Array.from(
+              document.querySelectorAll('.problem, .note'),
+              (e) => e.textContent!.length,
+            ),
+          ),
+          // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, after a layout
+          page: document.body.innerText.length,
+        }));
+        expect(Date.now() - started, `an evaluate() after the ${way}`).toBeLessThan(3_000);
+        expect(shown.value, way).toBe('((((((((');
+        expect(shown.note, way).toBe(
+          'Only the first 8 characters are used: the models read at most T = 8 at a time (you entered 1,200,000).',
+        );
+        expect(shown.longestMessage, way).toBeLessThan(400);
+        expect(shown.page, way).toBeLessThan(20_000);
+        await expect
+          .poll(() => page.locator('#attention-boltzmann').getAttribute('data-text'))
+          .toBe('((((((((');
+        await expect.poll(() => page.locator('#attention-problem').textContent()).toBe('');
+      }
+      await input.fill('([])');
+      await expect.poll(() => page.locator('#attention-note').textContent()).toBe('');
+    });
+
+    it('holds number inputs to their range and says what it used', async () => {
+      await page.fill('#steps', '99999');
+      await page.locator('#steps').dispatchEvent('change');
+      expect(await page.inputValue('#steps')).toBe('20000');
+      expect(await page.locator('#train-problem').textContent()).toBe(
+        'Steps must be from 1 to 20000: 20000 is used.',
+      );
+      await page.fill('#anneal-seed', '5000000');
+      await page.locator('#anneal-seed').dispatchEvent('change');
+      expect(await page.inputValue('#anneal-seed')).toBe('1000000');
+      expect(await page.locator('#anneal-problem').textContent()).toBe(
+        'Problem must be from 0 to 1000000: 1000000 is used.',
+      );
+      await page.fill('#steps', String(STEPS));
+      await page.locator('#steps').dispatchEvent('change');
+      expect(await page.locator('#train-problem').textContent()).toBe('');
+      await page.fill('#anneal-seed', '1');
+      await page.locator('#anneal-seed').dispatchEvent('change');
+      expect(await page.locator('#anneal-problem').textContent()).toBe('');
+    });
+
     it('moves the anneal from uniform towards the Boltzmann distribution', async () => {
       await expect
         .poll(() => page.locator('#anneal-readout').getAttribute('data-kl'), { timeout: 30_000 })

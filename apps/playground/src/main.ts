@@ -164,4 +164,5 @@ worker.addEventListener('message', (event: MessageEvent<TrainEvent>) => {
   }
 });
 
-if (params.get('autostart') === '1') send({ type: 'start', config: initial });
+// The form's values, held to their ranges (a URL can ask for anything), not the URL's own.
+if (params.get('autostart') === '1') send({ type: 'start', config: controls.current() });

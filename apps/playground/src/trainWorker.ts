@@ -5,6 +5,7 @@
  * overlaps a step, and the loop yields to the event loop after every step to read messages.
  */
 import excerptUrl from './data/tinyShakespeare.txt?url';
+import { MAX_ATTENTION_CHARS, boundAttentionText } from './inputBounds.js';
 import type { TrainEvent, TrainRequest } from './protocol.js';
 import { errorMessage } from './protocol.js';
 import { createBracketTask, createShakespeareTask } from './training/taskData.js';
@@ -186,7 +187,8 @@ scope.addEventListener('message', (event) => {
       wake = undefined;
       break;
     case 'attention':
-      attentionText = request.text;
+      // The page cuts the string to T; this keeps a longer one from being held or sent back whole.
+      attentionText = boundAttentionText(String(request.text), MAX_ATTENTION_CHARS).text;
       if (session) void refreshAttention(runId, session);
       break;
   }

@@ -5,10 +5,13 @@ import { createDistributionChart } from '../charts/distributionChart.js';
 import { createLineChart } from '../charts/lineChart.js';
 import { formatNumber } from '../charts/scale.js';
 import { h, numberRow, rangeRow, selectRow } from '../dom.js';
+import { boundNumber, boundNumberField } from '../inputBounds.js';
+import type { NumberSpec } from '../inputBounds.js';
 import type { AnnealEvent, AnnealRequest } from '../protocol.js';
 
 const TROTTER_STEPS = 64;
 const PLAY_MS = 4000;
+const SEED: NumberSpec = { label: 'Problem', min: 0, max: 1e6, integer: true, fallback: 1 };
 
 /**
  * The Anneal panel: a random Ising problem of n ≤ 10 spins, the DQA output |ψ(t)|² at a chosen
@@ -25,7 +28,7 @@ export function createAnnealView(parent: HTMLElement): void {
     { min: 2, max: MAX_ANNEAL_SPINS, step: 1, value: 5 },
     (v) => String(v),
   );
-  const seed = numberRow('anneal-seed', 'Problem', { min: 0, max: 1e6, step: 1, value: 1 });
+  const seed = numberRow('anneal-seed', 'Problem', { ...SEED, step: 1, value: SEED.fallback });
   const fresh = h(
     'button',
     { type: 'button', class: 'secondary', id: 'anneal-new' },
@@ -71,7 +74,13 @@ export function createAnnealView(parent: HTMLElement): void {
     { class: 'readout', id: 'anneal-readout', 'aria-live': 'polite' },
     'Computing…',
   );
-  const problem = h('p', { class: 'problem', role: 'alert' });
+  const problem = h('p', { class: 'problem', role: 'alert', id: 'anneal-problem' });
+  // What the seed's bounds changed, then the worker's last error.
+  let seedNote = '';
+  let failure = '';
+  const showProblem = (): void => {
+    problem.textContent = [seedNote, failure].filter((t) => t !== '').join(' ');
+  };
   const controls = h(
     'div',
     {},
@@ -132,7 +141,7 @@ export function createAnnealView(parent: HTMLElement): void {
 
   const read = (): AnnealSettings => ({
     spins: Number(spins.input.value),
-    seed: Math.max(0, Math.round(Number(seed.input.value) || 0)),
+    seed: boundNumber(seed.input.value, SEED).value,
     beta: Number(beta.input.value),
     tau: Number(tau.select.value),
     steps: TROTTER_STEPS,
@@ -185,15 +194,21 @@ export function createAnnealView(parent: HTMLElement): void {
     const reply = event.data;
     if (reply.id !== requestId) return;
     if (reply.type === 'error') {
-      problem.textContent = reply.message;
+      failure = reply.message;
+      showProblem();
       readout.textContent = '';
       return;
     }
-    problem.textContent = '';
+    failure = '';
+    showProblem();
     result = reply.result;
     settings = reply.settings;
     renderFrame();
     renderKl();
+  });
+  seed.input.addEventListener('change', () => {
+    seedNote = boundNumberField(seed.input, SEED) ?? '';
+    showProblem();
   });
   for (const control of [
     spins.input,
@@ -206,7 +221,8 @@ export function createAnnealView(parent: HTMLElement): void {
     control.addEventListener('change', request);
   time.input.addEventListener('input', renderFrame);
   fresh.addEventListener('click', () => {
-    seed.input.value = String(Math.max(0, Math.round(Number(seed.input.value) || 0)) + 1);
+    const next = boundNumber(seed.input.value, SEED).value + 1;
+    seed.input.value = String(next > SEED.max ? SEED.min : next);
     request();
   });
   let playing: number | undefined;

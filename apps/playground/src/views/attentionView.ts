@@ -2,6 +2,7 @@ import { matchBrackets } from '@boltzmann/datasets';
 import { createHeatmap } from '../charts/heatmap.js';
 import type { Heatmap } from '../charts/heatmap.js';
 import { h } from '../dom.js';
+import { MAX_ATTENTION_CHARS, boundAttentionText, quote } from '../inputBounds.js';
 import { VARIANTS } from '../training/trainConfig.js';
 import type { Variant } from '../training/trainConfig.js';
 
@@ -31,13 +32,17 @@ export function createAttentionView(
     type: 'text',
     autocomplete: 'off',
     spellcheck: 'false',
-    'aria-describedby': 'attention-hint',
+    // Before the first run, the longest T on offer; each run sets its own T (and the code checks too).
+    maxlength: MAX_ATTENTION_CHARS,
+    'aria-describedby': 'attention-hint attention-note',
   });
   const hint = h(
     'span',
     { id: 'attention-hint', class: 'note' },
     'press Train first: the maps follow the models as they learn',
   );
+  // Says when a typed or pasted string was cut to T; the problem line says why a string cannot be shown.
+  const note = h('p', { class: 'note', role: 'status', id: 'attention-note' });
   const problem = h('p', { class: 'problem', role: 'status', id: 'attention-problem' });
   parent.append(
     h(
@@ -60,6 +65,7 @@ export function createAttentionView(
       input,
       hint,
     ),
+    note,
     problem,
   );
   const pair = h('div', { class: 'pair' });
@@ -76,8 +82,29 @@ export function createAttentionView(
     });
   }
   let task: 'brackets' | 'shakespeare' = 'brackets';
+  let limit = MAX_ATTENTION_CHARS;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  // What an edit would have made of the string before maxlength cut it (a paste of 1.2 M characters).
+  let pasteNote: string | undefined;
+  input.addEventListener('beforeinput', (event) => {
+    const incoming = event.data ?? event.dataTransfer?.getData('text/plain') ?? '';
+    const from = input.selectionStart ?? input.value.length;
+    const to = input.selectionEnd ?? from;
+    const whole = input.value.slice(0, from) + incoming + input.value.slice(to);
+    pasteNote = boundAttentionText(whole, limit).note;
+    if (pasteNote === undefined) return;
+    note.textContent = pasteNote; // also when the browser refuses the edit outright (no input event)
+    setTimeout(() => (pasteNote = undefined), 0); // its input event, if any, comes in this task
+  });
+  /** Cuts the string to T at once (maxlength stops a paste, not a script) and says so. */
+  const bound = (): void => {
+    const bounded = boundAttentionText(input.value, limit);
+    if (bounded.note !== undefined) input.value = bounded.text;
+    note.textContent = bounded.note ?? pasteNote ?? '';
+    pasteNote = undefined;
+  };
   input.addEventListener('input', () => {
+    bound();
     clearTimeout(timer);
     timer = setTimeout(() => onText(input.value), 120);
   });
@@ -86,7 +113,9 @@ export function createAttentionView(
     reset(nextTask, exampleText, alphabet, T) {
       if (nextTask !== task || input.value === '') input.value = exampleText;
       task = nextTask;
-      input.maxLength = T;
+      limit = Math.min(MAX_ATTENTION_CHARS, T);
+      input.maxLength = limit;
+      bound();
       hint.textContent =
         nextTask === 'brackets'
           ? `up to T = ${T} of ( ) [ ]; every closer must match an opener`
@@ -131,7 +160,7 @@ export function createAttentionView(
       }
     },
     showProblem(text, reason) {
-      if (text === input.value) problem.textContent = `Cannot show “${text}”: ${reason}.`;
+      if (text === input.value) problem.textContent = `Cannot show ${quote(text)}: ${reason}.`;
     },
   };
 }

@@ -1,4 +1,6 @@
 import { h, numberRow, rangeRow, selectRow } from '../dom.js';
+import { MAX_NUMBER_CHARS, boundNumberField } from '../inputBounds.js';
+import type { NumberSpec } from '../inputBounds.js';
 import {
   D_MODELS,
   DEFAULT_CONFIG,
@@ -12,6 +14,8 @@ import type { TrainState } from '../protocol.js';
 import type { SamplerThreads } from '../training/samplerThreads.js';
 
 export interface TrainControls {
+  /** The form's settings, number fields held to their ranges (what Train would start). */
+  current(): TrainConfig;
   setState(state: TrainState): void;
   setStatus(text: string): void;
   setSamplerNote(text: string): void;
@@ -26,6 +30,53 @@ const SAMPLER_LABELS: Record<SamplerName, string> = {
   gibbs: 'gibbs (MCMC)',
   dqa: 'dqa (quantum anneal)',
 };
+
+const STEPS: NumberSpec = {
+  label: 'Steps',
+  min: 1,
+  max: 20_000,
+  integer: true,
+  fallback: DEFAULT_CONFIG.steps,
+};
+const BATCH: NumberSpec = {
+  label: 'Batch',
+  min: 1,
+  max: 256,
+  integer: true,
+  fallback: DEFAULT_CONFIG.batchSize,
+};
+const LR: NumberSpec = {
+  label: 'Learning rate',
+  min: 1e-4,
+  max: 0.1,
+  integer: false,
+  fallback: DEFAULT_CONFIG.lr,
+};
+
+/**
+ * The Steps, Batch and Learning-rate inputs, and `bound()`, which holds each to its range (a
+ * script or the URL can set any value) and returns notes on what it changed. A field holding more
+ * characters than any number in range is bounded as it is typed, its note passed to `onNote`.
+ */
+function numberFields(initial: TrainConfig, onNote: (note: string) => void) {
+  const steps = numberRow('steps', 'Steps', { ...STEPS, step: 1, value: initial.steps });
+  const batch = numberRow('batch', 'Batch', { ...BATCH, step: 1, value: initial.batchSize });
+  const lr = numberRow('lr', 'Learning rate', { ...LR, step: 'any', value: initial.lr });
+  const fields: ReadonlyArray<[HTMLInputElement, NumberSpec]> = [
+    [steps.input, STEPS],
+    [batch.input, BATCH],
+    [lr.input, LR],
+  ];
+  for (const [input, spec] of fields) {
+    input.addEventListener('input', () => {
+      const note = input.value.length > MAX_NUMBER_CHARS && boundNumberField(input, spec);
+      if (note) onNote(note);
+    });
+  }
+  const bound = (): string[] =>
+    fields.flatMap(([input, spec]) => boundNumberField(input, spec) ?? []);
+  return { steps, batch, lr, bound };
+}
 
 /**
  * The Train panel's form: task, T, d_model, sampler, β and the optimizer settings, and the
@@ -75,18 +126,8 @@ export function createTrainControls(
     ],
     String(initial.threads),
   );
-  const steps = numberRow('steps', 'Steps', { min: 1, max: 20000, step: 1, value: initial.steps });
-  const batch = numberRow('batch', 'Batch', {
-    min: 1,
-    max: 256,
-    step: 1,
-    value: initial.batchSize,
-  });
-  const lr = numberRow('lr', 'Learning rate', {
-    min: 0.0001,
-    max: 0.1,
-    step: 'any',
-    value: initial.lr,
+  const { steps, batch, lr, bound } = numberFields(initial, (note) => {
+    problem.textContent = note;
   });
   const start = h('button', { type: 'button', id: 'train-start' }, 'Train');
   const pause = h(
@@ -150,9 +191,11 @@ export function createTrainControls(
     batchSize: Math.round(Number(batch.input.value)),
     lr: Number(lr.input.value),
   });
+  // What the number fields' bounds changed is said beside any problem left.
   const validate = (): string[] => {
+    const notes = bound();
     const problems = configProblems(read());
-    problem.textContent = problems.join('. ');
+    problem.textContent = [...notes, problems.join('. ')].filter((t) => t !== '').join(' ');
     return problems;
   };
   // Options the chosen T is too long for are marked, not hidden.
@@ -182,6 +225,7 @@ export function createTrainControls(
     });
   }
   markSamplers();
+  validate(); // start-up values may come from the URL
   const setState = (next: TrainState): void => {
     state = next;
     pause.disabled = next !== 'training' && next !== 'paused';
@@ -197,6 +241,10 @@ export function createTrainControls(
   pause.addEventListener('click', () => (state === 'paused' ? actions.resume() : actions.pause()));
 
   return {
+    current() {
+      validate();
+      return read();
+    },
     setState,
     setStatus(text) {
       status.textContent = text;
