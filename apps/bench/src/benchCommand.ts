@@ -15,6 +15,7 @@ import {
   parseJsonObject,
   parseList,
   parsePositive,
+  parseSamplerTimeout,
 } from './internal/parseValues.js';
 import { repoRoot } from './internal/paths.js';
 import { parseQueueUrl } from './queue/queueUrl.js';
@@ -47,6 +48,8 @@ export interface BenchCommand {
   readonly plain: boolean;
   /** Also write each finished run's trained model to `models/<id>.json`. */
   readonly saveModels: boolean;
+  /** `--sampler-timeout` in ms (0 = none); undefined: the attention package's default. */
+  readonly samplerTimeoutMs?: number;
   /** `--queue`: train the grid on a BullMQ queue in this Redis instead of local processes. */
   readonly queue?: QueueSpec;
   /** `--detach` (with `--queue`): enqueue and return; `bench collect` writes the results. */
@@ -263,6 +266,9 @@ export function toCommand(experiment: Experiment, raw: Raw): BenchCommand {
     dataPath: s('data') ? userPath(s('data')!) : undefined,
     plain: raw.plain === true,
     saveModels: raw.saveModels === true,
+    ...(s('samplerTimeout') === undefined
+      ? {}
+      : { samplerTimeoutMs: parseSamplerTimeout(s('samplerTimeout')) }),
     ...(queue ? { queue } : {}),
     detach: raw.detach === true,
     ...(raw.removeCollected === true ? { removeCollected: true } : {}),

@@ -63,6 +63,10 @@ export function addGridOptions(cmd: Command, experiment: Experiment): Command {
     )
     .option('--sampler-options <json>', 'JSON options for the sampler', '{}')
     .option(
+      '--sampler-timeout <s>',
+      'seconds one sampler call may take before its run fails (0 = no limit) (default: 1800)',
+    )
+    .option(
       '--plugin <path>',
       'load a sampler plugin module (default export); repeatable',
       (v: string, prev: string[]) => [...prev, v],

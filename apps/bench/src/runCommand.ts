@@ -145,6 +145,9 @@ export async function runCommand(parsed: BenchCommand, rawIo: MainIo): Promise<n
       ? { samplerSecrets: command.samplerSecrets }
       : {}),
     ...(command.saveModels ? { saveModels: true } : {}),
+    ...(command.samplerTimeoutMs === undefined
+      ? {}
+      : { samplerTimeoutMs: command.samplerTimeoutMs }),
   };
   const progress =
     io.progress ?? (!command.plain && isatty(1) ? barProgress() : plainProgress(io.out));

@@ -79,6 +79,7 @@ export function readModelFile(path: string): {
  * @param file the file as {@link readModelFile} read it (read here when not given).
  * @param samplerOptions the user's own `--sampler-options`, which replace the file's; without
  *   them the file's are used only if they are data (see {@link assertModelOptionsAreData}).
+ * @param samplerTimeoutMs how long one sampler call may take (`--sampler-timeout`).
  * @returns the model (the caller disposes it).
  * @throws BENCH_MODEL_NOT_FOUND, BENCH_BAD_MODEL, BENCH_MODEL_MISMATCH (another task's model),
  *   BENCH_FORBIDDEN_OPTION, ATTENTION_SAMPLER_NOT_FOUND.
@@ -89,6 +90,7 @@ export function loadSampleModel(
   registry: SamplerRegistry,
   file: ReturnType<typeof readModelFile> = readModelFile(path),
   samplerOptions?: Readonly<Record<string, unknown>>,
+  samplerTimeoutMs?: number,
 ): Transformer {
   const { json, dataset } = file;
   if (samplerOptions === undefined) assertModelOptionsAreData(path, json);
@@ -103,6 +105,7 @@ export function loadSampleModel(
     model = loadTransformer(json, {
       registry,
       ...(samplerOptions === undefined ? {} : { samplerOptions: { ...samplerOptions } }),
+      ...(samplerTimeoutMs === undefined ? {} : { samplerTimeoutMs }),
     });
   } catch (error) {
     if (

@@ -1,6 +1,11 @@
 import { BenchError } from './benchError.js';
 import { runSubcommand, subcommand } from './internal/parseCommand.js';
-import { parseInteger, parseJsonObject, parsePositive } from './internal/parseValues.js';
+import {
+  parseInteger,
+  parseJsonObject,
+  parsePositive,
+  parseSamplerTimeout,
+} from './internal/parseValues.js';
 import { userPath } from './options.js';
 
 /** A parsed and validated `bench sample` invocation. */
@@ -26,6 +31,8 @@ export interface SampleCommand {
    * recorded in the model file; `undefined` = the file's, which may only be data.
    */
   readonly samplerOptions?: Readonly<Record<string, unknown>>;
+  /** `--sampler-timeout` in ms (0 = none); undefined: the attention package's default. */
+  readonly samplerTimeoutMs?: number;
 }
 
 type Raw = Record<string, string | string[] | undefined>;
@@ -71,6 +78,10 @@ export function parseSampleArgs(
       '--sampler-options <json>',
       "sampler options that replace the model file's (a model file may not say where requests go)",
     )
+    .option(
+      '--sampler-timeout <s>',
+      'seconds one sampler call may take (0 = no limit) (default: 1800)',
+    )
     .action((raw: Raw) => {
       const s = (k: string): string | undefined =>
         typeof raw[k] === 'string' ? (raw[k] as string) : undefined;
@@ -89,6 +100,9 @@ export function parseSampleArgs(
         seed: parseInteger('--seed', s('seed') ?? '0', 0),
         dataPath: s('data') ? userPath(s('data')!) : undefined,
         plugins: ((raw.plugin as string[] | undefined) ?? []).map(userPath),
+        ...(s('samplerTimeout') === undefined
+          ? {}
+          : { samplerTimeoutMs: parseSamplerTimeout(s('samplerTimeout')) }),
         ...(s('samplerOptions') === undefined
           ? {}
           : { samplerOptions: parseJsonObject('--sampler-options', s('samplerOptions')!) }),

@@ -37,7 +37,14 @@ async function run({ command }: ToSampler): Promise<void> {
   // The backend's line is shown once the model loaded: a bad file's error comes first, alone.
   const lines: string[] = [];
   await initBackend('wasm', { log: (line) => void lines.push(line) });
-  const model = loadSampleModel(command.modelPath, vocab, registry, file, command.samplerOptions);
+  const model = loadSampleModel(
+    command.modelPath,
+    vocab,
+    registry,
+    file,
+    command.samplerOptions,
+    command.samplerTimeoutMs,
+  );
   for (const line of lines) void send({ type: 'log', line });
   try {
     await generate(model, vocab, prompt, command, (text) => void send({ type: 'text', text }));

@@ -79,11 +79,16 @@ async function resume(
   warn: (message: string) => void = () => undefined,
 ): Promise<{ engine: Engine; data: TaskData; ckpt: Checkpoint | null }> {
   const id = runId(config);
-  const secrets = settings.samplerSecrets ?? {};
+  const run = {
+    secrets: settings.samplerSecrets ?? {},
+    ...(settings.samplerTimeoutMs === undefined
+      ? {}
+      : { samplerTimeoutMs: settings.samplerTimeoutMs }),
+  };
   const fresh = async (): Promise<{ engine: Engine; data: TaskData; ckpt: null }> => {
     const data = await createTaskData(config, settings.dataPath);
     return {
-      engine: await createEngine(config, data, registry, undefined, secrets),
+      engine: await createEngine(config, data, registry, undefined, run),
       data,
       ckpt: null,
     };
@@ -93,7 +98,7 @@ async function resume(
   const data = await createTaskData(config, settings.dataPath);
   let engine: Engine | undefined;
   try {
-    engine = await createEngine(config, data, registry, ckpt.engine, secrets);
+    engine = await createEngine(config, data, registry, ckpt.engine, run);
     data.restoreState(ckpt.dataState);
     return { engine, data, ckpt };
   } catch (error) {

@@ -94,6 +94,8 @@ export interface RunSettings {
   readonly samplerSecrets?: Readonly<Record<string, unknown>>;
   /** Write the finished model (weights and config, no optimizer state) to `models/<id>.json`. */
   readonly saveModels?: boolean;
+  /** How long one sampler call may take, in ms (0 = no limit); absent: the attention package's default. */
+  readonly samplerTimeoutMs?: number;
 }
 
 /** The train/val loss curves of a `bench gpt` run (nats per character). */

@@ -83,7 +83,7 @@ function usesSampler(config: RunConfig): boolean {
  * @param data the run's data (vocabulary and output sizes).
  * @param registry the bench's frozen sampler registry.
  * @param saved the engine state of a checkpoint, to continue from.
- * @param secrets the sampler's credentials (never recorded).
+ * @param run the sampler's credentials (never recorded) and its per-call timeout.
  * @returns the engine.
  * @throws AttentionError codes (bad config, unknown sampler, corrupt checkpoint weights).
  */
@@ -92,8 +92,12 @@ export async function createEngine(
   data: TaskData,
   registry: SamplerRegistry,
   saved?: unknown,
-  secrets: Readonly<Record<string, unknown>> = {},
+  run: {
+    readonly secrets?: Readonly<Record<string, unknown>>;
+    readonly samplerTimeoutMs?: number;
+  } = {},
 ): Promise<Engine> {
+  const secrets = run.secrets ?? {};
   backendReady ??= initBackend('wasm', { log: () => undefined });
   await backendReady;
   // The sampler gets its credentials here and only here; the model records the options without them.
@@ -103,7 +107,14 @@ export async function createEngine(
         registry.require(config.sampler).create(mergeSecretOptions(config.samplerOptions, secrets)),
       )
     : undefined;
-  const samplerPart = sampler ? { sampler, samplerOptions: config.samplerOptions, registry } : {};
+  const samplerPart = sampler
+    ? {
+        sampler,
+        samplerOptions: config.samplerOptions,
+        registry,
+        ...(run.samplerTimeoutMs === undefined ? {} : { samplerTimeoutMs: run.samplerTimeoutMs }),
+      }
+    : {};
   let model: Transformer;
   let trainer: Trainer;
   const trainerOptions = trainerOptionsOf(config);

@@ -68,6 +68,18 @@ export function onOffItem(s: string): boolean | undefined {
   return undefined;
 }
 
+/**
+ * `--sampler-timeout SECONDS`: how long one sampler call may take before its run fails with
+ * ATTENTION_SAMPLER_TIMEOUT; `0` = no limit.
+ *
+ * @returns milliseconds, or undefined for the default (`@boltzmann/attention`'s, 30 minutes).
+ */
+export function parseSamplerTimeout(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const seconds = parsePositive('--sampler-timeout', raw, true);
+  return seconds === 0 ? 0 : Math.max(1, Math.round(seconds * 1000));
+}
+
 /** Longest JSON option value accepted, in characters. */
 export const MAX_JSON_OPTION_LENGTH = 1 << 20;
 /** Deepest nesting of objects and arrays accepted in a JSON option. */

@@ -4,7 +4,7 @@ import type { Job, JobJsonRaw } from 'bullmq';
 import { runLabel } from '../runGrid.js';
 import { formatError } from '../benchError.js';
 import { runSubcommand, subcommand } from '../internal/parseCommand.js';
-import { parseInteger, parseJsonObject } from '../internal/parseValues.js';
+import { parseInteger, parseJsonObject, parseSamplerTimeout } from '../internal/parseValues.js';
 import { createBenchRegistry } from '../registry.js';
 import { INVALID_JSON_KEY } from './runJobSchema.js';
 import { trainingExecArgv } from '../internal/trainingProcess.js';
@@ -32,6 +32,8 @@ export interface WorkerCommand {
    * over each job's options when its sampler is created, never written. A job may not set them.
    */
   readonly samplerOptions: Readonly<Record<string, unknown>>;
+  /** `--sampler-timeout` in ms (0 = none); undefined: the attention package's default. */
+  readonly samplerTimeoutMs: number | undefined;
   /** How long a job's lock lives without renewal: a dead worker's run is picked up after about this long. */
   readonly lockDurationMs: number;
 }
@@ -72,6 +74,10 @@ export function parseWorkerArgs(
       "this worker's own sampler options (endpoint, region, …), merged over each job's; jobs may not set them",
     )
     .option(
+      '--sampler-timeout <s>',
+      'seconds one sampler call may take before its run fails (0 = no limit) (default: 1800)',
+    )
+    .option(
       '--lock-duration <ms>',
       "a job's lock: a dead worker's run resumes elsewhere after about this long",
       '30000',
@@ -88,6 +94,7 @@ export function parseWorkerArgs(
         dataPath: s('data') ? userPath(s('data')!) : undefined,
         plugins: ((raw.plugin as string[] | undefined) ?? []).map(userPath),
         samplerOptions: parseJsonObject('--sampler-options', s('samplerOptions') ?? '{}'),
+        samplerTimeoutMs: parseSamplerTimeout(s('samplerTimeout')),
         lockDurationMs: parseInteger('--lock-duration', s('lockDuration') ?? '30000', 1000),
       };
     });
@@ -113,6 +120,8 @@ export async function runBenchWorker(command: WorkerCommand, io: MainIo): Promis
   if (command.dataPath) env[WORKER_ENV.data] = command.dataPath;
   env[WORKER_ENV.plugins] = JSON.stringify(command.plugins);
   env[WORKER_ENV.samplerOptions] = JSON.stringify(command.samplerOptions);
+  if (command.samplerTimeoutMs !== undefined)
+    env[WORKER_ENV.samplerTimeoutMs] = String(command.samplerTimeoutMs);
   // The worker's plugins load here first, so a broken one stops the worker, not each job.
   await createBenchRegistry(command.plugins);
   const name = workerName(hostname(), process.pid, command.concurrency);

@@ -16,6 +16,8 @@ export const WORKER_ENV = {
   plugins: 'BENCH_WORKER_PLUGINS',
   /** The worker's own `--sampler-options` (JSON), merged over each job's; never written. */
   samplerOptions: 'BENCH_WORKER_SAMPLER_OPTIONS',
+  /** The worker's `--sampler-timeout`, in ms (unset: the attention package's default). */
+  samplerTimeoutMs: 'BENCH_WORKER_SAMPLER_TIMEOUT_MS',
   /** Seconds between progress reports (tests make it short). */
   progressSeconds: 'BENCH_WORKER_PROGRESS_SECONDS',
 } as const;
@@ -242,6 +244,7 @@ export function workersText(c: { workers: number; runsAtOnce: number }): string 
 export interface WorkerOwnSettings {
   readonly plugins: readonly string[];
   readonly samplerOptions: Readonly<Record<string, unknown>>;
+  readonly samplerTimeoutMs?: number;
 }
 
 /**
@@ -251,7 +254,9 @@ export interface WorkerOwnSettings {
 export function workerSettingsFromEnv(env: NodeJS.ProcessEnv): WorkerOwnSettings {
   const plugins = JSON.parse(env[WORKER_ENV.plugins] ?? '[]') as unknown;
   const samplerOptions = JSON.parse(env[WORKER_ENV.samplerOptions] ?? '{}') as unknown;
+  const timeout = Number(env[WORKER_ENV.samplerTimeoutMs]);
   return {
+    ...(env[WORKER_ENV.samplerTimeoutMs] && timeout >= 0 ? { samplerTimeoutMs: timeout } : {}),
     plugins: Array.isArray(plugins) ? plugins.filter((p) => typeof p === 'string') : [],
     samplerOptions:
       samplerOptions !== null &&

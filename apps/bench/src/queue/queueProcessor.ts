@@ -137,6 +137,9 @@ async function trainJob(
     // job's when the sampler is created, never written, like credentials.
     samplerSecrets: workerOwn.samplerOptions,
     plugins: workerOwn.plugins,
+    ...(workerOwn.samplerTimeoutMs === undefined
+      ? {}
+      : { samplerTimeoutMs: workerOwn.samplerTimeoutMs }),
   };
   const everyMs = 1000 * Number(process.env[WORKER_ENV.progressSeconds] ?? 1);
   let last = 0;
