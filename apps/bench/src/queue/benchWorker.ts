@@ -1,4 +1,5 @@
 import { cpus, hostname } from 'node:os';
+import { echo } from '@boltzmann/ising-core';
 import { Worker } from 'bullmq';
 import type { Job, JobJsonRaw } from 'bullmq';
 import { runLabel } from '../runGrid.js';
@@ -139,7 +140,9 @@ export async function runBenchWorker(command: WorkerCommand, io: MainIo): Promis
   });
   worker.on('error', connectionWarner(spec, log));
   worker.on('stalled', (jobId) =>
-    log(`job ${jobId} stalled (its worker stopped answering); it goes back to the queue`),
+    log(
+      `job ${echo(jobId, 200)} stalled (its worker stopped answering); it goes back to the queue`,
+    ),
   );
   worker.on('completed', (job, result) => {
     const r = result.record;
@@ -149,7 +152,7 @@ export async function runBenchWorker(command: WorkerCommand, io: MainIo): Promis
     void job;
   });
   worker.on('failed', (job, error) => {
-    if (job) log(`failed ${job.name}: ${error.message}`);
+    if (job) log(`failed ${echo(job.name, 200)}: ${error.message}`);
   });
   log(
     `bench worker ${name}: queue ${QUEUE_NAME} on ${spec.masked} (Redis ${version}), ` +
