@@ -4,6 +4,7 @@ import {
   MAX_ECHO_CHARS,
   boundAttentionText,
   boundNumber,
+  boundNumberField,
   firstChars,
   quote,
 } from './inputBounds.js';
@@ -99,5 +100,16 @@ describe('number inputs', () => {
     expect(long.value).toBe(300);
     expect(long.note!.length).toBeLessThan(120);
     expect(long.note).toContain('(600,000 characters)');
+  });
+});
+
+describe('a number field', () => {
+  it('gets the value used written back, and only when it changed', () => {
+    const field = { value: '99999' };
+    expect(boundNumberField(field, STEPS)).toBe('Steps must be from 1 to 20000: 20000 is used.');
+    expect(field.value).toBe('20000');
+    const fine = { value: '12' };
+    expect(boundNumberField(fine, STEPS)).toBeUndefined();
+    expect(fine.value).toBe('12');
   });
 });

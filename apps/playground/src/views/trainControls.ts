@@ -192,8 +192,7 @@ export function createTrainControls(
     lr: Number(lr.input.value),
   });
   // What the number fields' bounds changed is said beside any problem left.
-  const validate = (): string[] => {
-    const notes = bound();
+  const validate = (notes = bound()): string[] => {
     const problems = configProblems(read());
     problem.textContent = [...notes, problems.join('. ')].filter((t) => t !== '').join(' ');
     return problems;
@@ -242,7 +241,8 @@ export function createTrainControls(
 
   return {
     current() {
-      validate();
+      const notes = bound();
+      if (notes.length > 0) validate(notes); // else the notes already shown stay
       return read();
     },
     setState,
