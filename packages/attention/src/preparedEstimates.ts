@@ -1,7 +1,7 @@
 import { causalBatch, estimateBatch } from '@boltzmann/ising-core';
 import type { BatchEstimate, IsingBatch, RealArray, Sampler } from '@boltzmann/ising-core';
 import { AttentionError } from './errors.js';
-import { callSampler, checkSamplerTimeout, samplerFailure } from './samplerDeadline.js';
+import { callSampler, checkSamplerTimeout } from './samplerDeadline.js';
 
 /** One head's Ising batch and the sampler's estimate for it. */
 export interface PreparedHead {
@@ -76,7 +76,6 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
  *   30 minutes; 0 or Infinity: no deadline). Its timer is cleared when the call settles.
  * @returns the estimates to hand to `attentionWeights` (or a model's `logits`) as `prepared`.
  * @throws {AttentionError} ATTENTION_SAMPLER_TIMEOUT when an answer takes longer than `timeoutMs`;
- *   ATTENTION_SAMPLER_FAILED when the sampler throws or rejects with a value that is not an Error;
  *   ATTENTION_INVALID_ARGUMENT for a bad `timeoutMs`.
  * @throws {IsingError} whatever else the sampler or batch validation throws.
  * @example
@@ -126,7 +125,7 @@ function assertSame(
  * Each head's estimate: the prepared one (checked against the batch the differentiable pass
  * sees), or a synchronous call of the sampler.
  *
- * @throws {AttentionError} ATTENTION_STALE_ESTIMATE, ATTENTION_ASYNC_SAMPLER, ATTENTION_SAMPLER_FAILED.
+ * @throws {AttentionError} ATTENTION_STALE_ESTIMATE, ATTENTION_ASYNC_SAMPLER.
  */
 export function headEstimates(batches: IsingBatch[], source: MagnetizationSource): BatchEstimate[] {
   const { prepared, sampler } = source;
@@ -163,12 +162,7 @@ export function headEstimates(batches: IsingBatch[], source: MagnetizationSource
     });
   }
   return batches.map((batch) => {
-    let result: ReturnType<typeof estimateBatch>;
-    try {
-      result = estimateBatch(sampler, batch);
-    } catch (error) {
-      throw samplerFailure(sampler, error);
-    }
+    const result = estimateBatch(sampler, batch);
     if (isThenable(result)) {
       // Swallow the rejection of the promise we abandon; the caller gets the coded error below.
       Promise.resolve(result).catch(() => undefined);

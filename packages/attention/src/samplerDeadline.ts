@@ -33,28 +33,6 @@ export function checkSamplerTimeout(
   return ms;
 }
 
-/**
- * A sampler's failure as the caller sees it. ising-core wraps whatever a sampler throws in an
- * ISING_SAMPLER_FAILED whose message is `String(value)`: `[object Object]` for a plain object.
- * A value that is not an Error becomes ATTENTION_SAMPLER_FAILED with the value echoed; every
- * other error passes through unchanged.
- */
-export function samplerFailure(sampler: Sampler, error: unknown): unknown {
-  if (
-    isIsingError(error) &&
-    error.code === 'ISING_SAMPLER_FAILED' &&
-    Object.hasOwn(error, 'cause') &&
-    !(error.cause instanceof Error)
-  ) {
-    return new AttentionError(
-      'ATTENTION_SAMPLER_FAILED',
-      `sampler ${echo(sampler.name)} failed with a value that is not an Error: ${echo(error.cause)}`,
-      { cause: error },
-    );
-  }
-  return error;
-}
-
 const isThenable = <T>(value: MaybePromise<T>): value is Promise<T> =>
   typeof (value as { then?: unknown } | null)?.then === 'function';
 
@@ -65,23 +43,16 @@ const isThenable = <T>(value: MaybePromise<T>): value is Promise<T> =>
  * ignored (and never an unhandled rejection).
  *
  * @throws {AttentionError} ATTENTION_SAMPLER_TIMEOUT naming the sampler and the timeout;
- *   ATTENTION_SAMPLER_FAILED (see {@link samplerFailure}); the sampler's other errors unchanged.
+ *   the sampler's errors unchanged (ising-core's ISING_SAMPLER_FAILED for whatever it threw).
  */
 export async function callSampler<T>(
   sampler: Sampler,
   call: () => MaybePromise<T>,
   timeoutMs: number,
 ): Promise<T> {
-  let pending: MaybePromise<T>;
-  try {
-    pending = call();
-  } catch (error) {
-    throw samplerFailure(sampler, error);
-  }
+  const pending = call();
   if (!isThenable(pending)) return pending;
-  const answer = Promise.resolve(pending).catch((error: unknown) => {
-    throw samplerFailure(sampler, error);
-  });
+  const answer = Promise.resolve(pending);
   if (timeoutMs === 0 || !Number.isFinite(timeoutMs)) return answer;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<never>((_, reject) => {

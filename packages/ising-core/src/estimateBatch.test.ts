@@ -170,6 +170,19 @@ describe('estimateBatch', () => {
       expect(caught).toMatchObject({ code: 'ISING_SAMPLER_FAILED', cause: boom });
       expect((caught as Error).message).toMatch(/sampler "flaky" failed: socket closed/);
     }
+    // A plugin that throws a plain object or a string: readable, never [object Object].
+    for (const thrown of [{ reason: 'no licence' }, 'quota exceeded']) {
+      const plain: Sampler = {
+        name: 'plain',
+        capabilities: caps({ async: true }),
+        estimate: () => Promise.reject(thrown),
+      };
+      const error = await Promise.resolve(estimateBatch(plain, batch)).catch((e: unknown) => e);
+      expect((error as Error).message).not.toContain('[object Object]');
+      expect((error as Error).message).toContain(
+        typeof thrown === 'string' ? 'quota exceeded' : '{"reason":"no licence"}',
+      );
+    }
     const own = new IsingError('ISING_NOT_CONVERGED', 'kept as is');
     expect(
       await codeOf(() =>

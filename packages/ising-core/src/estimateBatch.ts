@@ -14,7 +14,9 @@ const isThenable = <T>(value: MaybePromise<T>): value is Promise<T> =>
 
 function wrapFailure(sampler: Sampler, cause: unknown): IsingError {
   if (isIsingError(cause)) return cause;
-  const detail = cause instanceof Error ? cause.message : String(cause);
+  // A plugin may throw anything: a plain object reads as its JSON, never `[object Object]`.
+  const detail =
+    cause instanceof Error && typeof cause.message === 'string' ? cause.message : echo(cause, 300);
   return new IsingError('ISING_SAMPLER_FAILED', `${samplerLabel(sampler)} failed: ${detail}`, {
     cause,
   });
