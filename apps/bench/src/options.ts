@@ -1,3 +1,4 @@
+import { echo } from '@boltzmann/ising-core';
 import { Command } from 'commander';
 import { toCommand } from './benchCommand.js';
 import type { BenchCommand, Raw } from './benchCommand.js';
@@ -63,7 +64,7 @@ export function parseBenchArgs(
   ) {
     throw new BenchError(
       'BENCH_UNKNOWN_TASK',
-      `unknown task "${args[0]}": use one of ${EXPERIMENTS.join(', ')} (or sample)`,
+      `unknown task ${echo(args[0])}: use one of ${EXPERIMENTS.join(', ')} (or sample)`,
     );
   }
   return parseCommand(program, args) ? parsed : null;

@@ -1,3 +1,4 @@
+import { echo } from '@boltzmann/ising-core';
 import { ATTENTION_VARIANTS } from '@boltzmann/ising-core';
 import { BenchError } from './benchError.js';
 import { GPT_PRESETS } from './gptPresets.js';
@@ -181,7 +182,7 @@ export function presetGrid(experiment: Experiment, preset: PresetName): GridSpec
   if (!spec)
     throw new BenchError(
       'BENCH_INVALID_OPTION',
-      `${experiment} has no preset "${preset}": use ${presetNames(experiment).join(' or ')}`,
+      `${experiment} has no preset ${echo(preset)}: use ${presetNames(experiment).join(' or ')}`,
     );
   return { ...spec };
 }
