@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Job, Queue } from 'bullmq';
 import { writeJsonAtomic } from '../atomicWrite.js';
+import { BenchError } from '../benchError.js';
 import { canonicalJson, runId } from '../grid.js';
 import { modelPath, recordPath } from '../runFiles.js';
 import type { Checkpoint } from '../runFiles.js';
@@ -181,8 +182,16 @@ export function writeJobResult(
   result: RunJobResult,
 ): RunRecord {
   const record = result?.record;
-  if (record?.id !== run.id || typeof record.finalMetric !== 'number') {
-    throw new Error(`job ${run.jobId} finished without a record of run ${run.id}`);
+  // A result from Redis is data: it must be the record of exactly the run this grid asked for.
+  if (
+    record?.id !== run.id ||
+    typeof record.finalMetric !== 'number' ||
+    canonicalJson(record.config) !== canonicalJson(run.config)
+  ) {
+    throw new BenchError(
+      'BENCH_INVALID_JOB',
+      `job ${run.jobId} finished without a record of run ${run.id} (its result names another run or config)`,
+    );
   }
   if (result.model !== undefined) {
     writeJsonAtomic(modelPath(resultsDir, run.id), result.model);

@@ -10,12 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { expandGrid } from '../grid.js';
+import { expandGrid, runId } from '../grid.js';
 import { tinyShakespeareArgs } from '../internal/fixtures.js';
 import { gitCommit } from '../internal/gitCommit.js';
 import { parseBenchArgs } from '../options.js';
 import type { RunConfig } from '../types.js';
-import { jobIdOf } from './queueJobs.js';
+import { jobIdOf, writeJobResult } from './queueJobs.js';
 import { startRedisServer } from './redisServer.js';
 import { benchQueue, cleanUpAfterAll, spawnWorker, waitFor } from './queueTestkit.js';
 
@@ -154,4 +154,26 @@ describe('hostile queue jobs', () => {
     expect(worker.output()).not.toContain(TOKEN);
     expect(worker.output()).not.toContain(AWS_SECRET);
   }, 150_000);
+
+  it('a finished job whose result carries another config is refused, and nothing is written', () => {
+    const results = mkdtempSync(join(tmpdir(), 'bench-trust-result-'));
+    const config = expandGrid(
+      parseBenchArgs(
+        tinyShakespeareArgs(results, { steps: 5, evalEvery: 5, checkpointEvery: 5, seeds: '0' }),
+        () => undefined,
+      )!,
+    )[0]!;
+    const id = runId(config);
+    const run = { config, id, jobId: jobIdOf(config, null) };
+    const hostile = {
+      ...config,
+      sampler: 'dwave',
+      samplerOptions: { endpoint: 'https://evil.example/' },
+    };
+    const record = { id, config: hostile, finalMetric: 1 } as never;
+    expect(() => writeJobResult(results, run, { record, host: 'h', resumedFrom: 0 })).toThrow(
+      expect.objectContaining({ code: 'BENCH_INVALID_JOB' }),
+    );
+    expect(readdirSync(results)).toEqual([]);
+  });
 });
