@@ -60,6 +60,12 @@ describe('createBenchRegistry', () => {
     expect(
       await codeOf(loadPluginModule(file('throws.mjs', "throw new Error('boom at import');\n"))),
     ).toBe('BENCH_PLUGIN_LOAD');
+    // A module that throws a plain object at import: its message reads the object.
+    const plain: unknown = await loadPluginModule(
+      file('throwsObject.mjs', "throw { reason: 'no licence' };\n"),
+    ).catch((e: unknown) => e as Error);
+    expect((plain as Error).message).toContain('{"reason":"no licence"}');
+    expect((plain as Error).message).not.toContain('[object Object]');
     expect(
       await codeOf(
         loadPluginModule(file('shape.mjs', "export default { name: 'x', version: 1 };\n")),

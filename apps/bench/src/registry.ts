@@ -5,7 +5,7 @@ import type { AnySamplerPlugin, SamplerRegistry } from '@boltzmann/ising-core';
 import * as adapters from '@boltzmann/quantum-adapters';
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { BenchError, hasErrorCode } from './benchError.js';
+import { BenchError, formatError, hasErrorCode } from './benchError.js';
 
 /** The built-in plugins, in registration order: [package, export name]. */
 const BUILT_INS: ReadonlyArray<readonly [Record<string, unknown>, string, string]> = [
@@ -42,9 +42,10 @@ export async function loadPluginModule(path: string): Promise<AnySamplerPlugin> 
   try {
     mod = (await import(pathToFileURL(path).href)) as { default?: unknown };
   } catch (error) {
+    // Whatever the module threw (an Error, a plain object, a string), read as bounded text.
     const why = hasErrorCode(error)
       ? `[${error.code}] ${error.message}`
-      : ((error as Error)?.message ?? String(error));
+      : formatError(error).replace(/^error \[[^\]]+\]: /, '');
     throw new BenchError(
       'BENCH_PLUGIN_LOAD',
       `--plugin ${path}: the module failed to load: ${why}`,

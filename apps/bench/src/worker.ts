@@ -3,9 +3,13 @@
  * tsx loader. Each process owns its own TensorFlow.js (wasm) backend, which is why the bench
  * uses processes rather than worker_threads. Protocol: see internal/messages.ts.
  */
+import { rmSync } from 'node:fs';
 import { redactSecrets } from '@boltzmann/ising-core';
 import type { SamplerRegistry } from '@boltzmann/ising-core';
-import { hasErrorCode } from './benchError.js';
+import { formatError, hasErrorCode } from './benchError.js';
+import { modelPath, recordPath } from './runFiles.js';
+import { catchStrays, strayText } from './internal/strayErrors.js';
+import type { Stray } from './internal/strayErrors.js';
 import type { FromWorker, ToWorker } from './internal/messages.js';
 import { createBenchRegistry } from './registry.js';
 import { trainRun } from './trainRun.js';
@@ -29,6 +33,12 @@ process.on('disconnect', () => {
 
 let registry: SamplerRegistry | undefined;
 let busy = false;
+/** A stray error (a plugin's timer, a rejection nobody awaited) that hit the current run. */
+let stray: Stray | undefined;
+catchStrays((s) => {
+  if (busy) stray ??= s;
+  else send({ type: 'warn', message: `between runs, ${strayText(s)}; ignored` });
+});
 
 function failure(
   id: string | null,
@@ -36,12 +46,8 @@ function failure(
   secrets: Readonly<Record<string, unknown>>,
 ): FromWorker {
   const code = hasErrorCode(error) ? error.code : 'BENCH_RUN_FAILED';
-  const message =
-    error instanceof Error
-      ? hasErrorCode(error)
-        ? error.message
-        : `${error.name}: ${error.message}`
-      : String(error);
+  // formatError reads any thrown value (a plain object, a string) as bounded text.
+  const message = formatError(error).replace(/^error \[[^\]]+\]: /, '');
   return { type: 'failed', id, code, message: redactSecrets(message, secrets) };
 }
 
@@ -69,6 +75,7 @@ process.on('message', (raw: ToWorker) => {
   const { config, settings } = raw;
   const secrets = settings.samplerSecrets ?? {};
   busy = true;
+  stray = undefined;
   void (async () => {
     let last = 0;
     try {
@@ -81,14 +88,25 @@ process.on('message', (raw: ToWorker) => {
             send({ type: 'progress', progress });
           }
         },
-        shouldStop: () => stopRequested,
+        // A stray error stops the run at its next step, as Ctrl-C would; it then fails.
+        shouldStop: () => stopRequested || stray !== undefined,
         warn: (message) => send({ type: 'warn', message: redactSecrets(message, secrets) }),
       });
-      finish(
-        result === 'stopped'
-          ? { type: 'stopped', id: '' }
-          : { type: 'done', id: result.id, record: result },
-      );
+      if (stray !== undefined) {
+        // Finished just as it came: its files are not trusted either.
+        if (result !== 'stopped') {
+          rmSync(recordPath(settings.resultsDir, result.id), { force: true });
+          rmSync(modelPath(settings.resultsDir, result.id), { force: true });
+        }
+        const message = redactSecrets(strayText(stray), secrets);
+        finish({ type: 'failed', id: null, code: 'BENCH_RUN_FAILED', message });
+      } else {
+        finish(
+          result === 'stopped'
+            ? { type: 'stopped', id: '' }
+            : { type: 'done', id: result.id, record: result },
+        );
+      }
     } catch (error) {
       finish(failure(null, error, secrets));
     }

@@ -144,3 +144,17 @@ describe('an error from outside an in-process run', () => {
     90_000,
   );
 });
+
+describe('an error from outside a run on a worker process', () => {
+  it('a plugin timer that throws fails that run with a coded line; the worker lives on for the next run', async () => {
+    const { code, signal, text, runs } = await runWith('timer', ['--workers', '1']);
+    expect({ code, signal }, text).toEqual({ code: 1, signal: null });
+    const failed = text.split('\n').filter((l) => l.includes("outside the run's promise chain"));
+    expect(failed.length, text).toBeGreaterThanOrEqual(1);
+    expect(failed[0]).toMatch(/error \[BENCH_RUN_FAILED\]: .*Error: plugin timer exploded/);
+    expect(text).not.toMatch(/^\s+at /m);
+    expect(text).not.toContain('worker process exited');
+    // The same worker process trained the other run to the end.
+    expect(runs).toHaveLength(1);
+  }, 90_000);
+});

@@ -2,6 +2,8 @@ import { rmSync } from 'node:fs';
 import { redactSecrets } from '@boltzmann/ising-core';
 import type { SamplerRegistry } from '@boltzmann/ising-core';
 import { formatError, hasErrorCode } from '../benchError.js';
+import { catchStrays, strayText } from './strayErrors.js';
+import type { Stray } from './strayErrors.js';
 import { createBenchRegistry } from '../registry.js';
 import { formatDuration } from '../progress.js';
 import { modelPath, recordPath } from '../runFiles.js';
@@ -15,38 +17,10 @@ export const STRAY_GRACE_MS = 5000;
 
 type PendingRun = { config: RunConfig; id: string; startStep: number };
 
-/** An error that reached the process from outside every promise chain. */
-interface Stray {
-  readonly error: unknown;
-  readonly kind: 'uncaughtException' | 'unhandledRejection';
-}
-
 /** The run a stray error is charged to, and how to tell its waiter. */
 interface Slot {
   stray?: Stray;
   wake?: () => void;
-}
-
-/**
- * Turns what would kill the process with a stack trace (a plugin's timer that throws, a rejection
- * nobody handles) into calls of `onStray`, until the returned function is called.
- */
-function catchStrays(onStray: (stray: Stray) => void): () => void {
-  const thrown = (error: unknown): void => onStray({ error, kind: 'uncaughtException' });
-  const rejected = (error: unknown): void => onStray({ error, kind: 'unhandledRejection' });
-  process.on('uncaughtException', thrown);
-  process.on('unhandledRejection', rejected);
-  return () => {
-    process.off('uncaughtException', thrown);
-    process.off('unhandledRejection', rejected);
-  };
-}
-
-/** What a stray error says, without the `error [CODE]: ` prefix. */
-function strayText(stray: Stray): string {
-  const what = formatError(stray.error).replace(/^error \[[^\]]+\]: /, '');
-  const how = stray.kind === 'uncaughtException' ? 'thrown' : 'a promise rejected';
-  return `${what} (${how} outside the run's promise chain: a plugin's timer or callback, or a promise nobody awaited)`;
 }
 
 /**
