@@ -95,9 +95,18 @@ export async function prepareEstimates(
     'ATTENTION_INVALID_ARGUMENT',
   );
   const batches = headBatches(fields, couplings, shape, beta);
-  const estimates = await Promise.all(
-    batches.map((b) => callSampler(sampler, () => estimateBatch(sampler, b), timeoutMs)),
-  );
+  // When one head fails, the others' deadlines are dropped too: nothing keeps the process alive.
+  const done = new AbortController();
+  let estimates: Awaited<ReturnType<typeof estimateBatch>>[];
+  try {
+    estimates = await Promise.all(
+      batches.map((b) =>
+        callSampler(sampler, () => estimateBatch(sampler, b), timeoutMs, done.signal),
+      ),
+    );
+  } finally {
+    done.abort();
+  }
   return { heads: batches.map((batch, i) => ({ batch, estimate: estimates[i]! })) };
 }
 

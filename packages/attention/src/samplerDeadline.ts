@@ -40,7 +40,8 @@ const isThenable = <T>(value: MaybePromise<T>): value is Promise<T> =>
  * Calls the sampler through `call` (usually `estimateBatch`) and awaits its answer for at most
  * `timeoutMs` (0 or Infinity: no deadline). The timer is cleared as soon as the call settles,
  * so nothing is left to keep the process alive; an abandoned call's late answer or failure is
- * ignored (and never an unhandled rejection).
+ * ignored (and never an unhandled rejection). When `done` aborts (another call of the same step
+ * failed), the deadline is dropped at once.
  *
  * @throws {AttentionError} ATTENTION_SAMPLER_TIMEOUT naming the sampler and the timeout;
  *   the sampler's errors unchanged (ising-core's ISING_SAMPLER_FAILED for whatever it threw).
@@ -49,13 +50,20 @@ export async function callSampler<T>(
   sampler: Sampler,
   call: () => MaybePromise<T>,
   timeoutMs: number,
+  done?: AbortSignal,
 ): Promise<T> {
   const pending = call();
   if (!isThenable(pending)) return pending;
   const answer = Promise.resolve(pending);
   if (timeoutMs === 0 || !Number.isFinite(timeoutMs)) return answer;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let drop: (() => void) | undefined;
   const deadline = new Promise<never>((_, reject) => {
+    drop = () => {
+      clearTimeout(timer);
+      reject(done?.reason);
+    };
+    done?.addEventListener('abort', drop, { once: true });
     timer = setTimeout(() => {
       reject(
         new AttentionError(
@@ -70,5 +78,6 @@ export async function callSampler<T>(
     return await Promise.race([answer, deadline]);
   } finally {
     clearTimeout(timer);
+    if (drop) done?.removeEventListener('abort', drop);
   }
 }

@@ -96,6 +96,28 @@ describe('samplerTimeoutMs: a remote sampler that never answers', () => {
     }
   });
 
+  it("drops the other heads' deadlines when one head fails, so nothing keeps the process alive", async () => {
+    vi.useFakeTimers();
+    let calls = 0;
+    const halfBroken: Sampler = {
+      name: 'half-broken',
+      capabilities: { ...reference.capabilities, async: true },
+      // Head 0 fails at once; head 1 never answers.
+      estimate: () =>
+        calls++ === 0 ? Promise.reject(new Error('head 0 down')) : new Promise(() => undefined),
+    };
+    const twoHeads = { batch: 1, heads: 2, length: 3 };
+    const error = await prepareEstimates(
+      new Float32Array(18).fill(0.1),
+      new Float32Array(18).fill(0.2),
+      twoHeads,
+      halfBroken,
+      1,
+    ).catch((e: unknown) => e);
+    expect((error as Error).message).toContain('head 0 down');
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
   it('is an option of the model, so forward, attention, evaluate and every trainer step get it', async () => {
     const model = createTransformer({ ...tiny, sampler: silent, samplerTimeoutMs: 40 });
     expect(model.toJSON().config).not.toHaveProperty('samplerTimeoutMs');
