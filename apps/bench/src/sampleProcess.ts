@@ -4,6 +4,7 @@
  * synchronous and may be long) and survives whatever a model file makes this process do.
  * Protocol: internal/sampleMessages.ts.
  */
+import { Worker } from 'node:worker_threads';
 import { initBackend } from '@boltzmann/attention';
 import { formatError } from './benchError.js';
 import type { FromSampler, ToSampler } from './internal/sampleMessages.js';
@@ -19,6 +20,15 @@ const send = (msg: FromSampler): Promise<void> =>
 
 // The parent went away (killed, or it stopped us): nothing left to write to.
 process.on('disconnect', () => process.exit(1));
+// A sampler's call may hold this thread for minutes, so 'disconnect' cannot be relied on: a
+// watchdog thread ends the process within half a second of the parent's death (even SIGKILL).
+new Worker(
+  `const { workerData } = require('node:worker_threads');
+   setInterval(() => {
+     if (process.ppid !== workerData.parent) process.kill(workerData.self, 'SIGKILL');
+   }, 500);`,
+  { eval: true, workerData: { parent: process.ppid, self: process.pid } },
+).unref();
 
 process.once('message', (msg: ToSampler) => {
   void run(msg)

@@ -3,6 +3,7 @@
  * send the user's credentials to a URL of its choice or write files where it says, its sizes are
  * bounded before anything is allocated, and a sampler that never returns stays interruptible.
  */
+import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -171,5 +172,34 @@ export default {
     expect(child.output()).toContain('error [BENCH_INTERRUPTED]');
     // One second is the goal; the bound leaves room for a loaded CI machine.
     expect(seconds).toBeLessThan(5);
+    // Killed outright (SIGKILL, no handler runs), the bench leaves no sampling process behind.
+    const killed = spawnBench([
+      'sample',
+      '--model',
+      model('stuck', { sampler: 'stuck' }),
+      '--plugin',
+      plugin,
+    ]);
+    children.push(killed);
+    const t1 = Date.now();
+    while (!killed.output().includes('TensorFlow.js backend') && Date.now() - t1 < 60_000)
+      await new Promise((r) => setTimeout(r, 50));
+    const sampler = Number(
+      execFileSync('pgrep', ['-P', String(killed.proc.pid)], { encoding: 'utf8' }).trim(),
+    );
+    expect(sampler).toBeGreaterThan(0);
+    killed.proc.kill('SIGKILL');
+    await killed.exit;
+    const alive = (): boolean => {
+      try {
+        process.kill(sampler, 0);
+        return readFileSync(`/proc/${sampler}/stat`, 'utf8').split(' ')[2] !== 'Z';
+      } catch {
+        return false;
+      }
+    };
+    const t2 = Date.now();
+    while (alive() && Date.now() - t2 < 10_000) await new Promise((r) => setTimeout(r, 50));
+    expect(alive()).toBe(false);
   }, 120_000);
 });
