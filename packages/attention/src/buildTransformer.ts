@@ -19,7 +19,7 @@ import type {
   Transformer,
   TransformerParameter,
   TransformerPrepared,
-} from './transformer.js';
+} from './modelTypes.js';
 import { usesSampler } from './variants.js';
 
 let modelCount = 0;

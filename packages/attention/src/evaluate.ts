@@ -1,9 +1,8 @@
 import * as tf from '@tensorflow/tfjs';
 import { AttentionError } from './errors.js';
-import type { Transformer } from './transformer.js';
+import type { TokenBatch, Transformer } from './modelTypes.js';
 import { checkBatch } from './internal/inputs.js';
 import { readOutsideTidy } from './internal/tensorData.js';
-import type { TokenBatch } from './trainer.js';
 
 /** Loss and accuracy of a model on a batch. */
 export interface Evaluation {

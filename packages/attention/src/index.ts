@@ -34,7 +34,7 @@ export type {
   TransformerJSON,
   TransformerParameter,
   TransformerPrepared,
-} from './transformer.js';
+} from './modelTypes.js';
 export {
   loadTransformer,
   readJsonFile,
@@ -46,8 +46,8 @@ export {
 export type { SamplerOverrides } from './serialization.js';
 export { maskedCrossEntropy } from './loss.js';
 export { createTrainer } from './trainer.js';
+export type { TokenBatch } from './modelTypes.js';
 export type {
-  TokenBatch,
   Trainer,
   TrainerOptions,
   TrainerState,

@@ -5,7 +5,7 @@ import { RELATIVE_COUPLINGS, layerName, paramSpecs } from './internal/paramSpecs
 import { samplerFor } from './internal/resolveSampler.js';
 import type { SamplerOverrides } from './internal/resolveSampler.js';
 import { buildTransformer } from './buildTransformer.js';
-import type { Transformer, TransformerJSON } from './transformer.js';
+import type { Transformer, TransformerJSON } from './modelTypes.js';
 import { FLOAT32_MAX, MODEL_LIMITS, fitsFloat32 } from './modelLimits.js';
 import { checkSamplerTimeout } from './samplerDeadline.js';
 import { resolveTransformerConfig } from './transformerConfig.js';

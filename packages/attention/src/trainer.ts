@@ -4,7 +4,7 @@ import { AttentionError } from './errors.js';
 import { adamWUpdate, clipScale, globalNorm } from './internal/adamW.js';
 import { checkBatch } from './internal/inputs.js';
 import { maskedCrossEntropy } from './loss.js';
-import type { Transformer } from './transformer.js';
+import type { TokenBatch, Transformer } from './modelTypes.js';
 
 /** Options of {@link createTrainer} (METHOD.md §5 defaults). */
 export interface TrainerOptions {
@@ -29,15 +29,6 @@ export interface TrainerOptions {
   readonly beta2?: number;
   /** Adam ε (default 1e-8). */
   readonly epsilon?: number;
-}
-
-/** A training or evaluation batch: `B×T` tokens and targets, with an optional `B×T` loss mask. */
-export interface TokenBatch {
-  readonly inputs: ArrayLike<number>;
-  readonly targets: ArrayLike<number>;
-  readonly mask?: ArrayLike<number>;
-  /** Number of sequences `B` (default `inputs.length / maxLength`). */
-  readonly batchSize?: number;
 }
 
 /** What one step reports. */

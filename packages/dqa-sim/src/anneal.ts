@@ -4,21 +4,12 @@ export { DQA_MAX_STEPS } from './internal/plan.js';
 import type { Gains, PlanOptions } from './internal/plan.js';
 import { prepareProblem } from './internal/problem.js';
 import { ensureWorkspace, probabilities, runAnneal } from './internal/runAnneal.js';
+import type { IsingProblem, Statevector } from './types.js';
 
 /** The default qubit limit: 2^26 amplitudes need about 2.5 GiB (see {@link estimateMemoryBytes}). */
 export const DEFAULT_MAX_QUBITS = DEFAULTS.maxQubits;
 
 export { estimateMemoryBytes } from './internal/runAnneal.js';
-
-/**
- * One Ising problem in physics signs, `E(s) = −Σ_j h_j s_j − Σ_{j<k} J_jk s_j s_k`.
- * `n = fields.length`; `couplings` is `n × n` row-major with the strict upper triangle read
- * (omit it for independent spins).
- */
-export interface IsingProblem {
-  readonly fields: ArrayLike<number>;
-  readonly couplings?: ArrayLike<number>;
-}
 
 /**
  * Options of one anneal. Energies and times are dimensionless: a phase is `dt × energy`.
@@ -34,13 +25,6 @@ export interface IsingProblem {
  * - `maxQubits` refuse larger problems (default {@link DEFAULT_MAX_QUBITS}).
  */
 export type AnnealOptions = PlanOptions;
-
-/** The final state `ψ(τ)` on n qubits; index bit j set ⇔ `s_j = +1` (measured qubit j reads 0). */
-export interface Statevector {
-  readonly n: number;
-  readonly re: Float64Array;
-  readonly im: Float64Array;
-}
 
 /**
  * Simulates the Trotterized diabatic anneal `H(u) = A(u) H_D + B(u) H_P` from `|+⟩^n`

@@ -1,5 +1,5 @@
 import { prepareProblem } from './internal/problem.js';
-import type { IsingProblem } from './anneal.js';
+import type { IsingProblem } from './types.js';
 import { createPlan, ABSOLUTE_MAX_QUBITS } from './internal/plan.js';
 import { fillEnergy } from './internal/kernels.js';
 

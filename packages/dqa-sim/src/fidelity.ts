@@ -1,5 +1,6 @@
 import { prepareProblem } from './internal/problem.js';
-import type { AnnealOptions, IsingProblem } from './anneal.js';
+import type { AnnealOptions } from './anneal.js';
+import type { IsingProblem } from './types.js';
 import { DqaError } from './errors.js';
 import { fillEnergy } from './internal/kernels.js';
 import { createPlan, DEFAULTS } from './internal/plan.js';

@@ -12,7 +12,8 @@ export {
   DQA_MAX_STEPS,
   estimateMemoryBytes,
 } from './anneal.js';
-export type { AnnealOptions, CalibrationGains, IsingProblem, Statevector } from './anneal.js';
+export type { AnnealOptions, CalibrationGains } from './anneal.js';
+export type { IsingProblem, Statevector } from './types.js';
 export type { Calibration, Gains } from './internal/plan.js';
 export { energyVector } from './energyVector.js';
 export { DQA_MAX_SHOTS, sampleShots } from './sampleShots.js';

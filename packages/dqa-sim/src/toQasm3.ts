@@ -1,6 +1,7 @@
 import { echo } from '@boltzmann/ising-core';
 import { prepareProblem } from './internal/problem.js';
-import type { AnnealOptions, IsingProblem } from './anneal.js';
+import type { AnnealOptions } from './anneal.js';
+import type { IsingProblem } from './types.js';
 import { DqaError } from './errors.js';
 import { createPlan } from './internal/plan.js';
 

@@ -1,7 +1,6 @@
 import { AttentionError } from '../errors.js';
 import { checkTargets } from '../loss.js';
-import type { TokenBatch } from '../trainer.js';
-import type { Transformer } from '../transformer.js';
+import type { TokenBatch, Transformer } from '../modelTypes.js';
 
 /** Validates a `B×T` token batch and returns `T`. */
 export function sequenceLength(

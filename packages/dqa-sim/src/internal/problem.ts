@@ -1,5 +1,5 @@
 import { echo } from '@boltzmann/ising-core';
-import type { IsingProblem } from '../anneal.js';
+import type { IsingProblem } from '../types.js';
 import { DqaError } from '../errors.js';
 import type { AnnealPlan } from './plan.js';
 import { assertQubits } from './runAnneal.js';

@@ -1,5 +1,12 @@
 // How long and how the pool waits for a worker to start (its shared start-up flag).
-import type { PoolWorker } from './workerPool.js';
+
+/** What start-up knows of a pool worker: its shared flag and its start-up promise. */
+export interface StartingWorker {
+  /** Shared start-up flag: 0 starting, 1 ready, −1 failed (readable while this thread is blocked). */
+  readonly ready: Int32Array;
+  /** Resolves true once the worker's module loaded, false if it failed to start. */
+  readonly started: Promise<boolean>;
+}
 
 /** How long a synchronous call waits for a worker to start (tsx bootstraps take ~1 s). */
 export const STARTUP_TIMEOUT_MS = 20_000;
@@ -11,7 +18,7 @@ export function waitStarted(ready: Int32Array): number {
 }
 
 /** Resolves whether `pw` came up within `ms`; one that did not is marked failed (a synchronous caller then skips it). */
-export async function startedWithin(pw: PoolWorker, ms: number): Promise<boolean> {
+export async function startedWithin(pw: StartingWorker, ms: number): Promise<boolean> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
   const up = await Promise.race([pw.started, late]);

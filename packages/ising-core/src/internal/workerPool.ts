@@ -11,6 +11,7 @@ import type {
 import { canBlock, spawnThread, threadsUnsupported, workerEntry } from './poolThread.js';
 import type { PoolThread, WorkerEntry } from './poolThread.js';
 import { STARTUP_TIMEOUT_MS, startedWithin, waitStarted } from './poolStartup.js';
+import type { StartingWorker } from './poolStartup.js';
 import { IsingError } from '../errors.js';
 import { runLocally, warnFallback } from './poolFallback.js';
 import { createSyncReply, readForward, waitSyncReply } from './syncReply.js';
@@ -22,14 +23,10 @@ interface Pending {
   reject(error: unknown): void;
 }
 
-export interface PoolWorker {
+export interface PoolWorker extends StartingWorker {
   readonly thread: PoolThread;
   /** Unique per started worker: a sampler handle is only valid on the worker that made it. */
   readonly serial: number;
-  /** Shared start-up flag: 0 starting, 1 ready, −1 failed (readable while this thread is blocked). */
-  readonly ready: Int32Array;
-  /** Resolves true once the worker's module loaded, false if it failed to start. */
-  readonly started: Promise<boolean>;
   readonly pending: Map<number, Pending>;
 }
 
