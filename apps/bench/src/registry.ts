@@ -4,6 +4,8 @@ import { assertSamplerPlugin, createSamplerRegistry } from '@boltzmann/ising-cor
 import type { AnySamplerPlugin, SamplerRegistry } from '@boltzmann/ising-core';
 import * as adapters from '@boltzmann/quantum-adapters';
 import { existsSync } from 'node:fs';
+import { register } from 'node:module';
+import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BenchError, formatError, hasErrorCode } from './benchError.js';
 
@@ -27,6 +29,57 @@ export function missingBuiltIns(): string[] {
 }
 
 /**
+ * A module resolve hook (Node's `module.register`, run on Node's loader thread) that resolves every
+ * bare `@boltzmann/<pkg>` specifier, whoever imports it, as if `registry.ts` imported it: from the
+ * bench's own install, under the conditions this process runs with (`@boltzmann/source` under tsx).
+ * So a `--plugin` module kept in the user's own folder, with no `node_modules` of its own, imports
+ * `@boltzmann/ising-core` and gets the very module instance the bench uses (one registry, one
+ * worker pool, one set of classes). A `@boltzmann/*` package the bench does not have falls back to
+ * ordinary resolution from the importer. Other specifiers pass through untouched, to the hooks
+ * registered before this one (tsx's: `.ts` files, `.js` → `.ts`).
+ */
+const BENCH_RESOLVE_HOOK = `
+let benchURL;
+export function initialize(data) { benchURL = data.benchURL; }
+export async function resolve(specifier, context, nextResolve) {
+  if (/^@boltzmann\\/[^/]/.test(specifier) && context.parentURL !== benchURL) {
+    try {
+      return await nextResolve(specifier, { ...context, parentURL: benchURL });
+    } catch (error) {
+      if (error?.code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    }
+  }
+  return nextResolve(specifier, context);
+}
+`;
+
+let hookRegistered = false;
+
+/** Registers {@link BENCH_RESOLVE_HOOK} once per process (the CLI, a pool worker, a queue processor, `bench sample`'s child). */
+function resolveBoltzmannFromBench(): void {
+  if (hookRegistered) return;
+  hookRegistered = true;
+  register(`data:text/javascript,${encodeURIComponent(BENCH_RESOLVE_HOOK)}`, {
+    data: { benchURL: import.meta.url },
+  });
+}
+
+/** Why a plugin failed to import, with the fix when a package it imports cannot be found. */
+function importFailure(path: string, error: unknown): string {
+  if (!hasErrorCode(error))
+    // Whatever the module threw (an Error, a plain object, a string), read as bounded text.
+    return formatError(error).replace(/^error \[[^\]]+\]: /, '');
+  const [firstLine = ''] = error.message.split('\n');
+  const missing = /^Cannot find package '([^']+)'/.exec(firstLine)?.[1];
+  if (error.code !== 'ERR_MODULE_NOT_FOUND' || missing === undefined)
+    return `[${error.code}] ${error.message}`;
+  const fix = missing.startsWith('@boltzmann/')
+    ? `the bench's own install has no ${missing} (the plugin gets @boltzmann/* packages from the bench; check the name)`
+    : `install it beside the plugin (cd ${dirname(path)} && npm install ${missing}), or bundle it into the plugin`;
+  return `[${error.code}] ${firstLine}; to fix: ${fix}`;
+}
+
+/**
  * Loads a third-party sampler plugin: a module whose default export is a plugin.
  *
  * @param path absolute path of an ES module (`.js`, `.mjs`, or `.ts` under tsx).
@@ -39,16 +92,13 @@ export async function loadPluginModule(path: string): Promise<AnySamplerPlugin> 
   if (!existsSync(path))
     throw new BenchError('BENCH_PLUGIN_LOAD', `--plugin ${path}: no such file`);
   let mod: { default?: unknown };
+  resolveBoltzmannFromBench();
   try {
     mod = (await import(pathToFileURL(path).href)) as { default?: unknown };
   } catch (error) {
-    // Whatever the module threw (an Error, a plain object, a string), read as bounded text.
-    const why = hasErrorCode(error)
-      ? `[${error.code}] ${error.message}`
-      : formatError(error).replace(/^error \[[^\]]+\]: /, '');
     throw new BenchError(
       'BENCH_PLUGIN_LOAD',
-      `--plugin ${path}: the module failed to load: ${why}`,
+      `--plugin ${path}: the module failed to load: ${importFailure(path, error)}`,
       { cause: error },
     );
   }
