@@ -5,7 +5,8 @@ import { isAbsolute, resolve } from 'node:path';
 import { BenchError } from './benchError.js';
 import { assertDataOnly } from './untrustedOptions.js';
 import { ALL_VARIANTS, presetGrid } from './presets.js';
-import type { GridSpec, PresetName } from './presets.js';
+import type { GridSpec } from './gridTypes.js';
+import type { PresetName } from './presets.js';
 import type { BracketMode, Experiment, Variant } from './types.js';
 import {
   choiceItem,

@@ -13,8 +13,8 @@ import { BenchError } from './benchError.js';
 import { EVAL_CHUNK_SIZE } from './internal/engine.js';
 import { runSubcommand, subcommand } from './internal/parseCommand.js';
 import { intItem, parseList } from './internal/parseValues.js';
-import { EXIT } from './main.js';
-import type { MainIo } from './main.js';
+import { EXIT } from './cliIo.js';
+import type { MainIo } from './cliIo.js';
 import { userPath } from './options.js';
 import type { RunConfig } from './types.js';
 

@@ -1,4 +1,4 @@
-import type { GridSpec } from './presets.js';
+import type { GridSpec } from './gridTypes.js';
 import type { GptSettings } from './types.js';
 
 /**

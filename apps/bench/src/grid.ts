@@ -4,6 +4,17 @@ import { BenchError } from './benchError.js';
 import type { BenchCommand } from './options.js';
 import type { DatasetName, RunConfig } from './types.js';
 
+/** A short human label of a run. */
+export function runLabel(c: RunConfig): string {
+  const task =
+    c.experiment === 'gpt'
+      ? `gpt L${c.layers ?? 1}`
+      : c.dataset === 'brackets'
+        ? `brackets/${c.mode}`
+        : 'shakespeare';
+  return `${task} ${c.column} T=${c.length} d=${c.dModel}${c.ffn ? '' : ' noFFN'} s${c.seed}`;
+}
+
 /** JSON with object keys sorted, so equal configs hash equally whatever their key order. */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;

@@ -4,7 +4,7 @@ import { readdirSync, rmSync } from 'node:fs';
 import type { Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { BenchError } from './benchError.js';
-import { runLabel } from './runGrid.js';
+import { runLabel } from './grid.js';
 import { EVAL_CHUNK_SIZE } from './internal/engine.js';
 import type { BenchCommand } from './options.js';
 import type { RunConfig } from './types.js';

@@ -4,8 +4,9 @@ export { writeFileAtomic, writeJsonAtomic } from './atomicWrite.js';
 export { parseBenchArgs, userPath } from './options.js';
 export type { BenchCommand } from './options.js';
 export { ALL_VARIANTS, presetGrid } from './presets.js';
-export type { GridSpec, PresetName } from './presets.js';
-export { canonicalJson, dqaColumn, expandGrid, runId } from './grid.js';
+export type { GridSpec } from './gridTypes.js';
+export type { PresetName } from './presets.js';
+export { canonicalJson, dqaColumn, expandGrid, runId, runLabel } from './grid.js';
 export { meanStd, summarize } from './summary.js';
 export type { Stat, Summary, SummaryRow } from './summary.js';
 export { formatStat, summaryHtml, summaryMarkdown, summaryTables } from './summaryTable.js';
@@ -27,8 +28,8 @@ export {
 export type { Checkpoint } from './runFiles.js';
 export { finalMetricOf, trainRun } from './trainRun.js';
 export type { TrainHooks } from './trainRun.js';
-export { runGrid, runLabel } from './runGrid.js';
-export type { GridOutcome, GridRunOptions, RunFailure } from './runGrid.js';
+export { runGrid } from './runGrid.js';
+export type { GridOutcome, GridPlan, GridRunOptions, RunFailure } from './gridTypes.js';
 export { hardwareDryRun, hardwareRuns, samplerTrafficOfRun } from './hardwareDryRun.js';
 export type { SamplerTraffic } from './hardwareDryRun.js';
 export { estimateGridSeconds, estimateRunSeconds } from './eta.js';
@@ -45,8 +46,9 @@ export {
 } from './sample.js';
 export { runSample } from './sampleRun.js';
 export type { DecodeOptions } from './sample.js';
-export { EXIT, main } from './main.js';
-export type { MainIo } from './main.js';
+export { EXIT } from './cliIo.js';
+export type { MainIo, RunCli } from './cliIo.js';
+export { main } from './main.js';
 export type {
   BracketMode,
   CurvePoint,

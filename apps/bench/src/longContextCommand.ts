@@ -6,8 +6,8 @@ import { runSubcommand, subcommand } from './internal/parseCommand.js';
 import { choiceItem, parseList } from './internal/parseValues.js';
 import { EXTRAPOLATION_LENGTHS, LONG_CONTEXT_SLICES } from './longContextSlices.js';
 import type { LongContextSlice } from './longContextSlices.js';
-import { EXIT, main } from './main.js';
-import type { MainIo } from './main.js';
+import { EXIT } from './cliIo.js';
+import type { MainIo, RunCli } from './cliIo.js';
 import { userPath } from './options.js';
 import { formatDuration } from './progress.js';
 import { readRecord, recordPath } from './runFiles.js';
@@ -64,9 +64,14 @@ export function parseLongContextArgs(
 /**
  * Runs the slices of the chosen parts in order (each resumes where it stopped), evaluates the
  * extrapolation models at longer T, and writes one report per results folder. Stops at the
- * first slice that fails or is interrupted, with its exit code.
+ * first slice that fails or is interrupted, with its exit code. Each step is a bench command run
+ * through `main` (handed in by the CLI, which imports this module).
  */
-export async function runLongContext(command: LongContextCommand, io: MainIo): Promise<number> {
+export async function runLongContext(
+  command: LongContextCommand,
+  io: MainIo,
+  main: RunCli,
+): Promise<number> {
   const slices = LONG_CONTEXT_SLICES.filter((s) => command.parts.includes(s.part));
   if (command.from !== undefined)
     for (const folder of [...new Set(slices.map((s) => s.folder))])

@@ -1,30 +1,15 @@
 import { redactSecrets, splitSecretOptions } from '@boltzmann/ising-core';
 import { formatError } from './benchError.js';
+import { EXIT } from './cliIo.js';
+import type { MainIo } from './cliIo.js';
 import { parseBenchArgs, parseCollectArgs } from './options.js';
 import type { BenchCommand } from './options.js';
-import type { ProgressDisplay } from './progress.js';
-import type { GridRunOptions } from './runGrid.js';
 import { parseSampleArgs } from './sampleOptions.js';
 import type { SampleCommand } from './sampleOptions.js';
 
 /** The queue's password, for scrubbing error lines (see queue/queueConnection.ts). */
 function queueSecrets(queue: { readonly password?: string } | undefined): Record<string, string> {
   return queue?.password === undefined ? {} : { queuePassword: queue.password };
-}
-
-/** Exit codes of the bench. */
-export const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
-
-/** I/O of {@link main}, injectable for tests. */
-export interface MainIo {
-  readonly out: (line: string) => void;
-  readonly err: (line: string) => void;
-  /** Raw text without a newline (`bench sample` streams characters here); default `process.stdout.write`. */
-  readonly write?: (text: string) => void;
-  readonly signal?: AbortSignal;
-  readonly progress?: ProgressDisplay;
-  /** Told each local grid's plan before it runs (see `GridRunOptions.onPlan`). */
-  readonly onPlan?: GridRunOptions['onPlan'];
 }
 
 /**
@@ -52,7 +37,7 @@ export async function main(
       io,
       'long-context --help',
       () => parseLongContextArgs(argv, help),
-      (command) => runLongContext(command, io),
+      (command) => runLongContext(command, io, main),
     );
   }
   if (first === 'extrapolate') {

@@ -2,48 +2,14 @@ import { echo } from '@boltzmann/ising-core';
 import { ATTENTION_VARIANTS } from '@boltzmann/ising-core';
 import { BenchError } from './benchError.js';
 import { GPT_PRESETS } from './gptPresets.js';
-import type { BracketMode, Experiment, GptSettings, TrainingSettings, Variant } from './types.js';
+import type { GridSpec } from './gridTypes.js';
+import type { Experiment, Variant } from './types.js';
 
 /** Every attention variant, in the column order of the summary tables. */
 export const ALL_VARIANTS: readonly Variant[] = ATTENTION_VARIANTS;
 
 /** The name of a preset. */
 export type PresetName = 'small' | 'paper' | 'baby' | 'long';
-
-/**
- * The grid axes and training settings of one experiment. Flags override single fields.
- * DQA grids use `samplerColumns` instead of `variants` (the variant is always `boltzmann`).
- */
-export interface GridSpec extends TrainingSettings {
-  readonly variants: readonly Variant[];
-  readonly lengths: readonly number[];
-  readonly seeds: readonly number[];
-  readonly steps: number;
-  readonly dModels: readonly number[];
-  readonly ffns: readonly boolean[];
-  readonly ffnHidden: number | null;
-  readonly modes: readonly BracketMode[];
-  readonly types: number;
-  readonly checkpointEvery: number;
-  readonly logEvery: number;
-  /** Datasets of a DQA grid. */
-  readonly datasets: readonly ('shakespeare' | 'brackets')[];
-  /** Shots of the DQA columns (0 = exact output distribution); exact training is always added. */
-  readonly shots: readonly number[];
-  /** Defaults of `--layers`, `--heads` and `--sampler` (1, 1 and `exact` when absent). */
-  readonly layers?: number;
-  readonly heads?: number;
-  readonly sampler?: string;
-  /** gpt: the positional table's size (nanoGPT's block_size); `--lengths` may not exceed it. */
-  readonly positions?: number;
-  /** gpt: the nanoGPT-protocol settings every run of the grid carries. */
-  readonly gpt?: GptSettings;
-  /**
-   * Tokens per training batch: each run's batch size is `tokensPerBatch / T` (so every length
-   * trains on the same number of tokens per step); overrides `batchSize`.
-   */
-  readonly tokensPerBatch?: number;
-}
 
 const base = {
   variants: ALL_VARIANTS,

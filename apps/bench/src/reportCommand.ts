@@ -1,6 +1,6 @@
 import { BenchError } from './benchError.js';
 import { runSubcommand, subcommand } from './internal/parseCommand.js';
-import type { MainIo } from './main.js';
+import type { MainIo } from './cliIo.js';
 import { userPath } from './options.js';
 import { readExtrapolations } from './extrapolationReport.js';
 import { readRecords } from './runFiles.js';

@@ -1,66 +1,14 @@
 import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { estimateGridSeconds, estimateRunSeconds } from './eta.js';
-import { runId } from './grid.js';
+import { runId, runLabel } from './grid.js';
+import type { GridOutcome, GridRunOptions, RunFailure } from './gridTypes.js';
 import type { FromWorker, ToWorker } from './internal/messages.js';
 import { formatDuration } from './progress.js';
-import type { ProgressDisplay } from './progress.js';
 import { lockResults } from './internal/resultsLock.js';
 import { trainingExecArgv } from './internal/trainingProcess.js';
 import { readCheckpoint, readRecord } from './runFiles.js';
-import type { RunConfig, RunRecord, RunSettings } from './types.js';
-
-/** A run that ended in an error. */
-export interface RunFailure {
-  readonly id: string;
-  readonly label: string;
-  readonly code: string;
-  readonly message: string;
-}
-
-/** What happened to a grid. */
-export interface GridOutcome {
-  readonly total: number;
-  /** Finished records of this grid (earlier sessions included), in grid order. */
-  readonly records: readonly RunRecord[];
-  readonly failures: readonly RunFailure[];
-  readonly interrupted: boolean;
-}
-
-/** Options of {@link runGrid}. */
-export interface GridRunOptions {
-  /** Worker processes; 0 runs the grid sequentially in this process (debugging, tests). */
-  readonly workers: number;
-  readonly settings: RunSettings;
-  readonly progress: ProgressDisplay;
-  /** Aborting it stops the workers; each checkpoints its current run. */
-  readonly signal?: AbortSignal;
-  /** Print the plan and estimate, run nothing. */
-  readonly dryRun?: boolean;
-  readonly out?: (line: string) => void;
-  /** Told the plan once it is known (before any run starts): how `bench long-context` adds its slices up. */
-  readonly onPlan?: (plan: GridPlan) => void;
-}
-
-/** What a grid is about to do. */
-export interface GridPlan {
-  readonly runs: number;
-  /** Runs still to train (new or resuming). */
-  readonly pending: number;
-  /** The ETA model's wall time for them on the grid's workers. */
-  readonly etaSeconds: number;
-}
-
-/** A short human label of a run. */
-export function runLabel(c: RunConfig): string {
-  const task =
-    c.experiment === 'gpt'
-      ? `gpt L${c.layers ?? 1}`
-      : c.dataset === 'brackets'
-        ? `brackets/${c.mode}`
-        : 'shakespeare';
-  return `${task} ${c.column} T=${c.length} d=${c.dModel}${c.ffn ? '' : ' noFFN'} s${c.seed}`;
-}
+import type { RunConfig, RunRecord } from './types.js';
 
 function spawnWorker(): ChildProcess {
   return fork(new URL('./worker.ts', import.meta.url), [], {

@@ -12,8 +12,8 @@ import { BenchError, formatError } from './benchError.js';
 import type { FromSampler, ToSampler } from './internal/sampleMessages.js';
 import { shakespeareCorpus } from './internal/taskData.js';
 import { trainingExecArgv } from './internal/trainingProcess.js';
-import { EXIT } from './main.js';
-import type { MainIo } from './main.js';
+import { EXIT } from './cliIo.js';
+import type { MainIo } from './cliIo.js';
 import { assertModelOptionsAreData, encodePrompt, readModelFile } from './sample.js';
 import type { SampleCommand } from './sampleOptions.js';
 

@@ -7,8 +7,8 @@ import type { Stray } from './strayErrors.js';
 import { createBenchRegistry } from '../registry.js';
 import { formatDuration } from '../progress.js';
 import { modelPath, recordPath } from '../runFiles.js';
-import { runLabel } from '../runGrid.js';
-import type { GridRunOptions, RunFailure } from '../runGrid.js';
+import { runLabel } from '../grid.js';
+import type { GridRunOptions, RunFailure } from '../gridTypes.js';
 import { trainRun } from '../trainRun.js';
 import type { RunConfig, RunRecord } from '../types.js';
 

@@ -16,7 +16,7 @@ import { gitCommit } from '../internal/gitCommit.js';
 import { runId } from '../grid.js';
 import { formatDuration } from '../progress.js';
 import { createBenchRegistry } from '../registry.js';
-import { runLabel } from '../runGrid.js';
+import { runLabel } from '../grid.js';
 import {
   checkpointPath,
   checkpointProblem,

@@ -1,7 +1,7 @@
 import { Queue } from 'bullmq';
 import type { Job } from 'bullmq';
 import { runSubcommand, subcommand } from '../internal/parseCommand.js';
-import type { MainIo } from '../main.js';
+import type { MainIo } from '../cliIo.js';
 import { formatDuration } from '../progress.js';
 import { checkRedis, redisOptions } from './queueConnection.js';
 import { PASSWORD_ENV, parseQueueUrl, redactQueue } from './queueUrl.js';
