@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 // Direct module imports: the barrel pulls in TF.js and the cloud SDKs (seconds per test file).
-import { estimateGridSeconds, estimateRunSeconds, estimateStepMs } from './eta.js';
+import {
+  SECONDS_PER_RUN_SETUP,
+  SECONDS_PER_WORKER_START,
+  estimateGridSeconds,
+  estimateRunSeconds,
+  estimateStepMs,
+} from './eta.js';
 import { expandGrid } from './grid.js';
 import { parseBenchArgs } from './options.js';
 import { formatDuration, plainProgress } from './progress.js';
@@ -63,25 +69,33 @@ describe('ETA model', () => {
       '--seeds',
       '0,1,2,3',
     );
-    const one = estimateRunSeconds(runs[0]!);
-    expect(
+    // Each run: its record's time plus its set-up; each worker process: its start-up, once.
+    const one = estimateRunSeconds(runs[0]!) + SECONDS_PER_RUN_SETUP;
+    const wall = (workers: number, doneFraction = 0) =>
       estimateGridSeconds(
-        runs.map((config) => ({ config })),
-        2,
-      ),
-    ).toBeCloseTo(2 * one, 9);
-    expect(
-      estimateGridSeconds(
-        runs.map((config) => ({ config })),
-        1,
-      ),
-    ).toBeCloseTo(4 * one, 9);
-    expect(
-      estimateGridSeconds(
-        runs.map((config) => ({ config, doneFraction: 0.5 })),
-        4,
-      ),
-    ).toBeCloseTo(one / 2, 9);
+        runs.map((config) => ({ config, doneFraction })),
+        workers,
+      );
+    expect(wall(2)).toBeCloseTo(SECONDS_PER_WORKER_START + 2 * one, 9);
+    expect(wall(1)).toBeCloseTo(SECONDS_PER_WORKER_START + 4 * one, 9);
+    // A resumed run halves its training, not its set-up.
+    expect(wall(4, 0.5)).toBeCloseTo(
+      SECONDS_PER_WORKER_START + SECONDS_PER_RUN_SETUP + estimateRunSeconds(runs[0]!) / 2,
+      9,
+    );
+  });
+
+  it('counts worker start-up once per process started, and nothing for an empty grid', () => {
+    const runs = grid('shakespeare', '--lengths', '4', '--variants', 'softmax', '--seeds', '0,1');
+    const run = estimateRunSeconds(runs[0]!);
+    // More workers than runs: only two processes start, in parallel.
+    const wall = estimateGridSeconds(
+      runs.map((config) => ({ config })),
+      8,
+    );
+    expect(wall - run).toBeGreaterThanOrEqual(2.5);
+    expect(wall).toBeCloseTo(SECONDS_PER_WORKER_START + SECONDS_PER_RUN_SETUP + run, 9);
+    expect(estimateGridSeconds([], 2)).toBe(0);
   });
 });
 

@@ -28,7 +28,20 @@ const NS_PER_SCORE_CAUSAL_OP = 130;
 const NS_PER_DQA_PROBLEM = 9_000; // DQA at 64 Trotter steps: per-problem setup and calibration
 const NS_PER_DQA_CONFIG = 1_000; // DQA at 64 Trotter steps: per amplitude
 const NS_PER_DQA_SHOT_PROBLEM = 20_000; // finite shots: sampling + sample-covariance VJP, per problem
-const SECONDS_PER_RUN = 3; // worker start, data, model, first graph trace
+const SECONDS_PER_RUN = 3; // inside the run's record: first graph trace, warm-up (fitted to records)
+/**
+ * Start-up of one worker process, which its records never show: fork, tsx, the bench's imports
+ * (TF.js, the samplers), the sampler registry and the first run's TF.js wasm backend. Measured
+ * on 3 Dec 2026 by forking `worker.ts` alone and timing its `ready` message and two 1-step runs:
+ * 1.8 s wall to `ready` at load 2 (5.8 s at load 12), 2.4 s of CPU to `ready` and 0.4 s more
+ * CPU in the first run than in the second; two workers start at once on the two cores.
+ */
+export const SECONDS_PER_WORKER_START = 2.8;
+/**
+ * Set-up of each run in a worker, also outside its record: task data, model, optimizer, reading
+ * its checkpoint. Measured 0.1 s at load 2, 0.4 s at load 12 (the same probe's second run).
+ */
+export const SECONDS_PER_RUN_SETUP = 0.2;
 // Approximate samplers, per causal sequence of length T (forward + VJP, one thread), fitted to
 // the sampler benchmark at T = 64 and 256: tap 4.3 and 130 ms, mean-field 3.1 and 88 ms,
 // transfer-matrix (w = 8) 2.8 and 47 ms, (w = 4) 9.8 ms at T = 256.
@@ -114,7 +127,9 @@ export function estimateRunSeconds(c: RunConfig): number {
 
 /**
  * Estimated wall time of a list of runs on `workers` processes, scheduling the longest run
- * first onto the least-loaded worker (the order runGrid uses).
+ * first onto the least-loaded worker (the order runGrid uses). Counts what the records do not:
+ * each worker process's start-up ({@link SECONDS_PER_WORKER_START}) and each run's set-up
+ * ({@link SECONDS_PER_RUN_SETUP}, also for a resumed run).
  *
  * @param runs configs still to run, with the fraction of each already done (resume).
  * @param workers parallel processes.
@@ -125,9 +140,11 @@ export function estimateGridSeconds(
   workers: number,
 ): number {
   const costs = runs
-    .map((r) => estimateRunSeconds(r.config) * (1 - (r.doneFraction ?? 0)))
+    .map((r) => SECONDS_PER_RUN_SETUP + estimateRunSeconds(r.config) * (1 - (r.doneFraction ?? 0)))
     .sort((a, b) => b - a);
-  const load = new Array<number>(Math.max(1, workers)).fill(0);
+  // Only as many processes start as there are runs for them.
+  const started = Math.max(1, Math.min(workers, runs.length));
+  const load = new Array<number>(started).fill(runs.length > 0 ? SECONDS_PER_WORKER_START : 0);
   for (const cost of costs) {
     let k = 0;
     for (let i = 1; i < load.length; i += 1) if (load[i]! < load[k]!) k = i;
