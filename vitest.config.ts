@@ -35,6 +35,9 @@ export default defineConfig({
         },
       },
       { extends: true as const, test: { name: 'tools', root: 'tools', include: ['*.test.ts'] } },
+      // The starter a plugin author copies (templates/sampler-plugin): its conformance test, run
+      // against ising-core's source here; CI also runs it in a copy outside the repo (.ci/run).
+      project('sampler-plugin-template', 'templates/sampler-plugin'),
     ],
   },
 });
