@@ -1,0 +1,121 @@
+import { spawnSync } from 'node:child_process';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+/**
+ * `pnpm deps:check` (dependency-cruiser with .dependency-cruiser.cjs) run on small fixture trees:
+ * the exact script of the root package.json and the real config, so the check cannot pass
+ * silently (a config that matched nothing, a rule that never fires).
+ */
+const root = fileURLToPath(new URL('..', import.meta.url));
+const script = (
+  JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  }
+).scripts['deps:check']!;
+const dirs: string[] = [];
+const entry = (name: string): string =>
+  JSON.stringify({
+    name,
+    type: 'module',
+    exports: { '.': { '@boltzmann/source': './src/index.ts' } },
+  });
+
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+/**
+ * A tree with packages `@fx/a` and `@fx/b` (linked in node_modules as pnpm does, entry through the
+ * source condition) and an app importing `@fx/a`, plus the given extra files; runs the check.
+ */
+function check(files: Record<string, string>): { status: number | null; output: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'deps-check-'));
+  dirs.push(dir);
+  const tree: Record<string, string> = {
+    'tsconfig.json': JSON.stringify({
+      compilerOptions: { module: 'ESNext', moduleResolution: 'Bundler', strict: true },
+    }),
+    'packages/a/package.json': entry('@fx/a'),
+    'packages/a/src/index.ts': 'export const a = 1;\n',
+    'packages/b/package.json': entry('@fx/b'),
+    'packages/b/src/index.ts': "import { a } from '@fx/a';\nexport const b = a + 1;\n",
+    'apps/app/src/main.ts': "import { a } from '@fx/a';\nexport const m = a;\n",
+    'tools/tool.ts': 'export const t = 0;\n',
+    ...files,
+  };
+  for (const [path, text] of Object.entries(tree)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  mkdirSync(join(dir, 'node_modules/@fx'), { recursive: true });
+  for (const p of ['a', 'b'])
+    symlinkSync(`../../packages/${p}`, join(dir, `node_modules/@fx/${p}`));
+  copyFileSync(join(root, '.dependency-cruiser.cjs'), join(dir, '.dependency-cruiser.cjs'));
+  const r = spawnSync('sh', ['-c', script], {
+    cwd: dir,
+    encoding: 'utf8',
+    env: { ...process.env, PATH: `${join(root, 'node_modules/.bin')}:${process.env.PATH}` },
+  });
+  return { status: r.status, output: `${r.stdout}${r.stderr}` };
+}
+
+describe('pnpm deps:check', () => {
+  it('runs dependency-cruiser with the repository config', () => {
+    expect(script).toMatch(/^depcruise .*--config \.dependency-cruiser\.cjs/);
+  });
+
+  it('passes on a tree without circles', () => {
+    const r = check({
+      'packages/a/src/x.ts': 'export const x = 1;\n',
+      'packages/a/src/y.ts': "import { x } from './x.js';\nexport const y = x;\n",
+    });
+    expect(r.output).toMatch(/no dependency violations found/);
+    expect(r.status).toBe(0);
+  });
+
+  it('fails on an import circle, type-only imports included', () => {
+    const r = check({
+      'packages/a/src/x.ts': "import type { Y } from './y.js';\nexport type X = { y?: Y };\n",
+      'packages/a/src/y.ts': "import type { X } from './x.js';\nexport type Y = { x?: X };\n",
+    });
+    expect(r.status).not.toBe(0);
+    expect(r.output).toMatch(/no-circular: packages\/a\/src\/(x|y)\.ts/);
+  });
+
+  it('fails on a circle between packages through their names (entries resolve to src)', () => {
+    const r = check({
+      'packages/a/src/index.ts': "export { b } from '@fx/b';\nexport const a = 1;\n",
+    });
+    expect(r.status).not.toBe(0);
+    expect(r.output).toMatch(/no-circular: packages\/(a|b)\/src\/index\.ts/);
+  });
+
+  it('fails when a package imports an app', () => {
+    const r = check({
+      'packages/b/src/app.ts': "export { m } from '../../../apps/app/src/main.js';\n",
+    });
+    expect(r.status).not.toBe(0);
+    expect(r.output).toMatch(/no-package-imports-app: packages\/b\/src\/app\.ts/);
+  });
+
+  it("fails when a package reaches into another package's src internals", () => {
+    const r = check({
+      'packages/a/src/inner.ts': 'export const inner = 3;\n',
+      'packages/b/src/deep.ts': "export { inner } from '../../a/src/inner.js';\n",
+    });
+    expect(r.status).not.toBe(0);
+    expect(r.output).toMatch(/no-package-internals: packages\/b\/src\/deep\.ts/);
+  });
+});
