@@ -1,7 +1,7 @@
 import type { TopLevelSpec } from 'vega-lite';
 import { columnOf, orderColumns } from './columns.js';
 import { panels } from './plots.js';
-import { colourScale } from './variantColors.js';
+import { headlineOnTop, variantEncoding } from './variantColors.js';
 import { meanStd } from './stats.js';
 import type { Stat } from './stats.js';
 import type { Table } from './summaryTable.js';
@@ -118,30 +118,32 @@ export function gptCurvesSpec(records: readonly RunRecord[]): TopLevelSpec | nul
     ),
   );
   if (values.length === 0) return null;
+  const columns = values.map((v) => v.column);
   return {
     ...panels(values, 'panel', 2),
     spec: {
       width: 320,
       height: 220,
-      mark: { type: 'line', point: true },
-      encoding: {
-        x: { field: 'step', type: 'quantitative', title: 'iteration' },
-        y: {
-          field: 'loss',
-          type: 'quantitative',
-          title: 'loss (nats/char)',
-          scale: { zero: false },
-          axis: { format: '.2f' },
-        },
-        color: {
-          field: 'column',
-          type: 'nominal',
-          title: 'variant',
-          legend: { labelLimit: 400 },
-          scale: colourScale(values.map((v) => v.column)),
-        },
-        detail: { field: 'run', type: 'nominal' },
-      },
+      layer: headlineOnTop(
+        [
+          {
+            mark: { type: 'line', point: true },
+            encoding: {
+              x: { field: 'step', type: 'quantitative', title: 'iteration' },
+              y: {
+                field: 'loss',
+                type: 'quantitative',
+                title: 'loss (nats/char)',
+                scale: { zero: false },
+                axis: { format: '.2f' },
+              },
+              ...variantEncoding(columns),
+              detail: { field: 'run', type: 'nominal' },
+            },
+          },
+        ],
+        columns,
+      ),
     },
   };
 }

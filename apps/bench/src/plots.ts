@@ -3,7 +3,7 @@ import { compile } from 'vega-lite';
 import type { TopLevelSpec } from 'vega-lite';
 import { columnOf } from './columns.js';
 import { meanStd } from './stats.js';
-import { colourScale } from './variantColors.js';
+import { headlineOnTop, variantEncoding } from './variantColors.js';
 import type { RunRecord } from './types.js';
 
 /**
@@ -123,48 +123,48 @@ export function lengthSpec(
   });
   // Two lines: one would be taller than the plot, and Vega pads the chart to fit it.
   const title = [yTitle, '(mean ± std over seeds)'];
-  const colours = colourScale(values.map((v) => v.column));
+  const columns = values.map((v) => v.column);
+  const { color, strokeDash, shape } = variantEncoding(columns);
   return {
     ...panels(values, 'group', 3),
     spec: {
       width: 260,
       height: 180,
-      layer: [
-        {
-          mark: { type: 'line', point: true },
-          encoding: {
-            x: {
-              field: 'T',
-              type: 'quantitative',
-              title: xTitle,
-              axis: { format: 'd', tickMinStep: 1 },
-            },
-            y: {
-              field: 'mean',
-              type: 'quantitative',
-              title,
-              scale: { zero: false },
-              axis: ROUNDED,
-            },
-            color: {
-              field: 'column',
-              type: 'nominal',
-              title: 'variant',
-              legend: { labelLimit: 400 },
-              scale: colours,
+      layer: headlineOnTop(
+        [
+          {
+            mark: { type: 'line', point: true },
+            encoding: {
+              x: {
+                field: 'T',
+                type: 'quantitative',
+                title: xTitle,
+                axis: { format: 'd', tickMinStep: 1 },
+              },
+              y: {
+                field: 'mean',
+                type: 'quantitative',
+                title,
+                scale: { zero: false },
+                axis: ROUNDED,
+              },
+              color,
+              strokeDash,
+              shape,
             },
           },
-        },
-        {
-          mark: { type: 'errorbar', ticks: true },
-          encoding: {
-            x: { field: 'T', type: 'quantitative' },
-            y: { field: 'lo', type: 'quantitative', title },
-            y2: { field: 'hi' },
-            color: { field: 'column', type: 'nominal', scale: colours },
+          {
+            mark: { type: 'errorbar', ticks: true },
+            encoding: {
+              x: { field: 'T', type: 'quantitative' },
+              y: { field: 'lo', type: 'quantitative', title },
+              y2: { field: 'hi' },
+              color: { field: 'column', type: 'nominal', scale: color.scale },
+            },
           },
-        },
-      ],
+        ],
+        columns,
+      ),
     },
   };
 }
@@ -184,31 +184,33 @@ function runCurvesSpec(
       value: p.value,
     })),
   );
+  const columns = values.map((v) => v.column);
   return {
     ...panels(values, 'panel', 3, ['y']),
     spec: {
       width: 260,
       height: 160,
-      // Points as well as lines on short curves: a run with one evaluation still shows.
-      mark: { type: 'line', point: Math.max(0, ...records.map((r) => pick(r).length)) <= 30 },
-      encoding: {
-        x: { field: 'step', type: 'quantitative', axis: { format: 'd' } },
-        y: {
-          field: 'value',
-          type: 'quantitative',
-          title: yTitle,
-          scale: { zero: false },
-          axis: ROUNDED,
-        },
-        color: {
-          field: 'column',
-          type: 'nominal',
-          title: 'variant',
-          legend: { labelLimit: 400 },
-          scale: colourScale(values.map((v) => v.column)),
-        },
-        detail: { field: 'run', type: 'nominal' },
-      },
+      layer: headlineOnTop(
+        [
+          {
+            // Points as well as lines on short curves: a run with one evaluation still shows.
+            mark: { type: 'line', point: Math.max(0, ...records.map((r) => pick(r).length)) <= 30 },
+            encoding: {
+              x: { field: 'step', type: 'quantitative', axis: { format: 'd' } },
+              y: {
+                field: 'value',
+                type: 'quantitative',
+                title: yTitle,
+                scale: { zero: false },
+                axis: ROUNDED,
+              },
+              ...variantEncoding(columns),
+              detail: { field: 'run', type: 'nominal' },
+            },
+          },
+        ],
+        columns,
+      ),
     },
   };
 }

@@ -95,14 +95,14 @@ describe('plots', () => {
     );
     const curves = curvesSpec(records) as {
       facet: { sort: string[] };
-      spec: { mark: { point: boolean }; encoding: { y: { axis: { format: string } } } };
+      spec: { layer: { mark: { point: boolean } }[] };
     };
     expect(curves.facet.sort).toEqual([
       'FFN on, d=64, T=4',
       'FFN on, d=64, T=8',
       'FFN on, d=64, T=12',
     ]);
-    expect(curves.spec.mark.point).toBe(true);
+    expect(curves.spec.layer.every((l) => l.mark.point)).toBe(true);
     const svg = await renderSvg(
       curvesSpec(records.map((r) => ({ ...r, evalMetric: [{ step: 300, value: 6.123456789 }] }))),
     );
