@@ -28,7 +28,10 @@ const NS_PER_SCORE_CAUSAL_OP = 130;
 const NS_PER_DQA_PROBLEM = 9_000; // DQA at 64 Trotter steps: per-problem setup and calibration
 const NS_PER_DQA_CONFIG = 1_000; // DQA at 64 Trotter steps: per amplitude
 const NS_PER_DQA_SHOT_PROBLEM = 20_000; // finite shots: sampling + sample-covariance VJP, per problem
-const SECONDS_PER_RUN = 3; // inside the run's record: first graph trace, warm-up (fitted to records)
+// Inside the run's record: first graph trace, warm-up. Was 3 s when it also stood for the worker's
+// start-up (now SECONDS_PER_WORKER_START); a 1-step run's record shows 0.2 s at load 2, and 50-step
+// runs 1–2 s at load 6 (of which ≈ 1 s the steps), 3 Dec 2026.
+const SECONDS_PER_RUN = 1;
 /**
  * Start-up of one worker process, which its records never show: fork, tsx, the bench's imports
  * (TF.js, the samplers), the sampler registry and the first run's TF.js wasm backend. Measured

@@ -180,7 +180,7 @@ export function barProgress(
   let stopped = false;
   const label = (id: string): string => labels.get(id) ?? id;
   const log = (line: string): void => {
-    const width = Math.max(MIN_BAR_COLUMNS, stream.columns ?? columns) - 1;
+    const width = Math.max(20, stream.columns ?? columns) - 1;
     const text = wrapLine(line, width)
       .map((l) => `${ERASE_LINE}${l}\n`)
       .join('');
