@@ -15,7 +15,7 @@ import {
 import { attentionMapSpec } from './attentionMapPlot.js';
 import { couplingDistanceSpec } from './couplingDistancePlot.js';
 import { couplingHeatmapSpec } from './couplingHeatmapPlot.js';
-import { writeReport } from './report.js';
+import { REPORT_RENDERER_VERSION, writeReport } from './report.js';
 
 /** Checks that every tag is closed in order (a small well-formedness check of the SVG XML). */
 function assertWellFormedSvg(svg: string): void {
@@ -172,6 +172,13 @@ describe('writeReport', () => {
     for (const p of files.svgPaths) assertWellFormedSvg(readFileSync(p, 'utf8'));
     const json = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
     expect(json.summaries[0].rows).toHaveLength(2);
+    // The renderer's version, and one flat row per run beside the summary.
+    expect(html).toContain(
+      `<meta name="boltzmann-report-renderer" content="${REPORT_RENDERER_VERSION}">`,
+    );
+    const rows = readFileSync(join(dir, 'runs.jsonl'), 'utf8').trimEnd().split('\n');
+    expect(files.runsPath).toBe(join(dir, 'runs.jsonl'));
+    expect(rows.map((l) => JSON.parse(l).id)).toEqual(shakespeare.map((r) => r.id).sort());
   });
 
   it('writes one section per dataset for DQA, with exact as the baseline, plus the fidelity plot', async () => {

@@ -18,8 +18,17 @@ import type { Table } from './summaryTable.js';
 import { timeTable } from './timeTable.js';
 import { trendTable } from './trendTable.js';
 import { extrapolationSpec, extrapolationTable } from './extrapolationReport.js';
+import { writeRunsJsonl } from './runRows.js';
 import type { ExtrapolationResult } from './extrapolationReport.js';
 import type { Experiment, RunRecord } from './types.js';
+
+/**
+ * The version of the report renderer, written into every report.html as
+ * `<meta name="boltzmann-report-renderer" content="…">`. Raise it whenever the summary, tables or
+ * plots change, then regenerate the committed reports (`bench report --results <folder>`); a test
+ * fails while a committed report is older.
+ */
+export const REPORT_RENDERER_VERSION = 1;
 
 /** What {@link writeReport} produced. */
 export interface ReportFiles {
@@ -27,6 +36,8 @@ export interface ReportFiles {
   readonly markdownPath: string;
   readonly htmlPath: string;
   readonly svgPaths: readonly string[];
+  /** `runs.jsonl`: one flat row per run (see runRows.ts). */
+  readonly runsPath: string;
 }
 
 function columnOrder(
@@ -85,8 +96,9 @@ function inlineSvg(svg: string, prefix: string): string {
 }
 
 /**
- * Writes the summary (Markdown + JSON), the SVG plots and a self-contained `report.html`
- * for the finished runs of one experiment, all atomically, under `dir`.
+ * Writes the summary (Markdown + JSON), the SVG plots, a self-contained `report.html` and
+ * `runs.jsonl` (one flat row per run) for the finished runs of one experiment, all atomically,
+ * under `dir`.
  *
  * @param dir the experiment's results directory.
  * @param experiment which grid the records belong to (picks columns and baseline).
@@ -257,7 +269,7 @@ export async function writeReport(
   writeFileAtomic(
     htmlPath,
     `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Boltzmann attention bench: ${esc(experiment)}</title>
+<html lang="en"><head><meta charset="utf-8"><meta name="boltzmann-report-renderer" content="${REPORT_RENDERER_VERSION}"><title>Boltzmann attention bench: ${esc(experiment)}</title>
 <style>
 body { font-family: system-ui, sans-serif; margin: 2rem; color: #222; }
 table { border-collapse: collapse; margin: 1rem 0; font-variant-numeric: tabular-nums; }
@@ -273,5 +285,6 @@ ${html.join('\n')}
 </body></html>
 `,
   );
-  return { summaries, markdownPath, htmlPath, svgPaths };
+  const runsPath = writeRunsJsonl(dir, records);
+  return { summaries, markdownPath, htmlPath, svgPaths, runsPath };
 }
