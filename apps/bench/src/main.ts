@@ -58,6 +58,15 @@ export async function main(
       (command) => runReport(command, io),
     );
   }
+  if (first === 'export') {
+    const { parseExportArgs, runExport } = await import('./exportCommand.js');
+    return parseThenRun(
+      io,
+      'export --help',
+      () => parseExportArgs(argv, help),
+      (command) => runExport(command, io),
+    );
+  }
   if (first === 'worker') {
     const { parseWorkerArgs, runBenchWorker } = await import('./queue/benchWorker.js');
     return parseThenRun(
