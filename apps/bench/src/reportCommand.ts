@@ -1,9 +1,12 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { BenchError } from './benchError.js';
 import { runSubcommand, subcommand } from './internal/parseCommand.js';
 import type { MainIo } from './cliIo.js';
 import { userPath } from './options.js';
 import { readExtrapolations } from './extrapolationReport.js';
 import { readRecords } from './runFiles.js';
+import type { FidelityPoint } from './plots.js';
 import type { RunRecord } from './types.js';
 
 /** A parsed `bench report` invocation. */
@@ -50,9 +53,21 @@ export function parseReportArgs(
   return runSubcommand(program, argv) ? parsed : null;
 }
 
+/** The DQA fidelity sweep a grid saved beside its runs (`fidelity.json`), or null. */
+function readFidelity(dir: string): FidelityPoint[] | null {
+  const path = join(dir, 'fidelity.json');
+  if (!existsSync(path)) return null;
+  try {
+    return (JSON.parse(readFileSync(path, 'utf8')) as { points: FidelityPoint[] }).points;
+  } catch (error) {
+    throw new BenchError('BENCH_RESULTS_INVALID', `${path} is not valid JSON`, { cause: error });
+  }
+}
+
 /**
  * Writes one report over the finished runs of the given folders, which must all belong to one
- * experiment. A run present in two folders (the same id) is reported once.
+ * experiment. A run present in two folders (the same id) is reported once; the first folder's
+ * DQA fidelity sweep (`fidelity.json`), when there is one, is plotted as the grid's own report does.
  *
  * @throws BENCH_NO_RESULTS when there is no finished run; BENCH_RESULTS_INVALID for mixed experiments.
  */
@@ -74,7 +89,11 @@ export async function runReport(command: ReportCommand, io: MainIo): Promise<num
       command.from.flatMap(readExtrapolations).map((e) => [`${e.model}|${e.config.seed}`, e]),
     ).values(),
   ];
-  const files = await writeReport(command.out, experiments[0]!, records, { extrapolation });
+  const fidelity = command.from.map(readFidelity).find((f) => f !== null) ?? undefined;
+  const files = await writeReport(command.out, experiments[0]!, records, {
+    extrapolation,
+    ...(fidelity ? { fidelity } : {}),
+  });
   io.out(`${records.length} runs of ${experiments[0]} from ${command.from.length} folder(s)`);
   io.out(`summary: ${files.markdownPath}`);
   io.out(`report:  ${files.htmlPath}`);
