@@ -16,15 +16,15 @@ const SOLID: readonly number[] = [];
 /** The look a kind of column keeps in every plot of every report (first match wins). */
 const LOOKS: readonly [RegExp, Look][] = [
   [/^softmax$/, { colour: '#4d4d4d', dash: [6, 3], shape: 'square' }],
-  [/^softmax \(/, { colour: '#9e9e9e', dash: [6, 3, 1, 3], shape: 'triangle-down' }],
+  [/^softmax \(/, { colour: '#9e9e9e', dash: [6, 3, 1, 3], shape: 'triangle-right' }],
   [/^sigmoid/, { colour: '#2ca02c', dash: [2, 2], shape: 'triangle-up' }],
   [/^coupling/, { colour: '#9467bd', dash: [8, 3, 2, 3], shape: 'diamond' }],
   [/^boltzmann$/, { colour: '#1f77b4', dash: SOLID, shape: 'circle' }],
   [/^boltzmann \(transfer-matrix/, { colour: '#d62728', dash: [10, 2], shape: 'cross' }],
   [/^boltzmann \(tap, relative/, { colour: '#8c564b', dash: [4, 2, 1, 2], shape: 'triangle-left' }],
-  [/^boltzmann \(tap, banded/, { colour: '#e377c2', dash: [1, 2], shape: 'triangle-right' }],
-  [/^boltzmann \(tap/, { colour: '#ff7f0e', dash: [4, 4], shape: 'wedge' }],
-  [/^boltzmann \(mean-field/, { colour: '#17becf', dash: [12, 3, 3, 3], shape: 'stroke' }],
+  [/^boltzmann \(tap, banded/, { colour: '#e377c2', dash: [1, 2], shape: 'arrow' }],
+  [/^boltzmann \(tap/, { colour: '#ff7f0e', dash: [4, 4], shape: 'triangle-down' }],
+  [/^boltzmann \(mean-field/, { colour: '#17becf', dash: [12, 3, 3, 3], shape: 'wedge' }],
 ];
 
 /** For anything else (DQA columns, plugins), and for a second column of the same kind. */
@@ -50,8 +50,8 @@ const SPARE_SHAPES = [
   'triangle-down',
   'triangle-right',
   'triangle-left',
+  'arrow',
   'wedge',
-  'stroke',
 ];
 
 /**
