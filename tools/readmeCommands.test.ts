@@ -114,6 +114,7 @@ async function benchParser(first: string | undefined): Promise<Parser> {
   if (first === 'worker') return load('queue/benchWorker.ts', 'parseWorkerArgs');
   if (first === 'status') return load('queue/queueStatus.ts', 'parseStatusArgs');
   if (first === 'collect') return load('options.ts', 'parseCollectArgs');
+  if (first === 'export') return load('exportCommand.ts', 'parseExportArgs');
   return load('options.ts', 'parseBenchArgs');
 }
 
@@ -121,7 +122,10 @@ async function benchParser(first: string | undefined): Promise<Parser> {
 async function problem(c: Command): Promise<string | undefined> {
   const [tool, ...rest] = c.words;
   const bench = async (args: string[]): Promise<string | undefined> => {
-    const argv = args[0] === '--' ? args.slice(1) : args;
+    // The shell's redirection (`> runs.csv`, `2> err.txt`) is not the bench's.
+    const redirect = args.findIndex((w) => /^\d?>>?$/.test(w));
+    const words = redirect >= 0 ? args.slice(0, redirect) : args;
+    const argv = words[0] === '--' ? words.slice(1) : words;
     try {
       await (await benchParser(argv[0]))(argv, () => undefined);
       return undefined;
