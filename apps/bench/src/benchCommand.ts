@@ -100,13 +100,15 @@ function parseCouplings(raw: string): CouplingForm {
   );
 }
 
-/** The threaded samplers of ising-core, whose workers keep the VJP state of their last 4 estimates only. */
+/** ising-core's samplers that take a `threads` option and default to more than one thread. */
 const THREADED_SAMPLERS = new Set(['tap', 'mean-field', 'transfer-matrix']);
 
 /**
- * gpt: a threaded sampler runs single-threaded unless `threads` is given. A step makes one estimate
- * per (layer, head) — 8 in `small`, 16 in `baby` — before the backward needs the first one, more
- * than the 4 a threaded worker keeps (ISING_INVALID_ARGUMENT "threaded estimate … was freed").
+ * gpt: a threaded sampler runs single-threaded unless `threads` is given. This was needed when a
+ * threaded worker kept the VJP state of only its last 4 estimates (a gpt step makes one per layer
+ * and head, 16 in `baby`); ising-core now keeps 64 (`KEPT_ESTIMATES`). It stays because
+ * `threads: 1` is part of the sampler options hashed into every committed gpt run id: dropping it
+ * would orphan those results. Pass `threads` in --sampler-options to choose otherwise.
  */
 function gptSamplerOptions(
   name: string,

@@ -12,8 +12,6 @@ import type { RunConfig } from './types.js';
 /** Problems per SAPI `POST problems/` request in the dwave adapter. */
 const DWAVE_PROBLEMS_PER_SUBMIT = 20;
 
-/** Built-in samplers that talk to hardware and understand the adapters' `dryRun: { dir }` option. */
-
 /** Sampler calls and Ising problems (one per query position, head and sequence). */
 export interface SamplerTraffic {
   readonly calls: number;

@@ -12,9 +12,9 @@ import type { RunConfig, RunRecord } from './types.js';
 
 function spawnWorker(): ChildProcess {
   return fork(new URL('./worker.ts', import.meta.url), [], {
-    // One run per process and one thread per run: the `exact` plugin enumerates synchronously on
-    // the calling thread (ising-core's worker-thread variant, estimateExactAsync, is not used by
-    // the plugin), and the wasm backend has no threads in Node.
+    // One run per process: each owns its TF.js wasm backend (no threads in Node). A sampler may
+    // use more threads of its own (`threads` in --sampler-options: exact, tap, mean-field,
+    // transfer-matrix), which then share the machine's cores with the other runs.
     execArgv: trainingExecArgv(),
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

@@ -114,6 +114,22 @@ async function resume(
   }
 }
 
+/**
+ * Trains one run of a grid to its end, the one training loop every executor uses (the local
+ * pool's worker processes, `--workers 0`, a queue worker's processor). It resumes from the run's
+ * checkpoint in `settings.resultsDir` when one fits the run (else it restarts from step 0 and says
+ * why), checkpoints every `settings.checkpointEvery` steps, evaluates every `config.evalEvery`,
+ * and writes `runs/<id>.json` (and `models/<id>.json` with `saveModels`) atomically at the end.
+ *
+ * @param config the run (its hash is the run id).
+ * @param settings how it executes: results folder, checkpoint and log intervals, data path,
+ *   credentials and the sampler's per-call timeout (never written).
+ * @param registry resolves `config.sampler`.
+ * @param hooks progress, stop polling, warnings and checkpoint notifications.
+ * @returns the finished record, or `'stopped'` when `hooks.shouldStop` asked for a stop (the run
+ *   checkpointed first).
+ * @throws the packages' coded errors (bad data, a sampler's failure or timeout, …).
+ */
 export async function trainRun(
   config: RunConfig,
   settings: RunSettings,
