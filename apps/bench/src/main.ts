@@ -1,5 +1,6 @@
 import { redactSecrets, splitSecretOptions } from '@boltzmann/ising-core';
 import { formatError } from './benchError.js';
+import { BENCH_COMMANDS } from './commandList.js';
 import { EXIT } from './cliIo.js';
 import type { MainIo } from './cliIo.js';
 import { parseBenchArgs, parseCollectArgs } from './options.js';
@@ -31,6 +32,10 @@ export async function main(
 ): Promise<number> {
   const first = argv[0] === '--' ? argv[1] : argv[0];
   const help = (s: string): void => io.out(s.replace(/\n$/, ''));
+  // `bench help <command>` is `bench <command> --help`.
+  const named = argv[argv[0] === '--' ? 2 : 1];
+  if (first === 'help' && named !== undefined && BENCH_COMMANDS.some(([n]) => n === named))
+    return main([named, '--help'], io);
   if (first === 'long-context') {
     const { parseLongContextArgs, runLongContext } = await import('./longContextCommand.js');
     return parseThenRun(

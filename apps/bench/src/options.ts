@@ -1,4 +1,5 @@
 import { echo } from '@boltzmann/ising-core';
+import { benchVersion, commandHelp, suggestCommand } from './commandList.js';
 import { Command } from 'commander';
 import { toCommand } from './benchCommand.js';
 import type { BenchCommand, Raw } from './benchCommand.js';
@@ -34,11 +35,10 @@ export function parseBenchArgs(
     .exitOverride()
     .configureOutput({ writeOut: out, writeErr: () => undefined })
     .showSuggestionAfterError(true)
-    .addHelpText(
-      'after',
-      '\n`bench sample --model <path>` generates text from a saved model (bench sample --help).' +
-        '\nOn a queue (--queue redis://…): `bench worker`, `bench status`, `bench collect <task> …` (each --help).',
-    );
+    .version(benchVersion(), '-V, --version', 'print the bench version')
+    .configureHelp({ visibleCommands: () => [] })
+    .helpOption('-h, --help', "show this list; `bench <command> --help` shows a command's options")
+    .addHelpText('after', `\n${commandHelp()}`);
   for (const experiment of EXPERIMENTS) {
     let cmd = program.command(experiment).description(`run the ${experiment} grid`).exitOverride();
     cmd = addGridOptions(
@@ -62,9 +62,10 @@ export function parseBenchArgs(
     args[0] !== 'help' &&
     !EXPERIMENTS.includes(args[0] as Experiment)
   ) {
+    const guess = suggestCommand(args[0]!);
     throw new BenchError(
       'BENCH_UNKNOWN_TASK',
-      `unknown task ${echo(args[0])}: use one of ${EXPERIMENTS.join(', ')} (or sample)`,
+      `unknown task ${echo(args[0])}: ${guess ? `did you mean "${guess}"? ` : ''}use one of ${EXPERIMENTS.join(', ')}, or another command (bench --help)`,
     );
   }
   return parseCommand(program, args) ? parsed : null;
@@ -85,6 +86,25 @@ export function parseCollectArgs(
   out: (s: string) => void = (s) => process.stdout.write(s),
 ): BenchCommand | null {
   const args = argv[0] === '--' ? argv.slice(1) : argv;
+  if (args[1] === undefined)
+    throw new BenchError(
+      'BENCH_INVALID_OPTION',
+      'bench collect needs a task, e.g. bench collect shakespeare … --queue <url> (bench collect --help)',
+    );
+  if (args.length === 2 && (args[1] === '--help' || args[1] === '-h')) {
+    out(
+      "Usage: bench collect <task> [the grid's flags] --queue <url>\n\n" +
+        'Writes the finished runs of a grid enqueued with --queue into its results folder, with\n' +
+        'its summary, plots and report; exits 1 with BENCH_GRID_INCOMPLETE while runs are still\n' +
+        "waiting or active. The flags are the grid command's: see `bench <task> --help`.\n",
+    );
+    if (args[1] === undefined)
+      throw new BenchError(
+        'BENCH_INVALID_OPTION',
+        'bench collect needs a task, e.g. bench collect shakespeare …',
+      );
+    return null;
+  }
   const command = parseBenchArgs(args.slice(1), out);
   if (command && !command.queue)
     throw new BenchError('BENCH_INVALID_OPTION', 'bench collect needs --queue <url>');

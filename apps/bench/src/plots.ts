@@ -7,6 +7,19 @@ import { headlineOnTop, variantEncoding } from './variantColors.js';
 import type { RunRecord } from './types.js';
 
 /**
+ * Vega-Lite's logger with one benign note dropped: "Maximum optimization runs(5) reached" only
+ * says its dataflow optimizer stopped early (layered plots hit it); the spec compiles the same.
+ * Every other warning still reaches stderr.
+ */
+const compileLogger = (() => {
+  const base = vega.logger(vega.Warn);
+  const quiet = Object.create(base) as typeof base;
+  quiet.warn = (...args: readonly unknown[]) =>
+    /^Maximum optimization runs/.test(String(args[0])) ? quiet : base.warn(...args);
+  return quiet;
+})();
+
+/**
  * Renders a Vega-Lite spec to SVG headlessly (compile to Vega, `renderer: 'none'`).
  *
  * @param spec a Vega-Lite spec with inline data.
@@ -15,7 +28,9 @@ import type { RunRecord } from './types.js';
  * const svg = await renderSvg({ data: { values: [{ x: 1, y: 2 }] }, mark: 'point', encoding: { x: { field: 'x', type: 'quantitative' } } });
  */
 export async function renderSvg(spec: TopLevelSpec): Promise<string> {
-  const view = new vega.View(vega.parse(compile(spec).spec), { renderer: 'none' });
+  const view = new vega.View(vega.parse(compile(spec, { logger: compileLogger }).spec), {
+    renderer: 'none',
+  });
   try {
     return await view.toSVG();
   } finally {
