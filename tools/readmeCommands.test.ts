@@ -115,6 +115,7 @@ async function benchParser(first: string | undefined): Promise<Parser> {
   if (first === 'status') return load('queue/queueStatus.ts', 'parseStatusArgs');
   if (first === 'collect') return load('options.ts', 'parseCollectArgs');
   if (first === 'export') return load('exportCommand.ts', 'parseExportArgs');
+  if (first === 'samplers') return load('samplersCommand.ts', 'parseSamplersArgs');
   return load('options.ts', 'parseBenchArgs');
 }
 

@@ -15,6 +15,7 @@ export const BENCH_COMMANDS: readonly (readonly [name: string, description: stri
   ['extrapolate', 'evaluate a saved model at longer contexts'],
   ['report', 'write the summary, plots and report.html of a results folder'],
   ['export', 'write the runs of results folders as CSV or JSON Lines'],
+  ['samplers', 'list the sampler plugins --sampler accepts, with their capabilities'],
   ['worker', 'train the runs of grids enqueued with --queue'],
   ['status', 'show the runs on a queue'],
   ['collect', 'write the finished runs of a queued grid'],

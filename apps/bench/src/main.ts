@@ -63,6 +63,15 @@ export async function main(
       (command) => runReport(command, io),
     );
   }
+  if (first === 'samplers') {
+    const { parseSamplersArgs, runSamplers } = await import('./samplersCommand.js');
+    return parseThenRun(
+      io,
+      'samplers --help',
+      () => parseSamplersArgs(argv, help),
+      (command) => runSamplers(command, io),
+    );
+  }
   if (first === 'export') {
     const { parseExportArgs, runExport } = await import('./exportCommand.js');
     return parseThenRun(
