@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 /**
  * The README's quick start, `npx -y pnpm@12.4.2 nx run bench:shakespeare`, as a person types it in
@@ -63,13 +63,12 @@ function terminalEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-/** Why this test cannot run here, or undefined; in CI a missing `script` is a failure. */
-function ptyMissing(): string | undefined {
-  if (process.platform !== 'linux') return 'needs Linux (/proc and util-linux script)';
-  if (spawnSync('script', ['--version']).status === 0) return undefined;
-  const reason = 'no `script` (util-linux; Debian package bsdutils)';
-  if (process.env.CI) throw new Error(`the quick-start test must run in CI: ${reason}`);
-  return reason;
+/** The test needs Linux's /proc and util-linux `script`: without them it fails, never skips. */
+function assertPty(): void {
+  if (process.platform !== 'linux')
+    throw new Error('the quick-start test needs Linux (/proc and util-linux script)');
+  if (spawnSync('script', ['--version']).status !== 0)
+    throw new Error('the quick-start test needs `script` (util-linux; Debian package bsdutils)');
 }
 
 /** Live processes (pid → parent pid), zombies left out. */
@@ -176,41 +175,37 @@ async function runInTerminal(command: string, env: NodeJS.ProcessEnv): Promise<P
 const gitStatus = (): string =>
   spawnSync('git', ['status', '--porcelain', 'nx.json'], { cwd: root, encoding: 'utf8' }).stdout;
 
-const missing = ptyMissing();
+describe('the README quick start in a terminal', () => {
+  beforeAll(assertPty);
+  it('nx.json answers Nx analytics and opts out of Nx Cloud, with keys of the nx schema', () => {
+    const nxJson = JSON.parse(readFileSync(join(root, 'nx.json'), 'utf8'));
+    const schema = JSON.parse(
+      readFileSync(join(root, 'node_modules/nx/schemas/nx-schema.json'), 'utf8'),
+    );
+    expect(schema.properties.analytics?.type).toBe('boolean');
+    expect(schema.properties.neverConnectToCloud?.type).toBe('boolean');
+    expect(nxJson.analytics).toBe(false);
+    expect(nxJson.neverConnectToCloud).toBe(true);
+  });
 
-describe.skipIf(missing !== undefined)(
-  `the README quick start in a terminal${missing ? ` (skipped: ${missing})` : ''}`,
-  () => {
-    it('nx.json answers Nx analytics and opts out of Nx Cloud, with keys of the nx schema', () => {
-      const nxJson = JSON.parse(readFileSync(join(root, 'nx.json'), 'utf8'));
-      const schema = JSON.parse(
-        readFileSync(join(root, 'node_modules/nx/schemas/nx-schema.json'), 'utf8'),
+  it('reaches the first `start` line with no prompt, leaves nx.json alone and no process behind', async () => {
+    const results = mkdtempSync(join(tmpdir(), 'quick-start-'));
+    const before = { status: gitStatus(), text: readFileSync(join(root, 'nx.json'), 'utf8') };
+    try {
+      const run = await runInTerminal(
+        `${QUICK_START} -- ${BENCH_ARGS} --results ${results}`,
+        terminalEnv(),
       );
-      expect(schema.properties.analytics?.type).toBe('boolean');
-      expect(schema.properties.neverConnectToCloud?.type).toBe('boolean');
-      expect(nxJson.analytics).toBe(false);
-      expect(nxJson.neverConnectToCloud).toBe(true);
-    });
-
-    it('reaches the first `start` line with no prompt, leaves nx.json alone and no process behind', async () => {
-      const results = mkdtempSync(join(tmpdir(), 'quick-start-'));
-      const before = { status: gitStatus(), text: readFileSync(join(root, 'nx.json'), 'utf8') };
-      try {
-        const run = await runInTerminal(
-          `${QUICK_START} -- ${BENCH_ARGS} --results ${results}`,
-          terminalEnv(),
-        );
-        const tail = run.output.slice(-3000);
-        expect(run.outcome, `the quick start ${run.outcome}; its output ended:\n${tail}`).toBe(
-          'started',
-        );
-        expect(run.output).not.toMatch(NAGS);
-        expect(run.leftovers, 'processes still alive after the kill').toEqual([]);
-      } finally {
-        rmSync(results, { recursive: true, force: true });
-      }
-      expect(gitStatus()).toBe(before.status);
-      expect(readFileSync(join(root, 'nx.json'), 'utf8')).toBe(before.text);
-    }, 120_000);
-  },
-);
+      const tail = run.output.slice(-3000);
+      expect(run.outcome, `the quick start ${run.outcome}; its output ended:\n${tail}`).toBe(
+        'started',
+      );
+      expect(run.output).not.toMatch(NAGS);
+      expect(run.leftovers, 'processes still alive after the kill').toEqual([]);
+    } finally {
+      rmSync(results, { recursive: true, force: true });
+    }
+    expect(gitStatus()).toBe(before.status);
+    expect(readFileSync(join(root, 'nx.json'), 'utf8')).toBe(before.text);
+  }, 120_000);
+});
