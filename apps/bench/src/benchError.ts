@@ -50,11 +50,32 @@ export function hasErrorCode(value: unknown): value is Error & { code: string } 
 const asText = (value: unknown): string => (typeof value === 'string' ? value : echo(value));
 
 /**
- * One line for the terminal: `error [CODE]: message`, never a stack trace and never
- * `[object Object]`. Errors without a code are reported as `BENCH_RUN_FAILED` (unexpected), with
- * their message; a thrown value that is not an Error (a plugin rejecting with a string or a plain
- * object), or an error whose message is not a string, is echoed (quoted, JSON, cut at ~120
- * characters). Never throws.
+ * The code and message of anything thrown, never `[object Object]`: errors without a code are
+ * `BENCH_RUN_FAILED` (unexpected) with `Name: message`; a thrown value that is not an Error (a
+ * plugin rejecting with a string or a plain object), or an error whose message is not a string,
+ * is echoed (quoted, JSON, cut at ~120 characters). Never throws.
+ *
+ * @param error anything thrown.
+ * @returns its code and one-line message.
+ */
+export function errorParts(error: unknown): { code: string; message: string } {
+  try {
+    if (hasErrorCode(error)) return { code: error.code, message: asText(error.message) };
+    if (error instanceof Error)
+      return {
+        code: 'BENCH_RUN_FAILED',
+        message: `${asText(error.name)}: ${asText(error.message)}`,
+      };
+    return { code: 'BENCH_RUN_FAILED', message: `a non-Error value was thrown: ${echo(error)}` };
+  } catch {
+    // A proxy whose every trap throws, a message getter that throws, …
+    return { code: 'BENCH_RUN_FAILED', message: 'a value that cannot be printed was thrown' };
+  }
+}
+
+/**
+ * One line for the terminal: `error [CODE]: message` (see {@link errorParts}), never a stack
+ * trace. Never throws.
  *
  * @param error anything thrown.
  * @returns the line to print.
@@ -62,13 +83,6 @@ const asText = (value: unknown): string => (typeof value === 'string' ? value : 
  * formatError({ reason: 'x' }); // 'error [BENCH_RUN_FAILED]: a non-Error value was thrown: {"reason":"x"}'
  */
 export function formatError(error: unknown): string {
-  try {
-    if (hasErrorCode(error)) return `error [${error.code}]: ${asText(error.message)}`;
-    if (error instanceof Error)
-      return `error [BENCH_RUN_FAILED]: ${asText(error.name)}: ${asText(error.message)}`;
-    return `error [BENCH_RUN_FAILED]: a non-Error value was thrown: ${echo(error)}`;
-  } catch {
-    // A proxy whose every trap throws, a message getter that throws, …
-    return 'error [BENCH_RUN_FAILED]: a value that cannot be printed was thrown';
-  }
+  const { code, message } = errorParts(error);
+  return `error [${code}]: ${message}`;
 }

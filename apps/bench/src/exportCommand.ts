@@ -1,4 +1,5 @@
 import { Option } from 'commander';
+import { repeatable } from './internal/parseValues.js';
 import { writeFileAtomic } from './atomicWrite.js';
 import { BenchError } from './benchError.js';
 import type { MainIo } from './cliIo.js';
@@ -37,12 +38,7 @@ export function parseExportArgs(
     out,
   );
   command
-    .requiredOption(
-      '--results <dir>',
-      'results folder; repeatable',
-      (v: string, prev: string[]) => [...prev, v],
-      [] as string[],
-    )
+    .requiredOption('--results <dir>', 'results folder; repeatable', repeatable, [] as string[])
     .addOption(
       new Option('--format <format>', 'csv (RFC 4180, with a header) or jsonl')
         .choices(EXPORT_FORMATS)

@@ -12,7 +12,7 @@ import { writeJsonAtomic } from './atomicWrite.js';
 import { BenchError } from './benchError.js';
 import { EVAL_CHUNK_SIZE } from './internal/engine.js';
 import { runSubcommand, subcommand } from './internal/parseCommand.js';
-import { intItem, parseList } from './internal/parseValues.js';
+import { intItem, parseList, repeatable } from './internal/parseValues.js';
 import { EXIT } from './cliIo.js';
 import type { MainIo } from './cliIo.js';
 import { userPath } from './options.js';
@@ -62,7 +62,7 @@ export function parseExtrapolateArgs(
     .option(
       '--plugin <path>',
       'load a sampler plugin module (default export); repeatable',
-      (v: string, prev: string[]) => [...prev, v],
+      repeatable,
       [] as string[],
     )
     .option('--out <file>', 'also write the results as JSON')

@@ -1,5 +1,6 @@
 // The flags of every grid command (`bench shakespeare|brackets|dqa|gpt`) as commander declares
 // them: names, help text and defaults. benchCommand.ts turns what they parse into a BenchCommand.
+import { repeatable } from './internal/parseValues.js';
 import { Option } from 'commander';
 import type { Command } from 'commander';
 import { ALL_VARIANTS, presetGrid, presetNames } from './presets.js';
@@ -69,7 +70,7 @@ export function addGridOptions(cmd: Command, experiment: Experiment): Command {
     .option(
       '--plugin <path>',
       'load a sampler plugin module (default export); repeatable',
-      (v: string, prev: string[]) => [...prev, v],
+      repeatable,
       [] as string[],
     )
     .option('--data <path>', 'path of Tiny Shakespeare input.txt')

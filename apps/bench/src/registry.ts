@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { register } from 'node:module';
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { BenchError, formatError, hasErrorCode } from './benchError.js';
+import { BenchError, errorParts, hasErrorCode } from './benchError.js';
 
 /** The built-in plugins, in registration order: [package, export name]. */
 const BUILT_INS: ReadonlyArray<readonly [Record<string, unknown>, string, string]> = [
@@ -68,7 +68,7 @@ function resolveBoltzmannFromBench(): void {
 function importFailure(path: string, error: unknown): string {
   if (!hasErrorCode(error))
     // Whatever the module threw (an Error, a plain object, a string), read as bounded text.
-    return formatError(error).replace(/^error \[[^\]]+\]: /, '');
+    return errorParts(error).message;
   const [firstLine = ''] = error.message.split('\n');
   const missing = /^Cannot find package '([^']+)'/.exec(firstLine)?.[1];
   if (error.code !== 'ERR_MODULE_NOT_FOUND' || missing === undefined)

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { repeatable } from './internal/parseValues.js';
 import { join } from 'node:path';
 import { BenchError } from './benchError.js';
 import { runSubcommand, subcommand } from './internal/parseCommand.js';
@@ -34,12 +35,7 @@ export function parseReportArgs(
     out,
   );
   command
-    .requiredOption(
-      '--results <dir>',
-      'results folder; repeatable',
-      (v: string, prev: string[]) => [...prev, v],
-      [] as string[],
-    )
+    .requiredOption('--results <dir>', 'results folder; repeatable', repeatable, [] as string[])
     .option('--out <dir>', 'where to write the report (default: the first --results folder)')
     .action((raw: { results: string[]; out?: string }) => {
       if (raw.results.length === 0)

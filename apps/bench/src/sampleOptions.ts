@@ -5,6 +5,7 @@ import {
   parseJsonObject,
   parsePositive,
   parseSamplerTimeout,
+  repeatable,
 } from './internal/parseValues.js';
 import { userPath } from './options.js';
 
@@ -71,7 +72,7 @@ export function parseSampleArgs(
     .option(
       '--plugin <path>',
       'load a sampler plugin module (default export); repeatable',
-      (v: string, prev: string[]) => [...prev, v],
+      repeatable,
       [] as string[],
     )
     .option(

@@ -3,6 +3,7 @@
  * built-ins and each --plugin), with their capabilities, so a user learns what `--sampler` accepts
  * without making a mistake first.
  */
+import { repeatable } from './internal/parseValues.js';
 import type { AnySamplerPlugin } from '@boltzmann/ising-core';
 import type { MainIo } from './cliIo.js';
 import { EXIT } from './cliIo.js';
@@ -35,7 +36,7 @@ export function parseSamplersArgs(
     .option(
       '--plugin <path>',
       'also load a sampler plugin module; repeatable',
-      (v: string, prev: string[]) => [...prev, v],
+      repeatable,
       [] as string[],
     )
     .option('--json', 'one JSON object per line instead of a table')

@@ -6,7 +6,7 @@
 import { rmSync } from 'node:fs';
 import { redactSecrets } from '@boltzmann/ising-core';
 import type { SamplerRegistry } from '@boltzmann/ising-core';
-import { formatError, hasErrorCode } from './benchError.js';
+import { errorParts } from './benchError.js';
 import { modelPath, recordPath } from './runFiles.js';
 import { catchStrays, strayText } from './internal/strayErrors.js';
 import type { Stray } from './internal/strayErrors.js';
@@ -45,9 +45,7 @@ function failure(
   error: unknown,
   secrets: Readonly<Record<string, unknown>>,
 ): FromWorker {
-  const code = hasErrorCode(error) ? error.code : 'BENCH_RUN_FAILED';
-  // formatError reads any thrown value (a plain object, a string) as bounded text.
-  const message = formatError(error).replace(/^error \[[^\]]+\]: /, '');
+  const { code, message } = errorParts(error);
   return { type: 'failed', id, code, message: redactSecrets(message, secrets) };
 }
 

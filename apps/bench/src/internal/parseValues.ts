@@ -5,6 +5,9 @@ const bad = (flag: string, what: string, raw: string): never => {
   throw new BenchError('BENCH_INVALID_OPTION', `${flag} must be ${what}, got ${echo(raw)}`);
 };
 
+/** Commander's collector for a repeatable flag (`--plugin a --plugin b`): every value, in order. */
+export const repeatable = (value: string, previous: string[]): string[] => [...previous, value];
+
 /** A comma-separated list of items; empty items are an error. */
 export function parseList<T>(
   flag: string,

@@ -3,7 +3,7 @@
  * throws, a rejection nobody handles): caught and charged to the run they hit, never a raw stack
  * trace that kills the process. Used by in-process runs (`--workers 0`) and by worker processes.
  */
-import { formatError } from '../benchError.js';
+import { errorParts } from '../benchError.js';
 
 /** An error that reached the process from outside every promise chain. */
 export interface Stray {
@@ -28,7 +28,7 @@ export function catchStrays(onStray: (stray: Stray) => void): () => void {
 
 /** What a stray error says, without the `error [CODE]: ` prefix. */
 export function strayText(stray: Stray): string {
-  const what = formatError(stray.error).replace(/^error \[[^\]]+\]: /, '');
+  const what = errorParts(stray.error).message;
   const how = stray.kind === 'uncaughtException' ? 'thrown' : 'a promise rejected';
   return `${what} (${how} outside the run's promise chain: a plugin's timer or callback, or a promise nobody awaited)`;
 }

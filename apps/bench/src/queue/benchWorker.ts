@@ -5,7 +5,12 @@ import type { Job, JobJsonRaw } from 'bullmq';
 import { runLabel } from '../grid.js';
 import { formatError } from '../benchError.js';
 import { runSubcommand, subcommand } from '../internal/parseCommand.js';
-import { parseInteger, parseJsonObject, parseSamplerTimeout } from '../internal/parseValues.js';
+import {
+  parseInteger,
+  parseJsonObject,
+  parseSamplerTimeout,
+  repeatable,
+} from '../internal/parseValues.js';
 import { createBenchRegistry } from '../registry.js';
 import { INVALID_JSON_KEY } from './runJobSchema.js';
 import { trainingExecArgv } from '../internal/trainingProcess.js';
@@ -67,7 +72,7 @@ export function parseWorkerArgs(
     .option(
       '--plugin <path>',
       'load a sampler plugin module for the jobs that name its sampler; repeatable',
-      (v: string, prev: string[]) => [...prev, v],
+      repeatable,
       [] as string[],
     )
     .option(
