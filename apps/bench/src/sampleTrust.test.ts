@@ -4,14 +4,12 @@
  * bounded before anything is allocated, and a sampler that never returns stays interruptible.
  */
 import { execFileSync } from 'node:child_process';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanUpAfterAll, spawnBench } from './queue/queueTestkit.js';
+import { cleanUpAfterAll, spawnBench, trapServer } from './queue/queueTestkit.js';
 
 const { children } = cleanUpAfterAll();
 
@@ -53,17 +51,8 @@ function model(
   return path;
 }
 
-const hits: string[] = [];
-const trap = createServer((req, res) => {
-  hits.push(`${req.method} ${req.url}`);
-  res.end('{}');
-});
-const trapUrl = new Promise<string>((resolve) =>
-  trap.listen(0, '127.0.0.1', () =>
-    resolve(`http://127.0.0.1:${(trap.address() as AddressInfo).port}/`),
-  ),
-);
-afterAll(() => void trap.close());
+const trap = trapServer();
+afterAll(async () => (await trap).close());
 
 /** `bench sample` as a user runs it, with a D-Wave token and AWS keys in its environment. */
 async function sample(...args: string[]): Promise<{ code: number | null; output: string }> {
@@ -79,7 +68,7 @@ async function sample(...args: string[]): Promise<{ code: number | null; output:
 
 describe('bench sample with a hostile model file', () => {
   it('refuses sampler options that say where requests or files go, before anything is sent or written', async () => {
-    const url = await trapUrl;
+    const { url, hits } = await trap;
     const cases = {
       dwave: model('dwave', { sampler: 'dwave', samplerOptions: { endpoint: url } }),
       braket: model('braket', {

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expandGrid, main, parseBenchArgs, runId } from './index.js';
 import type { ProgressDisplay } from './index.js';
+import { FIXED_SAMPLES_JS } from './internal/fixtures.js';
 
 /** Every file under `dir`, recursively. */
 function filesUnder(dir: string): string[] {
@@ -52,6 +53,7 @@ function session(stopAt?: number) {
 // (secret by its name), records what reached it in a side file, and answers with fixed samples.
 const PLUGIN = `
 import { appendFileSync } from 'node:fs';
+${FIXED_SAMPLES_JS}
 const capabilities = { exact: false, maxSpins: 16, async: false, deterministic: true };
 export default {
   name: 'keyed', version: '1.0.0', capabilities, secretOptions: ['account.key'],
@@ -59,16 +61,7 @@ export default {
     appendFileSync(process.env.KEYED_SEEN, JSON.stringify(options) + '\\n');
     return {
       name: 'keyed', capabilities,
-      sample(batch) {
-        const sets = [];
-        for (let q = 0; q < batch.size; q++) {
-          const n = batch.spins[q];
-          const states = new Int8Array(2 * n).fill(1);
-          for (let j = 0; j < n; j++) states[n + j] = j % 2 ? 1 : -1;
-          sets.push({ spins: n, states, weights: Float64Array.of(3, 1) });
-        }
-        return { kind: 'samples', sets };
-      },
+      sample: fixedSamples,
     };
   },
 };

@@ -142,3 +142,18 @@ export async function bench(...argv: string[]): Promise<{ code: number; text: st
   });
   return { code, text: lines.join('\n') };
 }
+
+/**
+ * Source of `fixedSamples(batch)` for plugin files the tests write: two weighted states per
+ * problem (all up, 3×; alternating, 1×), a valid `sample` answer that costs nothing.
+ */
+export const FIXED_SAMPLES_JS = `function fixedSamples(batch) {
+  const sets = [];
+  for (let q = 0; q < batch.size; q++) {
+    const n = batch.spins[q];
+    const states = new Int8Array(2 * n).fill(1);
+    for (let j = 0; j < n; j++) states[n + j] = j % 2 ? 1 : -1;
+    sets.push({ spins: n, states, weights: Float64Array.of(3, 1) });
+  }
+  return { kind: 'samples', sets };
+}`;

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunRecord } from '../types.js';
 import { cleanUpAfterAll, spawnBench } from '../queue/queueTestkit.js';
+import { FIXED_SAMPLES_JS } from './fixtures.js';
 
 const { children } = cleanUpAfterAll();
 
@@ -19,16 +20,7 @@ const { children } = cleanUpAfterAll();
 const PLUGIN = `
 const capabilities = { exact: false, maxSpins: 16, async: true, deterministic: true };
 let first = true;
-function answer(batch) {
-  const sets = [];
-  for (let q = 0; q < batch.size; q++) {
-    const n = batch.spins[q];
-    const states = new Int8Array(2 * n).fill(1);
-    for (let j = 0; j < n; j++) states[n + j] = j % 2 ? 1 : -1;
-    sets.push({ spins: n, states, weights: Float64Array.of(3, 1) });
-  }
-  return { kind: 'samples', sets };
-}
+${FIXED_SAMPLES_JS}
 export default {
   name: 'stray', version: '1.0.0', capabilities,
   create() {
@@ -43,9 +35,9 @@ export default {
         if (mode === 'hang')
           return new Promise((resolve) => setTimeout(() => {
             throw new Error('callback threw before resolving');
-            resolve(answer(batch));
+            resolve(fixedSamples(batch));
           }));
-        return Promise.resolve(answer(batch));
+        return Promise.resolve(fixedSamples(batch));
       },
     };
   },

@@ -3,6 +3,8 @@
  * and a look into the queue.
  */
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
@@ -112,4 +114,16 @@ export function withoutTimings(
 ): Omit<RunRecord, 'startedAt' | 'finishedAt' | 'wallSeconds' | 'stepsPerSecond'> {
   const { startedAt: _a, finishedAt: _b, wallSeconds: _c, stepsPerSecond: _d, ...rest } = record;
   return rest;
+}
+
+/** An HTTP server on 127.0.0.1 that records every request it gets. */
+export async function trapServer(): Promise<{ url: string; hits: string[]; close(): void }> {
+  const hits: string[] = [];
+  const server = createServer((req, res) => {
+    hits.push(`${req.method} ${req.url} ${JSON.stringify(req.headers)}`);
+    res.end('{}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/`, hits, close: () => server.close() };
 }

@@ -3,8 +3,6 @@
  * write outside the worker's folders, load a module, read a file it names, or send a credential
  * to a URL it names (a trap HTTP server on 127.0.0.1 must receive nothing).
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,24 +15,12 @@ import { parseBenchArgs } from '../options.js';
 import type { RunConfig } from '../types.js';
 import { jobIdOf, writeJobResult } from './queueJobs.js';
 import { startRedisServer } from './redisServer.js';
-import { benchQueue, cleanUpAfterAll, spawnWorker, waitFor } from './queueTestkit.js';
+import { benchQueue, cleanUpAfterAll, spawnWorker, trapServer, waitFor } from './queueTestkit.js';
 
 const { servers, children } = cleanUpAfterAll();
 
 const TOKEN = 'DEV-trap-token-4f1e9a';
 const AWS_SECRET = 'aws-secret-trap-77c1d0';
-
-/** An HTTP server on 127.0.0.1 that records every request it gets. */
-async function trapServer(): Promise<{ url: string; hits: string[]; close(): void }> {
-  const hits: string[] = [];
-  const server = createServer((req, res) => {
-    hits.push(`${req.method} ${req.url} ${JSON.stringify(req.headers)}`);
-    res.end('{}');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/`, hits, close: () => server.close() };
-}
 
 describe('hostile queue jobs', () => {
   it('are refused with a coded error before anything is written, loaded or sent', async () => {
