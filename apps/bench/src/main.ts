@@ -13,6 +13,33 @@ function queueSecrets(queue: { readonly password?: string } | undefined): Record
   return queue?.password === undefined ? {} : { queuePassword: queue.password };
 }
 
+/** A command's parse and run, loaded on first use. */
+interface LazyCommand {
+  readonly parse: (argv: readonly string[], out: (s: string) => void) => unknown;
+  // biome-ignore lint/suspicious/noExplicitAny: each command's runner takes its own parser's result.
+  readonly run: (command: any, io: MainIo) => Promise<number>;
+}
+
+/** The commands that handle no credentials: each module's parser and runner, loaded lazily. */
+const TOOL_COMMANDS: Readonly<Record<string, () => Promise<LazyCommand>>> = {
+  extrapolate: async () => {
+    const m = await import('./extrapolate.js');
+    return { parse: m.parseExtrapolateArgs, run: m.runExtrapolate };
+  },
+  report: async () => {
+    const m = await import('./reportCommand.js');
+    return { parse: m.parseReportArgs, run: m.runReport };
+  },
+  samplers: async () => {
+    const m = await import('./samplersCommand.js');
+    return { parse: m.parseSamplersArgs, run: m.runSamplers };
+  },
+  export: async () => {
+    const m = await import('./exportCommand.js');
+    return { parse: m.parseExportArgs, run: m.runExport };
+  },
+};
+
 /**
  * The bench CLI as a function: parses `argv`, runs the grid, writes the report.
  * Never throws: errors become `error [CODE]: message` on `err` and a non-zero exit code.
@@ -36,6 +63,17 @@ export async function main(
   const named = argv[argv[0] === '--' ? 2 : 1];
   if (first === 'help' && named !== undefined && BENCH_COMMANDS.some(([n]) => n === named))
     return main([named, '--help'], io);
+  const tool =
+    first !== undefined && Object.hasOwn(TOOL_COMMANDS, first) ? TOOL_COMMANDS[first] : undefined;
+  if (tool !== undefined) {
+    const { parse, run } = await tool();
+    return parseThenRun(
+      io,
+      `${first} --help`,
+      () => parse(argv, help),
+      (command) => run(command, io),
+    );
+  }
   if (first === 'long-context') {
     const { parseLongContextArgs, runLongContext } = await import('./longContextCommand.js');
     return parseThenRun(
@@ -43,42 +81,6 @@ export async function main(
       'long-context --help',
       () => parseLongContextArgs(argv, help),
       (command) => runLongContext(command, io, main),
-    );
-  }
-  if (first === 'extrapolate') {
-    const { parseExtrapolateArgs, runExtrapolate } = await import('./extrapolate.js');
-    return parseThenRun(
-      io,
-      'extrapolate --help',
-      () => parseExtrapolateArgs(argv, help),
-      (command) => runExtrapolate(command, io),
-    );
-  }
-  if (first === 'report') {
-    const { parseReportArgs, runReport } = await import('./reportCommand.js');
-    return parseThenRun(
-      io,
-      'report --help',
-      () => parseReportArgs(argv, help),
-      (command) => runReport(command, io),
-    );
-  }
-  if (first === 'samplers') {
-    const { parseSamplersArgs, runSamplers } = await import('./samplersCommand.js');
-    return parseThenRun(
-      io,
-      'samplers --help',
-      () => parseSamplersArgs(argv, help),
-      (command) => runSamplers(command, io),
-    );
-  }
-  if (first === 'export') {
-    const { parseExportArgs, runExport } = await import('./exportCommand.js');
-    return parseThenRun(
-      io,
-      'export --help',
-      () => parseExportArgs(argv, help),
-      (command) => runExport(command, io),
     );
   }
   if (first === 'worker') {

@@ -109,15 +109,7 @@ async function trainJob(
       return { record, ...modelOf(dir, id, data), host, resumedFrom: config.steps };
     }
   } else {
-    mkdirSync(dir, { recursive: true });
-    const problem = data.checkpoint && checkpointProblem(data.checkpoint, id, config);
-    if (problem)
-      say(
-        `warning: job ${job.id} carries a checkpoint that cannot be used (${problem}); starting from step 0`,
-      );
-    if (data.checkpoint && !problem)
-      writeJsonAtomic(checkpointPath(dir, id), data.checkpoint, true);
-    else rmSync(checkpointPath(dir, id), { force: true });
+    stageCheckpoint(String(job.id), data, id, dir);
   }
   const where = shared ? checkpointPath(dir, id) : 'Redis';
   const resumedFrom = readCheckpoint(dir, id, undefined, false, config)?.step ?? 0;
@@ -127,20 +119,7 @@ async function trainJob(
       : `start ${label} (${config.steps} steps)`;
   say(`${start}, job ${job.id}`);
   await job.log(`${host}: ${start}`);
-  const settings: RunSettings = {
-    checkpointEvery: data.settings.checkpointEvery,
-    logEvery: data.settings.logEvery,
-    ...(data.settings.saveModels ? { saveModels: true } : {}),
-    resultsDir: dir,
-    ...(process.env[WORKER_ENV.data] ? { dataPath: process.env[WORKER_ENV.data] } : {}),
-    // The worker's own --sampler-options (endpoints, regions, credentials): merged over the
-    // job's when the sampler is created, never written, like credentials.
-    samplerSecrets: workerOwn.samplerOptions,
-    plugins: workerOwn.plugins,
-    ...(workerOwn.samplerTimeoutMs === undefined
-      ? {}
-      : { samplerTimeoutMs: workerOwn.samplerTimeoutMs }),
-  };
+  const settings = workerRunSettings(data, dir);
   const everyMs = 1000 * Number(process.env[WORKER_ENV.progressSeconds] ?? 1);
   let last = 0;
   let pending: Promise<void> = Promise.resolve();
@@ -203,4 +182,37 @@ function modelOf(dir: string, id: string, data: RunJobData): { model?: unknown }
   return data.settings.saveModels && existsSync(path)
     ? { model: JSON.parse(readFileSync(path, 'utf8')) }
     : {};
+}
+
+/**
+ * Writes the checkpoint a job carries (checkpoints in Redis) into the scratch folder, once it is
+ * known to belong to this run; a stale one is removed, a foreign one only reported.
+ */
+function stageCheckpoint(jobId: string, data: RunJobData, id: string, dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  const problem = data.checkpoint && checkpointProblem(data.checkpoint, id, data.config);
+  if (problem)
+    say(
+      `warning: job ${jobId} carries a checkpoint that cannot be used (${problem}); starting from step 0`,
+    );
+  if (data.checkpoint && !problem) writeJsonAtomic(checkpointPath(dir, id), data.checkpoint, true);
+  else rmSync(checkpointPath(dir, id), { force: true });
+}
+
+/** A job's run settings: intervals from the job, everything else from this worker's own flags. */
+function workerRunSettings(data: RunJobData, dir: string): RunSettings {
+  return {
+    checkpointEvery: data.settings.checkpointEvery,
+    logEvery: data.settings.logEvery,
+    ...(data.settings.saveModels ? { saveModels: true } : {}),
+    resultsDir: dir,
+    ...(process.env[WORKER_ENV.data] ? { dataPath: process.env[WORKER_ENV.data] } : {}),
+    // The worker's own --sampler-options (endpoints, regions, credentials): merged over the
+    // job's when the sampler is created, never written, like credentials.
+    samplerSecrets: workerOwn.samplerOptions,
+    plugins: workerOwn.plugins,
+    ...(workerOwn.samplerTimeoutMs === undefined
+      ? {}
+      : { samplerTimeoutMs: workerOwn.samplerTimeoutMs }),
+  };
 }
