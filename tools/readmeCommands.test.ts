@@ -107,16 +107,16 @@ async function benchParser(first: string | undefined): Promise<Parser> {
   const src = join(root, 'apps', 'bench', 'src');
   const load = async (file: string, name: string): Promise<Parser> =>
     (await import(join(src, file)))[name] as Parser;
-  if (first === 'long-context') return load('longContextCommand.ts', 'parseLongContextArgs');
-  if (first === 'extrapolate') return load('extrapolate.ts', 'parseExtrapolateArgs');
-  if (first === 'report') return load('reportCommand.ts', 'parseReportArgs');
-  if (first === 'sample') return load('sampleOptions.ts', 'parseSampleArgs');
-  if (first === 'worker') return load('queue/benchWorker.ts', 'parseWorkerArgs');
-  if (first === 'status') return load('queue/queueStatus.ts', 'parseStatusArgs');
-  if (first === 'collect') return load('options.ts', 'parseCollectArgs');
-  if (first === 'export') return load('exportCommand.ts', 'parseExportArgs');
-  if (first === 'samplers') return load('samplersCommand.ts', 'parseSamplersArgs');
-  return load('options.ts', 'parseBenchArgs');
+  if (first === 'long-context') return load('commands/longContext.ts', 'parseLongContextArgs');
+  if (first === 'extrapolate') return load('commands/extrapolate.ts', 'parseExtrapolateArgs');
+  if (first === 'report') return load('commands/report.ts', 'parseReportArgs');
+  if (first === 'sample') return load('commands/sample.ts', 'parseSampleArgs');
+  if (first === 'worker') return load('queue/queueWorker.ts', 'parseWorkerArgs');
+  if (first === 'status') return load('commands/status.ts', 'parseStatusArgs');
+  if (first === 'collect') return load('commands/grid.ts', 'parseCollectArgs');
+  if (first === 'export') return load('commands/export.ts', 'parseExportArgs');
+  if (first === 'samplers') return load('commands/samplers.ts', 'parseSamplersArgs');
+  return load('commands/grid.ts', 'parseBenchArgs');
 }
 
 /** What is wrong with one command, or undefined. */
@@ -150,7 +150,7 @@ async function problem(c: Command): Promise<string | undefined> {
   if (tool === 'node' || tool === 'tsx') {
     const file = rest.find((w) => /\.(ts|mjs|js)$/.test(w) && !w.startsWith('-'));
     if (file !== undefined && !existsSync(join(root, c.cwd, file))) return `no file ${file}`;
-    const cli = rest.findIndex((w) => w.endsWith('src/cli.ts'));
+    const cli = rest.findIndex((w) => w.endsWith('src/cli/bin.ts'));
     return cli >= 0 ? bench(rest.slice(cli + 1)) : undefined;
   }
   if (tool === 'npx' && rest[0] === '-y' && rest[1]?.startsWith('pnpm@'))

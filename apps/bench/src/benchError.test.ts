@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BenchError, formatError } from './index.js';
-import { bench } from './internal/fixtures.js';
+import { bench } from './testing/fixtures.js';
 
 /** `e` with its `message` (or `name`) replaced by any value, as careless code can leave it. */
 const withField = <E extends Error>(e: E, key: 'message' | 'name', value: unknown): E =>

@@ -1,22 +1,28 @@
 export { BenchError, formatError, hasErrorCode } from './benchError.js';
 export type { BenchErrorCode } from './benchError.js';
-export { writeFileAtomic, writeJsonAtomic } from './atomicWrite.js';
-export { parseBenchArgs, userPath } from './options.js';
-export type { BenchCommand } from './options.js';
-export { ALL_VARIANTS, presetGrid } from './presets.js';
-export type { GridSpec } from './gridTypes.js';
-export type { PresetName } from './presets.js';
-export { canonicalJson, dqaColumn, expandGrid, runId, runLabel } from './grid.js';
-export { meanStd, summarize } from './summary.js';
-export type { Stat, Summary, SummaryRow } from './summary.js';
-export { formatStat, summaryHtml, summaryMarkdown, summaryTables } from './summaryTable.js';
-export { couplingDistanceSpec } from './couplingDistancePlot.js';
-export { couplingHeatmapSpec } from './couplingHeatmapPlot.js';
-export { curvesSpec, fidelitySpec, groupLabel, metricVsLengthSpec, renderSvg } from './plots.js';
-export type { FidelityPoint } from './plots.js';
-export { settingsLine, writeReport } from './report.js';
-export type { ReportFiles } from './report.js';
-export { createBenchRegistry, loadPluginModule, missingBuiltIns } from './registry.js';
+export { writeFileAtomic, writeJsonAtomic } from './results/atomicWrite.js';
+export { parseBenchArgs, userPath } from './commands/grid.js';
+export type { BenchCommand } from './commands/grid.js';
+export { ALL_VARIANTS, presetGrid } from './experiments/presets.js';
+export type { GridSpec } from './grid/types.js';
+export type { PresetName } from './experiments/presets.js';
+export { canonicalJson, dqaColumn, expandGrid, runId, runLabel } from './grid/expandGrid.js';
+export { meanStd, summarize } from './report/summary.js';
+export type { Stat, Summary, SummaryRow } from './report/summary.js';
+export { formatStat, summaryHtml, summaryMarkdown, summaryTables } from './report/summaryTable.js';
+export { couplingDistanceSpec } from './report/plots/couplingDistancePlot.js';
+export { couplingHeatmapSpec } from './report/plots/couplingHeatmapPlot.js';
+export {
+  curvesSpec,
+  fidelitySpec,
+  groupLabel,
+  metricVsLengthSpec,
+  renderSvg,
+} from './report/plots/plots.js';
+export type { FidelityPoint } from './report/plots/plots.js';
+export { settingsLine, writeReport } from './report/writeReport.js';
+export type { ReportFiles } from './report/writeReport.js';
+export { createBenchRegistry, loadPluginModule, missingBuiltIns } from './samplers/registry.js';
 export {
   checkpointPath,
   modelPath,
@@ -24,31 +30,31 @@ export {
   readRecord,
   recordPath,
   removeCheckpoint,
-} from './runFiles.js';
-export type { Checkpoint } from './runFiles.js';
-export { finalMetricOf, trainRun } from './trainRun.js';
-export type { TrainHooks } from './trainRun.js';
-export { runGrid } from './runGrid.js';
-export type { GridOutcome, GridPlan, GridRunOptions, RunFailure } from './gridTypes.js';
-export { hardwareDryRun, hardwareRuns, samplerTrafficOfRun } from './hardwareDryRun.js';
-export type { SamplerTraffic } from './hardwareDryRun.js';
-export { estimateGridSeconds, estimateRunSeconds } from './eta.js';
-export { barProgress, formatDuration, plainProgress } from './progress.js';
-export type { ProgressDisplay } from './progress.js';
-export { parseSampleArgs } from './sampleOptions.js';
-export type { SampleCommand } from './sampleOptions.js';
+} from './results/runFiles.js';
+export type { Checkpoint } from './results/runFiles.js';
+export { finalMetricOf, trainRun } from './training/trainRun.js';
+export type { TrainHooks } from './training/trainRun.js';
+export { runGrid } from './pool/poolExecutor.js';
+export type { GridOutcome, GridPlan, GridRunOptions, RunFailure } from './grid/types.js';
+export { hardwareDryRun, hardwareRuns, samplerTrafficOfRun } from './hardware/hardwareDryRun.js';
+export type { SamplerTraffic } from './hardware/hardwareDryRun.js';
+export { estimateGridSeconds, estimateRunSeconds } from './grid/eta.js';
+export { barProgress, formatDuration, plainProgress } from './grid/progress.js';
+export type { ProgressDisplay } from './grid/progress.js';
+export { parseSampleArgs } from './commands/sample.js';
+export type { SampleCommand } from './commands/sample.js';
 export {
   encodePrompt,
   generate,
   loadSampleModel,
   pickToken,
   readModelFile,
-} from './sample.js';
-export { runSample } from './sampleRun.js';
-export type { DecodeOptions } from './sample.js';
-export { EXIT } from './cliIo.js';
-export type { MainIo, RunCli } from './cliIo.js';
-export { main } from './main.js';
+} from './inference/generate.js';
+export { runSample } from './inference/sampleRun.js';
+export type { DecodeOptions } from './inference/generate.js';
+export { EXIT } from './cli/io.js';
+export type { MainIo, RunCli } from './cli/io.js';
+export { main } from './cli/main.js';
 export type {
   BracketMode,
   CurvePoint,

@@ -3,9 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../index.js';
-import { progressRecorder } from '../internal/fixtures.js';
+import { progressRecorder } from '../testing/fixtures.js';
 import { startRedisServer } from './redisServer.js';
-import { benchQueue, capture, cleanUpAfterAll, grid, spawnWorker } from './queueTestkit.js';
+import {
+  benchQueue,
+  capture,
+  cleanUpAfterAll,
+  grid,
+  spawnWorker,
+} from '../testing/queueTestkit.js';
 
 const { servers, children } = cleanUpAfterAll();
 

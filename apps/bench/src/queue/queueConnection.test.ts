@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BenchError } from '../benchError.js';
-import { parseBenchArgs } from '../options.js';
+import { parseBenchArgs } from '../commands/grid.js';
 import { checkRedis } from './queueConnection.js';
 import { parseQueueUrl } from './queueUrl.js';
 import { freePort, startRedisServer } from './redisServer.js';

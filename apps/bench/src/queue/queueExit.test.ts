@@ -8,11 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expandGrid, parseBenchArgs } from '../index.js';
-import { progressRecorder } from '../internal/fixtures.js';
+import { progressRecorder } from '../testing/fixtures.js';
 import { runQueuedGrid } from './queueGrid.js';
 import { parseQueueUrl } from './queueUrl.js';
 import { testRedis } from './redisServer.js';
-import type { BenchChild } from './queueTestkit.js';
+import type { BenchChild } from '../testing/queueTestkit.js';
 import {
   benchQueue,
   cleanUpAfterAll,
@@ -20,7 +20,7 @@ import {
   spawnBench,
   spawnWorker,
   waitFor,
-} from './queueTestkit.js';
+} from '../testing/queueTestkit.js';
 
 const { servers, children } = cleanUpAfterAll();
 

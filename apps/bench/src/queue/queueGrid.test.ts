@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expandGrid, main, parseBenchArgs, runId } from '../index.js';
-import { progressRecorder } from '../internal/fixtures.js';
+import { progressRecorder } from '../testing/fixtures.js';
 import type { RunRecord } from '../index.js';
 import { progressOf } from './queueJobs.js';
 import type { RunJobData } from './queueJobs.js';
@@ -17,7 +17,7 @@ import {
   spawnWorker,
   waitFor,
   withoutTimings,
-} from './queueTestkit.js';
+} from '../testing/queueTestkit.js';
 
 // Redis outages, passwords and failing runs: queueGridFaults.test.ts.
 const { servers, children } = cleanUpAfterAll();

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../index.js';
-import { progressRecorder } from '../internal/fixtures.js';
+import { progressRecorder } from '../testing/fixtures.js';
 import { progressOf } from './queueJobs.js';
 import { freePort, startRedisServer } from './redisServer.js';
 import {
@@ -15,7 +15,7 @@ import {
   spawnBench,
   spawnWorker,
   waitFor,
-} from './queueTestkit.js';
+} from '../testing/queueTestkit.js';
 
 const { servers, children } = cleanUpAfterAll();
 

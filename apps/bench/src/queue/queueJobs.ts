@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Job, Queue } from 'bullmq';
-import { writeJsonAtomic } from '../atomicWrite.js';
+import { writeJsonAtomic } from '../results/atomicWrite.js';
 import { BenchError } from '../benchError.js';
-import { canonicalJson, runId } from '../grid.js';
-import { modelPath, recordPath } from '../runFiles.js';
-import type { Checkpoint } from '../runFiles.js';
+import { canonicalJson, runId } from '../grid/expandGrid.js';
+import { modelPath, recordPath } from '../results/runFiles.js';
+import type { Checkpoint } from '../results/runFiles.js';
 import type { RunConfig, RunRecord, RunSettings } from '../types.js';
 
 /** Environment of the processor processes, set by `bench worker`. */

@@ -1,6 +1,6 @@
 /*
  * BullMQ sandboxed processor of `bench worker`: BullMQ forks one process per concurrent job slot
- * (with the tsx loader, see benchWorker.ts) and calls the default export for each job. Training
+ * (with the tsx loader, see queueWorker.ts) and calls the default export for each job. Training
  * is CPU-bound and synchronous between steps; in its own process it cannot starve the worker's
  * lock renewals, and each process owns its own TensorFlow.js backend, as the local pool's do.
  */
@@ -11,12 +11,12 @@ import { redactSecrets } from '@boltzmann/ising-core';
 import type { SamplerRegistry } from '@boltzmann/ising-core';
 import type { SandboxedJob } from 'bullmq';
 import { WaitingError } from 'bullmq';
-import { writeJsonAtomic } from '../atomicWrite.js';
-import { gitCommit } from '../internal/gitCommit.js';
-import { runId } from '../grid.js';
-import { formatDuration } from '../progress.js';
-import { createBenchRegistry } from '../registry.js';
-import { runLabel } from '../grid.js';
+import { writeJsonAtomic } from '../results/atomicWrite.js';
+import { gitCommit } from '../results/gitCommit.js';
+import { runId } from '../grid/expandGrid.js';
+import { formatDuration } from '../grid/progress.js';
+import { createBenchRegistry } from '../samplers/registry.js';
+import { runLabel } from '../grid/expandGrid.js';
 import {
   checkpointPath,
   checkpointProblem,
@@ -24,9 +24,9 @@ import {
   readCheckpoint,
   readRecord,
   recordPath,
-} from '../runFiles.js';
-import { trainRun } from '../trainRun.js';
-import type { TrainHooks } from '../trainRun.js';
+} from '../results/runFiles.js';
+import { trainRun } from '../training/trainRun.js';
+import type { TrainHooks } from '../training/trainRun.js';
 import { formatError } from '../benchError.js';
 import type { RunSettings } from '../types.js';
 import { WORKER_ENV, workerSettingsFromEnv } from './queueJobs.js';

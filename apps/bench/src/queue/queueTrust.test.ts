@@ -8,14 +8,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { expandGrid, runId } from '../grid.js';
-import { tinyShakespeareArgs } from '../internal/fixtures.js';
-import { gitCommit } from '../internal/gitCommit.js';
-import { parseBenchArgs } from '../options.js';
+import { expandGrid, runId } from '../grid/expandGrid.js';
+import { tinyShakespeareArgs } from '../testing/fixtures.js';
+import { gitCommit } from '../results/gitCommit.js';
+import { parseBenchArgs } from '../commands/grid.js';
 import type { RunConfig } from '../types.js';
 import { jobIdOf, writeJobResult } from './queueJobs.js';
 import { startRedisServer } from './redisServer.js';
-import { benchQueue, cleanUpAfterAll, spawnWorker, trapServer, waitFor } from './queueTestkit.js';
+import {
+  benchQueue,
+  cleanUpAfterAll,
+  spawnWorker,
+  trapServer,
+  waitFor,
+} from '../testing/queueTestkit.js';
 
 const { servers, children } = cleanUpAfterAll();
 

@@ -8,10 +8,10 @@ import { echo } from '@boltzmann/ising-core';
 import { BenchError } from '../benchError.js';
 import { jobIdOf } from './queueJobs.js';
 import type { RunJobData } from './queueJobs.js';
-import { validateRunConfig } from '../runConfigSchema.js';
-import { assertDataOnly } from '../untrustedOptions.js';
+import { validateRunConfig } from '../trust/runConfigSchema.js';
+import { assertDataOnly } from '../trust/untrustedOptions.js';
 
-/** Marker put in place of `job.data` that Redis held as invalid JSON (see benchWorker.ts). */
+/** Marker put in place of `job.data` that Redis held as invalid JSON (see queueWorker.ts). */
 export const INVALID_JSON_KEY = '__benchInvalidJson';
 
 const isPlain = (v: unknown): v is Record<string, unknown> =>

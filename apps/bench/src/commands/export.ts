@@ -1,0 +1,86 @@
+import { Option } from 'commander';
+import { repeatable } from '../cli/parseValues.js';
+import { writeFileAtomic } from '../results/atomicWrite.js';
+import { BenchError } from '../benchError.js';
+import type { MainIo } from '../cli/io.js';
+import { runSubcommand, subcommand } from '../cli/parseCommand.js';
+import { userPath } from './grid.js';
+import { readRecords } from '../results/runFiles.js';
+import { runRows, toCsv, toJsonl } from '../results/runRows.js';
+import type { RunRecord } from '../types.js';
+
+/** The formats `bench export` writes. */
+export const EXPORT_FORMATS = ['csv', 'jsonl'] as const;
+
+/** A parsed `bench export` invocation. */
+export interface ExportCommand {
+  /** Results folders whose finished runs are exported together (a run in two is written once). */
+  readonly from: readonly string[];
+  readonly format: (typeof EXPORT_FORMATS)[number];
+  /** The file to write, or undefined for stdout. */
+  readonly out?: string;
+}
+
+/**
+ * Parses `bench export --results <dir> [--results <dir> …] --format csv|jsonl [--out <file>]`.
+ *
+ * @returns the command, or `null` when help was printed.
+ * @throws BENCH_INVALID_OPTION for a missing, unknown or badly valued flag.
+ */
+export function parseExportArgs(
+  argv: readonly string[],
+  out: (s: string) => void = (s) => process.stdout.write(s),
+): ExportCommand | null {
+  let parsed: ExportCommand | null = null;
+  const { program, command } = subcommand(
+    'export',
+    'write one flat row per finished run (config, final metric and loss, wall time, commit) as CSV or JSON Lines, for pandas or R',
+    out,
+  );
+  command
+    .requiredOption('--results <dir>', 'results folder; repeatable', repeatable, [] as string[])
+    .addOption(
+      new Option('--format <format>', 'csv (RFC 4180, with a header) or jsonl')
+        .choices(EXPORT_FORMATS)
+        .makeOptionMandatory(),
+    )
+    .option('--out <file>', 'file to write (default: stdout)')
+    .action((raw: { results: string[]; format: ExportCommand['format']; out?: string }) => {
+      if (raw.results.length === 0)
+        throw new BenchError(
+          'BENCH_INVALID_OPTION',
+          'bench export needs at least one --results <dir>',
+        );
+      parsed = {
+        from: raw.results.map(userPath),
+        format: raw.format,
+        ...(raw.out === undefined ? {} : { out: userPath(raw.out) }),
+      };
+    });
+  return runSubcommand(program, argv) ? parsed : null;
+}
+
+/**
+ * Writes the flat rows of every finished run in the folders (sorted by run id) to the file, or
+ * to stdout.
+ *
+ * @throws BENCH_NO_RESULTS when a folder is missing or there is no finished run.
+ */
+export async function runExport(
+  command: ExportCommand,
+  io: Pick<MainIo, 'out' | 'err' | 'write'>,
+): Promise<number> {
+  const byId = new Map<string, RunRecord>();
+  for (const dir of command.from) for (const r of readRecords(dir)) byId.set(r.id, r);
+  if (byId.size === 0)
+    throw new BenchError('BENCH_NO_RESULTS', `no finished runs in ${command.from.join(', ')}`);
+  const rows = runRows([...byId.values()]);
+  const text = command.format === 'csv' ? toCsv(rows) : toJsonl(rows);
+  if (command.out === undefined) {
+    (io.write ?? ((t: string) => process.stdout.write(t)))(text);
+  } else {
+    writeFileAtomic(command.out, text);
+    io.out(`${rows.length} runs written to ${command.out}`);
+  }
+  return 0;
+}

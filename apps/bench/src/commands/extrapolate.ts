@@ -1,0 +1,175 @@
+import {
+  AttentionError,
+  combineEvaluations,
+  evaluate,
+  initBackend,
+  loadTransformer,
+  perplexity,
+  withMaxLength,
+} from '@boltzmann/attention';
+import { readFileSync } from 'node:fs';
+import { writeJsonAtomic } from '../results/atomicWrite.js';
+import { BenchError } from '../benchError.js';
+import { EVAL_CHUNK_SIZE } from '../training/runTrainer.js';
+import { runSubcommand, subcommand } from '../cli/parseCommand.js';
+import { intItem, parseList, repeatable } from '../cli/parseValues.js';
+import { EXIT } from '../cli/io.js';
+import type { MainIo } from '../cli/io.js';
+import { userPath } from './grid.js';
+import type { RunConfig } from '../types.js';
+
+/** A parsed `bench extrapolate` invocation. */
+export interface ExtrapolateCommand {
+  /** A `--save-models` file `{ id, config, model }` of a Tiny Shakespeare (shakespeare or gpt) run. */
+  readonly modelPath: string;
+  /** Context lengths to evaluate at, each ≥ the training length. */
+  readonly lengths: readonly number[];
+  readonly dataPath: string | undefined;
+  readonly plugins: readonly string[];
+  /** Where to write the results as JSON (atomically); none = print only. */
+  readonly outPath: string | undefined;
+}
+
+/** One evaluated length. */
+export interface ExtrapolationPoint {
+  readonly T: number;
+  /** Mean cross-entropy over the evaluation set at this length (nats/char). */
+  readonly loss: number;
+  readonly perplexity: number;
+  /** Sequences evaluated. */
+  readonly sequences: number;
+}
+
+/**
+ * Parses `bench extrapolate --model <file> --lengths 128,256 [--data …] [--plugin …] [--out file.json]`.
+ *
+ * @throws BENCH_INVALID_OPTION for a missing or bad flag.
+ */
+export function parseExtrapolateArgs(
+  argv: readonly string[],
+  out: (s: string) => void = (s) => process.stdout.write(s),
+): ExtrapolateCommand | null {
+  let parsed: ExtrapolateCommand | null = null;
+  const { program, command } = subcommand(
+    'extrapolate',
+    'evaluate a saved model (no positional embedding; relative or no J) at longer context lengths than it was trained at',
+    out,
+  );
+  command
+    .requiredOption('--model <path>', 'a --save-models file <results>/models/<id>.json')
+    .requiredOption('--lengths <list>', 'context lengths, e.g. 128,256')
+    .option('--data <path>', 'path of Tiny Shakespeare input.txt')
+    .option(
+      '--plugin <path>',
+      'load a sampler plugin module (default export); repeatable',
+      repeatable,
+      [] as string[],
+    )
+    .option('--out <file>', 'also write the results as JSON')
+    .action(
+      (raw: { model: string; lengths: string; data?: string; plugin: string[]; out?: string }) => {
+        parsed = {
+          modelPath: userPath(raw.model),
+          lengths: parseList('--lengths', raw.lengths, intItem(1, 4096), 'integers in [1, 4096]'),
+          dataPath: raw.data === undefined ? undefined : userPath(raw.data),
+          plugins: raw.plugin.map(userPath),
+          outPath: raw.out === undefined ? undefined : userPath(raw.out),
+        };
+      },
+    );
+  return runSubcommand(program, argv) ? parsed : null;
+}
+
+/** The run config of a `--save-models` file (the model JSON itself is checked by {@link readModelFile}). */
+function runConfigOf(path: string): RunConfig {
+  const value = JSON.parse(readFileSync(path, 'utf8')) as { config?: RunConfig };
+  const config = value.config;
+  if (config === undefined || typeof config !== 'object' || typeof config.length !== 'number') {
+    throw new BenchError(
+      'BENCH_BAD_MODEL',
+      `--model ${path} has no run config: bench extrapolate needs a --save-models file { id, config, model }, not a bare model`,
+    );
+  }
+  if (config.dataset !== 'shakespeare') {
+    throw new BenchError(
+      'BENCH_MODEL_MISMATCH',
+      `--model ${path} was trained on ${config.dataset}; extrapolation is measured on Tiny Shakespeare (the bracket head has one output per position)`,
+    );
+  }
+  return config;
+}
+
+/**
+ * Evaluates a saved model at each length on the validation text the bench uses at that length
+ * (the same windows, or for gpt the same random val batches, as a run trained at that length).
+ *
+ * @returns exit code 0; prints one line per length and writes `--out` when given.
+ * @throws BENCH_MODEL_NOT_FOUND, BENCH_BAD_MODEL, BENCH_MODEL_MISMATCH; ATTENTION_INVALID_CONFIG (why the model cannot run longer).
+ */
+export async function runExtrapolate(command: ExtrapolateCommand, io: MainIo): Promise<number> {
+  const [{ readModelFile }, { createTaskData }, { createBenchRegistry }] = await Promise.all([
+    import('../inference/generate.js'),
+    import('../experiments/taskData.js'),
+    import('../samplers/registry.js'),
+  ]);
+  const { json } = readModelFile(command.modelPath);
+  const config = runConfigOf(command.modelPath);
+  const shorter = command.lengths.filter((T) => T < config.length);
+  if (shorter.length > 0)
+    throw new BenchError(
+      'BENCH_INVALID_OPTION',
+      `--lengths ${shorter.join(',')} is below the training length ${config.length}`,
+    );
+  const maxT = Math.max(...command.lengths);
+  const registry = await createBenchRegistry(command.plugins);
+  await initBackend('wasm', { log: io.err });
+  let long: ReturnType<typeof withMaxLength>;
+  try {
+    long = withMaxLength(json, maxT);
+  } catch (error) {
+    if (error instanceof AttentionError)
+      throw new BenchError(
+        'BENCH_MODEL_MISMATCH',
+        `--model ${command.modelPath}: ${error.message}`,
+        { cause: error },
+      );
+    throw error;
+  }
+  const model = loadTransformer(long, { registry });
+  const points: ExtrapolationPoint[] = [];
+  try {
+    io.out(`model ${command.modelPath} (${config.column}, trained at T = ${config.length})`);
+    for (const T of [...new Set(command.lengths)].sort((a, b) => a - b)) {
+      if (io.signal?.aborted === true) return EXIT.interrupted;
+      const data = await createTaskData({ ...config, length: T }, command.dataPath);
+      const parts = [];
+      // The batch size explicitly: the default (inputs / maxLength) would read T = maxT sequences.
+      for (const b of data.evalBatches)
+        parts.push(
+          await evaluate(
+            model,
+            { ...b, batchSize: b.inputs.length / T },
+            { chunkSize: EVAL_CHUNK_SIZE },
+          ),
+        );
+      const e = combineEvaluations(parts);
+      const sequences = data.evalBatches.reduce((n, b) => n + b.inputs.length / T, 0);
+      points.push({ T, loss: e.loss, perplexity: perplexity(e.loss), sequences });
+      io.out(
+        `T = ${T}: val loss ${e.loss.toFixed(4)} nats/char, perplexity ${perplexity(e.loss).toFixed(3)} (${sequences} sequences)`,
+      );
+    }
+  } finally {
+    model.dispose();
+  }
+  if (command.outPath !== undefined) {
+    writeJsonAtomic(command.outPath, {
+      model: command.modelPath,
+      config,
+      trainedAt: config.length,
+      points,
+    });
+    io.out(`results: ${command.outPath}`);
+  }
+  return EXIT.ok;
+}

@@ -1,0 +1,215 @@
+import { mergeSecretOptions, redactSecrets, splitSecretOptions } from '@boltzmann/ising-core';
+import type { SamplerRegistry } from '@boltzmann/ising-core';
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { isatty } from 'node:tty';
+import { BenchError } from '../benchError.js';
+import { canonicalJson, expandGrid } from '../grid/expandGrid.js';
+import { EXIT } from '../cli/io.js';
+import type { MainIo } from '../cli/io.js';
+import type { BenchCommand } from './grid.js';
+import type { FidelityPoint } from '../report/plots/plots.js';
+import { barProgress, plainProgress } from '../grid/progress.js';
+import { runGrid } from '../pool/poolExecutor.js';
+import type { RunConfig, RunSettings } from '../types.js';
+
+/**
+ * Every start-up check of a run, also done by `--dry-run`: the sampler and plugins exist, each
+ * distinct sampler builds from its options (hardware samplers in dry-run mode, which needs no
+ * credentials), it takes the grid's lengths, the data is there and intact, and the bracket specs
+ * are possible.
+ */
+async function preflight(
+  command: BenchCommand,
+  configs: readonly RunConfig[],
+  registry: SamplerRegistry,
+): Promise<void> {
+  const [{ bracketTask }, { shakespeareCorpus }, { hardwareRuns }] = await Promise.all([
+    import('@boltzmann/datasets'),
+    import('../experiments/taskData.js'),
+    import('../hardware/hardwareDryRun.js'),
+  ]);
+  for (const name of new Set(configs.map((c) => c.sampler)))
+    if (name !== 'none') registry.require(name);
+  const dryHardware = new Set(command.dryRun ? hardwareRuns(configs, registry) : []);
+  const tried = new Set<string>();
+  for (const c of configs) {
+    const key = `${c.sampler}|${canonicalJson(c.samplerOptions)}`;
+    if (c.sampler === 'none' || tried.has(key)) continue;
+    tried.add(key);
+    const options = mergeSecretOptions(c.samplerOptions, command.samplerSecrets);
+    // A dry run builds hardware samplers as its request-writing dry run does: no credentials.
+    if (dryHardware.has(c)) options.dryRun = { dir: join(command.resultsDir, 'dry-run') };
+    const sampler = registry.require(c.sampler).create(options);
+    await sampler.dispose?.();
+  }
+  for (const c of configs) {
+    const plugin = c.sampler === 'none' ? undefined : registry.require(c.sampler);
+    if (plugin && plugin.capabilities.maxSpins < c.length) {
+      const fit = registry
+        .list()
+        .filter((p) => p.capabilities.maxSpins >= c.length)
+        .map((p) => p.name);
+      throw new BenchError(
+        'BENCH_SAMPLER_TOO_SMALL',
+        `sampler "${plugin.name}" handles at most ${plugin.capabilities.maxSpins} spins, the grid has T = ${c.length}; ` +
+          (fit.length > 0
+            ? `samplers that take T = ${c.length}: ${fit.join(', ')} (--sampler NAME)`
+            : `no registered sampler takes T = ${c.length}`),
+      );
+    }
+  }
+  for (const c of configs) {
+    if (c.sampler !== 'transfer-matrix') continue;
+    // The transfer matrix refuses any coupling outside its band: J must be banded by construction.
+    const bandwidth = Number(c.samplerOptions.bandwidth ?? 8);
+    const w = /^banded:(\d+)$/.exec(c.couplingForm ?? '')?.[1];
+    if (w === undefined || Number(w) > bandwidth) {
+      throw new BenchError(
+        'BENCH_INVALID_OPTION',
+        `--sampler transfer-matrix is exact only for a banded J: pass --couplings banded:w with w ≤ its bandwidth ${bandwidth}` +
+          ` (got --couplings ${c.couplingForm ?? 'full'}); for a full J use tap or mean-field`,
+      );
+    }
+  }
+  if (configs.some((c) => c.dataset === 'shakespeare')) await shakespeareCorpus(command.dataPath);
+  const seen = new Set<string>();
+  for (const c of configs) {
+    const key = `${c.dataset}|${c.length}|${c.mode}|${c.types}`;
+    if (c.dataset !== 'brackets' || seen.has(key)) continue;
+    seen.add(key);
+    bracketTask({ T: c.length, mode: c.mode, types: c.types as 1 | 2 | 3, seed: 0 });
+  }
+}
+
+/** `--results` must be a directory or not exist yet. */
+function assertResultsDir(dir: string): void {
+  if (existsSync(dir) && !statSync(dir).isDirectory()) {
+    throw new BenchError(
+      'BENCH_RESULTS_INVALID',
+      `--results ${dir} is a file; pass a directory (it is created when missing)`,
+    );
+  }
+}
+
+/**
+ * The command with the credentials the chosen plugin declares (`secretOptions`) moved from its
+ * sampler options to `samplerSecrets`; parsing already moved every credential-looking key.
+ */
+function withDeclaredSecrets(command: BenchCommand, registry: SamplerRegistry): BenchCommand {
+  const declared = registry.get(command.sampler)?.secretOptions ?? [];
+  if (declared.length === 0) return command;
+  const split = splitSecretOptions(command.samplerOptions, declared);
+  return {
+    ...command,
+    samplerOptions: split.options,
+    samplerSecrets: mergeSecretOptions(command.samplerSecrets, split.secrets),
+  };
+}
+
+/**
+ * Runs a parsed command: preflight checks, the grid on worker processes, the DQA fidelity
+ * sweep (dqa only), then the report.
+ *
+ * @param command from `parseBenchArgs`.
+ * @param io output sinks, progress display and stop signal.
+ * @returns the exit code (0 ok, 1 run failures, 130 interrupted).
+ * @throws the coded errors of every package (the caller prints them).
+ */
+export async function runCommand(parsed: BenchCommand, rawIo: MainIo): Promise<number> {
+  assertResultsDir(parsed.resultsDir);
+  // The last line of defence: no line this bench prints quotes a credential it was given.
+  // The queue's password too (from $BENCH_REDIS_PASSWORD or the URL).
+  const queueSecret = parsed.queue?.password === undefined ? {} : { queue: parsed.queue.password };
+  let secrets: Readonly<Record<string, unknown>> = { ...parsed.samplerSecrets, ...queueSecret };
+  const redact = (line: string): string => redactSecrets(line, secrets);
+  const io: MainIo = {
+    ...rawIo,
+    out: (l) => rawIo.out(redact(l)),
+    err: (l) => rawIo.err(redact(l)),
+  };
+  const { createBenchRegistry } = await import('../samplers/registry.js');
+  const registry = await createBenchRegistry(parsed.plugins);
+  const command = withDeclaredSecrets(parsed, registry);
+  secrets = { ...command.samplerSecrets, ...queueSecret };
+  const configs = expandGrid(command);
+  io.out(`bench ${command.experiment} (preset ${command.preset})`);
+  await preflight(command, configs, registry);
+  const settings: RunSettings = {
+    checkpointEvery: command.grid.checkpointEvery,
+    logEvery: command.grid.logEvery,
+    resultsDir: command.resultsDir,
+    plugins: command.plugins,
+    ...(command.dataPath ? { dataPath: command.dataPath } : {}),
+    ...(Object.keys(command.samplerSecrets).length > 0
+      ? { samplerSecrets: command.samplerSecrets }
+      : {}),
+    ...(command.saveModels ? { saveModels: true } : {}),
+    ...(command.samplerTimeoutMs === undefined
+      ? {}
+      : { samplerTimeoutMs: command.samplerTimeoutMs }),
+  };
+  const progress =
+    io.progress ?? (!command.plain && isatty(1) ? barProgress() : plainProgress(io.out));
+  const gridOptions = {
+    workers: command.workers,
+    settings,
+    progress,
+    signal: io.signal,
+    dryRun: command.dryRun,
+    out: io.out,
+    onPlan: io.onPlan,
+  };
+  // One grid, two executors: local worker processes, or the BullMQ queue (same records and report).
+  const outcome =
+    command.queue && !command.dryRun
+      ? await (await import('../queue/queueGrid.js')).runQueuedGrid(configs, {
+          ...gridOptions,
+          queue: command.queue,
+          detach: command.detach,
+          collectOnly: command.collect === true,
+          removeCollected: command.removeCollected === true,
+        })
+      : { ...(await runGrid(configs, gridOptions)), unfinished: 0 };
+  if (command.detach && !command.dryRun) return EXIT.ok;
+  if (command.dryRun) {
+    // Hardware samplers: also write what the first training batch would send (no credentials needed).
+    const { hardwareDryRun } = await import('../hardware/hardwareDryRun.js');
+    await hardwareDryRun(command, configs, io.out);
+    return EXIT.ok;
+  }
+  let fidelity: FidelityPoint[] | undefined;
+  if (command.experiment === 'dqa' && !outcome.interrupted) {
+    const { runFidelitySweep } = await import('../experiments/dqaFidelity.js');
+    fidelity = await runFidelitySweep(command, io.out);
+  }
+  if (outcome.records.length > 0 || fidelity) {
+    const { writeReport } = await import('../report/writeReport.js');
+    const report = await writeReport(
+      command.resultsDir,
+      command.experiment,
+      outcome.records,
+      fidelity ? { fidelity } : {},
+    );
+    io.out(`summary: ${report.markdownPath}`);
+    io.out(`report:  ${report.htmlPath}`);
+  }
+  for (const f of outcome.failures) io.err(`error [${f.code}]: ${f.label}: ${f.message}`);
+  if (outcome.interrupted) {
+    io.err(
+      `error [BENCH_INTERRUPTED]: stopped with ${outcome.records.length}/${outcome.total} runs finished; ` +
+        (command.queue
+          ? 'the queued runs go on on the workers — rerun the same command (or `bench collect`) to collect them'
+          : 'unfinished runs keep their last checkpoint — rerun the same command to resume'),
+    );
+    return EXIT.interrupted;
+  }
+  if (outcome.unfinished > 0) {
+    io.err(
+      `error [BENCH_GRID_INCOMPLETE]: ${outcome.records.length}/${outcome.total} runs finished; ` +
+        'run `bench collect` with the same flags again once the workers are done',
+    );
+    return EXIT.failed;
+  }
+  return outcome.failures.length > 0 ? EXIT.failed : EXIT.ok;
+}

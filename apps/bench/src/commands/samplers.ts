@@ -1,0 +1,89 @@
+/*
+ * `bench samplers [--plugin PATH]… [--json]`: the sampler plugins the bench's registry holds (the
+ * built-ins and each --plugin), with their capabilities, so a user learns what `--sampler` accepts
+ * without making a mistake first.
+ */
+import { repeatable } from '../cli/parseValues.js';
+import type { AnySamplerPlugin } from '@boltzmann/ising-core';
+import type { MainIo } from '../cli/io.js';
+import { EXIT } from '../cli/io.js';
+import { runSubcommand, subcommand } from '../cli/parseCommand.js';
+import { userPath } from './grid.js';
+
+/** A parsed `bench samplers` invocation. */
+export interface SamplersCommand {
+  readonly plugins: readonly string[];
+  readonly json: boolean;
+}
+
+/**
+ * Parses `bench samplers [--plugin PATH]… [--json]`.
+ *
+ * @returns the command, or null when help was printed.
+ * @throws BENCH_INVALID_OPTION for an unknown flag.
+ */
+export function parseSamplersArgs(
+  argv: readonly string[],
+  out: (s: string) => void = (s) => process.stdout.write(s),
+): SamplersCommand | null {
+  let parsed: SamplersCommand | null = null;
+  const { program, command } = subcommand(
+    'samplers',
+    'list the sampler plugins --sampler accepts, with their capabilities',
+    out,
+  );
+  command
+    .option(
+      '--plugin <path>',
+      'also load a sampler plugin module; repeatable',
+      repeatable,
+      [] as string[],
+    )
+    .option('--json', 'one JSON object per line instead of a table')
+    .action((raw: { plugin: string[]; json?: boolean }) => {
+      parsed = { plugins: raw.plugin.map(userPath), json: raw.json === true };
+    });
+  return runSubcommand(program, argv) ? parsed : null;
+}
+
+/** One plugin as `bench samplers` shows it. */
+export function describePlugin(plugin: AnySamplerPlugin): Record<string, unknown> {
+  const c = plugin.capabilities;
+  return {
+    name: plugin.name,
+    version: plugin.version,
+    exact: c.exact,
+    maxSpins: c.maxSpins,
+    async: c.async,
+    deterministic: c.deterministic,
+    dryRun: c.dryRun === true,
+    secretOptions: plugin.secretOptions ?? [],
+    ...(plugin.description ? { description: plugin.description } : {}),
+  };
+}
+
+/**
+ * Prints the registry's plugins: a table, or JSON Lines with `--json`.
+ *
+ * @throws BENCH_PLUGIN_LOAD, ISING_INVALID_PLUGIN for a bad --plugin (the caller prints them).
+ */
+export async function runSamplers(command: SamplersCommand, io: MainIo): Promise<number> {
+  const { createBenchRegistry } = await import('../samplers/registry.js');
+  const rows = (await createBenchRegistry(command.plugins)).list().map(describePlugin);
+  if (command.json) {
+    for (const row of rows) io.out(JSON.stringify(row));
+    return EXIT.ok;
+  }
+  const columns = ['name', 'version', 'exact', 'maxSpins', 'async', 'deterministic', 'dryRun'];
+  const cells = rows.map((r) => columns.map((k) => String(r[k])));
+  const widths = columns.map((k, i) => Math.max(k.length, ...cells.map((c) => c[i]!.length)));
+  const line = (c: readonly string[]): string =>
+    c
+      .map((v, i) => v.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
+  io.out(line(columns));
+  for (const c of cells) io.out(line(c));
+  io.out('\n`--sampler NAME --sampler-options JSON`; each plugin lists its options in its README.');
+  return EXIT.ok;
+}

@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+// Direct module imports: the barrel pulls in TF.js and the cloud SDKs (seconds per test file).
+import {
+  SECONDS_PER_RUN_SETUP,
+  SECONDS_PER_WORKER_START,
+  estimateGridSeconds,
+  estimateRunSeconds,
+  estimateStepMs,
+} from './eta.js';
+import { expandGrid } from './expandGrid.js';
+import { parseBenchArgs } from '../commands/grid.js';
+import { formatDuration, plainProgress } from './progress.js';
+
+const grid = (...argv: string[]) => expandGrid(parseBenchArgs(argv, () => undefined)!);
+
+describe('ETA model', () => {
+  it('grows with steps, length and the sampler cost', () => {
+    const [a] = grid('brackets', '--variants', 'boltzmann', '--lengths', '8', '--steps', '100');
+    const [b] = grid('brackets', '--variants', 'boltzmann', '--lengths', '8', '--steps', '200');
+    const [c] = grid('brackets', '--variants', 'boltzmann', '--lengths', '16', '--steps', '100');
+    const [d] = grid('brackets', '--variants', 'softmax', '--lengths', '16', '--steps', '100');
+    expect(estimateRunSeconds(b!)).toBeGreaterThan(estimateRunSeconds(a!));
+    expect(estimateRunSeconds(c!)).toBeGreaterThan(estimateRunSeconds(a!));
+    expect(estimateRunSeconds(c!)).toBeGreaterThan(estimateRunSeconds(d!));
+  });
+
+  it('counts every block and, for sampler variants, every (layer, head) Ising batch', () => {
+    const gpt = (...argv: string[]) =>
+      estimateRunSeconds(
+        grid('gpt', '--steps', '100', '--eval-every', '100', '--warmup-steps', '10', ...argv)[0]!,
+      );
+    const one = gpt('--variants', 'softmax', '--layers', '1', '--heads', '1');
+    expect(gpt('--variants', 'softmax', '--layers', '4', '--heads', '1')).toBeGreaterThan(2 * one);
+    const tm = (layers: string, heads: string) =>
+      gpt(
+        '--variants',
+        'boltzmann',
+        '--sampler',
+        'transfer-matrix',
+        '--couplings',
+        'banded:8',
+        '--layers',
+        layers,
+        '--heads',
+        heads,
+      );
+    expect(tm('2', '4')).toBeGreaterThan(1.5 * tm('1', '4'));
+    expect(tm('1', '4')).toBeGreaterThan(1.5 * tm('1', '2'));
+  });
+
+  it('prices the attention scores: the JavaScript causal op (sigmoid) above softmax, more so at long T', () => {
+    const step = (variant: string, length: string) =>
+      estimateStepMs(
+        grid('gpt', '--preset', 'long', '--variants', variant, '--lengths', length)[0]!,
+      );
+    expect(step('sigmoid', '256')).toBeGreaterThan(step('softmax', '256'));
+    expect(step('sigmoid', '256') / step('softmax', '256')).toBeGreaterThan(
+      step('sigmoid', '16') / step('softmax', '16'),
+    );
+  });
+
+  it('schedules longest-first on the least-loaded worker', () => {
+    const runs = grid(
+      'shakespeare',
+      '--lengths',
+      '4',
+      '--variants',
+      'softmax',
+      '--seeds',
+      '0,1,2,3',
+    );
+    // Each run: its record's time plus its set-up; each worker process: its start-up, once.
+    const one = estimateRunSeconds(runs[0]!) + SECONDS_PER_RUN_SETUP;
+    const wall = (workers: number, doneFraction = 0) =>
+      estimateGridSeconds(
+        runs.map((config) => ({ config, doneFraction })),
+        workers,
+      );
+    expect(wall(2)).toBeCloseTo(SECONDS_PER_WORKER_START + 2 * one, 9);
+    expect(wall(1)).toBeCloseTo(SECONDS_PER_WORKER_START + 4 * one, 9);
+    // A resumed run halves its training, not its set-up.
+    expect(wall(4, 0.5)).toBeCloseTo(
+      SECONDS_PER_WORKER_START + SECONDS_PER_RUN_SETUP + estimateRunSeconds(runs[0]!) / 2,
+      9,
+    );
+  });
+
+  it('counts worker start-up once per process started, and nothing for an empty grid', () => {
+    const runs = grid('shakespeare', '--lengths', '4', '--variants', 'softmax', '--seeds', '0,1');
+    const run = estimateRunSeconds(runs[0]!);
+    // More workers than runs: only two processes start, in parallel.
+    const wall = estimateGridSeconds(
+      runs.map((config) => ({ config })),
+      8,
+    );
+    expect(wall - run).toBeGreaterThanOrEqual(2.5);
+    expect(wall).toBeCloseTo(SECONDS_PER_WORKER_START + SECONDS_PER_RUN_SETUP + run, 9);
+    expect(estimateGridSeconds([], 2)).toBe(0);
+  });
+});
+
+describe('progress', () => {
+  it('formats durations', () => {
+    expect(formatDuration(42.4)).toBe('42s');
+    expect(formatDuration(185)).toBe('3m05s');
+    expect(formatDuration(3 * 3600 + 120)).toBe('3h02m');
+    expect(formatDuration(Number.NaN)).toBe('?');
+  });
+
+  it('prints plain lines: start, throttled steps, end', () => {
+    const lines: string[] = [];
+    const p = plainProgress((l) => lines.push(l), 0);
+    p.start('a', 'shakespeare softmax T=4', 100, 40);
+    p.update({ id: 'a', step: 50, steps: 100, loss: 2.5, stepsPerSecond: 10 });
+    p.end('a', 'perplexity 11.0000 (10s)');
+    expect(lines).toEqual([
+      'start  shakespeare softmax T=4 (resuming at step 40/100)',
+      'step   shakespeare softmax T=4 50/100 loss 2.5000 10.0 steps/s ETA 5s',
+      'end    shakespeare softmax T=4: perplexity 11.0000 (10s)',
+    ]);
+    const quiet: string[] = [];
+    const q = plainProgress((l) => quiet.push(l), 60_000);
+    q.start('b', 'x', 10, 0);
+    q.update({ id: 'b', step: 1, steps: 10, loss: 1, stepsPerSecond: 1 });
+    expect(quiet).toEqual(['start  x (10 steps)']);
+  });
+});

@@ -1,0 +1,157 @@
+import type { RunConfig } from '../types.js';
+
+/*
+ * A rough cost model of one training step on one core, refitted on 1 Dec 2026 to idle
+ * single-thread step times (packages/attention/scripts/benchTraining.ts: paper model 31.5 ms,
+ * baby 291 ms per step) and to ising-core's sampler benchmark (its README, "Long context:
+ * forward + VJP of one causal call"; run with threads 'auto' on both cores, doubled here),
+ * then scaled by GRID_CONTENTION for two worker processes sharing the two cores; the exact,
+ * DQA and attention-score terms refitted on 2 Dec 2026 (src/scripts/measureStepTimes.ts and
+ * src/scripts/etaAgainstRecords.ts on the long-context grid's records). It orders the work queue
+ * (longest first) and gives the up-front ETA; the live progress shows the measured rate.
+ */
+const MS_PER_STEP_BASE = 3; // fixed per-step cost: TF.js op dispatch (wasm), data
+const NS_PER_PARAMETER = 20; // reading gradients, AdamW in float64, writing weights back
+/** Dense layers cost more per flop at small widths (kernel overheads): 0.1 ns at d = 64, 0.08 at 128. */
+const nsPerDenseFlop = (dModel: number): number => 0.06 + 2.6 / dModel;
+const GRID_CONTENTION = 1.5; // two bench workers on two cores run each step about this much slower
+// Exact enumeration, forward folds + VJP: a fixed cost per problem (one query's prefix) plus a
+// cost per spin configuration (ising-core's benchmark: 9.5 ns/config at T = 12, 1.1–3.6 at 16).
+const NS_PER_EXACT_PROBLEM = 5_000;
+const NS_PER_ISING_CONFIG = 1.5;
+// Per attention score (batch · layers · heads · T², forward + backward) beyond the matmul flops:
+// masking and softmax inside TF.js, or, for the JavaScript causal op (sigmoid and the sampler
+// variants), reading the scores out of TF.js, the per-row loops and the gradient written back.
+// Fitted to the long-context grid's run records (src/scripts/etaAgainstRecords.ts).
+const NS_PER_SCORE_SOFTMAX = 45;
+const NS_PER_SCORE_CAUSAL_OP = 130;
+const NS_PER_DQA_PROBLEM = 9_000; // DQA at 64 Trotter steps: per-problem setup and calibration
+const NS_PER_DQA_CONFIG = 1_000; // DQA at 64 Trotter steps: per amplitude
+const NS_PER_DQA_SHOT_PROBLEM = 20_000; // finite shots: sampling + sample-covariance VJP, per problem
+// Inside the run's record: first graph trace, warm-up. Was 3 s when it also stood for the worker's
+// start-up (now SECONDS_PER_WORKER_START); a 1-step run's record shows 0.2 s at load 2, and 50-step
+// runs 1–2 s at load 6 (of which ≈ 1 s the steps), 3 Dec 2026.
+const SECONDS_PER_RUN = 1;
+/**
+ * Start-up of one worker process, which its records never show: fork, tsx, the bench's imports
+ * (TF.js, the samplers), the sampler registry and the first run's TF.js wasm backend. Measured
+ * on 3 Dec 2026 by forking `pool/poolProcess.ts` alone and timing its `ready` message and two 1-step runs:
+ * 1.8 s wall to `ready` at load 2 (5.8 s at load 12), 2.4 s of CPU to `ready` and 0.4 s more
+ * CPU in the first run than in the second; two workers start at once on the two cores.
+ */
+export const SECONDS_PER_WORKER_START = 2.8;
+/**
+ * Set-up of each run in a worker, also outside its record: task data, model, optimizer, reading
+ * its checkpoint. Measured 0.1 s at load 2, 0.4 s at load 12 (the same probe's second run).
+ */
+export const SECONDS_PER_RUN_SETUP = 0.2;
+// Approximate samplers, per causal sequence of length T (forward + VJP, one thread), fitted to
+// the sampler benchmark at T = 64 and 256: tap 4.3 and 130 ms, mean-field 3.1 and 88 ms,
+// transfer-matrix (w = 8) 2.8 and 47 ms, (w = 4) 9.8 ms at T = 256.
+const NS_PER_GIBBS_OP = 1; // chains·(burnIn + samples·thin) sweeps of n² each, plus the covariance VJP
+
+/** One causal sequence's (T queries') approximate-sampler work, in ns. */
+function approximateSamplerNs(c: RunConfig): number {
+  const num = (key: string, fallback: number): number => {
+    const v = Number(c.samplerOptions[key] ?? fallback);
+    return Number.isFinite(v) && v > 0 ? v : fallback;
+  };
+  const T = c.length;
+  const sum1 = (T * (T + 1)) / 2;
+  if (c.sampler === 'transfer-matrix') {
+    const w = Math.min(num('bandwidth', 8), T);
+    return sum1 * (2 ** w * 5.57 + 250);
+  }
+  if (c.sampler === 'gibbs') {
+    let sum2 = 0;
+    for (let n = 1; n <= T; n++) sum2 += n * n;
+    const sweeps = num('chains', 8) * (num('burnIn', 200) + num('samples', 1000) * num('thin', 2));
+    return (sweeps + 4 * num('chains', 8) * num('samples', 1000)) * sum2 * NS_PER_GIBBS_OP;
+  }
+  // tap, mean-field, and any plugin the model does not know (costed as tap).
+  return c.sampler === 'mean-field' ? 3.09 * T ** 3 + 559 * T ** 2 : 4.86 * T ** 3 + 738 * T ** 2;
+}
+
+function stepMs(c: RunConfig, batch: number): number {
+  const vocab = c.dataset === 'shakespeare' ? 65 : 2 * c.types;
+  const out = c.dataset === 'shakespeare' ? 65 : c.length;
+  const hidden = c.ffn ? 2 * c.ffnHidden : 0;
+  const layers = c.layers ?? 1;
+  // Per block: the four attention projections, the FFN and the attention products (B·T·T·d).
+  const block = 4 * c.dModel + hidden + 2 * c.length;
+  const params =
+    vocab * c.dModel +
+    c.length * c.dModel +
+    layers * (4 * c.dModel + hidden) * c.dModel +
+    out * c.dModel;
+  const flopsPerRow = 6 * c.dModel * (layers * block + out);
+  const dense =
+    params * NS_PER_PARAMETER * 1e-6 +
+    batch * c.length * flopsPerRow * nsPerDenseFlop(c.dModel) * 1e-6;
+  const scores = layers * c.heads * batch * c.length * c.length;
+  const scoreNs = c.variant === 'softmax' ? NS_PER_SCORE_SOFTMAX : NS_PER_SCORE_CAUSAL_OP;
+  let ising = 0;
+  if (c.variant === 'boltzmann' || c.variant === 'coupling') {
+    const estimates = layers * c.heads; // one Ising batch per (layer, head)
+    const problems = batch * c.length * estimates; // one per query
+    const configs = estimates * batch * (2 ** (c.length + 1) - 2); // Σ_{i=1..T} 2^i over the causal prefixes
+    if (c.sampler === 'dqa') {
+      const shots = Number(c.samplerOptions.shots ?? 0);
+      const trotter = Number(c.samplerOptions.steps ?? 64);
+      const scale = Number.isFinite(trotter) && trotter > 0 ? trotter / 64 : 1;
+      ising =
+        (problems * NS_PER_DQA_PROBLEM + configs * NS_PER_DQA_CONFIG) * scale * 1e-6 +
+        (shots > 0 ? problems * NS_PER_DQA_SHOT_PROBLEM * 1e-6 : 0);
+    } else if (c.sampler === 'exact') {
+      ising = (problems * NS_PER_EXACT_PROBLEM + configs * NS_PER_ISING_CONFIG) * 1e-6;
+    } else {
+      ising = estimates * batch * approximateSamplerNs(c) * 1e-6;
+    }
+  }
+  return GRID_CONTENTION * (MS_PER_STEP_BASE + dense + scores * scoreNs * 1e-6 + ising);
+}
+
+/** Estimated wall milliseconds of one training step of the run's batch, under grid contention. */
+export const estimateStepMs = (c: RunConfig): number => stepMs(c, c.batchSize);
+
+/**
+ * Estimated wall seconds of one run on one core (training + evaluations + setup).
+ *
+ * @param c the run config.
+ * @returns seconds (a rough figure, ±50 %).
+ */
+export function estimateRunSeconds(c: RunConfig): number {
+  const train = (c.steps * stepMs(c, c.batchSize)) / 1000;
+  const evalRows = c.dataset === 'shakespeare' ? c.evalWindows : 512;
+  const evals = Math.floor(c.steps / c.evalEvery) + 1;
+  const evalCost = (evals * stepMs(c, evalRows)) / 3000; // forward only ≈ 1/3 of a step
+  return SECONDS_PER_RUN + train + evalCost;
+}
+
+/**
+ * Estimated wall time of a list of runs on `workers` processes, scheduling the longest run
+ * first onto the least-loaded worker (the order runGrid uses). Counts what the records do not:
+ * each worker process's start-up ({@link SECONDS_PER_WORKER_START}) and each run's set-up
+ * ({@link SECONDS_PER_RUN_SETUP}, also for a resumed run).
+ *
+ * @param runs configs still to run, with the fraction of each already done (resume).
+ * @param workers parallel processes.
+ * @returns seconds.
+ */
+export function estimateGridSeconds(
+  runs: ReadonlyArray<{ config: RunConfig; doneFraction?: number }>,
+  workers: number,
+): number {
+  const costs = runs
+    .map((r) => SECONDS_PER_RUN_SETUP + estimateRunSeconds(r.config) * (1 - (r.doneFraction ?? 0)))
+    .sort((a, b) => b - a);
+  // Only as many processes start as there are runs for them.
+  const started = Math.max(1, Math.min(workers, runs.length));
+  const load = new Array<number>(started).fill(runs.length > 0 ? SECONDS_PER_WORKER_START : 0);
+  for (const cost of costs) {
+    let k = 0;
+    for (let i = 1; i < load.length; i += 1) if (load[i]! < load[k]!) k = i;
+    load[k]! += cost;
+  }
+  return Math.max(...load);
+}

@@ -1,0 +1,221 @@
+import { adapterErrorOf } from '@boltzmann/quantum-adapters';
+import type { SamplerRegistry } from '@boltzmann/ising-core';
+import { readdirSync, rmSync } from 'node:fs';
+import type { Dirent } from 'node:fs';
+import { join } from 'node:path';
+import { BenchError } from '../benchError.js';
+import { runLabel } from '../grid/expandGrid.js';
+import { EVAL_CHUNK_SIZE } from '../training/runTrainer.js';
+import type { BenchCommand } from '../commands/grid.js';
+import type { RunConfig } from '../types.js';
+
+/** Problems per SAPI `POST problems/` request in the dwave adapter. */
+const DWAVE_PROBLEMS_PER_SUBMIT = 20;
+
+/** Sampler calls and Ising problems (one per query position, head and sequence). */
+export interface SamplerTraffic {
+  readonly calls: number;
+  readonly problems: number;
+  /** D-Wave `POST problems/` requests: the dwave adapter submits at most 20 problems per request. */
+  readonly submitRequests: number;
+}
+
+/** True when the run calls a sampler at all (softmax/sigmoid runs carry `'none'`). */
+function callsSampler(c: RunConfig): boolean {
+  return c.sampler !== 'none' && (c.variant === 'boltzmann' || c.variant === 'coupling');
+}
+
+/**
+ * The runs whose sampler gets a request-writing dry run: a plugin with `capabilities.dryRun`
+ * (dwave, braket), or any plugin whose
+ * `--sampler-options` already carry a `dryRun` object (the user vouches that it understands it —
+ * an unknown plugin is never called, since one that ignored the option would really send).
+ *
+ * @param configs the expanded grid.
+ * @returns the runs that would call such a sampler, in grid order (empty: `--dry-run` only prints the grid).
+ * @example
+ * const [first] = hardwareRuns(expandGrid(command), registry);
+ */
+export function hardwareRuns(
+  configs: readonly RunConfig[],
+  registry: SamplerRegistry,
+): RunConfig[] {
+  return configs.filter((c) => {
+    if (!callsSampler(c)) return false;
+    const dry = c.samplerOptions.dryRun;
+    return (
+      registry.get(c.sampler)?.capabilities.dryRun === true ||
+      (typeof dry === 'object' && dry !== null)
+    );
+  });
+}
+
+/**
+ * Sampler traffic of one run: every training step prepares one batch (one call per head of
+ * `batchSize × T` problems); every evaluation (each `evalEvery` steps before the end, plus the
+ * final one) runs the evaluation rows in chunks of {@link EVAL_CHUNK_SIZE} sequences.
+ *
+ * @param config the run.
+ * @param evalRows sequences of each of the run's evaluation batches.
+ * @returns `step` (one training step) and `run` (the whole run from step 0).
+ * @example
+ * samplerTrafficOfRun(config, [256, 256]).step.problems; // 64 · T for batch 64, one head
+ */
+export function samplerTrafficOfRun(
+  config: RunConfig,
+  evalRows: readonly number[],
+): { step: SamplerTraffic; run: SamplerTraffic } {
+  const call = (sequences: number): SamplerTraffic => ({
+    calls: config.heads,
+    problems: config.heads * sequences * config.length,
+    submitRequests:
+      config.heads * Math.ceil((sequences * config.length) / DWAVE_PROBLEMS_PER_SUBMIT),
+  });
+  const add = (a: SamplerTraffic, b: SamplerTraffic, times = 1): SamplerTraffic => ({
+    calls: a.calls + times * b.calls,
+    problems: a.problems + times * b.problems,
+    submitRequests: a.submitRequests + times * b.submitRequests,
+  });
+  const step = call(config.batchSize);
+  let evaluation: SamplerTraffic = { calls: 0, problems: 0, submitRequests: 0 };
+  for (const rows of evalRows) {
+    for (let start = 0; start < rows; start += EVAL_CHUNK_SIZE)
+      evaluation = add(evaluation, call(Math.min(EVAL_CHUNK_SIZE, rows - start)));
+  }
+  const evaluations = Math.floor((config.steps - 1) / config.evalEvery) + 1;
+  return {
+    step,
+    run: add(
+      add({ calls: 0, problems: 0, submitRequests: 0 }, step, config.steps),
+      evaluation,
+      evaluations,
+    ),
+  };
+}
+
+function listFiles(dir: string): string[] {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const files: string[] = [];
+  for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) files.push(...listFiles(path));
+    else files.push(path);
+  }
+  return files;
+}
+
+/** Groups `problem-0000.qasm … problem-0255.qasm` into one line per name pattern. */
+function fileLines(files: readonly string[]): string[] {
+  const groups = new Map<string, string[]>();
+  for (const f of files) {
+    const key = f.replace(/\d+(?=[^/\\]*$)/g, '#');
+    groups.set(key, [...(groups.get(key) ?? []), f]);
+  }
+  return [...groups.values()].map((g) =>
+    g.length === 1 ? `  ${g[0]}` : `  ${g[0]} … ${g[g.length - 1]} (${g.length} files)`,
+  );
+}
+
+const n = (x: number): string => x.toLocaleString('en-US');
+
+/**
+ * `--dry-run` for hardware samplers: builds the first hardware run's model and data, prepares
+ * its first training batch with the sampler created as `{ ...samplerOptions, dryRun: { dir } }`
+ * (`dir` = `<results>/dry-run`, emptied first; the adapters then need no token, bucket or AWS
+ * credentials and send nothing), expects the adapters' `ADAPTER_DRY_RUN`, and prints the files
+ * written and what one step and the whole grid would send.
+ *
+ * @param command the parsed command (`--dry-run`).
+ * @param configs its expanded grid.
+ * @param out output sink.
+ * @returns false (and prints nothing) when no run uses a hardware sampler.
+ * @throws BENCH_DRY_RUN when the sampler answered instead of stopping; any other error of the sampler, model or data.
+ * @example
+ * await hardwareDryRun(command, expandGrid(command), console.log);
+ */
+export async function hardwareDryRun(
+  command: BenchCommand,
+  configs: readonly RunConfig[],
+  out: (line: string) => void,
+): Promise<boolean> {
+  const [{ createBenchRegistry }, { createEngine }, { createTaskData }] = await Promise.all([
+    import('../samplers/registry.js'),
+    import('../training/runTrainer.js'),
+    import('../experiments/taskData.js'),
+  ]);
+  const registry = await createBenchRegistry(command.plugins);
+  const runs = hardwareRuns(configs, registry);
+  const first = runs[0];
+  if (!first) return false;
+  registry.require(first.sampler);
+  const dir = join(command.resultsDir, 'dry-run');
+  // Files of an earlier dry run would be listed as if this one had written them.
+  rmSync(dir, { recursive: true, force: true });
+  // The bench's dryRun replaces the user's (a fallback would answer and training would go on).
+  const config: RunConfig = {
+    ...first,
+    samplerOptions: { ...first.samplerOptions, dryRun: { dir } },
+  };
+  const data = await createTaskData(config, command.dataPath);
+  const engine = await createEngine(config, data, registry);
+  let stopped = false;
+  try {
+    await engine.prepare(data.next(config.batchSize));
+  } catch (error) {
+    if (adapterErrorOf(error)?.code !== 'ADAPTER_DRY_RUN') throw error;
+    stopped = true;
+  } finally {
+    engine.dispose();
+  }
+  if (!stopped) {
+    throw new BenchError(
+      'BENCH_DRY_RUN',
+      `sampler "${first.sampler}" answered instead of stopping after writing its requests: it does not implement the dryRun option, so nothing was checked`,
+    );
+  }
+  const files = listFiles(dir);
+  out(`dry run of sampler "${first.sampler}": nothing was sent, no credentials were used`);
+  out(`first training batch of ${runLabel(first)}: ${files.length} files written under ${dir}`);
+  for (const line of fileLines(files)) out(line);
+
+  const evalRowsByKey = new Map<string, number[]>();
+  let total: SamplerTraffic = { calls: 0, problems: 0, submitRequests: 0 };
+  let step: SamplerTraffic | undefined;
+  const dataKey = (c: RunConfig): string =>
+    `${c.dataset}|${c.length}|${c.mode}|${c.types}|${c.seed}|${c.evalWindows}`;
+  for (const c of runs) {
+    let rows = evalRowsByKey.get(dataKey(c));
+    if (!rows) {
+      const d = dataKey(c) === dataKey(config) ? data : await createTaskData(c, command.dataPath);
+      rows = d.evalBatches.map((b) => b.inputs.length / c.length);
+      evalRowsByKey.set(dataKey(c), rows);
+    }
+    const t = samplerTrafficOfRun(c, rows);
+    step ??= t.step;
+    total = {
+      calls: total.calls + t.run.calls,
+      problems: total.problems + t.run.problems,
+      submitRequests: total.submitRequests + t.run.submitRequests,
+    };
+  }
+  const requests = (t: SamplerTraffic): string =>
+    first.sampler === 'dwave'
+      ? ` (${n(t.submitRequests)} D-Wave submit requests of ≤ ${DWAVE_PROBLEMS_PER_SUBMIT} problems, plus status polls and one answer request per problem)`
+      : first.sampler === 'braket'
+        ? ` (${n(t.problems)} Braket quantum tasks, one CreateQuantumTask each)`
+        : '';
+  const s = step!;
+  out(
+    `one training step sends ${n(s.calls)} sampler call${s.calls === 1 ? '' : 's'} with ${n(s.problems)} problems${requests(s)}`,
+  );
+  out(
+    `the whole grid (${runs.length} run${runs.length === 1 ? '' : 's'} using "${first.sampler}", from step 0, evaluations included) sends ` +
+      `${n(total.calls)} sampler calls with ${n(total.problems)} problems${requests(total)}`,
+  );
+  return true;
+}

@@ -1,0 +1,231 @@
+import { cpus, hostname } from 'node:os';
+import { echo } from '@boltzmann/ising-core';
+import { Worker } from 'bullmq';
+import type { Job, JobJsonRaw } from 'bullmq';
+import { runLabel } from '../grid/expandGrid.js';
+import { formatError } from '../benchError.js';
+import { runSubcommand, subcommand } from '../cli/parseCommand.js';
+import {
+  parseInteger,
+  parseJsonObject,
+  parseSamplerTimeout,
+  repeatable,
+} from '../cli/parseValues.js';
+import { createBenchRegistry } from '../samplers/registry.js';
+import { INVALID_JSON_KEY } from './runJobSchema.js';
+import { trainingExecArgv } from '../training/trainingProcess.js';
+import type { MainIo } from '../cli/io.js';
+import { userPath } from '../commands/grid.js';
+import { formatDuration } from '../grid/progress.js';
+import { checkRedis, connectionWarner, redisOptions } from './queueConnection.js';
+import { PASSWORD_ENV, parseQueueUrl, redactQueue } from './queueUrl.js';
+import type { QueueSpec } from './queueUrl.js';
+import { QUEUE_NAME, WORKER_ENV, workerName } from './queueJobs.js';
+import type { RunJobData, RunJobResult } from './queueJobs.js';
+
+/** A parsed `bench worker` invocation. */
+export interface WorkerCommand {
+  readonly queue: QueueSpec;
+  /** Runs trained at once, each in its own process. */
+  readonly concurrency: number;
+  /** Shared checkpoints folder; undefined: checkpoints go to Redis. */
+  readonly checkpoints: string | undefined;
+  readonly dataPath: string | undefined;
+  /** Sampler plugin modules this worker loads (a job can only name a sampler, never a module). */
+  readonly plugins: readonly string[];
+  /**
+   * This worker's own sampler options (endpoint, region, dry-run folder, credentials…): merged
+   * over each job's options when its sampler is created, never written. A job may not set them.
+   */
+  readonly samplerOptions: Readonly<Record<string, unknown>>;
+  /** `--sampler-timeout` in ms (0 = none); undefined: the attention package's default. */
+  readonly samplerTimeoutMs: number | undefined;
+  /** How long a job's lock lives without renewal: a dead worker's run is picked up after about this long. */
+  readonly lockDurationMs: number;
+}
+
+/**
+ * Parses `bench worker --queue URL [--concurrency N] [--checkpoints DIR] [--data PATH]
+ * [--plugin PATH]… [--sampler-options JSON] [--lock-duration MS]`.
+ *
+ * @returns the command, or null when help was printed.
+ * @throws BENCH_INVALID_OPTION for a bad flag or URL.
+ */
+export function parseWorkerArgs(
+  argv: readonly string[],
+  out: (s: string) => void = (s) => process.stdout.write(s),
+): WorkerCommand | null {
+  let parsed: WorkerCommand | null = null;
+  const { program, command } = subcommand(
+    'worker',
+    'train the runs of grids enqueued with --queue, one process per run',
+    out,
+  );
+  command
+    .requiredOption(
+      '--queue <url>',
+      `redis://host:port/db or rediss://… (password in $${PASSWORD_ENV})`,
+    )
+    .option('--concurrency <n>', 'runs trained at once (default: number of cores)')
+    .option('--checkpoints <dir>', 'shared checkpoints folder (default: checkpoints in Redis)')
+    .option('--data <path>', 'path of Tiny Shakespeare input.txt on this machine')
+    .option(
+      '--plugin <path>',
+      'load a sampler plugin module for the jobs that name its sampler; repeatable',
+      repeatable,
+      [] as string[],
+    )
+    .option(
+      '--sampler-options <json>',
+      "this worker's own sampler options (endpoint, region, …), merged over each job's; jobs may not set them",
+    )
+    .option(
+      '--sampler-timeout <s>',
+      'seconds one sampler call may take before its run fails (0 = no limit) (default: 1800)',
+    )
+    .option(
+      '--lock-duration <ms>',
+      "a job's lock: a dead worker's run resumes elsewhere after about this long",
+      '30000',
+    )
+    .action((raw: Record<string, string | string[] | undefined>) => {
+      const s = (k: string): string | undefined =>
+        typeof raw[k] === 'string' ? (raw[k] as string) : undefined;
+      parsed = {
+        queue: parseQueueUrl(s('queue')!),
+        concurrency: s('concurrency')
+          ? parseInteger('--concurrency', s('concurrency')!, 1, 256)
+          : Math.max(1, cpus().length),
+        checkpoints: s('checkpoints') ? userPath(s('checkpoints')!) : undefined,
+        dataPath: s('data') ? userPath(s('data')!) : undefined,
+        plugins: ((raw.plugin as string[] | undefined) ?? []).map(userPath),
+        samplerOptions: parseJsonObject('--sampler-options', s('samplerOptions') ?? '{}'),
+        samplerTimeoutMs: parseSamplerTimeout(s('samplerTimeout')),
+        lockDurationMs: parseInteger('--lock-duration', s('lockDuration') ?? '30000', 1000),
+      };
+    });
+  return runSubcommand(program, argv) ? parsed : null;
+}
+
+/**
+ * Runs a BullMQ worker until SIGTERM/SIGINT (`io.signal`): each job is trained in a sandboxed
+ * process. On the signal the running jobs checkpoint and go back to the queue, then it exits 0.
+ *
+ * @returns the exit code.
+ * @throws BENCH_QUEUE_UNREACHABLE, BENCH_QUEUE_AUTH when Redis is not there at start-up.
+ */
+export async function runBenchWorker(command: WorkerCommand, io: MainIo): Promise<number> {
+  const spec = command.queue;
+  const log = (line: string): void => io.out(redactQueue(line, spec));
+  const version = await checkRedis(spec);
+  // The processors need no Redis connection (BullMQ relays progress and data over IPC): they do
+  // not get the password.
+  const env: Record<string, string | undefined> = { ...process.env };
+  delete env[PASSWORD_ENV];
+  if (command.checkpoints) env[WORKER_ENV.checkpoints] = command.checkpoints;
+  if (command.dataPath) env[WORKER_ENV.data] = command.dataPath;
+  env[WORKER_ENV.plugins] = JSON.stringify(command.plugins);
+  env[WORKER_ENV.samplerOptions] = JSON.stringify(command.samplerOptions);
+  if (command.samplerTimeoutMs !== undefined)
+    env[WORKER_ENV.samplerTimeoutMs] = String(command.samplerTimeoutMs);
+  // The worker's plugins load here first, so a broken one stops the worker, not each job.
+  await createBenchRegistry(command.plugins);
+  const name = workerName(hostname(), process.pid, command.concurrency);
+  const worker = new BenchQueueWorker(QUEUE_NAME, new URL('./queueProcessor.ts', import.meta.url), {
+    name,
+    connection: redisOptions(spec),
+    concurrency: command.concurrency,
+    useWorkerThreads: false,
+    workerForkOptions: { execArgv: trainingExecArgv(), env },
+    lockDuration: command.lockDurationMs,
+    stalledInterval: command.lockDurationMs,
+    // A run may outlive a few dead workers before it counts as failed.
+    maxStalledCount: 3,
+    autorun: false,
+  });
+  worker.on('error', connectionWarner(spec, log));
+  worker.on('stalled', (jobId) =>
+    log(
+      `job ${echo(jobId, 200)} stalled (its worker stopped answering); it goes back to the queue`,
+    ),
+  );
+  worker.on('completed', (job, result) => {
+    const r = result.record;
+    log(
+      `completed ${runLabel(r.config)}: ${r.metricName} ${r.finalMetric.toFixed(4)} (${formatDuration(r.wallSeconds)})`,
+    );
+    void job;
+  });
+  worker.on('failed', (job, error) => {
+    if (job) log(`failed ${echo(job.name, 200)}: ${error.message}`);
+  });
+  log(
+    `bench worker ${name}: queue ${QUEUE_NAME} on ${spec.masked} (Redis ${version}), ` +
+      `${command.concurrency} at once, checkpoints in ${command.checkpoints ?? 'Redis'}`,
+  );
+  const stopped = new Promise<void>((resolve) => {
+    const stop = (): void => {
+      log('stopping: running jobs checkpoint and go back to the queue…');
+      worker.cancelAllJobs('the worker is stopping');
+      resolve();
+    };
+    if (io.signal?.aborted) stop();
+    else io.signal?.addEventListener('abort', stop, { once: true });
+  });
+  const running = worker.run().catch((error: unknown) => log(formatError(error)));
+  await stopped;
+  // Running jobs checkpoint within a step; handing them back needs Redis. Without an answer the
+  // worker leaves anyway: its runs come back as stalled, from their last stored checkpoint.
+  const closed = await settlesWithin(worker.close(), CLOSE_GRACE_MS);
+  if (!closed) {
+    log(
+      `Redis did not answer within ${CLOSE_GRACE_MS / 1000} s: leaving now; the running jobs are recovered as stalled`,
+    );
+    await settlesWithin(worker.close(true), 2000);
+    // ioredis keeps reconnecting to the absent server: do not let that hold the process.
+    setTimeout(() => process.exit(0), 500).unref();
+    return 0;
+  }
+  await settlesWithin(running, 2000);
+  log('stopped');
+  return 0;
+}
+
+/**
+ * A BullMQ worker that turns a job whose data in Redis is not valid JSON into a job the
+ * processor fails with BENCH_INVALID_JOB. (BullMQ's own parse throws inside its fetch loop, after
+ * the job was moved to active: it would stay active until it stalled, again and again.)
+ */
+class BenchQueueWorker extends Worker<RunJobData, RunJobResult> {
+  protected override createJob(raw: JobJsonRaw, jobId: string): Job<RunJobData, RunJobResult> {
+    try {
+      return super.createJob(raw, jobId);
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      const data = JSON.stringify({ [INVALID_JSON_KEY]: why });
+      return super.createJob({ ...raw, data, opts: '{}', progress: '0' }, jobId);
+    }
+  }
+}
+
+/** How long a stopping worker waits for its jobs to be handed back. */
+const CLOSE_GRACE_MS = 10_000;
+
+/** Whether `promise` settles within `ms` (it is not cancelled otherwise). */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([
+      promise.then(
+        () => true,
+        () => true,
+      ),
+      timeout,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,149 @@
+import type { TopLevelSpec } from 'vega-lite';
+import { columnOf, orderColumns } from './columns.js';
+import { panels } from './plots/plots.js';
+import { headlineOnTop, variantEncoding } from './plots/variantColors.js';
+import { meanStd } from './stats.js';
+import type { Stat } from './stats.js';
+import type { Table } from './summaryTable.js';
+import type { RunRecord } from '../types.js';
+
+/**
+ * nanoGPT's figure for its README CPU configuration of shakespeare_char (the `baby` preset:
+ * 4 layers, 4 heads, d_model 128, block 64, batch 12, 2,000 iterations): val loss 1.88.
+ */
+export const PUBLISHED_BABY_VAL_LOSS = 1.88;
+
+/** True when a run is the `baby` configuration the published figure is for. */
+function isBaby(r: RunRecord): boolean {
+  const c = r.config;
+  return (
+    c.layers === 4 &&
+    c.heads === 4 &&
+    c.dModel === 128 &&
+    c.length === 64 &&
+    c.batchSize === 12 &&
+    c.steps === 2000
+  );
+}
+
+const fmt = (s: Stat | null, digits = 3): string =>
+  s === null || s.n === 0
+    ? '—'
+    : s.n > 1
+      ? `${s.mean.toFixed(digits)} ± ${s.std.toFixed(digits)}`
+      : `${s.mean.toFixed(digits)} (n=1)`;
+const signed = (s: Stat | null): string =>
+  s === null
+    ? '—'
+    : `${s.mean >= 0 ? '+' : '−'}${Math.abs(s.mean).toFixed(3)}${s.n > 1 ? ` ± ${s.std.toFixed(3)}` : ' (n=1)'}`;
+
+/**
+ * The gpt table: per context length T and column, the final val and train loss (nats/char,
+ * mean ± sample std over seeds), val perplexity, the paired val-loss difference to softmax at
+ * the same T and seed, and the wall time per iteration (training and its evaluations, over the
+ * whole run).
+ *
+ * @param records finished `bench gpt` runs (one or several lengths).
+ * @returns the table (render with `mdTable` or `htmlTable`).
+ */
+export function gptTable(records: readonly RunRecord[]): Table {
+  const lengths = [...new Set(records.map((r) => r.config.length))].sort((a, b) => a - b);
+  const head = [
+    'T',
+    'variant',
+    'seeds',
+    'val loss (nats/char)',
+    'val perplexity',
+    'train loss',
+    'Δ val loss vs softmax (paired)',
+    's / iteration',
+  ];
+  const body: string[][] = [];
+  for (const T of lengths) {
+    const byColumn = new Map<string, RunRecord[]>();
+    for (const r of records.filter((r) => r.config.length === T))
+      byColumn.set(columnOf(r), [...(byColumn.get(columnOf(r)) ?? []), r]);
+    const base = new Map((byColumn.get('softmax') ?? []).map((r) => [r.config.seed, r.finalLoss]));
+    for (const column of orderColumns([...byColumn.keys()])) {
+      const runs = byColumn.get(column)!;
+      const paired = runs.flatMap((r) =>
+        base.has(r.config.seed) && column !== 'softmax'
+          ? [r.finalLoss - base.get(r.config.seed)!]
+          : [],
+      );
+      const train = runs
+        .map((r) => r.gptEval?.train.at(-1)?.value ?? Number.NaN)
+        .filter(Number.isFinite);
+      body.push([
+        String(T),
+        column,
+        runs
+          .map((r) => r.config.seed)
+          .sort((a, b) => a - b)
+          .join(', '),
+        fmt(meanStd(runs.map((r) => r.finalLoss))),
+        fmt(meanStd(runs.map((r) => Math.exp(r.finalLoss))), 2),
+        fmt(meanStd(train)),
+        paired.length > 0 ? signed(meanStd(paired)) : '—',
+        fmt(meanStd(runs.map((r) => r.wallSeconds / r.config.steps)), 2),
+      ]);
+    }
+  }
+  if (records.some(isBaby)) {
+    body.push([
+      '64',
+      'published: nanoGPT softmax (PyTorch)',
+      '—',
+      PUBLISHED_BABY_VAL_LOSS.toFixed(2),
+      Math.exp(PUBLISHED_BABY_VAL_LOSS).toFixed(2),
+      '—',
+      '—',
+      '—',
+    ]);
+  }
+  return { head, body };
+}
+
+/** Train and val loss against iteration for every run (one line per run), one panel per split and T. */
+export function gptCurvesSpec(records: readonly RunRecord[]): TopLevelSpec | null {
+  const values = records.flatMap((r) =>
+    (['train', 'val'] as const).flatMap((split) =>
+      (r.gptEval?.[split] ?? []).map((p) => ({
+        panel: `T=${r.config.length}, ${split} loss`,
+        run: `${columnOf(r)} s${r.config.seed}`,
+        column: columnOf(r),
+        step: p.step,
+        loss: p.value,
+      })),
+    ),
+  );
+  if (values.length === 0) return null;
+  const columns = values.map((v) => v.column);
+  return {
+    ...panels(values, 'panel', 2),
+    spec: {
+      width: 320,
+      height: 220,
+      layer: headlineOnTop(
+        [
+          {
+            mark: { type: 'line', point: true },
+            encoding: {
+              x: { field: 'step', type: 'quantitative', title: 'iteration' },
+              y: {
+                field: 'loss',
+                type: 'quantitative',
+                title: 'loss (nats/char)',
+                scale: { zero: false },
+                axis: { format: '.2f' },
+              },
+              ...variantEncoding(columns),
+              detail: { field: 'run', type: 'nominal' },
+            },
+          },
+        ],
+        columns,
+      ),
+    },
+  };
+}

@@ -1,0 +1,283 @@
+import * as vega from 'vega';
+import { compile } from 'vega-lite';
+import type { TopLevelSpec } from 'vega-lite';
+import { columnOf } from '../columns.js';
+import { meanStd } from '../stats.js';
+import { headlineOnTop, variantEncoding } from './variantColors.js';
+import type { RunRecord } from '../../types.js';
+
+/**
+ * Vega-Lite's logger with one benign note dropped: "Maximum optimization runs(5) reached" only
+ * says its dataflow optimizer stopped early (layered plots hit it); the spec compiles the same.
+ * Every other warning still reaches stderr.
+ */
+const compileLogger = (() => {
+  const base = vega.logger(vega.Warn);
+  const quiet = Object.create(base) as typeof base;
+  quiet.warn = (...args: readonly unknown[]) =>
+    /^Maximum optimization runs/.test(String(args[0])) ? quiet : base.warn(...args);
+  return quiet;
+})();
+
+/**
+ * Renders a Vega-Lite spec to SVG headlessly (compile to Vega, `renderer: 'none'`).
+ *
+ * @param spec a Vega-Lite spec with inline data.
+ * @returns the SVG document text.
+ * @example
+ * const svg = await renderSvg({ data: { values: [{ x: 1, y: 2 }] }, mark: 'point', encoding: { x: { field: 'x', type: 'quantitative' } } });
+ */
+export async function renderSvg(spec: TopLevelSpec): Promise<string> {
+  const view = new vega.View(vega.parse(compile(spec, { logger: compileLogger }).spec), {
+    renderer: 'none',
+  });
+  try {
+    return await view.toSVG();
+  } finally {
+    view.finalize();
+  }
+}
+
+/** A label for the non-length part of a run's grid cell (mode, FFN, d_model); plots are per dataset. */
+export function groupLabel(r: RunRecord): string {
+  const c = r.config;
+  const parts: string[] = [];
+  if (c.dataset === 'brackets') parts.push(c.mode);
+  parts.push(`FFN ${c.ffn ? 'on' : 'off'}`, `d=${c.dModel}`);
+  return parts.join(', ');
+}
+
+/** Panel names in reading order, numbers compared as numbers (`T=4, T=8, T=12`, not `T=12, T=4, …`). */
+export function numericOrder(names: readonly string[]): string[] {
+  return [...new Set(names)].sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+}
+
+/**
+ * The top of a faceted spec: the schema, the data, and one panel per value of `field`, in
+ * {@link numericOrder}, `columns` to a row, the given axes scaled per panel.
+ */
+export function panels<T extends Record<string, unknown>>(
+  values: readonly T[],
+  field: keyof T & string,
+  columns: number,
+  independent: readonly ('x' | 'y')[] = [],
+) {
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    data: { values: values as T[] },
+    facet: {
+      field,
+      type: 'nominal' as const,
+      title: null,
+      sort: numericOrder(values.map((v) => String(v[field]))),
+    },
+    columns,
+    ...(independent.length > 0
+      ? { resolve: { scale: Object.fromEntries(independent.map((a) => [a, 'independent'])) } }
+      : {}),
+  };
+}
+
+/** Axis labels with at most 4 significant digits and no trailing zeros. */
+export const ROUNDED = { format: '.4~r' } as const;
+
+/** `, <group>` after a label only when the records span several groups (FFN on and off, …). */
+export function groupSuffix(records: readonly RunRecord[]): (r: RunRecord) => string {
+  const several = new Set(records.map(groupLabel)).size > 1;
+  return (r) => (several ? `, ${groupLabel(r)}` : '');
+}
+
+/** Names the column in panel titles only when several columns train J (the DQA grid). */
+export function columnPrefix(records: readonly RunRecord[]): (r: RunRecord) => string {
+  const several = new Set(records.map((r) => columnOf(r))).size > 1;
+  return (r) => (several ? `${columnOf(r)}, ` : '');
+}
+
+function metricTitle(r: RunRecord | undefined): string {
+  return r?.metricName === 'accuracy' ? 'test accuracy' : 'validation perplexity';
+}
+
+/** One point of a metric-against-length plot: mean ± std over seeds of one variant at one T. */
+export interface LengthPoint {
+  readonly group: string;
+  readonly column: string;
+  readonly T: number;
+  readonly values: readonly number[];
+}
+
+/** Final metric against context length T, one panel per group and one line per variant, ± std over seeds. */
+export function metricVsLengthSpec(records: readonly RunRecord[]): TopLevelSpec {
+  const cells = new Map<string, LengthPoint & { values: number[] }>();
+  for (const r of records) {
+    const group = groupLabel(r);
+    const key = `${group}|${columnOf(r)}|${r.config.length}`;
+    let c = cells.get(key);
+    if (!c) {
+      c = { group, column: columnOf(r), T: r.config.length, values: [] };
+      cells.set(key, c);
+    }
+    c.values.push(r.finalMetric);
+  }
+  return lengthSpec([...cells.values()], metricTitle(records[0]), 'context length T');
+}
+
+/**
+ * Mean ± std of `values` against T: one panel per group, one line with error bars per column.
+ *
+ * @param yTitle the metric's name (the axis adds "mean ± std over seeds").
+ */
+export function lengthSpec(
+  points: readonly LengthPoint[],
+  yTitle: string,
+  xTitle: string,
+): TopLevelSpec {
+  const values = points.map((c) => {
+    const s = meanStd(c.values);
+    const { group, column, T } = c;
+    return { group, column, T, mean: s.mean, lo: s.mean - s.std, hi: s.mean + s.std, n: s.n };
+  });
+  // Two lines: one would be taller than the plot, and Vega pads the chart to fit it.
+  const title = [yTitle, '(mean ± std over seeds)'];
+  const columns = values.map((v) => v.column);
+  const { color, strokeDash, shape } = variantEncoding(columns);
+  return {
+    ...panels(values, 'group', 3),
+    spec: {
+      width: 260,
+      height: 180,
+      layer: headlineOnTop(
+        [
+          {
+            mark: { type: 'line', point: true },
+            encoding: {
+              x: {
+                field: 'T',
+                type: 'quantitative',
+                title: xTitle,
+                axis: { format: 'd', tickMinStep: 1 },
+              },
+              y: {
+                field: 'mean',
+                type: 'quantitative',
+                title,
+                scale: { zero: false },
+                axis: ROUNDED,
+              },
+              color,
+              strokeDash,
+              shape,
+            },
+          },
+          {
+            mark: { type: 'errorbar', ticks: true },
+            encoding: {
+              x: { field: 'T', type: 'quantitative' },
+              y: { field: 'lo', type: 'quantitative', title },
+              y2: { field: 'hi' },
+              color: { field: 'column', type: 'nominal', scale: color.scale },
+            },
+          },
+        ],
+        columns,
+      ),
+    },
+  };
+}
+
+/** One panel per (group, T), one line per run: `pick` chooses the curve (evaluations or train loss). */
+function runCurvesSpec(
+  records: readonly RunRecord[],
+  pick: (r: RunRecord) => readonly { step: number; value: number }[],
+  yTitle: string,
+): TopLevelSpec {
+  const values = records.flatMap((r) =>
+    pick(r).map((p) => ({
+      panel: `${groupLabel(r)}, T=${r.config.length}`,
+      run: `${columnOf(r)} s${r.config.seed}`,
+      column: columnOf(r),
+      step: p.step,
+      value: p.value,
+    })),
+  );
+  const columns = values.map((v) => v.column);
+  return {
+    ...panels(values, 'panel', 3, ['y']),
+    spec: {
+      width: 260,
+      height: 160,
+      layer: headlineOnTop(
+        [
+          {
+            // Points as well as lines on short curves: a run with one evaluation still shows.
+            mark: { type: 'line', point: Math.max(0, ...records.map((r) => pick(r).length)) <= 30 },
+            encoding: {
+              x: { field: 'step', type: 'quantitative', axis: { format: 'd' } },
+              y: {
+                field: 'value',
+                type: 'quantitative',
+                title: yTitle,
+                scale: { zero: false },
+                axis: ROUNDED,
+              },
+              ...variantEncoding(columns),
+              detail: { field: 'run', type: 'nominal' },
+            },
+          },
+        ],
+        columns,
+      ),
+    },
+  };
+}
+
+/** Evaluation metric against step for every run, one panel per (group, T), one line per run. */
+export function curvesSpec(records: readonly RunRecord[]): TopLevelSpec {
+  return runCurvesSpec(records, (r) => r.evalMetric, metricTitle(records[0]));
+}
+
+/** The recorded training loss (mean over each logging interval) against step, as {@link curvesSpec}. */
+export function trainLossSpec(records: readonly RunRecord[]): TopLevelSpec {
+  return runCurvesSpec(records, (r) => r.trainLoss, 'train loss (interval mean)');
+}
+
+/** One row of a DQA fidelity sweep. */
+export interface FidelityPoint {
+  readonly tau: number;
+  readonly steps: number;
+  readonly kl: number;
+  readonly magnetizationError: number;
+}
+
+/** KL divergence and magnetization error of the DQA output against τ and Trotter steps. */
+export function fidelitySpec(rows: readonly FidelityPoint[]): TopLevelSpec {
+  const values = rows.flatMap((r) => [
+    { tau: r.tau, steps: r.steps, metric: 'KL(p_exact ‖ p_dqa)', value: Math.max(r.kl, 1e-12) },
+    {
+      tau: r.tau,
+      steps: r.steps,
+      metric: 'max |m_dqa − m_exact|',
+      value: Math.max(r.magnetizationError, 1e-12),
+    },
+  ]);
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    data: { values },
+    facet: { field: 'metric', type: 'nominal', title: null },
+    resolve: { scale: { y: 'independent' } },
+    spec: {
+      width: 300,
+      height: 220,
+      mark: { type: 'line', point: true },
+      encoding: {
+        x: {
+          field: 'steps',
+          type: 'quantitative',
+          title: 'Trotter steps',
+          scale: { type: 'log', base: 2 },
+        },
+        y: { field: 'value', type: 'quantitative', scale: { type: 'log' }, title: null },
+        color: { field: 'tau', type: 'ordinal', title: 'τ' },
+      },
+    },
+  };
+}

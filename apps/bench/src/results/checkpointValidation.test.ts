@@ -1,0 +1,136 @@
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { checkpointPath, expandGrid, main, parseBenchArgs, recordPath, runId } from '../index.js';
+import type { ProgressDisplay, RunRecord } from '../index.js';
+import { tinyRunFlags } from '../testing/fixtures.js';
+
+/** One softmax run of 6 steps, checkpoints every 2 steps, in process. */
+const args = (dir: string) => [
+  'shakespeare',
+  '--lengths',
+  '4',
+  '--variants',
+  'softmax',
+  ...tinyRunFlags(6),
+  '--checkpoint-every',
+  '2',
+  '--log-every',
+  '1',
+  '--results',
+  dir,
+];
+
+function session(dir: string, stopAt?: number) {
+  const starts: number[] = [];
+  const lines: string[] = [];
+  const controller = new AbortController();
+  const progress: ProgressDisplay = {
+    start: (_id, _label, _steps, startStep) => void starts.push(startStep),
+    update: (p) => {
+      if (stopAt !== undefined && p.step >= stopAt) controller.abort();
+    },
+    end: () => undefined,
+    log: (l) => void lines.push(l),
+    stop: () => undefined,
+  };
+  const io = {
+    out: (l: string) => void lines.push(l),
+    err: (l: string) => void lines.push(l),
+    progress,
+    signal: controller.signal,
+  };
+  return { run: () => main(args(dir), io), starts, lines };
+}
+
+/** The parts of a checkpoint file that the tamperings below change; the rest passes through. */
+interface CheckpointFile {
+  step: number;
+  config: { lr: number };
+  trainLoss: { step: number; value: number }[];
+  engine: { model: { weights: unknown } };
+}
+type Tamper = (ckpt: CheckpointFile) => void;
+
+/** Makes a real checkpoint at step 3, tampers with it, reruns: the run must restart from 0 and say why. */
+async function rerunWith(
+  tamper: Tamper,
+): Promise<{ lines: string[]; starts: number[]; record: RunRecord; dir: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-ckpt-'));
+  const [config] = expandGrid(parseBenchArgs(args(dir), () => undefined)!);
+  const id = runId(config!);
+  expect(await session(dir, 3).run()).toBe(130);
+  const path = checkpointPath(dir, id);
+  const ckpt = JSON.parse(readFileSync(path, 'utf8')) as CheckpointFile;
+  expect(ckpt.step).toBe(3);
+  tamper(ckpt);
+  writeFileSync(path, JSON.stringify(ckpt));
+  const again = session(dir);
+  expect(await again.run()).toBe(0);
+  const record = JSON.parse(readFileSync(recordPath(dir, id), 'utf8')) as RunRecord;
+  return { lines: again.lines, starts: again.starts, record, dir };
+}
+
+describe('a checkpoint is checked against its run before it is trusted', () => {
+  it.each([
+    [
+      'a step past the run length',
+      (c: CheckpointFile) => {
+        c.step = 5000;
+      },
+      /its step 5000 is outside \[0, 6\]/,
+    ],
+    [
+      'a negative step',
+      (c: CheckpointFile) => {
+        c.step = -3;
+      },
+      /its step -3 is outside \[0, 6\]/,
+    ],
+    [
+      'another config',
+      (c: CheckpointFile) => {
+        c.config.lr = 0.5;
+      },
+      /its config differs/,
+    ],
+    [
+      'curves past its step',
+      (c: CheckpointFile) => {
+        c.trainLoss.push({ step: 6, value: 1 });
+      },
+      /curves are malformed or run past its step/,
+    ],
+  ])(
+    '%s: reported by path, set aside, the run restarts from step 0',
+    async (_what, tamper, why) => {
+      const { lines, starts, record, dir } = await rerunWith(tamper);
+      const text = lines.join('\n');
+      expect(text).toMatch(why);
+      expect(text).toContain(`checkpoint ${checkpointPath(dir, record.id)} cannot be used`);
+      expect(starts).toEqual([0]);
+      expect(record.trainLoss.map((p) => p.step)).toEqual([1, 2, 3, 4, 5, 6]);
+      expect(existsSync(`${checkpointPath(dir, record.id)}.rejected`)).toBe(true);
+    },
+  );
+
+  it('weights of the wrong shape: named by path with the fix, and the run restarts from step 0', async () => {
+    const { lines, starts, record, dir } = await rerunWith((c) => {
+      const weights = c.engine.model.weights as Record<string, { shape: number[]; data: number[] }>;
+      const name = Object.keys(weights).find((k) => k.includes('kernel'))!;
+      weights[name] = { ...weights[name]!, shape: [3, 3], data: new Array(9).fill(0) };
+    });
+    const text = lines.join('\n');
+    expect(text).toContain(
+      `checkpoint ${checkpointPath(dir, record.id)} does not fit run ${record.id}`,
+    );
+    expect(text).toMatch(/set aside as .*\.rejected, restarting from step 0/);
+    expect(starts).toEqual([3]);
+    expect(record.trainLoss.map((p) => p.step)).toEqual([1, 2, 3, 4, 5, 6]);
+    // A second rerun has nothing left to distrust.
+    const third = session(dir);
+    expect(await third.run()).toBe(0);
+    expect(third.lines.join('\n')).not.toContain('warning');
+  });
+});

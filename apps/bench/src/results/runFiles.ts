@@ -1,0 +1,233 @@
+import { echo } from '@boltzmann/ising-core';
+import type { ConvergenceSummary } from '@boltzmann/ising-core';
+import { existsSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import { BenchError } from '../benchError.js';
+import { canonicalJson } from '../grid/expandGrid.js';
+import type { ConvergencePoint, CurvePoint, GptEval, RunConfig, RunRecord } from '../types.js';
+
+/** A run id as {@link runId} makes it: a file name, never a path. */
+const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
+
+/**
+ * `<resultsDir>/<folder>/<id>.json`, checked twice: the id must be a plain file name (no path
+ * separator, `..`, NUL), and the joined path must resolve inside `resultsDir`. Every run file
+ * the bench writes or reads goes through here.
+ *
+ * @throws BENCH_UNSAFE_PATH naming the id.
+ */
+function runFilePath(resultsDir: string, folder: string, id: string): string {
+  const root = resolve(resultsDir);
+  const path = resolve(root, folder, `${id}.json`);
+  const rel = relative(root, path);
+  if (!RUN_ID.test(id) || id.includes('..') || rel.startsWith('..') || isAbsolute(rel)) {
+    throw new BenchError(
+      'BENCH_UNSAFE_PATH',
+      `run id ${echo(id, 80)} is not a plain file name inside the results folder ${echo(root, 200)}`,
+    );
+  }
+  return path;
+}
+
+/** Path of a finished run's record. */
+export const recordPath = (resultsDir: string, id: string): string =>
+  runFilePath(resultsDir, 'runs', id);
+/** Path of a finished run's trained model (`--save-models`). */
+export const modelPath = (resultsDir: string, id: string): string =>
+  runFilePath(resultsDir, 'models', id);
+/** Path of an unfinished run's checkpoint. */
+export const checkpointPath = (resultsDir: string, id: string): string =>
+  runFilePath(resultsDir, 'checkpoints', id);
+
+/** Everything needed to continue a run exactly where it stopped. */
+export interface Checkpoint {
+  readonly version: 1;
+  readonly id: string;
+  readonly config: RunConfig;
+  readonly step: number;
+  readonly startedAt: string;
+  readonly elapsedSeconds: number;
+  readonly trainLoss: readonly CurvePoint[];
+  readonly evalMetric: readonly CurvePoint[];
+  /**
+   * The train-loss interval still open at `step` (sum and count of its batch losses), so a
+   * resumed run records the same curve as an uninterrupted one. Absent in older checkpoints,
+   * which closed the interval instead.
+   */
+  readonly openLoss?: { readonly sum: number; readonly count: number };
+  /** Convergence points so far and the open interval's figures (iterative samplers only). */
+  readonly convergence?: {
+    readonly points: readonly ConvergencePoint[];
+    readonly open?: ConvergenceSummary;
+    readonly total?: ConvergenceSummary;
+  };
+  /** `bench gpt`: the train/val loss curves so far. */
+  readonly gptEval?: GptEval;
+  readonly dataState: readonly number[];
+  /** Model weights and optimizer state, as the engine saved them. */
+  readonly engine: unknown;
+}
+
+/** Points at steps `firstStep … lastStep`: evaluations may be at step 0 (bench gpt evaluates the untrained model), training losses not. */
+const isCurve = (v: unknown, lastStep: number, firstStep = 1): boolean =>
+  Array.isArray(v) &&
+  v.every(
+    (p: Partial<CurvePoint> | null) =>
+      p !== null &&
+      typeof p === 'object' &&
+      Number.isInteger(p.step) &&
+      p.step! >= firstStep &&
+      p.step! <= lastStep &&
+      typeof p.value === 'number',
+  );
+
+/**
+ * Why a parsed checkpoint cannot continue `config`'s run, or undefined when it can: the id
+ * and the whole config must match, the step must lie in `[0, steps]`, and the curves, data
+ * state and open loss interval must be well-formed and end at or before the step.
+ */
+export function checkpointProblem(
+  value: Partial<Checkpoint> | null,
+  id: string,
+  config?: RunConfig,
+): string | undefined {
+  if (value === null || typeof value !== 'object' || value.version !== 1)
+    return 'not a version-1 checkpoint';
+  if (value.id !== id) return `it belongs to run ${echo(value.id)}`;
+  if (config !== undefined && canonicalJson(value.config) !== canonicalJson(config))
+    return "its config differs from the run's";
+  const steps = config?.steps ?? Number.POSITIVE_INFINITY;
+  if (!Number.isInteger(value.step) || value.step! < 0 || value.step! > steps)
+    return `its step ${echo(value.step)} is outside [0, ${steps}]`;
+  if (!isCurve(value.trainLoss, value.step!) || !isCurve(value.evalMetric, value.step!, 0))
+    return 'its curves are malformed or run past its step';
+  const gptEval = value.gptEval;
+  if (
+    gptEval !== undefined &&
+    !(
+      gptEval !== null &&
+      typeof gptEval === 'object' &&
+      isCurve(gptEval.train, value.step!, 0) &&
+      isCurve(gptEval.val, value.step!, 0)
+    )
+  ) {
+    return 'its gpt train/val curves are malformed or run past its step';
+  }
+  // NaN entries (an RNG's "no spare normal") come back from JSON as null.
+  if (
+    !Array.isArray(value.dataState) ||
+    !value.dataState.every((x) => typeof x === 'number' || x === null)
+  )
+    return 'its data state is malformed';
+  if (
+    !(typeof value.elapsedSeconds === 'number' && value.elapsedSeconds >= 0) ||
+    typeof value.startedAt !== 'string'
+  )
+    return 'its timing is malformed';
+  const open = value.openLoss;
+  if (
+    open !== undefined &&
+    !(
+      open !== null &&
+      typeof open === 'object' &&
+      Number.isInteger(open.count) &&
+      open.count >= 0 &&
+      Number.isFinite(open.sum)
+    )
+  ) {
+    return 'its open loss interval is malformed';
+  }
+  return undefined;
+}
+
+/**
+ * Sets a checkpoint that cannot be used aside (`<id>.json.rejected`, replacing an older one) so
+ * the run restarts from step 0 while the file stays there to inspect.
+ *
+ * @returns the path it was moved to.
+ */
+export function rejectCheckpoint(resultsDir: string, id: string): string {
+  const path = checkpointPath(resultsDir, id);
+  const aside = `${path}.rejected`;
+  try {
+    renameSync(path, aside);
+  } catch {
+    rmSync(path, { force: true });
+  }
+  return aside;
+}
+
+/**
+ * The finished record of a run, or null when there is none. A record whose id or config
+ * does not match is treated as corrupt.
+ *
+ * @throws BENCH_CORRUPT_CHECKPOINT when the file exists but is not a record of this run.
+ */
+export function readRecord(resultsDir: string, id: string): RunRecord | null {
+  const path = recordPath(resultsDir, id);
+  if (!existsSync(path)) return null;
+  let value: RunRecord;
+  try {
+    value = JSON.parse(readFileSync(path, 'utf8')) as RunRecord;
+  } catch (error) {
+    throw new BenchError(
+      'BENCH_CORRUPT_CHECKPOINT',
+      `run record ${path} is not valid JSON; delete it to rerun that run`,
+      { cause: error },
+    );
+  }
+  if (value?.id !== id || typeof value.finalMetric !== 'number') {
+    throw new BenchError(
+      'BENCH_CORRUPT_CHECKPOINT',
+      `run record ${path} does not belong to run ${id}; delete it to rerun that run`,
+    );
+  }
+  return value;
+}
+
+/** Every finished run record under `dir/runs` (validated; a corrupt one is an error naming it). */
+export function readRecords(dir: string): RunRecord[] {
+  if (!existsSync(dir))
+    throw new BenchError('BENCH_NO_RESULTS', `results folder ${dir} does not exist`);
+  // A folder whose runs have not finished yet has no runs/ folder: it adds nothing.
+  const runs = join(dir, 'runs');
+  const files = existsSync(runs) ? readdirSync(runs).filter((f) => f.endsWith('.json')) : [];
+  return files.map((f) => readRecord(dir, f.slice(0, -'.json'.length))!);
+}
+
+/**
+ * The checkpoint of a run, or null. A checkpoint that is unreadable or does not fit the run
+ * (see {@link checkpointProblem}) is never trusted: it is reported by path and, when `discard`
+ * (the default), set aside so the run restarts from step 0.
+ *
+ * @param config the run's config; when given, the checkpoint must match it and its step range.
+ */
+export function readCheckpoint(
+  resultsDir: string,
+  id: string,
+  warn: (msg: string) => void = () => undefined,
+  discard = true,
+  config?: RunConfig,
+): Checkpoint | null {
+  const path = checkpointPath(resultsDir, id);
+  if (!existsSync(path)) return null;
+  let problem: string | undefined;
+  let value: Checkpoint | undefined;
+  try {
+    value = JSON.parse(readFileSync(path, 'utf8')) as Checkpoint;
+    problem = checkpointProblem(value, id, config);
+  } catch (error) {
+    problem = `it is unreadable (${(error as Error).message})`;
+  }
+  if (problem === undefined) return value!;
+  const fate = discard
+    ? `set aside as ${rejectCheckpoint(resultsDir, id)}; run ${id} restarts from step 0`
+    : 'a real run restarts it from step 0';
+  warn(`checkpoint ${path} cannot be used: ${problem}; ${fate}`);
+  return null;
+}
+
+/** Removes a run's checkpoint (after its record is written). */
+export function removeCheckpoint(resultsDir: string, id: string): void {
+  rmSync(checkpointPath(resultsDir, id), { force: true });
+}

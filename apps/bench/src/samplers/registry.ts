@@ -1,0 +1,137 @@
+import * as dqaSim from '@boltzmann/dqa-sim';
+import * as isingCore from '@boltzmann/ising-core';
+import { assertSamplerPlugin, createSamplerRegistry } from '@boltzmann/ising-core';
+import type { AnySamplerPlugin, SamplerRegistry } from '@boltzmann/ising-core';
+import * as adapters from '@boltzmann/quantum-adapters';
+import { existsSync } from 'node:fs';
+import { register } from 'node:module';
+import { dirname } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { BenchError, errorParts, hasErrorCode } from '../benchError.js';
+
+/** The built-in plugins, in registration order: [package, export name]. */
+const BUILT_INS: ReadonlyArray<readonly [Record<string, unknown>, string, string]> = [
+  [isingCore as Record<string, unknown>, '@boltzmann/ising-core', 'exactSampler'],
+  [isingCore as Record<string, unknown>, '@boltzmann/ising-core', 'gibbsSampler'],
+  [isingCore as Record<string, unknown>, '@boltzmann/ising-core', 'meanFieldSampler'],
+  [isingCore as Record<string, unknown>, '@boltzmann/ising-core', 'tapSampler'],
+  [isingCore as Record<string, unknown>, '@boltzmann/ising-core', 'transferMatrixSampler'],
+  [dqaSim as Record<string, unknown>, '@boltzmann/dqa-sim', 'dqaSampler'],
+  [adapters as Record<string, unknown>, '@boltzmann/quantum-adapters', 'dwaveSampler'],
+  [adapters as Record<string, unknown>, '@boltzmann/quantum-adapters', 'braketSampler'],
+];
+
+/** Built-in plugin exports that are not (yet) available in the installed packages. */
+export function missingBuiltIns(): string[] {
+  return BUILT_INS.filter(([mod, , name]) => mod[name] === undefined).map(
+    ([, pkg, name]) => `${pkg}#${name}`,
+  );
+}
+
+/**
+ * A module resolve hook (Node's `module.register`, run on Node's loader thread) that resolves every
+ * bare `@boltzmann/<pkg>` specifier, whoever imports it, as if `registry.ts` imported it: from the
+ * bench's own install, under the conditions this process runs with (`@boltzmann/source` under tsx).
+ * So a `--plugin` module kept in the user's own folder, with no `node_modules` of its own, imports
+ * `@boltzmann/ising-core` and gets the very module instance the bench uses (one registry, one
+ * worker pool, one set of classes). A `@boltzmann/*` package the bench does not have falls back to
+ * ordinary resolution from the importer. Other specifiers pass through untouched, to the hooks
+ * registered before this one (tsx's: `.ts` files, `.js` → `.ts`).
+ */
+const BENCH_RESOLVE_HOOK = `
+let benchURL;
+export function initialize(data) { benchURL = data.benchURL; }
+export async function resolve(specifier, context, nextResolve) {
+  if (/^@boltzmann\\/[^/]/.test(specifier) && context.parentURL !== benchURL) {
+    try {
+      return await nextResolve(specifier, { ...context, parentURL: benchURL });
+    } catch (error) {
+      if (error?.code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    }
+  }
+  return nextResolve(specifier, context);
+}
+`;
+
+let hookRegistered = false;
+
+/** Registers {@link BENCH_RESOLVE_HOOK} once per process (the CLI, a pool worker, a queue processor, `bench sample`'s child). */
+function resolveBoltzmannFromBench(): void {
+  if (hookRegistered) return;
+  hookRegistered = true;
+  register(`data:text/javascript,${encodeURIComponent(BENCH_RESOLVE_HOOK)}`, {
+    data: { benchURL: import.meta.url },
+  });
+}
+
+/** Why a plugin failed to import, with the fix when a package it imports cannot be found. */
+function importFailure(path: string, error: unknown): string {
+  if (!hasErrorCode(error))
+    // Whatever the module threw (an Error, a plain object, a string), read as bounded text.
+    return errorParts(error).message;
+  const [firstLine = ''] = error.message.split('\n');
+  const missing = /^Cannot find package '([^']+)'/.exec(firstLine)?.[1];
+  if (error.code !== 'ERR_MODULE_NOT_FOUND' || missing === undefined)
+    return `[${error.code}] ${error.message}`;
+  const fix = missing.startsWith('@boltzmann/')
+    ? `the bench's own install has no ${missing} (the plugin gets @boltzmann/* packages from the bench; check the name)`
+    : `install it beside the plugin (cd ${dirname(path)} && npm install ${missing}), or bundle it into the plugin`;
+  return `[${error.code}] ${firstLine}; to fix: ${fix}`;
+}
+
+/**
+ * Loads a third-party sampler plugin: a module whose default export is a plugin.
+ *
+ * @param path absolute path of an ES module (`.js`, `.mjs`, or `.ts` under tsx).
+ * @returns the validated plugin.
+ * @throws BENCH_PLUGIN_LOAD when the file is missing or fails to import; ISING_INVALID_PLUGIN when its default export is not a plugin.
+ * @example
+ * const plugin = await loadPluginModule('/abs/path/myPlugin.js');
+ */
+export async function loadPluginModule(path: string): Promise<AnySamplerPlugin> {
+  if (!existsSync(path))
+    throw new BenchError('BENCH_PLUGIN_LOAD', `--plugin ${path}: no such file`);
+  let mod: { default?: unknown };
+  resolveBoltzmannFromBench();
+  try {
+    mod = (await import(pathToFileURL(path).href)) as { default?: unknown };
+  } catch (error) {
+    throw new BenchError(
+      'BENCH_PLUGIN_LOAD',
+      `--plugin ${path}: the module failed to load: ${importFailure(path, error)}`,
+      { cause: error },
+    );
+  }
+  if (mod.default === undefined) {
+    throw new BenchError(
+      'BENCH_PLUGIN_LOAD',
+      `--plugin ${path}: the module has no default export (it must default-export a sampler plugin)`,
+    );
+  }
+  assertSamplerPlugin(mod.default, `--plugin ${path}: default export`);
+  return mod.default;
+}
+
+/**
+ * The bench's sampler registry — the only place plugins are registered: the built-ins
+ * (exact, gibbs, mean-field, tap, transfer-matrix, dqa, dwave, braket), then each `--plugin`
+ * module, then frozen.
+ *
+ * @param pluginPaths absolute paths of third-party plugin modules.
+ * @returns a frozen registry.
+ * @throws BENCH_PLUGIN_LOAD, ISING_INVALID_PLUGIN, ISING_SAMPLER_DUPLICATE (a plugin reusing a taken name).
+ * @example
+ * const registry = await createBenchRegistry([]);
+ * registry.require('exact');
+ */
+export async function createBenchRegistry(
+  pluginPaths: readonly string[] = [],
+): Promise<SamplerRegistry> {
+  const registry = createSamplerRegistry();
+  for (const [mod, , name] of BUILT_INS) {
+    const plugin = mod[name];
+    if (plugin !== undefined) registry.register(plugin as AnySamplerPlugin);
+  }
+  for (const path of pluginPaths) registry.register(await loadPluginModule(path));
+  return registry.freeze();
+}

@@ -1,0 +1,213 @@
+import {
+  combineEvaluations,
+  createTrainer,
+  createTransformer,
+  evaluate,
+  initBackend,
+  loadTransformer,
+} from '@boltzmann/attention';
+import type {
+  Trainer,
+  TrainerOptions,
+  TrainerState,
+  Transformer,
+  TransformerJSON,
+} from '@boltzmann/attention';
+import { mergeSecretOptions, recordConvergence } from '@boltzmann/ising-core';
+import type { ConvergenceSummary, SamplerRegistry } from '@boltzmann/ising-core';
+import { BenchError } from '../benchError.js';
+import type { RunConfig } from '../types.js';
+import type { TaskData, TrainBatch } from '../experiments/taskData.js';
+
+/** The saved state of an engine: model weights (with config) and optimizer state. */
+export interface EngineState {
+  readonly model: TransformerJSON;
+  readonly trainer: TrainerState;
+}
+
+/** A run's model and trainer behind the few calls the bench makes. */
+export interface Engine {
+  /** One optimizer step: the batch loss before the update, and the sampler's convergence figures (iterative samplers). */
+  step(batch: TrainBatch): Promise<{ loss: number; convergence: ConvergenceSummary | undefined }>;
+  /** Phase 1 of a step only: the attention fields and the sampler call(s), no update (the `--dry-run` of hardware samplers). */
+  prepare(batch: TrainBatch): Promise<void>;
+  /** Loss and accuracy over all evaluation batches (weighted by their masks). */
+  evaluate(
+    batches: readonly TrainBatch[],
+  ): Promise<{ loss: number; correct: number; count: number }>;
+  /** Learned J of head 0 as T × T row-major, or null for variants without couplings. */
+  couplings(): number[] | null;
+  /** Per (layer, head), layer-major: the mean learned J at each distance d = 1 … T − 1; null without couplings. */
+  couplingProfile(): number[][] | null;
+  /** Layer 0, head 0 attention weights of one sequence, its top-left `size × size` block (`size = min(T, 64)`). */
+  attentionMap(tokens: readonly number[]): Promise<AttentionMap>;
+  save(): EngineState;
+  dispose(): void;
+}
+
+/** What {@link Engine.attentionMap} returns; stored in the run record. */
+export interface AttentionMap {
+  readonly size: number;
+  /** `size × size` row-major; row i sums to 1 over keys j ≤ i when size = T. */
+  readonly weights: readonly number[];
+}
+
+/** The largest attention map a record keeps (64 × 64 = 4,096 numbers). */
+export const ATTENTION_MAP_SIZE = 64;
+
+/** Sequences per forward pass in evaluation: each pass is one sampler call per head. */
+export const EVAL_CHUNK_SIZE = 128;
+
+/** The trainer options of a run: warm-up and β2 only for gpt runs (the other tasks keep the trainer's defaults). */
+export function trainerOptionsOf(config: RunConfig): TrainerOptions {
+  return {
+    lr: config.lr,
+    minLrFraction: config.minLrFraction,
+    totalSteps: config.steps,
+    weightDecay: config.weightDecay,
+    clipNorm: config.clipNorm,
+    ...(config.gpt ? { warmupSteps: config.gpt.warmupSteps, beta2: config.gpt.beta2 } : {}),
+  };
+}
+
+let backendReady: Promise<unknown> | undefined;
+
+function usesSampler(config: RunConfig): boolean {
+  return config.variant === 'boltzmann' || config.variant === 'coupling';
+}
+
+/**
+ * Builds (or, from a checkpoint, rebuilds) the model and trainer of one run.
+ *
+ * @param config the run config.
+ * @param data the run's data (vocabulary and output sizes).
+ * @param registry the bench's frozen sampler registry.
+ * @param saved the engine state of a checkpoint, to continue from.
+ * @param run the sampler's credentials (never recorded) and its per-call timeout.
+ * @returns the engine.
+ * @throws AttentionError codes (bad config, unknown sampler, corrupt checkpoint weights).
+ */
+export async function createEngine(
+  config: RunConfig,
+  data: TaskData,
+  registry: SamplerRegistry,
+  saved?: unknown,
+  run: {
+    readonly secrets?: Readonly<Record<string, unknown>>;
+    readonly samplerTimeoutMs?: number;
+  } = {},
+): Promise<Engine> {
+  const secrets = run.secrets ?? {};
+  backendReady ??= initBackend('wasm', { log: () => undefined });
+  await backendReady;
+  // The sampler gets its credentials here and only here; the model records the options without them.
+  // It is wrapped so that an iterative sampler's convergence figures can be logged per step.
+  const sampler = usesSampler(config)
+    ? recordConvergence(
+        registry.require(config.sampler).create(mergeSecretOptions(config.samplerOptions, secrets)),
+      )
+    : undefined;
+  const samplerPart = sampler
+    ? {
+        sampler,
+        samplerOptions: config.samplerOptions,
+        registry,
+        ...(run.samplerTimeoutMs === undefined ? {} : { samplerTimeoutMs: run.samplerTimeoutMs }),
+      }
+    : {};
+  let model: Transformer;
+  let trainer: Trainer;
+  const trainerOptions = trainerOptionsOf(config);
+  try {
+    if (saved !== undefined) {
+      const s = saved as Partial<EngineState> | null;
+      if (!s || typeof s !== 'object' || !s.model || !s.trainer) {
+        throw new BenchError('BENCH_CORRUPT_CHECKPOINT', 'checkpoint has no model/trainer state');
+      }
+      model = loadTransformer(s.model, samplerPart);
+      trainer = createTrainer(model, trainerOptions);
+      trainer.restore(s.trainer);
+    } else {
+      model = createTransformer({
+        vocabSize: data.vocabSize,
+        outputSize: data.outputSize,
+        maxLength: config.length,
+        dModel: config.dModel,
+        heads: config.heads,
+        ...(config.layers ? { layers: config.layers } : {}),
+        ffn: config.ffn,
+        ffnHidden: config.ffnHidden,
+        variant: config.variant,
+        beta: config.beta,
+        jInit: config.jInit === 0 ? 'zeros' : 'normal',
+        jInitStd: config.jInit,
+        ...(config.couplingForm ? { couplingForm: config.couplingForm } : {}),
+        ...(config.positions ? { positions: config.positions } : {}),
+        ...(config.gpt
+          ? {
+              bias: config.gpt.bias,
+              tieEmbeddings: config.gpt.tieEmbeddings,
+              dropout: config.gpt.dropout,
+            }
+          : {}),
+        seed: config.seed,
+        ...samplerPart,
+      });
+      trainer = createTrainer(model, trainerOptions);
+    }
+  } catch (error) {
+    // A model that cannot be built or restored leaves no sampler (sockets, workers) behind.
+    await sampler?.dispose?.();
+    throw error;
+  }
+  return {
+    async step(batch) {
+      sampler?.drain(); // figures of evaluations or a dry run do not belong to this step
+      const { loss } = await trainer.step(batch);
+      return { loss, convergence: sampler?.drain() };
+    },
+    async prepare(batch) {
+      await model.prepare(batch.inputs, batch.inputs.length / config.length);
+    },
+    async evaluate(batches) {
+      const parts = [];
+      for (const b of batches) parts.push(await evaluate(model, b, { chunkSize: EVAL_CHUNK_SIZE }));
+      const e = combineEvaluations(parts);
+      return { loss: e.loss, correct: e.correct, count: e.count };
+    },
+    couplings() {
+      if (!usesSampler(config)) return null;
+      const first = model.couplings()[0];
+      return first ? Array.from(first) : null;
+    },
+    couplingProfile() {
+      if (!usesSampler(config)) return null;
+      const T = config.length;
+      return model.couplings().map((full) => {
+        // The effective J is maxLength × maxLength; the run uses its top-left T × T block.
+        const stride = Math.round(Math.sqrt(full.length));
+        return Array.from({ length: T - 1 }, (_, k) => {
+          const d = k + 1;
+          let sum = 0;
+          for (let j = 0; j + d < T; j++) sum += full[j * stride + j + d]!;
+          return sum / (T - d);
+        });
+      });
+    },
+    async attentionMap(tokens) {
+      const T = config.length;
+      const all = await model.attention(Int32Array.from(tokens.slice(0, T)), 1);
+      const size = Math.min(T, ATTENTION_MAP_SIZE);
+      // Layer 0, batch 0, head 0 is the first T × T block of the L × B × H × T × T weights.
+      const weights: number[] = [];
+      for (let i = 0; i < size; i++) for (let j = 0; j < size; j++) weights.push(all[i * T + j]!);
+      return { size, weights };
+    },
+    save: () => ({ model: model.toJSON(), trainer: trainer.state() }),
+    dispose() {
+      trainer.dispose();
+      model.dispose();
+      void sampler?.dispose?.();
+    },
+  };
+}
