@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import type { Sampler } from '@boltzmann/ising-core';
 import { AttentionError } from './errors.js';
-import { causalAttentionWeights } from './causalOp.js';
+import { causalAttentionWeights } from './causalAttentionWeights.js';
 import type { PreparedEstimates } from './preparedEstimates.js';
 import type { AttentionVariant } from './variants.js';
 

@@ -9,8 +9,8 @@ export {
   usesSampler,
 } from './variants.js';
 export type { AttentionVariant } from './variants.js';
-export { causalAttentionWeights, withDeferredOpErrors } from './causalOp.js';
-export type { CausalOpSource } from './causalOp.js';
+export { causalAttentionWeights, withDeferredOpErrors } from './causalAttentionWeights.js';
+export type { CausalOpSource } from './causalAttentionWeights.js';
 export { headBatches, prepareEstimates } from './preparedEstimates.js';
 export { DEFAULT_SAMPLER_TIMEOUT_MS } from './samplerDeadline.js';
 export type { MagnetizationSource, PreparedEstimates, PreparedHead } from './preparedEstimates.js';

@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import { withDeferredOpErrors } from './causalOp.js';
+import { withDeferredOpErrors } from './causalAttentionWeights.js';
 import { AttentionError } from './errors.js';
 import { adamWUpdate, clipScale, globalNorm } from './internal/adamW.js';
 import { checkBatch } from './internal/inputs.js';

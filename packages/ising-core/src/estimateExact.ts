@@ -58,7 +58,7 @@ interface Plan {
   readonly size: number;
 }
 
-// Measured (bench/causalBoltzmann.bench.ts, 2 cores): with the wasm kernels a second thread
+// Measured (bench/exactCausalAttention.bench.ts, 2 cores): with the wasm kernels a second thread
 // does not pay at batch 64 × length 16 (2^23 configurations, ≈ 18 ms on one thread) and pays
 // 1.6× at length 18; below that its start-up, copies and cache contention cost more than it saves.
 const AUTO_MIN_STATES = 2 ** 24;

@@ -61,7 +61,7 @@ export {
   sampleExact,
 } from './exact.js';
 export type { ExactModelOptions } from './exact.js';
-export { causalBoltzmann, causalBoltzmannAsync } from './causalBoltzmann.js';
+export { causalBoltzmann, causalBoltzmannAsync } from './exactCausalAttention.js';
 export { causalClosedForm, causalWeightsFromEstimate } from './causalWeights.js';
 export type { CausalWeights, ClosedFormVariant } from './causalWeights.js';
 export type {
@@ -71,7 +71,7 @@ export type {
   CausalBoltzmannOptions,
   CausalBoltzmannResult,
   CausalVariant,
-} from './causalBoltzmann.js';
+} from './exactCausalAttention.js';
 export { estimateFromDense } from './denseEstimate.js';
 export { ERROR_BRAND, hasErrorBrand } from './errorBrand.js';
 export { emitWarning, nodeBuiltin } from './nodeBuiltin.js';

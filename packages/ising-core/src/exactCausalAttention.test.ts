@@ -4,7 +4,7 @@ import type { CausalVariant } from './index.js';
 import { randomInputs } from './internal/testing/causalInputs.js';
 import { close } from './internal/testing/close.js';
 
-// Threads and input errors: causalBoltzmannThreadsAndErrors.test.ts.
+// Threads and input errors: exactCausalAttentionThreadsAndErrors.test.ts.
 afterAll(() => disposeExactWorkers());
 
 describe('causalBoltzmann', () => {
