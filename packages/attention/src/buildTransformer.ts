@@ -1,25 +1,24 @@
-// The model itself: parameters, embedding, blocks and head as closures over the variables.
+// The model itself: its variables and the Transformer over them (the layers of a pass are in transformerPass.ts).
 import * as tf from '@tensorflow/tfjs';
-import { createRng } from '@boltzmann/ising-core';
 import type { Sampler } from '@boltzmann/ising-core';
-import { attentionWeights } from './attentionWeights.js';
 import { AttentionError } from './errors.js';
 import { prepareEstimates } from './preparedEstimates.js';
 import type { PreparedEstimates } from './preparedEstimates.js';
-import { hash } from './internal/init.js';
 import type { ParamSpec } from './internal/init.js';
 import { sequenceLength } from './internal/inputs.js';
 import { readOutsideTidy } from './internal/tensorData.js';
-import { embeddingLookup, gelu, headProduct, layerNorm, linear } from './internal/layers.js';
 import { COUPLINGS, RELATIVE_COUPLINGS, layerName, paramSpecs } from './internal/paramSpecs.js';
 import { createCouplingBuilder, parseCouplingForm } from './couplingForm.js';
 import type { ResolvedTransformerConfig } from './transformerConfig.js';
 import type {
   PassOptions,
   Transformer,
+  TransformerJSON,
   TransformerParameter,
   TransformerPrepared,
 } from './modelTypes.js';
+import { block, embed, fields, head, norm1 } from './transformerPass.js';
+import type { ModelParts } from './transformerPass.js';
 import { usesSampler } from './variants.js';
 
 let modelCount = 0;
@@ -41,6 +40,141 @@ export interface SamplerHold {
   readonly samplerTimeoutMs: number;
 }
 
+/** One batch of a pass: its tokens, batch size, checked length and dropout step. */
+interface PassBatch {
+  readonly inputs: ArrayLike<number>;
+  readonly batchSize: number;
+  readonly t: number;
+  readonly step: number | undefined;
+}
+
+/** The model's variables, named under a scope of their own, from the initial values. */
+function createParameters(
+  config: ResolvedTransformerConfig,
+  values: (spec: ParamSpec) => Float32Array,
+): TransformerParameter[] {
+  const scope = `boltzmann-transformer-${++modelCount}`;
+  return paramSpecs(config).map((spec) => {
+    const initial = tf.tensor(values(spec), [...spec.shape]);
+    const variable = tf.variable(initial, true, `${scope}/${spec.name}`);
+    initial.dispose(); // the variable holds its own reference to the data
+    return { name: spec.name, decay: spec.decay, variable };
+  });
+}
+
+/** Layer `layer`'s estimates: `prepared.layers[ℓ]`, or `prepared` itself for layer 0 (the one-layer form). */
+function estimatesOf(
+  prepared: TransformerPrepared | undefined,
+  layer: number,
+): PreparedEstimates | undefined {
+  return prepared === undefined
+    ? undefined
+    : (prepared.layers?.[layer] ?? (layer === 0 ? prepared : undefined));
+}
+
+/**
+ * Phase 1 of a sampler variant: each layer's estimates from the sampler. Layer ℓ's fields depend
+ * on layer ℓ − 1's output, which needs layer ℓ − 1's estimates: the layers are prepared one after
+ * another.
+ */
+async function prepareLayers(
+  parts: ModelParts,
+  batch: PassBatch,
+  samplerTimeoutMs: number,
+  alive: () => void,
+): Promise<TransformerPrepared> {
+  const { inputs, batchSize, t, step } = batch;
+  const { heads, beta } = parts.config;
+  const layers = parts.config.layers ?? 1;
+  let x = tf.tidy(() => embed(parts, inputs, batchSize, t, step));
+  const estimates: PreparedEstimates[] = [];
+  try {
+    for (let layer = 0; layer < layers; layer++) {
+      const stream = x;
+      const h = readOutsideTidy(() =>
+        fields(parts, norm1(parts, stream, layer), layer, batchSize, t),
+      );
+      const j = readOutsideTidy(() => parts.couplingSlice(layer, t));
+      const prepared = await prepareEstimates(
+        h,
+        j,
+        { batch: batchSize, heads, length: t },
+        parts.sampler!,
+        beta,
+        { timeoutMs: samplerTimeoutMs },
+      );
+      estimates.push(prepared);
+      if (layer + 1 < layers) {
+        alive();
+        x = tf.tidy(() => block(parts, stream, layer, batchSize, t, prepared, step).x);
+        stream.dispose();
+      }
+    }
+  } finally {
+    x.dispose();
+  }
+  return layers === 1 ? estimates[0]! : { heads: estimates[0]!.heads, layers: estimates };
+}
+
+/** Phase 2: the logits of a batch through every block, with the estimates of phase 1. */
+function logitsPass(
+  parts: ModelParts,
+  batch: PassBatch,
+  prepared: TransformerPrepared | undefined,
+): tf.Tensor3D {
+  const { inputs, batchSize, t, step } = batch;
+  return tf.tidy(() => {
+    let x = embed(parts, inputs, batchSize, t, step);
+    for (let layer = 0; layer < (parts.config.layers ?? 1); layer++)
+      x = block(parts, x, layer, batchSize, t, estimatesOf(prepared, layer), step).x;
+    return head(parts, x);
+  });
+}
+
+/** Every block's attention weights, layer-major, read out of the tensors (no dropout). */
+function attentionPass(
+  parts: ModelParts,
+  batch: PassBatch,
+  prepared: TransformerPrepared | undefined,
+): Float32Array {
+  const { inputs, batchSize, t } = batch;
+  const layers = parts.config.layers ?? 1;
+  return readOutsideTidy(() => {
+    let x = embed(parts, inputs, batchSize, t);
+    const all: tf.Tensor4D[] = [];
+    for (let layer = 0; layer < layers; layer++) {
+      const out = block(parts, x, layer, batchSize, t, estimatesOf(prepared, layer), undefined);
+      all.push(out.w);
+      x = out.x;
+    }
+    return layers === 1 ? all[0]! : tf.concat(all, 0);
+  });
+}
+
+/** The effective J of every head at the full length (relative: Toeplitz; banded: masked), layer-major. */
+function effectiveCouplings(parts: ModelParts): Float64Array[] {
+  const { maxLength, heads } = parts.config;
+  const size = maxLength * maxLength;
+  const out: Float64Array[] = [];
+  for (let layer = 0; layer < (parts.config.layers ?? 1); layer++) {
+    const data = readOutsideTidy(() => parts.couplingSlice(layer, maxLength));
+    for (let hd = 0; hd < heads; hd++)
+      out.push(Float64Array.from(data.subarray(hd * size, (hd + 1) * size)));
+  }
+  return out;
+}
+
+/** The model's JSON form: its configuration and every parameter's shape and values. */
+function modelJSON(
+  config: ResolvedTransformerConfig,
+  parameters: readonly TransformerParameter[],
+): TransformerJSON {
+  const out: Record<string, { shape: number[]; data: number[] }> = {};
+  for (const { name, variable } of parameters)
+    out[name] = { shape: [...variable.shape], data: Array.from(variable.dataSync()) };
+  return { format: 'boltzmann-attention/transformer', version: 1, config, weights: out };
+}
+
 /** Builds the model around initial parameter values. */
 export function buildTransformer(
   config: ResolvedTransformerConfig,
@@ -49,145 +183,40 @@ export function buildTransformer(
   hold: SamplerHold,
 ): Transformer {
   const { ownsSampler, samplerTimeoutMs } = hold;
-  const scope = `boltzmann-transformer-${++modelCount}`;
-  const parameters: TransformerParameter[] = paramSpecs(config).map((spec) => {
-    const initial = tf.tensor(values(spec), [...spec.shape]);
-    const variable = tf.variable(initial, true, `${scope}/${spec.name}`);
-    initial.dispose(); // the variable holds its own reference to the data
-    return { name: spec.name, decay: spec.decay, variable };
-  });
+  const parameters = createParameters(config, values);
   const byName = new Map(parameters.map((p) => [p.name, p.variable]));
-  const { dModel: d, heads, variant, beta, maxLength } = config;
-  const layers = config.layers ?? 1;
-  const dh = d / heads;
+  const { variant, maxLength } = config;
   let disposed = false;
-  const p = (name: string): tf.Variable => byName.get(name)!;
-  /** A bias or LayerNorm shift: `undefined` in a `bias: false` model. */
-  const optional = (name: string): tf.Variable | undefined => byName.get(name);
   const alive = (): void => {
     if (disposed)
       throw new AttentionError('ATTENTION_DISPOSED', 'this Transformer has been disposed');
   };
-  const lengthOf = (inputs: ArrayLike<number>, batchSize: number): number => {
+  const batchOf = (inputs: ArrayLike<number>, batchSize: number, options?: PassOptions) => {
     alive();
-    return sequenceLength(inputs, batchSize, maxLength, config.vocabSize);
-  };
-
-  const splitHeads = (x: tf.Tensor, b: number, t: number): tf.Tensor4D =>
-    tf.transpose(tf.reshape(x, [b, t, heads, dh]), [0, 2, 1, 3]) as tf.Tensor4D;
-  const form = parseCouplingForm(config.couplingForm ?? 'full', maxLength);
-  const couplingBuilder = createCouplingBuilder(form, heads);
-  const couplingSlice = (layer: number, t: number): tf.Tensor3D =>
-    couplingBuilder.couplings(
-      p(layerName(layer, form.kind === 'relative' ? RELATIVE_COUPLINGS : COUPLINGS)),
+    const t = sequenceLength(inputs, batchSize, maxLength, config.vocabSize);
+    return {
+      inputs,
+      batchSize,
       t,
-    );
-  const rate = config.dropout ?? 0;
-  /**
-   * Inverted dropout of `x` at `site` of block `layer` in training step `step` (identity when
-   * `step` is undefined or the rate is 0): the mask is a pure function of (seed, step, layer, site).
-   */
-  const drop = (x: tf.Tensor, step: number | undefined, layer: number, site: string): tf.Tensor => {
-    if (step === undefined || rate === 0) return x;
-    const rng = createRng(
-      hash(`${config.seed}/dropout/${step}/${layer}/${site}`) + config.seed * 2 ** 32,
-    );
-    const keep = 1 / (1 - rate);
-    const mask = Float32Array.from({ length: x.size }, () => (rng.next() < rate ? 0 : keep));
-    return tf.mul(x, tf.tensor(mask, x.shape));
+      step: options === undefined ? undefined : dropoutStepOf(options),
+    };
   };
-  const embed = (inputs: ArrayLike<number>, b: number, t: number, step?: number): tf.Tensor => {
-    const tokens = tf.reshape(
-      embeddingLookup(Int32Array.from(inputs), p('embedding/token') as tf.Tensor2D),
-      [b, t, d],
-    );
-    const withPositions =
-      config.positions === 'none'
-        ? tokens
-        : tf.add(tokens, tf.slice(p('embedding/position'), [0, 0], [t, d]));
-    return drop(withPositions, step, 0, 'embedding');
+  const form = parseCouplingForm(config.couplingForm ?? 'full', maxLength);
+  const couplingBuilder = createCouplingBuilder(form, config.heads);
+  const p = (name: string): tf.Variable => byName.get(name)!;
+  const parts: ModelParts = {
+    config,
+    sampler,
+    p,
+    optional: (name) => byName.get(name),
+    couplingSlice: (layer, t) =>
+      couplingBuilder.couplings(
+        p(layerName(layer, form.kind === 'relative' ? RELATIVE_COUPLINGS : COUPLINGS)),
+        t,
+      ),
   };
-  /** A linear map of block `layer` (or of the model when `layer` is undefined), with its bias if the model has biases. */
-  const dense = (x: tf.Tensor, name: string, layer?: number): tf.Tensor => {
-    const full = layer === undefined ? name : layerName(layer, name);
-    return linear(x, p(`${full}/kernel`), optional(`${full}/bias`));
-  };
-  const norm = (x: tf.Tensor, name: string): tf.Tensor =>
-    layerNorm(x, p(`${name}/gamma`), optional(`${name}/beta`));
-  const fields = (normed: tf.Tensor, layer: number, b: number, t: number): tf.Tensor4D => {
-    if (variant === 'coupling') return tf.zeros([b, heads, t, t]);
-    const q = splitHeads(dense(normed, 'attention/query', layer), b, t);
-    const k = splitHeads(dense(normed, 'attention/key', layer), b, t);
-    return headProduct(q, k, { transposeB: true, scale: 1 / Math.sqrt(dh) });
-  };
-  const norm1 = (x: tf.Tensor, layer: number): tf.Tensor =>
-    norm(x, layerName(layer, 'block/norm1'));
-  const weights = (
-    normed: tf.Tensor,
-    layer: number,
-    b: number,
-    t: number,
-    prepared?: PreparedEstimates,
-  ): tf.Tensor4D => {
-    const h = fields(normed, layer, b, t);
-    const withJ = usesSampler(variant)
-      ? { couplings: couplingSlice(layer, t), sampler: sampler! }
-      : {};
-    return attentionWeights(h, { variant, beta, prepared, ...withJ });
-  };
-  /** Block `layer` on the residual stream `x`: the new stream and the block's attention weights. */
-  const block = (
-    x: tf.Tensor,
-    layer: number,
-    b: number,
-    t: number,
-    prepared: PreparedEstimates | undefined,
-    step: number | undefined,
-  ): { x: tf.Tensor; w: tf.Tensor4D } => {
-    const a = norm1(x, layer);
-    const w = weights(a, layer, b, t, prepared);
-    const v = splitHeads(dense(a, 'attention/value', layer), b, t);
-    const o = tf.reshape(
-      tf.transpose(headProduct(drop(w, step, layer, 'attention') as tf.Tensor4D, v), [0, 2, 1, 3]),
-      [b, t, d],
-    );
-    let out = tf.add(
-      x,
-      drop(dense(o, 'attention/output', layer), step, layer, 'attention/residual'),
-    );
-    if (config.ffn) {
-      const n2 = norm(out, layerName(layer, 'block/norm2'));
-      out = tf.add(
-        out,
-        drop(
-          dense(gelu(dense(n2, 'ffn/hidden', layer)), 'ffn/output', layer),
-          step,
-          layer,
-          'ffn/residual',
-        ),
-      );
-    }
-    return { x: out, w };
-  };
-  /** Layer `layer`'s estimates: `prepared.layers[ℓ]`, or `prepared` itself for layer 0 (the one-layer form). */
-  const estimatesOf = (
-    prepared: TransformerPrepared | undefined,
-    layer: number,
-  ): PreparedEstimates | undefined =>
-    prepared === undefined
-      ? undefined
-      : (prepared.layers?.[layer] ?? (layer === 0 ? prepared : undefined));
-  const head = (x: tf.Tensor): tf.Tensor3D => {
-    const out = norm(x, 'final/norm');
-    if (!config.tieEmbeddings) return dense(out, 'head') as tf.Tensor3D;
-    return linear(out, tf.transpose(p('embedding/token')), optional('head/bias')) as tf.Tensor3D;
-  };
-
   /** Phase 1 for an asynchronous sampler only: a synchronous one is called in the same pass. */
-  const prepareIfAsync = (
-    inputs: ArrayLike<number>,
-    batchSize: number,
-  ): Promise<TransformerPrepared | undefined> =>
+  const prepareIfAsync = (inputs: ArrayLike<number>, batchSize: number) =>
     sampler?.capabilities.async === true
       ? model.prepare(inputs, batchSize)
       : Promise.resolve(undefined);
@@ -197,85 +226,29 @@ export function buildTransformer(
     sampler,
     parameters,
     async prepare(inputs, batchSize, options = {}) {
-      const t = lengthOf(inputs, batchSize);
-      const step = dropoutStepOf(options);
+      const batch = batchOf(inputs, batchSize, options);
       if (!usesSampler(variant)) return undefined;
-      // Layer ℓ's fields depend on layer ℓ − 1's output, which needs layer ℓ − 1's estimates:
-      // the layers are prepared one after another.
-      let x = tf.tidy(() => embed(inputs, batchSize, t, step));
-      const estimates: PreparedEstimates[] = [];
-      try {
-        for (let layer = 0; layer < layers; layer++) {
-          const stream = x;
-          const h = readOutsideTidy(() => fields(norm1(stream, layer), layer, batchSize, t));
-          const j = readOutsideTidy(() => couplingSlice(layer, t));
-          const prepared = await prepareEstimates(
-            h,
-            j,
-            { batch: batchSize, heads, length: t },
-            sampler!,
-            beta,
-            { timeoutMs: samplerTimeoutMs },
-          );
-          estimates.push(prepared);
-          if (layer + 1 < layers) {
-            alive();
-            x = tf.tidy(() => block(stream, layer, batchSize, t, prepared, step).x);
-            stream.dispose();
-          }
-        }
-      } finally {
-        x.dispose();
-      }
-      return layers === 1 ? estimates[0]! : { heads: estimates[0]!.heads, layers: estimates };
+      return prepareLayers(parts, batch, samplerTimeoutMs, alive);
     },
     logits(inputs, batchSize, prepared, options = {}) {
-      const t = lengthOf(inputs, batchSize);
-      const step = dropoutStepOf(options);
-      return tf.tidy(() => {
-        let x = embed(inputs, batchSize, t, step);
-        for (let layer = 0; layer < layers; layer++)
-          x = block(x, layer, batchSize, t, estimatesOf(prepared, layer), step).x;
-        return head(x);
-      });
+      return logitsPass(parts, batchOf(inputs, batchSize, options), prepared);
     },
     async forward(inputs, batchSize) {
       return model.logits(inputs, batchSize, await prepareIfAsync(inputs, batchSize));
     },
     async attention(inputs, batchSize) {
-      const t = lengthOf(inputs, batchSize);
+      const batch = batchOf(inputs, batchSize);
       const prepared = await prepareIfAsync(inputs, batchSize);
       alive();
-      return readOutsideTidy(() => {
-        let x = embed(inputs, batchSize, t);
-        const all: tf.Tensor4D[] = [];
-        for (let layer = 0; layer < layers; layer++) {
-          const out = block(x, layer, batchSize, t, estimatesOf(prepared, layer), undefined);
-          all.push(out.w);
-          x = out.x;
-        }
-        return layers === 1 ? all[0]! : tf.concat(all, 0);
-      });
+      return attentionPass(parts, batch, prepared);
     },
     couplings() {
       alive();
-      if (!usesSampler(variant)) return [];
-      // The effective J (relative: Toeplitz; banded: masked), not the raw parameter; layer-major.
-      const size = maxLength * maxLength;
-      const out: Float64Array[] = [];
-      for (let layer = 0; layer < layers; layer++) {
-        const data = readOutsideTidy(() => couplingSlice(layer, maxLength));
-        for (let hd = 0; hd < heads; hd++)
-          out.push(Float64Array.from(data.subarray(hd * size, (hd + 1) * size)));
-      }
-      return out;
+      return usesSampler(variant) ? effectiveCouplings(parts) : [];
     },
     toJSON() {
       alive();
-      const out: Record<string, { shape: number[]; data: number[] }> = {};
-      for (const { name, variable } of parameters)
-        out[name] = { shape: [...variable.shape], data: Array.from(variable.dataSync()) };
-      return { format: 'boltzmann-attention/transformer', version: 1, config, weights: out };
+      return modelJSON(config, parameters);
     },
     dispose() {
       if (disposed) return;
