@@ -1,6 +1,6 @@
 import { VARIANT_COLORS } from '../charts/color.js';
 import { createLineChart } from '../charts/lineChart.js';
-import type { Series } from '../charts/lineChart.js';
+import type { Series } from '../charts/lineChartTypes.js';
 import { h } from '../dom.js';
 import type { EvalResult } from '../training/trainingSession.js';
 import { VARIANTS } from '../training/trainConfig.js';
