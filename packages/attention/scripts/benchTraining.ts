@@ -18,6 +18,7 @@ import * as tf from '@tensorflow/tfjs';
 import {
   batchedMatMul,
   createRng,
+  floorScaledInt,
   exactSampler,
   tapSampler,
   transferMatrixSampler,
@@ -157,7 +158,7 @@ console.log(
 );
 const rng = createRng(1);
 const tokens = (): Int32Array =>
-  Int32Array.from({ length: m.batch * m.length }, () => rng.nextInt(VOCAB));
+  Int32Array.from({ length: m.batch * m.length }, () => floorScaledInt(rng, VOCAB));
 for (const variant of variants) {
   const probe = variant === 'boltzmann' || variant === 'coupling' ? timed(samplerFor()) : undefined;
   const config: TransformerConfig = {

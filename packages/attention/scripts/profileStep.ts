@@ -3,7 +3,7 @@
  * Run: cd packages/attention && npx tsx --conditions=@boltzmann/source scripts/profileStep.ts [variant] [T] [batch]
  */
 import * as tf from '@tensorflow/tfjs';
-import { createRng } from '@boltzmann/ising-core';
+import { createRng, floorScaledInt } from '@boltzmann/ising-core';
 import {
   assertAttentionVariant,
   createTrainer,
@@ -16,7 +16,7 @@ assertAttentionVariant(variant);
 const [length = 12, batch = 64] = process.argv.slice(3, 5).map(Number);
 await initBackend('wasm');
 const rng = createRng(1);
-const tokens = () => Int32Array.from({ length: batch * length }, () => rng.nextInt(65));
+const tokens = () => Int32Array.from({ length: batch * length }, () => floorScaledInt(rng, 65));
 const model = createTransformer({ vocabSize: 65, maxLength: length, variant });
 const trainer = createTrainer(model, { totalSteps: 100 });
 const data = { inputs: tokens(), targets: tokens(), batchSize: batch };

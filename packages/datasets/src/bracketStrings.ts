@@ -4,7 +4,7 @@ import { assertIntInRange, describe } from './internal/assert.js';
 import { PAIRS, checkBracketSpec } from './internal/bracketSpec.js';
 import { bracketTable } from './internal/bracketTable.js';
 import type { BracketMode, BracketTable } from './internal/bracketTable.js';
-import { uniformBigInt } from './internal/uniformInt.js';
+import { uniformBigInt } from './internal/uniformBigInt.js';
 
 export type { BracketMode } from './internal/bracketTable.js';
 

@@ -4,7 +4,6 @@ import { createCharVocab } from './charVocab.js';
 import type { CharVocab } from './charVocab.js';
 import { DatasetError } from './errors.js';
 import { assertFiniteNumber, assertIntInRange, describe } from './internal/assert.js';
-import { uniformInt } from './internal/uniformInt.js';
 
 /** Which part of a corpus: the first `trainFraction` (train) or the rest (validation). */
 export type CharSplit = 'train' | 'validation';
@@ -144,7 +143,7 @@ export function sampleWindows(
       `T = ${T} needs at least ${T + 1} tokens, the split has ${tokens.length}`,
     );
   }
-  if (rng === null || typeof rng !== 'object' || typeof rng.next !== 'function') {
+  if (rng === null || typeof rng !== 'object' || typeof rng.nextInt !== 'function') {
     throw new DatasetError(
       'DATASET_INVALID_ARGUMENT',
       `rng must be an Rng from createRng, got ${describe(rng)}`,
@@ -155,7 +154,7 @@ export function sampleWindows(
   const targets = new Int32Array(batchSize * T);
   const starts = new Int32Array(batchSize);
   for (let b = 0; b < batchSize; b++) {
-    const s = uniformInt(rng, positions);
+    const s = rng.nextInt(positions);
     starts[b] = s;
     inputs.set(tokens.subarray(s, s + T), b * T);
     targets.set(tokens.subarray(s + 1, s + T + 1), b * T);

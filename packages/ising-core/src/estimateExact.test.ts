@@ -5,6 +5,7 @@ import {
   causalBatch,
   createIsingBatch,
   createRng,
+  floorScaledInt,
   disposeExactWorkers,
   estimateExact,
   estimateExactAsync,
@@ -73,7 +74,7 @@ function randomBatch(
   beta = 1,
 ): IsingBatch {
   const rng = createRng(seed);
-  const spins = Array.from({ length: size }, () => 1 + rng.nextInt(stride));
+  const spins = Array.from({ length: size }, () => 1 + floorScaledInt(rng, stride));
   return createIsingBatch({
     fields: Float64Array.from({ length: size * stride }, () => scale * (2 * rng.next() - 1)),
     couplings: Float64Array.from({ length: stride * stride }, () => scale * (2 * rng.next() - 1)),

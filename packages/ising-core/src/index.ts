@@ -34,7 +34,7 @@ export { mergeSecretOptions, redactSecrets, splitSecretOptions } from './secretO
 export { isSecretKey, keyWords } from './secretKeys.js';
 export { redactUrlCredentials } from './urlCredentials.js';
 export type { SplitOptions } from './secretOptions.js';
-export { createRng } from './rng.js';
+export { createRng, floorScaledInt } from './rng.js';
 export type { Rng } from './rng.js';
 export { estimateFromSamples } from './sampleEstimate.js';
 export { GIBBS_LIMITS, gibbsSampler } from './gibbs.js';

@@ -6,9 +6,15 @@ import { IsingError } from './errors.js';
  * Deterministic across platforms; its state can be saved and restored for checkpoints.
  */
 export interface Rng {
-  /** Uniform in [0, 1) with 32 random bits. */
+  /** Uniform in [0, 1) with 32 random bits: {@link Rng.nextU32} / 2^32. */
   next(): number;
-  /** Uniform integer in [0, n). */
+  /** The next 32-bit word of the stream, an integer uniform in [0, 2^32). */
+  nextU32(): number;
+  /**
+   * An exactly uniform integer in [0, n) for an integer 1 ≤ n ≤ 2^32: `nextU32() % n`, redrawn
+   * while the word falls in the incomplete top block (`≥ 2^32 − 2^32 mod n`). n = 1 draws nothing.
+   * @throws {IsingError} ISING_INVALID_ARGUMENT when n is not an integer in [1, 2^32].
+   */
   nextInt(n: number): number;
   /** Standard normal (Box–Muller). */
   normal(): number;
@@ -19,6 +25,8 @@ export interface Rng {
   restore(state: readonly number[]): void;
 }
 
+const TWO_32 = 4294967296;
+
 function splitmix32(seed: number): () => number {
   let s = seed >>> 0;
   return () => {
@@ -28,6 +36,20 @@ function splitmix32(seed: number): () => number {
     z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
     return (z ^ (z >>> 16)) >>> 0;
   };
+}
+
+/**
+ * An exactly uniform integer in [0, n) (1 ≤ n ≤ 2^32) from uniform 32-bit words: `word % n`,
+ * redrawn while the word is in the incomplete top block `[2^32 − 2^32 mod n, 2^32)`.
+ * Exported for the tests, which script the words.
+ */
+export function exactInt(nextWord: () => number, n: number): number {
+  if (n === 1) return 0;
+  const limit = TWO_32 - (TWO_32 % n);
+  for (;;) {
+    const x = nextWord();
+    if (x < limit) return x % n;
+  }
 }
 
 /**
@@ -64,14 +86,15 @@ export function createRng(seed: number): Rng {
   };
 
   const rng: Rng = {
-    next: () => nextU32() / 4294967296,
+    next: () => nextU32() / TWO_32,
+    nextU32,
     nextInt(n) {
-      if (!Number.isInteger(n) || n < 1)
+      if (!Number.isInteger(n) || n < 1 || n > TWO_32)
         throw new IsingError(
           'ISING_INVALID_ARGUMENT',
-          `nextInt needs a positive integer, got ${echo(n)}`,
+          `nextInt needs an integer in [1, 2^32], got ${echo(n)}`,
         );
-      return Math.floor((nextU32() / 4294967296) * n);
+      return exactInt(nextU32, n);
     },
     normal() {
       if (spare !== undefined) {
@@ -86,7 +109,7 @@ export function createRng(seed: number): Rng {
       spare = r * Math.sin(2 * Math.PI * v);
       return r * Math.cos(2 * Math.PI * v);
     },
-    fork: () => createRng(nextU32() * 4294967296 + nextU32()),
+    fork: () => createRng(nextU32() * TWO_32 + nextU32()),
     save: () => [s[0]!, s[1]!, s[2]!, s[3]!, spare ?? Number.NaN],
     restore(state) {
       if (state.length !== 5 || state.slice(0, 4).some((v) => !Number.isInteger(v))) {
@@ -102,4 +125,26 @@ export function createRng(seed: number): Rng {
     },
   };
   return rng;
+}
+
+/**
+ * `floor(rng.next() · n)`: an integer in [0, n) whose probabilities are off uniform by up to
+ * n/2^32 (relative). It is the mapping `Rng.nextInt` had before it became exact, kept under its
+ * own name for the streams that must replay what was drawn with it (seeded clique embeddings,
+ * seeded test inputs). New code uses {@link Rng.nextInt}.
+ *
+ * @param rng the generator (one `next()` per call).
+ * @param n a positive integer.
+ * @returns an integer in [0, n).
+ * @throws {IsingError} ISING_INVALID_ARGUMENT when n is not a positive integer.
+ * @example
+ * const k = floorScaledInt(createRng(0), 10); // the same k as nextInt(10) gave before
+ */
+export function floorScaledInt(rng: Rng, n: number): number {
+  if (!Number.isInteger(n) || n < 1)
+    throw new IsingError(
+      'ISING_INVALID_ARGUMENT',
+      `floorScaledInt needs a positive integer, got ${echo(n)}`,
+    );
+  return Math.floor(rng.next() * n);
 }

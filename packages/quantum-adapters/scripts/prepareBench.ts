@@ -1,7 +1,7 @@
 // Prints how long the dwave plugin's client-side work takes for one attention call:
 // embedding + qp encoding of B·T problems, and decoding + majority-vote unembedding of their answers.
 // Run: pnpm --filter @boltzmann/quantum-adapters exec tsx --conditions=@boltzmann/source scripts/prepareBench.ts
-import { createRng } from '@boltzmann/ising-core';
+import { createRng, floorScaledInt } from '@boltzmann/ising-core';
 import {
   chimeraCliqueEmbedding,
   chimeraGraph,
@@ -66,7 +66,7 @@ prepare('P16', p16, pegasusChains);
 // Synthetic answers: `reads` distinct random rows over the active qubits of a T-spin problem.
 const active = [...new Set(chains.flat())].sort((a, b) => a - b);
 const bytesPer = Math.ceil(active.length / 8);
-const bytes = new Uint8Array(reads * bytesPer).map(() => rng.nextInt(256));
+const bytes = new Uint8Array(reads * bytesPer).map(() => floorScaledInt(rng, 256));
 const answer = {
   format: 'qp',
   num_variables: graph.qubits.length,

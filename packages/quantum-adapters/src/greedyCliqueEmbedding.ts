@@ -1,4 +1,4 @@
-import { createRng, echo } from '@boltzmann/ising-core';
+import { createRng, echo, floorScaledInt } from '@boltzmann/ising-core';
 import type { Rng } from '@boltzmann/ising-core';
 import { validateEmbedding } from './embedding.js';
 import type { Embedding } from './embedding.js';
@@ -129,7 +129,7 @@ function run(g: Graph, n: number, first: number, rounds: number, rng: Rng): numb
     const alpha = 1.5 + round / 2;
     const order = Array.from({ length: n }, (_, i) => i);
     for (let i = n - 1; i > 0; i--) {
-      const j = rng.nextInt(i + 1);
+      const j = floorScaledInt(rng, i + 1);
       [order[i], order[j]] = [order[j]!, order[i]!];
     }
     for (const v of order) {
@@ -194,7 +194,7 @@ export function greedyCliqueEmbedding(
   let best: number[][] | undefined;
   let bestSize = Infinity;
   for (let t = 0; t < tries; t++) {
-    const first = t === 0 ? byDegree[0]![1] : rng.nextInt(g.size);
+    const first = t === 0 ? byDegree[0]![1] : floorScaledInt(rng, g.size);
     const found = run(g, n, first, rounds, rng);
     if (!found) continue;
     const chains = found.map((c) => c.map((i) => graph.qubits[i]!).sort((a, b) => a - b));

@@ -1,11 +1,11 @@
 import * as tf from '@tensorflow/tfjs';
-import { createRng } from '@boltzmann/ising-core';
+import { createRng, floorScaledInt } from '@boltzmann/ising-core';
 import type { TokenBatch, Transformer, TransformerConfig } from '../index.js';
 
-/** Seeded `count` tokens in `[0, vocab)`. */
+/** Seeded `count` tokens in `[0, vocab)`, drawn with `floorScaledInt` (the streams these tests were written on). */
 export function randomTokens(count: number, vocab: number, seed: number): Int32Array {
   const rng = createRng(seed);
-  return Int32Array.from({ length: count }, () => rng.nextInt(vocab));
+  return Int32Array.from({ length: count }, () => floorScaledInt(rng, vocab));
 }
 
 /** Seeded standard-normal values. */

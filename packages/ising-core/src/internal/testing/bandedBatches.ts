@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { createIsingBatch, createRng } from '../../index.js';
+import { createIsingBatch, createRng, floorScaledInt } from '../../index.js';
 import type { IsingBatch, Rng } from '../../index.js';
 
 // Test helpers of the transfer-matrix tests (transferMatrix*.test.ts): banded random problems and
@@ -42,7 +42,7 @@ export function randomBanded(
   beta: number,
 ): IsingBatch {
   const rng = createRng(seed);
-  const spins = [n, 1 + rng.nextInt(n)];
+  const spins = [n, 1 + floorScaledInt(rng, n)];
   const fields = Float64Array.from({ length: 2 * n }, () => (2 * rng.next() - 1) * fieldScale);
   return createIsingBatch({
     fields,
