@@ -1,6 +1,6 @@
 import { matchBrackets } from '@boltzmann/datasets';
 import { createHeatmap } from '../charts/heatmap.js';
-import type { Heatmap } from '../charts/heatmap.js';
+import type { Heatmap } from '../charts/heatmapTypes.js';
 import { h } from '../dom.js';
 import { MAX_ATTENTION_CHARS, boundAttentionText, quote } from '../inputBounds.js';
 import { VARIANTS } from '../training/trainConfig.js';
