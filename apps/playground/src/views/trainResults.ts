@@ -1,6 +1,6 @@
 import { VARIANT_COLORS } from '../charts/color.js';
 import { createLineChart } from '../charts/lineChart.js';
-import type { Series } from '../charts/lineChartTypes.js';
+import type { LineChart, Series } from '../charts/lineChartTypes.js';
 import { h } from '../dom.js';
 import type { EvalResult } from '../training/trainingSession.js';
 import { VARIANTS } from '../training/trainConfig.js';
@@ -35,8 +35,11 @@ function thin(points: Array<[number, number]>): Array<[number, number]> {
   return points.filter((_, i) => i % every === 0 || i === points.length - 1);
 }
 
-/** Loss and accuracy curves of both variants, and a table of the latest figures. */
-export function createTrainResults(parent: HTMLElement): TrainResults {
+/** A variant's row of the stats table, by column. */
+type StatsCells = Record<'step' | 'train' | 'evalLoss' | 'accuracy', HTMLTableCellElement>;
+
+/** The loss chart (train and held-out) and the held-out accuracy chart, side by side. */
+function resultCharts(parent: HTMLElement): { loss: LineChart; accuracy: LineChart } {
   const charts = h('div', { class: 'charts' });
   parent.append(charts);
   const loss = createLineChart(charts, {
@@ -54,6 +57,14 @@ export function createTrainResults(parent: HTMLElement): TrainResults {
     yDomain: [0, undefined],
     emptyText: 'press Train',
   });
+  return { loss, accuracy };
+}
+
+/** The table of the latest figures, one row per variant: its caption and each row's cells. */
+function statsTable(parent: HTMLElement): {
+  caption: HTMLElement;
+  cells: Map<Variant, StatsCells>;
+} {
   const caption = h('caption', { class: 'note' });
   const body = h('tbody');
   const table = h(
@@ -76,10 +87,7 @@ export function createTrainResults(parent: HTMLElement): TrainResults {
     body,
   );
   parent.append(h('div', { class: 'table-wrap' }, table));
-  const cells = new Map<
-    Variant,
-    Record<'step' | 'train' | 'evalLoss' | 'accuracy', HTMLTableCellElement>
-  >();
+  const cells = new Map<Variant, StatsCells>();
   for (const variant of VARIANTS) {
     const dot = h('span', { class: 'dot', 'aria-hidden': 'true' });
     dot.style.background = VARIANT_COLORS[variant];
@@ -102,7 +110,63 @@ export function createTrainResults(parent: HTMLElement): TrainResults {
     );
     cells.set(variant, row);
   }
+  return { caption, cells };
+}
 
+/** A variant's loss series (raw batch loss, faint; smoothed; held-out) and its accuracy series. */
+function variantSeries(variant: Variant, hv: History): { loss: Series[]; accuracy: Series } {
+  const color = VARIANT_COLORS[variant];
+  // softmax is drawn first and wider, so it shows around boltzmann where the curves coincide.
+  const width = variant === 'softmax' ? 4 : 2;
+  const loss: Series[] = [
+    {
+      label: `${variant} raw batch loss`,
+      color,
+      points: thin(hv.train),
+      opacity: 0.18,
+      hideInLegend: true,
+    },
+    { label: `${variant} · train (smoothed)`, color, points: thin(hv.smooth), width },
+    {
+      label: `${variant} · held-out`,
+      color,
+      points: hv.evalLoss,
+      mode: 'line+points',
+      dashed: true,
+      width,
+    },
+  ];
+  return {
+    loss,
+    accuracy: { label: variant, color, points: hv.evalAccuracy, mode: 'line+points', width },
+  };
+}
+
+/** Fills a variant's table row: last step, smoothed train loss, held-out loss first → now, accuracy. */
+function showStats(row: StatsCells, hv: History): void {
+  const last = hv.train.at(-1);
+  row.step.textContent = last ? String(last[0]) : '0';
+  row.train.textContent = hv.ema === undefined ? '—' : hv.ema.toFixed(3);
+  const first = hv.evalLoss[0];
+  const latest = hv.evalLoss.at(-1);
+  row.evalLoss.textContent =
+    first && latest ? `${first[1].toFixed(3)} → ${latest[1].toFixed(3)}` : '—';
+  row.evalLoss.dataset.first = first ? String(first[1]) : '';
+  row.evalLoss.dataset.latest = latest ? String(latest[1]) : '';
+  row.evalLoss.dataset.latestStep = latest ? String(latest[0]) : '';
+  const acc = hv.evalAccuracy.at(-1);
+  row.accuracy.textContent = acc ? `${acc[1].toFixed(1)} %` : '—';
+}
+
+/**
+ * Loss and accuracy curves of both variants, and a table of the latest figures.
+ *
+ * @param parent - the panel's results column
+ * @returns `reset` for a new run, `addStep` and `addEval` for its progress (redrawn once per frame)
+ */
+export function createTrainResults(parent: HTMLElement): TrainResults {
+  const { loss, accuracy } = resultCharts(parent);
+  const { caption, cells } = statsTable(parent);
   let history: Record<Variant, History> = { softmax: emptyHistory(), boltzmann: emptyHistory() };
   let accuracyLabel = '';
   let pending = false;
@@ -112,51 +176,10 @@ export function createTrainResults(parent: HTMLElement): TrainResults {
     const lossSeries: Series[] = [];
     const accuracySeries: Series[] = [];
     for (const variant of VARIANTS) {
-      const hv = history[variant];
-      const color = VARIANT_COLORS[variant];
-      lossSeries.push({
-        label: `${variant} raw batch loss`,
-        color,
-        points: thin(hv.train),
-        opacity: 0.18,
-        hideInLegend: true,
-      });
-      // softmax is drawn first and wider, so it shows around boltzmann where the curves coincide.
-      const width = variant === 'softmax' ? 4 : 2;
-      lossSeries.push({
-        label: `${variant} · train (smoothed)`,
-        color,
-        points: thin(hv.smooth),
-        width,
-      });
-      lossSeries.push({
-        label: `${variant} · held-out`,
-        color,
-        points: hv.evalLoss,
-        mode: 'line+points',
-        dashed: true,
-        width,
-      });
-      accuracySeries.push({
-        label: variant,
-        color,
-        points: hv.evalAccuracy,
-        mode: 'line+points',
-        width,
-      });
-      const row = cells.get(variant)!;
-      const last = hv.train.at(-1);
-      row.step.textContent = last ? String(last[0]) : '0';
-      row.train.textContent = hv.ema === undefined ? '—' : hv.ema.toFixed(3);
-      const first = hv.evalLoss[0];
-      const latest = hv.evalLoss.at(-1);
-      row.evalLoss.textContent =
-        first && latest ? `${first[1].toFixed(3)} → ${latest[1].toFixed(3)}` : '—';
-      row.evalLoss.dataset.first = first ? String(first[1]) : '';
-      row.evalLoss.dataset.latest = latest ? String(latest[1]) : '';
-      row.evalLoss.dataset.latestStep = latest ? String(latest[0]) : '';
-      const acc = hv.evalAccuracy.at(-1);
-      row.accuracy.textContent = acc ? `${acc[1].toFixed(1)} %` : '—';
+      const series = variantSeries(variant, history[variant]);
+      lossSeries.push(...series.loss);
+      accuracySeries.push(series.accuracy);
+      showStats(cells.get(variant)!, history[variant]);
     }
     loss.update(lossSeries);
     accuracy.update(accuracySeries);
