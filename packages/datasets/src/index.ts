@@ -41,3 +41,16 @@ export { bracketVocab, encodeBracketStrings, matchBrackets } from './bracketEnco
 export type { BracketBatch } from './bracketEncoding.js';
 export { bracketTask, isHeldOutBracketString } from './bracketTask.js';
 export type { BracketTask, BracketTaskOptions } from './bracketTask.js';
+export {
+  TRAINING_DATA_SEED_OFFSET,
+  VALIDATION_SEED,
+  bracketTrainingTask,
+  charTrainingStream,
+  charValidationSet,
+} from './trainingTasks.js';
+export type {
+  BracketTrainingOptions,
+  BracketTrainingTask,
+  TrainingBatch,
+  TrainingStream,
+} from './trainingTasks.js';

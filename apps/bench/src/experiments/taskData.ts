@@ -1,7 +1,12 @@
-import { bracketTask, loadTinyShakespeare } from '@boltzmann/datasets';
-import type { TinyShakespeare } from '@boltzmann/datasets';
+import {
+  VALIDATION_SEED,
+  bracketTrainingTask,
+  charTrainingStream,
+  charValidationSet,
+  loadTinyShakespeare,
+} from '@boltzmann/datasets';
+import type { TinyShakespeare, TrainingStream } from '@boltzmann/datasets';
 import { createRng } from '@boltzmann/ising-core';
-import type { Rng } from '@boltzmann/ising-core';
 import { join } from 'node:path';
 import type { RunConfig } from '../types.js';
 import { repoRoot } from '../paths.js';
@@ -27,8 +32,6 @@ export interface TaskData {
   restoreState(state: readonly number[]): void;
 }
 
-/** Seed of the fixed validation windows: shared by all runs so every variant sees the same text. */
-export const VALIDATION_SEED = 1234;
 const EVAL_CHUNK = 256;
 
 let corpus: { key: string; value: Promise<TinyShakespeare> } | undefined;
@@ -72,9 +75,24 @@ function chunk(
   return out;
 }
 
+/** The bench's view of a shared training stream: batches without `batchSize` (the trainer derives it). */
+function trainStream(stream: TrainingStream): Omit<TaskData, 'evalBatches'> {
+  return {
+    vocabSize: stream.vocabSize,
+    outputSize: stream.outputSize,
+    next(batchSize) {
+      const { inputs, targets, mask } = stream.next(batchSize);
+      return { inputs, targets, ...(mask ? { mask } : {}) };
+    },
+    saveState: () => stream.saveState(),
+    restoreState: (s) => stream.restoreState(s),
+  };
+}
+
 /**
- * Builds the data of one run. The training stream is seeded from the run's seed (offset so
- * it differs from the weight-initialization stream) and its state is checkpointed.
+ * Builds the data of one run with `@boltzmann/datasets`' training tasks: the training stream is
+ * seeded from the run's seed (offset so it differs from the weight-initialization stream) and
+ * its state is checkpointed.
  *
  * @param config the run config.
  * @param dataPath explicit Tiny Shakespeare file, if any.
@@ -85,17 +103,7 @@ export async function createTaskData(config: RunConfig, dataPath?: string): Prom
   const T = config.length;
   if (config.dataset === 'shakespeare') {
     const text = await shakespeareCorpus(dataPath);
-    const rng: Rng = createRng(config.seed + 0x5eed);
-    const stream = {
-      vocabSize: text.vocab.size,
-      outputSize: text.vocab.size,
-      next(batchSize: number): TrainBatch {
-        const b = text.sampleBatch('train', batchSize, T, rng);
-        return { inputs: b.inputs, targets: b.targets };
-      },
-      saveState: () => rng.save(),
-      restoreState: (s: readonly number[]) => rng.restore(s),
-    };
+    const stream = trainStream(charTrainingStream(text, T, config.seed));
     if (config.gpt) {
       // nanoGPT's estimate_loss: `evalBatches` random batches of each split. Drawn once from a
       // fixed seed, so every variant, seed and evaluation step sees the same text.
@@ -110,24 +118,17 @@ export async function createTaskData(config: RunConfig, dataPath?: string): Prom
         trainEvalBatches: split('train', VALIDATION_SEED + 1),
       };
     }
-    const evalSet = text.validationWindows(T, config.evalWindows, VALIDATION_SEED);
+    const evalSet = charValidationSet(text, T, config.evalWindows);
     return { ...stream, evalBatches: chunk(evalSet.inputs, evalSet.targets, undefined, T) };
   }
-  const task = bracketTask({
+  const task = bracketTrainingTask({
     T,
     mode: config.mode,
     types: config.types as 1 | 2 | 3,
-    seed: config.seed + 0x5eed,
+    seed: config.seed,
   });
   return {
-    vocabSize: task.vocab.length,
-    outputSize: T,
-    next(batchSize) {
-      const b = task.nextBatch(batchSize);
-      return { inputs: b.tokens, targets: b.targets, mask: b.mask };
-    },
-    evalBatches: chunk(task.test.tokens, task.test.targets, task.test.mask, T),
-    saveState: () => task.saveState(),
-    restoreState: (s) => task.restoreState(s),
+    ...trainStream(task),
+    evalBatches: chunk(task.test.inputs, task.test.targets, task.test.mask, T),
   };
 }

@@ -1,14 +1,11 @@
-import { bracketTask, createCharCorpus } from '@boltzmann/datasets';
-import { createRng } from '@boltzmann/ising-core';
+import {
+  bracketTrainingTask,
+  charTrainingStream,
+  charValidationSet,
+  createCharCorpus,
+} from '@boltzmann/datasets';
+import type { TrainingBatch } from '@boltzmann/datasets';
 import type { TaskName } from './trainConfig.js';
-
-/** One batch in the trainer's layout: row-major B × T, mask 1 where a position is scored. */
-export interface PlaygroundBatch {
-  readonly inputs: Int32Array;
-  readonly targets: Int32Array;
-  readonly mask?: Float32Array;
-  readonly batchSize: number;
-}
 
 /** A typed string turned into token ids, or the reason it cannot be. */
 export type Encoded =
@@ -22,8 +19,8 @@ export interface PlaygroundTask {
   readonly vocabSize: number;
   /** Output classes: the vocabulary (next character), or T (brackets: the opener's position). */
   readonly outputSize: number;
-  next(batchSize: number): PlaygroundBatch;
-  readonly evalBatch: PlaygroundBatch;
+  next(batchSize: number): TrainingBatch;
+  readonly evalBatch: TrainingBatch;
   /** What accuracy counts, for the chart's label. */
   readonly accuracyLabel: string;
   /** A default string for the Attention panel. */
@@ -37,7 +34,6 @@ export interface PlaygroundTask {
 const BRACKET_TYPES = 2;
 /** Held-out windows of Tiny Shakespeare scored at every evaluation. */
 const SHAKESPEARE_EVAL_WINDOWS = 256;
-const VALIDATION_SEED = 1234;
 
 function encodeWith(
   text: string,
@@ -64,30 +60,17 @@ function encodeWith(
 
 /** Bracket matching: predict, at every closing bracket, the position of its opener. */
 export function createBracketTask(length: number, seed: number): PlaygroundTask {
-  const task = bracketTask({
-    T: length,
-    mode: 'prefix',
-    types: BRACKET_TYPES,
-    seed: seed + 0x5eed,
-  });
+  const brackets = bracketTrainingTask({ T: length, mode: 'prefix', types: BRACKET_TYPES, seed });
+  const { task } = brackets;
   const ids = new Map(task.vocab.map((c, i) => [c, i]));
-  const test = task.test;
   const example = '([()])[]([])'.slice(0, length);
   return {
     name: 'brackets',
     length,
-    vocabSize: task.vocab.length,
-    outputSize: length,
-    next(batchSize) {
-      const b = task.nextBatch(batchSize);
-      return { inputs: b.tokens, targets: b.targets, mask: b.mask, batchSize };
-    },
-    evalBatch: {
-      inputs: test.tokens,
-      targets: test.targets,
-      mask: test.mask,
-      batchSize: test.batchSize,
-    },
+    vocabSize: brackets.vocabSize,
+    outputSize: brackets.outputSize,
+    next: (batchSize) => brackets.next(batchSize),
+    evalBatch: brackets.test,
     accuracyLabel: 'closing brackets matched (held-out strings)',
     exampleText: example,
     alphabet: task.vocab.join(''),
@@ -98,19 +81,15 @@ export function createBracketTask(length: number, seed: number): PlaygroundTask 
 /** Next-character prediction on a Tiny Shakespeare excerpt (90 % train, 10 % held out). */
 export function createShakespeareTask(text: string, length: number, seed: number): PlaygroundTask {
   const corpus = createCharCorpus(text);
-  const rng = createRng(seed + 0x5eed);
-  const evalSet = corpus.validationWindows(length, SHAKESPEARE_EVAL_WINDOWS, VALIDATION_SEED);
+  const stream = charTrainingStream(corpus, length, seed);
   const example = 'To be, or not to be'.slice(0, length);
   return {
     name: 'shakespeare',
     length,
-    vocabSize: corpus.vocab.size,
-    outputSize: corpus.vocab.size,
-    next(batchSize) {
-      const b = corpus.sampleBatch('train', batchSize, length, rng);
-      return { inputs: b.inputs, targets: b.targets, batchSize };
-    },
-    evalBatch: { inputs: evalSet.inputs, targets: evalSet.targets, batchSize: evalSet.batchSize },
+    vocabSize: stream.vocabSize,
+    outputSize: stream.outputSize,
+    next: (batchSize) => stream.next(batchSize),
+    evalBatch: charValidationSet(corpus, length, SHAKESPEARE_EVAL_WINDOWS),
     accuracyLabel: 'next character predicted (held-out text)',
     exampleText: example,
     alphabet: corpus.vocab.chars.join(''),
