@@ -22,7 +22,8 @@ export {
 export type { FidelityPoint } from './report/plots/plots.js';
 export { settingsLine, writeReport } from './report/writeReport.js';
 export type { ReportFiles } from './report/writeReport.js';
-export { createBenchRegistry, loadPluginModule, missingBuiltIns } from './samplers/registry.js';
+export { createBenchRegistry, loadPluginModule } from './samplers/registry.js';
+export type { BenchRegistry } from './samplers/registry.js';
 export {
   checkpointPath,
   modelPath,
@@ -34,8 +35,15 @@ export {
 export type { Checkpoint } from './results/runFiles.js';
 export { finalMetricOf, trainRun } from './training/trainRun.js';
 export type { TrainHooks } from './training/trainRun.js';
-export { runGrid } from './pool/poolExecutor.js';
-export type { GridOutcome, GridPlan, GridRunOptions, RunFailure } from './grid/types.js';
+export { runGrid } from './grid/executor.js';
+export { poolExecutor } from './pool/poolExecutor.js';
+export type {
+  GridExecutor,
+  GridOutcome,
+  GridPlan,
+  GridRunOptions,
+  RunFailure,
+} from './grid/types.js';
 export { hardwareDryRun, hardwareRuns, samplerTrafficOfRun } from './hardware/hardwareDryRun.js';
 export type { SamplerTraffic } from './hardware/hardwareDryRun.js';
 export { estimateGridSeconds, estimateRunSeconds } from './grid/eta.js';

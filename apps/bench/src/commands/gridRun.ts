@@ -8,9 +8,10 @@ import { canonicalJson, expandGrid } from '../grid/expandGrid.js';
 import { EXIT } from '../cli/io.js';
 import type { MainIo } from '../cli/io.js';
 import type { BenchCommand } from './grid.js';
-import type { FidelityPoint } from '../report/plots/plots.js';
+import { EXPERIMENTS } from '../experiments/registry.js';
 import { barProgress, plainProgress } from '../grid/progress.js';
-import { runGrid } from '../pool/poolExecutor.js';
+import { runGrid } from '../grid/executor.js';
+import type { GridExecutor, GridOutcome, GridRunOptions } from '../grid/types.js';
 import type { RunConfig, RunSettings } from '../types.js';
 
 /**
@@ -107,9 +108,69 @@ function withDeclaredSecrets(command: BenchCommand, registry: SamplerRegistry): 
   };
 }
 
+/** The settings every run of the command executes with (never part of its config or id). */
+function runSettingsOf(command: BenchCommand): RunSettings {
+  return {
+    checkpointEvery: command.grid.checkpointEvery,
+    logEvery: command.grid.logEvery,
+    resultsDir: command.resultsDir,
+    plugins: command.plugins,
+    ...(command.dataPath ? { dataPath: command.dataPath } : {}),
+    ...(Object.keys(command.samplerSecrets).length > 0
+      ? { samplerSecrets: command.samplerSecrets }
+      : {}),
+    ...(command.saveModels ? { saveModels: true } : {}),
+    ...(command.samplerTimeoutMs === undefined
+      ? {}
+      : { samplerTimeoutMs: command.samplerTimeoutMs }),
+  };
+}
+
 /**
- * Runs a parsed command: preflight checks, the grid on worker processes, the DQA fidelity
- * sweep (dqa only), then the report.
+ * The executor of the command's grid: the BullMQ queue (`--queue`; a dry run plans locally),
+ * this process (`--workers 0`), or the local process pool. Each loads only its own code.
+ */
+async function executorOf(command: BenchCommand, options: GridRunOptions): Promise<GridExecutor> {
+  if (command.queue && !command.dryRun) {
+    const { queueExecutor } = await import('../queue/queueGrid.js');
+    return queueExecutor({
+      ...options,
+      queue: command.queue,
+      detach: command.detach,
+      collectOnly: command.collect === true,
+      removeCollected: command.removeCollected === true,
+    });
+  }
+  if (command.workers === 0)
+    return (await import('../pool/inProcessExecutor.js')).inProcessExecutor(options);
+  return (await import('../pool/poolExecutor.js')).poolExecutor(options);
+}
+
+/** The exit code of a grid that ran, after its failures and its stop have been told. */
+function exitCodeOf(command: BenchCommand, outcome: GridOutcome, io: MainIo): number {
+  for (const f of outcome.failures) io.err(`error [${f.code}]: ${f.label}: ${f.message}`);
+  if (outcome.interrupted) {
+    io.err(
+      `error [BENCH_INTERRUPTED]: stopped with ${outcome.records.length}/${outcome.total} runs finished; ` +
+        (command.queue
+          ? 'the queued runs go on on the workers — rerun the same command (or `bench collect`) to collect them'
+          : 'unfinished runs keep their last checkpoint — rerun the same command to resume'),
+    );
+    return EXIT.interrupted;
+  }
+  if (outcome.unfinished > 0) {
+    io.err(
+      `error [BENCH_GRID_INCOMPLETE]: ${outcome.records.length}/${outcome.total} runs finished; ` +
+        'run `bench collect` with the same flags again once the workers are done',
+    );
+    return EXIT.failed;
+  }
+  return outcome.failures.length > 0 ? EXIT.failed : EXIT.ok;
+}
+
+/**
+ * Runs a parsed command: preflight checks, the grid on its executor (worker processes, this
+ * process, or the queue), the DQA fidelity sweep (dqa only), then the report.
  *
  * @param command from `parseBenchArgs`.
  * @param io output sinks, progress display and stop signal.
@@ -135,42 +196,17 @@ export async function runCommand(parsed: BenchCommand, rawIo: MainIo): Promise<n
   const configs = expandGrid(command);
   io.out(`bench ${command.experiment} (preset ${command.preset})`);
   await preflight(command, configs, registry);
-  const settings: RunSettings = {
-    checkpointEvery: command.grid.checkpointEvery,
-    logEvery: command.grid.logEvery,
-    resultsDir: command.resultsDir,
-    plugins: command.plugins,
-    ...(command.dataPath ? { dataPath: command.dataPath } : {}),
-    ...(Object.keys(command.samplerSecrets).length > 0
-      ? { samplerSecrets: command.samplerSecrets }
-      : {}),
-    ...(command.saveModels ? { saveModels: true } : {}),
-    ...(command.samplerTimeoutMs === undefined
-      ? {}
-      : { samplerTimeoutMs: command.samplerTimeoutMs }),
-  };
-  const progress =
-    io.progress ?? (!command.plain && isatty(1) ? barProgress() : plainProgress(io.out));
-  const gridOptions = {
+  const options: GridRunOptions = {
     workers: command.workers,
-    settings,
-    progress,
-    signal: io.signal,
+    settings: runSettingsOf(command),
+    progress: io.progress ?? (!command.plain && isatty(1) ? barProgress() : plainProgress(io.out)),
+    ...(io.signal ? { signal: io.signal } : {}),
     dryRun: command.dryRun,
     out: io.out,
-    onPlan: io.onPlan,
+    ...(io.onPlan ? { onPlan: io.onPlan } : {}),
   };
-  // One grid, two executors: local worker processes, or the BullMQ queue (same records and report).
-  const outcome =
-    command.queue && !command.dryRun
-      ? await (await import('../queue/queueGrid.js')).runQueuedGrid(configs, {
-          ...gridOptions,
-          queue: command.queue,
-          detach: command.detach,
-          collectOnly: command.collect === true,
-          removeCollected: command.removeCollected === true,
-        })
-      : { ...(await runGrid(configs, gridOptions)), unfinished: 0 };
+  // One grid loop, three executors (same records and report).
+  const outcome = await runGrid(configs, await executorOf(command, options), options);
   if (command.detach && !command.dryRun) return EXIT.ok;
   if (command.dryRun) {
     // Hardware samplers: also write what the first training batch would send (no credentials needed).
@@ -178,38 +214,19 @@ export async function runCommand(parsed: BenchCommand, rawIo: MainIo): Promise<n
     await hardwareDryRun(command, configs, io.out);
     return EXIT.ok;
   }
-  let fidelity: FidelityPoint[] | undefined;
-  if (command.experiment === 'dqa' && !outcome.interrupted) {
-    const { runFidelitySweep } = await import('../experiments/dqaFidelity.js');
-    fidelity = await runFidelitySweep(command, io.out);
-  }
-  if (outcome.records.length > 0 || fidelity) {
+  // The experiment's own step after a finished grid (dqa: its fidelity sweep), reported with it.
+  const afterGrid = EXPERIMENTS[command.experiment].afterGrid;
+  const extras = afterGrid && !outcome.interrupted ? await afterGrid(command, io.out) : {};
+  if (outcome.records.length > 0 || Object.keys(extras).length > 0) {
     const { writeReport } = await import('../report/writeReport.js');
     const report = await writeReport(
       command.resultsDir,
       command.experiment,
       outcome.records,
-      fidelity ? { fidelity } : {},
+      extras,
     );
     io.out(`summary: ${report.markdownPath}`);
     io.out(`report:  ${report.htmlPath}`);
   }
-  for (const f of outcome.failures) io.err(`error [${f.code}]: ${f.label}: ${f.message}`);
-  if (outcome.interrupted) {
-    io.err(
-      `error [BENCH_INTERRUPTED]: stopped with ${outcome.records.length}/${outcome.total} runs finished; ` +
-        (command.queue
-          ? 'the queued runs go on on the workers — rerun the same command (or `bench collect`) to collect them'
-          : 'unfinished runs keep their last checkpoint — rerun the same command to resume'),
-    );
-    return EXIT.interrupted;
-  }
-  if (outcome.unfinished > 0) {
-    io.err(
-      `error [BENCH_GRID_INCOMPLETE]: ${outcome.records.length}/${outcome.total} runs finished; ` +
-        'run `bench collect` with the same flags again once the workers are done',
-    );
-    return EXIT.failed;
-  }
-  return outcome.failures.length > 0 ? EXIT.failed : EXIT.ok;
+  return exitCodeOf(command, outcome, io);
 }

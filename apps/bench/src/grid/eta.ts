@@ -6,8 +6,8 @@ import type { RunConfig } from '../types.js';
  * baby 291 ms per step) and to ising-core's sampler benchmark (its README, "Long context:
  * forward + VJP of one causal call"; run with threads 'auto' on both cores, doubled here),
  * then scaled by GRID_CONTENTION for two worker processes sharing the two cores; the exact,
- * DQA and attention-score terms refitted on 2 Dec 2026 (src/scripts/measureStepTimes.ts and
- * src/scripts/etaAgainstRecords.ts on the long-context grid's records). It orders the work queue
+ * DQA and attention-score terms refitted on 2 Dec 2026 (src/studies/measureStepTimes.ts and
+ * src/studies/etaAgainstRecords.ts on the long-context grid's records). It orders the work queue
  * (longest first) and gives the up-front ETA; the live progress shows the measured rate.
  */
 const MS_PER_STEP_BASE = 3; // fixed per-step cost: TF.js op dispatch (wasm), data
@@ -22,7 +22,7 @@ const NS_PER_ISING_CONFIG = 1.5;
 // Per attention score (batch · layers · heads · T², forward + backward) beyond the matmul flops:
 // masking and softmax inside TF.js, or, for the JavaScript causal op (sigmoid and the sampler
 // variants), reading the scores out of TF.js, the per-row loops and the gradient written back.
-// Fitted to the long-context grid's run records (src/scripts/etaAgainstRecords.ts).
+// Fitted to the long-context grid's run records (src/studies/etaAgainstRecords.ts).
 const NS_PER_SCORE_SOFTMAX = 45;
 const NS_PER_SCORE_CAUSAL_OP = 130;
 const NS_PER_DQA_PROBLEM = 9_000; // DQA at 64 Trotter steps: per-problem setup and calibration
@@ -130,7 +130,7 @@ export function estimateRunSeconds(c: RunConfig): number {
 
 /**
  * Estimated wall time of a list of runs on `workers` processes, scheduling the longest run
- * first onto the least-loaded worker (the order runGrid uses). Counts what the records do not:
+ * first onto the least-loaded worker (the order of {@link longestFirst}). Counts what the records do not:
  * each worker process's start-up ({@link SECONDS_PER_WORKER_START}) and each run's set-up
  * ({@link SECONDS_PER_RUN_SETUP}, also for a resumed run).
  *
@@ -154,4 +154,18 @@ export function estimateGridSeconds(
     load[k]! += cost;
   }
   return Math.max(...load);
+}
+
+/**
+ * The runs in the order the executors take them: the longest remaining work first (ETA model),
+ * so no long run starts last while the other workers idle.
+ *
+ * @param runs the runs still to train, with the fraction of each already done (resume).
+ * @returns a sorted copy.
+ */
+export function longestFirst<
+  R extends { readonly config: RunConfig; readonly doneFraction: number },
+>(runs: readonly R[]): R[] {
+  const left = (r: R): number => estimateRunSeconds(r.config) * (1 - r.doneFraction);
+  return [...runs].sort((a, b) => left(b) - left(a));
 }

@@ -8,14 +8,20 @@ import { createBenchRegistry } from '../samplers/registry.js';
 import { formatDuration } from '../grid/progress.js';
 import { modelPath, recordPath } from '../results/runFiles.js';
 import { runLabel } from '../grid/expandGrid.js';
-import type { GridRunOptions, RunFailure } from '../grid/types.js';
+import { longestFirst } from '../grid/eta.js';
+import { gridOutcome, localPlanLine } from '../grid/plan.js';
+import type {
+  GridExecutor,
+  GridOptions,
+  PendingRun,
+  PlannedGrid,
+  RunFailure,
+} from '../grid/types.js';
 import { trainRun } from '../training/trainRun.js';
-import type { RunConfig, RunRecord } from '../types.js';
+import type { RunRecord } from '../types.js';
 
 /** How long a run hit by a stray error may take to reach its next step (and stop) before it is given up. */
 export const STRAY_GRACE_MS = 5000;
-
-type PendingRun = { config: RunConfig; id: string; startStep: number };
 
 /** The run a stray error is charged to, and how to tell its waiter. */
 interface Slot {
@@ -24,18 +30,41 @@ interface Slot {
 }
 
 /**
- * Runs queued runs one after another in the calling process (`--workers 0`): same
- * checkpoints and records as the worker pool, stopped by the abort signal.
+ * The executor of a grid in the calling process (`--workers 0`, debugging and tests): the runs
+ * one after another, longest first, with the same checkpoints and records as the worker pool,
+ * stopped by the abort signal.
+ *
+ * @param options run settings, progress display, stop signal.
+ * @example
+ * const outcome = await runGrid(expandGrid(cmd), inProcessExecutor(options), options);
+ */
+export function inProcessExecutor(options: GridOptions): GridExecutor {
+  return {
+    resumesLocalCheckpoints: true,
+    slots: () => 0,
+    announce: async (grid, etaSeconds) =>
+      localPlanLine(grid, etaSeconds, 'in-process (no workers)'),
+    run: async (grid) => {
+      const failures: RunFailure[] = [];
+      await runInProcess(longestFirst(grid.pending), options, grid.done, failures);
+      options.progress.stop();
+      return gridOutcome(grid, failures, options.signal?.aborted === true);
+    },
+  };
+}
+
+/**
+ * Runs the pending runs one after another in the calling process, stopped by the abort signal.
  *
  * An error thrown or rejected outside a run's promise chain while it trains (a plugin's timer,
  * a promise nobody awaited) fails that run (BENCH_RUN_FAILED, saying so) instead of killing the
  * process: the run checkpoints and stops at its next step, and writes no record. If it does not
  * stop within {@link STRAY_GRACE_MS}, it is given up and the remaining runs are not started.
  */
-export async function runInProcess(
+async function runInProcess(
   pending: readonly PendingRun[],
-  options: GridRunOptions,
-  done: Map<string, RunRecord>,
+  options: GridOptions,
+  done: PlannedGrid['done'],
   failures: RunFailure[],
 ): Promise<void> {
   let slot: Slot | undefined;
@@ -79,7 +108,7 @@ export async function runInProcess(
  */
 async function runOne(
   t: PendingRun,
-  options: GridRunOptions,
+  options: GridOptions,
   registry: SamplerRegistry,
   slot: Slot,
   done: Map<string, RunRecord>,

@@ -104,7 +104,6 @@ describe('following the queue', () => {
     const before = timeouts();
     const rec = progressRecorder();
     const following = runQueuedGrid(configs, {
-      workers: 1,
       settings: { checkpointEvery: 20, logEvery: 5, resultsDir: dir, plugins: [] },
       progress: rec.progress,
       signal: controller.signal,
