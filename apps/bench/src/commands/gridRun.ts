@@ -7,7 +7,7 @@ import { BenchError } from '../benchError.js';
 import { canonicalJson, expandGrid } from '../grid/expandGrid.js';
 import { EXIT } from '../cli/io.js';
 import type { MainIo } from '../cli/io.js';
-import type { BenchCommand } from './grid.js';
+import type { BenchCommand } from './gridOptions.js';
 import { EXPERIMENTS } from '../experiments/registry.js';
 import { barProgress, plainProgress } from '../grid/progress.js';
 import { runGrid } from '../grid/executor.js';
