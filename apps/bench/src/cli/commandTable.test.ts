@@ -1,38 +1,83 @@
 import { describe, expect, it } from 'vitest';
-import { BENCH_COMMANDS, benchVersion, suggestCommand } from './commandTable.js';
+import { BENCH_COMMANDS } from './commandTable.js';
 import { main } from './main.js';
+import { benchVersion } from './program.js';
+import { suggestCommand } from './suggestCommand.js';
 
-async function run(...argv: string[]): Promise<{ code: number; text: string }> {
-  const lines: string[] = [];
-  const code = await main(argv, { out: (l) => void lines.push(l), err: (l) => void lines.push(l) });
-  return { code, text: lines.join('\n') };
+async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(argv, { out: (l) => void out.push(l), err: (l) => void err.push(l) });
+  return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
+const names = BENCH_COMMANDS.map((c) => c.name);
+
 describe('the bench CLI lists and explains every command', () => {
-  it('bench --help lists every command; each command has its own --help, also as `bench help <command>`', async () => {
+  it('bench --help lists every command with its summary; each has its own --help, also as `bench help <command>`', async () => {
     const top = await run('--help');
     expect(top.code).toBe(0);
-    for (const [name] of BENCH_COMMANDS) expect(top.text).toMatch(new RegExp(`^  ${name} `, 'm'));
-    for (const [name] of BENCH_COMMANDS) {
-      const own = await run(name, '--help');
-      expect({ name, code: own.code }).toEqual({ name, code: 0 });
-      expect(own.text, name).toContain(`Usage: bench ${name}`);
-      const viaHelp = await run('help', name);
-      expect(viaHelp.text, name).toBe(own.text);
+    expect(top.out).toMatch(/^Usage: bench \[options\] \[command\]/);
+    for (const c of BENCH_COMMANDS)
+      expect(top.out).toMatch(new RegExp(`^  ${c.name} .*${c.summary.slice(0, 20)}`, 'm'));
+    for (const c of BENCH_COMMANDS) {
+      const own = await run(c.name, '--help');
+      expect({ name: c.name, code: own.code }).toEqual({ name: c.name, code: 0 });
+      expect(own.out, c.name).toContain(`Usage: bench ${c.name}`);
+      const viaHelp = await run('help', c.name);
+      expect(viaHelp.out, c.name).toBe(own.out);
     }
   });
 
-  it('--version prints the package version; a mistyped command gets a suggestion', async () => {
+  it('bench collect <task> --help shows the grid flags; collect without a task or --queue is a usage error', async () => {
+    const collect = await run('collect', '--help');
+    expect(collect.out).toMatch(/BENCH_GRID_INCOMPLETE/);
+    for (const task of ['shakespeare', 'brackets', 'dqa', 'gpt'])
+      expect(collect.out).toMatch(new RegExp(`^  ${task} `, 'm'));
+    const gpt = await run('collect', 'gpt', '--help');
+    expect(gpt.out).toContain('Usage: bench collect gpt');
+    expect(gpt.out).toContain('--warmup-steps');
+    const none = await run('collect');
+    expect(none.code).toBe(2);
+    expect(none.err).toMatch(
+      /^error \[BENCH_INVALID_OPTION\]: bench collect needs one of shakespeare/,
+    );
+    const noQueue = await run('collect', 'brackets');
+    expect(noQueue.code).toBe(2);
+    expect(noQueue.err).toContain(
+      'error [BENCH_INVALID_OPTION]: bench collect needs --queue <url>',
+    );
+    const typo = await run('collect', 'brakets', '--queue', 'redis://127.0.0.1:1/0');
+    expect(typo.code).toBe(2);
+    expect(typo.err).toContain('unknown task "brakets": did you mean "brackets"?');
+  });
+
+  it('--version prints the package version; a missing or mistyped command gets a coded error and a suggestion', async () => {
     const version = await run('--version');
-    expect(version).toEqual({ code: 0, text: benchVersion() });
+    expect(version).toEqual({ code: 0, out: benchVersion(), err: '' });
+    expect(benchVersion()).toMatch(/^\d+\.\d+\.\d+/);
     const typo = await run('shakespear');
     expect(typo.code).toBe(2);
-    expect(typo.text).toContain(
+    expect(typo.err).toContain(
       'error [BENCH_UNKNOWN_TASK]: unknown task "shakespear": did you mean "shakespeare"?',
     );
-    expect(suggestCommand('reprot')).toBe('report');
-    expect(suggestCommand('long')).toBe('long-context');
-    expect(suggestCommand('poems')).toBeUndefined();
-    expect(suggestCommand('x'.repeat(10_000))).toBeUndefined();
+    expect(typo.err).toContain('run with --help for the list of options');
+    const none = await run();
+    expect(none.code).toBe(2);
+    expect(none.err).toMatch(
+      /^error \[BENCH_UNKNOWN_TASK\]: missing command: use one of shakespeare/,
+    );
+    expect(suggestCommand('reprot', names)).toBe('report');
+    expect(suggestCommand('long', names)).toBe('long-context');
+    expect(suggestCommand('poems', names)).toBeUndefined();
+    expect(suggestCommand('x'.repeat(10_000), names)).toBeUndefined();
+  });
+
+  it("a bad option of a command is BENCH_INVALID_OPTION with a suggestion and that command's help hint", async () => {
+    const bad = await run('report', '--result', 'x');
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain("error [BENCH_INVALID_OPTION]: unknown option '--result'");
+    expect(bad.err).toContain('(Did you mean --results?)');
+    expect(bad.err).toContain('run with report --help for the list of options');
   });
 });

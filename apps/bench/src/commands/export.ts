@@ -3,7 +3,7 @@ import { repeatable } from '../cli/parseValues.js';
 import { writeFileAtomic } from '../results/atomicWrite.js';
 import { BenchError } from '../benchError.js';
 import type { MainIo } from '../cli/io.js';
-import { runSubcommand, subcommand } from '../cli/parseCommand.js';
+import type { CommandSpec } from '../cli/commandSpec.js';
 import { userPath } from './grid.js';
 import { readRecords } from '../results/runFiles.js';
 import { runRows, toCsv, toJsonl } from '../results/runRows.js';
@@ -21,44 +21,37 @@ export interface ExportCommand {
   readonly out?: string;
 }
 
-/**
- * Parses `bench export --results <dir> [--results <dir> …] --format csv|jsonl [--out <file>]`.
- *
- * @returns the command, or `null` when help was printed.
- * @throws BENCH_INVALID_OPTION for a missing, unknown or badly valued flag.
- */
-export function parseExportArgs(
-  argv: readonly string[],
-  out: (s: string) => void = (s) => process.stdout.write(s),
-): ExportCommand | null {
-  let parsed: ExportCommand | null = null;
-  const { program, command } = subcommand(
-    'export',
+/** The command `bench export --results <dir> [--results <dir> …] --format csv|jsonl [--out <file>]`. */
+export const exportCommand: CommandSpec<ExportCommand> = {
+  name: 'export',
+  summary: 'write the runs of results folders as CSV or JSON Lines',
+  description:
     'write one flat row per finished run (config, final metric and loss, wall time, commit) as CSV or JSON Lines, for pandas or R',
-    out,
-  );
-  command
-    .requiredOption('--results <dir>', 'results folder; repeatable', repeatable, [] as string[])
-    .addOption(
-      new Option('--format <format>', 'csv (RFC 4180, with a header) or jsonl')
-        .choices(EXPORT_FORMATS)
-        .makeOptionMandatory(),
-    )
-    .option('--out <file>', 'file to write (default: stdout)')
-    .action((raw: { results: string[]; format: ExportCommand['format']; out?: string }) => {
-      if (raw.results.length === 0)
-        throw new BenchError(
-          'BENCH_INVALID_OPTION',
-          'bench export needs at least one --results <dir>',
-        );
-      parsed = {
-        from: raw.results.map(userPath),
-        format: raw.format,
-        ...(raw.out === undefined ? {} : { out: userPath(raw.out) }),
-      };
-    });
-  return runSubcommand(program, argv) ? parsed : null;
-}
+  define: (cmd) => {
+    cmd
+      .requiredOption('--results <dir>', 'results folder; repeatable', repeatable, [] as string[])
+      .addOption(
+        new Option('--format <format>', 'csv (RFC 4180, with a header) or jsonl')
+          .choices(EXPORT_FORMATS)
+          .makeOptionMandatory(),
+      )
+      .option('--out <file>', 'file to write (default: stdout)');
+  },
+  parse: (options) => {
+    const raw = options as { results: string[]; format: ExportCommand['format']; out?: string };
+    if (raw.results.length === 0)
+      throw new BenchError(
+        'BENCH_INVALID_OPTION',
+        'bench export needs at least one --results <dir>',
+      );
+    return {
+      from: raw.results.map(userPath),
+      format: raw.format,
+      ...(raw.out === undefined ? {} : { out: userPath(raw.out) }),
+    };
+  },
+  run: (command, io) => runExport(command, io),
+};
 
 /**
  * Writes the flat rows of every finished run in the folders (sorted by run id) to the file, or

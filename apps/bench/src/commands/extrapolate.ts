@@ -1,17 +1,8 @@
-import {
-  AttentionError,
-  combineEvaluations,
-  evaluate,
-  initBackend,
-  loadTransformer,
-  perplexity,
-  withMaxLength,
-} from '@boltzmann/attention';
+import type { Transformer } from '@boltzmann/attention';
 import { readFileSync } from 'node:fs';
 import { writeJsonAtomic } from '../results/atomicWrite.js';
 import { BenchError } from '../benchError.js';
-import { EVAL_CHUNK_SIZE } from '../training/runTrainer.js';
-import { runSubcommand, subcommand } from '../cli/parseCommand.js';
+import type { CommandSpec } from '../cli/commandSpec.js';
 import { intItem, parseList, repeatable } from '../cli/parseValues.js';
 import { EXIT } from '../cli/io.js';
 import type { MainIo } from '../cli/io.js';
@@ -40,45 +31,43 @@ export interface ExtrapolationPoint {
   readonly sequences: number;
 }
 
-/**
- * Parses `bench extrapolate --model <file> --lengths 128,256 [--data …] [--plugin …] [--out file.json]`.
- *
- * @throws BENCH_INVALID_OPTION for a missing or bad flag.
- */
-export function parseExtrapolateArgs(
-  argv: readonly string[],
-  out: (s: string) => void = (s) => process.stdout.write(s),
-): ExtrapolateCommand | null {
-  let parsed: ExtrapolateCommand | null = null;
-  const { program, command } = subcommand(
-    'extrapolate',
+/** The command `bench extrapolate --model <file> --lengths 128,256 [--data …] [--plugin …] [--out file.json]`. */
+export const extrapolateCommand: CommandSpec<ExtrapolateCommand> = {
+  name: 'extrapolate',
+  summary: 'evaluate a saved model at longer contexts',
+  description:
     'evaluate a saved model (no positional embedding; relative or no J) at longer context lengths than it was trained at',
-    out,
-  );
-  command
-    .requiredOption('--model <path>', 'a --save-models file <results>/models/<id>.json')
-    .requiredOption('--lengths <list>', 'context lengths, e.g. 128,256')
-    .option('--data <path>', 'path of Tiny Shakespeare input.txt')
-    .option(
-      '--plugin <path>',
-      'load a sampler plugin module (default export); repeatable',
-      repeatable,
-      [] as string[],
-    )
-    .option('--out <file>', 'also write the results as JSON')
-    .action(
-      (raw: { model: string; lengths: string; data?: string; plugin: string[]; out?: string }) => {
-        parsed = {
-          modelPath: userPath(raw.model),
-          lengths: parseList('--lengths', raw.lengths, intItem(1, 4096), 'integers in [1, 4096]'),
-          dataPath: raw.data === undefined ? undefined : userPath(raw.data),
-          plugins: raw.plugin.map(userPath),
-          outPath: raw.out === undefined ? undefined : userPath(raw.out),
-        };
-      },
-    );
-  return runSubcommand(program, argv) ? parsed : null;
-}
+  define: (cmd) => {
+    cmd
+      .requiredOption('--model <path>', 'a --save-models file <results>/models/<id>.json')
+      .requiredOption('--lengths <list>', 'context lengths, e.g. 128,256')
+      .option('--data <path>', 'path of Tiny Shakespeare input.txt')
+      .option(
+        '--plugin <path>',
+        'load a sampler plugin module (default export); repeatable',
+        repeatable,
+        [] as string[],
+      )
+      .option('--out <file>', 'also write the results as JSON');
+  },
+  parse: (options) => {
+    const raw = options as {
+      model: string;
+      lengths: string;
+      data?: string;
+      plugin: string[];
+      out?: string;
+    };
+    return {
+      modelPath: userPath(raw.model),
+      lengths: parseList('--lengths', raw.lengths, intItem(1, 4096), 'integers in [1, 4096]'),
+      dataPath: raw.data === undefined ? undefined : userPath(raw.data),
+      plugins: raw.plugin.map(userPath),
+      outPath: raw.out === undefined ? undefined : userPath(raw.out),
+    };
+  },
+  run: (command, io) => runExtrapolate(command, io),
+};
 
 /** The run config of a `--save-models` file (the model JSON itself is checked by {@link readModelFile}). */
 function runConfigOf(path: string): RunConfig {
@@ -107,9 +96,10 @@ function runConfigOf(path: string): RunConfig {
  * @throws BENCH_MODEL_NOT_FOUND, BENCH_BAD_MODEL, BENCH_MODEL_MISMATCH; ATTENTION_INVALID_CONFIG (why the model cannot run longer).
  */
 export async function runExtrapolate(command: ExtrapolateCommand, io: MainIo): Promise<number> {
-  const [{ readModelFile }, { createTaskData }, { createBenchRegistry }] = await Promise.all([
+  // TF.js and the models load when the command runs, not when `bench --help` lists it.
+  const [attention, { readModelFile }, { createBenchRegistry }] = await Promise.all([
+    import('@boltzmann/attention'),
     import('../inference/generate.js'),
-    import('../experiments/taskData.js'),
     import('../samplers/registry.js'),
   ]);
   const { json } = readModelFile(command.modelPath);
@@ -122,12 +112,12 @@ export async function runExtrapolate(command: ExtrapolateCommand, io: MainIo): P
     );
   const maxT = Math.max(...command.lengths);
   const registry = await createBenchRegistry(command.plugins);
-  await initBackend('wasm', { log: io.err });
-  let long: ReturnType<typeof withMaxLength>;
+  await attention.initBackend('wasm', { log: io.err });
+  let long: ReturnType<typeof attention.withMaxLength>;
   try {
-    long = withMaxLength(json, maxT);
+    long = attention.withMaxLength(json, maxT);
   } catch (error) {
-    if (error instanceof AttentionError)
+    if (error instanceof attention.AttentionError)
       throw new BenchError(
         'BENCH_MODEL_MISMATCH',
         `--model ${command.modelPath}: ${error.message}`,
@@ -135,33 +125,15 @@ export async function runExtrapolate(command: ExtrapolateCommand, io: MainIo): P
       );
     throw error;
   }
-  const model = loadTransformer(long, { registry });
-  const points: ExtrapolationPoint[] = [];
+  const model = attention.loadTransformer(long, { registry });
+  let points: ExtrapolationPoint[] | null;
   try {
     io.out(`model ${command.modelPath} (${config.column}, trained at T = ${config.length})`);
-    for (const T of [...new Set(command.lengths)].sort((a, b) => a - b)) {
-      if (io.signal?.aborted === true) return EXIT.interrupted;
-      const data = await createTaskData({ ...config, length: T }, command.dataPath);
-      const parts = [];
-      // The batch size explicitly: the default (inputs / maxLength) would read T = maxT sequences.
-      for (const b of data.evalBatches)
-        parts.push(
-          await evaluate(
-            model,
-            { ...b, batchSize: b.inputs.length / T },
-            { chunkSize: EVAL_CHUNK_SIZE },
-          ),
-        );
-      const e = combineEvaluations(parts);
-      const sequences = data.evalBatches.reduce((n, b) => n + b.inputs.length / T, 0);
-      points.push({ T, loss: e.loss, perplexity: perplexity(e.loss), sequences });
-      io.out(
-        `T = ${T}: val loss ${e.loss.toFixed(4)} nats/char, perplexity ${perplexity(e.loss).toFixed(3)} (${sequences} sequences)`,
-      );
-    }
+    points = await evaluateLengths(model, config, command, io);
   } finally {
     model.dispose();
   }
+  if (points === null) return EXIT.interrupted;
   if (command.outPath !== undefined) {
     writeJsonAtomic(command.outPath, {
       model: command.modelPath,
@@ -172,4 +144,41 @@ export async function runExtrapolate(command: ExtrapolateCommand, io: MainIo): P
     io.out(`results: ${command.outPath}`);
   }
   return EXIT.ok;
+}
+
+/** The model's loss at each length, printed as it goes; null when stopped by the signal. */
+async function evaluateLengths(
+  model: Transformer,
+  config: RunConfig,
+  command: ExtrapolateCommand,
+  io: MainIo,
+): Promise<ExtrapolationPoint[] | null> {
+  const [{ combineEvaluations, evaluate, perplexity }, { createTaskData }, { EVAL_CHUNK_SIZE }] =
+    await Promise.all([
+      import('@boltzmann/attention'),
+      import('../experiments/taskData.js'),
+      import('../training/runTrainer.js'),
+    ]);
+  const points: ExtrapolationPoint[] = [];
+  for (const T of [...new Set(command.lengths)].sort((a, b) => a - b)) {
+    if (io.signal?.aborted === true) return null;
+    const data = await createTaskData({ ...config, length: T }, command.dataPath);
+    const parts = [];
+    // The batch size explicitly: the default (inputs / maxLength) would read T = maxT sequences.
+    for (const b of data.evalBatches)
+      parts.push(
+        await evaluate(
+          model,
+          { ...b, batchSize: b.inputs.length / T },
+          { chunkSize: EVAL_CHUNK_SIZE },
+        ),
+      );
+    const e = combineEvaluations(parts);
+    const sequences = data.evalBatches.reduce((n, b) => n + b.inputs.length / T, 0);
+    points.push({ T, loss: e.loss, perplexity: perplexity(e.loss), sequences });
+    io.out(
+      `T = ${T}: val loss ${e.loss.toFixed(4)} nats/char, perplexity ${perplexity(e.loss).toFixed(3)} (${sequences} sequences)`,
+    );
+  }
+  return points;
 }

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { syntheticRecords } from '../testing/fixtures.js';
 import { LONG_CONTEXT_SLICES } from '../experiments/longContextSlices.js';
-import { parseLongContextArgs } from './longContext.js';
+import { longContextCommand } from './longContext.js';
+import { parseCommandLine } from '../cli/program.js';
 import { main } from '../cli/main.js';
 import { parseBenchArgs } from './grid.js';
 
@@ -80,7 +81,7 @@ describe('bench long-context', () => {
 
   it('refuses an unknown part', () => {
     expect(() =>
-      parseLongContextArgs(['long-context', '--only', 'paper,moon'], () => undefined),
+      parseCommandLine([longContextCommand], ['long-context', '--only', 'paper,moon'], () => {}),
     ).toThrow(expect.objectContaining({ code: 'BENCH_INVALID_OPTION' }));
   });
 });

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { writeFileAtomic } from '../results/atomicWrite.js';
 import { join, resolve } from 'node:path';
 import { repoRoot } from '../paths.js';
-import { runSubcommand, subcommand } from '../cli/parseCommand.js';
+import type { CommandSpec } from '../cli/commandSpec.js';
 import { choiceItem, parseList } from '../cli/parseValues.js';
 import { EXTRAPOLATION_LENGTHS, LONG_CONTEXT_SLICES } from '../experiments/longContextSlices.js';
 import type { LongContextSlice } from '../experiments/longContextSlices.js';
@@ -11,7 +11,6 @@ import type { MainIo, RunCli } from '../cli/io.js';
 import { userPath } from './grid.js';
 import { formatDuration } from '../grid/progress.js';
 import { readRecord, recordPath } from '../results/runFiles.js';
-import { EXTRAPOLATION_FOLDER } from '../report/extrapolationReport.js';
 
 type Part = LongContextSlice['part'];
 const PARTS: readonly Part[] = ['paper', 'brackets', 'extrapolation', 'gpt', 'longer', 'sampler'];
@@ -25,41 +24,35 @@ export interface LongContextCommand {
   readonly from?: string;
 }
 
-/**
- * Parses `bench long-context [--only paper,brackets,extrapolation,gpt,longer,sampler] [--root dir] [--dry-run]`.
- *
- * @throws BENCH_INVALID_OPTION for an unknown part or flag.
- */
-export function parseLongContextArgs(
-  argv: readonly string[],
-  out: (s: string) => void = (s) => process.stdout.write(s),
-): LongContextCommand | null {
-  let parsed: LongContextCommand | null = null;
-  const { program, command } = subcommand(
-    'long-context',
+/** The command `bench long-context [--only parts] [--root dir] [--dry-run] [--from dir]`. */
+export const longContextCommand: CommandSpec<LongContextCommand> = {
+  name: 'long-context',
+  summary: 'run the long-context experiment in slices',
+  description:
     'run (or resume) the long-context experiment of issue 13, slice by slice, then write its reports',
-    out,
-  );
-  command
-    .option('--only <parts>', `parts to run: ${PARTS.join(', ')}`, PARTS.join(','))
-    .option('--root <dir>', 'results root (one folder per part)', 'results/long-context')
-    .option('--dry-run', "print each slice's grid and ETA, run nothing")
-    .option(
-      '--from <dir>',
-      'first copy the finished run records of a published tree (e.g. docs/results/long-context) that the root lacks, so only the rest trains (also with --dry-run)',
-    )
-    .action((raw: { only: string; root: string; dryRun?: boolean; from?: string }) => {
-      const root =
-        raw.root === 'results/long-context' ? resolve(repoRoot(), raw.root) : userPath(raw.root);
-      parsed = {
-        root,
-        parts: parseList('--only', raw.only, choiceItem(PARTS), PARTS.join('/')),
-        dryRun: raw.dryRun === true,
-        ...(raw.from === undefined ? {} : { from: userPath(raw.from) }),
-      };
-    });
-  return runSubcommand(program, argv) ? parsed : null;
-}
+  define: (cmd) => {
+    cmd
+      .option('--only <parts>', `parts to run: ${PARTS.join(', ')}`, PARTS.join(','))
+      .option('--root <dir>', 'results root (one folder per part)', 'results/long-context')
+      .option('--dry-run', "print each slice's grid and ETA, run nothing")
+      .option(
+        '--from <dir>',
+        'first copy the finished run records of a published tree (e.g. docs/results/long-context) that the root lacks, so only the rest trains (also with --dry-run)',
+      );
+  },
+  parse: (options) => {
+    const raw = options as { only: string; root: string; dryRun?: boolean; from?: string };
+    const root =
+      raw.root === 'results/long-context' ? resolve(repoRoot(), raw.root) : userPath(raw.root);
+    return {
+      root,
+      parts: parseList('--only', raw.only, choiceItem(PARTS), PARTS.join('/')),
+      dryRun: raw.dryRun === true,
+      ...(raw.from === undefined ? {} : { from: userPath(raw.from) }),
+    };
+  },
+  run: (command, io, cli) => runLongContext(command, io, cli),
+};
 
 /**
  * Runs the slices of the chosen parts in order (each resumes where it stopped), evaluates the
@@ -104,6 +97,8 @@ export async function runLongContext(
     return EXIT.ok;
   }
   if (command.parts.includes('extrapolation')) {
+    // The report modules load vega: imported when needed, so `bench --help` stays fast.
+    const { EXTRAPOLATION_FOLDER } = await import('../report/extrapolationReport.js');
     const dir = join(command.root, 'extrapolation');
     const models = existsSync(join(dir, 'models'))
       ? readdirSync(join(dir, 'models')).filter((f) => f.endsWith('.json'))

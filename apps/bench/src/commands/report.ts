@@ -2,10 +2,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { repeatable } from '../cli/parseValues.js';
 import { join } from 'node:path';
 import { BenchError } from '../benchError.js';
-import { runSubcommand, subcommand } from '../cli/parseCommand.js';
+import type { CommandSpec } from '../cli/commandSpec.js';
 import type { MainIo } from '../cli/io.js';
 import { userPath } from './grid.js';
-import { readExtrapolations } from '../report/extrapolationReport.js';
 import { readRecords } from '../results/runFiles.js';
 import type { FidelityPoint } from '../report/plots/plots.js';
 import type { RunRecord } from '../types.js';
@@ -18,36 +17,29 @@ export interface ReportCommand {
   readonly out: string;
 }
 
-/**
- * Parses `bench report --results <dir> [--results <dir> …] [--out <dir>]`.
- *
- * @returns the command, or `null` when help was printed.
- * @throws BENCH_INVALID_OPTION for a missing or unknown flag.
- */
-export function parseReportArgs(
-  argv: readonly string[],
-  out: (s: string) => void = (s) => process.stdout.write(s),
-): ReportCommand | null {
-  let parsed: ReportCommand | null = null;
-  const { program, command } = subcommand(
-    'report',
+/** The command `bench report --results <dir> [--results <dir> …] [--out <dir>]`. */
+export const reportCommand: CommandSpec<ReportCommand> = {
+  name: 'report',
+  summary: 'write the summary, plots and report.html of a results folder',
+  description:
     "write the summary, plots and report of every finished run in one or more results folders (e.g. a grid's slices)",
-    out,
-  );
-  command
-    .requiredOption('--results <dir>', 'results folder; repeatable', repeatable, [] as string[])
-    .option('--out <dir>', 'where to write the report (default: the first --results folder)')
-    .action((raw: { results: string[]; out?: string }) => {
-      if (raw.results.length === 0)
-        throw new BenchError(
-          'BENCH_INVALID_OPTION',
-          'bench report needs at least one --results <dir>',
-        );
-      const from = raw.results.map(userPath);
-      parsed = { from, out: raw.out === undefined ? from[0]! : userPath(raw.out) };
-    });
-  return runSubcommand(program, argv) ? parsed : null;
-}
+  define: (cmd) => {
+    cmd
+      .requiredOption('--results <dir>', 'results folder; repeatable', repeatable, [] as string[])
+      .option('--out <dir>', 'where to write the report (default: the first --results folder)');
+  },
+  parse: (options) => {
+    const raw = options as { results: string[]; out?: string };
+    if (raw.results.length === 0)
+      throw new BenchError(
+        'BENCH_INVALID_OPTION',
+        'bench report needs at least one --results <dir>',
+      );
+    const from = raw.results.map(userPath);
+    return { from, out: raw.out === undefined ? from[0]! : userPath(raw.out) };
+  },
+  run: (command, io) => runReport(command, io),
+};
 
 /** The DQA fidelity sweep a grid saved beside its runs (`fidelity.json`), or null. */
 function readFidelity(dir: string): FidelityPoint[] | null {
@@ -79,7 +71,11 @@ export async function runReport(command: ReportCommand, io: MainIo): Promise<num
       'BENCH_RESULTS_INVALID',
       `the runs belong to several experiments (${experiments.join(', ')}); report each on its own`,
     );
-  const { writeReport } = await import('../report/writeReport.js');
+  // The report modules load vega: imported here, not at the top, so `bench --help` stays fast.
+  const [{ writeReport }, { readExtrapolations }] = await Promise.all([
+    import('../report/writeReport.js'),
+    import('../report/extrapolationReport.js'),
+  ]);
   const extrapolation = [
     ...new Map(
       command.from.flatMap(readExtrapolations).map((e) => [`${e.model}|${e.config.seed}`, e]),

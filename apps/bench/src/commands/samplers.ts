@@ -7,7 +7,7 @@ import { repeatable } from '../cli/parseValues.js';
 import type { AnySamplerPlugin } from '@boltzmann/ising-core';
 import type { MainIo } from '../cli/io.js';
 import { EXIT } from '../cli/io.js';
-import { runSubcommand, subcommand } from '../cli/parseCommand.js';
+import type { CommandSpec } from '../cli/commandSpec.js';
 import { userPath } from './grid.js';
 
 /** A parsed `bench samplers` invocation. */
@@ -16,35 +16,26 @@ export interface SamplersCommand {
   readonly json: boolean;
 }
 
-/**
- * Parses `bench samplers [--plugin PATH]… [--json]`.
- *
- * @returns the command, or null when help was printed.
- * @throws BENCH_INVALID_OPTION for an unknown flag.
- */
-export function parseSamplersArgs(
-  argv: readonly string[],
-  out: (s: string) => void = (s) => process.stdout.write(s),
-): SamplersCommand | null {
-  let parsed: SamplersCommand | null = null;
-  const { program, command } = subcommand(
-    'samplers',
-    'list the sampler plugins --sampler accepts, with their capabilities',
-    out,
-  );
-  command
-    .option(
-      '--plugin <path>',
-      'also load a sampler plugin module; repeatable',
-      repeatable,
-      [] as string[],
-    )
-    .option('--json', 'one JSON object per line instead of a table')
-    .action((raw: { plugin: string[]; json?: boolean }) => {
-      parsed = { plugins: raw.plugin.map(userPath), json: raw.json === true };
-    });
-  return runSubcommand(program, argv) ? parsed : null;
-}
+/** The command `bench samplers [--plugin PATH]… [--json]`. */
+export const samplersCommand: CommandSpec<SamplersCommand> = {
+  name: 'samplers',
+  summary: 'list the sampler plugins --sampler accepts, with their capabilities',
+  define: (cmd) => {
+    cmd
+      .option(
+        '--plugin <path>',
+        'also load a sampler plugin module; repeatable',
+        repeatable,
+        [] as string[],
+      )
+      .option('--json', 'one JSON object per line instead of a table');
+  },
+  parse: (options) => {
+    const raw = options as { plugin: string[]; json?: boolean };
+    return { plugins: raw.plugin.map(userPath), json: raw.json === true };
+  },
+  run: (command, io) => runSamplers(command, io),
+};
 
 /** One plugin as `bench samplers` shows it. */
 export function describePlugin(plugin: AnySamplerPlugin): Record<string, unknown> {

@@ -1,10 +1,9 @@
-import { Queue } from 'bullmq';
 import type { Job } from 'bullmq';
-import { runSubcommand, subcommand } from '../cli/parseCommand.js';
+import type { CommandSpec } from '../cli/commandSpec.js';
 import type { MainIo } from '../cli/io.js';
 import { formatDuration } from '../grid/progress.js';
 import { checkRedis, redisOptions } from '../queue/queueConnection.js';
-import { PASSWORD_ENV, parseQueueUrl, redactQueue } from '../queue/queueUrl.js';
+import { PASSWORD_ENV, parseQueueUrl, queueSecrets, redactQueue } from '../queue/queueUrl.js';
 import type { QueueSpec } from '../queue/queueUrl.js';
 import { connectedWorkers, progressOf, QUEUE_NAME, workersText } from '../queue/queueJobs.js';
 
@@ -17,39 +16,32 @@ export interface StatusCommand {
   readonly limit: number;
 }
 
-/**
- * Parses `bench status --queue URL [--retry-failed] [--limit N]`.
- *
- * @returns the command, or null when help was printed.
- * @throws BENCH_INVALID_OPTION for a bad flag or URL.
- */
-export function parseStatusArgs(
-  argv: readonly string[],
-  out: (s: string) => void = (s) => process.stdout.write(s),
-): StatusCommand | null {
-  let parsed: StatusCommand | null = null;
-  const { program, command } = subcommand(
-    'status',
-    'show the queued runs: waiting, active (with progress), finished, failed',
-    out,
-  );
-  command
-    .requiredOption(
-      '--queue <url>',
-      `redis://host:port/db or rediss://… (password in $${PASSWORD_ENV})`,
-    )
-    .option('--retry-failed', 'move every failed run back to the queue')
-    .option('--limit <n>', 'most runs listed per state', '20')
-    .action((raw: { queue: string; retryFailed?: boolean; limit: string }) => {
-      const limit = Number(raw.limit);
-      parsed = {
-        queue: parseQueueUrl(raw.queue),
-        retryFailed: raw.retryFailed === true,
-        limit: Number.isInteger(limit) && limit >= 0 ? limit : 20,
-      };
-    });
-  return runSubcommand(program, argv) ? parsed : null;
-}
+/** The command `bench status --queue URL [--retry-failed] [--limit N]`. */
+export const statusCommand: CommandSpec<StatusCommand> = {
+  name: 'status',
+  summary: 'show the runs on a queue',
+  description: 'show the queued runs: waiting, active (with progress), finished, failed',
+  define: (cmd) => {
+    cmd
+      .requiredOption(
+        '--queue <url>',
+        `redis://host:port/db or rediss://… (password in $${PASSWORD_ENV})`,
+      )
+      .option('--retry-failed', 'move every failed run back to the queue')
+      .option('--limit <n>', 'most runs listed per state', '20');
+  },
+  parse: (options) => {
+    const raw = options as { queue: string; retryFailed?: boolean; limit: string };
+    const limit = Number(raw.limit);
+    return {
+      queue: parseQueueUrl(raw.queue),
+      retryFailed: raw.retryFailed === true,
+      limit: Number.isInteger(limit) && limit >= 0 ? limit : 20,
+    };
+  },
+  run: (command, io) => runStatus(command, io),
+  secrets: (command) => queueSecrets(command.queue),
+};
 
 function activeLine(job: Job): string {
   const p = progressOf(job);
@@ -70,6 +62,8 @@ export async function runStatus(command: StatusCommand, io: MainIo): Promise<num
   const spec = command.queue;
   const out = (line: string): void => io.out(redactQueue(line, spec));
   await checkRedis(spec);
+  // BullMQ is imported when the command runs, so `bench --help` does not load it.
+  const { Queue } = await import('bullmq');
   const queue = new Queue(QUEUE_NAME, { connection: redisOptions(spec) });
   queue.on('error', () => undefined);
   try {

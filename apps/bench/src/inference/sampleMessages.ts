@@ -1,4 +1,4 @@
-import type { SampleCommand } from '../commands/sample.js';
+import type { SampleCommand } from './sampleCommand.js';
 
 /** Parent → sampling process: the one command it runs, then it exits. */
 export interface ToSampler {

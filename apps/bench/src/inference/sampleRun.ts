@@ -15,7 +15,7 @@ import { trainingExecArgv } from '../training/trainingProcess.js';
 import { EXIT } from '../cli/io.js';
 import type { MainIo } from '../cli/io.js';
 import { assertModelOptionsAreData, encodePrompt, readModelFile } from './generate.js';
-import type { SampleCommand } from '../commands/sample.js';
+import type { SampleCommand } from './sampleCommand.js';
 
 /**
  * Runs `bench sample`: checks the prompt and the model file, then streams the generated text to

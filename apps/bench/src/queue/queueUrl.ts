@@ -86,3 +86,8 @@ function maskInText(raw: string): string {
 export function redactQueue(line: string, spec: QueueSpec): string {
   return spec.password === undefined ? line : redactSecrets(line, { password: spec.password });
 }
+
+/** The queue's password as a secret to scrub from error lines (see ising-core `redactSecrets`). */
+export function queueSecrets(queue: QueueSpec | undefined): Record<string, string> {
+  return queue?.password === undefined ? {} : { queuePassword: queue.password };
+}

@@ -1,29 +1,21 @@
-import { cpus, hostname } from 'node:os';
+import { hostname } from 'node:os';
 import { echo } from '@boltzmann/ising-core';
 import { Worker } from 'bullmq';
 import type { Job, JobJsonRaw } from 'bullmq';
 import { runLabel } from '../grid/expandGrid.js';
 import { formatError } from '../benchError.js';
-import { runSubcommand, subcommand } from '../cli/parseCommand.js';
-import {
-  parseInteger,
-  parseJsonObject,
-  parseSamplerTimeout,
-  repeatable,
-} from '../cli/parseValues.js';
 import { createBenchRegistry } from '../samplers/registry.js';
 import { INVALID_JSON_KEY } from './runJobSchema.js';
 import { trainingExecArgv } from '../training/trainingProcess.js';
 import type { MainIo } from '../cli/io.js';
-import { userPath } from '../commands/grid.js';
 import { formatDuration } from '../grid/progress.js';
 import { checkRedis, connectionWarner, redisOptions } from './queueConnection.js';
-import { PASSWORD_ENV, parseQueueUrl, redactQueue } from './queueUrl.js';
+import { PASSWORD_ENV, redactQueue } from './queueUrl.js';
 import type { QueueSpec } from './queueUrl.js';
 import { QUEUE_NAME, WORKER_ENV, workerName } from './queueJobs.js';
 import type { RunJobData, RunJobResult } from './queueJobs.js';
 
-/** A parsed `bench worker` invocation. */
+/** A parsed `bench worker` invocation (its flags: commands/worker.ts). */
 export interface WorkerCommand {
   readonly queue: QueueSpec;
   /** Runs trained at once, each in its own process. */
@@ -42,69 +34,6 @@ export interface WorkerCommand {
   readonly samplerTimeoutMs: number | undefined;
   /** How long a job's lock lives without renewal: a dead worker's run is picked up after about this long. */
   readonly lockDurationMs: number;
-}
-
-/**
- * Parses `bench worker --queue URL [--concurrency N] [--checkpoints DIR] [--data PATH]
- * [--plugin PATH]… [--sampler-options JSON] [--lock-duration MS]`.
- *
- * @returns the command, or null when help was printed.
- * @throws BENCH_INVALID_OPTION for a bad flag or URL.
- */
-export function parseWorkerArgs(
-  argv: readonly string[],
-  out: (s: string) => void = (s) => process.stdout.write(s),
-): WorkerCommand | null {
-  let parsed: WorkerCommand | null = null;
-  const { program, command } = subcommand(
-    'worker',
-    'train the runs of grids enqueued with --queue, one process per run',
-    out,
-  );
-  command
-    .requiredOption(
-      '--queue <url>',
-      `redis://host:port/db or rediss://… (password in $${PASSWORD_ENV})`,
-    )
-    .option('--concurrency <n>', 'runs trained at once (default: number of cores)')
-    .option('--checkpoints <dir>', 'shared checkpoints folder (default: checkpoints in Redis)')
-    .option('--data <path>', 'path of Tiny Shakespeare input.txt on this machine')
-    .option(
-      '--plugin <path>',
-      'load a sampler plugin module for the jobs that name its sampler; repeatable',
-      repeatable,
-      [] as string[],
-    )
-    .option(
-      '--sampler-options <json>',
-      "this worker's own sampler options (endpoint, region, …), merged over each job's; jobs may not set them",
-    )
-    .option(
-      '--sampler-timeout <s>',
-      'seconds one sampler call may take before its run fails (0 = no limit) (default: 1800)',
-    )
-    .option(
-      '--lock-duration <ms>',
-      "a job's lock: a dead worker's run resumes elsewhere after about this long",
-      '30000',
-    )
-    .action((raw: Record<string, string | string[] | undefined>) => {
-      const s = (k: string): string | undefined =>
-        typeof raw[k] === 'string' ? (raw[k] as string) : undefined;
-      parsed = {
-        queue: parseQueueUrl(s('queue')!),
-        concurrency: s('concurrency')
-          ? parseInteger('--concurrency', s('concurrency')!, 1, 256)
-          : Math.max(1, cpus().length),
-        checkpoints: s('checkpoints') ? userPath(s('checkpoints')!) : undefined,
-        dataPath: s('data') ? userPath(s('data')!) : undefined,
-        plugins: ((raw.plugin as string[] | undefined) ?? []).map(userPath),
-        samplerOptions: parseJsonObject('--sampler-options', s('samplerOptions') ?? '{}'),
-        samplerTimeoutMs: parseSamplerTimeout(s('samplerTimeout')),
-        lockDurationMs: parseInteger('--lock-duration', s('lockDuration') ?? '30000', 1000),
-      };
-    });
-  return runSubcommand(program, argv) ? parsed : null;
 }
 
 /**

@@ -1,0 +1,35 @@
+// The command a mistyped name most likely meant, for `bench shakespear` → "did you mean
+// shakespeare?". Ours rather than commander's: a prefix counts too (`bench long` → long-context).
+
+/** Edit distance (insertions, deletions, substitutions), for short command names. */
+function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++)
+      next[j] = Math.min(
+        row[j]! + 1,
+        next[j - 1]! + 1,
+        row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    row = next;
+  }
+  return row[b.length]!;
+}
+
+/**
+ * The name among `names` a mistyped one most likely meant: at most 2 edits away, or one it
+ * begins (3 characters or more); undefined when none is close.
+ *
+ * @example
+ * suggestCommand('reprot', ['report', 'export']); // 'report'
+ */
+export function suggestCommand(typed: string, names: readonly string[]): string | undefined {
+  if (typed.length > 40) return undefined;
+  let best: { name: string; d: number } | undefined;
+  for (const name of names) {
+    const d = name.startsWith(typed) && typed.length >= 3 ? 0 : distance(typed, name);
+    if (d <= 2 && (best === undefined || d < best.d)) best = { name, d };
+  }
+  return best?.name;
+}
