@@ -1,27 +1,33 @@
 // The flags of every grid command (`bench shakespeare|brackets|dqa|gpt`) as commander declares
-// them: names, help text and defaults. gridOptions.ts turns what they parse into a BenchCommand.
+// them: the ones every task takes, grouped by concept, then the task's own (experiments/), and
+// the other tasks' flags hidden so that passing one names the task it belongs to.
+// gridOptions.ts turns what they parse into a BenchCommand.
+import { Command, Option } from 'commander';
+import { BenchError } from '../benchError.js';
 import { repeatable } from '../cli/parseValues.js';
-import { Option } from 'commander';
-import type { Command } from 'commander';
-import { ALL_VARIANTS, presetGrid, presetNames } from '../experiments/presets.js';
+import { presetNames } from '../experiments/presets.js';
+import { EXPERIMENT_NAMES, EXPERIMENTS } from '../experiments/registry.js';
 import type { Experiment } from '../types.js';
-export function addGridOptions(cmd: Command, experiment: Experiment): Command {
-  const spec = presetGrid(experiment, 'small');
+import type { Raw } from './benchCommand.js';
+
+/** The grid's axes and the preset they start from. */
+function addAxisFlags(cmd: Command, experiment: Experiment): Command {
   return cmd
     .addOption(
       new Option('--preset <name>', 'grid preset')
         .choices(presetNames(experiment))
         .default('small'),
     )
-    .option('--variants <list>', `attention variants (${ALL_VARIANTS.join(',')})`)
     .option('--lengths <list>', 'context lengths T, e.g. 4,8')
     .option('--seeds <list>', 'seeds, e.g. 0,1,2')
-    .option('--steps <n>', 'training steps per run')
     .option('--d-model <list>', 'model widths, e.g. 16,32,64')
-    .option('--ffn <list>', 'feed-forward block on/off, e.g. on,off')
-    .option('--ffn-hidden <n>', 'FFN hidden width (default 4 × d_model)')
-    .option('--mode <list>', 'bracket string mode(s): balanced, prefix')
-    .option('--types <n>', 'bracket types (1-3)')
+    .option('--ffn <list>', 'feed-forward block on/off, e.g. on,off');
+}
+
+/** The optimizer, its schedule and how often a run evaluates, checkpoints and logs. */
+function addTrainingFlags(cmd: Command): Command {
+  return cmd
+    .option('--steps <n>', 'training steps per run')
     .option('--batch-size <n>', 'batch size')
     .option(
       '--tokens-per-batch <n>',
@@ -31,6 +37,16 @@ export function addGridOptions(cmd: Command, experiment: Experiment): Command {
     .option('--min-lr-fraction <x>', 'final learning rate as a fraction of the peak')
     .option('--weight-decay <x>', 'AdamW weight decay (none on J)')
     .option('--clip-norm <x>', 'global gradient-norm clip')
+    .option('--eval-every <n>', 'steps between evaluations')
+    .option('--checkpoint-every <n>', 'steps between checkpoints')
+    .option('--log-every <n>', 'steps between recorded train-loss points');
+}
+
+/** The model's shape and its Ising layer. */
+function addModelFlags(cmd: Command, experiment: Experiment): Command {
+  const small = EXPERIMENTS[experiment].presets.small;
+  return cmd
+    .option('--ffn-hidden <n>', 'FFN hidden width (default 4 × d_model)')
     .option('--beta <x>', 'inverse temperature of the Ising layer')
     .option('--j-init <x>', 'std of the N(0, σ²) initial couplings')
     .option(
@@ -48,21 +64,17 @@ export function addGridOptions(cmd: Command, experiment: Experiment): Command {
     )
     .option(
       '--layers <n>',
-      `Transformer blocks (each with its own J per head) (default: the preset's, ${spec.layers ?? 1} for small)`,
+      `Transformer blocks (each with its own J per head) (default: the preset's, ${small?.layers ?? 1} for small)`,
     )
     .option(
       '--heads <n>',
-      `attention heads per block (must divide d_model) (default: the preset's, ${spec.heads ?? 1} for small)`,
-    )
-    .option('--eval-every <n>', 'steps between evaluations')
-    .option('--eval-windows <n>', 'fixed validation windows (shakespeare)')
-    .option('--checkpoint-every <n>', 'steps between checkpoints')
-    .option('--log-every <n>', 'steps between recorded train-loss points')
-    .option(
-      '--sampler <name>',
-      `sampler plugin used by boltzmann/coupling runs (default: "${spec.sampler ?? 'exact'}")`,
-    )
-    .option('--sampler-options <json>', 'JSON options for the sampler', '{}')
+      `attention heads per block (must divide d_model) (default: the preset's, ${small?.heads ?? 1} for small)`,
+    );
+}
+
+/** How the runs are executed and where their results go (workers, queue, results folder). */
+function addExecutionFlags(cmd: Command): Command {
+  return cmd
     .option(
       '--sampler-timeout <s>',
       'seconds one sampler call may take before its run fails (0 = no limit) (default: 1800)',
@@ -73,7 +85,6 @@ export function addGridOptions(cmd: Command, experiment: Experiment): Command {
       repeatable,
       [] as string[],
     )
-    .option('--data <path>', 'path of Tiny Shakespeare input.txt')
     .option('--results <dir>', 'results directory (default: <repo>/results/<task>)')
     .option(
       '--workers <n>',
@@ -84,7 +95,12 @@ export function addGridOptions(cmd: Command, experiment: Experiment): Command {
       '--save-models',
       "also write each finished run's trained model to <results>/models/<id>.json",
     )
-    .option('--dry-run', 'print the grid, its size and an ETA, then exit')
+    .option('--dry-run', 'print the grid, its size and an ETA, then exit');
+}
+
+/** The BullMQ queue a grid can train on instead of local processes. */
+function addQueueFlags(cmd: Command): Command {
+  return cmd
     .option(
       '--queue <url>',
       'train on a BullMQ queue in this Redis (redis://host:port/db, rediss://…; password in $BENCH_REDIS_PASSWORD); see `bench worker`',
@@ -99,24 +115,54 @@ export function addGridOptions(cmd: Command, experiment: Experiment): Command {
     );
 }
 
-export function addGptOptions(cmd: Command): Command {
-  return cmd
-    .option('--warmup-steps <n>', 'linear learning-rate warm-up steps before the cosine decay')
-    .option(
-      '--eval-batches <n>',
-      'random batches of each split (train, val) averaged per evaluation',
-    );
+/** The long flags an experiment declares itself, e.g. `--types` for brackets and dqa. */
+function ownFlags(experiment: Experiment): readonly Option[] {
+  return EXPERIMENTS[experiment].addFlags(new Command()).options;
 }
 
-export function addDqaOptions(cmd: Command): Command {
-  return cmd
-    .option('--datasets <list>', 'datasets: shakespeare,brackets')
-    .option('--shots <list>', 'DQA shots per column (0 = exact output distribution), e.g. 0,256')
-    .option(
-      '--dqa-options <json>',
-      'JSON options for the dqa sampler (tau, steps, order, schedule, calibrate)',
-      '{}',
-    )
-    .option('--sweep-taus <list>', 'fidelity sweep: anneal times τ', '1,2,4,8,16,32')
-    .option('--sweep-steps <list>', 'fidelity sweep: Trotter steps', '8,16,32,64,128');
+/**
+ * Declares every flag of a grid command: the common ones, the task's own, and the other tasks'
+ * flags as hidden options, which {@link assertOwnFlags} refuses by name.
+ *
+ * @example
+ * addGridOptions(program.command('brackets'), 'brackets'); // --mode, --types, not --data
+ */
+export function addGridOptions(cmd: Command, experiment: Experiment): Command {
+  const common = addQueueFlags(
+    addExecutionFlags(addModelFlags(addTrainingFlags(addAxisFlags(cmd, experiment)), experiment)),
+  );
+  const own = EXPERIMENTS[experiment].addFlags(common);
+  const declared = new Set(own.options.map((o) => o.long));
+  for (const other of EXPERIMENT_NAMES)
+    for (const o of ownFlags(other)) {
+      if (declared.has(o.long)) continue;
+      declared.add(o.long);
+      own.addOption(new Option(o.flags).hideHelp());
+    }
+  return own;
+}
+
+/** `bench a`, `bench a and bench b`, `bench a, bench b and bench c`. */
+function tasks(names: readonly Experiment[]): string {
+  const all = names.map((e) => `bench ${e}`);
+  return all.length < 2 ? all.join('') : `${all.slice(0, -1).join(', ')} and ${all.at(-1)}`;
+}
+
+/**
+ * Refuses a flag of another task (declared hidden by {@link addGridOptions}).
+ *
+ * @throws BENCH_INVALID_OPTION naming the task(s) the flag belongs to.
+ */
+export function assertOwnFlags(experiment: Experiment, raw: Raw): void {
+  const own = new Set(ownFlags(experiment).map((o) => o.long));
+  for (const other of EXPERIMENT_NAMES) {
+    for (const o of ownFlags(other)) {
+      if (own.has(o.long) || raw[o.attributeName()] === undefined) continue;
+      const owners = EXPERIMENT_NAMES.filter((e) => ownFlags(e).some((f) => f.long === o.long));
+      throw new BenchError(
+        'BENCH_INVALID_OPTION',
+        `${o.long} is a flag of ${tasks(owners)}; bench ${experiment} does not take it`,
+      );
+    }
+  }
 }

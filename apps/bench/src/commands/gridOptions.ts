@@ -1,15 +1,9 @@
 import type { CouplingForm } from '@boltzmann/attention';
 import { splitSecretOptions } from '@boltzmann/ising-core';
 import { cpus } from 'node:os';
-import { isAbsolute, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { BenchError } from '../benchError.js';
-import { assertDataOnly } from '../trust/untrustedOptions.js';
-import { ALL_VARIANTS, presetGrid } from '../experiments/presets.js';
-import type { GridSpec } from '../grid/types.js';
-import type { PresetName } from '../experiments/presets.js';
-import type { BracketMode, Experiment, Variant } from '../types.js';
 import {
-  choiceItem,
   intItem,
   onOffItem,
   parseInteger,
@@ -18,79 +12,24 @@ import {
   parsePositive,
   parseSamplerTimeout,
 } from '../cli/parseValues.js';
-import { repoRoot } from '../paths.js';
+import { presetGrid } from '../experiments/presets.js';
+import { EXPERIMENTS } from '../experiments/registry.js';
+import type { MutableGrid, ReadFlag } from '../experiments/types.js';
+import type { GridSpec } from '../grid/types.js';
+import { repoRoot, userPath } from '../paths.js';
 import { parseQueueUrl } from '../queue/queueUrl.js';
-import type { QueueSpec } from '../queue/queueUrl.js';
+import { assertDataOnly } from '../trust/untrustedOptions.js';
+import type { Experiment } from '../types.js';
+import type { BenchCommand, PresetName, Raw } from './benchCommand.js';
+import { MAX_LENGTH } from './benchCommand.js';
+import { assertOwnFlags } from './gridFlags.js';
 
-// The bench command: what a parsed invocation is, and how the flags commander parsed (grid.ts)
-// become one: values checked, presets overridden, paths resolved.
-
-/** A fully parsed and validated bench invocation. */
-export interface BenchCommand {
-  readonly experiment: Experiment;
-  readonly preset: PresetName;
-  readonly grid: GridSpec;
-  readonly sampler: string;
-  /** `--sampler-options` without credentials: what run ids hash and run files record. */
-  readonly samplerOptions: Record<string, unknown>;
-  /**
-   * The credentials split off `--sampler-options` (see ising-core's `splitSecretOptions`): given
-   * to the sampler in memory, never hashed, written, logged or reported.
-   */
-  readonly samplerSecrets: Record<string, unknown>;
-  /** DQA experiment: options passed to the `dqa` sampler besides `shots`. */
-  readonly dqaOptions: Record<string, unknown>;
-  readonly plugins: readonly string[];
-  readonly resultsDir: string;
-  readonly workers: number;
-  readonly dryRun: boolean;
-  readonly dataPath: string | undefined;
-  /** Force plain log lines even on a TTY. */
-  readonly plain: boolean;
-  /** Also write each finished run's trained model to `models/<id>.json`. */
-  readonly saveModels: boolean;
-  /** `--sampler-timeout` in ms (0 = none); undefined: the attention package's default. */
-  readonly samplerTimeoutMs?: number;
-  /** `--queue`: train the grid on a BullMQ queue in this Redis instead of local processes. */
-  readonly queue?: QueueSpec;
-  /** `--detach` (with `--queue`): enqueue and return; `bench collect` writes the results. */
-  readonly detach: boolean;
-  /** `--remove-collected` (with `--queue`): remove finished jobs from Redis once written here. */
-  readonly removeCollected?: boolean;
-  /** `bench collect`: enqueue nothing; write the finished runs of the grid and its report. */
-  readonly collect?: boolean;
-  /** How boltzmann/coupling runs parameterize J (`full`, `relative`, `banded:w`). */
-  readonly couplingForm: CouplingForm;
-  /** Positional embedding of every run: learned (default) or none. */
-  readonly positions: 'learned' | 'none';
-  /** Transformer blocks and attention heads per block. */
-  readonly layers: number;
-  readonly heads: number;
-  /** DQA fidelity sweep axes. */
-  readonly sweepTaus: readonly number[];
-  readonly sweepSteps: readonly number[];
-}
-
-/** Longest context `--lengths` accepts; each run is also held to its sampler's `maxSpins`. */
-export const MAX_LENGTH = 1024;
-
-/** The flags of one task as commander parsed them (keys are camelCased flag names). */
-export type Raw = Record<string, string | boolean | string[] | undefined>;
-
-/**
- * Resolves a path the user typed. Under nx (which runs the script in apps/bench and does not
- * pass on the directory it was started from) relative paths resolve against the workspace
- * root; under pnpm against the directory pnpm was started from (`INIT_CWD`); else the cwd.
- *
- * @param p a path from a flag.
- * @returns an absolute path.
- */
-export function userPath(p: string): string {
-  if (isAbsolute(p)) return p;
-  const nxRoot =
-    process.env.NX_TASK_TARGET_PROJECT !== undefined ? process.env.NX_WORKSPACE_ROOT : undefined;
-  return resolve(nxRoot ?? process.env.INIT_CWD ?? process.cwd(), p);
-}
+// How the flags commander parsed (grid.ts, gridFlags.ts) become a bench command: values
+// checked, presets overridden (the task's own flags by its experiment module), paths resolved.
+// What a command is: benchCommand.ts, re-exported here for the modules that import it from here.
+export { MAX_LENGTH } from './benchCommand.js';
+export type { BenchCommand, Raw } from './benchCommand.js';
+export { userPath } from '../paths.js';
 
 function parseCouplings(raw: string): CouplingForm {
   if (raw === 'full' || raw === 'relative' || /^banded:\d+$/.test(raw)) return raw as CouplingForm;
@@ -100,80 +39,44 @@ function parseCouplings(raw: string): CouplingForm {
   );
 }
 
-/** ising-core's samplers that take a `threads` option and default to more than one thread. */
-const THREADED_SAMPLERS = new Set(['tap', 'mean-field', 'transfer-matrix']);
-
-/**
- * gpt: a threaded sampler runs single-threaded unless `threads` is given. This was needed when a
- * threaded worker kept the VJP state of only its last 4 estimates (a gpt step makes one per layer
- * and head, 16 in `baby`); ising-core now keeps 64 (`KEPT_ESTIMATES`). It stays because
- * `threads: 1` is part of the sampler options hashed into every committed gpt run id: dropping it
- * would orphan those results. Pass `threads` in --sampler-options to choose otherwise.
- */
-function gptSamplerOptions(
-  name: string,
-  options: Record<string, unknown>,
-): Record<string, unknown> {
-  return THREADED_SAMPLERS.has(name) && !('threads' in options)
-    ? { ...options, threads: 1 }
-    : options;
-}
-
-/**
- * Turns the parsed flags of `experiment` into a validated command.
- *
- * @throws BENCH_INVALID_OPTION when a value is out of range or flags contradict each other.
- */
-export function toCommand(experiment: Experiment, raw: Raw): BenchCommand {
-  const s = (k: string): string | undefined =>
-    typeof raw[k] === 'string' ? (raw[k] as string) : undefined;
-  const preset = (s('preset') ?? 'small') as PresetName;
-  const g = { ...presetGrid(experiment, preset) } as {
-    -readonly [K in keyof GridSpec]: GridSpec[K];
-  };
-  const pos = intItem(1);
-  if (s('variants'))
-    g.variants = parseList(
-      '--variants',
-      s('variants')!,
-      choiceItem<Variant>(ALL_VARIANTS),
-      ALL_VARIANTS.join('/'),
-    );
-  if (s('lengths'))
+/** `--lengths`, `--seeds`, `--d-model`, `--ffn`, `--ffn-hidden`: the axes every task has. */
+function applyAxisFlags(s: ReadFlag, g: MutableGrid): void {
+  const lengths = s('lengths');
+  if (lengths)
     g.lengths = parseList(
       '--lengths',
-      s('lengths')!,
+      lengths,
       intItem(1, MAX_LENGTH),
       `integers in [1, ${MAX_LENGTH}]`,
     );
   if (s('seeds')) g.seeds = parseList('--seeds', s('seeds')!, intItem(0), 'non-negative integers');
-  if (s('steps')) g.steps = parseInteger('--steps', s('steps')!, 1);
-  if (s('dModel')) g.dModels = parseList('--d-model', s('dModel')!, pos, 'positive integers');
+  if (s('dModel'))
+    g.dModels = parseList('--d-model', s('dModel')!, intItem(1), 'positive integers');
   if (s('ffn')) g.ffns = parseList('--ffn', s('ffn')!, onOffItem, 'on/off');
   if (s('ffnHidden')) g.ffnHidden = parseInteger('--ffn-hidden', s('ffnHidden')!, 1);
-  if (s('mode'))
-    g.modes = parseList(
-      '--mode',
-      s('mode')!,
-      choiceItem<BracketMode>(['balanced', 'prefix']),
-      'balanced/prefix',
-    );
-  if (s('types')) g.types = parseInteger('--types', s('types')!, 1, 3);
+}
+
+/** `--batch-size` or `--tokens-per-batch` (a multiple of every length). */
+function applyBatchFlags(s: ReadFlag, g: MutableGrid): void {
   if (s('batchSize')) {
     g.batchSize = parseInteger('--batch-size', s('batchSize')!, 1);
     delete g.tokensPerBatch;
   }
   if (s('tokensPerBatch'))
     g.tokensPerBatch = parseInteger('--tokens-per-batch', s('tokensPerBatch')!, 1);
-  if (g.tokensPerBatch !== undefined) {
-    const tokens = g.tokensPerBatch;
-    const odd = g.lengths.filter((T) => tokens % T !== 0);
-    if (odd.length > 0)
-      throw new BenchError(
-        'BENCH_INVALID_OPTION',
-        `--tokens-per-batch ${tokens} is not a multiple of T = ${odd.join(', ')}`,
-      );
-  }
+  if (g.tokensPerBatch === undefined) return;
+  const tokens = g.tokensPerBatch;
+  const odd = g.lengths.filter((T) => tokens % T !== 0);
+  if (odd.length > 0)
+    throw new BenchError(
+      'BENCH_INVALID_OPTION',
+      `--tokens-per-batch ${tokens} is not a multiple of T = ${odd.join(', ')}`,
+    );
+}
+
+/** The optimizer, the Ising layer's β and J init, and the evaluation/checkpoint/log intervals. */
+function applyTrainingFlags(s: ReadFlag, g: MutableGrid): void {
+  if (s('steps')) g.steps = parseInteger('--steps', s('steps')!, 1);
   if (s('lr')) g.lr = parsePositive('--lr', s('lr')!);
   if (s('minLrFraction'))
     g.minLrFraction = parsePositive('--min-lr-fraction', s('minLrFraction')!, true);
@@ -182,50 +85,30 @@ export function toCommand(experiment: Experiment, raw: Raw): BenchCommand {
   if (s('beta')) g.beta = parsePositive('--beta', s('beta')!);
   if (s('jInit')) g.jInit = parsePositive('--j-init', s('jInit')!, true);
   if (s('evalEvery')) g.evalEvery = parseInteger('--eval-every', s('evalEvery')!, 1);
-  if (s('evalWindows')) g.evalWindows = parseInteger('--eval-windows', s('evalWindows')!, 1);
   if (s('checkpointEvery'))
     g.checkpointEvery = parseInteger('--checkpoint-every', s('checkpointEvery')!, 1);
   if (s('logEvery')) g.logEvery = parseInteger('--log-every', s('logEvery')!, 1);
-  if (s('datasets'))
-    g.datasets = parseList(
-      '--datasets',
-      s('datasets')!,
-      choiceItem(['shakespeare', 'brackets'] as const),
-      'shakespeare/brackets',
-    );
-  if (s('shots')) g.shots = parseList('--shots', s('shots')!, intItem(0), 'non-negative integers');
-  if (g.gpt) {
-    g.gpt = {
-      ...g.gpt,
-      ...(s('warmupSteps')
-        ? { warmupSteps: parseInteger('--warmup-steps', s('warmupSteps')!, 0) }
-        : {}),
-      ...(s('evalBatches')
-        ? { evalBatches: parseInteger('--eval-batches', s('evalBatches')!, 1) }
-        : {}),
-    };
-    if (g.gpt.warmupSteps >= g.steps)
-      throw new BenchError(
-        'BENCH_INVALID_OPTION',
-        `--warmup-steps ${g.gpt.warmupSteps} must be below --steps ${g.steps}`,
-      );
-    const positions = g.positions ?? MAX_LENGTH;
-    const tooLong = g.lengths.find((T) => T > positions);
-    if (tooLong !== undefined) {
-      throw new BenchError(
-        'BENCH_INVALID_OPTION',
-        `--lengths ${tooLong} is above the ${positions}-entry positional table of the gpt preset (block ${positions})`,
-      );
-    }
-  }
+}
+
+/** The preset's grid with every flag applied: the common ones, then the task's own. */
+function gridOf(experiment: Experiment, preset: PresetName, s: ReadFlag) {
+  const module = EXPERIMENTS[experiment];
+  const g: MutableGrid = { ...presetGrid(experiment, preset) };
+  applyAxisFlags(s, g);
+  applyBatchFlags(s, g);
+  applyTrainingFlags(s, g);
+  const settings = module.applyFlags(s, g);
+  module.checkGrid?.(g);
   if (g.minLrFraction > 1)
     throw new BenchError(
       'BENCH_INVALID_OPTION',
       `--min-lr-fraction must be ≤ 1, got ${g.minLrFraction}`,
     );
-  const workers = s('workers')
-    ? parseInteger('--workers', s('workers')!, 0, 64)
-    : Math.max(1, cpus().length);
+  return { grid: g, settings };
+}
+
+/** `--layers` and `--heads` (the preset's by default; heads divide every width). */
+function modelShape(s: ReadFlag, g: GridSpec): { layers: number; heads: number } {
   const heads = parseInteger('--heads', s('heads') ?? String(g.heads ?? 1), 1, 64);
   const indivisible = g.dModels.find((d) => d % heads !== 0);
   if (indivisible !== undefined)
@@ -233,66 +116,87 @@ export function toCommand(experiment: Experiment, raw: Raw): BenchCommand {
       'BENCH_INVALID_OPTION',
       `--heads ${heads} must divide every --d-model, got d_model ${indivisible}`,
     );
-  const results = s('results');
-  const sampler = splitSecretOptions(
-    parseJsonObject('--sampler-options', s('samplerOptions') ?? '{}'),
-  );
-  const samplerName = s('sampler') ?? g.sampler ?? 'exact';
+  return { layers: parseInteger('--layers', s('layers') ?? String(g.layers ?? 1), 1, 64), heads };
+}
+
+/** `--queue`, `--detach`, `--remove-collected`: the queue and what may go with it. */
+function queueOf(s: ReadFlag, raw: Raw) {
   const queue = s('queue') === undefined ? undefined : parseQueueUrl(s('queue')!);
   if (raw.detach === true && !queue)
     throw new BenchError('BENCH_INVALID_OPTION', '--detach needs --queue <url>');
   if (raw.removeCollected === true && !queue)
     throw new BenchError('BENCH_INVALID_OPTION', '--remove-collected needs --queue <url>');
-  if (queue && Object.keys(sampler.secrets).length > 0)
+  return {
+    ...(queue ? { queue } : {}),
+    detach: raw.detach === true,
+    ...(raw.removeCollected === true ? { removeCollected: true } : {}),
+  };
+}
+
+/**
+ * `--sampler` and `--sampler-options` (credentials split off; none with a queue, which would
+ * carry them), with the sampler options the experiment gives its sampled runs.
+ */
+function samplerOf(experiment: Experiment, s: ReadFlag, g: GridSpec, queued: boolean) {
+  const split = splitSecretOptions(
+    parseJsonObject('--sampler-options', s('samplerOptions') ?? '{}'),
+  );
+  const sampler = s('sampler') ?? g.sampler ?? 'exact';
+  if (queued && Object.keys(split.secrets).length > 0)
     throw new BenchError(
       'BENCH_INVALID_OPTION',
       'credentials in --sampler-options are not sent through the queue: give them to each worker in its environment (DWAVE_API_TOKEN, the AWS credential chain)',
     );
-  if (queue)
+  if (queued)
     assertDataOnly(
-      sampler.options,
+      split.options,
       '--sampler-options',
       'a queued job may not carry them: give them to each worker (`bench worker --sampler-options`)',
     );
+  const own = EXPERIMENTS[experiment].samplerOptions;
+  return {
+    sampler,
+    samplerOptions: own ? own(sampler, split.options) : split.options,
+    samplerSecrets: split.secrets,
+  };
+}
+
+/**
+ * Turns the parsed flags of `experiment` into a validated command.
+ *
+ * @throws BENCH_INVALID_OPTION when a value is out of range, flags contradict each other, or a
+ *   flag belongs to another task.
+ */
+export function toCommand(experiment: Experiment, raw: Raw): BenchCommand {
+  assertOwnFlags(experiment, raw);
+  const s: ReadFlag = (k) => (typeof raw[k] === 'string' ? (raw[k] as string) : undefined);
+  const preset = (s('preset') ?? 'small') as PresetName;
+  const { grid, settings } = gridOf(experiment, preset, s);
+  const workers = s('workers')
+    ? parseInteger('--workers', s('workers')!, 0, 64)
+    : Math.max(1, cpus().length);
+  const shape = modelShape(s, grid);
+  const results = s('results');
+  const queue = queueOf(s, raw);
   return {
     experiment,
     preset,
-    grid: g,
-    sampler: samplerName,
-    samplerOptions: g.gpt ? gptSamplerOptions(samplerName, sampler.options) : sampler.options,
-    samplerSecrets: sampler.secrets,
-    dqaOptions: parseJsonObject('--dqa-options', s('dqaOptions') ?? '{}'),
+    grid,
+    ...samplerOf(experiment, s, grid, queue.queue !== undefined),
     plugins: ((raw.plugin as string[] | undefined) ?? []).map(userPath),
     resultsDir: results ? userPath(results) : resolve(repoRoot(), 'results', experiment),
     workers,
     dryRun: raw.dryRun === true,
-    dataPath: s('data') ? userPath(s('data')!) : undefined,
+    ...settings,
+    dataPath: settings.dataPath,
     plain: raw.plain === true,
     saveModels: raw.saveModels === true,
     ...(s('samplerTimeout') === undefined
       ? {}
       : { samplerTimeoutMs: parseSamplerTimeout(s('samplerTimeout')) }),
-    ...(queue ? { queue } : {}),
-    detach: raw.detach === true,
-    ...(raw.removeCollected === true ? { removeCollected: true } : {}),
+    ...queue,
     couplingForm: parseCouplings(s('couplings') ?? 'full'),
     positions: s('positions') === 'none' ? 'none' : 'learned',
-    layers: parseInteger('--layers', s('layers') ?? String(g.layers ?? 1), 1, 64),
-    heads,
-    sweepTaus: parseList(
-      '--sweep-taus',
-      s('sweepTaus') ?? '1,2,4,8,16,32',
-      (x) => {
-        const n = Number(x);
-        return x !== '' && Number.isFinite(n) && n > 0 ? n : undefined;
-      },
-      'positive numbers',
-    ),
-    sweepSteps: parseList(
-      '--sweep-steps',
-      s('sweepSteps') ?? '8,16,32,64,128',
-      intItem(1),
-      'positive integers',
-    ),
+    ...shape,
   };
 }

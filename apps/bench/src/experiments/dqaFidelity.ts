@@ -3,7 +3,7 @@ import type { FidelityRow } from '@boltzmann/dqa-sim';
 import { createRng } from '@boltzmann/ising-core';
 import { join } from 'node:path';
 import { writeJsonAtomic } from '../results/atomicWrite.js';
-import type { BenchCommand } from '../commands/grid.js';
+import type { BenchCommand, DqaSettings } from '../commands/benchCommand.js';
 import type { FidelityPoint } from '../report/plots/plots.js';
 
 /** Random problems per sweep, and their scales (our choice: fields like attention scores, weak couplings). */
@@ -17,22 +17,24 @@ const COUPLING_STD = 0.3;
  * steps — on {@link SWEEP_PROBLEMS} seeded random problems of n = the largest grid length
  * spins (h ~ N(0, 1), J ~ N(0, 0.3²)), averaged over the problems. Saved as `fidelity.json`.
  *
- * @param command the dqa command (sweep axes, `--dqa-options` such as order/schedule/calibrate, lengths, first seed).
+ * @param command the dqa command (lengths, first seed, results folder).
+ * @param dqa its sweep axes and `--dqa-options` (such as order/schedule/calibrate).
  * @param out log sink.
  * @returns one point per (τ, steps).
  * @throws DqaError codes for bad anneal options.
  */
 export async function runFidelitySweep(
-  command: BenchCommand,
+  command: Pick<BenchCommand, 'grid' | 'resultsDir'>,
+  dqa: DqaSettings,
   out: (line: string) => void,
 ): Promise<FidelityPoint[]> {
   const n = Math.max(...command.grid.lengths);
   const seed = command.grid.seeds[0] ?? 0;
   out(
-    `fidelity sweep: ${SWEEP_PROBLEMS} random problems of ${n} spins, τ ∈ {${command.sweepTaus.join(', ')}}, Trotter steps ∈ {${command.sweepSteps.join(', ')}}`,
+    `fidelity sweep: ${SWEEP_PROBLEMS} random problems of ${n} spins, τ ∈ {${dqa.sweepTaus.join(', ')}}, Trotter steps ∈ {${dqa.sweepSteps.join(', ')}}`,
   );
   const rng = createRng(seed + 0xf1de);
-  const { tau: _tau, steps: _steps, shots: _shots, seed: _seed, ...anneal } = command.dqaOptions;
+  const { tau: _tau, steps: _steps, shots: _shots, seed: _seed, ...anneal } = dqa.options;
   const skipped = new Set<string>();
   const sums = new Map<string, { tau: number; steps: number; kl: number; err: number }>();
   for (let p = 0; p < SWEEP_PROBLEMS; p += 1) {
@@ -41,8 +43,8 @@ export async function runFidelitySweep(
     for (let j = 0; j < n; j += 1)
       for (let k = j + 1; k < n; k += 1) couplings[j * n + k] = COUPLING_STD * rng.normal();
     const rows: FidelityRow[] = [];
-    for (const tau of command.sweepTaus) {
-      for (const steps of command.sweepSteps) {
+    for (const tau of dqa.sweepTaus) {
+      for (const steps of dqa.sweepSteps) {
         try {
           rows.push(
             ...fidelitySweep({ ...anneal, fields, couplings, taus: [tau], steps: [steps] }),

@@ -1,18 +1,30 @@
 import { createHash } from 'node:crypto';
 import { echo } from '@boltzmann/ising-core';
 import { BenchError } from '../benchError.js';
-import type { BenchCommand } from '../commands/grid.js';
-import type { DatasetName, RunConfig } from '../types.js';
+import { usesSampler } from '@boltzmann/ising-core';
+import type { BenchCommand } from '../commands/benchCommand.js';
+import { EXPERIMENTS } from '../experiments/registry.js';
+import type { RunColumn } from '../experiments/types.js';
+import type { BracketMode, DatasetName, RunConfig } from '../types.js';
+
+// A grid's runs (the product of its axes; the experiment gives its datasets, columns and own
+// fields) and their ids. `dqaColumn` lives with the dqa experiment, re-exported for the index.
+export { dqaColumn } from '../experiments/dqa.js';
+
+/** The task part of a run's id and label: the experiment's own, else its dataset (and mode). */
+function runName(c: RunConfig): { readonly id: string; readonly label: string } {
+  const own = Object.hasOwn(EXPERIMENTS, c.experiment)
+    ? EXPERIMENTS[c.experiment].runName
+    : undefined;
+  if (own) return own(c);
+  return c.dataset === 'brackets'
+    ? { id: `brackets-${c.mode}`, label: `brackets/${c.mode}` }
+    : { id: c.dataset, label: c.dataset };
+}
 
 /** A short human label of a run. */
 export function runLabel(c: RunConfig): string {
-  const task =
-    c.experiment === 'gpt'
-      ? `gpt L${c.layers ?? 1}`
-      : c.dataset === 'brackets'
-        ? `brackets/${c.mode}`
-        : 'shakespeare';
-  return `${task} ${c.column} T=${c.length} d=${c.dModel}${c.ffn ? '' : ' noFFN'} s${c.seed}`;
+  return `${runName(c).label} ${c.column} T=${c.length} d=${c.dModel}${c.ffn ? '' : ' noFFN'} s${c.seed}`;
 }
 
 /** JSON with object keys sorted, so equal configs hash equally whatever their key order. */
@@ -41,10 +53,8 @@ export function runId(config: RunConfig): string {
   assertIdFields(config);
   const hash = createHash('sha256').update(canonicalJson(config)).digest('hex').slice(0, 12);
   const ffn = config.ffn ? 'ffn' : 'noffn';
-  const mode = config.dataset === 'brackets' ? `-${config.mode}` : '';
   const column = config.column.replace(/[^a-z0-9.-]+/gi, '_');
-  const task = config.experiment === 'gpt' ? `gpt-L${config.layers ?? 1}` : config.dataset;
-  return `${task}${mode}-${column}-T${config.length}-d${config.dModel}-${ffn}-s${config.seed}-${hash}`;
+  return `${runName(config).id}-${column}-T${config.length}-d${config.dModel}-${ffn}-s${config.seed}-${hash}`;
 }
 
 const isCount = (v: unknown): boolean => Number.isSafeInteger(v) && (v as number) >= 0;
@@ -69,11 +79,6 @@ function assertIdFields(config: RunConfig): void {
   }
 }
 
-/** The label of a DQA column for a shot count (`0` = the exact output distribution). */
-export function dqaColumn(shots: number): string {
-  return shots === 0 ? 'dqa-dist' : `dqa-${shots}shots`;
-}
-
 /**
  * Expands a command into its runs: the Cartesian product of the grid axes. Softmax and
  * sigmoid runs carry no sampler (they never call one), so their ids do not depend on
@@ -85,91 +90,82 @@ export function dqaColumn(shots: number): string {
  * expandGrid(parseBenchArgs(['shakespeare', '--lengths', '4', '--seeds', '0,1'])!).length; // 4 variants × 2 seeds = 8
  */
 export function expandGrid(command: BenchCommand): RunConfig[] {
-  const g = command.grid;
+  const module = EXPERIMENTS[command.experiment];
+  const columns = (seed: number): RunColumn[] =>
+    module.columns?.(command, seed) ?? variantColumns(command);
   const runs: RunConfig[] = [];
-  const datasets: DatasetName[] =
-    command.experiment === 'dqa'
-      ? [...g.datasets]
-      : command.experiment === 'gpt'
-        ? ['shakespeare']
-        : [command.experiment];
-  type Column = {
-    column: string;
-    variant: RunConfig['variant'];
-    sampler: string;
-    samplerOptions: Record<string, unknown>;
-  };
-  const columns = (seed: number): Column[] => {
-    if (command.experiment === 'dqa') {
-      return [
-        { column: 'exact', variant: 'boltzmann', sampler: 'exact', samplerOptions: {} },
-        ...g.shots.map((shots) => ({
-          column: dqaColumn(shots),
-          variant: 'boltzmann' as const,
-          sampler: 'dqa',
-          samplerOptions: { ...command.dqaOptions, shots, seed },
-        })),
-      ];
-    }
-    return g.variants.map((variant) => {
-      const usesSampler = variant === 'boltzmann' || variant === 'coupling';
-      return {
-        column: variant,
-        variant,
-        sampler: usesSampler ? command.sampler : 'none',
-        samplerOptions: usesSampler ? command.samplerOptions : {},
-      };
-    });
-  };
-  const batchOf = (length: number): number =>
-    g.tokensPerBatch === undefined ? g.batchSize : g.tokensPerBatch / length;
-  for (const dataset of datasets) {
-    const modes = dataset === 'brackets' ? g.modes : (['balanced'] as const);
+  for (const dataset of module.datasets(command.grid)) {
+    const modes = dataset === 'brackets' ? command.grid.modes : (['balanced'] as const);
     for (const mode of modes)
-      for (const length of g.lengths)
-        for (const dModel of g.dModels)
-          for (const ffn of g.ffns)
-            for (const seed of g.seeds)
-              for (const c of columns(seed)) {
-                runs.push({
-                  experiment: command.experiment,
-                  dataset,
-                  column: c.column,
-                  variant: c.variant,
-                  length,
-                  seed,
-                  dModel,
-                  ffn,
-                  ffnHidden: g.ffnHidden ?? 4 * dModel,
-                  heads: command.heads,
-                  // Recorded only past one block, so the ids of one-block runs stay what they were.
-                  ...(command.layers > 1 ? { layers: command.layers } : {}),
-                  steps: g.steps,
-                  batchSize: batchOf(length),
-                  lr: g.lr,
-                  minLrFraction: g.minLrFraction,
-                  weightDecay: g.weightDecay,
-                  clipNorm: g.clipNorm,
-                  beta: g.beta,
-                  jInit: g.jInit,
-                  evalEvery: g.evalEvery,
-                  // gpt: the rows of one evaluation (its random batches of each split).
-                  evalWindows: g.gpt
-                    ? 2 * g.gpt.evalBatches * batchOf(length)
-                    : dataset === 'shakespeare'
-                      ? g.evalWindows
-                      : 0,
-                  mode: dataset === 'brackets' ? mode : 'balanced',
-                  types: dataset === 'brackets' ? g.types : 1,
-                  sampler: c.sampler,
-                  samplerOptions: c.samplerOptions,
-                  ...(c.sampler !== 'none' && command.couplingForm !== 'full'
-                    ? { couplingForm: command.couplingForm }
-                    : {}),
-                  ...(command.positions === 'none' ? { positions: 'none' as const } : {}),
-                  ...(g.gpt ? { gpt: g.gpt } : {}),
-                });
-              }
+      for (const length of command.grid.lengths)
+        for (const dModel of command.grid.dModels)
+          for (const ffn of command.grid.ffns)
+            for (const seed of command.grid.seeds)
+              for (const c of columns(seed))
+                runs.push(runConfig(command, { dataset, mode, length, dModel, ffn, seed }, c));
   }
   return runs;
+}
+
+/** One column per variant: the sampled ones with `--sampler`, the others with none. */
+function variantColumns(command: BenchCommand): RunColumn[] {
+  return command.grid.variants.map((variant) => {
+    const sampled = usesSampler(variant);
+    return {
+      column: variant,
+      variant,
+      sampler: sampled ? command.sampler : 'none',
+      samplerOptions: sampled ? command.samplerOptions : {},
+    };
+  });
+}
+
+/** The grid point of one run. */
+interface GridPoint {
+  readonly dataset: DatasetName;
+  readonly mode: BracketMode;
+  readonly length: number;
+  readonly dModel: number;
+  readonly ffn: boolean;
+  readonly seed: number;
+}
+
+/** The config of the run at one grid point and column. */
+function runConfig(command: BenchCommand, p: GridPoint, c: RunColumn): RunConfig {
+  const g = command.grid;
+  const batchSize = g.tokensPerBatch === undefined ? g.batchSize : g.tokensPerBatch / p.length;
+  const brackets = p.dataset === 'brackets';
+  return {
+    experiment: command.experiment,
+    dataset: p.dataset,
+    column: c.column,
+    variant: c.variant,
+    length: p.length,
+    seed: p.seed,
+    dModel: p.dModel,
+    ffn: p.ffn,
+    ffnHidden: g.ffnHidden ?? 4 * p.dModel,
+    heads: command.heads,
+    // Recorded only past one block, so the ids of one-block runs stay what they were.
+    ...(command.layers > 1 ? { layers: command.layers } : {}),
+    steps: g.steps,
+    batchSize,
+    lr: g.lr,
+    minLrFraction: g.minLrFraction,
+    weightDecay: g.weightDecay,
+    clipNorm: g.clipNorm,
+    beta: g.beta,
+    jInit: g.jInit,
+    evalEvery: g.evalEvery,
+    evalWindows: p.dataset === 'shakespeare' ? g.evalWindows : 0,
+    mode: brackets ? p.mode : 'balanced',
+    types: brackets ? g.types : 1,
+    sampler: c.sampler,
+    samplerOptions: c.samplerOptions,
+    ...(c.sampler !== 'none' && command.couplingForm !== 'full'
+      ? { couplingForm: command.couplingForm }
+      : {}),
+    ...(command.positions === 'none' ? { positions: 'none' as const } : {}),
+    ...EXPERIMENTS[command.experiment].runFields?.(g, batchSize),
+  };
 }

@@ -1,4 +1,5 @@
-import { ALL_VARIANTS } from '../experiments/presets.js';
+import { usesSampler } from '@boltzmann/ising-core';
+import { ALL_VARIANTS } from '../experiments/basePreset.js';
 import type { RunRecord } from '../types.js';
 
 /**
@@ -12,7 +13,8 @@ import type { RunRecord } from '../types.js';
  */
 export function columnOf(r: Pick<RunRecord, 'config'>): string {
   const c = r.config;
-  const sampled = c.experiment !== 'dqa' && (c.variant === 'boltzmann' || c.variant === 'coupling');
+  // A variant's own column (not one its experiment names by the sampler, as dqa's are).
+  const sampled = c.column === c.variant && usesSampler(c.variant);
   const parts = [
     sampled && c.sampler !== 'exact' ? c.sampler : '',
     sampled ? (c.couplingForm ?? '') : '',

@@ -1,0 +1,73 @@
+// What a parsed grid invocation (`bench shakespeare|brackets|dqa|gpt …`) is: a leaf of types the
+// flags (gridFlags.ts), their parse (gridOptions.ts), the experiments and the executors all read.
+import type { CouplingForm } from '@boltzmann/attention';
+import type { GridSpec } from '../grid/types.js';
+import type { QueueSpec } from '../queue/queueUrl.js';
+import type { Experiment } from '../types.js';
+
+/** The name of a preset (`--preset`); each experiment has some of them (experiments/). */
+export type PresetName = 'small' | 'paper' | 'baby' | 'long';
+
+/** Longest context `--lengths` accepts; each run is also held to its sampler's `maxSpins`. */
+export const MAX_LENGTH = 1024;
+
+/** The flags of one task as commander parsed them (keys are camelCased flag names). */
+export type Raw = Record<string, string | boolean | string[] | undefined>;
+
+/** `bench dqa`: the options of its `dqa` sampler columns and the axes of its fidelity sweep. */
+export interface DqaSettings {
+  /** `--dqa-options`: passed to the `dqa` sampler besides `shots` (and to the sweep's anneal). */
+  readonly options: Record<string, unknown>;
+  /** `--sweep-taus` and `--sweep-steps`: the fidelity sweep's anneal times and Trotter steps. */
+  readonly sweepTaus: readonly number[];
+  readonly sweepSteps: readonly number[];
+}
+
+/** What an experiment's own flags set besides its grid (see experiments/types.ts). */
+export interface ExperimentSettings {
+  /** `--data` (tasks on Tiny Shakespeare): the corpus file, else the datasets package's lookup. */
+  readonly dataPath?: string | undefined;
+  /** `bench dqa` only. */
+  readonly dqa?: DqaSettings;
+}
+
+/** A fully parsed and validated bench invocation. */
+export interface BenchCommand extends ExperimentSettings {
+  readonly experiment: Experiment;
+  readonly preset: PresetName;
+  readonly grid: GridSpec;
+  readonly sampler: string;
+  /** `--sampler-options` without credentials: what run ids hash and run files record. */
+  readonly samplerOptions: Record<string, unknown>;
+  /**
+   * The credentials split off `--sampler-options` (see ising-core's `splitSecretOptions`): given
+   * to the sampler in memory, never hashed, written, logged or reported.
+   */
+  readonly samplerSecrets: Record<string, unknown>;
+  readonly plugins: readonly string[];
+  readonly resultsDir: string;
+  readonly workers: number;
+  readonly dryRun: boolean;
+  readonly dataPath: string | undefined;
+  /** Force plain log lines even on a TTY. */
+  readonly plain: boolean;
+  /** Also write each finished run's trained model to `models/<id>.json`. */
+  readonly saveModels: boolean;
+  /** `--sampler-timeout` in ms (0 = none); undefined: the attention package's default. */
+  readonly samplerTimeoutMs?: number;
+  /** `--queue`: train the grid on a BullMQ queue in this Redis instead of local processes. */
+  readonly queue?: QueueSpec;
+  /** `--detach` (with `--queue`): enqueue and return; `bench collect` writes the results. */
+  readonly detach: boolean;
+  /** `--remove-collected` (with `--queue`): remove finished jobs from Redis once written here. */
+  readonly removeCollected?: boolean;
+  /** `bench collect`: enqueue nothing; write the finished runs of the grid and its report. */
+  readonly collect?: boolean;
+  /** How boltzmann/coupling runs parameterize J (`full`, `relative`, `banded:w`). */
+  readonly couplingForm: CouplingForm;
+  /** Positional embedding of every run: learned (default) or none. */
+  readonly positions: 'learned' | 'none';
+  /** Transformer blocks and attention heads per block. */
+  readonly layers: number;
+  readonly heads: number;
+}

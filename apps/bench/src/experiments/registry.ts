@@ -1,0 +1,30 @@
+// The typed table of experiments: what the bench reads instead of branching on a task's name.
+import { BenchError } from '../benchError.js';
+import type { Experiment } from '../types.js';
+import { BRACKETS } from './brackets.js';
+import { DQA } from './dqa.js';
+import { GPT } from './gpt.js';
+import { SHAKESPEARE } from './shakespeare.js';
+import type { ExperimentModule } from './types.js';
+
+/** Every experiment (`bench <name>` grid command), by name. */
+export const EXPERIMENTS: Readonly<Record<Experiment, ExperimentModule>> = {
+  shakespeare: SHAKESPEARE,
+  brackets: BRACKETS,
+  dqa: DQA,
+  gpt: GPT,
+};
+
+/** The experiment names, in the order the CLI lists them. */
+export const EXPERIMENT_NAMES = Object.keys(EXPERIMENTS) as readonly Experiment[];
+
+/**
+ * The module of an experiment named by a run config or a results folder.
+ *
+ * @throws BENCH_INVALID_JOB when `name` is no experiment (a config from an untrusted source).
+ */
+export function experimentOf(name: Experiment): ExperimentModule {
+  const module = Object.hasOwn(EXPERIMENTS, name) ? EXPERIMENTS[name] : undefined;
+  if (!module) throw new BenchError('BENCH_INVALID_JOB', `no experiment ${JSON.stringify(name)}`);
+  return module;
+}

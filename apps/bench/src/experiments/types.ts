@@ -1,0 +1,81 @@
+// What an experiment is (a leaf of types): the module each of shakespeare, brackets, dqa and gpt
+// declares in experiments/, and the typed table of them (registry.ts) the bench reads instead of
+// branching on the experiment's name.
+import type { TrainerOptions, TransformerConfig } from '@boltzmann/attention';
+import type { Command } from 'commander';
+import type { BenchCommand, ExperimentSettings, PresetName } from '../commands/benchCommand.js';
+import type { GridSpec } from '../grid/types.js';
+import type { ReportExtras, ReportPart, ReportSection } from '../report/sections.js';
+import type { DatasetName, Experiment, RunConfig, RunRecord, Variant } from '../types.js';
+
+/** A grid spec while flags override its fields. */
+export type MutableGrid = { -readonly [K in keyof GridSpec]: GridSpec[K] };
+
+/** Reads one parsed flag by its camelCased name: its string value, or undefined when not given. */
+export type ReadFlag = (key: string) => string | undefined;
+
+/** One column of the summary tables as a run of the grid fills it. */
+export interface RunColumn {
+  readonly column: string;
+  readonly variant: Variant;
+  readonly sampler: string;
+  readonly samplerOptions: Record<string, unknown>;
+}
+
+/** The summary columns in table order and the one the others are paired with. */
+export interface ColumnOrder {
+  readonly columns: string[];
+  readonly baseline: string;
+}
+
+/** What an experiment adds to its report (loaded only when a report is written). */
+export interface ExperimentReport {
+  /** The columns and baseline of a dataset's tables (default: the variants, paired with softmax). */
+  readonly columnOrder?: (present: readonly string[]) => ColumnOrder;
+  /** Sections of a dataset before its summary table. */
+  readonly leadSections?: (dataset: string, records: readonly RunRecord[]) => ReportSection[];
+  /** Whether a dataset gets the time-per-step table (default: yes). */
+  readonly timeTable?: (records: readonly RunRecord[]) => boolean;
+  /** A part after the datasets, from what the experiment saved beside its runs. */
+  readonly closingPart?: (extras: ReportExtras) => ReportPart | null;
+}
+
+/**
+ * One experiment (a `bench <name>` grid command): its presets, its own flags, and the hooks where
+ * it differs from the others. A hook left out means the common behaviour.
+ */
+export interface ExperimentModule {
+  readonly name: Experiment;
+  /** Its presets; `small` is the default. */
+  readonly presets: Readonly<Partial<Record<PresetName, GridSpec>>>;
+  /** Declares its own flags (beyond every grid's, commands/gridFlags.ts) on its command. */
+  readonly addFlags: (cmd: Command) => Command;
+  /** Applies its own flags: overrides of its grid, and what they set besides (ExperimentSettings). */
+  readonly applyFlags: (read: ReadFlag, grid: MutableGrid) => ExperimentSettings;
+  /** Checks the grid once every flag is applied. @throws BENCH_INVALID_OPTION */
+  readonly checkGrid?: (grid: GridSpec) => void;
+  /** The datasets its runs train on. */
+  readonly datasets: (grid: GridSpec) => DatasetName[];
+  /** The columns of one seed (default: one per variant, sampled ones with `--sampler`). */
+  readonly columns?: (command: BenchCommand, seed: number) => RunColumn[];
+  /** What a run's id and label call its task (default: the dataset, and a bracket run's mode). */
+  readonly runName?: (config: RunConfig) => { readonly id: string; readonly label: string };
+  /** Fields of each run's config besides the axes' (e.g. gpt's protocol and evaluation rows). */
+  readonly runFields?: (grid: GridSpec, batchSize: number) => Partial<RunConfig>;
+  /** The sampler options its sampled runs hash and use (default: `--sampler-options`). */
+  readonly samplerOptions?: (
+    sampler: string,
+    options: Record<string, unknown>,
+  ) => Record<string, unknown>;
+  /** Trainer settings of a run beyond the common ones (lr schedule, clip, weight decay). */
+  readonly trainerOptions?: (config: RunConfig) => Partial<TrainerOptions>;
+  /** Model settings of a run beyond the common ones. */
+  readonly modelOptions?: (config: RunConfig) => Partial<TransformerConfig>;
+  /** Runs after a finished (not interrupted) grid, before the report; what it gives is reported. */
+  readonly afterGrid?: (
+    command: BenchCommand,
+    out: (line: string) => void,
+  ) => Promise<ReportExtras>;
+  /** What it adds to its report (a lazy import: plotting is heavy for a training worker). */
+  readonly report?: () => Promise<ExperimentReport>;
+}
