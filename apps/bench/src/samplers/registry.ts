@@ -1,31 +1,50 @@
-import * as dqaSim from '@boltzmann/dqa-sim';
-import * as isingCore from '@boltzmann/ising-core';
-import { assertSamplerPlugin, createSamplerRegistry } from '@boltzmann/ising-core';
+import { dqaSampler } from '@boltzmann/dqa-sim';
+import {
+  assertSamplerPlugin,
+  createSamplerRegistry,
+  exactSampler,
+  gibbsSampler,
+  meanFieldSampler,
+  tapSampler,
+  transferMatrixSampler,
+} from '@boltzmann/ising-core';
 import type { AnySamplerPlugin, SamplerRegistry } from '@boltzmann/ising-core';
-import * as adapters from '@boltzmann/quantum-adapters';
+import { braketSampler, dwaveSampler } from '@boltzmann/quantum-adapters';
 import { existsSync } from 'node:fs';
 import { register } from 'node:module';
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BenchError, errorParts, hasErrorCode } from '../benchError.js';
 
-/** The built-in plugins, in registration order: [package, export name]. */
-const BUILT_INS: ReadonlyArray<readonly [Record<string, unknown>, string, string]> = [
-  [isingCore as Record<string, unknown>, '@boltzmann/ising-core', 'exactSampler'],
-  [isingCore as Record<string, unknown>, '@boltzmann/ising-core', 'gibbsSampler'],
-  [isingCore as Record<string, unknown>, '@boltzmann/ising-core', 'meanFieldSampler'],
-  [isingCore as Record<string, unknown>, '@boltzmann/ising-core', 'tapSampler'],
-  [isingCore as Record<string, unknown>, '@boltzmann/ising-core', 'transferMatrixSampler'],
-  [dqaSim as Record<string, unknown>, '@boltzmann/dqa-sim', 'dqaSampler'],
-  [adapters as Record<string, unknown>, '@boltzmann/quantum-adapters', 'dwaveSampler'],
-  [adapters as Record<string, unknown>, '@boltzmann/quantum-adapters', 'braketSampler'],
-];
+/** A plugin keyed by its literal name, as `SamplerRegistry.register` adds it to a typed registry. */
+type ByName<P extends AnySamplerPlugin> = { readonly [K in P['name']]: P };
 
-/** Built-in plugin exports that are not (yet) available in the installed packages. */
-export function missingBuiltIns(): string[] {
-  return BUILT_INS.filter(([mod, , name]) => mod[name] === undefined).map(
-    ([, pkg, name]) => `${pkg}#${name}`,
-  );
+/**
+ * The bench's registry type: the built-ins by name (`require('dwave')` is the dwave plugin, whose
+ * `create` returns a `DwaveSampler`), plugins loaded by path as `AnySamplerPlugin`.
+ */
+export type BenchRegistry = SamplerRegistry<
+  ByName<typeof exactSampler> &
+    ByName<typeof gibbsSampler> &
+    ByName<typeof meanFieldSampler> &
+    ByName<typeof tapSampler> &
+    ByName<typeof transferMatrixSampler> &
+    ByName<typeof dqaSampler> &
+    ByName<typeof dwaveSampler> &
+    ByName<typeof braketSampler>
+>;
+
+/** A registry with the bench's built-in samplers, registered in this order. */
+function builtInRegistry(): BenchRegistry {
+  return createSamplerRegistry()
+    .register(exactSampler)
+    .register(gibbsSampler)
+    .register(meanFieldSampler)
+    .register(tapSampler)
+    .register(transferMatrixSampler)
+    .register(dqaSampler)
+    .register(dwaveSampler)
+    .register(braketSampler);
 }
 
 /**
@@ -126,12 +145,8 @@ export async function loadPluginModule(path: string): Promise<AnySamplerPlugin> 
  */
 export async function createBenchRegistry(
   pluginPaths: readonly string[] = [],
-): Promise<SamplerRegistry> {
-  const registry = createSamplerRegistry();
-  for (const [mod, , name] of BUILT_INS) {
-    const plugin = mod[name];
-    if (plugin !== undefined) registry.register(plugin as AnySamplerPlugin);
-  }
+): Promise<BenchRegistry> {
+  const registry = builtInRegistry();
   for (const path of pluginPaths) registry.register(await loadPluginModule(path));
   return registry.freeze();
 }
