@@ -66,6 +66,109 @@ export function dynamicRange(problem: ChainProblem): number {
   return 2 * beta * largest;
 }
 
+/** The buffers of the tangent read-out at one position (`S` entries each, `bitSums` `max(W, 1)`). */
+interface GradientScratch {
+  readonly r: Float64Array;
+  readonly tauMinus: Float64Array;
+  readonly tauPlus: Float64Array;
+  readonly bitSums: Float64Array;
+}
+
+/** The backward step of spin `t`: β_{t−1} from β_t (and their tangents when `grad` is given). */
+function backStep(
+  engine: StepEngine,
+  gt: number,
+  tangent: boolean,
+  t: number,
+  inL: Float64Array,
+  inT: Float64Array,
+  inAt: number,
+  outL: Float64Array,
+  outT: Float64Array,
+  outAt: number,
+): void {
+  engine.prepare(t);
+  engine.back(inL, inT, inAt, outL, outT, outAt, gt, tangent);
+}
+
+/**
+ * The checkpoints of the backward pass: `β_{end−1}` of every segment `[jK, min((j+1)K, n))`, the
+ * last one `β_{n−1} = 1` (values at `j·S` of `ckL`, tangents of `ckT`).
+ */
+function backwardCheckpoints(
+  engine: StepEngine,
+  problem: ChainProblem,
+  grad: Float64Array | undefined,
+  K: number,
+  segments: number,
+): { readonly ckL: Float64Array; readonly ckT: Float64Array } {
+  const { n, window: W, beta } = problem;
+  const S = 1 << W;
+  const tangent = grad !== undefined;
+  const ckL = new Float64Array(segments * S).fill(engine.one);
+  const ckT = new Float64Array(tangent ? segments * S : 0);
+  if (segments > 1) {
+    let curL = new Float64Array(S).fill(engine.one);
+    let curT = new Float64Array(tangent ? S : 0);
+    let nextL = new Float64Array(S);
+    let nextT = new Float64Array(tangent ? S : 0);
+    for (let t = n - 1; t >= K; t--) {
+      backStep(engine, tangent ? beta * grad[t]! : 0, tangent, t, curL, curT, 0, nextL, nextT, 0);
+      [curL, nextL] = [nextL, curL];
+      [curT, nextT] = [nextT, curT];
+      if (t % K === 0) {
+        ckL.set(curL, (t / K - 1) * S);
+        if (tangent) ckT.set(curT, (t / K - 1) * S);
+      }
+    }
+  }
+  return { ckL, ckT };
+}
+
+/**
+ * The VJP read-out at position `t` from its window weights (sum `z`): the window marginal's
+ * tangent `τ(y) − τ̄` weighted by `s_t` gives `fieldGrad[t]`, and its bit sums the band gradient
+ * `bandGrad[t·W + b]` (bits of virtual spins, `t − W + b < 0`, stay 0).
+ */
+function windowGradient(
+  t: number,
+  W: number,
+  gt: number,
+  ta: Float64Array,
+  segT: Float64Array,
+  at: number,
+  minus: Float64Array,
+  plus: Float64Array,
+  z: number,
+  scratch: GradientScratch,
+  fieldGrad: Float64Array,
+  bandGrad: Float64Array,
+): void {
+  const S = 1 << W;
+  const { r, tauMinus, tauPlus, bitSums } = scratch;
+  let mean = 0;
+  for (let x = 0; x < S; x++) {
+    const tm = ta[x]! - gt + segT[at + (x >> 1)]!;
+    const tp = ta[x]! + gt + segT[at + ((x | S) >> 1)]!;
+    tauMinus[x] = tm;
+    tauPlus[x] = tp;
+    mean += minus[x]! * tm + plus[x]! * tp;
+  }
+  mean /= z;
+  let total = 0;
+  const invZ = 1 / z;
+  for (let x = 0; x < S; x++) {
+    r[x] = (plus[x]! * (tauPlus[x]! - mean) - minus[x]! * (tauMinus[x]! - mean)) * invZ;
+    total += r[x]!;
+  }
+  fieldGrad[t] = total;
+  if (W > 0) {
+    foldBitSums(r, W, bitSums, 0);
+    // Σ_x r(x) s_b(x) = 2 Σ_{bit b set} r − Σ r; bits of virtual spins (t − W + b < 0) stay 0.
+    for (let b = Math.max(0, W - t); b < W; b++) bandGrad[t * W + b] = 2 * bitSums[b]! - total;
+  }
+}
+
 /**
  * Exact marginals of a banded chain (every `J_jk` with `k − j > W` zero) by a forward–backward
  * pass over the `2^W` states of the last `W` spins (bit `b` ⇔ spin `t − W + b` is +1, the oldest
@@ -109,37 +212,7 @@ export function runChain(
   const K = n * S <= messageBudget ? n : Math.ceil(Math.sqrt(n));
   const segments = Math.ceil(n / K);
   const gOf = (t: number): number => (tangent ? beta * grad[t]! : 0);
-  const back = (
-    t: number,
-    inL: Float64Array,
-    inT: Float64Array,
-    inAt: number,
-    outL: Float64Array,
-    outT: Float64Array,
-    outAt: number,
-  ): void => {
-    engine.prepare(t);
-    engine.back(inL, inT, inAt, outL, outT, outAt, gOf(t), tangent);
-  };
-
-  // Checkpoints: β_{end−1} of every segment [jK, min((j+1)K, n)); the last one is β_{n−1} = 1.
-  const ckL = new Float64Array(segments * S).fill(engine.one);
-  const ckT = new Float64Array(tangent ? segments * S : 0);
-  if (segments > 1) {
-    let curL = new Float64Array(S).fill(engine.one);
-    let curT = new Float64Array(tangent ? S : 0);
-    let nextL = new Float64Array(S);
-    let nextT = new Float64Array(tangent ? S : 0);
-    for (let t = n - 1; t >= K; t--) {
-      back(t, curL, curT, 0, nextL, nextT, 0);
-      [curL, nextL] = [nextL, curL];
-      [curT, nextT] = [nextT, curT];
-      if (t % K === 0) {
-        ckL.set(curL, (t / K - 1) * S);
-        if (tangent) ckT.set(curT, (t / K - 1) * S);
-      }
-    }
-  }
+  const { ckL, ckT } = backwardCheckpoints(engine, problem, grad, K, segments);
 
   const magnetization = new Float64Array(n);
   const fieldGrad = tangent ? new Float64Array(n) : undefined;
@@ -153,10 +226,12 @@ export function runChain(
   let logScale = 0;
   const minus = new Float64Array(S);
   const plus = new Float64Array(S);
-  const r = new Float64Array(S);
-  const tauMinus = new Float64Array(tangent ? S : 0);
-  const tauPlus = new Float64Array(tangent ? S : 0);
-  const bitSums = new Float64Array(Math.max(W, 1));
+  const scratch: GradientScratch = {
+    r: new Float64Array(S),
+    tauMinus: new Float64Array(tangent ? S : 0),
+    tauPlus: new Float64Array(tangent ? S : 0),
+    bitSums: new Float64Array(Math.max(W, 1)),
+  };
 
   for (let j = 0; j < segments; j++) {
     const start = j * K;
@@ -164,7 +239,18 @@ export function runChain(
     segL.set(ckL.subarray(j * S, (j + 1) * S), (end - 1 - start) * S);
     if (tangent) segT.set(ckT.subarray(j * S, (j + 1) * S), (end - 1 - start) * S);
     for (let t = end - 1; t > start; t--)
-      back(t, segL, segT, (t - start) * S, segL, segT, (t - 1 - start) * S);
+      backStep(
+        engine,
+        gOf(t),
+        tangent,
+        t,
+        segL,
+        segT,
+        (t - start) * S,
+        segL,
+        segT,
+        (t - 1 - start) * S,
+      );
 
     for (let t = start; t < end; t++) {
       engine.prepare(t);
@@ -179,31 +265,8 @@ export function runChain(
         m += plus[x]! - minus[x]!;
       }
       magnetization[t] = m / z;
-
-      if (tangent) {
-        let mean = 0;
-        for (let x = 0; x < S; x++) {
-          const tm = ta[x]! - gt + segT[at + (x >> 1)]!;
-          const tp = ta[x]! + gt + segT[at + ((x | S) >> 1)]!;
-          tauMinus[x] = tm;
-          tauPlus[x] = tp;
-          mean += minus[x]! * tm + plus[x]! * tp;
-        }
-        mean /= z;
-        let total = 0;
-        const invZ = 1 / z;
-        for (let x = 0; x < S; x++) {
-          r[x] = (plus[x]! * (tauPlus[x]! - mean) - minus[x]! * (tauMinus[x]! - mean)) * invZ;
-          total += r[x]!;
-        }
-        fieldGrad![t] = total;
-        if (W > 0) {
-          foldBitSums(r, W, bitSums, 0);
-          // Σ_x r(x) s_b(x) = 2 Σ_{bit b set} r − Σ r; bits of virtual spins (t − W + b < 0) stay 0.
-          for (let b = Math.max(0, W - t); b < W; b++)
-            bandGrad![t * W + b] = 2 * bitSums[b]! - total;
-        }
-      }
+      if (tangent)
+        windowGradient(t, W, gt, ta, segT, at, minus, plus, z, scratch, fieldGrad!, bandGrad!);
 
       logScale += engine.forward(la, ta, laNext, taNext, gt, tangent);
       const lSwap = la;
