@@ -13,7 +13,11 @@ import type { DwaveRunInfo, DwaveSampler, DwaveSamplerOptions } from './dwaveSam
 import { embedIsing, unembedMajority, uniformTorqueCompensation } from './embedding.js';
 import type { Embedding, LogicalIsing } from './embedding.js';
 import { invalidArgument } from './errors.js';
-import { DEFAULT_POLL_BACKOFF, runDwaveJobs } from './internal/dwaveRun.js';
+import {
+  DEFAULT_POLL_BACKOFF,
+  DWAVE_PROBLEMS_PER_SUBMIT,
+  runDwaveJobs,
+} from './internal/dwaveRun.js';
 import { DWAVE_OPTION_KEYS } from './internal/optionKeys.js';
 import { assertAdapterOptions, assertBatchFits, positiveInt } from './internal/options.js';
 import { runDeadline } from './internal/retry.js';
@@ -139,7 +143,7 @@ export function createDwaveSampler(options: DwaveSamplerOptions = {}): DwaveSamp
           workingQubits: graph.qubits.length,
         });
         out.json('embedding.json', { chains: embedding, chainStrengths });
-        for (let start = 0, k = 1; start < jobs.length; start += 20, k++) {
+        for (let start = 0, k = 1; start < jobs.length; start += DWAVE_PROBLEMS_PER_SUBMIT, k++) {
           out.json(`submit-${String(k).padStart(3, '0')}.json`, {
             method: 'POST',
             url: new URL('problems/', endpoint).toString(),
@@ -148,7 +152,7 @@ export function createDwaveSampler(options: DwaveSamplerOptions = {}): DwaveSamp
               Accept: 'application/vnd.dwave.sapi.problems+json; version=3.0.0',
               'Content-Type': 'application/json',
             },
-            body: jobs.slice(start, start + 20),
+            body: jobs.slice(start, start + DWAVE_PROBLEMS_PER_SUBMIT),
           });
         }
         for (let q = 0; q < batch.size; q++)

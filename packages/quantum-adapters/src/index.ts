@@ -39,6 +39,7 @@ export type {
   SapiSolverIdentity,
 } from './sapiTypes.js';
 export type { RetryPolicy } from './internal/retry.js';
+export { DWAVE_PROBLEMS_PER_SUBMIT } from './internal/dwaveRun.js';
 export type { PollBackoff } from './internal/dwaveRun.js';
 export { selectDwaveSolver } from './dwaveSolver.js';
 export type { DwaveSolverFilter } from './dwaveSolver.js';

@@ -1,4 +1,4 @@
-import { adapterErrorOf } from '@boltzmann/quantum-adapters';
+import { DWAVE_PROBLEMS_PER_SUBMIT, adapterErrorOf } from '@boltzmann/quantum-adapters';
 import type { SamplerRegistry } from '@boltzmann/ising-core';
 import { readdirSync, rmSync } from 'node:fs';
 import type { Dirent } from 'node:fs';
@@ -6,17 +6,14 @@ import { join } from 'node:path';
 import { BenchError } from '../benchError.js';
 import { runLabel } from '../grid/expandGrid.js';
 import { EVAL_CHUNK_SIZE } from '../training/runTrainer.js';
-import type { BenchCommand } from '../commands/grid.js';
+import type { BenchCommand } from '../commands/benchCommand.js';
 import type { RunConfig } from '../types.js';
-
-/** Problems per SAPI `POST problems/` request in the dwave adapter. */
-const DWAVE_PROBLEMS_PER_SUBMIT = 20;
 
 /** Sampler calls and Ising problems (one per query position, head and sequence). */
 export interface SamplerTraffic {
   readonly calls: number;
   readonly problems: number;
-  /** D-Wave `POST problems/` requests: the dwave adapter submits at most 20 problems per request. */
+  /** D-Wave `POST problems/` requests: the dwave adapter submits at most `DWAVE_PROBLEMS_PER_SUBMIT` problems per request. */
   readonly submitRequests: number;
 }
 
@@ -143,7 +140,7 @@ export async function hardwareDryRun(
   configs: readonly RunConfig[],
   out: (line: string) => void,
 ): Promise<boolean> {
-  const [{ createBenchRegistry }, { createEngine }, { createTaskData }] = await Promise.all([
+  const [{ createBenchRegistry }, { createRunModel }, { createTaskData }] = await Promise.all([
     import('../samplers/registry.js'),
     import('../training/runTrainer.js'),
     import('../experiments/taskData.js'),
@@ -162,15 +159,15 @@ export async function hardwareDryRun(
     samplerOptions: { ...first.samplerOptions, dryRun: { dir } },
   };
   const data = await createTaskData(config, command.dataPath);
-  const engine = await createEngine(config, data, registry);
+  const model = await createRunModel(config, data, registry);
   let stopped = false;
   try {
-    await engine.prepare(data.next(config.batchSize));
+    await model.prepare(data.next(config.batchSize));
   } catch (error) {
     if (adapterErrorOf(error)?.code !== 'ADAPTER_DRY_RUN') throw error;
     stopped = true;
   } finally {
-    engine.dispose();
+    model.dispose();
   }
   if (!stopped) {
     throw new BenchError(

@@ -12,7 +12,11 @@ export interface PollBackoff {
 
 export const DEFAULT_POLL_BACKOFF: PollBackoff = { initialMs: 50, factor: 1.3, maxMs: 5_000 };
 
-const SUBMIT_BATCH = 20;
+/**
+ * Most problems the dwave adapter sends in one SAPI `POST problems/` request (its real runs and its
+ * dry-run `submit-NNN.json` files alike); a batch of n problems takes ⌈n / 20⌉ requests.
+ */
+export const DWAVE_PROBLEMS_PER_SUBMIT = 20;
 const STATUS_BATCH = 100;
 const ANSWER_CONCURRENCY = 8;
 
@@ -44,8 +48,11 @@ export async function runDwaveJobs(
     }
   };
   try {
-    for (let start = 0; start < jobs.length; start += SUBMIT_BATCH) {
-      const statuses = await client.submitProblems(jobs.slice(start, start + SUBMIT_BATCH), signal);
+    for (let start = 0; start < jobs.length; start += DWAVE_PROBLEMS_PER_SUBMIT) {
+      const statuses = await client.submitProblems(
+        jobs.slice(start, start + DWAVE_PROBLEMS_PER_SUBMIT),
+        signal,
+      );
       // Register every accepted job before reporting a refused one, so the catch below cancels them.
       const refused = statuses.find((s): s is AdapterError => s instanceof AdapterError);
       for (const [i, s] of statuses.entries()) {
