@@ -39,16 +39,9 @@ const HI = '8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31';
 const flush = (name, signed, indent) =>
   `${indent}(local.set $${name} (v128.and (local.get $${name}) (f32x4.ge ${signed ? `(f32x4.abs (local.get $${name}))` : `(local.get $${name})`} (local.get $tiny))))\n`;
 
-/**
- * transfer.wat (float64, two lanes) → its float32 variant (four lanes, flush to zero).
- *
- * @param {string} wat the text of transfer.wat.
- * @returns {string} the text of the float32 module.
- */
-export function transferFloat32(wat) {
-  let s = wat.slice(wat.indexOf('(module'));
-  s = rewrite(s, 'ones', '(v128.const f64x2 1 1)', '(v128.const f32x4 1 1 1 1)');
-  s = rewrite(s, 'zeros', '(v128.const f64x2 0 0)', '(v128.const f32x4 0 0 0 0)');
+/** The two-lane shuffles of transfer.wat as their four-lane (de)interleaving counterparts. */
+function fourLaneShuffles(wat) {
+  let s = wat;
   for (const v of ['X0) (local.get $X1)']) {
     s = rewrite(
       s,
@@ -83,10 +76,16 @@ export function transferFloat32(wat) {
   }
   if (s.includes(`shuffle ${LO}`) || s.includes(`shuffle ${HI}`))
     throw new Error('transferFloat32: a two-lane shuffle is left');
-  s = rewrite(s, 'splats', /\(f64x2\.splat /g, '(call $splat ');
-  s = rewrite(s, 'lanes', /f64x2\./g, 'f32x4.');
-  s = rewrite(
-    s,
+  return s;
+}
+
+/**
+ * The float32 helpers: the flush threshold `$tiny`, four-byte lanes in the state stride, a
+ * horizontal sum of four lanes reduced in float64, and a splat that demotes its float64 argument.
+ */
+function float32Helpers(wat) {
+  let s = rewrite(
+    wat,
     'state bytes',
     '(local.set $Sb (i32.shl (i32.const 8) (local.get $W)))',
     '(local.set $tiny (v128.const f32x4 0x1p-60 0x1p-60 0x1p-60 0x1p-60))\n    (local.set $Sb (i32.shl (i32.const 4) (local.get $W)))',
@@ -100,16 +99,19 @@ export function transferFloat32(wat) {
       (f64.add (f64.promote_f32 (f32x4.extract_lane 0 (local.get $v))) (f64.promote_f32 (f32x4.extract_lane 1 (local.get $v))))
       (f64.add (f64.promote_f32 (f32x4.extract_lane 2 (local.get $v))) (f64.promote_f32 (f32x4.extract_lane 3 (local.get $v))))))`,
   );
-  s = rewrite(
+  return rewrite(
     s,
     'splat helper',
     '  (func $hsum',
     '  (func $splat (param $x f64) (result v128)\n    (f32x4.splat (f32.demote_f64 (local.get $x))))\n\n  (func $hsum',
   );
-  // Flush the messages (and, in the VJP, the tangents) before they are stored.
-  const vjpAt = s.indexOf('(func (export "vjp")');
-  let forward = s.slice(0, vjpAt);
-  let vjp = s.slice(vjpAt);
+}
+
+/** Flushes the messages (and, in the VJP, the tangents) before they are stored. */
+function flushedStores(wat) {
+  const vjpAt = wat.indexOf('(func (export "vjp")');
+  let forward = wat.slice(0, vjpAt);
+  let vjp = wat.slice(vjpAt);
   const storeLo =
     '        (v128.store (i32.add (local.get $nx) (local.get $jb)) (local.get $lo))\n';
   const outAt = (indent) =>
@@ -142,5 +144,21 @@ export function transferFloat32(wat) {
       ['loT', 'hiT'].map((v) => flush(v, true, '        ')).join('') +
       storeLo,
   );
-  return HEADER + forward + vjp;
+  return forward + vjp;
+}
+
+/**
+ * transfer.wat (float64, two lanes) → its float32 variant (four lanes, flush to zero).
+ *
+ * @param {string} wat the text of transfer.wat.
+ * @returns {string} the text of the float32 module.
+ */
+export function transferFloat32(wat) {
+  let s = wat.slice(wat.indexOf('(module'));
+  s = rewrite(s, 'ones', '(v128.const f64x2 1 1)', '(v128.const f32x4 1 1 1 1)');
+  s = rewrite(s, 'zeros', '(v128.const f64x2 0 0)', '(v128.const f32x4 0 0 0 0)');
+  s = fourLaneShuffles(s);
+  s = rewrite(s, 'splats', /\(f64x2\.splat /g, '(call $splat ');
+  s = rewrite(s, 'lanes', /f64x2\./g, 'f32x4.');
+  return HEADER + flushedStores(float32Helpers(s));
 }
