@@ -64,7 +64,10 @@ export interface Checkpoint {
   /** `bench gpt`: the train/val loss curves so far. */
   readonly gptEval?: GptEval;
   readonly dataState: readonly number[];
-  /** Model weights and optimizer state, as the engine saved them. */
+  /**
+   * The run's model weights and optimizer state (`RunModelState` of training/runTrainer.ts). The
+   * key keeps the name older checkpoints were written with, so they still resume.
+   */
   readonly engine: unknown;
 }
 

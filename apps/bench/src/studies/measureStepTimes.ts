@@ -4,7 +4,7 @@
  *   node --import tsx --conditions=@boltzmann/source src/scripts/measureStepTimes.ts [filter]
  */
 import { expandGrid } from '../grid/expandGrid.js';
-import { createEngine } from '../training/runTrainer.js';
+import { createRunModel } from '../training/runTrainer.js';
 import { createTaskData } from '../experiments/taskData.js';
 import { parseBenchArgs } from '../commands/grid.js';
 import { createBenchRegistry } from '../samplers/registry.js';
@@ -49,16 +49,16 @@ for (const argv of cases) {
   )) {
     if (config.column === 'exact' && config.experiment === 'dqa') continue;
     const data = await createTaskData(config);
-    const engine = await createEngine(config, data, registry);
+    const runModel = await createRunModel(config, data, registry);
     const steps = config.sampler === 'dqa' && config.length >= 8 ? 3 : 10;
-    for (let i = 0; i < 2; i += 1) await engine.step(data.next(config.batchSize));
+    for (let i = 0; i < 2; i += 1) await runModel.step(data.next(config.batchSize));
     const t0 = performance.now();
-    for (let i = 0; i < steps; i += 1) await engine.step(data.next(config.batchSize));
+    for (let i = 0; i < steps; i += 1) await runModel.step(data.next(config.batchSize));
     const perStep = (performance.now() - t0) / 1000 / steps;
     const model = estimateStepMs(config) / 1000;
     console.log(
       `${config.dataset.padEnd(11)} ${config.column.padEnd(13)} T=${String(config.length).padEnd(2)} d=${String(config.dModel).padEnd(2)} ffn=${config.ffn ? 'on ' : 'off'} B=${config.batchSize}: ${(perStep * 1000).toFixed(1)} ms/step measured, ${(model * 1000).toFixed(1)} ms/step eta model`,
     );
-    engine.dispose();
+    runModel.dispose();
   }
 }

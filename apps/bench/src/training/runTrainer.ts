@@ -5,6 +5,7 @@ import {
   evaluate,
   initBackend,
   loadTransformer,
+  meanCouplingByDistance,
 } from '@boltzmann/attention';
 import type {
   Trainer,
@@ -19,14 +20,17 @@ import { BenchError } from '../benchError.js';
 import type { RunConfig } from '../types.js';
 import type { TaskData, TrainBatch } from '../experiments/taskData.js';
 
-/** The saved state of an engine: model weights (with config) and optimizer state. */
-export interface EngineState {
+/**
+ * The saved state of a run's model: model weights (with config) and optimizer state. A
+ * checkpoint keeps it under its `engine` key (the field name of older checkpoints, kept so they resume).
+ */
+export interface RunModelState {
   readonly model: TransformerJSON;
   readonly trainer: TrainerState;
 }
 
 /** A run's model and trainer behind the few calls the bench makes. */
-export interface Engine {
+export interface RunModel {
   /** One optimizer step: the batch loss before the update, and the sampler's convergence figures (iterative samplers). */
   step(batch: TrainBatch): Promise<{ loss: number; convergence: ConvergenceSummary | undefined }>;
   /** Phase 1 of a step only: the attention fields and the sampler call(s), no update (the `--dry-run` of hardware samplers). */
@@ -41,11 +45,11 @@ export interface Engine {
   couplingProfile(): number[][] | null;
   /** Layer 0, head 0 attention weights of one sequence, its top-left `size × size` block (`size = min(T, 64)`). */
   attentionMap(tokens: readonly number[]): Promise<AttentionMap>;
-  save(): EngineState;
+  save(): RunModelState;
   dispose(): void;
 }
 
-/** What {@link Engine.attentionMap} returns; stored in the run record. */
+/** What {@link RunModel.attentionMap} returns; stored in the run record. */
 export interface AttentionMap {
   readonly size: number;
   /** `size × size` row-major; row i sums to 1 over keys j ≤ i when size = T. */
@@ -76,38 +80,33 @@ function usesSampler(config: RunConfig): boolean {
   return config.variant === 'boltzmann' || config.variant === 'coupling';
 }
 
+/** How a run reaches its sampler: its credentials (never recorded) and its per-call timeout. */
+export interface RunSamplerAccess {
+  readonly secrets?: Readonly<Record<string, unknown>>;
+  readonly samplerTimeoutMs?: number;
+}
+
 /**
- * Builds (or, from a checkpoint, rebuilds) the model and trainer of one run.
- *
- * @param config the run config.
- * @param data the run's data (vocabulary and output sizes).
- * @param registry the bench's frozen sampler registry.
- * @param saved the engine state of a checkpoint, to continue from.
- * @param run the sampler's credentials (never recorded) and its per-call timeout.
- * @returns the engine.
- * @throws AttentionError codes (bad config, unknown sampler, corrupt checkpoint weights).
+ * The run's sampler, wrapped so that an iterative sampler's convergence figures can be logged
+ * per step; undefined for variants without one. It gets its credentials here and only here: the
+ * model records the options without them.
  */
-export async function createEngine(
+function runSampler(config: RunConfig, registry: SamplerRegistry, run: RunSamplerAccess) {
+  if (!usesSampler(config)) return undefined;
+  const options = mergeSecretOptions(config.samplerOptions, run.secrets ?? {});
+  return recordConvergence(registry.require(config.sampler).create(options));
+}
+
+type RunSampler = ReturnType<typeof runSampler>;
+
+/** The sampler fields of the model's options (none without a sampler). */
+function samplerPartOf(
   config: RunConfig,
-  data: TaskData,
   registry: SamplerRegistry,
-  saved?: unknown,
-  run: {
-    readonly secrets?: Readonly<Record<string, unknown>>;
-    readonly samplerTimeoutMs?: number;
-  } = {},
-): Promise<Engine> {
-  const secrets = run.secrets ?? {};
-  backendReady ??= initBackend('wasm', { log: () => undefined });
-  await backendReady;
-  // The sampler gets its credentials here and only here; the model records the options without them.
-  // It is wrapped so that an iterative sampler's convergence figures can be logged per step.
-  const sampler = usesSampler(config)
-    ? recordConvergence(
-        registry.require(config.sampler).create(mergeSecretOptions(config.samplerOptions, secrets)),
-      )
-    : undefined;
-  const samplerPart = sampler
+  sampler: RunSampler,
+  run: RunSamplerAccess,
+) {
+  return sampler
     ? {
         sampler,
         samplerOptions: config.samplerOptions,
@@ -115,51 +114,102 @@ export async function createEngine(
         ...(run.samplerTimeoutMs === undefined ? {} : { samplerTimeoutMs: run.samplerTimeoutMs }),
       }
     : {};
-  let model: Transformer;
-  let trainer: Trainer;
+}
+
+/** A fresh model of the run, or the checkpoint's, with its trainer (restored from `saved`). */
+function buildModel(
+  config: RunConfig,
+  data: TaskData,
+  samplerPart: ReturnType<typeof samplerPartOf>,
+  saved: unknown,
+): { model: Transformer; trainer: Trainer } {
   const trainerOptions = trainerOptionsOf(config);
-  try {
-    if (saved !== undefined) {
-      const s = saved as Partial<EngineState> | null;
-      if (!s || typeof s !== 'object' || !s.model || !s.trainer) {
-        throw new BenchError('BENCH_CORRUPT_CHECKPOINT', 'checkpoint has no model/trainer state');
-      }
-      model = loadTransformer(s.model, samplerPart);
-      trainer = createTrainer(model, trainerOptions);
-      trainer.restore(s.trainer);
-    } else {
-      model = createTransformer({
-        vocabSize: data.vocabSize,
-        outputSize: data.outputSize,
-        maxLength: config.length,
-        dModel: config.dModel,
-        heads: config.heads,
-        ...(config.layers ? { layers: config.layers } : {}),
-        ffn: config.ffn,
-        ffnHidden: config.ffnHidden,
-        variant: config.variant,
-        beta: config.beta,
-        jInit: config.jInit === 0 ? 'zeros' : 'normal',
-        jInitStd: config.jInit,
-        ...(config.couplingForm ? { couplingForm: config.couplingForm } : {}),
-        ...(config.positions ? { positions: config.positions } : {}),
-        ...(config.gpt
-          ? {
-              bias: config.gpt.bias,
-              tieEmbeddings: config.gpt.tieEmbeddings,
-              dropout: config.gpt.dropout,
-            }
-          : {}),
-        seed: config.seed,
-        ...samplerPart,
-      });
-      trainer = createTrainer(model, trainerOptions);
+  if (saved !== undefined) {
+    const s = saved as Partial<RunModelState> | null;
+    if (!s || typeof s !== 'object' || !s.model || !s.trainer) {
+      throw new BenchError('BENCH_CORRUPT_CHECKPOINT', 'checkpoint has no model/trainer state');
     }
+    const model = loadTransformer(s.model, samplerPart);
+    const trainer = createTrainer(model, trainerOptions);
+    trainer.restore(s.trainer);
+    return { model, trainer };
+  }
+  const model = createTransformer({
+    vocabSize: data.vocabSize,
+    outputSize: data.outputSize,
+    maxLength: config.length,
+    dModel: config.dModel,
+    heads: config.heads,
+    ...(config.layers ? { layers: config.layers } : {}),
+    ffn: config.ffn,
+    ffnHidden: config.ffnHidden,
+    variant: config.variant,
+    beta: config.beta,
+    jInit: config.jInit === 0 ? 'zeros' : 'normal',
+    jInitStd: config.jInit,
+    ...(config.couplingForm ? { couplingForm: config.couplingForm } : {}),
+    ...(config.positions ? { positions: config.positions } : {}),
+    ...(config.gpt
+      ? {
+          bias: config.gpt.bias,
+          tieEmbeddings: config.gpt.tieEmbeddings,
+          dropout: config.gpt.dropout,
+        }
+      : {}),
+    seed: config.seed,
+    ...samplerPart,
+  });
+  return { model, trainer: createTrainer(model, trainerOptions) };
+}
+
+/**
+ * Builds (or, from a checkpoint, rebuilds) the model and trainer of one run.
+ *
+ * @param config the run config.
+ * @param data the run's data (vocabulary and output sizes).
+ * @param registry the bench's frozen sampler registry.
+ * @param saved the {@link RunModelState} of a checkpoint, to continue from.
+ * @param run the sampler's credentials (never recorded) and its per-call timeout.
+ * @returns the run's model.
+ * @throws AttentionError codes (bad config, unknown sampler, corrupt checkpoint weights);
+ *   BENCH_CORRUPT_CHECKPOINT when `saved` has no model or trainer state.
+ */
+export async function createRunModel(
+  config: RunConfig,
+  data: TaskData,
+  registry: SamplerRegistry,
+  saved?: unknown,
+  run: RunSamplerAccess = {},
+): Promise<RunModel> {
+  backendReady ??= initBackend('wasm', { log: () => undefined });
+  await backendReady;
+  const sampler = runSampler(config, registry, run);
+  let built: { model: Transformer; trainer: Trainer };
+  try {
+    built = buildModel(config, data, samplerPartOf(config, registry, sampler, run), saved);
   } catch (error) {
     // A model that cannot be built or restored leaves no sampler (sockets, workers) behind.
     await sampler?.dispose?.();
     throw error;
   }
+  return runModelOf(config, built.model, built.trainer, sampler);
+}
+
+/**
+ * The mean coupling at each distance d = 1 … T − 1 of one head's J (the model's
+ * `maxLength × maxLength` matrix, of which the run uses the top-left T × T block).
+ */
+function profileOf(full: ArrayLike<number>, T: number): number[] {
+  return Array.from(meanCouplingByDistance(full, T, Math.round(Math.sqrt(full.length))));
+}
+
+/** The {@link RunModel} calls over a built model, its trainer and its sampler. */
+function runModelOf(
+  config: RunConfig,
+  model: Transformer,
+  trainer: Trainer,
+  sampler: RunSampler,
+): RunModel {
   return {
     async step(batch) {
       sampler?.drain(); // figures of evaluations or a dry run do not belong to this step
@@ -182,17 +232,7 @@ export async function createEngine(
     },
     couplingProfile() {
       if (!usesSampler(config)) return null;
-      const T = config.length;
-      return model.couplings().map((full) => {
-        // The effective J is maxLength × maxLength; the run uses its top-left T × T block.
-        const stride = Math.round(Math.sqrt(full.length));
-        return Array.from({ length: T - 1 }, (_, k) => {
-          const d = k + 1;
-          let sum = 0;
-          for (let j = 0; j + d < T; j++) sum += full[j * stride + j + d]!;
-          return sum / (T - d);
-        });
-      });
+      return model.couplings().map((full) => profileOf(full, config.length));
     },
     async attentionMap(tokens) {
       const T = config.length;

@@ -1,0 +1,238 @@
+// One session of a run's training: what it accumulates between checkpoints (curves, the open
+// loss interval, convergence figures), its checkpoint and its final record.
+import { mergeConvergence } from '@boltzmann/ising-core';
+import type { ConvergenceSummary } from '@boltzmann/ising-core';
+import { runId } from '../grid/expandGrid.js';
+import type { TaskData } from '../experiments/taskData.js';
+import { writeJsonAtomic } from '../results/atomicWrite.js';
+import { gitCommit } from '../results/gitCommit.js';
+import { checkpointPath, modelPath, recordPath, removeCheckpoint } from '../results/runFiles.js';
+import type { Checkpoint } from '../results/runFiles.js';
+import type {
+  ConvergencePoint,
+  CurvePoint,
+  GptEval,
+  RunConfig,
+  RunProgress,
+  RunRecord,
+  RunSettings,
+} from '../types.js';
+import type { RunModel } from './runTrainer.js';
+
+/** Callbacks of `trainRun`. */
+export interface TrainHooks {
+  /** Called after every step (the caller throttles its display). */
+  onProgress?(progress: RunProgress): void;
+  /** Polled after every step; when true the run checkpoints and returns `'stopped'`. */
+  shouldStop?(): boolean;
+  /** Warnings (an unreadable checkpoint, …). */
+  warn?(message: string): void;
+  /**
+   * Called with each checkpoint once its file is written (`bench worker` also stores it in
+   * Redis); training waits for it, so a stored checkpoint is never older than the file.
+   */
+  onCheckpoint?(checkpoint: Checkpoint): void | Promise<void>;
+}
+
+/** The metric reported for a dataset from its evaluation: perplexity or accuracy. */
+export function finalMetricOf(
+  config: RunConfig,
+  e: { loss: number; correct: number; count: number },
+): number {
+  return config.dataset === 'shakespeare'
+    ? Math.exp(e.loss)
+    : e.count > 0
+      ? e.correct / e.count
+      : Number.NaN;
+}
+
+/** What a run has accumulated up to `step` (this and earlier sessions): all a checkpoint keeps. */
+interface RunCurves {
+  step: number;
+  readonly startedAt: string;
+  /** Training seconds of earlier sessions. */
+  readonly previousSeconds: number;
+  readonly trainLoss: CurvePoint[];
+  readonly evalMetric: CurvePoint[];
+  /** The train-loss interval still open (sum and count of its batch losses). */
+  lossSum: number;
+  lossCount: number;
+  readonly convergencePoints: ConvergencePoint[];
+  openConvergence: ConvergenceSummary | undefined;
+  totalConvergence: ConvergenceSummary | undefined;
+  /** gpt: the train and val losses of each evaluation. */
+  readonly gptTrain: CurvePoint[];
+  readonly gptVal: CurvePoint[];
+}
+
+/** A run in training: its model, data, curves and this session's clock. */
+export interface TrainSession {
+  readonly id: string;
+  readonly config: RunConfig;
+  readonly settings: RunSettings;
+  readonly model: RunModel;
+  readonly data: TaskData;
+  readonly hooks: TrainHooks;
+  readonly curves: RunCurves;
+  /** `performance.now()` and the step when this session started. */
+  readonly sessionStart: number;
+  readonly sessionStartStep: number;
+}
+
+/** A session that continues from `ckpt` (or starts the run when there is none). */
+export function startSession(
+  config: RunConfig,
+  settings: RunSettings,
+  model: RunModel,
+  data: TaskData,
+  ckpt: Checkpoint | null,
+  hooks: TrainHooks,
+): TrainSession {
+  const step = ckpt?.step ?? 0;
+  const curves: RunCurves = {
+    step,
+    startedAt: ckpt?.startedAt ?? new Date().toISOString(),
+    previousSeconds: ckpt?.elapsedSeconds ?? 0,
+    trainLoss: [...(ckpt?.trainLoss ?? [])],
+    evalMetric: [...(ckpt?.evalMetric ?? [])],
+    lossSum: ckpt?.openLoss?.sum ?? 0,
+    lossCount: ckpt?.openLoss?.count ?? 0,
+    convergencePoints: [...(ckpt?.convergence?.points ?? [])],
+    openConvergence: ckpt?.convergence?.open,
+    totalConvergence: ckpt?.convergence?.total,
+    gptTrain: [...(ckpt?.gptEval?.train ?? [])],
+    gptVal: [...(ckpt?.gptEval?.val ?? [])],
+  };
+  const id = runId(config);
+  const sessionStart = performance.now();
+  return { id, config, settings, model, data, hooks, curves, sessionStart, sessionStartStep: step };
+}
+
+/** Training seconds so far, earlier sessions included. */
+function elapsed(run: TrainSession): number {
+  return run.curves.previousSeconds + (performance.now() - run.sessionStart) / 1000;
+}
+
+/** This session's steps per second. */
+export function sessionRate(run: TrainSession): number {
+  const seconds = (performance.now() - run.sessionStart) / 1000;
+  return seconds > 0 ? (run.curves.step - run.sessionStartStep) / seconds : 0;
+}
+
+/**
+ * Counts one finished step: its loss and convergence figures join the open interval, which is
+ * closed into the curves every `logEvery` steps and at the last step (the mean of the interval:
+ * a smoother curve than one noisy batch, same cost).
+ *
+ * @returns the step just done.
+ */
+export function recordStep(
+  run: TrainSession,
+  loss: number,
+  convergence: ConvergenceSummary | undefined,
+): number {
+  const c = run.curves;
+  c.step += 1;
+  c.lossSum += loss;
+  c.lossCount += 1;
+  c.openConvergence = mergeConvergence(c.openConvergence, convergence);
+  if (c.step % run.settings.logEvery === 0 || c.step === run.config.steps) {
+    c.trainLoss.push({ step: c.step, value: c.lossSum / c.lossCount });
+    c.lossSum = 0;
+    c.lossCount = 0;
+    if (c.openConvergence) {
+      c.convergencePoints.push({ step: c.step, ...c.openConvergence });
+      c.totalConvergence = mergeConvergence(c.totalConvergence, c.openConvergence);
+      c.openConvergence = undefined;
+    }
+  }
+  return c.step;
+}
+
+/** An evaluation at step `at`: the val set (every task), and for gpt the train set beside it. */
+export async function evaluateAt(
+  run: TrainSession,
+  at: number,
+): Promise<{ loss: number; correct: number; count: number }> {
+  const { model, data, curves } = run;
+  const e = await model.evaluate(data.evalBatches);
+  curves.evalMetric.push({ step: at, value: finalMetricOf(run.config, e) });
+  if (data.trainEvalBatches) {
+    curves.gptTrain.push({ step: at, value: (await model.evaluate(data.trainEvalBatches)).loss });
+    curves.gptVal.push({ step: at, value: e.loss });
+  }
+  return e;
+}
+
+function gptEvalOf(run: TrainSession): { gptEval?: GptEval } {
+  return run.data.trainEvalBatches
+    ? { gptEval: { train: run.curves.gptTrain, val: run.curves.gptVal } }
+    : {};
+}
+
+/** Writes the run's checkpoint atomically, then tells `hooks.onCheckpoint` (and waits for it). */
+export async function writeCheckpoint(run: TrainSession): Promise<void> {
+  const c = run.curves;
+  const checkpoint: Checkpoint = {
+    version: 1,
+    id: run.id,
+    config: run.config,
+    step: c.step,
+    startedAt: c.startedAt,
+    elapsedSeconds: elapsed(run),
+    trainLoss: c.trainLoss,
+    evalMetric: c.evalMetric,
+    openLoss: { sum: c.lossSum, count: c.lossCount },
+    ...(c.totalConvergence || c.openConvergence
+      ? {
+          convergence: {
+            points: c.convergencePoints,
+            open: c.openConvergence,
+            total: c.totalConvergence,
+          },
+        }
+      : {}),
+    ...gptEvalOf(run),
+    dataState: run.data.saveState(),
+    engine: run.model.save(),
+  };
+  writeJsonAtomic(checkpointPath(run.settings.resultsDir, run.id), checkpoint, true);
+  await run.hooks.onCheckpoint?.(checkpoint);
+}
+
+/**
+ * Ends a run that trained all its steps: the final evaluation, the model (`saveModels`), the
+ * record, and its checkpoint removed.
+ */
+export async function finishRun(run: TrainSession): Promise<RunRecord> {
+  const { config, settings, model, id, curves: c } = run;
+  const final = await evaluateAt(run, c.step);
+  const wallSeconds = elapsed(run);
+  const record: RunRecord = {
+    id,
+    config,
+    gitCommit: gitCommit(),
+    startedAt: c.startedAt,
+    finishedAt: new Date().toISOString(),
+    metricName: config.dataset === 'shakespeare' ? 'perplexity' : 'accuracy',
+    finalMetric: finalMetricOf(config, final),
+    finalLoss: final.loss,
+    trainLoss: c.trainLoss,
+    evalMetric: c.evalMetric,
+    wallSeconds,
+    stepsPerSecond: wallSeconds > 0 ? config.steps / wallSeconds : 0,
+    ...gptEvalOf(run),
+    couplings: model.couplings(),
+    couplingProfile: model.couplingProfile(),
+    attentionMap: await model.attentionMap(Array.from(run.data.evalBatches[0]!.inputs)),
+    ...(c.totalConvergence
+      ? { convergence: { points: c.convergencePoints, total: c.totalConvergence } }
+      : {}),
+  };
+  // The model first: a record without its requested model would make the rerun skip the run.
+  if (settings.saveModels)
+    writeJsonAtomic(modelPath(settings.resultsDir, id), { id, config, model: model.save().model });
+  writeJsonAtomic(recordPath(settings.resultsDir, id), record);
+  removeCheckpoint(settings.resultsDir, id);
+  return record;
+}
