@@ -121,17 +121,15 @@ function ownFlags(experiment: Experiment): readonly Option[] {
 }
 
 /**
- * Declares every flag of a grid command: the common ones, the task's own, and the other tasks'
- * flags as hidden options, which {@link assertOwnFlags} refuses by name.
+ * Declares every flag of a grid command: its axes, the task's own, the other common ones, and the
+ * other tasks' flags as hidden options, which {@link assertOwnFlags} refuses by name.
  *
  * @example
  * addGridOptions(program.command('brackets'), 'brackets'); // --mode, --types, not --data
  */
 export function addGridOptions(cmd: Command, experiment: Experiment): Command {
-  const common = addQueueFlags(
-    addExecutionFlags(addModelFlags(addTrainingFlags(addAxisFlags(cmd, experiment)), experiment)),
-  );
-  const own = EXPERIMENTS[experiment].addFlags(common);
+  const own = EXPERIMENTS[experiment].addFlags(addAxisFlags(cmd, experiment));
+  addQueueFlags(addExecutionFlags(addModelFlags(addTrainingFlags(own), experiment)));
   const declared = new Set(own.options.map((o) => o.long));
   for (const other of EXPERIMENT_NAMES)
     for (const o of ownFlags(other)) {

@@ -21,7 +21,7 @@ export const dataFlag = {
 /** `--eval-windows`: the fixed validation windows of a Tiny Shakespeare run. */
 export const evalWindowsFlag = {
   add: (cmd: Command): Command =>
-    cmd.option('--eval-windows <n>', 'fixed validation windows (shakespeare)'),
+    cmd.option('--eval-windows <n>', 'fixed validation windows of a Tiny Shakespeare run'),
   apply: (read: ReadFlag, g: MutableGrid): void => {
     const raw = read('evalWindows');
     if (raw) g.evalWindows = parseInteger('--eval-windows', raw, 1);

@@ -1,32 +1,22 @@
 import { join } from 'node:path';
+import { EXPERIMENTS } from '../experiments/registry.js';
+import type { ExperimentReport } from '../experiments/types.js';
 import { writeFileAtomic, writeJsonAtomic } from '../results/atomicWrite.js';
-import {
-  curvesSpec,
-  fidelitySpec,
-  metricVsLengthSpec,
-  renderSvg,
-  trainLossSpec,
-} from './plots/plots.js';
-import type { FidelityPoint } from './plots/plots.js';
-import { attentionMapSpec } from './plots/attentionMapPlot.js';
+import { writeRunsJsonl } from '../results/runRows.js';
+import type { Experiment, RunRecord } from '../types.js';
 import { columnOf, orderColumns, softmaxColumn } from './columns.js';
-import { convergenceSpec, convergenceTable } from './convergenceReport.js';
-import { couplingDistanceSpec } from './plots/couplingDistancePlot.js';
-import { couplingHeatmapSpec } from './plots/couplingHeatmapPlot.js';
-import { approximationCostTable } from './approximationCost.js';
-import { couplingBandsTable } from './couplingBands.js';
-import { couplingProfileSpec } from './plots/couplingProfilePlot.js';
-import { gptCurvesSpec, gptTable } from './gptSummary.js';
+import { datasetSections } from './datasetSections.js';
+import { extrapolationSpec, extrapolationTable } from './extrapolationReport.js';
+import type { ExtrapolationResult } from './extrapolationReport.js';
+import { reportDocument, reportHtml } from './reportDocument.js';
+import type { ReportDocument } from './reportDocument.js';
+import type { ReportExtras, ReportPart } from './sections.js';
 import { summarize } from './summary.js';
 import type { Summary } from './summary.js';
-import { htmlTable, mdTable, summaryHtml, summaryMarkdown } from './summaryTable.js';
-import type { Table } from './summaryTable.js';
-import { timeTable } from './timeTable.js';
-import { trendTable } from './trendTable.js';
-import { extrapolationSpec, extrapolationTable } from './extrapolationReport.js';
-import { writeRunsJsonl } from '../results/runRows.js';
-import type { ExtrapolationResult } from './extrapolationReport.js';
-import type { Experiment, RunRecord } from '../types.js';
+import { summaryHtml, summaryMarkdown } from './summaryTable.js';
+
+// A report composed of its parts: one per dataset (the experiment's lead sections, the summary,
+// then the common sections), the extrapolation, then the experiment's closing part.
 
 /**
  * The version of the report renderer, written into every report.html as
@@ -44,22 +34,6 @@ export interface ReportFiles {
   readonly svgPaths: readonly string[];
   /** `runs.jsonl`: one flat row per run (see runRows.ts). */
   readonly runsPath: string;
-}
-
-function columnOrder(
-  records: readonly RunRecord[],
-  experiment: Experiment,
-): { columns: string[]; baseline: string } {
-  const present = [...new Set(records.map(columnOf))];
-  if (experiment === 'dqa') {
-    const dqa = present
-      .filter((c) => c !== 'exact')
-      .sort((a, b) =>
-        a === 'dqa-dist' ? -1 : b === 'dqa-dist' ? 1 : a.localeCompare(b, 'en', { numeric: true }),
-      );
-    return { columns: ['exact', ...dqa], baseline: 'exact' };
-  }
-  return { columns: orderColumns(present), baseline: softmaxColumn(present) };
 }
 
 /** The settings shared by (or differing across) the runs, for the report's header. */
@@ -86,19 +60,62 @@ export function settingsLine(records: readonly RunRecord[]): string {
   ].join('; ');
 }
 
-const esc = (s: string): string =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+/** The runs of each dataset, datasets in name order. */
+function byDataset(records: readonly RunRecord[]): [string, RunRecord[]][] {
+  const groups = new Map<string, RunRecord[]>();
+  for (const r of records) {
+    const list = groups.get(r.config.dataset) ?? [];
+    list.push(r);
+    groups.set(r.config.dataset, list);
+  }
+  return [...groups.entries()].sort(([a], [b]) => a.localeCompare(b));
+}
 
-/**
- * Prepares an SVG document for inlining in HTML: strips the XML prolog and prefixes its ids
- * (Vega names legend gradients `gradient_0` in every figure; one HTML document needs unique ids).
- */
-function inlineSvg(svg: string, prefix: string): string {
-  return svg
-    .replace(/^<\?xml[^>]*>\s*/, '')
-    .replace(/\bid="([^"]+)"/g, `id="${prefix}-$1"`)
-    .replace(/url\(#([^)]+)\)/g, `url(#${prefix}-$1)`)
-    .replace(/href="#([^"]+)"/g, `href="#${prefix}-$1"`);
+/** One dataset's part: the experiment's lead sections, the summary, the common sections. */
+async function writeDataset(
+  doc: ReportDocument,
+  dataset: string,
+  records: readonly RunRecord[],
+  own: ExperimentReport,
+): Promise<Summary> {
+  const present = [...new Set(records.map(columnOf))];
+  const { columns, baseline } = own.columnOrder?.(present) ?? {
+    columns: orderColumns(present),
+    baseline: softmaxColumn(present),
+  };
+  const summary = summarize(records, columns, baseline);
+  doc.openPart(dataset);
+  for (const section of own.leadSections?.(dataset, records) ?? []) await doc.add(section);
+  doc.md.push(summaryMarkdown(summary));
+  doc.html.push(summaryHtml(summary));
+  const withTime = own.timeTable?.(records) ?? true;
+  const d = { dataset, records, summary, columns, baseline };
+  for (const section of datasetSections(d, withTime)) await doc.add(section);
+  doc.closePart();
+  return summary;
+}
+
+/** `bench extrapolate`'s results: saved models evaluated past their training length. */
+function extrapolationPart(results: readonly ExtrapolationResult[]): ReportPart | null {
+  const table = extrapolationTable(results);
+  if (!table) return null;
+  return {
+    heading: 'Extrapolation: saved models evaluated past their training length',
+    sections: [
+      {
+        kind: 'table',
+        title: 'Validation perplexity at each length',
+        table,
+        note: 'Each model is evaluated on the validation windows a run at that length uses; the difference is paired with softmax per seed.',
+      },
+      {
+        kind: 'plot',
+        name: 'extrapolation',
+        title: 'perplexity against the evaluated length (mean ± std over seeds)',
+        spec: extrapolationSpec(results),
+      },
+    ],
+  };
 }
 
 /**
@@ -107,9 +124,10 @@ function inlineSvg(svg: string, prefix: string): string {
  * under `dir`.
  *
  * @param dir the experiment's results directory.
- * @param experiment which grid the records belong to (picks columns and baseline).
+ * @param experiment which grid the records belong to (its columns, baseline and own sections).
  * @param records finished runs (any order).
- * @param extra DQA fidelity sweep rows to plot, and `bench extrapolate` results to table, when present.
+ * @param extra what the experiment saved beside its runs (DQA: the fidelity sweep) and
+ *   `bench extrapolate` results, when present.
  * @returns the summaries and file paths.
  * @example
  * await writeReport('results/shakespeare', 'shakespeare', records);
@@ -118,153 +136,28 @@ export async function writeReport(
   dir: string,
   experiment: Experiment,
   records: readonly RunRecord[],
-  extra: {
-    fidelity?: readonly FidelityPoint[];
-    extrapolation?: readonly ExtrapolationResult[];
-  } = {},
+  extra: ReportExtras & { extrapolation?: readonly ExtrapolationResult[] } = {},
 ): Promise<ReportFiles> {
-  const byDataset = new Map<string, RunRecord[]>();
-  for (const r of records) {
-    const list = byDataset.get(r.config.dataset) ?? [];
-    list.push(r);
-    byDataset.set(r.config.dataset, list);
-  }
-  const summaries: Summary[] = [];
+  const own: ExperimentReport = (await EXPERIMENTS[experiment].report?.()) ?? {};
   const settings = settingsLine(records);
-  const md: string[] = [
+  const doc = reportDocument(dir, [
     `# Boltzmann attention bench: ${experiment}`,
     '',
     `${records.length} finished runs. Settings: ${settings}.`,
     '',
-  ];
-  const html: string[] = [];
-  const svgPaths: string[] = [];
-  const plot = async (
-    name: string,
-    title: string,
-    spec: Parameters<typeof renderSvg>[0] | null,
-  ): Promise<void> => {
-    if (!spec) return;
-    const svg = await renderSvg(spec);
-    const path = join(dir, 'plots', `${name}.svg`);
-    writeFileAtomic(path, svg);
-    svgPaths.push(path);
-    md.push(`![${title}](plots/${name}.svg)`, '');
-    html.push(`<h3>${esc(title)}</h3>`, `<figure>${inlineSvg(svg, name)}</figure>`);
-  };
-  /** A titled table, with an optional note, in both documents; nothing when `table` is null. */
-  const tableSection = (title: string, table: Table | null, note?: string): void => {
-    if (!table) return;
-    md.push(`### ${title}`, '', ...(note ? [note, ''] : []), mdTable(table), '');
-    html.push(`<h2>${esc(title)}</h2>`, ...(note ? [`<p>${esc(note)}</p>`] : []), htmlTable(table));
-  };
-  for (const [dataset, list] of [...byDataset.entries()].sort(([a], [b]) => a.localeCompare(b))) {
-    const { columns, baseline } = columnOrder(list, experiment);
-    const summary = summarize(list, columns, baseline);
-    summaries.push(summary);
-    md.push(`## ${dataset}`, '');
-    html.push(`<section><h1>${esc(dataset)}</h1>`);
-    const gpt = list.filter((r) => r.gptEval !== undefined);
-    if (gpt.length > 0) {
-      tableSection('Loss in nats per character (nanoGPT protocol)', gptTable(gpt));
-      await plot(
-        `${dataset}-gpt-loss`,
-        `${dataset}: train and val loss (20 random batches of each split per evaluation)`,
-        gptCurvesSpec(gpt),
-      );
-    }
-    md.push(summaryMarkdown(summary));
-    html.push(summaryHtml(summary));
-    tableSection(
-      `Does the difference to ${baseline} grow with T?`,
-      trendTable(list, columns, baseline),
-      `Per seed, the least-squares slope of the paired difference to ${baseline} (perplexity: relative, in %; accuracy: in points) against log₂ T, over the lengths where both ran; mean ± std over seeds, and a t-test of the slopes against 0.`,
-    );
-    tableSection(
-      'The approximations against exact Boltzmann attention',
-      approximationCostTable(list, columns),
-      'Per-seed paired differences to exact Boltzmann attention (the exact sampler), where it ran.',
-    );
-    tableSection(
-      'Time per training step',
-      gpt.length > 0 ? null : timeTable(list, columns, baseline),
-      'Milliseconds per step: wall time of each run over its steps (evaluations included), mean ± std over seeds, then · the ratio to the baseline. Runs of a grid share the machine with its other workers.',
-    );
-    await plot(
-      `${dataset}-metric-vs-length`,
-      `${dataset}: ${summary.metricName} against context length`,
-      metricVsLengthSpec(list),
-    );
-    await plot(
-      `${dataset}-curves`,
-      `${dataset}: ${summary.metricName} during training`,
-      curvesSpec(list),
-    );
-    await plot(`${dataset}-train-loss`, `${dataset}: training loss`, trainLossSpec(list));
-    await plot(
-      `${dataset}-couplings`,
-      `${dataset}: learned couplings J (boltzmann, mean over seeds)`,
-      couplingHeatmapSpec(list),
-    );
-    await plot(
-      `${dataset}-coupling-distance`,
-      `${dataset}: mean J against distance |j − l|`,
-      couplingDistanceSpec(list),
-    );
-    await plot(
-      `${dataset}-coupling-profile`,
-      `${dataset}: mean learned J by distance, every layer and head (mean over seeds)`,
-      couplingProfileSpec(list),
-    );
-    tableSection(
-      'Learned J by distance band',
-      couplingBandsTable(list),
-      "Mean J over the distances of each band, mean ± std over heads and seeds; the last column counts the (seed, head) pairs with the paper's pattern.",
-    );
-    const convergence = convergenceTable(list);
-    tableSection('Convergence of the iterative samplers during training', convergence);
-    if (convergence) {
-      await plot(
-        `${dataset}-convergence`,
-        `${dataset}: fixed-point convergence during training`,
-        convergenceSpec(list),
-      );
-    }
-    await plot(
-      `${dataset}-attention-maps`,
-      `${dataset}: attention weights of one fixed sequence (layer 0, head 0; mean over seeds)`,
-      attentionMapSpec(list),
-    );
-    html.push('</section>');
-  }
-  const extrapolation = extrapolationTable(extra.extrapolation ?? []);
-  if (extrapolation) {
-    md.push('## Extrapolation: saved models evaluated past their training length', '');
-    html.push('<section><h1>Extrapolation: saved models evaluated past their training length</h1>');
-    tableSection(
-      'Validation perplexity at each length',
-      extrapolation,
-      'Each model is evaluated on the validation windows a run at that length uses; the difference is paired with softmax per seed.',
-    );
-    await plot(
-      'extrapolation',
-      'perplexity against the evaluated length (mean ± std over seeds)',
-      extrapolationSpec(extra.extrapolation ?? []),
-    );
-    html.push('</section>');
-  }
-  if (extra.fidelity && extra.fidelity.length > 0) {
-    md.push('## DQA fidelity sweep', '');
-    html.push('<section><h1>DQA fidelity sweep</h1>');
-    await plot(
-      'dqa-fidelity',
-      'DQA output against exact Boltzmann: KL and magnetization error',
-      fidelitySpec(extra.fidelity),
-    );
-    html.push('</section>');
+  ]);
+  const summaries: Summary[] = [];
+  for (const [dataset, list] of byDataset(records))
+    summaries.push(await writeDataset(doc, dataset, list, own));
+  const closing = [extrapolationPart(extra.extrapolation ?? []), own.closingPart?.(extra) ?? null];
+  for (const part of closing) {
+    if (!part) continue;
+    doc.openPart(part.heading);
+    for (const section of part.sections) await doc.add(section);
+    doc.closePart();
   }
   const markdownPath = join(dir, 'summary.md');
-  writeFileAtomic(markdownPath, `${md.join('\n')}\n`);
+  writeFileAtomic(markdownPath, `${doc.md.join('\n')}\n`);
   writeJsonAtomic(join(dir, 'summary.json'), {
     experiment,
     summaries,
@@ -274,23 +167,12 @@ export async function writeReport(
   const htmlPath = join(dir, 'report.html');
   writeFileAtomic(
     htmlPath,
-    `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="boltzmann-report-renderer" content="${REPORT_RENDERER_VERSION}"><title>Boltzmann attention bench: ${esc(experiment)}</title>
-<style>
-body { font-family: system-ui, sans-serif; margin: 2rem; color: #222; }
-table { border-collapse: collapse; margin: 1rem 0; font-variant-numeric: tabular-nums; }
-th, td { border: 1px solid #ccc; padding: 0.3rem 0.6rem; text-align: right; }
-th { background: #f3f3f3; }
-figure { margin: 1rem 0; overflow-x: auto; }
-</style></head>
-<body>
-<h1>Boltzmann attention bench: ${esc(experiment)}</h1>
-<p>${records.length} finished runs. Generated ${esc(new Date().toISOString())}.</p>
-<p>Settings: ${esc(settings)}.</p>
-${html.join('\n')}
-</body></html>
-`,
+    reportHtml(`Boltzmann attention bench: ${experiment}`, REPORT_RENDERER_VERSION, {
+      runs: records.length,
+      settings,
+      body: doc.html,
+    }),
   );
   const runsPath = writeRunsJsonl(dir, records);
-  return { summaries, markdownPath, htmlPath, svgPaths, runsPath };
+  return { summaries, markdownPath, htmlPath, svgPaths: doc.svgPaths, runsPath };
 }

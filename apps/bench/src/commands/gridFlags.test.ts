@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+// Direct module imports: the barrel pulls in TF.js and the cloud SDKs (seconds per test file).
+import { BenchError } from '../benchError.js';
+import { parseBenchArgs } from './grid.js';
+
+const errorOf = (...argv: string[]): BenchError => {
+  try {
+    parseBenchArgs(argv, () => undefined);
+  } catch (error) {
+    if (error instanceof BenchError) return error;
+    throw error;
+  }
+  throw new Error(`bench ${argv.join(' ')} was accepted`);
+};
+
+const helpOf = (task: string): string => {
+  let text = '';
+  parseBenchArgs([task, '--help'], (s) => {
+    text += s;
+  });
+  return text;
+};
+
+/** Each task's own flags: the ones only some tasks take. */
+const OWN: Record<string, readonly string[]> = {
+  shakespeare: ['--data', '--eval-windows', '--variants', '--sampler', '--sampler-options'],
+  brackets: ['--mode', '--types', '--variants', '--sampler', '--sampler-options'],
+  dqa: [
+    '--data',
+    '--eval-windows',
+    '--mode',
+    '--types',
+    '--datasets',
+    '--shots',
+    '--dqa-options',
+    '--sweep-taus',
+    '--sweep-steps',
+  ],
+  gpt: [
+    '--data',
+    '--warmup-steps',
+    '--eval-batches',
+    '--variants',
+    '--sampler',
+    '--sampler-options',
+  ],
+};
+const ALL = [...new Set(Object.values(OWN).flat())];
+
+describe('each task takes only its own flags', () => {
+  it.each(Object.keys(OWN))('bench %s --help lists its own flags and no other task’s', (task) => {
+    const help = helpOf(task);
+    for (const flag of ALL) {
+      const listed = new RegExp(`^\\s+${flag} `, 'm').test(help);
+      expect([flag, listed]).toEqual([flag, OWN[task]!.includes(flag)]);
+    }
+    expect(help).toMatch(/^\s+--lengths /m);
+  });
+
+  it('refuses a flag of another task, naming the tasks it belongs to', () => {
+    const types = errorOf('shakespeare', '--types', '2');
+    expect(types.code).toBe('BENCH_INVALID_OPTION');
+    expect(types.message).toBe(
+      '--types is a flag of bench brackets and bench dqa; bench shakespeare does not take it',
+    );
+    expect(errorOf('brackets', '--data', 'input.txt').message).toBe(
+      '--data is a flag of bench shakespeare, bench dqa and bench gpt; bench brackets does not take it',
+    );
+    expect(errorOf('gpt', '--eval-windows=8').message).toContain(
+      '--eval-windows is a flag of bench shakespeare and bench dqa; bench gpt does not take it',
+    );
+    expect(errorOf('dqa', '--sampler', 'tap').message).toContain('bench dqa does not take it');
+    expect(errorOf('shakespeare', '--shots', '0').message).toBe(
+      '--shots is a flag of bench dqa; bench shakespeare does not take it',
+    );
+    expect(errorOf('brackets', '--warmup-steps', '3').message).toBe(
+      '--warmup-steps is a flag of bench gpt; bench brackets does not take it',
+    );
+  });
+
+  it('takes every flag of its own', () => {
+    expect(parseBenchArgs(['dqa', '--types', '2', '--eval-windows', '8'])!.grid.types).toBe(2);
+    expect(parseBenchArgs(['gpt', '--data', 'x.txt'])!.dataPath).toMatch(/x\.txt$/);
+    expect(parseBenchArgs(['brackets', '--mode', 'prefix'])!.grid.modes).toEqual(['prefix']);
+  });
+
+  it('still refuses a flag no task has as unknown', () => {
+    const error = errorOf('shakespeare', '--typos', '2');
+    expect(error.code).toBe('BENCH_INVALID_OPTION');
+    expect(error.message).toMatch(/unknown option '--typos'/);
+  });
+});
