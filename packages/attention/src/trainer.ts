@@ -1,3 +1,4 @@
+// AdamW with cosine decay and global-norm clipping over a Transformer's parameters (types in trainerTypes.ts).
 import * as tf from '@tensorflow/tfjs';
 import { withDeferredOpErrors } from './causalAttentionWeights.js';
 import { AttentionError } from './errors.js';
@@ -5,82 +6,17 @@ import { adamWUpdate, clipScale, globalNorm } from './internal/adamW.js';
 import { checkBatch } from './internal/inputs.js';
 import { maskedCrossEntropy } from './loss.js';
 import type { TokenBatch, Transformer } from './modelTypes.js';
+import type { Trainer, TrainerOptions, TrainerState, TrainStepResult } from './trainerTypes.js';
 
-/** Options of {@link createTrainer} (METHOD.md §5 defaults). */
-export interface TrainerOptions {
-  /** Steps of the cosine schedule; after it the rate stays at its floor. */
-  readonly totalSteps: number;
-  /**
-   * Linear warm-up steps before the cosine (default 0: none). As in nanoGPT, step `i < warmupSteps`
-   * uses `lr × (i + 1) / (warmupSteps + 1)`; the cosine then runs from `warmupSteps` to `totalSteps`.
-   */
-  readonly warmupSteps?: number;
-  /** Peak learning rate (default 3e-3). */
-  readonly lr?: number;
-  /** The cosine decays to `lr × minLrFraction` (default 0.1). */
-  readonly minLrFraction?: number;
-  /** Decoupled weight decay (default 0.01) on embeddings and linear kernels; never on J, biases or LayerNorm. */
-  readonly weightDecay?: number;
-  /** Global gradient-norm clip (default 1.0; `Infinity` or 0 disables). */
-  readonly clipNorm?: number;
-  /** Adam β1 (default 0.9). */
-  readonly beta1?: number;
-  /** Adam β2 (default 0.999). */
-  readonly beta2?: number;
-  /** Adam ε (default 1e-8). */
-  readonly epsilon?: number;
-}
+export type { Trainer, TrainerOptions, TrainerState, TrainStepResult } from './trainerTypes.js';
 
-/** What one step reports. */
-export interface TrainStepResult {
-  /** Masked mean cross-entropy before the update. */
-  readonly loss: number;
-  /** Global gradient norm before clipping. */
-  readonly gradNorm: number;
-  /** Learning rate used. */
-  readonly lr: number;
-  /** Steps taken so far, including this one. */
-  readonly step: number;
-  /**
-   * Wall milliseconds of the step's phases: `prepare` (an asynchronous sampler's phase 1; 0
-   * otherwise), `tape` (forward and backward, the sampler's calls included) and `optimizer`
-   * (reading the gradients, clipping, AdamW and writing the weights back).
-   */
-  readonly timings: {
-    readonly prepareMs: number;
-    readonly tapeMs: number;
-    readonly optimizerMs: number;
-  };
-}
-
-/** JSON-serializable optimizer state for checkpoint resume. */
-export interface TrainerState {
-  readonly format: 'boltzmann-attention/trainer';
-  readonly version: 1;
-  readonly step: number;
-  readonly moments: Readonly<
-    Record<string, { readonly m: readonly number[]; readonly v: readonly number[] }>
-  >;
-}
-
-/** AdamW with cosine decay and global-norm clipping over a {@link Transformer}'s parameters. */
-export interface Trainer {
-  readonly options: Required<TrainerOptions>;
-  /** Steps taken so far. */
-  readonly stepCount: number;
-  /**
-   * One update: for an asynchronous sampler, awaits its estimates first (phase 1); then
-   * differentiates (a synchronous sampler is called inside the tape) and applies AdamW.
-   * Concurrent calls are queued and run in call order.
-   */
-  step(batch: TokenBatch): Promise<TrainStepResult>;
-  /** The learning rate at 0-based step `step`. */
-  lrAt(step: number): number;
-  state(): TrainerState;
-  /** Continues from a saved state (moments and step count). */
-  restore(state: TrainerState): void;
-  /** Drops the optimizer moments (plain typed arrays; no tensors are held). */
-  dispose(): void;
+/** One parameter with its AdamW moments. */
+interface Slot {
+  name: string;
+  variable: tf.Variable;
+  decay: boolean;
+  m: Float64Array;
+  v: Float64Array;
 }
 
 function resolveOptions(options: TrainerOptions): Required<TrainerOptions> {
@@ -117,6 +53,73 @@ function resolveOptions(options: TrainerOptions): Required<TrainerOptions> {
   return o;
 }
 
+/** The learning rate at 0-based step `step`: linear warm-up, then the cosine down to its floor. */
+function learningRate(opts: Required<TrainerOptions>, step: number): number {
+  const warm = opts.warmupSteps;
+  if (warm > 0 && step < warm) return (opts.lr * (Math.max(step, 0) + 1)) / (warm + 1);
+  // With no warm-up this is the plain cosine over totalSteps (the behaviour before warm-up existed).
+  const progress =
+    (Math.min(Math.max(step, warm), opts.totalSteps) - warm) / (opts.totalSteps - warm);
+  const floor = opts.lr * opts.minLrFraction;
+  return floor + (opts.lr - floor) * 0.5 * (1 + Math.cos(Math.PI * progress));
+}
+
+/**
+ * Reads the gradients, clips them by their global norm and applies AdamW (update `t`, rate `lr`)
+ * to every parameter that has one, writing the weights back. Returns the gradients' global norm.
+ */
+function applyAdamW(
+  slots: readonly Slot[],
+  grads: tf.NamedTensorMap,
+  opts: Required<TrainerOptions>,
+  lr: number,
+  t: number,
+): number {
+  const present = slots.flatMap((s) => {
+    const grad = grads[s.variable.name];
+    return grad === undefined ? [] : [{ s, g: grad.dataSync() as Float32Array }];
+  });
+  const gradNorm = globalNorm(present.map((x) => x.g));
+  const gradScale = clipScale(gradNorm, opts.clipNorm);
+  const hyper = {
+    lr,
+    beta1: opts.beta1,
+    beta2: opts.beta2,
+    epsilon: opts.epsilon,
+    step: t,
+    gradScale,
+  };
+  for (const { s, g } of present) {
+    const p = Float32Array.from(s.variable.dataSync() as Float32Array);
+    adamWUpdate(p, g, s.m, s.v, { ...hyper, weightDecay: s.decay ? opts.weightDecay : 0 });
+    tf.tidy(() => s.variable.assign(tf.tensor(p, s.variable.shape)));
+  }
+  return gradNorm;
+}
+
+/** The moments of a saved state for every slot, checked against the slots (none is applied yet). */
+function checkedMoments(
+  slots: readonly Slot[],
+  state: TrainerState,
+): { s: Slot; m: Float64Array; v: Float64Array }[] {
+  const bad = (message: string): AttentionError =>
+    new AttentionError('ATTENTION_INVALID_CHECKPOINT', message);
+  if (state?.format !== 'boltzmann-attention/trainer' || state.version !== 1)
+    throw bad('not a version-1 trainer state');
+  if (!Number.isInteger(state.step) || state.step < 0)
+    throw bad(`trainer state step is ${String(state.step)}`);
+  return slots.map((s) => {
+    const entry = state.moments?.[s.name];
+    const size = s.variable.size;
+    if (entry === undefined || entry.m?.length !== size || entry.v?.length !== size) {
+      throw bad(`trainer state moments of "${s.name}" are missing or do not have ${size} values`);
+    }
+    if (![...entry.m, ...entry.v].every((x) => Number.isFinite(x)))
+      throw bad(`trainer state moments of "${s.name}" are not finite`);
+    return { s, m: Float64Array.from(entry.m), v: Float64Array.from(entry.v) };
+  });
+}
+
 /**
  * Creates an AdamW trainer (decoupled weight decay, cosine learning-rate decay to
  * `minLrFraction × lr`, global-norm gradient clipping) for `model`.
@@ -135,28 +138,13 @@ function resolveOptions(options: TrainerOptions): Required<TrainerOptions> {
  */
 export function createTrainer(model: Transformer, options: TrainerOptions): Trainer {
   const opts = resolveOptions(options);
-  const slots: {
-    name: string;
-    variable: tf.Variable;
-    decay: boolean;
-    m: Float64Array;
-    v: Float64Array;
-  }[] = model.parameters.map((p) => ({
+  const slots: Slot[] = model.parameters.map((p) => ({
     ...p,
     m: new Float64Array(p.variable.size),
     v: new Float64Array(p.variable.size),
   }));
   let steps = 0;
-
-  const lrAt = (step: number): number => {
-    const warm = opts.warmupSteps;
-    if (warm > 0 && step < warm) return (opts.lr * (Math.max(step, 0) + 1)) / (warm + 1);
-    // With no warm-up this is the plain cosine over totalSteps (the behaviour before warm-up existed).
-    const progress =
-      (Math.min(Math.max(step, warm), opts.totalSteps) - warm) / (opts.totalSteps - warm);
-    const floor = opts.lr * opts.minLrFraction;
-    return floor + (opts.lr - floor) * 0.5 * (1 + Math.cos(Math.PI * progress));
-  };
+  const lrAt = (step: number): number => learningRate(opts, step);
 
   let queue: Promise<unknown> = Promise.resolve();
   const runStep = async (batch: TokenBatch): Promise<TrainStepResult> => {
@@ -187,25 +175,7 @@ export function createTrainer(model: Transformer, options: TrainerOptions): Trai
     try {
       loss = value.dataSync()[0]!;
       t2 = performance.now();
-      const present = slots.flatMap((s) => {
-        const grad = grads[s.variable.name];
-        return grad === undefined ? [] : [{ s, g: grad.dataSync() as Float32Array }];
-      });
-      gradNorm = globalNorm(present.map((x) => x.g));
-      const gradScale = clipScale(gradNorm, opts.clipNorm);
-      const hyper = {
-        lr,
-        beta1: opts.beta1,
-        beta2: opts.beta2,
-        epsilon: opts.epsilon,
-        step: t,
-        gradScale,
-      };
-      for (const { s, g } of present) {
-        const p = Float32Array.from(s.variable.dataSync() as Float32Array);
-        adamWUpdate(p, g, s.m, s.v, { ...hyper, weightDecay: s.decay ? opts.weightDecay : 0 });
-        tf.tidy(() => s.variable.assign(tf.tensor(p, s.variable.shape)));
-      }
+      gradNorm = applyAdamW(slots, grads, opts, lr, t);
     } finally {
       tf.dispose([value, ...Object.values(grads)]);
     }
@@ -214,7 +184,7 @@ export function createTrainer(model: Transformer, options: TrainerOptions): Trai
     return { loss, gradNorm, lr, step: steps, timings };
   };
 
-  const trainer: Trainer = {
+  return {
     options: opts,
     get stepCount() {
       return steps;
@@ -233,25 +203,7 @@ export function createTrainer(model: Transformer, options: TrainerOptions): Trai
       return { format: 'boltzmann-attention/trainer', version: 1, step: steps, moments };
     },
     restore(state) {
-      const bad = (message: string): AttentionError =>
-        new AttentionError('ATTENTION_INVALID_CHECKPOINT', message);
-      if (state?.format !== 'boltzmann-attention/trainer' || state.version !== 1)
-        throw bad('not a version-1 trainer state');
-      if (!Number.isInteger(state.step) || state.step < 0)
-        throw bad(`trainer state step is ${String(state.step)}`);
-      const next = slots.map((s) => {
-        const entry = state.moments?.[s.name];
-        const size = s.variable.size;
-        if (entry === undefined || entry.m?.length !== size || entry.v?.length !== size) {
-          throw bad(
-            `trainer state moments of "${s.name}" are missing or do not have ${size} values`,
-          );
-        }
-        if (![...entry.m, ...entry.v].every((x) => Number.isFinite(x)))
-          throw bad(`trainer state moments of "${s.name}" are not finite`);
-        return { s, m: Float64Array.from(entry.m), v: Float64Array.from(entry.v) };
-      });
-      for (const { s, m, v } of next) {
+      for (const { s, m, v } of checkedMoments(slots, state)) {
         s.m.set(m);
         s.v.set(v);
       }
@@ -264,5 +216,4 @@ export function createTrainer(model: Transformer, options: TrainerOptions): Trai
       }
     },
   };
-  return trainer;
 }
