@@ -6,10 +6,10 @@ import { ATTENTION_VARIANTS, echo } from '@boltzmann/ising-core';
 import { BenchError } from '../benchError.js';
 import type { BenchErrorCode } from '../benchError.js';
 import { MAX_JSON_OPTION_DEPTH, MAX_JSON_OPTION_LENGTH, jsonDepth } from '../cli/parseValues.js';
+import { MAX_LENGTH as MAX_T } from '../commands/benchCommand.js';
+import { EXPERIMENT_NAMES } from '../experiments/registry.js';
 import type { RunConfig } from '../types.js';
 
-/** Longest context a config may ask for (the CLI's `--lengths` limit). */
-const MAX_T = 1024;
 /** Sampler names and summary columns: a plugin's name, never a path. */
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._:+-]{0,63}$/;
 
@@ -35,7 +35,7 @@ const isPlain = (v: unknown): v is Record<string, unknown> =>
 
 /** Every field of a RunConfig: its check and what the check means, for the message. */
 const CONFIG_FIELDS: Readonly<Record<string, readonly [Check, string, 'optional'?]>> = {
-  experiment: [oneOf('shakespeare', 'brackets', 'dqa', 'gpt'), 'shakespeare/brackets/dqa/gpt'],
+  experiment: [oneOf(...EXPERIMENT_NAMES), EXPERIMENT_NAMES.join('/')],
   dataset: [oneOf('shakespeare', 'brackets'), 'shakespeare or brackets'],
   column: [name, 'a name of letters, digits and . _ : + - (≤ 64)'],
   variant: [oneOf(...ATTENTION_VARIANTS), ATTENTION_VARIANTS.join('/')],
