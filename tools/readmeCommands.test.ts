@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
  * it, without running it: each `pnpm <script>`, `pnpm --filter <pkg> <script>`,
  * `pnpm nx run <project>:<target>` and `pnpm vitest --project <name>` must name a script,
  * package, project or vitest project that exists; every bench command's options must pass the
- * bench's own parser; files a command runs must exist. Install lines, `export`, `cd` and
+ * bench's own program (`bench`, `pnpm exec bench`, the package scripts); files a command runs
+ * must exist. Install lines, `export`, `cd` and
  * comments are read for context only.
  */
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -100,23 +101,12 @@ function commands(readme: string): Command[] {
   return out;
 }
 
-type Parser = (argv: string[], out: (s: string) => void) => unknown;
-
-/** The bench's parser for a command's first word (as main.ts dispatches it). */
-async function benchParser(first: string | undefined): Promise<Parser> {
-  const src = join(root, 'apps', 'bench', 'src');
-  const load = async (file: string, name: string): Promise<Parser> =>
-    (await import(join(src, file)))[name] as Parser;
-  if (first === 'long-context') return load('commands/longContext.ts', 'parseLongContextArgs');
-  if (first === 'extrapolate') return load('commands/extrapolate.ts', 'parseExtrapolateArgs');
-  if (first === 'report') return load('commands/report.ts', 'parseReportArgs');
-  if (first === 'sample') return load('commands/sample.ts', 'parseSampleArgs');
-  if (first === 'worker') return load('queue/queueWorker.ts', 'parseWorkerArgs');
-  if (first === 'status') return load('commands/status.ts', 'parseStatusArgs');
-  if (first === 'collect') return load('commands/grid.ts', 'parseCollectArgs');
-  if (first === 'export') return load('commands/export.ts', 'parseExportArgs');
-  if (first === 'samplers') return load('commands/samplers.ts', 'parseSamplersArgs');
-  return load('commands/grid.ts', 'parseBenchArgs');
+/** The bench's own command-line parser: the one program of every command (apps/bench/src/cli). */
+async function parseBench(argv: string[]): Promise<unknown> {
+  const cli = join(root, 'apps', 'bench', 'src', 'cli');
+  const { BENCH_COMMANDS } = await import(join(cli, 'commandTable.ts'));
+  const { parseCommandLine } = await import(join(cli, 'program.ts'));
+  return parseCommandLine(BENCH_COMMANDS, argv, () => undefined);
 }
 
 /** What is wrong with one command, or undefined. */
@@ -128,7 +118,7 @@ async function problem(c: Command): Promise<string | undefined> {
     const words = redirect >= 0 ? args.slice(0, redirect) : args;
     const argv = words[0] === '--' ? words.slice(1) : words;
     try {
-      await (await benchParser(argv[0]))(argv, () => undefined);
+      await parseBench(argv);
       return undefined;
     } catch (error) {
       return `bench ${argv.join(' ')}: ${(error as Error).message}`;
@@ -150,7 +140,7 @@ async function problem(c: Command): Promise<string | undefined> {
   if (tool === 'node' || tool === 'tsx') {
     const file = rest.find((w) => /\.(ts|mjs|js)$/.test(w) && !w.startsWith('-'));
     if (file !== undefined && !existsSync(join(root, c.cwd, file))) return `no file ${file}`;
-    const cli = rest.findIndex((w) => w.endsWith('src/cli/bin.ts'));
+    const cli = rest.findIndex((w) => w.endsWith('src/cli/bin.ts') || w.endsWith('bin/bench.mjs'));
     return cli >= 0 ? bench(rest.slice(cli + 1)) : undefined;
   }
   if (tool === 'npx' && rest[0] === '-y' && rest[1]?.startsWith('pnpm@'))
@@ -162,6 +152,8 @@ async function problem(c: Command): Promise<string | undefined> {
     const unknown = tail.filter((w) => w.startsWith('@boltzmann/') && !packages.has(w));
     return unknown.length > 0 ? `no workspace package ${unknown.join(', ')}` : undefined;
   }
+  // `pnpm exec bench …`: the bench's bin, from the repository root or apps/bench.
+  if (verb === 'exec' && tail[0] === 'bench') return bench(tail.slice(1));
   if (verb === '--filter') {
     const pkg = packages.get(tail[0]!);
     if (pkg === undefined) return `no package ${tail[0]}`;
@@ -215,6 +207,9 @@ describe('README shell commands', () => {
       await problem({ ...at, words: ['pnpm', 'nx', 'run', 'bench:gpt', '--', '--no-such-option'] }),
     ).toMatch(/unknown option/i);
     expect(await problem({ ...at, words: ['bench', 'gpt', '--preset', 'huge'] })).toMatch(/huge/);
+    expect(await problem({ ...at, words: ['pnpm', 'exec', 'bench', 'reprot'] })).toMatch(
+      /did you mean "report"/,
+    );
   });
 
   it('every command names what exists, and every bench command parses', async () => {

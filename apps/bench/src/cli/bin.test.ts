@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +12,51 @@ const run = (...args: string[]) =>
     encoding: 'utf8',
     timeout: 50_000,
   });
+
+const launcher = fileURLToPath(new URL('../../bin/bench.mjs', import.meta.url));
+const launch = (...args: string[]) =>
+  spawnSync(process.execPath, [launcher, ...args], { encoding: 'utf8', timeout: 50_000 });
+
+describe('the bench launcher (bin/bench.mjs, `pnpm exec bench`)', () => {
+  it('forwards the arguments and the exit code, from any folder', () => {
+    const version = launch('--version');
+    expect(version.status).toBe(0);
+    expect(version.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+    const help = launch('--help');
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/^ {2}collect .*queued grid$/m);
+    const typo = launch('reprot');
+    expect(typo.status).toBe(2);
+    expect(typo.stderr).toContain('unknown task "reprot": did you mean "report"?');
+  });
+
+  it("passes SIGTERM on: the bench stops as asked and its exit code (130) is the launcher's", async () => {
+    const model = fileURLToPath(
+      new URL(
+        '../../../../docs/results/shakespeare/models/shakespeare-boltzmann-T8-d64-ffn-s0-a66b289e5469.json',
+        import.meta.url,
+      ),
+    );
+    const child = spawn(process.execPath, [
+      launcher,
+      'sample',
+      '--model',
+      model,
+      '--chars',
+      '1000000',
+    ]);
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
+    // The first generated characters: the bench is running its sampling loop.
+    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+    child.kill('SIGTERM');
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(130);
+    expect(stderr).toContain('error [BENCH_INTERRUPTED]');
+  }, 60_000);
+});
 
 describe('bench CLI (child process)', () => {
   it('rejects an unknown flag with a coded one-line message and exit code 2, no stack trace', () => {

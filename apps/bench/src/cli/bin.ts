@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /*
- * `tsx src/cli/bin.ts <shakespeare|brackets|dqa|sample> [options]` — see README.md. The first SIGINT or
- * SIGTERM asks the workers to checkpoint and stop; a second one exits at once.
+ * The bench's process entry: `bench <command> [options]` (bin/bench.mjs runs this file under tsx;
+ * see README.md). It gives main.ts the process's arguments, output and a stop signal: the first
+ * SIGINT or SIGTERM asks the running command to checkpoint and stop; a second one exits at once.
  */
 import { main } from './main.js';
 

@@ -4,7 +4,7 @@ import { writeFileAtomic } from '../results/atomicWrite.js';
 import { BenchError } from '../benchError.js';
 import type { MainIo } from '../cli/io.js';
 import type { CommandSpec } from '../cli/commandSpec.js';
-import { userPath } from './grid.js';
+import { userPath } from '../paths.js';
 import { readRecords } from '../results/runFiles.js';
 import { runRows, toCsv, toJsonl } from '../results/runRows.js';
 import type { RunRecord } from '../types.js';

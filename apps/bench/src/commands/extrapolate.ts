@@ -6,7 +6,7 @@ import type { CommandSpec } from '../cli/commandSpec.js';
 import { intItem, parseList, repeatable } from '../cli/parseValues.js';
 import { EXIT } from '../cli/io.js';
 import type { MainIo } from '../cli/io.js';
-import { userPath } from './grid.js';
+import { userPath } from '../paths.js';
 import type { RunConfig } from '../types.js';
 
 /** A parsed `bench extrapolate` invocation. */

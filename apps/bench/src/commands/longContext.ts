@@ -8,7 +8,7 @@ import { EXTRAPOLATION_LENGTHS, LONG_CONTEXT_SLICES } from '../experiments/longC
 import type { LongContextSlice } from '../experiments/longContextSlices.js';
 import { EXIT } from '../cli/io.js';
 import type { MainIo, RunCli } from '../cli/io.js';
-import { userPath } from './grid.js';
+import { userPath } from '../paths.js';
 import { formatDuration } from '../grid/progress.js';
 import { readRecord, recordPath } from '../results/runFiles.js';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { BenchError } from '../benchError.js';
 import type { CommandSpec } from '../cli/commandSpec.js';
 import type { MainIo } from '../cli/io.js';
-import { userPath } from './grid.js';
+import { userPath } from '../paths.js';
 import { readRecords } from '../results/runFiles.js';
 import type { FidelityPoint } from '../report/plots/plots.js';
 import type { RunRecord } from '../types.js';

@@ -11,7 +11,7 @@ import {
   parseSamplerTimeout,
   repeatable,
 } from '../cli/parseValues.js';
-import { userPath } from './grid.js';
+import { userPath } from '../paths.js';
 
 export type { SampleCommand } from '../inference/sampleCommand.js';
 

@@ -8,7 +8,7 @@ import type { AnySamplerPlugin } from '@boltzmann/ising-core';
 import type { MainIo } from '../cli/io.js';
 import { EXIT } from '../cli/io.js';
 import type { CommandSpec } from '../cli/commandSpec.js';
-import { userPath } from './grid.js';
+import { userPath } from '../paths.js';
 
 /** A parsed `bench samplers` invocation. */
 export interface SamplersCommand {

@@ -12,7 +12,7 @@ import {
   parseSamplerTimeout,
   repeatable,
 } from '../cli/parseValues.js';
-import { userPath } from './grid.js';
+import { userPath } from '../paths.js';
 import { PASSWORD_ENV, parseQueueUrl, queueSecrets } from '../queue/queueUrl.js';
 import type { WorkerCommand } from '../queue/queueWorker.js';
 
