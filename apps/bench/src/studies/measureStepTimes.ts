@@ -10,10 +10,12 @@ import { parseBenchArgs } from '../commands/grid.js';
 import { createBenchRegistry } from '../samplers/registry.js';
 import { estimateStepMs } from '../grid/eta.js';
 
+/** 64 validation windows for the tasks on Tiny Shakespeare (brackets takes no --eval-windows). */
+const WINDOWS = ['--eval-windows', '64'];
 const cases: string[][] = [
-  ['shakespeare', '--lengths', '4', '--variants', 'softmax,boltzmann'],
-  ['shakespeare', '--lengths', '8', '--variants', 'softmax,boltzmann'],
-  ['shakespeare', '--lengths', '12', '--variants', 'boltzmann'],
+  ['shakespeare', '--lengths', '4', '--variants', 'softmax,boltzmann', ...WINDOWS],
+  ['shakespeare', '--lengths', '8', '--variants', 'softmax,boltzmann', ...WINDOWS],
+  ['shakespeare', '--lengths', '12', '--variants', 'boltzmann', ...WINDOWS],
   [
     'brackets',
     '--lengths',
@@ -37,16 +39,14 @@ const cases: string[][] = [
     'softmax,boltzmann',
   ],
   ['brackets', '--lengths', '16', '--d-model', '64', '--ffn', 'on', '--variants', 'boltzmann'],
-  ['dqa', '--lengths', '4', '--datasets', 'shakespeare', '--shots', '0'],
-  ['dqa', '--lengths', '8', '--datasets', 'shakespeare', '--shots', '0,256'],
+  ['dqa', '--lengths', '4', '--datasets', 'shakespeare', '--shots', '0', ...WINDOWS],
+  ['dqa', '--lengths', '8', '--datasets', 'shakespeare', '--shots', '0,256', ...WINDOWS],
 ];
 const filter = process.argv[2];
 const registry = await createBenchRegistry();
 for (const argv of cases) {
   if (filter && !argv.join(' ').includes(filter)) continue;
-  for (const config of expandGrid(
-    parseBenchArgs([...argv, '--eval-windows', '64'], () => undefined)!,
-  )) {
+  for (const config of expandGrid(parseBenchArgs(argv, () => undefined)!)) {
     if (config.column === 'exact' && config.experiment === 'dqa') continue;
     const data = await createTaskData(config);
     const runModel = await createRunModel(config, data, registry);
