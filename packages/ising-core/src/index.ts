@@ -64,6 +64,7 @@ export type { ExactModelOptions } from './exact.js';
 export { causalBoltzmann, causalBoltzmannAsync } from './exactCausalAttention.js';
 export { causalClosedForm, causalWeightsFromEstimate } from './causalWeights.js';
 export type { CausalWeights, ClosedFormVariant } from './causalWeights.js';
+export { meanCouplingByDistance } from './couplingByDistance.js';
 export type {
   CausalBoltzmannAsyncOptions,
   CausalBoltzmannAsyncResult,

@@ -5,7 +5,6 @@ import {
   evaluate,
   initBackend,
   loadTransformer,
-  meanCouplingByDistance,
 } from '@boltzmann/attention';
 import type {
   Trainer,
@@ -14,7 +13,11 @@ import type {
   Transformer,
   TransformerJSON,
 } from '@boltzmann/attention';
-import { mergeSecretOptions, recordConvergence } from '@boltzmann/ising-core';
+import {
+  meanCouplingByDistance,
+  mergeSecretOptions,
+  recordConvergence,
+} from '@boltzmann/ising-core';
 import type { ConvergenceSummary, SamplerRegistry } from '@boltzmann/ising-core';
 import { BenchError } from '../benchError.js';
 import type { RunConfig } from '../types.js';

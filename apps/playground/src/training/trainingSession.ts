@@ -1,5 +1,6 @@
 import { createTrainer, createTransformer, evaluate } from '@boltzmann/attention';
 import type { Trainer, Transformer } from '@boltzmann/attention';
+import { meanCouplingByDistance } from '@boltzmann/ising-core';
 import { createPlaygroundSampler } from './samplers.js';
 import type { PlaygroundTask } from './taskData.js';
 import type { TrainConfig, Variant } from './trainConfig.js';
@@ -34,21 +35,6 @@ export interface TrainingSession {
   /** Layer 0, head 0 attention weights of one sequence of length n ≤ T: n × n row-major per variant. */
   attention(tokens: Int32Array): Promise<Record<Variant, Float32Array>>;
   dispose(): void;
-}
-
-/** Mean of the upper-triangle entries at each distance. */
-export function meanByDistance(
-  matrix: ArrayLike<number>,
-  length: number,
-  stride = length,
-): Float64Array {
-  const out = new Float64Array(Math.max(0, length - 1));
-  for (let d = 1; d < length; d++) {
-    let sum = 0;
-    for (let j = 0; j + d < length; j++) sum += matrix[j * stride + j + d]!;
-    out[d - 1] = sum / (length - d);
-  }
-  return out;
 }
 
 /**
@@ -112,7 +98,7 @@ export function createTrainingSession(config: TrainConfig, task: PlaygroundTask)
         for (let j = 0; j < T; j++)
           for (let k = j + 1; k < T; k++) matrix[j * T + k] = full[j * stride + k]!;
       }
-      return { length: T, matrix, meanByDistance: meanByDistance(matrix, T) };
+      return { length: T, matrix, meanByDistance: meanCouplingByDistance(matrix, T) };
     },
     async attention(tokens) {
       const n = tokens.length;

@@ -1,3 +1,4 @@
+import { meanCouplingByDistance } from '@boltzmann/ising-core';
 import type { TopLevelSpec } from 'vega-lite';
 import { columnPrefix, groupLabel, numericOrder, panels, ROUNDED } from './plots.js';
 import { meanStd } from '../stats.js';
@@ -16,17 +17,16 @@ export function couplingDistanceSpec(records: readonly RunRecord[]): TopLevelSpe
     const T = r.config.length;
     const panel = `${prefix(r)}${groupLabel(r)}`;
     const series = `T=${T}`;
-    for (let d = 1; d < T; d += 1) {
-      let sum = 0;
-      for (let j = 0; j + d < T; j += 1) sum += r.couplings[j * T + j + d] ?? 0;
+    meanCouplingByDistance(r.couplings, T).forEach((mean, k) => {
+      const d = k + 1;
       const key = `${panel}|${series}|${d}`;
       let c = cells.get(key);
       if (!c) {
         c = { panel, series, d, values: [] };
         cells.set(key, c);
       }
-      c.values.push(sum / (T - d));
-    }
+      c.values.push(mean);
+    });
   }
   if (cells.size === 0) return null;
   const values = [...cells.values()].map((c) => {
