@@ -1,3 +1,4 @@
+import { usesSampler } from '@boltzmann/ising-core';
 import type { RunConfig } from '../types.js';
 
 /*
@@ -91,7 +92,7 @@ function stepMs(c: RunConfig, batch: number): number {
   const scores = layers * c.heads * batch * c.length * c.length;
   const scoreNs = c.variant === 'softmax' ? NS_PER_SCORE_SOFTMAX : NS_PER_SCORE_CAUSAL_OP;
   let ising = 0;
-  if (c.variant === 'boltzmann' || c.variant === 'coupling') {
+  if (usesSampler(c.variant)) {
     const estimates = layers * c.heads; // one Ising batch per (layer, head)
     const problems = batch * c.length * estimates; // one per query
     const configs = estimates * batch * (2 ** (c.length + 1) - 2); // Σ_{i=1..T} 2^i over the causal prefixes

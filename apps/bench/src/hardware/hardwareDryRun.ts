@@ -1,4 +1,5 @@
 import { DWAVE_PROBLEMS_PER_SUBMIT, adapterErrorOf } from '@boltzmann/quantum-adapters';
+import { usesSampler } from '@boltzmann/ising-core';
 import type { SamplerRegistry } from '@boltzmann/ising-core';
 import { readdirSync, rmSync } from 'node:fs';
 import type { Dirent } from 'node:fs';
@@ -19,7 +20,7 @@ export interface SamplerTraffic {
 
 /** True when the run calls a sampler at all (softmax/sigmoid runs carry `'none'`). */
 function callsSampler(c: RunConfig): boolean {
-  return c.sampler !== 'none' && (c.variant === 'boltzmann' || c.variant === 'coupling');
+  return c.sampler !== 'none' && usesSampler(c.variant);
 }
 
 /**

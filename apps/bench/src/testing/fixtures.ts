@@ -1,3 +1,4 @@
+import { usesSampler } from '@boltzmann/ising-core';
 import { expandGrid } from '../grid/expandGrid.js';
 import { runId } from '../grid/expandGrid.js';
 import { main } from '../cli/main.js';
@@ -15,14 +16,13 @@ export function syntheticRecords(
 ): RunRecord[] {
   return expandGrid(parseBenchArgs(argv, () => undefined)!).map((config) => {
     const T = config.length;
-    const couplings =
-      config.variant === 'boltzmann' || config.variant === 'coupling'
-        ? Array.from({ length: T * T }, (_, k) => {
-            const j = Math.floor(k / T);
-            const l = k % T;
-            return l > j ? (l - j <= 3 ? 0.1 * (l - j) : -0.05) + 0.001 * config.seed : 0;
-          })
-        : null;
+    const couplings = usesSampler(config.variant)
+      ? Array.from({ length: T * T }, (_, k) => {
+          const j = Math.floor(k / T);
+          const l = k % T;
+          return l > j ? (l - j <= 3 ? 0.1 * (l - j) : -0.05) + 0.001 * config.seed : 0;
+        })
+      : null;
     const value = metric(config);
     return {
       id: runId(config),
