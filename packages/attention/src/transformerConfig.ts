@@ -144,22 +144,10 @@ function declaredSecrets(config: TransformerConfig): readonly string[] {
 }
 
 /**
- * Fills in the defaults of a {@link TransformerConfig} and validates every field.
- *
- * @returns the resolved, JSON-serializable configuration (a sampler instance is recorded by its name).
- * @throws {AttentionError} ATTENTION_INVALID_CONFIG naming the offending field and value, for a size over
- *   its `MODEL_LIMITS` entry, a model of more than `MODEL_LIMITS.parameters` parameters, or a float
- *   (`beta`, `jInitStd`) beyond float32.
- * @example
- * resolveTransformerConfig({ vocabSize: 65, maxLength: 12 }).dModel; // 64
+ * The sizes, variant, biases, weight tying and dropout of `config`, each checked (in the order of
+ * {@link resolveTransformerConfig}: the first bad field is the one reported).
  */
-export function resolveTransformerConfig(config: TransformerConfig): ResolvedTransformerConfig {
-  if (config === null || typeof config !== 'object') {
-    throw new AttentionError(
-      'ATTENTION_INVALID_CONFIG',
-      `config must be an object, got ${echo(config)}`,
-    );
-  }
+function architectureOf(config: TransformerConfig) {
   const vocabSize = limitedSize(config.vocabSize, 'vocabSize');
   const maxLength = limitedSize(config.maxLength, 'maxLength');
   const dModel = limitedSize(config.dModel ?? 64, 'dModel');
@@ -190,6 +178,12 @@ export function resolveTransformerConfig(config: TransformerConfig): ResolvedTra
       `tieEmbeddings needs outputSize === vocabSize (the head reuses the ${vocabSize}-row token embedding), got outputSize ${outputSize}`,
     );
   }
+  const shape = { vocabSize, outputSize, maxLength, dModel, heads, layers, bias, tieEmbeddings };
+  return { ...shape, dropout, ffn, variant };
+}
+
+/** How `J` starts and is parameterized, the positional embedding and the seed, each checked. */
+function initializationOf(config: TransformerConfig, maxLength: number) {
   const jInit = config.jInit ?? 'normal';
   if (jInit !== 'normal' && jInit !== 'zeros') {
     throw new AttentionError(
@@ -220,6 +214,14 @@ export function resolveTransformerConfig(config: TransformerConfig): ResolvedTra
       `seed must be a finite number, got ${echo(seed)}`,
     );
   }
+  return { jInit, jInitStd, positions, seed };
+}
+
+/** The sampler's name (of a name or an instance) and its options, checked. */
+function samplerOf(config: TransformerConfig): {
+  readonly samplerName: string;
+  readonly samplerOptions: Readonly<Record<string, unknown>>;
+} {
   const sampler = config.sampler ?? 'exact';
   const samplerName = typeof sampler === 'string' ? sampler : sampler?.name;
   if (typeof samplerName !== 'string' || samplerName.length === 0) {
@@ -235,19 +237,42 @@ export function resolveTransformerConfig(config: TransformerConfig): ResolvedTra
       `samplerOptions must be an object, got ${echo(samplerOptions)}`,
     );
   }
+  return { samplerName, samplerOptions };
+}
+
+/**
+ * Fills in the defaults of a {@link TransformerConfig} and validates every field.
+ *
+ * @returns the resolved, JSON-serializable configuration (a sampler instance is recorded by its name).
+ * @throws {AttentionError} ATTENTION_INVALID_CONFIG naming the offending field and value, for a size over
+ *   its `MODEL_LIMITS` entry, a model of more than `MODEL_LIMITS.parameters` parameters, or a float
+ *   (`beta`, `jInitStd`) beyond float32.
+ * @example
+ * resolveTransformerConfig({ vocabSize: 65, maxLength: 12 }).dModel; // 64
+ */
+export function resolveTransformerConfig(config: TransformerConfig): ResolvedTransformerConfig {
+  if (config === null || typeof config !== 'object') {
+    throw new AttentionError(
+      'ATTENTION_INVALID_CONFIG',
+      `config must be an object, got ${echo(config)}`,
+    );
+  }
+  const architecture = architectureOf(config);
+  const { jInit, jInitStd, positions, seed } = initializationOf(config, architecture.maxLength);
+  const { samplerName, samplerOptions } = samplerOf(config);
   const resolved: ResolvedTransformerConfig = {
-    vocabSize,
-    outputSize,
-    maxLength,
-    dModel,
-    heads,
-    layers,
-    bias,
-    tieEmbeddings,
-    dropout,
-    ffn,
-    ffnHidden: limitedSize(config.ffnHidden ?? 4 * dModel, 'ffnHidden'),
-    variant,
+    vocabSize: architecture.vocabSize,
+    outputSize: architecture.outputSize,
+    maxLength: architecture.maxLength,
+    dModel: architecture.dModel,
+    heads: architecture.heads,
+    layers: architecture.layers,
+    bias: architecture.bias,
+    tieEmbeddings: architecture.tieEmbeddings,
+    dropout: architecture.dropout,
+    ffn: architecture.ffn,
+    ffnHidden: limitedSize(config.ffnHidden ?? 4 * architecture.dModel, 'ffnHidden'),
+    variant: architecture.variant,
     beta: positiveFloat32(config.beta ?? 1, 'beta'),
     jInit,
     jInitStd,
