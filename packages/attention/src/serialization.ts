@@ -1,4 +1,4 @@
-import { echo } from '@boltzmann/ising-core';
+import { echo, writeFileAtomic } from '@boltzmann/ising-core';
 import { AttentionError } from './errors.js';
 import type { ParamSpec } from './internal/init.js';
 import { RELATIVE_COUPLINGS, layerName, paramSpecs } from './internal/paramSpecs.js';
@@ -160,27 +160,16 @@ export function withMaxLength(json: TransformerJSON, maxLength: number): Transfo
 }
 
 /**
- * Writes `value` as JSON to `path` atomically: a temporary file in the same directory,
- * then a rename, so a crash never leaves a half-written checkpoint. Missing parent folders
- * are created. Node.js only.
+ * Writes `value` as JSON to `path` atomically (ising-core's `writeFileAtomic`: a temporary file
+ * in the same folder, then a rename), so a crash never leaves a half-written checkpoint. Missing
+ * parent folders are created. Node.js only.
  *
+ * @throws {IsingError} ISING_UNSUPPORTED outside Node; the file system's own error.
  * @example
  * await writeJsonFileAtomic('run/checkpoint.json', { model: model.toJSON(), trainer: trainer.state() });
  */
 export async function writeJsonFileAtomic(path: string, value: unknown): Promise<void> {
-  const [{ mkdir, writeFile, rename, rm }, { dirname }] = await Promise.all([
-    import('node:fs/promises'),
-    import('node:path'),
-  ]);
-  await mkdir(dirname(path), { recursive: true });
-  const temp = `${path}.${process.pid}.${Date.now()}.tmp`;
-  try {
-    await writeFile(temp, JSON.stringify(value));
-    await rename(temp, path);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
+  writeFileAtomic(path, JSON.stringify(value));
 }
 
 /**

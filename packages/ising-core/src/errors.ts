@@ -13,7 +13,8 @@ export type IsingErrorCode =
   | 'ISING_SAMPLER_FAILED'
   | 'ISING_WORKER_FAILED'
   | 'ISING_BAD_SAMPLES'
-  | 'ISING_NOT_CONVERGED';
+  | 'ISING_NOT_CONVERGED'
+  | 'ISING_UNSUPPORTED';
 
 /**
  * The one error class of `@boltzmann/ising-core`. `code` is stable and machine-readable;

@@ -76,6 +76,7 @@ export type {
 export { estimateFromDense } from './denseEstimate.js';
 export { ERROR_BRAND, hasErrorBrand } from './errorBrand.js';
 export { emitWarning, nodeBuiltin } from './nodeBuiltin.js';
+export { writeFileAtomic } from './writeFileAtomic.js';
 export { startThreads, threadInfo } from './threadInfo.js';
 export { setWorkerFactory } from './workerFactory.js';
 export type { WebWorkerLike, WorkerFactory } from './workerFactory.js';

@@ -1,4 +1,4 @@
-import { echo } from '@boltzmann/ising-core';
+import { echo, writeFileAtomic } from '@boltzmann/ising-core';
 import { DatasetError } from '../errors.js';
 import type { DatasetErrorCode } from '../errors.js';
 import { fetchBounded } from './boundedFetch.js';
@@ -70,8 +70,8 @@ export function readFirstCandidate(
 
 /**
  * Downloads `url` (at most `maxBytes`, within `timeoutMs`), checks its sha256 before anything
- * touches the disk, then writes it to `target` through a temporary file in the same directory
- * and a rename, so a concurrent reader sees either no file or the whole verified file.
+ * touches the disk, then writes it to `target` atomically (ising-core's `writeFileAtomic`), so a
+ * concurrent reader sees either no file or the whole verified file.
  */
 export async function downloadVerified(options: {
   url: string;
@@ -113,13 +113,10 @@ export async function downloadVerified(options: {
         `nothing was written to ${echo(target)}. Check the URL (a mirror needs a matching expectedSha256), or place the file at ${echo(target)}.`,
     );
   }
-  const temp = `${target}.${process.pid}.${nodeModules().crypto.randomBytes(6).toString('hex')}.tmp`;
+  nodeModules(); // outside Node: DATASET_UNSUPPORTED, as every file loader says it
   try {
-    nodeModules().fs.mkdirSync(nodeModules().path.dirname(target), { recursive: true });
-    nodeModules().fs.writeFileSync(temp, bytes);
-    nodeModules().fs.renameSync(temp, target);
+    writeFileAtomic(target, bytes);
   } catch (error) {
-    nodeModules().fs.rmSync(temp, { force: true });
     throw new DatasetError(
       'DATASET_IO_FAILED',
       `downloaded ${what} but could not store it at ${echo(target)}: ${String(error)}`,
