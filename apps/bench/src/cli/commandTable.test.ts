@@ -62,6 +62,9 @@ describe('the bench CLI lists and explains every command', () => {
       'error [BENCH_UNKNOWN_TASK]: unknown task "shakespear": did you mean "shakespeare"?',
     );
     expect(typo.err).toContain('run with --help for the list of options');
+    const helpTypo = await run('help', 'reprot');
+    expect(helpTypo.code).toBe(2);
+    expect(helpTypo.err).toContain('unknown task "reprot": did you mean "report"?');
     const none = await run();
     expect(none.code).toBe(2);
     expect(none.err).toMatch(

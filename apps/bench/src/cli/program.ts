@@ -83,8 +83,12 @@ function codedError(error: CommanderError, program: Command, args: readonly stri
   const { cmd, path } = reached(program, args);
   const names = cmd.commands.map((c) => c.name()).filter((n) => n !== 'help');
   const where = ['bench', ...path].join(' ');
-  if (error.code === 'commander.unknownCommand') {
-    const typed = args[path.length] ?? '';
+  // `bench help <name>` of no command fails as commander's help with an error exit code.
+  const rest = args.slice(path.length);
+  const unknown =
+    error.code === 'commander.unknownCommand' || (rest[0] === 'help' && rest[1] !== undefined);
+  if (unknown) {
+    const typed = (rest[0] === 'help' ? rest[1] : rest[0]) ?? '';
     const guess = suggestCommand(typed, names);
     return new BenchError(
       'BENCH_UNKNOWN_TASK',
