@@ -1,7 +1,10 @@
+// The `dwave` sampler: options checked once, then per sample() call the solver, its embedding,
+// the jobs (dwaveJobs.ts) run on SAPI or written as a dry run, and the answers as sample sets.
 import { echo } from '@boltzmann/ising-core';
-import type { IsingBatch, SampleResult, SampleSet, SamplerPlugin } from '@boltzmann/ising-core';
-import { batchProblemToBqm } from './bqmJson.js';
+import type { IsingBatch, SampleResult, SamplerPlugin } from '@boltzmann/ising-core';
 import { createDryRunWriter, dryRunError, dryRunFallback } from './dryRun.js';
+import { dwaveJobsOf, dwaveSamples, writeDwaveDryRun } from './dwaveJobs.js';
+import type { DwaveTarget } from './dwaveJobs.js';
 import {
   cliqueEmbeddingFor,
   dryRunStandInSolver,
@@ -10,35 +13,32 @@ import {
   solverId,
 } from './dwaveSolver.js';
 import type { DwaveRunInfo, DwaveSampler, DwaveSamplerOptions } from './dwaveSamplerTypes.js';
-import { embedIsing, unembedMajority, uniformTorqueCompensation } from './embedding.js';
-import type { Embedding, LogicalIsing } from './embedding.js';
+import type { Embedding } from './embedding.js';
 import { invalidArgument } from './errors.js';
-import {
-  DEFAULT_POLL_BACKOFF,
-  DWAVE_PROBLEMS_PER_SUBMIT,
-  runDwaveJobs,
-} from './internal/dwaveRun.js';
+import { DEFAULT_POLL_BACKOFF, runDwaveJobs } from './internal/dwaveRun.js';
 import { DWAVE_OPTION_KEYS } from './internal/optionKeys.js';
 import { assertAdapterOptions, assertBatchFits, positiveInt } from './internal/options.js';
 import { runDeadline } from './internal/retry.js';
-import { checkParams, checkRanges } from './internal/solverLimits.js';
-import { decodeQpAnswer, encodeQpProblem } from './qpCodec.js';
 import { assertTokenOption, resolveSapiEndpoint } from './internal/sapiHttp.js';
 import { createSapiClient } from './sapiClient.js';
-import type { SapiJob, SapiSolver } from './sapiTypes.js';
+import type { SapiSolver } from './sapiTypes.js';
 import { hardwareCapabilities } from './internal/hardwareCapabilities.js';
 
-/** Logical problem `q` in D-Wave signs with β folded in: `h = -β·h_phys`, `J = -β·J_phys`. */
-function logicalProblem(batch: IsingBatch, q: number): LogicalIsing {
-  const n = batch.spins[q]!;
-  const { stride, beta } = batch;
-  const linear = new Float64Array(n);
-  const couplings = new Float64Array(n * n);
-  for (let u = 0; u < n; u++) {
-    linear[u] = -beta * batch.fields[q * stride + u]!;
-    for (let v = u + 1; v < n; v++) couplings[u * n + v] = -beta * batch.couplings[u * stride + v]!;
-  }
-  return { n, linear, couplings };
+/** The numeric options of a `dwave` sampler, defaulted and checked (in this order). */
+function dwaveSettings(options: DwaveSamplerOptions) {
+  const numReads = positiveInt(options.numReads ?? 100, 'numReads');
+  const maxSpins = positiveInt(options.maxSpins ?? 64, 'maxSpins');
+  const deadlineMs = positiveInt(options.deadlineMs ?? 15 * 60_000, 'deadlineMs');
+  const pollTimeoutSeconds = options.pollTimeoutSeconds ?? 30;
+  if (!Number.isInteger(pollTimeoutSeconds) || pollTimeoutSeconds < 1 || pollTimeoutSeconds > 30)
+    throw invalidArgument(
+      `pollTimeoutSeconds must be an integer in [1, 30], got ${echo(pollTimeoutSeconds)}`,
+    );
+  const cs = options.chainStrength;
+  if (typeof cs === 'number' && (!Number.isFinite(cs) || cs < 0))
+    throw invalidArgument(`chainStrength must be a finite number ≥ 0, got ${echo(cs)}`);
+  const backoff = { ...DEFAULT_POLL_BACKOFF, ...options.pollBackoff };
+  return { numReads, maxSpins, deadlineMs, pollTimeoutSeconds, backoff, seed: options.seed ?? 0 };
 }
 
 /**
@@ -54,19 +54,8 @@ function logicalProblem(batch: IsingBatch, q: number): LogicalIsing {
  */
 export function createDwaveSampler(options: DwaveSamplerOptions = {}): DwaveSampler {
   assertAdapterOptions('dwave', options, DWAVE_OPTION_KEYS);
-  const numReads = positiveInt(options.numReads ?? 100, 'numReads');
-  const maxSpins = positiveInt(options.maxSpins ?? 64, 'maxSpins');
-  const deadlineMs = positiveInt(options.deadlineMs ?? 15 * 60_000, 'deadlineMs');
-  const pollTimeoutSeconds = options.pollTimeoutSeconds ?? 30;
-  if (!Number.isInteger(pollTimeoutSeconds) || pollTimeoutSeconds < 1 || pollTimeoutSeconds > 30)
-    throw invalidArgument(
-      `pollTimeoutSeconds must be an integer in [1, 30], got ${echo(pollTimeoutSeconds)}`,
-    );
-  const cs = options.chainStrength;
-  if (typeof cs === 'number' && (!Number.isFinite(cs) || cs < 0))
-    throw invalidArgument(`chainStrength must be a finite number ≥ 0, got ${echo(cs)}`);
-  const backoff = { ...DEFAULT_POLL_BACKOFF, ...options.pollBackoff };
-  const seed = options.seed ?? 0;
+  const { numReads, maxSpins, deadlineMs, pollTimeoutSeconds, backoff, seed } =
+    dwaveSettings(options);
   const writer = options.dryRun ? createDryRunWriter(options.dryRun.dir) : undefined;
   const fallback = options.dryRun
     ? dryRunFallback(options.dryRun, { shots: numReads, seed })
@@ -89,6 +78,16 @@ export function createDwaveSampler(options: DwaveSamplerOptions = {}): DwaveSamp
     solverPromise.catch(() => (solverPromise = undefined));
     return solverPromise;
   };
+  /** The solver's clique embedding for `nMax` spins, made once per solver and size. */
+  const embeddingFor = (solver: SapiSolver, graph: DwaveTarget['graph'], nMax: number) => {
+    const key = `${solverId(solver)}|${nMax}`;
+    let embedding = embeddings.get(key);
+    if (!embedding) {
+      embedding = cliqueEmbeddingFor(solver, graph, nMax, options.embedding);
+      embeddings.set(key, embedding);
+    }
+    return embedding;
+  };
 
   async function sample(batch: IsingBatch): Promise<SampleResult> {
     assertBatchFits(batch, maxSpins, 'dwave');
@@ -98,109 +97,32 @@ export function createDwaveSampler(options: DwaveSamplerOptions = {}): DwaveSamp
       const solver = await getSolver(deadline.signal);
       const graph = solverGraph(solver);
       const nMax = Math.max(...batch.spins);
-      const key = `${solverId(solver)}|${nMax}`;
-      let embedding = embeddings.get(key);
-      if (!embedding) {
-        embedding = cliqueEmbeddingFor(solver, graph, nMax, options.embedding);
-        embeddings.set(key, embedding);
-      }
-      const autoScale = options.autoScale ?? true;
-      const chainStrengths: number[] = [];
-      const jobs: SapiJob[] = [];
-      for (let q = 0; q < batch.size; q++) {
-        const logical = logicalProblem(batch, q);
-        const strength =
-          typeof cs === 'number'
-            ? cs
-            : typeof cs === 'function'
-              ? cs(logical)
-              : uniformTorqueCompensation(logical);
-        chainStrengths.push(strength);
-        const { terms, offset } = embedIsing(logical, embedding, graph, strength);
-        if (!autoScale) checkRanges(solver, terms.linear.values(), terms.quadratic.values(), q);
-        const data = encodeQpProblem(graph, terms, offset);
-        const params = {
-          num_reads: numReads,
-          answer_mode: 'histogram',
-          auto_scale: autoScale,
-          ...options.params,
-        };
-        if (q === 0) checkParams(solver, params);
-        jobs.push({
-          solver: solver.identity,
-          label: options.label ?? 'boltzmann-attention',
-          type: 'ising',
-          data,
-          params,
-        });
-      }
+      const target = { solver, graph, embedding: embeddingFor(solver, graph, nMax) };
+      const sent = dwaveJobsOf(batch, target, options, numReads);
       if (writer) {
         const out = writer.nextCall('dwave');
-        out.json('solver.json', {
-          identity: solver.identity,
-          id: solverId(solver),
-          topology: solver.properties.topology ?? null,
-          workingQubits: graph.qubits.length,
-        });
-        out.json('embedding.json', { chains: embedding, chainStrengths });
-        for (let start = 0, k = 1; start < jobs.length; start += DWAVE_PROBLEMS_PER_SUBMIT, k++) {
-          out.json(`submit-${String(k).padStart(3, '0')}.json`, {
-            method: 'POST',
-            url: new URL('problems/', endpoint).toString(),
-            headers: {
-              'X-Auth-Token': '***',
-              Accept: 'application/vnd.dwave.sapi.problems+json; version=3.0.0',
-              'Content-Type': 'application/json',
-            },
-            body: jobs.slice(start, start + DWAVE_PROBLEMS_PER_SUBMIT),
-          });
-        }
-        for (let q = 0; q < batch.size; q++)
-          out.json(`problem-${String(q).padStart(4, '0')}.bqm.json`, batchProblemToBqm(batch, q));
+        writeDwaveDryRun(out, batch, target, sent, endpoint);
         if (fallback) return await fallback(batch);
-        throw dryRunError(out, `${jobs.length} D-Wave problems`);
+        throw dryRunError(out, `${sent.jobs.length} D-Wave problems`);
       }
-      const { ids, answers } = await runDwaveJobs(client!, jobs, {
+      const { ids, answers } = await runDwaveJobs(client!, sent.jobs, {
         signal: deadline.signal,
         pollTimeoutSeconds,
         backoff,
         cancelTimeoutMs: 5_000,
       });
-      const sets: SampleSet[] = [];
-      const breaks: number[] = [];
-      let broken = 0;
-      let reads = 0;
-      let qpuAccessTimeUs = 0;
-      answers.forEach((raw, q) => {
-        const n = batch.spins[q]!;
-        const answer = decodeQpAnswer(raw, 'ising');
-        const un = unembedMajority(
-          answer.solutions,
-          answer.activeVariables,
-          answer.numOccurrences,
-          embedding!,
-          n,
-          seed + 7919 * call + q,
-        );
-        sets.push({ spins: n, states: un.states, weights: answer.numOccurrences });
-        const total = answer.numOccurrences.reduce((a, b) => a + b, 0);
-        breaks.push(un.chainBreakFraction);
-        broken += un.chainBreakFraction * total;
-        reads += total;
-        const t = (raw as { timing?: { qpu_access_time?: unknown } }).timing?.qpu_access_time;
-        if (typeof t === 'number') qpuAccessTimeUs += t;
-      });
+      const got = dwaveSamples(answers, batch, target.embedding, seed + 7919 * call);
       last = {
         solver: solverId(solver),
         problemIds: ids,
-        chainStrengths,
-        chainBreakFractions: breaks,
-        chainBreakFraction: reads > 0 ? broken / reads : 0,
-        qpuAccessTimeUs,
-        maxChainLength: Math.max(...embedding.slice(0, nMax).map((c) => c.length)),
+        chainStrengths: sent.chainStrengths,
+        chainBreakFractions: got.breaks,
+        chainBreakFraction: got.chainBreakFraction,
+        qpuAccessTimeUs: got.qpuAccessTimeUs,
+        maxChainLength: Math.max(...target.embedding.slice(0, nMax).map((c) => c.length)),
       };
       options.onRun?.(last);
-      return { kind: 'samples', sets };
+      return { kind: 'samples', sets: got.sets };
     } finally {
       deadline.clear();
     }
