@@ -1,8 +1,8 @@
 import * as tf from '@tensorflow/tfjs';
 import { causalBatch, createRng } from '@boltzmann/ising-core';
-import { bruteForceEstimate } from '@boltzmann/ising-core/testing';
+import { bruteForceEstimate, codeOf } from '@boltzmann/ising-core/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { boltzmannAttention, initBackend, isAttentionError } from './index.js';
+import { boltzmannAttention, initBackend } from './index.js';
 
 const [B, H, T, D] = [2, 2, 4, 3];
 const rng = createRng(5);
@@ -100,14 +100,6 @@ describe('boltzmannAttention, the drop-in tensor function', () => {
   });
 
   it('refuses inconsistent shapes and missing couplings with coded errors', () => {
-    const codeOf = (run: () => unknown): string | undefined => {
-      try {
-        run();
-      } catch (e) {
-        return isAttentionError(e) ? e.code : `not an AttentionError: ${String(e)}`;
-      }
-      return undefined;
-    };
     expect(codeOf(() => boltzmannAttention(q, k, v))).toBe('ATTENTION_INVALID_CONFIG');
     expect(
       codeOf(() =>

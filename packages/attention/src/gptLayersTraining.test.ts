@@ -1,3 +1,4 @@
+import { codeOf } from '@boltzmann/ising-core/testing';
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTrainer, createTransformer, initBackend, maskedCrossEntropy } from './index.js';
@@ -11,15 +12,6 @@ import {
   randomTokens,
   take,
 } from './internal/testUtils.js';
-
-const codeOf = (f: () => unknown): string | undefined => {
-  try {
-    f();
-  } catch (e) {
-    return (e as { code?: string }).code;
-  }
-  return undefined;
-};
 
 describe('multi-layer GPT', () => {
   beforeAll(async () => {

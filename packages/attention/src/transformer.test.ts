@@ -1,3 +1,4 @@
+import { codeOf } from '@boltzmann/ising-core/testing';
 import * as tf from '@tensorflow/tfjs';
 import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -7,7 +8,6 @@ import {
   ATTENTION_VARIANTS,
   createTransformer,
   initBackend,
-  isAttentionError,
   loadTransformer,
   maskedCrossEntropy,
   readTransformer,
@@ -113,14 +113,6 @@ describe('Transformer', () => {
   it('rejects malformed checkpoints, configs and inputs with coded errors', () => {
     const model = createTransformer(tiny);
     const json = model.toJSON();
-    const codeOf = (f: () => unknown): string | undefined => {
-      try {
-        f();
-      } catch (e) {
-        return isAttentionError(e) ? e.code : String(e);
-      }
-      return undefined;
-    };
     const shape = { ...json.weights['head/bias']!, shape: [3] };
     expect(
       codeOf(() => loadTransformer({ ...json, weights: { ...json.weights, 'head/bias': shape } })),

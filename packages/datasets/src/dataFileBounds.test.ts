@@ -1,6 +1,7 @@
 // What the file loaders accept from disk: a regular file of at most MAX_DATA_FILE_BYTES. A FIFO, a
 // device or a folder is refused at once (before any byte is read), so a hostile path can neither
 // block the loader nor fill the memory.
+import { rejectionOf, thrownBy } from '@boltzmann/ising-core/testing';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, truncateSync, writeFileSync } from 'node:fs';
@@ -11,27 +12,16 @@ import { describe, expect, it } from 'vitest';
 import {
   MAX_DATA_FILE_BYTES,
   createCharCorpus,
-  isDatasetError,
   loadTinyShakespeare,
   loadTinyShakespeareSync,
 } from './index.js';
-import { codeOf, useSandbox } from './loaderTestkit.js';
+import { useSandbox } from './loaderTestkit.js';
 
 const sandbox = useSandbox();
 const require = createRequire(import.meta.url);
 const index = pathToFileURL(fileURLToPath(new URL('./index.ts', import.meta.url))).href;
 const ANY_SHA = 'ab'.repeat(32);
 const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
-
-function syncCodeOf(run: () => unknown): { code: string; message: string } {
-  try {
-    run();
-  } catch (error) {
-    if (isDatasetError(error)) return { code: error.code, message: error.message };
-    throw error;
-  }
-  throw new Error('expected a DatasetError');
-}
 
 /**
  * Both loaders on `path` in a child process, killed after `timeoutMs`: a loader that blocks on
@@ -80,8 +70,8 @@ describe('the file loaders read only regular files, bounded', () => {
     mkdirSync(folder);
     const options = { path: folder, expectedSha256: ANY_SHA };
     for (const { code, message } of [
-      await codeOf(loadTinyShakespeare(options)),
-      syncCodeOf(() => loadTinyShakespeareSync(options)),
+      await rejectionOf(loadTinyShakespeare(options)),
+      thrownBy(() => loadTinyShakespeareSync(options)),
     ]) {
       expect(code).toBe('DATASET_NOT_A_FILE');
       expect(message).toContain(folder);
@@ -96,8 +86,8 @@ describe('the file loaders read only regular files, bounded', () => {
     truncateSync(big, MAX_DATA_FILE_BYTES + 1);
     const options = { path: big, expectedSha256: ANY_SHA };
     for (const { code, message } of [
-      await codeOf(loadTinyShakespeare(options)),
-      syncCodeOf(() => loadTinyShakespeareSync(options)),
+      await rejectionOf(loadTinyShakespeare(options)),
+      thrownBy(() => loadTinyShakespeareSync(options)),
     ]) {
       expect(code).toBe('DATASET_TOO_LARGE');
       expect(message).toContain('67,108,865 bytes');
@@ -111,9 +101,9 @@ describe('the file loaders read only regular files, bounded', () => {
     writeFileSync(file, text);
     const options = { path: file, expectedSha256: sha(text) };
     for (const { code, message } of [
-      await codeOf(loadTinyShakespeare(options)),
-      syncCodeOf(() => loadTinyShakespeareSync(options)),
-      syncCodeOf(() => createCharCorpus(text)),
+      await rejectionOf(loadTinyShakespeare(options)),
+      thrownBy(() => loadTinyShakespeareSync(options)),
+      thrownBy(() => createCharCorpus(text)),
     ]) {
       expect(code).toBe('DATASET_INVALID_ARGUMENT');
       expect(message).toContain('1 distinct character ("a")');

@@ -1,3 +1,4 @@
+import { rejectionOf } from '@boltzmann/ising-core/testing';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -5,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import { TINY_SHAKESPEARE_SHA256, loadTinyShakespeare, loadTinyShakespeareFrom } from './index.js';
 import type { FetchLike, FetchResponseLike } from './index.js';
-import { codeOf, useSandbox } from './loaderTestkit.js';
+import { useSandbox } from './loaderTestkit.js';
 
 // CI sets BOLTZMANN_DATA_DIR relative to the repository root; locally fall back to the shared copy.
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
@@ -89,13 +90,13 @@ describe('loadTinyShakespeareFrom({ bytes })', () => {
   });
 
   it('should refuse bytes with the wrong sha256 as DATASET_CORRUPT, naming both hashes', async () => {
-    const { code, message } = await codeOf(loadTinyShakespeareFrom({ bytes: SMALL_BYTES }));
+    const { code, message } = await rejectionOf(loadTinyShakespeareFrom({ bytes: SMALL_BYTES }));
     expect(code).toBe('DATASET_CORRUPT');
     expect(message).toContain(
       `Tiny Shakespeare (input.txt) given as bytes has sha256 ${SMALL_SHA}, expected ${TINY_SHAKESPEARE_SHA256}`,
     );
     expect(message).toContain(`${SMALL_BYTES.length} bytes`);
-    const other = await codeOf(
+    const other = await rejectionOf(
       loadTinyShakespeareFrom({ bytes: SMALL_BYTES, expectedSha256: 'ab'.repeat(32) }),
     );
     expect(other.code).toBe('DATASET_CORRUPT');
@@ -124,14 +125,14 @@ describe('loadTinyShakespeareFrom({ bytes })', () => {
       [new ArrayBuffer(0), /bytes is empty/],
     ];
     for (const [bytes, pattern] of bad) {
-      const { code, message } = await codeOf(
+      const { code, message } = await rejectionOf(
         loadTinyShakespeareFrom({ bytes: bytes as Uint8Array }),
       );
       expect(code, String(pattern)).toBe('DATASET_INVALID_ARGUMENT');
       expect(message).toMatch(pattern);
     }
     const latin1 = new Uint8Array([0x41, 0xe9, 0x42, 0x0a, 0x43, 0x44, 0x45]);
-    const notUtf8 = await codeOf(
+    const notUtf8 = await rejectionOf(
       loadTinyShakespeareFrom({ bytes: latin1, expectedSha256: sha(latin1) }),
     );
     expect(notUtf8).toEqual({
@@ -139,7 +140,9 @@ describe('loadTinyShakespeareFrom({ bytes })', () => {
       message: expect.stringContaining('given as bytes is not valid UTF-8 text (7 bytes'),
     });
     // The hash is checked first: a wrong file is corrupt whatever its encoding.
-    expect((await codeOf(loadTinyShakespeareFrom({ bytes: latin1 }))).code).toBe('DATASET_CORRUPT');
+    expect((await rejectionOf(loadTinyShakespeareFrom({ bytes: latin1 }))).code).toBe(
+      'DATASET_CORRUPT',
+    );
     const sources: [unknown, RegExp][] = [
       [undefined, /source must be an object \{ bytes \} or \{ url \}, got undefined/],
       ['input.txt', /source must be an object/],
@@ -160,7 +163,7 @@ describe('loadTinyShakespeareFrom({ bytes })', () => {
       ],
     ];
     for (const [source, pattern] of sources) {
-      const { code, message } = await codeOf(
+      const { code, message } = await rejectionOf(
         loadTinyShakespeareFrom(source as { bytes: Uint8Array }),
       );
       expect(code, String(pattern)).toBe('DATASET_INVALID_ARGUMENT');
@@ -170,7 +173,7 @@ describe('loadTinyShakespeareFrom({ bytes })', () => {
 
   it('should say DATASET_UNSUPPORTED where there is no WebCrypto (a page served over plain http)', async () => {
     vi.stubGlobal('crypto', undefined);
-    const { code, message } = await codeOf(
+    const { code, message } = await rejectionOf(
       loadTinyShakespeareFrom({ bytes: SMALL_BYTES, expectedSha256: SMALL_SHA }),
     );
     expect(code).toBe('DATASET_UNSUPPORTED');
@@ -202,7 +205,7 @@ describe('loadTinyShakespeareFrom({ url }) with an injected fetch', () => {
     ).toBe(SMALL);
     expect(fetch.urls).toEqual(['/data/small.txt']);
     vi.stubGlobal('fetch', undefined);
-    const { code, message } = await codeOf(
+    const { code, message } = await rejectionOf(
       loadTinyShakespeareFrom({ url: '/data/small.txt', expectedSha256: SMALL_SHA }),
     );
     expect(code).toBe('DATASET_UNSUPPORTED');
@@ -211,12 +214,14 @@ describe('loadTinyShakespeareFrom({ url }) with an injected fetch', () => {
 
   it('should report a wrong hash, HTTP errors, empty bodies, network errors and too large bodies with codes', async () => {
     const url = 'https://example.test/input.txt';
-    const corrupt = await codeOf(loadTinyShakespeareFrom({ url, fetch: fakeFetch(SMALL_BYTES) }));
+    const corrupt = await rejectionOf(
+      loadTinyShakespeareFrom({ url, fetch: fakeFetch(SMALL_BYTES) }),
+    );
     expect(corrupt.code).toBe('DATASET_CORRUPT');
     expect(corrupt.message).toContain(
       `Tiny Shakespeare (input.txt) fetched from "${url}" has sha256 ${SMALL_SHA}, expected ${TINY_SHAKESPEARE_SHA256}`,
     );
-    const missing = await codeOf(
+    const missing = await rejectionOf(
       loadTinyShakespeareFrom({
         url,
         fetch: fakeFetch(SMALL_BYTES, { ok: false, status: 404, statusText: 'Not Found' }),
@@ -226,7 +231,7 @@ describe('loadTinyShakespeareFrom({ url }) with an injected fetch', () => {
       code: 'DATASET_OFFLINE',
       message: expect.stringContaining('HTTP 404 "Not Found"'),
     });
-    const empty = await codeOf(
+    const empty = await rejectionOf(
       loadTinyShakespeareFrom({ url, fetch: fakeFetch(new Uint8Array(0)) }),
     );
     expect(empty).toEqual({
@@ -234,13 +239,13 @@ describe('loadTinyShakespeareFrom({ url }) with an injected fetch', () => {
       message: expect.stringContaining('the server sent an empty body'),
     });
     const refused: FetchLike = () => Promise.reject(new TypeError('fetch failed'));
-    const offline = await codeOf(loadTinyShakespeareFrom({ url, fetch: refused }));
+    const offline = await rejectionOf(loadTinyShakespeareFrom({ url, fetch: refused }));
     expect(offline.code).toBe('DATASET_OFFLINE');
     expect(offline.message).toContain(
       `could not fetch Tiny Shakespeare (input.txt) from "${url}": "TypeError: fetch failed"`,
     );
     expect(offline.message).toContain('pass { bytes }');
-    const large = await codeOf(
+    const large = await rejectionOf(
       loadTinyShakespeareFrom({ url, fetch: fakeFetch(new Uint8Array(5000)), maxBytes: 4096 }),
     );
     expect(large).toEqual({

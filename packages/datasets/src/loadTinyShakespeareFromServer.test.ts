@@ -1,10 +1,11 @@
+import { rejectionOf } from '@boltzmann/ising-core/testing';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { withoutNodeBuiltins } from '@boltzmann/ising-core/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TINY_SHAKESPEARE_SHA256, loadTinyShakespeare, loadTinyShakespeareFrom } from './index.js';
-import { codeOf, listen, localFetch, useSandbox } from './loaderTestkit.js';
+import { listen, localFetch, useSandbox } from './loaderTestkit.js';
 
 // CI sets BOLTZMANN_DATA_DIR relative to the repository root; locally fall back to the shared copy.
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
@@ -57,28 +58,28 @@ describe('loadTinyShakespeareFrom({ url }) from a server on 127.0.0.1', () => {
 
   it('should enforce maxBytes while streaming and timeoutMs, and report a 404 and an abort as DATASET_OFFLINE', async () => {
     const at = (path: string) => `${server.base}${path}`;
-    const large = await codeOf(
+    const large = await rejectionOf(
       loadTinyShakespeareFrom({ url: at('/chunked.txt'), fetch: localFetch, maxBytes: 200_000 }),
     );
     expect(large).toEqual({
       code: 'DATASET_TOO_LARGE',
       message: expect.stringContaining('200,000 bytes (options.maxBytes)'),
     });
-    const announced = await codeOf(
+    const announced = await rejectionOf(
       loadTinyShakespeareFrom({ url: at('/input.txt'), fetch: localFetch, maxBytes: 4096 }),
     );
     expect(announced).toEqual({
       code: 'DATASET_TOO_LARGE',
       message: expect.stringContaining('announced 1,115,394 bytes'),
     });
-    const slow = await codeOf(
+    const slow = await rejectionOf(
       loadTinyShakespeareFrom({ url: at('/stall'), fetch: localFetch, timeoutMs: 300 }),
     );
     expect(slow).toEqual({
       code: 'DATASET_TIMEOUT',
       message: expect.stringContaining('within 300 ms (options.timeoutMs)'),
     });
-    const missing = await codeOf(
+    const missing = await rejectionOf(
       loadTinyShakespeareFrom({ url: at('/nothing.txt'), fetch: localFetch }),
     );
     expect(missing).toEqual({
@@ -86,7 +87,7 @@ describe('loadTinyShakespeareFrom({ url }) from a server on 127.0.0.1', () => {
       message: expect.stringContaining('HTTP 404 "Not Found"'),
     });
     const controller = new AbortController();
-    const aborted = codeOf(
+    const aborted = rejectionOf(
       loadTinyShakespeareFrom({ url: at('/stall'), fetch: localFetch, signal: controller.signal }),
     );
     setTimeout(() => controller.abort(), 100);
@@ -108,8 +109,10 @@ describe('loadTinyShakespeareFrom without Node', () => {
       try {
         const fromBytes = await fresh.loadTinyShakespeareFrom({ bytes });
         const fromUrl = await fresh.loadTinyShakespeareFrom({ url: `${server.base}/input.txt` });
-        const corrupt = await codeOf(fresh.loadTinyShakespeareFrom({ bytes: bytes.subarray(1) }));
-        const fileLoader = await codeOf(fresh.loadTinyShakespeare({ path: REAL_FILE }));
+        const corrupt = await rejectionOf(
+          fresh.loadTinyShakespeareFrom({ bytes: bytes.subarray(1) }),
+        );
+        const fileLoader = await rejectionOf(fresh.loadTinyShakespeare({ path: REAL_FILE }));
         return { fromBytes, fromUrl, corrupt, fileLoader };
       } finally {
         globalThis.Buffer = realBuffer;

@@ -7,7 +7,6 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, vi } from 'vitest';
-import { isDatasetError } from './index.js';
 import type { FetchLike } from './index.js';
 
 /** A fetch that fails the test if called. */
@@ -22,19 +21,6 @@ export const localFetch: FetchLike = (url, init) =>
   url.startsWith('http://127.0.0.1:')
     ? realFetch(url, init)
     : Promise.reject(new Error(`refusing ${url}`));
-
-/** The code and message of the DatasetError `promise` rejects with (anything else fails). */
-export async function codeOf(
-  promise: Promise<unknown>,
-): Promise<{ code: string; message: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isDatasetError(error)) return { code: error.code, message: error.message };
-    throw error;
-  }
-  throw new Error('expected a DatasetError');
-}
 
 /**
  * Gives every test of the calling file a fresh temporary folder (`sandbox.dir`), a failing

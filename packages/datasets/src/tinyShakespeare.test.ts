@@ -1,3 +1,4 @@
+import { rejectionOf } from '@boltzmann/ising-core/testing';
 import { createHash } from 'node:crypto';
 import {
   copyFileSync,
@@ -12,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { createRng } from '@boltzmann/ising-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TINY_SHAKESPEARE_SHA256, loadTinyShakespeare, loadTinyShakespeareSync } from './index.js';
-import { codeOf, listen, localFetch, noNetwork, useSandbox } from './loaderTestkit.js';
+import { listen, localFetch, noNetwork, useSandbox } from './loaderTestkit.js';
 
 // CI sets BOLTZMANN_DATA_DIR relative to the repository root; locally fall back to the shared copy.
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
@@ -88,7 +89,7 @@ describe('loadTinyShakespeare (missing and corrupt files)', () => {
   it('should say where it looked and what to set when the file is missing and downloading is off', async () => {
     const fetch = vi.fn(noNetwork);
     const dataDir = join(tmp, 'empty');
-    const { code, message } = await codeOf(
+    const { code, message } = await rejectionOf(
       loadTinyShakespeare({ dataDir, cacheDir: join(tmp, 'cache'), download: false, fetch }),
     );
     expect(code).toBe('DATASET_NOT_FOUND');
@@ -102,7 +103,7 @@ describe('loadTinyShakespeare (missing and corrupt files)', () => {
   it('should neither search around nor download for a missing explicit path, and the sync loader never downloads', async () => {
     const fetch = vi.fn(noNetwork);
     const missing = join(tmp, 'nope.txt');
-    const { code, message } = await codeOf(loadTinyShakespeare({ path: missing, fetch }));
+    const { code, message } = await rejectionOf(loadTinyShakespeare({ path: missing, fetch }));
     expect(code).toBe('DATASET_NOT_FOUND');
     expect(message).toContain(missing);
     expect(() => loadTinyShakespeareSync({ cacheDir: join(tmp, 'c'), fetch })).toThrow(
@@ -115,7 +116,7 @@ describe('loadTinyShakespeare (missing and corrupt files)', () => {
     const fetch = vi.fn(noNetwork);
     const missing = join(tmp, 'no-such-folder');
     vi.stubEnv('BOLTZMANN_DATA_DIR', missing);
-    const first = await codeOf(loadTinyShakespeare({ fetch }));
+    const first = await rejectionOf(loadTinyShakespeare({ fetch }));
     expect(first.code).toBe('DATASET_NOT_FOUND');
     expect(first.message).toContain(`data directory "${missing}" set by BOLTZMANN_DATA_DIR`);
     expect(first.message).toMatch(/does not exist/);
@@ -124,7 +125,7 @@ describe('loadTinyShakespeare (missing and corrupt files)', () => {
     const cacheFile = join(tmp, 'xdg', 'boltzmann', 'tinyshakespeare', 'input.txt');
     mkdirSync(join(cacheFile, '..'), { recursive: true });
     copyFileSync(REAL_FILE, cacheFile);
-    expect((await codeOf(loadTinyShakespeare({ fetch }))).code).toBe('DATASET_NOT_FOUND');
+    expect((await rejectionOf(loadTinyShakespeare({ fetch }))).code).toBe('DATASET_NOT_FOUND');
     expect(() => loadTinyShakespeareSync()).toThrow(/does not exist/);
     expect(fetch).not.toHaveBeenCalled();
   });
@@ -133,11 +134,11 @@ describe('loadTinyShakespeare (missing and corrupt files)', () => {
     const fetch = vi.fn(noNetwork);
     mkdirSync(join(tmp, 'empty'));
     vi.stubEnv('BOLTZMANN_DATA_DIR', join(tmp, 'empty'));
-    expect((await codeOf(loadTinyShakespeare({ fetch }))).message).toMatch(
+    expect((await rejectionOf(loadTinyShakespeare({ fetch }))).message).toMatch(
       /that folder lacks the file/,
     );
     writeFileSync(join(tmp, 'file'), SMALL);
-    const notFolder = await codeOf(loadTinyShakespeare({ dataDir: join(tmp, 'file'), fetch }));
+    const notFolder = await rejectionOf(loadTinyShakespeare({ dataDir: join(tmp, 'file'), fetch }));
     expect(notFolder.code).toBe('DATASET_NOT_FOUND');
     expect(notFolder.message).toMatch(/set by options\.dataDir .*: that path is not a folder/);
     expect(fetch).not.toHaveBeenCalled();
@@ -148,7 +149,7 @@ describe('loadTinyShakespeare (missing and corrupt files)', () => {
     const cacheFile = join(tmp, 'xdg', 'boltzmann', 'tinyshakespeare', 'input.txt');
     mkdirSync(join(cacheFile, '..'), { recursive: true });
     writeFileSync(cacheFile, SMALL);
-    const { code, message } = await codeOf(loadTinyShakespeare({ fetch }));
+    const { code, message } = await rejectionOf(loadTinyShakespeare({ fetch }));
     expect(code).toBe('DATASET_CORRUPT');
     expect(message).toContain(cacheFile);
     expect(message).toContain(SMALL_SHA);
@@ -159,7 +160,9 @@ describe('loadTinyShakespeare (missing and corrupt files)', () => {
     const bad = join(tmp, 'tinyshakespeare', 'input.txt');
     mkdirSync(join(tmp, 'tinyshakespeare'));
     writeFileSync(bad, readFileSync(REAL_FILE).subarray(0, 1000));
-    const { code, message } = await codeOf(loadTinyShakespeare({ dataDir: tmp, download: false }));
+    const { code, message } = await rejectionOf(
+      loadTinyShakespeare({ dataDir: tmp, download: false }),
+    );
     expect(code).toBe('DATASET_CORRUPT');
     expect(message).toContain(bad);
     expect(message).toContain(TINY_SHAKESPEARE_SHA256);
@@ -172,23 +175,25 @@ describe('loadTinyShakespeare (missing and corrupt files)', () => {
     writeFileSync(file, SMALL);
     const data = loadTinyShakespeareSync({ path: file, expectedSha256: SMALL_SHA.toUpperCase() });
     expect(data.text).toBe(SMALL);
-    expect((await codeOf(loadTinyShakespeare({ path: file, expectedSha256: 'abc' }))).code).toBe(
+    expect(
+      (await rejectionOf(loadTinyShakespeare({ path: file, expectedSha256: 'abc' }))).code,
+    ).toBe('DATASET_INVALID_ARGUMENT');
+    expect((await rejectionOf(loadTinyShakespeare({ path: '' }))).code).toBe(
       'DATASET_INVALID_ARGUMENT',
     );
-    expect((await codeOf(loadTinyShakespeare({ path: '' }))).code).toBe('DATASET_INVALID_ARGUMENT');
     for (const bad of [
       { expectedSha256: 42 },
       { download: 'no' },
       { fetch: 'http' },
       { dataDir: 3 },
     ]) {
-      const { code, message } = await codeOf(
+      const { code, message } = await rejectionOf(
         loadTinyShakespeare({ path: file, ...(bad as object) }),
       );
       expect(code).toBe('DATASET_INVALID_ARGUMENT');
       expect(message).toMatch(/got (42|"no"|"http"|3)/);
     }
-    expect((await codeOf(loadTinyShakespeare({ path: tmp }))).code).toBe('DATASET_NOT_A_FILE');
+    expect((await rejectionOf(loadTinyShakespeare({ path: tmp }))).code).toBe('DATASET_NOT_A_FILE');
   });
 });
 
@@ -234,20 +239,20 @@ describe('loadTinyShakespeare (download from a local server)', () => {
   it('should report HTTP errors, empty bodies and refused connections as DATASET_OFFLINE with a way out', async () => {
     const cacheDir = join(tmp, 'cache');
     const target = join(cacheDir, 'tinyshakespeare', 'input.txt');
-    const notFound = await codeOf(
+    const notFound = await rejectionOf(
       loadTinyShakespeare({ cacheDir, url: `${base}/missing`, fetch: localFetch }),
     );
     expect(notFound.code).toBe('DATASET_OFFLINE');
     expect(notFound.message).toContain('HTTP 404');
     expect(notFound.message).toContain(target);
     expect(notFound.message).toContain('BOLTZMANN_DATA_DIR');
-    const empty = await codeOf(
+    const empty = await rejectionOf(
       loadTinyShakespeare({ cacheDir, url: `${base}/empty.txt`, fetch: localFetch }),
     );
     expect(empty.message).toMatch(/empty body/);
     const closed = await listen(() => undefined);
     await closed.close();
-    const refused = await codeOf(
+    const refused = await rejectionOf(
       loadTinyShakespeare({ cacheDir, url: `${closed.base}/input.txt`, fetch: localFetch }),
     );
     expect(refused.code).toBe('DATASET_OFFLINE');
@@ -256,7 +261,7 @@ describe('loadTinyShakespeare (download from a local server)', () => {
 
   it('should refuse a download with the wrong hash and write nothing', async () => {
     const cacheDir = join(tmp, 'cache');
-    const { code, message } = await codeOf(
+    const { code, message } = await rejectionOf(
       loadTinyShakespeare({ cacheDir, url: `${base}/input.txt`, fetch: localFetch }),
     );
     expect(code).toBe('DATASET_CORRUPT');

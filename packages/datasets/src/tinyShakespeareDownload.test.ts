@@ -1,3 +1,4 @@
+import { rejectionOf } from '@boltzmann/ising-core/testing';
 import { existsSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
@@ -8,7 +9,7 @@ import {
   loadTinyShakespeare,
 } from './index.js';
 import type { FetchLike } from './index.js';
-import { codeOf, listen, localFetch, useSandbox } from './loaderTestkit.js';
+import { listen, localFetch, useSandbox } from './loaderTestkit.js';
 
 const sandbox = useSandbox();
 const MiB = 1024 * 1024;
@@ -69,7 +70,7 @@ describe('loadTinyShakespeare (download limits)', () => {
   });
 
   const load = (path: string, options: Parameters<typeof loadTinyShakespeare>[0] = {}) =>
-    codeOf(
+    rejectionOf(
       loadTinyShakespeare({
         url: `${server.base}${path}`,
         expectedSha256: ANY_SHA,
@@ -114,7 +115,7 @@ describe('loadTinyShakespeare (download limits)', () => {
       statusText: 'OK',
       arrayBuffer: async () => new ArrayBuffer(5000),
     });
-    const { code, message } = await codeOf(loadTinyShakespeare({ fetch, maxBytes: 4096 }));
+    const { code, message } = await rejectionOf(loadTinyShakespeare({ fetch, maxBytes: 4096 }));
     expect(code).toBe('DATASET_TOO_LARGE');
     expect(message).toContain('5,000 bytes');
   });
@@ -136,7 +137,7 @@ describe('loadTinyShakespeare (download limits)', () => {
     vi.useFakeTimers();
     try {
       const fetch: FetchLike = () => new Promise(() => undefined);
-      const outcome = codeOf(loadTinyShakespeare({ fetch }));
+      const outcome = rejectionOf(loadTinyShakespeare({ fetch }));
       await vi.advanceTimersByTimeAsync(59_999);
       let settled = false;
       void outcome.then(() => (settled = true));
@@ -165,7 +166,7 @@ describe('loadTinyShakespeare (download limits)', () => {
       { timeoutMs: 2 ** 31 },
       { timeoutMs: '60s' },
     ]) {
-      const { code, message } = await codeOf(loadTinyShakespeare({ ...(bad as object) }));
+      const { code, message } = await rejectionOf(loadTinyShakespeare({ ...(bad as object) }));
       expect(code).toBe('DATASET_INVALID_ARGUMENT');
       expect(message).toMatch(/options\.(maxBytes|timeoutMs) must be an integer/);
     }

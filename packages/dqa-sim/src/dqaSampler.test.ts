@@ -2,12 +2,12 @@ import { createIsingBatch, createSamplerRegistry, estimateBatch } from '@boltzma
 import type { BatchEstimate, IsingBatch, SampleResult } from '@boltzmann/ising-core';
 import {
   bruteForceEstimate,
+  codeOf,
   conformanceBatch,
   describeSamplerConformance,
 } from '@boltzmann/ising-core/testing';
 import { describe, expect, it } from 'vitest';
 import { annealDistribution, dqaSampler } from './index.js';
-import { codeOf } from './internal/testing/codeOf.js';
 
 // DQA's output is close to, not equal to, the Boltzmann distribution. With the defaults
 // (τ = 16, K = 64, order 2, linear-response calibration) the conformance batch (fields ~ N(0, 1),

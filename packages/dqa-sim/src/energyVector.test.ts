@@ -1,7 +1,7 @@
+import { codeOf } from '@boltzmann/ising-core/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { energyVector } from './index.js';
-import { codeOf } from './internal/testing/codeOf.js';
 
 describe('energyVector', () => {
   it('should equal the term-by-term energy of every state (random problems, n ≤ 9)', () => {

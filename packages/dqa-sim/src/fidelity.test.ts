@@ -1,8 +1,7 @@
 import { magnetizations as exactMagnetizations } from '@boltzmann/ising-core';
-import { bruteForceMoments } from '@boltzmann/ising-core/testing';
+import { bruteForceMoments, codeOf } from '@boltzmann/ising-core/testing';
 import { describe, expect, it } from 'vitest';
 import { annealDistribution, fidelity, fidelitySweep } from './index.js';
-import { codeOf } from './internal/testing/codeOf.js';
 
 const problem = {
   fields: [0.6, -0.35, 0.15, 0.4],

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createIsingBatch, createRng } from '@boltzmann/ising-core';
-import { thrownBy } from '@boltzmann/ising-core/testing';
+import { codeOf, thrownBy } from '@boltzmann/ising-core/testing';
 import { describe, expect, it } from 'vitest';
 import {
   DQA_MAX_SHOTS,
@@ -11,7 +11,6 @@ import {
   sampleShots,
   toQasm3,
 } from './index.js';
-import { codeOf } from './internal/testing/codeOf.js';
 
 const messageOf = (run: () => unknown): string => thrownBy(run).message;
 

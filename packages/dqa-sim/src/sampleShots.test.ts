@@ -1,7 +1,7 @@
+import { codeOf } from '@boltzmann/ising-core/testing';
 import { createRng } from '@boltzmann/ising-core';
 import { describe, expect, it } from 'vitest';
 import { sampleShots } from './index.js';
-import { codeOf } from './internal/testing/codeOf.js';
 
 describe('sampleShots', () => {
   it('should merge repeats into weights, in index order, with ±1 spins', () => {

@@ -1,15 +1,7 @@
+import { codeOf } from '@boltzmann/ising-core/testing';
 import { describe, expect, it } from 'vitest';
-import { compileSchedule, effectiveTemperature, isDqaError } from './index.js';
+import { compileSchedule, effectiveTemperature } from './index.js';
 import type { ScheduleSpec } from './index.js';
-
-const codeOf = (f: () => unknown): string => {
-  try {
-    f();
-  } catch (e) {
-    return isDqaError(e) ? e.code : `not a DqaError: ${String(e)}`;
-  }
-  return 'no error';
-};
 
 describe('compileSchedule', () => {
   it('should compile presets and expressions into functions of u', () => {

@@ -1,3 +1,4 @@
+import { codeOf } from '@boltzmann/ising-core/testing';
 // biome-ignore-all lint/suspicious/noAssignInExpressions: a regex dispatch, `else if ((m = re.exec(line)))`, keeps each statement's match beside its handler.
 /// <reference path="../types/quantumCircuit.d.ts" />
 import QuantumCircuit from 'quantum-circuit';
@@ -5,7 +6,6 @@ import { describe, expect, it } from 'vitest';
 import { annealStatevector, toQasm3 } from './index.js';
 import type { IsingProblem, QasmOptions } from './index.js';
 import { appendBraketGate } from './internal/testing/appendBraketGate.js';
-import { codeOf } from './internal/testing/codeOf.js';
 
 /**
  * A small, independent OpenQASM interpreter for the statements toQasm3 emits. It uses the

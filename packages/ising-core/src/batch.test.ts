@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createIsingBatch } from './index.js';
-import { codeOf } from './internal/testing/codeOf.js';
+import { codeOf } from './testing/thrownErrors.js';
 
 const input = (spins: ArrayLike<number>) => ({
   fields: new Float64Array(spins.length * 2),

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { batchedMatMul, createRng } from './index.js';
-import { codeOf } from './internal/testing/codeOf.js';
+import { codeOf } from './testing/thrownErrors.js';
 
 /** The product the obvious way, in float64, from explicitly transposed operands. */
 function reference(

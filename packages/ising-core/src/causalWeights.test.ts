@@ -7,7 +7,7 @@ import {
   tapEstimate,
   transferMatrixSampler,
 } from './index.js';
-import { codeOf } from './internal/testing/codeOf.js';
+import { codeOf } from './testing/thrownErrors.js';
 import { bruteForceEstimate, bruteForceMoments } from './testing/index.js';
 
 const B = 2;

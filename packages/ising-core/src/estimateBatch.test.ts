@@ -9,6 +9,7 @@ import {
 } from './index.js';
 import type { BatchEstimate, IsingBatch, SampleResult, Sampler } from './index.js';
 import { bruteForceEstimate, bruteForceMoments } from './testing/index.js';
+import { codeOf } from './testing/thrownErrors.js';
 
 const caps = (extra: Partial<Sampler['capabilities']> = {}): Sampler['capabilities'] => ({
   exact: false,
@@ -52,15 +53,6 @@ const constant = (batch: IsingBatch, value: number): BatchEstimate => ({
 
 const expectClose = (a: Float64Array, b: Float64Array, tol: number): void =>
   a.forEach((v, i) => expect(Math.abs(v - b[i]!), `entry ${i}`).toBeLessThan(tol));
-
-async function codeOf(run: () => unknown): Promise<string | undefined> {
-  try {
-    await run();
-  } catch (error) {
-    return (error as { code?: string }).code;
-  }
-  return undefined;
-}
 
 describe('estimateBatch', () => {
   it('should return the estimate of a synchronous estimate() without a promise (its vjp wrapped in checks)', () => {

@@ -12,7 +12,7 @@ import {
   estimateFromDense,
 } from './index.js';
 import type { IsingBatch } from './index.js';
-import { codeOf } from './internal/testing/codeOf.js';
+import { codeOf } from './testing/thrownErrors.js';
 
 afterAll(() => disposeExactWorkers());
 

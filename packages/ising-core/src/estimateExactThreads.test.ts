@@ -12,7 +12,7 @@ import {
 } from './index.js';
 import { autoThreadCount, resetThreadCapWarning } from './internal/threadCount.js';
 import { sharedPoolSize } from './internal/sharedPool.js';
-import { codeOf } from './internal/testing/codeOf.js';
+import { codeOf } from './testing/thrownErrors.js';
 import { withoutNodeBuiltins } from './testing/index.js';
 
 // 6 problems: before the cap, `threads: 1e6` started one worker per problem (586 on a real batch).

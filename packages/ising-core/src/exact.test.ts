@@ -9,7 +9,7 @@ import {
   magnetizations,
   sampleExact,
 } from './index.js';
-import { codeOf } from './internal/testing/codeOf.js';
+import { codeOf } from './testing/thrownErrors.js';
 
 /** Plain O(n² 2^n) enumeration, normalized in the log domain. */
 function reference(h: ArrayLike<number>, J: ArrayLike<number>, n: number, beta: number) {

@@ -3,7 +3,7 @@ import { causalBoltzmann, causalBoltzmannAsync, disposeExactWorkers } from './in
 import type { CausalVariant } from './index.js';
 import { randomInputs } from './internal/testing/causalInputs.js';
 import { close } from './internal/testing/close.js';
-import { codeOf } from './internal/testing/codeOf.js';
+import { codeOf } from './testing/thrownErrors.js';
 
 afterAll(() => disposeExactWorkers());
 

@@ -17,7 +17,7 @@ import {
   magnetizations,
   sampleExact,
 } from './index.js';
-import type { BatchEstimate } from './index.js';
+import { codeOf } from './testing/thrownErrors.js';
 
 interface Model {
   readonly name: string;
@@ -171,14 +171,6 @@ describe('exact helpers at huge fields, couplings and beta: exact or a coded ref
     const fields = Float64Array.of(1e308, 0, -0.5, 1e308);
     const J = couplingsOf(2, [0.25]);
     const batch = createIsingBatch({ fields, couplings: J, spins: [2, 2], stride: 2 });
-    const codeOf = async (run: () => unknown): Promise<string | undefined> => {
-      try {
-        const r = await run();
-        return `returned ${JSON.stringify(Array.from((r as BatchEstimate).magnetization ?? []))}`;
-      } catch (e) {
-        return (e as { code?: string }).code;
-      }
-    };
     const shape = { batch: 1, length: 2 };
     const codes = [
       await codeOf(() => estimateExact(batch)),

@@ -9,7 +9,7 @@ import {
   tapEstimate,
 } from './index.js';
 import type { IsingBatch, MeanFieldOptions } from './index.js';
-import { errorCode } from './internal/testing/errorCode.js';
+import { codeOf } from './testing/thrownErrors.js';
 import { bruteForceEstimate } from './testing/index.js';
 
 const samplers = [
@@ -139,7 +139,7 @@ describe.each(samplers)('fixed-point sampler %s', (name, estimate) => {
     }
     const g = result.vjp(Float64Array.from({ length: 400 }, (_, i) => Math.cos(i)));
     expect(g.fields.every(Number.isFinite) && g.couplings.every(Number.isFinite)).toBe(true);
-    expect(errorCode(() => estimate(batch, { ...options, onNonConvergence: 'throw' }))).toBe(
+    expect(codeOf(() => estimate(batch, { ...options, onNonConvergence: 'throw' }))).toBe(
       'ISING_NOT_CONVERGED',
     );
     expect(() => estimate(batch, { ...options, onNonConvergence: 'throw' })).toThrow(
@@ -157,10 +157,10 @@ describe.each(samplers)('fixed-point sampler %s', (name, estimate) => {
       beta: 1,
     });
     expect(
-      errorCode(() => estimate(raw(Float64Array.of(0.1, Number.NaN, 0), new Float64Array(9)))),
+      codeOf(() => estimate(raw(Float64Array.of(0.1, Number.NaN, 0), new Float64Array(9)))),
     ).toBe('ISING_NOT_FINITE');
     expect(
-      errorCode(() =>
+      codeOf(() =>
         estimate(raw(new Float64Array(3), Float64Array.of(0, 0, Infinity, 0, 0, 0, 0, 0, 0))),
       ),
     ).toBe('ISING_NOT_FINITE');
@@ -171,7 +171,7 @@ describe.each(samplers)('fixed-point sampler %s', (name, estimate) => {
     });
     expect(fine.magnetization.every(Number.isFinite)).toBe(true);
     const { vjp } = estimate(raw(Float64Array.of(0.1, 0.2, 0.3), new Float64Array(9)));
-    expect(errorCode(() => vjp(Float64Array.of(0, Number.NaN, 0)))).toBe('ISING_NOT_FINITE');
+    expect(codeOf(() => vjp(Float64Array.of(0, Number.NaN, 0)))).toBe('ISING_NOT_FINITE');
   });
 
   it('warm-started along a causal sequence gives the cold-start answer in fewer iterations', () => {

@@ -7,7 +7,7 @@ import {
   gibbsSampler,
 } from './index.js';
 import type { GibbsOptions, IsingBatch, SampleResult, SampleSet } from './index.js';
-import { errorCode } from './internal/testing/errorCode.js';
+import { codeOf } from './testing/thrownErrors.js';
 import { bruteForceEstimate } from './testing/index.js';
 
 function randomProblem(
@@ -168,7 +168,7 @@ describe('gibbsSampler', () => {
     ];
     for (const options of bad) {
       expect(
-        errorCode(() => gibbsSampler.create(options as GibbsOptions)),
+        codeOf(() => gibbsSampler.create(options as GibbsOptions)),
         JSON.stringify(options),
       ).toBe('ISING_INVALID_ARGUMENT');
     }

@@ -8,7 +8,7 @@ import {
 } from './index.js';
 import type { IsingBatch, MeanFieldOptions } from './index.js';
 import { solveLinear } from './internal/solveLinear.js';
-import { errorCode } from './internal/testing/errorCode.js';
+import { codeOf } from './testing/thrownErrors.js';
 import { bruteForceEstimate } from './testing/index.js';
 
 function randomCausal(
@@ -112,7 +112,7 @@ describe('meanFieldSampler', () => {
     expect(returned.diagnostics.iterations[0]).toBe(50);
     expect(returned.diagnostics.residual[0]).toBeGreaterThan(1e-3);
     expect(returned.magnetization.every(Number.isFinite)).toBe(true);
-    expect(errorCode(() => meanFieldEstimate(batch, { ...plain, onNonConvergence: 'throw' }))).toBe(
+    expect(codeOf(() => meanFieldEstimate(batch, { ...plain, onNonConvergence: 'throw' }))).toBe(
       'ISING_NOT_CONVERGED',
     );
     expect(() => meanFieldEstimate(batch, { ...plain, onNonConvergence: 'throw' })).toThrow(
@@ -169,7 +169,7 @@ describe('meanFieldSampler', () => {
     expect(returned.diagnostics.missed).toBe(1);
     expect(returned.fields.every(Number.isFinite)).toBe(true);
     const strict = meanFieldEstimate(batch, { maxIterations: 200, onNonConvergence: 'throw' });
-    expect(errorCode(() => strict.vjp(Float64Array.of(1, 0)))).toBe('ISING_NOT_CONVERGED');
+    expect(codeOf(() => strict.vjp(Float64Array.of(1, 0)))).toBe('ISING_NOT_CONVERGED');
   });
 
   it('should validate its options with coded errors', () => {
@@ -190,7 +190,7 @@ describe('meanFieldSampler', () => {
     ];
     for (const options of bad) {
       expect(
-        errorCode(() => meanFieldSampler.create(options as MeanFieldOptions)),
+        codeOf(() => meanFieldSampler.create(options as MeanFieldOptions)),
         JSON.stringify(options),
       ).toBe('ISING_INVALID_ARGUMENT');
     }

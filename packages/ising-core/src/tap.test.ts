@@ -9,7 +9,7 @@ import {
   tapSampler,
 } from './index.js';
 import type { TapOptions } from './index.js';
-import { errorCode } from './internal/testing/errorCode.js';
+import { codeOf } from './testing/thrownErrors.js';
 import {
   bruteForceEstimate,
   describeSamplerConformance,
@@ -105,7 +105,7 @@ describe('tapSampler', () => {
     ];
     for (const options of bad) {
       expect(
-        errorCode(() => tapSampler.create(options as TapOptions)),
+        codeOf(() => tapSampler.create(options as TapOptions)),
         JSON.stringify(options),
       ).toBe('ISING_INVALID_ARGUMENT');
       expect(() => tapEstimate(denseProblem(1, 2, 0.1), options as TapOptions)).toThrow(/^tap/);

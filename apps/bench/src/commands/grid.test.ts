@@ -1,18 +1,10 @@
 import { describe, expect, it } from 'vitest';
 // Direct module imports: the barrel pulls in TF.js and the cloud SDKs (seconds per test file).
-import { BenchError } from '../benchError.js';
 import { parseBenchArgs } from './grid.js';
 import { presetGrid } from '../experiments/presets.js';
+import { codeOf } from '@boltzmann/ising-core/testing';
 
 const parse = (...argv: string[]) => parseBenchArgs(argv, () => undefined);
-const codeOf = (fn: () => unknown): string | undefined => {
-  try {
-    fn();
-  } catch (error) {
-    return error instanceof BenchError ? error.code : `not a BenchError: ${String(error)}`;
-  }
-  return undefined;
-};
 
 describe('parseBenchArgs', () => {
   it('fills the small preset and overrides single fields from flags', () => {

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 // Direct module import: the barrel also pulls in TF.js.
 import { trainingExecArgv } from '../training/trainingProcess.js';
 import { createBenchRegistry, loadPluginModule } from './registry.js';
+import { codeOf } from '@boltzmann/ising-core/testing';
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-plugin-'));
 const file = (name: string, text: string): string => {
@@ -24,15 +25,6 @@ const goodPlugin = file(
 };
 `,
 );
-
-const codeOf = async (p: Promise<unknown>): Promise<string | undefined> => {
-  try {
-    await p;
-  } catch (error) {
-    return (error as { code?: string }).code;
-  }
-  return undefined;
-};
 
 describe('createBenchRegistry', () => {
   it('registers the built-in samplers and freezes', async () => {

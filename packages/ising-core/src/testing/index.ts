@@ -5,5 +5,6 @@ export { runConformanceCheck } from './conformanceChecks.js';
 export { CONFORMANCE_CHECKS } from './conformanceOptions.js';
 export type { ConformanceCheck, SamplerConformanceOptions } from './conformanceOptions.js';
 export { describeSamplerConformance } from './describeSamplerConformance.js';
-export { thrownBy } from './thrownBy.js';
+export { codeOf, rejectionOf, thrownBy } from './thrownErrors.js';
+export type { Thrown } from './thrownErrors.js';
 export { withoutNodeBuiltins } from './withoutNodeBuiltins.js';
