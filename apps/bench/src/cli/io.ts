@@ -1,7 +1,7 @@
 // What every bench command shares with the CLI entry (main.ts), a leaf so that main can import the
 // commands without the commands importing main: exit codes, the injectable I/O, and the shape
 // of `main` itself for a command that runs other commands (long-context).
-import type { GridRunOptions } from '../grid/types.js';
+import type { GridOptions } from '../grid/types.js';
 import type { ProgressDisplay } from '../grid/progress.js';
 
 /** Exit codes of the bench. */
@@ -15,8 +15,8 @@ export interface MainIo {
   readonly write?: (text: string) => void;
   readonly signal?: AbortSignal;
   readonly progress?: ProgressDisplay;
-  /** Told each local grid's plan before it runs (see `GridRunOptions.onPlan`). */
-  readonly onPlan?: GridRunOptions['onPlan'];
+  /** Told each grid's plan before it runs (see `GridOptions.onPlan`). */
+  readonly onPlan?: GridOptions['onPlan'];
 }
 
 /** The bench CLI as a function (`main`), handed to a command that runs other bench commands. */
