@@ -1,7 +1,8 @@
-import { randomUUID } from 'node:crypto';
+// The `braket` sampler: options checked once, then per sample() call the SDK clients made on first
+// use and the batch's quantum tasks run (braketRun.ts), or written as a dry run.
 import { createRng } from '@boltzmann/ising-core';
-import type { IsingBatch, SampleResult, SampleSet, SamplerPlugin } from '@boltzmann/ising-core';
-import { batchProblemToQasm, openQasmAction } from './braketQasm.js';
+import type { IsingBatch, SampleResult, SamplerPlugin } from '@boltzmann/ising-core';
+import { runBraketTasks, writeBraketDryRun } from './braketRun.js';
 import type { BraketRunInfo, BraketSampler, BraketSamplerOptions } from './braketSamplerTypes.js';
 import { createDryRunWriter, dryRunError, dryRunFallback } from './dryRun.js';
 import { invalidArgument } from './errors.js';
@@ -11,7 +12,6 @@ import {
   limitResponses,
   loadSdk,
 } from './internal/braketClients.js';
-import { runBraketTask } from './internal/braketTask.js';
 import type { BraketTaskContext } from './internal/braketTask.js';
 import { BRAKET_ANNEAL_KEYS, BRAKET_OPTION_KEYS } from './internal/optionKeys.js';
 import {
@@ -21,7 +21,7 @@ import {
   httpUrl,
   positiveInt,
 } from './internal/options.js';
-import { resolveRetry, runDeadline } from './internal/retry.js';
+import { resolveRetry } from './internal/retry.js';
 import type { PollBackoff } from './internal/dwaveRun.js';
 import { hardwareCapabilities } from './internal/hardwareCapabilities.js';
 
@@ -33,19 +33,8 @@ export {
 /** Amazon Braket's managed state-vector simulator. */
 export const SV1_DEVICE_ARN = 'arn:aws:braket:::device/quantum-simulator/amazon/sv1';
 
-/**
- * Creates a `braket` sampler: each batch problem becomes dqa-sim's DQA Trotter circuit in OpenQASM 3,
- * submitted with CreateQuantumTask, polled with GetQuantumTask, and read from `results.json` in S3;
- * measured bit 0 is spin +1.
- *
- * @throws {AdapterError} ADAPTER_INVALID_ARGUMENT for bad options (e.g. no `outputS3Bucket` outside dry runs)
- * and for unknown option keys (also inside `anneal`, `dryRun`, `retry`, `pollBackoff`).
- * @example
- * const sampler = createBraketSampler({ outputS3Bucket: 'amazon-braket-us-east-1-123456789012', shots: 2000 });
- */
-export function createBraketSampler(options: BraketSamplerOptions = {}): BraketSampler {
-  assertAdapterOptions('braket', options, BRAKET_OPTION_KEYS);
-  assertKnownOptions('braket anneal', options.anneal, BRAKET_ANNEAL_KEYS);
+/** The sizes and limits of a `braket` sampler, defaulted and checked (in this order). */
+function braketLimits(options: BraketSamplerOptions) {
   const deviceArn = options.deviceArn ?? SV1_DEVICE_ARN;
   const shots = positiveInt(options.shots ?? 1000, 'shots');
   const maxSpins = positiveInt(options.maxSpins ?? 34, 'maxSpins');
@@ -69,9 +58,35 @@ export function createBraketSampler(options: BraketSamplerOptions = {}): BraketS
     maxMs: 5_000,
     ...options.pollBackoff,
   };
+  const limits = { shots, maxSpins, deadlineMs, concurrency, timeoutMs, maxResponseBytes };
+  return { deviceArn, ...limits, maxResultBytes, policy, backoff };
+}
+
+/** Where the results go: the bucket (a placeholder in dry runs), the key prefix and the region. */
+function braketOutput(options: BraketSamplerOptions, deviceArn: string, dryRun: boolean) {
   const prefix = options.outputS3KeyPrefix ?? 'boltzmann-attention';
   const deviceRegion = /^arn:aws:braket:([a-z0-9-]+):/.exec(deviceArn)?.[1];
   const region = options.region ?? deviceRegion ?? process.env.AWS_REGION ?? 'us-east-1';
+  const bucket =
+    options.outputS3Bucket ?? (dryRun ? `amazon-braket-${region}-<account-id>` : undefined);
+  return { prefix, region, bucket };
+}
+
+/**
+ * Creates a `braket` sampler: each batch problem becomes dqa-sim's DQA Trotter circuit in OpenQASM 3,
+ * submitted with CreateQuantumTask, polled with GetQuantumTask, and read from `results.json` in S3;
+ * measured bit 0 is spin +1.
+ *
+ * @throws {AdapterError} ADAPTER_INVALID_ARGUMENT for bad options (e.g. no `outputS3Bucket` outside dry runs)
+ * and for unknown option keys (also inside `anneal`, `dryRun`, `retry`, `pollBackoff`).
+ * @example
+ * const sampler = createBraketSampler({ outputS3Bucket: 'amazon-braket-us-east-1-123456789012', shots: 2000 });
+ */
+export function createBraketSampler(options: BraketSamplerOptions = {}): BraketSampler {
+  assertAdapterOptions('braket', options, BRAKET_OPTION_KEYS);
+  assertKnownOptions('braket anneal', options.anneal, BRAKET_ANNEAL_KEYS);
+  const { deviceArn, shots, maxSpins, deadlineMs, concurrency, maxResponseBytes, ...rest } =
+    braketLimits(options);
   const writer = options.dryRun ? createDryRunWriter(options.dryRun.dir) : undefined;
   const fallback = options.dryRun
     ? dryRunFallback(options.dryRun, {
@@ -81,8 +96,7 @@ export function createBraketSampler(options: BraketSamplerOptions = {}): BraketS
         ...(options.seed === undefined ? {} : { seed: options.seed }),
       })
     : undefined;
-  const bucket =
-    options.outputS3Bucket ?? (writer ? `amazon-braket-${region}-<account-id>` : undefined);
+  const { prefix, region, bucket } = braketOutput(options, deviceArn, writer !== undefined);
   if (bucket === undefined)
     throw invalidArgument(
       'the braket sampler needs { outputS3Bucket } (the SDK convention is amazon-braket-<region>-<account-id>)',
@@ -90,7 +104,6 @@ export function createBraketSampler(options: BraketSamplerOptions = {}): BraketS
   const config = { region, maxAttempts: 1, ...options.clientConfig };
   let braket = options.braketClient;
   let s3 = options.s3Client;
-  const rng = createRng(options.seed ?? Date.now());
   let last: BraketRunInfo | undefined;
   const task: BraketTaskContext = {
     braket: () => braket!,
@@ -100,30 +113,18 @@ export function createBraketSampler(options: BraketSamplerOptions = {}): BraketS
     prefix,
     shots,
     anneal: options.anneal,
-    maxResultBytes,
-    backoff,
-    timeoutMs,
-    policy,
-    rng,
+    maxResultBytes: rest.maxResultBytes,
+    backoff: rest.backoff,
+    timeoutMs: rest.timeoutMs,
+    policy: rest.policy,
+    rng: createRng(options.seed ?? Date.now()),
   };
 
   async function sample(batch: IsingBatch): Promise<SampleResult> {
     assertBatchFits(batch, maxSpins, 'braket');
     if (writer) {
       const out = writer.nextCall('braket');
-      for (let q = 0; q < batch.size; q++) {
-        const id = String(q).padStart(4, '0');
-        const source = await batchProblemToQasm(batch, q, options.anneal);
-        out.text(`problem-${id}.qasm`, source);
-        out.json(`create-quantum-task-${id}.json`, {
-          action: openQasmAction(source),
-          clientToken: '<a fresh UUID per request>',
-          deviceArn,
-          outputS3Bucket: bucket,
-          outputS3KeyPrefix: prefix,
-          shots,
-        });
-      }
+      await writeBraketDryRun(out, batch, options.anneal, task);
       if (fallback) return await fallback(batch);
       throw dryRunError(out, `${batch.size} Braket quantum tasks`);
     }
@@ -142,54 +143,12 @@ export function createBraketSampler(options: BraketSamplerOptions = {}): BraketS
         ...(options.s3Endpoint ? { endpoint: options.s3Endpoint, forcePathStyle: true } : {}),
       }),
       answers,
-      { bytes: maxResultBytes, option: 'maxResultBytes' },
+      { bytes: rest.maxResultBytes, option: 'maxResultBytes' },
     );
-    const arns: string[] = [];
-    const keys: string[] = [];
-    const pending = new Set<string>();
-    const sets: SampleSet[] = new Array(batch.size);
-    // The first failure stops every worker (their waits and requests abort with it), so a failed
-    // task does not leave the others polling until the deadline.
-    const stop = new AbortController();
-    const deadline = runDeadline(deadlineMs, 'braket sample() call', stop.signal);
-    const { signal } = deadline;
-    deadline.signal.addEventListener('abort', () => stop.abort(deadline.signal.reason), {
-      once: true,
-    });
-    let next = 0;
-    try {
-      const worker = async (): Promise<void> => {
-        while (next < batch.size && !stop.signal.aborted) {
-          const q = next++;
-          try {
-            sets[q] = await runBraketTask(task, sdk, batch, q, signal, arns, keys, pending);
-          } catch (error) {
-            if (!stop.signal.aborted) stop.abort(error);
-            throw error;
-          }
-        }
-      };
-      await Promise.allSettled(Array.from({ length: Math.min(concurrency, batch.size) }, worker));
-      if (stop.signal.aborted) throw stop.signal.reason;
-      last = { deviceArn, taskArns: arns, resultKeys: keys, shots };
-      options.onRun?.(last);
-      return { kind: 'samples', sets };
-    } catch (error) {
-      await Promise.allSettled(
-        [...pending].map((arn) =>
-          braket!.send(
-            new sdk.braket.CancelQuantumTaskCommand({
-              quantumTaskArn: arn,
-              clientToken: randomUUID(),
-            }),
-            { abortSignal: AbortSignal.timeout(5_000) },
-          ),
-        ),
-      );
-      throw error;
-    } finally {
-      deadline.clear();
-    }
+    const run = await runBraketTasks(task, sdk, braket, batch, { concurrency, deadlineMs });
+    last = { deviceArn, taskArns: run.arns, resultKeys: run.keys, shots };
+    options.onRun?.(last);
+    return { kind: 'samples', sets: run.sets };
   }
 
   return {
