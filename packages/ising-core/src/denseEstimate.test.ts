@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createIsingBatch, createRng, estimateFromDense, isIsingError } from './index.js';
+import { createIsingBatch, createRng, estimateFromDense } from './index.js';
+import { codeOf } from './testing/thrownErrors.js';
 
 const spin = (s: number, j: number) => ((s >> j) & 1 ? 1 : -1);
 
@@ -64,15 +65,7 @@ describe('estimateFromDense', () => {
       spins: [2, 1],
       stride: 2,
     });
-    const code = (d: unknown) => {
-      try {
-        estimateFromDense(batch, d as Float64Array[]);
-      } catch (e) {
-        if (isIsingError(e)) return e.code;
-        throw e;
-      }
-      return 'no error';
-    };
+    const code = (d: unknown) => codeOf(() => estimateFromDense(batch, d as Float64Array[]));
     expect(code([Float64Array.of(1, 1, 1, 1), Float64Array.of(1, 1)])).toBe('no error');
     expect(code([Float64Array.of(1, 1, 1, 1)])).toBe('ISING_SHAPE_MISMATCH');
     expect(code([Float64Array.of(1, 1, 1), Float64Array.of(1, 1)])).toBe('ISING_SHAPE_MISMATCH');
