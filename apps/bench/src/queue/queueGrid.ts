@@ -32,13 +32,14 @@ function queuedSettings(options: GridOptions): QueuedSettings {
  * progress display as a local grid and writes each finished run's record as it arrives.
  * Interrupting it stops the following only: the runs go on on the workers.
  *
- * @param options the grid's options plus the queue; `out` should already hide the queue's password
- *   (see {@link runQueuedGrid}).
+ * @param options the grid's options plus the queue. Its own lines hide the queue's password; the
+ *   grid loop's lines go through `options.out` as they are (see {@link runQueuedGrid}).
  * @throws BENCH_QUEUE_UNREACHABLE, BENCH_QUEUE_AUTH when it opens.
  */
 export function queueExecutor(options: QueueGridOptions): GridExecutor {
   const spec = options.queue;
-  const out = gridOut(options);
+  const print = gridOut(options);
+  const out = (line: string): void => print(redactQueue(line, spec));
   const commit = gitCommit();
   let version = '';
   let queue: Queue | undefined;
