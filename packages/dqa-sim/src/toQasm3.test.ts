@@ -1,7 +1,7 @@
-import { codeOf } from '@boltzmann/ising-core/testing';
 // biome-ignore-all lint/suspicious/noAssignInExpressions: a regex dispatch, `else if ((m = re.exec(line)))`, keeps each statement's match beside its handler.
 /// <reference path="../types/quantumCircuit.d.ts" />
 import QuantumCircuit from 'quantum-circuit';
+import { codeOf } from '@boltzmann/ising-core/testing';
 import { describe, expect, it } from 'vitest';
 import { annealStatevector, toQasm3 } from './index.js';
 import type { IsingProblem, QasmOptions } from './index.js';
