@@ -55,5 +55,6 @@ export const BRACKETS: ExperimentModule = {
     bracketFlags.apply(read, grid);
     return {};
   },
+  modelAxesInRows: true,
   datasets: () => ['brackets'],
 };

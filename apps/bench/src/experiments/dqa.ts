@@ -104,6 +104,7 @@ export const DQA: ExperimentModule = {
     bracketFlags.apply(read, grid);
     return { dataPath: dataFlag.read(read), ...applyDqaFlags(read, grid) };
   },
+  modelAxesInRows: true,
   datasets: (grid) => [...grid.datasets],
   columns: (command, seed): RunColumn[] => [
     { column: 'exact', variant: 'boltzmann', sampler: 'exact', samplerOptions: {} },

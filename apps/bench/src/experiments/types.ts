@@ -54,6 +54,8 @@ export interface ExperimentModule {
   readonly applyFlags: (read: ReadFlag, grid: MutableGrid) => ExperimentSettings;
   /** Checks the grid once every flag is applied. @throws BENCH_INVALID_OPTION */
   readonly checkGrid?: (grid: GridSpec) => void;
+  /** Its summary rows name d_model and FFN (its presets vary them); default: no. */
+  readonly modelAxesInRows?: boolean;
   /** The datasets its runs train on. */
   readonly datasets: (grid: GridSpec) => DatasetName[];
   /** The columns of one seed (default: one per variant, sampled ones with `--sampler`). */

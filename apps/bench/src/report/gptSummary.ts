@@ -4,7 +4,7 @@ import { panels } from './plots/plots.js';
 import { headlineOnTop, variantEncoding } from './plots/variantColors.js';
 import { meanStd } from './stats.js';
 import type { Stat } from './stats.js';
-import type { Table } from './summaryTable.js';
+import type { Table } from './sections.js';
 import type { RunRecord } from '../types.js';
 
 /**

@@ -1,7 +1,12 @@
 // The pieces a report is composed of (writeReport.ts renders them; experiments add their own).
 import type { TopLevelSpec } from 'vega-lite';
 import type { FidelityPoint } from './plots/plots.js';
-import type { Table } from './summaryTable.js';
+
+/** A table as header cells and body rows of text. */
+export interface Table {
+  readonly head: string[];
+  readonly body: string[][];
+}
 
 /** A titled table, with an optional note; left out when `table` is null. */
 export interface TableSection {

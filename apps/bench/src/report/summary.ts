@@ -1,3 +1,4 @@
+import { EXPERIMENTS } from '../experiments/registry.js';
 import { columnOf } from './columns.js';
 import { holmAdjust, meanStd, pairedTTest } from './stats.js';
 import type { PairedTest, Stat } from './stats.js';
@@ -40,7 +41,7 @@ function rowLabels(r: RunRecord, multiDataset: boolean): Record<string, string> 
   if (multiDataset) labels.task = c.dataset;
   if (c.dataset === 'brackets') labels.mode = c.mode;
   labels.T = String(c.length);
-  if (c.dataset === 'brackets' || c.experiment === 'dqa') {
+  if (Object.hasOwn(EXPERIMENTS, c.experiment) && EXPERIMENTS[c.experiment].modelAxesInRows) {
     labels.FFN = c.ffn ? 'on' : 'off';
     labels.d_model = String(c.dModel);
   }

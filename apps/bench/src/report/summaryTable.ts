@@ -1,5 +1,8 @@
 import type { PairedTest } from './stats.js';
+import type { Table } from './sections.js';
 import type { Stat, Summary } from './summary.js';
+
+export type { Table } from './sections.js';
 
 /** Formats a statistic for the table: perplexity with 3 decimals, accuracy in % with 2. */
 export function formatStat(
@@ -48,12 +51,6 @@ export function signed(value: number, digits: number): string {
   const text = Math.abs(value).toFixed(digits);
   if (Number(text) === 0) return text;
   return `${value > 0 ? '+' : '−'}${text}`;
-}
-
-/** A table as header cells and body rows of text. */
-export interface Table {
-  readonly head: string[];
-  readonly body: string[][];
 }
 
 /** The two tables of a summary: metric per column, and paired differences to the baseline. */
