@@ -17,9 +17,11 @@ import {
   meanCouplingByDistance,
   mergeSecretOptions,
   recordConvergence,
+  usesSampler,
 } from '@boltzmann/ising-core';
 import type { ConvergenceSummary, SamplerRegistry } from '@boltzmann/ising-core';
 import { BenchError } from '../benchError.js';
+import { experimentOf } from '../experiments/registry.js';
 import type { RunConfig } from '../types.js';
 import type { TaskData, TrainBatch } from '../experiments/taskData.js';
 
@@ -65,7 +67,7 @@ export const ATTENTION_MAP_SIZE = 64;
 /** Sequences per forward pass in evaluation: each pass is one sampler call per head. */
 export const EVAL_CHUNK_SIZE = 128;
 
-/** The trainer options of a run: warm-up and β2 only for gpt runs (the other tasks keep the trainer's defaults). */
+/** The trainer options of a run: the common ones, and its experiment's own (gpt: warm-up and β2; the other tasks keep the trainer's defaults). */
 export function trainerOptionsOf(config: RunConfig): TrainerOptions {
   return {
     lr: config.lr,
@@ -73,15 +75,11 @@ export function trainerOptionsOf(config: RunConfig): TrainerOptions {
     totalSteps: config.steps,
     weightDecay: config.weightDecay,
     clipNorm: config.clipNorm,
-    ...(config.gpt ? { warmupSteps: config.gpt.warmupSteps, beta2: config.gpt.beta2 } : {}),
+    ...experimentOf(config.experiment).trainerOptions?.(config),
   };
 }
 
 let backendReady: Promise<unknown> | undefined;
-
-function usesSampler(config: RunConfig): boolean {
-  return config.variant === 'boltzmann' || config.variant === 'coupling';
-}
 
 /** How a run reaches its sampler: its credentials (never recorded) and its per-call timeout. */
 export interface RunSamplerAccess {
@@ -95,7 +93,7 @@ export interface RunSamplerAccess {
  * model records the options without them.
  */
 function runSampler(config: RunConfig, registry: SamplerRegistry, run: RunSamplerAccess) {
-  if (!usesSampler(config)) return undefined;
+  if (!usesSampler(config.variant)) return undefined;
   const options = mergeSecretOptions(config.samplerOptions, run.secrets ?? {});
   return recordConvergence(registry.require(config.sampler).create(options));
 }
@@ -152,13 +150,7 @@ function buildModel(
     jInitStd: config.jInit,
     ...(config.couplingForm ? { couplingForm: config.couplingForm } : {}),
     ...(config.positions ? { positions: config.positions } : {}),
-    ...(config.gpt
-      ? {
-          bias: config.gpt.bias,
-          tieEmbeddings: config.gpt.tieEmbeddings,
-          dropout: config.gpt.dropout,
-        }
-      : {}),
+    ...experimentOf(config.experiment).modelOptions?.(config),
     seed: config.seed,
     ...samplerPart,
   });
@@ -229,12 +221,12 @@ function runModelOf(
       return { loss: e.loss, correct: e.correct, count: e.count };
     },
     couplings() {
-      if (!usesSampler(config)) return null;
+      if (!usesSampler(config.variant)) return null;
       const first = model.couplings()[0];
       return first ? Array.from(first) : null;
     },
     couplingProfile() {
-      if (!usesSampler(config)) return null;
+      if (!usesSampler(config.variant)) return null;
       return model.couplings().map((full) => profileOf(full, config.length));
     },
     async attentionMap(tokens) {
