@@ -9,6 +9,7 @@ import type { Transformer, TransformerJSON } from './modelTypes.js';
 import { FLOAT32_MAX, MODEL_LIMITS, fitsFloat32 } from './modelLimits.js';
 import { checkSamplerTimeout } from './samplerDeadline.js';
 import { resolveTransformerConfig } from './transformerConfig.js';
+import { usesSampler } from './variants.js';
 
 export type { SamplerOverrides };
 
@@ -135,7 +136,7 @@ export function withMaxLength(json: TransformerJSON, maxLength: number): Transfo
     throw refuse(
       `its learned positional embedding has no rows past position ${config.maxLength - 1} (train with positions: 'none')`,
     );
-  const hasJ = config.variant === 'boltzmann' || config.variant === 'coupling';
+  const hasJ = usesSampler(config.variant);
   if (hasJ && config.couplingForm !== 'relative')
     throw refuse(
       `its ${config.couplingForm} J has one parameter per pair of positions (train with couplingForm: 'relative')`,
