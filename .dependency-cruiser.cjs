@@ -3,6 +3,48 @@
 // other, so a circle made only of types still fails. Workspace packages resolve to their source
 // through the `@boltzmann/source` export condition, so an import of `@boltzmann/x` lands on the
 // entry file that `exports` names (src/index.ts, src/testing/index.ts, src/internal/batchWorker.ts).
+// The bench's floors (apps/bench/README.md, "The folders"): a file imports its own folder and the
+// floors below it, never one above, so each folder reads without the ones over it. A leaf types file
+// (`types.ts`, `*Types.ts`) may be read from any floor. studies/ and testing/ sit on top (scripts and
+// test kits); nothing in the product imports them.
+const BENCH_FLOORS = [
+  ['cli'],
+  ['commands'],
+  ['pool', 'queue', 'inference', 'hardware'],
+  ['training'],
+  ['grid'],
+  ['experiments'],
+  ['report'],
+  ['results', 'samplers', 'trust'],
+];
+const BENCH = '^apps/bench/src/';
+const TYPES_LEAF = '(^|/)([A-Za-z]*Types|types)[.]ts$';
+const benchFloorRules = BENCH_FLOORS.map((floor, i) => ({
+  name: `bench-floor-${floor.join('-')}`,
+  severity: 'error',
+  comment: `apps/bench: ${floor.join('/, ')}/ import only their own floor and the ones below.`,
+  from: { path: `${BENCH}(${floor.join('|')})/`, pathNot: '[.]test[.]ts$' },
+  to: {
+    path: `${BENCH}(${[...BENCH_FLOORS.slice(0, i).flat(), 'studies', 'testing'].join('|')})/`,
+    pathNot: TYPES_LEAF,
+  },
+})).concat([
+  {
+    name: 'bench-floor-root-leaves',
+    severity: 'error',
+    comment: 'apps/bench: the root files (types, errors, paths, io, parseValues) are the floor under every folder; index.ts is the public barrel.',
+    from: { path: `${BENCH}[^/]+[.]ts$`, pathNot: `${BENCH}index[.]ts$|[.]test[.]ts$` },
+    to: { path: `${BENCH}[^/]+/`, pathNot: TYPES_LEAF },
+  },
+  {
+    name: 'bench-executors-apart',
+    severity: 'error',
+    comment: 'apps/bench: the two executors (pool/, queue/) meet only in grid/ (the GridExecutor interface).',
+    from: { path: `${BENCH}(pool|queue)/`, pathNot: '[.]test[.]ts$' },
+    to: { path: `${BENCH}(pool|queue)/` , pathNot: `${BENCH}$1/` },
+  },
+]);
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -44,6 +86,7 @@ module.exports = {
       from: { path: '^(packages|apps)/([^/]+)/' },
       to: { dependencyTypes: ['local'], path: '^(packages|apps)/', pathNot: '^$1/$2/' },
     },
+    ...benchFloorRules,
   ],
   options: {
     includeOnly: '^(packages|apps|tools)/',

@@ -1,7 +1,8 @@
 export { BenchError, formatError, hasErrorCode } from './benchError.js';
 export type { BenchErrorCode } from './benchError.js';
 export { writeFileAtomic, writeJsonAtomic } from './results/atomicWrite.js';
-export { parseBenchArgs, userPath } from './commands/grid.js';
+export { parseBenchArgs, parseSampleArgs } from './cli/parseArgs.js';
+export { userPath } from './paths.js';
 export type { BenchCommand } from './commands/grid.js';
 export { ALL_VARIANTS, presetGrid } from './experiments/presets.js';
 export type { GridSpec } from './grid/types.js';
@@ -49,7 +50,6 @@ export type { SamplerTraffic } from './hardware/hardwareDryRun.js';
 export { estimateGridSeconds, estimateRunSeconds } from './grid/eta.js';
 export { barProgress, formatDuration, plainProgress } from './grid/progress.js';
 export type { ProgressDisplay } from './grid/progress.js';
-export { parseSampleArgs } from './commands/sample.js';
 export type { SampleCommand } from './commands/sample.js';
 export {
   encodePrompt,
@@ -60,8 +60,8 @@ export {
 } from './inference/generate.js';
 export { runSample } from './inference/sampleRun.js';
 export type { DecodeOptions } from './inference/generate.js';
-export { EXIT } from './cli/io.js';
-export type { MainIo, RunCli } from './cli/io.js';
+export { EXIT } from './io.js';
+export type { MainIo, RunCli } from './io.js';
 export { main } from './cli/main.js';
 export type {
   BracketMode,

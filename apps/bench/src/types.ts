@@ -6,8 +6,11 @@ export type Variant = AttentionVariant;
 /** The dataset a run trains on. */
 export type DatasetName = 'shakespeare' | 'brackets';
 
+/** The experiments (grid commands), in the order the CLI lists them; each has a module in experiments/. */
+export const EXPERIMENT_NAMES = ['shakespeare', 'brackets', 'dqa', 'gpt'] as const;
+
 /** The experiment (CLI subcommand) a run belongs to. */
-export type Experiment = 'shakespeare' | 'brackets' | 'dqa' | 'gpt';
+export type Experiment = (typeof EXPERIMENT_NAMES)[number];
 
 /** Bracket string mode (METHOD.md §5). */
 export type BracketMode = 'balanced' | 'prefix';

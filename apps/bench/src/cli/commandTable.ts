@@ -13,7 +13,7 @@ import { sampleCommand } from '../commands/sample.js';
 import { samplersCommand } from '../commands/samplers.js';
 import { statusCommand } from '../commands/status.js';
 import { workerCommand } from '../commands/worker.js';
-import type { AnyCommandSpec } from './commandSpec.js';
+import type { AnyCommandSpec } from '../commands/commandSpec.js';
 
 /** Every bench command, in the order `bench --help` lists them. */
 export const BENCH_COMMANDS: readonly AnyCommandSpec[] = [

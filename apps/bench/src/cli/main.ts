@@ -1,9 +1,9 @@
 import { redactSecrets } from '@boltzmann/ising-core';
 import { formatError } from '../benchError.js';
 import { BENCH_COMMANDS } from './commandTable.js';
-import type { ParsedCommandLine } from './commandSpec.js';
-import { EXIT } from './io.js';
-import type { MainIo } from './io.js';
+import type { ParsedCommandLine } from '../commands/commandSpec.js';
+import { EXIT } from '../io.js';
+import type { MainIo } from '../io.js';
 import { parseCommandLine } from './program.js';
 
 /**

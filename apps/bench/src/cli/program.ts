@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { echo } from '@boltzmann/ising-core';
 import { Command, CommanderError } from 'commander';
 import { BenchError } from '../benchError.js';
-import type { AnyCommandSpec, CommandSpec, ParsedCommandLine } from './commandSpec.js';
+import type { AnyCommandSpec, CommandSpec, ParsedCommandLine } from '../commands/commandSpec.js';
 import { suggestCommand } from './suggestCommand.js';
 
 /** The bench's version (its package.json), for `bench --version`. */

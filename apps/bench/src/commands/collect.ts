@@ -4,7 +4,7 @@
  * command's own flags, so `bench collect shakespeare --help` lists them.
  */
 import { BenchError } from '../benchError.js';
-import type { CommandSpec } from '../cli/commandSpec.js';
+import type { CommandSpec } from './commandSpec.js';
 import type { BenchCommand } from './gridOptions.js';
 import { defineGridFlags, gridCommand, gridSecrets } from './grid.js';
 import { EXPERIMENT_NAMES } from '../experiments/registry.js';

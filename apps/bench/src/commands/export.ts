@@ -1,9 +1,9 @@
 import { Option } from 'commander';
-import { repeatable } from '../cli/parseValues.js';
+import { repeatable } from '../parseValues.js';
 import { writeFileAtomic } from '../results/atomicWrite.js';
 import { BenchError } from '../benchError.js';
-import type { MainIo } from '../cli/io.js';
-import type { CommandSpec } from '../cli/commandSpec.js';
+import type { MainIo } from '../io.js';
+import type { CommandSpec } from './commandSpec.js';
 import { userPath } from '../paths.js';
 import { readRecords } from '../results/runFiles.js';
 import { runRows, toCsv, toJsonl } from '../results/runRows.js';

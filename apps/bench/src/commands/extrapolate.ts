@@ -2,12 +2,15 @@ import type { Transformer } from '@boltzmann/attention';
 import { readFileSync } from 'node:fs';
 import { writeJsonAtomic } from '../results/atomicWrite.js';
 import { BenchError } from '../benchError.js';
-import type { CommandSpec } from '../cli/commandSpec.js';
-import { intItem, parseList, repeatable } from '../cli/parseValues.js';
-import { EXIT } from '../cli/io.js';
-import type { MainIo } from '../cli/io.js';
+import type { ExtrapolationPoint } from '../report/extrapolationReport.js';
+import type { CommandSpec } from './commandSpec.js';
+import { intItem, parseList, repeatable } from '../parseValues.js';
+import { EXIT } from '../io.js';
+import type { MainIo } from '../io.js';
 import { userPath } from '../paths.js';
 import type { RunConfig } from '../types.js';
+
+export type { ExtrapolationPoint } from '../report/extrapolationReport.js';
 
 /** A parsed `bench extrapolate` invocation. */
 export interface ExtrapolateCommand {
@@ -19,16 +22,6 @@ export interface ExtrapolateCommand {
   readonly plugins: readonly string[];
   /** Where to write the results as JSON (atomically); none = print only. */
   readonly outPath: string | undefined;
-}
-
-/** One evaluated length. */
-export interface ExtrapolationPoint {
-  readonly T: number;
-  /** Mean cross-entropy over the evaluation set at this length (nats/char). */
-  readonly loss: number;
-  readonly perplexity: number;
-  /** Sequences evaluated. */
-  readonly sequences: number;
 }
 
 /** The command `bench extrapolate --model <file> --lengths 128,256 [--data …] [--plugin …] [--out file.json]`. */

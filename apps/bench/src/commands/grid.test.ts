@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 // Direct module imports: the barrel pulls in TF.js and the cloud SDKs (seconds per test file).
-import { parseBenchArgs } from './grid.js';
+import { parseBenchArgs } from '../cli/parseArgs.js';
 import { presetGrid } from '../experiments/presets.js';
 import { codeOf } from '@boltzmann/ising-core/testing';
 

@@ -2,8 +2,7 @@ import type { Command } from 'commander';
 import { toCommand } from './gridOptions.js';
 import type { BenchCommand, Raw } from './gridOptions.js';
 import { addGridOptions } from './gridFlags.js';
-import type { CommandSpec } from '../cli/commandSpec.js';
-import { parseCommandLine } from '../cli/program.js';
+import type { CommandSpec } from './commandSpec.js';
 import { queueSecrets } from '../queue/queueUrl.js';
 import { EXPERIMENT_NAMES } from '../experiments/registry.js';
 import type { Experiment } from '../types.js';
@@ -57,20 +56,3 @@ export function gridCommand(experiment: Experiment): CommandSpec<BenchCommand> {
 /** The four grid commands, in the order `bench --help` lists them. */
 export const GRID_COMMANDS: readonly CommandSpec<BenchCommand>[] =
   EXPERIMENT_NAMES.map(gridCommand);
-
-/**
- * Parses a grid command line (`bench shakespeare|brackets|dqa|gpt …`, without `node` and the
- * script) into a validated command, with the same program and errors as the CLI.
- *
- * @param argv e.g. `['shakespeare', '--lengths', '4,8']`.
- * @returns the command, or `null` when help/version was printed.
- * @throws BENCH_INVALID_OPTION, BENCH_UNKNOWN_TASK
- * @example
- * const cmd = parseBenchArgs(['brackets', '--d-model', '16,32', '--ffn', 'off']);
- */
-export function parseBenchArgs(
-  argv: readonly string[],
-  out: (s: string) => void = (s) => process.stdout.write(s),
-): BenchCommand | null {
-  return parseCommandLine(GRID_COMMANDS, argv, out)?.command ?? null;
-}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 // Direct module imports: the barrel pulls in TF.js and the cloud SDKs (seconds per test file).
 import { BenchError } from '../benchError.js';
-import { parseBenchArgs } from './grid.js';
+import { parseBenchArgs } from '../cli/parseArgs.js';
 
 const errorOf = (...argv: string[]): BenchError => {
   try {

@@ -4,11 +4,11 @@
 // gridOptions.ts turns what they parse into a BenchCommand.
 import { Command, Option } from 'commander';
 import { BenchError } from '../benchError.js';
-import { repeatable } from '../cli/parseValues.js';
+import { repeatable } from '../parseValues.js';
 import { presetNames } from '../experiments/presets.js';
 import { EXPERIMENT_NAMES, EXPERIMENTS } from '../experiments/registry.js';
 import type { Experiment } from '../types.js';
-import type { Raw } from './benchCommand.js';
+import type { Raw } from '../grid/commandTypes.js';
 
 /** The grid's axes and the preset they start from. */
 function addAxisFlags(cmd: Command, experiment: Experiment): Command {

@@ -11,7 +11,7 @@ import {
   parseList,
   parsePositive,
   parseSamplerTimeout,
-} from '../cli/parseValues.js';
+} from '../parseValues.js';
 import { presetGrid } from '../experiments/presets.js';
 import { EXPERIMENTS } from '../experiments/registry.js';
 import type { MutableGrid, ReadFlag } from '../experiments/types.js';
@@ -20,15 +20,15 @@ import { repoRoot, userPath } from '../paths.js';
 import { parseQueueUrl } from '../queue/queueUrl.js';
 import { assertDataOnly } from '../trust/untrustedOptions.js';
 import type { Experiment } from '../types.js';
-import type { BenchCommand, PresetName, Raw } from './benchCommand.js';
-import { MAX_LENGTH } from './benchCommand.js';
+import type { BenchCommand, PresetName, Raw } from '../grid/commandTypes.js';
+import { MAX_LENGTH } from '../grid/commandTypes.js';
 import { assertOwnFlags } from './gridFlags.js';
 
 // How the flags commander parsed (grid.ts, gridFlags.ts) become a bench command: values
 // checked, presets overridden (the task's own flags by its experiment module), paths resolved.
 // What a command is: benchCommand.ts, re-exported here for the modules that import it from here.
-export { MAX_LENGTH } from './benchCommand.js';
-export type { BenchCommand, Raw } from './benchCommand.js';
+export { MAX_LENGTH } from '../grid/commandTypes.js';
+export type { BenchCommand, Raw } from '../grid/commandTypes.js';
 export { userPath } from '../paths.js';
 
 function parseCouplings(raw: string): CouplingForm {

@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { isatty } from 'node:tty';
 import { BenchError } from '../benchError.js';
 import { canonicalJson, expandGrid } from '../grid/expandGrid.js';
-import { EXIT } from '../cli/io.js';
-import type { MainIo } from '../cli/io.js';
+import { EXIT } from '../io.js';
+import type { MainIo } from '../io.js';
 import type { BenchCommand } from './gridOptions.js';
-import { EXPERIMENTS } from '../experiments/registry.js';
+import { EXPERIMENTS, experimentReport } from '../experiments/registry.js';
 import { barProgress, plainProgress } from '../grid/progress.js';
 import { runGrid } from '../grid/executor.js';
 import type { GridExecutor, GridOutcome, GridRunOptions } from '../grid/types.js';
@@ -219,12 +219,11 @@ export async function runCommand(parsed: BenchCommand, rawIo: MainIo): Promise<n
   const extras = afterGrid && !outcome.interrupted ? await afterGrid(command, io.out) : {};
   if (outcome.records.length > 0 || Object.keys(extras).length > 0) {
     const { writeReport } = await import('../report/writeReport.js');
-    const report = await writeReport(
-      command.resultsDir,
-      command.experiment,
-      outcome.records,
-      extras,
-    );
+    const sections = await experimentReport(command.experiment);
+    const report = await writeReport(command.resultsDir, command.experiment, outcome.records, {
+      ...extras,
+      sections,
+    });
     io.out(`summary: ${report.markdownPath}`);
     io.out(`report:  ${report.htmlPath}`);
   }

@@ -7,7 +7,7 @@ import { LONG_CONTEXT_SLICES } from '../experiments/longContextSlices.js';
 import { longContextCommand } from './longContext.js';
 import { parseCommandLine } from '../cli/program.js';
 import { main } from '../cli/main.js';
-import { parseBenchArgs } from './grid.js';
+import { parseBenchArgs } from '../cli/parseArgs.js';
 
 describe('bench long-context', () => {
   it('every slice is a valid bench command of the long presets', () => {

@@ -1,10 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { repeatable } from '../cli/parseValues.js';
+import { repeatable } from '../parseValues.js';
 import { join } from 'node:path';
 import { BenchError } from '../benchError.js';
-import type { CommandSpec } from '../cli/commandSpec.js';
-import type { MainIo } from '../cli/io.js';
+import type { CommandSpec } from './commandSpec.js';
+import type { MainIo } from '../io.js';
 import { userPath } from '../paths.js';
+import { experimentReport } from '../experiments/registry.js';
 import { readRecords } from '../results/runFiles.js';
 import type { FidelityPoint } from '../report/plots/plots.js';
 import type { RunRecord } from '../types.js';
@@ -85,6 +86,7 @@ export async function runReport(command: ReportCommand, io: MainIo): Promise<num
   const files = await writeReport(command.out, experiments[0]!, records, {
     extrapolation,
     ...(fidelity ? { fidelity } : {}),
+    sections: await experimentReport(experiments[0]!),
   });
   io.out(`${records.length} runs of ${experiments[0]} from ${command.from.length} folder(s)`);
   io.out(`summary: ${files.markdownPath}`);

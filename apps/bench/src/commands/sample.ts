@@ -1,8 +1,7 @@
 import { BenchError } from '../benchError.js';
 import { splitSecretOptions } from '@boltzmann/ising-core';
 import type { Command } from 'commander';
-import type { CommandSpec } from '../cli/commandSpec.js';
-import { parseCommandLine } from '../cli/program.js';
+import type { CommandSpec } from './commandSpec.js';
 import type { SampleCommand } from '../inference/sampleCommand.js';
 import {
   parseInteger,
@@ -10,7 +9,7 @@ import {
   parsePositive,
   parseSamplerTimeout,
   repeatable,
-} from '../cli/parseValues.js';
+} from '../parseValues.js';
 import { userPath } from '../paths.js';
 
 export type { SampleCommand } from '../inference/sampleCommand.js';
@@ -91,21 +90,3 @@ export const sampleCommand: CommandSpec<SampleCommand> = {
   },
   secrets: (command) => splitSecretOptions(command.samplerOptions ?? {}).secrets,
 };
-
-/**
- * Parses the arguments of `bench sample` (argv after the script, starting with `sample`), as
- * the CLI does.
- *
- * @param argv e.g. `['sample', '--model', 'm.json', '--chars', '200']`.
- * @param out where `--help` goes.
- * @returns the command, or `null` when help was printed.
- * @throws BENCH_INVALID_OPTION for an unknown or missing flag, a bad number or an empty prompt.
- * @example
- * const cmd = parseSampleArgs(['sample', '--model', 'docs/results/shakespeare/models/x.json', '--temperature', '0']);
- */
-export function parseSampleArgs(
-  argv: readonly string[],
-  out: (s: string) => void = (s) => process.stdout.write(s),
-): SampleCommand | null {
-  return parseCommandLine([sampleCommand], argv, out)?.command ?? null;
-}

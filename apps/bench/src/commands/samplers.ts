@@ -3,11 +3,11 @@
  * built-ins and each --plugin), with their capabilities, so a user learns what `--sampler` accepts
  * without making a mistake first.
  */
-import { repeatable } from '../cli/parseValues.js';
+import { repeatable } from '../parseValues.js';
 import type { AnySamplerPlugin } from '@boltzmann/ising-core';
-import type { MainIo } from '../cli/io.js';
-import { EXIT } from '../cli/io.js';
-import type { CommandSpec } from '../cli/commandSpec.js';
+import type { MainIo } from '../io.js';
+import { EXIT } from '../io.js';
+import type { CommandSpec } from './commandSpec.js';
 import { userPath } from '../paths.js';
 
 /** A parsed `bench samplers` invocation. */

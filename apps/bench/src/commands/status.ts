@@ -1,6 +1,6 @@
 import type { Job } from 'bullmq';
-import type { CommandSpec } from '../cli/commandSpec.js';
-import type { MainIo } from '../cli/io.js';
+import type { CommandSpec } from './commandSpec.js';
+import type { MainIo } from '../io.js';
 import { formatDuration } from '../grid/progress.js';
 import { checkRedis, redisOptions } from '../queue/queueConnection.js';
 import { PASSWORD_ENV, parseQueueUrl, queueSecrets, redactQueue } from '../queue/queueUrl.js';

@@ -5,13 +5,8 @@
  */
 import { cpus } from 'node:os';
 import type { Command } from 'commander';
-import type { CommandSpec } from '../cli/commandSpec.js';
-import {
-  parseInteger,
-  parseJsonObject,
-  parseSamplerTimeout,
-  repeatable,
-} from '../cli/parseValues.js';
+import type { CommandSpec } from './commandSpec.js';
+import { parseInteger, parseJsonObject, parseSamplerTimeout, repeatable } from '../parseValues.js';
 import { userPath } from '../paths.js';
 import { PASSWORD_ENV, parseQueueUrl, queueSecrets } from '../queue/queueUrl.js';
 import type { WorkerCommand } from '../queue/queueWorker.js';

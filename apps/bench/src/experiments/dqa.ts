@@ -1,8 +1,8 @@
 // `bench dqa`: Boltzmann attention trained with the digitized quantum annealer (dqa-sim) as its
 // sampler, against exact training, on both datasets; then dqa-sim's fidelity sweep.
 import type { Command } from 'commander';
-import type { ExperimentSettings, PresetName } from '../commands/benchCommand.js';
-import { choiceItem, intItem, parseJsonObject, parseList } from '../cli/parseValues.js';
+import type { ExperimentSettings, PresetName } from '../grid/commandTypes.js';
+import { choiceItem, intItem, parseJsonObject, parseList } from '../parseValues.js';
 import type { GridSpec } from '../grid/types.js';
 import { BASE_PRESET } from './basePreset.js';
 import { bracketFlags, dataFlag, evalWindowsFlag } from './taskFlags.js';

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { expandGrid, runId } from '../grid/expandGrid.js';
 import { trainerOptionsOf } from '../training/runTrainer.js';
 import { bench } from '../testing/fixtures.js';
-import { parseBenchArgs } from '../commands/grid.js';
+import { parseBenchArgs } from '../cli/parseArgs.js';
 
 // Training runs of the gpt task through the grid: gptRuns.test.ts.
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 // Direct module imports: the barrel pulls in TF.js and the cloud SDKs (seconds per test file).
-import { parseBenchArgs } from '../commands/grid.js';
+import { parseBenchArgs } from '../cli/parseArgs.js';
 import { expandGrid, runId, runLabel } from '../grid/expandGrid.js';
 
 /**

@@ -1,7 +1,7 @@
 // The flags more than one experiment takes but not every one (the others do not list them): each
 // declared and parsed here once, composed by the experiment modules that take it.
 import type { Command } from 'commander';
-import { choiceItem, parseInteger, parseList } from '../cli/parseValues.js';
+import { choiceItem, parseInteger, parseList } from '../parseValues.js';
 import type { GridSpec } from '../grid/types.js';
 import { userPath } from '../paths.js';
 import type { BracketMode, Variant } from '../types.js';

@@ -3,9 +3,11 @@
 // branching on the experiment's name.
 import type { TrainerOptions, TransformerConfig } from '@boltzmann/attention';
 import type { Command } from 'commander';
-import type { BenchCommand, ExperimentSettings, PresetName } from '../commands/benchCommand.js';
+import type { BenchCommand, ExperimentSettings, PresetName } from '../grid/commandTypes.js';
 import type { GridSpec } from '../grid/types.js';
-import type { ReportExtras, ReportPart, ReportSection } from '../report/sections.js';
+import type { ExperimentReport, ReportExtras } from '../report/sections.js';
+
+export type { ColumnOrder, ExperimentReport } from '../report/sections.js';
 import type { DatasetName, Experiment, RunConfig, RunRecord, Variant } from '../types.js';
 
 /** A grid spec while flags override its fields. */
@@ -20,24 +22,6 @@ export interface RunColumn {
   readonly variant: Variant;
   readonly sampler: string;
   readonly samplerOptions: Record<string, unknown>;
-}
-
-/** The summary columns in table order and the one the others are paired with. */
-export interface ColumnOrder {
-  readonly columns: string[];
-  readonly baseline: string;
-}
-
-/** What an experiment adds to its report (loaded only when a report is written). */
-export interface ExperimentReport {
-  /** The columns and baseline of a dataset's tables (default: the variants, paired with softmax). */
-  readonly columnOrder?: (present: readonly string[]) => ColumnOrder;
-  /** Sections of a dataset before its summary table. */
-  readonly leadSections?: (dataset: string, records: readonly RunRecord[]) => ReportSection[];
-  /** Whether a dataset gets the time-per-step table (default: yes). */
-  readonly timeTable?: (records: readonly RunRecord[]) => boolean;
-  /** A part after the datasets, from what the experiment saved beside its runs. */
-  readonly closingPart?: (extras: ReportExtras) => ReportPart | null;
 }
 
 /**

@@ -8,7 +8,7 @@ import {
   estimateStepMs,
 } from './eta.js';
 import { expandGrid } from './expandGrid.js';
-import { parseBenchArgs } from '../commands/grid.js';
+import { parseBenchArgs } from '../cli/parseArgs.js';
 import { formatDuration, plainProgress } from './progress.js';
 
 const grid = (...argv: string[]) => expandGrid(parseBenchArgs(argv, () => undefined)!);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 // Direct module imports: the barrel pulls in TF.js and the cloud SDKs (seconds per test file).
 import { canonicalJson, expandGrid, runId } from './expandGrid.js';
-import { parseBenchArgs } from '../commands/grid.js';
+import { parseBenchArgs } from '../cli/parseArgs.js';
 
 const grid = (...argv: string[]) => expandGrid(parseBenchArgs(argv, () => undefined)!);
 

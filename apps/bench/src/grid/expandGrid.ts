@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
 import { echo } from '@boltzmann/ising-core';
 import { BenchError } from '../benchError.js';
+import { canonicalJson } from '../results/canonicalJson.js';
+
+export { canonicalJson } from '../results/canonicalJson.js';
 import { usesSampler } from '@boltzmann/ising-core';
-import type { BenchCommand } from '../commands/benchCommand.js';
+import type { BenchCommand } from './commandTypes.js';
 import { EXPERIMENTS } from '../experiments/registry.js';
 import type { RunColumn } from '../experiments/types.js';
 import type { BracketMode, DatasetName, RunConfig } from '../types.js';
@@ -25,18 +28,6 @@ function runName(c: RunConfig): { readonly id: string; readonly label: string } 
 /** A short human label of a run. */
 export function runLabel(c: RunConfig): string {
   return `${runName(c).label} ${c.column} T=${c.length} d=${c.dModel}${c.ffn ? '' : ' noFFN'} s${c.seed}`;
-}
-
-/** JSON with object keys sorted, so equal configs hash equally whatever their key order. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
 }
 
 /**

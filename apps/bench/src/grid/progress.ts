@@ -1,18 +1,9 @@
 import { MultiBar } from 'cli-progress';
 import type { SingleBar } from 'cli-progress';
 import type { RunProgress } from '../types.js';
+import type { ProgressDisplay } from './types.js';
 
-/** Where the grid reports what its runs are doing. */
-export interface ProgressDisplay {
-  /** A run started (or resumed at `startStep`). */
-  start(id: string, label: string, steps: number, startStep: number): void;
-  update(progress: RunProgress): void;
-  /** A run ended; `status` is shown once. */
-  end(id: string, status: string): void;
-  /** A message that must not be overdrawn by bars. */
-  log(line: string): void;
-  stop(): void;
-}
+export type { ProgressDisplay } from './types.js';
 
 /** Seconds as `1h02m`, `3m05s` or `42s`. */
 export function formatDuration(seconds: number): string {

@@ -1,15 +1,27 @@
 // The grid's shapes, a leaf the presets, the planner and the executors read: a grid's axes and
 // settings (GridSpec), and the executor interface (what a grid run is told, plans and returns).
-import type { ProgressDisplay } from './progress.js';
 import type {
   BracketMode,
   GptSettings,
   RunConfig,
+  RunProgress,
   RunRecord,
   RunSettings,
   TrainingSettings,
   Variant,
 } from '../types.js';
+
+/** Where the grid reports what its runs are doing. */
+export interface ProgressDisplay {
+  /** A run started (or resumed at `startStep`). */
+  start(id: string, label: string, steps: number, startStep: number): void;
+  update(progress: RunProgress): void;
+  /** A run ended; `status` is shown once. */
+  end(id: string, status: string): void;
+  /** A message that must not be overdrawn by bars. */
+  log(line: string): void;
+  stop(): void;
+}
 
 /**
  * The grid axes and training settings of one experiment. Flags override single fields.

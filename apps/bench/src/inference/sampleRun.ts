@@ -12,8 +12,8 @@ import { BenchError, formatError } from '../benchError.js';
 import type { FromSampler, ToSampler } from './sampleMessages.js';
 import { shakespeareCorpus } from '../experiments/taskData.js';
 import { trainingExecArgv } from '../training/trainingProcess.js';
-import { EXIT } from '../cli/io.js';
-import type { MainIo } from '../cli/io.js';
+import { EXIT } from '../io.js';
+import type { MainIo } from '../io.js';
 import { assertModelOptionsAreData, encodePrompt, readModelFile } from './generate.js';
 import type { SampleCommand } from './sampleCommand.js';
 

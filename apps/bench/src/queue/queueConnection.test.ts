@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BenchError } from '../benchError.js';
-import { parseBenchArgs } from '../commands/grid.js';
+import { parseBenchArgs } from '../cli/parseArgs.js';
 import { checkRedis } from './queueConnection.js';
 import { parseQueueUrl } from './queueUrl.js';
 import { freePort, startRedisServer } from './redisServer.js';

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { expandGrid, runId } from '../grid/expandGrid.js';
 import { tinyShakespeareArgs } from '../testing/fixtures.js';
 import { gitCommit } from '../results/gitCommit.js';
-import { parseBenchArgs } from '../commands/grid.js';
+import { parseBenchArgs } from '../cli/parseArgs.js';
 import type { RunConfig } from '../types.js';
 import { jobIdOf, writeJobResult } from './queueJobs.js';
 import { startRedisServer } from './redisServer.js';

@@ -1,20 +1,11 @@
 import { echo, redactSecrets } from '@boltzmann/ising-core';
 import { BenchError } from '../benchError.js';
+import type { QueueSpec } from '../grid/commandTypes.js';
+
+export type { QueueSpec } from '../grid/commandTypes.js';
 
 /** The environment variable the Redis password is read from (never from a flag: flags show in `ps`). */
 export const PASSWORD_ENV = 'BENCH_REDIS_PASSWORD';
-/** Where the grid's queue lives: a parsed `--queue` URL plus the password from the environment. */
-export interface QueueSpec {
-  readonly host: string;
-  readonly port: number;
-  readonly db: number;
-  readonly tls: boolean;
-  readonly username?: string;
-  /** Never printed, logged, hashed or written: see {@link maskedUrl} and {@link redactQueue}. */
-  readonly password?: string;
-  /** The URL with any password replaced by `***`, for messages. */
-  readonly masked: string;
-}
 
 /**
  * Parses `redis://[user[:password]@]host[:port][/db]` or `rediss://…` (TLS). The password comes

@@ -7,7 +7,7 @@ import { formatError } from '../benchError.js';
 import { createBenchRegistry } from '../samplers/registry.js';
 import { INVALID_JSON_KEY } from './runJobSchema.js';
 import { trainingExecArgv } from '../training/trainingProcess.js';
-import type { MainIo } from '../cli/io.js';
+import type { MainIo } from '../io.js';
 import { formatDuration } from '../grid/progress.js';
 import { checkRedis, connectionWarner, redisOptions } from './queueConnection.js';
 import { PASSWORD_ENV, redactQueue } from './queueUrl.js';

@@ -1,5 +1,5 @@
 import { usesSampler } from '@boltzmann/ising-core';
-import { ALL_VARIANTS } from '../experiments/basePreset.js';
+import { ATTENTION_VARIANTS as ALL_VARIANTS } from '@boltzmann/ising-core';
 import type { RunRecord } from '../types.js';
 
 /**

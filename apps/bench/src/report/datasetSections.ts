@@ -22,11 +22,13 @@ export interface DatasetRuns {
   readonly summary: Summary;
   readonly columns: readonly string[];
   readonly baseline: string;
+  /** Rows name d_model and FFN too (the experiment's ExperimentReport.modelAxesInRows). */
+  readonly modelAxes: boolean;
 }
 
 /** The tables after the summary: the trend with T, the approximations' cost, time per step. */
 function datasetTables(d: DatasetRuns, withTime: boolean): ReportSection[] {
-  const { records, columns, baseline } = d;
+  const { records, columns, baseline, modelAxes } = d;
   return [
     {
       kind: 'table',
@@ -43,7 +45,7 @@ function datasetTables(d: DatasetRuns, withTime: boolean): ReportSection[] {
     {
       kind: 'table',
       title: 'Time per training step',
-      table: withTime ? timeTable(records, columns, baseline) : null,
+      table: withTime ? timeTable(records, columns, baseline, modelAxes) : null,
       note: 'Milliseconds per step: wall time of each run over its steps (evaluations included), mean ± std over seeds, then · the ratio to the baseline. Runs of a grid share the machine with its other workers.',
     },
   ];

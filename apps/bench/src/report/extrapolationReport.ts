@@ -3,13 +3,22 @@ import { join } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
 import { BenchError } from '../benchError.js';
 import { columnOf, orderColumns, softmaxColumn } from './columns.js';
-import type { ExtrapolationPoint } from '../commands/extrapolate.js';
 import { lengthSpec } from './plots/plots.js';
 import type { LengthPoint } from './plots/plots.js';
 import { meanStd, pairedTTest } from './stats.js';
 import { formatStat, formatTest } from './summaryTable.js';
 import type { Table } from './summaryTable.js';
 import type { RunConfig } from '../types.js';
+
+/** One evaluated length. */
+export interface ExtrapolationPoint {
+  readonly T: number;
+  /** Mean cross-entropy over the evaluation set at this length (nats/char). */
+  readonly loss: number;
+  readonly perplexity: number;
+  /** Sequences evaluated. */
+  readonly sequences: number;
+}
 
 /** The folder of a results folder where `bench long-context` writes `bench extrapolate --out` files. */
 export const EXTRAPOLATION_FOLDER = 'longer';

@@ -1,6 +1,7 @@
 // The pieces a report is composed of (writeReport.ts renders them; experiments add their own).
 import type { TopLevelSpec } from 'vega-lite';
 import type { FidelityPoint } from './plots/plots.js';
+import type { RunRecord } from '../types.js';
 
 /** A table as header cells and body rows of text. */
 export interface Table {
@@ -37,4 +38,27 @@ export interface ReportPart {
 export interface ReportExtras {
   /** `bench dqa`: the fidelity sweep (fidelity.json). */
   readonly fidelity?: readonly FidelityPoint[];
+}
+
+/** The summary columns in table order and the one the others are paired with. */
+export interface ColumnOrder {
+  readonly columns: string[];
+  readonly baseline: string;
+}
+
+/**
+ * What an experiment adds to its report (experiments/ declare it; the caller of writeReport passes
+ * it in, so the report never imports the experiments).
+ */
+export interface ExperimentReport {
+  /** The columns and baseline of a dataset's tables (default: the variants, paired with softmax). */
+  readonly columnOrder?: (present: readonly string[]) => ColumnOrder;
+  /** Sections of a dataset before its summary table. */
+  readonly leadSections?: (dataset: string, records: readonly RunRecord[]) => ReportSection[];
+  /** Whether a dataset gets the time-per-step table (default: yes). */
+  readonly timeTable?: (records: readonly RunRecord[]) => boolean;
+  /** A part after the datasets, from what the experiment saved beside its runs. */
+  readonly closingPart?: (extras: ReportExtras) => ReportPart | null;
+  /** The summary rows name d_model and FFN (the experiment's presets vary them); default: no. */
+  readonly modelAxesInRows?: boolean;
 }

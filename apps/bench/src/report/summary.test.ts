@@ -101,9 +101,10 @@ describe('summarize', () => {
       ],
       (c) => (c.variant === 'softmax' ? 0.9 : 0.92 + c.seed * 0.01),
     );
-    const s = summarize(acc, ['softmax', 'boltzmann'], 'softmax');
+    const s = summarize(acc, ['softmax', 'boltzmann'], 'softmax', { modelAxes: true });
     expect(s.metricName).toBe('accuracy');
     expect(s.rowLabels).toEqual(['mode', 'T', 'FFN', 'd_model']);
+    expect(summarize(acc, ['softmax', 'boltzmann'], 'softmax').rowLabels).toEqual(['mode', 'T']);
     expect(s.rows).toHaveLength(4);
     expect(s.rows[0]!.diffs.boltzmann!.mean).toBeCloseTo(0.025, 12);
     expect(s.rows[0]!.relDiffs.boltzmann).toBeNull();

@@ -1,4 +1,3 @@
-import { EXPERIMENTS } from '../experiments/registry.js';
 import { columnOf } from './columns.js';
 import { holmAdjust, meanStd, pairedTTest } from './stats.js';
 import type { PairedTest, Stat } from './stats.js';
@@ -26,6 +25,14 @@ export interface SummaryRow {
   readonly holmP: Readonly<Record<string, number>>;
 }
 
+/** How {@link summarize} reads the runs. */
+export interface SummaryOptions {
+  /** What a run contributes (default: its final metric; e.g. its time per step). */
+  readonly value?: (r: RunRecord) => number;
+  /** Rows name d_model and FFN too (experiments whose presets vary them: ExperimentReport). */
+  readonly modelAxes?: boolean;
+}
+
 /** A summary table over finished runs. */
 export interface Summary {
   readonly metricName: 'perplexity' | 'accuracy';
@@ -35,13 +42,17 @@ export interface Summary {
   readonly rows: readonly SummaryRow[];
 }
 
-function rowLabels(r: RunRecord, multiDataset: boolean): Record<string, string> {
+function rowLabels(
+  r: RunRecord,
+  multiDataset: boolean,
+  modelAxes: boolean,
+): Record<string, string> {
   const c = r.config;
   const labels: Record<string, string> = {};
   if (multiDataset) labels.task = c.dataset;
   if (c.dataset === 'brackets') labels.mode = c.mode;
   labels.T = String(c.length);
-  if (Object.hasOwn(EXPERIMENTS, c.experiment) && EXPERIMENTS[c.experiment].modelAxesInRows) {
+  if (modelAxes) {
     labels.FFN = c.ffn ? 'on' : 'off';
     labels.d_model = String(c.dModel);
   }
@@ -56,7 +67,7 @@ function rowLabels(r: RunRecord, multiDataset: boolean): Record<string, string> 
  * @param records finished runs of one experiment (one metric).
  * @param columns column order; the first present one is the baseline unless `baseline` is given.
  * @param baseline the reference column (`softmax`, or `exact` for DQA).
- * @param value what a run contributes (default its final metric; e.g. its time per step).
+ * @param options what a run contributes (default its final metric) and whether rows name the model axes.
  * @returns the summary.
  * @example
  * const s = summarize(records, ['softmax', 'boltzmann'], 'softmax');
@@ -65,8 +76,9 @@ export function summarize(
   records: readonly RunRecord[],
   columns: readonly string[],
   baseline: string,
-  value: (r: RunRecord) => number = (r) => r.finalMetric,
+  options: SummaryOptions = {},
 ): Summary {
+  const value = options.value ?? ((r: RunRecord) => r.finalMetric);
   const metricName = records[0]?.metricName ?? 'perplexity';
   const multiDataset = new Set(records.map((r) => r.config.dataset)).size > 1;
   const groups = new Map<
@@ -74,7 +86,7 @@ export function summarize(
     { labels: Record<string, string>; byColumn: Map<string, Map<number, number>>; order: number[] }
   >();
   for (const r of records) {
-    const labels = rowLabels(r, multiDataset);
+    const labels = rowLabels(r, multiDataset, options.modelAxes === true);
     const key = JSON.stringify(labels);
     let g = groups.get(key);
     if (!g) {

@@ -16,10 +16,11 @@ export function timeTable(
   records: readonly RunRecord[],
   columns: readonly string[],
   baseline: string,
+  modelAxes = false,
 ): Table | null {
   const timed = records.filter((r) => r.wallSeconds > 0 && r.config.steps > 0);
   if (timed.length === 0) return null;
-  const summary = summarize(timed, columns, baseline, msPerStep);
+  const summary = summarize(timed, columns, baseline, { value: msPerStep, modelAxes });
   const present = columns.filter((c) => summary.rows.some((r) => r.cells[c]));
   const digits = (mean: number): number => (mean >= 100 ? 0 : 1);
   return {

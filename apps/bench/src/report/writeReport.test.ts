@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { experimentReport } from '../experiments/registry.js';
 import { syntheticRecords } from '../testing/fixtures.js';
 // Direct module imports: the barrel pulls in TF.js and the cloud SDKs (seconds per test file).
 import {
@@ -188,6 +189,7 @@ describe('writeReport', () => {
       (c) => (c.dataset === 'shakespeare' ? 6 : 0.8) + (c.column === 'exact' ? 0 : 0.01),
     );
     const files = await writeReport(dir, 'dqa', dqa, {
+      sections: await experimentReport('dqa'),
       fidelity: [
         { tau: 1, steps: 4, kl: 0.1, magnetizationError: 0.2 },
         { tau: 1, steps: 8, kl: 0.05, magnetizationError: 0.1 },

@@ -1,6 +1,4 @@
 import { join } from 'node:path';
-import { EXPERIMENTS } from '../experiments/registry.js';
-import type { ExperimentReport } from '../experiments/types.js';
 import { writeFileAtomic, writeJsonAtomic } from '../results/atomicWrite.js';
 import { writeRunsJsonl } from '../results/runRows.js';
 import type { Experiment, RunRecord } from '../types.js';
@@ -10,7 +8,7 @@ import { extrapolationSpec, extrapolationTable } from './extrapolationReport.js'
 import type { ExtrapolationResult } from './extrapolationReport.js';
 import { reportDocument, reportHtml } from './reportDocument.js';
 import type { ReportDocument } from './reportDocument.js';
-import type { ReportExtras, ReportPart } from './sections.js';
+import type { ExperimentReport, ReportExtras, ReportPart } from './sections.js';
 import { summarize } from './summary.js';
 import type { Summary } from './summary.js';
 import { summaryHtml, summaryMarkdown } from './summaryTable.js';
@@ -83,13 +81,14 @@ async function writeDataset(
     columns: orderColumns(present),
     baseline: softmaxColumn(present),
   };
-  const summary = summarize(records, columns, baseline);
+  const modelAxes = own.modelAxesInRows === true;
+  const summary = summarize(records, columns, baseline, { modelAxes });
   doc.openPart(dataset);
   for (const section of own.leadSections?.(dataset, records) ?? []) await doc.add(section);
   doc.md.push(summaryMarkdown(summary));
   doc.html.push(summaryHtml(summary));
   const withTime = own.timeTable?.(records) ?? true;
-  const d = { dataset, records, summary, columns, baseline };
+  const d = { dataset, records, summary, columns, baseline, modelAxes };
   for (const section of datasetSections(d, withTime)) await doc.add(section);
   doc.closePart();
   return summary;
@@ -124,10 +123,10 @@ function extrapolationPart(results: readonly ExtrapolationResult[]): ReportPart 
  * under `dir`.
  *
  * @param dir the experiment's results directory.
- * @param experiment which grid the records belong to (its columns, baseline and own sections).
+ * @param experiment which grid the records belong to (named in the title and summary.json).
  * @param records finished runs (any order).
- * @param extra what the experiment saved beside its runs (DQA: the fidelity sweep) and
- *   `bench extrapolate` results, when present.
+ * @param extra what the experiment saved beside its runs (DQA: the fidelity sweep),
+ *   `bench extrapolate` results, and the experiment's own sections, when present.
  * @returns the summaries and file paths.
  * @example
  * await writeReport('results/shakespeare', 'shakespeare', records);
@@ -136,9 +135,13 @@ export async function writeReport(
   dir: string,
   experiment: Experiment,
   records: readonly RunRecord[],
-  extra: ReportExtras & { extrapolation?: readonly ExtrapolationResult[] } = {},
+  extra: ReportExtras & {
+    extrapolation?: readonly ExtrapolationResult[];
+    /** What the experiment adds (experiments/registry.ts experimentReport); default: nothing. */
+    sections?: ExperimentReport;
+  } = {},
 ): Promise<ReportFiles> {
-  const own: ExperimentReport = (await EXPERIMENTS[experiment].report?.()) ?? {};
+  const own: ExperimentReport = extra.sections ?? {};
   const settings = settingsLine(records);
   const doc = reportDocument(dir, [
     `# Boltzmann attention bench: ${experiment}`,

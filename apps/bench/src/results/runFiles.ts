@@ -3,7 +3,7 @@ import type { ConvergenceSummary } from '@boltzmann/ising-core';
 import { existsSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { BenchError } from '../benchError.js';
-import { canonicalJson } from '../grid/expandGrid.js';
+import { canonicalJson } from './canonicalJson.js';
 import type { ConvergencePoint, CurvePoint, GptEval, RunConfig, RunRecord } from '../types.js';
 
 /** A run id as {@link runId} makes it: a file name, never a path. */

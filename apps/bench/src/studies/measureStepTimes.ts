@@ -6,7 +6,7 @@
 import { expandGrid } from '../grid/expandGrid.js';
 import { createRunModel } from '../training/runTrainer.js';
 import { createTaskData } from '../experiments/taskData.js';
-import { parseBenchArgs } from '../commands/grid.js';
+import { parseBenchArgs } from '../cli/parseArgs.js';
 import { createBenchRegistry } from '../samplers/registry.js';
 import { estimateStepMs } from '../grid/eta.js';
 

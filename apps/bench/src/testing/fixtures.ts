@@ -2,7 +2,7 @@ import { usesSampler } from '@boltzmann/ising-core';
 import { expandGrid } from '../grid/expandGrid.js';
 import { runId } from '../grid/expandGrid.js';
 import { main } from '../cli/main.js';
-import { parseBenchArgs } from '../commands/grid.js';
+import { parseBenchArgs } from '../cli/parseArgs.js';
 import type { ProgressDisplay } from '../grid/progress.js';
 import type { RunProgress, RunRecord } from '../types.js';
 

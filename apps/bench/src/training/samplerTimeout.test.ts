@@ -53,7 +53,7 @@ describe('--sampler-timeout', () => {
   });
 
   it('is parsed in seconds; 0 means no limit; a bad value is a usage error', async () => {
-    const { parseBenchArgs } = await import('../commands/grid.js');
+    const { parseBenchArgs } = await import('../cli/parseArgs.js');
     const ms = (v: string) =>
       parseBenchArgs(['shakespeare', '--sampler-timeout', v], () => undefined)?.samplerTimeoutMs;
     expect(ms('2.5')).toBe(2500);

@@ -5,9 +5,9 @@
 import { ATTENTION_VARIANTS, echo } from '@boltzmann/ising-core';
 import { BenchError } from '../benchError.js';
 import type { BenchErrorCode } from '../benchError.js';
-import { MAX_JSON_OPTION_DEPTH, MAX_JSON_OPTION_LENGTH, jsonDepth } from '../cli/parseValues.js';
-import { MAX_LENGTH as MAX_T } from '../commands/benchCommand.js';
-import { EXPERIMENT_NAMES } from '../experiments/registry.js';
+import { MAX_JSON_OPTION_DEPTH, MAX_JSON_OPTION_LENGTH, jsonDepth } from '../parseValues.js';
+import { MAX_LENGTH as MAX_T } from '../grid/commandTypes.js';
+import { EXPERIMENT_NAMES } from '../types.js';
 import type { RunConfig } from '../types.js';
 
 /** Sampler names and summary columns: a plugin's name, never a path. */

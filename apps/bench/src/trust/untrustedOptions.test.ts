@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseBenchArgs } from '../commands/grid.js';
+import { parseBenchArgs } from '../cli/parseArgs.js';
 import {
   assertDataOnly,
   isLocationKey,

@@ -1,9 +1,21 @@
-// What a parsed grid invocation (`bench shakespeare|brackets|dqa|gpt …`) is: a leaf of types the
-// flags (gridFlags.ts), their parse (gridOptions.ts), the experiments and the executors all read.
+// What a parsed grid invocation (`bench shakespeare|brackets|dqa|gpt …`) is: a leaf of types that
+// the grid flags and their parse (commands/), the experiments and the executors all read.
 import type { CouplingForm } from '@boltzmann/attention';
-import type { GridSpec } from '../grid/types.js';
-import type { QueueSpec } from '../queue/queueUrl.js';
+import type { GridSpec } from './types.js';
 import type { Experiment } from '../types.js';
+
+/** Where the grid's queue lives: a parsed `--queue` URL plus the password from the environment. */
+export interface QueueSpec {
+  readonly host: string;
+  readonly port: number;
+  readonly db: number;
+  readonly tls: boolean;
+  readonly username?: string;
+  /** Never printed, logged, hashed or written: see queue/queueUrl.ts maskedUrl and redactQueue. */
+  readonly password?: string;
+  /** The URL with any password replaced by `***`, for messages. */
+  readonly masked: string;
+}
 
 /** The name of a preset (`--preset`); each experiment has some of them (experiments/). */
 export type PresetName = 'small' | 'paper' | 'baby' | 'long';

@@ -1,7 +1,7 @@
 // The one shape of a bench command (each commands/<name>.ts exports one), a leaf so that the
 // commands, the program that declares them (program.ts) and main.ts share it without a circle.
 import type { Command } from 'commander';
-import type { MainIo, RunCli } from './io.js';
+import type { MainIo, RunCli } from '../io.js';
 
 /**
  * One bench command: its name and help texts, its flags, how what commander parsed becomes a

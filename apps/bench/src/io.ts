@@ -1,8 +1,7 @@
 // What every bench command shares with the CLI entry (main.ts), a leaf so that main can import the
 // commands without the commands importing main: exit codes, the injectable I/O, and the shape
 // of `main` itself for a command that runs other commands (long-context).
-import type { GridOptions } from '../grid/types.js';
-import type { ProgressDisplay } from '../grid/progress.js';
+import type { GridOptions, ProgressDisplay } from './grid/types.js';
 
 /** Exit codes of the bench. */
 export const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;

@@ -1,5 +1,5 @@
 import { echo } from '@boltzmann/ising-core';
-import { BenchError } from '../benchError.js';
+import { BenchError } from './benchError.js';
 
 const bad = (flag: string, what: string, raw: string): never => {
   throw new BenchError('BENCH_INVALID_OPTION', `${flag} must be ${what}, got ${echo(raw)}`);
