@@ -118,4 +118,24 @@ describe('pnpm deps:check', () => {
     expect(r.status).not.toBe(0);
     expect(r.output).toMatch(/no-package-internals: packages\/b\/src\/deep\.ts/);
   });
+
+  it('fails when a bench folder imports a floor above its own, and lets a types leaf be read from any floor', () => {
+    const bench = {
+      'apps/bench/src/cli/main.ts': 'export const main = 1;\n',
+      'apps/bench/src/grid/types.ts': 'export type Plan = { runs: number };\n',
+      'apps/bench/src/report/table.ts':
+        "import type { Plan } from '../grid/types.js';\nexport const t = (p: Plan) => p.runs;\n",
+    };
+    expect(check(bench).status).toBe(0);
+    const r = check({
+      ...bench,
+      'apps/bench/src/grid/plan.ts':
+        "import { main } from '../cli/main.js';\nexport const p = main;\n",
+      'apps/bench/src/pool/run.ts': "import { q } from '../queue/q.js';\nexport const r = q;\n",
+      'apps/bench/src/queue/q.ts': 'export const q = 2;\n',
+    });
+    expect(r.status).not.toBe(0);
+    expect(r.output).toMatch(/bench-floor-grid: apps\/bench\/src\/grid\/plan\.ts/);
+    expect(r.output).toMatch(/bench-executors-apart: apps\/bench\/src\/pool\/run\.ts/);
+  });
 });
