@@ -150,7 +150,7 @@ async function evaluateLengths(
     await Promise.all([
       import('@boltzmann/attention'),
       import('../experiments/taskData.js'),
-      import('../training/runTrainer.js'),
+      import('../training/runModel.js'),
     ]);
   const points: ExtrapolationPoint[] = [];
   for (const T of [...new Set(command.lengths)].sort((a, b) => a - b)) {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expandGrid, runId } from '../grid/expandGrid.js';
-import { trainerOptionsOf } from '../training/runTrainer.js';
+import { trainerOptionsOf } from '../training/runModel.js';
 import { bench } from '../testing/fixtures.js';
 import { parseBenchArgs } from '../cli/parseArgs.js';
 

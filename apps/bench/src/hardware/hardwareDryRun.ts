@@ -6,7 +6,7 @@ import type { Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { BenchError } from '../benchError.js';
 import { runLabel } from '../grid/expandGrid.js';
-import { EVAL_CHUNK_SIZE } from '../training/runTrainer.js';
+import { EVAL_CHUNK_SIZE } from '../training/runModel.js';
 import type { BenchCommand } from '../grid/commandTypes.js';
 import type { RunConfig } from '../types.js';
 
@@ -143,7 +143,7 @@ export async function hardwareDryRun(
 ): Promise<boolean> {
   const [{ createBenchRegistry }, { createRunModel }, { createTaskData }] = await Promise.all([
     import('../samplers/registry.js'),
-    import('../training/runTrainer.js'),
+    import('../training/runModel.js'),
     import('../experiments/taskData.js'),
   ]);
   const registry = await createBenchRegistry(command.plugins);

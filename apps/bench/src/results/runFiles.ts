@@ -65,7 +65,7 @@ export interface Checkpoint {
   readonly gptEval?: GptEval;
   readonly dataState: readonly number[];
   /**
-   * The run's model weights and optimizer state (`RunModelState` of training/runTrainer.ts). The
+   * The run's model weights and optimizer state (`RunModelState` of training/runModel.ts). The
    * key keeps the name older checkpoints were written with, so they still resume.
    */
   readonly engine: unknown;

@@ -4,7 +4,7 @@
  *   node --import tsx --conditions=@boltzmann/source src/scripts/measureStepTimes.ts [filter]
  */
 import { expandGrid } from '../grid/expandGrid.js';
-import { createRunModel } from '../training/runTrainer.js';
+import { createRunModel } from '../training/runModel.js';
 import { createTaskData } from '../experiments/taskData.js';
 import { parseBenchArgs } from '../cli/parseArgs.js';
 import { createBenchRegistry } from '../samplers/registry.js';

@@ -6,8 +6,8 @@ import type { TaskData } from '../experiments/taskData.js';
 import { checkpointPath, readCheckpoint, rejectCheckpoint } from '../results/runFiles.js';
 import type { Checkpoint } from '../results/runFiles.js';
 import type { RunConfig, RunRecord, RunSettings } from '../types.js';
-import { createRunModel } from './runTrainer.js';
-import type { RunModel } from './runTrainer.js';
+import { createRunModel } from './runModel.js';
+import type { RunModel } from './runModel.js';
 import {
   evaluateAt,
   finishRun,

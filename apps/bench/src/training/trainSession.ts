@@ -17,7 +17,7 @@ import type {
   RunRecord,
   RunSettings,
 } from '../types.js';
-import type { RunModel } from './runTrainer.js';
+import type { RunModel } from './runModel.js';
 
 /** Callbacks of `trainRun`. */
 export interface TrainHooks {
