@@ -32,16 +32,18 @@ const benchFloorRules = BENCH_FLOORS.map((floor, i) => ({
   {
     name: 'bench-floor-root-leaves',
     severity: 'error',
-    comment: 'apps/bench: the root files (types, errors, paths, io, parseValues) are the floor under every folder; index.ts is the public barrel.',
+    comment:
+      'apps/bench: the root files (types, errors, paths, io, parseValues) are the floor under every folder; index.ts is the public barrel.',
     from: { path: `${BENCH}[^/]+[.]ts$`, pathNot: `${BENCH}index[.]ts$|[.]test[.]ts$` },
     to: { path: `${BENCH}[^/]+/`, pathNot: TYPES_LEAF },
   },
   {
     name: 'bench-executors-apart',
     severity: 'error',
-    comment: 'apps/bench: the two executors (pool/, queue/) meet only in grid/ (the GridExecutor interface).',
+    comment:
+      'apps/bench: the two executors (pool/, queue/) meet only in grid/ (the GridExecutor interface).',
     from: { path: `${BENCH}(pool|queue)/`, pathNot: '[.]test[.]ts$' },
-    to: { path: `${BENCH}(pool|queue)/` , pathNot: `${BENCH}$1/` },
+    to: { path: `${BENCH}(pool|queue)/`, pathNot: `${BENCH}$1/` },
   },
 ]);
 

@@ -8,7 +8,7 @@ import type { GridSpec } from '../grid/types.js';
 import type { ExperimentReport, ReportExtras } from '../report/sections.js';
 
 export type { ColumnOrder, ExperimentReport } from '../report/sections.js';
-import type { DatasetName, Experiment, RunConfig, RunRecord, Variant } from '../types.js';
+import type { DatasetName, Experiment, RunConfig, Variant } from '../types.js';
 
 /** A grid spec while flags override its fields. */
 export type MutableGrid = { -readonly [K in keyof GridSpec]: GridSpec[K] };
