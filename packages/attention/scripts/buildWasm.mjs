@@ -1,0 +1,36 @@
+// Compiles the engine's WebAssembly kernels (their text written by scripts/gemmWat.mjs) with
+// ising-core's wabt helper and writes each module's bytes, base64, to
+// src/engine/kernels/<name>Wasm.generated.ts. Usage: `pnpm --filter @boltzmann/attention build:wasm`;
+// `--check` exits 1 when a generated file is out of date (a test runs the same comparison).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { compileWat, generatedSource } from '../../ising-core/scripts/wasmSource.mjs';
+import { gemmWat } from './gemmWat.mjs';
+
+const dir = fileURLToPath(new URL('../src/engine/kernels/', import.meta.url));
+const check = process.argv.includes('--check');
+const HEADER = {
+  script: 'packages/attention/scripts/buildWasm.mjs',
+  edit: 'scripts/gemmWat.mjs',
+  command: 'pnpm --filter @boltzmann/attention build:wasm',
+};
+const modules = [{ name: 'gemm', text: gemmWat() }];
+
+let stale = 0;
+for (const { name, text } of modules) {
+  const target = `${dir}${name}Wasm.generated.ts`;
+  const source = generatedSource(`${name}.wat`, await compileWat(`${name}.wat`, text), HEADER);
+  let current = '';
+  try {
+    current = readFileSync(target, 'utf8');
+  } catch {}
+  if (current === source) console.log(`${name}: up to date`);
+  else if (check) {
+    console.error(`${name}Wasm.generated.ts is out of date; run ${HEADER.command}`);
+    stale++;
+  } else {
+    writeFileSync(target, source);
+    console.log(`${name}: wrote ${name}Wasm.generated.ts`);
+  }
+}
+process.exit(stale > 0 ? 1 : 0);

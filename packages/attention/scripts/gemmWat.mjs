@@ -1,0 +1,186 @@
+// Writes the WebAssembly text of the engine's GEMM kernels (src/engine/kernels/gemm.generated.ts is
+// compiled from it by scripts/buildWasm.mjs). One register-blocked micro-kernel, generated for
+// every edge: C(i, j) (+)= Σ_p A(i, p) · B(p, j), where A is read through two byte strides (so
+// A and Aᵀ are the same kernel), B's rows are contiguous in j, and C is row-major with a row
+// stride. A ROWS × (4·VECS) tile of C lives in ROWS·VECS f32x4 accumulators; each step of p
+// loads VECS vectors of B and ROWS splats of A (no FMA in Node 20's wasm: mul then add).
+// A·Bᵀ is served by `transpose` into the caller's scratch, then the same kernel.
+
+/** Rows and f32x4 vectors per row of the main micro-tile (4 × 8 floats). */
+export const ROWS = 4;
+export const VECS = 2;
+
+const get = (name) => `(local.get $${name})`;
+const add = (x, y) => `(i32.add ${x} ${y})`;
+
+/** The address of row `r` of A: the row pointer plus r times A's row stride (precomputed). */
+const aRow = (r) => (r === 0 ? get('ap') : add(get('ap'), get(`ar${r}`)));
+
+/** The inner product loop and store of one rows × vecs tile (`vecs` 0: one scalar column). */
+function tile(rows, vecs) {
+  const scalar = vecs === 0;
+  const width = scalar ? 1 : vecs;
+  const acc = (r, v) => (scalar ? `$c${r}_${v}f` : `$c${r}_${v}`);
+  const zero = scalar ? '(f32.const 0)' : '(v128.const i32x4 0 0 0 0)';
+  const lines = [];
+  for (let r = 0; r < rows; r++)
+    for (let v = 0; v < width; v++) lines.push(`(local.set ${acc(r, v)} ${zero})`);
+  lines.push(`(local.set $ap ${add(get('a'), `(i32.mul ${get('i')} ${get('ars')})`)})`);
+  lines.push(`(local.set $bp ${add(get('b'), `(i32.shl ${get('j')} (i32.const 2))`)})`);
+  lines.push(`(local.set $kk ${get('k')})`);
+  const body = [];
+  for (let v = 0; v < width; v++)
+    body.push(
+      scalar
+        ? `(local.set $s0 (f32.load ${get('bp')}))`
+        : `(local.set $b${v} (v128.load offset=${16 * v} align=4 ${get('bp')}))`,
+    );
+  for (let r = 0; r < rows; r++) {
+    body.push(
+      scalar
+        ? `(local.set $s1 (f32.load ${aRow(r)}))`
+        : `(local.set $sp (v128.load32_splat align=4 ${aRow(r)}))`,
+    );
+    for (let v = 0; v < width; v++) {
+      const [op, x, y] = scalar ? ['f32', '$s1', '$s0'] : ['f32x4', '$sp', `$b${v}`];
+      body.push(
+        `(local.set ${acc(r, v)} (${op}.add (local.get ${acc(r, v)}) (${op}.mul (local.get ${x}) (local.get ${y}))))`,
+      );
+    }
+  }
+  body.push(`(local.set $ap ${add(get('ap'), get('acs'))})`);
+  body.push(`(local.set $bp ${add(get('bp'), get('brs'))})`);
+  lines.push(
+    `(if ${get('kk')} (then (loop $k ${body.join(' ')}`,
+    `(br_if $k (local.tee $kk (i32.sub ${get('kk')} (i32.const 1)))))))`,
+  );
+  lines.push(...store(rows, width, scalar, acc));
+  return lines.join('\n');
+}
+
+/** Writes (or, with $accum, adds) a tile's accumulators into C. */
+function store(rows, width, scalar, acc) {
+  const lines = [
+    `(local.set $cp ${add(add(get('c'), `(i32.mul ${get('i')} ${get('crs')})`), `(i32.shl ${get('j')} (i32.const 2))`)})`,
+  ];
+  const adds = [];
+  const stores = [];
+  for (let r = 0; r < rows; r++) {
+    const row = r === 0 ? get('cp') : add(get('cp'), get(`cr${r}`));
+    for (let v = 0; v < width; v++) {
+      const load = scalar ? `(f32.load ${row})` : `(v128.load offset=${16 * v} align=4 ${row})`;
+      const type = scalar ? 'f32' : 'f32x4';
+      adds.push(`(local.set ${acc(r, v)} (${type}.add (local.get ${acc(r, v)}) ${load}))`);
+      stores.push(
+        scalar
+          ? `(f32.store ${row} (local.get ${acc(r, v)}))`
+          : `(v128.store offset=${16 * v} align=4 ${row} (local.get ${acc(r, v)}))`,
+      );
+    }
+  }
+  lines.push(`(if ${get('accum')} (then ${adds.join(' ')}))`, ...stores);
+  return lines;
+}
+
+/** Loops j over column blocks of `cols` floats from $j while they fit, each a tile. */
+function columns(rows, cols, vecs) {
+  return `(block $jd (loop $jl
+    (br_if $jd (i32.gt_u ${add(get('j'), `(i32.const ${cols})`)} ${get('n')}))
+    ${tile(rows, vecs)}
+    (local.set $j ${add(get('j'), `(i32.const ${cols})`)})
+    (br $jl)))`;
+}
+
+/** One band of `rows` rows of C at $i: wide tiles, then one-vector tiles, then scalar columns. */
+function band(rows) {
+  return `(local.set $j (i32.const 0))
+    ${columns(rows, 4 * VECS, VECS)}
+    ${VECS > 1 ? columns(rows, 4, 1) : ''}
+    ${columns(rows, 1, 0)}`;
+}
+
+/** The declarations of every local the tiles use. */
+function locals() {
+  const names = ['i', 'j', 'kk', 'ap', 'bp', 'cp', 'p'];
+  for (let r = 1; r < ROWS; r++) names.push(`ar${r}`, `cr${r}`);
+  const v128 = ['sp'];
+  const f32 = ['s0', 's1'];
+  for (let r = 0; r < ROWS; r++)
+    for (let v = 0; v < VECS; v++) {
+      v128.push(`c${r}_${v}`);
+      if (v === 0) f32.push(`c${r}_${v}f`);
+    }
+  for (let v = 0; v < VECS; v++) v128.push(`b${v}`);
+  return [
+    ...names.map((n) => `(local $${n} i32)`),
+    ...v128.map((n) => `(local $${n} v128)`),
+    ...f32.map((n) => `(local $${n} f32)`),
+  ].join(' ');
+}
+
+/** The batched GEMM: `batch` products, each operand advanced by its byte stride between them. */
+function gemm() {
+  const strides = [];
+  for (let r = 1; r < ROWS; r++)
+    strides.push(
+      `(local.set $ar${r} (i32.mul ${get('ars')} (i32.const ${r})))`,
+      `(local.set $cr${r} (i32.mul ${get('crs')} (i32.const ${r})))`,
+    );
+  return `(func (export "gemm")
+    (param $a i32) (param $ars i32) (param $acs i32) (param $sa i32)
+    (param $b i32) (param $brs i32) (param $sb i32)
+    (param $c i32) (param $crs i32) (param $sc i32)
+    (param $m i32) (param $n i32) (param $k i32) (param $batch i32) (param $accum i32)
+    ${locals()}
+    ${strides.join('\n')}
+    (block $pd (loop $pl
+      (br_if $pd (i32.ge_u ${get('p')} ${get('batch')}))
+      (local.set $i (i32.const 0))
+      (block $id (loop $il
+        (br_if $id (i32.gt_u ${add(get('i'), `(i32.const ${ROWS})`)} ${get('m')}))
+        ${band(ROWS)}
+        (local.set $i ${add(get('i'), `(i32.const ${ROWS})`)})
+        (br $il)))
+      (block $id1 (loop $il1
+        (br_if $id1 (i32.ge_u ${get('i')} ${get('m')}))
+        ${band(1)}
+        (local.set $i ${add(get('i'), '(i32.const 1)')})
+        (br $il1)))
+      (local.set $a ${add(get('a'), get('sa'))})
+      (local.set $b ${add(get('b'), get('sb'))})
+      (local.set $c ${add(get('c'), get('sc'))})
+      (local.set $p ${add(get('p'), '(i32.const 1)')})
+      (br $pl)))
+  )`;
+}
+
+/** dst (cols × rows, contiguous) = srcᵀ, src rows × cols with a row stride of `srs` bytes. */
+function transpose() {
+  return `(func (export "transpose")
+    (param $src i32) (param $srs i32) (param $dst i32) (param $rows i32) (param $cols i32)
+    (local $i i32) (local $j i32) (local $sp i32) (local $dp i32)
+    (block $id (loop $il
+      (br_if $id (i32.ge_u ${get('i')} ${get('rows')}))
+      (local.set $sp ${add(get('src'), `(i32.mul ${get('i')} ${get('srs')})`)})
+      (local.set $dp ${add(get('dst'), `(i32.shl ${get('i')} (i32.const 2))`)})
+      (local.set $j (i32.const 0))
+      (block $jd (loop $jl
+        (br_if $jd (i32.ge_u ${get('j')} ${get('cols')}))
+        (f32.store ${get('dp')} (f32.load ${get('sp')}))
+        (local.set $sp ${add(get('sp'), '(i32.const 4)')})
+        (local.set $dp ${add(get('dp'), `(i32.shl ${get('rows')} (i32.const 2))`)})
+        (local.set $j ${add(get('j'), '(i32.const 1)')})
+        (br $jl)))
+      (local.set $i ${add(get('i'), '(i32.const 1)')})
+      (br $il))))`;
+}
+
+/** The module's text: it imports the caller's memory (the engine's one arena). */
+export function gemmWat() {
+  return `(module
+  (import "env" "memory" (memory 1))
+  ${gemm()}
+  ${transpose()}
+)
+`;
+}
