@@ -1,10 +1,10 @@
 // Compiles the engine's WebAssembly kernels (their text written by scripts/gemmWat.mjs) with
-// ising-core's wabt helper and writes each module's bytes, base64, to
+// the workspace's wabt helper (tools/wasmSource.mjs) and writes each module's bytes, base64, to
 // src/engine/kernels/<name>Wasm.generated.ts. Usage: `pnpm --filter @boltzmann/attention build:wasm`;
 // `--check` exits 1 when a generated file is out of date (a test runs the same comparison).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { compileWat, generatedSource } from '../../ising-core/scripts/wasmSource.mjs';
+import { compileWat, generatedSource } from '../../../tools/wasmSource.mjs';
 import { gemmWat } from './gemmWat.mjs';
 
 const dir = fileURLToPath(new URL('../src/engine/kernels/', import.meta.url));

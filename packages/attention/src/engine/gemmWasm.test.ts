@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error -- a plain .mjs build script without type declarations
-import { compileWat, generatedSource } from '../../../ising-core/scripts/wasmSource.mjs';
+import { compileWat, generatedSource } from '../../../../tools/wasmSource.mjs';
 // @ts-expect-error -- a plain .mjs build script without type declarations
 import { gemmWat } from '../../scripts/gemmWat.mjs';
 
