@@ -1,0 +1,117 @@
+// Pure helpers of scripts/benchPeers.ts: read the figures its child processes print, and lay
+// out the table. No I/O here, so a test can check them without Python or a benchmark run.
+
+/** One workload measured here and (if the peer ran) by its peer. */
+export interface PeerRow {
+  readonly workload: string;
+  /** The unit of `here` and `peer`: rates are better high, times better low. */
+  readonly unit: 'steps/s' | 'ms/iteration';
+  readonly here: number | undefined;
+  readonly peer: number | undefined;
+  /** Who the peer is, e.g. `PyTorch twin, 1 thread`. */
+  readonly peerName: string;
+}
+
+/** One variant's line of `scripts/benchTraining.ts`: its median step. */
+export interface BenchTrainingFigure {
+  readonly variant: string;
+  readonly stepsPerSecond: number;
+  readonly msPerStep: number;
+}
+
+/**
+ * The per-variant figures of a `scripts/benchTraining.ts` run, read from lines such as
+ * `softmax: 32.7 steps/s (median 30.6 ms/step over 40); …` or
+ * `boltzmann (exact, 1 thread): 31.2 steps/s (median 32.0 ms/step over 40); …`.
+ */
+export function parseBenchTraining(text: string): BenchTrainingFigure[] {
+  const out: BenchTrainingFigure[] = [];
+  const line = /^(\w+)(?: \([^)]*\))?: ([\d.]+) steps\/s \(median ([\d.]+) ms\/step/;
+  for (const raw of text.split('\n')) {
+    const m = line.exec(raw.trim());
+    if (m) out.push({ variant: m[1]!, stepsPerSecond: Number(m[2]), msPerStep: Number(m[3]) });
+  }
+  return out;
+}
+
+/** The JSON line the PyTorch twin (`bench/peers/paper_twin.py`) prints. */
+export interface TwinFigure {
+  readonly variant: string;
+  readonly threads: number;
+  readonly msPerStep: number;
+  readonly stepsPerSecond: number;
+  readonly torch: string;
+  readonly blas: readonly string[];
+}
+
+/** The twin's figure: the last line of its output that parses as its JSON object. */
+export function parseTwin(text: string): TwinFigure | undefined {
+  const lines = text.trim().split('\n').reverse();
+  for (const line of lines) {
+    if (!line.startsWith('{')) continue;
+    try {
+      const v = JSON.parse(line) as Partial<TwinFigure> & { peer?: string };
+      if (v.peer === 'pytorch-twin' && typeof v.stepsPerSecond === 'number') return v as TwinFigure;
+    } catch {
+      // not the twin's line
+    }
+  }
+  return undefined;
+}
+
+/** Whether the twin ran on Debian's reference BLAS (netlib, ~10× slower than OpenBLAS here). */
+export function usesReferenceBlas(figure: TwinFigure): boolean {
+  return (
+    figure.blas.length > 0 && !figure.blas.some((path) => /openblas|mkl|blis|atlas/i.test(path))
+  );
+}
+
+/**
+ * nanoGPT's milliseconds per iteration: the median of the `iter N: loss …, time X ms` lines of
+ * its train.py, skipping the first `settle` iterations (iteration 0 includes the first
+ * evaluation; nanoGPT itself lets five settle before its MFU figure).
+ */
+export function parseNanoGptIterations(text: string, settle = 5): number | undefined {
+  const times: number[] = [];
+  for (const m of text.matchAll(/^iter (\d+): loss [-\d.naif]+, time ([\d.]+)ms/gm)) {
+    if (Number(m[1]) >= settle) times.push(Number(m[2]));
+  }
+  return times.length === 0 ? undefined : median(times);
+}
+
+/** The median of a non-empty list (the mean of the middle two for an even count). */
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+/** here ÷ peer as a speed ratio (> 1: we are faster): rates divide, times divide the other way. */
+export function speedRatio(row: PeerRow): number | undefined {
+  if (row.here === undefined || row.peer === undefined || row.here <= 0 || row.peer <= 0) {
+    return undefined;
+  }
+  return row.unit === 'steps/s' ? row.here / row.peer : row.peer / row.here;
+}
+
+const figure = (x: number | undefined, unit: string): string =>
+  x === undefined ? '—' : `${x >= 100 ? x.toFixed(0) : x.toFixed(1)} ${unit}`;
+
+/** The table as Markdown: workload, here, peer, ratio (here's speed over the peer's). */
+export function formatPeerTable(rows: readonly PeerRow[]): string {
+  const lines = ['| workload | here (tfjs-wasm) | peer | ratio |', '|---|---|---|---|'];
+  for (const row of rows) {
+    const ratio = speedRatio(row);
+    const peer =
+      row.peer === undefined ? '— (not run)' : `${figure(row.peer, row.unit)} (${row.peerName})`;
+    lines.push(
+      `| ${row.workload} | ${figure(row.here, row.unit)} | ${peer} | ${ratio === undefined ? '—' : `${ratio.toFixed(2)}×`} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+/** The load average as the README writes it: `0.75, 1.39, 2.31` (1, 5 and 15 minutes). */
+export function formatLoad(load: readonly number[]): string {
+  return load.map((x) => x.toFixed(2)).join(', ');
+}
