@@ -1,0 +1,124 @@
+/**
+ * Achieved GFLOP/s of the engine's GEMM kernels (src/engine/gemm.ts) per layout on the models'
+ * own shapes, beside the one-core wasm SIMD peak (ising-core's bench/wasmPeak.bench.ts, run first
+ * in this same script) and tfjs-backend-wasm's matMul on the same shapes. One core, best of 5
+ * timings of ≥ 40 ms each; the load average is printed before and after.
+ *
+ *   cd packages/attention && npx tsx --conditions=@boltzmann/source scripts/benchEngineGemm.ts [--no-tfjs]
+ */
+import { execFileSync } from 'node:child_process';
+import { loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import * as tf from '@tensorflow/tfjs';
+import { createArena, createGemmKernels, type GemmLayout } from '../src/engine/gemm.js';
+import { initBackend } from '../src/index.js';
+
+/** One product of a model step: op(A) m × k times op(B) k × n, `batch` times. */
+interface Shape {
+  readonly name: string;
+  readonly layout: GemmLayout;
+  readonly m: number;
+  readonly n: number;
+  readonly k: number;
+  readonly batch?: number;
+}
+
+/** A linear layer x·W (rows × in → out): forward, input gradient dY·Wᵀ, weight gradient Xᵀ·dY. */
+function linear(name: string, rows: number, inp: number, out: number): Shape[] {
+  return [
+    { name: `${name} fwd`, layout: 'nn', m: rows, n: out, k: inp },
+    { name: `${name} dX`, layout: 'nt', m: rows, n: inp, k: out },
+    { name: `${name} dW`, layout: 'tn', m: inp, n: out, k: rows },
+  ];
+}
+
+/** The per-head products of attention at T tokens, head width dh, `batch` sequences × heads. */
+function heads(name: string, t: number, dh: number, batch: number): Shape[] {
+  return [
+    { name: `${name} Q·Kᵀ`, layout: 'nt', m: t, n: t, k: dh, batch },
+    { name: `${name} P·V`, layout: 'nn', m: t, n: dh, k: t, batch },
+    { name: `${name} dP=dO·Vᵀ`, layout: 'nt', m: t, n: t, k: dh, batch },
+    { name: `${name} dV=Pᵀ·dO`, layout: 'tn', m: t, n: dh, k: t, batch },
+  ];
+}
+
+const SHAPES: Shape[] = [
+  ...linear('paper qkv 64→192', 768, 64, 192),
+  ...linear('paper ffn 64→256', 768, 64, 256),
+  ...linear('paper ffn 256→64', 768, 256, 64),
+  ...linear('paper head 64→65', 768, 64, 65),
+  ...heads('paper T12 d64', 12, 64, 64),
+  ...linear('baby qkv 128→384', 768, 128, 384),
+  ...linear('baby ffn 128→512', 768, 128, 512),
+  ...linear('baby ffn 512→128', 768, 512, 128),
+  ...linear('baby head 128→65', 768, 128, 65),
+  ...heads('baby T64 4×32', 64, 32, 48),
+];
+
+/** Best-of-5 seconds per call of `run`, each timing ≥ 40 ms of repeated calls. */
+function time(run: () => void): number {
+  run();
+  let reps = 1;
+  for (;;) {
+    const t0 = performance.now();
+    for (let r = 0; r < reps; r++) run();
+    if (performance.now() - t0 >= 40) break;
+    reps *= 2;
+  }
+  let best = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < 5; i++) {
+    const t0 = performance.now();
+    for (let r = 0; r < reps; r++) run();
+    best = Math.min(best, (performance.now() - t0) / reps);
+  }
+  return best / 1e3;
+}
+
+const engine = createGemmKernels(createArena(8 << 20));
+/** The engine's call for `s`: operands laid out one after another, random values. */
+function engineRun(s: Shape): () => void {
+  const batch = s.batch ?? 1;
+  const mem = new Float32Array(engine.memory.buffer);
+  const [a, b] = [0, batch * s.m * s.k];
+  const c = b + batch * s.k * s.n;
+  const scratch = c + batch * s.m * s.n;
+  for (let i = 0; i < scratch + s.k * s.n; i++) mem[i] = Math.sin(i) * 0.5;
+  const args = { layout: s.layout, m: s.m, n: s.n, k: s.k, a, b, c, batch, scratch };
+  return () => engine.gemm(args);
+}
+
+/** tfjs's matMul for `s` (transposeA/transposeB, a 3-D batched product when batch > 1). */
+function tfjsRun(s: Shape): () => void {
+  const batch = s.batch ?? 1;
+  const shapeOf = (r: number, c: number) => (batch > 1 ? [batch, r, c] : [r, c]);
+  const a = tf.randomNormal(s.layout === 'tn' ? shapeOf(s.k, s.m) : shapeOf(s.m, s.k));
+  const b = tf.randomNormal(s.layout === 'nt' ? shapeOf(s.n, s.k) : shapeOf(s.k, s.n));
+  return () =>
+    tf.matMul(a as tf.Tensor2D, b as tf.Tensor2D, s.layout === 'tn', s.layout === 'nt').dispose();
+}
+
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
+console.log(`load average before: ${load()}`);
+const peakScript = fileURLToPath(
+  new URL('../../ising-core/bench/wasmPeak.bench.ts', import.meta.url),
+);
+const peakText = execFileSync(process.execPath, ['--import', 'tsx', peakScript], {
+  encoding: 'utf8',
+});
+process.stdout.write(peakText);
+const peak = Number(/f32x4: ([\d.]+) GFLOP\/s/.exec(peakText)?.[1]);
+const withTfjs = !process.argv.includes('--no-tfjs');
+if (withTfjs) await initBackend('wasm');
+console.log('shape | layout | m×n×k (batch) | engine GFLOP/s | % of peak | tfjs-wasm GFLOP/s');
+for (const s of SHAPES) {
+  const flops = 2 * s.m * s.n * s.k * (s.batch ?? 1);
+  const ours = flops / time(engineRun(s)) / 1e9;
+  const theirs = withTfjs ? (flops / time(tfjsRun(s)) / 1e9).toFixed(1) : '—';
+  console.log(
+    `${s.name} | ${s.layout} | ${s.m}×${s.n}×${s.k} (${s.batch ?? 1}) | ${ours.toFixed(1)} | ${((100 * ours) / peak).toFixed(0)} % | ${theirs}`,
+  );
+}
+console.log(`load average after: ${load()}`);
