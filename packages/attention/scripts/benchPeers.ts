@@ -63,9 +63,10 @@ if (torch === undefined) {
 } else console.log(`peer: ${torch.python}, torch ${torch.torch}`);
 
 const rows: PeerRow[] = [];
-const here = runBenchTraining(['--model', 'paper', '--steps', String(steps)]);
+const paper = runBenchTraining(['--model', 'paper', '--steps', String(steps)]);
+console.log(`\nscripts/benchTraining.ts --model paper --steps ${steps}:\n${paper.report}\n`);
 for (const v of VARIANTS) {
-  const mine = here.find((f) => f.variant === v.name);
+  const mine = paper.figures.find((f) => f.variant === v.name);
   const twin = torch === undefined ? undefined : runTwin(torch.python, v.name, steps, 1);
   if (typeof twin === 'string') console.log(twin);
   else if (twin !== undefined && usesReferenceBlas(twin)) {
@@ -89,6 +90,9 @@ if (nanoGpt === undefined) {
   );
 } else if (torch !== undefined) {
   const baby = runBenchTraining(['--model', 'baby', '--variants', 'softmax', '--steps', '10']);
+  console.log(
+    `\nscripts/benchTraining.ts --model baby --variants softmax --steps 10:\n${baby.report}\n`,
+  );
   const work = prepareNanoGpt(nanoGpt, join(dataDir, 'tinyshakespeare', 'input.txt'), torch.python);
   for (const threads of threadCounts) {
     const ms = runNanoGpt(work, torch.python, nanoIters, threads);
@@ -96,7 +100,7 @@ if (nanoGpt === undefined) {
     rows.push({
       workload: `GPT \`baby\` (4 L × 4 H × 128, block 64, batch 12), softmax; tfjs on one core`,
       unit: 'ms/iteration',
-      here: baby[0]?.msPerStep,
+      here: baby.figures[0]?.msPerStep,
       peer: typeof ms === 'number' ? ms : undefined,
       peerName: `nanoGPT, ${threads} thread${threads > 1 ? 's' : ''}, median of iterations 5–${nanoIters}`,
     });

@@ -50,9 +50,13 @@ export function findTorchPython(
 
 /**
  * `scripts/benchTraining.ts` with `args` in a child Node (the flags of `pnpm bench`): its
- * per-variant median steps. Throws with its stderr when it fails.
+ * per-variant median steps and its whole report (the split of a step, the roofline). Throws
+ * with its stderr when it fails.
  */
-export function runBenchTraining(args: readonly string[]): BenchTrainingFigure[] {
+export function runBenchTraining(args: readonly string[]): {
+  figures: BenchTrainingFigure[];
+  report: string;
+} {
   const r = run(
     process.execPath,
     [
@@ -69,7 +73,7 @@ export function runBenchTraining(args: readonly string[]): BenchTrainingFigure[]
   if (r.status !== 0 || figures.length === 0) {
     throw new Error(`benchTraining.ts ${args.join(' ')} failed:\n${r.stderr || r.stdout}`);
   }
-  return figures;
+  return { figures, report: r.stdout.trim() };
 }
 
 /** The PyTorch twin (`paper_twin.py`) on `threads` threads: its figure, or its error output. */
