@@ -86,7 +86,7 @@ function engineRun(s: Shape): () => void {
   const [a, b] = [0, batch * s.m * s.k];
   const c = b + batch * s.k * s.n;
   const scratch = c + batch * s.m * s.n;
-  for (let i = 0; i < scratch + s.k * s.n; i++) mem[i] = Math.sin(i) * 0.5;
+  for (let i = 0; i < scratch + batch * s.k * s.n; i++) mem[i] = Math.sin(i) * 0.5;
   const args = { layout: s.layout, m: s.m, n: s.n, k: s.k, a, b, c, batch, scratch };
   return () => engine.gemm(args);
 }

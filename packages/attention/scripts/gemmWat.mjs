@@ -154,25 +154,35 @@ function gemm() {
   )`;
 }
 
-/** dst (cols × rows, contiguous) = srcᵀ, src rows × cols with a row stride of `srs` bytes. */
+/**
+ * dst[q] (cols × rows, contiguous, q < batch, one after another) = src[q]ᵀ, each src rows × cols
+ * with a row stride of `srs` bytes, `ss` bytes apart.
+ */
 function transpose() {
   return `(func (export "transpose")
-    (param $src i32) (param $srs i32) (param $dst i32) (param $rows i32) (param $cols i32)
-    (local $i i32) (local $j i32) (local $sp i32) (local $dp i32)
-    (block $id (loop $il
-      (br_if $id (i32.ge_u ${get('i')} ${get('rows')}))
-      (local.set $sp ${add(get('src'), `(i32.mul ${get('i')} ${get('srs')})`)})
-      (local.set $dp ${add(get('dst'), `(i32.shl ${get('i')} (i32.const 2))`)})
-      (local.set $j (i32.const 0))
-      (block $jd (loop $jl
-        (br_if $jd (i32.ge_u ${get('j')} ${get('cols')}))
-        (f32.store ${get('dp')} (f32.load ${get('sp')}))
-        (local.set $sp ${add(get('sp'), '(i32.const 4)')})
-        (local.set $dp ${add(get('dp'), `(i32.shl ${get('rows')} (i32.const 2))`)})
-        (local.set $j ${add(get('j'), '(i32.const 1)')})
-        (br $jl)))
-      (local.set $i ${add(get('i'), '(i32.const 1)')})
-      (br $il))))`;
+    (param $src i32) (param $srs i32) (param $ss i32) (param $dst i32)
+    (param $rows i32) (param $cols i32) (param $batch i32)
+    (local $i i32) (local $j i32) (local $q i32) (local $sp i32) (local $dp i32) (local $base i32)
+    (block $qd (loop $ql
+      (br_if $qd (i32.ge_u ${get('q')} ${get('batch')}))
+      (local.set $base ${add(get('dst'), `(i32.shl (i32.mul (i32.mul ${get('q')} ${get('rows')}) ${get('cols')}) (i32.const 2))`)})
+      (local.set $i (i32.const 0))
+      (block $id (loop $il
+        (br_if $id (i32.ge_u ${get('i')} ${get('rows')}))
+        (local.set $sp ${add(add(get('src'), `(i32.mul ${get('q')} ${get('ss')})`), `(i32.mul ${get('i')} ${get('srs')})`)})
+        (local.set $dp ${add(get('base'), `(i32.shl ${get('i')} (i32.const 2))`)})
+        (local.set $j (i32.const 0))
+        (block $jd (loop $jl
+          (br_if $jd (i32.ge_u ${get('j')} ${get('cols')}))
+          (f32.store ${get('dp')} (f32.load ${get('sp')}))
+          (local.set $sp ${add(get('sp'), '(i32.const 4)')})
+          (local.set $dp ${add(get('dp'), `(i32.shl ${get('rows')} (i32.const 2))`)})
+          (local.set $j ${add(get('j'), '(i32.const 1)')})
+          (br $jl)))
+        (local.set $i ${add(get('i'), '(i32.const 1)')})
+        (br $il)))
+      (local.set $q ${add(get('q'), '(i32.const 1)')})
+      (br $ql))))`;
 }
 
 /** The module's text: it imports the caller's memory (the engine's one arena). */

@@ -39,7 +39,7 @@ function check(t: Case): void {
   const b = a + batch * aRows * lda + 3;
   const c = b + batch * bRows * ldb + 1;
   const scratch = c + batch * m * ldc + 2;
-  const end = scratch + k * n + 8;
+  const end = scratch + batch * k * n + 8;
   const mem = view();
   const next = random(t.seed);
   for (let i = 0; i < end; i++) mem[i] = next();
@@ -104,6 +104,12 @@ describe('engine gemm', () => {
           const base = { layout, m: 9, n: 13, k, batch: 2, pad: 1, shift: 1, seed: k };
           check({ ...base, accumulate });
         }
+  });
+
+  it('blocks a long k of Aᵀ·B without losing C or the accumulate flag', () => {
+    for (const k of [63, 64, 65, 130])
+      for (const accumulate of [false, true])
+        check({ layout: 'tn', m: 7, n: 10, k, batch: 2, pad: 2, shift: 3, accumulate, seed: k });
   });
 
   it('matches on the models’ own shapes (768 rows, FFN 256, per-head 12 × 32)', () => {

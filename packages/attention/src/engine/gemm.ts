@@ -25,10 +25,12 @@ interface WasmApi {
 
 interface GemmExports {
   gemm(...args: number[]): void;
-  transpose(src: number, srs: number, dst: number, rows: number, cols: number): void;
+  transpose(...args: number[]): void;
 }
 
 const PAGE_FLOATS = 16384;
+/** Steps of k per call of an Aᵀ·B product (measured: 64 beats 128–768 on 64 × 256 × 768). */
+const K_BLOCK = 64;
 
 function wasmApi(): WasmApi {
   const api = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
@@ -86,16 +88,20 @@ export function createGemmKernels(memory: EngineMemory): GemmKernels {
     memory,
     gemm(args) {
       const plan = gemmPlan(args, memory.buffer.byteLength >>> 2);
-      if (plan.transposeB === undefined) {
+      if (plan.transposeB !== undefined) kernels.transpose(...plan.transposeB);
+      const [k, accum] = [plan.call[12] ?? 0, plan.call[14] ?? 0];
+      if (plan.layout !== 'tn' || k <= K_BLOCK) {
         kernels.gemm(...plan.call);
         return;
       }
-      const { src, srs, rows, cols, step, dst } = plan.transposeB;
+      // Aᵀ·B over a long k (the weight gradients, k = rows of the batch): blocks of K_BLOCK steps,
+      // so that the strided column panel of A stays in L1 across the tiles of a row band.
       const call = [...plan.call];
-      for (let p = 0; p < plan.batch; p++) {
-        kernels.transpose(src + p * step, srs, dst, rows, cols);
-        call[0] = plan.base.a + p * plan.strideBytes.a;
-        call[7] = plan.base.c + p * plan.strideBytes.c;
+      for (let p0 = 0; p0 < k; p0 += K_BLOCK) {
+        call[0] = (plan.call[0] ?? 0) + p0 * plan.kStep.a;
+        call[4] = (plan.call[4] ?? 0) + p0 * plan.kStep.b;
+        call[12] = Math.min(K_BLOCK, k - p0);
+        call[14] = p0 === 0 ? accum : 1;
         kernels.gemm(...call);
       }
     },

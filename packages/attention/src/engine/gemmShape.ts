@@ -30,25 +30,19 @@ export interface GemmArgs {
   readonly strideA?: number;
   readonly strideB?: number;
   readonly strideC?: number;
-  /** Float offset of k·n floats of scratch, required by `nt` (Bᵀ is transposed into it). */
+  /** Float offset of batch·k·n floats of scratch, required by `nt` (each Bᵀ is written there). */
   readonly scratch?: number;
 }
 
-/** What the kernel is called with: its argument list in bytes, and the transpose `nt` needs. */
+/** What the kernel is called with: its argument lists in bytes (see scripts/gemmWat.mjs). */
 export interface GemmPlan {
+  /** `gemm`'s arguments: a, ars, acs, sa, b, brs, sb, c, crs, sc, m, n, k, batch, accum. */
   readonly call: readonly number[];
-  readonly batch: number;
-  readonly strideBytes: { readonly a: number; readonly c: number };
-  /** Byte offsets of the first A and C (the `nt` loop advances them itself). */
-  readonly base: { readonly a: number; readonly c: number };
-  readonly transposeB?: {
-    readonly src: number;
-    readonly srs: number;
-    readonly rows: number;
-    readonly cols: number;
-    readonly step: number;
-    readonly dst: number;
-  };
+  /** `transpose`'s arguments (Bᵀ of every product into the scratch), for `nt` only. */
+  readonly transposeB?: readonly number[];
+  /** Bytes A and B advance per step of the inner dimension (for blocking k). */
+  readonly kStep: { readonly a: number; readonly b: number };
+  readonly layout: GemmLayout;
 }
 
 function count(name: string, value: number | undefined, fallback: number, min = 0): number {
@@ -102,26 +96,31 @@ export function gemmPlan(args: GemmArgs, arena: number): GemmPlan {
   fits('C', c, [m, n, ldc, batch, sc], arena);
   const [ars, acs] = layout === 'tn' ? [4, 4 * lda] : [4 * lda, 4];
   const accum = args.accumulate === true ? 1 : 0;
+  const sizes = [m, n, k, batch, accum];
   if (layout !== 'nt' || k === 0 || n === 0 || m === 0 || batch === 0)
     return {
-      call: [4 * a, ars, acs, 4 * sa, 4 * b, 4 * ldb, 4 * sb, 4 * c, 4 * ldc, 4 * sc].concat([
-        m,
-        n,
-        k,
-        batch,
-        accum,
-      ]),
-      batch,
-      strideBytes: { a: 4 * sa, c: 4 * sc },
-      base: { a: 4 * a, c: 4 * c },
+      call: [4 * a, ars, acs, 4 * sa, 4 * b, 4 * ldb, 4 * sb, 4 * c, 4 * ldc, 4 * sc, ...sizes],
+      kStep: { a: acs, b: 4 * ldb },
+      layout,
     };
   const scratch = count('scratch (required by layout nt)', args.scratch, Number.NaN);
-  fits('scratch', scratch, [k, n, n, 1, 0], arena);
+  fits('scratch', scratch, [batch, k * n, k * n, 1, 0], arena);
   return {
-    call: [4 * a, ars, acs, 0, 4 * scratch, 4 * n, 0, 4 * c, 4 * ldc, 0, m, n, k, 1, accum],
-    batch,
-    strideBytes: { a: 4 * sa, c: 4 * sc },
-    base: { a: 4 * a, c: 4 * c },
-    transposeB: { src: 4 * b, srs: 4 * ldb, rows: n, cols: k, step: 4 * sb, dst: 4 * scratch },
+    call: [
+      4 * a,
+      ars,
+      acs,
+      4 * sa,
+      4 * scratch,
+      4 * n,
+      4 * k * n,
+      4 * c,
+      4 * ldc,
+      4 * sc,
+      ...sizes,
+    ],
+    transposeB: [4 * b, 4 * ldb, 4 * sb, 4 * scratch, n, k, batch],
+    kStep: { a: acs, b: 4 * n },
+    layout,
   };
 }
