@@ -16,7 +16,9 @@ scripts/benchTraining.ts --model paper):
   betas (0.9, 0.999), eps 1e-8, weight decay 0.01 on embeddings and linear kernels only (never
   J, biases or LayerNorm), global-norm clipping 1.0; batch 64, cross-entropy at every position.
 Like benchTraining.ts it trains on one fixed batch of random tokens (speed does not depend on
-the data). Prints one JSON line: variant, threads, steps, median ms/step, steps/s, losses and
+the data). Its parameter count equals the TS model's (59,265 softmax, 59,409 boltzmann with its
+12 x 12 J). Prints one JSON line: variant, threads, parameters, steps, median ms/step, steps/s,
+losses and
 the BLAS library loaded (Debian's python3-torch uses the libblas.so.3 alternative: the reference
 BLAS is ~10x slower here than OpenBLAS, `apt-get install libopenblas0-pthread`).
 
@@ -146,6 +148,7 @@ def main():
     median = statistics.median(times)
     print(json.dumps({
         'peer': 'pytorch-twin', 'variant': args.variant, 'threads': torch.get_num_threads(),
+        'parameters': sum(p.numel() for p in model.parameters()),
         'torch': torch.__version__, 'steps': args.steps, 'msPerStep': round(median, 3),
         'stepsPerSecond': round(1000 / median, 2), 'firstLoss': round(losses[0], 4),
         'lastLoss': round(losses[-1], 4), 'blas': blas_library(),
