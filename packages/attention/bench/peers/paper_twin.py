@@ -18,11 +18,10 @@ scripts/benchTraining.ts --model paper):
 Like benchTraining.ts it trains on one fixed batch of random tokens (speed does not depend on
 the data). Its parameter count equals the TS model's (59,265 softmax, 59,409 boltzmann with its
 12 x 12 J). Prints one JSON line: variant, threads, parameters, steps, median ms/step, steps/s,
-losses and
-the BLAS library loaded (Debian's python3-torch uses the libblas.so.3 alternative: the reference
-BLAS is ~10x slower here than OpenBLAS, `apt-get install libopenblas0-pthread`).
+losses and the BLAS library loaded (Debian's python3-torch uses the libblas.so.3 alternative:
+the reference BLAS is ~10x slower here than OpenBLAS, `apt-get install libopenblas0-pthread`).
 
-    python3 paper_twin.py --variant softmax|boltzmann --steps 40 --threads 1
+    /usr/bin/python3 paper_twin.py --variant softmax|boltzmann --steps 40 --threads 1
 """
 import argparse
 import json
