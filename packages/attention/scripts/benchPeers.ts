@@ -50,9 +50,10 @@ const VARIANTS = [
 
 const loadStart = loadavg();
 console.log(`load average at start: ${formatLoad(loadStart)} (${availableParallelism()} cores)`);
-const candidates = [arg('python'), 'python3', '/usr/bin/python3'].filter(
-  (p): p is string => p !== undefined,
-);
+/** `--python` alone when given; else `python3` on the PATH, then Debian's own. */
+const explicitPython = arg('python');
+const candidates =
+  explicitPython === undefined ? ['python3', '/usr/bin/python3'] : [explicitPython];
 const torch = findTorchPython(candidates);
 if (torch === undefined) {
   console.log(
@@ -88,7 +89,9 @@ if (nanoGpt === undefined) {
     'nanoGPT row skipped: pass --nanogpt <dir>, a karpathy/nanoGPT work tree or git repository\n' +
       "  (e.g. git clone https://github.com/karpathy/nanoGPT /tmp/nanoGPT; or the fetch tool's /work/.mirror/karpathy+nanoGPT/repo).",
   );
-} else if (torch !== undefined) {
+} else if (torch === undefined) {
+  console.log('nanoGPT row skipped: it needs a Python that imports torch (see above).');
+} else {
   const baby = runBenchTraining(['--model', 'baby', '--variants', 'softmax', '--steps', '10']);
   console.log(
     `\nscripts/benchTraining.ts --model baby --variants softmax --steps 10:\n${baby.report}\n`,
