@@ -163,26 +163,76 @@ function transpose() {
     (param $src i32) (param $srs i32) (param $ss i32) (param $dst i32)
     (param $rows i32) (param $cols i32) (param $batch i32)
     (local $i i32) (local $j i32) (local $q i32) (local $sp i32) (local $dp i32) (local $base i32)
+    (local $drs i32) (local $rows4 i32) (local $cols4 i32)
+    (local $r0 v128) (local $r1 v128) (local $r2 v128) (local $r3 v128) (local $t0 v128)
+    (local $t1 v128) (local $t2 v128) (local $t3 v128)
+    (local.set $drs (i32.shl ${get('rows')} (i32.const 2)))
+    (local.set $rows4 (i32.and ${get('rows')} (i32.const -4)))
+    (local.set $cols4 (i32.and ${get('cols')} (i32.const -4)))
     (block $qd (loop $ql
       (br_if $qd (i32.ge_u ${get('q')} ${get('batch')}))
-      (local.set $base ${add(get('dst'), `(i32.shl (i32.mul (i32.mul ${get('q')} ${get('rows')}) ${get('cols')}) (i32.const 2))`)})
-      (local.set $i (i32.const 0))
-      (block $id (loop $il
-        (br_if $id (i32.ge_u ${get('i')} ${get('rows')}))
-        (local.set $sp ${add(add(get('src'), `(i32.mul ${get('q')} ${get('ss')})`), `(i32.mul ${get('i')} ${get('srs')})`)})
-        (local.set $dp ${add(get('base'), `(i32.shl ${get('i')} (i32.const 2))`)})
-        (local.set $j (i32.const 0))
-        (block $jd (loop $jl
-          (br_if $jd (i32.ge_u ${get('j')} ${get('cols')}))
-          (f32.store ${get('dp')} (f32.load ${get('sp')}))
-          (local.set $sp ${add(get('sp'), '(i32.const 4)')})
-          (local.set $dp ${add(get('dp'), `(i32.shl ${get('rows')} (i32.const 2))`)})
-          (local.set $j ${add(get('j'), '(i32.const 1)')})
-          (br $jl)))
-        (local.set $i ${add(get('i'), '(i32.const 1)')})
-        (br $il)))
+      (local.set $base ${add(get('dst'), `(i32.mul (i32.mul ${get('q')} ${get('drs')}) ${get('cols')})`)})
+      ${blocks4()}
+      ${scalarRest()}
       (local.set $q ${add(get('q'), '(i32.const 1)')})
       (br $ql))))`;
+}
+
+/** The source row of $i of product $q. */
+const srcRow = () =>
+  add(add(get('src'), `(i32.mul ${get('q')} ${get('ss')})`), `(i32.mul ${get('i')} ${get('srs')})`);
+
+/** f32 lanes (a of the first operand, 4 + b of the second) as i8x16.shuffle's byte indices. */
+const lanes = (...ls) => ls.flatMap((l) => [4 * l, 4 * l + 1, 4 * l + 2, 4 * l + 3]).join(' ');
+
+/** 4 × 4 blocks: four rows loaded as vectors, transposed by shuffles, stored as four columns. */
+function blocks4() {
+  const row = (r) =>
+    r === 0 ? get('sp') : add(get('sp'), `(i32.mul ${get('srs')} (i32.const ${r}))`);
+  const out = (r) =>
+    r === 0 ? get('dp') : add(get('dp'), `(i32.mul ${get('drs')} (i32.const ${r}))`);
+  const shuf = (x, y, order) =>
+    `(i8x16.shuffle ${lanes(...order)} (local.get $${x}) (local.get $${y}))`;
+  return `(local.set $i (i32.const 0))
+    (block $id (loop $il
+      (br_if $id (i32.ge_u ${get('i')} ${get('rows4')}))
+      (local.set $sp ${srcRow()})
+      (local.set $dp ${add(get('base'), `(i32.shl ${get('i')} (i32.const 2))`)})
+      (local.set $j (i32.const 0))
+      (block $jd (loop $jl
+        (br_if $jd (i32.ge_u ${get('j')} ${get('cols4')}))
+        ${[0, 1, 2, 3].map((r) => `(local.set $r${r} (v128.load align=4 ${row(r)}))`).join(' ')}
+        (local.set $t0 ${shuf('r0', 'r1', [0, 4, 1, 5])}) (local.set $t1 ${shuf('r0', 'r1', [2, 6, 3, 7])})
+        (local.set $t2 ${shuf('r2', 'r3', [0, 4, 1, 5])}) (local.set $t3 ${shuf('r2', 'r3', [2, 6, 3, 7])})
+        (v128.store align=4 ${out(0)} ${shuf('t0', 't2', [0, 1, 4, 5])})
+        (v128.store align=4 ${out(1)} ${shuf('t0', 't2', [2, 3, 6, 7])})
+        (v128.store align=4 ${out(2)} ${shuf('t1', 't3', [0, 1, 4, 5])})
+        (v128.store align=4 ${out(3)} ${shuf('t1', 't3', [2, 3, 6, 7])})
+        (local.set $sp ${add(get('sp'), '(i32.const 16)')})
+        (local.set $dp ${add(get('dp'), `(i32.shl ${get('drs')} (i32.const 2))`)})
+        (local.set $j ${add(get('j'), '(i32.const 4)')})
+        (br $jl)))
+      (local.set $i ${add(get('i'), '(i32.const 4)')})
+      (br $il)))`;
+}
+
+/** Every entry the blocks left (columns past cols4 of the blocked rows, all of the rest), scalar. */
+function scalarRest() {
+  return `(local.set $i (i32.const 0))
+    (block $sd (loop $sl
+      (br_if $sd (i32.ge_u ${get('i')} ${get('rows')}))
+      (local.set $j (select ${get('cols4')} (i32.const 0) (i32.lt_u ${get('i')} ${get('rows4')})))
+      (local.set $sp ${add(srcRow(), `(i32.shl ${get('j')} (i32.const 2))`)})
+      (local.set $dp ${add(add(get('base'), `(i32.shl ${get('i')} (i32.const 2))`), `(i32.mul ${get('j')} ${get('drs')})`)})
+      (block $td (loop $tl
+        (br_if $td (i32.ge_u ${get('j')} ${get('cols')}))
+        (f32.store ${get('dp')} (f32.load ${get('sp')}))
+        (local.set $sp ${add(get('sp'), '(i32.const 4)')})
+        (local.set $dp ${add(get('dp'), get('drs'))})
+        (local.set $j ${add(get('j'), '(i32.const 1)')})
+        (br $tl)))
+      (local.set $i ${add(get('i'), '(i32.const 1)')})
+      (br $sl)))`;
 }
 
 /** The module's text: it imports the caller's memory (the engine's one arena). */
