@@ -5,6 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { compileWat, generatedSource } from '../../../tools/wasmSource.mjs';
+import { elementwiseWat } from './elementwiseWat.mjs';
 import { gemmWat } from './gemmWat.mjs';
 
 const dir = fileURLToPath(new URL('../src/engine/kernels/', import.meta.url));
@@ -14,12 +15,16 @@ const HEADER = {
   edit: 'scripts/gemmWat.mjs',
   command: 'pnpm --filter @boltzmann/attention build:wasm',
 };
-const modules = [{ name: 'gemm', text: gemmWat() }];
+const modules = [
+  { name: 'gemm', text: gemmWat() },
+  { name: 'elementwise', text: elementwiseWat() },
+];
 
 let stale = 0;
 for (const { name, text } of modules) {
   const target = `${dir}${name}Wasm.generated.ts`;
-  const source = generatedSource(`${name}.wat`, await compileWat(`${name}.wat`, text), HEADER);
+  const header = { ...HEADER, edit: `scripts/${name}Wat.mjs` };
+  const source = generatedSource(`${name}.wat`, await compileWat(`${name}.wat`, text), header);
   let current = '';
   try {
     current = readFileSync(target, 'utf8');

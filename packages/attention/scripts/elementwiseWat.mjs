@@ -1,0 +1,175 @@
+// Writes the WebAssembly text of the engine's fused element-wise kernels (compiled into
+// src/engine/kernels/elementwiseWasm.generated.ts by scripts/buildWasm.mjs). bias + GELU,
+// forward and backward, over a row-major rows × cols matrix with a per-column bias. The GELU is
+// the exact one the tfjs model uses (src/internal/layers.ts): ½ u (1 + erf(u/√2)), its gradient
+// Φ(u) + u φ(u). erf is Eigen's float rational approximation (odd degree-13 over even degree-8
+// polynomial, argument clamped to ±4); exp is Cephes' expf (n = round(x log₂e), a degree-5
+// polynomial of the remainder, 2ⁿ built in the exponent bits). Columns go four at a time in
+// f32x4; the last cols mod 4 columns run the same vector code on one splatted lane.
+
+const get = (name) => `(local.get $${name})`;
+const f = (v) => `(f32x4.splat (f32.const ${v}))`;
+const mul = (x, y) => `(f32x4.mul ${x} ${y})`;
+const add = (x, y) => `(f32x4.add ${x} ${y})`;
+const iadd = (x, y) => `(i32.add ${x} ${y})`;
+
+/** Horner evaluation of Σ c[i] t^i (c from the highest degree down). */
+function horner(t, coeffs) {
+  let acc = f(coeffs[0]);
+  for (const c of coeffs.slice(1)) acc = add(mul(acc, t), f(c));
+  return acc;
+}
+
+/** erf of the vector in local $u scaled by 1/√2, via $t (x) and $s (x²) as scratch. */
+function erfHalf(u) {
+  return [
+    `(local.set $t (f32x4.max (f32x4.min ${mul(u, f(Math.SQRT1_2))} ${f(4)}) ${f(-4)}))`,
+    `(local.set $s ${mul(get('t'), get('t'))})`,
+    `(local.set $t (f32x4.div ${mul(
+      get('t'),
+      horner(get('s'), [
+        '-2.72614225801306e-10',
+        '2.77068142495902e-08',
+        '-2.10102402082508e-06',
+        '-5.69250639462346e-05',
+        '-7.34990630326855e-04',
+        '-2.95459980854025e-03',
+        '-1.60960333262415e-02',
+      ]),
+    )} ${horner(get('s'), [
+      '-1.45660718464996e-05',
+      '-2.13374055278905e-04',
+      '-1.68282697438203e-03',
+      '-7.37332916720468e-03',
+      '-1.42647390514189e-02',
+    ])}))`,
+  ].join('\n');
+}
+
+/** exp of the vector expression `x` into local $e, with $n and $r as scratch. */
+function exp(x) {
+  return [
+    `(local.set $r (f32x4.max (f32x4.min ${x} ${f(88)}) ${f(-87)}))`,
+    `(local.set $n (f32x4.nearest ${mul(get('r'), f(Math.LOG2E))}))`,
+    `(local.set $r (f32x4.sub ${get('r')} ${mul(get('n'), f('0.693359375'))}))`,
+    `(local.set $r (f32x4.sub ${get('r')} ${mul(get('n'), f('-2.12194440e-4'))}))`,
+    `(local.set $e ${horner(get('r'), [
+      '1.9875691500e-4',
+      '1.3981999507e-3',
+      '8.3334519073e-3',
+      '4.1665795894e-2',
+      '1.6666665459e-1',
+      '5.0000001201e-1',
+    ])})`,
+    `(local.set $e ${add(add(mul(mul(get('e'), get('r')), get('r')), get('r')), f(1))})`,
+    `(local.set $e ${mul(
+      get('e'),
+      `(i32x4.shl (i32x4.add (i32x4.trunc_sat_f32x4_s ${get('n')}) (i32x4.splat (i32.const 127))) (i32.const 23))`,
+    )})`,
+  ].join('\n');
+}
+
+/** Forward on $u: $y = ½ u (1 + erf(u/√2)). */
+const forward = () =>
+  [erfHalf(get('u')), `(local.set $y ${mul(mul(get('u'), f(0.5)), add(get('t'), f(1)))})`].join(
+    '\n',
+  );
+
+/** Backward on $u and $g (dy): $y = dy (½(1 + erf(u/√2)) + u exp(−u²/2)/√(2π)). */
+const backward = () =>
+  [
+    erfHalf(get('u')),
+    exp(mul(mul(get('u'), get('u')), f(-0.5))),
+    `(local.set $y ${mul(
+      get('g'),
+      add(
+        mul(add(get('t'), f(1)), f(0.5)),
+        mul(get('u'), mul(get('e'), f(1 / Math.sqrt(2 * Math.PI)))),
+      ),
+    )})`,
+  ].join('\n');
+
+/**
+ * One pass over a row: `load(lane)` reads the inputs into $u (and $g), `body` computes $y,
+ * `store` writes it; vectors of four, then the scalar rest through lane 0.
+ */
+function rowLoop(vecLoad, vecStore, laneLoad, laneStore, body) {
+  return `(local.set $j (i32.const 0))
+    (block $vd (loop $vl
+      (br_if $vd (i32.gt_u ${iadd(get('j'), '(i32.const 4)')} ${get('cols')}))
+      (local.set $o (i32.shl ${get('j')} (i32.const 2)))
+      ${vecLoad}
+      ${body}
+      ${vecStore}
+      (local.set $j ${iadd(get('j'), '(i32.const 4)')})
+      (br $vl)))
+    (block $sd (loop $sl
+      (br_if $sd (i32.ge_u ${get('j')} ${get('cols')}))
+      (local.set $o (i32.shl ${get('j')} (i32.const 2)))
+      ${laneLoad}
+      ${body}
+      ${laneStore}
+      (local.set $j ${iadd(get('j'), '(i32.const 1)')})
+      (br $sl)))`;
+}
+
+const LOCALS = `(local $i i32) (local $j i32) (local $o i32) (local $row i32)
+    (local $u v128) (local $g v128) (local $y v128) (local $t v128) (local $s v128)
+    (local $e v128) (local $n v128) (local $r v128)`;
+
+const at = (base, off = get('o')) => iadd(iadd(get(base), get('row')), off);
+const vload = (p) => `(v128.load align=4 ${p})`;
+const lload = (p) => `(f32x4.splat (f32.load ${p}))`;
+
+/** y = gelu(x + b): x, y rows × cols contiguous, b cols; byte addresses. */
+function geluForward() {
+  const bias = iadd(get('b'), get('o'));
+  return `(func (export "bias_gelu") (param $x i32) (param $b i32) (param $yp i32)
+    (param $rows i32) (param $cols i32)
+    ${LOCALS}
+    (block $id (loop $il
+      (br_if $id (i32.ge_u ${get('i')} ${get('rows')}))
+      (local.set $row (i32.shl (i32.mul ${get('i')} ${get('cols')}) (i32.const 2)))
+      ${rowLoop(
+        `(local.set $u ${add(vload(at('x')), vload(bias))})`,
+        `(v128.store align=4 ${at('yp')} ${get('y')})`,
+        `(local.set $u ${add(lload(at('x')), lload(bias))})`,
+        `(f32.store ${at('yp')} (f32x4.extract_lane 0 ${get('y')}))`,
+        forward(),
+      )}
+      (local.set $i ${iadd(get('i'), '(i32.const 1)')})
+      (br $il))))`;
+}
+
+/** dx = dy gelu'(x + b), db += Σ_rows dx (dx may alias dy). */
+function geluBackward() {
+  const bias = iadd(get('b'), get('o'));
+  const db = iadd(get('db'), get('o'));
+  return `(func (export "bias_gelu_backward") (param $x i32) (param $b i32) (param $dy i32)
+    (param $dx i32) (param $db i32) (param $rows i32) (param $cols i32)
+    ${LOCALS}
+    (block $id (loop $il
+      (br_if $id (i32.ge_u ${get('i')} ${get('rows')}))
+      (local.set $row (i32.shl (i32.mul ${get('i')} ${get('cols')}) (i32.const 2)))
+      ${rowLoop(
+        `(local.set $u ${add(vload(at('x')), vload(bias))}) (local.set $g ${vload(at('dy'))})`,
+        `(v128.store align=4 ${at('dx')} ${get('y')})
+         (v128.store align=4 ${db} ${add(vload(db), get('y'))})`,
+        `(local.set $u ${add(lload(at('x')), lload(bias))}) (local.set $g ${lload(at('dy'))})`,
+        `(f32.store ${at('dx')} (f32x4.extract_lane 0 ${get('y')}))
+         (f32.store ${db} (f32.add (f32.load ${db}) (f32x4.extract_lane 0 ${get('y')})))`,
+        backward(),
+      )}
+      (local.set $i ${iadd(get('i'), '(i32.const 1)')})
+      (br $il))))`;
+}
+
+/** The module's text: it imports the caller's memory (the engine's one arena). */
+export function elementwiseWat() {
+  return `(module
+  (import "env" "memory" (memory 1))
+  ${geluForward()}
+  ${geluBackward()}
+)
+`;
+}

@@ -1,0 +1,120 @@
+/**
+ * The engine's fused element-wise kernels over the same arena as its GEMMs: bias + GELU forward
+ * and backward on a row-major rows × cols float32 matrix with a per-column bias, every operand a
+ * float offset into the caller's WebAssembly memory. The GELU is the exact one of the tfjs model,
+ * `½ u (1 + erf(u/√2))`; the kernels are generated as WAT by scripts/elementwiseWat.mjs (f32x4,
+ * erf and exp by float32 rational and polynomial approximations).
+ */
+import { AttentionError } from '../errors.js';
+import type { EngineMemory } from './gemm.js';
+import { wasmBase64 } from './kernels/elementwiseWasm.generated.js';
+
+interface WasmApi {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { readonly exports: unknown };
+}
+
+interface ElementwiseExports {
+  bias_gelu(...args: number[]): void;
+  bias_gelu_backward(...args: number[]): void;
+}
+
+/** y = gelu(x + b): x and y rows × cols (contiguous), b cols; float offsets (y may equal x). */
+export interface BiasGeluArgs {
+  readonly rows: number;
+  readonly cols: number;
+  readonly x: number;
+  readonly bias: number;
+  readonly y: number;
+}
+
+/** dx = dy · gelu'(x + b) and dBias += Σ_rows dx; float offsets (dx may equal dy). */
+export interface BiasGeluBackwardArgs {
+  readonly rows: number;
+  readonly cols: number;
+  readonly x: number;
+  readonly bias: number;
+  readonly dy: number;
+  readonly dx: number;
+  readonly dBias: number;
+}
+
+/** The engine's element-wise kernels bound to one arena. */
+export interface ElementwiseKernels {
+  /** The arena the kernels work on. */
+  readonly memory: EngineMemory;
+  /** y = gelu(x + b); throws `ATTENTION_INVALID_ARGUMENT` / `ATTENTION_SHAPE_MISMATCH`. */
+  biasGelu(args: BiasGeluArgs): void;
+  /** The backward of {@link ElementwiseKernels.biasGelu}; dBias is accumulated (+=). */
+  biasGeluBackward(args: BiasGeluBackwardArgs): void;
+}
+
+/** Throws `ATTENTION_INVALID_ARGUMENT` unless `value` is a non-negative safe integer. */
+export function engineCount(kernel: string, name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new AttentionError(
+      'ATTENTION_INVALID_ARGUMENT',
+      `${kernel}: ${name} must be a non-negative integer, got ${String(value)}`,
+    );
+  return value;
+}
+
+/** Throws `ATTENTION_SHAPE_MISMATCH` unless `size` floats at `at` lie inside the arena. */
+export function engineFits(kernel: string, name: string, at: number, size: number, arena: number) {
+  engineCount(kernel, name, at);
+  if (size > 0 && at + size > arena)
+    throw new AttentionError(
+      'ATTENTION_SHAPE_MISMATCH',
+      `${kernel}: ${name} (${size} floats at ${at}) ends past the arena's ${arena} floats`,
+    );
+}
+
+/**
+ * Instantiates one of the engine's generated modules on `memory`; throws
+ * `ATTENTION_BACKEND_UNAVAILABLE` without WebAssembly (SIMD).
+ */
+export function instantiateEngineModule(base64: string, memory: EngineMemory, what: string) {
+  const api = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
+  try {
+    if (api === undefined) throw new Error('no WebAssembly');
+    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+    return new api.Instance(new api.Module(bytes), { env: { memory } }).exports;
+  } catch (cause) {
+    throw new AttentionError(
+      'ATTENTION_BACKEND_UNAVAILABLE',
+      `the engine ${what} kernels need WebAssembly SIMD, which this engine cannot run`,
+      { cause },
+    );
+  }
+}
+
+/** Instantiates the element-wise kernels on `memory` (made by `createArena`); synchronous. */
+export function createElementwiseKernels(memory: EngineMemory): ElementwiseKernels {
+  const k = instantiateEngineModule(wasmBase64, memory, 'element-wise') as ElementwiseExports;
+  const shape = (name: string, a: { rows: number; cols: number }) => {
+    const rows = engineCount(name, 'rows', a.rows);
+    const cols = engineCount(name, 'cols', a.cols);
+    return { rows, cols, arena: memory.buffer.byteLength >>> 2 };
+  };
+  return {
+    memory,
+    biasGelu(a) {
+      const { rows, cols, arena } = shape('biasGelu', a);
+      for (const [name, size] of [
+        ['x', rows * cols],
+        ['bias', cols],
+        ['y', rows * cols],
+      ] as const)
+        engineFits('biasGelu', name, a[name], size, arena);
+      k.bias_gelu(4 * a.x, 4 * a.bias, 4 * a.y, rows, cols);
+    },
+    biasGeluBackward(a) {
+      const { rows, cols, arena } = shape('biasGeluBackward', a);
+      const n = rows * cols;
+      const sizes = { x: n, bias: cols, dy: n, dx: n, dBias: cols } as const;
+      for (const [name, size] of Object.entries(sizes) as [keyof typeof sizes, number][])
+        engineFits('biasGeluBackward', name, a[name], size, arena);
+      k.bias_gelu_backward(4 * a.x, 4 * a.bias, 4 * a.dy, 4 * a.dx, 4 * a.dBias, rows, cols);
+    },
+  };
+}
