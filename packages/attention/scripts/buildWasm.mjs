@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { compileWat, generatedSource } from '../../../tools/wasmSource.mjs';
 import { elementwiseWat } from './elementwiseWat.mjs';
 import { gemmWat } from './gemmWat.mjs';
+import { layerNormWat } from './layerNormWat.mjs';
 
 const dir = fileURLToPath(new URL('../src/engine/kernels/', import.meta.url));
 const check = process.argv.includes('--check');
@@ -18,6 +19,7 @@ const HEADER = {
 const modules = [
   { name: 'gemm', text: gemmWat() },
   { name: 'elementwise', text: elementwiseWat() },
+  { name: 'layerNorm', text: layerNormWat() },
 ];
 
 let stale = 0;
