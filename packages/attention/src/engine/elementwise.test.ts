@@ -91,6 +91,21 @@ describe('engine bias + GELU', () => {
     );
   });
 
+  it('runs in place (y = x, dx = dy) with the same results, bit for bit', () => {
+    const [rows, cols] = [3, 11];
+    const n = rows * cols;
+    const [x, bias, y, dy, dx, db] = [0, n, n + cols, 2 * n + cols, 3 * n + cols, 4 * n + cols];
+    fill(4 * n + 2 * cols, 4, 7);
+    kernels.biasGelu({ rows, cols, x, bias, y });
+    kernels.biasGeluBackward({ rows, cols, x, bias, dy, dx, dBias: db });
+    const apart = view().slice(0, 4 * n + 2 * cols);
+    kernels.biasGeluBackward({ rows, cols, x, bias, dy, dx: dy, dBias: db });
+    kernels.biasGelu({ rows, cols, x, bias, y: x });
+    const mem = view();
+    expect(mem.slice(x, x + n)).toEqual(apart.slice(y, y + n));
+    expect(mem.slice(dy, dy + n)).toEqual(apart.slice(dx, dx + n));
+  });
+
   it('rejects bad sizes and operands outside the arena with coded errors', () => {
     const floats = kernels.memory.buffer.byteLength >>> 2;
     const bad = (f: () => void, code: string) => {

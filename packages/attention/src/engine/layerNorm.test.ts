@@ -164,6 +164,23 @@ describe('engine LayerNorm', () => {
     );
   });
 
+  it('runs the backward in place (dx = dy) with the same dx, bit for bit', () => {
+    const [rows, cols] = [2, 13];
+    const n = rows * cols;
+    const o = { x: 0, gamma: n, mean: n + cols, rstd: n + cols + rows, dy: n + cols + 2 * rows };
+    const [y, dx, dGamma] = [
+      2 * n + cols + 2 * rows,
+      3 * n + cols + 2 * rows,
+      4 * n + cols + 2 * rows,
+    ];
+    fill(4 * n + 2 * cols + 2 * rows, 1, 5);
+    kernels.layerNorm({ rows, cols, x: o.x, gamma: o.gamma, y, mean: o.mean, rstd: o.rstd });
+    kernels.layerNormBackward({ rows, cols, ...o, dx, dGamma });
+    const apart = view().slice(dx, dx + n);
+    kernels.layerNormBackward({ rows, cols, ...o, dx: o.dy, dGamma });
+    expect(view().slice(o.dy, o.dy + n)).toEqual(apart);
+  });
+
   it('rejects bad sizes and operands outside the arena with coded errors', () => {
     const floats = kernels.memory.buffer.byteLength >>> 2;
     const base = { rows: 2, cols: 4, x: 0, gamma: 0, y: 0, mean: 0, rstd: 0 };
