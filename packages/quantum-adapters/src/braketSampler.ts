@@ -62,7 +62,11 @@ function braketLimits(options: BraketSamplerOptions) {
   return { deviceArn, ...limits, maxResultBytes, policy, backoff };
 }
 
-/** Where the results go: the bucket (a placeholder in dry runs), the key prefix and the region. */
+/**
+ * Where the results go: the bucket, the key prefix and the region. A dry run sends nothing, so
+ * without `outputS3Bucket` its files show the SDK's bucket pattern with a literal `<account-id>`
+ * (what the user fills in); a real run without a bucket is refused by the caller.
+ */
 function braketOutput(options: BraketSamplerOptions, deviceArn: string, dryRun: boolean) {
   const prefix = options.outputS3KeyPrefix ?? 'boltzmann-attention';
   const deviceRegion = /^arn:aws:braket:([a-z0-9-]+):/.exec(deviceArn)?.[1];

@@ -27,108 +27,110 @@ export function trainedTable(rows: readonly TrainedRow[]): string {
   return [head, ...body].join('\n');
 }
 
-/** Max |Δm| and row KL against σ_J, log–log, one panel per n, a line per sampler. */
-export function randomErrorSpec(rows: readonly RandomRow[]): TopLevelSpec {
-  const values = rows.flatMap((r) => [
-    {
-      n: `n = ${r.n}`,
-      nValue: r.n,
-      sigmaJ: r.sigmaJ,
-      sampler: r.sampler,
-      metric: 'max |Δm|',
-      value: Math.max(r.maxAbsDm, 1e-16),
-    },
-    {
-      n: `n = ${r.n}`,
-      nValue: r.n,
-      sigmaJ: r.sigmaJ,
-      sampler: r.sampler,
-      metric: 'mean KL of attention rows',
-      value: Math.max(r.meanKl, 1e-16),
-    },
-  ]);
+/** The log-scaled y of both error plots: one value per point, independent per metric row. */
+const LOG_VALUE = {
+  field: 'value',
+  type: 'quantitative',
+  scale: { type: 'log' },
+  title: null,
+  axis: { format: '~e' },
+} as const;
+
+/** A point's two error metrics (floored for the log axis), beside its own fields. */
+function errorPoints<T extends object>(
+  base: T,
+  dm: { readonly name: string; readonly value: number },
+  meanKl: number,
+): (T & { metric: string; value: number })[] {
+  return [
+    { ...base, metric: dm.name, value: Math.max(dm.value, 1e-16) },
+    { ...base, metric: 'mean KL of attention rows', value: Math.max(meanKl, 1e-16) },
+  ];
+}
+
+/** The two error plots' frame: a metric per row, a panel per `column`, log y. */
+function errorFacets(
+  values: readonly object[],
+  column: { readonly field: string; readonly sortField: string },
+  panel: {
+    readonly width: number;
+    readonly mark: object;
+    readonly x: object;
+    readonly color: object;
+  },
+): TopLevelSpec {
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     data: { values },
     facet: {
       row: { field: 'metric', type: 'nominal', title: null },
-      column: { field: 'n', type: 'ordinal', title: null, sort: { field: 'nValue' } },
+      column: {
+        field: column.field,
+        type: 'ordinal',
+        title: null,
+        sort: { field: column.sortField },
+      },
     },
     resolve: { scale: { y: 'independent' } },
     spec: {
-      width: 180,
+      width: panel.width,
       height: 140,
-      mark: { type: 'line', point: true },
-      encoding: {
-        x: {
-          field: 'sigmaJ',
-          type: 'quantitative',
-          scale: { type: 'log' },
-          title: 'σ_J',
-          axis: { format: '~g' },
-        },
-        y: {
-          field: 'value',
-          type: 'quantitative',
-          scale: { type: 'log' },
-          title: null,
-          axis: { format: '~e' },
-        },
-        color: { field: 'sampler', type: 'nominal', title: 'sampler' },
-      },
+      mark: panel.mark,
+      encoding: { x: panel.x, y: LOG_VALUE, color: panel.color },
     },
-  };
+  } as TopLevelSpec;
+}
+
+/** Max |Δm| and row KL against σ_J, log–log, one panel per n, a line per sampler. */
+export function randomErrorSpec(rows: readonly RandomRow[]): TopLevelSpec {
+  const values = rows.flatMap((r) =>
+    errorPoints(
+      { n: `n = ${r.n}`, nValue: r.n, sigmaJ: r.sigmaJ, sampler: r.sampler },
+      { name: 'max |Δm|', value: r.maxAbsDm },
+      r.meanKl,
+    ),
+  );
+  return errorFacets(
+    values,
+    { field: 'n', sortField: 'nValue' },
+    {
+      width: 180,
+      mark: { type: 'line', point: true },
+      x: {
+        field: 'sigmaJ',
+        type: 'quantitative',
+        scale: { type: 'log' },
+        title: 'σ_J',
+        axis: { format: '~g' },
+      },
+      color: { field: 'sampler', type: 'nominal', title: 'sampler' },
+    },
+  );
 }
 
 /** Mean |Δm| and row KL of each method on the trained models' problems, a point per seed. */
 export function trainedErrorSpec(rows: readonly TrainedRow[]): TopLevelSpec {
-  const values = rows.flatMap((r) => [
+  const values = rows.flatMap((r) =>
+    errorPoints(
+      { T: `T = ${r.T}`, tValue: r.T, method: r.method, seed: `seed ${r.seed}` },
+      { name: 'mean |Δm|', value: r.meanAbsDm },
+      r.meanKl,
+    ),
+  );
+  return errorFacets(
+    values,
+    { field: 'T', sortField: 'tValue' },
     {
-      T: `T = ${r.T}`,
-      tValue: r.T,
-      method: r.method,
-      seed: `seed ${r.seed}`,
-      metric: 'mean |Δm|',
-      value: Math.max(r.meanAbsDm, 1e-16),
-    },
-    {
-      T: `T = ${r.T}`,
-      tValue: r.T,
-      method: r.method,
-      seed: `seed ${r.seed}`,
-      metric: 'mean KL of attention rows',
-      value: Math.max(r.meanKl, 1e-16),
-    },
-  ]);
-  return {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    data: { values },
-    facet: {
-      row: { field: 'metric', type: 'nominal', title: null },
-      column: { field: 'T', type: 'ordinal', title: null, sort: { field: 'tValue' } },
-    },
-    resolve: { scale: { y: 'independent' } },
-    spec: {
       width: 220,
-      height: 140,
       mark: { type: 'point', filled: true, size: 60 },
-      encoding: {
-        x: {
-          field: 'method',
-          type: 'nominal',
-          title: null,
-          sort: ['mean-field', 'tap', 'banded w=4', 'banded w=8'],
-          axis: { labelAngle: -30 },
-        },
-        y: {
-          field: 'value',
-          type: 'quantitative',
-          scale: { type: 'log' },
-          title: null,
-          axis: { format: '~e' },
-        },
-        color: { field: 'seed', type: 'nominal', title: null },
+      x: {
+        field: 'method',
+        type: 'nominal',
+        title: null,
+        sort: ['mean-field', 'tap', 'banded w=4', 'banded w=8'],
+        axis: { labelAngle: -30 },
       },
+      color: { field: 'seed', type: 'nominal', title: null },
     },
-  };
+  );
 }
