@@ -36,6 +36,12 @@ export function intItem(min: number, max = Number.MAX_SAFE_INTEGER) {
   };
 }
 
+/** A finite number > 0 (an item of a list flag). */
+export function positiveItem(s: string): number | undefined {
+  const n = Number(s);
+  return s !== '' && Number.isFinite(n) && n > 0 ? n : undefined;
+}
+
 /** One integer flag in [min, max]. */
 export function parseInteger(
   flag: string,

@@ -2,7 +2,7 @@
 // sampler, against exact training, on both datasets; then dqa-sim's fidelity sweep.
 import type { Command } from 'commander';
 import type { ExperimentSettings, PresetName } from '../grid/commandTypes.js';
-import { choiceItem, intItem, parseJsonObject, parseList } from '../parseValues.js';
+import { choiceItem, intItem, parseJsonObject, parseList, positiveItem } from '../parseValues.js';
 import type { GridSpec } from '../grid/types.js';
 import { BASE_PRESET } from './basePreset.js';
 import { bracketFlags, dataFlag, evalWindowsFlag } from './taskFlags.js';
@@ -42,11 +42,6 @@ export function dqaColumn(shots: number): string {
   return shots === 0 ? 'dqa-dist' : `dqa-${shots}shots`;
 }
 
-const positiveNumber = (x: string): number | undefined => {
-  const n = Number(x);
-  return x !== '' && Number.isFinite(n) && n > 0 ? n : undefined;
-};
-
 function addDqaFlags(cmd: Command): Command {
   return cmd
     .option('--datasets <list>', 'datasets: shakespeare,brackets')
@@ -77,7 +72,7 @@ function applyDqaFlags(read: ReadFlag, grid: MutableGrid): ExperimentSettings {
       sweepTaus: parseList(
         '--sweep-taus',
         read('sweepTaus') ?? SWEEP_TAUS,
-        positiveNumber,
+        positiveItem,
         'positive numbers',
       ),
       sweepSteps: parseList(
