@@ -5,14 +5,9 @@
  * `½ u (1 + erf(u/√2))`; the kernels are generated as WAT by scripts/elementwiseWat.mjs (f32x4,
  * erf and exp by float32 rational and polynomial approximations).
  */
-import { AttentionError } from '../errors.js';
-import type { EngineMemory } from './gemm.js';
+import { engineCount, engineFits, instantiateEngineModule } from './arena.js';
+import type { EngineMemory } from './arena.js';
 import { wasmBase64 } from './kernels/elementwiseWasm.generated.js';
-
-interface WasmApi {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { readonly exports: unknown };
-}
 
 interface ElementwiseExports {
   bias_gelu(...args: number[]): void;
@@ -47,45 +42,6 @@ export interface ElementwiseKernels {
   biasGelu(args: BiasGeluArgs): void;
   /** The backward of {@link ElementwiseKernels.biasGelu}; dBias is accumulated (+=). */
   biasGeluBackward(args: BiasGeluBackwardArgs): void;
-}
-
-/** Throws `ATTENTION_INVALID_ARGUMENT` unless `value` is a non-negative safe integer. */
-export function engineCount(kernel: string, name: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value < 0)
-    throw new AttentionError(
-      'ATTENTION_INVALID_ARGUMENT',
-      `${kernel}: ${name} must be a non-negative integer, got ${String(value)}`,
-    );
-  return value;
-}
-
-/** Throws `ATTENTION_SHAPE_MISMATCH` unless `size` floats at `at` lie inside the arena. */
-export function engineFits(kernel: string, name: string, at: number, size: number, arena: number) {
-  engineCount(kernel, name, at);
-  if (size > 0 && at + size > arena)
-    throw new AttentionError(
-      'ATTENTION_SHAPE_MISMATCH',
-      `${kernel}: ${name} (${size} floats at ${at}) ends past the arena's ${arena} floats`,
-    );
-}
-
-/**
- * Instantiates one of the engine's generated modules on `memory`; throws
- * `ATTENTION_BACKEND_UNAVAILABLE` without WebAssembly (SIMD).
- */
-export function instantiateEngineModule(base64: string, memory: EngineMemory, what: string) {
-  const api = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
-  try {
-    if (api === undefined) throw new Error('no WebAssembly');
-    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
-    return new api.Instance(new api.Module(bytes), { env: { memory } }).exports;
-  } catch (cause) {
-    throw new AttentionError(
-      'ATTENTION_BACKEND_UNAVAILABLE',
-      `the engine ${what} kernels need WebAssembly SIMD, which this engine cannot run`,
-      { cause },
-    );
-  }
 }
 
 /** Instantiates the element-wise kernels on `memory` (made by `createArena`); synchronous. */

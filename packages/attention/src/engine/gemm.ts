@@ -5,56 +5,22 @@
  * batched with strides (the per-head products). The kernels are generated as WAT by
  * scripts/gemmWat.mjs (a 4 × 8 register-blocked f32x4 micro-tile).
  */
-import { AttentionError } from '../errors.js';
+import { instantiateEngineModule } from './arena.js';
+import type { EngineMemory } from './arena.js';
 import { type GemmArgs, gemmPlan } from './gemmShape.js';
 import { wasmBase64 } from './kernels/gemmWasm.generated.js';
 
 export type { GemmArgs, GemmLayout } from './gemmShape.js';
-
-/** The few WebAssembly JS API members the engine uses (the workspace's type libraries lack them). */
-export interface EngineMemory {
-  readonly buffer: ArrayBuffer;
-  grow(pages: number): number;
-}
-
-interface WasmApi {
-  Memory: new (descriptor: { initial: number; maximum?: number }) => EngineMemory;
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { readonly exports: unknown };
-}
+export { createArena } from './arena.js';
+export type { EngineMemory } from './arena.js';
 
 interface GemmExports {
   gemm(...args: number[]): void;
   transpose(...args: number[]): void;
 }
 
-const PAGE_FLOATS = 16384;
 /** Steps of k per call of an Aᵀ·B product (measured: 64 beats 128–768 on 64 × 256 × 768). */
 const K_BLOCK = 64;
-
-function wasmApi(): WasmApi {
-  const api = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
-  if (api === undefined)
-    throw new AttentionError(
-      'ATTENTION_BACKEND_UNAVAILABLE',
-      'the engine needs WebAssembly, which this JavaScript engine does not have',
-    );
-  return api;
-}
-
-/**
- * A WebAssembly memory of at least `floats` float32 entries: the engine's arena, which every
- * kernel reads and writes by offset. View it as `new Float32Array(memory.buffer)` (again after
- * a `grow`, which detaches the old buffer).
- */
-export function createArena(floats: number): EngineMemory {
-  if (!Number.isSafeInteger(floats) || floats < 0)
-    throw new AttentionError(
-      'ATTENTION_INVALID_ARGUMENT',
-      `arena size must be a non-negative integer number of floats, got ${floats}`,
-    );
-  return new (wasmApi().Memory)({ initial: Math.max(1, Math.ceil(floats / PAGE_FLOATS)) });
-}
 
 /** The engine's GEMM kernels bound to one arena. */
 export interface GemmKernels {
@@ -68,22 +34,11 @@ export interface GemmKernels {
 }
 
 /**
- * Instantiates the GEMM kernels on `memory` (made by {@link createArena}); synchronous, in Node
+ * Instantiates the GEMM kernels on `memory` (made by `createArena`); synchronous, in Node
  * and in browsers. Throws `ATTENTION_BACKEND_UNAVAILABLE` without WebAssembly SIMD.
  */
 export function createGemmKernels(memory: EngineMemory): GemmKernels {
-  const api = wasmApi();
-  let kernels: GemmExports;
-  try {
-    const bytes = Uint8Array.from(atob(wasmBase64), (c) => c.charCodeAt(0));
-    kernels = new api.Instance(new api.Module(bytes), { env: { memory } }).exports as GemmExports;
-  } catch (cause) {
-    throw new AttentionError(
-      'ATTENTION_BACKEND_UNAVAILABLE',
-      'the engine GEMM kernels need WebAssembly SIMD, which this engine cannot run',
-      { cause },
-    );
-  }
+  const kernels = instantiateEngineModule(wasmBase64, memory, 'GEMM') as GemmExports;
   return {
     memory,
     gemm(args) {

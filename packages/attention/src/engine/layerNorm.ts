@@ -5,8 +5,8 @@
  * and accumulates (+=) dγ and dβ. Generated as WAT by scripts/layerNormWat.mjs (f32x4).
  */
 import { AttentionError } from '../errors.js';
-import { engineCount, engineFits, instantiateEngineModule } from './elementwise.js';
-import type { EngineMemory } from './gemm.js';
+import { engineCount, engineFits, instantiateEngineModule } from './arena.js';
+import type { EngineMemory } from './arena.js';
 import { wasmBase64 } from './kernels/layerNormWasm.generated.js';
 
 interface LayerNormExports {

@@ -1,0 +1,82 @@
+/**
+ * The engine's arena: the one WebAssembly memory every kernel reads and writes by float offset,
+ * how a generated kernel module is instantiated on it, and the checks of sizes and offsets that
+ * every kernel wrapper shares.
+ */
+import { AttentionError } from '../errors.js';
+
+/** The few WebAssembly JS API members the engine uses (the workspace's type libraries lack them). */
+export interface EngineMemory {
+  readonly buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
+
+interface WasmApi {
+  Memory: new (descriptor: { initial: number; maximum?: number }) => EngineMemory;
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { readonly exports: unknown };
+}
+
+const PAGE_FLOATS = 16384;
+
+function wasmApi(): WasmApi {
+  const api = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
+  if (api === undefined)
+    throw new AttentionError(
+      'ATTENTION_BACKEND_UNAVAILABLE',
+      'the engine needs WebAssembly, which this JavaScript engine does not have',
+    );
+  return api;
+}
+
+/**
+ * A WebAssembly memory of at least `floats` float32 entries: the engine's arena, which every
+ * kernel reads and writes by offset. View it as `new Float32Array(memory.buffer)` (again after
+ * a `grow`, which detaches the old buffer).
+ */
+export function createArena(floats: number): EngineMemory {
+  if (!Number.isSafeInteger(floats) || floats < 0)
+    throw new AttentionError(
+      'ATTENTION_INVALID_ARGUMENT',
+      `arena size must be a non-negative integer number of floats, got ${floats}`,
+    );
+  return new (wasmApi().Memory)({ initial: Math.max(1, Math.ceil(floats / PAGE_FLOATS)) });
+}
+
+/**
+ * Instantiates one of the engine's generated modules on `memory`; throws
+ * `ATTENTION_BACKEND_UNAVAILABLE` without WebAssembly (SIMD).
+ */
+export function instantiateEngineModule(base64: string, memory: EngineMemory, what: string) {
+  try {
+    const api = wasmApi();
+    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+    return new api.Instance(new api.Module(bytes), { env: { memory } }).exports;
+  } catch (cause) {
+    throw new AttentionError(
+      'ATTENTION_BACKEND_UNAVAILABLE',
+      `the engine ${what} kernels need WebAssembly SIMD, which this engine cannot run`,
+      { cause },
+    );
+  }
+}
+
+/** Throws `ATTENTION_INVALID_ARGUMENT` unless `value` is a non-negative safe integer. */
+export function engineCount(kernel: string, name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new AttentionError(
+      'ATTENTION_INVALID_ARGUMENT',
+      `${kernel}: ${name} must be a non-negative integer, got ${String(value)}`,
+    );
+  return value;
+}
+
+/** Throws `ATTENTION_SHAPE_MISMATCH` unless `size` floats at `at` lie inside the arena. */
+export function engineFits(kernel: string, name: string, at: number, size: number, arena: number) {
+  engineCount(kernel, name, at);
+  if (size > 0 && at + size > arena)
+    throw new AttentionError(
+      'ATTENTION_SHAPE_MISMATCH',
+      `${kernel}: ${name} (${size} floats at ${at}) ends past the arena's ${arena} floats`,
+    );
+}
