@@ -1,17 +1,10 @@
 import * as tf from '@tensorflow/tfjs';
-import { causalClosedForm, causalWeightsFromEstimate } from '@boltzmann/ising-core';
-import type { CausalVariant, CausalWeights } from '@boltzmann/ising-core';
+import type { CausalWeights } from '@boltzmann/ising-core';
+import { causalHeadOps, writeCausalGradients, writeCausalWeights } from './causalOpBuffers.js';
+import type { CausalOpSource } from './causalOpBuffers.js';
 import { AttentionError } from './errors.js';
-import { headBatches, headEstimates } from './preparedEstimates.js';
-import type { MagnetizationSource } from './preparedEstimates.js';
 
-/** What {@link causalAttentionWeights} computes with. */
-export interface CausalOpSource extends Partial<MagnetizationSource> {
-  /** `boltzmann` (h and J, from the sampler), `sigmoid` (closed form, J = 0) or `coupling` (J only, from the sampler at h = 0). */
-  readonly variant: CausalVariant;
-  /** Inverse temperature. */
-  readonly beta: number;
-}
+export type { CausalOpSource } from './causalOpBuffers.js';
 
 function checkShapes(fields: tf.Tensor4D, couplings: tf.Tensor3D | undefined): void {
   const [, heads, length, length2] = fields.shape;
@@ -24,29 +17,6 @@ function checkShapes(fields: tf.Tensor4D, couplings: tf.Tensor3D | undefined): v
       `fields shape [${fields.shape.join(', ')}] needs couplings [${heads}, ${length}, ${length}], got [${couplings?.shape.join(', ') ?? 'none'}]`,
     );
   }
-}
-
-/** Per head: the causal weights from ising-core (estimate-based or closed form). */
-function headOps(
-  h: Float32Array,
-  j: Float32Array,
-  shape: { batch: number; heads: number; length: number },
-  source: CausalOpSource,
-): CausalWeights[] {
-  const batches = headBatches(h, j, shape, source.beta);
-  if (source.variant === 'sigmoid')
-    return batches.map((batch) => causalClosedForm(batch, 'sigmoid'));
-  if (source.sampler === undefined)
-    throw new AttentionError(
-      'ATTENTION_INVALID_ARGUMENT',
-      `variant "${source.variant}" needs a sampler`,
-    );
-  const estimates = headEstimates(batches, {
-    sampler: source.sampler,
-    beta: source.beta,
-    prepared: source.prepared,
-  });
-  return batches.map((batch, hd) => causalWeightsFromEstimate(batch, estimates[hd]!));
 }
 
 /** Set while {@link withDeferredOpErrors} runs: the op records its first failure here instead of throwing. */
@@ -122,40 +92,28 @@ export function causalAttentionWeights(
       j === undefined ? [tf.zeros(h.shape)] : [tf.zeros(h.shape), tf.zeros(j.shape)];
     let ops: CausalWeights[];
     try {
-      ops = headOps(hData, jData, shape, source);
+      ops = causalHeadOps(hData, jData, shape, source);
     } catch (error) {
       fail(slot, error);
       return { value: tf.zeros(h.shape), gradFunc: zeroGrads };
     }
     const out = new Float32Array(batch * heads * tt);
-    ops.forEach((op, hd) => {
-      for (let b = 0; b < batch; b++)
-        out.set(op.weights.subarray(b * tt, (b + 1) * tt), (b * heads + hd) * tt);
-    });
+    writeCausalWeights(ops, shape, out);
     const gradFunc = (dy: tf.Tensor): tf.Tensor[] => {
-      const g = dy.dataSync();
       const gh = new Float32Array(batch * heads * tt);
-      const gj = new Float32Array(heads * tt);
-      for (const [hd, op] of ops.entries()) {
-        const gw = new Float64Array(batch * tt);
-        for (let b = 0; b < batch; b++)
-          gw.set(g.subarray((b * heads + hd) * tt, (b * heads + hd + 1) * tt), b * tt);
-        let grads: ReturnType<CausalWeights['backward']>;
-        try {
-          grads = op.backward(gw);
-        } catch (error) {
-          fail(slot, error);
-          return zeroGrads();
-        }
-        for (let b = 0; b < batch; b++)
-          gh.set(grads.fields.subarray(b * tt, (b + 1) * tt), (b * heads + hd) * tt);
-        // Only the strict upper triangle of J is a parameter.
-        for (let k = 0; k < tt; k++)
-          gj[hd * tt + k] = Math.floor(k / length) < k % length ? grads.couplings[k]! : 0;
+      const gj = j === undefined ? undefined : new Float32Array(heads * tt);
+      try {
+        writeCausalGradients(ops, shape, source.variant, {
+          gw: dy.dataSync() as Float32Array,
+          gh,
+          gj,
+        });
+      } catch (error) {
+        fail(slot, error);
+        return zeroGrads();
       }
-      // `coupling` ignores h: its field gradient is exactly 0 whatever the sampler says at h = 0.
-      const dh = source.variant === 'coupling' ? tf.zeros(h.shape) : tf.tensor(gh, h.shape);
-      return j === undefined ? [dh] : [dh, tf.tensor(gj, j.shape)];
+      const dh = tf.tensor(gh, h.shape);
+      return gj === undefined ? [dh] : [dh, tf.tensor(gj, j!.shape)];
     };
     return { value: tf.tensor(out, h.shape), gradFunc };
   };

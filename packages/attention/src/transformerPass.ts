@@ -1,10 +1,9 @@
 // One pass through the model's layers over its variables: embedding, attention blocks and head.
 import * as tf from '@tensorflow/tfjs';
-import { createRng } from '@boltzmann/ising-core';
 import type { Sampler } from '@boltzmann/ising-core';
 import { attentionWeights } from './attentionWeights.js';
 import type { PreparedEstimates } from './preparedEstimates.js';
-import { hash } from './internal/init.js';
+import { fillDropoutMask } from './internal/dropout.js';
 import { embeddingLookup, gelu, headProduct, layerNorm, linear } from './internal/layers.js';
 import { layerName } from './internal/paramSpecs.js';
 import type { ResolvedTransformerConfig } from './transformerConfig.js';
@@ -44,12 +43,14 @@ function drop(
   layer: number,
   site: string,
 ): tf.Tensor {
-  const { seed } = parts.config;
   const rate = parts.config.dropout ?? 0;
   if (step === undefined || rate === 0) return x;
-  const rng = createRng(hash(`${seed}/dropout/${step}/${layer}/${site}`) + seed * 2 ** 32);
-  const keep = 1 / (1 - rate);
-  const mask = Float32Array.from({ length: x.size }, () => (rng.next() < rate ? 0 : keep));
+  const mask = fillDropoutMask(new Float32Array(x.size), rate, {
+    seed: parts.config.seed,
+    step,
+    layer,
+    site,
+  });
   return tf.mul(x, tf.tensor(mask, x.shape));
 }
 
