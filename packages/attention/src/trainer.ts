@@ -1,14 +1,16 @@
 // AdamW with cosine decay and global-norm clipping over a Transformer's parameters (types in trainerTypes.ts).
 import * as tf from '@tensorflow/tfjs';
 import { withDeferredOpErrors } from './causalAttentionWeights.js';
-import { AttentionError } from './errors.js';
 import { adamWUpdate, clipScale, globalNorm } from './internal/adamW.js';
 import { checkBatch } from './internal/inputs.js';
 import { maskedCrossEntropy } from './loss.js';
 import type { TokenBatch, Transformer } from './modelTypes.js';
-import type { Trainer, TrainerOptions, TrainerState, TrainStepResult } from './trainerTypes.js';
+import { checkedMoments, learningRate, resolveTrainerOptions } from './trainerOptions.js';
+import type { Trainer, TrainerOptions, TrainStepResult } from './trainerTypes.js';
 
 export type { Trainer, TrainerOptions, TrainerState, TrainStepResult } from './trainerTypes.js';
+
+const sizeOfSlot = (s: Slot) => ({ name: s.name, size: s.variable.size });
 
 /** One parameter with its AdamW moments. */
 interface Slot {
@@ -17,51 +19,6 @@ interface Slot {
   decay: boolean;
   m: Float64Array;
   v: Float64Array;
-}
-
-function resolveOptions(options: TrainerOptions): Required<TrainerOptions> {
-  const o = {
-    totalSteps: options.totalSteps,
-    warmupSteps: options.warmupSteps ?? 0,
-    lr: options.lr ?? 3e-3,
-    minLrFraction: options.minLrFraction ?? 0.1,
-    weightDecay: options.weightDecay ?? 0.01,
-    clipNorm: options.clipNorm ?? 1,
-    beta1: options.beta1 ?? 0.9,
-    beta2: options.beta2 ?? 0.999,
-    epsilon: options.epsilon ?? 1e-8,
-  };
-  const bad = (name: string, ok: boolean): void => {
-    if (!ok)
-      throw new AttentionError(
-        'ATTENTION_INVALID_ARGUMENT',
-        `trainer option ${name} is invalid: ${String(o[name as keyof typeof o])}`,
-      );
-  };
-  bad('totalSteps', Number.isInteger(o.totalSteps) && o.totalSteps >= 1);
-  bad(
-    'warmupSteps',
-    Number.isInteger(o.warmupSteps) && o.warmupSteps >= 0 && o.warmupSteps < o.totalSteps,
-  );
-  bad('lr', Number.isFinite(o.lr) && o.lr > 0);
-  bad('minLrFraction', o.minLrFraction >= 0 && o.minLrFraction <= 1);
-  bad('weightDecay', Number.isFinite(o.weightDecay) && o.weightDecay >= 0);
-  bad('clipNorm', o.clipNorm >= 0);
-  bad('beta1', o.beta1 >= 0 && o.beta1 < 1);
-  bad('beta2', o.beta2 >= 0 && o.beta2 < 1);
-  bad('epsilon', Number.isFinite(o.epsilon) && o.epsilon > 0);
-  return o;
-}
-
-/** The learning rate at 0-based step `step`: linear warm-up, then the cosine down to its floor. */
-function learningRate(opts: Required<TrainerOptions>, step: number): number {
-  const warm = opts.warmupSteps;
-  if (warm > 0 && step < warm) return (opts.lr * (Math.max(step, 0) + 1)) / (warm + 1);
-  // With no warm-up this is the plain cosine over totalSteps (the behaviour before warm-up existed).
-  const progress =
-    (Math.min(Math.max(step, warm), opts.totalSteps) - warm) / (opts.totalSteps - warm);
-  const floor = opts.lr * opts.minLrFraction;
-  return floor + (opts.lr - floor) * 0.5 * (1 + Math.cos(Math.PI * progress));
 }
 
 /**
@@ -97,29 +54,6 @@ function applyAdamW(
   return gradNorm;
 }
 
-/** The moments of a saved state for every slot, checked against the slots (none is applied yet). */
-function checkedMoments(
-  slots: readonly Slot[],
-  state: TrainerState,
-): { s: Slot; m: Float64Array; v: Float64Array }[] {
-  const bad = (message: string): AttentionError =>
-    new AttentionError('ATTENTION_INVALID_CHECKPOINT', message);
-  if (state?.format !== 'boltzmann-attention/trainer' || state.version !== 1)
-    throw bad('not a version-1 trainer state');
-  if (!Number.isInteger(state.step) || state.step < 0)
-    throw bad(`trainer state step is ${String(state.step)}`);
-  return slots.map((s) => {
-    const entry = state.moments?.[s.name];
-    const size = s.variable.size;
-    if (entry === undefined || entry.m?.length !== size || entry.v?.length !== size) {
-      throw bad(`trainer state moments of "${s.name}" are missing or do not have ${size} values`);
-    }
-    if (![...entry.m, ...entry.v].every((x) => Number.isFinite(x)))
-      throw bad(`trainer state moments of "${s.name}" are not finite`);
-    return { s, m: Float64Array.from(entry.m), v: Float64Array.from(entry.v) };
-  });
-}
-
 /**
  * Creates an AdamW trainer (decoupled weight decay, cosine learning-rate decay to
  * `minLrFraction × lr`, global-norm gradient clipping) for `model`.
@@ -137,7 +71,7 @@ function checkedMoments(
  * const { loss } = await trainer.step({ inputs, targets, batchSize: 64 });
  */
 export function createTrainer(model: Transformer, options: TrainerOptions): Trainer {
-  const opts = resolveOptions(options);
+  const opts = resolveTrainerOptions(options);
   const slots: Slot[] = model.parameters.map((p) => ({
     ...p,
     m: new Float64Array(p.variable.size),
@@ -203,7 +137,8 @@ export function createTrainer(model: Transformer, options: TrainerOptions): Trai
       return { format: 'boltzmann-attention/trainer', version: 1, step: steps, moments };
     },
     restore(state) {
-      for (const { s, m, v } of checkedMoments(slots, state)) {
+      for (const [i, { m, v }] of checkedMoments(slots.map(sizeOfSlot), state).entries()) {
+        const s = slots[i]!;
         s.m.set(m);
         s.v.set(v);
       }

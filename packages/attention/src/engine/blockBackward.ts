@@ -1,0 +1,173 @@
+/**
+ * One block's backward on the arena: from `acts.g = ∂L/∂x_{ℓ+1}` to `acts.g = ∂L/∂x_ℓ`,
+ * accumulating every parameter's gradient. The reverse of blockForward.ts, sublayer by sublayer.
+ */
+import { writeCausalGradients } from '../causalOpBuffers.js';
+import { COUPLINGS, RELATIVE_COUPLINGS } from '../internal/paramSpecs.js';
+import { fieldsBackward, headsBackward, softmaxBackward } from './attentionHeads.js';
+import { weightsRead } from './blockForward.js';
+import { couplingsBackward } from './couplingParams.js';
+import type { BlockActs, NormActs } from './engineTypes.js';
+import { linearBackward } from './linear.js';
+import { addMasked, dropping, gradAt, multiplyMask, paramAt } from './passContext.js';
+import type { PassContext } from './passContext.js';
+
+/** LN backward of `norm` (input `x`) from `dy`: dx into `dx`, gain and shift gradients accumulated. */
+export function normBackward(
+  ctx: PassContext,
+  at: { x: number; norm: NormActs; dy: number; dx: number },
+  name: string,
+  layer?: number,
+) {
+  const { batch, length } = ctx.acts;
+  ctx.k.layerNormBackward({
+    rows: batch * length,
+    cols: ctx.config.dModel,
+    x: at.x,
+    gamma: paramAt(ctx, `${name}/gamma`, layer),
+    mean: at.norm.mean,
+    rstd: at.norm.rstd,
+    dy: at.dy,
+    dx: at.dx,
+    dGamma: gradAt(ctx, `${name}/gamma`, layer),
+    ...(ctx.config.bias ? { dBeta: gradAt(ctx, `${name}/beta`, layer) } : {}),
+  });
+}
+
+/** The backward of a linear map `name` of block `layer`. */
+function dense(
+  ctx: PassContext,
+  layer: number,
+  name: string,
+  at: { x: number; dy: number; dx: number; accumulateDx?: boolean },
+  dims?: [number, number],
+) {
+  const d = ctx.config.dModel;
+  const [inDim, outDim] = dims ?? [d, d];
+  linearBackward(ctx.k, {
+    rows: ctx.acts.batch * ctx.acts.length,
+    inDim,
+    outDim,
+    ...at,
+    w: paramAt(ctx, `${name}/kernel`, layer),
+    b: -1,
+    dw: gradAt(ctx, `${name}/kernel`, layer),
+    db: gradAt(ctx, `${name}/bias`, layer),
+    scratch: ctx.acts.scratch,
+  });
+}
+
+/** The residual branch's gradient `g ⊙ mask` in `t1` (or `g` itself without dropout). */
+function branchGradient(ctx: PassContext, mask: number): number {
+  const { acts } = ctx;
+  if (!dropping(ctx)) return acts.g;
+  const nd = acts.batch * acts.length * ctx.config.dModel;
+  multiplyMask(ctx.k.f32(), nd, { x: acts.g, mask, out: acts.t1 });
+  return acts.t1;
+}
+
+/** `g += t2` over the stream. */
+function addIntoStream(ctx: PassContext) {
+  const { acts } = ctx;
+  const nd = acts.batch * acts.length * ctx.config.dModel;
+  addMasked(ctx.k.f32(), nd, { x: acts.g, y: acts.t2, mask: -1, out: acts.g });
+}
+
+function ffnBackward(ctx: PassContext, layer: number, a: BlockActs) {
+  const { acts, config } = ctx;
+  const [n, f] = [acts.batch * acts.length, config.ffnHidden];
+  const gf = branchGradient(ctx, a.maskResidual2);
+  dense(ctx, layer, 'ffn/output', { x: a.hidden, dy: gf, dx: acts.gHidden }, [f, config.dModel]);
+  const bias = paramAt(ctx, 'ffn/hidden/bias', layer);
+  ctx.k.biasGeluBackward({
+    rows: n,
+    cols: f,
+    x: a.pre,
+    bias: bias < 0 ? acts.zeros : bias,
+    dy: acts.gHidden,
+    dx: acts.gHidden,
+    dBias: bias < 0 ? acts.sink : gradAt(ctx, 'ffn/hidden/bias', layer),
+  });
+  const hidden = { x: a.norm2.y, dy: acts.gHidden, dx: acts.t1 };
+  linearBackward(ctx.k, {
+    rows: n,
+    inDim: config.dModel,
+    outDim: f,
+    ...hidden,
+    w: paramAt(ctx, 'ffn/hidden/kernel', layer),
+    b: -1,
+    dw: gradAt(ctx, 'ffn/hidden/kernel', layer),
+    db: -1,
+    scratch: acts.scratch,
+  });
+  normBackward(ctx, { x: a.x1, norm: a.norm2, dy: acts.t1, dx: acts.t2 }, 'block/norm2', layer);
+  addIntoStream(ctx);
+}
+
+/** ∂L/∂h (and ∂L/∂J) from ∂L/∂w in `acts.gw`. */
+function weightsBackward(ctx: PassContext, layer: number, a: BlockActs) {
+  const { acts, config } = ctx;
+  const { batch, length } = acts;
+  const f = ctx.k.f32();
+  const bhtt = batch * config.heads * length * length;
+  if (config.variant === 'softmax') {
+    const at = { w: a.w, gw: acts.gw, gh: acts.gh };
+    softmaxBackward(f, at, batch * config.heads, length, config.beta);
+    return;
+  }
+  const withJ = config.variant !== 'sigmoid';
+  const htt = config.heads * length * length;
+  writeCausalGradients(ctx.causal[layer]!, { batch, heads: config.heads, length }, config.variant, {
+    gw: f.subarray(acts.gw, acts.gw + bhtt),
+    gh: f.subarray(acts.gh, acts.gh + bhtt),
+    gj: withJ ? f.subarray(a.gj, a.gj + htt) : undefined,
+  });
+  if (!withJ) return;
+  const name = ctx.form.kind === 'relative' ? RELATIVE_COUPLINGS : COUPLINGS;
+  const sizes = { heads: config.heads, length, maxLength: config.maxLength };
+  couplingsBackward(f, ctx.form, sizes, { gj: a.gj, grad: gradAt(ctx, name, layer) });
+}
+
+function attentionBackward(ctx: PassContext, layer: number, a: BlockActs) {
+  const { acts, config } = ctx;
+  const shape = {
+    batch: acts.batch,
+    heads: config.heads,
+    length: acts.length,
+    dModel: config.dModel,
+  };
+  const ga = branchGradient(ctx, a.maskResidual1);
+  dense(ctx, layer, 'attention/output', { x: a.o, dy: ga, dx: acts.t2 });
+  const w = weightsRead(ctx, a);
+  headsBackward(ctx.k, shape, {
+    w,
+    v: a.v,
+    go: acts.t2,
+    gw: acts.gw,
+    gv: acts.gv,
+    scratch: acts.scratch,
+  });
+  if (dropping(ctx)) {
+    const bhtt = acts.batch * config.heads * acts.length * acts.length;
+    multiplyMask(ctx.k.f32(), bhtt, { x: acts.gw, mask: a.maskAttention, out: acts.gw });
+  }
+  weightsBackward(ctx, layer, a);
+  const fields = config.variant !== 'coupling';
+  const x = a.norm1.y;
+  if (fields) {
+    fieldsBackward(ctx.k, shape, { q: a.q, k: a.k, gh: acts.gh, gq: acts.gq, gk: acts.gk });
+    dense(ctx, layer, 'attention/query', { x, dy: acts.gq, dx: acts.t1 });
+    dense(ctx, layer, 'attention/key', { x, dy: acts.gk, dx: acts.t1, accumulateDx: true });
+  }
+  dense(ctx, layer, 'attention/value', { x, dy: acts.gv, dx: acts.t1, accumulateDx: fields });
+  const input = acts.streams[layer]!;
+  normBackward(ctx, { x: input, norm: a.norm1, dy: acts.t1, dx: acts.t2 }, 'block/norm1', layer);
+  addIntoStream(ctx);
+}
+
+/** Block `layer`'s backward: `acts.g` from ∂L/∂x_{ℓ+1} to ∂L/∂x_ℓ. */
+export function blockBackward(ctx: PassContext, layer: number): void {
+  const a = ctx.acts.blocks[layer]!;
+  if (ctx.config.ffn) ffnBackward(ctx, layer, a);
+  attentionBackward(ctx, layer, a);
+}

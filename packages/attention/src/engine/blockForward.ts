@@ -1,0 +1,146 @@
+/**
+ * One pre-LayerNorm block's forward on the arena, saving what its backward reads:
+ * `x1 = x + drop(W_o · attention(LN1(x)))`, then `x2 = x1 + drop(FFN(LN2(x1)))`. The attention
+ * weights are the masked softmax, or ising-core's causal op through the one buffer wrapper
+ * (causalOpBuffers.ts); an asynchronous sampler is awaited in the middle of the pass.
+ */
+import { causalHeadOps, writeCausalWeights } from '../causalOpBuffers.js';
+import type { CausalShape } from '../causalOpBuffers.js';
+import { prepareEstimates } from '../preparedEstimates.js';
+import type { PreparedEstimates } from '../preparedEstimates.js';
+import { COUPLINGS, RELATIVE_COUPLINGS } from '../internal/paramSpecs.js';
+import { fieldsForward, headsForward, softmaxForward } from './attentionHeads.js';
+import { couplingsForward } from './couplingParams.js';
+import type { BlockActs } from './engineTypes.js';
+import { linearForward } from './linear.js';
+import { addMasked, dropping, fillMask, multiplyMask, paramAt } from './passContext.js';
+import type { PassContext } from './passContext.js';
+
+/** The offset of the attention weights the heads read: dropped in a dropping pass. */
+export function weightsRead(ctx: PassContext, a: BlockActs): number {
+  return dropping(ctx) ? a.wDropped : a.w;
+}
+
+/** LN(x) into `norm` with the block's (or final) gain and shift. */
+function normForward(
+  ctx: PassContext,
+  x: number,
+  norm: BlockActs['norm1'],
+  name: string,
+  layer?: number,
+) {
+  const { batch, length } = ctx.acts;
+  ctx.k.layerNorm({
+    rows: batch * length,
+    cols: ctx.config.dModel,
+    x,
+    gamma: paramAt(ctx, `${name}/gamma`, layer),
+    ...(ctx.config.bias ? { beta: paramAt(ctx, `${name}/beta`, layer) } : {}),
+    y: norm.y,
+    mean: norm.mean,
+    rstd: norm.rstd,
+  });
+}
+
+/** A d → out linear map of block `layer` from `x` into `y`. */
+function dense(
+  ctx: PassContext,
+  layer: number,
+  name: string,
+  at: { x: number; y: number },
+  dims?: [number, number],
+) {
+  const d = ctx.config.dModel;
+  const [inDim, outDim] = dims ?? [d, d];
+  linearForward(ctx.k, {
+    rows: ctx.acts.batch * ctx.acts.length,
+    inDim,
+    outDim,
+    x: at.x,
+    w: paramAt(ctx, `${name}/kernel`, layer),
+    b: paramAt(ctx, `${name}/bias`, layer),
+    y: at.y,
+  });
+}
+
+/** The causal op's weights of block `layer` (sigmoid, boltzmann, coupling). */
+async function causalWeights(ctx: PassContext, layer: number, a: BlockActs, shape: CausalShape) {
+  const { variant, beta, maxLength, heads } = ctx.config;
+  const f = ctx.k.f32();
+  const tt = shape.length * shape.length;
+  if (variant !== 'sigmoid') {
+    const name = ctx.form.kind === 'relative' ? RELATIVE_COUPLINGS : COUPLINGS;
+    const sizes = { heads, length: shape.length, maxLength };
+    couplingsForward(f, ctx.form, sizes, { param: paramAt(ctx, name, layer), out: a.j });
+  }
+  const h = f.subarray(a.h, a.h + shape.batch * heads * tt);
+  const j = f.subarray(a.j, a.j + heads * tt);
+  let prepared: PreparedEstimates | undefined;
+  if (ctx.sampler?.capabilities.async === true) {
+    const timeoutMs = ctx.samplerTimeoutMs;
+    prepared = await prepareEstimates(h, j, shape, ctx.sampler, beta, { timeoutMs });
+  }
+  const source = { variant: variant as 'sigmoid', beta, sampler: ctx.sampler, prepared };
+  const ops = causalHeadOps(h, j, shape, source);
+  writeCausalWeights(ops, shape, ctx.k.f32().subarray(a.w, a.w + shape.batch * heads * tt));
+  ctx.causal[layer] = ops;
+}
+
+/** The attention sublayer: LN1, fields, weights, heads; its output (before W_o) in `a.o`. */
+async function attention(ctx: PassContext, layer: number, x: number) {
+  const { acts, config } = ctx;
+  const a = acts.blocks[layer]!;
+  const { batch, length } = acts;
+  const bhtt = batch * config.heads * length * length;
+  normForward(ctx, x, a.norm1, 'block/norm1', layer);
+  if (config.variant !== 'coupling') {
+    dense(ctx, layer, 'attention/query', { x: a.norm1.y, y: a.q });
+    dense(ctx, layer, 'attention/key', { x: a.norm1.y, y: a.k });
+  }
+  dense(ctx, layer, 'attention/value', { x: a.norm1.y, y: a.v });
+  const shape = { batch, heads: config.heads, length, dModel: config.dModel };
+  if (config.variant === 'coupling') ctx.k.f32().fill(0, a.h, a.h + bhtt);
+  else fieldsForward(ctx.k, shape, { q: a.q, k: a.k, h: a.h, scratch: acts.scratch });
+  if (config.variant === 'softmax')
+    softmaxForward(ctx.k.f32(), { h: a.h, w: a.w }, batch * config.heads, length, config.beta);
+  else await causalWeights(ctx, layer, a, shape);
+  if (dropping(ctx)) {
+    fillMask(ctx, a.maskAttention, bhtt, layer, 'attention');
+    multiplyMask(ctx.k.f32(), bhtt, { x: a.w, mask: a.maskAttention, out: a.wDropped });
+  }
+  headsForward(ctx.k, shape, { w: weightsRead(ctx, a), v: a.v, o: a.o });
+}
+
+/** Block `layer` from stream `layer` to stream `layer + 1`. */
+export async function blockForward(ctx: PassContext, layer: number): Promise<void> {
+  const { acts, config } = ctx;
+  const a = acts.blocks[layer]!;
+  const n = acts.batch * acts.length;
+  const nd = n * config.dModel;
+  const [x, out] = [acts.streams[layer]!, acts.streams[layer + 1]!];
+  await attention(ctx, layer, x);
+  const drop = dropping(ctx);
+  dense(ctx, layer, 'attention/output', { x: a.o, y: acts.t1 });
+  if (drop) fillMask(ctx, a.maskResidual1, nd, layer, 'attention/residual');
+  const mask1 = drop ? a.maskResidual1 : -1;
+  addMasked(ctx.k.f32(), nd, { x, y: acts.t1, mask: mask1, out: config.ffn ? a.x1 : out });
+  if (!config.ffn) return;
+  normForward(ctx, a.x1, a.norm2, 'block/norm2', layer);
+  const f = config.ffnHidden;
+  linearForward(ctx.k, {
+    rows: n,
+    inDim: config.dModel,
+    outDim: f,
+    x: a.norm2.y,
+    w: paramAt(ctx, 'ffn/hidden/kernel', layer),
+    b: -1,
+    y: a.pre,
+  });
+  const bias = paramAt(ctx, 'ffn/hidden/bias', layer);
+  ctx.k.biasGelu({ rows: n, cols: f, x: a.pre, bias: bias < 0 ? acts.zeros : bias, y: a.hidden });
+  dense(ctx, layer, 'ffn/output', { x: a.hidden, y: acts.t1 }, [f, config.dModel]);
+  if (drop) fillMask(ctx, a.maskResidual2, nd, layer, 'ffn/residual');
+  addMasked(ctx.k.f32(), nd, { x: a.x1, y: acts.t1, mask: drop ? a.maskResidual2 : -1, out });
+}
+
+export { normForward };

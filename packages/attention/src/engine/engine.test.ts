@@ -1,0 +1,130 @@
+// The engine against the tfjs model it replaces: from the same weights, the same loss and every
+// parameter's gradient (float32 tolerance), for every variant, coupling form and model option.
+import * as tf from '@tensorflow/tfjs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createTransformer, initBackend, maskedCrossEntropy } from '../index.js';
+import type { TransformerConfig } from '../index.js';
+import { createReferenceSampler } from '../internal/referenceSampler.js';
+import { gpt, randomNormal, randomTokens } from '../internal/testUtils.js';
+import { createEngine } from './engine.js';
+
+/** Loss and gradients of tfjs and of the engine on one batch of `b` sequences of length `t`. */
+async function compare(config: TransformerConfig, b: number, t: number, step?: number) {
+  const model = createTransformer({ jInitStd: 0.5, ...config });
+  try {
+    // Larger weights than at initialization, so that the attention branch reaches the loss.
+    for (const p of model.parameters)
+      if (p.name.endsWith('/kernel') || p.name.startsWith('embedding/'))
+        p.variable.assign(tf.tidy(() => tf.mul(p.variable, 15)));
+    const engine = createEngine(model.config, { sampler: model.sampler });
+    for (const p of model.parameters) engine.view(p.name).set(p.variable.dataSync());
+    const inputs = randomTokens(b * t, model.config.vocabSize, 11);
+    const targets = randomTokens(b * t, model.config.outputSize, 12);
+    const mask = Float32Array.from({ length: b * t }, (_, i) => (i % 5 === 1 ? 0 : 1 + (i % 3)));
+    const pass = step === undefined ? {} : { dropoutStep: step };
+    const { value, grads } = tf.variableGrads(
+      () => maskedCrossEntropy(model.logits(inputs, b, undefined, pass), targets, mask),
+      model.parameters.map((p) => p.variable),
+    );
+    const loss = await engine.lossAndGradients({ inputs, batchSize: b, step }, targets, mask);
+    const reference = value.dataSync()[0]!;
+    expect(Math.abs(loss - reference)).toBeLessThan(1e-5 * Math.max(1, Math.abs(reference)));
+    const worst: [string, number][] = model.parameters.map((p) => {
+      const want = grads[p.variable.name]!.dataSync();
+      const got = engine.view(p.name, 'grads');
+      let scale = 1e-3;
+      let diff = 0;
+      for (let i = 0; i < want.length; i++) {
+        scale = Math.max(scale, Math.abs(want[i]!));
+        diff = Math.max(diff, Math.abs(got[i]! - want[i]!));
+      }
+      return [p.name, diff / scale];
+    });
+    tf.dispose([value, ...Object.values(grads)]);
+    for (const [name, relative] of worst) expect(relative, name).toBeLessThan(2e-5);
+  } finally {
+    model.dispose();
+  }
+}
+
+describe('engine against the tfjs model', () => {
+  beforeAll(async () => {
+    await initBackend('cpu', { log: () => {} });
+  });
+  const base = { ...gpt, sampler: createReferenceSampler() };
+
+  for (const variant of ['softmax', 'sigmoid', 'boltzmann', 'coupling'] as const)
+    it(`${variant}: loss and every gradient, 2 layers × 2 heads, T < maxLength`, async () => {
+      await compare({ ...base, variant }, 3, 5);
+    });
+
+  for (const couplingForm of ['relative', 'banded:2'] as const)
+    it(`boltzmann with ${couplingForm} couplings`, async () => {
+      await compare({ ...base, variant: 'boltzmann', couplingForm }, 2, 6);
+    });
+
+  it('without biases, with a tied head and no positions', async () => {
+    await compare(
+      { ...base, variant: 'softmax', bias: false, tieEmbeddings: true, positions: 'none' },
+      2,
+      6,
+    );
+  });
+
+  it('a tied head with biases, without FFN, one layer and head', async () => {
+    await compare(
+      { ...base, variant: 'boltzmann', tieEmbeddings: true, ffn: false, layers: 1, heads: 1 },
+      2,
+      4,
+    );
+  });
+
+  for (const variant of ['softmax', 'boltzmann'] as const)
+    it(`${variant} with dropout: the same masks in a training step`, async () => {
+      await compare({ ...base, variant, dropout: 0.2 }, 2, 6, 7);
+    });
+
+  it('the bracket pointer task shape: outputSize = maxLength, masked targets', async () => {
+    await compare({ ...base, variant: 'softmax', outputSize: 6, layers: 1 }, 4, 6);
+  });
+});
+
+describe('engine gradients against central differences', () => {
+  for (const variant of ['softmax', 'boltzmann'] as const)
+    it(`${variant}: every parameter's directional derivative`, async () => {
+      const model = createTransformer({
+        ...gpt,
+        variant,
+        sampler: createReferenceSampler(),
+        jInitStd: 0.5,
+      });
+      const engine = createEngine(model.config, { sampler: model.sampler });
+      for (const p of model.parameters) engine.view(p.name).set(p.variable.dataSync());
+      model.dispose();
+      for (const s of engine.params.slots)
+        if (s.name.endsWith('/kernel') || s.name.startsWith('embedding/'))
+          engine.view(s.name).forEach((x, i, a) => {
+            a[i] = 15 * x;
+          });
+      const inputs = randomTokens(12, 7, 3);
+      const targets = randomTokens(12, 7, 4);
+      const mask = new Float32Array(12).fill(1);
+      const pass = { inputs, batchSize: 2 };
+      await engine.lossAndGradients(pass, targets, mask);
+      const grads = engine.params.slots.map((s) => Float64Array.from(engine.view(s.name, 'grads')));
+      for (const [n, s] of engine.params.slots.entries()) {
+        const direction = randomNormal(s.size, s.offset + 1);
+        const grad = grads[n]!;
+        const analytic = grad.reduce((sum, g, i) => sum + g * direction[i]!, 0);
+        const base = Float32Array.from(engine.view(s.name));
+        const at = async (eps: number) => {
+          engine.view(s.name).set(base.map((x, i) => x + eps * direction[i]!));
+          return engine.lossAndGradients(pass, targets, mask);
+        };
+        const eps = 1e-3;
+        const numeric = ((await at(eps)) - (await at(-eps))) / (2 * eps);
+        engine.view(s.name).set(base);
+        expect(Math.abs(numeric - analytic), s.name).toBeLessThan(2e-3 * Math.abs(analytic) + 2e-4);
+      }
+    });
+});

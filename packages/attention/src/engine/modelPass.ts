@@ -1,0 +1,117 @@
+/**
+ * The whole model's pass on the arena: embedding, blocks, final LayerNorm, head and the masked
+ * cross-entropy, then the backward through all of them into the gradient buffer. The head is
+ * tied (`logits = y Eᵀ`) or its own linear map, each with the optional bias.
+ */
+import { blockBackward, normBackward } from './blockBackward.js';
+import { blockForward, normForward } from './blockForward.js';
+import { crossEntropyWithGradient } from './crossEntropy.js';
+import { embeddingBackward, embeddingForward } from './embedding.js';
+import { addRowSums, linearBackward, linearForward } from './linear.js';
+import { dropping, fillMask, gradAt, multiplyMask, paramAt } from './passContext.js';
+import type { PassContext } from './passContext.js';
+
+function headForward(ctx: PassContext, y: number) {
+  const { acts, config } = ctx;
+  const rows = acts.batch * acts.length;
+  const [d, v] = [config.dModel, config.outputSize];
+  const bias = paramAt(ctx, 'head/bias');
+  if (!config.tieEmbeddings) {
+    const w = paramAt(ctx, 'head/kernel');
+    linearForward(ctx.k, { rows, inDim: d, outDim: v, x: y, w, b: bias, y: acts.logits });
+    return;
+  }
+  const f = ctx.k.f32();
+  if (bias >= 0) for (let r = 0; r < rows; r++) f.copyWithin(acts.logits + r * v, bias, bias + v);
+  const table = paramAt(ctx, 'embedding/token');
+  ctx.k.gemm({
+    layout: 'nt',
+    m: rows,
+    n: v,
+    k: d,
+    a: y,
+    b: table,
+    c: acts.logits,
+    accumulate: bias >= 0,
+    scratch: acts.scratch,
+  });
+}
+
+function headBackward(ctx: PassContext, y: number, dy: number) {
+  const { acts, config } = ctx;
+  const rows = acts.batch * acts.length;
+  const [d, v] = [config.dModel, config.outputSize];
+  const db = gradAt(ctx, 'head/bias');
+  if (!config.tieEmbeddings) {
+    const w = paramAt(ctx, 'head/kernel');
+    const dw = gradAt(ctx, 'head/kernel');
+    const args = { rows, inDim: d, outDim: v, x: y, w, b: -1, dy: acts.logits, dx: dy, dw, db };
+    linearBackward(ctx.k, { ...args, scratch: acts.scratch });
+    return;
+  }
+  if (db >= 0) addRowSums(ctx.k.f32(), acts.logits, rows, v, db);
+  const [table, dTable] = [paramAt(ctx, 'embedding/token'), gradAt(ctx, 'embedding/token')];
+  ctx.k.gemm({ m: rows, n: d, k: v, a: acts.logits, b: table, c: dy });
+  const tn = { layout: 'tn' as const, m: v, n: d, k: rows, a: acts.logits, b: y, c: dTable };
+  ctx.k.gemm({ ...tn, accumulate: true });
+}
+
+/** The logits of `tokens` (`B × T`) into `acts.logits`, saving every activation. */
+export async function modelForward(ctx: PassContext, tokens: ArrayLike<number>): Promise<void> {
+  const { acts, config } = ctx;
+  const nd = acts.batch * acts.length * config.dModel;
+  const x0 = acts.streams[0]!;
+  embeddingForward(ctx.k.f32(), {
+    tokens,
+    length: acts.length,
+    dModel: config.dModel,
+    table: paramAt(ctx, 'embedding/token'),
+    positions: paramAt(ctx, 'embedding/position'),
+    x: x0,
+  });
+  if (dropping(ctx)) {
+    fillMask(ctx, acts.maskEmbedding, nd, 0, 'embedding');
+    multiplyMask(ctx.k.f32(), nd, { x: x0, mask: acts.maskEmbedding, out: x0 });
+  }
+  for (let layer = 0; layer < config.layers; layer++) await blockForward(ctx, layer);
+  normForward(ctx, acts.streams[config.layers]!, acts.finalNorm, 'final/norm');
+  headForward(ctx, acts.finalNorm.y);
+}
+
+/**
+ * The loss of the logits of the last forward against `targets` under `mask`, and every
+ * parameter's gradient accumulated into the gradient buffer (zero it first).
+ */
+export function modelBackward(
+  ctx: PassContext,
+  tokens: ArrayLike<number>,
+  targets: Int32Array,
+  mask: Float32Array,
+): number {
+  const { acts, config } = ctx;
+  const rows = acts.batch * acts.length;
+  const loss = crossEntropyWithGradient(
+    ctx.k.f32(),
+    acts.logits,
+    rows,
+    config.outputSize,
+    targets,
+    mask,
+  );
+  headBackward(ctx, acts.finalNorm.y, acts.t1);
+  const last = acts.streams[config.layers]!;
+  normBackward(ctx, { x: last, norm: acts.finalNorm, dy: acts.t1, dx: acts.g }, 'final/norm');
+  for (let layer = config.layers - 1; layer >= 0; layer--) blockBackward(ctx, layer);
+  const nd = rows * config.dModel;
+  if (dropping(ctx))
+    multiplyMask(ctx.k.f32(), nd, { x: acts.g, mask: acts.maskEmbedding, out: acts.g });
+  embeddingBackward(ctx.k.f32(), {
+    tokens,
+    length: acts.length,
+    dModel: config.dModel,
+    g: acts.g,
+    dTable: gradAt(ctx, 'embedding/token'),
+    dPositions: gradAt(ctx, 'embedding/position'),
+  });
+  return loss;
+}

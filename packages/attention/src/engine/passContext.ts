@@ -1,0 +1,77 @@
+/**
+ * What one engine pass works with: the kernels, the configuration, where the parameters,
+ * gradients and activations are, the sampler, and the pass's dropout step. Built once per pass
+ * by the engine (engine.ts); the block and model passes only read it.
+ */
+import type { CausalWeights, Sampler } from '@boltzmann/ising-core';
+import type { ParsedCouplingForm } from '../couplingForm.js';
+import { fillDropoutMask } from '../internal/dropout.js';
+import { layerName } from '../internal/paramSpecs.js';
+import type { ResolvedTransformerConfig } from '../transformerConfig.js';
+import type { EngineKernels } from './engineKernels.js';
+import type { ActivationLayout, ParamLayout } from './engineTypes.js';
+
+/** One pass's context. */
+export interface PassContext {
+  readonly k: EngineKernels;
+  readonly config: ResolvedTransformerConfig;
+  readonly form: ParsedCouplingForm;
+  readonly params: ParamLayout;
+  /** Float offsets of the parameter and gradient buffers. */
+  readonly paramBase: number;
+  readonly gradBase: number;
+  readonly acts: ActivationLayout;
+  readonly sampler: Sampler | undefined;
+  readonly samplerTimeoutMs: number;
+  /** The training step whose dropout masks apply; `undefined`: no dropout. */
+  readonly step: number | undefined;
+  /** Each block's causal op of this pass (sampler variants and sigmoid), for the backward. */
+  readonly causal: (CausalWeights[] | undefined)[];
+}
+
+/** Whether this pass drops (a training step of a model with dropout). */
+export function dropping(ctx: PassContext): boolean {
+  return ctx.step !== undefined && ctx.config.dropout > 0;
+}
+
+/** Float offset of parameter `name` of block `layer` (model-level when `layer` is undefined); -1 if absent. */
+export function paramAt(ctx: PassContext, name: string, layer?: number): number {
+  const slot = ctx.params.slot(layer === undefined ? name : layerName(layer, name));
+  return slot === undefined ? -1 : ctx.paramBase + slot.offset;
+}
+
+/** Float offset of the gradient of parameter `name`; -1 if absent. */
+export function gradAt(ctx: PassContext, name: string, layer?: number): number {
+  const slot = ctx.params.slot(layer === undefined ? name : layerName(layer, name));
+  return slot === undefined ? -1 : ctx.gradBase + slot.offset;
+}
+
+/** Fills the mask at `at` (`size` floats) for dropout site `site` of block `layer`. */
+export function fillMask(ctx: PassContext, at: number, size: number, layer: number, site: string) {
+  fillDropoutMask(ctx.k.f32().subarray(at, at + size), ctx.config.dropout, {
+    seed: ctx.config.seed,
+    step: ctx.step!,
+    layer,
+    site,
+  });
+}
+
+/** `out = x + y ⊙ mask` over `size` floats (`mask` -1: no mask). */
+export function addMasked(
+  f: Float32Array,
+  size: number,
+  at: { x: number; y: number; mask: number; out: number },
+) {
+  const { x, y, mask, out } = at;
+  if (mask < 0) for (let i = 0; i < size; i++) f[out + i] = f[x + i]! + f[y + i]!;
+  else for (let i = 0; i < size; i++) f[out + i] = f[x + i]! + f[y + i]! * f[mask + i]!;
+}
+
+/** `out = x ⊙ mask` over `size` floats. */
+export function multiplyMask(
+  f: Float32Array,
+  size: number,
+  at: { x: number; mask: number; out: number },
+) {
+  for (let i = 0; i < size; i++) f[at.out + i] = f[at.x + i]! * f[at.mask + i]!;
+}
