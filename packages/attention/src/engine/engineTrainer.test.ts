@@ -1,0 +1,72 @@
+import { codeOf } from '@boltzmann/ising-core/testing';
+import * as tf from '@tensorflow/tfjs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createTrainer, createTransformer, initBackend } from '../index.js';
+import type { TransformerConfig } from '../index.js';
+import { createDelayedSampler, createReferenceSampler } from '../internal/referenceSampler.js';
+import { gpt, patternBatch } from '../internal/testUtils.js';
+import { createEngineTrainer } from './engineTrainer.js';
+
+/** The losses of `steps` steps of the tfjs trainer and of the engine's, from the same model. */
+async function losses(config: TransformerConfig, steps: number) {
+  const run = async (engine: boolean) => {
+    const model = createTransformer(config);
+    const options = { totalSteps: steps, lr: 1e-2, warmupSteps: 2 };
+    const trainer = engine ? createEngineTrainer(model, options) : createTrainer(model, options);
+    const out: number[] = [];
+    for (let s = 0; s < steps; s++) out.push((await trainer.step(patternBatch(4, 50 + s))).loss);
+    const weights = model.toJSON().weights;
+    model.dispose();
+    return { out, weights };
+  };
+  return { tfjs: await run(false), engine: await run(true) };
+}
+
+describe('the engine trainer', () => {
+  beforeAll(async () => {
+    await initBackend('cpu', { log: () => {} });
+  });
+
+  for (const variant of ['softmax', 'boltzmann'] as const)
+    it(`${variant}: the tfjs trainer's losses and final weights over 8 steps (with dropout)`, async () => {
+      const config = { ...gpt, variant, sampler: createReferenceSampler(), dropout: 0.1 };
+      const { tfjs, engine } = await losses(config, 8);
+      for (let s = 0; s < 8; s++) expect(engine.out[s]).toBeCloseTo(tfjs.out[s]!, 4);
+      for (const [name, { data }] of Object.entries(tfjs.weights)) {
+        const got = engine.weights[name]!.data;
+        const worst = Math.max(...data.map((x, i) => Math.abs(x - got[i]!)));
+        expect(worst, name).toBeLessThan(1e-4);
+      }
+    });
+
+  it('an asynchronous sampler is awaited in the middle of the pass', async () => {
+    const config = { ...gpt, variant: 'boltzmann' as const, sampler: createReferenceSampler() };
+    const sync = await losses(config, 3);
+    const delayed = await losses(
+      { ...config, sampler: createDelayedSampler(createReferenceSampler()) },
+      3,
+    );
+    expect(delayed.engine.out).toEqual(sync.engine.out);
+  });
+
+  it('state and restore continue a run exactly; a bad state is refused with a code', async () => {
+    const config = { ...gpt, variant: 'softmax' as const };
+    const model = createTransformer(config);
+    const trainer = createEngineTrainer(model, { totalSteps: 6 });
+    for (let s = 0; s < 3; s++) await trainer.step(patternBatch(4, s));
+    const state = trainer.state();
+    const saved = model.toJSON();
+    const next = (await trainer.step(patternBatch(4, 3))).loss;
+    const resumedModel = createTransformer(config);
+    for (const p of resumedModel.parameters)
+      p.variable.assign(tf.tensor(saved.weights[p.name]!.data as number[], p.variable.shape));
+    const resumed = createEngineTrainer(resumedModel, { totalSteps: 6 });
+    resumed.restore(state);
+    expect(resumed.stepCount).toBe(3);
+    expect((await resumed.step(patternBatch(4, 3))).loss).toBe(next);
+    expect(codeOf(() => resumed.restore({ ...state, moments: {} }))).toBe(
+      'ATTENTION_INVALID_CHECKPOINT',
+    );
+    for (const m of [model, resumedModel]) m.dispose();
+  });
+});
