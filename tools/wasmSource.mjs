@@ -8,10 +8,13 @@ import { createRequire } from 'node:module';
 const require = createRequire(new URL('../packages/ising-core/package.json', import.meta.url));
 const wabtInit = require('wabt');
 
-/** Compiles WebAssembly text to binary (SIMD and bulk memory are on in wabt by default). */
-export async function compileWat(file, text) {
+/**
+ * Compiles WebAssembly text to binary (SIMD and bulk memory are on in wabt by default; `features`
+ * turns on others, e.g. `{ relaxed_simd: true }`).
+ */
+export async function compileWat(file, text, features = {}) {
   const wabt = await wabtInit();
-  const module = wabt.parseWat(file, text);
+  const module = wabt.parseWat(file, text, features);
   try {
     module.validate();
     return module.toBinary({}).buffer;

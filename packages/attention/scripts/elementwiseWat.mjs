@@ -46,8 +46,8 @@ function erfHalf(u) {
   ].join('\n');
 }
 
-/** exp of the vector expression `x` into local $e, with $n and $r as scratch. */
-function exp(x) {
+/** exp of the vector expression `x` into local $e, with $n and $r as scratch (v128 locals). */
+export function exp(x) {
   return [
     `(local.set $r (f32x4.max (f32x4.min ${x} ${f(88)}) ${f(-87)}))`,
     `(local.set $n (f32x4.nearest ${mul(get('r'), f(Math.LOG2E))}))`,

@@ -3,7 +3,9 @@
 // every edge: C(i, j) (+)= Σ_p A(i, p) · B(p, j), where A is read through two byte strides (so
 // A and Aᵀ are the same kernel), B's rows are contiguous in j, and C is row-major with a row
 // stride. A ROWS × (4·VECS) tile of C lives in ROWS·VECS f32x4 accumulators; each step of p
-// loads VECS vectors of B and ROWS splats of A (no FMA in Node 20's wasm: mul then add).
+// loads VECS vectors of B and ROWS splats of A, then mul and add, or, in the `fma` variant,
+// one relaxed-SIMD `f32x4.relaxed_madd` (a fused multiply-add where the CPU has one; Node 22+ and
+// browsers since 2023 run it, Node 20 behind --experimental-wasm-relaxed-simd).
 // A·Bᵀ is served by `transpose` into the caller's scratch, then the same kernel.
 
 /** Rows and f32x4 vectors per row of the main micro-tile (4 × 8 floats). */
@@ -15,6 +17,18 @@ const add = (x, y) => `(i32.add ${x} ${y})`;
 
 /** The address of row `r` of A: the row pointer plus r times A's row stride (precomputed). */
 const aRow = (r) => (r === 0 ? get('ap') : add(get('ap'), get(`ar${r}`)));
+
+/** Whether the module being written uses relaxed-SIMD multiply-adds (set by `gemmWat`). */
+let fused = false;
+
+/** acc + x·y in the module's arithmetic: f32 (scalar columns), f32x4 mul + add, or relaxed_madd. */
+function multiplyAdd(scalar, acc, x, y) {
+  const [a, xs, ys] = [`(local.get ${acc})`, `(local.get ${x})`, `(local.get ${y})`];
+  if (scalar) return `(f32.add ${a} (f32.mul ${xs} ${ys}))`;
+  return fused
+    ? `(f32x4.relaxed_madd ${xs} ${ys} ${a})`
+    : `(f32x4.add ${a} (f32x4.mul ${xs} ${ys}))`;
+}
 
 /** The inner product loop and store of one rows × vecs tile (`vecs` 0: one scalar column). */
 function tile(rows, vecs) {
@@ -42,10 +56,8 @@ function tile(rows, vecs) {
         : `(local.set $sp (v128.load32_splat align=4 ${aRow(r)}))`,
     );
     for (let v = 0; v < width; v++) {
-      const [op, x, y] = scalar ? ['f32', '$s1', '$s0'] : ['f32x4', '$sp', `$b${v}`];
-      body.push(
-        `(local.set ${acc(r, v)} (${op}.add (local.get ${acc(r, v)}) (${op}.mul (local.get ${x}) (local.get ${y}))))`,
-      );
+      const [x, y] = scalar ? ['$s1', '$s0'] : ['$sp', `$b${v}`];
+      body.push(`(local.set ${acc(r, v)} ${multiplyAdd(scalar, acc(r, v), x, y)})`);
     }
   }
   body.push(`(local.set $ap ${add(get('ap'), get('acs'))})`);
@@ -235,8 +247,12 @@ function scalarRest() {
       (br $sl)))`;
 }
 
-/** The module's text: it imports the caller's memory (the engine's one arena). */
-export function gemmWat() {
+/**
+ * The module's text: it imports the caller's memory (the engine's one arena). `fma`: the
+ * relaxed-SIMD variant (compile with wabt's `relaxed_simd` feature).
+ */
+export function gemmWat({ fma = false } = {}) {
+  fused = fma;
   return `(module
   (import "env" "memory" (memory 1))
   ${gemm()}

@@ -1,9 +1,18 @@
 /**
- * AdamW over the engine's flat parameter buffer in one pass, as the tfjs trainer's update
- * (internal/adamW.ts: decoupled decay on the slots that take it, bias corrections, the clip
- * factor applied to the gradient first), with float32 moments beside the parameters.
+ * AdamW over the engine's flat parameter buffer (scripts/adamWWat.mjs), as the tfjs trainer's
+ * update (internal/adamW.ts: decoupled decay on the slots that take it, bias corrections, the
+ * clip factor applied to the gradient first), with float32 moments beside the parameters; and
+ * the global gradient norm, its squares summed in float64.
  */
+import { instantiateEngineModule } from './arena.js';
+import type { EngineMemory } from './arena.js';
 import type { ParamSlot } from './engineTypes.js';
+import { wasmBase64 } from './kernels/adamWWasm.generated.js';
+
+interface AdamWExports {
+  adamw(...args: number[]): void;
+  sum_squares(g: number, n: number): number;
+}
 
 /** One update's hyper-parameters. */
 export interface EngineAdamW {
@@ -26,33 +35,48 @@ export interface OptimizerBuffers {
   readonly v: number;
 }
 
-/** `√Σ g²` over every slot's gradient, in float64. */
-export function gradientNorm(f: Float32Array, slots: readonly ParamSlot[], grads: number): number {
-  let sum = 0;
-  for (const s of slots)
-    for (let i = grads + s.offset, end = i + s.size; i < end; i++) sum += f[i]! * f[i]!;
-  return Math.sqrt(sum);
+/** The optimizer kernels bound to one arena. */
+export interface OptimizerKernels {
+  /** `√Σ g²` over every slot's gradient. */
+  gradientNorm(slots: readonly ParamSlot[], grads: number): number;
+  /** One AdamW update of every slot, in place. */
+  adamW(slots: readonly ParamSlot[], at: OptimizerBuffers, hyper: EngineAdamW): void;
 }
 
-/** One AdamW update of every slot, in place. */
-export function adamWStep(
-  f: Float32Array,
-  slots: readonly ParamSlot[],
-  at: OptimizerBuffers,
-  hyper: EngineAdamW,
-): void {
-  const { lr, beta1, beta2, epsilon, step, gradScale } = hyper;
-  const c1 = 1 - beta1 ** step;
-  const c2 = 1 - beta2 ** step;
-  for (const s of slots) {
-    const keep = 1 - lr * (s.decay ? hyper.weightDecay : 0);
-    for (let i = s.offset, end = s.offset + s.size; i < end; i++) {
-      const g = gradScale * f[at.grads + i]!;
-      const m = beta1 * f[at.m + i]! + (1 - beta1) * g;
-      const v = beta2 * f[at.v + i]! + (1 - beta2) * g * g;
-      f[at.m + i] = m;
-      f[at.v + i] = v;
-      f[at.params + i] = f[at.params + i]! * keep - (lr * (m / c1)) / (Math.sqrt(v / c2) + epsilon);
-    }
-  }
+/** A slot's float count rounded up to its padded (aligned) extent. */
+const padded = (s: ParamSlot): number => (s.size + 3) & ~3;
+
+/** Instantiates the optimizer kernels on `memory`; the slots must come from `planParams`. */
+export function createOptimizerKernels(memory: EngineMemory): OptimizerKernels {
+  const k = instantiateEngineModule(wasmBase64, memory, 'AdamW') as AdamWExports;
+  return {
+    gradientNorm(slots, grads) {
+      let sum = 0;
+      for (const s of slots) sum += k.sum_squares(4 * (grads + s.offset), padded(s));
+      return Math.sqrt(sum);
+    },
+    adamW(slots, at, hyper) {
+      const { lr, beta1, beta2, epsilon, step, gradScale } = hyper;
+      const [c1, c2] = [1 - beta1 ** step, 1 - beta2 ** step];
+      for (const s of slots) {
+        const keep = 1 - lr * (s.decay ? hyper.weightDecay : 0);
+        const byte = (base: number) => 4 * (base + s.offset);
+        k.adamw(
+          byte(at.params),
+          byte(at.grads),
+          byte(at.m),
+          byte(at.v),
+          padded(s),
+          lr,
+          beta1,
+          beta2,
+          epsilon,
+          keep,
+          c1,
+          c2,
+          gradScale,
+        );
+      }
+    },
+  };
 }

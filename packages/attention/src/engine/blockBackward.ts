@@ -4,7 +4,7 @@
  */
 import { writeCausalGradients } from '../causalOpBuffers.js';
 import { COUPLINGS, RELATIVE_COUPLINGS } from '../internal/paramSpecs.js';
-import { fieldsBackward, headsBackward, softmaxBackward } from './attentionHeads.js';
+import { fieldsBackward, headsBackward } from './attentionHeads.js';
 import { weightsRead } from './blockForward.js';
 import { couplingsBackward } from './couplingParams.js';
 import type { BlockActs, NormActs } from './engineTypes.js';
@@ -111,8 +111,9 @@ function weightsBackward(ctx: PassContext, layer: number, a: BlockActs) {
   const f = ctx.k.f32();
   const bhtt = batch * config.heads * length * length;
   if (config.variant === 'softmax') {
-    const at = { w: a.w, gw: acts.gw, gh: acts.gh };
-    softmaxBackward(f, at, batch * config.heads, length, config.beta);
+    const blocks = batch * config.heads;
+    const at = { w: a.w, gw: acts.gw, gh: acts.gh, blocks, length, beta: config.beta };
+    ctx.k.causalSoftmaxBackward(at);
     return;
   }
   const withJ = config.variant !== 'sigmoid';

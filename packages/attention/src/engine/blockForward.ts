@@ -9,7 +9,7 @@ import type { CausalShape } from '../causalOpBuffers.js';
 import { prepareEstimates } from '../preparedEstimates.js';
 import type { PreparedEstimates } from '../preparedEstimates.js';
 import { COUPLINGS, RELATIVE_COUPLINGS } from '../internal/paramSpecs.js';
-import { fieldsForward, headsForward, softmaxForward } from './attentionHeads.js';
+import { fieldsForward, headsForward } from './attentionHeads.js';
 import { couplingsForward } from './couplingParams.js';
 import type { BlockActs } from './engineTypes.js';
 import { linearForward } from './linear.js';
@@ -102,7 +102,13 @@ async function attention(ctx: PassContext, layer: number, x: number) {
   if (config.variant === 'coupling') ctx.k.f32().fill(0, a.h, a.h + bhtt);
   else fieldsForward(ctx.k, shape, { q: a.q, k: a.k, h: a.h, scratch: acts.scratch });
   if (config.variant === 'softmax')
-    softmaxForward(ctx.k.f32(), { h: a.h, w: a.w }, batch * config.heads, length, config.beta);
+    ctx.k.causalSoftmax({
+      h: a.h,
+      w: a.w,
+      blocks: batch * config.heads,
+      length,
+      beta: config.beta,
+    });
   else await causalWeights(ctx, layer, a, shape);
   if (dropping(ctx)) {
     fillMask(ctx, a.maskAttention, bhtt, layer, 'attention');

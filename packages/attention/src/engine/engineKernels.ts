@@ -3,15 +3,27 @@
  * whenever the memory's buffer changed (a `grow` detaches the old one).
  */
 import type { EngineMemory } from './arena.js';
+import { createOptimizerKernels } from './adamW.js';
+import type { OptimizerKernels } from './adamW.js';
+import { createLossKernels } from './crossEntropy.js';
+import type { LossKernels } from './crossEntropy.js';
 import { createElementwiseKernels } from './elementwise.js';
 import type { ElementwiseKernels } from './elementwise.js';
 import { createGemmKernels } from './gemm.js';
 import type { GemmKernels } from './gemm.js';
 import { createLayerNormKernels } from './layerNorm.js';
 import type { LayerNormKernels } from './layerNorm.js';
+import { createSoftmaxKernels } from './softmax.js';
+import type { SoftmaxKernels } from './softmax.js';
 
-/** The GEMM, LayerNorm and element-wise kernels on one arena, with its float view. */
-export interface EngineKernels extends GemmKernels, LayerNormKernels, ElementwiseKernels {
+/** Every kernel (GEMM, LayerNorm, GELU, softmax, loss, AdamW) on one arena, with its float view. */
+export interface EngineKernels
+  extends GemmKernels,
+    LayerNormKernels,
+    ElementwiseKernels,
+    SoftmaxKernels,
+    LossKernels,
+    OptimizerKernels {
   /** The arena as floats (the same array until the memory grows). */
   f32(): Float32Array;
 }
@@ -23,6 +35,9 @@ export function createEngineKernels(memory: EngineMemory): EngineKernels {
     ...createGemmKernels(memory),
     ...createLayerNormKernels(memory),
     ...createElementwiseKernels(memory),
+    ...createSoftmaxKernels(memory),
+    ...createLossKernels(memory),
+    ...createOptimizerKernels(memory),
     memory,
     f32() {
       if (view.buffer !== memory.buffer) view = new Float32Array(memory.buffer);

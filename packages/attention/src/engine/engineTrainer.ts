@@ -11,7 +11,6 @@ import { checkBatch } from '../internal/inputs.js';
 import type { TokenBatch, Transformer } from '../modelTypes.js';
 import { checkedMoments, learningRate, resolveTrainerOptions } from '../trainerOptions.js';
 import type { Trainer, TrainerOptions, TrainStepResult } from '../trainerTypes.js';
-import { adamWStep, gradientNorm } from './adamW.js';
 import { createEngine } from './engine.js';
 import type { Engine } from './engine.js';
 
@@ -74,11 +73,11 @@ export function createEngineTrainer(
     const pass = { inputs: batch.inputs, batchSize, step: steps };
     const loss = await engine.lossAndGradients(pass, targets, mask);
     const t1 = performance.now();
-    const f = engine.f32();
-    const gradNorm = gradientNorm(f, slots, buffers.grads);
+    const k = engine.kernels;
+    const gradNorm = k.gradientNorm(slots, buffers.grads);
     const lr = lrAt(steps);
     const hyper = { ...opts, lr, step: steps + 1, gradScale: clipScale(gradNorm, opts.clipNorm) };
-    adamWStep(f, slots, buffers, hyper);
+    k.adamW(slots, buffers, hyper);
     steps += 1;
     if (options.sync !== 'manual') store(engine, model);
     const timings = { prepareMs: 0, tapeMs: t1 - t0, optimizerMs: performance.now() - t1 };

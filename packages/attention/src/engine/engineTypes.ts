@@ -68,6 +68,10 @@ export interface ActivationLayout {
   readonly finalNorm: NormActs;
   /** Logits `N × V`, overwritten by their gradient in the backward. */
   readonly logits: number;
+  /** The loss's targets (int32), row weights and per-row statistics (3 floats a row). */
+  readonly targets: number;
+  readonly weights: number;
+  readonly stats: number;
   /** Gradient buffers: the residual stream's, two `N × d` temporaries, q/k/v's, the fields'/weights'. */
   readonly g: number;
   readonly t1: number;

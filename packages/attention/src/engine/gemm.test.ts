@@ -1,10 +1,18 @@
+import { setFlagsFromString } from 'node:v8';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { isAttentionError } from '../errors.js';
 import { createArena, createGemmKernels, type GemmArgs, type GemmLayout } from './gemm.js';
 
-const kernels = createGemmKernels(createArena(1 << 20));
-const view = () => new Float32Array(kernels.memory.buffer);
+// Node 20 runs relaxed SIMD behind a flag (Node 22+ by default): on, so both variants are tested.
+setFlagsFromString('--experimental-wasm-relaxed-simd');
+const memory = createArena(1 << 20);
+const VARIANTS = [
+  { name: 'mul + add', kernels: createGemmKernels(memory, { fma: false }) },
+  { name: 'fused multiply-add', kernels: createGemmKernels(memory, { fma: true }) },
+];
+let kernels = VARIANTS[0]!.kernels;
+const view = () => new Float32Array(memory.buffer);
 
 /** A small seeded generator (mulberry32) of values in [-1, 1). */
 function random(seed: number): () => number {
@@ -76,7 +84,15 @@ function check(t: Case): void {
 
 const layouts = fc.constantFrom<GemmLayout>('nn', 'tn', 'nt');
 
-describe('engine gemm', () => {
+describe.each(VARIANTS)('engine gemm, $name', (variant) => {
+  beforeEach(() => {
+    kernels = variant.kernels;
+  });
+
+  it('says which variant it is', () => {
+    expect(variant.kernels.fma).toBe(variant.name !== 'mul + add');
+  });
+
   it('matches a float64 triple loop in every layout, batched, on edge sizes', () => {
     fc.assert(
       fc.property(

@@ -3,11 +3,13 @@
  * the one WebAssembly memory the caller owns (no allocation per call). The three layouts the
  * backward pass needs, C = A·B, C = Aᵀ·B and C = A·Bᵀ, each optionally accumulated into C and
  * batched with strides (the per-head products). The kernels are generated as WAT by
- * scripts/gemmWat.mjs (a 4 × 8 register-blocked f32x4 micro-tile).
+ * scripts/gemmWat.mjs (a 4 × 8 register-blocked f32x4 micro-tile), in two variants: fused
+ * multiply-adds (relaxed SIMD) where the JavaScript engine runs them, else mul + add.
  */
 import { instantiateEngineModule } from './arena.js';
 import type { EngineMemory } from './arena.js';
 import { type GemmArgs, gemmPlan } from './gemmShape.js';
+import { wasmBase64 as fmaBase64 } from './kernels/gemmFmaWasm.generated.js';
 import { wasmBase64 } from './kernels/gemmWasm.generated.js';
 
 export type { GemmArgs, GemmLayout } from './gemmShape.js';
@@ -31,16 +33,40 @@ export interface GemmKernels {
    * bad size or offset and `ATTENTION_SHAPE_MISMATCH` for an operand outside the arena.
    */
   gemm(args: GemmArgs): void;
+  /** Whether the products run on fused multiply-adds (the relaxed-SIMD variant). */
+  readonly fma: boolean;
+}
+
+/** Options of {@link createGemmKernels}. */
+export interface GemmOptions {
+  /**
+   * `true`: the fused multiply-add variant (throws where relaxed SIMD cannot run); `false`: mul +
+   * add; default: fused where the JavaScript engine runs relaxed SIMD, else mul + add.
+   */
+  readonly fma?: boolean;
+}
+
+/** The fused module where it runs (or where asked for), else the mul + add one. */
+function instantiate(memory: EngineMemory, fma: boolean | undefined): [GemmExports, boolean] {
+  if (fma !== false) {
+    try {
+      return [instantiateEngineModule(fmaBase64, memory, 'fused GEMM') as GemmExports, true];
+    } catch (error) {
+      if (fma === true) throw error;
+    }
+  }
+  return [instantiateEngineModule(wasmBase64, memory, 'GEMM') as GemmExports, false];
 }
 
 /**
  * Instantiates the GEMM kernels on `memory` (made by `createArena`); synchronous, in Node
  * and in browsers. Throws `ATTENTION_BACKEND_UNAVAILABLE` without WebAssembly SIMD.
  */
-export function createGemmKernels(memory: EngineMemory): GemmKernels {
-  const kernels = instantiateEngineModule(wasmBase64, memory, 'GEMM') as GemmExports;
+export function createGemmKernels(memory: EngineMemory, options: GemmOptions = {}): GemmKernels {
+  const [kernels, fma] = instantiate(memory, options.fma);
   return {
     memory,
+    fma,
     gemm(args) {
       const plan = gemmPlan(args, memory.buffer.byteLength >>> 2);
       if (plan.transposeB !== undefined) kernels.transpose(...plan.transposeB);

@@ -5,7 +5,6 @@
  */
 import { blockBackward, normBackward } from './blockBackward.js';
 import { blockForward, normForward } from './blockForward.js';
-import { crossEntropyWithGradient } from './crossEntropy.js';
 import { embeddingBackward, embeddingForward } from './embedding.js';
 import { addRowSums, linearBackward, linearForward } from './linear.js';
 import { dropping, fillMask, gradAt, multiplyMask, paramAt } from './passContext.js';
@@ -90,14 +89,9 @@ export function modelBackward(
 ): number {
   const { acts, config } = ctx;
   const rows = acts.batch * acts.length;
-  const loss = crossEntropyWithGradient(
-    ctx.k.f32(),
-    acts.logits,
-    rows,
-    config.outputSize,
-    targets,
-    mask,
-  );
+  const { logits, weights, stats } = acts;
+  const at = { logits, rows, classes: config.outputSize, targets: acts.targets, weights, stats };
+  const loss = ctx.k.crossEntropy(at, targets, mask);
   headBackward(ctx, acts.finalNorm.y, acts.t1);
   const last = acts.streams[config.layers]!;
   normBackward(ctx, { x: last, norm: acts.finalNorm, dy: acts.t1, dx: acts.g }, 'final/norm');

@@ -1,0 +1,61 @@
+// Writes the WebAssembly text of the engine's optimizer kernels (compiled into
+// src/engine/kernels/adamWWasm.generated.ts by scripts/buildWasm.mjs): one AdamW update over a
+// run of n floats (n a multiple of 4: the engine's slots are padded with zeros, which stay zero)
+// of parameters, gradients and the two moments, as the tfjs trainer's update
+// (src/internal/adamW.ts); and Σ g² in float64 for the global gradient norm.
+
+const get = (name) => `(local.get $${name})`;
+const splat = (name) => `(f32x4.splat ${get(name)})`;
+const mul = (x, y) => `(f32x4.mul ${x} ${y})`;
+const add = (x, y) => `(f32x4.add ${x} ${y})`;
+const load = (base) => `(v128.load align=4 (i32.add ${get(base)} ${get('o')}))`;
+const store = (base, v) => `(v128.store align=4 (i32.add ${get(base)} ${get('o')}) ${v})`;
+
+/** g ← s·g; m ← β1 m + (1 − β1) g; v ← β2 v + (1 − β2) g²; p ← p·keep − lr (m/c1)/(√(v/c2) + ε). */
+function adamW() {
+  return `(func (export "adamw") (param $p i32) (param $g i32) (param $m i32) (param $v i32)
+    (param $n i32) (param $lr f32) (param $b1 f32) (param $b2 f32) (param $eps f32) (param $keep f32)
+    (param $c1 f32) (param $c2 f32) (param $scale f32)
+    (local $o i32) (local $end i32) (local $gv v128) (local $mv v128) (local $vv v128)
+    (local.set $end (i32.shl ${get('n')} (i32.const 2)))
+    (block $d (loop $l
+      (br_if $d (i32.ge_u ${get('o')} ${get('end')}))
+      (local.set $gv ${mul(load('g'), splat('scale'))})
+      (local.set $mv ${add(mul(load('m'), splat('b1')), mul(get('gv'), `(f32x4.splat (f32.sub (f32.const 1) ${get('b1')}))`))})
+      (local.set $vv ${add(mul(load('v'), splat('b2')), mul(mul(get('gv'), get('gv')), `(f32x4.splat (f32.sub (f32.const 1) ${get('b2')}))`))})
+      ${store('m', get('mv'))}
+      ${store('v', get('vv'))}
+      ${store(
+        'p',
+        `(f32x4.sub ${mul(load('p'), splat('keep'))} (f32x4.div ${mul(splat('lr'), `(f32x4.div ${get('mv')} ${splat('c1')})`)} ${add(`(f32x4.sqrt (f32x4.div ${get('vv')} ${splat('c2')}))`, splat('eps'))}))`,
+      )}
+      (local.set $o (i32.add ${get('o')} (i32.const 16)))
+      (br $l))))`;
+}
+
+/** Σ g² over n floats (a multiple of 4), each square and sum in float64. */
+function sumSquares() {
+  const half = (which) =>
+    `(local.set $acc (f64x2.add ${get('acc')} (f64x2.mul (local.tee $h (f64x2.promote_low_f32x4 ${which})) ${get('h')})))`;
+  return `(func (export "sum_squares") (param $g i32) (param $n i32) (result f64)
+    (local $o i32) (local $end i32) (local $x v128) (local $h v128) (local $acc v128)
+    (local.set $end (i32.shl ${get('n')} (i32.const 2)))
+    (block $d (loop $l
+      (br_if $d (i32.ge_u ${get('o')} ${get('end')}))
+      (local.set $x ${load('g')})
+      ${half(get('x'))}
+      ${half(`(i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 ${get('x')} ${get('x')})`)}
+      (local.set $o (i32.add ${get('o')} (i32.const 16)))
+      (br $l)))
+    (f64.add (f64x2.extract_lane 0 ${get('acc')}) (f64x2.extract_lane 1 ${get('acc')})))`;
+}
+
+/** The module's text: it imports the caller's memory (the engine's one arena). */
+export function adamWWat() {
+  return `(module
+  (import "env" "memory" (memory 1))
+  ${adamW()}
+  ${sumSquares()}
+)
+`;
+}

@@ -1,0 +1,38 @@
+// The engine's generated WebAssembly modules: each one's WAT writer, the wabt features it needs,
+// and the TypeScript source it compiles to (src/engine/kernels/<name>Wasm.generated.ts). Read by
+// scripts/buildWasm.mjs, which writes them, and by the test that keeps them in step.
+import { compileWat, generatedSource } from '../../../tools/wasmSource.mjs';
+import { adamWWat } from './adamWWat.mjs';
+import { elementwiseWat } from './elementwiseWat.mjs';
+import { gemmWat } from './gemmWat.mjs';
+import { layerNormWat } from './layerNormWat.mjs';
+import { lossWat } from './lossWat.mjs';
+import { softmaxWat } from './softmaxWat.mjs';
+
+/** name: the module; text: its WAT; features: wabt's; edit: the writer script's stem. */
+export const WASM_MODULES = [
+  { name: 'gemm', text: gemmWat },
+  {
+    name: 'gemmFma',
+    text: () => gemmWat({ fma: true }),
+    features: { relaxed_simd: true },
+    edit: 'gemm',
+  },
+  { name: 'elementwise', text: elementwiseWat },
+  { name: 'layerNorm', text: layerNormWat },
+  { name: 'softmax', text: softmaxWat },
+  { name: 'loss', text: lossWat },
+  { name: 'adamW', text: adamWWat },
+];
+
+export const BUILD_COMMAND = 'pnpm --filter @boltzmann/attention build:wasm';
+
+/** The generated TypeScript source of one module. */
+export async function generatedModule({ name, text, features, edit = name }) {
+  const header = {
+    script: 'packages/attention/scripts/buildWasm.mjs',
+    edit: `scripts/${edit}Wat.mjs`,
+    command: BUILD_COMMAND,
+  };
+  return generatedSource(`${name}.wat`, await compileWat(`${name}.wat`, text(), features), header);
+}

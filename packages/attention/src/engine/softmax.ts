@@ -1,0 +1,50 @@
+/**
+ * The engine's causal softmax kernels over the arena (scripts/softmaxWat.mjs): over `rows` rows
+ * of T × T blocks (row r is query r mod T), `w = softmax_j(β h)` over keys j ≤ i and zero above,
+ * and the backward `gh = β w (gw − Σ w gw)`. Offsets in floats.
+ */
+import { engineCount, engineFits, instantiateEngineModule } from './arena.js';
+import type { EngineMemory } from './arena.js';
+import { wasmBase64 } from './kernels/softmaxWasm.generated.js';
+
+interface SoftmaxExports {
+  causal_softmax(...args: number[]): void;
+  causal_softmax_backward(...args: number[]): void;
+}
+
+/** The causal softmax kernels bound to one arena. */
+export interface SoftmaxKernels {
+  /** w = causal softmax(β h) over `blocks` T × T blocks. */
+  causalSoftmax(a: { h: number; w: number; blocks: number; length: number; beta: number }): void;
+  /** gh = β w (gw − Σ w gw) (gh may be gw). */
+  causalSoftmaxBackward(a: {
+    w: number;
+    gw: number;
+    gh: number;
+    blocks: number;
+    length: number;
+    beta: number;
+  }): void;
+}
+
+/** Instantiates the causal softmax kernels on `memory`. */
+export function createSoftmaxKernels(memory: EngineMemory): SoftmaxKernels {
+  const k = instantiateEngineModule(wasmBase64, memory, 'softmax') as SoftmaxExports;
+  const sized = (name: string, a: { blocks: number; length: number }, offsets: number[]) => {
+    const t = engineCount(name, 'length', a.length);
+    const rows = engineCount(name, 'blocks', a.blocks) * t;
+    const arena = memory.buffer.byteLength >>> 2;
+    for (const at of offsets) engineFits(name, 'operand', at, rows * t, arena);
+    return { rows, t };
+  };
+  return {
+    causalSoftmax(a) {
+      const { rows, t } = sized('causalSoftmax', a, [a.h, a.w]);
+      k.causal_softmax(4 * a.h, 4 * a.w, rows, t, a.beta);
+    },
+    causalSoftmaxBackward(a) {
+      const { rows, t } = sized('causalSoftmaxBackward', a, [a.w, a.gw, a.gh]);
+      k.causal_softmax_backward(4 * a.w, 4 * a.gw, 4 * a.gh, rows, t, a.beta);
+    },
+  };
+}
