@@ -8,7 +8,8 @@ import type { ParamSpec } from './internal/init.js';
 import { sequenceLength } from './internal/inputs.js';
 import { readOutsideTidy } from './internal/tensorData.js';
 import { COUPLINGS, RELATIVE_COUPLINGS, layerName, paramSpecs } from './internal/paramSpecs.js';
-import { createCouplingBuilder, parseCouplingForm } from './couplingForm.js';
+import { createCouplingBuilder } from './couplingBuilder.js';
+import { parseCouplingForm } from './couplingForm.js';
 import type { ResolvedTransformerConfig } from './transformerConfig.js';
 import type {
   PassOptions,

@@ -79,6 +79,9 @@ export { emitWarning, nodeBuiltin } from './nodeBuiltin.js';
 export { writeFileAtomic } from './writeFileAtomic.js';
 export { startThreads, threadInfo } from './threadInfo.js';
 export { setWorkerFactory } from './workerFactory.js';
+/** @internal Workspace plumbing (the attention engine's threads), not part of the public API. */
+export { canBlock, spawnThread, threadEntry, threadsUnsupported } from './internal/poolThread.js';
+export type { PoolThread, WorkerEntry } from './internal/poolThread.js';
 export type { WebWorkerLike, WorkerFactory } from './workerFactory.js';
 export type { ThreadInfo } from './threadInfo.js';
 export { batchedMatMul } from './batchedMatMul.js';

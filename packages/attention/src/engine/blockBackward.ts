@@ -2,7 +2,6 @@
  * One block's backward on the arena: from `acts.g = ∂L/∂x_{ℓ+1}` to `acts.g = ∂L/∂x_ℓ`,
  * accumulating every parameter's gradient. The reverse of blockForward.ts, sublayer by sublayer.
  */
-import { writeCausalGradients } from '../causalOpBuffers.js';
 import { COUPLINGS, RELATIVE_COUPLINGS } from '../internal/paramSpecs.js';
 import { fieldsBackward, headsBackward } from './attentionHeads.js';
 import { weightsRead } from './blockForward.js';
@@ -108,25 +107,18 @@ function ffnBackward(ctx: PassContext, layer: number, a: BlockActs) {
 function weightsBackward(ctx: PassContext, layer: number, a: BlockActs) {
   const { acts, config } = ctx;
   const { batch, length } = acts;
-  const f = ctx.k.f32();
-  const bhtt = batch * config.heads * length * length;
   if (config.variant === 'softmax') {
     const blocks = batch * config.heads;
     const at = { w: a.w, gw: acts.gw, gh: acts.gh, blocks, length, beta: config.beta };
     ctx.k.causalSoftmaxBackward(at);
     return;
   }
+  ctx.exchange.backward(layer);
   const withJ = config.variant !== 'sigmoid';
-  const htt = config.heads * length * length;
-  writeCausalGradients(ctx.causal[layer]!, { batch, heads: config.heads, length }, config.variant, {
-    gw: f.subarray(acts.gw, acts.gw + bhtt),
-    gh: f.subarray(acts.gh, acts.gh + bhtt),
-    gj: withJ ? f.subarray(a.gj, a.gj + htt) : undefined,
-  });
   if (!withJ) return;
   const name = ctx.form.kind === 'relative' ? RELATIVE_COUPLINGS : COUPLINGS;
   const sizes = { heads: config.heads, length, maxLength: config.maxLength };
-  couplingsBackward(f, ctx.form, sizes, { gj: a.gj, grad: gradAt(ctx, name, layer) });
+  couplingsBackward(ctx.k.f32(), ctx.form, sizes, { gj: a.gj, grad: gradAt(ctx, name, layer) });
 }
 
 function attentionBackward(ctx: PassContext, layer: number, a: BlockActs) {

@@ -1,13 +1,9 @@
 /**
  * One pre-LayerNorm block's forward on the arena, saving what its backward reads:
  * `x1 = x + drop(W_o · attention(LN1(x)))`, then `x2 = x1 + drop(FFN(LN2(x1)))`. The attention
- * weights are the masked softmax, or ising-core's causal op through the one buffer wrapper
- * (causalOpBuffers.ts); an asynchronous sampler is awaited in the middle of the pass.
+ * weights are the masked softmax, or ising-core's causal op through the pass's exchange
+ * (causalExchange.ts); an asynchronous sampler is awaited in the middle of the pass.
  */
-import { causalHeadOps, writeCausalWeights } from '../causalOpBuffers.js';
-import type { CausalShape } from '../causalOpBuffers.js';
-import { prepareEstimates } from '../preparedEstimates.js';
-import type { PreparedEstimates } from '../preparedEstimates.js';
 import { COUPLINGS, RELATIVE_COUPLINGS } from '../internal/paramSpecs.js';
 import { fieldsForward, headsForward } from './attentionHeads.js';
 import { couplingsForward } from './couplingParams.js';
@@ -63,27 +59,15 @@ function dense(
   });
 }
 
-/** The causal op's weights of block `layer` (sigmoid, boltzmann, coupling). */
-async function causalWeights(ctx: PassContext, layer: number, a: BlockActs, shape: CausalShape) {
-  const { variant, beta, maxLength, heads } = ctx.config;
-  const f = ctx.k.f32();
-  const tt = shape.length * shape.length;
+/** The causal op's weights of block `layer` (sigmoid, boltzmann, coupling), J first. */
+async function causalWeights(ctx: PassContext, layer: number, a: BlockActs) {
+  const { variant, maxLength, heads } = ctx.config;
   if (variant !== 'sigmoid') {
     const name = ctx.form.kind === 'relative' ? RELATIVE_COUPLINGS : COUPLINGS;
-    const sizes = { heads, length: shape.length, maxLength };
-    couplingsForward(f, ctx.form, sizes, { param: paramAt(ctx, name, layer), out: a.j });
+    const sizes = { heads, length: ctx.acts.length, maxLength };
+    couplingsForward(ctx.k.f32(), ctx.form, sizes, { param: paramAt(ctx, name, layer), out: a.j });
   }
-  const h = f.subarray(a.h, a.h + shape.batch * heads * tt);
-  const j = f.subarray(a.j, a.j + heads * tt);
-  let prepared: PreparedEstimates | undefined;
-  if (ctx.sampler?.capabilities.async === true) {
-    const timeoutMs = ctx.samplerTimeoutMs;
-    prepared = await prepareEstimates(h, j, shape, ctx.sampler, beta, { timeoutMs });
-  }
-  const source = { variant: variant as 'sigmoid', beta, sampler: ctx.sampler, prepared };
-  const ops = causalHeadOps(h, j, shape, source);
-  writeCausalWeights(ops, shape, ctx.k.f32().subarray(a.w, a.w + shape.batch * heads * tt));
-  ctx.causal[layer] = ops;
+  await ctx.exchange.forward(layer);
 }
 
 /** The attention sublayer: LN1, fields, weights, heads; its output (before W_o) in `a.o`. */
@@ -109,7 +93,7 @@ async function attention(ctx: PassContext, layer: number, x: number) {
       length,
       beta: config.beta,
     });
-  else await causalWeights(ctx, layer, a, shape);
+  else await causalWeights(ctx, layer, a);
   if (dropping(ctx)) {
     fillMask(ctx, a.maskAttention, bhtt, layer, 'attention');
     multiplyMask(ctx.k.f32(), bhtt, { x: a.w, mask: a.maskAttention, out: a.wDropped });

@@ -12,6 +12,7 @@ import { AttentionError } from '../errors.js';
 import { DEFAULT_SAMPLER_TIMEOUT_MS } from '../samplerDeadline.js';
 import type { ResolvedTransformerConfig } from '../transformerConfig.js';
 import { createArena } from './arena.js';
+import { localExchange } from './causalExchange.js';
 import { createEngineKernels } from './engineKernels.js';
 import type { EngineKernels } from './engineKernels.js';
 import type { ActivationLayout, ParamLayout } from './engineTypes.js';
@@ -79,6 +80,12 @@ export function createEngine(
     if (end > floats) memory.grow(Math.ceil((end - floats) / PAGE_FLOATS));
     return acts;
   };
+  const source = {
+    k: kernels,
+    config,
+    sampler: options.sampler,
+    samplerTimeoutMs: options.samplerTimeoutMs ?? DEFAULT_SAMPLER_TIMEOUT_MS,
+  };
   const context = (pass: EnginePass): PassContext => {
     const length = pass.inputs.length / pass.batchSize;
     if (!Number.isInteger(length) || length < 1 || length > config.maxLength)
@@ -100,7 +107,7 @@ export function createEngine(
       sampler: options.sampler,
       samplerTimeoutMs: options.samplerTimeoutMs ?? DEFAULT_SAMPLER_TIMEOUT_MS,
       step: pass.step,
-      causal: [],
+      exchange: localExchange(source, acts),
     };
   };
   return {

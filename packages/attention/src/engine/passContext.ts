@@ -3,11 +3,12 @@
  * gradients and activations are, the sampler, and the pass's dropout step. Built once per pass
  * by the engine (engine.ts); the block and model passes only read it.
  */
-import type { CausalWeights, Sampler } from '@boltzmann/ising-core';
+import type { Sampler } from '@boltzmann/ising-core';
 import type { ParsedCouplingForm } from '../couplingForm.js';
 import { fillDropoutMask } from '../internal/dropout.js';
 import { layerName } from '../internal/paramSpecs.js';
 import type { ResolvedTransformerConfig } from '../transformerConfig.js';
+import type { CausalExchange } from './causalExchange.js';
 import type { EngineKernels } from './engineKernels.js';
 import type { ActivationLayout, ParamLayout } from './engineTypes.js';
 
@@ -25,8 +26,8 @@ export interface PassContext {
   readonly samplerTimeoutMs: number;
   /** The training step whose dropout masks apply; `undefined`: no dropout. */
   readonly step: number | undefined;
-  /** Each block's causal op of this pass (sampler variants and sigmoid), for the backward. */
-  readonly causal: (CausalWeights[] | undefined)[];
+  /** Where the causal op (sigmoid and the sampler variants) runs. */
+  readonly exchange: CausalExchange;
 }
 
 /** Whether this pass drops (a training step of a model with dropout). */

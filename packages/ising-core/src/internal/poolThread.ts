@@ -38,10 +38,20 @@ export interface WorkerEntry {
 // the worker: ERR_UNKNOWN_FILE_EXTENSION), hence the bootstrap through tsx's API.
 export function workerEntry(): WorkerEntry {
   const fromSource = import.meta.url.endsWith('.ts');
-  const url = new URL(fromSource ? './batchWorker.ts' : './batchWorker.js', import.meta.url);
+  return threadEntry(new URL(fromSource ? './batchWorker.ts' : './batchWorker.js', import.meta.url));
+}
+
+/**
+ * How a Node worker loads the worker module at `url`: directly when it is JavaScript, through
+ * tsx's loader API when it is TypeScript source (tests, tsx). Used for ising-core's own worker
+ * and for the attention engine's.
+ *
+ * @internal Workspace plumbing, not part of the public API.
+ */
+export function threadEntry(url: URL): WorkerEntry {
   const module = nodeBuiltin<typeof import('node:module')>('node:module');
   const nodeUrl = nodeBuiltin<typeof import('node:url')>('node:url');
-  if (!fromSource || module === undefined || nodeUrl === undefined) return { url };
+  if (!url.href.endsWith('.ts') || module === undefined || nodeUrl === undefined) return { url };
   let tsxApi: string;
   try {
     // The ESM entry: require.resolve would pick tsx's CJS build, whose register() fails in a
@@ -103,12 +113,16 @@ export function canBlock(): boolean {
 }
 
 /** Starts one worker that reports start-up through `ready` (0 starting, 1 up, −1 failed); `undefined` when it cannot start. */
-export function spawnThread(entry: WorkerEntry, ready: Int32Array): PoolThread | undefined {
+export function spawnThread(
+  entry: WorkerEntry,
+  ready: Int32Array,
+  data: Record<string, unknown> = {},
+): PoolThread | undefined {
   const threads = nodeBuiltin<typeof import('node:worker_threads')>('node:worker_threads');
   try {
     if (threads !== undefined)
       return nodeThread(
-        new threads.Worker(bootstrapScript(entry), { eval: true, workerData: { ready } }),
+        new threads.Worker(bootstrapScript(entry), { eval: true, workerData: { ...data, ready } }),
       );
     if (threadsUnsupported() !== undefined) return undefined;
     const Web = (
@@ -118,7 +132,7 @@ export function spawnThread(entry: WorkerEntry, ready: Int32Array): PoolThread |
     ).Worker;
     const web = workerFactory()?.() ?? new Web(entry.url, { type: 'module' });
     // A Web Worker has no workerData: the flag is its first message (queued until it listens).
-    web.postMessage({ init: { ready } }, []);
+    web.postMessage({ init: { ...data, ready } }, []);
     return webThread(web);
   } catch {
     return undefined;
