@@ -2,7 +2,8 @@
 // src/engine/kernels/adamWWasm.generated.ts by scripts/buildWasm.mjs): one AdamW update over a
 // run of n floats (n a multiple of 4: the engine's slots are padded with zeros, which stay zero)
 // of parameters, gradients and the two moments, as the tfjs trainer's update
-// (src/internal/adamW.ts); and Σ g² in float64 for the global gradient norm.
+// (src/internal/adamW.ts); Σ g² in float64 for the global gradient norm; and dst += src, which
+// sums the threads' gradient buffers.
 
 const get = (name) => `(local.get $${name})`;
 const splat = (name) => `(f32x4.splat ${get(name)})`;
@@ -50,12 +51,25 @@ function sumSquares() {
     (f64.add (f64x2.extract_lane 0 ${get('acc')}) (f64x2.extract_lane 1 ${get('acc')})))`;
 }
 
+/** dst += src over n floats (a multiple of 4): the threads' gradients summed into one buffer. */
+function addInto() {
+  return `(func (export "add_into") (param $dst i32) (param $src i32) (param $n i32)
+    (local $o i32) (local $end i32)
+    (local.set $end (i32.shl ${get('n')} (i32.const 2)))
+    (block $d (loop $l
+      (br_if $d (i32.ge_u ${get('o')} ${get('end')}))
+      ${store('dst', add(load('dst'), load('src')))}
+      (local.set $o (i32.add ${get('o')} (i32.const 16)))
+      (br $l))))`;
+}
+
 /** The module's text: it imports the caller's memory (the engine's one arena). */
 export function adamWWat() {
   return `(module
   (import "env" "memory" (memory 1))
   ${adamW()}
   ${sumSquares()}
+  ${addInto()}
 )
 `;
 }

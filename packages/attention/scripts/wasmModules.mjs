@@ -10,7 +10,7 @@ import { lossWat } from './lossWat.mjs';
 import { softmaxWat } from './softmaxWat.mjs';
 
 /** name: the module; text: its WAT; features: wabt's; edit: the writer script's stem. */
-export const WASM_MODULES = [
+const PLAIN_MODULES = [
   { name: 'gemm', text: gemmWat },
   {
     name: 'gemmFma',
@@ -24,6 +24,29 @@ export const WASM_MODULES = [
   { name: 'loss', text: lossWat },
   { name: 'adamW', text: adamWWat },
 ];
+
+/**
+ * The import every module declares, and its shared-memory form: the engine's threads share one
+ * `WebAssembly.Memory({ shared: true, maximum: 65536 })`, which only modules importing a shared
+ * memory can use.
+ */
+const MEMORY = '(import "env" "memory" (memory 1))';
+const SHARED_MEMORY = '(import "env" "memory" (memory 1 65536 shared))';
+
+/** Each module twice: on a plain memory, and on a shared one (`<name>Shared`). */
+export const WASM_MODULES = PLAIN_MODULES.flatMap((m) => [
+  m,
+  {
+    name: `${m.name}Shared`,
+    text: () => {
+      const text = m.text();
+      if (!text.includes(MEMORY)) throw new Error(`${m.name}: no ${MEMORY}`);
+      return text.replace(MEMORY, SHARED_MEMORY);
+    },
+    features: { ...m.features, threads: true },
+    edit: m.edit ?? m.name,
+  },
+]);
 
 export const BUILD_COMMAND = 'pnpm --filter @boltzmann/attention build:wasm';
 

@@ -13,7 +13,9 @@ export type AttentionErrorCode =
   | 'ATTENTION_SAMPLER_TIMEOUT'
   | 'ATTENTION_INVALID_CHECKPOINT'
   | 'ATTENTION_BACKEND_UNAVAILABLE'
-  | 'ATTENTION_DISPOSED';
+  | 'ATTENTION_DISPOSED'
+  | 'ATTENTION_THREADS_UNAVAILABLE'
+  | 'ATTENTION_WORKER_FAILED';
 
 /**
  * The one error class of `@boltzmann/attention`. `code` is stable and machine-readable;

@@ -12,12 +12,21 @@ export interface EngineMemory {
 }
 
 interface WasmApi {
-  Memory: new (descriptor: { initial: number; maximum?: number }) => EngineMemory;
+  Memory: new (descriptor: { initial: number; maximum?: number; shared?: boolean }) => EngineMemory;
   Module: new (bytes: Uint8Array) => object;
   Instance: new (module: object, imports: object) => { readonly exports: unknown };
 }
 
 const PAGE_FLOATS = 16384;
+
+/** The most pages a shared arena may grow to (4 GiB), as every shared module's import declares. */
+const SHARED_MAX_PAGES = 65536;
+
+/** Whether `memory` is a shared arena (its buffer a SharedArrayBuffer). */
+export function isSharedArena(memory: EngineMemory): boolean {
+  const Shared = (globalThis as { SharedArrayBuffer?: new () => object }).SharedArrayBuffer;
+  return Shared !== undefined && memory.buffer instanceof Shared;
+}
 
 function wasmApi(): WasmApi {
   const api = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
@@ -34,20 +43,35 @@ function wasmApi(): WasmApi {
  * kernel reads and writes by offset. View it as `new Float32Array(memory.buffer)` (again after
  * a `grow`, which detaches the old buffer).
  */
-export function createArena(floats: number): EngineMemory {
+export function createArena(floats: number, options: { shared?: boolean } = {}): EngineMemory {
   if (!Number.isSafeInteger(floats) || floats < 0)
     throw new AttentionError(
       'ATTENTION_INVALID_ARGUMENT',
       `arena size must be a non-negative integer number of floats, got ${floats}`,
     );
-  return new (wasmApi().Memory)({ initial: Math.max(1, Math.ceil(floats / PAGE_FLOATS)) });
+  const initial = Math.max(1, Math.ceil(floats / PAGE_FLOATS));
+  if (options.shared !== true) return new (wasmApi().Memory)({ initial });
+  try {
+    return new (wasmApi().Memory)({ initial, maximum: SHARED_MAX_PAGES, shared: true });
+  } catch (cause) {
+    throw new AttentionError(
+      'ATTENTION_BACKEND_UNAVAILABLE',
+      'a shared arena needs shared WebAssembly memory (SharedArrayBuffer: in a browser, a cross-origin-isolated page)',
+      { cause },
+    );
+  }
 }
 
 /**
- * Instantiates one of the engine's generated modules on `memory`; throws
- * `ATTENTION_BACKEND_UNAVAILABLE` without WebAssembly (SIMD).
+ * Instantiates one of the engine's generated modules on `memory`, in its variant for a plain or
+ * a shared memory; throws `ATTENTION_BACKEND_UNAVAILABLE` without WebAssembly (SIMD).
  */
-export function instantiateEngineModule(base64: string, memory: EngineMemory, what: string) {
+export function instantiateEngineModule(
+  variants: { readonly plain: string; readonly shared: string },
+  memory: EngineMemory,
+  what: string,
+) {
+  const base64 = isSharedArena(memory) ? variants.shared : variants.plain;
   try {
     const api = wasmApi();
     const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));

@@ -7,6 +7,7 @@
  */
 import { engineCount, engineFits, instantiateEngineModule } from './arena.js';
 import type { EngineMemory } from './arena.js';
+import { wasmBase64 as sharedBase64 } from './kernels/elementwiseSharedWasm.generated.js';
 import { wasmBase64 } from './kernels/elementwiseWasm.generated.js';
 
 interface ElementwiseExports {
@@ -46,7 +47,11 @@ export interface ElementwiseKernels {
 
 /** Instantiates the element-wise kernels on `memory` (made by `createArena`); synchronous. */
 export function createElementwiseKernels(memory: EngineMemory): ElementwiseKernels {
-  const k = instantiateEngineModule(wasmBase64, memory, 'element-wise') as ElementwiseExports;
+  const k = instantiateEngineModule(
+    { plain: wasmBase64, shared: sharedBase64 },
+    memory,
+    'element-wise',
+  ) as ElementwiseExports;
   const shape = (name: string, a: { rows: number; cols: number }) => {
     const rows = engineCount(name, 'rows', a.rows);
     const cols = engineCount(name, 'cols', a.cols);

@@ -2,24 +2,33 @@
  * The engine: a model's parameters, gradients, AdamW moments and activations in one
  * WebAssembly arena, and its forward and backward passes over the fused kernels. No allocation
  * per step once a batch shape has been seen (its activations are planned once and the arena
- * grows to fit the largest).
+ * grows to fit the largest). With `threads > 1` the arena is shared and each training pass is
+ * split over the batch (parallel/): the result equals one thread's up to float32 summation order,
+ * and is the same from run to run for a given thread count.
  *
- * Arena: [parameters P][gradients P][moment m P][moment v P][activations of the current shape].
+ * Arena: [parameters P][gradients P][moment m P][moment v P][gradients of threads 1… P each]
+ * [activations].
  */
 import type { Sampler } from '@boltzmann/ising-core';
 import { parseCouplingForm } from '../couplingForm.js';
 import { AttentionError } from '../errors.js';
 import { DEFAULT_SAMPLER_TIMEOUT_MS } from '../samplerDeadline.js';
 import type { ResolvedTransformerConfig } from '../transformerConfig.js';
+import type { OptimizerBuffers } from './adamW.js';
 import { createArena } from './arena.js';
 import { localExchange } from './causalExchange.js';
+import type { CausalExchange } from './causalExchange.js';
 import { createEngineKernels } from './engineKernels.js';
 import type { EngineKernels } from './engineKernels.js';
-import type { ActivationLayout, ParamLayout } from './engineTypes.js';
-import { planActivations, planParams } from './layout.js';
-import { modelBackward, modelForward } from './modelPass.js';
+import type { ParamLayout } from './engineTypes.js';
+import { planParams } from './layout.js';
+import { lossArgs, modelBackward, modelForward } from './modelPass.js';
+import type { Shard, ShardPlan } from './parallel/shards.js';
+import { planShards } from './parallel/shards.js';
+import { coordinatorExchange } from './parallel/threadedPass.js';
+import { engineThreadsUnsupported, startEngineWorkers } from './parallel/workerPool.js';
+import type { EngineWorkers } from './parallel/workerPool.js';
 import type { PassContext } from './passContext.js';
-import type { OptimizerBuffers } from './adamW.js';
 
 const PAGE_FLOATS = 16384;
 
@@ -29,6 +38,12 @@ export interface EngineOptions {
   readonly sampler?: Sampler | undefined;
   /** The longest wait for an asynchronous sampler's answer (default 30 minutes). */
   readonly samplerTimeoutMs?: number;
+  /**
+   * Threads of a training pass (default 1): the calling thread and `threads − 1` workers on a
+   * shared arena. Throws ATTENTION_THREADS_UNAVAILABLE where they cannot run (see
+   * {@link engineThreadsUnsupported}).
+   */
+  readonly threads?: number;
 }
 
 /** One pass's inputs: `B × T` tokens (checked by the caller) and the dropout step. */
@@ -44,16 +59,34 @@ export interface Engine {
   readonly config: ResolvedTransformerConfig;
   readonly params: ParamLayout;
   readonly kernels: EngineKernels;
+  /** Threads of a training pass. */
+  readonly threads: number;
   /** Where parameters, gradients and the AdamW moments start (float offsets). */
   readonly buffers: OptimizerBuffers;
   /** The arena as floats (call again after a pass: the arena may have grown). */
   f32(): Float32Array;
   /** Parameter `name`'s values or gradient, a view into the arena (valid until it grows). */
   view(name: string, which?: 'params' | 'grads'): Float32Array;
-  /** Logits `B × T × outputSize` of a pass (a view into the arena, valid until the next pass). */
+  /** Logits `B × T × outputSize` of a pass (a view into the arena, valid until the next pass; one thread). */
   logits(pass: EnginePass): Promise<Float32Array>;
   /** Forward and backward: the masked mean cross-entropy; the gradients are overwritten. */
   lossAndGradients(pass: EnginePass, targets: Int32Array, mask: Float32Array): Promise<number>;
+  /** Ends the worker threads (the engine stays usable on one thread). */
+  dispose(): Promise<void>;
+}
+
+function checkedThreads(threads: number | undefined): number {
+  const n = threads ?? 1;
+  if (!Number.isInteger(n) || n < 1 || n > 64)
+    throw new AttentionError(
+      'ATTENTION_INVALID_ARGUMENT',
+      `threads must be an integer in [1, 64], got ${String(threads)}`,
+    );
+  if (n > 1) {
+    const reason = engineThreadsUnsupported();
+    if (reason !== undefined) throw new AttentionError('ATTENTION_THREADS_UNAVAILABLE', reason);
+  }
+  return n;
 }
 
 /** Creates the engine for a resolved configuration; its parameters start at zero (load them). */
@@ -61,59 +94,69 @@ export function createEngine(
   config: ResolvedTransformerConfig,
   options: EngineOptions = {},
 ): Engine {
+  const threads = checkedThreads(options.threads);
   const params = planParams(config);
   const form = parseCouplingForm(config.couplingForm, config.maxLength);
   const p = params.size;
   const buffers = { params: 0, grads: p, m: 2 * p, v: 3 * p };
-  const memory = createArena(4 * p + PAGE_FLOATS);
+  const memory = createArena((3 + threads) * p + PAGE_FLOATS, { shared: threads > 1 });
   const kernels = createEngineKernels(memory);
-  const shapes = new Map<string, ActivationLayout>();
-  const activations = (batch: number, length: number): ActivationLayout => {
-    const key = `${batch}x${length}`;
-    let acts = shapes.get(key);
-    if (acts === undefined) {
-      acts = planActivations(config, batch, length, 4 * p);
-      shapes.set(key, acts);
-    }
-    const floats = memory.buffer.byteLength >>> 2;
-    const end = 4 * p + acts.size;
-    if (end > floats) memory.grow(Math.ceil((end - floats) / PAGE_FLOATS));
-    return acts;
-  };
   const source = {
     k: kernels,
     config,
     sampler: options.sampler,
     samplerTimeoutMs: options.samplerTimeoutMs ?? DEFAULT_SAMPLER_TIMEOUT_MS,
   };
-  const context = (pass: EnginePass): PassContext => {
+  let workers: EngineWorkers | undefined;
+  const plan = (pass: EnginePass, passThreads: number): ShardPlan => {
     const length = pass.inputs.length / pass.batchSize;
     if (!Number.isInteger(length) || length < 1 || length > config.maxLength)
       throw new AttentionError(
         'ATTENTION_SHAPE_MISMATCH',
         `engine: ${pass.inputs.length} tokens do not make ${pass.batchSize} sequences of length 1..${config.maxLength}`,
       );
-    const acts = activations(pass.batchSize, length);
+    const shape = { batch: pass.batchSize, length, threads: passThreads };
+    const out = planShards(config, params, shape, threads);
+    const floats = memory.buffer.byteLength >>> 2;
+    if (out.end > floats) memory.grow(Math.ceil((out.end - floats) / PAGE_FLOATS));
+    return out;
+  };
+  /** Writes a shard's tokens (and zeros where the FFN bias of a bias-free model is read). */
+  const prepare = (shard: Shard, pass: EnginePass) => {
+    const { acts, start, count } = shard;
+    const t = acts.length;
+    const tokens = new Int32Array(memory.buffer, 4 * acts.tokens, count * t);
+    for (let i = 0; i < count * t; i++) {
+      const token = pass.inputs[start * t + i]!;
+      if (!(Number.isInteger(token) && token >= 0 && token < config.vocabSize))
+        throw new AttentionError(
+          'ATTENTION_INVALID_TOKEN',
+          `engine: inputs[${start * t + i}] is ${String(token)}; tokens are integers in [0, ${config.vocabSize})`,
+        );
+      tokens[i] = token;
+    }
     // Another shape's pass may have written where this one's zeros lie.
     if (acts.zeros >= 0) kernels.f32().fill(0, acts.zeros, acts.zeros + config.ffnHidden);
-    return {
-      k: kernels,
-      config,
-      form,
-      params,
-      paramBase: buffers.params,
-      gradBase: buffers.grads,
-      acts,
-      sampler: options.sampler,
-      samplerTimeoutMs: options.samplerTimeoutMs ?? DEFAULT_SAMPLER_TIMEOUT_MS,
-      step: pass.step,
-      exchange: localExchange(source, acts),
-    };
   };
+  const context = (shard: Shard, pass: EnginePass, exchange: CausalExchange): PassContext => ({
+    k: kernels,
+    config,
+    form,
+    params,
+    batchStart: shard.start,
+    paramBase: buffers.params,
+    gradBase: shard.gradBase,
+    acts: shard.acts,
+    sampler: source.sampler,
+    samplerTimeoutMs: source.samplerTimeoutMs,
+    step: pass.step,
+    exchange,
+  });
   return {
     config,
     params,
     kernels,
+    threads,
     buffers,
     f32: () => kernels.f32(),
     view(name, which = 'params') {
@@ -124,16 +167,57 @@ export function createEngine(
       return kernels.f32().subarray(at, at + slot.size);
     },
     async logits(pass) {
-      const ctx = context(pass);
-      await modelForward(ctx, pass.inputs);
-      const { logits, batch, length } = ctx.acts;
+      const shard = plan(pass, 1).shards[0]!;
+      prepare(shard, pass);
+      await modelForward(context(shard, pass, localExchange(source, shard.acts)));
+      const { logits, batch, length } = shard.acts;
       return kernels.f32().subarray(logits, logits + batch * length * config.outputSize);
     },
     async lossAndGradients(pass, targets, mask) {
-      const ctx = context(pass);
-      await modelForward(ctx, pass.inputs);
-      kernels.f32().fill(0, buffers.grads, buffers.grads + p);
-      return modelBackward(ctx, pass.inputs, targets, mask);
+      if (threads > 1 && workers === undefined)
+        workers = startEngineWorkers(memory, config, threads);
+      const { shards } = plan(pass, threads);
+      const total = mask.reduce((a, b) => a + b, 0);
+      for (const shard of shards) {
+        prepare(shard, pass);
+        const args = lossArgs({ acts: shard.acts, config });
+        kernels.writeTargets(args, targets, mask, shard.start * shard.acts.length, total);
+        kernels.f32().fill(0, shard.gradBase, shard.gradBase + p);
+      }
+      if (shards.length === 1) {
+        const ctx = context(shards[0]!, pass, localExchange(source, shards[0]!.acts));
+        await modelForward(ctx);
+        modelBackward(ctx);
+      } else await threadedPass(pass, { shards, end: 0 });
+      let loss = 0;
+      for (const shard of shards) loss += kernels.loss(lossArgs({ acts: shard.acts, config }));
+      return loss;
+    },
+    async dispose() {
+      const running = workers;
+      workers = undefined;
+      await running?.dispose();
     },
   };
+
+  /** Every shard's pass at once; the gradients summed into thread 0's buffer. */
+  async function threadedPass(pass: EnginePass, shardPlan: ShardPlan) {
+    const pool = workers!;
+    const shard = shardPlan.shards[0]!;
+    pool.issue({ batch: pass.batchSize, length: shard.acts.length, step: pass.step });
+    try {
+      const ctx = context(shard, pass, coordinatorExchange(source, shardPlan, pool));
+      await modelForward(ctx);
+      modelBackward(ctx);
+    } catch (error) {
+      pool.abort();
+      try {
+        pool.finish();
+      } catch {}
+      throw error;
+    }
+    pool.finish();
+    for (const other of shardPlan.shards.slice(1))
+      kernels.addInto(buffers.grads, other.gradBase, p);
+  }
 }

@@ -20,6 +20,8 @@ export interface EngineTrainerOptions extends TrainerOptions {
   readonly sync?: 'step' | 'manual';
   /** The longest wait for an asynchronous sampler's answer (default 30 minutes). */
   readonly samplerTimeoutMs?: number;
+  /** Threads of a step (default 1): see the engine's `threads`. */
+  readonly threads?: number;
 }
 
 /** A trainer on the engine. */
@@ -60,6 +62,7 @@ export function createEngineTrainer(
   const engine = createEngine(model.config, {
     sampler: model.sampler,
     samplerTimeoutMs: options.samplerTimeoutMs,
+    threads: options.threads,
   });
   load(engine, model);
   const { slots } = engine.params;
@@ -119,6 +122,7 @@ export function createEngineTrainer(
     },
     dispose() {
       engine.f32().fill(0, buffers.m, buffers.v + engine.params.size);
+      void engine.dispose();
     },
   };
 }

@@ -68,7 +68,8 @@ export interface ActivationLayout {
   readonly finalNorm: NormActs;
   /** Logits `N × V`, overwritten by their gradient in the backward. */
   readonly logits: number;
-  /** The loss's targets (int32), row weights and per-row statistics (3 floats a row). */
+  /** The pass's tokens (int32), the loss's targets (int32), row weights and per-row statistics (3 floats a row). */
+  readonly tokens: number;
   readonly targets: number;
   readonly weights: number;
   readonly stats: number;

@@ -9,7 +9,9 @@
 import { instantiateEngineModule } from './arena.js';
 import type { EngineMemory } from './arena.js';
 import { type GemmArgs, gemmPlan } from './gemmShape.js';
+import { wasmBase64 as fmaSharedBase64 } from './kernels/gemmFmaSharedWasm.generated.js';
 import { wasmBase64 as fmaBase64 } from './kernels/gemmFmaWasm.generated.js';
+import { wasmBase64 as sharedBase64 } from './kernels/gemmSharedWasm.generated.js';
 import { wasmBase64 } from './kernels/gemmWasm.generated.js';
 
 export type { GemmArgs, GemmLayout } from './gemmShape.js';
@@ -50,12 +52,26 @@ export interface GemmOptions {
 function instantiate(memory: EngineMemory, fma: boolean | undefined): [GemmExports, boolean] {
   if (fma !== false) {
     try {
-      return [instantiateEngineModule(fmaBase64, memory, 'fused GEMM') as GemmExports, true];
+      return [
+        instantiateEngineModule(
+          { plain: fmaBase64, shared: fmaSharedBase64 },
+          memory,
+          'fused GEMM',
+        ) as GemmExports,
+        true,
+      ];
     } catch (error) {
       if (fma === true) throw error;
     }
   }
-  return [instantiateEngineModule(wasmBase64, memory, 'GEMM') as GemmExports, false];
+  return [
+    instantiateEngineModule(
+      { plain: wasmBase64, shared: sharedBase64 },
+      memory,
+      'GEMM',
+    ) as GemmExports,
+    false,
+  ];
 }
 
 /**

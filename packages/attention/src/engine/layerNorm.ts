@@ -7,6 +7,7 @@
 import { AttentionError } from '../errors.js';
 import { engineCount, engineFits, instantiateEngineModule } from './arena.js';
 import type { EngineMemory } from './arena.js';
+import { wasmBase64 as sharedBase64 } from './kernels/layerNormSharedWasm.generated.js';
 import { wasmBase64 } from './kernels/layerNormWasm.generated.js';
 
 interface LayerNormExports {
@@ -64,7 +65,11 @@ function rowsCols(kernel: string, a: { rows: number; cols: number }) {
 
 /** Instantiates the LayerNorm kernels on `memory` (made by `createArena`); synchronous. */
 export function createLayerNormKernels(memory: EngineMemory): LayerNormKernels {
-  const k = instantiateEngineModule(wasmBase64, memory, 'LayerNorm') as LayerNormExports;
+  const k = instantiateEngineModule(
+    { plain: wasmBase64, shared: sharedBase64 },
+    memory,
+    'LayerNorm',
+  ) as LayerNormExports;
   const check = (kernel: string, sizes: Record<string, readonly [number | undefined, number]>) => {
     const arena = memory.buffer.byteLength >>> 2;
     for (const [name, [at, size]] of Object.entries(sizes))

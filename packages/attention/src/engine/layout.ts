@@ -91,7 +91,7 @@ export function planActivations(
   });
   const finalNorm = norm();
   const logits = take(n * v);
-  const loss = { targets: take(n), weights: take(n), stats: take(3 * n) };
+  const loss = { tokens: take(n), targets: take(n), weights: take(n), stats: take(3 * n) };
   const widest = Math.max(d * d, d * f, d * v, n * d, f);
   const grads = {
     g: take(n * d),

@@ -55,9 +55,16 @@ function headBackward(ctx: PassContext, y: number, dy: number) {
   ctx.k.gemm({ ...tn, accumulate: true });
 }
 
-/** The logits of `tokens` (`B × T`) into `acts.logits`, saving every activation. */
-export async function modelForward(ctx: PassContext, tokens: ArrayLike<number>): Promise<void> {
+/** The pass's tokens: the int32 run at `acts.tokens` (written by the caller). */
+function tokensOf(ctx: PassContext): Int32Array {
+  const { acts } = ctx;
+  return new Int32Array(ctx.k.memory.buffer, 4 * acts.tokens, acts.batch * acts.length);
+}
+
+/** The logits of the tokens at `acts.tokens` into `acts.logits`, saving every activation. */
+export async function modelForward(ctx: PassContext): Promise<void> {
   const { acts, config } = ctx;
+  const tokens = tokensOf(ctx);
   const nd = acts.batch * acts.length * config.dModel;
   const x0 = acts.streams[0]!;
   embeddingForward(ctx.k.f32(), {
@@ -77,21 +84,30 @@ export async function modelForward(ctx: PassContext, tokens: ArrayLike<number>):
   headForward(ctx, acts.finalNorm.y);
 }
 
+/** The cross-entropy operands of a pass's activations. */
+export function lossArgs(ctx: Pick<PassContext, 'acts' | 'config'>) {
+  const { acts, config } = ctx;
+  const { logits, targets, weights, stats } = acts;
+  return {
+    logits,
+    rows: acts.batch * acts.length,
+    classes: config.outputSize,
+    targets,
+    weights,
+    stats,
+  };
+}
+
 /**
- * The loss of the logits of the last forward against `targets` under `mask`, and every
- * parameter's gradient accumulated into the gradient buffer (zero it first).
+ * The backward from the loss of the last forward against the targets and weights at
+ * `acts.targets`/`acts.weights` (written by the caller): every parameter's gradient accumulated
+ * into the pass's gradient buffer (zero it first). The loss is then `k.loss(lossArgs(ctx))`.
  */
-export function modelBackward(
-  ctx: PassContext,
-  tokens: ArrayLike<number>,
-  targets: Int32Array,
-  mask: Float32Array,
-): number {
+export function modelBackward(ctx: PassContext): void {
   const { acts, config } = ctx;
   const rows = acts.batch * acts.length;
-  const { logits, weights, stats } = acts;
-  const at = { logits, rows, classes: config.outputSize, targets: acts.targets, weights, stats };
-  const loss = ctx.k.crossEntropy(at, targets, mask);
+  const tokens = tokensOf(ctx);
+  ctx.k.crossEntropy(lossArgs(ctx));
   headBackward(ctx, acts.finalNorm.y, acts.t1);
   const last = acts.streams[config.layers]!;
   normBackward(ctx, { x: last, norm: acts.finalNorm, dy: acts.t1, dx: acts.g }, 'final/norm');
@@ -107,5 +123,4 @@ export function modelBackward(
     dTable: gradAt(ctx, 'embedding/token'),
     dPositions: gradAt(ctx, 'embedding/position'),
   });
-  return loss;
 }

@@ -18,6 +18,8 @@ export interface PassContext {
   readonly config: ResolvedTransformerConfig;
   readonly form: ParsedCouplingForm;
   readonly params: ParamLayout;
+  /** The first sequence of the batch this pass's activations hold (a thread's shard). */
+  readonly batchStart: number;
   /** Float offsets of the parameter and gradient buffers. */
   readonly paramBase: number;
   readonly gradBase: number;
@@ -47,14 +49,14 @@ export function gradAt(ctx: PassContext, name: string, layer?: number): number {
   return slot === undefined ? -1 : ctx.gradBase + slot.offset;
 }
 
-/** Fills the mask at `at` (`size` floats) for dropout site `site` of block `layer`. */
+/**
+ * Fills the mask at `at` (`size` floats, the pass's sequences) for dropout site `site` of block
+ * `layer`: the part of the whole batch's mask that belongs to this pass's sequences.
+ */
 export function fillMask(ctx: PassContext, at: number, size: number, layer: number, site: string) {
-  fillDropoutMask(ctx.k.f32().subarray(at, at + size), ctx.config.dropout, {
-    seed: ctx.config.seed,
-    step: ctx.step!,
-    layer,
-    site,
-  });
+  const skip = (size / ctx.acts.batch) * ctx.batchStart;
+  const where = { seed: ctx.config.seed, step: ctx.step!, layer, site };
+  fillDropoutMask(ctx.k.f32().subarray(at, at + size), ctx.config.dropout, where, skip);
 }
 
 /** `out = x + y ⊙ mask` over `size` floats (`mask` -1: no mask). */

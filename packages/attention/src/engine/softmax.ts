@@ -5,6 +5,7 @@
  */
 import { engineCount, engineFits, instantiateEngineModule } from './arena.js';
 import type { EngineMemory } from './arena.js';
+import { wasmBase64 as sharedBase64 } from './kernels/softmaxSharedWasm.generated.js';
 import { wasmBase64 } from './kernels/softmaxWasm.generated.js';
 
 interface SoftmaxExports {
@@ -29,7 +30,11 @@ export interface SoftmaxKernels {
 
 /** Instantiates the causal softmax kernels on `memory`. */
 export function createSoftmaxKernels(memory: EngineMemory): SoftmaxKernels {
-  const k = instantiateEngineModule(wasmBase64, memory, 'softmax') as SoftmaxExports;
+  const k = instantiateEngineModule(
+    { plain: wasmBase64, shared: sharedBase64 },
+    memory,
+    'softmax',
+  ) as SoftmaxExports;
   const sized = (name: string, a: { blocks: number; length: number }, offsets: number[]) => {
     const t = engineCount(name, 'length', a.length);
     const rows = engineCount(name, 'blocks', a.blocks) * t;

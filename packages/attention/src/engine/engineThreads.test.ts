@@ -1,0 +1,104 @@
+// The engine on two threads against one: the same loss and gradients (float32 summation order
+// aside) for every variant, with dropout, an odd batch, a batch smaller than the threads and an
+// asynchronous sampler, on the shared arena and its kernels' shared-memory variants.
+import type { Sampler } from '@boltzmann/ising-core';
+import { codeOf } from '@boltzmann/ising-core/testing';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createTransformer } from '../index.js';
+import type { TransformerConfig } from '../index.js';
+import { createDelayedSampler, createReferenceSampler } from '../internal/referenceSampler.js';
+import { gpt, randomTokens } from '../internal/testUtils.js';
+import { createEngine } from './engine.js';
+import type { Engine } from './engine.js';
+
+const engines: Engine[] = [];
+afterAll(async () => {
+  await Promise.all(engines.map((e) => e.dispose()));
+});
+
+/** Loss and every gradient on `threads` threads, from the model's initial weights scaled up. */
+async function run(config: TransformerConfig, threads: number, b: number, step?: number) {
+  const model = createTransformer({ jInitStd: 0.5, ...config });
+  const engine = createEngine(model.config, { sampler: model.sampler, threads });
+  engines.push(engine);
+  for (const p of model.parameters) {
+    const values = Float32Array.from(p.variable.dataSync());
+    const scale = p.name.endsWith('/kernel') || p.name.startsWith('embedding/') ? 15 : 1;
+    engine.view(p.name).set(values.map((x) => x * scale));
+  }
+  const t = model.config.maxLength;
+  const inputs = randomTokens(b * t, model.config.vocabSize, 21);
+  const targets = randomTokens(b * t, model.config.outputSize, 22);
+  const mask = Float32Array.from({ length: b * t }, (_, i) => (i % 7 === 3 ? 0 : 1));
+  const loss = await engine.lossAndGradients({ inputs, batchSize: b, step }, targets, mask);
+  const grads = Object.fromEntries(
+    model.parameters.map((p) => [p.name, Float32Array.from(engine.view(p.name, 'grads'))]),
+  );
+  model.dispose();
+  return { loss, grads };
+}
+
+async function compare(config: TransformerConfig, b: number, step?: number) {
+  const one = await run(config, 1, b, step);
+  const two = await run(config, 2, b, step);
+  expect(Math.abs(two.loss - one.loss)).toBeLessThan(1e-5 * Math.max(1, one.loss));
+  for (const [name, want] of Object.entries(one.grads)) {
+    const got = two.grads[name]!;
+    const scale = Math.max(1e-3, ...want.map(Math.abs));
+    const worst = Math.max(...want.map((x, i) => Math.abs(x - got[i]!)));
+    expect(worst / scale, name).toBeLessThan(1e-5);
+  }
+}
+
+describe('engine on two threads', () => {
+  const base = { ...gpt, sampler: createReferenceSampler() };
+  for (const variant of ['softmax', 'sigmoid', 'boltzmann', 'coupling'] as const)
+    it(`${variant}: one thread's loss and gradients, odd batch`, async () => {
+      await compare({ ...base, variant }, 5);
+    });
+
+  it('with dropout: each shard draws its part of the same masks', async () => {
+    await compare({ ...base, variant: 'boltzmann', dropout: 0.2 }, 4, 9);
+  });
+
+  it('a batch of one runs on the calling thread alone', async () => {
+    await compare({ ...base, variant: 'softmax' }, 1);
+  });
+
+  it('an asynchronous sampler is awaited on the calling thread while the workers wait', async () => {
+    const sampler = createDelayedSampler(createReferenceSampler());
+    await compare({ ...base, variant: 'boltzmann', sampler }, 4);
+  });
+
+  it('a sampler that fails stops the workers and rethrows its error; the engine runs on', async () => {
+    let fail = true;
+    const inner = createReferenceSampler();
+    const sampler: Sampler = {
+      ...inner,
+      name: 'flaky',
+      estimate(batch) {
+        if (fail) throw new Error('hardware gone');
+        return inner.estimate!(batch);
+      },
+    };
+    const model = createTransformer({ ...gpt, variant: 'boltzmann', sampler });
+    const engine = createEngine(model.config, { sampler: model.sampler, threads: 2 });
+    engines.push(engine);
+    const inputs = randomTokens(4 * 6, 7, 1);
+    const pass = { inputs, batchSize: 4 };
+    const mask = new Float32Array(24).fill(1);
+    await expect(engine.lossAndGradients(pass, inputs, mask)).rejects.toThrow('hardware gone');
+    fail = false;
+    expect(Number.isFinite(await engine.lossAndGradients(pass, inputs, mask))).toBe(true);
+    model.dispose();
+  });
+
+  it('refuses a bad thread count with a code', () => {
+    const config = createTransformer({ ...gpt, variant: 'softmax' });
+    for (const threads of [0, 1.5, 65])
+      expect(codeOf(() => createEngine(config.config, { threads }))).toBe(
+        'ATTENTION_INVALID_ARGUMENT',
+      );
+    config.dispose();
+  });
+});

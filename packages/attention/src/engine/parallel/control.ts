@@ -1,0 +1,90 @@
+/**
+ * The words the engine's threads coordinate through: a small SharedArrayBuffer of int32 (and
+ * float32) words, waited on and notified with Atomics. The calling thread issues a command by
+ * bumping `SEQ`; each worker has four words: up (1) or failed to start (−1), how many causal-op
+ * barriers it has reached, how many the calling thread has released, and how many commands it has
+ * finished. A worker's error message goes into its own byte slot.
+ */
+
+/** Command words. */
+export const SEQ = 0;
+export const COMMAND = 1;
+export const BATCH = 2;
+export const LENGTH = 3;
+/** The dropout step, −1 for none. */
+export const STEP = 4;
+/** Set to 1 by the calling thread to stop a pass whose other half failed. */
+export const ABORT = 5;
+
+/** Commands. */
+export const PASS = 1;
+export const EXIT = 2;
+
+/** Per-worker words (worker w = 1, 2, …). */
+export const READY = 0;
+export const ARRIVED = 1;
+export const RELEASED = 2;
+export const DONE = 3;
+export const FAILED = 4;
+
+const MAX_WORKERS = 64;
+const WORKER_WORDS = 8;
+const MESSAGE_BYTES = 1024;
+
+/** The shared words and message slots. */
+export interface Control {
+  readonly ints: Int32Array;
+  readonly messages: Uint8Array;
+}
+
+/** Fresh control words for up to 64 workers. */
+export function createControl(): Control {
+  const ints = new Int32Array(new SharedArrayBuffer(4 * WORKER_WORDS * (MAX_WORKERS + 1)));
+  const messages = new Uint8Array(new SharedArrayBuffer(MESSAGE_BYTES * (MAX_WORKERS + 1)));
+  return { ints, messages };
+}
+
+/** The index of worker `w`'s word `word`. */
+export const slot = (w: number, word: number): number => WORKER_WORDS * w + word;
+
+/** Writes a worker's error message (truncated) into its slot. */
+export function writeMessage(control: Control, w: number, text: string): void {
+  const bytes = new TextEncoder().encode(text).subarray(0, MESSAGE_BYTES - 4);
+  const at = MESSAGE_BYTES * w;
+  new DataView(control.messages.buffer).setInt32(at, bytes.length, true);
+  control.messages.set(bytes, at + 4);
+}
+
+/** A worker's error message. */
+export function readMessage(control: Control, w: number): string {
+  const at = MESSAGE_BYTES * w;
+  const length = new DataView(control.messages.buffer).getInt32(at, true);
+  // TextDecoder refuses views of shared memory: copy first.
+  return new TextDecoder().decode(control.messages.slice(at + 4, at + 4 + length));
+}
+
+/** Bumps word `i` and wakes its waiters. */
+export function bump(ints: Int32Array, i: number): number {
+  const value = Atomics.add(ints, i, 1) + 1;
+  Atomics.notify(ints, i);
+  return value;
+}
+
+/**
+ * Blocks until word `i` reaches `target`, waking every `sliceMs` to run `check` (which throws
+ * to give up: a failed worker, an abort, a deadline).
+ */
+export function waitFor(
+  ints: Int32Array,
+  i: number,
+  target: number,
+  check: () => void,
+  sliceMs = 50,
+) {
+  for (;;) {
+    const value = Atomics.load(ints, i);
+    if (value >= target) return;
+    check();
+    Atomics.wait(ints, i, value, sliceMs);
+  }
+}

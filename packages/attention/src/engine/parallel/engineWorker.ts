@@ -1,0 +1,121 @@
+// The engine's worker module: a worker_threads worker in Node, a module Web Worker in a browser.
+// It builds the kernels on the shared arena, then runs its shard of every threaded pass the
+// calling thread issues (forward and backward, into its own gradient buffer), meeting it at the
+// causal op's barriers. Nothing here calls a sampler: the calling thread runs the causal op.
+import { nodeBuiltin } from '@boltzmann/ising-core';
+import { parseCouplingForm } from '../../couplingForm.js';
+import type { ResolvedTransformerConfig } from '../../transformerConfig.js';
+import type { EngineMemory } from '../arena.js';
+import type { CausalExchange } from '../causalExchange.js';
+import { createEngineKernels } from '../engineKernels.js';
+import { planParams } from '../layout.js';
+import { modelBackward, modelForward } from '../modelPass.js';
+import type { PassContext } from '../passContext.js';
+import {
+  ABORT,
+  ARRIVED,
+  BATCH,
+  COMMAND,
+  DONE,
+  EXIT,
+  FAILED,
+  LENGTH,
+  RELEASED,
+  SEQ,
+  STEP,
+  bump,
+  slot,
+  waitFor,
+  writeMessage,
+} from './control.js';
+import type { Control } from './control.js';
+import { planShards } from './shards.js';
+
+interface WorkerInit {
+  readonly memory: EngineMemory;
+  readonly control: Control;
+  readonly config: ResolvedTransformerConfig;
+  readonly worker: number;
+  readonly threads: number;
+  readonly ready: Int32Array;
+}
+
+/** Node hands the start-up data as workerData; a Web Worker receives it as its first message. */
+async function init(): Promise<WorkerInit> {
+  const threads = nodeBuiltin<typeof import('node:worker_threads')>('node:worker_threads');
+  if (threads !== undefined) return threads.workerData as WorkerInit;
+  const scope = globalThis as unknown as {
+    addEventListener(type: 'message', listener: (e: { data: { init: WorkerInit } }) => void): void;
+  };
+  return new Promise((resolve) => scope.addEventListener('message', (e) => resolve(e.data.init)));
+}
+
+/** Arrive at a barrier and wait to be released (or aborted). */
+function workerExchange(control: Control, w: number): CausalExchange {
+  const { ints } = control;
+  const barrier = () => {
+    const n = bump(ints, slot(w, ARRIVED));
+    waitFor(ints, slot(w, RELEASED), n, () => {
+      if (Atomics.load(ints, ABORT) !== 0) throw new Error('pass aborted by the calling thread');
+    });
+  };
+  return { forward: async () => barrier(), backward: barrier };
+}
+
+async function main(): Promise<void> {
+  const { memory, control, config, worker: w, threads, ready } = await init();
+  const { ints } = control;
+  const params = planParams(config);
+  const form = parseCouplingForm(config.couplingForm, config.maxLength);
+  const k = createEngineKernels(memory);
+  const exchange = workerExchange(control, w);
+  // A worker that exits mid-pass (process.exit, a fatal error) fails its slot on the way out.
+  (globalThis as { process?: { on?(e: 'exit', l: () => void): void } }).process?.on?.(
+    'exit',
+    () => {
+      Atomics.store(ints, slot(w, FAILED), 1);
+      bump(ints, slot(w, DONE));
+    },
+  );
+  Atomics.store(ready, 0, 1);
+  Atomics.notify(ready, 0);
+  let seen = 0;
+  for (;;) {
+    waitFor(ints, SEQ, seen + 1, () => {}, 1000);
+    seen = Atomics.load(ints, SEQ);
+    if (Atomics.load(ints, COMMAND) === EXIT) return;
+    try {
+      const pass = {
+        batch: Atomics.load(ints, BATCH),
+        length: Atomics.load(ints, LENGTH),
+        threads,
+      };
+      const shard = planShards(config, params, pass).shards[w];
+      if (shard !== undefined) {
+        const step = Atomics.load(ints, STEP);
+        const ctx: PassContext = {
+          k,
+          config,
+          form,
+          params,
+          batchStart: shard.start,
+          paramBase: 0,
+          gradBase: shard.gradBase,
+          acts: shard.acts,
+          sampler: undefined,
+          samplerTimeoutMs: 0,
+          step: step < 0 ? undefined : step,
+          exchange,
+        };
+        await modelForward(ctx);
+        modelBackward(ctx);
+      }
+    } catch (error) {
+      writeMessage(control, w, error instanceof Error ? error.message : String(error));
+      Atomics.store(ints, slot(w, FAILED), 1);
+    }
+    bump(ints, slot(w, DONE));
+  }
+}
+
+void main();

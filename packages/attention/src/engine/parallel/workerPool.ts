@@ -1,0 +1,188 @@
+/**
+ * The engine's worker threads: started once on the shared arena, each runs its shard of every
+ * threaded pass (engineWorker.ts) and meets the calling thread at the causal op's barriers. The
+ * calling thread blocks in `Atomics.wait` (Node, or a browser worker), with a deadline, so a
+ * dead worker becomes ATTENTION_WORKER_FAILED instead of a hang.
+ */
+import { canBlock, spawnThread, threadEntry, threadsUnsupported } from '@boltzmann/ising-core';
+import type { PoolThread } from '@boltzmann/ising-core';
+import { AttentionError } from '../../errors.js';
+import type { ResolvedTransformerConfig } from '../../transformerConfig.js';
+import type { EngineMemory } from '../arena.js';
+import {
+  ABORT,
+  ARRIVED,
+  BATCH,
+  COMMAND,
+  DONE,
+  EXIT,
+  FAILED,
+  LENGTH,
+  PASS,
+  RELEASED,
+  SEQ,
+  STEP,
+  bump,
+  createControl,
+  readMessage,
+  slot,
+  waitFor,
+} from './control.js';
+import type { Control } from './control.js';
+
+/** How long a worker may go without progress before it counts as dead. */
+const STALL_MS = 120_000;
+const START_MS = 60_000;
+
+/** The workers as the engine's threaded pass drives them. */
+export interface EngineWorkers {
+  /** Number of workers (threads − 1). */
+  readonly count: number;
+  /** Starts a pass on every worker. */
+  issue(pass: { batch: number; length: number; step: number | undefined }): void;
+  /** Waits until workers 1 … `busy` have reached their next causal-op barrier. */
+  arrivals(busy: number): void;
+  /** Lets workers 1 … `busy` past the barrier they wait at. */
+  release(busy: number): void;
+  /** Stops the pass on every worker (after a failure on the calling thread). */
+  abort(): void;
+  /** Waits until every worker has finished the pass; throws ATTENTION_WORKER_FAILED for one that failed. */
+  finish(): void;
+  /** Ends the workers. */
+  dispose(): Promise<void>;
+}
+
+function workerUrl(): URL {
+  const fromSource = import.meta.url.endsWith('.ts');
+  return new URL(fromSource ? './engineWorker.ts' : './engineWorker.js', import.meta.url);
+}
+
+/** Why threads cannot run here, or undefined. */
+export function engineThreadsUnsupported(): string | undefined {
+  const reason = threadsUnsupported();
+  if (reason !== undefined) return reason;
+  if (!canBlock())
+    return "the calling thread may not block (a browser page's main thread): train in a Web Worker";
+  return undefined;
+}
+
+function failed(control: Control, w: number, what: string): AttentionError {
+  return new AttentionError(
+    'ATTENTION_WORKER_FAILED',
+    `engine worker ${w} ${what}: ${readMessage(control, w) || 'no message'}`,
+  );
+}
+
+/** Blocks until every worker is up; throws ATTENTION_THREADS_UNAVAILABLE when one cannot start. */
+function awaitStart(ready: Int32Array[]): void {
+  const deadline = performance.now() + START_MS;
+  ready.forEach((flag, i) => {
+    for (;;) {
+      const value = Atomics.load(flag, 0);
+      if (value === 1) return;
+      if (value === -1 || performance.now() > deadline)
+        throw new AttentionError(
+          'ATTENTION_THREADS_UNAVAILABLE',
+          `engine worker ${i + 1} did not start${value === -1 ? ' (its module failed to load)' : ` in ${START_MS / 1000} s`}`,
+        );
+      Atomics.wait(flag, 0, value, 50);
+    }
+  });
+}
+
+/**
+ * Starts `threads − 1` workers on `memory` (a shared arena). Throws ATTENTION_THREADS_UNAVAILABLE
+ * when they cannot run here or do not start.
+ */
+export function startEngineWorkers(
+  memory: EngineMemory,
+  config: ResolvedTransformerConfig,
+  threads: number,
+): EngineWorkers {
+  const reason = engineThreadsUnsupported();
+  if (reason !== undefined) throw new AttentionError('ATTENTION_THREADS_UNAVAILABLE', reason);
+  const control = createControl();
+  const { ints } = control;
+  const entry = threadEntry(workerUrl());
+  const count = threads - 1;
+  const ready = Array.from({ length: count }, () => new Int32Array(new SharedArrayBuffer(4)));
+  const started: PoolThread[] = [];
+  for (let w = 1; w <= count; w++) {
+    const data = { memory, control, config, worker: w, threads };
+    const thread = spawnThread(entry, ready[w - 1]!, data);
+    if (thread === undefined) {
+      for (const t of started) void t.terminate();
+      throw new AttentionError(
+        'ATTENTION_THREADS_UNAVAILABLE',
+        `engine worker ${w} could not be created`,
+      );
+    }
+    thread.unref();
+    started.push(thread);
+  }
+  try {
+    awaitStart(ready);
+  } catch (error) {
+    for (const t of started) void t.terminate();
+    throw error;
+  }
+  // Each worker's counters at the start of the current pass.
+  const arrived = new Array<number>(count + 1).fill(0);
+  const done = new Array<number>(count + 1).fill(0);
+  const deadline = (w: number, what: string) => {
+    const until = performance.now() + STALL_MS;
+    return () => {
+      if (Atomics.load(ints, slot(w, FAILED)) !== 0) throw failed(control, w, 'failed');
+      if (performance.now() > until)
+        throw failed(control, w, `made no progress in ${STALL_MS / 1000} s ${what}`);
+    };
+  };
+  return {
+    count,
+    issue({ batch, length, step }) {
+      Atomics.store(ints, ABORT, 0);
+      Atomics.store(ints, BATCH, batch);
+      Atomics.store(ints, LENGTH, length);
+      Atomics.store(ints, STEP, step ?? -1);
+      Atomics.store(ints, COMMAND, PASS);
+      bump(ints, SEQ);
+    },
+    arrivals(busy) {
+      for (let w = 1; w <= busy; w++) {
+        arrived[w] = arrived[w]! + 1;
+        waitFor(ints, slot(w, ARRIVED), arrived[w]!, deadline(w, 'before a barrier'));
+      }
+    },
+    release(busy) {
+      for (let w = 1; w <= busy; w++) bump(ints, slot(w, RELEASED));
+    },
+    abort() {
+      Atomics.store(ints, ABORT, 1);
+      for (let w = 1; w <= count; w++) bump(ints, slot(w, RELEASED));
+    },
+    finish() {
+      let error: AttentionError | undefined;
+      for (let w = 1; w <= count; w++) {
+        done[w] = done[w]! + 1;
+        try {
+          waitFor(ints, slot(w, DONE), done[w]!, deadline(w, 'finishing a pass'));
+        } catch (e) {
+          error ??= e as AttentionError;
+        }
+        // Barriers a failed or aborted worker skipped: its counters run on from where it stopped.
+        arrived[w] = Atomics.load(ints, slot(w, ARRIVED));
+        Atomics.store(ints, slot(w, RELEASED), arrived[w]!);
+        if (Atomics.load(ints, slot(w, FAILED)) !== 0) {
+          error ??= failed(control, w, 'failed');
+          Atomics.store(ints, slot(w, FAILED), 0);
+        }
+      }
+      if (error !== undefined) throw error;
+    },
+    async dispose() {
+      Atomics.store(ints, COMMAND, EXIT);
+      bump(ints, SEQ);
+      await Promise.all(started.map((t) => t.terminate()));
+    },
+  };
+}
