@@ -25,7 +25,7 @@ import { planParams } from './layout.js';
 import { lossArgs, modelBackward, modelForward } from './modelPass.js';
 import type { Shard, ShardPlan } from './parallel/shards.js';
 import { planShards } from './parallel/shards.js';
-import { coordinatorExchange } from './parallel/threadedPass.js';
+import { coordinatorExchange, threadedPass } from './parallel/threadedPass.js';
 import { engineThreadsUnsupported, startEngineWorkers } from './parallel/workerPool.js';
 import type { EngineWorkers } from './parallel/workerPool.js';
 import type { PassContext } from './passContext.js';
@@ -89,6 +89,49 @@ function checkedThreads(threads: number | undefined): number {
   return n;
 }
 
+/** Writes a shard's tokens (checked) and zeros where the FFN bias of a bias-free model is read. */
+function writeTokens(
+  kernels: EngineKernels,
+  config: ResolvedTransformerConfig,
+  shard: Shard,
+  pass: EnginePass,
+): void {
+  const { acts, start, count } = shard;
+  const t = acts.length;
+  const tokens = new Int32Array(kernels.memory.buffer, 4 * acts.tokens, count * t);
+  for (let i = 0; i < count * t; i++) {
+    const token = pass.inputs[start * t + i]!;
+    if (!(Number.isInteger(token) && token >= 0 && token < config.vocabSize))
+      throw new AttentionError(
+        'ATTENTION_INVALID_TOKEN',
+        `engine: inputs[${start * t + i}] is ${String(token)}; tokens are integers in [0, ${config.vocabSize})`,
+      );
+    tokens[i] = token;
+  }
+  // Another shape's pass may have written where this one's zeros lie.
+  if (acts.zeros >= 0) kernels.f32().fill(0, acts.zeros, acts.zeros + config.ffnHidden);
+}
+
+/** The shards of a pass of `threads` threads, the arena grown to hold them. */
+function planPass(
+  engine: Pick<Engine, 'config' | 'params' | 'kernels' | 'threads'>,
+  pass: EnginePass,
+  threads: number,
+): ShardPlan {
+  const { config, params, kernels } = engine;
+  const length = pass.inputs.length / pass.batchSize;
+  if (!Number.isInteger(length) || length < 1 || length > config.maxLength)
+    throw new AttentionError(
+      'ATTENTION_SHAPE_MISMATCH',
+      `engine: ${pass.inputs.length} tokens do not make ${pass.batchSize} sequences of length 1..${config.maxLength}`,
+    );
+  const shape = { batch: pass.batchSize, length, threads };
+  const out = planShards(config, params, shape, engine.threads);
+  const floats = kernels.memory.buffer.byteLength >>> 2;
+  if (out.end > floats) kernels.memory.grow(Math.ceil((out.end - floats) / PAGE_FLOATS));
+  return out;
+}
+
 /** Creates the engine for a resolved configuration; its parameters start at zero (load them). */
 export function createEngine(
   config: ResolvedTransformerConfig,
@@ -108,36 +151,8 @@ export function createEngine(
     samplerTimeoutMs: options.samplerTimeoutMs ?? DEFAULT_SAMPLER_TIMEOUT_MS,
   };
   let workers: EngineWorkers | undefined;
-  const plan = (pass: EnginePass, passThreads: number): ShardPlan => {
-    const length = pass.inputs.length / pass.batchSize;
-    if (!Number.isInteger(length) || length < 1 || length > config.maxLength)
-      throw new AttentionError(
-        'ATTENTION_SHAPE_MISMATCH',
-        `engine: ${pass.inputs.length} tokens do not make ${pass.batchSize} sequences of length 1..${config.maxLength}`,
-      );
-    const shape = { batch: pass.batchSize, length, threads: passThreads };
-    const out = planShards(config, params, shape, threads);
-    const floats = memory.buffer.byteLength >>> 2;
-    if (out.end > floats) memory.grow(Math.ceil((out.end - floats) / PAGE_FLOATS));
-    return out;
-  };
-  /** Writes a shard's tokens (and zeros where the FFN bias of a bias-free model is read). */
-  const prepare = (shard: Shard, pass: EnginePass) => {
-    const { acts, start, count } = shard;
-    const t = acts.length;
-    const tokens = new Int32Array(memory.buffer, 4 * acts.tokens, count * t);
-    for (let i = 0; i < count * t; i++) {
-      const token = pass.inputs[start * t + i]!;
-      if (!(Number.isInteger(token) && token >= 0 && token < config.vocabSize))
-        throw new AttentionError(
-          'ATTENTION_INVALID_TOKEN',
-          `engine: inputs[${start * t + i}] is ${String(token)}; tokens are integers in [0, ${config.vocabSize})`,
-        );
-      tokens[i] = token;
-    }
-    // Another shape's pass may have written where this one's zeros lie.
-    if (acts.zeros >= 0) kernels.f32().fill(0, acts.zeros, acts.zeros + config.ffnHidden);
-  };
+  const plan = (pass: EnginePass, passThreads: number) =>
+    planPass({ config, params, kernels, threads }, pass, passThreads);
   const context = (shard: Shard, pass: EnginePass, exchange: CausalExchange): PassContext => ({
     k: kernels,
     config,
@@ -168,7 +183,7 @@ export function createEngine(
     },
     async logits(pass) {
       const shard = plan(pass, 1).shards[0]!;
-      prepare(shard, pass);
+      writeTokens(kernels, config, shard, pass);
       await modelForward(context(shard, pass, localExchange(source, shard.acts)));
       const { logits, batch, length } = shard.acts;
       return kernels.f32().subarray(logits, logits + batch * length * config.outputSize);
@@ -179,7 +194,7 @@ export function createEngine(
       const { shards } = plan(pass, threads);
       const total = mask.reduce((a, b) => a + b, 0);
       for (const shard of shards) {
-        prepare(shard, pass);
+        writeTokens(kernels, config, shard, pass);
         const args = lossArgs({ acts: shard.acts, config });
         kernels.writeTargets(args, targets, mask, shard.start * shard.acts.length, total);
         kernels.f32().fill(0, shard.gradBase, shard.gradBase + p);
@@ -188,7 +203,13 @@ export function createEngine(
         const ctx = context(shards[0]!, pass, localExchange(source, shards[0]!.acts));
         await modelForward(ctx);
         modelBackward(ctx);
-      } else await threadedPass(pass, { shards, end: 0 });
+      } else {
+        const shardPlan = { shards, end: 0 };
+        const pool = workers!;
+        const exchange = coordinatorExchange(source, shardPlan, pool);
+        await threadedPass(pool, shardPlan, pass, context(shards[0]!, pass, exchange));
+        for (const other of shards.slice(1)) kernels.addInto(buffers.grads, other.gradBase, p);
+      }
       let loss = 0;
       for (const shard of shards) loss += kernels.loss(lossArgs({ acts: shard.acts, config }));
       return loss;
@@ -199,25 +220,4 @@ export function createEngine(
       await running?.dispose();
     },
   };
-
-  /** Every shard's pass at once; the gradients summed into thread 0's buffer. */
-  async function threadedPass(pass: EnginePass, shardPlan: ShardPlan) {
-    const pool = workers!;
-    const shard = shardPlan.shards[0]!;
-    pool.issue({ batch: pass.batchSize, length: shard.acts.length, step: pass.step });
-    try {
-      const ctx = context(shard, pass, coordinatorExchange(source, shardPlan, pool));
-      await modelForward(ctx);
-      modelBackward(ctx);
-    } catch (error) {
-      pool.abort();
-      try {
-        pool.finish();
-      } catch {}
-      throw error;
-    }
-    pool.finish();
-    for (const other of shardPlan.shards.slice(1))
-      kernels.addInto(buffers.grads, other.gradBase, p);
-  }
 }

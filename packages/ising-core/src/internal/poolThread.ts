@@ -38,7 +38,9 @@ export interface WorkerEntry {
 // the worker: ERR_UNKNOWN_FILE_EXTENSION), hence the bootstrap through tsx's API.
 export function workerEntry(): WorkerEntry {
   const fromSource = import.meta.url.endsWith('.ts');
-  return threadEntry(new URL(fromSource ? './batchWorker.ts' : './batchWorker.js', import.meta.url));
+  return threadEntry(
+    new URL(fromSource ? './batchWorker.ts' : './batchWorker.js', import.meta.url),
+  );
 }
 
 /**

@@ -7,6 +7,8 @@
 import type { CausalWeights } from '@boltzmann/ising-core';
 import { causalBackward, causalForward } from '../causalExchange.js';
 import type { CausalExchange, CausalSource } from '../causalExchange.js';
+import { modelBackward, modelForward } from '../modelPass.js';
+import type { PassContext } from '../passContext.js';
 import type { ShardPlan } from './shards.js';
 import type { EngineWorkers } from './workerPool.js';
 
@@ -32,4 +34,28 @@ export function coordinatorExchange(
       workers.release(busy);
     },
   };
+}
+
+/**
+ * Issues the pass to the workers and runs shard 0 on the calling thread (`ctx`); when either side
+ * fails, stops the other and rethrows the first error. The gradients stay in each shard's buffer.
+ */
+export async function threadedPass(
+  workers: EngineWorkers,
+  plan: ShardPlan,
+  pass: { readonly batchSize: number; readonly step?: number },
+  ctx: PassContext,
+): Promise<void> {
+  workers.issue({ batch: pass.batchSize, length: plan.shards[0]!.acts.length, step: pass.step });
+  try {
+    await modelForward(ctx);
+    modelBackward(ctx);
+  } catch (error) {
+    workers.abort();
+    try {
+      workers.finish();
+    } catch {}
+    throw error;
+  }
+  workers.finish();
 }
