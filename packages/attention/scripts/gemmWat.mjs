@@ -9,8 +9,8 @@
 // A·Bᵀ is served by `transpose` into the caller's scratch, then the same kernel.
 
 /** Rows and f32x4 vectors per row of the main micro-tile (4 × 8 floats). */
-export const ROWS = 4;
-export const VECS = 2;
+let ROWS = 4;
+let VECS = 2;
 
 const get = (name) => `(local.get $${name})`;
 const add = (x, y) => `(i32.add ${x} ${y})`;
@@ -130,15 +130,18 @@ function locals() {
   ].join(' ');
 }
 
-/** The batched GEMM: `batch` products, each operand advanced by its byte stride between them. */
-function gemm() {
+/**
+ * The batched GEMM `name` on ROWS × (4·VECS) tiles: `batch` products, each operand advanced by its
+ * byte stride between them.
+ */
+function gemm(name) {
   const strides = [];
   for (let r = 1; r < ROWS; r++)
     strides.push(
       `(local.set $ar${r} (i32.mul ${get('ars')} (i32.const ${r})))`,
       `(local.set $cr${r} (i32.mul ${get('crs')} (i32.const ${r})))`,
     );
-  return `(func (export "gemm")
+  return `(func (export "${name}")
     (param $a i32) (param $ars i32) (param $acs i32) (param $sa i32)
     (param $b i32) (param $brs i32) (param $sb i32)
     (param $c i32) (param $crs i32) (param $sc i32)
@@ -247,6 +250,29 @@ function scalarRest() {
       (br $sl)))`;
 }
 
+/** The tile shapes (rows × f32x4 vectors) of `gemm` and of `gemm_narrow` (n < 16), measured best. */
+export const TILES = {
+  // mul + add: 4 × 8 beats 2 × 16 and 6 × 8 on the models' shapes; with FMA 2 × 16 does (fewer
+  // splats of A per multiply-add): 35–44 against 26–30 GFLOP/s at 768 × 256 × 64 (scripts/benchEngineGemm.ts).
+  plain: { wide: [4, 2], narrow: [4, 2] },
+  fma: { wide: [2, 4], narrow: [4, 2] },
+};
+
+/** `gemm` for n ≥ 16 and `gemm_narrow` for narrower products, in one tile shape each. */
+function gemms() {
+  const tiles = fused ? TILES.fma : TILES.plain;
+  return [
+    ['gemm', tiles.wide],
+    ['gemm_narrow', tiles.narrow],
+  ]
+    .map(([name, [rows, vecs]]) => {
+      ROWS = rows;
+      VECS = vecs;
+      return gemm(name);
+    })
+    .join('\n');
+}
+
 /**
  * The module's text: it imports the caller's memory (the engine's one arena). `fma`: the
  * relaxed-SIMD variant (compile with wabt's `relaxed_simd` feature).
@@ -255,7 +281,7 @@ export function gemmWat({ fma = false } = {}) {
   fused = fma;
   return `(module
   (import "env" "memory" (memory 1))
-  ${gemm()}
+  ${gemms()}
   ${transpose()}
 )
 `;

@@ -20,6 +20,7 @@ export type { EngineMemory } from './arena.js';
 
 interface GemmExports {
   gemm(...args: number[]): void;
+  gemm_narrow(...args: number[]): void;
   transpose(...args: number[]): void;
 }
 
@@ -86,9 +87,11 @@ export function createGemmKernels(memory: EngineMemory, options: GemmOptions = {
     gemm(args) {
       const plan = gemmPlan(args, memory.buffer.byteLength >>> 2);
       if (plan.transposeB !== undefined) kernels.transpose(...plan.transposeB);
-      const [k, accum] = [plan.call[12] ?? 0, plan.call[14] ?? 0];
+      const [n, k, accum] = [plan.call[11] ?? 0, plan.call[12] ?? 0, plan.call[14] ?? 0];
+      // The wide tile is 16 columns; narrower products (the per-head ones at small T) use the other.
+      const kernel = n >= 16 ? kernels.gemm : kernels.gemm_narrow;
       if (plan.layout !== 'tn' || k <= K_BLOCK) {
-        kernels.gemm(...plan.call);
+        kernel(...plan.call);
         return;
       }
       // Aᵀ·B over a long k (the weight gradients, k = rows of the batch): blocks of K_BLOCK steps,
@@ -99,7 +102,7 @@ export function createGemmKernels(memory: EngineMemory, options: GemmOptions = {
         call[4] = (plan.call[4] ?? 0) + p0 * plan.kStep.b;
         call[12] = Math.min(K_BLOCK, k - p0);
         call[14] = p0 === 0 ? accum : 1;
-        kernels.gemm(...call);
+        kernel(...call);
       }
     },
   };
