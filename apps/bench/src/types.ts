@@ -99,7 +99,17 @@ export interface RunSettings {
   readonly saveModels?: boolean;
   /** How long one sampler call may take, in ms (0 = no limit); absent: the attention package's default. */
   readonly samplerTimeoutMs?: number;
+  /** What trains the runs: the fused WebAssembly engine (`wasm`, absent) or the tfjs path. */
+  readonly engine?: TrainingEngine;
+  /** Threads of each run's engine steps (absent: 1). */
+  readonly engineThreads?: number;
 }
+
+/**
+ * What trains a run: the attention package's fused WebAssembly engine (`createEngineTrainer`),
+ * or its tfjs path (`createTrainer`). The same model, losses and checkpoints either way.
+ */
+export type TrainingEngine = 'wasm' | 'tfjs';
 
 /** The train/val loss curves of a `bench gpt` run (nats per character). */
 export interface GptEval {

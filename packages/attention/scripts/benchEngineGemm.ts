@@ -9,17 +9,12 @@
  *   cd packages/attention && npx tsx --conditions=@boltzmann/source scripts/benchEngineGemm.ts [--no-tfjs]
  */
 import { execFileSync } from 'node:child_process';
-import { setFlagsFromString } from 'node:v8';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import * as tf from '@tensorflow/tfjs';
-// @ts-expect-error -- a plain .mjs build script without type declarations
-import { compileWat } from '../../../tools/wasmSource.mjs';
 import { createArena, createGemmKernels, type GemmLayout } from '../src/engine/gemm.js';
 import { initBackend } from '../src/index.js';
-
-// Node 20 runs relaxed SIMD (the fused multiply-add GEMM) behind this flag; Node 22+ by default.
-setFlagsFromString('--experimental-wasm-relaxed-simd');
+import { peakGflops, time } from '../bench/wasmPeak.js';
 
 /** One product of a model step: op(A) m × k times op(B) k × n, `batch` times. */
 interface Shape {
@@ -64,23 +59,6 @@ const SHAPES: Shape[] = [
 ];
 
 /** Best-of-5 seconds per call of `run`, each timing ≥ 40 ms of repeated calls. */
-function time(run: () => void): number {
-  run();
-  let reps = 1;
-  for (;;) {
-    const t0 = performance.now();
-    for (let r = 0; r < reps; r++) run();
-    if (performance.now() - t0 >= 40) break;
-    reps *= 2;
-  }
-  let best = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < 5; i++) {
-    const t0 = performance.now();
-    for (let r = 0; r < reps; r++) run();
-    best = Math.min(best, (performance.now() - t0) / reps);
-  }
-  return best / 1e3;
-}
 
 const engine = createGemmKernels(createArena(8 << 20));
 /** The engine's call for `s`: operands laid out one after another, random values. */
@@ -105,37 +83,6 @@ function tfjsRun(s: Shape): () => void {
     tf.matMul(a as tf.Tensor2D, b as tf.Tensor2D, s.layout === 'tn', s.layout === 'nt').dispose();
 }
 
-/**
- * The f32x4 peak: 12 independent chains of mul + add, 96 flops a turn. wasmPeak.bench.ts runs 16,
- * which with the two operands needs 18 of x64's 16 SIMD registers: V8 spills, and on this
- * machine it reads 25–30 GFLOP/s where 8 or 12 chains reach 50 (the same with FMA).
- */
-function peakWat(): string {
-  const chains = Array.from({ length: 12 }, (_, i) => i);
-  const locals = chains.map((i) => `(local $a${i} v128)`).join(' ');
-  const init = chains.map((i) => `(local.set $a${i} (f32x4.splat (f32.const ${i + 1})))`);
-  const body = chains.map(
-    (i) =>
-      `(local.set $a${i} (f32x4.add (f32x4.mul (local.get $a${i}) (local.get $y)) (local.get $x)))`,
-  );
-  const sum = chains
-    .slice(1)
-    .map((i) => `(local.set $a0 (f32x4.add (local.get $a0) (local.get $a${i})))`);
-  return `(module (func (export "run") (param $n i32) (result f32) (local $y v128) (local $x v128) ${locals}
-    (local.set $y (f32x4.splat (f32.add (f32.const 0.5) (f32.convert_i32_s (i32.and (local.get $n) (i32.const 0))))))
-    (local.set $x (f32x4.splat (f32.const 0.25)))
-    ${init.join(' ')}
-    (loop $l ${body.join(' ')} (br_if $l (local.tee $n (i32.sub (local.get $n) (i32.const 1)))))
-    ${sum.join(' ')} (f32x4.extract_lane 0 (local.get $a0))))`;
-}
-const wasm = (globalThis as { WebAssembly?: unknown }).WebAssembly as {
-  instantiate(bytes: ArrayBuffer): Promise<{ instance: { exports: Record<string, unknown> } }>;
-};
-const peakModule = await wasm.instantiate(await compileWat('peak.wat', peakWat()));
-const peakRun = peakModule.instance.exports.run as (n: number) => number;
-/** GFLOP/s of the peak kernel now (10^5 turns a call). */
-const peakNow = () => (1e5 * 96) / time(() => peakRun(1e5)) / 1e9;
-
 const load = () =>
   loadavg()
     .map((x) => x.toFixed(2))
@@ -155,7 +102,7 @@ console.log(
     'shape | layout | m×n×k (batch) | engine GFLOP/s | peak beside it | % of peak | tfjs-wasm GFLOP/s',
 );
 for (const s of SHAPES) {
-  const peak = peakNow();
+  const peak = await peakGflops();
   const flops = 2 * s.m * s.n * s.k * (s.batch ?? 1);
   const ours = flops / time(engineRun(s)) / 1e9;
   const theirs = withTfjs ? (flops / time(tfjsRun(s)) / 1e9).toFixed(1) : '—';

@@ -15,16 +15,15 @@
  * One process, one thread: run it on an idle machine (a grid on the other core halves the figures).
  */
 import * as tf from '@tensorflow/tfjs';
-import {
-  batchedMatMul,
-  createRng,
-  floorScaledInt,
-  exactSampler,
-  tapSampler,
-  transferMatrixSampler,
-} from '@boltzmann/ising-core';
-import type { BatchEstimate, IsingBatch, Sampler } from '@boltzmann/ising-core';
+import { batchedMatMul, createRng, floorScaledInt } from '@boltzmann/ising-core';
+import type { Sampler } from '@boltzmann/ising-core';
 import { createTrainer, createTransformer, initBackend } from '../src/index.js';
+import {
+  BENCH_MODELS as MODELS,
+  BENCH_VOCAB,
+  benchSampler,
+  timedSampler,
+} from '../bench/benchModels.js';
 import type { AttentionVariant, TransformerConfig } from '../src/index.js';
 
 const arg = (name: string, fallback: string): string => {
@@ -40,31 +39,9 @@ const threads = Number(arg('threads', '1'));
 /** Message precision of the transfer-matrix sampler (`float32`: its four-lane kernel). */
 const precision = arg('precision', 'float64') as 'float64' | 'float32';
 
-const MODELS = {
-  paper: {
-    layers: 1,
-    heads: 1,
-    dModel: 64,
-    ffnHidden: 256,
-    batch: 64,
-    length: 12,
-    bias: true,
-    tieEmbeddings: false,
-  },
-  baby: {
-    layers: 4,
-    heads: 4,
-    dModel: 128,
-    ffnHidden: 512,
-    batch: 12,
-    length: 64,
-    bias: false,
-    tieEmbeddings: true,
-  },
-} as const;
 const m = MODELS[modelName as keyof typeof MODELS];
 if (m === undefined) throw new Error(`--model must be paper or baby, got ${modelName}`);
-const VOCAB = 65;
+const VOCAB = BENCH_VOCAB;
 
 /** Multiply-adds of one forward pass: projections, FFN, head, and the two attention products. */
 function forwardMacs(): { dense: number; attention: number } {
@@ -106,43 +83,7 @@ function attentionProductMs(): number {
   return performance.now() - t0;
 }
 
-/** Wraps a sampler to add up the wall time of its estimates and VJPs. */
-function timed(inner: Sampler): { sampler: Sampler; take(): number } {
-  let ms = 0;
-  const sampler: Sampler = {
-    name: inner.name,
-    capabilities: inner.capabilities,
-    dispose: () => inner.dispose?.(),
-    estimate(batch: IsingBatch) {
-      const t0 = performance.now();
-      const e = inner.estimate!(batch) as BatchEstimate;
-      ms += performance.now() - t0;
-      return {
-        ...e,
-        vjp(g: Float64Array) {
-          const t1 = performance.now();
-          const out = e.vjp(g);
-          ms += performance.now() - t1;
-          return out;
-        },
-      };
-    },
-  };
-  const take = (): number => {
-    const spent = ms;
-    ms = 0;
-    return spent;
-  };
-  return { sampler, take };
-}
-
-function samplerFor(): Sampler {
-  if (samplerName === 'exact') return exactSampler.create({ threads });
-  if (samplerName === 'tap') return tapSampler.create({ threads });
-  if (samplerName === 'transfer-matrix')
-    return transferMatrixSampler.create({ bandwidth: 8, threads, precision });
-  throw new Error(`--sampler must be exact, tap or transfer-matrix, got ${samplerName}`);
-}
+const samplerFor = (): Sampler => benchSampler(samplerName, threads, precision);
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -160,7 +101,8 @@ const rng = createRng(1);
 const tokens = (): Int32Array =>
   Int32Array.from({ length: m.batch * m.length }, () => floorScaledInt(rng, VOCAB));
 for (const variant of variants) {
-  const probe = variant === 'boltzmann' || variant === 'coupling' ? timed(samplerFor()) : undefined;
+  const probe =
+    variant === 'boltzmann' || variant === 'coupling' ? timedSampler(samplerFor()) : undefined;
   const config: TransformerConfig = {
     vocabSize: VOCAB,
     maxLength: m.length,

@@ -1,6 +1,7 @@
 // Writes the WebAssembly text of the engine's fused element-wise kernels (compiled into
 // src/engine/kernels/elementwiseWasm.generated.ts by scripts/buildWasm.mjs). bias + GELU,
-// forward and backward, over a row-major rows × cols matrix with a per-column bias. The GELU is
+// forward and backward, over a row-major rows × cols matrix with a per-column bias; the
+// residual add with its dropout mask, a masked copy, and column sums (a bias's gradient). The GELU is
 // the exact one the tfjs model uses (src/internal/layers.ts): ½ u (1 + erf(u/√2)), its gradient
 // Φ(u) + u φ(u). erf is Eigen's float rational approximation (odd degree-13 over even degree-8
 // polynomial, argument clamped to ±4); exp is Cephes' expf (n = round(x log₂e), a degree-5
@@ -164,12 +165,68 @@ function geluBackward() {
       (br $il))))`;
 }
 
+/** A loop over n floats, four at a time then one at a time: `body(load, store)` per step. */
+function flatLoop(body) {
+  const vec = body(
+    (p) => `(v128.load align=4 (i32.add ${get(p)} ${get('o')}))`,
+    (p, v) => `(v128.store align=4 (i32.add ${get(p)} ${get('o')}) ${v})`,
+  );
+  const lane = body(
+    (p) => `(f32x4.splat (f32.load (i32.add ${get(p)} ${get('o')})))`,
+    (p, v) => `(f32.store (i32.add ${get(p)} ${get('o')}) (f32x4.extract_lane 0 ${v}))`,
+  );
+  return `(local.set $end (i32.shl ${get('n')} (i32.const 2)))
+    (block $vd (loop $vl
+      (br_if $vd (i32.gt_u ${iadd(get('o'), '(i32.const 16)')} ${get('end')}))
+      ${vec}
+      (local.set $o ${iadd(get('o'), '(i32.const 16)')})
+      (br $vl)))
+    (block $sd (loop $sl
+      (br_if $sd (i32.ge_u ${get('o')} ${get('end')}))
+      ${lane}
+      (local.set $o ${iadd(get('o'), '(i32.const 4)')})
+      (br $sl)))`;
+}
+
+/** out = x + y ⊙ mask (the residual with its dropout), or x + y when has_mask is 0; n floats. */
+function residual() {
+  return `(func (export "residual") (param $x i32) (param $y i32) (param $mask i32) (param $out i32)
+    (param $n i32) (param $hasMask i32) (local $o i32) (local $end i32)
+    (if ${get('hasMask')}
+      (then ${flatLoop((load, store) => store('out', add(load('x'), mul(load('y'), load('mask')))))})
+      (else ${flatLoop((load, store) => store('out', add(load('x'), load('y'))))})))`;
+}
+
+/** out = x ⊙ mask over n floats (dropout of a tensor, or of its gradient). */
+function masked() {
+  return `(func (export "masked") (param $x i32) (param $mask i32) (param $out i32) (param $n i32)
+    (local $o i32) (local $end i32)
+    ${flatLoop((load, store) => store('out', mul(load('x'), load('mask'))))})`;
+}
+
+/** dst += Σ_rows src over a rows × cols matrix (a bias's gradient), four columns at a time. */
+function columnSums() {
+  return `(func (export "column_sums") (param $src i32) (param $rows i32) (param $cols i32) (param $dst i32)
+    (local $i i32) (local $n i32) (local $o i32) (local $end i32) (local $row i32)
+    (local.set $n ${get('cols')})
+    (block $id (loop $il
+      (br_if $id (i32.ge_u ${get('i')} ${get('rows')}))
+      (local.set $o (i32.const 0))
+      (local.set $row ${iadd(get('src'), `(i32.shl (i32.mul ${get('i')} ${get('cols')}) (i32.const 2))`)})
+      ${flatLoop((load, store) => store('dst', add(load('dst'), load('row'))))}
+      (local.set $i ${iadd(get('i'), '(i32.const 1)')})
+      (br $il))))`;
+}
+
 /** The module's text: it imports the caller's memory (the engine's one arena). */
 export function elementwiseWat() {
   return `(module
   (import "env" "memory" (memory 1))
   ${geluForward()}
   ${geluBackward()}
+  ${residual()}
+  ${masked()}
+  ${columnSums()}
 )
 `;
 }

@@ -46,6 +46,11 @@ export {
 export type { SamplerOverrides } from './serialization.js';
 export { maskedCrossEntropy } from './loss.js';
 export { createTrainer } from './trainer.js';
+export { createEngine } from './engine/engine.js';
+export type { Engine, EngineOptions, EnginePass } from './engine/engine.js';
+export { createEngineTrainer } from './engine/engineTrainer.js';
+export type { EngineTrainer, EngineTrainerOptions } from './engine/engineTrainer.js';
+export { engineThreadsUnsupported } from './engine/parallel/workerPool.js';
 export type { TokenBatch } from './modelTypes.js';
 export type {
   Trainer,

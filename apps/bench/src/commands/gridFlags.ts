@@ -90,6 +90,18 @@ function addExecutionFlags(cmd: Command): Command {
       '--workers <n>',
       'parallel worker processes (default: number of cores; 0 = run in this process)',
     )
+    .addOption(
+      new Option(
+        '--engine <name>',
+        'what trains the runs: the fused WebAssembly engine, or the tfjs path (same models and checkpoints)',
+      )
+        .choices(['wasm', 'tfjs'])
+        .default('wasm'),
+    )
+    .option(
+      '--engine-threads <n>',
+      "threads of each run's engine steps (default: cores ÷ worker processes, at least 1)",
+    )
     .option('--plain', 'plain log lines instead of progress bars')
     .option(
       '--save-models',

@@ -194,6 +194,10 @@ export function toCommand(experiment: Experiment, raw: Raw): BenchCommand {
     ...(s('samplerTimeout') === undefined
       ? {}
       : { samplerTimeoutMs: parseSamplerTimeout(s('samplerTimeout')) }),
+    engine: s('engine') === 'tfjs' ? 'tfjs' : 'wasm',
+    engineThreads: s('engineThreads')
+      ? parseInteger('--engine-threads', s('engineThreads')!, 1, 64)
+      : Math.max(1, Math.floor(cpus().length / Math.max(1, workers))),
     ...queue,
     couplingForm: parseCouplings(s('couplings') ?? 'full'),
     positions: s('positions') === 'none' ? 'none' : 'learned',

@@ -123,6 +123,8 @@ function runSettingsOf(command: BenchCommand): RunSettings {
     ...(command.samplerTimeoutMs === undefined
       ? {}
       : { samplerTimeoutMs: command.samplerTimeoutMs }),
+    engine: command.engine,
+    engineThreads: command.engineThreads,
   };
 }
 

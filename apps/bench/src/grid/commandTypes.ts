@@ -2,7 +2,7 @@
 // the grid flags and their parse (commands/), the experiments and the executors all read.
 import type { CouplingForm } from '@boltzmann/attention';
 import type { GridSpec } from './types.js';
-import type { Experiment } from '../types.js';
+import type { Experiment, TrainingEngine } from '../types.js';
 
 /** Where the grid's queue lives: a parsed `--queue` URL plus the password from the environment. */
 export interface QueueSpec {
@@ -67,6 +67,10 @@ export interface BenchCommand extends ExperimentSettings {
   readonly saveModels: boolean;
   /** `--sampler-timeout` in ms (0 = none); undefined: the attention package's default. */
   readonly samplerTimeoutMs?: number;
+  /** `--engine`: what trains the runs. */
+  readonly engine: TrainingEngine;
+  /** `--engine-threads`: threads of each run's engine steps. */
+  readonly engineThreads: number;
   /** `--queue`: train the grid on a BullMQ queue in this Redis instead of local processes. */
   readonly queue?: QueueSpec;
   /** `--detach` (with `--queue`): enqueue and return; `bench collect` writes the results. */

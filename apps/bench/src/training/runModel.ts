@@ -1,5 +1,6 @@
 import {
   combineEvaluations,
+  createEngineTrainer,
   createTrainer,
   createTransformer,
   evaluate,
@@ -7,6 +8,7 @@ import {
   loadTransformer,
 } from '@boltzmann/attention';
 import type {
+  EngineTrainer,
   Trainer,
   TrainerOptions,
   TrainerState,
@@ -22,7 +24,7 @@ import {
 import type { ConvergenceSummary, SamplerRegistry } from '@boltzmann/ising-core';
 import { BenchError } from '../benchError.js';
 import { experimentOf } from '../experiments/registry.js';
-import type { RunConfig } from '../types.js';
+import type { RunConfig, TrainingEngine } from '../types.js';
 import type { TaskData, TrainBatch } from '../experiments/taskData.js';
 
 /**
@@ -81,10 +83,26 @@ export function trainerOptionsOf(config: RunConfig): TrainerOptions {
 
 let backendReady: Promise<unknown> | undefined;
 
-/** How a run reaches its sampler: its credentials (never recorded) and its per-call timeout. */
+/**
+ * How a run reaches its sampler (its credentials, never recorded, and its per-call timeout) and
+ * what trains it (default: the wasm engine on one thread).
+ */
 export interface RunSamplerAccess {
   readonly secrets?: Readonly<Record<string, unknown>>;
   readonly samplerTimeoutMs?: number;
+  readonly engine?: TrainingEngine;
+  readonly engineThreads?: number;
+}
+
+/** The run's trainer: the engine's (weights written back on `sync`) or the tfjs one. */
+function trainerOf(model: Transformer, options: TrainerOptions, run: RunSamplerAccess): Trainer {
+  if (run.engine === 'tfjs') return createTrainer(model, options);
+  return createEngineTrainer(model, {
+    ...options,
+    sync: 'manual',
+    threads: run.engineThreads ?? 1,
+    ...(run.samplerTimeoutMs === undefined ? {} : { samplerTimeoutMs: run.samplerTimeoutMs }),
+  });
 }
 
 /**
@@ -123,6 +141,7 @@ function buildModel(
   data: TaskData,
   samplerPart: ReturnType<typeof samplerPartOf>,
   saved: unknown,
+  run: RunSamplerAccess,
 ): { model: Transformer; trainer: Trainer } {
   const trainerOptions = trainerOptionsOf(config);
   if (saved !== undefined) {
@@ -131,7 +150,7 @@ function buildModel(
       throw new BenchError('BENCH_CORRUPT_CHECKPOINT', 'checkpoint has no model/trainer state');
     }
     const model = loadTransformer(s.model, samplerPart);
-    const trainer = createTrainer(model, trainerOptions);
+    const trainer = trainerOf(model, trainerOptions, run);
     trainer.restore(s.trainer);
     return { model, trainer };
   }
@@ -154,7 +173,7 @@ function buildModel(
     seed: config.seed,
     ...samplerPart,
   });
-  return { model, trainer: createTrainer(model, trainerOptions) };
+  return { model, trainer: trainerOf(model, trainerOptions, run) };
 }
 
 /**
@@ -181,7 +200,7 @@ export async function createRunModel(
   const sampler = runSampler(config, registry, run);
   let built: { model: Transformer; trainer: Trainer };
   try {
-    built = buildModel(config, data, samplerPartOf(config, registry, sampler, run), saved);
+    built = buildModel(config, data, samplerPartOf(config, registry, sampler, run), saved, run);
   } catch (error) {
     // A model that cannot be built or restored leaves no sampler (sockets, workers) behind.
     await sampler?.dispose?.();
@@ -205,16 +224,26 @@ function runModelOf(
   trainer: Trainer,
   sampler: RunSampler,
 ): RunModel {
+  // The engine trains in its own memory: the model's variables are brought up to date only
+  // before something reads them (evaluation, maps, couplings, a checkpoint).
+  let stale = false;
+  const current = (): Transformer => {
+    if (stale) (trainer as Partial<EngineTrainer>).sync?.();
+    stale = false;
+    return model;
+  };
   return {
     async step(batch) {
       sampler?.drain(); // figures of evaluations or a dry run do not belong to this step
       const { loss } = await trainer.step(batch);
+      stale = true;
       return { loss, convergence: sampler?.drain() };
     },
     async prepare(batch) {
-      await model.prepare(batch.inputs, batch.inputs.length / config.length);
+      await current().prepare(batch.inputs, batch.inputs.length / config.length);
     },
     async evaluate(batches) {
+      current();
       const parts = [];
       for (const b of batches) parts.push(await evaluate(model, b, { chunkSize: EVAL_CHUNK_SIZE }));
       const e = combineEvaluations(parts);
@@ -222,23 +251,25 @@ function runModelOf(
     },
     couplings() {
       if (!usesSampler(config.variant)) return null;
-      const first = model.couplings()[0];
+      const first = current().couplings()[0];
       return first ? Array.from(first) : null;
     },
     couplingProfile() {
       if (!usesSampler(config.variant)) return null;
-      return model.couplings().map((full) => profileOf(full, config.length));
+      return current()
+        .couplings()
+        .map((full) => profileOf(full, config.length));
     },
     async attentionMap(tokens) {
       const T = config.length;
-      const all = await model.attention(Int32Array.from(tokens.slice(0, T)), 1);
+      const all = await current().attention(Int32Array.from(tokens.slice(0, T)), 1);
       const size = Math.min(T, ATTENTION_MAP_SIZE);
       // Layer 0, batch 0, head 0 is the first T × T block of the L × B × H × T × T weights.
       const weights: number[] = [];
       for (let i = 0; i < size; i++) for (let j = 0; j < size; j++) weights.push(all[i * T + j]!);
       return { size, weights };
     },
-    save: () => ({ model: model.toJSON(), trainer: trainer.state() }),
+    save: () => ({ model: current().toJSON(), trainer: trainer.state() }),
     dispose() {
       trainer.dispose();
       model.dispose();

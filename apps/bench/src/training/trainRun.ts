@@ -38,6 +38,8 @@ async function resume(
     ...(settings.samplerTimeoutMs === undefined
       ? {}
       : { samplerTimeoutMs: settings.samplerTimeoutMs }),
+    engine: settings.engine ?? 'wasm',
+    engineThreads: settings.engineThreads ?? 1,
   };
   const fresh = async (): Promise<{ model: RunModel; data: TaskData; ckpt: null }> => {
     const data = await createTaskData(config, settings.dataPath);

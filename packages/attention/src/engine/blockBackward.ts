@@ -8,7 +8,7 @@ import { weightsRead } from './blockForward.js';
 import { couplingsBackward } from './couplingParams.js';
 import type { BlockActs, NormActs } from './engineTypes.js';
 import { linearBackward } from './linear.js';
-import { addMasked, dropping, gradAt, multiplyMask, paramAt } from './passContext.js';
+import { dropping, gradAt, paramAt } from './passContext.js';
 import type { PassContext } from './passContext.js';
 
 /** LN backward of `norm` (input `x`) from `dy`: dx into `dx`, gain and shift gradients accumulated. */
@@ -61,7 +61,7 @@ function branchGradient(ctx: PassContext, mask: number): number {
   const { acts } = ctx;
   if (!dropping(ctx)) return acts.g;
   const nd = acts.batch * acts.length * ctx.config.dModel;
-  multiplyMask(ctx.k.f32(), nd, { x: acts.g, mask, out: acts.t1 });
+  ctx.k.masked({ n: nd, x: acts.g, mask, out: acts.t1 });
   return acts.t1;
 }
 
@@ -69,7 +69,7 @@ function branchGradient(ctx: PassContext, mask: number): number {
 function addIntoStream(ctx: PassContext) {
   const { acts } = ctx;
   const nd = acts.batch * acts.length * ctx.config.dModel;
-  addMasked(ctx.k.f32(), nd, { x: acts.g, y: acts.t2, mask: -1, out: acts.g });
+  ctx.k.residual({ n: nd, x: acts.g, y: acts.t2, mask: -1, out: acts.g });
 }
 
 function ffnBackward(ctx: PassContext, layer: number, a: BlockActs) {
@@ -142,7 +142,7 @@ function attentionBackward(ctx: PassContext, layer: number, a: BlockActs) {
   });
   if (dropping(ctx)) {
     const bhtt = acts.batch * config.heads * acts.length * acts.length;
-    multiplyMask(ctx.k.f32(), bhtt, { x: acts.gw, mask: a.maskAttention, out: acts.gw });
+    ctx.k.masked({ n: bhtt, x: acts.gw, mask: a.maskAttention, out: acts.gw });
   }
   weightsBackward(ctx, layer, a);
   const fields = config.variant !== 'coupling';

@@ -9,7 +9,7 @@ import { fieldsForward, headsForward } from './attentionHeads.js';
 import { couplingsForward } from './couplingParams.js';
 import type { BlockActs } from './engineTypes.js';
 import { linearForward } from './linear.js';
-import { addMasked, dropping, fillMask, multiplyMask, paramAt } from './passContext.js';
+import { dropping, fillMask, paramAt } from './passContext.js';
 import type { PassContext } from './passContext.js';
 
 /** The offset of the attention weights the heads read: dropped in a dropping pass. */
@@ -96,7 +96,7 @@ async function attention(ctx: PassContext, layer: number, x: number) {
   else await causalWeights(ctx, layer, a);
   if (dropping(ctx)) {
     fillMask(ctx, a.maskAttention, bhtt, layer, 'attention');
-    multiplyMask(ctx.k.f32(), bhtt, { x: a.w, mask: a.maskAttention, out: a.wDropped });
+    ctx.k.masked({ n: bhtt, x: a.w, mask: a.maskAttention, out: a.wDropped });
   }
   headsForward(ctx.k, shape, { w: weightsRead(ctx, a), v: a.v, o: a.o });
 }
@@ -113,7 +113,7 @@ export async function blockForward(ctx: PassContext, layer: number): Promise<voi
   dense(ctx, layer, 'attention/output', { x: a.o, y: acts.t1 });
   if (drop) fillMask(ctx, a.maskResidual1, nd, layer, 'attention/residual');
   const mask1 = drop ? a.maskResidual1 : -1;
-  addMasked(ctx.k.f32(), nd, { x, y: acts.t1, mask: mask1, out: config.ffn ? a.x1 : out });
+  ctx.k.residual({ n: nd, x, y: acts.t1, mask: mask1, out: config.ffn ? a.x1 : out });
   if (!config.ffn) return;
   normForward(ctx, a.x1, a.norm2, 'block/norm2', layer);
   const f = config.ffnHidden;
@@ -130,7 +130,7 @@ export async function blockForward(ctx: PassContext, layer: number): Promise<voi
   ctx.k.biasGelu({ rows: n, cols: f, x: a.pre, bias: bias < 0 ? acts.zeros : bias, y: a.hidden });
   dense(ctx, layer, 'ffn/output', { x: a.hidden, y: acts.t1 }, [f, config.dModel]);
   if (drop) fillMask(ctx, a.maskResidual2, nd, layer, 'ffn/residual');
-  addMasked(ctx.k.f32(), nd, { x: a.x1, y: acts.t1, mask: drop ? a.maskResidual2 : -1, out });
+  ctx.k.residual({ n: nd, x: a.x1, y: acts.t1, mask: drop ? a.maskResidual2 : -1, out });
 }
 
 export { normForward };

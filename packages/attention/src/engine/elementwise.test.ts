@@ -136,3 +136,34 @@ describe('engine bias + GELU', () => {
     );
   });
 });
+
+describe('engine residual, masked copy and column sums', () => {
+  it('match plain loops on every size, with and without a mask, in place', () => {
+    fc.assert(
+      fc.property(size, ({ rows, cols, scale, seed }) => {
+        const n = rows * cols;
+        const [x, y, mask, out, dst] = [1, 2 + n, 3 + 2 * n, 4 + 3 * n, 5 + 4 * n];
+        const before = fill(dst + cols + 1, scale, seed);
+        kernels.residual({ x, y, mask, out, n });
+        for (let i = 0; i < n; i++)
+          expect(view()[out + i]).toBe(
+            Math.fround(before[x + i]! + Math.fround(before[y + i]! * before[mask + i]!)),
+          );
+        kernels.residual({ x, y, mask: -1, out: y, n });
+        for (let i = 0; i < n; i++)
+          expect(view()[y + i]).toBe(Math.fround(before[x + i]! + before[y + i]!));
+        kernels.masked({ x, mask, out: x, n });
+        for (let i = 0; i < n; i++)
+          expect(view()[x + i]).toBe(Math.fround(before[x + i]! * before[mask + i]!));
+        kernels.columnSums({ src: mask, rows, cols, dst });
+        for (let j = 0; j < cols; j++) {
+          let sum = before[dst + j]!;
+          for (let i = 0; i < rows; i++) sum = Math.fround(sum + before[mask + i * cols + j]!);
+          expect(view()[dst + j]).toBe(sum);
+        }
+        expect(view()[dst + cols]).toBe(before[dst + cols]);
+      }),
+      { seed: 27, numRuns: 60 },
+    );
+  });
+});

@@ -13,6 +13,9 @@ import { wasmBase64 } from './kernels/elementwiseWasm.generated.js';
 interface ElementwiseExports {
   bias_gelu(...args: number[]): void;
   bias_gelu_backward(...args: number[]): void;
+  residual(...args: number[]): void;
+  masked(...args: number[]): void;
+  column_sums(...args: number[]): void;
 }
 
 /** y = gelu(x + b): x and y rows × cols (contiguous), b cols; float offsets (y may equal x). */
@@ -43,6 +46,12 @@ export interface ElementwiseKernels {
   biasGelu(args: BiasGeluArgs): void;
   /** The backward of {@link ElementwiseKernels.biasGelu}; dBias is accumulated (+=). */
   biasGeluBackward(args: BiasGeluBackwardArgs): void;
+  /** out = x + y ⊙ mask over n floats (`mask` −1: out = x + y); out may be x or y. */
+  residual(args: { x: number; y: number; mask: number; out: number; n: number }): void;
+  /** out = x ⊙ mask over n floats (out may be x). */
+  masked(args: { x: number; mask: number; out: number; n: number }): void;
+  /** dst += Σ_rows src over a rows × cols matrix. */
+  columnSums(args: { src: number; rows: number; cols: number; dst: number }): void;
 }
 
 /** Instantiates the element-wise kernels on `memory` (made by `createArena`); synchronous. */
@@ -68,6 +77,27 @@ export function createElementwiseKernels(memory: EngineMemory): ElementwiseKerne
       ] as const)
         engineFits('biasGelu', name, a[name], size, arena);
       k.bias_gelu(4 * a.x, 4 * a.bias, 4 * a.y, rows, cols);
+    },
+    residual(a) {
+      const n = engineCount('residual', 'n', a.n);
+      const arena = memory.buffer.byteLength >>> 2;
+      for (const name of ['x', 'y', 'out'] as const)
+        engineFits('residual', name, a[name], n, arena);
+      if (a.mask >= 0) engineFits('residual', 'mask', a.mask, n, arena);
+      k.residual(4 * a.x, 4 * a.y, 4 * Math.max(0, a.mask), 4 * a.out, n, a.mask >= 0 ? 1 : 0);
+    },
+    masked(a) {
+      const n = engineCount('masked', 'n', a.n);
+      const arena = memory.buffer.byteLength >>> 2;
+      for (const name of ['x', 'mask', 'out'] as const)
+        engineFits('masked', name, a[name], n, arena);
+      k.masked(4 * a.x, 4 * a.mask, 4 * a.out, n);
+    },
+    columnSums(a) {
+      const { rows, cols, arena } = shape('columnSums', a);
+      engineFits('columnSums', 'src', a.src, rows * cols, arena);
+      engineFits('columnSums', 'dst', a.dst, cols, arena);
+      k.column_sums(4 * a.src, rows, cols, 4 * a.dst);
     },
     biasGeluBackward(a) {
       const { rows, cols, arena } = shape('biasGeluBackward', a);

@@ -6,6 +6,7 @@
  * scripts/gemmWat.mjs (a 4 × 8 register-blocked f32x4 micro-tile), in two variants: fused
  * multiply-adds (relaxed SIMD) where the JavaScript engine runs them, else mul + add.
  */
+import { nodeBuiltin } from '@boltzmann/ising-core';
 import { instantiateEngineModule } from './arena.js';
 import type { EngineMemory } from './arena.js';
 import { type GemmArgs, gemmPlan } from './gemmShape.js';
@@ -49,9 +50,25 @@ export interface GemmOptions {
   readonly fma?: boolean;
 }
 
+let relaxedFlagSet = false;
+
+/**
+ * Node 20 runs relaxed SIMD only behind V8's `--experimental-wasm-relaxed-simd` (Node 22 and
+ * browsers since 2023 by default): the engine sets that flag once, before its first fused module,
+ * so the fused GEMM runs there too. It enables one WebAssembly feature and nothing else.
+ */
+function allowRelaxedSimd(): void {
+  if (relaxedFlagSet) return;
+  relaxedFlagSet = true;
+  nodeBuiltin<typeof import('node:v8')>('node:v8')?.setFlagsFromString(
+    '--experimental-wasm-relaxed-simd',
+  );
+}
+
 /** The fused module where it runs (or where asked for), else the mul + add one. */
 function instantiate(memory: EngineMemory, fma: boolean | undefined): [GemmExports, boolean] {
   if (fma !== false) {
+    allowRelaxedSimd();
     try {
       return [
         instantiateEngineModule(

@@ -40,14 +40,6 @@ export function linearForward(k: EngineKernels, a: LinearArgs): void {
   k.gemm({ m: rows, n: outDim, k: inDim, a: a.x, b: a.w, c: a.y, accumulate: a.b >= 0 });
 }
 
-/** Σ_rows of a rows × cols matrix at `src`, added into `dst` (cols). */
-export function addRowSums(f: Float32Array, src: number, rows: number, cols: number, dst: number) {
-  for (let r = 0; r < rows; r++) {
-    const at = src + r * cols;
-    for (let c = 0; c < cols; c++) f[dst + c] = f[dst + c]! + f[at + c]!;
-  }
-}
-
 /** dW += xᵀ dy, db += Σ_rows dy, dx (+)= dy Wᵀ. */
 export function linearBackward(k: EngineKernels, a: LinearGradArgs): void {
   const { rows, inDim, outDim } = a;
@@ -61,7 +53,7 @@ export function linearBackward(k: EngineKernels, a: LinearGradArgs): void {
     c: a.dw,
     accumulate: true,
   });
-  if (a.db >= 0) addRowSums(k.f32(), a.dy, rows, outDim, a.db);
+  if (a.db >= 0) k.columnSums({ src: a.dy, rows, cols: outDim, dst: a.db });
   if (a.dx < 0) return;
   k.gemm({
     layout: 'nt',

@@ -6,8 +6,8 @@
 import { blockBackward, normBackward } from './blockBackward.js';
 import { blockForward, normForward } from './blockForward.js';
 import { embeddingBackward, embeddingForward } from './embedding.js';
-import { addRowSums, linearBackward, linearForward } from './linear.js';
-import { dropping, fillMask, gradAt, multiplyMask, paramAt } from './passContext.js';
+import { linearBackward, linearForward } from './linear.js';
+import { dropping, fillMask, gradAt, paramAt } from './passContext.js';
 import type { PassContext } from './passContext.js';
 
 function headForward(ctx: PassContext, y: number) {
@@ -48,7 +48,7 @@ function headBackward(ctx: PassContext, y: number, dy: number) {
     linearBackward(ctx.k, { ...args, scratch: acts.scratch });
     return;
   }
-  if (db >= 0) addRowSums(ctx.k.f32(), acts.logits, rows, v, db);
+  if (db >= 0) ctx.k.columnSums({ src: acts.logits, rows, cols: v, dst: db });
   const [table, dTable] = [paramAt(ctx, 'embedding/token'), gradAt(ctx, 'embedding/token')];
   ctx.k.gemm({ m: rows, n: d, k: v, a: acts.logits, b: table, c: dy });
   const tn = { layout: 'tn' as const, m: v, n: d, k: rows, a: acts.logits, b: y, c: dTable };
@@ -77,7 +77,7 @@ export async function modelForward(ctx: PassContext): Promise<void> {
   });
   if (dropping(ctx)) {
     fillMask(ctx, acts.maskEmbedding, nd, 0, 'embedding');
-    multiplyMask(ctx.k.f32(), nd, { x: x0, mask: acts.maskEmbedding, out: x0 });
+    ctx.k.masked({ n: nd, x: x0, mask: acts.maskEmbedding, out: x0 });
   }
   for (let layer = 0; layer < config.layers; layer++) await blockForward(ctx, layer);
   normForward(ctx, acts.streams[config.layers]!, acts.finalNorm, 'final/norm');
@@ -113,8 +113,7 @@ export function modelBackward(ctx: PassContext): void {
   normBackward(ctx, { x: last, norm: acts.finalNorm, dy: acts.t1, dx: acts.g }, 'final/norm');
   for (let layer = config.layers - 1; layer >= 0; layer--) blockBackward(ctx, layer);
   const nd = rows * config.dModel;
-  if (dropping(ctx))
-    multiplyMask(ctx.k.f32(), nd, { x: acts.g, mask: acts.maskEmbedding, out: acts.g });
+  if (dropping(ctx)) ctx.k.masked({ n: nd, x: acts.g, mask: acts.maskEmbedding, out: acts.g });
   embeddingBackward(ctx.k.f32(), {
     tokens,
     length: acts.length,

@@ -58,23 +58,3 @@ export function fillMask(ctx: PassContext, at: number, size: number, layer: numb
   const where = { seed: ctx.config.seed, step: ctx.step!, layer, site };
   fillDropoutMask(ctx.k.f32().subarray(at, at + size), ctx.config.dropout, where, skip);
 }
-
-/** `out = x + y ⊙ mask` over `size` floats (`mask` -1: no mask). */
-export function addMasked(
-  f: Float32Array,
-  size: number,
-  at: { x: number; y: number; mask: number; out: number },
-) {
-  const { x, y, mask, out } = at;
-  if (mask < 0) for (let i = 0; i < size; i++) f[out + i] = f[x + i]! + f[y + i]!;
-  else for (let i = 0; i < size; i++) f[out + i] = f[x + i]! + f[y + i]! * f[mask + i]!;
-}
-
-/** `out = x ⊙ mask` over `size` floats. */
-export function multiplyMask(
-  f: Float32Array,
-  size: number,
-  at: { x: number; mask: number; out: number },
-) {
-  for (let i = 0; i < size; i++) f[at.out + i] = f[at.x + i]! * f[at.mask + i]!;
-}

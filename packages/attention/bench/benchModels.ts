@@ -1,0 +1,78 @@
+// The two reference models of the speed scripts (scripts/benchTraining.ts on tfjs,
+// scripts/benchEngine.ts on the engine), their samplers, and a sampler wrapper that times them.
+import { exactSampler, tapSampler, transferMatrixSampler } from '@boltzmann/ising-core';
+import type { BatchEstimate, IsingBatch, Sampler } from '@boltzmann/ising-core';
+
+/**
+ * - `paper`: METHOD.md §5, 1 layer, 1 head, d_model 64, FFN 256, batch 64, T = 12.
+ * - `baby`: nanoGPT's shakespeare_char CPU model, 4 layers × 4 heads, d_model 128, batch 12,
+ *   T = 64, no biases, tied embeddings.
+ */
+export const BENCH_MODELS = {
+  paper: {
+    layers: 1,
+    heads: 1,
+    dModel: 64,
+    ffnHidden: 256,
+    batch: 64,
+    length: 12,
+    bias: true,
+    tieEmbeddings: false,
+  },
+  baby: {
+    layers: 4,
+    heads: 4,
+    dModel: 128,
+    ffnHidden: 512,
+    batch: 12,
+    length: 64,
+    bias: false,
+    tieEmbeddings: true,
+  },
+} as const;
+
+/** The vocabulary of Tiny Shakespeare's characters. */
+export const BENCH_VOCAB = 65;
+
+/** A sampler of the speed scripts: exact, tap or transfer-matrix (bandwidth 8) on `threads`. */
+export function benchSampler(
+  name: string,
+  threads: number,
+  precision: 'float64' | 'float32' = 'float64',
+): Sampler {
+  if (name === 'exact') return exactSampler.create({ threads });
+  if (name === 'tap') return tapSampler.create({ threads });
+  if (name === 'transfer-matrix')
+    return transferMatrixSampler.create({ bandwidth: 8, threads, precision });
+  throw new Error(`--sampler must be exact, tap or transfer-matrix, got ${name}`);
+}
+
+/** Wraps a sampler to add up the wall time of its estimates and VJPs. */
+export function timedSampler(inner: Sampler): { sampler: Sampler; take(): number } {
+  let ms = 0;
+  const sampler: Sampler = {
+    name: inner.name,
+    capabilities: inner.capabilities,
+    dispose: () => inner.dispose?.(),
+    estimate(batch: IsingBatch) {
+      const t0 = performance.now();
+      const e = inner.estimate!(batch) as BatchEstimate;
+      ms += performance.now() - t0;
+      return {
+        ...e,
+        vjp(g: Float64Array) {
+          const t1 = performance.now();
+          const out = e.vjp(g);
+          ms += performance.now() - t1;
+          return out;
+        },
+      };
+    },
+  };
+  const take = (): number => {
+    const spent = ms;
+    ms = 0;
+    return spent;
+  };
+  return { sampler, take };
+}

@@ -1,0 +1,88 @@
+// The split of engine steps by kernel (scripts/benchEngine.ts): every kernel call of a trainer's
+// engine timed, GEMMs grouped by layout and shape with their GFLOP/s against the peak, the rest
+// by kernel, and what is left of the step (JavaScript between kernels, the causal op, copies).
+import type { EngineTrainer, TokenBatch } from '../src/index.js';
+
+interface Row {
+  ms: number;
+  flops: number;
+}
+
+const KERNELS = [
+  'gemm',
+  'layerNorm',
+  'layerNormBackward',
+  'biasGelu',
+  'biasGeluBackward',
+  'causalSoftmax',
+  'causalSoftmaxBackward',
+  'crossEntropy',
+  'adamW',
+  'gradientNorm',
+  'addInto',
+] as const;
+
+/** Times `steps` steps of `trainer` with every kernel call timed; returns the table. */
+export async function kernelSplit(
+  trainer: EngineTrainer,
+  batch: TokenBatch,
+  steps: number,
+  peak: number,
+): Promise<{ table: string }> {
+  const kernels = trainer.engine.kernels as unknown as Record<string, (...a: unknown[]) => unknown>;
+  const rows = new Map<string, Row>();
+  const saved = KERNELS.map((name) => [name, kernels[name]!] as const);
+  for (const [name, run] of saved)
+    kernels[name] = (...args: unknown[]) => {
+      const t0 = performance.now();
+      const out = run(...args);
+      const a = args[0] as { layout?: string; m: number; n: number; k: number; batch?: number };
+      const key =
+        name === 'gemm'
+          ? `gemm ${a.layout ?? 'nn'} ${a.m}×${a.n}×${a.k}${a.batch ? ` (${a.batch})` : ''}`
+          : name;
+      const row = rows.get(key) ?? { ms: 0, flops: 0 };
+      row.ms += performance.now() - t0;
+      if (name === 'gemm') row.flops += 2 * a.m * a.n * a.k * (a.batch ?? 1);
+      rows.set(key, row);
+      return out;
+    };
+  let total = 0;
+  try {
+    for (let s = 0; s < steps; s++) {
+      const t0 = performance.now();
+      await trainer.step(batch);
+      total += performance.now() - t0;
+    }
+  } finally {
+    for (const [name, run] of saved) kernels[name] = run;
+  }
+  const lines = [
+    `kernel | ms/step | % of step | GFLOP/s | % of the ${peak.toFixed(1)} GFLOP/s peak`,
+    '---|---|---|---|---',
+  ];
+  let timed = 0;
+  let gemmMs = 0;
+  let gemmFlops = 0;
+  for (const [key, row] of [...rows].sort((a, b) => b[1].ms - a[1].ms)) {
+    timed += row.ms;
+    const ms = row.ms / steps;
+    const rate = row.flops > 0 ? row.flops / row.ms / 1e6 : undefined;
+    if (rate !== undefined) [gemmMs, gemmFlops] = [gemmMs + row.ms, gemmFlops + row.flops];
+    const pct = ((100 * row.ms) / total).toFixed(0);
+    lines.push(
+      `${key} | ${ms.toFixed(3)} | ${pct} % | ${rate?.toFixed(1) ?? ''} | ${rate ? `${((100 * rate) / peak).toFixed(0)} %` : ''}`,
+    );
+  }
+  const gemmRate = gemmFlops / gemmMs / 1e6;
+  lines.push(
+    `all GEMMs | ${(gemmMs / steps).toFixed(2)} | ${((100 * gemmMs) / total).toFixed(0)} % | ${gemmRate.toFixed(1)} | ${((100 * gemmRate) / peak).toFixed(0)} %`,
+  );
+  lines.push(
+    `the rest (JavaScript, causal op, copies) | ${((total - timed) / steps).toFixed(2)} | ${((100 * (total - timed)) / total).toFixed(0)} % | |`,
+  );
+  lines.push(
+    `step (mean of ${steps}, kernels timed) | ${(total / steps).toFixed(2)} | 100 % | ${(gemmFlops / total / 1e6).toFixed(1)} (matrix work) |`,
+  );
+  return { table: lines.join('\n') };
+}

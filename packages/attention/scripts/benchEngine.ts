@@ -1,0 +1,118 @@
+/**
+ * Training speed of the two reference models on the engine (src/engine/), with the split of a
+ * step by kernel against the roofline: each GEMM shape's achieved GFLOP/s beside the one-core
+ * f32x4 peak measured in this run, and the time of every other kernel, the causal op (sampler,
+ * its VJP) and the JavaScript between them.
+ *
+ *   cd packages/attention && node --import tsx --conditions=@boltzmann/source scripts/benchEngine.ts \
+ *     [--model paper|baby] [--variants softmax,boltzmann] [--sampler exact|tap|transfer-matrix]
+ *     [--couplings full|banded:8] [--threads 1] [--steps 30] [--json]
+ *
+ * `--threads` is the engine's (the calling thread and threads − 1 workers); the per-kernel split
+ * is taken on one thread (the workers' kernels are not timed). `--json` prints one JSON line per
+ * variant for scripts/benchPeers.ts. One training process: run it on an idle machine.
+ */
+import { availableParallelism, loadavg } from 'node:os';
+import { createRng, floorScaledInt } from '@boltzmann/ising-core';
+import { BENCH_MODELS, BENCH_VOCAB, benchSampler, timedSampler } from '../bench/benchModels.js';
+import { createEngineTrainer, createTransformer, initBackend } from '../src/index.js';
+import type { AttentionVariant, CouplingForm, EngineTrainer } from '../src/index.js';
+import { kernelSplit } from '../bench/kernelSplit.js';
+import { peakGflops } from '../bench/wasmPeak.js';
+
+const arg = (name: string, fallback: string): string => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1]! : fallback;
+};
+const modelName = arg('model', 'paper') as keyof typeof BENCH_MODELS;
+const m = BENCH_MODELS[modelName];
+if (m === undefined) throw new Error(`--model must be paper or baby, got ${modelName}`);
+const variants = arg('variants', 'softmax,boltzmann').split(',') as AttentionVariant[];
+const samplerName = arg('sampler', modelName === 'paper' ? 'exact' : 'transfer-matrix');
+const couplings = arg('couplings', samplerName === 'transfer-matrix' ? 'banded:8' : 'full');
+const threads = Number(arg('threads', '1'));
+const steps = Number(arg('steps', '30'));
+const json = process.argv.includes('--json');
+const log = (line: string) => {
+  if (!json) console.log(line);
+};
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const rng = createRng(1);
+const tokens = (): Int32Array =>
+  Int32Array.from({ length: m.batch * m.length }, () => floorScaledInt(rng, BENCH_VOCAB));
+
+await initBackend('wasm', { log: () => {} });
+log(
+  `load average at start: ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')} (${availableParallelism()} cores)`,
+);
+log(
+  `${modelName}: ${m.layers} layer(s) × ${m.heads} head(s), d_model ${m.dModel}, batch ${m.batch}, T = ${m.length}; engine threads ${threads}`,
+);
+for (const variant of variants) {
+  const probe =
+    variant === 'boltzmann' || variant === 'coupling'
+      ? timedSampler(
+          benchSampler(samplerName, 1, samplerName === 'transfer-matrix' ? 'float32' : 'float64'),
+        )
+      : undefined;
+  const model = createTransformer({
+    vocabSize: BENCH_VOCAB,
+    maxLength: m.length,
+    variant,
+    layers: m.layers,
+    heads: m.heads,
+    dModel: m.dModel,
+    ffnHidden: m.ffnHidden,
+    bias: m.bias,
+    tieEmbeddings: m.tieEmbeddings,
+    ...(probe ? { sampler: probe.sampler, couplingForm: couplings as CouplingForm } : {}),
+  });
+  const trainer: EngineTrainer = createEngineTrainer(model, {
+    totalSteps: steps + 10,
+    sync: 'manual',
+    threads,
+  });
+  const batch = { inputs: tokens(), targets: tokens(), batchSize: m.batch };
+  for (let s = 0; s < 3; s++) await trainer.step(batch); // warm-up: JIT, workers, first shapes
+  probe?.take();
+  const wall: number[] = [];
+  for (let s = 0; s < steps; s++) {
+    const t0 = performance.now();
+    await trainer.step(batch);
+    wall.push(performance.now() - t0);
+  }
+  const ms = median(wall);
+  const samplerMs = (probe?.take() ?? 0) / steps;
+  const name =
+    variant === 'softmax' || variant === 'sigmoid'
+      ? variant
+      : `${variant} (${samplerName}, ${couplings})`;
+  if (json)
+    console.log(
+      JSON.stringify({
+        model: modelName,
+        variant,
+        threads,
+        msPerStep: ms,
+        stepsPerSecond: 1000 / ms,
+      }),
+    );
+  log(
+    `\n${name}: ${ms.toFixed(2)} ms/step (median of ${steps}), ${(1000 / ms).toFixed(1)} steps/s`,
+  );
+  if (!json && threads === 1) {
+    const split = await kernelSplit(trainer, batch, 10, await peakGflops());
+    log(split.table);
+    if (probe) log(`causal op's sampler (estimate + VJP): ${samplerMs.toFixed(2)} ms/step`);
+  }
+  trainer.dispose();
+  model.dispose();
+}
+log(
+  `\nload average at end: ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}`,
+);
