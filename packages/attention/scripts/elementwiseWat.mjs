@@ -76,17 +76,20 @@ const forward = () =>
     '\n',
   );
 
-/** Backward on $u and $g (dy): $y = dy (½(1 + erf(u/√2)) + u exp(−u²/2)/√(2π)). */
-const backward = () =>
+/** Φ(u) = ½(1 + erf(u/√2)) from $t = erf(u/√2), as the forward saves it and the backward uses it. */
+const cdfOf = () => mul(add(get('t'), f(1)), f(0.5));
+
+/**
+ * Backward on $u and $g (dy): $y = dy (Φ(u) + u exp(−u²/2)/√(2π)), with Φ(u) in $c when the
+ * forward saved it (`saved`), else computed again from erf.
+ */
+const backward = (saved) =>
   [
-    erfHalf(get('u')),
+    saved ? '' : `${erfHalf(get('u'))} (local.set $c ${cdfOf()})`,
     exp(mul(mul(get('u'), get('u')), f(-0.5))),
     `(local.set $y ${mul(
       get('g'),
-      add(
-        mul(add(get('t'), f(1)), f(0.5)),
-        mul(get('u'), mul(get('e'), f(1 / Math.sqrt(2 * Math.PI)))),
-      ),
+      add(get('c'), mul(get('u'), mul(get('e'), f(1 / Math.sqrt(2 * Math.PI))))),
     )})`,
   ].join('\n');
 
@@ -116,16 +119,20 @@ function rowLoop(vecLoad, vecStore, laneLoad, laneStore, body) {
 
 const LOCALS = `(local $i i32) (local $j i32) (local $o i32) (local $row i32)
     (local $u v128) (local $g v128) (local $y v128) (local $t v128) (local $s v128)
-    (local $e v128) (local $n v128) (local $r v128)`;
+    (local $e v128) (local $n v128) (local $r v128) (local $c v128)`;
 
 const at = (base, off = get('o')) => iadd(iadd(get(base), get('row')), off);
 const vload = (p) => `(v128.load align=4 ${p})`;
 const lload = (p) => `(f32x4.splat (f32.load ${p}))`;
 
-/** y = gelu(x + b): x, y rows × cols contiguous, b cols; byte addresses. */
-function geluForward() {
+/**
+ * y = gelu(x + b) and, when `save`, Φ(x + b) into cdf for the backward: x, y, cdf rows × cols
+ * contiguous, b cols; byte addresses.
+ */
+function geluForward(save) {
   const bias = iadd(get('b'), get('o'));
-  return `(func (export "bias_gelu") (param $x i32) (param $b i32) (param $yp i32)
+  const name = save ? 'bias_gelu_save' : 'bias_gelu';
+  return `(func (export "${name}") (param $x i32) (param $b i32) (param $yp i32) (param $cdf i32)
     (param $rows i32) (param $cols i32)
     ${LOCALS}
     (block $id (loop $il
@@ -133,33 +140,40 @@ function geluForward() {
       (local.set $row (i32.shl (i32.mul ${get('i')} ${get('cols')}) (i32.const 2)))
       ${rowLoop(
         `(local.set $u ${add(vload(at('x')), vload(bias))})`,
-        `(v128.store align=4 ${at('yp')} ${get('y')})`,
+        `(v128.store align=4 ${at('yp')} ${get('y')})
+         ${save ? `(v128.store align=4 ${at('cdf')} ${cdfOf()})` : ''}`,
         `(local.set $u ${add(lload(at('x')), lload(bias))})`,
-        `(f32.store ${at('yp')} (f32x4.extract_lane 0 ${get('y')}))`,
+        `(f32.store ${at('yp')} (f32x4.extract_lane 0 ${get('y')}))
+         ${save ? `(f32.store ${at('cdf')} (f32x4.extract_lane 0 ${cdfOf()}))` : ''}`,
         forward(),
       )}
       (local.set $i ${iadd(get('i'), '(i32.const 1)')})
       (br $il))))`;
 }
 
-/** dx = dy gelu'(x + b), db += Σ_rows dx (dx may alias dy). */
-function geluBackward() {
+/**
+ * dx = dy gelu'(x + b), db += Σ_rows dx (dx may alias dy); `saved`: Φ(x + b) is read from cdf
+ * (the forward's) instead of computed again.
+ */
+function geluBackward(saved) {
   const bias = iadd(get('b'), get('o'));
   const db = iadd(get('db'), get('o'));
-  return `(func (export "bias_gelu_backward") (param $x i32) (param $b i32) (param $dy i32)
+  const name = saved ? 'bias_gelu_backward_saved' : 'bias_gelu_backward';
+  const cdf = (load) => (saved ? `(local.set $c ${load(at('cdf'))})` : '');
+  return `(func (export "${name}") (param $x i32) (param $b i32) (param $cdf i32) (param $dy i32)
     (param $dx i32) (param $db i32) (param $rows i32) (param $cols i32)
     ${LOCALS}
     (block $id (loop $il
       (br_if $id (i32.ge_u ${get('i')} ${get('rows')}))
       (local.set $row (i32.shl (i32.mul ${get('i')} ${get('cols')}) (i32.const 2)))
       ${rowLoop(
-        `(local.set $u ${add(vload(at('x')), vload(bias))}) (local.set $g ${vload(at('dy'))})`,
+        `(local.set $u ${add(vload(at('x')), vload(bias))}) (local.set $g ${vload(at('dy'))}) ${cdf(vload)}`,
         `(v128.store align=4 ${at('dx')} ${get('y')})
          (v128.store align=4 ${db} ${add(vload(db), get('y'))})`,
-        `(local.set $u ${add(lload(at('x')), lload(bias))}) (local.set $g ${lload(at('dy'))})`,
+        `(local.set $u ${add(lload(at('x')), lload(bias))}) (local.set $g ${lload(at('dy'))}) ${cdf(lload)}`,
         `(f32.store ${at('dx')} (f32x4.extract_lane 0 ${get('y')}))
          (f32.store ${db} (f32.add (f32.load ${db}) (f32x4.extract_lane 0 ${get('y')})))`,
-        backward(),
+        backward(saved),
       )}
       (local.set $i ${iadd(get('i'), '(i32.const 1)')})
       (br $il))))`;
@@ -222,8 +236,10 @@ function columnSums() {
 export function elementwiseWat() {
   return `(module
   (import "env" "memory" (memory 1))
-  ${geluForward()}
-  ${geluBackward()}
+  ${geluForward(false)}
+  ${geluForward(true)}
+  ${geluBackward(false)}
+  ${geluBackward(true)}
   ${residual()}
   ${masked()}
   ${columnSums()}

@@ -83,6 +83,7 @@ function ffnBackward(ctx: PassContext, layer: number, a: BlockActs) {
     cols: f,
     x: a.pre,
     bias: bias < 0 ? acts.zeros : bias,
+    cdf: a.cdf,
     dy: acts.gHidden,
     dx: acts.gHidden,
     dBias: bias < 0 ? acts.sink : gradAt(ctx, 'ffn/hidden/bias', layer),

@@ -127,7 +127,14 @@ export async function blockForward(ctx: PassContext, layer: number): Promise<voi
     y: a.pre,
   });
   const bias = paramAt(ctx, 'ffn/hidden/bias', layer);
-  ctx.k.biasGelu({ rows: n, cols: f, x: a.pre, bias: bias < 0 ? acts.zeros : bias, y: a.hidden });
+  ctx.k.biasGelu({
+    rows: n,
+    cols: f,
+    x: a.pre,
+    bias: bias < 0 ? acts.zeros : bias,
+    y: a.hidden,
+    cdf: a.cdf,
+  });
   dense(ctx, layer, 'ffn/output', { x: a.hidden, y: acts.t1 }, [f, config.dModel]);
   if (drop) fillMask(ctx, a.maskResidual2, nd, layer, 'ffn/residual');
   ctx.k.residual({ n: nd, x: a.x1, y: acts.t1, mask: drop ? a.maskResidual2 : -1, out });

@@ -106,6 +106,32 @@ describe('engine bias + GELU', () => {
     expect(mem.slice(dy, dy + n)).toEqual(apart.slice(dx, dx + n));
   });
 
+  it('a backward from the forward’s saved Φ equals the one that computes erf again, bit for bit', () => {
+    const [rows, cols] = [4, 13];
+    const n = rows * cols;
+    const [x, bias, y, cdf, dy, dx, db, dx2, db2] = [
+      0,
+      n,
+      n + cols,
+      2 * n + cols,
+      3 * n + cols,
+      4 * n + cols,
+      5 * n + cols,
+      5 * n + 2 * cols,
+      6 * n + 2 * cols,
+    ];
+    fill(6 * n + 3 * cols, 5, 11);
+    view().fill(0, db, db + cols);
+    view().fill(0, db2, db2 + cols);
+    kernels.biasGelu({ rows, cols, x, bias, y: dx2 });
+    kernels.biasGelu({ rows, cols, x, bias, y, cdf });
+    expect(view().slice(y, y + n)).toEqual(view().slice(dx2, dx2 + n));
+    kernels.biasGeluBackward({ rows, cols, x, bias, dy, dx, dBias: db });
+    kernels.biasGeluBackward({ rows, cols, x, bias, dy, dx: dx2, dBias: db2, cdf });
+    expect(view().slice(dx2, dx2 + n)).toEqual(view().slice(dx, dx + n));
+    expect(view().slice(db2, db2 + cols)).toEqual(view().slice(db, db + cols));
+  });
+
   it('rejects bad sizes and operands outside the arena with coded errors', () => {
     const floats = kernels.memory.buffer.byteLength >>> 2;
     const bad = (f: () => void, code: string) => {

@@ -12,19 +12,25 @@ import { wasmBase64 } from './kernels/elementwiseWasm.generated.js';
 
 interface ElementwiseExports {
   bias_gelu(...args: number[]): void;
+  bias_gelu_save(...args: number[]): void;
   bias_gelu_backward(...args: number[]): void;
+  bias_gelu_backward_saved(...args: number[]): void;
   residual(...args: number[]): void;
   masked(...args: number[]): void;
   column_sums(...args: number[]): void;
 }
 
-/** y = gelu(x + b): x and y rows × cols (contiguous), b cols; float offsets (y may equal x). */
+/**
+ * y = gelu(x + b): x and y rows × cols (contiguous), b cols; float offsets (y may equal x).
+ * With `cdf` (rows × cols), Φ(x + b) is saved there for the backward.
+ */
 export interface BiasGeluArgs {
   readonly rows: number;
   readonly cols: number;
   readonly x: number;
   readonly bias: number;
   readonly y: number;
+  readonly cdf?: number;
 }
 
 /** dx = dy · gelu'(x + b) and dBias += Σ_rows dx; float offsets (dx may equal dy). */
@@ -36,6 +42,8 @@ export interface BiasGeluBackwardArgs {
   readonly dy: number;
   readonly dx: number;
   readonly dBias: number;
+  /** Φ(x + b) as the forward saved it (skips computing erf again). */
+  readonly cdf?: number;
 }
 
 /** The engine's element-wise kernels bound to one arena. */
@@ -76,7 +84,11 @@ export function createElementwiseKernels(memory: EngineMemory): ElementwiseKerne
         ['y', rows * cols],
       ] as const)
         engineFits('biasGelu', name, a[name], size, arena);
-      k.bias_gelu(4 * a.x, 4 * a.bias, 4 * a.y, rows, cols);
+      if (a.cdf === undefined) k.bias_gelu(4 * a.x, 4 * a.bias, 4 * a.y, 0, rows, cols);
+      else {
+        engineFits('biasGelu', 'cdf', a.cdf, rows * cols, arena);
+        k.bias_gelu_save(4 * a.x, 4 * a.bias, 4 * a.y, 4 * a.cdf, rows, cols);
+      }
     },
     residual(a) {
       const n = engineCount('residual', 'n', a.n);
@@ -105,7 +117,9 @@ export function createElementwiseKernels(memory: EngineMemory): ElementwiseKerne
       const sizes = { x: n, bias: cols, dy: n, dx: n, dBias: cols } as const;
       for (const [name, size] of Object.entries(sizes) as [keyof typeof sizes, number][])
         engineFits('biasGeluBackward', name, a[name], size, arena);
-      k.bias_gelu_backward(4 * a.x, 4 * a.bias, 4 * a.dy, 4 * a.dx, 4 * a.dBias, rows, cols);
+      if (a.cdf !== undefined) engineFits('biasGeluBackward', 'cdf', a.cdf, n, arena);
+      const run = a.cdf === undefined ? k.bias_gelu_backward : k.bias_gelu_backward_saved;
+      run(4 * a.x, 4 * a.bias, 4 * (a.cdf ?? 0), 4 * a.dy, 4 * a.dx, 4 * a.dBias, rows, cols);
     },
   };
 }

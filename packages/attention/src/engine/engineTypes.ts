@@ -52,6 +52,8 @@ export interface BlockActs {
   /** FFN pre-activation (no bias) and GELU output, `N × F`. */
   readonly pre: number;
   readonly hidden: number;
+  /** Φ(pre + b), saved by the GELU forward for its backward, `N × F`. */
+  readonly cdf: number;
   /** The block's effective couplings `H × T × T` (zeros in sigmoid) and their gradient (-1 without J). */
   readonly j: number;
   readonly gj: number;

@@ -85,6 +85,7 @@ export function planActivations(
       norm2: norm(config.ffn),
       pre: take(n * f, config.ffn),
       hidden: take(n * f, config.ffn),
+      cdf: take(n * f, config.ffn),
       j: take(heads * length * length, variant !== 'softmax'),
       gj: take(heads * length * length, usesSampler(variant)),
     };
