@@ -100,7 +100,7 @@ function addExecutionFlags(cmd: Command): Command {
     )
     .option(
       '--engine-threads <n>',
-      "threads of each run's engine steps (default: cores ÷ worker processes, at least 1)",
+      "threads of each run's engine steps (default 1: a grid keeps every core busy with --workers; a run's results depend on its thread count only in float32 rounding)",
     )
     .option('--plain', 'plain log lines instead of progress bars')
     .option(

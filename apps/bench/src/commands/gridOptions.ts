@@ -197,7 +197,7 @@ export function toCommand(experiment: Experiment, raw: Raw): BenchCommand {
     engine: s('engine') === 'tfjs' ? 'tfjs' : 'wasm',
     engineThreads: s('engineThreads')
       ? parseInteger('--engine-threads', s('engineThreads')!, 1, 64)
-      : Math.max(1, Math.floor(cpus().length / Math.max(1, workers))),
+      : 1,
     ...queue,
     couplingForm: parseCouplings(s('couplings') ?? 'full'),
     positions: s('positions') === 'none' ? 'none' : 'learned',

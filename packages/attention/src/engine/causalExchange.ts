@@ -3,8 +3,9 @@
  * couplings `J` of a pass's activations in, the weights `w` out, and back from `∂L/∂w` to
  * `∂L/∂h` and `∂L/∂J`, through the one buffer wrapper of ising-core's op (causalOpBuffers.ts).
  * A pass reaches it through a {@link CausalExchange}: on one thread the op runs on the pass's
- * own activations; with worker threads the calling thread runs it for every shard (the
- * sampler, even an asynchronous one, is only ever called there) while the workers wait.
+ * own activations; with worker threads the calling thread gathers every shard's fields into one
+ * batch and runs the op once (the sampler sees the same calls, batches and problems as on one
+ * thread, and is only ever called there) while the workers wait.
  */
 import type { CausalWeights, Sampler } from '@boltzmann/ising-core';
 import { causalHeadOps, writeCausalGradients, writeCausalWeights } from '../causalOpBuffers.js';
@@ -28,56 +29,70 @@ export interface CausalSource {
   readonly samplerTimeoutMs: number;
 }
 
-function shapeOf(config: ResolvedTransformerConfig, acts: ActivationLayout) {
-  return { batch: acts.batch, heads: config.heads, length: acts.length };
+/** One batch of the op: its sequences' fields, weights and gradients (`B × H × T × T`) and J's. */
+export interface CausalBuffers {
+  readonly batch: number;
+  readonly length: number;
+  readonly h: Float32Array;
+  readonly w: Float32Array;
+  readonly gw: Float32Array;
+  readonly gh: Float32Array;
+  /** `H × T × T`; the gradient of J is written into `gj`. */
+  readonly j: Float32Array;
+  readonly gj: Float32Array;
 }
 
-/** w from h and J of block `layer` of `acts`; returns the heads' ops for the backward. */
-export async function causalForward(
+/** Views of block `layer`'s buffers in `acts` (no copy). */
+export function blockBuffers(
   src: CausalSource,
   acts: ActivationLayout,
   layer: number,
-): Promise<CausalWeights[]> {
-  const { config, sampler } = src;
-  const a = acts.blocks[layer]!;
-  const shape = shapeOf(config, acts);
-  const [bhtt, htt] = [
-    acts.batch * config.heads * acts.length ** 2,
-    config.heads * acts.length ** 2,
-  ];
+): CausalBuffers {
   const f = src.k.f32();
-  const h = f.subarray(a.h, a.h + bhtt);
-  const j = f.subarray(a.j, a.j + htt);
+  const a = acts.blocks[layer]!;
+  const bhtt = acts.batch * src.config.heads * acts.length ** 2;
+  const htt = src.config.heads * acts.length ** 2;
+  const view = (at: number, size: number) => f.subarray(at, at + size);
+  return {
+    batch: acts.batch,
+    length: acts.length,
+    h: view(a.h, bhtt),
+    w: view(a.w, bhtt),
+    gw: view(acts.gw, bhtt),
+    gh: view(acts.gh, bhtt),
+    j: view(a.j, htt),
+    gj: view(a.gj, htt),
+  };
+}
+
+/** w from h and J; returns the heads' ops for the backward. */
+export async function causalForward(src: CausalSource, b: CausalBuffers): Promise<CausalWeights[]> {
+  const { config, sampler } = src;
+  const shape = { batch: b.batch, heads: config.heads, length: b.length };
   let prepared: PreparedEstimates | undefined;
   if (sampler?.capabilities.async === true)
-    prepared = await prepareEstimates(h, j, shape, sampler, config.beta, {
+    prepared = await prepareEstimates(b.h, b.j, shape, sampler, config.beta, {
       timeoutMs: src.samplerTimeoutMs,
     });
   const source = { variant: config.variant as 'sigmoid', beta: config.beta, sampler, prepared };
-  // The arena may not move while the op runs (nothing grows it), so the views stay valid.
-  const ops = causalHeadOps(h, j, shape, source);
-  writeCausalWeights(ops, shape, src.k.f32().subarray(a.w, a.w + bhtt));
+  // Nothing grows the arena while the op runs, so the views stay valid.
+  const ops = causalHeadOps(b.h, b.j, shape, source);
+  writeCausalWeights(ops, shape, b.w);
   return ops;
 }
 
-/** ∂L/∂h into `acts.gh` and ∂L/∂J into the block's `gj` from ∂L/∂w in `acts.gw`. */
+/** ∂L/∂h into `gh` and ∂L/∂J into `gj` from ∂L/∂w in `gw`. */
 export function causalBackward(
   src: CausalSource,
-  acts: ActivationLayout,
-  layer: number,
+  b: CausalBuffers,
   ops: readonly CausalWeights[],
 ): void {
   const { config } = src;
-  const a = acts.blocks[layer]!;
-  const f = src.k.f32();
-  const [bhtt, htt] = [
-    acts.batch * config.heads * acts.length ** 2,
-    config.heads * acts.length ** 2,
-  ];
-  writeCausalGradients(ops, shapeOf(config, acts), config.variant as 'sigmoid', {
-    gw: f.subarray(acts.gw, acts.gw + bhtt),
-    gh: f.subarray(acts.gh, acts.gh + bhtt),
-    gj: config.variant === 'sigmoid' ? undefined : f.subarray(a.gj, a.gj + htt),
+  const shape = { batch: b.batch, heads: config.heads, length: b.length };
+  writeCausalGradients(ops, shape, config.variant as 'sigmoid', {
+    gw: b.gw,
+    gh: b.gh,
+    gj: config.variant === 'sigmoid' ? undefined : b.gj,
   });
 }
 
@@ -86,10 +101,10 @@ export function localExchange(src: CausalSource, acts: ActivationLayout): Causal
   const ops: CausalWeights[][] = [];
   return {
     async forward(layer) {
-      ops[layer] = await causalForward(src, acts, layer);
+      ops[layer] = await causalForward(src, blockBuffers(src, acts, layer));
     },
     backward(layer) {
-      causalBackward(src, acts, layer, ops[layer]!);
+      causalBackward(src, blockBuffers(src, acts, layer), ops[layer]!);
     },
   };
 }

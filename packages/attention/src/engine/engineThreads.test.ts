@@ -93,6 +93,30 @@ describe('engine on two threads', () => {
     model.dispose();
   });
 
+  it('the sampler sees the calls and batches of one thread: once per head and layer, every sequence', async () => {
+    const sizes: number[][] = [];
+    for (const threads of [1, 2]) {
+      const inner = createReferenceSampler();
+      const seen: number[] = [];
+      const sampler: Sampler = {
+        ...inner,
+        estimate(batch) {
+          seen.push(batch.size);
+          return inner.estimate!(batch);
+        },
+      };
+      const model = createTransformer({ ...gpt, variant: 'boltzmann', sampler });
+      const engine = createEngine(model.config, { sampler: model.sampler, threads });
+      engines.push(engine);
+      const inputs = randomTokens(5 * 6, 7, 2);
+      await engine.lossAndGradients({ inputs, batchSize: 5 }, inputs, new Float32Array(30).fill(1));
+      sizes.push(seen);
+      model.dispose();
+    }
+    expect(sizes[1]).toEqual(sizes[0]);
+    expect(sizes[0]).toEqual([30, 30, 30, 30]); // 2 layers × 2 heads, 5 sequences × 6 queries
+  });
+
   it('refuses a bad thread count with a code', () => {
     const config = createTransformer({ ...gpt, variant: 'softmax' });
     for (const threads of [0, 1.5, 65])

@@ -1,36 +1,72 @@
 /**
  * A training pass over threads: each thread (the calling one is thread 0) runs forward and
  * backward on its shard of the batch into its own gradient buffer; the calling thread runs the
- * causal op of every shard while the workers wait at the barrier, then sums the gradients into
- * its own buffer. The result equals one thread's up to the order of float32 sums.
+ * causal op of the whole batch while the workers wait at the barrier, then sums the gradients
+ * into its own buffer. The result equals one thread's up to the order of float32 sums.
  */
 import type { CausalWeights } from '@boltzmann/ising-core';
-import { causalBackward, causalForward } from '../causalExchange.js';
-import type { CausalExchange, CausalSource } from '../causalExchange.js';
+import { blockBuffers, causalBackward, causalForward } from '../causalExchange.js';
+import type { CausalBuffers, CausalExchange, CausalSource } from '../causalExchange.js';
 import { modelBackward, modelForward } from '../modelPass.js';
 import type { PassContext } from '../passContext.js';
 import type { ShardPlan } from './shards.js';
 import type { EngineWorkers } from './workerPool.js';
 
-/** The calling thread's exchange: every shard's causal op between the workers' arrival and release. */
+/** Every shard's buffers of one block, and the whole batch's, gathered from (and back to) them. */
+function gathered(src: CausalSource, plan: ShardPlan, layer: number) {
+  const parts = plan.shards.map((s) => blockBuffers(src, s.acts, layer));
+  const batch = parts.reduce((n, p) => n + p.batch, 0);
+  const size = parts.reduce((n, p) => n + p.h.length, 0);
+  const whole: CausalBuffers = {
+    batch,
+    length: parts[0]!.length,
+    h: new Float32Array(size),
+    w: new Float32Array(size),
+    gw: new Float32Array(size),
+    gh: new Float32Array(size),
+    j: parts[0]!.j,
+    gj: parts[0]!.gj,
+  };
+  /** Copies field `key` of every shard into the whole batch's, or back. */
+  const move = (key: 'h' | 'w' | 'gw' | 'gh', toWhole: boolean) => {
+    let at = 0;
+    for (const p of parts) {
+      if (toWhole) whole[key].set(p[key], at);
+      else p[key].set(whole[key].subarray(at, at + p[key].length));
+      at += p[key].length;
+    }
+  };
+  return { parts, whole, move };
+}
+
+/**
+ * The calling thread's exchange: the whole batch's causal op, gathered from every shard, between
+ * the workers' arrival and release. The sampler is called as on one thread: once per head and
+ * layer, on every sequence of the batch. J's gradient goes to shard 0 alone.
+ */
 export function coordinatorExchange(
   src: CausalSource,
   plan: ShardPlan,
   workers: EngineWorkers,
 ): CausalExchange {
   const busy = plan.shards.length - 1;
-  const ops: CausalWeights[][][] = plan.shards.map(() => []);
+  const ops: CausalWeights[][] = [];
   return {
     async forward(layer) {
       workers.arrivals(busy);
-      for (const [s, shard] of plan.shards.entries())
-        ops[s]![layer] = await causalForward(src, shard.acts, layer);
+      const { whole, move } = gathered(src, plan, layer);
+      move('h', true);
+      ops[layer] = await causalForward(src, whole);
+      move('w', false);
       workers.release(busy);
     },
     backward(layer) {
       workers.arrivals(busy);
-      for (const [s, shard] of plan.shards.entries())
-        causalBackward(src, shard.acts, layer, ops[s]![layer]!);
+      const { parts, whole, move } = gathered(src, plan, layer);
+      move('gw', true);
+      causalBackward(src, whole, ops[layer]!);
+      move('gh', false);
+      for (const p of parts.slice(1)) p.gj.fill(0);
       workers.release(busy);
     },
   };
