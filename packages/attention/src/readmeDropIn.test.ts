@@ -18,26 +18,49 @@ function readmeBlock(name: string): string {
   return match[1]!;
 }
 
-describe('README drop-in example', () => {
-  it('runs exactly as written and lowers its loss', () => {
-    // Written inside the package so '@boltzmann/attention' resolves as it does for a user.
-    const dir = mkdtempSync(join(packageDir, '.readme-run-'));
-    try {
-      const script = join(dir, 'dropIn.mts');
-      writeFileSync(script, readmeBlock('drop-in'));
-      const tsx = pathToFileURL(require.resolve('tsx')).href;
-      const run = spawnSync(
-        process.execPath,
-        ['--import', tsx, '--conditions=@boltzmann/source', script],
-        { encoding: 'utf8', timeout: 120_000, cwd: packageDir },
-      );
-      expect(run.stderr).toBe('');
-      expect(run.status).toBe(0);
-      const m = /loss ([\d.]+) → ([\d.]+)/.exec(run.stdout);
-      expect(m, run.stdout).not.toBeNull();
-      expect(Number(m![2])).toBeLessThan(Number(m![1]));
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+/** Runs the README's `name` block as a user would (inside the package, so '@boltzmann/attention' resolves). */
+function runReadmeBlock(name: string) {
+  const dir = mkdtempSync(join(packageDir, '.readme-run-'));
+  try {
+    const script = join(dir, `${name}.mts`);
+    writeFileSync(script, readmeBlock(name));
+    const tsx = pathToFileURL(require.resolve('tsx')).href;
+    return spawnSync(
+      process.execPath,
+      ['--import', tsx, '--conditions=@boltzmann/source', script],
+      {
+        encoding: 'utf8',
+        timeout: 120_000,
+        cwd: packageDir,
+      },
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The first and last loss a README example prints as `loss A → B`. */
+function lossesOf(stdout: string): [number, number] {
+  const m = /loss ([\d.]+) → ([\d.]+)/.exec(stdout);
+  expect(m, stdout).not.toBeNull();
+  return [Number(m![1]), Number(m![2])];
+}
+
+describe('README examples', () => {
+  it('the drop-in example runs exactly as written and lowers its loss', () => {
+    const run = runReadmeBlock('drop-in');
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    const [first, last] = lossesOf(run.stdout);
+    expect(last).toBeLessThan(first);
+  });
+
+  it('the engine example runs exactly as written, on two threads, and lowers its loss', () => {
+    const run = runReadmeBlock('engine');
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    const [first, last] = lossesOf(run.stdout);
+    expect(last).toBeLessThan(0.5 * first);
+    expect(run.stdout).toMatch(/\d+ trained parameters in the model/);
   });
 });
