@@ -9,7 +9,7 @@
  *     [--couplings full|banded:8] [--threads 1] [--steps 30] [--json]
  *
  * `--threads` is the engine's (the calling thread and threads − 1 workers); the per-kernel split
- * is taken on one thread (the workers' kernels are not timed). `--json` prints one JSON line per
+ * is taken on one thread (the workers' kernels are not timed). `--json` adds one JSON line per
  * variant for scripts/benchPeers.ts. One training process: run it on an idle machine.
  */
 import { availableParallelism, loadavg } from 'node:os';
@@ -33,9 +33,7 @@ const couplings = arg('couplings', samplerName === 'transfer-matrix' ? 'banded:8
 const threads = Number(arg('threads', '1'));
 const steps = Number(arg('steps', '30'));
 const json = process.argv.includes('--json');
-const log = (line: string) => {
-  if (!json) console.log(line);
-};
+const log = (line: string) => console.log(line);
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const rng = createRng(1);
@@ -103,7 +101,7 @@ for (const variant of variants) {
   log(
     `\n${name}: ${ms.toFixed(2)} ms/step (median of ${steps}), ${(1000 / ms).toFixed(1)} steps/s`,
   );
-  if (!json && threads === 1) {
+  if (threads === 1) {
     const split = await kernelSplit(trainer, batch, 10, await peakGflops());
     log(split.table);
     if (probe) log(`causal op's sampler (estimate + VJP): ${samplerMs.toFixed(2)} ms/step`);

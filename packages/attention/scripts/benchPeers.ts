@@ -1,30 +1,32 @@
 /**
- * This package's training speed beside its PyTorch peers, measured in one run (issue 26).
+ * This package's training speed beside its PyTorch peers, measured in one run (issue 26): the
+ * engine against the goals, and the tfjs path as it was.
  *
  *   cd packages/attention && node --import tsx --conditions=@boltzmann/source scripts/benchPeers.ts \
- *     [--steps 40] [--python /usr/bin/python3] [--nanogpt <dir>] [--nanogpt-iters 40] [--threads 1,2]
+ *     [--steps 40] [--python /usr/bin/python3] [--nanogpt <dir>] [--nanogpt-iters 40] [--no-tfjs]
  *
- * Rows, one after the other (never two at once), so their ratios compare like with like:
- * - the paper model (METHOD.md §5, batch 64, T = 12), softmax and boltzmann (exact): this
- *   package's trainer on tfjs-wasm (`scripts/benchTraining.ts --model paper`, one core) against
- *   the PyTorch twin `bench/peers/paper_twin.py` on one thread (`torch.set_num_threads(1)`,
- *   OMP/OPENBLAS/MKL_NUM_THREADS=1);
- * - with `--nanogpt <dir>`: GPT `baby` softmax (`benchTraining.ts --model baby`, tfjs on one core)
- *   against nanoGPT's README CPU configuration on each of `--threads` thread counts (default 1 and
- *   every core), in ms/iteration. `<dir>` is a nanoGPT work tree or its git repository (the `fetch` tool's
+ * Every figure is measured here, one process after the other (never two at once):
+ * - the paper model (METHOD.md §5, batch 64, T = 12), softmax and boltzmann (exact), on the
+ *   engine (`scripts/benchEngine.ts`, one thread, then softmax on both cores) and on tfjs-wasm
+ *   (`scripts/benchTraining.ts`, one core), against the PyTorch twin `bench/peers/paper_twin.py`
+ *   on one thread (`torch.set_num_threads(1)`, OMP/OPENBLAS/MKL_NUM_THREADS=1);
+ * - with `--nanogpt <dir>`: GPT `baby` softmax and boltzmann transfer-matrix (banded:8) on the
+ *   engine with both cores, against nanoGPT's README CPU configuration on as many threads, in
+ *   ms/iteration. `<dir>` is a nanoGPT work tree or its git repository (the `fetch` tool's
  *   /work/.mirror/karpathy+nanoGPT/repo); its data is prepared from the local Tiny Shakespeare
  *   ($BOLTZMANN_DATA_DIR/tinyshakespeare/input.txt, default ../../../shared/data), no download.
- * Without python3 + torch it says how to install them and prints the tfjs rows alone (exit 0).
- * Prints the load average at the start and the end: a busy machine lowers every figure.
+ * Without python3 + torch it says how to install them and prints the rows it can (exit 0).
+ * The table's goal column says, row by row, whether the issue's goal is met.
  */
 import { rmSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { formatLoad, formatPeerTable, usesReferenceBlas } from '../bench/peers/peerTable.js';
-import type { PeerRow } from '../bench/peers/peerTable.js';
+import type { BenchEngineFigure, PeerRow, TwinFigure } from '../bench/peers/peerTable.js';
 import {
   findTorchPython,
   prepareNanoGpt,
+  runBenchEngine,
   runBenchTraining,
   runNanoGpt,
   runTwin,
@@ -37,19 +39,11 @@ const arg = (name: string, fallback?: string): string | undefined => {
 const steps = Number(arg('steps', '40'));
 const nanoGpt = arg('nanogpt');
 const nanoIters = Number(arg('nanogpt-iters', '40'));
-/** nanoGPT's thread counts, one row each (default 1 and every core). */
-const threadCounts = (arg('threads') ?? `1,${availableParallelism()}`)
-  .split(',')
-  .map(Number)
-  .filter((n, i, all) => n >= 1 && all.indexOf(n) === i);
+const cores = availableParallelism();
 const dataDir = resolve(process.env.BOLTZMANN_DATA_DIR || '../../../shared/data');
-const VARIANTS = [
-  { name: 'softmax', workload: 'paper model T = 12, softmax, one core' },
-  { name: 'boltzmann', workload: 'paper model T = 12, boltzmann (exact), one core' },
-] as const;
 
 const loadStart = loadavg();
-console.log(`load average at start: ${formatLoad(loadStart)} (${availableParallelism()} cores)`);
+console.log(`load average at start: ${formatLoad(loadStart)} (${cores} cores)`);
 /** `--python` alone when given; else `python3` on the PATH, then Debian's own. */
 const explicitPython = arg('python');
 const candidates =
@@ -63,56 +57,135 @@ if (torch === undefined) {
   );
 } else console.log(`peer: ${torch.python}, torch ${torch.torch}`);
 
-const rows: PeerRow[] = [];
-const paper = runBenchTraining(['--model', 'paper', '--steps', String(steps)]);
-console.log(`\nscripts/benchTraining.ts --model paper --steps ${steps}:\n${paper.report}\n`);
-for (const v of VARIANTS) {
-  const mine = paper.figures.find((f) => f.variant === v.name);
-  const twin = torch === undefined ? undefined : runTwin(torch.python, v.name, steps, 1);
-  if (typeof twin === 'string') console.log(twin);
-  else if (twin !== undefined && usesReferenceBlas(twin)) {
+/** The twin's figure on one thread, or undefined (with its error printed). */
+function twinOf(variant: string): TwinFigure | undefined {
+  if (torch === undefined) return undefined;
+  const twin = runTwin(torch.python, variant, steps, 1);
+  if (typeof twin === 'string') {
+    console.log(twin);
+    return undefined;
+  }
+  if (usesReferenceBlas(twin))
     console.log(
       `warning: the twin runs on the reference BLAS (${twin.blas.join(', ')}), ~10× slower than OpenBLAS: apt-get install -y libopenblas0-pthread`,
     );
-  }
-  rows.push({
-    workload: v.workload,
-    unit: 'steps/s',
-    here: mine?.stepsPerSecond,
-    peer: typeof twin === 'object' ? twin.stepsPerSecond : undefined,
-    peerName: 'PyTorch twin, 1 thread',
-  });
+  return twin;
 }
 
-if (nanoGpt === undefined) {
+const rate = (figures: BenchEngineFigure[], variant: string) =>
+  figures.find((f) => f.variant === variant)?.stepsPerSecond;
+const time = (figures: BenchEngineFigure[], variant: string) =>
+  figures.find((f) => f.variant === variant)?.msPerStep;
+
+const rows: PeerRow[] = [];
+const stepArgs = ['--steps', String(steps)];
+const one = runBenchEngine(['--model', 'paper', '--threads', '1', ...stepArgs]);
+console.log(
+  `\nscripts/benchEngine.ts --model paper --threads 1 --steps ${steps}:\n${one.report}\n`,
+);
+const both = runBenchEngine([
+  '--model',
+  'paper',
+  '--variants',
+  'softmax',
+  '--threads',
+  String(cores),
+  ...stepArgs,
+]);
+const twins = { softmax: twinOf('softmax'), boltzmann: twinOf('boltzmann') };
+rows.push(
+  {
+    workload: 'paper model T = 12, softmax, one core',
+    unit: 'steps/s',
+    hereName: 'engine, 1 thread',
+    here: rate(one.figures, 'softmax'),
+    peer: twins.softmax?.stepsPerSecond,
+    peerName: 'PyTorch twin, 1 thread',
+    goal: 1,
+  },
+  {
+    workload: 'paper model T = 12, boltzmann (exact), one core',
+    unit: 'steps/s',
+    hereName: 'engine, 1 thread',
+    here: rate(one.figures, 'boltzmann'),
+    peer: twins.boltzmann?.stepsPerSecond,
+    peerName: 'PyTorch twin, 1 thread',
+    goal: 2,
+  },
+  {
+    workload: `paper model, softmax, ${cores} cores against one`,
+    unit: 'steps/s',
+    hereName: `engine, ${cores} threads`,
+    here: rate(both.figures, 'softmax'),
+    peer: rate(one.figures, 'softmax'),
+    peerName: 'engine, 1 thread',
+    goal: 1.6,
+  },
+);
+
+if (nanoGpt === undefined || torch === undefined) {
   console.log(
-    'nanoGPT row skipped: pass --nanogpt <dir>, a karpathy/nanoGPT work tree or git repository\n' +
-      "  (e.g. git clone https://github.com/karpathy/nanoGPT /tmp/nanoGPT; or the fetch tool's /work/.mirror/karpathy+nanoGPT/repo).",
+    nanoGpt === undefined
+      ? 'nanoGPT rows skipped: pass --nanogpt <dir>, a karpathy/nanoGPT work tree or git repository\n' +
+          "  (e.g. git clone https://github.com/karpathy/nanoGPT /tmp/nanoGPT; or the fetch tool's /work/.mirror/karpathy+nanoGPT/repo)."
+      : 'nanoGPT rows skipped: they need a Python that imports torch (see above).',
   );
-} else if (torch === undefined) {
-  console.log('nanoGPT row skipped: it needs a Python that imports torch (see above).');
 } else {
-  const baby = runBenchTraining(['--model', 'baby', '--variants', 'softmax', '--steps', '10']);
+  const babyArgs = [
+    '--model',
+    'baby',
+    '--variants',
+    'softmax,boltzmann',
+    '--sampler',
+    'transfer-matrix',
+  ];
+  const baby = runBenchEngine([...babyArgs, '--threads', String(cores), '--steps', '20']);
   console.log(
-    `\nscripts/benchTraining.ts --model baby --variants softmax --steps 10:\n${baby.report}\n`,
+    `\nscripts/benchEngine.ts ${babyArgs.join(' ')} --threads ${cores} --steps 20:\n${baby.report}\n`,
   );
   const work = prepareNanoGpt(nanoGpt, join(dataDir, 'tinyshakespeare', 'input.txt'), torch.python);
-  for (const threads of threadCounts) {
-    const ms = runNanoGpt(work, torch.python, nanoIters, threads);
-    if (typeof ms === 'string') console.log(ms);
-    rows.push({
-      workload: `GPT \`baby\` (4 L × 4 H × 128, block 64, batch 12), softmax; tfjs on one core`,
+  const ms = runNanoGpt(work, torch.python, nanoIters, cores);
+  if (typeof ms === 'string') console.log(ms);
+  rmSync(work, { recursive: true, force: true });
+  rows.push(
+    {
+      workload: `GPT \`baby\` (4 L × 4 H × 128, block 64, batch 12), softmax, ${cores} cores`,
       unit: 'ms/iteration',
-      here: baby.figures[0]?.msPerStep,
+      hereName: `engine, ${cores} threads`,
+      here: time(baby.figures, 'softmax'),
       peer: typeof ms === 'number' ? ms : undefined,
-      peerName: `nanoGPT, ${threads} thread${threads > 1 ? 's' : ''}, median of iterations 5–${nanoIters}`,
+      peerName: `nanoGPT, ${cores} threads, median of iterations 5–${nanoIters}`,
+      goal: 0.5,
+    },
+    {
+      workload: 'GPT `baby` boltzmann transfer-matrix (banded:8) against its softmax',
+      unit: 'ms/iteration',
+      hereName: `engine, ${cores} threads`,
+      here: time(baby.figures, 'boltzmann'),
+      peer: time(baby.figures, 'softmax'),
+      peerName: 'the engine’s softmax',
+      goal: 1 / 1.5,
+    },
+  );
+}
+
+if (!process.argv.includes('--no-tfjs')) {
+  const paper = runBenchTraining(['--model', 'paper', ...stepArgs]);
+  for (const variant of ['softmax', 'boltzmann'] as const) {
+    const mine = paper.figures.find((f) => f.variant === variant);
+    rows.push({
+      workload: `paper model T = 12, ${variant === 'softmax' ? 'softmax' : 'boltzmann (exact)'}, one core (the tfjs path)`,
+      unit: 'steps/s',
+      hereName: 'tfjs-wasm',
+      here: mine?.stepsPerSecond,
+      peer: twins[variant]?.stepsPerSecond,
+      peerName: 'PyTorch twin, 1 thread',
     });
   }
-  rmSync(work, { recursive: true, force: true });
 }
 
 console.log(`\n${formatPeerTable(rows)}\n`);
 console.log(
-  `ratio: here's speed over the peer's (> 1: faster here). tfjs figures: median step of ${steps} (paper) or 10 (baby) after a warm-up step; twin: median of ${steps}.`,
+  `ratio: here's speed over the peer's (> 1: faster here); goal: the least ratio the issue asks for. Engine and tfjs figures: median step of ${steps} (paper) or 20 (baby) after warm-up steps; twin: median of ${steps}.`,
 );
 console.log(`load average at start: ${formatLoad(loadStart)}; at end: ${formatLoad(loadavg())}`);

@@ -3,6 +3,7 @@ import {
   formatLoad,
   formatPeerTable,
   median,
+  parseBenchEngine,
   parseBenchTraining,
   parseNanoGptIterations,
   parseTwin,
@@ -11,6 +12,19 @@ import {
 } from '../bench/peers/peerTable.js';
 
 describe('the peer benchmark helpers (scripts/benchPeers.ts)', () => {
+  it("reads benchEngine.ts's JSON lines and skips everything else", () => {
+    const line = {
+      model: 'paper',
+      variant: 'softmax',
+      threads: 2,
+      msPerStep: 11,
+      stepsPerSecond: 90.9,
+    };
+    expect(
+      parseBenchEngine(`load average …\n${JSON.stringify(line)}\n{broken\n{"variant":1}`),
+    ).toEqual([line]);
+  });
+
   it('reads the per-variant medians that benchTraining.ts prints', () => {
     const text = [
       'paper: 1 layer(s) × 1 head(s), d_model 64, batch 64, T = 12',
@@ -61,10 +75,20 @@ describe('the peer benchmark helpers (scripts/benchPeers.ts)', () => {
     expect(speedRatio({ ...rate, peer: undefined })).toBeUndefined();
     const table = formatPeerTable([rate, { ...time, peer: undefined }]);
     expect(table.split('\n')).toEqual([
-      '| workload | here (tfjs-wasm) | peer | ratio |',
-      '|---|---|---|---|',
-      '| w | 20.0 steps/s | 80.0 steps/s (p) | 0.25× |',
-      '| w | 400 ms/iteration | — (not run) | — |',
+      '| workload | here | peer | ratio | goal |',
+      '|---|---|---|---|---|',
+      '| w | 20.0 steps/s (tfjs-wasm) | 80.0 steps/s (p) | 0.25× |  |',
+      '| w | 400 ms/iteration (tfjs-wasm) | — (not run) | — |  |',
+    ]);
+    const goals = formatPeerTable([
+      { ...rate, hereName: 'engine', goal: 0.2 },
+      { ...rate, goal: 1 },
+      { ...time, peer: undefined, goal: 0.5 },
+    ]);
+    expect(goals.split('\n').slice(2)).toEqual([
+      '| w | 20.0 steps/s (engine) | 80.0 steps/s (p) | 0.25× | ≥ 0.20×: met |',
+      '| w | 20.0 steps/s (tfjs-wasm) | 80.0 steps/s (p) | 0.25× | ≥ 1.00×: missed |',
+      '| w | 400 ms/iteration (tfjs-wasm) | — (not run) | — | ≥ 0.50×: not measured |',
     ]);
     expect(formatLoad([0.75, 1.391, 2.3])).toBe('0.75, 1.39, 2.30');
   });

@@ -35,7 +35,8 @@ describe('a grid on the queue', () => {
       children.push(w);
       const io = capture();
       const rec = progressRecorder();
-      const args = [...grid(dir, '0'), '--queue', redis.url];
+      // Long enough runs that the outage falls in the middle of one, however fast a step is.
+      const args = [...grid(dir, '0', 1500), '--queue', redis.url];
       const coordinator = main(args, { ...io, progress: rec.progress });
       const queue = benchQueue(redis.url);
       await waitFor('a run past step 30', async () => {

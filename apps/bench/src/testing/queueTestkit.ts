@@ -18,9 +18,9 @@ import { QUEUE_NAME } from '../queue/queueJobs.js';
 const cli = fileURLToPath(new URL('../cli/bin.ts', import.meta.url));
 
 export const STEPS = 150;
-/** 6 tiny runs (2 variants × 3 seeds) of 150 steps, checkpoints every 20. */
-export const grid = (dir: string, seeds = '0,1,2') =>
-  tinyShakespeareArgs(dir, { steps: STEPS, evalEvery: 50, checkpointEvery: 20, seeds });
+/** 6 tiny runs (2 variants × 3 seeds) of 150 steps (or `steps`), checkpoints every 20. */
+export const grid = (dir: string, seeds = '0,1,2', steps = STEPS) =>
+  tinyShakespeareArgs(dir, { steps, evalEvery: 50, checkpointEvery: 20, seeds });
 
 /**
  * The Redis servers and bench children a test file starts, to push onto: after the file's last

@@ -10,6 +10,37 @@ export interface PeerRow {
   readonly peer: number | undefined;
   /** Who the peer is, e.g. `PyTorch twin, 1 thread`. */
   readonly peerName: string;
+  /** What ran here, e.g. `engine, 1 thread` (default `tfjs-wasm`). */
+  readonly hereName?: string;
+  /** The goal: the least speed ratio (here's speed over the peer's) that meets it. */
+  readonly goal?: number;
+}
+
+/** One variant's JSON line of `scripts/benchEngine.ts --json`. */
+export interface BenchEngineFigure {
+  readonly model: string;
+  readonly variant: string;
+  readonly threads: number;
+  readonly msPerStep: number;
+  readonly stepsPerSecond: number;
+}
+
+/** The JSON lines of a `scripts/benchEngine.ts --json` run (other lines ignored). */
+export function parseBenchEngine(text: string): BenchEngineFigure[] {
+  const out: BenchEngineFigure[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    try {
+      const v = JSON.parse(line) as Partial<BenchEngineFigure>;
+      if (
+        typeof v.variant === 'string' &&
+        Number.isFinite(v.msPerStep) &&
+        Number.isFinite(v.stepsPerSecond)
+      )
+        out.push(v as BenchEngineFigure);
+    } catch {}
+  }
+  return out;
 }
 
 /** One variant's line of `scripts/benchTraining.ts`: its median step. */
@@ -97,16 +128,23 @@ export function speedRatio(row: PeerRow): number | undefined {
 const figure = (x: number | undefined, unit: string): string =>
   x === undefined ? '—' : `${x >= 100 ? x.toFixed(0) : x.toFixed(1)} ${unit}`;
 
-/** The table as Markdown: workload, here, peer, ratio (here's speed over the peer's). */
+/** A goal's cell: the least ratio, and whether the row meets it. */
+function goalCell(row: PeerRow, ratio: number | undefined): string {
+  if (row.goal === undefined) return '';
+  const verdict = ratio === undefined ? 'not measured' : ratio >= row.goal ? 'met' : 'missed';
+  return `≥ ${row.goal.toFixed(2)}×: ${verdict}`;
+}
+
+/** The table as Markdown: workload, here, peer, ratio (here's speed over the peer's), goal. */
 export function formatPeerTable(rows: readonly PeerRow[]): string {
-  const lines = ['| workload | here (tfjs-wasm) | peer | ratio |', '|---|---|---|---|'];
+  const lines = ['| workload | here | peer | ratio | goal |', '|---|---|---|---|---|'];
   for (const row of rows) {
     const ratio = speedRatio(row);
+    const here = `${figure(row.here, row.unit)} (${row.hereName ?? 'tfjs-wasm'})`;
     const peer =
       row.peer === undefined ? '— (not run)' : `${figure(row.peer, row.unit)} (${row.peerName})`;
-    lines.push(
-      `| ${row.workload} | ${figure(row.here, row.unit)} | ${peer} | ${ratio === undefined ? '—' : `${ratio.toFixed(2)}×`} |`,
-    );
+    const shown = ratio === undefined ? '—' : `${ratio.toFixed(2)}×`;
+    lines.push(`| ${row.workload} | ${here} | ${peer} | ${shown} | ${goalCell(row, ratio)} |`);
   }
   return lines.join('\n');
 }

@@ -5,8 +5,13 @@ import { cpSync, existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseBenchTraining, parseNanoGptIterations, parseTwin } from './peerTable.js';
-import type { BenchTrainingFigure, TwinFigure } from './peerTable.js';
+import {
+  parseBenchEngine,
+  parseBenchTraining,
+  parseNanoGptIterations,
+  parseTwin,
+} from './peerTable.js';
+import type { BenchEngineFigure, BenchTrainingFigure, TwinFigure } from './peerTable.js';
 
 const PEERS = fileURLToPath(new URL('.', import.meta.url));
 const PACKAGE = fileURLToPath(new URL('../..', import.meta.url));
@@ -74,6 +79,26 @@ export function runBenchTraining(args: readonly string[]): {
     throw new Error(`benchTraining.ts ${args.join(' ')} failed:\n${r.stderr || r.stdout}`);
   }
   return { figures, report: r.stdout.trim() };
+}
+
+/**
+ * `scripts/benchEngine.ts --json` with `args` in a child Node: its per-variant figures and its
+ * whole report (the split of a step by kernel). Throws with its stderr when it fails.
+ */
+export function runBenchEngine(args: readonly string[]): {
+  figures: BenchEngineFigure[];
+  report: string;
+} {
+  const script = ['--import', 'tsx', '--conditions=@boltzmann/source', 'scripts/benchEngine.ts'];
+  const r = run(process.execPath, [...script, ...args, '--json'], PACKAGE);
+  const figures = parseBenchEngine(r.stdout);
+  if (r.status !== 0 || figures.length === 0)
+    throw new Error(`benchEngine.ts ${args.join(' ')} failed:\n${r.stderr || r.stdout}`);
+  const report = r.stdout
+    .split('\n')
+    .filter((line) => !line.startsWith('{'))
+    .join('\n');
+  return { figures, report: report.trim() };
 }
 
 /** The PyTorch twin (`paper_twin.py`) on `threads` threads: its figure, or its error output. */
