@@ -253,7 +253,9 @@ describe.skipIf(missing !== undefined)(
         .toBe('done');
       const cell = page.locator('#train-stats tr[data-variant="boltzmann"] td').nth(2);
       expect(Number(await cell.getAttribute('data-latest-step'))).toBe(30);
-      expect(await page.locator('#train-status').textContent()).toMatch(/sampler on 2 threads/);
+      expect(await page.locator('#train-status').textContent()).toMatch(
+        /engine and sampler on 2 threads/,
+      );
       expect(Number(await cell.getAttribute('data-latest'))).toBeLessThan(
         Number(await cell.getAttribute('data-first')),
       );
@@ -261,6 +263,25 @@ describe.skipIf(missing !== undefined)(
         .poll(() => page.locator('#attention-boltzmann').getAttribute('data-text'))
         .toBe('To be, o');
     }, 90_000);
+
+    it('prints its training speed on the engine beside the tfjs path’s (a figure, not a goal)', async () => {
+      const rates: Record<string, number> = {};
+      for (const engine of ['wasm', 'tfjs']) {
+        await page.goto(`${site.url}?engine=${engine}&steps=${STEPS}`);
+        await page.click('#train-start');
+        await expect
+          .poll(() => page.locator('#train-status').getAttribute('data-state'), {
+            timeout: 100_000,
+            interval: 250,
+          })
+          .toBe('done');
+        rates[engine] = Number(await page.locator('#train-status').getAttribute('data-rate'));
+        expect(rates[engine]).toBeGreaterThan(0);
+      }
+      console.log(
+        `playground, Chromium, ${STEPS} steps of softmax + boltzmann (defaults): engine ${rates.wasm!.toFixed(1)} steps/s, tfjs ${rates.tfjs!.toFixed(1)} steps/s (${(rates.wasm! / rates.tfjs!).toFixed(2)}×)`,
+      );
+    }, 240_000);
 
     it('logged no console error and requested nothing outside 127.0.0.1', () => {
       // Chromium's getImageData hint comes from this test's own pixel reads, not from the site.

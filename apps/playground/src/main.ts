@@ -37,6 +37,7 @@ function configFromUrl(params: URLSearchParams): TrainConfig {
     lr: num('lr', DEFAULT_CONFIG.lr),
     evalEvery: num('evalEvery', DEFAULT_CONFIG.evalEvery),
     threads: params.get('threads') === '2' ? 2 : 1,
+    engine: params.get('engine') === 'tfjs' ? 'tfjs' : 'wasm',
   };
 }
 
@@ -80,18 +81,24 @@ const status = (): void => {
   }
   const total = config?.steps ?? 0;
   const speed = state === 'training' && rate > 0 ? ` · ${rate.toFixed(1)} steps/s` : '';
+  const engine =
+    config?.engine === 'tfjs' ? 'trained on TensorFlow.js' : 'trained on the wasm engine';
   controls.setStatus(
     config
-      ? `${STATE_TEXT[state]}: step ${lastStep} of ${total}${speed} · TensorFlow.js on ${backend || '…'}${samplerThreadsText()}`
+      ? `${STATE_TEXT[state]}: step ${lastStep} of ${total}${speed} · ${engine} · TensorFlow.js on ${backend || '…'}${samplerThreadsText()}`
       : `TensorFlow.js on ${backend || '…'}. Press Train.`,
   );
+  // The last speed of the run, for whoever reads the page (the end-to-end test prints it).
+  if (rate > 0) byId('train-status').dataset.rate = rate.toFixed(2);
 };
 
-/** How many threads the sampler runs on now, and why only one when two were asked for. */
+/** How many threads the engine and the sampler run on now, and why only one when two were asked for. */
 function samplerThreadsText(): string {
   if (config === undefined || threads === undefined) return '';
-  if (config.threads === 2) return ' · sampler on 2 threads';
-  return threads.reason === undefined ? '' : ` · sampler on 1 thread (${threads.reason})`;
+  if (config.threads === 2) return ' · engine and sampler on 2 threads';
+  return threads.reason === undefined
+    ? ''
+    : ` · engine and sampler on 1 thread (${threads.reason})`;
 }
 
 worker.addEventListener('error', (event) => {

@@ -50,7 +50,7 @@ export { createEngine } from './engine/engine.js';
 export type { Engine, EngineOptions, EnginePass } from './engine/engine.js';
 export { createEngineTrainer } from './engine/engineTrainer.js';
 export type { EngineTrainer, EngineTrainerOptions } from './engine/engineTrainer.js';
-export { engineThreadsUnsupported } from './engine/parallel/workerPool.js';
+export { engineThreadsUnsupported, setEngineWorkerFactory } from './engine/parallel/workerPool.js';
 export type { TokenBatch } from './modelTypes.js';
 export type {
   Trainer,

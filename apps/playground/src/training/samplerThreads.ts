@@ -1,8 +1,12 @@
 /**
- * ising-core's threads in the training worker: its sampler workers are Web Workers that Vite
- * bundles from `@boltzmann/ising-core/worker`, started once, before the first training step (a
- * Web Worker only starts while its creator is free). They need a cross-origin-isolated page.
+ * The threads of the training worker: ising-core's sampler workers and the attention engine's,
+ * Web Workers that Vite bundles from `@boltzmann/ising-core/worker` and
+ * `@boltzmann/attention/engine-worker`. The sampler's start once, before the first training step
+ * (a Web Worker only starts while its creator is free); the engine's when a run on 2 threads
+ * starts. Both need a cross-origin-isolated page.
  */
+import { setEngineWorkerFactory } from '@boltzmann/attention';
+import EngineWorker from '@boltzmann/attention/engine-worker?worker';
 import { setWorkerFactory, startThreads, threadInfo } from '@boltzmann/ising-core';
 import type { ThreadInfo } from '@boltzmann/ising-core';
 import IsingWorker from '@boltzmann/ising-core/worker?worker';
@@ -19,6 +23,7 @@ export async function startSamplerThreads(): Promise<SamplerThreads> {
     return { ...threadInfo(), reason: 'the page is not cross-origin isolated (COOP/COEP headers)' };
   }
   setWorkerFactory(() => new IsingWorker());
+  setEngineWorkerFactory(() => new EngineWorker());
   const info = await startThreads('auto');
   return info.available ? info : { ...info, reason: 'the sampler workers failed to start' };
 }

@@ -53,8 +53,13 @@ export interface TrainConfig {
   /** Held-out evaluation every this many steps (and at step 0 and at the end). */
   readonly evalEvery: number;
   readonly seed: number;
-  /** Threads of the exact, transfer-matrix and tap samplers (2 needs a cross-origin-isolated page). */
+  /** Threads of the engine and of the exact, transfer-matrix and tap samplers (2 needs a cross-origin-isolated page). */
   readonly threads: 1 | 2;
+  /**
+   * What trains the models: the attention package's WebAssembly engine, or its tfjs path (for
+   * comparison only: `?engine=tfjs` in the address).
+   */
+  readonly engine: 'wasm' | 'tfjs';
 }
 
 export const DEFAULT_CONFIG: TrainConfig = {
@@ -69,6 +74,7 @@ export const DEFAULT_CONFIG: TrainConfig = {
   evalEvery: 25,
   seed: 0,
   threads: 1,
+  engine: 'wasm',
 };
 
 /** Human-readable problems with a config, empty when it can be trained. */
@@ -90,7 +96,9 @@ export function configProblems(config: TrainConfig): string[] {
   if (!(Number.isInteger(config.batchSize) && config.batchSize >= 1 && config.batchSize <= 256))
     problems.push('batch must be an integer from 1 to 256');
   if (!(config.lr > 0 && config.lr <= 0.1)) problems.push('learning rate must be in (0, 0.1]');
-  if (config.threads !== 1 && config.threads !== 2) problems.push('sampler threads must be 1 or 2');
+  if (config.threads !== 1 && config.threads !== 2) problems.push('threads must be 1 or 2');
+  if (config.engine !== 'wasm' && config.engine !== 'tfjs')
+    problems.push('engine must be wasm or tfjs');
   if (!(Number.isInteger(config.evalEvery) && config.evalEvery >= 1))
     problems.push('evaluation interval must be a positive integer');
   return problems;

@@ -1,4 +1,9 @@
-import { createTrainer, createTransformer, evaluate } from '@boltzmann/attention';
+import {
+  createEngineTrainer,
+  createTrainer,
+  createTransformer,
+  evaluate,
+} from '@boltzmann/attention';
 import type { Trainer, Transformer } from '@boltzmann/attention';
 import { meanCouplingByDistance } from '@boltzmann/ising-core';
 import { createPlaygroundSampler } from './samplers.js';
@@ -64,7 +69,13 @@ export function createTrainingSession(config: TrainConfig, task: PlaygroundTask)
         : {}),
     });
     models[variant] = model;
-    trainers[variant] = createTrainer(model, { totalSteps: config.steps, lr: config.lr });
+    // The engine (fused WebAssembly kernels), on the Train form's threads: its workers, like the
+    // sampler's, run only on a cross-origin-isolated page (the form offers 2 only there).
+    const options = { totalSteps: config.steps, lr: config.lr };
+    trainers[variant] =
+      config.engine === 'tfjs'
+        ? createTrainer(model, options)
+        : createEngineTrainer(model, { ...options, threads: config.threads });
   }
   let stepCount = 0;
   return {

@@ -102,7 +102,7 @@ export function modelFields(initial: TrainConfig): ModelFields {
   );
   const threads = selectRow(
     'threads',
-    'Sampler threads',
+    'Threads',
     [
       { value: '1', label: '1' },
       { value: '2', label: '2 (Web Workers)' },
@@ -217,6 +217,7 @@ export function readConfig(
     ...DEFAULT_CONFIG,
     seed: initial.seed,
     evalEvery: initial.evalEvery,
+    engine: initial.engine,
     task: model.task.select.value as TaskName,
     length: Number(model.length.select.value),
     dModel: Number(model.dModel.select.value),

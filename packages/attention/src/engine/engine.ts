@@ -151,6 +151,7 @@ export function createEngine(
     samplerTimeoutMs: options.samplerTimeoutMs ?? DEFAULT_SAMPLER_TIMEOUT_MS,
   };
   let workers: EngineWorkers | undefined;
+  let starting: Promise<EngineWorkers> | undefined;
   const plan = (pass: EnginePass, passThreads: number) =>
     planPass({ config, params, kernels, threads }, pass, passThreads);
   const context = (shard: Shard, pass: EnginePass, exchange: CausalExchange): PassContext => ({
@@ -189,8 +190,10 @@ export function createEngine(
       return kernels.f32().subarray(logits, logits + batch * length * config.outputSize);
     },
     async lossAndGradients(pass, targets, mask) {
-      if (threads > 1 && workers === undefined)
-        workers = startEngineWorkers(memory, config, threads);
+      if (threads > 1 && workers === undefined) {
+        starting ??= startEngineWorkers(memory, config, threads);
+        workers = await starting;
+      }
       const { shards } = plan(pass, threads);
       const total = mask.reduce((a, b) => a + b, 0);
       for (const shard of shards) {
@@ -215,9 +218,9 @@ export function createEngine(
       return loss;
     },
     async dispose() {
-      const running = workers;
-      workers = undefined;
-      await running?.dispose();
+      const running = starting;
+      [workers, starting] = [undefined, undefined];
+      await (await running?.catch(() => undefined))?.dispose();
     },
   };
 }

@@ -3,7 +3,7 @@
 import type { Worker as NodeWorker } from 'node:worker_threads';
 import { nodeBuiltin } from '../nodeBuiltin.js';
 import { workerFactory } from '../workerFactory.js';
-import type { WebWorkerLike } from '../workerFactory.js';
+import type { WebWorkerLike, WorkerFactory } from '../workerFactory.js';
 
 /** A started worker as the pool uses it. */
 export interface PoolThread {
@@ -114,11 +114,16 @@ export function canBlock(): boolean {
   return blockable;
 }
 
-/** Starts one worker that reports start-up through `ready` (0 starting, 1 up, −1 failed); `undefined` when it cannot start. */
+/**
+ * Starts one worker that reports start-up through `ready` (0 starting, 1 up, −1 failed); `undefined`
+ * when it cannot start. In a browser `factory` makes the Web Worker (default: the one of
+ * {@link setWorkerFactory}, for ising-core's own worker).
+ */
 export function spawnThread(
   entry: WorkerEntry,
   ready: Int32Array,
   data: Record<string, unknown> = {},
+  factory: WorkerFactory | undefined = workerFactory(),
 ): PoolThread | undefined {
   const threads = nodeBuiltin<typeof import('node:worker_threads')>('node:worker_threads');
   try {
@@ -132,7 +137,7 @@ export function spawnThread(
         Worker: new (url: URL, options: { type: 'module' }) => WebWorkerLike;
       }
     ).Worker;
-    const web = workerFactory()?.() ?? new Web(entry.url, { type: 'module' });
+    const web = factory?.() ?? new Web(entry.url, { type: 'module' });
     // A Web Worker has no workerData: the flag is its first message (queued until it listens).
     web.postMessage({ init: { ...data, ready } }, []);
     return webThread(web);

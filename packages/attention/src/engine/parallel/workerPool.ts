@@ -5,7 +5,7 @@
  * dead worker becomes ATTENTION_WORKER_FAILED instead of a hang.
  */
 import { canBlock, spawnThread, threadEntry, threadsUnsupported } from '@boltzmann/ising-core';
-import type { PoolThread } from '@boltzmann/ising-core';
+import type { PoolThread, WorkerFactory } from '@boltzmann/ising-core';
 import { AttentionError } from '../../errors.js';
 import type { ResolvedTransformerConfig } from '../../transformerConfig.js';
 import type { EngineMemory } from '../arena.js';
@@ -73,32 +73,56 @@ function failed(control: Control, w: number, what: string): AttentionError {
   );
 }
 
-/** Blocks until every worker is up; throws ATTENTION_THREADS_UNAVAILABLE when one cannot start. */
-function awaitStart(ready: Int32Array[]): void {
+let factory: WorkerFactory | undefined;
+
+/**
+ * Tells the engine how to start its Web Workers in a browser, where a bundler decides the worker
+ * script's URL (`@boltzmann/attention/engine-worker`). Without it, a browser loads
+ * `./engineWorker.js` beside the package's module (an unbundled `dist/`). Node ignores it.
+ *
+ * @example
+ * // Vite
+ * import EngineWorker from '@boltzmann/attention/engine-worker?worker';
+ * setEngineWorkerFactory(() => new EngineWorker());
+ */
+export function setEngineWorkerFactory(create: WorkerFactory | undefined): void {
+  if (create !== undefined && typeof create !== 'function')
+    throw new AttentionError(
+      'ATTENTION_INVALID_ARGUMENT',
+      `setEngineWorkerFactory takes a function that returns a Worker, or undefined; got ${typeof create}`,
+    );
+  factory = create;
+}
+
+/**
+ * Waits (without blocking: a browser starts a worker only while its creator is free) until every
+ * worker is up; throws ATTENTION_THREADS_UNAVAILABLE when one cannot start.
+ */
+async function awaitStart(ready: Int32Array[]): Promise<void> {
   const deadline = performance.now() + START_MS;
-  ready.forEach((flag, i) => {
+  for (const [i, flag] of ready.entries()) {
     for (;;) {
       const value = Atomics.load(flag, 0);
-      if (value === 1) return;
+      if (value === 1) break;
       if (value === -1 || performance.now() > deadline)
         throw new AttentionError(
           'ATTENTION_THREADS_UNAVAILABLE',
           `engine worker ${i + 1} did not start${value === -1 ? ' (its module failed to load)' : ` in ${START_MS / 1000} s`}`,
         );
-      Atomics.wait(flag, 0, value, 50);
+      await new Promise((resolve) => setTimeout(resolve, 5));
     }
-  });
+  }
 }
 
 /**
  * Starts `threads − 1` workers on `memory` (a shared arena). Throws ATTENTION_THREADS_UNAVAILABLE
  * when they cannot run here or do not start.
  */
-export function startEngineWorkers(
+export async function startEngineWorkers(
   memory: EngineMemory,
   config: ResolvedTransformerConfig,
   threads: number,
-): EngineWorkers {
+): Promise<EngineWorkers> {
   const reason = engineThreadsUnsupported();
   if (reason !== undefined) throw new AttentionError('ATTENTION_THREADS_UNAVAILABLE', reason);
   const control = createControl();
@@ -109,7 +133,7 @@ export function startEngineWorkers(
   const started: PoolThread[] = [];
   for (let w = 1; w <= count; w++) {
     const data = { memory, control, config, worker: w, threads };
-    const thread = spawnThread(entry, ready[w - 1]!, data);
+    const thread = spawnThread(entry, ready[w - 1]!, data, factory);
     if (thread === undefined) {
       for (const t of started) void t.terminate();
       throw new AttentionError(
@@ -121,7 +145,7 @@ export function startEngineWorkers(
     started.push(thread);
   }
   try {
-    awaitStart(ready);
+    await awaitStart(ready);
   } catch (error) {
     for (const t of started) void t.terminate();
     throw error;
