@@ -1,5 +1,12 @@
 // The engine against the tfjs model it replaces: from the same weights, the same loss and every
 // parameter's gradient (float32 tolerance), for every variant, coupling form and model option.
+import {
+  exactSampler,
+  meanFieldSampler,
+  tapSampler,
+  transferMatrixSampler,
+} from '@boltzmann/ising-core';
+import type { Sampler } from '@boltzmann/ising-core';
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTransformer, initBackend, maskedCrossEntropy } from '../index.js';
@@ -56,6 +63,18 @@ describe('engine against the tfjs model', () => {
   for (const variant of ['softmax', 'sigmoid', 'boltzmann', 'coupling'] as const)
     it(`${variant}: loss and every gradient, 2 layers × 2 heads, T < maxLength`, async () => {
       await compare({ ...base, variant }, 3, 5);
+    });
+
+  // Every deterministic sampler family through the one causal op, in both paths.
+  const families: [string, () => Sampler][] = [
+    ['exact', () => exactSampler.create({})],
+    ['transfer-matrix', () => transferMatrixSampler.create({ bandwidth: 5 })],
+    ['tap', () => tapSampler.create({})],
+    ['mean-field', () => meanFieldSampler.create({})],
+  ];
+  for (const [name, create] of families)
+    it(`boltzmann with the ${name} sampler`, async () => {
+      await compare({ ...base, variant: 'boltzmann', sampler: create() }, 2, 6);
     });
 
   for (const couplingForm of ['relative', 'banded:2'] as const)
