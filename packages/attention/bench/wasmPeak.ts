@@ -49,13 +49,52 @@ const wasm = (globalThis as { WebAssembly?: unknown }).WebAssembly as {
   instantiate(bytes: ArrayBuffer): Promise<{ instance: { exports: Record<string, unknown> } }>;
 };
 let peakRun: ((n: number) => number) | undefined;
+let peakBytes: Uint8Array | undefined;
 
 /** GFLOP/s of the one-core f32x4 peak kernel now (10^5 turns a call, best of 5). */
 export async function peakGflops(): Promise<number> {
   if (peakRun === undefined) {
-    const module = await wasm.instantiate(await compileWat('peak.wat', peakWat()));
+    peakBytes = new Uint8Array(await compileWat('peak.wat', peakWat()));
+    const module = await wasm.instantiate(peakBytes.slice().buffer);
     peakRun = module.instance.exports.run as (n: number) => number;
   }
   const run = peakRun;
   return (1e5 * 96) / time(() => run(1e5)) / 1e9;
+}
+
+/** The peak kernel's loop in a worker thread: GFLOP/s over about `ms` milliseconds. */
+const PEAK_WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { bytes, ms } = workerData;
+WebAssembly.instantiate(bytes).then(({ instance }) => {
+  const run = instance.exports.run;
+  run(1e4);
+  let turns = 0;
+  const t0 = performance.now();
+  while (performance.now() - t0 < ms) { run(1e5); turns += 1e5; }
+  parentPort.postMessage((turns * 96) / (performance.now() - t0) / 1e6);
+});`;
+
+/**
+ * The f32x4 peak of `threads` cores at once: the kernel in that many worker threads started
+ * together, each one's GFLOP/s. Two vCPUs of a virtual machine may share a physical core's SIMD
+ * units; this shows how much of a second core the machine really gives.
+ */
+export async function concurrentPeaks(threads: number, ms = 1500): Promise<number[]> {
+  await peakGflops();
+  const { Worker } = await import('node:worker_threads');
+  const bytes = peakBytes!;
+  const runs = Array.from(
+    { length: threads },
+    () =>
+      new Promise<number>((resolve, reject) => {
+        const worker = new Worker(PEAK_WORKER, { eval: true, workerData: { bytes, ms } });
+        worker.once('message', (gflops: number) => {
+          resolve(gflops);
+          void worker.terminate();
+        });
+        worker.once('error', reject);
+      }),
+  );
+  return Promise.all(runs);
 }

@@ -8,7 +8,8 @@
  *     [--model paper|baby] [--variants softmax,boltzmann] [--sampler exact|tap|transfer-matrix]
  *     [--couplings full|banded:8] [--threads 1] [--steps 30] [--json]
  *
- * `--threads` is the engine's (the calling thread and threads − 1 workers); the per-kernel split
+ * `--threads` is the engine's (the calling thread and threads − 1 workers) and the sampler's (its
+ * own pool, busy while the engine's workers wait for the causal op); the per-kernel split
  * is taken on one thread (the workers' kernels are not timed). `--json` adds one JSON line per
  * variant for scripts/benchPeers.ts. One training process: run it on an idle machine.
  */
@@ -18,7 +19,7 @@ import { BENCH_MODELS, BENCH_VOCAB, benchSampler, timedSampler } from '../bench/
 import { createEngineTrainer, createTransformer, initBackend } from '../src/index.js';
 import type { AttentionVariant, CouplingForm, EngineTrainer } from '../src/index.js';
 import { kernelSplit } from '../bench/kernelSplit.js';
-import { peakGflops } from '../bench/wasmPeak.js';
+import { concurrentPeaks, peakGflops } from '../bench/wasmPeak.js';
 
 const arg = (name: string, fallback: string): string => {
   const i = process.argv.indexOf(`--${name}`);
@@ -46,6 +47,14 @@ log(
     .map((x) => x.toFixed(2))
     .join(' ')} (${availableParallelism()} cores)`,
 );
+if (threads > 1) {
+  const [single] = await concurrentPeaks(1);
+  const many = await concurrentPeaks(threads);
+  const sum = many.reduce((a, b) => a + b, 0);
+  log(
+    `f32x4 peak: ${single!.toFixed(1)} GFLOP/s on one core alone; ${threads} at once ${many.map((g) => g.toFixed(1)).join(' + ')} = ${sum.toFixed(1)} (${(sum / single!).toFixed(2)}× one core)`,
+  );
+}
 log(
   `${modelName}: ${m.layers} layer(s) × ${m.heads} head(s), d_model ${m.dModel}, batch ${m.batch}, T = ${m.length}; engine threads ${threads}`,
 );

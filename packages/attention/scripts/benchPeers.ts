@@ -22,6 +22,7 @@ import { rmSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { formatLoad, formatPeerTable, usesReferenceBlas } from '../bench/peers/peerTable.js';
+import { concurrentPeaks } from '../bench/wasmPeak.js';
 import type { BenchEngineFigure, PeerRow, TwinFigure } from '../bench/peers/peerTable.js';
 import {
   findTorchPython,
@@ -78,6 +79,17 @@ const time = (figures: BenchEngineFigure[], variant: string) =>
   figures.find((f) => f.variant === variant)?.msPerStep;
 
 const rows: PeerRow[] = [];
+// The ceiling of every both-cores row: what two cores' SIMD units give at once on this machine.
+const [onePeak] = await concurrentPeaks(1);
+const peaks = await concurrentPeaks(cores);
+rows.push({
+  workload: `this machine: wasm f32x4 peak, ${cores} cores at once against one (the ceiling of the ${cores}-core rows)`,
+  unit: 'steps/s',
+  hereName: 'GFLOP/s, summed',
+  here: peaks.reduce((a, b) => a + b, 0),
+  peer: onePeak,
+  peerName: 'GFLOP/s, one core',
+});
 const stepArgs = ['--steps', String(steps)];
 const one = runBenchEngine(['--model', 'paper', '--threads', '1', ...stepArgs]);
 console.log(
