@@ -110,10 +110,13 @@ for (const variant of variants) {
   log(
     `\n${name}: ${ms.toFixed(2)} ms/step (median of ${steps}), ${(1000 / ms).toFixed(1)} steps/s`,
   );
+  if (probe)
+    log(
+      `of which the sampler (estimate + VJP, ${threads} thread(s)): ${samplerMs.toFixed(1)} ms/step (mean)`,
+    );
   if (threads === 1) {
     const split = await kernelSplit(trainer, batch, 10, await peakGflops());
     log(split.table);
-    if (probe) log(`causal op's sampler (estimate + VJP): ${samplerMs.toFixed(2)} ms/step`);
   }
   trainer.dispose();
   model.dispose();
