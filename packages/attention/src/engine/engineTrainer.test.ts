@@ -69,4 +69,29 @@ describe('the engine trainer', () => {
     );
     for (const m of [model, resumedModel]) m.dispose();
   });
+
+  it('a tfjs checkpoint resumes on the engine and an engine checkpoint on tfjs, to float32 rounding', async () => {
+    const config = { ...gpt, variant: 'softmax' as const };
+    const options = { totalSteps: 8, lr: 1e-2 };
+    for (const [first, second] of [
+      [createTrainer, createEngineTrainer],
+      [createEngineTrainer, createTrainer],
+    ] as const) {
+      const model = createTransformer(config);
+      const trainer = first(model, options);
+      for (let s = 0; s < 3; s++) await trainer.step(patternBatch(4, s));
+      const saved = { model: model.toJSON(), state: trainer.state() };
+      const reference = (await trainer.step(patternBatch(4, 3))).loss;
+      const resumedModel = createTransformer(config);
+      for (const p of resumedModel.parameters)
+        p.variable.assign(
+          tf.tensor(saved.model.weights[p.name]!.data as number[], p.variable.shape),
+        );
+      const resumed = second(resumedModel, options);
+      resumed.restore(saved.state);
+      expect((await resumed.step(patternBatch(4, 3))).loss).toBeCloseTo(reference, 5);
+      for (const t of [trainer, resumed]) t.dispose();
+      for (const m of [model, resumedModel]) m.dispose();
+    }
+  });
 });
