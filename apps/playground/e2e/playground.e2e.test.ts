@@ -52,6 +52,14 @@ describe.skipIf(missing !== undefined)(
     let browser: Browser;
     let watched: WatchedPage;
     let page: Page;
+    /** Waits until the Train status says `done` (within `timeout` ms). */
+    const trainingDone = (timeout: number) =>
+      expect
+        .poll(() => page.locator('#train-status').getAttribute('data-state'), {
+          timeout,
+          interval: 250,
+        })
+        .toBe('done');
 
     beforeAll(async () => {
       site = await buildAndServe();
@@ -79,12 +87,7 @@ describe.skipIf(missing !== undefined)(
     it(`trains softmax and boltzmann ${STEPS} steps and both held-out losses fall`, async () => {
       await page.fill('#steps', String(STEPS));
       await page.click('#train-start');
-      await expect
-        .poll(() => page.locator('#train-status').getAttribute('data-state'), {
-          timeout: 100_000,
-          interval: 250,
-        })
-        .toBe('done');
+      await trainingDone(100_000);
       for (const variant of ['softmax', 'boltzmann']) {
         const cell = page.locator(`#train-stats tr[data-variant="${variant}"] td`).nth(2);
         const first = Number(await cell.getAttribute('data-first'));
@@ -245,12 +248,7 @@ describe.skipIf(missing !== undefined)(
       await page.selectOption('#threads', '2');
       await page.fill('#steps', '30');
       await page.click('#train-start');
-      await expect
-        .poll(() => page.locator('#train-status').getAttribute('data-state'), {
-          timeout: 60_000,
-          interval: 250,
-        })
-        .toBe('done');
+      await trainingDone(60_000);
       const cell = page.locator('#train-stats tr[data-variant="boltzmann"] td').nth(2);
       expect(Number(await cell.getAttribute('data-latest-step'))).toBe(30);
       expect(await page.locator('#train-status').textContent()).toMatch(
@@ -269,12 +267,7 @@ describe.skipIf(missing !== undefined)(
       for (const engine of ['wasm', 'tfjs']) {
         await page.goto(`${site.url}?engine=${engine}&steps=${STEPS}`);
         await page.click('#train-start');
-        await expect
-          .poll(() => page.locator('#train-status').getAttribute('data-state'), {
-            timeout: 100_000,
-            interval: 250,
-          })
-          .toBe('done');
+        await trainingDone(100_000);
         rates[engine] = Number(await page.locator('#train-status').getAttribute('data-rate'));
         expect(rates[engine]).toBeGreaterThan(0);
       }

@@ -2,6 +2,7 @@
 // scripts/benchEngine.ts on the engine), their samplers, and a sampler wrapper that times them.
 import { exactSampler, tapSampler, transferMatrixSampler } from '@boltzmann/ising-core';
 import type { BatchEstimate, IsingBatch, Sampler } from '@boltzmann/ising-core';
+import type { AttentionVariant, TransformerConfig } from '../src/index.js';
 
 /**
  * - `paper`: METHOD.md §5, 1 layer, 1 head, d_model 64, FFN 256, batch 64, T = 12.
@@ -33,6 +34,24 @@ export const BENCH_MODELS = {
 
 /** The vocabulary of Tiny Shakespeare's characters. */
 export const BENCH_VOCAB = 65;
+
+/** The configuration of reference model `m` in `variant` (sampler and couplings added by the caller). */
+export function benchModelConfig(
+  m: (typeof BENCH_MODELS)[keyof typeof BENCH_MODELS],
+  variant: AttentionVariant,
+): TransformerConfig {
+  return {
+    vocabSize: BENCH_VOCAB,
+    maxLength: m.length,
+    variant,
+    layers: m.layers,
+    heads: m.heads,
+    dModel: m.dModel,
+    ffnHidden: m.ffnHidden,
+    bias: m.bias,
+    tieEmbeddings: m.tieEmbeddings,
+  };
+}
 
 /** A sampler of the speed scripts: exact, tap or transfer-matrix (bandwidth 8) on `threads`. */
 export function benchSampler(

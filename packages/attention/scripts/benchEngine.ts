@@ -15,7 +15,13 @@
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { createRng, floorScaledInt } from '@boltzmann/ising-core';
-import { BENCH_MODELS, BENCH_VOCAB, benchSampler, timedSampler } from '../bench/benchModels.js';
+import {
+  BENCH_MODELS,
+  BENCH_VOCAB,
+  benchModelConfig,
+  benchSampler,
+  timedSampler,
+} from '../bench/benchModels.js';
 import { createEngineTrainer, createTransformer, initBackend } from '../src/index.js';
 import type { AttentionVariant, CouplingForm, EngineTrainer } from '../src/index.js';
 import { kernelSplit } from '../bench/kernelSplit.js';
@@ -66,15 +72,7 @@ for (const variant of variants) {
         )
       : undefined;
   const model = createTransformer({
-    vocabSize: BENCH_VOCAB,
-    maxLength: m.length,
-    variant,
-    layers: m.layers,
-    heads: m.heads,
-    dModel: m.dModel,
-    ffnHidden: m.ffnHidden,
-    bias: m.bias,
-    tieEmbeddings: m.tieEmbeddings,
+    ...benchModelConfig(m, variant),
     ...(probe ? { sampler: probe.sampler, couplingForm: couplings as CouplingForm } : {}),
   });
   const trainer: EngineTrainer = createEngineTrainer(model, {

@@ -21,6 +21,7 @@ import { createTrainer, createTransformer, initBackend } from '../src/index.js';
 import {
   BENCH_MODELS as MODELS,
   BENCH_VOCAB,
+  benchModelConfig,
   benchSampler,
   timedSampler,
 } from '../bench/benchModels.js';
@@ -104,15 +105,7 @@ for (const variant of variants) {
   const probe =
     variant === 'boltzmann' || variant === 'coupling' ? timedSampler(samplerFor()) : undefined;
   const config: TransformerConfig = {
-    vocabSize: VOCAB,
-    maxLength: m.length,
-    variant,
-    layers: m.layers,
-    heads: m.heads,
-    dModel: m.dModel,
-    ffnHidden: m.ffnHidden,
-    bias: m.bias,
-    tieEmbeddings: m.tieEmbeddings,
+    ...benchModelConfig(m, variant),
     ...(probe
       ? {
           sampler: probe.sampler,

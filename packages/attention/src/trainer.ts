@@ -2,6 +2,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { withDeferredOpErrors } from './causalAttentionWeights.js';
 import { adamWUpdate, clipScale, globalNorm } from './internal/adamW.js';
+import { serialSteps } from './internal/serialSteps.js';
 import { checkBatch } from './internal/inputs.js';
 import { maskedCrossEntropy } from './loss.js';
 import type { TokenBatch, Transformer } from './modelTypes.js';
@@ -80,7 +81,6 @@ export function createTrainer(model: Transformer, options: TrainerOptions): Trai
   let steps = 0;
   const lrAt = (step: number): number => learningRate(opts, step);
 
-  let queue: Promise<unknown> = Promise.resolve();
   const runStep = async (batch: TokenBatch): Promise<TrainStepResult> => {
     const { batchSize, mask, targets } = checkBatch(model, batch);
     // Dropout (if the model has any) is active in training steps only, with masks of this step.
@@ -124,13 +124,7 @@ export function createTrainer(model: Transformer, options: TrainerOptions): Trai
       return steps;
     },
     lrAt,
-    step(batch) {
-      // Steps run one after another even when called concurrently: a step's estimate must be
-      // made from the weights its update starts from.
-      const run = queue.then(() => runStep(batch));
-      queue = run.catch(() => undefined);
-      return run;
-    },
+    step: serialSteps(runStep),
     state() {
       const moments: Record<string, { m: number[]; v: number[] }> = {};
       for (const s of slots) moments[s.name] = { m: Array.from(s.m), v: Array.from(s.v) };

@@ -7,6 +7,7 @@
 import { AttentionError } from '../errors.js';
 import { engineFits, instantiateEngineModule } from './arena.js';
 import type { EngineMemory } from './arena.js';
+import type { AdamWHyper } from '../internal/adamW.js';
 import type { ParamSlot } from './engineTypes.js';
 import { wasmBase64 as sharedBase64 } from './kernels/adamWSharedWasm.generated.js';
 import { wasmBase64 } from './kernels/adamWWasm.generated.js';
@@ -17,18 +18,8 @@ interface AdamWExports {
   add_into(dst: number, src: number, n: number): void;
 }
 
-/** One update's hyper-parameters. */
-export interface EngineAdamW {
-  readonly lr: number;
-  readonly beta1: number;
-  readonly beta2: number;
-  readonly epsilon: number;
-  readonly weightDecay: number;
-  /** 1-based step, for the bias corrections. */
-  readonly step: number;
-  /** Factor applied to every gradient first (global-norm clipping). */
-  readonly gradScale: number;
-}
+/** One update's hyper-parameters: the tfjs trainer's, with the decay applied per slot. */
+export type EngineAdamW = Required<AdamWHyper>;
 
 /** Where the four buffers start: parameters, gradients and the two moments (same layout). */
 export interface OptimizerBuffers {

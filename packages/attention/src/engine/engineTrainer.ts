@@ -7,6 +7,7 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import { clipScale } from '../internal/adamW.js';
+import { serialSteps } from '../internal/serialSteps.js';
 import { checkBatch } from '../internal/inputs.js';
 import type { TokenBatch, Transformer } from '../modelTypes.js';
 import { checkedMoments, learningRate, resolveTrainerOptions } from '../trainerOptions.js';
@@ -87,7 +88,6 @@ export function createEngineTrainer(
     return { loss, gradNorm, lr, step: steps, timings };
   };
 
-  let queue: Promise<unknown> = Promise.resolve();
   return {
     engine,
     options: opts,
@@ -95,11 +95,7 @@ export function createEngineTrainer(
       return steps;
     },
     lrAt,
-    step(batch) {
-      const run = queue.then(() => runStep(batch));
-      queue = run.catch(() => undefined);
-      return run;
-    },
+    step: serialSteps(runStep),
     sync: () => store(engine, model),
     state() {
       const moments: Record<string, { m: number[]; v: number[] }> = {};
