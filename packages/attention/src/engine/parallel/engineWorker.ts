@@ -4,6 +4,7 @@
 // causal op's barriers. Nothing here calls a sampler: the calling thread runs the causal op.
 import { nodeBuiltin } from '@boltzmann/ising-core';
 import { parseCouplingForm } from '../../couplingForm.js';
+import { AttentionError } from '../../errors.js';
 import type { ResolvedTransformerConfig } from '../../transformerConfig.js';
 import type { EngineMemory } from '../arena.js';
 import type { CausalExchange } from '../causalExchange.js';
@@ -90,7 +91,14 @@ async function main(): Promise<void> {
         length: Atomics.load(ints, LENGTH),
         threads,
       };
-      const shard = planShards(config, params, pass).shards[w];
+      const plan = planShards(config, params, pass);
+      const floats = memory.buffer.byteLength >>> 2;
+      if (plan.end > floats)
+        throw new AttentionError(
+          'ATTENTION_SHAPE_MISMATCH',
+          `a pass of ${pass.batch} × ${pass.length} needs ${plan.end} floats; the arena has ${floats}`,
+        );
+      const shard = plan.shards[w];
       if (shard !== undefined) {
         const step = Atomics.load(ints, STEP);
         const ctx: PassContext = {
@@ -111,7 +119,9 @@ async function main(): Promise<void> {
         modelBackward(ctx);
       }
     } catch (error) {
-      writeMessage(control, w, error instanceof Error ? error.message : String(error));
+      const code = (error as { code?: unknown }).code;
+      const text = error instanceof Error ? error.message : String(error);
+      writeMessage(control, w, typeof code === 'string' ? `${code}: ${text}` : text);
       Atomics.store(ints, slot(w, FAILED), 1);
     }
     bump(ints, slot(w, DONE));
