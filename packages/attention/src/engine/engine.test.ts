@@ -2,6 +2,7 @@
 // parameter's gradient (float32 tolerance), for every variant, coupling form and model option.
 import {
   exactSampler,
+  gibbsSampler,
   meanFieldSampler,
   tapSampler,
   transferMatrixSampler,
@@ -16,14 +17,21 @@ import { gpt, randomNormal, randomTokens } from '../internal/testUtils.js';
 import { createEngine } from './engine.js';
 
 /** Loss and gradients of tfjs and of the engine on one batch of `b` sequences of length `t`. */
-async function compare(config: TransformerConfig, b: number, t: number, step?: number) {
+async function compare(
+  config: TransformerConfig,
+  b: number,
+  t: number,
+  step?: number,
+  /** A fresh sampler for the engine (a seeded stochastic one must start from the same state as the model's). */
+  engineSampler?: () => Sampler,
+) {
   const model = createTransformer({ jInitStd: 0.5, ...config });
   try {
     // Larger weights than at initialization, so that the attention branch reaches the loss.
     for (const p of model.parameters)
       if (p.name.endsWith('/kernel') || p.name.startsWith('embedding/'))
         p.variable.assign(tf.tidy(() => tf.mul(p.variable, 15)));
-    const engine = createEngine(model.config, { sampler: model.sampler });
+    const engine = createEngine(model.config, { sampler: engineSampler?.() ?? model.sampler });
     for (const p of model.parameters) engine.view(p.name).set(p.variable.dataSync());
     const inputs = randomTokens(b * t, model.config.vocabSize, 11);
     const targets = randomTokens(b * t, model.config.outputSize, 12);
@@ -76,6 +84,11 @@ describe('engine against the tfjs model', () => {
     it(`boltzmann with the ${name} sampler`, async () => {
       await compare({ ...base, variant: 'boltzmann', sampler: create() }, 2, 6);
     });
+
+  it('boltzmann with a seeded stochastic sampler (Gibbs): the same draws, the same gradients', async () => {
+    const gibbs = () => gibbsSampler.create({ seed: 3, chains: 2, samples: 200 });
+    await compare({ ...base, variant: 'boltzmann', sampler: gibbs() }, 2, 5, undefined, gibbs);
+  });
 
   for (const couplingForm of ['relative', 'banded:2'] as const)
     it(`boltzmann with ${couplingForm} couplings`, async () => {

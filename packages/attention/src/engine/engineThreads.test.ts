@@ -57,6 +57,13 @@ describe('engine on two threads', () => {
       await compare({ ...base, variant }, 5);
     });
 
+  it('repeats itself bit for bit on a given thread count', async () => {
+    const config = { ...base, variant: 'boltzmann' as const, dropout: 0.1 };
+    const [a, b] = [await run(config, 2, 5, 4), await run(config, 2, 5, 4)];
+    expect(b.loss).toBe(a.loss);
+    for (const [name, grad] of Object.entries(a.grads)) expect(b.grads[name], name).toEqual(grad);
+  });
+
   it('with dropout: each shard draws its part of the same masks', async () => {
     await compare({ ...base, variant: 'boltzmann', dropout: 0.2 }, 4, 9);
   });
