@@ -124,6 +124,25 @@ describe('engine on two threads', () => {
     expect(sizes[0]).toEqual([30, 30, 30, 30]); // 2 layers × 2 heads, 5 sequences × 6 queries
   });
 
+  it('a larger batch after a smaller one grows the shared arena, and the workers see it', async () => {
+    const model = createTransformer({ ...gpt, variant: 'softmax' });
+    const results: number[][] = [];
+    for (const threads of [1, 2]) {
+      const engine = createEngine(model.config, { threads });
+      engines.push(engine);
+      for (const p of model.parameters) engine.view(p.name).set(p.variable.dataSync());
+      const losses: number[] = [];
+      for (const b of [3, 40, 7]) {
+        const inputs = randomTokens(b * 6, 7, b);
+        const mask = new Float32Array(b * 6).fill(1);
+        losses.push(await engine.lossAndGradients({ inputs, batchSize: b }, inputs, mask));
+      }
+      results.push(losses);
+    }
+    model.dispose();
+    results[1]!.forEach((loss, i) => expect(loss).toBeCloseTo(results[0]![i]!, 5));
+  });
+
   it('refuses a bad thread count with a code', () => {
     const config = createTransformer({ ...gpt, variant: 'softmax' });
     for (const threads of [0, 1.5, 65])
