@@ -30,6 +30,12 @@ const readRecords = (dir: string): Map<string, RunRecord> =>
     }),
   );
 
+/**
+ * Steps of the kill test's runs: long enough that a run is caught mid-way (past step 30, 20 short
+ * of its end) however fast a step is; the engine runs these tiny models at hundreds of steps/s.
+ */
+const KILL_STEPS = 4 * STEPS;
+
 describe('a grid on the queue', () => {
   it('6 runs on 2 workers, one SIGKILLed mid-run: each run finishes once, the killed one resumes from its checkpoint, results equal a local run', async () => {
     const redis = await startRedisServer();
@@ -37,7 +43,7 @@ describe('a grid on the queue', () => {
     const t0 = Date.now();
     const local = mkdtempSync(join(tmpdir(), 'bench-queue-local-'));
     const localIo = { ...capture(), progress: progressRecorder().progress };
-    expect(await main([...grid(local), '--workers', '0'], localIo)).toBe(0);
+    expect(await main([...grid(local, undefined, KILL_STEPS), '--workers', '0'], localIo)).toBe(0);
     const tLocal = Date.now() - t0;
 
     const dir = mkdtempSync(join(tmpdir(), 'bench-queue-'));
@@ -47,7 +53,7 @@ describe('a grid on the queue', () => {
     const io = capture();
     const rec = progressRecorder();
     const t1 = Date.now();
-    const coordinator = main([...grid(dir), '--queue', redis.url], {
+    const coordinator = main([...grid(dir, undefined, KILL_STEPS), '--queue', redis.url], {
       ...io,
       progress: rec.progress,
     });
@@ -57,7 +63,7 @@ describe('a grid on the queue', () => {
     const victim = await waitFor('worker a mid-run', async () => {
       for (const job of await queue.getJobs(['active'])) {
         const p = progressOf(job);
-        if (p?.host.endsWith(`:${a.proc.pid}`) && p.step >= 30 && p.step < STEPS - 20)
+        if (p?.host.endsWith(`:${a.proc.pid}`) && p.step >= 30 && p.step < KILL_STEPS - 20)
           return { job, step: p.step, pid: p.pid };
       }
       return undefined;
@@ -88,7 +94,7 @@ describe('a grid on the queue', () => {
     await queue.close();
 
     // Every run finished, each reported once by the coordinator and trained to the end once.
-    const configs = expandGrid(parseBenchArgs(grid(dir), () => undefined)!);
+    const configs = expandGrid(parseBenchArgs(grid(dir, undefined, KILL_STEPS), () => undefined)!);
     const ids = configs.map(runId);
     const records = readRecords(dir);
     expect([...records.keys()].sort()).toEqual([...ids].sort());
@@ -101,16 +107,15 @@ describe('a grid on the queue', () => {
       ).toHaveLength(1);
     }
     // The killed run resumed on worker b from a checkpoint at or before the step it was killed at.
-    const resumed =
-      /resuming shakespeare (\S+) T=4 d=8 noFFN s(\d) from step (\d+)\/150 \(checkpoint in Redis\)/.exec(
-        b.output(),
-      );
+    const resumed = new RegExp(
+      `resuming shakespeare (\\S+) T=4 d=8 noFFN s(\\d) from step (\\d+)/${KILL_STEPS} \\(checkpoint in Redis\\)`,
+    ).exec(b.output());
     expect(resumed, b.output()).not.toBeNull();
     const resumedStep = Number(resumed![3]);
     expect(resumedStep % 20).toBe(0);
     expect(resumedStep).toBeGreaterThanOrEqual(20);
     expect(resumedStep).toBe(stored);
-    expect(resumedStep).toBeLessThan(STEPS);
+    expect(resumedStep).toBeLessThan(KILL_STEPS);
     expect(killedId).toContain(`-${resumed![1]}-T4-d8-noffn-s${resumed![2]}-`);
     expect(rec.starts.find((s) => s.id === killedId)).toBeDefined();
     expect(b.output()).toMatch(/job .* stalled/);
@@ -142,7 +147,7 @@ describe('a grid on the queue', () => {
     // A second coordinator has nothing to do: every record is there.
     const again = capture();
     expect(
-      await main([...grid(dir), '--queue', redis.url], {
+      await main([...grid(dir, undefined, KILL_STEPS), '--queue', redis.url], {
         ...again,
         progress: progressRecorder().progress,
       }),
@@ -200,13 +205,14 @@ describe('a grid on the queue', () => {
     const redis = await startRedisServer();
     servers.push(redis);
     const dir = mkdtempSync(join(tmpdir(), 'bench-queue-term-'));
-    // One longer run (400 steps), so that it is still running while status looks at it.
+    // One longer run (2,000 steps), so that it is still running while status looks at it, however
+    // fast a step is.
     const args = [
       ...grid(dir, '0'),
       '--variants',
       'softmax',
       '--steps',
-      '400',
+      '2000',
       '--queue',
       redis.url,
       '--detach',
@@ -225,7 +231,7 @@ describe('a grid on the queue', () => {
     expect(await main(['status', '--queue', redis.url], active)).toBe(0);
     expect(active.lines.join('\n')).toMatch(
       new RegExp(
-        `active:\\n  shakespeare-softmax-T4-\\S+  step \\d+/400 loss \\d\\.\\d{4} [\\d.]+ steps/s ETA \\S+  on \\S+:${w.proc.pid}`,
+        `active:\\n  shakespeare-softmax-T4-\\S+  step \\d+/2000 loss \\d\\.\\d{4} [\\d.]+ steps/s ETA \\S+  on \\S+:${w.proc.pid}`,
       ),
     );
     w.proc.kill('SIGTERM');
@@ -257,7 +263,7 @@ describe('a grid on the queue', () => {
       progress: progressRecorder().progress,
     });
     expect(await collected).toBe(0);
-    expect(w2.output()).toContain(`from step ${step}/400 (checkpoint in Redis)`);
+    expect(w2.output()).toContain(`from step ${step}/2000 (checkpoint in Redis)`);
     // The finished job's data no longer holds the checkpoint; its result is the record.
     const [finished] = await queue.getJobs(['completed']);
     expect(finished?.data.checkpoint).toBeUndefined();
