@@ -1,8 +1,9 @@
 /**
  * Slow, obviously correct float64 references of the engine's row kernels, which the kernel tests
  * compare against: the causal softmax and its backward, the masked cross-entropy with its
- * gradient, and AdamW with the gradient norm (as internal/adamW.ts, on the flat buffer).
+ * gradient, and AdamW with the gradient norm (internal/adamW.ts's own, on the flat buffer).
  */
+import { adamWUpdate, globalNorm } from '../internal/adamW.js';
 import type { EngineAdamW, OptimizerBuffers } from './adamW.js';
 import type { ParamSlot } from './engineTypes.js';
 
@@ -77,37 +78,35 @@ export function referenceCrossEntropy(
   return loss / total;
 }
 
-/** `√Σ g²` over every slot's gradient, in float64. */
+/** The floats of slot `s` in the flat buffer that starts at `base`. */
+const run = (f: Float32Array, base: number, s: ParamSlot) =>
+  f.subarray(base + s.offset, base + s.offset + s.size);
+
+/** `√Σ g²` over every slot's gradient: the tfjs trainer's `globalNorm`. */
 export function referenceGradientNorm(
   f: Float32Array,
   slots: readonly ParamSlot[],
   grads: number,
 ): number {
-  let sum = 0;
-  for (const s of slots)
-    for (let i = grads + s.offset, end = i + s.size; i < end; i++) sum += f[i]! * f[i]!;
-  return Math.sqrt(sum);
+  return globalNorm(slots.map((s) => run(f, grads, s)));
 }
 
-/** One AdamW update of every slot, in place. */
+/**
+ * One AdamW update of every slot, in place: the tfjs trainer's own update (`adamWUpdate`, in
+ * float64) on each slot, its moments read from and written back to the float32 buffers.
+ */
 export function referenceAdamW(
   f: Float32Array,
   slots: readonly ParamSlot[],
   at: OptimizerBuffers,
   hyper: EngineAdamW,
 ): void {
-  const { lr, beta1, beta2, epsilon, step, gradScale } = hyper;
-  const c1 = 1 - beta1 ** step;
-  const c2 = 1 - beta2 ** step;
   for (const s of slots) {
-    const keep = 1 - lr * (s.decay ? hyper.weightDecay : 0);
-    for (let i = s.offset, end = s.offset + s.size; i < end; i++) {
-      const g = gradScale * f[at.grads + i]!;
-      const m = beta1 * f[at.m + i]! + (1 - beta1) * g;
-      const v = beta2 * f[at.v + i]! + (1 - beta2) * g * g;
-      f[at.m + i] = m;
-      f[at.v + i] = v;
-      f[at.params + i] = f[at.params + i]! * keep - (lr * (m / c1)) / (Math.sqrt(v / c2) + epsilon);
-    }
+    const m = Float64Array.from(run(f, at.m, s));
+    const v = Float64Array.from(run(f, at.v, s));
+    const weightDecay = s.decay ? hyper.weightDecay : 0;
+    adamWUpdate(run(f, at.params, s), run(f, at.grads, s), m, v, { ...hyper, weightDecay });
+    run(f, at.m, s).set(m);
+    run(f, at.v, s).set(v);
   }
 }
