@@ -19,31 +19,41 @@ function dims(s: HeadShape) {
   return { batch, heads, t, d, dk: d / heads, tt: t * t, rowStride: t * d };
 }
 
+/** Where head `hd` of every sequence is: its offset, row stride and stride between sequences. */
+interface HeadOperand {
+  readonly at: number;
+  readonly ld: number;
+  readonly stride: number;
+}
+
+/**
+ * The two layouts a head's operand has: its `d_k` columns of a sequence's `T` rows of `N × d`
+ * (q, k, v, o and their gradients), or its `T × T` block of `B × H × T × T` (h, w and theirs).
+ */
+function operands(s: HeadShape, hd: number) {
+  const { heads, t, d, dk, tt, rowStride } = dims(s);
+  return {
+    rows: (base: number): HeadOperand => ({ at: base + hd * dk, ld: d, stride: rowStride }),
+    block: (base: number): HeadOperand => ({ at: base + hd * tt, ld: t, stride: heads * tt }),
+  };
+}
+
+const asA = (o: HeadOperand) => ({ a: o.at, lda: o.ld, strideA: o.stride });
+const asB = (o: HeadOperand) => ({ b: o.at, ldb: o.ld, strideB: o.stride });
+const asC = (o: HeadOperand) => ({ c: o.at, ldc: o.ld, strideC: o.stride });
+
 /** h = q·kᵀ/√d_k per head: q, k `N × d`; h `B × H × T × T`; scratch `N × d_k`. */
 export function fieldsForward(
   k: EngineKernels,
   s: HeadShape,
   at: { q: number; k: number; h: number; scratch: number },
 ): void {
-  const { batch, heads, t, d, dk, tt, rowStride } = dims(s);
-  for (let hd = 0; hd < heads; hd++)
-    k.gemm({
-      layout: 'nt',
-      m: t,
-      n: t,
-      k: dk,
-      a: at.q + hd * dk,
-      lda: d,
-      strideA: rowStride,
-      b: at.k + hd * dk,
-      ldb: d,
-      strideB: rowStride,
-      c: at.h + hd * tt,
-      ldc: t,
-      strideC: heads * tt,
-      batch,
-      scratch: at.scratch,
-    });
+  const { batch, heads, t, dk, tt } = dims(s);
+  for (let hd = 0; hd < heads; hd++) {
+    const { rows, block } = operands(s, hd);
+    const shape = { m: t, n: t, k: dk, batch, scratch: at.scratch };
+    k.gemm({ layout: 'nt', ...shape, ...asA(rows(at.q)), ...asB(rows(at.k)), ...asC(block(at.h)) });
+  }
   const f = k.f32();
   const scale = 1 / Math.sqrt(dk);
   for (let i = at.h, end = at.h + batch * heads * tt; i < end; i++) f[i] = f[i]! * scale;
@@ -55,36 +65,16 @@ export function fieldsBackward(
   s: HeadShape,
   at: { q: number; k: number; gh: number; gq: number; gk: number },
 ): void {
-  const { batch, heads, t, d, dk, tt, rowStride } = dims(s);
+  const { batch, heads, t, dk, tt } = dims(s);
   const f = k.f32();
   const scale = 1 / Math.sqrt(dk);
   for (let i = at.gh, end = at.gh + batch * heads * tt; i < end; i++) f[i] = f[i]! * scale;
-  const perHead = { batch, ldc: d, strideC: rowStride };
   for (let hd = 0; hd < heads; hd++) {
-    const g = { a: at.gh + hd * tt, lda: t, strideA: heads * tt };
-    k.gemm({
-      ...perHead,
-      ...g,
-      m: t,
-      n: dk,
-      k: t,
-      b: at.k + hd * dk,
-      ldb: d,
-      strideB: rowStride,
-      c: at.gq + hd * dk,
-    });
-    k.gemm({
-      ...perHead,
-      ...g,
-      layout: 'tn',
-      m: t,
-      n: dk,
-      k: t,
-      b: at.q + hd * dk,
-      ldb: d,
-      strideB: rowStride,
-      c: at.gk + hd * dk,
-    });
+    const { rows, block } = operands(s, hd);
+    const shape = { m: t, n: dk, k: t, batch };
+    k.gemm({ ...shape, ...asA(block(at.gh)), ...asB(rows(at.k)), ...asC(rows(at.gq)) });
+    const gk = { ...asA(block(at.gh)), ...asB(rows(at.q)), ...asC(rows(at.gk)) };
+    k.gemm({ layout: 'tn', ...shape, ...gk });
   }
 }
 
@@ -94,23 +84,12 @@ export function headsForward(
   s: HeadShape,
   at: { w: number; v: number; o: number },
 ): void {
-  const { batch, heads, t, d, dk, tt, rowStride } = dims(s);
-  for (let hd = 0; hd < heads; hd++)
-    k.gemm({
-      m: t,
-      n: dk,
-      k: t,
-      a: at.w + hd * tt,
-      lda: t,
-      strideA: heads * tt,
-      b: at.v + hd * dk,
-      ldb: d,
-      strideB: rowStride,
-      c: at.o + hd * dk,
-      ldc: d,
-      strideC: rowStride,
-      batch,
-    });
+  const { batch, heads, t, dk } = dims(s);
+  for (let hd = 0; hd < heads; hd++) {
+    const { rows, block } = operands(s, hd);
+    const shape = { m: t, n: dk, k: t, batch };
+    k.gemm({ ...shape, ...asA(block(at.w)), ...asB(rows(at.v)), ...asC(rows(at.o)) });
+  }
 }
 
 /** gw = go·vᵀ and gv = wᵀ·go per head; scratch `N × d_k`. */
@@ -119,36 +98,12 @@ export function headsBackward(
   s: HeadShape,
   at: { w: number; v: number; go: number; gw: number; gv: number; scratch: number },
 ): void {
-  const { batch, heads, t, d, dk, tt, rowStride } = dims(s);
-  const rows = { ldb: d, strideB: rowStride, batch };
+  const { batch, heads, t, dk } = dims(s);
   for (let hd = 0; hd < heads; hd++) {
-    const go = { a: at.go + hd * dk, lda: d, strideA: rowStride };
-    k.gemm({
-      ...rows,
-      ...go,
-      layout: 'nt',
-      m: t,
-      n: t,
-      k: dk,
-      b: at.v + hd * dk,
-      c: at.gw + hd * tt,
-      ldc: t,
-      strideC: heads * tt,
-      scratch: at.scratch,
-    });
-    k.gemm({
-      ...rows,
-      layout: 'tn',
-      m: t,
-      n: dk,
-      k: t,
-      a: at.w + hd * tt,
-      lda: t,
-      strideA: heads * tt,
-      b: at.go + hd * dk,
-      c: at.gv + hd * dk,
-      ldc: d,
-      strideC: rowStride,
-    });
+    const { rows, block } = operands(s, hd);
+    const gw = { ...asA(rows(at.go)), ...asB(rows(at.v)), ...asC(block(at.gw)) };
+    k.gemm({ layout: 'nt', m: t, n: t, k: dk, batch, scratch: at.scratch, ...gw });
+    const gv = { ...asA(block(at.w)), ...asB(rows(at.go)), ...asC(rows(at.gv)) };
+    k.gemm({ layout: 'tn', m: t, n: dk, k: t, batch, ...gv });
   }
 }
