@@ -26,19 +26,16 @@ import { createEngineTrainer, createTransformer, initBackend } from '../src/inde
 import type { AttentionVariant, CouplingForm, EngineTrainer } from '../src/index.js';
 import { kernelSplit } from '../bench/kernelSplit.js';
 import { concurrentPeaks, peakGflops } from '../bench/wasmPeak.js';
+import { scriptArg } from '../bench/scriptArgs.js';
 
-const arg = (name: string, fallback: string): string => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1]! : fallback;
-};
-const modelName = arg('model', 'paper') as keyof typeof BENCH_MODELS;
+const modelName = scriptArg('model', 'paper') as keyof typeof BENCH_MODELS;
 const m = BENCH_MODELS[modelName];
 if (m === undefined) throw new Error(`--model must be paper or baby, got ${modelName}`);
-const variants = arg('variants', 'softmax,boltzmann').split(',') as AttentionVariant[];
-const samplerName = arg('sampler', modelName === 'paper' ? 'exact' : 'transfer-matrix');
-const couplings = arg('couplings', samplerName === 'transfer-matrix' ? 'banded:8' : 'full');
-const threads = Number(arg('threads', '1'));
-const steps = Number(arg('steps', '30'));
+const variants = scriptArg('variants', 'softmax,boltzmann').split(',') as AttentionVariant[];
+const samplerName = scriptArg('sampler', modelName === 'paper' ? 'exact' : 'transfer-matrix');
+const couplings = scriptArg('couplings', samplerName === 'transfer-matrix' ? 'banded:8' : 'full');
+const threads = Number(scriptArg('threads', '1'));
+const steps = Number(scriptArg('steps', '30'));
 const json = process.argv.includes('--json');
 const log = (line: string) => console.log(line);
 

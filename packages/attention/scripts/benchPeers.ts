@@ -32,21 +32,18 @@ import {
   runNanoGpt,
   runTwin,
 } from '../bench/peers/runPeers.js';
+import { scriptArg } from '../bench/scriptArgs.js';
 
-const arg = (name: string, fallback?: string): string | undefined => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : fallback;
-};
-const steps = Number(arg('steps', '40'));
-const nanoGpt = arg('nanogpt');
-const nanoIters = Number(arg('nanogpt-iters', '40'));
+const steps = Number(scriptArg('steps', '40'));
+const nanoGpt = scriptArg('nanogpt');
+const nanoIters = Number(scriptArg('nanogpt-iters', '40'));
 const cores = availableParallelism();
 const dataDir = resolve(process.env.BOLTZMANN_DATA_DIR || '../../../shared/data');
 
 const loadStart = loadavg();
 console.log(`load average at start: ${formatLoad(loadStart)} (${cores} cores)`);
 /** `--python` alone when given; else `python3` on the PATH, then Debian's own. */
-const explicitPython = arg('python');
+const explicitPython = scriptArg('python');
 const candidates =
   explicitPython === undefined ? ['python3', '/usr/bin/python3'] : [explicitPython];
 const torch = findTorchPython(candidates);

@@ -26,19 +26,16 @@ import {
   timedSampler,
 } from '../bench/benchModels.js';
 import type { AttentionVariant, TransformerConfig } from '../src/index.js';
+import { scriptArg } from '../bench/scriptArgs.js';
 
-const arg = (name: string, fallback: string): string => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1]! : fallback;
-};
-const modelName = arg('model', 'paper');
-const steps = Number(arg('steps', '20'));
-const variants = arg('variants', 'softmax,boltzmann').split(',') as AttentionVariant[];
-const samplerName = arg('sampler', modelName === 'paper' ? 'exact' : 'tap');
+const modelName = scriptArg('model', 'paper');
+const steps = Number(scriptArg('steps', '20'));
+const variants = scriptArg('variants', 'softmax,boltzmann').split(',') as AttentionVariant[];
+const samplerName = scriptArg('sampler', modelName === 'paper' ? 'exact' : 'tap');
 /** Threads of the Ising sampler (tfjs itself runs on one thread in Node). */
-const threads = Number(arg('threads', '1'));
+const threads = Number(scriptArg('threads', '1'));
 /** Message precision of the transfer-matrix sampler (`float32`: its four-lane kernel). */
-const precision = arg('precision', 'float64') as 'float64' | 'float32';
+const precision = scriptArg('precision', 'float64') as 'float64' | 'float32';
 
 const m = MODELS[modelName as keyof typeof MODELS];
 if (m === undefined) throw new Error(`--model must be paper or baby, got ${modelName}`);
