@@ -33,13 +33,17 @@ export function normBackward(
   });
 }
 
-/** The backward of a linear map `name` of block `layer`. */
+/**
+ * The backward of a linear map `name` of block `layer`: `part` `'dx'` or `'dw'` alone (the weight
+ * gradients can wait for the causal op), or both.
+ */
 function dense(
   ctx: PassContext,
   layer: number,
   name: string,
   at: { x: number; dy: number; dx: number; accumulateDx?: boolean },
   dims?: [number, number],
+  part: 'dx' | 'dw' | 'both' = 'both',
 ) {
   const d = ctx.config.dModel;
   const [inDim, outDim] = dims ?? [d, d];
@@ -48,9 +52,10 @@ function dense(
     inDim,
     outDim,
     ...at,
+    dx: part === 'dw' ? -1 : at.dx,
     w: paramAt(ctx, `${name}/kernel`, layer),
     b: -1,
-    dw: gradAt(ctx, `${name}/kernel`, layer),
+    dw: part === 'dx' ? -1 : gradAt(ctx, `${name}/kernel`, layer),
     db: gradAt(ctx, `${name}/bias`, layer),
     scratch: ctx.acts.scratch,
   });
@@ -72,7 +77,11 @@ function addIntoStream(ctx: PassContext) {
   ctx.k.residual({ n: nd, x: acts.g, y: acts.t2, mask: -1, out: acts.g });
 }
 
-function ffnBackward(ctx: PassContext, layer: number, a: BlockActs) {
+/**
+ * The FFN's backward, but for its hidden layer's weight gradient, which it returns as work for
+ * later (it reads the saved LN2 output and `gHidden`, which nothing writes until the next block).
+ */
+function ffnBackward(ctx: PassContext, layer: number, a: BlockActs): () => void {
   const { acts, config } = ctx;
   const [n, f] = [acts.batch * acts.length, config.ffnHidden];
   const gf = branchGradient(ctx, a.maskResidual2);
@@ -88,33 +97,36 @@ function ffnBackward(ctx: PassContext, layer: number, a: BlockActs) {
     dx: acts.gHidden,
     dBias: bias < 0 ? acts.sink : gradAt(ctx, 'ffn/hidden/bias', layer),
   });
-  const hidden = { x: a.norm2.y, dy: acts.gHidden, dx: acts.t1 };
-  linearBackward(ctx.k, {
+  const hidden = {
     rows: n,
     inDim: config.dModel,
     outDim: f,
-    ...hidden,
+    x: a.norm2.y,
+    dy: acts.gHidden,
     w: paramAt(ctx, 'ffn/hidden/kernel', layer),
     b: -1,
-    dw: gradAt(ctx, 'ffn/hidden/kernel', layer),
     db: -1,
     scratch: acts.scratch,
-  });
+  };
+  linearBackward(ctx.k, { ...hidden, dx: acts.t1, dw: -1 });
   normBackward(ctx, { x: a.x1, norm: a.norm2, dy: acts.t1, dx: acts.t2 }, 'block/norm2', layer);
   addIntoStream(ctx);
+  const dw = gradAt(ctx, 'ffn/hidden/kernel', layer);
+  return () => linearBackward(ctx.k, { ...hidden, dx: -1, dw });
 }
 
-/** ∂L/∂h (and ∂L/∂J) from ∂L/∂w in `acts.gw`. */
-function weightsBackward(ctx: PassContext, layer: number, a: BlockActs) {
+/** ∂L/∂h (and ∂L/∂J) from ∂L/∂w in `acts.gw`; `independent` runs beside the causal op. */
+function weightsBackward(ctx: PassContext, layer: number, a: BlockActs, independent: () => void) {
   const { acts, config } = ctx;
   const { batch, length } = acts;
   if (config.variant === 'softmax') {
     const blocks = batch * config.heads;
     const at = { w: a.w, gw: acts.gw, gh: acts.gh, blocks, length, beta: config.beta };
     ctx.k.causalSoftmaxBackward(at);
+    independent();
     return;
   }
-  ctx.exchange.backward(layer);
+  ctx.exchange.backward(layer, independent);
   const withJ = config.variant !== 'sigmoid';
   if (!withJ) return;
   const name = ctx.form.kind === 'relative' ? RELATIVE_COUPLINGS : COUPLINGS;
@@ -122,7 +134,11 @@ function weightsBackward(ctx: PassContext, layer: number, a: BlockActs) {
   couplingsBackward(ctx.k.f32(), ctx.form, sizes, { gj: a.gj, grad: gradAt(ctx, name, layer) });
 }
 
-function attentionBackward(ctx: PassContext, layer: number, a: BlockActs) {
+/**
+ * The attention sublayer's backward. What does not need ∂L/∂h (the weight gradients of W_o, of
+ * the values and of `deferred`, and the values' input gradient) runs beside the causal op.
+ */
+function attentionBackward(ctx: PassContext, layer: number, a: BlockActs, deferred: () => void) {
   const { acts, config } = ctx;
   const shape = {
     batch: acts.batch,
@@ -131,7 +147,14 @@ function attentionBackward(ctx: PassContext, layer: number, a: BlockActs) {
     dModel: config.dModel,
   };
   const ga = branchGradient(ctx, a.maskResidual1);
-  dense(ctx, layer, 'attention/output', { x: a.o, dy: ga, dx: acts.t2 });
+  const output = { x: a.o, dy: ga, dx: acts.t2 };
+  dense(ctx, layer, 'attention/output', output, undefined, 'dx');
+  const x = a.norm1.y;
+  const independent = () => {
+    dense(ctx, layer, 'attention/output', output, undefined, 'dw'); // before t1 (maybe ga) is overwritten
+    dense(ctx, layer, 'attention/value', { x, dy: acts.gv, dx: acts.t1 });
+    deferred();
+  };
   const w = weightsRead(ctx, a);
   headsBackward(ctx.k, shape, {
     w,
@@ -145,15 +168,12 @@ function attentionBackward(ctx: PassContext, layer: number, a: BlockActs) {
     const bhtt = acts.batch * config.heads * acts.length * acts.length;
     ctx.k.masked({ n: bhtt, x: acts.gw, mask: a.maskAttention, out: acts.gw });
   }
-  weightsBackward(ctx, layer, a);
-  const fields = config.variant !== 'coupling';
-  const x = a.norm1.y;
-  if (fields) {
+  weightsBackward(ctx, layer, a, independent);
+  if (config.variant !== 'coupling') {
     fieldsBackward(ctx.k, shape, { q: a.q, k: a.k, gh: acts.gh, gq: acts.gq, gk: acts.gk });
-    dense(ctx, layer, 'attention/query', { x, dy: acts.gq, dx: acts.t1 });
+    dense(ctx, layer, 'attention/query', { x, dy: acts.gq, dx: acts.t1, accumulateDx: true });
     dense(ctx, layer, 'attention/key', { x, dy: acts.gk, dx: acts.t1, accumulateDx: true });
   }
-  dense(ctx, layer, 'attention/value', { x, dy: acts.gv, dx: acts.t1, accumulateDx: fields });
   const input = acts.streams[layer]!;
   normBackward(ctx, { x: input, norm: a.norm1, dy: acts.t1, dx: acts.t2 }, 'block/norm1', layer);
   addIntoStream(ctx);
@@ -162,6 +182,6 @@ function attentionBackward(ctx: PassContext, layer: number, a: BlockActs) {
 /** Block `layer`'s backward: `acts.g` from ∂L/∂x_{ℓ+1} to ∂L/∂x_ℓ. */
 export function blockBackward(ctx: PassContext, layer: number): void {
   const a = ctx.acts.blocks[layer]!;
-  if (ctx.config.ffn) ffnBackward(ctx, layer, a);
-  attentionBackward(ctx, layer, a);
+  const deferred = ctx.config.ffn ? ffnBackward(ctx, layer, a) : () => {};
+  attentionBackward(ctx, layer, a, deferred);
 }

@@ -59,18 +59,30 @@ function dense(
   });
 }
 
-/** The causal op's weights of block `layer` (sigmoid, boltzmann, coupling), J first. */
-async function causalWeights(ctx: PassContext, layer: number, a: BlockActs) {
+/**
+ * The causal op's weights of block `layer` (sigmoid, boltzmann, coupling), J first; `independent`
+ * runs while the op does, where the exchange allows.
+ */
+async function causalWeights(
+  ctx: PassContext,
+  layer: number,
+  a: BlockActs,
+  independent: () => void,
+) {
   const { variant, maxLength, heads } = ctx.config;
   if (variant !== 'sigmoid') {
     const name = ctx.form.kind === 'relative' ? RELATIVE_COUPLINGS : COUPLINGS;
     const sizes = { heads, length: ctx.acts.length, maxLength };
     couplingsForward(ctx.k.f32(), ctx.form, sizes, { param: paramAt(ctx, name, layer), out: a.j });
   }
-  await ctx.exchange.forward(layer);
+  await ctx.exchange.forward(layer, independent);
 }
 
-/** The attention sublayer: LN1, fields, weights, heads; its output (before W_o) in `a.o`. */
+/**
+ * The attention sublayer: LN1, fields, weights, heads; its output (before W_o) in `a.o`. The
+ * values and the weights' dropout mask do not depend on the weights: they are computed while the
+ * causal op runs.
+ */
 async function attention(ctx: PassContext, layer: number, x: number) {
   const { acts, config } = ctx;
   const a = acts.blocks[layer]!;
@@ -81,11 +93,14 @@ async function attention(ctx: PassContext, layer: number, x: number) {
     dense(ctx, layer, 'attention/query', { x: a.norm1.y, y: a.q });
     dense(ctx, layer, 'attention/key', { x: a.norm1.y, y: a.k });
   }
-  dense(ctx, layer, 'attention/value', { x: a.norm1.y, y: a.v });
+  const independent = () => {
+    dense(ctx, layer, 'attention/value', { x: a.norm1.y, y: a.v });
+    if (dropping(ctx)) fillMask(ctx, a.maskAttention, bhtt, layer, 'attention');
+  };
   const shape = { batch, heads: config.heads, length, dModel: config.dModel };
   if (config.variant === 'coupling') ctx.k.f32().fill(0, a.h, a.h + bhtt);
   else fieldsForward(ctx.k, shape, { q: a.q, k: a.k, h: a.h, scratch: acts.scratch });
-  if (config.variant === 'softmax')
+  if (config.variant === 'softmax') {
     ctx.k.causalSoftmax({
       h: a.h,
       w: a.w,
@@ -93,11 +108,9 @@ async function attention(ctx: PassContext, layer: number, x: number) {
       length,
       beta: config.beta,
     });
-  else await causalWeights(ctx, layer, a);
-  if (dropping(ctx)) {
-    fillMask(ctx, a.maskAttention, bhtt, layer, 'attention');
-    ctx.k.masked({ n: bhtt, x: a.w, mask: a.maskAttention, out: a.wDropped });
-  }
+    independent();
+  } else await causalWeights(ctx, layer, a, independent);
+  if (dropping(ctx)) ctx.k.masked({ n: bhtt, x: a.w, mask: a.maskAttention, out: a.wDropped });
   headsForward(ctx.k, shape, { w: weightsRead(ctx, a), v: a.v, o: a.o });
 }
 

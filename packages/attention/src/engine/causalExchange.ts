@@ -5,7 +5,13 @@
  * A pass reaches it through a {@link CausalExchange}: on one thread the op runs on the pass's
  * own activations; with worker threads the calling thread gathers every shard's fields into one
  * batch and runs the op once (the sampler sees the same calls, batches and problems as on one
- * thread, and is only ever called there) while the workers wait.
+ * thread, and is only ever called there).
+ *
+ * Each call carries the block's independent work: the part of the pass that neither writes the
+ * op's input nor reads its output (the value projection and the dropout mask forward; weight
+ * gradients and the value's input gradient backward). It runs while the op runs wherever that
+ * is possible: on the workers while the calling thread runs the op, and on the calling thread
+ * while an asynchronous sampler is pending; otherwise right after the op.
  */
 import type { CausalWeights, Sampler } from '@boltzmann/ising-core';
 import { causalHeadOps, writeCausalGradients, writeCausalWeights } from '../causalOpBuffers.js';
@@ -15,10 +21,14 @@ import type { ResolvedTransformerConfig } from '../transformerConfig.js';
 import type { EngineKernels } from './engineKernels.js';
 import type { ActivationLayout } from './engineTypes.js';
 
-/** Where a pass's causal op is run: forward after `h` and `J` are written, backward after `∂L/∂w`. */
+/**
+ * Where a pass's causal op is run: forward after `h` and `J` are written, backward after `∂L/∂w`.
+ * `independent` is run exactly once per call, before the call returns, concurrently with the op
+ * where the exchange can (it must not touch `h`, `w`, `∂L/∂w`, `∂L/∂h` or J's buffers).
+ */
 export interface CausalExchange {
-  forward(layer: number): Promise<void>;
-  backward(layer: number): void;
+  forward(layer: number, independent: () => void): Promise<void>;
+  backward(layer: number, independent: () => void): void;
 }
 
 /** What the op needs besides the activations. */
@@ -65,15 +75,30 @@ export function blockBuffers(
   };
 }
 
-/** w from h and J; returns the heads' ops for the backward. */
-export async function causalForward(src: CausalSource, b: CausalBuffers): Promise<CausalWeights[]> {
+/**
+ * w from h and J; returns the heads' ops for the backward. With an asynchronous sampler,
+ * `whilePending` runs after the sampler has been called and before its answer is awaited.
+ */
+export async function causalForward(
+  src: CausalSource,
+  b: CausalBuffers,
+  whilePending?: () => void,
+): Promise<CausalWeights[]> {
   const { config, sampler } = src;
   const shape = { batch: b.batch, heads: config.heads, length: b.length };
   let prepared: PreparedEstimates | undefined;
-  if (sampler?.capabilities.async === true)
-    prepared = await prepareEstimates(b.h, b.j, shape, sampler, config.beta, {
+  if (sampler?.capabilities.async === true) {
+    const pending = prepareEstimates(b.h, b.j, shape, sampler, config.beta, {
       timeoutMs: src.samplerTimeoutMs,
     });
+    try {
+      whilePending?.();
+    } catch (error) {
+      pending.catch(() => {}); // the pass fails with the work's error; the sampler's is moot
+      throw error;
+    }
+    prepared = await pending;
+  }
   const source = { variant: config.variant as 'sigmoid', beta: config.beta, sampler, prepared };
   // Nothing grows the arena while the op runs, so the views stay valid.
   const ops = causalHeadOps(b.h, b.j, shape, source);
@@ -96,15 +121,36 @@ export function causalBackward(
   });
 }
 
+/**
+ * The op's forward with `independent` run while an asynchronous sampler is pending; `after` is
+ * called with the ops, then `independent` when it has not run yet.
+ */
+export async function forwardAround(
+  src: CausalSource,
+  b: CausalBuffers,
+  independent: () => void,
+  after: (ops: CausalWeights[]) => void,
+): Promise<void> {
+  let ran = false;
+  const ops = await causalForward(src, b, () => {
+    ran = true;
+    independent();
+  });
+  after(ops);
+  if (!ran) independent();
+}
+
 /** The op on one pass's own activations (one thread). */
 export function localExchange(src: CausalSource, acts: ActivationLayout): CausalExchange {
   const ops: CausalWeights[][] = [];
   return {
-    async forward(layer) {
-      ops[layer] = await causalForward(src, blockBuffers(src, acts, layer));
+    async forward(layer, independent) {
+      const b = blockBuffers(src, acts, layer);
+      await forwardAround(src, b, independent, (o) => (ops[layer] = o));
     },
-    backward(layer) {
+    backward(layer, independent) {
       causalBackward(src, blockBuffers(src, acts, layer), ops[layer]!);
+      independent();
     },
   };
 }

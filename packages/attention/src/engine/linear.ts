@@ -18,7 +18,7 @@ export interface LinearArgs {
   readonly y: number;
 }
 
-/** The backward's offsets: dy in, dx out (-1 to skip), dW and db accumulated. */
+/** The backward's offsets: dy in, dx out (-1 to skip), dW and db accumulated (dw -1: skip both). */
 export interface LinearGradArgs extends Omit<LinearArgs, 'y'> {
   readonly dy: number;
   readonly dx: number;
@@ -43,17 +43,19 @@ export function linearForward(k: EngineKernels, a: LinearArgs): void {
 /** dW += xᵀ dy, db += Σ_rows dy, dx (+)= dy Wᵀ. */
 export function linearBackward(k: EngineKernels, a: LinearGradArgs): void {
   const { rows, inDim, outDim } = a;
-  k.gemm({
-    layout: 'tn',
-    m: inDim,
-    n: outDim,
-    k: rows,
-    a: a.x,
-    b: a.dy,
-    c: a.dw,
-    accumulate: true,
-  });
-  if (a.db >= 0) k.columnSums({ src: a.dy, rows, cols: outDim, dst: a.db });
+  if (a.dw >= 0) {
+    k.gemm({
+      layout: 'tn',
+      m: inDim,
+      n: outDim,
+      k: rows,
+      a: a.x,
+      b: a.dy,
+      c: a.dw,
+      accumulate: true,
+    });
+    if (a.db >= 0) k.columnSums({ src: a.dy, rows, cols: outDim, dst: a.db });
+  }
   if (a.dx < 0) return;
   k.gemm({
     layout: 'nt',

@@ -51,16 +51,17 @@ async function init(): Promise<WorkerInit> {
   return new Promise((resolve) => scope.addEventListener('message', (e) => resolve(e.data.init)));
 }
 
-/** Arrive at a barrier and wait to be released (or aborted). */
+/** Arrive at a barrier, do the block's independent work while the op runs, then wait to be released (or aborted). */
 function workerExchange(control: Control, w: number): CausalExchange {
   const { ints } = control;
-  const barrier = () => {
+  const barrier = (_layer: number, independent: () => void) => {
     const n = bump(ints, slot(w, ARRIVED));
+    independent();
     waitFor(ints, slot(w, RELEASED), n, () => {
       if (Atomics.load(ints, ABORT) !== 0) throw new Error('pass aborted by the calling thread');
     });
   };
-  return { forward: async () => barrier(), backward: barrier };
+  return { forward: async (layer, independent) => barrier(layer, independent), backward: barrier };
 }
 
 async function main(): Promise<void> {

@@ -1,11 +1,12 @@
 /**
  * A training pass over threads: each thread (the calling one is thread 0) runs forward and
  * backward on its shard of the batch into its own gradient buffer; the calling thread runs the
- * causal op of the whole batch while the workers wait at the barrier, then sums the gradients
- * into its own buffer. The result equals one thread's up to the order of float32 sums.
+ * causal op of the whole batch while the workers do their block's independent work and then wait
+ * at the barrier, and finally sums the gradients into its own buffer. The result equals one
+ * thread's up to the order of float32 sums.
  */
 import type { CausalWeights } from '@boltzmann/ising-core';
-import { blockBuffers, causalBackward, causalForward } from '../causalExchange.js';
+import { blockBuffers, causalBackward, forwardAround } from '../causalExchange.js';
 import type { CausalBuffers, CausalExchange, CausalSource } from '../causalExchange.js';
 import { modelBackward, modelForward } from '../modelPass.js';
 import type { PassContext } from '../passContext.js';
@@ -42,7 +43,8 @@ function gathered(src: CausalSource, plan: ShardPlan, layer: number) {
 /**
  * The calling thread's exchange: the whole batch's causal op, gathered from every shard, between
  * the workers' arrival and release. The sampler is called as on one thread: once per head and
- * layer, on every sequence of the batch. J's gradient goes to shard 0 alone.
+ * layer, on every sequence of the batch. J's gradient goes to shard 0 alone. The calling thread's
+ * own independent work runs while an asynchronous sampler is pending, else after the release.
  */
 export function coordinatorExchange(
   src: CausalSource,
@@ -52,15 +54,17 @@ export function coordinatorExchange(
   const busy = plan.shards.length - 1;
   const ops: CausalWeights[][] = [];
   return {
-    async forward(layer) {
+    async forward(layer, independent) {
       workers.arrivals(busy);
       const { whole, move } = gathered(src, plan, layer);
       move('h', true);
-      ops[layer] = await causalForward(src, whole);
-      move('w', false);
-      workers.release(busy);
+      await forwardAround(src, whole, independent, (o) => {
+        ops[layer] = o;
+        move('w', false);
+        workers.release(busy);
+      });
     },
-    backward(layer) {
+    backward(layer, independent) {
       workers.arrivals(busy);
       const { parts, whole, move } = gathered(src, plan, layer);
       move('gw', true);
@@ -68,6 +72,7 @@ export function coordinatorExchange(
       move('gh', false);
       for (const p of parts.slice(1)) p.gj.fill(0);
       workers.release(busy);
+      independent();
     },
   };
 }
