@@ -65,7 +65,11 @@ for (const variant of variants) {
   const probe =
     variant === 'boltzmann' || variant === 'coupling'
       ? timedSampler(
-          benchSampler(samplerName, 1, samplerName === 'transfer-matrix' ? 'float32' : 'float64'),
+          benchSampler(
+            samplerName,
+            threads,
+            samplerName === 'transfer-matrix' ? 'float32' : 'float64',
+          ),
         )
       : undefined;
   const model = createTransformer({
