@@ -71,8 +71,15 @@ export function bump(ints: Int32Array, i: number): number {
 }
 
 /**
- * Blocks until word `i` reaches `target`, waking every `sliceMs` to run `check` (which throws
- * to give up: a failed worker, an abort, a deadline).
+ * How long a waiting thread spins before it sleeps, in ms. The other side's turn is usually
+ * shorter (a step's serial part, a shard that finished later): a spinning thread sees it at once,
+ * where one woken from `Atomics.wait` can take milliseconds on a virtual machine.
+ */
+export const SPIN_MS = 1;
+
+/**
+ * Blocks until word `i` reaches `target`: spins for up to `spinMs`, then sleeps, waking every
+ * `sliceMs` to run `check` (which throws to give up: a failed worker, an abort, a deadline).
  */
 export function waitFor(
   ints: Int32Array,
@@ -80,7 +87,12 @@ export function waitFor(
   target: number,
   check: () => void,
   sliceMs = 50,
+  spinMs = SPIN_MS,
 ) {
+  const until = performance.now() + spinMs;
+  while (Atomics.load(ints, i) < target && performance.now() < until) {
+    for (let spin = 0; spin < 64 && Atomics.load(ints, i) < target; spin++);
+  }
   for (;;) {
     const value = Atomics.load(ints, i);
     if (value >= target) return;
