@@ -1,7 +1,8 @@
 // Writes the WebAssembly text of the engine's fused element-wise kernels (compiled into
 // src/engine/kernels/elementwiseWasm.generated.ts by scripts/buildWasm.mjs). bias + GELU,
 // forward and backward, over a row-major rows × cols matrix with a per-column bias; the
-// residual add with its dropout mask, a masked copy, and column sums (a bias's gradient). The GELU is
+// residual add with its dropout mask, a masked copy, column sums (a bias's gradient), the
+// embedding's gather and scatter-add, and a bias laid down over rows. The GELU is
 // the exact one the tfjs model uses (src/internal/layers.ts): ½ u (1 + erf(u/√2)), its gradient
 // Φ(u) + u φ(u). erf is Eigen's float rational approximation (odd degree-13 over even degree-8
 // polynomial, argument clamped to ±4); exp is Cephes' expf (n = round(x log₂e), a degree-5
@@ -232,6 +233,72 @@ function columnSums() {
       (br $il))))`;
 }
 
+/** Bytes of `rows` rows of $d floats (an i32 expression). */
+const rowBytes = (rows, d = get('d')) => `(i32.shl (i32.mul ${rows} ${d}) (i32.const 2))`;
+
+/** A loop over i in [0, count): `body` per row; $o is reset for each row's flatLoop. */
+const eachRow = (count, body) => `(block $id (loop $il
+      (br_if $id (i32.ge_u ${get('i')} ${count}))
+      ${body}
+      (local.set $i ${iadd(get('i'), '(i32.const 1)')})
+      (br $il)))`;
+
+/** The table row of token i (int32s at $tokens): $e = table + tokens[i] · d floats. */
+const tokenRow = (table) =>
+  `(local.set $e ${iadd(get(table), rowBytes(`(i32.load ${iadd(get('tokens'), '(i32.shl (local.get $i) (i32.const 2))')})`))})`;
+
+/** x[i] = E[tokens[i]] (+ P[i mod length]) for i < count, rows of d floats. */
+function embed() {
+  return `(func (export "embed") (param $tokens i32) (param $table i32) (param $positions i32)
+    (param $x i32) (param $count i32) (param $length i32) (param $d i32) (param $hasPositions i32)
+    (local $i i32) (local $n i32) (local $o i32) (local $end i32) (local $e i32) (local $p i32) (local $row i32)
+    (local.set $n ${get('d')})
+    ${eachRow(
+      get('count'),
+      `(local.set $o (i32.const 0))
+      (local.set $row ${iadd(get('x'), rowBytes(get('i')))})
+      ${tokenRow('table')}
+      (if ${get('hasPositions')}
+        (then
+          (local.set $p ${iadd(get('positions'), rowBytes(`(i32.rem_u ${get('i')} ${get('length')})`))})
+          ${flatLoop((load, store) => store('row', add(load('e'), load('p'))))})
+        (else ${flatLoop((load, store) => store('row', load('e')))}))`,
+    )})`;
+}
+
+/** dE[tokens[i]] += g[i] (and dP[i mod length] += g[i]) for i < count, in order of i. */
+function embedBackward() {
+  return `(func (export "embed_backward") (param $tokens i32) (param $g i32) (param $dTable i32)
+    (param $dPositions i32) (param $count i32) (param $length i32) (param $d i32) (param $hasPositions i32)
+    (local $i i32) (local $n i32) (local $o i32) (local $end i32) (local $e i32) (local $p i32) (local $row i32)
+    (local.set $n ${get('d')})
+    ${eachRow(
+      get('count'),
+      `(local.set $o (i32.const 0))
+      (local.set $row ${iadd(get('g'), rowBytes(get('i')))})
+      ${tokenRow('dTable')}
+      ${flatLoop((load, store) => store('e', add(load('e'), load('row'))))}
+      (if ${get('hasPositions')}
+        (then
+          (local.set $o (i32.const 0))
+          (local.set $p ${iadd(get('dPositions'), rowBytes(`(i32.rem_u ${get('i')} ${get('length')})`))})
+          ${flatLoop((load, store) => store('p', add(load('p'), load('row'))))}))`,
+    )})`;
+}
+
+/** Every row of the rows × cols matrix y set to b (a bias laid down before a GEMM adds onto it). */
+function biasRows() {
+  return `(func (export "bias_rows") (param $b i32) (param $y i32) (param $rows i32) (param $cols i32)
+    (local $i i32) (local $n i32) (local $o i32) (local $end i32) (local $row i32)
+    (local.set $n ${get('cols')})
+    ${eachRow(
+      get('rows'),
+      `(local.set $o (i32.const 0))
+      (local.set $row ${iadd(get('y'), rowBytes(get('i'), get('cols')))})
+      ${flatLoop((load, store) => store('row', load('b')))}`,
+    )})`;
+}
+
 /** The module's text: it imports the caller's memory (the engine's one arena). */
 export function elementwiseWat() {
   return `(module
@@ -243,6 +310,9 @@ export function elementwiseWat() {
   ${residual()}
   ${masked()}
   ${columnSums()}
+  ${embed()}
+  ${embedBackward()}
+  ${biasRows()}
 )
 `;
 }

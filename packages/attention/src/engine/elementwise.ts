@@ -18,6 +18,23 @@ interface ElementwiseExports {
   residual(...args: number[]): void;
   masked(...args: number[]): void;
   column_sums(...args: number[]): void;
+  embed(...args: number[]): void;
+  embed_backward(...args: number[]): void;
+  bias_rows(...args: number[]): void;
+}
+
+/**
+ * The embedding's operands: `count` int32 tokens at float offset `tokens`, rows of `dModel`
+ * floats, and the position table (`positions` −1 for none) indexed by `i mod length`.
+ */
+export interface EmbedArgs {
+  readonly tokens: number;
+  readonly count: number;
+  readonly length: number;
+  readonly dModel: number;
+  readonly table: number;
+  readonly positions: number;
+  readonly x: number;
 }
 
 /**
@@ -46,6 +63,14 @@ export interface BiasGeluBackwardArgs {
   readonly cdf?: number;
 }
 
+/** The embedding's backward: the gradient rows `g` into the tables' gradients `dTable`, `dPositions`. */
+export interface EmbedBackwardArgs extends Omit<EmbedArgs, 'x' | 'table' | 'positions'> {
+  readonly vocab: number;
+  readonly g: number;
+  readonly dTable: number;
+  readonly dPositions: number;
+}
+
 /** The engine's element-wise kernels bound to one arena. */
 export interface ElementwiseKernels {
   /** The arena the kernels work on. */
@@ -60,6 +85,63 @@ export interface ElementwiseKernels {
   masked(args: { x: number; mask: number; out: number; n: number }): void;
   /** dst += Σ_rows src over a rows × cols matrix. */
   columnSums(args: { src: number; rows: number; cols: number; dst: number }): void;
+  /** x[i] = E[tokens[i]] (+ P[i mod length]); the tokens must be below the table's rows. */
+  embed(args: EmbedArgs & { readonly vocab: number }): void;
+  /** dE[tokens[i]] += g[i] (and dP[i mod length] += g[i]), in token order. */
+  embedBackward(args: EmbedBackwardArgs): void;
+  /** Every row of the rows × cols matrix `y` set to the `cols` floats at `b`. */
+  biasRows(args: { b: number; y: number; rows: number; cols: number }): void;
+}
+
+/** The embedding's gather and scatter-add and the bias rows: copies and adds of whole rows. */
+function rowCopyKernels(
+  k: ElementwiseExports,
+  memory: EngineMemory,
+): Pick<ElementwiseKernels, 'embed' | 'embedBackward' | 'biasRows'> {
+  /** Checks the embedding's tables and tokens; returns the token count, d and the arena size. */
+  const embedShape = (name: string, a: EmbedArgs & { vocab: number }) => {
+    const count = engineCount(name, 'count', a.count);
+    const d = engineCount(name, 'dModel', a.dModel);
+    const length = engineCount(name, 'length', a.length);
+    const arena = memory.buffer.byteLength >>> 2;
+    engineFits(name, 'tokens', a.tokens, count, arena);
+    engineFits(name, 'table', a.table, a.vocab * d, arena);
+    if (a.positions >= 0) engineFits(name, 'positions', a.positions, length * d, arena);
+    return [count, d, arena] as const;
+  };
+  return {
+    embed(a) {
+      const [count, d, arena] = embedShape('embed', a);
+      engineFits('embed', 'x', a.x, count * d, arena);
+      const pos = a.positions >= 0 ? 1 : 0;
+      k.embed(
+        4 * a.tokens,
+        4 * a.table,
+        4 * Math.max(0, a.positions),
+        4 * a.x,
+        count,
+        a.length,
+        d,
+        pos,
+      );
+    },
+    embedBackward(a) {
+      const tables = { ...a, table: a.dTable, positions: a.dPositions, x: 0 };
+      const [count, d, arena] = embedShape('embedBackward', tables);
+      engineFits('embedBackward', 'g', a.g, count * d, arena);
+      const pos = a.dPositions >= 0 ? 1 : 0;
+      const dPositions = 4 * Math.max(0, a.dPositions);
+      k.embed_backward(4 * a.tokens, 4 * a.g, 4 * a.dTable, dPositions, count, a.length, d, pos);
+    },
+    biasRows(a) {
+      const rows = engineCount('biasRows', 'rows', a.rows);
+      const cols = engineCount('biasRows', 'cols', a.cols);
+      const arena = memory.buffer.byteLength >>> 2;
+      engineFits('biasRows', 'b', a.b, cols, arena);
+      engineFits('biasRows', 'y', a.y, rows * cols, arena);
+      k.bias_rows(4 * a.b, 4 * a.y, rows, cols);
+    },
+  };
 }
 
 /** Instantiates the element-wise kernels on `memory` (made by `createArena`); synchronous. */
@@ -75,6 +157,7 @@ export function createElementwiseKernels(memory: EngineMemory): ElementwiseKerne
     return { rows, cols, arena: memory.buffer.byteLength >>> 2 };
   };
   return {
+    ...rowCopyKernels(k, memory),
     memory,
     biasGelu(a) {
       const { rows, cols, arena } = shape('biasGelu', a);

@@ -1,48 +1,34 @@
 /**
  * The engine's embedding: `x[n] = E[token_n] (+ P[position_n])` into an `N × d` stream, and its
- * backward, which scatters the stream's gradient into the rows of E (and P) it came from.
+ * backward, which scatters the stream's gradient into the rows of E (and P) it came from. Both
+ * run in the element-wise module (elementwise.ts) on the tokens the pass wrote into the arena.
  */
+import type { EngineKernels } from './engineKernels.js';
+import type { PassContext } from './passContext.js';
+import { gradAt, paramAt } from './passContext.js';
 
-/** Offsets of the token table, the position table (-1 for none), the stream and the sizes. */
-export interface EmbeddingArgs {
-  readonly tokens: ArrayLike<number>;
-  readonly length: number;
-  readonly dModel: number;
-  readonly table: number;
-  readonly positions: number;
-  readonly x: number;
+/** The pass's tokens and the tables' sizes, as both directions read them. */
+function operands(ctx: PassContext) {
+  const { acts, config } = ctx;
+  return {
+    tokens: acts.tokens,
+    count: acts.batch * acts.length,
+    length: acts.length,
+    dModel: config.dModel,
+    vocab: config.vocabSize,
+  };
 }
 
-/** x = E[tokens] (+ P[0..T)). */
-export function embeddingForward(f: Float32Array, a: EmbeddingArgs): void {
-  const { tokens, length: t, dModel: d } = a;
-  for (let n = 0; n < tokens.length; n++) {
-    const row = a.x + n * d;
-    const e = a.table + tokens[n]! * d;
-    if (a.positions < 0) f.copyWithin(row, e, e + d);
-    else {
-      const p = a.positions + (n % t) * d;
-      for (let c = 0; c < d; c++) f[row + c] = f[e + c]! + f[p + c]!;
-    }
-  }
+/** x = E[tokens] (+ P[0..T)) into `x`. */
+export function embeddingForward(ctx: PassContext, x: number): void {
+  const k: EngineKernels = ctx.k;
+  const table = paramAt(ctx, 'embedding/token');
+  k.embed({ ...operands(ctx), table, positions: paramAt(ctx, 'embedding/position'), x });
 }
 
-/** dE[token_n] += g[n] and dP[position_n] += g[n]; `dTable`, `dPositions` are gradient offsets. */
-export function embeddingBackward(
-  f: Float32Array,
-  a: Omit<EmbeddingArgs, 'table' | 'positions' | 'x'> & {
-    g: number;
-    dTable: number;
-    dPositions: number;
-  },
-): void {
-  const { tokens, length: t, dModel: d } = a;
-  for (let n = 0; n < tokens.length; n++) {
-    const g = a.g + n * d;
-    const e = a.dTable + tokens[n]! * d;
-    for (let c = 0; c < d; c++) f[e + c] = f[e + c]! + f[g + c]!;
-    if (a.dPositions < 0) continue;
-    const p = a.dPositions + (n % t) * d;
-    for (let c = 0; c < d; c++) f[p + c] = f[p + c]! + f[g + c]!;
-  }
+/** dE[token_n] += g[n] and dP[position_n] += g[n], from the stream's gradient at `g`. */
+export function embeddingBackward(ctx: PassContext, g: number): void {
+  const dTable = gradAt(ctx, 'embedding/token');
+  const dPositions = gradAt(ctx, 'embedding/position');
+  ctx.k.embedBackward({ ...operands(ctx), g, dTable, dPositions });
 }

@@ -33,10 +33,7 @@ export interface LinearGradArgs extends Omit<LinearArgs, 'y'> {
 /** y = x W (+ b). */
 export function linearForward(k: EngineKernels, a: LinearArgs): void {
   const { rows, inDim, outDim } = a;
-  if (a.b >= 0) {
-    const f = k.f32();
-    for (let r = 0; r < rows; r++) f.copyWithin(a.y + r * outDim, a.b, a.b + outDim);
-  }
+  if (a.b >= 0) k.biasRows({ b: a.b, y: a.y, rows, cols: outDim });
   k.gemm({ m: rows, n: outDim, k: inDim, a: a.x, b: a.w, c: a.y, accumulate: a.b >= 0 });
 }
 

@@ -20,8 +20,7 @@ function headForward(ctx: PassContext, y: number) {
     linearForward(ctx.k, { rows, inDim: d, outDim: v, x: y, w, b: bias, y: acts.logits });
     return;
   }
-  const f = ctx.k.f32();
-  if (bias >= 0) for (let r = 0; r < rows; r++) f.copyWithin(acts.logits + r * v, bias, bias + v);
+  if (bias >= 0) ctx.k.biasRows({ b: bias, y: acts.logits, rows, cols: v });
   const table = paramAt(ctx, 'embedding/token');
   ctx.k.gemm({
     layout: 'nt',
@@ -55,26 +54,12 @@ function headBackward(ctx: PassContext, y: number, dy: number) {
   ctx.k.gemm({ ...tn, accumulate: true });
 }
 
-/** The pass's tokens: the int32 run at `acts.tokens` (written by the caller). */
-function tokensOf(ctx: PassContext): Int32Array {
-  const { acts } = ctx;
-  return new Int32Array(ctx.k.memory.buffer, 4 * acts.tokens, acts.batch * acts.length);
-}
-
 /** The logits of the tokens at `acts.tokens` into `acts.logits`, saving every activation. */
 export async function modelForward(ctx: PassContext): Promise<void> {
   const { acts, config } = ctx;
-  const tokens = tokensOf(ctx);
   const nd = acts.batch * acts.length * config.dModel;
   const x0 = acts.streams[0]!;
-  embeddingForward(ctx.k.f32(), {
-    tokens,
-    length: acts.length,
-    dModel: config.dModel,
-    table: paramAt(ctx, 'embedding/token'),
-    positions: paramAt(ctx, 'embedding/position'),
-    x: x0,
-  });
+  embeddingForward(ctx, x0);
   if (dropping(ctx)) {
     fillMask(ctx, acts.maskEmbedding, nd, 0, 'embedding');
     ctx.k.masked({ n: nd, x: x0, mask: acts.maskEmbedding, out: x0 });
@@ -106,7 +91,6 @@ export function lossArgs(ctx: Pick<PassContext, 'acts' | 'config'>) {
 export function modelBackward(ctx: PassContext): void {
   const { acts, config } = ctx;
   const rows = acts.batch * acts.length;
-  const tokens = tokensOf(ctx);
   ctx.k.crossEntropy(lossArgs(ctx));
   headBackward(ctx, acts.finalNorm.y, acts.t1);
   const last = acts.streams[config.layers]!;
@@ -114,12 +98,5 @@ export function modelBackward(ctx: PassContext): void {
   for (let layer = config.layers - 1; layer >= 0; layer--) blockBackward(ctx, layer);
   const nd = rows * config.dModel;
   if (dropping(ctx)) ctx.k.masked({ n: nd, x: acts.g, mask: acts.maskEmbedding, out: acts.g });
-  embeddingBackward(ctx.k.f32(), {
-    tokens,
-    length: acts.length,
-    dModel: config.dModel,
-    g: acts.g,
-    dTable: gradAt(ctx, 'embedding/token'),
-    dPositions: gradAt(ctx, 'embedding/position'),
-  });
+  embeddingBackward(ctx, acts.g);
 }
