@@ -15,6 +15,13 @@ const mul = (x, y) => `(f32x4.mul ${x} ${y})`;
 const add = (x, y) => `(f32x4.add ${x} ${y})`;
 const iadd = (x, y) => `(i32.add ${x} ${y})`;
 
+/**
+ * x clamped to [lo, hi] with the pseudo-min and -max (one x64 instruction each, where
+ * `f32x4.min`/`max` take several to order NaNs and signed zeros). A NaN x stays NaN: each
+ * compare is false and returns x.
+ */
+const clamp = (x, lo, hi) => `(f32x4.pmax (f32x4.pmin ${x} ${f(hi)}) ${f(lo)})`;
+
 /** Horner evaluation of Σ c[i] t^i (c from the highest degree down). */
 function horner(t, coeffs) {
   let acc = f(coeffs[0]);
@@ -22,14 +29,38 @@ function horner(t, coeffs) {
   return acc;
 }
 
+/**
+ * Estrin's evaluation of Σ c[i] t^i (c from the highest degree down): pairs `c[k] t + c[k+1]`
+ * combined with t², t⁴, …, so the dependency chain is about log₂ of Horner's.
+ * `sq(level)` gives t^(2^level) (level ≥ 1) as an expression.
+ */
+function estrin(t, coeffs, sq) {
+  // From the constant term up: terms[i] is the coefficient of t^i.
+  let terms = [...coeffs].reverse().map((c) => f(c));
+  let power = t;
+  let level = 0;
+  while (terms.length > 1) {
+    const next = [];
+    for (let i = 0; i < terms.length; i += 2)
+      next.push(i + 1 < terms.length ? add(mul(terms[i + 1], power), terms[i]) : terms[i]);
+    terms = next;
+    level += 1;
+    power = sq(level);
+  }
+  return terms[0];
+}
+
 /** erf of the vector in local $u scaled by 1/√2, via $t (x) and $s (x²) as scratch. */
 function erfHalf(u) {
+  const poly = (x, c) => estrin(x, c, (level) => get(level === 1 ? 'n' : 'r'));
   return [
-    `(local.set $t (f32x4.max (f32x4.min ${mul(u, f(Math.SQRT1_2))} ${f(4)}) ${f(-4)}))`,
+    `(local.set $t ${clamp(mul(u, f(Math.SQRT1_2)), -4, 4)})`,
     `(local.set $s ${mul(get('t'), get('t'))})`,
+    `(local.set $n ${mul(get('s'), get('s'))})`,
+    `(local.set $r ${mul(get('n'), get('n'))})`,
     `(local.set $t (f32x4.div ${mul(
       get('t'),
-      horner(get('s'), [
+      poly(get('s'), [
         '-2.72614225801306e-10',
         '2.77068142495902e-08',
         '-2.10102402082508e-06',
@@ -38,7 +69,7 @@ function erfHalf(u) {
         '-2.95459980854025e-03',
         '-1.60960333262415e-02',
       ]),
-    )} ${horner(get('s'), [
+    )} ${poly(get('s'), [
       '-1.45660718464996e-05',
       '-2.13374055278905e-04',
       '-1.68282697438203e-03',
@@ -51,7 +82,7 @@ function erfHalf(u) {
 /** exp of the vector expression `x` into local $e, with $n and $r as scratch (v128 locals). */
 export function exp(x) {
   return [
-    `(local.set $r (f32x4.max (f32x4.min ${x} ${f(88)}) ${f(-87)}))`,
+    `(local.set $r ${clamp(x, -87, 88)})`,
     `(local.set $n (f32x4.nearest ${mul(get('r'), f(Math.LOG2E))}))`,
     `(local.set $r (f32x4.sub ${get('r')} ${mul(get('n'), f('0.693359375'))}))`,
     `(local.set $r (f32x4.sub ${get('r')} ${mul(get('n'), f('-2.12194440e-4'))}))`,

@@ -91,6 +91,26 @@ describe('engine bias + GELU', () => {
     );
   });
 
+  it('a NaN or infinite input comes out NaN or infinite, never as a clamped finite number', () => {
+    const cols = 5;
+    const [x, bias, y, cdf, dy, dx, db] = [0, 8, 16, 24, 32, 40, 48];
+    const mem = view();
+    mem.set([Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 1, -1], x);
+    mem.fill(0, bias, bias + cols);
+    mem.fill(1, dy, dy + cols);
+    kernels.biasGelu({ rows: 1, cols, x, bias, y, cdf });
+    // gelu(−∞) = ½ (−∞)(1 − 1) is NaN, as in the tfjs model's float arithmetic.
+    expect(Array.from(mem.slice(y, y + 3))).toEqual([
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      Number.NaN,
+    ]);
+    kernels.biasGeluBackward({ rows: 1, cols, x, bias, dy, dx, dBias: db, cdf });
+    expect(mem[dx]).toBeNaN();
+    kernels.biasGeluBackward({ rows: 1, cols, x, bias, dy, dx, dBias: db });
+    expect(mem[dx]).toBeNaN();
+  });
+
   it('runs in place (y = x, dx = dy) with the same results, bit for bit', () => {
     const [rows, cols] = [3, 11];
     const n = rows * cols;
