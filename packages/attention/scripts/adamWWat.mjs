@@ -12,23 +12,41 @@ const add = (x, y) => `(f32x4.add ${x} ${y})`;
 const load = (base) => `(v128.load align=4 (i32.add ${get(base)} ${get('o')}))`;
 const store = (base, v) => `(v128.store align=4 (i32.add ${get(base)} ${get('o')}) ${v})`;
 
-/** g ← s·g; m ← β1 m + (1 − β1) g; v ← β2 v + (1 − β2) g²; p ← p·keep − lr (m/c1)/(√(v/c2) + ε). */
+/**
+ * g ← s·g; m ← β1 m + (1 − β1) g; v ← β2 v + (1 − β2) g²; p ← p·keep − lr (m/c1)/(√(v/c2) + ε),
+ * with the loop's constants splatted once and the two bias corrections as products
+ * (m·(lr/c1), v·(1/c2)): one division and one square root per vector.
+ */
 function adamW() {
+  const constants = {
+    kScale: splat('scale'),
+    kB1: splat('b1'),
+    kA1: `(f32x4.splat (f32.sub (f32.const 1) ${get('b1')}))`,
+    kB2: splat('b2'),
+    kA2: `(f32x4.splat (f32.sub (f32.const 1) ${get('b2')}))`,
+    kStep: `(f32x4.splat (f32.div ${get('lr')} ${get('c1')}))`,
+    kC2: `(f32x4.splat (f32.div (f32.const 1) ${get('c2')}))`,
+    kEps: splat('eps'),
+    kKeep: splat('keep'),
+  };
+  const names = Object.keys(constants);
   return `(func (export "adamw") (param $p i32) (param $g i32) (param $m i32) (param $v i32)
     (param $n i32) (param $lr f32) (param $b1 f32) (param $b2 f32) (param $eps f32) (param $keep f32)
     (param $c1 f32) (param $c2 f32) (param $scale f32)
     (local $o i32) (local $end i32) (local $gv v128) (local $mv v128) (local $vv v128)
+    ${names.map((k) => `(local $${k} v128)`).join(' ')}
+    ${names.map((k) => `(local.set $${k} ${constants[k]})`).join('\n    ')}
     (local.set $end (i32.shl ${get('n')} (i32.const 2)))
     (block $d (loop $l
       (br_if $d (i32.ge_u ${get('o')} ${get('end')}))
-      (local.set $gv ${mul(load('g'), splat('scale'))})
-      (local.set $mv ${add(mul(load('m'), splat('b1')), mul(get('gv'), `(f32x4.splat (f32.sub (f32.const 1) ${get('b1')}))`))})
-      (local.set $vv ${add(mul(load('v'), splat('b2')), mul(mul(get('gv'), get('gv')), `(f32x4.splat (f32.sub (f32.const 1) ${get('b2')}))`))})
+      (local.set $gv ${mul(load('g'), get('kScale'))})
+      (local.set $mv ${add(mul(load('m'), get('kB1')), mul(get('gv'), get('kA1')))})
+      (local.set $vv ${add(mul(load('v'), get('kB2')), mul(mul(get('gv'), get('gv')), get('kA2')))})
       ${store('m', get('mv'))}
       ${store('v', get('vv'))}
       ${store(
         'p',
-        `(f32x4.sub ${mul(load('p'), splat('keep'))} (f32x4.div ${mul(splat('lr'), `(f32x4.div ${get('mv')} ${splat('c1')})`)} ${add(`(f32x4.sqrt (f32x4.div ${get('vv')} ${splat('c2')}))`, splat('eps'))}))`,
+        `(f32x4.sub ${mul(load('p'), get('kKeep'))} (f32x4.div ${mul(get('mv'), get('kStep'))} ${add(`(f32x4.sqrt ${mul(get('vv'), get('kC2'))})`, get('kEps'))}))`,
       )}
       (local.set $o (i32.add ${get('o')} (i32.const 16)))
       (br $l))))`;
