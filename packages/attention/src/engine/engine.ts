@@ -200,8 +200,9 @@ export function createEngine(
         writeTokens(kernels, config, shard, pass);
         const args = lossArgs({ acts: shard.acts, config });
         kernels.writeTargets(args, targets, mask, shard.start * shard.acts.length, total);
-        kernels.f32().fill(0, shard.gradBase, shard.gradBase + p);
       }
+      // Each thread zeroes its own gradient buffer (the workers theirs, at the start of the pass).
+      kernels.f32().fill(0, shards[0]!.gradBase, shards[0]!.gradBase + p);
       if (shards.length === 1) {
         const ctx = context(shards[0]!, pass, localExchange(source, shards[0]!.acts));
         await modelForward(ctx);

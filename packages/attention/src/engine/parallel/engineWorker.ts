@@ -116,6 +116,7 @@ async function main(): Promise<void> {
           step: step < 0 ? undefined : step,
           exchange,
         };
+        k.f32().fill(0, shard.gradBase, shard.gradBase + params.size);
         await modelForward(ctx);
         modelBackward(ctx);
       }
