@@ -20,6 +20,12 @@ const KERNELS = [
   'adamW',
   'gradientNorm',
   'addInto',
+  'embed',
+  'embedBackward',
+  'biasRows',
+  'residual',
+  'masked',
+  'columnSums',
 ] as const;
 
 /** Times `steps` steps of `trainer` with every kernel call timed; returns the table. */
