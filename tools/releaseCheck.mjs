@@ -3,7 +3,16 @@
 // replaced), and runs publint and arethetypeswrong on the tarball. Exits 1 on any problem.
 // Offline: nothing is fetched or uploaded.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -67,8 +76,60 @@ function dualLoadProblems(tarball) {
   }
 }
 
+/** Files a tarball must not ship: tests, test kits and fixtures. */
+function contentProblems(tarball) {
+  const files = run('tar', ['-tzf', tarball]).split('\n').filter(Boolean);
+  const unwanted = files.filter((f) =>
+    /\.test\.[cm]?[jt]s$|\/fixtures\/|\/testUtils\.|Testkit\.|\/internal\/testing\//.test(f),
+  );
+  return unwanted.length === 0 ? [] : [`ships test files or fixtures: ${unwanted.join(', ')}`];
+}
+
+/**
+ * Bundles `@boltzmann/attention`, installed from its tarball and ising-core's in a folder outside
+ * the repository (tfjs linked from this install), with plain esbuild for the browser: no
+ * `external`, no conditions. Returns the problems.
+ */
+async function browserBundleProblems(tarballs) {
+  const dir = mkdtempSync(join(tmpdir(), 'release-check-browser-'));
+  try {
+    for (const name of ['@boltzmann/attention', '@boltzmann/ising-core']) {
+      const into = join(dir, 'node_modules', name);
+      mkdirSync(into, { recursive: true });
+      run('tar', ['-xzf', tarballs.get(name), '-C', into, '--strip-components=1']);
+    }
+    symlinkSync(
+      realpathSync(join(root, 'packages', 'attention', 'node_modules', '@tensorflow')),
+      join(dir, 'node_modules', '@tensorflow'),
+    );
+    writeFileSync(
+      join(dir, 'entry.js'),
+      "import { createTransformer, createEngineTrainer } from '@boltzmann/attention';\nconsole.log(createTransformer, createEngineTrainer);\n",
+    );
+    const { build } = await import('esbuild');
+    await build({
+      absWorkingDir: dir,
+      entryPoints: ['entry.js'],
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      outfile: join(dir, 'out.js'),
+      logLevel: 'silent',
+    });
+    return [];
+  } catch (error) {
+    return [
+      `plain esbuild --platform=browser cannot bundle it: ${String(error.message).slice(0, 600)}`,
+    ];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 const out = mkdtempSync(join(tmpdir(), 'release-check-'));
+const tarballs = new Map();
 let failed = 0;
+let pendingBundle = false;
 try {
   for (const { dir, json } of packages) {
     const problems = [];
@@ -100,8 +161,19 @@ try {
       );
     if (readFileSync(join(dir, 'LICENSE'), 'utf8').length === 0) problems.push('LICENSE is empty');
     if (json.name === '@boltzmann/ising-core') problems.push(...dualLoadProblems(path));
+    problems.push(...contentProblems(path));
+    tarballs.set(json.name, path);
+    if (json.name === '@boltzmann/attention') pendingBundle = true;
     console.log(
       `${problems.length === 0 ? 'ok  ' : 'FAIL'} ${json.name}@${json.version} (${path.split('/').pop()})`,
+    );
+    for (const p of problems) console.log(`     ${p.replace(/\n/g, '\n     ')}`);
+    if (problems.length > 0) failed++;
+  }
+  if (pendingBundle) {
+    const problems = await browserBundleProblems(tarballs);
+    console.log(
+      `${problems.length === 0 ? 'ok  ' : 'FAIL'} @boltzmann/attention bundles for the browser`,
     );
     for (const p of problems) console.log(`     ${p.replace(/\n/g, '\n     ')}`);
     if (problems.length > 0) failed++;

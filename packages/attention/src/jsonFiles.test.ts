@@ -1,6 +1,7 @@
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { withoutNodeBuiltins } from '@boltzmann/ising-core/testing';
 import { describe, expect, it } from 'vitest';
 import { readJsonFile, writeJsonFileAtomic } from './index.js';
 
@@ -19,6 +20,14 @@ describe('writeJsonFileAtomic / readJsonFile', () => {
     await expect(readJsonFile(path)).rejects.toMatchObject({
       code: 'ATTENTION_INVALID_CHECKPOINT',
       message: expect.stringContaining(path),
+    });
+  });
+
+  it('outside Node (no built-ins) reading is ATTENTION_BACKEND_UNAVAILABLE, not a bundler error', async () => {
+    await withoutNodeBuiltins(async () => {
+      await expect(readJsonFile('run/checkpoint.json')).rejects.toMatchObject({
+        code: 'ATTENTION_BACKEND_UNAVAILABLE',
+      });
     });
   });
 });

@@ -1,4 +1,4 @@
-import { echo, writeFileAtomic } from '@boltzmann/ising-core';
+import { echo, nodeBuiltin, writeFileAtomic } from '@boltzmann/ising-core';
 import { AttentionError } from './errors.js';
 import type { ParamSpec } from './internal/init.js';
 import { RELATIVE_COUPLINGS, layerName, paramSpecs } from './internal/paramSpecs.js';
@@ -177,13 +177,19 @@ export async function writeJsonFileAtomic(path: string, value: unknown): Promise
  * Reads a JSON file written by {@link writeJsonFileAtomic}. Node.js only.
  *
  * @throws {AttentionError} ATTENTION_INVALID_CHECKPOINT when the file is not valid JSON (naming the path);
- *   the file system's own error when it cannot be read.
+ *   ATTENTION_BACKEND_UNAVAILABLE outside Node.js; the file system's own error when it cannot be read.
  * @example
  * const { model, trainer } = (await readJsonFile('run/checkpoint.json')) as { model: TransformerJSON; trainer: TrainerState };
  */
 export async function readJsonFile(path: string): Promise<unknown> {
-  const { readFile } = await import('node:fs/promises');
-  const text = await readFile(path, 'utf8');
+  // Through nodeBuiltin, not import('node:…'): a browser bundle must not try to resolve it.
+  const fs = nodeBuiltin<typeof import('node:fs/promises')>('node:fs/promises');
+  if (fs === undefined)
+    throw new AttentionError(
+      'ATTENTION_BACKEND_UNAVAILABLE',
+      `readJsonFile needs Node.js (node:fs/promises) to read ${path}`,
+    );
+  const text = await fs.readFile(path, 'utf8');
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
