@@ -126,6 +126,41 @@ async function browserBundleProblems(tarballs) {
   }
 }
 
+/**
+ * Runs ising-core's conformance checks on its exact sampler under `node:test`, from the tarball
+ * installed alone in a folder outside the repository (no vitest there). Returns the problems.
+ */
+function nodeTestProblems(tarball) {
+  const dir = mkdtempSync(join(tmpdir(), 'release-check-node-test-'));
+  try {
+    const into = join(dir, 'node_modules', '@boltzmann', 'ising-core');
+    mkdirSync(into, { recursive: true });
+    run('tar', ['-xzf', tarball, '-C', into, '--strip-components=1']);
+    const test = [
+      "import test from 'node:test';",
+      "import { exactSampler } from '@boltzmann/ising-core';",
+      "import { CONFORMANCE_CHECKS, CONFORMANCE_TITLES, runConformanceCheck } from '@boltzmann/ising-core/testing';",
+      'for (const check of CONFORMANCE_CHECKS)',
+      '  test(`${check}: ${CONFORMANCE_TITLES[check]}`, () => runConformanceCheck(check, exactSampler));',
+    ].join('\n');
+    writeFileSync(join(dir, 'conformance.test.mjs'), `${test}\n`);
+    const report = run(process.execPath, ['--test', 'conformance.test.mjs'], dir);
+    const passed = Number(/^# pass (\d+)/m.exec(report)?.[1] ?? 0);
+    return passed === 12
+      ? []
+      : [`node:test ran ${passed} of the 12 conformance checks:\n${report}`];
+  } catch (error) {
+    return [
+      `the conformance checks do not run under node:test: ${String(error.stdout ?? '')}${String(error.stderr ?? error.message)}`.slice(
+        0,
+        1200,
+      ),
+    ];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 const out = mkdtempSync(join(tmpdir(), 'release-check-'));
 const tarballs = new Map();
 let failed = 0;
@@ -160,7 +195,8 @@ try {
         `the packed package.json still has workspace: ranges (${ranges.map(([k]) => k).join(', ')})`,
       );
     if (readFileSync(join(dir, 'LICENSE'), 'utf8').length === 0) problems.push('LICENSE is empty');
-    if (json.name === '@boltzmann/ising-core') problems.push(...dualLoadProblems(path));
+    if (json.name === '@boltzmann/ising-core')
+      problems.push(...dualLoadProblems(path), ...nodeTestProblems(path));
     problems.push(...contentProblems(path));
     tarballs.set(json.name, path);
     if (json.name === '@boltzmann/attention') pendingBundle = true;

@@ -6,6 +6,7 @@ export default defineConfig(
     {
       index: 'src/index.ts',
       testing: 'src/testing/index.ts',
+      testingVitest: 'src/testing/vitest.ts',
       batchWorker: 'src/internal/batchWorker.ts',
     },
     { external: ['vitest'], shims: true, splitting: true },

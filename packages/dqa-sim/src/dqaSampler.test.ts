@@ -1,11 +1,7 @@
 import { createIsingBatch, createSamplerRegistry, estimateBatch } from '@boltzmann/ising-core';
 import type { BatchEstimate, IsingBatch, SampleResult } from '@boltzmann/ising-core';
-import {
-  bruteForceEstimate,
-  codeOf,
-  conformanceBatch,
-  describeSamplerConformance,
-} from '@boltzmann/ising-core/testing';
+import { bruteForceEstimate, codeOf, conformanceBatch } from '@boltzmann/ising-core/testing';
+import { describeSamplerConformance } from '@boltzmann/ising-core/testing/vitest';
 import { describe, expect, it } from 'vitest';
 import { annealDistribution, dqaSampler } from './index.js';
 

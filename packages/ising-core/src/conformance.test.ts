@@ -1,6 +1,6 @@
 import { exactSampler } from './exactSampler.js';
 import { gibbsSampler, meanFieldSampler } from './index.js';
-import { describeSamplerConformance } from './testing/index.js';
+import { describeSamplerConformance } from './testing/vitest.js';
 
 describeSamplerConformance(gibbsSampler, { createOptions: { seed: 1 } });
 

@@ -9,7 +9,8 @@ import {
   meanFieldSampler,
 } from './index.js';
 import type { IsingBatch, SampleResult, SampleSet, SamplerPlugin } from './index.js';
-import { bruteForceEstimate, describeSamplerConformance } from './testing/index.js';
+import { bruteForceEstimate } from './testing/index.js';
+import { describeSamplerConformance } from './testing/vitest.js';
 
 /**
  * A third-party plugin written against the public contract only: it implements `sample()` and

@@ -1,7 +1,7 @@
 // The root README's "Writing a sampler plugin" example, kept here so it is known to work.
 import { assertPluginOptions, createRng, defineSamplerPlugin, sampleExact } from './index.js';
 import type { IsingBatch, SampleSet } from './index.js';
-import { describeSamplerConformance } from './testing/index.js';
+import { describeSamplerConformance } from './testing/vitest.js';
 
 const capabilities = { exact: false, maxSpins: 16, async: false, deterministic: true };
 

@@ -10,11 +10,8 @@ import {
 } from './index.js';
 import type { TapOptions } from './index.js';
 import { codeOf } from './testing/thrownErrors.js';
-import {
-  bruteForceEstimate,
-  describeSamplerConformance,
-  runConformanceCheck,
-} from './testing/index.js';
+import { bruteForceEstimate, runConformanceCheck } from './testing/index.js';
+import { describeSamplerConformance } from './testing/vitest.js';
 
 // TAP keeps the Onsager term mean field drops, so at couplingScale 0.05 its magnetizations are off by O(J³) and its VJP
 // by O(J²). The two-spin check's J = 0.8 ferromagnet is far outside the weak-coupling regime: it runs on its own

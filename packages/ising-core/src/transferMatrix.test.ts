@@ -9,11 +9,8 @@ import {
 } from './index.js';
 import type { BatchEstimate, IsingBatch } from './index.js';
 import { bandedCouplings, expectClose, randomBanded } from './internal/testing/bandedBatches.js';
-import {
-  bruteForceEstimate,
-  bruteForceMoments,
-  describeSamplerConformance,
-} from './testing/index.js';
+import { bruteForceEstimate, bruteForceMoments } from './testing/index.js';
+import { describeSamplerConformance } from './testing/vitest.js';
 
 // Long batches and the wasm kernel: transferMatrixKernels.test.ts; refusals:
 // transferMatrixErrors.test.ts.

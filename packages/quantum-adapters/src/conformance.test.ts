@@ -1,4 +1,4 @@
-import { describeSamplerConformance } from '@boltzmann/ising-core/testing';
+import { describeSamplerConformance } from '@boltzmann/ising-core/testing/vitest';
 import { afterEach, beforeEach } from 'vitest';
 import { startFakeBraket } from './internal/testing/fakeBraketServer.js';
 import type { FakeBraket } from './internal/testing/fakeBraketServer.js';

@@ -1,7 +1,6 @@
 // The conformance checks, one function each, and the one entry point that runs a check by name.
 // The checks of the estimates' values are in conformanceEstimateChecks.ts; this file holds the
 // checks of the plugin contract (shape, create/dispose, inputs untouched, determinism, sync, limit).
-import { expect } from 'vitest';
 import { createIsingBatch } from '../batch.js';
 import { estimateBatch } from '../estimateBatch.js';
 import { assertSamplerPlugin } from '../registry.js';
@@ -15,6 +14,7 @@ import {
   checkVjpAccuracy,
   checkVjpShape,
 } from './conformanceEstimateChecks.js';
+import { ensure, ensureRejectsWithCode, ensureSame, ensureSameArray } from './conformanceAssert.js';
 import { settingsOf } from './conformanceOptions.js';
 import type {
   ConformanceCheck,
@@ -25,26 +25,27 @@ import { fits, largestSpins, randomBatch, run, withSampler } from './conformance
 
 /** 'plugin-shape': the plugin passes `assertSamplerPlugin` and declares well-typed capabilities. */
 async function checkPluginShape(plugin: AnySamplerPlugin): Promise<void> {
-  expect(() => assertSamplerPlugin(plugin)).not.toThrow();
+  assertSamplerPlugin(plugin);
   const c = plugin.capabilities;
   for (const key of ['exact', 'async', 'deterministic'] as const)
-    expect(typeof c[key], `capabilities.${key}`).toBe('boolean');
-  expect(
+    ensureSame(typeof c[key], 'boolean', `typeof capabilities.${key}`);
+  ensure(
     Number.isInteger(c.maxSpins) || c.maxSpins === Infinity,
-    'capabilities.maxSpins is an integer',
-  ).toBe(true);
-  expect(c.maxSpins).toBeGreaterThanOrEqual(1);
+    `capabilities.maxSpins is an integer, got ${c.maxSpins}`,
+  );
+  ensure(c.maxSpins >= 1, `capabilities.maxSpins is at least 1, got ${c.maxSpins}`);
 }
 
 /** 'create': a created sampler has a name, a way to answer and a limit, and disposes twice. */
 async function checkCreate(plugin: AnySamplerPlugin, s: Settings): Promise<void> {
   const sampler = plugin.create(s.createOptions);
-  expect(typeof sampler.name).toBe('string');
-  expect(
+  ensureSame(typeof sampler.name, 'string', 'typeof sampler.name');
+  ensure(
     typeof sampler.estimate === 'function' || typeof sampler.sample === 'function',
-    'estimate or sample',
-  ).toBe(true);
-  expect(sampler.capabilities.maxSpins).toBeGreaterThanOrEqual(1);
+    'the sampler has estimate or sample',
+  );
+  const { maxSpins } = sampler.capabilities;
+  ensure(maxSpins >= 1, `the sampler's capabilities.maxSpins is at least 1, got ${maxSpins}`);
   await sampler.dispose?.();
   await sampler.dispose?.();
 }
@@ -61,10 +62,10 @@ async function checkInputIntact(plugin: AnySamplerPlugin, s: Settings): Promise<
   const grad = upstreamGradient(batch, s.seed);
   const gradCopy = Float64Array.from(grad);
   (await run(plugin, s, batch)).vjp(grad);
-  expect(batch.fields, 'the batch fields are not modified').toEqual(copy.fields);
-  expect(batch.couplings, 'the batch couplings are not modified').toEqual(copy.couplings);
-  expect(batch.spins, 'the batch spin counts are not modified').toEqual(copy.spins);
-  expect(grad, 'the upstream gradient is not modified').toEqual(gradCopy);
+  ensureSameArray(batch.fields, copy.fields, 'the batch fields are not modified');
+  ensureSameArray(batch.couplings, copy.couplings, 'the batch couplings are not modified');
+  ensureSameArray(batch.spins, copy.spins, 'the batch spin counts are not modified');
+  ensureSameArray(grad, gradCopy, 'the upstream gradient is not modified');
 }
 
 /** 'determinism': a deterministic sampler answers the same batch twice the same. */
@@ -74,8 +75,10 @@ async function checkDeterminism(plugin: AnySamplerPlugin, s: Settings): Promise<
   const grad = upstreamGradient(batch, s.seed);
   const first = await run(plugin, s, batch);
   const second = await run(plugin, s, batch);
-  expect(second.magnetization).toEqual(first.magnetization);
-  expect(second.vjp(grad)).toEqual(first.vjp(grad));
+  ensureSameArray(second.magnetization, first.magnetization, 'the second magnetizations');
+  const [again, once] = [second.vjp(grad), first.vjp(grad)];
+  ensureSameArray(again.fields, once.fields, 'the second ∂L/∂h');
+  ensureSameArray(again.couplings, once.couplings, 'the second ∂L/∂J');
 }
 
 /** 'sync-contract': a sampler with `async: false` answers without a promise. */
@@ -90,7 +93,7 @@ async function checkSyncContract(plugin: AnySamplerPlugin, s: Settings): Promise
     const result = estimateBatch(sampler, batch);
     const isPromise = typeof (result as { then?: unknown }).then === 'function';
     if (!sampler.capabilities.async)
-      expect(isPromise, 'a sampler with async: false answers synchronously').toBe(false);
+      ensure(!isPromise, 'a sampler with async: false answers synchronously, not with a promise');
     await result;
   });
 }
@@ -110,9 +113,8 @@ async function checkSpinLimit(plugin: AnySamplerPlugin, s: Settings): Promise<vo
     beta: 1,
   };
   await withSampler(plugin, s, async (sampler) => {
-    await expect((async () => estimateBatch(sampler, batch))()).rejects.toMatchObject({
-      code: 'ISING_TOO_MANY_SPINS',
-    });
+    const what = `a problem of ${stride} spins (maxSpins ${limit})`;
+    await ensureRejectsWithCode(() => estimateBatch(sampler, batch), 'ISING_TOO_MANY_SPINS', what);
   });
 }
 
@@ -135,15 +137,17 @@ const CHECKS: Readonly<
 };
 
 /**
- * Runs one conformance check against a plugin with `expect` assertions; rejects on the first
- * violation. Checks that need more spins than the sampler allows, or an exact reference when
- * `exactReference` is false, pass without asserting.
+ * Runs one conformance check against a plugin; rejects on the first violation with a
+ * {@link ConformanceError} saying what was expected and what came back. No test framework is
+ * needed: call it from vitest, `node:test`, Jest or a script. Checks that need more spins than
+ * the sampler allows, or an exact reference when `exactReference` is false, pass without asserting.
  *
  * @param check the check to run.
  * @param plugin the plugin under test.
  * @param options the suite's options.
  * @returns a promise that settles when the check is done.
- * @throws the vitest assertion error of the first violation (as a rejection).
+ * @throws {ConformanceError} the first violation (as a rejection); the plugin's own errors
+ *   (`assertSamplerPlugin`'s ISING_INVALID_PLUGIN for a malformed plugin).
  * @example
  * await runConformanceCheck('two-spin', myPlugin, { createOptions: { seed: 1 } });
  */

@@ -1,11 +1,11 @@
 // The conformance checks of what a sampler answers: its magnetizations (one spin, two spins, a
 // random batch, their range) and its VJP (shape and accuracy).
-import { expect } from 'vitest';
 import { createIsingBatch } from '../batch.js';
 import type { AnySamplerPlugin } from '../types.js';
 import { bruteForceEstimate } from './bruteForce.js';
 import { RANDOM_SHAPE, twoSpinExact, upstreamGradient } from './conformanceBatch.js';
 import type { Settings } from './conformanceOptions.js';
+import { ensure, ensureSame } from './conformanceAssert.js';
 import { expectUsedClose, fits, randomBatch, run } from './conformanceRun.js';
 
 /** 'single-spin': a lone spin in field ±4 has magnetization ±tanh 4 (or at least its field's sign). */
@@ -26,10 +26,10 @@ export async function checkSingleSpin(plugin: AnySamplerPlugin, s: Settings): Pr
       'magnetization',
     );
   else
-    expect(
-      [magnetization[0]! > 0, magnetization[1]! < 0],
-      'each spin follows the sign of its field',
-    ).toEqual([true, true]);
+    ensure(
+      magnetization[0]! > 0 && magnetization[1]! < 0,
+      `each spin follows the sign of its field: got ${magnetization[0]}, ${magnetization[1]}`,
+    );
 }
 
 /** 'two-spin': the exact magnetizations of a coupled pair (or values in [-1, 1]). */
@@ -52,7 +52,7 @@ export async function checkTwoSpin(plugin: AnySamplerPlugin, s: Settings): Promi
     );
   else
     for (const v of magnetization.subarray(0, 2))
-      expect(Number.isFinite(v) && Math.abs(v) <= 1 + 1e-12, `magnetization ${v}`).toBe(true);
+      ensure(Number.isFinite(v) && Math.abs(v) <= 1 + 1e-12, `magnetization ${v} in [-1, 1]`);
 }
 
 /** 'random-batch': the random batch's magnetizations against brute force. */
@@ -74,15 +74,15 @@ export async function checkRange(plugin: AnySamplerPlugin, s: Settings): Promise
   if (!(await fits(plugin, s, RANDOM_SHAPE.length))) return;
   const batch = randomBatch(s);
   const { magnetization } = await run(plugin, s, batch);
-  expect(magnetization.length).toBe(batch.size * batch.stride);
+  ensureSame(magnetization.length, batch.size * batch.stride, 'magnetization length');
   magnetization.forEach((v, i) => {
     const used = i % batch.stride < batch.spins[Math.floor(i / batch.stride)]!;
-    if (!used) expect(v, `magnetization[${i}] beyond the problem`).toBe(0);
+    if (!used) ensureSame(v, 0, `magnetization[${i}] beyond the problem`);
     else
-      expect(
+      ensure(
         Number.isFinite(v) && Math.abs(v) <= 1 + 1e-12,
         `magnetization[${i}] = ${v} in [-1, 1]`,
-      ).toBe(true);
+      );
   });
 }
 
@@ -99,10 +99,10 @@ export async function checkVjpAccuracy(plugin: AnySamplerPlugin, s: Settings): P
     for (let l = k + 1; l < stride; l++) {
       const got = couplings[k * stride + l]!;
       const exact = want.couplings[k * stride + l]!;
-      expect(
-        Math.abs(got - exact),
-        `∂L/∂J[${k},${l}]: got ${got}, exact ${exact}`,
-      ).toBeLessThanOrEqual(s.gradient);
+      ensure(
+        Math.abs(got - exact) <= s.gradient,
+        `∂L/∂J[${k},${l}]: got ${got}, exact ${exact} (tolerance ${s.gradient})`,
+      );
     }
   }
 }
@@ -114,18 +114,18 @@ export async function checkVjpShape(plugin: AnySamplerPlugin, s: Settings): Prom
   const grad = upstreamGradient(batch, s.seed);
   const { fields, couplings } = (await run(plugin, s, batch)).vjp(grad);
   const { stride } = batch;
-  expect(fields).toBeInstanceOf(Float64Array);
-  expect(couplings).toBeInstanceOf(Float64Array);
-  expect(fields.length).toBe(batch.size * stride);
-  expect(couplings.length).toBe(stride * stride);
+  ensure(fields instanceof Float64Array, '∂L/∂h is a Float64Array');
+  ensure(couplings instanceof Float64Array, '∂L/∂J is a Float64Array');
+  ensureSame(fields.length, batch.size * stride, '∂L/∂h length');
+  ensureSame(couplings.length, stride * stride, '∂L/∂J length');
   fields.forEach((v, i) => {
     const used = i % stride < batch.spins[Math.floor(i / stride)]!;
-    if (used) expect(Number.isFinite(v), `∂L/∂h[${i}] finite`).toBe(true);
-    else expect(v, `∂L/∂h[${i}] beyond the problem`).toBe(0);
+    if (used) ensure(Number.isFinite(v), `∂L/∂h[${i}] = ${v} finite`);
+    else ensureSame(v, 0, `∂L/∂h[${i}] beyond the problem`);
   });
   couplings.forEach((v, i) => {
     if (Math.floor(i / stride) >= i % stride)
-      expect(v, `∂L/∂J[${Math.floor(i / stride)},${i % stride}] on or below the diagonal`).toBe(0);
-    else expect(Number.isFinite(v), `∂L/∂J entry ${i} finite`).toBe(true);
+      ensureSame(v, 0, `∂L/∂J[${Math.floor(i / stride)},${i % stride}] on or below the diagonal`);
+    else ensure(Number.isFinite(v), `∂L/∂J entry ${i} = ${v} finite`);
   });
 }

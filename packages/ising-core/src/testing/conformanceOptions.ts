@@ -19,6 +19,23 @@ export const CONFORMANCE_CHECKS = [
 /** One conformance check (see {@link CONFORMANCE_CHECKS}). */
 export type ConformanceCheck = (typeof CONFORMANCE_CHECKS)[number];
 
+/** What each check asks of a sampler, in words: a test title for each check. */
+export const CONFORMANCE_TITLES: Readonly<Record<ConformanceCheck, string>> = {
+  'plugin-shape': 'has a name, a version and well-formed capabilities',
+  create: 'creates a sampler from the given options (dispose is safe twice)',
+  'single-spin': 'gives m ≈ ±tanh(4) for one spin in a field of ±4',
+  'two-spin': 'matches the exact moments of a two-spin ferromagnet',
+  'random-batch': 'matches exact Boltzmann magnetizations on a random causal batch (B=2, T=4)',
+  range: 'returns finite magnetizations in [−1, 1], zero beyond each problem',
+  'input-intact': 'leaves the batch and the upstream gradient unmodified',
+  'vjp-shape':
+    'returns VJPs in the batch layout: zeros beyond each problem and on/below the diagonal',
+  'vjp-accuracy': 'returns VJPs close to the exact covariance gradients',
+  determinism: 'gives identical answers for identical options when it claims to be deterministic',
+  'sync-contract': 'answers synchronously unless capabilities.async',
+  'spin-limit': 'refuses more spins than capabilities.maxSpins with ISING_TOO_MANY_SPINS',
+};
+
 /** Options of the conformance suite. */
 export interface SamplerConformanceOptions<TOptions = unknown> {
   /** Options passed to `plugin.create` (use a fixed seed for stochastic samplers). */
