@@ -75,7 +75,7 @@ module.exports = {
         pathNot: [
           '^packages/$2/',
           '^packages/[^/]+/src/index[.]ts$',
-          '^packages/ising-core/src/testing/index[.]ts$',
+          '^packages/ising-core/src/testing/(index|vitest)[.]ts$',
           '^packages/ising-core/src/internal/batchWorker[.]ts$',
           '^packages/[^/]+/package[.]json$',
         ],

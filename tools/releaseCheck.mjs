@@ -141,6 +141,7 @@ function nodeTestProblems(tarball) {
       "import { exactSampler } from '@boltzmann/ising-core';",
       "import { CONFORMANCE_CHECKS, CONFORMANCE_TITLES, runConformanceCheck } from '@boltzmann/ising-core/testing';",
       'for (const check of CONFORMANCE_CHECKS)',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the test file's own template literal
       '  test(`${check}: ${CONFORMANCE_TITLES[check]}`, () => runConformanceCheck(check, exactSampler));',
     ].join('\n');
     writeFileSync(join(dir, 'conformance.test.mjs'), `${test}\n`);

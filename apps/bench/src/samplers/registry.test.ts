@@ -92,7 +92,7 @@ describe('plugins kept outside the repo', () => {
     const plugin = write(
       'outsideExact.mjs',
       `import { defineSamplerPlugin, exactSampler } from '@boltzmann/ising-core';
-import { describeSamplerConformance } from '@boltzmann/ising-core/testing';
+import { describeSamplerConformance } from '@boltzmann/ising-core/testing/vitest';
 export default defineSamplerPlugin({ ...exactSampler, name: 'outside-exact', conformance: typeof describeSamplerConformance });
 `,
     );

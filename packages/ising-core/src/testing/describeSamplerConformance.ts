@@ -2,7 +2,7 @@ import { describe, it } from 'vitest';
 import type { AnySamplerPlugin } from '../types.js';
 import { runConformanceCheck } from './conformanceChecks.js';
 import { CONFORMANCE_CHECKS, CONFORMANCE_TITLES } from './conformanceOptions.js';
-import type { ConformanceCheck, SamplerConformanceOptions } from './conformanceOptions.js';
+import type { SamplerConformanceOptions } from './conformanceOptions.js';
 
 /**
  * Registers the sampler conformance suite with vitest (`@boltzmann/ising-core/testing/vitest`;
