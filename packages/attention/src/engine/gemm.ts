@@ -54,12 +54,15 @@ let relaxedFlagSet = false;
 
 /**
  * Node 20 runs relaxed SIMD only behind V8's `--experimental-wasm-relaxed-simd` (Node 22 and
- * browsers since 2023 by default): the engine sets that flag once, before its first fused module,
- * so the fused GEMM runs there too. It enables one WebAssembly feature and nothing else.
+ * browsers since 2023 by default, and Node 24's V8 no longer knows the flag): where the fused
+ * module does not validate, the engine sets that flag once, before its first fused module, so the
+ * fused GEMM runs on Node 20 too. It enables one WebAssembly feature and nothing else.
  */
 function allowRelaxedSimd(): void {
   if (relaxedFlagSet) return;
   relaxedFlagSet = true;
+  const fused = Uint8Array.from(atob(fmaBase64), (c) => c.charCodeAt(0));
+  if (WebAssembly.validate(fused)) return;
   nodeBuiltin<typeof import('node:v8')>('node:v8')?.setFlagsFromString(
     '--experimental-wasm-relaxed-simd',
   );
