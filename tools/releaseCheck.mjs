@@ -195,6 +195,9 @@ try {
       problems.push(
         `the packed package.json still has workspace: ranges (${ranges.map(([k]) => k).join(', ')})`,
       );
+    // One ising-core per install (one worker pool, one registry): a peer everywhere, never a dependency.
+    if (manifest.dependencies?.['@boltzmann/ising-core'] !== undefined)
+      problems.push('@boltzmann/ising-core is a dependency; it must be a peer dependency');
     if (readFileSync(join(dir, 'LICENSE'), 'utf8').length === 0) problems.push('LICENSE is empty');
     if (json.name === '@boltzmann/ising-core')
       problems.push(...dualLoadProblems(path), ...nodeTestProblems(path));
