@@ -76,6 +76,7 @@ module.exports = {
           '^packages/$2/',
           '^packages/[^/]+/src/index[.]ts$',
           '^packages/ising-core/src/testing/(index|vitest)[.]ts$',
+          '^packages/ising-core/src/internalApi[.]ts$',
           '^packages/ising-core/src/internal/batchWorker[.]ts$',
           '^packages/[^/]+/package[.]json$',
         ],

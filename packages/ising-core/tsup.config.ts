@@ -5,6 +5,7 @@ export default defineConfig(
   tsupPreset(
     {
       index: 'src/index.ts',
+      internal: 'src/internalApi.ts',
       testing: 'src/testing/index.ts',
       testingVitest: 'src/testing/vitest.ts',
       batchWorker: 'src/internal/batchWorker.ts',

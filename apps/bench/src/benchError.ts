@@ -1,4 +1,4 @@
-import { echo } from '@boltzmann/ising-core';
+import { echo } from '@boltzmann/ising-core/internal';
 
 /** Every code a {@link BenchError} can carry. */
 export type BenchErrorCode =

@@ -1,4 +1,4 @@
-import { echo } from '@boltzmann/ising-core';
+import { echo } from '@boltzmann/ising-core/internal';
 import { BenchError } from './benchError.js';
 
 const bad = (flag: string, what: string, raw: string): never => {

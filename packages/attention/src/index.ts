@@ -37,11 +37,9 @@ export type {
 } from './modelTypes.js';
 export {
   loadTransformer,
-  readJsonFile,
   readTransformer,
   saveTransformer,
   withMaxLength,
-  writeJsonFileAtomic,
 } from './serialization.js';
 export type { SamplerOverrides } from './serialization.js';
 export { maskedCrossEntropy } from './loss.js';

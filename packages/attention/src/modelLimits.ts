@@ -1,4 +1,4 @@
-import { echo } from '@boltzmann/ising-core';
+import { echo } from '@boltzmann/ising-core/internal';
 import { AttentionError } from './errors.js';
 import { paramSpecs } from './internal/paramSpecs.js';
 import type { ParamSpecConfig } from './internal/paramSpecs.js';

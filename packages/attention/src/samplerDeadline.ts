@@ -1,4 +1,4 @@
-import { echo } from '@boltzmann/ising-core';
+import { echo } from '@boltzmann/ising-core/internal';
 import type { MaybePromise, Sampler } from '@boltzmann/ising-core';
 import { AttentionError } from './errors.js';
 import type { AttentionErrorCode } from './errors.js';

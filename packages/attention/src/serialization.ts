@@ -1,4 +1,4 @@
-import { echo, nodeBuiltin, writeFileAtomic } from '@boltzmann/ising-core';
+import { echo, nodeBuiltin, writeFileAtomic } from '@boltzmann/ising-core/internal';
 import { AttentionError } from './errors.js';
 import type { ParamSpec } from './internal/init.js';
 import { RELATIVE_COUPLINGS, layerName, paramSpecs } from './internal/paramSpecs.js';

@@ -1,4 +1,4 @@
-import { echo, splitSecretOptions } from '@boltzmann/ising-core';
+import { echo, splitSecretOptions } from '@boltzmann/ising-core/internal';
 import type { Sampler, SamplerRegistry } from '@boltzmann/ising-core';
 import type { CouplingForm } from './couplingForm.js';
 import { parseCouplingForm } from './couplingForm.js';

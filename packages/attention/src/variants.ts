@@ -1,4 +1,5 @@
-import { echo, isAttentionVariant, ATTENTION_VARIANTS } from '@boltzmann/ising-core';
+import { isAttentionVariant, ATTENTION_VARIANTS } from '@boltzmann/ising-core';
+import { echo } from '@boltzmann/ising-core/internal';
 import type { AttentionVariant } from '@boltzmann/ising-core';
 import { AttentionError } from './errors.js';
 

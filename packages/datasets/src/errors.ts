@@ -1,4 +1,4 @@
-import { ERROR_BRAND, hasErrorBrand } from '@boltzmann/ising-core';
+import { ERROR_BRAND, hasErrorBrand } from '@boltzmann/ising-core/internal';
 
 /** Every code a {@link DatasetError} can carry. */
 export type DatasetErrorCode =

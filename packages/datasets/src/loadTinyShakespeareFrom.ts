@@ -1,6 +1,6 @@
 // No Node built-ins here (not even lazily, nor `Buffer`): this is the loader for browsers. It
 // hashes with WebCrypto, decodes with TextDecoder and fetches with the bounded fetch.
-import { echo } from '@boltzmann/ising-core';
+import { echo } from '@boltzmann/ising-core/internal';
 import { createCharCorpus } from './charCorpus.js';
 import type { CharCorpus, CharCorpusOptions } from './charCorpus.js';
 import { DatasetError } from './errors.js';

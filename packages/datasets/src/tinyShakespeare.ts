@@ -1,4 +1,4 @@
-import { echo } from '@boltzmann/ising-core';
+import { echo } from '@boltzmann/ising-core/internal';
 import { createCharCorpus } from './charCorpus.js';
 import type { CharCorpus, CharCorpusOptions } from './charCorpus.js';
 import { DatasetError } from './errors.js';

@@ -1,4 +1,5 @@
-import { assertPluginOptions, createRng, echo, optionKeys } from '@boltzmann/ising-core';
+import { assertPluginOptions, createRng, optionKeys } from '@boltzmann/ising-core';
+import { echo } from '@boltzmann/ising-core/internal';
 import type {
   IsingBatch,
   SampleResult,

@@ -1,4 +1,4 @@
-import { echo } from '@boltzmann/ising-core';
+import { echo } from '@boltzmann/ising-core/internal';
 import type { Rng, SampleSet } from '@boltzmann/ising-core';
 import { DqaError } from './errors.js';
 

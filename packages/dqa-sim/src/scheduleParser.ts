@@ -1,4 +1,4 @@
-import { nodeBuiltin } from '@boltzmann/ising-core';
+import { nodeBuiltin } from '@boltzmann/ising-core/internal';
 import { DqaError } from './errors.js';
 
 /** The number-only build of mathjs: the schedule-expression parser and its functions. */

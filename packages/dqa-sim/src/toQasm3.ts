@@ -1,4 +1,4 @@
-import { echo } from '@boltzmann/ising-core';
+import { echo } from '@boltzmann/ising-core/internal';
 import { prepareProblem } from './internal/problem.js';
 import type { AnnealOptions } from './anneal.js';
 import type { IsingProblem } from './types.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { echo } from './index.js';
+import { echo } from './internalApi.js';
 
 describe('echo', () => {
   it('quotes strings and prints short values whole', () => {

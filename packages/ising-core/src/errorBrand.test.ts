@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ERROR_BRAND, IsingError, isIsingError } from './index.js';
+import { IsingError, isIsingError } from './index.js';
+import { ERROR_BRAND } from './internalApi.js';
 
 describe('errors recognized across copies of a package', () => {
   it('an IsingError from a second copy of the module (a fresh instance, as a dual ESM/CJS load gives) is recognized', async () => {

@@ -1,3 +1,5 @@
+// @boltzmann/ising-core: the public API. The workspace's shared plumbing (echo, bounded reads,
+// secret handling, atomic writes, Node built-ins, thread helpers) is @boltzmann/ising-core/internal.
 export { IsingError, isIsingError } from './errors.js';
 export type { IsingErrorCode } from './errors.js';
 export type {
@@ -20,20 +22,12 @@ export { createSamplerRegistry, defineSamplerPlugin, assertSamplerPlugin } from 
 export {
   DEFAULT_EXACT_SPIN_LIMIT,
   assertBeta,
-  assertFinite,
   assertSpinLimit,
   causalBatch,
   createIsingBatch,
 } from './batch.js';
 export type { CausalShape } from './batch.js';
 export { assertPluginOptions, optionKeys } from './pluginOptions.js';
-export { DEFAULT_ECHO_LENGTH, echo } from './echo.js';
-export { readBounded } from './readBounded.js';
-export type { BoundedReader, BoundedSource } from './readBounded.js';
-export { mergeSecretOptions, redactSecrets, splitSecretOptions } from './secretOptions.js';
-export { isSecretKey, keyWords } from './secretKeys.js';
-export { redactUrlCredentials } from './urlCredentials.js';
-export type { SplitOptions } from './secretOptions.js';
 export { createRng, floorScaledInt } from './rng.js';
 export type { Rng } from './rng.js';
 export { estimateFromSamples } from './sampleEstimate.js';
@@ -74,14 +68,8 @@ export type {
   CausalVariant,
 } from './exactCausalAttention.js';
 export { estimateFromDense } from './denseEstimate.js';
-export { ERROR_BRAND, hasErrorBrand } from './errorBrand.js';
-export { emitWarning, nodeBuiltin } from './nodeBuiltin.js';
-export { writeFileAtomic } from './writeFileAtomic.js';
 export { startThreads, threadInfo } from './threadInfo.js';
 export { setWorkerFactory } from './workerFactory.js';
-/** @internal Workspace plumbing (the attention engine's threads), not part of the public API. */
-export { canBlock, spawnThread, threadEntry, threadsUnsupported } from './internal/poolThread.js';
-export type { PoolThread, WorkerEntry } from './internal/poolThread.js';
 export type { WebWorkerLike, WorkerFactory } from './workerFactory.js';
 export type { ThreadInfo } from './threadInfo.js';
 export { batchedMatMul } from './batchedMatMul.js';

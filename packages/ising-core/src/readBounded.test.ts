@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readBounded } from './index.js';
+import { readBounded } from './internalApi.js';
 
 const tooLarge = (n: number) =>
   Object.assign(new Error(`too large after ${n}`), { code: 'TOO_LARGE' });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isSecretKey, keyWords, mergeSecretOptions, splitSecretOptions } from './index.js';
+import { isSecretKey, keyWords, mergeSecretOptions, splitSecretOptions } from './internalApi.js';
 
 // Keys a credential may sit under: every word form the brief lists, and every key the old
 // substring pattern caught that names a credential.

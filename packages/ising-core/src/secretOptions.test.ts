@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  assertSamplerPlugin,
-  mergeSecretOptions,
-  redactSecrets,
-  splitSecretOptions,
-} from './index.js';
+import { assertSamplerPlugin } from './index.js';
+import { mergeSecretOptions, redactSecrets, splitSecretOptions } from './internalApi.js';
 
 describe('splitSecretOptions', () => {
   it('removes declared and credential-looking keys at any depth, and merges them back', () => {

@@ -4,7 +4,7 @@ import {
   redactSecrets,
   redactUrlCredentials,
   splitSecretOptions,
-} from './index.js';
+} from './internalApi.js';
 
 const TEXTS: readonly (readonly [string, string])[] = [
   ['https://user:PW1234@host/path', 'https://user:***@host/path'],

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writeFileAtomic } from './index.js';
+import { writeFileAtomic } from './internalApi.js';
 
 describe('writeFileAtomic', () => {
   it('creates parent folders, writes text and bytes as they are, and leaves no temporary file', () => {

@@ -1,4 +1,4 @@
-import { echo } from '@boltzmann/ising-core';
+import { echo } from '@boltzmann/ising-core/internal';
 import type { SampleSet } from '@boltzmann/ising-core';
 import { malformed } from './errors.js';
 

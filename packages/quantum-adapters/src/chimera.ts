@@ -1,4 +1,4 @@
-import { echo } from '@boltzmann/ising-core';
+import { echo } from '@boltzmann/ising-core/internal';
 import { AdapterError, invalidArgument } from './errors.js';
 import type { Embedding } from './embedding.js';
 import { cliqueLayout } from './internal/cliqueLayout.js';

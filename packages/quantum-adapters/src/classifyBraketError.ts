@@ -1,4 +1,4 @@
-import { echo } from '@boltzmann/ising-core';
+import { echo } from '@boltzmann/ising-core/internal';
 import { AdapterError, isAdapterError } from './errors.js';
 import type { AdapterErrorCode, AdapterErrorReason } from './errors.js';
 

@@ -1,6 +1,6 @@
 // The `dwave` sampler: options checked once, then per sample() call the solver, its embedding,
 // the jobs (dwaveJobs.ts) run on SAPI or written as a dry run, and the answers as sample sets.
-import { echo } from '@boltzmann/ising-core';
+import { echo } from '@boltzmann/ising-core/internal';
 import type { IsingBatch, SampleResult, SamplerPlugin } from '@boltzmann/ising-core';
 import { createDryRunWriter, dryRunError, dryRunFallback } from './dryRun.js';
 import { dwaveJobsOf, dwaveSamples, writeDwaveDryRun } from './dwaveJobs.js';

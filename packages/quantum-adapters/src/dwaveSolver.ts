@@ -1,4 +1,4 @@
-import { echo } from '@boltzmann/ising-core';
+import { echo } from '@boltzmann/ising-core/internal';
 import { chimeraCliqueEmbedding } from './chimera.js';
 import { greedyCliqueEmbedding } from './greedyCliqueEmbedding.js';
 import { pegasusCliqueEmbedding, pegasusGraph } from './pegasus.js';

@@ -1,4 +1,4 @@
-import { ERROR_BRAND, hasErrorBrand } from '@boltzmann/ising-core';
+import { ERROR_BRAND, hasErrorBrand } from '@boltzmann/ising-core/internal';
 
 /** Why a remote call failed, in the terms a caller acts on. */
 export type AdapterErrorReason =

@@ -1,4 +1,5 @@
-import { createRng, echo, floorScaledInt } from '@boltzmann/ising-core';
+import { createRng, floorScaledInt } from '@boltzmann/ising-core';
+import { echo } from '@boltzmann/ising-core/internal';
 import type { Rng } from '@boltzmann/ising-core';
 import { validateEmbedding } from './embedding.js';
 import type { Embedding } from './embedding.js';

@@ -1,4 +1,4 @@
-import { echo } from '@boltzmann/ising-core';
+import { echo } from '@boltzmann/ising-core/internal';
 import { invalidArgument, malformed } from './errors.js';
 import {
   decodeBase64,

@@ -1,6 +1,7 @@
 // The SAPI v3 client: solvers, problem submission, status polls and cancellation, each answer
 // checked (one request, its retries and the token's redaction are in internal/sapiRequest.ts).
-import { createRng, echo } from '@boltzmann/ising-core';
+import { createRng } from '@boltzmann/ising-core';
+import { echo } from '@boltzmann/ising-core/internal';
 import { classifyDwaveError } from './classifyDwaveError.js';
 import { AdapterError, isAdapterError, malformed } from './errors.js';
 import { positiveInt } from './internal/options.js';

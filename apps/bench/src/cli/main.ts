@@ -1,4 +1,4 @@
-import { redactSecrets } from '@boltzmann/ising-core';
+import { redactSecrets } from '@boltzmann/ising-core/internal';
 import { formatError } from '../benchError.js';
 import { BENCH_COMMANDS } from './commandTable.js';
 import type { ParsedCommandLine } from '../commands/commandSpec.js';

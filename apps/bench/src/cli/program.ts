@@ -5,7 +5,7 @@
  * coded BenchErrors (BENCH_INVALID_OPTION, BENCH_UNKNOWN_TASK) for main.ts to print.
  */
 import { createRequire } from 'node:module';
-import { echo } from '@boltzmann/ising-core';
+import { echo } from '@boltzmann/ising-core/internal';
 import { Command, CommanderError } from 'commander';
 import { BenchError } from '../benchError.js';
 import type { AnyCommandSpec, CommandSpec, ParsedCommandLine } from '../commands/commandSpec.js';

@@ -1,5 +1,5 @@
 import type { CouplingForm } from '@boltzmann/attention';
-import { splitSecretOptions } from '@boltzmann/ising-core';
+import { splitSecretOptions } from '@boltzmann/ising-core/internal';
 import { cpus } from 'node:os';
 import { resolve } from 'node:path';
 import { BenchError } from '../benchError.js';

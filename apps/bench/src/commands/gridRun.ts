@@ -1,4 +1,8 @@
-import { mergeSecretOptions, redactSecrets, splitSecretOptions } from '@boltzmann/ising-core';
+import {
+  mergeSecretOptions,
+  redactSecrets,
+  splitSecretOptions,
+} from '@boltzmann/ising-core/internal';
 import type { SamplerRegistry } from '@boltzmann/ising-core';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 import { BenchError } from '../benchError.js';
-import { splitSecretOptions } from '@boltzmann/ising-core';
+import { splitSecretOptions } from '@boltzmann/ising-core/internal';
 import type { Command } from 'commander';
 import type { CommandSpec } from './commandSpec.js';
 import type { SampleCommand } from '../inference/sampleCommand.js';

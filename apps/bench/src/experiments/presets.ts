@@ -1,4 +1,4 @@
-import { echo } from '@boltzmann/ising-core';
+import { echo } from '@boltzmann/ising-core/internal';
 import { BenchError } from '../benchError.js';
 import type { PresetName } from '../grid/commandTypes.js';
 import type { GridSpec } from '../grid/types.js';

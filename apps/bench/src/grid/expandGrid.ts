@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { echo } from '@boltzmann/ising-core';
+import { echo } from '@boltzmann/ising-core/internal';
 import { BenchError } from '../benchError.js';
 import { canonicalJson } from '../results/canonicalJson.js';
 

@@ -7,7 +7,7 @@
  */
 import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { splitSecretOptions, redactSecrets } from '@boltzmann/ising-core';
+import { splitSecretOptions, redactSecrets } from '@boltzmann/ising-core/internal';
 import { BenchError, formatError } from '../benchError.js';
 import type { FromSampler, ToSampler } from './sampleMessages.js';
 import { shakespeareCorpus } from '../experiments/taskData.js';

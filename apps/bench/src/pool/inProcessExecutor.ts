@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { redactSecrets } from '@boltzmann/ising-core';
+import { redactSecrets } from '@boltzmann/ising-core/internal';
 import type { SamplerRegistry } from '@boltzmann/ising-core';
 import { formatError, hasErrorCode } from '../benchError.js';
 import { catchStrays, strayText } from './strayErrors.js';

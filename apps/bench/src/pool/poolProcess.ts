@@ -4,7 +4,7 @@
  * which is why the bench uses processes rather than worker_threads. Protocol: see poolMessages.ts.
  */
 import { rmSync } from 'node:fs';
-import { redactSecrets } from '@boltzmann/ising-core';
+import { redactSecrets } from '@boltzmann/ising-core/internal';
 import type { SamplerRegistry } from '@boltzmann/ising-core';
 import { errorParts } from '../benchError.js';
 import { modelPath, recordPath } from '../results/runFiles.js';

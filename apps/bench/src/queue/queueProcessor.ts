@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { redactSecrets } from '@boltzmann/ising-core';
+import { redactSecrets } from '@boltzmann/ising-core/internal';
 import type { SamplerRegistry } from '@boltzmann/ising-core';
 import type { SandboxedJob } from 'bullmq';
 import { WaitingError } from 'bullmq';

@@ -1,4 +1,4 @@
-import { echo, redactSecrets } from '@boltzmann/ising-core';
+import { echo, redactSecrets } from '@boltzmann/ising-core/internal';
 import { BenchError } from '../benchError.js';
 import type { QueueSpec } from '../grid/commandTypes.js';
 

@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { echo } from '@boltzmann/ising-core';
+import { echo } from '@boltzmann/ising-core/internal';
 import { Worker } from 'bullmq';
 import type { Job, JobJsonRaw } from 'bullmq';
 import { runLabel } from '../grid/expandGrid.js';

@@ -4,7 +4,7 @@
  * choose what to compute, never where files, requests or credentials go, or which code runs
  * (see ../untrustedOptions.ts and the bench README's Security section).
  */
-import { echo } from '@boltzmann/ising-core';
+import { echo } from '@boltzmann/ising-core/internal';
 import { BenchError } from '../benchError.js';
 import { jobIdOf } from './queueJobs.js';
 import type { RunJobData } from './queueJobs.js';

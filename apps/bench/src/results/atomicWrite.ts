@@ -1,8 +1,8 @@
 // The bench's atomic writes: ising-core's writeFileAtomic (the monorepo's one atomic writer) and
 // the bench's JSON layout on top of it.
-import { writeFileAtomic } from '@boltzmann/ising-core';
+import { writeFileAtomic } from '@boltzmann/ising-core/internal';
 
-export { writeFileAtomic } from '@boltzmann/ising-core';
+export { writeFileAtomic } from '@boltzmann/ising-core/internal';
 
 /**
  * `writeFileAtomic` (from `@boltzmann/ising-core`) for a JSON value: two-space indent unless

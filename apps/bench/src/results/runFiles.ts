@@ -1,4 +1,4 @@
-import { echo } from '@boltzmann/ising-core';
+import { echo } from '@boltzmann/ising-core/internal';
 import type { ConvergenceSummary } from '@boltzmann/ising-core';
 import { existsSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';

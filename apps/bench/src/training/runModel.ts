@@ -15,12 +15,8 @@ import type {
   Transformer,
   TransformerJSON,
 } from '@boltzmann/attention';
-import {
-  meanCouplingByDistance,
-  mergeSecretOptions,
-  recordConvergence,
-  usesSampler,
-} from '@boltzmann/ising-core';
+import { meanCouplingByDistance, recordConvergence, usesSampler } from '@boltzmann/ising-core';
+import { mergeSecretOptions } from '@boltzmann/ising-core/internal';
 import type { ConvergenceSummary, SamplerRegistry } from '@boltzmann/ising-core';
 import { BenchError } from '../benchError.js';
 import { experimentOf } from '../experiments/registry.js';

@@ -1,4 +1,4 @@
-import { echo } from '@boltzmann/ising-core';
+import { echo } from '@boltzmann/ising-core/internal';
 import type { SamplerRegistry } from '@boltzmann/ising-core';
 import { runId } from '../grid/expandGrid.js';
 import { createTaskData } from '../experiments/taskData.js';

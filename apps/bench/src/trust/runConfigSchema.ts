@@ -2,7 +2,8 @@
  * The one schema of a RunConfig read from outside the process (a queued job): types, ranges and
  * sizes, checked before anything is written, loaded or sent. A config the CLI builds always passes.
  */
-import { ATTENTION_VARIANTS, echo } from '@boltzmann/ising-core';
+import { ATTENTION_VARIANTS } from '@boltzmann/ising-core';
+import { echo } from '@boltzmann/ising-core/internal';
 import { BenchError } from '../benchError.js';
 import type { BenchErrorCode } from '../benchError.js';
 import { MAX_JSON_OPTION_DEPTH, MAX_JSON_OPTION_LENGTH, jsonDepth } from '../parseValues.js';

@@ -5,7 +5,7 @@
  * regions, dry-run folders, data and plugin paths and credentials come only from the command line
  * and environment of the process that runs the sampler.
  */
-import { echo, isSecretKey, keyWords } from '@boltzmann/ising-core';
+import { echo, isSecretKey, keyWords } from '@boltzmann/ising-core/internal';
 import { BenchError } from '../benchError.js';
 
 /**

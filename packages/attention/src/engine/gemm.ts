@@ -6,7 +6,7 @@
  * scripts/gemmWat.mjs (a 4 × 8 register-blocked f32x4 micro-tile), in two variants: fused
  * multiply-adds (relaxed SIMD) where the JavaScript engine runs them, else mul + add.
  */
-import { nodeBuiltin } from '@boltzmann/ising-core';
+import { nodeBuiltin } from '@boltzmann/ising-core/internal';
 import { instantiateEngineModule } from './arena.js';
 import type { EngineMemory } from './arena.js';
 import { type GemmArgs, gemmPlan } from './gemmShape.js';
@@ -62,7 +62,9 @@ function allowRelaxedSimd(): void {
   if (relaxedFlagSet) return;
   relaxedFlagSet = true;
   const fused = Uint8Array.from(atob(fmaBase64), (c) => c.charCodeAt(0));
-  if (WebAssembly.validate(fused)) return;
+  const wasm = (globalThis as { WebAssembly?: { validate(bytes: Uint8Array): boolean } })
+    .WebAssembly;
+  if (wasm?.validate(fused) === true) return;
   nodeBuiltin<typeof import('node:v8')>('node:v8')?.setFlagsFromString(
     '--experimental-wasm-relaxed-simd',
   );

@@ -1,4 +1,5 @@
-import { echo, exactSampler } from '@boltzmann/ising-core';
+import { exactSampler } from '@boltzmann/ising-core';
+import { echo } from '@boltzmann/ising-core/internal';
 import type { Sampler, SamplerRegistry } from '@boltzmann/ising-core';
 import { AttentionError } from '../errors.js';
 import type { ResolvedTransformerConfig, TransformerConfig } from '../transformerConfig.js';

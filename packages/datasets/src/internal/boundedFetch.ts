@@ -1,5 +1,5 @@
 // No Node built-ins here: this module only needs `fetch`, streams, timers and AbortController.
-import { echo, readBounded } from '@boltzmann/ising-core';
+import { echo, readBounded } from '@boltzmann/ising-core/internal';
 import { DatasetError } from '../errors.js';
 import type { DatasetErrorCode } from '../errors.js';
 import { assertIntInRange, describe } from './assert.js';

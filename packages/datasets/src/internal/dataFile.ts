@@ -1,4 +1,4 @@
-import { echo, writeFileAtomic } from '@boltzmann/ising-core';
+import { echo, writeFileAtomic } from '@boltzmann/ising-core/internal';
 import { DatasetError } from '../errors.js';
 import type { DatasetErrorCode } from '../errors.js';
 import { fetchBounded } from './boundedFetch.js';

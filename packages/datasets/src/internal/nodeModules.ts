@@ -1,4 +1,4 @@
-import { nodeBuiltin } from '@boltzmann/ising-core';
+import { nodeBuiltin } from '@boltzmann/ising-core/internal';
 import { DatasetError } from '../errors.js';
 
 /** The Node modules the file loaders use, reached lazily (no top-level Node import: the package bundles for browsers). */

@@ -1,4 +1,4 @@
-import { echo } from '@boltzmann/ising-core';
+import { echo } from '@boltzmann/ising-core/internal';
 import type { Stats } from 'node:fs';
 import { DatasetError } from '../errors.js';
 import { nodeModules } from './nodeModules.js';

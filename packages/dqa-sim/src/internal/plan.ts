@@ -1,4 +1,4 @@
-import { echo } from '@boltzmann/ising-core';
+import { echo } from '@boltzmann/ising-core/internal';
 import { DqaError } from '../errors.js';
 import { effectiveTemperature } from '../effectiveTemperature.js';
 import { compileSchedule } from '../schedule.js';

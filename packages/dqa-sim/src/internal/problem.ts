@@ -1,4 +1,4 @@
-import { echo } from '@boltzmann/ising-core';
+import { echo } from '@boltzmann/ising-core/internal';
 import type { IsingProblem } from '../types.js';
 import { DqaError } from '../errors.js';
 import type { AnnealPlan } from './plan.js';

@@ -1,4 +1,4 @@
-import { echo } from '@boltzmann/ising-core';
+import { echo } from '@boltzmann/ising-core/internal';
 import type { FactoryFunctionMap, MathNode } from 'mathjs';
 import { scheduleMath } from '../scheduleParser.js';
 import { DqaError } from '../errors.js';

@@ -1,4 +1,4 @@
-import { echo } from '@boltzmann/ising-core';
+import { echo } from '@boltzmann/ising-core/internal';
 import { malformed } from '../errors.js';
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;

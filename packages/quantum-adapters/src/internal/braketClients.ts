@@ -1,6 +1,6 @@
 import type { BraketClient } from '@aws-sdk/client-braket';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { echo } from '@boltzmann/ising-core';
+import { echo } from '@boltzmann/ising-core/internal';
 import { malformed } from '../errors.js';
 import { assertContentLength, discardBody, readLimited } from './limitedBody.js';
 import type { BodySource } from './limitedBody.js';

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { BraketClient, CreateQuantumTaskCommandInput } from '@aws-sdk/client-braket';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { echo } from '@boltzmann/ising-core';
+import { echo } from '@boltzmann/ising-core/internal';
 import type { IsingBatch, Rng, SampleSet } from '@boltzmann/ising-core';
 import { batchProblemToQasm, openQasmAction } from '../braketQasm.js';
 import { decodeBraketResults } from '../braketResults.js';

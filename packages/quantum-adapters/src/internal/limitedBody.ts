@@ -1,5 +1,5 @@
-import { readBounded } from '@boltzmann/ising-core';
-import type { BoundedSource } from '@boltzmann/ising-core';
+import { readBounded } from '@boltzmann/ising-core/internal';
+import type { BoundedSource } from '@boltzmann/ising-core/internal';
 import { AdapterError } from '../errors.js';
 
 /** Anything a response body arrives as: a web stream (fetch), a Blob or Node `Readable` (the AWS SDK), or bytes. */

@@ -1,4 +1,5 @@
-import { assertPluginOptions, assertSpinLimit, echo, optionKeys } from '@boltzmann/ising-core';
+import { assertPluginOptions, assertSpinLimit, optionKeys } from '@boltzmann/ising-core';
+import { echo } from '@boltzmann/ising-core/internal';
 import type { IsingBatch } from '@boltzmann/ising-core';
 import type { DryRunOptions } from '../dryRun.js';
 import { invalidArgument } from '../errors.js';

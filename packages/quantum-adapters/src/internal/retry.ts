@@ -1,4 +1,5 @@
-import { createRng, echo } from '@boltzmann/ising-core';
+import { createRng } from '@boltzmann/ising-core';
+import { echo } from '@boltzmann/ising-core/internal';
 import type { Rng } from '@boltzmann/ising-core';
 import { AdapterError, isAdapterError } from '../errors.js';
 

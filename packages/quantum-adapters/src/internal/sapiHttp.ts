@@ -1,4 +1,4 @@
-import { echo } from '@boltzmann/ising-core';
+import { echo } from '@boltzmann/ising-core/internal';
 import { AdapterError, invalidArgument } from '../errors.js';
 import { discardBody, readResponseText } from './limitedBody.js';
 import { httpUrl } from './options.js';

@@ -1,6 +1,6 @@
 // One SAPI request of the client (sapiClient.ts): the exchange, its failures coded, its JSON read,
 // and the retries around it. The token goes in `X-Auth-Token` only and out of every text.
-import { echo } from '@boltzmann/ising-core';
+import { echo } from '@boltzmann/ising-core/internal';
 import type { Rng } from '@boltzmann/ising-core';
 import { classifyDwaveError } from '../classifyDwaveError.js';
 import { AdapterError, isAdapterError, malformed } from '../errors.js';

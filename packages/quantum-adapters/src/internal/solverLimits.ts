@@ -1,5 +1,5 @@
 // What SAPI would refuse, checked against the solver's definition before anything is sent.
-import { echo } from '@boltzmann/ising-core';
+import { echo } from '@boltzmann/ising-core/internal';
 import { invalidArgument } from '../errors.js';
 import type { SapiSolver } from '../sapiTypes.js';
 

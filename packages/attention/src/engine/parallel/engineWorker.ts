@@ -2,7 +2,7 @@
 // It builds the kernels on the shared arena, then runs its shard of every threaded pass the
 // calling thread issues (forward and backward, into its own gradient buffer), meeting it at the
 // causal op's barriers. Nothing here calls a sampler: the calling thread runs the causal op.
-import { nodeBuiltin } from '@boltzmann/ising-core';
+import { nodeBuiltin } from '@boltzmann/ising-core/internal';
 import { parseCouplingForm } from '../../couplingForm.js';
 import { AttentionError } from '../../errors.js';
 import type { ResolvedTransformerConfig } from '../../transformerConfig.js';

@@ -4,8 +4,14 @@
  * calling thread blocks in `Atomics.wait` (Node, or a browser worker), with a deadline, so a
  * dead worker becomes ATTENTION_WORKER_FAILED instead of a hang.
  */
-import { canBlock, spawnThread, threadEntry, threadsUnsupported } from '@boltzmann/ising-core';
-import type { PoolThread, WorkerFactory } from '@boltzmann/ising-core';
+import {
+  canBlock,
+  spawnThread,
+  threadEntry,
+  threadsUnsupported,
+} from '@boltzmann/ising-core/internal';
+import type { WorkerFactory } from '@boltzmann/ising-core';
+import type { PoolThread } from '@boltzmann/ising-core/internal';
 import { AttentionError } from '../../errors.js';
 import type { ResolvedTransformerConfig } from '../../transformerConfig.js';
 import type { EngineMemory } from '../arena.js';

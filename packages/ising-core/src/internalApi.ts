@@ -1,0 +1,18 @@
+// @boltzmann/ising-core/internal: plumbing the workspace's packages and apps share: echoing values
+// into error messages, bounded reads of untrusted streams, credentials kept out of saved options
+// and messages, atomic file writes, Node built-ins reached from isomorphic code, and the worker
+// thread helpers of the attention engine. Not part of the public API: it may change in any release
+// and is left out of the reference documentation.
+export { assertFinite } from './batch.js';
+export { DEFAULT_ECHO_LENGTH, echo } from './echo.js';
+export { ERROR_BRAND, hasErrorBrand } from './errorBrand.js';
+export { canBlock, spawnThread, threadEntry, threadsUnsupported } from './internal/poolThread.js';
+export type { PoolThread, WorkerEntry } from './internal/poolThread.js';
+export { emitWarning, nodeBuiltin } from './nodeBuiltin.js';
+export { readBounded } from './readBounded.js';
+export type { BoundedReader, BoundedSource } from './readBounded.js';
+export { mergeSecretOptions, redactSecrets, splitSecretOptions } from './secretOptions.js';
+export type { SplitOptions } from './secretOptions.js';
+export { isSecretKey, keyWords } from './secretKeys.js';
+export { redactUrlCredentials } from './urlCredentials.js';
+export { writeFileAtomic } from './writeFileAtomic.js';
