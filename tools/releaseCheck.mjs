@@ -1,9 +1,11 @@
 // `pnpm release:check`: what `changeset publish` would publish, checked before it is.
 // Builds every package, packs each one as pnpm would publish it (workspace: ranges
 // replaced), and runs publint and arethetypeswrong on the tarball. Exits 1 on any problem.
-// Offline: nothing is fetched or uploaded.
+// Offline: nothing is fetched or uploaded. `--out <dir>` keeps the tarballs there (to install the
+// packages from them before they are on npm).
 import { execFileSync } from 'node:child_process';
 import {
+  copyFileSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -14,7 +16,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -217,6 +219,13 @@ try {
     );
     for (const p of problems) console.log(`     ${p.replace(/\n/g, '\n     ')}`);
     if (problems.length > 0) failed++;
+  }
+  const keep = process.argv.indexOf('--out');
+  if (keep >= 0 && process.argv[keep + 1] !== undefined) {
+    const dir = resolve(process.argv[keep + 1]);
+    mkdirSync(dir, { recursive: true });
+    for (const path of tarballs.values()) copyFileSync(path, join(dir, basename(path)));
+    console.log(`release:check: the tarballs are in ${dir}`);
   }
 } finally {
   rmSync(out, { recursive: true, force: true });

@@ -1,3 +1,11 @@
+/**
+ * Boltzmann attention for TensorFlow.js: the four attention variants as differentiable ops,
+ * the Transformer and GPT of the experiments, the AdamW trainer, and the fused WebAssembly
+ * training engine.
+ *
+ * @packageDocumentation
+ * @module @boltzmann/attention
+ */
 export { AttentionError, isAttentionError } from './errors.js';
 export type { AttentionErrorCode } from './errors.js';
 export { initBackend } from './backend.js';

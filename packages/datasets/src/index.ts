@@ -1,3 +1,10 @@
+/**
+ * The datasets of the experiments: Tiny Shakespeare (loaded and verified) and the
+ * bracket-matching task.
+ *
+ * @packageDocumentation
+ * @module @boltzmann/datasets
+ */
 export { DatasetError, isDatasetError } from './errors.js';
 export type { DatasetErrorCode } from './errors.js';
 export { createCharVocab } from './charVocab.js';

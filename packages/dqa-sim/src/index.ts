@@ -1,3 +1,10 @@
+/**
+ * A statevector simulator of diabatic quantum annealing, its calibrated `dqa` sampler, the
+ * effective-temperature integral, fidelity tools and an OpenQASM 3 export.
+ *
+ * @packageDocumentation
+ * @module @boltzmann/dqa-sim
+ */
 export { DqaError, isDqaError } from './errors.js';
 export type { DqaErrorCode } from './errors.js';
 export { compileSchedule, SCHEDULE_PRESETS } from './schedule.js';

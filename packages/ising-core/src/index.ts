@@ -1,3 +1,12 @@
+/**
+ * The Ising-model engine behind Boltzmann attention: exact energies, partition functions,
+ * magnetizations, correlations and their vector–Jacobian products; the batched causal op; the
+ * sampler contract, registry and built-in samplers (`exact`, `transfer-matrix`, `tap`,
+ * `mean-field`, `gibbs`).
+ *
+ * @packageDocumentation
+ * @module @boltzmann/ising-core
+ */
 // @boltzmann/ising-core: the public API. The workspace's shared plumbing (echo, bounded reads,
 // secret handling, atomic writes, Node built-ins, thread helpers) is @boltzmann/ising-core/internal.
 export { IsingError, isIsingError } from './errors.js';

@@ -1,3 +1,10 @@
+/**
+ * Sampler plugins for quantum hardware: D-Wave Leap (SAPI v3) and Amazon Braket, with dry
+ * runs, bounded retries and coded errors.
+ *
+ * @packageDocumentation
+ * @module @boltzmann/quantum-adapters
+ */
 export { AdapterError, adapterErrorOf, isAdapterError } from './errors.js';
 export type { AdapterErrorCode, AdapterErrorOptions, AdapterErrorReason } from './errors.js';
 export { decodeQpAnswer, encodeQpProblem, qpFullRows } from './qpCodec.js';

@@ -1,3 +1,10 @@
+/**
+ * The sampler conformance checks and test helpers, with no test framework: run
+ * {@link runConformanceCheck} per check under vitest, `node:test`, Jest or a script.
+ *
+ * @packageDocumentation
+ * @module @boltzmann/ising-core/testing
+ */
 // @boltzmann/ising-core/testing: the sampler conformance checks and test helpers, with no test
 // framework (vitest's describeSamplerConformance is in ./vitest.ts, the testing/vitest entry).
 export { BRUTE_FORCE_SPIN_LIMIT, bruteForceEstimate, bruteForceMoments } from './bruteForce.js';
