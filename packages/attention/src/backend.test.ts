@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import * as tf from '@tensorflow/tfjs';
 import { describe, expect, it } from 'vitest';
 import { createTransformer, initBackend } from './index.js';
@@ -27,8 +29,48 @@ describe('initBackend', () => {
     const onCpu = take(await model.forward(inputs, 2));
     expect(maxAbsDiff(onWasm, onCpu)).toBeLessThan(1e-5);
     model.dispose();
-    await expect(initBackend('webgl' as never)).rejects.toMatchObject({
+    await expect(initBackend('' as never)).rejects.toMatchObject({
       code: 'ATTENTION_INVALID_ARGUMENT',
     });
+  });
+
+  it('runs on any backend registered by name, and names the package of one that is not', async () => {
+    tf.registerBackend('cpu-twin', tf.findBackendFactory('cpu')!);
+    for (const kernel of tf.getKernelsForBackend('cpu'))
+      tf.registerKernel({ ...kernel, backendName: 'cpu-twin' });
+    const model = createTransformer({
+      vocabSize: 5,
+      maxLength: 6,
+      dModel: 8,
+      variant: 'boltzmann',
+    });
+    const inputs = randomTokens(12, 5, 4);
+    await initBackend('cpu', { log: () => {} });
+    const onCpu = take(await model.forward(inputs, 2));
+    expect(await initBackend('cpu-twin', { log: () => {} })).toBe('cpu-twin');
+    expect(tf.getBackend()).toBe('cpu-twin');
+    expect(maxAbsDiff(onCpu, take(await model.forward(inputs, 2)))).toBe(0);
+    model.dispose();
+    await expect(initBackend('webgpu', { log: () => {} })).rejects.toMatchObject({
+      code: 'ATTENTION_BACKEND_UNAVAILABLE',
+      message: expect.stringContaining('@tensorflow/tfjs-backend-webgpu'),
+    });
+    await initBackend('cpu', { log: () => {} });
+    tf.removeBackend('cpu-twin');
+  });
+
+  it("a model made without initBackend (tfjs's cpu default in Node) prints no tfjs-node banner", () => {
+    const script = `import('./src/index.ts').then(async ({ createTransformer }) => {
+      const model = createTransformer({ vocabSize: 5, maxLength: 4, dModel: 8 });
+      (await model.forward(Int32Array.of(1, 2, 3, 4), 1)).dispose();
+      console.log('ran');
+    });`;
+    const run = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', '--conditions=@boltzmann/source', '--input-type=module', '-e', script],
+      { cwd: fileURLToPath(new URL('..', import.meta.url)), encoding: 'utf8', timeout: 60_000 },
+    );
+    expect(run.stdout.trim()).toBe('ran');
+    expect(run.stderr).not.toContain('tfjs-node');
   });
 });

@@ -1,8 +1,22 @@
 import * as tf from '@tensorflow/tfjs';
 import { AttentionError } from './errors.js';
 
-/** A TensorFlow.js backend this package runs on. */
-export type BackendName = 'wasm' | 'cpu';
+/**
+ * A TensorFlow.js backend: `'wasm'` and `'cpu'`, which `initBackend` can start by itself, or the
+ * name of any backend registered with tfjs (`'webgl'`, `'webgpu'`, `'tensorflow'` from
+ * tfjs-node, your own).
+ */
+export type BackendName = 'wasm' | 'cpu' | (string & {});
+
+/**
+ * Keeps tfjs's cpu backend from printing its "install tfjs-node" banner on its first tensor in
+ * Node: this package runs on cpu on purpose when asked to, and its README promises a quiet start.
+ * Only that one message is affected (the backend's first-use flag; tfjs warns nothing else there).
+ */
+export function quietCpuBanner(): void {
+  const backend = tf.findBackend('cpu') as { firstUse?: boolean } | null;
+  if (backend !== null && backend.firstUse === true) backend.firstUse = false;
+}
 
 let pending: Promise<BackendName> | undefined;
 let pendingPreference: BackendName | undefined;
@@ -83,10 +97,31 @@ async function registerWasm(): Promise<void> {
   }
 }
 
+/** Starts a backend registered by the user (no fallback: they chose it). */
+async function activateRegistered(
+  name: string,
+  log: (message: string) => void,
+): Promise<BackendName> {
+  if (tf.findBackendFactory(name) === null)
+    throw new AttentionError(
+      'ATTENTION_BACKEND_UNAVAILABLE',
+      `no TensorFlow.js backend "${name}" is registered: import its package first (e.g. @tensorflow/tfjs-backend-${name}), or use 'wasm' or 'cpu'`,
+    );
+  if (!(await tf.setBackend(name)))
+    throw new AttentionError(
+      'ATTENTION_BACKEND_UNAVAILABLE',
+      `the TensorFlow.js backend "${name}" is registered but could not start here`,
+    );
+  await tf.ready();
+  log(`@boltzmann/attention: TensorFlow.js backend "${name}"`);
+  return name;
+}
+
 async function activate(
   preferred: BackendName,
   log: (message: string) => void,
 ): Promise<BackendName> {
+  if (preferred !== 'wasm' && preferred !== 'cpu') return activateRegistered(preferred, log);
   const order: BackendName[] = preferred === 'wasm' ? ['wasm', 'cpu'] : ['cpu'];
   const failures: string[] = [];
   for (const name of order) {
@@ -94,6 +129,7 @@ async function activate(
       if (name === 'wasm') await registerWasm();
       if (await withoutGlueListeners(() => tf.setBackend(name))) {
         await tf.ready();
+        quietCpuBanner();
         log(`@boltzmann/attention: TensorFlow.js backend "${name}"`);
         return name;
       }
@@ -114,14 +150,17 @@ async function activate(
 
 /**
  * Selects the TensorFlow.js backend: `wasm` (SIMD; default) with the `cpu` backend as a
- * fallback, or `cpu` only. Idempotent: repeated calls with the same preference share one
+ * fallback, `cpu` only, or any backend registered with tfjs by name (`'webgl'`, `'webgpu'`,
+ * `'tensorflow'`…; import its package first), with no fallback. The ops and the layer run on
+ * whichever is active. Idempotent: repeated calls with the same preference share one
  * initialization; a different preference switches the backend.
  *
- * @param preferred `'wasm'` (default) or `'cpu'`.
+ * @param preferred `'wasm'` (default), `'cpu'` or a registered backend's name.
  * @param options.log where to report the chosen backend (default `console.info`; pass `() => {}` to silence).
  * @returns the backend now active.
- * @throws {AttentionError} ATTENTION_BACKEND_UNAVAILABLE when neither backend starts;
- *   ATTENTION_INVALID_ARGUMENT for an unknown backend name.
+ * @throws {AttentionError} ATTENTION_BACKEND_UNAVAILABLE when no backend starts, or the named
+ *   one is not registered or cannot start; ATTENTION_INVALID_ARGUMENT for a name that is not a
+ *   non-empty string.
  * @example
  * import { initBackend } from '@boltzmann/attention';
  * const backend = await initBackend(); // 'wasm', or 'cpu' if wasm cannot start
@@ -130,11 +169,11 @@ export function initBackend(
   preferred: BackendName = 'wasm',
   options: { log?: (message: string) => void } = {},
 ): Promise<BackendName> {
-  if (preferred !== 'wasm' && preferred !== 'cpu') {
+  if (typeof preferred !== 'string' || preferred.length === 0) {
     return Promise.reject(
       new AttentionError(
         'ATTENTION_INVALID_ARGUMENT',
-        `backend ${JSON.stringify(preferred)} is not 'wasm' or 'cpu'`,
+        `backend ${JSON.stringify(preferred)} is not 'wasm', 'cpu' or a registered backend's name`,
       ),
     );
   }

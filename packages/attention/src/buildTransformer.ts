@@ -2,6 +2,7 @@
 import * as tf from '@tensorflow/tfjs';
 import type { Sampler } from '@boltzmann/ising-core';
 import { AttentionError } from './errors.js';
+import { quietCpuBanner } from './backend.js';
 import { prepareEstimates } from './preparedEstimates.js';
 import type { PreparedEstimates } from './preparedEstimates.js';
 import type { ParamSpec } from './internal/init.js';
@@ -184,6 +185,10 @@ export function buildTransformer(
   hold: SamplerHold,
 ): Transformer {
   const { ownsSampler, samplerTimeoutMs } = hold;
+  // tfjs's default in Node without initBackend is cpu (tf.backend() starts it, as the first
+  // tensor below would).
+  tf.backend();
+  if (tf.getBackend() === 'cpu') quietCpuBanner();
   const parameters = createParameters(config, values);
   const byName = new Map(parameters.map((p) => [p.name, p.variable]));
   const { variant, maxLength } = config;
