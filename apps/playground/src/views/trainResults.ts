@@ -54,7 +54,7 @@ function resultCharts(parent: HTMLElement): { loss: LineChart; accuracy: LineCha
     xLabel: 'step',
     yLabel: 'accuracy (%)',
     xDomain: [0, undefined],
-    yDomain: [0, undefined],
+    yDomain: [0, 100], // one scale before training and after it
     emptyText: 'press Train',
   });
   return { loss, accuracy };
