@@ -55,6 +55,7 @@ const PUBLIC: Record<string, readonly string[]> = {
     'meanFieldSampler',
     'mergeConvergence',
     'optionKeys',
+    'optionSpecs',
     'recordConvergence',
     'sampleExact',
     'setWorkerFactory',

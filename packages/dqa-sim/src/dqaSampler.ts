@@ -1,4 +1,4 @@
-import { assertPluginOptions, createRng, optionKeys } from '@boltzmann/ising-core';
+import { assertPluginOptions, createRng, optionSpecs } from '@boltzmann/ising-core';
 import { echo } from '@boltzmann/ising-core/internal';
 import type {
   IsingBatch,
@@ -43,15 +43,31 @@ const capabilities: SamplerCapabilities = {
   deterministic: true,
 };
 
-const KNOWN = optionKeys<DqaSamplerOptions>({
-  tau: true,
-  steps: true,
-  order: true,
-  schedule: true,
-  shots: true,
-  calibrate: true,
-  seed: true,
-  maxQubits: true,
+const OPTIONS = optionSpecs<DqaSamplerOptions>({
+  tau: { type: 'number', default: '16', doc: 'Total anneal time τ.' },
+  steps: { type: 'integer', default: '64', doc: 'Trotter steps K, at most DQA_MAX_STEPS = 2^20.' },
+  order: { type: '1 | 2', default: '2', doc: 'Trotter order.' },
+  schedule: {
+    type: "'linear' | 'dwave' | { A, B }",
+    default: "'linear'",
+    doc: 'The anneal schedule A(u), B(u): a preset, or two expressions in u.',
+  },
+  shots: {
+    type: 'integer',
+    default: '0',
+    doc: 'Measurements per problem, at most 2^24; 0 returns the exact output distribution |ψ|².',
+  },
+  calibrate: {
+    type: "boolean | 'effective-temperature' | 'linear-response'",
+    default: "'linear-response'",
+    doc: 'Rescale βh, βJ so the output matches Boltzmann at first order.',
+  },
+  seed: {
+    type: 'number',
+    default: '0',
+    doc: 'Seed of the shot sampler; successive calls continue one stream.',
+  },
+  maxQubits: { type: 'integer', default: '26', doc: 'Largest problem accepted.' },
 });
 
 /** Copies problem q's fields and couplings out of the batch, scaled by the plan and β. */
@@ -109,11 +125,12 @@ export const dqaSampler: SamplerPlugin<DqaSamplerOptions, Sampler, 'dqa'> = {
   description:
     'Trotterized statevector simulation of a diabatic quantum anneal (exact |ψ|² or seeded shots).',
   capabilities,
+  options: OPTIONS,
   create(options: DqaSamplerOptions = {}): Sampler {
     assertPluginOptions(
       'dqa',
       options,
-      KNOWN,
+      OPTIONS,
       (message) => new DqaError('DQA_INVALID_ARGUMENT', message),
     );
     const shots = options.shots ?? 0;

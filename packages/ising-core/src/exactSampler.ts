@@ -2,7 +2,7 @@ import { defineSamplerPlugin } from './registry.js';
 import { estimateExact } from './estimateExact.js';
 import { resolveMaxSpins, resolveThreads } from './internal/kernels/exactBatch.js';
 import type { Sampler, SamplerPlugin } from './types.js';
-import { assertPluginOptions, optionKeys } from './pluginOptions.js';
+import { assertPluginOptions, optionSpecs } from './pluginOptions.js';
 
 /** Options of the `'exact'` sampler. */
 export interface ExactSamplerOptions {
@@ -15,7 +15,14 @@ export interface ExactSamplerOptions {
   readonly threads?: 'auto' | number;
 }
 
-const KNOWN = optionKeys<ExactSamplerOptions>({ maxSpins: true, threads: true });
+const OPTIONS = optionSpecs<ExactSamplerOptions>({
+  maxSpins: { type: 'integer', default: '24', doc: 'Largest spin count per problem, at most 30.' },
+  threads: {
+    type: "'auto' | number",
+    default: "'auto'",
+    doc: "Threads per estimate: 'auto' uses all cores for batches of at least 2^24 configurations.",
+  },
+});
 
 /**
  * The `'exact'` sampler plugin: exact Boltzmann magnetizations and VJPs by enumeration
@@ -33,8 +40,9 @@ export const exactSampler: SamplerPlugin<ExactSamplerOptions, Sampler, 'exact'> 
     version: '0.1.0',
     description: 'Exact Boltzmann moments and gradients by O(2^n) enumeration.',
     capabilities: { exact: true, maxSpins: 24, async: false, deterministic: true },
+    options: OPTIONS,
     create(options: ExactSamplerOptions = {}): Sampler {
-      assertPluginOptions('exact', options, KNOWN);
+      assertPluginOptions('exact', options, OPTIONS);
       const maxSpins = resolveMaxSpins(options.maxSpins);
       const threads = resolveThreads(options.threads, 'exact sampler: threads');
       return {

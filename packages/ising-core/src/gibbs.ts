@@ -12,7 +12,7 @@ import type {
   SamplerCapabilities,
   SamplerPlugin,
 } from './types.js';
-import { assertPluginOptions, optionKeys } from './pluginOptions.js';
+import { assertPluginOptions, optionSpecs } from './pluginOptions.js';
 
 /** Options of the {@link gibbsSampler} plugin. */
 export interface GibbsOptions {
@@ -30,13 +30,25 @@ export interface GibbsOptions {
   readonly initial?: 'random' | 'up' | 'down';
 }
 
-const KNOWN = optionKeys<GibbsOptions>({
-  seed: true,
-  chains: true,
-  burnIn: true,
-  samples: true,
-  thin: true,
-  initial: true,
+const OPTIONS = optionSpecs<GibbsOptions>({
+  seed: { type: 'number', default: '0', doc: "Seed of the sampler's random stream." },
+  chains: { type: 'integer', default: '8', doc: 'Independent chains per problem, at most 65,536.' },
+  burnIn: {
+    type: 'integer',
+    default: '200',
+    doc: 'Sweeps discarded at the start of every chain, at most 1,000,000.',
+  },
+  samples: {
+    type: 'integer',
+    default: '1000',
+    doc: 'States kept per chain, one every `thin` sweeps, at most 1,000,000.',
+  },
+  thin: { type: 'integer', default: '2', doc: 'Sweeps between kept states, at most 1,000.' },
+  initial: {
+    type: "'random' | 'up' | 'down'",
+    default: "'random'",
+    doc: 'Start of every chain: uniformly random spins, all +1 or all −1.',
+  },
 });
 
 const capabilities: SamplerCapabilities = {
@@ -230,8 +242,9 @@ export const gibbsSampler: SamplerPlugin<GibbsOptions, Sampler, 'gibbs'> = {
   description:
     'Single-spin heat-bath Gibbs sampling with a seeded RNG; moments and VJPs from sample covariances.',
   capabilities,
+  options: OPTIONS,
   create(options: GibbsOptions = {}): Sampler {
-    assertPluginOptions('gibbs', options, KNOWN);
+    assertPluginOptions('gibbs', options, OPTIONS);
     const seed = options.seed ?? 0;
     if (!Number.isFinite(seed))
       throw new IsingError(

@@ -22,6 +22,7 @@ export type {
   SampleSet,
   Sampler,
   SamplerCapabilities,
+  SamplerOptionSpec,
   SamplerPlugin,
   SamplerRegistry,
   SamplerPluginMap,
@@ -36,7 +37,7 @@ export {
   createIsingBatch,
 } from './batch.js';
 export type { CausalShape } from './batch.js';
-export { assertPluginOptions, optionKeys } from './pluginOptions.js';
+export { assertPluginOptions, optionKeys, optionSpecs } from './pluginOptions.js';
 export { createRng, floorScaledInt } from './rng.js';
 export type { Rng } from './rng.js';
 export { estimateFromSamples } from './sampleEstimate.js';

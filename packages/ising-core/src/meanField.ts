@@ -1,4 +1,8 @@
-import { fixedPointEstimate, readFixedPointOptions } from './internal/fixedPointEstimate.js';
+import {
+  FIXED_POINT_OPTIONS,
+  fixedPointEstimate,
+  readFixedPointOptions,
+} from './internal/fixedPointEstimate.js';
 import type {
   FixedPointEstimate,
   FixedPointGradients,
@@ -6,7 +10,11 @@ import type {
 } from './internal/fixedPointEstimate.js';
 import { resolveThreads } from './internal/kernels/exactBatch.js';
 import { threadedEstimate } from './internal/threadedEstimate.js';
-import { FIXED_POINT_AUTO_MIN_COST, splitThreadsOption } from './internal/threadsOption.js';
+import {
+  FIXED_POINT_AUTO_MIN_COST,
+  splitThreadsOption,
+  THREADS_OPTION,
+} from './internal/threadsOption.js';
 import type { ThreadsOption } from './internal/threadsOption.js';
 import type { IsingBatch, SamplerCapabilities, SamplerPlugin, Sampler } from './types.js';
 
@@ -76,6 +84,7 @@ export const meanFieldSampler: SamplerPlugin<
   description:
     'Naive mean-field fixed point (damping + Anderson, warm start) with an iterative implicit VJP; O(n²) per iteration.',
   capabilities,
+  options: [...FIXED_POINT_OPTIONS, THREADS_OPTION],
   create(options: MeanFieldOptions & ThreadsOption = {}) {
     const { threads: requested, rest } = splitThreadsOption(options);
     const settings = readFixedPointOptions('mean-field', rest);

@@ -1,6 +1,7 @@
 import { echo } from './echo.js';
 import { IsingError } from './errors.js';
 import { findTooDeep, MAX_OPTION_DEPTH } from './internal/optionDepth.js';
+import type { SamplerOptionSpec } from './types.js';
 
 /**
  * The option keys of `T`, for {@link assertPluginOptions}. The record must name every key of
@@ -14,6 +15,24 @@ export function optionKeys<T>(all: Record<keyof T, true>): readonly string[] {
 }
 
 /**
+ * The option specs of `T` for a plugin's `options` and for {@link assertPluginOptions}: the
+ * record must name every key of `T` and nothing else, so the type checker keeps the described
+ * options in step with the options interface.
+ *
+ * @example
+ * const OPTIONS = optionSpecs<MyOptions>({ seed: { type: 'number', default: '0', doc: 'Seed of the random stream.' } });
+ * export const myPlugin = defineSamplerPlugin({ …, options: OPTIONS, create(o) { assertPluginOptions('mine', o, OPTIONS); … } });
+ */
+export function optionSpecs<T>(
+  all: Record<keyof T, Omit<SamplerOptionSpec, 'name'>>,
+): readonly SamplerOptionSpec[] {
+  return Object.entries(all).map(([name, spec]) => ({
+    name,
+    ...(spec as Omit<SamplerOptionSpec, 'name'>),
+  }));
+}
+
+/**
  * Checks a plugin's `create(options)` argument: it must be a plain object whose keys are all in
  * `known`, so a misspelt option (`{ chain: 4 }` for `chains`) fails loudly instead of being
  * ignored, and nested plain objects and arrays at most 32 levels deep (the options object is
@@ -23,7 +42,7 @@ export function optionKeys<T>(all: Record<keyof T, true>): readonly string[] {
  *
  * @param who the plugin name, for the message.
  * @param options the value passed to `create` (`undefined` is fine: defaults).
- * @param known every option key the plugin reads.
+ * @param known every option the plugin reads: its keys, or its option specs ({@link optionSpecs}).
  * @param makeError builds the error to throw from the message (default: an `IsingError` with
  *   ISING_INVALID_ARGUMENT), so a plugin package can throw its own coded error.
  * @throws {IsingError} ISING_INVALID_ARGUMENT (or `makeError`'s error) naming the unknown keys and listing the known
@@ -34,23 +53,24 @@ export function optionKeys<T>(all: Record<keyof T, true>): readonly string[] {
 export function assertPluginOptions(
   who: string,
   options: unknown,
-  known: readonly string[],
+  known: readonly (string | SamplerOptionSpec)[],
   makeError: (message: string) => Error = (message) =>
     new IsingError('ISING_INVALID_ARGUMENT', message),
 ): void {
   if (options === undefined) return;
+  const names = known.map((k) => (typeof k === 'string' ? k : k.name));
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     throw makeError(
       `${who} options must be an object, got ${Array.isArray(options) ? 'an array' : echo(options)}`,
     );
   }
-  const unknown = Object.keys(options).filter((k) => !known.includes(k));
+  const unknown = Object.keys(options).filter((k) => !names.includes(k));
   if (unknown.length > 0) {
     const shown = unknown.slice(0, LISTED_UNKNOWN_KEYS).map((k) => echo(k, 40));
     if (unknown.length > LISTED_UNKNOWN_KEYS)
       shown.push(`… (${unknown.length - LISTED_UNKNOWN_KEYS} more)`);
     throw makeError(
-      `${who}: unknown option${unknown.length > 1 ? 's' : ''} ${shown.join(', ')}; known options: ${known.length > 0 ? known.join(', ') : 'none'}`,
+      `${who}: unknown option${unknown.length > 1 ? 's' : ''} ${shown.join(', ')}; known options: ${names.length > 0 ? names.join(', ') : 'none'}`,
     );
   }
   const tooDeep = findTooDeep(options);

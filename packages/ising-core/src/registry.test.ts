@@ -54,4 +54,20 @@ describe('createSamplerRegistry', () => {
       expect.objectContaining({ code: 'ISING_INVALID_PLUGIN' }),
     );
   });
+
+  it("checks a plugin's options description: an array of { name, type, default?, doc }, no name twice", () => {
+    const spec = { name: 'seed', type: 'number', default: '0', doc: 'Seed.' };
+    expect(() =>
+      createSamplerRegistry().register({ ...make('ok'), options: [spec] }),
+    ).not.toThrow();
+    for (const options of [
+      'seed',
+      [{ name: 'seed', type: 'number' }],
+      [{ ...spec, default: 0 }],
+      [spec, { ...spec, doc: 'again' }],
+    ])
+      expect(() =>
+        createSamplerRegistry().register({ ...make('bad'), options } as unknown as SamplerPlugin),
+      ).toThrowError(expect.objectContaining({ code: 'ISING_INVALID_PLUGIN' }));
+  });
 });

@@ -1,6 +1,12 @@
 import { echo } from './echo.js';
 import { IsingError } from './errors.js';
-import type { AnySamplerPlugin, Sampler, SamplerPlugin, SamplerRegistry } from './types.js';
+import type {
+  AnySamplerPlugin,
+  Sampler,
+  SamplerOptionSpec,
+  SamplerPlugin,
+  SamplerRegistry,
+} from './types.js';
 
 /**
  * Identity helper that gives a plugin object its type (and checks its shape at runtime).
@@ -40,6 +46,7 @@ export function assertSamplerPlugin(
     ) {
       problems.push('`secretOptions`, when present, must be an array of option paths');
     }
+    problems.push(...optionSpecProblems(p.options));
     const c = p.capabilities;
     if (c === null || typeof c !== 'object') problems.push('needs a `capabilities` object');
     else if (!(typeof c.maxSpins === 'number' && c.maxSpins >= 1))
@@ -48,6 +55,28 @@ export function assertSamplerPlugin(
   if (problems.length > 0) {
     throw new IsingError('ISING_INVALID_PLUGIN', `${where} ${problems.join('; ')}`);
   }
+}
+
+/** What is wrong with a plugin's `options` description, if anything (absent is fine). */
+function optionSpecProblems(options: unknown): string[] {
+  if (options === undefined) return [];
+  const specs = Array.isArray(options) ? (options as unknown[]) : undefined;
+  const wellFormed = specs?.every((o) => {
+    const spec = o as Partial<SamplerOptionSpec> | null;
+    return (
+      spec !== null &&
+      typeof spec === 'object' &&
+      typeof spec.name === 'string' &&
+      typeof spec.type === 'string' &&
+      typeof spec.doc === 'string' &&
+      (spec.default === undefined || typeof spec.default === 'string')
+    );
+  });
+  if (specs === undefined || wellFormed !== true)
+    return ['`options`, when present, must be an array of { name, type, default?, doc } strings'];
+  const names = specs.map((o) => (o as SamplerOptionSpec).name);
+  const twice = names.filter((n, i) => names.indexOf(n) !== i);
+  return twice.length > 0 ? [`\`options\` names ${twice.join(', ')} more than once`] : [];
 }
 
 /**

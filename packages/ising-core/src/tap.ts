@@ -1,11 +1,19 @@
-import { fixedPointEstimate, readFixedPointOptions } from './internal/fixedPointEstimate.js';
+import {
+  FIXED_POINT_OPTIONS,
+  fixedPointEstimate,
+  readFixedPointOptions,
+} from './internal/fixedPointEstimate.js';
 import type {
   FixedPointEstimate,
   FixedPointSamplerOptions,
 } from './internal/fixedPointEstimate.js';
 import { resolveThreads } from './internal/kernels/exactBatch.js';
 import { threadedEstimate } from './internal/threadedEstimate.js';
-import { FIXED_POINT_AUTO_MIN_COST, splitThreadsOption } from './internal/threadsOption.js';
+import {
+  FIXED_POINT_AUTO_MIN_COST,
+  splitThreadsOption,
+  THREADS_OPTION,
+} from './internal/threadsOption.js';
 import type { ThreadsOption } from './internal/threadsOption.js';
 import type { IsingBatch, SamplerCapabilities, SamplerPlugin, Sampler } from './types.js';
 
@@ -64,6 +72,7 @@ export const tapSampler: SamplerPlugin<TapOptions & ThreadsOption, Sampler, 'tap
   description:
     'TAP (second-order Plefka) fixed point with the Onsager term, damping + Anderson, iterative implicit VJP; O(n²) per iteration.',
   capabilities,
+  options: [...FIXED_POINT_OPTIONS, THREADS_OPTION],
   create(options: TapOptions & ThreadsOption = {}) {
     const { threads: requested, rest } = splitThreadsOption(options);
     const settings = readFixedPointOptions('tap', rest);

@@ -1,6 +1,10 @@
 import { resolveThreads } from './internal/kernels/exactBatch.js';
 import { threadedEstimate } from './internal/threadedEstimate.js';
-import { splitThreadsOption, TRANSFER_AUTO_MIN_COST } from './internal/threadsOption.js';
+import {
+  splitThreadsOption,
+  THREADS_OPTION,
+  TRANSFER_AUTO_MIN_COST,
+} from './internal/threadsOption.js';
 import type { ThreadsOption } from './internal/threadsOption.js';
 import { defineSamplerPlugin } from './registry.js';
 import {
@@ -8,6 +12,7 @@ import {
   NAME,
   resolveBandwidth,
   resolvePrecision,
+  TRANSFER_MATRIX_OPTIONS,
   TRANSFER_MATRIX_SPIN_LIMIT,
 } from './transferMatrix.js';
 import type { TransferMatrixEstimate, TransferMatrixOptions } from './transferMatrix.js';
@@ -43,6 +48,7 @@ export const transferMatrixSampler: SamplerPlugin<
   description:
     'Exact Boltzmann moments and gradients for banded couplings by a forward–backward pass; O(n · 2^w) per problem.',
   capabilities,
+  options: [...TRANSFER_MATRIX_OPTIONS, THREADS_OPTION],
   create(options: TransferMatrixOptions & ThreadsOption = {}): Sampler {
     const { threads: requested, rest } = splitThreadsOption(options);
     const bandwidth = resolveBandwidth(rest);

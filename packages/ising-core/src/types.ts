@@ -140,8 +140,25 @@ export interface SamplerPlugin<
    * (and any key that looks like a credential) from everything it hashes, saves or prints.
    */
   readonly secretOptions?: readonly string[];
+  /**
+   * The options `create` reads, described as data (dimod's `parameters`): what `bench samplers`
+   * prints and the reference lists, so they are learned without making a mistake first.
+   */
+  readonly options?: readonly SamplerOptionSpec[];
   /** Builds a sampler from user options (validated by the plugin). */
   create(options?: TOptions): TSampler;
+}
+
+/** One option of a plugin's `create`, as data (see `optionSpecs`). */
+export interface SamplerOptionSpec {
+  /** The key in the options object (`'seed'`, `'chains'`). */
+  readonly name: string;
+  /** Its type in TypeScript's words (`'number'`, `"'random' | 'up' | 'down'"`, `'object'`). */
+  readonly type: string;
+  /** The default, as text; absent when there is none (a required option, or a callback). */
+  readonly default?: string;
+  /** What it does, in a sentence. */
+  readonly doc: string;
 }
 
 /** Any plugin, whatever its options, sampler and name types. */

@@ -13,7 +13,7 @@ import {
   loadSdk,
 } from './internal/braketClients.js';
 import type { BraketTaskContext } from './internal/braketTask.js';
-import { BRAKET_ANNEAL_KEYS, BRAKET_OPTION_KEYS } from './internal/optionKeys.js';
+import { BRAKET_ANNEAL_KEYS, BRAKET_OPTIONS } from './internal/optionKeys.js';
 import {
   assertAdapterOptions,
   assertBatchFits,
@@ -87,7 +87,7 @@ function braketOutput(options: BraketSamplerOptions, deviceArn: string, dryRun: 
  * const sampler = createBraketSampler({ outputS3Bucket: 'amazon-braket-us-east-1-123456789012', shots: 2000 });
  */
 export function createBraketSampler(options: BraketSamplerOptions = {}): BraketSampler {
-  assertAdapterOptions('braket', options, BRAKET_OPTION_KEYS);
+  assertAdapterOptions('braket', options, BRAKET_OPTIONS);
   assertKnownOptions('braket anneal', options.anneal, BRAKET_ANNEAL_KEYS);
   const { deviceArn, shots, maxSpins, deadlineMs, concurrency, maxResponseBytes, ...rest } =
     braketLimits(options);
@@ -182,6 +182,7 @@ export const braketSampler: SamplerPlugin<BraketSamplerOptions, BraketSampler, '
   description:
     'Amazon Braket gate-model sampling of the DQA Trotter circuit (OpenQASM 3, SV1 by default)',
   capabilities: hardwareCapabilities(34),
+  options: BRAKET_OPTIONS,
   // AWS credentials (or their provider), and the ready-made SDK clients, whose config holds them.
   secretOptions: ['clientConfig.credentials', 'braketClient', 's3Client'],
   create: (options) => createBraketSampler(options),

@@ -16,7 +16,7 @@ import type { DwaveRunInfo, DwaveSampler, DwaveSamplerOptions } from './dwaveSam
 import type { Embedding } from './embedding.js';
 import { invalidArgument } from './errors.js';
 import { DEFAULT_POLL_BACKOFF, runDwaveJobs } from './internal/dwaveRun.js';
-import { DWAVE_OPTION_KEYS } from './internal/optionKeys.js';
+import { DWAVE_OPTIONS } from './internal/optionKeys.js';
 import { assertAdapterOptions, assertBatchFits, positiveInt } from './internal/options.js';
 import { runDeadline } from './internal/retry.js';
 import { assertTokenOption, resolveSapiEndpoint } from './internal/sapiHttp.js';
@@ -53,7 +53,7 @@ function dwaveSettings(options: DwaveSamplerOptions) {
  * const est = await estimateBatch(sampler, batch); console.log(sampler.lastRunInfo()?.chainBreakFraction);
  */
 export function createDwaveSampler(options: DwaveSamplerOptions = {}): DwaveSampler {
-  assertAdapterOptions('dwave', options, DWAVE_OPTION_KEYS);
+  assertAdapterOptions('dwave', options, DWAVE_OPTIONS);
   const { numReads, maxSpins, deadlineMs, pollTimeoutSeconds, backoff, seed } =
     dwaveSettings(options);
   const writer = options.dryRun ? createDryRunWriter(options.dryRun.dir) : undefined;
@@ -151,6 +151,7 @@ export const dwaveSampler: SamplerPlugin<DwaveSamplerOptions, DwaveSampler, 'dwa
   description:
     'D-Wave Leap QPU sampling over SAPI v3 (qp format, clique minor embedding, majority-vote unembedding)',
   capabilities: hardwareCapabilities(64),
+  options: DWAVE_OPTIONS,
   // The SAPI token; applications strip these paths from everything they hash, save or print.
   secretOptions: ['token'],
   create: (options) => createDwaveSampler(options),

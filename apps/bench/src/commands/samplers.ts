@@ -19,7 +19,7 @@ export interface SamplersCommand {
 /** The command `bench samplers [--plugin PATH]… [--json]`. */
 export const samplersCommand: CommandSpec<SamplersCommand> = {
   name: 'samplers',
-  summary: 'list the sampler plugins --sampler accepts, with their capabilities',
+  summary: 'list the sampler plugins --sampler accepts, with their capabilities and options',
   define: (cmd) => {
     cmd
       .option(
@@ -49,8 +49,23 @@ export function describePlugin(plugin: AnySamplerPlugin): Record<string, unknown
     deterministic: c.deterministic,
     dryRun: c.dryRun === true,
     secretOptions: plugin.secretOptions ?? [],
+    options: plugin.options ?? [],
     ...(plugin.description ? { description: plugin.description } : {}),
   };
+}
+
+/** A plugin's options as lines under its name: name, type, default and what it does. */
+function optionLines(plugin: AnySamplerPlugin): string[] {
+  const specs = plugin.options ?? [];
+  if (specs.length === 0) return [`${plugin.name}: its options are not described (see its README)`];
+  const width = Math.max(...specs.map((o) => o.name.length));
+  return [
+    `${plugin.name} options:`,
+    ...specs.map(
+      (o) =>
+        `  ${o.name.padEnd(width)}  ${o.type}${o.default === undefined ? '' : ` = ${o.default}`}\n  ${' '.repeat(width)}  ${o.doc}`,
+    ),
+  ];
 }
 
 /**
@@ -60,7 +75,8 @@ export function describePlugin(plugin: AnySamplerPlugin): Record<string, unknown
  */
 export async function runSamplers(command: SamplersCommand, io: MainIo): Promise<number> {
   const { createBenchRegistry } = await import('../samplers/registry.js');
-  const rows = (await createBenchRegistry(command.plugins)).list().map(describePlugin);
+  const plugins = (await createBenchRegistry(command.plugins)).list();
+  const rows = plugins.map(describePlugin);
   if (command.json) {
     for (const row of rows) io.out(JSON.stringify(row));
     return EXIT.ok;
@@ -75,6 +91,7 @@ export async function runSamplers(command: SamplersCommand, io: MainIo): Promise
       .trimEnd();
   io.out(line(columns));
   for (const c of cells) io.out(line(c));
-  io.out('\n`--sampler NAME --sampler-options JSON`; each plugin lists its options in its README.');
+  for (const plugin of plugins) io.out(`\n${optionLines(plugin).join('\n')}`);
+  io.out('\n`--sampler NAME --sampler-options JSON` passes options to the chosen plugin.');
   return EXIT.ok;
 }

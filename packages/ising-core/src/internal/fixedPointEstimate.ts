@@ -1,7 +1,7 @@
 import { assertFinite } from '../batch.js';
 import { echo } from '../echo.js';
 import { IsingError } from '../errors.js';
-import { optionKeys } from '../pluginOptions.js';
+import { optionSpecs } from '../pluginOptions.js';
 import { assertPluginOptions } from '../pluginOptions.js';
 import type {
   BatchEstimate,
@@ -58,13 +58,38 @@ export interface FixedPointEstimate extends BatchEstimate {
 
 export type ResolvedFixedPointOptions = Required<FixedPointSamplerOptions>;
 
-export const FIXED_POINT_OPTION_KEYS = optionKeys<FixedPointSamplerOptions>({
-  damping: true,
-  tolerance: true,
-  maxIterations: true,
-  onNonConvergence: true,
-  anderson: true,
-  warmStart: true,
+/** The `mean-field` and `tap` options as data (the plugins add `threads`). */
+export const FIXED_POINT_OPTIONS = optionSpecs<FixedPointSamplerOptions>({
+  damping: {
+    type: 'number',
+    default: '0.5',
+    doc: 'Weight of the previous iterate in a plain step, in [0, 1): m ← d·m + (1 − d)·F(m).',
+  },
+  tolerance: {
+    type: 'number',
+    default: '1e-10',
+    doc: 'Converged when max_j |F(m)_j − m_j| ≤ tolerance; the VJP adjoint uses it relative to its own scale.',
+  },
+  maxIterations: {
+    type: 'integer',
+    default: '1000',
+    doc: 'Map evaluations per problem before giving up, forward and adjoint each (at most 100,000).',
+  },
+  onNonConvergence: {
+    type: "'return' | 'throw'",
+    default: "'return'",
+    doc: "'return' keeps the last iterate and counts it in diagnostics.missed; 'throw' is ISING_NOT_CONVERGED.",
+  },
+  anderson: {
+    type: 'integer',
+    default: '5',
+    doc: 'Anderson acceleration memory in [0, 20]; 0 is damped iteration only.',
+  },
+  warmStart: {
+    type: 'boolean',
+    default: 'false',
+    doc: "Start a causal sequence's next query from the previous query's answer.",
+  },
 });
 
 /**
@@ -81,7 +106,7 @@ export function readFixedPointOptions(
   who: string,
   options: FixedPointSamplerOptions,
 ): ResolvedFixedPointOptions {
-  assertPluginOptions(who, options, FIXED_POINT_OPTION_KEYS);
+  assertPluginOptions(who, options, FIXED_POINT_OPTIONS);
   const {
     damping = 0.5,
     tolerance = 1e-10,

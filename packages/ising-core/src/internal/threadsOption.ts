@@ -1,5 +1,6 @@
 // The `threads` option of the threaded samplers: its type, how a plugin separates it from its
 // other options, and the batch sizes at which `'auto'` uses more than one thread.
+import type { SamplerOptionSpec } from '../types.js';
 
 /** The `threads` option of the `mean-field`, `tap` and `transfer-matrix` plugins. */
 export interface ThreadsOption {
@@ -12,6 +13,14 @@ export interface ThreadsOption {
    */
   readonly threads?: 'auto' | number;
 }
+
+/** The `threads` option as data, for the threaded plugins' `options`. */
+export const THREADS_OPTION: SamplerOptionSpec = {
+  name: 'threads',
+  type: "'auto' | number",
+  default: "'auto'",
+  doc: "Threads per estimate and VJP: 'auto' uses every core once the batch is large enough to pay; a number forces that many, at most the core count.",
+};
 
 // Measured on 2 cores, forward + VJP (bench/threadedSamplers.bench.ts, README "Threads"): a second
 // thread costs about 0.3 ms per call (copies, posting, waking), so it loses below these sizes.

@@ -1,6 +1,6 @@
 import { assertPluginOptions, assertSpinLimit, optionKeys } from '@boltzmann/ising-core';
 import { echo } from '@boltzmann/ising-core/internal';
-import type { IsingBatch } from '@boltzmann/ising-core';
+import type { IsingBatch, SamplerOptionSpec } from '@boltzmann/ising-core';
 import type { DryRunOptions } from '../dryRun.js';
 import { invalidArgument } from '../errors.js';
 import type { PollBackoff } from './dwaveRun.js';
@@ -23,7 +23,11 @@ const POLL_BACKOFF_KEYS = optionKeys<PollBackoff>({ initialMs: true, factor: tru
  * (`numRead` for `numReads`) would otherwise be ignored silently, and a remote run is the worst
  * place to find out. Throws ADAPTER_INVALID_ARGUMENT with ising-core's message.
  */
-export function assertKnownOptions(who: string, options: unknown, known: readonly string[]): void {
+export function assertKnownOptions(
+  who: string,
+  options: unknown,
+  known: readonly (string | SamplerOptionSpec)[],
+): void {
   assertPluginOptions(who, options, known, invalidArgument);
 }
 
@@ -34,7 +38,7 @@ export function assertKnownOptions(who: string, options: unknown, known: readonl
 export function assertAdapterOptions(
   who: string,
   options: unknown,
-  known: readonly string[],
+  known: readonly (string | SamplerOptionSpec)[],
 ): void {
   assertKnownOptions(who, options, known);
   if (options === undefined) return;
