@@ -25,9 +25,23 @@ export function chromiumMissing(): string | undefined {
   return reason;
 }
 
-/** Starts headless Chromium with the flags this machine needs. */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: FLAGS });
+/**
+ * WebGL and WebGPU without a GPU: ANGLE on SwiftShader for WebGL 2, and WebGPU (Dawn) on its
+ * SwiftShader Vulkan adapter, both software renderers that ship with Chromium.
+ */
+const GPU_FLAGS = [
+  '--use-angle=swiftshader',
+  '--enable-unsafe-swiftshader',
+  '--enable-unsafe-webgpu',
+  '--use-webgpu-adapter=swiftshader',
+  '--enable-features=Vulkan',
+];
+
+/** Starts headless Chromium with the flags this machine needs; `gpu`: with software WebGL and WebGPU. */
+export function launchChromium(options: { gpu?: boolean } = {}): Promise<Browser> {
+  const args =
+    options.gpu === true ? [...FLAGS.filter((f) => f !== '--disable-gpu'), ...GPU_FLAGS] : FLAGS;
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args });
 }
 
 /** A page plus what it said: console errors, uncaught errors, and requests it tried off loopback (aborted). */
