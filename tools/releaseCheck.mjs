@@ -18,6 +18,7 @@ import {
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checkNodes, tarballImportProblems } from './tarballImports.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = (name) => join(root, 'node_modules', '.bin', name);
@@ -220,6 +221,13 @@ try {
     for (const p of problems) console.log(`     ${p.replace(/\n/g, '\n     ')}`);
     if (problems.length > 0) failed++;
   }
+  const importProblems = tarballImportProblems(packages, tarballs);
+  const nodes = checkNodes().length;
+  console.log(
+    `${importProblems.length === 0 ? 'ok  ' : 'FAIL'} every package installed from its tarball loads as ESM and CJS on ${nodes} Node version${nodes > 1 ? 's' : ''}`,
+  );
+  for (const p of importProblems) console.log(`     ${p.replace(/\n/g, '\n     ')}`);
+  if (importProblems.length > 0) failed++;
   const keep = process.argv.indexOf('--out');
   if (keep >= 0 && process.argv[keep + 1] !== undefined) {
     const dir = resolve(process.argv[keep + 1]);
