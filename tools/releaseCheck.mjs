@@ -79,13 +79,26 @@ function dualLoadProblems(tarball) {
   }
 }
 
-/** Files a tarball must not ship: tests, test kits and fixtures. */
+/**
+ * What a tarball must not ship: tests, test kits, fixtures and sources (the dist has them in its
+ * source maps), nor the workspace's scripts or the `@boltzmann/source` condition (.pnpmfile.mjs
+ * drops both at pack time).
+ */
 function contentProblems(tarball) {
   const files = run('tar', ['-tzf', tarball]).split('\n').filter(Boolean);
   const unwanted = files.filter((f) =>
-    /\.test\.[cm]?[jt]s$|\/fixtures\/|\/testUtils\.|Testkit\.|\/internal\/testing\//.test(f),
+    /\.test\.[cm]?[jt]s$|\/fixtures\/|\/testUtils\.|Testkit\.|\/internal\/testing\/|^package\/src\//.test(
+      f,
+    ),
   );
-  return unwanted.length === 0 ? [] : [`ships test files or fixtures: ${unwanted.join(', ')}`];
+  const problems =
+    unwanted.length === 0 ? [] : [`ships test files, fixtures or sources: ${unwanted.join(', ')}`];
+  const manifest = run('tar', ['-xzOf', tarball, 'package/package.json']);
+  if (JSON.parse(manifest).scripts !== undefined)
+    problems.push('its package.json keeps the workspace scripts');
+  if (manifest.includes('@boltzmann/source'))
+    problems.push('its exports keep the @boltzmann/source condition (src/ is not shipped)');
+  return problems;
 }
 
 /**
