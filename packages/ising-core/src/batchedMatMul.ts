@@ -94,7 +94,7 @@ function assertShape(shape: BatchedMatMulShape, a: Float32Array, b: Float32Array
  * `C[p] = A[p] B[p]` for `p < batch`, float32, row-major, in WebAssembly SIMD (a plain loop where
  * WebAssembly is missing): the small per-head products of attention, which tfjs-backend-wasm's
  * batched matmul runs through a scalar loop (about 1.7 GFLOP/s at 48 × 64×32×64 against 20–30
- * for its single large products; see the attention README). Each entry sums its `k` products in
+ * for its single large products; see docs/benchmarks/attention.md). Each entry sums its `k` products in
  * order, in float32.
  *
  * @returns `batch × m × n` row-major.

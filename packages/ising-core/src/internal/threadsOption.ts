@@ -22,7 +22,7 @@ export const THREADS_OPTION: SamplerOptionSpec = {
   doc: "Threads per estimate and VJP: 'auto' uses every core once the batch is large enough to pay; a number forces that many, at most the core count.",
 };
 
-// Measured on 2 cores, forward + VJP (bench/threadedSamplers.bench.ts, README "Threads"): a second
+// Measured on 2 cores, forward + VJP (bench/threadedSamplers.bench.ts; figures in docs/benchmarks/ising-core.md): a second
 // thread costs about 0.3 ms per call (copies, posting, waking), so it loses below these sizes.
 /** Smallest `Σ n²` at which `'auto'` runs mean-field or tap on more than one thread (1 × 48 pays 1.4×, 1 × 32 breaks even). */
 export const FIXED_POINT_AUTO_MIN_COST = 2 ** 15;
