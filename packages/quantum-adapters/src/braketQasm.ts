@@ -1,6 +1,6 @@
 import type { IsingBatch } from '@boltzmann/ising-core';
 import type { BraketSamplerOptions } from './braketSamplerTypes.js';
-import { invalidArgument } from './errors.js';
+import { batchProblem } from './internal/batchProblem.js';
 
 /**
  * The OpenQASM 3 program (Braket dialect: no include, native `zz`) of batch problem `q`: dqa-sim's
@@ -20,19 +20,13 @@ export async function batchProblemToQasm(
   q: number,
   anneal: BraketSamplerOptions['anneal'] = {},
 ): Promise<string> {
-  if (!Number.isInteger(q) || q < 0 || q >= batch.size)
-    throw invalidArgument(`problem index ${q} is outside the batch of ${batch.size}`);
   const { toQasm3 } = await import('@boltzmann/dqa-sim');
-  const n = batch.spins[q]!;
-  const { stride } = batch;
-  const fields = Array.from(batch.fields.subarray(q * stride, q * stride + n));
-  const couplings = new Float64Array(n * n);
-  for (let u = 0; u < n; u++)
-    for (let v = u + 1; v < n; v++) couplings[u * n + v] = batch.couplings[u * stride + v]!;
-  return toQasm3(
-    { fields, couplings },
-    { calibrate: 'linear-response', ...anneal, beta: batch.beta, dialect: 'braket' },
-  );
+  return toQasm3(batchProblem(batch, q), {
+    calibrate: 'linear-response',
+    ...anneal,
+    beta: batch.beta,
+    dialect: 'braket',
+  });
 }
 
 /** The CreateQuantumTask `action` of an OpenQASM 3 program (`braket.ir.openqasm.program` v1). */

@@ -13,7 +13,7 @@ import {
   loadSdk,
 } from './internal/braketClients.js';
 import type { BraketTaskContext } from './internal/braketTask.js';
-import { BRAKET_ANNEAL_KEYS, BRAKET_OPTIONS } from './internal/optionKeys.js';
+import { ANNEAL_CIRCUIT_KEYS, BRAKET_OPTIONS } from './internal/optionKeys.js';
 import {
   assertAdapterOptions,
   assertBatchFits,
@@ -88,7 +88,7 @@ function braketOutput(options: BraketSamplerOptions, deviceArn: string, dryRun: 
  */
 export function createBraketSampler(options: BraketSamplerOptions = {}): BraketSampler {
   assertAdapterOptions('braket', options, BRAKET_OPTIONS);
-  assertKnownOptions('braket anneal', options.anneal, BRAKET_ANNEAL_KEYS);
+  assertKnownOptions('braket anneal', options.anneal, ANNEAL_CIRCUIT_KEYS);
   const { deviceArn, shots, maxSpins, deadlineMs, concurrency, maxResponseBytes, ...rest } =
     braketLimits(options);
   const writer = options.dryRun ? createDryRunWriter(options.dryRun.dir) : undefined;

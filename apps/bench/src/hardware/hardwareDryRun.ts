@@ -1,7 +1,7 @@
 import { DWAVE_PROBLEMS_PER_SUBMIT, adapterErrorOf } from '@boltzmann/quantum-adapters';
 import { usesSampler } from '@boltzmann/ising-core';
 import type { SamplerRegistry } from '@boltzmann/ising-core';
-import { readdirSync, rmSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import type { Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { BenchError } from '../benchError.js';
@@ -16,6 +16,19 @@ export interface SamplerTraffic {
   readonly problems: number;
   /** D-Wave `POST problems/` requests: the dwave adapter submits at most `DWAVE_PROBLEMS_PER_SUBMIT` problems per request. */
   readonly submitRequests: number;
+  /** IBM Sampler V2 jobs: the ibm adapter puts at most `pubsPerJob` circuits (one per problem) in a job. */
+  readonly ibmJobs: number;
+}
+
+const NO_TRAFFIC: SamplerTraffic = { calls: 0, problems: 0, submitRequests: 0, ibmJobs: 0 };
+
+function addTraffic(a: SamplerTraffic, b: SamplerTraffic, times = 1): SamplerTraffic {
+  return {
+    calls: a.calls + times * b.calls,
+    problems: a.problems + times * b.problems,
+    submitRequests: a.submitRequests + times * b.submitRequests,
+    ibmJobs: a.ibmJobs + times * b.ibmJobs,
+  };
 }
 
 /** True when the run calls a sampler at all (softmax/sigmoid runs carry `'none'`). */
@@ -25,7 +38,7 @@ function callsSampler(c: RunConfig): boolean {
 
 /**
  * The runs whose sampler gets a request-writing dry run: a plugin with `capabilities.dryRun`
- * (dwave, braket), or any plugin whose
+ * (dwave, braket, ibm), or any plugin whose
  * `--sampler-options` already carry a `dryRun` object (the user vouches that it understands it —
  * an unknown plugin is never called, since one that ignored the option would really send).
  *
@@ -55,6 +68,7 @@ export function hardwareRuns(
  *
  * @param config the run.
  * @param evalRows sequences of each of the run's evaluation batches.
+ * @param pubsPerJob circuits per IBM job (the ibm adapter's, from its dry run; default 300).
  * @returns `step` (one training step) and `run` (the whole run from step 0).
  * @example
  * samplerTrafficOfRun(config, [256, 256]).step.problems; // 64 · T for batch 64, one head
@@ -62,32 +76,25 @@ export function hardwareRuns(
 export function samplerTrafficOfRun(
   config: RunConfig,
   evalRows: readonly number[],
+  pubsPerJob = 300,
 ): { step: SamplerTraffic; run: SamplerTraffic } {
   const call = (sequences: number): SamplerTraffic => ({
     calls: config.heads,
     problems: config.heads * sequences * config.length,
     submitRequests:
       config.heads * Math.ceil((sequences * config.length) / DWAVE_PROBLEMS_PER_SUBMIT),
-  });
-  const add = (a: SamplerTraffic, b: SamplerTraffic, times = 1): SamplerTraffic => ({
-    calls: a.calls + times * b.calls,
-    problems: a.problems + times * b.problems,
-    submitRequests: a.submitRequests + times * b.submitRequests,
+    ibmJobs: config.heads * Math.ceil((sequences * config.length) / pubsPerJob),
   });
   const step = call(config.batchSize);
-  let evaluation: SamplerTraffic = { calls: 0, problems: 0, submitRequests: 0 };
+  let evaluation = NO_TRAFFIC;
   for (const rows of evalRows) {
     for (let start = 0; start < rows; start += EVAL_CHUNK_SIZE)
-      evaluation = add(evaluation, call(Math.min(EVAL_CHUNK_SIZE, rows - start)));
+      evaluation = addTraffic(evaluation, call(Math.min(EVAL_CHUNK_SIZE, rows - start)));
   }
   const evaluations = Math.floor((config.steps - 1) / config.evalEvery) + 1;
   return {
     step,
-    run: add(
-      add({ calls: 0, problems: 0, submitRequests: 0 }, step, config.steps),
-      evaluation,
-      evaluations,
-    ),
+    run: addTraffic(addTraffic(NO_TRAFFIC, step, config.steps), evaluation, evaluations),
   };
 }
 
@@ -120,6 +127,56 @@ function fileLines(files: readonly string[]): string[] {
 }
 
 const n = (x: number): string => x.toLocaleString('en-US');
+
+/** The ibm adapter's dry-run estimate of its first call (`ibm-0001/estimate.json`). */
+interface IbmDryRunEstimate {
+  readonly pubsPerJob: number;
+  readonly shots: number;
+  readonly meanShotMicroseconds: number;
+  readonly assumptions: readonly string[];
+}
+
+/** Reads the estimate the ibm adapter wrote beside its requests. */
+function readIbmEstimate(dir: string): IbmDryRunEstimate {
+  const path = join(dir, 'ibm-0001', 'estimate.json');
+  let e: Partial<IbmDryRunEstimate>;
+  try {
+    e = JSON.parse(readFileSync(path, 'utf8')) as Partial<IbmDryRunEstimate>;
+  } catch (error) {
+    throw new BenchError('BENCH_DRY_RUN', `the ibm dry run wrote no readable ${path}`, {
+      cause: error,
+    });
+  }
+  const ok = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x) && x > 0;
+  if (!ok(e.pubsPerJob) || !ok(e.shots) || !ok(e.meanShotMicroseconds))
+    throw new BenchError(
+      'BENCH_DRY_RUN',
+      `${path} lacks pubsPerJob, shots or meanShotMicroseconds`,
+    );
+  return {
+    pubsPerJob: e.pubsPerJob,
+    shots: e.shots,
+    meanShotMicroseconds: e.meanShotMicroseconds,
+    assumptions: Array.isArray(e.assumptions) ? e.assumptions.map(String) : [],
+  };
+}
+
+/** What the traffic means for the sampler's service, in its own terms. */
+function trafficDetail(
+  sampler: string,
+  t: SamplerTraffic,
+  ibm: IbmDryRunEstimate | undefined,
+): string {
+  if (sampler === 'dwave')
+    return ` (${n(t.submitRequests)} D-Wave submit requests of ≤ ${DWAVE_PROBLEMS_PER_SUBMIT} problems, plus status polls and one answer request per problem)`;
+  if (sampler === 'braket')
+    return ` (${n(t.problems)} Braket quantum tasks, one CreateQuantumTask each)`;
+  if (sampler === 'ibm' && ibm) {
+    const seconds = (t.problems * ibm.shots * ibm.meanShotMicroseconds) / 1e6;
+    return ` (${n(t.ibmJobs)} IBM Sampler V2 jobs of ≤ ${ibm.pubsPerJob} circuits, ${n(ibm.shots)} shots each: ≥ ${seconds.toLocaleString('en-US', { maximumFractionDigits: 1 })} QPU seconds)`;
+  }
+  return '';
+}
 
 /**
  * `--dry-run` for hardware samplers: builds the first hardware run's model and data, prepares
@@ -181,8 +238,9 @@ export async function hardwareDryRun(
   out(`first training batch of ${runLabel(first)}: ${files.length} files written under ${dir}`);
   for (const line of fileLines(files)) out(line);
 
+  const ibm = first.sampler === 'ibm' ? readIbmEstimate(dir) : undefined;
   const evalRowsByKey = new Map<string, number[]>();
-  let total: SamplerTraffic = { calls: 0, problems: 0, submitRequests: 0 };
+  let total = NO_TRAFFIC;
   let step: SamplerTraffic | undefined;
   const dataKey = (c: RunConfig): string =>
     `${c.dataset}|${c.length}|${c.mode}|${c.types}|${c.seed}|${c.evalWindows}`;
@@ -193,20 +251,11 @@ export async function hardwareDryRun(
       rows = d.evalBatches.map((b) => b.inputs.length / c.length);
       evalRowsByKey.set(dataKey(c), rows);
     }
-    const t = samplerTrafficOfRun(c, rows);
+    const t = samplerTrafficOfRun(c, rows, ibm?.pubsPerJob);
     step ??= t.step;
-    total = {
-      calls: total.calls + t.run.calls,
-      problems: total.problems + t.run.problems,
-      submitRequests: total.submitRequests + t.run.submitRequests,
-    };
+    total = addTraffic(total, t.run);
   }
-  const requests = (t: SamplerTraffic): string =>
-    first.sampler === 'dwave'
-      ? ` (${n(t.submitRequests)} D-Wave submit requests of ≤ ${DWAVE_PROBLEMS_PER_SUBMIT} problems, plus status polls and one answer request per problem)`
-      : first.sampler === 'braket'
-        ? ` (${n(t.problems)} Braket quantum tasks, one CreateQuantumTask each)`
-        : '';
+  const requests = (t: SamplerTraffic): string => trafficDetail(first.sampler, t, ibm);
   const s = step!;
   out(
     `one training step sends ${n(s.calls)} sampler call${s.calls === 1 ? '' : 's'} with ${n(s.problems)} problems${requests(s)}`,
@@ -215,5 +264,6 @@ export async function hardwareDryRun(
     `the whole grid (${runs.length} run${runs.length === 1 ? '' : 's'} using "${first.sampler}", from step 0, evaluations included) sends ` +
       `${n(total.calls)} sampler calls with ${n(total.problems)} problems${requests(total)}`,
   );
+  if (ibm) for (const a of ibm.assumptions) out(`  QPU time: ${a}`);
   return true;
 }

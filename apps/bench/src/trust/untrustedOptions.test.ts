@@ -25,6 +25,8 @@ describe('the trust rule for job and model-file sampler options', () => {
       'dataPath',
       'cacheDir',
       'webhook',
+      'serviceCrn',
+      'iamEndpoint',
     ])
       expect({ key, location: isLocationKey(key) }).toEqual({ key, location: true });
     for (const key of [
@@ -42,6 +44,10 @@ describe('the trust rule for job and model-file sampler options', () => {
       'params',
       'chainStrength',
       'maxSpins',
+      'backend',
+      'maxPubsPerJob',
+      'fractionalGates',
+      'sessionMode',
     ])
       expect({ key, location: isLocationKey(key) }).toEqual({ key, location: false });
   });

@@ -10,7 +10,7 @@ import { BenchError } from '../benchError.js';
 
 /**
  * Words of an option key that name a place, a transport or code: `endpoint`, `s3Endpoint`,
- * `outputS3Bucket`, `dryRun`, `clientConfig`, `proxyUrl`, … A key is a location when any of its
+ * `outputS3Bucket`, `dryRun`, `clientConfig`, `proxyUrl`, `serviceCrn`, … A key is a location when any of its
  * words (ising-core's `keyWords`: camelCase humps, `_`, `-`, `.`, digits) is one of these.
  */
 const LOCATION_WORDS: ReadonlySet<string> = new Set([
@@ -20,6 +20,8 @@ const LOCATION_WORDS: ReadonlySet<string> = new Set([
   'callback',
   'client',
   'command',
+  // An IBM Cloud resource name (`serviceCrn`): which account's instance runs the job and is billed.
+  'crn',
   'dir',
   'directory',
   'domain',

@@ -184,8 +184,11 @@ export const BRAKET_OPTIONS = optionSpecs<BraketSamplerOptions>({
   onRun: { type: '(info) => void', doc: 'Called after each successful run.' },
 });
 
-/** The circuit options `anneal` may carry (read by dqa-sim's `toQasm3` and by the `'dqa'` dry-run fallback). */
-export const BRAKET_ANNEAL_KEYS = optionKeys<NonNullable<BraketSamplerOptions['anneal']>>({
+/**
+ * The circuit options the gate-model plugins' `anneal` may carry (braket, ibm): read by dqa-sim's
+ * circuit export and by the `'dqa'` dry-run fallback.
+ */
+export const ANNEAL_CIRCUIT_KEYS = optionKeys<NonNullable<BraketSamplerOptions['anneal']>>({
   tau: true,
   steps: true,
   order: true,

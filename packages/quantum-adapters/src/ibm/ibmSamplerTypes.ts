@@ -1,0 +1,81 @@
+// Public types of the ibm sampler: its options, what one run did, and the sampler itself.
+import type { QasmOptions } from '@boltzmann/dqa-sim';
+import type { IsingBatch, SampleResult, Sampler } from '@boltzmann/ising-core';
+import type { DryRunOptions } from '../dryRun.js';
+import type { PollBackoff } from '../internal/dwaveRun.js';
+import type { RetryPolicy } from '../internal/retry.js';
+import type { IbmBackendConfiguration, IbmBackendProperties } from './ibmTypes.js';
+
+/** Options of the `ibm` sampler (IBM Quantum, Qiskit Runtime Sampler V2). */
+export interface IbmSamplerOptions {
+  /** IBM Cloud API key (default: `IBM_CLOUD_API_KEY`). Sent only to IAM, never written anywhere. */
+  readonly apiKey?: string;
+  /** The Qiskit Runtime instance CRN (default: `IBM_QUANTUM_CRN`); required for real runs. */
+  readonly serviceCrn?: string;
+  /** `'us-east'` (default) or `'eu-de'`. */
+  readonly region?: string;
+  /** Runtime base URL override (http or https), e.g. a local test server; replaces the region's. */
+  readonly endpoint?: string;
+  /** IAM token URL override (http or https); the API key goes only here. */
+  readonly iamEndpoint?: string;
+  /** `IBM-API-Version` header, a date `YYYY-MM-DD` (default the client's pinned date). */
+  readonly apiVersion?: string;
+  /** Backend name, e.g. `ibm_fez` (required for real runs; a dry run defaults to the bundled `ibm_fez` snapshot). */
+  readonly backend?: string;
+  /**
+   * The backend's `configuration` (and optionally `properties`) given directly instead of read from
+   * Runtime: a dry run uses it to route circuits without any request.
+   */
+  readonly device?: {
+    readonly configuration: IbmBackendConfiguration;
+    readonly properties?: IbmBackendProperties;
+  };
+  /** Shots per problem (default 1000). */
+  readonly shots?: number;
+  /** DQA circuit options passed to dqa-sim (default: dqa-sim's defaults with `calibrate: 'linear-response'`). */
+  readonly anneal?: Omit<QasmOptions, 'dialect' | 'measure' | 'beta'>;
+  /** Couplings as fractional `rzz` when the backend offers it (default false). */
+  readonly fractionalGates?: boolean;
+  /** `'batch'` (default): the call's jobs run in one Runtime batch; `'none'`: plain jobs. */
+  readonly sessionMode?: 'batch' | 'none';
+  /** Most pubs (circuits) per job (default: the backend's `max_experiments`, else 300, capped at this). */
+  readonly maxPubsPerJob?: number;
+  /** Largest spin count (= qubits on the path) accepted (default 16). */
+  readonly maxSpins?: number;
+  /** Deadline of one HTTP request in ms (default 60 000). */
+  readonly requestTimeoutMs?: number;
+  /** Retry policy for retryable failures. */
+  readonly retry?: Partial<RetryPolicy>;
+  /** Deadline of one `sample()` call in ms (default 2 hours: jobs queue). */
+  readonly deadlineMs?: number;
+  /** Pause between job status polls (default 1 s × 1.5^k, capped at 30 s). */
+  readonly pollBackoff?: Partial<PollBackoff>;
+  /** Largest Runtime answer read, in bytes (default 64 MiB). */
+  readonly maxResponseBytes?: number;
+  /** The fetch implementation (default the global fetch). */
+  readonly fetch?: typeof fetch;
+  /** Seed of the retry jitter. */
+  readonly seed?: number;
+  /** Write the IAM, session and job requests (key redacted) and the routed circuits instead of sending them. */
+  readonly dryRun?: DryRunOptions;
+  /** Called after each successful run. */
+  readonly onRun?: (info: IbmRunInfo) => void;
+}
+
+/** What one `sample()` call did. */
+export interface IbmRunInfo {
+  readonly backend: string;
+  /** Runtime job ids, in submission order. */
+  readonly jobIds: readonly string[];
+  /** The batch session, when one was opened. */
+  readonly sessionId?: string;
+  readonly shots: number;
+  /** Physical qubits each problem of n spins ran on, by n. */
+  readonly layouts: Readonly<Record<number, readonly number[]>>;
+}
+
+/** An `ibm` sampler: asynchronous `sample()`, plus the description of the latest run. */
+export interface IbmSampler extends Sampler {
+  sample(batch: IsingBatch): Promise<SampleResult>;
+  lastRunInfo(): IbmRunInfo | undefined;
+}

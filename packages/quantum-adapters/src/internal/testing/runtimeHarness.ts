@@ -1,0 +1,61 @@
+import { afterEach, beforeEach, expect } from 'vitest';
+import type { RuntimeClientOptions } from '../../ibm/runtimeTypes.js';
+import { startFakeRuntime } from './fakeRuntimeServer.js';
+import type { FakeRuntime } from './fakeRuntimeServer.js';
+
+/**
+ * The shared set-up of the IBM Runtime client tests (ibm/*.test.ts): one fake IAM + Runtime per
+ * test, the options that point a client at it, a small circuit, and the check that no credential
+ * went where it should not. Not part of the public API (only the package's own tests import it).
+ */
+
+export const API_KEY = 'ibm-cloud-key-0123456789abcdef-SECRET';
+export const CRN = 'crn:v1:bluemix:public:quantum-computing:us-east:a/acct0123:inst-4567::';
+
+/** The fake of the running test; a live binding, so importers see each new one. */
+export let fake: FakeRuntime;
+
+/** Starts a fake before each test of the calling file and closes it after. */
+export function useFakeRuntime(): void {
+  beforeEach(async () => {
+    fake = await startFakeRuntime({ apiKey: API_KEY, serviceCrn: CRN });
+  });
+  afterEach(() => fake.close());
+}
+
+/** Client options for the running fake, with short timings; `extra` overrides. */
+export const clientOptions = (extra: Partial<RuntimeClientOptions> = {}): RuntimeClientOptions => ({
+  apiKey: API_KEY,
+  serviceCrn: CRN,
+  endpoint: fake.runtimeUrl,
+  iamEndpoint: fake.iamUrl,
+  requestTimeoutMs: 2_000,
+  retry: { baseDelayMs: 1, maxDelayMs: 5 },
+  seed: 7,
+  ...extra,
+});
+
+/** A measured circuit of `numBits` qubits (the fake only reads its `bit[n] c;`). */
+export const qasm = (numBits: number): string =>
+  `OPENQASM 3.0;\ninclude "stdgates.inc";\nbit[${numBits}] c;\n${Array.from(
+    { length: numBits },
+    (_, k) => `c[${k}] = measure $${k};`,
+  ).join('\n')}\n`;
+
+/**
+ * The key went only to IAM, in the form body; IAM got no Authorization; Runtime got neither the
+ * key nor anything but IAM-issued bearer tokens.
+ */
+export function expectNoLeaks(f: FakeRuntime = fake): void {
+  for (const r of f.requests) {
+    const headers = JSON.stringify(r.headers);
+    expect(headers, `${r.method} ${r.path}`).not.toContain(API_KEY);
+    if (r.path === '/identity/token') {
+      expect(r.headers.authorization, 'IAM request').toBeUndefined();
+    } else {
+      expect(r.body, `${r.method} ${r.path}`).not.toContain(API_KEY);
+      const auth = r.headers.authorization;
+      if (auth !== undefined) expect(f.tokens).toContain(auth.replace(/^Bearer /, ''));
+    }
+  }
+}
