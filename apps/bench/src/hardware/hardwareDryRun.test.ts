@@ -188,13 +188,15 @@ describe('hardwareRuns and samplerTrafficOfRun', () => {
     );
     // Step: 8 × 4 = 32 problems, 2 submits. Evaluations at steps 4, 8 and 10; each runs 300 rows
     // in chunks 128 + 128 + 44 and 5 rows in one chunk: 4 calls, 305 × 4 = 1,220 problems,
-    // 26 + 26 + 9 + 1 = 62 submits.
+    // 26 + 26 + 9 + 1 = 62 submits. IBM packs ≤ 300 circuits in a job: a step is 1 job, an
+    // evaluation 2 + 2 + 1 + 1 = 6 (512, 512, 176 and 20 circuits).
     const t = samplerTrafficOfRun(config!, [300, 5]);
-    expect(t.step).toEqual({ calls: 1, problems: 32, submitRequests: 2 });
+    expect(t.step).toEqual({ calls: 1, problems: 32, submitRequests: 2, ibmJobs: 1 });
     expect(t.run).toEqual({
       calls: 10 + 3 * 4,
       problems: 320 + 3 * 1220,
       submitRequests: 20 + 3 * 62,
+      ibmJobs: 10 + 3 * 6,
     });
   });
 });
