@@ -87,6 +87,7 @@ const PUBLIC: Record<string, readonly string[]> = {
     'DQA_MAX_STEPS',
     'DqaError',
     'SCHEDULE_PRESETS',
+    'annealCircuit',
     'annealDistribution',
     'annealStatevector',
     'calibrationGains',

@@ -20,7 +20,15 @@ export {
   estimateMemoryBytes,
 } from './anneal.js';
 export type { AnnealOptions, CalibrationGains } from './anneal.js';
-export type { IsingProblem, Statevector } from './types.js';
+export type {
+  AnnealCircuit,
+  AnnealLayer,
+  IsingProblem,
+  MixerLayer,
+  PhaseLayer,
+  Statevector,
+} from './types.js';
+export { annealCircuit } from './annealCircuit.js';
 export type { Calibration, Gains } from './internal/plan.js';
 export { energyVector } from './energyVector.js';
 export { DQA_MAX_SHOTS, sampleShots } from './sampleShots.js';

@@ -1,9 +1,8 @@
 import { echo } from '@boltzmann/ising-core/internal';
-import { prepareProblem } from './internal/problem.js';
 import type { AnnealOptions } from './anneal.js';
-import type { IsingProblem } from './types.js';
+import { planCircuit } from './annealCircuit.js';
 import { DqaError } from './errors.js';
-import { createPlan } from './internal/plan.js';
+import type { AnnealLayer, IsingProblem } from './types.js';
 
 /** Options of {@link toQasm3}: the anneal's options plus the output dialect. */
 export interface QasmOptions extends AnnealOptions {
@@ -18,6 +17,28 @@ export interface QasmOptions extends AnnealOptions {
 
 /** Shortest round-trip decimal (and no `-0`): the circuit carries every angle to the last bit. */
 const fmt = (x: number): string => String(x === 0 ? 0 : x);
+
+/** Appends one layer's statements (stdgates couplings as `cx; rz; cx`, braket as `zz`). */
+function renderLayer(
+  layer: AnnealLayer,
+  n: number,
+  dialect: 'stdgates' | 'braket',
+  lines: string[],
+): void {
+  if (layer.kind === 'mixer') {
+    const a = fmt(layer.rx);
+    for (let j = 0; j < n; j++) lines.push(`rx(${a}) q[${j}];`);
+    return;
+  }
+  for (let j = 0; j < n; j++) {
+    if (layer.rz[j] !== 0) lines.push(`rz(${fmt(layer.rz[j]!)}) q[${j}];`);
+  }
+  for (const [j, k, angle] of layer.zz) {
+    const a = fmt(angle);
+    if (dialect === 'braket') lines.push(`zz(${a}) q[${j}], q[${k}];`);
+    else lines.push(`cx q[${j}], q[${k}];`, `rz(${a}) q[${k}];`, `cx q[${j}], q[${k}];`);
+  }
+}
 
 /**
  * Exports the Trotter circuit the simulator runs as an OpenQASM 3 program.
@@ -35,6 +56,7 @@ const fmt = (x: number): string => String(x === 0 ? 0 : x);
  * - Order 1: per step the problem layer, then the mixer. Order 2: half phase, mixer, half
  *   phase, with adjacent half phases merged into one layer (K + 1 problem layers in all).
  * - Calibration and β are applied to the angles, exactly as in the simulator.
+ * - The gates are `annealCircuit`'s, printed in order.
  *
  * @param problem fields and optional `n × n` couplings (physics signs).
  * @param options anneal options (`calibrate` defaults to false, as in `annealStatevector`) and `dialect`.
@@ -52,8 +74,8 @@ export function toQasm3(problem: IsingProblem, options: QasmOptions = {}): strin
     );
   }
   const { dialect: _d, measure: _m, ...annealOptions } = options;
-  const plan = createPlan(annealOptions, false);
-  const { n, h, J } = prepareProblem(problem, plan);
+  const { plan, circuit } = planCircuit(problem, annealOptions);
+  const { n } = circuit;
   const lines: string[] = ['OPENQASM 3.0;'];
   if (dialect === 'stdgates') lines.push('include "stdgates.inc";');
   lines.push(
@@ -64,29 +86,7 @@ export function toQasm3(problem: IsingProblem, options: QasmOptions = {}): strin
     `bit[${n}] c;`,
   );
   for (let j = 0; j < n; j++) lines.push(`h q[${j}];`);
-  const phases = plan.phaseAngles;
-  const mixers = plan.mixerAngles;
-  for (let k = 0; k < phases.length; k++) {
-    const theta = phases[k]!;
-    if (theta !== 0) {
-      for (let j = 0; j < n; j++) {
-        if (h[j] !== 0) lines.push(`rz(${fmt(-2 * theta * h[j]!)}) q[${j}];`);
-      }
-      for (let j = 0; j < n; j++) {
-        for (let l = j + 1; l < n; l++) {
-          const c = J[j * n + l]!;
-          if (c === 0) continue;
-          const a = fmt(-2 * theta * c);
-          if (dialect === 'braket') lines.push(`zz(${a}) q[${j}], q[${l}];`);
-          else lines.push(`cx q[${j}], q[${l}];`, `rz(${a}) q[${l}];`, `cx q[${j}], q[${l}];`);
-        }
-      }
-    }
-    if (k < mixers.length && mixers[k] !== 0) {
-      const a = fmt(-2 * mixers[k]!);
-      for (let j = 0; j < n; j++) lines.push(`rx(${a}) q[${j}];`);
-    }
-  }
+  for (const layer of circuit.layers) renderLayer(layer, n, dialect, lines);
   if (options.measure ?? true) {
     for (let j = 0; j < n; j++) lines.push(`c[${j}] = measure q[${j}];`);
   }

@@ -16,3 +16,38 @@ export interface Statevector {
   readonly re: Float64Array;
   readonly im: Float64Array;
 }
+
+/**
+ * One problem layer `exp(−iθ E(Z))` of the Trotter circuit, as gates. Every gate is diagonal, so
+ * the order within the layer does not matter.
+ */
+export interface PhaseLayer {
+  readonly kind: 'phase';
+  /** `Rz(−2θ h_j)` angle of each qubit j (length n); 0 means no gate (`h_j = 0`). */
+  readonly rz: Float64Array;
+  /**
+   * `[j, k, a]` with `j < k`, in row-major order, one per nonzero coupling: `Rzz(a)` with
+   * `a = −2θ J_jk` and `Rzz(a) = exp(−ia Z⊗Z/2)`.
+   */
+  readonly zz: readonly (readonly [number, number, number])[];
+}
+
+/** One mixer layer `Π_j exp(+iφ X_j)`: `Rx(rx)` on every qubit, `rx = −2φ` and `Rx(a) = exp(−iaX/2)`. */
+export interface MixerLayer {
+  readonly kind: 'mixer';
+  readonly rx: number;
+}
+
+/** A layer of the Trotter circuit. */
+export type AnnealLayer = PhaseLayer | MixerLayer;
+
+/**
+ * The Trotter circuit as data (see `annealCircuit`): `h` on every qubit (implied, not listed),
+ * then `layers` in time order. Qubit j carries spin j; a measured bit 0 means `s_j = +1`.
+ */
+export interface AnnealCircuit {
+  /** Qubits (spins). */
+  readonly n: number;
+  /** The layers after the initial `h` layer, in time order; identity layers are left out. */
+  readonly layers: readonly AnnealLayer[];
+}
