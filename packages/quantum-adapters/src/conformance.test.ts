@@ -4,15 +4,19 @@ import { startFakeBraket } from './internal/testing/fakeBraketServer.js';
 import type { FakeBraket } from './internal/testing/fakeBraketServer.js';
 import { startFakeSapi } from './internal/testing/fakeSapiServer.js';
 import type { FakeSapi } from './internal/testing/fakeSapiServer.js';
+import { startFakeRuntime } from './internal/testing/fakeRuntimeServer.js';
+import type { FakeRuntime } from './internal/testing/fakeRuntimeServer.js';
 import { fakeChimeraSolver } from './internal/testing/fakeSolvers.js';
-import { braketSampler, dwaveSampler } from './index.js';
-import type { BraketSamplerOptions, DwaveSamplerOptions } from './index.js';
+import { API_KEY, CRN, simulatedAnswer } from './internal/testing/runtimeHarness.js';
+import { braketSampler, dwaveSampler, ibmSampler } from './index.js';
+import type { BraketSamplerOptions, DwaveSamplerOptions, IbmSamplerOptions } from './index.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
 // Fresh local servers for every check; the suite reads createOptions when a check runs.
 let sapi: FakeSapi;
 let braket: FakeBraket;
+let runtime: FakeRuntime;
 beforeEach(async () => {
   sapi = await startFakeSapi({
     token: 'conformance-token',
@@ -24,10 +28,13 @@ beforeEach(async () => {
     ],
   });
   braket = await startFakeBraket();
+  runtime = await startFakeRuntime({ apiKey: API_KEY, serviceCrn: CRN });
+  runtime.answerPub = simulatedAnswer;
 });
 afterEach(async () => {
   await sapi.close();
   await braket.close();
+  await runtime.close();
 });
 
 const quick = {
@@ -69,6 +76,26 @@ describeSamplerConformance(braketSampler, {
       outputS3Bucket: 'amazon-braket-conformance',
       shots: 1000,
       concurrency: 8,
+    };
+  },
+  exactReference: false,
+  tolerance: { magnetization: 0.05 },
+});
+
+// The ibm plugin runs the same DQA circuit, routed onto the fake's 7-qubit line in its native gates;
+// the fake answers with shots drawn from that routed circuit's simulated distribution. Like Braket,
+// DQA is not an exact Boltzmann sampler, so the exact-reference checks are off.
+describeSamplerConformance(ibmSampler, {
+  get createOptions(): IbmSamplerOptions {
+    return {
+      ...quick,
+      apiKey: API_KEY,
+      serviceCrn: CRN,
+      endpoint: runtime.runtimeUrl,
+      iamEndpoint: runtime.iamUrl,
+      backend: 'fake_line7',
+      maxSpins: 7,
+      shots: 1000,
     };
   },
   exactReference: false,

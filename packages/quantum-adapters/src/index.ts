@@ -1,6 +1,7 @@
 /**
- * Sampler plugins for quantum hardware: D-Wave Leap (SAPI v3) and Amazon Braket, with dry
- * runs, bounded retries and coded errors.
+ * Sampler plugins for quantum hardware: D-Wave Leap (SAPI v3), Amazon Braket and IBM Quantum
+ * (Qiskit Runtime Sampler V2, circuits routed onto the device), with dry runs, bounded retries and
+ * coded errors.
  *
  * @packageDocumentation
  * @module @boltzmann/quantum-adapters
@@ -83,3 +84,46 @@ export {
   zephyrGraph,
   zephyrIndex,
 } from './zephyr.js';
+export { createIbmSampler, DEFAULT_IBM_MAX_SPINS, ibmSampler } from './ibm/ibmSampler.js';
+export type { IbmRunInfo, IbmSampler, IbmSamplerOptions } from './ibm/ibmSamplerTypes.js';
+export { selectLayout, transpileAnneal } from './ibm/transpile.js';
+export type { DeviceLayout, TranspileOptions } from './ibm/transpile.js';
+export { IBM_BRISBANE_SNAPSHOT, IBM_FEZ_SNAPSHOT, knownIbmDevice } from './ibm/knownDevices.js';
+export { estimateIbmUsage } from './ibm/ibmUsage.js';
+export type { IbmUsageEstimate } from './ibm/ibmUsage.js';
+export type {
+  IbmBackendConfiguration,
+  IbmBackendProperties,
+  IbmBackendStatus,
+  IbmNduv,
+  IbmTarget,
+  IbmTwoQubitBasis,
+  IsaCircuit,
+  IsaCircuitStats,
+} from './ibm/ibmTypes.js';
+export { createRuntimeClient } from './ibm/runtimeClient.js';
+export { decodeSamplerResults } from './ibm/ibmResults.js';
+export type { SamplerPubLayout } from './ibm/ibmResults.js';
+export { classifyIbmError } from './ibm/classifyIbmError.js';
+export { DEFAULT_IBM_POLL_BACKOFF } from './ibm/runtimeJobs.js';
+export {
+  DEFAULT_IAM_ENDPOINT,
+  DEFAULT_IBM_API_VERSION,
+  DEFAULT_IBM_MAX_RESPONSE_BYTES,
+  DEFAULT_RUNTIME_REGION,
+  RUNTIME_REGIONS,
+} from './ibm/runtimeOptions.js';
+export type {
+  RuntimeClient,
+  RuntimeClientOptions,
+  RuntimeJobMetrics,
+  RuntimeJobState,
+  RuntimeJobStatus,
+  RuntimeSession,
+  RuntimeSessionMode,
+  RuntimeSessionRequest,
+  SamplerJobRequest,
+  SamplerPub,
+  SamplerPubParams,
+  SubmittedSamplerJob,
+} from './ibm/runtimeTypes.js';

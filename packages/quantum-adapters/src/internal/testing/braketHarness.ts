@@ -1,4 +1,3 @@
-import { createIsingBatch, createRng } from '@boltzmann/ising-core';
 import { afterEach, beforeEach } from 'vitest';
 import type { BraketSamplerOptions } from '../../index.js';
 import { startFakeBraket } from './fakeBraketServer.js';
@@ -30,13 +29,4 @@ export const local = (extra: Partial<BraketSamplerOptions> = {}): BraketSamplerO
   ...extra,
 });
 
-export const anneal = { tau: 4, steps: 8, order: 2 as const, calibrate: false as const };
-
-export function problem(seed: number, n: number) {
-  const rng = createRng(seed);
-  const fields = Float64Array.from({ length: n }, () => rng.normal());
-  const couplings = Float64Array.from({ length: n * n }, (_, i) =>
-    Math.floor(i / n) < i % n ? 0.7 * rng.normal() : 0,
-  );
-  return createIsingBatch({ fields, couplings, spins: [n], stride: n, beta: 0.8 });
-}
+export { anneal, problem } from './circuitProblems.js';

@@ -1,7 +1,12 @@
 import { afterEach, beforeEach, expect } from 'vitest';
+import type { IbmSamplerOptions } from '../../ibm/ibmSamplerTypes.js';
+import type { IbmTarget } from '../../ibm/ibmTypes.js';
 import type { RuntimeClientOptions } from '../../ibm/runtimeTypes.js';
-import { startFakeRuntime } from './fakeRuntimeServer.js';
+import { drawHexShots, startFakeRuntime } from './fakeRuntimeServer.js';
 import type { FakeRuntime } from './fakeRuntimeServer.js';
+import type { AnswerPub } from './fakeRuntimeTypes.js';
+import { simulateQasm } from './qasmInterpreter.js';
+import { fastTiming } from './rejection.js';
 
 /**
  * The shared set-up of the IBM Runtime client tests (ibm/*.test.ts): one fake IAM + Runtime per
@@ -58,4 +63,42 @@ export function expectNoLeaks(f: FakeRuntime = fake): void {
       if (auth !== undefined) expect(f.tokens).toContain(auth.replace(/^Bearer /, ''));
     }
   }
+}
+
+/** Sampler options for the running fake: its IAM and Runtime, the 7-qubit line, short timings. */
+export const samplerOptions = (extra: Partial<IbmSamplerOptions> = {}): IbmSamplerOptions => ({
+  apiKey: API_KEY,
+  serviceCrn: CRN,
+  endpoint: fake.runtimeUrl,
+  iamEndpoint: fake.iamUrl,
+  backend: 'fake_line7',
+  maxSpins: 7,
+  seed: 7,
+  ...fastTiming(),
+  ...extra,
+});
+
+/**
+ * The fake device answers each pub with shots drawn from the circuit's own output distribution
+ * (the test interpreter simulates the routed ISA circuit as the device would run it, noise-free).
+ */
+export const simulatedAnswer: AnswerPub = (pub, rng) => {
+  const m = /\bbit\[(\d+)\]\s+(\w+)\s*;/.exec(pub.qasm);
+  if (m === null) throw new Error('the circuit declares no bit[n] register');
+  const { probabilities } = simulateQasm(pub.qasm);
+  return {
+    register: m[2]!,
+    numBits: Number(m[1]),
+    samples: drawHexShots(probabilities, pub.shots, rng),
+  };
+};
+
+/** Serves a recorded device (e.g. ibm_fez's 156-qubit map) from the running fake, as active. */
+export function serveDevice(target: IbmTarget, f: FakeRuntime = fake): void {
+  const name = target.configuration.backend_name;
+  f.backends.set(name, {
+    configuration: target.configuration,
+    ...(target.properties === undefined ? {} : { properties: target.properties }),
+    status: { backend_name: name, state: true, status: 'active', message: '', length_queue: 0 },
+  });
 }

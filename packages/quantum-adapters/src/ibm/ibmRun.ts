@@ -1,0 +1,174 @@
+// One `ibm` sample() call (ibmSampler.ts): the batch's problems routed onto the device, then run
+// as Sampler V2 jobs and decoded, or written as a dry run with its QPU-time estimate.
+import type { IsingBatch, SampleSet } from '@boltzmann/ising-core';
+import type { DryRunCall } from '../dryRun.js';
+import { batchProblem } from '../internal/batchProblem.js';
+import type { PollBackoff } from '../internal/dwaveRun.js';
+import { runDeadline } from '../internal/retry.js';
+import { decodeSamplerResults } from './ibmResults.js';
+import type { SamplerPubLayout } from './ibmResults.js';
+import type { IbmSamplerOptions } from './ibmSamplerTypes.js';
+import type { IbmTarget, IsaCircuit } from './ibmTypes.js';
+import { estimateIbmUsage } from './ibmUsage.js';
+import type { IbmUsageEstimate } from './ibmUsage.js';
+import { samplerJobRequestBody, sessionRequestBody } from './runtimeBodies.js';
+import { runSamplerJobs } from './runtimeJobs.js';
+import type { RuntimeClient, SamplerPub } from './runtimeTypes.js';
+import { selectLayout, transpileAnneal } from './transpile.js';
+import type { DeviceLayout } from './transpile.js';
+
+/** What every call of one sampler shares. */
+export interface IbmCallContext {
+  readonly backend: string;
+  readonly shots: number;
+  readonly anneal: IbmSamplerOptions['anneal'];
+  readonly fractionalGates: boolean;
+  readonly sessionMode: 'batch' | 'none';
+  readonly maxPubsPerJob: number | undefined;
+  readonly backoff: PollBackoff;
+  readonly deadlineMs: number;
+  readonly cancelTimeoutMs: number;
+  /** Layouts chosen so far, by spin count (one path per n for the sampler's life). */
+  readonly layouts: Map<number, DeviceLayout>;
+}
+
+/** Pubs per job: the option, capped by the backend's `max_experiments` (300 when it does not say). */
+export function pubsPerJob(context: IbmCallContext, target: IbmTarget): number {
+  const device = target.configuration.max_experiments ?? 300;
+  return Math.max(1, Math.min(context.maxPubsPerJob ?? device, device));
+}
+
+/** Every problem of the batch as a routed circuit (one layout per spin count, chosen once). */
+export function routeBatch(
+  batch: IsingBatch,
+  target: IbmTarget,
+  context: IbmCallContext,
+): IsaCircuit[] {
+  const routeTarget: IbmTarget = { ...target, fractionalGates: context.fractionalGates };
+  const circuits: IsaCircuit[] = [];
+  for (let q = 0; q < batch.size; q++) {
+    const n = batch.spins[q]!;
+    let layout = context.layouts.get(n);
+    if (layout === undefined) {
+      layout = selectLayout(routeTarget, n);
+      context.layouts.set(n, layout);
+    }
+    circuits.push(
+      transpileAnneal(
+        batchProblem(batch, q),
+        { calibrate: 'linear-response', ...context.anneal, beta: batch.beta },
+        routeTarget,
+        { layout },
+      ),
+    );
+  }
+  return circuits;
+}
+
+/** The pubs of the routed circuits, and how to read each answer. */
+function pubsOf(circuits: readonly IsaCircuit[], shots: number) {
+  const pubs: SamplerPub[] = circuits.map((c) => [c.qasm, null, shots]);
+  const layouts: SamplerPubLayout[] = circuits.map((c) => ({
+    register: c.register,
+    numBits: c.logicalOfBit.length,
+    logicalOfBit: c.logicalOfBit,
+  }));
+  return { pubs, layouts };
+}
+
+/**
+ * Writes what the call would send: the IAM exchange (key redacted), the batch session, each job's
+ * `POST jobs` body with its routed circuits, a summary of every circuit, and the QPU-time estimate.
+ */
+export function writeIbmDryRun(
+  out: DryRunCall,
+  circuits: readonly IsaCircuit[],
+  target: IbmTarget,
+  context: IbmCallContext,
+  urls: { readonly iam: string; readonly runtime: string },
+): IbmUsageEstimate {
+  const perJob = pubsPerJob(context, target);
+  const { pubs } = pubsOf(circuits, context.shots);
+  const auth = { Authorization: 'Bearer <redacted: the IAM access token>' };
+  out.json('iam-token-request.json', {
+    method: 'POST',
+    url: urls.iam,
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: 'grant_type=urn:ibm:params:oauth:grant-type:apikey&apikey=<redacted>',
+  });
+  if (context.sessionMode === 'batch') {
+    out.json('session-request.json', {
+      method: 'POST',
+      url: `${urls.runtime}sessions`,
+      headers: auth,
+      body: sessionRequestBody({ backend: context.backend, mode: 'batch' }),
+    });
+  }
+  for (let j = 0; j * perJob < pubs.length; j++) {
+    const jobPubs = pubs.slice(j * perJob, (j + 1) * perJob);
+    out.json(`job-${String(j + 1).padStart(3, '0')}-request.json`, {
+      method: 'POST',
+      url: `${urls.runtime}jobs`,
+      headers: auth,
+      body: samplerJobRequestBody({
+        backend: context.backend,
+        pubs: jobPubs,
+        ...(context.sessionMode === 'batch' ? { sessionId: '<the session id>' } : {}),
+      }),
+    });
+  }
+  out.json(
+    'circuits.json',
+    circuits.map((c, q) => ({
+      problem: q,
+      spins: c.logicalOfBit.length,
+      physicalQubits: c.physicalQubits,
+      logicalOfBit: c.logicalOfBit,
+      ...c.stats,
+    })),
+  );
+  const estimate = estimateIbmUsage(circuits, context.shots, target, perJob);
+  out.json('estimate.json', { backend: context.backend, pubsPerJob: perJob, ...estimate });
+  return estimate;
+}
+
+/** What a real call did. */
+export interface IbmCallResult {
+  readonly sets: SampleSet[];
+  readonly jobIds: readonly string[];
+  readonly sessionId?: string;
+}
+
+/** Runs the routed circuits as Sampler V2 jobs within the deadline and decodes every shot. */
+export async function runIbmCall(
+  client: RuntimeClient,
+  circuits: readonly IsaCircuit[],
+  target: IbmTarget,
+  context: IbmCallContext,
+): Promise<IbmCallResult> {
+  const perJob = pubsPerJob(context, target);
+  const { pubs, layouts } = pubsOf(circuits, context.shots);
+  const deadline = runDeadline(context.deadlineMs, 'ibm sample() call');
+  try {
+    const run = await runSamplerJobs(client, {
+      backend: context.backend,
+      pubs,
+      maxPubsPerJob: perJob,
+      sessionMode: context.sessionMode,
+      signal: deadline.signal,
+      backoff: context.backoff,
+      cancelTimeoutMs: context.cancelTimeoutMs,
+      tags: ['boltzmann-attention'],
+    });
+    const sets = run.results.flatMap((result, j) =>
+      decodeSamplerResults(result, layouts.slice(j * perJob, (j + 1) * perJob)),
+    );
+    return {
+      sets,
+      jobIds: run.jobIds,
+      ...(run.sessionId === undefined ? {} : { sessionId: run.sessionId }),
+    };
+  } finally {
+    deadline.clear();
+  }
+}

@@ -1,0 +1,221 @@
+// The `ibm` sampler: options checked once; per sample() call the batch routed onto the backend
+// (ibmRun.ts) and run as Sampler V2 jobs through the Runtime client made on first use, or written
+// as a dry run.
+import type { IsingBatch, SampleResult, SamplerPlugin } from '@boltzmann/ising-core';
+import { createDryRunWriter, dryRunError, dryRunFallback } from '../dryRun.js';
+import { invalidArgument } from '../errors.js';
+import { hardwareCapabilities } from '../internal/hardwareCapabilities.js';
+import { ANNEAL_CIRCUIT_KEYS } from '../internal/optionKeys.js';
+import {
+  assertAdapterOptions,
+  assertBatchFits,
+  assertKnownOptions,
+  positiveInt,
+} from '../internal/options.js';
+import { IBM_OPTIONS } from './ibmOptionSpecs.js';
+import { routeBatch, runIbmCall, writeIbmDryRun } from './ibmRun.js';
+import type { IbmCallContext } from './ibmRun.js';
+import type { IbmRunInfo, IbmSampler, IbmSamplerOptions } from './ibmSamplerTypes.js';
+import type { IbmTarget } from './ibmTypes.js';
+import { IBM_FEZ_SNAPSHOT, knownIbmDevice } from './knownDevices.js';
+import { createRuntimeClient } from './runtimeClient.js';
+import { DEFAULT_IBM_POLL_BACKOFF } from './runtimeJobs.js';
+import { resolveIamEndpoint, resolveRuntimeEndpoint } from './runtimeOptions.js';
+import { parseConfiguration, parseProperties } from './runtimeParse.js';
+import type { RuntimeClient } from './runtimeTypes.js';
+
+/** Default largest spin count: a 16-qubit path already needs 16 swap layers per Trotter step. */
+export const DEFAULT_IBM_MAX_SPINS = 16;
+
+/** The call context from the options, defaulted and checked. */
+function callContext(options: IbmSamplerOptions, backend: string): IbmCallContext {
+  const mode = options.sessionMode ?? 'batch';
+  if (mode !== 'batch' && mode !== 'none')
+    throw invalidArgument(`sessionMode must be 'batch' or 'none', got ${String(mode)}`);
+  if (options.fractionalGates !== undefined && typeof options.fractionalGates !== 'boolean')
+    throw invalidArgument('fractionalGates must be a boolean');
+  return {
+    backend,
+    shots: positiveInt(options.shots ?? 1000, 'shots'),
+    anneal: options.anneal,
+    fractionalGates: options.fractionalGates ?? false,
+    sessionMode: mode,
+    maxPubsPerJob:
+      options.maxPubsPerJob === undefined
+        ? undefined
+        : positiveInt(options.maxPubsPerJob, 'maxPubsPerJob'),
+    backoff: { ...DEFAULT_IBM_POLL_BACKOFF, ...options.pollBackoff },
+    deadlineMs: positiveInt(options.deadlineMs ?? 2 * 3_600_000, 'deadlineMs'),
+    cancelTimeoutMs: 10_000,
+    layouts: new Map(),
+  };
+}
+
+/** A `device` option checked as Runtime's own answers are. */
+function deviceTarget(device: IbmSamplerOptions['device']): IbmTarget | undefined {
+  if (device === undefined) return undefined;
+  if (device === null || typeof device !== 'object')
+    throw invalidArgument('device must be { configuration, properties? }');
+  const configuration = parseConfiguration(device.configuration, 'the device option');
+  const properties =
+    device.properties === undefined
+      ? undefined
+      : parseProperties(device.properties, 'the device option');
+  return properties === undefined ? { configuration } : { configuration, properties };
+}
+
+/** The backend: the option; for a dry run, else the `device`'s, else ibm_fez. */
+function backendName(
+  options: IbmSamplerOptions,
+  given: IbmTarget | undefined,
+  dryRun: boolean,
+): string {
+  if (options.backend !== undefined) {
+    if (typeof options.backend !== 'string' || options.backend === '')
+      throw invalidArgument('backend must be a backend name, e.g. "ibm_fez"');
+    return options.backend;
+  }
+  if (dryRun)
+    return given?.configuration.backend_name ?? IBM_FEZ_SNAPSHOT.configuration.backend_name;
+  throw invalidArgument('the ibm sampler needs { backend }, e.g. "ibm_fez"');
+}
+
+/** What a dry run routes onto without a `device` option: a recorded snapshot of the backend. */
+function dryRunTarget(backend: string): IbmTarget {
+  const known = knownIbmDevice(backend);
+  if (known === undefined) {
+    throw invalidArgument(
+      `a dry run sends nothing, so it cannot read ${backend}'s coupling map: pass { device: { configuration } } (GET /backends/${backend}/configuration), or use a recorded backend (ibm_fez, ibm_brisbane)`,
+    );
+  }
+  return known;
+}
+
+/** The client options the sampler passes through. */
+function clientOptions(options: IbmSamplerOptions) {
+  const { apiKey, serviceCrn, region, endpoint, iamEndpoint, apiVersion } = options;
+  const { requestTimeoutMs, retry, maxResponseBytes, fetch, seed } = options;
+  return Object.fromEntries(
+    Object.entries({
+      apiKey,
+      serviceCrn,
+      region,
+      endpoint,
+      iamEndpoint,
+      apiVersion,
+      requestTimeoutMs,
+      retry,
+      maxResponseBytes,
+      fetch,
+      seed,
+    }).filter(([, v]) => v !== undefined),
+  );
+}
+
+/**
+ * Creates an `ibm` sampler: each batch problem becomes dqa-sim's DQA Trotter circuit, routed onto a
+ * path of the backend's qubits with a swap network and decomposed into its native gates
+ * (`cz`/`ecr`, `rz`, `sx`, `x`, optionally fractional `rzz`), then run with Qiskit Runtime's Sampler
+ * V2 (one pub per problem, the call's jobs in one batch session); measured bit 0 is spin +1.
+ *
+ * @throws {AdapterError} ADAPTER_INVALID_ARGUMENT for bad or unknown options, for a real run without
+ * `backend`, and (from the Runtime client) without an API key or instance CRN.
+ * @example
+ * const sampler = createIbmSampler({ backend: 'ibm_fez', shots: 2000 }); // IBM_CLOUD_API_KEY, IBM_QUANTUM_CRN
+ */
+export function createIbmSampler(options: IbmSamplerOptions = {}): IbmSampler {
+  assertAdapterOptions('ibm', options, IBM_OPTIONS);
+  assertKnownOptions('ibm anneal', options.anneal, ANNEAL_CIRCUIT_KEYS);
+  const maxSpins = positiveInt(options.maxSpins ?? DEFAULT_IBM_MAX_SPINS, 'maxSpins');
+  const given = deviceTarget(options.device);
+  const writer = options.dryRun ? createDryRunWriter(options.dryRun.dir) : undefined;
+  const backend = backendName(options, given, writer !== undefined);
+  const context = callContext(options, backend);
+  const fallback = options.dryRun
+    ? dryRunFallback(options.dryRun, {
+        calibrate: 'linear-response',
+        ...options.anneal,
+        shots: context.shots,
+        ...(options.seed === undefined ? {} : { seed: options.seed }),
+      })
+    : undefined;
+  // A dry run sends nothing and needs no credentials: the URLs are only checked and written.
+  const urls = writer
+    ? { iam: resolveIamEndpoint(options.iamEndpoint), runtime: resolveRuntimeEndpoint(options) }
+    : undefined;
+  let client: RuntimeClient | undefined = writer
+    ? undefined
+    : createRuntimeClient(clientOptions(options));
+  let target: IbmTarget | undefined = given ?? (writer ? dryRunTarget(backend) : undefined);
+  let last: IbmRunInfo | undefined;
+
+  async function deviceOf(runtime: RuntimeClient): Promise<IbmTarget> {
+    if (target) return target;
+    const [configuration, properties] = await Promise.all([
+      runtime.backendConfiguration(backend),
+      runtime.backendProperties(backend),
+    ]);
+    target = properties === undefined ? { configuration } : { configuration, properties };
+    return target;
+  }
+
+  async function sample(batch: IsingBatch): Promise<SampleResult> {
+    assertBatchFits(batch, maxSpins, 'ibm');
+    if (writer) {
+      const out = writer.nextCall('ibm');
+      const estimate = writeIbmDryRun(
+        out,
+        routeBatch(batch, target!, context),
+        target!,
+        context,
+        urls!,
+      );
+      if (fallback) return await fallback(batch);
+      throw dryRunError(out, `${estimate.jobs} Sampler V2 jobs for ${batch.size} circuits`);
+    }
+    client ??= createRuntimeClient(clientOptions(options));
+    const runtime = client;
+    const device = await deviceOf(runtime);
+    const run = await runIbmCall(runtime, routeBatch(batch, device, context), device, context);
+    const layouts: Record<number, readonly number[]> = {};
+    for (const [n, layout] of context.layouts) layouts[n] = layout.physicalQubits;
+    last = {
+      backend,
+      jobIds: run.jobIds,
+      ...(run.sessionId === undefined ? {} : { sessionId: run.sessionId }),
+      shots: context.shots,
+      layouts,
+    };
+    options.onRun?.(last);
+    return { kind: 'samples', sets: run.sets };
+  }
+
+  return {
+    name: 'ibm',
+    capabilities: hardwareCapabilities(maxSpins),
+    sample,
+    lastRunInfo: () => last,
+    dispose() {
+      client = undefined;
+    },
+  };
+}
+
+/**
+ * The `ibm` sampler plugin (IBM Quantum, Qiskit Runtime Sampler V2, routed DQA circuits).
+ * `create(options)` calls {@link createIbmSampler}.
+ *
+ * @example
+ * const sampler = createSamplerRegistry().register(ibmSampler).require('ibm').create({ backend: 'ibm_fez' });
+ */
+export const ibmSampler: SamplerPlugin<IbmSamplerOptions, IbmSampler, 'ibm'> = {
+  name: 'ibm',
+  version: '0.1.0',
+  description:
+    'IBM Quantum gate-model sampling of the DQA Trotter circuit, routed onto the device (Qiskit Runtime Sampler V2)',
+  capabilities: hardwareCapabilities(DEFAULT_IBM_MAX_SPINS),
+  options: IBM_OPTIONS,
+  // The IBM Cloud API key.
+  secretOptions: ['apiKey'],
+  create: (options) => createIbmSampler(options),
+};
