@@ -11,6 +11,8 @@ const CREDENTIALS = [
   'AWS_PROFILE',
   'AWS_ACCESS_KEY_ID',
   'AWS_SECRET_ACCESS_KEY',
+  'IBM_CLOUD_API_KEY',
+  'IBM_QUANTUM_CRN',
 ];
 const saved = new Map<string, string | undefined>();
 beforeEach(() => {
@@ -131,6 +133,51 @@ describe('--dry-run with a hardware sampler', () => {
         ),
       ),
     ).toBe(true);
+  });
+
+  it('ibm: writes the IAM, session and job requests with no credential, the routed circuits and the QPU time', async () => {
+    // A key in the environment must not reach any file (a dry run does not even read it).
+    const key = 'ibm-cloud-key-that-must-not-leak-0123456789';
+    process.env.IBM_CLOUD_API_KEY = key;
+    const { dir, code, out, err } = await dryRun('ibm');
+    delete process.env.IBM_CLOUD_API_KEY;
+    expect(err).toEqual([]);
+    expect(code).toBe(0);
+    const call = join(dir, 'dry-run', 'ibm-0001');
+    expect(readdirSync(call).sort()).toEqual([
+      'circuits.json',
+      'estimate.json',
+      'iam-token-request.json',
+      'job-001-request.json',
+      'session-request.json',
+    ]);
+    for (const f of readdirSync(call)) {
+      const text = readFileSync(join(call, f), 'utf8');
+      expect(text, f).not.toContain(key);
+      expect(text, f).not.toMatch(/Bearer (?!<redacted)/);
+    }
+    // Batch 64 × T 4 = 256 problems of 1–4 spins, one job of ≤ 300 circuits on ibm_fez.
+    const job = JSON.parse(readFileSync(join(call, 'job-001-request.json'), 'utf8')) as {
+      url: string;
+      body: { backend: string; params: { pubs: [string, null, number][] } };
+    };
+    expect(job.url).toMatch(/\/api\/v1\/jobs$/);
+    expect(job.body.backend).toBe('ibm_fez');
+    expect(job.body.params.pubs).toHaveLength(256);
+    expect(job.body.params.pubs[3]![0]).toMatch(/^OPENQASM 3\.0;\nbit\[4\] c;\n/);
+    const circuits = JSON.parse(readFileSync(join(call, 'circuits.json'), 'utf8')) as {
+      spins: number;
+      depth: number;
+      twoQubitGates: number;
+    }[];
+    expect(circuits).toHaveLength(256);
+    expect(circuits[3]!.spins).toBe(4);
+    expect(circuits[3]!.twoQubitGates).toBeGreaterThan(0);
+    const step = out.find((l) => l.startsWith('one training step sends 1 sampler call'));
+    expect(step).toMatch(
+      /\(1 IBM Sampler V2 jobs of ≤ 300 circuits, 1,000 shots each: ≥ [\d,.]+ QPU seconds\)/,
+    );
+    expect(out.some((l) => l.startsWith('the whole grid (1 run using "ibm"'))).toBe(true);
   });
 
   it('a non-hardware sampler only prints the grid, as before', async () => {

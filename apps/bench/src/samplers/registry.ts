@@ -9,7 +9,7 @@ import {
   transferMatrixSampler,
 } from '@boltzmann/ising-core';
 import type { AnySamplerPlugin, SamplerRegistry } from '@boltzmann/ising-core';
-import { braketSampler, dwaveSampler } from '@boltzmann/quantum-adapters';
+import { braketSampler, dwaveSampler, ibmSampler } from '@boltzmann/quantum-adapters';
 import { existsSync } from 'node:fs';
 import { register } from 'node:module';
 import { dirname } from 'node:path';
@@ -31,7 +31,8 @@ export type BenchRegistry = SamplerRegistry<
     ByName<typeof transferMatrixSampler> &
     ByName<typeof dqaSampler> &
     ByName<typeof dwaveSampler> &
-    ByName<typeof braketSampler>
+    ByName<typeof braketSampler> &
+    ByName<typeof ibmSampler>
 >;
 
 /** A registry with the bench's built-in samplers, registered in this order. */
@@ -44,7 +45,8 @@ function builtInRegistry(): BenchRegistry {
     .register(transferMatrixSampler)
     .register(dqaSampler)
     .register(dwaveSampler)
-    .register(braketSampler);
+    .register(braketSampler)
+    .register(ibmSampler);
 }
 
 /**
@@ -133,7 +135,7 @@ export async function loadPluginModule(path: string): Promise<AnySamplerPlugin> 
 
 /**
  * The bench's sampler registry — the only place plugins are registered: the built-ins
- * (exact, gibbs, mean-field, tap, transfer-matrix, dqa, dwave, braket), then each `--plugin`
+ * (exact, gibbs, mean-field, tap, transfer-matrix, dqa, dwave, braket, ibm), then each `--plugin`
  * module, then frozen.
  *
  * @param pluginPaths absolute paths of third-party plugin modules.
