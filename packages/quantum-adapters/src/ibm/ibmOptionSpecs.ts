@@ -31,12 +31,12 @@ export const IBM_OPTIONS = optionSpecs<IbmSamplerOptions>({
   },
   backend: {
     type: 'string',
-    default: 'a dry run: the bundled ibm_fez snapshot; a real run: required',
+    default: "a real run: required; a dry run: the device's name, else 'ibm_fez'",
     doc: 'Backend name, e.g. ibm_fez, ibm_torino, ibm_brisbane.',
   },
   device: {
     type: '{ configuration, properties? }',
-    default: 'read from Runtime (a dry run: the bundled ibm_fez snapshot)',
+    default: 'read from Runtime (a dry run: the recorded ibm_fez or ibm_brisbane snapshot)',
     doc: "The backend's configuration (basis_gates, coupling_map) and properties, given directly.",
   },
   shots: { type: 'integer', default: '1000', doc: 'Shots per problem.' },

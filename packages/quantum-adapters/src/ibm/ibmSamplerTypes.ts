@@ -20,7 +20,10 @@ export interface IbmSamplerOptions {
   readonly iamEndpoint?: string;
   /** `IBM-API-Version` header, a date `YYYY-MM-DD` (default the client's pinned date). */
   readonly apiVersion?: string;
-  /** Backend name, e.g. `ibm_fez` (required for real runs; a dry run defaults to the bundled `ibm_fez` snapshot). */
+  /**
+   * Backend name, e.g. `ibm_fez` (required for real runs). A dry run routes onto `device` when given,
+   * else onto the recorded snapshot of this backend (`ibm_fez`, the default, or `ibm_brisbane`).
+   */
   readonly backend?: string;
   /**
    * The backend's `configuration` (and optionally `properties`) given directly instead of read from
