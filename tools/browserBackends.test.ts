@@ -16,10 +16,15 @@ import type { StaticServer } from './browser/staticServer.js';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const attention = join(root, 'packages', 'attention');
 const missing = chromiumMissing();
-// WebGPU is not here: on Chromium 156's SwiftShader adapter, tfjs-backend-webgpu 4.22 runs simple
-// ops correctly but gives this model all-zero logits (softmax as well), and its buffers become
-// unreadable after tf.variableGrads ("A valid external Instance reference no longer exists").
-// Not resolved yet; the op reads its fields synchronously, which WebGPU also discourages.
+// WebGPU is not here. The op reads tensor data synchronously (dataSync), and tfjs-backend-webgpu
+// 4.22 reads synchronously by copying the buffer into an OffscreenCanvas 'webgpu' context and
+// drawing that onto a 2D canvas. On Chromium 156's SwiftShader adapter (headless, no GPU) that
+// drawImage drops the WebGPU instance without tfjs involved: a page that configures an
+// OffscreenCanvas 'webgpu' context, copies a buffer into its texture and draws it onto a 2D
+// canvas gets device.lost "A valid external Instance reference no longer exists", and through
+// tfjs `tf.fill([3, 2001], 2).add(6).dataSync()` returns zeros and every later read fails. So the
+// model gives all-zero logits there. Running the op on WebGPU here would need a path without
+// synchronous reads (forward and backward on prepared estimates and GPU-side VJPs); not built.
 const BACKENDS = ['wasm', 'webgl', 'cpu'] as const;
 
 const PAGE = `
