@@ -18,6 +18,8 @@ export interface DeviceLayout {
 
 /** Expansions of the path search from one start qubit before it moves on. */
 const BUDGET_PER_START = 4_000;
+/** Expansions of the whole search (about a second): no start is tried past it. */
+const TOTAL_BUDGET = 2_000_000;
 
 /** Undirected adjacency and the costs the search minimizes. */
 interface Graph {
@@ -174,8 +176,9 @@ function searchFrom(graph: Graph, start: number, n: number, best: Best): void {
  * read as undirected). With `target.properties`, the path minimizes the sum of its couplers'
  * two-qubit gate errors and its qubits' readout errors (entries the properties omit count as the
  * median of the known ones); without, the first path found is taken. The search is a bounded
- * depth-first search from every qubit (cheapest continuations first, branch and bound), so the
- * result is deterministic, and the best path within the budget rather than a proven optimum.
+ * depth-first search from each qubit, best readout first and at most 500 of them (cheapest
+ * continuations first, branch and bound), so the result is deterministic, and the best path
+ * within the budget rather than a proven optimum.
  * Choose one layout per problem size and pass it to every `transpileAnneal` of that size.
  *
  * @param target the device (its `coupling_map`, and `properties` when known).
@@ -204,13 +207,14 @@ export function selectLayout(target: IbmTarget, n: number): DeviceLayout {
   starts.sort((a, b) => graph.qubitCost[a]! - graph.qubitCost[b]! || a - b);
   const best: Best = { path: undefined, score: Number.POSITIVE_INFINITY };
   const free = target.properties === undefined;
-  for (const start of starts) {
+  for (let i = 0; i < starts.length && i * BUDGET_PER_START < TOTAL_BUDGET; i++) {
+    const start = starts[i]!;
     searchFrom(graph, start, n, best);
     if (free && best.path !== undefined) break; // every path scores 0: the first is as good as any
   }
   if (best.path === undefined) {
     throw invalidArgument(
-      `${name}: no simple path of ${n} coupled qubits found within the search budget (${BUDGET_PER_START} steps from each qubit)`,
+      `${name}: no simple path of ${n} coupled qubits found within the search budget (${BUDGET_PER_START} steps from each of at most ${TOTAL_BUDGET / BUDGET_PER_START} starting qubits)`,
     );
   }
   return { backend: name, physicalQubits: best.path, score: best.score };

@@ -28,12 +28,16 @@ function object(value: unknown, what: string): Json {
 
 const isIndex = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0;
 
+/** Most qubits a configuration may claim: far above any device, low enough to route on. */
+export const MAX_DEVICE_QUBITS = 16_384;
+
 /** `GET backends/{name}/configuration`: the fields routing reads, checked; the rest passes through. */
 export function parseConfiguration(body: unknown, what: string): IbmBackendConfiguration {
   const c = object(body, what);
   const problems: string[] = [];
   if (typeof c.backend_name !== 'string') problems.push('backend_name is not a string');
-  if (!isIndex(c.n_qubits) || c.n_qubits < 1) problems.push('n_qubits is not a positive integer');
+  if (!isIndex(c.n_qubits) || c.n_qubits < 1 || c.n_qubits > MAX_DEVICE_QUBITS)
+    problems.push(`n_qubits is not an integer in [1, ${MAX_DEVICE_QUBITS}]`);
   if (!Array.isArray(c.basis_gates) || !c.basis_gates.every((g) => typeof g === 'string'))
     problems.push('basis_gates is not a list of gate names');
   const n = typeof c.n_qubits === 'number' ? c.n_qubits : 0;

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { simulateQasm } from '../internal/testing/qasmInterpreter.js';
 import type { IbmTarget, IsaCircuit } from './ibmTypes.js';
 import { IBM_BRISBANE_SNAPSHOT, IBM_FEZ_SNAPSHOT } from './knownDevices.js';
+import { parseConfiguration } from './runtimeParse.js';
 import { selectLayout, transpileAnneal } from './transpile.js';
 
 /** A random problem: fields, and couplings within `band` of the diagonal (n − 1 = dense). */
@@ -186,6 +187,9 @@ describe('transpileAnneal: the device’s rules', () => {
       },
     };
     expect(codeOf(() => selectLayout(islands, 3))).toBe('ADAPTER_INVALID_ARGUMENT');
+    // A claimed device too large to route on is refused when read, not searched.
+    const huge = { ...IBM_FEZ_SNAPSHOT.configuration, n_qubits: 1e9 };
+    expect(codeOf(() => parseConfiguration(huge, 'a hostile device'))).toBe('ADAPTER_MALFORMED');
     expect(codeOf(() => transpileAnneal({ fields: [1, Number.NaN] }, {}, IBM_FEZ_SNAPSHOT))).toBe(
       'DQA_NOT_FINITE',
     );
