@@ -43,10 +43,17 @@ export default { name: 'mine', version: '2.1.0', capabilities, secretOptions: ['
       'dqa',
       'dwave',
       'braket',
+      'ibm',
       'mine',
     ]);
     expect(rows.find((r) => r.name === 'exact')).toMatchObject({ exact: true, async: false });
     expect(rows.find((r) => r.name === 'dwave')).toMatchObject({ async: true, dryRun: true });
+    expect(rows.find((r) => r.name === 'ibm')).toMatchObject({
+      async: true,
+      dryRun: true,
+      maxSpins: 16,
+      secretOptions: ['apiKey'],
+    });
     expect(rows.at(-1)).toEqual({
       name: 'mine',
       version: '2.1.0',
