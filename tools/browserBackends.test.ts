@@ -10,26 +10,25 @@ import type { StaticServer } from './browser/staticServer.js';
 
 /**
  * @boltzmann/attention on the TensorFlow.js backends of a real browser (Debian's Chromium, with
- * software WebGL): the same model's loss and every parameter's gradient, with the exact
- * Boltzmann op inside, on webgl and cpu against the wasm backend, to float32 tolerance. The page is bundled by esbuild and served on 127.0.0.1 with tfjs's wasm binaries.
+ * software WebGL and WebGPU on SwiftShader): the same model's loss and every parameter's gradient,
+ * with the exact Boltzmann op inside, on webgl, webgpu and cpu against the wasm backend, to
+ * float32 tolerance. The page is bundled by esbuild and served on 127.0.0.1 with tfjs's wasm binaries.
  */
 const root = fileURLToPath(new URL('..', import.meta.url));
 const attention = join(root, 'packages', 'attention');
 const missing = chromiumMissing();
-// WebGPU is not here. The op reads tensor data synchronously (dataSync), and tfjs-backend-webgpu
-// 4.22 reads synchronously by copying the buffer into an OffscreenCanvas 'webgpu' context and
-// drawing that onto a 2D canvas. On Chromium 156's SwiftShader adapter (headless, no GPU) that
-// drawImage drops the WebGPU instance without tfjs involved: a page that configures an
-// OffscreenCanvas 'webgpu' context, copies a buffer into its texture and draws it onto a 2D
-// canvas gets device.lost "A valid external Instance reference no longer exists", and through
-// tfjs `tf.fill([3, 2001], 2).add(6).dataSync()` returns zeros and every later read fails. So the
-// model gives all-zero logits there. Running the op on WebGPU here would need a path without
-// synchronous reads (forward and backward on prepared estimates and GPU-side VJPs); not built.
-const BACKENDS = ['wasm', 'webgl', 'cpu'] as const;
+// WebGPU has no synchronous read, and tfjs-backend-webgpu 4.22's dataSync copies the buffer into
+// an OffscreenCanvas 'webgpu' context drawn onto a 2D canvas, which Chromium's SwiftShader adapter
+// cannot do (device lost: "A valid external Instance reference no longer exists"; dataSync gives
+// zeros). So on webgpu the page runs as the attention README says: `prepare` reads the fields
+// asynchronously and computes each layer's weights and their Jacobians, and the differentiable
+// pass is tensor ops only (residentGradients.ts).
+const BACKENDS = ['wasm', 'webgl', 'webgpu', 'cpu'] as const;
 
 const PAGE = `
 import * as tf from '@tensorflow/tfjs';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
+import '@tensorflow/tfjs-backend-webgpu';
 import { createTransformer, initBackend, maskedCrossEntropy } from '@boltzmann/attention';
 
 window.run = async (backend) => {
@@ -41,7 +40,9 @@ window.run = async (backend) => {
   const inputs = Int32Array.from({ length: 18 }, (_, i) => (i * 3 + 1) % 7);
   const targets = Int32Array.from({ length: 18 }, (_, i) => (i * 5 + 2) % 7);
   const mask = new Float32Array(18).fill(1);
-  const { value, grads } = tf.variableGrads(() => maskedCrossEntropy(model.logits(inputs, 3), targets, mask));
+  // webgpu cannot read synchronously: phase 1 (prepare) first, as a training step does.
+  const prepared = backend === 'webgpu' ? await model.prepare(inputs, 3) : undefined;
+  const { value, grads } = tf.variableGrads(() => maskedCrossEntropy(model.logits(inputs, 3, prepared), targets, mask));
   const out = { backend: active, loss: (await value.data())[0], grads: {} };
   for (const p of model.parameters) out.grads[p.name] = Array.from(await grads[p.variable.name].data());
   tf.dispose([value, ...Object.values(grads)]);

@@ -1,13 +1,14 @@
 // The model itself: its variables and the Transformer over them (the layers of a pass are in transformerPass.ts).
 import * as tf from '@tensorflow/tfjs';
-import type { Sampler } from '@boltzmann/ising-core';
+import type { CausalVariant, Sampler } from '@boltzmann/ising-core';
 import { AttentionError } from './errors.js';
 import { quietCpuBanner } from './backend.js';
 import { prepareEstimates } from './preparedEstimates.js';
 import type { PreparedEstimates } from './preparedEstimates.js';
 import type { ParamSpec } from './internal/init.js';
 import { sequenceLength } from './internal/inputs.js';
-import { readOutsideTidy } from './internal/tensorData.js';
+import { readAsync, readOutsideTidy, readsSynchronously } from './internal/tensorData.js';
+import { withResidentGradients } from './residentGradients.js';
 import { COUPLINGS, RELATIVE_COUPLINGS, layerName, paramSpecs } from './internal/paramSpecs.js';
 import { createCouplingBuilder } from './couplingBuilder.js';
 import { parseCouplingForm } from './couplingForm.js';
@@ -93,11 +94,11 @@ async function prepareLayers(
   try {
     for (let layer = 0; layer < layers; layer++) {
       const stream = x;
-      const h = readOutsideTidy(() =>
+      const h = await readAsync(() =>
         fields(parts, norm1(parts, stream, layer), layer, batchSize, t),
       );
-      const j = readOutsideTidy(() => parts.couplingSlice(layer, t));
-      const prepared = await prepareEstimates(
+      const j = await readAsync(() => parts.couplingSlice(layer, t));
+      const estimated = await prepareEstimates(
         h,
         j,
         { batch: batchSize, heads, length: t },
@@ -105,6 +106,10 @@ async function prepareLayers(
         beta,
         { timeoutMs: samplerTimeoutMs },
       );
+      // Without synchronous reads (webgpu) the op needs the weights and their Jacobians too.
+      const prepared = readsSynchronously()
+        ? estimated
+        : { heads: withResidentGradients(estimated.heads, parts.config.variant as CausalVariant) };
       estimates.push(prepared);
       if (layer + 1 < layers) {
         alive();

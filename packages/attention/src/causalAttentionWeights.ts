@@ -3,6 +3,8 @@ import type { CausalWeights } from '@boltzmann/ising-core';
 import { causalHeadOps, writeCausalGradients, writeCausalWeights } from './causalOpBuffers.js';
 import type { CausalOpSource } from './causalOpBuffers.js';
 import { AttentionError } from './errors.js';
+import { readsSynchronously } from './internal/tensorData.js';
+import { residentForward, residentHeads } from './residentGradients.js';
 
 export type { CausalOpSource } from './causalOpBuffers.js';
 
@@ -17,6 +19,19 @@ function checkShapes(fields: tf.Tensor4D, couplings: tf.Tensor3D | undefined): v
       `fields shape [${fields.shape.join(', ')}] needs couplings [${heads}, ${length}, ${length}], got [${couplings?.shape.join(', ') ?? 'none'}]`,
     );
   }
+}
+
+/**
+ * The sigmoid variant in tensor ops, for backends without synchronous reads: `α = (tanh(βh) + 1)/2
+ * = σ(2βh)` on `j ≤ i`, normalized per row (ising-core's closed form, differentiated by tfjs).
+ */
+function sigmoidOnDevice(fields: tf.Tensor4D, beta: number): tf.Tensor4D {
+  const t = fields.shape[2];
+  return tf.tidy(() => {
+    const mask = tf.linalg.bandPart(tf.ones([t, t]), -1, 0);
+    const alpha = tf.mul(tf.sigmoid(tf.mul(fields, 2 * beta)), mask);
+    return tf.div(alpha, tf.sum(alpha, -1, true)) as tf.Tensor4D;
+  });
 }
 
 /** Set while {@link withDeferredOpErrors} runs: the op records its first failure here instead of throwing. */
@@ -80,10 +95,20 @@ export function causalAttentionWeights(
   const [batch, heads, length] = fields.shape;
   const shape = { batch, heads, length };
   const tt = length * length;
+  const resident = residentHeads(source.prepared, shape);
+  if (resident === undefined && !readsSynchronously()) {
+    if (source.variant === 'sigmoid') return sigmoidOnDevice(fields, source.beta);
+    throw new AttentionError(
+      'ATTENTION_INVALID_ARGUMENT',
+      `the ${tf.getBackend()} backend cannot read tensors synchronously: prepare the estimates first ` +
+        '(model.prepare, then model.logits(inputs, batchSize, prepared)); prepare computes the weights and their Jacobians there',
+    );
+  }
   const forward = (
     h: tf.Tensor,
     j: tf.Tensor | undefined,
   ): { value: tf.Tensor; gradFunc: (dy: tf.Tensor) => tf.Tensor[] } => {
+    if (resident !== undefined) return residentForward(resident, shape, j !== undefined);
     const hData =
       source.variant === 'coupling' ? new Float32Array(h.size) : (h.dataSync() as Float32Array);
     const jData = j === undefined ? new Float32Array(heads * tt) : (j.dataSync() as Float32Array);

@@ -21,7 +21,12 @@ export { causalAttentionWeights, withDeferredOpErrors } from './causalAttentionW
 export type { CausalOpSource } from './causalAttentionWeights.js';
 export { headBatches, prepareEstimates } from './preparedEstimates.js';
 export { DEFAULT_SAMPLER_TIMEOUT_MS } from './samplerDeadline.js';
-export type { MagnetizationSource, PreparedEstimates, PreparedHead } from './preparedEstimates.js';
+export type {
+  MagnetizationSource,
+  PreparedEstimates,
+  PreparedHead,
+  ResidentHead,
+} from './preparedEstimates.js';
 export { attentionWeights, causalMask } from './attentionWeights.js';
 export type { AttentionWeightsOptions } from './attentionWeights.js';
 export { resolveTransformerConfig } from './transformerConfig.js';

@@ -1,6 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { batchedMatMul } from '@boltzmann/ising-core';
 import { AttentionError } from '../errors.js';
+import { onHostMemory } from './tensorData.js';
 
 /**
  * LayerNorm over the last axis (biased variance, ε = 1e-5, as in PyTorch), with its analytic
@@ -130,7 +131,8 @@ function scaled(x: Float32Array, scale: number): Float32Array {
  * `B×H×k×n` (`B×H×n×k` transposed). The products run in ising-core's batched SIMD kernel on the
  * tensors' data: tfjs-backend-wasm's batched matmul is a scalar loop, 6× slower at the attention
  * shapes (`scripts/profileStep.ts`). The gradient is the same kernel on the saved operands:
- * `dA = s·dC op(B)ᵀ`, `dB = s·Aᵀ dC` (transposed back for `transposeB`). Eager only.
+ * `dA = s·dC op(B)ᵀ`, `dB = s·Aᵀ dC` (transposed back for `transposeB`). Eager only. On a GPU
+ * backend (webgl, webgpu) it is tfjs's batched `matMul`, on the device.
  */
 export function headProduct(
   a: tf.Tensor4D,
@@ -147,6 +149,9 @@ export function headProduct(
       `headProduct: [${a.shape}] by [${b.shape}]${tB ? 'ᵀ' : ''} do not fit`,
     );
   }
+  // On a GPU backend the product stays there: reading the operands would be a round trip.
+  if (!onHostMemory())
+    return tf.tidy(() => tf.mul(tf.matMul(a, b, false, tB), scale)) as tf.Tensor4D;
   const batch = B * H;
   const op = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
     const left = (args[0] as tf.Tensor).dataSync() as Float32Array;

@@ -14,3 +14,36 @@ export function readOutsideTidy(build: () => tf.Tensor): Float32Array {
     tensor.dispose();
   }
 }
+
+/**
+ * The data of the tensor `build` returns, read asynchronously (built inside a tidy, disposed
+ * after): the read every backend supports, webgpu's included.
+ */
+export async function readAsync(build: () => tf.Tensor): Promise<Float32Array> {
+  const tensor = tf.tidy(build);
+  try {
+    return (await tensor.data()) as Float32Array;
+  } finally {
+    tensor.dispose();
+  }
+}
+
+/** The GPU backends tfjs ships: their tensors live on the device, and a read is a round trip. */
+const DEVICE_BACKENDS: ReadonlySet<string> = new Set(['webgl', 'webgpu']);
+
+/**
+ * True unless the active backend is a GPU one (webgl, webgpu): cpu, wasm, tfjs-node's tensorflow
+ * and any other registered backend keep the paths that read tensor data directly.
+ */
+export function onHostMemory(): boolean {
+  return !DEVICE_BACKENDS.has(tf.getBackend());
+}
+
+/**
+ * False on webgpu: WebGPU has no synchronous read, and tfjs-backend-webgpu's `dataSync` goes
+ * through a canvas that some adapters cannot draw (it returns zeros and loses the device on
+ * Chromium's SwiftShader). There the causal op runs on estimates `prepare` made ahead.
+ */
+export function readsSynchronously(): boolean {
+  return tf.getBackend() !== 'webgpu';
+}
