@@ -4,7 +4,7 @@ import { causalHeadOps, writeCausalGradients, writeCausalWeights } from './causa
 import type { CausalOpSource } from './causalOpBuffers.js';
 import { AttentionError } from './errors.js';
 import { readsSynchronously } from './internal/tensorData.js';
-import { residentForward, residentHeads } from './residentGradients.js';
+import { residentForward, residentHeads, sigmoidOnDevice } from './residentGradients.js';
 
 export type { CausalOpSource } from './causalOpBuffers.js';
 
@@ -19,19 +19,6 @@ function checkShapes(fields: tf.Tensor4D, couplings: tf.Tensor3D | undefined): v
       `fields shape [${fields.shape.join(', ')}] needs couplings [${heads}, ${length}, ${length}], got [${couplings?.shape.join(', ') ?? 'none'}]`,
     );
   }
-}
-
-/**
- * The sigmoid variant in tensor ops, for backends without synchronous reads: `α = (tanh(βh) + 1)/2
- * = σ(2βh)` on `j ≤ i`, normalized per row (ising-core's closed form, differentiated by tfjs).
- */
-function sigmoidOnDevice(fields: tf.Tensor4D, beta: number): tf.Tensor4D {
-  const t = fields.shape[2];
-  return tf.tidy(() => {
-    const mask = tf.linalg.bandPart(tf.ones([t, t]), -1, 0);
-    const alpha = tf.mul(tf.sigmoid(tf.mul(fields, 2 * beta)), mask);
-    return tf.div(alpha, tf.sum(alpha, -1, true)) as tf.Tensor4D;
-  });
 }
 
 /** Set while {@link withDeferredOpErrors} runs: the op records its first failure here instead of throwing. */

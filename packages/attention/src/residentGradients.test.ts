@@ -9,7 +9,7 @@ import {
 } from './index.js';
 import type { CausalOpSource, PreparedEstimates } from './index.js';
 import { maxAbsDiff, randomNormal, tensorOf } from './internal/testUtils.js';
-import { withResidentGradients } from './residentGradients.js';
+import { sigmoidOnDevice, withResidentGradients } from './residentGradients.js';
 
 // The op as it runs on a backend without synchronous reads (webgpu): weights and Jacobians made
 // in phase 1, then only tensor ops. On the cpu backend it must equal the synchronous op.
@@ -64,6 +64,22 @@ describe('the causal op on resident weights and Jacobians (no synchronous reads)
       if (variant === 'boltzmann') expect(Math.max(...sync.dj.map(Math.abs))).toBeGreaterThan(1e-3);
     });
   }
+
+  it('sigmoid in tensor ops (no sampler, no reads) equals the closed-form op, value and gradient', () => {
+    const hT = tensorOf<tf.Rank.R4>(h, [B, H, T, T]);
+    const cT = tensorOf<tf.Rank.R4>(c, [B, H, T, T]);
+    const loss = (w: (x: tf.Tensor4D) => tf.Tensor4D) =>
+      tf.valueAndGrad((x: tf.Tensor) => tf.sum(tf.mul(w(x as tf.Tensor4D), cT)))(hT);
+    const sync = loss((x) =>
+      causalAttentionWeights(x, undefined, { variant: 'sigmoid', beta: 0.9 }),
+    );
+    const device = loss((x) => sigmoidOnDevice(x, 0.9));
+    expect(Math.abs(device.value.dataSync()[0]! - sync.value.dataSync()[0]!)).toBeLessThan(1e-5);
+    const dh = Float64Array.from(device.grad.dataSync());
+    expect(maxAbsDiff(dh, Float64Array.from(sync.grad.dataSync()))).toBeLessThan(1e-5);
+    expect(Math.max(...dh.map(Math.abs))).toBeGreaterThan(1e-3);
+    tf.dispose([hT, cT, sync.value, sync.grad, device.value, device.grad]);
+  });
 
   it('refuses resident estimates made for another shape', async () => {
     const prepared = await resident(h, j, 'boltzmann');

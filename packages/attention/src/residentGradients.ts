@@ -129,3 +129,16 @@ export function residentForward(
   };
   return { value: tf.tensor4d(weights, [batch, heads, t, t]), gradFunc };
 }
+
+/**
+ * The sigmoid variant in tensor ops, for backends without synchronous reads: `α = (tanh(βh) + 1)/2
+ * = σ(2βh)` on `j ≤ i`, normalized per row (ising-core's closed form, differentiated by tfjs).
+ */
+export function sigmoidOnDevice(fields: tf.Tensor4D, beta: number): tf.Tensor4D {
+  const t = fields.shape[2];
+  return tf.tidy(() => {
+    const mask = tf.linalg.bandPart(tf.ones([t, t]), -1, 0);
+    const alpha = tf.mul(tf.sigmoid(tf.mul(fields, 2 * beta)), mask);
+    return tf.div(alpha, tf.sum(alpha, -1, true)) as tf.Tensor4D;
+  });
+}
