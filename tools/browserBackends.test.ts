@@ -11,8 +11,8 @@ import type { StaticServer } from './browser/staticServer.js';
 /**
  * @boltzmann/attention on the TensorFlow.js backends of a real browser (Debian's Chromium, with
  * software WebGL and WebGPU on SwiftShader): the same model's loss and every parameter's gradient,
- * with the exact Boltzmann op inside, on webgl, webgpu and cpu against the wasm backend, to
- * float32 tolerance. The page is bundled by esbuild and served on 127.0.0.1 with tfjs's wasm binaries.
+ * with the exact Boltzmann op inside, and the drop-in layer's gradients in q, k, v and J, on webgl,
+ * webgpu and cpu against the wasm backend, to float32 tolerance. The page is bundled by esbuild and served on 127.0.0.1 with tfjs's wasm binaries.
  */
 const root = fileURLToPath(new URL('..', import.meta.url));
 const attention = join(root, 'packages', 'attention');
@@ -29,7 +29,9 @@ const PAGE = `
 import * as tf from '@tensorflow/tfjs';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import '@tensorflow/tfjs-backend-webgpu';
-import { createTransformer, initBackend, maskedCrossEntropy } from '@boltzmann/attention';
+import {
+  boltzmannAttention, createTransformer, initBackend, maskedCrossEntropy, prepareBoltzmannAttention,
+} from '@boltzmann/attention';
 
 window.run = async (backend) => {
   setWasmPaths('/');
@@ -47,6 +49,19 @@ window.run = async (backend) => {
   for (const p of model.parameters) out.grads[p.name] = Array.from(await grads[p.variable.name].data());
   tf.dispose([value, ...Object.values(grads)]);
   model.dispose();
+  // The drop-in layer: B 2, H 2, T 5, d 4, its gradients in q, k, v and J.
+  const fill = (n, seed) => Float32Array.from({ length: n }, (_, i) => Math.sin(i * 12.9898 + seed) * 0.8);
+  const [q, k, v] = [1, 2, 3].map((s) => tf.variable(tf.tensor4d(fill(80, s), [2, 2, 5, 4])));
+  const upper = tf.sub(tf.linalg.bandPart(tf.ones([5, 5]), 0, -1), tf.eye(5));
+  const J = tf.variable(tf.mul(tf.tensor3d(fill(50, 4), [2, 5, 5]), upper));
+  const c = tf.tensor4d(fill(80, 5), [2, 2, 5, 4]);
+  const options = { couplings: J, beta: 0.9 };
+  const layerPrepared = backend === 'webgpu' ? await prepareBoltzmannAttention(q, k, options) : undefined;
+  const layer = tf.variableGrads(() =>
+    tf.sum(tf.mul(boltzmannAttention(q, k, v, { ...options, prepared: layerPrepared }), c)), [q, k, v, J]);
+  for (const [name, t] of [['query', q], ['key', k], ['value', v], ['couplings', J]])
+    out.grads['layer/' + name] = Array.from(await layer.grads[t.name].data());
+  tf.dispose([q, k, v, J, c, upper, layer.value, ...Object.values(layer.grads)]);
   return out;
 };`;
 

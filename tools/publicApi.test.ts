@@ -194,6 +194,7 @@ const PUBLIC: Record<string, readonly string[]> = {
     'maskedCrossEntropy',
     'parseCouplingForm',
     'perplexity',
+    'prepareBoltzmannAttention',
     'prepareEstimates',
     'readTransformer',
     'resolveTransformerConfig',

@@ -1,8 +1,9 @@
 import * as tf from '@tensorflow/tfjs';
-import { causalBatch, createRng } from '@boltzmann/ising-core';
+import { causalBatch, createRng, exactSampler } from '@boltzmann/ising-core';
 import { bruteForceEstimate, codeOf } from '@boltzmann/ising-core/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { boltzmannAttention, initBackend } from './index.js';
+import { boltzmannAttention, initBackend, prepareBoltzmannAttention } from './index.js';
+import { createDelayedSampler } from './internal/referenceSampler.js';
 
 const [B, H, T, D] = [2, 2, 4, 3];
 const rng = createRng(5);
@@ -116,5 +117,28 @@ describe('boltzmannAttention, the drop-in tensor function', () => {
     expect(codeOf(() => boltzmannAttention(q, k, v, { variant: 'nope' as never }))).toBe(
       'ATTENTION_INVALID_CONFIG',
     );
+  });
+
+  it('runs an asynchronous sampler through prepareBoltzmannAttention: the output and every gradient of the synchronous call', async () => {
+    const options = { couplings: J as tf.Tensor3D, beta: 0.8 };
+    const c = rand([B, H, T, D]);
+    const gradsOf = (run: () => tf.Tensor) =>
+      tf.variableGrads(() => tf.sum(tf.mul(run(), c)) as tf.Scalar, [J]);
+    const sync = gradsOf(() => boltzmannAttention(q, k, v, options));
+    const delayed = createDelayedSampler(exactSampler.create());
+    const prepared = await prepareBoltzmannAttention(q, k, { ...options, sampler: delayed });
+    const async = gradsOf(() =>
+      boltzmannAttention(q, k, v, { ...options, sampler: delayed, prepared }),
+    );
+    expect(Math.abs(async.value.dataSync()[0]! - sync.value.dataSync()[0]!)).toBeLessThan(1e-6);
+    const dj = tf.abs(tf.sub(async.grads[J.name]!, sync.grads[J.name]!));
+    expect(tf.max(dj).dataSync()[0]!).toBeLessThan(1e-6);
+    expect(tf.max(tf.abs(sync.grads[J.name]!)).dataSync()[0]!).toBeGreaterThan(1e-3);
+    // Without prepare the asynchronous sampler is refused with a code that says what to do.
+    expect(codeOf(() => boltzmannAttention(q, k, v, { ...options, sampler: delayed }))).toBe(
+      'ATTENTION_ASYNC_SAMPLER',
+    );
+    expect(await prepareBoltzmannAttention(q, k, { variant: 'softmax' })).toBeUndefined();
+    expect(J.isDisposed).toBe(false); // the read of J did not free the variable
   });
 });

@@ -1,14 +1,13 @@
 // The model itself: its variables and the Transformer over them (the layers of a pass are in transformerPass.ts).
 import * as tf from '@tensorflow/tfjs';
-import type { CausalVariant, Sampler } from '@boltzmann/ising-core';
+import type { Sampler } from '@boltzmann/ising-core';
 import { AttentionError } from './errors.js';
 import { quietCpuBanner } from './backend.js';
 import { prepareEstimates } from './preparedEstimates.js';
 import type { PreparedEstimates } from './preparedEstimates.js';
 import type { ParamSpec } from './internal/init.js';
 import { sequenceLength } from './internal/inputs.js';
-import { readAsync, readOutsideTidy, readsSynchronously } from './internal/tensorData.js';
-import { withResidentGradients } from './residentGradients.js';
+import { readAsync, readOutsideTidy } from './internal/tensorData.js';
 import { COUPLINGS, RELATIVE_COUPLINGS, layerName, paramSpecs } from './internal/paramSpecs.js';
 import { createCouplingBuilder } from './couplingBuilder.js';
 import { parseCouplingForm } from './couplingForm.js';
@@ -98,18 +97,14 @@ async function prepareLayers(
         fields(parts, norm1(parts, stream, layer), layer, batchSize, t),
       );
       const j = await readAsync(() => parts.couplingSlice(layer, t));
-      const estimated = await prepareEstimates(
+      const prepared = await prepareEstimates(
         h,
         j,
         { batch: batchSize, heads, length: t },
         parts.sampler!,
         beta,
-        { timeoutMs: samplerTimeoutMs },
+        { timeoutMs: samplerTimeoutMs, variant: parts.config.variant as 'boltzmann' | 'coupling' },
       );
-      // Without synchronous reads (webgpu) the op needs the weights and their Jacobians too.
-      const prepared = readsSynchronously()
-        ? estimated
-        : { heads: withResidentGradients(estimated.heads, parts.config.variant as CausalVariant) };
       estimates.push(prepared);
       if (layer + 1 < layers) {
         alive();

@@ -32,7 +32,7 @@ export type { AttentionWeightsOptions } from './attentionWeights.js';
 export { resolveTransformerConfig } from './transformerConfig.js';
 export { FLOAT32_MAX, MODEL_LIMITS } from './modelLimits.js';
 export { parseCouplingForm } from './couplingForm.js';
-export { boltzmannAttention } from './boltzmannAttention.js';
+export { boltzmannAttention, prepareBoltzmannAttention } from './boltzmannAttention.js';
 export type { BoltzmannAttentionOptions } from './boltzmannAttention.js';
 export type { CouplingForm, ParsedCouplingForm } from './couplingForm.js';
 export type {

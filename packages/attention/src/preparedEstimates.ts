@@ -1,40 +1,12 @@
 import { causalBatch, estimateBatch } from '@boltzmann/ising-core';
 import type { BatchEstimate, IsingBatch, RealArray, Sampler } from '@boltzmann/ising-core';
 import { AttentionError } from './errors.js';
+import { readsSynchronously } from './internal/tensorData.js';
+import type { PreparedEstimates } from './preparedTypes.js';
+import { withResidentGradients } from './residentGradients.js';
 import { callSampler, checkSamplerTimeout } from './samplerDeadline.js';
 
-/** One head's Ising batch and the sampler's estimate for it. */
-export interface PreparedHead {
-  readonly batch: IsingBatch;
-  readonly estimate: BatchEstimate;
-  /**
-   * The head's weights and their Jacobians, set by `prepare` on a backend that cannot read
-   * tensors synchronously (webgpu): the op then neither reads nor computes on the CPU.
-   */
-  readonly resident?: ResidentHead;
-}
-
-/**
- * One head's causal weights and their Jacobians, in ising-core's batch layout: problem
- * `q = b·T + i` (query i of sequence b), key j.
- */
-export interface ResidentHead {
-  /** `w[q, j]`, `B·T × T` (zero for j > i). */
-  readonly weights: Float32Array;
-  /** `∂w[q, j] / ∂h[q, k]`, `B·T × T × T` (zero for `coupling`, which ignores h). */
-  readonly fieldJacobian: Float32Array;
-  /** `∂w[q, j] / ∂J[k, l]`, `B·T × T × T·T`, nonzero only on the strict upper triangle `k < l`. */
-  readonly couplingJacobian: Float32Array;
-}
-
-/**
- * Estimates obtained before the differentiable pass (phase 1 of a training step), one per
- * head. Passing them to the attention op (`attentionWeights`' `prepared`) lets an asynchronous (remote) sampler
- * drive a synchronous TensorFlow.js gradient computation.
- */
-export interface PreparedEstimates {
-  readonly heads: readonly PreparedHead[];
-}
+export type { PreparedEstimates, PreparedHead, ResidentHead } from './preparedTypes.js';
 
 /** Where the causal op gets its moments. */
 export interface MagnetizationSource {
@@ -105,7 +77,7 @@ export async function prepareEstimates(
   shape: { batch: number; heads: number; length: number },
   sampler: Sampler,
   beta: number,
-  options: { readonly timeoutMs?: number } = {},
+  options: { readonly timeoutMs?: number; readonly variant?: 'boltzmann' | 'coupling' } = {},
 ): Promise<PreparedEstimates> {
   const timeoutMs = checkSamplerTimeout(
     options.timeoutMs,
@@ -125,7 +97,13 @@ export async function prepareEstimates(
   } finally {
     done.abort();
   }
-  return { heads: batches.map((batch, i) => ({ batch, estimate: estimates[i]! })) };
+  const heads = batches.map((batch, i) => ({ batch, estimate: estimates[i]! }));
+  // Without synchronous reads (webgpu) the op needs each head's weights and Jacobians too.
+  return {
+    heads: readsSynchronously()
+      ? heads
+      : withResidentGradients(heads, options.variant ?? 'boltzmann'),
+  };
 }
 
 function assertSame(

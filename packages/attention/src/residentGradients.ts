@@ -5,9 +5,11 @@
 import * as tf from '@tensorflow/tfjs';
 import { causalWeightsFromEstimate } from '@boltzmann/ising-core';
 import type { CausalVariant } from '@boltzmann/ising-core';
-import type { CausalShape } from './causalOpBuffers.js';
 import { AttentionError } from './errors.js';
-import type { PreparedEstimates, PreparedHead, ResidentHead } from './preparedEstimates.js';
+import type { PreparedEstimates, PreparedHead, ResidentHead } from './preparedTypes.js';
+
+/** The sizes of one causal op (as causalOpBuffers' `CausalShape`). */
+type CausalShape = { readonly batch: number; readonly heads: number; readonly length: number };
 
 /**
  * Every head's weights and Jacobians from its prepared estimate, by ising-core's backward applied
