@@ -30,7 +30,8 @@ import * as tf from '@tensorflow/tfjs';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import '@tensorflow/tfjs-backend-webgpu';
 import {
-  boltzmannAttention, createTransformer, initBackend, maskedCrossEntropy, prepareBoltzmannAttention,
+  boltzmannAttention, createTrainer, createTransformer, initBackend, maskedCrossEntropy,
+  prepareBoltzmannAttention,
 } from '@boltzmann/attention';
 
 window.run = async (backend) => {
@@ -48,6 +49,10 @@ window.run = async (backend) => {
   const out = { backend: active, loss: (await value.data())[0], grads: {} };
   for (const p of model.parameters) out.grads[p.name] = Array.from(await grads[p.variable.name].data());
   tf.dispose([value, ...Object.values(grads)]);
+  // One AdamW step (the trainer prepares by itself on webgpu): the updated weights.
+  const trainer = createTrainer(model, { totalSteps: 4, lr: 0.05, warmupSteps: 0 });
+  out.trainLoss = (await trainer.step({ inputs, targets, mask, batchSize: 3 })).loss;
+  for (const p of model.parameters) out.grads['trained/' + p.name] = Array.from(await p.variable.data());
   model.dispose();
   // The drop-in layer: B 2, H 2, T 5, d 4, its gradients in q, k, v and J.
   const fill = (n, seed) => Float32Array.from({ length: n }, (_, i) => Math.sin(i * 12.9898 + seed) * 0.8);
@@ -91,7 +96,12 @@ async function bundle(): Promise<Map<string, string | Uint8Array>> {
   return files;
 }
 
-type Outcome = { backend: string; loss: number; grads: Record<string, number[]> };
+type Outcome = {
+  backend: string;
+  loss: number;
+  trainLoss: number;
+  grads: Record<string, number[]>;
+};
 
 describe.skipIf(missing !== undefined)(
   `attention on every tfjs backend in Chromium${missing === undefined ? '' : ` (skipped: ${missing})`}`,
@@ -125,11 +135,14 @@ describe.skipIf(missing !== undefined)(
     });
 
     for (const backend of BACKENDS.slice(1))
-      it(`${backend}: the wasm backend's loss and every gradient, to float32 tolerance`, () => {
+      it(`${backend}: the wasm backend's loss, every gradient and one trainer step, to float32 tolerance`, () => {
         const want = outcomes.get('wasm')!;
         const got = outcomes.get(backend)!;
         expect([want.backend, got.backend]).toEqual(['wasm', backend]);
         expect(Math.abs(got.loss - want.loss)).toBeLessThan(1e-4 * Math.max(1, want.loss));
+        expect(Math.abs(got.trainLoss - want.trainLoss)).toBeLessThan(
+          1e-4 * Math.max(1, want.loss),
+        );
         expect(Object.keys(got.grads).sort()).toEqual(Object.keys(want.grads).sort());
         for (const [name, w] of Object.entries(want.grads)) {
           const g = got.grads[name]!;

@@ -4,6 +4,7 @@ import { withDeferredOpErrors } from './causalAttentionWeights.js';
 import { adamWUpdate, clipScale, globalNorm } from './internal/adamW.js';
 import { serialSteps } from './internal/serialSteps.js';
 import { checkBatch } from './internal/inputs.js';
+import { readsSynchronously } from './internal/tensorData.js';
 import { maskedCrossEntropy } from './loss.js';
 import type { TokenBatch, Transformer } from './modelTypes.js';
 import { checkedMoments, learningRate, resolveTrainerOptions } from './trainerOptions.js';
@@ -22,22 +23,28 @@ interface Slot {
   v: Float64Array;
 }
 
+/** The tensors' data: read synchronously where the backend can, else awaited (webgpu). */
+async function readAll(tensors: readonly tf.Tensor[]): Promise<Float32Array[]> {
+  if (readsSynchronously()) return tensors.map((t) => t.dataSync() as Float32Array);
+  return Promise.all(tensors.map(async (t) => (await t.data()) as Float32Array));
+}
+
 /**
- * Reads the gradients, clips them by their global norm and applies AdamW (update `t`, rate `lr`)
- * to every parameter that has one, writing the weights back. Returns the gradients' global norm.
+ * Reads the gradients and weights, clips the gradients by their global norm and applies AdamW
+ * (update `t`, rate `lr`) to every parameter that has one, writing the weights back. Returns the
+ * gradients' global norm.
  */
-function applyAdamW(
+async function applyAdamW(
   slots: readonly Slot[],
   grads: tf.NamedTensorMap,
   opts: Required<TrainerOptions>,
   lr: number,
   t: number,
-): number {
-  const present = slots.flatMap((s) => {
-    const grad = grads[s.variable.name];
-    return grad === undefined ? [] : [{ s, g: grad.dataSync() as Float32Array }];
-  });
-  const gradNorm = globalNorm(present.map((x) => x.g));
+): Promise<number> {
+  const owned = slots.filter((s) => grads[s.variable.name] !== undefined);
+  const g = await readAll(owned.map((s) => grads[s.variable.name]!));
+  const weights = await readAll(owned.map((s) => s.variable));
+  const gradNorm = globalNorm(g);
   const gradScale = clipScale(gradNorm, opts.clipNorm);
   const hyper = {
     lr,
@@ -47,11 +54,11 @@ function applyAdamW(
     step: t,
     gradScale,
   };
-  for (const { s, g } of present) {
-    const p = Float32Array.from(s.variable.dataSync() as Float32Array);
-    adamWUpdate(p, g, s.m, s.v, { ...hyper, weightDecay: s.decay ? opts.weightDecay : 0 });
+  owned.forEach((s, i) => {
+    const p = Float32Array.from(weights[i]!);
+    adamWUpdate(p, g[i]!, s.m, s.v, { ...hyper, weightDecay: s.decay ? opts.weightDecay : 0 });
     tf.tidy(() => s.variable.assign(tf.tensor(p, s.variable.shape)));
-  }
+  });
   return gradNorm;
 }
 
@@ -61,9 +68,10 @@ function applyAdamW(
  *
  * With a synchronous sampler (exact, transfer-matrix, tap, mean-field, …) a step is one pass:
  * the causal op calls the sampler inside `tf.variableGrads`, and its gradient is the estimate's
- * VJP. With an asynchronous (remote) sampler (`capabilities.async`), `model.prepare` first
- * computes the attention fields and awaits the estimates, then the tape recomputes the forward
- * pass with them captured.
+ * VJP. With an asynchronous (remote) sampler (`capabilities.async`), or on a backend without
+ * synchronous reads (webgpu), `model.prepare` first computes the attention fields and awaits the
+ * estimates, then the tape recomputes the forward pass with them captured; the loss, gradients
+ * and weights are then read asynchronously for the AdamW update.
  *
  * @throws {AttentionError} ATTENTION_INVALID_ARGUMENT for bad options; the step throws the batch errors
  *   (ATTENTION_SHAPE_MISMATCH, ATTENTION_INVALID_TOKEN, ATTENTION_EMPTY_MASK) and sampler errors.
@@ -86,10 +94,11 @@ export function createTrainer(model: Transformer, options: TrainerOptions): Trai
     // Dropout (if the model has any) is active in training steps only, with masks of this step.
     const pass = { dropoutStep: steps };
     // Phase 1 only for an asynchronous sampler, which must be awaited before the synchronous
-    // tape; a synchronous one is called inside the tape, so the fields are computed once.
+    // tape, or on a backend without synchronous reads (webgpu); a synchronous one is called
+    // inside the tape, so the fields are computed once.
     const t0 = performance.now();
     const prepared =
-      model.sampler?.capabilities.async === true
+      model.sampler?.capabilities.async === true || !readsSynchronously()
         ? await model.prepare(batch.inputs, batchSize, pass)
         : undefined;
     const t1 = performance.now();
@@ -107,9 +116,9 @@ export function createTrainer(model: Transformer, options: TrainerOptions): Trai
     let gradNorm: number;
     let t2 = 0;
     try {
-      loss = value.dataSync()[0]!;
+      loss = (await readAll([value]))[0]![0]!;
       t2 = performance.now();
-      gradNorm = applyAdamW(slots, grads, opts, lr, t);
+      gradNorm = await applyAdamW(slots, grads, opts, lr, t);
     } finally {
       tf.dispose([value, ...Object.values(grads)]);
     }
