@@ -97,4 +97,8 @@ export const IBM_OPTIONS = optionSpecs<IbmSamplerOptions>({
     doc: 'Write the IAM, session and job requests (key redacted) and the routed circuits instead of sending them.',
   },
   onRun: { type: '(info) => void', doc: 'Called after each successful run.' },
+  debug: {
+    type: '(line: string) => void',
+    doc: 'Receives one line per request, poll and retry (key and tokens redacted): progress while jobs queue.',
+  },
 });

@@ -111,6 +111,21 @@ describe('the ibm sampler against a local IAM + Runtime', () => {
     expectNoLeaks();
   });
 
+  it('reports progress through debug: every request and poll, with no key or token in any line', async () => {
+    const lines: string[] = [];
+    fake.completeAfterMs = 60;
+    await createIbmSampler(samplerOptions({ shots: 10, debug: (l) => lines.push(l) })).sample(
+      problem(1, 2),
+    );
+    expect(lines.some((l) => l.includes('identity/token'))).toBe(true);
+    expect(lines.some((l) => /POST \S*jobs/.test(l))).toBe(true);
+    expect(lines.filter((l) => /GET \S*jobs\/[^/\s]+ /.test(l)).length).toBeGreaterThan(1);
+    for (const l of lines) {
+      expect(l).not.toContain(API_KEY);
+      for (const token of fake.tokens) expect(l).not.toContain(token);
+    }
+  });
+
   it('plain jobs without a session when sessionMode is none; refuses bad options with codes', async () => {
     const sampler = createIbmSampler(samplerOptions({ sessionMode: 'none', shots: 10 }));
     await sampler.sample(problem(1, 2));

@@ -94,7 +94,7 @@ function dryRunTarget(backend: string): IbmTarget {
 /** The client options the sampler passes through. */
 function clientOptions(options: IbmSamplerOptions) {
   const { apiKey, serviceCrn, region, endpoint, iamEndpoint, apiVersion } = options;
-  const { requestTimeoutMs, retry, maxResponseBytes, fetch, seed } = options;
+  const { requestTimeoutMs, retry, maxResponseBytes, fetch, seed, debug } = options;
   return Object.fromEntries(
     Object.entries({
       apiKey,
@@ -108,6 +108,7 @@ function clientOptions(options: IbmSamplerOptions) {
       maxResponseBytes,
       fetch,
       seed,
+      debug,
     }).filter(([, v]) => v !== undefined),
   );
 }

@@ -63,6 +63,11 @@ export interface IbmSamplerOptions {
   readonly dryRun?: DryRunOptions;
   /** Called after each successful run. */
   readonly onRun?: (info: IbmRunInfo) => void;
+  /**
+   * Receives one line per IAM and Runtime request, job poll and retry, the key and tokens
+   * redacted: the progress of jobs that queue for minutes or hours.
+   */
+  readonly debug?: (line: string) => void;
 }
 
 /** What one `sample()` call did. */
