@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { annealDistribution, toQasm3 } from '@boltzmann/dqa-sim';
 import { causalBatch, createRng } from '@boltzmann/ising-core';
-import type { SampleResult } from '@boltzmann/ising-core';
 import { describe, expect, it } from 'vitest';
 import { anneal, fake, local, problem, useFakeBraket } from './internal/testing/braketHarness.js';
+import { empirical } from './internal/testing/circuitProblems.js';
 import { rejection } from './internal/testing/rejection.js';
 import { batchProblemToQasm, createBraketSampler, SV1_DEVICE_ARN } from './index.js';
 
@@ -13,21 +13,6 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
 // Failures: braketSamplerFailures.test.ts.
 useFakeBraket();
-
-/** Distribution of the sample set, indexed like dqa-sim (bit j set ⇔ s_j = +1). */
-function empirical(result: SampleResult, n: number): Float64Array {
-  if (result.kind !== 'samples') throw new Error('expected samples');
-  const set = result.sets[0]!;
-  const p = new Float64Array(2 ** n);
-  let total = 0;
-  set.weights.forEach((w, i) => {
-    let index = 0;
-    for (let j = 0; j < n; j++) if (set.states[i * n + j] === 1) index |= 1 << j;
-    p[index]! += w;
-    total += w;
-  });
-  return p.map((x) => x / total);
-}
 
 describe('createBraketSampler against a local Braket + S3', () => {
   it('should run the DQA circuit and return its output distribution (measurements form)', async () => {

@@ -6,7 +6,8 @@ import { createIsingBatch, createSamplerRegistry } from '@boltzmann/ising-core';
 import { codeOf } from '@boltzmann/ising-core/testing';
 import type { IsingBatch, SampleResult } from '@boltzmann/ising-core';
 import { describe, expect, it } from 'vitest';
-import { anneal, problem } from '../internal/testing/circuitProblems.js';
+import { batchProblem } from '../internal/batchProblem.js';
+import { anneal, empirical, problem } from '../internal/testing/circuitProblems.js';
 import { rejection } from '../internal/testing/rejection.js';
 import {
   API_KEY,
@@ -22,30 +23,10 @@ import { createIbmSampler, IBM_FEZ_SNAPSHOT, ibmSampler } from '../index.js';
 
 useFakeRuntime();
 
-/** Distribution of one sample set, indexed like dqa-sim (bit j set ⇔ s_j = +1). */
-function empirical(result: SampleResult, q: number, n: number): Float64Array {
-  if (result.kind !== 'samples') throw new Error('expected samples');
-  const set = result.sets[q]!;
-  const p = new Float64Array(2 ** n);
-  let total = 0;
-  set.weights.forEach((w, i) => {
-    let index = 0;
-    for (let j = 0; j < n; j++) if (set.states[i * n + j] === 1) index |= 1 << j;
-    p[index] = p[index]! + w;
-    total += w;
-  });
-  return p.map((x) => x / total);
-}
-
 /** Total-variation distance between the shots of problem q and dqa-sim's exact distribution. */
 function distance(result: SampleResult, batch: IsingBatch, q: number): number {
-  const n = batch.spins[q]!;
-  const fields = batch.fields.subarray(q * batch.stride, q * batch.stride + n);
-  const couplings = new Float64Array(n * n);
-  for (let u = 0; u < n; u++)
-    for (let v = u + 1; v < n; v++) couplings[u * n + v] = batch.couplings[u * batch.stride + v]!;
-  const want = annealDistribution({ fields, couplings }, { ...anneal, beta: batch.beta });
-  const got = empirical(result, q, n);
+  const want = annealDistribution(batchProblem(batch, q), { ...anneal, beta: batch.beta });
+  const got = empirical(result, batch.spins[q]!, q);
   return got.reduce((acc, p, s) => acc + Math.abs(p - want[s]!), 0) / 2;
 }
 

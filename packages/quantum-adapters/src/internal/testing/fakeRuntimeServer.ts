@@ -22,18 +22,23 @@ export function drawHexShots(weights: ArrayLike<number>, shots: number, rng: Rng
   return drawFromCdf(cdf, shots, rng).map((s) => `0x${s.toString(16)}`);
 }
 
+/** The `bit[n] name;` register a circuit declares (a fake pub's answer is keyed by it). */
+export function declaredRegister(qasm: string): { register: string; numBits: number } {
+  const m = /\bbit\[(\d+)\]\s+(\w+)\s*;/.exec(qasm);
+  if (m === null) throw new Error('the circuit declares no bit[n] register');
+  return { register: m[2]!, numBits: Number(m[1]) };
+}
+
 /** The default answer: uniform shots over the `bit[n] name;` register the circuit declares. */
 export const uniformAnswer: AnswerPub = (pub, rng) => {
-  const m = /\bbit\[(\d+)\]\s+(\w+)\s*;/.exec(pub.qasm);
-  if (m === null) throw new Error('the circuit declares no bit[n] register');
-  const numBits = Number(m[1]);
+  const { register, numBits } = declaredRegister(pub.qasm);
   const samples = Array.from({ length: pub.shots }, () => {
     let hex = '';
     for (let b = 0; b < numBits; b += 4)
       hex = Math.floor(rng.next() * 2 ** Math.min(4, numBits - b)).toString(16) + hex;
     return `0x${hex}`;
   });
-  return { register: m[2]!, numBits, samples };
+  return { register, numBits, samples };
 };
 
 /** A 7-qubit line with Heron's basis, its properties, and a simulator without properties. */

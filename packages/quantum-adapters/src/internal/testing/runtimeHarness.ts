@@ -2,7 +2,7 @@ import { afterEach, beforeEach, expect } from 'vitest';
 import type { IbmSamplerOptions } from '../../ibm/ibmSamplerTypes.js';
 import type { IbmTarget } from '../../ibm/ibmTypes.js';
 import type { RuntimeClientOptions } from '../../ibm/runtimeTypes.js';
-import { drawHexShots, startFakeRuntime } from './fakeRuntimeServer.js';
+import { declaredRegister, drawHexShots, startFakeRuntime } from './fakeRuntimeServer.js';
 import type { FakeRuntime } from './fakeRuntimeServer.js';
 import type { AnswerPub } from './fakeRuntimeTypes.js';
 import { simulateQasm } from './qasmInterpreter.js';
@@ -83,14 +83,8 @@ export const samplerOptions = (extra: Partial<IbmSamplerOptions> = {}): IbmSampl
  * (the test interpreter simulates the routed ISA circuit as the device would run it, noise-free).
  */
 export const simulatedAnswer: AnswerPub = (pub, rng) => {
-  const m = /\bbit\[(\d+)\]\s+(\w+)\s*;/.exec(pub.qasm);
-  if (m === null) throw new Error('the circuit declares no bit[n] register');
   const { probabilities } = simulateQasm(pub.qasm);
-  return {
-    register: m[2]!,
-    numBits: Number(m[1]),
-    samples: drawHexShots(probabilities, pub.shots, rng),
-  };
+  return { ...declaredRegister(pub.qasm), samples: drawHexShots(probabilities, pub.shots, rng) };
 };
 
 /** Serves a recorded device (e.g. ibm_fez's 156-qubit map) from the running fake, as active. */
