@@ -4,7 +4,7 @@ import { withDeferredOpErrors } from './causalAttentionWeights.js';
 import { adamWUpdate, clipScale, globalNorm } from './internal/adamW.js';
 import { serialSteps } from './internal/serialSteps.js';
 import { checkBatch } from './internal/inputs.js';
-import { readsSynchronously } from './internal/tensorData.js';
+import { readEach, readsSynchronously } from './internal/tensorData.js';
 import { maskedCrossEntropy } from './loss.js';
 import type { TokenBatch, Transformer } from './modelTypes.js';
 import { checkedMoments, learningRate, resolveTrainerOptions } from './trainerOptions.js';
@@ -23,12 +23,6 @@ interface Slot {
   v: Float64Array;
 }
 
-/** The tensors' data: read synchronously where the backend can, else awaited (webgpu). */
-async function readAll(tensors: readonly tf.Tensor[]): Promise<Float32Array[]> {
-  if (readsSynchronously()) return tensors.map((t) => t.dataSync() as Float32Array);
-  return Promise.all(tensors.map(async (t) => (await t.data()) as Float32Array));
-}
-
 /**
  * Reads the gradients and weights, clips the gradients by their global norm and applies AdamW
  * (update `t`, rate `lr`) to every parameter that has one, writing the weights back. Returns the
@@ -42,8 +36,8 @@ async function applyAdamW(
   t: number,
 ): Promise<number> {
   const owned = slots.filter((s) => grads[s.variable.name] !== undefined);
-  const g = await readAll(owned.map((s) => grads[s.variable.name]!));
-  const weights = await readAll(owned.map((s) => s.variable));
+  const g = await readEach(owned.map((s) => grads[s.variable.name]!));
+  const weights = await readEach(owned.map((s) => s.variable));
   const gradNorm = globalNorm(g);
   const gradScale = clipScale(gradNorm, opts.clipNorm);
   const hyper = {
@@ -116,7 +110,7 @@ export function createTrainer(model: Transformer, options: TrainerOptions): Trai
     let gradNorm: number;
     let t2 = 0;
     try {
-      loss = (await readAll([value]))[0]![0]!;
+      loss = (await readEach([value]))[0]![0]!;
       t2 = performance.now();
       gradNorm = await applyAdamW(slots, grads, opts, lr, t);
     } finally {

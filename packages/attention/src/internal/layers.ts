@@ -151,7 +151,10 @@ export function headProduct(
   }
   // On a GPU backend the product stays there: reading the operands would be a round trip.
   if (!onHostMemory())
-    return tf.tidy(() => tf.mul(tf.matMul(a, b, false, tB), scale)) as tf.Tensor4D;
+    return tf.tidy(() => {
+      const product = tf.matMul(a, b, false, tB);
+      return scale === 1 ? product : tf.mul(product, scale);
+    }) as tf.Tensor4D;
   const batch = B * H;
   const op = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
     const left = (args[0] as tf.Tensor).dataSync() as Float32Array;

@@ -47,3 +47,9 @@ export function onHostMemory(): boolean {
 export function readsSynchronously(): boolean {
   return tf.getBackend() !== 'webgpu';
 }
+
+/** The tensors' data: read synchronously where the backend can, else awaited (webgpu). */
+export async function readEach(tensors: readonly tf.Tensor[]): Promise<Float32Array[]> {
+  if (readsSynchronously()) return tensors.map((t) => t.dataSync() as Float32Array);
+  return Promise.all(tensors.map(async (t) => (await t.data()) as Float32Array));
+}
