@@ -6,7 +6,9 @@
 // loads VECS vectors of B and ROWS splats of A, then mul and add, or, in the `fma` variant,
 // one relaxed-SIMD `f32x4.relaxed_madd` (a fused multiply-add where the CPU has one; Node 22+ and
 // browsers since 2023 run it, Node 20 behind --experimental-wasm-relaxed-simd).
-// A·Bᵀ is served by `transpose` into the caller's scratch, then the same kernel.
+// A·Bᵀ is served by `transpose` into the caller's scratch, then the same kernel; narrow A·Bᵀ
+// products by `gemm_dot` (gemmDotWat.mjs), which needs no transpose.
+import { gemmDot } from './gemmDotWat.mjs';
 
 /** Rows and f32x4 vectors per row of the main micro-tile (4 × 8 floats). */
 let ROWS = 4;
@@ -29,6 +31,10 @@ function multiplyAdd(scalar, acc, x, y) {
     ? `(f32x4.relaxed_madd ${xs} ${ys} ${a})`
     : `(f32x4.add ${a} (f32x4.mul ${xs} ${ys}))`;
 }
+
+/** acc + x·y on f32x4 expressions, in the module's arithmetic (for `gemm_dot`). */
+const dotMultiplyAdd = (x, y, acc) =>
+  fused ? `(f32x4.relaxed_madd ${x} ${y} ${acc})` : `(f32x4.add ${acc} (f32x4.mul ${x} ${y}))`;
 
 /** The inner product loop and store of one rows × vecs tile (`vecs` 0: one scalar column). */
 function tile(rows, vecs) {
@@ -282,6 +288,7 @@ export function gemmWat({ fma = false } = {}) {
   return `(module
   (import "env" "memory" (memory 1))
   ${gemms()}
+  ${gemmDot(dotMultiplyAdd)}
   ${transpose()}
 )
 `;

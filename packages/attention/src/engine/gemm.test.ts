@@ -126,12 +126,31 @@ describe.each(VARIANTS)('engine gemm, $name', (variant) => {
         check({ layout: 'tn', m: 7, n: 10, k, batch: 2, pad: 2, shift: 3, accumulate, seed: k });
   });
 
+  it('runs narrow A·Bᵀ (n < 16, k a multiple of 4) as dot products of rows, on every edge', () => {
+    for (const m of [1, 2, 3, 4, 5, 7, 12])
+      for (const n of [1, 3, 4, 5, 8, 12, 15])
+        for (const k of [4, 8, 64])
+          for (const accumulate of [false, true])
+            check({
+              layout: 'nt',
+              m,
+              n,
+              k,
+              batch: 2,
+              pad: 1,
+              shift: 2,
+              accumulate,
+              seed: m * n + k,
+            });
+  });
+
   it('matches on the models’ own shapes (768 rows, FFN 256, per-head 12 × 32)', () => {
     const cases: [GemmLayout, number, number, number][] = [
       ['nn', 768, 256, 64],
       ['nt', 768, 64, 256],
       ['tn', 64, 256, 768],
       ['nt', 12, 12, 32],
+      ['nt', 12, 12, 64],
     ];
     for (const [layout, m, n, k] of cases)
       check({ layout, m, n, k, batch: 1, pad: 0, shift: 0, accumulate: true, seed: m + n });

@@ -22,8 +22,16 @@ export type { EngineMemory } from './arena.js';
 interface GemmExports {
   gemm(...args: number[]): void;
   gemm_narrow(...args: number[]): void;
+  gemm_dot(...args: number[]): void;
   transpose(...args: number[]): void;
 }
+
+/**
+ * A·Bᵀ narrower than this runs as dot products of rows (`gemm_dot`, k a multiple of 4): the
+ * per-head Q·Kᵀ and dO·Vᵀ at T = 12 (12 × 12 × 64) went from 69 % of the f32x4 peak (transpose,
+ * then the narrow tile) to 97–98 % (scripts/benchEngineGemm.ts, 5 Dec 2026).
+ */
+const DOT_BELOW_N = 16;
 
 /** Steps of k per call of an Aᵀ·B product (measured: 64 beats 128–768 on 64 × 256 × 768). */
 const K_BLOCK = 64;
@@ -108,6 +116,10 @@ export function createGemmKernels(memory: EngineMemory, options: GemmOptions = {
     fma,
     gemm(args) {
       const plan = gemmPlan(args, memory.buffer.byteLength >>> 2);
+      if (plan.dot !== undefined && args.n < DOT_BELOW_N && args.k % 4 === 0) {
+        kernels.gemm_dot(...plan.dot);
+        return;
+      }
       if (plan.transposeB !== undefined) kernels.transpose(...plan.transposeB);
       const [n, k, accum] = [plan.call[11] ?? 0, plan.call[12] ?? 0, plan.call[14] ?? 0];
       // The wide tile is 16 columns; narrower products (the per-head ones at small T) use the other.

@@ -40,6 +40,11 @@ export interface GemmPlan {
   readonly call: readonly number[];
   /** `transpose`'s arguments (Bᵀ of every product into the scratch), for `nt` only. */
   readonly transposeB?: readonly number[];
+  /**
+   * `gemm_dot`'s arguments (a, ars, sa, b, brs, sb, c, crs, sc, m, n, k, batch, accum), for `nt`
+   * only: the product as dot products of A's and B's rows, with no transpose.
+   */
+  readonly dot?: readonly number[];
   /** Bytes A and B advance per step of the inner dimension (for blocking k). */
   readonly kStep: { readonly a: number; readonly b: number };
   readonly layout: GemmLayout;
@@ -120,6 +125,7 @@ export function gemmPlan(args: GemmArgs, arena: number): GemmPlan {
       ...sizes,
     ],
     transposeB: [4 * b, 4 * ldb, 4 * sb, 4 * scratch, n, k, batch],
+    dot: [4 * a, 4 * lda, 4 * sa, 4 * b, 4 * ldb, 4 * sb, 4 * c, 4 * ldc, 4 * sc, ...sizes],
     kStep: { a: acs, b: 4 * n },
     layout,
   };
