@@ -59,6 +59,26 @@ describe('ETA model', () => {
     );
   });
 
+  it('prices the engine (the default) below the tfjs path, and its threads shorten a step', () => {
+    const [baby] = grid('gpt', '--preset', 'baby', '--variants', 'softmax');
+    const engine = estimateStepMs(baby!);
+    expect(estimateStepMs(baby!, { engine: 'wasm' })).toBe(engine);
+    expect(estimateStepMs(baby!, { engine: 'tfjs' })).toBeGreaterThan(2.5 * engine);
+    expect(estimateStepMs(baby!, { engineThreads: 2 })).toBeLessThan(0.7 * engine);
+    // The sampler's own work does not shrink with the engine's threads.
+    const [tm] = grid('gpt', '--preset', 'baby', '--variants', 'boltzmann', '--sampler', 'tap');
+    const [one, two] = [estimateStepMs(tm!), estimateStepMs(tm!, { engineThreads: 2 })];
+    expect(two / one).toBeGreaterThan(estimateStepMs(baby!, { engineThreads: 2 }) / engine);
+    // A run's and a grid's estimate carry the path too.
+    expect(estimateRunSeconds(baby!, { engine: 'tfjs' })).toBeGreaterThan(
+      2.5 * estimateRunSeconds(baby!),
+    );
+    const runs = [{ config: baby! }];
+    expect(estimateGridSeconds(runs, 1, { engineThreads: 2 })).toBeLessThan(
+      estimateGridSeconds(runs, 1),
+    );
+  });
+
   it('schedules longest-first on the least-loaded worker', () => {
     const runs = grid(
       'shakespeare',

@@ -1,15 +1,19 @@
 import { usesSampler } from '@boltzmann/ising-core';
-import type { RunConfig } from '../types.js';
+import type { RunConfig, RunSettings } from '../types.js';
+
+/** What trains the runs (a grid's settings): the engine on its threads (default) or tfjs. */
+export type TrainingPath = Pick<RunSettings, 'engine' | 'engineThreads'>;
 
 /*
- * A rough cost model of one training step on one core, refitted on 1 Dec 2026 to idle
+ * A rough cost model of one training step on one core. The tfjs path's constants, refitted on 1 Dec 2026 to idle
  * single-thread step times (packages/attention/scripts/benchTraining.ts: paper model 31.5 ms,
  * baby 291 ms per step) and to ising-core's sampler benchmark (its README, "Long context:
  * forward + VJP of one causal call"; run with threads 'auto' on both cores, doubled here),
  * then scaled by GRID_CONTENTION for two worker processes sharing the two cores; the exact,
  * DQA and attention-score terms refitted on 2 Dec 2026 (src/studies/measureStepTimes.ts and
  * src/studies/etaAgainstRecords.ts on the long-context grid's records). It orders the work queue
- * (longest first) and gives the up-front ETA; the live progress shows the measured rate.
+ * (longest first) and gives the up-front ETA; the live progress shows the measured rate. The
+ * engine's constants (the bench's default path) follow the samplers' below.
  */
 const MS_PER_STEP_BASE = 3; // fixed per-step cost: TF.js op dispatch (wasm), data
 const NS_PER_PARAMETER = 20; // reading gradients, AdamW in float64, writing weights back
@@ -51,6 +55,42 @@ export const SECONDS_PER_RUN_SETUP = 0.2;
 // transfer-matrix (w = 8) 2.8 and 47 ms, (w = 4) 9.8 ms at T = 256.
 const NS_PER_GIBBS_OP = 1; // chains·(burnIn + samples·thin) sweeps of n² each, plus the covariance VJP
 
+/*
+ * The same step on the engine (`--engine wasm`, the default), one thread, measured on 5 Dec 2026
+ * with packages/attention/scripts/benchEngine.ts on an idle machine: paper softmax 6.5–7.5 ms,
+ * baby softmax 101 ms, the causal op's work beyond its sampler 13 ms a baby step (786,432
+ * scores) and 0.3 ms a paper step (9,216). The matrix work runs at ≈ 42 GFLOP/s whatever the
+ * width; AdamW and the gradient norm are one fused pass over the parameters. The fixed cost (the
+ * trainer, the batch, the data, some 40 kernel calls) is what the smallest bracket model's step
+ * costs: 1.2 ms (src/studies/measureStepTimes.ts).
+ */
+const ENGINE_MS_PER_STEP_BASE = 1;
+const ENGINE_NS_PER_PARAMETER = 2.5;
+const ENGINE_NS_PER_DENSE_FLOP = 0.0235;
+const ENGINE_NS_PER_SCORE_SOFTMAX = 6.5;
+const ENGINE_NS_PER_SCORE_CAUSAL_OP = 20;
+/** Each engine thread past the first adds this much of one (baby softmax: 101 → 58–60 ms on 2). */
+const ENGINE_THREAD_GAIN = 0.7;
+
+/** The per-step constants of the path that trains `c`: the engine (and its threads) or tfjs. */
+function pathCosts(c: RunConfig, path: TrainingPath) {
+  if (path.engine === 'tfjs')
+    return {
+      base: MS_PER_STEP_BASE,
+      perParameter: NS_PER_PARAMETER,
+      perFlop: nsPerDenseFlop(c.dModel),
+      perScore: c.variant === 'softmax' ? NS_PER_SCORE_SOFTMAX : NS_PER_SCORE_CAUSAL_OP,
+      speedup: 1,
+    };
+  return {
+    base: ENGINE_MS_PER_STEP_BASE,
+    perParameter: ENGINE_NS_PER_PARAMETER,
+    perFlop: ENGINE_NS_PER_DENSE_FLOP,
+    perScore: c.variant === 'softmax' ? ENGINE_NS_PER_SCORE_SOFTMAX : ENGINE_NS_PER_SCORE_CAUSAL_OP,
+    speedup: 1 + ENGINE_THREAD_GAIN * ((path.engineThreads ?? 1) - 1),
+  };
+}
+
 /** One causal sequence's (T queries') approximate-sampler work, in ns. */
 function approximateSamplerNs(c: RunConfig): number {
   const num = (key: string, fallback: number): number => {
@@ -73,7 +113,7 @@ function approximateSamplerNs(c: RunConfig): number {
   return c.sampler === 'mean-field' ? 3.09 * T ** 3 + 559 * T ** 2 : 4.86 * T ** 3 + 738 * T ** 2;
 }
 
-function stepMs(c: RunConfig, batch: number): number {
+function stepMs(c: RunConfig, batch: number, path: TrainingPath): number {
   const vocab = c.dataset === 'shakespeare' ? 65 : 2 * c.types;
   const out = c.dataset === 'shakespeare' ? 65 : c.length;
   const hidden = c.ffn ? 2 * c.ffnHidden : 0;
@@ -86,11 +126,10 @@ function stepMs(c: RunConfig, batch: number): number {
     layers * (4 * c.dModel + hidden) * c.dModel +
     out * c.dModel;
   const flopsPerRow = 6 * c.dModel * (layers * block + out);
+  const costs = pathCosts(c, path);
   const dense =
-    params * NS_PER_PARAMETER * 1e-6 +
-    batch * c.length * flopsPerRow * nsPerDenseFlop(c.dModel) * 1e-6;
+    params * costs.perParameter * 1e-6 + batch * c.length * flopsPerRow * costs.perFlop * 1e-6;
   const scores = layers * c.heads * batch * c.length * c.length;
-  const scoreNs = c.variant === 'softmax' ? NS_PER_SCORE_SOFTMAX : NS_PER_SCORE_CAUSAL_OP;
   let ising = 0;
   if (usesSampler(c.variant)) {
     const estimates = layers * c.heads; // one Ising batch per (layer, head)
@@ -109,23 +148,26 @@ function stepMs(c: RunConfig, batch: number): number {
       ising = estimates * batch * approximateSamplerNs(c) * 1e-6;
     }
   }
-  return GRID_CONTENTION * (MS_PER_STEP_BASE + dense + scores * scoreNs * 1e-6 + ising);
+  const model = (costs.base + dense + scores * costs.perScore * 1e-6) / costs.speedup;
+  return GRID_CONTENTION * (model + ising);
 }
 
 /** Estimated wall milliseconds of one training step of the run's batch, under grid contention. */
-export const estimateStepMs = (c: RunConfig): number => stepMs(c, c.batchSize);
+export const estimateStepMs = (c: RunConfig, path: TrainingPath = {}): number =>
+  stepMs(c, c.batchSize, path);
 
 /**
  * Estimated wall seconds of one run on one core (training + evaluations + setup).
  *
  * @param c the run config.
+ * @param path what trains it (default: the engine on one thread).
  * @returns seconds (a rough figure, ±50 %).
  */
-export function estimateRunSeconds(c: RunConfig): number {
-  const train = (c.steps * stepMs(c, c.batchSize)) / 1000;
+export function estimateRunSeconds(c: RunConfig, path: TrainingPath = {}): number {
+  const train = (c.steps * stepMs(c, c.batchSize, path)) / 1000;
   const evalRows = c.dataset === 'shakespeare' ? c.evalWindows : 512;
   const evals = Math.floor(c.steps / c.evalEvery) + 1;
-  const evalCost = (evals * stepMs(c, evalRows)) / 3000; // forward only ≈ 1/3 of a step
+  const evalCost = (evals * stepMs(c, evalRows, path)) / 3000; // forward only ≈ 1/3 of a step
   return SECONDS_PER_RUN + train + evalCost;
 }
 
@@ -137,14 +179,19 @@ export function estimateRunSeconds(c: RunConfig): number {
  *
  * @param runs configs still to run, with the fraction of each already done (resume).
  * @param workers parallel processes.
+ * @param path what trains them (default: the engine on one thread).
  * @returns seconds.
  */
 export function estimateGridSeconds(
   runs: ReadonlyArray<{ config: RunConfig; doneFraction?: number }>,
   workers: number,
+  path: TrainingPath = {},
 ): number {
   const costs = runs
-    .map((r) => SECONDS_PER_RUN_SETUP + estimateRunSeconds(r.config) * (1 - (r.doneFraction ?? 0)))
+    .map(
+      (r) =>
+        SECONDS_PER_RUN_SETUP + estimateRunSeconds(r.config, path) * (1 - (r.doneFraction ?? 0)),
+    )
     .sort((a, b) => b - a);
   // Only as many processes start as there are runs for them.
   const started = Math.max(1, Math.min(workers, runs.length));

@@ -1,6 +1,7 @@
 // The planning step of every grid, whichever executor trains it: which runs have finished, which
 // resume from a checkpoint, the ETA, the plan's lines and the dry run's list.
 import { estimateGridSeconds, estimateRunSeconds } from './eta.js';
+import type { TrainingPath } from './eta.js';
 import { runId, runLabel } from './expandGrid.js';
 import { formatDuration } from './progress.js';
 import { readCheckpoint, readRecord } from '../results/runFiles.js';
@@ -70,11 +71,11 @@ export async function planGrid(
   const out = gridOut(options);
   const grid = readGrid(configs, options, executor.resumesLocalCheckpoints);
   const slots = Math.max(1, executor.slots(grid.pending.length));
-  const etaSeconds = estimateGridSeconds(grid.pending, slots);
+  const etaSeconds = estimateGridSeconds(grid.pending, slots, options.settings);
   options.onPlan?.({ runs: configs.length, pending: grid.pending.length, etaSeconds });
   out(await executor.announce(grid, etaSeconds));
   out(`results: ${options.settings.resultsDir}`);
-  if (options.dryRun) for (const line of dryRunLines(grid.pending)) out(line);
+  if (options.dryRun) for (const line of dryRunLines(grid.pending, options.settings)) out(line);
   return grid;
 }
 
@@ -96,10 +97,10 @@ export function localPlanLine(grid: PlannedGrid, etaSeconds: number, where: stri
 }
 
 /** A dry run's list: each pending run, its steps (and where it resumes) and its own ETA. */
-function dryRunLines(pending: readonly PendingRun[]): string[] {
+function dryRunLines(pending: readonly PendingRun[], path: TrainingPath): string[] {
   return pending.map(
     (t) =>
-      `  ${runLabel(t.config)}  ${t.config.steps} steps${t.startStep ? ` (from ${t.startStep})` : ''}  ≈ ${formatDuration(estimateRunSeconds(t.config) * (1 - t.doneFraction))}`,
+      `  ${runLabel(t.config)}  ${t.config.steps} steps${t.startStep ? ` (from ${t.startStep})` : ''}  ≈ ${formatDuration(estimateRunSeconds(t.config, path) * (1 - t.doneFraction))}`,
   );
 }
 

@@ -1,8 +1,10 @@
 /*
  * Prints, per cell of finished runs (config without the seed), the ETA model's estimate of a
  * run's wall time beside the measured wall times of its seeds. The records come from grids
- * run with two workers on two cores, the contention the model assumes. Usage:
- *   node --import tsx --conditions=@boltzmann/source src/scripts/etaAgainstRecords.ts <results>...
+ * run with two workers on two cores, the contention the model assumes. Records do not say what
+ * trained them: pass `--tfjs` for results trained on the tfjs path (every grid before 3 Dec 2026),
+ * else the engine on one thread is assumed. Usage:
+ *   node --import tsx --conditions=@boltzmann/source src/scripts/etaAgainstRecords.ts [--tfjs] <results>...
  */
 import { estimateRunSeconds } from '../grid/eta.js';
 import { formatDuration } from '../grid/progress.js';
@@ -24,11 +26,13 @@ const label = (c: RunConfig): string =>
     .filter(Boolean)
     .join(' ');
 
+const args = process.argv.slice(2);
+const path = { engine: args.includes('--tfjs') ? ('tfjs' as const) : ('wasm' as const) };
 const cells = new Map<string, { estimate: number; measured: number[] }>();
-for (const dir of process.argv.slice(2)) {
+for (const dir of args.filter((a) => a !== '--tfjs')) {
   for (const r of readRecords(dir)) {
     const key = label(r.config);
-    const cell = cells.get(key) ?? { estimate: estimateRunSeconds(r.config), measured: [] };
+    const cell = cells.get(key) ?? { estimate: estimateRunSeconds(r.config, path), measured: [] };
     cell.measured.push(r.wallSeconds);
     cells.set(key, cell);
   }
