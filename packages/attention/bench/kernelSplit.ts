@@ -28,13 +28,23 @@ const KERNELS = [
   'columnSums',
 ] as const;
 
-/** Times `steps` steps of `trainer` with every kernel call timed; returns the table. */
+/** What {@link kernelSplit} measured, per step: the table, and the figures a roofline needs. */
+export interface KernelSplit {
+  readonly table: string;
+  /** The step's matrix work (every GEMM call), in GFLOP. */
+  readonly matrixGflop: number;
+  /** The GEMMs' time and everything else's (other kernels, JavaScript, the causal op), in ms. */
+  readonly gemmMs: number;
+  readonly otherMs: number;
+}
+
+/** Times `steps` steps of `trainer` with every kernel call timed; returns the table and its figures. */
 export async function kernelSplit(
   trainer: EngineTrainer,
   batch: TokenBatch,
   steps: number,
   peak: number,
-): Promise<{ table: string }> {
+): Promise<KernelSplit> {
   const kernels = trainer.engine.kernels as unknown as Record<string, (...a: unknown[]) => unknown>;
   const rows = new Map<string, Row>();
   const saved = KERNELS.map((name) => [name, kernels[name]!] as const);
@@ -90,5 +100,10 @@ export async function kernelSplit(
   lines.push(
     `step (mean of ${steps}, kernels timed) | ${(total / steps).toFixed(2)} | 100 % | ${(gemmFlops / total / 1e6).toFixed(1)} (matrix work) |`,
   );
-  return { table: lines.join('\n') };
+  return {
+    table: lines.join('\n'),
+    matrixGflop: gemmFlops / steps / 1e9,
+    gemmMs: gemmMs / steps,
+    otherMs: (total - gemmMs) / steps,
+  };
 }

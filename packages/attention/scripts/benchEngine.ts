@@ -96,16 +96,6 @@ for (const variant of variants) {
     variant === 'softmax' || variant === 'sigmoid'
       ? variant
       : `${variant} (${samplerName}, ${couplings})`;
-  if (json)
-    console.log(
-      JSON.stringify({
-        model: modelName,
-        variant,
-        threads,
-        msPerStep: ms,
-        stepsPerSecond: 1000 / ms,
-      }),
-    );
   log(
     `\n${name}: ${ms.toFixed(2)} ms/step (median of ${steps}), ${(1000 / ms).toFixed(1)} steps/s`,
   );
@@ -113,9 +103,14 @@ for (const variant of variants) {
     log(
       `of which the sampler (estimate + VJP, ${threads} thread(s)): ${samplerMs.toFixed(1)} ms/step (mean)`,
     );
-  if (threads === 1) {
-    const split = await kernelSplit(trainer, batch, 10, await peakGflops());
-    log(split.table);
+  // On one thread: the split by kernel, and the roofline's figures in the JSON line.
+  const peak = threads === 1 ? await peakGflops() : undefined;
+  const split = peak === undefined ? undefined : await kernelSplit(trainer, batch, 10, peak);
+  if (split) log(split.table);
+  if (json) {
+    const { matrixGflop, gemmMs, otherMs } = split ?? {};
+    const figure = { model: modelName, variant, threads, msPerStep: ms, stepsPerSecond: 1000 / ms };
+    console.log(JSON.stringify({ ...figure, matrixGflop, gemmMs, otherMs, peakGflops: peak }));
   }
   trainer.dispose();
   model.dispose();

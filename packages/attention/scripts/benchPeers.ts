@@ -24,14 +24,17 @@ import { join, resolve } from 'node:path';
 import { formatLoad, formatPeerTable, usesReferenceBlas } from '../bench/peers/peerTable.js';
 import { concurrentPeaks } from '../bench/wasmPeak.js';
 import type { BenchEngineFigure, PeerRow, TwinFigure } from '../bench/peers/peerTable.js';
+import { oneCoreRoofline, transferRoofline } from '../bench/peers/roofline.js';
 import {
   findTorchPython,
   prepareNanoGpt,
   runBenchEngine,
   runBenchTraining,
   runNanoGpt,
+  runTorchGemm,
   runTwin,
 } from '../bench/peers/runPeers.js';
+import { BENCH_MODELS } from '../bench/benchModels.js';
 import { scriptArg } from '../bench/scriptArgs.js';
 
 const steps = Number(scriptArg('steps', '40'));
@@ -102,6 +105,14 @@ const both = runBenchEngine([
   ...stepArgs,
 ]);
 const twins = { softmax: twinOf('softmax'), boltzmann: twinOf('boltzmann') };
+const torchGemm = torch === undefined ? undefined : runTorchGemm(torch.python, 1);
+if (typeof torchGemm === 'string') console.log(torchGemm);
+/** Lines printed under the table: the roofline of each goal that can be missed. */
+const roofline = oneCoreRoofline(
+  one.figures.find((f) => f.variant === 'softmax'),
+  twins,
+  typeof torchGemm === 'string' ? undefined : torchGemm,
+);
 rows.push(
   {
     workload: 'paper model T = 12, softmax, one core',
@@ -176,6 +187,9 @@ if (nanoGpt === undefined || torch === undefined) {
       goal: 1 / 1.5,
     },
   );
+  const summed = peaks.reduce((a, b) => a + b, 0);
+  const shape = { ...BENCH_MODELS.baby, window: 8 };
+  roofline.push(...transferRoofline(shape, time(baby.figures, 'softmax'), summed));
 }
 
 if (!process.argv.includes('--no-tfjs')) {
@@ -194,6 +208,7 @@ if (!process.argv.includes('--no-tfjs')) {
 }
 
 console.log(`\n${formatPeerTable(rows)}\n`);
+if (roofline.length > 0) console.log(`${roofline.join('\n')}\n`);
 console.log(
   `ratio: here's speed over the peer's (> 1: faster here); goal: the least ratio the issue asks for. Engine and tfjs figures: median step of ${steps} (paper) or 20 (baby) after warm-up steps; twin: median of ${steps}.`,
 );

@@ -23,6 +23,11 @@ export interface BenchEngineFigure {
   readonly threads: number;
   readonly msPerStep: number;
   readonly stepsPerSecond: number;
+  /** On one thread: the step's matrix work (GFLOP), the GEMMs' and everything else's ms, the peak beside them. */
+  readonly matrixGflop?: number;
+  readonly gemmMs?: number;
+  readonly otherMs?: number;
+  readonly peakGflops?: number;
 }
 
 /** The JSON lines of a `scripts/benchEngine.ts --json` run (other lines ignored). */

@@ -12,6 +12,8 @@ import {
   parseTwin,
 } from './peerTable.js';
 import type { BenchEngineFigure, BenchTrainingFigure, TwinFigure } from './peerTable.js';
+import { parseTorchGemm } from './roofline.js';
+import type { TorchGemmFigure } from './roofline.js';
 
 const PEERS = fileURLToPath(new URL('.', import.meta.url));
 const PACKAGE = fileURLToPath(new URL('../..', import.meta.url));
@@ -123,6 +125,13 @@ export function runTwin(
     threadEnv(threads),
   );
   return parseTwin(r.stdout) ?? `paper_twin.py failed (${r.status}): ${r.stderr.slice(-2000)}`;
+}
+
+/** PyTorch's own products at the paper's shapes on `threads` threads (torch_gemm.py), or its error. */
+export function runTorchGemm(python: string, threads: number): TorchGemmFigure | string {
+  const script = join(PEERS, 'torch_gemm.py');
+  const r = run(python, [script, '--threads', String(threads)], PEERS, threadEnv(threads));
+  return parseTorchGemm(r.stdout) ?? `torch_gemm.py failed (${r.status}): ${r.stderr.slice(-2000)}`;
 }
 
 const NANOGPT_FILES = ['train.py', 'model.py', 'configurator.py', 'config'];

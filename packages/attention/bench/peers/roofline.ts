@@ -1,0 +1,108 @@
+// The roofline of the goals scripts/benchPeers.ts misses, from the figures of the same run: what
+// the engine's work costs at 100 % of the f32x4 peak measured beside it, against the time each
+// goal allows. Pure (no I/O), so a test checks the arithmetic without a benchmark run.
+import type { BenchEngineFigure, TwinFigure } from './peerTable.js';
+
+/** PyTorch's own products at the paper's shapes (`bench/peers/torch_gemm.py`). */
+export interface TorchGemmFigure {
+  readonly threads: number;
+  readonly capability: string;
+  /** The rate over all of the paper step's products: their flops over their summed time. */
+  readonly gflops: number;
+}
+
+/** torch_gemm.py's JSON line, or undefined. */
+export function parseTorchGemm(text: string): TorchGemmFigure | undefined {
+  for (const line of text.trim().split('\n').reverse()) {
+    if (!line.startsWith('{')) continue;
+    try {
+      const v = JSON.parse(line) as Partial<TorchGemmFigure>;
+      if (typeof v.gflops === 'number' && Number.isFinite(v.gflops)) return v as TorchGemmFigure;
+    } catch {
+      // not its line
+    }
+  }
+  return undefined;
+}
+
+const ms = (x: number): string => `${x.toFixed(2)} ms`;
+
+/**
+ * The one-core paper goals against the roofline: the engine's matrix work at 100 % of the peak
+ * measured beside it (`softmax` must carry benchEngine.ts's one-thread split figures), the time
+ * each goal allows (the twin's step, or half the twin's boltzmann step), and the twin's own GEMM
+ * rate. Lines to print; none when the figures are missing.
+ */
+export function oneCoreRoofline(
+  softmax: BenchEngineFigure | undefined,
+  twins: { softmax?: TwinFigure | undefined; boltzmann?: TwinFigure | undefined },
+  torchGemm: TorchGemmFigure | undefined,
+): string[] {
+  const { matrixGflop, peakGflops, otherMs } = softmax ?? {};
+  if (matrixGflop === undefined || peakGflops === undefined || otherMs === undefined) return [];
+  const floor = (1000 * matrixGflop) / peakGflops;
+  const lines = [
+    `roofline of the one-core paper goals: the step's matrix work, ${matrixGflop.toFixed(3)} GFLOP, takes ${ms(floor)} at 100 % of the ${peakGflops.toFixed(1)} GFLOP/s f32x4 peak measured beside it`,
+  ];
+  if (twins.softmax) {
+    const left = twins.softmax.msPerStep - floor;
+    lines.push(
+      `- softmax ≥ 1.0× the twin: the twin's step is ${ms(twins.softmax.msPerStep)}, which leaves ${ms(left)} for everything but the matrix work; that takes ${ms(otherMs)} here (the other kernels, JavaScript)${left < otherMs ? `, so the goal needs it ${(otherMs / Math.max(left, 1e-9)).toFixed(1)}× faster with every GEMM at 100 %` : ''}`,
+    );
+  }
+  if (twins.boltzmann) {
+    const allowed = twins.boltzmann.msPerStep / 2;
+    lines.push(
+      `- boltzmann ≥ 2× the twin: a step of ${ms(allowed)}, ${allowed < floor ? `below the matrix work's ${ms(floor)} alone: out of reach at this peak whatever the sampler and the rest cost` : `above the matrix work's ${ms(floor)}`}`,
+    );
+  }
+  if (torchGemm)
+    lines.push(
+      `- the twin's own products at these shapes (${torchGemm.threads} thread, ${torchGemm.capability.replace(/^- /, '')}): ${torchGemm.gflops.toFixed(1)} GFLOP/s, ${(torchGemm.gflops / peakGflops).toFixed(2)}× the f32x4 peak (wasm SIMD has 4 float lanes)`,
+    );
+  return lines;
+}
+
+/**
+ * Flops per window state of a banded transfer-matrix pass, forward and VJP. `kernel`: ising-core's
+ * transfer.wat as written (12 for the magnetizations, 48 for the VJP). `fewest`: what any exact
+ * forward–backward pass must do per state (docs/benchmarks/attention.md): forward, the two
+ * recursions (an add of the two predecessors and a multiply each, 4) and the read-out (a
+ * multiply-add, 2); VJP, the two recursions again (4), their tangents (4 each, 8) and the
+ * read-outs of ∂L/∂h and ∂L/∂J (3).
+ */
+export const TRANSFER_FLOPS_PER_STATE = { kernel: 60, fewest: 21 } as const;
+
+/** A model's shape for the transfer-matrix roofline. */
+export interface TransferShape {
+  readonly layers: number;
+  readonly heads: number;
+  readonly batch: number;
+  readonly length: number;
+  /** The window: couplings up to this distance (banded:W); 2^W states per position. */
+  readonly window: number;
+}
+
+/**
+ * The transfer-matrix goal (its step ≤ 1.5× the engine's softmax step) against both cores' peak:
+ * the window states of a step (every query's chain of 1 … T positions, 2^W states each, on every
+ * layer, head and sequence), the flops of today's kernel and of the fewest any exact pass needs,
+ * and their time at 100 % of `peakGflops` against the half softmax step the goal allows.
+ */
+export function transferRoofline(
+  shape: TransferShape,
+  softmaxMs: number | undefined,
+  peakGflops: number,
+): string[] {
+  if (softmaxMs === undefined) return [];
+  const { layers, heads, batch, length, window } = shape;
+  const states = layers * heads * batch * ((length * (length + 1)) / 2) * 2 ** window;
+  const at = (flops: number) => (states * flops) / peakGflops / 1e6;
+  const allowed = softmaxMs / 2;
+  const { kernel, fewest } = TRANSFER_FLOPS_PER_STATE;
+  return [
+    `roofline of the transfer-matrix goal: ${(states / 1e6).toFixed(1)} M window states a step; the goal allows the whole causal op ${ms(allowed)} (half the softmax step)`,
+    `- today's kernel, ${kernel} flops a state: ${ms(at(kernel))} at 100 % of both cores' ${peakGflops.toFixed(1)} GFLOP/s`,
+    `- the fewest flops any exact pass needs, ${fewest} a state: ${ms(at(fewest))}, ${((100 * at(fewest)) / allowed).toFixed(0)} % of what the goal allows, before the op's other work`,
+  ];
+}

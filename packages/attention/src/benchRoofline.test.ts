@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import type { BenchEngineFigure, TwinFigure } from '../bench/peers/peerTable.js';
+import {
+  TRANSFER_FLOPS_PER_STATE,
+  oneCoreRoofline,
+  parseTorchGemm,
+  transferRoofline,
+} from '../bench/peers/roofline.js';
+
+const twin = (variant: string, msPerStep: number): TwinFigure => ({
+  variant,
+  threads: 1,
+  msPerStep,
+  stepsPerSecond: 1000 / msPerStep,
+  torch: '1.13',
+  blas: ['libopenblas'],
+});
+
+const softmax: BenchEngineFigure = {
+  model: 'paper',
+  variant: 'softmax',
+  threads: 1,
+  msPerStep: 6.54,
+  stepsPerSecond: 152.9,
+  matrixGflop: 0.253,
+  gemmMs: 5.12,
+  otherMs: 1.6,
+  peakGflops: 50.6,
+};
+
+describe('the roofline of the missed goals (scripts/benchPeers.ts)', () => {
+  it("reads torch_gemm.py's JSON line and nothing else", () => {
+    const line = '{"threads": 1, "capability": "- CPU capability usage: AVX2", "gflops": 103.5}';
+    expect(parseTorchGemm(`warning\n${line}\n`)?.gflops).toBe(103.5);
+    expect(parseTorchGemm('{"gflops": "fast"}\nTraceback')).toBeUndefined();
+    expect(parseTorchGemm('')).toBeUndefined();
+  });
+
+  it('puts the matrix work at the peak against the time each one-core goal allows', () => {
+    const gemm = { threads: 1, capability: '- CPU capability usage: AVX2', gflops: 101.2 };
+    const lines = oneCoreRoofline(
+      softmax,
+      { softmax: twin('softmax', 5.62), boltzmann: twin('boltzmann', 8.62) },
+      gemm,
+    );
+    // 0.253 GFLOP at 50.6 GFLOP/s = 5.00 ms; the twin's 5.62 ms leaves 0.62 for 1.60 here.
+    expect(lines[0]).toContain('0.253 GFLOP, takes 5.00 ms at 100 % of the 50.6 GFLOP/s');
+    expect(lines[1]).toContain('leaves 0.62 ms');
+    expect(lines[1]).toContain('needs it 2.6× faster');
+    // Half the twin's boltzmann step (4.31 ms) is below the 5.00 ms floor.
+    expect(lines[2]).toContain('a step of 4.31 ms, below the matrix work');
+    expect(lines[3]).toContain('101.2 GFLOP/s, 2.00× the f32x4 peak');
+    expect(lines[3]).toContain('CPU capability usage: AVX2');
+  });
+
+  it('says when a goal is above the floor, and prints nothing without the one-thread figures', () => {
+    const slow = oneCoreRoofline(softmax, { boltzmann: twin('boltzmann', 20) }, undefined);
+    expect(slow).toHaveLength(2);
+    expect(slow[1]).toContain('a step of 10.00 ms, above the matrix work');
+    const { matrixGflop: _, ...noSplit } = softmax;
+    expect(oneCoreRoofline(noSplit, { softmax: twin('softmax', 5) }, undefined)).toEqual([]);
+    expect(oneCoreRoofline(undefined, {}, undefined)).toEqual([]);
+  });
+
+  it('counts the window states of a step and prices them at both cores’ peak', () => {
+    const baby = { layers: 4, heads: 4, batch: 12, length: 64, window: 8 };
+    const lines = transferRoofline(baby, 58.3, 97.6);
+    // 4 · 4 · 12 · (1 + … + 64) · 2⁸ = 102,236,160 states.
+    expect(lines[0]).toContain('102.2 M window states');
+    expect(lines[0]).toContain('29.15 ms');
+    const kernelMs = (102_236_160 * TRANSFER_FLOPS_PER_STATE.kernel) / 97.6 / 1e6;
+    expect(lines[1]).toContain(`${kernelMs.toFixed(2)} ms`);
+    const fewestMs = (102_236_160 * TRANSFER_FLOPS_PER_STATE.fewest) / 97.6 / 1e6;
+    expect(lines[2]).toContain(`${fewestMs.toFixed(2)} ms`);
+    expect(lines[2]).toContain(`${((100 * fewestMs) / 29.15).toFixed(0)} %`);
+    expect(transferRoofline(baby, undefined, 97.6)).toEqual([]);
+  });
+});
