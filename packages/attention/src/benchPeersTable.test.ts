@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  combineRounds,
   formatLoad,
   formatPeerTable,
   median,
@@ -91,5 +92,38 @@ describe('the peer benchmark helpers (scripts/benchPeers.ts)', () => {
       '| w | 400 ms/iteration (tfjs-wasm) | — (not run) | — | ≥ 0.50×: not measured |',
     ]);
     expect(formatLoad([0.75, 1.391, 2.3])).toBe('0.75, 1.39, 2.30');
+  });
+
+  it('combines rounds: medians of the figures, the median of the side-by-side ratios, their range', () => {
+    const row = (here: number, peer: number) => ({
+      workload: 'paper model T = 12, softmax, one core',
+      unit: 'steps/s' as const,
+      here,
+      peer,
+      peerName: 'PyTorch twin, 1 thread',
+      hereName: 'engine, 1 thread',
+      goal: 1,
+    });
+    const time = (here: number) => ({
+      workload: 'baby',
+      unit: 'ms/iteration' as const,
+      here,
+      peer: 120,
+      peerName: 'nanoGPT',
+    });
+    // Round ratios 0.8, 1.2 and 1.1: the median 1.1 meets the goal though one round missed it.
+    const rows = combineRounds([
+      [row(120, 150), time(60)],
+      [row(180, 150), time(80)],
+      [row(110, 100)],
+    ]);
+    expect(rows[0]).toMatchObject({ here: 120, peer: 150 });
+    expect(rows[0]!.rounds!.map((x) => x.toFixed(2))).toEqual(['0.80', '1.20', '1.10']);
+    const table = formatPeerTable(rows);
+    expect(table).toContain('| 1.10× (0.80–1.20 over 3 rounds) | ≥ 1.00×: met |');
+    // A row missing from a round is combined from the rounds that have it.
+    expect(rows[1]).toMatchObject({ here: 70, peer: 120, rounds: [2, 1.5] });
+    expect(table).toContain('| 1.75× (1.50–2.00 over 2 rounds) |');
+    expect(combineRounds([])).toEqual([]);
   });
 });

@@ -14,6 +14,8 @@ export interface PeerRow {
   readonly hereName?: string;
   /** The goal: the least speed ratio (here's speed over the peer's) that meets it. */
   readonly goal?: number;
+  /** Each round's ratio, when rounds were combined ({@link combineRounds}); the row's is their median. */
+  readonly rounds?: readonly number[];
 }
 
 /** One variant's JSON line of `scripts/benchEngine.ts --json`. */
@@ -122,8 +124,12 @@ export function median(xs: readonly number[]): number {
   return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
-/** here ÷ peer as a speed ratio (> 1: we are faster): rates divide, times divide the other way. */
+/**
+ * here ÷ peer as a speed ratio (> 1: we are faster): rates divide, times divide the other way.
+ * A combined row's ratio is the median of its rounds' (each measured side by side).
+ */
 export function speedRatio(row: PeerRow): number | undefined {
+  if (row.rounds !== undefined && row.rounds.length > 0) return median(row.rounds);
   if (row.here === undefined || row.peer === undefined || row.here <= 0 || row.peer <= 0) {
     return undefined;
   }
@@ -148,10 +154,32 @@ export function formatPeerTable(rows: readonly PeerRow[]): string {
     const here = `${figure(row.here, row.unit)} (${row.hereName ?? 'tfjs-wasm'})`;
     const peer =
       row.peer === undefined ? '— (not run)' : `${figure(row.peer, row.unit)} (${row.peerName})`;
-    const shown = ratio === undefined ? '—' : `${ratio.toFixed(2)}×`;
+    const spread =
+      row.rounds !== undefined && row.rounds.length > 1
+        ? ` (${Math.min(...row.rounds).toFixed(2)}–${Math.max(...row.rounds).toFixed(2)} over ${row.rounds.length} rounds)`
+        : '';
+    const shown = ratio === undefined ? '—' : `${ratio.toFixed(2)}×${spread}`;
     lines.push(`| ${row.workload} | ${here} | ${peer} | ${shown} | ${goalCell(row, ratio)} |`);
   }
   return lines.join('\n');
+}
+
+/**
+ * Rounds of the same rows combined: each row's figures are the medians of its rounds', and its
+ * ratio the median of the rounds' ratios (`rounds`). Rows are matched by position and workload.
+ */
+export function combineRounds(rounds: readonly (readonly PeerRow[])[]): PeerRow[] {
+  return (rounds[0] ?? []).map((row, i) => {
+    const same = rounds
+      .map((r) => r[i])
+      .filter((r): r is PeerRow => r !== undefined && r.workload === row.workload);
+    const mid = (key: 'here' | 'peer') => {
+      const xs = same.map((r) => r[key]).filter((x): x is number => x !== undefined);
+      return xs.length === 0 ? undefined : median(xs);
+    };
+    const ratios = same.map(speedRatio).filter((x): x is number => x !== undefined);
+    return { ...row, here: mid('here'), peer: mid('peer'), rounds: ratios };
+  });
 }
 
 /** The load average as the README writes it: `0.75, 1.39, 2.31` (1, 5 and 15 minutes). */

@@ -64,14 +64,24 @@ export function oneCoreRoofline(
 }
 
 /**
- * Flops per window state of a banded transfer-matrix pass, forward and VJP. `kernel`: ising-core's
- * transfer.wat as written (12 for the magnetizations, 48 for the VJP). `fewest`: what any exact
- * forward–backward pass must do per state (docs/benchmarks/attention.md): forward, the two
- * recursions (an add of the two predecessors and a multiply each, 4) and the read-out (a
- * multiply-add, 2); VJP, the two recursions again (4), their tangents (4 each, 8) and the
- * read-outs of ∂L/∂h and ∂L/∂J (3).
+ * Flops per window state of a banded transfer-matrix pass (window W: 2^W states a position, the
+ * coupling at distance W in the transition, so each state has two predecessors with their own
+ * weights), forward and VJP:
+ * - `kernel`: ising-core's transfer.wat as written: 12 for the magnetizations, 48 for the VJP.
+ * - `fewest`: what any forward–backward pass over the window states must do, recomputing the
+ *   forward's messages in the VJP. Forward: the two recursions, 3.5 each (two products and their
+ *   sum; the query's field multiplies half the states, the other half's factor folded into the
+ *   position's normalization), and the magnetization read-out (a multiply-add), 9 in all. VJP:
+ *   the two recursions again (7), their tangents (5.5 each: the recursion, its field half, and
+ *   the multiply-add of the source term, 11), the read-out of ∂L/∂h (α′β + αβ′ accumulated with
+ *   its sign, 4) and the accumulation of that product for ∂L/∂J (1): 23. 32 in all, the pair at
+ *   distance W not counted.
+ * - `kept`: the VJP reading the forward's two messages back from memory instead (16 bytes a
+ *   state, written and read) and doing the other 16 flops; with the forward's 9, 25.
  */
-export const TRANSFER_FLOPS_PER_STATE = { kernel: 60, fewest: 21 } as const;
+export const TRANSFER_FLOPS_PER_STATE = { kernel: 60, fewest: 32, kept: 25 } as const;
+/** Bytes a state the `kept` variant moves: two float32 messages, written in the forward and read in the VJP. */
+export const KEPT_BYTES_PER_STATE = 16;
 
 /** A model's shape for the transfer-matrix roofline. */
 export interface TransferShape {
@@ -84,25 +94,32 @@ export interface TransferShape {
 }
 
 /**
- * The transfer-matrix goal (its step ≤ 1.5× the engine's softmax step) against both cores' peak:
- * the window states of a step (every query's chain of 1 … T positions, 2^W states each, on every
- * layer, head and sequence), the flops of today's kernel and of the fewest any exact pass needs,
- * and their time at 100 % of `peakGflops` against the half softmax step the goal allows.
+ * The transfer-matrix goal (its step ≤ 1.5× the engine's softmax step) against both cores'
+ * roofs: the window states of a step (every query's chain of 1 … T positions, 2^W states each,
+ * on every layer, head and sequence), and the time at 100 % of `peakGflops` of today's kernel and
+ * of the fewest flops an exact pass needs, or (keeping the forward's messages) the larger of its
+ * flops at the peak and its bytes at `bandwidth` (GB/s), against the half softmax step the goal
+ * allows the whole causal op.
  */
 export function transferRoofline(
   shape: TransferShape,
   softmaxMs: number | undefined,
-  peakGflops: number,
+  roofs: { readonly peakGflops: number; readonly bandwidth: number },
 ): string[] {
   if (softmaxMs === undefined) return [];
   const { layers, heads, batch, length, window } = shape;
+  const { peakGflops, bandwidth } = roofs;
   const states = layers * heads * batch * ((length * (length + 1)) / 2) * 2 ** window;
   const at = (flops: number) => (states * flops) / peakGflops / 1e6;
   const allowed = softmaxMs / 2;
-  const { kernel, fewest } = TRANSFER_FLOPS_PER_STATE;
+  const share = (x: number) => `${((100 * x) / allowed).toFixed(0)} % of what the goal allows`;
+  const { kernel, fewest, kept } = TRANSFER_FLOPS_PER_STATE;
+  const moved = (states * KEPT_BYTES_PER_STATE) / bandwidth / 1e6;
+  const keptMs = Math.max(at(kept), moved);
   return [
-    `roofline of the transfer-matrix goal: ${(states / 1e6).toFixed(1)} M window states a step; the goal allows the whole causal op ${ms(allowed)} (half the softmax step)`,
-    `- today's kernel, ${kernel} flops a state: ${ms(at(kernel))} at 100 % of both cores' ${peakGflops.toFixed(1)} GFLOP/s`,
-    `- the fewest flops any exact pass needs, ${fewest} a state: ${ms(at(fewest))}, ${((100 * at(fewest)) / allowed).toFixed(0)} % of what the goal allows, before the op's other work`,
+    `roofline of the transfer-matrix goal: ${(states / 1e6).toFixed(1)} M window states a step; the goal allows the whole causal op ${ms(allowed)} (half the softmax step); both cores give ${peakGflops.toFixed(1)} GFLOP/s and ${bandwidth.toFixed(1)} GB/s`,
+    `- today's kernel, ${kernel} flops a state: ${ms(at(kernel))} at 100 % of the peak, ${share(at(kernel))}`,
+    `- the fewest flops an exact pass needs, ${fewest} a state: ${ms(at(fewest))}, ${share(at(fewest))}`,
+    `- keeping the forward's messages, ${kept} flops and ${KEPT_BYTES_PER_STATE} bytes a state: ${ms(at(kept))} of flops, ${ms(moved)} of memory traffic; at best (both roofs at once) ${ms(keptMs)}, ${share(keptMs)}`,
   ];
 }
