@@ -152,8 +152,17 @@ export function createEngine(
   };
   let workers: EngineWorkers | undefined;
   let starting: Promise<EngineWorkers> | undefined;
-  const plan = (pass: EnginePass, passThreads: number) =>
-    planPass({ config, params, kernels, threads }, pass, passThreads);
+  // Planned once per batch shape and thread count (the arena only grows, so a plan stays valid).
+  const plans = new Map<string, ShardPlan>();
+  const plan = (pass: EnginePass, passThreads: number): ShardPlan => {
+    const key = `${pass.batchSize} ${pass.inputs.length} ${passThreads}`;
+    const known = plans.get(key);
+    if (known !== undefined) return known;
+    const planned = planPass({ config, params, kernels, threads }, pass, passThreads);
+    if (plans.size >= 64) plans.clear(); // many shapes (an evaluation's last batch, …): stay small
+    plans.set(key, planned);
+    return planned;
+  };
   const context = (shard: Shard, pass: EnginePass, exchange: CausalExchange): PassContext => ({
     k: kernels,
     config,
