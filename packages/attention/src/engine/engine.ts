@@ -132,6 +132,25 @@ function planPass(
   return out;
 }
 
+/**
+ * The shards of a pass, planned once per batch shape and thread count (the arena only grows, so a
+ * plan stays valid); at most 64 shapes are kept (an evaluation's last batch, …).
+ */
+function plannerOf(
+  engine: Pick<Engine, 'config' | 'params' | 'kernels' | 'threads'>,
+): (pass: EnginePass, threads: number) => ShardPlan {
+  const plans = new Map<string, ShardPlan>();
+  return (pass, threads) => {
+    const key = `${pass.batchSize} ${pass.inputs.length} ${threads}`;
+    const known = plans.get(key);
+    if (known !== undefined) return known;
+    const planned = planPass(engine, pass, threads);
+    if (plans.size >= 64) plans.clear();
+    plans.set(key, planned);
+    return planned;
+  };
+}
+
 /** Creates the engine for a resolved configuration; its parameters start at zero (load them). */
 export function createEngine(
   config: ResolvedTransformerConfig,
@@ -152,17 +171,7 @@ export function createEngine(
   };
   let workers: EngineWorkers | undefined;
   let starting: Promise<EngineWorkers> | undefined;
-  // Planned once per batch shape and thread count (the arena only grows, so a plan stays valid).
-  const plans = new Map<string, ShardPlan>();
-  const plan = (pass: EnginePass, passThreads: number): ShardPlan => {
-    const key = `${pass.batchSize} ${pass.inputs.length} ${passThreads}`;
-    const known = plans.get(key);
-    if (known !== undefined) return known;
-    const planned = planPass({ config, params, kernels, threads }, pass, passThreads);
-    if (plans.size >= 64) plans.clear(); // many shapes (an evaluation's last batch, …): stay small
-    plans.set(key, planned);
-    return planned;
-  };
+  const plan = plannerOf({ config, params, kernels, threads });
   const context = (shard: Shard, pass: EnginePass, exchange: CausalExchange): PassContext => ({
     k: kernels,
     config,
