@@ -108,9 +108,9 @@ function rowBands(rows, madd, label) {
  * `gemm_dot(a, ars, sa, b, brs, sb, c, crs, sc, m, n, k, batch, accum)`: `batch` products
  * C (+)= A·Bᵀ, A m × k and B n × k with contiguous rows (byte row strides ars, brs), C m × n (crs),
  * each operand advanced by its byte stride between products; k a multiple of 4. `madd(x, y, acc)`
- * is acc + x·y in the module's arithmetic.
+ * is acc + x·y in the module's arithmetic; `batchLoop(body)` is gemmWat.mjs's loop over products.
  */
-export function gemmDot(madd) {
+export function gemmDot(madd, batchLoop) {
   const names = ['i', 'j', 'kk', 'ap', 'bp', 'cp', 'p'];
   for (let r = 1; r < ROWS; r++) names.push(`ar${r}`, `cr${r}`);
   for (let c = 1; c < 4; c++) names.push(`br${c}`);
@@ -135,15 +135,7 @@ export function gemmDot(madd) {
     ${names.map((n) => `(local $${n} i32)`).join(' ')}
     ${v128.map((n) => `(local $${n} v128)`).join(' ')} (local $z f32)
     ${strides.join('\n')}
-    (block $pd (loop $pl
-      (br_if $pd (i32.ge_u ${get('p')} ${get('batch')}))
-      (local.set $i (i32.const 0))
-      ${rowBands(ROWS, madd, 'ib')}
-      ${rowBands(1, madd, 'i1')}
-      (local.set $a ${add(get('a'), get('sa'))})
-      (local.set $b ${add(get('b'), get('sb'))})
-      (local.set $c ${add(get('c'), get('sc'))})
-      (local.set $p ${add(get('p'), '(i32.const 1)')})
-      (br $pl)))
+    ${batchLoop(`${rowBands(ROWS, madd, 'ib')}
+      ${rowBands(1, madd, 'i1')}`)}
   )`;
 }

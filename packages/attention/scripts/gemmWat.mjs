@@ -154,10 +154,7 @@ function gemm(name) {
     (param $m i32) (param $n i32) (param $k i32) (param $batch i32) (param $accum i32)
     ${locals()}
     ${strides.join('\n')}
-    (block $pd (loop $pl
-      (br_if $pd (i32.ge_u ${get('p')} ${get('batch')}))
-      (local.set $i (i32.const 0))
-      (block $id (loop $il
+    ${batchLoop(`(block $id (loop $il
         (br_if $id (i32.gt_u ${add(get('i'), `(i32.const ${ROWS})`)} ${get('m')}))
         ${band(ROWS)}
         (local.set $i ${add(get('i'), `(i32.const ${ROWS})`)})
@@ -166,13 +163,24 @@ function gemm(name) {
         (br_if $id1 (i32.ge_u ${get('i')} ${get('m')}))
         ${band(1)}
         (local.set $i ${add(get('i'), '(i32.const 1)')})
-        (br $il1)))
+        (br $il1)))`)}
+  )`;
+}
+
+/**
+ * The loop over a call's `batch` products: `body` runs each product from row $i = 0, then A, B
+ * and C advance by their byte strides ($sa, $sb, $sc). Shared by every GEMM kernel.
+ */
+function batchLoop(body) {
+  return `(block $pd (loop $pl
+      (br_if $pd (i32.ge_u ${get('p')} ${get('batch')}))
+      (local.set $i (i32.const 0))
+      ${body}
       (local.set $a ${add(get('a'), get('sa'))})
       (local.set $b ${add(get('b'), get('sb'))})
       (local.set $c ${add(get('c'), get('sc'))})
       (local.set $p ${add(get('p'), '(i32.const 1)')})
-      (br $pl)))
-  )`;
+      (br $pl)))`;
 }
 
 /**
@@ -288,7 +296,7 @@ export function gemmWat({ fma = false } = {}) {
   return `(module
   (import "env" "memory" (memory 1))
   ${gemms()}
-  ${gemmDot(dotMultiplyAdd)}
+  ${gemmDot(dotMultiplyAdd, batchLoop)}
   ${transpose()}
 )
 `;
