@@ -2,6 +2,7 @@ import { codeOf } from '@boltzmann/ising-core/testing';
 import { describe, expect, it } from 'vitest';
 import { annealCircuit, annealStatevector, toQasm3 } from './index.js';
 import type { AnnealCircuit, AnnealOptions, IsingProblem } from './index.js';
+import { problem4, stateMismatch } from './internal/testing/circuitStates.js';
 
 /**
  * Runs the circuit's layers on a plain statevector in the computational basis (qubit j = bit j,
@@ -42,22 +43,10 @@ function run(circuit: AnnealCircuit): { re: Float64Array; im: Float64Array } {
 }
 
 function mismatch(problem: IsingProblem, options: AnnealOptions): number {
-  const sim = annealStatevector(problem, options);
-  const got = run(annealCircuit(problem, options));
-  const flip = 2 ** sim.n - 1; // simulator bit j set ⇔ s_j = +1 ⇔ qubit j reads 0
-  let worst = 0;
-  for (let s = 0; s < sim.re.length; s++) {
-    const dr = sim.re[s]! - got.re[s ^ flip]!;
-    const di = sim.im[s]! - got.im[s ^ flip]!;
-    worst = Math.max(worst, Math.hypot(dr, di));
-  }
-  return worst;
+  return stateMismatch(annealStatevector(problem, options), run(annealCircuit(problem, options)));
 }
 
-const problem: IsingProblem = {
-  fields: [0.45, -0.8, 0, 0.3],
-  couplings: [0, 0.6, -0.25, 0, 0, 0, 0.9, -0.4, 0, 0, 0, 0.35, 0, 0, 0, 0],
-};
+const problem = problem4;
 
 describe('annealCircuit', () => {
   it('should list the documented angles: rz(−2θh), Rzz(−2θJ) for nonzero couplings, rx(−2φ)', () => {

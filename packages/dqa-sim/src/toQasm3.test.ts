@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { annealStatevector, toQasm3 } from './index.js';
 import type { IsingProblem, QasmOptions } from './index.js';
 import { appendBraketGate } from './internal/testing/appendBraketGate.js';
+import { problem4, stateMismatch } from './internal/testing/circuitStates.js';
 
 /**
  * A small, independent OpenQASM interpreter for the statements toQasm3 emits. It uses the
@@ -104,22 +105,10 @@ function interpret(program: string): {
 function mismatch(problem: IsingProblem, options: QasmOptions): number {
   const circuit = interpret(toQasm3(problem, options));
   const { dialect: _d, measure: _m, ...annealOptions } = options;
-  const sim = annealStatevector(problem, annealOptions);
-  const flip = (1 << sim.n) - 1;
-  let worst = 0;
-  for (let s = 0; s < sim.re.length; s++) {
-    worst = Math.max(
-      worst,
-      Math.hypot(sim.re[s]! - circuit.re[s ^ flip]!, sim.im[s]! - circuit.im[s ^ flip]!),
-    );
-  }
-  return worst;
+  return stateMismatch(annealStatevector(problem, annealOptions), circuit);
 }
 
-const problem: IsingProblem = {
-  fields: [0.45, -0.8, 0, 0.3],
-  couplings: [0, 0.6, -0.25, 0, 0, 0, 0.9, -0.4, 0, 0, 0, 0.35, 0, 0, 0, 0],
-};
+const problem = problem4;
 
 describe('toQasm3', () => {
   it('should reproduce the simulator state to 1e-10 when run gate by gate, in both dialects and orders', () => {
