@@ -76,22 +76,27 @@ type View = Float32Array | Float64Array;
 const simdTables = new WeakMap<BandTables, Partial<Record<TransferPrecision, View>>>();
 
 /**
- * `tables.table` in SIMD order: with L lanes per vector (2 for float64, 4 for float32),
+ * `table` in SIMD order: with L lanes per vector (2 for float64, 4 for float32),
  * `simd[4L·G + L·c + l] = table[4L·G + 4l + c]` (c: k₋ even, k₋ odd, k₊ even, k₊ odd; l: pair
- * L·G + l).
+ * L·G + l). A leaf of one array type, so V8 optimizes it whole (its loop inside the cache lookup
+ * below was optimized on stack and thrown away at the loop's exit on every call).
  */
-function simdTable(tables: BandTables, precision: TransferPrecision): View {
-  const cached = simdTables.get(tables) ?? {};
-  const hit = cached[precision];
-  if (hit !== undefined) return hit;
-  const { table } = tables;
-  const L = precision === 'float32' ? 4 : 2;
-  const out =
-    precision === 'float32' ? new Float32Array(table.length) : new Float64Array(table.length);
+function simdOrder(table: Float64Array, L: number): Float64Array {
+  const out = new Float64Array(table.length);
   for (let base = 0; base < table.length; base += 4 * L) {
     for (let c = 0; c < 4; c++)
       for (let l = 0; l < L; l++) out[base + L * c + l] = table[base + 4 * l + c]!;
   }
+  return out;
+}
+
+/** `tables.table` in the SIMD order of `precision` (see {@link simdOrder}), cached per batch. */
+function simdTable(tables: BandTables, precision: TransferPrecision): View {
+  const cached = simdTables.get(tables) ?? {};
+  const hit = cached[precision];
+  if (hit !== undefined) return hit;
+  const order = simdOrder(tables.table, precision === 'float32' ? 4 : 2);
+  const out = precision === 'float32' ? new Float32Array(order) : order;
   cached[precision] = out;
   simdTables.set(tables, cached);
   return out;
