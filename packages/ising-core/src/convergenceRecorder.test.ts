@@ -7,7 +7,10 @@ import {
   meanFieldSampler,
   mergeConvergence,
   recordConvergence,
+  tapSampler,
+  transferMatrixSampler,
 } from './index.js';
+import { shardRecipeOf } from './internal/shardRecipe.js';
 import type { BatchEstimate } from './index.js';
 
 function batchOf(seed: number, couplingScale: number) {
@@ -19,6 +22,15 @@ function batchOf(seed: number, couplingScale: number) {
 }
 
 describe('recordConvergence', () => {
+  it('keeps the recipe of a sampler with nothing to record, so other threads may rebuild it; not that of a fixed point', () => {
+    for (const inner of [exactSampler.create(), transferMatrixSampler.create({ bandwidth: 3 })])
+      expect(shardRecipeOf(recordConvergence(inner))).toEqual(shardRecipeOf(inner));
+    for (const inner of [meanFieldSampler.create(), tapSampler.create()]) {
+      expect(shardRecipeOf(inner)).toBeDefined();
+      expect(shardRecipeOf(recordConvergence(inner))).toBeUndefined();
+    }
+  });
+
   it('sums the diagnostics of every call until drained, and passes answers through', () => {
     const inner = meanFieldSampler.create({ onNonConvergence: 'return' });
     const sampler = recordConvergence(inner);

@@ -1,4 +1,5 @@
 import { estimateBatch } from './estimateBatch.js';
+import { FIXED_POINT_RECIPES, shardRecipeOf, withShardRecipe } from './internal/shardRecipe.js';
 import type { BatchEstimate, IsingBatch, MaybePromise, Sampler } from './types.js';
 
 /** Convergence figures of an iterative sampler summed over the calls since the last drain. */
@@ -64,7 +65,7 @@ export function recordConvergence(inner: Sampler): RecordingSampler {
     const result = estimateBatch(inner, batch);
     return result instanceof Promise ? result.then(record) : record(result);
   };
-  return {
+  const recording: RecordingSampler = {
     name: inner.name,
     capabilities: inner.capabilities,
     inner,
@@ -85,6 +86,13 @@ export function recordConvergence(inner: Sampler): RecordingSampler {
     },
     dispose: () => inner.dispose?.(),
   };
+  // A sampler with no convergence to report (exact, transfer-matrix) keeps its recipe: threads
+  // that rebuild it from there (the attention engine's shards) lose no figure. A fixed point's is
+  // dropped, so every one of its calls comes through here.
+  const recipe = shardRecipeOf(inner);
+  return recipe !== undefined && !FIXED_POINT_RECIPES.has(recipe.sampler)
+    ? withShardRecipe(recording, recipe)
+    : recording;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { defineSamplerPlugin } from './registry.js';
 import { estimateExact } from './estimateExact.js';
 import { resolveMaxSpins, resolveThreads } from './internal/kernels/exactBatch.js';
+import { withShardRecipe } from './internal/shardRecipe.js';
 import type { Sampler, SamplerPlugin } from './types.js';
 import { assertPluginOptions, optionSpecs } from './pluginOptions.js';
 
@@ -45,10 +46,13 @@ export const exactSampler: SamplerPlugin<ExactSamplerOptions, Sampler, 'exact'> 
       assertPluginOptions('exact', options, OPTIONS);
       const maxSpins = resolveMaxSpins(options.maxSpins);
       const threads = resolveThreads(options.threads, 'exact sampler: threads');
-      return {
-        name: 'exact',
-        capabilities: { exact: true, maxSpins, async: false, deterministic: true },
-        estimate: (batch) => estimateExact(batch, { maxSpins, threads }),
-      };
+      return withShardRecipe(
+        {
+          name: 'exact',
+          capabilities: { exact: true, maxSpins, async: false, deterministic: true },
+          estimate: (batch) => estimateExact(batch, { maxSpins, threads }),
+        },
+        { sampler: 'exact', options: { maxSpins } },
+      );
     },
   });

@@ -1,12 +1,16 @@
 // @boltzmann/ising-core/internal: plumbing the workspace's packages and apps share: echoing values
 // into error messages, bounded reads of untrusted streams, credentials kept out of saved options
-// and messages, atomic file writes, Node built-ins reached from isomorphic code, and the worker
-// thread helpers of the attention engine. Not part of the public API: it may change in any release
+// and messages, atomic file writes, Node built-ins reached from isomorphic code, the worker
+// thread helpers of the attention engine, and the recipes its threads rebuild the built-in
+// samplers from. Not part of the public API: it may change in any release
 // and is left out of the reference documentation.
 export { assertFinite } from './batch.js';
 export { DEFAULT_ECHO_LENGTH, echo } from './echo.js';
 export { ERROR_BRAND, hasErrorBrand } from './errorBrand.js';
 export { canBlock, spawnThread, threadEntry, threadsUnsupported } from './internal/poolThread.js';
+export { shardRecipeOf } from './internal/shardRecipe.js';
+export type { ShardRecipe } from './internal/shardRecipe.js';
+export { samplerFromRecipe } from './internal/shardSampler.js';
 export type { PoolThread, WorkerEntry } from './internal/poolThread.js';
 export { emitWarning, nodeBuiltin } from './nodeBuiltin.js';
 export { readBounded } from './readBounded.js';

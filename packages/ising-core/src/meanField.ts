@@ -9,6 +9,7 @@ import type {
   FixedPointSamplerOptions,
 } from './internal/fixedPointEstimate.js';
 import { resolveThreads } from './internal/kernels/exactBatch.js';
+import { withShardRecipe } from './internal/shardRecipe.js';
 import { threadedEstimate } from './internal/threadedEstimate.js';
 import {
   FIXED_POINT_AUTO_MIN_COST,
@@ -99,10 +100,13 @@ export const meanFieldSampler: SamplerPlugin<
       keepSequences: settings.warmStart,
       single,
     } as const;
-    return {
-      name: 'mean-field',
-      capabilities,
-      estimate: (batch: IsingBatch): MeanFieldEstimate => threadedEstimate(spec, batch),
-    };
+    return withShardRecipe(
+      {
+        name: 'mean-field',
+        capabilities,
+        estimate: (batch: IsingBatch): MeanFieldEstimate => threadedEstimate(spec, batch),
+      },
+      { sampler: 'mean-field', options: settings },
+    );
   },
 };

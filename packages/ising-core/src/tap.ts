@@ -8,6 +8,7 @@ import type {
   FixedPointSamplerOptions,
 } from './internal/fixedPointEstimate.js';
 import { resolveThreads } from './internal/kernels/exactBatch.js';
+import { withShardRecipe } from './internal/shardRecipe.js';
 import { threadedEstimate } from './internal/threadedEstimate.js';
 import {
   FIXED_POINT_AUTO_MIN_COST,
@@ -86,10 +87,13 @@ export const tapSampler: SamplerPlugin<TapOptions & ThreadsOption, Sampler, 'tap
       keepSequences: settings.warmStart,
       single,
     } as const;
-    return {
-      name: 'tap',
-      capabilities,
-      estimate: (batch: IsingBatch): TapEstimate => threadedEstimate(spec, batch),
-    };
+    return withShardRecipe(
+      {
+        name: 'tap',
+        capabilities,
+        estimate: (batch: IsingBatch): TapEstimate => threadedEstimate(spec, batch),
+      },
+      { sampler: 'tap', options: settings },
+    );
   },
 };

@@ -1,4 +1,5 @@
 import { resolveThreads } from './internal/kernels/exactBatch.js';
+import { withShardRecipe } from './internal/shardRecipe.js';
 import { threadedEstimate } from './internal/threadedEstimate.js';
 import {
   splitThreadsOption,
@@ -69,10 +70,13 @@ export const transferMatrixSampler: SamplerPlugin<
       keepSequences: false,
       single,
     } as const;
-    return {
-      name: NAME,
-      capabilities,
-      estimate: (batch: IsingBatch): TransferMatrixEstimate => threadedEstimate(spec, batch),
-    };
+    return withShardRecipe(
+      {
+        name: NAME,
+        capabilities,
+        estimate: (batch: IsingBatch): TransferMatrixEstimate => threadedEstimate(spec, batch),
+      },
+      { sampler: NAME, options: spec.options },
+    );
   },
 });

@@ -1,11 +1,9 @@
 import { createIsingBatch } from '../batch.js';
 import { IsingError } from '../errors.js';
-import { meanFieldSampler } from '../meanField.js';
-import { tapSampler } from '../tap.js';
-import { transferMatrixSampler } from '../transferMatrixSampler.js';
-import type { BatchEstimate, ConvergenceDiagnostics, Sampler } from '../types.js';
+import type { BatchEstimate, ConvergenceDiagnostics } from '../types.js';
 import type { FixedPointGradients } from './fixedPointEstimate.js';
 import type { SamplerTask, ThreadedSamplerName } from './poolMessages.js';
+import { samplerFromRecipe } from './shardSampler.js';
 
 /**
  * Estimates a worker keeps for their VJP. A training step makes one estimate per (layer, head)
@@ -21,14 +19,6 @@ interface Kept {
 }
 
 const kept = new Map<number, Kept>();
-
-function build(name: ThreadedSamplerName, options: Readonly<Record<string, unknown>>): Sampler {
-  // The worker is one of the threads already: it runs its share on itself.
-  const single = { ...options, threads: 1 };
-  if (name === 'mean-field') return meanFieldSampler.create(single);
-  if (name === 'tap') return tapSampler.create(single);
-  return transferMatrixSampler.create(single);
-}
 
 function diagnosticsArrays(d: ConvergenceDiagnostics | undefined): Float64Array[] {
   return d === undefined || d.iterations === undefined || d.residual === undefined
@@ -51,7 +41,7 @@ export function runSamplerTask(task: SamplerTask): Float64Array[] {
   }
   if (task.kind === 'sampler-estimate') {
     const { stride, beta, spins, fields, couplings } = task.batch;
-    const sampler = build(task.sampler, task.options);
+    const sampler = samplerFromRecipe({ sampler: task.sampler, options: task.options });
     if (sampler.estimate === undefined) throw new Error(`${task.sampler} has no estimate`);
     const estimate = sampler.estimate(createIsingBatch({ fields, couplings, spins, stride, beta }));
     if (estimate instanceof Promise)
