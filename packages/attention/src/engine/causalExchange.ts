@@ -2,16 +2,17 @@
  * The causal op of a block on the arena (sigmoid, boltzmann, coupling): the fields `h` and
  * couplings `J` of a pass's activations in, the weights `w` out, and back from `∂L/∂w` to
  * `∂L/∂h` and `∂L/∂J`, through the one buffer wrapper of ising-core's op (causalOpBuffers.ts).
- * A pass reaches it through a {@link CausalExchange}: on one thread the op runs on the pass's
- * own activations; with worker threads the calling thread gathers every shard's fields into one
- * batch and runs the op once (the sampler sees the same calls, batches and problems as on one
- * thread, and is only ever called there).
+ * A pass reaches it through a {@link CausalExchange}: on one thread, and on every thread of a pass
+ * whose op can run per shard, the op runs on the pass's own activations ({@link localExchange});
+ * otherwise the calling thread gathers every shard's fields into one batch and runs the op once
+ * (parallel/threadedPass.ts: that sampler sees the same calls, batches and problems as on one
+ * thread, and is only ever called there). parallel/causalPlacement.ts decides which.
  *
  * Each call carries the block's independent work: the part of the pass that neither writes the
  * op's input nor reads its output (the value projection and the dropout mask forward; weight
  * gradients and the value's input gradient backward). It runs while the op runs wherever that
- * is possible: on the workers while the calling thread runs the op, and on the calling thread
- * while an asynchronous sampler is pending; otherwise right after the op.
+ * is possible: on the workers while the calling thread runs a gathered op, and on the calling
+ * thread while an asynchronous sampler is pending; otherwise right after the op.
  */
 import type { CausalWeights, Sampler } from '@boltzmann/ising-core';
 import { causalHeadOps, writeCausalGradients, writeCausalWeights } from '../causalOpBuffers.js';
@@ -140,7 +141,7 @@ export async function forwardAround(
   if (!ran) independent();
 }
 
-/** The op on one pass's own activations (one thread). */
+/** The op on one pass's own activations: one thread's, or one shard's on its own thread. */
 export function localExchange(src: CausalSource, acts: ActivationLayout): CausalExchange {
   const ops: CausalWeights[][] = [];
   return {

@@ -3,7 +3,8 @@
  * WebAssembly arena, and its forward and backward passes over the fused kernels. No allocation
  * per step once a batch shape has been seen (its activations are planned once and the arena
  * grows to fit the largest). With `threads > 1` the arena is shared and each training pass is
- * split over the batch (parallel/): the result equals one thread's up to float32 summation order,
+ * split over the batch (parallel/), the causal op on every shard or on the calling thread
+ * (parallel/causalPlacement.ts): the result equals one thread's up to float32 summation order,
  * and is the same from run to run for a given thread count.
  *
  * Arena: [parameters P][gradients P][moment m P][moment v P][gradients of threads 1… P each]
@@ -25,7 +26,9 @@ import { planParams } from './layout.js';
 import { lossArgs, modelBackward, modelForward } from './modelPass.js';
 import type { Shard, ShardPlan } from './parallel/shards.js';
 import { planShards } from './parallel/shards.js';
-import { coordinatorExchange, threadedPass } from './parallel/threadedPass.js';
+import { planCausalOp, shardSampler } from './parallel/causalPlacement.js';
+import type { CausalPlacement } from './parallel/causalPlacement.js';
+import { callingExchange, threadedPass } from './parallel/threadedPass.js';
 import { engineThreadsUnsupported, startEngineWorkers } from './parallel/workerPool.js';
 import type { EngineWorkers } from './parallel/workerPool.js';
 import type { PassContext } from './passContext.js';
@@ -61,6 +64,12 @@ export interface Engine {
   readonly kernels: EngineKernels;
   /** Threads of a training pass. */
   readonly threads: number;
+  /**
+   * Where a pass on more than one thread runs the causal op: `'shards'`, every thread on its own
+   * sequences (softmax, sigmoid, and the built-in deterministic samplers, rebuilt on each thread);
+   * `'calling-thread'`, once over the gathered batch (any other sampler). See parallel/causalPlacement.ts.
+   */
+  readonly causalPlacement: CausalPlacement;
   /** Where parameters, gradients and the AdamW moments start (float offsets). */
   readonly buffers: OptimizerBuffers;
   /** The arena as floats (call again after a pass: the arena may have grown). */
@@ -110,6 +119,28 @@ function writeTokens(
   }
   // Another shape's pass may have written where this one's zeros lie.
   if (acts.zeros >= 0) kernels.f32().fill(0, acts.zeros, acts.zeros + config.ffnHidden);
+}
+
+/**
+ * Writes every shard's tokens and targets, and zeroes the calling thread's gradient buffer (each
+ * worker zeroes its own at the start of the pass).
+ */
+function writePass(
+  kernels: EngineKernels,
+  config: ResolvedTransformerConfig,
+  shards: readonly Shard[],
+  pass: EnginePass,
+  { targets, mask }: { readonly targets: Int32Array; readonly mask: Float32Array },
+  gradFloats: number,
+): void {
+  const total = mask.reduce((a, b) => a + b, 0);
+  for (const shard of shards) {
+    writeTokens(kernels, config, shard, pass);
+    const args = lossArgs({ acts: shard.acts, config });
+    kernels.writeTargets(args, targets, mask, shard.start * shard.acts.length, total);
+  }
+  const grads = shards[0]!.gradBase;
+  kernels.f32().fill(0, grads, grads + gradFloats);
 }
 
 /** The shards of a pass of `threads` threads, the arena grown to hold them. */
@@ -172,6 +203,9 @@ export function createEngine(
   let workers: EngineWorkers | undefined;
   let starting: Promise<EngineWorkers> | undefined;
   const plan = plannerOf({ config, params, kernels, threads });
+  const causal = planCausalOp(config.variant, options.sampler);
+  // With threads, the calling thread's own copy of a sampler its shards rebuild.
+  const causalOp = { ...causal, sampler: threads > 1 ? shardSampler(causal) : undefined };
   const context = (shard: Shard, pass: EnginePass, exchange: CausalExchange): PassContext => ({
     k: kernels,
     config,
@@ -181,8 +215,6 @@ export function createEngine(
     paramBase: buffers.params,
     gradBase: shard.gradBase,
     acts: shard.acts,
-    sampler: source.sampler,
-    samplerTimeoutMs: source.samplerTimeoutMs,
     step: pass.step,
     exchange,
   });
@@ -191,6 +223,7 @@ export function createEngine(
     params,
     kernels,
     threads,
+    causalPlacement: causal.placement,
     buffers,
     f32: () => kernels.f32(),
     view(name, which = 'params') {
@@ -209,27 +242,19 @@ export function createEngine(
     },
     async lossAndGradients(pass, targets, mask) {
       if (threads > 1 && workers === undefined) {
-        starting ??= startEngineWorkers(memory, config, threads);
+        starting ??= startEngineWorkers(memory, config, threads, causal);
         workers = await starting;
       }
       const { shards } = plan(pass, threads);
-      const total = mask.reduce((a, b) => a + b, 0);
-      for (const shard of shards) {
-        writeTokens(kernels, config, shard, pass);
-        const args = lossArgs({ acts: shard.acts, config });
-        kernels.writeTargets(args, targets, mask, shard.start * shard.acts.length, total);
-      }
-      // Each thread zeroes its own gradient buffer (the workers theirs, at the start of the pass).
-      kernels.f32().fill(0, shards[0]!.gradBase, shards[0]!.gradBase + p);
+      writePass(kernels, config, shards, pass, { targets, mask }, p);
       if (shards.length === 1) {
         const ctx = context(shards[0]!, pass, localExchange(source, shards[0]!.acts));
         await modelForward(ctx);
         modelBackward(ctx);
       } else {
         const shardPlan = { shards, end: 0 };
-        const pool = workers!;
-        const exchange = coordinatorExchange(source, shardPlan, pool);
-        await threadedPass(pool, shardPlan, pass, context(shards[0]!, pass, exchange));
+        const exchange = callingExchange(source, shardPlan, workers!, causalOp);
+        await threadedPass(workers!, shardPlan, pass, context(shards[0]!, pass, exchange));
         for (const other of shards.slice(1)) kernels.addInto(buffers.grads, other.gradBase, p);
       }
       let loss = 0;

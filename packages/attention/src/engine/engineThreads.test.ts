@@ -1,6 +1,13 @@
 // The engine on two threads against one: the same loss and gradients (float32 summation order
-// aside) for every variant, with dropout, an odd batch, a batch smaller than the threads and an
-// asynchronous sampler, on the shared arena and its kernels' shared-memory variants.
+// aside) for every variant, with the causal op on each shard (the built-in samplers) or gathered
+// on the calling thread (any other), with dropout, an odd batch, a batch smaller than the threads
+// and an asynchronous sampler, on the shared arena and its kernels' shared-memory variants.
+import {
+  exactSampler,
+  meanFieldSampler,
+  tapSampler,
+  transferMatrixSampler,
+} from '@boltzmann/ising-core';
 import type { Sampler } from '@boltzmann/ising-core';
 import { codeOf } from '@boltzmann/ising-core/testing';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -9,6 +16,7 @@ import type { TransformerConfig } from '../index.js';
 import { createDelayedSampler, createReferenceSampler } from '../internal/referenceSampler.js';
 import { gpt, randomTokens } from '../internal/testUtils.js';
 import { createEngine } from './engine.js';
+import { planCausalOp } from './parallel/causalPlacement.js';
 import type { Engine } from './engine.js';
 
 const engines: Engine[] = [];
@@ -31,11 +39,12 @@ async function run(config: TransformerConfig, threads: number, b: number, step?:
   const targets = randomTokens(b * t, model.config.outputSize, 22);
   const mask = Float32Array.from({ length: b * t }, (_, i) => (i % 7 === 3 ? 0 : 1));
   const loss = await engine.lossAndGradients({ inputs, batchSize: b, step }, targets, mask);
+  const placement = engine.causalPlacement;
   const grads = Object.fromEntries(
     model.parameters.map((p) => [p.name, Float32Array.from(engine.view(p.name, 'grads'))]),
   );
   model.dispose();
-  return { loss, grads };
+  return { loss, grads, placement };
 }
 
 async function compare(config: TransformerConfig, b: number, step?: number) {
@@ -100,7 +109,34 @@ describe('engine on two threads', () => {
     model.dispose();
   });
 
-  it('the sampler sees the calls and batches of one thread: once per head and layer, every sequence', async () => {
+  // The built-in deterministic samplers run on every shard, rebuilt on each thread from their recipe.
+  const shardable: [string, Sampler][] = [
+    ['exact', exactSampler.create({ threads: 2 })],
+    ['mean-field', meanFieldSampler.create({ tolerance: 1e-12 })],
+    ['tap', tapSampler.create({ tolerance: 1e-12 })],
+    ['transfer-matrix', transferMatrixSampler.create({ bandwidth: 2, precision: 'float32' })],
+  ];
+  for (const [name, sampler] of shardable)
+    it(`${name}: the op on each shard gives one thread's loss and gradients`, async () => {
+      const config = { ...base, variant: 'boltzmann' as const, sampler };
+      if (name === 'transfer-matrix') Object.assign(config, { couplingForm: 'banded:2' });
+      expect((await run(config, 2, 5)).placement).toBe('shards');
+      await compare(config, 5);
+    });
+
+  it('places the op per shard only where the shards give the one op: closed forms and recipes', () => {
+    const exact = exactSampler.create();
+    const place = (variant: 'softmax' | 'sigmoid' | 'boltzmann', sampler?: Sampler) =>
+      planCausalOp(variant, sampler).placement;
+    expect(place('softmax')).toBe('shards');
+    expect(place('sigmoid')).toBe('shards');
+    expect(place('boltzmann', exact)).toBe('shards');
+    expect(place('boltzmann', { ...exact })).toBe('calling-thread');
+    expect(place('boltzmann', createReferenceSampler())).toBe('calling-thread');
+    expect(place('boltzmann', createDelayedSampler(exact))).toBe('calling-thread');
+  });
+
+  it('a sampler without a recipe sees the calls and batches of one thread: once per head and layer, every sequence', async () => {
     const sizes: number[][] = [];
     for (const threads of [1, 2]) {
       const inner = createReferenceSampler();
@@ -115,6 +151,7 @@ describe('engine on two threads', () => {
       const model = createTransformer({ ...gpt, variant: 'boltzmann', sampler });
       const engine = createEngine(model.config, { sampler: model.sampler, threads });
       engines.push(engine);
+      expect(engine.causalPlacement).toBe('calling-thread');
       const inputs = randomTokens(5 * 6, 7, 2);
       await engine.lossAndGradients({ inputs, batchSize: 5 }, inputs, new Float32Array(30).fill(1));
       sizes.push(seen);

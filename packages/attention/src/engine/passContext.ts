@@ -1,9 +1,8 @@
 /**
  * What one engine pass works with: the kernels, the configuration, where the parameters,
- * gradients and activations are, the sampler, and the pass's dropout step. Built once per pass
+ * gradients and activations are, where its causal op runs, and the pass's dropout step. Built once per pass
  * by the engine (engine.ts); the block and model passes only read it.
  */
-import type { Sampler } from '@boltzmann/ising-core';
 import type { ParsedCouplingForm } from '../couplingForm.js';
 import { fillDropoutMask } from '../internal/dropout.js';
 import { layerName } from '../internal/paramSpecs.js';
@@ -24,8 +23,6 @@ export interface PassContext {
   readonly paramBase: number;
   readonly gradBase: number;
   readonly acts: ActivationLayout;
-  readonly sampler: Sampler | undefined;
-  readonly samplerTimeoutMs: number;
   /** The training step whose dropout masks apply; `undefined`: no dropout. */
   readonly step: number | undefined;
   /** Where the causal op (sigmoid and the sampler variants) runs. */

@@ -1,12 +1,14 @@
 // The engine's worker module: a worker_threads worker in Node, a module Web Worker in a browser.
 // It builds the kernels on the shared arena, then runs its shard of every threaded pass the
-// calling thread issues (forward and backward, into its own gradient buffer), meeting it at the
-// causal op's barriers. Nothing here calls a sampler: the calling thread runs the causal op.
+// calling thread issues (forward and backward, into its own gradient buffer). The causal op runs
+// here on the shard (with the sampler rebuilt from its recipe), or on the calling thread, met at
+// the op's barriers (causalPlacement.ts); the user's sampler object itself is never called here.
 import { nodeBuiltin } from '@boltzmann/ising-core/internal';
 import { parseCouplingForm } from '../../couplingForm.js';
 import { AttentionError } from '../../errors.js';
 import type { ResolvedTransformerConfig } from '../../transformerConfig.js';
 import type { EngineMemory } from '../arena.js';
+import { localExchange } from '../causalExchange.js';
 import type { CausalExchange } from '../causalExchange.js';
 import { createEngineKernels } from '../engineKernels.js';
 import { planParams } from '../layout.js';
@@ -30,6 +32,8 @@ import {
   writeMessage,
 } from './control.js';
 import type { Control } from './control.js';
+import { shardSampler } from './causalPlacement.js';
+import type { CausalPlan } from './causalPlacement.js';
 import { planShards } from './shards.js';
 
 interface WorkerInit {
@@ -38,6 +42,7 @@ interface WorkerInit {
   readonly config: ResolvedTransformerConfig;
   readonly worker: number;
   readonly threads: number;
+  readonly causal: CausalPlan;
   readonly ready: Int32Array;
 }
 
@@ -65,12 +70,13 @@ function workerExchange(control: Control, w: number): CausalExchange {
 }
 
 async function main(): Promise<void> {
-  const { memory, control, config, worker: w, threads, ready } = await init();
+  const { memory, control, config, worker: w, threads, causal, ready } = await init();
   const { ints } = control;
   const params = planParams(config);
   const form = parseCouplingForm(config.couplingForm, config.maxLength);
   const k = createEngineKernels(memory);
-  const exchange = workerExchange(control, w);
+  const barriers = workerExchange(control, w);
+  const sampler = shardSampler(causal);
   // A worker that exits mid-pass (process.exit, a fatal error) fails its slot on the way out.
   (globalThis as { process?: { on?(e: 'exit', l: () => void): void } }).process?.on?.(
     'exit',
@@ -111,10 +117,11 @@ async function main(): Promise<void> {
           paramBase: 0,
           gradBase: shard.gradBase,
           acts: shard.acts,
-          sampler: undefined,
-          samplerTimeoutMs: 0,
           step: step < 0 ? undefined : step,
-          exchange,
+          exchange:
+            causal.placement === 'shards'
+              ? localExchange({ k, config, sampler, samplerTimeoutMs: 0 }, shard.acts)
+              : barriers,
         };
         k.f32().fill(0, shard.gradBase, shard.gradBase + params.size);
         await modelForward(ctx);

@@ -1,15 +1,17 @@
 /**
  * A training pass over threads: each thread (the calling one is thread 0) runs forward and
- * backward on its shard of the batch into its own gradient buffer; the calling thread runs the
- * causal op of the whole batch while the workers do their block's independent work and then wait
- * at the barrier, and finally sums the gradients into its own buffer. The result equals one
- * thread's up to the order of float32 sums.
+ * backward on its shard of the batch into its own gradient buffer, and the calling thread finally
+ * sums the gradients into its own buffer. The causal op runs on each shard where it can
+ * (causalPlacement.ts); otherwise the calling thread runs it over the whole batch
+ * ({@link coordinatorExchange}) while the workers do their block's independent work and then wait
+ * at the barrier. The result equals one thread's up to the order of float32 sums.
  */
-import type { CausalWeights } from '@boltzmann/ising-core';
-import { blockBuffers, causalBackward, forwardAround } from '../causalExchange.js';
+import type { CausalWeights, Sampler } from '@boltzmann/ising-core';
+import { blockBuffers, causalBackward, forwardAround, localExchange } from '../causalExchange.js';
 import type { CausalBuffers, CausalExchange, CausalSource } from '../causalExchange.js';
 import { modelBackward, modelForward } from '../modelPass.js';
 import type { PassContext } from '../passContext.js';
+import type { CausalPlan } from './causalPlacement.js';
 import type { ShardPlan } from './shards.js';
 import type { EngineWorkers } from './workerPool.js';
 
@@ -75,6 +77,21 @@ export function coordinatorExchange(
       independent();
     },
   };
+}
+
+/**
+ * The calling thread's exchange of a threaded pass: the op on its own shard where the op runs per
+ * shard (with `op.sampler`, its rebuilt copy of the sampler), else the gathered op.
+ */
+export function callingExchange(
+  src: CausalSource,
+  plan: ShardPlan,
+  workers: EngineWorkers,
+  op: CausalPlan & { readonly sampler: Sampler | undefined },
+): CausalExchange {
+  return op.placement === 'shards'
+    ? localExchange({ ...src, sampler: op.sampler }, plan.shards[0]!.acts)
+    : coordinatorExchange(src, plan, workers);
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * The engine's worker threads: started once on the shared arena, each runs its shard of every
- * threaded pass (engineWorker.ts) and meets the calling thread at the causal op's barriers. The
+ * threaded pass (engineWorker.ts), with its own causal op or meeting the calling thread at the
+ * op's barriers (causalPlacement.ts). The
  * calling thread blocks in `Atomics.wait` (Node, or a browser worker), with a deadline, so a
  * dead worker becomes ATTENTION_WORKER_FAILED instead of a hang.
  */
@@ -15,6 +16,7 @@ import type { PoolThread } from '@boltzmann/ising-core/internal';
 import { AttentionError } from '../../errors.js';
 import type { ResolvedTransformerConfig } from '../../transformerConfig.js';
 import type { EngineMemory } from '../arena.js';
+import type { CausalPlan } from './causalPlacement.js';
 import {
   ABORT,
   ARRIVED,
@@ -121,13 +123,14 @@ async function awaitStart(ready: Int32Array[]): Promise<void> {
 }
 
 /**
- * Starts `threads − 1` workers on `memory` (a shared arena). Throws ATTENTION_THREADS_UNAVAILABLE
- * when they cannot run here or do not start.
+ * Starts `threads − 1` workers on `memory` (a shared arena), running the causal op as `causal`
+ * places it. Throws ATTENTION_THREADS_UNAVAILABLE when they cannot run here or do not start.
  */
 export async function startEngineWorkers(
   memory: EngineMemory,
   config: ResolvedTransformerConfig,
   threads: number,
+  causal: CausalPlan = { placement: 'calling-thread' },
 ): Promise<EngineWorkers> {
   const reason = engineThreadsUnsupported();
   if (reason !== undefined) throw new AttentionError('ATTENTION_THREADS_UNAVAILABLE', reason);
@@ -138,7 +141,7 @@ export async function startEngineWorkers(
   const ready = Array.from({ length: count }, () => new Int32Array(new SharedArrayBuffer(4)));
   const started: PoolThread[] = [];
   for (let w = 1; w <= count; w++) {
-    const data = { memory, control, config, worker: w, threads };
+    const data = { memory, control, config, worker: w, threads, causal };
     const thread = spawnThread(entry, ready[w - 1]!, data, factory);
     if (thread === undefined) {
       for (const t of started) void t.terminate();
