@@ -71,6 +71,20 @@ const ENGINE_NS_PER_SCORE_SOFTMAX = 6.5;
 const ENGINE_NS_PER_SCORE_CAUSAL_OP = 20;
 /** Each engine thread past the first adds this much of one (baby softmax: 101 → 58–60 ms on 2). */
 const ENGINE_THREAD_GAIN = 0.7;
+/**
+ * The approximate samplers' terms on the engine, a share of the tfjs-era fits (whose records
+ * also held the tfjs causal op's own overheads): GPT `baby`, one engine thread, 5 Dec 2026
+ * (src/studies/measureGptSteps.ts): transfer-matrix (w = 8, float64) 589 ms a step and tap 676,
+ * against sigmoid's 135 without a sampler, put their work at 0.68 and 0.66 of those fits.
+ */
+const ENGINE_APPROXIMATE_SAMPLER_SCALE = 0.67;
+/**
+ * The samplers whose work runs on every engine thread's own shard (their recipe survives the
+ * run's convergence recorder, training/runModel.ts): their share shrinks with the threads like
+ * the rest of the step (baby transfer-matrix: 589 → 348 ms a step on 2 threads). A fixed point's
+ * is gathered on the calling thread, with its own pool's threads on both paths.
+ */
+const SHARDED_SAMPLERS: ReadonlySet<string> = new Set(['exact', 'transfer-matrix']);
 
 /** The per-step constants of the path that trains `c`: the engine (and its threads) or tfjs. */
 function pathCosts(c: RunConfig, path: TrainingPath) {
@@ -145,10 +159,12 @@ function stepMs(c: RunConfig, batch: number, path: TrainingPath): number {
     } else if (c.sampler === 'exact') {
       ising = (problems * NS_PER_EXACT_PROBLEM + configs * NS_PER_ISING_CONFIG) * 1e-6;
     } else {
-      ising = estimates * batch * approximateSamplerNs(c) * 1e-6;
+      const scale = path.engine === 'tfjs' ? 1 : ENGINE_APPROXIMATE_SAMPLER_SCALE;
+      ising = estimates * batch * approximateSamplerNs(c) * scale * 1e-6;
     }
   }
   const model = (costs.base + dense + scores * costs.perScore * 1e-6) / costs.speedup;
+  if (path.engine !== 'tfjs' && SHARDED_SAMPLERS.has(c.sampler)) ising /= costs.speedup;
   return GRID_CONTENTION * (model + ising);
 }
 
