@@ -39,6 +39,8 @@ const couplings = scriptArg('couplings', samplerName === 'transfer-matrix' ? 'ba
 const threads = Number(scriptArg('threads', '1'));
 const steps = Number(scriptArg('steps', '30'));
 const json = process.argv.includes('--json');
+/** Least wall time of warm-up steps before the measured ones. */
+const WARM_UP_MS = 1500;
 const log = (line: string) => console.log(line);
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -88,7 +90,13 @@ for (const variant of variants) {
     threads,
   });
   const batch = { inputs: tokens(), targets: tokens(), batchSize: m.batch };
-  for (let s = 0; s < 3; s++) await trainer.step(batch); // warm-up: JIT, workers, first shapes
+  // Warm-up: the first shapes, the workers' start, and every thread's JIT and wasm tiers. Three
+  // steps are not enough on two threads: there the first ~50 paper steps run 20–40 % slower
+  // than the steady state a training run spends its time in (6.1–6.4 ms a step measured over
+  // steps 4–43, 4.7–5.0 over steps 4–303).
+  const warmStart = performance.now();
+  for (let s = 0; s < 3 || performance.now() - warmStart < WARM_UP_MS; s++)
+    await trainer.step(batch);
   probe?.take();
   const wall: number[] = [];
   for (let s = 0; s < steps; s++) {

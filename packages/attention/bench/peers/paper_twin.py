@@ -47,6 +47,7 @@ import torch.nn.functional as F  # noqa: E402
 torch.set_num_threads(args.threads)
 torch.manual_seed(args.seed)
 VOCAB, D, HIDDEN, BETA, STD = 65, 64, 256, 1.0, 0.02
+WARM_UP_S = 1.5  # least wall time of untimed steps before the timed ones
 
 
 def spin_tables(length):
@@ -123,27 +124,39 @@ def blas_library():
     return sorted(names)
 
 
+def train_step(model, opt, inputs, targets, lr):
+    """One AdamW step at learning rate `lr`; returns the loss."""
+    for group in opt.param_groups:
+        group['lr'] = lr
+    logits = model(inputs)
+    loss = F.cross_entropy(logits.reshape(-1, VOCAB), targets.reshape(-1))
+    opt.zero_grad(set_to_none=True)
+    loss.backward()
+    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+    opt.step()
+    return loss.item()
+
+
+def lr_at(step):
+    """The cosine schedule over the timed steps."""
+    return 3e-3 * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * step / args.steps)))
+
+
 def main():
     model = Twin(args.variant, args.length)
     opt = optimizer_for(model)
-    total = args.steps + 1
     inputs = torch.randint(VOCAB, (args.batch, args.length))
     targets = torch.randint(VOCAB, (args.batch, args.length))
-    times, losses = [], []
-    for step in range(total):
+    # Warm-up as scripts/benchEngine.ts's: the steps of the first WARM_UP_S seconds (at least one:
+    # allocations, the first kernel dispatch) are not timed.
+    losses, start = [], time.perf_counter()
+    while not losses or time.perf_counter() - start < WARM_UP_S:
+        losses.append(train_step(model, opt, inputs, targets, lr_at(0)))
+    times = []
+    for step in range(args.steps):
         t0 = time.perf_counter()
-        lr = 3e-3 * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * step / total)))
-        for group in opt.param_groups:
-            group['lr'] = lr
-        logits = model(inputs)
-        loss = F.cross_entropy(logits.reshape(-1, VOCAB), targets.reshape(-1))
-        opt.zero_grad(set_to_none=True)
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-        opt.step()
-        losses.append(loss.item())
-        if step > 0:  # step 0 is the warm-up (allocations, first kernel dispatch)
-            times.append(1000 * (time.perf_counter() - t0))
+        losses.append(train_step(model, opt, inputs, targets, lr_at(step)))
+        times.append(1000 * (time.perf_counter() - t0))
     median = statistics.median(times)
     print(json.dumps({
         'peer': 'pytorch-twin', 'variant': args.variant, 'threads': torch.get_num_threads(),
