@@ -124,6 +124,27 @@ describe('engine on two threads', () => {
       await compare(config, 5);
     });
 
+  it('a sampler error on the shards keeps its code, and the engine runs on', async () => {
+    const model = createTransformer({
+      ...gpt,
+      variant: 'boltzmann',
+      sampler: exactSampler.create({ maxSpins: 4 }),
+    });
+    const engine = createEngine(model.config, { sampler: model.sampler, threads: 2 });
+    engines.push(engine);
+    expect(engine.causalPlacement).toBe('shards');
+    const mask = new Float32Array(4 * 6).fill(1);
+    const long = { inputs: randomTokens(4 * 6, 7, 3), batchSize: 4 };
+    await expect(engine.lossAndGradients(long, long.inputs, mask)).rejects.toMatchObject({
+      code: 'ISING_TOO_MANY_SPINS',
+    });
+    // Four queries of at most four keys each: within the sampler's limit.
+    const short = { inputs: randomTokens(4 * 4, 7, 4), batchSize: 4 };
+    const loss = await engine.lossAndGradients(short, short.inputs, mask.subarray(0, 16));
+    expect(Number.isFinite(loss)).toBe(true);
+    model.dispose();
+  });
+
   it('places the op per shard only where the shards give the one op: closed forms and recipes', () => {
     const exact = exactSampler.create();
     const place = (variant: 'softmax' | 'sigmoid' | 'boltzmann', sampler?: Sampler) =>
