@@ -133,7 +133,7 @@ def main():
     # allocations, the first kernel dispatch) are not timed, each on new random tokens (nothing
     # to fit, so the timed steps start near the initial weights, not in an overfitted regime).
     # The step stays inline, as in a usual PyTorch loop: moved into a function, the boltzmann
-    # twin's step took 18-22 ms instead of 9.6-10.4 here (its tensors freed at every return).
+    # twin's step took 18-22 ms instead of 9.6-10.4 here (why, I did not find out).
     times, losses, warm, start = [], [], 0, time.perf_counter()
     while len(times) < args.steps:
         warming = warm == 0 or time.perf_counter() - start < WARM_UP_S
