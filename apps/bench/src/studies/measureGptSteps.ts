@@ -7,13 +7,11 @@
  *     [softmax sigmoid boltzmann:transfer-matrix boltzmann:tap …]
  */
 import { parseBenchArgs } from '../cli/parseArgs.js';
-import { createTaskData } from '../experiments/taskData.js';
 import { estimateStepMs } from '../grid/eta.js';
 import { expandGrid } from '../grid/expandGrid.js';
 import { createBenchRegistry } from '../samplers/registry.js';
-import { createRunModel } from '../training/runModel.js';
+import { runStepMs } from './runStepTime.js';
 
-const WARM_UP = 2;
 const STEPS = 6;
 const cases = process.argv.slice(2);
 const registry = await createBenchRegistry();
@@ -24,17 +22,11 @@ for (const name of cases.length > 0 ? cases : ['softmax', 'sigmoid', 'boltzmann:
   if (sampler === 'transfer-matrix') argv.push('--couplings', 'banded:8');
   const [config] = expandGrid(parseBenchArgs(argv, () => undefined)!);
   for (const engineThreads of [1, 2]) {
-    const data = await createTaskData(config!);
-    const runModel = await createRunModel(config!, data, registry, undefined, { engineThreads });
-    for (let i = 0; i < WARM_UP; i += 1) await runModel.step(data.next(config!.batchSize));
-    const t0 = performance.now();
-    for (let i = 0; i < STEPS; i += 1) await runModel.step(data.next(config!.batchSize));
-    const ms = (performance.now() - t0) / STEPS;
+    const ms = await runStepMs(config!, registry, STEPS, { engineThreads });
     const model = estimateStepMs(config!, { engineThreads });
     console.log(
       `${name.padEnd(26)} engine threads ${engineThreads}: ${ms.toFixed(0)} ms/step measured, ${model.toFixed(0)} ms/step eta model`,
     );
-    runModel.dispose();
   }
 }
 process.exit(0);

@@ -4,11 +4,10 @@
  *   node --import tsx --conditions=@boltzmann/source src/scripts/measureStepTimes.ts [filter]
  */
 import { expandGrid } from '../grid/expandGrid.js';
-import { createRunModel } from '../training/runModel.js';
-import { createTaskData } from '../experiments/taskData.js';
 import { parseBenchArgs } from '../cli/parseArgs.js';
 import { createBenchRegistry } from '../samplers/registry.js';
 import { estimateStepMs } from '../grid/eta.js';
+import { runStepMs } from './runStepTime.js';
 
 /** 64 validation windows for the tasks on Tiny Shakespeare (brackets takes no --eval-windows). */
 const WINDOWS = ['--eval-windows', '64'];
@@ -48,17 +47,11 @@ for (const argv of cases) {
   if (filter && !argv.join(' ').includes(filter)) continue;
   for (const config of expandGrid(parseBenchArgs(argv, () => undefined)!)) {
     if (config.column === 'exact' && config.experiment === 'dqa') continue;
-    const data = await createTaskData(config);
-    const runModel = await createRunModel(config, data, registry);
     const steps = config.sampler === 'dqa' && config.length >= 8 ? 3 : 10;
-    for (let i = 0; i < 2; i += 1) await runModel.step(data.next(config.batchSize));
-    const t0 = performance.now();
-    for (let i = 0; i < steps; i += 1) await runModel.step(data.next(config.batchSize));
-    const perStep = (performance.now() - t0) / 1000 / steps;
+    const perStep = (await runStepMs(config, registry, steps)) / 1000;
     const model = estimateStepMs(config) / 1000;
     console.log(
       `${config.dataset.padEnd(11)} ${config.column.padEnd(13)} T=${String(config.length).padEnd(2)} d=${String(config.dModel).padEnd(2)} ffn=${config.ffn ? 'on ' : 'off'} B=${config.batchSize}: ${(perStep * 1000).toFixed(1)} ms/step measured, ${(model * 1000).toFixed(1)} ms/step eta model`,
     );
-    runModel.dispose();
   }
 }
