@@ -23,7 +23,8 @@ export type CausalPlan =
 /** Where the op of `variant` with `sampler` runs when a pass has more than one thread. */
 export function planCausalOp(variant: AttentionVariant, sampler: Sampler | undefined): CausalPlan {
   if (!usesSampler(variant)) return { placement: 'shards' };
-  const recipe = sampler?.capabilities.async === true ? undefined : shardRecipeOf(sampler);
+  // Only ising-core's synchronous built-ins carry a recipe (a wrapper, async or not, has none).
+  const recipe = shardRecipeOf(sampler);
   return recipe === undefined ? { placement: 'calling-thread' } : { placement: 'shards', recipe };
 }
 
