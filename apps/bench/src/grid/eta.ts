@@ -95,13 +95,18 @@ function pathCosts(c: RunConfig, path: TrainingPath) {
       perFlop: nsPerDenseFlop(c.dModel),
       perScore: c.variant === 'softmax' ? NS_PER_SCORE_SOFTMAX : NS_PER_SCORE_CAUSAL_OP,
       speedup: 1,
+      approximateSamplerScale: 1,
+      samplerSpeedup: 1,
     };
+  const speedup = 1 + ENGINE_THREAD_GAIN * ((path.engineThreads ?? 1) - 1);
   return {
     base: ENGINE_MS_PER_STEP_BASE,
     perParameter: ENGINE_NS_PER_PARAMETER,
     perFlop: ENGINE_NS_PER_DENSE_FLOP,
     perScore: c.variant === 'softmax' ? ENGINE_NS_PER_SCORE_SOFTMAX : ENGINE_NS_PER_SCORE_CAUSAL_OP,
-    speedup: 1 + ENGINE_THREAD_GAIN * ((path.engineThreads ?? 1) - 1),
+    speedup,
+    approximateSamplerScale: ENGINE_APPROXIMATE_SAMPLER_SCALE,
+    samplerSpeedup: SHARDED_SAMPLERS.has(c.sampler) ? speedup : 1,
   };
 }
 
@@ -159,13 +164,11 @@ function stepMs(c: RunConfig, batch: number, path: TrainingPath): number {
     } else if (c.sampler === 'exact') {
       ising = (problems * NS_PER_EXACT_PROBLEM + configs * NS_PER_ISING_CONFIG) * 1e-6;
     } else {
-      const scale = path.engine === 'tfjs' ? 1 : ENGINE_APPROXIMATE_SAMPLER_SCALE;
-      ising = estimates * batch * approximateSamplerNs(c) * scale * 1e-6;
+      ising = estimates * batch * approximateSamplerNs(c) * costs.approximateSamplerScale * 1e-6;
     }
   }
   const model = (costs.base + dense + scores * costs.perScore * 1e-6) / costs.speedup;
-  if (path.engine !== 'tfjs' && SHARDED_SAMPLERS.has(c.sampler)) ising /= costs.speedup;
-  return GRID_CONTENTION * (model + ising);
+  return GRID_CONTENTION * (model + ising / costs.samplerSpeedup);
 }
 
 /** Estimated wall milliseconds of one training step of the run's batch, under grid contention. */
