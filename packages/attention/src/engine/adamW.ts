@@ -4,11 +4,10 @@
  * clip factor applied to the gradient first), with float32 moments beside the parameters; and
  * the global gradient norm, its squares summed in float64.
  */
-import { AttentionError } from '../errors.js';
 import { engineFits, instantiateEngineModule } from './arena.js';
 import type { EngineMemory } from './arena.js';
 import type { AdamWHyper } from '../internal/adamW.js';
-import type { ParamSlot } from './engineTypes.js';
+import type { ParamRun } from './engineTypes.js';
 import { wasmBase64 as sharedBase64 } from './kernels/adamWSharedWasm.generated.js';
 import { wasmBase64 } from './kernels/adamWWasm.generated.js';
 
@@ -31,16 +30,18 @@ export interface OptimizerBuffers {
 
 /** The optimizer kernels bound to one arena. */
 export interface OptimizerKernels {
+  /** `Σ g²` over the gradients of `runs` (slots or parts of them), in float64. */
+  sumOfSquares(runs: readonly ParamRun[], grads: number): number;
   /** `√Σ g²` over every slot's gradient. */
-  gradientNorm(slots: readonly ParamSlot[], grads: number): number;
-  /** One AdamW update of every slot, in place. */
-  adamW(slots: readonly ParamSlot[], at: OptimizerBuffers, hyper: EngineAdamW): void;
-  /** dst += src over `floats` floats (a multiple of 4, e.g. a whole padded gradient buffer). */
-  addInto(dst: number, src: number, floats: number): void;
+  gradientNorm(slots: readonly ParamRun[], grads: number): number;
+  /** One AdamW update of `runs` (every slot, or one thread's part of them), in place. */
+  adamW(runs: readonly ParamRun[], at: OptimizerBuffers, hyper: EngineAdamW): void;
+  /** dst += src over `runs` of two buffers with the parameters' layout (from `dst` and `src`). */
+  addInto(runs: readonly ParamRun[], dst: number, src: number): void;
 }
 
-/** A slot's float count rounded up to its padded (aligned) extent. */
-const padded = (s: ParamSlot): number => (s.size + 3) & ~3;
+/** A run's float count rounded up to its padded (aligned) extent. */
+const padded = (s: ParamRun): number => (s.size + 3) & ~3;
 
 /** Instantiates the optimizer kernels on `memory`; the slots must come from `planParams`. */
 export function createOptimizerKernels(memory: EngineMemory): OptimizerKernels {
@@ -49,27 +50,27 @@ export function createOptimizerKernels(memory: EngineMemory): OptimizerKernels {
     memory,
     'AdamW',
   ) as AdamWExports;
+  const sumOfSquares = (runs: readonly ParamRun[], grads: number): number => {
+    let sum = 0;
+    for (const s of runs) sum += k.sum_squares(4 * (grads + s.offset), padded(s));
+    return sum;
+  };
   return {
-    gradientNorm(slots, grads) {
-      let sum = 0;
-      for (const s of slots) sum += k.sum_squares(4 * (grads + s.offset), padded(s));
-      return Math.sqrt(sum);
-    },
-    addInto(dst, src, floats) {
-      if (floats % 4 !== 0)
-        throw new AttentionError(
-          'ATTENTION_INVALID_ARGUMENT',
-          `addInto: ${floats} floats is not a multiple of 4`,
-        );
+    sumOfSquares,
+    gradientNorm: (slots, grads) => Math.sqrt(sumOfSquares(slots, grads)),
+    addInto(runs, dst, src) {
       const arena = memory.buffer.byteLength >>> 2;
-      engineFits('addInto', 'dst', dst, floats, arena);
-      engineFits('addInto', 'src', src, floats, arena);
-      k.add_into(4 * dst, 4 * src, floats);
+      for (const r of runs) {
+        const n = padded(r);
+        engineFits('addInto', 'dst', dst + r.offset, n, arena);
+        engineFits('addInto', 'src', src + r.offset, n, arena);
+        k.add_into(4 * (dst + r.offset), 4 * (src + r.offset), n);
+      }
     },
-    adamW(slots, at, hyper) {
+    adamW(runs, at, hyper) {
       const { lr, beta1, beta2, epsilon, step, gradScale } = hyper;
       const [c1, c2] = [1 - beta1 ** step, 1 - beta2 ** step];
-      for (const s of slots) {
+      for (const s of runs) {
         const keep = 1 - lr * (s.decay ? hyper.weightDecay : 0);
         const byte = (base: number) => 4 * (base + s.offset);
         k.adamw(

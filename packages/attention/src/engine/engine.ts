@@ -15,7 +15,7 @@ import { parseCouplingForm } from '../couplingForm.js';
 import { AttentionError } from '../errors.js';
 import { DEFAULT_SAMPLER_TIMEOUT_MS } from '../samplerDeadline.js';
 import type { ResolvedTransformerConfig } from '../transformerConfig.js';
-import type { OptimizerBuffers } from './adamW.js';
+import type { EngineAdamW, OptimizerBuffers } from './adamW.js';
 import { createArena } from './arena.js';
 import { localExchange } from './causalExchange.js';
 import type { CausalExchange } from './causalExchange.js';
@@ -24,6 +24,7 @@ import type { EngineKernels } from './engineKernels.js';
 import type { ParamLayout } from './engineTypes.js';
 import { planParams } from './layout.js';
 import { lossArgs, modelBackward, modelForward } from './modelPass.js';
+import { engineOptimizer } from './parallel/optimizerTail.js';
 import type { Shard, ShardPlan } from './parallel/shards.js';
 import { planShards } from './parallel/shards.js';
 import { planCausalOp, shardSampler } from './parallel/causalPlacement.js';
@@ -80,6 +81,13 @@ export interface Engine {
   logits(pass: EnginePass): Promise<Float32Array>;
   /** Forward and backward: the masked mean cross-entropy; the gradients are overwritten. */
   lossAndGradients(pass: EnginePass, targets: Int32Array, mask: Float32Array): Promise<number>;
+  /**
+   * `√Σ g²` of the gradients the last `lossAndGradients` left (a threaded pass sums the threads'
+   * parts it computed on the way; write into the gradients and use `kernels.gradientNorm` instead).
+   */
+  gradientNorm(): number;
+  /** One AdamW update of every parameter, each thread taking its range of the buffer. */
+  adamW(hyper: EngineAdamW): void;
   /** Ends the worker threads (the engine stays usable on one thread). */
   dispose(): Promise<void>;
 }
@@ -191,9 +199,10 @@ export function createEngine(
   const params = planParams(config);
   const form = parseCouplingForm(config.couplingForm, config.maxLength);
   const p = params.size;
-  const buffers = { params: 0, grads: p, m: 2 * p, v: 3 * p };
   const memory = createArena((3 + threads) * p + PAGE_FLOATS, { shared: threads > 1 });
   const kernels = createEngineKernels(memory);
+  const optimizer = engineOptimizer(kernels, params, threads);
+  const { buffers } = optimizer;
   const source = {
     k: kernels,
     config,
@@ -246,6 +255,7 @@ export function createEngine(
         workers = await starting;
       }
       const { shards } = plan(pass, threads);
+      optimizer.passed(undefined);
       writePass(kernels, config, shards, pass, { targets, mask }, p);
       if (shards.length === 1) {
         const ctx = context(shards[0]!, pass, localExchange(source, shards[0]!.acts));
@@ -254,13 +264,15 @@ export function createEngine(
       } else {
         const shardPlan = { shards, end: 0 };
         const exchange = callingExchange(source, shardPlan, workers!, causalOp);
-        await threadedPass(workers!, shardPlan, pass, context(shards[0]!, pass, exchange));
-        for (const other of shards.slice(1)) kernels.addInto(buffers.grads, other.gradBase, p);
+        const ctx = context(shards[0]!, pass, exchange);
+        optimizer.passed(await threadedPass(workers!, shardPlan, pass, ctx, optimizer.own));
       }
       let loss = 0;
       for (const shard of shards) loss += kernels.loss(lossArgs({ acts: shard.acts, config }));
       return loss;
     },
+    gradientNorm: () => optimizer.gradientNorm(),
+    adamW: (hyper) => optimizer.adamW(workers, hyper),
     async dispose() {
       const running = starting;
       [workers, starting] = [undefined, undefined];

@@ -77,11 +77,10 @@ export function createEngineTrainer(
     const pass = { inputs: batch.inputs, batchSize, step: steps };
     const loss = await engine.lossAndGradients(pass, targets, mask);
     const t1 = performance.now();
-    const k = engine.kernels;
-    const gradNorm = k.gradientNorm(slots, buffers.grads);
+    const gradNorm = engine.gradientNorm();
     const lr = lrAt(steps);
     const hyper = { ...opts, lr, step: steps + 1, gradScale: clipScale(gradNorm, opts.clipNorm) };
-    k.adamW(slots, buffers, hyper);
+    engine.adamW(hyper);
     steps += 1;
     if (options.sync !== 'manual') store(engine, model);
     const timings = { prepareMs: 0, tapeMs: t1 - t0, optimizerMs: performance.now() - t1 };

@@ -12,6 +12,12 @@ export interface ParamSlot {
   readonly decay: boolean;
 }
 
+/**
+ * A run of the flat parameter buffer the optimizer updates in one kernel call: a whole slot, or
+ * the part of one a thread takes (cut at a multiple of 4 floats).
+ */
+export type ParamRun = Pick<ParamSlot, 'offset' | 'size' | 'decay'>;
+
 /** The model's parameters as one flat buffer. */
 export interface ParamLayout {
   readonly slots: readonly ParamSlot[];

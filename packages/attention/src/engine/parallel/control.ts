@@ -1,10 +1,14 @@
 /**
- * The words the engine's threads coordinate through: a small SharedArrayBuffer of int32 (and
- * float32) words, waited on and notified with Atomics. The calling thread issues a command by
- * bumping `SEQ`; each worker has four words: up (1) or failed to start (−1), how many causal-op
- * barriers it has reached, how many the calling thread has released, and how many commands it has
- * finished. A worker's error message goes into its own byte slot.
+ * The words the engine's threads coordinate through: a small SharedArrayBuffer of int32 words,
+ * waited on and notified with Atomics, and one of float64 numbers. The calling thread issues a
+ * command by bumping `SEQ`; each worker has its words: up (1) or failed to start (−1), how many
+ * causal-op barriers it has reached, how many the calling thread has released, how many commands
+ * it has finished, whether it failed, and the `SEQ` of the last pass whose gradients it has
+ * complete (`GRADS`; the calling thread's own is `CALLER_GRADS`). A worker's error message goes
+ * into its own byte slot; its part of the gradients' Σ g² into its float, the next AdamW update's
+ * hyper-parameters into the floats from `HYPER`.
  */
+import type { EngineAdamW } from '../adamW.js';
 
 /** Command words. */
 export const SEQ = 0;
@@ -15,10 +19,14 @@ export const LENGTH = 3;
 export const STEP = 4;
 /** Set to 1 by the calling thread to stop a pass whose other half failed. */
 export const ABORT = 5;
+/** The `SEQ` of the last pass whose calling-thread gradients are complete. */
+export const CALLER_GRADS = 6;
 
 /** Commands. */
 export const PASS = 1;
 export const EXIT = 2;
+/** An AdamW update of every worker's range, its hyper-parameters in the floats from `HYPER`. */
+export const ADAMW = 3;
 
 /** Per-worker words (worker w = 1, 2, …). */
 export const READY = 0;
@@ -26,22 +34,42 @@ export const ARRIVED = 1;
 export const RELEASED = 2;
 export const DONE = 3;
 export const FAILED = 4;
+export const GRADS = 5;
 
 const MAX_WORKERS = 64;
 const WORKER_WORDS = 8;
 const MESSAGE_BYTES = 1024;
 
-/** The shared words and message slots. */
+/** Where in `floats` an AdamW update's hyper-parameters start (worker w's Σ g² is float w). */
+export const HYPER = MAX_WORKERS + 1;
+/** The order of the hyper-parameters from `HYPER`. */
+const HYPER_KEYS = ['lr', 'beta1', 'beta2', 'epsilon', 'weightDecay', 'step', 'gradScale'] as const;
+
+/** The shared words, message slots and numbers. */
 export interface Control {
   readonly ints: Int32Array;
   readonly messages: Uint8Array;
+  readonly floats: Float64Array;
 }
 
 /** Fresh control words for up to 64 workers. */
 export function createControl(): Control {
   const ints = new Int32Array(new SharedArrayBuffer(4 * WORKER_WORDS * (MAX_WORKERS + 1)));
   const messages = new Uint8Array(new SharedArrayBuffer(MESSAGE_BYTES * (MAX_WORKERS + 1)));
-  return { ints, messages };
+  const floats = new Float64Array(new SharedArrayBuffer(8 * (HYPER + HYPER_KEYS.length)));
+  return { ints, messages, floats };
+}
+
+/** Writes an AdamW update's hyper-parameters for the workers (before the command's `SEQ` bump). */
+export function writeHyper(control: Control, hyper: EngineAdamW): void {
+  for (const [i, key] of HYPER_KEYS.entries()) control.floats[HYPER + i] = hyper[key];
+}
+
+/** The hyper-parameters the calling thread wrote. */
+export function readHyper(control: Control): EngineAdamW {
+  const at = (i: number) => control.floats[HYPER + i]!;
+  const [lr, beta1, beta2, epsilon, weightDecay, step, gradScale] = HYPER_KEYS.map((_, i) => at(i));
+  return { lr, beta1, beta2, epsilon, weightDecay, step, gradScale } as EngineAdamW;
 }
 
 /** The index of worker `w`'s word `word`. */

@@ -5,6 +5,7 @@
 // the op's barriers (causalPlacement.ts); the user's sampler object itself is never called here.
 import { nodeBuiltin } from '@boltzmann/ising-core/internal';
 import { parseCouplingForm } from '../../couplingForm.js';
+import type { ParsedCouplingForm } from '../../couplingForm.js';
 import { AttentionError } from '../../errors.js';
 import type { ResolvedTransformerConfig } from '../../transformerConfig.js';
 import type { EngineMemory } from '../arena.js';
@@ -14,19 +15,25 @@ import { createEngineKernels } from '../engineKernels.js';
 import { planParams } from '../layout.js';
 import { modelBackward, modelForward } from '../modelPass.js';
 import type { PassContext } from '../passContext.js';
+import type { EngineKernels } from '../engineKernels.js';
+import type { ActivationLayout, ParamLayout, ParamRun } from '../engineTypes.js';
 import {
   ABORT,
+  ADAMW,
   ARRIVED,
   BATCH,
+  CALLER_GRADS,
   COMMAND,
   DONE,
   EXIT,
   FAILED,
+  GRADS,
   LENGTH,
   RELEASED,
   SEQ,
   STEP,
   bump,
+  readHyper,
   slot,
   waitFor,
   writeMessage,
@@ -34,7 +41,9 @@ import {
 import type { Control } from './control.js';
 import { shardSampler } from './causalPlacement.js';
 import type { CausalPlan } from './causalPlacement.js';
-import { planShards } from './shards.js';
+import { sumGradientRuns, threadRuns } from './optimizerTail.js';
+import { optimizerBuffersOf, planShards } from './shards.js';
+import type { ShardPlan } from './shards.js';
 
 interface WorkerInit {
   readonly memory: EngineMemory;
@@ -47,7 +56,7 @@ interface WorkerInit {
 }
 
 /** Node hands the start-up data as workerData; a Web Worker receives it as its first message. */
-async function init(): Promise<WorkerInit> {
+async function receiveInit(): Promise<WorkerInit> {
   const threads = nodeBuiltin<typeof import('node:worker_threads')>('node:worker_threads');
   if (threads !== undefined) return threads.workerData as WorkerInit;
   const scope = globalThis as unknown as {
@@ -56,27 +65,111 @@ async function init(): Promise<WorkerInit> {
   return new Promise((resolve) => scope.addEventListener('message', (e) => resolve(e.data.init)));
 }
 
+/** Throws when the calling thread stopped the pass. */
+function abortCheck(ints: Int32Array): () => void {
+  return () => {
+    if (Atomics.load(ints, ABORT) !== 0) throw new Error('pass aborted by the calling thread');
+  };
+}
+
 /** Arrive at a barrier, do the block's independent work while the op runs, then wait to be released (or aborted). */
 function workerExchange(control: Control, w: number): CausalExchange {
   const { ints } = control;
   const barrier = (_layer: number, independent: () => void) => {
     const n = bump(ints, slot(w, ARRIVED));
     independent();
-    waitFor(ints, slot(w, RELEASED), n, () => {
-      if (Atomics.load(ints, ABORT) !== 0) throw new Error('pass aborted by the calling thread');
-    });
+    waitFor(ints, slot(w, RELEASED), n, abortCheck(ints));
   };
   return { forward: async (layer, independent) => barrier(layer, independent), backward: barrier };
 }
 
+/** What a worker keeps from its start: its index, the shared words and its own kernels. */
+interface WorkerState {
+  readonly init: WorkerInit;
+  readonly params: ParamLayout;
+  readonly k: EngineKernels;
+  readonly form: ParsedCouplingForm;
+  readonly runs: readonly ParamRun[];
+  readonly exchange: (acts: ActivationLayout) => CausalExchange;
+}
+
+/**
+ * After the worker's shard (or none): marks its gradients complete, waits for every other
+ * thread's, then adds shards 1… into the optimizer's buffer over its range, its Σ g² into its float.
+ */
+function sumGradients(state: WorkerState, plan: ShardPlan, seq: number): void {
+  const { control, worker: w, threads } = state.init;
+  const { ints } = control;
+  Atomics.store(ints, slot(w, GRADS), seq);
+  Atomics.notify(ints, slot(w, GRADS));
+  waitFor(ints, CALLER_GRADS, seq, abortCheck(ints));
+  for (let o = 1; o < threads; o++)
+    if (o !== w) waitFor(ints, slot(o, GRADS), seq, abortCheck(ints));
+  const others = plan.shards.slice(1).map((s) => s.gradBase);
+  const buffers = optimizerBuffersOf(state.params);
+  control.floats[w] = sumGradientRuns(state.k, state.runs, buffers.grads, others);
+}
+
+/** Runs the worker's shard of the pass numbered `seq`, then its part of the gradient sum. */
+async function runPass(state: WorkerState, seq: number): Promise<void> {
+  const { memory, control, config, worker: w, threads } = state.init;
+  const { ints } = control;
+  const { k, params } = state;
+  const pass = { batch: Atomics.load(ints, BATCH), length: Atomics.load(ints, LENGTH), threads };
+  const plan = planShards(config, params, pass);
+  const floats = memory.buffer.byteLength >>> 2;
+  if (plan.end > floats)
+    throw new AttentionError(
+      'ATTENTION_SHAPE_MISMATCH',
+      `a pass of ${pass.batch} × ${pass.length} needs ${plan.end} floats; the arena has ${floats}`,
+    );
+  const shard = plan.shards[w];
+  if (shard !== undefined) {
+    const step = Atomics.load(ints, STEP);
+    const ctx: PassContext = {
+      k,
+      config,
+      form: state.form,
+      params,
+      batchStart: shard.start,
+      paramBase: 0,
+      gradBase: shard.gradBase,
+      acts: shard.acts,
+      step: step < 0 ? undefined : step,
+      exchange: state.exchange(shard.acts),
+    };
+    k.f32().fill(0, shard.gradBase, shard.gradBase + params.size);
+    await modelForward(ctx);
+    modelBackward(ctx);
+  }
+  if (plan.shards.length > 1) sumGradients(state, plan, seq);
+}
+
+/** The worker's range of an AdamW update. */
+function runAdamW(state: WorkerState): void {
+  const hyper = readHyper(state.init.control);
+  state.k.adamW(state.runs, optimizerBuffersOf(state.params), hyper);
+}
+
 async function main(): Promise<void> {
-  const { memory, control, config, worker: w, threads, causal, ready } = await init();
+  const init = await receiveInit();
+  const { memory, control, config, worker: w, threads, causal, ready } = init;
   const { ints } = control;
   const params = planParams(config);
-  const form = parseCouplingForm(config.couplingForm, config.maxLength);
   const k = createEngineKernels(memory);
   const barriers = workerExchange(control, w);
   const sampler = shardSampler(causal);
+  const state: WorkerState = {
+    init,
+    params,
+    k,
+    form: parseCouplingForm(config.couplingForm, config.maxLength),
+    runs: threadRuns(params, threads)[w]!,
+    exchange: (acts) =>
+      causal.placement === 'shards'
+        ? localExchange({ k, config, sampler, samplerTimeoutMs: 0 }, acts)
+        : barriers,
+  };
   // A worker that exits mid-pass (process.exit, a fatal error) fails its slot on the way out.
   (globalThis as { process?: { on?(e: 'exit', l: () => void): void } }).process?.on?.(
     'exit',
@@ -91,42 +184,11 @@ async function main(): Promise<void> {
   for (;;) {
     waitFor(ints, SEQ, seen + 1, () => {}, 1000);
     seen = Atomics.load(ints, SEQ);
-    if (Atomics.load(ints, COMMAND) === EXIT) return;
+    const command = Atomics.load(ints, COMMAND);
+    if (command === EXIT) return;
     try {
-      const pass = {
-        batch: Atomics.load(ints, BATCH),
-        length: Atomics.load(ints, LENGTH),
-        threads,
-      };
-      const plan = planShards(config, params, pass);
-      const floats = memory.buffer.byteLength >>> 2;
-      if (plan.end > floats)
-        throw new AttentionError(
-          'ATTENTION_SHAPE_MISMATCH',
-          `a pass of ${pass.batch} × ${pass.length} needs ${plan.end} floats; the arena has ${floats}`,
-        );
-      const shard = plan.shards[w];
-      if (shard !== undefined) {
-        const step = Atomics.load(ints, STEP);
-        const ctx: PassContext = {
-          k,
-          config,
-          form,
-          params,
-          batchStart: shard.start,
-          paramBase: 0,
-          gradBase: shard.gradBase,
-          acts: shard.acts,
-          step: step < 0 ? undefined : step,
-          exchange:
-            causal.placement === 'shards'
-              ? localExchange({ k, config, sampler, samplerTimeoutMs: 0 }, shard.acts)
-              : barriers,
-        };
-        k.f32().fill(0, shard.gradBase, shard.gradBase + params.size);
-        await modelForward(ctx);
-        modelBackward(ctx);
-      }
+      if (command === ADAMW) runAdamW(state);
+      else await runPass(state, seen);
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       const text = error instanceof Error ? error.message : String(error);

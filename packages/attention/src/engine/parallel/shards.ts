@@ -7,6 +7,7 @@
  * [activations of thread 0][of thread 1]…
  */
 import type { ResolvedTransformerConfig } from '../../transformerConfig.js';
+import type { OptimizerBuffers } from '../adamW.js';
 import type { ActivationLayout, ParamLayout } from '../engineTypes.js';
 import { planActivations } from '../layout.js';
 
@@ -29,6 +30,12 @@ export interface ShardPlan {
 /** The gradient buffer of thread `t` (0: the optimizer's, at P). */
 export function gradBaseOf(params: ParamLayout, t: number): number {
   return t === 0 ? params.size : (3 + t) * params.size;
+}
+
+/** Where the optimizer's four buffers start: parameters, thread 0's gradients, the moments m, v. */
+export function optimizerBuffersOf(params: ParamLayout): OptimizerBuffers {
+  const p = params.size;
+  return { params: 0, grads: gradBaseOf(params, 0), m: 2 * p, v: 3 * p };
 }
 
 /** Splits `batch` sequences of `length` tokens over up to `threads` threads of an engine of `engineThreads`. */

@@ -1,7 +1,8 @@
 /**
  * A training pass over threads: each thread (the calling one is thread 0) runs forward and
- * backward on its shard of the batch into its own gradient buffer, and the calling thread finally
- * sums the gradients into its own buffer. The causal op runs on each shard where it can
+ * backward on its shard of the batch into its own gradient buffer; then every thread adds the
+ * shards' gradients into thread 0's buffer over its own range of the parameters, with the range's
+ * Σ g² (optimizerTail.ts). The causal op runs on each shard where it can
  * (causalPlacement.ts); otherwise the calling thread runs it over the whole batch
  * ({@link coordinatorExchange}) while the workers do their block's independent work and then wait
  * at the barrier. The result equals one thread's up to the order of float32 sums.
@@ -10,8 +11,10 @@ import type { CausalWeights, Sampler } from '@boltzmann/ising-core';
 import { blockBuffers, causalBackward, forwardAround, localExchange } from '../causalExchange.js';
 import type { CausalBuffers, CausalExchange, CausalSource } from '../causalExchange.js';
 import { modelBackward, modelForward } from '../modelPass.js';
+import type { ParamRun } from '../engineTypes.js';
 import type { PassContext } from '../passContext.js';
 import type { CausalPlan } from './causalPlacement.js';
+import { sumGradientRuns } from './optimizerTail.js';
 import type { ShardPlan } from './shards.js';
 import type { EngineWorkers } from './workerPool.js';
 
@@ -95,19 +98,26 @@ export function callingExchange(
 }
 
 /**
- * Issues the pass to the workers and runs shard 0 on the calling thread (`ctx`); when either side
- * fails, stops the other and rethrows the first error. The gradients stay in each shard's buffer.
+ * Issues the pass to the workers and runs shard 0 on the calling thread (`ctx`), then the calling
+ * thread's range (`runs`) of the gradient sum; when either side fails, stops the other and
+ * rethrows the first error. Returns Σ g² of the summed gradients (in thread order).
  */
 export async function threadedPass(
   workers: EngineWorkers,
   plan: ShardPlan,
   pass: { readonly batchSize: number; readonly step?: number },
   ctx: PassContext,
-): Promise<void> {
+  runs: readonly ParamRun[],
+): Promise<number> {
   workers.issue({ batch: pass.batchSize, length: plan.shards[0]!.acts.length, step: pass.step });
+  let squares: number;
   try {
     await modelForward(ctx);
     modelBackward(ctx);
+    workers.gradientsDone();
+    workers.awaitGradients();
+    const others = plan.shards.slice(1).map((s) => s.gradBase);
+    squares = sumGradientRuns(ctx.k, runs, ctx.gradBase, others);
   } catch (error) {
     workers.abort();
     try {
@@ -116,4 +126,6 @@ export async function threadedPass(
     throw error;
   }
   workers.finish();
+  for (let w = 1; w <= workers.count; w++) squares += workers.squares(w);
+  return squares;
 }

@@ -17,14 +17,18 @@ import { AttentionError } from '../../errors.js';
 import type { ResolvedTransformerConfig } from '../../transformerConfig.js';
 import type { EngineMemory } from '../arena.js';
 import type { CausalPlan } from './causalPlacement.js';
+import type { EngineAdamW } from '../adamW.js';
 import {
   ABORT,
+  ADAMW,
   ARRIVED,
   BATCH,
+  CALLER_GRADS,
   COMMAND,
   DONE,
   EXIT,
   FAILED,
+  GRADS,
   LENGTH,
   PASS,
   RELEASED,
@@ -35,6 +39,7 @@ import {
   readMessage,
   slot,
   waitFor,
+  writeHyper,
 } from './control.js';
 import type { Control } from './control.js';
 
@@ -48,6 +53,17 @@ export interface EngineWorkers {
   readonly count: number;
   /** Starts a pass on every worker. */
   issue(pass: { batch: number; length: number; step: number | undefined }): void;
+  /**
+   * The calling thread's gradients of the current pass are complete. A pass of two or more shards
+   * then sums its gradients on every thread (parallel/optimizerTail.ts).
+   */
+  gradientsDone(): void;
+  /** Waits until every worker's gradients of the current pass are complete. */
+  awaitGradients(): void;
+  /** Worker `w`'s Σ g² over its range of the summed gradients, after the last finished pass. */
+  squares(w: number): number;
+  /** Starts an AdamW update of every worker's range of the parameters. */
+  issueAdamW(hyper: EngineAdamW): void;
   /** Waits until workers 1 … `busy` have reached their next causal-op barrier. */
   arrivals(busy: number): void;
   /** Lets workers 1 … `busy` past the barrier they wait at. */
@@ -122,27 +138,16 @@ async function awaitStart(ready: Int32Array[]): Promise<void> {
   }
 }
 
-/**
- * Starts `threads − 1` workers on `memory` (a shared arena), running the causal op as `causal`
- * places it. Throws ATTENTION_THREADS_UNAVAILABLE when they cannot run here or do not start.
- */
-export async function startEngineWorkers(
-  memory: EngineMemory,
-  config: ResolvedTransformerConfig,
-  threads: number,
-  causal: CausalPlan = { placement: 'calling-thread' },
-): Promise<EngineWorkers> {
-  const reason = engineThreadsUnsupported();
-  if (reason !== undefined) throw new AttentionError('ATTENTION_THREADS_UNAVAILABLE', reason);
-  const control = createControl();
-  const { ints } = control;
+/** Starts workers 1 … `count` with their start-up data and waits until they are up. */
+async function spawnWorkers(
+  count: number,
+  data: (w: number) => Record<string, unknown>,
+): Promise<PoolThread[]> {
   const entry = threadEntry(workerUrl());
-  const count = threads - 1;
   const ready = Array.from({ length: count }, () => new Int32Array(new SharedArrayBuffer(4)));
   const started: PoolThread[] = [];
   for (let w = 1; w <= count; w++) {
-    const data = { memory, control, config, worker: w, threads, causal };
-    const thread = spawnThread(entry, ready[w - 1]!, data, factory);
+    const thread = spawnThread(entry, ready[w - 1]!, data(w), factory);
     if (thread === undefined) {
       for (const t of started) void t.terminate();
       throw new AttentionError(
@@ -159,7 +164,34 @@ export async function startEngineWorkers(
     for (const t of started) void t.terminate();
     throw error;
   }
-  // Each worker's counters at the start of the current pass.
+  return started;
+}
+
+/**
+ * Starts `threads − 1` workers on `memory` (a shared arena), running the causal op as `causal`
+ * places it. Throws ATTENTION_THREADS_UNAVAILABLE when they cannot run here or do not start.
+ */
+export async function startEngineWorkers(
+  memory: EngineMemory,
+  config: ResolvedTransformerConfig,
+  threads: number,
+  causal: CausalPlan = { placement: 'calling-thread' },
+): Promise<EngineWorkers> {
+  const reason = engineThreadsUnsupported();
+  if (reason !== undefined) throw new AttentionError('ATTENTION_THREADS_UNAVAILABLE', reason);
+  const control = createControl();
+  const { ints } = control;
+  const count = threads - 1;
+  const started = await spawnWorkers(count, (w) => ({
+    memory,
+    control,
+    config,
+    worker: w,
+    threads,
+    causal,
+  }));
+  // The current command's SEQ, and each worker's counters at the start of the current pass.
+  let seq = 0;
   const arrived = new Array<number>(count + 1).fill(0);
   const done = new Array<number>(count + 1).fill(0);
   const deadline = (w: number, what: string) => {
@@ -178,7 +210,21 @@ export async function startEngineWorkers(
       Atomics.store(ints, LENGTH, length);
       Atomics.store(ints, STEP, step ?? -1);
       Atomics.store(ints, COMMAND, PASS);
-      bump(ints, SEQ);
+      seq = bump(ints, SEQ);
+    },
+    gradientsDone() {
+      Atomics.store(ints, CALLER_GRADS, seq);
+      Atomics.notify(ints, CALLER_GRADS);
+    },
+    awaitGradients() {
+      for (let w = 1; w <= count; w++)
+        waitFor(ints, slot(w, GRADS), seq, deadline(w, 'before the gradient sum'));
+    },
+    squares: (w) => control.floats[w]!,
+    issueAdamW(hyper) {
+      writeHyper(control, hyper);
+      Atomics.store(ints, COMMAND, ADAMW);
+      seq = bump(ints, SEQ);
     },
     arrivals(busy) {
       for (let w = 1; w <= busy; w++) {
@@ -192,6 +238,9 @@ export async function startEngineWorkers(
     abort() {
       Atomics.store(ints, ABORT, 1);
       for (let w = 1; w <= count; w++) bump(ints, slot(w, RELEASED));
+      // Wake the workers waiting for a thread's gradients, so that they see the abort at once.
+      Atomics.notify(ints, CALLER_GRADS);
+      for (let w = 1; w <= count; w++) Atomics.notify(ints, slot(w, GRADS));
     },
     finish() {
       let error: AttentionError | undefined;
