@@ -29,6 +29,7 @@ import type { AttentionVariant, CouplingForm, EngineTrainer } from '../src/index
 import { kernelSplit } from '../bench/kernelSplit.js';
 import { concurrentPeaks, peakGflops } from '../bench/wasmPeak.js';
 import { scriptArg } from '../bench/scriptArgs.js';
+import { stepTimes, warmUp } from '../bench/stepWindows.js';
 
 const modelName = scriptArg('model', 'paper') as keyof typeof BENCH_MODELS;
 const m = BENCH_MODELS[modelName];
@@ -39,8 +40,6 @@ const couplings = scriptArg('couplings', samplerName === 'transfer-matrix' ? 'ba
 const threads = Number(scriptArg('threads', '1'));
 const steps = Number(scriptArg('steps', '30'));
 const json = process.argv.includes('--json');
-/** Least wall time of warm-up steps before the measured ones. */
-const WARM_UP_MS = 1500;
 const log = (line: string) => console.log(line);
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -89,21 +88,11 @@ for (const variant of variants) {
     sync: 'manual',
     threads,
   });
-  const batch = { inputs: tokens(), targets: tokens(), batchSize: m.batch };
-  // Warm-up: the first shapes, the workers' start, and every thread's JIT and wasm tiers. Three
-  // steps are not enough on two threads: there the first ~50 paper steps run 20–40 % slower
-  // than the steady state a training run spends its time in (6.1–6.4 ms a step measured over
-  // steps 4–43, 4.7–5.0 over steps 4–303).
-  const warmStart = performance.now();
-  for (let s = 0; s < 3 || performance.now() - warmStart < WARM_UP_MS; s++)
-    await trainer.step(batch);
+  const fresh = () => ({ inputs: tokens(), targets: tokens(), batchSize: m.batch });
+  await warmUp(trainer, fresh);
+  const batch = fresh();
   probe?.take();
-  const wall: number[] = [];
-  for (let s = 0; s < steps; s++) {
-    const t0 = performance.now();
-    await trainer.step(batch);
-    wall.push(performance.now() - t0);
-  }
+  const wall = await stepTimes(trainer, batch, steps);
   const ms = median(wall);
   const samplerMs = (probe?.take() ?? 0) / steps;
   const name =

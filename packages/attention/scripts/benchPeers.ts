@@ -8,9 +8,11 @@
  *
  * Every figure is measured here, one process after the other (never two at once):
  * - the paper model (METHOD.md §5, batch 64, T = 12), softmax and boltzmann (exact), on the
- *   engine (`scripts/benchEngine.ts`, one thread, then softmax on both cores) and on tfjs-wasm
- *   (`scripts/benchTraining.ts`, one core), against the PyTorch twin `bench/peers/paper_twin.py`
- *   on one thread (`torch.set_num_threads(1)`, OMP/OPENBLAS/MKL_NUM_THREADS=1);
+ *   engine (`scripts/benchEngine.ts`, one thread) and on tfjs-wasm (`scripts/benchTraining.ts`,
+ *   one core), against the PyTorch twin `bench/peers/paper_twin.py` on one thread
+ *   (`torch.set_num_threads(1)`, OMP/OPENBLAS/MKL_NUM_THREADS=1); and softmax on both cores
+ *   against one (`scripts/benchScaling.ts`: two trainers in one process, stepped in alternating
+ *   half-second windows);
  * - with `--nanogpt <dir>`: GPT `baby` softmax and boltzmann transfer-matrix (banded:8) on the
  *   engine with both cores, against nanoGPT's README CPU configuration on as many threads, in
  *   ms/iteration. `<dir>` is a nanoGPT work tree or its git repository (the `fetch` tool's

@@ -84,24 +84,34 @@ export function runBenchTraining(args: readonly string[]): {
 }
 
 /**
- * `scripts/benchEngine.ts --json` with `args` in a child Node: its per-variant figures and its
- * whole report (the split of a step by kernel). Throws with its stderr when it fails.
+ * `scripts/<script> --json` with `args` in a child Node (benchEngine.ts, benchScaling.ts): its
+ * figures and its whole report. Throws with its stderr when it fails.
  */
-export function runBenchEngine(args: readonly string[]): {
-  figures: BenchEngineFigure[];
-  report: string;
-} {
-  const script = ['--import', 'tsx', '--conditions=@boltzmann/source', 'scripts/benchEngine.ts'];
-  const r = run(process.execPath, [...script, ...args, '--json'], PACKAGE);
+function runEngineScript(
+  script: string,
+  args: readonly string[],
+): { figures: BenchEngineFigure[]; report: string } {
+  const node = ['--import', 'tsx', '--conditions=@boltzmann/source', `scripts/${script}`];
+  const r = run(process.execPath, [...node, ...args, '--json'], PACKAGE);
   const figures = parseBenchEngine(r.stdout);
   if (r.status !== 0 || figures.length === 0)
-    throw new Error(`benchEngine.ts ${args.join(' ')} failed:\n${r.stderr || r.stdout}`);
+    throw new Error(`${script} ${args.join(' ')} failed:\n${r.stderr || r.stdout}`);
   const report = r.stdout
     .split('\n')
     .filter((line) => !line.startsWith('{'))
     .join('\n');
   return { figures, report: report.trim() };
 }
+
+/** `scripts/benchEngine.ts` with `args`: its per-variant figures and report (the split of a step by kernel). */
+export const runBenchEngine = (args: readonly string[]) => runEngineScript('benchEngine.ts', args);
+
+/**
+ * `scripts/benchScaling.ts` with `args`: one figure per thread count (1 and `--threads`), each the
+ * median of its windows, measured in alternating windows of one process.
+ */
+export const runBenchScaling = (args: readonly string[]) =>
+  runEngineScript('benchScaling.ts', args);
 
 /** The PyTorch twin (`paper_twin.py`) on `threads` threads: its figure, or its error output. */
 export function runTwin(
