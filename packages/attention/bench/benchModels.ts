@@ -1,8 +1,15 @@
 // The two reference models of the speed scripts (scripts/benchTraining.ts on tfjs,
 // scripts/benchEngine.ts on the engine), their samplers, and a sampler wrapper that times them.
-import { exactSampler, tapSampler, transferMatrixSampler } from '@boltzmann/ising-core';
+import {
+  createRng,
+  exactSampler,
+  floorScaledInt,
+  tapSampler,
+  transferMatrixSampler,
+} from '@boltzmann/ising-core';
 import type { BatchEstimate, IsingBatch, Sampler } from '@boltzmann/ising-core';
-import type { AttentionVariant, TransformerConfig } from '../src/index.js';
+import type { AttentionVariant, TokenBatch, TransformerConfig } from '../src/index.js';
+import { scriptArg } from './scriptArgs.js';
 
 /**
  * - `paper`: METHOD.md §5, 1 layer, 1 head, d_model 64, FFN 256, batch 64, T = 12.
@@ -35,11 +42,27 @@ export const BENCH_MODELS = {
 /** The vocabulary of Tiny Shakespeare's characters. */
 export const BENCH_VOCAB = 65;
 
+/** A reference model's shape. */
+export type BenchModel = (typeof BENCH_MODELS)[keyof typeof BENCH_MODELS];
+
+/** The model of the `--model` flag (default `paper`); throws on any other name. */
+export function benchModelArg(): { name: keyof typeof BENCH_MODELS; m: BenchModel } {
+  const name = scriptArg('model', 'paper') as keyof typeof BENCH_MODELS;
+  const m = BENCH_MODELS[name];
+  if (m === undefined) throw new Error(`--model must be paper or baby, got ${name}`);
+  return { name, m };
+}
+
+/** Batches of model `m`'s shape with fresh random tokens and targets, from one seeded stream. */
+export function randomBatches(m: BenchModel, seed = 1): () => TokenBatch {
+  const rng = createRng(seed);
+  const tokens = () =>
+    Int32Array.from({ length: m.batch * m.length }, () => floorScaledInt(rng, BENCH_VOCAB));
+  return () => ({ inputs: tokens(), targets: tokens(), batchSize: m.batch });
+}
+
 /** The configuration of reference model `m` in `variant` (sampler and couplings added by the caller). */
-export function benchModelConfig(
-  m: (typeof BENCH_MODELS)[keyof typeof BENCH_MODELS],
-  variant: AttentionVariant,
-): TransformerConfig {
+export function benchModelConfig(m: BenchModel, variant: AttentionVariant): TransformerConfig {
   return {
     vocabSize: BENCH_VOCAB,
     maxLength: m.length,

@@ -15,13 +15,12 @@
  * variant for scripts/benchPeers.ts. One training process: run it on an idle machine.
  */
 import { availableParallelism, loadavg } from 'node:os';
-import { createRng, floorScaledInt } from '@boltzmann/ising-core';
 import { shardRecipeOf } from '@boltzmann/ising-core/internal';
 import {
-  BENCH_MODELS,
-  BENCH_VOCAB,
+  benchModelArg,
   benchModelConfig,
   benchSampler,
+  randomBatches,
   timedSampler,
 } from '../bench/benchModels.js';
 import { createEngineTrainer, createTransformer, initBackend } from '../src/index.js';
@@ -31,9 +30,7 @@ import { concurrentPeaks, peakGflops } from '../bench/wasmPeak.js';
 import { scriptArg } from '../bench/scriptArgs.js';
 import { stepTimes, warmUp } from '../bench/stepWindows.js';
 
-const modelName = scriptArg('model', 'paper') as keyof typeof BENCH_MODELS;
-const m = BENCH_MODELS[modelName];
-if (m === undefined) throw new Error(`--model must be paper or baby, got ${modelName}`);
+const { name: modelName, m } = benchModelArg();
 const variants = scriptArg('variants', 'softmax,boltzmann').split(',') as AttentionVariant[];
 const samplerName = scriptArg('sampler', modelName === 'paper' ? 'exact' : 'transfer-matrix');
 const couplings = scriptArg('couplings', samplerName === 'transfer-matrix' ? 'banded:8' : 'full');
@@ -43,9 +40,7 @@ const json = process.argv.includes('--json');
 const log = (line: string) => console.log(line);
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const rng = createRng(1);
-const tokens = (): Int32Array =>
-  Int32Array.from({ length: m.batch * m.length }, () => floorScaledInt(rng, BENCH_VOCAB));
+const fresh = randomBatches(m);
 
 await initBackend('wasm', { log: () => {} });
 log(
@@ -88,7 +83,6 @@ for (const variant of variants) {
     sync: 'manual',
     threads,
   });
-  const fresh = () => ({ inputs: tokens(), targets: tokens(), batchSize: m.batch });
   await warmUp(trainer, fresh);
   const batch = fresh();
   probe?.take();

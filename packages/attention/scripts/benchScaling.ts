@@ -11,8 +11,7 @@
  *     [--model paper|baby] [--variant softmax] [--threads 2] [--seconds 12] [--window-ms 500] [--json]
  */
 import { availableParallelism, loadavg } from 'node:os';
-import { createRng, floorScaledInt } from '@boltzmann/ising-core';
-import { BENCH_MODELS, BENCH_VOCAB, benchModelConfig } from '../bench/benchModels.js';
+import { benchModelArg, benchModelConfig, randomBatches } from '../bench/benchModels.js';
 import { median } from '../bench/peers/peerTable.js';
 import { scriptArg } from '../bench/scriptArgs.js';
 import { warmUp, windowTimes } from '../bench/stepWindows.js';
@@ -24,9 +23,7 @@ import {
 } from '../src/index.js';
 import type { EngineTrainer } from '../src/index.js';
 
-const modelName = scriptArg('model', 'paper') as keyof typeof BENCH_MODELS;
-const m = BENCH_MODELS[modelName];
-if (m === undefined) throw new Error(`--model must be paper or baby, got ${modelName}`);
+const { name: modelName, m } = benchModelArg();
 const variant = scriptArg('variant', 'softmax');
 assertAttentionVariant(variant);
 if (variant === 'boltzmann' || variant === 'coupling')
@@ -44,12 +41,7 @@ for (const [name, value, least] of [
   if (!Number.isFinite(value) || value < least)
     throw new Error(`--${name} must be a number ≥ ${least}, got ${value}`);
 
-const rng = createRng(1);
-const fresh = () => {
-  const tokens = () =>
-    Int32Array.from({ length: m.batch * m.length }, () => floorScaledInt(rng, BENCH_VOCAB));
-  return { inputs: tokens(), targets: tokens(), batchSize: m.batch };
-};
+const fresh = randomBatches(m);
 
 await initBackend('wasm', { log: () => {} });
 console.log(
