@@ -80,5 +80,12 @@ describe('the roofline of the missed goals (scripts/benchPeers.ts)', () => {
     const slowMemory = transferRoofline(baby, 58.3, { peakGflops: 97.6, bandwidth: 20 });
     expect(slowMemory[3]).toContain('at best (both roofs at once) 81.79 ms');
     expect(transferRoofline(baby, undefined, roofs)).toEqual([]);
+    // The measured step: 58.3 ms of softmax, 258.3 of transfer matrix: ≤ 200 ms for the op,
+    // 102,236,160 states × 60 flops in it = 30.7 GFLOP/s, 31 % of 97.6.
+    const measured = transferRoofline(baby, 58.3, roofs, 258.3);
+    expect(measured).toHaveLength(5);
+    expect(measured[4]).toContain('at most 200.00 ms a step');
+    expect(measured[4]).toContain('≥ 30.7 GFLOP/s, 31 % of both cores');
+    expect(lines).toHaveLength(4);
   });
 });

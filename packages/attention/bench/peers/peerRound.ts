@@ -171,10 +171,9 @@ async function babyRows(
   ];
   const bandwidth = (await concurrentBandwidth(o.cores)).reduce((a, b) => a + b, 0);
   const shape = { ...BENCH_MODELS.baby, window: 8 };
-  const roofline = transferRoofline(shape, time(baby.figures, 'softmax'), {
-    peakGflops,
-    bandwidth,
-  });
+  const roofs = { peakGflops, bandwidth };
+  const softmaxMs = time(baby.figures, 'softmax');
+  const roofline = transferRoofline(shape, softmaxMs, roofs, time(baby.figures, 'boltzmann'));
   return { rows, roofline };
 }
 

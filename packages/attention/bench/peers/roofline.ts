@@ -99,12 +99,15 @@ export interface TransferShape {
  * on every layer, head and sequence), and the time at 100 % of `peakGflops` of today's kernel and
  * of the fewest flops an exact pass needs, or (keeping the forward's messages) the larger of its
  * flops at the peak and its bytes at `bandwidth` (GB/s), against the half softmax step the goal
- * allows the whole causal op.
+ * allows the whole causal op. With the measured transfer-matrix step (`boltzmannMs`), also what
+ * today's kernel achieved: its flops over the step's excess on the softmax step (an upper bound
+ * of the causal op's time, so a lower bound of the kernel's GFLOP/s).
  */
 export function transferRoofline(
   shape: TransferShape,
   softmaxMs: number | undefined,
   roofs: { readonly peakGflops: number; readonly bandwidth: number },
+  boltzmannMs?: number,
 ): string[] {
   if (softmaxMs === undefined) return [];
   const { layers, heads, batch, length, window } = shape;
@@ -116,10 +119,19 @@ export function transferRoofline(
   const { kernel, fewest, kept } = TRANSFER_FLOPS_PER_STATE;
   const moved = (states * KEPT_BYTES_PER_STATE) / bandwidth / 1e6;
   const keptMs = Math.max(at(kept), moved);
+  const excess = boltzmannMs === undefined ? 0 : boltzmannMs - softmaxMs;
+  const achieved = (states * kernel) / excess / 1e6;
+  const measured =
+    excess > 0
+      ? [
+          `- measured: the causal op took at most ${ms(excess)} a step (the transfer-matrix step less the softmax step), so today's kernel ran at ≥ ${achieved.toFixed(1)} GFLOP/s, ${((100 * achieved) / peakGflops).toFixed(0)} % of both cores' peak`,
+        ]
+      : [];
   return [
     `roofline of the transfer-matrix goal: ${(states / 1e6).toFixed(1)} M window states a step; the goal allows the whole causal op ${ms(allowed)} (half the softmax step); both cores give ${peakGflops.toFixed(1)} GFLOP/s and ${bandwidth.toFixed(1)} GB/s`,
     `- today's kernel, ${kernel} flops a state: ${ms(at(kernel))} at 100 % of the peak, ${share(at(kernel))}`,
     `- the fewest flops an exact pass needs, ${fewest} a state: ${ms(at(fewest))}, ${share(at(fewest))}`,
     `- keeping the forward's messages, ${kept} flops and ${KEPT_BYTES_PER_STATE} bytes a state: ${ms(at(kept))} of flops, ${ms(moved)} of memory traffic; at best (both roofs at once) ${ms(keptMs)}, ${share(keptMs)}`,
+    ...measured,
   ];
 }
