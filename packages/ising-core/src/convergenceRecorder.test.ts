@@ -10,6 +10,7 @@ import {
   tapSampler,
   transferMatrixSampler,
 } from './index.js';
+import { recordingOf } from './convergenceRecorder.js';
 import { shardRecipeOf } from './internal/shardRecipe.js';
 import type { BatchEstimate } from './index.js';
 
@@ -22,13 +23,40 @@ function batchOf(seed: number, couplingScale: number) {
 }
 
 describe('recordConvergence', () => {
-  it('keeps the recipe of a sampler with nothing to record, so other threads may rebuild it; not that of a fixed point', () => {
-    for (const inner of [exactSampler.create(), transferMatrixSampler.create({ bandwidth: 3 })])
-      expect(shardRecipeOf(recordConvergence(inner))).toEqual(shardRecipeOf(inner));
-    for (const inner of [meanFieldSampler.create(), tapSampler.create()]) {
+  it('keeps the recipe of every built-in sampler, so other threads may rebuild it; a plugin’s has none', () => {
+    for (const inner of [
+      exactSampler.create(),
+      transferMatrixSampler.create({ bandwidth: 3 }),
+      meanFieldSampler.create(),
+      tapSampler.create(),
+    ]) {
       expect(shardRecipeOf(inner)).toBeDefined();
-      expect(shardRecipeOf(recordConvergence(inner))).toBeUndefined();
+      expect(shardRecipeOf(recordConvergence(inner))).toEqual(shardRecipeOf(inner));
     }
+    expect(shardRecipeOf(recordConvergence({ ...tapSampler.create() }))).toBeUndefined();
+  });
+
+  it('absorbs the figures other threads recorded as if its own calls had made them', () => {
+    const options = { onNonConvergence: 'return' as const, maxIterations: 40 };
+    const whole = recordConvergence(tapSampler.create(options));
+    const [here, there] = [0, 1].map(() => recordConvergence(tapSampler.create(options)));
+    // Two calls here and one on another thread, against the same three calls in one recorder.
+    for (const [sampler, seed] of [
+      [here, 4],
+      [there, 5],
+      [here, 6],
+    ] as const) {
+      estimateBatch(sampler!, batchOf(seed, 0.9));
+      estimateBatch(whole, batchOf(seed, 0.9));
+    }
+    const reference = whole.drain()!;
+    here!.absorb(there!.drain());
+    here!.absorb(undefined);
+    const merged = here!.drain()!;
+    expect({ ...merged, meanIterations: 0 }).toEqual({ ...reference, meanIterations: 0 });
+    expect(merged.meanIterations).toBeCloseTo(reference.meanIterations, 12);
+    expect(recordingOf(here)).toBe(here);
+    expect(recordingOf(tapSampler.create())).toBeUndefined();
   });
 
   it('sums the diagnostics of every call until drained, and passes answers through', () => {

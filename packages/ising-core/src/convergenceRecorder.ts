@@ -1,5 +1,5 @@
 import { estimateBatch } from './estimateBatch.js';
-import { FIXED_POINT_RECIPES, shardRecipeOf, withShardRecipe } from './internal/shardRecipe.js';
+import { shardRecipeOf, withShardRecipe } from './internal/shardRecipe.js';
 import type { BatchEstimate, IsingBatch, MaybePromise, Sampler } from './types.js';
 
 /** Convergence figures of an iterative sampler summed over the calls since the last drain. */
@@ -22,8 +22,23 @@ export interface ConvergenceSummary {
 export interface RecordingSampler extends Sampler {
   /** The figures since the previous drain (undefined when no call reported any), then resets. */
   drain(): ConvergenceSummary | undefined;
+  /**
+   * Adds figures recorded elsewhere to the current stretch: those of the copies of this sampler
+   * that other threads rebuilt from its recipe and ran on their shares of a batch (the attention
+   * engine does this), each of whose calls counts as a call.
+   */
+  absorb(summary: ConvergenceSummary | undefined): void;
   /** The wrapped sampler. */
   readonly inner: Sampler;
+}
+
+const recorders = new WeakSet<object>();
+
+/** `sampler` as a {@link RecordingSampler} of {@link recordConvergence}, or undefined. */
+export function recordingOf(sampler: unknown): RecordingSampler | undefined {
+  return typeof sampler === 'object' && sampler !== null && recorders.has(sampler)
+    ? (sampler as RecordingSampler)
+    : undefined;
 }
 
 /**
@@ -84,15 +99,24 @@ export function recordConvergence(inner: Sampler): RecordingSampler {
       maxResidual = 0;
       return summary;
     },
+    absorb(summary) {
+      if (summary === undefined || summary.calls === 0) return;
+      calls += summary.calls;
+      problems += summary.problems;
+      missed += summary.missed;
+      iterations += summary.meanIterations * summary.problems;
+      maxIterations = Math.max(maxIterations, summary.maxIterations);
+      const r = summary.maxResidual;
+      if (r > maxResidual || Number.isNaN(r)) maxResidual = r;
+    },
     dispose: () => inner.dispose?.(),
   };
-  // A sampler with no convergence to report (exact, transfer-matrix) keeps its recipe: threads
-  // that rebuild it from there (the attention engine's shards) lose no figure. A fixed point's is
-  // dropped, so every one of its calls comes through here.
+  recorders.add(recording);
+  // A built-in sampler keeps its recipe: the threads that rebuild it from there (the attention
+  // engine's shards) record their own calls with recordConvergence and hand the figures to
+  // `absorb`, so none is lost.
   const recipe = shardRecipeOf(inner);
-  return recipe !== undefined && !FIXED_POINT_RECIPES.has(recipe.sampler)
-    ? withShardRecipe(recording, recipe)
-    : recording;
+  return recipe === undefined ? recording : withShardRecipe(recording, recipe);
 }
 
 /**

@@ -5,6 +5,7 @@
 // samplers from. Not part of the public API: it may change in any release
 // and is left out of the reference documentation.
 export { assertFinite } from './batch.js';
+export { recordingOf } from './convergenceRecorder.js';
 export { DEFAULT_ECHO_LENGTH, echo } from './echo.js';
 export { ERROR_BRAND, hasErrorBrand } from './errorBrand.js';
 export { canBlock, spawnThread, threadEntry, threadsUnsupported } from './internal/poolThread.js';

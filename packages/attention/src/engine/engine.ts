@@ -27,7 +27,12 @@ import { lossArgs, modelBackward, modelForward } from './modelPass.js';
 import { engineOptimizer } from './parallel/optimizerTail.js';
 import type { Shard, ShardPlan } from './parallel/shards.js';
 import { planShards } from './parallel/shards.js';
-import { planCausalOp, shardSampler } from './parallel/causalPlacement.js';
+import {
+  absorbShardConvergence,
+  planCausalOp,
+  shardConvergence,
+  shardSampler,
+} from './parallel/causalPlacement.js';
 import type { CausalPlacement } from './parallel/causalPlacement.js';
 import { callingExchange, threadedPass } from './parallel/threadedPass.js';
 import { engineThreadsUnsupported, startEngineWorkers } from './parallel/workerPool.js';
@@ -265,7 +270,10 @@ export function createEngine(
         const shardPlan = { shards, end: 0 };
         const exchange = callingExchange(source, shardPlan, workers!, causalOp);
         const ctx = context(shards[0]!, pass, exchange);
+        shardConvergence(causalOp.sampler); // figures a failed pass left behind are not this pass's
         optimizer.passed(await threadedPass(workers!, shardPlan, pass, ctx, optimizer.own));
+        if (causal.placement === 'shards')
+          absorbShardConvergence(options.sampler, causalOp.sampler, workers!);
       }
       let loss = 0;
       for (const shard of shards) loss += kernels.loss(lossArgs({ acts: shard.acts, config }));

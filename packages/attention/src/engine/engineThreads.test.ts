@@ -5,10 +5,11 @@
 import {
   exactSampler,
   meanFieldSampler,
+  recordConvergence,
   tapSampler,
   transferMatrixSampler,
 } from '@boltzmann/ising-core';
-import type { Sampler } from '@boltzmann/ising-core';
+import type { ConvergenceSummary, Sampler } from '@boltzmann/ising-core';
 import { codeOf } from '@boltzmann/ising-core/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTransformer } from '../index.js';
@@ -180,6 +181,31 @@ describe('engine on two threads', () => {
     }
     expect(sizes[1]).toEqual(sizes[0]);
     expect(sizes[0]).toEqual([30, 30, 30, 30]); // 2 layers × 2 heads, 5 sequences × 6 queries
+  });
+
+  it('a recording sampler runs on the shards, and its recorder gets every thread’s figures', async () => {
+    const figures = [];
+    for (const threads of [1, 2]) {
+      const inner = tapSampler.create({ onNonConvergence: 'return', maxIterations: 12 });
+      const sampler = recordConvergence(inner);
+      const model = createTransformer({ ...gpt, variant: 'boltzmann', sampler, jInitStd: 0.8 });
+      const engine = createEngine(model.config, { sampler: model.sampler, threads });
+      engines.push(engine);
+      expect(engine.causalPlacement).toBe('shards');
+      for (const p of model.parameters) engine.view(p.name).set(p.variable.dataSync());
+      const inputs = randomTokens(5 * 6, 7, 3);
+      const mask = new Float32Array(30).fill(1);
+      await engine.lossAndGradients({ inputs, batchSize: 5 }, inputs, mask);
+      figures.push(sampler.drain()!);
+      model.dispose();
+    }
+    const [one, two] = figures as [ConvergenceSummary, ConvergenceSummary];
+    expect(one.calls).toBe(4); // 2 layers × 2 heads
+    expect(two.calls).toBe(8); // … on each of the two shards
+    for (const key of ['problems', 'missed', 'maxIterations', 'maxResidual'] as const)
+      expect(two[key], key).toBe(one[key]);
+    expect(two.meanIterations).toBeCloseTo(one.meanIterations, 12);
+    expect(one.problems).toBe(5 * 6 * 4);
   });
 
   it('a larger batch after a smaller one grows the shared arena, and the workers see it', async () => {

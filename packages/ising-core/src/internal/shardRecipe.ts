@@ -14,12 +14,6 @@ export interface ShardRecipe {
   readonly options: Readonly<Record<string, unknown>>;
 }
 
-/** The recipes of samplers whose estimates carry convergence diagnostics (fixed points). */
-export const FIXED_POINT_RECIPES: ReadonlySet<ShardRecipe['sampler']> = new Set([
-  'mean-field',
-  'tap',
-]);
-
 const recipes = new WeakMap<object, ShardRecipe>();
 
 /** Records how to rebuild `sampler` on another thread; returns `sampler`. */

@@ -8,6 +8,7 @@
  * into its own byte slot; its part of the gradients' Σ g² into its float, the next AdamW update's
  * hyper-parameters into the floats from `HYPER`.
  */
+import type { ConvergenceSummary } from '@boltzmann/ising-core';
 import type { EngineAdamW } from '../adamW.js';
 
 /** Command words. */
@@ -41,9 +42,20 @@ const WORKER_WORDS = 8;
 const MESSAGE_BYTES = 1024;
 
 /** Where in `floats` an AdamW update's hyper-parameters start (worker w's Σ g² is float w). */
-export const HYPER = MAX_WORKERS + 1;
+const HYPER = MAX_WORKERS + 1;
 /** The order of the hyper-parameters from `HYPER`. */
 const HYPER_KEYS = ['lr', 'beta1', 'beta2', 'epsilon', 'weightDecay', 'step', 'gradScale'] as const;
+
+/** The figures of a worker's recorded convergence, 6 floats per worker from `SUMMARY`. */
+const SUMMARY_KEYS = [
+  'calls',
+  'problems',
+  'missed',
+  'maxResidual',
+  'meanIterations',
+  'maxIterations',
+] as const;
+const SUMMARY = HYPER + HYPER_KEYS.length;
 
 /** The shared words, message slots and numbers. */
 export interface Control {
@@ -56,7 +68,8 @@ export interface Control {
 export function createControl(): Control {
   const ints = new Int32Array(new SharedArrayBuffer(4 * WORKER_WORDS * (MAX_WORKERS + 1)));
   const messages = new Uint8Array(new SharedArrayBuffer(MESSAGE_BYTES * (MAX_WORKERS + 1)));
-  const floats = new Float64Array(new SharedArrayBuffer(8 * (HYPER + HYPER_KEYS.length)));
+  const floatCount = SUMMARY + SUMMARY_KEYS.length * (MAX_WORKERS + 1);
+  const floats = new Float64Array(new SharedArrayBuffer(8 * floatCount));
   return { ints, messages, floats };
 }
 
@@ -70,6 +83,26 @@ export function readHyper(control: Control): EngineAdamW {
   const at = (i: number) => control.floats[HYPER + i]!;
   const [lr, beta1, beta2, epsilon, weightDecay, step, gradScale] = HYPER_KEYS.map((_, i) => at(i));
   return { lr, beta1, beta2, epsilon, weightDecay, step, gradScale } as EngineAdamW;
+}
+
+/** Writes worker `w`'s convergence figures of its last pass (`calls` 0: none). */
+export function writeConvergence(
+  control: Control,
+  w: number,
+  summary: ConvergenceSummary | undefined,
+): void {
+  const at = SUMMARY + SUMMARY_KEYS.length * w;
+  for (const [i, key] of SUMMARY_KEYS.entries()) control.floats[at + i] = summary?.[key] ?? 0;
+}
+
+/** Worker `w`'s convergence figures of its last pass, or undefined when it recorded none. */
+export function readConvergence(control: Control, w: number): ConvergenceSummary | undefined {
+  const at = SUMMARY + SUMMARY_KEYS.length * w;
+  const [calls, problems, missed, maxResidual, meanIterations, maxIterations] = SUMMARY_KEYS.map(
+    (_, i) => control.floats[at + i]!,
+  ) as [number, number, number, number, number, number];
+  if (calls === 0) return undefined;
+  return { calls, problems, missed, maxResidual, meanIterations, maxIterations };
 }
 
 /** The index of worker `w`'s word `word`. */

@@ -3,6 +3,7 @@
 // calling thread issues (forward and backward, into its own gradient buffer). The causal op runs
 // here on the shard (with the sampler rebuilt from its recipe), or on the calling thread, met at
 // the op's barriers (causalPlacement.ts); the user's sampler object itself is never called here.
+import type { Sampler } from '@boltzmann/ising-core';
 import { nodeBuiltin } from '@boltzmann/ising-core/internal';
 import { parseCouplingForm } from '../../couplingForm.js';
 import type { ParsedCouplingForm } from '../../couplingForm.js';
@@ -36,10 +37,11 @@ import {
   readHyper,
   slot,
   waitFor,
+  writeConvergence,
   writeMessage,
 } from './control.js';
 import type { Control } from './control.js';
-import { shardSampler } from './causalPlacement.js';
+import { shardConvergence, shardSampler } from './causalPlacement.js';
 import type { CausalPlan } from './causalPlacement.js';
 import { sumGradientRuns, threadRuns } from './optimizerTail.js';
 import { optimizerBuffersOf, planShards } from './shards.js';
@@ -90,6 +92,9 @@ interface WorkerState {
   readonly k: EngineKernels;
   readonly form: ParsedCouplingForm;
   readonly runs: readonly ParamRun[];
+  /** The sampler rebuilt on this thread (shards only), and whether its convergence goes back. */
+  readonly sampler: Sampler | undefined;
+  readonly record: boolean;
   readonly exchange: (acts: ActivationLayout) => CausalExchange;
 }
 
@@ -124,6 +129,7 @@ async function runPass(state: WorkerState, seq: number): Promise<void> {
       `a pass of ${pass.batch} × ${pass.length} needs ${plan.end} floats; the arena has ${floats}`,
     );
   const shard = plan.shards[w];
+  shardConvergence(state.sampler); // figures a failed pass left behind are not this pass's
   if (shard !== undefined) {
     const step = Atomics.load(ints, STEP);
     const ctx: PassContext = {
@@ -142,6 +148,7 @@ async function runPass(state: WorkerState, seq: number): Promise<void> {
     await modelForward(ctx);
     modelBackward(ctx);
   }
+  if (state.record) writeConvergence(control, w, shardConvergence(state.sampler));
   if (plan.shards.length > 1) sumGradients(state, plan, seq);
 }
 
@@ -165,6 +172,8 @@ async function main(): Promise<void> {
     k,
     form: parseCouplingForm(config.couplingForm, config.maxLength),
     runs: threadRuns(params, threads)[w]!,
+    sampler,
+    record: causal.placement === 'shards' && causal.record === true,
     exchange: (acts) =>
       causal.placement === 'shards'
         ? localExchange({ k, config, sampler, samplerTimeoutMs: 0 }, acts)

@@ -11,7 +11,7 @@ import {
   threadEntry,
   threadsUnsupported,
 } from '@boltzmann/ising-core/internal';
-import type { WorkerFactory } from '@boltzmann/ising-core';
+import type { ConvergenceSummary, WorkerFactory } from '@boltzmann/ising-core';
 import type { PoolThread } from '@boltzmann/ising-core/internal';
 import { AttentionError } from '../../errors.js';
 import type { ResolvedTransformerConfig } from '../../transformerConfig.js';
@@ -38,6 +38,7 @@ import {
   createControl,
   readMessage,
   slot,
+  readConvergence,
   waitFor,
   writeHyper,
 } from './control.js';
@@ -64,6 +65,8 @@ export interface EngineWorkers {
   squares(w: number): number;
   /** Starts an AdamW update of every worker's range of the parameters. */
   issueAdamW(hyper: EngineAdamW): void;
+  /** The convergence worker `w` recorded in the last pass (a recording sampler on the shards). */
+  convergence(w: number): ConvergenceSummary | undefined;
   /** Waits until workers 1 … `busy` have reached their next causal-op barrier. */
   arrivals(busy: number): void;
   /** Lets workers 1 … `busy` past the barrier they wait at. */
@@ -221,6 +224,7 @@ export async function startEngineWorkers(
         waitFor(ints, slot(w, GRADS), seq, deadline(w, 'before the gradient sum'));
     },
     squares: (w) => control.floats[w]!,
+    convergence: (w) => readConvergence(control, w),
     issueAdamW(hyper) {
       writeHyper(control, hyper);
       Atomics.store(ints, COMMAND, ADAMW);
