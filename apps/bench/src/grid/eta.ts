@@ -79,12 +79,18 @@ const ENGINE_THREAD_GAIN = 0.7;
  */
 const ENGINE_APPROXIMATE_SAMPLER_SCALE = 0.67;
 /**
- * The samplers whose work runs on every engine thread's own shard (their recipe survives the
- * run's convergence recorder, training/runModel.ts): their share shrinks with the threads like
- * the rest of the step (baby transfer-matrix: 589 → 348 ms a step on 2 threads). A fixed point's
- * is gathered on the calling thread, with its own pool's threads on both paths.
+ * The samplers whose work runs on every engine thread's own shard (ising-core's deterministic
+ * built-ins, rebuilt on each thread from their recipe; the run's convergence recorder,
+ * training/runModel.ts, gets every thread's figures): their share shrinks with the threads like
+ * the rest of the step (baby transfer-matrix: 589 → 348 ms a step on 2 threads). Any other
+ * (gibbs, a plugin's) is gathered on the calling thread, with its own threads if it has any.
  */
-const SHARDED_SAMPLERS: ReadonlySet<string> = new Set(['exact', 'transfer-matrix']);
+const SHARDED_SAMPLERS: ReadonlySet<string> = new Set([
+  'exact',
+  'transfer-matrix',
+  'mean-field',
+  'tap',
+]);
 
 /** The per-step constants of the path that trains `c`: the engine (and its threads) or tfjs. */
 function pathCosts(c: RunConfig, path: TrainingPath) {
