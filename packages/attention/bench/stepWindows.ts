@@ -21,30 +21,19 @@ export async function warmUp(
   for (let s = 0; s < 3 || performance.now() - start < ms; s++) await trainer.step(fresh());
 }
 
-/** The wall time (ms) of each of `count` steps on `batch`. */
+/** The wall time (ms) of each step on `batch`: at least `count` steps and `minMs` of wall time. */
 export async function stepTimes(
   trainer: Pick<Trainer, 'step'>,
   batch: TokenBatch,
   count: number,
+  minMs = 0,
 ): Promise<number[]> {
   const wall: number[] = [];
-  for (let s = 0; s < count; s++) {
+  const start = performance.now();
+  while (wall.length < count || performance.now() - start < minMs) {
     const t0 = performance.now();
     await trainer.step(batch);
     wall.push(performance.now() - t0);
   }
-  return wall;
-}
-
-/** The wall time (ms) of each step on `batch` over a window of at least `ms` and 3 steps. */
-export async function windowTimes(
-  trainer: Pick<Trainer, 'step'>,
-  batch: TokenBatch,
-  ms: number,
-): Promise<number[]> {
-  const wall: number[] = [];
-  const start = performance.now();
-  while (wall.length < 3 || performance.now() - start < ms)
-    wall.push(...(await stepTimes(trainer, batch, 1)));
   return wall;
 }

@@ -14,7 +14,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { benchModelArg, benchModelConfig, randomBatches } from '../bench/benchModels.js';
 import { median } from '../bench/peers/peerTable.js';
 import { scriptArg } from '../bench/scriptArgs.js';
-import { warmUp, windowTimes } from '../bench/stepWindows.js';
+import { stepTimes, warmUp } from '../bench/stepWindows.js';
 import {
   assertAttentionVariant,
   createEngineTrainer,
@@ -61,8 +61,8 @@ const batch = fresh();
 const pairs: { one: number; many: number }[] = [];
 const start = performance.now();
 while (pairs.length < 2 || performance.now() - start < seconds * 1000) {
-  const one = median(await windowTimes(trainers[0]!, batch, windowMs));
-  const many = median(await windowTimes(trainers[1]!, batch, windowMs));
+  const one = median(await stepTimes(trainers[0]!, batch, 3, windowMs));
+  const many = median(await stepTimes(trainers[1]!, batch, 3, windowMs));
   pairs.push({ one, many });
 }
 for (const trainer of trainers) trainer.dispose();

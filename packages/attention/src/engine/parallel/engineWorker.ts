@@ -17,6 +17,7 @@ import { planParams } from '../layout.js';
 import { modelBackward, modelForward } from '../modelPass.js';
 import type { PassContext } from '../passContext.js';
 import type { EngineKernels } from '../engineKernels.js';
+import type { OptimizerBuffers } from '../adamW.js';
 import type { ActivationLayout, ParamLayout, ParamRun } from '../engineTypes.js';
 import {
   ABORT,
@@ -92,6 +93,7 @@ interface WorkerState {
   readonly k: EngineKernels;
   readonly form: ParsedCouplingForm;
   readonly runs: readonly ParamRun[];
+  readonly buffers: OptimizerBuffers;
   /** The sampler rebuilt on this thread (shards only), and whether its convergence goes back. */
   readonly sampler: Sampler | undefined;
   readonly record: boolean;
@@ -111,8 +113,7 @@ function sumGradients(state: WorkerState, plan: ShardPlan, seq: number): void {
   for (let o = 1; o < threads; o++)
     if (o !== w) waitFor(ints, slot(o, GRADS), seq, abortCheck(ints));
   const others = plan.shards.slice(1).map((s) => s.gradBase);
-  const buffers = optimizerBuffersOf(state.params);
-  control.floats[w] = sumGradientRuns(state.k, state.runs, buffers.grads, others);
+  control.floats[w] = sumGradientRuns(state.k, state.runs, state.buffers.grads, others);
 }
 
 /** Runs the worker's shard of the pass numbered `seq`, then its part of the gradient sum. */
@@ -155,7 +156,7 @@ async function runPass(state: WorkerState, seq: number): Promise<void> {
 /** The worker's range of an AdamW update. */
 function runAdamW(state: WorkerState): void {
   const hyper = readHyper(state.init.control);
-  state.k.adamW(state.runs, optimizerBuffersOf(state.params), hyper);
+  state.k.adamW(state.runs, state.buffers, hyper);
 }
 
 async function main(): Promise<void> {
@@ -172,6 +173,7 @@ async function main(): Promise<void> {
     k,
     form: parseCouplingForm(config.couplingForm, config.maxLength),
     runs: threadRuns(params, threads)[w]!,
+    buffers: optimizerBuffersOf(params),
     sampler,
     record: causal.placement === 'shards' && causal.record === true,
     exchange: (acts) =>
