@@ -105,6 +105,12 @@ export interface SamplerCapabilities {
    * `--dry-run` runs such samplers' dry runs; it never names hardware samplers itself.
    */
   readonly dryRun?: boolean;
+  /**
+   * True for samplers that send problems off the machine (QPUs, cloud simulators), where a call
+   * may spend the user's account. Applications let only the user's own command line choose such a
+   * sampler, never data such as a model file.
+   */
+  readonly remote?: boolean;
 }
 
 /**

@@ -36,6 +36,10 @@ function defineSampleFlags(cmd: Command): void {
       [] as string[],
     )
     .option(
+      '--sampler <name>',
+      "sampler that replaces the model file's (the only way to use a remote one: dwave, braket, ibm)",
+    )
+    .option(
       '--sampler-options <json>',
       "sampler options that replace the model file's (a model file may not say where requests go)",
     )
@@ -64,6 +68,7 @@ function toSampleCommand(raw: Raw): SampleCommand {
     seed: parseInteger('--seed', s('seed') ?? '0', 0),
     dataPath: s('data') ? userPath(s('data')!) : undefined,
     plugins: ((raw.plugin as string[] | undefined) ?? []).map(userPath),
+    ...(s('sampler') === undefined ? {} : { sampler: s('sampler')! }),
     ...(s('samplerTimeout') === undefined
       ? {}
       : { samplerTimeoutMs: parseSamplerTimeout(s('samplerTimeout')) }),

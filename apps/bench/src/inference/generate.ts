@@ -6,6 +6,8 @@ import type { Rng, SamplerRegistry } from '@boltzmann/ising-core';
 import { readFileSync } from 'node:fs';
 import { BenchError } from '../benchError.js';
 import { assertDataOnly } from '../trust/untrustedOptions.js';
+import { chooseSampleSampler } from './sampleSampler.js';
+import type { UserSamplerChoice } from './sampleSampler.js';
 
 const FORMAT = 'boltzmann-attention/transformer';
 
@@ -77,9 +79,11 @@ export function readModelFile(path: string): {
  * @param vocab the Tiny Shakespeare vocabulary.
  * @param registry resolves the recorded sampler (the bench registry).
  * @param file the file as {@link readModelFile} read it (read here when not given).
- * @param samplerOptions the user's own `--sampler-options`, which replace the file's; without
- *   them the file's are used only if they are data (see {@link assertModelOptionsAreData}).
+ * @param user the user's own `--sampler` and `--sampler-options`, which replace the file's; without
+ *   them the file's options are used only if they are data (see {@link assertModelOptionsAreData}),
+ *   and the file's sampler only if it is local (see {@link chooseSampleSampler}).
  * @param samplerTimeoutMs how long one sampler call may take (`--sampler-timeout`).
+ * @param note receives the line saying the file's remote sampler was replaced by a local one.
  * @returns the model (the caller disposes it).
  * @throws BENCH_MODEL_NOT_FOUND, BENCH_BAD_MODEL, BENCH_MODEL_MISMATCH (another task's model),
  *   BENCH_FORBIDDEN_OPTION, ATTENTION_SAMPLER_NOT_FOUND.
@@ -89,22 +93,24 @@ export function loadSampleModel(
   vocab: CharVocab,
   registry: SamplerRegistry,
   file: ReturnType<typeof readModelFile> = readModelFile(path),
-  samplerOptions?: Readonly<Record<string, unknown>>,
+  user: UserSamplerChoice = {},
   samplerTimeoutMs?: number,
+  note: (line: string) => void = () => undefined,
 ): Transformer {
   const { json, dataset } = file;
-  if (samplerOptions === undefined) assertModelOptionsAreData(path, json);
+  if (user.samplerOptions === undefined) assertModelOptionsAreData(path, json);
   if (dataset !== undefined && dataset !== 'shakespeare') {
     throw new BenchError(
       'BENCH_MODEL_MISMATCH',
       `--model ${path} was trained on ${dataset}; bench sample generates Tiny Shakespeare text`,
     );
   }
+  const choice = chooseSampleSampler(path, json, registry, user);
   let model: Transformer;
   try {
     model = loadTransformer(json, {
       registry,
-      ...(samplerOptions === undefined ? {} : { samplerOptions: { ...samplerOptions } }),
+      ...choice.overrides,
       ...(samplerTimeoutMs === undefined ? {} : { samplerTimeoutMs }),
     });
   } catch (error) {
@@ -118,6 +124,7 @@ export function loadSampleModel(
     }
     throw error;
   }
+  if (choice.note !== undefined) note(choice.note);
   const { vocabSize, outputSize } = model.config;
   if (vocabSize !== vocab.size || outputSize !== vocab.size) {
     model.dispose();

@@ -20,6 +20,11 @@ export interface SampleCommand {
   /** Sampler plugin modules, for a model trained with a `--plugin` sampler. */
   readonly plugins: readonly string[];
   /**
+   * The user's own `--sampler`, which replaces the model file's (the only way to sample on a
+   * remote sampler: a model file may not choose one); `undefined` = the file's when it is local.
+   */
+  readonly sampler?: string;
+  /**
    * The user's own sampler options (endpoint, region, credentials, …), which replace the ones
    * recorded in the model file; `undefined` = the file's, which may only be data.
    */

@@ -52,8 +52,9 @@ async function run({ command }: ToSampler): Promise<void> {
     vocab,
     registry,
     file,
-    command.samplerOptions,
+    { sampler: command.sampler, samplerOptions: command.samplerOptions },
     command.samplerTimeoutMs,
+    (line) => void lines.push(line),
   );
   for (const line of lines) void send({ type: 'log', line });
   try {

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanUpAfterAll, spawnBench, trapServer } from '../testing/queueTestkit.js';
 
@@ -94,6 +94,51 @@ describe('bench sample with a hostile model file', () => {
     }
     expect(hits).toEqual([]);
     expect(existsSync(join(dir, 'dry-run-here'))).toBe(false);
+  }, 120_000);
+
+  it('never lets a model file choose a remote sampler: an ibm model generates locally, IAM is never contacted', async () => {
+    const { url, hits } = await trap;
+    // Every fetch of the bench and its sampling process goes to the trap (no network), recorded.
+    const preload = join(dir, 'fetchTrap.mjs');
+    writeFileSync(
+      preload,
+      `const real = globalThis.fetch;
+globalThis.fetch = async (input) => {
+  const to = String(input?.url ?? input);
+  await real(${JSON.stringify(url)} + 'fetch?to=' + encodeURIComponent(to), { method: 'POST' });
+  throw new TypeError('fetch trapped: ' + to);
+};
+`,
+    );
+    const env = {
+      NODE_OPTIONS: `--import ${pathToFileURL(preload).href}`,
+      IBM_CLOUD_API_KEY: TOKEN,
+      IBM_QUANTUM_CRN: 'crn:v1:bluemix:public:quantum-computing:us-east:a/trap::',
+    };
+    const ibm = model('ibm', {
+      sampler: 'ibm',
+      samplerOptions: { backend: 'ibm_fez', shots: 1e12 },
+    });
+    const local = spawnBench(['sample', '--chars', '3', '--model', ibm], env);
+    children.push(local);
+    expect((await local.exit).code).toBe(0);
+    expect(local.output()).toMatch(/note: --model .* names the remote sampler "ibm".*"exact"/);
+    expect(local.output()).not.toContain(TOKEN);
+    expect(hits).toEqual([]);
+    // The user's own --sampler asks for it: then, and only then, the key goes to IAM (the trap).
+    const remote = spawnBench(
+      ['sample', '--chars', '3', '--model', ibm, '--sampler', 'ibm'].concat([
+        '--sampler-options',
+        '{"backend":"ibm_fez","shots":100}',
+      ]),
+      env,
+    );
+    children.push(remote);
+    expect((await remote.exit).code).toBe(1);
+    expect(hits.some((h) => h.includes(encodeURIComponent('https://iam.cloud.ibm.com')))).toBe(
+      true,
+    );
+    hits.length = 0;
   }, 120_000);
 
   it('bounds its sizes and its sampler settings with coded errors, never an out-of-memory crash', async () => {
