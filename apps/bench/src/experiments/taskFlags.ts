@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { choiceItem, parseInteger, parseList } from '../parseValues.js';
 import type { GridSpec } from '../grid/types.js';
 import { userPath } from '../paths.js';
-import type { BracketMode, Variant } from '../types.js';
+import type { BracketMode, DatasetName, RunConfig, Variant } from '../types.js';
 import { ALL_VARIANTS } from './basePreset.js';
 import type { MutableGrid, ReadFlag } from './types.js';
 
@@ -18,13 +18,31 @@ export const dataFlag = {
   },
 };
 
-/** `--eval-windows`: the fixed validation windows of a Tiny Shakespeare run. */
+/**
+ * `--eval-windows`: the fixed validation windows of a Tiny Shakespeare run, and the rule of what a
+ * run config records for them (one home, read by the grid expansion and a queued job's schema).
+ */
 export const evalWindowsFlag = {
   add: (cmd: Command): Command =>
     cmd.option('--eval-windows <n>', 'fixed validation windows of a Tiny Shakespeare run'),
   apply: (read: ReadFlag, g: MutableGrid): void => {
     const raw = read('evalWindows');
     if (raw) g.evalWindows = parseInteger('--eval-windows', raw, 1);
+  },
+  /**
+   * What a run of `dataset` records as its evaluation windows: the grid's on Tiny Shakespeare; 0
+   * on brackets, which evaluates on its task's own test strings (0 is part of their run ids).
+   */
+  of: (dataset: DatasetName, requested: number): number =>
+    dataset === 'shakespeare' ? requested : 0,
+  /** Why `config.evalWindows` cannot be its dataset's (a queued job), or undefined when it can. */
+  problem: (config: RunConfig): string | undefined => {
+    const n = config.evalWindows;
+    if (config.dataset === 'shakespeare' && !(Number.isSafeInteger(n) && n >= 1))
+      return `config.evalWindows must be at least 1 on shakespeare, got ${n}`;
+    if (config.dataset === 'brackets' && n !== 0)
+      return `config.evalWindows must be 0 on brackets (it evaluates on its test strings), got ${n}`;
+    return undefined;
   },
 };
 

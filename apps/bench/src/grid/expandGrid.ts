@@ -7,6 +7,7 @@ export { canonicalJson } from '../results/canonicalJson.js';
 import { usesSampler } from '@boltzmann/ising-core';
 import type { BenchCommand } from './commandTypes.js';
 import { EXPERIMENTS } from '../experiments/registry.js';
+import { evalWindowsFlag } from '../experiments/taskFlags.js';
 import type { RunColumn } from '../experiments/types.js';
 import type { BracketMode, DatasetName, RunConfig } from '../types.js';
 
@@ -148,7 +149,7 @@ function runConfig(command: BenchCommand, p: GridPoint, c: RunColumn): RunConfig
     beta: g.beta,
     jInit: g.jInit,
     evalEvery: g.evalEvery,
-    evalWindows: p.dataset === 'shakespeare' ? g.evalWindows : 0,
+    evalWindows: evalWindowsFlag.of(p.dataset, g.evalWindows),
     mode: brackets ? p.mode : 'balanced',
     types: brackets ? g.types : 1,
     sampler: c.sampler,

@@ -6,6 +6,7 @@
  */
 import { echo } from '@boltzmann/ising-core/internal';
 import { BenchError } from '../benchError.js';
+import { evalWindowsFlag } from '../experiments/taskFlags.js';
 import { jobIdOf } from './queueJobs.js';
 import type { RunJobData } from './queueJobs.js';
 import { validateRunConfig } from '../trust/runConfigSchema.js';
@@ -59,6 +60,8 @@ export function parseRunJob(data: unknown, jobId: string): RunJobData {
   if (data.checkpoint !== undefined && !isPlain(data.checkpoint))
     fail('checkpoint must be an object');
   const config = validateRunConfig(data.config, source);
+  const windows = evalWindowsFlag.problem(config);
+  if (windows !== undefined) fail(windows);
   assertDataOnly(
     config.samplerOptions,
     source,
