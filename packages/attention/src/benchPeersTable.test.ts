@@ -9,8 +9,8 @@ import {
   parseNanoGptIterations,
   parseTwin,
   speedRatio,
-  usesReferenceBlas,
 } from '../bench/peers/peerTable.js';
+import { blasVerdict } from '../bench/peers/peerConfigs.js';
 
 describe('the peer benchmark helpers (scripts/benchPeers.ts)', () => {
   it("reads benchEngine.ts's JSON lines and skips everything else", () => {
@@ -53,9 +53,9 @@ describe('the peer benchmark helpers (scripts/benchPeers.ts)', () => {
     });
     const twin = parseTwin(`a warning\n${line}\n`)!;
     expect(twin.stepsPerSecond).toBe(90.9);
-    expect(usesReferenceBlas(twin)).toBe(true);
+    expect(blasVerdict(twin.blas).kind).toBe('reference');
     const open = { ...twin, blas: ['/usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3'] };
-    expect(usesReferenceBlas(open)).toBe(false);
+    expect(blasVerdict(open.blas).kind).toBe('openblas');
     expect(parseTwin('{"not": "json"\nTraceback')).toBeUndefined();
   });
 

@@ -20,6 +20,9 @@ the data). Its parameter count equals the TS model's (59,265 softmax, 59,409 bol
 12 x 12 J). Prints one JSON line: variant, threads, parameters, steps, median ms/step, steps/s,
 losses and the BLAS library loaded (Debian's python3-torch uses the libblas.so.3 alternative:
 the reference BLAS is ~10x slower here than OpenBLAS, `apt-get install libopenblas0-pthread`).
+--threads sets torch's threads only; scripts/benchPeers.ts sets OMP_NUM_THREADS and
+OPENBLAS_NUM_THREADS for each configuration it tries (bench/peers/peerConfigs.ts), and the
+variables below default to --threads only when unset.
 
     /usr/bin/python3 paper_twin.py --variant softmax|boltzmann --steps 40 --threads 1
 """

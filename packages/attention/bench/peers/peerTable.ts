@@ -4,8 +4,11 @@
 /** One workload measured here and (if the peer ran) by its peer. */
 export interface PeerRow {
   readonly workload: string;
-  /** The unit of `here` and `peer`: rates are better high, times better low. */
-  readonly unit: 'steps/s' | 'ms/iteration';
+  /**
+   * The unit of `here` and `peer`: rates are better high, times better low (`s`: a whole
+   * process, spawn to exit).
+   */
+  readonly unit: 'steps/s' | 'ms/iteration' | 's';
   readonly here: number | undefined;
   readonly peer: number | undefined;
   /** Who the peer is, e.g. `PyTorch twin, 1 thread`. */
@@ -14,6 +17,11 @@ export interface PeerRow {
   readonly hereName?: string;
   /** The goal: the least speed ratio (here's speed over the peer's) that meets it. */
   readonly goal?: number;
+  /**
+   * Why the peer's figure is no fair measure (`reference BLAS`): the table then prints both
+   * figures marked so and no ratio.
+   */
+  readonly invalid?: string | undefined;
   /** Each round's ratio, when rounds were combined ({@link combineRounds}); the row's is their median. */
   readonly rounds?: readonly number[];
 }
@@ -97,13 +105,6 @@ export function parseTwin(text: string): TwinFigure | undefined {
   return undefined;
 }
 
-/** Whether the twin ran on Debian's reference BLAS (netlib, ~10× slower than OpenBLAS here). */
-export function usesReferenceBlas(figure: TwinFigure): boolean {
-  return (
-    figure.blas.length > 0 && !figure.blas.some((path) => /openblas|mkl|blis|atlas/i.test(path))
-  );
-}
-
 /**
  * nanoGPT's milliseconds per iteration: the median of the `iter N: loss …, time X ms` lines of
  * its train.py, skipping the first `settle` iterations (iteration 0 includes the first
@@ -126,9 +127,11 @@ export function median(xs: readonly number[]): number {
 
 /**
  * here ÷ peer as a speed ratio (> 1: we are faster): rates divide, times divide the other way.
- * A combined row's ratio is the median of its rounds' (each measured side by side).
+ * A combined row's ratio is the median of its rounds' (each measured side by side); an invalid
+ * row has none.
  */
 export function speedRatio(row: PeerRow): number | undefined {
+  if (row.invalid !== undefined) return undefined;
   if (row.rounds !== undefined && row.rounds.length > 0) return median(row.rounds);
   if (row.here === undefined || row.peer === undefined || row.here <= 0 || row.peer <= 0) {
     return undefined;
@@ -152,13 +155,17 @@ export function formatPeerTable(rows: readonly PeerRow[]): string {
   for (const row of rows) {
     const ratio = speedRatio(row);
     const here = `${figure(row.here, row.unit)} (${row.hereName ?? 'tfjs-wasm'})`;
+    const invalid = row.invalid === undefined ? '' : `; INVALID: ${row.invalid}`;
     const peer =
-      row.peer === undefined ? '— (not run)' : `${figure(row.peer, row.unit)} (${row.peerName})`;
+      row.peer === undefined
+        ? '— (not run)'
+        : `${figure(row.peer, row.unit)} (${row.peerName}${invalid})`;
     const spread =
       row.rounds !== undefined && row.rounds.length > 1
         ? ` (${Math.min(...row.rounds).toFixed(2)}–${Math.max(...row.rounds).toFixed(2)} over ${row.rounds.length} rounds)`
         : '';
-    const shown = ratio === undefined ? '—' : `${ratio.toFixed(2)}×${spread}`;
+    const shown =
+      ratio !== undefined ? `${ratio.toFixed(2)}×${spread}` : row.invalid ? '— (invalid)' : '—';
     lines.push(`| ${row.workload} | ${here} | ${peer} | ${shown} | ${goalCell(row, ratio)} |`);
   }
   return lines.join('\n');

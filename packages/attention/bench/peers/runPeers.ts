@@ -1,6 +1,7 @@
 // The child processes of scripts/benchPeers.ts: this package's benchTraining.ts, the PyTorch
 // twin of the paper model, and a nanoGPT checkout on Tiny Shakespeare prepared offline.
 import { spawnSync } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
 import { cpSync, existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,45 +13,63 @@ import {
   parseTwin,
 } from './peerTable.js';
 import type { BenchEngineFigure, BenchTrainingFigure, TwinFigure } from './peerTable.js';
+import { blasVerdict, peerEnv } from './peerConfigs.js';
+import type { BlasVerdict, ThreadConfig } from './peerConfigs.js';
 import { parseTorchGemm } from './roofline.js';
 import type { TorchGemmFigure } from './roofline.js';
 
 const PEERS = fileURLToPath(new URL('.', import.meta.url));
 const PACKAGE = fileURLToPath(new URL('../..', import.meta.url));
 
-/** A finished child: its exit status and output. */
+/** A finished child: its exit status, output, and wall time from spawn to exit. */
 interface Run {
   readonly status: number | null;
   readonly stdout: string;
   readonly stderr: string;
+  readonly seconds: number;
 }
 
-function run(command: string, args: readonly string[], cwd: string, env?: NodeJS.ProcessEnv): Run {
-  const r = spawnSync(command, args, {
-    cwd,
-    env: { ...process.env, ...env },
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  return { status: r.error ? null : r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? '' };
+/** `command` to its exit, in `env` (the whole environment; default this process's). */
+export function run(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Run {
+  const start = performance.now();
+  const r = spawnSync(command, args, { cwd, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const seconds = (performance.now() - start) / 1000;
+  const status = r.error ? null : r.status;
+  return { status, stdout: r.stdout ?? '', stderr: r.stderr ?? '', seconds };
 }
 
-/** The environment that keeps every BLAS and OpenMP pool of a Python child to `threads` threads. */
-export function threadEnv(threads: number): NodeJS.ProcessEnv {
-  const n = String(threads);
-  return { OMP_NUM_THREADS: n, OPENBLAS_NUM_THREADS: n, MKL_NUM_THREADS: n };
-}
+const ONE_THREAD: ThreadConfig = { torch: 1, omp: 1, openblas: 1 };
+
+// After a product, so that a BLAS loaded lazily is mapped too; BLAS_INFO names a static MKL.
+const BLAS_PROBE = `import json, torch
+a = torch.randn(64, 64); (a @ a).sum().item()
+maps = [line.split() for line in open('/proc/self/maps')]
+libs = sorted({f[-1] for f in maps if len(f) > 5 and 'blas' in f[-1]})
+info = [w[10:] for w in torch.__config__.show().replace(',', ' ').split() if w.startswith('BLAS_INFO=')]
+print(json.dumps({'torch': torch.__version__, 'blas': libs, 'blasInfo': (info or [''])[0]}))`;
 
 /**
  * The first of `candidates` that imports torch (Debian's `python3-torch` installs for
- * /usr/bin/python3, which a pyenv `python3` on the PATH may hide), with torch's version.
+ * /usr/bin/python3, which a pyenv `python3` on the PATH may hide), with torch's version and the
+ * BLAS it really calls (in a peer's environment: the machine's OpenBLAS pinning removed).
  */
 export function findTorchPython(
   candidates: readonly string[],
-): { python: string; torch: string } | undefined {
+): { python: string; torch: string; blas: BlasVerdict; libraries: string[] } | undefined {
   for (const python of candidates) {
-    const r = run(python, ['-c', 'import torch; print(torch.__version__)'], PACKAGE);
-    if (r.status === 0) return { python, torch: r.stdout.trim() };
+    const r = run(python, ['-c', BLAS_PROBE], PACKAGE, peerEnv(process.env, ONE_THREAD));
+    if (r.status !== 0) continue;
+    const v = JSON.parse(r.stdout.trim().split('\n').pop()!) as {
+      torch: string;
+      blas: string[];
+      blasInfo: string;
+    };
+    return { python, torch: v.torch, blas: blasVerdict(v.blas, v.blasInfo), libraries: v.blas };
   }
   return undefined;
 }
@@ -113,12 +132,12 @@ export const runBenchEngine = (args: readonly string[]) => runEngineScript('benc
 export const runBenchScaling = (args: readonly string[]) =>
   runEngineScript('benchScaling.ts', args);
 
-/** The PyTorch twin (`paper_twin.py`) on `threads` threads: its figure, or its error output. */
+/** The PyTorch twin (`paper_twin.py`) in thread configuration `config`: its figure, or its error output. */
 export function runTwin(
   python: string,
   variant: string,
   steps: number,
-  threads: number,
+  config: ThreadConfig,
 ): TwinFigure | string {
   const r = run(
     python,
@@ -129,10 +148,10 @@ export function runTwin(
       '--steps',
       String(steps),
       '--threads',
-      String(threads),
+      String(config.torch),
     ],
     PEERS,
-    threadEnv(threads),
+    peerEnv(process.env, config),
   );
   return parseTwin(r.stdout) ?? `paper_twin.py failed (${r.status}): ${r.stderr.slice(-2000)}`;
 }
@@ -140,7 +159,13 @@ export function runTwin(
 /** PyTorch's own products at the paper's shapes on `threads` threads (torch_gemm.py), or its error. */
 export function runTorchGemm(python: string, threads: number): TorchGemmFigure | string {
   const script = join(PEERS, 'torch_gemm.py');
-  const r = run(python, [script, '--threads', String(threads)], PEERS, threadEnv(threads));
+  const config = { torch: threads, omp: threads, openblas: 1 };
+  const r = run(
+    python,
+    [script, '--threads', String(threads)],
+    PEERS,
+    peerEnv(process.env, config),
+  );
   return parseTorchGemm(r.stdout) ?? `torch_gemm.py failed (${r.status}): ${r.stderr.slice(-2000)}`;
 }
 
@@ -178,16 +203,12 @@ export function prepareNanoGpt(checkout: string, input: string, python: string):
 }
 
 /**
- * The nanoGPT README's CPU "baby" run for `iterations` iterations on `threads` threads: its
- * median ms/iteration (iterations 5 and later), or its error output.
+ * nanoGPT's train.py in the README's CPU "baby" configuration for `iterations` iterations
+ * (iterations 0 to `iterations`, as train.py counts), evaluating at iteration 0 and, with
+ * `evalInterval`, every so many.
  */
-export function runNanoGpt(
-  work: string,
-  python: string,
-  iterations: number,
-  threads: number,
-): number | string {
-  const args = [
+function nanoGptArgs(iterations: number, evalInterval?: number): string[] {
+  return [
     'train.py',
     'config/train_shakespeare_char.py',
     '--device=cpu',
@@ -202,8 +223,40 @@ export function runNanoGpt(
     `--max_iters=${iterations}`,
     `--lr_decay_iters=${iterations}`,
     '--dropout=0.0',
+    ...(evalInterval === undefined ? [] : [`--eval_interval=${evalInterval}`]),
   ];
-  const r = run(python, args, work, threadEnv(threads));
+}
+
+/**
+ * The nanoGPT README's CPU "baby" run for `iterations` iterations in thread configuration
+ * `config` (train.py sets no thread count: torch takes OMP_NUM_THREADS): its median
+ * ms/iteration (iterations 5 and later), or its error output.
+ */
+export function runNanoGpt(
+  work: string,
+  python: string,
+  iterations: number,
+  config: ThreadConfig,
+): number | string {
+  const r = run(python, nanoGptArgs(iterations), work, peerEnv(process.env, config));
   const ms = parseNanoGptIterations(r.stdout);
   return ms ?? `nanoGPT train.py failed (${r.status}): ${(r.stderr || r.stdout).slice(-2000)}`;
+}
+
+/**
+ * nanoGPT's train.py as a whole process, `iterations` (at least 2) iterations evaluated at both
+ * ends (as `bench gpt` evaluates its run): seconds from spawn to exit, or its error output.
+ */
+export function runNanoGptProcess(
+  work: string,
+  python: string,
+  iterations: number,
+  config: ThreadConfig,
+): number | string {
+  // train.py runs iterations 0 to max_iters inclusive and evaluates before the iteration.
+  const args = nanoGptArgs(iterations - 1, iterations - 1);
+  const r = run(python, args, work, peerEnv(process.env, config));
+  return r.status === 0
+    ? r.seconds
+    : `nanoGPT train.py failed (${r.status}): ${(r.stderr || r.stdout).slice(-2000)}`;
 }

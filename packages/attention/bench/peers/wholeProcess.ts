@@ -1,0 +1,114 @@
+// The whole-process rows of scripts/benchPeers.ts (issue 38): GPT `baby` softmax trained by the
+// `bench gpt` CLI against nanoGPT's train.py, each timed from spawn to exit, so that start-up,
+// data loading and evaluation count as a user sees them, not only the median iteration.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describeConfig, fastestConfig } from './peerConfigs.js';
+import type { BlasVerdict, ThreadConfig } from './peerConfigs.js';
+import type { PeerRow } from './peerTable.js';
+import { run, runNanoGptProcess } from './runPeers.js';
+
+const REPO = fileURLToPath(new URL('../../../..', import.meta.url));
+const BENCH_CLI = join(REPO, 'apps', 'bench', 'bin', 'bench.mjs');
+
+/**
+ * `bench gpt --preset baby --variants softmax` as one run in its own process (`--workers 0`)
+ * with the engine on `threads` threads, `steps` steps, evaluated (20 batches a split, nanoGPT's
+ * eval_iters) before the first step and at the end only: seconds from spawn to exit, or its
+ * error output. Its results go to a temporary folder, removed afterwards.
+ */
+export function runBenchGptProcess(steps: number, threads: number, input: string): number | string {
+  const results = mkdtempSync(join(tmpdir(), 'bench-gpt-'));
+  const args = [
+    BENCH_CLI,
+    'gpt',
+    '--preset',
+    'baby',
+    '--variants',
+    'softmax',
+    '--seeds',
+    '0',
+    '--steps',
+    String(steps),
+    // The preset's 100 warm-up steps must lie below the run's steps; the rate does not matter here.
+    '--warmup-steps',
+    String(Math.min(100, steps - 1)),
+    '--eval-every',
+    String(steps),
+    '--checkpoint-every',
+    String(steps),
+    '--eval-batches',
+    '20',
+    '--workers',
+    '0',
+    '--engine-threads',
+    String(threads),
+    '--plain',
+    '--data',
+    input,
+    '--results',
+    results,
+  ];
+  try {
+    const r = run(process.execPath, args, REPO);
+    return r.status === 0
+      ? r.seconds
+      : `bench gpt failed (${r.status}): ${(r.stderr || r.stdout).slice(-2000)}`;
+  } finally {
+    rmSync(results, { recursive: true, force: true });
+  }
+}
+
+/** The engine's thread counts worth trying: one, and every core. */
+export const engineThreadChoices = (cores: number): number[] => (cores > 1 ? [1, cores] : [1]);
+
+/**
+ * The engine's fastest thread count for the whole-process row: each choice runs `steps` steps
+ * once as a whole process (printed), the shortest wins; undefined when none ran.
+ */
+export function tuneBenchGpt(steps: number, cores: number, input: string): number | undefined {
+  const trials = engineThreadChoices(cores).map((threads) => {
+    const seconds = runBenchGptProcess(steps, threads, input);
+    const shown = typeof seconds === 'number' ? `${seconds.toFixed(1)} s` : seconds;
+    console.log(
+      `  bench gpt, engine ${threads} thread(s), ${steps} steps, whole process: ${shown}`,
+    );
+    return { config: threads, ms: seconds };
+  });
+  return fastestConfig(trials);
+}
+
+/** What the whole-process row needs: the tuned engine threads and nanoGPT's configuration. */
+export interface WholeProcessSetup {
+  readonly iterations: number;
+  readonly engineThreads: number | undefined;
+  readonly python: string;
+  readonly work: string;
+  readonly config: ThreadConfig | undefined;
+  readonly blas: BlasVerdict;
+  readonly input: string;
+}
+
+/** One round's whole-process row: `bench gpt` and nanoGPT's train.py, one after the other. */
+export function wholeProcessRow(s: WholeProcessSetup): PeerRow {
+  const here =
+    s.engineThreads === undefined
+      ? undefined
+      : runBenchGptProcess(s.iterations, s.engineThreads, s.input);
+  const peer =
+    s.config === undefined
+      ? undefined
+      : runNanoGptProcess(s.work, s.python, s.iterations, s.config);
+  for (const x of [here, peer]) if (typeof x === 'string') console.log(x);
+  return {
+    workload: `GPT \`baby\` softmax, ${s.iterations} iterations as a whole process (spawn to exit, evaluated at both ends)`,
+    unit: 's',
+    hereName: `bench gpt --workers 0, engine ${s.engineThreads ?? '?'} thread(s)`,
+    here: typeof here === 'number' ? here : undefined,
+    peer: typeof peer === 'number' ? peer : undefined,
+    peerName: `nanoGPT train.py, ${s.config === undefined ? 'no configuration ran' : describeConfig(s.config, s.blas)}`,
+    invalid: s.blas.kind === 'reference' ? 'reference BLAS' : undefined,
+  };
+}
