@@ -1,5 +1,6 @@
 import { echo } from './echo.js';
 import { IsingError } from './errors.js';
+import { assertExactRange } from './internal/kernels/exactRange.js';
 import { symmetricCouplings } from './internal/symmetricCouplings.js';
 import { maxSpinsOf } from './internal/vjpInput.js';
 import { createRng } from './rng.js';
@@ -231,7 +232,8 @@ function sampleProblem(
  * @throws {IsingError} from `create`: ISING_INVALID_ARGUMENT on a non-finite seed, a count that is not an
  *   integer in range (`chains`, `samples`, `thin` ≥ 1, `burnIn` ≥ 0, each at most its {@link GIBBS_LIMITS}
  *   entry, and their products within `keptStates` and `sweeps`) or an unknown `initial`; from `sample`:
- *   ISING_INVALID_ARGUMENT when a problem's kept states would pass `keptBytes`.
+ *   ISING_INVALID_ARGUMENT when a problem's kept states would pass `keptBytes`; ISING_NOT_FINITE when
+ *   `max(1, β)·(Σ|h| + Σ|J|)` of a problem passes 2^1021, the range of the exact samplers.
  * @example
  * const sampler = gibbsSampler.create({ seed: 7, chains: 4, samples: 2000 });
  * const { magnetization } = estimateBatch(sampler, batch) as BatchEstimate;
@@ -264,6 +266,9 @@ export const gibbsSampler: SamplerPlugin<GibbsOptions, Sampler, 'gibbs'> = {
       name: 'gibbs',
       capabilities,
       sample(batch: IsingBatch): SampleResult {
+        // The exact samplers' range: beyond it 2β·φ overflows and every chain freezes on
+        // finite but wrong states.
+        assertExactRange(batch, 'gibbs');
         assertKeptBytes(batch, settings);
         const sym = symmetricCouplings(batch, maxSpinsOf(batch));
         const sets: SampleSet[] = [];

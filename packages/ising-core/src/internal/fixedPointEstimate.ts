@@ -10,6 +10,7 @@ import type {
   IsingGradients,
 } from '../types.js';
 import { FixedPointWorkspace, solveFixedPoint } from './fixedPoint.js';
+import { assertExactRange } from './kernels/exactRange.js';
 import type { FixedPointSettings } from './fixedPoint.js';
 import { AdjointWorkspace } from './fixedPointBackward.js';
 import { IsingMap } from './isingMaps.js';
@@ -154,7 +155,7 @@ const notFinite = (who: string, what: string, q: number, n: number): IsingError 
  * Runs the fixed point of `kind` on every problem of the batch (the shared driver of
  * `meanFieldEstimate` and `tapEstimate`), with the implicit VJP.
  *
- * @throws {IsingError} ISING_NOT_FINITE on a non-finite used field or coupling or result;
+ * @throws {IsingError} ISING_NOT_FINITE on a non-finite used field or coupling or result, or past the exact range (2^1021);
  *   ISING_NOT_CONVERGED with `onNonConvergence: 'throw'`; from `vjp`, ISING_SHAPE_MISMATCH /
  *   ISING_NOT_FINITE on a malformed gradient, ISING_NOT_CONVERGED with `'throw'`.
  */
@@ -171,6 +172,9 @@ export function fixedPointEstimate(
     const k = i % stride;
     return j < k && k < used;
   });
+  // The exact samplers' range: beyond it β(h + J m) overflows, and the iteration would settle on
+  // finite but meaningless magnetizations instead of failing.
+  assertExactRange(batch, kind);
   const settings: FixedPointSettings = {
     damping: options.damping,
     tolerance: options.tolerance,
