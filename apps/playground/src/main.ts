@@ -54,8 +54,13 @@ let lastStep = 0;
 let rate = 0;
 let failure = '';
 
+/** Train presses so far: a run's late `done` must not overwrite the state of one started since. */
+let starts = 0;
 const controls = createTrainControls(byId('train-controls'), initial, {
-  start: (next) => send({ type: 'start', config: next }),
+  start: (next) => {
+    starts++;
+    send({ type: 'start', config: next });
+  },
   pause: () => send({ type: 'pause' }),
   resume: () => send({ type: 'resume' }),
 });
@@ -137,11 +142,23 @@ worker.addEventListener('message', (event: MessageEvent<TrainEvent>) => {
   }
   if (message.runId < runId) return; // an earlier run's last words
   switch (message.type) {
-    case 'state':
-      state = message.state;
-      controls.setState(state);
-      status();
+    case 'state': {
+      const next = message.state;
+      const show = (): void => {
+        state = next;
+        controls.setState(next);
+        status();
+      };
+      // The stats table redraws on the next frame, which a busy machine delays: say `done` only
+      // once the last step's figures are in it, so whoever reads the table on `done` reads them.
+      const pressed = starts;
+      if (next === 'done')
+        results.afterDraw(() => {
+          if (pressed === starts) show();
+        });
+      else show();
       break;
+    }
     case 'step':
       lastStep = message.step;
       rate = message.stepsPerSecond;

@@ -23,6 +23,8 @@ export interface TrainResults {
   reset(accuracyLabel: string): void;
   addStep(step: number, losses: Record<Variant, number>): void;
   addEval(step: number, results: Record<Variant, EvalResult>): void;
+  /** Calls `callback` once everything given so far is drawn: at once, or after the next frame's redraw. */
+  afterDraw(callback: () => void): void;
 }
 
 function emptyHistory(): History {
@@ -170,6 +172,7 @@ export function createTrainResults(parent: HTMLElement): TrainResults {
   let history: Record<Variant, History> = { softmax: emptyHistory(), boltzmann: emptyHistory() };
   let accuracyLabel = '';
   let pending = false;
+  let drawn: Array<() => void> = [];
 
   const render = (): void => {
     pending = false;
@@ -184,6 +187,9 @@ export function createTrainResults(parent: HTMLElement): TrainResults {
     loss.update(lossSeries);
     accuracy.update(accuracySeries);
     caption.textContent = accuracyLabel ? `Accuracy: ${accuracyLabel}.` : '';
+    const waiting = drawn;
+    drawn = [];
+    for (const callback of waiting) callback();
   };
   const schedule = (): void => {
     if (!pending) {
@@ -214,6 +220,10 @@ export function createTrainResults(parent: HTMLElement): TrainResults {
         history[variant].evalAccuracy.push([step, 100 * results[variant].accuracy]);
       }
       schedule();
+    },
+    afterDraw(callback) {
+      if (pending) drawn.push(callback);
+      else callback();
     },
   };
 }
