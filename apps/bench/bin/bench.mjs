@@ -21,7 +21,8 @@ const child = spawn(
     entry,
     ...process.argv.slice(2),
   ],
-  { stdio: 'inherit' },
+  // The CLI ends itself when this process dies, even by SIGKILL (src/cli/bin.ts, which spells the name too).
+  { stdio: 'inherit', env: { ...process.env, BOLTZMANN_BENCH_LAUNCHER_PID: String(process.pid) } },
 );
 const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 for (const signal of signals) process.on(signal, () => child.kill(signal));

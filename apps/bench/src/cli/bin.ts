@@ -4,7 +4,14 @@
  * see README.md). It gives main.ts the process's arguments, output and a stop signal: the first
  * SIGINT or SIGTERM asks the running command to checkpoint and stop; a second one exits at once.
  */
+import { watchParent } from '../training/parentWatchdog.js';
 import { main } from './main.js';
+
+/**
+ * Set by bin/bench.mjs to its pid (spelled there too: the launcher is plain JavaScript). Only the
+ * launcher's CLI follows its parent: one started by hand (`nohup node … bin.ts &`) outlives its shell.
+ */
+const LAUNCHER_PID_ENV = 'BOLTZMANN_BENCH_LAUNCHER_PID';
 
 // `bench … | head` closes the pipe early: that is not an error.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -30,8 +37,17 @@ const onSignal = (): void => {
 process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
 
+const launcher = process.env[LAUNCHER_PID_ENV];
+// Not for the processes this one starts: their parent is this CLI.
+delete process.env[LAUNCHER_PID_ENV];
+// The launcher died (even by SIGKILL): stop as at Ctrl-C, checkpointing every run.
+if (launcher !== undefined) watchParent(() => controller.abort(), { parent: Number(launcher) });
+
 process.exitCode = await main(process.argv.slice(2), {
   out: (l) => process.stdout.write(`${l}\n`),
   err: (l) => process.stderr.write(`${l}\n`),
   signal: controller.signal,
 });
+// Done: what a plugin left behind (a hung sampler's timer or socket, abandoned at --sampler-timeout)
+// must not keep the bench running. The timer does not delay a process that ends on its own.
+setTimeout(() => process.exit(), 1000).unref();

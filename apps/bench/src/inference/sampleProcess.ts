@@ -4,12 +4,12 @@
  * synchronous and may be long) and survives whatever a model file makes this process do.
  * Protocol: internal/sampleMessages.ts.
  */
-import { Worker } from 'node:worker_threads';
 import { initBackend } from '@boltzmann/attention';
 import { formatError } from '../benchError.js';
 import type { FromSampler, ToSampler } from './sampleMessages.js';
 import { shakespeareCorpus } from '../experiments/taskData.js';
 import { createBenchRegistry } from '../samplers/registry.js';
+import { watchParent } from '../training/parentWatchdog.js';
 import { encodePrompt, generate, loadSampleModel, readModelFile } from './generate.js';
 
 const send = (msg: FromSampler): Promise<void> =>
@@ -18,17 +18,9 @@ const send = (msg: FromSampler): Promise<void> =>
     else process.send(msg, () => resolve());
   });
 
-// The parent went away (killed, or it stopped us): nothing left to write to.
-process.on('disconnect', () => process.exit(1));
-// A sampler's call may hold this thread for minutes, so 'disconnect' cannot be relied on: a
-// watchdog thread ends the process within half a second of the parent's death (even SIGKILL).
-new Worker(
-  `const { workerData } = require('node:worker_threads');
-   setInterval(() => {
-     if (process.ppid !== workerData.parent) process.kill(workerData.self, 'SIGKILL');
-   }, 500);`,
-  { eval: true, workerData: { parent: process.ppid, self: process.pid } },
-).unref();
+// The parent went away (killed, or it stopped us): nothing left to write to. A sampler's call may
+// hold this thread for minutes; the watchdog then kills the process.
+watchParent(() => process.exit(1));
 
 process.once('message', (msg: ToSampler) => {
   void run(msg)

@@ -12,6 +12,7 @@ import { catchStrays, strayText } from './strayErrors.js';
 import type { Stray } from './strayErrors.js';
 import type { FromWorker, ToWorker } from './poolMessages.js';
 import { createBenchRegistry } from '../samplers/registry.js';
+import { watchParent } from '../training/parentWatchdog.js';
 import { trainRun } from '../training/trainRun.js';
 
 const send = (msg: FromWorker): void => {
@@ -27,12 +28,16 @@ const onSignal = (): void => {
 };
 process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
-process.on('disconnect', () => {
-  stopRequested = true;
-});
 
 let registry: SamplerRegistry | undefined;
 let busy = false;
+// The pool's process died (a second Ctrl-C, SIGKILL, a crash): checkpoint this step and exit,
+// or be killed if the step never ends (a spinning synchronous sampler).
+watchParent(() => {
+  stopRequested = true;
+  if (!busy) process.exit(0);
+});
+
 /** A stray error (a plugin's timer, a rejection nobody awaited) that hit the current run. */
 let stray: Stray | undefined;
 catchStrays((s) => {
@@ -89,6 +94,7 @@ process.on('message', (raw: ToWorker) => {
         // A stray error stops the run at its next step, as Ctrl-C would; it then fails.
         shouldStop: () => stopRequested || stray !== undefined,
         warn: (message) => send({ type: 'warn', message: redactSecrets(message, secrets) }),
+        onStart: (startStep) => send({ type: 'start', startStep }),
       });
       if (stray !== undefined) {
         // Finished just as it came: its files are not trusted either.
