@@ -21,7 +21,7 @@ import {
   httpUrl,
   positiveInt,
 } from './internal/options.js';
-import { resolveRetry } from './internal/retry.js';
+import { MAX_DEADLINE_MS, resolveRetry } from './internal/retry.js';
 import type { PollBackoff } from './internal/dwaveRun.js';
 import { hardwareCapabilities } from './internal/hardwareCapabilities.js';
 
@@ -38,7 +38,7 @@ function braketLimits(options: BraketSamplerOptions) {
   const deviceArn = options.deviceArn ?? SV1_DEVICE_ARN;
   const shots = positiveInt(options.shots ?? 1000, 'shots');
   const maxSpins = positiveInt(options.maxSpins ?? 34, 'maxSpins');
-  const deadlineMs = positiveInt(options.deadlineMs ?? 30 * 60_000, 'deadlineMs');
+  const deadlineMs = positiveInt(options.deadlineMs ?? 30 * 60_000, 'deadlineMs', MAX_DEADLINE_MS);
   const concurrency = positiveInt(options.concurrency ?? 4, 'concurrency');
   const timeoutMs = positiveInt(options.requestTimeoutMs ?? 30_000, 'requestTimeoutMs');
   const maxResponseBytes = positiveInt(

@@ -18,7 +18,7 @@ import { invalidArgument } from './errors.js';
 import { DEFAULT_POLL_BACKOFF, runDwaveJobs } from './internal/dwaveRun.js';
 import { DWAVE_OPTIONS } from './internal/optionKeys.js';
 import { assertAdapterOptions, assertBatchFits, positiveInt } from './internal/options.js';
-import { runDeadline } from './internal/retry.js';
+import { MAX_DEADLINE_MS, runDeadline } from './internal/retry.js';
 import { assertTokenOption, resolveSapiEndpoint } from './internal/sapiHttp.js';
 import { createSapiClient } from './sapiClient.js';
 import type { SapiSolver } from './sapiTypes.js';
@@ -28,7 +28,7 @@ import { hardwareCapabilities } from './internal/hardwareCapabilities.js';
 function dwaveSettings(options: DwaveSamplerOptions) {
   const numReads = positiveInt(options.numReads ?? 100, 'numReads');
   const maxSpins = positiveInt(options.maxSpins ?? 64, 'maxSpins');
-  const deadlineMs = positiveInt(options.deadlineMs ?? 15 * 60_000, 'deadlineMs');
+  const deadlineMs = positiveInt(options.deadlineMs ?? 15 * 60_000, 'deadlineMs', MAX_DEADLINE_MS);
   const pollTimeoutSeconds = options.pollTimeoutSeconds ?? 30;
   if (!Number.isInteger(pollTimeoutSeconds) || pollTimeoutSeconds < 1 || pollTimeoutSeconds > 30)
     throw invalidArgument(

@@ -114,6 +114,7 @@ export {
   RUNTIME_REGIONS,
 } from './ibm/runtimeOptions.js';
 export type {
+  ResponseLimit,
   RuntimeClient,
   RuntimeClientOptions,
   RuntimeJobMetrics,

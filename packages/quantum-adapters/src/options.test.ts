@@ -41,6 +41,8 @@ describe('plugin options', () => {
       [{ chainStrength: Number.POSITIVE_INFINITY }, 'chainStrength'],
       [{ retry: { maxAttempts: 0 } }, 'retry.maxAttempts'],
       [{ dryRun: { dir: '' } }, 'dry-run directory'],
+      [{ deadlineMs: 31 * 86_400_000 }, 'deadlineMs must be at most 2592000000'],
+      [{ debug: true as never }, 'debug must be a function'],
     ];
     for (const [options, fragment] of bad) {
       expect(() => createDwaveSampler({ token: 't', ...options }), fragment).toThrow(
@@ -59,6 +61,7 @@ describe('plugin options', () => {
       [{ requestTimeoutMs: -5 }, 'requestTimeoutMs'],
       [{ retry: { baseDelayMs: -1 } }, 'retry.baseDelayMs'],
       [{ maxSpins: 1.5 }, 'maxSpins'],
+      [{ deadlineMs: 1e12 }, 'deadlineMs must be at most 2592000000'],
     ];
     for (const [options, fragment] of bad) {
       expect(() => createBraketSampler({ outputS3Bucket: 'b', ...options }), fragment).toThrow(

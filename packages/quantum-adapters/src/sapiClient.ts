@@ -4,7 +4,7 @@ import { createRng } from '@boltzmann/ising-core';
 import { echo } from '@boltzmann/ising-core/internal';
 import { classifyDwaveError } from './classifyDwaveError.js';
 import { AdapterError, isAdapterError, malformed } from './errors.js';
-import { positiveInt } from './internal/options.js';
+import { optionalFunction, positiveInt } from './internal/options.js';
 import { resolveRetry } from './internal/retry.js';
 import {
   assertTokenOption,
@@ -77,6 +77,7 @@ function parseSubmitted(body: unknown, jobs: number): (SapiProblemStatus | Adapt
 
 /** What the client's requests share, from its options (the token already checked). */
 function transportOf(options: SapiClientOptions, token: string): SapiTransport {
+  const debug = optionalFunction(options.debug, 'debug');
   return {
     token,
     endpoint: resolveSapiEndpoint(options),
@@ -84,11 +85,11 @@ function transportOf(options: SapiClientOptions, token: string): SapiTransport {
       options.maxResponseBytes ?? DEFAULT_SAPI_MAX_RESPONSE_BYTES,
       'maxResponseBytes',
     ),
-    doFetch: options.fetch ?? globalThis.fetch,
+    doFetch: optionalFunction(options.fetch, 'fetch') ?? globalThis.fetch,
     timeoutMs: options.requestTimeoutMs ?? 60_000,
     policy: resolveRetry(options.retry),
     rng: createRng(options.seed ?? Date.now()),
-    debug: (line) => options.debug?.(redactSecret(line, token)),
+    debug: (line) => debug?.(redactSecret(line, token)),
     neverSent: new WeakSet<AdapterError>(),
   };
 }

@@ -45,12 +45,14 @@ describe('IBM Cloud IAM token', () => {
     expect(refreshMarginMs(3_600_000)).toBe(360_000);
     expect(refreshMarginMs(1_200_000)).toBe(300_000);
     expect(refreshMarginMs(1_000)).toBe(500);
+    // A 1 s token is kept as if it lived 60 s (IAM_TOKEN_LIFETIME_SECONDS); once Runtime refuses
+    // it as expired, the 401 brings a fresh one.
     fake.tokenLifetimeSeconds = 1;
     const client = createRuntimeClient(clientOptions());
     await client.backendStatus('fake_line7');
     await client.backendStatus('fake_line7');
     expect(iam()).toHaveLength(1);
-    await new Promise((r) => setTimeout(r, 600));
+    await new Promise((r) => setTimeout(r, 1_100));
     await client.backendStatus('fake_line7');
     expect(iam()).toHaveLength(2);
     expect(runtime().at(-1)!.headers.authorization).toBe(`Bearer ${fake.tokens[1]}`);

@@ -48,6 +48,13 @@ interface Cached {
   readonly refreshAt: number;
 }
 
+/**
+ * The range an IAM `expires_in` is clamped to, in seconds: 60 s to 24 h (IAM issues 3600). Beyond
+ * it the answer is implausible and would do harm as given: `1e308` s is Infinity ms and `0.001` s
+ * is spent at once, and either made the key be exchanged again before every request.
+ */
+export const IAM_TOKEN_LIFETIME_SECONDS = { min: 60, max: 86_400 } as const;
+
 /** Tokens remembered for redaction: a refresh per hour makes this days of them. */
 const REMEMBERED_TOKENS = 64;
 
@@ -68,7 +75,10 @@ function keyRefused(status: number, body: unknown, what: string): AdapterError {
   );
 }
 
-/** The token of an IAM answer, checked; the body is never echoed (it holds the token). */
+/**
+ * The token of an IAM answer, checked, its life clamped to {@link IAM_TOKEN_LIFETIME_SECONDS}; the
+ * body is never echoed (it holds the token). A non-finite, zero or negative `expires_in` is malformed.
+ */
 function parseToken(body: unknown, what: string, sentAt: number): Cached {
   const b = body as Record<string, unknown> | null;
   const token = b?.access_token;
@@ -88,7 +98,8 @@ function parseToken(body: unknown, what: string, sentAt: number): Cached {
       `${what} answered without a usable token: it needs a printable access_token, expires_in > 0 (seconds) and token_type "Bearer" (body not shown: it may hold a token)`,
     );
   }
-  const lifetimeMs = expiresIn * 1000;
+  const { min, max } = IAM_TOKEN_LIFETIME_SECONDS;
+  const lifetimeMs = Math.min(max, Math.max(min, expiresIn)) * 1000;
   return { token, refreshAt: sentAt + lifetimeMs - refreshMarginMs(lifetimeMs) };
 }
 

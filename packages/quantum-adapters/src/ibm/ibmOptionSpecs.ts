@@ -39,7 +39,11 @@ export const IBM_OPTIONS = optionSpecs<IbmSamplerOptions>({
     default: 'read from Runtime (a dry run: the recorded ibm_fez or ibm_brisbane snapshot)',
     doc: "The backend's configuration (basis_gates, coupling_map) and properties, given directly.",
   },
-  shots: { type: 'integer', default: '1000', doc: 'Shots per problem.' },
+  shots: {
+    type: 'integer',
+    default: '1000',
+    doc: "Shots per problem, at most 100,000 (IBM backends' max_shots).",
+  },
   anneal: {
     type: '{ tau, steps, order, schedule, calibrate, maxQubits }',
     default: "dqa-sim's defaults, calibrate 'linear-response'",
@@ -78,7 +82,7 @@ export const IBM_OPTIONS = optionSpecs<IbmSamplerOptions>({
   deadlineMs: {
     type: 'integer',
     default: '2 hours',
-    doc: 'Deadline of one sample() call in ms (jobs queue on shared devices).',
+    doc: 'Deadline of one sample() call in ms (jobs queue on shared devices), at most 30 days.',
   },
   pollBackoff: {
     type: '{ initialMs, factor, maxMs }',

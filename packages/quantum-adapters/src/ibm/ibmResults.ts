@@ -12,6 +12,25 @@ export interface SamplerPubLayout {
   readonly numBits: number;
   /** Classical bit k holds logical spin `logicalOfBit[k]`: a permutation of 0 … numBits − 1. */
   readonly logicalOfBit: readonly number[];
+  /** The shots the pub asked for; when given, an answer with any other count is refused. */
+  readonly shots?: number;
+}
+
+/** Bytes a results answer may hold beyond its shots: metadata, per pub and once. */
+const RESULT_BYTES_PER_PUB = 64 * 1024;
+const RESULT_BYTES_BASE = 1024 * 1024;
+
+/**
+ * The most bytes a results answer for `pubs` may take: each shot a quoted hex string of its width
+ * (with room for padding and whitespace), plus metadata. A longer answer holds more shots than
+ * were asked, so it is refused before it is read whole, let alone decoded (issue 38: 3,000,000
+ * shots answered for 64 asked cost 99 MiB).
+ */
+export function resultsByteLimit(pubs: readonly SamplerPubLayout[]): number {
+  let bytes = RESULT_BYTES_BASE;
+  for (const { numBits, shots } of pubs)
+    bytes += RESULT_BYTES_PER_PUB + (shots ?? 0) * (Math.ceil(numBits / 4) + 5 + 32);
+  return bytes;
 }
 
 type Json = Record<string, unknown>;
@@ -27,6 +46,8 @@ function checkLayout(layout: SamplerPubLayout, i: number): void {
     throw invalidArgument(`pub ${i}: register must be a non-empty string, got ${echo(register)}`);
   if (!Number.isInteger(numBits) || numBits < 1)
     throw invalidArgument(`pub ${i}: numBits must be a positive integer, got ${echo(numBits)}`);
+  if (layout.shots !== undefined && (!Number.isInteger(layout.shots) || layout.shots < 1))
+    throw invalidArgument(`pub ${i}: shots must be a positive integer, got ${echo(layout.shots)}`);
   const seen = new Uint8Array(numBits);
   const ok =
     Array.isArray(logicalOfBit) &&
@@ -92,6 +113,11 @@ function decodePub(entry: unknown, layout: SamplerPubLayout, i: number): SampleS
     );
   if (!Array.isArray(samples) || samples.length === 0)
     throw malformed(`${where}: register "${layout.register}" has no samples`);
+  // Checked before any shot is decoded or stored: the count is the server's claim to memory.
+  if (layout.shots !== undefined && samples.length !== layout.shots)
+    throw malformed(
+      `${where}: register "${layout.register}" holds ${samples.length} shots, ${layout.shots} asked; a retry would not help (the job's stored results stay the same)`,
+    );
   const index = new Map<string, number>();
   const counts: number[] = [];
   samples.forEach((sample: unknown, s) => {
@@ -120,7 +146,8 @@ function decodePub(entry: unknown, layout: SamplerPubLayout, i: number): SampleS
  * @param pubs how to read each pub, in submission order.
  * @returns the sample sets, one per pub.
  * @throws {AdapterError} ADAPTER_MALFORMED for a wrong number of results, a missing register, a
- * num_bits mismatch, no samples, a shot that is not hex or is wider than num_bits;
+ * num_bits mismatch, no samples, another shot count than a layout's `shots`, a shot that is not hex
+ * or is wider than num_bits;
  * ADAPTER_INVALID_ARGUMENT for a layout that is not a permutation.
  * @example
  * const [set] = decodeSamplerResults(await runtime.jobResults(id), [{ register: 'c', numBits: 2, logicalOfBit: [1, 0] }]);

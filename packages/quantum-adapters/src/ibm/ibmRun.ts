@@ -5,7 +5,7 @@ import type { DryRunCall } from '../dryRun.js';
 import { batchProblem } from '../internal/batchProblem.js';
 import type { PollBackoff } from '../internal/dwaveRun.js';
 import { runDeadline } from '../internal/retry.js';
-import { decodeSamplerResults } from './ibmResults.js';
+import { decodeSamplerResults, resultsByteLimit } from './ibmResults.js';
 import type { SamplerPubLayout } from './ibmResults.js';
 import type { IbmSamplerOptions } from './ibmSamplerTypes.js';
 import type { IbmTarget, IsaCircuit } from './ibmTypes.js';
@@ -13,7 +13,7 @@ import { estimateIbmUsage } from './ibmUsage.js';
 import type { IbmUsageEstimate } from './ibmUsage.js';
 import { samplerJobRequestBody, sessionRequestBody } from './runtimeBodies.js';
 import { runSamplerJobs } from './runtimeJobs.js';
-import type { RuntimeClient, SamplerPub } from './runtimeTypes.js';
+import type { ResponseLimit, RuntimeClient, SamplerPub } from './runtimeTypes.js';
 import { selectLayout, transpileAnneal } from './transpile.js';
 import type { DeviceLayout } from './transpile.js';
 
@@ -72,6 +72,7 @@ function pubsOf(circuits: readonly IsaCircuit[], shots: number) {
     register: c.register,
     numBits: c.logicalOfBit.length,
     logicalOfBit: c.logicalOfBit,
+    shots,
   }));
   return { pubs, layouts };
 }
@@ -139,6 +140,15 @@ export interface IbmCallResult {
   readonly sessionId?: string;
 }
 
+/** How large one job's results may be, from the shots its pubs asked for (issue 38). */
+function resultLimit(pubs: readonly SamplerPubLayout[]): ResponseLimit {
+  const shots = pubs[0]?.shots ?? 0;
+  return {
+    maxBytes: resultsByteLimit(pubs),
+    advice: `${pubs.length} pub(s) of ${shots} shots were asked, so a larger answer holds more shots than asked; a retry would not help (the job's stored results stay the same)`,
+  };
+}
+
 /** Runs the routed circuits as Sampler V2 jobs within the deadline and decodes every shot. */
 export async function runIbmCall(
   client: RuntimeClient,
@@ -159,6 +169,7 @@ export async function runIbmCall(
       backoff: context.backoff,
       cancelTimeoutMs: context.cancelTimeoutMs,
       tags: ['boltzmann-attention'],
+      resultLimit: (j) => resultLimit(layouts.slice(j * perJob, (j + 1) * perJob)),
     });
     const sets = run.results.flatMap((result, j) =>
       decodeSamplerResults(result, layouts.slice(j * perJob, (j + 1) * perJob)),

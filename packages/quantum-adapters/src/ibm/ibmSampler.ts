@@ -10,8 +10,10 @@ import {
   assertAdapterOptions,
   assertBatchFits,
   assertKnownOptions,
+  optionalFunction,
   positiveInt,
 } from '../internal/options.js';
+import { MAX_DEADLINE_MS } from '../internal/retry.js';
 import { IBM_OPTIONS } from './ibmOptionSpecs.js';
 import { routeBatch, runIbmCall, writeIbmDryRun } from './ibmRun.js';
 import type { IbmCallContext } from './ibmRun.js';
@@ -27,6 +29,12 @@ import type { RuntimeClient } from './runtimeTypes.js';
 /** Default largest spin count: a 16-qubit path already needs 16 swap layers per Trotter step. */
 export const DEFAULT_IBM_MAX_SPINS = 16;
 
+/**
+ * Most shots per pub: 100,000, the `max_shots` IBM's backends report in their configuration. A
+ * larger count (`1e9`) would only be refused by Runtime after the circuits were routed and sent.
+ */
+export const MAX_IBM_SHOTS = 100_000;
+
 /** The call context from the options, defaulted and checked. */
 function callContext(options: IbmSamplerOptions, backend: string): IbmCallContext {
   const mode = options.sessionMode ?? 'batch';
@@ -36,7 +44,7 @@ function callContext(options: IbmSamplerOptions, backend: string): IbmCallContex
     throw invalidArgument('fractionalGates must be a boolean');
   return {
     backend,
-    shots: positiveInt(options.shots ?? 1000, 'shots'),
+    shots: positiveInt(options.shots ?? 1000, 'shots', MAX_IBM_SHOTS),
     anneal: options.anneal,
     fractionalGates: options.fractionalGates ?? false,
     sessionMode: mode,
@@ -45,7 +53,7 @@ function callContext(options: IbmSamplerOptions, backend: string): IbmCallContex
         ? undefined
         : positiveInt(options.maxPubsPerJob, 'maxPubsPerJob'),
     backoff: { ...DEFAULT_IBM_POLL_BACKOFF, ...options.pollBackoff },
-    deadlineMs: positiveInt(options.deadlineMs ?? 2 * 3_600_000, 'deadlineMs'),
+    deadlineMs: positiveInt(options.deadlineMs ?? 2 * 3_600_000, 'deadlineMs', MAX_DEADLINE_MS),
     cancelTimeoutMs: 10_000,
     layouts: new Map(),
   };
@@ -127,6 +135,9 @@ function clientOptions(options: IbmSamplerOptions) {
 export function createIbmSampler(options: IbmSamplerOptions = {}): IbmSampler {
   assertAdapterOptions('ibm', options, IBM_OPTIONS);
   assertKnownOptions('ibm anneal', options.anneal, ANNEAL_CIRCUIT_KEYS);
+  // Checked here too, since a dry run makes no client that would check them.
+  optionalFunction(options.debug, 'debug');
+  const onRun = optionalFunction(options.onRun, 'onRun');
   const maxSpins = positiveInt(options.maxSpins ?? DEFAULT_IBM_MAX_SPINS, 'maxSpins');
   const given = deviceTarget(options.device);
   const writer = options.dryRun ? createDryRunWriter(options.dryRun.dir) : undefined;
@@ -187,7 +198,7 @@ export function createIbmSampler(options: IbmSamplerOptions = {}): IbmSampler {
       shots: context.shots,
       layouts,
     };
-    options.onRun?.(last);
+    onRun?.(last);
     return { kind: 'samples', sets: run.sets };
   }
 

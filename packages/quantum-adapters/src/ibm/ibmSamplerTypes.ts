@@ -33,7 +33,7 @@ export interface IbmSamplerOptions {
     readonly configuration: IbmBackendConfiguration;
     readonly properties?: IbmBackendProperties;
   };
-  /** Shots per problem (default 1000). */
+  /** Shots per problem (default 1000, at most 100,000: the `max_shots` IBM backends report). */
   readonly shots?: number;
   /** DQA circuit options passed to dqa-sim (default: dqa-sim's defaults with `calibrate: 'linear-response'`). */
   readonly anneal?: Omit<QasmOptions, 'dialect' | 'measure' | 'beta'>;
@@ -49,7 +49,7 @@ export interface IbmSamplerOptions {
   readonly requestTimeoutMs?: number;
   /** Retry policy for retryable failures. */
   readonly retry?: Partial<RetryPolicy>;
-  /** Deadline of one `sample()` call in ms (default 2 hours: jobs queue). */
+  /** Deadline of one `sample()` call in ms (default 2 hours: jobs queue; at most 30 days). */
   readonly deadlineMs?: number;
   /** Pause between job status polls (default 1 s × 1.5^k, capped at 30 s). */
   readonly pollBackoff?: Partial<PollBackoff>;

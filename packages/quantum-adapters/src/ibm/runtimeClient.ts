@@ -4,7 +4,7 @@
 import { createRng } from '@boltzmann/ising-core';
 import { isAdapterError } from '../errors.js';
 import type { AdapterError } from '../errors.js';
-import { positiveInt } from '../internal/options.js';
+import { optionalFunction, positiveInt } from '../internal/options.js';
 import { resolveRetry } from '../internal/retry.js';
 import { createIamTokenSource } from './iamToken.js';
 import { pathSegment, samplerJobRequestBody, sessionRequestBody } from './runtimeBodies.js';
@@ -42,7 +42,8 @@ function transportOf(options: RuntimeClientOptions): RuntimeTransport {
   );
   const timeoutMs = positiveInt(options.requestTimeoutMs ?? 60_000, 'requestTimeoutMs');
   const policy = resolveRetry(options.retry);
-  const doFetch = options.fetch ?? globalThis.fetch;
+  const doFetch = optionalFunction(options.fetch, 'fetch') ?? globalThis.fetch;
+  const debug = optionalFunction(options.debug, 'debug');
   const tokens =
     apiKey === undefined
       ? undefined
@@ -52,7 +53,7 @@ function transportOf(options: RuntimeClientOptions): RuntimeTransport {
           fetch: doFetch,
           timeoutMs,
           maxResponseBytes,
-          debug: (line) => options.debug?.(line),
+          debug: (line) => debug?.(line),
         });
   return {
     endpoint,
@@ -64,7 +65,7 @@ function transportOf(options: RuntimeClientOptions): RuntimeTransport {
     timeoutMs,
     policy,
     rng: createRng(options.seed ?? Date.now()),
-    debug: (line) => options.debug?.(tokens?.redact(line) ?? line),
+    debug: (line) => debug?.(tokens?.redact(line) ?? line),
     neverSent: new WeakSet<AdapterError>(),
   };
 }
@@ -144,8 +145,8 @@ export function createRuntimeClient(options: RuntimeClientOptions = {}): Runtime
       const path = job(id);
       return parseJobStatus(await get(path, signal), `GET ${path}`);
     },
-    async jobResults(id, signal) {
-      return get(job(id, '/results'), signal);
+    async jobResults(id, signal, limit) {
+      return runtimeRequest(t, 'GET', job(id, '/results'), { signal, limit });
     },
     async cancelJob(id, signal) {
       // [UNCERTAIN] the status Runtime gives a cancel of a job that already ended; 409 assumed.

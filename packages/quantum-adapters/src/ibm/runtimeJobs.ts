@@ -7,7 +7,7 @@ import type { PollBackoff } from '../internal/dwaveRun.js';
 import { positiveInt } from '../internal/options.js';
 import { deadlineError, sleep } from '../internal/retry.js';
 import { classifyIbmJobFailure } from './classifyIbmError.js';
-import type { RuntimeClient, SamplerPub } from './runtimeTypes.js';
+import type { ResponseLimit, RuntimeClient, SamplerPub } from './runtimeTypes.js';
 
 /** Polling cadence of the `ibm` sampler: 1 s × 1.5^k, capped at 30 s (jobs queue for minutes). */
 export const DEFAULT_IBM_POLL_BACKOFF: PollBackoff = {
@@ -38,6 +38,8 @@ export interface RunSamplerJobsOptions {
   readonly options?: Readonly<Record<string, unknown>>;
   /** `max_ttl` of the batch session, in seconds. */
   readonly maxSessionTtlSeconds?: number;
+  /** The byte limit of each job's results answer, by job index (none: `maxResponseBytes`). */
+  readonly resultLimit?: (job: number) => ResponseLimit;
 }
 
 /** What {@link runSamplerJobs} returns. */
@@ -73,7 +75,7 @@ async function pollUntilDone(
     for (const [id, j] of [...pending]) {
       const { status, reason } = await client.jobStatus(id, o.signal);
       if (status === 'DONE') {
-        results[j] = await client.jobResults(id, o.signal);
+        results[j] = await client.jobResults(id, o.signal, o.resultLimit?.(j));
         pending.delete(id);
       } else if (status === 'ERROR' || status === 'CANCELLED') {
         pending.delete(id);

@@ -9,10 +9,12 @@ import {
   noAnswerError,
   readJsonAnswer,
 } from '../internal/guardedFetch.js';
+import type { LimitOption } from '../internal/limitedBody.js';
 import { withRetry } from '../internal/retry.js';
 import type { RetryPolicy } from '../internal/retry.js';
 import { classifyIbmError } from './classifyIbmError.js';
 import type { IamTokenSource } from './iamToken.js';
+import type { ResponseLimit } from './runtimeTypes.js';
 
 /** What every request of one client shares (resolved from its options). */
 export interface RuntimeTransport {
@@ -33,14 +35,25 @@ export interface RuntimeTransport {
   readonly neverSent: WeakSet<AdapterError>;
 }
 
-/** One request: a JSON `body`, the caller's `signal`, and `idempotent: false` for a submit. */
+/**
+ * One request: a JSON `body`, the caller's `signal`, `idempotent: false` for a submit, and a
+ * tighter byte `limit` than the client's `maxResponseBytes` for an answer whose size is known.
+ */
 export interface RuntimeRequestOptions {
   readonly body?: unknown;
   readonly signal?: AbortSignal;
   readonly idempotent?: boolean;
+  readonly limit?: ResponseLimit;
 }
 
 const redact = (t: RuntimeTransport, text: string): string => t.tokens?.redact(text) ?? text;
+
+/** The byte limit of one answer and the option its refusal names: the tighter of the two. */
+function byteLimit(t: RuntimeTransport, limit: ResponseLimit | undefined): [number, LimitOption] {
+  return limit !== undefined && limit.maxBytes < t.maxResponseBytes
+    ? [limit.maxBytes, { advice: limit.advice }]
+    : [t.maxResponseBytes, 'maxResponseBytes'];
+}
 
 /** One exchange with `token`, no retry: the answer's JSON, or a coded error. */
 async function once(
@@ -75,7 +88,7 @@ async function once(
         body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
         signal: combined,
       },
-      t.maxResponseBytes,
+      ...byteLimit(t, opts.limit),
     );
   } catch (error) {
     throw noAnswerError(error, {

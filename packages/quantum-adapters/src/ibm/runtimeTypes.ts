@@ -130,10 +130,21 @@ export interface RuntimeClient {
   submitSamplerJob(request: SamplerJobRequest, signal?: AbortSignal): Promise<SubmittedSamplerJob>;
   /** `GET jobs/{id}` reduced to its state and reason. */
   jobStatus(id: string, signal?: AbortSignal): Promise<RuntimeJobStatus>;
-  /** `GET jobs/{id}/results`: the parsed JSON (decode with `decodeSamplerResults`). */
-  jobResults(id: string, signal?: AbortSignal): Promise<unknown>;
+  /**
+   * `GET jobs/{id}/results`: the parsed JSON (decode with `decodeSamplerResults`). `limit`, when
+   * below the client's `maxResponseBytes`, bounds this answer (ADAPTER_RESPONSE_TOO_LARGE above it,
+   * with its `advice`): the sampler derives it from the shots it asked for.
+   */
+  jobResults(id: string, signal?: AbortSignal, limit?: ResponseLimit): Promise<unknown>;
   /** `POST jobs/{id}/cancel`; a 409 (the job already ended) is ignored. */
   cancelJob(id: string, signal?: AbortSignal): Promise<void>;
   /** `GET jobs/{id}/metrics`. */
   jobMetrics(id: string, signal?: AbortSignal): Promise<RuntimeJobMetrics>;
+}
+
+/** A byte limit for one answer that no option sets (it follows from the request), and what its refusal says. */
+export interface ResponseLimit {
+  readonly maxBytes: number;
+  /** The refusal's last sentence: why the limit is what it is, and whether a retry helps. */
+  readonly advice: string;
 }

@@ -5,6 +5,7 @@
 import { echo } from '@boltzmann/ising-core/internal';
 import { AdapterError, isAdapterError, malformed } from '../errors.js';
 import { discardBody, readResponseText } from './limitedBody.js';
+import type { LimitOption } from './limitedBody.js';
 import { parseRetryAfter } from './retry.js';
 
 /** Most same-origin redirects followed for one request (fetch itself allows 20). */
@@ -42,7 +43,8 @@ export interface GuardedExchange {
  * GET without body, as fetch does), and any redirect to another origin, without a `Location`, or
  * hidden (an opaque redirect) is refused, because fetch would re-send credentials there: it strips
  * only `Authorization` across origins, not `X-Auth-Token` or `Service-CRN`, and a 307/308 re-sends
- * the body (an IAM form body carries the API key). The answer body is read with the byte limit.
+ * the body (an IAM form body carries the API key). The answer body is read with the byte limit,
+ * whose refusal names `limitOption` as what raises it.
  *
  * @throws {AdapterError} ADAPTER_REDIRECT_REFUSED, ADAPTER_RESPONSE_TOO_LARGE (neither retryable); fetch's own errors pass through.
  */
@@ -51,6 +53,7 @@ export async function guardedExchange(
   url: string,
   init: { method: string; headers: Record<string, string>; body?: string; signal: AbortSignal },
   maxResponseBytes: number,
+  limitOption: LimitOption = 'maxResponseBytes',
 ): Promise<GuardedExchange> {
   const origin = new URL(url).origin;
   const what = `${init.method} ${url}`;
@@ -73,7 +76,7 @@ export async function guardedExchange(
     if (!REDIRECTS.has(response.status)) {
       return {
         response,
-        text: await readResponseText(response, maxResponseBytes, what, 'maxResponseBytes'),
+        text: await readResponseText(response, maxResponseBytes, what, limitOption),
       };
     }
     discardBody(response.body);

@@ -7,24 +7,32 @@ export type BodySource = BoundedSource;
 
 const MIB = 1024 * 1024;
 
+/**
+ * What a refusal over the limit advises: the name of the option that raises it (`maxResponseBytes`),
+ * or `{ advice }`, a whole sentence, for a limit no option raises (one derived from the request).
+ */
+export type LimitOption = string | { readonly advice: string };
+
 const size = (bytes: number): string =>
   bytes >= MIB ? `${(bytes / MIB).toFixed(bytes % MIB === 0 ? 0 : 1)} MiB` : `${bytes} bytes`;
 
 /**
  * The error of a response body over its limit: not retryable, since the same request would get
- * the same answer; the message says which option raises the limit.
+ * the same answer; the message says which option raises the limit (or gives `option.advice`).
  */
 export function responseTooLarge(
   what: string,
   limit: number,
-  option: string,
+  option: LimitOption,
   declared?: number,
 ): AdapterError {
   const seen =
     declared === undefined ? `more than ${size(limit)}` : `${size(declared)} (Content-Length)`;
   return new AdapterError(
     'ADAPTER_RESPONSE_TOO_LARGE',
-    `${what} answered with ${seen}, over the limit of ${size(limit)}; raise ${option} if this answer is expected`,
+    `${what} answered with ${seen}, over the limit of ${size(limit)}; ${
+      typeof option === 'string' ? `raise ${option} if this answer is expected` : option.advice
+    }`,
     {
       reason: 'malformed',
       retryable: false,
@@ -40,7 +48,7 @@ export function assertContentLength(
   header: string | number | null | undefined,
   limit: number,
   what: string,
-  option: string,
+  option: LimitOption,
 ): void {
   const declared =
     typeof header === 'number'
@@ -88,7 +96,7 @@ export function readLimited(
   body: BodySource,
   limit: number,
   what: string,
-  option: string,
+  option: LimitOption,
 ): Promise<Uint8Array> {
   return readBounded(body, limit, () => responseTooLarge(what, limit, option));
 }
@@ -98,7 +106,7 @@ export async function readResponseText(
   response: Response,
   limit: number,
   what: string,
-  option: string,
+  option: LimitOption,
 ): Promise<string> {
   try {
     assertContentLength(response.headers.get('content-length'), limit, what, option);

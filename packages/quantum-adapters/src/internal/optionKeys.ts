@@ -67,7 +67,7 @@ export const DWAVE_OPTIONS = optionSpecs<DwaveSamplerOptions>({
   deadlineMs: {
     type: 'integer',
     default: '15 minutes',
-    doc: 'Deadline of one sample() call, submission to last answer, in ms.',
+    doc: 'Deadline of one sample() call, submission to last answer, in ms; at most 30 days.',
   },
   pollTimeoutSeconds: {
     type: 'integer',
@@ -163,7 +163,7 @@ export const BRAKET_OPTIONS = optionSpecs<BraketSamplerOptions>({
   deadlineMs: {
     type: 'integer',
     default: '30 minutes',
-    doc: 'Deadline of one sample() call in ms.',
+    doc: 'Deadline of one sample() call in ms; at most 30 days.',
   },
   pollBackoff: {
     type: '{ initialMs, factor, maxMs }',

@@ -48,10 +48,25 @@ export function assertAdapterOptions(
   assertKnownOptions(`${who} pollBackoff`, o.pollBackoff, POLL_BACKOFF_KEYS);
 }
 
-/** Returns `value` when it is a positive integer, else throws ADAPTER_INVALID_ARGUMENT naming it. */
-export function positiveInt(value: number, what: string): number {
+/**
+ * Returns `value` when it is a positive integer (at most `max`, when given), else throws
+ * ADAPTER_INVALID_ARGUMENT naming it and the bound.
+ */
+export function positiveInt(value: number, what: string, max?: number): number {
   if (!Number.isInteger(value) || value < 1)
     throw invalidArgument(`${what} must be a positive integer, got ${echo(value)}`);
+  if (max !== undefined && value > max)
+    throw invalidArgument(`${what} must be at most ${max}, got ${echo(value)}`);
+  return value;
+}
+
+/**
+ * Returns `value` when it is a function or absent, else throws ADAPTER_INVALID_ARGUMENT, so a
+ * `debug: true` fails when the options are checked and not as a TypeError at the first request.
+ */
+export function optionalFunction<F>(value: F | undefined, what: string): F | undefined {
+  if (value !== undefined && typeof value !== 'function')
+    throw invalidArgument(`${what} must be a function, got ${echo(value)}`);
   return value;
 }
 

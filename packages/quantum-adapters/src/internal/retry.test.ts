@@ -1,7 +1,14 @@
 import { createRng } from '@boltzmann/ising-core';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AdapterError } from '../errors.js';
-import { parseRetryAfter, resolveRetry, runDeadline, sleep, withRetry } from './retry.js';
+import {
+  MAX_TIMER_MS,
+  parseRetryAfter,
+  resolveRetry,
+  runDeadline,
+  sleep,
+  withRetry,
+} from './retry.js';
 
 const retryable = (retryAfterMs?: number) =>
   new AdapterError('ADAPTER_UNAVAILABLE', 'down', {
@@ -145,5 +152,39 @@ describe('parseRetryAfter', () => {
     const now = Date.parse('Sun, 29 Nov 2026 10:00:00 GMT');
     expect(parseRetryAfter('Sun, 29 Nov 2026 10:00:03 GMT', now)).toBe(3000);
     expect(parseRetryAfter('Sun, 29 Nov 2026 09:00:00 GMT', now)).toBe(0);
+  });
+});
+
+describe('waits beyond 2^31 − 1 ms (one Node timer overflows and fires after 1 ms)', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('should sleep and hold a run deadline for their whole length, in timer slices', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const long = MAX_TIMER_MS + 1_000;
+    let slept = false;
+    void sleep(long).then(() => {
+      slept = true;
+    });
+    const deadline = runDeadline(long, 'a long run');
+    await vi.advanceTimersByTimeAsync(MAX_TIMER_MS);
+    expect([slept, deadline.signal.aborted]).toEqual([false, false]);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect([slept, deadline.signal.aborted]).toEqual([true, true]);
+    expect(deadline.signal.reason).toMatchObject({ code: 'ADAPTER_TIMEOUT' });
+    deadline.clear();
+  });
+
+  it('should cancel a sliced wait with clear() or the signal', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const deadline = runDeadline(3 * MAX_TIMER_MS, 'a cleared run');
+    const controller = new AbortController();
+    const waiting = sleep(3 * MAX_TIMER_MS, controller.signal);
+    await vi.advanceTimersByTimeAsync(MAX_TIMER_MS + 1);
+    deadline.clear();
+    controller.abort();
+    await expect(waiting).rejects.toMatchObject({ code: 'ADAPTER_TIMEOUT' });
+    await vi.advanceTimersByTimeAsync(3 * MAX_TIMER_MS);
+    expect(deadline.signal.aborted).toBe(false);
+    expect(vi.getTimerCount()).toBe(0);
   });
 });

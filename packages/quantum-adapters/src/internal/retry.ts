@@ -40,6 +40,36 @@ export function resolveRetry(partial: Partial<RetryPolicy> | undefined): RetryPo
   return policy;
 }
 
+/**
+ * Longest delay one Node timer takes (2^31 − 1 ms, about 24.8 days): a longer one overflows, is
+ * run after 1 ms and warns (`TimeoutOverflowWarning`), so {@link longTimeout} waits in slices.
+ */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Longest `deadlineMs` a sampler accepts: 30 days. Hardware queues can hold a job for days, so the
+ * bound is generous; it exists so that a typo (`1e12`) is refused when the sampler is created.
+ */
+export const MAX_DEADLINE_MS = 30 * 86_400_000;
+
+/**
+ * Calls `fn` once after `ms` milliseconds, however long: beyond {@link MAX_TIMER_MS} it waits in
+ * slices of at most that, counting the slices down (no wall clock, which may jump).
+ *
+ * @returns a function that cancels the wait.
+ */
+export function longTimeout(ms: number, fn: () => void): () => void {
+  let left = Math.max(0, ms);
+  let timer: ReturnType<typeof setTimeout>;
+  const arm = (): void => {
+    const slice = Math.min(left, MAX_TIMER_MS);
+    left -= slice;
+    timer = setTimeout(left > 0 ? arm : fn, slice);
+  };
+  arm();
+  return () => clearTimeout(timer);
+}
+
 /** Deadline-aware sleep: rejects with the signal's reason when it aborts. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -47,12 +77,12 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
       reject(deadlineError(signal));
       return;
     }
-    const timer = setTimeout(() => {
+    const cancel = longTimeout(ms, () => {
       signal?.removeEventListener('abort', onAbort);
       resolve();
-    }, ms);
+    });
     const onAbort = (): void => {
-      clearTimeout(timer);
+      cancel();
       reject(deadlineError(signal!));
     };
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -79,8 +109,9 @@ export function deadlineOf(signal: AbortSignal | undefined): number | undefined 
 }
 
 /**
- * A deadline for a whole run: aborts with ADAPTER_TIMEOUT after `ms`, or when `outer` aborts.
- * `at` is the epoch-ms time it fires; {@link withRetry} reads it from the signal.
+ * A deadline for a whole run: aborts with ADAPTER_TIMEOUT after `ms` (any length: a deadline
+ * beyond {@link MAX_TIMER_MS} waits in slices), or when `outer` aborts. `at` is the epoch-ms time
+ * it fires; {@link withRetry} reads it from the signal.
  */
 export function runDeadline(
   ms: number,
@@ -90,7 +121,7 @@ export function runDeadline(
   const controller = new AbortController();
   const at = Date.now() + ms;
   deadlines.set(controller.signal, at);
-  const timer = setTimeout(() => {
+  const cancel = longTimeout(ms, () => {
     controller.abort(
       new AdapterError(
         'ADAPTER_TIMEOUT',
@@ -98,7 +129,7 @@ export function runDeadline(
         { reason: 'timeout', retryable: true },
       ),
     );
-  }, ms);
+  });
   const onOuter = (): void => controller.abort(outer!.reason);
   outer?.addEventListener('abort', onOuter, { once: true });
   if (outer?.aborted) onOuter();
@@ -106,7 +137,7 @@ export function runDeadline(
     signal: controller.signal,
     at,
     clear: () => {
-      clearTimeout(timer);
+      cancel();
       outer?.removeEventListener('abort', onOuter);
     },
   };
