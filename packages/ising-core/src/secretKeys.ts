@@ -1,6 +1,6 @@
 /**
  * Words that make an option key a credential when one of the key's words equals them.
- * `pass`, `key` and `session` count only as whole words, so `numPasses`, `keyframes`, `monkey`
+ * `pass`, `key`, `session` and `sig` count only as whole words, so `numPasses`, `keyframes`, `monkey`, `signal`
  * and `sessionsPerDay` stay public. Plurals that usually name counts (`tokens`, `keys`,
  * `sessions`) are not credential words: `maxTokens` is a length, not a token.
  */
@@ -23,6 +23,8 @@ const CREDENTIAL_WORDS = new Set([
   'cookies',
   'session',
   'key',
+  // A URL or SAS signature (`sig=` in an Azure SAS): whoever holds it has the access it signs.
+  'sig',
 ]);
 
 /**
@@ -106,7 +108,7 @@ function isCredentialWord(word: string): boolean {
  * The key is split into words (camelCase, PascalCase, snake_case, kebab-case, dots, digits) and
  * is a credential when any word is one of `token`, `secret(s)`, `password(s)`, `passphrase`,
  * `pass`, `pwd`, `passwd`, `credential(s)`, `auth`, `authorization`, `bearer`, `cookie(s)`,
- * `session` or `key`, or is a glued word ending in `token`, `secret`, `password`, `passwd`,
+ * `session`, `key` or `sig`, or is a glued word ending in `token`, `secret`, `password`, `passwd`,
  * `passphrase`, `credential(s)`, `auth`, `apikey`, `privatekey`, `accesskey` or `secretkey`
  * (`accesstoken`, `oauth`), or is `accesskeyid`. So `apiKey`, `api_key`, `privateKey`,
  * `accessKeyId`, `sshKey`, `sessionId`, `Set-Cookie` and `dbPass` are credentials, and

@@ -1,3 +1,4 @@
+import { hasJwt, redactJwts } from './jwtCredentials.js';
 import { isSecretKey } from './secretKeys.js';
 import { hasUrlCredentials, redactUrlCredentials, urlPasswords } from './urlCredentials.js';
 
@@ -18,6 +19,26 @@ const isPlain = (v: unknown): v is Plain =>
 
 /** Nesting beyond which a value is not walked: it is treated as a secret whole (fail closed). */
 const MAX_WALK_DEPTH = 64;
+
+/** Keys (any case) that name the other half of a name/value pair: HTTP header lists, AWS tags. */
+const PAIR_NAME_KEYS = new Set(['name', 'key', 'header']);
+const PAIR_VALUE_KEYS = new Set(['value', 'values']);
+
+/**
+ * Whether `v` is a name/value pair whose name is a credential key, as
+ * `{ name: 'Authorization', value: 'Bearer …' }` or `{ Key: 'apiKey', Value: '…' }`: its value
+ * is then the credential, though its own key (`value`) says nothing.
+ */
+function isCredentialPair(v: Plain): boolean {
+  return Object.entries(v).some(
+    ([k, name]) =>
+      PAIR_NAME_KEYS.has(k.toLowerCase()) && typeof name === 'string' && isSecretKey(name),
+  );
+}
+
+/** Credentials recognisable by their shape in any string: URL user information, JWTs. */
+const hasCredentialText = (v: string): boolean => hasUrlCredentials(v) || hasJwt(v);
+const redactCredentialText = (v: string): string => redactJwts(redactUrlCredentials(v));
 
 /** What one level of the walk keeps public and what it hides (`undefined`: nothing). */
 interface Parts<T> {
@@ -47,24 +68,33 @@ class SecretWalk {
     key: string | undefined,
     depth: number,
   ): Parts<unknown> & { whole: boolean } {
-    if (this.secretAt(path, key) || ((isPlain(v) || Array.isArray(v)) && depth >= MAX_WALK_DEPTH)) {
+    if (this.secretAt(path, key) || ((isPlain(v) || Array.isArray(v)) && depth >= MAX_WALK_DEPTH))
+      return this.hide(v, path);
+    if (typeof v === 'string' && hasCredentialText(v)) {
       this.paths.push(path);
-      return { open: undefined, hidden: v, whole: true };
-    }
-    if (typeof v === 'string' && hasUrlCredentials(v)) {
-      this.paths.push(path);
-      return { open: redactUrlCredentials(v), hidden: v, whole: false };
+      return { open: redactCredentialText(v), hidden: v, whole: false };
     }
     if (isPlain(v)) return { ...this.object(v, path, depth + 1), whole: false };
     if (Array.isArray(v)) return { ...this.array(v, path, depth + 1), whole: false };
     return { open: v, hidden: undefined, whole: false };
   }
 
+  /** The value at `path` is a secret as a whole. */
+  private hide(v: unknown, path: string): Parts<unknown> & { whole: boolean } {
+    this.paths.push(path);
+    return { open: undefined, hidden: v, whole: true };
+  }
+
   object(value: Plain, prefix: string, depth: number): Parts<Plain> {
     const open: Plain = {};
     let hidden: Plain | undefined;
+    const pair = isCredentialPair(value);
     for (const [key, v] of Object.entries(value)) {
-      const part = this.value(v, prefix === '' ? key : `${prefix}.${key}`, key, depth);
+      const path = prefix === '' ? key : `${prefix}.${key}`;
+      const part =
+        pair && PAIR_VALUE_KEYS.has(key.toLowerCase())
+          ? this.hide(v, path)
+          : this.value(v, path, key, depth);
       if (!part.whole) open[key] = part.open;
       if (part.hidden !== undefined) {
         hidden ??= {};
@@ -94,8 +124,10 @@ class SecretWalk {
 /**
  * Splits sampler options into public options and secrets. A value is secret when its dotted
  * path is in `declared` (a plugin's `secretOptions`), or its key names a credential
- * ({@link isSecretKey}: `token`, `apiKey`, `password`, `session`, …), or it is a string holding
- * a URL with a password (`https://user:PW@host/`). Objects and arrays are walked at any depth
+ * ({@link isSecretKey}: `token`, `apiKey`, `password`, `session`, `sig`, …), or it is the `value`
+ * of a name/value pair whose name is such a key (`{ name: 'Authorization', value: 'Bearer …' }`),
+ * or it is a string holding a URL with credentials (`https://user:PW@host/`, `https://TOKEN@host/`)
+ * or a JWT (`eyJ….eyJ….…`). Objects and arrays are walked at any depth
  * (64 levels; deeper values are kept secret whole), so the public part can be hashed into a run
  * id (rotating a token then changes nothing) and saved. Inputs are not modified.
  *
@@ -105,9 +137,9 @@ class SecretWalk {
  *   that is secret as a whole (a declared path such as `hosts.1`) becomes `null` there. In the
  *   secrets, an array holds the secret parts at their indices and `null` in the slots before
  *   them that hold none (`{ servers: [null, { apiKey }] }`), which survives JSON.
- * - **URLs with a password** stay in the public options with the password replaced
- *   (`https://user:***@host/`, see {@link redactUrlCredentials}); the secrets hold the
- *   original string at the same path.
+ * - **URLs with credentials and JWTs** stay in the public options with the credential replaced
+ *   (`https://user:***@host/`, `Bearer ***`, see {@link redactUrlCredentials}); the secrets hold
+ *   the original string at the same path.
  *
  * @param options the user's options (a plain object; anything else is returned as no options).
  * @param declared dotted paths the plugin declares secret, e.g. `['token', 'clientConfig.credentials']`.
@@ -167,9 +199,9 @@ function secretStrings(value: unknown, out: string[], depth = 0): string[] {
 
 /**
  * Replaces every secret value (each string leaf of `secrets`, four characters or longer, and
- * the password of each secret URL) in `text` with `***`, then the password of every URL in the
- * text ({@link redactUrlCredentials}): the last line of defence for messages that might quote
- * a credential, such as a third-party plugin's error.
+ * the password of each secret URL) in `text` with `***`, then the credentials of every URL in the
+ * text ({@link redactUrlCredentials}) and every JWT-shaped value: the last line of defence for
+ * messages that might quote a credential, such as a third-party plugin's error.
  *
  * @example
  * redactSecrets('401 for token DEV-123', { token: 'DEV-123' }); // '401 for token ***'
@@ -180,5 +212,5 @@ export function redactSecrets(text: string, secrets: Readonly<Record<string, unk
   // Longest first, so a secret that contains another is replaced whole.
   for (const s of secretStrings(secrets, []).sort((a, b) => b.length - a.length))
     out = out.split(s).join('***');
-  return redactUrlCredentials(out);
+  return redactCredentialText(out);
 }

@@ -16,8 +16,9 @@ const TEXTS: readonly (readonly [string, string])[] = [
   ],
   ['{"url":"redis://u:pw@h","other":"x@y"}', '{"url":"redis://u:***@h","other":"x@y"}'],
   ['https://host:8080/path', 'https://host:8080/path'],
-  ['https://user@host/', 'https://user@host/'],
-  ['https://user:@host/', 'https://user:@host/'],
+  // A user name without a password is the credential (`https://TOKEN@host`, issue 38).
+  ['https://user@host/', 'https://***@host/'],
+  ['https://user:@host/', 'https://***:@host/'],
   ['mailto:a@b.c and a:b@c', 'mailto:a@b.c and a:b@c'],
   ['no url here', 'no url here'],
 ];
