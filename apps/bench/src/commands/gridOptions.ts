@@ -134,6 +134,13 @@ function queueOf(s: ReadFlag, raw: Raw) {
 }
 
 /**
+ * Where each built-in hardware plugin's worker reads its credentials, for the refusal of
+ * credentials in a queued `--sampler-options`: the dwave token, the ibm API key (the variables
+ * their secret options default to; queueCredentials.test.ts keeps this in step), and braket's AWS chain.
+ */
+const WORKER_CREDENTIALS = 'DWAVE_API_TOKEN, IBM_CLOUD_API_KEY, the AWS credential chain';
+
+/**
  * `--sampler` and `--sampler-options` (credentials split off; none with a queue, which would
  * carry them), with the sampler options the experiment gives its sampled runs.
  */
@@ -145,7 +152,7 @@ function samplerOf(experiment: Experiment, s: ReadFlag, g: GridSpec, queued: boo
   if (queued && Object.keys(split.secrets).length > 0)
     throw new BenchError(
       'BENCH_INVALID_OPTION',
-      'credentials in --sampler-options are not sent through the queue: give them to each worker in its environment (DWAVE_API_TOKEN, the AWS credential chain)',
+      `credentials in --sampler-options are not sent through the queue: give them to each worker in its environment (${WORKER_CREDENTIALS})`,
     );
   if (queued)
     assertDataOnly(
