@@ -152,6 +152,21 @@ const notFinite = (who: string, what: string, q: number, n: number): IsingError 
   );
 
 /**
+ * Refuses a non-finite used field or coupling, and a batch past the exact samplers' range: beyond
+ * it β(h + J m) overflows, and the iteration would settle on finite but meaningless magnetizations.
+ */
+function assertUsableInput(kind: IsingMapKind, batch: IsingBatch, used: number): void {
+  const { stride, spins } = batch;
+  assertFinite(batch.fields, 'fields', (i) => i % stride < spins[Math.floor(i / stride)]!);
+  assertFinite(batch.couplings, 'couplings', (i) => {
+    const j = Math.floor(i / stride);
+    const k = i % stride;
+    return j < k && k < used;
+  });
+  assertExactRange(batch, kind);
+}
+
+/**
  * Runs the fixed point of `kind` on every problem of the batch (the shared driver of
  * `meanFieldEstimate` and `tapEstimate`), with the implicit VJP.
  *
@@ -166,15 +181,7 @@ export function fixedPointEstimate(
 ): FixedPointEstimate {
   const { size, stride, beta, spins } = batch;
   const used = maxSpinsOf(batch);
-  assertFinite(batch.fields, 'fields', (i) => i % stride < spins[Math.floor(i / stride)]!);
-  assertFinite(batch.couplings, 'couplings', (i) => {
-    const j = Math.floor(i / stride);
-    const k = i % stride;
-    return j < k && k < used;
-  });
-  // The exact samplers' range: beyond it β(h + J m) overflows, and the iteration would settle on
-  // finite but meaningless magnetizations instead of failing.
-  assertExactRange(batch, kind);
+  assertUsableInput(kind, batch, used);
   const settings: FixedPointSettings = {
     damping: options.damping,
     tolerance: options.tolerance,
