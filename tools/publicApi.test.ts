@@ -173,6 +173,7 @@ const PUBLIC: Record<string, readonly string[]> = {
     'AttentionError',
     'DEFAULT_SAMPLER_TIMEOUT_MS',
     'FLOAT32_MAX',
+    'MAX_MODEL_FILE_BYTES',
     'MODEL_LIMITS',
     'assertAttentionVariant',
     'attentionWeights',

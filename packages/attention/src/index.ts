@@ -30,7 +30,7 @@ export type {
 export { attentionWeights, causalMask } from './attentionWeights.js';
 export type { AttentionWeightsOptions } from './attentionWeights.js';
 export { resolveTransformerConfig } from './transformerConfig.js';
-export { FLOAT32_MAX, MODEL_LIMITS } from './modelLimits.js';
+export { FLOAT32_MAX, MAX_MODEL_FILE_BYTES, MODEL_LIMITS } from './modelLimits.js';
 export { parseCouplingForm } from './couplingForm.js';
 export { boltzmannAttention, prepareBoltzmannAttention } from './boltzmannAttention.js';
 export type { BoltzmannAttentionOptions } from './boltzmannAttention.js';

@@ -27,6 +27,16 @@ export const MODEL_LIMITS = Object.freeze({
   parameters: 1e9,
 } as const);
 
+/**
+ * The largest model or checkpoint file `readTransformer` reads, in bytes: 2^29 − 24, the longest
+ * string V8 holds, so a larger JSON file could not be parsed anyway. A path that is not a regular
+ * file (a folder, FIFO, device) or is larger is refused before anything is read.
+ *
+ * @example
+ * if (statSync(path).size > MAX_MODEL_FILE_BYTES) console.error('too large to load');
+ */
+export const MAX_MODEL_FILE_BYTES = 2 ** 29 - 24;
+
 /** The size fields bounded by {@link MODEL_LIMITS}. */
 export type LimitedField = Exclude<keyof typeof MODEL_LIMITS, 'parameters'>;
 

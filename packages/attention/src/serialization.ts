@@ -1,4 +1,10 @@
-import { echo, nodeBuiltin, writeFileAtomic } from '@boltzmann/ising-core/internal';
+import {
+  echo,
+  nodeBuiltin,
+  readRegularFile,
+  writeFileAtomic,
+} from '@boltzmann/ising-core/internal';
+import type { RegularFileRefusal } from '@boltzmann/ising-core/internal';
 import { AttentionError } from './errors.js';
 import type { ParamSpec } from './internal/init.js';
 import { RELATIVE_COUPLINGS, layerName, paramSpecs } from './internal/paramSpecs.js';
@@ -6,7 +12,7 @@ import { samplerFor } from './internal/resolveSampler.js';
 import type { SamplerOverrides } from './internal/resolveSampler.js';
 import { buildTransformer } from './buildTransformer.js';
 import type { Transformer, TransformerJSON } from './modelTypes.js';
-import { FLOAT32_MAX, MODEL_LIMITS, fitsFloat32 } from './modelLimits.js';
+import { FLOAT32_MAX, MAX_MODEL_FILE_BYTES, MODEL_LIMITS, fitsFloat32 } from './modelLimits.js';
 import { checkSamplerTimeout } from './samplerDeadline.js';
 import { resolveTransformerConfig } from './transformerConfig.js';
 import { usesSampler } from './variants.js';
@@ -173,23 +179,43 @@ export async function writeJsonFileAtomic(path: string, value: unknown): Promise
   writeFileAtomic(path, JSON.stringify(value));
 }
 
+/** The coded error for each refusal of ising-core's `readRegularFile`, naming the path and the limit. */
+function fileRefusal(path: string, r: RegularFileRefusal): AttentionError {
+  const limit = `${MAX_MODEL_FILE_BYTES.toLocaleString('en-US')} bytes (MAX_MODEL_FILE_BYTES)`;
+  if (r.reason === 'not-a-file')
+    return new AttentionError(
+      'ATTENTION_NOT_A_FILE',
+      `${echo(path)} is ${r.kind}, not a regular file of at most ${limit}; nothing was read`,
+      r.cause === undefined ? undefined : { cause: r.cause },
+    );
+  if (r.reason === 'too-large')
+    return new AttentionError(
+      'ATTENTION_FILE_TOO_LARGE',
+      `${echo(path)} has ${r.size.toLocaleString('en-US')} bytes, more than the limit of ${limit}; nothing was read`,
+    );
+  return invalid(`${echo(path)} grew past its announced ${r.size} bytes while it was read`);
+}
+
 /**
- * Reads a JSON file written by {@link writeJsonFileAtomic}. Node.js only.
+ * Reads a JSON file written by {@link writeJsonFileAtomic}: a regular file of at most
+ * {@link MAX_MODEL_FILE_BYTES} (ising-core's `readRegularFile`), so a device, FIFO or huge file
+ * given as a model costs nothing. Node.js only.
  *
  * @throws {AttentionError} ATTENTION_INVALID_CHECKPOINT when the file is not valid JSON (naming the path);
- *   ATTENTION_BACKEND_UNAVAILABLE outside Node.js; the file system's own error when it cannot be read.
+ *   ATTENTION_NOT_A_FILE for a directory, FIFO, device or socket; ATTENTION_FILE_TOO_LARGE over the
+ *   limit; ATTENTION_BACKEND_UNAVAILABLE outside Node.js; the file system's own error when it cannot be opened.
  * @example
  * const { model, trainer } = (await readJsonFile('run/checkpoint.json')) as { model: TransformerJSON; trainer: TrainerState };
  */
 export async function readJsonFile(path: string): Promise<unknown> {
   // Through nodeBuiltin, not import('node:…'): a browser bundle must not try to resolve it.
-  const fs = nodeBuiltin<typeof import('node:fs/promises')>('node:fs/promises');
-  if (fs === undefined)
+  if (nodeBuiltin('node:fs') === undefined)
     throw new AttentionError(
       'ATTENTION_BACKEND_UNAVAILABLE',
-      `readJsonFile needs Node.js (node:fs/promises) to read ${path}`,
+      `readJsonFile needs Node.js (node:fs) to read ${path}`,
     );
-  const text = await fs.readFile(path, 'utf8');
+  const bytes = readRegularFile(path, MAX_MODEL_FILE_BYTES, (r) => fileRefusal(path, r));
+  const text = new TextDecoder().decode(bytes);
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
@@ -213,7 +239,8 @@ export async function saveTransformer(model: Transformer, path: string): Promise
 /**
  * Loads a model saved by {@link saveTransformer}. Node.js only.
  *
- * @throws {AttentionError} ATTENTION_INVALID_CHECKPOINT for a corrupt file or a non-checkpoint; see {@link loadTransformer}.
+ * @throws {AttentionError} ATTENTION_INVALID_CHECKPOINT for a corrupt file or a non-checkpoint; ATTENTION_NOT_A_FILE,
+ *   ATTENTION_FILE_TOO_LARGE for a path that is not a regular file of at most {@link MAX_MODEL_FILE_BYTES}; see {@link loadTransformer}.
  */
 export async function readTransformer(
   path: string,

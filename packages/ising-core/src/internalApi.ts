@@ -1,5 +1,5 @@
 // @boltzmann/ising-core/internal: plumbing the workspace's packages and apps share: echoing values
-// into error messages, bounded reads of untrusted streams, credentials kept out of saved options
+// into error messages, bounded reads of untrusted streams and files, credentials kept out of saved options
 // and messages, atomic file writes, Node built-ins reached from isomorphic code, the worker
 // thread helpers of the attention engine, and the recipes its threads rebuild the built-in
 // samplers from. Not part of the public API: it may change in any release
@@ -16,6 +16,8 @@ export type { PoolThread, WorkerEntry } from './internal/poolThread.js';
 export { emitWarning, nodeBuiltin } from './nodeBuiltin.js';
 export { readBounded } from './readBounded.js';
 export type { BoundedReader, BoundedSource } from './readBounded.js';
+export { readRegularFile } from './readRegularFile.js';
+export type { RegularFileRefusal } from './readRegularFile.js';
 export { mergeSecretOptions, redactSecrets, splitSecretOptions } from './secretOptions.js';
 export type { SplitOptions } from './secretOptions.js';
 export { isSecretKey, keyWords } from './secretKeys.js';
