@@ -116,8 +116,14 @@ async function runOne(
 ): Promise<{ training: Promise<unknown> } | undefined> {
   const label = runLabel(t.config);
   const secrets = options.settings.samplerSecrets ?? {};
-  options.progress.start(t.id, label, t.config.steps, t.startStep);
+  // The start line waits for the run's own verdict on its checkpoint (trainRun's onStart).
+  let started = false;
+  const begin = (startStep: number): void => {
+    if (!started) options.progress.start(t.id, label, t.config.steps, startStep);
+    started = true;
+  };
   const fail = (code: string, line: string): void => {
+    begin(0);
     const redacted = redactSecrets(line, secrets);
     failures.push({ id: t.id, label, code, message: redacted.replace(/^error \[[^\]]+\]: /, '') });
     options.progress.end(t.id, `failed: ${redacted}`);
@@ -127,6 +133,7 @@ async function runOne(
     // A stray error stops the run at its next step, as Ctrl-C does (it checkpoints).
     shouldStop: () => options.signal?.aborted === true || slot.stray !== undefined,
     warn: (m) => options.progress.log(`warning: ${redactSecrets(m, secrets)}`),
+    onStart: begin,
   }).then(
     (result) => ({ result }),
     (error: unknown) => ({ error }),

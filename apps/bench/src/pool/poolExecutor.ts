@@ -113,13 +113,21 @@ function startWorker(pool: Pool): void {
   pool.active.add(child);
   let current: PendingRun | undefined;
   let ended = false;
+  // The start line waits for the worker's verdict on the run's checkpoint (its 'start' message);
+  // a run that ends before it gets one from step 0, so its end line has its label.
+  let started = false;
+  const begin = (startStep: number): void => {
+    if (current && !started)
+      progress.start(current.id, runLabel(current.config), current.config.steps, startStep);
+    started = true;
+  };
   const next = (): void => {
     current = pool.stopping ? undefined : pool.queue.shift();
+    started = false;
     if (!current) {
       child.send({ type: 'exit' } satisfies ToWorker);
       return;
     }
-    progress.start(current.id, runLabel(current.config), current.config.steps, current.startStep);
     child.send({
       type: 'run',
       config: current.config,
@@ -128,9 +136,11 @@ function startWorker(pool: Pool): void {
   };
   child.on('message', (msg: FromWorker) => {
     if (msg.type === 'ready') next();
+    else if (msg.type === 'start') begin(msg.startStep);
     else if (msg.type === 'progress') progress.update(msg.progress);
     else if (msg.type === 'warn') progress.log(`warning: ${msg.message}`);
     else if (current) {
+      begin(0);
       endRun(pool, current, msg);
       current = undefined;
       if (!pool.stopping) next();
@@ -144,6 +154,7 @@ function startWorker(pool: Pool): void {
     if (ended) return;
     ended = true;
     pool.active.delete(child);
+    begin(0);
     workerExited(pool, current, sig ?? `code ${code}`, code !== 0 || sig !== null);
     if (pool.active.size === 0) pool.allExited();
   });

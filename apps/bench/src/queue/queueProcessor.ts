@@ -17,14 +17,8 @@ import { runId } from '../grid/expandGrid.js';
 import { formatDuration } from '../grid/progress.js';
 import { createBenchRegistry } from '../samplers/registry.js';
 import { runLabel } from '../grid/expandGrid.js';
-import {
-  checkpointPath,
-  checkpointProblem,
-  modelPath,
-  readCheckpoint,
-  readRecord,
-  recordPath,
-} from '../results/runFiles.js';
+import { checkpointPath, modelPath, readRecord, recordPath } from '../results/runFiles.js';
+import { checkpointProblem } from '../results/checkpointValidation.js';
 import { trainRun } from '../training/trainRun.js';
 import type { TrainHooks } from '../training/trainRun.js';
 import { formatError } from '../benchError.js';
@@ -112,13 +106,9 @@ async function trainJob(
     stageCheckpoint(String(job.id), data, id, dir);
   }
   const where = shared ? checkpointPath(dir, id) : 'Redis';
-  const resumedFrom = readCheckpoint(dir, id, undefined, false, config)?.step ?? 0;
-  const start =
-    resumedFrom > 0
-      ? `resuming ${label} from step ${resumedFrom}/${config.steps} (checkpoint in ${where})`
-      : `start ${label} (${config.steps} steps)`;
-  say(`${start}, job ${job.id}`);
-  await job.log(`${host}: ${start}`);
+  // Set by trainRun once the checkpoint was checked and the model built (onStart): a checkpoint
+  // set aside there is warned about first, and the start line then says step 0.
+  let resumedFrom = 0;
   const settings = workerRunSettings(data, dir);
   const everyMs = 1000 * Number(process.env[WORKER_ENV.progressSeconds] ?? 1);
   let last = 0;
@@ -127,6 +117,15 @@ async function trainJob(
   const result = await trainRun(config, settings, registry, hooks());
   function hooks(): TrainHooks {
     return {
+      onStart(startStep) {
+        resumedFrom = startStep;
+        const start =
+          startStep > 0
+            ? `resuming ${label} from step ${startStep}/${config.steps} (checkpoint in ${where})`
+            : `start ${label} (${config.steps} steps)`;
+        say(`${start}, job ${job.id}`);
+        pending = Promise.resolve(job.log(`${host}: ${start}`));
+      },
       onProgress(p) {
         const now = Date.now();
         if (now - last < everyMs && p.step !== p.steps) return;

@@ -2,7 +2,15 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkpointPath, expandGrid, main, parseBenchArgs, recordPath, runId } from '../index.js';
+import {
+  checkpointPath,
+  expandGrid,
+  main,
+  parseBenchArgs,
+  plainProgress,
+  recordPath,
+  runId,
+} from '../index.js';
 import type { ProgressDisplay, RunRecord } from '../index.js';
 import { tinyRunFlags } from '../testing/fixtures.js';
 
@@ -26,14 +34,17 @@ function session(dir: string, stopAt?: number) {
   const starts: number[] = [];
   const lines: string[] = [];
   const controller = new AbortController();
+  // The plain display's own lines (start, warnings, end), in the order they are printed.
+  const plain = plainProgress((l) => void lines.push(l), Number.POSITIVE_INFINITY);
   const progress: ProgressDisplay = {
-    start: (_id, _label, _steps, startStep) => void starts.push(startStep),
+    ...plain,
+    start: (id, label, steps, startStep) => {
+      starts.push(startStep);
+      plain.start(id, label, steps, startStep);
+    },
     update: (p) => {
       if (stopAt !== undefined && p.step >= stopAt) controller.abort();
     },
-    end: () => undefined,
-    log: (l) => void lines.push(l),
-    stop: () => undefined,
   };
   const io = {
     out: (l: string) => void lines.push(l),
@@ -49,7 +60,7 @@ interface CheckpointFile {
   step: number;
   config: { lr: number };
   trainLoss: { step: number; value: number }[];
-  engine: { model: { weights: unknown } };
+  engine: { model: { weights: unknown }; trainer: { step: number } };
 }
 type Tamper = (ckpt: CheckpointFile) => void;
 
@@ -96,6 +107,21 @@ describe('a checkpoint is checked against its run before it is trusted', () => {
       /its config differs/,
     ],
     [
+      'an optimizer whose step was moved forward by 1000',
+      (c: CheckpointFile) => {
+        c.engine.trainer.step += 1000;
+      },
+      /its optimizer's step 1003 differs from its step 3/,
+    ],
+    [
+      'a step moved forward within the run, its optimizer with it',
+      (c: CheckpointFile) => {
+        c.step = 5;
+        c.engine.trainer.step = 5;
+      },
+      /its step 5 does not follow its loss curve \(3 steps recorded\)/,
+    ],
+    [
       'curves past its step',
       (c: CheckpointFile) => {
         c.trainLoss.push({ step: 6, value: 1 });
@@ -112,6 +138,9 @@ describe('a checkpoint is checked against its run before it is trusted', () => {
       expect(starts).toEqual([0]);
       expect(record.trainLoss.map((p) => p.step)).toEqual([1, 2, 3, 4, 5, 6]);
       expect(existsSync(`${checkpointPath(dir, record.id)}.rejected`)).toBe(true);
+      // The same loss curve as an uninterrupted run, not one trained on another schedule.
+      const clean = await rerunWith(() => undefined);
+      expect(record.trainLoss).toEqual(clean.record.trainLoss);
     },
   );
 
@@ -126,7 +155,11 @@ describe('a checkpoint is checked against its run before it is trusted', () => {
       `checkpoint ${checkpointPath(dir, record.id)} does not fit run ${record.id}`,
     );
     expect(text).toMatch(/set aside as .*\.rejected, restarting from step 0/);
-    expect(starts).toEqual([3]);
+    // The start line comes after the verdict, and says what really happens: step 0.
+    expect(starts).toEqual([0]);
+    expect(text).not.toContain('resuming at step');
+    const warning = lines.findIndex((l) => l.includes('does not fit run'));
+    expect(warning).toBeLessThan(lines.findIndex((l) => l.startsWith('start  ')));
     expect(record.trainLoss.map((p) => p.step)).toEqual([1, 2, 3, 4, 5, 6]);
     // A second rerun has nothing left to distrust.
     const third = session(dir);

@@ -28,6 +28,12 @@ export interface TrainHooks {
   /** Warnings (an unreadable checkpoint, …). */
   warn?(message: string): void;
   /**
+   * Called once, before the first step, with the step the run really starts from: its
+   * checkpoint's once that checkpoint was validated and its model built, else 0 (a checkpoint set
+   * aside is warned about first). Displays print their start line here, never from the plan.
+   */
+  onStart?(startStep: number): void;
+  /**
    * Called with each checkpoint once its file is written (`bench worker` also stores it in
    * Redis); training waits for it, so a stored checkpoint is never older than the file.
    */

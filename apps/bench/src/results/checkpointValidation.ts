@@ -1,0 +1,128 @@
+// What makes a checkpoint trustworthy: its layout, and the checks that it belongs to its run and
+// agrees with itself before a run continues from it (a file edited or damaged is never resumed).
+import { echo } from '@boltzmann/ising-core/internal';
+import type { ConvergenceSummary } from '@boltzmann/ising-core';
+import { canonicalJson } from './canonicalJson.js';
+import type { ConvergencePoint, CurvePoint, GptEval, RunConfig } from '../types.js';
+
+/** Everything needed to continue a run exactly where it stopped. */
+export interface Checkpoint {
+  readonly version: 1;
+  readonly id: string;
+  readonly config: RunConfig;
+  readonly step: number;
+  readonly startedAt: string;
+  readonly elapsedSeconds: number;
+  readonly trainLoss: readonly CurvePoint[];
+  readonly evalMetric: readonly CurvePoint[];
+  /**
+   * The train-loss interval still open at `step` (sum and count of its batch losses), so a
+   * resumed run records the same curve as an uninterrupted one. Absent in older checkpoints,
+   * which closed the interval instead.
+   */
+  readonly openLoss?: { readonly sum: number; readonly count: number };
+  /** Convergence points so far and the open interval's figures (iterative samplers only). */
+  readonly convergence?: {
+    readonly points: readonly ConvergencePoint[];
+    readonly open?: ConvergenceSummary;
+    readonly total?: ConvergenceSummary;
+  };
+  /** `bench gpt`: the train/val loss curves so far. */
+  readonly gptEval?: GptEval;
+  readonly dataState: readonly number[];
+  /**
+   * The run's model weights and optimizer state (`RunModelState` of training/runModel.ts). The
+   * key keeps the name older checkpoints were written with, so they still resume.
+   */
+  readonly engine: unknown;
+}
+
+/** Points at steps `firstStep … lastStep`: evaluations may be at step 0 (bench gpt evaluates the untrained model), training losses not. */
+const isCurve = (v: unknown, lastStep: number, firstStep = 1): boolean =>
+  Array.isArray(v) &&
+  v.every(
+    (p: Partial<CurvePoint> | null) =>
+      p !== null &&
+      typeof p === 'object' &&
+      Number.isInteger(p.step) &&
+      p.step! >= firstStep &&
+      p.step! <= lastStep &&
+      typeof p.value === 'number',
+  );
+
+/**
+ * Why a parsed checkpoint cannot continue `config`'s run, or undefined when it can: the id
+ * and the whole config must match, the step must lie in `[0, steps]`, and the curves, data
+ * state and open loss interval must be well-formed and end at or before the step.
+ */
+export function checkpointProblem(
+  value: Partial<Checkpoint> | null,
+  id: string,
+  config?: RunConfig,
+): string | undefined {
+  if (value === null || typeof value !== 'object' || value.version !== 1)
+    return 'not a version-1 checkpoint';
+  if (value.id !== id) return `it belongs to run ${echo(value.id)}`;
+  if (config !== undefined && canonicalJson(value.config) !== canonicalJson(config))
+    return "its config differs from the run's";
+  const steps = config?.steps ?? Number.POSITIVE_INFINITY;
+  if (!Number.isInteger(value.step) || value.step! < 0 || value.step! > steps)
+    return `its step ${echo(value.step)} is outside [0, ${steps}]`;
+  if (!isCurve(value.trainLoss, value.step!) || !isCurve(value.evalMetric, value.step!, 0))
+    return 'its curves are malformed or run past its step';
+  const gptEval = value.gptEval;
+  if (
+    gptEval !== undefined &&
+    !(
+      gptEval !== null &&
+      typeof gptEval === 'object' &&
+      isCurve(gptEval.train, value.step!, 0) &&
+      isCurve(gptEval.val, value.step!, 0)
+    )
+  ) {
+    return 'its gpt train/val curves are malformed or run past its step';
+  }
+  // NaN entries (an RNG's "no spare normal") come back from JSON as null.
+  if (
+    !Array.isArray(value.dataState) ||
+    !value.dataState.every((x) => typeof x === 'number' || x === null)
+  )
+    return 'its data state is malformed';
+  if (
+    !(typeof value.elapsedSeconds === 'number' && value.elapsedSeconds >= 0) ||
+    typeof value.startedAt !== 'string'
+  )
+    return 'its timing is malformed';
+  const open = value.openLoss;
+  if (
+    open !== undefined &&
+    !(
+      open !== null &&
+      typeof open === 'object' &&
+      Number.isInteger(open.count) &&
+      open.count >= 0 &&
+      Number.isFinite(open.sum)
+    )
+  ) {
+    return 'its open loss interval is malformed';
+  }
+  return stepProblem(value as Checkpoint);
+}
+
+/**
+ * Why a well-formed checkpoint's step disagrees with what it holds, or undefined: the loss curve's
+ * last point plus the open interval's count is the number of steps trained (older checkpoints
+ * closed the interval, so their last point is the step), and the optimizer has taken exactly that
+ * many steps (its step count drives the learning-rate schedule: a moved one trains another run).
+ */
+function stepProblem(value: Checkpoint): string | undefined {
+  const recorded = (value.trainLoss.at(-1)?.step ?? 0) + (value.openLoss?.count ?? 0);
+  if (recorded !== value.step)
+    return `its step ${value.step} does not follow its loss curve (${recorded} steps recorded)`;
+  const engine = value.engine as { trainer?: { step?: unknown } } | null | undefined;
+  const trainer = engine !== null && typeof engine === 'object' ? engine.trainer : undefined;
+  // A checkpoint without an optimizer state is refused when its model is built (runModel.ts).
+  if (trainer !== null && typeof trainer === 'object' && trainer.step !== value.step)
+    return `its optimizer's step ${echo(trainer.step)} differs from its step ${value.step}`;
+  return undefined;
+}
