@@ -22,4 +22,4 @@ export { mergeSecretOptions, redactSecrets, splitSecretOptions } from './secretO
 export type { SplitOptions } from './secretOptions.js';
 export { isSecretKey, keyWords } from './secretKeys.js';
 export { redactUrlCredentials } from './urlCredentials.js';
-export { writeFileAtomic } from './writeFileAtomic.js';
+export { atomicTempWriter, writeFileAtomic } from './writeFileAtomic.js';

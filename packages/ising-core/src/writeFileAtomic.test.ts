@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writeFileAtomic } from './internalApi.js';
+import { atomicTempWriter, writeFileAtomic } from './internalApi.js';
 
 describe('writeFileAtomic', () => {
   it('creates parent folders, writes text and bytes as they are, and leaves no temporary file', () => {
@@ -23,5 +23,26 @@ describe('writeFileAtomic', () => {
     expect(() => writeFileAtomic(join(dir, 'sub'), 'new')).toThrow();
     expect(readFileSync(join(dir, 'x.txt'), 'utf8')).toBe('old');
     expect(readdirSync(dir).sort()).toEqual(['sub', 'x.txt']);
+  });
+
+  it('names the writer of its temporary files, and of nothing else', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ising-atomic-'));
+    // A write that fails at its rename shows the temporary name it used (a folder is in the way).
+    mkdirSync(join(dir, 'x.json', 'inner'), { recursive: true });
+    let temp = '';
+    try {
+      writeFileAtomic(join(dir, 'x.json'), '{}');
+    } catch (error) {
+      temp = /\.x\.json\.[^'"\s]+\.tmp/.exec(String(error))?.[0] ?? '';
+    }
+    expect(atomicTempWriter(temp)).toBe(process.pid);
+    for (const other of [
+      'x.json',
+      'notes.tmp',
+      '.x.json.tmp',
+      '.x.json.12.tmp',
+      '.x.json.1.2.UPPER.tmp',
+    ])
+      expect(atomicTempWriter(other), other).toBeUndefined();
   });
 });

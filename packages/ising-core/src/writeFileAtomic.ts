@@ -3,6 +3,24 @@ import { nodeBuiltin } from './nodeBuiltin.js';
 
 let counter = 0;
 
+/** `.<file name>.<pid>.<call>.<random>.tmp`: the temporary names {@link writeFileAtomic} makes. */
+const TEMP_NAME = /^\.(.+)\.(\d+)\.(\d+)\.([0-9a-z]{0,6})\.tmp$/;
+
+/**
+ * The pid of the process that wrote a temporary file of {@link writeFileAtomic}, or undefined when
+ * `name` is not one of its temporary names. A write killed before its rename leaves such a file;
+ * a caller that owns the folder may remove those whose writer is gone.
+ *
+ * @param name a file name (no folder).
+ * @example
+ * atomicTempWriter('.summary.md.4242.3.k2x9qa.tmp'); // 4242
+ * atomicTempWriter('summary.md'); // undefined
+ */
+export function atomicTempWriter(name: string): number | undefined {
+  const match = TEMP_NAME.exec(name);
+  return match ? Number(match[2]) : undefined;
+}
+
 /**
  * Writes `content` to `path` atomically: a temporary file in the same folder, then a rename, so a
  * reader (or a resumed run after a crash) sees the old file or the new one, never half of one.

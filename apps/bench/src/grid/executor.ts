@@ -2,6 +2,7 @@
 // through it, so the results lock, the plan and the dry run cannot drift apart between them.
 import { gridOutcome, planGrid } from './plan.js';
 import type { GridExecutor, GridOptions, GridOutcome } from './types.js';
+import { sweepStaleTemps } from '../results/atomicWrite.js';
 import { lockResults } from '../results/resultsLock.js';
 import type { RunConfig } from '../types.js';
 
@@ -28,7 +29,11 @@ export async function runGrid(
   try {
     // Lock before looking at checkpoints: reading one may set it aside (when it does not fit),
     // and a second bench must not touch runs the first is training. A dry run only reads.
-    if (!options.dryRun) release = lockResults(options.settings.resultsDir);
+    if (!options.dryRun) {
+      release = lockResults(options.settings.resultsDir);
+      // Under the lock no other bench writes here: what a killed write left can go.
+      sweepStaleTemps(options.settings.resultsDir);
+    }
     const grid = await planGrid(configs, executor, options);
     if (options.dryRun) return gridOutcome(grid, []);
     return await executor.run(grid);

@@ -20,7 +20,8 @@ interface LockOwner {
   readonly token?: string;
 }
 
-function alive(pid: number): boolean {
+/** Whether process `pid` exists (EPERM: it does, as another user's). */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
