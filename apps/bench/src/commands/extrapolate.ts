@@ -1,5 +1,4 @@
 import type { Transformer } from '@boltzmann/attention';
-import { readFileSync } from 'node:fs';
 import { writeJsonAtomic } from '../results/atomicWrite.js';
 import { BenchError } from '../benchError.js';
 import type { ExtrapolationPoint } from '../report/extrapolationReport.js';
@@ -62,11 +61,15 @@ export const extrapolateCommand: CommandSpec<ExtrapolateCommand> = {
   run: (command, io) => runExtrapolate(command, io),
 };
 
-/** The run config of a `--save-models` file (the model JSON itself is checked by {@link readModelFile}). */
-function runConfigOf(path: string): RunConfig {
-  const value = JSON.parse(readFileSync(path, 'utf8')) as { config?: RunConfig };
-  const config = value.config;
-  if (config === undefined || typeof config !== 'object' || typeof config.length !== 'number') {
+/** The run config of a `--save-models` file, as `readModelFile` read it (which checks the model JSON itself). */
+function runConfigOf(path: string, runConfig: unknown): RunConfig {
+  const config = runConfig as RunConfig | null | undefined;
+  if (
+    config === undefined ||
+    config === null ||
+    typeof config !== 'object' ||
+    typeof config.length !== 'number'
+  ) {
     throw new BenchError(
       'BENCH_BAD_MODEL',
       `--model ${path} has no run config: bench extrapolate needs a --save-models file { id, config, model }, not a bare model`,
@@ -95,8 +98,8 @@ export async function runExtrapolate(command: ExtrapolateCommand, io: MainIo): P
     import('../inference/generate.js'),
     import('../samplers/registry.js'),
   ]);
-  const { json } = readModelFile(command.modelPath);
-  const config = runConfigOf(command.modelPath);
+  const { json, runConfig } = readModelFile(command.modelPath);
+  const config = runConfigOf(command.modelPath, runConfig);
   const shorter = command.lengths.filter((T) => T < config.length);
   if (shorter.length > 0)
     throw new BenchError(

@@ -1,9 +1,10 @@
-import { AttentionError, loadTransformer } from '@boltzmann/attention';
+import { AttentionError, MAX_MODEL_FILE_BYTES, loadTransformer } from '@boltzmann/attention';
 import type { Transformer, TransformerJSON } from '@boltzmann/attention';
 import type { CharVocab } from '@boltzmann/datasets';
 import { createRng } from '@boltzmann/ising-core';
 import type { Rng, SamplerRegistry } from '@boltzmann/ising-core';
-import { readFileSync } from 'node:fs';
+import { readRegularFile } from '@boltzmann/ising-core/internal';
+import type { RegularFileRefusal } from '@boltzmann/ising-core/internal';
 import { BenchError } from '../benchError.js';
 import { assertDataOnly } from '../trust/untrustedOptions.js';
 import { chooseSampleSampler } from './sampleSampler.js';
@@ -22,21 +23,45 @@ export interface DecodeOptions {
 const isObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
 
+/** BENCH_BAD_MODEL for each refusal of ising-core's `readRegularFile`, naming the path and the limit. */
+function refusal(path: string, r: RegularFileRefusal): BenchError {
+  const limit = `${MAX_MODEL_FILE_BYTES.toLocaleString('en-US')} bytes (MAX_MODEL_FILE_BYTES)`;
+  const why =
+    r.reason === 'not-a-file'
+      ? `is ${r.kind}, not a regular file of at most ${limit}; nothing was read`
+      : r.reason === 'too-large'
+        ? `has ${r.size.toLocaleString('en-US')} bytes, more than the limit of ${limit}; nothing was read`
+        : `grew past its announced ${r.size} bytes while it was read`;
+  return new BenchError(
+    'BENCH_BAD_MODEL',
+    `--model ${path} ${why}`,
+    r.reason === 'not-a-file' && r.cause !== undefined ? { cause: r.cause } : undefined,
+  );
+}
+
 /**
- * Reads a model file: a `--save-models` file `{ id, config, model }` or a bare `TransformerJSON`.
+ * Reads a model file: a `--save-models` file `{ id, config, model }` or a bare `TransformerJSON`,
+ * only as a regular file of at most `MAX_MODEL_FILE_BYTES` (a FIFO, a device such as `/dev/zero`
+ * or a larger file is refused before anything is read).
  *
  * @param path the file.
- * @returns the model's JSON and, for a `--save-models` file, the dataset its run trained on.
- * @throws BENCH_MODEL_NOT_FOUND (no such file), BENCH_BAD_MODEL (unreadable, not JSON, not a model).
+ * @returns the model's JSON, for a `--save-models` file the dataset its run trained on, and the
+ *   file's run `config` as read (unchecked; `undefined` for a bare model).
+ * @throws BENCH_MODEL_NOT_FOUND (no such file), BENCH_BAD_MODEL (not a bounded regular file,
+ *   unreadable, not JSON, not a model).
  */
 export function readModelFile(path: string): {
   json: TransformerJSON;
   dataset: string | undefined;
+  runConfig?: unknown;
 } {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = new TextDecoder().decode(
+      readRegularFile(path, MAX_MODEL_FILE_BYTES, (r) => refusal(path, r)),
+    );
   } catch (error) {
+    if (error instanceof BenchError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT')
       throw new BenchError('BENCH_MODEL_NOT_FOUND', `--model ${path}: no such file`, {
@@ -64,7 +89,7 @@ export function readModelFile(path: string): {
     const config = value.config;
     const dataset =
       isObject(config) && typeof config.dataset === 'string' ? config.dataset : undefined;
-    return { json: value.model as unknown as TransformerJSON, dataset };
+    return { json: value.model as unknown as TransformerJSON, dataset, runConfig: config };
   }
   throw new BenchError(
     'BENCH_BAD_MODEL',
