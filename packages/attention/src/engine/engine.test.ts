@@ -5,9 +5,11 @@ import {
   gibbsSampler,
   meanFieldSampler,
   tapSampler,
+  threadInfo,
   transferMatrixSampler,
 } from '@boltzmann/ising-core';
 import type { Sampler } from '@boltzmann/ising-core';
+import { codeOf } from '@boltzmann/ising-core/testing';
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTransformer, initBackend, maskedCrossEntropy } from '../index.js';
@@ -159,4 +161,21 @@ describe('engine gradients against central differences', () => {
         expect(Math.abs(numeric - analytic), s.name).toBeLessThan(2e-3 * Math.abs(analytic) + 2e-4);
       }
     });
+});
+
+describe('engine threads', () => {
+  it('refuses more threads than the cores available at once, naming the count', () => {
+    // Issue 38: 64 threads on 2 cores started 138 OS threads, then failed 60 s later.
+    const cores = threadInfo().cores;
+    const model = createTransformer({ ...gpt, variant: 'softmax' });
+    try {
+      const threads = Math.min(64, cores + 1);
+      if (threads <= cores) return; // a machine of 64 cores or more: nothing to refuse below 64
+      const start = () => createEngine(model.config, { threads });
+      expect(codeOf(start)).toBe('ATTENTION_INVALID_ARGUMENT');
+      expect(start).toThrow(`more than the ${cores} cores available`);
+    } finally {
+      model.dispose();
+    }
+  });
 });

@@ -10,6 +10,7 @@
  * Arena: [parameters P][gradients P][moment m P][moment v P][gradients of threads 1… P each]
  * [activations].
  */
+import { threadInfo } from '@boltzmann/ising-core';
 import type { Sampler } from '@boltzmann/ising-core';
 import { parseCouplingForm } from '../couplingForm.js';
 import { AttentionError } from '../errors.js';
@@ -49,8 +50,9 @@ export interface EngineOptions {
   readonly samplerTimeoutMs?: number;
   /**
    * Threads of a training pass (default 1): the calling thread and `threads − 1` workers on a
-   * shared arena. Throws ATTENTION_THREADS_UNAVAILABLE where they cannot run (see
-   * {@link engineThreadsUnsupported}).
+   * shared arena, at most the cores available (`threadInfo().cores` of `@boltzmann/ising-core`;
+   * more is ATTENTION_INVALID_ARGUMENT). Throws ATTENTION_THREADS_UNAVAILABLE where they cannot
+   * run (see {@link engineThreadsUnsupported}).
    */
   readonly threads?: number;
 }
@@ -103,6 +105,13 @@ function checkedThreads(threads: number | undefined): number {
     throw new AttentionError(
       'ATTENTION_INVALID_ARGUMENT',
       `threads must be an integer in [1, 64], got ${String(threads)}`,
+    );
+  // Surplus threads slow every barrier and may not start in time (64 on 2 cores: 60 s, then a failure).
+  const { cores } = threadInfo();
+  if (n > cores)
+    throw new AttentionError(
+      'ATTENTION_INVALID_ARGUMENT',
+      `threads: ${n} is more than the ${cores} cores available here; use at most ${cores}`,
     );
   if (n > 1) {
     const reason = engineThreadsUnsupported();
