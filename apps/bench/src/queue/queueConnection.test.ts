@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BenchError } from '../benchError.js';
 import { parseBenchArgs } from '../cli/parseArgs.js';
-import { checkRedis } from './queueConnection.js';
+import { checkRedis, connectionWarner } from './queueConnection.js';
 import { parseQueueUrl } from './queueUrl.js';
 import { freePort, startRedisServer } from './redisServer.js';
 import type { RedisServer } from './redisServer.js';
@@ -213,6 +213,37 @@ describe('rediss:// (TLS)', () => {
     } finally {
       if (before === undefined) delete process.env.BENCH_REDIS_CA_FILE;
       else process.env.BENCH_REDIS_CA_FILE = before;
+    }
+  });
+});
+
+describe('the warning of a queue connection error', () => {
+  const spec = parseQueueUrl('redis://127.0.0.1:6379/0', {});
+  const warned = (error: Error): string => {
+    const lines: string[] = [];
+    connectionWarner(spec, (l) => void lines.push(l), 0)(error);
+    return lines.join('\n');
+  };
+
+  it('says the connection was lost only when it was', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6379'), {
+      code: 'ECONNREFUSED',
+    });
+    expect(warned(refused)).toMatch(
+      /lost the connection to Redis at redis:\/\/127\.0\.0\.1:6379\/0/,
+    );
+    expect(warned(new Error('Connection is closed.'))).toMatch(/lost the connection/);
+  });
+
+  it('a command Redis refused (a malformed job) is named as such, not as a lost connection', () => {
+    for (const error of [
+      new Error('ERR user_script:1003: attempt to compare nil with number script: 11d69c8'),
+      new Error('Validation error, cannot resolve alias "und"'),
+    ]) {
+      const line = warned(error);
+      expect(line).not.toMatch(/lost the connection/);
+      expect(line).toMatch(/a queue command on Redis at redis:\/\/127\.0\.0\.1:6379\/0 failed/);
+      expect(line).toMatch(/malformed job/);
     }
   });
 });

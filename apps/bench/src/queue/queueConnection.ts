@@ -101,9 +101,34 @@ export async function checkRedis(spec: QueueSpec, timeoutMs = CONNECT_TIMEOUT_MS
   }
 }
 
+/** Socket errors: the connection is down, and ioredis reconnects by itself. */
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+const CONNECTION_MESSAGE =
+  /Connection is closed|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|Stream isn't writeable|max retries per request/i;
+
+/** Whether an `error` event of a queue connection is a lost connection (else Redis answered). */
+export function isConnectionError(error: Error): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return (
+    (code !== undefined && CONNECTION_CODES.has(code)) || CONNECTION_MESSAGE.test(error.message)
+  );
+}
+
 /**
  * A throttled warning for a connection's `error` events: ioredis reconnects by itself, the user
- * only needs to know it is happening (one line per `intervalMs`, password scrubbed).
+ * only needs to know it is happening (one line per `intervalMs`, password scrubbed). An error
+ * that is no lost connection (a script or command Redis refused, which a malformed job in the
+ * queue causes) is named as what it is.
  */
 export function connectionWarner(
   spec: QueueSpec,
@@ -115,9 +140,12 @@ export function connectionWarner(
     const now = Date.now();
     if (now - last < intervalMs) return;
     last = now;
+    const why = error.message.slice(0, 120);
     log(
       redactQueue(
-        `warning: lost the connection to Redis at ${spec.masked} (${error.message.slice(0, 120)}); retrying with backoff`,
+        isConnectionError(error)
+          ? `warning: lost the connection to Redis at ${spec.masked} (${why}); retrying with backoff`
+          : `warning: a queue command on Redis at ${spec.masked} failed (${why}); the connection is up: a malformed job in the queue can cause this (\`bench status\` lists the failed ones)`,
         spec,
       ),
     );

@@ -147,6 +147,50 @@ describe('hostile queue jobs', () => {
     expect(worker.output()).not.toContain(AWS_SECRET);
   }, 150_000);
 
+  it('a raw job with malformed options is failed as such, never reported as a lost connection', async () => {
+    const redis = await startRedisServer({ persist: false });
+    servers.push(redis);
+    const queue = benchQueue(redis.url);
+    const client = new Redis(redis.url);
+    // Options as Redis may hold them when something other than the bench wrote the job.
+    const opts: Record<string, string> = {
+      notJson: '{"attempts":',
+      nullOpts: 'null',
+      repeat: '{"repeat":1}',
+      badTypes: '{"attempts":"x","backoff":"y"}',
+    };
+    for (const [name, raw] of Object.entries(opts)) {
+      await queue.add(name, { version: 1 } as never, { jobId: `${name}.c-1`, attempts: 1 });
+      await client.hset(`bull:bench:${name}.c-1`, 'opts', raw);
+    }
+    const worker = spawnWorker(redis.url);
+    children.push(worker);
+    const ids = Object.keys(opts).map((name) => `${name}.c-1`);
+    const reasons = await waitFor(
+      'every malformed job failed',
+      async () => {
+        const states = await Promise.all(
+          ids.map((id) => client.hget(`bull:bench:${id}`, 'finishedOn')),
+        );
+        if (!states.every((s) => s !== null)) return undefined;
+        return Promise.all(ids.map((id) => client.hget(`bull:bench:${id}`, 'failedReason')));
+      },
+      60_000,
+    );
+    for (const [i, id] of ids.entries())
+      expect(reasons[i], id).toMatch(
+        new RegExp(
+          `^error \\[BENCH_INVALID_JOB\\]: job "${id.replace('.', '\\.')}": its options in Redis are malformed`,
+        ),
+      );
+    worker.proc.kill('SIGTERM');
+    expect((await worker.exit).code).toBe(0);
+    expect(worker.output()).not.toContain('lost the connection');
+    expect(worker.output()).not.toContain('stalled');
+    await queue.close();
+    await client.quit();
+  }, 120_000);
+
   it('a finished job whose result carries another config is refused, and nothing is written', () => {
     const results = mkdtempSync(join(tmpdir(), 'bench-trust-result-'));
     const config = expandGrid(

@@ -5,7 +5,7 @@ import type { Job, JobJsonRaw } from 'bullmq';
 import { runLabel } from '../grid/expandGrid.js';
 import { formatError } from '../benchError.js';
 import { createBenchRegistry } from '../samplers/registry.js';
-import { INVALID_JSON_KEY } from './runJobSchema.js';
+import { MALFORMED_JOB_KEY, jobOptionsProblem } from './runJobSchema.js';
 import { trainingExecArgv } from '../training/trainingProcess.js';
 import type { MainIo } from '../io.js';
 import { formatDuration } from '../grid/progress.js';
@@ -121,18 +121,25 @@ export async function runBenchWorker(command: WorkerCommand, io: MainIo): Promis
 }
 
 /**
- * A BullMQ worker that turns a job whose data in Redis is not valid JSON into a job the
- * processor fails with BENCH_INVALID_JOB. (BullMQ's own parse throws inside its fetch loop, after
- * the job was moved to active: it would stay active until it stalled, again and again.)
+ * A BullMQ worker that turns a job Redis holds in a form no bench job has (data that is not JSON,
+ * options that are not a bench job's) into a job the processor fails with BENCH_INVALID_JOB,
+ * without its options. (BullMQ parses and acts on them inside its fetch loop, after the job was
+ * moved to active: it would stay active until it stalled, again and again, and its errors would
+ * read as a lost connection.)
  */
 class BenchQueueWorker extends Worker<RunJobData, RunJobResult> {
   protected override createJob(raw: JobJsonRaw, jobId: string): Job<RunJobData, RunJobResult> {
+    const malformed = (why: string): Job<RunJobData, RunJobResult> => {
+      const data = JSON.stringify({ [MALFORMED_JOB_KEY]: why });
+      return super.createJob({ ...raw, data, opts: '{}', progress: '0' }, jobId);
+    };
+    const optionsProblem = jobOptionsProblem(raw.opts);
+    if (optionsProblem !== undefined) return malformed(optionsProblem);
     try {
       return super.createJob(raw, jobId);
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
-      const data = JSON.stringify({ [INVALID_JSON_KEY]: why });
-      return super.createJob({ ...raw, data, opts: '{}', progress: '0' }, jobId);
+      return malformed(`its data in Redis is not valid JSON (${echo(why, 80)})`);
     }
   }
 }

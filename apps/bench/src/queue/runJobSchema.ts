@@ -12,8 +12,11 @@ import type { RunJobData } from './queueJobs.js';
 import { validateRunConfig } from '../trust/runConfigSchema.js';
 import { assertDataOnly } from '../trust/untrustedOptions.js';
 
-/** Marker put in place of `job.data` that Redis held as invalid JSON (see queueWorker.ts). */
-export const INVALID_JSON_KEY = '__benchInvalidJson';
+/**
+ * Marker put in place of `job.data` when the job in Redis cannot be read as a bench job (data
+ * that is not JSON, malformed options; see queueWorker.ts): its value says why.
+ */
+export const MALFORMED_JOB_KEY = '__benchMalformedJob';
 
 const isPlain = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -41,8 +44,8 @@ export function parseRunJob(data: unknown, jobId: string): RunJobData {
   const fail = (message: string): never => {
     throw new BenchError('BENCH_INVALID_JOB', `${source}: ${message}`);
   };
-  if (isPlain(data) && typeof data[INVALID_JSON_KEY] === 'string')
-    fail(`its data in Redis is not valid JSON (${echo(data[INVALID_JSON_KEY], 80)})`);
+  if (isPlain(data) && typeof data[MALFORMED_JOB_KEY] === 'string')
+    fail(data[MALFORMED_JOB_KEY] as string);
   if (!isPlain(data) || data.version !== 1)
     return fail(`not a bench run (version ${echo(isPlain(data) ? data.version : data, 40)})`);
   const extra = Object.keys(data).find(
@@ -87,4 +90,38 @@ function checkSettings(value: unknown, source: string, fail: (message: string) =
   }
   if (value.checkpointEvery === undefined || value.logEvery === undefined)
     fail('settings must give checkpointEvery and logEvery');
+}
+
+/** The options a bench job carries (queueJobs.ts enqueues them) and what each may be. */
+const JOB_OPTIONS: Readonly<Record<string, (v: unknown) => boolean>> = {
+  jobId: (v) => typeof v === 'string',
+  attempts: (v) => Number.isSafeInteger(v) && (v as number) >= 1 && (v as number) <= 1000,
+  removeOnComplete: (v) =>
+    typeof v === 'boolean' || (Number.isSafeInteger(v) && (v as number) >= 0),
+  removeOnFail: (v) => typeof v === 'boolean' || (Number.isSafeInteger(v) && (v as number) >= 0),
+};
+
+/**
+ * Why a job's options as Redis holds them (`opts`, JSON) are not a bench job's, or undefined.
+ * BullMQ acts on them before any processor runs (a `repeat` schedules copies, `attempts` and
+ * `backoff` feed its scripts): malformed ones must fail the job, not break the worker's loop.
+ *
+ * @param raw the job hash's `opts` field.
+ */
+export function jobOptionsProblem(raw: string | undefined): string | undefined {
+  let opts: unknown;
+  try {
+    opts = JSON.parse(raw ?? '{}');
+  } catch (error) {
+    return `its options in Redis are malformed: not JSON (${echo((error as Error).message, 80)})`;
+  }
+  if (!isPlain(opts))
+    return `its options in Redis are malformed: ${echo(opts, 40)} is not an object`;
+  for (const [key, value] of Object.entries(opts)) {
+    const check = JOB_OPTIONS[key];
+    if (check === undefined)
+      return `its options in Redis are malformed: ${echo(key, 40)} is not an option of a bench job`;
+    if (!check(value)) return `its options in Redis are malformed: ${key} is ${echo(value, 40)}`;
+  }
+  return undefined;
 }
