@@ -95,7 +95,8 @@ function checkSettings(value: unknown, source: string, fail: (message: string) =
 /** The options a bench job carries (queueJobs.ts enqueues them) and what each may be. */
 const JOB_OPTIONS: Readonly<Record<string, (v: unknown) => boolean>> = {
   jobId: (v) => typeof v === 'string',
-  attempts: (v) => Number.isSafeInteger(v) && (v as number) >= 1 && (v as number) <= 1000,
+  // 0 is BullMQ's own default (one try), stored when a job names none.
+  attempts: (v) => Number.isSafeInteger(v) && (v as number) >= 0 && (v as number) <= 1000,
   removeOnComplete: (v) =>
     typeof v === 'boolean' || (Number.isSafeInteger(v) && (v as number) >= 0),
   removeOnFail: (v) => typeof v === 'boolean' || (Number.isSafeInteger(v) && (v as number) >= 0),
