@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { availableParallelism } from 'node:os';
 // Direct module imports: the barrel pulls in TF.js and the cloud SDKs (seconds per test file).
 import { BenchError } from '../benchError.js';
 import { parseBenchArgs } from '../cli/parseArgs.js';
@@ -88,5 +89,20 @@ describe('each task takes only its own flags', () => {
     const error = errorOf('shakespeare', '--typos', '2');
     expect(error.code).toBe('BENCH_INVALID_OPTION');
     expect(error.message).toMatch(/unknown option '--typos'/);
+  });
+});
+
+describe('--engine-threads', () => {
+  it('refuses more threads than the cores available when it is parsed, naming the count', () => {
+    // Issue 38: 64 on 2 cores started 138 OS threads, then failed 60 s later.
+    const cores = availableParallelism();
+    const threads = (n: number) =>
+      parseBenchArgs(['shakespeare', '--engine-threads', String(n)], () => undefined)
+        ?.engineThreads;
+    expect(threads(cores)).toBe(cores);
+    if (cores >= 64) return; // 64 is the engine's own bound
+    const error = errorOf('shakespeare', '--engine-threads', String(cores + 1));
+    expect(error.code).toBe('BENCH_INVALID_OPTION');
+    expect(error.message).toContain(`the ${cores} cores available`);
   });
 });

@@ -1,4 +1,5 @@
 import type { CouplingForm } from '@boltzmann/attention';
+import { threadInfo } from '@boltzmann/ising-core';
 import { splitSecretOptions } from '@boltzmann/ising-core/internal';
 import { cpus } from 'node:os';
 import { resolve } from 'node:path';
@@ -28,6 +29,22 @@ import { assertOwnFlags } from './gridFlags.js';
 // checked, presets overridden (the task's own flags by its experiment module), paths resolved.
 // What a command is: benchCommand.ts, re-exported here for the modules that import it from here.
 export { MAX_LENGTH } from '../grid/commandTypes.js';
+
+/**
+ * `--engine-threads`: at most the cores the engine may use here (its own bound is 64). More only
+ * slow every step, and did not even start in time (64 on 2 cores: 138 threads, a failure 60 s later).
+ */
+function engineThreadsOf(raw: string | undefined): number {
+  if (!raw) return 1;
+  const threads = parseInteger('--engine-threads', raw, 1, 64);
+  const { cores } = threadInfo();
+  if (threads > cores)
+    throw new BenchError(
+      'BENCH_INVALID_OPTION',
+      `--engine-threads ${threads} is more than the ${cores} cores available here; use at most ${cores}`,
+    );
+  return threads;
+}
 export type { BenchCommand, Raw } from '../grid/commandTypes.js';
 export { userPath } from '../paths.js';
 
@@ -202,9 +219,7 @@ export function toCommand(experiment: Experiment, raw: Raw): BenchCommand {
       ? {}
       : { samplerTimeoutMs: parseSamplerTimeout(s('samplerTimeout')) }),
     engine: s('engine') === 'tfjs' ? 'tfjs' : 'wasm',
-    engineThreads: s('engineThreads')
-      ? parseInteger('--engine-threads', s('engineThreads')!, 1, 64)
-      : 1,
+    engineThreads: engineThreadsOf(s('engineThreads')),
     ...queue,
     couplingForm: parseCouplings(s('couplings') ?? 'full'),
     positions: s('positions') === 'none' ? 'none' : 'learned',

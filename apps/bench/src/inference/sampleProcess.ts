@@ -18,9 +18,9 @@ const send = (msg: FromSampler): Promise<void> =>
     else process.send(msg, () => resolve());
   });
 
-// The parent went away (killed, or it stopped us): nothing left to write to. A sampler's call may
-// hold this thread for minutes; the watchdog then kills the process.
-watchParent(() => process.exit(1));
+// The parent went away (killed, or it stopped us): nothing left to write to, nothing to save. A
+// sampler's call may hold this thread for minutes: the watchdog then kills the process at once.
+watchParent(() => process.exit(1), { graceMs: 0 });
 
 process.once('message', (msg: ToSampler) => {
   void run(msg)
