@@ -1,6 +1,7 @@
 // The optimizer's tail on every thread: the ranges cover the parameter buffer exactly once, and a
 // trainer on 2 or 3 threads (one worker without a shard) takes the steps, norms and weights of one
 // thread; a pass the calling thread aborts while a worker waits to sum its range ends cleanly.
+import { threadInfo } from '@boltzmann/ising-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTransformer, resolveTransformerConfig } from '../../index.js';
 import { gpt, patternBatch } from '../../internal/testUtils.js';
@@ -48,7 +49,10 @@ describe("the optimizer's tail on every thread", () => {
     }
   });
 
-  it('2 and 3 threads (a batch of 2: one worker without a shard) train as one: losses, norms, weights', async () => {
+  // The engine refuses more threads than cores (issue 38), so 3 threads run only where 3 cores are;
+  // on 2, a batch of 1 leaves the one worker without a shard.
+  const threadCounts = threadInfo().cores >= 3 ? [2, 3] : [2];
+  it('2 and 3 threads (a batch of 1 or 2: one worker without a shard) train as one: losses, norms, weights', async () => {
     const config = { ...gpt, variant: 'softmax' as const, dropout: 0.1 };
     const run = async (threads: number, batch: number) => {
       const model = createTransformer(config);
@@ -63,9 +67,9 @@ describe("the optimizer's tail on every thread", () => {
       model.dispose();
       return { steps, weights };
     };
-    for (const batch of [2, 5]) {
+    for (const batch of [1, 2, 5]) {
       const one = await run(1, batch);
-      for (const threads of [2, 3]) {
+      for (const threads of threadCounts) {
         const many = await run(threads, batch);
         for (const [s, step] of one.steps.entries()) {
           expect(many.steps[s]!.loss).toBeCloseTo(step.loss, 5);
