@@ -19,6 +19,7 @@ import { createBenchRegistry } from '../samplers/registry.js';
 import { runLabel } from '../grid/expandGrid.js';
 import { checkpointPath, modelPath, readRecord, recordPath } from '../results/runFiles.js';
 import { checkpointProblem } from '../results/checkpointValidation.js';
+import { watchParent } from '../training/parentWatchdog.js';
 import { trainRun } from '../training/trainRun.js';
 import type { TrainHooks } from '../training/trainRun.js';
 import { formatError } from '../benchError.js';
@@ -35,12 +36,10 @@ process.on('SIGTERM', () => {
 process.on('SIGINT', () => {
   stopRequested = true;
 });
-// The worker process died (SIGKILL, a crash): the job will be recovered as stalled and resumed
-// elsewhere, so this orphan must not keep training or writing checkpoints beside its successor.
-process.on('disconnect', () => process.exit(1));
 // Without a parent, BullMQ's own uncaughtException handler (report the error to the parent, then
 // exit) fails to report, and its rejection comes back as a new uncaught exception: an endless
-// loop of ticks that starves the 'disconnect' event. Exit before it starts.
+// loop of ticks that holds the main thread (the watchdog below would kill it within half a
+// second). Exit before it starts.
 const exitIfOrphaned = (): void => {
   if (!process.connected) process.exit(1);
 };
@@ -49,9 +48,14 @@ process.prependListener('unhandledRejection', exitIfOrphaned);
 // A dead parent also breaks stdout (the pipe BullMQ reads): not worth an exception.
 process.stdout.on('error', exitIfOrphaned);
 process.stderr.on('error', exitIfOrphaned);
-// Belt and braces: a parent that died before this module was loaded, or an event lost to a
-// broken stdout, is caught within a second (the timer does not keep the process alive).
-setInterval(exitIfOrphaned, 1000).unref();
+// A parent that died before this module was loaded (its 'disconnect' is already past).
+exitIfOrphaned();
+// The worker process died (SIGKILL, a crash): the job will be recovered as stalled and resumed
+// elsewhere, so this orphan must not keep training or writing checkpoints beside its successor.
+// No stop at the end of the step as at Ctrl-C: its checkpoint, progress and hand-back all go
+// through the dead parent. Exit at once, or be killed at once if the main thread is held (a
+// spinning synchronous sampler: issue 38).
+watchParent(() => process.exit(1), { graceMs: 0 });
 
 const host = `${hostname()}:${process.ppid}`;
 let registry: SamplerRegistry | undefined;
