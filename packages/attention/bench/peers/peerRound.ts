@@ -105,11 +105,11 @@ async function paperRows(o: RoundOptions, round: number) {
   const rows: PeerRow[] = [
     {
       workload: `this machine: wasm f32x4 peak, ${o.cores} cores at once against one (the ceiling of the ${o.cores}-core rows)`,
-      unit: 'steps/s',
-      hereName: 'GFLOP/s, summed',
+      unit: 'GFLOP/s',
+      hereName: 'summed',
       here: peaks.reduce((a, b) => a + b, 0),
       peer: onePeak,
-      peerName: 'GFLOP/s, one core',
+      peerName: 'one core',
     },
     {
       workload: 'paper model T = 12, softmax, engine on one core',

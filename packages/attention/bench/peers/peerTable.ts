@@ -8,7 +8,7 @@ export interface PeerRow {
    * The unit of `here` and `peer`: rates are better high, times better low (`s`: a whole
    * process, spawn to exit).
    */
-  readonly unit: 'steps/s' | 'ms/iteration' | 's';
+  readonly unit: 'steps/s' | 'GFLOP/s' | 'ms/iteration' | 's';
   readonly here: number | undefined;
   readonly peer: number | undefined;
   /** Who the peer is, e.g. `PyTorch twin, 1 thread`. */
@@ -136,7 +136,9 @@ export function speedRatio(row: PeerRow): number | undefined {
   if (row.here === undefined || row.peer === undefined || row.here <= 0 || row.peer <= 0) {
     return undefined;
   }
-  return row.unit === 'steps/s' ? row.here / row.peer : row.peer / row.here;
+  return row.unit === 'steps/s' || row.unit === 'GFLOP/s'
+    ? row.here / row.peer
+    : row.peer / row.here;
 }
 
 const figure = (x: number | undefined, unit: string): string =>
