@@ -17,6 +17,28 @@ const { trap } = closeAfterEach();
 const iam = () => fake.requests.filter((r) => r.path === '/identity/token');
 const runtime = () => fake.requests.filter((r) => r.path.startsWith('/api/v1/'));
 
+/** A token source whose IAM answers `expires_in` (as JSON text), on an injected clock. */
+function source(expiresIn: unknown) {
+  let now = 0;
+  let served = 0;
+  const tokens = createIamTokenSource({
+    apiKey: API_KEY,
+    iamEndpoint: 'http://iam.invalid/identity/token',
+    timeoutMs: 1_000,
+    maxResponseBytes: 1_000,
+    now: () => now,
+    fetch: async () =>
+      new Response(`{"access_token":"t${++served}","expires_in":${expiresIn}}`, { status: 200 }),
+  });
+  return {
+    tokens,
+    served: () => served,
+    at: (ms: number) => {
+      now = ms;
+    },
+  };
+}
+
 describe('IBM Cloud IAM token', () => {
   it('should exchange the key at IAM as a form, and send only the bearer token to Runtime', async () => {
     const client = createRuntimeClient(clientOptions());
@@ -59,23 +81,11 @@ describe('IBM Cloud IAM token', () => {
   });
 
   it('should refresh with an injected clock exactly at the margin', async () => {
-    let now = 0;
-    let served = 0;
-    const tokens = createIamTokenSource({
-      apiKey: API_KEY,
-      iamEndpoint: 'http://iam.invalid/identity/token',
-      timeoutMs: 1_000,
-      maxResponseBytes: 1_000,
-      now: () => now,
-      fetch: async () =>
-        new Response(JSON.stringify({ access_token: `t${++served}`, expires_in: 3600 }), {
-          status: 200,
-        }),
-    });
+    const { tokens, at } = source('3600');
     expect(await tokens.token()).toBe('t1');
-    now = 3_600_000 - 360_001;
+    at(3_600_000 - 360_001);
     expect(await tokens.token()).toBe('t1');
-    now = 3_600_000 - 360_000;
+    at(3_600_000 - 360_000);
     expect(await tokens.token()).toBe('t2');
     tokens.invalidate('t1');
     expect(await tokens.token()).toBe('t2');
@@ -185,5 +195,36 @@ describe('IBM Cloud IAM token', () => {
     const e = await rejection(client.backendStatus('fake_line7', controller.signal));
     expect(e).toMatchObject({ code: 'ADAPTER_TIMEOUT' });
     expect(Date.now() - started).toBeLessThan(2_000);
+  });
+});
+
+describe('IAM expires_in out of range', () => {
+  it('clamps a huge expires_in (1e308) to 24 h instead of exchanging before every request', async () => {
+    const s = source('1e308');
+    await s.tokens.token();
+    s.at(60_000);
+    await s.tokens.token();
+    expect(s.served()).toBe(1);
+    s.at(24 * 3_600_000);
+    await s.tokens.token();
+    expect(s.served()).toBe(2);
+  });
+
+  it('clamps a tiny expires_in (0.001) to 60 s, so the token is reused for 30 s', async () => {
+    const s = source('0.001');
+    await s.tokens.token();
+    s.at(29_999);
+    await s.tokens.token();
+    expect(s.served()).toBe(1);
+    s.at(30_000);
+    await s.tokens.token();
+    expect(s.served()).toBe(2);
+  });
+
+  it('still refuses a negative, zero or non-numeric expires_in as malformed', async () => {
+    for (const bad of ['-5', '0', '"3600"', 'null'])
+      expect(await rejection(source(bad).tokens.token()), bad).toMatchObject({
+        code: 'ADAPTER_MALFORMED',
+      });
   });
 });

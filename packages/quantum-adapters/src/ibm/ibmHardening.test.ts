@@ -7,14 +7,12 @@ import { problem } from '../internal/testing/circuitProblems.js';
 import { declaredRegister } from '../internal/testing/fakeRuntimeServer.js';
 import { rejection } from '../internal/testing/rejection.js';
 import {
-  API_KEY,
   clientOptions,
   fake,
   samplerOptions,
   useFakeRuntime,
 } from '../internal/testing/runtimeHarness.js';
 import { createIbmSampler } from './ibmSampler.js';
-import { createIamTokenSource } from './iamToken.js';
 import { createRuntimeClient } from './runtimeClient.js';
 
 useFakeRuntime();
@@ -127,58 +125,5 @@ describe('an ibm deadline beyond 2^31 − 1 ms', () => {
     expect(String((outcome as Error).message)).toContain(`${deadlineMs} ms`);
     for (let i = 0; i < 400 && cancels().length === 0; i++) await tick();
     expect(cancels()).toEqual(['POST /api/v1/jobs/job-1/cancel']);
-  });
-});
-
-describe('IAM expires_in out of range', () => {
-  /** A token source whose IAM answers `expires_in`, on an injected clock. */
-  function source(expiresIn: unknown) {
-    let now = 0;
-    let served = 0;
-    const tokens = createIamTokenSource({
-      apiKey: API_KEY,
-      iamEndpoint: 'http://iam.invalid/identity/token',
-      timeoutMs: 1_000,
-      maxResponseBytes: 1_000,
-      now: () => now,
-      fetch: async () =>
-        new Response(`{"access_token":"t${++served}","expires_in":${expiresIn}}`, { status: 200 }),
-    });
-    return {
-      tokens,
-      served: () => served,
-      at: (ms: number) => {
-        now = ms;
-      },
-    };
-  }
-
-  it('clamps a huge expires_in (1e308) to 24 h instead of exchanging before every request', async () => {
-    const s = source('1e308');
-    await s.tokens.token();
-    s.at(60_000);
-    await s.tokens.token();
-    expect(s.served()).toBe(1);
-    s.at(24 * 3_600_000);
-    await s.tokens.token();
-    expect(s.served()).toBe(2);
-  });
-
-  it('clamps a tiny expires_in (0.001) to 60 s, so the token is reused for 30 s', async () => {
-    const s = source('0.001');
-    await s.tokens.token();
-    s.at(29_999);
-    await s.tokens.token();
-    expect(s.served()).toBe(1);
-    s.at(30_000);
-    await s.tokens.token();
-    expect(s.served()).toBe(2);
-  });
-
-  it('still refuses a negative, zero or non-numeric expires_in as malformed', async () => {
-    for (const bad of ['-5', '0', '"3600"', 'null'])
-      expect(await rejection(source(bad).tokens.token()), bad).toMatchObject({
-        code: 'ADAPTER_MALFORMED',
-      });
   });
 });
