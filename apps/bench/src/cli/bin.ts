@@ -40,8 +40,10 @@ process.on('SIGTERM', onSignal);
 const launcher = process.env[LAUNCHER_PID_ENV];
 // Not for the processes this one starts: their parent is this CLI.
 delete process.env[LAUNCHER_PID_ENV];
-// The launcher died (even by SIGKILL): stop as at Ctrl-C, checkpointing every run.
-if (launcher !== undefined) watchParent(() => controller.abort(), { parent: Number(launcher) });
+// The launcher, or any process of the command as typed (npx, pnpm, nx, …), died (even by SIGKILL):
+// stop as at Ctrl-C, checkpointing every run; the launcher then exits with this process.
+if (launcher !== undefined)
+  watchParent(() => controller.abort(), { parent: Number(launcher), wholeCommand: true });
 
 process.exitCode = await main(process.argv.slice(2), {
   out: (l) => process.stdout.write(`${l}\n`),

@@ -112,6 +112,29 @@ describe.skipIf(process.platform !== 'linux')('process lifetime (issue 38)', () 
     expect(gone, output()).toBe(true);
   }, 60_000);
 
+  it('SIGKILL of the command as typed (a shell above the launcher, as pnpm and nx are) ends the launcher, its CLI and the pool process', async () => {
+    const quoted = [process.execPath, launcher, ...gridArgs(['--variants', 'softmax'])]
+      .map((a) => `'${a}'`)
+      .join(' ');
+    // `; true` keeps the shell from exec'ing into node; detached: a process group of its own, as a
+    // shell gives the command a user types.
+    const shell = spawn('/bin/sh', ['-c', `${quoted}; true`], {
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    started.push(shell.pid!);
+    const chunks: string[] = [];
+    for (const stream of [shell.stdout!, shell.stderr!])
+      stream.on('data', (d: Buffer) => void chunks.push(d.toString()));
+    // A run that is training: the CLI's watchdog has long seen the command's processes.
+    expect(await until(() => /^start /m.test(chunks.join('')), 40_000), chunks.join('')).toBe(true);
+    const [benchLauncher] = childPids(shell.pid!);
+    const below = tree(benchLauncher!);
+    started.push(...below);
+    shell.kill('SIGKILL');
+    expect(await until(() => below.every((p) => !alive(p)), 15_000), String(below)).toBe(true);
+  }, 60_000);
+
   it('a second SIGTERM ends the CLI (130) and its pool process, even one held by a spinning sampler', async () => {
     const { child, output } = start([
       ...['--import', 'tsx', '--conditions=@boltzmann/source', cli],

@@ -21,9 +21,34 @@ const POLL_MS = 500;
 // thread (which reacts once free), then kills the process after the grace period. SIGKILL cannot
 // corrupt a checkpoint: every results file is written to a temporary file and renamed.
 const WATCHDOG = `
+const { readFileSync } = require('node:fs');
 const { parentPort, workerData } = require('node:worker_threads');
+// A process's parent and process group from /proc (Linux); undefined where it is gone or unknown.
+const statOf = (pid) => {
+  try {
+    const stat = readFileSync('/proc/' + pid + '/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { ppid: Number(fields[1]), pgrp: Number(fields[2]) };
+  } catch {
+    return undefined;
+  }
+};
+// With wholeCommand: the ancestors in this process group (npx, pnpm, nx, sh, the launcher: the
+// command as typed), each with the parent it had. A SIGKILL of any of them orphans the one below,
+// whose parent then changes. The group's top is left out: its parent is the shell, which may
+// end under a nohup'ed command.
+const chain = [];
+const self = workerData.wholeCommand ? statOf(workerData.self) : undefined;
+for (let pid = workerData.parent; self !== undefined && pid > 1 && chain.length < 64; ) {
+  const s = statOf(pid);
+  if (s === undefined || s.pgrp !== self.pgrp) break;
+  chain.push([pid, s.ppid]);
+  pid = s.ppid;
+}
+chain.pop();
 const check = () => {
-  if (process.ppid === workerData.parent) return;
+  if (process.ppid === workerData.parent && chain.every(([pid, ppid]) => statOf(pid)?.ppid === ppid))
+    return;
   clearInterval(timer);
   parentPort.postMessage('gone');
   setTimeout(() => process.kill(workerData.self, 'SIGKILL'), workerData.graceMs);
@@ -38,6 +63,12 @@ export interface WatchParentOptions {
   readonly parent?: number;
   /** See {@link PARENT_GONE_GRACE_MS}. */
   readonly graceMs?: number;
+  /**
+   * Also end when any process of the command as typed dies: the ancestors in this process group
+   * (`npx pnpm nx run bench:…` is a chain of eight), not only the parent. Linux only; elsewhere
+   * the parent alone is watched.
+   */
+  readonly wholeCommand?: boolean;
 }
 
 /**
@@ -67,6 +98,7 @@ export function watchParent(onParentGone: () => void, options: WatchParentOption
       self: process.pid,
       graceMs: options.graceMs ?? PARENT_GONE_GRACE_MS,
       pollMs: POLL_MS,
+      wholeCommand: options.wholeCommand === true,
     },
   });
   watchdog.on('message', gone);
