@@ -27,8 +27,14 @@ export type {
   SamplerRegistry,
   SamplerPluginMap,
   AnySamplerPlugin,
+  BandedCouplings,
 } from './types.js';
-export { createSamplerRegistry, defineSamplerPlugin, assertSamplerPlugin } from './registry.js';
+export {
+  createSamplerRegistry,
+  defineSamplerPlugin,
+  assertSamplerPlugin,
+  couplingBandwidth,
+} from './registry.js';
 export {
   DEFAULT_EXACT_SPIN_LIMIT,
   assertBeta,

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { createSamplerRegistry, defineSamplerPlugin, isIsingError } from './index.js';
+import {
+  couplingBandwidth,
+  createSamplerRegistry,
+  defineSamplerPlugin,
+  isIsingError,
+  tapSampler,
+  transferMatrixSampler,
+} from './index.js';
 import type { SamplerPlugin } from './index.js';
 
 const capabilities = { exact: false, maxSpins: 4, async: false, deterministic: true };
@@ -69,5 +76,37 @@ describe('createSamplerRegistry', () => {
       expect(() =>
         createSamplerRegistry().register({ ...make('bad'), options } as unknown as SamplerPlugin),
       ).toThrowError(expect.objectContaining({ code: 'ISING_INVALID_PLUGIN' }));
+  });
+
+  it('checks a declared coupling constraint: banded, with a width option and a default width', () => {
+    const couplings = { form: 'banded', widthOption: 'band', defaultWidth: 2 } as const;
+    const banded = { ...make('banded'), capabilities: { ...capabilities, couplings } };
+    expect(() => createSamplerRegistry().register(banded)).not.toThrow();
+    for (const bad of [
+      { form: 'relative', widthOption: 'band', defaultWidth: 2 },
+      { form: 'banded', defaultWidth: 2 },
+      { form: 'banded', widthOption: 'band', defaultWidth: -1 },
+    ])
+      expect(() =>
+        createSamplerRegistry().register({
+          ...make('bad'),
+          capabilities: { ...capabilities, couplings: bad },
+        } as unknown as SamplerPlugin),
+      ).toThrowError(expect.objectContaining({ code: 'ISING_INVALID_PLUGIN' }));
+  });
+});
+
+describe('couplingBandwidth', () => {
+  it("is the transfer matrix's bandwidth option, else its default 8; undefined for a sampler that takes any J", () => {
+    const { capabilities: transfer } = transferMatrixSampler;
+    expect(transfer.couplings).toEqual({
+      form: 'banded',
+      widthOption: 'bandwidth',
+      defaultWidth: 8,
+    });
+    expect(couplingBandwidth(transfer, {})).toBe(8);
+    expect(couplingBandwidth(transfer, { bandwidth: 4 })).toBe(4);
+    expect(couplingBandwidth(tapSampler.capabilities, { bandwidth: 4 })).toBeUndefined();
+    expect(couplingBandwidth(capabilities, {})).toBeUndefined();
   });
 });

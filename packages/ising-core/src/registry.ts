@@ -2,7 +2,9 @@ import { echo } from './echo.js';
 import { IsingError } from './errors.js';
 import type {
   AnySamplerPlugin,
+  BandedCouplings,
   Sampler,
+  SamplerCapabilities,
   SamplerOptionSpec,
   SamplerPlugin,
   SamplerRegistry,
@@ -49,12 +51,48 @@ export function assertSamplerPlugin(
     problems.push(...optionSpecProblems(p.options));
     const c = p.capabilities;
     if (c === null || typeof c !== 'object') problems.push('needs a `capabilities` object');
-    else if (!(typeof c.maxSpins === 'number' && c.maxSpins >= 1))
-      problems.push('needs `capabilities.maxSpins` ≥ 1');
+    else {
+      if (!(typeof c.maxSpins === 'number' && c.maxSpins >= 1))
+        problems.push('needs `capabilities.maxSpins` ≥ 1');
+      if (c.couplings !== undefined && !isBandedCouplings(c.couplings))
+        problems.push(
+          "`capabilities.couplings`, when present, must be { form: 'banded', widthOption: string, defaultWidth: integer ≥ 0 }",
+        );
+    }
   }
   if (problems.length > 0) {
     throw new IsingError('ISING_INVALID_PLUGIN', `${where} ${problems.join('; ')}`);
   }
+}
+
+function isBandedCouplings(value: unknown): value is BandedCouplings {
+  const b = value as Partial<BandedCouplings> | null;
+  return (
+    b !== null &&
+    typeof b === 'object' &&
+    b.form === 'banded' &&
+    typeof b.widthOption === 'string' &&
+    Number.isSafeInteger(b.defaultWidth) &&
+    b.defaultWidth! >= 0
+  );
+}
+
+/**
+ * The width a sampler needs the couplings banded within, for the options it is created with: its
+ * `capabilities.couplings` width option when given, else that default; undefined when the sampler
+ * takes any couplings.
+ *
+ * @example
+ * couplingBandwidth(transferMatrixSampler.capabilities, { bandwidth: 4 }); // 4
+ * couplingBandwidth(tapSampler.capabilities, {}); // undefined
+ */
+export function couplingBandwidth(
+  capabilities: SamplerCapabilities,
+  options: Readonly<Record<string, unknown>>,
+): number | undefined {
+  const band = capabilities.couplings;
+  if (band === undefined) return undefined;
+  return Number(options[band.widthOption] ?? band.defaultWidth);
 }
 
 /** What is wrong with a plugin's `options` description, if anything (absent is fine). */

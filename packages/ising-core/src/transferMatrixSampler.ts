@@ -9,6 +9,7 @@ import {
 import type { ThreadsOption } from './internal/threadsOption.js';
 import { defineSamplerPlugin } from './registry.js';
 import {
+  DEFAULT_BANDWIDTH,
   estimateTransferMatrix,
   NAME,
   resolveBandwidth,
@@ -24,6 +25,8 @@ const capabilities: SamplerCapabilities = {
   maxSpins: TRANSFER_MATRIX_SPIN_LIMIT,
   async: false,
   deterministic: true,
+  // A coupling outside the band is refused: a model must keep J banded by construction.
+  couplings: { form: 'banded', widthOption: 'bandwidth', defaultWidth: DEFAULT_BANDWIDTH },
 };
 
 /**

@@ -111,6 +111,24 @@ export interface SamplerCapabilities {
    * sampler, never data such as a model file.
    */
   readonly remote?: boolean;
+  /**
+   * The couplings the sampler takes, when it does not take every J: `banded` (the transfer
+   * matrix). It refuses a batch outside them; an application checks its models against them before
+   * a run with `couplingBandwidth(capabilities, options)`. Absent: any couplings.
+   */
+  readonly couplings?: BandedCouplings;
+}
+
+/**
+ * A sampler that takes only banded couplings: every J_ij with |i − j| above a width is zero. The
+ * width is the sampler option `widthOption` when given, else `defaultWidth`.
+ */
+export interface BandedCouplings {
+  readonly form: 'banded';
+  /** The option of `create` that sets the width (the transfer matrix's `bandwidth`). */
+  readonly widthOption: string;
+  /** The width when that option is not given. */
+  readonly defaultWidth: number;
 }
 
 /**
