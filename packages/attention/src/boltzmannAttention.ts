@@ -2,13 +2,13 @@ import * as tf from '@tensorflow/tfjs';
 import { exactSampler } from '@boltzmann/ising-core';
 import type { Sampler } from '@boltzmann/ising-core';
 import { attentionWeights } from './attentionWeights.js';
-import { AttentionError } from './errors.js';
+import { AttentionError } from './core/errors.js';
 import { headProduct } from './internal/layers.js';
 import { readAsync } from './internal/tensorData.js';
 import { prepareEstimates } from './preparedEstimates.js';
 import type { PreparedEstimates } from './preparedTypes.js';
-import { assertAttentionVariant, usesSampler } from './variants.js';
-import type { AttentionVariant } from './variants.js';
+import { assertAttentionVariant, usesSampler } from './core/variants.js';
+import type { AttentionVariant } from './core/variants.js';
 
 /** Options of {@link boltzmannAttention}. */
 export interface BoltzmannAttentionOptions {

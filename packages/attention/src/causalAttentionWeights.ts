@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import type { CausalWeights } from '@boltzmann/ising-core';
 import { causalHeadOps, writeCausalGradients, writeCausalWeights } from './causalOpBuffers.js';
 import type { CausalOpSource } from './causalOpBuffers.js';
-import { AttentionError } from './errors.js';
+import { AttentionError } from './core/errors.js';
 import { readsSynchronously } from './internal/tensorData.js';
 import { residentForward, residentHeads, sigmoidOnDevice } from './residentGradients.js';
 

@@ -3,7 +3,7 @@
 // and the engine (engine/) are both thin wrappers of these functions.
 import { causalClosedForm, causalWeightsFromEstimate } from '@boltzmann/ising-core';
 import type { CausalVariant, CausalWeights } from '@boltzmann/ising-core';
-import { AttentionError } from './errors.js';
+import { AttentionError } from './core/errors.js';
 import { headBatches, headEstimates } from './preparedEstimates.js';
 import type { MagnetizationSource } from './preparedEstimates.js';
 

@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import { AttentionError } from './errors.js';
+import { AttentionError } from './core/errors.js';
 import type { TokenBatch, Transformer } from './modelTypes.js';
 import { checkBatch } from './internal/inputs.js';
 import { readOutsideTidy } from './internal/tensorData.js';

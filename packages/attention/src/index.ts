@@ -6,8 +6,8 @@
  * @packageDocumentation
  * @module @boltzmann/attention
  */
-export { AttentionError, isAttentionError } from './errors.js';
-export type { AttentionErrorCode } from './errors.js';
+export { AttentionError, isAttentionError } from './core/errors.js';
+export type { AttentionErrorCode } from './core/errors.js';
 export { initBackend } from './backend.js';
 export type { BackendName } from './backend.js';
 export {
@@ -15,8 +15,8 @@ export {
   assertAttentionVariant,
   isAttentionVariant,
   usesSampler,
-} from './variants.js';
-export type { AttentionVariant } from './variants.js';
+} from './core/variants.js';
+export type { AttentionVariant } from './core/variants.js';
 export { causalAttentionWeights, withDeferredOpErrors } from './causalAttentionWeights.js';
 export type { CausalOpSource } from './causalAttentionWeights.js';
 export { headBatches, prepareEstimates } from './preparedEstimates.js';
@@ -29,17 +29,17 @@ export type {
 } from './preparedEstimates.js';
 export { attentionWeights, causalMask } from './attentionWeights.js';
 export type { AttentionWeightsOptions } from './attentionWeights.js';
-export { resolveTransformerConfig } from './transformerConfig.js';
-export { FLOAT32_MAX, MAX_MODEL_FILE_BYTES, MODEL_LIMITS } from './modelLimits.js';
-export { parseCouplingForm } from './couplingForm.js';
+export { resolveTransformerConfig } from './core/transformerConfig.js';
+export { FLOAT32_MAX, MAX_MODEL_FILE_BYTES, MODEL_LIMITS } from './core/modelLimits.js';
+export { parseCouplingForm } from './core/couplingForm.js';
 export { boltzmannAttention, prepareBoltzmannAttention } from './boltzmannAttention.js';
 export type { BoltzmannAttentionOptions } from './boltzmannAttention.js';
-export type { CouplingForm, ParsedCouplingForm } from './couplingForm.js';
+export type { CouplingForm, ParsedCouplingForm } from './core/couplingForm.js';
 export type {
   CouplingInit,
   ResolvedTransformerConfig,
   TransformerConfig,
-} from './transformerConfig.js';
+} from './core/transformerConfig.js';
 export { createTransformer } from './transformer.js';
 export type {
   PassOptions,

@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import { AttentionError } from './errors.js';
+import { AttentionError } from './core/errors.js';
 
 /**
  * Masked mean cross-entropy `Σ mask·(−log softmax(logits)[target]) / Σ mask`.

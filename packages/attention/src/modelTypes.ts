@@ -3,7 +3,7 @@
 import type * as tf from '@tensorflow/tfjs';
 import type { Sampler } from '@boltzmann/ising-core';
 import type { PreparedEstimates } from './preparedEstimates.js';
-import type { ResolvedTransformerConfig } from './transformerConfig.js';
+import type { ResolvedTransformerConfig } from './core/transformerConfig.js';
 
 /** A model parameter: its canonical name, the variable, and whether weight decay applies. */
 export interface TransformerParameter {

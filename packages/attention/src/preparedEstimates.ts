@@ -1,6 +1,6 @@
 import { causalBatch, estimateBatch } from '@boltzmann/ising-core';
 import type { BatchEstimate, IsingBatch, RealArray, Sampler } from '@boltzmann/ising-core';
-import { AttentionError } from './errors.js';
+import { AttentionError } from './core/errors.js';
 import { readsSynchronously } from './internal/tensorData.js';
 import type { PreparedEstimates } from './preparedTypes.js';
 import { withResidentGradients } from './residentGradients.js';

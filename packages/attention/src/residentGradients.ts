@@ -5,7 +5,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { causalWeightsFromEstimate } from '@boltzmann/ising-core';
 import type { CausalVariant } from '@boltzmann/ising-core';
-import { AttentionError } from './errors.js';
+import { AttentionError } from './core/errors.js';
 import type { PreparedEstimates, PreparedHead, ResidentHead } from './preparedTypes.js';
 
 /** The sizes of one causal op (as causalOpBuffers' `CausalShape`). */

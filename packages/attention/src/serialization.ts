@@ -5,17 +5,17 @@ import {
   writeFileAtomic,
 } from '@boltzmann/ising-core/internal';
 import type { RegularFileRefusal } from '@boltzmann/ising-core/internal';
-import { AttentionError } from './errors.js';
-import type { ParamSpec } from './internal/init.js';
-import { RELATIVE_COUPLINGS, layerName, paramSpecs } from './internal/paramSpecs.js';
+import { AttentionError } from './core/errors.js';
+import type { ParamSpec } from './core/paramSpecs.js';
+import { RELATIVE_COUPLINGS, layerName, paramSpecs } from './core/paramSpecs.js';
 import { samplerFor } from './internal/resolveSampler.js';
 import type { SamplerOverrides } from './internal/resolveSampler.js';
 import { buildTransformer } from './buildTransformer.js';
 import type { Transformer, TransformerJSON } from './modelTypes.js';
-import { FLOAT32_MAX, MAX_MODEL_FILE_BYTES, MODEL_LIMITS, fitsFloat32 } from './modelLimits.js';
+import { FLOAT32_MAX, MAX_MODEL_FILE_BYTES, MODEL_LIMITS, fitsFloat32 } from './core/modelLimits.js';
 import { checkSamplerTimeout } from './samplerDeadline.js';
-import { resolveTransformerConfig } from './transformerConfig.js';
-import { usesSampler } from './variants.js';
+import { resolveTransformerConfig } from './core/transformerConfig.js';
+import { usesSampler } from './core/variants.js';
 
 export type { SamplerOverrides };
 

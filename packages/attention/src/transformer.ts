@@ -2,8 +2,8 @@ import { buildTransformer } from './buildTransformer.js';
 import { initialValues } from './internal/init.js';
 import { samplerFor } from './internal/resolveSampler.js';
 import { checkSamplerTimeout } from './samplerDeadline.js';
-import { resolveTransformerConfig } from './transformerConfig.js';
-import type { TransformerConfig } from './transformerConfig.js';
+import { resolveTransformerConfig } from './core/transformerConfig.js';
+import type { TransformerConfig } from './core/transformerConfig.js';
 import type { Transformer } from './modelTypes.js';
 
 /**

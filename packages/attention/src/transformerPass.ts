@@ -5,9 +5,9 @@ import { attentionWeights } from './attentionWeights.js';
 import type { PreparedEstimates } from './preparedEstimates.js';
 import { fillDropoutMask } from './internal/dropout.js';
 import { embeddingLookup, gelu, headProduct, layerNorm, linear } from './internal/layers.js';
-import { layerName } from './internal/paramSpecs.js';
-import type { ResolvedTransformerConfig } from './transformerConfig.js';
-import { usesSampler } from './variants.js';
+import { layerName } from './core/paramSpecs.js';
+import type { ResolvedTransformerConfig } from './core/transformerConfig.js';
+import { usesSampler } from './core/variants.js';
 
 /** What a pass reads: the configuration, the sampler, the variables and the effective couplings. */
 export interface ModelParts {

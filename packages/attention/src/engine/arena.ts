@@ -3,7 +3,7 @@
  * how a generated kernel module is instantiated on it, and the checks of sizes and offsets that
  * every kernel wrapper shares.
  */
-import { AttentionError } from '../errors.js';
+import { AttentionError } from '../core/errors.js';
 
 /** The few WebAssembly JS API members the engine uses (the workspace's type libraries lack them). */
 export interface EngineMemory {

@@ -2,7 +2,7 @@
  * One block's backward on the arena: from `acts.g = ∂L/∂x_{ℓ+1}` to `acts.g = ∂L/∂x_ℓ`,
  * accumulating every parameter's gradient. The reverse of blockForward.ts, sublayer by sublayer.
  */
-import { COUPLINGS, RELATIVE_COUPLINGS } from '../internal/paramSpecs.js';
+import { COUPLINGS, RELATIVE_COUPLINGS } from '../core/paramSpecs.js';
 import { fieldsBackward, headsBackward } from './attentionHeads.js';
 import { weightsRead } from './blockForward.js';
 import { couplingsBackward } from './couplingParams.js';

@@ -4,7 +4,7 @@
  * weights are the masked softmax, or ising-core's causal op through the pass's exchange
  * (causalExchange.ts); an asynchronous sampler is awaited in the middle of the pass.
  */
-import { COUPLINGS, RELATIVE_COUPLINGS } from '../internal/paramSpecs.js';
+import { COUPLINGS, RELATIVE_COUPLINGS } from '../core/paramSpecs.js';
 import { fieldsForward, headsForward } from './attentionHeads.js';
 import { couplingsForward } from './couplingParams.js';
 import type { BlockActs } from './engineTypes.js';

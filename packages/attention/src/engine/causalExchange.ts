@@ -18,7 +18,7 @@ import type { CausalWeights, Sampler } from '@boltzmann/ising-core';
 import { causalHeadOps, writeCausalGradients, writeCausalWeights } from '../causalOpBuffers.js';
 import { prepareEstimates } from '../preparedEstimates.js';
 import type { PreparedEstimates } from '../preparedEstimates.js';
-import type { ResolvedTransformerConfig } from '../transformerConfig.js';
+import type { ResolvedTransformerConfig } from '../core/transformerConfig.js';
 import type { EngineKernels } from './engineKernels.js';
 import type { ActivationLayout } from './engineTypes.js';
 

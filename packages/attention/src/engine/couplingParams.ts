@@ -5,7 +5,7 @@
  * `banded:w` the same masked to `0 < k − j ≤ w`; `relative` `J_jk = f(k − j)` above the
  * diagonal. Only the strict upper triangle is ever read.
  */
-import type { ParsedCouplingForm } from '../couplingForm.js';
+import type { ParsedCouplingForm } from '../core/couplingForm.js';
 
 /** Sizes: heads, the pass's length `t` and the model's `maxLength`. */
 export interface CouplingShape {

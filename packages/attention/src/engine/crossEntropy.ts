@@ -5,7 +5,7 @@
  * each row's max, Σ exp and z_t; the loss is summed from them in float64. The weights are the
  * whole batch's (`mask / Σ mask`), so a shard's loss is its part of the batch's.
  */
-import { AttentionError } from '../errors.js';
+import { AttentionError } from '../core/errors.js';
 import { engineCount, engineFits, instantiateEngineModule } from './arena.js';
 import type { EngineMemory } from './arena.js';
 import { wasmBase64 as sharedBase64 } from './kernels/lossSharedWasm.generated.js';

@@ -2,7 +2,7 @@
 // tokens (repeats included), widths that are not multiples of four, with and without positions.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isAttentionError } from '../errors.js';
+import { isAttentionError } from '../core/errors.js';
 import { createElementwiseKernels } from './elementwise.js';
 import { createArena } from './gemm.js';
 

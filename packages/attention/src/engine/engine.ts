@@ -12,10 +12,10 @@
  */
 import { threadInfo } from '@boltzmann/ising-core';
 import type { Sampler } from '@boltzmann/ising-core';
-import { parseCouplingForm } from '../couplingForm.js';
-import { AttentionError } from '../errors.js';
+import { parseCouplingForm } from '../core/couplingForm.js';
+import { AttentionError } from '../core/errors.js';
 import { DEFAULT_SAMPLER_TIMEOUT_MS } from '../samplerDeadline.js';
-import type { ResolvedTransformerConfig } from '../transformerConfig.js';
+import type { ResolvedTransformerConfig } from '../core/transformerConfig.js';
 import type { EngineAdamW, OptimizerBuffers } from './adamW.js';
 import { createArena } from './arena.js';
 import { localExchange } from './causalExchange.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { isAttentionError } from '../errors.js';
+import { isAttentionError } from '../core/errors.js';
 import { createArena, createGemmKernels, type GemmArgs, type GemmLayout } from './gemm.js';
 
 // The fused variant needs relaxed SIMD, which the engine turns on in Node 20 (Node 22+ by default).

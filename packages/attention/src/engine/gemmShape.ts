@@ -2,7 +2,7 @@
  * The checks and the kernel call of one engine GEMM: sizes and offsets in floats, turned into the
  * byte strides the WAT kernel reads (see scripts/gemmWat.mjs).
  */
-import { AttentionError } from '../errors.js';
+import { AttentionError } from '../core/errors.js';
 
 /** `nn`: C = A·B; `tn`: C = Aᵀ·B (A stored k × m); `nt`: C = A·Bᵀ (B stored n × k). */
 export type GemmLayout = 'nn' | 'tn' | 'nt';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isAttentionError } from '../errors.js';
+import { isAttentionError } from '../core/errors.js';
 import { createArena } from './gemm.js';
 import { createLayerNormKernels } from './layerNorm.js';
 

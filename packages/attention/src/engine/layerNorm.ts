@@ -4,7 +4,7 @@
  * `y = x̂ γ (+ β)`. The forward saves each row's mean and 1/σ for the backward, which writes dx
  * and accumulates (+=) dγ and dβ. Generated as WAT by scripts/layerNormWat.mjs (f32x4).
  */
-import { AttentionError } from '../errors.js';
+import { AttentionError } from '../core/errors.js';
 import { engineCount, engineFits, instantiateEngineModule } from './arena.js';
 import type { EngineMemory } from './arena.js';
 import { wasmBase64 as sharedBase64 } from './kernels/layerNormSharedWasm.generated.js';

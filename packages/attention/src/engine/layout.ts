@@ -3,9 +3,9 @@
  * model's canonical order (so one AdamW pass covers them all), and every activation a pass saves
  * for its backward at one batch size and length. Offsets are in floats, aligned to 4 (16 bytes).
  */
-import { paramSpecs } from '../internal/paramSpecs.js';
-import type { ResolvedTransformerConfig } from '../transformerConfig.js';
-import { usesSampler } from '../variants.js';
+import { paramSpecs } from '../core/paramSpecs.js';
+import type { ResolvedTransformerConfig } from '../core/transformerConfig.js';
+import { usesSampler } from '../core/variants.js';
 import type {
   ActivationLayout,
   BlockActs,

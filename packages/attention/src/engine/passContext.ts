@@ -3,10 +3,10 @@
  * gradients and activations are, where its causal op runs, and the pass's dropout step. Built once per pass
  * by the engine (engine.ts); the block and model passes only read it.
  */
-import type { ParsedCouplingForm } from '../couplingForm.js';
+import type { ParsedCouplingForm } from '../core/couplingForm.js';
 import { fillDropoutMask } from '../internal/dropout.js';
-import { layerName } from '../internal/paramSpecs.js';
-import type { ResolvedTransformerConfig } from '../transformerConfig.js';
+import { layerName } from '../core/paramSpecs.js';
+import type { ResolvedTransformerConfig } from '../core/transformerConfig.js';
 import type { CausalExchange } from './causalExchange.js';
 import type { EngineKernels } from './engineKernels.js';
 import type { ActivationLayout, ParamLayout } from './engineTypes.js';

@@ -1,17 +1,5 @@
 import { createRng } from '@boltzmann/ising-core';
-
-/** How one parameter starts. */
-export type InitKind = 'normal' | 'zeros' | 'ones' | 'upperNormal';
-
-/** A parameter's name, shape and initializer, in the model's canonical order. */
-export interface ParamSpec {
-  readonly name: string;
-  readonly shape: readonly number[];
-  readonly init: InitKind;
-  readonly std?: number;
-  /** Whether decoupled weight decay applies (matrices of linear maps and embeddings; never J, biases or LayerNorm). */
-  readonly decay: boolean;
-}
+import type { ParamSpec } from '../core/paramSpecs.js';
 
 /** FNV-1a of a string: a stable per-parameter seed offset. */
 export function hash(text: string): number {

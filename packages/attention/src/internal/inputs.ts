@@ -1,4 +1,4 @@
-import { AttentionError } from '../errors.js';
+import { AttentionError } from '../core/errors.js';
 import { checkTargets } from '../loss.js';
 import type { TokenBatch, Transformer } from '../modelTypes.js';
 

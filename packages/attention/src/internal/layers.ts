@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { batchedMatMul } from '@boltzmann/ising-core';
-import { AttentionError } from '../errors.js';
+import { AttentionError } from '../core/errors.js';
 import { onHostMemory } from './tensorData.js';
 
 /**

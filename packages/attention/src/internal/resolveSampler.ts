@@ -1,9 +1,9 @@
 import { exactSampler } from '@boltzmann/ising-core';
 import { echo } from '@boltzmann/ising-core/internal';
 import type { Sampler, SamplerRegistry } from '@boltzmann/ising-core';
-import { AttentionError } from '../errors.js';
-import type { ResolvedTransformerConfig, TransformerConfig } from '../transformerConfig.js';
-import { usesSampler } from '../variants.js';
+import { AttentionError } from '../core/errors.js';
+import type { ResolvedTransformerConfig, TransformerConfig } from '../core/transformerConfig.js';
+import { usesSampler } from '../core/variants.js';
 
 /**
  * The sampler a model uses: an instance as given; a name from the registry; `'exact'` from

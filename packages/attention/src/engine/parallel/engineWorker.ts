@@ -5,10 +5,10 @@
 // the op's barriers (causalPlacement.ts); the user's sampler object itself is never called here.
 import type { Sampler } from '@boltzmann/ising-core';
 import { nodeBuiltin } from '@boltzmann/ising-core/internal';
-import { parseCouplingForm } from '../../couplingForm.js';
-import type { ParsedCouplingForm } from '../../couplingForm.js';
-import { AttentionError } from '../../errors.js';
-import type { ResolvedTransformerConfig } from '../../transformerConfig.js';
+import { parseCouplingForm } from '../../core/couplingForm.js';
+import type { ParsedCouplingForm } from '../../core/couplingForm.js';
+import { AttentionError } from '../../core/errors.js';
+import type { ResolvedTransformerConfig } from '../../core/transformerConfig.js';
 import type { EngineMemory } from '../arena.js';
 import { localExchange } from '../causalExchange.js';
 import type { CausalExchange } from '../causalExchange.js';

@@ -13,8 +13,8 @@ import {
 } from '@boltzmann/ising-core/internal';
 import type { ConvergenceSummary, WorkerFactory } from '@boltzmann/ising-core';
 import type { PoolThread } from '@boltzmann/ising-core/internal';
-import { AttentionError } from '../../errors.js';
-import type { ResolvedTransformerConfig } from '../../transformerConfig.js';
+import { AttentionError } from '../../core/errors.js';
+import type { ResolvedTransformerConfig } from '../../core/transformerConfig.js';
 import type { EngineMemory } from '../arena.js';
 import type { CausalPlan } from './causalPlacement.js';
 import type { EngineAdamW } from '../adamW.js';

@@ -9,9 +9,9 @@ import {
   loadTransformer,
   resolveTransformerConfig,
   withMaxLength,
-} from './index.js';
-import type { TransformerConfig, TransformerJSON } from './index.js';
-import { tiny } from './internal/testUtils.js';
+} from '../index.js';
+import type { TransformerConfig, TransformerJSON } from '../index.js';
+import { tiny } from '../internal/testUtils.js';
 
 function thrown(f: () => unknown): { code: string; message: string } {
   try {

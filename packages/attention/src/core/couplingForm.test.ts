@@ -7,9 +7,9 @@ import {
   isAttentionError,
   loadTransformer,
   parseCouplingForm,
-} from './index.js';
-import type { TransformerJSON } from './index.js';
-import { randomTokens } from './internal/testUtils.js';
+} from '../index.js';
+import type { TransformerJSON } from '../index.js';
+import { randomTokens } from '../internal/testUtils.js';
 
 const T = 10;
 const base = { vocabSize: 7, maxLength: T, dModel: 8, jInitStd: 0.3, seed: 3 } as const;

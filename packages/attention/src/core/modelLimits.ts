@@ -1,7 +1,7 @@
 import { echo } from '@boltzmann/ising-core/internal';
 import { AttentionError } from './errors.js';
-import { paramSpecs } from './internal/paramSpecs.js';
-import type { ParamSpecConfig } from './internal/paramSpecs.js';
+import { paramSpecs } from './paramSpecs.js';
+import type { ParamSpecConfig } from './paramSpecs.js';
 
 /**
  * The largest model `createTransformer` builds and `loadTransformer` reads: each size field at

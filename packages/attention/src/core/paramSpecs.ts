@@ -1,8 +1,20 @@
-import { couplingParamShape, parseCouplingForm } from '../couplingForm.js';
-import type { CouplingForm } from '../couplingForm.js';
-import { usesSampler } from '../variants.js';
-import type { AttentionVariant } from '../variants.js';
-import type { ParamSpec } from './init.js';
+import { couplingParamShape, parseCouplingForm } from './couplingForm.js';
+import type { CouplingForm } from './couplingForm.js';
+import { usesSampler } from './variants.js';
+import type { AttentionVariant } from './variants.js';
+
+/** How one parameter starts. */
+export type InitKind = 'normal' | 'zeros' | 'ones' | 'upperNormal';
+
+/** A parameter's name, shape and initializer, in the model's canonical order. */
+export interface ParamSpec {
+  readonly name: string;
+  readonly shape: readonly number[];
+  readonly init: InitKind;
+  readonly std?: number;
+  /** Whether decoupled weight decay applies (matrices of linear maps and embeddings; never J, biases or LayerNorm). */
+  readonly decay: boolean;
+}
 
 /**
  * The fields of a resolved configuration that fix the parameters (a `ResolvedTransformerConfig`
