@@ -5,8 +5,8 @@ import { attentionWeights } from './attentionWeights.js';
 import { AttentionError } from './core/errors.js';
 import { headProduct } from './internal/layers.js';
 import { readAsync } from './internal/tensorData.js';
-import { prepareEstimates } from './preparedEstimates.js';
-import type { PreparedEstimates } from './preparedTypes.js';
+import { prepareEstimates } from './prepareEstimates.js';
+import type { PreparedEstimates } from './model/preparedTypes.js';
 import { assertAttentionVariant, usesSampler } from './core/variants.js';
 import type { AttentionVariant } from './core/variants.js';
 

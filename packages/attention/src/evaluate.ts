@@ -1,7 +1,8 @@
 import * as tf from '@tensorflow/tfjs';
 import { AttentionError } from './core/errors.js';
-import type { TokenBatch, Transformer } from './modelTypes.js';
-import { checkBatch } from './internal/inputs.js';
+import type { Transformer } from './modelTypes.js';
+import { checkBatch } from './model/tokenBatch.js';
+import type { TokenBatch } from './model/tokenBatch.js';
 import { readOutsideTidy } from './internal/tensorData.js';
 
 /** Loss and accuracy of a model on a batch. */
@@ -33,7 +34,7 @@ export async function evaluate(
   batch: TokenBatch,
   options: { chunkSize?: number } = {},
 ): Promise<Evaluation> {
-  const { batchSize, mask, targets } = checkBatch(model, batch);
+  const { batchSize, mask, targets } = checkBatch(model.config, batch);
   const chunk = options.chunkSize ?? 64;
   if (!Number.isInteger(chunk) || chunk < 1) {
     throw new AttentionError(

@@ -19,14 +19,15 @@ export {
 export type { AttentionVariant } from './core/variants.js';
 export { causalAttentionWeights, withDeferredOpErrors } from './causalAttentionWeights.js';
 export type { CausalOpSource } from './causalAttentionWeights.js';
-export { headBatches, prepareEstimates } from './preparedEstimates.js';
-export { DEFAULT_SAMPLER_TIMEOUT_MS } from './samplerDeadline.js';
+export { headBatches } from './model/headEstimates.js';
+export { prepareEstimates } from './prepareEstimates.js';
+export { DEFAULT_SAMPLER_TIMEOUT_MS } from './model/samplerDeadline.js';
 export type {
   MagnetizationSource,
   PreparedEstimates,
   PreparedHead,
   ResidentHead,
-} from './preparedEstimates.js';
+} from './model/headEstimates.js';
 export { attentionWeights, causalMask } from './attentionWeights.js';
 export type { AttentionWeightsOptions } from './attentionWeights.js';
 export { resolveTransformerConfig } from './core/transformerConfig.js';
@@ -44,16 +45,12 @@ export { createTransformer } from './transformer.js';
 export type {
   PassOptions,
   Transformer,
-  TransformerJSON,
   TransformerParameter,
   TransformerPrepared,
 } from './modelTypes.js';
-export {
-  loadTransformer,
-  readTransformer,
-  saveTransformer,
-  withMaxLength,
-} from './serialization.js';
+export type { TransformerJSON } from './core/modelFile.js';
+export { withMaxLength } from './core/modelFile.js';
+export { loadTransformer, readTransformer, saveTransformer } from './serialization.js';
 export type { SamplerOverrides } from './serialization.js';
 export { maskedCrossEntropy } from './loss.js';
 export { createTrainer } from './trainer.js';
@@ -62,7 +59,7 @@ export type { Engine, EngineOptions, EnginePass } from './engine/engine.js';
 export { createEngineTrainer } from './engine/engineTrainer.js';
 export type { EngineTrainer, EngineTrainerOptions } from './engine/engineTrainer.js';
 export { engineThreadsUnsupported, setEngineWorkerFactory } from './engine/parallel/workerPool.js';
-export type { TokenBatch } from './modelTypes.js';
+export type { TokenBatch } from './model/tokenBatch.js';
 export type {
   Trainer,
   TrainerOptions,

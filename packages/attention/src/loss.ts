@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import { AttentionError } from './core/errors.js';
+import { checkTargets } from './model/tokenBatch.js';
 
 /**
  * Masked mean cross-entropy `Σ mask·(−log softmax(logits)[target]) / Σ mask`.
@@ -38,32 +38,4 @@ export function maskedCrossEntropy(
     return { value: tf.div(tf.neg(tf.sum(tf.mul(picked, w))), total) as tf.Scalar, gradFunc };
   }) as (x: tf.Tensor3D) => tf.Scalar;
   return loss(logits);
-}
-
-/** Validates targets where the mask is positive; returns them with masked-out entries set to 0. */
-export function checkTargets(
-  targets: ArrayLike<number>,
-  mask: Float32Array,
-  size: number,
-  classes: number,
-): Int32Array {
-  if (targets.length !== size || mask.length !== size) {
-    throw new AttentionError(
-      'ATTENTION_SHAPE_MISMATCH',
-      `targets (${targets.length}) and mask (${mask.length}) must both have ${size} entries`,
-    );
-  }
-  const clean = new Int32Array(size);
-  for (let i = 0; i < size; i++) {
-    if (mask[i] === 0) continue;
-    const c = targets[i]!;
-    if (!Number.isInteger(c) || c < 0 || c >= classes) {
-      throw new AttentionError(
-        'ATTENTION_INVALID_TOKEN',
-        `targets[${i}] is ${String(c)}; classes are integers in [0, ${classes})`,
-      );
-    }
-    clean[i] = c;
-  }
-  return clean;
 }

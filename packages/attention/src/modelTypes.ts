@@ -2,8 +2,11 @@
 // the Transformer interface, its parameters, passes and JSON form, and a token batch.
 import type * as tf from '@tensorflow/tfjs';
 import type { Sampler } from '@boltzmann/ising-core';
-import type { PreparedEstimates } from './preparedEstimates.js';
+import type { PreparedEstimates } from './model/headEstimates.js';
 import type { ResolvedTransformerConfig } from './core/transformerConfig.js';
+import type { TransformerJSON } from './core/modelFile.js';
+
+export type { TransformerJSON } from './core/modelFile.js';
 
 /** A model parameter: its canonical name, the variable, and whether weight decay applies. */
 export interface TransformerParameter {
@@ -29,16 +32,6 @@ export interface PassOptions {
    * Unset (the default): no dropout.
    */
   readonly dropoutStep?: number;
-}
-
-/** The JSON form of a model's weights: `{ config, weights }`, see {@link Transformer.toJSON}. */
-export interface TransformerJSON {
-  readonly format: 'boltzmann-attention/transformer';
-  readonly version: 1;
-  readonly config: ResolvedTransformerConfig;
-  readonly weights: Readonly<
-    Record<string, { readonly shape: readonly number[]; readonly data: readonly number[] }>
-  >;
 }
 
 /**
@@ -92,13 +85,4 @@ export interface Transformer {
    * passed in stays the caller's). The model is unusable afterwards. Safe to call twice.
    */
   dispose(): void;
-}
-
-/** A training or evaluation batch: `B×T` tokens and targets, with an optional `B×T` loss mask. */
-export interface TokenBatch {
-  readonly inputs: ArrayLike<number>;
-  readonly targets: ArrayLike<number>;
-  readonly mask?: ArrayLike<number>;
-  /** Number of sequences `B` (default `inputs.length / maxLength`). */
-  readonly batchSize?: number;
 }

@@ -8,7 +8,7 @@ import {
   maskedCrossEntropy,
 } from './index.js';
 import type { Transformer } from './index.js';
-import { adamWUpdate, clipScale, globalNorm } from './internal/adamW.js';
+import { adamWUpdate, clipScale, globalNorm } from './model/adamW.js';
 import { createDelayedSampler, createReferenceSampler } from './internal/referenceSampler.js';
 import { batchOf, figures, take, tiny } from './internal/testUtils.js';
 

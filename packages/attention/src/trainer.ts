@@ -1,16 +1,17 @@
 // AdamW with cosine decay and global-norm clipping over a Transformer's parameters (types in trainerTypes.ts).
 import * as tf from '@tensorflow/tfjs';
 import { withDeferredOpErrors } from './causalAttentionWeights.js';
-import { adamWUpdate, clipScale, globalNorm } from './internal/adamW.js';
-import { serialSteps } from './internal/serialSteps.js';
-import { checkBatch } from './internal/inputs.js';
+import { adamWUpdate, clipScale, globalNorm } from './model/adamW.js';
+import { serialSteps } from './model/serialSteps.js';
+import { checkBatch } from './model/tokenBatch.js';
+import type { TokenBatch } from './model/tokenBatch.js';
 import { readEach, readsSynchronously } from './internal/tensorData.js';
 import { maskedCrossEntropy } from './loss.js';
-import type { TokenBatch, Transformer } from './modelTypes.js';
-import { checkedMoments, learningRate, resolveTrainerOptions } from './trainerOptions.js';
-import type { Trainer, TrainerOptions, TrainStepResult } from './trainerTypes.js';
+import type { Transformer } from './modelTypes.js';
+import { checkedMoments, learningRate, resolveTrainerOptions } from './model/trainerOptions.js';
+import type { Trainer, TrainerOptions, TrainStepResult } from './model/trainerTypes.js';
 
-export type { Trainer, TrainerOptions, TrainerState, TrainStepResult } from './trainerTypes.js';
+export type { Trainer, TrainerOptions, TrainerState, TrainStepResult } from './model/trainerTypes.js';
 
 const sizeOfSlot = (s: Slot) => ({ name: s.name, size: s.variable.size });
 
@@ -84,7 +85,7 @@ export function createTrainer(model: Transformer, options: TrainerOptions): Trai
   const lrAt = (step: number): number => learningRate(opts, step);
 
   const runStep = async (batch: TokenBatch): Promise<TrainStepResult> => {
-    const { batchSize, mask, targets } = checkBatch(model, batch);
+    const { batchSize, mask, targets } = checkBatch(model.config, batch);
     // Dropout (if the model has any) is active in training steps only, with masks of this step.
     const pass = { dropoutStep: steps };
     // Phase 1 only for an asynchronous sampler, which must be awaited before the synchronous

@@ -2,8 +2,8 @@
 import * as tf from '@tensorflow/tfjs';
 import type { Sampler } from '@boltzmann/ising-core';
 import { attentionWeights } from './attentionWeights.js';
-import type { PreparedEstimates } from './preparedEstimates.js';
-import { fillDropoutMask } from './internal/dropout.js';
+import type { PreparedEstimates } from './model/headEstimates.js';
+import { fillDropoutMask } from './model/dropout.js';
 import { embeddingLookup, gelu, headProduct, layerNorm, linear } from './internal/layers.js';
 import { layerName } from './core/paramSpecs.js';
 import type { ResolvedTransformerConfig } from './core/transformerConfig.js';

@@ -6,7 +6,7 @@
  */
 import { engineFits, instantiateEngineModule } from './arena.js';
 import type { EngineMemory } from './arena.js';
-import type { AdamWHyper } from '../internal/adamW.js';
+import type { AdamWHyper } from '../model/adamW.js';
 import type { ParamRun } from './engineTypes.js';
 import { wasmBase64 as sharedBase64 } from './kernels/adamWSharedWasm.generated.js';
 import { wasmBase64 } from './kernels/adamWWasm.generated.js';

@@ -15,9 +15,9 @@
  * thread while an asynchronous sampler is pending; otherwise right after the op.
  */
 import type { CausalWeights, Sampler } from '@boltzmann/ising-core';
-import { causalHeadOps, writeCausalGradients, writeCausalWeights } from '../causalOpBuffers.js';
-import { prepareEstimates } from '../preparedEstimates.js';
-import type { PreparedEstimates } from '../preparedEstimates.js';
+import { causalHeadOps, writeCausalGradients, writeCausalWeights } from '../model/causalOpBuffers.js';
+import { sampleEstimates } from '../model/headEstimates.js';
+import type { PreparedEstimates } from '../model/headEstimates.js';
 import type { ResolvedTransformerConfig } from '../core/transformerConfig.js';
 import type { EngineKernels } from './engineKernels.js';
 import type { ActivationLayout } from './engineTypes.js';
@@ -89,7 +89,7 @@ export async function causalForward(
   const shape = { batch: b.batch, heads: config.heads, length: b.length };
   let prepared: PreparedEstimates | undefined;
   if (sampler?.capabilities.async === true) {
-    const pending = prepareEstimates(b.h, b.j, shape, sampler, config.beta, {
+    const pending = sampleEstimates(b.h, b.j, shape, sampler, config.beta, {
       timeoutMs: src.samplerTimeoutMs,
     });
     try {

@@ -6,12 +6,13 @@
  * {@link EngineTrainer.sync}), so the model, `evaluate`, `toJSON` and checkpoints keep working.
  */
 import * as tf from '@tensorflow/tfjs';
-import { clipScale } from '../internal/adamW.js';
-import { serialSteps } from '../internal/serialSteps.js';
-import { checkBatch } from '../internal/inputs.js';
-import type { TokenBatch, Transformer } from '../modelTypes.js';
-import { checkedMoments, learningRate, resolveTrainerOptions } from '../trainerOptions.js';
-import type { Trainer, TrainerOptions, TrainStepResult } from '../trainerTypes.js';
+import { clipScale } from '../model/adamW.js';
+import { serialSteps } from '../model/serialSteps.js';
+import { checkBatch } from '../model/tokenBatch.js';
+import type { TokenBatch } from '../model/tokenBatch.js';
+import type { Transformer } from '../modelTypes.js';
+import { checkedMoments, learningRate, resolveTrainerOptions } from '../model/trainerOptions.js';
+import type { Trainer, TrainerOptions, TrainStepResult } from '../model/trainerTypes.js';
 import { createEngine } from './engine.js';
 import type { Engine } from './engine.js';
 
@@ -72,7 +73,7 @@ export function createEngineTrainer(
   const lrAt = (step: number): number => learningRate(opts, step);
 
   const runStep = async (batch: TokenBatch): Promise<TrainStepResult> => {
-    const { batchSize, mask, targets } = checkBatch(model, batch);
+    const { batchSize, mask, targets } = checkBatch(model.config, batch);
     const t0 = performance.now();
     const pass = { inputs: batch.inputs, batchSize, step: steps };
     const loss = await engine.lossAndGradients(pass, targets, mask);

@@ -3,7 +3,7 @@
  * compare against: the causal softmax and its backward, the masked cross-entropy with its
  * gradient, and AdamW with the gradient norm (internal/adamW.ts's own, on the flat buffer).
  */
-import { adamWUpdate, globalNorm } from '../internal/adamW.js';
+import { adamWUpdate, globalNorm } from '../model/adamW.js';
 import type { EngineAdamW, OptimizerBuffers } from './adamW.js';
 import type { ParamSlot } from './engineTypes.js';
 

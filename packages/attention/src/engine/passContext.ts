@@ -4,7 +4,7 @@
  * by the engine (engine.ts); the block and model passes only read it.
  */
 import type { ParsedCouplingForm } from '../core/couplingForm.js';
-import { fillDropoutMask } from '../internal/dropout.js';
+import { fillDropoutMask } from '../model/dropout.js';
 import { layerName } from '../core/paramSpecs.js';
 import type { ResolvedTransformerConfig } from '../core/transformerConfig.js';
 import type { CausalExchange } from './causalExchange.js';

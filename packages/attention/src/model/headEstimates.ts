@@ -1,9 +1,7 @@
 import { causalBatch, estimateBatch } from '@boltzmann/ising-core';
 import type { BatchEstimate, IsingBatch, RealArray, Sampler } from '@boltzmann/ising-core';
-import { AttentionError } from './core/errors.js';
-import { readsSynchronously } from './internal/tensorData.js';
+import { AttentionError } from '../core/errors.js';
 import type { PreparedEstimates } from './preparedTypes.js';
-import { withResidentGradients } from './residentGradients.js';
 import { callSampler, checkSamplerTimeout } from './samplerDeadline.js';
 
 export type { PreparedEstimates, PreparedHead, ResidentHead } from './preparedTypes.js';
@@ -58,26 +56,26 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 
 /**
  * Runs the sampler on every head's batch and awaits the answers (heads in parallel), each for at
- * most `options.timeoutMs`.
+ * most `options.timeoutMs`: the backend-free part of `prepareEstimates` (the engine's phase 1).
  *
  * @param fields `B×H×T×T` attention fields `h_ij` (row-major, `j > i` ignored).
  * @param couplings `H×T×T` coupling matrices (strict upper triangle used).
  * @param options.timeoutMs the longest wait for one answer (default `DEFAULT_SAMPLER_TIMEOUT_MS`,
  *   30 minutes; 0 or Infinity: no deadline). Its timer is cleared when the call settles.
- * @returns the estimates to hand to `attentionWeights` (or a model's `logits`) as `prepared`.
+ * @returns each head's batch and estimate.
  * @throws {AttentionError} ATTENTION_SAMPLER_TIMEOUT when an answer takes longer than `timeoutMs`;
  *   ATTENTION_INVALID_ARGUMENT for a bad `timeoutMs`.
  * @throws {IsingError} whatever else the sampler or batch validation throws.
  * @example
- * const prepared = await prepareEstimates(hData, jData, { batch: 2, heads: 1, length: 4 }, sampler, 1);
+ * const { heads } = await sampleEstimates(hData, jData, { batch: 2, heads: 1, length: 4 }, sampler, 1);
  */
-export async function prepareEstimates(
+export async function sampleEstimates(
   fields: RealArray,
   couplings: RealArray,
   shape: { batch: number; heads: number; length: number },
   sampler: Sampler,
   beta: number,
-  options: { readonly timeoutMs?: number; readonly variant?: 'boltzmann' | 'coupling' } = {},
+  options: { readonly timeoutMs?: number | undefined } = {},
 ): Promise<PreparedEstimates> {
   const timeoutMs = checkSamplerTimeout(
     options.timeoutMs,
@@ -97,13 +95,7 @@ export async function prepareEstimates(
   } finally {
     done.abort();
   }
-  const heads = batches.map((batch, i) => ({ batch, estimate: estimates[i]! }));
-  // Without synchronous reads (webgpu) the op needs each head's weights and Jacobians too.
-  return {
-    heads: readsSynchronously()
-      ? heads
-      : withResidentGradients(heads, options.variant ?? 'boltzmann'),
-  };
+  return { heads: batches.map((batch, i) => ({ batch, estimate: estimates[i]! })) };
 }
 
 function assertSame(

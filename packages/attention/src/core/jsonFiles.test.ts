@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { withoutNodeBuiltins } from '@boltzmann/ising-core/testing';
 import { describe, expect, it } from 'vitest';
-import { readJsonFile, writeJsonFileAtomic } from './serialization.js';
+import { readJsonFile, writeJsonFileAtomic } from './modelFile.js';
 
 describe('writeJsonFileAtomic / readJsonFile', () => {
   it('creates missing folders (the README checkpoint snippet writes run/checkpoint.json) and leaves no temp file', async () => {

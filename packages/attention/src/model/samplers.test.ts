@@ -11,9 +11,9 @@ import {
   initBackend,
   isAttentionError,
   loadTransformer,
-} from './index.js';
-import type { TransformerJSON } from './index.js';
-import { maxAbsDiff, randomTokens } from './internal/testUtils.js';
+} from '../index.js';
+import type { TransformerJSON } from '../index.js';
+import { maxAbsDiff, randomTokens } from '../internal/testUtils.js';
 
 const registry = createSamplerRegistry()
   .register(exactSampler)

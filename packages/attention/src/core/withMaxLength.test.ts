@@ -5,9 +5,9 @@ import {
   isAttentionError,
   loadTransformer,
   withMaxLength,
-} from './index.js';
-import type { TransformerConfig } from './index.js';
-import { randomTokens } from './internal/testUtils.js';
+} from '../index.js';
+import type { TransformerConfig } from '../index.js';
+import { randomTokens } from '../internal/testUtils.js';
 
 const base: TransformerConfig = {
   vocabSize: 11,

@@ -1,6 +1,14 @@
 import { AttentionError } from '../core/errors.js';
-import { checkTargets } from '../loss.js';
-import type { TokenBatch, Transformer } from '../modelTypes.js';
+import type { ResolvedTransformerConfig } from '../core/transformerConfig.js';
+
+/** A training or evaluation batch: `B×T` tokens and targets, with an optional `B×T` loss mask. */
+export interface TokenBatch {
+  readonly inputs: ArrayLike<number>;
+  readonly targets: ArrayLike<number>;
+  readonly mask?: ArrayLike<number>;
+  /** Number of sequences `B` (default `inputs.length / maxLength`). */
+  readonly batchSize?: number;
+}
 
 /** Validates a `B×T` token batch and returns `T`. */
 export function sequenceLength(
@@ -65,12 +73,12 @@ export function lossMask(mask: ArrayLike<number> | undefined, size: number): Flo
   return Float32Array.from(mask);
 }
 
-/** Validates a batch against a model; returns `B`, the loss mask and the targets (0 where masked out). */
+/** Validates a batch against a model's configuration; returns `B`, the loss mask and the targets (0 where masked out). */
 export function checkBatch(
-  model: Transformer,
+  config: Pick<ResolvedTransformerConfig, 'maxLength' | 'vocabSize' | 'outputSize'>,
   batch: TokenBatch,
 ): { batchSize: number; mask: Float32Array; targets: Int32Array } {
-  const { maxLength, vocabSize } = model.config;
+  const { maxLength, vocabSize, outputSize } = config;
   if (batch.batchSize === undefined && batch.inputs.length % maxLength !== 0) {
     throw new AttentionError(
       'ATTENTION_SHAPE_MISMATCH',
@@ -89,6 +97,34 @@ export function checkBatch(
   return {
     batchSize,
     mask,
-    targets: checkTargets(batch.targets, mask, batch.inputs.length, model.config.outputSize),
+    targets: checkTargets(batch.targets, mask, batch.inputs.length, outputSize),
   };
+}
+
+/** Validates targets where the mask is positive; returns them with masked-out entries set to 0. */
+export function checkTargets(
+  targets: ArrayLike<number>,
+  mask: Float32Array,
+  size: number,
+  classes: number,
+): Int32Array {
+  if (targets.length !== size || mask.length !== size) {
+    throw new AttentionError(
+      'ATTENTION_SHAPE_MISMATCH',
+      `targets (${targets.length}) and mask (${mask.length}) must both have ${size} entries`,
+    );
+  }
+  const clean = new Int32Array(size);
+  for (let i = 0; i < size; i++) {
+    if (mask[i] === 0) continue;
+    const c = targets[i]!;
+    if (!Number.isInteger(c) || c < 0 || c >= classes) {
+      throw new AttentionError(
+        'ATTENTION_INVALID_TOKEN',
+        `targets[${i}] is ${String(c)}; classes are integers in [0, ${classes})`,
+      );
+    }
+    clean[i] = c;
+  }
+  return clean;
 }

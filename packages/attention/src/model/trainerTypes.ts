@@ -1,5 +1,5 @@
 // The trainer's options, step result, checkpoint state and interface (the trainer is trainer.ts).
-import type { TokenBatch } from './modelTypes.js';
+import type { TokenBatch } from './tokenBatch.js';
 
 /** Options of {@link createTrainer} (METHOD.md §5 defaults). */
 export interface TrainerOptions {

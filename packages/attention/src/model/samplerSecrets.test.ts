@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSamplerRegistry, defineSamplerPlugin, exactSampler } from '@boltzmann/ising-core';
-import { createTransformer, initBackend, loadTransformer } from './index.js';
+import { createTransformer, initBackend, loadTransformer } from '../index.js';
 
 const seen: Record<string, unknown>[] = [];
 const capabilities = { exact: true, maxSpins: 16, async: false, deterministic: true };

@@ -11,9 +11,9 @@ import {
   isAttentionError,
   loadTransformer,
   prepareEstimates,
-} from './index.js';
-import { createDelayedSampler, createReferenceSampler } from './internal/referenceSampler.js';
-import { batchOf, tiny } from './internal/testUtils.js';
+} from '../index.js';
+import { createDelayedSampler, createReferenceSampler } from '../internal/referenceSampler.js';
+import { batchOf, tiny } from '../internal/testUtils.js';
 
 const reference = createReferenceSampler();
 /** A remote sampler whose answer never comes. */

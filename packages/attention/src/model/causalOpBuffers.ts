@@ -3,9 +3,9 @@
 // and the engine (engine/) are both thin wrappers of these functions.
 import { causalClosedForm, causalWeightsFromEstimate } from '@boltzmann/ising-core';
 import type { CausalVariant, CausalWeights } from '@boltzmann/ising-core';
-import { AttentionError } from './core/errors.js';
-import { headBatches, headEstimates } from './preparedEstimates.js';
-import type { MagnetizationSource } from './preparedEstimates.js';
+import { AttentionError } from '../core/errors.js';
+import { headBatches, headEstimates } from './headEstimates.js';
+import type { MagnetizationSource } from './headEstimates.js';
 
 /** What the causal op computes with. */
 export interface CausalOpSource extends Partial<MagnetizationSource> {

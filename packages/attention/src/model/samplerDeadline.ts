@@ -1,7 +1,7 @@
 import { echo } from '@boltzmann/ising-core/internal';
 import type { MaybePromise, Sampler } from '@boltzmann/ising-core';
-import { AttentionError } from './core/errors.js';
-import type { AttentionErrorCode } from './core/errors.js';
+import { AttentionError } from '../core/errors.js';
+import type { AttentionErrorCode } from '../core/errors.js';
 
 /**
  * The default longest wait for one answer of an asynchronous sampler: 30 minutes, generous for a

@@ -6,8 +6,8 @@ import { closeSync, constants, mkdtempSync, openSync, truncateSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MAX_MODEL_FILE_BYTES, readTransformer } from './index.js';
-import { readJsonFile } from './serialization.js';
+import { MAX_MODEL_FILE_BYTES, readTransformer } from '../index.js';
+import { readJsonFile } from './modelFile.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'attention-model-file-'));
 

@@ -1,6 +1,6 @@
 // The trainer's options resolved and checked, its learning-rate schedule and the check of a saved
 // state's moments: shared by the tfjs trainer (trainer.ts) and the engine's (engine/engineTrainer.ts).
-import { AttentionError } from './core/errors.js';
+import { AttentionError } from '../core/errors.js';
 import type { TrainerOptions, TrainerState } from './trainerTypes.js';
 
 /** The options with their defaults, each checked (ATTENTION_INVALID_ARGUMENT). */

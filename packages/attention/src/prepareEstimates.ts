@@ -1,0 +1,37 @@
+// The public phase 1 of the tfjs path: every head's estimate (model/headEstimates.ts), and on a
+// backend without synchronous reads (webgpu) each head's weights and Jacobians as well.
+import type { RealArray, Sampler } from '@boltzmann/ising-core';
+import { readsSynchronously } from './internal/tensorData.js';
+import { sampleEstimates } from './model/headEstimates.js';
+import type { PreparedEstimates } from './model/preparedTypes.js';
+import { withResidentGradients } from './residentGradients.js';
+
+/**
+ * Runs the sampler on every head's batch and awaits the answers (heads in parallel), each for at
+ * most `options.timeoutMs`.
+ *
+ * @param fields `B×H×T×T` attention fields `h_ij` (row-major, `j > i` ignored).
+ * @param couplings `H×T×T` coupling matrices (strict upper triangle used).
+ * @param options.timeoutMs the longest wait for one answer (default `DEFAULT_SAMPLER_TIMEOUT_MS`,
+ *   30 minutes; 0 or Infinity: no deadline). Its timer is cleared when the call settles.
+ * @returns the estimates to hand to `attentionWeights` (or a model's `logits`) as `prepared`.
+ * @throws {AttentionError} ATTENTION_SAMPLER_TIMEOUT when an answer takes longer than `timeoutMs`;
+ *   ATTENTION_INVALID_ARGUMENT for a bad `timeoutMs`.
+ * @throws {IsingError} whatever else the sampler or batch validation throws.
+ * @example
+ * const prepared = await prepareEstimates(hData, jData, { batch: 2, heads: 1, length: 4 }, sampler, 1);
+ */
+export async function prepareEstimates(
+  fields: RealArray,
+  couplings: RealArray,
+  shape: { batch: number; heads: number; length: number },
+  sampler: Sampler,
+  beta: number,
+  options: { readonly timeoutMs?: number; readonly variant?: 'boltzmann' | 'coupling' } = {},
+): Promise<PreparedEstimates> {
+  const { heads } = await sampleEstimates(fields, couplings, shape, sampler, beta, options);
+  // Without synchronous reads (webgpu) the op needs each head's weights and Jacobians too.
+  return {
+    heads: readsSynchronously() ? heads : withResidentGradients(heads, options.variant ?? 'boltzmann'),
+  };
+}
