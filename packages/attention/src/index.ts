@@ -8,8 +8,8 @@
  */
 export { AttentionError, isAttentionError } from './core/errors.js';
 export type { AttentionErrorCode } from './core/errors.js';
-export { initBackend } from './backend.js';
-export type { BackendName } from './backend.js';
+export { initBackend } from './tfjs/backend.js';
+export type { BackendName } from './tfjs/backend.js';
 export {
   ATTENTION_VARIANTS,
   assertAttentionVariant,
@@ -17,10 +17,10 @@ export {
   usesSampler,
 } from './core/variants.js';
 export type { AttentionVariant } from './core/variants.js';
-export { causalAttentionWeights, withDeferredOpErrors } from './causalAttentionWeights.js';
-export type { CausalOpSource } from './causalAttentionWeights.js';
+export { causalAttentionWeights, withDeferredOpErrors } from './tfjs/causalAttentionWeights.js';
+export type { CausalOpSource } from './tfjs/causalAttentionWeights.js';
 export { headBatches } from './model/headEstimates.js';
-export { prepareEstimates } from './prepareEstimates.js';
+export { prepareEstimates } from './tfjs/prepareEstimates.js';
 export { DEFAULT_SAMPLER_TIMEOUT_MS } from './model/samplerDeadline.js';
 export type {
   MagnetizationSource,
@@ -28,32 +28,32 @@ export type {
   PreparedHead,
   ResidentHead,
 } from './model/headEstimates.js';
-export { attentionWeights, causalMask } from './attentionWeights.js';
-export type { AttentionWeightsOptions } from './attentionWeights.js';
+export { attentionWeights, causalMask } from './tfjs/attentionWeights.js';
+export type { AttentionWeightsOptions } from './tfjs/attentionWeights.js';
 export { resolveTransformerConfig } from './core/transformerConfig.js';
 export { FLOAT32_MAX, MAX_MODEL_FILE_BYTES, MODEL_LIMITS } from './core/modelLimits.js';
 export { parseCouplingForm } from './core/couplingForm.js';
-export { boltzmannAttention, prepareBoltzmannAttention } from './boltzmannAttention.js';
-export type { BoltzmannAttentionOptions } from './boltzmannAttention.js';
+export { boltzmannAttention, prepareBoltzmannAttention } from './tfjs/boltzmannAttention.js';
+export type { BoltzmannAttentionOptions } from './tfjs/boltzmannAttention.js';
 export type { CouplingForm, ParsedCouplingForm } from './core/couplingForm.js';
 export type {
   CouplingInit,
   ResolvedTransformerConfig,
   TransformerConfig,
 } from './core/transformerConfig.js';
-export { createTransformer } from './transformer.js';
+export { createTransformer } from './tfjs/transformer.js';
 export type {
   PassOptions,
   Transformer,
   TransformerParameter,
   TransformerPrepared,
-} from './modelTypes.js';
+} from './tfjs/modelTypes.js';
 export type { TransformerJSON } from './core/modelFile.js';
 export { withMaxLength } from './core/modelFile.js';
-export { loadTransformer, readTransformer, saveTransformer } from './serialization.js';
-export type { SamplerOverrides } from './serialization.js';
-export { maskedCrossEntropy } from './loss.js';
-export { createTrainer } from './trainer.js';
+export { loadTransformer, readTransformer, saveTransformer } from './tfjs/serialization.js';
+export type { SamplerOverrides } from './tfjs/serialization.js';
+export { maskedCrossEntropy } from './tfjs/loss.js';
+export { createTrainer } from './tfjs/trainer.js';
 export { createEngine } from './engine/engine.js';
 export type { Engine, EngineOptions, EnginePass } from './engine/engine.js';
 export { createEngineTrainer } from './engine/engineTrainer.js';
@@ -65,6 +65,6 @@ export type {
   TrainerOptions,
   TrainerState,
   TrainStepResult,
-} from './trainer.js';
-export { combineEvaluations, evaluate, perplexity } from './evaluate.js';
-export type { Evaluation } from './evaluate.js';
+} from './tfjs/trainer.js';
+export { combineEvaluations, evaluate, perplexity } from './tfjs/evaluate.js';
+export type { Evaluation } from './tfjs/evaluate.js';

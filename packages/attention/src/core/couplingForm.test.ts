@@ -9,7 +9,7 @@ import {
   parseCouplingForm,
 } from '../index.js';
 import type { TransformerJSON } from '../index.js';
-import { randomTokens } from '../internal/testUtils.js';
+import { randomTokens } from '../testing/testUtils.js';
 
 const T = 10;
 const base = { vocabSize: 7, maxLength: T, dModel: 8, jInitStd: 0.3, seed: 3 } as const;

@@ -11,7 +11,7 @@ import {
   withMaxLength,
 } from '../index.js';
 import type { TransformerConfig, TransformerJSON } from '../index.js';
-import { tiny } from '../internal/testUtils.js';
+import { tiny } from '../testing/testUtils.js';
 
 function thrown(f: () => unknown): { code: string; message: string } {
   try {

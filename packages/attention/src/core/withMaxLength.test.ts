@@ -7,7 +7,7 @@ import {
   withMaxLength,
 } from '../index.js';
 import type { TransformerConfig } from '../index.js';
-import { randomTokens } from '../internal/testUtils.js';
+import { randomTokens } from '../testing/testUtils.js';
 
 const base: TransformerConfig = {
   vocabSize: 11,

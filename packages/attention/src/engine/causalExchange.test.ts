@@ -3,8 +3,8 @@
 import type { BatchEstimate, Sampler } from '@boltzmann/ising-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTransformer, initBackend } from '../index.js';
-import { createReferenceSampler } from '../internal/referenceSampler.js';
-import { gpt } from '../internal/testUtils.js';
+import { createReferenceSampler } from '../testing/referenceSampler.js';
+import { gpt } from '../testing/testUtils.js';
 import { forwardAround } from './causalExchange.js';
 import type { CausalBuffers, CausalSource } from './causalExchange.js';
 

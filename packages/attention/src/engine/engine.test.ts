@@ -14,8 +14,8 @@ import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTransformer, initBackend, maskedCrossEntropy } from '../index.js';
 import type { TransformerConfig } from '../index.js';
-import { createReferenceSampler } from '../internal/referenceSampler.js';
-import { gpt, randomNormal, randomTokens } from '../internal/testUtils.js';
+import { createReferenceSampler } from '../testing/referenceSampler.js';
+import { gpt, randomNormal, randomTokens } from '../testing/testUtils.js';
 import { createEngine } from './engine.js';
 
 /** Loss and gradients of tfjs and of the engine on one batch of `b` sequences of length `t`. */

@@ -3,8 +3,8 @@ import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTrainer, createTransformer, initBackend } from '../index.js';
 import type { TransformerConfig } from '../index.js';
-import { createDelayedSampler, createReferenceSampler } from '../internal/referenceSampler.js';
-import { gpt, patternBatch } from '../internal/testUtils.js';
+import { createDelayedSampler, createReferenceSampler } from '../testing/referenceSampler.js';
+import { gpt, patternBatch } from '../testing/testUtils.js';
 import { createEngineTrainer } from './engineTrainer.js';
 
 /** The losses of `steps` steps of the tfjs trainer and of the engine's, from the same model. */

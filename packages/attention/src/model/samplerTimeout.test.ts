@@ -12,8 +12,8 @@ import {
   loadTransformer,
   prepareEstimates,
 } from '../index.js';
-import { createDelayedSampler, createReferenceSampler } from '../internal/referenceSampler.js';
-import { batchOf, tiny } from '../internal/testUtils.js';
+import { createDelayedSampler, createReferenceSampler } from '../testing/referenceSampler.js';
+import { batchOf, tiny } from '../testing/testUtils.js';
 
 const reference = createReferenceSampler();
 /** A remote sampler whose answer never comes. */

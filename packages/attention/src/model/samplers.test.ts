@@ -13,7 +13,7 @@ import {
   loadTransformer,
 } from '../index.js';
 import type { TransformerJSON } from '../index.js';
-import { maxAbsDiff, randomTokens } from '../internal/testUtils.js';
+import { maxAbsDiff, randomTokens } from '../testing/testUtils.js';
 
 const registry = createSamplerRegistry()
   .register(exactSampler)

@@ -4,7 +4,7 @@
 import { threadInfo } from '@boltzmann/ising-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTransformer, resolveTransformerConfig } from '../../index.js';
-import { gpt, patternBatch } from '../../internal/testUtils.js';
+import { gpt, patternBatch } from '../../testing/testUtils.js';
 import { createArena } from '../arena.js';
 import { createEngineTrainer } from '../engineTrainer.js';
 import { planParams } from '../layout.js';

@@ -2,9 +2,9 @@ import * as tf from '@tensorflow/tfjs';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { exactSampler } from '@boltzmann/ising-core';
-import { ATTENTION_VARIANTS, attentionWeights, initBackend } from './index.js';
-import { createReferenceSampler } from './internal/referenceSampler.js';
-import { maxAbsDiff, randomNormal, take, tensorOf } from './internal/testUtils.js';
+import { ATTENTION_VARIANTS, attentionWeights, initBackend } from '../index.js';
+import { createReferenceSampler } from '../testing/referenceSampler.js';
+import { maxAbsDiff, randomNormal, take, tensorOf } from '../testing/testUtils.js';
 
 const [B, H, T] = [2, 2, 5];
 

@@ -8,10 +8,10 @@ import {
   initBackend,
   isAttentionError,
   prepareEstimates,
-} from './index.js';
-import type { CausalOpSource } from './index.js';
-import { createDelayedSampler, createReferenceSampler } from './internal/referenceSampler.js';
-import { maxAbsDiff, randomNormal, tensorOf } from './internal/testUtils.js';
+} from '../index.js';
+import type { CausalOpSource } from '../index.js';
+import { createDelayedSampler, createReferenceSampler } from '../testing/referenceSampler.js';
+import { maxAbsDiff, randomNormal, tensorOf } from '../testing/testUtils.js';
 
 const shape = { batch: 2, heads: 2, length: 4 };
 const { batch: B, heads: H, length: T } = shape;

@@ -2,11 +2,11 @@
 // the Transformer interface, its parameters, passes and JSON form, and a token batch.
 import type * as tf from '@tensorflow/tfjs';
 import type { Sampler } from '@boltzmann/ising-core';
-import type { PreparedEstimates } from './model/headEstimates.js';
-import type { ResolvedTransformerConfig } from './core/transformerConfig.js';
-import type { TransformerJSON } from './core/modelFile.js';
+import type { PreparedEstimates } from '../model/headEstimates.js';
+import type { ResolvedTransformerConfig } from '../core/transformerConfig.js';
+import type { TransformerJSON } from '../core/modelFile.js';
 
-export type { TransformerJSON } from './core/modelFile.js';
+export type { TransformerJSON } from '../core/modelFile.js';
 
 /** A model parameter: its canonical name, the variable, and whether weight decay applies. */
 export interface TransformerParameter {

@@ -9,9 +9,9 @@ import {
   initBackend,
   loadTransformer,
   maskedCrossEntropy,
-} from './index.js';
-import type { Transformer, TransformerConfig, TransformerJSON } from './index.js';
-import { gpt, logitsOf, patternBatch, randomTokens, take } from './internal/testUtils.js';
+} from '../index.js';
+import type { Transformer, TransformerConfig, TransformerJSON } from '../index.js';
+import { gpt, logitsOf, patternBatch, randomTokens, take } from '../testing/testUtils.js';
 
 // Training a multi-layer model (learning, gradients, async samplers, dropout):
 // gptLayersTraining.test.ts.
@@ -29,7 +29,7 @@ describe('multi-layer GPT', () => {
 
   it('loads a model saved by the one-layer code unchanged: same names, order, weights, logits and couplings', async () => {
     const fixture = JSON.parse(
-      readFileSync(join(here, 'fixtures', 'legacy-one-layer.json'), 'utf8'),
+      readFileSync(join(here, '..', 'fixtures', 'legacy-one-layer.json'), 'utf8'),
     ) as {
       model: TransformerJSON;
       inputs: number[];
@@ -67,7 +67,7 @@ describe('multi-layer GPT', () => {
   });
 
   it('loads the committed Shakespeare models with their parameter names, as one-layer models', async () => {
-    const dir = join(here, '..', '..', '..', 'docs', 'results', 'shakespeare', 'models');
+    const dir = join(here, '..', '..', '..', '..', 'docs', 'results', 'shakespeare', 'models');
     const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
     expect(files.length).toBeGreaterThan(0);
     // A bench result file: { id, config, model: TransformerJSON }.

@@ -7,7 +7,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const require = createRequire(import.meta.url);
-const here = fileURLToPath(new URL('.', import.meta.url));
+const here = fileURLToPath(new URL('..', import.meta.url));
 
 describe("after initBackend, the user's own errors surface as theirs", () => {
   it("an unhandled rejection exits with Node's code 1 and the user's trace, not code 7 from the wasm glue", () => {

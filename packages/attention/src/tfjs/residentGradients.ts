@@ -5,8 +5,8 @@
 import * as tf from '@tensorflow/tfjs';
 import { causalWeightsFromEstimate } from '@boltzmann/ising-core';
 import type { CausalVariant } from '@boltzmann/ising-core';
-import { AttentionError } from './core/errors.js';
-import type { PreparedEstimates, PreparedHead, ResidentHead } from './model/preparedTypes.js';
+import { AttentionError } from '../core/errors.js';
+import type { PreparedEstimates, PreparedHead, ResidentHead } from '../model/preparedTypes.js';
 
 /** The sizes of one causal op (as causalOpBuffers' `CausalShape`). */
 type CausalShape = { readonly batch: number; readonly heads: number; readonly length: number };

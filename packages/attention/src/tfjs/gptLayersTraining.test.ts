@@ -1,8 +1,8 @@
 import { codeOf } from '@boltzmann/ising-core/testing';
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTrainer, createTransformer, initBackend, maskedCrossEntropy } from './index.js';
-import { createDelayedSampler, createReferenceSampler } from './internal/referenceSampler.js';
+import { createTrainer, createTransformer, initBackend, maskedCrossEntropy } from '../index.js';
+import { createDelayedSampler, createReferenceSampler } from '../testing/referenceSampler.js';
 import {
   figures,
   gpt,
@@ -11,7 +11,7 @@ import {
   patternBatch,
   randomTokens,
   take,
-} from './internal/testUtils.js';
+} from '../testing/testUtils.js';
 
 describe('multi-layer GPT', () => {
   beforeAll(async () => {

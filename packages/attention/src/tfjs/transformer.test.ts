@@ -12,10 +12,10 @@ import {
   maskedCrossEntropy,
   readTransformer,
   saveTransformer,
-} from './index.js';
-import type { AttentionVariant, Transformer } from './index.js';
-import { createReferenceSampler } from './internal/referenceSampler.js';
-import { maxAbsDiff, randomNormal, randomTokens, take, tensorOf } from './internal/testUtils.js';
+} from '../index.js';
+import type { AttentionVariant, Transformer } from '../index.js';
+import { createReferenceSampler } from '../testing/referenceSampler.js';
+import { maxAbsDiff, randomNormal, randomTokens, take, tensorOf } from '../testing/testUtils.js';
 
 const tiny = { vocabSize: 7, maxLength: 5, dModel: 8, ffnHidden: 12, seed: 3 };
 

@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initBackend } from '../index.js';
 import { embeddingLookup, gelu, headProduct, layerNorm, linear } from './layers.js';
-import { maxAbsDiff, randomNormal, tensorOf } from './testUtils.js';
+import { maxAbsDiff, randomNormal, tensorOf } from '../testing/testUtils.js';
 
 /**
  * The hand-written ops against references: tfjs' own automatic gradient of the plain forward

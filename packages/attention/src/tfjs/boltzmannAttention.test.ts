@@ -2,8 +2,8 @@ import * as tf from '@tensorflow/tfjs';
 import { causalBatch, createRng, exactSampler } from '@boltzmann/ising-core';
 import { bruteForceEstimate, codeOf } from '@boltzmann/ising-core/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { boltzmannAttention, initBackend, prepareBoltzmannAttention } from './index.js';
-import { createDelayedSampler } from './internal/referenceSampler.js';
+import { boltzmannAttention, initBackend, prepareBoltzmannAttention } from '../index.js';
+import { createDelayedSampler } from '../testing/referenceSampler.js';
 
 const [B, H, T, D] = [2, 2, 4, 3];
 const rng = createRng(5);

@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { describe, expect, it, vi } from 'vitest';
-import { initBackend } from './index.js';
+import { initBackend } from '../index.js';
 
 // The optional peer dependency is absent: importing it fails as Node fails on a missing package.
 vi.mock('@tensorflow/tfjs-backend-wasm', () => {

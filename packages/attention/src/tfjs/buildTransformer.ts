@@ -1,17 +1,17 @@
 // The model itself: its variables and the Transformer over them (the layers of a pass are in transformerPass.ts).
 import * as tf from '@tensorflow/tfjs';
 import type { Sampler } from '@boltzmann/ising-core';
-import { AttentionError } from './core/errors.js';
+import { AttentionError } from '../core/errors.js';
 import { quietCpuBanner } from './backend.js';
 import { prepareEstimates } from './prepareEstimates.js';
-import type { PreparedEstimates } from './model/headEstimates.js';
-import type { ParamSpec } from './core/paramSpecs.js';
-import { sequenceLength } from './model/tokenBatch.js';
-import { readAsync, readOutsideTidy } from './internal/tensorData.js';
-import { COUPLINGS, RELATIVE_COUPLINGS, layerName, paramSpecs } from './core/paramSpecs.js';
+import type { PreparedEstimates } from '../model/headEstimates.js';
+import type { ParamSpec } from '../core/paramSpecs.js';
+import { sequenceLength } from '../model/tokenBatch.js';
+import { readAsync, readOutsideTidy } from './tensorData.js';
+import { COUPLINGS, RELATIVE_COUPLINGS, layerName, paramSpecs } from '../core/paramSpecs.js';
 import { createCouplingBuilder } from './couplingBuilder.js';
-import { parseCouplingForm } from './core/couplingForm.js';
-import type { ResolvedTransformerConfig } from './core/transformerConfig.js';
+import { parseCouplingForm } from '../core/couplingForm.js';
+import type { ResolvedTransformerConfig } from '../core/transformerConfig.js';
 import type {
   PassOptions,
   Transformer,
@@ -21,7 +21,7 @@ import type {
 } from './modelTypes.js';
 import { block, embed, fields, head, norm1 } from './transformerPass.js';
 import type { ModelParts } from './transformerPass.js';
-import { usesSampler } from './core/variants.js';
+import { usesSampler } from '../core/variants.js';
 
 let modelCount = 0;
 

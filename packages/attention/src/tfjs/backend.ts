@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import { AttentionError } from './core/errors.js';
+import { AttentionError } from '../core/errors.js';
 
 /**
  * A TensorFlow.js backend: `'wasm'` and `'cpu'`, which `initBackend` can start by itself, or the

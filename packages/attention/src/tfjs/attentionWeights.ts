@@ -1,9 +1,9 @@
 import * as tf from '@tensorflow/tfjs';
 import type { Sampler } from '@boltzmann/ising-core';
-import { AttentionError } from './core/errors.js';
+import { AttentionError } from '../core/errors.js';
 import { causalAttentionWeights } from './causalAttentionWeights.js';
-import type { PreparedEstimates } from './model/headEstimates.js';
-import type { AttentionVariant } from './core/variants.js';
+import type { PreparedEstimates } from '../model/headEstimates.js';
+import type { AttentionVariant } from '../core/variants.js';
 
 /** Options of {@link attentionWeights}. */
 export interface AttentionWeightsOptions {

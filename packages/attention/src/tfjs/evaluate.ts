@@ -1,9 +1,9 @@
 import * as tf from '@tensorflow/tfjs';
-import { AttentionError } from './core/errors.js';
+import { AttentionError } from '../core/errors.js';
 import type { Transformer } from './modelTypes.js';
-import { checkBatch } from './model/tokenBatch.js';
-import type { TokenBatch } from './model/tokenBatch.js';
-import { readOutsideTidy } from './internal/tensorData.js';
+import { checkBatch } from '../model/tokenBatch.js';
+import type { TokenBatch } from '../model/tokenBatch.js';
+import { readOutsideTidy } from './tensorData.js';
 
 /** Loss and accuracy of a model on a batch. */
 export interface Evaluation {

@@ -2,12 +2,12 @@
 import * as tf from '@tensorflow/tfjs';
 import type { Sampler } from '@boltzmann/ising-core';
 import { attentionWeights } from './attentionWeights.js';
-import type { PreparedEstimates } from './model/headEstimates.js';
-import { fillDropoutMask } from './model/dropout.js';
-import { embeddingLookup, gelu, headProduct, layerNorm, linear } from './internal/layers.js';
-import { layerName } from './core/paramSpecs.js';
-import type { ResolvedTransformerConfig } from './core/transformerConfig.js';
-import { usesSampler } from './core/variants.js';
+import type { PreparedEstimates } from '../model/headEstimates.js';
+import { fillDropoutMask } from '../model/dropout.js';
+import { embeddingLookup, gelu, headProduct, layerNorm, linear } from './layers.js';
+import { layerName } from '../core/paramSpecs.js';
+import type { ResolvedTransformerConfig } from '../core/transformerConfig.js';
+import { usesSampler } from '../core/variants.js';
 
 /** What a pass reads: the configuration, the sampler, the variables and the effective couplings. */
 export interface ModelParts {

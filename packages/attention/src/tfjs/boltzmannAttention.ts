@@ -2,13 +2,13 @@ import * as tf from '@tensorflow/tfjs';
 import { exactSampler } from '@boltzmann/ising-core';
 import type { Sampler } from '@boltzmann/ising-core';
 import { attentionWeights } from './attentionWeights.js';
-import { AttentionError } from './core/errors.js';
-import { headProduct } from './internal/layers.js';
-import { readAsync } from './internal/tensorData.js';
+import { AttentionError } from '../core/errors.js';
+import { headProduct } from './layers.js';
+import { readAsync } from './tensorData.js';
 import { prepareEstimates } from './prepareEstimates.js';
-import type { PreparedEstimates } from './model/preparedTypes.js';
-import { assertAttentionVariant, usesSampler } from './core/variants.js';
-import type { AttentionVariant } from './core/variants.js';
+import type { PreparedEstimates } from '../model/preparedTypes.js';
+import { assertAttentionVariant, usesSampler } from '../core/variants.js';
+import type { AttentionVariant } from '../core/variants.js';
 
 /** Options of {@link boltzmannAttention}. */
 export interface BoltzmannAttentionOptions {

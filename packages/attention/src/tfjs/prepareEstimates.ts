@@ -1,9 +1,9 @@
 // The public phase 1 of the tfjs path: every head's estimate (model/headEstimates.ts), and on a
 // backend without synchronous reads (webgpu) each head's weights and Jacobians as well.
 import type { RealArray, Sampler } from '@boltzmann/ising-core';
-import { readsSynchronously } from './internal/tensorData.js';
-import { sampleEstimates } from './model/headEstimates.js';
-import type { PreparedEstimates } from './model/preparedTypes.js';
+import { readsSynchronously } from './tensorData.js';
+import { sampleEstimates } from '../model/headEstimates.js';
+import type { PreparedEstimates } from '../model/preparedTypes.js';
 import { withResidentGradients } from './residentGradients.js';
 
 /**

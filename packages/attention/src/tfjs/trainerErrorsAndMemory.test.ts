@@ -1,8 +1,8 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTrainer, createTransformer, initBackend } from './index.js';
-import { createReferenceSampler } from './internal/referenceSampler.js';
-import { batchOf, tiny } from './internal/testUtils.js';
+import { createTrainer, createTransformer, initBackend } from '../index.js';
+import { createReferenceSampler } from '../testing/referenceSampler.js';
+import { batchOf, tiny } from '../testing/testUtils.js';
 
 describe('createTrainer', () => {
   beforeAll(async () => {

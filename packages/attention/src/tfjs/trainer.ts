@@ -1,17 +1,17 @@
 // AdamW with cosine decay and global-norm clipping over a Transformer's parameters (types in trainerTypes.ts).
 import * as tf from '@tensorflow/tfjs';
 import { withDeferredOpErrors } from './causalAttentionWeights.js';
-import { adamWUpdate, clipScale, globalNorm } from './model/adamW.js';
-import { serialSteps } from './model/serialSteps.js';
-import { checkBatch } from './model/tokenBatch.js';
-import type { TokenBatch } from './model/tokenBatch.js';
-import { readEach, readsSynchronously } from './internal/tensorData.js';
+import { adamWUpdate, clipScale, globalNorm } from '../model/adamW.js';
+import { serialSteps } from '../model/serialSteps.js';
+import { checkBatch } from '../model/tokenBatch.js';
+import type { TokenBatch } from '../model/tokenBatch.js';
+import { readEach, readsSynchronously } from './tensorData.js';
 import { maskedCrossEntropy } from './loss.js';
 import type { Transformer } from './modelTypes.js';
-import { checkedMoments, learningRate, resolveTrainerOptions } from './model/trainerOptions.js';
-import type { Trainer, TrainerOptions, TrainStepResult } from './model/trainerTypes.js';
+import { checkedMoments, learningRate, resolveTrainerOptions } from '../model/trainerOptions.js';
+import type { Trainer, TrainerOptions, TrainStepResult } from '../model/trainerTypes.js';
 
-export type { Trainer, TrainerOptions, TrainerState, TrainStepResult } from './model/trainerTypes.js';
+export type { Trainer, TrainerOptions, TrainerState, TrainStepResult } from '../model/trainerTypes.js';
 
 const sizeOfSlot = (s: Slot) => ({ name: s.name, size: s.variable.size });
 

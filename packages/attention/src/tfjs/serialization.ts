@@ -1,11 +1,11 @@
 // The tfjs model from and to a model file (core/modelFile.ts checks the file).
-import { modelFileConfig, modelFileWeights, readJsonFile, writeJsonFileAtomic } from './core/modelFile.js';
-import type { TransformerJSON } from './core/modelFile.js';
-import { samplerFor } from './model/resolveSampler.js';
-import type { SamplerOverrides } from './model/resolveSampler.js';
+import { modelFileConfig, modelFileWeights, readJsonFile, writeJsonFileAtomic } from '../core/modelFile.js';
+import type { TransformerJSON } from '../core/modelFile.js';
+import { samplerFor } from '../model/resolveSampler.js';
+import type { SamplerOverrides } from '../model/resolveSampler.js';
 import { buildTransformer } from './buildTransformer.js';
 import type { Transformer } from './modelTypes.js';
-import { checkSamplerTimeout } from './model/samplerDeadline.js';
+import { checkSamplerTimeout } from '../model/samplerDeadline.js';
 
 export type { SamplerOverrides };
 

@@ -6,9 +6,9 @@ import {
   initBackend,
   isAttentionError,
   prepareEstimates,
-} from './index.js';
-import type { CausalOpSource, PreparedEstimates } from './index.js';
-import { maxAbsDiff, randomNormal, tensorOf } from './internal/testUtils.js';
+} from '../index.js';
+import type { CausalOpSource, PreparedEstimates } from '../index.js';
+import { maxAbsDiff, randomNormal, tensorOf } from '../testing/testUtils.js';
 import { sigmoidOnDevice, withResidentGradients } from './residentGradients.js';
 
 // The op as it runs on a backend without synchronous reads (webgpu): weights and Jacobians made

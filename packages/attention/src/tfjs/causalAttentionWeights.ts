@@ -1,12 +1,12 @@
 import * as tf from '@tensorflow/tfjs';
 import type { CausalWeights } from '@boltzmann/ising-core';
-import { causalHeadOps, writeCausalGradients, writeCausalWeights } from './model/causalOpBuffers.js';
-import type { CausalOpSource } from './model/causalOpBuffers.js';
-import { AttentionError } from './core/errors.js';
-import { readsSynchronously } from './internal/tensorData.js';
+import { causalHeadOps, writeCausalGradients, writeCausalWeights } from '../model/causalOpBuffers.js';
+import type { CausalOpSource } from '../model/causalOpBuffers.js';
+import { AttentionError } from '../core/errors.js';
+import { readsSynchronously } from './tensorData.js';
 import { residentForward, residentHeads, sigmoidOnDevice } from './residentGradients.js';
 
-export type { CausalOpSource } from './model/causalOpBuffers.js';
+export type { CausalOpSource } from '../model/causalOpBuffers.js';
 
 function checkShapes(fields: tf.Tensor4D, couplings: tf.Tensor3D | undefined): void {
   const [, heads, length, length2] = fields.shape;

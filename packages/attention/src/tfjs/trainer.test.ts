@@ -6,11 +6,11 @@ import {
   initBackend,
   loadTransformer,
   maskedCrossEntropy,
-} from './index.js';
-import type { Transformer } from './index.js';
-import { adamWUpdate, clipScale, globalNorm } from './model/adamW.js';
-import { createDelayedSampler, createReferenceSampler } from './internal/referenceSampler.js';
-import { batchOf, figures, take, tiny } from './internal/testUtils.js';
+} from '../index.js';
+import type { Transformer } from '../index.js';
+import { adamWUpdate, clipScale, globalNorm } from '../model/adamW.js';
+import { createDelayedSampler, createReferenceSampler } from '../testing/referenceSampler.js';
+import { batchOf, figures, take, tiny } from '../testing/testUtils.js';
 
 // Failing steps, bad batches and tensor leaks: trainerErrorsAndMemory.test.ts.
 

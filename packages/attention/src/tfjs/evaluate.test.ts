@@ -7,9 +7,9 @@ import {
   initBackend,
   maskedCrossEntropy,
   perplexity,
-} from './index.js';
-import { createDelayedSampler, createReferenceSampler } from './internal/referenceSampler.js';
-import { randomTokens, take } from './internal/testUtils.js';
+} from '../index.js';
+import { createDelayedSampler, createReferenceSampler } from '../testing/referenceSampler.js';
+import { randomTokens, take } from '../testing/testUtils.js';
 
 describe('evaluate', () => {
   beforeAll(async () => {

@@ -1,7 +1,7 @@
 // The tfjs model's effective couplings from its coupling parameter (the engine's are in
 // engine/couplingParams.ts): kept apart from couplingForm.ts so that the forms parse without tfjs.
 import * as tf from '@tensorflow/tfjs';
-import type { ParsedCouplingForm } from './core/couplingForm.js';
+import type { ParsedCouplingForm } from '../core/couplingForm.js';
 
 /**
  * `A[h, j, k] = f[h, k − j]` for `k ≥ j` (zero below the diagonal) from `f` (`heads × t`),

@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import { checkTargets } from './model/tokenBatch.js';
+import { checkTargets } from '../model/tokenBatch.js';
 
 /**
  * Masked mean cross-entropy `Σ mask·(−log softmax(logits)[target]) / Σ mask`.

@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import * as tf from '@tensorflow/tfjs';
 import { describe, expect, it } from 'vitest';
-import { createTransformer, initBackend } from './index.js';
-import { maxAbsDiff, randomTokens, take } from './internal/testUtils.js';
+import { createTransformer, initBackend } from '../index.js';
+import { maxAbsDiff, randomTokens, take } from '../testing/testUtils.js';
 
 describe('initBackend', () => {
   it('selects wasm, is idempotent, switches to cpu on request, and both backends compute the same model', async () => {
@@ -68,7 +68,7 @@ describe('initBackend', () => {
     const run = spawnSync(
       process.execPath,
       ['--import', 'tsx', '--conditions=@boltzmann/source', '--input-type=module', '-e', script],
-      { cwd: fileURLToPath(new URL('..', import.meta.url)), encoding: 'utf8', timeout: 60_000 },
+      { cwd: fileURLToPath(new URL('../..', import.meta.url)), encoding: 'utf8', timeout: 60_000 },
     );
     expect(run.stdout.trim()).toBe('ran');
     expect(run.stderr).not.toContain('tfjs-node');
