@@ -5,8 +5,9 @@
 // entry file that `exports` names (src/index.ts, src/testing/index.ts, src/internal/batchWorker.ts).
 // The bench's floors (apps/bench/README.md, "The folders"): a file imports its own folder and the
 // floors below it, never one above, so each folder reads without the ones over it. A leaf types file
-// (`types.ts`, `*Types.ts`) may be read from any floor. studies/ and testing/ sit on top (scripts and
-// test kits); nothing in the product imports them.
+// (`types.ts`, `*Types.ts`) may be read from any floor by a type-only import (`import type`), never
+// for a value: a constant that many floors share lives in a root leaf (apps/bench/src/*.ts). studies/
+// and testing/ sit on top (scripts and test kits); nothing in the product imports them.
 const BENCH_FLOORS = [
   ['cli'],
   ['commands'],
@@ -19,24 +20,34 @@ const BENCH_FLOORS = [
 ];
 const BENCH = '^apps/bench/src/';
 const TYPES_LEAF = '(^|/)([A-Za-z]*Types|types)[.]ts$';
-const benchFloorRules = BENCH_FLOORS.map((floor, i) => ({
-  name: `bench-floor-${floor.join('-')}`,
-  severity: 'error',
-  comment: `apps/bench: ${floor.join('/, ')}/ import only their own floor and the ones below.`,
-  from: { path: `${BENCH}(${floor.join('|')})/`, pathNot: '[.]test[.]ts$' },
-  to: {
-    path: `${BENCH}(${[...BENCH_FLOORS.slice(0, i).flat(), 'studies', 'testing'].join('|')})/`,
-    pathNot: TYPES_LEAF,
-  },
-})).concat([
+/**
+ * The two rules of files in `from` against the folders `above` them: nothing but a types leaf, and
+ * a types leaf only by a type-only import.
+ */
+const floorRules = (name, comment, from, above) => [
+  { name, severity: 'error', comment, from, to: { path: above, pathNot: TYPES_LEAF } },
   {
-    name: 'bench-floor-root-leaves',
+    name: `${name}-types-only`,
     severity: 'error',
-    comment:
-      'apps/bench: the root files (types, errors, paths, io, parseValues) are the floor under every folder; index.ts is the public barrel.',
-    from: { path: `${BENCH}[^/]+[.]ts$`, pathNot: `${BENCH}index[.]ts$|[.]test[.]ts$` },
-    to: { path: `${BENCH}[^/]+/`, pathNot: TYPES_LEAF },
+    comment: `${comment} A types leaf above is read by a type-only import only (\`import type\`): no constant passes through it.`,
+    from,
+    to: { path: `${above}(|.*/)([A-Za-z]*Types|types)[.]ts$`, dependencyTypesNot: ['type-only'] },
   },
+];
+const benchFloorRules = BENCH_FLOORS.flatMap((floor, i) =>
+  floorRules(
+    `bench-floor-${floor.join('-')}`,
+    `apps/bench: ${floor.join('/, ')}/ import only their own floor and the ones below.`,
+    { path: `${BENCH}(${floor.join('|')})/`, pathNot: '[.]test[.]ts$' },
+    `${BENCH}(${[...BENCH_FLOORS.slice(0, i).flat(), 'studies', 'testing'].join('|')})/`,
+  ),
+).concat([
+  ...floorRules(
+    'bench-floor-root-leaves',
+    'apps/bench: the root files (types, benchCommand, errors, paths, io, parseValues) are the floor under every folder; index.ts is the public barrel.',
+    { path: `${BENCH}[^/]+[.]ts$`, pathNot: `${BENCH}index[.]ts$|[.]test[.]ts$` },
+    `${BENCH}[^/]+/`,
+  ),
   {
     name: 'bench-executors-apart',
     severity: 'error',

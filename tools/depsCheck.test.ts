@@ -138,4 +138,30 @@ describe('pnpm deps:check', () => {
     expect(r.output).toMatch(/bench-floor-grid: apps\/bench\/src\/grid\/plan\.ts/);
     expect(r.output).toMatch(/bench-executors-apart: apps\/bench\/src\/pool\/run\.ts/);
   });
+
+  it('lets a types leaf above be read by a type-only import only: a value through it fails', () => {
+    const bench = {
+      'apps/bench/src/grid/types.ts':
+        'export type Plan = { runs: number };\nexport const MAX = 4;\n',
+      'apps/bench/src/report/table.ts':
+        "import type { Plan } from '../grid/types.js';\nexport const t = (p: Plan) => p.runs;\n",
+      'apps/bench/src/report/rows.ts':
+        "import { type Plan } from '../grid/types.js';\nexport const rows = (p: Plan) => p.runs;\n",
+      'apps/bench/src/io.ts':
+        "import type { Plan } from './grid/types.js';\nexport const io = (p: Plan) => p.runs;\n",
+    };
+    expect(check(bench).status).toBe(0);
+    const r = check({
+      ...bench,
+      'apps/bench/src/report/limit.ts':
+        "import type { Plan } from '../grid/types.js';\nimport { MAX } from '../grid/types.js';\nexport const l = (p: Plan) => Math.min(p.runs, MAX);\n",
+      'apps/bench/src/limits.ts': "export { MAX } from './grid/types.js';\n",
+    });
+    expect(r.status).not.toBe(0);
+    expect(r.output).toMatch(
+      /bench-floor-report-types-only: apps\/bench\/src\/report\/limit\.ts → apps\/bench\/src\/grid\/types\.ts/,
+    );
+    expect(r.output).toMatch(/bench-floor-root-leaves-types-only: apps\/bench\/src\/limits\.ts/);
+    expect(r.output).not.toMatch(/report\/(table|rows)\.ts/);
+  });
 });

@@ -1,8 +1,50 @@
-// What a parsed grid invocation (`bench shakespeare|brackets|dqa|gpt …`) is: a leaf of types that
-// the grid flags and their parse (commands/), the experiments and the executors all read.
+// What a parsed grid invocation (`bench shakespeare|brackets|dqa|gpt …`) is: its grid (GridSpec),
+// the command (BenchCommand) and the longest context (MAX_LENGTH). A root leaf that the grid flags
+// and their parse (commands/), the experiments, the planner and the executors all read.
 import type { CouplingForm } from '@boltzmann/attention';
-import type { GridSpec } from './types.js';
-import type { Experiment, TrainingEngine } from '../types.js';
+import type {
+  BracketMode,
+  Experiment,
+  GptSettings,
+  TrainingEngine,
+  TrainingSettings,
+  Variant,
+} from './types.js';
+
+/**
+ * The grid axes and training settings of one experiment. Flags override single fields.
+ * DQA grids use `samplerColumns` instead of `variants` (the variant is always `boltzmann`).
+ */
+export interface GridSpec extends TrainingSettings {
+  readonly variants: readonly Variant[];
+  readonly lengths: readonly number[];
+  readonly seeds: readonly number[];
+  readonly steps: number;
+  readonly dModels: readonly number[];
+  readonly ffns: readonly boolean[];
+  readonly ffnHidden: number | null;
+  readonly modes: readonly BracketMode[];
+  readonly types: number;
+  readonly checkpointEvery: number;
+  readonly logEvery: number;
+  /** Datasets of a DQA grid. */
+  readonly datasets: readonly ('shakespeare' | 'brackets')[];
+  /** Shots of the DQA columns (0 = exact output distribution); exact training is always added. */
+  readonly shots: readonly number[];
+  /** Defaults of `--layers`, `--heads` and `--sampler` (1, 1 and `exact` when absent). */
+  readonly layers?: number;
+  readonly heads?: number;
+  readonly sampler?: string;
+  /** gpt: the positional table's size (nanoGPT's block_size); `--lengths` may not exceed it. */
+  readonly positions?: number;
+  /** gpt: the nanoGPT-protocol settings every run of the grid carries. */
+  readonly gpt?: GptSettings;
+  /**
+   * Tokens per training batch: each run's batch size is `tokensPerBatch / T` (so every length
+   * trains on the same number of tokens per step); overrides `batchSize`.
+   */
+  readonly tokensPerBatch?: number;
+}
 
 /** Where the grid's queue lives: a parsed `--queue` URL plus the password from the environment. */
 export interface QueueSpec {

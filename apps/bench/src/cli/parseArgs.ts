@@ -1,6 +1,6 @@
 // One command's parse through the one program, for tests, studies and the package index: the
 // same flags, help and coded errors as the CLI.
-import type { BenchCommand } from '../grid/commandTypes.js';
+import type { BenchCommand } from '../benchCommand.js';
 import { GRID_COMMANDS } from '../commands/grid.js';
 import { sampleCommand } from '../commands/sample.js';
 import type { SampleCommand } from '../inference/sampleCommand.js';

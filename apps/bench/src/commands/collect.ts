@@ -5,7 +5,7 @@
  */
 import { BenchError } from '../benchError.js';
 import type { CommandSpec } from './commandSpec.js';
-import type { BenchCommand } from './gridOptions.js';
+import type { BenchCommand } from '../benchCommand.js';
 import { defineGridFlags, gridCommand, gridSecrets } from './grid.js';
 import { EXPERIMENT_NAMES } from '../experiments/registry.js';
 import type { Experiment } from '../types.js';

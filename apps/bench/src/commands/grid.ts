@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { toCommand } from './gridOptions.js';
-import type { BenchCommand, Raw } from './gridOptions.js';
+import type { BenchCommand, Raw } from '../benchCommand.js';
 import { addGridOptions } from './gridFlags.js';
 import type { CommandSpec } from './commandSpec.js';
 import { queueSecrets } from '../queue/queueUrl.js';
@@ -9,9 +9,7 @@ import type { Experiment } from '../types.js';
 
 // The grid commands (`bench shakespeare|brackets|dqa|gpt`): their flags (gridFlags.ts), how the
 // parsed flags become a BenchCommand (gridOptions.ts), and the run (gridRun.ts, loaded lazily).
-// What a command is is re-exported here for the modules and the package index that import it.
-export { MAX_LENGTH, userPath } from './gridOptions.js';
-export type { BenchCommand } from './gridOptions.js';
+// What a command is: the root leaf benchCommand.ts.
 
 const SUMMARIES: Readonly<Record<Experiment, string>> = {
   shakespeare: 'run the Tiny Shakespeare grid (the main bench)',

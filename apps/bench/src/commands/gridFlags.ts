@@ -8,7 +8,7 @@ import { repeatable } from '../parseValues.js';
 import { presetNames } from '../experiments/presets.js';
 import { EXPERIMENT_NAMES, EXPERIMENTS } from '../experiments/registry.js';
 import type { Experiment } from '../types.js';
-import type { Raw } from '../grid/commandTypes.js';
+import type { Raw } from '../benchCommand.js';
 
 /** The grid's axes and the preset they start from. */
 function addAxisFlags(cmd: Command, experiment: Experiment): Command {

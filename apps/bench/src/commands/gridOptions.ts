@@ -16,19 +16,17 @@ import {
 import { presetGrid } from '../experiments/presets.js';
 import { EXPERIMENTS } from '../experiments/registry.js';
 import type { MutableGrid, ReadFlag } from '../experiments/types.js';
-import type { GridSpec } from '../grid/types.js';
 import { repoRoot, userPath } from '../paths.js';
 import { parseQueueUrl } from '../queue/queueUrl.js';
 import { assertDataOnly } from '../trust/untrustedOptions.js';
 import type { Experiment } from '../types.js';
-import type { BenchCommand, PresetName, Raw } from '../grid/commandTypes.js';
-import { MAX_LENGTH } from '../grid/commandTypes.js';
+import type { BenchCommand, GridSpec, PresetName, Raw } from '../benchCommand.js';
+import { MAX_LENGTH } from '../benchCommand.js';
 import { assertOwnFlags } from './gridFlags.js';
 
 // How the flags commander parsed (grid.ts, gridFlags.ts) become a bench command: values
 // checked, presets overridden (the task's own flags by its experiment module), paths resolved.
-// What a command is: benchCommand.ts, re-exported here for the modules that import it from here.
-export { MAX_LENGTH } from '../grid/commandTypes.js';
+// What a command is: the root leaf benchCommand.ts.
 
 /**
  * `--engine-threads`: at most the cores the engine may use here (its own bound is 64). More only
@@ -45,8 +43,6 @@ function engineThreadsOf(raw: string | undefined): number {
     );
   return threads;
 }
-export type { BenchCommand, Raw } from '../grid/commandTypes.js';
-export { userPath } from '../paths.js';
 
 function parseCouplings(raw: string): CouplingForm {
   if (raw === 'full' || raw === 'relative' || /^banded:\d+$/.test(raw)) return raw as CouplingForm;

@@ -11,7 +11,7 @@ import { BenchError } from '../benchError.js';
 import { canonicalJson, expandGrid } from '../grid/expandGrid.js';
 import { EXIT } from '../io.js';
 import type { MainIo } from '../io.js';
-import type { BenchCommand } from './gridOptions.js';
+import type { BenchCommand } from '../benchCommand.js';
 import { EXPERIMENTS, experimentReport } from '../experiments/registry.js';
 import { barProgress, plainProgress } from '../grid/progress.js';
 import { runGrid } from '../grid/executor.js';

@@ -1,6 +1,6 @@
 // What every preset starts from (a leaf the experiment modules read).
 import { ATTENTION_VARIANTS } from '@boltzmann/ising-core';
-import type { GridSpec } from '../grid/types.js';
+import type { GridSpec } from '../benchCommand.js';
 import type { Variant } from '../types.js';
 
 /** Every attention variant, in the column order of the summary tables. */

@@ -1,7 +1,6 @@
 // `bench brackets`: bracket matching (METHOD.md §5), accuracy on held-out strings; every
 // attention variant is a column, and the bracket strings (`--mode`, `--types`) are axes.
-import type { PresetName } from '../grid/commandTypes.js';
-import type { GridSpec } from '../grid/types.js';
+import type { GridSpec, PresetName } from '../benchCommand.js';
 import { BASE_PRESET } from './basePreset.js';
 import { bracketFlags, variantFlags } from './taskFlags.js';
 import type { ExperimentModule } from './types.js';

@@ -1,9 +1,8 @@
 // `bench dqa`: Boltzmann attention trained with the digitized quantum annealer (dqa-sim) as its
 // sampler, against exact training, on both datasets; then dqa-sim's fidelity sweep.
 import type { Command } from 'commander';
-import type { ExperimentSettings, PresetName } from '../grid/commandTypes.js';
+import type { ExperimentSettings, GridSpec, PresetName } from '../benchCommand.js';
 import { choiceItem, intItem, parseJsonObject, parseList, positiveItem } from '../parseValues.js';
-import type { GridSpec } from '../grid/types.js';
 import { BASE_PRESET } from './basePreset.js';
 import { bracketFlags, dataFlag, evalWindowsFlag } from './taskFlags.js';
 import type { ExperimentModule, MutableGrid, ReadFlag, RunColumn } from './types.js';

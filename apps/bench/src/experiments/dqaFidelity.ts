@@ -3,7 +3,7 @@ import type { FidelityRow } from '@boltzmann/dqa-sim';
 import { createRng } from '@boltzmann/ising-core';
 import { join } from 'node:path';
 import { writeJsonAtomic } from '../results/atomicWrite.js';
-import type { BenchCommand, DqaSettings } from '../grid/commandTypes.js';
+import type { BenchCommand, DqaSettings } from '../benchCommand.js';
 import type { FidelityPoint } from '../report/plots/plots.js';
 
 /** Random problems per sweep, and their scales (our choice: fields like attention scores, weak couplings). */

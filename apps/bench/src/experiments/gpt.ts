@@ -1,9 +1,9 @@
 // `bench gpt` (METHOD.md §7): a nanoGPT-shaped model on char-level Tiny Shakespeare in nanoGPT's
 // protocol, its train and val loss in nats per character; softmax, sigmoid and boltzmann columns.
 import { BenchError } from '../benchError.js';
-import { MAX_LENGTH } from '../grid/commandTypes.js';
+import { MAX_LENGTH } from '../benchCommand.js';
+import type { GridSpec } from '../benchCommand.js';
 import { parseInteger } from '../parseValues.js';
-import type { GridSpec } from '../grid/types.js';
 import type { GptSettings } from '../types.js';
 import { dataFlag, variantFlags } from './taskFlags.js';
 import type { ExperimentModule, MutableGrid, ReadFlag } from './types.js';

@@ -1,13 +1,12 @@
 import { echo } from '@boltzmann/ising-core/internal';
 import { BenchError } from '../benchError.js';
-import type { PresetName } from '../grid/commandTypes.js';
-import type { GridSpec } from '../grid/types.js';
+import type { GridSpec, PresetName } from '../benchCommand.js';
 import type { Experiment } from '../types.js';
 import { EXPERIMENTS } from './registry.js';
 
 // The presets of every experiment, looked up by name; each experiment module declares its own.
 export { ALL_VARIANTS } from './basePreset.js';
-export type { PresetName } from '../grid/commandTypes.js';
+export type { PresetName } from '../benchCommand.js';
 
 /** The preset names of a task (`small` first, the default). */
 export function presetNames(experiment: Experiment): PresetName[] {

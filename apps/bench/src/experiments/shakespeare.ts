@@ -1,7 +1,6 @@
 // `bench shakespeare`: character-level language modelling on Tiny Shakespeare (METHOD.md §5),
 // perplexity on fixed validation windows; every attention variant is a column.
-import type { PresetName } from '../grid/commandTypes.js';
-import type { GridSpec } from '../grid/types.js';
+import type { GridSpec, PresetName } from '../benchCommand.js';
 import { BASE_PRESET } from './basePreset.js';
 import { dataFlag, evalWindowsFlag, variantFlags } from './taskFlags.js';
 import type { ExperimentModule } from './types.js';

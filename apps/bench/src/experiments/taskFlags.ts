@@ -2,7 +2,7 @@
 // declared and parsed here once, composed by the experiment modules that take it.
 import type { Command } from 'commander';
 import { choiceItem, parseInteger, parseList } from '../parseValues.js';
-import type { GridSpec } from '../grid/types.js';
+import type { GridSpec } from '../benchCommand.js';
 import { userPath } from '../paths.js';
 import type { BracketMode, DatasetName, RunConfig, Variant } from '../types.js';
 import { ALL_VARIANTS } from './basePreset.js';

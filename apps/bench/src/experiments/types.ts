@@ -3,8 +3,7 @@
 // branching on the experiment's name.
 import type { TrainerOptions, TransformerConfig } from '@boltzmann/attention';
 import type { Command } from 'commander';
-import type { BenchCommand, ExperimentSettings, PresetName } from '../grid/commandTypes.js';
-import type { GridSpec } from '../grid/types.js';
+import type { BenchCommand, ExperimentSettings, GridSpec, PresetName } from '../benchCommand.js';
 import type { ExperimentReport, ReportExtras } from '../report/sections.js';
 
 export type { ColumnOrder, ExperimentReport } from '../report/sections.js';

@@ -5,7 +5,7 @@ import { canonicalJson } from '../results/canonicalJson.js';
 
 export { canonicalJson } from '../results/canonicalJson.js';
 import { usesSampler } from '@boltzmann/ising-core';
-import type { BenchCommand } from './commandTypes.js';
+import type { BenchCommand } from '../benchCommand.js';
 import { EXPERIMENTS } from '../experiments/registry.js';
 import { evalWindowsFlag } from '../experiments/taskFlags.js';
 import type { RunColumn } from '../experiments/types.js';

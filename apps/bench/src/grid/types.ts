@@ -1,15 +1,7 @@
-// The grid's shapes, a leaf the presets, the planner and the executors read: a grid's axes and
-// settings (GridSpec), and the executor interface (what a grid run is told, plans and returns).
-import type {
-  BracketMode,
-  GptSettings,
-  RunConfig,
-  RunProgress,
-  RunRecord,
-  RunSettings,
-  TrainingSettings,
-  Variant,
-} from '../types.js';
+// The grid's shapes, a leaf the planner and the executors read: the executor interface (what a
+// grid run is told, plans and returns). A grid's axes and settings (GridSpec) are a root leaf,
+// benchCommand.ts.
+import type { RunConfig, RunProgress, RunRecord, RunSettings } from '../types.js';
 
 /** Where the grid reports what its runs are doing. */
 export interface ProgressDisplay {
@@ -21,41 +13,6 @@ export interface ProgressDisplay {
   /** A message that must not be overdrawn by bars. */
   log(line: string): void;
   stop(): void;
-}
-
-/**
- * The grid axes and training settings of one experiment. Flags override single fields.
- * DQA grids use `samplerColumns` instead of `variants` (the variant is always `boltzmann`).
- */
-export interface GridSpec extends TrainingSettings {
-  readonly variants: readonly Variant[];
-  readonly lengths: readonly number[];
-  readonly seeds: readonly number[];
-  readonly steps: number;
-  readonly dModels: readonly number[];
-  readonly ffns: readonly boolean[];
-  readonly ffnHidden: number | null;
-  readonly modes: readonly BracketMode[];
-  readonly types: number;
-  readonly checkpointEvery: number;
-  readonly logEvery: number;
-  /** Datasets of a DQA grid. */
-  readonly datasets: readonly ('shakespeare' | 'brackets')[];
-  /** Shots of the DQA columns (0 = exact output distribution); exact training is always added. */
-  readonly shots: readonly number[];
-  /** Defaults of `--layers`, `--heads` and `--sampler` (1, 1 and `exact` when absent). */
-  readonly layers?: number;
-  readonly heads?: number;
-  readonly sampler?: string;
-  /** gpt: the positional table's size (nanoGPT's block_size); `--lengths` may not exceed it. */
-  readonly positions?: number;
-  /** gpt: the nanoGPT-protocol settings every run of the grid carries. */
-  readonly gpt?: GptSettings;
-  /**
-   * Tokens per training batch: each run's batch size is `tokensPerBatch / T` (so every length
-   * trains on the same number of tokens per step); overrides `batchSize`.
-   */
-  readonly tokensPerBatch?: number;
 }
 
 /** A run that ended in an error. */

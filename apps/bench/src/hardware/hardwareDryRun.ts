@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { BenchError } from '../benchError.js';
 import { runLabel } from '../grid/expandGrid.js';
 import { EVAL_CHUNK_SIZE } from '../training/runModel.js';
-import type { BenchCommand } from '../grid/commandTypes.js';
+import type { BenchCommand } from '../benchCommand.js';
 import type { RunConfig } from '../types.js';
 
 /** Sampler calls and Ising problems (one per query position, head and sequence). */

@@ -1,8 +1,8 @@
 import { echo, redactSecrets } from '@boltzmann/ising-core/internal';
 import { BenchError } from '../benchError.js';
-import type { QueueSpec } from '../grid/commandTypes.js';
+import type { QueueSpec } from '../benchCommand.js';
 
-export type { QueueSpec } from '../grid/commandTypes.js';
+export type { QueueSpec } from '../benchCommand.js';
 
 /** The environment variable the Redis password is read from (never from a flag: flags show in `ps`). */
 export const PASSWORD_ENV = 'BENCH_REDIS_PASSWORD';

@@ -7,7 +7,7 @@ import { echo } from '@boltzmann/ising-core/internal';
 import { BenchError } from '../benchError.js';
 import type { BenchErrorCode } from '../benchError.js';
 import { MAX_JSON_OPTION_DEPTH, MAX_JSON_OPTION_LENGTH, jsonDepth } from '../parseValues.js';
-import { MAX_LENGTH as MAX_T } from '../grid/commandTypes.js';
+import { MAX_LENGTH as MAX_T } from '../benchCommand.js';
 import { EXPERIMENT_NAMES } from '../types.js';
 import type { RunConfig } from '../types.js';
 
