@@ -58,6 +58,44 @@ const benchFloorRules = BENCH_FLOORS.flatMap((floor, i) =>
   },
 ]);
 
+// quantum-adapters (packages/quantum-adapters/README.md, "The folders"): a provider folder (dwave/,
+// braket/, ibm/) stands on embedding/ and shared/ and never imports another provider; embedding/
+// stands on shared/ only; shared/ imports no other folder of the package. index.ts, the public
+// barrel, is on top: only tests (which use the package as its users do) import it.
+const ADAPTERS = '^packages/quantum-adapters/src/';
+const adapterRules = [
+  {
+    name: 'adapters-providers-apart',
+    severity: 'error',
+    comment:
+      'quantum-adapters: a provider folder never imports another; what two providers share lives in shared/ (or embedding/).',
+    from: { path: `${ADAPTERS}(dwave|braket|ibm)/` },
+    to: { path: `${ADAPTERS}(dwave|braket|ibm)/`, pathNot: `${ADAPTERS}$1/` },
+  },
+  {
+    name: 'adapters-embedding-below-providers',
+    severity: 'error',
+    comment:
+      'quantum-adapters: embedding/ sits under the providers that use it and imports none of them.',
+    from: { path: `${ADAPTERS}embedding/` },
+    to: { path: `${ADAPTERS}(dwave|braket|ibm)/` },
+  },
+  {
+    name: 'adapters-shared-at-bottom',
+    severity: 'error',
+    comment: 'quantum-adapters: shared/ is the floor under every folder and imports none of them.',
+    from: { path: `${ADAPTERS}shared/` },
+    to: { path: `${ADAPTERS}(dwave|braket|ibm|embedding)/` },
+  },
+  {
+    name: 'adapters-barrel-on-top',
+    severity: 'error',
+    comment: 'quantum-adapters: index.ts is the public barrel; only tests import it.',
+    from: { path: ADAPTERS, pathNot: '[.]test[.]ts$' },
+    to: { path: `${ADAPTERS}index[.]ts$` },
+  },
+];
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -101,6 +139,7 @@ module.exports = {
       to: { dependencyTypes: ['local'], path: '^(packages|apps)/', pathNot: '^$1/$2/' },
     },
     ...benchFloorRules,
+    ...adapterRules,
   ],
   options: {
     includeOnly: '^(packages|apps|tools)/',

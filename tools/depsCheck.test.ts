@@ -164,4 +164,40 @@ describe('pnpm deps:check', () => {
     expect(r.output).toMatch(/bench-floor-root-leaves-types-only: apps\/bench\/src\/limits\.ts/);
     expect(r.output).not.toMatch(/report\/(table|rows)\.ts/);
   });
+
+  it('fails when a quantum-adapters folder imports a provider beside or above it, and lets tests use the barrel', () => {
+    const src = 'packages/quantum-adapters/src';
+    const adapters = {
+      [`${src}/shared/errors.ts`]: 'export const e = 0;\n',
+      [`${src}/embedding/graph.ts`]:
+        "import { e } from '../shared/errors.js';\nexport const g = e;\n",
+      [`${src}/dwave/run.ts`]: "import { g } from '../embedding/graph.js';\nexport const d = g;\n",
+      [`${src}/braket/run.ts`]: "import { e } from '../shared/errors.js';\nexport const b = e;\n",
+      [`${src}/index.ts`]:
+        "export { d } from './dwave/run.js';\nexport { b } from './braket/run.js';\n",
+      [`${src}/dwave/run.test.ts`]: "import { d } from '../index.js';\nexport const t = d;\n",
+    };
+    expect(check(adapters).status).toBe(0);
+    const r = check({
+      ...adapters,
+      [`${src}/ibm/run.ts`]: "import { b } from '../braket/run.js';\nexport const i = b;\n",
+      [`${src}/shared/retry.ts`]: "import { d } from '../dwave/run.js';\nexport const s = d;\n",
+      [`${src}/embedding/layout.ts`]:
+        "import { b } from '../braket/run.js';\nexport const l = b;\n",
+      [`${src}/braket/harness.ts`]: "import { d } from '../index.js';\nexport const h = d;\n",
+    });
+    expect(r.status).not.toBe(0);
+    expect(r.output).toMatch(
+      /adapters-providers-apart: packages\/quantum-adapters\/src\/ibm\/run\.ts/,
+    );
+    expect(r.output).toMatch(
+      /adapters-shared-at-bottom: packages\/quantum-adapters\/src\/shared\/retry\.ts/,
+    );
+    expect(r.output).toMatch(
+      /adapters-embedding-below-providers: packages\/quantum-adapters\/src\/embedding\/layout\.ts/,
+    );
+    expect(r.output).toMatch(
+      /adapters-barrel-on-top: packages\/quantum-adapters\/src\/braket\/harness\.ts/,
+    );
+  });
 });

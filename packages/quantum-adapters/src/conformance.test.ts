@@ -1,13 +1,13 @@
 import { describeSamplerConformance } from '@boltzmann/ising-core/testing/vitest';
 import { afterEach, beforeEach } from 'vitest';
-import { startFakeBraket } from './internal/testing/fakeBraketServer.js';
-import type { FakeBraket } from './internal/testing/fakeBraketServer.js';
-import { startFakeSapi } from './internal/testing/fakeSapiServer.js';
-import type { FakeSapi } from './internal/testing/fakeSapiServer.js';
-import { startFakeRuntime } from './internal/testing/fakeRuntimeServer.js';
-import type { FakeRuntime } from './internal/testing/fakeRuntimeServer.js';
-import { fakeChimeraSolver } from './internal/testing/fakeSolvers.js';
-import { API_KEY, CRN, simulatedAnswer } from './internal/testing/runtimeHarness.js';
+import { startFakeBraket } from './braket/testing/fakeBraketServer.js';
+import type { FakeBraket } from './braket/testing/fakeBraketServer.js';
+import { startFakeSapi } from './dwave/testing/fakeSapiServer.js';
+import type { FakeSapi } from './dwave/testing/fakeSapiServer.js';
+import { startFakeRuntime } from './ibm/testing/fakeRuntimeServer.js';
+import type { FakeRuntime } from './ibm/testing/fakeRuntimeServer.js';
+import { fakeChimeraSolver } from './dwave/testing/fakeSolvers.js';
+import { API_KEY, CRN, simulatedAnswer } from './ibm/testing/runtimeHarness.js';
 import { braketSampler, dwaveSampler, ibmSampler } from './index.js';
 import type { BraketSamplerOptions, DwaveSamplerOptions, IbmSamplerOptions } from './index.js';
 

@@ -3,7 +3,7 @@ import { bruteForceEstimate } from '@boltzmann/ising-core/testing';
 import { describe, expect, it } from 'vitest';
 import { annealDistribution } from '@boltzmann/dqa-sim';
 import { createBraketSampler, createDwaveSampler, createIbmSampler } from './index.js';
-import { batchProblem } from './internal/batchProblem.js';
+import { batchProblem } from './shared/batchProblem.js';
 
 // Real-hardware checks, off by default: they need QA_INTEGRATION=1 plus credentials, use the
 // network and cost money. Each sends one small problem. They have not run in this project's CI

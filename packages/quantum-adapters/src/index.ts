@@ -6,37 +6,38 @@
  * @packageDocumentation
  * @module @boltzmann/quantum-adapters
  */
-export { AdapterError, adapterErrorOf, isAdapterError } from './errors.js';
-export type { AdapterErrorCode, AdapterErrorOptions, AdapterErrorReason } from './errors.js';
-export { decodeQpAnswer, encodeQpProblem, qpFullRows } from './qpCodec.js';
-export type { QpAnswer, QpProblemData, QpTerms, SolverGraph } from './qpCodec.js';
+export { AdapterError, adapterErrorOf, isAdapterError } from './shared/errors.js';
+export type { AdapterErrorCode, AdapterErrorOptions, AdapterErrorReason } from './shared/errors.js';
+export { decodeQpAnswer, encodeQpProblem, qpFullRows } from './dwave/qpCodec.js';
+export type { QpAnswer, QpProblemData } from './dwave/qpCodec.js';
+export type { QpTerms, SolverGraph } from './embedding/solverGraph.js';
 export {
   chimeraCliqueCapacity,
   chimeraCliqueEmbedding,
   chimeraGraph,
   chimeraIndex,
-} from './chimera.js';
-export type { ChimeraShape } from './chimera.js';
+} from './embedding/chimera.js';
+export type { ChimeraShape } from './embedding/chimera.js';
 export {
   embedIsing,
   unembedMajority,
   uniformTorqueCompensation,
   validateEmbedding,
-} from './embedding.js';
+} from './embedding/embedding.js';
 export type {
   EmbeddedIsing,
   Embedding,
   EmbeddingCheck,
   LogicalIsing,
   UnembedResult,
-} from './embedding.js';
-export { classifyDwaveError } from './classifyDwaveError.js';
+} from './embedding/embedding.js';
+export { classifyDwaveError } from './dwave/classifyDwaveError.js';
 export {
   createSapiClient,
   DEFAULT_DWAVE_REGION,
   DEFAULT_SAPI_MAX_RESPONSE_BYTES,
   redactSecret,
-} from './sapiClient.js';
+} from './dwave/sapiClient.js';
 export type {
   SapiClient,
   SapiClientOptions,
@@ -45,45 +46,49 @@ export type {
   SapiProblemStatus,
   SapiSolver,
   SapiSolverIdentity,
-} from './sapiTypes.js';
-export type { RetryPolicy } from './internal/retry.js';
-export { DWAVE_PROBLEMS_PER_SUBMIT } from './internal/dwaveRun.js';
-export type { PollBackoff } from './internal/dwaveRun.js';
-export { selectDwaveSolver } from './dwaveSolver.js';
-export type { DwaveSolverFilter } from './dwaveSolver.js';
-export { createDwaveSampler, dwaveSampler } from './dwaveSampler.js';
-export type { DwaveRunInfo, DwaveSampler, DwaveSamplerOptions } from './dwaveSamplerTypes.js';
-export { batchProblemToBqm, dimodBqmJson } from './bqmJson.js';
-export type { DimodBqmJson } from './bqmJson.js';
-export { createDryRunWriter } from './dryRun.js';
-export type { DryRunCall, DryRunOptions, DryRunWriter } from './dryRun.js';
-export { classifyBraketError } from './classifyBraketError.js';
-export { decodeBraketResults } from './braketResults.js';
-export { batchProblemToQasm } from './braketQasm.js';
+} from './dwave/sapiTypes.js';
+export type { RetryPolicy } from './shared/retry.js';
+export { DWAVE_PROBLEMS_PER_SUBMIT } from './dwave/dwaveRun.js';
+export type { PollBackoff } from './shared/retry.js';
+export { selectDwaveSolver } from './dwave/dwaveSolver.js';
+export type { DwaveSolverFilter } from './dwave/dwaveSolver.js';
+export { createDwaveSampler, dwaveSampler } from './dwave/dwaveSampler.js';
+export type { DwaveRunInfo, DwaveSampler, DwaveSamplerOptions } from './dwave/dwaveSamplerTypes.js';
+export { batchProblemToBqm, dimodBqmJson } from './dwave/bqmJson.js';
+export type { DimodBqmJson } from './dwave/bqmJson.js';
+export { createDryRunWriter } from './shared/dryRun.js';
+export type { DryRunCall, DryRunOptions, DryRunWriter } from './shared/dryRun.js';
+export { classifyBraketError } from './braket/classifyBraketError.js';
+export { decodeBraketResults } from './braket/braketResults.js';
+export { batchProblemToQasm } from './braket/braketQasm.js';
 export {
   braketSampler,
   createBraketSampler,
   DEFAULT_BRAKET_MAX_RESPONSE_BYTES,
   DEFAULT_BRAKET_MAX_RESULT_BYTES,
   SV1_DEVICE_ARN,
-} from './braketSampler.js';
-export type { BraketRunInfo, BraketSampler, BraketSamplerOptions } from './braketSamplerTypes.js';
-export { greedyCliqueEmbedding } from './greedyCliqueEmbedding.js';
-export type { GreedyEmbeddingOptions } from './greedyCliqueEmbedding.js';
+} from './braket/braketSampler.js';
+export type {
+  BraketRunInfo,
+  BraketSampler,
+  BraketSamplerOptions,
+} from './braket/braketSamplerTypes.js';
+export { greedyCliqueEmbedding } from './embedding/greedyCliqueEmbedding.js';
+export type { GreedyEmbeddingOptions } from './embedding/greedyCliqueEmbedding.js';
 export {
   pegasusCliqueCapacity,
   pegasusCliqueEmbedding,
   pegasusGraph,
   pegasusIndex,
   pegasusNiceIndex,
-} from './pegasus.js';
+} from './embedding/pegasus.js';
 export {
   zephyrChimeraIndex,
   zephyrCliqueCapacity,
   zephyrCliqueEmbedding,
   zephyrGraph,
   zephyrIndex,
-} from './zephyr.js';
+} from './embedding/zephyr.js';
 export { createIbmSampler, DEFAULT_IBM_MAX_SPINS, ibmSampler } from './ibm/ibmSampler.js';
 export type { IbmRunInfo, IbmSampler, IbmSamplerOptions } from './ibm/ibmSamplerTypes.js';
 export { selectLayout, transpileAnneal } from './ibm/transpile.js';

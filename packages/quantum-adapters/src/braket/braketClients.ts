@@ -1,9 +1,9 @@
 import type { BraketClient } from '@aws-sdk/client-braket';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { echo } from '@boltzmann/ising-core/internal';
-import { malformed } from '../errors.js';
-import { assertContentLength, discardBody, readLimited } from './limitedBody.js';
-import type { BodySource } from './limitedBody.js';
+import { malformed } from '../shared/errors.js';
+import { assertContentLength, discardBody, readLimited } from '../shared/limitedBody.js';
+import type { BodySource } from '../shared/limitedBody.js';
 
 /** The two AWS SDK modules the braket sampler uses, as {@link loadSdk} loads them. */
 export type Sdk = {

@@ -1,6 +1,6 @@
 import type { IsingBatch } from '@boltzmann/ising-core';
 import type { BraketSamplerOptions } from './braketSamplerTypes.js';
-import { batchProblem } from './internal/batchProblem.js';
+import { batchProblem } from '../shared/batchProblem.js';
 
 /**
  * The OpenQASM 3 program (Braket dialect: no include, native `zz`) of batch problem `q`: dqa-sim's

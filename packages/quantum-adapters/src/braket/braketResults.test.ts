@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeBraketResults, isAdapterError } from './index.js';
+import { decodeBraketResults, isAdapterError } from '../index.js';
 
 const header = { name: 'braket.task_result.gate_model_task_result', version: '1' };
 

@@ -1,6 +1,6 @@
 import { echo } from '@boltzmann/ising-core/internal';
 import type { SampleSet } from '@boltzmann/ising-core';
-import { malformed } from './errors.js';
+import { malformed } from '../shared/errors.js';
 
 const isBit = (v: unknown): v is 0 | 1 => v === 0 || v === 1;
 

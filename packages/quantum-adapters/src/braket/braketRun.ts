@@ -5,11 +5,11 @@ import type { IsingBatch, SampleSet } from '@boltzmann/ising-core';
 import type { BraketClient } from '@aws-sdk/client-braket';
 import { batchProblemToQasm, openQasmAction } from './braketQasm.js';
 import type { BraketSamplerOptions } from './braketSamplerTypes.js';
-import type { DryRunCall } from './dryRun.js';
-import type { Sdk } from './internal/braketClients.js';
-import { runBraketTask } from './internal/braketTask.js';
-import type { BraketTaskContext } from './internal/braketTask.js';
-import { runDeadline } from './internal/retry.js';
+import type { DryRunCall } from '../shared/dryRun.js';
+import type { Sdk } from './braketClients.js';
+import { runBraketTask } from './braketTask.js';
+import type { BraketTaskContext } from './braketTask.js';
+import { runDeadline } from '../shared/retry.js';
 
 /** Writes each problem's OpenQASM source and the CreateQuantumTask request that would carry it. */
 export async function writeBraketDryRun(

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { annealDistribution, toQasm3 } from '@boltzmann/dqa-sim';
 import { causalBatch, createRng } from '@boltzmann/ising-core';
 import { describe, expect, it } from 'vitest';
-import { anneal, fake, local, problem, useFakeBraket } from './internal/testing/braketHarness.js';
-import { empirical } from './internal/testing/circuitProblems.js';
-import { rejection } from './internal/testing/rejection.js';
-import { batchProblemToQasm, createBraketSampler, SV1_DEVICE_ARN } from './index.js';
+import { anneal, fake, local, problem, useFakeBraket } from './testing/braketHarness.js';
+import { empirical } from '../shared/testing/circuitProblems.js';
+import { rejection } from '../shared/testing/rejection.js';
+import { batchProblemToQasm, createBraketSampler, SV1_DEVICE_ARN } from '../index.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 

@@ -4,31 +4,32 @@ import { createRng } from '@boltzmann/ising-core';
 import type { IsingBatch, SampleResult, SamplerPlugin } from '@boltzmann/ising-core';
 import { runBraketTasks, writeBraketDryRun } from './braketRun.js';
 import type { BraketRunInfo, BraketSampler, BraketSamplerOptions } from './braketSamplerTypes.js';
-import { createDryRunWriter, dryRunError, dryRunFallback } from './dryRun.js';
-import { invalidArgument } from './errors.js';
+import { createDryRunWriter, dryRunError, dryRunFallback } from '../shared/dryRun.js';
+import { invalidArgument } from '../shared/errors.js';
 import {
   DEFAULT_BRAKET_MAX_RESPONSE_BYTES,
   DEFAULT_BRAKET_MAX_RESULT_BYTES,
   limitResponses,
   loadSdk,
-} from './internal/braketClients.js';
-import type { BraketTaskContext } from './internal/braketTask.js';
-import { ANNEAL_CIRCUIT_KEYS, BRAKET_OPTIONS } from './internal/optionKeys.js';
+} from './braketClients.js';
+import type { BraketTaskContext } from './braketTask.js';
+import { ANNEAL_CIRCUIT_KEYS } from '../shared/options.js';
+import { BRAKET_OPTIONS } from './braketOptionSpecs.js';
 import {
   assertAdapterOptions,
   assertBatchFits,
   assertKnownOptions,
   httpUrl,
   positiveInt,
-} from './internal/options.js';
-import { MAX_DEADLINE_MS, resolveRetry } from './internal/retry.js';
-import type { PollBackoff } from './internal/dwaveRun.js';
-import { hardwareCapabilities } from './internal/hardwareCapabilities.js';
+} from '../shared/options.js';
+import { MAX_DEADLINE_MS, resolveRetry } from '../shared/retry.js';
+import type { PollBackoff } from '../shared/retry.js';
+import { hardwareCapabilities } from '../shared/hardwareCapabilities.js';
 
 export {
   DEFAULT_BRAKET_MAX_RESPONSE_BYTES,
   DEFAULT_BRAKET_MAX_RESULT_BYTES,
-} from './internal/braketClients.js';
+} from './braketClients.js';
 
 /** Amazon Braket's managed state-vector simulator. */
 export const SV1_DEVICE_ARN = 'arn:aws:braket:::device/quantum-simulator/amazon/sv1';

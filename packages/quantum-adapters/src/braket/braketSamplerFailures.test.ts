@@ -1,8 +1,8 @@
 import { causalBatch, createRng } from '@boltzmann/ising-core';
 import { describe, expect, it } from 'vitest';
-import { anneal, fake, local, problem, useFakeBraket } from './internal/testing/braketHarness.js';
-import { rejection } from './internal/testing/rejection.js';
-import { createBraketSampler } from './index.js';
+import { anneal, fake, local, problem, useFakeBraket } from './testing/braketHarness.js';
+import { rejection } from '../shared/testing/rejection.js';
+import { createBraketSampler } from '../index.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 

@@ -3,9 +3,9 @@ import type { BraketClient, BraketClientConfig } from '@aws-sdk/client-braket';
 import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
 import type { QasmOptions } from '@boltzmann/dqa-sim';
 import type { IsingBatch, SampleResult, Sampler } from '@boltzmann/ising-core';
-import type { DryRunOptions } from './dryRun.js';
-import type { PollBackoff } from './internal/dwaveRun.js';
-import type { RetryPolicy } from './internal/retry.js';
+import type { DryRunOptions } from '../shared/dryRun.js';
+import type { PollBackoff } from '../shared/retry.js';
+import type { RetryPolicy } from '../shared/retry.js';
 
 /** Options of the `braket` sampler. */
 export interface BraketSamplerOptions {

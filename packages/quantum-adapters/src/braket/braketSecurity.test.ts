@@ -1,15 +1,15 @@
 import { createIsingBatch } from '@boltzmann/ising-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startFakeBraket } from './internal/testing/fakeBraketServer.js';
-import { redirectTo, startTrap, streamBody, within } from './internal/testing/httpTraps.js';
-import type { Trap } from './internal/testing/httpTraps.js';
-import { fastTiming, rejection } from './internal/testing/rejection.js';
+import { startFakeBraket } from './testing/fakeBraketServer.js';
+import { redirectTo, startTrap, streamBody, within } from '../shared/testing/httpTraps.js';
+import type { Trap } from '../shared/testing/httpTraps.js';
+import { fastTiming, rejection } from '../shared/testing/rejection.js';
 import {
   createBraketSampler,
   DEFAULT_BRAKET_MAX_RESPONSE_BYTES,
   DEFAULT_BRAKET_MAX_RESULT_BYTES,
-} from './index.js';
-import type { BraketSamplerOptions } from './index.js';
+} from '../index.js';
+import type { BraketSamplerOptions } from '../index.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 

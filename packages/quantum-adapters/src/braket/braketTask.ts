@@ -4,16 +4,16 @@ import type { BraketClient, CreateQuantumTaskCommandInput } from '@aws-sdk/clien
 import type { S3Client } from '@aws-sdk/client-s3';
 import { echo } from '@boltzmann/ising-core/internal';
 import type { IsingBatch, Rng, SampleSet } from '@boltzmann/ising-core';
-import { batchProblemToQasm, openQasmAction } from '../braketQasm.js';
-import { decodeBraketResults } from '../braketResults.js';
-import type { BraketSamplerOptions } from '../braketSamplerTypes.js';
-import { classifyBraketError } from '../classifyBraketError.js';
-import { AdapterError, isAdapterError, malformed } from '../errors.js';
+import { batchProblemToQasm, openQasmAction } from './braketQasm.js';
+import { decodeBraketResults } from './braketResults.js';
+import type { BraketSamplerOptions } from './braketSamplerTypes.js';
+import { classifyBraketError } from './classifyBraketError.js';
+import { AdapterError, isAdapterError, malformed } from '../shared/errors.js';
 import { readResultsJson } from './braketClients.js';
 import type { Sdk } from './braketClients.js';
-import type { PollBackoff } from './dwaveRun.js';
-import { sleep, withRetry } from './retry.js';
-import type { RetryPolicy } from './retry.js';
+import type { PollBackoff } from '../shared/retry.js';
+import { sleep, withRetry } from '../shared/retry.js';
+import type { RetryPolicy } from '../shared/retry.js';
 
 /**
  * What the tasks of a `braket` sampler share. The clients are getters, read at each call as

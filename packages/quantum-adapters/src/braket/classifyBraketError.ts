@@ -1,6 +1,6 @@
 import { echo } from '@boltzmann/ising-core/internal';
-import { AdapterError, isAdapterError } from './errors.js';
-import type { AdapterErrorCode, AdapterErrorReason } from './errors.js';
+import { AdapterError, isAdapterError } from '../shared/errors.js';
+import type { AdapterErrorCode, AdapterErrorReason } from '../shared/errors.js';
 
 type Row = readonly [AdapterErrorCode, AdapterErrorReason, boolean];
 

@@ -1,5 +1,5 @@
 import { echo } from '@boltzmann/ising-core/internal';
-import { malformed } from '../errors.js';
+import { malformed } from '../shared/errors.js';
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 

@@ -1,7 +1,7 @@
 import { createIsingBatch } from '@boltzmann/ising-core';
 import { bruteForceMoments } from '@boltzmann/ising-core/testing';
 import { describe, expect, it } from 'vitest';
-import { batchProblemToBqm, dimodBqmJson } from './index.js';
+import { batchProblemToBqm, dimodBqmJson } from '../index.js';
 
 describe('dimodBqmJson', () => {
   it('should match the to_serializable example of QUANTUM_APIS.md §1.8', () => {

@@ -1,5 +1,5 @@
 import type { IsingBatch } from '@boltzmann/ising-core';
-import { invalidArgument } from './errors.js';
+import { invalidArgument } from '../shared/errors.js';
 
 /** The JSON form of dimod's `BinaryQuadraticModel.to_serializable()` (bqm_schema 3.0.0), SPIN vartype. */
 export interface DimodBqmJson {

@@ -1,6 +1,6 @@
 import { echo } from '@boltzmann/ising-core/internal';
-import { AdapterError } from './errors.js';
-import type { AdapterErrorCode, AdapterErrorReason } from './errors.js';
+import { AdapterError } from '../shared/errors.js';
+import type { AdapterErrorCode, AdapterErrorReason } from '../shared/errors.js';
 
 interface Row {
   readonly code: AdapterErrorCode;

@@ -13,13 +13,13 @@ import {
   TOKEN,
   useFakeSapi,
   wide,
-} from './internal/testing/dwaveHarness.js';
-import type { SubmittedJob } from './internal/testing/dwaveHarness.js';
-import { startFakeSapi } from './internal/testing/fakeSapiServer.js';
-import { fakePegasusSolver, fakeZephyrSolver } from './internal/testing/fakeSolvers.js';
-import { kingGraph } from './internal/testing/kingGraph.js';
-import { rejection } from './internal/testing/rejection.js';
-import { createDwaveSampler } from './index.js';
+} from './testing/dwaveHarness.js';
+import type { SubmittedJob } from './testing/dwaveHarness.js';
+import { startFakeSapi } from './testing/fakeSapiServer.js';
+import { fakePegasusSolver, fakeZephyrSolver } from './testing/fakeSolvers.js';
+import { kingGraph } from '../shared/testing/kingGraph.js';
+import { rejection } from '../shared/testing/rejection.js';
+import { createDwaveSampler } from '../index.js';
 
 useFakeSapi();
 

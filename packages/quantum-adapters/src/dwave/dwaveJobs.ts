@@ -2,15 +2,15 @@
 // `ising` jobs, the same jobs written as a dry run, and the answers unembedded into sample sets.
 import type { IsingBatch, SampleSet } from '@boltzmann/ising-core';
 import { batchProblemToBqm } from './bqmJson.js';
-import type { DryRunCall } from './dryRun.js';
+import type { DryRunCall } from '../shared/dryRun.js';
 import { solverId } from './dwaveSolver.js';
 import type { DwaveSamplerOptions } from './dwaveSamplerTypes.js';
-import { embedIsing, unembedMajority, uniformTorqueCompensation } from './embedding.js';
-import type { Embedding, LogicalIsing } from './embedding.js';
-import { DWAVE_PROBLEMS_PER_SUBMIT } from './internal/dwaveRun.js';
-import { checkParams, checkRanges } from './internal/solverLimits.js';
+import { embedIsing, unembedMajority, uniformTorqueCompensation } from '../embedding/embedding.js';
+import type { Embedding, LogicalIsing } from '../embedding/embedding.js';
+import { DWAVE_PROBLEMS_PER_SUBMIT } from './dwaveRun.js';
+import { checkParams, checkRanges } from './solverLimits.js';
 import { decodeQpAnswer, encodeQpProblem } from './qpCodec.js';
-import type { SolverGraph } from './qpCodec.js';
+import type { SolverGraph } from '../embedding/solverGraph.js';
 import type { SapiJob, SapiSolver } from './sapiTypes.js';
 
 /** Logical problem `q` in D-Wave signs with β folded in: `h = -β·h_phys`, `J = -β·J_phys`. */

@@ -1,14 +1,8 @@
-import { classifyDwaveProblemFailure } from '../classifyDwaveError.js';
-import { AdapterError, isAdapterError } from '../errors.js';
-import type { SapiClient, SapiJob, SapiProblemStatus } from '../sapiTypes.js';
-import { sleep } from './retry.js';
-
-/** Polling cadence between long polls: `initialMs · factor^k`, capped (the official client uses 50 ms × 1.3^k). */
-export interface PollBackoff {
-  readonly initialMs: number;
-  readonly factor: number;
-  readonly maxMs: number;
-}
+import { classifyDwaveProblemFailure } from './classifyDwaveError.js';
+import { AdapterError, isAdapterError } from '../shared/errors.js';
+import type { SapiClient, SapiJob, SapiProblemStatus } from './sapiTypes.js';
+import { sleep } from '../shared/retry.js';
+import type { PollBackoff } from '../shared/retry.js';
 
 export const DEFAULT_POLL_BACKOFF: PollBackoff = { initialMs: 50, factor: 1.3, maxMs: 5_000 };
 

@@ -2,18 +2,11 @@ import { createIsingBatch, estimateBatch } from '@boltzmann/ising-core';
 import type { SampleResult } from '@boltzmann/ising-core';
 import { bruteForceEstimate } from '@boltzmann/ising-core/testing';
 import { describe, expect, it } from 'vitest';
-import {
-  fake,
-  fast,
-  randomCausal,
-  setFake,
-  TOKEN,
-  useFakeSapi,
-} from './internal/testing/dwaveHarness.js';
-import type { SubmittedJob } from './internal/testing/dwaveHarness.js';
-import { startFakeSapi } from './internal/testing/fakeSapiServer.js';
-import { rejection } from './internal/testing/rejection.js';
-import { createDwaveSampler } from './index.js';
+import { fake, fast, randomCausal, setFake, TOKEN, useFakeSapi } from './testing/dwaveHarness.js';
+import type { SubmittedJob } from './testing/dwaveHarness.js';
+import { startFakeSapi } from './testing/fakeSapiServer.js';
+import { rejection } from '../shared/testing/rejection.js';
+import { createDwaveSampler } from '../index.js';
 
 // Failures live in dwaveSamplerFailures.test.ts, embeddings and dry runs in
 // dwaveEmbeddingsAndDryRuns.test.ts.

@@ -2,7 +2,7 @@
 // the jobs (dwaveJobs.ts) run on SAPI or written as a dry run, and the answers as sample sets.
 import { echo } from '@boltzmann/ising-core/internal';
 import type { IsingBatch, SampleResult, SamplerPlugin } from '@boltzmann/ising-core';
-import { createDryRunWriter, dryRunError, dryRunFallback } from './dryRun.js';
+import { createDryRunWriter, dryRunError, dryRunFallback } from '../shared/dryRun.js';
 import { dwaveJobsOf, dwaveSamples, writeDwaveDryRun } from './dwaveJobs.js';
 import type { DwaveTarget } from './dwaveJobs.js';
 import {
@@ -13,16 +13,21 @@ import {
   solverId,
 } from './dwaveSolver.js';
 import type { DwaveRunInfo, DwaveSampler, DwaveSamplerOptions } from './dwaveSamplerTypes.js';
-import type { Embedding } from './embedding.js';
-import { invalidArgument } from './errors.js';
-import { DEFAULT_POLL_BACKOFF, runDwaveJobs } from './internal/dwaveRun.js';
-import { DWAVE_OPTIONS } from './internal/optionKeys.js';
-import { assertAdapterOptions, assertBatchFits, positiveInt } from './internal/options.js';
-import { MAX_DEADLINE_MS, runDeadline } from './internal/retry.js';
-import { assertTokenOption, resolveSapiEndpoint } from './internal/sapiHttp.js';
+import type { Embedding } from '../embedding/embedding.js';
+import { invalidArgument } from '../shared/errors.js';
+import { DEFAULT_POLL_BACKOFF, runDwaveJobs } from './dwaveRun.js';
+import { DWAVE_OPTIONS } from './dwaveOptionSpecs.js';
+import {
+  assertAdapterOptions,
+  assertBatchFits,
+  assertTokenOption,
+  positiveInt,
+} from '../shared/options.js';
+import { MAX_DEADLINE_MS, runDeadline } from '../shared/retry.js';
+import { resolveSapiEndpoint } from './sapiHttp.js';
 import { createSapiClient } from './sapiClient.js';
 import type { SapiSolver } from './sapiTypes.js';
-import { hardwareCapabilities } from './internal/hardwareCapabilities.js';
+import { hardwareCapabilities } from '../shared/hardwareCapabilities.js';
 
 /** The numeric options of a `dwave` sampler, defaulted and checked (in this order). */
 function dwaveSettings(options: DwaveSamplerOptions) {

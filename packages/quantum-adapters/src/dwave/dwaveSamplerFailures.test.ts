@@ -1,16 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import {
-  fake,
-  fast,
-  randomCausal,
-  setFake,
-  TOKEN,
-  useFakeSapi,
-} from './internal/testing/dwaveHarness.js';
-import { startFakeSapi } from './internal/testing/fakeSapiServer.js';
-import { fakeChimeraSolver } from './internal/testing/fakeSolvers.js';
-import { rejection } from './internal/testing/rejection.js';
-import { createDwaveSampler } from './index.js';
+import { fake, fast, randomCausal, setFake, TOKEN, useFakeSapi } from './testing/dwaveHarness.js';
+import { startFakeSapi } from './testing/fakeSapiServer.js';
+import { fakeChimeraSolver } from './testing/fakeSolvers.js';
+import { rejection } from '../shared/testing/rejection.js';
+import { createDwaveSampler } from '../index.js';
 
 useFakeSapi();
 

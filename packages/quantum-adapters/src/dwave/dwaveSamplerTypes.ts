@@ -1,9 +1,9 @@
 // Public types of the dwave sampler: its options, what one run did, and the sampler itself.
 import type { IsingBatch, SampleResult, Sampler } from '@boltzmann/ising-core';
-import type { DryRunOptions } from './dryRun.js';
+import type { DryRunOptions } from '../shared/dryRun.js';
 import type { DwaveSolverFilter } from './dwaveSolver.js';
-import type { Embedding, LogicalIsing } from './embedding.js';
-import type { PollBackoff } from './internal/dwaveRun.js';
+import type { Embedding, LogicalIsing } from '../embedding/embedding.js';
+import type { PollBackoff } from '../shared/retry.js';
 import type { SapiClientOptions, SapiSolver } from './sapiTypes.js';
 
 /** Options of the `dwave` sampler (all optional; the token may come from `DWAVE_API_TOKEN`). */

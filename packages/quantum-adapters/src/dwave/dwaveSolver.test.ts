@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { fakeChimeraSolver } from './internal/testing/fakeSolvers.js';
-import { selectDwaveSolver } from './index.js';
-import type { SapiSolver } from './index.js';
+import { fakeChimeraSolver } from './testing/fakeSolvers.js';
+import { selectDwaveSolver } from '../index.js';
+import type { SapiSolver } from '../index.js';
 
 const chimera = (name: string, load: number, rows = 2): SapiSolver => ({
   ...fakeChimeraSolver({ rows, columns: rows, shore: 4 }, { name }),

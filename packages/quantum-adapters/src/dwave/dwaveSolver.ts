@@ -1,12 +1,12 @@
 import { echo } from '@boltzmann/ising-core/internal';
-import { chimeraCliqueEmbedding } from './chimera.js';
-import { greedyCliqueEmbedding } from './greedyCliqueEmbedding.js';
-import { pegasusCliqueEmbedding, pegasusGraph } from './pegasus.js';
-import { zephyrCliqueEmbedding } from './zephyr.js';
-import { validateEmbedding } from './embedding.js';
-import type { Embedding } from './embedding.js';
-import { AdapterError, malformed } from './errors.js';
-import type { SolverGraph } from './qpCodec.js';
+import { chimeraCliqueEmbedding } from '../embedding/chimera.js';
+import { greedyCliqueEmbedding } from '../embedding/greedyCliqueEmbedding.js';
+import { pegasusCliqueEmbedding, pegasusGraph } from '../embedding/pegasus.js';
+import { zephyrCliqueEmbedding } from '../embedding/zephyr.js';
+import { validateEmbedding } from '../embedding/embedding.js';
+import type { Embedding } from '../embedding/embedding.js';
+import { AdapterError, malformed } from '../shared/errors.js';
+import type { SolverGraph } from '../embedding/solverGraph.js';
 import type { SapiSolver } from './sapiTypes.js';
 
 /** How to pick a solver when no name is given. */

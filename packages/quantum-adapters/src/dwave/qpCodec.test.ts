@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeQpAnswer, encodeQpProblem, isAdapterError, qpFullRows } from './index.js';
+import { decodeQpAnswer, encodeQpProblem, isAdapterError, qpFullRows } from '../index.js';
 
 const square = {
   qubits: [0, 1, 2, 3],

@@ -1,27 +1,7 @@
 import { echo } from '@boltzmann/ising-core/internal';
-import { invalidArgument, malformed } from './errors.js';
-import {
-  decodeBase64,
-  decodeFloat64LE,
-  decodeInt32LE,
-  encodeFloat64LE,
-} from './internal/base64.js';
-
-/** The working graph of a QPU solver: its `qubits` and `couplers` properties, in their listed order. */
-export interface SolverGraph {
-  readonly qubits: readonly number[];
-  readonly couplers: readonly (readonly [number, number])[];
-}
-
-/**
- * A physical Ising problem in D-Wave signs (`E = Σ h s + Σ J s s`, minimized): linear biases per
- * qubit and quadratic biases keyed `"a,b"` (both orientations of a pair are summed, as the official
- * client's "directed" mode does).
- */
-export interface QpTerms {
-  readonly linear: ReadonlyMap<number, number>;
-  readonly quadratic: ReadonlyMap<string, number>;
-}
+import { invalidArgument, malformed } from '../shared/errors.js';
+import { decodeBase64, decodeFloat64LE, decodeInt32LE, encodeFloat64LE } from './base64.js';
+import type { QpTerms, SolverGraph } from '../embedding/solverGraph.js';
 
 /** The `data` member of a SAPI `qp` submission. */
 export interface QpProblemData {

@@ -1,15 +1,15 @@
 import { estimateBatch } from '@boltzmann/ising-core';
 import { describe, expect, it } from 'vitest';
-import { startFakeSapi } from './internal/testing/fakeSapiServer.js';
-import { closeAfterEach, streamBody, within } from './internal/testing/httpTraps.js';
-import { rejection } from './internal/testing/rejection.js';
-import { batch, noRetry, solver, TOKEN } from './internal/testing/sapiFixtures.js';
+import { startFakeSapi } from './testing/fakeSapiServer.js';
+import { closeAfterEach, streamBody, within } from '../shared/testing/httpTraps.js';
+import { rejection } from '../shared/testing/rejection.js';
+import { batch, noRetry, solver, TOKEN } from './testing/sapiFixtures.js';
 import {
   adapterErrorOf,
   createDwaveSampler,
   createSapiClient,
   DEFAULT_SAPI_MAX_RESPONSE_BYTES,
-} from './index.js';
+} from '../index.js';
 
 // Redirects: sapiRedirects.test.ts.
 const MIB = 1024 * 1024;

@@ -3,20 +3,16 @@
 import { createRng } from '@boltzmann/ising-core';
 import { echo } from '@boltzmann/ising-core/internal';
 import { classifyDwaveError } from './classifyDwaveError.js';
-import { AdapterError, isAdapterError, malformed } from './errors.js';
-import { optionalFunction, positiveInt } from './internal/options.js';
-import { resolveRetry } from './internal/retry.js';
-import {
-  assertTokenOption,
-  DEFAULT_SAPI_MAX_RESPONSE_BYTES,
-  resolveSapiEndpoint,
-} from './internal/sapiHttp.js';
-import { redactSecret, sapiRequest } from './internal/sapiRequest.js';
-import type { SapiTransport } from './internal/sapiRequest.js';
+import { AdapterError, isAdapterError, malformed } from '../shared/errors.js';
+import { assertTokenOption, optionalFunction, positiveInt } from '../shared/options.js';
+import { resolveRetry } from '../shared/retry.js';
+import { DEFAULT_SAPI_MAX_RESPONSE_BYTES, resolveSapiEndpoint } from './sapiHttp.js';
+import { redactSecret, sapiRequest } from './sapiRequest.js';
+import type { SapiTransport } from './sapiRequest.js';
 import type { SapiClient, SapiClientOptions, SapiProblemStatus, SapiSolver } from './sapiTypes.js';
 
-export { DEFAULT_DWAVE_REGION, DEFAULT_SAPI_MAX_RESPONSE_BYTES } from './internal/sapiHttp.js';
-export { redactSecret } from './internal/sapiRequest.js';
+export { DEFAULT_DWAVE_REGION, DEFAULT_SAPI_MAX_RESPONSE_BYTES } from './sapiHttp.js';
+export { redactSecret } from './sapiRequest.js';
 
 const MEDIA = {
   solvers: 'application/vnd.dwave.sapi.solver-definition-list+json',

@@ -1,7 +1,8 @@
-// The SAPI endpoint and token options (the exchange itself is guardedFetch.ts's guardedExchange).
+// The SAPI endpoint and answer-size options (the token check is shared/options.ts's
+// assertTokenOption; the exchange itself is shared/guardedFetch.ts's guardedExchange).
 import { echo } from '@boltzmann/ising-core/internal';
-import { invalidArgument } from '../errors.js';
-import { httpUrl } from './options.js';
+import { invalidArgument } from '../shared/errors.js';
+import { httpUrl } from '../shared/options.js';
 
 /** Default SAPI region (`DEFAULT_REGION` of dwave-cloud-client). */
 export const DEFAULT_DWAVE_REGION = 'na-west-1';
@@ -35,19 +36,4 @@ export function resolveSapiEndpoint(options: {
     base = `https://${region}.cloud.dwavesys.com/sapi/v2/`;
   }
   return base.endsWith('/') ? base : `${base}/`;
-}
-
-/**
- * Rejects a `token` option (or another credential option, named by `name`) that is not a string.
- * The message names only the type: a token put in the wrong place (a number, an object) is still
- * a credential.
- */
-export function assertTokenOption(
-  token: unknown,
-  name = 'token',
-): asserts token is string | undefined {
-  if (token !== undefined && typeof token !== 'string')
-    throw invalidArgument(
-      `${name} must be a string, got ${token === null ? 'null' : `a value of type ${typeof token}`} (not shown)`,
-    );
 }

@@ -1,11 +1,11 @@
 import { estimateBatch } from '@boltzmann/ising-core';
 import { describe, expect, it } from 'vitest';
-import { closeAfterEach, redirectTo } from './internal/testing/httpTraps.js';
-import type { Trap } from './internal/testing/httpTraps.js';
-import { rejection } from './internal/testing/rejection.js';
-import { batch, noRetry, solver, TOKEN } from './internal/testing/sapiFixtures.js';
-import { adapterErrorOf, createDwaveSampler, createSapiClient } from './index.js';
-import type { SapiJob } from './index.js';
+import { closeAfterEach, redirectTo } from '../shared/testing/httpTraps.js';
+import type { Trap } from '../shared/testing/httpTraps.js';
+import { rejection } from '../shared/testing/rejection.js';
+import { batch, noRetry, solver, TOKEN } from './testing/sapiFixtures.js';
+import { adapterErrorOf, createDwaveSampler, createSapiClient } from '../index.js';
+import type { SapiJob } from '../index.js';
 
 const job: SapiJob = {
   solver: solver.identity,

@@ -1,19 +1,19 @@
 // One SAPI request of the client (sapiClient.ts): the exchange, its failures coded, its JSON read,
 // and the retries around it. The token goes in `X-Auth-Token` only and out of every text.
 import type { Rng } from '@boltzmann/ising-core';
-import { classifyDwaveError } from '../classifyDwaveError.js';
-import type { AdapterError } from '../errors.js';
+import { classifyDwaveError } from './classifyDwaveError.js';
+import type { AdapterError } from '../shared/errors.js';
 import {
   guardedExchange,
   mayResend,
   noAnswerError,
   readJsonAnswer,
   redactSecret,
-} from './guardedFetch.js';
-import { withRetry } from './retry.js';
-import type { RetryPolicy } from './retry.js';
+} from '../shared/guardedFetch.js';
+import { withRetry } from '../shared/retry.js';
+import type { RetryPolicy } from '../shared/retry.js';
 
-export { redactSecret } from './guardedFetch.js';
+export { redactSecret } from '../shared/guardedFetch.js';
 
 /** What every request of one client shares (resolved from its options). */
 export interface SapiTransport {

@@ -1,6 +1,6 @@
 // Types of the SAPI v3 client: its options, the client, and the solver/problem/job resources.
-import type { AdapterError } from './errors.js';
-import type { RetryPolicy } from './internal/retry.js';
+import type { AdapterError } from '../shared/errors.js';
+import type { RetryPolicy } from '../shared/retry.js';
 import type { QpProblemData } from './qpCodec.js';
 
 /** Options of {@link createSapiClient}. */

@@ -1,7 +1,7 @@
 // What SAPI would refuse, checked against the solver's definition before anything is sent.
 import { echo } from '@boltzmann/ising-core/internal';
-import { invalidArgument } from '../errors.js';
-import type { SapiSolver } from '../sapiTypes.js';
+import { invalidArgument } from '../shared/errors.js';
+import type { SapiSolver } from './sapiTypes.js';
 
 function rangeOf(solver: SapiSolver, key: string): [number, number] | undefined {
   const r = solver.properties[key];

@@ -1,8 +1,8 @@
 import { echo } from '@boltzmann/ising-core/internal';
-import { AdapterError, invalidArgument } from './errors.js';
+import { AdapterError, invalidArgument } from '../shared/errors.js';
 import type { Embedding } from './embedding.js';
-import { cliqueLayout } from './internal/cliqueLayout.js';
-import type { SolverGraph } from './qpCodec.js';
+import { cliqueLayout } from './cliqueLayout.js';
+import type { SolverGraph } from './solverGraph.js';
 
 /** Shape of a Chimera lattice: `rows × columns` unit cells of `K_{shore,shore}`. */
 export interface ChimeraShape {

@@ -9,9 +9,9 @@ import {
   pegasusGraph,
   zephyrCliqueEmbedding,
   zephyrGraph,
-} from './index.js';
-import type { Embedding, SolverGraph } from './index.js';
-import { kingGraph } from './internal/testing/kingGraph.js';
+} from '../index.js';
+import type { Embedding, SolverGraph } from '../index.js';
+import { kingGraph } from '../shared/testing/kingGraph.js';
 
 /** Independent check, straight from the coupler list (no shared code with validateEmbedding). */
 function bruteCheckClique(chains: Embedding, graph: SolverGraph): void {

@@ -1,6 +1,6 @@
-import { validateEmbedding } from '../embedding.js';
-import type { Embedding } from '../embedding.js';
-import type { SolverGraph } from '../qpCodec.js';
+import { validateEmbedding } from './embedding.js';
+import type { Embedding } from './embedding.js';
+import type { SolverGraph } from './solverGraph.js';
 
 /**
  * The native "triangle" clique layout on a Chimera-structured lattice whose qubit `(row, column, u, k)`

@@ -7,8 +7,8 @@ import {
   unembedMajority,
   uniformTorqueCompensation,
   validateEmbedding,
-} from './index.js';
-import type { Embedding } from './index.js';
+} from '../index.js';
+import type { Embedding } from '../index.js';
 
 // The graphs and their clique embeddings (Chimera, Pegasus, Zephyr, greedy): cliqueEmbedding.test.ts.
 

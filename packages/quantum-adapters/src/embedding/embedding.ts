@@ -1,6 +1,6 @@
 import { createRng } from '@boltzmann/ising-core';
-import { AdapterError, invalidArgument } from './errors.js';
-import type { QpTerms, SolverGraph } from './qpCodec.js';
+import { AdapterError, invalidArgument } from '../shared/errors.js';
+import type { QpTerms, SolverGraph } from './solverGraph.js';
 
 /** A minor embedding: `embedding[v]` is the chain of physical qubits that represents logical variable `v`. */
 export type Embedding = readonly (readonly number[])[];

@@ -3,8 +3,8 @@ import { echo } from '@boltzmann/ising-core/internal';
 import type { Rng } from '@boltzmann/ising-core';
 import { validateEmbedding } from './embedding.js';
 import type { Embedding } from './embedding.js';
-import { AdapterError, invalidArgument } from './errors.js';
-import type { SolverGraph } from './qpCodec.js';
+import { AdapterError, invalidArgument } from '../shared/errors.js';
+import type { SolverGraph } from './solverGraph.js';
 
 /** Options of {@link greedyCliqueEmbedding}. */
 export interface GreedyEmbeddingOptions {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pegasusGraph, pegasusIndex, pegasusNiceIndex } from './index.js';
+import { pegasusGraph, pegasusIndex, pegasusNiceIndex } from '../index.js';
 
 describe('pegasusGraph', () => {
   it('should have 24m(m−1) − 8(m−1) qubits, degree ≤ 15, and 40,484 couplers at m = 16 (Advantage)', () => {

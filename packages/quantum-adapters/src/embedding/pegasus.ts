@@ -1,8 +1,8 @@
 import { echo } from '@boltzmann/ising-core/internal';
 import type { Embedding } from './embedding.js';
-import { AdapterError, invalidArgument } from './errors.js';
-import { cliqueLayout } from './internal/cliqueLayout.js';
-import type { SolverGraph } from './qpCodec.js';
+import { AdapterError, invalidArgument } from '../shared/errors.js';
+import { cliqueLayout } from './cliqueLayout.js';
+import type { SolverGraph } from './solverGraph.js';
 
 // Offsets of D-Wave's production Pegasus lattices (dwave-networkx `pegasus_graph`, offsets_index 0).
 const S0 = [2, 2, 2, 2, 10, 10, 10, 10, 6, 6, 6, 6] as const;

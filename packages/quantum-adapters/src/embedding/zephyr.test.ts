@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { zephyrChimeraIndex, zephyrGraph, zephyrIndex } from './index.js';
+import { zephyrChimeraIndex, zephyrGraph, zephyrIndex } from '../index.js';
 
 describe('zephyrGraph', () => {
   it('should have 4tm(2m+1) qubits, 2t((8t+8)m² − 2m − 3) couplers and degree ≤ 4t + 4', () => {

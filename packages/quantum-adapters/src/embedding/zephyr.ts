@@ -1,8 +1,8 @@
 import { echo } from '@boltzmann/ising-core/internal';
 import type { Embedding } from './embedding.js';
-import { AdapterError, invalidArgument } from './errors.js';
-import { cliqueLayout } from './internal/cliqueLayout.js';
-import type { SolverGraph } from './qpCodec.js';
+import { AdapterError, invalidArgument } from '../shared/errors.js';
+import { cliqueLayout } from './cliqueLayout.js';
+import type { SolverGraph } from './solverGraph.js';
 
 function assertShape(m: number, t: number): void {
   if (!Number.isInteger(m) || m < 1)

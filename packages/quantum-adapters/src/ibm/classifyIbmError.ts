@@ -1,8 +1,8 @@
 // Failed IBM Cloud IAM and Qiskit Runtime answers, and failed or cancelled Runtime jobs, as
 // AdapterErrors.
 import { echo } from '@boltzmann/ising-core/internal';
-import { AdapterError } from '../errors.js';
-import type { AdapterErrorCode, AdapterErrorReason } from '../errors.js';
+import { AdapterError } from '../shared/errors.js';
+import type { AdapterErrorCode, AdapterErrorReason } from '../shared/errors.js';
 
 interface Row {
   readonly code: AdapterErrorCode;

@@ -1,6 +1,6 @@
 // Qubit selection for the IBM path: a simple path of n coupled physical qubits (the swap network
 // needs a line), the one with the lowest error when the backend's calibration is known.
-import { invalidArgument } from '../errors.js';
+import { invalidArgument } from '../shared/errors.js';
 import type { IbmBackendConfiguration, IbmBackendProperties, IbmTarget } from './ibmTypes.js';
 
 /** A line of coupled physical qubits chosen for problems of one size on one device. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { closeAfterEach } from '../internal/testing/httpTraps.js';
-import { rejection } from '../internal/testing/rejection.js';
+import { closeAfterEach } from '../shared/testing/httpTraps.js';
+import { rejection } from '../shared/testing/rejection.js';
 import {
   API_KEY,
   clientOptions,
@@ -8,7 +8,7 @@ import {
   fake,
   qasm,
   useFakeRuntime,
-} from '../internal/testing/runtimeHarness.js';
+} from './testing/runtimeHarness.js';
 import { createIamTokenSource, refreshMarginMs } from './iamToken.js';
 import { createRuntimeClient } from './runtimeClient.js';
 

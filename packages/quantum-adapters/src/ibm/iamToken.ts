@@ -1,13 +1,13 @@
 // IBM Cloud IAM: an API key exchanged for a bearer token, cached until shortly before it expires,
 // one exchange shared by concurrent callers. The key goes to the IAM URL only, in the form body.
-import { AdapterError, malformed } from '../errors.js';
+import { AdapterError, malformed } from '../shared/errors.js';
 import {
   guardedExchange,
   noAnswerError,
   readJsonAnswer,
   redactSecret,
-} from '../internal/guardedFetch.js';
-import { deadlineError } from '../internal/retry.js';
+} from '../shared/guardedFetch.js';
+import { deadlineError } from '../shared/retry.js';
 import { classifyIbmError, ibmErrorMessage } from './classifyIbmError.js';
 
 /** The grant type of an API-key exchange (IBM Cloud IAM). */

@@ -3,15 +3,10 @@
 // expires_in would make the key be exchanged before every request.
 import { codeOf } from '@boltzmann/ising-core/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { problem } from '../internal/testing/circuitProblems.js';
-import { declaredRegister } from '../internal/testing/fakeRuntimeServer.js';
-import { rejection } from '../internal/testing/rejection.js';
-import {
-  clientOptions,
-  fake,
-  samplerOptions,
-  useFakeRuntime,
-} from '../internal/testing/runtimeHarness.js';
+import { problem } from '../shared/testing/circuitProblems.js';
+import { declaredRegister } from './testing/fakeRuntimeServer.js';
+import { rejection } from '../shared/testing/rejection.js';
+import { clientOptions, fake, samplerOptions, useFakeRuntime } from './testing/runtimeHarness.js';
 import { createIbmSampler } from './ibmSampler.js';
 import { createRuntimeClient } from './runtimeClient.js';
 

@@ -2,7 +2,7 @@
 // integer whose bit k is classical bit c[k], mapped to its logical spin, identical states merged.
 import type { SampleSet } from '@boltzmann/ising-core';
 import { echo } from '@boltzmann/ising-core/internal';
-import { invalidArgument, malformed } from '../errors.js';
+import { invalidArgument, malformed } from '../shared/errors.js';
 
 /** How to read one pub's answer: its register, its width, and which logical spin each bit holds. */
 export interface SamplerPubLayout {

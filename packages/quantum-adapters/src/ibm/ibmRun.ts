@@ -1,10 +1,10 @@
 // One `ibm` sample() call (ibmSampler.ts): the batch's problems routed onto the device, then run
 // as Sampler V2 jobs and decoded, or written as a dry run with its QPU-time estimate.
 import type { IsingBatch, SampleSet } from '@boltzmann/ising-core';
-import type { DryRunCall } from '../dryRun.js';
-import { batchProblem } from '../internal/batchProblem.js';
-import type { PollBackoff } from '../internal/dwaveRun.js';
-import { runDeadline } from '../internal/retry.js';
+import type { DryRunCall } from '../shared/dryRun.js';
+import { batchProblem } from '../shared/batchProblem.js';
+import type { PollBackoff } from '../shared/retry.js';
+import { runDeadline } from '../shared/retry.js';
 import { decodeSamplerResults, resultsByteLimit } from './ibmResults.js';
 import type { SamplerPubLayout } from './ibmResults.js';
 import type { IbmSamplerOptions } from './ibmSamplerTypes.js';

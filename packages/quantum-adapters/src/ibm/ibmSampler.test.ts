@@ -6,9 +6,9 @@ import { createIsingBatch, createSamplerRegistry } from '@boltzmann/ising-core';
 import { codeOf } from '@boltzmann/ising-core/testing';
 import type { IsingBatch, SampleResult } from '@boltzmann/ising-core';
 import { describe, expect, it } from 'vitest';
-import { batchProblem } from '../internal/batchProblem.js';
-import { anneal, empirical, problem } from '../internal/testing/circuitProblems.js';
-import { rejection } from '../internal/testing/rejection.js';
+import { batchProblem } from '../shared/batchProblem.js';
+import { anneal, empirical, problem } from '../shared/testing/circuitProblems.js';
+import { rejection } from '../shared/testing/rejection.js';
 import {
   API_KEY,
   CRN,
@@ -18,7 +18,7 @@ import {
   serveDevice,
   simulatedAnswer,
   useFakeRuntime,
-} from '../internal/testing/runtimeHarness.js';
+} from './testing/runtimeHarness.js';
 import { createIbmSampler, IBM_FEZ_SNAPSHOT, ibmSampler } from '../index.js';
 
 useFakeRuntime();

@@ -2,18 +2,18 @@
 // (ibmRun.ts) and run as Sampler V2 jobs through the Runtime client made on first use, or written
 // as a dry run.
 import type { IsingBatch, SampleResult, SamplerPlugin } from '@boltzmann/ising-core';
-import { createDryRunWriter, dryRunError, dryRunFallback } from '../dryRun.js';
-import { invalidArgument } from '../errors.js';
-import { hardwareCapabilities } from '../internal/hardwareCapabilities.js';
-import { ANNEAL_CIRCUIT_KEYS } from '../internal/optionKeys.js';
+import { createDryRunWriter, dryRunError, dryRunFallback } from '../shared/dryRun.js';
+import { invalidArgument } from '../shared/errors.js';
+import { hardwareCapabilities } from '../shared/hardwareCapabilities.js';
+import { ANNEAL_CIRCUIT_KEYS } from '../shared/options.js';
 import {
   assertAdapterOptions,
   assertBatchFits,
   assertKnownOptions,
   optionalFunction,
   positiveInt,
-} from '../internal/options.js';
-import { MAX_DEADLINE_MS } from '../internal/retry.js';
+} from '../shared/options.js';
+import { MAX_DEADLINE_MS } from '../shared/retry.js';
 import { IBM_OPTIONS } from './ibmOptionSpecs.js';
 import { routeBatch, runIbmCall, writeIbmDryRun } from './ibmRun.js';
 import type { IbmCallContext } from './ibmRun.js';

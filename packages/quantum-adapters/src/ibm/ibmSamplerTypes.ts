@@ -1,9 +1,9 @@
 // Public types of the ibm sampler: its options, what one run did, and the sampler itself.
 import type { QasmOptions } from '@boltzmann/dqa-sim';
 import type { IsingBatch, SampleResult, Sampler } from '@boltzmann/ising-core';
-import type { DryRunOptions } from '../dryRun.js';
-import type { PollBackoff } from '../internal/dwaveRun.js';
-import type { RetryPolicy } from '../internal/retry.js';
+import type { DryRunOptions } from '../shared/dryRun.js';
+import type { PollBackoff } from '../shared/retry.js';
+import type { RetryPolicy } from '../shared/retry.js';
 import type { IbmBackendConfiguration, IbmBackendProperties } from './ibmTypes.js';
 
 /** Options of the `ibm` sampler (IBM Quantum, Qiskit Runtime Sampler V2). */

@@ -7,7 +7,7 @@ import {
   samplerOptions,
   simulatedAnswer,
   useFakeRuntime,
-} from '../internal/testing/runtimeHarness.js';
+} from './testing/runtimeHarness.js';
 import { createIbmSampler } from '../index.js';
 
 useFakeRuntime();

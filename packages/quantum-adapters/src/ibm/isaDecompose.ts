@@ -1,6 +1,6 @@
 // Decomposition of the routed line circuit into a device's native gates (QUANTUM_APIS.md §3):
 // `rz, sx, x` with `cz` (Heron) or `ecr` (Eagle), and fractional `rzz` when enabled.
-import { invalidArgument } from '../errors.js';
+import { invalidArgument } from '../shared/errors.js';
 import type { IbmBackendConfiguration, IbmTwoQubitBasis } from './ibmTypes.js';
 import type { LineGate } from './swapNetwork.js';
 

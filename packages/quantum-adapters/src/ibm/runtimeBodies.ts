@@ -1,8 +1,8 @@
 // The request bodies the Runtime client sends (and the `ibm` dry run writes): a Sampler V2 job and
 // a session, each checked before anything is sent.
 import { echo } from '@boltzmann/ising-core/internal';
-import { invalidArgument } from '../errors.js';
-import { positiveInt } from '../internal/options.js';
+import { invalidArgument } from '../shared/errors.js';
+import { positiveInt } from '../shared/options.js';
 import type { RuntimeSessionRequest, SamplerJobRequest } from './runtimeTypes.js';
 
 /**

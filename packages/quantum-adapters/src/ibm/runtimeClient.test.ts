@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { rejection } from '../internal/testing/rejection.js';
+import { rejection } from '../shared/testing/rejection.js';
 import {
   API_KEY,
   clientOptions,
@@ -7,7 +7,7 @@ import {
   fake,
   qasm,
   useFakeRuntime,
-} from '../internal/testing/runtimeHarness.js';
+} from './testing/runtimeHarness.js';
 import { createRuntimeClient } from './runtimeClient.js';
 import { DEFAULT_IBM_API_VERSION, DEFAULT_IBM_MAX_RESPONSE_BYTES } from './runtimeOptions.js';
 import { parseJobStatus } from './runtimeParse.js';

@@ -2,10 +2,10 @@
 // jobs, their state, results, cancellation and metrics, each answer checked (runtimeParse.ts). One
 // request, its token, retries and redaction are in runtimeRequest.ts; the IAM exchange in iamToken.ts.
 import { createRng } from '@boltzmann/ising-core';
-import { isAdapterError } from '../errors.js';
-import type { AdapterError } from '../errors.js';
-import { optionalFunction, positiveInt } from '../internal/options.js';
-import { resolveRetry } from '../internal/retry.js';
+import { isAdapterError } from '../shared/errors.js';
+import type { AdapterError } from '../shared/errors.js';
+import { optionalFunction, positiveInt } from '../shared/options.js';
+import { resolveRetry } from '../shared/retry.js';
 import { createIamTokenSource } from './iamToken.js';
 import { pathSegment, samplerJobRequestBody, sessionRequestBody } from './runtimeBodies.js';
 import {

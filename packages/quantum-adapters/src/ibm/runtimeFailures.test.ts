@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { closeAfterEach, redirectTo, streamBody, within } from '../internal/testing/httpTraps.js';
-import { rejection } from '../internal/testing/rejection.js';
+import { closeAfterEach, redirectTo, streamBody, within } from '../shared/testing/httpTraps.js';
+import { rejection } from '../shared/testing/rejection.js';
 import {
   API_KEY,
   clientOptions,
@@ -8,7 +8,7 @@ import {
   fake,
   qasm,
   useFakeRuntime,
-} from '../internal/testing/runtimeHarness.js';
+} from './testing/runtimeHarness.js';
 import { classifyIbmError, ibmErrorMessage } from './classifyIbmError.js';
 import { createRuntimeClient } from './runtimeClient.js';
 

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { drawHexShots } from '../internal/testing/fakeRuntimeServer.js';
-import { rejection } from '../internal/testing/rejection.js';
+import { drawHexShots } from './testing/fakeRuntimeServer.js';
+import { rejection } from '../shared/testing/rejection.js';
 import {
   clientOptions,
   expectNoLeaks,
   fake,
   qasm,
   useFakeRuntime,
-} from '../internal/testing/runtimeHarness.js';
-import { runDeadline } from '../internal/retry.js';
+} from './testing/runtimeHarness.js';
+import { runDeadline } from '../shared/retry.js';
 import { decodeSamplerResults } from './ibmResults.js';
 import { createRuntimeClient } from './runtimeClient.js';
 import { runSamplerJobs } from './runtimeJobs.js';

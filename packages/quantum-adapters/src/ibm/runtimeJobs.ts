@@ -2,10 +2,10 @@
 // polled to a terminal state, their results fetched; on any failure the jobs still pending are
 // cancelled (best effort, bounded), and the session is closed in every case.
 import { echo } from '@boltzmann/ising-core/internal';
-import { invalidArgument, isAdapterError } from '../errors.js';
-import type { PollBackoff } from '../internal/dwaveRun.js';
-import { positiveInt } from '../internal/options.js';
-import { deadlineError, sleep } from '../internal/retry.js';
+import { invalidArgument, isAdapterError } from '../shared/errors.js';
+import type { PollBackoff } from '../shared/retry.js';
+import { positiveInt } from '../shared/options.js';
+import { deadlineError, sleep } from '../shared/retry.js';
 import { classifyIbmJobFailure } from './classifyIbmError.js';
 import type { ResponseLimit, RuntimeClient, SamplerPub } from './runtimeTypes.js';
 

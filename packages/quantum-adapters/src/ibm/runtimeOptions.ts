@@ -1,9 +1,9 @@
 // The Runtime client's options, checked at creation: credentials, instance, region or endpoint,
 // API version. The `ibm` sampler runs the same checks when it is created.
 import { echo } from '@boltzmann/ising-core/internal';
-import { AdapterError, invalidArgument } from '../errors.js';
-import { httpUrl } from '../internal/options.js';
-import { assertTokenOption } from '../internal/sapiHttp.js';
+import { AdapterError, invalidArgument } from '../shared/errors.js';
+import { httpUrl } from '../shared/options.js';
+import { assertTokenOption } from '../shared/options.js';
 
 /** The Runtime REST base URL of each IBM Cloud region (`qiskit_ibm_runtime/api/utils.py`). */
 export const RUNTIME_REGIONS: Readonly<Record<'us-east' | 'eu-de', string>> = {

@@ -1,7 +1,7 @@
 // The Runtime answers the client reads, each checked: a backend's configuration, properties and
 // status, a session, a submitted job, a job's state, its metrics.
 import { echo } from '@boltzmann/ising-core/internal';
-import { malformed } from '../errors.js';
+import { malformed } from '../shared/errors.js';
 import type {
   IbmBackendConfiguration,
   IbmBackendProperties,

@@ -2,16 +2,16 @@
 // 401), the guarded exchange, its failures coded, its JSON read, and the retries around it. The
 // API key never appears here (it goes to IAM only); key and tokens leave no text unredacted.
 import type { Rng } from '@boltzmann/ising-core';
-import { AdapterError, isAdapterError } from '../errors.js';
+import { AdapterError, isAdapterError } from '../shared/errors.js';
 import {
   guardedExchange,
   mayResend,
   noAnswerError,
   readJsonAnswer,
-} from '../internal/guardedFetch.js';
-import type { LimitOption } from '../internal/limitedBody.js';
-import { withRetry } from '../internal/retry.js';
-import type { RetryPolicy } from '../internal/retry.js';
+} from '../shared/guardedFetch.js';
+import type { LimitOption } from '../shared/limitedBody.js';
+import { withRetry } from '../shared/retry.js';
+import type { RetryPolicy } from '../shared/retry.js';
 import { classifyIbmError } from './classifyIbmError.js';
 import type { IamTokenSource } from './iamToken.js';
 import type { ResponseLimit } from './runtimeTypes.js';

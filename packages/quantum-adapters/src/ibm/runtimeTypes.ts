@@ -1,6 +1,6 @@
 // Types of the IBM Quantum Runtime client: its options, the client, and the session, job, status
 // and metrics resources it reads. A leaf: types only.
-import type { RetryPolicy } from '../internal/retry.js';
+import type { RetryPolicy } from '../shared/retry.js';
 import type {
   IbmBackendConfiguration,
   IbmBackendProperties,

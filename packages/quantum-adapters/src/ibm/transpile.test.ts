@@ -3,7 +3,7 @@ import { codeOf } from '@boltzmann/ising-core/testing';
 import { toQasm3 } from '@boltzmann/dqa-sim';
 import type { AnnealOptions, IsingProblem } from '@boltzmann/dqa-sim';
 import { describe, expect, it } from 'vitest';
-import { simulateQasm } from '../internal/testing/qasmInterpreter.js';
+import { simulateQasm } from '../shared/testing/qasmInterpreter.js';
 import type { IbmTarget, IsaCircuit } from './ibmTypes.js';
 import { IBM_BRISBANE_SNAPSHOT, IBM_FEZ_SNAPSHOT } from './knownDevices.js';
 import { parseConfiguration } from './runtimeParse.js';

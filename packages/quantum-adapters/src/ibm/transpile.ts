@@ -3,7 +3,7 @@
 // a Sampler V2 pub carries, with the final permutation the decoding undoes.
 import { annealCircuit } from '@boltzmann/dqa-sim';
 import type { AnnealOptions, IsingProblem } from '@boltzmann/dqa-sim';
-import { invalidArgument } from '../errors.js';
+import { invalidArgument } from '../shared/errors.js';
 import { selectLayout } from './deviceLayout.js';
 import type { DeviceLayout } from './deviceLayout.js';
 import type { IbmTarget, IsaCircuit, IsaCircuitStats } from './ibmTypes.js';

@@ -1,5 +1,5 @@
 import type { IsingBatch } from '@boltzmann/ising-core';
-import { invalidArgument } from '../errors.js';
+import { invalidArgument } from './errors.js';
 
 /**
  * Problem `q` of a batch as dqa-sim reads one: its `n` fields and an `n × n` coupling matrix with

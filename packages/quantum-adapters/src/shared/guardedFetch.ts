@@ -3,7 +3,7 @@
 // (same origin only), the answer read with a byte limit, failures without an answer coded, and the
 // JSON of an answer read with a service's own classifier.
 import { echo } from '@boltzmann/ising-core/internal';
-import { AdapterError, isAdapterError, malformed } from '../errors.js';
+import { AdapterError, isAdapterError, malformed } from './errors.js';
 import { discardBody, readResponseText } from './limitedBody.js';
 import type { LimitOption } from './limitedBody.js';
 import { parseRetryAfter } from './retry.js';

@@ -1,6 +1,6 @@
 import { readBounded } from '@boltzmann/ising-core/internal';
 import type { BoundedSource } from '@boltzmann/ising-core/internal';
-import { AdapterError } from '../errors.js';
+import { AdapterError } from './errors.js';
 
 /** Anything a response body arrives as: a web stream (fetch), a Blob or Node `Readable` (the AWS SDK), or bytes. */
 export type BodySource = BoundedSource;

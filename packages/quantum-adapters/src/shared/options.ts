@@ -1,9 +1,10 @@
 import { assertPluginOptions, assertSpinLimit, optionKeys } from '@boltzmann/ising-core';
 import { echo } from '@boltzmann/ising-core/internal';
+import type { QasmOptions } from '@boltzmann/dqa-sim';
 import type { IsingBatch, SamplerOptionSpec } from '@boltzmann/ising-core';
-import type { DryRunOptions } from '../dryRun.js';
-import { invalidArgument } from '../errors.js';
-import type { PollBackoff } from './dwaveRun.js';
+import type { DryRunOptions } from './dryRun.js';
+import { invalidArgument } from './errors.js';
+import type { PollBackoff } from './retry.js';
 import type { RetryPolicy } from './retry.js';
 
 const DRY_RUN_KEYS = optionKeys<DryRunOptions>({
@@ -101,3 +102,31 @@ export function assertBatchFits(batch: IsingBatch, maxSpins: number, who: string
   if (!Number.isFinite(batch.beta) || batch.beta <= 0)
     throw invalidArgument(`${who}: beta must be finite and positive, got ${batch.beta}`);
 }
+
+/**
+ * Rejects a `token` option (or another credential option, named by `name`) that is not a string.
+ * The message names only the type: a token put in the wrong place (a number, an object) is still
+ * a credential.
+ */
+export function assertTokenOption(
+  token: unknown,
+  name = 'token',
+): asserts token is string | undefined {
+  if (token !== undefined && typeof token !== 'string')
+    throw invalidArgument(
+      `${name} must be a string, got ${token === null ? 'null' : `a value of type ${typeof token}`} (not shown)`,
+    );
+}
+
+/**
+ * The circuit options the gate-model plugins' `anneal` may carry (braket, ibm): read by dqa-sim's
+ * circuit export and by the `'dqa'` dry-run fallback.
+ */
+export const ANNEAL_CIRCUIT_KEYS = optionKeys<Omit<QasmOptions, 'dialect' | 'measure' | 'beta'>>({
+  tau: true,
+  steps: true,
+  order: true,
+  schedule: true,
+  calibrate: true,
+  maxQubits: true,
+});

@@ -1,6 +1,6 @@
 import { createRng } from '@boltzmann/ising-core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AdapterError } from '../errors.js';
+import { AdapterError } from './errors.js';
 import {
   MAX_TIMER_MS,
   parseRetryAfter,

@@ -1,7 +1,7 @@
 import { createRng } from '@boltzmann/ising-core';
 import { echo } from '@boltzmann/ising-core/internal';
 import type { Rng } from '@boltzmann/ising-core';
-import { AdapterError, isAdapterError } from '../errors.js';
+import { AdapterError, isAdapterError } from './errors.js';
 
 /** How failed calls are retried: exponential backoff with full jitter, bounded attempts. */
 export interface RetryPolicy {
@@ -17,6 +17,13 @@ export interface RetryPolicy {
 }
 
 export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 4, baseDelayMs: 200, maxDelayMs: 10_000 };
+
+/** Polling cadence between long polls: `initialMs · factor^k`, capped (the official client uses 50 ms × 1.3^k). */
+export interface PollBackoff {
+  readonly initialMs: number;
+  readonly factor: number;
+  readonly maxMs: number;
+}
 
 /** Resolves `retry` options against the defaults, rejecting nonsense early. */
 export function resolveRetry(partial: Partial<RetryPolicy> | undefined): RetryPolicy {

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach } from 'vitest';
-import type { BraketSamplerOptions } from '../../index.js';
+import type { BraketSamplerOptions } from '../braketSamplerTypes.js';
 import { startFakeBraket } from './fakeBraketServer.js';
 import type { FakeBraket } from './fakeBraketServer.js';
-import { fastTiming } from './rejection.js';
+import { fastTiming } from '../../shared/testing/rejection.js';
 
 // The shared set-up of the Braket sampler tests (braketSampler*.test.ts): one fake Braket + S3 per
 // test, the options that point a sampler at it, the anneal and the random problems they run. Not
@@ -29,4 +29,4 @@ export const local = (extra: Partial<BraketSamplerOptions> = {}): BraketSamplerO
   ...extra,
 });
 
-export { anneal, problem } from './circuitProblems.js';
+export { anneal, problem } from '../../shared/testing/circuitProblems.js';

@@ -3,9 +3,9 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRng } from '@boltzmann/ising-core';
-import { drawFromCdf } from './boltzmannDraw.js';
+import { drawFromCdf } from '../../shared/testing/boltzmannDraw.js';
 import type { CreateTaskBody, FakeBraket, FakeTask } from './fakeBraketTypes.js';
-import { simulateQasm } from './qasmInterpreter.js';
+import { simulateQasm } from '../../shared/testing/qasmInterpreter.js';
 
 /** The fake and what its routes keep between requests. */
 export interface FakeBraketState {

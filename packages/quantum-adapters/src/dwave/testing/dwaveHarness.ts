@@ -1,10 +1,10 @@
 import { causalBatch, createRng } from '@boltzmann/ising-core';
 import { afterEach, beforeEach } from 'vitest';
-import type { DwaveSamplerOptions } from '../../index.js';
+import type { DwaveSamplerOptions } from '../dwaveSamplerTypes.js';
 import { startFakeSapi } from './fakeSapiServer.js';
 import type { FakeSapi } from './fakeSapiServer.js';
 import { fakeChimeraSolver } from './fakeSolvers.js';
-import { fastTiming } from './rejection.js';
+import { fastTiming } from '../../shared/testing/rejection.js';
 
 /**
  * The shared set-up of the D-Wave sampler tests (dwaveSampler*.test.ts, dwaveEmbeddingsAndDryRuns):

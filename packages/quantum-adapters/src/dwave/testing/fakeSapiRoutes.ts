@@ -1,7 +1,7 @@
 // The routes of the fake SAPI v3 server (fakeSapiServer.ts): the token check, scripted failures,
 // the solver list, problem submission (sampled exactly), long polls, one problem and cancellation.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { SapiSolver } from '../../sapiTypes.js';
+import type { SapiSolver } from '../sapiTypes.js';
 import type { FakeProblem, FakeSapi } from './fakeSapiTypes.js';
 import { sampleJob } from './sampleJob.js';
 import type { SubmittedJob } from './sampleJob.js';

@@ -2,13 +2,14 @@
 // (routes in fakeSapiRoutes.ts, types in fakeSapiTypes.ts).
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { SapiSolver } from '../../sapiTypes.js';
+import type { SapiSolver } from '../sapiTypes.js';
 import { handleSapiRequest } from './fakeSapiRoutes.js';
 import type { FakeSapiState } from './fakeSapiRoutes.js';
 import type { FakeSapi } from './fakeSapiTypes.js';
 import { fakeChimeraSolver } from './fakeSolvers.js';
 
-export type { FakeSapi, ScriptedFailure } from './fakeSapiTypes.js';
+export type { FakeSapi } from './fakeSapiTypes.js';
+export type { ScriptedFailure } from '../../shared/testing/scriptedFailure.js';
 
 /**
  * Starts the fake on 127.0.0.1 with an ephemeral port. Requests without the right `X-Auth-Token`

@@ -1,14 +1,6 @@
 // The fake SAPI server's state and scripting surface (fakeSapiServer.ts, fakeSapiRoutes.ts).
 import type { IncomingMessage } from 'node:http';
-
-/** A scripted failure: the next `times` requests whose "METHOD path" matches get this reply. */
-export interface ScriptedFailure {
-  match: RegExp;
-  status: number;
-  body?: unknown;
-  retryAfter?: string;
-  times: number;
-}
+import type { ScriptedFailure } from '../../shared/testing/scriptedFailure.js';
 
 /** A submitted problem of the fake: PENDING until `readyAt`, then its `outcome`. */
 export interface FakeProblem {

@@ -1,9 +1,9 @@
 // Fake QPU solver definitions (Chimera, Pegasus, Zephyr) as SAPI's solver list shows them.
-import { chimeraGraph } from '../../chimera.js';
-import type { ChimeraShape } from '../../chimera.js';
-import { pegasusGraph } from '../../pegasus.js';
-import type { SapiSolver } from '../../sapiTypes.js';
-import { zephyrGraph } from '../../zephyr.js';
+import { chimeraGraph } from '../../embedding/chimera.js';
+import type { ChimeraShape } from '../../embedding/chimera.js';
+import { pegasusGraph } from '../../embedding/pegasus.js';
+import type { SapiSolver } from '../sapiTypes.js';
+import { zephyrGraph } from '../../embedding/zephyr.js';
 
 /** A Chimera QPU solver definition as SAPI lists it, optionally with missing qubits. */
 export function fakeChimeraSolver(

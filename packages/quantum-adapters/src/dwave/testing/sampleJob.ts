@@ -1,8 +1,8 @@
 // The fake SAPI's QPU: samples a submitted job by exact enumeration, answering in `qp` format.
 import { createRng } from '@boltzmann/ising-core';
-import type { SapiSolver } from '../../sapiTypes.js';
+import type { SapiSolver } from '../sapiTypes.js';
 import { decodeFloat64LE, encodeBase64, encodeFloat64LE, encodeInt32LE } from '../base64.js';
-import { drawBoltzmann } from './boltzmannDraw.js';
+import { drawBoltzmann } from '../../shared/testing/boltzmannDraw.js';
 
 /** The fields of a submitted SAPI problem that the fake reads (as a client sent them, unchecked). */
 export interface SubmittedJob {

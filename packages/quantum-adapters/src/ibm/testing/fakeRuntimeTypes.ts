@@ -6,10 +6,10 @@ import type {
   IbmBackendConfiguration,
   IbmBackendProperties,
   IbmBackendStatus,
-} from '../../ibm/ibmTypes.js';
-import type { ScriptedFailure } from './fakeSapiTypes.js';
+} from '../ibmTypes.js';
+import type { ScriptedFailure } from '../../shared/testing/scriptedFailure.js';
 
-export type { ScriptedFailure } from './fakeSapiTypes.js';
+export type { ScriptedFailure } from '../../shared/testing/scriptedFailure.js';
 
 /** One request the fake saw (IAM and Runtime alike), its body as sent. */
 export interface FakeRuntimeRequest {

@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, expect } from 'vitest';
-import type { IbmSamplerOptions } from '../../ibm/ibmSamplerTypes.js';
-import type { IbmTarget } from '../../ibm/ibmTypes.js';
-import type { RuntimeClientOptions } from '../../ibm/runtimeTypes.js';
+import type { IbmSamplerOptions } from '../ibmSamplerTypes.js';
+import type { IbmTarget } from '../ibmTypes.js';
+import type { RuntimeClientOptions } from '../runtimeTypes.js';
 import { declaredRegister, drawHexShots, startFakeRuntime } from './fakeRuntimeServer.js';
 import type { FakeRuntime } from './fakeRuntimeServer.js';
 import type { AnswerPub } from './fakeRuntimeTypes.js';
-import { simulateQasm } from './qasmInterpreter.js';
-import { fastTiming } from './rejection.js';
+import { simulateQasm } from '../../shared/testing/qasmInterpreter.js';
+import { fastTiming } from '../../shared/testing/rejection.js';
 
 /**
  * The shared set-up of the IBM Runtime client tests (ibm/*.test.ts): one fake IAM + Runtime per

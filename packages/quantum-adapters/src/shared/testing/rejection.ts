@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { isAdapterError } from '../../errors.js';
+import { isAdapterError } from '../errors.js';
 
 /** The fields of an `AdapterError` the adapter tests assert on. */
 export interface Rejection {
