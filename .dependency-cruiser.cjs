@@ -2,7 +2,7 @@
 // Type-only imports count: with `tsPreCompilationDeps: true` an `import type` is an arrow like any
 // other, so a circle made only of types still fails. Workspace packages resolve to their source
 // through the `@boltzmann/source` export condition, so an import of `@boltzmann/x` lands on the
-// entry file that `exports` names (src/index.ts, src/testing/index.ts, src/internal/batchWorker.ts).
+// entry file that `exports` names (src/index.ts, src/testing/index.ts, src/internal/pool/batchWorker.ts).
 // The bench's floors (apps/bench/README.md, "The folders"): a file imports its own folder and the
 // floors below it, never one above, so each folder reads without the ones over it. A leaf types file
 // (`types.ts`, `*Types.ts`) may be read from any floor by a type-only import (`import type`), never
@@ -126,7 +126,7 @@ module.exports = {
           '^packages/[^/]+/src/index[.]ts$',
           '^packages/ising-core/src/testing/(index|vitest)[.]ts$',
           '^packages/ising-core/src/internalApi[.]ts$',
-          '^packages/ising-core/src/internal/batchWorker[.]ts$',
+          '^packages/ising-core/src/internal/pool/batchWorker[.]ts$',
           '^packages/[^/]+/package[.]json$',
         ],
       },

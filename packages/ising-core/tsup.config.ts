@@ -8,7 +8,7 @@ export default defineConfig(
       internal: 'src/internalApi.ts',
       testing: 'src/testing/index.ts',
       testingVitest: 'src/testing/vitest.ts',
-      batchWorker: 'src/internal/batchWorker.ts',
+      batchWorker: 'src/internal/pool/batchWorker.ts',
     },
     { external: ['vitest'], shims: true, splitting: true },
   ),

@@ -17,8 +17,8 @@ import {
   transferMatrixSampler,
 } from '../src/index.js';
 import type { BatchEstimate, IsingBatch, Sampler } from '../src/index.js';
-import { batchCost } from '../src/internal/splitRanges.js';
-import { disposeWorkerPool } from '../src/internal/sharedPool.js';
+import { batchCost } from '../src/internal/pool/splitRanges.js';
+import { disposeWorkerPool } from '../src/internal/pool/sharedPool.js';
 import { median, option } from './benchArgs.js';
 
 const shapes = option('shapes', '12x64,12x256')

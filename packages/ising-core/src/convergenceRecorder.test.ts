@@ -11,7 +11,7 @@ import {
   transferMatrixSampler,
 } from './index.js';
 import { recordingOf } from './convergenceRecorder.js';
-import { shardRecipeOf } from './internal/shardRecipe.js';
+import { shardRecipeOf } from './internal/pool/shardRecipe.js';
 import type { BatchEstimate } from './index.js';
 
 function batchOf(seed: number, couplingScale: number) {

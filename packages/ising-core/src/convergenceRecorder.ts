@@ -1,5 +1,5 @@
 import { estimateBatch } from './estimateBatch.js';
-import { shardRecipeOf, withShardRecipe } from './internal/shardRecipe.js';
+import { shardRecipeOf, withShardRecipe } from './internal/pool/shardRecipe.js';
 import type { BatchEstimate, IsingBatch, MaybePromise, Sampler } from './types.js';
 
 /** Convergence figures of an iterative sampler summed over the calls since the last drain. */

@@ -14,9 +14,9 @@ import { assertExactRange, assertFiniteGradients } from './internal/kernels/exac
 import { assertGradMagnetization } from './internal/vjpInput.js';
 import { exactBackward, exactForward } from './internal/kernels/exactKernel.js';
 import type { ExactForwardResult, ExactProblems } from './internal/kernels/exactKernel.js';
-import type { BackwardResult, WorkerTask } from './internal/poolMessages.js';
-import { autoThreadCount, capThreadCount } from './internal/threadCount.js';
-import { disposeWorkerPool, runOnWorkers, runOnWorkersSync } from './internal/sharedPool.js';
+import type { BackwardResult, WorkerTask } from './internal/pool/poolMessages.js';
+import { autoThreadCount, capThreadCount } from './internal/pool/threadCount.js';
+import { disposeWorkerPool, runOnWorkers, runOnWorkersSync } from './internal/pool/sharedPool.js';
 import type { BatchEstimate, IsingBatch, IsingGradients } from './types.js';
 
 /** Options of {@link estimateExact} and {@link estimateExactAsync}. */

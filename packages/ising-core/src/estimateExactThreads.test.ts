@@ -10,8 +10,8 @@ import {
   startThreads,
   threadInfo,
 } from './index.js';
-import { autoThreadCount, resetThreadCapWarning } from './internal/threadCount.js';
-import { sharedPoolSize } from './internal/sharedPool.js';
+import { autoThreadCount, resetThreadCapWarning } from './internal/pool/threadCount.js';
+import { sharedPoolSize } from './internal/pool/sharedPool.js';
 import { codeOf } from './testing/thrownErrors.js';
 import { withoutNodeBuiltins } from './testing/index.js';
 

@@ -1,7 +1,7 @@
 import { defineSamplerPlugin } from './registry.js';
 import { estimateExact } from './estimateExact.js';
 import { resolveMaxSpins, resolveThreads } from './internal/kernels/exactBatch.js';
-import { withShardRecipe } from './internal/shardRecipe.js';
+import { withShardRecipe } from './internal/pool/shardRecipe.js';
 import type { Sampler, SamplerPlugin } from './types.js';
 import { assertPluginOptions, optionSpecs } from './pluginOptions.js';
 

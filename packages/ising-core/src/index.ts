@@ -105,4 +105,4 @@ export {
 } from './transferMatrix.js';
 export { transferMatrixSampler } from './transferMatrixSampler.js';
 export type { TransferMatrixEstimate, TransferMatrixOptions } from './transferMatrix.js';
-export type { ThreadsOption } from './internal/threadsOption.js';
+export type { ThreadsOption } from './internal/pool/threadsOption.js';

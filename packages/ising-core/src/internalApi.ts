@@ -8,11 +8,16 @@ export { assertFinite } from './batch.js';
 export { recordingOf } from './convergenceRecorder.js';
 export { DEFAULT_ECHO_LENGTH, echo } from './echo.js';
 export { ERROR_BRAND, hasErrorBrand } from './errorBrand.js';
-export { canBlock, spawnThread, threadEntry, threadsUnsupported } from './internal/poolThread.js';
-export { shardRecipeOf } from './internal/shardRecipe.js';
-export type { ShardRecipe } from './internal/shardRecipe.js';
-export { samplerFromRecipe } from './internal/shardSampler.js';
-export type { PoolThread, WorkerEntry } from './internal/poolThread.js';
+export {
+  canBlock,
+  spawnThread,
+  threadEntry,
+  threadsUnsupported,
+} from './internal/pool/poolThread.js';
+export { shardRecipeOf } from './internal/pool/shardRecipe.js';
+export type { ShardRecipe } from './internal/pool/shardRecipe.js';
+export { samplerFromRecipe } from './internal/pool/shardSampler.js';
+export type { PoolThread, WorkerEntry } from './internal/pool/poolThread.js';
 export { emitWarning, nodeBuiltin } from './nodeBuiltin.js';
 export { readBounded } from './readBounded.js';
 export type { BoundedReader, BoundedSource } from './readBounded.js';

@@ -9,14 +9,14 @@ import type {
   FixedPointSamplerOptions,
 } from './internal/fixedPointEstimate.js';
 import { resolveThreads } from './internal/kernels/exactBatch.js';
-import { withShardRecipe } from './internal/shardRecipe.js';
-import { threadedEstimate } from './internal/threadedEstimate.js';
+import { withShardRecipe } from './internal/pool/shardRecipe.js';
+import { threadedEstimate } from './internal/pool/threadedEstimate.js';
 import {
   FIXED_POINT_AUTO_MIN_COST,
   splitThreadsOption,
   THREADS_OPTION,
-} from './internal/threadsOption.js';
-import type { ThreadsOption } from './internal/threadsOption.js';
+} from './internal/pool/threadsOption.js';
+import type { ThreadsOption } from './internal/pool/threadsOption.js';
 import type { IsingBatch, SamplerCapabilities, SamplerPlugin, Sampler } from './types.js';
 
 /** Options of the {@link meanFieldSampler} plugin (the same as those of `tap`). */

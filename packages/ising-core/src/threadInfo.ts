@@ -1,7 +1,7 @@
 import { IsingError } from './errors.js';
-import { threadsUnsupported } from './internal/poolThread.js';
-import { autoThreadCount, capThreadCount } from './internal/threadCount.js';
-import { sharedPool, sharedPoolSize } from './internal/sharedPool.js';
+import { threadsUnsupported } from './internal/pool/poolThread.js';
+import { autoThreadCount, capThreadCount } from './internal/pool/threadCount.js';
+import { sharedPool, sharedPoolSize } from './internal/pool/sharedPool.js';
 
 /** What {@link threadInfo} reports. */
 export interface ThreadInfo {

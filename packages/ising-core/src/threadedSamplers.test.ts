@@ -9,11 +9,11 @@ import {
 } from './index.js';
 import type { BatchEstimate, IsingBatch, IsingGradients, Sampler } from './index.js';
 import { fixedPointEstimate, readFixedPointOptions } from './internal/fixedPointEstimate.js';
-import { KEPT_ESTIMATES } from './internal/samplerTasks.js';
-import { splitRanges } from './internal/splitRanges.js';
-import { threadedEstimate } from './internal/threadedEstimate.js';
-import { disposeWorkerPool, sharedPool, sharedPoolSize } from './internal/sharedPool.js';
-import { ExactWorkerPool } from './internal/workerPool.js';
+import { KEPT_ESTIMATES } from './internal/pool/samplerTasks.js';
+import { splitRanges } from './internal/pool/splitRanges.js';
+import { threadedEstimate } from './internal/pool/threadedEstimate.js';
+import { disposeWorkerPool, sharedPool, sharedPoolSize } from './internal/pool/sharedPool.js';
+import { ExactWorkerPool } from './internal/pool/workerPool.js';
 
 afterAll(() => disposeWorkerPool());
 

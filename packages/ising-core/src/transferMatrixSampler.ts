@@ -1,12 +1,12 @@
 import { resolveThreads } from './internal/kernels/exactBatch.js';
-import { withShardRecipe } from './internal/shardRecipe.js';
-import { threadedEstimate } from './internal/threadedEstimate.js';
+import { withShardRecipe } from './internal/pool/shardRecipe.js';
+import { threadedEstimate } from './internal/pool/threadedEstimate.js';
 import {
   splitThreadsOption,
   THREADS_OPTION,
   TRANSFER_AUTO_MIN_COST,
-} from './internal/threadsOption.js';
-import type { ThreadsOption } from './internal/threadsOption.js';
+} from './internal/pool/threadsOption.js';
+import type { ThreadsOption } from './internal/pool/threadsOption.js';
 import { defineSamplerPlugin } from './registry.js';
 import {
   DEFAULT_BANDWIDTH,

@@ -1,7 +1,7 @@
-import { createIsingBatch } from '../batch.js';
-import { IsingError } from '../errors.js';
-import type { BatchEstimate, ConvergenceDiagnostics } from '../types.js';
-import type { FixedPointGradients } from './fixedPointEstimate.js';
+import { createIsingBatch } from '../../batch.js';
+import { IsingError } from '../../errors.js';
+import type { BatchEstimate, ConvergenceDiagnostics } from '../../types.js';
+import type { FixedPointGradients } from '../fixedPointEstimate.js';
 import type { SamplerTask, ThreadedSamplerName } from './poolMessages.js';
 import { samplerFromRecipe } from './shardSampler.js';
 

@@ -1,4 +1,4 @@
-import type { ExactForwardResult } from './kernels/exactKernel.js';
+import type { ExactForwardResult } from '../kernels/exactKernel.js';
 
 /**
  * A reply slot in shared memory, so the calling thread can block on `Atomics.wait` for a

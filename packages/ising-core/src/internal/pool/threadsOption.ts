@@ -1,6 +1,6 @@
 // The `threads` option of the threaded samplers: its type, how a plugin separates it from its
 // other options, and the batch sizes at which `'auto'` uses more than one thread.
-import type { SamplerOptionSpec } from '../types.js';
+import type { SamplerOptionSpec } from '../../types.js';
 
 /** The `threads` option of the `mean-field`, `tap` and `transfer-matrix` plugins. */
 export interface ThreadsOption {

@@ -1,8 +1,8 @@
 // The VJP of a threaded estimate: each worker's range sent back its `∂L/∂h` and a partial `∂L/∂J`.
-import type { ConvergenceDiagnostics, IsingGradients } from '../types.js';
+import type { ConvergenceDiagnostics, IsingGradients } from '../../types.js';
 import { concatDiagnostics, readDiagnostics, whereOf } from './threadedParts.js';
 import type { Part, SplitRun } from './threadedParts.js';
-import { assertGradMagnetization } from './vjpInput.js';
+import { assertGradMagnetization } from '../vjpInput.js';
 
 /** The VJP task of each part held by a worker, with its range of the upstream gradient. */
 function vjpJobsOf(run: SplitRun, remote: readonly Part[], gradMagnetization: Float64Array) {

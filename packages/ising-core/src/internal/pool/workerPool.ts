@@ -12,7 +12,7 @@ import { canBlock, spawnThread, threadsUnsupported, workerEntry } from './poolTh
 import type { PoolThread, WorkerEntry } from './poolThread.js';
 import { STARTUP_TIMEOUT_MS, startedWithin, waitStarted } from './poolStartup.js';
 import type { StartingWorker } from './poolStartup.js';
-import { IsingError } from '../errors.js';
+import { IsingError } from '../../errors.js';
 import { runLocally, warnFallback } from './poolFallback.js';
 import { createSyncReply, readForward, waitSyncReply } from './syncReply.js';
 import type { SyncReply } from './syncReply.js';

@@ -1,5 +1,5 @@
 // How many threads: the cores of this machine, and the cap on a request.
-import { emitWarning, nodeBuiltin } from '../nodeBuiltin.js';
+import { emitWarning, nodeBuiltin } from '../../nodeBuiltin.js';
 
 /** Number of threads `'auto'` uses: the cores Node reports (the browser's `hardwareConcurrency` elsewhere). */
 export function autoThreadCount(): number {

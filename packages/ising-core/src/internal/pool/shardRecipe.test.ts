@@ -10,8 +10,8 @@ import {
   meanFieldSampler,
   tapSampler,
   transferMatrixSampler,
-} from '../index.js';
-import type { IsingGradients, Sampler } from '../index.js';
+} from '../../index.js';
+import type { IsingGradients, Sampler } from '../../index.js';
 import { shardRecipeOf } from './shardRecipe.js';
 import { samplerFromRecipe } from './shardSampler.js';
 

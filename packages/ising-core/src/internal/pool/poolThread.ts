@@ -1,9 +1,9 @@
 // One worker behind one interface: Node's worker_threads (reached through nodeBuiltin, never a
 // top-level import) or a browser Web Worker. The pool (workerPool.ts) only sees PoolThread.
 import type { Worker as NodeWorker } from 'node:worker_threads';
-import { nodeBuiltin } from '../nodeBuiltin.js';
-import { workerFactory } from '../workerFactory.js';
-import type { WebWorkerLike, WorkerFactory } from '../workerFactory.js';
+import { nodeBuiltin } from '../../nodeBuiltin.js';
+import { workerFactory } from '../../workerFactory.js';
+import type { WebWorkerLike, WorkerFactory } from '../../workerFactory.js';
 
 /** A started worker as the pool uses it. */
 export interface PoolThread {

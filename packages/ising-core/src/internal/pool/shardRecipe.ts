@@ -1,6 +1,6 @@
 // How another thread rebuilds one of the built-in samplers to run its own shard of a batch: the
 // plugin's name and its validated options, as plain data a worker can receive.
-import type { Sampler } from '../types.js';
+import type { Sampler } from '../../types.js';
 import type { ThreadedSamplerName } from './poolMessages.js';
 
 /**

@@ -1,10 +1,10 @@
 // A built-in sampler rebuilt from its recipe on this thread (a pool worker's sub-batch, an
 // attention engine thread's shard).
-import { exactSampler } from '../exactSampler.js';
-import { meanFieldSampler } from '../meanField.js';
-import { tapSampler } from '../tap.js';
-import { transferMatrixSampler } from '../transferMatrixSampler.js';
-import type { Sampler } from '../types.js';
+import { exactSampler } from '../../exactSampler.js';
+import { meanFieldSampler } from '../../meanField.js';
+import { tapSampler } from '../../tap.js';
+import { transferMatrixSampler } from '../../transferMatrixSampler.js';
+import type { Sampler } from '../../types.js';
 import type { ShardRecipe } from './shardRecipe.js';
 
 /**

@@ -1,7 +1,7 @@
 // The single-thread fallback: an exact task run on the calling thread, and the warning, said
 // once per process, that worker threads cannot run.
-import { emitWarning } from '../nodeBuiltin.js';
-import { exactBackward, exactForward } from './kernels/exactKernel.js';
+import { emitWarning } from '../../nodeBuiltin.js';
+import { exactBackward, exactForward } from '../kernels/exactKernel.js';
 import type { TaskResult, WorkerTask } from './poolMessages.js';
 
 let warnedFallback = false;

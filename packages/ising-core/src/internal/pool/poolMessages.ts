@@ -1,7 +1,7 @@
 // The pool's message protocol: what a worker is asked (tasks) and how it answers, errors included.
-import { IsingError } from '../errors.js';
-import type { IsingErrorCode } from '../errors.js';
-import type { ExactForwardResult, ExactProblems } from './kernels/exactKernel.js';
+import { IsingError } from '../../errors.js';
+import type { IsingErrorCode } from '../../errors.js';
+import type { ExactForwardResult, ExactProblems } from '../kernels/exactKernel.js';
 import type { SyncReply } from './syncReply.js';
 
 /** The built-in samplers a worker can run on a sub-batch (see `threadedEstimate.ts`). */

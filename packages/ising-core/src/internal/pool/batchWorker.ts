@@ -1,7 +1,7 @@
 // The worker module: a worker_threads worker in Node, a module Web Worker in a browser (exported
 // as `@boltzmann/ising-core/worker` for bundlers). Node's modules come through nodeBuiltin.
-import { nodeBuiltin } from '../nodeBuiltin.js';
-import { exactBackward, exactForward } from './kernels/exactKernel.js';
+import { nodeBuiltin } from '../../nodeBuiltin.js';
+import { exactBackward, exactForward } from '../kernels/exactKernel.js';
 import { runSamplerTask } from './samplerTasks.js';
 import { completeSyncReply, failSyncReply } from './syncReply.js';
 import { codedMessage } from './poolMessages.js';

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { exactForward } from './kernels/exactKernel.js';
-import type { ExactForwardResult, ExactProblems } from './kernels/exactKernel.js';
+import { exactForward } from '../kernels/exactKernel.js';
+import type { ExactForwardResult, ExactProblems } from '../kernels/exactKernel.js';
 import { runOnWorkers, runOnWorkersSync } from './sharedPool.js';
 import { ExactWorkerPool } from './workerPool.js';
 import type { WorkerTask } from './poolMessages.js';

@@ -1,7 +1,7 @@
 // A sampler's estimate split into contiguous ranges of the batch run in parallel on the shared
 // worker pool (the VJP of the result is in threadedVjp.ts).
-import { revalidateBatch } from '../batch.js';
-import type { BatchEstimate, ConvergenceDiagnostics, IsingBatch } from '../types.js';
+import { revalidateBatch } from '../../batch.js';
+import type { BatchEstimate, ConvergenceDiagnostics, IsingBatch } from '../../types.js';
 import type { ThreadedSamplerName } from './poolMessages.js';
 import { autoThreadCount, capThreadCount } from './threadCount.js';
 import { sharedPool } from './sharedPool.js';

@@ -1,7 +1,7 @@
 // The pieces of a threaded estimate (threadedEstimate.ts) that its VJP (threadedVjp.ts) reads too:
 // the parts of the batch, where each lives, and the fixed-point diagnostics read off a reply.
-import { createIsingBatch } from '../batch.js';
-import type { BatchEstimate, ConvergenceDiagnostics, IsingBatch } from '../types.js';
+import { createIsingBatch } from '../../batch.js';
+import type { BatchEstimate, ConvergenceDiagnostics, IsingBatch } from '../../types.js';
 import type { ThreadedSamplerName } from './poolMessages.js';
 import type { ExactWorkerPool } from './workerPool.js';
 
