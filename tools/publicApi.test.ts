@@ -185,6 +185,7 @@ const PUBLIC: Record<string, readonly string[]> = {
     'createEngineTrainer',
     'createTrainer',
     'createTransformer',
+    'engineModelOf',
     'engineThreadsUnsupported',
     'evaluate',
     'headBatches',

@@ -23,7 +23,12 @@ import {
   randomBatches,
   timedSampler,
 } from '../bench/benchModels.js';
-import { createEngineTrainer, createTransformer, initBackend } from '../src/index.js';
+import {
+  createEngineTrainer,
+  createTransformer,
+  engineModelOf,
+  initBackend,
+} from '../src/index.js';
 import type { AttentionVariant, CouplingForm, EngineTrainer } from '../src/index.js';
 import { kernelSplit } from '../bench/kernelSplit.js';
 import { concurrentPeaks, peakGflops } from '../bench/wasmPeak.js';
@@ -78,7 +83,7 @@ for (const variant of variants) {
     ...benchModelConfig(m, variant),
     ...(raw ? { sampler: probe?.sampler ?? raw, couplingForm: couplings as CouplingForm } : {}),
   });
-  const trainer: EngineTrainer = createEngineTrainer(model, {
+  const trainer: EngineTrainer = createEngineTrainer(engineModelOf(model), {
     totalSteps: steps + 10,
     sync: 'manual',
     threads,

@@ -19,6 +19,7 @@ import {
   assertAttentionVariant,
   createEngineTrainer,
   createTransformer,
+  engineModelOf,
   initBackend,
 } from '../src/index.js';
 import type { EngineTrainer } from '../src/index.js';
@@ -50,7 +51,7 @@ console.log(
     .join(' ')} (${availableParallelism()} cores)`,
 );
 const trainers: EngineTrainer[] = [1, threads].map((n) =>
-  createEngineTrainer(createTransformer(benchModelConfig(m, variant)), {
+  createEngineTrainer(engineModelOf(createTransformer(benchModelConfig(m, variant))), {
     totalSteps: 1_000_000,
     sync: 'manual',
     threads: n,

@@ -57,7 +57,13 @@ export { createTrainer } from './tfjs/trainer.js';
 export { createEngine } from './engine/engine.js';
 export type { Engine, EngineOptions, EnginePass } from './engine/engine.js';
 export { createEngineTrainer } from './engine/engineTrainer.js';
-export type { EngineTrainer, EngineTrainerOptions } from './engine/engineTrainer.js';
+export type {
+  EngineModel,
+  EngineTrainer,
+  EngineTrainerOptions,
+  EngineWeights,
+} from './engine/engineTrainer.js';
+export { engineModelOf } from './tfjs/engineModelOf.js';
 export { engineThreadsUnsupported, setEngineWorkerFactory } from './engine/parallel/workerPool.js';
 export type { TokenBatch } from './model/tokenBatch.js';
 export type {

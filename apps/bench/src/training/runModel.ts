@@ -3,6 +3,7 @@ import {
   createEngineTrainer,
   createTrainer,
   createTransformer,
+  engineModelOf,
   evaluate,
   initBackend,
   loadTransformer,
@@ -93,7 +94,7 @@ export interface RunSamplerAccess {
 /** The run's trainer: the engine's (weights written back on `sync`) or the tfjs one. */
 function trainerOf(model: Transformer, options: TrainerOptions, run: RunSamplerAccess): Trainer {
   if (run.engine === 'tfjs') return createTrainer(model, options);
-  return createEngineTrainer(model, {
+  return createEngineTrainer(engineModelOf(model), {
     ...options,
     sync: 'manual',
     threads: run.engineThreads ?? 1,

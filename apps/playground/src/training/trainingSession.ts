@@ -2,6 +2,7 @@ import {
   createEngineTrainer,
   createTrainer,
   createTransformer,
+  engineModelOf,
   evaluate,
 } from '@boltzmann/attention';
 import type { Trainer, Transformer } from '@boltzmann/attention';
@@ -75,7 +76,7 @@ export function createTrainingSession(config: TrainConfig, task: PlaygroundTask)
     trainers[variant] =
       config.engine === 'tfjs'
         ? createTrainer(model, options)
-        : createEngineTrainer(model, { ...options, threads: config.threads });
+        : createEngineTrainer(engineModelOf(model), { ...options, threads: config.threads });
   }
   let stepCount = 0;
   return {

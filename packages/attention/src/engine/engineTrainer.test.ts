@@ -1,18 +1,23 @@
 import { codeOf } from '@boltzmann/ising-core/testing';
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTrainer, createTransformer, initBackend } from '../index.js';
-import type { TransformerConfig } from '../index.js';
+import { createTrainer, createTransformer, engineModelOf, initBackend } from '../index.js';
+import type { Transformer, TransformerConfig } from '../index.js';
 import { createDelayedSampler, createReferenceSampler } from '../testing/referenceSampler.js';
 import { gpt, patternBatch } from '../testing/testUtils.js';
 import { createEngineTrainer } from './engineTrainer.js';
+import type { EngineTrainerOptions } from './engineTrainer.js';
+
+/** The engine's trainer of a tfjs model, in createTrainer's shape. */
+const onEngine = (model: Transformer, options: EngineTrainerOptions) =>
+  createEngineTrainer(engineModelOf(model), options);
 
 /** The losses of `steps` steps of the tfjs trainer and of the engine's, from the same model. */
 async function losses(config: TransformerConfig, steps: number) {
   const run = async (engine: boolean) => {
     const model = createTransformer(config);
     const options = { totalSteps: steps, lr: 1e-2, warmupSteps: 2 };
-    const trainer = engine ? createEngineTrainer(model, options) : createTrainer(model, options);
+    const trainer = engine ? onEngine(model, options) : createTrainer(model, options);
     const out: number[] = [];
     for (let s = 0; s < steps; s++) out.push((await trainer.step(patternBatch(4, 50 + s))).loss);
     const weights = model.toJSON().weights;
@@ -52,7 +57,7 @@ describe('the engine trainer', () => {
   it('state and restore continue a run exactly; a bad state is refused with a code', async () => {
     const config = { ...gpt, variant: 'softmax' as const };
     const model = createTransformer(config);
-    const trainer = createEngineTrainer(model, { totalSteps: 6 });
+    const trainer = onEngine(model, { totalSteps: 6 });
     for (let s = 0; s < 3; s++) await trainer.step(patternBatch(4, s));
     const state = trainer.state();
     const saved = model.toJSON();
@@ -60,7 +65,7 @@ describe('the engine trainer', () => {
     const resumedModel = createTransformer(config);
     for (const p of resumedModel.parameters)
       p.variable.assign(tf.tensor(saved.weights[p.name]!.data as number[], p.variable.shape));
-    const resumed = createEngineTrainer(resumedModel, { totalSteps: 6 });
+    const resumed = onEngine(resumedModel, { totalSteps: 6 });
     resumed.restore(state);
     expect(resumed.stepCount).toBe(3);
     expect((await resumed.step(patternBatch(4, 3))).loss).toBe(next);
@@ -70,12 +75,45 @@ describe('the engine trainer', () => {
     for (const m of [model, resumedModel]) m.dispose();
   });
 
+  it('takes a model as its config and weights: the losses of the tfjs model they came from, weights() and onSync hand back the trained weights, and weights that do not fit are refused', async () => {
+    const model = createTransformer({ ...gpt, variant: 'softmax' });
+    const json = model.toJSON();
+    const weights = Object.fromEntries(
+      Object.entries(json.weights).map(([name, w]) => [name, Float32Array.from(w.data)]),
+    );
+    let synced: Readonly<Record<string, Float32Array>> = {};
+    const onSync = (w: typeof synced) => {
+      synced = w;
+    };
+    const plain = createEngineTrainer({ config: json.config, weights, onSync }, { totalSteps: 4 });
+    const viaTfjs = onEngine(model, { totalSteps: 4 });
+    for (let s = 0; s < 2; s++) {
+      const { loss } = await plain.step(patternBatch(4, s));
+      expect(loss).toBe((await viaTfjs.step(patternBatch(4, s))).loss);
+    }
+    const trained = model.toJSON().weights;
+    for (const [name, w] of Object.entries(plain.weights())) {
+      expect(Array.from(w), name).toEqual(trained[name]!.data);
+      expect(synced[name], name).toEqual(w);
+    }
+    const refused = (w: Record<string, ArrayLike<number>>) =>
+      codeOf(() => createEngineTrainer({ config: json.config, weights: w }, { totalSteps: 1 }));
+    expect(refused({ ...weights, extra: [1] })).toBe('ATTENTION_INVALID_ARGUMENT');
+    const [first] = Object.keys(weights);
+    expect(refused({ ...weights, [first!]: [1] })).toBe('ATTENTION_INVALID_ARGUMENT');
+    const missing = { ...weights };
+    delete missing[first!];
+    expect(refused(missing)).toBe('ATTENTION_INVALID_ARGUMENT');
+    for (const t of [plain, viaTfjs]) t.dispose();
+    model.dispose();
+  });
+
   it('a tfjs checkpoint resumes on the engine and an engine checkpoint on tfjs, to float32 rounding', async () => {
     const config = { ...gpt, variant: 'softmax' as const };
     const options = { totalSteps: 8, lr: 1e-2 };
     for (const [first, second] of [
-      [createTrainer, createEngineTrainer],
-      [createEngineTrainer, createTrainer],
+      [createTrainer, onEngine],
+      [onEngine, createTrainer],
     ] as const) {
       const model = createTransformer(config);
       const trainer = first(model, options);

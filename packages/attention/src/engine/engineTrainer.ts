@@ -1,24 +1,33 @@
 /**
- * The engine's trainer: the {@link Trainer} of a tfjs {@link Transformer} whose steps run on the
- * engine. It copies the model's weights into the arena once, trains there (forward, backward,
- * clipping and AdamW in one flat pass) and writes the weights back into the model's variables
- * after every step (`sync: 'step'`, the default) or when asked (`sync: 'manual'` and
- * {@link EngineTrainer.sync}), so the model, `evaluate`, `toJSON` and checkpoints keep working.
+ * The engine's trainer: a {@link Trainer} of a model given as its configuration and weights
+ * ({@link EngineModel}). It copies the weights into the arena once, trains there (forward,
+ * backward, clipping and AdamW in one flat pass) and hands the trained weights to the model's
+ * `onSync` after every step (`sync: 'step'`, the default) or when asked (`sync: 'manual'` and
+ * {@link EngineTrainer.sync}). A tfjs `Transformer` becomes an `EngineModel` through
+ * `engineModelOf` (tfjs/engineModelOf.ts), whose `onSync` writes into the model's variables, so the
+ * model, `evaluate`, `toJSON` and checkpoints keep working.
  */
-import * as tf from '@tensorflow/tfjs';
+import { AttentionError } from '../core/errors.js';
 import { clipScale } from '../model/adamW.js';
 import { serialSteps } from '../model/serialSteps.js';
 import { checkBatch } from '../model/tokenBatch.js';
 import type { TokenBatch } from '../model/tokenBatch.js';
-import type { Transformer } from '../modelTypes.js';
 import { checkedMoments, learningRate, resolveTrainerOptions } from '../model/trainerOptions.js';
-import type { Trainer, TrainerOptions, TrainStepResult } from '../model/trainerTypes.js';
+import type {
+  EngineModel,
+  EngineWeights,
+  Trainer,
+  TrainerOptions,
+  TrainStepResult,
+} from '../model/trainerTypes.js';
 import { createEngine } from './engine.js';
 import type { Engine } from './engine.js';
 
+export type { EngineModel, EngineWeights } from '../model/trainerTypes.js';
+
 /** Options of {@link createEngineTrainer}: the trainer's, and when the weights go back to the model. */
 export interface EngineTrainerOptions extends TrainerOptions {
-  /** `'step'` (default): after every step; `'manual'`: only in {@link EngineTrainer.sync}. */
+  /** When the model's `onSync` gets the weights: `'step'` (default), after every step; `'manual'`, only in {@link EngineTrainer.sync}. */
   readonly sync?: 'step' | 'manual';
   /** The longest wait for an asynchronous sampler's answer (default 30 minutes). */
   readonly samplerTimeoutMs?: number;
@@ -30,21 +39,43 @@ export interface EngineTrainerOptions extends TrainerOptions {
 export interface EngineTrainer extends Trainer {
   /** The engine the steps run on. */
   readonly engine: Engine;
-  /** Writes the engine's weights into the model's variables. */
+  /** The current weights, by name (copies). */
+  weights(): Record<string, Float32Array>;
+  /** Hands the current weights to the model's `onSync` (nothing without one). */
   sync(): void;
 }
 
-/** Copies the model's variables into the engine's parameters. */
-function load(engine: Engine, model: Transformer): void {
-  for (const p of model.parameters) engine.view(p.name).set(p.variable.dataSync() as Float32Array);
+/**
+ * Copies the model's weights into the engine's parameters.
+ *
+ * @throws {AttentionError} ATTENTION_INVALID_ARGUMENT when a parameter is missing or has the wrong
+ *   size, or a weight is not one of the config's parameters.
+ */
+function load(engine: Engine, weights: EngineWeights): void {
+  const { slots } = engine.params;
+  const known = new Set(slots.map((s) => s.name));
+  const extra = Object.keys(weights).filter((name) => !known.has(name));
+  if (extra.length > 0)
+    throw new AttentionError(
+      'ATTENTION_INVALID_ARGUMENT',
+      `weights has ${extra.length} parameters the config does not have: ${extra.join(', ')}`,
+    );
+  for (const s of slots) {
+    const values = weights[s.name];
+    if (values?.length !== s.size)
+      throw new AttentionError(
+        'ATTENTION_INVALID_ARGUMENT',
+        `weights["${s.name}"] has ${values === undefined ? 'no' : values.length} values; the config needs ${s.size}`,
+      );
+    engine.view(s.name).set(values);
+  }
 }
 
-/** Writes the engine's parameters into the model's variables. */
-function store(engine: Engine, model: Transformer): void {
-  tf.tidy(() => {
-    for (const p of model.parameters)
-      p.variable.assign(tf.tensor(engine.view(p.name).slice(), p.variable.shape));
-  });
+/** The engine's parameters, each a fresh copy. */
+function current(engine: Engine): Record<string, Float32Array> {
+  const out: Record<string, Float32Array> = {};
+  for (const s of engine.params.slots) out[s.name] = engine.view(s.name).slice();
+  return out;
 }
 
 /**
@@ -52,12 +83,14 @@ function store(engine: Engine, model: Transformer): void {
  * clipping, state format and step results as `createTrainer`, from the same weights the same
  * losses (to float32 rounding).
  *
+ * @throws {AttentionError} ATTENTION_INVALID_ARGUMENT for weights that do not fit the config, or
+ *   a bad option.
  * @example
- * const trainer = createEngineTrainer(model, { totalSteps: 1000 });
+ * const trainer = createEngineTrainer(engineModelOf(model), { totalSteps: 1000 }); // a tfjs model
  * const { loss } = await trainer.step({ inputs, targets, batchSize: 64 });
  */
 export function createEngineTrainer(
-  model: Transformer,
+  model: EngineModel,
   options: EngineTrainerOptions,
 ): EngineTrainer {
   const opts = resolveTrainerOptions(options);
@@ -66,11 +99,19 @@ export function createEngineTrainer(
     samplerTimeoutMs: options.samplerTimeoutMs,
     threads: options.threads,
   });
-  load(engine, model);
+  try {
+    load(engine, model.weights);
+  } catch (error) {
+    void engine.dispose();
+    throw error;
+  }
   const { slots } = engine.params;
   const buffers = engine.buffers;
   let steps = 0;
   const lrAt = (step: number): number => learningRate(opts, step);
+  const sync = (): void => {
+    if (model.onSync !== undefined) model.onSync(current(engine));
+  };
 
   const runStep = async (batch: TokenBatch): Promise<TrainStepResult> => {
     const { batchSize, mask, targets } = checkBatch(model.config, batch);
@@ -83,7 +124,7 @@ export function createEngineTrainer(
     const hyper = { ...opts, lr, step: steps + 1, gradScale: clipScale(gradNorm, opts.clipNorm) };
     engine.adamW(hyper);
     steps += 1;
-    if (options.sync !== 'manual') store(engine, model);
+    if (options.sync !== 'manual') sync();
     const timings = { prepareMs: 0, tapeMs: t1 - t0, optimizerMs: performance.now() - t1 };
     return { loss, gradNorm, lr, step: steps, timings };
   };
@@ -96,7 +137,8 @@ export function createEngineTrainer(
     },
     lrAt,
     step: serialSteps(runStep),
-    sync: () => store(engine, model),
+    weights: () => current(engine),
+    sync,
     state() {
       const moments: Record<string, { m: number[]; v: number[] }> = {};
       const f = engine.f32();

@@ -1,4 +1,8 @@
-// The trainer's options, step result, checkpoint state and interface (the trainer is trainer.ts).
+// The trainers' options, step result, checkpoint state and interface (the trainers are
+// tfjs/trainer.ts and engine/engineTrainer.ts), and the engine trainer's input: a model as its
+// config and weights.
+import type { Sampler } from '@boltzmann/ising-core';
+import type { ResolvedTransformerConfig } from '../core/transformerConfig.js';
 import type { TokenBatch } from './tokenBatch.js';
 
 /** Options of {@link createTrainer} (METHOD.md §5 defaults). */
@@ -76,4 +80,19 @@ export interface Trainer {
   restore(state: TrainerState): void;
   /** Drops the optimizer moments (plain typed arrays; no tensors are held). */
   dispose(): void;
+}
+
+/** Parameter values by name (`Transformer.toJSON()`'s names: `embedding/token`, `layer1/attention/query/kernel`, …). */
+export type EngineWeights = Readonly<Record<string, ArrayLike<number>>>;
+
+/** A model as the engine trains it: its configuration and weights, and where the trained weights go. */
+export interface EngineModel {
+  /** The resolved configuration (a tfjs model's `config`, or a model file's). */
+  readonly config: ResolvedTransformerConfig;
+  /** Every parameter's values, row-major, by the engine's name for it (exactly the config's parameters). */
+  readonly weights: EngineWeights;
+  /** The sampler of `boltzmann`/`coupling` (a resolved instance, e.g. a tfjs model's `sampler`). */
+  readonly sampler?: Sampler | undefined;
+  /** Receives fresh copies of the trained weights: after every step (`sync: 'step'`) or in `EngineTrainer.sync`. */
+  readonly onSync?: ((weights: Readonly<Record<string, Float32Array>>) => void) | undefined;
 }

@@ -3,7 +3,7 @@
 // thread; a pass the calling thread aborts while a worker waits to sum its range ends cleanly.
 import { threadInfo } from '@boltzmann/ising-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTransformer, resolveTransformerConfig } from '../../index.js';
+import { createTransformer, engineModelOf, resolveTransformerConfig } from '../../index.js';
 import { gpt, patternBatch } from '../../testing/testUtils.js';
 import { createArena } from '../arena.js';
 import { createEngineTrainer } from '../engineTrainer.js';
@@ -56,7 +56,11 @@ describe("the optimizer's tail on every thread", () => {
     const config = { ...gpt, variant: 'softmax' as const, dropout: 0.1 };
     const run = async (threads: number, batch: number) => {
       const model = createTransformer(config);
-      const trainer = createEngineTrainer(model, { totalSteps: 5, lr: 1e-2, threads });
+      const trainer = createEngineTrainer(engineModelOf(model), {
+        totalSteps: 5,
+        lr: 1e-2,
+        threads,
+      });
       const steps = [];
       for (let s = 0; s < 5; s++) steps.push(await trainer.step(patternBatch(batch, 30 + s)));
       const { kernels, params, buffers } = trainer.engine;
