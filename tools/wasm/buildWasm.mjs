@@ -9,6 +9,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { compileWat, generatedSource } from './wasmSource.mjs';
+import { MEMORY_IMPORT as MEMORY } from './wat.mjs';
 
 const ROOT = new URL('../../', import.meta.url).href;
 const SCRIPT = 'tools/wasm/buildWasm.mjs';
@@ -17,10 +18,9 @@ const SCRIPT = 'tools/wasm/buildWasm.mjs';
 const repoPath = (url) => url.href.slice(ROOT.length);
 
 /**
- * The import a kernel module declares, and its shared-memory form: a shared
- * `WebAssembly.Memory` can only be used by a module importing a shared memory.
+ * The shared-memory form of a kernel module's memory import: a shared `WebAssembly.Memory` can
+ * only be used by a module importing a shared memory.
  */
-const MEMORY = '(import "env" "memory" (memory 1))';
 const SHARED_MEMORY = '(import "env" "memory" (memory 1 65536 shared))';
 
 /** The .wat text of one kernel, and whether it is written (else hand-written and only read). */

@@ -5,6 +5,16 @@
 // engine's row kernels (softmax, cross-entropy): a pass over the first $n floats of a row, four
 // at a time in f32x4 and the rest through lane 0, and the horizontal reduction of a vector.
 
+/** The memory import of a kernel module: the caller's memory (the engine's one arena). */
+export const MEMORY_IMPORT = '(import "env" "memory" (memory 1))';
+
+/** A module of `funcs` on the caller's memory (`MEMORY_IMPORT`). */
+export const arenaModule = (...funcs) => `(module
+  ${MEMORY_IMPORT}
+  ${funcs.join('\n  ')}
+)
+`;
+
 /** `(local.get $name)`. */
 export const get = (name) => `(local.get $${name})`;
 

@@ -5,7 +5,7 @@
 // (src/internal/adamW.ts); Σ g² in float64 for the global gradient norm; and dst += src, which
 // sums the threads' gradient buffers.
 
-import { f32x4, get } from '../../../../../../tools/wasm/wat.mjs';
+import { arenaModule, f32x4, get } from '../../../../../../tools/wasm/wat.mjs';
 
 const splat = (name) => f32x4.splat(get(name));
 const { mul } = f32x4;
@@ -81,13 +81,7 @@ function addInto() {
       (br $l))))`;
 }
 
-/** The module's text: it imports the caller's memory (the engine's one arena). */
+/** The module's text, on the caller's memory (the engine's one arena). */
 export function adamWWat() {
-  return `(module
-  (import "env" "memory" (memory 1))
-  ${adamW()}
-  ${sumSquares()}
-  ${addInto()}
-)
-`;
+  return arenaModule(adamW(), sumSquares(), addInto());
 }

@@ -4,7 +4,7 @@
 // with target t and weight w (the loss mask over its sum): writes the row's max, Σ exp(z − max)
 // and z_t into three floats of `stats` (the caller takes the log in float64), then overwrites z by its
 // gradient (softmax(z) − onehot(t)) w. exp is elementwiseWat's (Cephes' expf).
-import { f32x4, get, i32, keys } from '../../../../../../tools/wasm/wat.mjs';
+import { arenaModule, f32x4, get, i32, keys } from '../../../../../../tools/wasm/wat.mjs';
 import { exp } from '../elementwise/elementwiseWat.mjs';
 
 /** Byte address of float `index` (an i32 expression) of `base`. */
@@ -48,11 +48,7 @@ function crossEntropy() {
       (br $rl))))`;
 }
 
-/** The module's text: it imports the caller's memory (the engine's one arena). */
+/** The module's text, on the caller's memory (the engine's one arena). */
 export function crossEntropyWat() {
-  return `(module
-  (import "env" "memory" (memory 1))
-  ${crossEntropy()}
-)
-`;
+  return arenaModule(crossEntropy());
 }

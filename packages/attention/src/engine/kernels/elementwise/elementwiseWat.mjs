@@ -10,7 +10,7 @@
 // polynomial of the remainder, 2ⁿ built in the exponent bits). Columns go four at a time in
 // f32x4; the last cols mod 4 columns run the same vector code on one splatted lane.
 
-import { f32x4, get, i32 } from '../../../../../../tools/wasm/wat.mjs';
+import { arenaModule, f32x4, get, i32 } from '../../../../../../tools/wasm/wat.mjs';
 
 const f = (v) => f32x4.splat(`(f32.const ${v})`);
 const { mul } = f32x4;
@@ -331,20 +331,18 @@ function biasRows() {
     )})`;
 }
 
-/** The module's text: it imports the caller's memory (the engine's one arena). */
+/** The module's text, on the caller's memory (the engine's one arena). */
 export function elementwiseWat() {
-  return `(module
-  (import "env" "memory" (memory 1))
-  ${geluForward(false)}
-  ${geluForward(true)}
-  ${geluBackward(false)}
-  ${geluBackward(true)}
-  ${residual()}
-  ${masked()}
-  ${columnSums()}
-  ${embed()}
-  ${embedBackward()}
-  ${biasRows()}
-)
-`;
+  return arenaModule(
+    geluForward(false),
+    geluForward(true),
+    geluBackward(false),
+    geluBackward(true),
+    residual(),
+    masked(),
+    columnSums(),
+    embed(),
+    embedBackward(),
+    biasRows(),
+  );
 }

@@ -10,7 +10,7 @@
 // browsers since 2023 run it, Node 20 behind --experimental-wasm-relaxed-simd).
 // A·Bᵀ is served by `transpose` into the caller's scratch, then the same kernel; narrow A·Bᵀ
 // products by `gemm_dot` (gemmDotWat.mjs), which needs no transpose.
-import { f32x4, get, i32 } from '../../../../../../tools/wasm/wat.mjs';
+import { arenaModule, f32x4, get, i32 } from '../../../../../../tools/wasm/wat.mjs';
 import { gemmDot } from './gemmDotWat.mjs';
 
 /** Rows and f32x4 vectors per row of the main micro-tile (4 × 8 floats). */
@@ -292,11 +292,5 @@ function gemms() {
  */
 export function gemmWat({ fma = false } = {}) {
   fused = fma;
-  return `(module
-  (import "env" "memory" (memory 1))
-  ${gemms()}
-  ${gemmDot(dotMultiplyAdd, batchLoop)}
-  ${transpose()}
-)
-`;
+  return arenaModule(gemms(), gemmDot(dotMultiplyAdd, batchLoop), transpose());
 }

@@ -9,7 +9,7 @@
 // dβ += dy, one writing dx = (g − mean g − x̂ mean(g x̂)) rstd. Four columns at a time in f32x4,
 // the rest scalar.
 
-import { get, i32 } from '../../../../../../tools/wasm/wat.mjs';
+import { arenaModule, get, i32 } from '../../../../../../tools/wasm/wat.mjs';
 
 /** The vector (f32x4) and scalar (f32) flavours a sweep's body is written in. */
 const VEC = {
@@ -160,12 +160,7 @@ function backward() {
       (br $il))))`;
 }
 
-/** The module's text: it imports the caller's memory (the engine's one arena). */
+/** The module's text, on the caller's memory (the engine's one arena). */
 export function layerNormWat() {
-  return `(module
-  (import "env" "memory" (memory 1))
-  ${forward()}
-  ${backward()}
-)
-`;
+  return arenaModule(forward(), backward());
 }

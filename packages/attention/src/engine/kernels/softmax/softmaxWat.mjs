@@ -4,7 +4,7 @@
 // T × T blocks (row r is query i = r mod T): w_ij = softmax_j(β h_ij) over j ≤ i, zero above;
 // the backward gh_ij = β w_ij (gw_ij − Σ_k w_ik gw_ik), zero above. exp is elementwiseWat's
 // (Cephes' expf). Keys go four at a time in f32x4; the last (i + 1) mod 4 through lane 0.
-import { f32x4, get, i32, keys } from '../../../../../../tools/wasm/wat.mjs';
+import { arenaModule, f32x4, get, i32, keys } from '../../../../../../tools/wasm/wat.mjs';
 import { exp } from '../elementwise/elementwiseWat.mjs';
 
 /** Zeros keys $n … T − 1 of the current row of `base`. */
@@ -81,12 +81,7 @@ function backward() {
     ${rows(['w', 'gw', 'gh'], body)})`;
 }
 
-/** The module's text: it imports the caller's memory (the engine's one arena). */
+/** The module's text, on the caller's memory (the engine's one arena). */
 export function softmaxWat() {
-  return `(module
-  (import "env" "memory" (memory 1))
-  ${forward()}
-  ${backward()}
-)
-`;
+  return arenaModule(forward(), backward());
 }
