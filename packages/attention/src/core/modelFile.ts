@@ -230,4 +230,3 @@ export async function readJsonFile(path: string): Promise<unknown> {
     );
   }
 }
-

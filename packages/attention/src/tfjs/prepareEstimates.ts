@@ -32,6 +32,8 @@ export async function prepareEstimates(
   const { heads } = await sampleEstimates(fields, couplings, shape, sampler, beta, options);
   // Without synchronous reads (webgpu) the op needs each head's weights and Jacobians too.
   return {
-    heads: readsSynchronously() ? heads : withResidentGradients(heads, options.variant ?? 'boltzmann'),
+    heads: readsSynchronously()
+      ? heads
+      : withResidentGradients(heads, options.variant ?? 'boltzmann'),
   };
 }

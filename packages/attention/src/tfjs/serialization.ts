@@ -1,5 +1,10 @@
 // The tfjs model from and to a model file (core/modelFile.ts checks the file).
-import { modelFileConfig, modelFileWeights, readJsonFile, writeJsonFileAtomic } from '../core/modelFile.js';
+import {
+  modelFileConfig,
+  modelFileWeights,
+  readJsonFile,
+  writeJsonFileAtomic,
+} from '../core/modelFile.js';
 import type { TransformerJSON } from '../core/modelFile.js';
 import { samplerFor } from '../model/resolveSampler.js';
 import type { SamplerOverrides } from '../model/resolveSampler.js';
