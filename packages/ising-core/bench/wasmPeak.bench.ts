@@ -7,6 +7,7 @@
  *
  *   npx tsx packages/ising-core/bench/wasmPeak.bench.ts
  */
+// @ts-expect-error -- a plain .mjs build script without type declarations
 import { compileWat } from '../scripts/wasmSource.mjs';
 import { option } from './benchArgs.js';
 
@@ -39,10 +40,14 @@ function kernel(type: 'f32x4' | 'f64x2'): string {
     ${type === 'f32x4' ? '(f64.promote_f32 (f32x4.extract_lane 0 (local.get $a0)))' : '(f64x2.extract_lane 0 (local.get $a0))'}))`;
 }
 
+/** The one WebAssembly JS API call used (the workspace's type libraries do not declare it). */
+const wasm = (globalThis as { WebAssembly?: unknown }).WebAssembly as {
+  instantiate(bytes: ArrayBuffer): Promise<{ instance: { exports: Record<string, unknown> } }>;
+};
 const iterations = Number(option('iterations', '20000000'));
 for (const type of ['f32x4', 'f64x2'] as const) {
   const bytes = await compileWat(`peak-${type}.wat`, kernel(type));
-  const { instance } = await WebAssembly.instantiate(bytes);
+  const { instance } = await wasm.instantiate(bytes);
   const run = instance.exports.run as (n: number) => number;
   run(1000);
   let best = Infinity;
