@@ -2,45 +2,49 @@
  * One block's backward on the arena: from `acts.g = ∂L/∂x_{ℓ+1}` to `acts.g = ∂L/∂x_ℓ`,
  * accumulating every parameter's gradient. The reverse of blockForward.ts, sublayer by sublayer.
  */
-import { COUPLINGS, RELATIVE_COUPLINGS } from '../core/paramSpecs.js';
 import { fieldsBackward, headsBackward } from './attentionHeads.js';
 import { weightsRead } from './blockForward.js';
 import { couplingsBackward } from './couplingParams.js';
-import type { BlockActs, NormActs } from './engineTypes.js';
+import type {
+  BlockActs,
+  BlockParams,
+  DenseParams,
+  FfnParams,
+  NormActs,
+  NormParams,
+} from './engineTypes.js';
 import { linearBackward } from './linear.js';
-import { dropping, gradAt, paramAt } from './passContext.js';
+import { dropping, gradAt, optionalGradAt, paramAt } from './passContext.js';
 import type { PassContext } from './passContext.js';
 
-/** LN backward of `norm` (input `x`) from `dy`: dx into `dx`, gain and shift gradients accumulated. */
+/** LN backward of `norm` (input `x`, parameters `p`) from `dy`: dx into `dx`, gain and shift gradients accumulated. */
 export function normBackward(
   ctx: PassContext,
   at: { x: number; norm: NormActs; dy: number; dx: number },
-  name: string,
-  layer?: number,
+  p: NormParams,
 ) {
   const { batch, length } = ctx.acts;
   ctx.k.layerNormBackward({
     rows: batch * length,
     cols: ctx.config.dModel,
     x: at.x,
-    gamma: paramAt(ctx, `${name}/gamma`, layer),
+    gamma: paramAt(ctx, p.gamma),
     mean: at.norm.mean,
     rstd: at.norm.rstd,
     dy: at.dy,
     dx: at.dx,
-    dGamma: gradAt(ctx, `${name}/gamma`, layer),
-    ...(ctx.config.bias ? { dBeta: gradAt(ctx, `${name}/beta`, layer) } : {}),
+    dGamma: gradAt(ctx, p.gamma),
+    ...(p.beta === undefined ? {} : { dBeta: gradAt(ctx, p.beta) }),
   });
 }
 
 /**
- * The backward of a linear map `name` of block `layer`: `part` `'dx'` or `'dw'` alone (the weight
- * gradients can wait for the causal op), or both.
+ * The backward of the linear map `p` (d → d unless `dims`): `part` `'dx'` or `'dw'` alone (the
+ * weight gradients can wait for the causal op), or both.
  */
 function dense(
   ctx: PassContext,
-  layer: number,
-  name: string,
+  p: DenseParams,
   at: { x: number; dy: number; dx: number; accumulateDx?: boolean },
   dims?: [number, number],
   part: 'dx' | 'dw' | 'both' = 'both',
@@ -53,10 +57,10 @@ function dense(
     outDim,
     ...at,
     dx: part === 'dw' ? -1 : at.dx,
-    w: paramAt(ctx, `${name}/kernel`, layer),
+    w: paramAt(ctx, p.kernel),
     b: -1,
-    dw: part === 'dx' ? -1 : gradAt(ctx, `${name}/kernel`, layer),
-    db: gradAt(ctx, `${name}/bias`, layer),
+    dw: part === 'dx' ? -1 : gradAt(ctx, p.kernel),
+    db: optionalGradAt(ctx, p.bias),
     scratch: ctx.acts.scratch,
   });
 }
@@ -81,21 +85,21 @@ function addIntoStream(ctx: PassContext) {
  * The FFN's backward, but for its hidden layer's weight gradient, which it returns as work for
  * later (it reads the saved LN2 output and `gHidden`, which nothing writes until the next block).
  */
-function ffnBackward(ctx: PassContext, layer: number, a: BlockActs): () => void {
+function ffnBackward(ctx: PassContext, p: FfnParams, a: BlockActs): () => void {
   const { acts, config } = ctx;
   const [n, f] = [acts.batch * acts.length, config.ffnHidden];
   const gf = branchGradient(ctx, a.maskResidual2);
-  dense(ctx, layer, 'ffn/output', { x: a.hidden, dy: gf, dx: acts.gHidden }, [f, config.dModel]);
-  const bias = paramAt(ctx, 'ffn/hidden/bias', layer);
+  dense(ctx, p.output, { x: a.hidden, dy: gf, dx: acts.gHidden }, [f, config.dModel]);
+  const { bias } = p.hidden;
   ctx.k.biasGeluBackward({
     rows: n,
     cols: f,
     x: a.pre,
-    bias: bias < 0 ? acts.zeros : bias,
+    bias: bias === undefined ? acts.zeros : paramAt(ctx, bias),
     cdf: a.cdf,
     dy: acts.gHidden,
     dx: acts.gHidden,
-    dBias: bias < 0 ? acts.sink : gradAt(ctx, 'ffn/hidden/bias', layer),
+    dBias: bias === undefined ? acts.sink : gradAt(ctx, bias),
   });
   const hidden = {
     rows: n,
@@ -103,20 +107,25 @@ function ffnBackward(ctx: PassContext, layer: number, a: BlockActs): () => void 
     outDim: f,
     x: a.norm2.y,
     dy: acts.gHidden,
-    w: paramAt(ctx, 'ffn/hidden/kernel', layer),
+    w: paramAt(ctx, p.hidden.kernel),
     b: -1,
     db: -1,
     scratch: acts.scratch,
   };
   linearBackward(ctx.k, { ...hidden, dx: acts.t1, dw: -1 });
-  normBackward(ctx, { x: a.x1, norm: a.norm2, dy: acts.t1, dx: acts.t2 }, 'block/norm2', layer);
+  normBackward(ctx, { x: a.x1, norm: a.norm2, dy: acts.t1, dx: acts.t2 }, p.norm2);
   addIntoStream(ctx);
-  const dw = gradAt(ctx, 'ffn/hidden/kernel', layer);
+  const dw = gradAt(ctx, p.hidden.kernel);
   return () => linearBackward(ctx.k, { ...hidden, dx: -1, dw });
 }
 
 /** ∂L/∂h (and ∂L/∂J) from ∂L/∂w in `acts.gw`; `independent` runs beside the causal op. */
-function weightsBackward(ctx: PassContext, layer: number, a: BlockActs, independent: () => void) {
+function weightsBackward(
+  ctx: PassContext,
+  layer: number,
+  [a, p]: [BlockActs, BlockParams],
+  independent: () => void,
+) {
   const { acts, config } = ctx;
   const { batch, length } = acts;
   if (config.variant === 'softmax') {
@@ -127,19 +136,18 @@ function weightsBackward(ctx: PassContext, layer: number, a: BlockActs, independ
     return;
   }
   ctx.exchange.backward(layer, independent);
-  const withJ = config.variant !== 'sigmoid';
-  if (!withJ) return;
-  const name = ctx.form.kind === 'relative' ? RELATIVE_COUPLINGS : COUPLINGS;
+  if (p.couplings === undefined) return; // sigmoid
   const sizes = { heads: config.heads, length, maxLength: config.maxLength };
-  couplingsBackward(ctx.k.f32(), ctx.form, sizes, { gj: a.gj, grad: gradAt(ctx, name, layer) });
+  couplingsBackward(ctx.k.f32(), ctx.form, sizes, { gj: a.gj, grad: gradAt(ctx, p.couplings) });
 }
 
 /**
  * The attention sublayer's backward. What does not need ∂L/∂h (the weight gradients of W_o, of
  * the values and of `deferred`, and the values' input gradient) runs beside the causal op.
  */
-function attentionBackward(ctx: PassContext, layer: number, a: BlockActs, deferred: () => void) {
+function attentionBackward(ctx: PassContext, layer: number, deferred: () => void) {
   const { acts, config } = ctx;
+  const [a, p] = [acts.blocks[layer]!, ctx.params.blocks[layer]!];
   const shape = {
     batch: acts.batch,
     heads: config.heads,
@@ -148,11 +156,11 @@ function attentionBackward(ctx: PassContext, layer: number, a: BlockActs, deferr
   };
   const ga = branchGradient(ctx, a.maskResidual1);
   const output = { x: a.o, dy: ga, dx: acts.t2 };
-  dense(ctx, layer, 'attention/output', output, undefined, 'dx');
+  dense(ctx, p.output, output, undefined, 'dx');
   const x = a.norm1.y;
   const independent = () => {
-    dense(ctx, layer, 'attention/output', output, undefined, 'dw'); // before t1 (maybe ga) is overwritten
-    dense(ctx, layer, 'attention/value', { x, dy: acts.gv, dx: acts.t1 });
+    dense(ctx, p.output, output, undefined, 'dw'); // before t1 (maybe ga) is overwritten
+    dense(ctx, p.value, { x, dy: acts.gv, dx: acts.t1 });
     deferred();
   };
   const w = weightsRead(ctx, a);
@@ -168,20 +176,21 @@ function attentionBackward(ctx: PassContext, layer: number, a: BlockActs, deferr
     const bhtt = acts.batch * config.heads * acts.length * acts.length;
     ctx.k.masked({ n: bhtt, x: acts.gw, mask: a.maskAttention, out: acts.gw });
   }
-  weightsBackward(ctx, layer, a, independent);
-  if (config.variant !== 'coupling') {
+  weightsBackward(ctx, layer, [a, p], independent);
+  if (p.fields !== undefined) {
     fieldsBackward(ctx.k, shape, { q: a.q, k: a.k, gh: acts.gh, gq: acts.gq, gk: acts.gk });
-    dense(ctx, layer, 'attention/query', { x, dy: acts.gq, dx: acts.t1, accumulateDx: true });
-    dense(ctx, layer, 'attention/key', { x, dy: acts.gk, dx: acts.t1, accumulateDx: true });
+    dense(ctx, p.fields.query, { x, dy: acts.gq, dx: acts.t1, accumulateDx: true });
+    dense(ctx, p.fields.key, { x, dy: acts.gk, dx: acts.t1, accumulateDx: true });
   }
   const input = acts.streams[layer]!;
-  normBackward(ctx, { x: input, norm: a.norm1, dy: acts.t1, dx: acts.t2 }, 'block/norm1', layer);
+  normBackward(ctx, { x: input, norm: a.norm1, dy: acts.t1, dx: acts.t2 }, p.norm1);
   addIntoStream(ctx);
 }
 
 /** Block `layer`'s backward: `acts.g` from ∂L/∂x_{ℓ+1} to ∂L/∂x_ℓ. */
 export function blockBackward(ctx: PassContext, layer: number): void {
+  const { ffn } = ctx.params.blocks[layer]!;
   const a = ctx.acts.blocks[layer]!;
-  const deferred = ctx.config.ffn ? ffnBackward(ctx, layer, a) : () => {};
-  attentionBackward(ctx, layer, a, deferred);
+  const deferred = ffn ? ffnBackward(ctx, ffn, a) : () => {};
+  attentionBackward(ctx, layer, deferred);
 }

@@ -4,12 +4,11 @@
  * weights are the masked softmax, or ising-core's causal op through the pass's exchange
  * (causalExchange.ts); an asynchronous sampler is awaited in the middle of the pass.
  */
-import { COUPLINGS, RELATIVE_COUPLINGS } from '../core/paramSpecs.js';
 import { fieldsForward, headsForward } from './attentionHeads.js';
 import { couplingsForward } from './couplingParams.js';
-import type { BlockActs } from './engineTypes.js';
+import type { BlockActs, DenseParams, NormActs, NormParams } from './engineTypes.js';
 import { linearForward } from './linear.js';
-import { dropping, fillMask, paramAt } from './passContext.js';
+import { dropping, fillMask, optionalParamAt, paramAt } from './passContext.js';
 import type { PassContext } from './passContext.js';
 
 /** The offset of the attention weights the heads read: dropped in a dropping pass. */
@@ -17,32 +16,25 @@ export function weightsRead(ctx: PassContext, a: BlockActs): number {
   return dropping(ctx) ? a.wDropped : a.w;
 }
 
-/** LN(x) into `norm` with the block's (or final) gain and shift. */
-function normForward(
-  ctx: PassContext,
-  x: number,
-  norm: BlockActs['norm1'],
-  name: string,
-  layer?: number,
-) {
+/** LN(x) into `norm` with the gain and shift `p` (a block's or the final). */
+function normForward(ctx: PassContext, x: number, norm: NormActs, p: NormParams) {
   const { batch, length } = ctx.acts;
   ctx.k.layerNorm({
     rows: batch * length,
     cols: ctx.config.dModel,
     x,
-    gamma: paramAt(ctx, `${name}/gamma`, layer),
-    ...(ctx.config.bias ? { beta: paramAt(ctx, `${name}/beta`, layer) } : {}),
+    gamma: paramAt(ctx, p.gamma),
+    ...(p.beta === undefined ? {} : { beta: paramAt(ctx, p.beta) }),
     y: norm.y,
     mean: norm.mean,
     rstd: norm.rstd,
   });
 }
 
-/** A d → out linear map of block `layer` from `x` into `y`. */
+/** The linear map `p` (d → d unless `dims`) from `x` into `y`. */
 function dense(
   ctx: PassContext,
-  layer: number,
-  name: string,
+  p: DenseParams,
   at: { x: number; y: number },
   dims?: [number, number],
 ) {
@@ -53,8 +45,8 @@ function dense(
     inDim,
     outDim,
     x: at.x,
-    w: paramAt(ctx, `${name}/kernel`, layer),
-    b: paramAt(ctx, `${name}/bias`, layer),
+    w: paramAt(ctx, p.kernel),
+    b: optionalParamAt(ctx, p.bias),
     y: at.y,
   });
 }
@@ -69,11 +61,12 @@ async function causalWeights(
   a: BlockActs,
   independent: () => void,
 ) {
-  const { variant, maxLength, heads } = ctx.config;
-  if (variant !== 'sigmoid') {
-    const name = ctx.form.kind === 'relative' ? RELATIVE_COUPLINGS : COUPLINGS;
+  const { maxLength, heads } = ctx.config;
+  const { couplings } = ctx.params.blocks[layer]!; // absent in sigmoid
+  if (couplings !== undefined) {
     const sizes = { heads, length: ctx.acts.length, maxLength };
-    couplingsForward(ctx.k.f32(), ctx.form, sizes, { param: paramAt(ctx, name, layer), out: a.j });
+    const at = { param: paramAt(ctx, couplings), out: a.j };
+    couplingsForward(ctx.k.f32(), ctx.form, sizes, at);
   }
   await ctx.exchange.forward(layer, independent);
 }
@@ -85,16 +78,16 @@ async function causalWeights(
  */
 async function attention(ctx: PassContext, layer: number, x: number) {
   const { acts, config } = ctx;
-  const a = acts.blocks[layer]!;
+  const [a, p] = [acts.blocks[layer]!, ctx.params.blocks[layer]!];
   const { batch, length } = acts;
   const bhtt = batch * config.heads * length * length;
-  normForward(ctx, x, a.norm1, 'block/norm1', layer);
-  if (config.variant !== 'coupling') {
-    dense(ctx, layer, 'attention/query', { x: a.norm1.y, y: a.q });
-    dense(ctx, layer, 'attention/key', { x: a.norm1.y, y: a.k });
+  normForward(ctx, x, a.norm1, p.norm1);
+  if (p.fields !== undefined) {
+    dense(ctx, p.fields.query, { x: a.norm1.y, y: a.q });
+    dense(ctx, p.fields.key, { x: a.norm1.y, y: a.k });
   }
   const independent = () => {
-    dense(ctx, layer, 'attention/value', { x: a.norm1.y, y: a.v });
+    dense(ctx, p.value, { x: a.norm1.y, y: a.v });
     if (dropping(ctx)) fillMask(ctx, a.maskAttention, bhtt, layer, 'attention');
   };
   const shape = { batch, heads: config.heads, length, dModel: config.dModel };
@@ -117,38 +110,39 @@ async function attention(ctx: PassContext, layer: number, x: number) {
 /** Block `layer` from stream `layer` to stream `layer + 1`. */
 export async function blockForward(ctx: PassContext, layer: number): Promise<void> {
   const { acts, config } = ctx;
-  const a = acts.blocks[layer]!;
+  const [a, p] = [acts.blocks[layer]!, ctx.params.blocks[layer]!];
   const n = acts.batch * acts.length;
   const nd = n * config.dModel;
   const [x, out] = [acts.streams[layer]!, acts.streams[layer + 1]!];
   await attention(ctx, layer, x);
   const drop = dropping(ctx);
-  dense(ctx, layer, 'attention/output', { x: a.o, y: acts.t1 });
+  dense(ctx, p.output, { x: a.o, y: acts.t1 });
   if (drop) fillMask(ctx, a.maskResidual1, nd, layer, 'attention/residual');
   const mask1 = drop ? a.maskResidual1 : -1;
-  ctx.k.residual({ n: nd, x, y: acts.t1, mask: mask1, out: config.ffn ? a.x1 : out });
-  if (!config.ffn) return;
-  normForward(ctx, a.x1, a.norm2, 'block/norm2', layer);
+  const { ffn } = p;
+  ctx.k.residual({ n: nd, x, y: acts.t1, mask: mask1, out: ffn ? a.x1 : out });
+  if (ffn === undefined) return;
+  normForward(ctx, a.x1, a.norm2, ffn.norm2);
   const f = config.ffnHidden;
   linearForward(ctx.k, {
     rows: n,
     inDim: config.dModel,
     outDim: f,
     x: a.norm2.y,
-    w: paramAt(ctx, 'ffn/hidden/kernel', layer),
+    w: paramAt(ctx, ffn.hidden.kernel),
     b: -1,
     y: a.pre,
   });
-  const bias = paramAt(ctx, 'ffn/hidden/bias', layer);
+  const { bias } = ffn.hidden;
   ctx.k.biasGelu({
     rows: n,
     cols: f,
     x: a.pre,
-    bias: bias < 0 ? acts.zeros : bias,
+    bias: bias === undefined ? acts.zeros : paramAt(ctx, bias),
     y: a.hidden,
     cdf: a.cdf,
   });
-  dense(ctx, layer, 'ffn/output', { x: a.hidden, y: acts.t1 }, [f, config.dModel]);
+  dense(ctx, ffn.output, { x: a.hidden, y: acts.t1 }, [f, config.dModel]);
   if (drop) fillMask(ctx, a.maskResidual2, nd, layer, 'ffn/residual');
   ctx.k.residual({ n: nd, x: a.x1, y: acts.t1, mask: drop ? a.maskResidual2 : -1, out });
 }

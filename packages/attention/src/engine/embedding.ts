@@ -5,7 +5,7 @@
  */
 import type { EngineKernels } from './engineKernels.js';
 import type { PassContext } from './passContext.js';
-import { gradAt, paramAt } from './passContext.js';
+import { gradAt, optionalGradAt, optionalParamAt, paramAt } from './passContext.js';
 
 /** The pass's tokens and the tables' sizes, as both directions read them. */
 function operands(ctx: PassContext) {
@@ -22,13 +22,14 @@ function operands(ctx: PassContext) {
 /** x = E[tokens] (+ P[0..T)) into `x`. */
 export function embeddingForward(ctx: PassContext, x: number): void {
   const k: EngineKernels = ctx.k;
-  const table = paramAt(ctx, 'embedding/token');
-  k.embed({ ...operands(ctx), table, positions: paramAt(ctx, 'embedding/position'), x });
+  const { token, position } = ctx.params.embedding;
+  const [table, positions] = [paramAt(ctx, token), optionalParamAt(ctx, position)];
+  k.embed({ ...operands(ctx), table, positions, x });
 }
 
 /** dE[token_n] += g[n] and dP[position_n] += g[n], from the stream's gradient at `g`. */
 export function embeddingBackward(ctx: PassContext, g: number): void {
-  const dTable = gradAt(ctx, 'embedding/token');
-  const dPositions = gradAt(ctx, 'embedding/position');
+  const { token, position } = ctx.params.embedding;
+  const [dTable, dPositions] = [gradAt(ctx, token), optionalGradAt(ctx, position)];
   ctx.k.embedBackward({ ...operands(ctx), g, dTable, dPositions });
 }

@@ -18,12 +18,96 @@ export interface ParamSlot {
  */
 export type ParamRun = Pick<ParamSlot, 'offset' | 'size' | 'decay'>;
 
-/** The model's parameters as one flat buffer. */
-export interface ParamLayout {
+/*
+ * The parameters as typed records, as llm.c's `ParameterTensors`: every field is a float offset
+ * relative to the start of the parameter buffer, which is also where its gradient lies relative
+ * to the start of a gradient buffer (the same layout). The shape is on each field; `d` is
+ * `dModel`, `F` `ffnHidden`, `V` `vocabSize`, `L` `maxLength`, `H` `heads`. An optional field is
+ * absent from some models (named on the field).
+ */
+
+/** A LayerNorm's gain and shift. */
+export interface NormParams {
+  /** [d] */
+  readonly gamma: number;
+  /** [d]; absent with `bias: false`. */
+  readonly beta?: number | undefined;
+}
+
+/** A linear map `y = x·kernel + bias`. */
+export interface DenseParams {
+  /** [in, out] */
+  readonly kernel: number;
+  /** [out]; absent with `bias: false`. */
+  readonly bias?: number | undefined;
+}
+
+/** The token and position tables. */
+export interface EmbeddingParams {
+  /** [V, d] (also the head's weights with `tieEmbeddings`) */
+  readonly token: number;
+  /** [L, d]; absent with `positions: 'none'`. */
+  readonly position?: number | undefined;
+}
+
+/** The query and key maps, which make the fields `h = q·kᵀ/√d_k`. */
+export interface FieldParams {
+  /** [d, d] (+ [d]) */
+  readonly query: DenseParams;
+  /** [d, d] (+ [d]) */
+  readonly key: DenseParams;
+}
+
+/** The feed-forward sublayer: LN2, then `output(gelu(hidden(x)))`. */
+export interface FfnParams {
+  readonly norm2: NormParams;
+  /** [d, F] (+ [F]) */
+  readonly hidden: DenseParams;
+  /** [F, d] (+ [d]) */
+  readonly output: DenseParams;
+}
+
+/** One block's parameters. */
+export interface BlockParams {
+  readonly norm1: NormParams;
+  /** Absent in `coupling` (its fields are zero). */
+  readonly fields?: FieldParams | undefined;
+  /** [d, d] (+ [d]) */
+  readonly value: DenseParams;
+  /** [d, d] (+ [d]) */
+  readonly output: DenseParams;
+  /**
+   * J's parameter: [H, L, L] (`full`, `banded:w`) or [H, L] (`relative`); absent in `softmax`
+   * and `sigmoid`.
+   */
+  readonly couplings?: number | undefined;
+  /** Absent with `ffn: false`. */
+  readonly ffn?: FfnParams | undefined;
+}
+
+/** The final LayerNorm and the head. */
+export interface HeadParams {
+  readonly finalNorm: NormParams;
+  /** [d, outputSize]; absent with `tieEmbeddings` (the head is `Eᵀ`). */
+  readonly kernel?: number | undefined;
+  /** [outputSize]; absent with `bias: false`. */
+  readonly bias?: number | undefined;
+}
+
+/** Every parameter of the model, as records. */
+export interface ModelParams {
+  readonly embedding: EmbeddingParams;
+  /** One per layer. */
+  readonly blocks: readonly BlockParams[];
+  readonly head: HeadParams;
+}
+
+/** The model's parameters as one flat buffer, and as records into it. */
+export interface ParamLayout extends ModelParams {
   readonly slots: readonly ParamSlot[];
   /** Floats in the buffer (each slot aligned to 4 floats). */
   readonly size: number;
-  /** The slot called `name`, or `undefined` when the model has no such parameter. */
+  /** The slot called `name`, or `undefined` when the model has no such parameter (by name: `Engine.view`). */
   slot(name: string): ParamSlot | undefined;
 }
 

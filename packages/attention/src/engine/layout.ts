@@ -3,13 +3,18 @@
  * model's canonical order (so one AdamW pass covers them all), and every activation a pass saves
  * for its backward at one batch size and length. Offsets are in floats, aligned to 4 (16 bytes).
  */
-import { paramSpecs } from '../core/paramSpecs.js';
+import { AttentionError } from '../core/errors.js';
+import { COUPLINGS, RELATIVE_COUPLINGS, layerName, paramSpecs } from '../core/paramSpecs.js';
 import type { ResolvedTransformerConfig } from '../core/transformerConfig.js';
 import { usesSampler } from '../core/variants.js';
 import type {
   ActivationLayout,
   BlockActs,
+  BlockParams,
+  DenseParams,
+  ModelParams,
   NormActs,
+  NormParams,
   ParamLayout,
   ParamSlot,
 } from './engineTypes.js';
@@ -43,7 +48,93 @@ export function planParams(config: ResolvedTransformerConfig): ParamLayout {
     };
   });
   const byName = new Map(slots.map((s) => [s.name, s]));
-  return { slots, size: alloc.end(), slot: (name) => byName.get(name) };
+  const records = paramRecords(slots, config.layers);
+  return { ...records, slots, size: alloc.end(), slot: (name) => byName.get(name) };
+}
+
+/**
+ * Takes slots by name, each once: `required` throws when the specs lack it, `optional` leaves the
+ * field absent; a block's names are block 0's, renamed for the block at hand.
+ */
+interface Taker {
+  has(name: string): boolean;
+  optional(name: string): number | undefined;
+  required(name: string): number;
+}
+
+const norm = (t: Taker, name: string): NormParams => ({
+  gamma: t.required(`${name}/gamma`),
+  beta: t.optional(`${name}/beta`),
+});
+
+const dense = (t: Taker, name: string): DenseParams => ({
+  kernel: t.required(`${name}/kernel`),
+  bias: t.optional(`${name}/bias`),
+});
+
+/*
+ * The one table of the engine's parameter names (`norm`, `dense`, `block` and `model`): each
+ * record field from its name in `paramSpecs`. Nothing else in the engine names a parameter.
+ */
+const block = (t: Taker): BlockParams => ({
+  norm1: norm(t, 'block/norm1'),
+  fields: t.has('attention/query/kernel')
+    ? { query: dense(t, 'attention/query'), key: dense(t, 'attention/key') }
+    : undefined,
+  value: dense(t, 'attention/value'),
+  output: dense(t, 'attention/output'),
+  couplings: t.optional(COUPLINGS) ?? t.optional(RELATIVE_COUPLINGS),
+  ffn: t.has('ffn/hidden/kernel')
+    ? {
+        norm2: norm(t, 'block/norm2'),
+        hidden: dense(t, 'ffn/hidden'),
+        output: dense(t, 'ffn/output'),
+      }
+    : undefined,
+});
+
+const model = (t: Taker, blocks: BlockParams[]): ModelParams => ({
+  embedding: { token: t.required('embedding/token'), position: t.optional('embedding/position') },
+  blocks,
+  head: {
+    finalNorm: norm(t, 'final/norm'),
+    kernel: t.optional('head/kernel'),
+    bias: t.optional('head/bias'),
+  },
+});
+
+/**
+ * The records of a model's slots (`paramSpecs` order) of `layers` blocks, built once. Throws
+ * ATTENTION_INVALID_CONFIG when the specs lack a parameter the table requires or list one it
+ * does not know (a misspelt or new name), instead of running without it.
+ */
+export function paramRecords(slots: readonly ParamSlot[], layers: number): ModelParams {
+  const left = new Map(slots.map((s) => [s.name, s.offset]));
+  const taker = (rename: (name: string) => string): Taker => ({
+    has: (name) => left.has(rename(name)),
+    optional(name) {
+      const at = left.get(rename(name));
+      left.delete(rename(name));
+      return at;
+    },
+    required(name) {
+      const at = this.optional(name);
+      if (at !== undefined) return at;
+      const message = `engine: the parameter specs lack "${rename(name)}", which the engine requires`;
+      throw new AttentionError('ATTENTION_INVALID_CONFIG', message);
+    },
+  });
+  const blocks = Array.from({ length: layers }, (_, layer) =>
+    block(taker((name) => layerName(layer, name))),
+  );
+  const topLevel = taker((name) => name);
+  const records = model(topLevel, blocks);
+  if (left.size > 0) {
+    const names = [...left.keys()].map((n) => `"${n}"`).join(', ');
+    const message = `engine: no parameter record has a field for ${names} (engine/layout.ts)`;
+    throw new AttentionError('ATTENTION_INVALID_CONFIG', message);
+  }
+  return records;
 }
 
 /** The activations of one pass of `batch` sequences of `length` tokens, from float `base`. */

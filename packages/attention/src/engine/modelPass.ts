@@ -7,21 +7,29 @@ import { blockBackward, normBackward } from './blockBackward.js';
 import { blockForward, normForward } from './blockForward.js';
 import { embeddingBackward, embeddingForward } from './embedding.js';
 import { linearBackward, linearForward } from './linear.js';
-import { dropping, fillMask, gradAt, paramAt } from './passContext.js';
+import {
+  dropping,
+  fillMask,
+  gradAt,
+  optionalGradAt,
+  optionalParamAt,
+  paramAt,
+} from './passContext.js';
 import type { PassContext } from './passContext.js';
 
 function headForward(ctx: PassContext, y: number) {
   const { acts, config } = ctx;
   const rows = acts.batch * acts.length;
   const [d, v] = [config.dModel, config.outputSize];
-  const bias = paramAt(ctx, 'head/bias');
-  if (!config.tieEmbeddings) {
-    const w = paramAt(ctx, 'head/kernel');
+  const { head, embedding } = ctx.params;
+  const bias = optionalParamAt(ctx, head.bias);
+  if (head.kernel !== undefined) {
+    const w = paramAt(ctx, head.kernel);
     linearForward(ctx.k, { rows, inDim: d, outDim: v, x: y, w, b: bias, y: acts.logits });
     return;
   }
   if (bias >= 0) ctx.k.biasRows({ b: bias, y: acts.logits, rows, cols: v });
-  const table = paramAt(ctx, 'embedding/token');
+  const table = paramAt(ctx, embedding.token);
   ctx.k.gemm({
     layout: 'nt',
     m: rows,
@@ -39,16 +47,16 @@ function headBackward(ctx: PassContext, y: number, dy: number) {
   const { acts, config } = ctx;
   const rows = acts.batch * acts.length;
   const [d, v] = [config.dModel, config.outputSize];
-  const db = gradAt(ctx, 'head/bias');
-  if (!config.tieEmbeddings) {
-    const w = paramAt(ctx, 'head/kernel');
-    const dw = gradAt(ctx, 'head/kernel');
+  const { head, embedding } = ctx.params;
+  const db = optionalGradAt(ctx, head.bias);
+  if (head.kernel !== undefined) {
+    const [w, dw] = [paramAt(ctx, head.kernel), gradAt(ctx, head.kernel)];
     const args = { rows, inDim: d, outDim: v, x: y, w, b: -1, dy: acts.logits, dx: dy, dw, db };
     linearBackward(ctx.k, { ...args, scratch: acts.scratch });
     return;
   }
   if (db >= 0) ctx.k.columnSums({ src: acts.logits, rows, cols: v, dst: db });
-  const [table, dTable] = [paramAt(ctx, 'embedding/token'), gradAt(ctx, 'embedding/token')];
+  const [table, dTable] = [paramAt(ctx, embedding.token), gradAt(ctx, embedding.token)];
   ctx.k.gemm({ m: rows, n: d, k: v, a: acts.logits, b: table, c: dy });
   const tn = { layout: 'tn' as const, m: v, n: d, k: rows, a: acts.logits, b: y, c: dTable };
   ctx.k.gemm({ ...tn, accumulate: true });
@@ -65,7 +73,7 @@ export async function modelForward(ctx: PassContext): Promise<void> {
     ctx.k.masked({ n: nd, x: x0, mask: acts.maskEmbedding, out: x0 });
   }
   for (let layer = 0; layer < config.layers; layer++) await blockForward(ctx, layer);
-  normForward(ctx, acts.streams[config.layers]!, acts.finalNorm, 'final/norm');
+  normForward(ctx, acts.streams[config.layers]!, acts.finalNorm, ctx.params.head.finalNorm);
   headForward(ctx, acts.finalNorm.y);
 }
 
@@ -94,7 +102,8 @@ export function modelBackward(ctx: PassContext): void {
   ctx.k.crossEntropy(lossArgs(ctx));
   headBackward(ctx, acts.finalNorm.y, acts.t1);
   const last = acts.streams[config.layers]!;
-  normBackward(ctx, { x: last, norm: acts.finalNorm, dy: acts.t1, dx: acts.g }, 'final/norm');
+  const at = { x: last, norm: acts.finalNorm, dy: acts.t1, dx: acts.g };
+  normBackward(ctx, at, ctx.params.head.finalNorm);
   for (let layer = config.layers - 1; layer >= 0; layer--) blockBackward(ctx, layer);
   const nd = rows * config.dModel;
   if (dropping(ctx)) ctx.k.masked({ n: nd, x: acts.g, mask: acts.maskEmbedding, out: acts.g });

@@ -5,7 +5,6 @@
  */
 import type { ParsedCouplingForm } from '../core/couplingForm.js';
 import { fillDropoutMask } from '../model/dropout.js';
-import { layerName } from '../core/paramSpecs.js';
 import type { ResolvedTransformerConfig } from '../core/transformerConfig.js';
 import type { CausalExchange } from './causalExchange.js';
 import type { EngineKernels } from './engineKernels.js';
@@ -16,6 +15,7 @@ export interface PassContext {
   readonly k: EngineKernels;
   readonly config: ResolvedTransformerConfig;
   readonly form: ParsedCouplingForm;
+  /** The parameters: their records (`blocks`, `embedding`, `head`) give each one's offset. */
   readonly params: ParamLayout;
   /** The first sequence of the batch this pass's activations hold (a thread's shard). */
   readonly batchStart: number;
@@ -34,16 +34,24 @@ export function dropping(ctx: PassContext): boolean {
   return ctx.step !== undefined && ctx.config.dropout > 0;
 }
 
-/** Float offset of parameter `name` of block `layer` (model-level when `layer` is undefined); -1 if absent. */
-export function paramAt(ctx: PassContext, name: string, layer?: number): number {
-  const slot = ctx.params.slot(layer === undefined ? name : layerName(layer, name));
-  return slot === undefined ? -1 : ctx.paramBase + slot.offset;
+/** Float offset in the arena of the values of the parameter at `at` (a field of `ctx.params`' records). */
+export function paramAt(ctx: PassContext, at: number): number {
+  return ctx.paramBase + at;
 }
 
-/** Float offset of the gradient of parameter `name`; -1 if absent. */
-export function gradAt(ctx: PassContext, name: string, layer?: number): number {
-  const slot = ctx.params.slot(layer === undefined ? name : layerName(layer, name));
-  return slot === undefined ? -1 : ctx.gradBase + slot.offset;
+/** Float offset in the arena of this pass's gradient of the parameter at `at`. */
+export function gradAt(ctx: PassContext, at: number): number {
+  return ctx.gradBase + at;
+}
+
+/** {@link paramAt} of an optional parameter: -1, the kernels' "none", when the model has none. */
+export function optionalParamAt(ctx: PassContext, at: number | undefined): number {
+  return at === undefined ? -1 : ctx.paramBase + at;
+}
+
+/** {@link gradAt} of an optional parameter: -1, the kernels' "none", when the model has none. */
+export function optionalGradAt(ctx: PassContext, at: number | undefined): number {
+  return at === undefined ? -1 : ctx.gradBase + at;
 }
 
 /**
