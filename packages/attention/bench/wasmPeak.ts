@@ -1,7 +1,7 @@
 // The roofline of the speed scripts (scripts/benchEngineGemm.ts, scripts/benchEngine.ts): the
 // one-core f32x4 peak measured now, and the best-of-5 timing they both use.
 // @ts-expect-error -- a plain .mjs build script without type declarations
-import { compileWat } from '../../../tools/wasmSource.mjs';
+import { compileWat } from '../../../tools/wasm/wasmSource.mjs';
 
 /** Seconds per call of `run`: repeated until a batch takes ≥ 40 ms, best of 5 batches. */
 export function time(run: () => void): number {

@@ -8,7 +8,7 @@
  *   npx tsx packages/ising-core/bench/wasmPeak.bench.ts
  */
 // @ts-expect-error -- a plain .mjs build script without type declarations
-import { compileWat } from '../scripts/wasmSource.mjs';
+import { compileWat } from '../../../tools/wasm/wasmSource.mjs';
 import { option } from './benchArgs.js';
 
 const ACC = 16;

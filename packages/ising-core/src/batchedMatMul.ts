@@ -1,6 +1,6 @@
 import { echo } from './echo.js';
 import { IsingError } from './errors.js';
-import { wasmBase64 } from './internal/kernels/wasm/gemmWasm.generated.js';
+import { wasmBase64 } from './internal/kernels/wasm/gemm/gemmWasm.generated.js';
 import { instantiateWasm } from './internal/kernels/wasmInstance.js';
 import type { WasmMemory } from './internal/kernels/wasmInstance.js';
 

@@ -1,5 +1,5 @@
 /**
- * AdamW over the engine's flat parameter buffer (scripts/adamWWat.mjs), as the tfjs trainer's
+ * AdamW over the engine's flat parameter buffer (kernels/adamW/adamWWat.mjs), as the tfjs trainer's
  * update (internal/adamW.ts: decoupled decay on the slots that take it, bias corrections, the
  * clip factor applied to the gradient first), with float32 moments beside the parameters; and
  * the global gradient norm, its squares summed in float64.
@@ -8,8 +8,8 @@ import { engineFits, instantiateEngineModule } from './arena.js';
 import type { EngineMemory } from './arena.js';
 import type { AdamWHyper } from '../model/adamW.js';
 import type { ParamRun } from './engineTypes.js';
-import { wasmBase64 as sharedBase64 } from './kernels/adamWSharedWasm.generated.js';
-import { wasmBase64 } from './kernels/adamWWasm.generated.js';
+import { wasmBase64 as sharedBase64 } from './kernels/adamW/adamWSharedWasm.generated.js';
+import { wasmBase64 } from './kernels/adamW/adamWWasm.generated.js';
 
 interface AdamWExports {
   adamw(...args: number[]): void;
@@ -29,7 +29,7 @@ export interface OptimizerBuffers {
 }
 
 /** The optimizer kernels bound to one arena. */
-export interface OptimizerKernels {
+export interface AdamWKernels {
   /** `Σ g²` over the gradients of `runs` (slots or parts of them), in float64. */
   sumOfSquares(runs: readonly ParamRun[], grads: number): number;
   /** `√Σ g²` over every slot's gradient. */
@@ -44,7 +44,7 @@ export interface OptimizerKernels {
 const padded = (s: ParamRun): number => (s.size + 3) & ~3;
 
 /** Instantiates the optimizer kernels on `memory`; the slots must come from `planParams`. */
-export function createOptimizerKernels(memory: EngineMemory): OptimizerKernels {
+export function createAdamWKernels(memory: EngineMemory): AdamWKernels {
   const k = instantiateEngineModule(
     { plain: wasmBase64, shared: sharedBase64 },
     memory,

@@ -1,15 +1,16 @@
 /**
- * The engine's masked mean cross-entropy with its gradient in one pass (scripts/lossWat.mjs), as
- * the tfjs model's `maskedCrossEntropy`: `L = Σ_n w_n (lse(z_n) − z_n[t_n]) / Σ w`, and the
- * logits are overwritten by `∂L/∂z = (softmax(z_n) − onehot(t_n)) w_n / Σ w`. The kernel leaves
- * each row's max, Σ exp and z_t; the loss is summed from them in float64. The weights are the
- * whole batch's (`mask / Σ mask`), so a shard's loss is its part of the batch's.
+ * The engine's masked mean cross-entropy with its gradient in one pass
+ * (kernels/crossEntropy/crossEntropyWat.mjs), as the tfjs model's `maskedCrossEntropy`:
+ * `L = Σ_n w_n (lse(z_n) − z_n[t_n]) / Σ w`, and the logits are overwritten by
+ * `∂L/∂z = (softmax(z_n) − onehot(t_n)) w_n / Σ w`. The kernel leaves each row's max, Σ exp
+ * and z_t; the loss is summed from them in float64. The weights are the whole batch's
+ * (`mask / Σ mask`), so a shard's loss is its part of the batch's.
  */
 import { AttentionError } from '../core/errors.js';
 import { engineCount, engineFits, instantiateEngineModule } from './arena.js';
 import type { EngineMemory } from './arena.js';
-import { wasmBase64 as sharedBase64 } from './kernels/lossSharedWasm.generated.js';
-import { wasmBase64 } from './kernels/lossWasm.generated.js';
+import { wasmBase64 as sharedBase64 } from './kernels/crossEntropy/crossEntropySharedWasm.generated.js';
+import { wasmBase64 } from './kernels/crossEntropy/crossEntropyWasm.generated.js';
 
 interface LossExports {
   cross_entropy(...args: number[]): void;
@@ -26,7 +27,7 @@ export interface CrossEntropyArgs {
 }
 
 /** The cross-entropy kernel bound to one arena. */
-export interface LossKernels {
+export interface CrossEntropyKernels {
   /**
    * Writes rows `from … from + a.rows` of `targets` (int32) and their weights `mask / total`
    * into the arena; throws `ATTENTION_INVALID_TOKEN` for a target outside the classes.
@@ -45,7 +46,7 @@ export interface LossKernels {
 }
 
 /** Instantiates the cross-entropy kernel on `memory`. */
-export function createLossKernels(memory: EngineMemory): LossKernels {
+export function createCrossEntropyKernels(memory: EngineMemory): CrossEntropyKernels {
   const k = instantiateEngineModule(
     { plain: wasmBase64, shared: sharedBase64 },
     memory,

@@ -2,13 +2,13 @@
  * The engine's fused element-wise kernels over the same arena as its GEMMs: bias + GELU forward
  * and backward on a row-major rows × cols float32 matrix with a per-column bias, every operand a
  * float offset into the caller's WebAssembly memory. The GELU is the exact one of the tfjs model,
- * `½ u (1 + erf(u/√2))`; the kernels are generated as WAT by scripts/elementwiseWat.mjs (f32x4,
- * erf and exp by float32 rational and polynomial approximations).
+ * `½ u (1 + erf(u/√2))`; the kernels are generated as WAT by
+ * kernels/elementwise/elementwiseWat.mjs (f32x4, erf and exp by float32 rational and polynomial approximations).
  */
 import { engineCount, engineFits, instantiateEngineModule } from './arena.js';
 import type { EngineMemory } from './arena.js';
-import { wasmBase64 as sharedBase64 } from './kernels/elementwiseSharedWasm.generated.js';
-import { wasmBase64 } from './kernels/elementwiseWasm.generated.js';
+import { wasmBase64 as sharedBase64 } from './kernels/elementwise/elementwiseSharedWasm.generated.js';
+import { wasmBase64 } from './kernels/elementwise/elementwiseWasm.generated.js';
 
 interface ElementwiseExports {
   bias_gelu(...args: number[]): void;

@@ -3,10 +3,10 @@
  * whenever the memory's buffer changed (a `grow` detaches the old one).
  */
 import type { EngineMemory } from './arena.js';
-import { createOptimizerKernels } from './adamW.js';
-import type { OptimizerKernels } from './adamW.js';
-import { createLossKernels } from './crossEntropy.js';
-import type { LossKernels } from './crossEntropy.js';
+import { createAdamWKernels } from './adamW.js';
+import type { AdamWKernels } from './adamW.js';
+import { createCrossEntropyKernels } from './crossEntropy.js';
+import type { CrossEntropyKernels } from './crossEntropy.js';
 import { createElementwiseKernels } from './elementwise.js';
 import type { ElementwiseKernels } from './elementwise.js';
 import { createGemmKernels } from './gemm.js';
@@ -22,8 +22,8 @@ export interface EngineKernels
     LayerNormKernels,
     ElementwiseKernels,
     SoftmaxKernels,
-    LossKernels,
-    OptimizerKernels {
+    CrossEntropyKernels,
+    AdamWKernels {
   /** The arena as floats (the same array until the memory grows). */
   f32(): Float32Array;
 }
@@ -36,8 +36,8 @@ export function createEngineKernels(memory: EngineMemory): EngineKernels {
     ...createLayerNormKernels(memory),
     ...createElementwiseKernels(memory),
     ...createSoftmaxKernels(memory),
-    ...createLossKernels(memory),
-    ...createOptimizerKernels(memory),
+    ...createCrossEntropyKernels(memory),
+    ...createAdamWKernels(memory),
     memory,
     f32() {
       if (view.buffer !== memory.buffer) view = new Float32Array(memory.buffer);

@@ -3,17 +3,17 @@
  * the one WebAssembly memory the caller owns (no allocation per call). The three layouts the
  * backward pass needs, C = A·B, C = Aᵀ·B and C = A·Bᵀ, each optionally accumulated into C and
  * batched with strides (the per-head products). The kernels are generated as WAT by
- * scripts/gemmWat.mjs (a 4 × 8 register-blocked f32x4 micro-tile), in two variants: fused
+ * kernels/gemm/gemmWat.mjs (a 4 × 8 register-blocked f32x4 micro-tile), in two variants: fused
  * multiply-adds (relaxed SIMD) where the JavaScript engine runs them, else mul + add.
  */
 import { nodeBuiltin } from '@boltzmann/ising-core/internal';
 import { instantiateEngineModule } from './arena.js';
 import type { EngineMemory } from './arena.js';
 import { type GemmArgs, gemmPlan } from './gemmShape.js';
-import { wasmBase64 as fmaSharedBase64 } from './kernels/gemmFmaSharedWasm.generated.js';
-import { wasmBase64 as fmaBase64 } from './kernels/gemmFmaWasm.generated.js';
-import { wasmBase64 as sharedBase64 } from './kernels/gemmSharedWasm.generated.js';
-import { wasmBase64 } from './kernels/gemmWasm.generated.js';
+import { wasmBase64 as fmaSharedBase64 } from './kernels/gemm/gemmFmaSharedWasm.generated.js';
+import { wasmBase64 as fmaBase64 } from './kernels/gemm/gemmFmaWasm.generated.js';
+import { wasmBase64 as sharedBase64 } from './kernels/gemm/gemmSharedWasm.generated.js';
+import { wasmBase64 } from './kernels/gemm/gemmWasm.generated.js';
 
 export type { GemmArgs, GemmLayout } from './gemmShape.js';
 export { createArena } from './arena.js';

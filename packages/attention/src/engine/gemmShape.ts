@@ -1,6 +1,6 @@
 /**
  * The checks and the kernel call of one engine GEMM: sizes and offsets in floats, turned into the
- * byte strides the WAT kernel reads (see scripts/gemmWat.mjs).
+ * byte strides the WAT kernel reads (see kernels/gemm/gemmWat.mjs).
  */
 import { AttentionError } from '../core/errors.js';
 
@@ -34,7 +34,7 @@ export interface GemmArgs {
   readonly scratch?: number;
 }
 
-/** What the kernel is called with: its argument lists in bytes (see scripts/gemmWat.mjs). */
+/** What the kernel is called with: its argument lists in bytes (see kernels/gemm/gemmWat.mjs). */
 export interface GemmPlan {
   /** `gemm`'s arguments: a, ars, acs, sa, b, brs, sb, c, crs, sc, m, n, k, batch, accum. */
   readonly call: readonly number[];

@@ -2,13 +2,13 @@
  * The engine's LayerNorm kernels over the same arena as its GEMMs, as the tfjs model's: over the
  * last axis of a row-major rows × cols float32 matrix, biased variance, ε = 1e-5,
  * `y = x̂ γ (+ β)`. The forward saves each row's mean and 1/σ for the backward, which writes dx
- * and accumulates (+=) dγ and dβ. Generated as WAT by scripts/layerNormWat.mjs (f32x4).
+ * and accumulates (+=) dγ and dβ. Generated as WAT by kernels/layerNorm/layerNormWat.mjs (f32x4).
  */
 import { AttentionError } from '../core/errors.js';
 import { engineCount, engineFits, instantiateEngineModule } from './arena.js';
 import type { EngineMemory } from './arena.js';
-import { wasmBase64 as sharedBase64 } from './kernels/layerNormSharedWasm.generated.js';
-import { wasmBase64 } from './kernels/layerNormWasm.generated.js';
+import { wasmBase64 as sharedBase64 } from './kernels/layerNorm/layerNormSharedWasm.generated.js';
+import { wasmBase64 } from './kernels/layerNorm/layerNormWasm.generated.js';
 
 interface LayerNormExports {
   layer_norm(...args: number[]): void;

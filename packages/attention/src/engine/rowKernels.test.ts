@@ -2,9 +2,9 @@
 // (kernelReferences.ts) on random inputs and edge sizes.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createOptimizerKernels } from './adamW.js';
+import { createAdamWKernels } from './adamW.js';
 import { createArena } from './arena.js';
-import { createLossKernels } from './crossEntropy.js';
+import { createCrossEntropyKernels } from './crossEntropy.js';
 import type { ParamSlot } from './engineTypes.js';
 import {
   referenceAdamW,
@@ -17,8 +17,8 @@ import { createSoftmaxKernels } from './softmax.js';
 
 const memory = createArena(1 << 18);
 const softmax = createSoftmaxKernels(memory);
-const loss = createLossKernels(memory);
-const optimizer = createOptimizerKernels(memory);
+const loss = createCrossEntropyKernels(memory);
+const optimizer = createAdamWKernels(memory);
 const view = () => new Float32Array(memory.buffer);
 
 /** Fills `size` floats at `at` with values in [-scale, scale) from a seeded generator. */

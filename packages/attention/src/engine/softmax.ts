@@ -1,12 +1,12 @@
 /**
- * The engine's causal softmax kernels over the arena (scripts/softmaxWat.mjs): over `rows` rows
- * of T × T blocks (row r is query r mod T), `w = softmax_j(β h)` over keys j ≤ i and zero above,
+ * The engine's causal softmax kernels over the arena (kernels/softmax/softmaxWat.mjs): over
+ * `rows` rows of T × T blocks (row r is query r mod T), `w = softmax_j(β h)` over keys j ≤ i and zero above,
  * and the backward `gh = β w (gw − Σ w gw)`. Offsets in floats.
  */
 import { engineCount, engineFits, instantiateEngineModule } from './arena.js';
 import type { EngineMemory } from './arena.js';
-import { wasmBase64 as sharedBase64 } from './kernels/softmaxSharedWasm.generated.js';
-import { wasmBase64 } from './kernels/softmaxWasm.generated.js';
+import { wasmBase64 as sharedBase64 } from './kernels/softmax/softmaxSharedWasm.generated.js';
+import { wasmBase64 } from './kernels/softmax/softmaxWasm.generated.js';
 
 interface SoftmaxExports {
   causal_softmax(...args: number[]): void;

@@ -1,9 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-// @ts-expect-error -- a plain .mjs build script without type declarations
-import { transferFloat32 } from '../../../scripts/transferFloat32.mjs';
-// @ts-expect-error -- a plain .mjs build script without type declarations
-import { compileWat, generatedSource } from '../../../scripts/wasmSource.mjs';
+// @ts-expect-error -- a plain .mjs kernel writer without type declarations
+import { transferFloat32 } from './wasm/transfer/transferFloat32.mjs';
 import { createRng } from '../../rng.js';
 import { linearVjp } from './linearVjp.js';
 import { bandTables, linearForward, linearScratch } from './transferLinear.js';
@@ -31,7 +28,7 @@ function problems(seed: number, n: number, W: number, fieldScale: number, coupli
   return { band, fields, grad, lengths: Array.from({ length: n }, (_, q) => q + 1) };
 }
 
-describe('float32 wasm transfer kernel (transfer.wat in four lanes, scripts/transferFloat32.mjs)', () => {
+describe('float32 wasm transfer kernel (transfer.wat in four lanes, wasm/transfer/transferFloat32.mjs)', () => {
   // Field scale 6 puts most window states far below 2^-60 of the largest: the flush to zero runs.
   for (const [W, fieldScale, couplingScale] of [
     [3, 0.8, 0.4],
@@ -82,18 +79,6 @@ describe('float32 wasm transfer kernel (transfer.wat in four lanes, scripts/tran
     expect(wasmTransferForward(tables, 'float32')).toBeUndefined();
     expect(wasmTransferVjp(tables, 'float32')).toBeUndefined();
     expect(wasmTransferForward(tables, 'float64')).toBeDefined();
-  });
-
-  it('should embed exactly the modules transfer.wat and its float32 variant compile to', async () => {
-    const dir = new URL('./wasm/', import.meta.url);
-    const text = readFileSync(new URL('transfer.wat', dir), 'utf8');
-    const label = 'transfer.wat (transfer32, scripts/transferFloat32.mjs)';
-    expect(readFileSync(new URL('transfer32Wasm.generated.ts', dir), 'utf8')).toBe(
-      generatedSource(label, await compileWat('transfer32.wat', transferFloat32(text))),
-    );
-    expect(readFileSync(new URL('transferWasm.generated.ts', dir), 'utf8')).toBe(
-      generatedSource('transfer.wat', await compileWat('transfer.wat', text)),
-    );
   });
 
   it('should refuse a transfer.wat its rewrites no longer fit, naming the rewrite', () => {

@@ -1,15 +1,15 @@
 /**
- * The batched linear-domain transfer kernel in WebAssembly SIMD: float64 (wasm/transfer.wat, two
- * window-state pairs per vector) and float32 (four; derived from transfer.wat's text by
- * scripts/transferFloat32.mjs, so the algorithm has one home), with `linearForward` /
+ * The batched linear-domain transfer kernel in WebAssembly SIMD: float64 (wasm/transfer/transfer.wat,
+ * two window-state pairs per vector) and float32 (four; transfer32.wat beside it, derived from
+ * transfer.wat's text by transferFloat32.mjs, so the algorithm has one home), with `linearForward` /
  * `linearVjp` (transferLinear.ts, linearVjp.ts) as the fallback and the reference they are tested
  * against (float64: equal to rounding, the SIMD lanes sum in a different order; float32: to float32
  * rounding). Each module has its own instance and memory (one per thread), so its buffers never
  * collide with the split kernels' arena.
  */
 import type { BandTables } from './transferLinear.js';
-import { wasmBase64 as base64Float32 } from './wasm/transfer32Wasm.generated.js';
-import { wasmBase64 as base64Float64 } from './wasm/transferWasm.generated.js';
+import { wasmBase64 as base64Float32 } from './wasm/transfer/transfer32Wasm.generated.js';
+import { wasmBase64 as base64Float64 } from './wasm/transfer/transferWasm.generated.js';
 import { instantiateWasm } from './wasmInstance.js';
 import type { WasmMemory } from './wasmInstance.js';
 

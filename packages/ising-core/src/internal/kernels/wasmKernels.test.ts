@@ -1,8 +1,5 @@
-import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-// @ts-expect-error -- a plain .mjs build script without type declarations
-import { compileWat, generatedSource } from '../../../scripts/wasmSource.mjs';
 import { splitBackward, splitForward } from './splitKernels.js';
 import {
   splitBackwardFast,
@@ -107,12 +104,5 @@ describe('wasm split kernels', () => {
     expect(wasmArenaInUse()).toBe(false);
     expect(wasmArena([4])).toBeUndefined();
     expect(useWasmKernels(true)).toBe(true);
-  });
-
-  it('embed exactly the module their .wat source compiles to', async () => {
-    const dir = new URL('./wasm/', import.meta.url);
-    const text = readFileSync(new URL('split.wat', dir), 'utf8');
-    const expected = generatedSource('split.wat', await compileWat('split.wat', text));
-    expect(readFileSync(new URL('splitWasm.generated.ts', dir), 'utf8')).toBe(expected);
   });
 });

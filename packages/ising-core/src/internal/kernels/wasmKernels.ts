@@ -1,5 +1,5 @@
 /**
- * The split kernels in WebAssembly SIMD (wasm/split.wat), with the JavaScript loops of
+ * The split kernels in WebAssembly SIMD (wasm/split/split.wat), with the JavaScript loops of
  * splitKernels.ts as the fallback and the reference they are tested against (bit-identical).
  *
  * The wasm code can only read its own memory, so the kernel scratch tables of one thread live
@@ -7,7 +7,7 @@
  * synchronously on first use, once per thread (each worker has its own instance and memory).
  */
 import { splitBackward, splitForward } from './splitKernels.js';
-import { wasmBase64 } from './wasm/splitWasm.generated.js';
+import { wasmBase64 } from './wasm/split/splitWasm.generated.js';
 import { instantiateWasm } from './wasmInstance.js';
 import type { WasmMemory } from './wasmInstance.js';
 

@@ -1,7 +1,4 @@
-import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-// @ts-expect-error -- a plain .mjs build script without type declarations
-import { compileWat, generatedSource } from '../../../scripts/wasmSource.mjs';
 import { matvec, matvecAndSquares } from './denseMatvec.js';
 import { DenseProducts, useWasmMatvec } from './wasmMatvec.js';
 
@@ -10,13 +7,6 @@ const matrix = (stride: number, seed: number): Float64Array =>
 
 describe('wasm dense products', () => {
   afterEach(() => void useWasmMatvec(true));
-
-  it('embed exactly the module matvec.wat compiles to', async () => {
-    const dir = new URL('./wasm/', import.meta.url);
-    const text = readFileSync(new URL('matvec.wat', dir), 'utf8');
-    const expected = generatedSource('matvec.wat', await compileWat('matvec.wat', text));
-    expect(readFileSync(new URL('matvecWasm.generated.ts', dir), 'utf8')).toBe(expected);
-  });
 
   it('run in wasm here and equal the JavaScript kernels to rounding for every n up to the stride (odd, even, n = stride)', () => {
     expect(useWasmMatvec(true)).toBe(true);

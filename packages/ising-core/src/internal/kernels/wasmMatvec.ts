@@ -1,6 +1,6 @@
 /**
  * The dense products of the fixed-point samplers (`J x`, `(J ∘ J) y`) in WebAssembly SIMD
- * (wasm/matvec.wat), with the JavaScript kernels of denseMatvec.ts as the fallback. Measured at
+ * (wasm/matvec/matvec.wat), with the JavaScript kernels of denseMatvec.ts as the fallback. Measured at
  * n = 256: 6.7 G multiply-adds/s for `J x` against 1.5 in JavaScript.
  *
  * The wasm code reads only its own memory, so a {@link DenseProducts} copies its coupling matrix
@@ -10,7 +10,7 @@
  * even and the odd columns separately).
  */
 import { matvec, matvecAndSquares } from './denseMatvec.js';
-import { wasmBase64 } from './wasm/matvecWasm.generated.js';
+import { wasmBase64 } from './wasm/matvec/matvecWasm.generated.js';
 import { instantiateWasm } from './wasmInstance.js';
 import type { WasmMemory } from './wasmInstance.js';
 
