@@ -96,6 +96,50 @@ const adapterRules = [
   },
 ];
 
+// The attention package's rooms (packages/attention/README.md, "The folders"): core/ at the bottom,
+// model/ above it, tfjs/ and engine/ above model/ and apart from each other, index.ts (the public
+// barrel, the only root file) on top. A file imports its own room and the ones below it; testing/
+// (the test kit) sits on top, and tests, as the bench's, are exempt. The engine never reaches
+// @tensorflow/tfjs, directly or through any file it imports (the one npm node in the graph:
+// `includeOnly` below lets tfjs's packages in as leaves).
+const ATTENTION_FLOORS = [['tfjs', 'engine'], ['model'], ['core']];
+const ATTENTION = '^packages/attention/src/';
+const TFJS = '^node_modules/.*@tensorflow/tfjs';
+const NOT_TEST = '[.]test[.]ts$';
+const attentionRules = ATTENTION_FLOORS.map((floor, i) => ({
+  name: `attention-floor-${floor.join('-')}`,
+  severity: 'error',
+  comment: `packages/attention: ${floor.join('/, ')}/ import only their own room and the ones below (never index.ts).`,
+  from: { path: `${ATTENTION}(${floor.join('|')})/`, pathNot: NOT_TEST },
+  to: {
+    path: `${ATTENTION}((${[...ATTENTION_FLOORS.slice(0, i).flat(), 'testing'].join('|')})/|[^/]+[.]ts$)`,
+  },
+})).concat([
+  {
+    name: 'attention-paths-apart',
+    severity: 'error',
+    comment:
+      'packages/attention: the tfjs path and the engine never import each other; what both need lives in model/ or core/.',
+    from: { path: `${ATTENTION}(tfjs|engine)/`, pathNot: NOT_TEST },
+    to: { path: `${ATTENTION}(tfjs|engine)/`, pathNot: `${ATTENTION}$1/` },
+  },
+  {
+    name: 'attention-engine-never-imports-tfjs',
+    severity: 'error',
+    comment:
+      'packages/attention: the engine never imports @tensorflow/tfjs, directly or through any file it imports.',
+    from: { path: `${ATTENTION}engine/`, pathNot: NOT_TEST },
+    to: { path: TFJS, reachable: true },
+  },
+  {
+    name: 'attention-shared-rooms-backend-free',
+    severity: 'error',
+    comment: 'packages/attention: core/ and model/ are backend-free: no @tensorflow/tfjs.',
+    from: { path: `${ATTENTION}(core|model)/`, pathNot: NOT_TEST },
+    to: { path: TFJS },
+  },
+]);
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -139,14 +183,15 @@ module.exports = {
       to: { dependencyTypes: ['local'], path: '^(packages|apps)/', pathNot: '^$1/$2/' },
     },
     ...benchFloorRules,
+    ...attentionRules,
     ...adapterRules,
   ],
   options: {
-    includeOnly: '^(packages|apps|tools)/',
+    includeOnly: ['^(packages|apps|tools)/', TFJS],
     exclude: {
       path: [
-        '(^|/)node_modules/',
-        '(^|/)dist/',
+        '^(packages|apps|tools)/.*/node_modules/',
+        '^(packages|apps|tools)/.*/dist/',
         '(^|/)coverage/',
         '^apps/bench/[.]readme-blocks/',
         '^apps/playground/e2e-output/',

@@ -119,6 +119,45 @@ describe('pnpm deps:check', () => {
     expect(r.output).toMatch(/no-package-internals: packages\/b\/src\/deep\.ts/);
   });
 
+  it('fails when the attention engine reaches @tensorflow/tfjs, directly or through a file it imports, and when an attention room imports one above it', () => {
+    const at = 'packages/attention/src';
+    const attention = {
+      'node_modules/@tensorflow/tfjs/package.json': JSON.stringify({
+        name: '@tensorflow/tfjs',
+        main: 'index.js',
+      }),
+      'node_modules/@tensorflow/tfjs/index.js': 'export const tensor = 1;\n',
+      [`${at}/core/errors.ts`]: 'export const code = 1;\n',
+      [`${at}/model/steps.ts`]:
+        "import { code } from '../core/errors.js';\nexport const steps = code;\n",
+      [`${at}/tfjs/layers.ts`]:
+        "import { tensor } from '@tensorflow/tfjs';\nimport { steps } from '../model/steps.js';\nexport const layer = tensor + steps;\n",
+      [`${at}/engine/engine.ts`]:
+        "import { steps } from '../model/steps.js';\nexport const engine = steps;\n",
+      [`${at}/engine/engine.test.ts`]:
+        "import { tensor } from '@tensorflow/tfjs';\nimport { engine } from './engine.js';\nexport const t = tensor + engine;\n",
+    };
+    // The tfjs path imports tfjs, the engine's tests may, and each room reads the ones below.
+    expect(check(attention).status).toBe(0);
+    const r = check({
+      ...attention,
+      [`${at}/engine/direct.ts`]:
+        "import { tensor } from '@tensorflow/tfjs';\nexport const d = tensor;\n",
+      [`${at}/model/steps.ts`]:
+        "import { tensor } from '@tensorflow/tfjs';\nexport const steps = tensor;\n",
+      [`${at}/core/errors.ts`]:
+        "import { steps } from '../model/steps.js';\nexport const code = steps;\n",
+    });
+    expect(r.status).not.toBe(0);
+    expect(r.output).toMatch(
+      /attention-engine-never-imports-tfjs: packages\/attention\/src\/engine\/direct\.ts/,
+    );
+    expect(r.output).toMatch(
+      /attention-engine-never-imports-tfjs: packages\/attention\/src\/engine\/engine\.ts/,
+    );
+    expect(r.output).toMatch(/attention-floor-core: packages\/attention\/src\/core\/errors\.ts/);
+  });
+
   it('fails when a bench folder imports a floor above its own, and lets a types leaf be read from any floor', () => {
     const bench = {
       'apps/bench/src/cli/main.ts': 'export const main = 1;\n',
