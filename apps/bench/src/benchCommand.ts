@@ -4,9 +4,9 @@
 import type { CouplingForm } from '@boltzmann/attention';
 import type {
   BracketMode,
+  EngineChoice,
   Experiment,
   GptSettings,
-  TrainingEngine,
   TrainingSettings,
   Variant,
 } from './types.js';
@@ -109,10 +109,8 @@ export interface BenchCommand extends ExperimentSettings {
   readonly saveModels: boolean;
   /** `--sampler-timeout` in ms (0 = none); undefined: the attention package's default. */
   readonly samplerTimeoutMs?: number;
-  /** `--engine`: what trains the runs. */
-  readonly engine: TrainingEngine;
-  /** `--engine-threads`: threads of each run's engine steps. */
-  readonly engineThreads: number;
+  /** `--engine` and `--engine-threads`: what trains the runs, on how many threads a step. */
+  readonly engine: EngineChoice;
   /** `--queue`: train the grid on a BullMQ queue in this Redis instead of local processes. */
   readonly queue?: QueueSpec;
   /** `--detach` (with `--queue`): enqueue and return; `bench collect` writes the results. */

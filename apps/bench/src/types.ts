@@ -99,10 +99,8 @@ export interface RunSettings {
   readonly saveModels?: boolean;
   /** How long one sampler call may take, in ms (0 = no limit); absent: the attention package's default. */
   readonly samplerTimeoutMs?: number;
-  /** What trains the runs: the fused WebAssembly engine (`wasm`, absent) or the tfjs path. */
-  readonly engine?: TrainingEngine;
-  /** Threads of each run's engine steps (absent: 1). */
-  readonly engineThreads?: number;
+  /** What trains the runs (absent: {@link DEFAULT_ENGINE}, the wasm engine on one thread). */
+  readonly engine?: EngineChoice;
 }
 
 /**
@@ -110,6 +108,16 @@ export interface RunSettings {
  * or its tfjs path (`createTrainer`). The same model, losses and checkpoints either way.
  */
 export type TrainingEngine = 'wasm' | 'tfjs';
+
+/** The engine choice of a grid or run (`--engine`, `--engine-threads`); never part of a run's config or id. */
+export interface EngineChoice {
+  readonly name: TrainingEngine;
+  /** Threads of each engine step (the tfjs path runs on its own backend's). */
+  readonly threads: number;
+}
+
+/** What trains a run when nothing is chosen: the wasm engine on one thread. */
+export const DEFAULT_ENGINE: EngineChoice = { name: 'wasm', threads: 1 };
 
 /** The train/val loss curves of a `bench gpt` run (nats per character). */
 export interface GptEval {

@@ -97,8 +97,8 @@ describe('--engine-threads', () => {
     // Issue 38: 64 on 2 cores started 138 OS threads, then failed 60 s later.
     const cores = availableParallelism();
     const threads = (n: number) =>
-      parseBenchArgs(['shakespeare', '--engine-threads', String(n)], () => undefined)
-        ?.engineThreads;
+      parseBenchArgs(['shakespeare', '--engine-threads', String(n)], () => undefined)?.engine
+        .threads;
     expect(threads(cores)).toBe(cores);
     if (cores >= 64) return; // 64 is the engine's own bound
     const error = errorOf('shakespeare', '--engine-threads', String(cores + 1));

@@ -214,8 +214,10 @@ export function toCommand(experiment: Experiment, raw: Raw): BenchCommand {
     ...(s('samplerTimeout') === undefined
       ? {}
       : { samplerTimeoutMs: parseSamplerTimeout(s('samplerTimeout')) }),
-    engine: s('engine') === 'tfjs' ? 'tfjs' : 'wasm',
-    engineThreads: engineThreadsOf(s('engineThreads')),
+    engine: {
+      name: s('engine') === 'tfjs' ? 'tfjs' : 'wasm',
+      threads: engineThreadsOf(s('engineThreads')),
+    },
     ...queue,
     couplingForm: parseCouplings(s('couplings') ?? 'full'),
     positions: s('positions') === 'none' ? 'none' : 'learned',

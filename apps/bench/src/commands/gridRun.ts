@@ -8,83 +8,37 @@ import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isatty } from 'node:tty';
 import { BenchError } from '../benchError.js';
-import { canonicalJson, expandGrid } from '../grid/expandGrid.js';
+import { expandGrid } from '../grid/expandGrid.js';
 import { EXIT } from '../io.js';
 import type { MainIo } from '../io.js';
 import type { BenchCommand } from '../benchCommand.js';
-import { EXPERIMENTS, experimentReport } from '../experiments/registry.js';
+import { experimentOf, experimentReport } from '../experiments/registry.js';
 import { barProgress, plainProgress } from '../grid/progress.js';
 import { runGrid } from '../grid/executor.js';
 import type { GridExecutor, GridOutcome, GridRunOptions } from '../grid/types.js';
 import type { RunConfig, RunSettings } from '../types.js';
 
 /**
- * Every start-up check of a run, also done by `--dry-run`: the sampler and plugins exist, each
- * distinct sampler builds from its options (hardware samplers in dry-run mode, which needs no
- * credentials), it takes the grid's lengths, the data is there and intact, and the bracket specs
- * are possible.
+ * Every start-up check of a run, also done by `--dry-run`: what the samplers declare (they exist,
+ * build from their options, hardware ones in their dry-run mode, which needs no credentials, and
+ * take each run's length and couplings), then what the experiment asks of its data.
  */
 async function preflight(
   command: BenchCommand,
   configs: readonly RunConfig[],
   registry: SamplerRegistry,
 ): Promise<void> {
-  const [{ bracketTask }, { shakespeareCorpus }, { hardwareRuns }] = await Promise.all([
-    import('@boltzmann/datasets'),
-    import('../experiments/taskData.js'),
+  const [{ hardwareRuns }, { checkSamplers }] = await Promise.all([
     import('../hardware/hardwareDryRun.js'),
+    import('../samplers/samplerChecks.js'),
   ]);
-  for (const name of new Set(configs.map((c) => c.sampler)))
-    if (name !== 'none') registry.require(name);
-  const dryHardware = new Set(command.dryRun ? hardwareRuns(configs, registry) : []);
-  const tried = new Set<string>();
-  for (const c of configs) {
-    const key = `${c.sampler}|${canonicalJson(c.samplerOptions)}`;
-    if (c.sampler === 'none' || tried.has(key)) continue;
-    tried.add(key);
-    const options = mergeSecretOptions(c.samplerOptions, command.samplerSecrets);
-    // A dry run builds hardware samplers as its request-writing dry run does: no credentials.
-    if (dryHardware.has(c)) options.dryRun = { dir: join(command.resultsDir, 'dry-run') };
-    const sampler = registry.require(c.sampler).create(options);
-    await sampler.dispose?.();
-  }
-  for (const c of configs) {
-    const plugin = c.sampler === 'none' ? undefined : registry.require(c.sampler);
-    if (plugin && plugin.capabilities.maxSpins < c.length) {
-      const fit = registry
-        .list()
-        .filter((p) => p.capabilities.maxSpins >= c.length)
-        .map((p) => p.name);
-      throw new BenchError(
-        'BENCH_SAMPLER_TOO_SMALL',
-        `sampler "${plugin.name}" handles at most ${plugin.capabilities.maxSpins} spins, the grid has T = ${c.length}; ` +
-          (fit.length > 0
-            ? `samplers that take T = ${c.length}: ${fit.join(', ')} (--sampler NAME)`
-            : `no registered sampler takes T = ${c.length}`),
-      );
-    }
-  }
-  for (const c of configs) {
-    if (c.sampler !== 'transfer-matrix') continue;
-    // The transfer matrix refuses any coupling outside its band: J must be banded by construction.
-    const bandwidth = Number(c.samplerOptions.bandwidth ?? 8);
-    const w = /^banded:(\d+)$/.exec(c.couplingForm ?? '')?.[1];
-    if (w === undefined || Number(w) > bandwidth) {
-      throw new BenchError(
-        'BENCH_INVALID_OPTION',
-        `--sampler transfer-matrix is exact only for a banded J: pass --couplings banded:w with w ≤ its bandwidth ${bandwidth}` +
-          ` (got --couplings ${c.couplingForm ?? 'full'}); for a full J use tap or mean-field`,
-      );
-    }
-  }
-  if (configs.some((c) => c.dataset === 'shakespeare')) await shakespeareCorpus(command.dataPath);
-  const seen = new Set<string>();
-  for (const c of configs) {
-    const key = `${c.dataset}|${c.length}|${c.mode}|${c.types}`;
-    if (c.dataset !== 'brackets' || seen.has(key)) continue;
-    seen.add(key);
-    bracketTask({ T: c.length, mode: c.mode, types: c.types as 1 | 2 | 3, seed: 0 });
-  }
+  const dir = join(command.resultsDir, 'dry-run');
+  const runs = new Set(command.dryRun ? hardwareRuns(configs, registry) : []);
+  await checkSamplers(configs, registry, {
+    secrets: command.samplerSecrets,
+    ...(runs.size > 0 ? { dryRun: { runs, dir } } : {}),
+  });
+  await experimentOf(command.experiment).checkData(command, configs);
 }
 
 /** `--results` must be a directory or not exist yet. */
@@ -128,15 +82,19 @@ function runSettingsOf(command: BenchCommand): RunSettings {
       ? {}
       : { samplerTimeoutMs: command.samplerTimeoutMs }),
     engine: command.engine,
-    engineThreads: command.engineThreads,
   };
 }
 
 /**
  * The executor of the command's grid: the BullMQ queue (`--queue`; a dry run plans locally),
- * this process (`--workers 0`), or the local process pool. Each loads only its own code.
+ * this process (`--workers 0`, with the command's registry), or the local process pool. Each
+ * loads only its own code.
  */
-async function executorOf(command: BenchCommand, options: GridRunOptions): Promise<GridExecutor> {
+async function executorOf(
+  command: BenchCommand,
+  options: GridRunOptions,
+  registry: SamplerRegistry,
+): Promise<GridExecutor> {
   if (command.queue && !command.dryRun) {
     const { queueExecutor } = await import('../queue/queueGrid.js');
     return queueExecutor({
@@ -148,7 +106,7 @@ async function executorOf(command: BenchCommand, options: GridRunOptions): Promi
     });
   }
   if (command.workers === 0)
-    return (await import('../pool/inProcessExecutor.js')).inProcessExecutor(options);
+    return (await import('../pool/inProcessExecutor.js')).inProcessExecutor(options, registry);
   return (await import('../pool/poolExecutor.js')).poolExecutor(options);
 }
 
@@ -212,7 +170,7 @@ export async function runCommand(parsed: BenchCommand, rawIo: MainIo): Promise<n
     ...(io.onPlan ? { onPlan: io.onPlan } : {}),
   };
   // One grid loop, three executors (same records and report).
-  const outcome = await runGrid(configs, await executorOf(command, options), options);
+  const outcome = await runGrid(configs, await executorOf(command, options, registry), options);
   if (command.detach && !command.dryRun) return EXIT.ok;
   if (command.dryRun) {
     // Hardware samplers: also write what the first training batch would send (no credentials needed).
@@ -221,7 +179,7 @@ export async function runCommand(parsed: BenchCommand, rawIo: MainIo): Promise<n
     return EXIT.ok;
   }
   // The experiment's own step after a finished grid (dqa: its fidelity sweep), reported with it.
-  const afterGrid = EXPERIMENTS[command.experiment].afterGrid;
+  const afterGrid = experimentOf(command.experiment).afterGrid;
   const extras = afterGrid && !outcome.interrupted ? await afterGrid(command, io.out) : {};
   if (outcome.records.length > 0 || Object.keys(extras).length > 0) {
     const { writeReport } = await import('../report/writeReport.js');

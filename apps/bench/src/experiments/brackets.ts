@@ -2,6 +2,7 @@
 // attention variant is a column, and the bracket strings (`--mode`, `--types`) are axes.
 import type { GridSpec, PresetName } from '../benchCommand.js';
 import { BASE_PRESET } from './basePreset.js';
+import { ACCURACY, checkBracketSpecs } from './datasetRules.js';
 import { bracketFlags, variantFlags } from './taskFlags.js';
 import type { ExperimentModule } from './types.js';
 
@@ -56,4 +57,6 @@ export const BRACKETS: ExperimentModule = {
   },
   modelAxesInRows: true,
   datasets: () => ['brackets'],
+  metric: () => ACCURACY,
+  checkData: (_command, configs) => checkBracketSpecs(configs),
 };

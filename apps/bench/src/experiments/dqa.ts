@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import type { ExperimentSettings, GridSpec, PresetName } from '../benchCommand.js';
 import { choiceItem, intItem, parseJsonObject, parseList, positiveItem } from '../parseValues.js';
 import { BASE_PRESET } from './basePreset.js';
+import { DATASET_METRICS, checkBracketSpecs, checkCorpus } from './datasetRules.js';
 import { bracketFlags, dataFlag, evalWindowsFlag } from './taskFlags.js';
 import type { ExperimentModule, MutableGrid, ReadFlag, RunColumn } from './types.js';
 
@@ -100,6 +101,11 @@ export const DQA: ExperimentModule = {
   },
   modelAxesInRows: true,
   datasets: (grid) => [...grid.datasets],
+  metric: (config) => DATASET_METRICS[config.dataset],
+  checkData: async (command, configs) => {
+    if (configs.some((c) => c.dataset === 'shakespeare')) await checkCorpus(command);
+    await checkBracketSpecs(configs);
+  },
   columns: (command, seed): RunColumn[] => [
     { column: 'exact', variant: 'boltzmann', sampler: 'exact', samplerOptions: {} },
     ...command.grid.shots.map((shots) => ({

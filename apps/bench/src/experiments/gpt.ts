@@ -5,6 +5,7 @@ import { MAX_LENGTH } from '../benchCommand.js';
 import type { GridSpec } from '../benchCommand.js';
 import { parseInteger } from '../parseValues.js';
 import type { GptSettings } from '../types.js';
+import { PERPLEXITY, checkCorpus } from './datasetRules.js';
 import { dataFlag, variantFlags } from './taskFlags.js';
 import type { ExperimentModule, MutableGrid, ReadFlag } from './types.js';
 
@@ -162,6 +163,8 @@ export const GPT: ExperimentModule = {
   },
   checkGrid: checkGptGrid,
   datasets: () => ['shakespeare'],
+  metric: () => PERPLEXITY,
+  checkData: checkCorpus,
   runName: (config) => ({
     id: `gpt-L${config.layers ?? 1}`,
     label: `gpt L${config.layers ?? 1}`,

@@ -2,6 +2,7 @@
 // perplexity on fixed validation windows; every attention variant is a column.
 import type { GridSpec, PresetName } from '../benchCommand.js';
 import { BASE_PRESET } from './basePreset.js';
+import { PERPLEXITY, checkCorpus } from './datasetRules.js';
 import { dataFlag, evalWindowsFlag, variantFlags } from './taskFlags.js';
 import type { ExperimentModule } from './types.js';
 
@@ -47,4 +48,6 @@ export const SHAKESPEARE: ExperimentModule = {
     return { dataPath: dataFlag.read(read) };
   },
   datasets: () => ['shakespeare'],
+  metric: () => PERPLEXITY,
+  checkData: checkCorpus,
 };

@@ -7,13 +7,26 @@ import type { BenchCommand, ExperimentSettings, GridSpec, PresetName } from '../
 import type { ExperimentReport, ReportExtras } from '../report/sections.js';
 
 export type { ColumnOrder, ExperimentReport } from '../report/sections.js';
-import type { DatasetName, Experiment, RunConfig, Variant } from '../types.js';
+import type { DatasetName, Experiment, RunConfig, RunRecord, Variant } from '../types.js';
 
 /** A grid spec while flags override its fields. */
 export type MutableGrid = { -readonly [K in keyof GridSpec]: GridSpec[K] };
 
 /** Reads one parsed flag by its camelCased name: its string value, or undefined when not given. */
 export type ReadFlag = (key: string) => string | undefined;
+
+/** A run's evaluation: mean loss, and the right predictions of the positions counted. */
+export interface Evaluation {
+  readonly loss: number;
+  readonly correct: number;
+  readonly count: number;
+}
+
+/** What a run reports from each evaluation: the metric's name (in its record) and value. */
+export interface RunMetric {
+  readonly name: RunRecord['metricName'];
+  readonly of: (e: Evaluation) => number;
+}
 
 /** One column of the summary tables as a run of the grid fills it. */
 export interface RunColumn {
@@ -41,6 +54,13 @@ export interface ExperimentModule {
   readonly modelAxesInRows?: boolean;
   /** The datasets its runs train on. */
   readonly datasets: (grid: GridSpec) => DatasetName[];
+  /** The metric a run reports (experiments/datasetRules.ts: perplexity or accuracy, by dataset). */
+  readonly metric: (config: RunConfig) => RunMetric;
+  /**
+   * Checks the data of the grid's runs before any run (also in `--dry-run`): the corpus is there
+   * and intact, the bracket tasks are possible. @throws DatasetError codes
+   */
+  readonly checkData: (command: BenchCommand, configs: readonly RunConfig[]) => Promise<void>;
   /** The columns of one seed (default: one per variant, sampled ones with `--sampler`). */
   readonly columns?: (command: BenchCommand, seed: number) => RunColumn[];
   /** What a run's id and label call its task (default: the dataset, and a bracket run's mode). */

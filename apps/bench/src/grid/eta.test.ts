@@ -62,13 +62,13 @@ describe('ETA model', () => {
   it('prices the engine (the default) below the tfjs path, and its threads shorten a step', () => {
     const [baby] = grid('gpt', '--preset', 'baby', '--variants', 'softmax');
     const engine = estimateStepMs(baby!);
-    expect(estimateStepMs(baby!, { engine: 'wasm' })).toBe(engine);
-    expect(estimateStepMs(baby!, { engine: 'tfjs' })).toBeGreaterThan(2.5 * engine);
-    expect(estimateStepMs(baby!, { engineThreads: 2 })).toBeLessThan(0.7 * engine);
+    expect(estimateStepMs(baby!, { name: 'wasm', threads: 1 })).toBe(engine);
+    expect(estimateStepMs(baby!, { name: 'tfjs', threads: 1 })).toBeGreaterThan(2.5 * engine);
+    expect(estimateStepMs(baby!, { name: 'wasm', threads: 2 })).toBeLessThan(0.7 * engine);
     // A random sampler's work (gibbs), gathered on the calling thread, does not shrink with the
     // engine's threads; the fixed points' and the transfer matrix's, on every thread's shard,
     // shrink like the rest.
-    const softmaxGain = estimateStepMs(baby!, { engineThreads: 2 }) / engine;
+    const softmaxGain = estimateStepMs(baby!, { name: 'wasm', threads: 2 }) / engine;
     const gain = (sampler: string) => {
       const extra = sampler === 'transfer-matrix' ? ['--couplings', 'banded:8'] : [];
       const [c] = grid(
@@ -81,7 +81,7 @@ describe('ETA model', () => {
         sampler,
         ...extra,
       );
-      return estimateStepMs(c!, { engineThreads: 2 }) / estimateStepMs(c!);
+      return estimateStepMs(c!, { name: 'wasm', threads: 2 }) / estimateStepMs(c!);
     };
     expect(gain('gibbs')).toBeGreaterThan(softmaxGain);
     expect(gain('gibbs')).toBeGreaterThan(0.9);
@@ -90,13 +90,15 @@ describe('ETA model', () => {
     expect(gain('mean-field')).toBeCloseTo(softmaxGain, 1);
     // The engine prices an approximate sampler below the tfjs-era fit.
     const [tap] = grid('gpt', '--preset', 'baby', '--variants', 'boltzmann', '--sampler', 'tap');
-    expect(estimateStepMs(tap!, { engine: 'tfjs' })).toBeGreaterThan(1.4 * estimateStepMs(tap!));
+    expect(estimateStepMs(tap!, { name: 'tfjs', threads: 1 })).toBeGreaterThan(
+      1.4 * estimateStepMs(tap!),
+    );
     // A run's and a grid's estimate carry the path too.
-    expect(estimateRunSeconds(baby!, { engine: 'tfjs' })).toBeGreaterThan(
+    expect(estimateRunSeconds(baby!, { name: 'tfjs', threads: 1 })).toBeGreaterThan(
       2.5 * estimateRunSeconds(baby!),
     );
     const runs = [{ config: baby! }];
-    expect(estimateGridSeconds(runs, 1, { engineThreads: 2 })).toBeLessThan(
+    expect(estimateGridSeconds(runs, 1, { name: 'wasm', threads: 2 })).toBeLessThan(
       estimateGridSeconds(runs, 1),
     );
   });

@@ -1,8 +1,6 @@
 import { usesSampler } from '@boltzmann/ising-core';
-import type { RunConfig, RunSettings } from '../types.js';
-
-/** What trains the runs (a grid's settings): the engine on its threads (default) or tfjs. */
-export type TrainingPath = Pick<RunSettings, 'engine' | 'engineThreads'>;
+import { DEFAULT_ENGINE } from '../types.js';
+import type { EngineChoice, RunConfig } from '../types.js';
 
 /*
  * A rough cost model of one training step on one core. The tfjs path's constants, refitted on 1 Dec 2026 to idle
@@ -93,8 +91,8 @@ const SHARDED_SAMPLERS: ReadonlySet<string> = new Set([
 ]);
 
 /** The per-step constants of the path that trains `c`: the engine (and its threads) or tfjs. */
-function pathCosts(c: RunConfig, path: TrainingPath) {
-  if (path.engine === 'tfjs')
+function pathCosts(c: RunConfig, engine: EngineChoice) {
+  if (engine.name === 'tfjs')
     return {
       base: MS_PER_STEP_BASE,
       perParameter: NS_PER_PARAMETER,
@@ -104,7 +102,7 @@ function pathCosts(c: RunConfig, path: TrainingPath) {
       approximateSamplerScale: 1,
       samplerSpeedup: 1,
     };
-  const speedup = 1 + ENGINE_THREAD_GAIN * ((path.engineThreads ?? 1) - 1);
+  const speedup = 1 + ENGINE_THREAD_GAIN * (engine.threads - 1);
   return {
     base: ENGINE_MS_PER_STEP_BASE,
     perParameter: ENGINE_NS_PER_PARAMETER,
@@ -138,7 +136,7 @@ function approximateSamplerNs(c: RunConfig): number {
   return c.sampler === 'mean-field' ? 3.09 * T ** 3 + 559 * T ** 2 : 4.86 * T ** 3 + 738 * T ** 2;
 }
 
-function stepMs(c: RunConfig, batch: number, path: TrainingPath): number {
+function stepMs(c: RunConfig, batch: number, engine: EngineChoice): number {
   const vocab = c.dataset === 'shakespeare' ? 65 : 2 * c.types;
   const out = c.dataset === 'shakespeare' ? 65 : c.length;
   const hidden = c.ffn ? 2 * c.ffnHidden : 0;
@@ -151,7 +149,7 @@ function stepMs(c: RunConfig, batch: number, path: TrainingPath): number {
     layers * (4 * c.dModel + hidden) * c.dModel +
     out * c.dModel;
   const flopsPerRow = 6 * c.dModel * (layers * block + out);
-  const costs = pathCosts(c, path);
+  const costs = pathCosts(c, engine);
   const dense =
     params * costs.perParameter * 1e-6 + batch * c.length * flopsPerRow * costs.perFlop * 1e-6;
   const scores = layers * c.heads * batch * c.length * c.length;
@@ -178,21 +176,21 @@ function stepMs(c: RunConfig, batch: number, path: TrainingPath): number {
 }
 
 /** Estimated wall milliseconds of one training step of the run's batch, under grid contention. */
-export const estimateStepMs = (c: RunConfig, path: TrainingPath = {}): number =>
-  stepMs(c, c.batchSize, path);
+export const estimateStepMs = (c: RunConfig, engine: EngineChoice = DEFAULT_ENGINE): number =>
+  stepMs(c, c.batchSize, engine);
 
 /**
  * Estimated wall seconds of one run on one core (training + evaluations + setup).
  *
  * @param c the run config.
- * @param path what trains it (default: the engine on one thread).
+ * @param engine what trains it (default: the engine on one thread).
  * @returns seconds (a rough figure, ±50 %).
  */
-export function estimateRunSeconds(c: RunConfig, path: TrainingPath = {}): number {
-  const train = (c.steps * stepMs(c, c.batchSize, path)) / 1000;
+export function estimateRunSeconds(c: RunConfig, engine: EngineChoice = DEFAULT_ENGINE): number {
+  const train = (c.steps * stepMs(c, c.batchSize, engine)) / 1000;
   const evalRows = c.dataset === 'shakespeare' ? c.evalWindows : 512;
   const evals = Math.floor(c.steps / c.evalEvery) + 1;
-  const evalCost = (evals * stepMs(c, evalRows, path)) / 3000; // forward only ≈ 1/3 of a step
+  const evalCost = (evals * stepMs(c, evalRows, engine)) / 3000; // forward only ≈ 1/3 of a step
   return SECONDS_PER_RUN + train + evalCost;
 }
 
@@ -204,18 +202,18 @@ export function estimateRunSeconds(c: RunConfig, path: TrainingPath = {}): numbe
  *
  * @param runs configs still to run, with the fraction of each already done (resume).
  * @param workers parallel processes.
- * @param path what trains them (default: the engine on one thread).
+ * @param engine what trains them (default: the engine on one thread).
  * @returns seconds.
  */
 export function estimateGridSeconds(
   runs: ReadonlyArray<{ config: RunConfig; doneFraction?: number }>,
   workers: number,
-  path: TrainingPath = {},
+  engine: EngineChoice = DEFAULT_ENGINE,
 ): number {
   const costs = runs
     .map(
       (r) =>
-        SECONDS_PER_RUN_SETUP + estimateRunSeconds(r.config, path) * (1 - (r.doneFraction ?? 0)),
+        SECONDS_PER_RUN_SETUP + estimateRunSeconds(r.config, engine) * (1 - (r.doneFraction ?? 0)),
     )
     .sort((a, b) => b - a);
   // Only as many processes start as there are runs for them.

@@ -1,7 +1,6 @@
 // The planning step of every grid, whichever executor trains it: which runs have finished, which
 // resume from a checkpoint, the ETA, the plan's lines and the dry run's list.
 import { estimateGridSeconds, estimateRunSeconds } from './eta.js';
-import type { TrainingPath } from './eta.js';
 import { runId, runLabel } from './expandGrid.js';
 import { formatDuration } from './progress.js';
 import { readCheckpoint, readRecord } from '../results/runFiles.js';
@@ -13,7 +12,7 @@ import type {
   PlannedGrid,
   RunFailure,
 } from './types.js';
-import type { RunConfig, RunRecord } from '../types.js';
+import type { EngineChoice, RunConfig, RunRecord } from '../types.js';
 
 /** The grid's output sink: `options.out`, else standard output. */
 export function gridOut(options: GridOptions): (line: string) => void {
@@ -71,11 +70,12 @@ export async function planGrid(
   const out = gridOut(options);
   const grid = readGrid(configs, options, executor.resumesLocalCheckpoints);
   const slots = Math.max(1, executor.slots(grid.pending.length));
-  const etaSeconds = estimateGridSeconds(grid.pending, slots, options.settings);
+  const etaSeconds = estimateGridSeconds(grid.pending, slots, options.settings.engine);
   options.onPlan?.({ runs: configs.length, pending: grid.pending.length, etaSeconds });
   out(await executor.announce(grid, etaSeconds));
   out(`results: ${options.settings.resultsDir}`);
-  if (options.dryRun) for (const line of dryRunLines(grid.pending, options.settings)) out(line);
+  if (options.dryRun)
+    for (const line of dryRunLines(grid.pending, options.settings.engine)) out(line);
   return grid;
 }
 
@@ -97,10 +97,10 @@ export function localPlanLine(grid: PlannedGrid, etaSeconds: number, where: stri
 }
 
 /** A dry run's list: each pending run, its steps (and where it resumes) and its own ETA. */
-function dryRunLines(pending: readonly PendingRun[], path: TrainingPath): string[] {
+function dryRunLines(pending: readonly PendingRun[], engine?: EngineChoice): string[] {
   return pending.map(
     (t) =>
-      `  ${runLabel(t.config)}  ${t.config.steps} steps${t.startStep ? ` (from ${t.startStep})` : ''}  ≈ ${formatDuration(estimateRunSeconds(t.config, path) * (1 - t.doneFraction))}`,
+      `  ${runLabel(t.config)}  ${t.config.steps} steps${t.startStep ? ` (from ${t.startStep})` : ''}  ≈ ${formatDuration(estimateRunSeconds(t.config, engine) * (1 - t.doneFraction))}`,
   );
 }
 

@@ -4,7 +4,6 @@ import type { SamplerRegistry } from '@boltzmann/ising-core';
 import { formatError, hasErrorCode } from '../benchError.js';
 import { catchStrays, strayText } from './strayErrors.js';
 import type { Stray } from './strayErrors.js';
-import { createBenchRegistry } from '../samplers/registry.js';
 import { formatDuration } from '../grid/progress.js';
 import { modelPath, recordPath } from '../results/runFiles.js';
 import { runLabel } from '../grid/expandGrid.js';
@@ -35,10 +34,11 @@ interface Slot {
  * stopped by the abort signal.
  *
  * @param options run settings, progress display, stop signal.
+ * @param registry the command's sampler registry (its plugins already loaded), which the runs share.
  * @example
- * const outcome = await runGrid(expandGrid(cmd), inProcessExecutor(options), options);
+ * const outcome = await runGrid(expandGrid(cmd), inProcessExecutor(options, registry), options);
  */
-export function inProcessExecutor(options: GridOptions): GridExecutor {
+export function inProcessExecutor(options: GridOptions, registry: SamplerRegistry): GridExecutor {
   return {
     resumesLocalCheckpoints: true,
     slots: () => 0,
@@ -46,7 +46,7 @@ export function inProcessExecutor(options: GridOptions): GridExecutor {
       localPlanLine(grid, etaSeconds, 'in-process (no workers)'),
     run: async (grid) => {
       const failures: RunFailure[] = [];
-      await runInProcess(longestFirst(grid.pending), options, grid.done, failures);
+      await runInProcess(longestFirst(grid.pending), options, registry, grid.done, failures);
       options.progress.stop();
       return gridOutcome(grid, failures, options.signal?.aborted === true);
     },
@@ -64,6 +64,7 @@ export function inProcessExecutor(options: GridOptions): GridExecutor {
 async function runInProcess(
   pending: readonly PendingRun[],
   options: GridOptions,
+  registry: SamplerRegistry,
   done: PlannedGrid['done'],
   failures: RunFailure[],
 ): Promise<void> {
@@ -80,7 +81,6 @@ async function runInProcess(
   });
   let givenUp: { label: string; training: Promise<unknown> } | undefined;
   try {
-    const registry = await createBenchRegistry(options.settings.plugins);
     for (const t of pending) {
       if (options.signal?.aborted) break;
       if (givenUp) {

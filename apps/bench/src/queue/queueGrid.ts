@@ -121,7 +121,7 @@ function planLine(
   // fast as this machine's ETA model (other machines may be faster or slower).
   const wall =
     connected && connected.runsAtOnce > 1 && notDone.length > 1
-      ? `, ≈ ${formatDuration(estimateGridSeconds(grid.pending, connected.runsAtOnce, options.settings))} on the ${connected.runsAtOnce} runs the workers train at once`
+      ? `, ≈ ${formatDuration(estimateGridSeconds(grid.pending, connected.runsAtOnce, options.settings.engine))} on the ${connected.runsAtOnce} runs the workers train at once`
       : '';
   return (
     `grid: ${runs.length} run${runs.length === 1 ? '' : 's'} — ${grid.done.size} finished here, ` +

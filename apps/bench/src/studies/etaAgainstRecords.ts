@@ -27,7 +27,7 @@ const label = (c: RunConfig): string =>
     .join(' ');
 
 const args = process.argv.slice(2);
-const path = { engine: args.includes('--tfjs') ? ('tfjs' as const) : ('wasm' as const) };
+const path = { name: args.includes('--tfjs') ? ('tfjs' as const) : ('wasm' as const), threads: 1 };
 const cells = new Map<string, { estimate: number; measured: number[] }>();
 for (const dir of args.filter((a) => a !== '--tfjs')) {
   for (const r of readRecords(dir)) {

@@ -22,8 +22,9 @@ for (const name of cases.length > 0 ? cases : ['softmax', 'sigmoid', 'boltzmann:
   if (sampler === 'transfer-matrix') argv.push('--couplings', 'banded:8');
   const [config] = expandGrid(parseBenchArgs(argv, () => undefined)!);
   for (const engineThreads of [1, 2]) {
-    const ms = await runStepMs(config!, registry, STEPS, { engineThreads });
-    const model = estimateStepMs(config!, { engineThreads });
+    const engine = { name: 'wasm', threads: engineThreads } as const;
+    const ms = await runStepMs(config!, registry, STEPS, engine);
+    const model = estimateStepMs(config!, engine);
     console.log(
       `${name.padEnd(26)} engine threads ${engineThreads}: ${ms.toFixed(0)} ms/step measured, ${model.toFixed(0)} ms/step eta model`,
     );

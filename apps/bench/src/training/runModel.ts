@@ -21,7 +21,8 @@ import { mergeSecretOptions } from '@boltzmann/ising-core/internal';
 import type { ConvergenceSummary, SamplerRegistry } from '@boltzmann/ising-core';
 import { BenchError } from '../benchError.js';
 import { experimentOf } from '../experiments/registry.js';
-import type { RunConfig, TrainingEngine } from '../types.js';
+import { DEFAULT_ENGINE } from '../types.js';
+import type { EngineChoice, RunConfig } from '../types.js';
 import type { TaskData, TrainBatch } from '../experiments/taskData.js';
 
 /**
@@ -80,24 +81,24 @@ export function trainerOptionsOf(config: RunConfig): TrainerOptions {
 
 let backendReady: Promise<unknown> | undefined;
 
-/**
- * How a run reaches its sampler (its credentials, never recorded, and its per-call timeout) and
- * what trains it (default: the wasm engine on one thread).
- */
+/** How a run reaches its sampler: its credentials (never recorded) and its per-call timeout. */
 export interface RunSamplerAccess {
   readonly secrets?: Readonly<Record<string, unknown>>;
   readonly samplerTimeoutMs?: number;
-  readonly engine?: TrainingEngine;
-  readonly engineThreads?: number;
 }
 
 /** The run's trainer: the engine's (weights written back on `sync`) or the tfjs one. */
-function trainerOf(model: Transformer, options: TrainerOptions, run: RunSamplerAccess): Trainer {
-  if (run.engine === 'tfjs') return createTrainer(model, options);
+function trainerOf(
+  model: Transformer,
+  options: TrainerOptions,
+  run: RunSamplerAccess,
+  engine: EngineChoice,
+): Trainer {
+  if (engine.name === 'tfjs') return createTrainer(model, options);
   return createEngineTrainer(engineModelOf(model), {
     ...options,
     sync: 'manual',
-    threads: run.engineThreads ?? 1,
+    threads: engine.threads,
     ...(run.samplerTimeoutMs === undefined ? {} : { samplerTimeoutMs: run.samplerTimeoutMs }),
   });
 }
@@ -139,6 +140,7 @@ function buildModel(
   samplerPart: ReturnType<typeof samplerPartOf>,
   saved: unknown,
   run: RunSamplerAccess,
+  engine: EngineChoice,
 ): { model: Transformer; trainer: Trainer } {
   const trainerOptions = trainerOptionsOf(config);
   if (saved !== undefined) {
@@ -147,7 +149,7 @@ function buildModel(
       throw new BenchError('BENCH_CORRUPT_CHECKPOINT', 'checkpoint has no model/trainer state');
     }
     const model = loadTransformer(s.model, samplerPart);
-    const trainer = trainerOf(model, trainerOptions, run);
+    const trainer = trainerOf(model, trainerOptions, run, engine);
     trainer.restore(s.trainer);
     return { model, trainer };
   }
@@ -170,7 +172,7 @@ function buildModel(
     seed: config.seed,
     ...samplerPart,
   });
-  return { model, trainer: trainerOf(model, trainerOptions, run) };
+  return { model, trainer: trainerOf(model, trainerOptions, run, engine) };
 }
 
 /**
@@ -181,6 +183,7 @@ function buildModel(
  * @param registry the bench's frozen sampler registry.
  * @param saved the {@link RunModelState} of a checkpoint, to continue from.
  * @param run the sampler's credentials (never recorded) and its per-call timeout.
+ * @param engine what trains the run (default: the wasm engine on one thread).
  * @returns the run's model.
  * @throws AttentionError codes (bad config, unknown sampler, corrupt checkpoint weights);
  *   BENCH_CORRUPT_CHECKPOINT when `saved` has no model or trainer state.
@@ -191,13 +194,15 @@ export async function createRunModel(
   registry: SamplerRegistry,
   saved?: unknown,
   run: RunSamplerAccess = {},
+  engine: EngineChoice = DEFAULT_ENGINE,
 ): Promise<RunModel> {
   backendReady ??= initBackend('wasm', { log: () => undefined });
   await backendReady;
   const sampler = runSampler(config, registry, run);
   let built: { model: Transformer; trainer: Trainer };
   try {
-    built = buildModel(config, data, samplerPartOf(config, registry, sampler, run), saved, run);
+    const samplerPart = samplerPartOf(config, registry, sampler, run);
+    built = buildModel(config, data, samplerPart, saved, run, engine);
   } catch (error) {
     // A model that cannot be built or restored leaves no sampler (sockets, workers) behind.
     await sampler?.dispose?.();

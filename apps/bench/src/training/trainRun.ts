@@ -5,6 +5,7 @@ import { createTaskData } from '../experiments/taskData.js';
 import type { TaskData } from '../experiments/taskData.js';
 import { checkpointPath, readCheckpoint, rejectCheckpoint } from '../results/runFiles.js';
 import type { Checkpoint } from '../results/runFiles.js';
+import { DEFAULT_ENGINE } from '../types.js';
 import type { RunConfig, RunRecord, RunSettings } from '../types.js';
 import { createRunModel } from './runModel.js';
 import type { RunModel } from './runModel.js';
@@ -38,13 +39,12 @@ async function resume(
     ...(settings.samplerTimeoutMs === undefined
       ? {}
       : { samplerTimeoutMs: settings.samplerTimeoutMs }),
-    engine: settings.engine ?? 'wasm',
-    engineThreads: settings.engineThreads ?? 1,
   };
+  const engine = settings.engine ?? DEFAULT_ENGINE;
   const fresh = async (): Promise<{ model: RunModel; data: TaskData; ckpt: null }> => {
     const data = await createTaskData(config, settings.dataPath);
     return {
-      model: await createRunModel(config, data, registry, undefined, run),
+      model: await createRunModel(config, data, registry, undefined, run, engine),
       data,
       ckpt: null,
     };
@@ -54,7 +54,7 @@ async function resume(
   const data = await createTaskData(config, settings.dataPath);
   let model: RunModel | undefined;
   try {
-    model = await createRunModel(config, data, registry, ckpt.engine, run);
+    model = await createRunModel(config, data, registry, ckpt.engine, run, engine);
     data.restoreState(ckpt.dataState);
     return { model, data, ckpt };
   } catch (error) {

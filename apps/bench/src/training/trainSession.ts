@@ -3,7 +3,9 @@
 import { mergeConvergence } from '@boltzmann/ising-core';
 import type { ConvergenceSummary } from '@boltzmann/ising-core';
 import { runId } from '../grid/expandGrid.js';
+import { experimentOf } from '../experiments/registry.js';
 import type { TaskData } from '../experiments/taskData.js';
+import type { Evaluation } from '../experiments/types.js';
 import { writeJsonAtomic } from '../results/atomicWrite.js';
 import { gitCommit } from '../results/gitCommit.js';
 import { checkpointPath, modelPath, recordPath, removeCheckpoint } from '../results/runFiles.js';
@@ -40,16 +42,9 @@ export interface TrainHooks {
   onCheckpoint?(checkpoint: Checkpoint): void | Promise<void>;
 }
 
-/** The metric reported for a dataset from its evaluation: perplexity or accuracy. */
-export function finalMetricOf(
-  config: RunConfig,
-  e: { loss: number; correct: number; count: number },
-): number {
-  return config.dataset === 'shakespeare'
-    ? Math.exp(e.loss)
-    : e.count > 0
-      ? e.correct / e.count
-      : Number.NaN;
+/** The metric a run reports from an evaluation, as its experiment declares it (perplexity or accuracy). */
+export function finalMetricOf(config: RunConfig, e: Evaluation): number {
+  return experimentOf(config.experiment).metric(config).of(e);
 }
 
 /** What a run has accumulated up to `step` (this and earlier sessions): all a checkpoint keeps. */
@@ -156,10 +151,7 @@ export function recordStep(
 }
 
 /** An evaluation at step `at`: the val set (every task), and for gpt the train set beside it. */
-export async function evaluateAt(
-  run: TrainSession,
-  at: number,
-): Promise<{ loss: number; correct: number; count: number }> {
+export async function evaluateAt(run: TrainSession, at: number): Promise<Evaluation> {
   const { model, data, curves } = run;
   const e = await model.evaluate(data.evalBatches);
   curves.evalMetric.push({ step: at, value: finalMetricOf(run.config, e) });
@@ -220,7 +212,7 @@ export async function finishRun(run: TrainSession): Promise<RunRecord> {
     gitCommit: gitCommit(),
     startedAt: c.startedAt,
     finishedAt: new Date().toISOString(),
-    metricName: config.dataset === 'shakespeare' ? 'perplexity' : 'accuracy',
+    metricName: experimentOf(config.experiment).metric(config).name,
     finalMetric: finalMetricOf(config, final),
     finalLoss: final.loss,
     trainLoss: c.trainLoss,
