@@ -22,7 +22,7 @@ const missing = chromiumMissing();
 // cannot do (device lost: "A valid external Instance reference no longer exists"; dataSync gives
 // zeros). So on webgpu the page runs as the attention README says: `prepare` reads the fields
 // asynchronously and computes each layer's weights and their Jacobians, and the differentiable
-// pass is tensor ops only (residentGradients.ts).
+// pass is tensor ops only (tfjs/residentGradients.ts).
 const BACKENDS = ['wasm', 'webgl', 'webgpu', 'cpu'] as const;
 
 const PAGE = `

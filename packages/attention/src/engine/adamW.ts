@@ -1,6 +1,6 @@
 /**
  * AdamW over the engine's flat parameter buffer (kernels/adamW/adamWWat.mjs), as the tfjs trainer's
- * update (internal/adamW.ts: decoupled decay on the slots that take it, bias corrections, the
+ * update (model/adamW.ts: decoupled decay on the slots that take it, bias corrections, the
  * clip factor applied to the gradient first), with float32 moments beside the parameters; and
  * the global gradient norm, its squares summed in float64.
  */

@@ -1,7 +1,7 @@
 /**
  * The causal op of a block on the arena (sigmoid, boltzmann, coupling): the fields `h` and
  * couplings `J` of a pass's activations in, the weights `w` out, and back from `∂L/∂w` to
- * `∂L/∂h` and `∂L/∂J`, through the one buffer wrapper of ising-core's op (causalOpBuffers.ts).
+ * `∂L/∂h` and `∂L/∂J`, through the one buffer wrapper of ising-core's op (model/causalOpBuffers.ts).
  * A pass reaches it through a {@link CausalExchange}: on one thread, and on every thread of a pass
  * whose op can run per shard, the op runs on the pass's own activations ({@link localExchange});
  * otherwise the calling thread gathers every shard's fields into one batch and runs the op once

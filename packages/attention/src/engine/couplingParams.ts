@@ -1,7 +1,7 @@
 /**
  * A block's effective couplings `J` (`H × T × T`) from its coupling parameter, and the
  * parameter's gradient back from `∂L/∂J`, as the tfjs model's coupling builder
- * (couplingForm.ts): `full` is the leading `T × T` block of each head's `L × L` matrix;
+ * (core/couplingForm.ts): `full` is the leading `T × T` block of each head's `L × L` matrix;
  * `banded:w` the same masked to `0 < k − j ≤ w`; `relative` `J_jk = f(k − j)` above the
  * diagonal. Only the strict upper triangle is ever read.
  */

@@ -1,7 +1,7 @@
 /**
  * Slow, obviously correct float64 references of the engine's row kernels, which the kernel tests
  * compare against: the causal softmax and its backward, the masked cross-entropy with its
- * gradient, and AdamW with the gradient norm (internal/adamW.ts's own, on the flat buffer).
+ * gradient, and AdamW with the gradient norm (model/adamW.ts's own, on the flat buffer).
  */
 import { adamWUpdate, globalNorm } from '../model/adamW.js';
 import type { EngineAdamW, OptimizerBuffers } from './adamW.js';

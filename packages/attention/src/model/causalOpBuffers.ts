@@ -1,5 +1,5 @@
 // The causal op on plain buffers: ising-core's causal weights of every head of a `B×H×T×T`
-// batch, written into and read from the caller's arrays. The tfjs op (causalAttentionWeights.ts)
+// batch, written into and read from the caller's arrays. The tfjs op (tfjs/causalAttentionWeights.ts)
 // and the engine (engine/) are both thin wrappers of these functions.
 import { causalClosedForm, causalWeightsFromEstimate } from '@boltzmann/ising-core';
 import type { CausalVariant, CausalWeights } from '@boltzmann/ising-core';

@@ -1,5 +1,5 @@
 // The tfjs model's effective couplings from its coupling parameter (the engine's are in
-// engine/couplingParams.ts): kept apart from couplingForm.ts so that the forms parse without tfjs.
+// engine/couplingParams.ts): kept apart from core/couplingForm.ts so that the forms parse without tfjs.
 import * as tf from '@tensorflow/tfjs';
 import type { ParsedCouplingForm } from '../core/couplingForm.js';
 

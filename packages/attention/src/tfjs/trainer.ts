@@ -1,4 +1,4 @@
-// AdamW with cosine decay and global-norm clipping over a Transformer's parameters (types in trainerTypes.ts).
+// AdamW with cosine decay and global-norm clipping over a Transformer's parameters (types in model/trainerTypes.ts).
 import * as tf from '@tensorflow/tfjs';
 import { withDeferredOpErrors } from './causalAttentionWeights.js';
 import { adamWUpdate, clipScale, globalNorm } from '../model/adamW.js';
