@@ -5,14 +5,7 @@
 import { fieldsBackward, headsBackward } from './attentionHeads.js';
 import { weightsRead } from './blockForward.js';
 import { couplingsBackward } from './couplingParams.js';
-import type {
-  BlockActs,
-  BlockParams,
-  DenseParams,
-  FfnParams,
-  NormActs,
-  NormParams,
-} from './engineTypes.js';
+import type { BlockActs, DenseParams, FfnParams, NormActs, NormParams } from './engineTypes.js';
 import { linearBackward } from './linear.js';
 import { dropping, gradAt, optionalGradAt, paramAt } from './passContext.js';
 import type { PassContext } from './passContext.js';
@@ -120,12 +113,7 @@ function ffnBackward(ctx: PassContext, p: FfnParams, a: BlockActs): () => void {
 }
 
 /** ∂L/∂h (and ∂L/∂J) from ∂L/∂w in `acts.gw`; `independent` runs beside the causal op. */
-function weightsBackward(
-  ctx: PassContext,
-  layer: number,
-  [a, p]: [BlockActs, BlockParams],
-  independent: () => void,
-) {
+function weightsBackward(ctx: PassContext, layer: number, a: BlockActs, independent: () => void) {
   const { acts, config } = ctx;
   const { batch, length } = acts;
   if (config.variant === 'softmax') {
@@ -136,9 +124,10 @@ function weightsBackward(
     return;
   }
   ctx.exchange.backward(layer, independent);
-  if (p.couplings === undefined) return; // sigmoid
+  const { couplings } = ctx.params.blocks[layer]!;
+  if (couplings === undefined) return; // sigmoid
   const sizes = { heads: config.heads, length, maxLength: config.maxLength };
-  couplingsBackward(ctx.k.f32(), ctx.form, sizes, { gj: a.gj, grad: gradAt(ctx, p.couplings) });
+  couplingsBackward(ctx.k.f32(), ctx.form, sizes, { gj: a.gj, grad: gradAt(ctx, couplings) });
 }
 
 /**
@@ -176,7 +165,7 @@ function attentionBackward(ctx: PassContext, layer: number, deferred: () => void
     const bhtt = acts.batch * config.heads * acts.length * acts.length;
     ctx.k.masked({ n: bhtt, x: acts.gw, mask: a.maskAttention, out: acts.gw });
   }
-  weightsBackward(ctx, layer, [a, p], independent);
+  weightsBackward(ctx, layer, a, independent);
   if (p.fields !== undefined) {
     fieldsBackward(ctx.k, shape, { q: a.q, k: a.k, gh: acts.gh, gq: acts.gq, gk: acts.gk });
     dense(ctx, p.fields.query, { x, dy: acts.gq, dx: acts.t1, accumulateDx: true });
