@@ -15,7 +15,11 @@
  * thread while an asynchronous sampler is pending; otherwise right after the op.
  */
 import type { CausalWeights, Sampler } from '@boltzmann/ising-core';
-import { causalHeadOps, writeCausalGradients, writeCausalWeights } from '../model/causalOpBuffers.js';
+import {
+  causalHeadOps,
+  writeCausalGradients,
+  writeCausalWeights,
+} from '../model/causalOpBuffers.js';
 import { sampleEstimates } from '../model/headEstimates.js';
 import type { PreparedEstimates } from '../model/headEstimates.js';
 import type { ResolvedTransformerConfig } from '../core/transformerConfig.js';

@@ -1,6 +1,10 @@
 import * as tf from '@tensorflow/tfjs';
 import type { CausalWeights } from '@boltzmann/ising-core';
-import { causalHeadOps, writeCausalGradients, writeCausalWeights } from '../model/causalOpBuffers.js';
+import {
+  causalHeadOps,
+  writeCausalGradients,
+  writeCausalWeights,
+} from '../model/causalOpBuffers.js';
 import type { CausalOpSource } from '../model/causalOpBuffers.js';
 import { AttentionError } from '../core/errors.js';
 import { readsSynchronously } from './tensorData.js';

@@ -11,7 +11,12 @@ import type { Transformer } from './modelTypes.js';
 import { checkedMoments, learningRate, resolveTrainerOptions } from '../model/trainerOptions.js';
 import type { Trainer, TrainerOptions, TrainStepResult } from '../model/trainerTypes.js';
 
-export type { Trainer, TrainerOptions, TrainerState, TrainStepResult } from '../model/trainerTypes.js';
+export type {
+  Trainer,
+  TrainerOptions,
+  TrainerState,
+  TrainStepResult,
+} from '../model/trainerTypes.js';
 
 const sizeOfSlot = (s: Slot) => ({ name: s.name, size: s.variable.size });
 
