@@ -2,7 +2,7 @@
 // into adamW{,Shared}Wasm.generated.ts by `pnpm --filter @boltzmann/attention build:wasm`): one AdamW update over a
 // run of n floats (n a multiple of 4: the engine's slots are padded with zeros, which stay zero)
 // of parameters, gradients and the two moments, as the tfjs trainer's update
-// (src/internal/adamW.ts); Σ g² in float64 for the global gradient norm; and dst += src, which
+// (src/model/adamW.ts); Σ g² in float64 for the global gradient norm; and dst += src, which
 // sums the threads' gradient buffers.
 
 import { arenaModule, f32x4, get } from '../../../../../../tools/wasm/wat.mjs';

@@ -4,7 +4,7 @@
 // forward and backward, over a row-major rows × cols matrix with a per-column bias; the
 // residual add with its dropout mask, a masked copy, column sums (a bias's gradient), the
 // embedding's gather and scatter-add, and a bias laid down over rows. The GELU is
-// the exact one the tfjs model uses (src/internal/layers.ts): ½ u (1 + erf(u/√2)), its gradient
+// the exact one the tfjs model uses (src/tfjs/layers.ts): ½ u (1 + erf(u/√2)), its gradient
 // Φ(u) + u φ(u). erf is Eigen's float rational approximation (odd degree-13 over even degree-8
 // polynomial, argument clamped to ±4); exp is Cephes' expf (n = round(x log₂e), a degree-5
 // polynomial of the remainder, 2ⁿ built in the exponent bits). Columns go four at a time in

@@ -1,7 +1,7 @@
 // Writes the WebAssembly text of the engine's LayerNorm kernels, layerNorm.wat beside it
 // (compiled into layerNorm{,Shared}Wasm.generated.ts by
 // `pnpm --filter @boltzmann/attention build:wasm`), as the tfjs model's
-// (src/internal/layers.ts): over each row of cols floats, biased variance, ε = 1e-5,
+// (src/tfjs/layers.ts): over each row of cols floats, biased variance, ε = 1e-5,
 // y = x̂ γ (+ β), x̂ = (x − μ) rstd. Forward: one sweep for the statistics (sums of x − x₀ and
 // its square, shifted by the row's first entry so that E[d²] − E[d]² does not cancel for a row
 // far from zero), one writing y; the row's μ and rstd are saved for the backward. Backward
