@@ -175,7 +175,7 @@ export async function runCommand(parsed: BenchCommand, rawIo: MainIo): Promise<n
   if (command.dryRun) {
     // Hardware samplers: also write what the first training batch would send (no credentials needed).
     const { hardwareDryRun } = await import('../hardware/hardwareDryRun.js');
-    await hardwareDryRun(command, configs, io.out);
+    await hardwareDryRun(command, configs, io.out, registry);
     return EXIT.ok;
   }
   // The experiment's own step after a finished grid (dqa: its fidelity sweep), reported with it.

@@ -188,6 +188,7 @@ function trafficDetail(
  * @param command the parsed command (`--dry-run`).
  * @param configs its expanded grid.
  * @param out output sink.
+ * @param registry the command's sampler registry (default: the bench's, with the command's plugins).
  * @returns false (and prints nothing) when no run uses a hardware sampler.
  * @throws BENCH_DRY_RUN when the sampler answered instead of stopping; any other error of the sampler, model or data.
  * @example
@@ -197,13 +198,14 @@ export async function hardwareDryRun(
   command: BenchCommand,
   configs: readonly RunConfig[],
   out: (line: string) => void,
+  registry?: SamplerRegistry,
 ): Promise<boolean> {
   const [{ createBenchRegistry }, { createRunModel }, { createTaskData }] = await Promise.all([
     import('../samplers/registry.js'),
     import('../training/runModel.js'),
     import('../experiments/taskData.js'),
   ]);
-  const registry = await createBenchRegistry(command.plugins);
+  registry ??= await createBenchRegistry(command.plugins);
   const runs = hardwareRuns(configs, registry);
   const first = runs[0];
   if (!first) return false;
