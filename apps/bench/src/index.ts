@@ -3,9 +3,8 @@ export type { BenchErrorCode } from './benchError.js';
 export { writeFileAtomic, writeJsonAtomic } from './results/atomicWrite.js';
 export { parseBenchArgs, parseSampleArgs } from './cli/parseArgs.js';
 export { userPath } from './paths.js';
-export type { BenchCommand } from './benchCommand.js';
+export type { BenchCommand, GridSpec } from './benchCommand.js';
 export { ALL_VARIANTS, presetGrid } from './experiments/presets.js';
-export type { GridSpec } from './benchCommand.js';
 export type { PresetName } from './experiments/presets.js';
 export { canonicalJson, dqaColumn, expandGrid, runId, runLabel } from './grid/expandGrid.js';
 export { meanStd, summarize } from './report/summary.js';
@@ -67,6 +66,7 @@ export type {
   BracketMode,
   CurvePoint,
   DatasetName,
+  EngineChoice,
   Experiment,
   RunConfig,
   RunProgress,
