@@ -31,6 +31,7 @@ const PUBLIC: Record<string, readonly string[]> = {
     'causalClosedForm',
     'causalWeightsFromEstimate',
     'correlations',
+    'couplingBandwidth',
     'createIsingBatch',
     'createRng',
     'createSamplerRegistry',

@@ -80,6 +80,7 @@ describe('estimateTransferMatrix', () => {
       maxSpins: 4096,
       async: false,
       deterministic: true,
+      couplings: { form: 'banded', widthOption: 'bandwidth', defaultWidth: 8 },
     });
   });
 
