@@ -1,0 +1,23 @@
+/*
+ * Every native kernel, by the name of the WAT export it mirrors, and whether that export returns a
+ * value: X(name, returns). Each is defined once per ISA (vec.h's KERNEL) in
+ * src/engine/kernels/<op>/<op>.c; addon.c binds the table of the ISA it picks.
+ */
+#ifndef BOLTZMANN_KERNELS_H
+#define BOLTZMANN_KERNELS_H
+#include <stdint.h>
+
+#define BOLTZMANN_KERNELS(X) \
+  X(add_into, 0)
+
+typedef double (*kernel_fn)(uint8_t *mem, const double *a);
+
+#define BOLTZMANN_DECLARE(name, returns) \
+  double name##_avx512(uint8_t *, const double *); \
+  double name##_avx2(uint8_t *, const double *); \
+  double name##_base(uint8_t *, const double *); \
+  double name##_neon(uint8_t *, const double *);
+BOLTZMANN_KERNELS(BOLTZMANN_DECLARE)
+#undef BOLTZMANN_DECLARE
+
+#endif
