@@ -5,7 +5,12 @@
 # arm64: NEON (4).
 {
   "variables": {
-    "kernel_sources": ["src/engine/kernels/adamW/adamW.c"],
+    "kernel_sources": [
+      "src/engine/kernels/adamW/adamW.c",
+      "src/engine/kernels/crossEntropy/crossEntropy.c",
+      "src/engine/kernels/layerNorm/layerNorm.c",
+      "src/engine/kernels/softmax/softmax.c",
+    ],
     "kernel_cflags": ["-O3", "-std=gnu11", "-fno-math-errno", "-ffp-contract=fast", "-fPIC"],
   },
   "target_defaults": {

@@ -8,7 +8,14 @@
 #include <stdint.h>
 
 #define BOLTZMANN_KERNELS(X) \
-  X(add_into, 0)
+  X(add_into, 0) \
+  X(adamw, 0) \
+  X(sum_squares, 1) \
+  X(layer_norm, 0) \
+  X(layer_norm_backward, 0) \
+  X(causal_softmax, 0) \
+  X(causal_softmax_backward, 0) \
+  X(cross_entropy, 0)
 
 typedef double (*kernel_fn)(uint8_t *mem, const double *a);
 

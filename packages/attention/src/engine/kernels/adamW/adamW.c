@@ -14,3 +14,54 @@ KERNEL(add_into) {
   for (; i < n; i++) dst[i] += src[i];
   return 0;
 }
+
+/*
+ * adamw(p, g, m, v, n, lr, β1, β2, ε, keep, c1, c2, scale): one AdamW update over n floats, as the
+ * WAT's: g ← s·g; m ← β1 m + (1 − β1) g; v ← β2 v + (1 − β2) g²;
+ * p ← p·keep − (m·(lr/c1)) / (√(v·(1/c2)) + ε), the scalars in float32 as the WAT's f32 params.
+ */
+KERNEL(adamw) {
+  float *p = F32(mem, a[0]), *m = F32(mem, a[2]), *v = F32(mem, a[3]);
+  const float *g = F32(mem, a[1]);
+  const int32_t n = (int32_t)a[4];
+  const float lr = (float)a[5], b1 = (float)a[6], b2 = (float)a[7], eps = (float)a[8];
+  const float keep = (float)a[9], c1 = (float)a[10], c2 = (float)a[11], scale = (float)a[12];
+  const float a1 = 1.0f - b1, a2 = 1.0f - b2, step = lr / c1, inv_c2 = 1.0f / c2;
+  int32_t i = 0;
+  for (; i + VW <= n; i += VW) {
+    const vf gv = vload(g + i) * scale;
+    const vf mv = vload(m + i) * b1 + gv * a1;
+    const vf vv = vload(v + i) * b2 + gv * gv * a2;
+    vstore(m + i, mv);
+    vstore(v + i, vv);
+    vf root;
+    for (int l = 0; l < VW; l++) root[l] = __builtin_sqrtf(vv[l] * inv_c2);
+    vstore(p + i, vload(p + i) * keep - mv * step / (root + eps));
+  }
+  for (; i < n; i++) {
+    const float gv = g[i] * scale;
+    const float mv = m[i] * b1 + gv * a1;
+    const float vv = v[i] * b2 + gv * gv * a2;
+    m[i] = mv;
+    v[i] = vv;
+    p[i] = p[i] * keep - mv * step / (__builtin_sqrtf(vv * inv_c2) + eps);
+  }
+  return 0;
+}
+
+/* Σ g² over n floats, each square and sum in float64 (the WAT's f64x2), returned. */
+KERNEL(sum_squares) {
+  typedef double vd __attribute__((vector_size(VW * sizeof(double))));
+  const float *g = F32(mem, a[0]);
+  const int32_t n = (int32_t)a[1];
+  vd acc = {0};
+  int32_t i = 0;
+  for (; i + VW <= n; i += VW) {
+    const vd d = __builtin_convertvector(vload(g + i), vd);
+    acc += d * d;
+  }
+  double sum = 0.0;
+  for (; i < n; i++) sum += (double)g[i] * g[i];
+  for (int l = 0; l < VW; l++) sum += acc[l];
+  return sum;
+}
