@@ -15,7 +15,12 @@
   X(layer_norm_backward, 0) \
   X(causal_softmax, 0) \
   X(causal_softmax_backward, 0) \
-  X(cross_entropy, 0)
+  X(cross_entropy, 0) \
+  X(gemm, 0) \
+  X(gemm_narrow, 0) \
+  X(gemm_dot, 0) \
+  X(transpose, 0) \
+  X(fma_peak, 1)
 
 typedef double (*kernel_fn)(uint8_t *mem, const double *a);
 

@@ -1,0 +1,338 @@
+/*
+ * The engine's native GEMM kernels, one source for every vector width (native/vec.h): they mirror
+ * gemm.wat's exports of the same names and parameters (gemmWat.mjs, gemmDotWat.mjs write that
+ * text; src/engine/gemm.ts and gemmShape.ts plan the calls), plus fma_peak, the roofline's kernel.
+ *
+ * gemm / gemm_narrow: C(i, j) (+)= Σ_p A(i, p) · B(p, j) for `batch` products, A read through two
+ * byte strides (so A and Aᵀ are one kernel), B's rows contiguous in j, C row-major. A MR × (NV·VW)
+ * tile of C lives in MR·NV vector accumulators; each step of p loads NV vectors of B and MR splats
+ * of A and does MR·NV multiply-adds (`acc + s * b`, one FMA with -ffp-contract=fast where the ISA
+ * has it). Edges: narrower tiles of NV/2 and 1 vectors, then the last n mod VW columns through a
+ * zero-padded copy of B's last columns, and bands of fewer rows; so every size is served. Both
+ * exports are this one kernel (the WAT module has two tile shapes; here the edges pick them).
+ *
+ * gemm_dot: C (+)= A·Bᵀ as dot products of contiguous rows (the narrow per-head products);
+ * transpose: dst = srcᵀ per product, for A·Bᵀ through `gemm`.
+ */
+#include <stdlib.h>
+
+#include "vec.h"
+
+/* Micro-tile: MR rows × NV vectors of accumulators, within the ISA's vector registers. */
+#if VW == 16
+#define MR 6 /* 24 accumulators + 4 of B + a splat of 32 zmm registers */
+#define NV 4
+#define PEAK_CHAINS 24
+#define DOT_ROWS 4
+#else
+#define MR 6 /* 12 accumulators + 2 of B + a splat (+ a product without FMA) of 16 registers */
+#define NV 2
+#define PEAK_CHAINS 12
+#define DOT_ROWS 2
+#endif
+
+#define INLINE static inline __attribute__((always_inline))
+
+/* A float at a byte address (the WAT kernels' f32.load: any alignment). */
+INLINE float load1(const uint8_t *p) {
+  float x;
+  memcpy(&x, p, sizeof x);
+  return x;
+}
+INLINE void store1(uint8_t *p, float x) { memcpy(p, &x, sizeof x); }
+
+/* One product of `gemm`: A(i, p) at a + i·ars + p·acs, B(p, j) at b + p·brs + 4j, C at c + i·crs + 4j. */
+typedef struct {
+  const uint8_t *a;
+  intptr_t ars, acs;
+  const uint8_t *b;
+  intptr_t brs;
+  uint8_t *c;
+  intptr_t crs;
+  int32_t k;
+  int accum;
+} gemm_op;
+
+/*
+ * The rows × vecs tile of C at (i, j), B read from `bp` (its column j) with row stride `brs`; the
+ * first `cols` columns are stored (vecs·VW, or fewer for the padded last columns). rows and vecs
+ * are constants where it is inlined, so the accumulators stay in registers.
+ */
+INLINE void tile(const gemm_op *o, int32_t i, int32_t j, const uint8_t *bp, intptr_t brs,
+                 int rows, int vecs, int32_t cols) {
+  vf acc[MR][NV];
+#pragma GCC unroll 8
+  for (int r = 0; r < MR; r++)
+#pragma GCC unroll 8
+    for (int v = 0; v < NV; v++) acc[r][v] = vsplat(0.0f); /* those past rows × vecs go unused */
+  const uint8_t *ap = o->a + (intptr_t)i * o->ars;
+  for (int32_t p = 0; p < o->k; p++) {
+    vf b[NV];
+#pragma GCC unroll 8
+    for (int v = 0; v < vecs; v++) b[v] = vload((const float *)(bp + 4 * VW * v));
+#pragma GCC unroll 8
+    for (int r = 0; r < rows; r++) {
+      const vf s = vsplat(load1(ap + r * o->ars));
+#pragma GCC unroll 8
+      for (int v = 0; v < vecs; v++) acc[r][v] = s * b[v] + acc[r][v];
+    }
+    ap += o->acs;
+    bp += brs;
+  }
+#pragma GCC unroll 8
+  for (int r = 0; r < rows; r++) {
+    uint8_t *cp = o->c + (intptr_t)(i + r) * o->crs + 4 * (intptr_t)j;
+    if (cols == vecs * VW) {
+#pragma GCC unroll 8
+      for (int v = 0; v < vecs; v++) {
+        float *at = (float *)(cp + 4 * VW * v);
+        vstore(at, o->accum ? acc[r][v] + vload(at) : acc[r][v]);
+      }
+    } else {
+      float lanes[VW];
+      vstore(lanes, acc[r][0]);
+      for (int32_t q = 0; q < cols; q++)
+        store1(cp + 4 * q, o->accum ? lanes[q] + load1(cp + 4 * q) : lanes[q]);
+    }
+  }
+}
+
+/*
+ * One band of `rows` rows at i over all n columns: tiles of NV vectors, then NV/2 and 1, then the
+ * last n mod VW columns from `pad` (B's last columns, zero-padded to VW, VW floats a row).
+ */
+INLINE void band(const gemm_op *o, int32_t i, int32_t n, const float *pad, int rows) {
+  int32_t j = 0;
+  for (; j + NV * VW <= n; j += NV * VW) tile(o, i, j, o->b + 4 * (intptr_t)j, o->brs, rows, NV, NV * VW);
+#if NV >= 4
+  for (; j + 2 * VW <= n; j += 2 * VW) tile(o, i, j, o->b + 4 * (intptr_t)j, o->brs, rows, 2, 2 * VW);
+#endif
+  for (; j + VW <= n; j += VW) tile(o, i, j, o->b + 4 * (intptr_t)j, o->brs, rows, 1, VW);
+  if (j < n) tile(o, i, j, (const uint8_t *)pad, 4 * VW, rows, 1, n - j);
+}
+
+/* Bands of MR rows, then one band of the m mod MR rows left (a constant row count each). */
+static void bands(const gemm_op *o, int32_t m, int32_t n, const float *pad) {
+  int32_t i = 0;
+  for (; i + MR <= m; i += MR) band(o, i, n, pad, MR);
+  switch (m - i) {
+#if MR > 5
+    case 5: band(o, i, n, pad, 5); break;
+#endif
+    case 4: band(o, i, n, pad, 4); break;
+    case 3: band(o, i, n, pad, 3); break;
+    case 2: band(o, i, n, pad, 2); break;
+    case 1: band(o, i, n, pad, 1); break;
+    default: break;
+  }
+}
+
+/* This thread's buffer for the padded last columns of B, grown as needed (k · VW floats). */
+static float *pad_buffer(int32_t k) {
+  static __thread float *buffer;
+  static __thread size_t capacity;
+  const size_t need = (size_t)(k > 0 ? k : 1) * VW;
+  if (need > capacity) {
+    float *grown = realloc(buffer, need * sizeof(float));
+    if (grown == NULL) return NULL;
+    buffer = grown;
+    capacity = need;
+  }
+  return buffer;
+}
+
+/* Copies B's columns j0..n-1 (fewer than VW) of every row p < k into `pad`, zeros after them. */
+static void pad_columns(const gemm_op *o, int32_t j0, int32_t n, float *pad) {
+  for (int32_t p = 0; p < o->k; p++) {
+    float *row = pad + (size_t)p * VW;
+    for (int q = 0; q < VW; q++)
+      row[q] = j0 + q < n ? load1(o->b + (intptr_t)p * o->brs + 4 * (intptr_t)(j0 + q)) : 0.0f;
+  }
+}
+
+/*
+ * gemm(a, ars, acs, sa, b, brs, sb, c, crs, sc, m, n, k, batch, accum): byte offsets and strides,
+ * `batch` products each advanced by sa, sb, sc bytes; accum adds the product to C.
+ */
+static double gemm_any(uint8_t *mem, const double *a) {
+  gemm_op o = {.ars = (int32_t)a[1], .acs = (int32_t)a[2], .brs = (int32_t)a[5],
+               .crs = (int32_t)a[8], .k = (int32_t)a[12], .accum = (int32_t)a[14] != 0};
+  const int32_t m = (int32_t)a[10], n = (int32_t)a[11], batch = (int32_t)a[13];
+  const int32_t tail = n - n % VW;
+  float *pad = tail < n && m > 0 ? pad_buffer(o.k) : NULL;
+  if (tail < n && m > 0 && pad == NULL) return 0; /* out of memory for k · VW floats */
+  for (int32_t q = 0; q < batch; q++) {
+    o.a = mem + (uint32_t)a[0] + (uint32_t)q * (uint32_t)a[3];
+    o.b = mem + (uint32_t)a[4] + (uint32_t)q * (uint32_t)a[6];
+    o.c = mem + (uint32_t)a[7] + (uint32_t)q * (uint32_t)a[9];
+    if (pad != NULL) pad_columns(&o, tail, n, pad);
+    bands(&o, m, n, pad);
+  }
+  return 0;
+}
+
+KERNEL(gemm) { return gemm_any(mem, a); }
+KERNEL(gemm_narrow) { return gemm_any(mem, a); }
+
+/* ---- gemm_dot ---------------------------------------------------------------------------- */
+
+/* Four float lanes: the dot products' partial sums are folded to this width, as the WAT's are. */
+typedef float v4 __attribute__((vector_size(4 * sizeof(float))));
+
+INLINE v4 load4(const uint8_t *p) {
+  v4 x;
+  memcpy(&x, p, sizeof x);
+  return x;
+}
+
+/* The VW lanes of x folded to four (lane l: the sum of lanes l, l + 4, ...). */
+INLINE v4 fold4(vf x) {
+  v4 part[VW / 4];
+  memcpy(part, &x, sizeof part);
+  v4 s = part[0];
+#pragma GCC unroll 4
+  for (int q = 1; q < VW / 4; q++) s += part[q];
+  return s;
+}
+
+/* [Σ x0, Σ x1, Σ x2, Σ x3]: the lane sums of four vectors in one (gemmDotWat.mjs's laneSums). */
+INLINE v4 lane_sums(v4 x0, v4 x1, v4 x2, v4 x3) {
+  const v4 s01 = __builtin_shufflevector(x0, x1, 0, 4, 1, 5) + __builtin_shufflevector(x0, x1, 2, 6, 3, 7);
+  const v4 s23 = __builtin_shufflevector(x2, x3, 0, 4, 1, 5) + __builtin_shufflevector(x2, x3, 2, 6, 3, 7);
+  return __builtin_shufflevector(s01, s23, 0, 1, 4, 5) + __builtin_shufflevector(s01, s23, 2, 3, 6, 7);
+}
+
+/* One product of `gemm_dot`: A's row i at a + i·ars, B's row j at b + j·brs, C as in gemm_op. */
+typedef struct {
+  const uint8_t *a;
+  intptr_t ars;
+  const uint8_t *b;
+  intptr_t brs;
+  uint8_t *c;
+  intptr_t crs;
+  int32_t k4; /* k rounded down to a multiple of 4: the WAT loop runs k >> 2 steps of four */
+  int accum;
+} dot_op;
+
+/*
+ * The rows × cols block of C at (i, j) (cols 4 or 1): rows·cols dot products over k4, VW lanes at
+ * a time, then the last k4 mod VW four at a time, folded to four lanes and summed.
+ */
+INLINE void dot_block(const dot_op *o, int32_t i, int32_t j, int rows, int cols) {
+  const uint8_t *ap = o->a + (intptr_t)i * o->ars, *bp = o->b + (intptr_t)j * o->brs;
+  vf acc[DOT_ROWS][4];
+  v4 sum[DOT_ROWS][4];
+#pragma GCC unroll 4
+  for (int r = 0; r < rows; r++)
+#pragma GCC unroll 4
+    for (int c = 0; c < cols; c++) acc[r][c] = vsplat(0.0f);
+  int32_t p = 0;
+  for (; p + VW <= o->k4; p += VW) {
+    vf x[DOT_ROWS];
+#pragma GCC unroll 4
+    for (int r = 0; r < rows; r++) x[r] = vload((const float *)(ap + r * o->ars + 4 * p));
+#pragma GCC unroll 4
+    for (int c = 0; c < cols; c++) {
+      const vf y = vload((const float *)(bp + c * o->brs + 4 * p));
+#pragma GCC unroll 4
+      for (int r = 0; r < rows; r++) acc[r][c] = x[r] * y + acc[r][c];
+    }
+  }
+#pragma GCC unroll 4
+  for (int r = 0; r < rows; r++)
+#pragma GCC unroll 4
+    for (int c = 0; c < cols; c++) sum[r][c] = fold4(acc[r][c]);
+  for (; p < o->k4; p += 4)
+#pragma GCC unroll 4
+    for (int r = 0; r < rows; r++)
+#pragma GCC unroll 4
+      for (int c = 0; c < cols; c++)
+        sum[r][c] = load4(ap + r * o->ars + 4 * p) * load4(bp + c * o->brs + 4 * p) + sum[r][c];
+#pragma GCC unroll 4
+  for (int r = 0; r < rows; r++) {
+    uint8_t *cp = o->c + (intptr_t)(i + r) * o->crs + 4 * (intptr_t)j;
+    if (cols == 4) {
+      v4 y = lane_sums(sum[r][0], sum[r][1], sum[r][2], sum[r][3]);
+      if (o->accum) y += load4(cp);
+      memcpy(cp, &y, sizeof y);
+    } else {
+      const v4 s = sum[r][0];
+      const float z = (s[0] + s[1]) + (s[2] + s[3]);
+      store1(cp, o->accum ? z + load1(cp) : z);
+    }
+  }
+}
+
+/* A band of `rows` rows at i: blocks of four columns while they fit, then single columns. */
+INLINE void dot_band(const dot_op *o, int32_t i, int32_t n, int rows) {
+  int32_t j = 0;
+  for (; j + 4 <= n; j += 4) dot_block(o, i, j, rows, 4);
+  for (; j < n; j++) dot_block(o, i, j, rows, 1);
+}
+
+/*
+ * gemm_dot(a, ars, sa, b, brs, sb, c, crs, sc, m, n, k, batch, accum): `batch` products
+ * C (+)= A·Bᵀ, A m × k and B n × k with contiguous rows; only the first k - k mod 4 steps count,
+ * as in the WAT kernel (the wrapper calls it with k a multiple of 4).
+ */
+KERNEL(gemm_dot) {
+  dot_op o = {.ars = (int32_t)a[1], .brs = (int32_t)a[4], .crs = (int32_t)a[7],
+              .k4 = (int32_t)a[11] & ~3, .accum = (int32_t)a[13] != 0};
+  const int32_t m = (int32_t)a[9], n = (int32_t)a[10], batch = (int32_t)a[12];
+  for (int32_t q = 0; q < batch; q++) {
+    o.a = mem + (uint32_t)a[0] + (uint32_t)q * (uint32_t)a[2];
+    o.b = mem + (uint32_t)a[3] + (uint32_t)q * (uint32_t)a[5];
+    o.c = mem + (uint32_t)a[6] + (uint32_t)q * (uint32_t)a[8];
+    int32_t i = 0;
+    for (; i + DOT_ROWS <= m; i += DOT_ROWS) dot_band(&o, i, n, DOT_ROWS);
+    for (; i < m; i++) dot_band(&o, i, n, 1);
+  }
+  return 0;
+}
+
+/* ---- transpose --------------------------------------------------------------------------- */
+
+/*
+ * transpose(src, srs, ss, dst, rows, cols, batch): dst[q] (cols × rows, contiguous, one product
+ * after another) = src[q]ᵀ, src[q] rows × cols with a row stride of srs bytes, ss bytes apart.
+ * Blocks of 8 × 8 keep both sides' lines in cache; the compiler vectorizes the copies.
+ */
+KERNEL(transpose) {
+  const int32_t rows = (int32_t)a[4], cols = (int32_t)a[5], batch = (int32_t)a[6];
+  const intptr_t srs = (int32_t)a[1];
+  for (int32_t q = 0; q < batch; q++) {
+    const uint8_t *src = mem + (uint32_t)a[0] + (uint32_t)q * (uint32_t)a[2];
+    uint8_t *dst = mem + (uint32_t)a[3] + (uint32_t)q * (uint32_t)rows * (uint32_t)cols * 4u;
+    for (int32_t i0 = 0; i0 < rows; i0 += 8)
+      for (int32_t j0 = 0; j0 < cols; j0 += 8)
+        for (int32_t j = j0; j < j0 + 8 && j < cols; j++)
+          for (int32_t i = i0; i < i0 + 8 && i < rows; i++)
+            store1(dst + 4 * ((intptr_t)j * rows + i), load1(src + i * srs + 4 * (intptr_t)j));
+  }
+  return 0;
+}
+
+/* ---- fma_peak ---------------------------------------------------------------------------- */
+
+/*
+ * The roofline: PEAK_CHAINS independent chains x = x·y + z in registers (enough to cover the FMA
+ * latency on every pipe), `turns` times; returns a checksum of the chains (so none is dead), or,
+ * with turns = 0, the flops of one turn (2 · VW · PEAK_CHAINS).
+ */
+KERNEL(fma_peak) {
+  (void)mem;
+  const int64_t turns = (int64_t)a[0];
+  if (turns <= 0) return 2.0 * VW * PEAK_CHAINS;
+  const vf y = vsplat(0.5f), z = vsplat(0.25f);
+  vf x[PEAK_CHAINS];
+#pragma GCC unroll 32
+  for (int c = 0; c < PEAK_CHAINS; c++) x[c] = vsplat((float)(c + 1));
+  for (int64_t t = 0; t < turns; t++) {
+#pragma GCC unroll 32
+    for (int c = 0; c < PEAK_CHAINS; c++) x[c] = x[c] * y + z;
+  }
+  vf s = x[0];
+#pragma GCC unroll 32
+  for (int c = 1; c < PEAK_CHAINS; c++) s += x[c];
+  return vsum(s);
+}
