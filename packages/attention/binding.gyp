@@ -8,6 +8,7 @@
     "kernel_sources": [
       "src/engine/kernels/adamW/adamW.c",
       "src/engine/kernels/crossEntropy/crossEntropy.c",
+      "src/engine/kernels/elementwise/elementwise.c",
       "src/engine/kernels/gemm/gemm.c",
       "src/engine/kernels/layerNorm/layerNorm.c",
       "src/engine/kernels/softmax/softmax.c",

@@ -16,6 +16,16 @@
   X(causal_softmax, 0) \
   X(causal_softmax_backward, 0) \
   X(cross_entropy, 0) \
+  X(bias_gelu, 0) \
+  X(bias_gelu_save, 0) \
+  X(bias_gelu_backward, 0) \
+  X(bias_gelu_backward_saved, 0) \
+  X(residual, 0) \
+  X(masked, 0) \
+  X(column_sums, 0) \
+  X(embed, 0) \
+  X(embed_backward, 0) \
+  X(bias_rows, 0) \
   X(gemm, 0) \
   X(gemm_narrow, 0) \
   X(gemm_dot, 0) \
