@@ -49,19 +49,28 @@ KERNEL(adamw) {
   return 0;
 }
 
-/* Σ g² over n floats, each square and sum in float64 (the WAT's f64x2), returned. */
+/*
+ * Σ g² over n floats, each square and sum in float64 (the WAT's f64x2), returned. VW floats at a
+ * time as two halves of VW/2 doubles (a vf's width), into four accumulators to hide the adds'
+ * latency.
+ */
 KERNEL(sum_squares) {
-  typedef double vd __attribute__((vector_size(VW * sizeof(double))));
+  typedef float vh __attribute__((vector_size(VW / 2 * sizeof(float))));
+  typedef double vd __attribute__((vector_size(VW / 2 * sizeof(double))));
   const float *g = F32(mem, a[0]);
   const int32_t n = (int32_t)a[1];
-  vd acc = {0};
+  vd acc[4] = {{0}, {0}, {0}, {0}};
   int32_t i = 0;
-  for (; i + VW <= n; i += VW) {
-    const vd d = __builtin_convertvector(vload(g + i), vd);
-    acc += d * d;
-  }
+  for (; i + 2 * VW <= n; i += 2 * VW)
+    for (int q = 0; q < 4; q++) {
+      vh h;
+      memcpy(&h, g + i + q * (VW / 2), sizeof h);
+      const vd d = __builtin_convertvector(h, vd);
+      acc[q] += d * d;
+    }
   double sum = 0.0;
   for (; i < n; i++) sum += (double)g[i] * g[i];
-  for (int l = 0; l < VW; l++) sum += acc[l];
+  const vd total = (acc[0] + acc[1]) + (acc[2] + acc[3]);
+  for (int l = 0; l < VW / 2; l++) sum += total[l];
   return sum;
 }

@@ -4,7 +4,8 @@
  * z of `classes` logits with target t (int32) and weight w (the loss mask over its sum): writes the
  * row's max, Σ exp(z − max) and z_t into three floats of `stats` (the caller takes the log in
  * float64), then overwrites z by its gradient (softmax(z) − onehot(t)) w. exp is the WAT's
- * (vmath.h). Classes go VW at a time; the last classes mod VW as one vector of the live lanes.
+ * (vmath.h). Classes go VW at a time; the last classes mod VW as one vector of the live lanes
+ * (masked loads and stores), kept in a register through the row's sweeps.
  */
 #include "vmath.h"
 
@@ -12,30 +13,26 @@
 static void cross_entropy_row(float *z, int32_t classes, int32_t target, float weight, float *st) {
   const int32_t tail = classes % VW, full = classes - tail;
   st[2] = z[target];
-  vf acc = vsplat(-__builtin_inff());
+  /* The last classes mod VW logits stay in a register through the three sweeps. */
+  const vf last = vload_tail(z + full, tail, -__builtin_inff());
+  vf acc = last;
   for (int32_t j = 0; j < full; j += VW) acc = vmax(acc, vload(z + j));
-  if (tail) acc = vmax(acc, vload_tail(z + full, tail, -__builtin_inff()));
   const float c = vhmax(acc);
   /* z ← exp(z − max), summed. */
-  acc = vsplat(0.0f);
+  const vf e_last = vselect(vfirst(tail), vexp(last - c), vsplat(0.0f));
+  acc = e_last;
   for (int32_t j = 0; j < full; j += VW) {
     const vf e = vexp(vload(z + j) - c);
     vstore(z + j, e);
     acc += e;
   }
-  if (tail) {
-    const vf e = vselect(vfirst(tail), vexp(vload_tail(z + full, tail, 0.0f) - c), vsplat(0.0f));
-    vstore_tail(z + full, e, tail);
-    acc += e;
-  }
-  const float sum = vsum(acc);
+  const float sum = vhsum(acc);
   st[0] = c;
   st[1] = sum;
   /* z ← softmax(z) w, then w off the target. */
   const float scale = weight / sum;
-  int32_t j = 0;
-  for (; j < full; j += VW) vstore(z + j, vload(z + j) * scale);
-  for (; j < classes; j++) z[j] *= scale;
+  for (int32_t j = 0; j < full; j += VW) vstore(z + j, vload(z + j) * scale);
+  if (tail) vstore_tail(z + full, e_last * scale, tail);
   z[target] -= weight;
 }
 

@@ -8,7 +8,7 @@
  * Σ g and Σ g x̂ (g = dy γ) that also accumulates dγ += dy x̂ and dβ += dy, one writing
  * dx = (g − mean g − x̂ mean(g x̂)) rstd. VW columns at a time, the rest scalar.
  */
-#include "vec.h"
+#include "vmath.h"
 
 /* The row's statistics: *m = mean(x − x₀) and the returned rstd = 1/√(var + ε). */
 static float row_statistics(const float *x, int32_t cols, float *m) {
@@ -26,8 +26,8 @@ static float row_statistics(const float *x, int32_t cols, float *m) {
     s0 += d;
     s1 += d * d;
   }
-  s0 += vsum(v0);
-  s1 += vsum(v1);
+  s0 += vhsum(v0);
+  s1 += vhsum(v1);
   *m = s0 / c;
   const float var = s1 / c - *m * *m;
   return 1.0f / __builtin_sqrtf(1e-5f + (var < 0.0f ? 0.0f : var));
@@ -80,8 +80,8 @@ static void backward_sums(const float *x, const float *dy, const float *gamma, f
     dgamma[j] += d * xh;
     if (dbeta) dbeta[j] += d;
   }
-  *sg = s0 + vsum(v0);
-  *sgx = s1 + vsum(v1);
+  *sg = s0 + vhsum(v0);
+  *sgx = s1 + vhsum(v1);
 }
 
 /*

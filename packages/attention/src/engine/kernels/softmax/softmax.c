@@ -4,7 +4,8 @@
  * rows of T × T blocks (row r is query i = r mod T, with n = i + 1 keys):
  * w_ij = softmax_j(β h_ij) over j ≤ i, zero above; the backward gh_ij = β w_ij (gw_ij − Σ_k w_ik gw_ik),
  * zero above (gh may be gw). exp is the WAT's (vmath.h). Keys go VW at a time; the last n mod VW
- * as one vector of the live lanes, as the WAT takes its last n mod 4 through lane 0.
+ * as one vector of the live lanes (masked loads and stores), kept in a register through a row's
+ * sweeps, as the WAT takes its last n mod 4 through lane 0.
  */
 #include "vmath.h"
 
@@ -16,26 +17,23 @@ static void zero_above(float *row, int32_t n, int32_t t) {
 /* One row of the forward: w = softmax(β h) over its n keys, zero above. */
 static void softmax_row(const float *h, float *w, int32_t n, int32_t t, float beta) {
   const int32_t tail = n % VW, full = n - tail;
-  vf acc = vsplat(-__builtin_inff());
+  const vi live = vfirst(tail);
+  /* The last n mod VW keys stay in a register through the three sweeps. */
+  const vf last = vselect(live, vload_tail(h + full, tail, 0.0f) * beta, vsplat(-__builtin_inff()));
+  vf acc = last;
   for (int32_t j = 0; j < full; j += VW) acc = vmax(acc, vload(h + j) * beta);
-  if (tail) acc = vmax(acc, vload_tail(h + full, tail, -__builtin_inff()) * beta);
   const float c = vhmax(acc);
   /* e = exp(β h − max), stored in w and summed. */
-  acc = vsplat(0.0f);
+  const vf e_last = vselect(live, vexp(last - c), vsplat(0.0f));
+  acc = e_last;
   for (int32_t j = 0; j < full; j += VW) {
     const vf e = vexp(vload(h + j) * beta - c);
     vstore(w + j, e);
     acc += e;
   }
-  if (tail) {
-    const vf e = vselect(vfirst(tail), vexp(vload_tail(h + full, tail, 0.0f) * beta - c), vsplat(0.0f));
-    vstore_tail(w + full, e, tail);
-    acc += e;
-  }
-  const float scale = 1.0f / vsum(acc);
-  int32_t j = 0;
-  for (; j < full; j += VW) vstore(w + j, vload(w + j) * scale);
-  for (; j < n; j++) w[j] *= scale;
+  const float scale = 1.0f / vhsum(acc);
+  for (int32_t j = 0; j < full; j += VW) vstore(w + j, vload(w + j) * scale);
+  if (tail) vstore_tail(w + full, e_last * scale, tail);
   zero_above(w, n, t);
 }
 
@@ -54,13 +52,12 @@ KERNEL(causal_softmax) {
 static void softmax_backward_row(const float *w, const float *gw, float *gh, int32_t n, int32_t t,
                                  float beta) {
   const int32_t tail = n % VW, full = n - tail;
-  vf acc = vsplat(0.0f);
+  const vf w_last = vload_tail(w + full, tail, 0.0f), gw_last = vload_tail(gw + full, tail, 0.0f);
+  vf acc = w_last * gw_last;
   for (int32_t j = 0; j < full; j += VW) acc += vload(w + j) * vload(gw + j);
-  if (tail) acc += vload_tail(w + full, tail, 0.0f) * vload_tail(gw + full, tail, 0.0f);
-  const float c = vsum(acc);
-  int32_t j = 0;
-  for (; j < full; j += VW) vstore(gh + j, vload(w + j) * beta * (vload(gw + j) - c));
-  for (; j < n; j++) gh[j] = w[j] * beta * (gw[j] - c);
+  const float c = vhsum(acc);
+  for (int32_t j = 0; j < full; j += VW) vstore(gh + j, vload(w + j) * beta * (vload(gw + j) - c));
+  if (tail) vstore_tail(gh + full, w_last * beta * (gw_last - c), tail);
   zero_above(gh, n, t);
 }
 
