@@ -19,7 +19,8 @@ export type { GemmArgs, GemmLayout } from './gemmShape.js';
 export { createArena } from './arena.js';
 export type { EngineMemory } from './arena.js';
 
-interface GemmExports {
+/** The GEMM module's exports (gemm.wat), or the native kernels of the same names (gemm.c). */
+export interface GemmExports {
   gemm(...args: number[]): void;
   gemm_narrow(...args: number[]): void;
   gemm_dot(...args: number[]): void;
@@ -35,6 +36,37 @@ const DOT_BELOW_N = 16;
 
 /** Steps of k per call of an Aᵀ·B product (measured: 64 beats 128–768 on 64 × 256 × 768). */
 const K_BLOCK = 64;
+
+/**
+ * Checks `args` against an arena of `arenaFloats` floats and runs the product on `kernels` (the
+ * WAT module's exports or the native kernels): `gemm_dot` for narrow A·Bᵀ, else a transpose of B
+ * for A·Bᵀ, then `gemm` (or `gemm_narrow` below 16 columns), Aᵀ·B in blocks of K_BLOCK steps.
+ */
+export function callGemm(kernels: GemmExports, args: GemmArgs, arenaFloats: number): void {
+  const plan = gemmPlan(args, arenaFloats);
+  if (plan.dot !== undefined && args.n < DOT_BELOW_N && args.k % 4 === 0) {
+    kernels.gemm_dot(...plan.dot);
+    return;
+  }
+  if (plan.transposeB !== undefined) kernels.transpose(...plan.transposeB);
+  const [n, k, accum] = [plan.call[11] ?? 0, plan.call[12] ?? 0, plan.call[14] ?? 0];
+  // The wide tile is 16 columns; narrower products (the per-head ones at small T) use the other.
+  const kernel = n >= 16 ? kernels.gemm : kernels.gemm_narrow;
+  if (plan.layout !== 'tn' || k <= K_BLOCK) {
+    kernel(...plan.call);
+    return;
+  }
+  // Aᵀ·B over a long k (the weight gradients, k = rows of the batch): blocks of K_BLOCK steps,
+  // so that the strided column panel of A stays in L1 across the tiles of a row band.
+  const call = [...plan.call];
+  for (let p0 = 0; p0 < k; p0 += K_BLOCK) {
+    call[0] = (plan.call[0] ?? 0) + p0 * plan.kStep.a;
+    call[4] = (plan.call[4] ?? 0) + p0 * plan.kStep.b;
+    call[12] = Math.min(K_BLOCK, k - p0);
+    call[14] = p0 === 0 ? accum : 1;
+    kernel(...call);
+  }
+}
 
 /** The engine's GEMM kernels bound to one arena. */
 export interface GemmKernels {
@@ -115,29 +147,7 @@ export function createGemmKernels(memory: EngineMemory, options: GemmOptions = {
     memory,
     fma,
     gemm(args) {
-      const plan = gemmPlan(args, memory.buffer.byteLength >>> 2);
-      if (plan.dot !== undefined && args.n < DOT_BELOW_N && args.k % 4 === 0) {
-        kernels.gemm_dot(...plan.dot);
-        return;
-      }
-      if (plan.transposeB !== undefined) kernels.transpose(...plan.transposeB);
-      const [n, k, accum] = [plan.call[11] ?? 0, plan.call[12] ?? 0, plan.call[14] ?? 0];
-      // The wide tile is 16 columns; narrower products (the per-head ones at small T) use the other.
-      const kernel = n >= 16 ? kernels.gemm : kernels.gemm_narrow;
-      if (plan.layout !== 'tn' || k <= K_BLOCK) {
-        kernel(...plan.call);
-        return;
-      }
-      // Aᵀ·B over a long k (the weight gradients, k = rows of the batch): blocks of K_BLOCK steps,
-      // so that the strided column panel of A stays in L1 across the tiles of a row band.
-      const call = [...plan.call];
-      for (let p0 = 0; p0 < k; p0 += K_BLOCK) {
-        call[0] = (plan.call[0] ?? 0) + p0 * plan.kStep.a;
-        call[4] = (plan.call[4] ?? 0) + p0 * plan.kStep.b;
-        call[12] = Math.min(K_BLOCK, k - p0);
-        call[14] = p0 === 0 ? accum : 1;
-        kernel(...call);
-      }
+      callGemm(kernels, args, memory.buffer.byteLength >>> 2);
     },
   };
 }
