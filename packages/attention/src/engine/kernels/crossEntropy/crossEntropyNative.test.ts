@@ -3,7 +3,8 @@
 // arguments, and the gradient and each row's statistics (max, Σ exp, z_t) compared as written.
 // Tolerance 1e-6 of a region's largest |value| (8 float32 ulps of 1): the two sum the exponentials
 // in different orders (VW lanes against 4) and the native code contracts a·b + c into FMAs, so
-// Σ exp and the gradient (softmax · w) may differ by a few ulps; max and z_t are exact.
+// Σ exp and the gradient (softmax · w) may differ by a few ulps (measured at most 2.4e-7); max
+// and z_t are exact.
 import { describe } from 'vitest';
 import { expectClose, itEveryIsa, seededFloats } from '../../../testing/nativeKernels.js';
 import { wasmBase64 as shared } from './crossEntropySharedWasm.generated.js';
