@@ -56,6 +56,10 @@ export { maskedCrossEntropy } from './tfjs/loss.js';
 export { createTrainer } from './tfjs/trainer.js';
 export { createEngine } from './engine/engine.js';
 export type { Engine, EngineOptions, EnginePass } from './engine/engine.js';
+export type {
+  EngineBackendInfo,
+  EngineBackendRequest,
+} from './engine/native/engineBackend.js';
 export { createEngineTrainer } from './engine/engineTrainer.js';
 export type {
   EngineModel,

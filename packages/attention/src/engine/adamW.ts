@@ -6,6 +6,7 @@
  */
 import { engineFits, instantiateEngineModule } from './arena.js';
 import type { EngineMemory } from './arena.js';
+import type { KernelBackend } from './native/engineBackend.js';
 import type { AdamWHyper } from '../model/adamW.js';
 import type { ParamRun } from './engineTypes.js';
 import { wasmBase64 as sharedBase64 } from './kernels/adamW/adamWSharedWasm.generated.js';
@@ -44,11 +45,12 @@ export interface AdamWKernels {
 const padded = (s: ParamRun): number => (s.size + 3) & ~3;
 
 /** Instantiates the optimizer kernels on `memory`; the slots must come from `planParams`. */
-export function createAdamWKernels(memory: EngineMemory): AdamWKernels {
+export function createAdamWKernels(memory: EngineMemory, backend?: KernelBackend): AdamWKernels {
   const k = instantiateEngineModule(
     { plain: wasmBase64, shared: sharedBase64 },
     memory,
     'AdamW',
+    backend,
   ) as AdamWExports;
   const sumOfSquares = (runs: readonly ParamRun[], grads: number): number => {
     let sum = 0;

@@ -4,6 +4,7 @@
  * every kernel wrapper shares.
  */
 import { AttentionError } from '../core/errors.js';
+import { type KernelBackend, engineModuleExports } from './native/engineBackend.js';
 
 /** The few WebAssembly JS API members the engine uses (the workspace's type libraries lack them). */
 export interface EngineMemory {
@@ -13,7 +14,11 @@ export interface EngineMemory {
 
 interface WasmApi {
   Memory: new (descriptor: { initial: number; maximum?: number; shared?: boolean }) => EngineMemory;
-  Module: new (bytes: Uint8Array) => object;
+  Module: (new (
+    bytes: Uint8Array,
+  ) => object) & {
+    exports(module: object): { readonly name: string; readonly kind: string }[];
+  };
   Instance: new (module: object, imports: object) => { readonly exports: unknown };
 }
 
@@ -62,27 +67,47 @@ export function createArena(floats: number, options: { shared?: boolean } = {}):
   }
 }
 
+function noSimd(what: string, cause: unknown): AttentionError {
+  return new AttentionError(
+    'ATTENTION_BACKEND_UNAVAILABLE',
+    `the engine ${what} kernels need WebAssembly SIMD, which this engine cannot run`,
+    { cause },
+  );
+}
+
 /**
  * Instantiates one of the engine's generated modules on `memory`, in its variant for a plain or
- * a shared memory; throws `ATTENTION_BACKEND_UNAVAILABLE` without WebAssembly (SIMD).
+ * a shared memory; throws `ATTENTION_BACKEND_UNAVAILABLE` without WebAssembly (SIMD). With a
+ * native `backend`, returns the addon's kernels of the module's export names instead (bound to
+ * `memory`), and throws `ATTENTION_BACKEND_UNAVAILABLE` if the addon lacks one.
  */
 export function instantiateEngineModule(
   variants: { readonly plain: string; readonly shared: string },
   memory: EngineMemory,
   what: string,
+  backend?: KernelBackend,
 ) {
   const base64 = isSharedArena(memory) ? variants.shared : variants.plain;
+  let compiled: { api: WasmApi; module: object };
   try {
     const api = wasmApi();
     const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
-    return new api.Instance(new api.Module(bytes), { env: { memory } }).exports;
+    compiled = { api, module: new api.Module(bytes) };
   } catch (cause) {
-    throw new AttentionError(
-      'ATTENTION_BACKEND_UNAVAILABLE',
-      `the engine ${what} kernels need WebAssembly SIMD, which this engine cannot run`,
-      { cause },
-    );
+    throw noSimd(what, cause);
   }
+  const { api, module } = compiled;
+  const names = api.Module.exports(module)
+    .filter((e) => e.kind === 'function')
+    .map((e) => e.name);
+  const instantiate = () => {
+    try {
+      return new api.Instance(module, { env: { memory } }).exports;
+    } catch (cause) {
+      throw noSimd(what, cause);
+    }
+  };
+  return engineModuleExports({ names, instantiate }, memory, what, backend);
 }
 
 /** Throws `ATTENTION_INVALID_ARGUMENT` unless `value` is a non-negative safe integer. */

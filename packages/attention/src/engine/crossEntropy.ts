@@ -9,6 +9,7 @@
 import { AttentionError } from '../core/errors.js';
 import { engineCount, engineFits, instantiateEngineModule } from './arena.js';
 import type { EngineMemory } from './arena.js';
+import type { KernelBackend } from './native/engineBackend.js';
 import { wasmBase64 as sharedBase64 } from './kernels/crossEntropy/crossEntropySharedWasm.generated.js';
 import { wasmBase64 } from './kernels/crossEntropy/crossEntropyWasm.generated.js';
 
@@ -46,11 +47,15 @@ export interface CrossEntropyKernels {
 }
 
 /** Instantiates the cross-entropy kernel on `memory`. */
-export function createCrossEntropyKernels(memory: EngineMemory): CrossEntropyKernels {
+export function createCrossEntropyKernels(
+  memory: EngineMemory,
+  backend?: KernelBackend,
+): CrossEntropyKernels {
   const k = instantiateEngineModule(
     { plain: wasmBase64, shared: sharedBase64 },
     memory,
     'cross-entropy',
+    backend,
   ) as LossExports;
   const checked = (a: CrossEntropyArgs) => {
     const rows = engineCount('crossEntropy', 'rows', a.rows);

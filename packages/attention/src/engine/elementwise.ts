@@ -7,6 +7,7 @@
  */
 import { engineCount, engineFits, instantiateEngineModule } from './arena.js';
 import type { EngineMemory } from './arena.js';
+import type { KernelBackend } from './native/engineBackend.js';
 import { wasmBase64 as sharedBase64 } from './kernels/elementwise/elementwiseSharedWasm.generated.js';
 import { wasmBase64 } from './kernels/elementwise/elementwiseWasm.generated.js';
 
@@ -145,11 +146,15 @@ function rowCopyKernels(
 }
 
 /** Instantiates the element-wise kernels on `memory` (made by `createArena`); synchronous. */
-export function createElementwiseKernels(memory: EngineMemory): ElementwiseKernels {
+export function createElementwiseKernels(
+  memory: EngineMemory,
+  backend?: KernelBackend,
+): ElementwiseKernels {
   const k = instantiateEngineModule(
     { plain: wasmBase64, shared: sharedBase64 },
     memory,
     'element-wise',
+    backend,
   ) as ElementwiseExports;
   const shape = (name: string, a: { rows: number; cols: number }) => {
     const rows = engineCount(name, 'rows', a.rows);

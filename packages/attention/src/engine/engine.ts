@@ -39,6 +39,11 @@ import { callingExchange, threadedPass } from './parallel/threadedPass.js';
 import { engineThreadsUnsupported, startEngineWorkers } from './parallel/workerPool.js';
 import type { EngineWorkers } from './parallel/workerPool.js';
 import type { PassContext } from './passContext.js';
+import {
+  type EngineBackendInfo,
+  type EngineBackendRequest,
+  describeEngineBackend,
+} from './native/engineBackend.js';
 
 const PAGE_FLOATS = 16384;
 
@@ -55,6 +60,13 @@ export interface EngineOptions {
    * run (see {@link engineThreadsUnsupported}).
    */
   readonly threads?: number;
+  /**
+   * The kernels: `'native'` (the Node-API addon at the CPU's vector width; throws
+   * ATTENTION_BACKEND_UNAVAILABLE with the reason where it cannot run), `'wasm'`, or `'auto'`
+   * (default): native where the addon loads and has every kernel, else wasm. Every thread runs
+   * the same backend and ISA.
+   */
+  readonly backend?: EngineBackendRequest;
 }
 
 /** One pass's inputs: `B × T` tokens (checked by the caller) and the dropout step. */
@@ -72,6 +84,10 @@ export interface Engine {
   readonly kernels: EngineKernels;
   /** Threads of a training pass. */
   readonly threads: number;
+  /** The backend the kernels run on: native (ISA, lanes) or wasm (and why not native). */
+  readonly backend: EngineBackendInfo;
+  /** One line: `engine: native avx512 (16 lanes), 2 threads` or `engine: wasm f32x4, 1 thread (native addon: …)`. */
+  readonly backendLine: string;
   /**
    * Where a pass on more than one thread runs the causal op: `'shards'`, every thread on its own
    * sequences (softmax, sigmoid, and the built-in deterministic samplers, rebuilt on each thread);
@@ -214,7 +230,8 @@ export function createEngine(
   const form = parseCouplingForm(config.couplingForm, config.maxLength);
   const p = params.size;
   const memory = createArena((3 + threads) * p + PAGE_FLOATS, { shared: threads > 1 });
-  const kernels = createEngineKernels(memory);
+  const kernels = createEngineKernels(memory, { backend: options.backend });
+  const backend = kernels.backend;
   const optimizer = engineOptimizer(kernels, params, threads);
   const { buffers } = optimizer;
   const source = {
@@ -246,6 +263,8 @@ export function createEngine(
     params,
     kernels,
     threads,
+    backend,
+    backendLine: describeEngineBackend(backend, threads),
     causalPlacement: causal.placement,
     buffers,
     f32: () => kernels.f32(),
@@ -265,7 +284,7 @@ export function createEngine(
     },
     async lossAndGradients(pass, targets, mask) {
       if (threads > 1 && workers === undefined) {
-        starting ??= startEngineWorkers(memory, config, threads, causal);
+        starting ??= startEngineWorkers(memory, config, threads, causal, backend);
         workers = await starting;
       }
       const { shards } = plan(pass, threads);

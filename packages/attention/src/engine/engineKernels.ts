@@ -1,7 +1,10 @@
 /**
  * Every kernel of the engine bound to one arena, and a float view of it. The view is made again
- * whenever the memory's buffer changed (a `grow` detaches the old one).
+ * whenever the memory's buffer changed (a `grow` detaches the old one). The kernels are the
+ * native addon's or the WebAssembly modules' (native/engineBackend.ts): `'auto'` binds native
+ * where the addon loads and has every export of every module, else WebAssembly, and says why.
  */
+import { isAttentionError } from '../core/errors.js';
 import type { EngineMemory } from './arena.js';
 import { createAdamWKernels } from './adamW.js';
 import type { AdamWKernels } from './adamW.js';
@@ -15,6 +18,13 @@ import { createLayerNormKernels } from './layerNorm.js';
 import type { LayerNormKernels } from './layerNorm.js';
 import { createSoftmaxKernels } from './softmax.js';
 import type { SoftmaxKernels } from './softmax.js';
+import {
+  type EngineBackendInfo,
+  type EngineBackendRequest,
+  type KernelBackend,
+  resolveEngineBackend,
+  wasmBackend,
+} from './native/engineBackend.js';
 
 /** Every kernel (GEMM, LayerNorm, GELU, softmax, loss, AdamW) on one arena, with its float view. */
 export interface EngineKernels
@@ -26,19 +36,56 @@ export interface EngineKernels
     AdamWKernels {
   /** The arena as floats (the same array until the memory grows). */
   f32(): Float32Array;
+  /** The backend the kernels run on: native (its ISA and lanes) or wasm (and why not native). */
+  readonly backend: EngineBackendInfo;
 }
 
-/** Instantiates every kernel on `memory`. */
-export function createEngineKernels(memory: EngineMemory): EngineKernels {
+/** Options of {@link createEngineKernels}. */
+export interface EngineKernelOptions {
+  /** Default `'auto'`. */
+  readonly backend?: EngineBackendRequest;
+  /** The native ISA (default: the best this CPU runs); a worker takes its engine's. */
+  readonly isa?: string;
+}
+
+function bindAll(memory: EngineMemory, backend: KernelBackend) {
+  return {
+    ...createGemmKernels(memory, { backend }),
+    ...createLayerNormKernels(memory, backend),
+    ...createElementwiseKernels(memory, backend),
+    ...createSoftmaxKernels(memory, backend),
+    ...createCrossEntropyKernels(memory, backend),
+    ...createAdamWKernels(memory, backend),
+  };
+}
+
+const PREFIX = 'the native engine backend cannot run: ';
+
+/**
+ * Instantiates every kernel on `memory`, on the backend `options` ask for; `'native'` throws
+ * `ATTENTION_BACKEND_UNAVAILABLE` with the reason where it cannot run.
+ */
+export function createEngineKernels(
+  memory: EngineMemory,
+  options: EngineKernelOptions = {},
+): EngineKernels {
+  const request = options.backend ?? 'auto';
+  let backend = resolveEngineBackend(request, options.isa);
+  let kernels: ReturnType<typeof bindAll>;
+  try {
+    kernels = bindAll(memory, backend);
+  } catch (error) {
+    // 'auto' with an addon that lacks a kernel (the native kernels are still being written).
+    if (request !== 'auto' || backend.addon === undefined) throw error;
+    if (!isAttentionError(error, 'ATTENTION_BACKEND_UNAVAILABLE')) throw error;
+    backend = wasmBackend(error.message.replace(PREFIX, ''));
+    kernels = bindAll(memory, backend);
+  }
   let view = new Float32Array(memory.buffer);
   return {
-    ...createGemmKernels(memory),
-    ...createLayerNormKernels(memory),
-    ...createElementwiseKernels(memory),
-    ...createSoftmaxKernels(memory),
-    ...createCrossEntropyKernels(memory),
-    ...createAdamWKernels(memory),
+    ...kernels,
     memory,
+    backend: backend.info,
     f32() {
       if (view.buffer !== memory.buffer) view = new Float32Array(memory.buffer);
       return view;

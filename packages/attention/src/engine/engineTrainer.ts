@@ -21,7 +21,7 @@ import type {
   TrainStepResult,
 } from '../model/trainerTypes.js';
 import { createEngine } from './engine.js';
-import type { Engine } from './engine.js';
+import type { Engine, EngineOptions } from './engine.js';
 
 export type { EngineModel, EngineWeights } from '../model/trainerTypes.js';
 
@@ -33,6 +33,8 @@ export interface EngineTrainerOptions extends TrainerOptions {
   readonly samplerTimeoutMs?: number;
   /** Threads of a step (default 1): see the engine's `threads`. */
   readonly threads?: number;
+  /** `'auto'` (default), `'native'` or `'wasm'`: see the engine's `backend`. */
+  readonly backend?: EngineOptions['backend'];
 }
 
 /** A trainer on the engine. */
@@ -98,6 +100,7 @@ export function createEngineTrainer(
     sampler: model.sampler,
     samplerTimeoutMs: options.samplerTimeoutMs,
     threads: options.threads,
+    backend: options.backend,
   });
   try {
     load(engine, model.weights);

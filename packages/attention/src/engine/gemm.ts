@@ -9,6 +9,7 @@
 import { nodeBuiltin } from '@boltzmann/ising-core/internal';
 import { instantiateEngineModule } from './arena.js';
 import type { EngineMemory } from './arena.js';
+import type { KernelBackend } from './native/engineBackend.js';
 import { type GemmArgs, gemmPlan } from './gemmShape.js';
 import { wasmBase64 as fmaSharedBase64 } from './kernels/gemm/gemmFmaSharedWasm.generated.js';
 import { wasmBase64 as fmaBase64 } from './kernels/gemm/gemmFmaWasm.generated.js';
@@ -88,6 +89,11 @@ export interface GemmOptions {
    * add; default: fused where the JavaScript engine runs relaxed SIMD, else mul + add.
    */
   readonly fma?: boolean;
+  /**
+   * The native kernels (gemm.c) instead of the WAT module; `fma` does not apply (the native
+   * kernels fuse where the ISA has FMA: AVX2, AVX-512, NEON).
+   */
+  readonly backend?: KernelBackend;
 }
 
 let relaxedFlagSet = false;
@@ -142,7 +148,19 @@ function instantiate(memory: EngineMemory, fma: boolean | undefined): [GemmExpor
  * and in browsers. Throws `ATTENTION_BACKEND_UNAVAILABLE` without WebAssembly SIMD.
  */
 export function createGemmKernels(memory: EngineMemory, options: GemmOptions = {}): GemmKernels {
-  const [kernels, fma] = instantiate(memory, options.fma);
+  const { backend } = options;
+  const [kernels, fma] =
+    backend?.addon === undefined
+      ? instantiate(memory, options.fma)
+      : [
+          instantiateEngineModule(
+            { plain: wasmBase64, shared: sharedBase64 },
+            memory,
+            'GEMM',
+            backend,
+          ) as GemmExports,
+          backend.info.isa !== 'base',
+        ];
   return {
     memory,
     fma,

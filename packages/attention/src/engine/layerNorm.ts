@@ -7,6 +7,7 @@
 import { AttentionError } from '../core/errors.js';
 import { engineCount, engineFits, instantiateEngineModule } from './arena.js';
 import type { EngineMemory } from './arena.js';
+import type { KernelBackend } from './native/engineBackend.js';
 import { wasmBase64 as sharedBase64 } from './kernels/layerNorm/layerNormSharedWasm.generated.js';
 import { wasmBase64 } from './kernels/layerNorm/layerNormWasm.generated.js';
 
@@ -64,11 +65,15 @@ function rowsCols(kernel: string, a: { rows: number; cols: number }) {
 }
 
 /** Instantiates the LayerNorm kernels on `memory` (made by `createArena`); synchronous. */
-export function createLayerNormKernels(memory: EngineMemory): LayerNormKernels {
+export function createLayerNormKernels(
+  memory: EngineMemory,
+  backend?: KernelBackend,
+): LayerNormKernels {
   const k = instantiateEngineModule(
     { plain: wasmBase64, shared: sharedBase64 },
     memory,
     'LayerNorm',
+    backend,
   ) as LayerNormExports;
   const check = (kernel: string, sizes: Record<string, readonly [number | undefined, number]>) => {
     const arena = memory.buffer.byteLength >>> 2;

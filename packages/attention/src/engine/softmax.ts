@@ -5,6 +5,7 @@
  */
 import { engineCount, engineFits, instantiateEngineModule } from './arena.js';
 import type { EngineMemory } from './arena.js';
+import type { KernelBackend } from './native/engineBackend.js';
 import { wasmBase64 as sharedBase64 } from './kernels/softmax/softmaxSharedWasm.generated.js';
 import { wasmBase64 } from './kernels/softmax/softmaxWasm.generated.js';
 
@@ -29,11 +30,15 @@ export interface SoftmaxKernels {
 }
 
 /** Instantiates the causal softmax kernels on `memory`. */
-export function createSoftmaxKernels(memory: EngineMemory): SoftmaxKernels {
+export function createSoftmaxKernels(
+  memory: EngineMemory,
+  backend?: KernelBackend,
+): SoftmaxKernels {
   const k = instantiateEngineModule(
     { plain: wasmBase64, shared: sharedBase64 },
     memory,
     'softmax',
+    backend,
   ) as SoftmaxExports;
   const sized = (name: string, a: { blocks: number; length: number }, offsets: number[]) => {
     const t = engineCount(name, 'length', a.length);

@@ -44,6 +44,7 @@ import {
 import type { Control } from './control.js';
 import { shardConvergence, shardSampler } from './causalPlacement.js';
 import type { CausalPlan } from './causalPlacement.js';
+import type { KernelChoice } from './workerPool.js';
 import { sumGradientRuns, threadRuns } from './optimizerTail.js';
 import { optimizerBuffersOf, planShards } from './shards.js';
 import type { ShardPlan } from './shards.js';
@@ -55,6 +56,8 @@ interface WorkerInit {
   readonly worker: number;
   readonly threads: number;
   readonly causal: CausalPlan;
+  /** The engine's backend and ISA: every thread runs the same kernels. */
+  readonly backend: KernelChoice;
   readonly ready: Int32Array;
 }
 
@@ -161,10 +164,10 @@ function runAdamW(state: WorkerState): void {
 
 async function main(): Promise<void> {
   const init = await receiveInit();
-  const { memory, control, config, worker: w, threads, causal, ready } = init;
+  const { memory, control, config, worker: w, threads, causal, ready, backend } = init;
   const { ints } = control;
   const params = planParams(config);
-  const k = createEngineKernels(memory);
+  const k = createEngineKernels(memory, { backend: backend.name, isa: backend.isa });
   const barriers = workerExchange(control, w);
   const sampler = shardSampler(causal);
   const state: WorkerState = {

@@ -170,6 +170,12 @@ async function spawnWorkers(
   return started;
 }
 
+/** The kernels the calling thread runs (engine.kernels.backend): the workers run the same. */
+export interface KernelChoice {
+  readonly name: 'native' | 'wasm';
+  readonly isa: string;
+}
+
 /**
  * Starts `threads − 1` workers on `memory` (a shared arena), running the causal op as `causal`
  * places it. Throws ATTENTION_THREADS_UNAVAILABLE when they cannot run here or do not start.
@@ -179,6 +185,7 @@ export async function startEngineWorkers(
   config: ResolvedTransformerConfig,
   threads: number,
   causal: CausalPlan = { placement: 'calling-thread' },
+  backend: KernelChoice = { name: 'wasm', isa: 'f32x4' },
 ): Promise<EngineWorkers> {
   const reason = engineThreadsUnsupported();
   if (reason !== undefined) throw new AttentionError('ATTENTION_THREADS_UNAVAILABLE', reason);
@@ -192,6 +199,7 @@ export async function startEngineWorkers(
     worker: w,
     threads,
     causal,
+    backend,
   }));
   // The current command's SEQ, and each worker's counters at the start of the current pass.
   let seq = 0;
