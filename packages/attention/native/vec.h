@@ -32,7 +32,9 @@ static inline vf vload(const float *p) {
   return v;
 }
 static inline void vstore(float *p, vf v) { memcpy(p, &v, sizeof v); }
-static inline vf vsplat(float x) { return (vf){0} + x; }
+/* x in every lane: x − 0 is x exactly (−0 too), so the compiler folds it to one broadcast, where
+   0 + x (−0 + 0 is +0) costs an add before every broadcast. */
+static inline vf vsplat(float x) { return x - (vf){0}; }
 static inline float vsum(vf v) {
   float s = 0.0f;
   for (int i = 0; i < VW; i++) s += v[i];
