@@ -22,6 +22,20 @@ export default defineConfig({
       project('dqa-sim', 'packages/dqa-sim'),
       project('quantum-adapters', 'packages/quantum-adapters'),
       project('attention', 'packages/attention'),
+      // The engine's tests once more, on its WebAssembly kernels: `attention` runs them on the backend
+      // BOLTZMANN_ENGINE_BACKEND names (default auto: native where the addon is built; CI sets
+      // BOLTZMANN_REQUIRE_NATIVE=1, so there native). See packages/attention/src/testing/engineBackend.ts.
+      {
+        extends: true as const,
+        test: {
+          name: 'attention-engine-wasm',
+          root: 'packages/attention',
+          include: ['src/engine/**/*.test.ts'],
+          // The kernel modules' and the native kernels' own tests do not depend on the backend.
+          exclude: ['src/engine/kernels/**', 'src/engine/native/**'],
+          env: { BOLTZMANN_ENGINE_BACKEND: 'wasm' },
+        },
+      },
       project('datasets', 'packages/datasets'),
       project('bench', 'apps/bench'),
       // The site's own modules, and the end-to-end test: it builds the site, serves it on 127.0.0.1

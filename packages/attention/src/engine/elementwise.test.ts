@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { isAttentionError } from '../core/errors.js';
 import { createElementwiseKernels } from './elementwise.js';
 import { createArena } from './gemm.js';
+import { testKernelBackend } from '../testing/engineBackend.js';
 
-const kernels = createElementwiseKernels(createArena(1 << 16));
+const kernels = createElementwiseKernels(createArena(1 << 16), testKernelBackend());
 const view = () => new Float32Array(kernels.memory.buffer);
 
 /** erf in float64: 2/√π e^{−x²} Σ (2x²)ⁿ x / (1·3·…·(2n+1)), all terms positive (no cancellation). */

@@ -5,8 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { isAttentionError } from '../core/errors.js';
 import { createElementwiseKernels } from './elementwise.js';
 import { createArena } from './gemm.js';
+import { testKernelBackend } from '../testing/engineBackend.js';
 
-const kernels = createElementwiseKernels(createArena(1 << 16));
+const kernels = createElementwiseKernels(createArena(1 << 16), testKernelBackend());
 const view = () => new Float32Array(kernels.memory.buffer);
 
 const problem = fc.record({

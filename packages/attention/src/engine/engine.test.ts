@@ -17,6 +17,7 @@ import type { TransformerConfig } from '../index.js';
 import { createReferenceSampler } from '../testing/referenceSampler.js';
 import { gpt, randomNormal, randomTokens } from '../testing/testUtils.js';
 import { createEngine } from './engine.js';
+import { testEngineBackend } from '../testing/engineBackend.js';
 
 /** Loss and gradients of tfjs and of the engine on one batch of `b` sequences of length `t`. */
 async function compare(
@@ -33,7 +34,10 @@ async function compare(
     for (const p of model.parameters)
       if (p.name.endsWith('/kernel') || p.name.startsWith('embedding/'))
         p.variable.assign(tf.tidy(() => tf.mul(p.variable, 15)));
-    const engine = createEngine(model.config, { sampler: engineSampler?.() ?? model.sampler });
+    const engine = createEngine(model.config, {
+      backend: testEngineBackend(),
+      sampler: engineSampler?.() ?? model.sampler,
+    });
     for (const p of model.parameters) engine.view(p.name).set(p.variable.dataSync());
     const inputs = randomTokens(b * t, model.config.vocabSize, 11);
     const targets = randomTokens(b * t, model.config.outputSize, 12);
@@ -132,7 +136,10 @@ describe('engine gradients against central differences', () => {
         sampler: createReferenceSampler(),
         jInitStd: 0.5,
       });
-      const engine = createEngine(model.config, { sampler: model.sampler });
+      const engine = createEngine(model.config, {
+        backend: testEngineBackend(),
+        sampler: model.sampler,
+      });
       for (const p of model.parameters) engine.view(p.name).set(p.variable.dataSync());
       model.dispose();
       for (const s of engine.params.slots)
@@ -171,7 +178,7 @@ describe('engine threads', () => {
     try {
       const threads = Math.min(64, cores + 1);
       if (threads <= cores) return; // a machine of 64 cores or more: nothing to refuse below 64
-      const start = () => createEngine(model.config, { threads });
+      const start = () => createEngine(model.config, { backend: testEngineBackend(), threads });
       expect(codeOf(start)).toBe('ATTENTION_INVALID_ARGUMENT');
       expect(start).toThrow(`more than the ${cores} cores available`);
     } finally {

@@ -19,6 +19,7 @@ import { gpt, randomTokens } from '../testing/testUtils.js';
 import { createEngine } from './engine.js';
 import { planCausalOp } from './parallel/causalPlacement.js';
 import type { Engine } from './engine.js';
+import { testEngineBackend } from '../testing/engineBackend.js';
 
 const engines: Engine[] = [];
 afterAll(async () => {
@@ -28,7 +29,11 @@ afterAll(async () => {
 /** Loss and every gradient on `threads` threads, from the model's initial weights scaled up. */
 async function run(config: TransformerConfig, threads: number, b: number, step?: number) {
   const model = createTransformer({ jInitStd: 0.5, ...config });
-  const engine = createEngine(model.config, { sampler: model.sampler, threads });
+  const engine = createEngine(model.config, {
+    backend: testEngineBackend(),
+    sampler: model.sampler,
+    threads,
+  });
   engines.push(engine);
   for (const p of model.parameters) {
     const values = Float32Array.from(p.variable.dataSync());
@@ -99,7 +104,11 @@ describe('engine on two threads', () => {
       },
     };
     const model = createTransformer({ ...gpt, variant: 'boltzmann', sampler });
-    const engine = createEngine(model.config, { sampler: model.sampler, threads: 2 });
+    const engine = createEngine(model.config, {
+      backend: testEngineBackend(),
+      sampler: model.sampler,
+      threads: 2,
+    });
     engines.push(engine);
     const inputs = randomTokens(4 * 6, 7, 1);
     const pass = { inputs, batchSize: 4 };
@@ -131,7 +140,11 @@ describe('engine on two threads', () => {
       variant: 'boltzmann',
       sampler: exactSampler.create({ maxSpins: 4 }),
     });
-    const engine = createEngine(model.config, { sampler: model.sampler, threads: 2 });
+    const engine = createEngine(model.config, {
+      backend: testEngineBackend(),
+      sampler: model.sampler,
+      threads: 2,
+    });
     engines.push(engine);
     expect(engine.causalPlacement).toBe('shards');
     const mask = new Float32Array(4 * 6).fill(1);
@@ -171,7 +184,11 @@ describe('engine on two threads', () => {
         },
       };
       const model = createTransformer({ ...gpt, variant: 'boltzmann', sampler });
-      const engine = createEngine(model.config, { sampler: model.sampler, threads });
+      const engine = createEngine(model.config, {
+        backend: testEngineBackend(),
+        sampler: model.sampler,
+        threads,
+      });
       engines.push(engine);
       expect(engine.causalPlacement).toBe('calling-thread');
       const inputs = randomTokens(5 * 6, 7, 2);
@@ -189,7 +206,11 @@ describe('engine on two threads', () => {
       const inner = tapSampler.create({ onNonConvergence: 'return', maxIterations: 12 });
       const sampler = recordConvergence(inner);
       const model = createTransformer({ ...gpt, variant: 'boltzmann', sampler, jInitStd: 0.8 });
-      const engine = createEngine(model.config, { sampler: model.sampler, threads });
+      const engine = createEngine(model.config, {
+        backend: testEngineBackend(),
+        sampler: model.sampler,
+        threads,
+      });
       engines.push(engine);
       expect(engine.causalPlacement).toBe('shards');
       for (const p of model.parameters) engine.view(p.name).set(p.variable.dataSync());
@@ -212,7 +233,7 @@ describe('engine on two threads', () => {
     const model = createTransformer({ ...gpt, variant: 'softmax' });
     const results: number[][] = [];
     for (const threads of [1, 2]) {
-      const engine = createEngine(model.config, { threads });
+      const engine = createEngine(model.config, { backend: testEngineBackend(), threads });
       engines.push(engine);
       for (const p of model.parameters) engine.view(p.name).set(p.variable.dataSync());
       const losses: number[] = [];
@@ -230,9 +251,9 @@ describe('engine on two threads', () => {
   it('refuses a bad thread count with a code', () => {
     const config = createTransformer({ ...gpt, variant: 'softmax' });
     for (const threads of [0, 1.5, 65])
-      expect(codeOf(() => createEngine(config.config, { threads }))).toBe(
-        'ATTENTION_INVALID_ARGUMENT',
-      );
+      expect(
+        codeOf(() => createEngine(config.config, { threads, backend: testEngineBackend() })),
+      ).toBe('ATTENTION_INVALID_ARGUMENT');
     config.dispose();
   });
 });

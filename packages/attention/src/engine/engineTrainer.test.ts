@@ -7,10 +7,11 @@ import { createDelayedSampler, createReferenceSampler } from '../testing/referen
 import { gpt, patternBatch } from '../testing/testUtils.js';
 import { createEngineTrainer } from './engineTrainer.js';
 import type { EngineTrainerOptions } from './engineTrainer.js';
+import { testEngineBackend } from '../testing/engineBackend.js';
 
 /** The engine's trainer of a tfjs model, in createTrainer's shape. */
 const onEngine = (model: Transformer, options: EngineTrainerOptions) =>
-  createEngineTrainer(engineModelOf(model), options);
+  createEngineTrainer(engineModelOf(model), { backend: testEngineBackend(), ...options });
 
 /** The losses of `steps` steps of the tfjs trainer and of the engine's, from the same model. */
 async function losses(config: TransformerConfig, steps: number) {
@@ -85,7 +86,10 @@ describe('the engine trainer', () => {
     const onSync = (w: typeof synced) => {
       synced = w;
     };
-    const plain = createEngineTrainer({ config: json.config, weights, onSync }, { totalSteps: 4 });
+    const plain = createEngineTrainer(
+      { config: json.config, weights, onSync },
+      { totalSteps: 4, backend: testEngineBackend() },
+    );
     const viaTfjs = onEngine(model, { totalSteps: 4 });
     for (let s = 0; s < 2; s++) {
       const { loss } = await plain.step(patternBatch(4, s));
@@ -97,7 +101,12 @@ describe('the engine trainer', () => {
       expect(synced[name], name).toEqual(w);
     }
     const refused = (w: Record<string, ArrayLike<number>>) =>
-      codeOf(() => createEngineTrainer({ config: json.config, weights: w }, { totalSteps: 1 }));
+      codeOf(() =>
+        createEngineTrainer(
+          { config: json.config, weights: w },
+          { totalSteps: 1, backend: testEngineBackend() },
+        ),
+      );
     expect(refused({ ...weights, extra: [1] })).toBe('ATTENTION_INVALID_ARGUMENT');
     const [first] = Object.keys(weights);
     expect(refused({ ...weights, [first!]: [1] })).toBe('ATTENTION_INVALID_ARGUMENT');

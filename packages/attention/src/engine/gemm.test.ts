@@ -2,13 +2,20 @@ import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { isAttentionError } from '../core/errors.js';
 import { createArena, createGemmKernels, type GemmArgs, type GemmLayout } from './gemm.js';
+import { testKernelBackend } from '../testing/engineBackend.js';
 
 // The fused variant needs relaxed SIMD, which the engine turns on in Node 20 (Node 22+ by default).
 const memory = createArena(1 << 20);
-const VARIANTS = [
-  { name: 'mul + add', kernels: createGemmKernels(memory, { fma: false }) },
-  { name: 'fused multiply-add', kernels: createGemmKernels(memory, { fma: true }) },
-];
+// On the native backend (BOLTZMANN_ENGINE_BACKEND, testing/engineBackend.ts) the addon's GEMM,
+// which has no fma choice; on wasm both modules.
+const backend = testKernelBackend();
+const VARIANTS =
+  backend.addon === undefined
+    ? [
+        { name: 'mul + add', kernels: createGemmKernels(memory, { fma: false }) },
+        { name: 'fused multiply-add', kernels: createGemmKernels(memory, { fma: true }) },
+      ]
+    : [{ name: `native ${backend.info.isa}`, kernels: createGemmKernels(memory, { backend }) }];
 let kernels = VARIANTS[0]!.kernels;
 const view = () => new Float32Array(memory.buffer);
 
@@ -88,7 +95,7 @@ describe.each(VARIANTS)('engine gemm, $name', (variant) => {
   });
 
   it('says which variant it is', () => {
-    expect(variant.kernels.fma).toBe(variant.name !== 'mul + add');
+    if (backend.addon === undefined) expect(variant.kernels.fma).toBe(variant.name !== 'mul + add');
   });
 
   it('matches a float64 triple loop in every layout, batched, on edge sizes', () => {

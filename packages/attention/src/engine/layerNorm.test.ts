@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { isAttentionError } from '../core/errors.js';
 import { createArena } from './gemm.js';
 import { createLayerNormKernels } from './layerNorm.js';
+import { testKernelBackend } from '../testing/engineBackend.js';
 
-const kernels = createLayerNormKernels(createArena(1 << 16));
+const kernels = createLayerNormKernels(createArena(1 << 16), testKernelBackend());
 const view = () => new Float32Array(kernels.memory.buffer);
 
 /** The float64 reference: y = x̂ γ + β over each row (biased variance, ε = 1e-5). */

@@ -14,11 +14,12 @@ import {
   referenceSoftmaxBackward,
 } from './kernelReferences.js';
 import { createSoftmaxKernels } from './softmax.js';
+import { testKernelBackend } from '../testing/engineBackend.js';
 
 const memory = createArena(1 << 18);
-const softmax = createSoftmaxKernels(memory);
-const loss = createCrossEntropyKernels(memory);
-const optimizer = createAdamWKernels(memory);
+const softmax = createSoftmaxKernels(memory, testKernelBackend());
+const loss = createCrossEntropyKernels(memory, testKernelBackend());
+const optimizer = createAdamWKernels(memory, testKernelBackend());
 const view = () => new Float32Array(memory.buffer);
 
 /** Fills `size` floats at `at` with values in [-scale, scale) from a seeded generator. */

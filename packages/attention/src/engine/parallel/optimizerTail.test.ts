@@ -11,6 +11,7 @@ import { planParams } from '../layout.js';
 import { threadRuns } from './optimizerTail.js';
 import { startEngineWorkers } from './workerPool.js';
 import type { EngineWorkers } from './workerPool.js';
+import { testEngineBackend } from '../../testing/engineBackend.js';
 
 const started: EngineWorkers[] = [];
 afterAll(async () => {
@@ -57,6 +58,7 @@ describe("the optimizer's tail on every thread", () => {
     const run = async (threads: number, batch: number) => {
       const model = createTransformer(config);
       const trainer = createEngineTrainer(engineModelOf(model), {
+        backend: testEngineBackend(),
         totalSteps: 5,
         lr: 1e-2,
         threads,
