@@ -7,9 +7,10 @@
  * byte strides (so A and Aᵀ are one kernel), B's rows contiguous in j, C row-major. A MR × (NV·VW)
  * tile of C lives in MR·NV vector accumulators; each step of p loads NV vectors of B and MR splats
  * of A and does MR·NV multiply-adds (`acc + s * b`, one FMA with -ffp-contract=fast where the ISA
- * has it). Edges: narrower tiles of NV/2 and 1 vectors, then the last n mod VW columns through a
- * zero-padded copy of B's last columns, and bands of fewer rows; so every size is served. Both
- * exports are this one kernel (the WAT module has two tile shapes; here the edges pick them).
+ * has it). Edges: narrower tiles of NV/2 and 1 vectors, bands of fewer rows, and the last n mod VW
+ * columns in a pass of their own: through a zero-padded copy of B's last columns, or, for Aᵀ·B
+ * (A's rows adjacent), by vectors along i; so every size is served. Both exports are this one
+ * kernel (the WAT module has two tile shapes; here the edges pick them).
  *
  * gemm_dot: C (+)= A·Bᵀ as dot products of contiguous rows (the narrow per-head products);
  * transpose: dst = srcᵀ per product, for A·Bᵀ through `gemm`.
@@ -181,6 +182,50 @@ static void pad_columns(const gemm_op *o, int32_t j0, int32_t n, float *pad) {
 }
 
 /*
+ * Column j of C on rows i.. (vecs · VW of them) when A's rows are adjacent floats (ars = 4):
+ * vecs vectors of A's column p times B(p, j) in every lane, at each step of p.
+ */
+INLINE void column_rows(const gemm_op *o, int32_t i, int32_t j, int vecs) {
+  vf acc[4];
+#pragma GCC unroll 4
+  for (int v = 0; v < 4; v++) acc[v] = vsplat(0.0f);
+  const uint8_t *ap = o->a + 4 * (intptr_t)i, *bp = o->b + 4 * (intptr_t)j;
+  for (int32_t p = 0; p < o->k; p++) {
+    const vf s = vsplat(load1(bp));
+#pragma GCC unroll 4
+    for (int v = 0; v < vecs; v++) acc[v] = vload((const float *)(ap + 4 * VW * v)) * s + acc[v];
+    ap += o->acs;
+    bp += o->brs;
+  }
+  float lanes[4 * VW];
+  memcpy(lanes, acc, sizeof lanes);
+  for (int l = 0; l < vecs * VW; l++) {
+    uint8_t *at = o->c + (intptr_t)(i + l) * o->crs + 4 * (intptr_t)j;
+    store1(at, o->accum ? lanes[l] + load1(at) : lanes[l]);
+  }
+}
+
+/*
+ * The last columns j0..n-1 (fewer than VW) when A's rows are adjacent floats (ars = 4: Aᵀ·B, the
+ * weight gradients): vectors along i rather than j, so a step of p is one multiply-add per VW rows
+ * (the padded tiles spend one a row); rows past the last vector one by one.
+ */
+static void adjacent_rows_tail(const gemm_op *o, int32_t m, int32_t j0, int32_t n) {
+  for (int32_t j = j0; j < n; j++) {
+    int32_t i = 0;
+    for (; i + 4 * VW <= m; i += 4 * VW) column_rows(o, i, j, 4);
+    for (; i + VW <= m; i += VW) column_rows(o, i, j, 1);
+    for (; i < m; i++) {
+      float x = 0.0f;
+      for (int32_t p = 0; p < o->k; p++)
+        x = load1(o->a + 4 * (intptr_t)i + p * o->acs) * load1(o->b + p * o->brs + 4 * (intptr_t)j) + x;
+      uint8_t *at = o->c + (intptr_t)i * o->crs + 4 * (intptr_t)j;
+      store1(at, o->accum ? x + load1(at) : x);
+    }
+  }
+}
+
+/*
  * gemm(a, ars, acs, sa, b, brs, sb, c, crs, sc, m, n, k, batch, accum): byte offsets and strides,
  * `batch` products each advanced by sa, sb, sc bytes; accum adds the product to C.
  */
@@ -189,13 +234,15 @@ static double gemm_any(uint8_t *mem, const double *a) {
                .crs = (int32_t)a[8], .k = (int32_t)a[12], .accum = (int32_t)a[14] != 0};
   const int32_t m = (int32_t)a[10], n = (int32_t)a[11], batch = (int32_t)a[13];
   const int32_t tail = n - n % VW;
-  float *pad = tail < n && m > 0 ? pad_buffer(o.k) : NULL;
-  if (tail < n && m > 0 && pad == NULL) return 0; /* out of memory for k · VW floats */
+  const int adjacent = o.ars == 4; /* Aᵀ·B: the last columns by adjacent_rows_tail */
+  float *pad = tail < n && m > 0 && !adjacent ? pad_buffer(o.k) : NULL;
+  if (tail < n && m > 0 && !adjacent && pad == NULL) return 0; /* no memory for k · VW floats */
   for (int32_t q = 0; q < batch; q++) {
     o.a = mem + (uint32_t)a[0] + (uint32_t)q * (uint32_t)a[3];
     o.b = mem + (uint32_t)a[4] + (uint32_t)q * (uint32_t)a[6];
     o.c = mem + (uint32_t)a[7] + (uint32_t)q * (uint32_t)a[9];
     bands(&o, m, tail);
+    if (adjacent) adjacent_rows_tail(&o, m, tail, n);
     if (pad != NULL) {
       pad_columns(&o, tail, n, pad);
       pad_bands(&o, m, tail, n, pad);
