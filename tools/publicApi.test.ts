@@ -186,6 +186,8 @@ const PUBLIC: Record<string, readonly string[]> = {
     'createEngineTrainer',
     'createTrainer',
     'createTransformer',
+    'describeEngineBackend',
+    'engineBackendInfo',
     'engineModelOf',
     'engineThreadsUnsupported',
     'evaluate',

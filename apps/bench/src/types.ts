@@ -109,11 +109,37 @@ export interface RunSettings {
  */
 export type TrainingEngine = 'wasm' | 'tfjs';
 
-/** The engine choice of a grid or run (`--engine`, `--engine-threads`); never part of a run's config or id. */
+/**
+ * The fused engine's kernels (`--engine-backend`): the native addon at the CPU's vector width,
+ * WebAssembly (f32x4), or `auto` (native where the addon is built, else wasm).
+ */
+export type EngineBackendChoice = 'auto' | 'native' | 'wasm';
+
+/**
+ * The engine choice of a grid or run (`--engine`, `--engine-threads`, `--engine-backend`); never
+ * part of a run's config or id.
+ */
 export interface EngineChoice {
   readonly name: TrainingEngine;
   /** Threads of each engine step (the tfjs path runs on its own backend's). */
   readonly threads: number;
+  /** The fused engine's kernels (absent: `auto`). */
+  readonly backend?: EngineBackendChoice;
+}
+
+/** What trained a run, as its record names it (outside its config and id). */
+export interface RunEngine {
+  readonly name: TrainingEngine;
+  /** The fused engine's kernels: `native` or `wasm` (absent for tfjs). */
+  readonly backend?: 'native' | 'wasm';
+  /** `avx512`, `avx2`, `base`, `neon`, or `f32x4` (wasm). */
+  readonly isa?: string;
+  /** Float lanes of one vector. */
+  readonly lanes?: number;
+  /** Threads of each step (the fused engine's). */
+  readonly threads?: number;
+  /** The one line printed at the run's start: `engine: native avx512 (16 lanes), 1 thread`. */
+  readonly line: string;
 }
 
 /** What trains a run when nothing is chosen: the wasm engine on one thread. */
@@ -153,6 +179,8 @@ export interface RunRecord {
   readonly couplings: readonly number[] | null;
   /** Mean learned J by distance d = 1 … T − 1, per (layer, head), layer-major; null without couplings. Absent in older records. */
   readonly couplingProfile?: readonly (readonly number[])[] | null;
+  /** What trained the run: engine, backend, ISA, vector width, threads. Absent in older records. */
+  readonly engine?: RunEngine;
   /** Layer 0, head 0 weights on the first evaluation sequence (the same text for every run of the task). Absent in older records. */
   readonly attentionMap?: { readonly size: number; readonly weights: readonly number[] };
   /**

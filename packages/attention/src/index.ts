@@ -60,6 +60,8 @@ export type {
   EngineBackendInfo,
   EngineBackendRequest,
 } from './engine/native/engineBackend.js';
+export { describeEngineBackend } from './engine/native/engineBackend.js';
+export { engineBackendInfo } from './engine/engineKernels.js';
 export { createEngineTrainer } from './engine/engineTrainer.js';
 export type {
   EngineModel,

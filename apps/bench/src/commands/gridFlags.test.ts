@@ -106,3 +106,14 @@ describe('--engine-threads', () => {
     expect(error.message).toContain(`the ${cores} cores available`);
   });
 });
+
+describe('--engine-backend', () => {
+  it('takes auto (the default), native or wasm, outside the run config', () => {
+    const backend = (...flags: string[]) =>
+      parseBenchArgs(['shakespeare', ...flags], () => undefined)?.engine.backend;
+    expect(backend()).toBe('auto');
+    expect(backend('--engine-backend', 'native')).toBe('native');
+    expect(backend('--engine-backend', 'wasm')).toBe('wasm');
+    expect(errorOf('shakespeare', '--engine-backend', 'fast').code).toBe('BENCH_INVALID_OPTION');
+  });
+});

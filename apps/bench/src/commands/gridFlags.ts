@@ -98,6 +98,14 @@ function addExecutionFlags(cmd: Command): Command {
         .choices(['wasm', 'tfjs'])
         .default('wasm'),
     )
+    .addOption(
+      new Option(
+        '--engine-backend <name>',
+        "the fused engine's kernels: native (the addon, at the CPU's vector width), wasm (f32x4), or auto: native where the addon is built, else wasm (the run's first line says which and why)",
+      )
+        .choices(['auto', 'native', 'wasm'])
+        .default('auto'),
+    )
     .option(
       '--engine-threads <n>',
       "threads of each run's engine steps (default 1: a grid keeps every core busy with --workers; a run's results depend on its thread count only in float32 rounding)",

@@ -19,7 +19,7 @@ import type { MutableGrid, ReadFlag } from '../experiments/types.js';
 import { repoRoot, userPath } from '../paths.js';
 import { parseQueueUrl } from '../queue/queueUrl.js';
 import { assertDataOnly } from '../trust/untrustedOptions.js';
-import type { Experiment } from '../types.js';
+import type { EngineBackendChoice, Experiment } from '../types.js';
 import type { BenchCommand, GridSpec, PresetName, Raw } from '../benchCommand.js';
 import { MAX_LENGTH } from '../benchCommand.js';
 import { assertOwnFlags } from './gridFlags.js';
@@ -217,6 +217,7 @@ export function toCommand(experiment: Experiment, raw: Raw): BenchCommand {
     engine: {
       name: s('engine') === 'tfjs' ? 'tfjs' : 'wasm',
       threads: engineThreadsOf(s('engineThreads')),
+      backend: (s('engineBackend') ?? 'auto') as EngineBackendChoice,
     },
     ...queue,
     couplingForm: parseCouplings(s('couplings') ?? 'full'),

@@ -8,6 +8,7 @@ import { formatDuration } from '../grid/progress.js';
 import { modelPath, recordPath } from '../results/runFiles.js';
 import { runLabel } from '../grid/expandGrid.js';
 import { longestFirst } from '../grid/eta.js';
+import { logEngineLine } from '../grid/engineLine.js';
 import { gridOutcome, localPlanLine } from '../grid/plan.js';
 import type {
   GridExecutor,
@@ -133,7 +134,10 @@ async function runOne(
     // A stray error stops the run at its next step, as Ctrl-C does (it checkpoints).
     shouldStop: () => options.signal?.aborted === true || slot.stray !== undefined,
     warn: (m) => options.progress.log(`warning: ${redactSecrets(m, secrets)}`),
-    onStart: begin,
+    onStart: (startStep, engine) => {
+      logEngineLine(options.progress, engine);
+      begin(startStep);
+    },
   }).then(
     (result) => ({ result }),
     (error: unknown) => ({ error }),

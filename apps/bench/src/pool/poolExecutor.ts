@@ -3,6 +3,7 @@
 import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { longestFirst } from '../grid/eta.js';
+import { logEngineLine } from '../grid/engineLine.js';
 import { runLabel } from '../grid/expandGrid.js';
 import { gridOutcome, localPlanLine } from '../grid/plan.js';
 import { formatDuration } from '../grid/progress.js';
@@ -136,8 +137,10 @@ function startWorker(pool: Pool): void {
   };
   child.on('message', (msg: FromWorker) => {
     if (msg.type === 'ready') next();
-    else if (msg.type === 'start') begin(msg.startStep);
-    else if (msg.type === 'progress') progress.update(msg.progress);
+    else if (msg.type === 'start') {
+      logEngineLine(progress, msg.engine);
+      begin(msg.startStep);
+    } else if (msg.type === 'progress') progress.update(msg.progress);
     else if (msg.type === 'warn') progress.log(`warning: ${msg.message}`);
     else if (current) {
       begin(0);

@@ -10,7 +10,7 @@ export type ToWorker =
 export type FromWorker =
   | { readonly type: 'ready' }
   /** The run's checkpoint was checked and its model built: it trains from `startStep`. */
-  | { readonly type: 'start'; readonly startStep: number }
+  | { readonly type: 'start'; readonly startStep: number; readonly engine?: string }
   | { readonly type: 'progress'; readonly progress: RunProgress }
   | { readonly type: 'warn'; readonly message: string }
   | { readonly type: 'done'; readonly id: string; readonly record: RunRecord }

@@ -94,7 +94,7 @@ process.on('message', (raw: ToWorker) => {
         // A stray error stops the run at its next step, as Ctrl-C would; it then fails.
         shouldStop: () => stopRequested || stray !== undefined,
         warn: (message) => send({ type: 'warn', message: redactSecrets(message, secrets) }),
-        onStart: (startStep) => send({ type: 'start', startStep }),
+        onStart: (startStep, engine) => send({ type: 'start', startStep, engine }),
       });
       if (stray !== undefined) {
         // Finished just as it came: its files are not trusted either.

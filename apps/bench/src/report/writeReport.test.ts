@@ -16,7 +16,7 @@ import {
 import { attentionMapSpec } from './plots/attentionMapPlot.js';
 import { couplingDistanceSpec } from './plots/couplingDistancePlot.js';
 import { couplingHeatmapSpec } from './plots/couplingHeatmapPlot.js';
-import { REPORT_RENDERER_VERSION, writeReport } from './writeReport.js';
+import { REPORT_RENDERER_VERSION, settingsLine, writeReport } from './writeReport.js';
 
 /** Checks that every tag is closed in order (a small well-formedness check of the SVG XML). */
 function assertWellFormedSvg(svg: string): void {
@@ -211,5 +211,22 @@ describe('writeReport', () => {
     expect(new Set(ids).size).toBe(ids.length);
     const html = readFileSync(files.htmlPath, 'utf8');
     for (const m of html.matchAll(/url\(#([^)]+)\)/g)) expect(ids).toContain(m[1]);
+  });
+});
+
+describe('settingsLine', () => {
+  it('names the engine the runs trained on when their records say, and nothing for older records', () => {
+    const records = shakespeare.slice(0, 2);
+    expect(settingsLine(records)).not.toContain('engine');
+    const engine = {
+      name: 'wasm' as const,
+      backend: 'native' as const,
+      isa: 'avx512',
+      lanes: 16,
+      threads: 1,
+      line: 'engine: native avx512 (16 lanes), 1 thread',
+    };
+    const withEngine = records.map((r) => ({ ...r, engine }));
+    expect(settingsLine(withEngine)).toContain('engine native avx512 (16 lanes), 1 thread; git');
   });
 });

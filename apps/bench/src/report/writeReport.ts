@@ -45,6 +45,10 @@ export function settingsLine(records: readonly RunRecord[]): string {
     return set.length === 0 ? '—' : set.join(' / ');
   };
   const c = (r: RunRecord) => r.config;
+  // The engine each run trained on (backend, ISA, vector width, threads); records before it was
+  // recorded say nothing, so the older reports read as they did.
+  const engine = (r: RunRecord) => r.engine?.line.replace(/^engine: /, '') ?? 'not recorded';
+  const engines = records.some((r) => r.engine !== undefined) ? [`engine ${values(engine)}`] : [];
   return [
     `steps ${values((r) => c(r).steps)}`,
     `batch ${values((r) => c(r).batchSize)}`,
@@ -54,6 +58,7 @@ export function settingsLine(records: readonly RunRecord[]): string {
     `β ${values((r) => c(r).beta)}`,
     `J init σ ${values((r) => c(r).jInit)}`,
     `samplers ${values((r) => (c(r).sampler === 'none' ? 'none' : `${c(r).sampler} ${JSON.stringify(c(r).samplerOptions)}`))}`,
+    ...engines,
     `git ${values((r) => r.gitCommit?.slice(0, 12) ?? 'unknown')}`,
   ].join('; ');
 }

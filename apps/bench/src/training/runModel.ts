@@ -22,7 +22,7 @@ import type { ConvergenceSummary, SamplerRegistry } from '@boltzmann/ising-core'
 import { BenchError } from '../benchError.js';
 import { experimentOf } from '../experiments/registry.js';
 import { DEFAULT_ENGINE } from '../types.js';
-import type { EngineChoice, RunConfig } from '../types.js';
+import type { EngineChoice, RunConfig, RunEngine } from '../types.js';
 import type { TaskData, TrainBatch } from '../experiments/taskData.js';
 
 /**
@@ -51,6 +51,8 @@ export interface RunModel {
   /** Layer 0, head 0 attention weights of one sequence, its top-left `size × size` block (`size = min(T, 64)`). */
   attentionMap(tokens: readonly number[]): Promise<AttentionMap>;
   save(): RunModelState;
+  /** What trains the run: engine, backend, ISA, vector width, threads, and the line naming them. */
+  engine?(): RunEngine;
   dispose(): void;
 }
 
@@ -99,6 +101,7 @@ function trainerOf(
     ...options,
     sync: 'manual',
     threads: engine.threads,
+    backend: engine.backend ?? 'auto',
     ...(run.samplerTimeoutMs === undefined ? {} : { samplerTimeoutMs: run.samplerTimeoutMs }),
   });
 }
@@ -219,6 +222,15 @@ function profileOf(full: ArrayLike<number>, T: number): number[] {
   return Array.from(meanCouplingByDistance(full, T, Math.round(Math.sqrt(full.length))));
 }
 
+/** What trains the run: the engine trainer's backend and threads, or the tfjs path. */
+function runEngineOf(trainer: Trainer): RunEngine {
+  const engine = (trainer as Partial<EngineTrainer>).engine;
+  if (engine === undefined) return { name: 'tfjs', line: 'engine: tfjs (--engine tfjs)' };
+  const { name, isa, lanes } = engine.backend;
+  const line = engine.backendLine;
+  return { name: 'wasm', backend: name, isa, lanes, threads: engine.threads, line };
+}
+
 /** The {@link RunModel} calls over a built model, its trainer and its sampler. */
 function runModelOf(
   config: RunConfig,
@@ -272,6 +284,7 @@ function runModelOf(
       return { size, weights };
     },
     save: () => ({ model: current().toJSON(), trainer: trainer.state() }),
+    engine: () => runEngineOf(trainer),
     dispose() {
       trainer.dispose();
       model.dispose();

@@ -96,7 +96,7 @@ export async function trainRun(
 ): Promise<RunRecord | 'stopped'> {
   const { model, data, ckpt } = await resume(config, settings, registry, hooks.warn);
   try {
-    hooks.onStart?.(ckpt?.step ?? 0);
+    hooks.onStart?.(ckpt?.step ?? 0, model.engine?.().line);
     const run = startSession(config, settings, model, data, ckpt, hooks);
     const { curves } = run;
     // nanoGPT's protocol evaluates before the first step too, so a gpt curve starts at the

@@ -34,7 +34,7 @@ export interface TrainHooks {
    * checkpoint's once that checkpoint was validated and its model built, else 0 (a checkpoint set
    * aside is warned about first). Displays print their start line here, never from the plan.
    */
-  onStart?(startStep: number): void;
+  onStart?(startStep: number, engine?: string): void;
   /**
    * Called with each checkpoint once its file is written (`bench worker` also stores it in
    * Redis); training waits for it, so a stored checkpoint is never older than the file.
@@ -223,6 +223,7 @@ export async function finishRun(run: TrainSession): Promise<RunRecord> {
     couplings: model.couplings(),
     couplingProfile: model.couplingProfile(),
     attentionMap: await model.attentionMap(Array.from(run.data.evalBatches[0]!.inputs)),
+    ...(model.engine === undefined ? {} : { engine: model.engine() }),
     ...(c.totalConvergence
       ? { convergence: { points: c.convergencePoints, total: c.totalConvergence } }
       : {}),

@@ -5,6 +5,7 @@
  * where the addon loads and has every export of every module, else WebAssembly, and says why.
  */
 import { isAttentionError } from '../core/errors.js';
+import { createArena } from './arena.js';
 import type { EngineMemory } from './arena.js';
 import { createAdamWKernels } from './adamW.js';
 import type { AdamWKernels } from './adamW.js';
@@ -91,4 +92,15 @@ export function createEngineKernels(
       return view;
     },
   };
+}
+
+/**
+ * The backend an engine asking for `request` runs on here (as {@link createEngineKernels} picks
+ * it, on a small arena of its own): to say which backend runs before any engine exists.
+ *
+ * @example
+ * console.log(describeEngineBackend(engineBackendInfo('auto'), 2)); // engine: native avx512 (16 lanes), 2 threads
+ */
+export function engineBackendInfo(request: EngineBackendRequest = 'auto'): EngineBackendInfo {
+  return createEngineKernels(createArena(1024), { backend: request }).backend;
 }
