@@ -1,3 +1,4 @@
+import { threadInfo } from '@boltzmann/ising-core';
 import { codeOf } from '@boltzmann/ising-core/testing';
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -43,6 +44,33 @@ describe('the engine trainer', () => {
         const worst = Math.max(...data.map((x, i) => Math.abs(x - got[i]!)));
         expect(worst, name).toBeLessThan(1e-4);
       }
+    });
+
+  // Issue 40: a run is deterministic for a given backend (BOLTZMANN_ENGINE_BACKEND) and thread count.
+  const counts = threadInfo().cores >= 2 ? [1, 2] : [1];
+  for (const threads of counts)
+    it(`a run repeats itself bit for bit on ${threads} thread${threads > 1 ? 's' : ''}: losses, norms, weights`, async () => {
+      const config = {
+        ...gpt,
+        variant: 'boltzmann' as const,
+        sampler: createReferenceSampler(),
+        dropout: 0.1,
+      };
+      const run = async () => {
+        const model = createTransformer(config);
+        const trainer = onEngine(model, { totalSteps: 4, lr: 1e-2, threads });
+        try {
+          const steps = [];
+          for (let s = 0; s < 4; s++) steps.push(await trainer.step(patternBatch(4, 50 + s)));
+          return { steps: steps.map((r) => [r.loss, r.gradNorm]), weights: trainer.weights() };
+        } finally {
+          trainer.dispose();
+          model.dispose();
+        }
+      };
+      const [a, b] = [await run(), await run()];
+      expect(b.steps).toEqual(a.steps);
+      for (const [name, w] of Object.entries(a.weights)) expect(b.weights[name], name).toEqual(w);
     });
 
   it('an asynchronous sampler is awaited in the middle of the pass', async () => {
