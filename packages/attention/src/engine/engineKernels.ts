@@ -95,8 +95,9 @@ export function createEngineKernels(
 }
 
 /**
- * The backend an engine asking for `request` runs on here (as {@link createEngineKernels} picks
- * it, on a small arena of its own): to say which backend runs before any engine exists.
+ * The backend an engine asking for `request` runs on here (picked as `createEngine` picks it: the
+ * native addon where it loads and has every kernel, on a small arena of its own): to say which
+ * backend runs before any engine exists.
  *
  * @example
  * console.log(describeEngineBackend(engineBackendInfo('auto'), 2)); // engine: native avx512 (16 lanes), 2 threads
