@@ -8,8 +8,12 @@
  * Φ(u) + u φ(u). erf and exp are the WAT's approximations, term for term and constant for
  * constant: erf is Eigen's float rational (odd degree 13 over even degree 8, argument clamped to
  * ±4) in the same Estrin order; exp is vmath.h's vexp, the WAT's Cephes expf. The build contracts
- * a·b + c into FMAs where the CPU has them (-ffp-contract=fast), so on AVX2 / AVX-512 results
- * differ from wasm's by a few float32 roundings; the portable baseline rounds as wasm does.
+ * a·b + c into FMAs where the CPU has them (-ffp-contract=fast; GELU is 1.3× faster for it on
+ * AVX-512), so on AVX2 / AVX-512 the GELU differs from wasm's by a few float32 roundings; the
+ * portable baseline rounds as wasm does. Two places must round one way only: erf is one
+ * out-of-line function, so the forward's saved Φ and the backward's Φ computed again are the same
+ * bits (the compiler may contract each inlined copy differently), and the residual is not
+ * contracted, x + y·mask rounded twice as wasm and the tfjs model do.
  *
  * Where the WAT runs the last cols mod 4 columns through lane 0 of its vector code, these kernels
  * run the last cols mod VW through the same vector code on a zero-padded partial vector, so every
@@ -31,7 +35,7 @@ static inline vf clamp(vf x, float lo, float hi) {
  * erf(u/√2): Eigen's float erf, t = clamp(u/√2, ±4), erf = t P(s) / Q(s) with s = t², both
  * polynomials by Estrin as the WAT pairs them: c_{k+1} s + c_k, then with s², then with s⁴.
  */
-static inline vf erf_half(vf u) {
+static __attribute__((noinline)) vf erf_half(vf u) {
   const vf t = clamp(u * 0.7071067811865476f, -4.0f, 4.0f);
   const vf s = t * t, n = s * s, r = n * n;
   const vf p = (-2.72614225801306e-10f * n +
@@ -45,7 +49,9 @@ static inline vf erf_half(vf u) {
 }
 
 /* Φ(u) = ½(1 + erf(u/√2)) from t = erf(u/√2), as the forward saves it and the backward reads it. */
-static inline vf cdf_of(vf t) { return (t + 1.0f) * 0.5f; }
+/* Out of line too, so that Φ stays one rounded product wherever it is used: inlined, the compiler
+ * may fuse it into the gradient's c + u·w as (t + 1)·0.5 + u·w in one path and not the other. */
+static __attribute__((noinline)) vf cdf_of(vf t) { return (t + 1.0f) * 0.5f; }
 
 /* dy gelu'(u) = dy (Φ(u) + u exp(−u²/2)/√(2π)), with Φ(u) in c. */
 static inline vf gelu_grad(vf u, vf g, vf c) {
@@ -134,7 +140,7 @@ KERNEL(bias_gelu_backward_saved) {
 
 /* residual (x, y, mask, out, n, has_mask): out = x + y ⊙ mask, or x + y when has_mask is 0
  * (out may be x or y). */
-KERNEL(residual) {
+__attribute__((optimize("fp-contract=off"))) KERNEL(residual) {
   const float *x = F32(mem, a[0]), *y = F32(mem, a[1]), *mask = F32(mem, a[2]);
   float *out = F32(mem, a[3]);
   const uint32_t n = (uint32_t)a[4];
