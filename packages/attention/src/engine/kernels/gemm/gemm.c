@@ -182,6 +182,20 @@ static void pad_columns(const gemm_op *o, int32_t j0, int32_t n, float *pad) {
 }
 
 /*
+ * C(i, j) (+)= Σ_p A(i, p) B(p, j), one float at a time: the rows past the last vector of
+ * adjacent_rows_tail, and the last columns when no buffer could be had for their padded copy.
+ */
+static void scalar_entry(const gemm_op *o, int32_t i, int32_t j) {
+  float x = 0.0f;
+  for (int32_t p = 0; p < o->k; p++)
+    x = load1(o->a + (intptr_t)i * o->ars + (intptr_t)p * o->acs) *
+            load1(o->b + (intptr_t)p * o->brs + 4 * (intptr_t)j) +
+        x;
+  uint8_t *at = o->c + (intptr_t)i * o->crs + 4 * (intptr_t)j;
+  store1(at, o->accum ? x + load1(at) : x);
+}
+
+/*
  * Column j of C on rows i.. (vecs · VW of them) when A's rows are adjacent floats (ars = 4):
  * vecs vectors of A's column p times B(p, j) in every lane, at each step of p.
  */
@@ -215,13 +229,7 @@ static void adjacent_rows_tail(const gemm_op *o, int32_t m, int32_t j0, int32_t 
     int32_t i = 0;
     for (; i + 4 * VW <= m; i += 4 * VW) column_rows(o, i, j, 4);
     for (; i + VW <= m; i += VW) column_rows(o, i, j, 1);
-    for (; i < m; i++) {
-      float x = 0.0f;
-      for (int32_t p = 0; p < o->k; p++)
-        x = load1(o->a + 4 * (intptr_t)i + p * o->acs) * load1(o->b + p * o->brs + 4 * (intptr_t)j) + x;
-      uint8_t *at = o->c + (intptr_t)i * o->crs + 4 * (intptr_t)j;
-      store1(at, o->accum ? x + load1(at) : x);
-    }
+    for (; i < m; i++) scalar_entry(o, i, j);
   }
 }
 
@@ -235,8 +243,9 @@ static double gemm_any(uint8_t *mem, const double *a) {
   const int32_t m = (int32_t)a[10], n = (int32_t)a[11], batch = (int32_t)a[13];
   const int32_t tail = n - n % VW;
   const int adjacent = o.ars == 4; /* Aᵀ·B: the last columns by adjacent_rows_tail */
-  float *pad = tail < n && m > 0 && !adjacent ? pad_buffer(o.k) : NULL;
-  if (tail < n && m > 0 && !adjacent && pad == NULL) return 0; /* no memory for k · VW floats */
+  const int padded = tail < n && m > 0 && !adjacent;
+  /* Without memory for k · VW floats the last columns go one float at a time (slow, but right). */
+  float *pad = padded ? pad_buffer(o.k) : NULL;
   for (int32_t q = 0; q < batch; q++) {
     o.a = mem + (uint32_t)a[0] + (uint32_t)q * (uint32_t)a[3];
     o.b = mem + (uint32_t)a[4] + (uint32_t)q * (uint32_t)a[6];
@@ -246,6 +255,9 @@ static double gemm_any(uint8_t *mem, const double *a) {
     if (pad != NULL) {
       pad_columns(&o, tail, n, pad);
       pad_bands(&o, m, tail, n, pad);
+    } else if (padded) {
+      for (int32_t i = 0; i < m; i++)
+        for (int32_t j = tail; j < n; j++) scalar_entry(&o, i, j);
     }
   }
   return 0;
