@@ -6,8 +6,11 @@
  *
  *   cd packages/attention && node --import tsx --conditions=@boltzmann/source scripts/benchEngine.ts \
  *     [--model paper|baby] [--variants softmax,boltzmann] [--sampler exact|tap|transfer-matrix]
- *     [--couplings full|banded:8] [--threads 1] [--steps 30] [--json]
+ *     [--couplings full|banded:8] [--threads 1] [--steps 30] [--backend auto|native|wasm] [--json]
  *
+ * `--backend` is the engine's kernels (default `auto`: native where the addon loads, else wasm);
+ * the report prints the engine's backend line, and the split's roofline is that backend's own
+ * peak (the native ISA's FMA peak, or the wasm f32x4 peak; bench/enginePeak.ts).
  * `--threads` is the engine's (the calling thread and threads − 1 workers) and the sampler's: on
  * one thread its own pool; on more, the built-in samplers run on every engine thread's shard
  * (the sampler's time is then not split out). The per-kernel split is taken on one thread (the
@@ -30,8 +33,9 @@ import {
   initBackend,
 } from '../src/index.js';
 import type { AttentionVariant, CouplingForm, EngineTrainer } from '../src/index.js';
+import { backendArg, enginePeak } from '../bench/enginePeak.js';
 import { kernelSplit } from '../bench/kernelSplit.js';
-import { concurrentPeaks, peakGflops } from '../bench/wasmPeak.js';
+import { concurrentPeaks } from '../bench/wasmPeak.js';
 import { scriptArg } from '../bench/scriptArgs.js';
 import { stepTimes, warmUp } from '../bench/stepWindows.js';
 
@@ -41,6 +45,7 @@ const samplerName = scriptArg('sampler', modelName === 'paper' ? 'exact' : 'tran
 const couplings = scriptArg('couplings', samplerName === 'transfer-matrix' ? 'banded:8' : 'full');
 const threads = Number(scriptArg('threads', '1'));
 const steps = Number(scriptArg('steps', '30'));
+const backend = backendArg();
 const json = process.argv.includes('--json');
 const log = (line: string) => console.log(line);
 
@@ -87,7 +92,9 @@ for (const variant of variants) {
     totalSteps: steps + 10,
     sync: 'manual',
     threads,
+    backend,
   });
+  log(trainer.engine.backendLine);
   await warmUp(trainer, fresh);
   const batch = fresh();
   probe?.take();
@@ -107,14 +114,18 @@ for (const variant of variants) {
     );
   else if (raw !== undefined)
     log(`the causal op runs on each thread's shard (${trainer.engine.causalPlacement})`);
-  // On one thread: the split by kernel, and the roofline's figures in the JSON line.
-  const peak = threads === 1 ? await peakGflops() : undefined;
-  const split = peak === undefined ? undefined : await kernelSplit(trainer, batch, 10, peak);
+  // On one thread: the split by kernel against the backend's own peak, and the roofline's
+  // figures in the JSON line.
+  const { name: backendName, isa } = trainer.engine.backend;
+  const peak = threads === 1 ? await enginePeak(trainer.engine.backend) : undefined;
+  const split = peak && (await kernelSplit(trainer, batch, 10, peak.gflops));
+  if (peak) log(`${peak.name} peak: ${peak.gflops.toFixed(1)} GFLOP/s (one core, measured now)`);
   if (split) log(split.table);
   if (json) {
     const { matrixGflop, gemmMs, otherMs } = split ?? {};
     const figure = { model: modelName, variant, threads, msPerStep: ms, stepsPerSecond: 1000 / ms };
-    console.log(JSON.stringify({ ...figure, matrixGflop, gemmMs, otherMs, peakGflops: peak }));
+    const roof = { matrixGflop, gemmMs, otherMs, peakGflops: peak?.gflops, peakName: peak?.name };
+    console.log(JSON.stringify({ ...figure, backend: backendName, isa, ...roof }));
   }
   trainer.dispose();
   model.dispose();

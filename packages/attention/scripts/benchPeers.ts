@@ -4,7 +4,13 @@
  *
  *   cd packages/attention && node --import tsx --conditions=@boltzmann/source scripts/benchPeers.ts \
  *     [--steps 40] [--rounds 3] [--python /usr/bin/python3] [--nanogpt <dir>] [--nanogpt-iters 40]
- *     [--probe-steps 10] [--whole-iters 200] [--no-tfjs]
+ *     [--probe-steps 10] [--whole-iters 200] [--no-tfjs] [--backends native,wasm]
+ *
+ * `--backends` (issue 40): the engine's backends, each engine row measured once per backend in
+ * every round, side by side with the same peer figure; the "here" column names the backend and
+ * ISA (`engine native avx512, 1 thread`, `engine wasm, 1 thread`), the goal column gives issue
+ * 40's native goals on native rows and marks wasm rows `wasm (fallback)`. Default: native and
+ * wasm where the addon loads, else wasm alone (one line says why).
  *
  * Every figure is measured here, one process after the other (never two at once):
  * - first, each PyTorch peer (the twin's softmax and boltzmann, nanoGPT) runs `--probe-steps`
@@ -16,14 +22,15 @@
  * - the paper model (METHOD.md §5, batch 64, T = 12), softmax and boltzmann (exact), on the
  *   engine (`scripts/benchEngine.ts`, one thread) and on tfjs-wasm (`scripts/benchTraining.ts`,
  *   one core), against the PyTorch twin `bench/peers/paper_twin.py` in its fastest
- *   configuration; and softmax on both cores against one (`scripts/benchScaling.ts`: two
- *   trainers in one process, stepped in alternating half-second windows);
+ *   configuration; and softmax on all cores, against the twin at its best thread count and
+ *   against one core (`scripts/benchScaling.ts`: two trainers in one process, stepped in
+ *   alternating half-second windows);
  * - with `--nanogpt <dir>`: GPT `baby` softmax and boltzmann transfer-matrix (banded:8) on the
  *   engine with both cores, against nanoGPT's README CPU configuration in its fastest
  *   configuration, in ms/iteration; and, unless `--whole-iters 0`, GPT `baby` softmax for
  *   `--whole-iters` iterations as whole processes, spawn to exit, each evaluated at both ends:
  *   the `bench gpt` CLI (`--workers 0`, the engine on the thread count its own brief trial
- *   found fastest) against nanoGPT's train.py. `<dir>` is a nanoGPT work tree or its git
+ *   found fastest, on each backend: `--engine-backend`) against nanoGPT's train.py. `<dir>` is a nanoGPT work tree or its git
  *   repository (the `fetch` tool's /work/.mirror/karpathy+nanoGPT/repo); its data is prepared
  *   from the local Tiny Shakespeare ($BOLTZMANN_DATA_DIR/tinyshakespeare/input.txt, default
  *   ../../../shared/data), no download.
@@ -47,6 +54,9 @@ import { findTorchPython, prepareNanoGpt, runBenchTraining } from '../bench/peer
 import { tunePeers } from '../bench/peers/tunePeers.js';
 import { tuneBenchGpt } from '../bench/peers/wholeProcess.js';
 import { scriptArg } from '../bench/scriptArgs.js';
+import { peerBackends } from '../bench/peers/peerBackends.js';
+import type { PeerBackend } from '../bench/peers/peerBackends.js';
+import { engineBackendInfo } from '../src/index.js';
 
 /** A flag that must be an integer of at least `least`. */
 function integerArg(name: string, fallback: string, least: number): number {
@@ -67,6 +77,9 @@ const input = shakespeareInput(dataDir);
 
 const loadStart = loadavg();
 console.log(`load average at start: ${formatLoad(loadStart)} (${cores} cores)`);
+const auto = engineBackendInfo('auto');
+const { backends, line: backendsLine } = peerBackends(scriptArg('backends'), auto);
+console.log(backendsLine);
 /** `--python` alone when given; else `python3` on the PATH, then Debian's own. */
 const explicitPython = scriptArg('python');
 const candidates =
@@ -110,7 +123,12 @@ const peers: Peers | undefined =
         configs: tunePeers({ ...torch, cores, probeSteps, nanoGptWork }),
       };
 const wholeIters = nanoGptWork === undefined ? 0 : wholeArg;
-const engineThreads = wholeIters > 0 ? tuneBenchGpt(probeSteps, cores, input) : undefined;
+const engineThreads: Partial<Record<PeerBackend, number>> = {};
+if (wholeIters > 0)
+  for (const backend of backends) {
+    const threads = tuneBenchGpt(probeSteps, cores, input, backend);
+    if (threads !== undefined) engineThreads[backend] = threads;
+  }
 const options = {
   steps,
   cores,
@@ -120,6 +138,8 @@ const options = {
   wholeIters,
   engineThreads,
   input,
+  backends,
+  nativeIsa: auto.name === 'native' ? auto.isa : undefined,
 };
 const rounds: PeerRound[] = [];
 try {
@@ -148,7 +168,7 @@ if (!process.argv.includes('--no-tfjs')) {
 }
 
 console.log(`\n${formatPeerTable(rows)}\n`);
-// The roofline of the round whose one-core softmax ratio is the median one.
+// The roofline of the round whose one-core softmax ratio (the first backend's) is the median one.
 const oneCore = rows.find((r) =>
   r.workload.startsWith('paper model T = 12, softmax, engine on one core'),
 );

@@ -8,10 +8,15 @@
  * per thread count (`--json`, the format of scripts/benchEngine.ts) for scripts/benchPeers.ts.
  *
  *   cd packages/attention && node --import tsx --conditions=@boltzmann/source scripts/benchScaling.ts \
- *     [--model paper|baby] [--variant softmax] [--threads 2] [--seconds 12] [--window-ms 500] [--json]
+ *     [--model paper|baby] [--variant softmax] [--threads 2] [--seconds 12] [--window-ms 500]
+ *     [--backend auto|native|wasm] [--json]
+ *
+ * `--backend`: the engine's kernels, both trainers alike (default `auto`: native where the addon
+ * loads, else wasm); the report prints each trainer's backend line.
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { benchModelArg, benchModelConfig, randomBatches } from '../bench/benchModels.js';
+import { backendArg } from '../bench/enginePeak.js';
 import { median } from '../bench/peers/peerTable.js';
 import { scriptArg } from '../bench/scriptArgs.js';
 import { stepTimes, warmUp } from '../bench/stepWindows.js';
@@ -34,6 +39,7 @@ if (variant === 'boltzmann' || variant === 'coupling')
 const threads = Number(scriptArg('threads', '2'));
 const seconds = Number(scriptArg('seconds', '12'));
 const windowMs = Number(scriptArg('window-ms', '500'));
+const backend = backendArg();
 for (const [name, value, least] of [
   ['threads', threads, 2],
   ['seconds', seconds, 1],
@@ -55,8 +61,10 @@ const trainers: EngineTrainer[] = [1, threads].map((n) =>
     totalSteps: 1_000_000,
     sync: 'manual',
     threads: n,
+    backend,
   }),
 );
+for (const trainer of trainers) console.log(trainer.engine.backendLine);
 for (const trainer of trainers) await warmUp(trainer, fresh);
 const batch = fresh();
 const pairs: { one: number; many: number }[] = [];
@@ -91,5 +99,7 @@ if (process.argv.includes('--json'))
         msPerStep: ms,
         stepsPerSecond: 1000 / ms,
         pairRatio: median(ratios),
+        backend: trainers[0]!.engine.backend.name,
+        isa: trainers[0]!.engine.backend.isa,
       }),
     );

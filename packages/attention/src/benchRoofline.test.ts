@@ -53,6 +53,29 @@ describe('the roofline of the missed goals (scripts/benchPeers.ts)', () => {
     expect(lines[3]).toContain('CPU capability usage: AVX2');
   });
 
+  it("prices issue 40's native goals at the native backend's own peak", () => {
+    const native = { ...softmax, peakGflops: 202.4, peakName: 'native avx512 FMA' };
+    const gemm = { threads: 1, capability: '- CPU capability usage: AVX512', gflops: 101.2 };
+    const lines = oneCoreRoofline(native, { softmax: twin('softmax', 5.2) }, gemm, {
+      softmax: 1.3,
+      boltzmann: 2,
+    });
+    // 0.253 GFLOP at 202.4 GFLOP/s = 1.25 ms; 1.3× the twin's 5.2 ms is a step of 4.00 ms.
+    expect(lines[0]).toContain(
+      'takes 1.25 ms at 100 % of the 202.4 GFLOP/s native avx512 FMA peak',
+    );
+    expect(lines[1]).toContain('softmax ≥ 1.3× the twin');
+    expect(lines[1]).toContain('so a step of 4.00 ms, which leaves 2.75 ms');
+    expect(lines[2]).toContain('0.50× the native avx512 FMA peak');
+    expect(lines[2]).not.toContain('4 float lanes');
+    // On the wasm peak the same goal lies below the matrix work alone (5.00 ms > 4.00 ms).
+    const wasm = oneCoreRoofline(softmax, { softmax: twin('softmax', 5.2) }, undefined, {
+      softmax: 1.3,
+      boltzmann: 2,
+    });
+    expect(wasm[1]).toContain("a step of 4.00 ms, below the matrix work's 5.00 ms alone");
+  });
+
   it('says when a goal is above the floor, and prints nothing without the one-thread figures', () => {
     const slow = oneCoreRoofline(softmax, { boltzmann: twin('boltzmann', 20) }, undefined);
     expect(slow).toHaveLength(2);

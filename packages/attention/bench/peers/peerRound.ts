@@ -1,18 +1,20 @@
 // One round of scripts/benchPeers.ts: every row of the goals table measured once, one process
-// after the other (the engine, the PyTorch twin, nanoGPT), with the roofline of the goals
-// from the same round's figures. The script runs several rounds and combines them; each peer
-// runs in the thread configuration its trials found fastest (bench/peers/tunePeers.ts).
+// after the other (the engine on each backend, the PyTorch twin, nanoGPT), with the roofline of
+// the goals from the same round's figures. The script runs several rounds and combines them; each
+// peer runs in the thread configuration its trials found fastest (bench/peers/tunePeers.ts).
+// Every engine row is measured once per backend (bench/peers/peerBackends.ts), beside the same
+// peer figure; the paper rows are here, GPT baby's in bench/peers/babyRows.ts.
 import { join } from 'node:path';
-import { BENCH_MODELS } from '../benchModels.js';
-import { concurrentBandwidth } from '../memoryBandwidth.js';
 import { concurrentPeaks } from '../wasmPeak.js';
+import { babyRows } from './babyRows.js';
 import { blasVerdict, describeConfig } from './peerConfigs.js';
 import type { BlasVerdict } from './peerConfigs.js';
+import { NATIVE_GOALS, backendGoal, engineHereName } from './peerBackends.js';
+import type { PeerBackend } from './peerBackends.js';
 import type { BenchEngineFigure, PeerRow, TwinFigure } from './peerTable.js';
-import { oneCoreRoofline, transferRoofline } from './roofline.js';
-import { runBenchEngine, runBenchScaling, runNanoGpt, runTorchGemm, runTwin } from './runPeers.js';
+import { oneCoreRoofline } from './roofline.js';
+import { runBenchEngine, runBenchScaling, runTorchGemm, runTwin } from './runPeers.js';
 import type { PeerConfigs } from './tunePeers.js';
-import { wholeProcessRow } from './wholeProcess.js';
 
 /** The PyTorch peers: the Python that imports torch, its BLAS, and each peer's configuration. */
 export interface Peers {
@@ -31,7 +33,10 @@ export interface RoundOptions {
   readonly nanoIters: number;
   /** Iterations of the whole-process row (0: none) and the engine's tuned threads for it. */
   readonly wholeIters: number;
-  readonly engineThreads: number | undefined;
+  readonly engineThreads: Partial<Record<PeerBackend, number>>;
+  /** The backends every engine row runs on, and the native ISA (for the whole-process rows). */
+  readonly backends: readonly PeerBackend[];
+  readonly nativeIsa: string | undefined;
   /** Tiny Shakespeare's input.txt, for nanoGPT's data. */
   readonly input: string;
 }
@@ -58,8 +63,6 @@ export interface PeerRound {
 
 const rate = (figures: BenchEngineFigure[], variant: string) =>
   figures.find((f) => f.variant === variant)?.stepsPerSecond;
-const time = (figures: BenchEngineFigure[], variant: string) =>
-  figures.find((f) => f.variant === variant)?.msPerStep;
 
 /** The twin's figure in its fastest configuration, or undefined (with its error printed). */
 function twinOf(peers: Peers | undefined, variant: 'softmax' | 'boltzmann', steps: number) {
@@ -77,139 +80,117 @@ function twinOf(peers: Peers | undefined, variant: 'softmax' | 'boltzmann', step
 const twinInvalid = (peers: Peers | undefined, twin: TwinFigure | undefined) =>
   invalidOn(twin && twin.blas.length > 0 ? blasVerdict(twin.blas) : peers?.blas);
 
-/** The machine row and the paper rows: one core against the twin, both cores against one. */
-async function paperRows(o: RoundOptions, round: number) {
-  const [onePeak] = await concurrentPeaks(1);
-  const peaks = await concurrentPeaks(o.cores);
-  const stepArgs = ['--steps', String(o.steps)];
-  const one = runBenchEngine(['--model', 'paper', '--threads', '1', ...stepArgs]);
+/** One backend's paper figures: one thread (benchEngine.ts), and all cores against one (benchScaling.ts). */
+interface PaperRun {
+  readonly backend: PeerBackend;
+  readonly isa: string | undefined;
+  readonly one: BenchEngineFigure[];
+  readonly scaling: BenchEngineFigure[];
+}
+
+/** The paper model on `backend`: one thread, then all cores against one in alternating windows. */
+function paperRun(o: RoundOptions, backend: PeerBackend, round: number): PaperRun {
+  const oneArgs = ['--model', 'paper', '--threads', '1', '--steps', String(o.steps)];
+  const one = runBenchEngine([...oneArgs, '--backend', backend]);
   console.log(
-    `\nround ${round}: scripts/benchEngine.ts --model paper --threads 1 --steps ${o.steps}:\n${one.report}\n`,
+    `\nround ${round}: scripts/benchEngine.ts ${oneArgs.join(' ')} --backend ${backend}:`,
   );
+  console.log(`${one.report}\n`);
   // Both cores against one in alternating windows of one process, so that the machine's drift
   // falls on both alike (scripts/benchScaling.ts).
   const scalingArgs = ['--model', 'paper', '--variant', 'softmax', '--threads', String(o.cores)];
-  const scaling = runBenchScaling(scalingArgs);
+  const scaling = runBenchScaling([...scalingArgs, '--backend', backend]);
   console.log(
-    `\nround ${round}: scripts/benchScaling.ts ${scalingArgs.join(' ')}:\n${scaling.report}\n`,
+    `\nround ${round}: scripts/benchScaling.ts ${scalingArgs.join(' ')} --backend ${backend}:\n${scaling.report}\n`,
   );
-  const byThreads = (n: number) => scaling.figures.find((f) => f.threads === n)?.stepsPerSecond;
+  const isa = one.figures[0]?.isa;
+  return { backend, isa, one: one.figures, scaling: scaling.figures };
+}
+
+/** The paper rows, each once per backend, side by side with the same twin figure. */
+function paperEngineRows(
+  o: RoundOptions,
+  runs: readonly PaperRun[],
+  twins: { softmax?: TwinFigure | undefined; boltzmann?: TwinFigure | undefined },
+): PeerRow[] {
+  const byThreads = (r: PaperRun, n: number) =>
+    r.scaling.find((f) => f.threads === n)?.stepsPerSecond;
+  const each = (row: (r: PaperRun) => PeerRow) => runs.map(row);
+  const twinRow = (variant: 'softmax' | 'boltzmann') => ({
+    peer: twins[variant]?.stepsPerSecond,
+    peerName: twinName(o.peers, variant),
+    invalid: twinInvalid(o.peers, twins[variant]),
+  });
+  const unit = 'steps/s' as const;
+  return [
+    ...each((r) => ({
+      workload: 'paper model T = 12, softmax, engine on one core',
+      unit,
+      hereName: engineHereName(r.backend, r.isa, 1),
+      here: rate(r.one, 'softmax'),
+      ...twinRow('softmax'),
+      ...backendGoal(r.backend, NATIVE_GOALS.paperSoftmax),
+    })),
+    ...each((r) => ({
+      workload: 'paper model T = 12, boltzmann (exact), engine on one core',
+      unit,
+      hereName: engineHereName(r.backend, r.isa, 1),
+      here: rate(r.one, 'boltzmann'),
+      ...twinRow('boltzmann'),
+      ...backendGoal(r.backend, NATIVE_GOALS.paperBoltzmann),
+    })),
+    ...each((r) => ({
+      workload: `paper model T = 12, softmax, engine on all ${o.cores} cores against the twin at its best thread count`,
+      unit,
+      hereName: engineHereName(r.backend, r.isa, o.cores),
+      here: byThreads(r, o.cores),
+      ...twinRow('softmax'),
+      ...backendGoal(r.backend, NATIVE_GOALS.paperAllCores),
+    })),
+    ...each((r) => ({
+      workload: `paper model, softmax, ${o.cores} cores against one`,
+      unit,
+      hereName: engineHereName(r.backend, r.isa, o.cores),
+      here: byThreads(r, o.cores),
+      peer: byThreads(r, 1),
+      peerName: `${engineHereName(r.backend, r.isa, 1)} (alternating windows with the other)`,
+      ...backendGoal(r.backend, 1.6),
+    })),
+  ];
+}
+
+/** The machine row and the paper rows: one core against the twin, all cores against it and against one. */
+async function paperRows(o: RoundOptions, round: number) {
+  const [onePeak] = await concurrentPeaks(1);
+  const peaks = await concurrentPeaks(o.cores);
+  const runs = o.backends.map((backend) => paperRun(o, backend, round));
   const twins = {
     softmax: twinOf(o.peers, 'softmax', o.steps),
     boltzmann: twinOf(o.peers, 'boltzmann', o.steps),
   };
   const gemm = o.peers === undefined ? undefined : runTorchGemm(o.peers.python, 1);
   if (typeof gemm === 'string') console.log(gemm);
-  const softmax = one.figures.find((f) => f.variant === 'softmax');
-  const roofline = oneCoreRoofline(softmax, twins, typeof gemm === 'string' ? undefined : gemm);
-  const rows: PeerRow[] = [
-    {
-      workload: `this machine: wasm f32x4 peak, ${o.cores} cores at once against one (the ceiling of the ${o.cores}-core rows)`,
-      unit: 'GFLOP/s',
-      hereName: 'summed',
-      here: peaks.reduce((a, b) => a + b, 0),
-      peer: onePeak,
-      peerName: 'one core',
-    },
-    {
-      workload: 'paper model T = 12, softmax, engine on one core',
-      unit: 'steps/s',
-      hereName: 'engine, 1 thread',
-      here: rate(one.figures, 'softmax'),
-      peer: twins.softmax?.stepsPerSecond,
-      peerName: twinName(o.peers, 'softmax'),
-      invalid: twinInvalid(o.peers, twins.softmax),
-      goal: 1,
-    },
-    {
-      workload: 'paper model T = 12, boltzmann (exact), engine on one core',
-      unit: 'steps/s',
-      hereName: 'engine, 1 thread',
-      here: rate(one.figures, 'boltzmann'),
-      peer: twins.boltzmann?.stepsPerSecond,
-      peerName: twinName(o.peers, 'boltzmann'),
-      invalid: twinInvalid(o.peers, twins.boltzmann),
-      goal: 2,
-    },
-    {
-      workload: `paper model, softmax, ${o.cores} cores against one`,
-      unit: 'steps/s',
-      hereName: `engine, ${o.cores} threads`,
-      here: byThreads(o.cores),
-      peer: byThreads(1),
-      peerName: 'engine, 1 thread (alternating windows with the other)',
-      goal: 1.6,
-    },
-  ];
-  return { rows, roofline, twins, peakGflops: rows[0]!.here! };
-}
-
-/** GPT baby on both cores: softmax against nanoGPT, transfer-matrix against softmax, and its roofline. */
-async function babyRows(
-  o: RoundOptions,
-  peers: Peers,
-  work: string,
-  round: number,
-  peakGflops: number,
-) {
-  const args = [
-    '--model',
-    'baby',
-    '--variants',
-    'softmax,boltzmann',
-    '--sampler',
-    'transfer-matrix',
-  ];
-  const baby = runBenchEngine([...args, '--threads', String(o.cores), '--steps', '20']);
-  console.log(
-    `\nround ${round}: scripts/benchEngine.ts ${args.join(' ')} --threads ${o.cores} --steps 20:\n${baby.report}\n`,
-  );
-  const config = peers.configs.nanoGpt;
-  const ms = config && runNanoGpt(work, peers.python, o.nanoIters, config);
-  if (typeof ms === 'string') console.log(ms);
-  const engine = `engine, ${o.cores} threads`;
-  const rows: PeerRow[] = [
-    {
-      workload: `GPT \`baby\` (4 L × 4 H × 128, block 64, batch 12), softmax, ${o.cores} cores`,
-      unit: 'ms/iteration',
-      hereName: engine,
-      here: time(baby.figures, 'softmax'),
-      peer: typeof ms === 'number' ? ms : undefined,
-      peerName: `nanoGPT, ${config ? describeConfig(config, peers.blas) : 'no configuration ran'}, median of iterations 5–${o.nanoIters}`,
-      invalid: invalidOn(peers.blas),
-      goal: 0.5,
-    },
-    {
-      workload: 'GPT `baby` boltzmann transfer-matrix (banded:8) against its softmax',
-      unit: 'ms/iteration',
-      hereName: engine,
-      here: time(baby.figures, 'boltzmann'),
-      peer: time(baby.figures, 'softmax'),
-      peerName: 'the engine’s softmax',
-      goal: 1 / 1.5,
-    },
-  ];
-  const bandwidth = (await concurrentBandwidth(o.cores)).reduce((a, b) => a + b, 0);
-  const shape = { ...BENCH_MODELS.baby, window: 8 };
-  const roofs = { peakGflops, bandwidth };
-  const softmaxMs = time(baby.figures, 'softmax');
-  const roofline = transferRoofline(shape, softmaxMs, roofs, time(baby.figures, 'boltzmann'));
-  if (o.wholeIters > 0) {
-    const { python, blas } = peers;
-    const { engineThreads, input } = o;
-    rows.push(
-      wholeProcessRow({
-        iterations: o.wholeIters,
-        engineThreads,
-        python,
-        blas,
-        work,
-        config,
-        input,
-      }),
+  const goals = { softmax: NATIVE_GOALS.paperSoftmax, boltzmann: NATIVE_GOALS.paperBoltzmann };
+  const roofline = runs.flatMap((r) => {
+    const softmax = r.one.find((f) => f.variant === 'softmax');
+    const lines = oneCoreRoofline(
+      softmax,
+      twins,
+      typeof gemm === 'string' ? undefined : gemm,
+      goals,
     );
-  }
-  return { rows, roofline };
+    return lines.length === 0 ? [] : [`${engineHereName(r.backend, r.isa, 1)}:`, ...lines];
+  });
+  const machine: PeerRow = {
+    workload: `this machine: wasm f32x4 peak, ${o.cores} cores at once against one (the ceiling of the wasm ${o.cores}-core rows)`,
+    unit: 'GFLOP/s',
+    hereName: 'summed',
+    here: peaks.reduce((a, b) => a + b, 0),
+    peer: onePeak,
+    peerName: 'one core',
+  };
+  const rows = [machine, ...paperEngineRows(o, runs, twins)];
+  return { rows, roofline, twins, peakGflops: machine.here! };
 }
 
 /** Measures every row once; the baby rows need nanoGPT and torch. */

@@ -17,6 +17,8 @@ export interface PeerRow {
   readonly hereName?: string;
   /** The goal: the least speed ratio (here's speed over the peer's) that meets it. */
   readonly goal?: number;
+  /** The goal cell of a row without a goal, e.g. `wasm (fallback)` (a goal takes precedence). */
+  readonly goalNote?: string;
   /**
    * Why the peer's figure is no fair measure (`reference BLAS`): the table then prints both
    * figures marked so and no ratio.
@@ -38,6 +40,11 @@ export interface BenchEngineFigure {
   readonly gemmMs?: number;
   readonly otherMs?: number;
   readonly peakGflops?: number;
+  /** The peak's name: `native avx512 FMA` or `wasm f32x4` (absent in older lines: wasm f32x4). */
+  readonly peakName?: string;
+  /** The engine's backend (`native`, `wasm`) and its ISA (`avx512`, `f32x4`), as the engine reports. */
+  readonly backend?: string;
+  readonly isa?: string;
 }
 
 /** The JSON lines of a `scripts/benchEngine.ts --json` run (other lines ignored). */
@@ -146,7 +153,7 @@ const figure = (x: number | undefined, unit: string): string =>
 
 /** A goal's cell: the least ratio, and whether the row meets it. */
 function goalCell(row: PeerRow, ratio: number | undefined): string {
-  if (row.goal === undefined) return '';
+  if (row.goal === undefined) return row.goalNote ?? '';
   const verdict = ratio === undefined ? 'not measured' : ratio >= row.goal ? 'met' : 'missed';
   return `≥ ${row.goal.toFixed(2)}×: ${verdict}`;
 }

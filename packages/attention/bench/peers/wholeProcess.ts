@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeConfig, fastestConfig } from './peerConfigs.js';
 import type { BlasVerdict, ThreadConfig } from './peerConfigs.js';
+import { NATIVE_GOALS, backendGoal, engineHereName } from './peerBackends.js';
+import type { PeerBackend } from './peerBackends.js';
 import type { PeerRow } from './peerTable.js';
 import { run, runNanoGptProcess } from './runPeers.js';
 
@@ -15,11 +17,16 @@ const BENCH_CLI = join(REPO, 'apps', 'bench', 'bin', 'bench.mjs');
 
 /**
  * `bench gpt --preset baby --variants softmax` as one run in its own process (`--workers 0`)
- * with the engine on `threads` threads, `steps` steps, evaluated (20 batches a split, nanoGPT's
+ * with the engine on `backend` (`--engine-backend`) and `threads` threads, `steps` steps, evaluated (20 batches a split, nanoGPT's
  * eval_iters) before the first step and at the end only: seconds from spawn to exit, or its
  * error output. Its results go to a temporary folder, removed afterwards.
  */
-export function runBenchGptProcess(steps: number, threads: number, input: string): number | string {
+export function runBenchGptProcess(
+  steps: number,
+  threads: number,
+  input: string,
+  backend: PeerBackend,
+): number | string {
   const results = mkdtempSync(join(tmpdir(), 'bench-gpt-'));
   const args = [
     BENCH_CLI,
@@ -45,6 +52,8 @@ export function runBenchGptProcess(steps: number, threads: number, input: string
     '0',
     '--engine-threads',
     String(threads),
+    '--engine-backend',
+    backend,
     '--plain',
     '--data',
     input,
@@ -65,25 +74,33 @@ export function runBenchGptProcess(steps: number, threads: number, input: string
 export const engineThreadChoices = (cores: number): number[] => (cores > 1 ? [1, cores] : [1]);
 
 /**
- * The engine's fastest thread count for the whole-process row: each choice runs `steps` steps
- * once as a whole process (printed), the shortest wins; undefined when none ran.
+ * The engine's fastest thread count on `backend` for the whole-process row: each choice runs
+ * `steps` steps once as a whole process (printed), the shortest wins; undefined when none ran.
  */
-export function tuneBenchGpt(steps: number, cores: number, input: string): number | undefined {
+export function tuneBenchGpt(
+  steps: number,
+  cores: number,
+  input: string,
+  backend: PeerBackend,
+): number | undefined {
   const trials = engineThreadChoices(cores).map((threads) => {
-    const seconds = runBenchGptProcess(steps, threads, input);
+    const seconds = runBenchGptProcess(steps, threads, input, backend);
     const shown = typeof seconds === 'number' ? `${seconds.toFixed(1)} s` : seconds;
     console.log(
-      `  bench gpt, engine ${threads} thread(s), ${steps} steps, whole process: ${shown}`,
+      `  bench gpt --engine-backend ${backend}, engine ${threads} thread(s), ${steps} steps, whole process: ${shown}`,
     );
     return { config: threads, ms: seconds };
   });
   return fastestConfig(trials);
 }
 
-/** What the whole-process row needs: the tuned engine threads and nanoGPT's configuration. */
+/** What the whole-process rows need: each backend's tuned engine threads and nanoGPT's configuration. */
 export interface WholeProcessSetup {
   readonly iterations: number;
-  readonly engineThreads: number | undefined;
+  /** The backends, each with its tuned threads (undefined: no trial ran). */
+  readonly engines: readonly { backend: PeerBackend; threads: number | undefined }[];
+  /** The native ISA `bench gpt` runs on (`--engine-backend native`). */
+  readonly nativeIsa: string | undefined;
   readonly python: string;
   readonly work: string;
   readonly config: ThreadConfig | undefined;
@@ -91,26 +108,35 @@ export interface WholeProcessSetup {
   readonly input: string;
 }
 
-/** One round's whole-process row: `bench gpt` and nanoGPT's train.py, one after the other. */
-export function wholeProcessRow(s: WholeProcessSetup): PeerRow {
-  const here =
-    s.engineThreads === undefined
-      ? undefined
-      : runBenchGptProcess(s.iterations, s.engineThreads, s.input);
+/**
+ * One round's whole-process rows: nanoGPT's train.py once, and `bench gpt` once per backend
+ * (`--engine-backend`), one process after the other, each row beside the same nanoGPT figure.
+ */
+export function wholeProcessRows(s: WholeProcessSetup): PeerRow[] {
   const peer =
     s.config === undefined
       ? undefined
       : runNanoGptProcess(s.work, s.python, s.iterations, s.config);
-  for (const x of [here, peer]) if (typeof x === 'string') console.log(x);
-  return {
-    workload: `GPT \`baby\` softmax, ${s.iterations} iterations as a whole process (spawn to exit, evaluated at both ends)`,
-    unit: 's',
-    hereName: `bench gpt --workers 0, engine ${s.engineThreads ?? '?'} thread(s)`,
-    here: typeof here === 'number' ? here : undefined,
-    peer: typeof peer === 'number' ? peer : undefined,
-    peerName: `nanoGPT train.py, ${s.config === undefined ? 'no configuration ran' : describeConfig(s.config, s.blas)}`,
-    invalid: s.blas.kind === 'reference' ? 'reference BLAS' : undefined,
-    // Issue 26's own measure of the baby goal: the engine's wall time at most 2× nanoGPT's.
-    goal: 0.5,
-  };
+  if (typeof peer === 'string') console.log(peer);
+  return s.engines.map(({ backend, threads }) => {
+    const here =
+      threads === undefined
+        ? undefined
+        : runBenchGptProcess(s.iterations, threads, s.input, backend);
+    if (typeof here === 'string') console.log(here);
+    const engine =
+      threads === undefined
+        ? `engine ${backend}, no trial ran`
+        : engineHereName(backend, s.nativeIsa, threads);
+    return {
+      workload: `GPT \`baby\` softmax, ${s.iterations} iterations as a whole process (spawn to exit, evaluated at both ends)`,
+      unit: 's',
+      hereName: `bench gpt --workers 0 --engine-backend ${backend}: ${engine}`,
+      here: typeof here === 'number' ? here : undefined,
+      peer: typeof peer === 'number' ? peer : undefined,
+      peerName: `nanoGPT train.py, ${s.config === undefined ? 'no configuration ran' : describeConfig(s.config, s.blas)}`,
+      invalid: s.blas.kind === 'reference' ? 'reference BLAS' : undefined,
+      ...backendGoal(backend, NATIVE_GOALS.wholeProcess),
+    } satisfies PeerRow;
+  });
 }
