@@ -46,8 +46,10 @@
 import { rmSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { resolve } from 'node:path';
-import { measureRound, shakespeareInput, twinName, invalidOn } from '../bench/peers/peerRound.js';
-import type { PeerRound, Peers } from '../bench/peers/peerRound.js';
+import { measureRound, shakespeareInput, twinName } from '../bench/peers/peerRound.js';
+import type { PeerRound } from '../bench/peers/peerRound.js';
+import { invalidOn } from '../bench/peers/peerConfigs.js';
+import type { Peers } from '../bench/peers/peerTypes.js';
 import { combineRounds, formatLoad, formatPeerTable, median } from '../bench/peers/peerTable.js';
 import type { PeerRow } from '../bench/peers/peerTable.js';
 import { findTorchPython, prepareNanoGpt, runBenchTraining } from '../bench/peers/runPeers.js';

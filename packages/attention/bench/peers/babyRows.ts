@@ -4,11 +4,10 @@
 // transfer-matrix roofline.
 import { BENCH_MODELS } from '../benchModels.js';
 import { concurrentBandwidth } from '../memoryBandwidth.js';
-import { describeConfig } from './peerConfigs.js';
+import { describeConfig, invalidOn } from './peerConfigs.js';
 import { NATIVE_GOALS, backendGoal, engineHereName } from './peerBackends.js';
 import type { PeerBackend } from './peerBackends.js';
-import { invalidOn } from './peerRound.js';
-import type { Peers, RoundOptions } from './peerRound.js';
+import type { Peers, RoundOptions } from './peerTypes.js';
 import type { BenchEngineFigure, PeerRow } from './peerTable.js';
 import { transferRoofline } from './roofline.js';
 import { runBenchEngine, runNanoGpt } from './runPeers.js';

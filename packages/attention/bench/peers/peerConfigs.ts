@@ -91,3 +91,7 @@ export function fastestConfig<Config>(trials: readonly ConfigTrial<Config>[]): C
     if (typeof ms === 'number' && (best === undefined || ms < best.ms)) best = { config, ms };
   return best?.config;
 }
+
+/** Why a peer figure measured on `blas` is no measure: the reference BLAS. */
+export const invalidOn = (blas: BlasVerdict | undefined): string | undefined =>
+  blas?.kind === 'reference' ? 'reference BLAS' : undefined;

@@ -7,39 +7,13 @@
 import { join } from 'node:path';
 import { concurrentPeaks } from '../wasmPeak.js';
 import { babyRows } from './babyRows.js';
-import { blasVerdict, describeConfig } from './peerConfigs.js';
-import type { BlasVerdict } from './peerConfigs.js';
+import { blasVerdict, describeConfig, invalidOn } from './peerConfigs.js';
 import { NATIVE_GOALS, backendGoal, engineHereName } from './peerBackends.js';
 import type { PeerBackend } from './peerBackends.js';
 import type { BenchEngineFigure, PeerRow, TwinFigure } from './peerTable.js';
 import { oneCoreRoofline } from './roofline.js';
 import { runBenchEngine, runBenchScaling, runTorchGemm, runTwin } from './runPeers.js';
-import type { PeerConfigs } from './tunePeers.js';
-
-/** The PyTorch peers: the Python that imports torch, its BLAS, and each peer's configuration. */
-export interface Peers {
-  readonly python: string;
-  readonly blas: BlasVerdict;
-  readonly configs: PeerConfigs;
-}
-
-/** What every round shares: the run's options and the peers (if torch imports). */
-export interface RoundOptions {
-  readonly steps: number;
-  readonly cores: number;
-  readonly peers: Peers | undefined;
-  /** nanoGPT's prepared work folder and its iterations, for the baby rows (skipped without it). */
-  readonly nanoGptWork: string | undefined;
-  readonly nanoIters: number;
-  /** Iterations of the whole-process row (0: none) and the engine's tuned threads for it. */
-  readonly wholeIters: number;
-  readonly engineThreads: Partial<Record<PeerBackend, number>>;
-  /** The backends every engine row runs on, and the native ISA (for the whole-process rows). */
-  readonly backends: readonly PeerBackend[];
-  readonly nativeIsa: string | undefined;
-  /** Tiny Shakespeare's input.txt, for nanoGPT's data. */
-  readonly input: string;
-}
+import type { Peers, RoundOptions } from './peerTypes.js';
 
 /** A twin row's peer name: `PyTorch twin, torch 1 thread, OMP 1, OpenBLAS 1 (pthread)`. */
 export function twinName(peers: Peers | undefined, variant: 'softmax' | 'boltzmann'): string {
@@ -48,10 +22,6 @@ export function twinName(peers: Peers | undefined, variant: 'softmax' | 'boltzma
     ? 'PyTorch twin'
     : `PyTorch twin, ${describeConfig(config, peers.blas)}`;
 }
-
-/** Why a peer figure measured on `blas` is no measure: the reference BLAS. */
-export const invalidOn = (blas: BlasVerdict | undefined): string | undefined =>
-  blas?.kind === 'reference' ? 'reference BLAS' : undefined;
 
 /** A round's rows (the goals table) and the roofline lines of its figures. */
 export interface PeerRound {
