@@ -39,6 +39,16 @@ function requireNative(): boolean {
 }
 
 /**
+ * The one test that stands for `title` where the addon did not load: it fails with the reason
+ * under BOLTZMANN_REQUIRE_NATIVE=1 (CI), and is reported skipped, with the reason, elsewhere.
+ */
+export function itWithoutAddon(title: string, reason: string): void {
+  it.skipIf(!requireNative())(`${title} (no native addon: ${reason})`, () => {
+    expect.fail(`the native addon is required (BOLTZMANN_REQUIRE_NATIVE=1): ${reason}`);
+  });
+}
+
+/**
  * `it(title [isa, memory])` for every ISA of the addon and both kinds of arena (plain and
  * shared), with a fresh {@link KernelPair} of `floats` floats; or one failing or skipped test
  * with the reason the addon did not load.
@@ -51,13 +61,7 @@ export function itEveryIsa(
 ): void {
   const load = loadNativeAddon();
   if (load.addon === undefined) {
-    if (requireNative())
-      it(title, () => {
-        throw new Error(
-          `the native addon is required (BOLTZMANN_REQUIRE_NATIVE=1): ${load.reason}`,
-        );
-      });
-    else it.skip(`${title} (no native addon: ${load.reason})`, () => {});
+    itWithoutAddon(title, load.reason);
     return;
   }
   const addon = load.addon;

@@ -9,12 +9,12 @@ import { describe, expect, it } from 'vitest';
 import { createTransformer } from '../../index.js';
 import type { TransformerConfig } from '../../index.js';
 import { createReferenceSampler } from '../../testing/referenceSampler.js';
+import { itWithoutAddon } from '../../testing/nativeKernels.js';
 import { randomTokens } from '../../testing/testUtils.js';
 import { createEngine } from '../engine.js';
 import { loadNativeAddon } from './nativeAddon.js';
 
 const loaded = loadNativeAddon();
-const required = process.env.BOLTZMANN_REQUIRE_NATIVE === '1';
 
 const base: TransformerConfig = {
   vocabSize: 33,
@@ -49,11 +49,7 @@ async function lossAndGrads(config: TransformerConfig, backend: 'native' | 'wasm
 
 describe('native and wasm engines agree', () => {
   if (loaded.addon === undefined) {
-    if (required)
-      it('the native addon loads (BOLTZMANN_REQUIRE_NATIVE=1)', () => {
-        expect.fail(loaded.reason);
-      });
-    else it.skip(`the native addon did not load: ${loaded.reason}`, () => {});
+    itWithoutAddon('native and wasm engines agree', loaded.reason);
     return;
   }
   const variants: [string, () => TransformerConfig][] = [
