@@ -78,5 +78,6 @@ export type {
   TrainerState,
   TrainStepResult,
 } from './tfjs/trainer.js';
-export { combineEvaluations, evaluate, perplexity } from './tfjs/evaluate.js';
-export type { Evaluation } from './tfjs/evaluate.js';
+export { evaluate } from './tfjs/evaluate.js';
+export { combineEvaluations, perplexity } from './model/evaluation.js';
+export type { Evaluation } from './model/evaluation.js';

@@ -257,9 +257,13 @@ function runModelOf(
       await current().prepare(batch.inputs, batch.inputs.length / config.length);
     },
     async evaluate(batches) {
-      current();
+      // On the engine, where the weights are: no sync, and the engine's kernels, not TF.js's.
+      const engine = trainer as Partial<EngineTrainer>;
+      const one = engine.evaluate
+        ? (b: TrainBatch) => engine.evaluate!(b, { chunkSize: EVAL_CHUNK_SIZE })
+        : (b: TrainBatch) => evaluate(current(), b, { chunkSize: EVAL_CHUNK_SIZE });
       const parts = [];
-      for (const b of batches) parts.push(await evaluate(model, b, { chunkSize: EVAL_CHUNK_SIZE }));
+      for (const b of batches) parts.push(await one(b));
       const e = combineEvaluations(parts);
       return { loss: e.loss, correct: e.correct, count: e.count };
     },

@@ -9,7 +9,9 @@
  */
 import { AttentionError } from '../core/errors.js';
 import { clipScale } from '../model/adamW.js';
-import { serialSteps } from '../model/serialSteps.js';
+import { evaluationChunk, evaluationOf, scoreRows } from '../model/evaluation.js';
+import type { Evaluation, EvaluationSums } from '../model/evaluation.js';
+import { serialQueue } from '../model/serialSteps.js';
 import { checkBatch } from '../model/tokenBatch.js';
 import type { TokenBatch } from '../model/tokenBatch.js';
 import { checkedMoments, learningRate, resolveTrainerOptions } from '../model/trainerOptions.js';
@@ -45,6 +47,35 @@ export interface EngineTrainer extends Trainer {
   weights(): Record<string, Float32Array>;
   /** Hands the current weights to the model's `onSync` (nothing without one). */
   sync(): void;
+  /**
+   * Loss and accuracy of the current weights on `batch`, on the engine (one thread, no dropout,
+   * no update; the sampler answers as in a step): what the tfjs `evaluate` gives on the synced
+   * model, to float32 rounding, without syncing. Runs between steps, never during one.
+   *
+   * @throws {AttentionError} the batch errors of `step`; ATTENTION_INVALID_ARGUMENT for a bad chunk size.
+   */
+  evaluate(batch: TokenBatch, options?: { chunkSize?: number }): Promise<Evaluation>;
+}
+
+/** The engine's evaluation of `batch`, `chunk` sequences a forward pass. */
+async function engineEvaluation(
+  engine: Engine,
+  config: EngineModel['config'],
+  batch: TokenBatch,
+  chunk: number,
+): Promise<Evaluation> {
+  const { batchSize, mask, targets } = checkBatch(config, batch);
+  const t = batch.inputs.length / batchSize;
+  const ids = Int32Array.from(batch.inputs);
+  const sums: EvaluationSums = { lossSum: 0, weight: 0, correct: 0, count: 0 };
+  for (let start = 0; start < batchSize; start += chunk) {
+    const b = Math.min(chunk, batchSize - start);
+    const inputs = ids.subarray(start * t, (start + b) * t);
+    const rows = await engine.logits({ inputs, batchSize: b });
+    const chunkRows = { rows, classes: config.outputSize, from: start * t, normalized: false };
+    scoreRows(sums, chunkRows, targets, mask);
+  }
+  return evaluationOf(sums);
 }
 
 /**
@@ -132,6 +163,7 @@ export function createEngineTrainer(
     return { loss, gradNorm, lr, step: steps, timings };
   };
 
+  const serial = serialQueue();
   return {
     engine,
     options: opts,
@@ -139,7 +171,11 @@ export function createEngineTrainer(
       return steps;
     },
     lrAt,
-    step: serialSteps(runStep),
+    step: (batch) => serial(() => runStep(batch)),
+    async evaluate(batch, evalOptions = {}) {
+      const chunk = evaluationChunk(evalOptions.chunkSize);
+      return serial(() => engineEvaluation(engine, model.config, batch, chunk));
+    },
     weights: () => current(engine),
     sync,
     state() {
