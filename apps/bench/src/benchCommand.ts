@@ -62,6 +62,9 @@ export interface QueueSpec {
 /** The name of a preset (`--preset`); each experiment has some of them (experiments/). */
 export type PresetName = 'small' | 'paper' | 'baby' | 'long';
 
+/** The engine of a command before its grid is known: threads `'auto'` without `--engine-threads`. */
+export type EngineRequest = Omit<EngineChoice, 'threads'> & { readonly threads: number | 'auto' };
+
 /** Longest context `--lengths` accepts; each run is also held to its sampler's `maxSpins`. */
 export const MAX_LENGTH = 1024;
 
@@ -109,8 +112,11 @@ export interface BenchCommand extends ExperimentSettings {
   readonly saveModels: boolean;
   /** `--sampler-timeout` in ms (0 = none); undefined: the attention package's default. */
   readonly samplerTimeoutMs?: number;
-  /** `--engine` and `--engine-threads`: what trains the runs, on how many threads a step. */
-  readonly engine: EngineChoice;
+  /**
+   * `--engine`, `--engine-threads` and `--engine-backend`: what trains the runs, on how many
+   * threads a step (`'auto'`, no flag: every core a run has to itself, see `engineThreadsFor`).
+   */
+  readonly engine: EngineRequest;
   /** `--queue`: train the grid on a BullMQ queue in this Redis instead of local processes. */
   readonly queue?: QueueSpec;
   /** `--detach` (with `--queue`): enqueue and return; `bench collect` writes the results. */

@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 // Direct module imports: the barrel pulls in TF.js and the cloud SDKs (seconds per test file).
 import { BenchError } from '../benchError.js';
 import { parseBenchArgs } from '../cli/parseArgs.js';
+import { engineThreadsFor } from './gridOptions.js';
 
 const errorOf = (...argv: string[]): BenchError => {
   try {
@@ -104,6 +105,22 @@ describe('--engine-threads', () => {
     const error = errorOf('shakespeare', '--engine-threads', String(cores + 1));
     expect(error.code).toBe('BENCH_INVALID_OPTION');
     expect(error.message).toContain(`the ${cores} cores available`);
+  });
+
+  it('defaults to every core a run has to itself (issue 40): all for a run alone, shared by the workers', () => {
+    const cores = availableParallelism();
+    expect(parseBenchArgs(['shakespeare'], () => undefined)?.engine.threads).toBe('auto');
+    // A run alone: --workers 0, --workers 1, or a grid of one run on any number of workers.
+    expect(engineThreadsFor('auto', 0, 36, false)).toBe(cores);
+    expect(engineThreadsFor('auto', 1, 36, false)).toBe(cores);
+    expect(engineThreadsFor('auto', 2, 1, false)).toBe(cores);
+    // Workers that fill the cores get one each; never fewer than one.
+    expect(engineThreadsFor('auto', cores, 36, false)).toBe(1);
+    expect(engineThreadsFor('auto', 64, 36, false)).toBe(1);
+    expect(engineThreadsFor('auto', 2, 36, false)).toBe(Math.max(1, Math.floor(cores / 2)));
+    // The queue's workers choose their own; a number given is kept.
+    expect(engineThreadsFor('auto', 0, 1, true)).toBe(1);
+    expect(engineThreadsFor(1, 0, 1, false)).toBe(1);
   });
 });
 

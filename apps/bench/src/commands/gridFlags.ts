@@ -108,7 +108,7 @@ function addExecutionFlags(cmd: Command): Command {
     )
     .option(
       '--engine-threads <n>',
-      "threads of each run's engine steps (default 1: a grid keeps every core busy with --workers; a run's results depend on its thread count only in float32 rounding)",
+      "threads of each run's engine steps (default: every core a run has to itself — all of them for a grid of one run or --workers 0/1, one each when the workers fill the cores; a run's results depend on its thread count only in float32 rounding)",
     )
     .option('--plain', 'plain log lines instead of progress bars')
     .option(

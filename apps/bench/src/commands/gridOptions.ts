@@ -29,11 +29,29 @@ import { assertOwnFlags } from './gridFlags.js';
 // What a command is: the root leaf benchCommand.ts.
 
 /**
+ * The engine threads of each run of a grid of `runs` runs on `workers` worker processes (0: this
+ * process): the number given, or with `'auto'` every core a run has to itself — all of them for
+ * a run alone (one run, `--workers 0` or `1`), one each when the workers fill the cores. The
+ * queue's workers choose their own (`bench worker --engine-threads`).
+ */
+export function engineThreadsFor(
+  threads: number | 'auto',
+  workers: number,
+  runs: number,
+  queued: boolean,
+): number {
+  if (threads !== 'auto') return threads;
+  if (queued) return 1;
+  const processes = Math.max(1, Math.min(workers, runs));
+  return Math.max(1, Math.floor(threadInfo().cores / processes));
+}
+
+/**
  * `--engine-threads`: at most the cores the engine may use here (its own bound is 64). More only
  * slow every step, and did not even start in time (64 on 2 cores: 138 threads, a failure 60 s later).
  */
-function engineThreadsOf(raw: string | undefined): number {
-  if (!raw) return 1;
+function engineThreadsOf(raw: string | undefined): number | 'auto' {
+  if (!raw) return 'auto';
   const threads = parseInteger('--engine-threads', raw, 1, 64);
   const { cores } = threadInfo();
   if (threads > cores)

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { isatty } from 'node:tty';
 import { BenchError } from '../benchError.js';
 import { expandGrid } from '../grid/expandGrid.js';
+import { engineThreadsFor } from './gridOptions.js';
 import { EXIT } from '../io.js';
 import type { MainIo } from '../io.js';
 import type { BenchCommand } from '../benchCommand.js';
@@ -67,7 +68,9 @@ function withDeclaredSecrets(command: BenchCommand, registry: SamplerRegistry): 
 }
 
 /** The settings every run of the command executes with (never part of its config or id). */
-function runSettingsOf(command: BenchCommand): RunSettings {
+function runSettingsOf(command: BenchCommand, runs: number): RunSettings {
+  const { threads, ...engine } = command.engine;
+  const queued = command.queue !== undefined;
   return {
     checkpointEvery: command.grid.checkpointEvery,
     logEvery: command.grid.logEvery,
@@ -81,7 +84,7 @@ function runSettingsOf(command: BenchCommand): RunSettings {
     ...(command.samplerTimeoutMs === undefined
       ? {}
       : { samplerTimeoutMs: command.samplerTimeoutMs }),
-    engine: command.engine,
+    engine: { ...engine, threads: engineThreadsFor(threads, command.workers, runs, queued) },
   };
 }
 
@@ -162,7 +165,7 @@ export async function runCommand(parsed: BenchCommand, rawIo: MainIo): Promise<n
   await preflight(command, configs, registry);
   const options: GridRunOptions = {
     workers: command.workers,
-    settings: runSettingsOf(command),
+    settings: runSettingsOf(command, configs.length),
     progress: io.progress ?? (!command.plain && isatty(1) ? barProgress() : plainProgress(io.out)),
     ...(io.signal ? { signal: io.signal } : {}),
     dryRun: command.dryRun,

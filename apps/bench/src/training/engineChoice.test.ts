@@ -2,7 +2,7 @@
 // runs (ids, curves' steps) with losses equal to float32 rounding, and a run interrupted on one
 // resumes on the other from its checkpoint.
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../index.js';
@@ -41,6 +41,8 @@ describe('bench --engine', () => {
     expect(await main(args(tfjs, 'tfjs'), io(progressRecorder().progress))).toBe(0);
     const [a, b] = [records(wasm), records(tfjs)];
     expect([...a.keys()]).toEqual([...b.keys()]);
+    // --workers 0: each run has the machine to itself, so its engine steps on every core (issue 40).
+    for (const rec of a.values()) expect(rec.engine?.threads).toBe(availableParallelism());
     for (const [id, rec] of a) {
       const other = b.get(id)!;
       expect(rec.finalLoss, id).toBeCloseTo(other.finalLoss, 3);
