@@ -173,6 +173,8 @@ export interface RunRecord {
   readonly evalMetric: readonly CurvePoint[];
   readonly wallSeconds: number;
   readonly stepsPerSecond: number;
+  /** Where `wallSeconds` went: steps, evaluations, checkpoints. Absent in older records. */
+  readonly timing?: RunTiming;
   /** `bench gpt`: mean loss (nats/char) over the random train and val batches at each evaluation. */
   readonly gptEval?: GptEval;
   /** Learned couplings (T × T, row-major, strict upper triangle meaningful); null when the model has none. */
@@ -191,6 +193,19 @@ export interface RunRecord {
     readonly points: readonly ConvergencePoint[];
     readonly total: ConvergenceSummary;
   };
+}
+
+/**
+ * Where a run's training seconds went, over all its sessions: its evaluations, its checkpoint
+ * writes, and the rest, the steps with the bench's loop around them (batches, records, progress).
+ */
+export interface RunTiming {
+  /** Seconds of the training steps and the loop around them: the wall time less the two below. */
+  readonly stepSeconds: number;
+  /** Seconds of every evaluation (each split, the final one too). */
+  readonly evalSeconds: number;
+  /** Seconds writing checkpoints (the file, and the queue's copy). */
+  readonly checkpointSeconds: number;
 }
 
 /** The convergence figures of an iterative sampler (mean-field, tap) over one train-loss interval. */

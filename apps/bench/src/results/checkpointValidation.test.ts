@@ -61,6 +61,7 @@ interface CheckpointFile {
   config: { lr: number };
   trainLoss: { step: number; value: number }[];
   engine: { model: { weights: unknown }; trainer: { step: number } };
+  timing: { evalSeconds: number; checkpointSeconds: number };
 }
 type Tamper = (ckpt: CheckpointFile) => void;
 
@@ -122,6 +123,13 @@ describe('a checkpoint is checked against its run before it is trusted', () => {
       /its step 5 does not follow its loss curve \(3 steps recorded\)/,
     ],
     [
+      'evaluation seconds past its whole time',
+      (c: CheckpointFile) => {
+        c.timing.evalSeconds = 1e9;
+      },
+      /its timing is malformed/,
+    ],
+    [
       'curves past its step',
       (c: CheckpointFile) => {
         c.trainLoss.push({ step: 6, value: 1 });
@@ -143,6 +151,15 @@ describe('a checkpoint is checked against its run before it is trusted', () => {
       expect(record.trainLoss).toEqual(clean.record.trainLoss);
     },
   );
+
+  it("a resumed run's record splits its wall time: steps, evaluations, checkpoints", async () => {
+    const { record } = await rerunWith(() => undefined);
+    const t = record.timing!;
+    expect(t.evalSeconds).toBeGreaterThan(0);
+    expect(t.checkpointSeconds).toBeGreaterThan(0);
+    expect(t.stepSeconds).toBeGreaterThan(0);
+    expect(t.stepSeconds + t.evalSeconds + t.checkpointSeconds).toBeCloseTo(record.wallSeconds, 9);
+  });
 
   it('weights of the wrong shape: named by path with the fix, and the run restarts from step 0', async () => {
     const { lines, starts, record, dir } = await rerunWith((c) => {

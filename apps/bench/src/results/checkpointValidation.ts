@@ -29,6 +29,8 @@ export interface Checkpoint {
   };
   /** `bench gpt`: the train/val loss curves so far. */
   readonly gptEval?: GptEval;
+  /** Seconds of the evaluations and checkpoint writes so far (absent in older checkpoints). */
+  readonly timing?: { readonly evalSeconds: number; readonly checkpointSeconds: number };
   readonly dataState: readonly number[];
   /**
    * The run's model weights and optimizer state (`RunModelState` of training/runModel.ts). The
@@ -91,6 +93,13 @@ export function checkpointProblem(
   if (
     !(typeof value.elapsedSeconds === 'number' && value.elapsedSeconds >= 0) ||
     typeof value.startedAt !== 'string'
+  )
+    return 'its timing is malformed';
+  const t = value.timing;
+  const seconds = (x: unknown) => typeof x === 'number' && x >= 0 && x <= value.elapsedSeconds!;
+  if (
+    t !== undefined &&
+    !(t !== null && typeof t === 'object' && seconds(t.evalSeconds) && seconds(t.checkpointSeconds))
   )
     return 'its timing is malformed';
   const open = value.openLoss;

@@ -18,6 +18,7 @@ import type {
   RunProgress,
   RunRecord,
   RunSettings,
+  RunTiming,
 } from '../types.js';
 import type { RunModel } from './runModel.js';
 
@@ -64,6 +65,9 @@ interface RunCurves {
   /** gpt: the train and val losses of each evaluation. */
   readonly gptTrain: CurvePoint[];
   readonly gptVal: CurvePoint[];
+  /** Seconds of the evaluations and of the checkpoint writes, earlier sessions included. */
+  evalSeconds: number;
+  checkpointSeconds: number;
 }
 
 /** A run in training: its model, data, curves and this session's clock. */
@@ -103,6 +107,8 @@ export function startSession(
     totalConvergence: ckpt?.convergence?.total,
     gptTrain: [...(ckpt?.gptEval?.train ?? [])],
     gptVal: [...(ckpt?.gptEval?.val ?? [])],
+    evalSeconds: ckpt?.timing?.evalSeconds ?? 0,
+    checkpointSeconds: ckpt?.timing?.checkpointSeconds ?? 0,
   };
   const id = runId(config);
   const sessionStart = performance.now();
@@ -153,12 +159,14 @@ export function recordStep(
 /** An evaluation at step `at`: the val set (every task), and for gpt the train set beside it. */
 export async function evaluateAt(run: TrainSession, at: number): Promise<Evaluation> {
   const { model, data, curves } = run;
+  const started = performance.now();
   const e = await model.evaluate(data.evalBatches);
   curves.evalMetric.push({ step: at, value: finalMetricOf(run.config, e) });
   if (data.trainEvalBatches) {
     curves.gptTrain.push({ step: at, value: (await model.evaluate(data.trainEvalBatches)).loss });
     curves.gptVal.push({ step: at, value: e.loss });
   }
+  curves.evalSeconds += (performance.now() - started) / 1000;
   return e;
 }
 
@@ -171,6 +179,7 @@ function gptEvalOf(run: TrainSession): { gptEval?: GptEval } {
 /** Writes the run's checkpoint atomically, then tells `hooks.onCheckpoint` (and waits for it). */
 export async function writeCheckpoint(run: TrainSession): Promise<void> {
   const c = run.curves;
+  const started = performance.now();
   const checkpoint: Checkpoint = {
     version: 1,
     id: run.id,
@@ -191,11 +200,23 @@ export async function writeCheckpoint(run: TrainSession): Promise<void> {
         }
       : {}),
     ...gptEvalOf(run),
+    timing: { evalSeconds: c.evalSeconds, checkpointSeconds: c.checkpointSeconds },
     dataState: run.data.saveState(),
     engine: run.model.save(),
   };
   writeJsonAtomic(checkpointPath(run.settings.resultsDir, run.id), checkpoint, true);
   await run.hooks.onCheckpoint?.(checkpoint);
+  c.checkpointSeconds += (performance.now() - started) / 1000;
+}
+
+/** Where the run's wall time went (see {@link RunTiming}). */
+function timingOf(c: RunCurves, wallSeconds: number): RunTiming {
+  const { evalSeconds, checkpointSeconds } = c;
+  return {
+    stepSeconds: Math.max(0, wallSeconds - evalSeconds - checkpointSeconds),
+    evalSeconds,
+    checkpointSeconds,
+  };
 }
 
 /**
@@ -219,6 +240,7 @@ export async function finishRun(run: TrainSession): Promise<RunRecord> {
     evalMetric: c.evalMetric,
     wallSeconds,
     stepsPerSecond: wallSeconds > 0 ? config.steps / wallSeconds : 0,
+    timing: timingOf(c, wallSeconds),
     ...gptEvalOf(run),
     couplings: model.couplings(),
     couplingProfile: model.couplingProfile(),
