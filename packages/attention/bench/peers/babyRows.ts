@@ -88,7 +88,11 @@ export async function babyRows(
   const roofline = await babyRoofline(o, runs, peakGflops);
   if (o.wholeIters > 0) {
     const { python, blas } = peers;
-    const engines = o.backends.map((backend) => ({ backend, threads: o.engineThreads[backend] }));
+    const engines = runs.map((r) => {
+      const ms = time(r.figures, 'softmax');
+      const engineStep = ms === undefined ? undefined : { threads: o.cores, ms };
+      return { backend: r.backend, threads: o.engineThreads[r.backend], engineStep };
+    });
     const { input, nativeIsa } = o;
     const whole = { iterations: o.wholeIters, engines, nativeIsa, python, blas, work, config };
     rows.push(...wholeProcessRows({ ...whole, input }));

@@ -1,7 +1,7 @@
 // The whole-process rows of scripts/benchPeers.ts (issue 38): GPT `baby` softmax trained by the
 // `bench gpt` CLI against nanoGPT's train.py, each timed from spawn to exit, so that start-up,
 // data loading and evaluation count as a user sees them, not only the median iteration.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,18 +15,35 @@ import { run, runNanoGptProcess } from './runPeers.js';
 const REPO = fileURLToPath(new URL('../../../..', import.meta.url));
 const BENCH_CLI = join(REPO, 'apps', 'bench', 'bin', 'bench.mjs');
 
+/** A `bench gpt` process: spawn to exit, and its run's step seconds (undefined: none recorded). */
+export interface BenchGptProcess {
+  readonly seconds: number;
+  readonly stepSeconds: number | undefined;
+}
+
+/** The one run record's `timing.stepSeconds` in a results folder. */
+function recordStepSeconds(results: string): number | undefined {
+  const [file] = readdirSync(join(results, 'runs'));
+  if (file === undefined) return undefined;
+  const record = JSON.parse(readFileSync(join(results, 'runs', file), 'utf8')) as {
+    timing?: { stepSeconds?: number };
+  };
+  return record.timing?.stepSeconds;
+}
+
 /**
  * `bench gpt --preset baby --variants softmax` as one run in its own process (`--workers 0`)
  * with the engine on `backend` (`--engine-backend`) and `threads` threads, `steps` steps, evaluated (20 batches a split, nanoGPT's
- * eval_iters) before the first step and at the end only: seconds from spawn to exit, or its
- * error output. Its results go to a temporary folder, removed afterwards.
+ * eval_iters) before the first step and at the end only: seconds from spawn to exit and its
+ * record's step seconds (`timing.stepSeconds`: the steps with the bench's loop around them, no
+ * evaluation), or its error output. Its results go to a temporary folder, removed afterwards.
  */
 export function runBenchGptProcess(
   steps: number,
   threads: number,
   input: string,
   backend: PeerBackend,
-): number | string {
+): BenchGptProcess | string {
   const results = mkdtempSync(join(tmpdir(), 'bench-gpt-'));
   const args = [
     BENCH_CLI,
@@ -62,9 +79,9 @@ export function runBenchGptProcess(
   ];
   try {
     const r = run(process.execPath, args, REPO);
-    return r.status === 0
-      ? r.seconds
-      : `bench gpt failed (${r.status}): ${(r.stderr || r.stdout).slice(-2000)}`;
+    if (r.status !== 0)
+      return `bench gpt failed (${r.status}): ${(r.stderr || r.stdout).slice(-2000)}`;
+    return { seconds: r.seconds, stepSeconds: recordStepSeconds(results) };
   } finally {
     rmSync(results, { recursive: true, force: true });
   }
@@ -84,21 +101,30 @@ export function tuneBenchGpt(
   backend: PeerBackend,
 ): number | undefined {
   const trials = engineThreadChoices(cores).map((threads) => {
-    const seconds = runBenchGptProcess(steps, threads, input, backend);
-    const shown = typeof seconds === 'number' ? `${seconds.toFixed(1)} s` : seconds;
+    const p = runBenchGptProcess(steps, threads, input, backend);
+    const shown = typeof p === 'string' ? p : `${p.seconds.toFixed(1)} s`;
     console.log(
       `  bench gpt --engine-backend ${backend}, engine ${threads} thread(s), ${steps} steps, whole process: ${shown}`,
     );
-    return { config: threads, ms: seconds };
+    return { config: threads, ms: typeof p === 'string' ? p : p.seconds };
   });
   return fastestConfig(trials);
+}
+
+/** One backend of the whole-process rows. */
+export interface WholeProcessEngine {
+  readonly backend: PeerBackend;
+  /** Its tuned engine threads (undefined: no trial ran). */
+  readonly threads: number | undefined;
+  /** scripts/benchEngine.ts's softmax step this round on this backend, and its threads. */
+  readonly engineStep?: { readonly threads: number; readonly ms: number } | undefined;
 }
 
 /** What the whole-process rows need: each backend's tuned engine threads and nanoGPT's configuration. */
 export interface WholeProcessSetup {
   readonly iterations: number;
   /** The backends, each with its tuned threads (undefined: no trial ran). */
-  readonly engines: readonly { backend: PeerBackend; threads: number | undefined }[];
+  readonly engines: readonly WholeProcessEngine[];
   /** The native ISA `bench gpt` runs on (`--engine-backend native`). */
   readonly nativeIsa: string | undefined;
   readonly python: string;
@@ -109,8 +135,59 @@ export interface WholeProcessSetup {
 }
 
 /**
+ * Milliseconds a step from the records of two `bench gpt` processes of `n` and `m < n` steps,
+ * `(s_n − s_m) / (n − m)`: what both paid once cancels. Undefined unless both ran and recorded
+ * their step seconds.
+ */
+export function marginalStepMs(
+  full: BenchGptProcess | string | undefined,
+  short: BenchGptProcess | string | undefined,
+  n: number,
+  m: number,
+): number | undefined {
+  if (typeof full !== 'object' || typeof short !== 'object') return undefined;
+  if (full.stepSeconds === undefined || short.stepSeconds === undefined) return undefined;
+  return ((full.stepSeconds - short.stepSeconds) / (n - m)) * 1000;
+}
+
+/**
+ * The bench's own cost a step (issue 40 point 3): a GPT `baby` step inside `bench gpt`, its loop
+ * included (batches, records, progress, the stop poll), against the same step in
+ * scripts/benchEngine.ts on the same backend and threads. The bench's figure is marginal, from
+ * the records of two processes of `iterations` and half as many steps, `(s₁ − s₂) / (n₁ − n₂)`,
+ * so that what a run pays once (worker start, first-step compilation) cancels, as the engine
+ * benchmark's warm-up leaves it out.
+ */
+function benchStepRow(
+  s: WholeProcessSetup,
+  e: WholeProcessEngine,
+  full: BenchGptProcess | string | undefined,
+): PeerRow {
+  const half = Math.floor(s.iterations / 2);
+  const short =
+    e.threads === undefined || typeof full !== 'object'
+      ? undefined
+      : runBenchGptProcess(half, e.threads, s.input, e.backend);
+  if (typeof short === 'string') console.log(short);
+  const marginal = marginalStepMs(full, short, s.iterations, half);
+  const sameThreads = e.threads !== undefined && e.threads === e.engineStep?.threads;
+  return {
+    workload: `GPT \`baby\` softmax, a step inside \`bench gpt\` (marginal over ${half}→${s.iterations} steps) against the same step in scripts/benchEngine.ts`,
+    unit: 'ms/iteration',
+    hereName: `bench gpt --engine-backend ${e.backend}, ${e.threads ?? '?'} thread(s)`,
+    here: marginal,
+    peer: sameThreads ? e.engineStep?.ms : undefined,
+    peerName: sameThreads
+      ? `scripts/benchEngine.ts, ${e.engineStep!.threads} thread(s), median`
+      : 'scripts/benchEngine.ts at the same thread count: not measured this round',
+    goal: 1 / 1.05,
+  };
+}
+
+/**
  * One round's whole-process rows: nanoGPT's train.py once, and `bench gpt` once per backend
- * (`--engine-backend`), one process after the other, each row beside the same nanoGPT figure.
+ * (`--engine-backend`), one process after the other, each row beside the same nanoGPT figure;
+ * and per backend the bench's own cost a step ({@link benchStepRow}).
  */
 export function wholeProcessRows(s: WholeProcessSetup): PeerRow[] {
   const peer =
@@ -118,7 +195,8 @@ export function wholeProcessRows(s: WholeProcessSetup): PeerRow[] {
       ? undefined
       : runNanoGptProcess(s.work, s.python, s.iterations, s.config);
   if (typeof peer === 'string') console.log(peer);
-  return s.engines.map(({ backend, threads }) => {
+  return s.engines.flatMap((e) => {
+    const { backend, threads } = e;
     const here =
       threads === undefined
         ? undefined
@@ -128,15 +206,16 @@ export function wholeProcessRows(s: WholeProcessSetup): PeerRow[] {
       threads === undefined
         ? `engine ${backend}, no trial ran`
         : engineHereName(backend, s.nativeIsa, threads);
-    return {
+    const whole = {
       workload: `GPT \`baby\` softmax, ${s.iterations} iterations as a whole process (spawn to exit, evaluated at both ends)`,
       unit: 's',
       hereName: `bench gpt --workers 0 --engine-backend ${backend}: ${engine}`,
-      here: typeof here === 'number' ? here : undefined,
+      here: typeof here === 'object' ? here.seconds : undefined,
       peer: typeof peer === 'number' ? peer : undefined,
       peerName: `nanoGPT train.py, ${s.config === undefined ? 'no configuration ran' : describeConfig(s.config, s.blas)}`,
       invalid: s.blas.kind === 'reference' ? 'reference BLAS' : undefined,
       ...backendGoal(backend, NATIVE_GOALS.wholeProcess),
     } satisfies PeerRow;
+    return [whole, benchStepRow(s, e, here)];
   });
 }
