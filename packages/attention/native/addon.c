@@ -3,7 +3,8 @@
  * to the arena under `view` (a typed array over the WebAssembly memory's buffer, shared or not,
  * starting at byte 0) and returns an object whose functions have the names, parameters and results
  * of the WAT modules' exports, so the engine calls either the same way. `isas()` lists what this
- * CPU runs, best first. The addon is context-aware: every worker thread loads its own instance.
+ * CPU runs, best first. `testing` holds test-only switches (kernels.h). The addon is
+ * context-aware: every worker thread loads its own instance.
  */
 #include <node_api.h>
 #include <stdlib.h>
@@ -157,11 +158,47 @@ static napi_value list_isas(napi_env env, napi_callback_info info) {
   return list;
 }
 
+/* kernels.h's test-only switches, one copy for every ISA's library. */
+int boltzmann_fail_pad_allocations = 0;
+uint64_t boltzmann_pad_fallbacks = 0;
+
+/* testing.failPadAllocations(on): test-only; gemm.c's padded last columns fail to allocate. */
+static napi_value fail_pad_allocations(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  bool on = false;
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  if (argc < 1 || napi_get_value_bool(env, argv[0], &on) != napi_ok)
+    return throw_error(env, "ATTENTION_INVALID_ARGUMENT", "testing.failPadAllocations(on: boolean)");
+  __atomic_store_n(&boltzmann_fail_pad_allocations, on ? 1 : 0, __ATOMIC_RELAXED);
+  return NULL;
+}
+
+/* testing.padFallbacks(): test-only; products whose last columns took the scalar fallback. */
+static napi_value pad_fallbacks(napi_env env, napi_callback_info info) {
+  (void)info;
+  napi_value out;
+  napi_create_double(env, (double)__atomic_load_n(&boltzmann_pad_fallbacks, __ATOMIC_RELAXED), &out);
+  return out;
+}
+
+/* The `testing` export: switches for tests only (kernels.h), never used by the engine. */
+static napi_value testing_exports(napi_env env) {
+  napi_value testing, fn;
+  napi_create_object(env, &testing);
+  napi_create_function(env, "failPadAllocations", NAPI_AUTO_LENGTH, fail_pad_allocations, NULL, &fn);
+  napi_set_named_property(env, testing, "failPadAllocations", fn);
+  napi_create_function(env, "padFallbacks", NAPI_AUTO_LENGTH, pad_fallbacks, NULL, &fn);
+  napi_set_named_property(env, testing, "padFallbacks", fn);
+  return testing;
+}
+
 NAPI_MODULE_INIT() {
   napi_value fn;
   napi_create_function(env, "bind", NAPI_AUTO_LENGTH, bind_kernels, NULL, &fn);
   napi_set_named_property(env, exports, "bind", fn);
   napi_create_function(env, "isas", NAPI_AUTO_LENGTH, list_isas, NULL, &fn);
   napi_set_named_property(env, exports, "isas", fn);
+  napi_set_named_property(env, exports, "testing", testing_exports(env));
   return exports;
 }

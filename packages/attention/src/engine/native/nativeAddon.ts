@@ -15,6 +15,16 @@ export interface NativeAddon {
   bind(view: Uint8Array | Float32Array, isa: string): NativeKernels;
   /** The ISAs this CPU runs, best first (`avx512`, `avx2`, `base`; `neon` on arm64). */
   isas(): string[];
+  /** Test-only switches (native/kernels.h), process-wide, for every ISA; the engine never sets them. */
+  readonly testing?: NativeTesting;
+}
+
+/** The addon's test-only switches: paths a test cannot reach otherwise. */
+export interface NativeTesting {
+  /** While on, the GEMM's padded last columns (gemm.c's pad_buffer) fail to allocate. */
+  failPadAllocations(on: boolean): void;
+  /** GEMM products (of any call, since load) whose last columns took the scalar fallback. */
+  padFallbacks(): number;
 }
 
 /** The addon, or why it is not there. */

@@ -17,6 +17,7 @@
  */
 #include <stdlib.h>
 
+#include "kernels.h"
 #include "vec.h"
 
 /* Micro-tile: MR rows × NV vectors of accumulators, within the ISA's vector registers. */
@@ -158,10 +159,14 @@ static void pad_bands(const gemm_op *o, int32_t m, int32_t j0, int32_t n, const 
   }
 }
 
-/* This thread's buffer for the padded last columns of B, grown as needed (k · VW floats). */
+/*
+ * This thread's buffer for the padded last columns of B, grown as needed (k · VW floats); NULL
+ * when it cannot grow, or always while the addon's test switch says so (kernels.h).
+ */
 static float *pad_buffer(int32_t k) {
   static __thread float *buffer;
   static __thread size_t capacity;
+  if (__atomic_load_n(&boltzmann_fail_pad_allocations, __ATOMIC_RELAXED)) return NULL;
   const size_t need = (size_t)(k > 0 ? k : 1) * VW;
   if (need > capacity) {
     float *grown = realloc(buffer, need * sizeof(float));
@@ -256,6 +261,7 @@ static double gemm_any(uint8_t *mem, const double *a) {
       pad_columns(&o, tail, n, pad);
       pad_bands(&o, m, tail, n, pad);
     } else if (padded) {
+      __atomic_fetch_add(&boltzmann_pad_fallbacks, 1, __ATOMIC_RELAXED);
       for (int32_t i = 0; i < m; i++)
         for (int32_t j = tail; j < n; j++) scalar_entry(&o, i, j);
     }

@@ -4,6 +4,8 @@
 //   row strides wider than the rows, batches, accumulation, and random sizes that leave every
 //   remainder of the tiles (rows mod 6 and 12, columns mod 64/16/4, k = 0, the last columns of
 //   Aᵀ·B by vectors along its rows);
+// - their scalar last columns (when the padded copy of B's cannot be allocated), through the
+//   addon's test switch (testing.failPadAllocations) and its counter of the products that took it;
 // - gemm_dot, with k a multiple of 4 (as the wrapper calls it) and not (only k − k mod 4 counts);
 // - transpose, which moves floats and must agree exactly;
 // - every product of the models' steps (scripts/benchEngineGemm.ts's shapes) planned by
@@ -17,6 +19,7 @@
 import { describe, expect } from 'vitest';
 import { type KernelPair, itEveryIsa, seededFloats } from '../../../testing/nativeKernels.js';
 import { callGemm, type GemmArgs, type GemmExports, type GemmLayout } from '../../gemm.js';
+import { loadNativeAddon, type NativeTesting } from '../../native/nativeAddon.js';
 import { wasmBase64 as shared } from './gemmSharedWasm.generated.js';
 import { wasmBase64 as plain } from './gemmWasm.generated.js';
 
@@ -106,11 +109,23 @@ function check(
   expect(moved, `${what} [${pair.isa}]: floats outside C that differ`).toBe(0);
 }
 
-/** One random call of `gemm` or `gemm_narrow`: A stored m × k (`nn`) or k × m (`tn`). */
-function randomGemm(pair: KernelPair, name: string, layout: 'nn' | 'tn', seed: number): void {
+/** Sizes of a `gemm` call: m, n, k, batch, accumulate. */
+type GemmSize = readonly [m: number, n: number, k: number, batch: number, accum: boolean];
+
+/**
+ * One random call of `gemm` or `gemm_narrow`: A stored m × k (`nn`) or k × m (`tn`), of `size` if
+ * given; returns whether A's rows are adjacent floats (Aᵀ·B's last columns go by vectors along i).
+ */
+function randomGemm(
+  pair: KernelPair,
+  name: string,
+  layout: 'nn' | 'tn',
+  seed: number,
+  size?: GemmSize,
+): boolean {
   const r = integers(seed);
-  const [m, n, k, batch] = [r(1, 72), r(1, 72), r(0, 21), r(1, 3)];
-  const accum = r(0, 1) === 1;
+  const drawn: GemmSize = [r(1, 72), r(1, 72), r(0, 21), r(1, 3), r(0, 1) === 1];
+  const [m, n, k, batch, accum] = size ?? drawn;
   const [aRows, aCols] = layout === 'tn' ? [k, m] : [m, k];
   const [lda, ldb, ldc] = [aCols + r(0, 3), n + r(0, 3), n + r(0, 3)];
   const [sa, sb, sc] = [aRows * lda + r(0, 5), k * ldb + r(0, 5), m * ldc + r(0, 5)];
@@ -128,6 +143,7 @@ function randomGemm(pair: KernelPair, name: string, layout: 'nn' | 'tn', seed: n
   const args = [4 * a, 4 * ars, 4 * acs, 4 * sa, 4 * b, 4 * ldb, 4 * sb, 4 * c, 4 * ldc, 4 * sc];
   const what = `${name} ${layout} ${m}×${n}×${k} (batch ${batch}${accum ? ', accumulate' : ''}, seed ${seed})`;
   check(pair, what, op, before, () => pair.call(name, ...args, m, n, k, batch, accum ? 1 : 0));
+  return ars === 1;
 }
 
 /** One random call of `gemm_dot`: C (+)= A·Bᵀ, A m × k and B n × k, rows contiguous. */
@@ -234,6 +250,45 @@ function modelShape(pair: KernelPair, [layout, m, n, k, batch]: Shape, accum: bo
   check(pair, what, op, before, () => callGemm(bothSides(pair), args, ARENA));
 }
 
+/**
+ * Sizes whose last columns are padded on every ISA (n odd, so n mod 4, 8 and 16 are not 0), A·B
+ * with A's rows apart: m over and under the padded tiles' 12 and 6 rows, k = 0, batches, accum.
+ */
+const PADDED_SIZES: GemmSize[] = [
+  [1, 1, 3, 1, false],
+  [5, 3, 0, 2, true],
+  [13, 7, 9, 1, true],
+  [30, 13, 17, 3, false],
+  [47, 37, 5, 2, true],
+  [72, 71, 21, 1, false],
+  [19, 65, 2, 3, true],
+];
+
+/**
+ * The GEMM's last columns one float at a time (scalar_entry), as when their padded copy cannot be
+ * allocated: the addon's test switch fails pad_buffer, its counter says the fallback ran (once a
+ * product), and the results agree with the WAT's as everywhere else.
+ */
+function scalarFallback(pair: KernelPair, testing: NativeTesting): void {
+  for (const [s, size] of PADDED_SIZES.entries())
+    for (const name of ['gemm', 'gemm_narrow']) {
+      const seed = 5000 + 10 * s + (name === 'gemm' ? 0 : 1);
+      const before = testing.padFallbacks();
+      testing.failPadAllocations(true);
+      let adjacent: boolean;
+      try {
+        adjacent = randomGemm(pair, name, 'nn', seed, size);
+      } finally {
+        testing.failPadAllocations(false);
+      }
+      const what = `${name} ${size.join(', ')} [${pair.isa}]`;
+      const fallbacks = testing.padFallbacks() - before;
+      expect(fallbacks, `${what}: scalar products`).toBe(adjacent ? 0 : size[3]);
+      randomGemm(pair, name, 'nn', seed, size); // the switch off: padded again, no fallback
+      expect(testing.padFallbacks() - before, `${what}: switched off`).toBe(fallbacks);
+    }
+}
+
 describe('native GEMM kernels against the WAT', () => {
   itEveryIsa('gemm and gemm_narrow, random sizes', { plain, shared }, ARENA, (pair) => {
     for (let s = 0; s < 40; s++)
@@ -247,6 +302,11 @@ describe('native GEMM kernels against the WAT', () => {
       randomDot(pair, 3000 + s);
       randomTranspose(pair, 4000 + s);
     }
+  });
+  itEveryIsa('gemm and gemm_narrow, scalar last columns', { plain, shared }, ARENA, (pair) => {
+    const testing = loadNativeAddon().addon?.testing;
+    if (testing === undefined) throw new Error('the addon has no `testing` (an older build?)');
+    scalarFallback(pair, testing);
   });
   itEveryIsa("the models' products as the wrapper calls them", { plain, shared }, ARENA, (pair) => {
     for (const [i, shape] of MODEL_SHAPES.entries()) modelShape(pair, shape, i % 2 === 1);
