@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /*
- * The bench's process entry: `bench <command> [options]` (bin/bench.mjs runs this file under tsx;
- * see README.md). It gives main.ts the process's arguments, output and a stop signal: the first
+ * The bench's process entry: `bench <command> [options]` (bin/bench.mjs runs its build, dist/bin.js,
+ * or this file under tsx; see README.md). It gives main.ts the process's arguments, output and a stop signal: the first
  * SIGINT or SIGTERM asks the running command to checkpoint and stop; a second one exits at once.
  */
 import { watchParent } from '../training/parentWatchdog.js';

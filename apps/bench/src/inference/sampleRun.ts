@@ -11,7 +11,7 @@ import { splitSecretOptions, redactSecrets } from '@boltzmann/ising-core/interna
 import { BenchError, formatError } from '../benchError.js';
 import type { FromSampler, ToSampler } from './sampleMessages.js';
 import { shakespeareCorpus } from '../experiments/taskData.js';
-import { trainingExecArgv } from '../training/trainingProcess.js';
+import { childProcessEntry, trainingExecArgv } from '../training/trainingProcess.js';
 import { EXIT } from '../io.js';
 import type { MainIo } from '../io.js';
 import { assertModelOptionsAreData, encodePrompt, readModelFile } from './generate.js';
@@ -35,7 +35,7 @@ export async function runSample(command: SampleCommand, io: MainIo): Promise<num
   if (io.signal?.aborted === true) return interrupted(io);
   const secrets = splitSecretOptions(command.samplerOptions ?? {}).secrets;
   const write = io.write ?? ((s: string) => void process.stdout.write(s));
-  const child = fork(new URL('./sampleProcess.ts', import.meta.url), [], {
+  const child = fork(childProcessEntry('inference/sampleProcess'), [], {
     execArgv: trainingExecArgv(),
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });

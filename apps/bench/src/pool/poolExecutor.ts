@@ -15,11 +15,11 @@ import type {
   PlannedGrid,
   RunFailure,
 } from '../grid/types.js';
-import { trainingExecArgv } from '../training/trainingProcess.js';
+import { childProcessEntry, trainingExecArgv } from '../training/trainingProcess.js';
 import type { FromWorker, ToWorker } from './poolMessages.js';
 
 function spawnWorker(): ChildProcess {
-  return fork(new URL('./poolProcess.ts', import.meta.url), [], {
+  return fork(childProcessEntry('pool/poolProcess'), [], {
     // One run per process: each owns its TF.js wasm backend (no threads in Node). The threaded
     // samplers (exact, tap, mean-field, transfer-matrix) spread a large batch over worker threads
     // of their own (`threads` in --sampler-options, default 'auto': all cores above a batch size),

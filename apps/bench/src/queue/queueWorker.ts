@@ -6,7 +6,7 @@ import { runLabel } from '../grid/expandGrid.js';
 import { formatError } from '../benchError.js';
 import { createBenchRegistry } from '../samplers/registry.js';
 import { MALFORMED_JOB_KEY, jobOptionsProblem } from './runJobSchema.js';
-import { trainingExecArgv } from '../training/trainingProcess.js';
+import { childProcessEntry, trainingExecArgv } from '../training/trainingProcess.js';
 import type { MainIo } from '../io.js';
 import { formatDuration } from '../grid/progress.js';
 import { checkRedis, connectionWarner, redisOptions } from './queueConnection.js';
@@ -60,7 +60,7 @@ export async function runBenchWorker(command: WorkerCommand, io: MainIo): Promis
   // The worker's plugins load here first, so a broken one stops the worker, not each job.
   await createBenchRegistry(command.plugins);
   const name = workerName(hostname(), process.pid, command.concurrency);
-  const worker = new BenchQueueWorker(QUEUE_NAME, new URL('./queueProcessor.ts', import.meta.url), {
+  const worker = new BenchQueueWorker(QUEUE_NAME, childProcessEntry('queue/queueProcessor'), {
     name,
     connection: redisOptions(spec),
     concurrency: command.concurrency,
