@@ -162,15 +162,14 @@ function runAdamW(state: WorkerState): void {
   state.k.adamW(state.runs, state.buffers, hyper);
 }
 
-async function main(): Promise<void> {
-  const init = await receiveInit();
-  const { memory, control, config, worker: w, threads, causal, ready, backend } = init;
-  const { ints } = control;
+/** The worker's state from its start-up data: its kernels, parameters and causal op. */
+function startState(init: WorkerInit): WorkerState {
+  const { memory, control, config, worker: w, threads, causal, backend } = init;
   const params = planParams(config);
   const k = createEngineKernels(memory, { backend: backend.name, isa: backend.isa });
   const barriers = workerExchange(control, w);
   const sampler = shardSampler(causal);
-  const state: WorkerState = {
+  return {
     init,
     params,
     k,
@@ -184,6 +183,32 @@ async function main(): Promise<void> {
         ? localExchange({ k, config, sampler, samplerTimeoutMs: 0 }, acts)
         : barriers,
   };
+}
+
+/**
+ * Starts the worker, or fails its start at once with the reason in its message slot (an addon
+ * that will not load here, a bad config): the calling thread reports it without waiting out the
+ * start-up deadline.
+ */
+function started(init: WorkerInit): WorkerState | undefined {
+  try {
+    return startState(init);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    const text = error instanceof Error ? error.message : String(error);
+    writeMessage(init.control, init.worker, typeof code === 'string' ? `${code}: ${text}` : text);
+    Atomics.store(init.ready, 0, -1);
+    Atomics.notify(init.ready, 0);
+    return undefined;
+  }
+}
+
+async function main(): Promise<void> {
+  const init = await receiveInit();
+  const { control, worker: w, ready } = init;
+  const { ints } = control;
+  const state = started(init);
+  if (state === undefined) return;
   // A worker that exits mid-pass (process.exit, a fatal error) fails its slot on the way out.
   (globalThis as { process?: { on?(e: 'exit', l: () => void): void } }).process?.on?.(
     'exit',

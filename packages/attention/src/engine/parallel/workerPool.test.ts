@@ -41,4 +41,20 @@ describe('engine workers', () => {
     workers.issue({ batch: 1, length: 6, step: undefined });
     expect(() => workers.finish()).not.toThrow();
   });
+
+  it('a worker that fails its start says why at once, not after the 60 s start-up deadline', async () => {
+    const config = resolveTransformerConfig({ vocabSize: 7, maxLength: 6, dModel: 8, heads: 2 });
+    const memory = createArena(6 * planParams(config).size + 4096, { shared: true });
+    // A backend the worker cannot build kernels for: its start fails before it is up.
+    const backend = { name: 'native', isa: 'no-such-isa' } as const;
+    const t0 = performance.now();
+    const error = await startEngineWorkers(memory, config, 2, undefined, backend).then(
+      (w) => (started.push(w), undefined),
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({ code: 'ATTENTION_THREADS_UNAVAILABLE' });
+    expect(String((error as Error).message)).toMatch(/^engine worker 1 did not start \(.+\)$/);
+    expect(String((error as Error).message)).not.toContain('in 60 s');
+    expect(performance.now() - t0).toBeLessThan(30_000);
+  });
 });

@@ -125,16 +125,18 @@ export function setEngineWorkerFactory(create: WorkerFactory | undefined): void 
  * Waits (without blocking: a browser starts a worker only while its creator is free) until every
  * worker is up; throws ATTENTION_THREADS_UNAVAILABLE when one cannot start.
  */
-async function awaitStart(ready: Int32Array[]): Promise<void> {
+async function awaitStart(ready: Int32Array[], control: Control): Promise<void> {
   const deadline = performance.now() + START_MS;
   for (const [i, flag] of ready.entries()) {
     for (;;) {
       const value = Atomics.load(flag, 0);
       if (value === 1) break;
+      // −1: the worker failed its start; its message says why, else its module failed to load.
+      const why = value === -1 ? readMessage(control, i + 1) || 'its module failed to load' : '';
       if (value === -1 || performance.now() > deadline)
         throw new AttentionError(
           'ATTENTION_THREADS_UNAVAILABLE',
-          `engine worker ${i + 1} did not start${value === -1 ? ' (its module failed to load)' : ` in ${START_MS / 1000} s`}`,
+          `engine worker ${i + 1} did not start${value === -1 ? ` (${why})` : ` in ${START_MS / 1000} s`}`,
         );
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
@@ -144,6 +146,7 @@ async function awaitStart(ready: Int32Array[]): Promise<void> {
 /** Starts workers 1 … `count` with their start-up data and waits until they are up. */
 async function spawnWorkers(
   count: number,
+  control: Control,
   data: (w: number) => Record<string, unknown>,
 ): Promise<PoolThread[]> {
   const entry = threadEntry(workerUrl());
@@ -162,7 +165,7 @@ async function spawnWorkers(
     started.push(thread);
   }
   try {
-    await awaitStart(ready);
+    await awaitStart(ready, control);
   } catch (error) {
     for (const t of started) void t.terminate();
     throw error;
@@ -192,7 +195,7 @@ export async function startEngineWorkers(
   const control = createControl();
   const { ints } = control;
   const count = threads - 1;
-  const started = await spawnWorkers(count, (w) => ({
+  const started = await spawnWorkers(count, control, (w) => ({
     memory,
     control,
     config,
