@@ -49,7 +49,10 @@ describe('engine workers', () => {
     const backend = { name: 'native', isa: 'no-such-isa' } as const;
     const t0 = performance.now();
     const error = await startEngineWorkers(memory, config, 2, undefined, backend).then(
-      (w) => (started.push(w), undefined),
+      (w) => {
+        started.push(w);
+        return undefined;
+      },
       (e: unknown) => e,
     );
     expect(error).toMatchObject({ code: 'ATTENTION_THREADS_UNAVAILABLE' });
