@@ -19,6 +19,8 @@ import { DIST_DIR, staleReason } from './buildStamp.mjs';
 const SEMI_SPACE = '--max-semi-space-size=64';
 /** Set to 1 to run from the TypeScript sources under tsx, whatever dist/ holds. */
 const FROM_SOURCE_ENV = 'BOLTZMANN_BENCH_FROM_SOURCE';
+/** Another folder for the build than apps/bench/dist (a read-only checkout, the launcher's tests). */
+const distDir = process.env.BOLTZMANN_BENCH_DIST ?? DIST_DIR;
 
 /** The node arguments that run the CLI from its sources. */
 function sourceArgs() {
@@ -31,10 +33,10 @@ function sourceArgs() {
 async function cliArgs(argv) {
   const plugin = argv.some((a) => a === '--plugin' || a.startsWith('--plugin='));
   if (process.env[FROM_SOURCE_ENV] === '1' || plugin) return sourceArgs();
-  const stale = staleReason();
+  const stale = staleReason(distDir);
   if (stale !== undefined) {
     try {
-      await (await import('./build.mjs')).buildBench();
+      await (await import('./build.mjs')).buildBench({ outdir: distDir });
     } catch (error) {
       const why = String(error?.message ?? error).split('\n')[0];
       process.stderr.write(
@@ -43,7 +45,7 @@ async function cliArgs(argv) {
       return sourceArgs();
     }
   }
-  return [SEMI_SPACE, join(DIST_DIR, 'bin.js')];
+  return [SEMI_SPACE, join(distDir, 'bin.js')];
 }
 
 const args = process.argv.slice(2);
