@@ -30,20 +30,24 @@ const reason =
     ? `the host is ${arch()}, not x64 (the reference is x86-64's base)`
     : (missingTools(BASE_BUILD) ?? missingTools(neonBuild()));
 const required = process.env.BOLTZMANN_REQUIRE_NEON === '1';
-const dir = mkdtempSync(join(tmpdir(), 'isaCheck-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+/** The builds' folder, made by the first test that runs (none where both are skipped). */
+let madeDir: string | undefined;
+const dir = () => (madeDir ??= mkdtempSync(join(tmpdir(), 'isaCheck-')));
+afterAll(() => {
+  if (madeDir !== undefined) rmSync(madeDir, { recursive: true, force: true });
+});
 
 let baseRun: string | undefined;
 /** The base's run, made once. */
 function reference(): string {
-  baseRun ??= runHarness(BASE_BUILD, compileHarness(BASE_BUILD, join(dir, 'base')));
+  baseRun ??= runHarness(BASE_BUILD, compileHarness(BASE_BUILD, join(dir(), 'base')));
   return baseRun;
 }
 
 /** Builds and runs `build`, compares it with the base, prints the worst ratios, expects no failure. */
 function check(build: IsaBuild, name: string, bitExact: boolean): void {
   const started = performance.now();
-  const run = runHarness(build, compileHarness(build, join(dir, name)));
+  const run = runHarness(build, compileHarness(build, join(dir(), name)));
   const result = compareIsaRuns(reference(), run, bitExact);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const worst = [...result.worst].map(([k, v]) => `  ${k}: ${v.toPrecision(3)}`).join('\n');
