@@ -3,6 +3,7 @@ import {
   appendFileSync,
   mkdtempSync,
   readFileSync,
+  readdirSync,
   rmSync,
   statSync,
   utimesSync,
@@ -59,6 +60,27 @@ describe('the built bench (bin/build.mjs)', () => {
     expect(samplers.status).toBe(0);
     expect(samplers.stdout).toMatch(/^exact\s/m);
     expect(samplers.stdout).toMatch(/^transfer-matrix\s/m);
+  });
+
+  it('trains a tiny grid in its own worker process (dist/poolProcess.js) and writes the report', () => {
+    const results = join(dir, 'results');
+    const grid = ['brackets', '--lengths', '8', '--variants', 'softmax,boltzmann', '--steps', '4'];
+    const small = ['--d-model', '8', '--ffn', 'off', '--batch-size', '8', '--eval-every', '4'];
+    const r = node([
+      join(dist, 'bin.js'),
+      ...grid,
+      ...small,
+      '--workers',
+      '1',
+      '--plain',
+      '--results',
+      results,
+    ]);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/grid: 2 runs — 0 finished, 0 to resume, 2 new; 1 worker/);
+    expect(readdirSync(join(results, 'runs'))).toHaveLength(2);
+    expect(readFileSync(join(results, 'report.html'), 'utf8')).toContain('<svg');
   });
 
   it('is up to date until a file it was built from changes, in mtime or size, or goes', () => {
