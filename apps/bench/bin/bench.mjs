@@ -36,7 +36,7 @@ async function cliArgs(argv) {
   const stale = staleReason(distDir);
   if (stale !== undefined) {
     try {
-      await (await import('./build.mjs')).buildBench({ outdir: distDir });
+      await (await import('./build.mjs')).ensureBuilt({ outdir: distDir });
     } catch (error) {
       const why = String(error?.message ?? error).split('\n')[0];
       process.stderr.write(

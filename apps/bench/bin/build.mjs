@@ -24,9 +24,11 @@ import { readFile } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { BENCH_DIR, DIST_DIR, STAMP_FILE, STAMP_VERSION } from './buildStamp.mjs';
+import { BENCH_DIR, DIST_DIR, STAMP_FILE, STAMP_VERSION, staleReason } from './buildStamp.mjs';
 
 const REPO_DIR = join(BENCH_DIR, '..', '..');
+/** How long a bench waits for another one's build (a build takes about a second). */
+const LOCK_WAIT_MS = 30_000;
 
 /** The built entries: name in dist/ → module. Names are what src/training/trainingProcess.ts forks. */
 export const ENTRIES = {
@@ -181,7 +183,7 @@ function buildOptions(outdir, inputs) {
 /**
  * Builds the bench into `outdir`: chunks, then entries, then the stamp, each file atomically, so a
  * bench starting meanwhile runs the old build or the new one. Chunks of earlier builds older than
- * an hour are removed (a bench still running may load its own chunks until then).
+ * a week are removed (a grid still running loads its own chunks, its report's at its end).
  *
  * @param {{ outdir?: string }} [options]
  * @returns {Promise<void>}
@@ -189,13 +191,17 @@ function buildOptions(outdir, inputs) {
 export async function buildBench({ outdir = DIST_DIR } = {}) {
   const esbuild = await import('esbuild');
   const inputs = new Map();
-  const result = await esbuild.build(buildOptions(outdir, inputs)).catch((error) => {
-    // esbuild's message is a list; the first error, where it is, is the line worth printing.
-    const first = error?.errors?.[0];
-    if (first === undefined) throw error;
-    const at = first.location ? `${first.location.file}:${first.location.line}: ` : '';
-    throw new Error(`${at}${first.text}`, { cause: error });
-  });
+  const result = await esbuild
+    .build(buildOptions(outdir, inputs))
+    .catch((error) => {
+      // esbuild's message is a list; the first error, where it is, is the line worth printing.
+      const first = error?.errors?.[0];
+      if (first === undefined) throw error;
+      const at = first.location ? `${first.location.file}:${first.location.line}: ` : '';
+      throw new Error(`${at}${first.text}`, { cause: error });
+    })
+    // esbuild's service process would stay, a child of the launcher beside the CLI.
+    .finally(() => esbuild.stop());
   for (const file of configInputs(inputs)) {
     const seen = statSync(file);
     inputs.set(file, [seen.mtimeMs, seen.size]);
@@ -211,11 +217,41 @@ export async function buildBench({ outdir = DIST_DIR } = {}) {
 }
 
 function pruneOldChunks(outdir, current) {
-  const hourAgo = Date.now() - 3_600_000;
+  const weekAgo = Date.now() - 7 * 86_400_000;
   for (const name of readdirSync(outdir)) {
     const file = join(outdir, name);
-    if (name.startsWith('chunk-') && !current.has(file) && statSync(file).mtimeMs < hourAgo)
+    if (name.startsWith('chunk-') && !current.has(file) && statSync(file).mtimeMs < weekAgo)
       rmSync(file, { force: true });
+  }
+}
+
+/**
+ * Builds `outdir` unless it is up to date, one builder at a time (a lock folder beside it): two
+ * benches started together build once, and two builds never interleave their files and stamps.
+ *
+ * @param {{ outdir?: string }} [options]
+ * @returns {Promise<void>}
+ */
+export async function ensureBuilt({ outdir = DIST_DIR } = {}) {
+  const lock = `${outdir}.lock`;
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (error) {
+      if (error?.code !== 'EEXIST') throw error;
+      // A builder that died leaves its lock: older than any build, it is taken over.
+      const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > LOCK_WAIT_MS) rmSync(lock, { recursive: true, force: true });
+      else if (Date.now() > deadline) throw new Error(`${lock} is held by another build`);
+      else await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  try {
+    if (staleReason(outdir) !== undefined) await buildBench({ outdir });
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
   }
 }
 
