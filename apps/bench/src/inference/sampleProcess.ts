@@ -1,8 +1,8 @@
 /*
- * Child-process entry of `bench sample`, forked by runSample with the tsx loader. The model and
- * its sampler run here, so the parent stays free to answer SIGTERM at once (a sampler's call is
- * synchronous and may be long) and survives whatever a model file makes this process do.
- * Protocol: internal/sampleMessages.ts.
+ * Child-process entry of `bench sample`, forked by runSample (its build, dist/sampleProcess.js, or
+ * this file with the tsx loader). The model and its sampler run here, so the parent stays free to
+ * answer SIGTERM at once (a sampler's call is synchronous and may be long) and survives whatever a
+ * model file makes this process do. Protocol: internal/sampleMessages.ts.
  */
 import { initBackend } from '@boltzmann/attention';
 import { formatError } from '../benchError.js';

@@ -1,7 +1,8 @@
 /*
  * Child-process entry of the bench: one process per worker slot, forked by the pool executor
- * (poolExecutor.ts) with the tsx loader. Each process owns its own TensorFlow.js (wasm) backend,
- * which is why the bench uses processes rather than worker_threads. Protocol: see poolMessages.ts.
+ * (poolExecutor.ts): its build, dist/poolProcess.js, or this file with the tsx loader. Each process
+ * owns its own TensorFlow.js (wasm) backend, which is why the bench uses processes rather than
+ * worker_threads. Protocol: see poolMessages.ts.
  */
 import { rmSync } from 'node:fs';
 import { redactSecrets } from '@boltzmann/ising-core/internal';

@@ -1,8 +1,9 @@
 /*
  * BullMQ sandboxed processor of `bench worker`: BullMQ forks one process per concurrent job slot
- * (with the tsx loader, see queueWorker.ts) and calls the default export for each job. Training
- * is CPU-bound and synchronous between steps; in its own process it cannot starve the worker's
- * lock renewals, and each process owns its own TensorFlow.js backend, as the local pool's do.
+ * (its build, dist/queueProcessor.js, or this file with the tsx loader; see queueWorker.ts) and
+ * calls the default export for each job. Training is CPU-bound and synchronous between steps; in
+ * its own process it cannot starve the worker's lock renewals, and each process owns its own
+ * TensorFlow.js backend, as the local pool's do.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
