@@ -54,6 +54,19 @@ describe('createCharVocab', () => {
     expectCode(() => vocab.decode([0.5]), 'DATASET_INVALID_ARGUMENT', /id 0.5/);
     expectCode(() => createCharVocab(''), 'DATASET_INVALID_ARGUMENT', /non-empty/);
   });
+
+  it('should count code points, not UTF-16 units, after an astral character (the slower path)', () => {
+    const vocab = createCharVocab('ab\u{1F600}');
+    expect([...vocab.encode('ba\u{1F600}ab')]).toEqual([1, 0, 2, 0, 1]);
+    expectCode(
+      () => vocab.encode('ab\u{1F600}az'),
+      'DATASET_INVALID_ARGUMENT',
+      /"z" at code point index 4/,
+    );
+    // A lone surrogate is a character of its own, as the string iterator reads it.
+    const lone = createCharVocab('a\ud800');
+    expect([...lone.encode('\ud800a')]).toEqual([1, 0]);
+  });
 });
 
 describe('createCharCorpus', () => {
