@@ -100,13 +100,14 @@ for (const variant of variants) {
   probe?.take();
   const wall = await stepTimes(trainer, batch, steps);
   const ms = median(wall);
+  const meanMs = wall.reduce((a, b) => a + b, 0) / wall.length;
   const samplerMs = (probe?.take() ?? 0) / steps;
   const name =
     variant === 'softmax' || variant === 'sigmoid'
       ? variant
       : `${variant} (${samplerName}, ${couplings})`;
   log(
-    `\n${name}: ${ms.toFixed(2)} ms/step (median of ${steps}), ${(1000 / ms).toFixed(1)} steps/s`,
+    `\n${name}: ${ms.toFixed(2)} ms/step (median of ${steps}; mean ${meanMs.toFixed(2)}), ${(1000 / ms).toFixed(1)} steps/s`,
   );
   if (probe)
     log(
@@ -123,7 +124,14 @@ for (const variant of variants) {
   if (split) log(split.table);
   if (json) {
     const { matrixGflop, gemmMs, otherMs } = split ?? {};
-    const figure = { model: modelName, variant, threads, msPerStep: ms, stepsPerSecond: 1000 / ms };
+    const figure = {
+      model: modelName,
+      variant,
+      threads,
+      msPerStep: ms,
+      meanMsPerStep: meanMs,
+      stepsPerSecond: 1000 / ms,
+    };
     const roof = { matrixGflop, gemmMs, otherMs, peakGflops: peak?.gflops, peakName: peak?.name };
     console.log(JSON.stringify({ ...figure, backend: backendName, isa, ...roof }));
   }

@@ -34,6 +34,8 @@ export interface BenchEngineFigure {
   readonly variant: string;
   readonly threads: number;
   readonly msPerStep: number;
+  /** The mean of the same steps (absent in older lines): what a run's step seconds average. */
+  readonly meanMsPerStep?: number;
   readonly stepsPerSecond: number;
   /** On one thread: the step's matrix work (GFLOP), the GEMMs' and everything else's ms, the peak beside them. */
   readonly matrixGflop?: number;
