@@ -206,6 +206,12 @@ export interface RunTiming {
   readonly evalSeconds: number;
   /** Seconds writing checkpoints (the file, and the queue's copy). */
   readonly checkpointSeconds: number;
+  /**
+   * The median iteration of the training loop in the run's last session, in ms: a step with the
+   * bench's loop around it (batch, records, progress, the stop poll), its evaluation and
+   * checkpoint left out. Comparable with an engine benchmark's median step.
+   */
+  readonly medianStepMs?: number;
 }
 
 /** The convergence figures of an iterative sampler (mean-field, tap) over one train-loss interval. */

@@ -6,7 +6,6 @@ import {
   peerBackends,
 } from '../bench/peers/peerBackends.js';
 import { combineRounds, formatPeerTable } from '../bench/peers/peerTable.js';
-import { marginalStepMs } from '../bench/peers/wholeProcess.js';
 
 const NATIVE = { name: 'native', isa: 'avx512' } as const;
 const NO_ADDON = { name: 'wasm', isa: 'f32x4', reason: 'the native addon did not load' } as const;
@@ -53,29 +52,5 @@ describe('benchPeers measures every engine row on each backend (issue 40)', () =
       '| paper model T = 12, softmax, engine on one core | 270 steps/s (engine native avx512, 1 thread) | 200 steps/s (PyTorch twin) | 1.35× (1.20–1.50 over 2 rounds) | ≥ 1.30×: met |',
       '| paper model T = 12, softmax, engine on one core | 190 steps/s (engine wasm, 1 thread) | 200 steps/s (PyTorch twin) | 0.95× (0.90–1.00 over 2 rounds) | wasm (fallback) |',
     ]);
-  });
-});
-
-describe("benchPeers' bench-step row (issue 40 point 3)", () => {
-  it('takes the marginal step from two processes, so what both paid once cancels', () => {
-    // 200 steps in 9.5 s and 100 in 5 s, each with 0.5 s paid once: 45 ms a step, not 47.5.
-    const ms = marginalStepMs(
-      { seconds: 12, stepSeconds: 9.5 },
-      { seconds: 7, stepSeconds: 5 },
-      200,
-      100,
-    );
-    expect(ms).toBeCloseTo(45, 9);
-    expect(marginalStepMs('bench gpt failed (1)', { seconds: 7, stepSeconds: 5 }, 200, 100)).toBe(
-      undefined,
-    );
-    expect(
-      marginalStepMs(
-        { seconds: 12, stepSeconds: undefined },
-        { seconds: 7, stepSeconds: 5 },
-        200,
-        100,
-      ),
-    ).toBe(undefined);
   });
 });

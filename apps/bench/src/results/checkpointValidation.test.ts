@@ -159,6 +159,9 @@ describe('a checkpoint is checked against its run before it is trusted', () => {
     expect(t.checkpointSeconds).toBeGreaterThan(0);
     expect(t.stepSeconds).toBeGreaterThan(0);
     expect(t.stepSeconds + t.evalSeconds + t.checkpointSeconds).toBeCloseTo(record.wallSeconds, 9);
+    // The last session's median loop iteration: positive, and no longer than its steps took.
+    expect(t.medianStepMs).toBeGreaterThan(0);
+    expect(t.medianStepMs!).toBeLessThanOrEqual(1000 * t.stepSeconds);
   });
 
   it('weights of the wrong shape: named by path with the fix, and the run restarts from step 0', async () => {

@@ -12,6 +12,7 @@ import type { RunModel } from './runModel.js';
 import {
   evaluateAt,
   finishRun,
+  markLoop,
   recordStep,
   sessionRate,
   startSession,
@@ -124,6 +125,7 @@ export async function trainRun(
       if (step < config.steps && (stop || step % settings.checkpointEvery === 0))
         await writeCheckpoint(run);
       if (stop && step < config.steps) return 'stopped';
+      markLoop(run);
     }
     return await finishRun(run);
   } finally {

@@ -82,6 +82,10 @@ export interface TrainSession {
   /** `performance.now()` and the step when this session started. */
   readonly sessionStart: number;
   readonly sessionStartStep: number;
+  /** This session's loop iterations: the ms of each, less its evaluation and checkpoint. */
+  readonly loopMs: number[];
+  /** Where the iteration under way started, and the evaluation and checkpoint seconds then. */
+  readonly loopMark: { at: number; evalSeconds: number; checkpointSeconds: number };
 }
 
 /** A session that continues from `ckpt` (or starts the run when there is none). */
@@ -112,7 +116,33 @@ export function startSession(
   };
   const id = runId(config);
   const sessionStart = performance.now();
-  return { id, config, settings, model, data, hooks, curves, sessionStart, sessionStartStep: step };
+  const { evalSeconds, checkpointSeconds } = curves;
+  const loopMark = { at: sessionStart, evalSeconds, checkpointSeconds };
+  const session = { id, config, settings, model, data, hooks, curves, sessionStart };
+  return { ...session, sessionStartStep: step, loopMs: [], loopMark };
+}
+
+/**
+ * Ends one iteration of the training loop: its milliseconds from the end of the previous one (or
+ * the session's start), less what it spent evaluating and checkpointing, join `loopMs`. Call it
+ * once the iteration's step, records, progress, stop poll and checkpoint are done.
+ */
+export function markLoop(run: TrainSession): void {
+  const now = performance.now();
+  const { curves: c, loopMark: m } = run;
+  const aside = c.evalSeconds - m.evalSeconds + c.checkpointSeconds - m.checkpointSeconds;
+  run.loopMs.push(now - m.at - 1000 * aside);
+  m.at = now;
+  m.evalSeconds = c.evalSeconds;
+  m.checkpointSeconds = c.checkpointSeconds;
+}
+
+/** The median of `xs` (undefined when empty). */
+function medianOf(xs: readonly number[]): number | undefined {
+  if (xs.length === 0) return undefined;
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 /** Training seconds so far, earlier sessions included. */
@@ -210,12 +240,14 @@ export async function writeCheckpoint(run: TrainSession): Promise<void> {
 }
 
 /** Where the run's wall time went (see {@link RunTiming}). */
-function timingOf(c: RunCurves, wallSeconds: number): RunTiming {
-  const { evalSeconds, checkpointSeconds } = c;
+function timingOf(run: TrainSession, wallSeconds: number): RunTiming {
+  const { evalSeconds, checkpointSeconds } = run.curves;
+  const median = medianOf(run.loopMs);
   return {
     stepSeconds: Math.max(0, wallSeconds - evalSeconds - checkpointSeconds),
     evalSeconds,
     checkpointSeconds,
+    ...(median === undefined ? {} : { medianStepMs: median }),
   };
 }
 
@@ -240,7 +272,7 @@ export async function finishRun(run: TrainSession): Promise<RunRecord> {
     evalMetric: c.evalMetric,
     wallSeconds,
     stepsPerSecond: wallSeconds > 0 ? config.steps / wallSeconds : 0,
-    timing: timingOf(c, wallSeconds),
+    timing: timingOf(run, wallSeconds),
     ...gptEvalOf(run),
     couplings: model.couplings(),
     couplingProfile: model.couplingProfile(),

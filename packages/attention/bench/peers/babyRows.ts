@@ -89,9 +89,7 @@ export async function babyRows(
   if (o.wholeIters > 0) {
     const { python, blas } = peers;
     const engines = runs.map((r) => {
-      // The mean step: the bench's figure is a mean too (its steps' seconds over their count).
-      const f = r.figures.find((x) => x.variant === 'softmax');
-      const ms = f?.meanMsPerStep ?? f?.msPerStep;
+      const ms = time(r.figures, 'softmax');
       const engineStep = ms === undefined ? undefined : { threads: o.cores, ms };
       return { backend: r.backend, threads: o.engineThreads[r.backend], engineStep };
     });

@@ -15,28 +15,28 @@ import { run, runNanoGptProcess } from './runPeers.js';
 const REPO = fileURLToPath(new URL('../../../..', import.meta.url));
 const BENCH_CLI = join(REPO, 'apps', 'bench', 'bin', 'bench.mjs');
 
-/** A `bench gpt` process: spawn to exit, and its run's step seconds (undefined: none recorded). */
+/** A `bench gpt` process: spawn to exit, and its run's median loop iteration (undefined: none recorded). */
 export interface BenchGptProcess {
   readonly seconds: number;
-  readonly stepSeconds: number | undefined;
+  readonly medianStepMs: number | undefined;
 }
 
-/** The one run record's `timing.stepSeconds` in a results folder. */
-function recordStepSeconds(results: string): number | undefined {
+/** The one run record's `timing.medianStepMs` in a results folder. */
+function recordMedianStepMs(results: string): number | undefined {
   const [file] = readdirSync(join(results, 'runs'));
   if (file === undefined) return undefined;
   const record = JSON.parse(readFileSync(join(results, 'runs', file), 'utf8')) as {
-    timing?: { stepSeconds?: number };
+    timing?: { medianStepMs?: number };
   };
-  return record.timing?.stepSeconds;
+  return record.timing?.medianStepMs;
 }
 
 /**
  * `bench gpt --preset baby --variants softmax` as one run in its own process (`--workers 0`)
  * with the engine on `backend` (`--engine-backend`) and `threads` threads, `steps` steps, evaluated (20 batches a split, nanoGPT's
  * eval_iters) before the first step and at the end only: seconds from spawn to exit and its
- * record's step seconds (`timing.stepSeconds`: the steps with the bench's loop around them, no
- * evaluation), or its error output. Its results go to a temporary folder, removed afterwards.
+ * record's median loop iteration (`timing.medianStepMs`: a step with the bench's loop around
+ * it, no evaluation), or its error output. Its results go to a temporary folder, removed afterwards.
  */
 export function runBenchGptProcess(
   steps: number,
@@ -81,7 +81,7 @@ export function runBenchGptProcess(
     const r = run(process.execPath, args, REPO);
     if (r.status !== 0)
       return `bench gpt failed (${r.status}): ${(r.stderr || r.stdout).slice(-2000)}`;
-    return { seconds: r.seconds, stepSeconds: recordStepSeconds(results) };
+    return { seconds: r.seconds, medianStepMs: recordMedianStepMs(results) };
   } finally {
     rmSync(results, { recursive: true, force: true });
   }
@@ -116,7 +116,7 @@ export interface WholeProcessEngine {
   readonly backend: PeerBackend;
   /** Its tuned engine threads (undefined: no trial ran). */
   readonly threads: number | undefined;
-  /** scripts/benchEngine.ts's softmax step this round on this backend, and its threads. */
+  /** scripts/benchEngine.ts's median softmax step this round on this backend, and its threads. */
   readonly engineStep?: { readonly threads: number; readonly ms: number } | undefined;
 }
 
@@ -135,51 +135,22 @@ export interface WholeProcessSetup {
 }
 
 /**
- * Milliseconds a step from the records of two `bench gpt` processes of `n` and `m < n` steps,
- * `(s_n − s_m) / (n − m)`: what both paid once cancels. Undefined unless both ran and recorded
- * their step seconds.
- */
-export function marginalStepMs(
-  full: BenchGptProcess | string | undefined,
-  short: BenchGptProcess | string | undefined,
-  n: number,
-  m: number,
-): number | undefined {
-  if (typeof full !== 'object' || typeof short !== 'object') return undefined;
-  if (full.stepSeconds === undefined || short.stepSeconds === undefined) return undefined;
-  return ((full.stepSeconds - short.stepSeconds) / (n - m)) * 1000;
-}
-
-/**
  * The bench's own cost a step (issue 40 point 3): a GPT `baby` step inside `bench gpt`, its loop
- * included (batches, records, progress, the stop poll), against the same step in
- * scripts/benchEngine.ts on the same backend and threads, mean against mean (a run's step seconds
- * are a sum; a step-time distribution has a tail, so its median is lower). The bench's figure is marginal, from
- * the records of two processes of `iterations` and a quarter as many steps, `(s₁ − s₂) / (n₁ − n₂)`,
- * so that what a run pays once (worker start, first-step compilation) cancels, as the engine
- * benchmark's warm-up leaves it out.
+ * included (batch, records, progress, the stop poll; its evaluations and checkpoints left out),
+ * against the same step in scripts/benchEngine.ts on the same backend and threads: the median
+ * iteration the run's record gives (`timing.medianStepMs`) against the benchmark's median step.
  */
-function benchStepRow(
-  s: WholeProcessSetup,
-  e: WholeProcessEngine,
-  full: BenchGptProcess | string | undefined,
-): PeerRow {
-  const short = Math.floor(s.iterations / 4);
-  const fewer =
-    e.threads === undefined || typeof full !== 'object'
-      ? undefined
-      : runBenchGptProcess(short, e.threads, s.input, e.backend);
-  if (typeof fewer === 'string') console.log(fewer);
-  const marginal = marginalStepMs(full, fewer, s.iterations, short);
+function benchStepRow(e: WholeProcessEngine, full: BenchGptProcess | string | undefined): PeerRow {
   const sameThreads = e.threads !== undefined && e.threads === e.engineStep?.threads;
   return {
-    workload: `GPT \`baby\` softmax, a step inside \`bench gpt\` (marginal over ${short}→${s.iterations} steps) against the same step in scripts/benchEngine.ts`,
+    workload:
+      'GPT `baby` softmax, a step inside `bench gpt` (its median loop iteration) against the same step in scripts/benchEngine.ts',
     unit: 'ms/iteration',
     hereName: `bench gpt --engine-backend ${e.backend}, ${e.threads ?? '?'} thread(s)`,
-    here: marginal,
+    here: typeof full === 'object' ? full.medianStepMs : undefined,
     peer: sameThreads ? e.engineStep?.ms : undefined,
     peerName: sameThreads
-      ? `scripts/benchEngine.ts, ${e.engineStep!.threads} thread(s), mean step`
+      ? `scripts/benchEngine.ts, ${e.engineStep!.threads} thread(s), median step`
       : 'scripts/benchEngine.ts at the same thread count: not measured this round',
     goal: 1 / 1.05,
   };
@@ -217,6 +188,6 @@ export function wholeProcessRows(s: WholeProcessSetup): PeerRow[] {
       invalid: s.blas.kind === 'reference' ? 'reference BLAS' : undefined,
       ...backendGoal(backend, NATIVE_GOALS.wholeProcess),
     } satisfies PeerRow;
-    return [whole, benchStepRow(s, e, here)];
+    return [whole, benchStepRow(e, here)];
   });
 }
