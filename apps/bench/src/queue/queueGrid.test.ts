@@ -43,7 +43,15 @@ describe('a grid on the queue', () => {
     const t0 = Date.now();
     const local = mkdtempSync(join(tmpdir(), 'bench-queue-local-'));
     const localIo = { ...capture(), progress: progressRecorder().progress };
-    expect(await main([...grid(local, undefined, KILL_STEPS), '--workers', '0'], localIo)).toBe(0);
+    // One engine thread, as the queue's workers train (a run alone would step on every core).
+    const localArgs = [
+      ...grid(local, undefined, KILL_STEPS),
+      '--workers',
+      '0',
+      '--engine-threads',
+      '1',
+    ];
+    expect(await main(localArgs, localIo)).toBe(0);
     const tLocal = Date.now() - t0;
 
     const dir = mkdtempSync(join(tmpdir(), 'bench-queue-'));

@@ -111,9 +111,10 @@ export function benchQueue(url: string): Queue {
 /** A record without what differs between two trainings of the same run (timings). */
 export function withoutTimings(
   record: RunRecord,
-): Omit<RunRecord, 'startedAt' | 'finishedAt' | 'wallSeconds' | 'stepsPerSecond'> {
+): Omit<RunRecord, 'startedAt' | 'finishedAt' | 'wallSeconds' | 'stepsPerSecond' | 'timing'> {
   const { startedAt: _a, finishedAt: _b, wallSeconds: _c, stepsPerSecond: _d, ...rest } = record;
-  return rest;
+  const { timing: _e, ...untimed } = rest;
+  return untimed;
 }
 
 /** An HTTP server on 127.0.0.1 that records every request it gets. */
