@@ -5,12 +5,17 @@ import { describe, expect, it } from 'vitest';
 import type { RunRecord } from '../index.js';
 import { bench } from '../testing/fixtures.js';
 
-/** A 4-step, 16-wide model, batch 2, 4 validation windows, in this process. */
+/**
+ * A 4-step, 16-wide model, batch 2, 4 validation windows, in this process, on one engine thread
+ * (the convergence counts below are one thread's: each thread records its own calls).
+ */
 const TINY = [
   '--steps',
   '4',
   '--workers',
   '0',
+  '--engine-threads',
+  '1',
   '--d-model',
   '16',
   '--batch-size',
@@ -36,6 +41,8 @@ describe('long context in the bench', () => {
       '60',
       '--workers',
       '0',
+      '--engine-threads',
+      '1',
       '--d-model',
       '16',
       '--batch-size',
