@@ -1,6 +1,6 @@
 /**
- * The datasets of the experiments: Tiny Shakespeare (loaded and verified) and the
- * bracket-matching task.
+ * The datasets of the experiments: Tiny Shakespeare (loaded and verified), the
+ * bracket-matching task and multi-query associative recall (MQAR).
  *
  * @packageDocumentation
  * @module @boltzmann/datasets
@@ -48,16 +48,21 @@ export { bracketVocab, encodeBracketStrings, matchBrackets } from './bracketEnco
 export type { BracketBatch } from './bracketEncoding.js';
 export { bracketTask, isHeldOutBracketString } from './bracketTask.js';
 export type { BracketTask, BracketTaskOptions } from './bracketTask.js';
+export { MAX_MQAR_TOKENS, checkMqarSpec, mqar, mqarBatch, mqarGapWeights } from './mqar.js';
+export type { Mqar, MqarBatch, MqarExamples, MqarOptions, MqarSpec } from './mqar.js';
 export {
   TRAINING_DATA_SEED_OFFSET,
   VALIDATION_SEED,
   bracketTrainingTask,
   charTrainingStream,
   charValidationSet,
+  mqarTrainingTask,
 } from './trainingTasks.js';
 export type {
   BracketTrainingOptions,
   BracketTrainingTask,
+  MqarTrainingOptions,
+  MqarTrainingTask,
   TrainingBatch,
   TrainingStream,
 } from './trainingTasks.js';

@@ -6,6 +6,9 @@ import {
   charTrainingStream,
   charValidationSet,
   createCharCorpus,
+  mqar,
+  mqarBatch,
+  mqarTrainingTask,
 } from './index.js';
 
 const text = 'To be, or not to be, that is the question:\n'.repeat(40);
@@ -64,5 +67,49 @@ describe('training tasks', () => {
     }
     expect([shared.vocabSize, shared.outputSize]).toEqual([4, 10]);
     expect(shared.saveState()).toEqual(task.saveState());
+  });
+
+  it('should stream mqar(seed + 0x5eed) in shuffled epochs, tested on the stream of seed 1234', () => {
+    const options = {
+      vocabSize: 64,
+      length: 16,
+      numKvPairs: 2,
+      trainExamples: 10,
+      testExamples: 6,
+    };
+    const shared = mqarTrainingTask({ ...options, seed: 2 });
+    const task = mqar({ ...options, seed: 2 + 0x5eed, testSeed: 1234 });
+    expect(shared.task).toEqual(task);
+    expect(shared.test).toEqual(mqarBatch(task.test));
+    expect([shared.vocabSize, shared.outputSize]).toEqual([64, 64]);
+    // Three epochs of 10 in batches of 4: every training row once an epoch, in a new order.
+    const rowOf = new Map<string, number>();
+    for (let r = 0; r < 10; r++)
+      rowOf.set(task.train.inputs.subarray(r * 16, (r + 1) * 16).join(), r);
+    const seen: number[] = [];
+    let resumeAt: readonly number[] = [];
+    const after: Int32Array[] = [];
+    for (let i = 0; i < 7; i++) {
+      if (i === 3) resumeAt = shared.saveState(); // mid-epoch (row 12 of 30)
+      const b = shared.next(4);
+      if (i >= 3) after.push(b.inputs);
+      expect(b).toEqual(
+        mqarBatch(
+          task.train,
+          Array.from(
+            { length: 4 },
+            (_, k) => rowOf.get(b.inputs.subarray(k * 16, (k + 1) * 16).join())!,
+          ),
+        ),
+      );
+      for (let k = 0; k < 4; k++)
+        seen.push(rowOf.get(b.inputs.subarray(k * 16, (k + 1) * 16).join())!);
+    }
+    for (const epoch of [seen.slice(0, 10), seen.slice(10, 20)])
+      expect([...epoch].sort((a, b) => a - b)).toEqual([...Array(10).keys()]);
+    expect(seen.slice(0, 10)).not.toEqual(seen.slice(10, 20));
+    const resumed = mqarTrainingTask({ ...options, seed: 2 });
+    resumed.restoreState(resumeAt);
+    for (const inputs of after) expect(resumed.next(4).inputs).toEqual(inputs);
   });
 });

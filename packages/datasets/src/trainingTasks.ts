@@ -1,8 +1,11 @@
 import { createRng } from '@boltzmann/ising-core';
 import type { BracketMode, BracketTypes } from './bracketStrings.js';
 import { bracketTask } from './bracketTask.js';
+import { assertIntInRange } from './internal/assert.js';
 import type { BracketTask } from './bracketTask.js';
 import type { CharCorpus } from './charCorpus.js';
+import { mqar, mqarBatch } from './mqar.js';
+import type { Mqar, MqarOptions } from './mqar.js';
 
 /**
  * Added to a run's seed to seed its training-data stream, so that the data stream differs from
@@ -132,5 +135,79 @@ export function bracketTrainingTask(options: BracketTrainingOptions): BracketTra
     },
     saveState: () => task.saveState(),
     restoreState: (state) => task.restoreState(state),
+  };
+}
+
+/** Options of {@link mqarTrainingTask}: the task's settings and the run's seed. */
+export interface MqarTrainingOptions extends Omit<MqarOptions, 'seed' | 'testSeed'> {
+  /** The run's seed; the training set is drawn with `seed + TRAINING_DATA_SEED_OFFSET`. */
+  readonly seed: number;
+}
+
+/** MQAR as a training stream, with its fixed held-out test set. */
+export interface MqarTrainingTask extends TrainingStream {
+  /** The underlying task (settings, sets). */
+  readonly task: Mqar;
+  /** Every test sequence, masked at the queries. */
+  readonly test: TrainingBatch;
+}
+
+/**
+ * Multi-query associative recall ({@link mqar}) as a training stream: the training set is drawn
+ * from `seed + TRAINING_DATA_SEED_OFFSET` and the test set from {@link VALIDATION_SEED}, so every
+ * run of a grid is tested on the same sequences. The stream goes through the training set in
+ * epochs, each in a fresh random order (as Zoology's data loader shuffles).
+ *
+ * @param options the task's settings and the run's seed.
+ * @returns the stream and the test set; `outputSize` is the vocabulary.
+ * @throws {DatasetError} DATASET_INVALID_ARGUMENT for a bad setting (see `mqar`).
+ * @example
+ * const task = mqarTrainingTask({ vocabSize: 256, length: 64, numKvPairs: 8, trainExamples: 4096, testExamples: 256, seed: 0 });
+ * const { inputs, targets, mask } = task.next(32);
+ */
+export function mqarTrainingTask(options: MqarTrainingOptions): MqarTrainingTask {
+  const seed = options.seed + TRAINING_DATA_SEED_OFFSET;
+  const task = mqar({ ...options, seed, testSeed: VALIDATION_SEED });
+  const n = task.train.count;
+  // The order's own stream (forked, so it does not replay the words that drew the set).
+  const rng = createRng(seed).fork();
+  let epochStart = rng.save();
+  let order: Int32Array = new Int32Array(0);
+  let cursor = 0;
+  const shuffle = (): void => {
+    order = Int32Array.from({ length: n }, (_, i) => i);
+    for (let i = n - 1; i > 0; i--) {
+      const j = rng.nextInt(i + 1);
+      [order[i], order[j]] = [order[j]!, order[i]!];
+    }
+  };
+  shuffle();
+  const test = mqarBatch(task.test);
+  return {
+    task,
+    vocabSize: task.vocabSize,
+    outputSize: task.vocabSize,
+    next(batchSize) {
+      const rows = new Int32Array(assertIntInRange('batchSize', batchSize, 1, 1 << 20));
+      for (let b = 0; b < batchSize; b++) {
+        if (cursor === n) {
+          epochStart = rng.save();
+          shuffle();
+          cursor = 0;
+        }
+        rows[b] = order[cursor++]!;
+      }
+      return mqarBatch(task.train, rows);
+    },
+    test,
+    saveState: () => [...epochStart, cursor],
+    restoreState(state) {
+      const at = state[state.length - 1];
+      assertIntInRange('the saved cursor', at, 0, n);
+      rng.restore(state.slice(0, -1));
+      epochStart = rng.save();
+      shuffle();
+      cursor = at as number;
+    },
   };
 }
