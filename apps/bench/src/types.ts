@@ -46,6 +46,34 @@ export interface TrainingSettings {
   readonly evalEvery: number;
   /** Shakespeare: number of fixed validation windows. */
   readonly evalWindows: number;
+  /**
+   * Early stopping (`--early-stop-patience`, `--early-stop-min-delta`); absent when off, so the
+   * ids of runs without it stay what they were. `steps` stays the cap and the cosine horizon.
+   */
+  readonly earlyStop?: EarlyStopSettings;
+}
+
+/**
+ * When a run stops before its step cap: after `patience` evaluations in a row that do not improve
+ * the best validation metric by more than `minDelta` of it (relative: perplexity below
+ * best × (1 − minDelta), accuracy above best × (1 + minDelta)).
+ */
+export interface EarlyStopSettings {
+  readonly patience: number;
+  readonly minDelta: number;
+}
+
+/**
+ * What a run with early stopping records (`RunRecord.earlyStop`). Its `finalMetric` and
+ * `finalLoss` are those of the best evaluation (`bestStep`), whatever came after; its couplings,
+ * attention map and saved model are the last step's.
+ */
+export interface EarlyStopRecord extends EarlyStopSettings {
+  /** The step it stopped at, or null when it trained to its step cap without stopping. */
+  readonly stoppedAtStep: number | null;
+  /** The step of the best evaluation and its metric (= the record's `finalMetric`). */
+  readonly bestStep: number;
+  readonly bestValue: number;
 }
 
 /**
@@ -193,6 +221,8 @@ export interface RunRecord {
     readonly points: readonly ConvergencePoint[];
     readonly total: ConvergenceSummary;
   };
+  /** Runs with `config.earlyStop` only: where it stopped and its best evaluation. */
+  readonly earlyStop?: EarlyStopRecord;
 }
 
 /**

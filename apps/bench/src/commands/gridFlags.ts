@@ -39,7 +39,15 @@ function addTrainingFlags(cmd: Command): Command {
     .option('--clip-norm <x>', 'global gradient-norm clip')
     .option('--eval-every <n>', 'steps between evaluations')
     .option('--checkpoint-every <n>', 'steps between checkpoints')
-    .option('--log-every <n>', 'steps between recorded train-loss points');
+    .option('--log-every <n>', 'steps between recorded train-loss points')
+    .option(
+      '--early-stop-patience <n>',
+      'stop a run after n evaluations in a row that do not improve its best validation metric (default: off; --steps stays the cap)',
+    )
+    .option(
+      '--early-stop-min-delta <x>',
+      'with --early-stop-patience: the relative improvement on the best that counts (default 0)',
+    );
 }
 
 /** The model's shape and its Ising layer. */

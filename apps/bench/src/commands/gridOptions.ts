@@ -121,6 +121,34 @@ function applyTrainingFlags(s: ReadFlag, g: MutableGrid): void {
   if (s('logEvery')) g.logEvery = parseInteger('--log-every', s('logEvery')!, 1);
 }
 
+/**
+ * `--early-stop-patience` (evaluations, ≥ 1) and `--early-stop-min-delta` (a relative
+ * improvement in [0, 1), default 0; only with a patience). Without them a run trains its steps.
+ */
+function applyEarlyStopFlags(s: ReadFlag, g: MutableGrid): void {
+  const patience = s('earlyStopPatience');
+  const minDelta = s('earlyStopMinDelta');
+  if (patience === undefined) {
+    if (minDelta !== undefined)
+      throw new BenchError(
+        'BENCH_INVALID_OPTION',
+        '--early-stop-min-delta needs --early-stop-patience <n> (early stopping is off without it)',
+      );
+    return;
+  }
+  const delta =
+    minDelta === undefined ? 0 : parsePositive('--early-stop-min-delta', minDelta, true);
+  if (delta >= 1)
+    throw new BenchError(
+      'BENCH_INVALID_OPTION',
+      `--early-stop-min-delta is relative to the best value and must be < 1, got ${delta}`,
+    );
+  g.earlyStop = {
+    patience: parseInteger('--early-stop-patience', patience, 1, 1_000_000),
+    minDelta: delta,
+  };
+}
+
 /** The preset's grid with every flag applied: the common ones, then the task's own. */
 function gridOf(experiment: Experiment, preset: PresetName, s: ReadFlag) {
   const module = EXPERIMENTS[experiment];
@@ -128,6 +156,7 @@ function gridOf(experiment: Experiment, preset: PresetName, s: ReadFlag) {
   applyAxisFlags(s, g);
   applyBatchFlags(s, g);
   applyTrainingFlags(s, g);
+  applyEarlyStopFlags(s, g);
   const settings = module.applyFlags(s, g);
   module.checkGrid?.(g);
   if (g.minLrFraction > 1)

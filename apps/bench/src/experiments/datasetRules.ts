@@ -6,12 +6,17 @@ import type { DatasetName, RunConfig } from '../types.js';
 import type { RunMetric } from './types.js';
 
 /** Tiny Shakespeare: perplexity, `exp` of the mean cross-entropy per character. */
-export const PERPLEXITY: RunMetric = { name: 'perplexity', of: (e) => Math.exp(e.loss) };
+export const PERPLEXITY: RunMetric = {
+  name: 'perplexity',
+  of: (e) => Math.exp(e.loss),
+  better: 'lower',
+};
 
 /** Brackets: the share of closing brackets predicted right. */
 export const ACCURACY: RunMetric = {
   name: 'accuracy',
   of: (e) => (e.count > 0 ? e.correct / e.count : Number.NaN),
+  better: 'higher',
 };
 
 /** The metric of each dataset. */

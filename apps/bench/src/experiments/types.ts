@@ -26,6 +26,8 @@ export interface Evaluation {
 export interface RunMetric {
   readonly name: RunRecord['metricName'];
   readonly of: (e: Evaluation) => number;
+  /** Which way is better (early stopping's improvement): lower perplexity, higher accuracy. */
+  readonly better: 'lower' | 'higher';
 }
 
 /** One column of the summary tables as a run of the grid fills it. */

@@ -158,6 +158,8 @@ function runConfig(command: BenchCommand, p: GridPoint, c: RunColumn): RunConfig
       ? { couplingForm: command.couplingForm }
       : {}),
     ...(command.positions === 'none' ? { positions: 'none' as const } : {}),
+    // Absent without early stopping, so the ids of such runs stay what they were.
+    ...(g.earlyStop === undefined ? {} : { earlyStop: g.earlyStop }),
     ...EXPERIMENTS[command.experiment].runFields?.(g, batchSize),
   };
 }

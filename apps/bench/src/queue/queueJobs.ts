@@ -4,6 +4,7 @@ import { writeJsonAtomic } from '../results/atomicWrite.js';
 import { BenchError } from '../benchError.js';
 import { canonicalJson, runId } from '../grid/expandGrid.js';
 import { modelPath, recordPath } from '../results/runFiles.js';
+import { earlyStopRecordProblem } from '../results/earlyStopChecks.js';
 import type { Checkpoint } from '../results/runFiles.js';
 import type { RunConfig, RunRecord, RunSettings } from '../types.js';
 
@@ -186,11 +187,12 @@ export function writeJobResult(
   if (
     record?.id !== run.id ||
     typeof record.finalMetric !== 'number' ||
-    canonicalJson(record.config) !== canonicalJson(run.config)
+    canonicalJson(record.config) !== canonicalJson(run.config) ||
+    earlyStopRecordProblem(record) !== undefined
   ) {
     throw new BenchError(
       'BENCH_INVALID_JOB',
-      `job ${run.jobId} finished without a record of run ${run.id} (its result names another run or config)`,
+      `job ${run.jobId} finished without a record of run ${run.id} (its result names another run or config, or its earlyStop does not fit it)`,
     );
   }
   if (result.model !== undefined) {

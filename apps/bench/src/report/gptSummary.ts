@@ -5,6 +5,7 @@ import { headlineOnTop, variantEncoding } from './plots/variantColors.js';
 import { meanStd } from './stats.js';
 import type { Stat } from './stats.js';
 import type { Table } from './sections.js';
+import { trainedSteps } from '../results/earlyStopChecks.js';
 import type { RunRecord } from '../types.js';
 
 /**
@@ -85,7 +86,7 @@ export function gptTable(records: readonly RunRecord[]): Table {
         fmt(meanStd(runs.map((r) => Math.exp(r.finalLoss))), 2),
         fmt(meanStd(train)),
         paired.length > 0 ? signed(meanStd(paired)) : '—',
-        fmt(meanStd(runs.map((r) => r.wallSeconds / r.config.steps)), 2),
+        fmt(meanStd(runs.map((r) => r.wallSeconds / trainedSteps(r))), 2),
       ]);
     }
   }

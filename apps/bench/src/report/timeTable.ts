@@ -1,9 +1,10 @@
 import { summarize } from './summary.js';
 import type { Table } from './summaryTable.js';
+import { trainedSteps } from '../results/earlyStopChecks.js';
 import type { RunRecord } from '../types.js';
 
-/** A run's wall time per training step in milliseconds (its evaluations included). */
-export const msPerStep = (r: RunRecord): number => (1000 * r.wallSeconds) / r.config.steps;
+/** A run's wall time per training step in milliseconds (its evaluations included; the steps it trained, early stopping's too). */
+export const msPerStep = (r: RunRecord): number => (1000 * r.wallSeconds) / trainedSteps(r);
 
 /**
  * Time per training step per grid row and column, in ms: mean ± std over seeds of each run's

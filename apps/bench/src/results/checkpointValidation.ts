@@ -3,6 +3,8 @@
 import { echo } from '@boltzmann/ising-core/internal';
 import type { ConvergenceSummary } from '@boltzmann/ising-core';
 import { canonicalJson } from './canonicalJson.js';
+import { earlyStopStateProblem } from './earlyStopChecks.js';
+import type { EarlyStopState } from './earlyStopChecks.js';
 import type { ConvergencePoint, CurvePoint, GptEval, RunConfig } from '../types.js';
 
 /** Everything needed to continue a run exactly where it stopped. */
@@ -29,6 +31,8 @@ export interface Checkpoint {
   };
   /** `bench gpt`: the train/val loss curves so far. */
   readonly gptEval?: GptEval;
+  /** Early stopping's best evaluation and patience count (runs with `config.earlyStop` only). */
+  readonly earlyStop?: EarlyStopState;
   /** Seconds of the evaluations and checkpoint writes so far (absent in older checkpoints). */
   readonly timing?: { readonly evalSeconds: number; readonly checkpointSeconds: number };
   readonly dataState: readonly number[];
@@ -115,6 +119,8 @@ export function checkpointProblem(
   ) {
     return 'its open loss interval is malformed';
   }
+  const earlyStop = config && earlyStopStateProblem(value.earlyStop, config, value.evalMetric!);
+  if (earlyStop !== undefined) return earlyStop;
   return stepProblem(value as Checkpoint);
 }
 

@@ -3,6 +3,7 @@ import { existsSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { BenchError } from '../benchError.js';
 import { checkpointProblem } from './checkpointValidation.js';
+import { earlyStopRecordProblem } from './earlyStopChecks.js';
 import type { Checkpoint } from './checkpointValidation.js';
 import type { RunConfig, RunRecord } from '../types.js';
 
@@ -62,7 +63,8 @@ export function rejectCheckpoint(resultsDir: string, id: string): string {
  * The finished record of a run, or null when there is none. A record whose id or config
  * does not match is treated as corrupt.
  *
- * @throws BENCH_CORRUPT_CHECKPOINT when the file exists but is not a record of this run.
+ * @throws BENCH_CORRUPT_CHECKPOINT when the file exists but is not a record of this run, or its
+ *   `earlyStop` does not fit it (see `earlyStopRecordProblem`).
  */
 export function readRecord(resultsDir: string, id: string): RunRecord | null {
   const path = recordPath(resultsDir, id);
@@ -83,6 +85,12 @@ export function readRecord(resultsDir: string, id: string): RunRecord | null {
       `run record ${path} does not belong to run ${id}; delete it to rerun that run`,
     );
   }
+  const earlyStop = earlyStopRecordProblem(value);
+  if (earlyStop !== undefined)
+    throw new BenchError(
+      'BENCH_CORRUPT_CHECKPOINT',
+      `run record ${path}: ${earlyStop}; delete it to rerun that run`,
+    );
   return value;
 }
 

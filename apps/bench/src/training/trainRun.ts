@@ -9,9 +9,10 @@ import { DEFAULT_ENGINE } from '../types.js';
 import type { RunConfig, RunRecord, RunSettings } from '../types.js';
 import { createRunModel } from './runModel.js';
 import type { RunModel } from './runModel.js';
+import { outOfPatience } from './earlyStop.js';
+import { finishRun } from './finishRun.js';
 import {
   evaluateAt,
-  finishRun,
   markLoop,
   recordStep,
   sessionRate,
@@ -116,6 +117,8 @@ export async function trainRun(
         stepsPerSecond: sessionRate(run),
         ...(convergence ? { convergence } : {}),
       });
+      // Out of patience: the run ends here, its record reporting its best evaluation.
+      if (outOfPatience(curves.earlyStop, config.earlyStop)) break;
       // A synchronous sampler makes every await resolve at once: yield to the event loop so
       // stop messages, signals and IPC are seen between steps.
       await new Promise<void>((resolve) => setImmediate(resolve));

@@ -7,18 +7,17 @@ import { experimentOf } from '../experiments/registry.js';
 import type { TaskData } from '../experiments/taskData.js';
 import type { Evaluation } from '../experiments/types.js';
 import { writeJsonAtomic } from '../results/atomicWrite.js';
-import { gitCommit } from '../results/gitCommit.js';
-import { checkpointPath, modelPath, recordPath, removeCheckpoint } from '../results/runFiles.js';
+import { checkpointPath } from '../results/runFiles.js';
 import type { Checkpoint } from '../results/runFiles.js';
+import { observeEvaluation, restoredState } from './earlyStop.js';
+import type { EarlyStopState } from './earlyStop.js';
 import type {
   ConvergencePoint,
   CurvePoint,
   GptEval,
   RunConfig,
   RunProgress,
-  RunRecord,
   RunSettings,
-  RunTiming,
 } from '../types.js';
 import type { RunModel } from './runModel.js';
 
@@ -48,6 +47,12 @@ export function finalMetricOf(config: RunConfig, e: Evaluation): number {
   return experimentOf(config.experiment).metric(config).of(e);
 }
 
+/** The name of that metric, and which way is better. */
+export function metricOf(config: RunConfig) {
+  const { name, better } = experimentOf(config.experiment).metric(config);
+  return { name, better };
+}
+
 /** What a run has accumulated up to `step` (this and earlier sessions): all a checkpoint keeps. */
 interface RunCurves {
   step: number;
@@ -68,6 +73,8 @@ interface RunCurves {
   /** Seconds of the evaluations and of the checkpoint writes, earlier sessions included. */
   evalSeconds: number;
   checkpointSeconds: number;
+  /** Early stopping's best evaluation and count (`config.earlyStop`; undefined before the first). */
+  earlyStop: EarlyStopState | undefined;
 }
 
 /** A run in training: its model, data, curves and this session's clock. */
@@ -113,6 +120,7 @@ export function startSession(
     gptVal: [...(ckpt?.gptEval?.val ?? [])],
     evalSeconds: ckpt?.timing?.evalSeconds ?? 0,
     checkpointSeconds: ckpt?.timing?.checkpointSeconds ?? 0,
+    earlyStop: restoredState(ckpt?.earlyStop),
   };
   const id = runId(config);
   const sessionStart = performance.now();
@@ -137,16 +145,8 @@ export function markLoop(run: TrainSession): void {
   m.checkpointSeconds = c.checkpointSeconds;
 }
 
-/** The median of `xs` (undefined when empty). */
-function medianOf(xs: readonly number[]): number | undefined {
-  if (xs.length === 0) return undefined;
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
 /** Training seconds so far, earlier sessions included. */
-function elapsed(run: TrainSession): number {
+export function elapsed(run: TrainSession): number {
   return run.curves.previousSeconds + (performance.now() - run.sessionStart) / 1000;
 }
 
@@ -173,17 +173,22 @@ export function recordStep(
   c.lossSum += loss;
   c.lossCount += 1;
   c.openConvergence = mergeConvergence(c.openConvergence, convergence);
-  if (c.step % run.settings.logEvery === 0 || c.step === run.config.steps) {
-    c.trainLoss.push({ step: c.step, value: c.lossSum / c.lossCount });
-    c.lossSum = 0;
-    c.lossCount = 0;
-    if (c.openConvergence) {
-      c.convergencePoints.push({ step: c.step, ...c.openConvergence });
-      c.totalConvergence = mergeConvergence(c.totalConvergence, c.openConvergence);
-      c.openConvergence = undefined;
-    }
-  }
+  if (c.step % run.settings.logEvery === 0 || c.step === run.config.steps) closeInterval(run);
   return c.step;
+}
+
+/** Closes the open train-loss interval (when it holds a step) into the curves, at the step done. */
+export function closeInterval(run: TrainSession): void {
+  const c = run.curves;
+  if (c.lossCount === 0) return;
+  c.trainLoss.push({ step: c.step, value: c.lossSum / c.lossCount });
+  c.lossSum = 0;
+  c.lossCount = 0;
+  if (c.openConvergence) {
+    c.convergencePoints.push({ step: c.step, ...c.openConvergence });
+    c.totalConvergence = mergeConvergence(c.totalConvergence, c.openConvergence);
+    c.openConvergence = undefined;
+  }
 }
 
 /** An evaluation at step `at`: the val set (every task), and for gpt the train set beside it. */
@@ -191,7 +196,17 @@ export async function evaluateAt(run: TrainSession, at: number): Promise<Evaluat
   const { model, data, curves } = run;
   const started = performance.now();
   const e = await model.evaluate(data.evalBatches);
-  curves.evalMetric.push({ step: at, value: finalMetricOf(run.config, e) });
+  const value = finalMetricOf(run.config, e);
+  curves.evalMetric.push({ step: at, value });
+  const settings = run.config.earlyStop;
+  if (settings !== undefined) {
+    const { better } = metricOf(run.config);
+    curves.earlyStop = observeEvaluation(curves.earlyStop, settings, better, {
+      step: at,
+      value,
+      loss: e.loss,
+    });
+  }
   if (data.trainEvalBatches) {
     curves.gptTrain.push({ step: at, value: (await model.evaluate(data.trainEvalBatches)).loss });
     curves.gptVal.push({ step: at, value: e.loss });
@@ -200,7 +215,8 @@ export async function evaluateAt(run: TrainSession, at: number): Promise<Evaluat
   return e;
 }
 
-function gptEvalOf(run: TrainSession): { gptEval?: GptEval } {
+/** gpt: the train and val curves a checkpoint and record keep. */
+export function gptEvalOf(run: TrainSession): { gptEval?: GptEval } {
   return run.data.trainEvalBatches
     ? { gptEval: { train: run.curves.gptTrain, val: run.curves.gptVal } }
     : {};
@@ -230,6 +246,7 @@ export async function writeCheckpoint(run: TrainSession): Promise<void> {
         }
       : {}),
     ...gptEvalOf(run),
+    ...(c.earlyStop === undefined ? {} : { earlyStop: c.earlyStop }),
     timing: { evalSeconds: c.evalSeconds, checkpointSeconds: c.checkpointSeconds },
     dataState: run.data.saveState(),
     engine: run.model.save(),
@@ -237,55 +254,4 @@ export async function writeCheckpoint(run: TrainSession): Promise<void> {
   writeJsonAtomic(checkpointPath(run.settings.resultsDir, run.id), checkpoint, true);
   await run.hooks.onCheckpoint?.(checkpoint);
   c.checkpointSeconds += (performance.now() - started) / 1000;
-}
-
-/** Where the run's wall time went (see {@link RunTiming}). */
-function timingOf(run: TrainSession, wallSeconds: number): RunTiming {
-  const { evalSeconds, checkpointSeconds } = run.curves;
-  const median = medianOf(run.loopMs);
-  return {
-    stepSeconds: Math.max(0, wallSeconds - evalSeconds - checkpointSeconds),
-    evalSeconds,
-    checkpointSeconds,
-    ...(median === undefined ? {} : { medianStepMs: median }),
-  };
-}
-
-/**
- * Ends a run that trained all its steps: the final evaluation, the model (`saveModels`), the
- * record, and its checkpoint removed.
- */
-export async function finishRun(run: TrainSession): Promise<RunRecord> {
-  const { config, settings, model, id, curves: c } = run;
-  const final = await evaluateAt(run, c.step);
-  const wallSeconds = elapsed(run);
-  const record: RunRecord = {
-    id,
-    config,
-    gitCommit: gitCommit(),
-    startedAt: c.startedAt,
-    finishedAt: new Date().toISOString(),
-    metricName: experimentOf(config.experiment).metric(config).name,
-    finalMetric: finalMetricOf(config, final),
-    finalLoss: final.loss,
-    trainLoss: c.trainLoss,
-    evalMetric: c.evalMetric,
-    wallSeconds,
-    stepsPerSecond: wallSeconds > 0 ? config.steps / wallSeconds : 0,
-    timing: timingOf(run, wallSeconds),
-    ...gptEvalOf(run),
-    couplings: model.couplings(),
-    couplingProfile: model.couplingProfile(),
-    attentionMap: await model.attentionMap(Array.from(run.data.evalBatches[0]!.inputs)),
-    ...(model.engine === undefined ? {} : { engine: model.engine() }),
-    ...(c.totalConvergence
-      ? { convergence: { points: c.convergencePoints, total: c.totalConvergence } }
-      : {}),
-  };
-  // The model first: a record without its requested model would make the rerun skip the run.
-  if (settings.saveModels)
-    writeJsonAtomic(modelPath(settings.resultsDir, id), { id, config, model: model.save().model });
-  writeJsonAtomic(recordPath(settings.resultsDir, id), record);
-  removeCheckpoint(settings.resultsDir, id);
-  return record;
 }

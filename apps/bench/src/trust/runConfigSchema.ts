@@ -8,6 +8,7 @@ import { BenchError } from '../benchError.js';
 import type { BenchErrorCode } from '../benchError.js';
 import { MAX_JSON_OPTION_DEPTH, MAX_JSON_OPTION_LENGTH, jsonDepth } from '../parseValues.js';
 import { MAX_LENGTH as MAX_T } from '../benchCommand.js';
+import { earlyStopSettingsProblem } from '../results/earlyStopChecks.js';
 import { EXPERIMENT_NAMES } from '../types.js';
 import type { RunConfig } from '../types.js';
 
@@ -69,6 +70,8 @@ const CONFIG_FIELDS: Readonly<Record<string, readonly [Check, string, 'optional'
   evalEvery: [int(1, 10_000_000), 'an integer in [1, 10^7]'],
   // Its rule per dataset (0 on brackets) is the experiments' own: evalWindowsFlag.problem.
   evalWindows: [int(0, 1_000_000), 'an integer in [0, 10^6]'],
+  // Its fields are checked by earlyStopSettingsProblem, the rule records are read with too.
+  earlyStop: [isPlain, 'an object', 'optional'],
 };
 
 const GPT_FIELDS: Readonly<Record<string, readonly [Check, string]>> = {
@@ -118,6 +121,9 @@ export function validateRunConfig(
   checkFields(value, CONFIG_FIELDS, 'config.', fail);
   if (value.gpt !== undefined)
     checkFields(value.gpt as Record<string, unknown>, GPT_FIELDS, 'config.gpt.', fail);
+  const earlyStop =
+    value.earlyStop === undefined ? undefined : earlyStopSettingsProblem(value.earlyStop);
+  if (earlyStop !== undefined) fail(`config.earlyStop: ${earlyStop}`);
   if ((value.dModel as number) % (value.heads as number) !== 0)
     fail(`config.heads ${value.heads} must divide config.dModel ${value.dModel}`);
   let size = 0;

@@ -1,0 +1,99 @@
+// The end of a run: its final evaluation (or, when early stopping ended it, its best one), the
+// record, the saved model, and its checkpoint removed.
+import { gitCommit } from '../results/gitCommit.js';
+import { writeJsonAtomic } from '../results/atomicWrite.js';
+import { modelPath, recordPath, removeCheckpoint } from '../results/runFiles.js';
+import type { RunRecord, RunTiming } from '../types.js';
+import { earlyStopRecordOf } from './earlyStop.js';
+import {
+  closeInterval,
+  elapsed,
+  evaluateAt,
+  finalMetricOf,
+  gptEvalOf,
+  metricOf,
+} from './trainSession.js';
+import type { TrainSession } from './trainSession.js';
+
+/** The median of `xs` (undefined when empty). */
+function medianOf(xs: readonly number[]): number | undefined {
+  if (xs.length === 0) return undefined;
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** Where the run's wall time went (see {@link RunTiming}). */
+function timingOf(run: TrainSession, wallSeconds: number): RunTiming {
+  const { evalSeconds, checkpointSeconds } = run.curves;
+  const median = medianOf(run.loopMs);
+  return {
+    stepSeconds: Math.max(0, wallSeconds - evalSeconds - checkpointSeconds),
+    evalSeconds,
+    checkpointSeconds,
+    ...(median === undefined ? {} : { medianStepMs: median }),
+  };
+}
+
+/**
+ * The metric and loss the record reports, and its `earlyStop`. A run that trained its steps is
+ * evaluated once more at the end; one that early stopping ended (before its cap) was evaluated at
+ * that step already. With early stopping the reported figures are the best evaluation's.
+ */
+async function finalFigures(run: TrainSession) {
+  const { config, curves: c } = run;
+  const stoppedEarly = c.step < config.steps;
+  if (stoppedEarly) closeInterval(run);
+  const final = stoppedEarly ? undefined : await evaluateAt(run, c.step);
+  const settings = config.earlyStop;
+  if (settings === undefined || c.earlyStop === undefined)
+    return {
+      finalMetric: finalMetricOf(config, final!),
+      finalLoss: final!.loss,
+      earlyStop: undefined,
+    };
+  return {
+    finalMetric: c.earlyStop.bestValue,
+    finalLoss: c.earlyStop.bestLoss,
+    earlyStop: earlyStopRecordOf(settings, c.earlyStop, stoppedEarly ? c.step : null),
+  };
+}
+
+/**
+ * Ends a run that trained all its steps, or that early stopping ended: the final evaluation, the
+ * model (`saveModels`), the record, and its checkpoint removed.
+ */
+export async function finishRun(run: TrainSession): Promise<RunRecord> {
+  const { config, settings, model, id, curves: c } = run;
+  const { earlyStop, ...figures } = await finalFigures(run);
+  const wallSeconds = elapsed(run);
+  const record: RunRecord = {
+    id,
+    config,
+    gitCommit: gitCommit(),
+    startedAt: c.startedAt,
+    finishedAt: new Date().toISOString(),
+    metricName: metricOf(config).name,
+    ...figures,
+    trainLoss: c.trainLoss,
+    evalMetric: c.evalMetric,
+    wallSeconds,
+    stepsPerSecond: wallSeconds > 0 ? c.step / wallSeconds : 0,
+    timing: timingOf(run, wallSeconds),
+    ...gptEvalOf(run),
+    couplings: model.couplings(),
+    couplingProfile: model.couplingProfile(),
+    attentionMap: await model.attentionMap(Array.from(run.data.evalBatches[0]!.inputs)),
+    ...(model.engine === undefined ? {} : { engine: model.engine() }),
+    ...(c.totalConvergence
+      ? { convergence: { points: c.convergencePoints, total: c.totalConvergence } }
+      : {}),
+    ...(earlyStop === undefined ? {} : { earlyStop }),
+  };
+  // The model first: a record without its requested model would make the rerun skip the run.
+  if (settings.saveModels)
+    writeJsonAtomic(modelPath(settings.resultsDir, id), { id, config, model: model.save().model });
+  writeJsonAtomic(recordPath(settings.resultsDir, id), record);
+  removeCheckpoint(settings.resultsDir, id);
+  return record;
+}
