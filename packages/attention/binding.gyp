@@ -12,6 +12,7 @@
       "src/engine/kernels/gemm/gemm.c",
       "src/engine/kernels/layerNorm/layerNorm.c",
       "src/engine/kernels/softmax/softmax.c",
+      "src/engine/kernels/transfer/transfer.c",
     ],
     "kernel_cflags": ["-O3", "-std=gnu11", "-fno-math-errno", "-ffp-contract=fast", "-fPIC"],
   },

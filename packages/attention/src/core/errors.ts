@@ -17,7 +17,8 @@ export type AttentionErrorCode =
   | 'ATTENTION_BACKEND_UNAVAILABLE'
   | 'ATTENTION_DISPOSED'
   | 'ATTENTION_THREADS_UNAVAILABLE'
-  | 'ATTENTION_WORKER_FAILED';
+  | 'ATTENTION_WORKER_FAILED'
+  | 'ATTENTION_OUT_OF_MEMORY';
 
 /**
  * The one error class of `@boltzmann/attention`. `code` is stable and machine-readable;

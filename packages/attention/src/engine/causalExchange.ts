@@ -25,6 +25,8 @@ import type { PreparedEstimates } from '../model/headEstimates.js';
 import type { ResolvedTransformerConfig } from '../core/transformerConfig.js';
 import type { EngineKernels } from './engineKernels.js';
 import type { ActivationLayout } from './engineTypes.js';
+import { fusedTransferBackward, fusedTransferForward, fusedTransferWindow } from './transferOp.js';
+import type { FusedTransferPass } from './transferOp.js';
 
 /**
  * Where a pass's causal op is run: forward after `h` and `J` are written, backward after `∂L/∂w`.
@@ -145,16 +147,28 @@ export async function forwardAround(
   if (!ran) independent();
 }
 
+/** Block `layer`'s forward on the engine's transfer kernels where they give the sampler's answer (transferOp.ts). */
+function fusedForward(src: CausalSource, acts: ActivationLayout, layer: number) {
+  const window = fusedTransferWindow(src.k, src.config, src.sampler, acts.length);
+  if (window === undefined) return undefined;
+  return fusedTransferForward(src.k, acts, layer, src.config, window, src.sampler!);
+}
+
 /** The op on one pass's own activations: one thread's, or one shard's on its own thread. */
 export function localExchange(src: CausalSource, acts: ActivationLayout): CausalExchange {
   const ops: CausalWeights[][] = [];
+  const fused: (FusedTransferPass | undefined)[] = [];
   return {
     async forward(layer, independent) {
+      fused[layer] = fusedForward(src, acts, layer);
+      if (fused[layer] !== undefined) return independent();
       const b = blockBuffers(src, acts, layer);
       await forwardAround(src, b, independent, (o) => (ops[layer] = o));
     },
     backward(layer, independent) {
-      causalBackward(src, blockBuffers(src, acts, layer), ops[layer]!);
+      const pass = fused[layer];
+      if (pass !== undefined) fusedTransferBackward(src.k, acts, layer, pass);
+      else causalBackward(src, blockBuffers(src, acts, layer), ops[layer]!);
       independent();
     },
   };

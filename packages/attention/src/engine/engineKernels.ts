@@ -18,6 +18,8 @@ import type { GemmKernels } from './gemm.js';
 import { createLayerNormKernels } from './layerNorm.js';
 import type { LayerNormKernels } from './layerNorm.js';
 import { createSoftmaxKernels } from './softmax.js';
+import { createTransferKernels } from './transfer.js';
+import type { TransferKernels } from './transfer.js';
 import type { SoftmaxKernels } from './softmax.js';
 import {
   type EngineBackendInfo,
@@ -39,6 +41,8 @@ export interface EngineKernels
   f32(): Float32Array;
   /** The backend the kernels run on: native (its ISA and lanes) or wasm (and why not native). */
   readonly backend: EngineBackendInfo;
+  /** The transfer-matrix kernels, where the backend has them (native). */
+  readonly transfer?: TransferKernels;
 }
 
 /** Options of {@link createEngineKernels}. */
@@ -83,8 +87,10 @@ export function createEngineKernels(
     kernels = bindAll(memory, backend);
   }
   let view = new Float32Array(memory.buffer);
+  const transfer = createTransferKernels(memory, backend);
   return {
     ...kernels,
+    ...(transfer === undefined ? {} : { transfer }),
     memory,
     backend: backend.info,
     f32() {

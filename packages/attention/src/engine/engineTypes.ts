@@ -147,6 +147,8 @@ export interface BlockActs {
   /** The block's effective couplings `H × T × T` (zeros in sigmoid) and their gradient (-1 without J). */
   readonly j: number;
   readonly gj: number;
+  /** Each causal row's `Σ α` (`B × H × T`; −1 for a row the sampler ran), kept by the transfer kernels for their backward (-1 without). */
+  readonly sums: number;
 }
 
 /** Every activation and scratch buffer of one pass at one batch size and length. */

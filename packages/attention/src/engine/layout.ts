@@ -179,6 +179,7 @@ export function planActivations(
       cdf: take(n * f, config.ffn),
       j: take(heads * length * length, variant !== 'softmax'),
       gj: take(heads * length * length, usesSampler(variant)),
+      sums: take(batch * heads * length, variant === 'boltzmann'),
     };
   });
   const finalNorm = norm();

@@ -1,0 +1,294 @@
+/*
+ * The engine's transfer-matrix kernels: Boltzmann attention's causal op with exact banded
+ * inference, on the arena, for every problem of a pass at once. Problem (b, hd, i) is query i of
+ * sequence b in head hd: the chain of keys t ≤ i with fields h[b][hd][i][t] and the head's
+ * couplings J[hd][t − W + k][t] (bandwidth W); α_t = P(s_t = +1), w_t = α_t / Σ α. One head's
+ * problems share its coupling table; VW of them at a time run one per vector lane
+ * (transferChain.h), in the order (i descending, b), so a group's lanes have (nearly) one length.
+ *
+ * A problem runs here only where ising-core's float32 kernel would take it (its fastPath): every
+ * step factor within e^±16 and the dynamic-range bound within 250, at the head's longest length.
+ * Others are left to the caller (the engine runs them through ising-core in float64): the forward
+ * marks them with sums[p] = −1 and returns their count. Messages are float32 with flush-to-zero
+ * on, so no operation meets a subnormal; an entry that would be one is below e^−87 of its
+ * message's sum.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include "transferChain.h"
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+#endif
+
+#define STEP_RANGE 16.0   /* ising-core's FLOAT32_STEP_RANGE */
+#define LINEAR_RANGE 250.0 /* ising-core's LINEAR_RANGE */
+
+/* Flush-to-zero and denormals-are-zero on for a kernel's duration (restored after). */
+#if defined(__x86_64__) || defined(__i386__)
+typedef unsigned fp_mode;
+static fp_mode ftz_on(void) {
+  const unsigned m = _mm_getcsr();
+  _mm_setcsr(m | 0x8040);
+  return m;
+}
+static void ftz_off(fp_mode m) { _mm_setcsr(m); }
+#elif defined(__aarch64__)
+typedef uint64_t fp_mode;
+static fp_mode ftz_on(void) {
+  uint64_t r;
+  __asm__ volatile("mrs %0, fpcr" : "=r"(r));
+  __asm__ volatile("msr fpcr, %0" ::"r"(r | (1ull << 24)));
+  return r;
+}
+static void ftz_off(fp_mode m) { __asm__ volatile("msr fpcr, %0" ::"r"(m)); }
+#else
+typedef int fp_mode;
+static fp_mode ftz_on(void) { return 0; }
+static void ftz_off(fp_mode m) { (void)m; }
+#endif
+
+/* The sizes of one call and where its operands are. */
+typedef struct {
+  int32_t B, heads, T, W;
+  double beta;
+  const float *h, *J;
+} op_shape;
+
+/* A call's working memory, one block (freed by the call). */
+typedef struct {
+  float *table;
+  double *crow, *tup, *tdown; /* crow: T; tup, tdown: S (head_table's products) */
+  vf *ef, *gam, *up, *fg, *gacc, *back, *backT, *backSum, *backShift, *a, *aT, *next, *nextT,
+      *row, *upper;
+  void *block;
+} scratch;
+
+static int scratch_alloc(scratch *s, const op_shape *o, int vjp) {
+  const size_t T = (size_t)o->T, S = (size_t)1 << o->W, W = (size_t)o->W;
+  const size_t vecs = 4 * T + T * W + (T + 1) * S * (vjp ? 2 : 1) + 2 * T + 5 * S + W + 1;
+  const size_t bytes = vecs * sizeof(vf) + T * 2 * S * sizeof(float) + (T + 2 * S) * sizeof(double);
+  if (posix_memalign(&s->block, 64, bytes) != 0) return 0;
+  vf *v = s->block;
+  s->ef = v, v += T;
+  s->gam = v, v += T;
+  s->up = v, v += T;
+  s->fg = v, v += T;
+  s->gacc = v, v += T * W + 1;
+  s->back = v, v += (T + 1) * S;
+  s->backT = vjp ? v : NULL, v += vjp ? (T + 1) * S : 0;
+  s->backSum = v, v += T;
+  s->backShift = v, v += T;
+  s->a = v, v += S;
+  s->aT = v, v += S;
+  s->next = v, v += S;
+  s->nextT = v, v += S;
+  s->row = v, v += S;
+  s->upper = v, v += W;
+  s->table = (float *)v;
+  s->crow = (double *)(s->table + T * 2 * S);
+  s->tup = s->crow + T;
+  s->tdown = s->tup + S;
+  return 1;
+}
+
+/*
+ * Head hd's coupling table (transferLinear.ts bandTables: a doubling product per position, in
+ * float64, rounded once) and each key's coupling row Σ|J| over its band both ways (for the range test).
+ */
+static void head_table(const op_shape *o, int32_t hd, scratch *s) {
+  const int32_t T = o->T, W = o->W, S = 1 << W;
+  const float *J = o->J + (size_t)hd * T * T;
+  double *up = s->tup, *down = s->tdown;
+  memset(s->crow, 0, (size_t)T * sizeof(double));
+  for (int32_t t = 0; t < T; t++) {
+    double c0 = 0;
+    for (int32_t b = 0; b < W; b++) {
+      const double v = t - W + b >= 0 ? J[(size_t)(t - W + b) * T + t] : 0.0;
+      c0 -= v;
+      s->crow[t] += fabs(v);
+      if (t - W + b >= 0) s->crow[t - W + b] += fabs(v);
+    }
+    up[0] = exp(o->beta * c0);
+    down[0] = exp(-o->beta * c0);
+    for (int32_t b = 0; b < W; b++) {
+      const int32_t half = 1 << b;
+      const double v = t - W + b >= 0 ? J[(size_t)(t - W + b) * T + t] : 0.0;
+      const double f = exp(2 * o->beta * v), g = exp(-2 * o->beta * v);
+      for (int32_t x = 0; x < half; x++) {
+        up[x + half] = up[x] * f;
+        down[x + half] = down[x] * g;
+      }
+    }
+    float *tb = s->table + (size_t)t * 2 * S;
+    for (int32_t j = 0; j < S >> 1; j++) {
+      tb[4 * j] = (float)down[2 * j];
+      tb[4 * j + 1] = (float)down[2 * j + 1];
+      tb[4 * j + 2] = (float)up[2 * j];
+      tb[4 * j + 3] = (float)up[2 * j + 1];
+    }
+  }
+}
+
+/* Whether a problem's fields (n of them) keep every step within the float32 kernel's range. */
+static int in_range(const op_shape *o, const float *h, int32_t n, const double *crow) {
+  double sum = 0, largest = 0, step = 0;
+  for (int32_t t = 0; t < n; t++) {
+    const double own = fabs((double)h[t]) + crow[t];
+    sum += own;
+    if (t > o->W) sum -= fabs((double)h[t - o->W - 1]) + crow[t - o->W - 1];
+    if (sum > largest) largest = sum;
+    if (own > step) step = own;
+  }
+  return 2 * o->beta * largest <= LINEAR_RANGE && o->beta * step <= STEP_RANGE;
+}
+
+/* A lane group of head hd: problems k0 … k0 + VW − 1 in (i descending, b) order. */
+typedef struct {
+  chain_group g;
+  int32_t row[VW];  /* float offset of the problem's T-float row in h, w, gh, gw */
+  int32_t prob[VW]; /* its index in sums (b·heads + hd)·T + i */
+  vf live;          /* 1 for lanes that are real problems the kernel takes */
+} lane_group;
+
+static void group_lanes(const op_shape *o, int32_t hd, int32_t k0, lane_group *lg) {
+  const int32_t B = o->B, T = o->T, count = B * T;
+  lg->g.nmax = 0;
+  lg->g.nmin = T;
+  for (int32_t l = 0; l < VW; l++) {
+    const int32_t k = k0 + l < count ? k0 + l : k0; /* a padding lane repeats lane 0, dead */
+    const int32_t i = T - 1 - k / B, b = k % B;
+    lg->prob[l] = (b * o->heads + hd) * T + i;
+    lg->row[l] = lg->prob[l] * T;
+    lg->g.n[l] = i + 1;
+    lg->live[l] = k0 + l < count ? 1.0f : 0.0f;
+    if (i + 1 > lg->g.nmax) lg->g.nmax = i + 1;
+    if (i + 1 < lg->g.nmin) lg->g.nmin = i + 1;
+  }
+}
+
+/* The field factors of a group's lanes; lanes out of range are marked dead. */
+static void group_fields(const op_shape *o, lane_group *lg, scratch *s) {
+  for (int32_t t = 0; t < lg->g.nmax; t++) s->ef[t] = vsplat(1.0f);
+  for (int32_t l = 0; l < VW; l++) {
+    const float *h = o->h + lg->row[l];
+    if (lg->live[l] == 0.0f) continue;
+    if (!in_range(o, h, lg->g.n[l], s->crow)) {
+      lg->live[l] = 0.0f;
+      continue;
+    }
+    for (int32_t t = 0; t < lg->g.n[l]; t++) s->ef[t][l] = (float)exp(o->beta * h[t]);
+  }
+  lg->g.ef = s->ef;
+}
+
+/* The arguments both kernels start with: h, J, w, sums (byte offsets), B, heads, T, W, β. */
+static op_shape shape_of(uint8_t *mem, const double *a) {
+  op_shape o = {(int32_t)a[4], (int32_t)a[5], (int32_t)a[6], (int32_t)a[7], a[8],
+                F32(mem, a[0]), F32(mem, a[1])};
+  return o;
+}
+
+/*
+ * transfer_forward(h, J, w, sums, B, heads, T, W, β): w = the causal weights of every problem
+ * (zero past each row's keys), sums[p] = Σ α of the row, or −1 (and the row untouched) for a
+ * problem left to the caller. Returns that count, or −1 when out of memory.
+ */
+KERNEL(transfer_forward) {
+  const op_shape o = shape_of(mem, a);
+  float *w = F32(mem, a[2]), *sums = F32(mem, a[3]);
+  scratch s;
+  if (!scratch_alloc(&s, &o, 0)) return -1;
+  const fp_mode mode = ftz_on();
+  double left = 0;
+  for (int32_t hd = 0; hd < o.heads; hd++) {
+    head_table(&o, hd, &s);
+    const chain_head c = {o.W, 1 << o.W, 1 << (o.W - 1), s.table};
+    for (int32_t k0 = 0; k0 < o.B * o.T; k0 += VW) {
+      lane_group lg;
+      group_lanes(&o, hd, k0, &lg);
+      group_fields(&o, &lg, &s);
+      chain_back(&c, &lg.g, s.back);
+      chain_forward(&c, &lg.g, s.back, s.a, s.next, s.up);
+      for (int32_t l = 0; l < VW && k0 + l < o.B * o.T; l++) {
+        const int32_t n = lg.g.n[l];
+        if (lg.live[l] == 0.0f) {
+          sums[lg.prob[l]] = -1.0f;
+          left++;
+          continue;
+        }
+        float *row = w + lg.row[l];
+        double total = 0;
+        for (int32_t t = 0; t < n; t++) total += s.up[t][l];
+        const float inv = total > 0 ? (float)(1.0 / total) : 0.0f;
+        for (int32_t t = 0; t < n; t++) row[t] = s.up[t][l] * inv;
+        memset(row + n, 0, (size_t)(o.T - n) * sizeof(float));
+        sums[lg.prob[l]] = (float)total;
+      }
+    }
+  }
+  ftz_off(mode);
+  free(s.block);
+  return left;
+}
+
+/* A group's VJP direction β ∂L/∂m_t = β (gw_t − Σ w gw) / (2 Σα) per live lane (0 elsewhere). */
+static void group_direction(const op_shape *o, lane_group *lg, const float *w, const float *gw,
+                            const float *sums, scratch *s) {
+  for (int32_t t = 0; t < lg->g.nmax; t++) s->gam[t] = vsplat(0.0f);
+  for (int32_t l = 0; l < VW; l++) {
+    if (lg->live[l] == 0.0f) continue;
+    const int32_t n = lg->g.n[l];
+    const float *wr = w + lg->row[l], *gr = gw + lg->row[l];
+    const double total = sums[lg->prob[l]];
+    if (!(total > 0)) continue;
+    double dot = 0;
+    for (int32_t t = 0; t < n; t++) dot += (double)wr[t] * gr[t];
+    for (int32_t t = 0; t < n; t++) s->gam[t][l] = (float)(o->beta * (gr[t] - dot) / (2 * total));
+  }
+  lg->g.gam = s->gam;
+}
+
+/*
+ * transfer_backward(h, J, w, sums, B, heads, T, W, β, gw, gh, gJ): gh = ∂L/∂h of every problem
+ * the forward took (zero past each row's keys; other rows untouched), gJ = ∂L/∂J summed over
+ * them (H × T × T, zero outside the band). Returns 0, or −1 when out of memory.
+ */
+KERNEL(transfer_backward) {
+  const op_shape o = shape_of(mem, a);
+  const float *w = F32(mem, a[2]), *sums = F32(mem, a[3]), *gw = F32(mem, a[9]);
+  float *gh = F32(mem, a[10]), *gJ = F32(mem, a[11]);
+  scratch s;
+  if (!scratch_alloc(&s, &o, 1)) return -1;
+  const fp_mode mode = ftz_on();
+  const int32_t T = o.T, W = o.W, S = 1 << W;
+  memset(gJ, 0, (size_t)o.heads * T * T * sizeof(float));
+  for (int32_t hd = 0; hd < o.heads; hd++) {
+    head_table(&o, hd, &s);
+    const chain_head c = {W, S, S >> 1, s.table};
+    for (int32_t x = 0; x < T * W; x++) s.gacc[x] = vsplat(0.0f);
+    for (int32_t k0 = 0; k0 < o.B * T; k0 += VW) {
+      lane_group lg;
+      group_lanes(&o, hd, k0, &lg);
+      for (int32_t l = 0; l < VW; l++)
+        if (!(sums[lg.prob[l]] >= 0)) lg.live[l] = 0.0f;
+      group_fields(&o, &lg, &s);
+      group_direction(&o, &lg, w, gw, sums, &s);
+      chain_back_t m = {s.back, s.backT, s.backSum, s.backShift, vsplat(0.0f), vsplat(0.0f)};
+      chain_back_vjp(&c, &lg.g, &m);
+      chain_vjp(&c, &lg.g, &m, lg.live, s.a, s.aT, s.next, s.nextT, s.row, s.upper, s.fg, s.gacc);
+      for (int32_t l = 0; l < VW; l++) {
+        if (lg.live[l] == 0.0f) continue;
+        float *row = gh + lg.row[l];
+        for (int32_t t = 0; t < lg.g.n[l]; t++) row[t] = s.fg[t][l];
+        memset(row + lg.g.n[l], 0, (size_t)(T - lg.g.n[l]) * sizeof(float));
+      }
+    }
+    float *gj = gJ + (size_t)hd * T * T;
+    for (int32_t t = 0; t < T; t++)
+      for (int32_t b = 0; b < W; b++)
+        if (t - W + b >= 0) gj[(size_t)(t - W + b) * T + t] = vhsum(s.gacc[(size_t)t * W + b]);
+  }
+  ftz_off(mode);
+  free(s.block);
+  return 0;
+}
