@@ -1,4 +1,4 @@
-// What a parsed grid invocation (`bench shakespeare|brackets|dqa|gpt …`) is: its grid (GridSpec),
+// What a parsed grid invocation (`bench shakespeare|brackets|dqa|gpt|recall …`) is: its grid (GridSpec),
 // the command (BenchCommand) and the longest context (MAX_LENGTH). A root leaf that the grid flags
 // and their parse (commands/), the experiments, the planner and the executors all read.
 import type { CouplingForm } from '@boltzmann/attention';
@@ -7,6 +7,7 @@ import type {
   EngineChoice,
   Experiment,
   GptSettings,
+  RecallSettings,
   TrainingSettings,
   Variant,
 } from './types.js';
@@ -44,6 +45,13 @@ export interface GridSpec extends TrainingSettings {
    * trains on the same number of tokens per step); overrides `batchSize`.
    */
   readonly tokensPerBatch?: number;
+  /** recall: its MQAR task, with the pairs axis (`--kv-pairs`) in place of one number. */
+  readonly recall?: RecallGrid;
+}
+
+/** The MQAR settings of a `bench recall` grid: each run takes one of `kvPairs`. */
+export interface RecallGrid extends Omit<RecallSettings, 'kvPairs'> {
+  readonly kvPairs: readonly number[];
 }
 
 /** Where the grid's queue lives: a parsed `--queue` URL plus the password from the environment. */

@@ -4,10 +4,10 @@ import type { AttentionVariant, ConvergenceSummary } from '@boltzmann/ising-core
 export type Variant = AttentionVariant;
 
 /** The dataset a run trains on. */
-export type DatasetName = 'shakespeare' | 'brackets';
+export type DatasetName = 'shakespeare' | 'brackets' | 'mqar';
 
 /** The experiments (grid commands), in the order the CLI lists them; each has a module in experiments/. */
-export const EXPERIMENT_NAMES = ['shakespeare', 'brackets', 'dqa', 'gpt'] as const;
+export const EXPERIMENT_NAMES = ['shakespeare', 'brackets', 'dqa', 'gpt', 'recall'] as const;
 
 /** The experiment (CLI subcommand) a run belongs to. */
 export type Experiment = (typeof EXPERIMENT_NAMES)[number];
@@ -31,6 +31,24 @@ export interface GptSettings {
   readonly beta2: number;
   /** Random batches of each split (train: first 90 %, val: last 10 %) averaged per evaluation. */
   readonly evalBatches: number;
+}
+
+/**
+ * The task of a `bench recall` run: multi-query associative recall (`mqarTrainingTask` of
+ * `@boltzmann/datasets`, Zoology's MQAR). Only recall runs carry it, so other run ids are unchanged.
+ */
+export interface RecallSettings {
+  /** Token ids (keys the lower half, values the upper). */
+  readonly vocabSize: number;
+  /** Key–value pairs per sequence, each queried once (the grid axis beside T). */
+  readonly kvPairs: number;
+  /** Power of the query gaps (Zoology's `power_a`). */
+  readonly powerA: number;
+  /** Sequences of the training set (gone through in shuffled epochs) and of the test set. */
+  readonly trainExamples: number;
+  readonly testExamples: number;
+  /** Linear learning-rate warm-up steps before the cosine decay. */
+  readonly warmupSteps: number;
 }
 
 /** Optimizer, temperature and evaluation settings shared by a grid spec and each of its runs. */
@@ -106,6 +124,8 @@ export interface RunConfig extends TrainingSettings {
   readonly positions?: 'none';
   /** `bench gpt` only: the nanoGPT protocol's model, optimizer and evaluation settings. */
   readonly gpt?: GptSettings;
+  /** `bench recall` only: its MQAR task (one point of the pairs axis). */
+  readonly recall?: RecallSettings;
 }
 
 /** Settings that change how a run is executed but not its result (not hashed). */

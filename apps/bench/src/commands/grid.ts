@@ -7,7 +7,7 @@ import { queueSecrets } from '../queue/queueUrl.js';
 import { EXPERIMENT_NAMES } from '../experiments/registry.js';
 import type { Experiment } from '../types.js';
 
-// The grid commands (`bench shakespeare|brackets|dqa|gpt`): their flags (gridFlags.ts), how the
+// The grid commands (`bench shakespeare|brackets|dqa|gpt|recall`): their flags (gridFlags.ts), how the
 // parsed flags become a BenchCommand (gridOptions.ts), and the run (gridRun.ts, loaded lazily).
 // What a command is: the root leaf benchCommand.ts.
 
@@ -16,6 +16,7 @@ const SUMMARIES: Readonly<Record<Experiment, string>> = {
   brackets: 'run the bracket-matching grid',
   dqa: 'run the simulated-anneal grid and its fidelity sweep',
   gpt: 'run the nanoGPT-protocol grid (multi-layer GPT)',
+  recall: 'run the multi-query associative recall grid (MQAR, Zoology)',
 };
 
 /** Declares the flags of one grid command: the common ones, then the experiment's own. */

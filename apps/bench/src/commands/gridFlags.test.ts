@@ -76,7 +76,7 @@ describe('each task takes only its own flags', () => {
       '--shots is a flag of bench dqa; bench shakespeare does not take it',
     );
     expect(errorOf('brackets', '--warmup-steps', '3').message).toBe(
-      '--warmup-steps is a flag of bench gpt; bench brackets does not take it',
+      '--warmup-steps is a flag of bench gpt and bench recall; bench brackets does not take it',
     );
   });
 

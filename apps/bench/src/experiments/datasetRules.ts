@@ -12,7 +12,7 @@ export const PERPLEXITY: RunMetric = {
   better: 'lower',
 };
 
-/** Brackets: the share of closing brackets predicted right. */
+/** Brackets and MQAR: the share of scored positions (closing brackets, queries) predicted right. */
 export const ACCURACY: RunMetric = {
   name: 'accuracy',
   of: (e) => (e.count > 0 ? e.correct / e.count : Number.NaN),
@@ -23,6 +23,7 @@ export const ACCURACY: RunMetric = {
 export const DATASET_METRICS: Readonly<Record<DatasetName, RunMetric>> = {
   shakespeare: PERPLEXITY,
   brackets: ACCURACY,
+  mqar: ACCURACY,
 };
 
 /** Tiny Shakespeare is there and intact (`--data`, else `$BOLTZMANN_DATA_DIR`, else the repo's copy). */

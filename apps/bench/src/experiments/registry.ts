@@ -4,6 +4,7 @@ import type { Experiment } from '../types.js';
 import { BRACKETS } from './brackets.js';
 import { DQA } from './dqa.js';
 import { GPT } from './gpt.js';
+import { RECALL } from './recall.js';
 import { SHAKESPEARE } from './shakespeare.js';
 import type { ExperimentModule, ExperimentReport } from './types.js';
 
@@ -13,6 +14,7 @@ export const EXPERIMENTS: Readonly<Record<Experiment, ExperimentModule>> = {
   brackets: BRACKETS,
   dqa: DQA,
   gpt: GPT,
+  recall: RECALL,
 };
 
 /** The experiment names, in the order the CLI lists them (one list: types.ts). */

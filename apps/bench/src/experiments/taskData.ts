@@ -4,12 +4,14 @@ import {
   charTrainingStream,
   charValidationSet,
   loadTinyShakespeare,
+  mqarTrainingTask,
 } from '@boltzmann/datasets';
 import type { TinyShakespeare, TrainingStream } from '@boltzmann/datasets';
 import { createRng } from '@boltzmann/ising-core';
 import { join } from 'node:path';
 import type { RunConfig } from '../types.js';
 import { repoRoot } from '../paths.js';
+import { recallOf } from './recallSettings.js';
 
 /** One training or evaluation batch in the trainer's layout (row-major B × T). */
 export interface TrainBatch {
@@ -97,7 +99,8 @@ function trainStream(stream: TrainingStream): Omit<TaskData, 'evalBatches'> {
  * @param config the run config.
  * @param dataPath explicit Tiny Shakespeare file, if any.
  * @returns the task data.
- * @throws DatasetError codes from `@boltzmann/datasets` (missing/corrupt file, bad bracket spec).
+ * @throws DatasetError codes from `@boltzmann/datasets` (missing/corrupt file, bad bracket or
+ *   MQAR spec); BENCH_INVALID_JOB for an MQAR run without its settings.
  */
 export async function createTaskData(config: RunConfig, dataPath?: string): Promise<TaskData> {
   const T = config.length;
@@ -120,6 +123,14 @@ export async function createTaskData(config: RunConfig, dataPath?: string): Prom
     }
     const evalSet = charValidationSet(text, T, config.evalWindows);
     return { ...stream, evalBatches: chunk(evalSet.inputs, evalSet.targets, undefined, T) };
+  }
+  if (config.dataset === 'mqar') {
+    const r = recallOf(config);
+    const task = mqarTrainingTask({ ...r, length: T, numKvPairs: r.kvPairs, seed: config.seed });
+    return {
+      ...trainStream(task),
+      evalBatches: chunk(task.test.inputs, task.test.targets, task.test.mask, T),
+    };
   }
   const task = bracketTrainingTask({
     T,

@@ -31,7 +31,7 @@ export const evalWindowsFlag = {
   },
   /**
    * What a run of `dataset` records as its evaluation windows: the grid's on Tiny Shakespeare; 0
-   * on brackets, which evaluates on its task's own test strings (0 is part of their run ids).
+   * on brackets and mqar, which evaluate on their tasks' own test sets (0 is part of their run ids).
    */
   of: (dataset: DatasetName, requested: number): number =>
     dataset === 'shakespeare' ? requested : 0,
@@ -42,6 +42,8 @@ export const evalWindowsFlag = {
       return `config.evalWindows must be at least 1 on shakespeare, got ${n}`;
     if (config.dataset === 'brackets' && n !== 0)
       return `config.evalWindows must be 0 on brackets (it evaluates on its test strings), got ${n}`;
+    if (config.dataset === 'mqar' && n !== 0)
+      return `config.evalWindows must be 0 on mqar (it evaluates on its test sequences), got ${n}`;
     return undefined;
   },
 };

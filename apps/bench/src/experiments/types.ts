@@ -67,6 +67,11 @@ export interface ExperimentModule {
   readonly columns?: (command: BenchCommand, seed: number) => RunColumn[];
   /** What a run's id and label call its task (default: the dataset, and a bracket run's mode). */
   readonly runName?: (config: RunConfig) => { readonly id: string; readonly label: string };
+  /**
+   * Its own grid axes at one length: the config fields of each of its cells (recall: one per number
+   * of pairs that fits in T); each cell is a run of every column and seed. Default: one, no fields.
+   */
+  readonly cells?: (grid: GridSpec, length: number) => Partial<RunConfig>[];
   /** Fields of each run's config besides the axes' (e.g. gpt's protocol and evaluation rows). */
   readonly runFields?: (grid: GridSpec, batchSize: number) => Partial<RunConfig>;
   /** The sampler options its sampled runs hash and use (default: `--sampler-options`). */

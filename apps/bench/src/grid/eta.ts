@@ -137,8 +137,8 @@ function approximateSamplerNs(c: RunConfig): number {
 }
 
 function stepMs(c: RunConfig, batch: number, engine: EngineChoice): number {
-  const vocab = c.dataset === 'shakespeare' ? 65 : 2 * c.types;
-  const out = c.dataset === 'shakespeare' ? 65 : c.length;
+  const vocab = c.recall?.vocabSize ?? (c.dataset === 'shakespeare' ? 65 : 2 * c.types);
+  const out = c.recall?.vocabSize ?? (c.dataset === 'shakespeare' ? 65 : c.length);
   const hidden = c.ffn ? 2 * c.ffnHidden : 0;
   const layers = c.layers ?? 1;
   // Per block: the four attention projections, the FFN and the attention products (B·T·T·d).
@@ -188,7 +188,7 @@ export const estimateStepMs = (c: RunConfig, engine: EngineChoice = DEFAULT_ENGI
  */
 export function estimateRunSeconds(c: RunConfig, engine: EngineChoice = DEFAULT_ENGINE): number {
   const train = (c.steps * stepMs(c, c.batchSize, engine)) / 1000;
-  const evalRows = c.dataset === 'shakespeare' ? c.evalWindows : 512;
+  const evalRows = c.recall?.testExamples ?? (c.dataset === 'shakespeare' ? c.evalWindows : 512);
   const evals = Math.floor(c.steps / c.evalEvery) + 1;
   const evalCost = (evals * stepMs(c, evalRows, engine)) / 3000; // forward only ≈ 1/3 of a step
   return SECONDS_PER_RUN + train + evalCost;

@@ -54,7 +54,7 @@ const isCount = (v: unknown): boolean => Number.isSafeInteger(v) && (v as number
 /** The readable part of a run id is built only from fields checked here (the column is cleaned). */
 function assertIdFields(config: RunConfig): void {
   const checks: readonly [keyof RunConfig, boolean][] = [
-    ['dataset', config.dataset === 'shakespeare' || config.dataset === 'brackets'],
+    ['dataset', ['shakespeare', 'brackets', 'mqar'].includes(config.dataset)],
     ['mode', config.dataset !== 'brackets' || ['balanced', 'prefix'].includes(config.mode)],
     ['column', typeof config.column === 'string'],
     ['length', isCount(config.length)],
@@ -72,7 +72,8 @@ function assertIdFields(config: RunConfig): void {
 }
 
 /**
- * Expands a command into its runs: the Cartesian product of the grid axes. Softmax and
+ * Expands a command into its runs: the Cartesian product of the grid axes (with an experiment's
+ * own, its `cells`). Softmax and
  * sigmoid runs carry no sampler (they never call one), so their ids do not depend on
  * `--sampler`.
  *
@@ -90,11 +91,15 @@ export function expandGrid(command: BenchCommand): RunConfig[] {
     const modes = dataset === 'brackets' ? command.grid.modes : (['balanced'] as const);
     for (const mode of modes)
       for (const length of command.grid.lengths)
-        for (const dModel of command.grid.dModels)
-          for (const ffn of command.grid.ffns)
-            for (const seed of command.grid.seeds)
-              for (const c of columns(seed))
-                runs.push(runConfig(command, { dataset, mode, length, dModel, ffn, seed }, c));
+        for (const cell of module.cells?.(command.grid, length) ?? [{}])
+          for (const dModel of command.grid.dModels)
+            for (const ffn of command.grid.ffns)
+              for (const seed of command.grid.seeds)
+                for (const c of columns(seed))
+                  runs.push({
+                    ...runConfig(command, { dataset, mode, length, dModel, ffn, seed }, c),
+                    ...cell,
+                  });
   }
   return runs;
 }

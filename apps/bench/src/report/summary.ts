@@ -6,7 +6,7 @@ import type { RunRecord } from '../types.js';
 export { meanStd } from './stats.js';
 export type { Stat } from './stats.js';
 
-/** One row of a summary: a grid cell (length, and FFN/d_model/mode for brackets). */
+/** One row of a summary: a grid cell (length, and FFN/d_model/mode for brackets, pairs for recall). */
 export interface SummaryRow {
   readonly key: string;
   /** Row labels in display order, e.g. `{ T: '8', FFN: 'off', d_model: '16' }`. */
@@ -52,6 +52,7 @@ function rowLabels(
   if (multiDataset) labels.task = c.dataset;
   if (c.dataset === 'brackets') labels.mode = c.mode;
   labels.T = String(c.length);
+  if (c.recall) labels.pairs = String(c.recall.kvPairs);
   if (modelAxes) {
     labels.FFN = c.ffn ? 'on' : 'off';
     labels.d_model = String(c.dModel);
@@ -98,6 +99,7 @@ export function summarize(
           c.dataset === 'brackets' ? 1 : 0,
           c.mode === 'prefix' ? 1 : 0,
           c.length,
+          c.recall?.kvPairs ?? 0,
           c.ffn ? 0 : 1,
           c.dModel,
         ],

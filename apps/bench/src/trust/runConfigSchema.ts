@@ -38,7 +38,7 @@ const isPlain = (v: unknown): v is Record<string, unknown> =>
 /** Every field of a RunConfig: its check and what the check means, for the message. */
 const CONFIG_FIELDS: Readonly<Record<string, readonly [Check, string, 'optional'?]>> = {
   experiment: [oneOf(...EXPERIMENT_NAMES), EXPERIMENT_NAMES.join('/')],
-  dataset: [oneOf('shakespeare', 'brackets'), 'shakespeare or brackets'],
+  dataset: [oneOf('shakespeare', 'brackets', 'mqar'), 'shakespeare, brackets or mqar'],
   column: [name, 'a name of letters, digits and . _ : + - (≤ 64)'],
   variant: [oneOf(...ATTENTION_VARIANTS), ATTENTION_VARIANTS.join('/')],
   length: [int(1, MAX_T), `an integer in [1, ${MAX_T}]`],
@@ -60,6 +60,7 @@ const CONFIG_FIELDS: Readonly<Record<string, readonly [Check, string, 'optional'
   ],
   positions: [oneOf('none'), 'none', 'optional'],
   gpt: [isPlain, 'an object', 'optional'],
+  recall: [isPlain, 'an object', 'optional'],
   batchSize: [int(1, 65_536), 'an integer in [1, 65536]'],
   lr: [num(Number.MIN_VALUE, 100), 'a number in (0, 100]'],
   minLrFraction: [num(0, 1), 'a number in [0, 1]'],
@@ -81,6 +82,15 @@ const GPT_FIELDS: Readonly<Record<string, readonly [Check, string]>> = {
   warmupSteps: [int(0, 10_000_000), 'an integer in [0, 10^7]'],
   beta2: [num(0, 0.999999), 'a number in [0, 1)'],
   evalBatches: [int(1, 100_000), 'an integer in [1, 10^5]'],
+};
+
+const RECALL_FIELDS: Readonly<Record<string, readonly [Check, string]>> = {
+  vocabSize: [int(4, 1 << 24), 'an integer in [4, 2^24]'],
+  kvPairs: [int(1, MAX_T / 4), `an integer in [1, ${MAX_T / 4}]`],
+  powerA: [num(Number.MIN_VALUE, 1e6), 'a number in (0, 10^6]'],
+  trainExamples: [int(1, 10_000_000), 'an integer in [1, 10^7]'],
+  testExamples: [int(1, 1_000_000), 'an integer in [1, 10^6]'],
+  warmupSteps: [int(0, 10_000_000), 'an integer in [0, 10^7]'],
 };
 
 function checkFields(
@@ -121,6 +131,8 @@ export function validateRunConfig(
   checkFields(value, CONFIG_FIELDS, 'config.', fail);
   if (value.gpt !== undefined)
     checkFields(value.gpt as Record<string, unknown>, GPT_FIELDS, 'config.gpt.', fail);
+  if (value.recall !== undefined)
+    checkFields(value.recall as Record<string, unknown>, RECALL_FIELDS, 'config.recall.', fail);
   const earlyStop =
     value.earlyStop === undefined ? undefined : earlyStopSettingsProblem(value.earlyStop);
   if (earlyStop !== undefined) fail(`config.earlyStop: ${earlyStop}`);

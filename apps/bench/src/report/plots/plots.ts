@@ -38,11 +38,12 @@ export async function renderSvg(spec: TopLevelSpec): Promise<string> {
   }
 }
 
-/** A label for the non-length part of a run's grid cell (mode, FFN, d_model); plots are per dataset. */
+/** A label for the non-length part of a run's grid cell (mode, pairs, FFN, d_model); plots are per dataset. */
 export function groupLabel(r: RunRecord): string {
   const c = r.config;
   const parts: string[] = [];
   if (c.dataset === 'brackets') parts.push(c.mode);
+  if (c.recall) parts.push(`pairs ${c.recall.kvPairs}`);
   parts.push(`FFN ${c.ffn ? 'on' : 'off'}`, `d=${c.dModel}`);
   return parts.join(', ');
 }

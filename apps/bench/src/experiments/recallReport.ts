@@ -1,0 +1,44 @@
+// What `bench recall` adds to its report: test accuracy at the queries against the number of
+// key–value pairs, one panel per sequence length, as Zoology's figures plot it.
+import { columnOf } from '../report/columns.js';
+import { lengthSpec } from '../report/plots/plots.js';
+import type { LengthPoint } from '../report/plots/plots.js';
+import type { ReportSection } from '../report/sections.js';
+import type { RunRecord } from '../types.js';
+import type { ExperimentReport } from './types.js';
+
+/**
+ * The points of the recall plot: per (length, column, pairs), the final accuracy of every seed.
+ * `lengthSpec` draws its `T` field on the x axis, so the pairs go there and the length names the panel.
+ */
+export function recallPoints(records: readonly RunRecord[]): LengthPoint[] {
+  const cells = new Map<string, LengthPoint & { values: number[] }>();
+  for (const r of records) {
+    const pairs = r.config.recall?.kvPairs;
+    if (pairs === undefined) continue;
+    const group = `T=${r.config.length}`;
+    const key = `${group}|${columnOf(r)}|${pairs}`;
+    let c = cells.get(key);
+    if (!c) {
+      c = { group, column: columnOf(r), T: pairs, values: [] };
+      cells.set(key, c);
+    }
+    c.values.push(r.finalMetric);
+  }
+  return [...cells.values()];
+}
+
+/** The report hooks of `bench recall` (see {@link ExperimentReport}). */
+export const RECALL_REPORT: ExperimentReport = {
+  leadSections: (dataset, records): ReportSection[] => {
+    const points = recallPoints(records);
+    return [
+      {
+        kind: 'plot',
+        name: `${dataset}-accuracy-vs-pairs`,
+        title: `${dataset}: test accuracy at the queries against key–value pairs, one panel per sequence length`,
+        spec: points.length === 0 ? null : lengthSpec(points, 'query accuracy', 'key–value pairs'),
+      },
+    ];
+  },
+};
