@@ -3,37 +3,57 @@ import { writeFileAtomic } from '../results/atomicWrite.js';
 import { join, resolve } from 'node:path';
 import { repoRoot } from '../paths.js';
 import type { CommandSpec } from './commandSpec.js';
-import { choiceItem, parseList } from '../parseValues.js';
-import { EXTRAPOLATION_LENGTHS, LONG_CONTEXT_SLICES } from '../experiments/longContextSlices.js';
-import type { LongContextSlice } from '../experiments/longContextSlices.js';
+import { choiceItem, intItem, parseList } from '../parseValues.js';
+import { CONVERGED_SET } from '../experiments/longContextConvergedSlices.js';
+import { EXTRAPOLATION_LENGTHS, LONG_CONTEXT_SET } from '../experiments/longContextSlices.js';
+import type { LongContextSliceSet } from '../experiments/longContextSlices.js';
+import { BenchError } from '../benchError.js';
 import { EXIT } from '../io.js';
 import type { MainIo, RunCli } from '../io.js';
 import { userPath } from '../paths.js';
 import { formatDuration } from '../grid/progress.js';
 import { readRecord, recordPath } from '../results/runFiles.js';
 
-type Part = LongContextSlice['part'];
-const PARTS: readonly Part[] = ['paper', 'brackets', 'extrapolation', 'gpt', 'longer', 'sampler'];
-
 /** A parsed `bench long-context` invocation. */
 export interface LongContextCommand {
+  /** Issue 13's slices, or issue 41's converged ones (`--converged`). */
+  readonly set: LongContextSliceSet;
   readonly root: string;
-  readonly parts: readonly Part[];
+  readonly parts: readonly string[];
+  /** `--slices`: the slices to run, by their 1-based number in the set (all when absent). */
+  readonly slices?: readonly number[];
   readonly dryRun: boolean;
   /** A published results tree whose finished run records seed the root first (`--from`). */
   readonly from?: string;
 }
 
-/** The command `bench long-context [--only parts] [--root dir] [--dry-run] [--from dir]`. */
+/**
+ * The command `bench long-context [--converged] [--only parts] [--slices list] [--root dir]
+ * [--dry-run] [--from dir]`.
+ */
 export const longContextCommand: CommandSpec<LongContextCommand> = {
   name: 'long-context',
   summary: 'run the long-context experiment in slices',
   description:
-    'run (or resume) the long-context experiment of issue 13, slice by slice, then write its reports',
+    'run (or resume) the long-context experiment of issue 13 (or with --converged, the converged one of issue 41), slice by slice, then write its reports',
   define: (cmd) => {
     cmd
-      .option('--only <parts>', `parts to run: ${PARTS.join(', ')}`, PARTS.join(','))
-      .option('--root <dir>', 'results root (one folder per part)', 'results/long-context')
+      .option(
+        '--converged',
+        "issue 41's converged experiment (early stopping, T = 64-256) instead of issue 13's",
+      )
+      .option(
+        '--only <parts>',
+        `parts to run: ${LONG_CONTEXT_SET.parts.join(', ')}; with --converged: ${CONVERGED_SET.parts.join(', ')} (default: all)`,
+      )
+      .option(
+        '--slices <list>',
+        'only these slices, by the numbers the dry run prints (e.g. 2 or 1,3)',
+      )
+      .option(
+        '--root <dir>',
+        `results root (one folder per part) (default: ${LONG_CONTEXT_SET.defaultRoot}; with --converged: ${CONVERGED_SET.defaultRoot})`,
+      )
       .option('--dry-run', "print each slice's grid and ETA, run nothing")
       .option(
         '--from <dir>',
@@ -41,12 +61,37 @@ export const longContextCommand: CommandSpec<LongContextCommand> = {
       );
   },
   parse: (options) => {
-    const raw = options as { only: string; root: string; dryRun?: boolean; from?: string };
-    const root =
-      raw.root === 'results/long-context' ? resolve(repoRoot(), raw.root) : userPath(raw.root);
+    const raw = options as {
+      converged?: boolean;
+      only?: string;
+      slices?: string;
+      root?: string;
+      dryRun?: boolean;
+      from?: string;
+    };
+    const set = raw.converged === true ? CONVERGED_SET : LONG_CONTEXT_SET;
+    const n = set.slices.length;
+    const parts = parseList(
+      '--only',
+      raw.only ?? set.parts.join(','),
+      choiceItem(set.parts),
+      set.parts.join('/'),
+    );
+    const slices =
+      raw.slices === undefined
+        ? undefined
+        : parseList('--slices', raw.slices, intItem(1, n), `integers in [1, ${n}]`);
+    const outside = slices?.find((k) => !parts.includes(set.slices[k - 1]!.part));
+    if (outside !== undefined)
+      throw new BenchError(
+        'BENCH_INVALID_OPTION',
+        `--slices ${outside} is a slice of part ${set.slices[outside - 1]!.part}, which --only leaves out`,
+      );
     return {
-      root,
-      parts: parseList('--only', raw.only, choiceItem(PARTS), PARTS.join('/')),
+      set,
+      root: raw.root === undefined ? resolve(repoRoot(), set.defaultRoot) : userPath(raw.root),
+      parts,
+      ...(slices === undefined ? {} : { slices }),
       dryRun: raw.dryRun === true,
       ...(raw.from === undefined ? {} : { from: userPath(raw.from) }),
     };
@@ -65,7 +110,10 @@ export async function runLongContext(
   io: MainIo,
   main: RunCli,
 ): Promise<number> {
-  const slices = LONG_CONTEXT_SLICES.filter((s) => command.parts.includes(s.part));
+  const slices = command.set.slices
+    .map((slice, k) => ({ ...slice, number: k + 1 }))
+    .filter((s) => command.parts.includes(s.part))
+    .filter((s) => command.slices === undefined || command.slices.includes(s.number));
   if (command.from !== undefined)
     for (const folder of [...new Set(slices.map((s) => s.folder))])
       seedRecords(join(command.from, folder), join(command.root, folder), io.out);
@@ -78,21 +126,22 @@ export async function runLongContext(
       pending += plan.pending;
     },
   };
-  for (const [k, slice] of slices.entries()) {
+  const total = command.set.slices.length;
+  for (const slice of slices) {
     const argv = [
       ...slice.argv,
       '--results',
       join(command.root, slice.folder),
       ...(command.dryRun ? ['--dry-run'] : []),
     ];
-    io.out(`\n== slice ${k + 1}/${slices.length} (${slice.part}): bench ${argv.join(' ')}`);
+    io.out(`\n== slice ${slice.number}/${total} (${slice.part}): bench ${argv.join(' ')}`);
     const code = await main(argv, planned);
     if (code !== EXIT.ok) return code;
     if (io.signal?.aborted === true) return EXIT.interrupted;
   }
   if (command.dryRun) {
     io.out(
-      `\ntotal: ${pending} run${pending === 1 ? '' : 's'} to train in ${slices.length} slices, ≈ ${formatDuration(etaSeconds)} (the slices' estimates added; rough, ±50 %)`,
+      `\ntotal: ${pending} run${pending === 1 ? '' : 's'} to train in ${slices.length} slice${slices.length === 1 ? '' : 's'}, ≈ ${formatDuration(etaSeconds)} (the slices' estimates added; rough, ±50 %${command.set.etaNote === undefined ? '' : `; ${command.set.etaNote}`})`,
     );
     return EXIT.ok;
   }

@@ -7,17 +7,41 @@
 
 /** One part of the experiment. */
 export interface LongContextSlice {
-  /** Which part it belongs to (the `--only` filter of the driver). */
-  readonly part: 'paper' | 'gpt' | 'brackets' | 'extrapolation' | 'longer' | 'sampler';
+  /** Which part it belongs to (the `--only` filter of the driver): one of its set's `parts`. */
+  readonly part: string;
   /** Results folder, relative to the experiment's root. */
   readonly folder: string;
   /** The bench arguments, without `--results`. */
   readonly argv: readonly string[];
 }
 
+/**
+ * A list of slices `bench long-context` runs in order: issue 13's experiment
+ * ({@link LONG_CONTEXT_SET}), or the converged one of issue 41 (`--converged`,
+ * longContextConvergedSlices.ts). A new part (a new task's grids) is new slices with a new
+ * part name, listed in `parts`.
+ */
+export interface LongContextSliceSet {
+  /** The parts `--only` takes, in the order they run. */
+  readonly parts: readonly string[];
+  readonly slices: readonly LongContextSlice[];
+  /** The results root without `--root`, relative to the repository. */
+  readonly defaultRoot: string;
+  /** What the dry run's total adds to "rough, ±50 %" (e.g. that early stopping ends runs sooner). */
+  readonly etaNote?: string;
+}
+
 /** Samplers on one thread: two grid workers already use both cores. */
 const ONE_THREAD = ['--sampler-options', '{"threads":1}'];
-const TM = ['--sampler', 'transfer-matrix', '--couplings', 'banded:8', ...ONE_THREAD];
+/** Exact Boltzmann attention on a banded J (w = 8) through the transfer matrix, on one thread. */
+export const BANDED_TRANSFER_MATRIX = [
+  '--sampler',
+  'transfer-matrix',
+  '--couplings',
+  'banded:8',
+  ...ONE_THREAD,
+] as const;
+const TM = BANDED_TRANSFER_MATRIX;
 const TAP = ['--variants', 'boltzmann', '--sampler', 'tap', ...ONE_THREAD];
 const EXACT_16 = [
   '--variants',
@@ -138,3 +162,10 @@ export const LONG_CONTEXT_SLICES: readonly LongContextSlice[] = [
 
 /** Lengths at which the extrapolation models are evaluated. */
 export const EXTRAPOLATION_LENGTHS = [64, 128, 256] as const;
+
+/** Issue 13's experiment, as `bench long-context` runs it by default. */
+export const LONG_CONTEXT_SET: LongContextSliceSet = {
+  parts: ['paper', 'brackets', 'extrapolation', 'gpt', 'longer', 'sampler'],
+  slices: LONG_CONTEXT_SLICES,
+  defaultRoot: 'results/long-context',
+};

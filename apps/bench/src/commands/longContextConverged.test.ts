@@ -1,0 +1,100 @@
+// `bench long-context --converged`: issue 41's converged slices (early stopping, T = 64-256), and
+// `--slices`, which runs some slices of either set by the numbers the dry run prints.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from '../cli/main.js';
+import { parseBenchArgs } from '../cli/parseArgs.js';
+import { parseCommandLine } from '../cli/program.js';
+import { expandGrid } from '../grid/expandGrid.js';
+import { CONVERGED_SET } from '../experiments/longContextConvergedSlices.js';
+import { LONG_CONTEXT_SET } from '../experiments/longContextSlices.js';
+import { longContextCommand } from './longContext.js';
+
+const dryRun = async (...argv: string[]) => {
+  const out: string[] = [];
+  const root = mkdtempSync(join(tmpdir(), 'bench-converged-'));
+  const code = await main(['long-context', ...argv, '--root', root, '--dry-run'], {
+    out: (l) => out.push(l),
+    err: (l) => out.push(l),
+  });
+  return { code, out };
+};
+const parse = (...argv: string[]) =>
+  parseCommandLine([longContextCommand], ['long-context', ...argv], () => {})!.command;
+
+describe('bench long-context --converged', () => {
+  it('is the paper model at T = 64, 128, 256, every variant, the banded transfer matrix, seeds 0-2, early stopping', () => {
+    const runs = CONVERGED_SET.slices.flatMap((s) =>
+      expandGrid(parseBenchArgs([...s.argv, '--results', '/tmp/x'], () => undefined)!),
+    );
+    expect(runs).toHaveLength(27);
+    const cells = new Set(runs.map((c) => `${c.length} ${c.variant} ${c.seed}`));
+    expect(cells.size).toBe(27);
+    for (const c of runs) {
+      expect([64, 128, 256]).toContain(c.length);
+      expect(c).toMatchObject({ dModel: 64, heads: 1, batchSize: 1024 / c.length });
+      expect(c.layers).toBeUndefined();
+      expect(c.earlyStop).toEqual({ patience: 8, minDelta: 0.001 });
+      expect(c.steps).toBe(20_000);
+      expect(c.evalEvery).toBe(250);
+      if (c.variant === 'boltzmann')
+        expect(c).toMatchObject({ sampler: 'transfer-matrix', couplingForm: 'banded:8' });
+    }
+    expect(new Set(runs.map((c) => c.variant))).toEqual(
+      new Set(['softmax', 'sigmoid', 'boltzmann']),
+    );
+    // The same banded J form as issue 13's transfer-matrix runs.
+    const earlier = expandGrid(
+      parseBenchArgs([...LONG_CONTEXT_SET.slices[0]!.argv], () => undefined)!,
+    );
+    const tm = earlier.find((c) => c.variant === 'boltzmann')!;
+    const converged = runs.find((c) => c.variant === 'boltzmann')!;
+    expect([converged.couplingForm, converged.samplerOptions]).toEqual([
+      tm.couplingForm,
+      tm.samplerOptions,
+    ]);
+  });
+
+  it('dry-runs its slices into their own root, with the estimate named an upper bound', async () => {
+    const { code, out } = await dryRun('--converged');
+    expect(code).toBe(0);
+    expect(out.filter((l) => l.trimStart().startsWith('== slice'))).toHaveLength(3);
+    expect(out.at(-1)?.trimStart()).toMatch(
+      /^total: 27 runs to train in 3 slices, ≈ \S+ \(the slices' estimates added; rough, ±50 %; an upper bound: each run counted to its step cap/,
+    );
+    expect(parse('--converged').root).toMatch(/results\/long-context-converged$/);
+    expect(parse().root).toMatch(/results\/long-context$/);
+  });
+
+  it('--slices runs only the slices named, numbered as in the whole set', async () => {
+    const { code, out } = await dryRun('--converged', '--slices', '2');
+    expect(code).toBe(0);
+    const heads = out.filter((l) => l.trimStart().startsWith('== slice'));
+    expect(heads).toHaveLength(1);
+    expect(heads[0]).toMatch(/== slice 2\/3 \(shakespeare\): .*--seeds 1 /);
+    expect(out.at(-1)?.trimStart()).toMatch(/^total: 9 runs to train in 1 slice,/);
+    const issue13 = await dryRun('--slices', '5');
+    expect(issue13.out.filter((l) => l.trimStart().startsWith('== slice'))).toEqual([
+      expect.stringMatching(/== slice 5\/\d+ \(brackets\)/),
+    ]);
+  });
+
+  it.each([
+    [['--converged', '--only', 'paper'], /--only/],
+    [['--converged', '--slices', '4'], /--slices/],
+    [['--converged', '--slices', '0'], /--slices/],
+    [
+      ['--only', 'gpt', '--slices', '1'],
+      /--slices 1 is a slice of part paper, which --only leaves out/,
+    ],
+  ])('refuses %j with BENCH_INVALID_OPTION', (argv, message) => {
+    expect(() => parse(...argv)).toThrow(
+      expect.objectContaining({
+        code: 'BENCH_INVALID_OPTION',
+        message: expect.stringMatching(message),
+      }),
+    );
+  });
+});
