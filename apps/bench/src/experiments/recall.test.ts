@@ -77,6 +77,7 @@ describe('bench recall', () => {
     }
     expect(existsSync(join(dir, 'plots', 'mqar-accuracy-vs-pairs.svg'))).toBe(true);
     const summary = readFileSync(join(dir, 'summary.md'), 'utf8');
+    expect(summary).toContain('### Test accuracy at the queries of held-out sequences');
     expect(summary).toMatch(/\| T \| pairs \| softmax \| boltzmann \(tap\) \|/);
     expect(summary).toMatch(/\| 16 \| 4 \| /);
   }, 120_000);

@@ -120,9 +120,11 @@ export function htmlTable(t: Table): string {
 const noPairs = (summary: Summary): string =>
   `None yet: no other variant has a run with the same seed and cell as ${summary.baseline}.`;
 
+/** The metric table's title; recall's rows (they name the pairs) are scored at the queries. */
 function metricTitle(summary: Summary): string {
-  return summary.metricName === 'perplexity'
-    ? 'Validation perplexity (lower is better)'
+  if (summary.metricName === 'perplexity') return 'Validation perplexity (lower is better)';
+  return summary.rowLabels.includes('pairs')
+    ? 'Test accuracy at the queries of held-out sequences (higher is better)'
     : 'Test accuracy on held-out strings (higher is better)';
 }
 
