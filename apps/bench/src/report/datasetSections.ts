@@ -8,6 +8,7 @@ import { attentionMapSpec } from './plots/attentionMapPlot.js';
 import { couplingDistanceSpec } from './plots/couplingDistancePlot.js';
 import { couplingHeatmapSpec } from './plots/couplingHeatmapPlot.js';
 import { couplingProfileSpec } from './plots/couplingProfilePlot.js';
+import { earlyStopTable } from './earlyStopTable.js';
 import { curvesSpec, metricVsLengthSpec, trainLossSpec } from './plots/plots.js';
 import type { PlotSection, ReportSection } from './sections.js';
 import type { Summary } from './summary.js';
@@ -41,6 +42,12 @@ function datasetTables(d: DatasetRuns, withTime: boolean): ReportSection[] {
       title: 'The approximations against exact Boltzmann attention',
       table: approximationCostTable(records, columns),
       note: 'Per-seed paired differences to exact Boltzmann attention (the exact sampler), where it ran.',
+    },
+    {
+      kind: 'table',
+      title: 'Early stopping',
+      table: earlyStopTable(records, columns, baseline, modelAxes),
+      note: 'Where early stopping ended the runs: the step of the best evaluation (whose metric each run reports) → the steps trained, mean ± std over seeds, and how many runs stopped before their step cap.',
     },
     {
       kind: 'table',
