@@ -58,15 +58,30 @@ typedef struct {
 typedef struct {
   float *table;
   double *crow, *tup, *tdown; /* crow: T; tup, tdown: S (head_table's products) */
-  vf *ef, *gam, *up, *fg, *gacc, *back, *backT, *backSum, *backShift, *a, *aT, *next, *nextT,
-      *row, *upper;
+  vf *ef, *gam, *up, *fg, *gacc, *back, *backSum, *backShift, *a, *aT, *next, *nextT, *row,
+      *upper, *ring, *ck, *seg;
+  back_state *cst;
   void *block;
 } scratch;
 
-static int scratch_alloc(scratch *s, const op_shape *o, int vjp) {
+/*
+ * Positions per segment of the VJP's backward messages: as many as keep a segment's messages and
+ * tangents within SEGMENT_BYTES (the core's L2 with room for the rest), at least 2.
+ */
+#define SEGMENT_BYTES (192 * 1024)
+static int32_t segment_length(int32_t W) {
+  const size_t per = (size_t)2 * ((size_t)1 << W) * sizeof(vf);
+  const size_t k = SEGMENT_BYTES / per;
+  return k < 2 ? 2 : (int32_t)k;
+}
+
+static int scratch_alloc(scratch *s, const op_shape *o, int vjp, int32_t K) {
   const size_t T = (size_t)o->T, S = (size_t)1 << o->W, W = (size_t)o->W;
-  const size_t vecs = 4 * T + T * W + (T + 1) * S * (vjp ? 2 : 1) + 2 * T + 5 * S + W + 1;
-  const size_t bytes = vecs * sizeof(vf) + T * 2 * S * sizeof(float) + (T + 2 * S) * sizeof(double);
+  const size_t segs = (T + (size_t)K - 1) / (size_t)K;
+  const size_t messages = vjp ? 4 * S + segs * 2 * S + (size_t)K * 2 * S : T * S;
+  const size_t vecs = 4 * T + T * W + messages + 2 * T + 5 * S + W + 1;
+  const size_t bytes = vecs * sizeof(vf) + segs * sizeof(back_state) +
+                       T * 2 * S * sizeof(float) + (T + 2 * S) * sizeof(double);
   if (posix_memalign(&s->block, 64, bytes) != 0) return 0;
   vf *v = s->block;
   s->ef = v, v += T;
@@ -74,8 +89,13 @@ static int scratch_alloc(scratch *s, const op_shape *o, int vjp) {
   s->up = v, v += T;
   s->fg = v, v += T;
   s->gacc = v, v += T * W + 1;
-  s->back = v, v += (T + 1) * S;
-  s->backT = vjp ? v : NULL, v += vjp ? (T + 1) * S : 0;
+  if (vjp) {
+    s->ring = v, v += 4 * S;
+    s->ck = v, v += segs * 2 * S;
+    s->seg = v, v += (size_t)K * 2 * S;
+  } else {
+    s->back = v, v += T * S;
+  }
   s->backSum = v, v += T;
   s->backShift = v, v += T;
   s->a = v, v += S;
@@ -84,7 +104,8 @@ static int scratch_alloc(scratch *s, const op_shape *o, int vjp) {
   s->nextT = v, v += S;
   s->row = v, v += S;
   s->upper = v, v += W;
-  s->table = (float *)v;
+  s->cst = (back_state *)v;
+  s->table = (float *)(s->cst + segs);
   s->crow = (double *)(s->table + T * 2 * S);
   s->tup = s->crow + T;
   s->tdown = s->tup + S;
@@ -197,7 +218,7 @@ KERNEL(transfer_forward) {
   const op_shape o = shape_of(mem, a);
   float *w = F32(mem, a[2]), *sums = F32(mem, a[3]);
   scratch s;
-  if (!scratch_alloc(&s, &o, 0)) return -1;
+  if (!scratch_alloc(&s, &o, 0, 1)) return -1;
   const fp_mode mode = ftz_on();
   double left = 0;
   for (int32_t hd = 0; hd < o.heads; hd++) {
@@ -257,8 +278,9 @@ KERNEL(transfer_backward) {
   const op_shape o = shape_of(mem, a);
   const float *w = F32(mem, a[2]), *sums = F32(mem, a[3]), *gw = F32(mem, a[9]);
   float *gh = F32(mem, a[10]), *gJ = F32(mem, a[11]);
+  const int32_t K = a[12] > 0 ? (int32_t)a[12] : segment_length(o.W);
   scratch s;
-  if (!scratch_alloc(&s, &o, 1)) return -1;
+  if (!scratch_alloc(&s, &o, 1, K)) return -1;
   const fp_mode mode = ftz_on();
   const int32_t T = o.T, W = o.W, S = 1 << W;
   memset(gJ, 0, (size_t)o.heads * T * T * sizeof(float));
@@ -273,9 +295,15 @@ KERNEL(transfer_backward) {
         if (!(sums[lg.prob[l]] >= 0)) lg.live[l] = 0.0f;
       group_fields(&o, &lg, &s);
       group_direction(&o, &lg, w, gw, sums, &s);
-      chain_back_t m = {s.back, s.backT, s.backSum, s.backShift, vsplat(0.0f), vsplat(0.0f)};
-      chain_back_vjp(&c, &lg.g, &m);
-      chain_vjp(&c, &lg.g, &m, lg.live, s.a, s.aT, s.next, s.nextT, s.row, s.upper, s.fg, s.gacc);
+      chain_back_t m = {s.backSum, s.backShift, vsplat(0.0f), vsplat(0.0f)};
+      back_checkpoints(&c, &lg.g, K, s.ring, s.ck, s.cst, &m);
+      fwd_state f = {.a = s.a, .aT = s.aT, .next = s.next, .nextT = s.nextT};
+      fwd_start(&c, &m, &f);
+      for (int32_t start = 0; start < lg.g.nmax; start += K) {
+        const int32_t end = start + K < lg.g.nmax ? start + K : lg.g.nmax;
+        back_segment(&c, &lg.g, start, end, s.ck, s.cst, K, s.seg);
+        vjp_segment(&c, &lg.g, &m, start, end, s.seg, lg.live, &f, s.row, s.upper, s.fg, s.gacc);
+      }
       for (int32_t l = 0; l < VW; l++) {
         if (lg.live[l] == 0.0f) continue;
         float *row = gh + lg.row[l];

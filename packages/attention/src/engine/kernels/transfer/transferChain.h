@@ -111,51 +111,109 @@ static void chain_forward(const chain_head *c, const chain_group *g, const vf *b
 
 /* What the VJP's backward sweep leaves for its forward sweep (per position and lane). */
 typedef struct {
-  vf *back, *backT;   /* β_t, β'_t at block t + 1; block 0: β_{−1} */
-  vf *backSum;        /* Σ β_t as stored, nmax vectors */
-  vf *backShift;      /* the tangent shift applied with it */
-  vf total, totalT;   /* Σ β_{−1} and its tangent */
+  vf *backSum;      /* Σ β_t as stored, nmax vectors */
+  vf *backShift;    /* the tangent shift applied with it */
+  vf total, totalT; /* Σ β_{−1} and its tangent */
 } chain_back_t;
 
-/* The VJP's backward messages and their tangents (linearVjp.ts backwardMessages). */
-static void chain_back_vjp(const chain_head *c, const chain_group *g, chain_back_t *m) {
-  const int32_t S = c->S, H = c->H;
-  vf *B = m->back, *BT = m->backT;
-  for (int32_t x = 0; x < S; x++) {
-    B[(size_t)g->nmax * S + x] = vsplat(1.0f);
-    BT[(size_t)g->nmax * S + x] = vsplat(0.0f);
+/* The backward sweep's running state: the last message's sum and tangent shift, and its sums. */
+typedef struct {
+  vf sigma, shift, sum, sumT;
+} back_state;
+
+/*
+ * One step of the VJP's backward messages (linearVjp.ts backwardMessages): β_{t−1} and its
+ * tangent into out, outT from β_t in in, inT (S vectors each).
+ */
+static inline void back_vjp_step(const chain_head *c, const chain_group *g, int32_t t,
+                                 const vf *in, const vf *inT, vf *out, vf *outT, back_state *st) {
+  const int32_t H = c->H;
+  const vf e = g->ef[t], fp = e / st->sigma, fm = 1.0f / (e * st->sigma);
+  const vf gl = -g->gam[t] - st->shift, gh = g->gam[t] - st->shift;
+  const float *tb = c->table + (size_t)t * 2 * c->S;
+  vf sum = vsplat(0.0f), sumT = vsplat(0.0f);
+  for (int32_t j = 0; j < H; j++) {
+    const vf pl = in[j], ph = in[j + H];
+    const vf bl = fm * pl, bh = fp * ph;
+    const vf dl = fm * (inT[j] + gl * pl), dh = fp * (inT[j + H] + gh * ph);
+    const float d0 = tb[4 * j], d1 = tb[4 * j + 1], u0 = tb[4 * j + 2], u1 = tb[4 * j + 3];
+    const vf v0 = d0 * bl + u0 * bh, v1 = d1 * bl + u1 * bh;
+    const vf w0 = d0 * dl + u0 * dh, w1 = d1 * dl + u1 * dh;
+    out[2 * j] = v0;
+    out[2 * j + 1] = v1;
+    outT[2 * j] = w0;
+    outT[2 * j + 1] = w1;
+    sum += v0 + v1;
+    sumT += w0 + w1;
   }
-  vf sigma = vsplat((float)S), shift = vsplat(0.0f), sum = sigma, sumT = shift;
+  st->sum = sum;
+  st->sumT = sumT;
+  st->sigma = sum;
+  st->shift = sumT / sum;
+  restart_ended(c, g, t, out, outT, &st->sigma, &st->shift);
+}
+
+/* The start of the backward sweep: β_{nmax−1} = 1, tangent 0. */
+static inline back_state back_start(const chain_head *c, vf *msg, vf *tangent) {
+  for (int32_t x = 0; x < c->S; x++) {
+    msg[x] = vsplat(1.0f);
+    tangent[x] = vsplat(0.0f);
+  }
+  const back_state st = {vsplat((float)c->S), vsplat(0.0f), vsplat((float)c->S), vsplat(0.0f)};
+  return st;
+}
+
+/* A message and its tangent (S vectors each) copied. */
+static inline void copy_pair(int32_t S, vf *to, vf *toT, const vf *from, const vf *fromT) {
+  memcpy(to, from, (size_t)S * sizeof(vf));
+  memcpy(toT, fromT, (size_t)S * sizeof(vf));
+}
+
+/*
+ * The backward sweep once over the whole chain, keeping two messages: backSum, backShift of
+ * every position, the totals, and at each segment end e = K, 2K, … < nmax the message β_{e−1}
+ * (block e) with its state, in ck[(e/K − 1)·2S …] and cst[e/K − 1]. ring: 4S vectors.
+ */
+static void back_checkpoints(const chain_head *c, const chain_group *g, int32_t K, vf *ring,
+                             vf *ck, back_state *cst, chain_back_t *m) {
+  const int32_t S = c->S;
+  vf *cur = ring, *curT = ring + S, *nx = ring + 2 * S, *nxT = ring + 3 * S;
+  back_state st = back_start(c, cur, curT);
   for (int32_t t = g->nmax - 1; t >= 0; t--) {
-    const vf e = g->ef[t], fp = e / sigma, fm = 1.0f / (e * sigma);
-    m->backSum[t] = sigma;
-    m->backShift[t] = shift;
-    const vf gl = -g->gam[t] - shift, gh = g->gam[t] - shift;
-    const vf *in = B + (size_t)(t + 1) * S, *inT = BT + (size_t)(t + 1) * S;
-    vf *out = B + (size_t)t * S, *outT = BT + (size_t)t * S;
-    const float *tb = c->table + (size_t)t * 2 * S;
-    sum = vsplat(0.0f);
-    sumT = vsplat(0.0f);
-    for (int32_t j = 0; j < H; j++) {
-      const vf pl = in[j], ph = in[j + H];
-      const vf bl = fm * pl, bh = fp * ph;
-      const vf dl = fm * (inT[j] + gl * pl), dh = fp * (inT[j + H] + gh * ph);
-      const float d0 = tb[4 * j], d1 = tb[4 * j + 1], u0 = tb[4 * j + 2], u1 = tb[4 * j + 3];
-      const vf v0 = d0 * bl + u0 * bh, v1 = d1 * bl + u1 * bh;
-      const vf w0 = d0 * dl + u0 * dh, w1 = d1 * dl + u1 * dh;
-      out[2 * j] = v0;
-      out[2 * j + 1] = v1;
-      outT[2 * j] = w0;
-      outT[2 * j + 1] = w1;
-      sum += v0 + v1;
-      sumT += w0 + w1;
+    m->backSum[t] = st.sigma;
+    m->backShift[t] = st.shift;
+    back_vjp_step(c, g, t, cur, curT, nx, nxT, &st);
+    vf *swap = cur;
+    cur = nx, nx = swap;
+    swap = curT;
+    curT = nxT, nxT = swap;
+    if (t > 0 && t % K == 0) {
+      copy_pair(S, ck + (size_t)(t / K - 1) * 2 * S, ck + (size_t)(t / K - 1) * 2 * S + S, cur, curT);
+      cst[t / K - 1] = st;
     }
-    sigma = sum;
-    shift = sumT / sum;
-    restart_ended(c, g, t, out, outT, &sigma, &shift);
   }
-  m->total = sum;
-  m->totalT = sumT;
+  m->total = st.sum;
+  m->totalT = st.sumT;
+}
+
+/*
+ * Segment [start, end)'s backward messages again, from its checkpoint: β_t and tangent for
+ * t = start … end − 1 into seg block (t − start) (value at 2S·k, tangent at 2S·k + S).
+ */
+static void back_segment(const chain_head *c, const chain_group *g, int32_t start, int32_t end,
+                         const vf *ck, const back_state *cst, int32_t K, vf *seg) {
+  const int32_t S = c->S;
+  vf *top = seg + (size_t)(end - 1 - start) * 2 * S;
+  back_state st;
+  if (end == g->nmax) st = back_start(c, top, top + S);
+  else {
+    copy_pair(S, top, top + S, ck + (size_t)(end / K - 1) * 2 * S, ck + (size_t)(end / K - 1) * 2 * S + S);
+    st = cst[end / K - 1];
+  }
+  for (int32_t t = end - 1; t > start; t--) {
+    vf *in = seg + (size_t)(t - start) * 2 * S, *out = in - 2 * S;
+    back_vjp_step(c, g, t, in, in + S, out, out + S, &st);
+  }
 }
 
 /* The sums of `row` (S vectors) over the states with bit k set, into upper[k]; row[0] ends as the total. */
@@ -189,90 +247,121 @@ typedef struct {
   vf sumA, sumAT, sl, sh, slT, shT, r1, r2, r3, r4, r5, r6;
 } vjp_sums;
 
-/* One step's state loop: next messages and tangents, the signed-marginal tangents into row, the sums. */
+/*
+ * One step's state loops (linearVjp.ts's one loop, split in three so that each keeps its
+ * accumulators and constants in registers: AVX2 has 16): the next messages and tangents with
+ * their sums; the window weights' sums and the signed-marginal tangents into row; the six sums
+ * of the pair (t − W, t).
+ */
 static inline void vjp_states(const chain_head *c, const vjp_step *k, const vf *a, const vf *aT,
                               const vf *bk, const vf *bkT, const float *tb, vf *next, vf *nextT,
                               vf *row, vjp_sums *o) {
   const int32_t H = c->H;
+  vf sumA = o->sumA, sumAT = o->sumAT;
   for (int32_t j = 0; j < H; j++) {
     const vf a0 = a[2 * j], a1 = a[2 * j + 1], c0 = aT[2 * j], c1 = aT[2 * j + 1];
     const float d0 = tb[4 * j], d1 = tb[4 * j + 1], u0 = tb[4 * j + 2], u1 = tb[4 * j + 3];
-    const vf pm0 = a0 * d0, pm1 = a1 * d1, pp0 = a0 * u0, pp1 = a1 * u1;
-    const vf qm0 = c0 * d0, qm1 = c1 * d1, qp0 = c0 * u0, qp1 = c1 * u1;
-    const vf lo = k->fm * (pm0 + pm1), hi = k->fp * (pp0 + pp1);
-    const vf loT = k->fm * (qm0 + qm1) - k->gl * lo;
-    const vf hiT = k->fp * (qp0 + qp1) + k->gh * hi;
+    const vf lo = k->fm * (a0 * d0 + a1 * d1), hi = k->fp * (a0 * u0 + a1 * u1);
+    const vf loT = k->fm * (c0 * d0 + c1 * d1) - k->gl * lo;
+    const vf hiT = k->fp * (c0 * u0 + c1 * u1) + k->gh * hi;
     next[j] = lo;
     next[j + H] = hi;
     nextT[j] = loT;
     nextT[j + H] = hiT;
-    o->sumA += lo + hi;
-    o->sumAT += loT + hiT;
-    const vf pl = bk[j], ph = bk[j + H], pTl = bkT[j], pTh = bkT[j + H];
-    const vf el = lo * pl, eh = hi * ph;
-    const vf elT = loT * pl + lo * pTl, ehT = hiT * ph + hi * pTh;
-    o->sl += el;
-    o->sh += eh;
-    o->slT += elT;
-    o->shT += ehT;
-    row[j] = k->kz * el - k->invZHat * elT;
-    row[j + H] = k->invZHat * ehT - k->kz * eh;
-    const vf dpp = pp1 - pp0, dpm = pm1 - pm0;
-    o->r1 += dpp * ph;
-    o->r2 += dpm * pl;
-    o->r3 += (qp1 - qp0) * ph;
-    o->r4 += (qm1 - qm0) * pl;
-    o->r5 += dpp * pTh;
-    o->r6 += dpm * pTl;
+    sumA += lo + hi;
+    sumAT += loT + hiT;
   }
+  o->sumA = sumA;
+  o->sumAT = sumAT;
+  vf sl = o->sl, sh = o->sh, slT = o->slT, shT = o->shT;
+  const vf kz = k->kz, invZHat = k->invZHat;
+  for (int32_t j = 0; j < H; j++) {
+    const vf lo = next[j], hi = next[j + H], loT = nextT[j], hiT = nextT[j + H];
+    const vf pl = bk[j], ph = bk[j + H];
+    const vf el = lo * pl, eh = hi * ph;
+    const vf elT = loT * pl + lo * bkT[j], ehT = hiT * ph + hi * bkT[j + H];
+    sl += el;
+    sh += eh;
+    slT += elT;
+    shT += ehT;
+    row[j] = kz * el - invZHat * elT;
+    row[j + H] = invZHat * ehT - kz * eh;
+  }
+  o->sl = sl, o->sh = sh, o->slT = slT, o->shT = shT;
+  vf r1 = o->r1, r2 = o->r2, r3 = o->r3, r4 = o->r4, r5 = o->r5, r6 = o->r6;
+  for (int32_t j = 0; j < H; j++) {
+    const vf a0 = a[2 * j], a1 = a[2 * j + 1], c0 = aT[2 * j], c1 = aT[2 * j + 1];
+    const float d0 = tb[4 * j], d1 = tb[4 * j + 1], u0 = tb[4 * j + 2], u1 = tb[4 * j + 3];
+    const vf dpp = a1 * u1 - a0 * u0, dpm = a1 * d1 - a0 * d0;
+    const vf pl = bk[j], ph = bk[j + H];
+    r1 += dpp * ph;
+    r2 += dpm * pl;
+    r3 += (c1 * u1 - c0 * u0) * ph;
+    r4 += (c1 * d1 - c0 * d0) * pl;
+    r5 += dpp * bkT[j + H];
+    r6 += dpm * bkT[j];
+  }
+  o->r1 = r1, o->r2 = r2, o->r3 = r3, o->r4 = r4, o->r5 = r5, o->r6 = r6;
 }
 
+/* The VJP's forward sweep's running state. */
+typedef struct {
+  vf *a, *aT, *next, *nextT;
+  vf sigma, shift, zPrev, zTPrev;
+} fwd_state;
+
 /*
- * The VJP's forward sweep (linearVjp.ts): ∂L/∂h_t into fg[t] (per lane, nmax vectors) and the band
- * gradient of every position, summed over the lanes `live` marks, into gacc[t·W + b] (per lane).
- * a, aT, next, nextT, row: S vectors each; upper: W vectors.
+ * The VJP's forward sweep (linearVjp.ts) over positions [start, end), with β_t at seg block
+ * (t − start): ∂L/∂h_t into fg[t] (per lane) and the band gradient of every position, summed
+ * over the lanes `live` marks, into gacc[t·W + b] (per lane). row: S vectors; upper: W.
  */
-static void chain_vjp(const chain_head *c, const chain_group *g, const chain_back_t *m, vf live,
-                      vf *a, vf *aT, vf *next, vf *nextT, vf *row, vf *upper, vf *fg, vf *gacc) {
+static void vjp_segment(const chain_head *c, const chain_group *g, const chain_back_t *m,
+                        int32_t start, int32_t end, const vf *seg, vf live, fwd_state *f,
+                        vf *row, vf *upper, vf *fg, vf *gacc) {
   const int32_t S = c->S, W = c->W;
-  for (int32_t x = 0; x < S; x++) {
-    a[x] = vsplat(1.0f);
-    aT[x] = vsplat(0.0f);
-  }
-  vf sigma = vsplat((float)S), shift = vsplat(0.0f), zPrev = m->total, zTPrev = m->totalT;
-  for (int32_t t = 0; t < g->nmax; t++) {
+  for (int32_t t = start; t < end; t++) {
     const vf e = g->ef[t], gamma = g->gam[t];
-    const vf zHat = (m->backSum[t] / sigma) * zPrev;
-    const vf kappaHat = zTPrev / zPrev + m->backShift[t] - shift;
-    vjp_step k = {.fm = 1.0f / (e * sigma), .fp = e / sigma, .gl = gamma + shift,
-                  .gh = gamma - shift, .invZHat = 1.0f / zHat};
+    const vf zHat = (m->backSum[t] / f->sigma) * f->zPrev;
+    const vf kappaHat = f->zTPrev / f->zPrev + m->backShift[t] - f->shift;
+    vjp_step k = {.fm = 1.0f / (e * f->sigma), .fp = e / f->sigma, .gl = gamma + f->shift,
+                  .gh = gamma - f->shift, .invZHat = 1.0f / zHat};
     k.kz = kappaHat * k.invZHat;
     vjp_sums o;
     memset(&o, 0, sizeof o);
-    const size_t at = (size_t)(t + 1) * S;
-    vjp_states(c, &k, a, aT, m->back + at, m->backT + at, c->table + (size_t)t * 2 * S, next,
-               nextT, row, &o);
+    const vf *bk = seg + (size_t)(t - start) * 2 * S;
+    vjp_states(c, &k, f->a, f->aT, bk, bk + S, c->table + (size_t)t * 2 * S, f->next, f->nextT,
+               row, &o);
     const vf z = o.sl + o.sh, zT = o.slT + o.shT, mg = o.sh - o.sl, mT = o.shT - o.slT;
     const vf dv = k.fp * o.r1 - k.fm * o.r2;
-    const vf du = k.fp * (o.r3 - shift * o.r1) - k.fm * (o.r4 - shift * o.r2) + k.fp * o.r5 -
-                  k.fm * o.r6 + gamma * (k.fp * o.r1 + k.fm * o.r2);
+    const vf du = k.fp * (o.r3 - f->shift * o.r1) - k.fm * (o.r4 - f->shift * o.r2) +
+                  k.fp * o.r5 - k.fm * o.r6 + gamma * (k.fp * o.r1 + k.fm * o.r2);
     const vf invZ = 1.0f / z, kappa = zT * invZ;
     fg[t] = (mT - kappa * mg) * invZ;
     const vf lv = lanes_at(g, t, live);
     fold_bits(row, W, upper);
     gacc[(size_t)t * W] += lv * ((du - kappa * dv) * invZ);
     for (int32_t b = 1; b < W; b++) gacc[(size_t)t * W + b] += lv * (2.0f * upper[b - 1] - row[0]);
-    zPrev = z;
-    zTPrev = zT;
-    sigma = o.sumA;
-    shift = o.sumAT / o.sumA;
-    vf *swap = a;
-    a = next;
-    next = swap;
-    swap = aT;
-    aT = nextT;
-    nextT = swap;
+    f->zPrev = z;
+    f->zTPrev = zT;
+    f->sigma = o.sumA;
+    f->shift = o.sumAT / o.sumA;
+    vf *swap = f->a;
+    f->a = f->next, f->next = swap;
+    swap = f->aT;
+    f->aT = f->nextT, f->nextT = swap;
   }
+}
+
+/* The start of the VJP's forward sweep: α_{−1} = 1, tangent 0, Z from the backward totals. */
+static inline void fwd_start(const chain_head *c, const chain_back_t *m, fwd_state *f) {
+  for (int32_t x = 0; x < c->S; x++) {
+    f->a[x] = vsplat(1.0f);
+    f->aT[x] = vsplat(0.0f);
+  }
+  f->sigma = vsplat((float)c->S);
+  f->shift = vsplat(0.0f);
+  f->zPrev = m->total;
+  f->zTPrev = m->totalT;
 }
 
 #endif
