@@ -2,6 +2,8 @@
 // engine timed, GEMMs grouped by layout and shape with their GFLOP/s against the peak, the rest
 // by kernel, and what is left of the step (JavaScript between kernels, the causal op, copies).
 import type { EngineTrainer, TokenBatch } from '../src/index.js';
+import { TRANSFER_COST, transferStates } from '../src/engine/transfer.js';
+import type { TransferKernels, TransferOperands } from '../src/engine/transfer.js';
 
 interface Row {
   ms: number;
@@ -38,6 +40,31 @@ export interface KernelSplit {
   readonly otherMs: number;
 }
 
+/**
+ * Times the transfer-matrix kernels where the engine has them (rows `transferForward` and
+ * `transferBackward`, with the flops of TRANSFER_COST); returns the undo.
+ */
+function timeTransfer(trainer: EngineTrainer, rows: Map<string, Row>): () => void {
+  const transfer = (trainer.engine.kernels as { transfer?: TransferKernels }).transfer as
+    | Record<'transferForward' | 'transferBackward', (a: TransferOperands) => unknown>
+    | undefined;
+  if (transfer === undefined) return () => {};
+  const saved = { ...transfer };
+  for (const name of ['transferForward', 'transferBackward'] as const)
+    transfer[name] = (a) => {
+      const t0 = performance.now();
+      const out = saved[name](a);
+      const row = rows.get(name) ?? { ms: 0, flops: 0 };
+      row.ms += performance.now() - t0;
+      row.flops +=
+        transferStates(a) *
+        TRANSFER_COST[name === 'transferForward' ? 'forward' : 'backward'].flops;
+      rows.set(name, row);
+      return out;
+    };
+  return () => Object.assign(transfer, saved);
+}
+
 /** Times `steps` steps of `trainer` with every kernel call timed; returns the table and its figures. */
 export async function kernelSplit(
   trainer: EngineTrainer,
@@ -63,6 +90,7 @@ export async function kernelSplit(
       rows.set(key, row);
       return out;
     };
+  const restoreTransfer = timeTransfer(trainer, rows);
   let total = 0;
   try {
     for (let s = 0; s < steps; s++) {
@@ -72,6 +100,7 @@ export async function kernelSplit(
     }
   } finally {
     for (const [name, run] of saved) kernels[name] = run;
+    restoreTransfer();
   }
   const lines = [
     `kernel | ms/step | % of step | GFLOP/s | % of the ${peak.toFixed(1)} GFLOP/s peak`,
@@ -84,7 +113,8 @@ export async function kernelSplit(
     timed += row.ms;
     const ms = row.ms / steps;
     const rate = row.flops > 0 ? row.flops / row.ms / 1e6 : undefined;
-    if (rate !== undefined) [gemmMs, gemmFlops] = [gemmMs + row.ms, gemmFlops + row.flops];
+    if (rate !== undefined && key.startsWith('gemm'))
+      [gemmMs, gemmFlops] = [gemmMs + row.ms, gemmFlops + row.flops];
     const pct = ((100 * row.ms) / total).toFixed(0);
     lines.push(
       `${key} | ${ms.toFixed(3)} | ${pct} % | ${rate?.toFixed(1) ?? ''} | ${rate ? `${((100 * rate) / peak).toFixed(0)} %` : ''}`,

@@ -29,6 +29,7 @@ import {
 import {
   createEngineTrainer,
   createTransformer,
+  engineBackendInfo,
   engineModelOf,
   initBackend,
 } from '../src/index.js';
@@ -78,10 +79,13 @@ for (const variant of variants) {
           samplerName === 'transfer-matrix' ? 'float32' : 'float64',
         )
       : undefined;
-  // On more than one thread a built-in sampler runs on every shard, rebuilt there: a timing
-  // wrapper would hide its recipe (and see the calling thread's shard only), so none is put on.
+  // On more than one thread a built-in sampler runs on every shard, rebuilt there, and the
+  // float32 transfer matrix runs on the native backend's own kernels (timed in the split): a
+  // timing wrapper would hide its recipe (and see the calling thread's shard only), so none is put on.
+  const fusedTransfer =
+    samplerName === 'transfer-matrix' && engineBackendInfo(backend).name === 'native';
   const probe =
-    raw === undefined || (threads > 1 && shardRecipeOf(raw) !== undefined)
+    raw === undefined || ((threads > 1 || fusedTransfer) && shardRecipeOf(raw) !== undefined)
       ? undefined
       : timedSampler(raw);
   const model = createTransformer({
@@ -112,6 +116,10 @@ for (const variant of variants) {
   if (probe)
     log(
       `of which the sampler (estimate + VJP, ${threads} thread(s)): ${samplerMs.toFixed(1)} ms/step (mean)`,
+    );
+  else if (raw !== undefined && fusedTransfer)
+    log(
+      `the causal op runs on the engine's transfer-matrix kernels (${trainer.engine.causalPlacement}; timed in the split)`,
     );
   else if (raw !== undefined)
     log(`the causal op runs on each thread's shard (${trainer.engine.causalPlacement})`);

@@ -197,6 +197,24 @@ static void back_checkpoints(const chain_head *c, const chain_group *g, int32_t 
 }
 
 /*
+ * The whole backward sweep kept (one segment): β_t and tangent for t = 0 … nmax − 1 into seg
+ * block t, backSum, backShift and the totals (β_{−1} into ring).
+ */
+static void back_whole(const chain_head *c, const chain_group *g, vf *ring, vf *seg, chain_back_t *m) {
+  const int32_t S = c->S;
+  vf *top = seg + (size_t)(g->nmax - 1) * 2 * S;
+  back_state st = back_start(c, top, top + S);
+  for (int32_t t = g->nmax - 1; t >= 0; t--) {
+    m->backSum[t] = st.sigma;
+    m->backShift[t] = st.shift;
+    vf *in = seg + (size_t)t * 2 * S, *out = t > 0 ? in - 2 * S : ring;
+    back_vjp_step(c, g, t, in, in + S, out, out + S, &st);
+  }
+  m->total = st.sum;
+  m->totalT = st.sumT;
+}
+
+/*
  * Segment [start, end)'s backward messages again, from its checkpoint: β_t and tangent for
  * t = start … end − 1 into seg block (t − start) (value at 2S·k, tangent at 2S·k + S).
  */

@@ -73,7 +73,7 @@ function relativeError(a: ArrayLike<number>, b: ArrayLike<number>): number {
   return err / scale;
 }
 
-function runKernels(isa: string, c: Case, seed: number) {
+function runKernels(isa: string, c: Case, seed: number, segment = 0) {
   const { batch, heads, length: t, window: w, beta } = c;
   const bhtt = batch * heads * t * t;
   const htt = heads * t * t;
@@ -93,7 +93,7 @@ function runKernels(isa: string, c: Case, seed: number) {
   const k = load.addon!.bind(new Uint8Array(f.buffer), isa);
   const args = [4 * at.h, 4 * at.j, 4 * at.w, 4 * at.sums, batch, heads, t, w, beta];
   const left = k.transfer_forward!(...args);
-  k.transfer_backward!(...args, 4 * at2.gw, 4 * at2.gh, 4 * at2.gj);
+  k.transfer_backward!(...args, 4 * at2.gw, 4 * at2.gh, 4 * at2.gj, segment);
   const view = (o: number, n: number) => f.slice(o, o + n);
   return {
     left,
@@ -212,6 +212,31 @@ function enumeratedLoss(
       }
   return loss;
 }
+
+describe('native transfer-matrix kernels: the VJP from checkpointed segments', () => {
+  if (load.addon === undefined) return itWithoutAddon('transfer kernels (segments)', load.reason);
+  // The VJP keeps every backward message of a lane group while they fit in 16 MB (all the cases
+  // above); wider windows recompute them in segments from checkpoints. A 13th argument (tests
+  // only) sets the segment length: every length must give the answer of the whole sweep.
+  for (const isa of load.addon.isas())
+    it(`segments of 1, 2, 5 and 13 positions give the whole sweep's gradients [${isa}]`, () => {
+      const c: Case = {
+        batch: 5,
+        heads: 2,
+        length: 40,
+        window: 6,
+        beta: 1.1,
+        fieldScale: 2,
+        couplingScale: 0.4,
+      };
+      const whole = runKernels(isa, c, 99);
+      for (const segment of [1, 2, 5, 13]) {
+        const cut = runKernels(isa, c, 99, segment);
+        expect(relativeError(cut.gh, whole.gh), `gh, segments of ${segment}`).toBeLessThan(1e-6);
+        expect(relativeError(cut.gj, whole.gj), `gJ, segments of ${segment}`).toBeLessThan(1e-6);
+      }
+    });
+});
 
 describe('native transfer-matrix kernels against enumeration', () => {
   if (load.addon === undefined)
