@@ -13,6 +13,8 @@ import { scriptArg } from './scriptArgs.js';
 
 /**
  * - `paper`: METHOD.md §5, 1 layer, 1 head, d_model 64, FFN 256, batch 64, T = 12.
+ * - `paper-256`: the same model at T = 256, batch 4 (the 1,024 tokens a step of `bench
+ *   shakespeare --preset long`, the long-context experiments' model).
  * - `baby`: nanoGPT's shakespeare_char CPU model, 4 layers × 4 heads, d_model 128, batch 12,
  *   T = 64, no biases, tied embeddings.
  */
@@ -24,6 +26,17 @@ export const BENCH_MODELS = {
     ffnHidden: 256,
     batch: 64,
     length: 12,
+    bias: true,
+    tieEmbeddings: false,
+  },
+  /** The paper model at the long-context experiment's longest length (issue 41's goal row). */
+  'paper-256': {
+    layers: 1,
+    heads: 1,
+    dModel: 64,
+    ffnHidden: 256,
+    batch: 4,
+    length: 256,
     bias: true,
     tieEmbeddings: false,
   },
@@ -49,7 +62,8 @@ export type BenchModel = (typeof BENCH_MODELS)[keyof typeof BENCH_MODELS];
 export function benchModelArg(): { name: keyof typeof BENCH_MODELS; m: BenchModel } {
   const name = scriptArg('model', 'paper') as keyof typeof BENCH_MODELS;
   const m = BENCH_MODELS[name];
-  if (m === undefined) throw new Error(`--model must be paper or baby, got ${name}`);
+  if (m === undefined)
+    throw new Error(`--model must be ${Object.keys(BENCH_MODELS).join(', ')}, got ${name}`);
   return { name, m };
 }
 

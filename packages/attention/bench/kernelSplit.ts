@@ -38,6 +38,9 @@ export interface KernelSplit {
   /** The GEMMs' time and everything else's (other kernels, JavaScript, the causal op), in ms. */
   readonly gemmMs: number;
   readonly otherMs: number;
+  /** The transfer-matrix kernels' time (ms) and arithmetic (GFLOP) per step (0 without them). */
+  readonly transferMs: number;
+  readonly transferGflop: number;
 }
 
 /**
@@ -130,8 +133,13 @@ export async function kernelSplit(
   lines.push(
     `step (mean of ${steps}, kernels timed) | ${(total / steps).toFixed(2)} | 100 % | ${(gemmFlops / total / 1e6).toFixed(1)} (matrix work) |`,
   );
+  const transfer = ['transferForward', 'transferBackward'].map(
+    (k) => rows.get(k) ?? { ms: 0, flops: 0 },
+  );
   return {
     table: lines.join('\n'),
+    transferMs: (transfer[0]!.ms + transfer[1]!.ms) / steps,
+    transferGflop: (transfer[0]!.flops + transfer[1]!.flops) / steps / 1e9,
     matrixGflop: gemmFlops / steps / 1e9,
     gemmMs: gemmMs / steps,
     otherMs: (total - gemmMs) / steps,

@@ -5,7 +5,7 @@
  * its VJP) and the JavaScript between them.
  *
  *   cd packages/attention && node --import tsx --conditions=@boltzmann/source scripts/benchEngine.ts \
- *     [--model paper|baby] [--variants softmax,boltzmann] [--sampler exact|tap|transfer-matrix]
+ *     [--model paper|paper-256|baby] [--variants softmax,boltzmann] [--sampler exact|tap|transfer-matrix]
  *     [--couplings full|banded:8] [--threads 1] [--steps 30] [--backend auto|native|wasm] [--json]
  *
  * `--backend` is the engine's kernels (default `auto`: native where the addon loads, else wasm);
@@ -131,7 +131,7 @@ for (const variant of variants) {
   if (peak) log(`${peak.name} peak: ${peak.gflops.toFixed(1)} GFLOP/s (one core, measured now)`);
   if (split) log(split.table);
   if (json) {
-    const { matrixGflop, gemmMs, otherMs } = split ?? {};
+    const { matrixGflop, gemmMs, otherMs, transferMs, transferGflop } = split ?? {};
     const figure = {
       model: modelName,
       variant,
@@ -140,7 +140,14 @@ for (const variant of variants) {
       meanMsPerStep: meanMs,
       stepsPerSecond: 1000 / ms,
     };
-    const roof = { matrixGflop, gemmMs, otherMs, peakGflops: peak?.gflops, peakName: peak?.name };
+    const roof = {
+      matrixGflop,
+      gemmMs,
+      otherMs,
+      ...(transferMs ? { transferMs, transferGflop } : {}),
+      peakGflops: peak?.gflops,
+      peakName: peak?.name,
+    };
     console.log(JSON.stringify({ ...figure, backend: backendName, isa, ...roof }));
   }
   trainer.dispose();

@@ -42,6 +42,9 @@ export interface BenchEngineFigure {
   readonly gemmMs?: number;
   readonly otherMs?: number;
   readonly peakGflops?: number;
+  /** On one thread, with the engine's transfer kernels: their ms and GFLOP per step. */
+  readonly transferMs?: number;
+  readonly transferGflop?: number;
   /** The peak's name: `native avx512 FMA` or `wasm f32x4` (absent in older lines: wasm f32x4). */
   readonly peakName?: string;
   /** The engine's backend (`native`, `wasm`) and its ISA (`avx512`, `f32x4`), as the engine reports. */
