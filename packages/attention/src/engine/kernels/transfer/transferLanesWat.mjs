@@ -1,0 +1,208 @@
+// The scalar parts of the transfer-matrix WAT kernels (transferWat.mjs), transfer.c's: a head's
+// coupling table and coupling rows (head_table), the range test (in_range), a lane group's
+// problems (group_lanes: 64 bytes at $lgp, per lane its length n at +0, its row's byte offset at
+// +16, its sums entry's at +32 and 1.0 or 0.0 for live at +48), field factors (group_fields),
+// VJP direction (group_direction), and what the kernels write per lane and per head.
+import { c32, forUp, lg, ls } from './transferWatText.mjs';
+
+const STEP_RANGE = 16; // ising-core's FLOAT32_STEP_RANGE
+const LINEAR_RANGE = 250; // ising-core's LINEAR_RANGE
+
+const g = (n) => `(global.get $${n})`;
+const f32at = (a) => `(f64.promote_f32 (f32.load ${a}))`;
+/** Lane $l's field at byte `offset` of the group record. */
+const laneAt = (offset) =>
+  `(i32.add ${g('lgp')} (i32.add (i32.const ${offset}) (i32.shl ${lg('l')} (i32.const 2))))`;
+const N = `(i32.load ${laneAt(0)})`;
+const ROW = `(i32.load ${laneAt(16)})`;
+const PROB = `(i32.load ${laneAt(32)})`;
+const DEAD = `(f32.eq (f32.load ${laneAt(48)}) (f32.const 0))`;
+const KILL = `(f32.store ${laneAt(48)} (f32.const 0))`;
+/** Byte address of vector t's lane $l in the array at global `base`. */
+const cell = (base, t) =>
+  `(i32.add ${g(base)} (i32.add (i32.shl ${t} (i32.const 4)) (i32.shl ${lg('l')} (i32.const 2))))`;
+const lanes = (body) => forUp('l', c32(0), c32(4), c32(1), `(block $skip ${body})`);
+/** The coupling J[t − W + b][t] of the head's table at $jp (0 before the chain's start). */
+const coupling = `(if (result f64) (i32.ge_s ${lg('r')} (i32.const 0))
+        (then ${f32at(`(i32.add ${lg('jp')} (i32.shl (i32.add (i32.mul ${lg('r')} ${g('T')}) ${lg('t')}) (i32.const 2)))`)})
+        (else (f64.const 0)))`;
+
+/** head_table: crow (Σ|J| of each key's band both ways) and the table of every position. */
+function headTable() {
+  const row = (arr, x) => `(i32.add ${g(arr)} (i32.shl ${x} (i32.const 3)))`;
+  const entry = (k, arr, x) =>
+    `(f32.store offset=${4 * k} (i32.add ${lg('tb')} (i32.shl ${lg('j')} (i32.const 4))) (f32.demote_f64 (f64.load ${row(arr, x)})))`;
+  const twoJ = `(i32.shl ${lg('j')} (i32.const 1))`;
+  return `(func $headTable (param $hd i32) (local $t i32) (local $b i32) (local $x i32) (local $j i32) (local $r i32)
+    (local $half i32) (local $jp i32) (local $tb i32) (local $v f64) (local $c0 f64) (local $f f64) (local $gd f64)
+    ${ls('jp', `(i32.add ${g('Jp')} (i32.shl (i32.mul ${lg('hd')} (i32.mul ${g('T')} ${g('T')})) (i32.const 2)))`)}
+    (memory.fill ${g('crow')} (i32.const 0) (i32.shl ${g('T')} (i32.const 3)))
+    ${forUp(
+      't',
+      c32(0),
+      g('T'),
+      c32(1),
+      `${ls('c0', '(f64.const 0)')}
+      ${forUp(
+        'b',
+        c32(0),
+        g('W'),
+        c32(1),
+        `${ls('r', `(i32.add (i32.sub ${lg('t')} ${g('W')}) ${lg('b')})`)}
+        ${ls('v', coupling)}
+        ${ls('c0', `(f64.sub ${lg('c0')} ${lg('v')})`)}
+        (f64.store ${row('crow', lg('t'))} (f64.add (f64.load ${row('crow', lg('t'))}) (f64.abs ${lg('v')})))
+        (if (i32.ge_s ${lg('r')} (i32.const 0)) (then
+          (f64.store ${row('crow', lg('r'))} (f64.add (f64.load ${row('crow', lg('r'))}) (f64.abs ${lg('v')})))))`,
+      )}
+      (f64.store ${g('tup')} (call $exp (f64.mul ${g('beta')} ${lg('c0')})))
+      (f64.store ${g('tdown')} (call $exp (f64.mul (f64.neg ${g('beta')}) ${lg('c0')})))
+      ${forUp(
+        'b',
+        c32(0),
+        g('W'),
+        c32(1),
+        `${ls('half', `(i32.shl (i32.const 1) ${lg('b')})`)}
+        ${ls('r', `(i32.add (i32.sub ${lg('t')} ${g('W')}) ${lg('b')})`)}
+        ${ls('v', coupling)}
+        ${ls('f', `(call $exp (f64.mul (f64.mul (f64.const 2) ${g('beta')}) ${lg('v')}))`)}
+        ${ls('gd', `(call $exp (f64.mul (f64.mul (f64.const -2) ${g('beta')}) ${lg('v')}))`)}
+        ${forUp(
+          'x',
+          c32(0),
+          lg('half'),
+          c32(1),
+          `(f64.store ${row('tup', `(i32.add ${lg('x')} ${lg('half')})`)} (f64.mul (f64.load ${row('tup', lg('x'))}) ${lg('f')}))
+          (f64.store ${row('tdown', `(i32.add ${lg('x')} ${lg('half')})`)} (f64.mul (f64.load ${row('tdown', lg('x'))}) ${lg('gd')}))`,
+        )}`,
+      )}
+      ${ls('tb', `(i32.add ${g('tbl')} (i32.shl (i32.mul ${lg('t')} ${g('S')}) (i32.const 3)))`)}
+      ${forUp(
+        'j',
+        c32(0),
+        g('H'),
+        c32(1),
+        `${entry(0, 'tdown', twoJ)} ${entry(1, 'tdown', `(i32.add ${twoJ} (i32.const 1))`)}
+        ${entry(2, 'tup', twoJ)} ${entry(3, 'tup', `(i32.add ${twoJ} (i32.const 1))`)}`,
+      )}`,
+    )})`;
+}
+
+/** in_range: whether a problem's n fields at byte hrow keep every step within the float32 kernel's range. */
+function inRange() {
+  const own = (t) =>
+    `(f64.add (f64.abs ${f32at(`(i32.add ${lg('hrow')} (i32.shl ${t} (i32.const 2)))`)}) (f64.load (i32.add ${g('crow')} (i32.shl ${t} (i32.const 3)))))`;
+  return `(func $inRange (param $hrow i32) (param $n i32) (result i32) (local $t i32) (local $own f64) (local $sum f64) (local $largest f64) (local $step f64)
+    ${forUp(
+      't',
+      c32(0),
+      lg('n'),
+      c32(1),
+      `${ls('own', own(lg('t')))}
+      ${ls('sum', `(f64.add ${lg('sum')} ${lg('own')})`)}
+      (if (i32.gt_s ${lg('t')} ${g('W')}) (then ${ls('sum', `(f64.sub ${lg('sum')} ${own(`(i32.sub (i32.sub ${lg('t')} ${g('W')}) (i32.const 1))`)})`)}))
+      (if (f64.gt ${lg('sum')} ${lg('largest')}) (then ${ls('largest', lg('sum'))}))
+      (if (f64.gt ${lg('own')} ${lg('step')}) (then ${ls('step', lg('own'))}))`,
+    )}
+    (i32.and (f64.le (f64.mul (f64.mul (f64.const 2) ${g('beta')}) ${lg('largest')}) (f64.const ${LINEAR_RANGE}))
+      (f64.le (f64.mul ${g('beta')} ${lg('step')}) (f64.const ${STEP_RANGE}))))`;
+}
+
+/** group_lanes: problems k0 … k0 + 3 of head hd in (i descending, b) order; padding lanes repeat k0, dead. */
+function groupLanes() {
+  return `(func $groupLanes (param $hd i32) (param $k0 i32) (local $l i32) (local $k i32) (local $i i32) (local $prob i32) (local $count i32)
+    ${ls('count', `(i32.mul ${g('B')} ${g('T')})`)}
+    (global.set $nmax (i32.const 0)) (global.set $nmin ${g('T')})
+    ${lanes(`${ls('k', `(select (i32.add ${lg('k0')} ${lg('l')}) ${lg('k0')} (i32.lt_s (i32.add ${lg('k0')} ${lg('l')}) ${lg('count')}))`)}
+      ${ls('i', `(i32.sub (i32.sub ${g('T')} (i32.const 1)) (i32.div_s ${lg('k')} ${g('B')}))`)}
+      ${ls('prob', `(i32.add (i32.mul (i32.add (i32.mul (i32.rem_s ${lg('k')} ${g('B')}) ${g('heads')}) ${lg('hd')}) ${g('T')}) ${lg('i')})`)}
+      (i32.store ${laneAt(0)} (i32.add ${lg('i')} (i32.const 1)))
+      (i32.store ${laneAt(16)} (i32.shl (i32.mul ${lg('prob')} ${g('T')}) (i32.const 2)))
+      (i32.store ${laneAt(32)} (i32.shl ${lg('prob')} (i32.const 2)))
+      (f32.store ${laneAt(48)} (select (f32.const 1) (f32.const 0) (i32.lt_s (i32.add ${lg('k0')} ${lg('l')}) ${lg('count')})))
+      (if (i32.gt_s (i32.add ${lg('i')} (i32.const 1)) ${g('nmax')}) (then (global.set $nmax (i32.add ${lg('i')} (i32.const 1)))))
+      (if (i32.lt_s (i32.add ${lg('i')} (i32.const 1)) ${g('nmin')}) (then (global.set $nmin (i32.add ${lg('i')} (i32.const 1)))))`)})`;
+}
+
+/** group_fields: exp(β h_t) per live lane (1 elsewhere); lanes out of range are marked dead. killLeft: lanes the forward left. */
+function groupFields() {
+  return `(func $groupFields (local $l i32) (local $t i32) (local $x i32)
+    ${forUp('x', c32(0), `(i32.shl ${g('nmax')} (i32.const 4))`, c32(16), `(v128.store (i32.add ${g('ef')} ${lg('x')}) (v128.const f32x4 1 1 1 1))`)}
+    ${lanes(`(br_if $skip ${DEAD})
+      (if (i32.eqz (call $inRange (i32.add ${g('hp')} ${ROW}) ${N})) (then ${KILL} (br $skip)))
+      ${forUp('t', c32(0), N, c32(1), `(f32.store ${cell('ef', lg('t'))} (f32.demote_f64 (call $exp (f64.mul ${g('beta')} ${f32at(`(i32.add (i32.add ${g('hp')} ${ROW}) (i32.shl ${lg('t')} (i32.const 2)))`)}))))`)}`)})
+  (func $killLeft (local $l i32)
+    ${lanes(`(if (i32.eqz (f32.ge (f32.load (i32.add ${g('sumsp')} ${PROB})) (f32.const 0))) (then ${KILL}))`)})`;
+}
+
+/** group_direction: β (gw_t − Σ w gw) / (2 Σα) per live lane, 0 elsewhere. */
+function groupDirection() {
+  const at = (base, t) => `(i32.add (i32.add ${g(base)} ${ROW}) (i32.shl ${t} (i32.const 2)))`;
+  return `(func $groupDirection (local $l i32) (local $t i32) (local $x i32) (local $total f64) (local $dot f64)
+    (memory.fill ${g('gam')} (i32.const 0) (i32.shl ${g('nmax')} (i32.const 4)))
+    ${lanes(`(br_if $skip ${DEAD})
+      ${ls('total', f32at(`(i32.add ${g('sumsp')} ${PROB})`))}
+      (br_if $skip (i32.eqz (f64.gt ${lg('total')} (f64.const 0))))
+      ${ls('dot', '(f64.const 0)')}
+      ${forUp('t', c32(0), N, c32(1), ls('dot', `(f64.add ${lg('dot')} (f64.mul ${f32at(at('wp', lg('t')))} ${f32at(at('gwp', lg('t')))}))`))}
+      ${forUp('t', c32(0), N, c32(1), `(f32.store ${cell('gam', lg('t'))} (f32.demote_f64 (f64.div (f64.mul ${g('beta')} (f64.sub ${f32at(at('gwp', lg('t')))} ${lg('dot')})) (f64.mul (f64.const 2) ${lg('total')}))))`)}`)})`;
+}
+
+/** The forward's rows: w and Σα of each live lane, sums = −1 for the others; returns their count. */
+function forwardRows() {
+  const wAt = (t) => `(i32.add (i32.add ${g('wp')} ${ROW}) (i32.shl ${t} (i32.const 2)))`;
+  return `(func $forwardRows (param $k0 i32) (result i32) (local $l i32) (local $t i32) (local $left i32) (local $total f64) (local $inv f32)
+    ${lanes(`(br_if $skip (i32.ge_s (i32.add ${lg('k0')} ${lg('l')}) (i32.mul ${g('B')} ${g('T')})))
+      (if ${DEAD} (then
+        (f32.store (i32.add ${g('sumsp')} ${PROB}) (f32.const -1))
+        ${ls('left', `(i32.add ${lg('left')} (i32.const 1))`)}
+        (br $skip)))
+      ${ls('total', '(f64.const 0)')}
+      ${forUp('t', c32(0), N, c32(1), ls('total', `(f64.add ${lg('total')} ${f32at(cell('up', lg('t')))})`))}
+      ${ls('inv', `(select (f32.demote_f64 (f64.div (f64.const 1) ${lg('total')})) (f32.const 0) (f64.gt ${lg('total')} (f64.const 0)))`)}
+      ${forUp('t', c32(0), N, c32(1), `(f32.store ${wAt(lg('t'))} (f32.mul (f32.load ${cell('up', lg('t'))}) ${lg('inv')}))`)}
+      (memory.fill ${wAt(N)} (i32.const 0) (i32.shl (i32.sub ${g('T')} ${N}) (i32.const 2)))
+      (f32.store (i32.add ${g('sumsp')} ${PROB}) (f32.demote_f64 ${lg('total')}))`)}
+    ${lg('left')})`;
+}
+
+/** The backward's rows (gh of each live lane) and a head's gJ from the lanes' band sums. */
+function backwardRows() {
+  const ghAt = (t) => `(i32.add (i32.add ${g('ghp')} ${ROW}) (i32.shl ${t} (i32.const 2)))`;
+  const lane = (k) => `(f32x4.extract_lane ${k} ${lg('v')})`;
+  return `(func $backwardRows (local $l i32) (local $t i32)
+    ${lanes(`(br_if $skip ${DEAD})
+      ${forUp('t', c32(0), N, c32(1), `(f32.store ${ghAt(lg('t'))} (f32.load ${cell('fg', lg('t'))}))`)}
+      (memory.fill ${ghAt(N)} (i32.const 0) (i32.shl (i32.sub ${g('T')} ${N}) (i32.const 2)))`)})
+  (func $writeGJ (param $hd i32) (local $t i32) (local $b i32) (local $r i32) (local $v v128)
+    ${forUp(
+      't',
+      c32(0),
+      g('T'),
+      c32(1),
+      forUp(
+        'b',
+        c32(0),
+        g('W'),
+        c32(1),
+        `${ls('r', `(i32.add (i32.sub ${lg('t')} ${g('W')}) ${lg('b')})`)}
+      (if (i32.ge_s ${lg('r')} (i32.const 0)) (then
+        ${ls('v', `(v128.load (i32.add ${g('gacc')} (i32.shl (i32.add (i32.mul ${lg('t')} ${g('W')}) ${lg('b')}) (i32.const 4))))`)}
+        (f32.store (i32.add ${g('gJp')} (i32.shl (i32.add (i32.mul (i32.add (i32.mul ${lg('hd')} ${g('T')}) ${lg('r')}) ${g('T')}) ${lg('t')}) (i32.const 2)))
+          (f32.add (f32.add ${lane(0)} ${lane(1)}) (f32.add ${lane(2)} ${lane(3)})))))`,
+      ),
+    )})`;
+}
+
+/** The scalar functions. */
+export function lanesFuncs() {
+  return [
+    headTable(),
+    inRange(),
+    groupLanes(),
+    groupFields(),
+    groupDirection(),
+    forwardRows(),
+    backwardRows(),
+  ].join('\n  ');
+}
