@@ -16,6 +16,14 @@
 #define BOLTZMANN_TRANSFER_CHAIN_H
 #include "vmath.h"
 
+/*
+ * Float32 sums over 2^W states lose ~2^W·ε: every state loop adds its terms into running sums
+ * that it empties into outer ones each BLOCK states (BLOCK·ε + 2^W/BLOCK·ε), which keeps wide
+ * windows (W = 10, 11) as accurate as ising-core's float32 kernel, whose sums are float64.
+ */
+#define BLOCK 32
+#define FLUSH(j) (((j) & (BLOCK - 1)) == BLOCK - 1)
+
 /* One head's shared data: the window, β and the coupling factors of every position. */
 typedef struct {
   int32_t W, S, H; /* window bits, states 2^W, half */
@@ -63,16 +71,17 @@ static void chain_back(const chain_head *c, const chain_group *g, vf *back) {
     const vf *in = back + (size_t)t * S;
     vf *out = back + (size_t)(t - 1) * S;
     const float *tb = c->table + (size_t)t * 2 * S;
-    vf sum = vsplat(0.0f);
+    vf sum = vsplat(0.0f), part = sum;
     for (int32_t j = 0; j < H; j++) {
       const vf bl = fm * in[j], bh = fp * in[j + H];
       const vf v0 = tb[4 * j] * bl + tb[4 * j + 2] * bh;
       const vf v1 = tb[4 * j + 1] * bl + tb[4 * j + 3] * bh;
       out[2 * j] = v0;
       out[2 * j + 1] = v1;
-      sum += v0 + v1;
+      part += v0 + v1;
+      if (FLUSH(j)) sum += part, part = vsplat(0.0f);
     }
-    sigma = sum;
+    sigma = sum + part;
     restart_ended(c, g, t, out, NULL, &sigma, NULL);
   }
 }
@@ -90,17 +99,20 @@ static void chain_forward(const chain_head *c, const chain_group *g, const vf *b
     const vf e = g->ef[t], fp = e / sigma, fm = 1.0f / (e * sigma);
     const vf *bk = back + (size_t)t * S;
     const float *tb = c->table + (size_t)t * 2 * S;
-    vf sum = vsplat(0.0f), sl = vsplat(0.0f), sh = vsplat(0.0f);
+    const vf zero = vsplat(0.0f);
+    vf sum = zero, sl = zero, sh = zero, psum = zero, psl = zero, psh = zero;
     for (int32_t j = 0; j < H; j++) {
       const vf a0 = a[2 * j], a1 = a[2 * j + 1];
       const vf lo = fm * (a0 * tb[4 * j] + a1 * tb[4 * j + 1]);
       const vf hi = fp * (a0 * tb[4 * j + 2] + a1 * tb[4 * j + 3]);
       next[j] = lo;
       next[j + H] = hi;
-      sum += lo + hi;
-      sl += lo * bk[j];
-      sh += hi * bk[j + H];
+      psum += lo + hi;
+      psl += lo * bk[j];
+      psh += hi * bk[j + H];
+      if (FLUSH(j)) sum += psum, sl += psl, sh += psh, psum = psl = psh = zero;
     }
+    sum += psum, sl += psl, sh += psh;
     up[t] = sh / (sl + sh);
     sigma = sum;
     vf *swap = a;
@@ -131,7 +143,8 @@ static inline void back_vjp_step(const chain_head *c, const chain_group *g, int3
   const vf e = g->ef[t], fp = e / st->sigma, fm = 1.0f / (e * st->sigma);
   const vf gl = -g->gam[t] - st->shift, gh = g->gam[t] - st->shift;
   const float *tb = c->table + (size_t)t * 2 * c->S;
-  vf sum = vsplat(0.0f), sumT = vsplat(0.0f);
+  const vf zero = vsplat(0.0f);
+  vf sum = zero, sumT = zero, psum = zero, psumT = zero;
   for (int32_t j = 0; j < H; j++) {
     const vf pl = in[j], ph = in[j + H];
     const vf bl = fm * pl, bh = fp * ph;
@@ -143,9 +156,11 @@ static inline void back_vjp_step(const chain_head *c, const chain_group *g, int3
     out[2 * j + 1] = v1;
     outT[2 * j] = w0;
     outT[2 * j + 1] = w1;
-    sum += v0 + v1;
-    sumT += w0 + w1;
+    psum += v0 + v1;
+    psumT += w0 + w1;
+    if (FLUSH(j)) sum += psum, sumT += psumT, psum = psumT = zero;
   }
+  sum += psum, sumT += psumT;
   st->sum = sum;
   st->sumT = sumT;
   st->sigma = sum;
@@ -238,12 +253,13 @@ static void back_segment(const chain_head *c, const chain_group *g, int32_t star
 static inline void fold_bits(vf *row, int32_t W, vf *upper) {
   for (int32_t k = W - 1; k >= 0; k--) {
     const int32_t half = 1 << k;
-    vf u = vsplat(0.0f);
+    vf u = vsplat(0.0f), part = u;
     for (int32_t s = 0; s < half; s++) {
-      u += row[s + half];
+      part += row[s + half];
       row[s] += row[s + half];
+      if (FLUSH(s)) u += part, part = vsplat(0.0f);
     }
-    upper[k] = u;
+    upper[k] = u + part;
   }
 }
 
@@ -275,7 +291,8 @@ static inline void vjp_states(const chain_head *c, const vjp_step *k, const vf *
                               const vf *bk, const vf *bkT, const float *tb, vf *next, vf *nextT,
                               vf *row, vjp_sums *o) {
   const int32_t H = c->H;
-  vf sumA = o->sumA, sumAT = o->sumAT;
+  const vf zero = vsplat(0.0f);
+  vf sumA = zero, sumAT = zero;
   for (int32_t j = 0; j < H; j++) {
     const vf a0 = a[2 * j], a1 = a[2 * j + 1], c0 = aT[2 * j], c1 = aT[2 * j + 1];
     const float d0 = tb[4 * j], d1 = tb[4 * j + 1], u0 = tb[4 * j + 2], u1 = tb[4 * j + 3];
@@ -288,10 +305,10 @@ static inline void vjp_states(const chain_head *c, const vjp_step *k, const vf *
     nextT[j + H] = hiT;
     sumA += lo + hi;
     sumAT += loT + hiT;
+    if (FLUSH(j)) o->sumA += sumA, o->sumAT += sumAT, sumA = sumAT = zero;
   }
-  o->sumA = sumA;
-  o->sumAT = sumAT;
-  vf sl = o->sl, sh = o->sh, slT = o->slT, shT = o->shT;
+  o->sumA += sumA, o->sumAT += sumAT;
+  vf sl = zero, sh = zero, slT = zero, shT = zero;
   const vf kz = k->kz, invZHat = k->invZHat;
   for (int32_t j = 0; j < H; j++) {
     const vf lo = next[j], hi = next[j + H], loT = nextT[j], hiT = nextT[j + H];
@@ -304,9 +321,13 @@ static inline void vjp_states(const chain_head *c, const vjp_step *k, const vf *
     shT += ehT;
     row[j] = kz * el - invZHat * elT;
     row[j + H] = invZHat * ehT - kz * eh;
+    if (FLUSH(j)) {
+      o->sl += sl, o->sh += sh, o->slT += slT, o->shT += shT;
+      sl = sh = slT = shT = zero;
+    }
   }
-  o->sl = sl, o->sh = sh, o->slT = slT, o->shT = shT;
-  vf r1 = o->r1, r2 = o->r2, r3 = o->r3, r4 = o->r4, r5 = o->r5, r6 = o->r6;
+  o->sl += sl, o->sh += sh, o->slT += slT, o->shT += shT;
+  vf r1 = zero, r2 = zero, r3 = zero, r4 = zero, r5 = zero, r6 = zero;
   for (int32_t j = 0; j < H; j++) {
     const vf a0 = a[2 * j], a1 = a[2 * j + 1], c0 = aT[2 * j], c1 = aT[2 * j + 1];
     const float d0 = tb[4 * j], d1 = tb[4 * j + 1], u0 = tb[4 * j + 2], u1 = tb[4 * j + 3];
@@ -318,8 +339,12 @@ static inline void vjp_states(const chain_head *c, const vjp_step *k, const vf *
     r4 += (c1 * d1 - c0 * d0) * pl;
     r5 += dpp * bkT[j + H];
     r6 += dpm * bkT[j];
+    if (FLUSH(j)) {
+      o->r1 += r1, o->r2 += r2, o->r3 += r3, o->r4 += r4, o->r5 += r5, o->r6 += r6;
+      r1 = r2 = r3 = r4 = r5 = r6 = zero;
+    }
   }
-  o->r1 = r1, o->r2 = r2, o->r3 = r3, o->r4 = r4, o->r5 = r5, o->r6 = r6;
+  o->r1 += r1, o->r2 += r2, o->r3 += r3, o->r4 += r4, o->r5 += r5, o->r6 += r6;
 }
 
 /* The VJP's forward sweep's running state. */
