@@ -149,7 +149,7 @@ export async function forwardAround(
 
 /** Block `layer`'s forward on the engine's transfer kernels where they give the sampler's answer (transferOp.ts). */
 function fusedForward(src: CausalSource, acts: ActivationLayout, layer: number) {
-  const window = fusedTransferWindow(src.k, src.config, src.sampler, acts.length);
+  const window = fusedTransferWindow(src.k, src.config, src.sampler, acts);
   if (window === undefined) return undefined;
   return fusedTransferForward(src.k, acts, layer, src.config, window, src.sampler!);
 }

@@ -41,8 +41,8 @@ export interface EngineKernels
   f32(): Float32Array;
   /** The backend the kernels run on: native (its ISA and lanes) or wasm (and why not native). */
   readonly backend: EngineBackendInfo;
-  /** The transfer-matrix kernels, where the backend has them (native). */
-  readonly transfer?: TransferKernels;
+  /** The transfer-matrix kernels (Boltzmann attention's causal op on the arena). */
+  readonly transfer: TransferKernels;
 }
 
 /** Options of {@link createEngineKernels}. */
@@ -61,6 +61,7 @@ function bindAll(memory: EngineMemory, backend: KernelBackend) {
     ...createSoftmaxKernels(memory, backend),
     ...createCrossEntropyKernels(memory, backend),
     ...createAdamWKernels(memory, backend),
+    transfer: createTransferKernels(memory, backend),
   };
 }
 
@@ -87,10 +88,8 @@ export function createEngineKernels(
     kernels = bindAll(memory, backend);
   }
   let view = new Float32Array(memory.buffer);
-  const transfer = createTransferKernels(memory, backend);
   return {
     ...kernels,
-    ...(transfer === undefined ? {} : { transfer }),
     memory,
     backend: backend.info,
     f32() {

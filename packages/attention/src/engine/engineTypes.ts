@@ -179,6 +179,9 @@ export interface ActivationLayout {
   readonly gHidden: number;
   /** Scratch of the `nt` GEMMs. */
   readonly scratch: number;
+  /** Scratch of the WebAssembly transfer-matrix kernels (`boltzmann` only, else −1) and its floats. */
+  readonly transferScratch: number;
+  readonly transferScratchFloats: number;
   /** `F` zeros (the FFN bias of a `bias: false` model) and `F` floats a discarded bias gradient goes to. */
   readonly zeros: number;
   readonly sink: number;

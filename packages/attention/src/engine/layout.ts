@@ -7,6 +7,7 @@ import { AttentionError } from '../core/errors.js';
 import { COUPLINGS, RELATIVE_COUPLINGS, layerName, paramSpecs } from '../core/paramSpecs.js';
 import type { ResolvedTransformerConfig } from '../core/transformerConfig.js';
 import { usesSampler } from '../core/variants.js';
+import { transferPassScratchFloats } from './transfer.js';
 import type {
   ActivationLayout,
   BlockActs,
@@ -186,6 +187,7 @@ export function planActivations(
   const logits = take(n * v);
   const loss = { tokens: take(n), targets: take(n), weights: take(n), stats: take(3 * n) };
   const widest = Math.max(d * d, d * f, d * v, n * d, f);
+  const transferFloats = variant === 'boltzmann' ? transferPassScratchFloats(length) : 0;
   const grads = {
     g: take(n * d),
     t1: take(n * d),
@@ -197,6 +199,8 @@ export function planActivations(
     gw: take(bhtt),
     gHidden: take(n * f, config.ffn),
     scratch: take(widest),
+    transferScratch: take(transferFloats, transferFloats > 0),
+    transferScratchFloats: transferFloats,
     zeros: take(f, config.ffn),
     sink: take(f, config.ffn),
   };

@@ -2,10 +2,11 @@
  * Boltzmann attention's causal op through the engine's own transfer-matrix kernels (transfer.ts),
  * in place of ising-core's sampler, wherever that gives the sampler's answer: the variant is
  * `boltzmann`, the sampler is ising-core's built-in transfer matrix with `precision: 'float32'`
- * (plain or wrapped by `recordConvergence`, which records nothing for it), the backend has the
- * kernels, and J lies inside the sampler's band. The few problems the float32 kernel cannot take
- * (a step factor beyond e^±16; non-finite input) go through the sampler itself, in float64 and
- * with its errors, exactly as before; everything else is one kernel call per pass.
+ * (plain or wrapped by `recordConvergence`, which records nothing for it), the window fits the
+ * kernels (on WebAssembly, the pass's scratch), and J lies inside the sampler's band. The few
+ * problems the float32 kernel cannot take (a step factor beyond e^±16; non-finite input) go
+ * through the sampler itself, in float64 and with its errors, exactly as before; everything else
+ * is one kernel call per pass.
  */
 import {
   DEFAULT_BANDWIDTH,
@@ -21,20 +22,25 @@ import type { EngineKernels } from './engineKernels.js';
 import type { ActivationLayout } from './engineTypes.js';
 import type { TransferOperands } from './transfer.js';
 
-/** The window of a pass the kernels can run, or `undefined` when the sampler's own path runs. */
+/**
+ * The window of a pass the kernels can run, or `undefined` when the sampler's own path runs (also
+ * on WebAssembly for a window wider than the pass's scratch holds: layout.ts sets aside 8 MB).
+ */
 export function fusedTransferWindow(
   k: EngineKernels,
   config: ResolvedTransformerConfig,
   sampler: Sampler | undefined,
-  length: number,
+  acts: Pick<ActivationLayout, 'length' | 'transferScratchFloats'>,
 ): number | undefined {
-  if (config.variant !== 'boltzmann' || k.transfer === undefined) return undefined;
+  if (config.variant !== 'boltzmann') return undefined;
   const recipe = shardRecipeOf(sampler);
   if (recipe?.sampler !== 'transfer-matrix' || recipe.options.precision !== 'float32')
     return undefined;
   const bandwidth = (recipe.options.bandwidth as number | undefined) ?? DEFAULT_BANDWIDTH;
-  const window = Math.min(bandwidth, length - 1);
-  return window >= 1 ? window : undefined;
+  const window = Math.min(bandwidth, acts.length - 1);
+  if (window < 1 || window > 16) return undefined;
+  const scratch = k.transfer.scratchFloats(acts.length, window);
+  return scratch <= acts.transferScratchFloats ? window : undefined;
 }
 
 /** Whether every coupling of `j` (`heads × T × T`, strict upper triangle) is within `window` of the diagonal. */
@@ -87,6 +93,8 @@ function operandsOf(
     length,
     window,
     beta: config.beta,
+    scratch: acts.transferScratch,
+    scratchFloats: acts.transferScratchFloats,
   };
 }
 
@@ -143,7 +151,7 @@ export function fusedTransferForward(
 ): FusedTransferPass | undefined {
   const o = operandsOf(acts, layer, config, window);
   if (!withinBand(k.f32(), o.j, o.heads, o.length, window)) return undefined;
-  const left = k.transfer!.transferForward(o);
+  const left = k.transfer.transferForward(o);
   if (left === 0) return { operands: o, sampled: [] };
   const sampled: SamplerRows[] = [];
   leftRows(k.f32(), o).forEach((problems, head) => {
@@ -161,7 +169,7 @@ export function fusedTransferBackward(
 ): void {
   const o = pass.operands;
   const gj = acts.blocks[layer]!.gj;
-  k.transfer!.transferBackward({ ...o, gw: acts.gw, gh: acts.gh, gj });
+  k.transfer.transferBackward({ ...o, gw: acts.gw, gh: acts.gh, gj });
   const f = k.f32();
   const t = o.length;
   for (const rows of pass.sampled) {

@@ -1,5 +1,5 @@
 // The engine's WebAssembly kernels, one home folder per op (gemm/, elementwise/, layerNorm/,
-// softmax/, crossEntropy/, adamW/), each holding its WAT writer (<op>Wat.mjs), the .wat text the
+// softmax/, crossEntropy/, adamW/, transfer/), each holding its WAT writer (<op>Wat.mjs), the .wat text the
 // writer produces and the modules compiled from it (<name>Wasm.generated.ts, and
 // <name>SharedWasm.generated.ts on a shared memory), all committed. Walked by
 // tools/wasm/buildWasm.mjs (`pnpm --filter @boltzmann/attention build:wasm`) and by
@@ -10,6 +10,7 @@ import { elementwiseWat } from './elementwise/elementwiseWat.mjs';
 import { gemmWat } from './gemm/gemmWat.mjs';
 import { layerNormWat } from './layerNorm/layerNormWat.mjs';
 import { softmaxWat } from './softmax/softmaxWat.mjs';
+import { transferWat } from './transfer/transferWat.mjs';
 
 export const COMMAND = 'pnpm --filter @boltzmann/attention build:wasm';
 
@@ -40,4 +41,5 @@ export const KERNELS = [
     text: crossEntropyWat,
   },
   { op: 'adamW', name: 'adamW', writer: 'adamWWat.mjs', text: adamWWat },
+  { op: 'transfer', name: 'transfer', writer: 'transferWat.mjs', text: transferWat },
 ].map((k) => ({ ...k, shared: true }));

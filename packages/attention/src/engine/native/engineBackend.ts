@@ -140,20 +140,3 @@ export function engineModuleExports(
   for (const name of wasm.names) out[name] = (...args) => current()[name]!(...args);
   return out;
 }
-
-/**
- * The native kernels `names` on `memory`, for a kernel the WebAssembly backend does not have yet:
- * `undefined` on WebAssembly or when the addon lacks one of them.
- */
-export function nativeOnlyExports(
-  names: readonly string[],
-  memory: BoundMemory,
-  backend: KernelBackend | undefined,
-): Record<string, (...args: number[]) => number | undefined> | undefined {
-  if (backend?.addon === undefined) return undefined;
-  const current = boundKernels(memory, backend.addon, backend.info.isa);
-  if (names.some((n) => typeof current()[n] !== 'function')) return undefined;
-  const out: Record<string, (...args: number[]) => number | undefined> = {};
-  for (const name of names) out[name] = (...args) => current()[name]!(...args);
-  return out;
-}

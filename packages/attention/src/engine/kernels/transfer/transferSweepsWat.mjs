@@ -4,6 +4,8 @@
 // vector at byte 16x of its block; the table's four entries of pair j are broadcasts.
 import {
   add,
+  blockFlush,
+  blockRest,
   c32,
   fillVectors,
   flush,
@@ -68,8 +70,9 @@ function chainBack() {
         ${flush('v1')}
         ${vstore(add(lg('out'), shl(lg('j'), 1)), lg('v0'))}
         (v128.store offset=16 ${add(lg('out'), shl(lg('j'), 1))} ${lg('v1')})
-        ${ls('sum', vadd(lg('sum'), vadd(lg('v0'), lg('v1'))))}`;
-  return `(func $chainBack ${STEP_LOCALS} (local $q0 i32) (local $bl v128) (local $bh v128) (local $v0 v128) (local $v1 v128)
+        ${ls('psum', vadd(lg('psum'), vadd(lg('v0'), lg('v1'))))}
+        ${blockFlush('j', [['sum', 'psum']])}`;
+  return `(func $chainBack ${STEP_LOCALS} (local $q0 i32) (local $psum v128) (local $bl v128) (local $bh v128) (local $v0 v128) (local $v1 v128)
     ${fillVectors(add(gg('msg'), mul(sub(gg('nmax'), c32(1)), gg('Sb'))), gg('S'), vsplat(1))}
     ${ls('sigma', vstates())}
     ${forDown(
@@ -80,8 +83,9 @@ function chainBack() {
       ${ls('in', add(gg('msg'), mul(lg('t'), gg('Sb'))))}
       ${ls('out', sub(lg('in'), gg('Sb')))}
       ${ls('q0', tableRow(lg('t')))}
-      ${ls('sum', VZERO)}
+      ${ls('sum', VZERO)} ${ls('psum', VZERO)}
       ${forUp('j', c32(0), gg('Hb'), c32(16), pair)}
+      ${blockRest([['sum', 'psum']])}
       ${ls('sigma', lg('sum'))}
       (if (i32.ge_s ${lg('t')} ${gg('nmin')}) (then
         ${ls('mask', `(call $ended ${lg('t')})`)}
@@ -89,6 +93,12 @@ function chainBack() {
         ${ls('sigma', `(v128.bitselect ${vstates()} ${lg('sigma')} ${lg('mask')})`)}))`,
     )})`;
 }
+
+const FORWARD_SUMS = [
+  ['sum', 'psum'],
+  ['sl', 'psl'],
+  ['sh', 'psh'],
+];
 
 /** chain_forward: the forward sweep with P(s_t = +1) into `up` (a vector a position). */
 function chainForward() {
@@ -101,11 +111,13 @@ function chainForward() {
         ${flush('hi')}
         ${vstore(add(lg('nx'), lg('j')), lg('lo'))}
         ${vstore(add(lg('nx'), gg('Hb'), lg('j')), lg('hi'))}
-        ${ls('sum', vadd(lg('sum'), vadd(lg('lo'), lg('hi'))))}
-        ${ls('sl', vadd(lg('sl'), vmul(lg('lo'), vload(add(lg('in'), lg('j'))))))}
-        ${ls('sh', vadd(lg('sh'), vmul(lg('hi'), vload(add(lg('in'), gg('Hb'), lg('j'))))))}`;
+        ${ls('psum', vadd(lg('psum'), vadd(lg('lo'), lg('hi'))))}
+        ${ls('psl', vadd(lg('psl'), vmul(lg('lo'), vload(add(lg('in'), lg('j'))))))}
+        ${ls('psh', vadd(lg('psh'), vmul(lg('hi'), vload(add(lg('in'), gg('Hb'), lg('j'))))))}
+        ${blockFlush('j', FORWARD_SUMS)}`;
   return `(func $chainForward ${STEP_LOCALS} (local $q0 i32) (local $a i32) (local $nx i32)
     (local $a0 v128) (local $a1 v128) (local $lo v128) (local $hi v128) (local $sl v128) (local $sh v128)
+    (local $psum v128) (local $psl v128) (local $psh v128)
     ${ls('a', gg('A'))}
     ${ls('nx', gg('NX'))}
     ${fillVectors(lg('a'), gg('S'), vsplat(1))}
@@ -118,10 +130,11 @@ function chainForward() {
       `${factors(lg('t'), lg('sigma'))}
       ${ls('in', add(gg('msg'), mul(lg('t'), gg('Sb'))))}
       ${ls('q0', tableRow(lg('t')))}
-      ${ls('sum', VZERO)}
-      ${ls('sl', VZERO)}
-      ${ls('sh', VZERO)}
+      ${FORWARD_SUMS.flat()
+        .map((n) => ls(n, VZERO))
+        .join(' ')}
       ${forUp('j', c32(0), gg('Hb'), c32(16), pair)}
+      ${blockRest(FORWARD_SUMS)}
       ${vstore(add(gg('up'), shl(lg('t'), 4)), vdiv(lg('sh'), vadd(lg('sl'), lg('sh'))))}
       ${ls('sigma', lg('sum'))}
       ${ls('q', lg('a'))}

@@ -5,6 +5,8 @@ import { acc, pairAt } from './transferVjpWat.mjs';
 import { tableRow } from './transferSweepsWat.mjs';
 import {
   add,
+  blockFlush,
+  blockRest,
   c32,
   flush,
   forUp,
@@ -27,6 +29,10 @@ import {
 } from './transferWatText.mjs';
 
 const SUMS = ['sumA', 'sumAT', 'sl', 'sh', 'slT', 'shT', 'r1', 'r2', 'r3', 'r4', 'r5', 'r6'];
+/** The loops' blocked sums (transferWatText.mjs blockFlush): [outer, partial]. */
+const partial = (names) => names.map((n) => [n, `p${n}`]);
+const FIRST_SUMS = partial(['sumA', 'sumAT', 'r1', 'r2', 'r3', 'r4', 'r5', 'r6']);
+const SECOND_SUMS = partial(['sl', 'sh', 'slT', 'shT']);
 const vlocals = (names) => names.map((n) => `(local $${n} v128)`).join(' ');
 const hi = (base) => add(lg(base), gg('Hb'), lg('j'));
 const lo = (base) => add(lg(base), lg('j'));
@@ -49,16 +55,17 @@ function firstLoop() {
       ${flush('lo')} ${flush('hi')} ${flush('loT', true)} ${flush('hiT', true)}
       ${vstore(lo('nx'), lg('lo'))} ${vstore(hi('nx'), lg('hi'))}
       ${vstore(lo('nxT'), lg('loT'))} ${vstore(hi('nxT'), lg('hiT'))}
-      ${acc('sumA', vadd(lg('lo'), lg('hi')))}
-      ${acc('sumAT', vadd(lg('loT'), lg('hiT')))}
+      ${acc('psumA', vadd(lg('lo'), lg('hi')))}
+      ${acc('psumAT', vadd(lg('loT'), lg('hiT')))}
       ${ls('pl', vload(lo('bk')))} ${ls('ph', vload(hi('bk')))}
       ${ls('dpp', vsub(lg('pp1'), lg('pp0')))} ${ls('dpm', vsub(lg('pm1'), lg('pm0')))}
-      ${acc('r1', vmul(lg('dpp'), lg('ph')))}
-      ${acc('r2', vmul(lg('dpm'), lg('pl')))}
-      ${acc('r3', vmul(vsub(lg('qp1'), lg('qp0')), lg('ph')))}
-      ${acc('r4', vmul(vsub(lg('qm1'), lg('qm0')), lg('pl')))}
-      ${acc('r5', vmul(lg('dpp'), vload(hi('bkT'))))}
-      ${acc('r6', vmul(lg('dpm'), vload(lo('bkT'))))}`;
+      ${acc('pr1', vmul(lg('dpp'), lg('ph')))}
+      ${acc('pr2', vmul(lg('dpm'), lg('pl')))}
+      ${acc('pr3', vmul(vsub(lg('qp1'), lg('qp0')), lg('ph')))}
+      ${acc('pr4', vmul(vsub(lg('qm1'), lg('qm0')), lg('pl')))}
+      ${acc('pr5', vmul(lg('dpp'), vload(hi('bkT'))))}
+      ${acc('pr6', vmul(lg('dpm'), vload(lo('bkT'))))}
+      ${blockFlush('j', FIRST_SUMS)}`;
 }
 
 /** The second: the window weights' sums and the signed-marginal tangents into row. */
@@ -69,9 +76,10 @@ function secondLoop() {
       ${ls('el', vmul(lg('lo'), lg('pl')))} ${ls('eh', vmul(lg('hi'), lg('ph')))}
       ${ls('elT', vadd(vmul(lg('loT'), lg('pl')), vmul(lg('lo'), vload(lo('bkT')))))}
       ${ls('ehT', vadd(vmul(lg('hiT'), lg('ph')), vmul(lg('hi'), vload(hi('bkT')))))}
-      ${acc('sl', lg('el'))} ${acc('sh', lg('eh'))} ${acc('slT', lg('elT'))} ${acc('shT', lg('ehT'))}
+      ${acc('psl', lg('el'))} ${acc('psh', lg('eh'))} ${acc('pslT', lg('elT'))} ${acc('pshT', lg('ehT'))}
       (v128.store ${add(gg('row'), lg('j'))} ${vsub(vmul(lg('kz'), lg('el')), vmul(lg('iz'), lg('elT')))})
-      (v128.store ${add(gg('row'), gg('Hb'), lg('j'))} ${vsub(vmul(lg('iz'), lg('ehT')), vmul(lg('kz'), lg('eh')))})`;
+      (v128.store ${add(gg('row'), gg('Hb'), lg('j'))} ${vsub(vmul(lg('iz'), lg('ehT')), vmul(lg('kz'), lg('eh')))})
+      ${blockFlush('j', SECOND_SUMS)}`;
 }
 
 /** vjp_states: one step's state loops; the sums into the globals of SUMS. */
@@ -79,13 +87,15 @@ function vjpStates() {
   return `(func $vjpStates (param $fm v128) (param $fp v128) (param $gl v128) (param $gh v128)
     (param $kz v128) (param $iz v128) (param $t i32) (param $bk i32)
     (local $j i32) (local $q i32) (local $tb i32) (local $a i32) (local $aT i32) (local $nx i32) (local $nxT i32) (local $bkT i32)
-    ${vlocals([...SUMS, 'a0', 'a1', 'c0', 'c1', 'd0', 'd1', 'u0', 'u1', 'pm0', 'pm1', 'pp0', 'pp1'])}
+    ${vlocals([...SUMS, ...SUMS.map((n) => `p${n}`), 'a0', 'a1', 'c0', 'c1', 'd0', 'd1', 'u0', 'u1', 'pm0', 'pm1', 'pp0', 'pp1'])}
     ${vlocals(['qm0', 'qm1', 'qp0', 'qp1', 'lo', 'hi', 'loT', 'hiT', 'pl', 'ph', 'dpp', 'dpm', 'el', 'eh', 'elT', 'ehT'])}
     ${ls('tb', tableRow(lg('t')))}
     ${['a', 'aT', 'nx', 'nxT'].map((n) => ls(n, gg(`f${n}`))).join(' ')}
     ${ls('bkT', add(lg('bk'), gg('Sb')))}
     ${forUp('j', c32(0), gg('Hb'), c32(16), firstLoop())}
+    ${blockRest(FIRST_SUMS)}
     ${forUp('j', c32(0), gg('Hb'), c32(16), secondLoop())}
+    ${blockRest(SECOND_SUMS)}
     ${SUMS.map((n) => gs(n, lg(n))).join(' ')})`;
 }
 

@@ -6,6 +6,8 @@
 import { factors, tableRow } from './transferSweepsWat.mjs';
 import {
   add,
+  blockFlush,
+  blockRest,
   c32,
   fillVectors,
   flush,
@@ -41,6 +43,11 @@ const acc = (name, v) => ls(name, vadd(lg(name), v));
 const at = (base, j, extra) => (extra ? add(lg(base), lg(j), extra) : add(lg(base), lg(j)));
 const pairAt = (base) => add(lg(base), shl(lg('j'), 1));
 
+const STEP_SUMS = [
+  ['sum', 'psum'],
+  ['sumT', 'psumT'],
+];
+
 /** back_vjp_step: β_{t−1} and its tangent into out, outT from β_t in in, inT. */
 function backStep() {
   const pair = `${ls('q', add(lg('q0'), lg('j')))}
@@ -59,19 +66,21 @@ function backStep() {
         (v128.store offset=16 ${pairAt('out')} ${lg('v1')})
         ${vstore(pairAt('outT'), lg('w0'))}
         (v128.store offset=16 ${pairAt('outT')} ${lg('w1')})
-        ${acc('sum', vadd(lg('v0'), lg('v1')))}
-        ${acc('sumT', vadd(lg('w0'), lg('w1')))}`;
+        ${acc('psum', vadd(lg('v0'), lg('v1')))}
+        ${acc('psumT', vadd(lg('w0'), lg('w1')))}
+        ${blockFlush('j', STEP_SUMS)}`;
   return `(func $backStep (param $t i32) (param $in i32) (param $inT i32) (param $out i32) (param $outT i32)
     (local $j i32) (local $q i32) (local $q0 i32) (local $e v128) (local $fp v128) (local $fm v128)
     (local $gl v128) (local $gh v128) (local $g v128) (local $pl v128) (local $ph v128) (local $bl v128)
     (local $bh v128) (local $dl v128) (local $dh v128) (local $v0 v128) (local $v1 v128) (local $w0 v128)
-    (local $w1 v128) (local $sum v128) (local $sumT v128) (local $mask v128)
+    (local $w1 v128) (local $sum v128) (local $sumT v128) (local $psum v128) (local $psumT v128) (local $mask v128)
     ${factors(lg('t'), gg('sSig'))}
     ${ls('g', vload(add(gg('gam'), shl(lg('t'), 4))))}
     ${ls('gl', vsub(vneg(lg('g')), gg('sShift')))}
     ${ls('gh', vsub(lg('g'), gg('sShift')))}
     ${ls('q0', tableRow(lg('t')))}
     ${forUp('j', c32(0), gg('Hb'), c32(16), pair)}
+    ${blockRest(STEP_SUMS)}
     ${gs('sSum', lg('sum'))}
     ${gs('sSumT', lg('sumT'))}
     ${gs('sSig', lg('sum'))}
@@ -164,22 +173,24 @@ function fwdStart() {
 
 /** fold_bits: the sums of row over the states with bit k set into upper[k]; row[0] ends as the total. */
 function foldBits() {
-  return `(func $foldBits (local $k i32) (local $half i32) (local $s i32) (local $u v128) (local $x v128)
+  return `(func $foldBits (local $k i32) (local $half i32) (local $s i32) (local $u v128) (local $pu v128) (local $x v128)
     ${forDown(
       'k',
       sub(gg('W'), c32(1)),
       c32(0),
       `${ls('half', `(i32.shl (i32.const 16) ${lg('k')})`)}
-      ${ls('u', VZERO)}
+      ${ls('u', VZERO)} ${ls('pu', VZERO)}
       ${forUp(
         's',
         c32(0),
         lg('half'),
         c32(16),
         `${ls('x', vload(add(gg('row'), lg('s'), lg('half'))))}
-        ${acc('u', lg('x'))}
-        ${vstore(add(gg('row'), lg('s')), vadd(vload(add(gg('row'), lg('s'))), lg('x')))}`,
+        ${acc('pu', lg('x'))}
+        ${vstore(add(gg('row'), lg('s')), vadd(vload(add(gg('row'), lg('s'))), lg('x')))}
+        ${blockFlush('s', [['u', 'pu']])}`,
       )}
+      ${blockRest([['u', 'pu']])}
       ${vstore(add(gg('upper'), shl(lg('k'), 4)), lg('u'))}`,
     )})`;
 }

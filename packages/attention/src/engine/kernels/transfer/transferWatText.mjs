@@ -103,3 +103,20 @@ export function expFunc() {
     ${ls('half', '(i32.shr_s (local.get $n) (i32.const 1))')}
     (f64.mul (f64.mul ${poly} ${pow2(lg('half'))}) ${pow2(sub(lg('n'), lg('half')))}))`;
 }
+
+/**
+ * transferChain.h's blocked sums: a state loop adds its terms into partial sums that it empties
+ * into the outer ones every BLOCK pairs (j, a byte offset 16·pair; and after the loop,
+ * `blockRest`), so a float32 sum over 2^W states loses about (BLOCK + 2^W/BLOCK)·ε, not 2^W·ε.
+ * `sums` are [outer, partial] local names.
+ */
+export const BLOCK = 32;
+const emptyInto = (sums) =>
+  sums
+    .map(
+      ([outer, part]) => `${ls(outer, `(f32x4.add ${lg(outer)} ${lg(part)})`)} ${ls(part, VZERO)}`,
+    )
+    .join(' ');
+export const blockFlush = (j, sums) =>
+  `(if (i32.eq (i32.and ${lg(j)} (i32.const ${16 * BLOCK - 1})) (i32.const ${16 * (BLOCK - 1)})) (then ${emptyInto(sums)}))`;
+export const blockRest = (sums) => emptyInto(sums);
