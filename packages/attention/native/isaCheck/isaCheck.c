@@ -138,6 +138,7 @@ int main(void) {
   gemm_cases();
   elementwise_cases();
   row_cases();
+  transfer_cases();
   printf("end\n");
   return 0;
 }

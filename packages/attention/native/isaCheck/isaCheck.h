@@ -55,5 +55,6 @@ void case_end(uint32_t end);
 void gemm_cases(void);
 void elementwise_cases(void);
 void row_cases(void);
+void transfer_cases(void);
 
 #endif
