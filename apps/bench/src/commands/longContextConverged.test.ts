@@ -9,6 +9,7 @@ import { parseBenchArgs } from '../cli/parseArgs.js';
 import { parseCommandLine } from '../cli/program.js';
 import { expandGrid } from '../grid/expandGrid.js';
 import { CONVERGED_SET } from '../experiments/longContextConvergedSlices.js';
+import type { LongContextSlice } from '../experiments/longContextSlices.js';
 import { LONG_CONTEXT_SET } from '../experiments/longContextSlices.js';
 import { longContextCommand } from './longContext.js';
 
@@ -23,12 +24,16 @@ const dryRun = async (...argv: string[]) => {
 };
 const parse = (...argv: string[]) =>
   parseCommandLine([longContextCommand], ['long-context', ...argv], () => {})!.command;
+/** The runs of some slices, as their grids expand them. */
+const runsOf = (slices: readonly LongContextSlice[]) =>
+  slices.flatMap((s) =>
+    expandGrid(parseBenchArgs([...s.argv, '--results', '/tmp/x'], () => undefined)!),
+  );
+const partSlices = (part: string) => CONVERGED_SET.slices.filter((s) => s.part === part);
 
 describe('bench long-context --converged', () => {
   it('is the paper model at T = 64, 128, 256, every variant, the banded transfer matrix, seeds 0-2, early stopping', () => {
-    const runs = CONVERGED_SET.slices.flatMap((s) =>
-      expandGrid(parseBenchArgs([...s.argv, '--results', '/tmp/x'], () => undefined)!),
-    );
+    const runs = runsOf(partSlices('shakespeare'));
     expect(runs).toHaveLength(27);
     const cells = new Set(runs.map((c) => `${c.length} ${c.variant} ${c.seed}`));
     expect(cells.size).toBe(27);
@@ -58,13 +63,72 @@ describe('bench long-context --converged', () => {
     ]);
   });
 
+  it("has MQAR's part: T = 64-256 × 4-32 pairs (4 · pairs ≤ T), every variant, the same transfer matrix, seeds 0-2, early stopping on accuracy", () => {
+    const slices = partSlices('recall');
+    expect(slices).toHaveLength(24);
+    expect(new Set(slices.map((s) => s.folder))).toEqual(new Set(['recall']));
+    const runs = runsOf(slices);
+    const expected = [64, 128, 256].flatMap((T) =>
+      [4, 8, 16, 32]
+        .filter((n) => 4 * n <= T)
+        .flatMap((n) =>
+          ['softmax', 'sigmoid', 'boltzmann'].flatMap((v) =>
+            [0, 1, 2].map((s) => `${T} ${n} ${v} ${s}`),
+          ),
+        ),
+    );
+    expect(expected).toHaveLength(99);
+    expect(
+      runs.map((c) => `${c.length} ${c.recall?.kvPairs} ${c.variant} ${c.seed}`).sort(),
+    ).toEqual(expected.sort());
+    const shakespeareTm = runsOf(partSlices('shakespeare')).find((c) => c.variant === 'boltzmann')!;
+    for (const c of runs) {
+      expect(c).toMatchObject({
+        experiment: 'recall',
+        dataset: 'mqar',
+        dModel: 64,
+        heads: 1,
+        layers: 2,
+        batchSize: 64,
+      });
+      expect(c.recall).toEqual({
+        vocabSize: 256,
+        kvPairs: c.recall!.kvPairs,
+        powerA: 0.01,
+        trainExamples: 100_000,
+        testExamples: 3000,
+        warmupSteps: 250,
+      });
+      expect(c.earlyStop).toEqual({ patience: 8, minDelta: 0.001 });
+      expect([c.steps, c.evalEvery]).toEqual([5000, 250]);
+      if (c.variant === 'boltzmann')
+        expect([c.sampler, c.couplingForm, c.samplerOptions]).toEqual([
+          shakespeareTm.sampler,
+          shakespeareTm.couplingForm,
+          shakespeareTm.samplerOptions,
+        ]);
+    }
+    // A slice is one seed's: each finished seed is a whole replicate of the 33 cells.
+    for (const s of slices) expect(new Set(runsOf([s]).map((c) => c.seed)).size).toBe(1);
+  });
+
   it('dry-runs its slices into their own root, with the estimate named an upper bound', async () => {
     const { code, out } = await dryRun('--converged');
     expect(code).toBe(0);
-    expect(out.filter((l) => l.trimStart().startsWith('== slice'))).toHaveLength(3);
+    const heads = out.filter((l) => l.trimStart().startsWith('== slice'));
+    expect(heads).toHaveLength(27);
+    expect(heads.filter((l) => /\(shakespeare\): bench shakespeare /.test(l))).toHaveLength(3);
+    const recall = heads.filter((l) => /\(recall\): bench recall /.test(l));
+    expect(recall).toHaveLength(24);
+    for (const l of recall) expect(l).toMatch(/--results \S+\/recall --dry-run$/);
     expect(out.at(-1)?.trimStart()).toMatch(
-      /^total: 27 runs to train in 3 slices, ≈ \S+ \(the slices' estimates added; rough, ±50 %; an upper bound: each run counted to its step cap/,
+      /^total: 126 runs to train in 27 slices, ≈ \S+ \(the slices' estimates added; rough, ±50 %; an upper bound: each run counted to its step cap/,
     );
+    const only = await dryRun('--converged', '--only', 'recall');
+    expect(only.out.filter((l) => l.trimStart().startsWith('== slice'))[0]).toMatch(
+      /== slice 4\/27 \(recall\): bench recall --preset paper --vocab-size 256 --lengths 64 --kv-pairs 4,8,16 /,
+    );
+    expect(only.out.at(-1)?.trimStart()).toMatch(/^total: 99 runs to train in 24 slices,/);
     expect(parse('--converged').root).toMatch(/results\/long-context-converged$/);
     expect(parse().root).toMatch(/results\/long-context$/);
   });
@@ -74,7 +138,7 @@ describe('bench long-context --converged', () => {
     expect(code).toBe(0);
     const heads = out.filter((l) => l.trimStart().startsWith('== slice'));
     expect(heads).toHaveLength(1);
-    expect(heads[0]).toMatch(/== slice 2\/3 \(shakespeare\): .*--seeds 1 /);
+    expect(heads[0]).toMatch(/== slice 2\/27 \(shakespeare\): .*--seeds 1 /);
     expect(out.at(-1)?.trimStart()).toMatch(/^total: 9 runs to train in 1 slice,/);
     const issue13 = await dryRun('--slices', '5');
     expect(issue13.out.filter((l) => l.trimStart().startsWith('== slice'))).toEqual([
@@ -84,7 +148,11 @@ describe('bench long-context --converged', () => {
 
   it.each([
     [['--converged', '--only', 'paper'], /--only/],
-    [['--converged', '--slices', '4'], /--slices/],
+    [['--converged', '--slices', '28'], /--slices/],
+    [
+      ['--converged', '--only', 'recall', '--slices', '1'],
+      /--slices 1 is a slice of part shakespeare/,
+    ],
     [['--converged', '--slices', '0'], /--slices/],
     [
       ['--only', 'gpt', '--slices', '1'],

@@ -3,7 +3,8 @@
  * model on Tiny Shakespeare at T = 64, 128 and 256, softmax, sigmoid and exact Boltzmann
  * attention on issue 13's banded J (the transfer matrix, banded:8), each run trained until its
  * validation perplexity stops improving (early stopping, recorded in its run record), on the
- * engine, with checkpoints. `bench long-context --converged` runs these slices.
+ * engine, with checkpoints; then the same on MQAR (`bench recall`, part `recall`, below).
+ * `bench long-context --converged` runs these slices.
  *
  * Why these settings, read off issue 13's curves (docs/results/long-context):
  * - **Cap 20,000 steps.** At 4,500 steps (the `longer` slice, T = 256) both curves were still
@@ -25,7 +26,7 @@
  *   each finished slice is a complete replicate and more seeds are more slices. The transfer
  *   matrix at T = 256 (≈ 1.5 h to its cap) runs beside the other eight on the second worker.
  *
- * More parts (MQAR's `bench recall` grids) are more slices with their own part name and folder.
+ * The MQAR part (`recall`, {@link recallSlices}) has its own settings, reasons at its slices.
  */
 import type { LongContextSlice, LongContextSliceSet } from './longContextSlices.js';
 
@@ -79,10 +80,86 @@ const shakespeareSlice = (seed: number): LongContextSlice => ({
   ],
 });
 
+/**
+ * MQAR (`bench recall`, Zoology's multi-query associative recall) in the `paper` preset's model
+ * and data (2 layers, d_model 64, one head, attention only; 100,000 training and 3,000 test
+ * sequences, warm-up 250, batch 64, lr 1e-3) at Zoology's small figure's lengths and pairs:
+ * T = 64, 128, 256 × 4, 8, 16, 32 pairs where 4 · pairs ≤ T (11 cells), the same three variants
+ * and banded transfer matrix as the Shakespeare part.
+ * - **Vocabulary 256** (the `small` preset's), not Zoology's 8,192: the tied output layer scores
+ *   every position over the whole vocabulary, so at 8,192 it is most of a step (softmax at
+ *   T = 256: 1.17 s a step against 0.31 s at 256, measured, one thread, loaded machine), and the
+ *   task stays recall: values are 128 ids (chance 1/128), keys 128 ids, ≥ 4× the most pairs.
+ * - **Cap 5,000 steps** (the `paper` preset's; 3.2 epochs), also the cosine's length. A softmax
+ *   run at T = 64, 4 pairs, capped at 4,000 went 0.24 (step 250) → 0.54 (1,000) → 0.77 (3,000)
+ *   and jumped to 0.98 by 4,000 (its induction step at ≈ 3,300): easy cells solve and stop well
+ *   before 5,000; harder ones may reach the cap, which their records say (`stoppedAtStep` null).
+ *   A larger cap is more of the dominant cost, the transfer matrix at T = 256 (≈ 2 s a step).
+ * - **Evaluations every 250 steps, patience 8 (2,000 steps), min delta 0.1 %** on test accuracy,
+ *   as the Shakespeare part: that run's climb before its jump gained ≥ 0.26 % every 250 steps
+ *   (0.6736 → 0.6753 its smallest), so 0.1 % lets a slow climb through, and 2,000 steps is more
+ *   than twice its longest slow stretch (0.24 → 0.27 over steps 250–750, before 0.54 at 1,000);
+ *   a solved run (accuracy ≈ 1, no 0.1 % left to gain) stops 2,000 steps on.
+ * - **Slices by seed, then by length and variant**, eight a seed, so that each is at most ~2 h by
+ *   the dry run where one can be: T = 64 whole; T = 128 softmax and sigmoid; T = 256 softmax and
+ *   sigmoid by halves of the pairs; the transfer matrix at 128 and at 256, two runs (pairs 4, 8
+ *   and 16, 32) a slice, one per worker. One such run is more than 2 h by the dry run (≈ 3 h at
+ *   T = 128, 11.6 h at 256), whose model costs the transfer matrix's float64 path: the float32
+ *   kernels measured ≈ 4× faster (2.0 s a step at T = 256, against the estimate's 8.3), so those
+ *   slices take ≈ 3 h to the caps. The model errs the other way on sigmoid at T = 256 (1.6 s a
+ *   step measured, 0.70 estimated): its two slices a seed may take ≈ 2.7 h to the caps.
+ */
+const RECALL_MODEL = ['recall', '--preset', 'paper', '--vocab-size', '256'] as const;
+
+/** The MQAR step cap, evaluation interval and early stopping (reasons above). */
+export const RECALL_TRAINING = [
+  '--steps',
+  '5000',
+  '--eval-every',
+  '250',
+  '--early-stop-patience',
+  '8',
+  '--early-stop-min-delta',
+  '0.001',
+] as const;
+
+/** One seed's MQAR slices: which lengths, pairs and variants each trains (reasons above). */
+const RECALL_GROUPS: readonly (readonly [lengths: string, pairs: string, variants: string])[] = [
+  ['64', '4,8,16', 'softmax,sigmoid,boltzmann'],
+  ['128', '4,8,16,32', 'softmax,sigmoid'],
+  ['256', '4,8', 'softmax,sigmoid'],
+  ['256', '16,32', 'softmax,sigmoid'],
+  ['128', '4,8', 'boltzmann'],
+  ['128', '16,32', 'boltzmann'],
+  ['256', '4,8', 'boltzmann'],
+  ['256', '16,32', 'boltzmann'],
+];
+
+/** The MQAR slices of one seed, in the order of {@link RECALL_GROUPS}. */
+function recallSlices(seed: number): LongContextSlice[] {
+  return RECALL_GROUPS.map(([lengths, pairs, variants]) => ({
+    part: 'recall',
+    folder: 'recall',
+    argv: [
+      ...RECALL_MODEL,
+      '--lengths',
+      lengths,
+      '--kv-pairs',
+      pairs,
+      '--variants',
+      variants,
+      ...BANDED_FLOAT32,
+      '--seeds',
+      String(seed),
+      ...RECALL_TRAINING,
+    ],
+  }));
+}
+
 /** Issue 41's converged experiment (`bench long-context --converged`). */
 export const CONVERGED_SET: LongContextSliceSet = {
-  parts: ['shakespeare'],
-  slices: SEEDS.map(shakespeareSlice),
+  parts: ['shakespeare', 'recall'],
+  slices: [...SEEDS.map(shakespeareSlice), ...SEEDS.flatMap(recallSlices)],
   defaultRoot: 'results/long-context-converged',
   etaNote: 'an upper bound: each run counted to its step cap, which early stopping may cut short',
 };
