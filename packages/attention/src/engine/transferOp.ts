@@ -10,6 +10,7 @@
  */
 import {
   DEFAULT_BANDWIDTH,
+  TRANSFER_MATRIX_SPIN_LIMIT,
   causalWeightsFromEstimate,
   createIsingBatch,
   estimateBatch,
@@ -32,7 +33,8 @@ export function fusedTransferWindow(
   sampler: Sampler | undefined,
   acts: Pick<ActivationLayout, 'length' | 'transferScratchFloats'>,
 ): number | undefined {
-  if (config.variant !== 'boltzmann') return undefined;
+  // Beyond the sampler's spin limit it refuses the pass (ISING_TOO_MANY_SPINS), so it runs.
+  if (config.variant !== 'boltzmann' || acts.length > TRANSFER_MATRIX_SPIN_LIMIT) return undefined;
   const recipe = shardRecipeOf(sampler);
   if (recipe?.sampler !== 'transfer-matrix' || recipe.options.precision !== 'float32')
     return undefined;
