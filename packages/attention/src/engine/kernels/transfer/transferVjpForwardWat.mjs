@@ -31,41 +31,51 @@ import {
 const SUMS = ['sumA', 'sumAT', 'sl', 'sh', 'slT', 'shT', 'r1', 'r2', 'r3', 'r4', 'r5', 'r6'];
 /** The loops' blocked sums (transferWatText.mjs blockFlush): [outer, partial]. */
 const partial = (names) => names.map((n) => [n, `p${n}`]);
-const FIRST_SUMS = partial(['sumA', 'sumAT', 'r1', 'r2', 'r3', 'r4', 'r5', 'r6']);
+const FIRST_SUMS = partial(['sumA', 'sumAT']);
+const THIRD_SUMS = partial(['r1', 'r2', 'r3', 'r4', 'r5', 'r6']);
 const SECOND_SUMS = partial(['sl', 'sh', 'slT', 'shT']);
 const vlocals = (names) => names.map((n) => `(local $${n} v128)`).join(' ');
 const hi = (base) => add(lg(base), gg('Hb'), lg('j'));
 const lo = (base) => add(lg(base), lg('j'));
 
-/** The first state loop: the next messages and tangents with their sums, and the six pair sums. */
-function firstLoop() {
-  return `${ls('q', add(lg('tb'), lg('j')))}
+/** The pair's messages and tangents, and the table's four entries, into locals. */
+const pairLoads = `${ls('q', add(lg('tb'), lg('j')))}
       ${ls('a0', vload(pairAt('a')))} ${ls('a1', `(v128.load offset=16 ${pairAt('a')})`)}
       ${ls('c0', vload(pairAt('aT')))} ${ls('c1', `(v128.load offset=16 ${pairAt('aT')})`)}
       ${ls('d0', tload(lg('q')))} ${ls('d1', tload(lg('q'), 4))}
-      ${ls('u0', tload(lg('q'), 8))} ${ls('u1', tload(lg('q'), 12))}
-      ${ls('pm0', vmul(lg('a0'), lg('d0')))} ${ls('pm1', vmul(lg('a1'), lg('d1')))}
-      ${ls('pp0', vmul(lg('a0'), lg('u0')))} ${ls('pp1', vmul(lg('a1'), lg('u1')))}
-      ${ls('qm0', vmul(lg('c0'), lg('d0')))} ${ls('qm1', vmul(lg('c1'), lg('d1')))}
-      ${ls('qp0', vmul(lg('c0'), lg('u0')))} ${ls('qp1', vmul(lg('c1'), lg('u1')))}
-      ${ls('lo', vmul(lg('fm'), vadd(lg('pm0'), lg('pm1'))))}
-      ${ls('hi', vmul(lg('fp'), vadd(lg('pp0'), lg('pp1'))))}
-      ${ls('loT', vsub(vmul(lg('fm'), vadd(lg('qm0'), lg('qm1'))), vmul(lg('gl'), lg('lo'))))}
-      ${ls('hiT', vadd(vmul(lg('fp'), vadd(lg('qp0'), lg('qp1'))), vmul(lg('gh'), lg('hi'))))}
+      ${ls('u0', tload(lg('q'), 8))} ${ls('u1', tload(lg('q'), 12))}`;
+
+/**
+ * The first state loop: the next messages and tangents with their sums. (transferChain.h's loops,
+ * three so that each keeps its sums and constants in the 16 vector registers of x64.)
+ */
+function firstLoop() {
+  return `${pairLoads}
+      ${ls('lo', vmul(lg('fm'), vadd(vmul(lg('a0'), lg('d0')), vmul(lg('a1'), lg('d1')))))}
+      ${ls('hi', vmul(lg('fp'), vadd(vmul(lg('a0'), lg('u0')), vmul(lg('a1'), lg('u1')))))}
+      ${ls('loT', vsub(vmul(lg('fm'), vadd(vmul(lg('c0'), lg('d0')), vmul(lg('c1'), lg('d1')))), vmul(lg('gl'), lg('lo'))))}
+      ${ls('hiT', vadd(vmul(lg('fp'), vadd(vmul(lg('c0'), lg('u0')), vmul(lg('c1'), lg('u1')))), vmul(lg('gh'), lg('hi'))))}
       ${flush('lo')} ${flush('hi')} ${flush('loT', true)} ${flush('hiT', true)}
       ${vstore(lo('nx'), lg('lo'))} ${vstore(hi('nx'), lg('hi'))}
       ${vstore(lo('nxT'), lg('loT'))} ${vstore(hi('nxT'), lg('hiT'))}
       ${acc('psumA', vadd(lg('lo'), lg('hi')))}
       ${acc('psumAT', vadd(lg('loT'), lg('hiT')))}
+      ${blockFlush('j', FIRST_SUMS)}`;
+}
+
+/** The third: the six sums of the pair (t − W, t). */
+function thirdLoop() {
+  return `${pairLoads}
+      ${ls('dpp', vsub(vmul(lg('a1'), lg('u1')), vmul(lg('a0'), lg('u0'))))}
+      ${ls('dpm', vsub(vmul(lg('a1'), lg('d1')), vmul(lg('a0'), lg('d0'))))}
       ${ls('pl', vload(lo('bk')))} ${ls('ph', vload(hi('bk')))}
-      ${ls('dpp', vsub(lg('pp1'), lg('pp0')))} ${ls('dpm', vsub(lg('pm1'), lg('pm0')))}
       ${acc('pr1', vmul(lg('dpp'), lg('ph')))}
       ${acc('pr2', vmul(lg('dpm'), lg('pl')))}
-      ${acc('pr3', vmul(vsub(lg('qp1'), lg('qp0')), lg('ph')))}
-      ${acc('pr4', vmul(vsub(lg('qm1'), lg('qm0')), lg('pl')))}
+      ${acc('pr3', vmul(vsub(vmul(lg('c1'), lg('u1')), vmul(lg('c0'), lg('u0'))), lg('ph')))}
+      ${acc('pr4', vmul(vsub(vmul(lg('c1'), lg('d1')), vmul(lg('c0'), lg('d0'))), lg('pl')))}
       ${acc('pr5', vmul(lg('dpp'), vload(hi('bkT'))))}
       ${acc('pr6', vmul(lg('dpm'), vload(lo('bkT'))))}
-      ${blockFlush('j', FIRST_SUMS)}`;
+      ${blockFlush('j', THIRD_SUMS)}`;
 }
 
 /** The second: the window weights' sums and the signed-marginal tangents into row. */
@@ -87,8 +97,8 @@ function vjpStates() {
   return `(func $vjpStates (param $fm v128) (param $fp v128) (param $gl v128) (param $gh v128)
     (param $kz v128) (param $iz v128) (param $t i32) (param $bk i32)
     (local $j i32) (local $q i32) (local $tb i32) (local $a i32) (local $aT i32) (local $nx i32) (local $nxT i32) (local $bkT i32)
-    ${vlocals([...SUMS, ...SUMS.map((n) => `p${n}`), 'a0', 'a1', 'c0', 'c1', 'd0', 'd1', 'u0', 'u1', 'pm0', 'pm1', 'pp0', 'pp1'])}
-    ${vlocals(['qm0', 'qm1', 'qp0', 'qp1', 'lo', 'hi', 'loT', 'hiT', 'pl', 'ph', 'dpp', 'dpm', 'el', 'eh', 'elT', 'ehT'])}
+    ${vlocals([...SUMS, ...SUMS.map((n) => `p${n}`), 'a0', 'a1', 'c0', 'c1', 'd0', 'd1', 'u0', 'u1'])}
+    ${vlocals(['lo', 'hi', 'loT', 'hiT', 'pl', 'ph', 'dpp', 'dpm', 'el', 'eh', 'elT', 'ehT'])}
     ${ls('tb', tableRow(lg('t')))}
     ${['a', 'aT', 'nx', 'nxT'].map((n) => ls(n, gg(`f${n}`))).join(' ')}
     ${ls('bkT', add(lg('bk'), gg('Sb')))}
@@ -96,6 +106,8 @@ function vjpStates() {
     ${blockRest(FIRST_SUMS)}
     ${forUp('j', c32(0), gg('Hb'), c32(16), secondLoop())}
     ${blockRest(SECOND_SUMS)}
+    ${forUp('j', c32(0), gg('Hb'), c32(16), thirdLoop())}
+    ${blockRest(THIRD_SUMS)}
     ${SUMS.map((n) => gs(n, lg(n))).join(' ')})`;
 }
 
