@@ -77,6 +77,14 @@ const ENGINE_THREAD_GAIN = 0.7;
  */
 const ENGINE_APPROXIMATE_SAMPLER_SCALE = 0.67;
 /**
+ * The transfer matrix in float32 on the engine runs the engine's own transfer kernels (issue
+ * 41), not the sampler: forward + VJP 1.4 ns a (query, key, window state) on one AVX2 core
+ * (packages/attention/scripts/benchTransfer.ts's split of the baby step, 6 Dec 2026), about a
+ * third of the sampler's float64 path above; costed so on either backend (the wasm kernels are
+ * slower: an upper bound there is this times two).
+ */
+const ENGINE_NS_PER_FUSED_TRANSFER_STATE = 1.4;
+/**
  * The samplers whose work runs on every engine thread's own shard (ising-core's deterministic
  * built-ins, rebuilt on each thread from their recipe; the run's convergence recorder,
  * training/runModel.ts, gets every thread's figures): their share shrinks with the threads like
@@ -136,6 +144,12 @@ function approximateSamplerNs(c: RunConfig): number {
   return c.sampler === 'mean-field' ? 3.09 * T ** 3 + 559 * T ** 2 : 4.86 * T ** 3 + 738 * T ** 2;
 }
 
+/** Whether the engine runs `c`'s causal op on its transfer kernels (boltzmann, transfer matrix in float32). */
+const fusedTransfer = (c: RunConfig): boolean =>
+  c.variant === 'boltzmann' &&
+  c.sampler === 'transfer-matrix' &&
+  c.samplerOptions.precision === 'float32';
+
 function stepMs(c: RunConfig, batch: number, engine: EngineChoice): number {
   const vocab = c.recall?.vocabSize ?? (c.dataset === 'shakespeare' ? 65 : 2 * c.types);
   const out = c.recall?.vocabSize ?? (c.dataset === 'shakespeare' ? 65 : c.length);
@@ -167,6 +181,10 @@ function stepMs(c: RunConfig, batch: number, engine: EngineChoice): number {
         (shots > 0 ? problems * NS_PER_DQA_SHOT_PROBLEM * 1e-6 : 0);
     } else if (c.sampler === 'exact') {
       ising = (problems * NS_PER_EXACT_PROBLEM + configs * NS_PER_ISING_CONFIG) * 1e-6;
+    } else if (engine.name !== 'tfjs' && fusedTransfer(c)) {
+      const states = (c.length * (c.length + 1)) / 2;
+      const w = Math.min(Number(c.samplerOptions.bandwidth ?? 8), c.length - 1);
+      ising = estimates * batch * states * 2 ** w * ENGINE_NS_PER_FUSED_TRANSFER_STATE * 1e-6;
     } else {
       ising = estimates * batch * approximateSamplerNs(c) * costs.approximateSamplerScale * 1e-6;
     }
