@@ -1,7 +1,12 @@
 // The goal rows of scripts/benchTransfer.ts from hand-made rounds: medians, ratios, ranges and
 // the goal verdicts.
 import { describe, expect, it } from 'vitest';
-import { KERNEL_PEAK_GOAL, WORKLOADS, kernelRow, workloadRow } from '../bench/transfer/transferGoals.js';
+import {
+  KERNEL_PEAK_GOAL,
+  WORKLOADS,
+  kernelRow,
+  workloadRow,
+} from '../bench/transfer/transferGoals.js';
 
 describe('benchTransfer goal rows', () => {
   it('gives the median ratio with its range and says whether the goal is met', () => {
