@@ -15,6 +15,8 @@
   X(layer_norm_backward, 0) \
   X(causal_softmax, 0) \
   X(causal_softmax_backward, 0) \
+  X(causal_sigmoid, 0) \
+  X(causal_sigmoid_backward, 0) \
   X(transfer_forward, 1) \
   X(transfer_backward, 1) \
   X(cross_entropy, 0) \

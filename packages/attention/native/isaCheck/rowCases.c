@@ -1,7 +1,7 @@
 /*
  * The row kernels' cases, with the tolerances of their <op>Native.test.ts (a region's largest
  * |value|): LayerNorm (y, mean, rstd 4e-6; dγ, dβ 2e-6; dx 1e-6 of |dy γ| rstd), causal softmax
- * (1e-6; the backward's of β), cross-entropy (gradient and Σ exp 1e-6; max and z_t exact), AdamW
+ * and sigmoid (1e-6; the backwards' of β and 2β), cross-entropy (gradient and Σ exp 1e-6; max and z_t exact), AdamW
  * (p, m, v 1e-6; sum_squares 1e-12 relative; add_into exact). The backwards read inputs made here
  * (the same on every ISA), not the forward's outputs, so each is compared on its own.
  */
@@ -90,6 +90,36 @@ static void softmax(int32_t t, int32_t blocks) {
   case_end(end);
 }
 
+/* The sigmoid's fields as sigmoidNative.test.ts draws them: moderate, large, far below 0, and one
+   query's at −1e3 (zero weights). */
+static void sigmoid(int32_t t, int32_t blocks) {
+  const uint32_t n = blocks * t * t, h = 3, w = 5 + n, gw = 7 + 2 * n, gh = 9 + 3 * n;
+  const uint32_t w_in = 11 + 4 * n, end = 13 + 5 * n, seed = 89 * t + blocks;
+  const float beta = 0.25f + ((t * 7) % 11) / 4.0f;
+  char what[48];
+  snprintf(what, sizeof what, "causal_sigmoid_T%d_blocks%d", t, blocks);
+  case_begin(what);
+  junk(end, seed);
+  seeded(h, n, seed, 1);
+  for (uint32_t i = 0; i < n; i++) {
+    const uint32_t kind = i / (t * t) % 3;
+    const float u = AT(h)[i];
+    AT(h)[i] = kind == 0 ? 6 * u : kind == 1 ? 1e3f * u : (-350 + 250 * u) / (2 * beta);
+  }
+  if (t > 3)
+    for (int32_t j = 0; j < t; j++) AT(h)[3 * t + j] = -1e3f;
+  seeded(gw, n, seed + 1, 1);
+  seeded(w_in, n, seed + 4, 0.5f); /* weights in [0, 1) for the backward */
+  for (uint32_t i = 0; i < n; i++) AT(w_in)[i] += 0.5f;
+  CALL(causal_sigmoid, 4 * h, 4 * w, blocks * t, t, beta);
+  out_region("w", w, n, 1e-6, 1e-30);
+  CALL(causal_sigmoid_backward, 4 * h, 4 * w_in, 4 * gw, 4 * gh, blocks * t, t, beta);
+  out_region("gh", gh, n, 1e-6, 2 * beta);
+  CALL(causal_sigmoid_backward, 4 * h, 4 * w_in, 4 * gw, 4 * gw, blocks * t, t, beta);
+  out_region("gh_in_place", gw, n, 1e-6, 2 * beta);
+  case_end(end);
+}
+
 static void cross_entropy(int32_t classes, int32_t rows) {
   const uint32_t n = rows * classes, z = 1, targets = 3 + n, weights = 5 + n + rows;
   const uint32_t stats = 7 + n + 2 * rows, end = stats + 3 * rows + 2, seed = 31 * classes + rows;
@@ -155,6 +185,8 @@ void row_cases(void) {
       for (int32_t beta = 0; beta < 2; beta++) layer_norm((int32_t[]){1, 7, 48}[r], COLS[c], beta);
   for (int32_t t = 1; t <= 20; t++)
     for (int32_t blocks = 1; blocks <= 3; blocks += 2) softmax(t == 20 ? 64 : t, blocks);
+  for (int32_t t = 1; t <= 20; t++)
+    for (int32_t blocks = 1; blocks <= 3; blocks += 2) sigmoid(t == 20 ? 64 : t, blocks);
   static const int32_t CLASSES[] = {1, 2, 3, 4, 5, 7, 8, 15, 16, 17, 31, 33, 65, 100};
   for (uint32_t c = 0; c < sizeof CLASSES / sizeof CLASSES[0]; c++)
     for (int32_t r = 0; r < 3; r++) cross_entropy(CLASSES[c], (int32_t[]){1, 5, 24}[r]);

@@ -116,16 +116,17 @@ function ffnBackward(ctx: PassContext, p: FfnParams, a: BlockActs): () => void {
 function weightsBackward(ctx: PassContext, layer: number, a: BlockActs, independent: () => void) {
   const { acts, config } = ctx;
   const { batch, length } = acts;
-  if (config.variant === 'softmax') {
+  if (config.variant === 'softmax' || config.variant === 'sigmoid') {
     const blocks = batch * config.heads;
     const at = { w: a.w, gw: acts.gw, gh: acts.gh, blocks, length, beta: config.beta };
-    ctx.k.causalSoftmaxBackward(at);
+    if (config.variant === 'softmax') ctx.k.causalSoftmaxBackward(at);
+    else ctx.k.causalSigmoidBackward({ ...at, h: a.h }); // J is unused: no gradient
     independent();
     return;
   }
   ctx.exchange.backward(layer, independent);
   const { couplings } = ctx.params.blocks[layer]!;
-  if (couplings === undefined) return; // sigmoid
+  if (couplings === undefined) return;
   const sizes = { heads: config.heads, length, maxLength: config.maxLength };
   couplingsBackward(ctx.k.f32(), ctx.form, sizes, { gj: a.gj, grad: gradAt(ctx, couplings) });
 }

@@ -1,8 +1,9 @@
 /**
  * One pre-LayerNorm block's forward on the arena, saving what its backward reads:
  * `x1 = x + drop(W_o · attention(LN1(x)))`, then `x2 = x1 + drop(FFN(LN2(x1)))`. The attention
- * weights are the masked softmax, or ising-core's causal op through the pass's exchange
- * (causalExchange.ts); an asynchronous sampler is awaited in the middle of the pass.
+ * weights are the masked softmax or sigmoid (the engine's kernels), or ising-core's causal op
+ * through the pass's exchange (causalExchange.ts); an asynchronous sampler is awaited in the
+ * middle of the pass.
  */
 import { fieldsForward, headsForward } from './attentionHeads.js';
 import { couplingsForward } from './couplingParams.js';
@@ -52,7 +53,7 @@ function dense(
 }
 
 /**
- * The causal op's weights of block `layer` (sigmoid, boltzmann, coupling), J first; `independent`
+ * The causal op's weights of block `layer` (boltzmann, coupling), J first; `independent`
  * runs while the op does, where the exchange allows.
  */
 async function causalWeights(
@@ -62,7 +63,7 @@ async function causalWeights(
   independent: () => void,
 ) {
   const { maxLength, heads } = ctx.config;
-  const { couplings } = ctx.params.blocks[layer]!; // absent in sigmoid
+  const { couplings } = ctx.params.blocks[layer]!;
   if (couplings !== undefined) {
     const sizes = { heads, length: ctx.acts.length, maxLength };
     const at = { param: paramAt(ctx, couplings), out: a.j };
@@ -93,14 +94,10 @@ async function attention(ctx: PassContext, layer: number, x: number) {
   const shape = { batch, heads: config.heads, length, dModel: config.dModel };
   if (config.variant === 'coupling') ctx.k.f32().fill(0, a.h, a.h + bhtt);
   else fieldsForward(ctx.k, shape, { q: a.q, k: a.k, h: a.h, scratch: acts.scratch });
-  if (config.variant === 'softmax') {
-    ctx.k.causalSoftmax({
-      h: a.h,
-      w: a.w,
-      blocks: batch * config.heads,
-      length,
-      beta: config.beta,
-    });
+  if (config.variant === 'softmax' || config.variant === 'sigmoid') {
+    const at = { h: a.h, w: a.w, blocks: batch * config.heads, length, beta: config.beta };
+    if (config.variant === 'softmax') ctx.k.causalSoftmax(at);
+    else ctx.k.causalSigmoid(at);
     independent();
   } else await causalWeights(ctx, layer, a, independent);
   if (dropping(ctx)) ctx.k.masked({ n: bhtt, x: a.w, mask: a.maskAttention, out: a.wDropped });

@@ -1,5 +1,6 @@
 /**
- * The causal op of a block on the arena (sigmoid, boltzmann, coupling): the fields `h` and
+ * The causal op of a block on the arena (boltzmann, coupling; the engine runs sigmoid's closed
+ * form on its own kernels, softmax.ts, as it runs softmax): the fields `h` and
  * couplings `J` of a pass's activations in, the weights `w` out, and back from `∂L/∂w` to
  * `∂L/∂h` and `∂L/∂J`, through the one buffer wrapper of ising-core's op (model/causalOpBuffers.ts).
  * A pass reaches it through a {@link CausalExchange}: on one thread, and on every thread of a pass

@@ -1,7 +1,10 @@
 /**
- * The engine's causal softmax kernels over the arena (kernels/softmax/softmaxWat.mjs): over
- * `rows` rows of T × T blocks (row r is query r mod T), `w = softmax_j(β h)` over keys j ≤ i and zero above,
- * and the backward `gh = β w (gw − Σ w gw)`. Offsets in floats.
+ * The engine's causal softmax and sigmoid kernels over the arena (kernels/softmax/softmaxWat.mjs):
+ * over `rows` rows of T × T blocks (row r is query r mod T), `w = softmax_j(β h)` over keys j ≤ i
+ * and zero above, and the backward `gh = β w (gw − Σ w gw)`; the sigmoid variant's
+ * `w = α / Σα`, `α = σ(2β h)` (ising-core's `causalClosedForm('sigmoid')`: a row whose float64
+ * Σα would be below 1e-300 gets zero weights), and its backward
+ * `gh = 2β w (gw − Σ w gw) (1 − α)`. Offsets in floats.
  */
 import { engineCount, engineFits, instantiateEngineModule } from './arena.js';
 import type { EngineMemory } from './arena.js';
@@ -12,12 +15,23 @@ import { wasmBase64 } from './kernels/softmax/softmaxWasm.generated.js';
 interface SoftmaxExports {
   causal_softmax(...args: number[]): void;
   causal_softmax_backward(...args: number[]): void;
+  causal_sigmoid(...args: number[]): void;
+  causal_sigmoid_backward(...args: number[]): void;
 }
 
-/** The causal softmax kernels bound to one arena. */
+/** The operands of a forward over `blocks` T × T blocks (T = `length`). */
+export interface CausalForwardArgs {
+  h: number;
+  w: number;
+  blocks: number;
+  length: number;
+  beta: number;
+}
+
+/** The causal softmax and sigmoid kernels bound to one arena. */
 export interface SoftmaxKernels {
   /** w = causal softmax(β h) over `blocks` T × T blocks. */
-  causalSoftmax(a: { h: number; w: number; blocks: number; length: number; beta: number }): void;
+  causalSoftmax(a: CausalForwardArgs): void;
   /** gh = β w (gw − Σ w gw) (gh may be gw). */
   causalSoftmaxBackward(a: {
     w: number;
@@ -27,9 +41,13 @@ export interface SoftmaxKernels {
     length: number;
     beta: number;
   }): void;
+  /** w = α / Σα, α = σ(2β h), over `blocks` T × T blocks. */
+  causalSigmoid(a: CausalForwardArgs): void;
+  /** gh = 2β w (gw − Σ w gw) (1 − α) from the forward's h and w (gh may be gw). */
+  causalSigmoidBackward(a: CausalForwardArgs & { gw: number; gh: number }): void;
 }
 
-/** Instantiates the causal softmax kernels on `memory`. */
+/** Instantiates the causal softmax and sigmoid kernels on `memory`. */
 export function createSoftmaxKernels(
   memory: EngineMemory,
   backend?: KernelBackend,
@@ -55,6 +73,14 @@ export function createSoftmaxKernels(
     causalSoftmaxBackward(a) {
       const { rows, t } = sized('causalSoftmaxBackward', a, [a.w, a.gw, a.gh]);
       k.causal_softmax_backward(4 * a.w, 4 * a.gw, 4 * a.gh, rows, t, a.beta);
+    },
+    causalSigmoid(a) {
+      const { rows, t } = sized('causalSigmoid', a, [a.h, a.w]);
+      k.causal_sigmoid(4 * a.h, 4 * a.w, rows, t, a.beta);
+    },
+    causalSigmoidBackward(a) {
+      const { rows, t } = sized('causalSigmoidBackward', a, [a.h, a.w, a.gw, a.gh]);
+      k.causal_sigmoid_backward(4 * a.h, 4 * a.w, 4 * a.gw, 4 * a.gh, rows, t, a.beta);
     },
   };
 }
