@@ -18,6 +18,8 @@ const KERNELS = [
   'biasGeluBackward',
   'causalSoftmax',
   'causalSoftmaxBackward',
+  'causalSigmoid',
+  'causalSigmoidBackward',
   'crossEntropy',
   'adamW',
   'gradientNorm',
