@@ -29,7 +29,6 @@ import {
 import {
   createEngineTrainer,
   createTransformer,
-  engineBackendInfo,
   engineModelOf,
   initBackend,
 } from '../src/index.js';
@@ -80,10 +79,9 @@ for (const variant of variants) {
         )
       : undefined;
   // On more than one thread a built-in sampler runs on every shard, rebuilt there, and the
-  // float32 transfer matrix runs on the native backend's own kernels (timed in the split): a
+  // float32 transfer matrix runs on the engine's own kernels, on either backend (timed in the split): a
   // timing wrapper would hide its recipe (and see the calling thread's shard only), so none is put on.
-  const fusedTransfer =
-    samplerName === 'transfer-matrix' && engineBackendInfo(backend).name === 'native';
+  const fusedTransfer = samplerName === 'transfer-matrix';
   const probe =
     raw === undefined || ((threads > 1 || fusedTransfer) && shardRecipeOf(raw) !== undefined)
       ? undefined
