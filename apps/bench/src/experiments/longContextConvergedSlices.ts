@@ -46,17 +46,21 @@ const BANDED_FLOAT32 = [
   '{"threads":1,"precision":"float32"}',
 ] as const;
 
-/** The step cap, evaluation interval and early stopping of every converged run (reasons above). */
-export const CONVERGED_TRAINING = [
-  '--steps',
-  '20000',
-  '--eval-every',
-  '250',
-  '--early-stop-patience',
-  '8',
-  '--early-stop-min-delta',
-  '0.001',
-] as const;
+/** A step cap with the converged runs' evaluations and early stopping (reasons above). */
+const convergedTraining = (steps: number) =>
+  [
+    '--steps',
+    String(steps),
+    '--eval-every',
+    '250',
+    '--early-stop-patience',
+    '8',
+    '--early-stop-min-delta',
+    '0.001',
+  ] as const;
+
+/** The step cap, evaluation interval and early stopping of every Shakespeare run (reasons above). */
+export const CONVERGED_TRAINING = convergedTraining(20000);
 
 /** The seeds, one slice each (issue 41: at least 3). */
 const SEEDS = [0, 1, 2] as const;
@@ -106,25 +110,17 @@ const shakespeareSlice = (seed: number): LongContextSlice => ({
  * - **Slices by seed, then by length and variant**, eight a seed, so that each is at most ~2 h by
  *   the dry run where one can be: T = 64 whole; T = 128 softmax and sigmoid; T = 256 softmax and
  *   sigmoid by halves of the pairs; the transfer matrix at 128 and at 256, two runs (pairs 4, 8
- *   and 16, 32) a slice, one per worker. One such run is more than 2 h by the dry run (≈ 3 h at
- *   T = 128, 11.6 h at 256), whose model costs the transfer matrix's float64 path: the float32
- *   kernels measured ≈ 4× faster (2.0 s a step at T = 256, against the estimate's 8.3), so those
- *   slices take ≈ 3 h to the caps. The model errs the other way on sigmoid at T = 256 (1.6 s a
- *   step measured, 0.70 estimated): its two slices a seed may take ≈ 2.7 h to the caps.
+ *   and 16, 32) a slice, one per worker. By the dry run (which costs the float32 transfer
+ *   matrix at the engine kernels' rate since 5c100f5) those slices take 1h08m at T = 128 and
+ *   4h18m at 256, one run each per worker, so a T = 256 slice is longer than 2 h by itself: it
+ *   spans sessions through its checkpoints (measured on a loaded machine: 2.0 s a step at
+ *   T = 256, ≈ 3 h to the caps). Sigmoid at T = 256 was measured at 1.6 s a step before the
+ *   engine's fused sigmoid kernels (04f94d8, ≈ 2× faster on the paper model at T = 256).
  */
 const RECALL_MODEL = ['recall', '--preset', 'paper', '--vocab-size', '256'] as const;
 
 /** The MQAR step cap, evaluation interval and early stopping (reasons above). */
-export const RECALL_TRAINING = [
-  '--steps',
-  '5000',
-  '--eval-every',
-  '250',
-  '--early-stop-patience',
-  '8',
-  '--early-stop-min-delta',
-  '0.001',
-] as const;
+export const RECALL_TRAINING = convergedTraining(5000);
 
 /** One seed's MQAR slices: which lengths, pairs and variants each trains (reasons above). */
 const RECALL_GROUPS: readonly (readonly [lengths: string, pairs: string, variants: string])[] = [

@@ -17,6 +17,7 @@ import type { TransformerConfig } from '../index.js';
 import { createReferenceSampler } from '../testing/referenceSampler.js';
 import { gpt, randomNormal, randomTokens } from '../testing/testUtils.js';
 import { createEngine } from './engine.js';
+import { gradientErrors, scaleWeights } from '../testing/engineAgainstTfjs.js';
 import { testEngineBackend } from '../testing/engineBackend.js';
 
 /** Loss and gradients of tfjs and of the engine on one batch of `b` sequences of length `t`. */
@@ -31,9 +32,7 @@ async function compare(
   const model = createTransformer({ jInitStd: 0.5, ...config });
   try {
     // Larger weights than at initialization, so that the attention branch reaches the loss.
-    for (const p of model.parameters)
-      if (p.name.endsWith('/kernel') || p.name.startsWith('embedding/'))
-        p.variable.assign(tf.tidy(() => tf.mul(p.variable, 15)));
+    scaleWeights(model, 15);
     const engine = createEngine(model.config, {
       backend: testEngineBackend(),
       sampler: engineSampler?.() ?? model.sampler,
@@ -50,17 +49,7 @@ async function compare(
     const loss = await engine.lossAndGradients({ inputs, batchSize: b, step }, targets, mask);
     const reference = value.dataSync()[0]!;
     expect(Math.abs(loss - reference)).toBeLessThan(1e-5 * Math.max(1, Math.abs(reference)));
-    const worst: [string, number][] = model.parameters.map((p) => {
-      const want = grads[p.variable.name]!.dataSync();
-      const got = engine.view(p.name, 'grads');
-      let scale = 1e-3;
-      let diff = 0;
-      for (let i = 0; i < want.length; i++) {
-        scale = Math.max(scale, Math.abs(want[i]!));
-        diff = Math.max(diff, Math.abs(got[i]! - want[i]!));
-      }
-      return [p.name, diff / scale];
-    });
+    const worst = gradientErrors(model, grads, (name) => engine.view(name, 'grads'));
     tf.dispose([value, ...Object.values(grads)]);
     for (const [name, relative] of worst) expect(relative, name).toBeLessThan(5e-5);
   } finally {

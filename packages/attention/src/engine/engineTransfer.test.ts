@@ -10,6 +10,7 @@ import type { CouplingForm, TransformerConfig } from '../index.js';
 import { gpt, randomTokens } from '../testing/testUtils.js';
 import { testEngineBackend } from '../testing/engineBackend.js';
 import { createEngine } from './engine.js';
+import { gradientErrors, scaleWeights } from '../testing/engineAgainstTfjs.js';
 import type { TransferOperands } from './transfer.js';
 
 /**
@@ -20,9 +21,7 @@ import type { TransferOperands } from './transfer.js';
 async function compareWithTfjs(config: TransformerConfig, b: number, t: number, scale: number) {
   const model = createTransformer({ jInitStd: 0.5, ...config });
   try {
-    for (const p of model.parameters)
-      if (p.name.endsWith('/kernel') || p.name.startsWith('embedding/'))
-        p.variable.assign(tf.tidy(() => tf.mul(p.variable, scale)));
+    scaleWeights(model, scale);
     const engine = createEngine(model.config, {
       backend: testEngineBackend(),
       sampler: model.sampler,
@@ -54,18 +53,8 @@ async function compareWithTfjs(config: TransformerConfig, b: number, t: number, 
     );
     const loss = await engine.lossAndGradients({ inputs, batchSize: b }, targets, mask);
     const reference = value.dataSync()[0]!;
-    let gradient = 0;
-    for (const p of model.parameters) {
-      const want = grads[p.variable.name]!.dataSync();
-      const got = engine.view(p.name, 'grads');
-      let top = 1e-3;
-      let diff = 0;
-      for (let i = 0; i < want.length; i++) {
-        top = Math.max(top, Math.abs(want[i]!));
-        diff = Math.max(diff, Math.abs(got[i]! - want[i]!));
-      }
-      gradient = Math.max(gradient, diff / top);
-    }
+    const errors = gradientErrors(model, grads, (name) => engine.view(name, 'grads'));
+    const gradient = Math.max(...errors.map(([, e]) => e));
     tf.dispose([value, ...Object.values(grads)]);
     engine.dispose();
     return {

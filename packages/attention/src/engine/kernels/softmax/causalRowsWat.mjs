@@ -1,7 +1,7 @@
 // The loop shape and locals the causal row kernels' WAT writers share (softmaxWat.mjs,
 // sigmoidWat.mjs): every row of T × T blocks with its key count $n, the zeroing of the keys
 // above the diagonal, and elementwiseWat's exp on these kernels' locals.
-import { get, i32 } from '../../../../../../tools/wasm/wat.mjs';
+import { f32x4, get, i32, keys } from '../../../../../../tools/wasm/wat.mjs';
 import { exp } from '../elementwise/elementwiseWat.mjs';
 
 /** Zeros keys $n … T − 1 of the current row of `base`. */
@@ -28,3 +28,14 @@ export const LOCALS = `(local $row i32) (local $n i32) (local $j i32) (local $o 
 
 /** exp of `x` into $e: elementwiseWat's uses $r, $n and $e; $n is these kernels' key count, so it is $k here. */
 export const expOf = (x) => exp(x).replaceAll('$n', '$k');
+
+/** The lines that set $c = Σ_j w_j gw_j over the row's keys, in every lane (the backwards' row dot product). */
+export const rowDot = () => [
+  `(local.set $acc (v128.const i32x4 0 0 0 0))`,
+  keys(
+    'dt',
+    (load, _store, lane0) =>
+      `(local.set $acc (f32x4.add ${get('acc')} ${lane0(`(f32x4.mul ${load('w')} ${load('gw')})`)}))`,
+  ),
+  `(local.set $c (f32x4.splat ${f32x4.reduce('f32.add', get('acc'))}))`,
+];

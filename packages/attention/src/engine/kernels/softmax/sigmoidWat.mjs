@@ -5,7 +5,7 @@
 // gh = 2β w (gw − Σ w gw) / (1 + exp(x)). Keys go four at a time; the last (i + 1) mod 4 through
 // lane 0 (a splat, whose other lanes are computed and dropped).
 import { f32x4, get, keys } from '../../../../../../tools/wasm/wat.mjs';
-import { LOCALS, expOf, rows, zeroAbove } from './causalRowsWat.mjs';
+import { LOCALS, expOf, rowDot, rows, zeroAbove } from './causalRowsWat.mjs';
 
 /** ln 1e-300: ising-core's MIN_ALPHA_SUM, as the exponent of the row's scaled sum. */
 const LN_MIN_ALPHA_SUM = '-690.775527898';
@@ -52,13 +52,7 @@ export function sigmoidForward() {
 /** The backward: gh = 2β w (gw − Σ w gw) / (1 + exp(2β h)) per row (gh may be gw). */
 export function sigmoidBackward() {
   const body = [
-    `(local.set $acc (v128.const i32x4 0 0 0 0))`,
-    keys(
-      'dt',
-      (load, _store, lane0) =>
-        `(local.set $acc (f32x4.add ${get('acc')} ${lane0(`(f32x4.mul ${load('w')} ${load('gw')})`)}))`,
-    ),
-    `(local.set $c (f32x4.splat ${f32x4.reduce('f32.add', get('acc'))}))`,
+    ...rowDot(),
     keys(
       'gr',
       (load, store) =>

@@ -6,7 +6,7 @@
 // (sigmoidWat.mjs) are exported beside them. exp is elementwiseWat's (Cephes' expf). Keys go
 // four at a time in f32x4; the last (i + 1) mod 4 through lane 0.
 import { arenaModule, f32x4, get, keys } from '../../../../../../tools/wasm/wat.mjs';
-import { LOCALS, expOf, rows, zeroAbove } from './causalRowsWat.mjs';
+import { LOCALS, expOf, rowDot, rows, zeroAbove } from './causalRowsWat.mjs';
 import { sigmoidBackward, sigmoidForward } from './sigmoidWat.mjs';
 
 /** The forward: w = causal softmax(β h); h, w byte addresses; rows = blocks · T. */
@@ -38,13 +38,7 @@ function forward() {
 /** The backward: gh = β w (gw − Σ w gw) per row; w, gw, gh byte addresses (gh may be gw). */
 function backward() {
   const body = [
-    `(local.set $acc (v128.const i32x4 0 0 0 0))`,
-    keys(
-      'dt',
-      (load, _store, lane0) =>
-        `(local.set $acc (f32x4.add ${get('acc')} ${lane0(`(f32x4.mul ${load('w')} ${load('gw')})`)}))`,
-    ),
-    `(local.set $c (f32x4.splat ${f32x4.reduce('f32.add', get('acc'))}))`,
+    ...rowDot(),
     keys('gr', (load, store) =>
       store(
         'gh',
