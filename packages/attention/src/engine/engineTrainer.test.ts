@@ -4,6 +4,7 @@ import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTrainer, createTransformer, engineModelOf, initBackend } from '../index.js';
 import type { Transformer, TransformerConfig } from '../index.js';
+import { checkLrScale } from '../testing/lrScaleChecks.js';
 import { createDelayedSampler, createReferenceSampler } from '../testing/referenceSampler.js';
 import { gpt, patternBatch } from '../testing/testUtils.js';
 import { createEngineTrainer } from './engineTrainer.js';
@@ -14,14 +15,20 @@ import { testEngineBackend } from '../testing/engineBackend.js';
 const onEngine = (model: Transformer, options: EngineTrainerOptions) =>
   createEngineTrainer(engineModelOf(model), { backend: testEngineBackend(), ...options });
 
-/** The losses of `steps` steps of the tfjs trainer and of the engine's, from the same model. */
-async function losses(config: TransformerConfig, steps: number) {
+/**
+ * The losses of `steps` steps of the tfjs trainer and of the engine's, from the same model, the
+ * learning rate scaled by `scale` from step `scaleFrom` on.
+ */
+async function losses(config: TransformerConfig, steps: number, scaleFrom = steps, scale = 1) {
   const run = async (engine: boolean) => {
     const model = createTransformer(config);
     const options = { totalSteps: steps, lr: 1e-2, warmupSteps: 2 };
     const trainer = engine ? onEngine(model, options) : createTrainer(model, options);
     const out: number[] = [];
-    for (let s = 0; s < steps; s++) out.push((await trainer.step(patternBatch(4, 50 + s))).loss);
+    for (let s = 0; s < steps; s++) {
+      if (s === scaleFrom) trainer.lrScale = scale;
+      out.push((await trainer.step(patternBatch(4, 50 + s))).loss);
+    }
     const weights = model.toJSON().weights;
     model.dispose();
     return { out, weights };
@@ -45,6 +52,19 @@ describe('the engine trainer', () => {
         expect(worst, name).toBeLessThan(1e-4);
       }
     });
+
+  it("a lowered lrScale takes effect in the engine's AdamW as in the tfjs trainer's", async () => {
+    const config = { ...gpt, variant: 'softmax' as const };
+    const { tfjs, engine } = await losses(config, 8, 3, 0.05);
+    const plain = await losses(config, 8);
+    for (let s = 0; s < 8; s++) expect(engine.out[s]).toBeCloseTo(tfjs.out[s]!, 4);
+    // Steps 0–3 see the same weights either way; from step 4 on the lowered rate shows.
+    expect(engine.out.slice(0, 4)).toEqual(plain.engine.out.slice(0, 4));
+    expect(Math.abs(engine.out[7]! - plain.engine.out[7]!)).toBeGreaterThan(1e-3);
+    const model = createTransformer(config);
+    await checkLrScale(() => onEngine(model, { totalSteps: 10, warmupSteps: 2 }), patternBatch(4, 9));
+    model.dispose();
+  });
 
   // Issue 40: a run is deterministic for a given backend (BOLTZMANN_ENGINE_BACKEND) and thread count.
   const counts = threadInfo().cores >= 2 ? [1, 2] : [1];

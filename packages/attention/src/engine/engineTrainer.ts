@@ -14,7 +14,12 @@ import type { Evaluation, EvaluationSums } from '../model/evaluation.js';
 import { serialQueue } from '../model/serialSteps.js';
 import { checkBatch } from '../model/tokenBatch.js';
 import type { TokenBatch } from '../model/tokenBatch.js';
-import { checkedMoments, learningRate, resolveTrainerOptions } from '../model/trainerOptions.js';
+import {
+  checkedMoments,
+  lrSchedule,
+  resolveTrainerOptions,
+  savedLrScale,
+} from '../model/trainerOptions.js';
 import type {
   EngineModel,
   EngineWeights,
@@ -142,7 +147,8 @@ export function createEngineTrainer(
   const { slots } = engine.params;
   const buffers = engine.buffers;
   let steps = 0;
-  const lrAt = (step: number): number => learningRate(opts, step);
+  const schedule = lrSchedule(opts);
+  const lrAt = schedule.at;
   const sync = (): void => {
     if (model.onSync !== undefined) model.onSync(current(engine));
   };
@@ -171,6 +177,12 @@ export function createEngineTrainer(
       return steps;
     },
     lrAt,
+    get lrScale() {
+      return schedule.scale;
+    },
+    set lrScale(scale: number) {
+      schedule.scale = scale;
+    },
     step: (batch) => serial(() => runStep(batch)),
     async evaluate(batch, evalOptions = {}) {
       const chunk = evaluationChunk(evalOptions.chunkSize);
@@ -186,16 +198,19 @@ export function createEngineTrainer(
           Array.from(f.subarray(base + s.offset, base + s.offset + s.size));
         moments[s.name] = { m: at(buffers.m), v: at(buffers.v) };
       }
-      return { format: 'boltzmann-attention/trainer', version: 1, step: steps, moments };
+      const scale = schedule.scale === 1 ? {} : { lrScale: schedule.scale };
+      return { format: 'boltzmann-attention/trainer', version: 1, step: steps, ...scale, moments };
     },
     restore(state) {
       const checked = checkedMoments(slots, state);
+      const lrScale = savedLrScale(state);
       const f = engine.f32();
       for (const [i, s] of slots.entries()) {
         f.set(checked[i]!.m, buffers.m + s.offset);
         f.set(checked[i]!.v, buffers.v + s.offset);
       }
       steps = state.step;
+      schedule.scale = lrScale;
     },
     dispose() {
       engine.f32().fill(0, buffers.m, buffers.v + engine.params.size);

@@ -49,6 +49,47 @@ export function learningRate(opts: Required<TrainerOptions>, step: number): numb
   return floor + (opts.lr - floor) * 0.5 * (1 + Math.cos(Math.PI * progress));
 }
 
+/**
+ * A trainer's learning rate: {@link learningRate}'s schedule times a scale (default 1) that its
+ * caller may change between steps, e.g. lower by 10× when validation stops improving.
+ */
+export interface LrSchedule {
+  /** The rate at 0-based step `step`, the scale included. */
+  at(step: number): number;
+  /** The factor on the schedule; setting it checks it (a finite number > 0). */
+  scale: number;
+}
+
+/** The schedule of `opts` with its scale at 1. */
+export function lrSchedule(opts: Required<TrainerOptions>): LrSchedule {
+  let scale = 1;
+  return {
+    at: (step) => learningRate(opts, step) * scale,
+    get scale() {
+      return scale;
+    },
+    set scale(value: number) {
+      if (!(typeof value === 'number' && Number.isFinite(value) && value > 0))
+        throw new AttentionError(
+          'ATTENTION_INVALID_ARGUMENT',
+          `lrScale must be a finite number > 0, got ${String(value)}`,
+        );
+      scale = value;
+    },
+  };
+}
+
+/** The scale a saved state carries (1 when it has none, as states before it), checked. */
+export function savedLrScale(state: TrainerState): number {
+  const saved: unknown = (state as { lrScale?: unknown } | undefined)?.lrScale;
+  if (saved === undefined) return 1;
+  if (typeof saved === 'number' && Number.isFinite(saved) && saved > 0) return saved;
+  throw new AttentionError(
+    'ATTENTION_INVALID_CHECKPOINT',
+    `trainer state lrScale must be a finite number > 0, got ${String(saved)}`,
+  );
+}
+
 /** The moments of a saved state for parameters of these names and sizes, checked (none applied yet). */
 export function checkedMoments(
   slots: readonly { readonly name: string; readonly size: number }[],

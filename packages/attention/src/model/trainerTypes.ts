@@ -57,6 +57,8 @@ export interface TrainerState {
   readonly format: 'boltzmann-attention/trainer';
   readonly version: 1;
   readonly step: number;
+  /** {@link Trainer.lrScale} when it is not 1 (absent in states before it, which restore it to 1). */
+  readonly lrScale?: number;
   readonly moments: Readonly<
     Record<string, { readonly m: readonly number[]; readonly v: readonly number[] }>
   >;
@@ -73,8 +75,14 @@ export interface Trainer {
    * Concurrent calls are queued and run in call order.
    */
   step(batch: TokenBatch): Promise<TrainStepResult>;
-  /** The learning rate at 0-based step `step`. */
+  /** The learning rate at 0-based step `step`, {@link lrScale} included. */
   lrAt(step: number): number;
+  /**
+   * A factor on the schedule's rate from the next step on (default 1), kept in {@link state}: a
+   * caller that decays the rate when validation stops improving lowers it (`trainer.lrScale *= 0.1`).
+   * Setting anything but a finite number > 0 throws ATTENTION_INVALID_ARGUMENT.
+   */
+  lrScale: number;
   state(): TrainerState;
   /** Continues from a saved state (moments and step count). */
   restore(state: TrainerState): void;

@@ -9,6 +9,7 @@ import {
 } from '../index.js';
 import type { Transformer } from '../index.js';
 import { adamWUpdate, clipScale, globalNorm } from '../model/adamW.js';
+import { checkLrScale } from '../testing/lrScaleChecks.js';
 import { createDelayedSampler, createReferenceSampler } from '../testing/referenceSampler.js';
 import { batchOf, figures, take, tiny } from '../testing/testUtils.js';
 
@@ -47,6 +48,12 @@ describe('createTrainer', () => {
       expect.objectContaining({ code: 'ATTENTION_INVALID_ARGUMENT' }),
     );
     trainer.dispose();
+    model.dispose();
+  });
+
+  it('lrScale scales the schedule and the step, travels in state() and refuses bad values', async () => {
+    const model = createTransformer({ ...tiny, variant: 'softmax' });
+    await checkLrScale(() => createTrainer(model, { totalSteps: 10, warmupSteps: 2 }), batchOf(2, 3));
     model.dispose();
   });
 

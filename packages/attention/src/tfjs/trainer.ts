@@ -8,7 +8,12 @@ import type { TokenBatch } from '../model/tokenBatch.js';
 import { readEach, readsSynchronously } from './tensorData.js';
 import { maskedCrossEntropy } from './loss.js';
 import type { Transformer } from './modelTypes.js';
-import { checkedMoments, learningRate, resolveTrainerOptions } from '../model/trainerOptions.js';
+import {
+  checkedMoments,
+  lrSchedule,
+  resolveTrainerOptions,
+  savedLrScale,
+} from '../model/trainerOptions.js';
 import type { Trainer, TrainerOptions, TrainStepResult } from '../model/trainerTypes.js';
 
 export type {
@@ -87,7 +92,8 @@ export function createTrainer(model: Transformer, options: TrainerOptions): Trai
     v: new Float64Array(p.variable.size),
   }));
   let steps = 0;
-  const lrAt = (step: number): number => learningRate(opts, step);
+  const schedule = lrSchedule(opts);
+  const lrAt = schedule.at;
 
   const runStep = async (batch: TokenBatch): Promise<TrainStepResult> => {
     const { batchSize, mask, targets } = checkBatch(model.config, batch);
@@ -133,19 +139,29 @@ export function createTrainer(model: Transformer, options: TrainerOptions): Trai
       return steps;
     },
     lrAt,
+    get lrScale() {
+      return schedule.scale;
+    },
+    set lrScale(scale: number) {
+      schedule.scale = scale;
+    },
     step: serialSteps(runStep),
     state() {
       const moments: Record<string, { m: number[]; v: number[] }> = {};
       for (const s of slots) moments[s.name] = { m: Array.from(s.m), v: Array.from(s.v) };
-      return { format: 'boltzmann-attention/trainer', version: 1, step: steps, moments };
+      const scale = schedule.scale === 1 ? {} : { lrScale: schedule.scale };
+      return { format: 'boltzmann-attention/trainer', version: 1, step: steps, ...scale, moments };
     },
     restore(state) {
-      for (const [i, { m, v }] of checkedMoments(slots.map(sizeOfSlot), state).entries()) {
+      const checked = checkedMoments(slots.map(sizeOfSlot), state);
+      const lrScale = savedLrScale(state);
+      for (const [i, { m, v }] of checked.entries()) {
         const s = slots[i]!;
         s.m.set(m);
         s.v.set(v);
       }
       steps = state.step;
+      schedule.scale = lrScale;
     },
     dispose() {
       for (const s of slots) {
