@@ -79,6 +79,14 @@ export interface TrainingSettings {
 export interface EarlyStopSettings {
   readonly patience: number;
   readonly minDelta: number;
+  /**
+   * Learning-rate decays on a plateau (`--early-stop-lr-decays`): the first `lrDecays` times the
+   * patience runs out, the run multiplies its rate by `lrDecayFactor` and goes on with its
+   * patience counted afresh (its best kept); the next time it stops. Both absent when off, so the
+   * ids of runs without them stay what they were.
+   */
+  readonly lrDecays?: number;
+  readonly lrDecayFactor?: number;
 }
 
 /**
@@ -92,6 +100,8 @@ export interface EarlyStopRecord extends EarlyStopSettings {
   /** The step of the best evaluation and its metric (= the record's `finalMetric`). */
   readonly bestStep: number;
   readonly bestValue: number;
+  /** With `lrDecays`: the evaluation steps at which the rate was decayed, in order. */
+  readonly lrDecaySteps?: readonly number[];
 }
 
 /**

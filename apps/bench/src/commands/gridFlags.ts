@@ -47,6 +47,14 @@ function addTrainingFlags(cmd: Command): Command {
     .option(
       '--early-stop-min-delta <x>',
       'with --early-stop-patience: the relative improvement on the best that counts (default 0)',
+    )
+    .option(
+      '--early-stop-lr-decays <n>',
+      'with --early-stop-patience: the first n times patience runs out, multiply the learning rate by --early-stop-lr-factor and go on (default 0: stop at once)',
+    )
+    .option(
+      '--early-stop-lr-factor <x>',
+      'with --early-stop-lr-decays: the factor in (0, 1) of each decay (default 0.1)',
     );
 }
 

@@ -125,14 +125,22 @@ function applyTrainingFlags(s: ReadFlag, g: MutableGrid): void {
  * `--early-stop-patience` (evaluations, ≥ 1) and `--early-stop-min-delta` (a relative
  * improvement in [0, 1), default 0; only with a patience). Without them a run trains its steps.
  */
+const EARLY_STOP_FOLLOWERS = [
+  ['earlyStopMinDelta', '--early-stop-min-delta'],
+  ['earlyStopLrDecays', '--early-stop-lr-decays'],
+  ['earlyStopLrFactor', '--early-stop-lr-factor'],
+] as const;
+
 function applyEarlyStopFlags(s: ReadFlag, g: MutableGrid): void {
   const patience = s('earlyStopPatience');
   const minDelta = s('earlyStopMinDelta');
+
   if (patience === undefined) {
-    if (minDelta !== undefined)
+    const orphan = EARLY_STOP_FOLLOWERS.find(([key]) => s(key) !== undefined);
+    if (orphan !== undefined)
       throw new BenchError(
         'BENCH_INVALID_OPTION',
-        '--early-stop-min-delta needs --early-stop-patience <n> (early stopping is off without it)',
+        `${orphan[1]} needs --early-stop-patience <n> (early stopping is off without it)`,
       );
     return;
   }
@@ -146,7 +154,32 @@ function applyEarlyStopFlags(s: ReadFlag, g: MutableGrid): void {
   g.earlyStop = {
     patience: parseInteger('--early-stop-patience', patience, 1, 1_000_000),
     minDelta: delta,
+    ...lrDecaysOf(s),
   };
+}
+
+/** `--early-stop-lr-decays` (1–100) and `--early-stop-lr-factor` (in (0, 1), default 0.1); none when off. */
+function lrDecaysOf(s: ReadFlag): { lrDecays?: number; lrDecayFactor?: number } {
+  const decays = s('earlyStopLrDecays');
+  const factor = s('earlyStopLrFactor');
+  if (decays === undefined) {
+    if (factor !== undefined)
+      throw new BenchError(
+        'BENCH_INVALID_OPTION',
+        '--early-stop-lr-factor needs --early-stop-lr-decays <n> (the rate never decays without it)',
+      );
+    return {};
+  }
+  const lrDecays = parseInteger('--early-stop-lr-decays', decays, 0, 100);
+  if (lrDecays === 0) return {};
+  const lrDecayFactor =
+    factor === undefined ? 0.1 : parsePositive('--early-stop-lr-factor', factor);
+  if (lrDecayFactor >= 1)
+    throw new BenchError(
+      'BENCH_INVALID_OPTION',
+      `--early-stop-lr-factor multiplies the rate and must be < 1, got ${lrDecayFactor}`,
+    );
+  return { lrDecays, lrDecayFactor };
 }
 
 /** The preset's grid with every flag applied: the common ones, then the task's own. */

@@ -41,9 +41,13 @@ describe('bench long-context --converged', () => {
       expect([64, 128, 256]).toContain(c.length);
       expect(c).toMatchObject({ dModel: 64, heads: 1, batchSize: 1024 / c.length });
       expect(c.layers).toBeUndefined();
-      expect(c.earlyStop).toEqual({ patience: 8, minDelta: 0.001 });
-      expect(c.steps).toBe(20_000);
-      expect(c.evalEvery).toBe(250);
+      expect(c.earlyStop).toEqual({
+        patience: 8,
+        minDelta: 0.001,
+        lrDecays: 2,
+        lrDecayFactor: 0.1,
+      });
+      expect([c.steps, c.evalEvery, c.lr, c.minLrFraction]).toEqual([40_000, 250, 3e-3, 1]);
       if (c.variant === 'boltzmann')
         expect(c).toMatchObject({ sampler: 'transfer-matrix', couplingForm: 'banded:8' });
     }

@@ -47,7 +47,7 @@ function datasetTables(d: DatasetRuns, withTime: boolean): ReportSection[] {
       kind: 'table',
       title: 'Early stopping',
       table: earlyStopTable(records, columns, baseline, modelAxes),
-      note: 'Where early stopping ended the runs: the step of the best evaluation (whose metric each run reports) → the steps trained, mean ± std over seeds, and how many runs stopped before their step cap.',
+      note: 'Where early stopping ended the runs: the step of the best evaluation (whose metric each run reports) → the steps trained, mean ± std over seeds, and how many runs stopped before their step cap (with learning-rate decays on a plateau, the mean step of each decay every run made).',
     },
     {
       kind: 'table',

@@ -34,6 +34,32 @@ describe('earlyStopTable', () => {
     ]);
   });
 
+  it('adds the mean step of each learning-rate decay that every run of the cell made', () => {
+    const decays = { lrDecays: 2, lrDecayFactor: 0.1 };
+    const withDecays = records().map((r) => {
+      const early = r.config.variant === 'softmax';
+      // softmax: both seeds decayed twice; boltzmann: seed 1 only once, so only its first shows.
+      const steps = early
+        ? [300, 400 + 100 * r.config.seed]
+        : r.config.seed === 0
+          ? [500, 700]
+          : [600];
+      return {
+        ...r,
+        config: { ...r.config, earlyStop: { ...r.config.earlyStop!, ...decays } },
+        earlyStop: { ...r.earlyStop!, ...decays, lrDecaySteps: steps },
+      };
+    });
+    const table = earlyStopTable(withDecays, ['softmax', 'boltzmann'], 'softmax')!;
+    expect(table.body).toEqual([
+      [
+        '8',
+        '500 ± 141 → 700 ± 141 (2/2 early; rate decayed at 300 ± 0, 450 ± 71)',
+        '900 ± 0 → 1000 ± 0 (0/2 early; rate decayed at 550 ± 71)',
+      ],
+    ]);
+  });
+
   it('is null without early stopping, and — for an empty cell', () => {
     expect(
       earlyStopTable(

@@ -13,6 +13,8 @@ const steps = (s: Stat): string =>
 /**
  * The early-stopping table: `best → end (k/n early)` per row and column, mean ± std over seeds
  * of the best evaluation's step and of the steps trained; k of the n runs stopped before their cap.
+ * With learning-rate decays on a plateau, `; rate decayed at s₁, s₂` adds the mean step of each
+ * decay that every run of the cell made.
  *
  * @returns the table, or null when no run had early stopping.
  */
@@ -29,6 +31,11 @@ export function earlyStopTable(
   const best = of((r) => r.earlyStop!.bestStep);
   const end = of(trainedSteps);
   const early = of((r) => (r.earlyStop!.stoppedAtStep === null ? 0 : 1));
+  // The learning-rate decays on a plateau (`--early-stop-lr-decays`): the mean step of each.
+  const most = Math.max(...runs.map((r) => r.earlyStop!.lrDecays ?? 0));
+  const decays = Array.from({ length: most }, (_, i) =>
+    of((r) => r.earlyStop!.lrDecaySteps?.[i] ?? Number.NaN),
+  );
   const present = columns.filter((c) => best.rows.some((r) => r.cells[c]));
   return {
     head: [...best.rowLabels, ...present],
@@ -36,7 +43,11 @@ export function earlyStopTable(
       const cell = (c: string): string => {
         const [b, e, n] = [row.cells[c], end.rows[k]!.cells[c], early.rows[k]!.cells[c]];
         if (!b || !e || !n || b.n === 0) return '—';
-        return `${steps(b)} → ${steps(e)} (${Math.round(n.mean * n.n)}/${n.n} early)`;
+        const at = decays
+          .map((d) => d.rows[k]!.cells[c])
+          .filter((d): d is Stat => d != null && Number.isFinite(d.mean));
+        const decayed = at.length === 0 ? '' : `; rate decayed at ${at.map(steps).join(', ')}`;
+        return `${steps(b)} → ${steps(e)} (${Math.round(n.mean * n.n)}/${n.n} early${decayed})`;
       };
       return [...best.rowLabels.map((l) => row.labels[l] ?? ''), ...present.map(cell)];
     }),

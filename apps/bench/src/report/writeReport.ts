@@ -45,6 +45,12 @@ export function settingsLine(records: readonly RunRecord[]): string {
     return set.length === 0 ? '—' : set.join(' / ');
   };
   const c = (r: RunRecord) => r.config;
+  // The schedule: a cosine to its floor (constant at ×1), and decays on a plateau when asked for.
+  const scheduleOf = (r: RunRecord): string => {
+    const { minLrFraction, earlyStop: e } = c(r);
+    const base = minLrFraction === 1 ? 'constant' : `cosine to ×${minLrFraction}`;
+    return e?.lrDecays ? `${base}, ×${e.lrDecayFactor} on a plateau up to ${e.lrDecays}×` : base;
+  };
   // The engine each run trained on (backend, ISA, vector width, threads); records before it was
   // recorded say nothing, so the older reports read as they did.
   const engine = (r: RunRecord) => r.engine?.line.replace(/^engine: /, '') ?? 'not recorded';
@@ -52,7 +58,7 @@ export function settingsLine(records: readonly RunRecord[]): string {
   return [
     `steps ${values((r) => c(r).steps)}`,
     `batch ${values((r) => c(r).batchSize)}`,
-    `lr ${values((r) => c(r).lr)} (cosine to ×${values((r) => c(r).minLrFraction)})`,
+    `lr ${values((r) => c(r).lr)} (${values(scheduleOf)})`,
     `weight decay ${values((r) => c(r).weightDecay)}`,
     `clip ${values((r) => c(r).clipNorm)}`,
     `β ${values((r) => c(r).beta)}`,

@@ -9,8 +9,13 @@ export interface EarlyStopState {
   readonly bestStep: number;
   readonly bestValue: number;
   readonly bestLoss: number;
-  /** Evaluations since the best one that did not improve on it (< patience while training). */
+  /**
+   * Evaluations that did not improve on the best since the best or the last decay, whichever is
+   * later (< patience while training).
+   */
   readonly sinceBest: number;
+  /** With `lrDecays`: the evaluation steps at which the rate was decayed, in order. */
+  readonly lrDecaySteps?: readonly number[];
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -25,14 +30,43 @@ const same = (a: unknown, b: unknown): boolean =>
 export function earlyStopSettingsProblem(settings: unknown): string | undefined {
   if (!isObject(settings)) return `it is ${echo(settings, 60)}, not an object`;
   for (const key of Object.keys(settings))
-    if (key !== 'patience' && key !== 'minDelta')
+    if (!['patience', 'minDelta', 'lrDecays', 'lrDecayFactor'].includes(key))
       return `${echo(key, 40)} is not one of its fields`;
-  const { patience, minDelta } = settings as Partial<EarlyStopSettings>;
+  const { patience, minDelta, lrDecays, lrDecayFactor } = settings as Partial<EarlyStopSettings>;
   if (!(Number.isSafeInteger(patience) && patience! >= 1 && patience! <= 1_000_000))
     return `its patience must be an integer in [1, 10^6], got ${echo(patience, 40)}`;
   if (!(typeof minDelta === 'number' && Number.isFinite(minDelta) && minDelta >= 0 && minDelta < 1))
     return `its minDelta must be a number in [0, 1), got ${echo(minDelta, 40)}`;
+  if (lrDecays === undefined && lrDecayFactor === undefined) return undefined;
+  if (!(Number.isSafeInteger(lrDecays) && lrDecays! >= 1 && lrDecays! <= 100))
+    return `its lrDecays must be an integer in [1, 100], got ${echo(lrDecays, 40)}`;
+  if (!(typeof lrDecayFactor === 'number' && lrDecayFactor > 0 && lrDecayFactor < 1))
+    return `its lrDecayFactor must be a number in (0, 1), got ${echo(lrDecayFactor, 40)}`;
   return undefined;
+}
+
+/**
+ * Why `steps` are not decay steps of a run with `settings` whose curve is `evalMetric`, stopped
+ * (or checkpointed) at `last`, or undefined: at most `lrDecays`, increasing evaluation steps up to
+ * `last`; present exactly when the settings ask for decays.
+ */
+function decayStepsProblem(
+  steps: unknown,
+  settings: EarlyStopSettings,
+  evalMetric: readonly unknown[] | undefined,
+  last: number,
+): string | undefined {
+  if (!settings.lrDecays)
+    return steps === undefined ? undefined : 'it has lrDecaySteps its config does not ask for';
+  if (!Array.isArray(steps) || steps.length > settings.lrDecays)
+    return `its lrDecaySteps are not a list of at most ${settings.lrDecays} steps`;
+  const evaluated = new Set(
+    (evalMetric ?? []).map((p) => (isObject(p) ? (p as { step?: unknown }).step : undefined)),
+  );
+  const ok = steps.every(
+    (s, i) => isCount(s) && s <= last && evaluated.has(s) && (i === 0 || s > steps[i - 1]),
+  );
+  return ok ? undefined : 'its lrDecaySteps are not increasing evaluation steps of its curve';
 }
 
 /**
@@ -52,14 +86,21 @@ export function earlyStopStateProblem(
   if (state === undefined)
     return evalMetric.length === 0 ? undefined : 'its early-stopping state is missing';
   if (!isObject(state)) return 'its early-stopping state is malformed';
-  const { bestStep, bestValue, bestLoss, sinceBest } = state as Partial<EarlyStopState>;
+  const { bestStep, bestValue, bestLoss, sinceBest, lrDecaySteps } =
+    state as Partial<EarlyStopState>;
   if (!isCount(bestStep) || !isMetric(bestValue) || !isMetric(bestLoss) || !isCount(sinceBest))
     return 'its early-stopping state is malformed';
   const at = evalMetric.findIndex((p) => p.step === bestStep);
   if (at < 0 || !same(evalMetric[at]!.value, bestValue))
     return `its early-stopping best (step ${bestStep}) is not an evaluation of its curve`;
-  if (sinceBest !== evalMetric.length - 1 - at)
-    return `its early-stopping count ${sinceBest} is not the ${evalMetric.length - 1 - at} evaluations after its best`;
+  const last = evalMetric[evalMetric.length - 1]!.step;
+  const decays = decayStepsProblem(lrDecaySteps, config.earlyStop, evalMetric, last);
+  if (decays !== undefined) return decays;
+  // The count starts afresh at the best or at the last decay, whichever came later.
+  const lastDecay = lrDecaySteps?.at(-1) ?? -1;
+  const from = lastDecay > bestStep ? evalMetric.findIndex((p) => p.step === lastDecay) : at;
+  if (sinceBest !== evalMetric.length - 1 - from)
+    return `its early-stopping count ${sinceBest} is not the ${evalMetric.length - 1 - from} evaluations after its best or last decay`;
   if (sinceBest >= config.earlyStop.patience)
     return `its early-stopping count ${sinceBest} has reached its patience ${config.earlyStop.patience}`;
   return undefined;
@@ -77,13 +118,26 @@ export function earlyStopRecordProblem(record: RunRecord): string | undefined {
     return e === undefined ? undefined : 'it has earlyStop without config.earlyStop';
   if (!isObject(e)) return 'its earlyStop is missing or not an object';
   const { patience, minDelta, stoppedAtStep, bestStep, bestValue } = e;
-  if (patience !== asked.patience || minDelta !== asked.minDelta)
-    return "its earlyStop's patience and minDelta are not its config's";
+  if (
+    patience !== asked.patience ||
+    minDelta !== asked.minDelta ||
+    e.lrDecays !== asked.lrDecays ||
+    e.lrDecayFactor !== asked.lrDecayFactor
+  )
+    return "its earlyStop's settings are not its config's";
   if (!isCount(bestStep) || !isMetric(bestValue)) return 'its earlyStop best is malformed';
   if (!(stoppedAtStep === null || (isCount(stoppedAtStep) && stoppedAtStep >= bestStep)))
     return `its earlyStop.stoppedAtStep ${echo(stoppedAtStep, 40)} is not null or a step at or after its best`;
   if ((stoppedAtStep ?? record.config.steps) > record.config.steps)
     return `its earlyStop.stoppedAtStep ${stoppedAtStep} is past its ${record.config.steps} steps`;
+  const evals = Array.isArray(record.evalMetric) ? record.evalMetric : undefined;
+  const decays = decayStepsProblem(
+    e.lrDecaySteps,
+    asked,
+    evals,
+    (stoppedAtStep as number | null) ?? record.config.steps,
+  );
+  if (decays !== undefined) return decays;
   const best = Array.isArray(record.evalMetric)
     ? record.evalMetric.find((p) => p?.step === bestStep)
     : undefined;

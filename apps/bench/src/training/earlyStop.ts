@@ -1,5 +1,6 @@
 // Early stopping's rule (`--early-stop-patience`, `--early-stop-min-delta`): each evaluation either
-// improves on the best so far by more than `minDelta` of it, or counts against the patience. What
+// improves on the best so far by more than `minDelta` of it, or counts against the patience; a run
+// out of patience stops, or first decays its learning rate (`--early-stop-lr-decays`). What
 // a checkpoint and a record keep of it, and their checks, are in results/earlyStopChecks.ts.
 import type { EarlyStopState } from '../results/earlyStopChecks.js';
 import type { EarlyStopRecord, EarlyStopSettings } from '../types.js';
@@ -36,9 +37,29 @@ export function observeEvaluation(
   evaluation: { readonly step: number; readonly value: number; readonly loss: number },
 ): EarlyStopState {
   const { step, value, loss } = evaluation;
-  if (state === undefined || improves(value, state.bestValue, settings.minDelta, better))
-    return { bestStep: step, bestValue: value, bestLoss: loss, sinceBest: 0 };
+  if (state === undefined || improves(value, state.bestValue, settings.minDelta, better)) {
+    const decays = settings.lrDecays ? { lrDecaySteps: state?.lrDecaySteps ?? [] } : {};
+    return { bestStep: step, bestValue: value, bestLoss: loss, sinceBest: 0, ...decays };
+  }
   return { ...state, sinceBest: state.sinceBest + 1 };
+}
+
+/**
+ * What a run out of patience at evaluation step `step` does: stop, or (while it has
+ * `settings.lrDecays` left) decay its rate by `settings.lrDecayFactor` and count its patience
+ * afresh, keeping its best. Returns the state after it and the factor to apply (null to stop).
+ */
+export function onPlateau(
+  state: EarlyStopState,
+  settings: EarlyStopSettings,
+  step: number,
+): { state: EarlyStopState; lrFactor: number | null } {
+  const done = state.lrDecaySteps ?? [];
+  if (done.length >= (settings.lrDecays ?? 0)) return { state, lrFactor: null };
+  return {
+    state: { ...state, sinceBest: 0, lrDecaySteps: [...done, step] },
+    lrFactor: settings.lrDecayFactor ?? 0.1,
+  };
 }
 
 /** Whether the run has run out of patience: `patience` evaluations in a row without a new best. */
@@ -67,10 +88,14 @@ export function earlyStopRecordOf(
   state: EarlyStopState,
   stoppedAtStep: number | null,
 ): EarlyStopRecord {
-  const { patience, minDelta } = settings;
+  const { patience, minDelta, lrDecays, lrDecayFactor } = settings;
+  const decays = lrDecays
+    ? { lrDecays, lrDecayFactor, lrDecaySteps: state.lrDecaySteps ?? [] }
+    : {};
   return {
     patience,
     minDelta,
+    ...decays,
     stoppedAtStep,
     bestStep: state.bestStep,
     bestValue: state.bestValue,

@@ -100,6 +100,35 @@ describe('early stopping in real runs', () => {
     }
   });
 
+  it('with lr decays, a plateau first decays the rate (kept across a resume) and stops only when none are left', async () => {
+    const decays = ['--early-stop-lr-decays', '2', '--early-stop-lr-factor', '0.5'];
+    const args = (dir: string) => shakespeare(dir, 2, '--variants', 'softmax', ...decays);
+    const straight = mkdtempSync(join(tmpdir(), 'bench-early-decay-'));
+    expect(await main(args(straight), io(progressRecorder().progress))).toBe(0);
+    const [r] = records(straight);
+    // Evaluations 5 (best), 10, 15: patience out, decay; 20, 25: decay; 30, 35: stop.
+    expect(r!.earlyStop).toMatchObject({
+      lrDecays: 2,
+      lrDecayFactor: 0.5,
+      lrDecaySteps: [15, 25],
+      stoppedAtStep: 35,
+      bestStep: 5,
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'bench-early-decay-resume-'));
+    const controller = new AbortController();
+    const first = progressRecorder((p) => {
+      if (p.step >= 27) controller.abort();
+    });
+    expect(await main(args(dir), io(first.progress, controller.signal))).toBe(130);
+    const [file] = readdirSync(join(dir, 'checkpoints'));
+    const ckpt = JSON.parse(readFileSync(join(dir, 'checkpoints', file!), 'utf8'));
+    expect(ckpt.earlyStop).toMatchObject({ lrDecaySteps: [15, 25], sinceBest: 0 });
+    expect(ckpt.engine.trainer.lrScale).toBe(0.25);
+    expect(await main(args(dir), io(progressRecorder().progress))).toBe(0);
+    expect(records(dir)[0]!.earlyStop).toEqual(r!.earlyStop);
+    expect(records(dir)[0]!.evalMetric).toEqual(r!.evalMetric);
+  });
+
   it('a run that keeps improving trains to its cap (stoppedAtStep null) and reports its best evaluation', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bench-early-cap-'));
     const args = [

@@ -51,6 +51,8 @@ export interface RunModel {
   /** Layer 0, head 0 attention weights of one sequence, its top-left `size × size` block (`size = min(T, 64)`). */
   attentionMap(tokens: readonly number[]): Promise<AttentionMap>;
   save(): RunModelState;
+  /** Multiplies the learning rate by `factor` from the next step on (kept in {@link save}'s trainer state). */
+  scaleLr(factor: number): void;
   /** What trains the run: engine, backend, ISA, vector width, threads, and the line naming them. */
   engine?(): RunEngine;
   dispose(): void;
@@ -288,6 +290,9 @@ function runModelOf(
       return { size, weights };
     },
     save: () => ({ model: current().toJSON(), trainer: trainer.state() }),
+    scaleLr(factor) {
+      trainer.lrScale *= factor;
+    },
     engine: () => runEngineOf(trainer),
     dispose() {
       trainer.dispose();

@@ -9,7 +9,7 @@ import { DEFAULT_ENGINE } from '../types.js';
 import type { RunConfig, RunRecord, RunSettings } from '../types.js';
 import { createRunModel } from './runModel.js';
 import type { RunModel } from './runModel.js';
-import { outOfPatience } from './earlyStop.js';
+import { onPlateau, outOfPatience } from './earlyStop.js';
 import { finishRun } from './finishRun.js';
 import {
   evaluateAt,
@@ -117,8 +117,14 @@ export async function trainRun(
         stepsPerSecond: sessionRate(run),
         ...(convergence ? { convergence } : {}),
       });
-      // Out of patience: the run ends here, its record reporting its best evaluation.
-      if (outOfPatience(curves.earlyStop, config.earlyStop)) break;
+      // Out of patience: the run decays its rate (while it has decays left) or ends here, its
+      // record reporting its best evaluation.
+      if (outOfPatience(curves.earlyStop, config.earlyStop)) {
+        const next = onPlateau(curves.earlyStop!, config.earlyStop!, step);
+        if (next.lrFactor === null) break;
+        curves.earlyStop = next.state;
+        model.scaleLr(next.lrFactor);
+      }
       // A synchronous sampler makes every await resolve at once: yield to the event loop so
       // stop messages, signals and IPC are seen between steps.
       await new Promise<void>((resolve) => setImmediate(resolve));
