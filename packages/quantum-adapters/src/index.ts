@@ -56,6 +56,8 @@ export { createDwaveSampler, dwaveSampler } from './dwave/dwaveSampler.js';
 export type { DwaveRunInfo, DwaveSampler, DwaveSamplerOptions } from './dwave/dwaveSamplerTypes.js';
 export { batchProblemToBqm, dimodBqmJson } from './dwave/bqmJson.js';
 export type { DimodBqmJson } from './dwave/bqmJson.js';
+export { costOf } from './shared/costEstimate.js';
+export type { Cost, CostEstimate, CostLimit } from './shared/costEstimate.js';
 export { createDryRunWriter } from './shared/dryRun.js';
 export type { DryRunCall, DryRunOptions, DryRunWriter } from './shared/dryRun.js';
 export { classifyBraketError } from './braket/classifyBraketError.js';
