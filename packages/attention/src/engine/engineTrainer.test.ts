@@ -62,7 +62,10 @@ describe('the engine trainer', () => {
     expect(engine.out.slice(0, 4)).toEqual(plain.engine.out.slice(0, 4));
     expect(Math.abs(engine.out[7]! - plain.engine.out[7]!)).toBeGreaterThan(1e-3);
     const model = createTransformer(config);
-    await checkLrScale(() => onEngine(model, { totalSteps: 10, warmupSteps: 2 }), patternBatch(4, 9));
+    await checkLrScale(
+      () => onEngine(model, { totalSteps: 10, warmupSteps: 2 }),
+      patternBatch(4, 9),
+    );
     model.dispose();
   });
 

@@ -53,7 +53,10 @@ describe('createTrainer', () => {
 
   it('lrScale scales the schedule and the step, travels in state() and refuses bad values', async () => {
     const model = createTransformer({ ...tiny, variant: 'softmax' });
-    await checkLrScale(() => createTrainer(model, { totalSteps: 10, warmupSteps: 2 }), batchOf(2, 3));
+    await checkLrScale(
+      () => createTrainer(model, { totalSteps: 10, warmupSteps: 2 }),
+      batchOf(2, 3),
+    );
     model.dispose();
   });
 
