@@ -59,6 +59,31 @@ export const IBM_OPTIONS = optionSpecs<IbmSamplerOptions>({
     default: "'batch'",
     doc: "A call's jobs run in one Runtime batch session, or as plain jobs.",
   },
+  dynamicalDecoupling: {
+    type: "{ enable, sequenceType: 'XX' | 'XpXm' | 'XY4', extraSlackDistribution, schedulingMethod, skipResetQubits }",
+    default: "the service's (off)",
+    doc: 'Sampler V2 dynamical decoupling, sent as params.options.dynamical_decoupling (snake_case).',
+  },
+  twirling: {
+    type: '{ enableGates, enableMeasure, numRandomizations, shotsPerRandomization, strategy }',
+    default: "the service's (off)",
+    doc: "Sampler V2 Pauli twirling, sent as params.options.twirling (snake_case); randomizations: integer ≥ 1 or 'auto'.",
+  },
+  maxExecutionTimeSeconds: {
+    type: 'integer in [1, 10800]',
+    default: "none (the service's limit)",
+    doc: "Most QPU seconds per job, sent as the job's top-level cost (max_execution_time); the service cancels a job over it.",
+  },
+  tags: {
+    type: 'string[]',
+    default: "['boltzmann-attention']",
+    doc: "Job tags, added after 'boltzmann-attention'. IBM's REST API documents no job priority field, so none is offered.",
+  },
+  maxJobsPerMinute: {
+    type: 'integer',
+    default: '5',
+    doc: "Most POST jobs in any 60 s (IBM's documented limit: 5 jobs per minute per user); later jobs wait.",
+  },
   maxPubsPerJob: {
     type: 'integer',
     default: "the backend's max_experiments, else 300",

@@ -13,6 +13,8 @@ import { estimateIbmUsage } from './ibmUsage.js';
 import type { IbmUsageEstimate } from './ibmUsage.js';
 import { samplerJobRequestBody, sessionRequestBody } from './runtimeBodies.js';
 import { runSamplerJobs } from './runtimeJobs.js';
+import type { SamplerJobSettings } from './samplerJobOptions.js';
+import type { SubmissionThrottle } from './submissionThrottle.js';
 import type { ResponseLimit, RuntimeClient, SamplerPub } from './runtimeTypes.js';
 import { selectLayout, transpileAnneal } from './transpile.js';
 import type { DeviceLayout } from './transpile.js';
@@ -30,6 +32,10 @@ export interface IbmCallContext {
   readonly cancelTimeoutMs: number;
   /** Layouts chosen so far, by spin count (one path per n for the sampler's life). */
   readonly layouts: Map<number, DeviceLayout>;
+  /** Every job's tags, Sampler V2 options and max execution time (samplerJobOptions.ts). */
+  readonly job: SamplerJobSettings;
+  /** Paces the sampler's `POST jobs`, across its calls (submissionThrottle.ts). */
+  readonly throttle: SubmissionThrottle;
 }
 
 /** Pubs per job: the option, capped by the backend's `max_experiments` (300 when it does not say). */
@@ -115,6 +121,7 @@ export function writeIbmDryRun(
         backend: context.backend,
         pubs: jobPubs,
         ...(context.sessionMode === 'batch' ? { sessionId: '<the session id>' } : {}),
+        ...context.job,
       }),
     });
   }
@@ -168,7 +175,8 @@ export async function runIbmCall(
       signal: deadline.signal,
       backoff: context.backoff,
       cancelTimeoutMs: context.cancelTimeoutMs,
-      tags: ['boltzmann-attention'],
+      ...context.job,
+      throttle: context.throttle,
       resultLimit: (j) => resultLimit(layouts.slice(j * perJob, (j + 1) * perJob)),
     });
     const sets = run.results.flatMap((result, j) =>

@@ -22,6 +22,8 @@ import type { IbmTarget } from './ibmTypes.js';
 import { IBM_FEZ_SNAPSHOT, knownIbmDevice } from './knownDevices.js';
 import { createRuntimeClient } from './runtimeClient.js';
 import { DEFAULT_IBM_POLL_BACKOFF } from './runtimeJobs.js';
+import { samplerJobSettings } from './samplerJobOptions.js';
+import { createSubmissionThrottle, DEFAULT_IBM_JOBS_PER_MINUTE } from './submissionThrottle.js';
 import { resolveIamEndpoint, resolveRuntimeEndpoint } from './runtimeOptions.js';
 import { parseConfiguration, parseProperties } from './runtimeParse.js';
 import type { RuntimeClient } from './runtimeTypes.js';
@@ -56,6 +58,10 @@ function callContext(options: IbmSamplerOptions, backend: string): IbmCallContex
     deadlineMs: positiveInt(options.deadlineMs ?? 2 * 3_600_000, 'deadlineMs', MAX_DEADLINE_MS),
     cancelTimeoutMs: 10_000,
     layouts: new Map(),
+    job: samplerJobSettings(options),
+    throttle: createSubmissionThrottle(options.maxJobsPerMinute ?? DEFAULT_IBM_JOBS_PER_MINUTE, {
+      ...(options.debug === undefined ? {} : { debug: options.debug }),
+    }),
   };
 }
 

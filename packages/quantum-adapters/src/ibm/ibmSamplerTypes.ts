@@ -41,6 +41,27 @@ export interface IbmSamplerOptions {
   readonly fractionalGates?: boolean;
   /** `'batch'` (default): the call's jobs run in one Runtime batch; `'none'`: plain jobs. */
   readonly sessionMode?: 'batch' | 'none';
+  /** Sampler V2 dynamical decoupling, sent as `params.options.dynamical_decoupling` (default: the service's, off). */
+  readonly dynamicalDecoupling?: IbmDynamicalDecoupling;
+  /** Sampler V2 Pauli twirling, sent as `params.options.twirling` (default: the service's, off). */
+  readonly twirling?: IbmTwirling;
+  /**
+   * Most QPU seconds each job may use, sent as the job's top-level `cost` (what the Python client
+   * sends for `max_execution_time`): an integer in [1, 10800]; the service cancels a job that
+   * exceeds it, and caps it at its own limit. Default: none sent (the service's limit).
+   */
+  readonly maxExecutionTimeSeconds?: number;
+  /**
+   * Tags added to every job's `tags`, after `'boltzmann-attention'` (always sent). IBM's REST API
+   * documents no job priority field, so there is no priority option.
+   */
+  readonly tags?: readonly string[];
+  /**
+   * Most `POST jobs` per minute (default 5: "rate limited to 5 jobs per minute per user", IBM's
+   * Qiskit Runtime REST reference); one sampler's submissions wait for a free slot of any
+   * 60-second window.
+   */
+  readonly maxJobsPerMinute?: number;
   /** Most pubs (circuits) per job (default: the backend's `max_experiments`, else 300, capped at this). */
   readonly maxPubsPerJob?: number;
   /** Largest spin count (= qubits on the path) accepted (default 16). */
@@ -86,4 +107,38 @@ export interface IbmRunInfo {
 export interface IbmSampler extends Sampler {
   sample(batch: IsingBatch): Promise<SampleResult>;
   lastRunInfo(): IbmRunInfo | undefined;
+}
+
+/**
+ * Sampler V2 `dynamical_decoupling` (qiskit-ibm-runtime `options/dynamical_decoupling_options.py`),
+ * in camelCase; each field is sent under its snake_case name only when given.
+ */
+export interface IbmDynamicalDecoupling {
+  /** `enable` (service default false). */
+  readonly enable?: boolean;
+  /** `sequence_type` (service default `'XX'`). */
+  readonly sequenceType?: 'XX' | 'XpXm' | 'XY4';
+  /** `extra_slack_distribution` (service default `'middle'`). */
+  readonly extraSlackDistribution?: 'middle' | 'edges';
+  /** `scheduling_method` (service default `'alap'`). */
+  readonly schedulingMethod?: 'alap' | 'asap';
+  /** `skip_reset_qubits` (service default false). */
+  readonly skipResetQubits?: boolean;
+}
+
+/**
+ * Sampler V2 `twirling` (qiskit-ibm-runtime `options/twirling_options.py`), in camelCase; each
+ * field is sent under its snake_case name only when given. The pub's shots are kept either way.
+ */
+export interface IbmTwirling {
+  /** `enable_gates`: twirl 2-qubit Clifford gates (Sampler default false). */
+  readonly enableGates?: boolean;
+  /** `enable_measure`: twirl measurements (Sampler default false). */
+  readonly enableMeasure?: boolean;
+  /** `num_randomizations`: an integer ≥ 1 or `'auto'` (default). */
+  readonly numRandomizations?: number | 'auto';
+  /** `shots_per_randomization`: an integer ≥ 1 or `'auto'` (default). */
+  readonly shotsPerRandomization?: number | 'auto';
+  /** `strategy` (service default `'active-accum'`). */
+  readonly strategy?: 'active' | 'active-accum' | 'active-circuit' | 'all';
 }

@@ -1,6 +1,7 @@
 // Recorded `configuration` snapshots of two real heavy-hex IBM backends, for dry runs (which send
 // nothing, so cannot ask the backend) and for the routing tests. Source: Qiskit/qiskit-ibm-runtime
-// @ 73514f06603854cae92573c28c8462d4027efcb9 (coupling maps) and @ 57b3efd600406280db47226efc906cd984378084 (fez's limits),
+// @ 73514f06603854cae92573c28c8462d4027efcb9 (coupling maps, brisbane's limits) and
+// @ 57b3efd600406280db47226efc906cd984378084 (fez's limits),
 // qiskit_ibm_runtime/fake_provider/backends/{fez/conf_fez.json, brisbane/conf_brisbane.json} (the
 // fake backends' copies of the devices' answers). Coupling maps are kept in the files' order as
 // `control-target` tokens.
@@ -65,15 +66,18 @@ export const IBM_FEZ_SNAPSHOT: IbmTarget = {
 };
 
 /**
- * ibm_brisbane's (retired) `configuration`, only its name, qubits, basis and coupling map: 127
- * qubits, Eagle r3, `ecr` calibrated in one direction per coupler. The heavy-hex Eagle layout for
- * dry runs and tests.
+ * ibm_brisbane's (retired) `configuration`: its name, qubits, basis, job limits and coupling map:
+ * 127 qubits, Eagle r3, `ecr` calibrated in one direction per coupler. The heavy-hex Eagle layout
+ * for dry runs and tests.
  */
 export const IBM_BRISBANE_SNAPSHOT: IbmTarget = {
   configuration: {
     backend_name: 'ibm_brisbane',
     n_qubits: 127,
     basis_gates: ['ecr', 'id', 'rz', 'sx', 'x'],
+    max_experiments: 300,
+    max_shots: 100_000,
+    default_rep_delay: 250,
     coupling_map: pairs([
       '1-0 2-1 3-2 4-3 4-5 4-15 6-5 6-7 7-8 8-9 10-9 10-11 11-12 12-17 13-12 14-0 14-18 15-22',
       '16-8 16-26 17-30 18-19 20-19 20-33 21-20 21-22 22-23 24-23 24-34 25-24 26-25 27-26 28-27',

@@ -3,6 +3,7 @@
 import { echo } from '@boltzmann/ising-core/internal';
 import { invalidArgument } from '../shared/errors.js';
 import { positiveInt } from '../shared/options.js';
+import { MAX_IBM_JOB_COST_SECONDS } from './samplerJobOptions.js';
 import type { RuntimeSessionRequest, SamplerJobRequest } from './runtimeTypes.js';
 
 /**
@@ -16,10 +17,14 @@ export function pathSegment(value: unknown, what: string): string {
 }
 
 /**
- * The `POST jobs` body of a Sampler V2 job: `{program_id: "sampler", backend, params: {version: 2,
- * pubs, options?}, session_id?, tags?}` (`qiskit_ibm_runtime/api/rest/runtime.py`'s `program_run`).
- * [UNCERTAIN] the docs show `"version": "2"` as a string; the Python primitive sends the integer.
- * @throws {AdapterError} ADAPTER_INVALID_ARGUMENT for no pubs, an empty circuit, parameter values that are not an object, list or null, shots that are not a positive integer, or tags that are not strings.
+ * The `POST jobs` body of a Sampler V2 job: `{program_id: "sampler", backend, params: {version: "2",
+ * pubs, options?}, session_id?, tags?, cost?}` (`qiskit_ibm_runtime/api/rest/runtime.py`'s
+ * `program_run`, which sends `max_execution_time` as `cost`).
+ * `version` is the string "2", the type IBM's REST guide sends (Qiskit/documentation @ 02cf37a73122
+ * docs/guides/primitives-rest-api.ipynb, every Sampler and Estimator example). [UNCERTAIN] the
+ * Python primitive sends the integer 2 (`options/options.py` `_VERSION`); the service is not known
+ * to refuse either.
+ * @throws {AdapterError} ADAPTER_INVALID_ARGUMENT for no pubs, an empty circuit, parameter values that are not an object, list or null, shots that are not a positive integer, tags that are not strings, or a max execution time that is not an integer in [1, 10800].
  */
 export function samplerJobRequestBody(request: SamplerJobRequest): Record<string, unknown> {
   pathSegment(request.backend, 'backend');
@@ -35,7 +40,7 @@ export function samplerJobRequestBody(request: SamplerJobRequest): Record<string
   });
   if (request.tags !== undefined && !request.tags.every((t) => typeof t === 'string'))
     throw invalidArgument(`tags must be strings, got ${echo(request.tags)}`);
-  const params: Record<string, unknown> = { version: 2, pubs: request.pubs };
+  const params: Record<string, unknown> = { version: '2', pubs: request.pubs };
   if (request.options !== undefined) params.options = request.options;
   const body: Record<string, unknown> = {
     program_id: 'sampler',
@@ -47,6 +52,9 @@ export function samplerJobRequestBody(request: SamplerJobRequest): Record<string
     body.session_id = request.sessionId;
   }
   if (request.tags !== undefined && request.tags.length > 0) body.tags = request.tags;
+  const cost = request.maxExecutionTimeSeconds;
+  if (cost !== undefined)
+    body.cost = positiveInt(cost, 'maxExecutionTimeSeconds', MAX_IBM_JOB_COST_SECONDS);
   return body;
 }
 

@@ -133,6 +133,7 @@ describe('Runtime client requests', () => {
       sessionId,
       tags: ['boltzmann'],
       options: { default_shots: 16, dynamical_decoupling: { enable: true } },
+      maxExecutionTimeSeconds: 300,
     });
     expect(job).toEqual({
       id: 'job-1',
@@ -143,12 +144,13 @@ describe('Runtime client requests', () => {
       program_id: 'sampler',
       backend: 'fake_line7',
       params: {
-        version: 2,
+        version: '2',
         pubs: JSON.parse(JSON.stringify(pubs)),
         options: { default_shots: 16, dynamical_decoupling: { enable: true } },
       },
       session_id: sessionId,
       tags: ['boltzmann'],
+      cost: 300,
     });
     const before = fake.requests.length;
     for (const bad of [
@@ -157,6 +159,9 @@ describe('Runtime client requests', () => {
       { backend: 'fake_line7', pubs: [['', null, 5]] },
       { backend: 'fake_line7', pubs: [[qasm(2), null, 0]] },
       { backend: 'fake_line7', pubs: [[qasm(2), 'theta', 5]] },
+      { backend: 'fake_line7', pubs, maxExecutionTimeSeconds: 0 },
+      { backend: 'fake_line7', pubs, maxExecutionTimeSeconds: 10_801 },
+      { backend: 'fake_line7', pubs, maxExecutionTimeSeconds: 2.5 },
     ])
       expect(await rejection(client.submitSamplerJob(bad as never))).toMatchObject({
         code: 'ADAPTER_INVALID_ARGUMENT',

@@ -7,6 +7,8 @@ import type { PollBackoff } from '../shared/retry.js';
 import { positiveInt } from '../shared/options.js';
 import { deadlineError, sleep } from '../shared/retry.js';
 import { classifyIbmJobFailure } from './classifyIbmError.js';
+import { createSubmissionThrottle } from './submissionThrottle.js';
+import type { SubmissionThrottle } from './submissionThrottle.js';
 import type { ResponseLimit, RuntimeClient, SamplerPub } from './runtimeTypes.js';
 
 /** Polling cadence of the `ibm` sampler: 1 s × 1.5^k, capped at 30 s (jobs queue for minutes). */
@@ -36,6 +38,13 @@ export interface RunSamplerJobsOptions {
   readonly tags?: readonly string[];
   /** Sampler V2 `options` of every job. */
   readonly options?: Readonly<Record<string, unknown>>;
+  /** The top-level `cost` (max execution seconds) of every job. */
+  readonly maxExecutionTimeSeconds?: number;
+  /**
+   * Paces the `POST jobs` (share one across calls, as the sampler does). Default: a new one at
+   * IBM's documented 5 jobs per minute, for this run only.
+   */
+  readonly throttle?: SubmissionThrottle;
   /** `max_ttl` of the batch session, in seconds. */
   readonly maxSessionTtlSeconds?: number;
   /** The byte limit of each job's results answer, by job index (none: `maxResponseBytes`). */
@@ -92,7 +101,8 @@ async function pollUntilDone(
 /**
  * Runs `pubs` on `backend` as Sampler V2 jobs of at most `maxPubsPerJob` pubs each, inside one
  * batch session when `sessionMode` is `'batch'`, and returns each job's results answer (decode them
- * with `decodeSamplerResults`). Jobs are submitted one after another, then polled with `backoff`
+ * with `decodeSamplerResults`). Jobs are submitted one after another, paced by `throttle`, then
+ * polled with `backoff`
  * until each is DONE. A job that ends ERROR fails the run with ADAPTER_PROBLEM_FAILED (its reason
  * in the message), one CANCELLED with ADAPTER_PROBLEM_CANCELLED. On any failure, abort or deadline,
  * the jobs still pending are cancelled (each `POST jobs/{id}/cancel`, all within
@@ -116,6 +126,7 @@ export async function runSamplerJobs(
   const pending = new Map<string, number>();
   const results: unknown[] = new Array(jobs.length);
   let sessionId: string | undefined;
+  const throttle = o.throttle ?? createSubmissionThrottle();
   try {
     if (o.sessionMode === 'batch') {
       const request = { backend: o.backend, mode: 'batch' as const };
@@ -128,9 +139,17 @@ export async function runSamplerJobs(
       ).id;
     }
     for (const [j, pubs] of jobs.entries()) {
-      const { id } = await client.submitSamplerJob(
-        { backend: o.backend, pubs, sessionId, tags: o.tags, options: o.options },
-        o.signal,
+      const { tags, options, maxExecutionTimeSeconds } = o;
+      const request = {
+        backend: o.backend,
+        pubs,
+        sessionId,
+        tags,
+        options,
+        maxExecutionTimeSeconds,
+      };
+      const { id } = await throttle.submit(o.signal, () =>
+        client.submitSamplerJob(request, o.signal),
       );
       jobIds.push(id);
       pending.set(id, j);

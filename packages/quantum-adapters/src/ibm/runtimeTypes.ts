@@ -63,6 +63,8 @@ export interface SamplerJobRequest {
   readonly tags?: readonly string[];
   /** Sampler V2 `options` (e.g. `{ default_shots, dynamical_decoupling, twirling }`), sent as given. */
   readonly options?: Readonly<Record<string, unknown>>;
+  /** Most QPU seconds the job may use, sent as the top-level `cost` (an integer in [1, 10800]). */
+  readonly maxExecutionTimeSeconds?: number;
 }
 
 /** The answer of `POST /jobs`. */

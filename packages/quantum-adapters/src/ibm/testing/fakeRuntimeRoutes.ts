@@ -86,8 +86,9 @@ function answerPubs(state: FakeRuntimeState, pubs: unknown, defaultShots: number
 function submitJob(state: FakeRuntimeState, body: Record<string, unknown>): Reply {
   const { fake } = state;
   const params = (body.params ?? {}) as Record<string, unknown>;
-  if (body.program_id !== 'sampler' || params.version !== 2)
-    return reply(400, errorBody('only program_id "sampler" with params.version 2 is faked'));
+  // The string "2", the type IBM's REST guide sends (docs/guides/primitives-rest-api.ipynb).
+  if (body.program_id !== 'sampler' || params.version !== '2')
+    return reply(400, errorBody('only program_id "sampler" with params.version "2" is faked'));
   const backend = String(body.backend);
   if (!fake.backends.has(backend)) return reply(404, errorBody(`backend ${backend} not found`));
   const sessionId = body.session_id as string | undefined;
