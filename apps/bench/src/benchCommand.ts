@@ -47,6 +47,11 @@ export interface GridSpec extends TrainingSettings {
   readonly tokensPerBatch?: number;
   /** recall: its MQAR task, with the pairs axis (`--kv-pairs`) in place of one number. */
   readonly recall?: RecallGrid;
+  /**
+   * Defaults of `--sampler-options` by sampler name (the hardware preset's shots and reads); the
+   * options given on the command line override them.
+   */
+  readonly samplerDefaults?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 }
 
 /** The MQAR settings of a `bench recall` grid: each run takes one of `kvPairs`. */
@@ -68,7 +73,7 @@ export interface QueueSpec {
 }
 
 /** The name of a preset (`--preset`); each experiment has some of them (experiments/). */
-export type PresetName = 'small' | 'paper' | 'baby' | 'long';
+export type PresetName = 'small' | 'paper' | 'baby' | 'long' | 'hardware';
 
 /** The engine of a command before its grid is known: threads `'auto'` without `--engine-threads`. */
 export type EngineRequest = Omit<EngineChoice, 'threads'> & { readonly threads: number | 'auto' };
@@ -96,6 +101,13 @@ export interface ExperimentSettings {
   readonly dqa?: DqaSettings;
 }
 
+/** `--budget` (hardware/budget.ts): QPU seconds or US dollars, and the text it was given as. */
+export interface Budget {
+  readonly qpuSeconds?: number;
+  readonly usd?: number;
+  readonly text: string;
+}
+
 /** A fully parsed and validated bench invocation. */
 export interface BenchCommand extends ExperimentSettings {
   readonly experiment: Experiment;
@@ -118,6 +130,10 @@ export interface BenchCommand extends ExperimentSettings {
   readonly plain: boolean;
   /** Also write each finished run's trained model to `models/<id>.json`. */
   readonly saveModels: boolean;
+  /** `--budget`: the most a hardware grid may cost (QPU seconds or US dollars); none: no limit. */
+  readonly budget?: Budget;
+  /** `--strict`: refuse a hardware grid whose circuits fall below their expected-fidelity threshold. */
+  readonly strict: boolean;
   /** `--sampler-timeout` in ms (0 = none); undefined: the attention package's default. */
   readonly samplerTimeoutMs?: number;
   /**

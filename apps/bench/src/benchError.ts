@@ -23,7 +23,9 @@ export type BenchErrorCode =
   | 'BENCH_GRID_INCOMPLETE'
   | 'BENCH_INVALID_JOB'
   | 'BENCH_FORBIDDEN_OPTION'
-  | 'BENCH_UNSAFE_PATH';
+  | 'BENCH_UNSAFE_PATH'
+  | 'BENCH_OVER_BUDGET'
+  | 'BENCH_LOW_FIDELITY';
 
 /**
  * The error class of the bench CLI. `code` is stable; the message names the offending value.

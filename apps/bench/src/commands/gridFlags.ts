@@ -131,7 +131,15 @@ function addExecutionFlags(cmd: Command): Command {
       '--save-models',
       "also write each finished run's trained model to <results>/models/<id>.json",
     )
-    .option('--dry-run', 'print the grid, its size and an ETA, then exit');
+    .option('--dry-run', 'print the grid, its size and an ETA, then exit')
+    .option(
+      '--budget <amount>',
+      'hardware samplers: refuse a grid whose estimate exceeds this, in QPU time (600s, 10min, 2h) or US dollars ($25, 25usd); the estimate is printed before anything is sent',
+    )
+    .option(
+      '--strict',
+      'hardware samplers: refuse a grid whose circuits fall below their expected-fidelity threshold (ibm minFidelity) instead of warning',
+    );
 }
 
 /** The BullMQ queue a grid can train on instead of local processes. */

@@ -1,3 +1,4 @@
+import { parseBudget } from '../hardware/budget.js';
 import type { CouplingForm } from '@boltzmann/attention';
 import { threadInfo } from '@boltzmann/ising-core';
 import { splitSecretOptions } from '@boltzmann/ising-core/internal';
@@ -254,9 +255,10 @@ function samplerOf(experiment: Experiment, s: ReadFlag, g: GridSpec, queued: boo
       'a queued job may not carry them: give them to each worker (`bench worker --sampler-options`)',
     );
   const own = EXPERIMENTS[experiment].samplerOptions;
+  const options = { ...g.samplerDefaults?.[sampler], ...split.options };
   return {
     sampler,
-    samplerOptions: own ? own(sampler, split.options) : split.options,
+    samplerOptions: own ? own(sampler, options) : options,
     samplerSecrets: split.secrets,
   };
 }
@@ -287,6 +289,8 @@ export function toCommand(experiment: Experiment, raw: Raw): BenchCommand {
     resultsDir: results ? userPath(results) : resolve(repoRoot(), 'results', experiment),
     workers,
     dryRun: raw.dryRun === true,
+    ...(s('budget') === undefined ? {} : { budget: parseBudget(s('budget')!) }),
+    strict: raw.strict === true,
     ...settings,
     dataPath: settings.dataPath,
     plain: raw.plain === true,

@@ -162,6 +162,12 @@ export async function runCommand(parsed: BenchCommand, rawIo: MainIo): Promise<n
   secrets = { ...command.samplerSecrets, ...queueSecret };
   const configs = expandGrid(command);
   io.out(`bench ${command.experiment} (preset ${command.preset})`);
+  // Hardware samplers: the estimate is printed and checked against --budget and --strict before
+  // anything else (it needs no credentials, so it comes even when they are missing).
+  if (!command.dryRun && command.collect !== true) {
+    const { gateHardwareGrid } = await import('../hardware/hardwareGate.js');
+    await gateHardwareGrid(command, configs, io.out, registry);
+  }
   await preflight(command, configs, registry);
   const options: GridRunOptions = {
     workers: command.workers,
@@ -177,9 +183,15 @@ export async function runCommand(parsed: BenchCommand, rawIo: MainIo): Promise<n
   if (command.detach && !command.dryRun) return EXIT.ok;
   if (command.dryRun) {
     // Hardware samplers: also write what the first training batch would send (no credentials needed).
-    const { hardwareDryRun } = await import('../hardware/hardwareDryRun.js');
-    await hardwareDryRun(command, configs, io.out, registry);
-    return EXIT.ok;
+    const [{ hardwareDryRun }, { hardwareRefusal }] = await Promise.all([
+      import('../hardware/hardwareDryRun.js'),
+      import('../hardware/hardwareGate.js'),
+    ]);
+    const estimate = await hardwareDryRun(command, configs, io.out, registry);
+    const refusal = estimate === false ? undefined : hardwareRefusal(command, estimate);
+    if (refusal === undefined) return EXIT.ok;
+    io.err(`error [${refusal.code}]: ${refusal.message}; a real run would be refused`);
+    return EXIT.failed;
   }
   // The experiment's own step after a finished grid (dqa: its fidelity sweep), reported with it.
   const afterGrid = experimentOf(command.experiment).afterGrid;

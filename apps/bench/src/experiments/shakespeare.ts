@@ -35,6 +35,21 @@ const presets: Partial<Record<PresetName, GridSpec>> = {
     evalWindows: 256,
     checkpointEvery: 250,
   },
+  // Sized for a hardware sampler on a free plan (`--sampler ibm|dwave|braket --preset hardware`):
+  // T = 4, 4 sequences a step (16 problems: one IBM job a step), 60 steps, one evaluation on 16
+  // windows at the end, 100 shots or reads a problem. On ibm_fez's recorded calibration its dry
+  // run estimates ≈ 215 QPU seconds, 0.36 of the Open Plan's 600 s per 28 days (hardwarePreset.test.ts).
+  hardware: {
+    ...BASE_PRESET,
+    variants: ['softmax', 'boltzmann'],
+    lengths: [4],
+    batchSize: 4,
+    steps: 60,
+    evalEvery: 60,
+    evalWindows: 16,
+    checkpointEvery: 10,
+    samplerDefaults: { ibm: { shots: 100 }, dwave: { numReads: 100 }, braket: { shots: 100 } },
+  },
 };
 
 /** `bench shakespeare`: its presets, its flags (`--data`, `--eval-windows`) and its one dataset. */

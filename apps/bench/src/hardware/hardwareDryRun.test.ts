@@ -147,6 +147,7 @@ describe('--dry-run with a hardware sampler', () => {
     expect(readdirSync(call).sort()).toEqual([
       'circuits.json',
       'estimate.json',
+      'fidelity.json',
       'iam-token-request.json',
       'job-001-request.json',
       'session-request.json',
@@ -164,7 +165,8 @@ describe('--dry-run with a hardware sampler', () => {
     expect(job.url).toMatch(/\/api\/v1\/jobs$/);
     expect(job.body.backend).toBe('ibm_fez');
     expect(job.body.params.pubs).toHaveLength(256);
-    expect(job.body.params.pubs[3]![0]).toMatch(/^OPENQASM 3\.0;\nbit\[4\] c;\n/);
+    expect(job.body.params.pubs[3]![0]).toMatch(/^OPENQASM 3\.0;\n/);
+    expect(job.body.params.pubs[3]![0]).toMatch(/\nbit\[4\] c;\n/);
     const circuits = JSON.parse(readFileSync(join(call, 'circuits.json'), 'utf8')) as {
       spins: number;
       depth: number;
@@ -174,10 +176,22 @@ describe('--dry-run with a hardware sampler', () => {
     expect(circuits[3]!.spins).toBe(4);
     expect(circuits[3]!.twoQubitGates).toBeGreaterThan(0);
     const step = out.find((l) => l.startsWith('one training step sends 1 sampler call'));
-    expect(step).toMatch(
-      /\(1 IBM Sampler V2 jobs of ≤ 300 circuits, 1,000 shots each: ≥ [\d,.]+ QPU seconds\)/,
-    );
+    expect(step).toMatch(/\(1 IBM Sampler V2 jobs of ≤ 300 circuits: ≈ [\d,.]+ QPU seconds\)/);
     expect(out.some((l) => l.startsWith('the whole grid (1 run using "ibm"'))).toBe(true);
+    // The cost beside the Open Plan's limit, and the circuits' expected fidelity by size.
+    expect(
+      out.some((l) => /limit: the Open Plan: 10 minutes .* the grid needs [\d,.]+× it$/.test(l)),
+    ).toBe(true);
+    expect(out).toContain(
+      "expected circuit fidelity on ibm_fez (calibration: the backend's properties of 2025-02-26T15:16:25-05:00; threshold 0.25):",
+    );
+    expect(
+      out.some((l) =>
+        /^ {2}4 spins: \d+ Trotter steps \(chosen by the threshold; anneal time τ = [\d.]+\) → 0\.\d+ on qubits /.test(
+          l,
+        ),
+      ),
+    ).toBe(true);
   });
 
   it('a non-hardware sampler only prints the grid, as before', async () => {

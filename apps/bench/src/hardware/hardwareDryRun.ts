@@ -1,7 +1,8 @@
 import { DWAVE_PROBLEMS_PER_SUBMIT, adapterErrorOf } from '@boltzmann/quantum-adapters';
+import type { CostEstimate } from '@boltzmann/quantum-adapters';
 import { usesSampler } from '@boltzmann/ising-core';
 import type { SamplerRegistry } from '@boltzmann/ising-core';
-import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import type { Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { BenchError } from '../benchError.js';
@@ -9,16 +10,11 @@ import { runLabel } from '../grid/expandGrid.js';
 import { EVAL_CHUNK_SIZE } from '../training/runModel.js';
 import type { BenchCommand } from '../benchCommand.js';
 import type { RunConfig } from '../types.js';
+import { costText, limitLines, readCostEstimate, trafficCost } from './costLines.js';
+import type { HardwareEstimate, SamplerTraffic } from './types.js';
 
-/** Sampler calls and Ising problems (one per query position, head and sequence). */
-export interface SamplerTraffic {
-  readonly calls: number;
-  readonly problems: number;
-  /** D-Wave `POST problems/` requests: the dwave adapter submits at most `DWAVE_PROBLEMS_PER_SUBMIT` problems per request. */
-  readonly submitRequests: number;
-  /** IBM Sampler V2 jobs: the ibm adapter puts at most `pubsPerJob` circuits (one per problem) in a job. */
-  readonly ibmJobs: number;
-}
+export type { HardwareEstimate, SamplerTraffic } from './types.js';
+import { fidelityLines } from './fidelityLines.js';
 
 const NO_TRAFFIC: SamplerTraffic = { calls: 0, problems: 0, submitRequests: 0, ibmJobs: 0 };
 
@@ -128,54 +124,20 @@ function fileLines(files: readonly string[]): string[] {
 
 const n = (x: number): string => x.toLocaleString('en-US');
 
-/** The ibm adapter's dry-run estimate of its first call (`ibm-0001/estimate.json`). */
-interface IbmDryRunEstimate {
-  readonly pubsPerJob: number;
-  readonly shots: number;
-  readonly meanShotMicroseconds: number;
-  readonly assumptions: readonly string[];
-}
-
-/** Reads the estimate the ibm adapter wrote beside its requests. */
-function readIbmEstimate(dir: string): IbmDryRunEstimate {
-  const path = join(dir, 'ibm-0001', 'estimate.json');
-  let e: Partial<IbmDryRunEstimate>;
-  try {
-    e = JSON.parse(readFileSync(path, 'utf8')) as Partial<IbmDryRunEstimate>;
-  } catch (error) {
-    throw new BenchError('BENCH_DRY_RUN', `the ibm dry run wrote no readable ${path}`, {
-      cause: error,
-    });
-  }
-  const ok = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x) && x > 0;
-  if (!ok(e.pubsPerJob) || !ok(e.shots) || !ok(e.meanShotMicroseconds))
-    throw new BenchError(
-      'BENCH_DRY_RUN',
-      `${path} lacks pubsPerJob, shots or meanShotMicroseconds`,
-    );
-  return {
-    pubsPerJob: e.pubsPerJob,
-    shots: e.shots,
-    meanShotMicroseconds: e.meanShotMicroseconds,
-    assumptions: Array.isArray(e.assumptions) ? e.assumptions.map(String) : [],
-  };
-}
-
-/** What the traffic means for the sampler's service, in its own terms. */
+/** What the traffic means for the sampler's service, in its own terms, and what it costs. */
 function trafficDetail(
   sampler: string,
   t: SamplerTraffic,
-  ibm: IbmDryRunEstimate | undefined,
+  estimate: CostEstimate | undefined,
 ): string {
+  const cost = estimate ? `: ${costText(trafficCost(estimate, t))}` : '';
   if (sampler === 'dwave')
-    return ` (${n(t.submitRequests)} D-Wave submit requests of ≤ ${DWAVE_PROBLEMS_PER_SUBMIT} problems, plus status polls and one answer request per problem)`;
+    return ` (${n(t.submitRequests)} D-Wave submit requests of ≤ ${DWAVE_PROBLEMS_PER_SUBMIT} problems, plus status polls and one answer request per problem${cost})`;
   if (sampler === 'braket')
-    return ` (${n(t.problems)} Braket quantum tasks, one CreateQuantumTask each)`;
-  if (sampler === 'ibm' && ibm) {
-    const seconds = (t.problems * ibm.shots * ibm.meanShotMicroseconds) / 1e6;
-    return ` (${n(t.ibmJobs)} IBM Sampler V2 jobs of ≤ ${ibm.pubsPerJob} circuits, ${n(ibm.shots)} shots each: ≥ ${seconds.toLocaleString('en-US', { maximumFractionDigits: 1 })} QPU seconds)`;
-  }
-  return '';
+    return ` (${n(t.problems)} Braket quantum tasks, one CreateQuantumTask each${cost})`;
+  if (sampler === 'ibm')
+    return ` (${n(t.ibmJobs)} IBM Sampler V2 jobs of ≤ ${estimate?.problemsPerJob ?? 300} circuits${cost})`;
+  return cost === '' ? '' : ` (${cost.slice(2)})`;
 }
 
 /**
@@ -183,13 +145,16 @@ function trafficDetail(
  * its first training batch with the sampler created as `{ ...samplerOptions, dryRun: { dir } }`
  * (`dir` = `<results>/dry-run`, emptied first; the adapters then need no token, bucket or AWS
  * credentials and send nothing), expects the adapters' `ADAPTER_DRY_RUN`, and prints the files
- * written and what one step and the whole grid would send.
+ * written, what one step and the whole grid would send and cost (the sampler's `estimate.json`
+ * scaled by the traffic), the provider's limits beside it, and (ibm) the circuits' expected
+ * fidelity. A real run of a hardware grid does this first, into `<results>/estimate`.
  *
- * @param command the parsed command (`--dry-run`).
+ * @param command the parsed command.
  * @param configs its expanded grid.
  * @param out output sink.
  * @param registry the command's sampler registry (default: the bench's, with the command's plugins).
- * @returns false (and prints nothing) when no run uses a hardware sampler.
+ * @param folder the folder under `command.resultsDir` the requests go to.
+ * @returns false (and prints nothing) when no run uses a hardware sampler, else the estimate.
  * @throws BENCH_DRY_RUN when the sampler answered instead of stopping; any other error of the sampler, model or data.
  * @example
  * await hardwareDryRun(command, expandGrid(command), console.log);
@@ -199,7 +164,8 @@ export async function hardwareDryRun(
   configs: readonly RunConfig[],
   out: (line: string) => void,
   registry?: SamplerRegistry,
-): Promise<boolean> {
+  folder = 'dry-run',
+): Promise<HardwareEstimate | false> {
   const [{ createBenchRegistry }, { createRunModel }, { createTaskData }] = await Promise.all([
     import('../samplers/registry.js'),
     import('../training/runModel.js'),
@@ -210,7 +176,7 @@ export async function hardwareDryRun(
   const first = runs[0];
   if (!first) return false;
   registry.require(first.sampler);
-  const dir = join(command.resultsDir, 'dry-run');
+  const dir = join(command.resultsDir, folder);
   // Files of an earlier dry run would be listed as if this one had written them.
   rmSync(dir, { recursive: true, force: true });
   // The bench's dryRun replaces the user's (a fallback would answer and training would go on).
@@ -240,7 +206,7 @@ export async function hardwareDryRun(
   out(`first training batch of ${runLabel(first)}: ${files.length} files written under ${dir}`);
   for (const line of fileLines(files)) out(line);
 
-  const ibm = first.sampler === 'ibm' ? readIbmEstimate(dir) : undefined;
+  const estimate = readCostEstimate(dir, first.sampler);
   const evalRowsByKey = new Map<string, number[]>();
   let total = NO_TRAFFIC;
   let step: SamplerTraffic | undefined;
@@ -253,11 +219,11 @@ export async function hardwareDryRun(
       rows = d.evalBatches.map((b) => b.inputs.length / c.length);
       evalRowsByKey.set(dataKey(c), rows);
     }
-    const t = samplerTrafficOfRun(c, rows, ibm?.pubsPerJob);
+    const t = samplerTrafficOfRun(c, rows, estimate?.problemsPerJob);
     step ??= t.step;
     total = addTraffic(total, t.run);
   }
-  const requests = (t: SamplerTraffic): string => trafficDetail(first.sampler, t, ibm);
+  const requests = (t: SamplerTraffic): string => trafficDetail(first.sampler, t, estimate);
   const s = step!;
   out(
     `one training step sends ${n(s.calls)} sampler call${s.calls === 1 ? '' : 's'} with ${n(s.problems)} problems${requests(s)}`,
@@ -266,6 +232,9 @@ export async function hardwareDryRun(
     `the whole grid (${runs.length} run${runs.length === 1 ? '' : 's'} using "${first.sampler}", from step 0, evaluations included) sends ` +
       `${n(total.calls)} sampler calls with ${n(total.problems)} problems${requests(total)}`,
   );
-  if (ibm) for (const a of ibm.assumptions) out(`  QPU time: ${a}`);
-  return true;
+  const totalCost = estimate ? trafficCost(estimate, total) : undefined;
+  if (estimate && totalCost) for (const line of limitLines(estimate, totalCost)) out(line);
+  const fidelity = fidelityLines(dir);
+  for (const line of fidelity?.lines ?? []) out(line);
+  return { total: totalCost, below: fidelity?.below ?? [] };
 }

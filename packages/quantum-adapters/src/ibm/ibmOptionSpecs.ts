@@ -54,6 +54,16 @@ export const IBM_OPTIONS = optionSpecs<IbmSamplerOptions>({
     default: 'false',
     doc: 'Couplings as fractional rzz (angles in [0, π/2]) when the backend offers rzz.',
   },
+  minFidelity: {
+    type: 'number in [0, 1]',
+    default: '0.25',
+    doc: "Without anneal.steps, the most Trotter steps (≤ 64) whose circuit's expected fidelity (from the calibration) stays at or above this.",
+  },
+  strictFidelity: {
+    type: 'boolean',
+    default: 'false',
+    doc: 'Refuse a real run whose circuits fall below minFidelity (ADAPTER_LOW_FIDELITY).',
+  },
   sessionMode: {
     type: "'batch' | 'none'",
     default: "'batch'",

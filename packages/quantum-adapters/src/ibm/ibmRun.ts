@@ -17,6 +17,11 @@ import type { SamplerJobSettings } from './samplerJobOptions.js';
 import type { SubmissionThrottle } from './submissionThrottle.js';
 import type { ResponseLimit, RuntimeClient, SamplerPub } from './runtimeTypes.js';
 import { selectLayout, transpileAnneal } from './transpile.js';
+import { errorLookup } from './calibration.js';
+import { circuitFidelity } from './circuitFidelity.js';
+import { chooseSteps } from './trotterSteps.js';
+import type { StepChoice } from './trotterSteps.js';
+import { AdapterError } from '../shared/errors.js';
 import type { DeviceLayout } from './transpile.js';
 
 /** What every call of one sampler shares. */
@@ -36,6 +41,12 @@ export interface IbmCallContext {
   readonly job: SamplerJobSettings;
   /** Paces the sampler's `POST jobs`, across its calls (submissionThrottle.ts). */
   readonly throttle: SubmissionThrottle;
+  /** The expected-fidelity threshold the Trotter steps are chosen by (trotterSteps.ts). */
+  readonly minFidelity: number;
+  /** Refuse a real run whose circuits fall below `minFidelity` (ADAPTER_LOW_FIDELITY). */
+  readonly strictFidelity: boolean;
+  /** The steps chosen so far, by spin count (once per n for the sampler's life). */
+  readonly steps: Map<number, StepChoice>;
 }
 
 /** Pubs per job: the option, capped by the backend's `max_experiments` (300 when it does not say). */
@@ -44,11 +55,18 @@ export function pubsPerJob(context: IbmCallContext, target: IbmTarget): number {
   return Math.max(1, Math.min(context.maxPubsPerJob ?? device, device));
 }
 
-/** Every problem of the batch as a routed circuit (one layout per spin count, chosen once). */
+/**
+ * Every problem of the batch as a routed circuit: one layout and one Trotter step count per spin
+ * count, chosen once (the steps by the calibration's expected fidelity, trotterSteps.ts).
+ *
+ * @param refuse throw ADAPTER_LOW_FIDELITY when `strictFidelity` is set and a size's circuits fall
+ *   below the threshold (a real run; a dry run reports instead).
+ */
 export function routeBatch(
   batch: IsingBatch,
   target: IbmTarget,
   context: IbmCallContext,
+  refuse = false,
 ): IsaCircuit[] {
   const routeTarget: IbmTarget = { ...target, fractionalGates: context.fractionalGates };
   const circuits: IsaCircuit[] = [];
@@ -59,16 +77,45 @@ export function routeBatch(
       layout = selectLayout(routeTarget, n);
       context.layouts.set(n, layout);
     }
-    circuits.push(
+    const route = (steps: number, tau: number): IsaCircuit =>
       transpileAnneal(
         batchProblem(batch, q),
-        { calibrate: 'linear-response', ...context.anneal, beta: batch.beta },
+        { calibrate: 'linear-response', ...context.anneal, steps, tau, beta: batch.beta },
         routeTarget,
         { layout },
-      ),
-    );
+      );
+    const choice = stepsFor(n, context, route, target);
+    if (refuse && context.strictFidelity && choice.belowThreshold)
+      throw lowFidelity(choice, context);
+    circuits.push(route(choice.steps, choice.tau));
   }
   return circuits;
+}
+
+/** The step choice of spin count n: made once, with the first problem of that size. */
+function stepsFor(
+  n: number,
+  context: IbmCallContext,
+  route: (steps: number, tau: number) => IsaCircuit,
+  target: IbmTarget,
+): StepChoice {
+  let choice = context.steps.get(n);
+  if (choice === undefined) {
+    const { properties } = target;
+    const fidelityOf = (c: IsaCircuit) =>
+      properties === undefined ? undefined : circuitFidelity(c, properties).fidelity;
+    choice = chooseSteps(n, context.anneal, context.minFidelity, route, fidelityOf);
+    context.steps.set(n, choice);
+  }
+  return choice;
+}
+
+function lowFidelity(choice: StepChoice, context: IbmCallContext): AdapterError {
+  return new AdapterError(
+    'ADAPTER_LOW_FIDELITY',
+    `the ${choice.spins}-spin circuits at ${choice.steps} Trotter step(s) have an expected fidelity of ${choice.fidelity!.toPrecision(3)} on ${context.backend}, below minFidelity ${context.minFidelity} (strictFidelity): use fewer spins, fewer steps, a better device, or lower minFidelity`,
+    { reason: 'rejected', retryable: false },
+  );
 }
 
 /** The pubs of the routed circuits, and how to read each answer. */
@@ -125,6 +172,7 @@ export function writeIbmDryRun(
       }),
     });
   }
+  const lookup = target.properties === undefined ? undefined : errorLookup(target.properties);
   out.json(
     'circuits.json',
     circuits.map((c, q) => ({
@@ -133,11 +181,32 @@ export function writeIbmDryRun(
       physicalQubits: c.physicalQubits,
       logicalOfBit: c.logicalOfBit,
       ...c.stats,
+      ...(lookup ? { fidelity: circuitFidelity(c, target.properties!, lookup).fidelity } : {}),
     })),
   );
+  out.json('fidelity.json', fidelityReport(target, context));
   const estimate = estimateIbmUsage(circuits, context.shots, target, perJob);
   out.json('estimate.json', { backend: context.backend, pubsPerJob: perJob, ...estimate });
   return estimate;
+}
+
+/** The steps chosen for each spin count, their anneal time and expected fidelity (`fidelity.json`). */
+export function fidelityReport(target: IbmTarget, context: IbmCallContext) {
+  const date = target.properties?.last_update_date;
+  return {
+    backend: context.backend,
+    calibration:
+      target.properties === undefined
+        ? 'none: the backend gave no properties, so no fidelity is known'
+        : `the backend's properties${date === undefined ? '' : ` of ${date}`}`,
+    minFidelity: context.minFidelity,
+    model:
+      'Π (1 − ε) over the two-qubit gates, one-qubit gates and readouts of the routed circuit (rz exact); idle decoherence and crosstalk are not modelled',
+    bySpins: [...context.steps.values()].map((c) => ({
+      ...c,
+      physicalQubits: context.layouts.get(c.spins)?.physicalQubits,
+    })),
+  };
 }
 
 /** What a real call did. */

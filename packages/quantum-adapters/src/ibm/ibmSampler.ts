@@ -20,6 +20,7 @@ import type { IbmCallContext } from './ibmRun.js';
 import type { IbmRunInfo, IbmSampler, IbmSamplerOptions } from './ibmSamplerTypes.js';
 import type { IbmTarget } from './ibmTypes.js';
 import { IBM_FEZ_SNAPSHOT, knownIbmDevice } from './knownDevices.js';
+import { minFidelityOf } from './trotterSteps.js';
 import { createRuntimeClient } from './runtimeClient.js';
 import { DEFAULT_IBM_POLL_BACKOFF } from './runtimeJobs.js';
 import { samplerJobSettings } from './samplerJobOptions.js';
@@ -42,8 +43,9 @@ function callContext(options: IbmSamplerOptions, backend: string): IbmCallContex
   const mode = options.sessionMode ?? 'batch';
   if (mode !== 'batch' && mode !== 'none')
     throw invalidArgument(`sessionMode must be 'batch' or 'none', got ${String(mode)}`);
-  if (options.fractionalGates !== undefined && typeof options.fractionalGates !== 'boolean')
-    throw invalidArgument('fractionalGates must be a boolean');
+  for (const flag of ['fractionalGates', 'strictFidelity'] as const)
+    if (options[flag] !== undefined && typeof options[flag] !== 'boolean')
+      throw invalidArgument(`${flag} must be a boolean`);
   return {
     backend,
     shots: positiveInt(options.shots ?? 1000, 'shots', MAX_IBM_SHOTS),
@@ -62,6 +64,9 @@ function callContext(options: IbmSamplerOptions, backend: string): IbmCallContex
     throttle: createSubmissionThrottle(options.maxJobsPerMinute ?? DEFAULT_IBM_JOBS_PER_MINUTE, {
       ...(options.debug === undefined ? {} : { debug: options.debug }),
     }),
+    minFidelity: minFidelityOf(options.minFidelity),
+    strictFidelity: options.strictFidelity ?? false,
+    steps: new Map(),
   };
 }
 
@@ -194,7 +199,12 @@ export function createIbmSampler(options: IbmSamplerOptions = {}): IbmSampler {
     client ??= createRuntimeClient(clientOptions(options));
     const runtime = client;
     const device = await deviceOf(runtime);
-    const run = await runIbmCall(runtime, routeBatch(batch, device, context), device, context);
+    const run = await runIbmCall(
+      runtime,
+      routeBatch(batch, device, context, true),
+      device,
+      context,
+    );
     const layouts: Record<number, readonly number[]> = {};
     for (const [n, layout] of context.layouts) layouts[n] = layout.physicalQubits;
     last = {
@@ -203,6 +213,7 @@ export function createIbmSampler(options: IbmSamplerOptions = {}): IbmSampler {
       ...(run.sessionId === undefined ? {} : { sessionId: run.sessionId }),
       shots: context.shots,
       layouts,
+      steps: [...context.steps.values()],
     };
     onRun?.(last);
     return { kind: 'samples', sets: run.sets };

@@ -2,6 +2,7 @@
 import type { QasmOptions } from '@boltzmann/dqa-sim';
 import type { IsingBatch, SampleResult, Sampler } from '@boltzmann/ising-core';
 import type { DryRunOptions } from '../shared/dryRun.js';
+import type { StepChoice } from './trotterSteps.js';
 import type { PollBackoff } from '../shared/retry.js';
 import type { RetryPolicy } from '../shared/retry.js';
 import type { IbmBackendConfiguration, IbmBackendProperties } from './ibmTypes.js';
@@ -39,6 +40,14 @@ export interface IbmSamplerOptions {
   readonly anneal?: Omit<QasmOptions, 'dialect' | 'measure' | 'beta'>;
   /** Couplings as fractional `rzz` when the backend offers it (default false). */
   readonly fractionalGates?: boolean;
+  /**
+   * The expected circuit fidelity (Π (1 − ε) over gates and readouts, from the calibration) the
+   * Trotter steps are chosen by when `anneal.steps` is not given: the most steps (≤ 64, at τ/K = 0.25)
+   * whose circuit stays at or above it (default 0.25).
+   */
+  readonly minFidelity?: number;
+  /** Refuse (ADAPTER_LOW_FIDELITY) a real run whose circuits fall below `minFidelity` (default false: run, and report it). */
+  readonly strictFidelity?: boolean;
   /** `'batch'` (default): the call's jobs run in one Runtime batch; `'none'`: plain jobs. */
   readonly sessionMode?: 'batch' | 'none';
   /** Sampler V2 dynamical decoupling, sent as `params.options.dynamical_decoupling` (default: the service's, off). */
@@ -101,6 +110,8 @@ export interface IbmRunInfo {
   readonly shots: number;
   /** Physical qubits each problem of n spins ran on, by n. */
   readonly layouts: Readonly<Record<number, readonly number[]>>;
+  /** The Trotter steps, anneal time and expected fidelity of each spin count's circuits. */
+  readonly steps: readonly StepChoice[];
 }
 
 /** An `ibm` sampler: asynchronous `sample()`, plus the description of the latest run. */

@@ -28,6 +28,8 @@ export interface IbmNduv {
 
 /** The fields of `GET /backends/{name}/properties` that qubit selection and cost estimates read. */
 export interface IbmBackendProperties {
+  /** When the calibration was last updated (ISO 8601), when the backend says. */
+  readonly last_update_date?: string;
   /** Per physical qubit: `T1`, `T2`, `readout_error`, `readout_length`, … */
   readonly qubits?: readonly (readonly IbmNduv[])[];
   /** Per calibrated gate: `gate_error`, `gate_length` (ns). */

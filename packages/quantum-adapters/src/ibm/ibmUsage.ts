@@ -1,9 +1,15 @@
 // What a run would cost in QPU time, before anything is submitted: each routed circuit's duration
-// from the device's gate lengths, plus the pause between shots, times the shots.
+// from the device's gate lengths, plus the pause between shots, times the shots, plus each job's
+// overhead; with the Open Plan's limit beside it.
+import type { CostEstimate } from '../shared/costEstimate.js';
 import type { IbmBackendProperties, IbmTarget, IsaCircuit } from './ibmTypes.js';
+import { isaStatements } from './isaStatements.js';
 
-/** The QPU time a set of circuits would take, and how it was reckoned. */
-export interface IbmUsageEstimate {
+/**
+ * The QPU time a set of circuits would take, and how it was reckoned: the unit costs every
+ * hardware dry run writes (`perProblem` a circuit's shots, `perJob` the overhead), and the totals.
+ */
+export interface IbmUsageEstimate extends CostEstimate {
   readonly circuits: number;
   readonly shots: number;
   /** Sampler V2 jobs (⌈circuits / maxPubsPerJob⌉). */
@@ -11,14 +17,28 @@ export interface IbmUsageEstimate {
   /** Mean duration of one shot of one circuit (gates, readout and the pause between shots), in µs. */
   readonly meanShotMicroseconds: number;
   /**
-   * circuits × shots × that mean, in seconds: the time the QPU executes them. IBM bills the time it
-   * is locked, which adds a per-job overhead this does not model (IBM reports its own estimate only
-   * after a job is submitted), so read this as a lower bound.
+   * circuits × shots × that mean + jobs × {@link IBM_JOB_OVERHEAD_SECONDS}, in seconds: the time
+   * the QPU is locked, which IBM bills (its own estimate comes only after a job is submitted).
    */
   readonly qpuSeconds: number;
   /** Where each figure came from: the backend's properties, or the stated defaults. */
   readonly assumptions: readonly string[];
 }
+
+/**
+ * The QPU seconds a Sampler V2 job costs beside its shots: IBM's "Estimate job run time" guide
+ * (https://qiskit.github.io/documentation/pr-2009/guides/estimate-job-run-time) shows a 2-qubit Bell
+ * circuit at the default 4,096 shots (qiskit-ibm-runtime options/sampler_options.py) estimated at
+ * 4.106 quantum seconds, of which its shots take 4,096 × ≈ 252 µs (250 µs between shots, 1.56 µs
+ * readout) ≈ 1.03 s: about 3.07 s is the job's own.
+ */
+export const IBM_JOB_OVERHEAD_SECONDS = 3.07;
+
+/**
+ * The Open Plan's quantum time: 10 minutes per 28-day rolling window
+ * (https://qiskit.github.io/documentation/pr-2629/guides/instances, "Open Plan instance").
+ */
+export const IBM_OPEN_PLAN_SECONDS = 600;
 
 /** Gate lengths used when `properties` lack them, in ns, by two-qubit basis. */
 const DEFAULT_LENGTHS_NS = {
@@ -69,25 +89,12 @@ function gateLengths(
   };
 }
 
-const STATEMENT = /^([a-z_][a-z0-9_]*)(?:\([^)]*\))?\s+(\$\d+(?:\s*,\s*\$\d+)*)\s*;$/;
-const MEASURE = /^c\[\d+\]\s*=\s*measure\s+\$(\d+)\s*;$/;
-
 /** Critical-path duration of one routed circuit, readout included, in ns. */
 export function circuitDurationNs(qasm: string, length: Lengths): number {
   const busy = new Map<number, number>();
   const at = (q: number): number => busy.get(q) ?? 0;
-  for (const raw of qasm.split('\n')) {
-    const line = raw.trim();
-    const m = MEASURE.exec(line);
-    if (m) {
-      const q = Number(m[1]);
-      busy.set(q, at(q) + length('measure', [q]));
-      continue;
-    }
-    const g = STATEMENT.exec(line);
-    if (!g) continue;
-    const qubits = g[2]!.split(',').map((s) => Number(s.trim().slice(1)));
-    const end = Math.max(...qubits.map(at)) + length(g[1]!, qubits);
+  for (const { gate, qubits } of isaStatements(qasm)) {
+    const end = Math.max(...qubits.map(at)) + length(gate, qubits);
     for (const q of qubits) busy.set(q, end);
   }
   let longest = 0;
@@ -123,16 +130,32 @@ export function estimateIbmUsage(
       ? `pause between shots: the backend's default_rep_delay, ${repUs} µs`
       : `pause between shots assumed ${repUs} µs (no default_rep_delay)`,
   );
-  assumptions.push('per-job overhead (compilation, loading, result transfer) not included');
+  assumptions.push(
+    `per-job overhead ${IBM_JOB_OVERHEAD_SECONDS} s, from IBM's own usage estimate of a Bell-circuit job (4.106 s for 4,096 shots)`,
+  );
   let totalUs = 0;
   for (const c of circuits) totalUs += circuitDurationNs(c.qasm, length) / 1_000 + repUs;
   const mean = circuits.length === 0 ? 0 : totalUs / circuits.length;
+  const jobs = Math.ceil(circuits.length / maxPubsPerJob);
+  const perProblem = (mean * shots) / 1e6;
+  const qpuSeconds = perProblem * circuits.length + IBM_JOB_OVERHEAD_SECONDS * jobs;
   return {
+    provider: 'ibm',
+    perProblem: { qpuSeconds: perProblem },
+    perJob: { qpuSeconds: IBM_JOB_OVERHEAD_SECONDS },
+    problemsPerJob: maxPubsPerJob,
+    call: { problems: circuits.length, jobs, qpuSeconds },
+    limits: [
+      {
+        what: 'the Open Plan: 10 minutes of quantum time per 28-day rolling window',
+        qpuSeconds: IBM_OPEN_PLAN_SECONDS,
+      },
+    ],
     circuits: circuits.length,
     shots,
-    jobs: Math.ceil(circuits.length / maxPubsPerJob),
+    jobs,
     meanShotMicroseconds: mean,
-    qpuSeconds: (totalUs * shots) / 1e6,
+    qpuSeconds,
     assumptions,
   };
 }

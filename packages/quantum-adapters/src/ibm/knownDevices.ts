@@ -5,6 +5,7 @@
 // qiskit_ibm_runtime/fake_provider/backends/{fez/conf_fez.json, brisbane/conf_brisbane.json} (the
 // fake backends' copies of the devices' answers). Coupling maps are kept in the files' order as
 // `control-target` tokens.
+import { IBM_BRISBANE_PROPERTIES, IBM_FEZ_PROPERTIES } from './calibration.js';
 import type { IbmTarget } from './ibmTypes.js';
 
 /** Parses `"a-b c-d …"` lines into directed pairs `[a, b]`, in order. */
@@ -63,6 +64,9 @@ export const IBM_FEZ_SNAPSHOT: IbmTarget = {
       '151-138 151-150 151-152 152-151 152-153 153-152 153-154 154-153 154-155 155-139 155-154',
     ]),
   },
+  // Its recorded calibration (calibrationSnapshots.generated.ts): what dry runs pick qubits and
+  // estimate fidelity and QPU time with.
+  properties: IBM_FEZ_PROPERTIES,
 };
 
 /**
@@ -92,6 +96,7 @@ export const IBM_BRISBANE_SNAPSHOT: IbmTarget = {
       '122-111 122-121 122-123 124-123 125-124 125-126',
     ]),
   },
+  properties: IBM_BRISBANE_PROPERTIES,
 };
 
 const KNOWN: readonly IbmTarget[] = [IBM_FEZ_SNAPSHOT, IBM_BRISBANE_SNAPSHOT];

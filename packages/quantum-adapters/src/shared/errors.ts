@@ -26,7 +26,8 @@ export type AdapterErrorCode =
   | 'ADAPTER_NO_SOLVER'
   | 'ADAPTER_EMBEDDING'
   | 'ADAPTER_INVALID_ARGUMENT'
-  | 'ADAPTER_DRY_RUN';
+  | 'ADAPTER_DRY_RUN'
+  | 'ADAPTER_LOW_FIDELITY';
 
 /** Constructor options of {@link AdapterError}. */
 export interface AdapterErrorOptions {
