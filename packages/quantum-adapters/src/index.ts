@@ -96,7 +96,15 @@ export type { IbmRunInfo, IbmSampler, IbmSamplerOptions } from './ibm/ibmSampler
 export { selectLayout, transpileAnneal } from './ibm/transpile.js';
 export type { DeviceLayout, TranspileOptions } from './ibm/transpile.js';
 export { IBM_BRISBANE_SNAPSHOT, IBM_FEZ_SNAPSHOT, knownIbmDevice } from './ibm/knownDevices.js';
-export { estimateIbmUsage } from './ibm/ibmUsage.js';
+export {
+  estimateIbmUsage,
+  IBM_JOB_OVERHEAD_SECONDS,
+  IBM_OPEN_PLAN_SECONDS,
+} from './ibm/ibmUsage.js';
+export { circuitFidelity } from './ibm/circuitFidelity.js';
+export type { CircuitFidelity } from './ibm/circuitFidelity.js';
+export { DEFAULT_MIN_FIDELITY } from './ibm/trotterSteps.js';
+export type { StepChoice } from './ibm/trotterSteps.js';
 export type { IbmUsageEstimate } from './ibm/ibmUsage.js';
 export type {
   IbmBackendConfiguration,
