@@ -124,6 +124,10 @@ function fileLines(files: readonly string[]): string[] {
 
 const n = (x: number): string => x.toLocaleString('en-US');
 
+/** Minutes as `42 min` or `6.5 h`. */
+const duration = (minutes: number): string =>
+  minutes < 120 ? `${Math.ceil(minutes)} min` : `${(minutes / 60).toFixed(1)} h`;
+
 /** What the traffic means for the sampler's service, in its own terms, and what it costs. */
 function trafficDetail(
   sampler: string,
@@ -135,8 +139,14 @@ function trafficDetail(
     return ` (${n(t.submitRequests)} D-Wave submit requests of ≤ ${DWAVE_PROBLEMS_PER_SUBMIT} problems, plus status polls and one answer request per problem${cost})`;
   if (sampler === 'braket')
     return ` (${n(t.problems)} Braket quantum tasks, one CreateQuantumTask each${cost})`;
-  if (sampler === 'ibm')
-    return ` (${n(t.ibmJobs)} IBM Sampler V2 jobs of ≤ ${estimate?.problemsPerJob ?? 300} circuits${cost})`;
+  if (sampler === 'ibm') {
+    const rate = estimate?.maxJobsPerMinute;
+    const paced =
+      rate === undefined || t.ibmJobs <= rate
+        ? ''
+        : `, submitted at ≤ ${rate} a minute over ≥ ${duration((t.ibmJobs - rate) / rate)}`;
+    return ` (${n(t.ibmJobs)} IBM Sampler V2 jobs of ≤ ${estimate?.problemsPerJob ?? 300} circuits${paced}${cost})`;
+  }
   return cost === '' ? '' : ` (${cost.slice(2)})`;
 }
 

@@ -186,7 +186,12 @@ export function writeIbmDryRun(
   );
   out.json('fidelity.json', fidelityReport(target, context));
   const estimate = estimateIbmUsage(circuits, context.shots, target, perJob);
-  out.json('estimate.json', { backend: context.backend, pubsPerJob: perJob, ...estimate });
+  out.json('estimate.json', {
+    backend: context.backend,
+    pubsPerJob: perJob,
+    ...estimate,
+    maxJobsPerMinute: context.throttle.maxPerMinute,
+  });
   return estimate;
 }
 

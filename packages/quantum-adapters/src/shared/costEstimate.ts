@@ -29,6 +29,8 @@ export interface CostEstimate {
   readonly problemsPerJob: number;
   /** The call the dry run wrote: its problems and jobs, and their cost by the unit costs. */
   readonly call: Cost & { readonly problems: number; readonly jobs: number };
+  /** The most jobs the adapter submits a minute (IBM's documented rate limit), when it paces them. */
+  readonly maxJobsPerMinute?: number;
   /** Documented limits to show beside the totals (none when the provider documents none). */
   readonly limits: readonly CostLimit[];
   /** How each figure was reckoned: the sources and dates of rates, defaults, what is left out. */
