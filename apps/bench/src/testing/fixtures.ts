@@ -1,6 +1,7 @@
 import { usesSampler } from '@boltzmann/ising-core';
 import { expandGrid } from '../grid/expandGrid.js';
 import { runId } from '../grid/expandGrid.js';
+import { BenchError } from '../benchError.js';
 import { main } from '../cli/main.js';
 import { parseBenchArgs } from '../cli/parseArgs.js';
 import type { ProgressDisplay } from '../grid/progress.js';
@@ -157,3 +158,14 @@ export const FIXED_SAMPLES_JS = `function fixedSamples(batch) {
   }
   return { kind: 'samples', sets };
 }`;
+
+/** `CODE: message` of the BenchError `f` throws, or undefined when it throws none (other errors rethrown). */
+export function benchErrorText(f: () => unknown): string | undefined {
+  try {
+    f();
+  } catch (error) {
+    if (error instanceof BenchError) return `${error.code}: ${error.message}`;
+    throw error;
+  }
+  return undefined;
+}

@@ -5,26 +5,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 // Direct module imports: the barrel pulls in TF.js and the cloud SDKs (seconds per test file).
-import { BenchError } from '../benchError.js';
 import { parseBenchArgs } from '../cli/parseArgs.js';
 import { expandGrid, runId } from '../grid/expandGrid.js';
 import { writeJsonAtomic } from '../results/atomicWrite.js';
 import { earlyStopStateProblem } from '../results/earlyStopChecks.js';
 import { readRecord, recordPath } from '../results/runFiles.js';
-import { syntheticRecords } from '../testing/fixtures.js';
+import { benchErrorText, syntheticRecords } from '../testing/fixtures.js';
 import { validateRunConfig } from '../trust/runConfigSchema.js';
 import type { RunConfig, RunRecord } from '../types.js';
 import { improves, observeEvaluation, outOfPatience } from './earlyStop.js';
 
-const codeOf = (f: () => unknown): string | undefined => {
-  try {
-    f();
-  } catch (error) {
-    if (error instanceof BenchError) return `${error.code}: ${error.message}`;
-    throw error;
-  }
-  return undefined;
-};
+const codeOf = benchErrorText;
 const parse = (...flags: string[]) =>
   parseBenchArgs(['shakespeare', '--lengths', '4', '--variants', 'softmax', ...flags], () => {})!;
 

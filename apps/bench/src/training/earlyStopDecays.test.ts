@@ -3,24 +3,15 @@
 // resumes and stops is in earlyStopRuns.test.ts.
 import { describe, expect, it } from 'vitest';
 // Direct module imports: the barrel pulls in TF.js and the cloud SDKs (seconds per test file).
-import { BenchError } from '../benchError.js';
 import { parseBenchArgs } from '../cli/parseArgs.js';
 import { expandGrid, runId } from '../grid/expandGrid.js';
 import { earlyStopRecordProblem, earlyStopStateProblem } from '../results/earlyStopChecks.js';
-import { syntheticRecords } from '../testing/fixtures.js';
+import { benchErrorText, syntheticRecords } from '../testing/fixtures.js';
 import { validateRunConfig } from '../trust/runConfigSchema.js';
 import type { RunConfig, RunRecord } from '../types.js';
 import { earlyStopRecordOf, observeEvaluation, onPlateau } from './earlyStop.js';
 
-const messageOf = (f: () => unknown): string | undefined => {
-  try {
-    f();
-  } catch (error) {
-    if (error instanceof BenchError) return `${error.code}: ${error.message}`;
-    throw error;
-  }
-  return undefined;
-};
+const messageOf = benchErrorText;
 const parse = (...flags: string[]) =>
   parseBenchArgs(['shakespeare', '--lengths', '4', '--variants', 'softmax', ...flags], () => {})!;
 const settings = { patience: 2, minDelta: 0, lrDecays: 2, lrDecayFactor: 0.5 };
