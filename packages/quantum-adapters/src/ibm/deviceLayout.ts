@@ -53,23 +53,33 @@ function readoutErrors(properties: IbmBackendProperties, nQubits: number): Float
   return Float64Array.from(known, (v) => v ?? fallback);
 }
 
-/** Two-qubit gate error per coupler (the worse direction), for the basis's two-qubit gate. */
+/**
+ * Two-qubit gate error per coupler (the worse direction), for the basis's two-qubit gate, and with
+ * fractional gates for `rzz` too (the circuit uses both on its couplers: 1 − Π (1 − ε)).
+ */
 function couplerErrors(
   properties: IbmBackendProperties,
   configuration: IbmBackendConfiguration,
+  fractional: boolean,
 ): { get: (a: number, b: number) => number } {
   const basis = configuration.basis_gates;
-  const gate = basis.includes('cz') ? 'cz' : basis.includes('ecr') ? 'ecr' : undefined;
-  const errors = new Map<number, number>();
-  for (const g of properties.gates ?? []) {
-    if (g.qubits.length !== 2 || (gate !== undefined && g.gate !== gate)) continue;
-    const v = g.parameters.find((p) => p.name === 'gate_error')?.value;
-    if (!isError(v)) continue;
-    const key = edgeKey(g.qubits[0]!, g.qubits[1]!);
-    errors.set(key, Math.max(errors.get(key) ?? 0, v));
-  }
-  const fallback = median([...errors.values()]);
-  return { get: (a, b) => errors.get(edgeKey(a, b)) ?? fallback };
+  const native = basis.includes('cz') ? 'cz' : basis.includes('ecr') ? 'ecr' : undefined;
+  const gates = fractional && basis.includes('rzz') ? [native, 'rzz'] : [native];
+  const perGate = gates.map((gate) => {
+    const errors = new Map<number, number>();
+    for (const g of properties.gates ?? []) {
+      if (g.qubits.length !== 2 || (gate !== undefined && g.gate !== gate)) continue;
+      const v = g.parameters.find((p) => p.name === 'gate_error')?.value;
+      if (!isError(v)) continue;
+      const key = edgeKey(g.qubits[0]!, g.qubits[1]!);
+      errors.set(key, Math.max(errors.get(key) ?? 0, v));
+    }
+    const fallback = median([...errors.values()]);
+    return (key: number) => Math.min(errors.get(key) ?? fallback, 1);
+  });
+  return {
+    get: (a, b) => 1 - perGate.reduce((keep, error) => keep * (1 - error(edgeKey(a, b))), 1),
+  };
 }
 
 /** Validates the coupling map and builds the search graph. */
@@ -90,7 +100,8 @@ function buildGraph(target: IbmTarget): Graph {
     neighbors[b]!.add(a);
   }
   const qubitCost = properties ? readoutErrors(properties, nQubits) : new Float64Array(nQubits);
-  const couplers = properties ? couplerErrors(properties, configuration) : undefined;
+  const fractional = target.fractionalGates === true;
+  const couplers = properties ? couplerErrors(properties, configuration, fractional) : undefined;
   const edgeCost = (a: number, b: number): number => couplers?.get(a, b) ?? 0;
   // Cheapest continuation first, so the first complete paths are already good ones.
   const adjacency = neighbors.map((set, a) =>

@@ -85,6 +85,27 @@ describe('circuitFidelity', () => {
   });
 });
 
+describe('layout with fractional gates', () => {
+  it("avoids ibm_fez's couplers whose rzz is uncalibrated (error 1 in the recorded calibration)", () => {
+    const basis = [...IBM_FEZ_SNAPSHOT.configuration.basis_gates, 'rzz'];
+    const target: IbmTarget = {
+      ...IBM_FEZ_SNAPSHOT,
+      configuration: { ...IBM_FEZ_SNAPSHOT.configuration, basis_gates: basis },
+      fractionalGates: true,
+    };
+    const circuit = route(target, 4)(4, 1);
+    expect(circuit.stats.gateCounts.rzz).toBeGreaterThan(0);
+    const rzzError = (a: number, b: number) =>
+      IBM_FEZ_SNAPSHOT.properties!.gates!.find(
+        (g) => g.gate === 'rzz' && g.qubits.join() === `${a},${b}`,
+      )?.parameters[0]!.value;
+    const path = circuit.physicalQubits;
+    for (let k = 0; k + 1 < path.length; k++)
+      expect(rzzError(path[k]!, path[k + 1]!)).toBeLessThan(1);
+    expect(circuitFidelity(circuit, target.properties!).fidelity).toBeGreaterThan(0.5);
+  });
+});
+
 describe('chooseSteps', () => {
   it('picks the largest K ≤ 64 whose circuit meets the threshold, as a search over every K does', () => {
     const target = IBM_FEZ_SNAPSHOT;
