@@ -51,8 +51,8 @@ describe('the ibm sampler against a local IAM + Runtime', () => {
     expect(body.session_id).toBe(info.sessionId);
     const [qasm, params, shots] = body.params.pubs[0];
     expect([params, shots]).toEqual([null, 20_000]);
-    expect(qasm).toMatch(/^OPENQASM 3\.0;\nbit\[4\] c;\n/);
-    expect(qasm).not.toMatch(/\b(h|rx|cx|include)\b/); // native gates only
+    expect(qasm).toMatch(/^OPENQASM 3\.0;\ninclude "stdgates\.inc";\nbit\[4\] c;\n/);
+    expect(qasm).not.toMatch(/\b(h|rx|cx|gate)\b/); // native gates only, all in stdgates.inc
     expect(seen()).toContain('GET /api/v1/backends/fake_line7/configuration');
     expectNoLeaks();
   });

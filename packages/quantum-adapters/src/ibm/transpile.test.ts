@@ -93,10 +93,11 @@ describe('transpileAnneal: the routed ISA circuit equals the unrouted one in sim
 });
 
 describe('transpileAnneal: the device’s rules', () => {
+  // The gate calls on physical qubits (not the header, the definitions' bodies or the measures).
   const gatesOf = (isa: IsaCircuit) =>
     isa.qasm
       .split('\n')
-      .filter((l) => /^[a-z]/.test(l) && !l.startsWith('bit') && !l.includes('measure'))
+      .filter((l) => /^[a-z]+(\([^)]*\))? \$/.test(l))
       .map((l) => {
         const m = /^([a-z]+)(?:\(([^)]*)\))? (.*);$/.exec(l)!;
         return {
@@ -123,7 +124,11 @@ describe('transpileAnneal: the device’s rules', () => {
         }
       }
       expect(rzz > 0).toBe(basis.includes('rzz'));
-      expect(isa.qasm.startsWith('OPENQASM 3.0;\nbit[8] c;\n')).toBe(true);
+      const definitions = isa.qasm.match(/^gate \w+/gm) ?? [];
+      const natives = basis.includes('cz') ? [] : ['gate ecr'];
+      expect(definitions).toEqual([...natives, ...(rzz > 0 ? ['gate rzz'] : [])]);
+      expect(isa.qasm.startsWith('OPENQASM 3.0;\ninclude "stdgates.inc";\n')).toBe(true);
+      expect(isa.qasm.indexOf('\nbit[8] c;\n')).toBeGreaterThan(isa.qasm.lastIndexOf('}'));
       expect(isa.qasm).toContain(`c[7] = measure $${isa.physicalQubits[7]};`);
       expect([...isa.logicalOfBit].sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
       expect(isa.stats.twoQubitGates).toBe(

@@ -1,6 +1,7 @@
 // The IBM path's transpiler: dqa-sim's Trotter circuit routed onto a line of the device's qubits
 // (swapNetwork.ts), decomposed into its native gates (isaDecompose.ts) and printed as the OpenQASM 3
-// a Sampler V2 pub carries, with the final permutation the decoding undoes.
+// a Sampler V2 pub carries (with `stdgates.inc` and the definitions of the gates it lacks,
+// qasmGates.ts), with the final permutation the decoding undoes.
 import { annealCircuit } from '@boltzmann/dqa-sim';
 import type { AnnealOptions, IsingProblem } from '@boltzmann/dqa-sim';
 import { invalidArgument } from '../shared/errors.js';
@@ -9,6 +10,7 @@ import type { DeviceLayout } from './deviceLayout.js';
 import type { IbmTarget, IsaCircuit, IsaCircuitStats } from './ibmTypes.js';
 import { IsaBuilder, isaBasis } from './isaDecompose.js';
 import type { IsaGate } from './isaDecompose.js';
+import { qasmPrelude } from './qasmGates.js';
 import { routeOnLine } from './swapNetwork.js';
 
 export { selectLayout };
@@ -59,7 +61,8 @@ function circuitStats(gates: readonly IsaGate[], swapLayersPerStep: number): Isa
  * @param anneal dqa-sim's anneal options (schedule, τ, steps, order, β, calibration).
  * @param target the device: `configuration` (basis gates, coupling map), optional `properties`.
  * @param options a layout chosen once for problems of this size.
- * @returns the OpenQASM 3 program on `$k` qubits, the layout, the permutation and gate statistics.
+ * @returns the OpenQASM 3 program on `$k` qubits (`include "stdgates.inc";`, then a `gate`
+ *   definition of `ecr` or `rzz` when used), the layout, the permutation and gate statistics.
  * @throws {AdapterError} ADAPTER_INVALID_ARGUMENT for a basis without `cz`/`ecr`, `rz`, `sx`, `x`,
  *   a layout of the wrong size or with an uncoupled neighbour, or no path of n qubits.
  * @throws {DqaError} for a malformed problem or anneal options (as dqa-sim's `annealCircuit`).
@@ -96,7 +99,8 @@ export function transpileAnneal(
   const line = routeOnLine(circuit);
   for (const gate of line.gates) builder.apply(gate, physical);
   const gates = builder.finish();
-  const lines = ['OPENQASM 3.0;', `bit[${n}] c;`, ...gates.map(statement)];
+  const used = new Set(gates.map((g) => g.name));
+  const lines = [...qasmPrelude(used), `bit[${n}] c;`, ...gates.map(statement)];
   for (let k = 0; k < n; k++) lines.push(`c[${k}] = measure $${physical[k]};`);
   return {
     qasm: `${lines.join('\n')}\n`,

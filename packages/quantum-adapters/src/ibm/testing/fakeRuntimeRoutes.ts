@@ -1,7 +1,8 @@
 // The Runtime routes of the fake IBM Quantum server (fakeRuntimeServer.ts): backends, sessions,
-// Sampler V2 jobs (their shots drawn at submission by `answerPub`), status, results, cancel and
-// metrics. Test-only.
+// Sampler V2 jobs (their circuits checked by fakeRuntimeCircuit.ts, their shots drawn at submission
+// by `answerPub`), status, results, cancel and metrics. Test-only.
 import { createRng } from '@boltzmann/ising-core';
+import { circuitRefusal } from './fakeRuntimeCircuit.js';
 import type { FakeRuntime, FakeRuntimeJob, FakePubAnswer } from './fakeRuntimeTypes.js';
 
 /** The fake and what its routes keep between requests. */
@@ -65,6 +66,8 @@ function answerPubs(state: FakeRuntimeState, pubs: unknown, defaultShots: number
   let shots = 0;
   for (const [index, pub] of (pubs as Pub[]).entries()) {
     if (!Array.isArray(pub) || typeof pub[0] !== 'string') return `pub ${index} is not [qasm, …]`;
+    const refusal = circuitRefusal(pub[0]);
+    if (refusal !== undefined) return `pub ${index}: ${refusal}`;
     const n = pub[2] ?? defaultShots;
     if (!Number.isInteger(n) || (n as number) < 1) return `pub ${index} has bad shots`;
     try {

@@ -10,14 +10,17 @@
  *   `rx(a) = exp(−iaX/2)`, `rz(a) = exp(−iaZ/2)`, `rzz(a) = exp(−ia Z⊗Z/2)`, `sx = √X` and Qiskit's
  *   `ecr = (1/√2)[[0,1,0,i],[1,0,−i,0],[0,i,0,1],[−i,0,1,0]]` (index bit 0 = first operand).
  * - `<name>[k] = measure <qubit>;`.
+ * - `gate` definitions are skipped (the gates above are applied from their matrices).
  *
  * Returns the probability of each measured bitstring: index bit k = classical bit `c[k]`.
  */
 export function simulateQasm(source: string): { qubits: number; probabilities: Float64Array } {
-  const lines = source
-    .split('\n')
-    .map((raw) => raw.replace(/\/\/.*$/, '').trim())
-    .filter((line) => line !== '' && !/^OPENQASM\s/.test(line) && !/^include\s/.test(line));
+  const lines = withoutGateDefinitions(
+    source
+      .split('\n')
+      .map((raw) => raw.replace(/\/\/.*$/, '').trim())
+      .filter((line) => line !== '' && !/^OPENQASM\s/.test(line) && !/^include\s/.test(line)),
+  );
   const physical = physicalQubits(lines);
   let register: Register | undefined = physical.size > 0 ? new Register(physical.size) : undefined;
   const measured = new Map<number, number>();
@@ -51,6 +54,22 @@ export function simulateQasm(source: string): { qubits: number; probabilities: F
   }
   if (register === undefined || register.n < 1) throw new Error('no qubit register declared');
   return { qubits: register.n, probabilities: register.distribution(measured) };
+}
+
+/**
+ * The lines without `gate name(…) a, b { … }` blocks (one or several lines): this interpreter
+ * applies every gate from its own matrix, independently of the program's definitions (the IBM
+ * path's definitions are checked against the same matrices in ibm/qasmGates.test.ts).
+ */
+function withoutGateDefinitions(lines: readonly string[]): string[] {
+  const out: string[] = [];
+  let inside = false;
+  for (const line of lines) {
+    if (!inside && /^gate\s/.test(line)) inside = true;
+    if (!inside) out.push(line);
+    else if (line.endsWith('}')) inside = false;
+  }
+  return out;
 }
 
 /** `$k` operands in order of first appearance → 0, 1, …. */
