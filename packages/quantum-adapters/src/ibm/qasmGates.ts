@@ -46,33 +46,21 @@ export const STDGATES_INC: ReadonlySet<string> = new Set([
 export const STDGATES_INCLUDE = 'include "stdgates.inc";';
 
 /**
- * Definitions of the native gates `stdgates.inc` lacks, in terms of gates it has, as Qiskit's
- * OpenQASM 3 exporter writes them (its qubit and parameter names):
- * - `ecr`: Qiskit/qiskit@301a22ce0360 crates/circuit/src/standard_gate/mod.rs, `ECR`'s definition
- *   `s q0; sx q1; cx q0, q1; x q0` with global phase −π/4, which a gate body leaves out (the
- *   exporter writes none); Qiskit's ECRGate matrix, (1/√2)[[0,1,0,i],[1,0,−i,0],[0,i,0,1],[−i,0,1,0]]
- *   (qiskit/circuit/library/standard_gates/ecr.py), up to that phase.
- * - `rzz(θ)`: `cx; rz(θ) q1; cx`, exactly the body test/python/qasm3/test_export.py expects of the
- *   exporter, exp(−iθ Z⊗Z/2) up to a global phase.
+ * Definitions of the native gates `stdgates.inc` lacks, in terms of gates it has: the
+ * decompositions Qiskit's standard gates define, which its OpenQASM 3 exporter writes as `gate`
+ * blocks (Qiskit/qiskit@301a22ce0360 qiskit/qasm3/exporter.py):
+ * - `ecr a, b` = `s a; sx b; cx a, b; x a` up to the global phase −π/4, which a gate body leaves
+ *   out (crates/circuit/src/standard_gate/mod.rs, `ECR`'s definition); that is Qiskit's ECRGate
+ *   matrix (1/√2)[[0,1,0,i],[1,0,−i,0],[0,i,0,1],[−i,0,1,0]] (qiskit/circuit/library/
+ *   standard_gates/ecr.py, first operand the least significant bit).
+ * - `rzz(θ) a, b` = `cx a, b; rz(θ) b; cx a, b`, exp(−iθ Z⊗Z/2) (standard_gates/rzz.py, and the
+ *   body test/python/qasm3/test_export.py expects of the exporter).
  *
- * The numbers were checked against those matrices in qasmGates.test.ts.
+ * qasmGates.test.ts multiplies the bodies out and compares them with those matrices.
  */
 export const GATE_DEFINITIONS: Readonly<Record<string, string>> = {
-  ecr: [
-    'gate ecr _gate_q_0, _gate_q_1 {',
-    '  s _gate_q_0;',
-    '  sx _gate_q_1;',
-    '  cx _gate_q_0, _gate_q_1;',
-    '  x _gate_q_0;',
-    '}',
-  ].join('\n'),
-  rzz: [
-    'gate rzz(p0) _gate_q_0, _gate_q_1 {',
-    '  cx _gate_q_0, _gate_q_1;',
-    '  rz(p0) _gate_q_1;',
-    '  cx _gate_q_0, _gate_q_1;',
-    '}',
-  ].join('\n'),
+  ecr: ['gate ecr a, b {', '  s a;', '  sx b;', '  cx a, b;', '  x a;', '}'].join('\n'),
+  rzz: ['gate rzz(theta) a, b {', '  cx a, b;', '  rz(theta) b;', '  cx a, b;', '}'].join('\n'),
 };
 
 /**

@@ -1,7 +1,7 @@
-// The OpenQASM 3 reference grammar (openqasm/openqasm's source/grammar/qasm3Lexer.g4 and
-// qasm3Parser.g4, copied beside this file, see openqasm3/README.md) as a parser for tests: antlr-ng
-// (the ANTLR 4 tool in TypeScript) compiles the grammar into its interpreter data, and antlr4ng's
-// lexer and parser interpreters run it. No generated parser is kept in the repository. Test-only.
+// An OpenQASM 3 parser for tests: the grammar of the subset the IBM path uses (Qasm3Subset.g4 beside
+// this file, written for this package from the language specification, https://openqasm.com/language/)
+// compiled by antlr-ng (the ANTLR 4 tool in TypeScript) into its interpreter data, and run by
+// antlr4ng's lexer and parser interpreters. No generated parser is kept in the repository. Test-only.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,8 +22,6 @@ import {
 import type { ATN, ATNSimulator, ParseTree, Recognizer, Token } from 'antlr4ng';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
-/** The grammar files and the spec's example programs copied from the openqasm repository. */
-export const OPENQASM3_DIR = join(HERE, 'openqasm3');
 const ANTLR_NG = join(HERE, '../../../node_modules/antlr-ng/dist/cli/runner.js');
 
 /** One `.interp` file: ANTLR's serialized recognizer (names and ATN). */
@@ -86,8 +84,8 @@ class Collect extends BaseErrorListener {
 }
 
 /**
- * Compiles the reference grammar with antlr-ng (a few seconds; once per test file) and returns a
- * parser over it.
+ * Compiles Qasm3Subset.g4 with antlr-ng (a second or two; once per test file) and returns a parser
+ * over it.
  */
 export function loadOpenQasm3Parser(): Qasm3Parser {
   const out = mkdtempSync(join(tmpdir(), 'openqasm3-'));
@@ -96,11 +94,11 @@ export function loadOpenQasm3Parser(): Qasm3Parser {
   try {
     execFileSync(
       process.execPath,
-      [ANTLR_NG, '-Dlanguage=TypeScript', '-o', out, 'qasm3Lexer.g4', 'qasm3Parser.g4'],
-      { cwd: OPENQASM3_DIR, stdio: 'pipe' },
+      [ANTLR_NG, '-Dlanguage=TypeScript', '-o', out, 'Qasm3Subset.g4'],
+      { cwd: HERE, stdio: 'pipe' },
     );
-    lexer = readInterp(join(out, 'qasm3Lexer.interp'));
-    parser = readInterp(join(out, 'qasm3Parser.interp'));
+    lexer = readInterp(join(out, 'Qasm3SubsetLexer.interp'));
+    parser = readInterp(join(out, 'Qasm3Subset.interp'));
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
@@ -109,7 +107,7 @@ export function loadOpenQasm3Parser(): Qasm3Parser {
     const errors: string[] = [];
     const listener = new Collect(errors);
     const lex = new LexerInterpreter(
-      'qasm3Lexer.g4',
+      'Qasm3Subset.g4',
       lexer.vocabulary,
       lexer.ruleNames,
       lexer.channelNames,
@@ -120,7 +118,7 @@ export function loadOpenQasm3Parser(): Qasm3Parser {
     lex.removeErrorListeners();
     lex.addErrorListener(listener);
     const p = new ParserInterpreter(
-      'qasm3Parser.g4',
+      'Qasm3Subset.g4',
       parser.vocabulary,
       parser.ruleNames,
       parser.atn,
@@ -157,8 +155,8 @@ export function nodesOf(
 }
 
 /**
- * The name a `gateStatement` defines or a `gateCallStatement` calls: the first `Identifier` token
- * directly under the node (modifiers sit in their own child nodes; `gphase` is its own token).
+ * The name a `gateDefinition` defines or a `gateCall` calls: the first `Identifier` token directly
+ * under the node (modifiers sit in their own child nodes; `gphase` is its own rule).
  */
 export function gateNameOf(parser: Qasm3Parser, node: ParserRuleContext): string | undefined {
   for (const child of node.children)
