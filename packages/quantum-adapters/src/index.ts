@@ -55,6 +55,10 @@ export type { DwaveSolverFilter } from './dwave/dwaveSolver.js';
 export { createDwaveSampler, dwaveSampler } from './dwave/dwaveSampler.js';
 export type { DwaveRunInfo, DwaveSampler, DwaveSamplerOptions } from './dwave/dwaveSamplerTypes.js';
 export { batchProblemToBqm, dimodBqmJson } from './dwave/bqmJson.js';
+export { dwaveCostEstimate } from './dwave/dwaveCost.js';
+export type { DwaveCostInput } from './dwave/dwaveCost.js';
+export { ADVANTAGE_4_1_TIMING, dwaveAccessTime } from './dwave/dwaveTiming.js';
+export type { DwaveAccessTime, DwaveTimingData } from './dwave/dwaveTiming.js';
 export type { DimodBqmJson } from './dwave/bqmJson.js';
 export { costOf } from './shared/costEstimate.js';
 export type { Cost, CostEstimate, CostLimit } from './shared/costEstimate.js';
@@ -63,6 +67,14 @@ export type { DryRunCall, DryRunOptions, DryRunWriter } from './shared/dryRun.js
 export { classifyBraketError } from './braket/classifyBraketError.js';
 export { decodeBraketResults } from './braket/braketResults.js';
 export { batchProblemToQasm } from './braket/braketQasm.js';
+export {
+  BRAKET_PRICING_SOURCE,
+  BRAKET_SHOT_RATES,
+  BRAKET_TASK_FEE_USD,
+  braketCostEstimate,
+  braketShotRate,
+} from './braket/braketCost.js';
+export type { BraketShotRate } from './braket/braketCost.js';
 export {
   braketSampler,
   createBraketSampler,

@@ -10,8 +10,12 @@ import type { Sdk } from './braketClients.js';
 import { runBraketTask } from './braketTask.js';
 import type { BraketTaskContext } from './braketTask.js';
 import { runDeadline } from '../shared/retry.js';
+import { braketCostEstimate } from './braketCost.js';
 
-/** Writes each problem's OpenQASM source and the CreateQuantumTask request that would carry it. */
+/**
+ * Writes each problem's OpenQASM source and the CreateQuantumTask request that would carry it,
+ * and what the call would cost (`estimate.json`, {@link braketCostEstimate}).
+ */
 export async function writeBraketDryRun(
   out: DryRunCall,
   batch: IsingBatch,
@@ -31,6 +35,7 @@ export async function writeBraketDryRun(
       shots: task.shots,
     });
   }
+  out.json('estimate.json', braketCostEstimate(task, batch.size));
 }
 
 /** The tasks of one call: each problem's sample set, and the ARNs and result keys in start order. */

@@ -120,6 +120,7 @@ describe('braket dry run', () => {
     const call = join(dir, 'braket-0001');
     expect(readdirSync(call).sort()).toEqual([
       'create-quantum-task-0000.json',
+      'estimate.json',
       'problem-0000.qasm',
     ]);
     const input = JSON.parse(readFileSync(join(call, 'create-quantum-task-0000.json'), 'utf8'));

@@ -116,6 +116,7 @@ describe('dwave embeddings and dry runs', () => {
     const files = readdirSync(join(dir, 'dwave-0001')).sort();
     expect(files).toEqual([
       'embedding.json',
+      'estimate.json',
       'problem-0000.bqm.json',
       'problem-0001.bqm.json',
       'problem-0002.bqm.json',

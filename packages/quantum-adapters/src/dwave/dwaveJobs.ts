@@ -8,6 +8,7 @@ import type { DwaveSamplerOptions } from './dwaveSamplerTypes.js';
 import { embedIsing, unembedMajority, uniformTorqueCompensation } from '../embedding/embedding.js';
 import type { Embedding, LogicalIsing } from '../embedding/embedding.js';
 import { DWAVE_PROBLEMS_PER_SUBMIT } from './dwaveRun.js';
+import { dwaveCostEstimate } from './dwaveCost.js';
 import { checkParams, checkRanges } from './solverLimits.js';
 import { decodeQpAnswer, encodeQpProblem } from './qpCodec.js';
 import type { SolverGraph } from '../embedding/solverGraph.js';
@@ -78,7 +79,10 @@ export function dwaveJobsOf(
   return { jobs, chainStrengths };
 }
 
-/** Writes a dry run's files: the solver, the embedding, each submit request and each problem's BQM. */
+/**
+ * Writes a dry run's files: the solver, the embedding, each submit request, each problem's BQM,
+ * and what the call would cost (`estimate.json`, {@link dwaveCostEstimate}).
+ */
 export function writeDwaveDryRun(
   out: DryRunCall,
   batch: IsingBatch,
@@ -109,6 +113,9 @@ export function writeDwaveDryRun(
   }
   for (let q = 0; q < batch.size; q++)
     out.json(`problem-${String(q).padStart(4, '0')}.bqm.json`, batchProblemToBqm(batch, q));
+  const spins = Array.from({ length: batch.size }, (_, q) => batch.spins[q]!);
+  const params = jobs[0]?.params ?? {};
+  out.json('estimate.json', dwaveCostEstimate({ solver, embedding, spins, params }));
 }
 
 /** The answers decoded and unembedded by majority vote, with the chain breaks and QPU time. */
