@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BENCH_COMMANDS } from './commandTable.js';
 import { main } from './main.js';
 import { benchVersion } from './program.js';
-import { suggestCommand } from './suggestCommand.js';
+import { suggestName } from '../suggestName.js';
 
 async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
@@ -70,10 +70,10 @@ describe('the bench CLI lists and explains every command', () => {
     expect(none.err).toMatch(
       /^error \[BENCH_UNKNOWN_TASK\]: missing command: use one of shakespeare/,
     );
-    expect(suggestCommand('reprot', names)).toBe('report');
-    expect(suggestCommand('long', names)).toBe('long-context');
-    expect(suggestCommand('poems', names)).toBeUndefined();
-    expect(suggestCommand('x'.repeat(10_000), names)).toBeUndefined();
+    expect(suggestName('reprot', names)).toBe('report');
+    expect(suggestName('long', names)).toBe('long-context');
+    expect(suggestName('poems', names)).toBeUndefined();
+    expect(suggestName('x'.repeat(10_000), names)).toBeUndefined();
   });
 
   it("a bad option of a command is BENCH_INVALID_OPTION with a suggestion and that command's help hint", async () => {

@@ -9,7 +9,7 @@ import { echo } from '@boltzmann/ising-core/internal';
 import { Command, CommanderError } from 'commander';
 import { BenchError } from '../benchError.js';
 import type { AnyCommandSpec, CommandSpec, ParsedCommandLine } from '../commands/commandSpec.js';
-import { suggestCommand } from './suggestCommand.js';
+import { suggestName } from '../suggestName.js';
 
 /** The bench's version (its package.json), for `bench --version`. */
 export function benchVersion(): string {
@@ -89,7 +89,7 @@ function codedError(error: CommanderError, program: Command, args: readonly stri
     error.code === 'commander.unknownCommand' || (rest[0] === 'help' && rest[1] !== undefined);
   if (unknown) {
     const typed = (rest[0] === 'help' ? rest[1] : rest[0]) ?? '';
-    const guess = suggestCommand(typed, names);
+    const guess = suggestName(typed, names);
     return new BenchError(
       'BENCH_UNKNOWN_TASK',
       `unknown task ${echo(typed)}: ${guess ? `did you mean "${guess}"? ` : ''}use one of ${names.join(', ')} (${where} --help)`,

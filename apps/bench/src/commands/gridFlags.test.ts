@@ -25,8 +25,22 @@ const helpOf = (task: string): string => {
 
 /** Each task's own flags: the ones only some tasks take. */
 const OWN: Record<string, readonly string[]> = {
-  shakespeare: ['--data', '--eval-windows', '--variants', '--sampler', '--sampler-options'],
-  brackets: ['--mode', '--types', '--variants', '--sampler', '--sampler-options'],
+  shakespeare: [
+    '--data',
+    '--eval-windows',
+    '--variants',
+    '--sampler',
+    '--sampler-options',
+    '--sampler-option',
+  ],
+  brackets: [
+    '--mode',
+    '--types',
+    '--variants',
+    '--sampler',
+    '--sampler-options',
+    '--sampler-option',
+  ],
   dqa: [
     '--data',
     '--eval-windows',
@@ -45,6 +59,7 @@ const OWN: Record<string, readonly string[]> = {
     '--variants',
     '--sampler',
     '--sampler-options',
+    '--sampler-option',
   ],
 };
 const ALL = [...new Set(Object.values(OWN).flat())];
@@ -72,6 +87,9 @@ describe('each task takes only its own flags', () => {
       '--eval-windows is a flag of bench shakespeare and bench dqa; bench gpt does not take it',
     );
     expect(errorOf('dqa', '--sampler', 'tap').message).toContain('bench dqa does not take it');
+    expect(errorOf('dqa', '--sampler-option', 'a=1').message).toBe(
+      '--sampler-option is a flag of bench shakespeare, bench brackets, bench gpt and bench recall; bench dqa does not take it',
+    );
     expect(errorOf('shakespeare', '--shots', '0').message).toBe(
       '--shots is a flag of bench dqa; bench shakespeare does not take it',
     );

@@ -1,7 +1,6 @@
 import { parseBudget } from '../hardware/budget.js';
 import type { CouplingForm } from '@boltzmann/attention';
 import { threadInfo } from '@boltzmann/ising-core';
-import { splitSecretOptions } from '@boltzmann/ising-core/internal';
 import { cpus } from 'node:os';
 import { resolve } from 'node:path';
 import { BenchError } from '../benchError.js';
@@ -9,7 +8,6 @@ import {
   intItem,
   onOffItem,
   parseInteger,
-  parseJsonObject,
   parseList,
   parsePositive,
   parseSamplerTimeout,
@@ -19,11 +17,11 @@ import { EXPERIMENTS } from '../experiments/registry.js';
 import type { MutableGrid, ReadFlag } from '../experiments/types.js';
 import { repoRoot, userPath } from '../paths.js';
 import { parseQueueUrl } from '../queue/queueUrl.js';
-import { assertDataOnly } from '../trust/untrustedOptions.js';
 import type { EngineBackendChoice, Experiment } from '../types.js';
 import type { BenchCommand, GridSpec, PresetName, Raw } from '../benchCommand.js';
 import { MAX_LENGTH } from '../benchCommand.js';
 import { assertOwnFlags } from './gridFlags.js';
+import { samplerOf } from './gridSampler.js';
 
 // How the flags commander parsed (grid.ts, gridFlags.ts) become a bench command: values
 // checked, presets overridden (the task's own flags by its experiment module), paths resolved.
@@ -228,42 +226,6 @@ function queueOf(s: ReadFlag, raw: Raw) {
 }
 
 /**
- * Where each built-in hardware plugin's worker reads its credentials, for the refusal of
- * credentials in a queued `--sampler-options`: the dwave token, the ibm API key (the variables
- * their secret options default to; queueCredentials.test.ts keeps this in step), and braket's AWS chain.
- */
-const WORKER_CREDENTIALS = 'DWAVE_API_TOKEN, IBM_CLOUD_API_KEY, the AWS credential chain';
-
-/**
- * `--sampler` and `--sampler-options` (credentials split off; none with a queue, which would
- * carry them), with the sampler options the experiment gives its sampled runs.
- */
-function samplerOf(experiment: Experiment, s: ReadFlag, g: GridSpec, queued: boolean) {
-  const split = splitSecretOptions(
-    parseJsonObject('--sampler-options', s('samplerOptions') ?? '{}'),
-  );
-  const sampler = s('sampler') ?? g.sampler ?? 'exact';
-  if (queued && Object.keys(split.secrets).length > 0)
-    throw new BenchError(
-      'BENCH_INVALID_OPTION',
-      `credentials in --sampler-options are not sent through the queue: give them to each worker in its environment (${WORKER_CREDENTIALS})`,
-    );
-  if (queued)
-    assertDataOnly(
-      split.options,
-      '--sampler-options',
-      'a queued job may not carry them: give them to each worker (`bench worker --sampler-options`)',
-    );
-  const own = EXPERIMENTS[experiment].samplerOptions;
-  const options = { ...g.samplerDefaults?.[sampler], ...split.options };
-  return {
-    sampler,
-    samplerOptions: own ? own(sampler, options) : options,
-    samplerSecrets: split.secrets,
-  };
-}
-
-/**
  * Turns the parsed flags of `experiment` into a validated command.
  *
  * @throws BENCH_INVALID_OPTION when a value is out of range, flags contradict each other, or a
@@ -284,7 +246,7 @@ export function toCommand(experiment: Experiment, raw: Raw): BenchCommand {
     experiment,
     preset,
     grid,
-    ...samplerOf(experiment, s, grid, queue.queue !== undefined),
+    ...samplerOf(experiment, raw, grid, queue.queue !== undefined),
     plugins: ((raw.plugin as string[] | undefined) ?? []).map(userPath),
     resultsDir: results ? userPath(results) : resolve(repoRoot(), 'results', experiment),
     workers,

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { isatty } from 'node:tty';
 import { BenchError } from '../benchError.js';
 import { expandGrid } from '../grid/expandGrid.js';
+import { assertKnownName } from '../suggestName.js';
 import { engineThreadsFor } from './gridOptions.js';
 import { EXIT } from '../io.js';
 import type { MainIo } from '../io.js';
@@ -40,6 +41,13 @@ async function preflight(
     ...(runs.size > 0 ? { dryRun: { runs, dir } } : {}),
   });
   await experimentOf(command.experiment).checkData(command, configs);
+}
+
+/** Each sampler the grid's runs name is registered (built in or `--plugin`); else the closest name. */
+function assertSamplersKnown(configs: readonly RunConfig[], registry: SamplerRegistry): void {
+  const names = registry.list().map((p) => p.name);
+  for (const sampler of new Set(configs.map((c) => c.sampler)))
+    if (sampler !== 'none') assertKnownName('--sampler', sampler, names, 'registered samplers');
 }
 
 /** `--results` must be a directory or not exist yet. */
@@ -161,6 +169,7 @@ export async function runCommand(parsed: BenchCommand, rawIo: MainIo): Promise<n
   const command = withDeclaredSecrets(parsed, registry);
   secrets = { ...command.samplerSecrets, ...queueSecret };
   const configs = expandGrid(command);
+  assertSamplersKnown(configs, registry);
   io.out(`bench ${command.experiment} (preset ${command.preset})`);
   // Hardware samplers: the estimate is printed and checked against --budget and --strict before
   // anything else (it needs no credentials, so it comes even when they are missing).

@@ -3,18 +3,13 @@ import { splitSecretOptions } from '@boltzmann/ising-core/internal';
 import type { Command } from 'commander';
 import type { CommandSpec } from './commandSpec.js';
 import type { SampleCommand } from '../inference/sampleCommand.js';
-import {
-  parseInteger,
-  parseJsonObject,
-  parsePositive,
-  parseSamplerTimeout,
-  repeatable,
-} from '../parseValues.js';
+import { parseInteger, parsePositive, parseSamplerTimeout, repeatable } from '../parseValues.js';
 import { userPath } from '../paths.js';
+import { addSamplerOptionFlags, samplerOptionsFromFlags } from '../samplerOptionFlags.js';
 
 export type { SampleCommand } from '../inference/sampleCommand.js';
 
-type Raw = Record<string, string | string[] | undefined>;
+type Raw = Record<string, string | string[] | boolean | undefined>;
 
 /** Declares the flags of `bench sample`. */
 function defineSampleFlags(cmd: Command): void {
@@ -23,7 +18,8 @@ function defineSampleFlags(cmd: Command): void {
       '--model <path>',
       'saved model: <results>/models/<id>.json, or a bare TransformerJSON file',
     )
-    .option('--prompt <text>', 'text to continue (not echoed)', '\n')
+    .option('--prompt <text>', 'text to continue, printed before the generated text', '\n')
+    .option('--no-echo', 'print only the generated characters, not the prompt before them')
     .option('--chars <n>', 'characters to generate', '500')
     .option('--temperature <x>', 'softmax temperature; 0 = greedy argmax', '1')
     .option('--top-k <n>', 'sample among the k most likely characters only')
@@ -40,19 +36,20 @@ function defineSampleFlags(cmd: Command): void {
       "sampler that replaces the model file's (the only way to use a remote one: dwave, braket, ibm)",
     )
     .option(
-      '--sampler-options <json>',
-      "sampler options that replace the model file's (a model file may not say where requests go)",
-    )
-    .option(
       '--sampler-timeout <s>',
       'seconds one sampler call may take (0 = no limit) (default: 1800)',
     );
+  addSamplerOptionFlags(
+    cmd,
+    "sampler options that replace the model file's (a model file may not say where requests go)",
+  );
 }
 
 /** What commander parsed for `bench sample`, checked. */
 function toSampleCommand(raw: Raw): SampleCommand {
   const s = (k: string): string | undefined =>
     typeof raw[k] === 'string' ? (raw[k] as string) : undefined;
+  const samplerOptions = samplerOptionsFromFlags(raw);
   const prompt = s('prompt') ?? '\n';
   if (prompt === '')
     throw new BenchError(
@@ -62,6 +59,7 @@ function toSampleCommand(raw: Raw): SampleCommand {
   return {
     modelPath: userPath(s('model')!),
     prompt,
+    echo: raw.echo !== false,
     chars: parseInteger('--chars', s('chars') ?? '500', 1),
     temperature: parsePositive('--temperature', s('temperature') ?? '1', true),
     topK: s('topK') === undefined ? undefined : parseInteger('--top-k', s('topK')!, 1),
@@ -72,9 +70,7 @@ function toSampleCommand(raw: Raw): SampleCommand {
     ...(s('samplerTimeout') === undefined
       ? {}
       : { samplerTimeoutMs: parseSamplerTimeout(s('samplerTimeout')) }),
-    ...(s('samplerOptions') === undefined
-      ? {}
-      : { samplerOptions: parseJsonObject('--sampler-options', s('samplerOptions')!) }),
+    ...(samplerOptions === undefined ? {} : { samplerOptions }),
   };
 }
 

@@ -1,12 +1,13 @@
 /*
  * `bench worker --queue URL [--concurrency N] [--checkpoints DIR] [--data PATH] [--plugin PATH]…
- * [--sampler-options JSON] [--sampler-timeout S] [--lock-duration MS]`: its flags and checks
+ * [--sampler-options JSON|@FILE] [--sampler-option K=V]… [--sampler-timeout S] [--lock-duration MS]`: its flags and checks
  * here; the BullMQ worker itself (queue/queueWorker.ts) is loaded when it runs.
  */
 import { cpus } from 'node:os';
 import type { Command } from 'commander';
 import type { CommandSpec } from './commandSpec.js';
-import { parseInteger, parseJsonObject, parseSamplerTimeout, repeatable } from '../parseValues.js';
+import { parseInteger, parseSamplerTimeout, repeatable } from '../parseValues.js';
+import { addSamplerOptionFlags, samplerOptionsFromFlags } from '../samplerOptionFlags.js';
 import { userPath } from '../paths.js';
 import { PASSWORD_ENV, parseQueueUrl, queueSecrets } from '../queue/queueUrl.js';
 import type { WorkerCommand } from '../queue/queueWorker.js';
@@ -26,11 +27,12 @@ function defineWorkerFlags(cmd: Command): void {
       'load a sampler plugin module for the jobs that name its sampler; repeatable',
       repeatable,
       [] as string[],
-    )
-    .option(
-      '--sampler-options <json>',
-      "this worker's own sampler options (endpoint, region, …), merged over each job's; jobs may not set them",
-    )
+    );
+  addSamplerOptionFlags(
+    cmd,
+    "this worker's own sampler options (endpoint, region, …), merged over each job's; jobs may not set them",
+  );
+  cmd
     .option(
       '--sampler-timeout <s>',
       'seconds one sampler call may take before its run fails (0 = no limit) (default: 1800)',
@@ -54,7 +56,7 @@ function toWorkerCommand(raw: Readonly<Record<string, unknown>>): WorkerCommand 
     checkpoints: s('checkpoints') ? userPath(s('checkpoints')!) : undefined,
     dataPath: s('data') ? userPath(s('data')!) : undefined,
     plugins: ((raw.plugin as string[] | undefined) ?? []).map(userPath),
-    samplerOptions: parseJsonObject('--sampler-options', s('samplerOptions') ?? '{}'),
+    samplerOptions: samplerOptionsFromFlags(raw) ?? {},
     samplerTimeoutMs: parseSamplerTimeout(s('samplerTimeout')),
     lockDurationMs: parseInteger('--lock-duration', s('lockDuration') ?? '30000', 1000),
   };

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { choiceItem, parseInteger, parseList } from '../parseValues.js';
 import type { GridSpec } from '../benchCommand.js';
 import { userPath } from '../paths.js';
+import { addSamplerOptionFlags } from '../samplerOptionFlags.js';
 import type { BracketMode, DatasetName, RunConfig, Variant } from '../types.js';
 import { ALL_VARIANTS } from './basePreset.js';
 import type { MutableGrid, ReadFlag } from './types.js';
@@ -69,19 +70,22 @@ export const bracketFlags = {
 };
 
 /**
- * `--variants`, `--sampler` and `--sampler-options`: the tasks whose columns are attention
+ * `--variants`, `--sampler`, `--sampler-options` and `--sampler-option`: the tasks whose columns are attention
  * variants (the sampled ones with the chosen sampler). toCommand reads the sampler flags.
  */
 export const variantFlags = {
   /** @param small the task's default preset, whose sampler the help names. */
   add: (cmd: Command, small: GridSpec | undefined): Command =>
-    cmd
-      .option('--variants <list>', `attention variants (${ALL_VARIANTS.join(',')})`)
-      .option(
-        '--sampler <name>',
-        `sampler plugin used by boltzmann/coupling runs (default: "${small?.sampler ?? 'exact'}")`,
-      )
-      .option('--sampler-options <json>', 'JSON options for the sampler', '{}'),
+    addSamplerOptionFlags(
+      cmd
+        .option('--variants <list>', `attention variants (${ALL_VARIANTS.join(',')})`)
+        .option(
+          '--sampler <name>',
+          `sampler plugin used by boltzmann/coupling runs (default: "${small?.sampler ?? 'exact'}")`,
+        ),
+      'options for the sampler',
+      '{}',
+    ),
   apply: (read: ReadFlag, g: MutableGrid): void => {
     const variants = read('variants');
     if (variants)

@@ -58,15 +58,15 @@ beforeAll(async () => {
 
 describe('bench sample', () => {
   it('streams exactly --chars characters of the vocabulary, one write each, nothing else on stdout, deterministic under a seed', async () => {
-    const a = await sample('--model', MODEL, '--chars', '60', '--seed', '3');
+    const a = await sample('--model', MODEL, '--chars', '60', '--seed', '3', '--no-echo');
     expect(a.code).toBe(0);
     expect([...a.text]).toHaveLength(60);
     expect(a.writes).toBe(60);
     expect([...a.text].every((ch) => vocab.idOf(ch) >= 0)).toBe(true);
     expect(a.out).toEqual([]);
-    const again = await sample('--model', MODEL, '--chars', '60', '--seed', '3');
+    const again = await sample('--model', MODEL, '--chars', '60', '--seed', '3', '--no-echo');
     expect(again.text).toBe(a.text);
-    const other = await sample('--model', MODEL, '--chars', '60', '--seed', '4');
+    const other = await sample('--model', MODEL, '--chars', '60', '--seed', '4', '--no-echo');
     expect(other.text).toHaveLength(60);
     expect(other.text).not.toBe(a.text);
   });
@@ -101,7 +101,7 @@ describe('bench sample', () => {
       '0',
     );
     expect(greedy.code).toBe(0);
-    expect(greedy.text).toBe(expected);
+    expect(greedy.text).toBe(prompt + expected);
     const top1 = await sample(
       '--model',
       MODEL,
@@ -114,7 +114,40 @@ describe('bench sample', () => {
       '--seed',
       '9',
     );
-    expect(top1.text).toBe(expected);
+    expect(top1.text).toBe(prompt + expected);
+  });
+
+  it('echoes the prompt before the generated text, with the first character (never alone on a failure)', async () => {
+    const echoed = await sample(
+      '--model',
+      MODEL,
+      '--prompt',
+      'ROMEO:',
+      '--chars',
+      '5',
+      '--seed',
+      '2',
+    );
+    expect(echoed.code).toBe(0);
+    expect(echoed.writes).toBe(6);
+    const bare = await sample(
+      '--model',
+      MODEL,
+      '--prompt',
+      'ROMEO:',
+      '--chars',
+      '5',
+      '--seed',
+      '2',
+      '--no-echo',
+    );
+    expect(echoed.text).toBe(`ROMEO:${bare.text}`);
+    expect([...bare.text]).toHaveLength(5);
+    const typo = await sample('--model', MODEL, '--prompt', 'ROMEO:', '--sampler', 'exatc');
+    expect({ code: typo.code, text: typo.text }).toEqual({ code: 1, text: '' });
+    expect(typo.err.join('\n')).toContain(
+      'error [BENCH_INVALID_OPTION]: --sampler "exatc" is not one of the registered samplers: did you mean "exact"?',
+    );
   });
 
   it('reads a bare TransformerJSON file the same as a --save-models file; a short prompt runs as a shorter sequence', async () => {
@@ -237,7 +270,7 @@ describe('bench sample', () => {
     expect(pickToken([0, 2, 2], { temperature: 0 }, rng)).toBe(1);
   });
 
-  it('as a child process, writes only the generated text to stdout', () => {
+  it('as a child process, writes only the prompt and the generated text to stdout', () => {
     const cli = fileURLToPath(new URL('../cli/bin.ts', import.meta.url));
     const r = spawnSync(
       process.execPath,
@@ -261,7 +294,9 @@ describe('bench sample', () => {
       },
     );
     expect(r.status).toBe(0);
-    expect([...r.stdout]).toHaveLength(25);
+    // The default prompt, a newline, then the 25 characters.
+    expect(r.stdout[0]).toBe('\n');
+    expect([...r.stdout]).toHaveLength(26);
     expect(r.stderr).toContain('TensorFlow.js backend');
     expect(r.stderr).not.toMatch(/^\s+at /m);
   });

@@ -5,8 +5,10 @@
 export interface SampleCommand {
   /** Absolute path of a `--save-models` file (`{ id, config, model }`) or a bare `TransformerJSON`. */
   readonly modelPath: string;
-  /** The text the generation continues (not echoed); its last `maxLength` characters are the first context. */
+  /** The text the generation continues; its last `maxLength` characters are the first context. */
   readonly prompt: string;
+  /** Print the prompt before the generated text (`--no-echo`: false, only the generated text). */
+  readonly echo?: boolean;
   /** Number of characters to generate. */
   readonly chars: number;
   /** Softmax temperature; 0 is greedy (argmax) decoding. */

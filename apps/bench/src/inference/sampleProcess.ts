@@ -9,6 +9,7 @@ import { formatError } from '../benchError.js';
 import type { FromSampler, ToSampler } from './sampleMessages.js';
 import { shakespeareCorpus } from '../experiments/taskData.js';
 import { createBenchRegistry } from '../samplers/registry.js';
+import { assertKnownName } from '../suggestName.js';
 import { watchParent } from '../training/parentWatchdog.js';
 import { encodePrompt, generate, loadSampleModel, readModelFile } from './generate.js';
 
@@ -36,6 +37,13 @@ async function run({ command }: ToSampler): Promise<void> {
   const prompt = encodePrompt(command.prompt, vocab);
   const file = readModelFile(command.modelPath);
   const registry = await createBenchRegistry(command.plugins);
+  if (command.sampler !== undefined)
+    assertKnownName(
+      '--sampler',
+      command.sampler,
+      registry.list().map((p) => p.name),
+      'registered samplers',
+    );
   // The backend's line is shown once the model loaded: a bad file's error comes first, alone.
   const lines: string[] = [];
   await initBackend('wasm', { log: (line) => void lines.push(line) });

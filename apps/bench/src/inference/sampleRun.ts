@@ -18,8 +18,10 @@ import { assertModelOptionsAreData, encodePrompt, readModelFile } from './genera
 import type { SampleCommand } from './sampleCommand.js';
 
 /**
- * Runs `bench sample`: checks the prompt and the model file, then streams the generated text to
- * `io.write` (stdout) and nothing else; the backend line goes to `io.err`.
+ * Runs `bench sample`: checks the prompt and the model file, then streams the prompt (unless
+ * `echo` is false) and the generated text to `io.write` (stdout), and nothing else; the backend
+ * line goes to `io.err`. The prompt comes with the first generated character, so a model or
+ * sampler that fails leaves stdout empty.
  *
  * @param command from `parseSampleArgs`.
  * @param io output sinks and stop signal.
@@ -34,7 +36,7 @@ export async function runSample(command: SampleCommand, io: MainIo): Promise<num
   if (command.samplerOptions === undefined) assertModelOptionsAreData(command.modelPath, file.json);
   if (io.signal?.aborted === true) return interrupted(io);
   const secrets = splitSecretOptions(command.samplerOptions ?? {}).secrets;
-  const write = io.write ?? ((s: string) => void process.stdout.write(s));
+  const write = echoed(io.write ?? ((s: string) => void process.stdout.write(s)), command);
   const child = fork(childProcessEntry('inference/sampleProcess'), [], {
     execArgv: trainingExecArgv(),
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
@@ -48,6 +50,16 @@ export async function runSample(command: SampleCommand, io: MainIo): Promise<num
   // End the terminal line on stderr, so stdout holds exactly the generated characters.
   io.err('');
   return EXIT.ok;
+}
+
+/** `write`, which writes the prompt before its first text when the command echoes it. */
+function echoed(write: (text: string) => void, command: SampleCommand): (text: string) => void {
+  let pending = command.echo !== false;
+  return (text) => {
+    if (pending) write(command.prompt);
+    pending = false;
+    write(text);
+  };
 }
 
 function interrupted(io: MainIo): number {
