@@ -253,6 +253,30 @@ export interface RunRecord {
   };
   /** Runs with `config.earlyStop` only: where it stopped and its best evaluation. */
   readonly earlyStop?: EarlyStopRecord;
+  /**
+   * `--sampler dwave` only: what its D-Wave calls did (training and evaluation; the calls of this
+   * session: a resumed run's earlier sessions are not counted). Absent for other samplers.
+   */
+  readonly dwave?: DwaveRunSummary;
+}
+
+/** A run's D-Wave calls together (training/dwaveRuns.ts sums the sampler's run infos). */
+export interface DwaveRunSummary {
+  readonly calls: number;
+  readonly problems: number;
+  /** Reads over every problem (the answers' `num_occurrences`). */
+  readonly reads: number;
+  /**
+   * Fraction of broken chains (qubits of one chain that disagree) over every chain of every read,
+   * as dwave-system's `chain_break_fraction`, each call weighted by its reads.
+   */
+  readonly chainBreakFraction: number;
+  /** The largest of the calls' per-problem chain-break fractions. */
+  readonly maxProblemChainBreakFraction: number;
+  /** Longest chain of any call's embedding. */
+  readonly maxChainLength: number;
+  /** QPU access time SAPI reported (`timing.qpu_access_time`), summed, in µs. */
+  readonly qpuAccessTimeUs: number;
 }
 
 /**

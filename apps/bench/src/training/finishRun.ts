@@ -3,7 +3,8 @@
 import { gitCommit } from '../results/gitCommit.js';
 import { writeJsonAtomic } from '../results/atomicWrite.js';
 import { modelPath, recordPath, removeCheckpoint } from '../results/runFiles.js';
-import type { RunRecord, RunTiming } from '../types.js';
+import type { DwaveRunSummary, RunRecord, RunTiming } from '../types.js';
+import type { RunModel } from './runModel.js';
 import { earlyStopRecordOf } from './earlyStop.js';
 import {
   closeInterval,
@@ -59,6 +60,12 @@ async function finalFigures(run: TrainSession) {
   };
 }
 
+/** `--sampler dwave`: the run's calls so far, as the record's `dwave` (nothing for other samplers). */
+function dwaveOf(model: RunModel): { dwave?: DwaveRunSummary } {
+  const dwave = model.dwaveRuns?.();
+  return dwave === undefined ? {} : { dwave };
+}
+
 /**
  * Ends a run that trained all its steps, or that early stopping ended: the final evaluation, the
  * model (`saveModels`), the record, and its checkpoint removed.
@@ -89,6 +96,8 @@ export async function finishRun(run: TrainSession): Promise<RunRecord> {
       ? { convergence: { points: c.convergencePoints, total: c.totalConvergence } }
       : {}),
     ...(earlyStop === undefined ? {} : { earlyStop }),
+    // Last: the attention map above calls the sampler too.
+    ...dwaveOf(model),
   };
   // The model first: a record without its requested model would make the rerun skip the run.
   if (settings.saveModels)

@@ -22,7 +22,9 @@ import type { ConvergenceSummary, SamplerRegistry } from '@boltzmann/ising-core'
 import { BenchError } from '../benchError.js';
 import { experimentOf } from '../experiments/registry.js';
 import { DEFAULT_ENGINE } from '../types.js';
-import type { EngineChoice, RunConfig, RunEngine } from '../types.js';
+import type { DwaveRunSummary, EngineChoice, RunConfig, RunEngine } from '../types.js';
+import { dwaveRunTally } from './dwaveRuns.js';
+import type { DwaveRunTally } from './dwaveRuns.js';
 import type { TaskData, TrainBatch } from '../experiments/taskData.js';
 
 /**
@@ -55,6 +57,8 @@ export interface RunModel {
   scaleLr(factor: number): void;
   /** What trains the run: engine, backend, ISA, vector width, threads, and the line naming them. */
   engine?(): RunEngine;
+  /** `--sampler dwave`: its calls so far (chain breaks, reads, QPU time); undefined before the first. */
+  dwaveRuns?(): DwaveRunSummary | undefined;
   dispose(): void;
 }
 
@@ -113,10 +117,17 @@ function trainerOf(
  * per step; undefined for variants without one. It gets its credentials here and only here: the
  * model records the options without them.
  */
-function runSampler(config: RunConfig, registry: SamplerRegistry, run: RunSamplerAccess) {
+function runSampler(
+  config: RunConfig,
+  registry: SamplerRegistry,
+  run: RunSamplerAccess,
+  dwave: DwaveRunTally,
+) {
   if (!usesSampler(config.variant)) return undefined;
   const options = mergeSecretOptions(config.samplerOptions, run.secrets ?? {});
-  return recordConvergence(registry.require(config.sampler).create(options));
+  // The dwave sampler reports each call (chain breaks, reads, QPU time) to the run's record.
+  const hooks = config.sampler === 'dwave' ? { onRun: dwave.onRun } : {};
+  return recordConvergence(registry.require(config.sampler).create({ ...options, ...hooks }));
 }
 
 type RunSampler = ReturnType<typeof runSampler>;
@@ -203,7 +214,8 @@ export async function createRunModel(
 ): Promise<RunModel> {
   backendReady ??= initBackend('wasm', { log: () => undefined });
   await backendReady;
-  const sampler = runSampler(config, registry, run);
+  const dwave = dwaveRunTally();
+  const sampler = runSampler(config, registry, run, dwave);
   let built: { model: Transformer; trainer: Trainer };
   try {
     const samplerPart = samplerPartOf(config, registry, sampler, run);
@@ -213,7 +225,7 @@ export async function createRunModel(
     await sampler?.dispose?.();
     throw error;
   }
-  return runModelOf(config, built.model, built.trainer, sampler);
+  return runModelOf(config, built.model, built.trainer, sampler, dwave);
 }
 
 /**
@@ -239,6 +251,7 @@ function runModelOf(
   model: Transformer,
   trainer: Trainer,
   sampler: RunSampler,
+  dwave: DwaveRunTally,
 ): RunModel {
   // The engine trains in its own memory: the model's variables are brought up to date only
   // before something reads them (evaluation, maps, couplings, a checkpoint).
@@ -294,6 +307,7 @@ function runModelOf(
       trainer.lrScale *= factor;
     },
     engine: () => runEngineOf(trainer),
+    dwaveRuns: () => dwave.total(),
     dispose() {
       trainer.dispose();
       model.dispose();

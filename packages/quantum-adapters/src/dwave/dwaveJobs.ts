@@ -125,6 +125,8 @@ export interface DwaveSamples {
   readonly breaks: number[];
   /** Over all reads. */
   readonly chainBreakFraction: number;
+  /** Reads over all problems. */
+  readonly reads: number;
   readonly qpuAccessTimeUs: number;
 }
 
@@ -159,5 +161,6 @@ export function dwaveSamples(
     const t = (raw as { timing?: { qpu_access_time?: unknown } }).timing?.qpu_access_time;
     if (typeof t === 'number') qpuAccessTimeUs += t;
   });
-  return { sets, breaks, chainBreakFraction: reads > 0 ? broken / reads : 0, qpuAccessTimeUs };
+  const chainBreakFraction = reads > 0 ? broken / reads : 0;
+  return { sets, breaks, chainBreakFraction, reads, qpuAccessTimeUs };
 }

@@ -123,6 +123,7 @@ export function createDwaveSampler(options: DwaveSamplerOptions = {}): DwaveSamp
         chainStrengths: sent.chainStrengths,
         chainBreakFractions: got.breaks,
         chainBreakFraction: got.chainBreakFraction,
+        reads: got.reads,
         qpuAccessTimeUs: got.qpuAccessTimeUs,
         maxChainLength: Math.max(...target.embedding.slice(0, nMax).map((c) => c.length)),
       };

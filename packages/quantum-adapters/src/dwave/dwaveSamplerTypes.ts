@@ -48,10 +48,16 @@ export interface DwaveRunInfo {
   readonly problemIds: readonly string[];
   /** Chain strength used per problem (in submitted, β-scaled units). */
   readonly chainStrengths: readonly number[];
-  /** Weighted fraction of broken chains per problem. */
+  /**
+   * Per problem, the fraction of its chains broken in a read (qubits of one chain that disagree),
+   * averaged over its reads: dwave-system's `chain_break_fraction` (`broken_chains(...).mean(axis=1)`,
+   * dwave/embedding/transforms.py @47a633bc3839) weighted by each answer row's `num_occurrences`.
+   */
   readonly chainBreakFractions: readonly number[];
-  /** Read-weighted mean chain-break fraction over the batch. */
+  /** The same over every read of the call (each problem's fraction weighted by its reads). */
   readonly chainBreakFraction: number;
+  /** Reads of the call, all problems together (the sum of the answers' `num_occurrences`). */
+  readonly reads: number;
   /** Sum of `timing.qpu_access_time` over the answers, µs (0 when absent). */
   readonly qpuAccessTimeUs: number;
   /** Length of the longest chain. */

@@ -1,0 +1,54 @@
+// What a run's D-Wave calls did, for its record: the dwave sampler reports each call through its
+// `onRun` hook (chain breaks, reads, QPU time), and this sums them.
+import type { DwaveRunInfo } from '@boltzmann/quantum-adapters';
+import type { DwaveRunSummary } from '../types.js';
+
+/** Sums the run infos of a dwave sampler's calls. */
+export interface DwaveRunTally {
+  /** The sampler's `onRun` hook. */
+  readonly onRun: (info: DwaveRunInfo) => void;
+  /** The calls so far, or undefined before the first. */
+  total(): DwaveRunSummary | undefined;
+}
+
+/**
+ * A tally of D-Wave calls: their chain-break fraction over every read (each call's fraction
+ * weighted by its reads), the worst problem's, the longest chain and the reported QPU time.
+ *
+ * @example
+ * const tally = dwaveRunTally();
+ * const sampler = createDwaveSampler({ onRun: tally.onRun });
+ * await sampler.sample(batch); tally.total()?.chainBreakFraction;
+ */
+export function dwaveRunTally(): DwaveRunTally {
+  let calls = 0;
+  let problems = 0;
+  let reads = 0;
+  let broken = 0;
+  let worst = 0;
+  let maxChainLength = 0;
+  let qpuAccessTimeUs = 0;
+  return {
+    onRun(info) {
+      calls += 1;
+      problems += info.chainBreakFractions.length;
+      reads += info.reads;
+      broken += info.chainBreakFraction * info.reads;
+      for (const f of info.chainBreakFractions) if (f > worst) worst = f;
+      maxChainLength = Math.max(maxChainLength, info.maxChainLength);
+      qpuAccessTimeUs += info.qpuAccessTimeUs;
+    },
+    total() {
+      if (calls === 0) return undefined;
+      return {
+        calls,
+        problems,
+        reads,
+        chainBreakFraction: reads > 0 ? broken / reads : 0,
+        maxProblemChainBreakFraction: worst,
+        maxChainLength,
+        qpuAccessTimeUs,
+      };
+    },
+  };
+}
