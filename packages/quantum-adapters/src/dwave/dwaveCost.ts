@@ -43,7 +43,7 @@ export function dwaveCostEstimate(input: DwaveCostInput): CostEstimate {
   const perProblemUs = problems > 0 ? totalUs / problems : 0;
   const reads = typeof params.num_reads === 'number' ? params.num_reads : 1;
   const lines = [
-    `QPU access time per problem as dwave-cloud-client's estimate_qpu_access_time (dwavesystems/dwave-cloud-client@27cd70ef7444 dwave/cloud/solver.py): programming time + ${reads} reads × (anneal + readout + delay), from ${solver.identity.name}'s problem_timing_data`,
+    `QPU access time per problem as dwave-cloud-client's estimate_qpu_access_time (dwavesystems/dwave-cloud-client@27cd70ef7444 dwave/cloud/solver.py): programming time + ${reads} reads × (anneal + readout + delay), by ${solver.identity.name}'s problem_timing_data except where said below`,
     `each problem is its own QPU problem, programmed once; ${qubitsMin === qubitsMax ? qubitsMax : `${qubitsMin}–${qubitsMax}`} qubits (the chains of its spins) set the readout time; perProblem is the mean of the call's ${problems} problems`,
     "D-Wave's access overhead Δ (10–20 ms on Advantage, docs.dwavesys.com timing_qa_cycle_time.html) is not added, as in dwave-cloud-client, whose live test finds its estimate within 5 % of the reported qpu_access_time",
     ...assumptions,
