@@ -76,6 +76,31 @@ describe('the bench CLI lists and explains every command', () => {
     expect(suggestName('x'.repeat(10_000), names)).toBeUndefined();
   });
 
+  it('bench help <typo> at any depth is an error listing the commands, exit 2, with nothing on stdout', async () => {
+    const far = await run('help', 'poems');
+    expect(far).toEqual({
+      code: 2,
+      out: '',
+      err: `error [BENCH_UNKNOWN_TASK]: unknown task "poems": use one of ${names.join(', ')} (bench --help)\nrun with --help for the list of options`,
+    });
+    const nested = await run('help', 'collect', 'shakespear');
+    expect({ code: nested.code, out: nested.out }).toEqual({ code: 2, out: '' });
+    expect(nested.err).toContain(
+      'error [BENCH_UNKNOWN_TASK]: unknown task "shakespear": did you mean "shakespeare"? use one of shakespeare, brackets, dqa, gpt, recall (bench collect --help)',
+    );
+    const leaf = await run('help', 'report', 'extra');
+    expect({ code: leaf.code, out: leaf.out }).toEqual({ code: 2, out: '' });
+    expect(leaf.err).toContain('bench report has no command "extra" (bench help report)');
+    // A leaf command given `help <name>` says what is wrong, not an empty list of commands.
+    const after = await run('shakespeare', 'help', 'xyz');
+    expect(after.code).toBe(2);
+    expect(after.err).toMatch(
+      /^error \[BENCH_INVALID_OPTION\]: too many arguments for 'shakespeare'/,
+    );
+    // bench help a b is bench a b --help.
+    expect(await run('help', 'collect', 'gpt')).toEqual(await run('collect', 'gpt', '--help'));
+  });
+
   it("a bad option of a command is BENCH_INVALID_OPTION with a suggestion and that command's help hint", async () => {
     const bad = await run('report', '--result', 'x');
     expect(bad.code).toBe(2);

@@ -78,6 +78,28 @@ function reached(program: Command, args: readonly string[]): { cmd: Command; pat
   return { cmd, path };
 }
 
+/**
+ * `bench help <command> <name>…`: each name must be a command under the one before (commander
+ * would show the last command it knows and exit 0, as if the typo were not there).
+ *
+ * @throws BENCH_UNKNOWN_TASK for the first name that is not, with a suggestion.
+ */
+function assertHelpPath(program: Command, args: readonly string[]): void {
+  if (args[0] !== 'help' || args.length < 3) return;
+  const { cmd, path } = reached(program, args.slice(1));
+  const typed = args[path.length + 1];
+  if (typed === undefined || typed.startsWith('-') || cmd === program) return;
+  const names = cmd.commands.map((c) => c.name());
+  const where = ['bench', ...path].join(' ');
+  const guess = suggestName(typed, names);
+  throw new BenchError(
+    'BENCH_UNKNOWN_TASK',
+    names.length === 0
+      ? `${where} has no command ${echo(typed)} (bench help ${path.join(' ')})`
+      : `unknown task ${echo(typed)}: ${guess ? `did you mean "${guess}"? ` : ''}use one of ${names.join(', ')} (${where} --help)`,
+  );
+}
+
 /** Commander's error as the bench's coded one. */
 function codedError(error: CommanderError, program: Command, args: readonly string[]): BenchError {
   const { cmd, path } = reached(program, args);
@@ -86,7 +108,8 @@ function codedError(error: CommanderError, program: Command, args: readonly stri
   // `bench help <name>` of no command fails as commander's help with an error exit code.
   const rest = args.slice(path.length);
   const unknown =
-    error.code === 'commander.unknownCommand' || (rest[0] === 'help' && rest[1] !== undefined);
+    names.length > 0 &&
+    (error.code === 'commander.unknownCommand' || (rest[0] === 'help' && rest[1] !== undefined));
   if (unknown) {
     const typed = (rest[0] === 'help' ? rest[1] : rest[0]) ?? '';
     const guess = suggestName(typed, names);
@@ -132,6 +155,10 @@ export function parseCommandLine<C>(
   const program = benchProgram(specs, out, (c) => {
     chosen = c;
   });
+  assertHelpPath(program, args);
+  // `bench help collect gpt` as `bench collect gpt --help` (commander's help takes one name).
+  if (args[0] === 'help' && args.length > 2 && !args[1]!.startsWith('-'))
+    args.splice(0, args.length, ...args.slice(1).filter((w) => !w.startsWith('-')), '--help');
   try {
     program.parse(args, { from: 'user' });
   } catch (error) {
