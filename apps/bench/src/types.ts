@@ -254,8 +254,8 @@ export interface RunRecord {
   /** Runs with `config.earlyStop` only: where it stopped and its best evaluation. */
   readonly earlyStop?: EarlyStopRecord;
   /**
-   * `--sampler dwave` only: what its D-Wave calls did (training and evaluation; the calls of this
-   * session: a resumed run's earlier sessions are not counted). Absent for other samplers.
+   * `--sampler dwave` only: what its D-Wave calls did (training and evaluation, every session of
+   * a resumed run). Absent for other samplers.
    */
   readonly dwave?: DwaveRunSummary;
 }

@@ -5,7 +5,13 @@ import type { ConvergenceSummary } from '@boltzmann/ising-core';
 import { canonicalJson } from './canonicalJson.js';
 import { earlyStopStateProblem } from './earlyStopChecks.js';
 import type { EarlyStopState } from './earlyStopChecks.js';
-import type { ConvergencePoint, CurvePoint, GptEval, RunConfig } from '../types.js';
+import type {
+  ConvergencePoint,
+  CurvePoint,
+  DwaveRunSummary,
+  GptEval,
+  RunConfig,
+} from '../types.js';
 
 /** Everything needed to continue a run exactly where it stopped. */
 export interface Checkpoint {
@@ -33,6 +39,8 @@ export interface Checkpoint {
   readonly gptEval?: GptEval;
   /** Early stopping's best evaluation and patience count (runs with `config.earlyStop` only). */
   readonly earlyStop?: EarlyStopState;
+  /** `--sampler dwave`: its calls so far (chain breaks, reads, QPU time). */
+  readonly dwave?: DwaveRunSummary;
   /** Seconds of the evaluations and checkpoint writes so far (absent in older checkpoints). */
   readonly timing?: { readonly evalSeconds: number; readonly checkpointSeconds: number };
   readonly dataState: readonly number[];
@@ -41,6 +49,19 @@ export interface Checkpoint {
    * key keeps the name older checkpoints were written with, so they still resume.
    */
   readonly engine: unknown;
+}
+
+/** A `DwaveRunSummary`: finite counts and times ≥ 0, fractions in [0, 1]. */
+function isDwaveSummary(v: unknown): boolean {
+  if (v === null || typeof v !== 'object') return false;
+  const d = v as Record<keyof DwaveRunSummary, unknown>;
+  const count = (x: unknown) => typeof x === 'number' && Number.isFinite(x) && x >= 0;
+  const fraction = (x: unknown) => count(x) && (x as number) <= 1;
+  return (
+    [d.calls, d.problems, d.reads, d.maxChainLength, d.qpuAccessTimeUs].every(count) &&
+    fraction(d.chainBreakFraction) &&
+    fraction(d.maxProblemChainBreakFraction)
+  );
 }
 
 /** Points at steps `firstStep … lastStep`: evaluations may be at step 0 (bench gpt evaluates the untrained model), training losses not. */
@@ -119,6 +140,8 @@ export function checkpointProblem(
   ) {
     return 'its open loss interval is malformed';
   }
+  if (value.dwave !== undefined && !isDwaveSummary(value.dwave))
+    return 'its dwave figures are malformed';
   const earlyStop = config && earlyStopStateProblem(value.earlyStop, config, value.evalMetric!);
   if (earlyStop !== undefined) return earlyStop;
   return stepProblem(value as Checkpoint);

@@ -3,6 +3,32 @@
 import type { DwaveRunInfo } from '@boltzmann/quantum-adapters';
 import type { DwaveRunSummary } from '../types.js';
 
+/**
+ * Two stretches of D-Wave calls together (either may be undefined: none), e.g. a resumed run's
+ * earlier sessions (from its checkpoint) and this one.
+ */
+export function mergeDwaveRuns(
+  a: DwaveRunSummary | undefined,
+  b: DwaveRunSummary | undefined,
+): DwaveRunSummary | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  const reads = a.reads + b.reads;
+  return {
+    calls: a.calls + b.calls,
+    problems: a.problems + b.problems,
+    reads,
+    chainBreakFraction:
+      reads > 0 ? (a.chainBreakFraction * a.reads + b.chainBreakFraction * b.reads) / reads : 0,
+    maxProblemChainBreakFraction: Math.max(
+      a.maxProblemChainBreakFraction,
+      b.maxProblemChainBreakFraction,
+    ),
+    maxChainLength: Math.max(a.maxChainLength, b.maxChainLength),
+    qpuAccessTimeUs: a.qpuAccessTimeUs + b.qpuAccessTimeUs,
+  };
+}
+
 /** Sums the run infos of a dwave sampler's calls. */
 export interface DwaveRunTally {
   /** The sampler's `onRun` hook. */

@@ -3,11 +3,11 @@
 import { gitCommit } from '../results/gitCommit.js';
 import { writeJsonAtomic } from '../results/atomicWrite.js';
 import { modelPath, recordPath, removeCheckpoint } from '../results/runFiles.js';
-import type { DwaveRunSummary, RunRecord, RunTiming } from '../types.js';
-import type { RunModel } from './runModel.js';
+import type { RunRecord, RunTiming } from '../types.js';
 import { earlyStopRecordOf } from './earlyStop.js';
 import {
   closeInterval,
+  dwaveSoFar,
   elapsed,
   evaluateAt,
   finalMetricOf,
@@ -60,12 +60,6 @@ async function finalFigures(run: TrainSession) {
   };
 }
 
-/** `--sampler dwave`: the run's calls so far, as the record's `dwave` (nothing for other samplers). */
-function dwaveOf(model: RunModel): { dwave?: DwaveRunSummary } {
-  const dwave = model.dwaveRuns?.();
-  return dwave === undefined ? {} : { dwave };
-}
-
 /**
  * Ends a run that trained all its steps, or that early stopping ended: the final evaluation, the
  * model (`saveModels`), the record, and its checkpoint removed.
@@ -97,7 +91,7 @@ export async function finishRun(run: TrainSession): Promise<RunRecord> {
       : {}),
     ...(earlyStop === undefined ? {} : { earlyStop }),
     // Last: the attention map above calls the sampler too.
-    ...dwaveOf(model),
+    ...dwaveSoFar(run),
   };
   // The model first: a record without its requested model would make the rerun skip the run.
   if (settings.saveModels)

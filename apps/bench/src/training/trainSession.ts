@@ -11,9 +11,11 @@ import { checkpointPath } from '../results/runFiles.js';
 import type { Checkpoint } from '../results/runFiles.js';
 import { observeEvaluation, restoredState } from './earlyStop.js';
 import type { EarlyStopState } from './earlyStop.js';
+import { mergeDwaveRuns } from './dwaveRuns.js';
 import type {
   ConvergencePoint,
   CurvePoint,
+  DwaveRunSummary,
   GptEval,
   RunConfig,
   RunProgress,
@@ -75,6 +77,8 @@ interface RunCurves {
   checkpointSeconds: number;
   /** Early stopping's best evaluation and count (`config.earlyStop`; undefined before the first). */
   earlyStop: EarlyStopState | undefined;
+  /** `--sampler dwave`: the calls of earlier sessions (from the checkpoint). */
+  readonly dwaveBefore: DwaveRunSummary | undefined;
 }
 
 /** A run in training: its model, data, curves and this session's clock. */
@@ -121,6 +125,7 @@ export function startSession(
     evalSeconds: ckpt?.timing?.evalSeconds ?? 0,
     checkpointSeconds: ckpt?.timing?.checkpointSeconds ?? 0,
     earlyStop: restoredState(ckpt?.earlyStop),
+    dwaveBefore: ckpt?.dwave,
   };
   const id = runId(config);
   const sessionStart = performance.now();
@@ -222,6 +227,12 @@ export function gptEvalOf(run: TrainSession): { gptEval?: GptEval } {
     : {};
 }
 
+/** `--sampler dwave`: the run's calls so far, earlier sessions included (nothing for other samplers). */
+export function dwaveSoFar(run: TrainSession): { dwave?: DwaveRunSummary } {
+  const dwave = mergeDwaveRuns(run.curves.dwaveBefore, run.model.dwaveRuns?.());
+  return dwave === undefined ? {} : { dwave };
+}
+
 /** Writes the run's checkpoint atomically, then tells `hooks.onCheckpoint` (and waits for it). */
 export async function writeCheckpoint(run: TrainSession): Promise<void> {
   const c = run.curves;
@@ -247,6 +258,7 @@ export async function writeCheckpoint(run: TrainSession): Promise<void> {
       : {}),
     ...gptEvalOf(run),
     ...(c.earlyStop === undefined ? {} : { earlyStop: c.earlyStop }),
+    ...dwaveSoFar(run),
     timing: { evalSeconds: c.evalSeconds, checkpointSeconds: c.checkpointSeconds },
     dataState: run.data.saveState(),
     engine: run.model.save(),
