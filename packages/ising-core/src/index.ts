@@ -106,3 +106,13 @@ export {
 export { transferMatrixSampler } from './transferMatrixSampler.js';
 export type { TransferMatrixEstimate, TransferMatrixOptions } from './transferMatrix.js';
 export type { ThreadsOption } from './internal/pool/threadsOption.js';
+export { sampleIsing } from './sampling/sampleIsing.js';
+export { IsingSampleSet } from './sampling/isingSampleSet.js';
+export type {
+  DimodArray,
+  DimodSampleSetJson,
+  IsingSampleSetInfo,
+  SampleIsingOptions,
+  SampleRow,
+  SampleSource,
+} from './sampling/types.js';
