@@ -92,6 +92,8 @@ export async function runSamplers(command: SamplersCommand, io: MainIo): Promise
   io.out(line(columns));
   for (const c of cells) io.out(line(c));
   for (const plugin of plugins) io.out(`\n${optionLines(plugin).join('\n')}`);
-  io.out('\n`--sampler NAME --sampler-options JSON` passes options to the chosen plugin.');
+  io.out(
+    '\n`--sampler NAME --sampler-options JSON|@FILE` or `--sampler-option KEY=VALUE` (repeatable) passes options to the chosen plugin.',
+  );
   return EXIT.ok;
 }

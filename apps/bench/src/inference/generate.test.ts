@@ -118,29 +118,11 @@ describe('bench sample', () => {
   });
 
   it('echoes the prompt before the generated text, with the first character (never alone on a failure)', async () => {
-    const echoed = await sample(
-      '--model',
-      MODEL,
-      '--prompt',
-      'ROMEO:',
-      '--chars',
-      '5',
-      '--seed',
-      '2',
-    );
+    const args = ['--model', MODEL, '--prompt', 'ROMEO:', '--chars', '5', '--seed', '2'];
+    const echoed = await sample(...args);
     expect(echoed.code).toBe(0);
     expect(echoed.writes).toBe(6);
-    const bare = await sample(
-      '--model',
-      MODEL,
-      '--prompt',
-      'ROMEO:',
-      '--chars',
-      '5',
-      '--seed',
-      '2',
-      '--no-echo',
-    );
+    const bare = await sample(...args, '--no-echo');
     expect(echoed.text).toBe(`ROMEO:${bare.text}`);
     expect([...bare.text]).toHaveLength(5);
     const typo = await sample('--model', MODEL, '--prompt', 'ROMEO:', '--sampler', 'exatc');
