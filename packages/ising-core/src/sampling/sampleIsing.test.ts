@@ -245,3 +245,21 @@ describe('sampleIsing: refusals', () => {
     await expect(sampleIsing(liar, h, J)).rejects.toThrow(code('ISING_SAMPLER_FAILED'));
   });
 });
+
+describe("sampleIsing: the README's example", () => {
+  it('runs as written: first is (−1, −1) at −1.5, 1000 reads, Qiskit-ordered counts', async () => {
+    const set = await sampleIsing(exactSampler.create(), [0.5, -1], [0, 1, 0, 0], {
+      reads: 1000,
+      seed: 7,
+    });
+    expect([...set.first.sample]).toEqual([-1, -1]);
+    expect(set.first.energy).toBe(-1.5);
+    const agg = set.aggregate();
+    expect(agg.size).toBeLessThanOrEqual(4);
+    expect(agg.totalOccurrences).toBe(1000);
+    const counts = set.counts();
+    expect(Object.keys(counts).every((k) => ['11', '10', '01', '00'].includes(k))).toBe(true);
+    // s = (−1, −1) is the likeliest state, p = e^1.5 / (e^1.5 + 2e^0.5 + e^−2.5) ≈ 0.570 at β = 1: key "11".
+    expect(Math.max(...Object.values(counts))).toBe(counts['11']);
+  });
+});
