@@ -258,6 +258,26 @@ export interface RunRecord {
    * a resumed run). Absent for other samplers.
    */
   readonly dwave?: DwaveRunSummary;
+  /** `--sampler ibm` only: its calls, jobs, and the Trotter steps and expected fidelity of each spin count. */
+  readonly ibm?: IbmRunSummary;
+}
+
+/** A run's IBM calls together (training/ibmRuns.ts sums the sampler's run infos). */
+export interface IbmRunSummary {
+  readonly backend: string;
+  readonly calls: number;
+  /** Runtime jobs submitted. */
+  readonly jobs: number;
+  readonly shots: number;
+  /** Per spin count: the steps, the anneal time and the expected fidelity (the last session's choice). */
+  readonly steps: readonly {
+    readonly spins: number;
+    readonly steps: number;
+    readonly tau: number;
+    readonly fidelity?: number;
+    readonly source: string;
+    readonly belowThreshold: boolean;
+  }[];
 }
 
 /** A run's D-Wave calls together (training/dwaveRuns.ts sums the sampler's run infos). */

@@ -57,7 +57,9 @@ describe('the gate of a hardware grid', () => {
     expect(code).toBe(0);
     const grid = out.find((l) => l.startsWith('the whole grid'))!;
     // 61 jobs at IBM's documented 5 a minute: at least 12 minutes of submitting.
-    expect(grid).toMatch(/61 IBM Sampler V2 jobs of ≤ 300 circuits, submitted at ≤ 5 a minute over ≥ 12 min: ≈/);
+    expect(grid).toMatch(
+      /61 IBM Sampler V2 jobs of ≤ 300 circuits, submitted at ≤ 5 a minute over ≥ 12 min: ≈/,
+    );
     const seconds = Number(/≈ ([\d,.]+) QPU seconds/.exec(grid)![1]!.replaceAll(',', ''));
     expect(seconds).toBeGreaterThan(60);
     expect(seconds).toBeLessThan(600);

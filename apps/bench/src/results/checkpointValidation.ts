@@ -10,6 +10,7 @@ import type {
   CurvePoint,
   DwaveRunSummary,
   GptEval,
+  IbmRunSummary,
   RunConfig,
 } from '../types.js';
 
@@ -41,6 +42,8 @@ export interface Checkpoint {
   readonly earlyStop?: EarlyStopState;
   /** `--sampler dwave`: its calls so far (chain breaks, reads, QPU time). */
   readonly dwave?: DwaveRunSummary;
+  /** `--sampler ibm`: its calls so far (jobs, chosen Trotter steps and their expected fidelity). */
+  readonly ibm?: IbmRunSummary;
   /** Seconds of the evaluations and checkpoint writes so far (absent in older checkpoints). */
   readonly timing?: { readonly evalSeconds: number; readonly checkpointSeconds: number };
   readonly dataState: readonly number[];
@@ -61,6 +64,31 @@ function isDwaveSummary(v: unknown): boolean {
     [d.calls, d.problems, d.reads, d.maxChainLength, d.qpuAccessTimeUs].every(count) &&
     fraction(d.chainBreakFraction) &&
     fraction(d.maxProblemChainBreakFraction)
+  );
+}
+
+function isIbmSummary(v: unknown): boolean {
+  if (v === null || typeof v !== 'object') return false;
+  const d = v as Record<keyof IbmRunSummary, unknown>;
+  const count = (x: unknown) => Number.isSafeInteger(x) && (x as number) >= 0;
+  const step = (s: unknown): boolean => {
+    const c = s as Record<string, unknown> | null;
+    return (
+      c !== null &&
+      typeof c === 'object' &&
+      [c.spins, c.steps].every(count) &&
+      typeof c.tau === 'number' &&
+      (c.fidelity === undefined ||
+        (typeof c.fidelity === 'number' && c.fidelity >= 0 && c.fidelity <= 1)) &&
+      typeof c.source === 'string' &&
+      typeof c.belowThreshold === 'boolean'
+    );
+  };
+  return (
+    typeof d.backend === 'string' &&
+    [d.calls, d.jobs, d.shots].every(count) &&
+    Array.isArray(d.steps) &&
+    d.steps.every(step)
   );
 }
 
@@ -142,6 +170,7 @@ export function checkpointProblem(
   }
   if (value.dwave !== undefined && !isDwaveSummary(value.dwave))
     return 'its dwave figures are malformed';
+  if (value.ibm !== undefined && !isIbmSummary(value.ibm)) return 'its ibm figures are malformed';
   const earlyStop = config && earlyStopStateProblem(value.earlyStop, config, value.evalMetric!);
   if (earlyStop !== undefined) return earlyStop;
   return stepProblem(value as Checkpoint);

@@ -7,7 +7,7 @@ import type { RunRecord, RunTiming } from '../types.js';
 import { earlyStopRecordOf } from './earlyStop.js';
 import {
   closeInterval,
-  dwaveSoFar,
+  hardwareSoFar,
   elapsed,
   evaluateAt,
   finalMetricOf,
@@ -91,7 +91,7 @@ export async function finishRun(run: TrainSession): Promise<RunRecord> {
       : {}),
     ...(earlyStop === undefined ? {} : { earlyStop }),
     // Last: the attention map above calls the sampler too.
-    ...dwaveSoFar(run),
+    ...hardwareSoFar(run),
   };
   // The model first: a record without its requested model would make the rerun skip the run.
   if (settings.saveModels)

@@ -22,9 +22,9 @@ import type { ConvergenceSummary, SamplerRegistry } from '@boltzmann/ising-core'
 import { BenchError } from '../benchError.js';
 import { experimentOf } from '../experiments/registry.js';
 import { DEFAULT_ENGINE } from '../types.js';
-import type { DwaveRunSummary, EngineChoice, RunConfig, RunEngine } from '../types.js';
-import { dwaveRunTally } from './dwaveRuns.js';
-import type { DwaveRunTally } from './dwaveRuns.js';
+import type { EngineChoice, RunConfig, RunEngine } from '../types.js';
+import { hardwareHooks, hardwareRunsOf, hardwareTallies } from './hardwareTallies.js';
+import type { HardwareRuns, HardwareTallies } from './hardwareTallies.js';
 import type { TaskData, TrainBatch } from '../experiments/taskData.js';
 
 /**
@@ -57,8 +57,8 @@ export interface RunModel {
   scaleLr(factor: number): void;
   /** What trains the run: engine, backend, ISA, vector width, threads, and the line naming them. */
   engine?(): RunEngine;
-  /** `--sampler dwave`: its calls so far (chain breaks, reads, QPU time); undefined before the first. */
-  dwaveRuns?(): DwaveRunSummary | undefined;
+  /** Hardware samplers (dwave, ibm): what their calls did so far (hardwareTallies.ts). */
+  hardwareRuns?(): HardwareRuns;
   dispose(): void;
 }
 
@@ -121,12 +121,12 @@ function runSampler(
   config: RunConfig,
   registry: SamplerRegistry,
   run: RunSamplerAccess,
-  dwave: DwaveRunTally,
+  tallies: HardwareTallies,
 ) {
   if (!usesSampler(config.variant)) return undefined;
   const options = mergeSecretOptions(config.samplerOptions, run.secrets ?? {});
-  // The dwave sampler reports each call (chain breaks, reads, QPU time) to the run's record.
-  const hooks = config.sampler === 'dwave' ? { onRun: dwave.onRun } : {};
+  // The hardware samplers report each call (chain breaks, QPU time, chosen steps) to the run's record.
+  const hooks = hardwareHooks(config.sampler, tallies);
   return recordConvergence(registry.require(config.sampler).create({ ...options, ...hooks }));
 }
 
@@ -214,8 +214,8 @@ export async function createRunModel(
 ): Promise<RunModel> {
   backendReady ??= initBackend('wasm', { log: () => undefined });
   await backendReady;
-  const dwave = dwaveRunTally();
-  const sampler = runSampler(config, registry, run, dwave);
+  const tallies = hardwareTallies();
+  const sampler = runSampler(config, registry, run, tallies);
   let built: { model: Transformer; trainer: Trainer };
   try {
     const samplerPart = samplerPartOf(config, registry, sampler, run);
@@ -225,7 +225,7 @@ export async function createRunModel(
     await sampler?.dispose?.();
     throw error;
   }
-  return runModelOf(config, built.model, built.trainer, sampler, dwave);
+  return runModelOf(config, built.model, built.trainer, sampler, tallies);
 }
 
 /**
@@ -251,7 +251,7 @@ function runModelOf(
   model: Transformer,
   trainer: Trainer,
   sampler: RunSampler,
-  dwave: DwaveRunTally,
+  tallies: HardwareTallies,
 ): RunModel {
   // The engine trains in its own memory: the model's variables are brought up to date only
   // before something reads them (evaluation, maps, couplings, a checkpoint).
@@ -307,7 +307,7 @@ function runModelOf(
       trainer.lrScale *= factor;
     },
     engine: () => runEngineOf(trainer),
-    dwaveRuns: () => dwave.total(),
+    hardwareRuns: () => hardwareRunsOf(tallies),
     dispose() {
       trainer.dispose();
       model.dispose();

@@ -11,11 +11,11 @@ import { checkpointPath } from '../results/runFiles.js';
 import type { Checkpoint } from '../results/runFiles.js';
 import { observeEvaluation, restoredState } from './earlyStop.js';
 import type { EarlyStopState } from './earlyStop.js';
-import { mergeDwaveRuns } from './dwaveRuns.js';
+import { mergeHardwareRuns } from './hardwareTallies.js';
+import type { HardwareRuns } from './hardwareTallies.js';
 import type {
   ConvergencePoint,
   CurvePoint,
-  DwaveRunSummary,
   GptEval,
   RunConfig,
   RunProgress,
@@ -77,8 +77,8 @@ interface RunCurves {
   checkpointSeconds: number;
   /** Early stopping's best evaluation and count (`config.earlyStop`; undefined before the first). */
   earlyStop: EarlyStopState | undefined;
-  /** `--sampler dwave`: the calls of earlier sessions (from the checkpoint). */
-  readonly dwaveBefore: DwaveRunSummary | undefined;
+  /** Hardware samplers (dwave, ibm): the calls of earlier sessions (from the checkpoint). */
+  readonly hardwareBefore: HardwareRuns;
 }
 
 /** A run in training: its model, data, curves and this session's clock. */
@@ -125,7 +125,10 @@ export function startSession(
     evalSeconds: ckpt?.timing?.evalSeconds ?? 0,
     checkpointSeconds: ckpt?.timing?.checkpointSeconds ?? 0,
     earlyStop: restoredState(ckpt?.earlyStop),
-    dwaveBefore: ckpt?.dwave,
+    hardwareBefore: {
+      ...(ckpt?.dwave === undefined ? {} : { dwave: ckpt.dwave }),
+      ...(ckpt?.ibm === undefined ? {} : { ibm: ckpt.ibm }),
+    },
   };
   const id = runId(config);
   const sessionStart = performance.now();
@@ -227,10 +230,9 @@ export function gptEvalOf(run: TrainSession): { gptEval?: GptEval } {
     : {};
 }
 
-/** `--sampler dwave`: the run's calls so far, earlier sessions included (nothing for other samplers). */
-export function dwaveSoFar(run: TrainSession): { dwave?: DwaveRunSummary } {
-  const dwave = mergeDwaveRuns(run.curves.dwaveBefore, run.model.dwaveRuns?.());
-  return dwave === undefined ? {} : { dwave };
+/** Hardware samplers (dwave, ibm): the run's calls so far, earlier sessions included (nothing for others). */
+export function hardwareSoFar(run: TrainSession): HardwareRuns {
+  return mergeHardwareRuns(run.curves.hardwareBefore, run.model.hardwareRuns?.() ?? {});
 }
 
 /** Writes the run's checkpoint atomically, then tells `hooks.onCheckpoint` (and waits for it). */
@@ -258,7 +260,7 @@ export async function writeCheckpoint(run: TrainSession): Promise<void> {
       : {}),
     ...gptEvalOf(run),
     ...(c.earlyStop === undefined ? {} : { earlyStop: c.earlyStop }),
-    ...dwaveSoFar(run),
+    ...hardwareSoFar(run),
     timing: { evalSeconds: c.evalSeconds, checkpointSeconds: c.checkpointSeconds },
     dataState: run.data.saveState(),
     engine: run.model.save(),

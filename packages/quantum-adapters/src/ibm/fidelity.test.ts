@@ -98,7 +98,7 @@ describe('layout with fractional gates', () => {
     const rzzError = (a: number, b: number) =>
       IBM_FEZ_SNAPSHOT.properties!.gates!.find(
         (g) => g.gate === 'rzz' && g.qubits.join() === `${a},${b}`,
-      )?.parameters[0]!.value;
+      )?.parameters.find((p) => p.name === 'gate_error')?.value;
     const path = circuit.physicalQubits;
     for (let k = 0; k + 1 < path.length; k++)
       expect(rzzError(path[k]!, path[k + 1]!)).toBeLessThan(1);
