@@ -205,3 +205,23 @@ describe('IsingSampleSet: properties', () => {
     );
   });
 });
+
+describe('IsingSampleSet.fromStates: refusals', () => {
+  const base = { fields: new Float64Array(2), couplings: new Float64Array(4), info };
+  it.each([
+    ['a partial row', { ...base, states: Int8Array.of(1, 1, 1) }, 'ISING_SHAPE_MISMATCH'],
+    [
+      'couplings of the wrong side',
+      { ...base, couplings: new Float64Array(9), states: Int8Array.of(1, 1) },
+      'ISING_SHAPE_MISMATCH',
+    ],
+    [
+      'occurrences of the wrong length',
+      { ...base, states: Int8Array.of(1, 1), occurrences: Float64Array.of(1, 2) },
+      'ISING_SHAPE_MISMATCH',
+    ],
+    ['an entry that is not ±1', { ...base, states: Int8Array.of(1, 0) }, 'ISING_BAD_SAMPLES'],
+  ])('%s', (_, input, code) => {
+    expect(() => IsingSampleSet.fromStates(input)).toThrow(expect.objectContaining({ code }));
+  });
+});

@@ -14,13 +14,43 @@ interface Parts {
   readonly probabilities?: Float64Array | undefined;
 }
 
+/** Rows of `input.states` (`n` spins each), after checking every shape and entry. */
+function checkShapes(
+  input: {
+    couplings: Float64Array;
+    states: Int8Array;
+    occurrences?: Float64Array;
+    probabilities?: Float64Array;
+  },
+  n: number,
+): number {
+  const rows = n === 0 ? Number.NaN : input.states.length / n;
+  const lengths = [input.occurrences?.length, input.probabilities?.length];
+  if (
+    !Number.isInteger(rows) ||
+    input.couplings.length !== n * n ||
+    lengths.some((l) => l !== undefined && l !== rows)
+  )
+    throw new IsingError(
+      'ISING_SHAPE_MISMATCH',
+      `IsingSampleSet: ${n} fields need ${n * n} couplings and rows of ${n} states with one occurrence (and probability) each; got ${input.couplings.length} couplings, ${input.states.length} state entries, ${lengths.map((l) => l ?? 'no').join(' and ')} occurrences and probabilities`,
+    );
+  for (let i = 0; i < input.states.length; i++)
+    if (input.states[i] !== 1 && input.states[i] !== -1)
+      throw new IsingError(
+        'ISING_BAD_SAMPLES',
+        `IsingSampleSet: state entry ${i} is ${input.states[i]}, not ±1`,
+      );
+  return rows;
+}
+
 /**
  * The samples of one Ising problem with their energies, modelled on dimod's `SampleSet`
  * (dimod@aca7cc3 dimod/sampleset.py): a record of rows (sample, energy, num_occurrences) in the
  * sampler's order, `first` (lowest energy), `data()` sorted by energy, `aggregate()`, `lowest()`,
  * plus Qiskit-style `counts()` and `toDimod()`. Energies are ising-core's physics convention
  * `E(s) = −Σ h_j s_j − Σ_{j<k} J_jk s_j s_k`, lower is better; the same numbers are dimod's
- * energies of the model `h' = −h`, `J' = −J` (QUANTUM_APIS.md §4.2). Immutable: methods return new sets.
+ * energies of the model `h' = −h`, `J' = −J` (QUANTUM_APIS.md §4.2). Methods never change a set: they return new ones.
  */
 export class IsingSampleSet {
   /** Variables per row (`n`); variable `j` is spin `s_j`. */
@@ -47,8 +77,11 @@ export class IsingSampleSet {
 
   /**
    * A sample set of `states` with energies computed from `fields` (length `n`) and `couplings`
-   * (`n × n` row-major, strict upper triangle read). Inputs are taken as they are (sampleIsing
-   * checks them); `occurrences` defaults to 1 a row.
+   * (`n × n` row-major, strict upper triangle read); `occurrences` defaults to 1 a row. The arrays
+   * are kept, not copied. Shapes and ±1 entries are checked; values are as given (sampleIsing
+   * checks them).
+   *
+   * @throws {IsingError} ISING_SHAPE_MISMATCH, ISING_BAD_SAMPLES
    */
   static fromStates(input: {
     fields: Float64Array;
@@ -59,13 +92,7 @@ export class IsingSampleSet {
     info: IsingSampleSetInfo;
   }): IsingSampleSet {
     const n = input.fields.length;
-    const rows = input.states.length / n;
-    if (!Number.isInteger(rows) || (input.occurrences && input.occurrences.length !== rows)) {
-      throw new IsingError(
-        'ISING_SHAPE_MISMATCH',
-        `IsingSampleSet: ${input.states.length} state entries and ${input.occurrences?.length ?? 'no'} occurrences do not make rows of ${n} spins`,
-      );
-    }
+    const rows = checkShapes(input, n);
     return new IsingSampleSet({
       spins: n,
       states: input.states,

@@ -168,7 +168,7 @@ function boltzmann({ n, fields, couplings, beta }: CheckedProblem): Float64Array
  * @example
  * const sampler = exactSampler.create();
  * const set = await sampleIsing(sampler, [0.5, -1], [0, 1, 0, 0], { reads: 100, seed: 1 });
- * set.first; // { sample: Int8Array [−1, 1], energy: −1.5, … }
+ * set.first; // { sample: Int8Array [−1, −1], energy: −1.5, … }
  */
 export async function sampleIsing(
   sampler: Sampler,
