@@ -5,6 +5,7 @@ import { samplerLabel } from '../internal/checkedEstimate.js';
 import { type Rng, createRng } from '../rng.js';
 import type { IsingBatch, SampleResult, SampleSet, Sampler } from '../types.js';
 import {
+  DENSE_SPIN_LIMIT,
   type Rows,
   assertDenseSpins,
   checkDistribution,
@@ -16,6 +17,7 @@ import {
 } from './draws.js';
 import { IsingSampleSet } from './isingSampleSet.js';
 import { type CheckedProblem, checkProblem } from './sampleIsingChecks.js';
+import { drawSequential } from './sequentialDraws.js';
 import type { SampleIsingOptions, SampleSource } from './types.js';
 
 /** Largest gap between an exact sampler's magnetizations and the enumerated ones it may show. */
@@ -82,8 +84,9 @@ function fromAnswer(
 
 /**
  * An estimate-only sampler: an exact one (`capabilities.exact`) stands for the Boltzmann
- * distribution, enumerated here (≤ 24 spins) after its magnetizations are checked against it; an
- * approximate one stands for the product of its marginals.
+ * distribution, enumerated here (≤ 24 spins) after its magnetizations are checked against it, or
+ * drawn spin by spin from its conditional magnetizations (above 24 spins); an approximate one
+ * stands for the product of its marginals.
  */
 async function fromEstimate(
   sampler: Sampler,
@@ -93,7 +96,11 @@ async function fromEstimate(
 ): Promise<[Rows, SampleSource]> {
   const who = samplerLabel(sampler);
   const { n } = problem;
-  if (sampler.capabilities?.exact) assertDenseSpins(n, `the exact sampler ${who}'s distribution`);
+  if (sampler.capabilities?.exact && n > DENSE_SPIN_LIMIT) {
+    if (problem.dense === 'enumerate') assertDenseSpins(n, "dense: 'enumerate'");
+    const estimate = (b: IsingBatch) => run(sampler, () => sampler.estimate!(b));
+    return [await drawSequential(estimate, problem, problem.reads, rng), 'exact-sequential'];
+  }
   const estimate = await run(sampler, () => sampler.estimate!(batch));
   const m = estimate?.magnetization;
   if (
@@ -155,9 +162,11 @@ function boltzmann({ n, fields, couplings, beta }: CheckedProblem): Float64Array
  * - samples (`gibbs`, `dqa` with shots, hardware, most plugins): the sampler's rows and weights
  *   as they are; their count is the sampler's own option, not `reads`;
  * - an exact distribution (`dqa` with `shots: 0`, a `'dense'` plugin) or an exact estimate-only
- *   sampler (`exact`, and `transfer-matrix` up to 24 spins): `reads` draws with the seeded
+ *   sampler (`exact`, `transfer-matrix`): `reads` draws with the seeded
  *   generator (`dense: 'draw'`, the default, so that every sampler answers with reads), or every
- *   state once with its probability, as dimod's `ExactSolver` (`dense: 'enumerate'`);
+ *   state once with its probability, as dimod's `ExactSolver` (`dense: 'enumerate'`). Above 24
+ *   spins (the transfer matrix takes 4096) the draws are exact by the chain rule, each spin from
+ *   the sampler's magnetization conditioned on the spins before it (`'exact-sequential'`);
  * - an approximate estimate-only sampler (`mean-field`, `tap`): `reads` draws of independent spins
  *   with its magnetizations (`info.source` says `'product-of-marginals'`).
  * The sampler is not disposed: the caller owns it.

@@ -26,11 +26,18 @@ export interface SampleIsingOptions {
  * - `samples`: the sampler's own samples (gibbs, dqa with shots, hardware, plugins);
  * - `dense-draw` / `dense-enumerate`: an exact distribution (dqa with `shots: 0`, a plugin's
  *   `'dense'` answer, or an exact estimate-only sampler: `exact`, `transfer-matrix`), drawn or enumerated;
+ * - `exact-sequential`: an exact estimate-only sampler above 24 spins, each read drawn spin by spin
+ *   from the sampler's magnetizations conditioned on the spins drawn before (the chain rule);
  * - `product-of-marginals`: an approximate estimate-only sampler (`mean-field`, `tap`): independent
  *   spins with the sampler's magnetizations, `p(s_j = ±1) = (1 ± m_j)/2`, that approximation's own
  *   distribution; it has no correlations beyond it.
  */
-export type SampleSource = 'samples' | 'dense-draw' | 'dense-enumerate' | 'product-of-marginals';
+export type SampleSource =
+  | 'samples'
+  | 'dense-draw'
+  | 'dense-enumerate'
+  | 'exact-sequential'
+  | 'product-of-marginals';
 
 /** What ran: dimod's `SampleSet.info`. */
 export interface IsingSampleSetInfo {
