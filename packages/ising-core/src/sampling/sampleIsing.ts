@@ -1,6 +1,7 @@
 import { createIsingBatch } from '../batch.js';
 import { echo } from '../echo.js';
 import { IsingError, isIsingError } from '../errors.js';
+import { boltzmannDistribution } from '../exact.js';
 import { samplerLabel } from '../internal/checkedEstimate.js';
 import { type Rng, createRng } from '../rng.js';
 import type { IsingBatch, SampleResult, SampleSet, Sampler } from '../types.js';
@@ -130,23 +131,9 @@ async function fromEstimate(
   return fromDense(p, problem, rng);
 }
 
-/** The Boltzmann probabilities `exp(−β E(s))/Z` of all `2^n` states, by enumeration. */
-function boltzmann({ n, fields, couplings, beta }: CheckedProblem): Float64Array {
-  const e = new Float64Array(2 ** n);
-  let low = Infinity;
-  for (let s = 0; s < e.length; s++) {
-    let energy = 0;
-    for (let j = 0; j < n; j++) {
-      const sj = (s >>> j) & 1 ? 1 : -1;
-      let local = fields[j]!;
-      for (let k = j + 1; k < n; k++) local += couplings[j * n + k]! * ((s >>> k) & 1 ? 1 : -1);
-      energy -= sj * local;
-    }
-    e[s] = energy;
-    if (energy < low) low = energy;
-  }
-  return e.map((energy) => Math.exp(-beta * (energy - low)));
-}
+/** The Boltzmann probabilities of all `2^n` states (exact.ts's doubling DP, `O(2^n)` per term). */
+const boltzmann = ({ n, fields, couplings, beta }: CheckedProblem): Float64Array =>
+  boltzmannDistribution(fields, couplings, { beta, spins: n, maxSpins: DENSE_SPIN_LIMIT });
 
 /**
  * Samples ONE Ising problem with any sampler and returns an {@link IsingSampleSet}: rows with
