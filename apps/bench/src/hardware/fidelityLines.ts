@@ -58,6 +58,12 @@ export function fidelityLines(dir: string): FidelitySummary | undefined {
         `${s.spins}-spin circuits: expected fidelity ${fid} at ${s.steps} step(s), below ${report.minFidelity}`,
       );
   }
+  const known = sizes.flatMap((s) => (s.fidelity === undefined ? [] : [s.fidelity]));
+  if (known.length > 1)
+    // Causal rows: each spin count 1 … T is one query position, so each is equally frequent.
+    lines.push(
+      `  the grid's circuits: mean expected fidelity ${f3(known.reduce((a, b) => a + b, 0) / known.length)}, lowest ${f3(Math.min(...known))} (each spin count is one query position, all equally frequent)`,
+    );
   for (const b of below) lines.push(`warning: ${b}: most shots carry a gate or readout error`);
   return { lines, below };
 }

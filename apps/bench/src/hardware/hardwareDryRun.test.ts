@@ -187,6 +187,11 @@ describe('--dry-run with a hardware sampler', () => {
     );
     expect(
       out.some((l) =>
+        /^ {2}the grid's circuits: mean expected fidelity 0\.\d+, lowest 0\.\d+/.test(l),
+      ),
+    ).toBe(true);
+    expect(
+      out.some((l) =>
         /^ {2}4 spins: \d+ Trotter steps \(chosen by the threshold; anneal time τ = [\d.]+\) → 0\.\d+ on qubits /.test(
           l,
         ),
