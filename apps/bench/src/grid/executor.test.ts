@@ -65,7 +65,12 @@ describe('the grid loop over an executor', () => {
     const plans: GridPlan[] = [];
     const outcome = await runGrid(configs, fakeExecutor(dir, calls), options(dir, lines, plans));
     expect(calls).toEqual(['open', 'announce 1 pending, eta true', 'run locked true', 'close']);
-    expect(lines).toEqual(['grid: fake', `results: ${dir}`]);
+    // The header names what the runs train with (issue 43): here softmax and sigmoid, no sampler.
+    expect(lines).toEqual([
+      'grid: fake',
+      `results: ${dir}`,
+      'samplers: softmax, sigmoid on no sampler',
+    ]);
     expect(plans).toEqual([{ runs: 2, pending: 1, etaSeconds: expect.any(Number) }]);
     expect(outcome.records.map((r) => r.id)).toEqual(records.map((r) => r.id));
     expect(existsSync(join(dir, '.lock'))).toBe(false);
@@ -78,9 +83,13 @@ describe('the grid loop over an executor', () => {
     const lines: string[] = [];
     const outcome = await runGrid(configs, fakeExecutor(dir, calls), options(dir, lines, [], true));
     expect(calls).toEqual(['open', 'announce 1 pending, eta true', 'close']);
-    expect(lines.slice(0, 2)).toEqual(['grid: fake', `results: ${dir}`]);
-    expect(lines.slice(2)).toHaveLength(1);
-    expect(lines[2]).toMatch(/^ {2}.+ {2}4 steps {2}≈ /);
+    expect(lines.slice(0, 3)).toEqual([
+      'grid: fake',
+      `results: ${dir}`,
+      'samplers: softmax, sigmoid on no sampler',
+    ]);
+    expect(lines.slice(3)).toHaveLength(1);
+    expect(lines[3]).toMatch(/^ {2}.+ {2}4 steps {2}≈ /);
     expect(outcome).toEqual({
       total: 2,
       records: [records[0]],

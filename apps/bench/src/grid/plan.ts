@@ -1,5 +1,6 @@
 // The planning step of every grid, whichever executor trains it: which runs have finished, which
 // resume from a checkpoint, the ETA, the plan's lines and the dry run's list.
+import { whatRunsLine } from './whatRuns.js';
 import { estimateGridSeconds, estimateRunSeconds } from './eta.js';
 import { runId, runLabel } from './expandGrid.js';
 import { formatDuration } from './progress.js';
@@ -74,6 +75,7 @@ export async function planGrid(
   options.onPlan?.({ runs: configs.length, pending: grid.pending.length, etaSeconds });
   out(await executor.announce(grid, etaSeconds));
   out(`results: ${options.settings.resultsDir}`);
+  out(whatRunsLine(configs, options.settings.engine));
   if (options.dryRun)
     for (const line of dryRunLines(grid.pending, options.settings.engine)) out(line);
   return grid;

@@ -40,10 +40,10 @@ export function plainProgress(
 ): ProgressDisplay {
   const labels = new Map<string, { label: string; last: number }>();
   return {
-    start(id, label, steps, startStep) {
+    start(id, label, steps, startStep, detail) {
       labels.set(id, { label, last: Date.now() });
       write(
-        `start  ${label}${startStep > 0 ? ` (resuming at step ${startStep}/${steps})` : ` (${steps} steps)`}`,
+        `start  ${label}${startStep > 0 ? ` (resuming at step ${startStep}/${steps})` : ` (${steps} steps)`}${detail ? ` · ${detail}` : ''}`,
       );
     },
     update(p) {

@@ -5,8 +5,11 @@ import type { RunConfig, RunProgress, RunRecord, RunSettings } from '../types.js
 
 /** Where the grid reports what its runs are doing. */
 export interface ProgressDisplay {
-  /** A run started (or resumed at `startStep`). */
-  start(id: string, label: string, steps: number, startStep: number): void;
+  /**
+   * A run started (or resumed at `startStep`); `detail` (its sampler and engine, grid/whatRuns.ts)
+   * is shown on the start line only.
+   */
+  start(id: string, label: string, steps: number, startStep: number, detail?: string): void;
   update(progress: RunProgress): void;
   /** A run ended; `status` is shown once. */
   end(id: string, status: string): void;

@@ -9,6 +9,7 @@ import { modelPath, recordPath } from '../results/runFiles.js';
 import { runLabel } from '../grid/expandGrid.js';
 import { longestFirst } from '../grid/eta.js';
 import { logEngineLine } from '../grid/engineLine.js';
+import { runDetail } from '../grid/whatRuns.js';
 import { gridOutcome, localPlanLine } from '../grid/plan.js';
 import type {
   GridExecutor,
@@ -119,8 +120,10 @@ async function runOne(
   const secrets = options.settings.samplerSecrets ?? {};
   // The start line waits for the run's own verdict on its checkpoint (trainRun's onStart).
   let started = false;
+  let engineLine: string | undefined;
   const begin = (startStep: number): void => {
-    if (!started) options.progress.start(t.id, label, t.config.steps, startStep);
+    const detail = runDetail(t.config, engineLine);
+    if (!started) options.progress.start(t.id, label, t.config.steps, startStep, detail);
     started = true;
   };
   const fail = (code: string, line: string): void => {
@@ -136,6 +139,7 @@ async function runOne(
     warn: (m) => options.progress.log(`warning: ${redactSecrets(m, secrets)}`),
     onStart: (startStep, engine) => {
       logEngineLine(options.progress, engine);
+      engineLine = engine;
       begin(startStep);
     },
   }).then(

@@ -5,6 +5,7 @@ import type { ChildProcess } from 'node:child_process';
 import { longestFirst } from '../grid/eta.js';
 import { logEngineLine } from '../grid/engineLine.js';
 import { runLabel } from '../grid/expandGrid.js';
+import { runDetail } from '../grid/whatRuns.js';
 import { gridOutcome, localPlanLine } from '../grid/plan.js';
 import { formatDuration } from '../grid/progress.js';
 import type {
@@ -117,14 +118,18 @@ function startWorker(pool: Pool): void {
   // The start line waits for the worker's verdict on the run's checkpoint (its 'start' message);
   // a run that ends before it gets one from step 0, so its end line has its label.
   let started = false;
+  let engineLine: string | undefined;
   const begin = (startStep: number): void => {
-    if (current && !started)
-      progress.start(current.id, runLabel(current.config), current.config.steps, startStep);
+    if (current && !started) {
+      const { id, config } = current;
+      progress.start(id, runLabel(config), config.steps, startStep, runDetail(config, engineLine));
+    }
     started = true;
   };
   const next = (): void => {
     current = pool.stopping ? undefined : pool.queue.shift();
     started = false;
+    engineLine = undefined;
     if (!current) {
       child.send({ type: 'exit' } satisfies ToWorker);
       return;
@@ -139,6 +144,7 @@ function startWorker(pool: Pool): void {
     if (msg.type === 'ready') next();
     else if (msg.type === 'start') {
       logEngineLine(progress, msg.engine);
+      engineLine = msg.engine;
       begin(msg.startStep);
     } else if (msg.type === 'progress') progress.update(msg.progress);
     else if (msg.type === 'warn') progress.log(`warning: ${msg.message}`);

@@ -1,5 +1,6 @@
 // Following a queued grid: looks at its jobs until every run has finished or failed, writing
 // each finished run's record into the results folder as it arrives.
+import { runDetail } from '../grid/whatRuns.js';
 import type { Queue } from 'bullmq';
 import { runLabel } from '../grid/expandGrid.js';
 import { gridOutcome } from '../grid/plan.js';
@@ -90,7 +91,7 @@ async function follow(
     show: (r, startStep) => {
       if (shown.has(r.id)) return;
       shown.add(r.id);
-      progress.start(r.id, runLabel(r.config), r.config.steps, startStep);
+      progress.start(r.id, runLabel(r.config), r.config.steps, startStep, runDetail(r.config));
     },
   };
   // One abort listener for the whole follow, no timer left behind by any look or pause.

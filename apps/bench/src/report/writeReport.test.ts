@@ -155,7 +155,7 @@ describe('writeReport', () => {
     expect(md).toMatch(/\| boltzmann \|/);
     expect(md).toMatch(/ · \d+\.\d\d× \|/); // the ratio to softmax inside the time cell
     expect(md).toContain(
-      'Settings: steps 300; batch 64; lr 0.003 (cosine to ×0.1); weight decay 0.01; clip 1; β 1; J init σ 0.02; samplers none / exact {}; git unknown.',
+      'Settings: steps 300; batch 64; lr 0.003 (cosine to ×0.1); weight decay 0.01; clip 1; β 1; J init σ 0.02; samplers: softmax, sigmoid on no sampler, boltzmann, coupling on exact; git unknown.',
     );
     expect(files.svgPaths.map((p) => p.slice(dir.length + 1)).sort()).toEqual([
       'plots/shakespeare-coupling-distance.svg',

@@ -1,3 +1,4 @@
+import { samplerText } from '../samplerText.js';
 import { join } from 'node:path';
 import { writeFileAtomic, writeJsonAtomic } from '../results/atomicWrite.js';
 import { writeRunsJsonl } from '../results/runRows.js';
@@ -63,10 +64,20 @@ export function settingsLine(records: readonly RunRecord[]): string {
     `clip ${values((r) => c(r).clipNorm)}`,
     `β ${values((r) => c(r).beta)}`,
     `J init σ ${values((r) => c(r).jInit)}`,
-    `samplers ${values((r) => (c(r).sampler === 'none' ? 'none' : `${c(r).sampler} ${JSON.stringify(c(r).samplerOptions)}`))}`,
+    `samplers: ${samplersByVariant(records)}`,
     ...engines,
     `git ${values((r) => r.gitCommit?.slice(0, 12) ?? 'unknown')}`,
   ].join('; ');
+}
+
+/** Which variants (columns) used which sampler: `boltzmann on dqa {"shots":256}, softmax on no sampler`. */
+function samplersByVariant(records: readonly RunRecord[]): string {
+  const by = new Map<string, Set<string>>();
+  for (const r of records) {
+    const key = samplerText(r.config);
+    by.set(key, (by.get(key) ?? new Set()).add(r.config.column));
+  }
+  return [...by].map(([s, columns]) => `${[...columns].join(', ')} on ${s}`).join(', ') || '—';
 }
 
 /** The runs of each dataset, datasets in name order. */
