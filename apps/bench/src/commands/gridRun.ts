@@ -17,6 +17,7 @@ import type { BenchCommand } from '../benchCommand.js';
 import { experimentOf, experimentReport } from '../experiments/registry.js';
 import { barProgress, plainProgress } from '../grid/progress.js';
 import { runGrid } from '../grid/executor.js';
+import { readGrid } from '../grid/plan.js';
 import type { GridExecutor, GridOutcome, GridRunOptions } from '../grid/types.js';
 import type { RunConfig, RunSettings } from '../types.js';
 
@@ -171,13 +172,6 @@ export async function runCommand(parsed: BenchCommand, rawIo: MainIo): Promise<n
   const configs = expandGrid(command);
   assertSamplersKnown(configs, registry);
   io.out(`bench ${command.experiment} (preset ${command.preset})`);
-  // Hardware samplers: the estimate is printed and checked against --budget and --strict before
-  // anything else (it needs no credentials, so it comes even when they are missing).
-  if (!command.dryRun && command.collect !== true) {
-    const { gateHardwareGrid } = await import('../hardware/hardwareGate.js');
-    await gateHardwareGrid(command, configs, io.out, registry);
-  }
-  await preflight(command, configs, registry);
   const options: GridRunOptions = {
     workers: command.workers,
     settings: runSettingsOf(command, configs.length),
@@ -187,6 +181,16 @@ export async function runCommand(parsed: BenchCommand, rawIo: MainIo): Promise<n
     out: io.out,
     ...(io.onPlan ? { onPlan: io.onPlan } : {}),
   };
+  // Hardware samplers: the estimate of the runs still to train is printed and checked against
+  // --budget and --strict before anything else (it needs no credentials, so it comes even when
+  // they are missing). Reading the results folder here only reads: the plan reports what it finds.
+  if (!command.dryRun && command.collect !== true) {
+    const { gateHardwareGrid } = await import('../hardware/hardwareGate.js');
+    const quiet = { ...options, dryRun: true, out: () => undefined };
+    const { pending } = readGrid(configs, quiet, command.queue === undefined);
+    await gateHardwareGrid(command, configs, io.out, registry, pending);
+  }
+  await preflight(command, configs, registry);
   // One grid loop, three executors (same records and report).
   const outcome = await runGrid(configs, await executorOf(command, options, registry), options);
   if (command.detach && !command.dryRun) return EXIT.ok;

@@ -2,7 +2,15 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { expandGrid, hardwareRuns, main, parseBenchArgs, samplerTrafficOfRun } from '../index.js';
+import {
+  expandGrid,
+  hardwareDryRun,
+  hardwareRuns,
+  main,
+  parseBenchArgs,
+  samplerTrafficOfRun,
+} from '../index.js';
+import { runId } from '../grid/expandGrid.js';
 import { createBenchRegistry } from '../samplers/registry.js';
 
 const CREDENTIALS = [
@@ -264,5 +272,42 @@ describe('hardwareRuns and samplerTrafficOfRun', () => {
       submitRequests: 20 + 3 * 62,
       ibmJobs: 10 + 3 * 6,
     });
+  });
+});
+
+describe('a resumed hardware grid is estimated on what it still has to train', () => {
+  it('counts a resumed run from its checkpoint, and leaves finished runs out', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-hw-pending-'));
+    const argv = [...args('dwave', dir), '--steps', '10', '--eval-every', '4', '--batch-size', '8'];
+    const command = parseBenchArgs(argv);
+    const registry = await createBenchRegistry([]);
+    const [config] = hardwareRuns(expandGrid(command), registry);
+    const id = runId(config!);
+    const full: string[] = [];
+    await hardwareDryRun(command, [config!], (l) => void full.push(l), registry);
+    const resumed: string[] = [];
+    const pending = [{ config: config!, id, startStep: 6, doneFraction: 0.6 }];
+    await hardwareDryRun(command, [config!], (l) => void resumed.push(l), registry, { pending });
+    const calls = (lines: string[]) =>
+      Number(
+        /sends ([\d,]+) sampler calls/
+          .exec(lines.find((l) => l.startsWith('the whole grid'))!)![1]!
+          .replaceAll(',', ''),
+      );
+    // From step 6: 4 steps and the evaluations at 8 and 10 (those at 4 and 8 before it, 10 at the end).
+    const evalCalls = (calls(full) - 10) / 3;
+    expect(calls(resumed)).toBe(4 + 2 * evalCalls);
+    expect(resumed.find((l) => l.startsWith('the whole grid'))).toMatch(
+      /still to train, 1 counted from its checkpoint/,
+    );
+    // One chunk per evaluation of 8 rows: 4 steps and 2 evaluations, one call per head each.
+    const rows = samplerTrafficOfRun(config!, [8], 300, 6);
+    expect(rows.run.calls).toBe(6 * rows.step.calls);
+    const finished: string[] = [];
+    const none = await hardwareDryRun(command, [config!], (l) => void finished.push(l), registry, {
+      pending: [],
+    });
+    expect(none).toBe(false);
+    expect(finished).toEqual(['every run using "dwave" has finished: nothing to send']);
   });
 });

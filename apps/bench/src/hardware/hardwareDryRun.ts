@@ -6,12 +6,13 @@ import { readdirSync, rmSync } from 'node:fs';
 import type { Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { BenchError } from '../benchError.js';
-import { runLabel } from '../grid/expandGrid.js';
+import { runId, runLabel } from '../grid/expandGrid.js';
 import { EVAL_CHUNK_SIZE } from '../training/runModel.js';
 import type { BenchCommand } from '../benchCommand.js';
 import type { RunConfig } from '../types.js';
 import { costText, limitLines, readCostEstimate, trafficCost } from './costLines.js';
-import type { HardwareEstimate, SamplerTraffic } from './types.js';
+import type { DryRunOptions, HardwareEstimate, SamplerTraffic } from './types.js';
+import type { PendingRun } from '../grid/types.js';
 
 export type { HardwareEstimate, SamplerTraffic } from './types.js';
 import { fidelityLines } from './fidelityLines.js';
@@ -65,7 +66,9 @@ export function hardwareRuns(
  * @param config the run.
  * @param evalRows sequences of each of the run's evaluation batches.
  * @param pubsPerJob circuits per IBM job (the ibm adapter's, from its dry run; default 300).
- * @returns `step` (one training step) and `run` (the whole run from step 0).
+ * @param fromStep the step the run starts from (its checkpoint's; 0 for a new run): the steps
+ *   and evaluations up to it are done and not counted.
+ * @returns `step` (one training step) and `run` (the run's steps after `fromStep`).
  * @example
  * samplerTrafficOfRun(config, [256, 256]).step.problems; // 64 · T for batch 64, one head
  */
@@ -73,6 +76,7 @@ export function samplerTrafficOfRun(
   config: RunConfig,
   evalRows: readonly number[],
   pubsPerJob = 300,
+  fromStep = 0,
 ): { step: SamplerTraffic; run: SamplerTraffic } {
   const call = (sequences: number): SamplerTraffic => ({
     calls: config.heads,
@@ -87,10 +91,14 @@ export function samplerTrafficOfRun(
     for (let start = 0; start < rows; start += EVAL_CHUNK_SIZE)
       evaluation = addTraffic(evaluation, call(Math.min(EVAL_CHUNK_SIZE, rows - start)));
   }
-  const evaluations = Math.floor((config.steps - 1) / config.evalEvery) + 1;
+  // Evaluations every `evalEvery` steps before the last (those after `fromStep`; a checkpoint is
+  // written after its step's evaluation), and the final one.
+  const every = config.evalEvery;
+  const evaluations = Math.floor((config.steps - 1) / every) - Math.floor(fromStep / every) + 1;
+  const steps = config.steps - fromStep;
   return {
     step,
-    run: addTraffic(addTraffic(NO_TRAFFIC, step, config.steps), evaluation, evaluations),
+    run: addTraffic(addTraffic(NO_TRAFFIC, step, steps), evaluation, evaluations),
   };
 }
 
@@ -123,6 +131,33 @@ function fileLines(files: readonly string[]): string[] {
 }
 
 const n = (x: number): string => x.toLocaleString('en-US');
+
+/** Where each hardware run starts: its pending entry's step, undefined once finished. */
+function startSteps(
+  pending: readonly PendingRun[] | undefined,
+): (c: RunConfig) => number | undefined {
+  if (pending === undefined) return () => 0;
+  const byId = new Map(pending.map((p) => [p.id, p.startStep]));
+  return (c) => byId.get(runId(c));
+}
+
+/** `, from step 0`, or what a resumed grid leaves out (finished runs, resumed runs' done steps). */
+function pendingText(
+  hardwareRunCount: number,
+  runs: readonly RunConfig[],
+  fromStep: (c: RunConfig) => number | undefined,
+): string {
+  const finished = hardwareRunCount - runs.length;
+  const resumed = runs.filter((c) => (fromStep(c) ?? 0) > 0).length;
+  if (finished === 0 && resumed === 0) return ', from step 0';
+  const parts = [
+    ...(finished > 0 ? [`${finished} finished left out`] : []),
+    ...(resumed > 0
+      ? [`${resumed} counted from ${resumed === 1 ? 'its' : 'their'} checkpoint`]
+      : []),
+  ];
+  return ` still to train, ${parts.join(', ')}`;
+}
 
 /** Minutes as `42 min` or `6.5 h`. */
 const duration = (minutes: number): string =>
@@ -163,8 +198,11 @@ function trafficDetail(
  * @param configs its expanded grid.
  * @param out output sink.
  * @param registry the command's sampler registry (default: the bench's, with the command's plugins).
- * @param folder the folder under `command.resultsDir` the requests go to.
- * @returns false (and prints nothing) when no run uses a hardware sampler, else the estimate.
+ * @param options `folder`: the folder under `command.resultsDir` the requests go to (default
+ *   `dry-run`); `pending`: the runs left to train (finished runs skipped, resumed ones counted
+ *   from their checkpoint's step; default: every run from step 0).
+ * @returns false when no run uses a hardware sampler (nothing printed) or none is left to train,
+ *   else the estimate.
  * @throws BENCH_DRY_RUN when the sampler answered instead of stopping; any other error of the sampler, model or data.
  * @example
  * await hardwareDryRun(command, expandGrid(command), console.log);
@@ -174,7 +212,7 @@ export async function hardwareDryRun(
   configs: readonly RunConfig[],
   out: (line: string) => void,
   registry?: SamplerRegistry,
-  folder = 'dry-run',
+  options: DryRunOptions = {},
 ): Promise<HardwareEstimate | false> {
   const [{ createBenchRegistry }, { createRunModel }, { createTaskData }] = await Promise.all([
     import('../samplers/registry.js'),
@@ -182,11 +220,16 @@ export async function hardwareDryRun(
     import('../experiments/taskData.js'),
   ]);
   registry ??= await createBenchRegistry(command.plugins);
-  const runs = hardwareRuns(configs, registry);
+  const all = hardwareRuns(configs, registry);
+  const fromStep = startSteps(options.pending);
+  const runs = all.filter((c) => fromStep(c) !== undefined);
   const first = runs[0];
-  if (!first) return false;
+  if (!first) {
+    if (all.length > 0) out(`every run using "${all[0]!.sampler}" has finished: nothing to send`);
+    return false;
+  }
   registry.require(first.sampler);
-  const dir = join(command.resultsDir, folder);
+  const dir = join(command.resultsDir, options.folder ?? 'dry-run');
   // Files of an earlier dry run would be listed as if this one had written them.
   rmSync(dir, { recursive: true, force: true });
   // The bench's dryRun replaces the user's (a fallback would answer and training would go on).
@@ -229,7 +272,7 @@ export async function hardwareDryRun(
       rows = d.evalBatches.map((b) => b.inputs.length / c.length);
       evalRowsByKey.set(dataKey(c), rows);
     }
-    const t = samplerTrafficOfRun(c, rows, estimate?.problemsPerJob);
+    const t = samplerTrafficOfRun(c, rows, estimate?.problemsPerJob, fromStep(c));
     step ??= t.step;
     total = addTraffic(total, t.run);
   }
@@ -239,7 +282,7 @@ export async function hardwareDryRun(
     `one training step sends ${n(s.calls)} sampler call${s.calls === 1 ? '' : 's'} with ${n(s.problems)} problems${requests(s)}`,
   );
   out(
-    `the whole grid (${runs.length} run${runs.length === 1 ? '' : 's'} using "${first.sampler}", from step 0, evaluations included) sends ` +
+    `the whole grid (${runs.length} run${runs.length === 1 ? '' : 's'} using "${first.sampler}"${pendingText(all.length, runs, fromStep)}, evaluations included) sends ` +
       `${n(total.calls)} sampler calls with ${n(total.problems)} problems${requests(total)}`,
   );
   const totalCost = estimate ? trafficCost(estimate, total) : undefined;

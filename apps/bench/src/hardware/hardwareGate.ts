@@ -7,6 +7,7 @@ import type { SamplerRegistry } from '@boltzmann/ising-core';
 import { BenchError } from '../benchError.js';
 import type { BenchCommand } from '../benchCommand.js';
 import type { RunConfig } from '../types.js';
+import type { PendingRun } from '../grid/types.js';
 import { budgetProblem } from './budget.js';
 import { hardwareDryRun, hardwareRuns } from './hardwareDryRun.js';
 import type { HardwareEstimate } from './types.js';
@@ -33,7 +34,9 @@ export function hardwareRefusal(
 
 /**
  * A real run's gate: prints the hardware estimate before anything is sent and throws when the
- * grid is refused. Grids without hardware samplers pass untouched.
+ * grid is refused. Grids without hardware samplers pass untouched. With `pending` (the plan's
+ * runs left to train), a resumed grid is held to what it still has to send, not to its whole
+ * cost from step 0.
  *
  * @throws BENCH_OVER_BUDGET over `--budget` (or no estimate to check it against, e.g. a backend
  *   whose coupling map only a live query gives); BENCH_LOW_FIDELITY with `--strict`.
@@ -43,12 +46,14 @@ export async function gateHardwareGrid(
   configs: readonly RunConfig[],
   out: (line: string) => void,
   registry: SamplerRegistry,
+  pending?: readonly PendingRun[],
 ): Promise<void> {
   if (hardwareRuns(configs, registry).length === 0) return;
   out('estimate before anything is sent (the first training batch written, no credentials used):');
   let estimate: HardwareEstimate | false;
   try {
-    estimate = await hardwareDryRun(command, configs, out, registry, 'estimate');
+    const options = { folder: 'estimate', ...(pending === undefined ? {} : { pending }) };
+    estimate = await hardwareDryRun(command, configs, out, registry, options);
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
     if (command.budget !== undefined)

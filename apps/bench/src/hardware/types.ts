@@ -1,6 +1,7 @@
 // The shapes the hardware estimate's modules share (hardwareDryRun.ts, costLines.ts,
 // hardwareGate.ts). A leaf: types only.
 import type { Cost } from '@boltzmann/quantum-adapters';
+import type { PendingRun } from '../grid/types.js';
 
 /** Sampler calls and Ising problems (one per query position, head and sequence). */
 export interface SamplerTraffic {
@@ -14,7 +15,18 @@ export interface SamplerTraffic {
 
 /** What a hardware grid's estimate found: its total cost and the circuit sizes below the fidelity threshold. */
 export interface HardwareEstimate {
-  /** The grid's cost from step 0, when the sampler wrote an estimate. */
+  /** The cost of the grid's runs still to train, when the sampler wrote an estimate. */
   readonly total: Cost | undefined;
   readonly below: readonly string[];
+}
+
+/** How `hardwareDryRun` runs: where its requests go and which runs are left to train. */
+export interface DryRunOptions {
+  /** The folder under the results folder the requests go to (default `dry-run`). */
+  readonly folder?: string;
+  /**
+   * The runs left to train (a resumed grid's plan): finished runs are left out, resumed ones
+   * counted from their checkpoint's step. Default: every run, from step 0.
+   */
+  readonly pending?: readonly PendingRun[];
 }
