@@ -13,6 +13,7 @@ const BENCH_FLOORS = [
   ['commands'],
   ['pool', 'queue', 'inference', 'hardware'],
   ['training'],
+  ['tracking'],
   ['grid'],
   ['experiments'],
   ['report'],

@@ -12,16 +12,24 @@ export type { Checkpoint } from './checkpointValidation.js';
 /** A run id as {@link runId} makes it: a file name, never a path. */
 const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
 
+/** The extensions of run files: JSON documents, and JSON Lines (`metrics/<id>.jsonl`). */
+type RunFileExtension = '.json' | '.jsonl';
+
 /**
- * `<resultsDir>/<folder>/<id>.json`, checked twice: the id must be a plain file name (no path
- * separator, `..`, NUL), and the joined path must resolve inside `resultsDir`. Every run file
- * the bench writes or reads goes through here.
+ * `<resultsDir>/<folder>/<id><extension>` (default `.json`), checked twice: the id must be a
+ * plain file name (no path separator, `..`, NUL), and the joined path must resolve inside
+ * `resultsDir`. Every run file the bench writes or reads goes through here.
  *
  * @throws BENCH_UNSAFE_PATH naming the id.
  */
-function runFilePath(resultsDir: string, folder: string, id: string): string {
+function runFilePath(
+  resultsDir: string,
+  folder: string,
+  id: string,
+  extension: RunFileExtension = '.json',
+): string {
   const root = resolve(resultsDir);
-  const path = resolve(root, folder, `${id}.json`);
+  const path = resolve(root, folder, `${id}${extension}`);
   const rel = relative(root, path);
   if (!RUN_ID.test(id) || id.includes('..') || rel.startsWith('..') || isAbsolute(rel)) {
     throw new BenchError(
@@ -38,6 +46,9 @@ export const recordPath = (resultsDir: string, id: string): string =>
 /** Path of a finished run's trained model (`--save-models`). */
 export const modelPath = (resultsDir: string, id: string): string =>
   runFilePath(resultsDir, 'models', id);
+/** Path of a run's metrics, one JSON object a line, written as it trains (tracking/metricsFile.ts). */
+export const metricsPath = (resultsDir: string, id: string): string =>
+  runFilePath(resultsDir, 'metrics', id, '.jsonl');
 /** Path of an unfinished run's checkpoint. */
 export const checkpointPath = (resultsDir: string, id: string): string =>
   runFilePath(resultsDir, 'checkpoints', id);

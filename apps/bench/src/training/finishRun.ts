@@ -97,6 +97,7 @@ export async function finishRun(run: TrainSession): Promise<RunRecord> {
   if (settings.saveModels)
     writeJsonAtomic(modelPath(settings.resultsDir, id), { id, config, model: model.save().model });
   writeJsonAtomic(recordPath(settings.resultsDir, id), record);
+  await run.tracker.finish(record);
   removeCheckpoint(settings.resultsDir, id);
   return record;
 }

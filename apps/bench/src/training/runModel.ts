@@ -36,10 +36,21 @@ export interface RunModelState {
   readonly trainer: TrainerState;
 }
 
+/**
+ * One step of a run: the trainer's loss before the update, gradient norm (global L2, before
+ * clipping) and learning rate, and the sampler's convergence figures (iterative samplers).
+ */
+export interface RunStepResult {
+  readonly loss: number;
+  readonly gradNorm: number;
+  readonly lr: number;
+  readonly convergence: ConvergenceSummary | undefined;
+}
+
 /** A run's model and trainer behind the few calls the bench makes. */
 export interface RunModel {
-  /** One optimizer step: the batch loss before the update, and the sampler's convergence figures (iterative samplers). */
-  step(batch: TrainBatch): Promise<{ loss: number; convergence: ConvergenceSummary | undefined }>;
+  /** One optimizer step (see {@link RunStepResult}). */
+  step(batch: TrainBatch): Promise<RunStepResult>;
   /** Phase 1 of a step only: the attention fields and the sampler call(s), no update (the `--dry-run` of hardware samplers). */
   prepare(batch: TrainBatch): Promise<void>;
   /** Loss and accuracy over all evaluation batches (weighted by their masks). */
@@ -264,9 +275,9 @@ function runModelOf(
   return {
     async step(batch) {
       sampler?.drain(); // figures of evaluations or a dry run do not belong to this step
-      const { loss } = await trainer.step(batch);
+      const { loss, gradNorm, lr } = await trainer.step(batch);
       stale = true;
-      return { loss, convergence: sampler?.drain() };
+      return { loss, gradNorm, lr, convergence: sampler?.drain() };
     },
     async prepare(batch) {
       await current().prepare(batch.inputs, batch.inputs.length / config.length);

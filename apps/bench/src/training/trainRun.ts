@@ -19,7 +19,7 @@ import {
   startSession,
   writeCheckpoint,
 } from './trainSession.js';
-import type { TrainHooks } from './trainSession.js';
+import type { TrainHooks, TrainSession } from './trainSession.js';
 
 export { finalMetricOf } from './trainSession.js';
 export type { TrainHooks } from './trainSession.js';
@@ -97,17 +97,19 @@ export async function trainRun(
   hooks: TrainHooks = {},
 ): Promise<RunRecord | 'stopped'> {
   const { model, data, ckpt } = await resume(config, settings, registry, hooks.warn);
+  let run: TrainSession | undefined;
   try {
     hooks.onStart?.(ckpt?.step ?? 0, model.engine?.().line);
-    const run = startSession(config, settings, model, data, ckpt, hooks);
+    run = startSession(config, settings, model, data, ckpt, hooks);
     const { curves } = run;
     // nanoGPT's protocol evaluates before the first step too, so a gpt curve starts at the
     // untrained model's loss (about ln 65 per character).
     if (curves.step === 0 && data.trainEvalBatches && curves.evalMetric.length === 0)
       await evaluateAt(run, 0);
     while (curves.step < config.steps) {
-      const { loss, convergence } = await model.step(data.next(config.batchSize));
-      const step = recordStep(run, loss, convergence);
+      const result = await model.step(data.next(config.batchSize));
+      const { loss, convergence } = result;
+      const step = recordStep(run, result);
       if (step % config.evalEvery === 0 && step < config.steps) await evaluateAt(run, step);
       hooks.onProgress?.({
         id: run.id,
@@ -139,5 +141,6 @@ export async function trainRun(
     return await finishRun(run);
   } finally {
     model.dispose();
+    await run?.tracker.close();
   }
 }

@@ -21,7 +21,9 @@ import type {
   RunProgress,
   RunSettings,
 } from '../types.js';
-import type { RunModel } from './runModel.js';
+import type { RunModel, RunStepResult } from './runModel.js';
+import { runTrackers } from '../tracking/trackers.js';
+import type { RunTracker } from '../tracking/types.js';
 
 /** Callbacks of `trainRun`. */
 export interface TrainHooks {
@@ -79,6 +81,8 @@ interface RunCurves {
   earlyStop: EarlyStopState | undefined;
   /** Hardware samplers (dwave, ibm): the calls of earlier sessions (from the checkpoint). */
   readonly hardwareBefore: HardwareRuns;
+  /** The last step's learning rate and gradient norm (this session's; not checkpointed). */
+  last?: Pick<RunStepResult, 'lr' | 'gradNorm'>;
 }
 
 /** A run in training: its model, data, curves and this session's clock. */
@@ -97,6 +101,10 @@ export interface TrainSession {
   readonly loopMs: number[];
   /** Where the iteration under way started, and the evaluation and checkpoint seconds then. */
   readonly loopMark: { at: number; evalSeconds: number; checkpointSeconds: number };
+  /** The run's trackers (tracking/trackers.ts): `metrics/<id>.jsonl`, and those flags add. */
+  readonly tracker: Required<RunTracker>;
+  /** The step and training seconds of the last train row (this session's start at first). */
+  readonly rowMark: { step: number; seconds: number };
 }
 
 /** A session that continues from `ckpt` (or starts the run when there is none). */
@@ -135,7 +143,10 @@ export function startSession(
   const { evalSeconds, checkpointSeconds } = curves;
   const loopMark = { at: sessionStart, evalSeconds, checkpointSeconds };
   const session = { id, config, settings, model, data, hooks, curves, sessionStart };
-  return { ...session, sessionStartStep: step, loopMs: [], loopMark };
+  const warn = hooks.warn ?? (() => undefined);
+  const tracker = runTrackers({ id, config, settings, startStep: step, warn });
+  const rowMark = { step, seconds: curves.previousSeconds - evalSeconds - checkpointSeconds };
+  return { ...session, sessionStartStep: step, loopMs: [], loopMark, tracker, rowMark };
 }
 
 /**
@@ -158,6 +169,11 @@ export function elapsed(run: TrainSession): number {
   return run.curves.previousSeconds + (performance.now() - run.sessionStart) / 1000;
 }
 
+/** Training seconds so far, earlier sessions included: the wall time less evaluations and checkpoints. */
+function trainSeconds(run: TrainSession): number {
+  return elapsed(run) - run.curves.evalSeconds - run.curves.checkpointSeconds;
+}
+
 /** This session's steps per second. */
 export function sessionRate(run: TrainSession): number {
   const seconds = (performance.now() - run.sessionStart) / 1000;
@@ -171,13 +187,11 @@ export function sessionRate(run: TrainSession): number {
  *
  * @returns the step just done.
  */
-export function recordStep(
-  run: TrainSession,
-  loss: number,
-  convergence: ConvergenceSummary | undefined,
-): number {
+export function recordStep(run: TrainSession, result: RunStepResult): number {
+  const { loss, convergence, lr, gradNorm } = result;
   const c = run.curves;
   c.step += 1;
+  c.last = { lr, gradNorm };
   c.lossSum += loss;
   c.lossCount += 1;
   c.openConvergence = mergeConvergence(c.openConvergence, convergence);
@@ -189,7 +203,9 @@ export function recordStep(
 export function closeInterval(run: TrainSession): void {
   const c = run.curves;
   if (c.lossCount === 0) return;
-  c.trainLoss.push({ step: c.step, value: c.lossSum / c.lossCount });
+  const trainLoss = c.lossSum / c.lossCount;
+  c.trainLoss.push({ step: c.step, value: trainLoss });
+  trainRow(run, trainLoss, c.openConvergence);
   c.lossSum = 0;
   c.lossCount = 0;
   if (c.openConvergence) {
@@ -197,6 +213,25 @@ export function closeInterval(run: TrainSession): void {
     c.totalConvergence = mergeConvergence(c.totalConvergence, c.openConvergence);
     c.openConvergence = undefined;
   }
+}
+
+/** The `train` row of the interval closed at the step done, to the run's trackers. */
+function trainRow(run: TrainSession, trainLoss: number, convergence?: ConvergenceSummary): void {
+  const { curves: c, rowMark } = run;
+  const seconds = trainSeconds(run);
+  const rate =
+    seconds > rowMark.seconds ? (c.step - rowMark.step) / (seconds - rowMark.seconds) : undefined;
+  rowMark.step = c.step;
+  rowMark.seconds = seconds;
+  run.tracker.row({
+    event: 'train',
+    step: c.step,
+    time: Date.now() / 1000,
+    trainLoss,
+    ...c.last,
+    ...(rate === undefined ? {} : { stepsPerSecond: rate }),
+    ...(convergence ? { convergence } : {}),
+  });
 }
 
 /** An evaluation at step `at`: the val set (every task), and for gpt the train set beside it. */
@@ -215,11 +250,22 @@ export async function evaluateAt(run: TrainSession, at: number): Promise<Evaluat
       loss: e.loss,
     });
   }
+  let trainEvalLoss: number | undefined;
   if (data.trainEvalBatches) {
-    curves.gptTrain.push({ step: at, value: (await model.evaluate(data.trainEvalBatches)).loss });
+    trainEvalLoss = (await model.evaluate(data.trainEvalBatches)).loss;
+    curves.gptTrain.push({ step: at, value: trainEvalLoss });
     curves.gptVal.push({ step: at, value: e.loss });
   }
   curves.evalSeconds += (performance.now() - started) / 1000;
+  run.tracker.row({
+    event: 'eval',
+    step: at,
+    time: Date.now() / 1000,
+    metricName: metricOf(run.config).name,
+    metric: value,
+    evalLoss: e.loss,
+    ...(trainEvalLoss === undefined ? {} : { trainEvalLoss }),
+  });
   return e;
 }
 
