@@ -7,6 +7,7 @@ import { assertExactRange } from './internal/kernels/exactRange.js';
 import { walshHadamard } from './internal/kernels/fold.js';
 import { extendCouplingTable, linearTable } from './internal/kernels/tables.js';
 import type { Rng } from './rng.js';
+import { drawDense } from './sampling/draws.js';
 import type { IsingBatch, RealArray, SampleSet } from './types.js';
 
 /** Options of the single-model exact functions. */
@@ -203,20 +204,6 @@ export function sampleExact(
     );
   }
   const n = options.spins ?? fields.length;
-  const cdf = boltzmannDistribution(fields, couplings, options);
-  for (let s = 1; s < cdf.length; s++) cdf[s] = cdf[s - 1]! + cdf[s]!;
-  const states = new Int8Array(count * n);
-  const last = cdf[cdf.length - 1]!;
-  for (let i = 0; i < count; i++) {
-    const u = rng.next() * last;
-    let lo = 0;
-    let hi = cdf.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (cdf[mid]! > u) hi = mid;
-      else lo = mid + 1;
-    }
-    for (let j = 0; j < n; j++) states[i * n + j] = (lo >>> j) & 1 ? 1 : -1;
-  }
+  const { states } = drawDense(boltzmannDistribution(fields, couplings, options), n, count, rng);
   return { spins: n, states, weights: new Float64Array(count).fill(1) };
 }

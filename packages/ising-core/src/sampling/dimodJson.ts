@@ -1,14 +1,4 @@
-import type { DimodArray, DimodSampleSetJson, IsingSampleSetInfo } from './types.js';
-
-/** What {@link toDimodJson} reads of a sample set. */
-interface Record_ {
-  readonly spins: number;
-  readonly states: Int8Array;
-  readonly energies: Float64Array;
-  readonly occurrences: Float64Array;
-  readonly probabilities: Float64Array | undefined;
-  readonly info: IsingSampleSetInfo;
-}
+import type { DimodArray, DimodSampleSetJson, IsingSampleSetParts } from './types.js';
 
 function vector(values: Float64Array, dataType: 'int64' | 'float64'): DimodArray {
   return {
@@ -31,7 +21,7 @@ function vector(values: Float64Array, dataType: 'int64' | 'float64'): DimodArray
  * `beta` and the energy convention. The energies are ising-core's `−Σ h s − Σ J s s`: they equal
  * dimod's `bqm.energies` for the BQM with `h' = −h`, `J' = −J` (QUANTUM_APIS.md §4.2), not for `h, J`.
  */
-export function toDimodJson(set: Record_): DimodSampleSetJson {
+export function toDimodJson(set: IsingSampleSetParts): DimodSampleSetJson {
   const n = set.spins;
   const rows = set.occurrences.length;
   const data: number[][] = [];

@@ -2,18 +2,14 @@ import { IsingError } from '../errors.js';
 import type { SampleSet } from '../types.js';
 import { toDimodJson } from './dimodJson.js';
 import { rowEnergies } from './rowEnergy.js';
-import type { DimodSampleSetJson, IsingSampleSetInfo, SampleRow } from './types.js';
+import type {
+  DimodSampleSetJson,
+  IsingSampleSetInfo,
+  IsingSampleSetParts,
+  SampleRow,
+} from './types.js';
 
 /** The parts of an {@link IsingSampleSet}; `states` is `rows × spins`, ±1. */
-interface Parts {
-  readonly spins: number;
-  readonly states: Int8Array;
-  readonly energies: Float64Array;
-  readonly occurrences: Float64Array;
-  readonly info: IsingSampleSetInfo;
-  readonly probabilities?: Float64Array | undefined;
-}
-
 /** Rows of `input.states` (`n` spins each), after checking every shape and entry. */
 function checkShapes(
   input: {
@@ -66,7 +62,7 @@ export class IsingSampleSet {
   /** What ran. */
   readonly info: IsingSampleSetInfo;
 
-  private constructor(parts: Parts) {
+  private constructor(parts: IsingSampleSetParts) {
     this.spins = parts.spins;
     this.states = parts.states;
     this.energies = parts.energies;

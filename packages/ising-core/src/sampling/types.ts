@@ -83,3 +83,16 @@ export interface DimodSampleSetJson {
   readonly variable_type: 'SPIN';
   readonly info: Readonly<Record<string, unknown>>;
 }
+
+/** The parts of an `IsingSampleSet`: its rows, their energies and occurrences, and what ran. */
+export interface IsingSampleSetParts {
+  /** Variables per row. */
+  readonly spins: number;
+  /** `rows × spins` ±1 values, row-major. */
+  readonly states: Int8Array;
+  readonly energies: Float64Array;
+  readonly occurrences: Float64Array;
+  readonly info: IsingSampleSetInfo;
+  /** Each row's probability, when the rows enumerate an exact distribution. */
+  readonly probabilities?: Float64Array | undefined;
+}
