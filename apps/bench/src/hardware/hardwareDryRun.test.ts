@@ -279,7 +279,7 @@ describe('a resumed hardware grid is estimated on what it still has to train', (
   it('counts a resumed run from its checkpoint, and leaves finished runs out', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bench-hw-pending-'));
     const argv = [...args('dwave', dir), '--steps', '10', '--eval-every', '4', '--batch-size', '8'];
-    const command = parseBenchArgs(argv);
+    const command = parseBenchArgs(argv)!;
     const registry = await createBenchRegistry([]);
     const [config] = hardwareRuns(expandGrid(command), registry);
     const id = runId(config!);
