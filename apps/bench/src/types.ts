@@ -1,4 +1,5 @@
 import type { AttentionVariant, ConvergenceSummary } from '@boltzmann/ising-core';
+import type { StepChoice } from '@boltzmann/quantum-adapters';
 
 /** The attention variants of the paper's four-way ablation (METHOD.md §1; defined in ising-core). */
 export type Variant = AttentionVariant;
@@ -270,14 +271,16 @@ export interface IbmRunSummary {
   readonly jobs: number;
   readonly shots: number;
   /** Per spin count: the steps, the anneal time and the expected fidelity (the last session's choice). */
-  readonly steps: readonly {
-    readonly spins: number;
-    readonly steps: number;
-    readonly tau: number;
-    readonly fidelity?: number;
-    readonly source: string;
-    readonly belowThreshold: boolean;
-  }[];
+  readonly steps: readonly IbmStepRecord[];
+}
+
+/**
+ * The ibm adapter's `StepChoice` for one spin count as JSON keeps it (in a run record and in the
+ * dry run's `fidelity.json`): `fidelity` is absent without a calibration.
+ */
+export interface IbmStepRecord extends Omit<StepChoice, 'fidelity' | 'source'> {
+  readonly fidelity?: number;
+  readonly source: string;
 }
 
 /** A run's D-Wave calls together (training/dwaveRuns.ts sums the sampler's run infos). */

@@ -3,15 +3,10 @@
 // threshold (a warning; with `--strict`, a refusal).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { IbmStepRecord } from '../types.js';
 
 /** One spin count's choice, as the adapter writes it. */
-interface SizeChoice {
-  readonly spins: number;
-  readonly steps: number;
-  readonly tau: number;
-  readonly fidelity?: number;
-  readonly source: string;
-  readonly belowThreshold: boolean;
+interface SizeChoice extends IbmStepRecord {
   readonly physicalQubits?: readonly number[];
 }
 
