@@ -84,6 +84,7 @@ export type {
   CausalVariant,
 } from './exactCausalAttention.js';
 export { estimateFromDense } from './denseEstimate.js';
+export { enableDebug } from './debugLog.js';
 export { startThreads, threadInfo } from './threadInfo.js';
 export { setWorkerFactory } from './workerFactory.js';
 export type { WebWorkerLike, WorkerFactory } from './workerFactory.js';

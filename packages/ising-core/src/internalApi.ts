@@ -6,6 +6,8 @@
 // and is left out of the reference documentation.
 export { assertFinite } from './batch.js';
 export { recordingOf } from './convergenceRecorder.js';
+export { createDebug } from './debugLog.js';
+export type { DebugLogger } from './debugLog.js';
 export { DEFAULT_ECHO_LENGTH, echo } from './echo.js';
 export { ERROR_BRAND, hasErrorBrand } from './errorBrand.js';
 export {

@@ -1,3 +1,5 @@
+import { createDebug } from './debugLog.js';
+
 /**
  * A Node built-in module when this runs on Node, else `undefined`: the way the isomorphic
  * packages reach Node-only APIs (worker threads, `require`, the file system) without importing a
@@ -13,8 +15,12 @@ export function nodeBuiltin<T>(id: `node:${string}`): T | undefined {
   return proc?.getBuiltinModule?.(id) as T | undefined;
 }
 
+const debug = createDebug('boltzmann:ising-core');
+
 /**
- * Reports a warning once per call site: `process.emitWarning` on Node, `console.warn` elsewhere.
+ * Reports a warning once per call site: `process.emitWarning` on Node (Node's own channel, which
+ * `--no-warnings` and `process.on('warning')` control); elsewhere, silent unless the
+ * `boltzmann:ising-core` debug namespace is enabled (`enableDebug`, `localStorage.debug`).
  *
  * @example
  * emitWarning('worker threads could not start', 'ISING_THREADS_UNAVAILABLE');
@@ -26,5 +32,5 @@ export function emitWarning(message: string, code: string, type = 'IsingWarning'
     }
   ).process;
   if (typeof proc?.emitWarning === 'function') proc.emitWarning(message, { type, code });
-  else console.warn(`${type} [${code}]: ${message}`);
+  else debug(`${type} [${code}]: ${message}`);
 }

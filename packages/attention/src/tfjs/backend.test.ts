@@ -73,4 +73,27 @@ describe('initBackend', () => {
     expect(run.stdout.trim()).toBe('ran');
     expect(run.stderr).not.toContain('tfjs-node');
   });
+
+  it('prints nothing by default; DEBUG=boltzmann:* reports the backend on stderr, never stdout', () => {
+    const script = `import('./src/index.ts').then(async ({ initBackend }) => {
+      console.log(JSON.stringify(await initBackend()));
+    });`;
+    const run = (DEBUG: string) =>
+      spawnSync(
+        process.execPath,
+        ['--import', 'tsx', '--conditions=@boltzmann/source', '--input-type=module', '-e', script],
+        {
+          cwd: fileURLToPath(new URL('../..', import.meta.url)),
+          encoding: 'utf8',
+          timeout: 60_000,
+          env: { ...process.env, DEBUG },
+        },
+      );
+    const quiet = run('');
+    expect(quiet.stdout).toBe('"wasm"\n');
+    expect(quiet.stderr).toBe('');
+    const loud = run('boltzmann:*');
+    expect(loud.stdout).toBe('"wasm"\n');
+    expect(loud.stderr).toBe('boltzmann:attention TensorFlow.js backend "wasm"\n');
+  });
 });

@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
+import { createDebug } from '@boltzmann/ising-core/internal';
 import { AttentionError } from '../core/errors.js';
 
 /**
@@ -17,6 +18,10 @@ export function quietCpuBanner(): void {
   const backend = tf.findBackend('cpu') as { firstUse?: boolean } | null;
   if (backend !== null && backend.firstUse === true) backend.firstUse = false;
 }
+
+/** The default report of `initBackend`: silent unless `DEBUG=boltzmann:attention` (or `boltzmann:*`). */
+const debug = createDebug('boltzmann:attention');
+const debugLog = (message: string): void => debug(message.replace(/^@boltzmann\/attention: /, ''));
 
 let pending: Promise<BackendName> | undefined;
 let pendingPreference: BackendName | undefined;
@@ -156,7 +161,9 @@ async function activate(
  * initialization; a different preference switches the backend.
  *
  * @param preferred `'wasm'` (default), `'cpu'` or a registered backend's name.
- * @param options.log where to report the chosen backend (default `console.info`; pass `() => {}` to silence).
+ * @param options.log where to report the chosen backend and a fallback (default: nowhere, unless the
+ *   `boltzmann:attention` debug namespace is enabled: `DEBUG=boltzmann:*` on Node, `enableDebug`
+ *   of `@boltzmann/ising-core` anywhere; pass `console.info` to always print).
  * @returns the backend now active.
  * @throws {AttentionError} ATTENTION_BACKEND_UNAVAILABLE when no backend starts, or the named
  *   one is not registered or cannot start; ATTENTION_INVALID_ARGUMENT for a name that is not a
@@ -179,7 +186,7 @@ export function initBackend(
   }
   if (pending !== undefined && pendingPreference === preferred) return pending;
   pendingPreference = preferred;
-  const attempt = activate(preferred, options.log ?? ((message) => console.info(message)));
+  const attempt = activate(preferred, options.log ?? debugLog);
   pending = attempt;
   // A failed start must not poison later calls.
   attempt.catch(() => {
