@@ -1,6 +1,5 @@
 import { initBackend } from '@boltzmann/attention';
 import * as tf from '@tensorflow/tfjs';
-import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import wasmUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm?url';
 import simdUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm?url';
 import threadedSimdUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-threaded-simd.wasm?url';
@@ -16,6 +15,9 @@ import threadedSimdUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-was
  */
 export async function initBrowserBackend(log: (message: string) => void): Promise<string> {
   // tfjs wants all three binaries in the map; the threaded one is not fetched while its threads are off.
+  // Imported on demand, as initBackend imports it: a static import here would pin the backend into
+  // this chunk and leave initBackend's dynamic import without effect (Rolldown warns of exactly that).
+  const { setWasmPaths } = await import('@tensorflow/tfjs-backend-wasm');
   setWasmPaths({
     'tfjs-backend-wasm.wasm': wasmUrl,
     'tfjs-backend-wasm-simd.wasm': simdUrl,
