@@ -2,6 +2,8 @@
 // `onRun` hook (chain breaks, reads, QPU time), and this sums them.
 import type { DwaveRunInfo } from '@boltzmann/quantum-adapters';
 import type { DwaveRunSummary } from '../types.js';
+import { runTally } from './runTally.js';
+import type { RunTally } from './runTally.js';
 
 /**
  * Two stretches of D-Wave calls together (either may be undefined: none), e.g. a resumed run's
@@ -29,13 +31,23 @@ export function mergeDwaveRuns(
   };
 }
 
-/** Sums the run infos of a dwave sampler's calls. */
-export interface DwaveRunTally {
-  /** The sampler's `onRun` hook. */
-  readonly onRun: (info: DwaveRunInfo) => void;
-  /** The calls so far, or undefined before the first. */
-  total(): DwaveRunSummary | undefined;
+/** One D-Wave call as a summary: its reads, chain breaks, longest chain and QPU time. */
+function dwaveCallSummary(info: DwaveRunInfo): DwaveRunSummary {
+  let worst = 0;
+  for (const f of info.chainBreakFractions) if (f > worst) worst = f;
+  return {
+    calls: 1,
+    problems: info.chainBreakFractions.length,
+    reads: info.reads,
+    chainBreakFraction: info.chainBreakFraction,
+    maxProblemChainBreakFraction: worst,
+    maxChainLength: info.maxChainLength,
+    qpuAccessTimeUs: info.qpuAccessTimeUs,
+  };
 }
+
+/** Sums the run infos of a dwave sampler's calls. */
+export type DwaveRunTally = RunTally<DwaveRunInfo, DwaveRunSummary>;
 
 /**
  * A tally of D-Wave calls: their chain-break fraction over every read (each call's fraction
@@ -46,35 +58,4 @@ export interface DwaveRunTally {
  * const sampler = createDwaveSampler({ onRun: tally.onRun });
  * await sampler.sample(batch); tally.total()?.chainBreakFraction;
  */
-export function dwaveRunTally(): DwaveRunTally {
-  let calls = 0;
-  let problems = 0;
-  let reads = 0;
-  let broken = 0;
-  let worst = 0;
-  let maxChainLength = 0;
-  let qpuAccessTimeUs = 0;
-  return {
-    onRun(info) {
-      calls += 1;
-      problems += info.chainBreakFractions.length;
-      reads += info.reads;
-      broken += info.chainBreakFraction * info.reads;
-      for (const f of info.chainBreakFractions) if (f > worst) worst = f;
-      maxChainLength = Math.max(maxChainLength, info.maxChainLength);
-      qpuAccessTimeUs += info.qpuAccessTimeUs;
-    },
-    total() {
-      if (calls === 0) return undefined;
-      return {
-        calls,
-        problems,
-        reads,
-        chainBreakFraction: reads > 0 ? broken / reads : 0,
-        maxProblemChainBreakFraction: worst,
-        maxChainLength,
-        qpuAccessTimeUs,
-      };
-    },
-  };
-}
+export const dwaveRunTally = (): DwaveRunTally => runTally(dwaveCallSummary, mergeDwaveRuns);

@@ -3,6 +3,8 @@
 // count), and this sums them.
 import type { IbmRunInfo } from '@boltzmann/quantum-adapters';
 import type { IbmRunSummary } from '../types.js';
+import { runTally } from './runTally.js';
+import type { RunTally } from './runTally.js';
 
 /** Earlier sessions' IBM calls (from the checkpoint) and this one's: counts add, the latest choices hold. */
 export function mergeIbmRuns(
@@ -22,35 +24,26 @@ export function mergeIbmRuns(
   };
 }
 
-/** Sums the run infos of an ibm sampler's calls. */
-export interface IbmRunTally {
-  /** The sampler's `onRun` hook. */
-  readonly onRun: (info: IbmRunInfo) => void;
-  /** The calls so far, or undefined before the first. */
-  total(): IbmRunSummary | undefined;
-}
-
-/** A tally of IBM calls: their count, jobs, shots and each spin count's step choice. */
-export function ibmRunTally(): IbmRunTally {
-  let summary: IbmRunSummary | undefined;
+/** One IBM call as a summary: its jobs, shots and each spin count's step choice. */
+function ibmCallSummary(info: IbmRunInfo): IbmRunSummary {
   return {
-    onRun(info) {
-      const call: IbmRunSummary = {
-        backend: info.backend,
-        calls: 1,
-        jobs: info.jobIds.length,
-        shots: info.shots,
-        steps: info.steps.map(({ spins, steps, tau, fidelity, source, belowThreshold }) => ({
-          spins,
-          steps,
-          tau,
-          ...(fidelity === undefined ? {} : { fidelity }),
-          source,
-          belowThreshold,
-        })),
-      };
-      summary = mergeIbmRuns(summary, call);
-    },
-    total: () => summary,
+    backend: info.backend,
+    calls: 1,
+    jobs: info.jobIds.length,
+    shots: info.shots,
+    steps: info.steps.map(({ spins, steps, tau, fidelity, source, belowThreshold }) => ({
+      spins,
+      steps,
+      tau,
+      ...(fidelity === undefined ? {} : { fidelity }),
+      source,
+      belowThreshold,
+    })),
   };
 }
+
+/** Sums the run infos of an ibm sampler's calls. */
+export type IbmRunTally = RunTally<IbmRunInfo, IbmRunSummary>;
+
+/** A tally of IBM calls: their count, jobs, shots and each spin count's step choice. */
+export const ibmRunTally = (): IbmRunTally => runTally(ibmCallSummary, mergeIbmRuns);
