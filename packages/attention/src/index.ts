@@ -51,7 +51,17 @@ export type {
 export type { TransformerJSON } from './core/modelFile.js';
 export { withMaxLength } from './core/modelFile.js';
 export { loadTransformer, readTransformer, saveTransformer } from './tfjs/serialization.js';
-export type { SamplerOverrides } from './tfjs/serialization.js';
+export type { SamplerOverrides, SaveTransformerOptions } from './tfjs/serialization.js';
+export { decodeModelFile, encodeModelFile, parseModelFile } from './core/modelSafetensors.js';
+export { decodeSafetensors, looksLikeSafetensors } from './core/safetensorsReader.js';
+export { encodeSafetensors } from './core/safetensorsWriter.js';
+export type { SafetensorsTensorInput } from './core/safetensorsWriter.js';
+export { MAX_SAFETENSORS_HEADER_BYTES } from './core/safetensorsTypes.js';
+export type {
+  SafetensorsContents,
+  SafetensorsDtype,
+  SafetensorsTensor,
+} from './core/safetensorsTypes.js';
 export { maskedCrossEntropy } from './tfjs/loss.js';
 export { createTrainer } from './tfjs/trainer.js';
 export { createEngine } from './engine/engine.js';

@@ -202,9 +202,26 @@ function fileRefusal(path: string, r: RegularFileRefusal): AttentionError {
 }
 
 /**
+ * The bytes of a file of at most {@link MAX_MODEL_FILE_BYTES} (ising-core's `readRegularFile`),
+ * so a device, FIFO or huge file given as a model costs nothing. Node.js only.
+ *
+ * @throws {AttentionError} ATTENTION_NOT_A_FILE for a directory, FIFO, device or socket;
+ *   ATTENTION_FILE_TOO_LARGE over the limit; ATTENTION_BACKEND_UNAVAILABLE outside Node.js; the
+ *   file system's own error when it cannot be opened.
+ */
+export function readModelFileBytes(path: string): Uint8Array {
+  // Through nodeBuiltin, not import('node:…'): a browser bundle must not try to resolve it.
+  if (nodeBuiltin('node:fs') === undefined)
+    throw new AttentionError(
+      'ATTENTION_BACKEND_UNAVAILABLE',
+      `reading ${path} needs Node.js (node:fs)`,
+    );
+  return readRegularFile(path, MAX_MODEL_FILE_BYTES, (r) => fileRefusal(path, r));
+}
+
+/**
  * Reads a JSON file written by {@link writeJsonFileAtomic}: a regular file of at most
- * {@link MAX_MODEL_FILE_BYTES} (ising-core's `readRegularFile`), so a device, FIFO or huge file
- * given as a model costs nothing. Node.js only.
+ * {@link MAX_MODEL_FILE_BYTES} (see {@link readModelFileBytes}). Node.js only.
  *
  * @throws {AttentionError} ATTENTION_INVALID_CHECKPOINT when the file is not valid JSON (naming the path);
  *   ATTENTION_NOT_A_FILE for a directory, FIFO, device or socket; ATTENTION_FILE_TOO_LARGE over the
@@ -213,14 +230,7 @@ function fileRefusal(path: string, r: RegularFileRefusal): AttentionError {
  * const { model, trainer } = (await readJsonFile('run/checkpoint.json')) as { model: TransformerJSON; trainer: TrainerState };
  */
 export async function readJsonFile(path: string): Promise<unknown> {
-  // Through nodeBuiltin, not import('node:…'): a browser bundle must not try to resolve it.
-  if (nodeBuiltin('node:fs') === undefined)
-    throw new AttentionError(
-      'ATTENTION_BACKEND_UNAVAILABLE',
-      `readJsonFile needs Node.js (node:fs) to read ${path}`,
-    );
-  const bytes = readRegularFile(path, MAX_MODEL_FILE_BYTES, (r) => fileRefusal(path, r));
-  const text = new TextDecoder().decode(bytes);
+  const text = new TextDecoder().decode(readModelFileBytes(path));
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {

@@ -1,13 +1,11 @@
 // The tfjs model from and to a model file (core/modelFile.ts checks the file).
-import {
-  modelFileConfig,
-  modelFileWeights,
-  readJsonFile,
-  writeJsonFileAtomic,
-} from '../core/modelFile.js';
+import { writeFileAtomic } from '@boltzmann/ising-core/internal';
+import { modelFileConfig, modelFileWeights, readModelFileBytes } from '../core/modelFile.js';
 import type { TransformerJSON } from '../core/modelFile.js';
+import { encodeModelFile, parseModelFile } from '../core/modelSafetensors.js';
 import { samplerFor } from '../model/resolveSampler.js';
 import type { SamplerOverrides } from '../model/resolveSampler.js';
+import { AttentionError } from '../core/errors.js';
 import { buildTransformer } from './buildTransformer.js';
 import type { Transformer } from './modelTypes.js';
 import { checkSamplerTimeout } from '../model/samplerDeadline.js';
@@ -41,25 +39,62 @@ export function loadTransformer(
   });
 }
 
-/**
- * Saves a model's weights and configuration to a JSON file atomically. Node.js only.
- *
- * @example
- * await saveTransformer(model, 'model.json'); const again = await readTransformer('model.json');
- */
-export async function saveTransformer(model: Transformer, path: string): Promise<void> {
-  await writeJsonFileAtomic(path, model.toJSON());
+/** Options of {@link saveTransformer}. */
+export interface SaveTransformerOptions {
+  /**
+   * `'safetensors'`: weights as float32 tensors, the config in `__metadata__`, 4 bytes a parameter
+   * plus the header. `'json'`: the `TransformerJSON` text of earlier releases. Default: `'json'`
+   * for a path ending in `.json`, else `'safetensors'`.
+   */
+  readonly format?: 'safetensors' | 'json';
 }
 
 /**
- * Loads a model saved by {@link saveTransformer}. Node.js only.
+ * Saves a model's weights and configuration to a file atomically (a temporary file, then a
+ * rename): safetensors (see `encodeModelFile`) unless the path ends in `.json` or
+ * `options.format` is `'json'`. Node.js only.
  *
- * @throws {AttentionError} ATTENTION_INVALID_CHECKPOINT for a corrupt file or a non-checkpoint; ATTENTION_NOT_A_FILE,
- *   ATTENTION_FILE_TOO_LARGE for a path that is not a regular file of at most `MAX_MODEL_FILE_BYTES`; see {@link loadTransformer}.
+ * @throws {AttentionError} ATTENTION_INVALID_ARGUMENT for an unknown `format`.
+ * @example
+ * await saveTransformer(model, 'model.safetensors'); const again = await readTransformer('model.safetensors');
+ */
+export async function saveTransformer(
+  model: Transformer,
+  path: string,
+  options: SaveTransformerOptions = {},
+): Promise<void> {
+  const format = options.format ?? (path.toLowerCase().endsWith('.json') ? 'json' : 'safetensors');
+  if (format !== 'safetensors' && format !== 'json')
+    throw new AttentionError(
+      'ATTENTION_INVALID_ARGUMENT',
+      `format must be 'safetensors' or 'json', got ${JSON.stringify(format)}`,
+    );
+  const json = model.toJSON();
+  writeFileAtomic(path, format === 'json' ? JSON.stringify(json) : encodeModelFile(json));
+}
+
+/**
+ * Loads a model saved by {@link saveTransformer}, in either form: the bytes tell safetensors
+ * from JSON, so files saved as JSON by earlier releases still load. Node.js only.
+ *
+ * @throws {AttentionError} ATTENTION_INVALID_CHECKPOINT for a corrupt file or a non-checkpoint;
+ *   the ATTENTION_SAFETENSORS_* codes for a malformed safetensors file; ATTENTION_NOT_A_FILE,
+ *   ATTENTION_FILE_TOO_LARGE for a path that is not a regular file of at most
+ *   `MAX_MODEL_FILE_BYTES`; see {@link loadTransformer}.
  */
 export async function readTransformer(
   path: string,
   overrides: SamplerOverrides = {},
 ): Promise<Transformer> {
-  return loadTransformer((await readJsonFile(path)) as TransformerJSON, overrides);
+  let model: TransformerJSON;
+  try {
+    model = parseModelFile(readModelFileBytes(path)).model;
+  } catch (error) {
+    if (error instanceof AttentionError && error.code === 'ATTENTION_INVALID_CHECKPOINT')
+      throw new AttentionError('ATTENTION_INVALID_CHECKPOINT', `${path}: ${error.message}`, {
+        cause: error,
+      });
+    throw error;
+  }
+  return loadTransformer(model, overrides);
 }
