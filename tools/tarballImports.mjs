@@ -32,6 +32,24 @@ function linkDependency(project, packageDir, dep) {
 }
 
 /**
+ * Installs one packed package into `project` as npm would, without the network: the tarball
+ * extracted into node_modules, its dependencies and peers linked from `packageDir`'s own install
+ * in the workspace (those this install lacks, optional peers, are left out). Returns its manifest.
+ */
+export function installTarball(project, tarball, packageDir) {
+  const name = JSON.parse(
+    execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }),
+  ).name;
+  const into = join(project, 'node_modules', name);
+  mkdirSync(into, { recursive: true });
+  execFileSync('tar', ['-xzf', tarball, '-C', into, '--strip-components=1']);
+  const manifest = JSON.parse(readFileSync(join(into, 'package.json'), 'utf8'));
+  for (const dep of Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }))
+    linkDependency(project, packageDir, dep);
+  return manifest;
+}
+
+/**
  * Imports every package from its tarball on every Node of `checkNodes()`. `packages` are the
  * workspace packages ({ dir, json }), `tarballs` their packed paths by name. Returns the problems.
  */
@@ -39,14 +57,7 @@ export function tarballImportProblems(packages, tarballs) {
   const project = mkdtempSync(join(tmpdir(), 'release-check-install-'));
   const problems = [];
   try {
-    for (const { dir, json } of packages) {
-      const into = join(project, 'node_modules', json.name);
-      mkdirSync(into, { recursive: true });
-      execFileSync('tar', ['-xzf', tarballs.get(json.name), '-C', into, '--strip-components=1']);
-      const manifest = JSON.parse(readFileSync(join(into, 'package.json'), 'utf8'));
-      for (const dep of Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }))
-        linkDependency(project, dir, dep);
-    }
+    for (const { dir, json } of packages) installTarball(project, tarballs.get(json.name), dir);
     for (const node of checkNodes()) {
       const version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
       for (const { json } of packages) {

@@ -5,6 +5,7 @@ import {
   assertPluginOptions,
   createRng,
   defineSamplerPlugin,
+  optionSpecs,
   sampleExact,
 } from '@boltzmann/ising-core';
 import type { IsingBatch, SampleSet } from '@boltzmann/ising-core';
@@ -18,12 +19,23 @@ export interface MySamplerOptions {
   seed?: number;
 }
 
+/**
+ * The options described as data: `bench samplers` lists them, and `assertPluginOptions` refuses
+ * any other key. `optionSpecs<MySamplerOptions>` makes the type checker hold this list and the
+ * interface above in step (a key missing here, or one the interface lacks, fails `tsc`).
+ */
+const OPTIONS = optionSpecs<MySamplerOptions>({
+  shots: { type: 'number', default: '4000', doc: 'Samples drawn per problem.' },
+  seed: { type: 'number', default: '0', doc: 'Seed of the random stream.' },
+});
+
 export default defineSamplerPlugin<MySamplerOptions>({
   name: 'my-exact-shots',
   version: '0.1.0',
   capabilities,
+  options: OPTIONS,
   create: (options = {}) => {
-    assertPluginOptions('my-exact-shots', options, ['shots', 'seed']); // a misspelt key fails loudly
+    assertPluginOptions('my-exact-shots', options, OPTIONS); // a misspelt key fails loudly
     const { shots = 4000, seed = 0 } = options;
     const rng = createRng(seed);
     return {
