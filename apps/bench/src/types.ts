@@ -162,6 +162,8 @@ export interface RunSettings {
   readonly engine?: EngineChoice;
 }
 
+  /** The grid's `--workers`, recorded in each run's `environment` (absent: not known, as on a queue worker). */
+  readonly workers?: number;
 /**
  * What trains a run: the attention package's fused WebAssembly engine (`createEngineTrainer`),
  * or its tfjs path (`createTrainer`). The same model, losses and checkpoints either way.
@@ -203,6 +205,28 @@ export interface RunEngine {
 
 /** What trains a run when nothing is chosen: the wasm engine on one thread. */
 export const DEFAULT_ENGINE: EngineChoice = { name: 'wasm', threads: 1 };
+/**
+ * The machine and process a run trained in, as its record keeps it (results/environment.ts reads
+ * it). The engine, backend, ISA, vector width and threads are the record's `engine`; the commit its
+ * `gitCommit`: one home each.
+ */
+export interface RunEnvironment {
+  /** `process.version`, e.g. `v20.20.2`. */
+  readonly node: string;
+  /** `os.platform()`, `os.release()` and `process.arch`. */
+  readonly platform: string;
+  readonly osRelease: string;
+  readonly arch: string;
+  /** The first CPU's model as the OS names it (`os.cpus()`), `unknown` when it gives none. */
+  readonly cpuModel: string;
+  /** Logical cores the OS reports (`os.cpus().length`). */
+  readonly logicalCores: number;
+  /** Physical memory in bytes (`os.totalmem()`). */
+  readonly totalMemoryBytes: number;
+  /** The grid's `--workers` (0: in the bench's own process); absent for queue workers. */
+  readonly workers?: number;
+}
+
 
 /** The train/val loss curves of a `bench gpt` run (nats per character). */
 export interface GptEval {
@@ -244,6 +268,11 @@ export interface RunRecord {
   readonly engine?: RunEngine;
   /** Layer 0, head 0 weights on the first evaluation sequence (the same text for every run of the task). Absent in older records. */
   readonly attentionMap?: { readonly size: number; readonly weights: readonly number[] };
+  /**
+   * Where the run trained: Node, OS, CPU, memory and the grid's worker processes (its `engine`
+   * and `gitCommit` beside it complete the picture). Absent in older records.
+   */
+  readonly environment?: RunEnvironment;
   /**
    * Training-step convergence of an iterative sampler: one point per train-loss interval and the
    * whole run's total. Absent for samplers that report no diagnostics (exact, gibbs, dqa, …).

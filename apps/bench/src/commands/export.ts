@@ -7,6 +7,7 @@ import type { CommandSpec } from './commandSpec.js';
 import { userPath } from '../paths.js';
 import { readRecords } from '../results/runFiles.js';
 import { runRows, toCsv, toJsonl } from '../results/runRows.js';
+import { curveRows } from '../tracking/curves.js';
 import type { RunRecord } from '../types.js';
 
 /** The formats `bench export` writes. */
@@ -19,9 +20,11 @@ export interface ExportCommand {
   readonly format: (typeof EXPORT_FORMATS)[number];
   /** The file to write, or undefined for stdout. */
   readonly out?: string;
+  /** One row per run × step (the runs' curves, tracking/curves.ts) in place of one per run. */
+  readonly curves?: boolean;
 }
 
-/** The command `bench export --results <dir> [--results <dir> …] --format csv|jsonl [--out <file>]`. */
+/** The command `bench export --results <dir> [--results <dir> …] --format csv|jsonl [--curves] [--out <file>]`. */
 export const exportCommand: CommandSpec<ExportCommand> = {
   name: 'export',
   summary: 'write the runs of results folders as CSV or JSON Lines',
@@ -35,10 +38,16 @@ export const exportCommand: CommandSpec<ExportCommand> = {
           .choices(EXPORT_FORMATS)
           .makeOptionMandatory(),
       )
+      .option('--curves', "one row per run × step: each run's curves from metrics/<id>.jsonl")
       .option('--out <file>', 'file to write (default: stdout)');
   },
   parse: (options) => {
-    const raw = options as { results: string[]; format: ExportCommand['format']; out?: string };
+    const raw = options as {
+      results: string[];
+      format: ExportCommand['format'];
+      out?: string;
+      curves?: boolean;
+    };
     if (raw.results.length === 0)
       throw new BenchError(
         'BENCH_INVALID_OPTION',
@@ -48,6 +57,7 @@ export const exportCommand: CommandSpec<ExportCommand> = {
       from: raw.results.map(userPath),
       format: raw.format,
       ...(raw.out === undefined ? {} : { out: userPath(raw.out) }),
+      ...(raw.curves ? { curves: true } : {}),
     };
   },
   run: (command, io) => runExport(command, io),
@@ -55,25 +65,31 @@ export const exportCommand: CommandSpec<ExportCommand> = {
 
 /**
  * Writes the flat rows of every finished run in the folders (sorted by run id) to the file, or
- * to stdout.
+ * to stdout; with `curves`, one row per run × step of its curves.
  *
- * @throws BENCH_NO_RESULTS when a folder is missing or there is no finished run.
+ * @throws BENCH_NO_RESULTS when a folder is missing or there is no finished run;
+ *   BENCH_CORRUPT_METRICS (`--curves`) when a metrics file has a line that is not a row.
  */
 export async function runExport(
   command: ExportCommand,
   io: Pick<MainIo, 'out' | 'err' | 'write'>,
 ): Promise<number> {
-  const byId = new Map<string, RunRecord>();
-  for (const dir of command.from) for (const r of readRecords(dir)) byId.set(r.id, r);
+  const byId = new Map<string, { dir: string; record: RunRecord }>();
+  for (const dir of command.from)
+    for (const r of readRecords(dir)) byId.set(r.id, { dir, record: r });
   if (byId.size === 0)
     throw new BenchError('BENCH_NO_RESULTS', `no finished runs in ${command.from.join(', ')}`);
-  const rows = runRows([...byId.values()]);
+  const runs = [...byId.values()];
+  runs.sort((a, b) => (a.record.id < b.record.id ? -1 : 1));
+  const rows = command.curves
+    ? runs.flatMap((x) => curveRows(x.dir, x.record))
+    : runRows(runs.map((x) => x.record));
   const text = command.format === 'csv' ? toCsv(rows) : toJsonl(rows);
   if (command.out === undefined) {
     (io.write ?? ((t: string) => process.stdout.write(t)))(text);
   } else {
     writeFileAtomic(command.out, text);
-    io.out(`${rows.length} runs written to ${command.out}`);
+    io.out(`${rows.length} ${command.curves ? 'curve rows' : 'runs'} written to ${command.out}`);
   }
   return 0;
 }

@@ -6,6 +6,7 @@ import { canonicalJson, runId } from '../grid/expandGrid.js';
 import { modelPath, recordPath } from '../results/runFiles.js';
 import { earlyStopRecordProblem } from '../results/earlyStopChecks.js';
 import type { Checkpoint } from '../results/runFiles.js';
+import { environmentProblem } from '../results/environment.js';
 import type { RunConfig, RunRecord, RunSettings } from '../types.js';
 
 /** Environment of the processor processes, set by `bench worker`. */
@@ -188,11 +189,12 @@ export function writeJobResult(
     record?.id !== run.id ||
     typeof record.finalMetric !== 'number' ||
     canonicalJson(record.config) !== canonicalJson(run.config) ||
-    earlyStopRecordProblem(record) !== undefined
+    earlyStopRecordProblem(record) !== undefined ||
+    environmentProblem(record) !== undefined
   ) {
     throw new BenchError(
       'BENCH_INVALID_JOB',
-      `job ${run.jobId} finished without a record of run ${run.id} (its result names another run or config, or its earlyStop does not fit it)`,
+      `job ${run.jobId} finished without a record of run ${run.id} (its result names another run or config, its earlyStop does not fit it, or its environment is not one)`,
     );
   }
   if (result.model !== undefined) {

@@ -9,6 +9,7 @@ import { couplingDistanceSpec } from './plots/couplingDistancePlot.js';
 import { couplingHeatmapSpec } from './plots/couplingHeatmapPlot.js';
 import { couplingProfileSpec } from './plots/couplingProfilePlot.js';
 import { earlyStopTable } from './earlyStopTable.js';
+import { environmentNote } from './environmentNote.js';
 import { curvesSpec, metricVsLengthSpec, trainLossSpec } from './plots/plots.js';
 import type { PlotSection, ReportSection } from './sections.js';
 import type { Summary } from './summary.js';
@@ -53,7 +54,7 @@ function datasetTables(d: DatasetRuns, withTime: boolean): ReportSection[] {
       kind: 'table',
       title: 'Time per training step',
       table: withTime ? timeTable(records, columns, baseline, modelAxes) : null,
-      note: 'Milliseconds per step: wall time of each run over its steps (evaluations included), mean ± std over seeds, then · the ratio to the baseline. Runs of a grid share the machine with its other workers.',
+      note: `Milliseconds per step: wall time of each run over its steps (evaluations included), mean ± std over seeds, then · the ratio to the baseline. Runs of a grid share the machine with its other workers. ${environmentNote(records)}`,
     },
   ];
 }

@@ -5,6 +5,7 @@ import { BenchError } from '../benchError.js';
 import { checkpointProblem } from './checkpointValidation.js';
 import { earlyStopRecordProblem } from './earlyStopChecks.js';
 import type { Checkpoint } from './checkpointValidation.js';
+import { environmentProblem } from './environment.js';
 import type { RunConfig, RunRecord } from '../types.js';
 
 export type { Checkpoint } from './checkpointValidation.js';
@@ -75,7 +76,8 @@ export function rejectCheckpoint(resultsDir: string, id: string): string {
  * does not match is treated as corrupt.
  *
  * @throws BENCH_CORRUPT_CHECKPOINT when the file exists but is not a record of this run, or its
- *   `earlyStop` does not fit it (see `earlyStopRecordProblem`).
+ *   `earlyStop` does not fit it (see `earlyStopRecordProblem`), or its `environment` is not one
+ *   (`environmentProblem`).
  */
 export function readRecord(resultsDir: string, id: string): RunRecord | null {
   const path = recordPath(resultsDir, id);
@@ -96,11 +98,11 @@ export function readRecord(resultsDir: string, id: string): RunRecord | null {
       `run record ${path} does not belong to run ${id}; delete it to rerun that run`,
     );
   }
-  const earlyStop = earlyStopRecordProblem(value);
-  if (earlyStop !== undefined)
+  const problem = earlyStopRecordProblem(value) ?? environmentProblem(value);
+  if (problem !== undefined)
     throw new BenchError(
       'BENCH_CORRUPT_CHECKPOINT',
-      `run record ${path}: ${earlyStop}; delete it to rerun that run`,
+      `run record ${path}: ${problem}; delete it to rerun that run`,
     );
   return value;
 }

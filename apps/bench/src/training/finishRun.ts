@@ -1,5 +1,6 @@
 // The end of a run: its final evaluation (or, when early stopping ended it, its best one), the
 // record, the saved model, and its checkpoint removed.
+import { currentEnvironment } from '../results/environment.js';
 import { gitCommit } from '../results/gitCommit.js';
 import { writeJsonAtomic } from '../results/atomicWrite.js';
 import { modelPath, recordPath, removeCheckpoint } from '../results/runFiles.js';
@@ -88,6 +89,7 @@ export async function finishRun(run: TrainSession): Promise<RunRecord> {
     ...(model.engine === undefined ? {} : { engine: model.engine() }),
     ...(c.totalConvergence
       ? { convergence: { points: c.convergencePoints, total: c.totalConvergence } }
+    environment: currentEnvironment(settings.workers),
       : {}),
     ...(earlyStop === undefined ? {} : { earlyStop }),
     // Last: the attention map above calls the sampler too.
