@@ -2,7 +2,7 @@
 // with an iterative sampler's convergence figures), a stopped and resumed run's file equal to an
 // uninterrupted one's, `bench export --curves` against the records' curves, and the environment
 // block of every record.
-import { appendFileSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -136,10 +136,14 @@ describe('bench export --curves', () => {
       write: (t: string) => void chunks.push(t),
     };
     const exportArgs = ['export', '--results', dir, '--format', 'csv', '--curves'];
-    expect(await main(exportArgs, out)).toBe(0);
-    const [head, ...lines] = chunks.join('').trimEnd().split('\r\n');
-    const header = head!.split(',');
-    const rows = lines.map((l) => Object.fromEntries(l.split(',').map((v, i) => [header[i]!, v])));
+    const exported = async () => {
+      chunks.length = 0;
+      expect(await main(exportArgs, out)).toBe(0);
+      const [head, ...lines] = chunks.join('').trimEnd().split('\r\n');
+      const header = head!.split(',');
+      return lines.map((l) => Object.fromEntries(l.split(',').map((v, i) => [header[i]!, v])));
+    };
+    const rows = await exported();
     const runs = records(dir);
     expect(rows).toHaveLength(runs.length * 3); // steps 5, 10, 12: train and eval merged
     for (const r of runs) {
@@ -159,6 +163,19 @@ describe('bench export --curves', () => {
       expect(curve('trainLoss')).toEqual(r.trainLoss);
       expect(curve('evalMetric')).toEqual(r.evalMetric);
     }
+    // A run finished before metrics files existed: its record's curves, train loss and metric only.
+    const older = runs[1]!;
+    rmSync(join(dir, 'metrics', `${older.id}.jsonl`));
+    const fallback = (await exported()).filter((x) => x.id === older.id);
+    expect(fallback.map((x) => [x.source, x.lr])).toEqual(
+      older.trainLoss.map(() => ['record', '']),
+    );
+    expect(fallback.map((x) => ({ step: Number(x.step), value: Number(x.trainLoss) }))).toEqual(
+      older.trainLoss,
+    );
+    expect(fallback.map((x) => ({ step: Number(x.step), value: Number(x.evalMetric) }))).toEqual(
+      older.evalMetric,
+    );
     appendFileSync(join(dir, 'metrics', `${runs[0]!.id}.jsonl`), 'not json\n');
     const err: string[] = [];
     expect(await main(exportArgs, { ...out, err: (l: string) => void err.push(l) })).not.toBe(0);
