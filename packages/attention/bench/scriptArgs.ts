@@ -1,9 +1,4 @@
-// The speed scripts' `--name value` flags (scripts/benchEngine.ts, benchTraining.ts, benchPeers.ts).
-
-/** The value after `--name` on the command line, or `fallback`. */
-export function scriptArg(name: string): string | undefined;
-export function scriptArg(name: string, fallback: string): string;
-export function scriptArg(name: string, fallback?: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : fallback;
-}
+// The speed scripts' flags (scripts/benchEngine.ts, benchTraining.ts, benchPeers.ts…): each script
+// declares its own with parseScriptArgs (node:util parseArgs, strict); the helpers here
+// (benchModelArg, backendArg) and the scripts read them with scriptArg.
+export { parseScriptArgs, scriptArg } from '../../../tools/scriptArgs.js';

@@ -36,8 +36,22 @@ import type { AttentionVariant, CouplingForm, EngineTrainer } from '../src/index
 import { backendArg, enginePeak } from '../bench/enginePeak.js';
 import { kernelSplit } from '../bench/kernelSplit.js';
 import { concurrentPeaks } from '../bench/wasmPeak.js';
-import { scriptArg } from '../bench/scriptArgs.js';
 import { stepTimes, warmUp } from '../bench/stepWindows.js';
+import { parseScriptArgs, scriptArg } from '../bench/scriptArgs.js';
+
+const args = parseScriptArgs(
+  'benchEngine.ts [--backend VALUE] [--couplings VALUE] [--model VALUE] [--sampler VALUE] [--steps VALUE] [--threads VALUE] [--variants VALUE] [--json]',
+  {
+    backend: 'string',
+    couplings: 'string',
+    json: 'boolean',
+    model: 'string',
+    sampler: 'string',
+    steps: 'string',
+    threads: 'string',
+    variants: 'string',
+  },
+);
 
 const { name: modelName, m } = benchModelArg();
 const variants = scriptArg('variants', 'softmax,boltzmann').split(',') as AttentionVariant[];
@@ -46,7 +60,7 @@ const couplings = scriptArg('couplings', samplerName === 'transfer-matrix' ? 'ba
 const threads = Number(scriptArg('threads', '1'));
 const steps = Number(scriptArg('steps', '30'));
 const backend = backendArg();
-const json = process.argv.includes('--json');
+const json = args.json === true;
 const log = (line: string) => console.log(line);
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

@@ -16,6 +16,9 @@ import { createArena, createGemmKernels } from '../src/engine/gemm.js';
 import { type Shape, SHAPES } from '../bench/gemmShapes.js';
 import { initBackend } from '../src/index.js';
 import { peakGflops, time } from '../bench/wasmPeak.js';
+import { parseScriptArgs } from '../bench/scriptArgs.js';
+
+const args = parseScriptArgs('benchEngineGemm.ts [--no-tfjs]', { 'no-tfjs': 'boolean' });
 
 /** Best-of-5 seconds per call of `run`, each timing ≥ 40 ms of repeated calls. */
 
@@ -54,7 +57,7 @@ const peakText = execFileSync(process.execPath, ['--import', 'tsx', peakScript],
   encoding: 'utf8',
 });
 process.stdout.write(peakText);
-const withTfjs = !process.argv.includes('--no-tfjs');
+const withTfjs = !args['no-tfjs'] === true;
 if (withTfjs) await initBackend('wasm');
 console.log(
   `GEMM variant: ${engine.fma ? 'fused multiply-add (relaxed SIMD)' : 'mul + add'}\n` +

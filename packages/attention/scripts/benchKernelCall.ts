@@ -17,7 +17,6 @@ import {
   benchSampler,
   randomBatches,
 } from '../bench/benchModels.js';
-import { scriptArg } from '../bench/scriptArgs.js';
 import { stepTimes, warmUp } from '../bench/stepWindows.js';
 import { time } from '../bench/wasmPeak.js';
 import { createArena } from '../src/engine/arena.js';
@@ -30,6 +29,13 @@ import {
   initBackend,
 } from '../src/index.js';
 import type { AttentionVariant } from '../src/index.js';
+import { parseScriptArgs, scriptArg } from '../bench/scriptArgs.js';
+
+parseScriptArgs('benchKernelCall.ts [--model VALUE] [--steps VALUE] [--variants VALUE]', {
+  model: 'string',
+  steps: 'string',
+  variants: 'string',
+});
 
 type Kernel = (...args: number[]) => number | undefined;
 const CALLS = 1000;

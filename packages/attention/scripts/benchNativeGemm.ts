@@ -17,7 +17,6 @@
  */
 import { loadavg } from 'node:os';
 import { peakGflops, type Timing, time } from '../bench/wasmPeak.js';
-import { scriptArg } from '../bench/scriptArgs.js';
 import {
   callGemm,
   createArena,
@@ -27,6 +26,12 @@ import {
 } from '../src/engine/gemm.js';
 import { loadNativeAddon, type NativeKernels } from '../src/engine/native/nativeAddon.js';
 import { type Shape, SHAPES } from '../bench/gemmShapes.js';
+import { parseScriptArgs, scriptArg } from '../bench/scriptArgs.js';
+
+const args = parseScriptArgs(
+  'benchNativeGemm.ts [--batch-ms VALUE] [--batches VALUE] [--isas VALUE] [--only VALUE] [--no-wasm]',
+  { 'batch-ms': 'string', batches: 'string', isas: 'string', 'no-wasm': 'boolean', only: 'string' },
+);
 
 const ARENA_FLOATS = 8 << 20;
 const TIMING: Timing = {
@@ -86,7 +91,7 @@ const isas = addon.isas().filter((isa) => wanted === undefined || wanted.include
 const natives = isas.map(
   (isa) => [isa, nativeGemm(addon.bind(new Uint8Array(memory.buffer), isa))] as const,
 );
-const withWasm = !process.argv.includes('--no-wasm');
+const withWasm = !args['no-wasm'] === true;
 const only = scriptArg('only');
 
 console.log(`load average before: ${load()}`);

@@ -55,10 +55,15 @@ import type { PeerRow } from '../bench/peers/peerTable.js';
 import { findTorchPython, prepareNanoGpt, runBenchTraining } from '../bench/peers/runPeers.js';
 import { tunePeers } from '../bench/peers/tunePeers.js';
 import { tuneBenchGpt } from '../bench/peers/wholeProcess.js';
-import { scriptArg } from '../bench/scriptArgs.js';
 import { peerBackends } from '../bench/peers/peerBackends.js';
 import type { PeerBackend } from '../bench/peers/peerBackends.js';
 import { engineBackendInfo } from '../src/index.js';
+import { parseScriptArgs, scriptArg } from '../bench/scriptArgs.js';
+
+const args = parseScriptArgs(
+  'benchPeers.ts [--backends VALUE] [--nanogpt VALUE] [--python VALUE] [--no-tfjs]',
+  { backends: 'string', nanogpt: 'string', 'no-tfjs': 'boolean', python: 'string' },
+);
 
 /** A flag that must be an integer of at least `least`. */
 function integerArg(name: string, fallback: string, least: number): number {
@@ -152,7 +157,7 @@ try {
 const rows: PeerRow[] = combineRounds(rounds.map((r) => r.rows));
 
 // The tfjs path as it was, once: its steps/s against the twin's median.
-if (!process.argv.includes('--no-tfjs')) {
+if (!args['no-tfjs'] === true) {
   const paper = runBenchTraining(['--model', 'paper', '--steps', String(steps)]);
   for (const variant of ['softmax', 'boltzmann'] as const) {
     const twins = rounds.map((r) => r.twins[variant]?.stepsPerSecond);

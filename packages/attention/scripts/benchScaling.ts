@@ -18,7 +18,6 @@ import { availableParallelism, loadavg } from 'node:os';
 import { benchModelArg, benchModelConfig, randomBatches } from '../bench/benchModels.js';
 import { backendArg } from '../bench/enginePeak.js';
 import { median } from '../bench/peers/peerTable.js';
-import { scriptArg } from '../bench/scriptArgs.js';
 import { stepTimes, warmUp } from '../bench/stepWindows.js';
 import {
   assertAttentionVariant,
@@ -28,6 +27,20 @@ import {
   initBackend,
 } from '../src/index.js';
 import type { EngineTrainer } from '../src/index.js';
+import { parseScriptArgs, scriptArg } from '../bench/scriptArgs.js';
+
+const args = parseScriptArgs(
+  'benchScaling.ts [--backend VALUE] [--model VALUE] [--seconds VALUE] [--threads VALUE] [--variant VALUE] [--window-ms VALUE] [--json]',
+  {
+    backend: 'string',
+    json: 'boolean',
+    model: 'string',
+    seconds: 'string',
+    threads: 'string',
+    variant: 'string',
+    'window-ms': 'string',
+  },
+);
 
 const { name: modelName, m } = benchModelArg();
 const variant = scriptArg('variant', 'softmax');
@@ -86,7 +99,7 @@ console.log(
     `ratio of each pair: ${fmt(ratios)}\n` +
     `${threads} threads against one: ${median(ratios).toFixed(2)}× (median of the pairs; range ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}); medians ${one.toFixed(2)} and ${many.toFixed(2)} ms/step`,
 );
-if (process.argv.includes('--json'))
+if (args.json === true)
   for (const [n, ms] of [
     [1, one],
     [threads, many],

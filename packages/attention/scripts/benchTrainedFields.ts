@@ -13,10 +13,15 @@ import { readFileSync } from 'node:fs';
 import { estimateTransferMatrix, transferMatrixSampler } from '@boltzmann/ising-core';
 import type { IsingBatch, Sampler } from '@boltzmann/ising-core';
 import { initBackend, loadTransformer } from '../src/index.js';
+import { parseScriptArgs, scriptArg } from '../bench/scriptArgs.js';
+
+parseScriptArgs('benchTrainedFields.ts --model FILE [--windows N]', {
+  model: 'string',
+  windows: 'string',
+});
 
 const arg = (name: string, fallback?: string): string => {
-  const i = process.argv.indexOf(`--${name}`);
-  const v = i >= 0 ? process.argv[i + 1] : fallback;
+  const v = scriptArg(name) ?? fallback;
   if (v === undefined) throw new Error(`--${name} is required`);
   return v;
 };

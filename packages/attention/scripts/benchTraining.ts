@@ -26,7 +26,19 @@ import {
   timedSampler,
 } from '../bench/benchModels.js';
 import type { AttentionVariant, TransformerConfig } from '../src/index.js';
-import { scriptArg } from '../bench/scriptArgs.js';
+import { parseScriptArgs, scriptArg } from '../bench/scriptArgs.js';
+
+parseScriptArgs(
+  'benchTraining.ts [--model VALUE] [--precision VALUE] [--sampler VALUE] [--steps VALUE] [--threads VALUE] [--variants VALUE]',
+  {
+    model: 'string',
+    precision: 'string',
+    sampler: 'string',
+    steps: 'string',
+    threads: 'string',
+    variants: 'string',
+  },
+);
 
 const modelName = scriptArg('model', 'paper');
 const steps = Number(scriptArg('steps', '20'));

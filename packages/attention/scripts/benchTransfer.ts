@@ -20,9 +20,14 @@ import type { PeerBackend } from '../bench/peers/peerBackends.js';
 import { formatLoad, median } from '../bench/peers/peerTable.js';
 import type { BenchEngineFigure } from '../bench/peers/peerTable.js';
 import { runBenchEngine } from '../bench/peers/runPeers.js';
-import { scriptArg } from '../bench/scriptArgs.js';
 import { TABLE_HEAD, WORKLOADS, kernelRow, workloadRow } from '../bench/transfer/transferGoals.js';
 import type { KernelRound, WorkloadRound } from '../bench/transfer/transferGoals.js';
+import { parseScriptArgs, scriptArg } from '../bench/scriptArgs.js';
+
+parseScriptArgs(
+  'benchTransfer.ts [--backends VALUE] [--rounds VALUE] [--steps VALUE] [--threads VALUE]',
+  { backends: 'string', rounds: 'string', steps: 'string', threads: 'string' },
+);
 
 const rounds = Number(scriptArg('rounds', '3'));
 const steps = scriptArg('steps', '20');

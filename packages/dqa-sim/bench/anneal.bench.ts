@@ -6,11 +6,14 @@ import QuantumCircuit from 'quantum-circuit';
 import { annealStatevector, toQasm3 } from '../src/index.js';
 import type { IsingProblem } from '../src/index.js';
 import { appendBraketGate } from '../src/internal/testing/appendBraketGate.js';
+import { parseScriptArgs, scriptArg } from '../../../tools/scriptArgs.js';
 
-function option(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1]! : fallback;
-}
+parseScriptArgs(
+  'anneal.bench.ts [--qc-budget VALUE] [--qc-sizes VALUE] [--sizes VALUE] [--steps VALUE]',
+  { 'qc-budget': 'string', 'qc-sizes': 'string', sizes: 'string', steps: 'string' },
+);
+
+const option = (name: string, fallback: string): string => scriptArg(name, fallback);
 const sizes = option('sizes', '12,16,20').split(',').map(Number);
 const qcSizes = option('qc-sizes', '8,10,12').split(',').map(Number);
 const steps = Number(option('steps', '32'));

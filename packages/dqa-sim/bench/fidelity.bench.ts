@@ -4,11 +4,14 @@
 import { createRng } from '@boltzmann/ising-core';
 import { fidelitySweep } from '../src/index.js';
 import type { Calibration } from '../src/index.js';
+import { parseScriptArgs, scriptArg } from '../../../tools/scriptArgs.js';
 
-function option(name: string, fallback: string): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return Number(i >= 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1] : fallback);
-}
+parseScriptArgs(
+  'fidelity.bench.ts [--couplings VALUE] [--fields VALUE] [--n VALUE] [--seed VALUE]',
+  { couplings: 'string', fields: 'string', n: 'string', seed: 'string' },
+);
+
+const option = (name: string, fallback: string): number => Number(scriptArg(name, fallback));
 const n = option('n', '6');
 const seed = option('seed', '1');
 const fieldScale = option('fields', '1');

@@ -1,9 +1,9 @@
 /** Helpers shared by this package's benchmark scripts (never part of the published package). */
+import { scriptArg } from '../../../tools/scriptArgs.js';
 
-/** The value after `--name` on the command line, or `fallback`. */
+/** The value of `--name` (declared by the script's `parseScriptArgs`, strict), or `fallback`. */
 export function option(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1]! : fallback;
+  return scriptArg(name, fallback);
 }
 
 /** Median of a non-empty list of timings. */

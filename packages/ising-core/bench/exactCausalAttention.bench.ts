@@ -18,6 +18,12 @@ import {
 } from '../src/index.js';
 import { useWasmKernels } from '../src/internal/kernels/wasmKernels.js';
 import { median, option } from './benchArgs.js';
+import { parseScriptArgs } from '../../../tools/scriptArgs.js';
+
+parseScriptArgs(
+  'exactCausalAttention.bench.ts [--batch VALUE] [--lengths VALUE] [--repeats VALUE]',
+  { batch: 'string', lengths: 'string', repeats: 'string' },
+);
 
 const lengths = option('lengths', '8,12,16').split(',').map(Number);
 const batch = Number(option('batch', '64'));

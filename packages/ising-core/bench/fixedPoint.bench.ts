@@ -23,6 +23,12 @@ import { IsingMap } from '../src/internal/isingMaps.js';
 import type { IsingMapKind } from '../src/internal/isingMaps.js';
 import { symmetricCouplings } from '../src/internal/symmetricCouplings.js';
 import { median, option } from './benchArgs.js';
+import { parseScriptArgs } from '../../../tools/scriptArgs.js';
+
+parseScriptArgs(
+  'fixedPoint.bench.ts [--batch VALUE] [--lengths VALUE] [--repeats VALUE] [--sections VALUE]',
+  { batch: 'string', lengths: 'string', repeats: 'string', sections: 'string' },
+);
 
 const lengths = option('lengths', '64,256').split(',').map(Number);
 const batchSize = Number(option('batch', '12'));

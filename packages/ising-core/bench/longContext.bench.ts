@@ -25,6 +25,13 @@ import {
 } from '../src/index.js';
 import type { BatchEstimate, IsingBatch, Sampler } from '../src/index.js';
 import { median, option } from './benchArgs.js';
+import { parseScriptArgs } from '../../../tools/scriptArgs.js';
+
+parseScriptArgs('longContext.bench.ts [--lengths VALUE] [--methods VALUE] [--threads VALUE]', {
+  lengths: 'string',
+  methods: 'string',
+  threads: 'string',
+});
 
 const lengths = option('lengths', '16,32,64,128,256,512,1024').split(',').map(Number);
 const methods = option('methods', 'transfer-matrix w=4,transfer-matrix w=8,tap,mean-field').split(

@@ -20,6 +20,12 @@ import type { BatchEstimate, IsingBatch, Sampler } from '../src/index.js';
 import { batchCost } from '../src/internal/pool/splitRanges.js';
 import { disposeWorkerPool } from '../src/internal/pool/sharedPool.js';
 import { median, option } from './benchArgs.js';
+import { parseScriptArgs } from '../../../tools/scriptArgs.js';
+
+parseScriptArgs(
+  'threadedSamplers.bench.ts [--bandwidth VALUE] [--repeats VALUE] [--samplers VALUE] [--shapes VALUE]',
+  { bandwidth: 'string', repeats: 'string', samplers: 'string', shapes: 'string' },
+);
 
 const shapes = option('shapes', '12x64,12x256')
   .split(',')

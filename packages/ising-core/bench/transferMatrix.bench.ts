@@ -22,6 +22,20 @@ import {
 import type { BatchEstimate } from '../src/index.js';
 import { useWasmTransfer } from '../src/internal/kernels/transferWasm.js';
 import { median, option } from './benchArgs.js';
+import { parseScriptArgs } from '../../../tools/scriptArgs.js';
+
+parseScriptArgs(
+  'transferMatrix.bench.ts [--batch VALUE] [--budget VALUE] [--kernel VALUE] [--lengths VALUE] [--repeats VALUE] [--threads VALUE] [--widths VALUE]',
+  {
+    batch: 'string',
+    budget: 'string',
+    kernel: 'string',
+    lengths: 'string',
+    repeats: 'string',
+    threads: 'string',
+    widths: 'string',
+  },
+);
 
 const lengths = option('lengths', '16,32,64,128,256').split(',').map(Number);
 const widths = option('widths', '4,8').split(',').map(Number);

@@ -10,6 +10,9 @@
 // @ts-expect-error -- a plain .mjs build script without type declarations
 import { compileWat } from '../../../tools/wasm/wasmSource.mjs';
 import { option } from './benchArgs.js';
+import { parseScriptArgs } from '../../../tools/scriptArgs.js';
+
+parseScriptArgs('wasmPeak.bench.ts [--iterations VALUE]', { iterations: 'string' });
 
 const ACC = 16;
 
