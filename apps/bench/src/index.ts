@@ -33,6 +33,9 @@ export {
   removeCheckpoint,
 } from './results/runFiles.js';
 export type { Checkpoint } from './results/runFiles.js';
+export { metricsPath } from './results/runFiles.js';
+export { readMetrics } from './tracking/metricsFile.js';
+export type { MetricsRow, RunTracker, TrackerContext } from './tracking/types.js';
 export { finalMetricOf, trainRun } from './training/trainRun.js';
 export type { TrainHooks } from './training/trainRun.js';
 export { runGrid } from './grid/executor.js';
@@ -70,6 +73,7 @@ export type {
   Experiment,
   RunConfig,
   RunProgress,
+  RunEnvironment,
   RunRecord,
   RunSettings,
   Variant,
