@@ -18,6 +18,7 @@ import {
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { dependencyRangeProblems } from './dependencyRanges.mjs';
 import { checkNodes, tarballImportProblems } from './tarballImports.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -211,6 +212,7 @@ try {
       problems.push(
         `the packed package.json still has workspace: ranges (${ranges.map(([k]) => k).join(', ')})`,
       );
+    problems.push(...dependencyRangeProblems(manifest));
     // One ising-core per install (one worker pool, one registry): a peer everywhere, never a dependency.
     if (manifest.dependencies?.['@boltzmann/ising-core'] !== undefined)
       problems.push('@boltzmann/ising-core is a dependency; it must be a peer dependency');
