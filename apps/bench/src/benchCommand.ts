@@ -130,6 +130,8 @@ export interface BenchCommand extends ExperimentSettings {
   readonly plain: boolean;
   /** Also write each finished run's trained model to `models/<id>.json`. */
   readonly saveModels: boolean;
+  /** `--tensorboard`: also write TensorBoard event files to `tensorboard/<id>/`. */
+  readonly tensorboard?: boolean;
   /** `--budget`: the most a hardware grid may cost (QPU seconds or US dollars); none: no limit. */
   readonly budget?: Budget;
   /** `--strict`: refuse a hardware grid whose circuits fall below their expected-fidelity threshold. */

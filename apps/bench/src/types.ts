@@ -156,6 +156,8 @@ export interface RunSettings {
   readonly samplerSecrets?: Readonly<Record<string, unknown>>;
   /** Write the finished model (weights and config, no optimizer state) to `models/<id>.json`. */
   readonly saveModels?: boolean;
+  /** Also write TensorBoard event files to `tensorboard/<id>/` (`--tensorboard`; tracking/tensorboard/). */
+  readonly tensorboard?: boolean;
   /** How long one sampler call may take, in ms (0 = no limit); absent: the attention package's default. */
   readonly samplerTimeoutMs?: number;
   /** What trains the runs (absent: {@link DEFAULT_ENGINE}, the wasm engine on one thread). */

@@ -131,6 +131,10 @@ function addExecutionFlags(cmd: Command): Command {
       '--save-models',
       "also write each finished run's trained model to <results>/models/<id>.json",
     )
+    .option(
+      '--tensorboard',
+      'also write TensorBoard event files (scalars, hyperparameters, J heatmaps) to <results>/tensorboard/<id>/',
+    )
     .option('--dry-run', 'print the grid, its size and an ETA, then exit')
     .option(
       '--budget <amount>',

@@ -218,6 +218,11 @@ function queueOf(s: ReadFlag, raw: Raw) {
     throw new BenchError('BENCH_INVALID_OPTION', '--detach needs --queue <url>');
   if (raw.removeCollected === true && !queue)
     throw new BenchError('BENCH_INVALID_OPTION', '--remove-collected needs --queue <url>');
+  if (raw.tensorboard === true && queue)
+    throw new BenchError(
+      'BENCH_INVALID_OPTION',
+      '--tensorboard writes event files where the runs train, and with --queue they train on the workers: not supported yet (drop --tensorboard, or train without --queue)',
+    );
   return {
     ...(queue ? { queue } : {}),
     detach: raw.detach === true,
@@ -257,6 +262,7 @@ export function toCommand(experiment: Experiment, raw: Raw): BenchCommand {
     dataPath: settings.dataPath,
     plain: raw.plain === true,
     saveModels: raw.saveModels === true,
+    ...(raw.tensorboard === true ? { tensorboard: true } : {}),
     ...(s('samplerTimeout') === undefined
       ? {}
       : { samplerTimeoutMs: parseSamplerTimeout(s('samplerTimeout')) }),

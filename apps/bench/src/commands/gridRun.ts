@@ -90,6 +90,7 @@ function runSettingsOf(command: BenchCommand, runs: number): RunSettings {
       ? { samplerSecrets: command.samplerSecrets }
       : {}),
     ...(command.saveModels ? { saveModels: true } : {}),
+    ...(command.tensorboard ? { tensorboard: true } : {}),
     ...(command.samplerTimeoutMs === undefined
       ? {}
       : { samplerTimeoutMs: command.samplerTimeoutMs }),

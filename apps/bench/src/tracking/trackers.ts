@@ -1,11 +1,12 @@
 // The trackers every run hands its metrics to: the metrics file always, and the ones a flag
 // turns on (`--tensorboard`). A new sink is one factory in TRACKERS.
 import { metricsFileTracker } from './metricsFile.js';
+import { tensorboardTracker } from './tensorboard/tensorboardTracker.js';
 import type { MetricsRow, RunTracker, TrackerContext, TrackerFactory } from './types.js';
 import type { RunRecord } from '../types.js';
 
 /** The trackers' factories, in the order rows reach them. */
-const TRACKERS: readonly TrackerFactory[] = [metricsFileTracker];
+const TRACKERS: readonly TrackerFactory[] = [metricsFileTracker, (c) => tensorboardTracker(c)];
 
 /**
  * A run's trackers as one: each row, the finish and the close go to every tracker that applies
