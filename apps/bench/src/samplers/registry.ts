@@ -10,9 +10,9 @@ import {
 } from '@boltzmann/ising-core';
 import type { AnySamplerPlugin, SamplerRegistry } from '@boltzmann/ising-core';
 import { braketSampler, dwaveSampler, ibmSampler } from '@boltzmann/quantum-adapters';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { register } from 'node:module';
-import { dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BenchError, errorParts, hasErrorCode } from '../benchError.js';
 
@@ -57,12 +57,15 @@ function builtInRegistry(): BenchRegistry {
  * `@boltzmann/ising-core` and gets the very module instance the bench uses (one registry, one
  * worker pool, one set of classes). A `@boltzmann/*` package the bench does not have falls back to
  * ordinary resolution from the importer. Other specifiers pass through untouched, to the hooks
- * registered before this one (tsx's: `.ts` files, `.js` → `.ts`).
+ * registered before this one (tsx's: `.ts` files, `.js` → `.ts`). A plugin URL marked `?esm-plugin`
+ * (see {@link pluginURL}) is loaded as an ES module, whatever its folder's package.json says.
  */
 const BENCH_RESOLVE_HOOK = `
 let benchURL;
 export function initialize(data) { benchURL = data.benchURL; }
 export async function resolve(specifier, context, nextResolve) {
+  if (specifier.endsWith('?esm-plugin'))
+    return { ...(await nextResolve(specifier, context)), format: 'module' };
   if (/^@boltzmann\\/[^/]/.test(specifier) && context.parentURL !== benchURL) {
     try {
       return await nextResolve(specifier, { ...context, parentURL: benchURL });
@@ -85,12 +88,50 @@ function resolveBoltzmannFromBench(): void {
   });
 }
 
+/** import/export statements at the start of a line: the file is written as an ES module. */
+const ESM_SYNTAX = /^\s*(import\s*[\w{*'"]|export\s)/m;
+
+/**
+ * The URL to import a plugin by. A `.js` or `.ts` file written with import/export is an ES module
+ * whatever its folder says: outside a package with `"type": "module"` Node (and tsx) would read it
+ * as CommonJS, turn its imports into `require()`, which the resolve hook above never sees, and fail
+ * with `Cannot find module '@boltzmann/ising-core'`; marked, the hook loads it as a module.
+ */
+function pluginURL(path: string): string {
+  const href = pathToFileURL(path).href;
+  if (!/\.(js|ts)$/.test(path)) return href; // .mjs/.mts are modules, .cjs/.cts are not
+  return ESM_SYNTAX.test(readFileSync(path, 'utf8')) ? `${href}?esm-plugin` : href;
+}
+
+/** Whether the nearest package.json above `path` says `"type": "module"`. */
+function inModulePackage(path: string): boolean {
+  for (let dir = dirname(path); ; dir = dirname(dir)) {
+    const manifest = join(dir, 'package.json');
+    if (existsSync(manifest)) {
+      try {
+        return (JSON.parse(readFileSync(manifest, 'utf8')) as { type?: unknown }).type === 'module';
+      } catch {
+        return false;
+      }
+    }
+    if (dirname(dir) === dir) return false;
+  }
+}
+
+/** The fix for a plugin written as an ES module in a folder that Node reads as CommonJS. */
+function commonJsFolderFix(path: string): string {
+  return `; ${basename(path)} and the .js files it imports are read as CommonJS there (no package.json with "type": "module" above them): rename them to .mjs, or add a package.json with {"type": "module"} to ${dirname(path)}`;
+}
+
 /** Why a plugin failed to import, with the fix when a package it imports cannot be found. */
 function importFailure(path: string, error: unknown): string {
   if (!hasErrorCode(error))
     // Whatever the module threw (an Error, a plain object, a string), read as bounded text.
     return errorParts(error).message;
   const [firstLine = ''] = error.message.split('\n');
+  // require() of @boltzmann/*: a file read as CommonJS, whose require() the resolve hook never sees.
+  if (error.code === 'MODULE_NOT_FOUND' && /^Cannot find module '@boltzmann\//.test(firstLine))
+    return `[${error.code}] ${firstLine} (from ${/^- (.+)$/m.exec(error.message)?.[1] ?? path})`;
   const missing = /^Cannot find package '([^']+)'/.exec(firstLine)?.[1];
   if (error.code !== 'ERR_MODULE_NOT_FOUND' || missing === undefined)
     return `[${error.code}] ${error.message}`;
@@ -114,12 +155,14 @@ export async function loadPluginModule(path: string): Promise<AnySamplerPlugin> 
     throw new BenchError('BENCH_PLUGIN_LOAD', `--plugin ${path}: no such file`);
   let mod: { default?: unknown };
   resolveBoltzmannFromBench();
+  const url = pluginURL(path);
   try {
-    mod = (await import(pathToFileURL(path).href)) as { default?: unknown };
+    mod = (await import(url)) as { default?: unknown };
   } catch (error) {
+    const esmInCommonJs = url.endsWith('?esm-plugin') && !inModulePackage(path);
     throw new BenchError(
       'BENCH_PLUGIN_LOAD',
-      `--plugin ${path}: the module failed to load: ${importFailure(path, error)}`,
+      `--plugin ${path}: the module failed to load: ${importFailure(path, error)}${esmInCommonJs ? commonJsFolderFix(path) : ''}`,
       { cause: error },
     );
   }
