@@ -3,6 +3,7 @@ import { columnOf, orderColumns } from './columns.js';
 import { groupLabel, numericOrder } from './plots/plots.js';
 import { meanStd } from './stats.js';
 import type { Table } from './summaryTable.js';
+import { panelLayout } from './plots/layout.js';
 import type { RunRecord } from '../types.js';
 
 /**
@@ -90,6 +91,8 @@ export function convergenceSpec(records: readonly RunRecord[]): TopLevelSpec | n
     ]),
   );
   if (values.length === 0) return null;
+  // The legend above the two panels: its run groups' names are long.
+  const { width, height } = panelLayout(2, { maxColumns: 2, aspect: 0.55, maxHeight: 300 });
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     data: { values },
@@ -97,8 +100,8 @@ export function convergenceSpec(records: readonly RunRecord[]): TopLevelSpec | n
     columns: 2,
     resolve: { scale: { y: 'independent' } },
     spec: {
-      width: 320,
-      height: 180,
+      width,
+      height,
       mark: 'line',
       encoding: {
         x: { field: 'step', type: 'quantitative', axis: { format: 'd' } },
@@ -108,7 +111,7 @@ export function convergenceSpec(records: readonly RunRecord[]): TopLevelSpec | n
           type: 'nominal',
           title: 'run group',
           sort: numericOrder(values.map((v) => v.series)),
-          legend: { labelLimit: 400 },
+          legend: { labelLimit: 600, orient: 'top', direction: 'vertical' },
         },
         detail: { field: 'run', type: 'nominal' },
       },

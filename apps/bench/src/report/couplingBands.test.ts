@@ -51,8 +51,8 @@ describe('couplingBandsTable', () => {
       config: { ...r.config, ffn: r.config.seed === 0 },
     }));
     expect(couplingBandsTable(mixed)!.body.map((r) => [r[0], r[3]])).toEqual([
-      ['boltzmann, FFN off, d=64', '+0.100 ± 0.000'],
-      ['boltzmann, FFN on, d=64', '+0.300 ± 0.000'],
+      ['boltzmann, FFN off, d=64', '+0.100 (n = 1)'],
+      ['boltzmann, FFN on, d=64', '+0.300 (n = 1)'],
     ]);
   });
 

@@ -1,7 +1,7 @@
 import { columnOf, orderColumns } from './columns.js';
 import { groupSuffix } from './plots/plots.js';
 import { meanStd } from './stats.js';
-import { signed } from './summaryTable.js';
+import { signed, spread } from './summaryTable.js';
 import type { Table } from './summaryTable.js';
 import type { RunRecord } from '../types.js';
 
@@ -87,7 +87,7 @@ export function couplingBandsTable(records: readonly RunRecord[]): Table | null 
   const fmt = (xs: number[]): string => {
     if (xs.length === 0) return '—';
     const s = meanStd(xs);
-    return `${signed(s.mean, 3)} ± ${s.std.toFixed(3)}`;
+    return spread(signed(s.mean, 3), s.std.toFixed(3), s.n);
   };
   return {
     head: [

@@ -154,9 +154,11 @@ describe('gpt summary', () => {
       ['64', 'softmax', '1.805 ± 0.007', '—'],
       ['64', 'sigmoid', '2.105 ± 0.007', '+0.300 ± 0.000'],
     ]);
-    const panels = (gptCurvesSpec(records)!.data as { values: { panel: string }[] }).values.map(
-      (v) => v.panel,
-    );
+    // The chart under its variant legend (variantLegend.ts).
+    const chart = (gptCurvesSpec(records) as unknown as { vconcat: unknown[] }).vconcat[1] as {
+      data: { values: { panel: string }[] };
+    };
+    const panels = chart.data.values.map((v) => v.panel);
     expect([...new Set(panels)].sort()).toEqual([
       'T=16, train loss',
       'T=16, val loss',

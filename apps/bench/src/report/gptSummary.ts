@@ -1,10 +1,13 @@
 import type { TopLevelSpec } from 'vega-lite';
 import { columnOf, orderColumns } from './columns.js';
 import { panels } from './plots/plots.js';
-import { headlineOnTop, variantEncoding } from './plots/variantColors.js';
+import { panelCount, panelLayout } from './plots/layout.js';
+import { headlineUnderneath, variantLayers } from './plots/variantColors.js';
+import { withVariantLegend } from './plots/variantLegend.js';
 import { meanStd } from './stats.js';
 import type { Stat } from './stats.js';
 import type { Table } from './sections.js';
+import { spread } from './summaryTable.js';
 import { trainedSteps } from '../results/earlyStopChecks.js';
 import type { RunRecord } from '../types.js';
 
@@ -28,15 +31,11 @@ function isBaby(r: RunRecord): boolean {
 }
 
 const fmt = (s: Stat | null, digits = 3): string =>
-  s === null || s.n === 0
-    ? '—'
-    : s.n > 1
-      ? `${s.mean.toFixed(digits)} ± ${s.std.toFixed(digits)}`
-      : `${s.mean.toFixed(digits)} (n=1)`;
+  s === null || s.n === 0 ? '—' : spread(s.mean.toFixed(digits), s.std.toFixed(digits), s.n);
 const signed = (s: Stat | null): string =>
   s === null
     ? '—'
-    : `${s.mean >= 0 ? '+' : '−'}${Math.abs(s.mean).toFixed(3)}${s.n > 1 ? ` ± ${s.std.toFixed(3)}` : ' (n=1)'}`;
+    : spread(`${s.mean >= 0 ? '+' : '−'}${Math.abs(s.mean).toFixed(3)}`, s.std.toFixed(3), s.n);
 
 /**
  * The gpt table: per context length T and column, the final val and train loss (nats/char,
@@ -120,31 +119,24 @@ export function gptCurvesSpec(records: readonly RunRecord[]): TopLevelSpec | nul
   );
   if (values.length === 0) return null;
   const columns = values.map((v) => v.column);
-  return {
-    ...panels(values, 'panel', 2),
-    spec: {
-      width: 320,
-      height: 220,
-      layer: headlineOnTop(
-        [
-          {
-            mark: { type: 'line', point: true },
-            encoding: {
-              x: { field: 'step', type: 'quantitative', title: 'iteration' },
-              y: {
-                field: 'loss',
-                type: 'quantitative',
-                title: 'loss (nats/char)',
-                scale: { zero: false },
-                axis: { format: '.2f' },
-              },
-              ...variantEncoding(columns),
-              detail: { field: 'run', type: 'nominal' },
-            },
-          },
-        ],
-        columns,
-      ),
+  const { columns: wrap, ...size } = panelLayout(panelCount(values, 'panel'), {
+    maxColumns: 2,
+    aspect: 0.62,
+    maxHeight: 320,
+  });
+  const encoding = {
+    x: { field: 'step', type: 'quantitative', title: 'iteration' },
+    y: {
+      field: 'loss',
+      type: 'quantitative',
+      title: 'loss (nats/char)',
+      scale: { zero: false },
+      axis: { format: '.2f' },
     },
+    detail: { field: 'run', type: 'nominal' },
   };
+  return withVariantLegend(columns, {
+    ...panels(values, 'panel', wrap),
+    spec: { ...size, layer: headlineUnderneath(variantLayers(columns, encoding, true), columns) },
+  });
 }

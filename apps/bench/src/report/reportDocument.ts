@@ -84,7 +84,13 @@ export function reportDocument(dir: string, head: readonly string[]): ReportDocu
 export function reportHtml(
   title: string,
   rendererVersion: number,
-  lines: { readonly runs: number; readonly settings: string; readonly body: readonly string[] },
+  lines: {
+    readonly runs: number;
+    readonly settings: string;
+    /** A note shown above everything (seedBanner.ts), or null. */
+    readonly banner?: string | null;
+    readonly body: readonly string[];
+  },
 ): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="boltzmann-report-renderer" content="${rendererVersion}"><title>${esc(title)}</title>
@@ -94,10 +100,12 @@ table { border-collapse: collapse; margin: 1rem 0; font-variant-numeric: tabular
 th, td { border: 1px solid #ccc; padding: 0.3rem 0.6rem; text-align: right; }
 th { background: #f3f3f3; }
 figure { margin: 1rem 0; overflow-x: auto; }
+figure svg { max-width: 100%; height: auto; }
+.banner { border-left: 4px solid #d9822b; background: #fff4e5; padding: 0.6rem 1rem; font-weight: 600; }
 </style></head>
 <body>
 <h1>${esc(title)}</h1>
-<p>${lines.runs} finished runs. Generated ${esc(new Date().toISOString())}.</p>
+${lines.banner ? `<p class="banner" role="note">${esc(lines.banner)}</p>\n` : ''}<p>${lines.runs} finished runs. Generated ${esc(new Date().toISOString())}.</p>
 <p>Settings: ${esc(lines.settings)}.</p>
 ${lines.body.join('\n')}
 </body></html>

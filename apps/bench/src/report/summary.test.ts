@@ -120,7 +120,7 @@ describe('summarize', () => {
       '−1.23 ± 0.10 pp',
     );
     expect(formatStat({ mean: -0.0123, std: 0.001, n: 1 }, 'perplexity', 'rel')).toBe(
-      '−0.01 % (n=1)',
+      '−0.01 % (n = 1)',
     );
   });
 });

@@ -17,10 +17,21 @@ export function formatStat(
     kind === 'rel' ? ' %' : metric === 'accuracy' ? (kind === 'diff' ? ' pp' : ' %') : '';
   const mean =
     kind === 'value' ? (stat.mean * scale).toFixed(digits) : signed(stat.mean * scale, digits);
-  // One seed has no spread: print the value alone rather than a misleading "± 0".
-  return stat.n > 1
-    ? `${mean} ± ${(stat.std * scale).toFixed(digits)}${unit}`
-    : `${mean}${unit} (n=1)`;
+  return spread(mean, (stat.std * scale).toFixed(digits), stat.n, unit);
+}
+
+/** What a cell of one value says in place of a spread (one seed has none: `± 0.000` would claim one). */
+export const ONE_VALUE = '(n = 1)';
+
+/**
+ * A mean and its spread as a cell: `mean ± std unit`, or `mean unit (n = 1)` for a single value.
+ *
+ * @example
+ * spread('17.94', '0.02', 3); // '17.94 ± 0.02'
+ * spread('17.94', '0.00', 1); // '17.94 (n = 1)'
+ */
+export function spread(mean: string, std: string, n: number, unit = ''): string {
+  return n > 1 ? `${mean} ± ${std}${unit}` : `${mean}${unit} ${ONE_VALUE}`;
 }
 
 /**

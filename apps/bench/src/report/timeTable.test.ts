@@ -33,14 +33,14 @@ describe('timeTable', () => {
     ]);
   });
 
-  it('should print n=1 for one seed, — for a missing cell, and return null without timed runs', () => {
+  it('should print (n = 1) for one seed, — for a missing cell, and return null without timed runs', () => {
     const one = syntheticRecords([...argv.slice(0, 5), '--seeds', '0', '--steps', '100'], () => 5)
       .filter((r) => !(r.config.variant === 'softmax' && r.config.length === 16))
       .map((r) => ({ ...r, wallSeconds: 1 }));
     const table = timeTable(one, ['softmax', 'boltzmann'], 'softmax')!;
     expect(table.body).toEqual([
-      ['8', '10.0 (n=1)', '10.0 (n=1) · 1.00×'],
-      ['16', '—', '10.0 (n=1)'],
+      ['8', '10.0 (n = 1)', '10.0 (n = 1) · 1.00×'],
+      ['16', '—', '10.0 (n = 1)'],
     ]);
     expect(
       timeTable(

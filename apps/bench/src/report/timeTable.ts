@@ -1,4 +1,5 @@
 import { summarize } from './summary.js';
+import { spread } from './summaryTable.js';
 import type { Table } from './summaryTable.js';
 import { trainedSteps } from '../results/earlyStopChecks.js';
 import type { RunRecord } from '../types.js';
@@ -32,8 +33,7 @@ export function timeTable(
         const s = row.cells[c];
         if (!s || s.n === 0) return '—';
         const d = digits(s.mean);
-        const time =
-          s.n > 1 ? `${s.mean.toFixed(d)} ± ${s.std.toFixed(d)}` : `${s.mean.toFixed(d)} (n=1)`;
+        const time = spread(s.mean.toFixed(d), s.std.toFixed(d), s.n);
         const ratio =
           c !== baseline && base && base.n > 0 && base.mean > 0
             ? ` · ${(s.mean / base.mean).toFixed(2)}×`

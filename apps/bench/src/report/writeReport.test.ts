@@ -94,16 +94,17 @@ describe('plots', () => {
       ['shakespeare', '--lengths', '4,8,12', '--seeds', '0'],
       () => 6.123456789,
     );
-    const curves = curvesSpec(records) as {
+    // The chart under its variant legend (variantLegend.ts): lines, then points on them.
+    const curves = (curvesSpec(records) as unknown as { vconcat: unknown[] }).vconcat[1] as {
       facet: { sort: string[] };
-      spec: { layer: { mark: { point: boolean } }[] };
+      spec: { layer: { mark: { type: string } }[] };
     };
     expect(curves.facet.sort).toEqual([
       'FFN on, d=64, T=4',
       'FFN on, d=64, T=8',
       'FFN on, d=64, T=12',
     ]);
-    expect(curves.spec.layer.every((l) => l.mark.point)).toBe(true);
+    expect(curves.spec.layer.map((l) => l.mark.type)).toEqual(['line', 'point', 'line', 'point']);
     const svg = await renderSvg(
       curvesSpec(records.map((r) => ({ ...r, evalMetric: [{ step: 300, value: 6.123456789 }] }))),
     );

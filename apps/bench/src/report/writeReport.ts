@@ -10,6 +10,7 @@ import type { ExtrapolationResult } from './extrapolationReport.js';
 import { reportDocument, reportHtml } from './reportDocument.js';
 import type { ReportDocument } from './reportDocument.js';
 import type { ExperimentReport, ReportExtras, ReportPart } from './sections.js';
+import { seedBanner } from './seedBanner.js';
 import { summarize } from './summary.js';
 import type { Summary } from './summary.js';
 import { summaryHtml, summaryMarkdown } from './summaryTable.js';
@@ -165,9 +166,11 @@ export async function writeReport(
 ): Promise<ReportFiles> {
   const own: ExperimentReport = extra.sections ?? {};
   const settings = settingsLine(records);
+  const banner = seedBanner(records);
   const doc = reportDocument(dir, [
     `# Boltzmann attention bench: ${experiment}`,
     '',
+    ...(banner ? [`> **${banner}**`, ''] : []),
     `${records.length} finished runs. Settings: ${settings}.`,
     '',
   ]);
@@ -195,6 +198,7 @@ export async function writeReport(
     reportHtml(`Boltzmann attention bench: ${experiment}`, REPORT_RENDERER_VERSION, {
       runs: records.length,
       settings,
+      banner,
       body: doc.html,
     }),
   );

@@ -1,6 +1,7 @@
 import type { TopLevelSpec } from 'vega-lite';
 import { columnOf, orderColumns } from '../columns.js';
 import { groupLabel, numericOrder } from './plots.js';
+import { panelCount, panelLayout } from './layout.js';
 import type { RunRecord } from '../../types.js';
 
 /** Cells drawn per side at most: larger maps are pooled (a 64 × 64 map becomes 22 × 22 blocks of 3 × 3). */
@@ -63,6 +64,13 @@ export function attentionMapSpec(records: readonly RunRecord[]): TopLevelSpec | 
   const values = [...acc.values()].flatMap((a) =>
     pooled(a.sum, a.size, a.n).map((c) => ({ row: a.row, column: a.column, ...c })),
   );
+  // One column per variant, square maps as wide as the row allows (the rows' labels on the left).
+  const { width } = panelLayout(panelCount(values, 'column'), {
+    maxColumns: 8,
+    aspect: 1,
+    legend: 60 + 40,
+    maxWidth: 260,
+  });
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     data: { values },
@@ -82,8 +90,8 @@ export function attentionMapSpec(records: readonly RunRecord[]): TopLevelSpec | 
     },
     resolve: { scale: { x: 'independent', y: 'independent' } },
     spec: {
-      width: 120,
-      height: 120,
+      width,
+      height: width,
       mark: 'rect',
       encoding: {
         x: { field: 'key', type: 'ordinal', title: 'key j', axis: { labelAngle: 0, values: [0] } },

@@ -1,6 +1,7 @@
 import { meanCouplingByDistance } from '@boltzmann/ising-core';
 import type { TopLevelSpec } from 'vega-lite';
 import { columnPrefix, groupLabel, numericOrder, panels, ROUNDED } from './plots.js';
+import { panelCount, panelLayout } from './layout.js';
 import { meanStd } from '../stats.js';
 import type { RunRecord } from '../../types.js';
 
@@ -44,11 +45,16 @@ export function couplingDistanceSpec(records: readonly RunRecord[]): TopLevelSpe
   };
   // Shorter than the panel's height, or Vega stretches the rows to fit the rotated title.
   const title = 'mean J_jl (± std, seeds)';
+  const { columns, ...size } = panelLayout(panelCount(values, 'panel'), {
+    maxColumns: 2,
+    aspect: 0.55,
+    legend: 70,
+    maxHeight: 300,
+  });
   return {
-    ...panels(values, 'panel', 2, ['y']),
+    ...panels(values, 'panel', columns, ['y']),
     spec: {
-      width: 300,
-      height: 200,
+      ...size,
       layer: [
         { mark: { type: 'rule', color: '#999' }, encoding: { y: { datum: 0 } } },
         {

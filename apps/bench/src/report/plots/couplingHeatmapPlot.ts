@@ -1,5 +1,6 @@
 import type { TopLevelSpec } from 'vega-lite';
 import { columnPrefix, groupLabel, panels } from './plots.js';
+import { panelCount, panelLayout } from './layout.js';
 import type { RunRecord } from '../../types.js';
 
 /**
@@ -56,11 +57,16 @@ function meanCouplings(records: readonly RunRecord[]): Cell[] {
 export function couplingHeatmapSpec(records: readonly RunRecord[]): TopLevelSpec | null {
   const values = meanCouplings(records.filter((r) => r.config.variant === 'boltzmann'));
   if (values.length === 0) return null;
+  const { columns, ...size } = panelLayout(panelCount(values, 'panel'), {
+    maxColumns: 3,
+    aspect: 1,
+    legend: 60,
+    maxWidth: 320,
+  });
   return {
-    ...panels(values, 'panel', 3, ['x', 'y']),
+    ...panels(values, 'panel', columns, ['x', 'y']),
     spec: {
-      width: 180,
-      height: 180,
+      ...size,
       mark: 'rect',
       encoding: {
         x: { field: 'l', type: 'ordinal', title: 'key l', axis: SPARSE_LABELS },

@@ -1,6 +1,7 @@
 import type { TopLevelSpec } from 'vega-lite';
 import { columnOf } from '../columns.js';
 import { groupSuffix, panels } from './plots.js';
+import { panelCount, panelLayout } from './layout.js';
 import { meanStd } from '../stats.js';
 import type { RunRecord } from '../../types.js';
 
@@ -33,11 +34,16 @@ export function couplingProfileSpec(records: readonly RunRecord[]): TopLevelSpec
     d: a.d,
     J: meanStd(a.values).mean,
   }));
+  const { columns, ...size } = panelLayout(panelCount(values, 'panel'), {
+    maxColumns: 4,
+    aspect: 0.62,
+    legend: 70,
+    maxHeight: 260,
+  });
   return {
-    ...panels(values, 'panel', 4, ['y']),
+    ...panels(values, 'panel', columns, ['y']),
     spec: {
-      width: 200,
-      height: 140,
+      ...size,
       layer: [
         { mark: { type: 'rule', color: '#999' }, encoding: { y: { datum: 0 } } },
         {

@@ -3,33 +3,31 @@ import { compile } from 'vega-lite';
 import type { TopLevelSpec } from 'vega-lite';
 import { columnOf } from '../columns.js';
 import { meanStd } from '../stats.js';
-import { headlineOnTop, variantEncoding } from './variantColors.js';
+import { panelCount, panelLayout } from './layout.js';
+import { headlineUnderneath, variantEncoding, variantLayers } from './variantColors.js';
+import { withVariantLegend } from './variantLegend.js';
+import { vegaLogger } from './vegaLog.js';
+import type { VegaLogger } from './vegaLog.js';
 import type { RunRecord } from '../../types.js';
 
 /**
- * Vega-Lite's logger with one benign note dropped: "Maximum optimization runs(5) reached" only
- * says its dataflow optimizer stopped early (layered plots hit it); the spec compiles the same.
- * Every other warning still reaches stderr.
- */
-const compileLogger = (() => {
-  const base = vega.logger(vega.Warn);
-  const quiet = Object.create(base) as typeof base;
-  quiet.warn = (...args: readonly unknown[]) =>
-    /^Maximum optimization runs/.test(String(args[0])) ? quiet : base.warn(...args);
-  return quiet;
-})();
-
-/**
- * Renders a Vega-Lite spec to SVG headlessly (compile to Vega, `renderer: 'none'`).
+ * Renders a Vega-Lite spec to SVG headlessly (compile to Vega, `renderer: 'none'`). Vega's and
+ * Vega-Lite's warnings go to `logger` (vegaLog.ts: the `boltzmann:bench:vega` debug channel), not
+ * to the console.
  *
  * @param spec a Vega-Lite spec with inline data.
+ * @param logger where the compiler's and the view's messages go.
  * @returns the SVG document text.
  * @example
  * const svg = await renderSvg({ data: { values: [{ x: 1, y: 2 }] }, mark: 'point', encoding: { x: { field: 'x', type: 'quantitative' } } });
  */
-export async function renderSvg(spec: TopLevelSpec): Promise<string> {
-  const view = new vega.View(vega.parse(compile(spec, { logger: compileLogger }).spec), {
+export async function renderSvg(
+  spec: TopLevelSpec,
+  logger: VegaLogger = vegaLogger(),
+): Promise<string> {
+  const view = new vega.View(vega.parse(compile(spec, { logger }).spec), {
     renderer: 'none',
+    logger,
   });
   try {
     return await view.toSVG();
@@ -81,6 +79,23 @@ export function panels<T extends Record<string, unknown>>(
 
 /** Axis labels with at most 4 significant digits and no trailing zeros. */
 export const ROUNDED = { format: '.4~r' } as const;
+
+/**
+ * Axis labels with as many significant digits as ticks about a tenth of the values' span apart
+ * need, no trailing zeros: 4 for one value, `17.935` (5) between 17.93 and 17.98, where
+ * {@link ROUNDED} would print 17.93, 17.93, 17.94, … . With several panels (`groups`, each scaled
+ * on its own), the digits the finest one needs.
+ */
+export function roundedAxis(...groups: readonly (readonly number[])[]): { format: string } {
+  const digits = groups.map((values) => {
+    const finite = values.filter(Number.isFinite);
+    const top = Math.max(...finite.map(Math.abs));
+    const span = Math.max(...finite) - Math.min(...finite);
+    if (!(span > 0 && top > 0)) return 4;
+    return Math.floor(Math.log10(top)) - Math.floor(Math.log10(span / 12)) + 1;
+  });
+  return { format: `.${Math.min(10, Math.max(2, ...digits))}~r` };
+}
 
 /** `, <group>` after a label only when the records span several groups (FFN on and off, …). */
 export function groupSuffix(records: readonly RunRecord[]): (r: RunRecord) => string {
@@ -140,50 +155,45 @@ export function lengthSpec(
   // Two lines: one would be taller than the plot, and Vega pads the chart to fit it.
   const title = [yTitle, '(mean ± std over seeds)'];
   const columns = values.map((v) => v.column);
-  const { color, strokeDash, shape } = variantEncoding(columns);
-  return {
-    ...panels(values, 'group', 3),
-    spec: {
-      width: 260,
-      height: 180,
-      layer: headlineOnTop(
-        [
-          {
-            mark: { type: 'line', point: true },
-            encoding: {
-              x: {
-                field: 'T',
-                type: 'quantitative',
-                title: xTitle,
-                axis: { format: 'd', tickMinStep: 1 },
-              },
-              y: {
-                field: 'mean',
-                type: 'quantitative',
-                title,
-                scale: { zero: false },
-                axis: ROUNDED,
-              },
-              color,
-              strokeDash,
-              shape,
-            },
-          },
-          {
-            mark: { type: 'errorbar', ticks: true },
-            encoding: {
-              x: { field: 'T', type: 'quantitative' },
-              y: { field: 'lo', type: 'quantitative', title },
-              y2: { field: 'hi' },
-              color: { field: 'column', type: 'nominal', scale: color.scale },
-            },
-          },
-        ],
-        columns,
-      ),
+  // One length is one column of points: a narrow panel, not a strip across the page.
+  const oneT = panelCount(values, 'T') === 1 ? { maxWidth: 360 } : {};
+  const shape = { ...CURVE_PANELS, ...oneT };
+  const { columns: wrap, ...size } = panelLayout(panelCount(values, 'group'), shape);
+  const x = {
+    field: 'T',
+    type: 'quantitative',
+    title: xTitle,
+    axis: { format: 'd', tickMinStep: 1 },
+  };
+  const axis = roundedAxis(values.flatMap((v) => [v.lo, v.hi]));
+  const y = { field: 'mean', type: 'quantitative', title, scale: { zero: false }, axis };
+  const errorbar = {
+    mark: { type: 'errorbar', ticks: true },
+    encoding: {
+      x: { field: 'T', type: 'quantitative' },
+      y: { field: 'lo', type: 'quantitative', title },
+      y2: { field: 'hi' },
+      color: variantEncoding(columns).color,
     },
   };
+  return withVariantLegend(columns, {
+    ...panels(values, 'group', wrap),
+    spec: {
+      ...size,
+      layer: headlineUnderneath([...variantLayers(columns, { x, y }, true), errorbar], columns),
+    },
+  });
 }
+
+/** Each panel's values (a plot whose panels scale y on their own). */
+function byPanel(values: readonly { panel: string; value: number }[]): number[][] {
+  const panels = new Map<string, number[]>();
+  for (const v of values) panels.set(v.panel, [...(panels.get(v.panel) ?? []), v.value]);
+  return [...panels.values()];
+}
+
+/** Curves and metric-against-length panels: up to 3 in a row, a strip for one alone. */
+const CURVE_PANELS = { maxColumns: 3, aspect: 0.62, maxHeight: 300 } as const;
 
 /** One panel per (group, T), one line per run: `pick` chooses the curve (evaluations or train loss). */
 function runCurvesSpec(
@@ -201,34 +211,24 @@ function runCurvesSpec(
     })),
   );
   const columns = values.map((v) => v.column);
-  return {
-    ...panels(values, 'panel', 3, ['y']),
-    spec: {
-      width: 260,
-      height: 160,
-      layer: headlineOnTop(
-        [
-          {
-            // Points as well as lines on short curves: a run with one evaluation still shows.
-            mark: { type: 'line', point: Math.max(0, ...records.map((r) => pick(r).length)) <= 30 },
-            encoding: {
-              x: { field: 'step', type: 'quantitative', axis: { format: 'd' } },
-              y: {
-                field: 'value',
-                type: 'quantitative',
-                title: yTitle,
-                scale: { zero: false },
-                axis: ROUNDED,
-              },
-              ...variantEncoding(columns),
-              detail: { field: 'run', type: 'nominal' },
-            },
-          },
-        ],
-        columns,
-      ),
+  const { columns: wrap, ...size } = panelLayout(panelCount(values, 'panel'), CURVE_PANELS);
+  const encoding = {
+    x: { field: 'step', type: 'quantitative', axis: { format: 'd' } },
+    y: {
+      field: 'value',
+      type: 'quantitative',
+      title: yTitle,
+      scale: { zero: false },
+      axis: roundedAxis(...byPanel(values)),
     },
+    detail: { field: 'run', type: 'nominal' },
   };
+  // Points as well as lines on short curves: a run with one evaluation still shows.
+  const points = Math.max(0, ...records.map((r) => pick(r).length)) <= 30;
+  return withVariantLegend(columns, {
+    ...panels(values, 'panel', wrap, ['y']),
+    spec: { ...size, layer: headlineUnderneath(variantLayers(columns, encoding, points), columns) },
+  });
 }
 
 /** Evaluation metric against step for every run, one panel per (group, T), one line per run. */
@@ -260,14 +260,19 @@ export function fidelitySpec(rows: readonly FidelityPoint[]): TopLevelSpec {
       value: Math.max(r.magnetizationError, 1e-12),
     },
   ]);
+  const { columns: _, ...fidelitySize } = panelLayout(2, {
+    maxColumns: 2,
+    aspect: 0.62,
+    legend: 50,
+    maxHeight: 320,
+  });
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     data: { values },
     facet: { field: 'metric', type: 'nominal', title: null },
     resolve: { scale: { y: 'independent' } },
     spec: {
-      width: 300,
-      height: 220,
+      ...fidelitySize,
       mark: { type: 'line', point: true },
       encoding: {
         x: {

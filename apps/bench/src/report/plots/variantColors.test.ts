@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { syntheticRecords } from '../../testing/fixtures.js';
 import { metricVsLengthSpec, renderSvg } from './plots.js';
-import { colourScale, headlineOnTop, variantScales } from './variantColors.js';
+import { colourScale, headlineUnderneath, variantScales } from './variantColors.js';
 
 describe('colourScale', () => {
   it('should give each kind of column the same colour in any plot, in variant order', () => {
@@ -41,14 +41,16 @@ describe('variantScales', () => {
   });
 });
 
-describe('headlineOnTop', () => {
-  it('should draw boltzmann after every other variant, in the rendered SVG too', async () => {
-    const layers = headlineOnTop([{ mark: 'line' }], ['softmax', 'boltzmann', 'sigmoid']);
+describe('headlineUnderneath', () => {
+  it('should draw boltzmann (the solid line) before every other variant, in the rendered SVG too', async () => {
+    const layers = headlineUnderneath([{ mark: 'line' }], ['softmax', 'boltzmann', 'sigmoid']);
     expect(layers.map((l) => (l as { transform?: unknown }).transform)).toEqual([
-      [{ filter: { not: { field: 'column', oneOf: ['boltzmann'] } } }],
       [{ filter: { field: 'column', oneOf: ['boltzmann'] } }],
+      [{ filter: { not: { field: 'column', oneOf: ['boltzmann'] } } }],
     ]);
-    expect(headlineOnTop([{ mark: 'line' }], ['softmax', 'sigmoid'])).toEqual([{ mark: 'line' }]);
+    expect(headlineUnderneath([{ mark: 'line' }], ['softmax', 'sigmoid'])).toEqual([
+      { mark: 'line' },
+    ]);
     // The quick start's picture: boltzmann and sigmoid on the same values, boltzmann listed first.
     const records = syntheticRecords(
       [
@@ -68,7 +70,7 @@ describe('headlineOnTop', () => {
       ...svg.matchAll(/variant: ([^"]+)" role="graphics-symbol" aria-roledescription="line mark"/g),
     ].map((m) => m[1]);
     expect(lines).toHaveLength(3);
-    expect(lines.at(-1)).toBe('boltzmann');
-    expect(svg).toContain('stroke-dasharray="2,2"'); // sigmoid dotted
+    expect(lines[0]).toBe('boltzmann'); // under sigmoid's dots, which leave it showing
+    expect(svg).toContain('stroke-dasharray="2,2"'); // sigmoid dotted, drawn over it
   });
 });

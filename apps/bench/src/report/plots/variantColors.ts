@@ -2,7 +2,7 @@ import { orderColumns } from '../columns.js';
 
 // Colour alone does not tell the variants apart (a line drawn under another vanishes, and
 // colour-blind readers lose red from green), so each kind of column also keeps a stroke dash
-// and a point shape, and the headline variant is drawn last, on top.
+// and a point shape, and the headline variant (the solid line) is drawn first, under the dashes.
 
 /** A kind of column's look: colour, dash (Vega `strokeDash`, [] = solid) and point shape. */
 interface Look {
@@ -56,7 +56,7 @@ const SPARE_SHAPES = [
 
 /**
  * The headline variant's columns: exact Boltzmann attention and its sampled forms. Plots draw
- * them last, on top of the others.
+ * them first, under the others' dashed lines.
  */
 export function isHeadline(column: string): boolean {
   return /^boltzmann($| \()/.test(column);
@@ -111,28 +111,56 @@ export function colourScale(columns: readonly string[]): { domain: string[]; ran
 
 /**
  * The `color`, `strokeDash` and `shape` encodings of a plot with one series per column (field
- * `column`), sharing one title so that Vega-Lite merges them into one legend.
+ * `column`), without legends: {@link variantLegend} (variantLegend.ts) draws the one legend that
+ * shows colour, dash and shape together.
  *
  * @param columns the columns the plot draws.
  */
 export function variantEncoding(columns: readonly string[]) {
   const scales = variantScales(columns);
-  const channel = { field: 'column', type: 'nominal', title: 'variant' } as const;
+  const channel = { field: 'column', type: 'nominal', title: 'variant', legend: null } as const;
   return {
-    color: { ...channel, legend: { labelLimit: 400 }, scale: scales.colour },
+    color: { ...channel, scale: scales.colour },
     strokeDash: { ...channel, scale: scales.dash },
     shape: { ...channel, scale: scales.shape },
   };
 }
 
 /**
- * Splits each layer in two, the headline columns ({@link isHeadline}) after all the others, so
- * that they are drawn on top. Layers are returned unchanged when no headline column is present.
+ * The layers of one series per column: its line in the column's colour and dash and, with
+ * `points`, its points in the column's shape, drawn open (a point under another still shows).
+ * Shape goes on the points alone: a line has no shape channel (Vega-Lite would warn).
+ *
+ * @param columns the columns the plot draws.
+ * @param encoding the position channels (and `detail`), shared by lines and points.
+ */
+export function variantLayers(
+  columns: readonly string[],
+  encoding: Record<string, unknown>,
+  points: boolean,
+): object[] {
+  const { color, strokeDash, shape } = variantEncoding(columns);
+  const line = {
+    mark: { type: 'line', strokeWidth: 1.6 },
+    encoding: { ...encoding, color, strokeDash },
+  };
+  const point = {
+    mark: { type: 'point', filled: false, size: 36, strokeWidth: 1.4, opacity: 1 },
+    encoding: { ...encoding, color, shape },
+  };
+  return points ? [line, point] : [line];
+}
+
+/**
+ * Splits each layer in two, the headline columns ({@link isHeadline}, solid lines) before all the
+ * others, so that the others' dashed lines are drawn over them: where two curves coincide the
+ * solid one shows through the gaps of the dashes instead of hiding them. Layers are returned
+ * unchanged when no headline column is present.
  *
  * @param layers Vega-Lite unit layers (without transforms of their own) whose data has a `column` field.
  * @param columns the columns the plot draws.
  */
-export function headlineOnTop<L extends object>(
+export function headlineUnderneath<L extends object>(
   layers: readonly L[],
   columns: readonly string[],
 ): L[] {
@@ -140,7 +168,7 @@ export function headlineOnTop<L extends object>(
   if (headline.length === 0) return [...layers];
   const only = { field: 'column', oneOf: headline };
   return [
-    ...layers.map((l): L => ({ ...l, transform: [{ filter: { not: only } }] })),
     ...layers.map((l): L => ({ ...l, transform: [{ filter: only }] })),
+    ...layers.map((l): L => ({ ...l, transform: [{ filter: { not: only } }] })),
   ];
 }
