@@ -108,13 +108,18 @@ export function benchQueue(url: string): Queue {
   return queue;
 }
 
-/** A record without what differs between two trainings of the same run (timings). */
+/**
+ * A record without what differs between two trainings of the same run: timings, and the grid's
+ * worker processes in its environment (a local grid's `--workers`; a queue worker records none).
+ */
 export function withoutTimings(
   record: RunRecord,
 ): Omit<RunRecord, 'startedAt' | 'finishedAt' | 'wallSeconds' | 'stepsPerSecond' | 'timing'> {
   const { startedAt: _a, finishedAt: _b, wallSeconds: _c, stepsPerSecond: _d, ...rest } = record;
-  const { timing: _e, ...untimed } = rest;
-  return untimed;
+  const { timing: _e, environment, ...untimed } = rest;
+  if (environment === undefined) return untimed;
+  const { workers: _f, ...machine } = environment;
+  return { ...untimed, environment: machine };
 }
 
 /** An HTTP server on 127.0.0.1 that records every request it gets. */
