@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { syntheticRecords } from '../../testing/fixtures.js';
 import type { RunRecord } from '../../types.js';
 import type { MetricsRow, TrackerContext } from '../types.js';
-import { readEvents } from './readerTestkit.js';
+import { readEvents } from './pythonReader.js';
 import { tensorboardRunDir, tensorboardTracker } from './tensorboardTracker.js';
 
 const T = 6;

@@ -9,7 +9,7 @@ import type { RunRecord } from '../../index.js';
 import { progressRecorder } from '../../testing/fixtures.js';
 import { tinyShakespeareArgs } from '../../testing/fixtures.js';
 import type { MetricsRow } from '../types.js';
-import { readEvents } from './readerTestkit.js';
+import { readEvents } from './pythonReader.js';
 import { tensorboardRunDir } from './tensorboardTracker.js';
 
 const io = () => ({

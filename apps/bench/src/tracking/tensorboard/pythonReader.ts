@@ -1,4 +1,4 @@
-// The tests' way to read event files back: the independent Python reader
+// Event files read back by the independent Python reader
 // (apps/bench/scripts/tensorboardRead.py), run with python3.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
