@@ -8,6 +8,7 @@ import { PAIRS } from './internal/bracketSpec.js';
  * `tokens[b·T + p]` is the id of character p (see {@link bracketVocab}); at a closing bracket
  * `targets` holds the position of its matching opening bracket (in 0..p−1) and `mask` is 1;
  * elsewhere `targets` is −1 and `mask` is 0.
+ * @category Brackets
  */
 export interface BracketBatch {
   readonly strings: readonly string[];
@@ -33,7 +34,10 @@ const ID = new Map<string, number>(
  * @returns the characters in id order.
  * @throws {DatasetError} DATASET_INVALID_ARGUMENT when types ∉ {1, 2, 3}.
  * @example
- * bracketVocab(2); // ['(', ')', '[', ']']
+ * import { bracketVocab } from '@boltzmann/datasets';
+ *
+ * console.log(bracketVocab(2)); // ['(', ')', '[', ']']
+ * @category Brackets
  */
 export function bracketVocab(types: BracketTypes): readonly string[] {
   if (types !== 1 && types !== 2 && types !== 3) {
@@ -54,7 +58,10 @@ export function bracketVocab(types: BracketTypes): readonly string[] {
  * @throws {DatasetError} DATASET_INVALID_ARGUMENT for another character, a closer without an
  *   opener, or a closer of the wrong type.
  * @example
- * matchBrackets('([])('); // Int32Array [-1, -1, 1, 0, -1]
+ * import { matchBrackets } from '@boltzmann/datasets';
+ *
+ * console.log(matchBrackets('([])(')); // Int32Array [-1, -1, 1, 0, -1]
+ * @category Brackets
  */
 export function matchBrackets(s: string): Int32Array {
   if (typeof s !== 'string')
@@ -95,8 +102,12 @@ export function matchBrackets(s: string): Int32Array {
  * @returns the batch.
  * @throws {DatasetError} DATASET_INVALID_ARGUMENT for an empty list, unequal lengths or an invalid string.
  * @example
+ * import { encodeBracketStrings } from '@boltzmann/datasets';
+ *
  * const { tokens, targets, mask } = encodeBracketStrings(['(())', '()()']);
- * // targets: [-1, -1, 1, 0,  -1, 0, -1, 2]
+ * console.log(tokens, mask);
+ * console.log(targets); // [-1, -1, 1, 0,  -1, 0, -1, 2]
+ * @category Brackets
  */
 export function encodeBracketStrings(strings: readonly string[]): BracketBatch {
   if (!Array.isArray(strings) || strings.length === 0) {

@@ -8,10 +8,18 @@ import { uniformBigInt } from './internal/uniformBigInt.js';
 
 export type { BracketMode } from './internal/bracketTable.js';
 
-/** Number of bracket types: 1 = `()`, 2 = `()[]`, 3 = `()[]{}`. */
+/**
+ * Number of bracket types: 1 = `()`, 2 = `()[]`, 3 = `()[]{}`.
+ *
+ * @category Brackets
+ */
 export type BracketTypes = 1 | 2 | 3;
 
-/** Default bound on {@link enumerateBracketStrings}: spaces up to this size are listed in full. */
+/**
+ * Default bound on {@link enumerateBracketStrings}: spaces up to this size are listed in full.
+ *
+ * @category Brackets
+ */
 export const DEFAULT_ENUMERATION_LIMIT = 200_000;
 
 /**
@@ -27,8 +35,11 @@ export const DEFAULT_ENUMERATION_LIMIT = 200_000;
  * @returns the count.
  * @throws {DatasetError} DATASET_INVALID_ARGUMENT for an odd balanced T, T < 2, or types ∉ {1,2,3}.
  * @example
- * countBracketStrings(16, 'balanced'); // 1430n
- * countBracketStrings(16, 'prefix');   // 12870n
+ * import { countBracketStrings } from '@boltzmann/datasets';
+ *
+ * console.log(countBracketStrings(16, 'balanced')); // 1430n
+ * console.log(countBracketStrings(16, 'prefix')); // 12870n
+ * @category Brackets
  */
 export function countBracketStrings(
   T: number,
@@ -73,7 +84,10 @@ function unrank(table: BracketTable, rank: bigint): string {
  * @returns the string.
  * @throws {DatasetError} DATASET_INVALID_ARGUMENT for a bad spec or an out-of-range rank.
  * @example
- * bracketStringAt(4, 'balanced', 1, 0n); // '(())'
+ * import { bracketStringAt } from '@boltzmann/datasets';
+ *
+ * console.log(bracketStringAt(4, 'balanced', 1, 0n)); // '(())'
+ * @category Brackets
  */
 export function bracketStringAt(
   T: number,
@@ -102,7 +116,10 @@ export function bracketStringAt(
  * @returns its rank in [0, countBracketStrings(s.length, mode, types)).
  * @throws {DatasetError} DATASET_INVALID_ARGUMENT when `s` is not a string of that spec.
  * @example
- * bracketStringRank('()()', 'balanced', 1); // 1n
+ * import { bracketStringRank } from '@boltzmann/datasets';
+ *
+ * console.log(bracketStringRank('()()', 'balanced', 1)); // 1n
+ * @category Brackets
  */
 export function bracketStringRank(s: string, mode: BracketMode, types: BracketTypes): bigint {
   if (typeof s !== 'string')
@@ -161,7 +178,11 @@ export function bracketStringRank(s: string, mode: BracketMode, types: BracketTy
  * @returns the string, e.g. `'([]){}'`.
  * @throws {DatasetError} DATASET_INVALID_ARGUMENT for a bad spec.
  * @example
- * const s = sampleBracketString(16, 'prefix', 2, createRng(7));
+ * import { createRng } from '@boltzmann/ising-core';
+ * import { sampleBracketString } from '@boltzmann/datasets';
+ *
+ * console.log(sampleBracketString(16, 'prefix', 2, createRng(7))); // uniform over the 16-character prefixes
+ * @category Brackets
  */
 export function sampleBracketString(
   T: number,
@@ -184,7 +205,10 @@ export function sampleBracketString(
  * @returns all strings.
  * @throws {DatasetError} DATASET_INVALID_ARGUMENT for a bad spec or a space larger than `limit`.
  * @example
- * enumerateBracketStrings(6, 'balanced'); // ['((()))', '(()())', '(())()', '()(())', '()()()']
+ * import { enumerateBracketStrings } from '@boltzmann/datasets';
+ *
+ * console.log(enumerateBracketStrings(6, 'balanced')); // ['((()))', '(()())', '(())()', '()(())', '()()()']
+ * @category Brackets
  */
 export function enumerateBracketStrings(
   T: number,

@@ -22,13 +22,20 @@ import { fnv1a32 } from './internal/fnv1a.js';
  * @param s a bracket string.
  * @returns true when `s` is held out (never trained on).
  * @example
- * isHeldOutBracketString('(()())');
+ * import { isHeldOutBracketString } from '@boltzmann/datasets';
+ *
+ * console.log(isHeldOutBracketString('(()())')); // whether this string is in the test split
+ * @category Brackets
  */
 export function isHeldOutBracketString(s: string): boolean {
   return fnv1a32(s) % 5 === 0;
 }
 
-/** Options of {@link bracketTask}. */
+/**
+ * Options of {@link bracketTask}.
+ *
+ * @category Brackets
+ */
 export interface BracketTaskOptions {
   /** String length (≥ 2; even for `balanced`). */
   T: number;
@@ -46,7 +53,11 @@ export interface BracketTaskOptions {
   testSeed?: number;
 }
 
-/** A bracket-matching task: a seeded training stream and a fixed held-out test set. */
+/**
+ * A bracket-matching task: a seeded training stream and a fixed held-out test set.
+ *
+ * @category Brackets
+ */
 export interface BracketTask {
   readonly T: number;
   readonly mode: BracketMode;
@@ -83,9 +94,13 @@ export interface BracketTask {
  * @throws {DatasetError} DATASET_INVALID_ARGUMENT for a bad spec or option, or a space so small
  *   that the train or the test side is empty (e.g. T = 2).
  * @example
+ * import { bracketTask } from '@boltzmann/datasets';
+ *
  * const task = bracketTask({ T: 16, mode: 'prefix', seed: 1 });
  * const batch = task.nextBatch(64); // tokens, targets (pointer or -1), mask
- * const accuracyOn = task.test;     // all 2,583 held-out strings
+ * const accuracyOn = task.test; // all 2,583 held-out strings
+ * console.log(batch.tokens.length, accuracyOn.tokens.length);
+ * @category Brackets
  */
 export function bracketTask(options: BracketTaskOptions): BracketTask {
   if (options === null || typeof options !== 'object') {

@@ -6,13 +6,18 @@ import type { CharVocab } from './charVocab.js';
 import { DatasetError } from './errors.js';
 import { assertFiniteNumber, assertIntInRange, describe } from './internal/assert.js';
 
-/** Which part of a corpus: the first `trainFraction` (train) or the rest (validation). */
+/**
+ * Which part of a corpus: the first `trainFraction` (train) or the rest (validation).
+ *
+ * @category Tiny Shakespeare
+ */
 export type CharSplit = 'train' | 'validation';
 
 /**
  * A batch of next-character windows. Window `b` covers tokens `starts[b] .. starts[b] + T`
  * (T+1 tokens); `inputs` holds the first T and `targets` the last T, so every position
  * predicts the next character. Both are row-major `batchSize × T`.
+ * @category Tiny Shakespeare
  */
 export interface TokenBatch {
   readonly inputs: Int32Array;
@@ -23,7 +28,11 @@ export interface TokenBatch {
   readonly T: number;
 }
 
-/** A character-level corpus: the text, its vocabulary, the encoded splits and window samplers. */
+/**
+ * A character-level corpus: the text, its vocabulary, the encoded splits and window samplers.
+ *
+ * @category Tiny Shakespeare
+ */
 export interface CharCorpus {
   readonly text: string;
   readonly vocab: CharVocab;
@@ -46,7 +55,11 @@ export interface CharCorpus {
   validationWindows(T: number, count: number, seed: number): TokenBatch;
 }
 
-/** Options of {@link createCharCorpus}. */
+/**
+ * Options of {@link createCharCorpus}.
+ *
+ * @category Tiny Shakespeare
+ */
 export interface CharCorpusOptions {
   /** Fraction of the tokens (from the start) used for training; the rest is validation. Default 0.9. */
   trainFraction?: number;
@@ -61,8 +74,13 @@ export interface CharCorpusOptions {
  * @throws {DatasetError} DATASET_INVALID_ARGUMENT when the text is empty, has fewer than 2 distinct
  *   characters, or a split would be shorter than 2 tokens (one window of T = 1).
  * @example
+ * import { createRng } from '@boltzmann/ising-core';
+ * import { createCharCorpus } from '@boltzmann/datasets';
+ *
  * const corpus = createCharCorpus('to be or not to be, that is the question');
  * const batch = corpus.sampleBatch('train', 4, 8, createRng(1));
+ * console.log(batch.inputs.length); // 4 · 8 token ids
+ * @category Tiny Shakespeare
  */
 export function createCharCorpus(text: string, options: CharCorpusOptions = {}): CharCorpus {
   const trainFraction = assertFiniteNumber('trainFraction', options.trainFraction ?? 0.9);
@@ -122,7 +140,13 @@ export function createCharCorpus(text: string, options: CharCorpusOptions = {}):
  * @returns inputs/targets of shape `batchSize × T`.
  * @throws {DatasetError} DATASET_INVALID_ARGUMENT for a bad batch size, T, or a split shorter than T+1.
  * @example
+ * import { createRng } from '@boltzmann/ising-core';
+ * import { createCharCorpus, sampleWindows } from '@boltzmann/datasets';
+ *
+ * const corpus = createCharCorpus('to be or not to be, that is the question; '.repeat(20));
  * const { inputs, targets } = sampleWindows(corpus.train, 64, 12, createRng(0));
+ * console.log(inputs.length, targets.length);
+ * @category Tiny Shakespeare
  */
 export function sampleWindows(
   tokens: Int32Array,
@@ -174,7 +198,12 @@ export function sampleWindows(
  * @returns the windows.
  * @throws {DatasetError} DATASET_INVALID_ARGUMENT for a bad T, count, seed or a too short split.
  * @example
- * const evalSet = fixedWindows(corpus.validation, 12, 2048, 1234);
+ * import { createCharCorpus, fixedWindows } from '@boltzmann/datasets';
+ *
+ * const corpus = createCharCorpus('to be or not to be, that is the question; '.repeat(20));
+ * const evalSet = fixedWindows(corpus.validation, 12, 16, 1234); // the same 16 windows every call
+ * console.log(evalSet.inputs.length);
+ * @category Tiny Shakespeare
  */
 export function fixedWindows(
   tokens: Int32Array,

@@ -4,6 +4,7 @@ import { describe } from './internal/assert.js';
 /**
  * A character vocabulary: the sorted distinct characters (Unicode code points) of a text,
  * with id `i` standing for `chars[i]`.
+ * @category Tiny Shakespeare
  */
 export interface CharVocab {
   /** The distinct characters, sorted by code point; the id of a character is its index here. */
@@ -31,9 +32,12 @@ export interface CharVocab {
  * @returns the vocabulary with `encode`/`decode`.
  * @throws {DatasetError} DATASET_INVALID_ARGUMENT when `text` is not a non-empty string.
  * @example
+ * import { createCharVocab } from '@boltzmann/datasets';
+ *
  * const vocab = createCharVocab('hello');
- * vocab.chars; // ['e', 'h', 'l', 'o']
- * vocab.decode(vocab.encode('hole')); // 'hole'
+ * console.log(vocab.chars); // ['e', 'h', 'l', 'o']
+ * console.log(vocab.decode(vocab.encode('hole'))); // 'hole'
+ * @category Tiny Shakespeare
  */
 export function createCharVocab(text: string): CharVocab {
   if (typeof text !== 'string' || text.length === 0) {

@@ -1,6 +1,10 @@
 import { ERROR_BRAND, hasErrorBrand } from '@boltzmann/ising-core/internal';
 
-/** Every code a {@link DatasetError} can carry. */
+/**
+ * Every code a {@link DatasetError} can carry.
+ *
+ * @category Errors
+ */
 export type DatasetErrorCode =
   /**
    * The data file is not where we looked and downloading is off (or impossible, in the sync
@@ -32,8 +36,15 @@ export type DatasetErrorCode =
  * message names the offending value and, for file problems, where we looked and what to do.
  *
  * @example
- * try { await loadTinyShakespeare({ download: false }) }
- * catch (e) { if (isDatasetError(e, 'DATASET_NOT_FOUND')) console.error(e.message) }
+ * import { isDatasetError, loadTinyShakespeare } from '@boltzmann/datasets';
+ *
+ * try {
+ *   await loadTinyShakespeare({ dataDir: '/no/such/dir' }); // a data directory never downloads
+ * } catch (e) {
+ *   if (isDatasetError(e, 'DATASET_NOT_FOUND')) console.error(e.message);
+ *   else throw e;
+ * }
+ * @category Errors
  */
 export class DatasetError extends Error {
   /** The cross-copy brand (see `ERROR_BRAND` in ising-core): survives a second copy of this package. */
@@ -59,6 +70,7 @@ export class DatasetError extends Error {
  * @param value anything caught.
  * @param code when given, also require this code.
  * @returns whether `value` is such an error.
+ * @category Errors
  */
 export function isDatasetError(value: unknown, code?: DatasetErrorCode): value is DatasetError {
   return (

@@ -14,7 +14,11 @@ import {
   TINY_SHAKESPEARE_SHA256,
 } from './tinyShakespeare.js';
 
-/** What every source of {@link loadTinyShakespeareFrom} accepts. */
+/**
+ * What every source of {@link loadTinyShakespeareFrom} accepts.
+ *
+ * @category Tiny Shakespeare
+ */
 export interface CorpusSourceOptions extends CharCorpusOptions {
   /**
    * The sha256 (hex) the bytes must have; default {@link TINY_SHAKESPEARE_SHA256}. Pass your own
@@ -23,14 +27,22 @@ export interface CorpusSourceOptions extends CharCorpusOptions {
   expectedSha256?: string;
 }
 
-/** The corpus as bytes you already hold (a `Uint8Array`, including a Node `Buffer`, or an `ArrayBuffer`). */
+/**
+ * The corpus as bytes you already hold (a `Uint8Array`, including a Node `Buffer`, or an `ArrayBuffer`).
+ *
+ * @category Tiny Shakespeare
+ */
 export interface CorpusBytesSource extends CorpusSourceOptions {
   /** The file's bytes, UTF-8. They are hashed and decoded, never stored. */
   bytes: Uint8Array | ArrayBuffer;
   url?: undefined;
 }
 
-/** The corpus at a URL, fetched into memory (never written anywhere). */
+/**
+ * The corpus at a URL, fetched into memory (never written anywhere).
+ *
+ * @category Tiny Shakespeare
+ */
 export interface CorpusUrlSource extends CorpusSourceOptions {
   /** Where to fetch it; in a browser the server must allow your origin (CORS). Relative URLs resolve as `fetch` resolves them. */
   url: string;
@@ -45,10 +57,18 @@ export interface CorpusUrlSource extends CorpusSourceOptions {
   timeoutMs?: number;
 }
 
-/** Where {@link loadTinyShakespeareFrom} gets the corpus: exactly one of `bytes` or `url`. */
+/**
+ * Where {@link loadTinyShakespeareFrom} gets the corpus: exactly one of `bytes` or `url`.
+ *
+ * @category Tiny Shakespeare
+ */
 export type CorpusSource = CorpusBytesSource | CorpusUrlSource;
 
-/** A character corpus loaded from bytes or a URL, with its verified hash. */
+/**
+ * A character corpus loaded from bytes or a URL, with its verified hash.
+ *
+ * @category Tiny Shakespeare
+ */
 export interface VerifiedCorpus extends CharCorpus {
   /** Which source it came from. */
   readonly source: 'bytes' | 'url';
@@ -183,9 +203,17 @@ async function fetchBytes(source: CorpusUrlSource, what: string): Promise<Uint8A
  * @throws {DatasetError} DATASET_TOO_LARGE when the server announces or sends more than `maxBytes`.
  * @throws {DatasetError} DATASET_UNSUPPORTED when the runtime has no WebCrypto (a browser page not served over https or localhost) or no `fetch`.
  * @example
- * const shakespeare = await loadTinyShakespeareFrom({ url: '/data/tinyshakespeare/input.txt' });
- * const same = await loadTinyShakespeareFrom({ bytes: await (await fetch(url)).arrayBuffer() });
- * const other = await loadTinyShakespeareFrom({ bytes: myFile, expectedSha256: myFileSha256 });
+ * import { readFile } from 'node:fs/promises';
+ * import { join } from 'node:path';
+ * import { loadTinyShakespeareFrom } from '@boltzmann/datasets';
+ *
+ * // In a browser: await loadTinyShakespeareFrom({ url: '/data/tinyshakespeare/input.txt' });
+ * const dir = process.env.BOLTZMANN_DATA_DIR ?? 'data';
+ * const bytes = await readFile(join(dir, 'tinyshakespeare', 'input.txt'));
+ * const shakespeare = await loadTinyShakespeareFrom({ bytes }); // checked against the known sha256
+ * console.log(shakespeare.source, shakespeare.sha256);
+ * // Another text: loadTinyShakespeareFrom({ bytes: myFile, expectedSha256: myFileSha256 })
+ * @category Tiny Shakespeare
  */
 export async function loadTinyShakespeareFrom(source: CorpusSource): Promise<VerifiedCorpus> {
   if (source === null || typeof source !== 'object') {

@@ -11,7 +11,11 @@ import { topKeysOrder } from './internal/powerLawGaps.js';
  * each query.
  */
 
-/** Options of {@link mqar}. */
+/**
+ * Options of {@link mqar}.
+ *
+ * @category MQAR
+ */
 export interface MqarOptions {
   /** Token ids 0 … vocabSize−1: keys are 1 … ⌊V/2⌋−1, values ⌊V/2⌋ … V−1 (Zoology's split). Default 8,192. */
   readonly vocabSize?: number;
@@ -36,6 +40,7 @@ export interface MqarOptions {
 /**
  * A set of MQAR sequences, row-major `count × length`. Targets are not stored: the target at
  * `queryPositions[r·n + k]` is pair k's value, `inputs[r·length + 2k + 1]` ({@link mqarBatch}).
+ * @category MQAR
  */
 export interface MqarExamples {
   readonly count: number;
@@ -46,7 +51,11 @@ export interface MqarExamples {
   readonly queryPositions: Int32Array;
 }
 
-/** An MQAR task: its settings, training set and held-out test set. */
+/**
+ * An MQAR task: its settings, training set and held-out test set.
+ *
+ * @category MQAR
+ */
 export interface Mqar {
   readonly vocabSize: number;
   readonly length: number;
@@ -56,10 +65,18 @@ export interface Mqar {
   readonly test: MqarExamples;
 }
 
-/** Largest `examples × length` of one set (2^27 tokens, 512 MiB of Int32). */
+/**
+ * Largest `examples × length` of one set (2^27 tokens, 512 MiB of Int32).
+ *
+ * @category MQAR
+ */
 export const MAX_MQAR_TOKENS = 2 ** 27;
 
-/** The settings of an MQAR task, checked ({@link checkMqarSpec}). */
+/**
+ * The settings of an MQAR task, checked ({@link checkMqarSpec}).
+ *
+ * @category MQAR
+ */
 export interface MqarSpec {
   readonly vocabSize: number;
   readonly length: number;
@@ -77,6 +94,7 @@ function invalid(message: string): never {
  * length, `4 · numKvPairs ≤ length`) and enough key and value ids for the pairs.
  *
  * @throws {DatasetError} DATASET_INVALID_ARGUMENT naming the offending value.
+ * @category MQAR
  */
 export function checkMqarSpec(options: MqarOptions): MqarSpec {
   if (options === null || typeof options !== 'object')
@@ -107,6 +125,7 @@ export function checkMqarSpec(options: MqarOptions): MqarSpec {
  *
  * @param space gap slots, `(length − 2 · numKvPairs) / 2`.
  * @param powerA the power a.
+ * @category MQAR
  */
 export function mqarGapWeights(space: number, powerA: number): Float64Array {
   const w = new Float64Array(space);
@@ -179,8 +198,12 @@ function drawExamples(spec: MqarSpec, count: number, rng: Rng): MqarExamples {
  *   too few key or value ids, a non-positive powerA, bad counts, equal seeds, or a set above
  *   {@link MAX_MQAR_TOKENS} tokens.
  * @example
+ * import { mqar, mqarBatch } from '@boltzmann/datasets';
+ *
  * const task = mqar({ vocabSize: 256, length: 64, numKvPairs: 8, trainExamples: 1000, testExamples: 100 });
  * const { inputs, targets, mask } = mqarBatch(task.test); // mask: 1 at the 8 queries of each row
+ * console.log(inputs.length, targets.length, mask.length);
+ * @category MQAR
  */
 export function mqar(options: MqarOptions): Mqar {
   const spec = checkMqarSpec(options);
@@ -208,7 +231,11 @@ export function mqar(options: MqarOptions): Mqar {
   };
 }
 
-/** A batch of MQAR sequences in a trainer's layout (row-major `batchSize × length`). */
+/**
+ * A batch of MQAR sequences in a trainer's layout (row-major `batchSize × length`).
+ *
+ * @category MQAR
+ */
 export interface MqarBatch {
   readonly inputs: Int32Array;
   /** The paired value at each query position, −1 elsewhere. */
@@ -226,7 +253,11 @@ export interface MqarBatch {
  * @returns the batch.
  * @throws {DatasetError} DATASET_INVALID_ARGUMENT for a row outside the set.
  * @example
+ * import { mqar, mqarBatch } from '@boltzmann/datasets';
+ *
  * const test = mqarBatch(mqar({ length: 64, numKvPairs: 4 }).test);
+ * console.log(test.inputs.length);
+ * @category MQAR
  */
 export function mqarBatch(set: MqarExamples, rows?: ArrayLike<number>): MqarBatch {
   const { length: T, numKvPairs: n } = set;

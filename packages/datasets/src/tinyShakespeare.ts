@@ -9,27 +9,52 @@ import { downloadVerified, folderState, readFirstCandidate } from './internal/da
 import { nodeModules } from './internal/nodeModules.js';
 import type { Candidate } from './internal/dataFile.js';
 
-/** Where Tiny Shakespeare is published: `data/tinyshakespeare/input.txt` of karpathy/char-rnn. */
+/**
+ * Where Tiny Shakespeare is published: `data/tinyshakespeare/input.txt` of karpathy/char-rnn.
+ *
+ * @category Tiny Shakespeare
+ */
 export const TINY_SHAKESPEARE_URL =
   'https://raw.githubusercontent.com/karpathy/char-rnn/master/data/tinyshakespeare/input.txt';
-/** sha256 of the canonical `input.txt` (1,115,394 characters, 65 distinct). */
+/**
+ * sha256 of the canonical `input.txt` (1,115,394 characters, 65 distinct).
+ *
+ * @category Tiny Shakespeare
+ */
 export const TINY_SHAKESPEARE_SHA256 =
   '86c4e6aa9db7c042ec79f339dcb96d42b0075e16b8fc2e86bf0ca57e2dc565ed';
-/** The environment variable naming a data directory (holding `tinyshakespeare/input.txt` or `input.txt`). */
+/**
+ * The environment variable naming a data directory (holding `tinyshakespeare/input.txt` or `input.txt`).
+ *
+ * @category Tiny Shakespeare
+ */
 export const DATA_DIR_ENV = 'BOLTZMANN_DATA_DIR';
-/** Default largest download accepted, in bytes (8 MiB; the file is about 1.1 MB). */
+/**
+ * Default largest download accepted, in bytes (8 MiB; the file is about 1.1 MB).
+ *
+ * @category Tiny Shakespeare
+ */
 export const DEFAULT_MAX_DOWNLOAD_BYTES = 8 * 1024 * 1024;
 /**
  * Largest data file the file loaders read, in bytes (64 MiB; Tiny Shakespeare is about 1.1 MB).
  * A larger file is refused with DATASET_TOO_LARGE before any byte is read.
+ * @category Tiny Shakespeare
  */
 export const MAX_DATA_FILE_BYTES = 64 * 1024 * 1024;
-/** Default longest a whole download (headers and body) may take, in milliseconds (60 s). */
+/**
+ * Default longest a whole download (headers and body) may take, in milliseconds (60 s).
+ *
+ * @category Tiny Shakespeare
+ */
 export const DEFAULT_DOWNLOAD_TIMEOUT_MS = 60_000;
 
 export type { FetchLike, FetchResponseLike } from './internal/boundedFetch.js';
 
-/** Options of {@link loadTinyShakespeare} and {@link loadTinyShakespeareSync}. */
+/**
+ * Options of {@link loadTinyShakespeare} and {@link loadTinyShakespeareSync}.
+ *
+ * @category Tiny Shakespeare
+ */
 export interface TinyShakespeareOptions extends CharCorpusOptions {
   /** An explicit file; when given, no other place is searched and nothing is downloaded. */
   path?: string;
@@ -60,7 +85,11 @@ export interface TinyShakespeareOptions extends CharCorpusOptions {
   expectedSha256?: string;
 }
 
-/** The loaded corpus plus where it came from. */
+/**
+ * The loaded corpus plus where it came from.
+ *
+ * @category Tiny Shakespeare
+ */
 export interface TinyShakespeare extends CharCorpus {
   /** Absolute path of the file that was read (or written, after a download). */
   readonly path: string;
@@ -204,9 +233,15 @@ function dataDirNotFound(p: Plan, dataDir: NonNullable<Plan['dataDir']>): Datase
  * @throws {DatasetError} DATASET_IO_FAILED when a file exists but cannot be read, or the cache cannot be written.
  * @throws {DatasetError} DATASET_INVALID_ARGUMENT for malformed options, or a text of fewer than 2 distinct characters.
  * @example
+ * import { createRng } from '@boltzmann/ising-core';
+ * import { loadTinyShakespeare } from '@boltzmann/datasets';
+ *
+ * // From $BOLTZMANN_DATA_DIR, or downloaded (hash-verified) when it is unset.
  * const shakespeare = await loadTinyShakespeare();
  * const batch = shakespeare.sampleBatch('train', 64, 12, createRng(0));
  * const evalSet = shakespeare.validationWindows(12, 2048, 1234);
+ * console.log(batch.inputs.length, evalSet.inputs.length);
+ * @category Tiny Shakespeare
  */
 export async function loadTinyShakespeare(
   options: TinyShakespeareOptions = {},
@@ -243,7 +278,12 @@ export async function loadTinyShakespeare(
  * @throws {DatasetError} DATASET_NOT_FOUND, DATASET_CORRUPT, DATASET_IO_FAILED, DATASET_NOT_A_FILE,
  *   DATASET_TOO_LARGE, DATASET_INVALID_ARGUMENT as the async loader.
  * @example
- * const shakespeare = loadTinyShakespeareSync({ dataDir: '/data' });
+ * import { loadTinyShakespeareSync } from '@boltzmann/datasets';
+ *
+ * // <dataDir>/tinyshakespeare/input.txt, hash-verified; never downloads.
+ * const shakespeare = loadTinyShakespeareSync({ dataDir: process.env.BOLTZMANN_DATA_DIR });
+ * console.log(shakespeare.vocab.size);
+ * @category Tiny Shakespeare
  */
 export function loadTinyShakespeareSync(options: TinyShakespeareOptions = {}): TinyShakespeare {
   const p = plan(options);

@@ -10,13 +10,22 @@ import type { Mqar, MqarOptions } from './mqar.js';
 /**
  * Added to a run's seed to seed its training-data stream, so that the data stream differs from
  * the weight-initialization stream seeded with the run's seed itself.
+ * @category Training tasks
  */
 export const TRAINING_DATA_SEED_OFFSET = 0x5eed;
 
-/** Seed of the fixed validation windows: shared by every run, so every variant sees the same text. */
+/**
+ * Seed of the fixed validation windows: shared by every run, so every variant sees the same text.
+ *
+ * @category Training tasks
+ */
 export const VALIDATION_SEED = 1234;
 
-/** One batch in a trainer's layout: row-major `batchSize × T`. */
+/**
+ * One batch in a trainer's layout: row-major `batchSize × T`.
+ *
+ * @category Training tasks
+ */
 export interface TrainingBatch {
   readonly inputs: Int32Array;
   readonly targets: Int32Array;
@@ -25,7 +34,11 @@ export interface TrainingBatch {
   readonly batchSize: number;
 }
 
-/** A seeded, resumable training stream of one task. */
+/**
+ * A seeded, resumable training stream of one task.
+ *
+ * @category Training tasks
+ */
 export interface TrainingStream {
   /** Number of input token ids. */
   readonly vocabSize: number;
@@ -49,8 +62,13 @@ export interface TrainingStream {
  * @returns the stream; `outputSize` is the vocabulary size.
  * @throws {DatasetError} DATASET_INVALID_ARGUMENT from `next` for a bad batch size or T.
  * @example
+ * import { charTrainingStream, createCharCorpus } from '@boltzmann/datasets';
+ *
+ * const text = 'to be or not to be, that is the question; '.repeat(20);
  * const stream = charTrainingStream(createCharCorpus(text), 16, 0);
  * const { inputs, targets } = stream.next(32);
+ * console.log(inputs.length, targets.length);
+ * @category Training tasks
  */
 export function charTrainingStream(corpus: CharCorpus, T: number, seed: number): TrainingStream {
   const rng = createRng(seed + TRAINING_DATA_SEED_OFFSET);
@@ -76,14 +94,23 @@ export function charTrainingStream(corpus: CharCorpus, T: number, seed: number):
  * @returns the windows as one batch.
  * @throws {DatasetError} DATASET_INVALID_ARGUMENT for a bad T or count, or a too short split.
  * @example
- * const evalSet = charValidationSet(corpus, 16, 256);
+ * import { charValidationSet, createCharCorpus } from '@boltzmann/datasets';
+ *
+ * const corpus = createCharCorpus('to be or not to be, that is the question; '.repeat(20));
+ * const evalSet = charValidationSet(corpus, 16, 32);
+ * console.log(evalSet.batchSize);
+ * @category Training tasks
  */
 export function charValidationSet(corpus: CharCorpus, T: number, windows: number): TrainingBatch {
   const b = corpus.validationWindows(T, windows, VALIDATION_SEED);
   return { inputs: b.inputs, targets: b.targets, batchSize: b.batchSize };
 }
 
-/** Options of {@link bracketTrainingTask}. */
+/**
+ * Options of {@link bracketTrainingTask}.
+ *
+ * @category Training tasks
+ */
 export interface BracketTrainingOptions {
   /** String length. */
   readonly T: number;
@@ -93,7 +120,11 @@ export interface BracketTrainingOptions {
   readonly seed: number;
 }
 
-/** Bracket matching as a training stream, with its fixed held-out test set. */
+/**
+ * Bracket matching as a training stream, with its fixed held-out test set.
+ *
+ * @category Training tasks
+ */
 export interface BracketTrainingTask extends TrainingStream {
   /** The underlying task (vocabulary, counts, strings). */
   readonly task: BracketTask;
@@ -109,7 +140,11 @@ export interface BracketTrainingTask extends TrainingStream {
  * @returns the stream and the test set; `outputSize` is T.
  * @throws {DatasetError} DATASET_INVALID_ARGUMENT for a bad spec (see `bracketTask`).
  * @example
+ * import { bracketTrainingTask } from '@boltzmann/datasets';
+ *
  * const { next, test } = bracketTrainingTask({ T: 16, mode: 'prefix', types: 2, seed: 0 });
+ * console.log(next(32).inputs.length, test.batchSize);
+ * @category Training tasks
  */
 export function bracketTrainingTask(options: BracketTrainingOptions): BracketTrainingTask {
   const task = bracketTask({
@@ -138,13 +173,21 @@ export function bracketTrainingTask(options: BracketTrainingOptions): BracketTra
   };
 }
 
-/** Options of {@link mqarTrainingTask}: the task's settings and the run's seed. */
+/**
+ * Options of {@link mqarTrainingTask}: the task's settings and the run's seed.
+ *
+ * @category Training tasks
+ */
 export interface MqarTrainingOptions extends Omit<MqarOptions, 'seed' | 'testSeed'> {
   /** The run's seed; the training set is drawn with `seed + TRAINING_DATA_SEED_OFFSET`. */
   readonly seed: number;
 }
 
-/** MQAR as a training stream, with its fixed held-out test set. */
+/**
+ * MQAR as a training stream, with its fixed held-out test set.
+ *
+ * @category Training tasks
+ */
 export interface MqarTrainingTask extends TrainingStream {
   /** The underlying task (settings, sets). */
   readonly task: Mqar;
@@ -162,8 +205,12 @@ export interface MqarTrainingTask extends TrainingStream {
  * @returns the stream and the test set; `outputSize` is the vocabulary.
  * @throws {DatasetError} DATASET_INVALID_ARGUMENT for a bad setting (see `mqar`).
  * @example
+ * import { mqarTrainingTask } from '@boltzmann/datasets';
+ *
  * const task = mqarTrainingTask({ vocabSize: 256, length: 64, numKvPairs: 8, trainExamples: 4096, testExamples: 256, seed: 0 });
  * const { inputs, targets, mask } = task.next(32);
+ * console.log(inputs.length, targets.length, mask?.length);
+ * @category Training tasks
  */
 export function mqarTrainingTask(options: MqarTrainingOptions): MqarTrainingTask {
   const seed = options.seed + TRAINING_DATA_SEED_OFFSET;

@@ -6,7 +6,11 @@ import { prepareProblem } from './internal/problem.js';
 import { ensureWorkspace, probabilities, runAnneal } from './internal/runAnneal.js';
 import type { IsingProblem, Statevector } from './types.js';
 
-/** The default qubit limit: 2^26 amplitudes need about 2.5 GiB (see {@link estimateMemoryBytes}). */
+/**
+ * The default qubit limit: 2^26 amplitudes need about 2.5 GiB (see {@link estimateMemoryBytes}).
+ *
+ * @category Annealing
+ */
 export const DEFAULT_MAX_QUBITS = DEFAULTS.maxQubits;
 
 export { estimateMemoryBytes } from './internal/runAnneal.js';
@@ -23,6 +27,7 @@ export { estimateMemoryBytes } from './internal/runAnneal.js';
  *   ({@link calibrationGains}); either way the output matches the Boltzmann distribution at β to
  *   first order in the fields. Default `false` here (a raw anneal).
  * - `maxQubits` refuse larger problems (default {@link DEFAULT_MAX_QUBITS}).
+ * @category Annealing
  */
 export type AnnealOptions = PlanOptions;
 
@@ -39,7 +44,11 @@ export type AnnealOptions = PlanOptions;
  * @returns `ψ(τ)`, normalized to rounding.
  * @throws {DqaError} DQA_TOO_MANY_QUBITS, DQA_SHAPE_MISMATCH, DQA_NOT_FINITE, DQA_INVALID_ARGUMENT, DQA_BAD_SCHEDULE
  * @example
+ * import { annealStatevector } from '@boltzmann/dqa-sim';
+ *
  * const psi = annealStatevector({ fields: [0.3, -0.2], couplings: [0, 0.5, 0, 0] }, { tau: 4, steps: 64 });
+ * console.log(psi);
+ * @category Annealing
  */
 export function annealStatevector(problem: IsingProblem, options: AnnealOptions = {}): Statevector {
   const plan = createPlan(options, false);
@@ -58,7 +67,11 @@ export function annealStatevector(problem: IsingProblem, options: AnnealOptions 
  * @returns the probabilities (sum 1 to rounding).
  * @throws {DqaError} as {@link annealStatevector}.
  * @example
- * const p = annealDistribution({ fields: [0.5] }, { tau: 2, calibrate: true }); // p[1] ≈ σ(2·0.5)
+ * import { annealDistribution } from '@boltzmann/dqa-sim';
+ *
+ * const p = annealDistribution({ fields: [0.5] }, { tau: 2, calibrate: true });
+ * console.log(p[1], 1 / (1 + Math.exp(-2 * 0.5))); // p[1] ≈ σ(2·0.5)
+ * @category Annealing
  */
 export function annealDistribution(
   problem: IsingProblem,
@@ -71,7 +84,11 @@ export function annealDistribution(
   return probabilities(ws, n);
 }
 
-/** First-order gains and the effective-temperature integral of one anneal configuration. */
+/**
+ * First-order gains and the effective-temperature integral of one anneal configuration.
+ *
+ * @category Annealing
+ */
 export interface CalibrationGains {
   /** `X = ∫∫ A B` at this τ (continuous time). */
   readonly x: number;
@@ -93,7 +110,10 @@ export interface CalibrationGains {
  * @returns X, the effective-temperature gains and the exact linear-response gains.
  * @throws {DqaError} DQA_INVALID_ARGUMENT, DQA_BAD_SCHEDULE
  * @example
- * calibrationGains({ tau: 1, steps: 64 }).effectiveTemperature.field; // 4 · 1/24
+ * import { calibrationGains } from '@boltzmann/dqa-sim';
+ *
+ * console.log(calibrationGains({ tau: 1, steps: 64 }).effectiveTemperature.field); // 4 · 1/24
+ * @category Annealing
  */
 export function calibrationGains(options: AnnealOptions = {}): CalibrationGains {
   const plan = createPlan({ ...options, calibrate: false }, false);

@@ -70,8 +70,11 @@ export function planCircuit(
  * @throws {DqaError} as `annealStatevector`: DQA_TOO_MANY_QUBITS, DQA_SHAPE_MISMATCH, DQA_NOT_FINITE,
  *   DQA_INVALID_ARGUMENT, DQA_BAD_SCHEDULE.
  * @example
+ * import { annealCircuit } from '@boltzmann/dqa-sim';
+ *
  * const { n, layers } = annealCircuit({ fields: [0.5, -0.2], couplings: [0, 0.3, 0, 0] }, { tau: 2, steps: 8 });
- * for (const layer of layers) if (layer.kind === 'mixer') console.log(layer.rx);
+ * for (const layer of layers) if (layer.kind === 'mixer') console.log(n, layer.rx);
+ * @category Annealing
  */
 export function annealCircuit(problem: IsingProblem, options: AnnealOptions = {}): AnnealCircuit {
   return planCircuit(problem, options).circuit;

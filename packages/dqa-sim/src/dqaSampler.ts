@@ -16,7 +16,11 @@ import type { Workspace } from './internal/runAnneal.js';
 import { assertShots, sampleShots } from './sampleShots.js';
 import type { CompiledSchedule, ScheduleSpec } from './schedule.js';
 
-/** Options of the `'dqa'` sampler. */
+/**
+ * Options of the `'dqa'` sampler.
+ *
+ * @category Samplers
+ */
 export interface DqaSamplerOptions {
   /** Total anneal time τ (default 16). */
   readonly tau?: number;
@@ -115,9 +119,16 @@ function extract(
  * @throws {DqaError} from `create`: DQA_INVALID_ARGUMENT for a bad value or an unknown option key,
  * DQA_BAD_SCHEDULE for a bad schedule.
  * @example
+ * import { causalBatch, createSamplerRegistry, estimateBatch } from '@boltzmann/ising-core';
+ * import { dqaSampler } from '@boltzmann/dqa-sim';
+ *
+ * const fields = Float64Array.from({ length: 36 }, (_, i) => 0.3 * Math.sin(i));
+ * const couplings = new Float64Array(36).fill(0.1);
  * const registry = createSamplerRegistry().register(dqaSampler);
  * const sampler = registry.require('dqa').create({ shots: 0 });
- * const estimate = estimateBatch(sampler, causalBatch(fields, couplings, { batch: 1, length: 6 }));
+ * const estimate = await estimateBatch(sampler, causalBatch(fields, couplings, { batch: 1, length: 6 }));
+ * console.log(estimate.magnetization);
+ * @category Samplers
  */
 export const dqaSampler: SamplerPlugin<DqaSamplerOptions, Sampler, 'dqa'> = {
   name: 'dqa',

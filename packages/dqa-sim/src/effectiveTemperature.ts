@@ -38,7 +38,10 @@ function gauss(f: (u: number) => number, a: number, b: number): number {
  * @throws {DqaError} DQA_INVALID_ARGUMENT when `tau` is negative or not finite; DQA_BAD_SCHEDULE for a bad
  *   schedule, one that is not finite at a quadrature node, or an integral that overflows float64.
  * @example
- * effectiveTemperature(2); // 4 / 24 = 0.1666…
+ * import { effectiveTemperature } from '@boltzmann/dqa-sim';
+ *
+ * console.log(effectiveTemperature(2)); // 4 / 24 = 0.1666…
+ * @category Calibration
  */
 export function effectiveTemperature(
   tau: number,

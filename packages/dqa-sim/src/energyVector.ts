@@ -12,7 +12,10 @@ import { fillEnergy } from './internal/kernels.js';
  * @returns the energy of every state.
  * @throws {DqaError} DQA_TOO_MANY_QUBITS, DQA_SHAPE_MISMATCH, DQA_NOT_FINITE
  * @example
- * energyVector({ fields: [1] }); // Float64Array [1, -1]: s = −1 costs +1, s = +1 costs −1
+ * import { energyVector } from '@boltzmann/dqa-sim';
+ *
+ * console.log(energyVector({ fields: [1] })); // Float64Array [1, -1]: s = −1 costs +1, s = +1 costs −1
+ * @category Annealing
  */
 export function energyVector(problem: IsingProblem, maxQubits = 26): Float64Array {
   const plan = createPlan(

@@ -1,6 +1,10 @@
 import { ERROR_BRAND, hasErrorBrand } from '@boltzmann/ising-core/internal';
 
-/** Every code a {@link DqaError} can carry. */
+/**
+ * Every code a {@link DqaError} can carry.
+ *
+ * @category Errors
+ */
 export type DqaErrorCode =
   | 'DQA_TOO_MANY_QUBITS'
   | 'DQA_BAD_SCHEDULE'
@@ -14,8 +18,15 @@ export type DqaErrorCode =
  * the message names the offending value.
  *
  * @example
- * try { annealDistribution(problem, { maxQubits: 10 }) }
- * catch (e) { if (isDqaError(e, 'DQA_TOO_MANY_QUBITS')) console.log(e.message) }
+ * import { annealDistribution, isDqaError } from '@boltzmann/dqa-sim';
+ *
+ * try {
+ *   annealDistribution({ fields: new Array(12).fill(0.1) }, { maxQubits: 10 });
+ * } catch (e) {
+ *   if (isDqaError(e, 'DQA_TOO_MANY_QUBITS')) console.log(e.message);
+ *   else throw e;
+ * }
+ * @category Errors
  */
 export class DqaError extends Error {
   /** The cross-copy brand (see `ERROR_BRAND` in ising-core): survives a second copy of this package. */
@@ -46,6 +57,7 @@ export class DqaError extends Error {
  * @param value anything caught.
  * @param code narrow to one code.
  * @returns whether `value` is such an error.
+ * @category Errors
  */
 export function isDqaError(value: unknown, code?: DqaErrorCode): value is DqaError {
   return (

@@ -6,7 +6,11 @@ import { fillEnergy } from './internal/kernels.js';
 import { createPlan, DEFAULTS } from './internal/plan.js';
 import { ensureWorkspace, probabilities, runAnneal } from './internal/runAnneal.js';
 
-/** How far a DQA output distribution is from the Boltzmann distribution it should approximate. */
+/**
+ * How far a DQA output distribution is from the Boltzmann distribution it should approximate.
+ *
+ * @category Calibration
+ */
 export interface FidelityReport {
   /** `KL(target ‖ dqa) = Σ_s q(s) log(q(s)/p(s))`, target q = exact Boltzmann (nats; ∞ when p misses support). */
   readonly klTargetDqa: number;
@@ -24,7 +28,11 @@ export interface FidelityReport {
   readonly x: number;
 }
 
-/** One row of {@link fidelitySweep}. */
+/**
+ * One row of {@link fidelitySweep}.
+ *
+ * @category Calibration
+ */
 export interface FidelityRow {
   readonly tau: number;
   readonly steps: number;
@@ -35,7 +43,11 @@ export interface FidelityRow {
   readonly meanMagnetizationError: number;
 }
 
-/** Input of {@link fidelitySweep}: one problem, the anneal options, and the grid of τ and K. */
+/**
+ * Input of {@link fidelitySweep}: one problem, the anneal options, and the grid of τ and K.
+ *
+ * @category Calibration
+ */
 export interface FidelitySweepInput extends Omit<AnnealOptions, 'tau' | 'steps'> {
   readonly fields: ArrayLike<number>;
   readonly couplings?: ArrayLike<number>;
@@ -139,8 +151,11 @@ function runDistribution(
  * @returns the fidelity report.
  * @throws {DqaError} as `annealDistribution`.
  * @example
+ * import { fidelity } from '@boltzmann/dqa-sim';
+ *
  * const r = fidelity({ fields: [0.3, -0.2], couplings: [0, 0.4, 0, 0] }, { tau: 16, steps: 64 });
- * r.klTargetDqa; r.maxMagnetizationError;
+ * console.log(r.klTargetDqa, r.maxMagnetizationError);
+ * @category Calibration
  */
 export function fidelity(problem: IsingProblem, options: AnnealOptions = {}): FidelityReport {
   const { n, q } = boltzmann(problem, options.beta ?? 1, options.maxQubits ?? DEFAULTS.maxQubits);
@@ -157,7 +172,11 @@ export function fidelity(problem: IsingProblem, options: AnnealOptions = {}): Fi
  * @returns one row per (τ, K).
  * @throws {DqaError} DQA_INVALID_ARGUMENT on an empty grid; otherwise as {@link fidelity}.
  * @example
+ * import { fidelitySweep } from '@boltzmann/dqa-sim';
+ *
  * const rows = fidelitySweep({ fields: [0.4, -0.3, 0.1], taus: [1, 2, 4, 8], steps: [16, 32] });
+ * for (const r of rows) console.log(r.tau, r.steps, r.klTargetDqa);
+ * @category Calibration
  */
 export function fidelitySweep(input: FidelitySweepInput): FidelityRow[] {
   const { fields, couplings, taus, steps, ...options } = input;

@@ -5,6 +5,7 @@ import { DqaError } from './errors.js';
 /**
  * Most shots one problem may take: 2^24 = 16,777,216 (the sorted uniforms alone take 8 bytes per
  * shot, 128 MiB at the limit). A larger count failed with a raw `RangeError` or exhausted memory.
+ * @category Annealing
  */
 export const DQA_MAX_SHOTS = 2 ** 24;
 
@@ -41,7 +42,12 @@ export function assertShots(shots: unknown, min: 0 | 1): asserts shots is number
  * @throws {DqaError} DQA_INVALID_ARGUMENT on a bad shot count (not an integer, < 1 or > 2^24) or a distribution of the wrong length
  *   or without positive mass; DQA_NOT_FINITE on a negative or non-finite probability.
  * @example
+ * import { createRng } from '@boltzmann/ising-core';
+ * import { annealDistribution, sampleShots } from '@boltzmann/dqa-sim';
+ *
  * const set = sampleShots(annealDistribution({ fields: [0.4] }), 1, 1000, createRng(1));
+ * console.log(set.weights); // how often each distinct state came up
+ * @category Annealing
  */
 export function sampleShots(
   probabilities: Float64Array,

@@ -6,7 +6,11 @@ import {
   compileExpression,
 } from './internal/scheduleExpression.js';
 
-/** One schedule function of the anneal fraction `u ∈ [0, 1]`: a mathjs expression of `u` or a JS function. */
+/**
+ * One schedule function of the anneal fraction `u ∈ [0, 1]`: a mathjs expression of `u` or a JS function.
+ *
+ * @category Annealing
+ */
 export type ScheduleFunction = string | ((u: number) => number);
 
 /**
@@ -17,13 +21,18 @@ export type ScheduleFunction = string | ((u: number) => number);
  * - `'dwave'`: `A = (1 − u)^3`, `B = u^2` — a qualitative D-Wave-like shape (the driver
  *   falls steeply, the problem term rises quadratically). It is an approximation chosen
  *   here, not D-Wave's published per-QPU A(s)/B(s) tables.
+ * @category Annealing
  */
 export type ScheduleSpec =
   | 'linear'
   | 'dwave'
   | { readonly A: ScheduleFunction; readonly B: ScheduleFunction };
 
-/** A validated schedule whose `A` and `B` are plain, fast JS functions. */
+/**
+ * A validated schedule whose `A` and `B` are plain, fast JS functions.
+ *
+ * @category Annealing
+ */
 export interface CompiledSchedule {
   /** Human-readable description, e.g. `A(u) = 1 - u; B(u) = u`. */
   readonly label: string;
@@ -33,7 +42,11 @@ export interface CompiledSchedule {
   readonly B: (u: number) => number;
 }
 
-/** The expressions behind the preset names. */
+/**
+ * The expressions behind the preset names.
+ *
+ * @category Annealing
+ */
 export const SCHEDULE_PRESETS = {
   linear: { A: '1 - u', B: 'u' },
   dwave: { A: '(1 - u)^3', B: 'u^2' },
@@ -71,8 +84,12 @@ function toFunction(fn: ScheduleFunction, which: 'A' | 'B'): (u: number) => numb
  *   not parse or uses anything outside the syntax above, a check over the time budget, or a value
  *   that is not a finite real number somewhere on `[0, 1]`.
  * @example
+ * import { compileSchedule, loadScheduleParser } from '@boltzmann/dqa-sim';
+ *
+ * await loadScheduleParser(); // formulas need the parser (a dynamic import of mathjs)
  * const s = compileSchedule({ A: '1 - u^2', B: 'u^2' });
- * s.A(0.5); // 0.75
+ * console.log(s.A(0.5)); // 0.75
+ * @category Annealing
  */
 export function compileSchedule(
   spec: ScheduleSpec | CompiledSchedule = 'linear',

@@ -12,8 +12,12 @@ let loaded: ScheduleMath | undefined;
  * loads by itself on first use; in a browser (no synchronous `require`) call this once first.
  *
  * @example
+ * import { annealDistribution, loadScheduleParser } from '@boltzmann/dqa-sim';
+ *
  * await loadScheduleParser();
- * annealDistribution(problem, { schedule: { A: '1 - u', B: 'u^2' } });
+ * const p = annealDistribution({ fields: [0.5] }, { schedule: { A: '1 - u', B: 'u^2' } });
+ * console.log(p);
+ * @category Annealing
  */
 export async function loadScheduleParser(): Promise<void> {
   loaded ??= await import('mathjs/number');

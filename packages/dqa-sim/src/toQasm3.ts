@@ -4,7 +4,11 @@ import { planCircuit } from './annealCircuit.js';
 import { DqaError } from './errors.js';
 import type { AnnealLayer, IsingProblem } from './types.js';
 
-/** Options of {@link toQasm3}: the anneal's options plus the output dialect. */
+/**
+ * Options of {@link toQasm3}: the anneal's options plus the output dialect.
+ *
+ * @category Circuits
+ */
 export interface QasmOptions extends AnnealOptions {
   /**
    * `'stdgates'` (default): `include "stdgates.inc";`, couplings as `cx; rz; cx` (stdgates.inc
@@ -63,7 +67,11 @@ function renderLayer(
  * @returns the program text, one statement per line.
  * @throws {DqaError} as `annealStatevector`; DQA_INVALID_ARGUMENT on an unknown dialect.
  * @example
+ * import { toQasm3 } from '@boltzmann/dqa-sim';
+ *
  * const qasm = toQasm3({ fields: [0.5, -0.2], couplings: [0, 0.3, 0, 0] }, { tau: 2, steps: 8 });
+ * console.log(qasm); // OPENQASM 3.0; …
+ * @category Circuits
  */
 export function toQasm3(problem: IsingProblem, options: QasmOptions = {}): string {
   const dialect = options.dialect ?? 'stdgates';

@@ -2,10 +2,18 @@ import { echo } from './echo.js';
 import { IsingError } from './errors.js';
 import type { IsingBatch, RealArray } from './types.js';
 
-/** Default largest spin count for exact enumeration (2^24 states ≈ 128 MiB of float64 scratch). */
+/**
+ * Default largest spin count for exact enumeration (2^24 states ≈ 128 MiB of float64 scratch).
+ *
+ * @category Problems
+ */
 export const DEFAULT_EXACT_SPIN_LIMIT = 24;
 
-/** Shape of a causal attention call: `batch` sequences of `length` positions. */
+/**
+ * Shape of a causal attention call: `batch` sequences of `length` positions.
+ *
+ * @category Problems
+ */
 export interface CausalShape {
   readonly batch: number;
   readonly length: number;
@@ -40,7 +48,11 @@ export function assertFinite(
   }
 }
 
-/** Throws `ISING_INVALID_ARGUMENT` unless `beta` is finite and positive. */
+/**
+ * Throws `ISING_INVALID_ARGUMENT` unless `beta` is finite and positive.
+ *
+ * @category Problems
+ */
 export function assertBeta(beta: number): void {
   if (!Number.isFinite(beta) || beta <= 0) {
     throw new IsingError(
@@ -52,6 +64,7 @@ export function assertBeta(beta: number): void {
 
 /**
  * Throws `ISING_TOO_MANY_SPINS` when `spins` exceeds `limit`, pointing at approximate samplers.
+ * @category Problems
  */
 export function assertSpinLimit(spins: number, limit: number, who = 'exact enumeration'): void {
   if (spins > limit) {
@@ -71,6 +84,7 @@ export function assertSpinLimit(spins: number, limit: number, who = 'exact enume
  * @param input.spins spin count of each problem, `1 ≤ spins[q] ≤ stride`.
  * @param input.beta inverse temperature (default 1).
  * @throws {IsingError} ISING_SHAPE_MISMATCH, ISING_NOT_FINITE, ISING_INVALID_ARGUMENT
+ * @category Problems
  */
 export function createIsingBatch(input: {
   fields: RealArray;
@@ -165,6 +179,7 @@ export function revalidateBatch(batch: IsingBatch, who: string): IsingBatch {
  * with the `i + 1` spins of keys `0..i` and fields `fields[(b*length + i)*length + j]`.
  *
  * @throws {IsingError} ISING_SHAPE_MISMATCH, ISING_NOT_FINITE, ISING_INVALID_ARGUMENT
+ * @category Problems
  */
 export function causalBatch(
   fields: RealArray,

@@ -4,7 +4,11 @@ import { wasmBase64 } from './internal/kernels/wasm/gemm/gemmWasm.generated.js';
 import { instantiateWasm } from './internal/kernels/wasmInstance.js';
 import type { WasmMemory } from './internal/kernels/wasmInstance.js';
 
-/** Shape of {@link batchedMatMul}: `batch` products of `m×k` by `k×n`, either operand stored transposed. */
+/**
+ * Shape of {@link batchedMatMul}: `batch` products of `m×k` by `k×n`, either operand stored transposed.
+ *
+ * @category Exact
+ */
 export interface BatchedMatMulShape {
   readonly batch: number;
   readonly m: number;
@@ -100,7 +104,14 @@ function assertShape(shape: BatchedMatMulShape, a: Float32Array, b: Float32Array
  * @returns `batch × m × n` row-major.
  * @throws {IsingError} ISING_INVALID_ARGUMENT for a non-positive dimension, ISING_SHAPE_MISMATCH for operands of the wrong size.
  * @example
+ * import { batchedMatMul } from '@boltzmann/ising-core';
+ *
+ * const [B, H, T, dHead] = [2, 2, 4, 8];
+ * const q = Float32Array.from({ length: B * H * T * dHead }, (_, i) => Math.sin(i));
+ * const k = Float32Array.from({ length: B * H * T * dHead }, (_, i) => Math.cos(i));
  * const scores = batchedMatMul(q, k, { batch: B * H, m: T, k: dHead, n: T, transposeB: true });
+ * console.log(scores.length); // B · H · T · T
+ * @category Exact
  */
 export function batchedMatMul(
   a: Float32Array,

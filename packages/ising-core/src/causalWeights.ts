@@ -9,7 +9,11 @@ import type { BatchEstimate, IsingBatch, IsingGradients, RealArray } from './typ
  * package's TensorFlow.js op are both thin wrappers of these functions.
  */
 
-/** Forward values of a causal op, all in the batch's layout (`size × stride`), zero past each problem's spins. */
+/**
+ * Forward values of a causal op, all in the batch's layout (`size × stride`), zero past each problem's spins.
+ *
+ * @category Attention
+ */
 export interface CausalWeights {
   /** `m_ij = ⟨s_j⟩` of query `i`. */
   readonly magnetization: Float64Array;
@@ -19,7 +23,11 @@ export interface CausalWeights {
   backward(gradWeights: RealArray): IsingGradients;
 }
 
-/** The closed-form variants: `sigmoid` (J treated as 0) and `coupling` (h treated as 0). */
+/**
+ * The closed-form variants: `sigmoid` (J treated as 0) and `coupling` (h treated as 0).
+ *
+ * @category Attention
+ */
 export type ClosedFormVariant = 'sigmoid' | 'coupling';
 
 // A row's α sum is positive for finite fields, but every α of a row underflows to 0 when all
@@ -114,8 +122,14 @@ function gradAlpha(
  * @returns magnetizations, weights and `backward(∂L/∂w) → { fields, couplings }`.
  * @throws {IsingError} from `backward`: ISING_SHAPE_MISMATCH, ISING_NOT_FINITE; the estimate's own VJP errors.
  * @example
+ * import { causalBatch, causalWeightsFromEstimate, tapEstimate } from '@boltzmann/ising-core';
+ *
+ * const scores = Float64Array.from({ length: 2 * 32 * 32 }, (_, i) => Math.sin(i));
+ * const J = new Float64Array(32 * 32).fill(0.01);
  * const batch = causalBatch(scores, J, { batch: 2, length: 32 });
  * const { weights, backward } = causalWeightsFromEstimate(batch, tapEstimate(batch));
+ * console.log(weights.length, backward(new Float64Array(weights.length)).couplings.length);
+ * @category Attention
  */
 export function causalWeightsFromEstimate<
   G extends IsingGradients | Promise<IsingGradients> = IsingGradients,
@@ -142,7 +156,13 @@ export function causalWeightsFromEstimate<
  * `m = 0` by the flip symmetry: uniform weights, both gradients exactly 0).
  *
  * @example
+ * import { causalBatch, causalClosedForm } from '@boltzmann/ising-core';
+ *
+ * const scores = Float64Array.from({ length: 2 * 8 * 8 }, (_, i) => Math.sin(i));
+ * const zeros = new Float64Array(8 * 8);
  * const { weights } = causalClosedForm(causalBatch(scores, zeros, { batch: 2, length: 8 }), 'sigmoid');
+ * console.log(weights.length); // 2 · 8 · 8
+ * @category Attention
  */
 export function causalClosedForm(batch: IsingBatch, variant: ClosedFormVariant): CausalWeights {
   if (variant !== 'sigmoid' && variant !== 'coupling') {

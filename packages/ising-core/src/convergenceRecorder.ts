@@ -2,7 +2,11 @@ import { estimateBatch } from './estimateBatch.js';
 import { shardRecipeOf, withShardRecipe } from './internal/pool/shardRecipe.js';
 import type { BatchEstimate, IsingBatch, MaybePromise, Sampler } from './types.js';
 
-/** Convergence figures of an iterative sampler summed over the calls since the last drain. */
+/**
+ * Convergence figures of an iterative sampler summed over the calls since the last drain.
+ *
+ * @category Samplers
+ */
 export interface ConvergenceSummary {
   /** Sampler calls that reported diagnostics. */
   readonly calls: number;
@@ -18,7 +22,11 @@ export interface ConvergenceSummary {
   readonly maxIterations: number;
 }
 
-/** A sampler that forwards to another and keeps its convergence figures for {@link RecordingSampler.drain}. */
+/**
+ * A sampler that forwards to another and keeps its convergence figures for {@link RecordingSampler.drain}.
+ *
+ * @category Samplers
+ */
 export interface RecordingSampler extends Sampler {
   /** The figures since the previous drain (undefined when no call reported any), then resets. */
   drain(): ConvergenceSummary | undefined;
@@ -50,9 +58,13 @@ export function recordingOf(sampler: unknown): RecordingSampler | undefined {
  * @param inner the sampler to record.
  * @returns the recording sampler; `dispose` disposes the inner one.
  * @example
- * const sampler = recordConvergence(registry.require('mean-field').create());
- * await trainer.step(batch);
+ * import { causalBatch, estimateBatch, meanFieldSampler, recordConvergence } from '@boltzmann/ising-core';
+ *
+ * const sampler = recordConvergence(meanFieldSampler.create());
+ * const fields = Float64Array.from({ length: 64 }, (_, i) => Math.sin(i));
+ * await estimateBatch(sampler, causalBatch(fields, new Float64Array(64), { batch: 1, length: 8 }));
  * console.log(sampler.drain()); // { calls, problems, missed, maxResidual, meanIterations, maxIterations }
+ * @category Samplers
  */
 export function recordConvergence(inner: Sampler): RecordingSampler {
   let calls = 0;
@@ -123,7 +135,18 @@ export function recordConvergence(inner: Sampler): RecordingSampler {
  * The summary of two stretches of calls together (either may be undefined: nothing recorded).
  *
  * @example
- * const interval = steps.reduce(mergeConvergence, undefined);
+ * import { causalBatch, estimateBatch, mergeConvergence, recordConvergence, tapSampler } from '@boltzmann/ising-core';
+ * import type { ConvergenceSummary } from '@boltzmann/ising-core';
+ *
+ * const sampler = recordConvergence(tapSampler.create());
+ * const steps: (ConvergenceSummary | undefined)[] = [];
+ * for (let step = 0; step < 3; step++) {
+ *   const fields = Float64Array.from({ length: 64 }, (_, i) => Math.sin(i + step));
+ *   await estimateBatch(sampler, causalBatch(fields, new Float64Array(64), { batch: 1, length: 8 }));
+ *   steps.push(sampler.drain());
+ * }
+ * console.log(steps.reduce(mergeConvergence, undefined)); // the three steps' figures as one
+ * @category Samplers
  */
 export function mergeConvergence(
   a: ConvergenceSummary | undefined,

@@ -8,8 +8,13 @@
  * @param stride the row length (default `length`; `maxLength` for a model's full matrix).
  * @returns `length − 1` means (empty for `length ≤ 1`).
  * @example
- * const [layer0head0] = model.couplings();
- * const profile = meanCouplingByDistance(layer0head0, 16, model.config.maxLength); // J at d = 1 … 15
+ * import { meanCouplingByDistance } from '@boltzmann/ising-core';
+ *
+ * // One head's couplings, e.g. an entry of the attention package's `model.couplings()`.
+ * const length = 4;
+ * const J = Float64Array.of(0, 0.5, -0.2, 0.1, 0, 0, 0.3, 0, 0, 0, 0, 0.1, 0, 0, 0, 0);
+ * console.log(meanCouplingByDistance(J, length)); // J at d = 1, 2, 3: [0.3, -0.1, 0.1]
+ * @category Exact
  */
 export function meanCouplingByDistance(
   couplings: ArrayLike<number>,

@@ -76,7 +76,10 @@ function write(line: string): void {
  * @param namespaces a comma- or space-separated list; `*` matches anything, a leading `-` excludes.
  * @example
  * import { enableDebug } from '@boltzmann/ising-core';
+ *
  * enableDebug('boltzmann:*'); // e.g. initBackend() now reports the TensorFlow.js backend it chose
+ * enableDebug(undefined); // back to the DEBUG environment variable
+ * @category Runtime
  */
 export function enableDebug(namespaces: string | undefined): void {
   explicit = namespaces;

@@ -73,8 +73,12 @@ function normalized(batch: IsingBatch, distributions: readonly Float64Array[]): 
  * @returns magnetizations and `vjp(∂L/∂m) → { fields, couplings }`.
  * @throws {IsingError} ISING_SHAPE_MISMATCH (count or lengths), ISING_NOT_FINITE, ISING_INVALID_ARGUMENT (negative or zero mass)
  * @example
+ * import { createIsingBatch, estimateFromDense } from '@boltzmann/ising-core';
+ *
  * const batch = createIsingBatch({ fields: Float64Array.of(0.1), couplings: Float64Array.of(0), spins: [1], stride: 1 });
- * const est = estimateFromDense(batch, [Float64Array.of(0.25, 0.75)]); // m = 0.5
+ * const est = estimateFromDense(batch, [Float64Array.of(0.25, 0.75)]);
+ * console.log(est.magnetization); // [0.5]
+ * @category Exact
  */
 export function estimateFromDense(
   batch: IsingBatch,

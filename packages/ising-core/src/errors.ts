@@ -1,6 +1,10 @@
 import { ERROR_BRAND, hasErrorBrand } from './errorBrand.js';
 
-/** Every code an {@link IsingError} can carry. */
+/**
+ * Every code an {@link IsingError} can carry.
+ *
+ * @category Errors
+ */
 export type IsingErrorCode =
   | 'ISING_SHAPE_MISMATCH'
   | 'ISING_NOT_FINITE'
@@ -21,7 +25,15 @@ export type IsingErrorCode =
  * the message names the offending value.
  *
  * @example
- * try { logPartition(fields, couplings) } catch (e) { if (isIsingError(e) && e.code === 'ISING_TOO_MANY_SPINS') … }
+ * import { isIsingError, logPartition } from '@boltzmann/ising-core';
+ *
+ * try {
+ *   logPartition(new Float64Array(40), new Float64Array(40 * 40)); // 2^40 states: refused
+ * } catch (e) {
+ *   if (isIsingError(e) && e.code === 'ISING_TOO_MANY_SPINS') console.log('too large:', e.message);
+ *   else throw e;
+ * }
+ * @category Errors
  */
 export class IsingError extends Error {
   /** The cross-copy brand (see `ERROR_BRAND` in ising-core): survives a second copy of this package. */
@@ -41,7 +53,11 @@ export class IsingError extends Error {
   }
 }
 
-/** True when `value` is an {@link IsingError} (optionally with the given code). */
+/**
+ * True when `value` is an {@link IsingError} (optionally with the given code).
+ *
+ * @category Errors
+ */
 export function isIsingError(value: unknown, code?: IsingErrorCode): value is IsingError {
   return (
     hasErrorBrand(value, 'IsingError') &&

@@ -93,9 +93,16 @@ function pipe<T>(
  *   magnetization; ISING_SAMPLER_FAILED on a magnetization outside [−1, 1] (beyond 1e-9 of rounding); ISING_INVALID_PLUGIN when the sampler has neither `estimate` nor `sample`; and the
  *   conversion's ISING_BAD_SAMPLES. Asynchronous samplers reject with the same codes.
  * @example
+ * import { causalBatch, createSamplerRegistry, estimateBatch, gibbsSampler } from '@boltzmann/ising-core';
+ *
+ * const fields = Float64Array.from({ length: 2 * 8 * 8 }, (_, i) => Math.sin(i));
+ * const couplings = new Float64Array(8 * 8).fill(0.1);
+ * const registry = createSamplerRegistry().register(gibbsSampler);
  * const sampler = registry.require('gibbs').create({ seed: 1 });
  * const { magnetization, vjp } = await estimateBatch(sampler, causalBatch(fields, couplings, { batch: 2, length: 8 }));
- * const { fields: dh, couplings: dJ } = vjp(gradMagnetization);
+ * const { fields: dh, couplings: dJ } = await vjp(new Float64Array(magnetization.length).fill(1));
+ * console.log(dh.length, dJ.length);
+ * @category Samplers
  */
 export function estimateBatch(sampler: Sampler, batch: IsingBatch): MaybePromise<BatchEstimate> {
   if (

@@ -19,7 +19,11 @@ import { autoThreadCount, capThreadCount } from './internal/pool/threadCount.js'
 import { disposeWorkerPool, runOnWorkers, runOnWorkersSync } from './internal/pool/sharedPool.js';
 import type { BatchEstimate, IsingBatch, IsingGradients } from './types.js';
 
-/** Options of {@link estimateExact} and {@link estimateExactAsync}. */
+/**
+ * Options of {@link estimateExact} and {@link estimateExactAsync}.
+ *
+ * @category Exact
+ */
 export interface ExactOptions {
   /** Largest spin count to enumerate (default 24, at most 30). */
   readonly maxSpins?: number;
@@ -32,10 +36,18 @@ export interface ExactOptions {
   readonly threads?: 'auto' | number;
 }
 
-/** Options of {@link estimateExactAsync}: the same as {@link ExactOptions}. */
+/**
+ * Options of {@link estimateExactAsync}: the same as {@link ExactOptions}.
+ *
+ * @category Exact
+ */
 export type ExactAsyncOptions = ExactOptions;
 
-/** An exact {@link BatchEstimate} that also carries `log Z` per problem. */
+/**
+ * An exact {@link BatchEstimate} that also carries `log Z` per problem.
+ *
+ * @category Exact
+ */
 export interface ExactBatchEstimate extends BatchEstimate {
   /** `log Z_q`, `Z_q = Σ_s exp(−β E_q(s))`, one entry per problem. */
   readonly logPartition: Float64Array;
@@ -43,7 +55,11 @@ export interface ExactBatchEstimate extends BatchEstimate {
   readonly probabilityUp: Float64Array;
 }
 
-/** The asynchronous (multi-threaded) variant of {@link ExactBatchEstimate}: its VJP returns a promise. */
+/**
+ * The asynchronous (multi-threaded) variant of {@link ExactBatchEstimate}: its VJP returns a promise.
+ *
+ * @category Exact
+ */
 export interface AsyncExactBatchEstimate {
   readonly magnetization: Float64Array;
   readonly logPartition: Float64Array;
@@ -134,9 +150,13 @@ function mergeBackward(plan: Plan, parts: readonly BackwardResult[]): IsingGradi
  * @throws {IsingError} ISING_TOO_MANY_SPINS above `maxSpins`; ISING_SHAPE_MISMATCH, ISING_NOT_FINITE,
  *   ISING_INVALID_ARGUMENT on a malformed batch or gradient; ISING_WORKER_FAILED when a worker fails.
  * @example
+ * import { createIsingBatch, estimateExact } from '@boltzmann/ising-core';
+ *
  * const batch = createIsingBatch({ fields: Float64Array.of(0.5, -0.2), couplings: Float64Array.of(0, 0.3, 0, 0), spins: [2], stride: 2 });
  * const { magnetization, vjp } = estimateExact(batch);
  * const { fields, couplings } = vjp(Float64Array.of(1, 0)); // ∂m_0/∂h, ∂m_0/∂J
+ * console.log(magnetization, fields, couplings);
+ * @category Exact
  */
 export function estimateExact(batch: IsingBatch, options: ExactOptions = {}): ExactBatchEstimate {
   return estimateValidated(
@@ -198,8 +218,16 @@ export function estimateValidated(
  * @returns a promise of the estimate; its `vjp` is asynchronous too.
  * @throws {IsingError} as {@link estimateExact}; ISING_WORKER_FAILED (rejection) when a worker dies.
  * @example
- * const est = await estimateExactAsync(causalBatch(fields, couplings, { batch: 64, length: 16 }), { threads: 'auto' });
- * const grads = await est.vjp(gradMagnetization);
+ * import { causalBatch, disposeExactWorkers, estimateExactAsync } from '@boltzmann/ising-core';
+ *
+ * const length = 12;
+ * const fields = Float64Array.from({ length: 8 * length * length }, (_, i) => Math.sin(i));
+ * const couplings = new Float64Array(length * length).fill(0.1);
+ * const est = await estimateExactAsync(causalBatch(fields, couplings, { batch: 8, length }), { threads: 2 });
+ * const grads = await est.vjp(new Float64Array(est.magnetization.length).fill(1));
+ * console.log(grads.couplings.length);
+ * await disposeExactWorkers(); // let the process exit
+ * @category Exact
  */
 export async function estimateExactAsync(
   batch: IsingBatch,
@@ -242,7 +270,11 @@ export async function estimateExactAsync(
  * Optional (idle workers never keep the process alive); the next parallel call starts new ones.
  *
  * @example
- * await disposeExactWorkers();
+ * import { causalBatch, disposeExactWorkers, estimateExactAsync } from '@boltzmann/ising-core';
+ *
+ * await estimateExactAsync(causalBatch(new Float64Array(64), new Float64Array(64), { batch: 1, length: 8 }), { threads: 2 });
+ * await disposeExactWorkers(); // the workers end, and the process can exit
+ * @category Exact
  */
 export function disposeExactWorkers(): Promise<void> {
   return disposeWorkerPool();

@@ -10,7 +10,11 @@ import type { Rng } from './rng.js';
 import { drawDense } from './sampling/draws.js';
 import type { IsingBatch, RealArray, SampleSet } from './types.js';
 
-/** Options of the single-model exact functions. */
+/**
+ * Options of the single-model exact functions.
+ *
+ * @category Exact
+ */
 export interface ExactModelOptions {
   /** Inverse temperature (default 1). */
   readonly beta?: number;
@@ -69,7 +73,10 @@ function modelBatch(
  * @returns `Float64Array` of `2^n` energies.
  * @throws {IsingError} ISING_SHAPE_MISMATCH, ISING_NOT_FINITE, ISING_TOO_MANY_SPINS
  * @example
- * energies(Float64Array.of(1, 0), Float64Array.of(0, 0.5, 0, 0)); // [0.5, −0.5, 1.5, −1.5]
+ * import { energies } from '@boltzmann/ising-core';
+ *
+ * console.log(energies(Float64Array.of(1, 0), Float64Array.of(0, 0.5, 0, 0))); // [0.5, −0.5, 1.5, −1.5]
+ * @category Exact
  */
 export function energies(fields: RealArray, couplings: RealArray, n?: number): Float64Array {
   const batch = modelBatch(fields, couplings, n === undefined ? {} : { spins: n }, 'energies');
@@ -89,7 +96,10 @@ export function energies(fields: RealArray, couplings: RealArray, n?: number): F
  *
  * @throws {IsingError} ISING_SHAPE_MISMATCH, ISING_NOT_FINITE, ISING_TOO_MANY_SPINS, ISING_INVALID_ARGUMENT
  * @example
- * logPartition(Float64Array.of(0.5), Float64Array.of(0)); // log(2 cosh 0.5)
+ * import { logPartition } from '@boltzmann/ising-core';
+ *
+ * console.log(logPartition(Float64Array.of(0.5), Float64Array.of(0))); // log(2 cosh 0.5)
+ * @category Exact
  */
 export function logPartition(
   fields: RealArray,
@@ -105,7 +115,11 @@ export function logPartition(
  *
  * @throws {IsingError} ISING_SHAPE_MISMATCH, ISING_NOT_FINITE, ISING_TOO_MANY_SPINS, ISING_INVALID_ARGUMENT
  * @example
- * magnetizations(Float64Array.of(0.5, 0), Float64Array.of(0, 1, 0, 0)); // ⟨s_0⟩ = tanh(0.5), ⟨s_1⟩ = tanh(0.5) tanh(1)
+ * import { magnetizations } from '@boltzmann/ising-core';
+ *
+ * // ⟨s_0⟩ = tanh(0.5), ⟨s_1⟩ = tanh(0.5) tanh(1)
+ * console.log(magnetizations(Float64Array.of(0.5, 0), Float64Array.of(0, 1, 0, 0)));
+ * @category Exact
  */
 export function magnetizations(
   fields: RealArray,
@@ -121,7 +135,11 @@ export function magnetizations(
  *
  * @throws {IsingError} ISING_SHAPE_MISMATCH, ISING_NOT_FINITE, ISING_TOO_MANY_SPINS, ISING_INVALID_ARGUMENT
  * @example
+ * import { boltzmannDistribution } from '@boltzmann/ising-core';
+ *
  * const p = boltzmannDistribution(Float64Array.of(0.2, -0.1), Float64Array.of(0, 0.4, 0, 0), { beta: 2 });
+ * console.log(p); // 4 probabilities, one per state, summing to 1
+ * @category Exact
  */
 export function boltzmannDistribution(
   fields: RealArray,
@@ -149,7 +167,10 @@ export function boltzmannDistribution(
  *
  * @throws {IsingError} ISING_SHAPE_MISMATCH, ISING_NOT_FINITE, ISING_TOO_MANY_SPINS, ISING_INVALID_ARGUMENT
  * @example
- * correlations(Float64Array.of(0, 0), Float64Array.of(0, 1, 0, 0)); // off-diagonal tanh(1)
+ * import { correlations } from '@boltzmann/ising-core';
+ *
+ * console.log(correlations(Float64Array.of(0, 0), Float64Array.of(0, 1, 0, 0))); // off-diagonal tanh(1)
+ * @category Exact
  */
 export function correlations(
   fields: RealArray,
@@ -175,6 +196,7 @@ export function correlations(
  * Most samples one {@link sampleExact} call draws: 2^24, i.e. at most 16 MiB per spin of states
  * plus 128 MiB of weights. Larger counts would fail with a raw `RangeError` or exhaust memory;
  * draw them in several calls (the generator's stream continues).
+ * @category Exact
  */
 export const MAX_EXACT_SAMPLES = 2 ** 24;
 
@@ -188,7 +210,11 @@ export const MAX_EXACT_SAMPLES = 2 ** 24;
  * @throws {IsingError} ISING_INVALID_ARGUMENT on a bad count (negative, fractional or above 2^24 = 16,777,216);
  *   as {@link boltzmannDistribution} otherwise.
  * @example
+ * import { createRng, sampleExact } from '@boltzmann/ising-core';
+ *
  * const set = sampleExact(Float64Array.of(0.3, 0.1), Float64Array.of(0, 0.5, 0, 0), 1000, createRng(7));
+ * console.log(set.states.length / set.spins); // 1000 rows
+ * @category Exact
  */
 export function sampleExact(
   fields: RealArray,

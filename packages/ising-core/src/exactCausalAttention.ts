@@ -11,7 +11,11 @@ import type { IsingBatch, IsingGradients, RealArray } from './types.js';
 /** The attention variants computed exactly (METHOD.md §1); `softmax` lives in the attention package. */
 export type { CausalVariant } from './variants.js';
 
-/** Options of {@link causalBoltzmann}. */
+/**
+ * Options of {@link causalBoltzmann}.
+ *
+ * @category Attention
+ */
 export interface CausalBoltzmannOptions {
   /** `'boltzmann'` (h and J, default), `'sigmoid'` (J treated as 0), `'coupling'` (h treated as 0). */
   readonly variant?: CausalVariant;
@@ -26,10 +30,18 @@ export interface CausalBoltzmannOptions {
   readonly threads?: 'auto' | number;
 }
 
-/** Options of {@link causalBoltzmannAsync}: the same as {@link CausalBoltzmannOptions}. */
+/**
+ * Options of {@link causalBoltzmannAsync}: the same as {@link CausalBoltzmannOptions}.
+ *
+ * @category Attention
+ */
 export type CausalBoltzmannAsyncOptions = CausalBoltzmannOptions;
 
-/** Forward values of a causal call, all `Float64Array`s in the fields' layout, zero above the diagonal. */
+/**
+ * Forward values of a causal call, all `Float64Array`s in the fields' layout, zero above the diagonal.
+ *
+ * @category Attention
+ */
 export interface CausalBoltzmannForward {
   /** `m_ij = ⟨s_j⟩` of query `i`. */
   readonly magnetization: Float64Array;
@@ -37,13 +49,21 @@ export interface CausalBoltzmannForward {
   readonly weights: Float64Array;
 }
 
-/** Result of {@link causalBoltzmann}. */
+/**
+ * Result of {@link causalBoltzmann}.
+ *
+ * @category Attention
+ */
 export interface CausalBoltzmannResult extends CausalBoltzmannForward {
   /** Maps ∂L/∂w (fields' layout; entries above the diagonal ignored) to ∂L/∂h and ∂L/∂J (`length × length`). */
   backward(gradWeights: RealArray): IsingGradients;
 }
 
-/** Result of {@link causalBoltzmannAsync}: as {@link CausalBoltzmannResult} with an asynchronous backward. */
+/**
+ * Result of {@link causalBoltzmannAsync}: as {@link CausalBoltzmannResult} with an asynchronous backward.
+ *
+ * @category Attention
+ */
 export interface CausalBoltzmannAsyncResult extends CausalBoltzmannForward {
   backward(gradWeights: RealArray): Promise<IsingGradients>;
 }
@@ -94,8 +114,16 @@ function prepare(
  * @returns magnetizations, normalized weights and `backward(∂L/∂w) → { fields: ∂L/∂h, couplings: ∂L/∂J }`.
  * @throws {IsingError} ISING_SHAPE_MISMATCH, ISING_NOT_FINITE, ISING_INVALID_ARGUMENT, ISING_TOO_MANY_SPINS
  * @example
- * const { weights, backward } = causalBoltzmann(scores, J, { batch: 2, length: 8 });
- * const { fields: dScores, couplings: dJ } = backward(gradWeights);
+ * import { causalBoltzmann } from '@boltzmann/ising-core';
+ *
+ * const batch = 2;
+ * const length = 8;
+ * const scores = Float64Array.from({ length: batch * length * length }, (_, i) => Math.sin(i));
+ * const J = new Float64Array(length * length).fill(0.1);
+ * const { weights, backward } = causalBoltzmann(scores, J, { batch, length });
+ * const { fields: dScores, couplings: dJ } = backward(new Float64Array(weights.length).fill(1));
+ * console.log(dScores.length, dJ.length);
+ * @category Attention
  */
 export function causalBoltzmann(
   fields: RealArray,
@@ -115,8 +143,17 @@ export function causalBoltzmann(
  *
  * @throws {IsingError} as {@link causalBoltzmann}; ISING_WORKER_FAILED when a worker dies.
  * @example
- * const { weights, backward } = await causalBoltzmannAsync(scores, J, { batch: 64, length: 16 }, { threads: 'auto' });
- * const grads = await backward(gradWeights);
+ * import { causalBoltzmannAsync, disposeExactWorkers } from '@boltzmann/ising-core';
+ *
+ * const batch = 4;
+ * const length = 10;
+ * const scores = Float64Array.from({ length: batch * length * length }, (_, i) => Math.sin(i));
+ * const J = new Float64Array(length * length).fill(0.1);
+ * const { weights, backward } = await causalBoltzmannAsync(scores, J, { batch, length }, { threads: 2 });
+ * const grads = await backward(new Float64Array(weights.length).fill(1));
+ * console.log(grads.couplings.length);
+ * await disposeExactWorkers();
+ * @category Attention
  */
 export async function causalBoltzmannAsync(
   fields: RealArray,

@@ -5,7 +5,11 @@ import { withShardRecipe } from './internal/pool/shardRecipe.js';
 import type { Sampler, SamplerPlugin } from './types.js';
 import { assertPluginOptions, optionSpecs } from './pluginOptions.js';
 
-/** Options of the `'exact'` sampler. */
+/**
+ * Options of the `'exact'` sampler.
+ *
+ * @category Samplers
+ */
 export interface ExactSamplerOptions {
   /** Largest spin count per problem (default 24, at most 30). */
   readonly maxSpins?: number;
@@ -31,9 +35,15 @@ const OPTIONS = optionSpecs<ExactSamplerOptions>({
  * created sampler reports the limit it was created with.
  *
  * @example
+ * import { causalBatch, createSamplerRegistry, exactSampler } from '@boltzmann/ising-core';
+ *
+ * const fields = Float64Array.from({ length: 4 * 8 * 8 }, (_, i) => Math.sin(i));
+ * const couplings = new Float64Array(8 * 8).fill(0.1);
  * const registry = createSamplerRegistry().register(exactSampler);
  * const sampler = registry.require('exact').create({ maxSpins: 20 });
- * const { magnetization, vjp } = sampler.estimate(causalBatch(fields, couplings, { batch: 4, length: 8 }));
+ * const { magnetization } = await sampler.estimate!(causalBatch(fields, couplings, { batch: 4, length: 8 }));
+ * console.log(magnetization.length);
+ * @category Samplers
  */
 export const exactSampler: SamplerPlugin<ExactSamplerOptions, Sampler, 'exact'> =
   defineSamplerPlugin<ExactSamplerOptions, Sampler, 'exact'>({

@@ -15,7 +15,11 @@ import type {
 } from './types.js';
 import { assertPluginOptions, optionSpecs } from './pluginOptions.js';
 
-/** Options of the {@link gibbsSampler} plugin. */
+/**
+ * Options of the {@link gibbsSampler} plugin.
+ *
+ * @category Samplers
+ */
 export interface GibbsOptions {
   /** Seed of the sampler's random stream (default 0). */
   readonly seed?: number;
@@ -77,6 +81,7 @@ interface ChainSettings {
  * (`chains · (burnIn + samples · thin)`, about 10 s at 16 spins); and, checked in `sample`
  * before allocating, at most `keptBytes` 1 GiB of unmerged states (`chains · samples · n`
  * bytes, for problems of more than 30 spins).
+ * @category Samplers
  */
 export const GIBBS_LIMITS = {
   chains: 65_536,
@@ -235,8 +240,14 @@ function sampleProblem(
  *   ISING_INVALID_ARGUMENT when a problem's kept states would pass `keptBytes`; ISING_NOT_FINITE when
  *   `max(1, β)·(Σ|h| + Σ|J|)` of a problem passes 2^1021, the range of the exact samplers.
  * @example
+ * import { causalBatch, estimateBatch, gibbsSampler } from '@boltzmann/ising-core';
+ *
+ * const scores = Float64Array.from({ length: 16 }, (_, i) => Math.sin(i));
+ * const J = new Float64Array(16).fill(0.2);
  * const sampler = gibbsSampler.create({ seed: 7, chains: 4, samples: 2000 });
- * const { magnetization } = estimateBatch(sampler, batch) as BatchEstimate;
+ * const { magnetization } = await estimateBatch(sampler, causalBatch(scores, J, { batch: 1, length: 4 }));
+ * console.log(magnetization);
+ * @category Samplers
  */
 export const gibbsSampler: SamplerPlugin<GibbsOptions, Sampler, 'gibbs'> = {
   name: 'gibbs',

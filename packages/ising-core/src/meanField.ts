@@ -19,13 +19,25 @@ import {
 import type { ThreadsOption } from './internal/pool/threadsOption.js';
 import type { IsingBatch, SamplerCapabilities, SamplerPlugin, Sampler } from './types.js';
 
-/** Options of the {@link meanFieldSampler} plugin (the same as those of `tap`). */
+/**
+ * Options of the {@link meanFieldSampler} plugin (the same as those of `tap`).
+ *
+ * @category Samplers
+ */
 export type MeanFieldOptions = FixedPointSamplerOptions;
 
-/** A mean-field (or TAP) estimate: the `BatchEstimate` plus per-problem convergence figures. */
+/**
+ * A mean-field (or TAP) estimate: the `BatchEstimate` plus per-problem convergence figures.
+ *
+ * @category Samplers
+ */
 export type MeanFieldEstimate = FixedPointEstimate;
 
-/** What a mean-field (or TAP) `vjp` returns: the gradients plus the adjoint solves' convergence figures. */
+/**
+ * What a mean-field (or TAP) `vjp` returns: the gradients plus the adjoint solves' convergence figures.
+ *
+ * @category Samplers
+ */
 export type MeanFieldGradients = FixedPointGradients;
 
 const capabilities: SamplerCapabilities = {
@@ -50,9 +62,16 @@ const capabilities: SamplerCapabilities = {
  *   result; ISING_NOT_CONVERGED only with `onNonConvergence: 'throw'` (forward, or adjoint in the VJP);
  *   ISING_SHAPE_MISMATCH / ISING_NOT_FINITE on a malformed upstream gradient.
  * @example
- * const { magnetization, vjp, diagnostics } = meanFieldEstimate(causalBatch(fields, couplings, { batch: 1, length: 128 }));
+ * import { causalBatch, meanFieldEstimate } from '@boltzmann/ising-core';
+ *
+ * const length = 32;
+ * const fields = Float64Array.from({ length: length * length }, (_, i) => Math.sin(i));
+ * const couplings = new Float64Array(length * length).fill(0.01);
+ * const { magnetization, vjp, diagnostics } = meanFieldEstimate(causalBatch(fields, couplings, { batch: 1, length }));
  * if (!diagnostics.converged) console.warn(`${diagnostics.missed} problems missed the tolerance`);
- * const { fields: dh, couplings: dJ } = vjp(gradMagnetization);
+ * const { fields: dh, couplings: dJ } = vjp(new Float64Array(magnetization.length).fill(1));
+ * console.log(dh.length, dJ.length);
+ * @category Samplers
  */
 export function meanFieldEstimate(
   batch: IsingBatch,
@@ -72,8 +91,15 @@ export function meanFieldEstimate(
  * @throws {IsingError} from `create`: ISING_INVALID_ARGUMENT on bad options; from `estimate`:
  *   ISING_NOT_FINITE, and ISING_NOT_CONVERGED with `onNonConvergence: 'throw'`.
  * @example
+ * import { causalBatch, estimateBatch, meanFieldSampler } from '@boltzmann/ising-core';
+ *
+ * const length = 32;
+ * const fields = Float64Array.from({ length: 4 * length * length }, (_, i) => Math.cos(i));
+ * const couplings = new Float64Array(length * length).fill(0.01);
  * const sampler = meanFieldSampler.create({ tolerance: 1e-12, anderson: 5 });
- * const { magnetization, vjp } = (await estimateBatch(sampler, causalBatch(fields, couplings, { batch: 4, length: 128 })));
+ * const { magnetization } = await estimateBatch(sampler, causalBatch(fields, couplings, { batch: 4, length }));
+ * console.log(magnetization.length);
+ * @category Samplers
  */
 export const meanFieldSampler: SamplerPlugin<
   MeanFieldOptions & ThreadsOption,

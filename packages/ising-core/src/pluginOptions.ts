@@ -8,7 +8,20 @@ import type { SamplerOptionSpec } from './types.js';
  * `T` and nothing else, so the type checker keeps the list in step with the options interface.
  *
  * @example
- * const KNOWN = optionKeys<GibbsOptions>({ seed: true, chains: true, burnIn: true, samples: true, thin: true, initial: true });
+ * import { optionKeys } from '@boltzmann/ising-core';
+ * import type { GibbsOptions } from '@boltzmann/ising-core';
+ *
+ * // The compiler checks that every key of GibbsOptions is listed, and no other.
+ * const KNOWN = optionKeys<GibbsOptions>({
+ *   seed: true,
+ *   chains: true,
+ *   burnIn: true,
+ *   samples: true,
+ *   thin: true,
+ *   initial: true,
+ * });
+ * console.log(KNOWN);
+ * @category Plugins
  */
 export function optionKeys<T>(all: Record<keyof T, true>): readonly string[] {
   return Object.keys(all);
@@ -20,8 +33,17 @@ export function optionKeys<T>(all: Record<keyof T, true>): readonly string[] {
  * options in step with the options interface.
  *
  * @example
- * const OPTIONS = optionSpecs<MyOptions>({ seed: { type: 'number', default: '0', doc: 'Seed of the random stream.' } });
- * export const myPlugin = defineSamplerPlugin({ …, options: OPTIONS, create(o) { assertPluginOptions('mine', o, OPTIONS); … } });
+ * import { assertPluginOptions, optionSpecs } from '@boltzmann/ising-core';
+ *
+ * interface MyOptions {
+ *   readonly seed?: number;
+ * }
+ * const OPTIONS = optionSpecs<MyOptions>({
+ *   seed: { type: 'number', default: '0', doc: 'Seed of the random stream.' },
+ * });
+ * assertPluginOptions('mine', { seed: 3 }, OPTIONS); // what a plugin's `create` does with its options
+ * console.log(OPTIONS); // [{ name: 'seed', type: 'number', default: '0', doc: '…' }]
+ * @category Plugins
  */
 export function optionSpecs<T>(
   all: Record<keyof T, Omit<SamplerOptionSpec, 'name'>>,
@@ -48,7 +70,15 @@ export function optionSpecs<T>(
  * @throws {IsingError} ISING_INVALID_ARGUMENT (or `makeError`'s error) naming the unknown keys and listing the known
  *   ones, or naming the path where the options nest too deep (or cycle).
  * @example
- * assertPluginOptions('gibbs', { chain: 4 }, ['seed', 'chains']); // throws: unknown option "chain"
+ * import { assertPluginOptions } from '@boltzmann/ising-core';
+ *
+ * assertPluginOptions('gibbs', { chains: 4 }, ['seed', 'chains']); // passes
+ * try {
+ *   assertPluginOptions('gibbs', { chain: 4 }, ['seed', 'chains']);
+ * } catch (e) {
+ *   console.log((e as Error).message); // names the unknown option "chain"
+ * }
+ * @category Plugins
  */
 export function assertPluginOptions(
   who: string,

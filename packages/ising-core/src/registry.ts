@@ -14,7 +14,34 @@ import type {
  * Identity helper that gives a plugin object its type (and checks its shape at runtime).
  *
  * @example
- * export default defineSamplerPlugin({ name: 'my-sampler', version: '1.0.0', capabilities, create: (o) => … });
+ * import { defineSamplerPlugin, estimateFromDense, sampleIsing } from '@boltzmann/ising-core';
+ *
+ * // A toy plugin: every spin independent with ⟨s⟩ = tanh(β h) (it ignores J).
+ * const independent = defineSamplerPlugin({
+ *   name: 'independent',
+ *   version: '1.0.0',
+ *   capabilities: { exact: false, maxSpins: 20, async: false, deterministic: true },
+ *   create: () => ({
+ *     name: 'independent',
+ *     capabilities: { exact: false, maxSpins: 20, async: false, deterministic: true },
+ *     estimate(batch) {
+ *       const { fields, stride, beta } = batch;
+ *       const dense = Array.from(batch.spins, (n, b) => {
+ *         // p(s) = Π_j σ(2β h_j s_j), spin j up where bit j of s is set
+ *         return Float64Array.from({ length: 2 ** n }, (_, s) => {
+ *           let p = 1;
+ *           for (let j = 0; j < n; j++)
+ *             p /= 1 + Math.exp(-2 * beta * (fields[b * stride + j] ?? 0) * ((s >> j) & 1 ? 1 : -1));
+ *           return p;
+ *         });
+ *       });
+ *       return estimateFromDense(batch, dense);
+ *     },
+ *   }),
+ * });
+ * const set = await sampleIsing(independent.create(), [0.5, -1], [0, 0, 0, 0], { reads: 10, seed: 1 });
+ * console.log(set.first);
+ * @category Plugins
  */
 export function defineSamplerPlugin<
   TOptions,
@@ -28,6 +55,7 @@ export function defineSamplerPlugin<
 /**
  * Throws `ISING_INVALID_PLUGIN` unless `value` has the shape of a {@link SamplerPlugin}.
  * Used on modules loaded by path, whose default export is unknown.
+ * @category Plugins
  */
 export function assertSamplerPlugin(
   value: unknown,
@@ -83,8 +111,11 @@ function isBandedCouplings(value: unknown): value is BandedCouplings {
  * takes any couplings.
  *
  * @example
- * couplingBandwidth(transferMatrixSampler.capabilities, { bandwidth: 4 }); // 4
- * couplingBandwidth(tapSampler.capabilities, {}); // undefined
+ * import { couplingBandwidth, tapSampler, transferMatrixSampler } from '@boltzmann/ising-core';
+ *
+ * console.log(couplingBandwidth(transferMatrixSampler.capabilities, { bandwidth: 4 })); // 4
+ * console.log(couplingBandwidth(tapSampler.capabilities, {})); // undefined
+ * @category Plugins
  */
 export function couplingBandwidth(
   capabilities: SamplerCapabilities,
@@ -122,8 +153,12 @@ function optionSpecProblems(options: unknown): string[] {
  * application registers the plugins it wants at start-up, then may `freeze()` it.
  *
  * @example
+ * import { createSamplerRegistry, exactSampler, gibbsSampler } from '@boltzmann/ising-core';
+ *
  * const registry = createSamplerRegistry().register(exactSampler).register(gibbsSampler);
  * const sampler = registry.require('gibbs').create({ seed: 1 });
+ * console.log(sampler.name, registry.list().map((p) => p.name));
+ * @category Plugins
  */
 export function createSamplerRegistry(): SamplerRegistry {
   const plugins = new Map<string, AnySamplerPlugin>();

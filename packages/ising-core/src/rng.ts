@@ -4,6 +4,7 @@ import { IsingError } from './errors.js';
 /**
  * A small, fast, seedable pseudo-random generator (xoshiro128**, seeded through splitmix32).
  * Deterministic across platforms; its state can be saved and restored for checkpoints.
+ * @category Runtime
  */
 export interface Rng {
   /** Uniform in [0, 1) with 32 random bits: {@link Rng.nextU32} / 2^32. */
@@ -58,7 +59,13 @@ export function exactInt(nextWord: () => number, n: number): number {
  * @param seed any finite number; equal seeds give equal streams.
  * @throws {IsingError} ISING_INVALID_ARGUMENT when the seed is not finite.
  * @example
- * const rng = createRng(42); const u = rng.next(); const k = rng.nextInt(10);
+ * import { createRng } from '@boltzmann/ising-core';
+ *
+ * const rng = createRng(42);
+ * const u = rng.next(); // uniform in [0, 1)
+ * const k = rng.nextInt(10); // uniform in 0 … 9
+ * console.log(u, k);
+ * @category Runtime
  */
 export function createRng(seed: number): Rng {
   if (!Number.isFinite(seed))
@@ -138,7 +145,11 @@ export function createRng(seed: number): Rng {
  * @returns an integer in [0, n).
  * @throws {IsingError} ISING_INVALID_ARGUMENT when n is not a positive integer.
  * @example
+ * import { createRng, floorScaledInt } from '@boltzmann/ising-core';
+ *
  * const k = floorScaledInt(createRng(0), 10); // the same k as nextInt(10) gave before
+ * console.log(k);
+ * @category Runtime
  */
 export function floorScaledInt(rng: Rng, n: number): number {
   if (!Number.isInteger(n) || n < 1)

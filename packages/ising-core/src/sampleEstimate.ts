@@ -92,9 +92,13 @@ function prepare(batch: IsingBatch, set: SampleSet | undefined, q: number): Prep
  *   ISING_BAD_SAMPLES (a spin not ±1, a negative weight, an empty set, a zero total weight),
  *   ISING_NOT_FINITE (a non-finite weight).
  * @example
+ * import { createIsingBatch, estimateFromSamples } from '@boltzmann/ising-core';
+ *
  * const batch = createIsingBatch({ fields: Float64Array.of(0.5), couplings: new Float64Array(1), spins: [1], stride: 1 });
  * const set = { spins: 1, states: Int8Array.of(1, -1), weights: Float64Array.of(3, 1) };
- * const { magnetization } = estimateFromSamples(batch, [set]); // [0.5]
+ * const { magnetization } = estimateFromSamples(batch, [set]);
+ * console.log(magnetization); // [0.5]
+ * @category Samplers
  */
 export function estimateFromSamples(batch: IsingBatch, sets: readonly SampleSet[]): BatchEstimate {
   const { size, stride, beta } = batch;

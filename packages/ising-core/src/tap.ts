@@ -18,10 +18,18 @@ import {
 import type { ThreadsOption } from './internal/pool/threadsOption.js';
 import type { IsingBatch, SamplerCapabilities, SamplerPlugin, Sampler } from './types.js';
 
-/** Options of the {@link tapSampler} plugin (the same as those of `mean-field`). */
+/**
+ * Options of the {@link tapSampler} plugin (the same as those of `mean-field`).
+ *
+ * @category Samplers
+ */
 export type TapOptions = FixedPointSamplerOptions;
 
-/** A TAP estimate: the `BatchEstimate` plus per-problem convergence figures. */
+/**
+ * A TAP estimate: the `BatchEstimate` plus per-problem convergence figures.
+ *
+ * @category Samplers
+ */
 export type TapEstimate = FixedPointEstimate;
 
 const capabilities: SamplerCapabilities = {
@@ -48,8 +56,15 @@ const capabilities: SamplerCapabilities = {
  *   result; ISING_NOT_CONVERGED only with `onNonConvergence: 'throw'`; ISING_SHAPE_MISMATCH / ISING_NOT_FINITE
  *   on a malformed upstream gradient.
  * @example
- * const { magnetization, vjp, diagnostics } = tapEstimate(causalBatch(fields, couplings, { batch: 12, length: 256 }));
- * const { fields: dh, couplings: dJ } = vjp(gradMagnetization);
+ * import { causalBatch, tapEstimate } from '@boltzmann/ising-core';
+ *
+ * const length = 64;
+ * const fields = Float64Array.from({ length: length * length }, (_, i) => 0.5 * Math.sin(i));
+ * const couplings = new Float64Array(length * length).fill(0.005);
+ * const { magnetization, vjp, diagnostics } = tapEstimate(causalBatch(fields, couplings, { batch: 1, length }));
+ * const { fields: dh, couplings: dJ } = vjp(new Float64Array(magnetization.length).fill(1));
+ * console.log(diagnostics.converged, dh.length, dJ.length);
+ * @category Samplers
  */
 export function tapEstimate(batch: IsingBatch, options: TapOptions = {}): TapEstimate {
   return fixedPointEstimate('tap', batch, readFixedPointOptions('tap', options));
@@ -64,8 +79,15 @@ export function tapEstimate(batch: IsingBatch, options: TapOptions = {}): TapEst
  * @throws {IsingError} from `create`: ISING_INVALID_ARGUMENT on bad options; from `estimate`:
  *   ISING_NOT_FINITE, and ISING_NOT_CONVERGED with `onNonConvergence: 'throw'`.
  * @example
+ * import { causalBatch, estimateBatch, tapSampler } from '@boltzmann/ising-core';
+ *
+ * const length = 64;
+ * const fields = Float64Array.from({ length: 2 * length * length }, (_, i) => 0.5 * Math.sin(i));
+ * const couplings = new Float64Array(length * length).fill(0.005);
  * const sampler = tapSampler.create({ tolerance: 1e-10 });
- * const { magnetization, vjp } = await estimateBatch(sampler, causalBatch(fields, couplings, { batch: 12, length: 256 }));
+ * const { magnetization } = await estimateBatch(sampler, causalBatch(fields, couplings, { batch: 2, length }));
+ * console.log(magnetization.length);
+ * @category Samplers
  */
 export const tapSampler: SamplerPlugin<TapOptions & ThreadsOption, Sampler, 'tap'> = {
   name: 'tap',

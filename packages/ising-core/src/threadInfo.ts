@@ -3,7 +3,11 @@ import { threadsUnsupported } from './internal/pool/poolThread.js';
 import { autoThreadCount, capThreadCount } from './internal/pool/threadCount.js';
 import { sharedPool, sharedPoolSize } from './internal/pool/sharedPool.js';
 
-/** What {@link threadInfo} reports. */
+/**
+ * What {@link threadInfo} reports.
+ *
+ * @category Runtime
+ */
 export interface ThreadInfo {
   /** Worker threads running now in the shared pool (0 before the first parallel call, and after `disposeExactWorkers`). */
   readonly live: number;
@@ -24,8 +28,13 @@ export interface ThreadInfo {
  * warning that gives the reason).
  *
  * @example
+ * import { createIsingBatch, disposeExactWorkers, estimateExact, threadInfo } from '@boltzmann/ising-core';
+ *
+ * const batch = createIsingBatch({ fields: new Float64Array(8), couplings: new Float64Array(64), spins: [8], stride: 8 });
  * estimateExact(batch, { threads: 2 });
- * threadInfo(); // { live: 1, available: true, cores: 2 }: the calling thread and one worker
+ * console.log(threadInfo()); // e.g. { live: 2, available: true, cores: 2 }: the calling thread and one worker
+ * await disposeExactWorkers();
+ * @category Runtime
  */
 export function threadInfo(): ThreadInfo {
   return {
@@ -45,8 +54,13 @@ export function threadInfo(): ThreadInfo {
  * @throws {IsingError} ISING_INVALID_ARGUMENT when `threads` is not a positive integer or `'auto'`.
  *
  * @example
- * setWorkerFactory(() => new IsingWorker()); // in a browser, see setWorkerFactory
- * const { live } = await startThreads(2);     // live: 1 (or 0 where workers cannot run)
+ * import { disposeExactWorkers, startThreads } from '@boltzmann/ising-core';
+ *
+ * // In a browser, call setWorkerFactory first.
+ * const { live } = await startThreads(2); // live: 2 (or 1 where workers cannot run)
+ * console.log(live);
+ * await disposeExactWorkers();
+ * @category Runtime
  */
 export async function startThreads(threads: number | 'auto' = 'auto'): Promise<ThreadInfo> {
   if (threads !== 'auto' && !(Number.isInteger(threads) && threads >= 1)) {

@@ -11,7 +11,11 @@ import { assertGradMagnetization, maxSpinsOf } from './internal/vjpInput.js';
 import { assertPluginOptions, optionSpecs } from './pluginOptions.js';
 import type { BatchEstimate, IsingBatch, IsingGradients } from './types.js';
 
-/** Options of {@link estimateTransferMatrix} and the {@link transferMatrixSampler} plugin. */
+/**
+ * Options of {@link estimateTransferMatrix} and the {@link transferMatrixSampler} plugin.
+ *
+ * @category Exact
+ */
 export interface TransferMatrixOptions {
   /**
    * The bandwidth `w`: couplings `J_jk` with `k − j > w` must be zero (default 8, an integer in
@@ -28,17 +32,33 @@ export interface TransferMatrixOptions {
   readonly precision?: TransferPrecision;
 }
 
-/** A transfer-matrix estimate: the {@link BatchEstimate} plus `log Z` per problem. */
+/**
+ * A transfer-matrix estimate: the {@link BatchEstimate} plus `log Z` per problem.
+ *
+ * @category Exact
+ */
 export interface TransferMatrixEstimate extends BatchEstimate {
   /** `log Z_q`, `Z_q = Σ_s exp(−β E_q(s))`, one entry per problem. */
   readonly logPartition: Float64Array;
 }
 
-/** Default bandwidth of the transfer-matrix sampler. */
+/**
+ * Default bandwidth of the transfer-matrix sampler.
+ *
+ * @category Exact
+ */
 export const DEFAULT_BANDWIDTH = 8;
-/** Largest bandwidth the transfer-matrix sampler accepts (`2^16` window states). */
+/**
+ * Largest bandwidth the transfer-matrix sampler accepts (`2^16` window states).
+ *
+ * @category Exact
+ */
 export const MAX_BANDWIDTH = 16;
-/** Largest spin count per problem the transfer-matrix sampler accepts. */
+/**
+ * Largest spin count per problem the transfer-matrix sampler accepts.
+ *
+ * @category Exact
+ */
 export const TRANSFER_MATRIX_SPIN_LIMIT = 4096;
 
 /** The transfer-matrix sampler's registry name. */
@@ -152,11 +172,16 @@ function chainOf(batch: IsingBatch, q: number, bandwidth: number): ChainProblem 
  *   nonzero coupling outside the band (naming the first `(j, k)`); ISING_TOO_MANY_SPINS above 4096
  *   spins; ISING_SHAPE_MISMATCH / ISING_NOT_FINITE on a malformed batch or upstream gradient.
  * @example
+ * import { causalBatch, estimateTransferMatrix } from '@boltzmann/ising-core';
+ *
  * const length = 256;
+ * const fields = Float64Array.from({ length: 2 * length * length }, (_, i) => Math.sin(i));
  * const couplings = new Float64Array(length * length);
  * for (let j = 0; j + 1 < length; j++) couplings[j * length + j + 1] = 0.4; // nearest neighbours: bandwidth 1
  * const est = estimateTransferMatrix(causalBatch(fields, couplings, { batch: 2, length }), { bandwidth: 1 });
- * const { fields: dh, couplings: dJ } = est.vjp(gradMagnetization);
+ * const { fields: dh, couplings: dJ } = est.vjp(new Float64Array(est.magnetization.length).fill(1));
+ * console.log(dh.length, dJ.length);
+ * @category Exact
  */
 export function estimateTransferMatrix(
   batch: IsingBatch,

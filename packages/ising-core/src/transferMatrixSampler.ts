@@ -38,9 +38,18 @@ const capabilities: SamplerCapabilities = {
  * @throws {IsingError} from `create`: ISING_INVALID_ARGUMENT on an unknown option or a bandwidth that is
  *   not an integer in [0, 16]; from `estimate`: as {@link estimateTransferMatrix}.
  * @example
+ * import { causalBatch, createSamplerRegistry, transferMatrixSampler } from '@boltzmann/ising-core';
+ *
+ * const length = 128;
+ * const fields = Float64Array.from({ length: 2 * length * length }, (_, i) => Math.sin(i));
+ * const banded = new Float64Array(length * length);
+ * for (let j = 0; j < length; j++)
+ *   for (let d = 1; d <= 4 && j + d < length; d++) banded[j * length + j + d] = 0.1;
  * const registry = createSamplerRegistry().register(transferMatrixSampler);
  * const sampler = registry.require('transfer-matrix').create({ bandwidth: 4 });
- * const { magnetization, vjp } = sampler.estimate(causalBatch(fields, bandedCouplings, { batch: 4, length: 512 }));
+ * const { magnetization } = await sampler.estimate!(causalBatch(fields, banded, { batch: 2, length }));
+ * console.log(magnetization.length);
+ * @category Samplers
  */
 export const transferMatrixSampler: SamplerPlugin<
   TransferMatrixOptions & ThreadsOption,

@@ -1,7 +1,15 @@
-/** A typed array of real numbers accepted as input. Kernels compute in float64 inside. */
+/**
+ * A typed array of real numbers accepted as input. Kernels compute in float64 inside.
+ *
+ * @category Problems
+ */
 export type RealArray = Float32Array | Float64Array;
 
-/** A value or a promise of it: samplers may answer synchronously or asynchronously. */
+/**
+ * A value or a promise of it: samplers may answer synchronously or asynchronously.
+ *
+ * @category Plugins
+ */
 export type MaybePromise<T> = T | Promise<T>;
 
 /**
@@ -13,6 +21,7 @@ export type MaybePromise<T> = T | Promise<T>;
  * `j < spins[q]`; its couplings are the top-left `spins[q] × spins[q]` block of
  * `couplings` (row-major `stride × stride`, strict upper triangle used). The energy is
  * `E(s) = -Σ_j h_j s_j - Σ_{j<k} J_jk s_j s_k` and `p(s) ∝ exp(-β E(s))`.
+ * @category Problems
  */
 export interface IsingBatch {
   /** Number of problems. */
@@ -29,7 +38,11 @@ export interface IsingBatch {
   readonly beta: number;
 }
 
-/** Gradients of a scalar loss with respect to a batch's inputs. */
+/**
+ * Gradients of a scalar loss with respect to a batch's inputs.
+ *
+ * @category Exact
+ */
 export interface IsingGradients {
   /** ∂L/∂h in the layout of {@link IsingBatch.fields}; zero beyond each problem's spins. */
   readonly fields: Float64Array;
@@ -41,6 +54,7 @@ export interface IsingGradients {
  * What the attention layer needs from any sampler: magnetizations and a vector–Jacobian
  * product. The VJP is synchronous (it works on what the estimate already holds), even when
  * producing the estimate was asynchronous (remote hardware).
+ * @category Samplers
  */
 export interface BatchEstimate {
   /** `⟨s_j⟩` per problem, in the layout of {@link IsingBatch.fields}; zero beyond `spins[q]`. */
@@ -55,6 +69,7 @@ export interface BatchEstimate {
  * How an iterative sampler's fixed points converged, per problem. A problem that missed its
  * tolerance keeps its last iterate; it is counted in `missed`, never silently passed off as
  * converged (and the sampler throws instead only when asked to with `onNonConvergence: 'throw'`).
+ * @category Samplers
  */
 export interface ConvergenceDiagnostics {
   /** Iterations each problem took. */
@@ -72,6 +87,7 @@ export interface ConvergenceDiagnostics {
 /**
  * Samples of one problem: `count` distinct or repeated states of `spins` spins, row-major
  * ±1 values, each with a weight (e.g. D-Wave's `num_occurrences`; 1 for plain samples).
+ * @category Samplers
  */
 export interface SampleSet {
   readonly spins: number;
@@ -84,12 +100,17 @@ export interface SampleSet {
 /**
  * A sampler's raw answer for a batch: either one dense distribution per problem
  * (`2^n` probabilities, bit `j` of the index set ⇔ `s_j = +1`), or one sample set per problem.
+ * @category Samplers
  */
 export type SampleResult =
   | { readonly kind: 'dense'; readonly distributions: readonly Float64Array[] }
   | { readonly kind: 'samples'; readonly sets: readonly SampleSet[] };
 
-/** What a sampler can do; the bench and the layer read it to pick and to warn. */
+/**
+ * What a sampler can do; the bench and the layer read it to pick and to warn.
+ *
+ * @category Samplers
+ */
 export interface SamplerCapabilities {
   /** True when results are the exact Boltzmann moments (up to rounding). */
   readonly exact: boolean;
@@ -122,6 +143,7 @@ export interface SamplerCapabilities {
 /**
  * A sampler that takes only banded couplings: every J_ij with |i − j| above a width is zero. The
  * width is the sampler option `widthOption` when given, else `defaultWidth`.
+ * @category Samplers
  */
 export interface BandedCouplings {
   readonly form: 'banded';
@@ -134,6 +156,7 @@ export interface BandedCouplings {
 /**
  * A configured sampler. Implement `estimate` (moments + VJP directly) or `sample`
  * (a distribution or sample set; `ising-core` derives moments and VJPs from it), or both.
+ * @category Samplers
  */
 export interface Sampler {
   readonly name: string;
@@ -147,6 +170,7 @@ export interface Sampler {
 /**
  * A sampler plugin: a plain object the application registers in a
  * {@link SamplerRegistry}. A third-party plugin is a module whose default export is one.
+ * @category Plugins
  */
 export interface SamplerPlugin<
   TOptions = Record<string, unknown>,
@@ -173,7 +197,11 @@ export interface SamplerPlugin<
   create(options?: TOptions): TSampler;
 }
 
-/** One option of a plugin's `create`, as data (see `optionSpecs`). */
+/**
+ * One option of a plugin's `create`, as data (see `optionSpecs`).
+ *
+ * @category Plugins
+ */
 export interface SamplerOptionSpec {
   /** The key in the options object (`'seed'`, `'chains'`). */
   readonly name: string;
@@ -185,11 +213,19 @@ export interface SamplerOptionSpec {
   readonly doc: string;
 }
 
-/** Any plugin, whatever its options, sampler and name types. */
+/**
+ * Any plugin, whatever its options, sampler and name types.
+ *
+ * @category Plugins
+ */
 // biome-ignore lint/suspicious/noExplicitAny: `create(options)` takes each plugin's own options type; only `any` accepts them all.
 export type AnySamplerPlugin = SamplerPlugin<any, Sampler, string>;
 
-/** The plugins a typed registry knows: name → plugin type (built up by `register`). */
+/**
+ * The plugins a typed registry knows: name → plugin type (built up by `register`).
+ *
+ * @category Plugins
+ */
 export type SamplerPluginMap = { readonly [name: string]: AnySamplerPlugin };
 
 /**
@@ -198,6 +234,7 @@ export type SamplerPluginMap = { readonly [name: string]: AnySamplerPlugin };
  * `registry.require('dwave')` (on a registry built with `.register(dwaveSampler)`) returns
  * the dwave plugin type, whose `create` returns the dwave sampler type. Names the type does not
  * know (a plugin loaded by path) still work, as `AnySamplerPlugin`.
+ * @category Plugins
  */
 export interface SamplerRegistry<TPlugins extends SamplerPluginMap = Record<never, never>> {
   /** Adds a plugin; throws `ISING_SAMPLER_DUPLICATE` on a taken name, `ISING_REGISTRY_FROZEN` after `freeze()`. */

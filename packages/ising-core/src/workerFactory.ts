@@ -2,6 +2,7 @@ import { IsingError } from './errors.js';
 
 /**
  * The part of a browser `Worker` the pool uses (structural, so this package needs no DOM types).
+ * @category Runtime
  */
 export interface WebWorkerLike {
   postMessage(message: unknown, transfer: Transferable[]): void;
@@ -15,7 +16,11 @@ export interface WebWorkerLike {
 /** What a transfer list may hold here: the arrays' buffers. */
 type Transferable = ArrayBuffer;
 
-/** Makes one Web Worker that runs `@boltzmann/ising-core/worker`. */
+/**
+ * Makes one Web Worker that runs `@boltzmann/ising-core/worker`.
+ *
+ * @category Runtime
+ */
 export type WorkerFactory = () => WebWorkerLike;
 
 let factory: WorkerFactory | undefined;
@@ -34,11 +39,15 @@ let factory: WorkerFactory | undefined;
  * @throws {IsingError} ISING_INVALID_ARGUMENT when `create` is neither a function nor undefined.
  *
  * @example
- * // Vite
- * import IsingWorker from '@boltzmann/ising-core/worker?worker';
- * setWorkerFactory(() => new IsingWorker());
- * // esbuild: bundle '@boltzmann/ising-core/worker' as its own entry point, e.g. ising-worker.js
+ * // not run: a browser bundle's entry (esbuild bundles '@boltzmann/ising-core/worker' as ising-worker.js)
+ * import { setWorkerFactory } from '@boltzmann/ising-core';
+ * import type { WebWorkerLike } from '@boltzmann/ising-core';
+ *
+ * declare const Worker: new (url: URL, options: { type: 'module' }) => WebWorkerLike; // the DOM's
  * setWorkerFactory(() => new Worker(new URL('./ising-worker.js', import.meta.url), { type: 'module' }));
+ * // With Vite: import IsingWorker from '@boltzmann/ising-core/worker?worker';
+ * // setWorkerFactory(() => new IsingWorker());
+ * @category Runtime
  */
 export function setWorkerFactory(create: WorkerFactory | undefined): void {
   if (create !== undefined && typeof create !== 'function') {

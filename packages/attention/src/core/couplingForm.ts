@@ -6,10 +6,15 @@ import { AttentionError } from './errors.js';
  * - `'relative'`: `J_jk = f(k − j)`, one learned value per distance, `O(T)` parameters;
  * - `'banded:w'`: a free matrix masked to `0 < k − j ≤ w`, so `J` is exactly banded and the
  *   `transfer-matrix` sampler computes it exactly at any length.
+ * @category Model
  */
 export type CouplingForm = 'full' | 'relative' | `banded:${number}`;
 
-/** A parsed {@link CouplingForm}. */
+/**
+ * A parsed {@link CouplingForm}.
+ *
+ * @category Model
+ */
 export type ParsedCouplingForm =
   | { readonly kind: 'full' }
   | { readonly kind: 'relative' }
@@ -20,7 +25,10 @@ export type ParsedCouplingForm =
  *
  * @throws {AttentionError} ATTENTION_INVALID_CONFIG for anything else, or a bandwidth that is not an integer in [0, maxLength − 1].
  * @example
- * parseCouplingForm('banded:8', 64); // { kind: 'banded', bandwidth: 8 }
+ * import { parseCouplingForm } from '@boltzmann/attention';
+ *
+ * console.log(parseCouplingForm('banded:8', 64)); // { kind: 'banded', bandwidth: 8 }
+ * @category Model
  */
 export function parseCouplingForm(form: unknown, maxLength: number): ParsedCouplingForm {
   if (form === 'full' || form === 'relative') return { kind: form };

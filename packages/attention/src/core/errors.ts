@@ -1,6 +1,10 @@
 import { ERROR_BRAND, hasErrorBrand } from '@boltzmann/ising-core/internal';
 
-/** Every code an {@link AttentionError} can carry. */
+/**
+ * Every code an {@link AttentionError} can carry.
+ *
+ * @category Errors
+ */
 export type AttentionErrorCode =
   | 'ATTENTION_INVALID_CONFIG'
   | 'ATTENTION_INVALID_ARGUMENT'
@@ -30,7 +34,20 @@ export type AttentionErrorCode =
  * (an `IsingError`) pass through unchanged.
  *
  * @example
- * try { model.logits(inputs, 4) } catch (e) { if (isAttentionError(e, 'ATTENTION_ASYNC_SAMPLER')) … }
+ * import { gibbsSampler } from '@boltzmann/ising-core';
+ * import { createTransformer, initBackend, isAttentionError } from '@boltzmann/attention';
+ *
+ * await initBackend();
+ * // An asynchronous sampler cannot answer the synchronous `logits`; `forward` awaits it.
+ * const model = createTransformer({ vocabSize: 8, maxLength: 4, dModel: 8, heads: 1, sampler: gibbsSampler.create({ seed: 1 }) });
+ * try {
+ *   model.logits(new Int32Array(4), 1).dispose();
+ * } catch (e) {
+ *   if (isAttentionError(e)) console.log(e.code, e.message);
+ *   else throw e;
+ * }
+ * model.dispose();
+ * @category Errors
  */
 export class AttentionError extends Error {
   /** The cross-copy brand (see `ERROR_BRAND` in ising-core): survives a second copy of this package. */
@@ -54,7 +71,15 @@ export class AttentionError extends Error {
  * True when `value` is an {@link AttentionError} (optionally with the given code).
  *
  * @example
- * if (isAttentionError(e, 'ATTENTION_SAMPLER_NOT_FOUND')) console.error(e.message);
+ * import { createTransformer, isAttentionError } from '@boltzmann/attention';
+ *
+ * try {
+ *   createTransformer({ vocabSize: 8, maxLength: 4, sampler: 'no-such-sampler' });
+ * } catch (e) {
+ *   if (isAttentionError(e, 'ATTENTION_SAMPLER_NOT_FOUND')) console.error(e.message);
+ *   else throw e;
+ * }
+ * @category Errors
  */
 export function isAttentionError(
   value: unknown,

@@ -16,7 +16,11 @@ import { resolveTransformerConfig } from './transformerConfig.js';
 import type { ResolvedTransformerConfig } from './transformerConfig.js';
 import { usesSampler } from './variants.js';
 
-/** The JSON form of a model's weights: `{ config, weights }`, see `Transformer.toJSON`. */
+/**
+ * The JSON form of a model's weights: `{ config, weights }`, see `Transformer.toJSON`.
+ *
+ * @category Model files
+ */
 export interface TransformerJSON {
   readonly format: 'boltzmann-attention/transformer';
   readonly version: 1;
@@ -126,7 +130,17 @@ export function modelFileWeights(
  *   is not an integer ≥ the model's and ≤ `MODEL_LIMITS.maxLength`.
  * @throws {AttentionError} ATTENTION_INVALID_CHECKPOINT when a relative `J` to extend does not have the config's shape.
  * @example
- * const long = loadTransformer(withMaxLength(json, 256), { registry }); // trained at T = 64
+ * import { createTransformer, initBackend, loadTransformer, withMaxLength } from '@boltzmann/attention';
+ *
+ * await initBackend();
+ * // Trained at T = 4 with what carries over to longer inputs: no learned positions, J by distance.
+ * const config = { vocabSize: 8, maxLength: 4, dModel: 8, heads: 1, positions: 'none', couplingForm: 'relative' } as const;
+ * const model = createTransformer(config);
+ * const long = loadTransformer(withMaxLength(model.toJSON(), 16)); // the same weights at T = 16
+ * console.log(long.config.maxLength);
+ * model.dispose();
+ * long.dispose();
+ * @category Model files
  */
 export function withMaxLength(json: TransformerJSON, maxLength: number): TransformerJSON {
   const config = resolveTransformerConfig(json.config);

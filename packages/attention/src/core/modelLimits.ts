@@ -11,7 +11,11 @@ import type { ParamSpecConfig } from './paramSpecs.js';
  * allocated, so a model file cannot ask for more memory than the machine has.
  *
  * @example
- * if (config.layers > MODEL_LIMITS.layers) console.error('too deep');
+ * import { MODEL_LIMITS } from '@boltzmann/attention';
+ *
+ * const config = { vocabSize: 65, maxLength: 12, layers: 100 };
+ * if (config.layers > MODEL_LIMITS.layers) console.error(`too deep: at most ${MODEL_LIMITS.layers} layers`);
+ * @category Model files
  */
 export const MODEL_LIMITS = Object.freeze({
   layers: 64,
@@ -33,14 +37,26 @@ export const MODEL_LIMITS = Object.freeze({
  * file (a folder, FIFO, device) or is larger is refused before anything is read.
  *
  * @example
+ * import { statSync, writeFileSync } from 'node:fs';
+ * import { tmpdir } from 'node:os';
+ * import { join } from 'node:path';
+ * import { MAX_MODEL_FILE_BYTES } from '@boltzmann/attention';
+ *
+ * const path = join(tmpdir(), 'model.json');
+ * writeFileSync(path, '{}');
  * if (statSync(path).size > MAX_MODEL_FILE_BYTES) console.error('too large to load');
+ * @category Model files
  */
 export const MAX_MODEL_FILE_BYTES = 2 ** 29 - 24;
 
 /** The size fields bounded by {@link MODEL_LIMITS}. */
 export type LimitedField = Exclude<keyof typeof MODEL_LIMITS, 'parameters'>;
 
-/** The largest finite float32, `(2 − 2⁻²³)·2¹²⁷`: a larger magnitude does not fit in a weight. */
+/**
+ * The largest finite float32, `(2 − 2⁻²³)·2¹²⁷`: a larger magnitude does not fit in a weight.
+ *
+ * @category Model files
+ */
 export const FLOAT32_MAX = 3.4028234663852886e38;
 
 /**

@@ -27,7 +27,14 @@ const invalid = (message: string, cause?: unknown): AttentionError =>
  * @throws {AttentionError} ATTENTION_INVALID_ARGUMENT when `metadata` sets a reserved key
  *   (`format`, `version`, `config`) or a weight's values do not fit its shape.
  * @example
+ * import { createTransformer, encodeModelFile, initBackend } from '@boltzmann/attention';
+ *
+ * await initBackend();
+ * const model = createTransformer({ vocabSize: 8, maxLength: 4, dModel: 8, heads: 1 });
  * const bytes = encodeModelFile(model.toJSON(), { run: 'shakespeare-0' });
+ * console.log(bytes.length); // a safetensors file: float32 tensors and a JSON header
+ * model.dispose();
+ * @category Model files
  */
 export function encodeModelFile(
   json: TransformerJSON,
@@ -57,6 +64,7 @@ export function encodeModelFile(
  * @throws {AttentionError} the ATTENTION_SAFETENSORS_* codes of `decodeSafetensors`;
  *   ATTENTION_INVALID_CHECKPOINT when the metadata does not name this format and version 1, or its
  *   config is not JSON.
+ * @category Model files
  */
 export function decodeModelFile(bytes: Uint8Array): {
   model: TransformerJSON;
@@ -92,7 +100,14 @@ export function decodeModelFile(bytes: Uint8Array): {
  * @throws {AttentionError} as {@link decodeModelFile}; ATTENTION_INVALID_CHECKPOINT for text
  *   that is not JSON.
  * @example
- * const model = loadTransformer(parseModelFile(new Uint8Array(await file.arrayBuffer())).model);
+ * import { createTransformer, encodeModelFile, initBackend, loadTransformer, parseModelFile } from '@boltzmann/attention';
+ *
+ * await initBackend();
+ * const bytes = encodeModelFile(createTransformer({ vocabSize: 8, maxLength: 4, dModel: 8, heads: 1 }).toJSON());
+ * // In a browser: new Uint8Array(await file.arrayBuffer()) of a file input's File.
+ * const model = loadTransformer(parseModelFile(bytes).model);
+ * console.log(model.config.vocabSize);
+ * @category Model files
  */
 export function parseModelFile(bytes: Uint8Array): {
   model: TransformerJSON;

@@ -22,7 +22,11 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
  * `{`. A JSON model file begins with `{` itself (or whitespace), never with such a length.
  *
  * @example
- * const model = looksLikeSafetensors(bytes) ? decodeModelFile(bytes) : JSON.parse(text);
+ * import { encodeSafetensors, looksLikeSafetensors } from '@boltzmann/attention';
+ *
+ * const bytes = encodeSafetensors({ w: { dtype: 'F32', shape: [1], data: [1] } });
+ * console.log(looksLikeSafetensors(bytes), looksLikeSafetensors(new TextEncoder().encode('{"config":{}}'))); // true false
+ * @category Model files
  */
 export function looksLikeSafetensors(bytes: Uint8Array): boolean {
   if (bytes.length < 10) return false;
@@ -104,7 +108,7 @@ function valuesOf(
 
 /**
  * Decodes a safetensors file. Everything is checked before a value is read: the header (see
- * {@link parseHeader}), each dtype, the offsets, and each size against its shape. An aligned
+ * `parseHeader`), each dtype, the offsets, and each size against its shape. An aligned
  * tensor is a view of `bytes` (no copy; it changes if `bytes` does), an unaligned one a copy.
  *
  * @throws {AttentionError} ATTENTION_SAFETENSORS_HEADER (length, JSON, duplicate key, metadata,
@@ -112,7 +116,12 @@ function valuesOf(
  *   (span ≠ product(shape) × dtype bytes); ATTENTION_SAFETENSORS_OFFSETS (out of the buffer,
  *   overlapping, leaving a gap or an unindexed tail).
  * @example
- * const { tensors, metadata } = decodeSafetensors(new Uint8Array(await file.arrayBuffer()));
+ * import { decodeSafetensors, encodeSafetensors } from '@boltzmann/attention';
+ *
+ * const bytes = encodeSafetensors({ w: { dtype: 'F32', shape: [2], data: [1, 2] } }, { note: 'hi' });
+ * const { tensors, metadata } = decodeSafetensors(bytes);
+ * console.log(tensors.get('w'), metadata); // { dtype: 'F32', shape: [2], data: Float32Array [1, 2] } { note: 'hi' }
+ * @category Model files
  */
 export function decodeSafetensors(bytes: Uint8Array): SafetensorsContents {
   const { bufferStart, entries, metadata } = parseHeader(bytes);

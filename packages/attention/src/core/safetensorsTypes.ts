@@ -5,10 +5,18 @@
 // `{ dtype, shape, data_offsets: [begin, end] }`, plus an optional `__metadata__` map of strings;
 // then the byte buffer, which the tensors cover exactly (offsets relative to its start).
 
-/** The dtypes this package reads and writes: 32- and 64-bit IEEE floats, little-endian. */
+/**
+ * The dtypes this package reads and writes: 32- and 64-bit IEEE floats, little-endian.
+ *
+ * @category Model files
+ */
 export type SafetensorsDtype = 'F32' | 'F64';
 
-/** One tensor: its dtype, its shape (row-major) and its values. */
+/**
+ * One tensor: its dtype, its shape (row-major) and its values.
+ *
+ * @category Model files
+ */
 export interface SafetensorsTensor {
   readonly dtype: SafetensorsDtype;
   readonly shape: readonly number[];
@@ -16,7 +24,11 @@ export interface SafetensorsTensor {
   readonly data: Float32Array | Float64Array;
 }
 
-/** A decoded safetensors file: its tensors by name (in buffer order) and its `__metadata__`. */
+/**
+ * A decoded safetensors file: its tensors by name (in buffer order) and its `__metadata__`.
+ *
+ * @category Model files
+ */
 export interface SafetensorsContents {
   readonly tensors: ReadonlyMap<string, SafetensorsTensor>;
   readonly metadata: Readonly<Record<string, string>>;
@@ -57,6 +69,7 @@ export const SAFETENSORS_DTYPES: readonly string[] = [
 /**
  * The largest header this reader accepts: the reference implementation's `MAX_HEADER_SIZE`
  * (100,000,000 bytes, huggingface/safetensors@24b0b2857fef safetensors/src/tensor.rs).
+ * @category Model files
  */
 export const MAX_SAFETENSORS_HEADER_BYTES = 100_000_000;
 

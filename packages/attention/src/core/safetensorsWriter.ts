@@ -7,7 +7,11 @@ import { AttentionError } from './errors.js';
 import { DTYPE_BYTES, METADATA_KEY } from './safetensorsTypes.js';
 import type { SafetensorsDtype } from './safetensorsTypes.js';
 
-/** A tensor to write: its values may be any numbers (F32 rounds them to float32). */
+/**
+ * A tensor to write: its values may be any numbers (F32 rounds them to float32).
+ *
+ * @category Model files
+ */
 export interface SafetensorsTensorInput {
   readonly dtype: SafetensorsDtype;
   readonly shape: readonly number[];
@@ -60,7 +64,11 @@ function headerBytes(
  *   other than F32/F64, a shape not of integers ≥ 0, a value count ≠ product(shape), or a
  *   metadata value that is not a string.
  * @example
+ * import { encodeSafetensors } from '@boltzmann/attention';
+ *
  * const bytes = encodeSafetensors({ w: { dtype: 'F32', shape: [2], data: [1, 2] } }, { note: 'hi' });
+ * console.log(bytes.length); // 8-byte header length, the JSON header, then 8 bytes of data
+ * @category Model files
  */
 export function encodeSafetensors(
   tensors: Readonly<Record<string, SafetensorsTensorInput>>,

@@ -7,7 +7,11 @@ import { FLOAT32_MAX, assertParameterCount, fitsFloat32, limitedSize } from './m
 import { assertAttentionVariant } from './variants.js';
 import type { AttentionVariant } from './variants.js';
 
-/** How the coupling matrix `J` starts: i.i.d. normal on the strict upper triangle, or zeros. */
+/**
+ * How the coupling matrix `J` starts: i.i.d. normal on the strict upper triangle, or zeros.
+ *
+ * @category Model
+ */
 export type CouplingInit = 'normal' | 'zeros';
 
 /**
@@ -15,6 +19,7 @@ export type CouplingInit = 'normal' | 'zeros';
  * `vocabSize` and `maxLength` has the documented default. The sizes are bounded by
  * `MODEL_LIMITS` (layers ≤ 64, heads ≤ 64, dModel ≤ 4096, maxLength ≤ 8192, vocabSize and
  * outputSize ≤ 1,048,576, ffnHidden ≤ 16,384, at most 1e9 parameters in all).
+ * @category Model
  */
 export interface TransformerConfig {
   /** Number of input tokens (65 for Tiny Shakespeare characters). */
@@ -91,7 +96,11 @@ export interface TransformerConfig {
   readonly samplerTimeoutMs?: number;
 }
 
-/** A fully defaulted, JSON-serializable configuration (the sampler by name). */
+/**
+ * A fully defaulted, JSON-serializable configuration (the sampler by name).
+ *
+ * @category Model
+ */
 export interface ResolvedTransformerConfig {
   readonly vocabSize: number;
   readonly outputSize: number;
@@ -248,7 +257,10 @@ function samplerOf(config: TransformerConfig): {
  *   its `MODEL_LIMITS` entry, a model of more than `MODEL_LIMITS.parameters` parameters, or a float
  *   (`beta`, `jInitStd`) beyond float32.
  * @example
- * resolveTransformerConfig({ vocabSize: 65, maxLength: 12 }).dModel; // 64
+ * import { resolveTransformerConfig } from '@boltzmann/attention';
+ *
+ * console.log(resolveTransformerConfig({ vocabSize: 65, maxLength: 12 }).dModel); // 64
+ * @category Model
  */
 export function resolveTransformerConfig(config: TransformerConfig): ResolvedTransformerConfig {
   if (config === null || typeof config !== 'object') {

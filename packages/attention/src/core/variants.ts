@@ -12,7 +12,13 @@ export type { AttentionVariant } from '@boltzmann/ising-core';
  *
  * @throws {AttentionError} ATTENTION_INVALID_CONFIG naming the value and the valid names.
  * @example
- * assertAttentionVariant(flags.variant); // flags.variant is now an AttentionVariant
+ * import { assertAttentionVariant } from '@boltzmann/attention';
+ *
+ * const flag: unknown = 'boltzmann'; // e.g. from a command line
+ * assertAttentionVariant(flag); // throws ATTENTION_INVALID_ARGUMENT for anything else
+ * const variant = flag; // now typed AttentionVariant
+ * console.log(variant);
+ * @category Attention
  */
 export function assertAttentionVariant(value: unknown): asserts value is AttentionVariant {
   if (!isAttentionVariant(value)) {

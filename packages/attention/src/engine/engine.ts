@@ -47,7 +47,11 @@ import {
 
 const PAGE_FLOATS = 16384;
 
-/** Options of {@link createEngine}. */
+/**
+ * Options of {@link createEngine}.
+ *
+ * @category Engine
+ */
 export interface EngineOptions {
   /** The sampler of `boltzmann`/`coupling` (a resolved instance, e.g. a model's `sampler`). */
   readonly sampler?: Sampler | undefined;
@@ -69,7 +73,11 @@ export interface EngineOptions {
   readonly backend?: EngineBackendRequest;
 }
 
-/** One pass's inputs: `B × T` tokens (checked by the caller) and the dropout step. */
+/**
+ * One pass's inputs: `B × T` tokens (checked by the caller) and the dropout step.
+ *
+ * @category Engine
+ */
 export interface EnginePass {
   readonly inputs: ArrayLike<number>;
   readonly batchSize: number;
@@ -77,7 +85,11 @@ export interface EnginePass {
   readonly step?: number;
 }
 
-/** A model on the engine. */
+/**
+ * A model on the engine.
+ *
+ * @category Engine
+ */
 export interface Engine {
   readonly config: ResolvedTransformerConfig;
   readonly params: ParamLayout;
@@ -220,7 +232,11 @@ function plannerOf(
   };
 }
 
-/** Creates the engine for a resolved configuration; its parameters start at zero (load them). */
+/**
+ * Creates the engine for a resolved configuration; its parameters start at zero (load them).
+ *
+ * @category Engine
+ */
 export function createEngine(
   config: ResolvedTransformerConfig,
   options: EngineOptions = {},

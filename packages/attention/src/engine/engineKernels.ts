@@ -105,7 +105,10 @@ export function createEngineKernels(
  * backend runs before any engine exists.
  *
  * @example
- * console.log(describeEngineBackend(engineBackendInfo('auto'), 2)); // engine: native avx512 (16 lanes), 2 threads
+ * import { describeEngineBackend, engineBackendInfo } from '@boltzmann/attention';
+ *
+ * console.log(describeEngineBackend(engineBackendInfo('auto'), 2)); // e.g. engine: native avx512 (16 lanes), 2 threads
+ * @category Engine
  */
 export function engineBackendInfo(request: EngineBackendRequest = 'auto'): EngineBackendInfo {
   return createEngineKernels(createArena(1024), { backend: request }).backend;

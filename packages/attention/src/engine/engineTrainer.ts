@@ -32,7 +32,11 @@ import type { Engine, EngineOptions } from './engine.js';
 
 export type { EngineModel, EngineWeights } from '../model/trainerTypes.js';
 
-/** Options of {@link createEngineTrainer}: the trainer's, and when the weights go back to the model. */
+/**
+ * Options of {@link createEngineTrainer}: the trainer's, and when the weights go back to the model.
+ *
+ * @category Engine
+ */
 export interface EngineTrainerOptions extends TrainerOptions {
   /** When the model's `onSync` gets the weights: `'step'` (default), after every step; `'manual'`, only in {@link EngineTrainer.sync}. */
   readonly sync?: 'step' | 'manual';
@@ -44,7 +48,11 @@ export interface EngineTrainerOptions extends TrainerOptions {
   readonly backend?: EngineOptions['backend'];
 }
 
-/** A trainer on the engine. */
+/**
+ * A trainer on the engine.
+ *
+ * @category Engine
+ */
 export interface EngineTrainer extends Trainer {
   /** The engine the steps run on. */
   readonly engine: Engine;
@@ -124,8 +132,18 @@ function current(engine: Engine): Record<string, Float32Array> {
  * @throws {AttentionError} ATTENTION_INVALID_ARGUMENT for weights that do not fit the config, or
  *   a bad option.
  * @example
- * const trainer = createEngineTrainer(engineModelOf(model), { totalSteps: 1000 }); // a tfjs model
- * const { loss } = await trainer.step({ inputs, targets, batchSize: 64 });
+ * import { createEngineTrainer, createTransformer, engineModelOf, initBackend } from '@boltzmann/attention';
+ *
+ * await initBackend();
+ * const model = createTransformer({ vocabSize: 8, maxLength: 4, dModel: 8, heads: 1 }); // a tfjs model
+ * const trainer = createEngineTrainer(engineModelOf(model), { totalSteps: 10 });
+ * const inputs = Int32Array.of(1, 2, 3, 4, 4, 3, 2, 1);
+ * const targets = Int32Array.of(2, 3, 4, 5, 3, 2, 1, 0);
+ * const { loss } = await trainer.step({ inputs, targets, batchSize: 2 }); // the model's weights follow
+ * console.log(loss);
+ * await trainer.engine.dispose();
+ * model.dispose();
+ * @category Engine
  */
 export function createEngineTrainer(
   model: EngineModel,

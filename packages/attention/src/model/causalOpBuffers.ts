@@ -7,7 +7,11 @@ import { AttentionError } from '../core/errors.js';
 import { headBatches, headEstimates } from './headEstimates.js';
 import type { MagnetizationSource } from './headEstimates.js';
 
-/** What the causal op computes with. */
+/**
+ * What the causal op computes with.
+ *
+ * @category Attention
+ */
 export interface CausalOpSource extends Partial<MagnetizationSource> {
   /** `boltzmann` (h and J, from the sampler), `sigmoid` (closed form, J = 0) or `coupling` (J only, from the sampler at h = 0). */
   readonly variant: CausalVariant;

@@ -5,7 +5,11 @@
  */
 import { AttentionError } from '../core/errors.js';
 
-/** Loss and accuracy of a model on a batch. */
+/**
+ * Loss and accuracy of a model on a batch.
+ *
+ * @category Evaluation
+ */
 export interface Evaluation {
   /** Masked mean cross-entropy, `lossSum / weight`. */
   readonly loss: number;
@@ -97,7 +101,19 @@ export function evaluationChunk(chunkSize: number | undefined): number {
  *
  * @throws {AttentionError} ATTENTION_EMPTY_MASK when no part has a positive mask weight.
  * @example
+ * import { combineEvaluations, createTransformer, evaluate, initBackend } from '@boltzmann/attention';
+ *
+ * await initBackend();
+ * const model = createTransformer({ vocabSize: 8, maxLength: 4, dModel: 8, heads: 1 });
+ * const batches = [Int32Array.of(1, 2, 3, 4), Int32Array.of(4, 3, 2, 1)].map((inputs) => ({
+ *   inputs,
+ *   targets: inputs.map((t) => (t + 1) % 8),
+ *   batchSize: 1,
+ * }));
  * const total = combineEvaluations(await Promise.all(batches.map((b) => evaluate(model, b))));
+ * console.log(total.loss, total.count);
+ * model.dispose();
+ * @category Evaluation
  */
 export function combineEvaluations(parts: readonly Evaluation[]): Evaluation {
   const sums: EvaluationSums = { lossSum: 0, weight: 0, correct: 0, count: 0 };
@@ -119,7 +135,10 @@ export function combineEvaluations(parts: readonly Evaluation[]): Evaluation {
  * Perplexity `exp(mean cross-entropy)` (nats).
  *
  * @example
- * perplexity((await evaluate(model, validation)).loss);
+ * import { perplexity } from '@boltzmann/attention';
+ *
+ * console.log(perplexity(Math.log(65))); // 65: a uniform guess over 65 characters
+ * @category Evaluation
  */
 export function perplexity(meanCrossEntropy: number): number {
   return Math.exp(meanCrossEntropy);

@@ -6,7 +6,11 @@ import { callSampler, checkSamplerTimeout } from './samplerDeadline.js';
 
 export type { PreparedEstimates, PreparedHead, ResidentHead } from './preparedTypes.js';
 
-/** Where the causal op gets its moments. */
+/**
+ * Where the causal op gets its moments.
+ *
+ * @category Attention
+ */
 export interface MagnetizationSource {
   /** The sampler called (synchronously) when no `prepared` estimates are given. */
   readonly sampler: Sampler;
@@ -21,7 +25,14 @@ export interface MagnetizationSource {
  *
  * @throws {AttentionError} ATTENTION_SHAPE_MISMATCH; {IsingError} ISING_NOT_FINITE on NaN/∞ fields.
  * @example
- * const [head0] = headBatches(hData, jData, { batch: 2, heads: 1, length: 4 }, 1); // 8 problems of 1..4 spins
+ * import { headBatches } from '@boltzmann/attention';
+ *
+ * const [batch, heads, length] = [2, 1, 4];
+ * const hData = Float32Array.from({ length: batch * heads * length * length }, (_, i) => Math.sin(i));
+ * const jData = new Float32Array(heads * length * length).fill(0.1);
+ * const [head0] = headBatches(hData, jData, { batch, heads, length }, 1); // 8 problems of 1..4 spins
+ * console.log(head0?.size);
+ * @category Attention
  */
 export function headBatches(
   fields: RealArray,

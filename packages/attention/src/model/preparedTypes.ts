@@ -2,7 +2,11 @@
 // estimate, and on backends without synchronous reads its weights and Jacobians. Types only.
 import type { BatchEstimate, IsingBatch } from '@boltzmann/ising-core';
 
-/** One head's Ising batch and the sampler's estimate for it. */
+/**
+ * One head's Ising batch and the sampler's estimate for it.
+ *
+ * @category Attention
+ */
 export interface PreparedHead {
   readonly batch: IsingBatch;
   readonly estimate: BatchEstimate;
@@ -16,6 +20,7 @@ export interface PreparedHead {
 /**
  * One head's causal weights and their Jacobians, in ising-core's batch layout: problem
  * `q = b·T + i` (query i of sequence b), key j.
+ * @category Attention
  */
 export interface ResidentHead {
   /** `w[q, j]`, `B·T × T` (zero for j > i). */
@@ -30,6 +35,7 @@ export interface ResidentHead {
  * Estimates obtained before the differentiable pass (phase 1 of a training step), one per
  * head. Passing them to the attention op (`attentionWeights`' `prepared`) lets an asynchronous (remote) sampler
  * drive a synchronous TensorFlow.js gradient computation.
+ * @category Attention
  */
 export interface PreparedEstimates {
   readonly heads: readonly PreparedHead[];

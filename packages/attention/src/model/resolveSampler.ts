@@ -34,7 +34,11 @@ export function resolveSampler(
   return plugin.create({ ...options });
 }
 
-/** Options that attach a sampler when creating or loading a model, and how long to await its answers. */
+/**
+ * Options that attach a sampler when creating or loading a model, and how long to await its answers.
+ *
+ * @category Attention
+ */
 export type SamplerOverrides = Pick<
   TransformerConfig,
   'sampler' | 'samplerOptions' | 'registry' | 'samplerTimeoutMs'

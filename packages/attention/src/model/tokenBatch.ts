@@ -1,7 +1,11 @@
 import { AttentionError } from '../core/errors.js';
 import type { ResolvedTransformerConfig } from '../core/transformerConfig.js';
 
-/** A training or evaluation batch: `B×T` tokens and targets, with an optional `B×T` loss mask. */
+/**
+ * A training or evaluation batch: `B×T` tokens and targets, with an optional `B×T` loss mask.
+ *
+ * @category Training
+ */
 export interface TokenBatch {
   readonly inputs: ArrayLike<number>;
   readonly targets: ArrayLike<number>;

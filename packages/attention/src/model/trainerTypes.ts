@@ -5,7 +5,11 @@ import type { Sampler } from '@boltzmann/ising-core';
 import type { ResolvedTransformerConfig } from '../core/transformerConfig.js';
 import type { TokenBatch } from './tokenBatch.js';
 
-/** Options of {@link createTrainer} (METHOD.md §5 defaults). */
+/**
+ * Options of {@link createTrainer} (METHOD.md §5 defaults).
+ *
+ * @category Training
+ */
 export interface TrainerOptions {
   /** Steps of the cosine schedule; after it the rate stays at its floor. */
   readonly totalSteps: number;
@@ -30,7 +34,11 @@ export interface TrainerOptions {
   readonly epsilon?: number;
 }
 
-/** What one step reports. */
+/**
+ * What one step reports.
+ *
+ * @category Training
+ */
 export interface TrainStepResult {
   /** Masked mean cross-entropy before the update. */
   readonly loss: number;
@@ -52,7 +60,11 @@ export interface TrainStepResult {
   };
 }
 
-/** JSON-serializable optimizer state for checkpoint resume. */
+/**
+ * JSON-serializable optimizer state for checkpoint resume.
+ *
+ * @category Training
+ */
 export interface TrainerState {
   readonly format: 'boltzmann-attention/trainer';
   readonly version: 1;
@@ -64,7 +76,11 @@ export interface TrainerState {
   >;
 }
 
-/** AdamW with cosine decay and global-norm clipping over a {@link Transformer}'s parameters. */
+/**
+ * AdamW with cosine decay and global-norm clipping over a {@link Transformer}'s parameters.
+ *
+ * @category Training
+ */
 export interface Trainer {
   readonly options: Required<TrainerOptions>;
   /** Steps taken so far. */
@@ -90,10 +106,18 @@ export interface Trainer {
   dispose(): void;
 }
 
-/** Parameter values by name (`Transformer.toJSON()`'s names: `embedding/token`, `layer1/attention/query/kernel`, …). */
+/**
+ * Parameter values by name (`Transformer.toJSON()`'s names: `embedding/token`, `layer1/attention/query/kernel`, …).
+ *
+ * @category Training
+ */
 export type EngineWeights = Readonly<Record<string, ArrayLike<number>>>;
 
-/** A model as the engine trains it: its configuration and weights, and where the trained weights go. */
+/**
+ * A model as the engine trains it: its configuration and weights, and where the trained weights go.
+ *
+ * @category Training
+ */
 export interface EngineModel {
   /** The resolved configuration (a tfjs model's `config`, or a model file's). */
   readonly config: ResolvedTransformerConfig;

@@ -5,7 +5,11 @@ import { causalAttentionWeights } from './causalAttentionWeights.js';
 import type { PreparedEstimates } from '../model/headEstimates.js';
 import type { AttentionVariant } from '../core/variants.js';
 
-/** Options of {@link attentionWeights}. */
+/**
+ * Options of {@link attentionWeights}.
+ *
+ * @category Attention
+ */
 export interface AttentionWeightsOptions {
   readonly variant: AttentionVariant;
   /** Inverse temperature β (default 1): `softmax(βh)`, `tanh(βh)`, `p ∝ exp(-βE)`. */
@@ -22,7 +26,11 @@ export interface AttentionWeightsOptions {
  * Lower-triangular `T×T` 0/1 mask: query `i` sees keys `0..i`.
  *
  * @example
- * causalMask(3).arraySync(); // [[1,0,0],[1,1,0],[1,1,1]]
+ * import { causalMask, initBackend } from '@boltzmann/attention';
+ *
+ * await initBackend();
+ * console.log(causalMask(3).arraySync()); // [[1,0,0],[1,1,0],[1,1,1]]
+ * @category Attention
  */
 export function causalMask(length: number): tf.Tensor2D {
   return tf.linalg.bandPart(tf.ones([length, length]), -1, 0) as tf.Tensor2D;
@@ -41,7 +49,14 @@ export function causalMask(length: number): tf.Tensor2D {
  * @throws {AttentionError} ATTENTION_INVALID_ARGUMENT when a sampler variant lacks couplings or a sampler;
  *   see {@link causalAttentionWeights} for the shape and sampler errors.
  * @example
+ * import * as tf from '@tensorflow/tfjs';
+ * import { attentionWeights, initBackend } from '@boltzmann/attention';
+ *
+ * await initBackend();
+ * const h = tf.randomNormal([1, 1, 4, 4], 0, 1, 'float32', 1) as tf.Tensor4D;
  * const w = attentionWeights(h, { variant: 'sigmoid' });
+ * console.log(w.arraySync());
+ * @category Attention
  */
 export function attentionWeights(
   scores: tf.Tensor4D,

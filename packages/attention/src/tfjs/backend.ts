@@ -6,6 +6,7 @@ import { AttentionError } from '../core/errors.js';
  * A TensorFlow.js backend: `'wasm'` and `'cpu'`, which `initBackend` can start by itself, or the
  * name of any backend registered with tfjs (`'webgl'`, `'webgpu'`, `'tensorflow'` from
  * tfjs-node, your own).
+ * @category Runtime
  */
 export type BackendName = 'wasm' | 'cpu' | (string & {});
 
@@ -170,7 +171,10 @@ async function activate(
  *   non-empty string.
  * @example
  * import { initBackend } from '@boltzmann/attention';
+ *
  * const backend = await initBackend(); // 'wasm', or 'cpu' if wasm cannot start
+ * console.log(backend);
+ * @category Runtime
  */
 export function initBackend(
   preferred: BackendName = 'wasm',

@@ -10,7 +10,11 @@ import type { PreparedEstimates } from '../model/preparedTypes.js';
 import { assertAttentionVariant, usesSampler } from '../core/variants.js';
 import type { AttentionVariant } from '../core/variants.js';
 
-/** Options of {@link boltzmannAttention}. */
+/**
+ * Options of {@link boltzmannAttention}.
+ *
+ * @category Attention
+ */
 export interface BoltzmannAttentionOptions {
   /** Attention variant (default `'boltzmann'`). */
   readonly variant?: AttentionVariant;
@@ -94,8 +98,16 @@ function scoresAndCouplings(
  *   for an unknown variant or missing couplings; ATTENTION_ASYNC_SAMPLER for an asynchronous
  *   sampler; the sampler's IsingError codes (e.g. ISING_TOO_MANY_SPINS past its limit).
  * @example
- * const J = tf.variable(tf.zeros([heads, T, T]));
- * const out = boltzmannAttention(q, k, v, { couplings: J }); // B × H × T × d_v
+ * import * as tf from '@tensorflow/tfjs';
+ * import { boltzmannAttention, initBackend } from '@boltzmann/attention';
+ *
+ * await initBackend();
+ * const [B, H, T, d] = [1, 2, 4, 8];
+ * const [q, k, v] = [1, 2, 3].map((seed) => tf.randomNormal([B, H, T, d], 0, 1, 'float32', seed) as tf.Tensor4D);
+ * const J = tf.variable(tf.zeros([H, T, T]));
+ * const out = boltzmannAttention(q!, k!, v!, { couplings: J as tf.Tensor3D });
+ * console.log(out.shape); // B × H × T × d_v
+ * @category Attention
  */
 export function boltzmannAttention(
   query: tf.Tensor4D,
@@ -140,8 +152,19 @@ export function boltzmannAttention(
  * @returns the estimates, or `undefined` for `softmax` and `sigmoid` (no sampler).
  * @throws {AttentionError} as {@link boltzmannAttention}; ATTENTION_SAMPLER_TIMEOUT.
  * @example
- * const prepared = await prepareBoltzmannAttention(q, k, { couplings: J });
- * const out = boltzmannAttention(q, k, v, { couplings: J, prepared });
+ * import * as tf from '@tensorflow/tfjs';
+ * import { gibbsSampler } from '@boltzmann/ising-core';
+ * import { boltzmannAttention, initBackend, prepareBoltzmannAttention } from '@boltzmann/attention';
+ *
+ * await initBackend();
+ * const [B, H, T, d] = [1, 1, 4, 8];
+ * const [q, k, v] = [1, 2, 3].map((seed) => tf.randomNormal([B, H, T, d], 0, 1, 'float32', seed) as tf.Tensor4D);
+ * const J = tf.zeros([H, T, T]) as tf.Tensor3D;
+ * const sampler = gibbsSampler.create({ seed: 1 }); // asynchronous samplers are awaited here, not in the op
+ * const prepared = await prepareBoltzmannAttention(q!, k!, { couplings: J, sampler });
+ * const out = boltzmannAttention(q!, k!, v!, { couplings: J, sampler, prepared });
+ * console.log(out.shape);
+ * @category Attention
  */
 export async function prepareBoltzmannAttention(
   query: tf.Tensor4D,

@@ -36,7 +36,19 @@ let deferred: { failed: boolean; error?: unknown } | undefined;
  * returns zeros so that the tape completes and frees them.
  *
  * @example
- * const { value, grads } = withDeferredOpErrors(() => tf.variableGrads(loss, vars));
+ * import * as tf from '@tensorflow/tfjs';
+ * import { createTransformer, initBackend, maskedCrossEntropy, withDeferredOpErrors } from '@boltzmann/attention';
+ *
+ * await initBackend();
+ * const model = createTransformer({ vocabSize: 8, maxLength: 4, dModel: 8, heads: 1 });
+ * const inputs = Int32Array.of(1, 2, 3, 4);
+ * const targets = Int32Array.of(2, 3, 4, 5);
+ * const loss = (): tf.Scalar => maskedCrossEntropy(model.logits(inputs, 1), targets, new Float32Array(4).fill(1));
+ * // An op's error inside the gradient tape is rethrown here, after tfjs has cleaned up.
+ * const { value, grads } = withDeferredOpErrors(() => tf.variableGrads(loss));
+ * console.log(value.dataSync()[0], Object.keys(grads).length);
+ * model.dispose();
+ * @category Attention
  */
 export function withDeferredOpErrors<T extends tf.TensorContainer>(run: () => T): T {
   const previous = deferred;
@@ -75,7 +87,17 @@ function fail(slot: typeof deferred, error: unknown): void {
  * @throws {AttentionError} ATTENTION_SHAPE_MISMATCH, ATTENTION_ASYNC_SAMPLER, ATTENTION_STALE_ESTIMATE;
  *   {IsingError} ISING_NOT_FINITE on NaN/∞ fields, and the sampler's errors.
  * @example
- * const w = causalAttentionWeights(scores, J, { variant: 'boltzmann', beta: 1, sampler });
+ * import * as tf from '@tensorflow/tfjs';
+ * import { exactSampler } from '@boltzmann/ising-core';
+ * import { causalAttentionWeights, initBackend } from '@boltzmann/attention';
+ *
+ * await initBackend();
+ * const [B, H, T] = [1, 2, 4];
+ * const scores = tf.randomNormal([B, H, T, T], 0, 1, 'float32', 1) as tf.Tensor4D;
+ * const J = tf.zeros([H, T, T]) as tf.Tensor3D;
+ * const w = causalAttentionWeights(scores, J, { variant: 'boltzmann', beta: 1, sampler: exactSampler.create() });
+ * console.log(w.shape); // [1, 2, 4, 4], each row summing to 1 over its causal prefix
+ * @category Attention
  */
 export function causalAttentionWeights(
   fields: tf.Tensor4D,

@@ -10,7 +10,15 @@ import type { Transformer } from './modelTypes.js';
  * checkpoints of the model see what the engine trained).
  *
  * @example
+ * import { createEngineTrainer, createTransformer, engineModelOf, initBackend } from '@boltzmann/attention';
+ *
+ * await initBackend();
+ * const model = createTransformer({ vocabSize: 8, maxLength: 4, dModel: 8, heads: 1 });
  * const trainer = createEngineTrainer(engineModelOf(model), { totalSteps: 1000 });
+ * console.log(Object.keys(trainer.weights()).length); // the model's parameters, now on the engine
+ * await trainer.engine.dispose();
+ * model.dispose();
+ * @category Training
  */
 export function engineModelOf(model: Transformer): EngineModel {
   const weights: Record<string, Float32Array> = {};

@@ -14,8 +14,16 @@ import { readOutsideTidy } from './tensorData.js';
  *
  * @throws {AttentionError} the batch errors of {@link createTrainer}'s step; ATTENTION_INVALID_ARGUMENT for a bad chunk size.
  * @example
- * const { loss, correct, count } = await evaluate(model, { inputs, targets, batchSize: 8 });
+ * import { createTransformer, evaluate, initBackend, perplexity } from '@boltzmann/attention';
+ *
+ * await initBackend();
+ * const model = createTransformer({ vocabSize: 8, maxLength: 4, dModel: 8, heads: 1 });
+ * const inputs = Int32Array.of(1, 2, 3, 4, 4, 3, 2, 1);
+ * const targets = Int32Array.of(2, 3, 4, 5, 3, 2, 1, 0);
+ * const { loss, correct, count } = await evaluate(model, { inputs, targets, batchSize: 2 });
  * console.log(perplexity(loss), correct / count);
+ * model.dispose();
+ * @category Evaluation
  */
 export async function evaluate(
   model: Transformer,

@@ -11,7 +11,15 @@ import { checkTargets } from '../model/tokenBatch.js';
  * @returns a scalar tensor (differentiable with respect to `logits`).
  * @throws {AttentionError} ATTENTION_SHAPE_MISMATCH, ATTENTION_INVALID_TOKEN naming the bad target.
  * @example
- * const loss = maskedCrossEntropy(logits, targets, new Float32Array(targets.length).fill(1));
+ * import { createTransformer, initBackend, maskedCrossEntropy } from '@boltzmann/attention';
+ *
+ * await initBackend();
+ * const model = createTransformer({ vocabSize: 8, maxLength: 4, dModel: 8, heads: 1 });
+ * const targets = Int32Array.of(2, 3, 4, 5);
+ * const loss = maskedCrossEntropy(model.logits(Int32Array.of(1, 2, 3, 4), 1), targets, new Float32Array(targets.length).fill(1));
+ * console.log(loss.dataSync()[0]); // about log(8) for an untrained model
+ * model.dispose();
+ * @category Evaluation
  */
 export function maskedCrossEntropy(
   logits: tf.Tensor3D,

@@ -8,7 +8,11 @@ import type { TransformerJSON } from '../core/modelFile.js';
 
 export type { TransformerJSON } from '../core/modelFile.js';
 
-/** A model parameter: its canonical name, the variable, and whether weight decay applies. */
+/**
+ * A model parameter: its canonical name, the variable, and whether weight decay applies.
+ *
+ * @category Model
+ */
 export interface TransformerParameter {
   readonly name: string;
   readonly variable: tf.Variable;
@@ -19,12 +23,17 @@ export interface TransformerParameter {
  * What {@link Transformer.prepare} returns: the estimates of every layer. A one-layer model
  * returns the plain {@link PreparedEstimates} (`layers` absent); a model with `L > 1` layers
  * sets `layers` (one per layer, in order) and `heads` to layer 0's heads.
+ * @category Model
  */
 export interface TransformerPrepared extends PreparedEstimates {
   readonly layers?: readonly PreparedEstimates[];
 }
 
-/** Options of one pass: {@link Transformer.prepare} and {@link Transformer.logits} of a training step. */
+/**
+ * Options of one pass: {@link Transformer.prepare} and {@link Transformer.logits} of a training step.
+ *
+ * @category Model
+ */
 export interface PassOptions {
   /**
    * The 0-based training step; when set and `config.dropout > 0`, dropout is active with masks
@@ -38,6 +47,7 @@ export interface PassOptions {
  * The decoder-only Transformer of METHOD.md §5/§7: token + learned positional embedding,
  * `layers` pre-LayerNorm blocks (attention with residual; optional GELU FFN with residual), final
  * LayerNorm, linear head (optionally tied to the token embedding).
+ * @category Model
  */
 export interface Transformer {
   /** The resolved configuration (the sampler by name). */

@@ -19,7 +19,16 @@ import { withResidentGradients } from './residentGradients.js';
  *   ATTENTION_INVALID_ARGUMENT for a bad `timeoutMs`.
  * @throws {IsingError} whatever else the sampler or batch validation throws.
  * @example
- * const prepared = await prepareEstimates(hData, jData, { batch: 2, heads: 1, length: 4 }, sampler, 1);
+ * import { gibbsSampler } from '@boltzmann/ising-core';
+ * import { prepareEstimates } from '@boltzmann/attention';
+ *
+ * const [batch, heads, length] = [2, 1, 4];
+ * const hData = Float32Array.from({ length: batch * heads * length * length }, (_, i) => Math.sin(i));
+ * const jData = new Float32Array(heads * length * length).fill(0.1);
+ * const sampler = gibbsSampler.create({ seed: 1 });
+ * const prepared = await prepareEstimates(hData, jData, { batch, heads, length }, sampler, 1);
+ * console.log(prepared.heads.length); // one per head
+ * @category Attention
  */
 export async function prepareEstimates(
   fields: RealArray,

@@ -23,7 +23,15 @@ export type { SamplerOverrides };
  *   is missing, misshapen, not a number or beyond float32; ATTENTION_INVALID_CONFIG (a size over its
  *   `MODEL_LIMITS` entry, among others); ATTENTION_SAMPLER_NOT_FOUND.
  * @example
+ * import { createTransformer, initBackend, loadTransformer } from '@boltzmann/attention';
+ *
+ * await initBackend();
+ * const model = createTransformer({ vocabSize: 8, maxLength: 4, dModel: 8, heads: 1 });
  * const copy = loadTransformer(JSON.parse(JSON.stringify(model.toJSON())));
+ * console.log(copy.config);
+ * model.dispose();
+ * copy.dispose();
+ * @category Model files
  */
 export function loadTransformer(
   json: TransformerJSON,
@@ -39,7 +47,11 @@ export function loadTransformer(
   });
 }
 
-/** Options of {@link saveTransformer}. */
+/**
+ * Options of {@link saveTransformer}.
+ *
+ * @category Model files
+ */
 export interface SaveTransformerOptions {
   /**
    * `'safetensors'`: weights as float32 tensors, the config in `__metadata__`, 4 bytes a parameter
@@ -56,7 +68,20 @@ export interface SaveTransformerOptions {
  *
  * @throws {AttentionError} ATTENTION_INVALID_ARGUMENT for an unknown `format`.
  * @example
- * await saveTransformer(model, 'model.safetensors'); const again = await readTransformer('model.safetensors');
+ * import { mkdtempSync } from 'node:fs';
+ * import { tmpdir } from 'node:os';
+ * import { join } from 'node:path';
+ * import { createTransformer, initBackend, readTransformer, saveTransformer } from '@boltzmann/attention';
+ *
+ * await initBackend();
+ * const model = createTransformer({ vocabSize: 8, maxLength: 4, dModel: 8, heads: 1 });
+ * const path = join(mkdtempSync(join(tmpdir(), 'model-')), 'model.safetensors');
+ * await saveTransformer(model, path);
+ * const again = await readTransformer(path);
+ * console.log(again.config.variant);
+ * model.dispose();
+ * again.dispose();
+ * @category Model files
  */
 export async function saveTransformer(
   model: Transformer,
@@ -81,6 +106,7 @@ export async function saveTransformer(
  *   the ATTENTION_SAFETENSORS_* codes for a malformed safetensors file; ATTENTION_NOT_A_FILE,
  *   ATTENTION_FILE_TOO_LARGE for a path that is not a regular file of at most
  *   `MAX_MODEL_FILE_BYTES`; see {@link loadTransformer}.
+ * @category Model files
  */
 export async function readTransformer(
   path: string,

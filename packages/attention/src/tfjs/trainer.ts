@@ -81,8 +81,17 @@ async function applyAdamW(
  * @throws {AttentionError} ATTENTION_INVALID_ARGUMENT for bad options; the step throws the batch errors
  *   (ATTENTION_SHAPE_MISMATCH, ATTENTION_INVALID_TOKEN, ATTENTION_EMPTY_MASK) and sampler errors.
  * @example
- * const trainer = createTrainer(model, { totalSteps: 1000 });
- * const { loss } = await trainer.step({ inputs, targets, batchSize: 64 });
+ * import { createTrainer, createTransformer, initBackend } from '@boltzmann/attention';
+ *
+ * await initBackend();
+ * const model = createTransformer({ vocabSize: 8, maxLength: 4, dModel: 8, heads: 1 });
+ * const trainer = createTrainer(model, { totalSteps: 10 });
+ * const inputs = Int32Array.of(1, 2, 3, 4, 4, 3, 2, 1);
+ * const targets = Int32Array.of(2, 3, 4, 5, 3, 2, 1, 0);
+ * const { loss } = await trainer.step({ inputs, targets, batchSize: 2 });
+ * console.log(loss);
+ * model.dispose();
+ * @category Training
  */
 export function createTrainer(model: Transformer, options: TrainerOptions): Trainer {
   const opts = resolveTrainerOptions(options);

@@ -16,10 +16,14 @@ import type { Transformer } from './modelTypes.js';
  *   `samplerTimeoutMs`), ATTENTION_SAMPLER_NOT_FOUND.
  * @example
  * import { createTransformer, initBackend } from '@boltzmann/attention';
+ *
  * await initBackend();
  * const model = createTransformer({ vocabSize: 65, maxLength: 8, variant: 'boltzmann' });
  * const logits = await model.forward(new Int32Array(16), 2); // 2 sequences of 8 tokens
- * logits.dispose(); model.dispose();
+ * console.log(logits.shape); // [2, 8, 65]
+ * logits.dispose();
+ * model.dispose();
+ * @category Model
  */
 export function createTransformer(config: TransformerConfig): Transformer {
   const resolved = resolveTransformerConfig(config);

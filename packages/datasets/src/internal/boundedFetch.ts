@@ -21,6 +21,7 @@ export interface ByteStreamLike {
  * minimal custom `fetch` whose responses have only `arrayBuffer()` still works, but then the size
  * limit can only be checked after the whole body has arrived; a real `fetch` response is read
  * chunk by chunk.
+ * @category Tiny Shakespeare
  */
 export interface FetchResponseLike {
   ok: boolean;
@@ -31,7 +32,11 @@ export interface FetchResponseLike {
   arrayBuffer(): Promise<ArrayBuffer>;
 }
 
-/** The minimal `fetch` the downloader needs; `globalThis.fetch` satisfies it. */
+/**
+ * The minimal `fetch` the downloader needs; `globalThis.fetch` satisfies it.
+ *
+ * @category Tiny Shakespeare
+ */
 export type FetchLike = (
   url: string,
   init?: { signal?: AbortSignal },

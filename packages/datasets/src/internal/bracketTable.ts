@@ -1,4 +1,8 @@
-/** String modes: balanced strings, or Dyck prefixes (every closer matched, openers may stay open). */
+/**
+ * String modes: balanced strings, or Dyck prefixes (every closer matched, openers may stay open).
+ *
+ * @category Brackets
+ */
 export type BracketMode = 'balanced' | 'prefix';
 
 /**

@@ -10,6 +10,7 @@ export const DEFAULTS = { tau: 16, steps: 64, order: 2 as 1 | 2, maxQubits: 26 }
 /**
  * Most Trotter steps one anneal may take: 2^20 = 1,048,576 (the angle tables take 24 MiB, and
  * every step is a pass over the 2^n amplitudes). Checked before anything is allocated.
+ * @category Annealing
  */
 export const DQA_MAX_STEPS = 2 ** 20;
 
@@ -43,10 +44,15 @@ export interface AnnealPlan {
  * How a calibrated anneal rescales the problem: `'effective-temperature'` (alias `true`)
  * programs `h/(4X)` and `J/(8X)` (METHOD.md §4); `'linear-response'` divides by the exact
  * first-order gains of the Trotter circuit instead (see `calibrationGains`); `false` does not rescale.
+ * @category Annealing
  */
 export type Calibration = boolean | 'effective-temperature' | 'linear-response';
 
-/** First-order gains of an anneal: `P(s) ≈ 2^-n [1 + gField Σ h s + gCoupling Σ J s s]`. */
+/**
+ * First-order gains of an anneal: `P(s) ≈ 2^-n [1 + gField Σ h s + gCoupling Σ J s s]`.
+ *
+ * @category Annealing
+ */
 export interface Gains {
   readonly field: number;
   readonly coupling: number;

@@ -17,7 +17,10 @@ export interface Workspace {
  * @param n qubit count.
  * @returns `40 · 2^n`.
  * @example
- * estimateMemoryBytes(26) / 2 ** 30; // 2.5 (GiB)
+ * import { estimateMemoryBytes } from '@boltzmann/dqa-sim';
+ *
+ * console.log(estimateMemoryBytes(26) / 2 ** 30); // 2.5 (GiB)
+ * @category Annealing
  */
 export function estimateMemoryBytes(n: number): number {
   return 40 * 2 ** n;

@@ -47,6 +47,7 @@ function checkShapes(
  * plus Qiskit-style `counts()` and `toDimod()`. Energies are ising-core's physics convention
  * `E(s) = −Σ h_j s_j − Σ_{j<k} J_jk s_j s_k`, lower is better; the same numbers are dimod's
  * energies of the model `h' = −h`, `J' = −J` (QUANTUM_APIS.md §4.2). Methods never change a set: they return new ones.
+ * @category Sampling
  */
 export class IsingSampleSet {
   /** Variables per row (`n`); variable `j` is spin `s_j`. */
@@ -187,7 +188,16 @@ export class IsingSampleSet {
    * `s = −1` (`s = 1 − 2b`, §4.3), as the ibm adapter reads its shots (quantum-adapters ibmResults.ts).
    *
    * @example
+   * import { IsingSampleSet } from '@boltzmann/ising-core';
+   *
    * // two spins, s_0 = +1, s_1 = −1 → "10"
+   * const set = IsingSampleSet.fromStates({
+   *   fields: new Float64Array(2),
+   *   couplings: new Float64Array(4),
+   *   states: Int8Array.of(1, -1),
+   *   info: { sampler: 'by hand', source: 'samples', beta: 1 },
+   * });
+   * console.log(set.counts()); // { '10': 1 }
    */
   counts(): Record<string, number> {
     const n = this.spins;

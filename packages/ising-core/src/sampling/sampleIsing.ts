@@ -162,9 +162,13 @@ const boltzmann = ({ n, fields, couplings, beta }: CheckedProblem): Float64Array
  *   ISING_TOO_MANY_SPINS for bad input; ISING_BAD_SAMPLES for a malformed answer;
  *   ISING_SAMPLER_FAILED when the sampler throws anything but an IsingError.
  * @example
+ * import { exactSampler, sampleIsing } from '@boltzmann/ising-core';
+ *
  * const sampler = exactSampler.create();
  * const set = await sampleIsing(sampler, [0.5, -1], [0, 1, 0, 0], { reads: 100, seed: 1 });
- * set.first; // { sample: Int8Array [−1, −1], energy: −1.5, … }
+ * console.log(set.first); // { sample: Int8Array [−1, −1], energy: −1.5, … }
+ * console.log(set.aggregate().counts()); // reads by bitstring
+ * @category Sampling
  */
 export async function sampleIsing(
   sampler: Sampler,

@@ -1,4 +1,8 @@
-/** Options of {@link sampleIsing}. */
+/**
+ * Options of {@link sampleIsing}.
+ *
+ * @category Sampling
+ */
 export interface SampleIsingOptions {
   /**
    * Reads (dimod's `num_reads`, Qiskit's shots) that `sampleIsing` draws itself: from a sampler's
@@ -31,6 +35,7 @@ export interface SampleIsingOptions {
  * - `product-of-marginals`: an approximate estimate-only sampler (`mean-field`, `tap`): independent
  *   spins with the sampler's magnetizations, `p(s_j = ±1) = (1 ± m_j)/2`, that approximation's own
  *   distribution; it has no correlations beyond it.
+ * @category Sampling
  */
 export type SampleSource =
   | 'samples'
@@ -39,7 +44,11 @@ export type SampleSource =
   | 'exact-sequential'
   | 'product-of-marginals';
 
-/** What ran: dimod's `SampleSet.info`. */
+/**
+ * What ran: dimod's `SampleSet.info`.
+ *
+ * @category Sampling
+ */
 export interface IsingSampleSetInfo {
   /** The sampler's name (`'exact'`, `'gibbs'`, `'dqa'`, …). */
   readonly sampler: string;
@@ -48,7 +57,11 @@ export interface IsingSampleSetInfo {
   readonly beta: number;
 }
 
-/** One row of a sample set, as dimod's `data()` yields it. */
+/**
+ * One row of a sample set, as dimod's `data()` yields it.
+ *
+ * @category Sampling
+ */
 export interface SampleRow {
   /** The ±1 spins `s_0 … s_{n−1}` (a copy). */
   readonly sample: Int8Array;
@@ -60,7 +73,11 @@ export interface SampleRow {
   readonly index: number;
 }
 
-/** dimod's `serialize_ndarray(arr, use_bytes=False)` (dimod/serialization/utils.py). */
+/**
+ * dimod's `serialize_ndarray(arr, use_bytes=False)` (dimod/serialization/utils.py).
+ *
+ * @category Sampling
+ */
 export interface DimodArray {
   readonly type: 'array';
   readonly data: number[] | number[][];
@@ -69,7 +86,11 @@ export interface DimodArray {
   readonly use_bytes: false;
 }
 
-/** dimod's `SampleSet.to_serializable(pack_samples=False)`, schema 3.2.0 (dimod/sampleset.py). */
+/**
+ * dimod's `SampleSet.to_serializable(pack_samples=False)`, schema 3.2.0 (dimod/sampleset.py).
+ *
+ * @category Sampling
+ */
 export interface DimodSampleSetJson {
   readonly type: 'SampleSet';
   readonly version: { readonly sampleset_schema: '3.2.0' };

@@ -1,10 +1,18 @@
 import { IsingError } from '../errors.js';
 import type { BatchEstimate, IsingBatch, IsingGradients } from '../types.js';
 
-/** Largest spin count the brute-force references enumerate (2^16 states × n² work each). */
+/**
+ * Largest spin count the brute-force references enumerate (2^16 states × n² work each).
+ *
+ * @category Exact reference
+ */
 export const BRUTE_FORCE_SPIN_LIMIT = 16;
 
-/** Exact moments of one Ising problem, computed by plain enumeration. */
+/**
+ * Exact moments of one Ising problem, computed by plain enumeration.
+ *
+ * @category Exact reference
+ */
 export interface BruteForceMoments {
   /** `⟨s_j⟩`, length `n`. */
   readonly magnetization: Float64Array;
@@ -32,7 +40,11 @@ export const spinOf = (state: number, j: number): number => ((state >>> j) & 1 ?
  * @returns magnetizations, pair correlations, `log Z` and the state probabilities.
  * @throws {IsingError} ISING_TOO_MANY_SPINS above 16 spins, ISING_SHAPE_MISMATCH on short inputs.
  * @example
+ * import { bruteForceMoments } from '@boltzmann/ising-core/testing';
+ *
  * const { magnetization } = bruteForceMoments(Float64Array.of(0.3, -0.1), Float64Array.of(0, 0.8, 0, 0), 2, 1);
+ * console.log(magnetization);
+ * @category Exact reference
  */
 export function bruteForceMoments(
   fields: ArrayLike<number>,
@@ -95,7 +107,14 @@ export function bruteForceMoments(
  * @returns an estimate whose magnetizations and gradients are exact up to rounding.
  * @throws {IsingError} ISING_TOO_MANY_SPINS when a problem has more than 16 spins.
  * @example
+ * import { causalBatch } from '@boltzmann/ising-core';
+ * import { bruteForceEstimate } from '@boltzmann/ising-core/testing';
+ *
+ * const fields = Float64Array.from({ length: 2 * 4 * 4 }, (_, i) => Math.sin(i));
+ * const couplings = new Float64Array(16).fill(0.2);
  * const reference = bruteForceEstimate(causalBatch(fields, couplings, { batch: 2, length: 4 }));
+ * console.log(reference.magnetization);
+ * @category Exact reference
  */
 export function bruteForceEstimate(batch: IsingBatch): BatchEstimate {
   const { size, stride, spins, beta } = batch;

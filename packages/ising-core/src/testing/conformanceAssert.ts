@@ -1,7 +1,11 @@
 // The conformance suite's assertions, with no test framework: each throws a ConformanceError
 // naming what was violated, so the checks run under vitest, node:test, Jest or a plain script.
 
-/** A violated conformance check: `message` says what was expected and what came back. */
+/**
+ * A violated conformance check: `message` says what was expected and what came back.
+ *
+ * @category Conformance
+ */
 export class ConformanceError extends Error {
   override readonly name = 'ConformanceError';
 }

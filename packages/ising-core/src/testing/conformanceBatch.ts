@@ -6,7 +6,11 @@ import type { IsingBatch } from '../types.js';
 
 export const RANDOM_SHAPE = { batch: 2, length: 4 } as const;
 
-/** The B = 2, T = 4 causal batch; every coupling entry is random, so reading below the diagonal shows up. */
+/**
+ * The B = 2, T = 4 causal batch; every coupling entry is random, so reading below the diagonal shows up.
+ *
+ * @category Conformance
+ */
 export function conformanceBatch(
   seed: number,
   fieldScale: number,

@@ -149,7 +149,11 @@ const CHECKS: Readonly<
  * @throws {ConformanceError} the first violation (as a rejection); the plugin's own errors
  *   (`assertSamplerPlugin`'s ISING_INVALID_PLUGIN for a malformed plugin).
  * @example
- * await runConformanceCheck('two-spin', myPlugin, { createOptions: { seed: 1 } });
+ * import { gibbsSampler } from '@boltzmann/ising-core';
+ * import { runConformanceCheck } from '@boltzmann/ising-core/testing';
+ *
+ * await runConformanceCheck('two-spin', gibbsSampler, { createOptions: { seed: 1 } }); // throws if it fails
+ * @category Conformance
  */
 export async function runConformanceCheck(
   check: ConformanceCheck,

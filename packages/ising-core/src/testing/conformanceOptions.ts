@@ -1,6 +1,10 @@
 // The conformance suite's check names and options, and the settings its checks resolve from them.
 
-/** The names of the conformance checks, in the order the suite runs them. */
+/**
+ * The names of the conformance checks, in the order the suite runs them.
+ *
+ * @category Conformance
+ */
 export const CONFORMANCE_CHECKS = [
   'plugin-shape',
   'create',
@@ -16,10 +20,18 @@ export const CONFORMANCE_CHECKS = [
   'spin-limit',
 ] as const;
 
-/** One conformance check (see {@link CONFORMANCE_CHECKS}). */
+/**
+ * One conformance check (see {@link CONFORMANCE_CHECKS}).
+ *
+ * @category Conformance
+ */
 export type ConformanceCheck = (typeof CONFORMANCE_CHECKS)[number];
 
-/** What each check asks of a sampler, in words: a test title for each check. */
+/**
+ * What each check asks of a sampler, in words: a test title for each check.
+ *
+ * @category Conformance
+ */
 export const CONFORMANCE_TITLES: Readonly<Record<ConformanceCheck, string>> = {
   'plugin-shape': 'has a name, a version and well-formed capabilities',
   create: 'creates a sampler from the given options (dispose is safe twice)',
@@ -36,7 +48,11 @@ export const CONFORMANCE_TITLES: Readonly<Record<ConformanceCheck, string>> = {
   'spin-limit': 'refuses more spins than capabilities.maxSpins with ISING_TOO_MANY_SPINS',
 };
 
-/** Options of the conformance suite. */
+/**
+ * Options of the conformance suite.
+ *
+ * @category Conformance
+ */
 export interface SamplerConformanceOptions<TOptions = unknown> {
   /** Options passed to `plugin.create` (use a fixed seed for stochastic samplers). */
   readonly createOptions?: TOptions;

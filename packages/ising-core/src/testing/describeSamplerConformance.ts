@@ -16,11 +16,12 @@ import type { SamplerConformanceOptions } from './conformanceOptions.js';
  *   absolute; defaults 0.05 and 0.15), `exactReference: false` for samplers that do not target the
  *   Boltzmann distribution, `fieldScale`/`couplingScale`/`seed` of the random batch, `skip` to leave out checks.
  * @example
- * // my-sampler.test.ts
+ * // not run: a vitest test file (my-sampler.test.ts) that declares a suite
+ * import { gibbsSampler } from '@boltzmann/ising-core';
  * import { describeSamplerConformance } from '@boltzmann/ising-core/testing/vitest';
- * import mySampler from './index.js';
  *
- * describeSamplerConformance(mySampler, { createOptions: { seed: 1 }, tolerance: { magnetization: 0.03 } });
+ * describeSamplerConformance(gibbsSampler, { createOptions: { seed: 1 }, tolerance: { magnetization: 0.03 } });
+ * @category Conformance
  */
 export function describeSamplerConformance(
   plugin: AnySamplerPlugin,

@@ -3,7 +3,11 @@
 // duck typing so that one helper serves them all. Exported from `@boltzmann/ising-core/testing`
 // only, never from the runtime API.
 
-/** What a call threw: its `code` (when it has a string one) and its message. */
+/**
+ * What a call threw: its `code` (when it has a string one) and its message.
+ *
+ * @category Assertions
+ */
 export interface Thrown {
   readonly code?: string;
   readonly message: string;
@@ -27,7 +31,11 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
  * @param run the call expected to throw.
  * @returns the thrown code and message.
  * @example
- * expect(thrownBy(() => plugin.create({ shots: 1e12 })).code).toBe('DQA_INVALID_ARGUMENT');
+ * import { createRng } from '@boltzmann/ising-core';
+ * import { thrownBy } from '@boltzmann/ising-core/testing';
+ *
+ * console.log(thrownBy(() => createRng(Number.POSITIVE_INFINITY)).code); // 'ISING_INVALID_ARGUMENT'
+ * @category Assertions
  */
 export function thrownBy(run: () => unknown): Thrown {
   try {
@@ -46,7 +54,13 @@ export function thrownBy(run: () => unknown): Thrown {
  * @param work a promise, or a call that returns one (or throws).
  * @returns the rejection's code and message.
  * @example
- * const { code, message } = await rejectionOf(loadTinyShakespeare({ path: missing }));
+ * import { estimateExactAsync } from '@boltzmann/ising-core';
+ * import type { IsingBatch } from '@boltzmann/ising-core';
+ * import { rejectionOf } from '@boltzmann/ising-core/testing';
+ *
+ * const { code, message } = await rejectionOf(estimateExactAsync({} as IsingBatch));
+ * console.log(code, message); // ISING_INVALID_ARGUMENT …
+ * @category Assertions
  */
 export async function rejectionOf(work: PromiseLike<unknown> | (() => unknown)): Promise<Thrown> {
   try {
@@ -66,8 +80,12 @@ export async function rejectionOf(work: PromiseLike<unknown> | (() => unknown)):
  * @param run the call expected to throw (or a promise expected to reject).
  * @returns the code, or `'no error'`.
  * @example
- * expect(codeOf(() => createRng(Number.NaN))).toBe('ISING_INVALID_ARGUMENT');
- * expect(await codeOf(loadPluginModule('/missing.mjs'))).toBe('BENCH_PLUGIN_LOAD');
+ * import { createRng } from '@boltzmann/ising-core';
+ * import { codeOf } from '@boltzmann/ising-core/testing';
+ *
+ * console.log(codeOf(() => createRng(Number.NaN))); // 'ISING_INVALID_ARGUMENT'
+ * console.log(await codeOf(Promise.resolve(1))); // 'no error'
+ * @category Assertions
  */
 export function codeOf(run: PromiseLike<unknown> | (() => PromiseLike<unknown>)): Promise<string>;
 export function codeOf(run: () => unknown): string;

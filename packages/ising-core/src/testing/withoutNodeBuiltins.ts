@@ -4,7 +4,12 @@
  * Node (`nodeBuiltin`). The real function is restored afterwards, also when `run` throws.
  *
  * @example
- * await withoutNodeBuiltins(() => expect(threadInfo().available).toBe(false), ['node:worker_threads']);
+ * import { threadInfo } from '@boltzmann/ising-core';
+ * import { withoutNodeBuiltins } from '@boltzmann/ising-core/testing';
+ *
+ * // As a bundle for a browser would see it: no worker_threads.
+ * await withoutNodeBuiltins(() => console.log(threadInfo().available), ['node:worker_threads']);
+ * @category Assertions
  */
 export async function withoutNodeBuiltins<T>(
   run: () => T | Promise<T>,

@@ -2,14 +2,26 @@
 // task and one per shot), as the CostEstimate every hardware dry run writes (`braket-0001/estimate.json`).
 import type { CostEstimate } from '../shared/costEstimate.js';
 
-/** Where the rates below were read, and when. */
+/**
+ * Where the rates below were read, and when.
+ *
+ * @category Amazon Braket
+ */
 export const BRAKET_PRICING_SOURCE =
   'Amazon Braket pricing page, on-demand quantum computers table (aws.amazon.com/id/braket/pricing, read 2026-12-06; the page shows no date)';
 
-/** The per-task fee, the same on every QPU (USD). */
+/**
+ * The per-task fee, the same on every QPU (USD).
+ *
+ * @category Amazon Braket
+ */
 export const BRAKET_TASK_FEE_USD = 0.3;
 
-/** A QPU family's per-shot price (USD), with the device ARNs it applies to. */
+/**
+ * A QPU family's per-shot price (USD), with the device ARNs it applies to.
+ *
+ * @category Amazon Braket
+ */
 export interface BraketShotRate {
   readonly family: string;
   readonly perShotUsd: number;
@@ -24,6 +36,7 @@ const qpuPath = (arn: string): string | undefined => /::device\/qpu\/(.+)$/.exec
  * by the ARN names of amazon-braket-sdk-python's device list (`src/braket/devices/devices.py`
  * @e56392e9461a): IonQ `Forte-1` (not `Forte-Enterprise-1`, which the page does not name),
  * `Aria-*`, IQM `Garnet`, Rigetti `Ankaa-*`. QuEra Aquila (analog, not gate model) is left out.
+ * @category Amazon Braket
  */
 export const BRAKET_SHOT_RATES: readonly BraketShotRate[] = [
   { family: 'IonQ Forte', perShotUsd: 0.08, matches: (a) => qpuPath(a) === 'ionq/Forte-1' },
@@ -40,7 +53,11 @@ export const BRAKET_SHOT_RATES: readonly BraketShotRate[] = [
   },
 ];
 
-/** The per-shot rate of a device, or undefined when the pricing page names none for it. */
+/**
+ * The per-shot rate of a device, or undefined when the pricing page names none for it.
+ *
+ * @category Amazon Braket
+ */
 export function braketShotRate(deviceArn: string): BraketShotRate | undefined {
   return BRAKET_SHOT_RATES.find((r) => r.matches(deviceArn));
 }
@@ -53,7 +70,11 @@ export function braketShotRate(deviceArn: string): BraketShotRate | undefined {
  * assumption line saying why (never a guess).
  *
  * @example
- * braketCostEstimate({ deviceArn: 'arn:aws:braket:eu-north-1::device/qpu/iqm/Garnet', shots: 1000 }, 4).perProblem.usd; // 0.3 + 1000 × 0.00145
+ * import { braketCostEstimate } from '@boltzmann/quantum-adapters';
+ *
+ * const arn = 'arn:aws:braket:eu-north-1::device/qpu/iqm/Garnet';
+ * console.log(braketCostEstimate({ deviceArn: arn, shots: 1000 }, 4).perProblem.usd); // 0.3 + 1000 × 0.00145
+ * @category Amazon Braket
  */
 export function braketCostEstimate(
   options: { readonly deviceArn: string; readonly shots: number },

@@ -13,7 +13,15 @@ import { batchProblem } from '../shared/batchProblem.js';
  * @returns the program text.
  * @throws {AdapterError} ADAPTER_INVALID_ARGUMENT for a bad index; dqa-sim's DqaError for bad anneal options.
  * @example
- * fs.writeFileSync('p0.qasm', await batchProblemToQasm(batch, 0, { tau: 8, steps: 32 }));
+ * import { writeFileSync } from 'node:fs';
+ * import { tmpdir } from 'node:os';
+ * import { join } from 'node:path';
+ * import { causalBatch } from '@boltzmann/ising-core';
+ * import { batchProblemToQasm } from '@boltzmann/quantum-adapters';
+ *
+ * const batch = causalBatch(Float64Array.from({ length: 16 }, (_, i) => Math.sin(i)), new Float64Array(16).fill(0.2), { batch: 1, length: 4 });
+ * writeFileSync(join(tmpdir(), 'p0.qasm'), await batchProblemToQasm(batch, 0, { tau: 8, steps: 32 }));
+ * @category Amazon Braket
  */
 export async function batchProblemToQasm(
   batch: IsingBatch,

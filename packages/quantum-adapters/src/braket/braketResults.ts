@@ -14,7 +14,17 @@ const isBit = (v: unknown): v is 0 | 1 => v === 0 || v === 1;
  * @param n number of spins (qubits 0..n−1 must all be measured).
  * @throws {AdapterError} ADAPTER_MALFORMED for a wrong schema, missing qubits, ragged rows or non-binary values.
  * @example
- * const set = decodeBraketResults(JSON.parse(text), 4);
+ * import { decodeBraketResults } from '@boltzmann/quantum-adapters';
+ *
+ * // A Braket task's results.json (measurements of 2 qubits, 3 shots).
+ * const text = JSON.stringify({
+ *   braketSchemaHeader: { name: 'braket.task_result.gate_model_task_result', version: '1' },
+ *   measurements: [[0, 1], [0, 1], [1, 1]],
+ *   measuredQubits: [0, 1],
+ * });
+ * const set = decodeBraketResults(JSON.parse(text), 2);
+ * console.log(set.states, set.weights);
+ * @category Amazon Braket
  */
 export function decodeBraketResults(result: unknown, n: number): SampleSet {
   const r = result as Record<string, unknown> | null;

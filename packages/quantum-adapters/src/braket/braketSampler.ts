@@ -31,7 +31,11 @@ export {
   DEFAULT_BRAKET_MAX_RESULT_BYTES,
 } from './braketClients.js';
 
-/** Amazon Braket's managed state-vector simulator. */
+/**
+ * Amazon Braket's managed state-vector simulator.
+ *
+ * @category Amazon Braket
+ */
 export const SV1_DEVICE_ARN = 'arn:aws:braket:::device/quantum-simulator/amazon/sv1';
 
 /** The sizes and limits of a `braket` sampler, defaulted and checked (in this order). */
@@ -85,7 +89,14 @@ function braketOutput(options: BraketSamplerOptions, deviceArn: string, dryRun: 
  * @throws {AdapterError} ADAPTER_INVALID_ARGUMENT for bad options (e.g. no `outputS3Bucket` outside dry runs)
  * and for unknown option keys (also inside `anneal`, `dryRun`, `retry`, `pollBackoff`).
  * @example
+ * // not run: it creates quantum tasks on Amazon Braket (AWS credentials, an S3 bucket)
+ * import { causalBatch, estimateBatch } from '@boltzmann/ising-core';
+ * import { createBraketSampler } from '@boltzmann/quantum-adapters';
+ *
  * const sampler = createBraketSampler({ outputS3Bucket: 'amazon-braket-us-east-1-123456789012', shots: 2000 });
+ * const batch = causalBatch(new Float64Array(16), new Float64Array(16).fill(0.1), { batch: 1, length: 4 });
+ * console.log((await estimateBatch(sampler, batch)).magnetization);
+ * @category Amazon Braket
  */
 export function createBraketSampler(options: BraketSamplerOptions = {}): BraketSampler {
   assertAdapterOptions('braket', options, BRAKET_OPTIONS);
@@ -175,7 +186,13 @@ export function createBraketSampler(options: BraketSamplerOptions = {}): BraketS
  * {@link createBraketSampler}.
  *
  * @example
- * const sampler = createSamplerRegistry().register(braketSampler).require('braket').create({ outputS3Bucket: 'my-bucket' });
+ * import { createSamplerRegistry } from '@boltzmann/ising-core';
+ * import { braketSampler } from '@boltzmann/quantum-adapters';
+ *
+ * const registry = createSamplerRegistry().register(braketSampler);
+ * const sampler = registry.require('braket').create({ outputS3Bucket: 'my-bucket' }); // AWS credential chain
+ * console.log(sampler.name);
+ * @category Amazon Braket
  */
 export const braketSampler: SamplerPlugin<BraketSamplerOptions, BraketSampler, 'braket'> = {
   name: 'braket',

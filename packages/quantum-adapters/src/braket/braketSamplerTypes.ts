@@ -7,7 +7,11 @@ import type { DryRunOptions } from '../shared/dryRun.js';
 import type { PollBackoff } from '../shared/retry.js';
 import type { RetryPolicy } from '../shared/retry.js';
 
-/** Options of the `braket` sampler. */
+/**
+ * Options of the `braket` sampler.
+ *
+ * @category Amazon Braket
+ */
 export interface BraketSamplerOptions {
   /** Device ARN (default SV1). QPU ARNs embed their region, which then becomes the default region. */
   readonly deviceArn?: string;
@@ -59,7 +63,11 @@ export interface BraketSamplerOptions {
   readonly onRun?: (info: BraketRunInfo) => void;
 }
 
-/** What one `sample()` call did. */
+/**
+ * What one `sample()` call did.
+ *
+ * @category Amazon Braket
+ */
 export interface BraketRunInfo {
   readonly deviceArn: string;
   /** Task ARNs, one per batch problem. */
@@ -69,7 +77,11 @@ export interface BraketRunInfo {
   readonly shots: number;
 }
 
-/** A `braket` sampler: asynchronous `sample()`, plus the description of the latest run. */
+/**
+ * A `braket` sampler: asynchronous `sample()`, plus the description of the latest run.
+ *
+ * @category Amazon Braket
+ */
 export interface BraketSampler extends Sampler {
   sample(batch: IsingBatch): Promise<SampleResult>;
   lastRunInfo(): BraketRunInfo | undefined;

@@ -81,7 +81,13 @@ function byStatus(status: number): Row | undefined {
  * @param what the operation, for the message.
  * @returns the error to throw (an {@link AdapterError} passes through unchanged).
  * @example
- * try { await braket.send(cmd) } catch (e) { throw classifyBraketError(e, 'CreateQuantumTask') }
+ * import { classifyBraketError } from '@boltzmann/quantum-adapters';
+ *
+ * // What the AWS SDK throws, as an AdapterError with a reason and whether to retry.
+ * const sdkError = Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException', $metadata: { httpStatusCode: 429 } });
+ * const error = classifyBraketError(sdkError, 'CreateQuantumTask');
+ * console.log(error.code, error.retryable);
+ * @category Amazon Braket
  */
 export function classifyBraketError(error: unknown, what = 'Braket request'): AdapterError {
   if (isAdapterError(error)) return error;

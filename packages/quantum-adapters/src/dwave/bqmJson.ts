@@ -1,7 +1,11 @@
 import type { IsingBatch } from '@boltzmann/ising-core';
 import { invalidArgument } from '../shared/errors.js';
 
-/** The JSON form of dimod's `BinaryQuadraticModel.to_serializable()` (bqm_schema 3.0.0), SPIN vartype. */
+/**
+ * The JSON form of dimod's `BinaryQuadraticModel.to_serializable()` (bqm_schema 3.0.0), SPIN vartype.
+ *
+ * @category D-Wave
+ */
 export interface DimodBqmJson {
   readonly type: 'BinaryQuadraticModel';
   readonly version: { readonly bqm_schema: '3.0.0' };
@@ -28,7 +32,10 @@ export interface DimodBqmJson {
  * @param model labels, one linear bias per label, interactions `[u, v, bias]` by label index, and the offset.
  * @throws {AdapterError} ADAPTER_INVALID_ARGUMENT for non-finite biases, bad indices or repeated pairs.
  * @example
- * dimodBqmJson({ labels: ['a', 'b'], linear: [-1, 1], quadratic: [[0, 1, -1]] });
+ * import { dimodBqmJson } from '@boltzmann/quantum-adapters';
+ *
+ * console.log(JSON.stringify(dimodBqmJson({ labels: ['a', 'b'], linear: [-1, 1], quadratic: [[0, 1, -1]] })));
+ * @category D-Wave
  */
 export function dimodBqmJson(model: {
   labels?: readonly (string | number)[];
@@ -92,8 +99,16 @@ export function dimodBqmJson(model: {
  *
  * @throws {AdapterError} ADAPTER_INVALID_ARGUMENT when `q` is not a problem index of the batch.
  * @example
- * fs.writeFileSync('p0.bqm.json', JSON.stringify(batchProblemToBqm(batch, 0)));
+ * import { writeFileSync } from 'node:fs';
+ * import { tmpdir } from 'node:os';
+ * import { join } from 'node:path';
+ * import { causalBatch } from '@boltzmann/ising-core';
+ * import { batchProblemToBqm } from '@boltzmann/quantum-adapters';
+ *
+ * const batch = causalBatch(Float64Array.from({ length: 16 }, (_, i) => Math.sin(i)), new Float64Array(16).fill(0.2), { batch: 1, length: 4 });
+ * writeFileSync(join(tmpdir(), 'p0.bqm.json'), JSON.stringify(batchProblemToBqm(batch, 0)));
  * // Python: dimod.BinaryQuadraticModel.from_serializable(json.load(open('p0.bqm.json')))
+ * @category D-Wave
  */
 export function batchProblemToBqm(batch: IsingBatch, q: number): DimodBqmJson {
   if (!Number.isInteger(q) || q < 0 || q >= batch.size)

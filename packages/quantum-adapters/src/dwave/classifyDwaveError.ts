@@ -45,7 +45,11 @@ export function sapiErrorMessage(body: unknown): string {
  * @param extra `retryAfterMs` from a `Retry-After` header, and what was being done.
  * @returns the error to throw.
  * @example
- * throw classifyDwaveError(429, { error_code: 429, error_msg: 'Too many requests' }, { retryAfterMs: 1000 });
+ * import { classifyDwaveError } from '@boltzmann/quantum-adapters';
+ *
+ * const error = classifyDwaveError(429, { error_code: 429, error_msg: 'Too many requests' }, { retryAfterMs: 1000 });
+ * console.log(error.code, error.reason, error.retryable); // a rate limit: retryable
+ * @category D-Wave
  */
 export function classifyDwaveError(
   status: number,

@@ -6,7 +6,11 @@ import { DWAVE_PROBLEMS_PER_SUBMIT } from './dwaveRun.js';
 import { dwaveAccessTime } from './dwaveTiming.js';
 import type { SapiSolver } from './sapiTypes.js';
 
-/** The problems of one call: each one's spin count, and the SAPI parameters they are sent with. */
+/**
+ * The problems of one call: each one's spin count, and the SAPI parameters they are sent with.
+ *
+ * @category D-Wave
+ */
 export interface DwaveCostInput {
   readonly solver: SapiSolver;
   /** The clique embedding; problem q of `spins[q]` spins uses its first `spins[q]` chains. */
@@ -22,8 +26,14 @@ export interface DwaveCostInput {
  * call's problems and `perJob` is empty (a SAPI submit request adds no QPU time).
  *
  * @example
+ * // not run: the solver and its embedding come from D-Wave Leap (DWAVE_API_TOKEN)
+ * import { chimeraCliqueEmbedding, createSapiClient, dwaveCostEstimate, selectDwaveSolver } from '@boltzmann/quantum-adapters';
+ *
+ * const solver = selectDwaveSolver(await createSapiClient().listSolvers(), { topology: 'chimera' });
+ * const embedding = chimeraCliqueEmbedding(4, { rows: 16, columns: 16, shore: 4 });
  * const e = dwaveCostEstimate({ solver, embedding, spins: [4, 4], params: { num_reads: 100 } });
- * e.call.qpuSeconds; // both problems' access time
+ * console.log(e.call.qpuSeconds); // both problems' access time
+ * @category D-Wave
  */
 export function dwaveCostEstimate(input: DwaveCostInput): CostEstimate {
   const { solver, embedding, spins, params } = input;

@@ -54,8 +54,15 @@ function dwaveSettings(options: DwaveSamplerOptions) {
  * @throws {AdapterError} ADAPTER_AUTH without a token (unless `dryRun`), ADAPTER_INVALID_ARGUMENT for bad options
  * and for unknown option keys (also inside `dryRun`, `retry`, `pollBackoff`).
  * @example
+ * // not run: it sends problems to D-Wave Leap (DWAVE_API_TOKEN)
+ * import { causalBatch, estimateBatch } from '@boltzmann/ising-core';
+ * import { createDwaveSampler } from '@boltzmann/quantum-adapters';
+ *
+ * const batch = causalBatch(new Float64Array(2 * 16), new Float64Array(16).fill(0.1), { batch: 2, length: 4 });
  * const sampler = createDwaveSampler({ solver: { topology: 'chimera' }, numReads: 1000, autoScale: false });
- * const est = await estimateBatch(sampler, batch); console.log(sampler.lastRunInfo()?.chainBreakFraction);
+ * const est = await estimateBatch(sampler, batch);
+ * console.log(est.magnetization, sampler.lastRunInfo()?.chainBreakFraction);
+ * @category D-Wave
  */
 export function createDwaveSampler(options: DwaveSamplerOptions = {}): DwaveSampler {
   assertAdapterOptions('dwave', options, DWAVE_OPTIONS);
@@ -148,8 +155,18 @@ export function createDwaveSampler(options: DwaveSamplerOptions = {}): DwaveSamp
  * calls {@link createDwaveSampler}.
  *
  * @example
+ * import { mkdtempSync } from 'node:fs';
+ * import { tmpdir } from 'node:os';
+ * import { join } from 'node:path';
+ * import { createSamplerRegistry } from '@boltzmann/ising-core';
+ * import { dwaveSampler } from '@boltzmann/quantum-adapters';
+ *
  * const registry = createSamplerRegistry().register(dwaveSampler);
- * const sampler = registry.require('dwave').create({ numReads: 500 });
+ * // A dry run writes the requests instead of sending them; without it, DWAVE_API_TOKEN is needed.
+ * const dryRun = { dir: mkdtempSync(join(tmpdir(), 'dwave-')) };
+ * const sampler = registry.require('dwave').create({ numReads: 500, dryRun });
+ * console.log(sampler.name);
+ * @category D-Wave
  */
 export const dwaveSampler: SamplerPlugin<DwaveSamplerOptions, DwaveSampler, 'dwave'> = {
   name: 'dwave',

@@ -6,7 +6,11 @@ import type { Embedding, LogicalIsing } from '../embedding/embedding.js';
 import type { PollBackoff } from '../shared/retry.js';
 import type { SapiClientOptions, SapiSolver } from './sapiTypes.js';
 
-/** Options of the `dwave` sampler (all optional; the token may come from `DWAVE_API_TOKEN`). */
+/**
+ * Options of the `dwave` sampler (all optional; the token may come from `DWAVE_API_TOKEN`).
+ *
+ * @category D-Wave
+ */
 export interface DwaveSamplerOptions extends SapiClientOptions {
   /** Solver name, or a filter (default: the least-loaded online QPU accepting `ising`). */
   readonly solver?: string | DwaveSolverFilter;
@@ -40,7 +44,11 @@ export interface DwaveSamplerOptions extends SapiClientOptions {
   readonly onRun?: (info: DwaveRunInfo) => void;
 }
 
-/** What one `sample()` call did. */
+/**
+ * What one `sample()` call did.
+ *
+ * @category D-Wave
+ */
 export interface DwaveRunInfo {
   /** Solver id (`name;graph_id=…`). */
   readonly solver: string;
@@ -64,7 +72,11 @@ export interface DwaveRunInfo {
   readonly maxChainLength: number;
 }
 
-/** A `dwave` sampler: `sample()` is asynchronous; `lastRunInfo()` describes the latest successful call. */
+/**
+ * A `dwave` sampler: `sample()` is asynchronous; `lastRunInfo()` describes the latest successful call.
+ *
+ * @category D-Wave
+ */
 export interface DwaveSampler extends Sampler {
   sample(batch: IsingBatch): Promise<SampleResult>;
   lastRunInfo(): DwaveRunInfo | undefined;

@@ -9,7 +9,11 @@ import { AdapterError, malformed } from '../shared/errors.js';
 import type { SolverGraph } from '../embedding/solverGraph.js';
 import type { SapiSolver } from './sapiTypes.js';
 
-/** How to pick a solver when no name is given. */
+/**
+ * How to pick a solver when no name is given.
+ *
+ * @category D-Wave
+ */
 export interface DwaveSolverFilter {
   /** Only QPU solvers that accept `ising` problems (default true). */
   readonly qpu?: boolean;
@@ -27,7 +31,13 @@ export interface DwaveSolverFilter {
  *
  * @throws {AdapterError} ADAPTER_NO_SOLVER (not retryable) listing what was available.
  * @example
+ * // not run: it calls D-Wave Leap's SAPI (DWAVE_API_TOKEN)
+ * import { createSapiClient, selectDwaveSolver } from '@boltzmann/quantum-adapters';
+ *
+ * const sapi = createSapiClient();
  * const solver = selectDwaveSolver(await sapi.listSolvers(), { topology: 'chimera', minQubits: 128 });
+ * console.log(solver.identity.name);
+ * @category D-Wave
  */
 export function selectDwaveSolver(
   solvers: readonly SapiSolver[],

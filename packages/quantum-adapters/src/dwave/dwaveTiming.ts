@@ -5,7 +5,11 @@
 // (https://docs.dwavesys.com/docs/latest/timing_qa_cycle_time.html).
 import type { SapiSolver } from './sapiTypes.js';
 
-/** The `problem_timing_data` fields the formula reads (µs unless named otherwise). */
+/**
+ * The `problem_timing_data` fields the formula reads (µs unless named otherwise).
+ *
+ * @category D-Wave
+ */
 export interface DwaveTimingData {
   readonly version: string;
   readonly typical_programming_time: number;
@@ -28,6 +32,7 @@ export interface DwaveTimingData {
  * Where a field is missing: the values dwave-cloud-client records for an Advantage 4.1 system in
  * August 2022 (`qpu_problem_timing_data('advantage')`, dwave/cloud/testing/mocks.py
  * @27cd70ef7444), the only published `problem_timing_data` of a whole system we know of.
+ * @category D-Wave
  */
 export const ADVANTAGE_4_1_TIMING: DwaveTimingData = {
   version: '1.0.0',
@@ -52,7 +57,11 @@ export const ADVANTAGE_4_1_TIMING: DwaveTimingData = {
 
 const SOURCE = 'dwave-cloud-client@27cd70ef7444 estimate_qpu_access_time';
 
-/** One problem's estimated QPU access time and how it was reckoned. */
+/**
+ * One problem's estimated QPU access time and how it was reckoned.
+ *
+ * @category D-Wave
+ */
 export interface DwaveAccessTime {
   readonly microseconds: number;
   readonly programmingUs: number;
@@ -149,7 +158,12 @@ const num = (v: unknown): number | undefined =>
  * `T_p + R·(T_a + T_r + T_delay + T_ra + max(readout_thermalization, decorrelation))`.
  *
  * @example
- * dwaveAccessTime(solver, 1000, { num_reads: 100 }).microseconds; // 15341.6 on Advantage 4.1's data
+ * // not run: the solver's timing data come from D-Wave Leap (DWAVE_API_TOKEN)
+ * import { createSapiClient, dwaveAccessTime, selectDwaveSolver } from '@boltzmann/quantum-adapters';
+ *
+ * const solver = selectDwaveSolver(await createSapiClient().listSolvers(), { topology: 'pegasus' });
+ * console.log(dwaveAccessTime(solver, 1000, { num_reads: 100 }).microseconds); // 15341.6 on Advantage 4.1's data
+ * @category D-Wave
  */
 export function dwaveAccessTime(
   solver: SapiSolver,

@@ -3,7 +3,11 @@ import { invalidArgument, malformed } from '../shared/errors.js';
 import { decodeBase64, decodeFloat64LE, decodeInt32LE, encodeFloat64LE } from './base64.js';
 import type { QpTerms, SolverGraph } from '../embedding/solverGraph.js';
 
-/** The `data` member of a SAPI `qp` submission. */
+/**
+ * The `data` member of a SAPI `qp` submission.
+ *
+ * @category D-Wave
+ */
 export interface QpProblemData {
   readonly format: 'qp';
   readonly lin: string;
@@ -36,7 +40,14 @@ function lookups(graph: SolverGraph): { qubitSet: Set<number>; couplerSet: Set<s
  * @returns the `data` object of a submission.
  * @throws {AdapterError} ADAPTER_INVALID_ARGUMENT for a bias on a missing qubit or coupler, or a non-finite bias.
  * @example
- * encodeQpProblem({ qubits: [0, 1], couplers: [[0, 1]] }, { linear: new Map([[0, 1]]), quadratic: new Map([['0,1', -1]]) });
+ * import { encodeQpProblem } from '@boltzmann/quantum-adapters';
+ *
+ * const problem = encodeQpProblem(
+ *   { qubits: [0, 1], couplers: [[0, 1]] },
+ *   { linear: new Map([[0, 1]]), quadratic: new Map([['0,1', -1]]) },
+ * );
+ * console.log(problem); // { format: 'qp', lin: '…', quad: '…', offset: 0 }
+ * @category D-Wave
  */
 export function encodeQpProblem(graph: SolverGraph, terms: QpTerms, offset = 0): QpProblemData {
   const { qubitSet, couplerSet } = lookups(graph);
@@ -66,7 +77,11 @@ export function encodeQpProblem(graph: SolverGraph, terms: QpTerms, offset = 0):
   return { format: 'qp', lin: encodeFloat64LE(lin), quad: encodeFloat64LE(quad), offset };
 }
 
-/** A decoded `qp` answer. Solutions cover the active variables only. */
+/**
+ * A decoded `qp` answer. Solutions cover the active variables only.
+ *
+ * @category D-Wave
+ */
 export interface QpAnswer {
   /** Total qubit count of the solver (`num_variables`). */
   readonly numVariables: number;
@@ -95,7 +110,22 @@ function record(value: unknown, what: string): Record<string, unknown> {
  * @param type the submitted problem type; decides whether a set bit means +1 (`ising`) or 1 (`qubo`).
  * @throws {AdapterError} ADAPTER_MALFORMED (not retryable) for missing fields, bad base64 or inconsistent lengths.
  * @example
- * const a = decodeQpAnswer(status.answer); // a.solutions rows are ±1 over a.activeVariables
+ * import { decodeQpAnswer } from '@boltzmann/quantum-adapters';
+ *
+ * // A SAPI answer for 2 active qubits and 2 samples (base64 little-endian, as the service sends it).
+ * const b64 = (bytes: number[]): string => Buffer.from(bytes).toString('base64');
+ * const answer = {
+ *   format: 'qp',
+ *   active_variables: b64([0, 0, 0, 0, 1, 0, 0, 0]),
+ *   num_variables: 2,
+ *   solutions: b64([0b01000000, 0b11000000]),
+ *   energies: b64([...new Uint8Array(Float64Array.of(-1, 1).buffer)]),
+ *   num_occurrences: b64([3, 0, 0, 0, 1, 0, 0, 0]),
+ *   timing: {},
+ * };
+ * const a = decodeQpAnswer(answer);
+ * console.log(a.activeVariables, a.solutions); // rows of ±1 over the active variables
+ * @category D-Wave
  */
 export function decodeQpAnswer(answer: unknown, type: 'ising' | 'qubo' = 'ising'): QpAnswer {
   const a = record(answer, 'answer');
@@ -158,6 +188,7 @@ export function decodeQpAnswer(answer: unknown, type: 'ising' | 'qubo' = 'ising'
  * not part of the problem (the numpy reference uses 0 for `ising`, 3 for `qubo`).
  *
  * @returns `energies.length × numVariables` values, row-major.
+ * @category D-Wave
  */
 export function qpFullRows(answer: QpAnswer, inactive: number): Int8Array {
   const n = answer.numVariables;

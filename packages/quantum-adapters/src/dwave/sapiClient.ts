@@ -98,8 +98,13 @@ function transportOf(options: SapiClientOptions, token: string): SapiTransport {
  * @throws {AdapterError} ADAPTER_AUTH (not retryable) when no token is available; ADAPTER_INVALID_ARGUMENT
  * for a token that is not a string, an endpoint that is not an http(s) URL, a bad region or `maxResponseBytes`.
  * @example
+ * // not run: it calls D-Wave Leap's SAPI (DWAVE_API_TOKEN)
+ * import { createSapiClient } from '@boltzmann/quantum-adapters';
+ *
  * const sapi = createSapiClient({ region: 'eu-central-1' });
  * const solvers = await sapi.listSolvers();
+ * console.log(solvers.map((s) => s.identity.name));
+ * @category D-Wave
  */
 export function createSapiClient(options: SapiClientOptions = {}): SapiClient {
   assertTokenOption(options.token);

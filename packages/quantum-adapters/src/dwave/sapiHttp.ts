@@ -4,7 +4,11 @@ import { echo } from '@boltzmann/ising-core/internal';
 import { invalidArgument } from '../shared/errors.js';
 import { httpUrl } from '../shared/options.js';
 
-/** Default SAPI region (`DEFAULT_REGION` of dwave-cloud-client). */
+/**
+ * Default SAPI region (`DEFAULT_REGION` of dwave-cloud-client).
+ *
+ * @category D-Wave
+ */
 export const DEFAULT_DWAVE_REGION = 'na-west-1';
 
 /**
@@ -12,6 +16,7 @@ export const DEFAULT_DWAVE_REGION = 'na-west-1';
  * `answer_mode` answer of 10,000 reads on a 5,000-qubit Advantage (≈ 9 MiB of base64 solutions)
  * and a solver list whose definitions carry every qubit and coupler (a few MiB): 64 MiB leaves
  * several times that, and still stops a runaway or hostile server long before memory runs out.
+ * @category D-Wave
  */
 export const DEFAULT_SAPI_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 

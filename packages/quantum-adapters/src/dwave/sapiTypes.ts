@@ -3,7 +3,11 @@ import type { AdapterError } from '../shared/errors.js';
 import type { RetryPolicy } from '../shared/retry.js';
 import type { QpProblemData } from './qpCodec.js';
 
-/** Options of {@link createSapiClient}. */
+/**
+ * Options of {@link createSapiClient}.
+ *
+ * @category D-Wave
+ */
 export interface SapiClientOptions {
   /** SAPI token; defaults to `process.env.DWAVE_API_TOKEN`. Never logged or put in error messages. */
   readonly token?: string;
@@ -29,13 +33,21 @@ export interface SapiClientOptions {
   readonly seed?: number;
 }
 
-/** A solver's `identity` object, echoed verbatim in submissions. */
+/**
+ * A solver's `identity` object, echoed verbatim in submissions.
+ *
+ * @category D-Wave
+ */
 export interface SapiSolverIdentity {
   readonly name: string;
   readonly version?: Record<string, unknown>;
 }
 
-/** One entry of `GET solvers/remote/` (SAPI v3). */
+/**
+ * One entry of `GET solvers/remote/` (SAPI v3).
+ *
+ * @category D-Wave
+ */
 export interface SapiSolver {
   readonly identity: SapiSolverIdentity;
   readonly status?: string;
@@ -44,10 +56,18 @@ export interface SapiSolver {
   readonly properties: Record<string, unknown>;
 }
 
-/** SAPI problem lifecycle states. */
+/**
+ * SAPI problem lifecycle states.
+ *
+ * @category D-Wave
+ */
 export type SapiProblemState = 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
 
-/** A problem status object; `answer` is present on completed problems fetched individually. */
+/**
+ * A problem status object; `answer` is present on completed problems fetched individually.
+ *
+ * @category D-Wave
+ */
 export interface SapiProblemStatus {
   readonly id: string;
   readonly status: SapiProblemState;
@@ -56,7 +76,11 @@ export interface SapiProblemStatus {
   readonly [key: string]: unknown;
 }
 
-/** One job of a `POST problems/` body. */
+/**
+ * One job of a `POST problems/` body.
+ *
+ * @category D-Wave
+ */
 export interface SapiJob {
   readonly solver: SapiSolverIdentity;
   readonly type: 'ising' | 'qubo';
@@ -65,7 +89,11 @@ export interface SapiJob {
   readonly label?: string;
 }
 
-/** A minimal SAPI v3 client over `fetch`. Every method honours `signal` and the request deadline. */
+/**
+ * A minimal SAPI v3 client over `fetch`. Every method honours `signal` and the request deadline.
+ *
+ * @category D-Wave
+ */
 export interface SapiClient {
   /** Base URL in use, ending in `/`. */
   readonly endpoint: string;

@@ -4,7 +4,11 @@ import type { Embedding } from './embedding.js';
 import { cliqueLayout } from './cliqueLayout.js';
 import type { SolverGraph } from './solverGraph.js';
 
-/** Shape of a Chimera lattice: `rows × columns` unit cells of `K_{shore,shore}`. */
+/**
+ * Shape of a Chimera lattice: `rows × columns` unit cells of `K_{shore,shore}`.
+ *
+ * @category Embedding
+ */
 export interface ChimeraShape {
   readonly rows: number;
   readonly columns: number;
@@ -15,6 +19,7 @@ export interface ChimeraShape {
  * Linear index of Chimera qubit `(row, column, u, k)` in the dwave-networkx numbering, which is
  * also the qubit numbering D-Wave Chimera solvers use: `((row·columns + column)·2 + u)·shore + k`.
  * `u = 0` qubits couple vertically, `u = 1` qubits horizontally.
+ * @category Embedding
  */
 export function chimeraIndex(
   shape: ChimeraShape,
@@ -41,7 +46,11 @@ function assertShape(shape: ChimeraShape): void {
  *
  * @throws {AdapterError} ADAPTER_INVALID_ARGUMENT for a non-positive or fractional dimension.
  * @example
- * const c16 = chimeraGraph({ rows: 16, columns: 16, shore: 4 }); // 2048 qubits, as D-Wave 2000Q
+ * import { chimeraGraph } from '@boltzmann/quantum-adapters';
+ *
+ * const c16 = chimeraGraph({ rows: 16, columns: 16, shore: 4 });
+ * console.log(c16.qubits.length); // 2048 qubits, as D-Wave 2000Q
+ * @category Embedding
  */
 export function chimeraGraph(shape: ChimeraShape): SolverGraph {
   assertShape(shape);
@@ -66,7 +75,11 @@ export function chimeraGraph(shape: ChimeraShape): SolverGraph {
   return { qubits, couplers };
 }
 
-/** Clique size the native Chimera clique embedding reaches on a lattice: `min(rows, columns) · shore`. */
+/**
+ * Clique size the native Chimera clique embedding reaches on a lattice: `min(rows, columns) · shore`.
+ *
+ * @category Embedding
+ */
 export function chimeraCliqueCapacity(shape: ChimeraShape): number {
   return Math.min(shape.rows, shape.columns) * shape.shore;
 }
@@ -85,7 +98,11 @@ export function chimeraCliqueCapacity(shape: ChimeraShape): number {
  * @returns chains indexed by logical variable.
  * @throws {AdapterError} ADAPTER_EMBEDDING when `n` exceeds the capacity or no placement avoids the missing qubits.
  * @example
+ * import { chimeraCliqueEmbedding } from '@boltzmann/quantum-adapters';
+ *
  * const chains = chimeraCliqueEmbedding(12, { rows: 16, columns: 16, shore: 4 }); // 12 chains of 4 qubits
+ * console.log(chains.map((c) => c.length));
+ * @category Embedding
  */
 export function chimeraCliqueEmbedding(
   n: number,

@@ -2,10 +2,18 @@ import { createRng } from '@boltzmann/ising-core';
 import { AdapterError, invalidArgument } from '../shared/errors.js';
 import type { QpTerms, SolverGraph } from './solverGraph.js';
 
-/** A minor embedding: `embedding[v]` is the chain of physical qubits that represents logical variable `v`. */
+/**
+ * A minor embedding: `embedding[v]` is the chain of physical qubits that represents logical variable `v`.
+ *
+ * @category Embedding
+ */
 export type Embedding = readonly (readonly number[])[];
 
-/** Outcome of {@link validateEmbedding}. */
+/**
+ * Outcome of {@link validateEmbedding}.
+ *
+ * @category Embedding
+ */
 export interface EmbeddingCheck {
   readonly valid: boolean;
   /** One sentence per violation, naming the variables and qubits involved. */
@@ -43,7 +51,13 @@ function graphIndex(graph: SolverGraph): GraphIndex {
  * @param edges logical edges `[u, v]` that must be realized.
  * @param graph the solver's working qubits and couplers.
  * @example
- * const { valid, problems } = validateEmbedding(chains, [[0, 1]], graph);
+ * import { chimeraCliqueEmbedding, chimeraGraph, validateEmbedding } from '@boltzmann/quantum-adapters';
+ *
+ * const shape = { rows: 2, columns: 2, shore: 4 };
+ * const chains = chimeraCliqueEmbedding(2, shape);
+ * const { valid, problems } = validateEmbedding(chains, [[0, 1]], chimeraGraph(shape));
+ * console.log(valid, problems); // true []
+ * @category Embedding
  */
 export function validateEmbedding(
   embedding: Embedding,
@@ -96,7 +110,11 @@ export function validateEmbedding(
   return { valid: problems.length === 0, problems };
 }
 
-/** A logical Ising problem in D-Wave signs (`E = Σ h s + Σ_{j<k} J s s`). */
+/**
+ * A logical Ising problem in D-Wave signs (`E = Σ h s + Σ_{j<k} J s s`).
+ *
+ * @category Embedding
+ */
 export interface LogicalIsing {
   readonly n: number;
   /** `n` linear biases. */
@@ -105,7 +123,11 @@ export interface LogicalIsing {
   readonly couplings: ArrayLike<number>;
 }
 
-/** A physical problem ready for {@link encodeQpProblem}, with the offset that keeps intact-chain energies logical. */
+/**
+ * A physical problem ready for {@link encodeQpProblem}, with the offset that keeps intact-chain energies logical.
+ *
+ * @category Embedding
+ */
 export interface EmbeddedIsing {
   readonly terms: QpTerms;
   readonly offset: number;
@@ -118,6 +140,7 @@ export interface EmbeddedIsing {
  * offset (`+chainStrength` per chain edge) makes the energy of an unbroken sample equal its logical energy.
  *
  * @throws {AdapterError} ADAPTER_EMBEDDING when a non-zero coupling has no physical coupler; ADAPTER_INVALID_ARGUMENT for a bad chain strength.
+ * @category Embedding
  */
 export function embedIsing(
   problem: LogicalIsing,
@@ -178,7 +201,11 @@ export function embedIsing(
   return { terms: { linear, quadratic }, offset };
 }
 
-/** Logical samples recovered from physical ones. */
+/**
+ * Logical samples recovered from physical ones.
+ *
+ * @category Embedding
+ */
 export interface UnembedResult {
   /** `rows × n` logical spins (±1), row-major; one row per physical row. */
   readonly states: Int8Array;
@@ -195,6 +222,7 @@ export interface UnembedResult {
  * @param columns physical qubit of each solution column (the answer's `active_variables`).
  * @param weights occurrences per row, used for the chain-break fraction.
  * @throws {AdapterError} ADAPTER_MALFORMED when a chain qubit is missing from the answer.
+ * @category Embedding
  */
 export function unembedMajority(
   solutions: Int8Array,
@@ -245,7 +273,10 @@ export function unembedMajority(
  * @param problem the logical problem in the units that will be submitted (β already applied).
  * @param prefactor 1.414 by default, as dwave-system.
  * @example
- * uniformTorqueCompensation({ n: 2, linear: [0, 0], couplings: [0, -0.5, 0, 0] }); // 1.414·0.5·1
+ * import { uniformTorqueCompensation } from '@boltzmann/quantum-adapters';
+ *
+ * console.log(uniformTorqueCompensation({ n: 2, linear: [0, 0], couplings: [0, -0.5, 0, 0] })); // 1.414·0.5·1
+ * @category Embedding
  */
 // biome-ignore lint/suspicious/noApproximativeNumericConstant: dwave-system's default prefactor is the literal 1.414, not √2.
 export function uniformTorqueCompensation(problem: LogicalIsing, prefactor = 1.414): number {

@@ -6,7 +6,11 @@ import type { Embedding } from './embedding.js';
 import { AdapterError, invalidArgument } from '../shared/errors.js';
 import type { SolverGraph } from './solverGraph.js';
 
-/** Options of {@link greedyCliqueEmbedding}. */
+/**
+ * Options of {@link greedyCliqueEmbedding}.
+ *
+ * @category Embedding
+ */
 export interface GreedyEmbeddingOptions {
   /** Rip-up-and-reroute rounds after the first placement (default 24). */
   readonly rounds?: number;
@@ -155,7 +159,12 @@ function run(g: Graph, n: number, first: number, rounds: number, rng: Rng): numb
  * @returns chains indexed by logical variable.
  * @throws {AdapterError} ADAPTER_EMBEDDING when no run succeeds; ADAPTER_INVALID_ARGUMENT for bad options.
  * @example
- * const chains = greedyCliqueEmbedding(12, solverGraph); // e.g. on an Advantage (Pegasus) solver
+ * import { greedyCliqueEmbedding, pegasusGraph } from '@boltzmann/quantum-adapters';
+ *
+ * const solverGraph = pegasusGraph(6); // or a solver's own graph (with its missing qubits)
+ * const chains = greedyCliqueEmbedding(12, solverGraph);
+ * console.log(chains.map((c) => c.length));
+ * @category Embedding
  */
 export function greedyCliqueEmbedding(
   n: number,

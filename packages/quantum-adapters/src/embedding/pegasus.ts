@@ -15,7 +15,11 @@ function assertM(m: number): void {
     throw invalidArgument(`the Pegasus size m must be an integer ≥ 2, got ${echo(m)}`);
 }
 
-/** Linear index of Pegasus qubit `(u, w, k, z)` of `P(m)`: `((u·m + w)·12 + k)·(m−1) + z` (dwave-networkx numbering). */
+/**
+ * Linear index of Pegasus qubit `(u, w, k, z)` of `P(m)`: `((u·m + w)·12 + k)·(m−1) + z` (dwave-networkx numbering).
+ *
+ * @category Embedding
+ */
 export function pegasusIndex(m: number, u: number, w: number, k: number, z: number): number {
   return ((u * m + w) * 12 + k) * (m - 1) + z;
 }
@@ -24,6 +28,7 @@ export function pegasusIndex(m: number, u: number, w: number, k: number, z: numb
  * Linear index of the qubit with "nice" coordinates `(t, y, x, u, k)` (dwave-networkx
  * `nice_to_pegasus`): for each `t ∈ {0, 1, 2}` the nice qubits form a Chimera lattice
  * `C(m−1, m−1, 4)` (rows `y`, columns `x`) inside `P(m)`.
+ * @category Embedding
  */
 export function pegasusNiceIndex(
   m: number,
@@ -47,7 +52,11 @@ export function pegasusNiceIndex(
  *
  * @throws {AdapterError} ADAPTER_INVALID_ARGUMENT for `m < 2`.
  * @example
- * const p16 = pegasusGraph(16); // p16.qubits.length === 5640
+ * import { pegasusGraph } from '@boltzmann/quantum-adapters';
+ *
+ * const p16 = pegasusGraph(16);
+ * console.log(p16.qubits.length); // 5640
+ * @category Embedding
  */
 export function pegasusGraph(m: number): SolverGraph {
   assertM(m);
@@ -90,7 +99,11 @@ export function pegasusGraph(m: number): SolverGraph {
   return { qubits, couplers };
 }
 
-/** Clique size {@link pegasusCliqueEmbedding} reaches on `P(m)`: `4(m−1)` (60 on Advantage). */
+/**
+ * Clique size {@link pegasusCliqueEmbedding} reaches on `P(m)`: `4(m−1)` (60 on Advantage).
+ *
+ * @category Embedding
+ */
 export function pegasusCliqueCapacity(m: number): number {
   assertM(m);
   return 4 * (m - 1);
@@ -108,7 +121,12 @@ export function pegasusCliqueCapacity(m: number): number {
  * @param graph the solver's working graph (defaults to the full-yield lattice).
  * @throws {AdapterError} ADAPTER_EMBEDDING when `n > 4(m−1)` or no placement avoids the missing qubits.
  * @example
- * const chains = pegasusCliqueEmbedding(12, 16, solverGraph); // 12 chains of 4 qubits
+ * import { pegasusCliqueEmbedding, pegasusGraph } from '@boltzmann/quantum-adapters';
+ *
+ * const solverGraph = pegasusGraph(16);
+ * const chains = pegasusCliqueEmbedding(12, 16, solverGraph);
+ * console.log(chains.map((c) => c.length));
+ * @category Embedding
  */
 export function pegasusCliqueEmbedding(
   n: number,

@@ -11,7 +11,11 @@ function assertShape(m: number, t: number): void {
     throw invalidArgument(`the Zephyr tile size t must be a positive integer, got ${echo(t)}`);
 }
 
-/** Linear index of Zephyr qubit `(u, w, k, j, z)` of `Z(m, t)`: `(((u·(2m+1) + w)·t + k)·2 + j)·m + z` (dwave-networkx numbering). */
+/**
+ * Linear index of Zephyr qubit `(u, w, k, j, z)` of `Z(m, t)`: `(((u·(2m+1) + w)·t + k)·2 + j)·m + z` (dwave-networkx numbering).
+ *
+ * @category Embedding
+ */
 export function zephyrIndex(
   m: number,
   t: number,
@@ -32,7 +36,11 @@ export function zephyrIndex(
  *
  * @throws {AdapterError} ADAPTER_INVALID_ARGUMENT for non-positive sizes.
  * @example
- * const z = zephyrGraph(6, 4); // 1,248 qubits
+ * import { zephyrGraph } from '@boltzmann/quantum-adapters';
+ *
+ * const z = zephyrGraph(6, 4);
+ * console.log(z.qubits.length); // 1,248 qubits
+ * @category Embedding
  */
 export function zephyrGraph(m: number, t = 4): SolverGraph {
   assertShape(m, t);
@@ -83,6 +91,7 @@ export function zephyrGraph(m: number, t = 4): SolverGraph {
 /**
  * Qubit of Chimera coordinate `(y, x, u, k)` of the `C(m, m, 2t)` lattice inside `Z(m, t)`
  * (dwave-networkx's "double" Chimera sublattice mapping with minor offsets `j0`, `j1`).
+ * @category Embedding
  */
 export function zephyrChimeraIndex(
   m: number,
@@ -101,7 +110,11 @@ export function zephyrChimeraIndex(
     : zephyrIndex(m, t, 0, 2 * x + j1 + wz, kz, j0, y);
 }
 
-/** Clique size {@link zephyrCliqueEmbedding} reaches on `Z(m, t)`: `2t·m`. */
+/**
+ * Clique size {@link zephyrCliqueEmbedding} reaches on `Z(m, t)`: `2t·m`.
+ *
+ * @category Embedding
+ */
 export function zephyrCliqueCapacity(m: number, t = 4): number {
   assertShape(m, t);
   return 2 * t * m;
@@ -119,7 +132,12 @@ export function zephyrCliqueCapacity(m: number, t = 4): number {
  * @param graph the solver's working graph (defaults to the full-yield lattice).
  * @throws {AdapterError} ADAPTER_EMBEDDING when `n > 2tm` or no placement avoids the missing qubits.
  * @example
- * const chains = zephyrCliqueEmbedding(12, 6, 4, solverGraph); // 12 chains of 3 qubits
+ * import { zephyrCliqueEmbedding, zephyrGraph } from '@boltzmann/quantum-adapters';
+ *
+ * const solverGraph = zephyrGraph(6, 4);
+ * const chains = zephyrCliqueEmbedding(12, 6, 4, solverGraph);
+ * console.log(chains.map((c) => c.length)); // 12 chains of 3 qubits
+ * @category Embedding
  */
 export function zephyrCliqueEmbedding(
   n: number,

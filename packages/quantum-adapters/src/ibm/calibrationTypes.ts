@@ -11,7 +11,11 @@ export interface CompactCalibration {
   readonly gates: readonly string[];
 }
 
-/** The expected fidelity of one routed circuit: the chance that no gate and no readout errs. */
+/**
+ * The expected fidelity of one routed circuit: the chance that no gate and no readout errs.
+ *
+ * @category IBM Quantum
+ */
 export interface CircuitFidelity {
   /** Π (1 − ε) over its gates and measurements (rz is virtual and exact). */
   readonly fidelity: number;

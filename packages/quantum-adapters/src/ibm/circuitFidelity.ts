@@ -16,7 +16,11 @@ export type { CircuitFidelity } from './calibrationTypes.js';
  *
  * @param lookup reuse one across circuits of a call (built from `properties` when omitted).
  * @example
- * circuitFidelity(transpileAnneal(problem, { steps: 4 }, IBM_FEZ_SNAPSHOT), IBM_FEZ_SNAPSHOT.properties!).fidelity;
+ * import { IBM_FEZ_SNAPSHOT, circuitFidelity, transpileAnneal } from '@boltzmann/quantum-adapters';
+ *
+ * const circuit = transpileAnneal({ fields: [0.3, -0.1], couplings: [0, 0.5, 0, 0] }, { steps: 4 }, IBM_FEZ_SNAPSHOT);
+ * console.log(circuitFidelity(circuit, IBM_FEZ_SNAPSHOT.properties!).fidelity);
+ * @category IBM Quantum
  */
 export function circuitFidelity(
   circuit: IsaCircuit,

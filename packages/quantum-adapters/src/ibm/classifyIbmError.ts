@@ -87,7 +87,11 @@ export function ibmErrorMessage(body: unknown): string {
  * @param extra `retryAfterMs` from a `Retry-After` header, and what was being done.
  * @returns the error to throw.
  * @example
- * throw classifyIbmError(429, { errors: [{ message: 'Too many requests' }] }, { retryAfterMs: 1000 });
+ * import { classifyIbmError } from '@boltzmann/quantum-adapters';
+ *
+ * const error = classifyIbmError(429, { errors: [{ message: 'Too many requests' }] }, { retryAfterMs: 1000 });
+ * console.log(error.code, error.retryable);
+ * @category IBM Quantum
  */
 export function classifyIbmError(
   status: number,

@@ -3,7 +3,11 @@
 import { invalidArgument } from '../shared/errors.js';
 import type { IbmBackendConfiguration, IbmBackendProperties, IbmTarget } from './ibmTypes.js';
 
-/** A line of coupled physical qubits chosen for problems of one size on one device. */
+/**
+ * A line of coupled physical qubits chosen for problems of one size on one device.
+ *
+ * @category IBM Quantum
+ */
 export interface DeviceLayout {
   /** The backend it was chosen on (`configuration.backend_name`). */
   readonly backend: string;
@@ -198,7 +202,11 @@ function searchFrom(graph: Graph, start: number, n: number, best: Best): void {
  * @throws {AdapterError} ADAPTER_INVALID_ARGUMENT when n is not an integer in [1, n_qubits], the
  *   coupling map is malformed, or no path of n qubits is found.
  * @example
- * const layout = selectLayout({ configuration, properties }, 8); // layout.physicalQubits: 8 coupled qubits
+ * import { IBM_FEZ_SNAPSHOT, selectLayout } from '@boltzmann/quantum-adapters';
+ *
+ * const layout = selectLayout(IBM_FEZ_SNAPSHOT, 8);
+ * console.log(layout.physicalQubits); // 8 coupled qubits
+ * @category IBM Quantum
  */
 export function selectLayout(target: IbmTarget, n: number): DeviceLayout {
   const { configuration } = target;

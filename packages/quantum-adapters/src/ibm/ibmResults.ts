@@ -4,7 +4,11 @@ import type { SampleSet } from '@boltzmann/ising-core';
 import { echo } from '@boltzmann/ising-core/internal';
 import { invalidArgument, malformed } from '../shared/errors.js';
 
-/** How to read one pub's answer: its register, its width, and which logical spin each bit holds. */
+/**
+ * How to read one pub's answer: its register, its width, and which logical spin each bit holds.
+ *
+ * @category IBM Quantum
+ */
 export interface SamplerPubLayout {
   /** The classical register's name (the `data` key), e.g. `c` or `meas`. */
   readonly register: string;
@@ -150,7 +154,13 @@ function decodePub(entry: unknown, layout: SamplerPubLayout, i: number): SampleS
  * or is wider than num_bits;
  * ADAPTER_INVALID_ARGUMENT for a layout that is not a permutation.
  * @example
- * const [set] = decodeSamplerResults(await runtime.jobResults(id), [{ register: 'c', numBits: 2, logicalOfBit: [1, 0] }]);
+ * import { decodeSamplerResults } from '@boltzmann/quantum-adapters';
+ *
+ * // A Sampler V2 job's results: one pub, register `c` of 2 bits, 3 shots as hex bit strings.
+ * const json = { results: [{ data: { c: { samples: ['0x1', '0x1', '0x3'], num_bits: 2 } } }] };
+ * const [set] = decodeSamplerResults(json, [{ register: 'c', numBits: 2, logicalOfBit: [1, 0] }]);
+ * console.log(set?.states, set?.weights);
+ * @category IBM Quantum
  */
 export function decodeSamplerResults(
   json: unknown,

@@ -29,7 +29,11 @@ import { resolveIamEndpoint, resolveRuntimeEndpoint } from './runtimeOptions.js'
 import { parseConfiguration, parseProperties } from './runtimeParse.js';
 import type { RuntimeClient } from './runtimeTypes.js';
 
-/** Default largest spin count: a 16-qubit path already needs 16 swap layers per Trotter step. */
+/**
+ * Default largest spin count: a 16-qubit path already needs 16 swap layers per Trotter step.
+ *
+ * @category IBM Quantum
+ */
 export const DEFAULT_IBM_MAX_SPINS = 16;
 
 /**
@@ -141,7 +145,14 @@ function clientOptions(options: IbmSamplerOptions) {
  * @throws {AdapterError} ADAPTER_INVALID_ARGUMENT for bad or unknown options, for a real run without
  * `backend`, and (from the Runtime client) without an API key or instance CRN.
  * @example
- * const sampler = createIbmSampler({ backend: 'ibm_fez', shots: 2000 }); // IBM_CLOUD_API_KEY, IBM_QUANTUM_CRN
+ * // not run: it runs circuits on IBM Quantum (IBM_CLOUD_API_KEY, IBM_QUANTUM_CRN)
+ * import { causalBatch, estimateBatch } from '@boltzmann/ising-core';
+ * import { createIbmSampler } from '@boltzmann/quantum-adapters';
+ *
+ * const sampler = createIbmSampler({ backend: 'ibm_fez', shots: 2000 });
+ * const batch = causalBatch(new Float64Array(16), new Float64Array(16).fill(0.1), { batch: 1, length: 4 });
+ * console.log((await estimateBatch(sampler, batch)).magnetization);
+ * @category IBM Quantum
  */
 export function createIbmSampler(options: IbmSamplerOptions = {}): IbmSampler {
   assertAdapterOptions('ibm', options, IBM_OPTIONS);
@@ -235,7 +246,18 @@ export function createIbmSampler(options: IbmSamplerOptions = {}): IbmSampler {
  * `create(options)` calls {@link createIbmSampler}.
  *
  * @example
- * const sampler = createSamplerRegistry().register(ibmSampler).require('ibm').create({ backend: 'ibm_fez' });
+ * import { mkdtempSync } from 'node:fs';
+ * import { tmpdir } from 'node:os';
+ * import { join } from 'node:path';
+ * import { createSamplerRegistry } from '@boltzmann/ising-core';
+ * import { ibmSampler } from '@boltzmann/quantum-adapters';
+ *
+ * const registry = createSamplerRegistry().register(ibmSampler);
+ * // A dry run writes the requests instead of sending them; without it, IBM_CLOUD_API_KEY is needed.
+ * const dryRun = { dir: mkdtempSync(join(tmpdir(), 'ibm-')) };
+ * const sampler = registry.require('ibm').create({ backend: 'ibm_fez', dryRun });
+ * console.log(sampler.name);
+ * @category IBM Quantum
  */
 export const ibmSampler: SamplerPlugin<IbmSamplerOptions, IbmSampler, 'ibm'> = {
   name: 'ibm',

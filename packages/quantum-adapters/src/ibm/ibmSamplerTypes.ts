@@ -7,7 +7,11 @@ import type { PollBackoff } from '../shared/retry.js';
 import type { RetryPolicy } from '../shared/retry.js';
 import type { IbmBackendConfiguration, IbmBackendProperties } from './ibmTypes.js';
 
-/** Options of the `ibm` sampler (IBM Quantum, Qiskit Runtime Sampler V2). */
+/**
+ * Options of the `ibm` sampler (IBM Quantum, Qiskit Runtime Sampler V2).
+ *
+ * @category IBM Quantum
+ */
 export interface IbmSamplerOptions {
   /** IBM Cloud API key (default: `IBM_CLOUD_API_KEY`). Sent only to IAM, never written anywhere. */
   readonly apiKey?: string;
@@ -100,7 +104,11 @@ export interface IbmSamplerOptions {
   readonly debug?: (line: string) => void;
 }
 
-/** What one `sample()` call did. */
+/**
+ * What one `sample()` call did.
+ *
+ * @category IBM Quantum
+ */
 export interface IbmRunInfo {
   readonly backend: string;
   /** Runtime job ids, in submission order. */
@@ -114,7 +122,11 @@ export interface IbmRunInfo {
   readonly steps: readonly StepChoice[];
 }
 
-/** An `ibm` sampler: asynchronous `sample()`, plus the description of the latest run. */
+/**
+ * An `ibm` sampler: asynchronous `sample()`, plus the description of the latest run.
+ *
+ * @category IBM Quantum
+ */
 export interface IbmSampler extends Sampler {
   sample(batch: IsingBatch): Promise<SampleResult>;
   lastRunInfo(): IbmRunInfo | undefined;

@@ -2,7 +2,11 @@
 // `configuration` and `properties`), the target a circuit is routed onto, and the routed (ISA)
 // circuit with what decoding needs. A leaf: types only.
 
-/** The fields of `GET /backends/{name}/configuration` that routing reads. */
+/**
+ * The fields of `GET /backends/{name}/configuration` that routing reads.
+ *
+ * @category IBM Quantum
+ */
 export interface IbmBackendConfiguration {
   readonly backend_name: string;
   readonly n_qubits: number;
@@ -19,14 +23,22 @@ export interface IbmBackendConfiguration {
   readonly processor_type?: { readonly family?: string; readonly revision?: string | number };
 }
 
-/** One `{ name, value, unit }` entry of `properties`. */
+/**
+ * One `{ name, value, unit }` entry of `properties`.
+ *
+ * @category IBM Quantum
+ */
 export interface IbmNduv {
   readonly name: string;
   readonly value: number;
   readonly unit?: string;
 }
 
-/** The fields of `GET /backends/{name}/properties` that qubit selection and cost estimates read. */
+/**
+ * The fields of `GET /backends/{name}/properties` that qubit selection and cost estimates read.
+ *
+ * @category IBM Quantum
+ */
 export interface IbmBackendProperties {
   /** When the calibration was last updated (ISO 8601), when the backend says. */
   readonly last_update_date?: string;
@@ -43,6 +55,7 @@ export interface IbmBackendProperties {
 /**
  * `GET /backends/{name}/status`, as Runtime's API reference shows it. [UNCERTAIN] Only the
  * reference's example fixes these fields; every one is optional here, and others pass through.
+ * @category IBM Quantum
  */
 export interface IbmBackendStatus {
   readonly backend_name?: string;
@@ -57,10 +70,18 @@ export interface IbmBackendStatus {
   readonly [key: string]: unknown;
 }
 
-/** The native two-qubit gate a circuit is decomposed into. */
+/**
+ * The native two-qubit gate a circuit is decomposed into.
+ *
+ * @category IBM Quantum
+ */
 export type IbmTwoQubitBasis = 'cz' | 'ecr';
 
-/** A device to route onto: its gates, its couplings and (optionally) its calibration. */
+/**
+ * A device to route onto: its gates, its couplings and (optionally) its calibration.
+ *
+ * @category IBM Quantum
+ */
 export interface IbmTarget {
   readonly configuration: IbmBackendConfiguration;
   readonly properties?: IbmBackendProperties;
@@ -68,7 +89,11 @@ export interface IbmTarget {
   readonly fractionalGates?: boolean;
 }
 
-/** Gate counts and depth of a routed circuit (what the dry run reports). */
+/**
+ * Gate counts and depth of a routed circuit (what the dry run reports).
+ *
+ * @category IBM Quantum
+ */
 export interface IsaCircuitStats {
   /** Longest chain of gates on any qubit (measurements excluded). */
   readonly depth: number;
@@ -83,6 +108,7 @@ export interface IsaCircuitStats {
 /**
  * A routed circuit in the device's native gates on physical qubits (`$k`), ready for a Sampler V2
  * pub, with what decoding needs.
+ * @category IBM Quantum
  */
 export interface IsaCircuit {
   /** OpenQASM 3 text: `bit[n] c;`, gates on `$k`, `c[k] = measure $physical[k];`. */

@@ -8,6 +8,7 @@ import { isaStatements } from './isaStatements.js';
 /**
  * The QPU time a set of circuits would take, and how it was reckoned: the unit costs every
  * hardware dry run writes (`perProblem` a circuit's shots, `perJob` the overhead), and the totals.
+ * @category IBM Quantum
  */
 export interface IbmUsageEstimate extends CostEstimate {
   readonly circuits: number;
@@ -31,12 +32,14 @@ export interface IbmUsageEstimate extends CostEstimate {
  * circuit at the default 4,096 shots (qiskit-ibm-runtime options/sampler_options.py) estimated at
  * 4.106 quantum seconds, of which its shots take 4,096 × ≈ 252 µs (250 µs between shots, 1.56 µs
  * readout) ≈ 1.03 s: about 3.07 s is the job's own.
+ * @category IBM Quantum
  */
 export const IBM_JOB_OVERHEAD_SECONDS = 3.07;
 
 /**
  * The Open Plan's quantum time: 10 minutes per 28-day rolling window
  * (https://qiskit.github.io/documentation/pr-2629/guides/instances, "Open Plan instance").
+ * @category IBM Quantum
  */
 export const IBM_OPEN_PLAN_SECONDS = 600;
 
@@ -111,7 +114,12 @@ export function circuitDurationNs(qasm: string, length: Lengths): number {
  * @param maxPubsPerJob pubs per job.
  * @returns the estimate, with its assumptions spelled out.
  * @example
- * const { qpuSeconds, jobs } = estimateIbmUsage(circuits, 1000, target, 300);
+ * import { IBM_FEZ_SNAPSHOT, estimateIbmUsage, transpileAnneal } from '@boltzmann/quantum-adapters';
+ *
+ * const circuits = [0.1, 0.2].map((h) => transpileAnneal({ fields: [h, -h] }, { tau: 2, steps: 8 }, IBM_FEZ_SNAPSHOT));
+ * const { qpuSeconds, jobs } = estimateIbmUsage(circuits, 1000, IBM_FEZ_SNAPSHOT, 300);
+ * console.log(qpuSeconds, jobs);
+ * @category IBM Quantum
  */
 export function estimateIbmUsage(
   circuits: readonly IsaCircuit[],

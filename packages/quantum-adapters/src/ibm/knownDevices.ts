@@ -24,6 +24,7 @@ function pairs(lines: readonly string[]): [number, number][] {
  * ibm_fez's `configuration` (156 qubits, Heron r2, `cz` in both directions of every coupler), as
  * Qiskit's fake backend recorded it: what a dry run routes onto when no `device` is given. A real
  * run reads the backend's current configuration and calibration instead.
+ * @category IBM Quantum
  */
 export const IBM_FEZ_SNAPSHOT: IbmTarget = {
   configuration: {
@@ -73,6 +74,7 @@ export const IBM_FEZ_SNAPSHOT: IbmTarget = {
  * ibm_brisbane's (retired) `configuration`: its name, qubits, basis, job limits and coupling map:
  * 127 qubits, Eagle r3, `ecr` calibrated in one direction per coupler. The heavy-hex Eagle layout
  * for dry runs and tests.
+ * @category IBM Quantum
  */
 export const IBM_BRISBANE_SNAPSHOT: IbmTarget = {
   configuration: {
@@ -105,7 +107,11 @@ const KNOWN: readonly IbmTarget[] = [IBM_FEZ_SNAPSHOT, IBM_BRISBANE_SNAPSHOT];
  * The recorded snapshot of a backend, by name (`ibm_fez`, `ibm_brisbane`), or `undefined`.
  *
  * @example
- * const target = knownIbmDevice('ibm_fez'); // target?.configuration.n_qubits === 156
+ * import { knownIbmDevice } from '@boltzmann/quantum-adapters';
+ *
+ * const target = knownIbmDevice('ibm_fez');
+ * console.log(target?.configuration.n_qubits); // 156
+ * @category IBM Quantum
  */
 export function knownIbmDevice(backend: string): IbmTarget | undefined {
   return KNOWN.find((t) => t.configuration.backend_name === backend);

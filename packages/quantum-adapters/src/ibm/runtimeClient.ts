@@ -91,8 +91,13 @@ async function ignoring(status: number, call: Promise<unknown>): Promise<void> {
  * `us-east`/`eu-de`, an endpoint or iamEndpoint that is not an http(s) URL, a missing or malformed
  * serviceCrn, an apiVersion that is not a date, or bad limits.
  * @example
+ * // not run: it calls IBM Quantum's Runtime API (IBM_CLOUD_API_KEY, IBM_QUANTUM_CRN)
+ * import { createRuntimeClient } from '@boltzmann/quantum-adapters';
+ *
  * const runtime = createRuntimeClient({ region: 'eu-de' });
  * const config = await runtime.backendConfiguration('ibm_fez');
+ * console.log(config.n_qubits);
+ * @category IBM Quantum
  */
 export function createRuntimeClient(options: RuntimeClientOptions = {}): RuntimeClient {
   const t = transportOf(options);

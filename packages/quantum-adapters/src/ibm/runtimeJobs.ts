@@ -11,7 +11,11 @@ import { createSubmissionThrottle } from './submissionThrottle.js';
 import type { SubmissionThrottle } from './submissionThrottle.js';
 import type { ResponseLimit, RuntimeClient, SamplerPub } from './runtimeTypes.js';
 
-/** Polling cadence of the `ibm` sampler: 1 s × 1.5^k, capped at 30 s (jobs queue for minutes). */
+/**
+ * Polling cadence of the `ibm` sampler: 1 s × 1.5^k, capped at 30 s (jobs queue for minutes).
+ *
+ * @category IBM Quantum
+ */
 export const DEFAULT_IBM_POLL_BACKOFF: PollBackoff = {
   initialMs: 1_000,
   factor: 1.5,

@@ -5,21 +5,34 @@ import { AdapterError, invalidArgument } from '../shared/errors.js';
 import { httpUrl } from '../shared/options.js';
 import { assertTokenOption } from '../shared/options.js';
 
-/** The Runtime REST base URL of each IBM Cloud region (`qiskit_ibm_runtime/api/utils.py`). */
+/**
+ * The Runtime REST base URL of each IBM Cloud region (`qiskit_ibm_runtime/api/utils.py`).
+ *
+ * @category IBM Quantum
+ */
 export const RUNTIME_REGIONS: Readonly<Record<'us-east' | 'eu-de', string>> = {
   'us-east': 'https://quantum.cloud.ibm.com/api/v1/',
   'eu-de': 'https://eu-de.quantum.cloud.ibm.com/api/v1/',
 };
 
-/** Default region. */
+/**
+ * Default region.
+ *
+ * @category IBM Quantum
+ */
 export const DEFAULT_RUNTIME_REGION = 'us-east';
 
-/** The IBM Cloud IAM token endpoint (global). */
+/**
+ * The IBM Cloud IAM token endpoint (global).
+ *
+ * @category IBM Quantum
+ */
 export const DEFAULT_IAM_ENDPOINT = 'https://iam.cloud.ibm.com/identity/token';
 
 /**
  * `IBM-API-Version` sent by default: the date qiskit-ibm-runtime pins (`api/rest/base.py`).
  * [UNCERTAIN] which dates the service still accepts; the docs' examples used `2025-05-01`.
+ * @category IBM Quantum
  */
 export const DEFAULT_IBM_API_VERSION = '2026-04-15';
 
@@ -28,6 +41,7 @@ export const DEFAULT_IBM_API_VERSION = '2026-04-15';
  * results: each shot is one hex string (`"0x…"`, about num_bits/4 + 5 bytes), so 300 pubs × 10,000
  * shots of 16 bits take ≈ 30 MiB and one pub of 100,000 shots of 156 bits ≈ 4.5 MiB; raise it for
  * more shots per job. It still stops a runaway or hostile server long before memory runs out.
+ * @category IBM Quantum
  */
 export const DEFAULT_IBM_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 

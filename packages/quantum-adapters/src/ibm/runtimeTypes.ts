@@ -7,7 +7,11 @@ import type {
   IbmBackendStatus,
 } from './ibmTypes.js';
 
-/** Options of {@link createRuntimeClient}. */
+/**
+ * Options of {@link createRuntimeClient}.
+ *
+ * @category IBM Quantum
+ */
 export interface RuntimeClientOptions {
   /**
    * IBM Cloud API key; defaults to `process.env.IBM_CLOUD_API_KEY`. Sent only to `iamEndpoint`
@@ -43,15 +47,24 @@ export interface RuntimeClientOptions {
 /**
  * A pub's parameter values: a dict keyed by the circuit's `input` names (preferred), or a positional
  * list (its order for OpenQASM 3 inputs is [UNCERTAIN]).
+ * @category IBM Quantum
  */
 export type SamplerPubParams =
   | Readonly<Record<string, number | readonly number[]>>
   | readonly (number | readonly number[])[];
 
-/** One Sampler V2 pub as sent: `[OpenQASM 3 text, parameter values or null, shots]`. */
+/**
+ * One Sampler V2 pub as sent: `[OpenQASM 3 text, parameter values or null, shots]`.
+ *
+ * @category IBM Quantum
+ */
 export type SamplerPub = readonly [qasm: string, params: SamplerPubParams | null, shots: number];
 
-/** What {@link RuntimeClient.submitSamplerJob} sends. */
+/**
+ * What {@link RuntimeClient.submitSamplerJob} sends.
+ *
+ * @category IBM Quantum
+ */
 export interface SamplerJobRequest {
   /** Backend name, e.g. `ibm_fez`. */
   readonly backend: string;
@@ -67,27 +80,47 @@ export interface SamplerJobRequest {
   readonly maxExecutionTimeSeconds?: number;
 }
 
-/** The answer of `POST /jobs`. */
+/**
+ * The answer of `POST /jobs`.
+ *
+ * @category IBM Quantum
+ */
 export interface SubmittedSamplerJob {
   readonly id: string;
   /** Warnings the service attached (`messages` of level warn, e.g. a nearly spent quota). */
   readonly warnings: readonly string[];
 }
 
-/** A Runtime job's state as the Python client names it (API Completed → DONE, Failed → ERROR). */
+/**
+ * A Runtime job's state as the Python client names it (API Completed → DONE, Failed → ERROR).
+ *
+ * @category IBM Quantum
+ */
 export type RuntimeJobState = 'QUEUED' | 'RUNNING' | 'DONE' | 'ERROR' | 'CANCELLED';
 
-/** `GET /jobs/{id}` reduced to its state. */
+/**
+ * `GET /jobs/{id}` reduced to its state.
+ *
+ * @category IBM Quantum
+ */
 export interface RuntimeJobStatus {
   readonly status: RuntimeJobState;
   /** Why it failed or was cancelled, when the service says. */
   readonly reason?: string;
 }
 
-/** Session execution modes: `batch` (independent jobs, run as capacity allows) or `dedicated`. */
+/**
+ * Session execution modes: `batch` (independent jobs, run as capacity allows) or `dedicated`.
+ *
+ * @category IBM Quantum
+ */
 export type RuntimeSessionMode = 'batch' | 'dedicated';
 
-/** What {@link RuntimeClient.createSession} sends. */
+/**
+ * What {@link RuntimeClient.createSession} sends.
+ *
+ * @category IBM Quantum
+ */
 export interface RuntimeSessionRequest {
   readonly backend: string;
   readonly mode: RuntimeSessionMode;
@@ -95,13 +128,21 @@ export interface RuntimeSessionRequest {
   readonly maxTtlSeconds?: number;
 }
 
-/** The answer of `POST /sessions`: its `id`, and whatever else the service returned. */
+/**
+ * The answer of `POST /sessions`: its `id`, and whatever else the service returned.
+ *
+ * @category IBM Quantum
+ */
 export interface RuntimeSession {
   readonly id: string;
   readonly [key: string]: unknown;
 }
 
-/** `GET /jobs/{id}/metrics`: the quantum time billed, when reported. */
+/**
+ * `GET /jobs/{id}/metrics`: the quantum time billed, when reported.
+ *
+ * @category IBM Quantum
+ */
 export interface RuntimeJobMetrics {
   /** `usage.quantum_seconds`, when present. */
   readonly quantumSeconds?: number;
@@ -112,6 +153,7 @@ export interface RuntimeJobMetrics {
 /**
  * A minimal Qiskit Runtime REST client over `fetch`. Every method honours `signal`, the request
  * deadline and the client's retries, and throws only AdapterErrors (the key and tokens redacted).
+ * @category IBM Quantum
  */
 export interface RuntimeClient {
   /** Runtime base URL in use, ending in `/`. */
@@ -144,7 +186,11 @@ export interface RuntimeClient {
   jobMetrics(id: string, signal?: AbortSignal): Promise<RuntimeJobMetrics>;
 }
 
-/** A byte limit for one answer that no option sets (it follows from the request), and what its refusal says. */
+/**
+ * A byte limit for one answer that no option sets (it follows from the request), and what its refusal says.
+ *
+ * @category IBM Quantum
+ */
 export interface ResponseLimit {
   readonly maxBytes: number;
   /** The refusal's last sentence: why the limit is what it is, and whether a retry helps. */

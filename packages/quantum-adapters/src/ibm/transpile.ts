@@ -16,7 +16,11 @@ import { routeOnLine } from './swapNetwork.js';
 export { selectLayout };
 export type { DeviceLayout };
 
-/** Options of {@link transpileAnneal}. */
+/**
+ * Options of {@link transpileAnneal}.
+ *
+ * @category IBM Quantum
+ */
 export interface TranspileOptions {
   /** The path of qubits to use (from {@link selectLayout}); chosen for this call when omitted. */
   readonly layout?: DeviceLayout;
@@ -67,8 +71,11 @@ function circuitStats(gates: readonly IsaGate[], swapLayersPerStep: number): Isa
  *   a layout of the wrong size or with an uncoupled neighbour, or no path of n qubits.
  * @throws {DqaError} for a malformed problem or anneal options (as dqa-sim's `annealCircuit`).
  * @example
+ * import { IBM_FEZ_SNAPSHOT, transpileAnneal } from '@boltzmann/quantum-adapters';
+ *
  * const circuit = transpileAnneal({ fields: [0.3, -0.1], couplings: [0, 0.5, 0, 0] }, { tau: 2, steps: 8 }, IBM_FEZ_SNAPSHOT);
  * console.log(circuit.stats.twoQubitGates, circuit.logicalOfBit);
+ * @category IBM Quantum
  */
 export function transpileAnneal(
   problem: IsingProblem,

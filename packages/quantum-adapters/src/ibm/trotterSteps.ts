@@ -6,14 +6,22 @@ import type { AnnealOptions } from '@boltzmann/dqa-sim';
 import { invalidArgument } from '../shared/errors.js';
 import type { IsaCircuit } from './ibmTypes.js';
 
-/** The threshold a hardware run's circuits should meet by default: a quarter of shots error-free. */
+/**
+ * The threshold a hardware run's circuits should meet by default: a quarter of shots error-free.
+ *
+ * @category IBM Quantum
+ */
 export const DEFAULT_MIN_FIDELITY = 0.25;
 /** The most steps a choice tries: dqa-sim's default step count. */
 export const MAX_CHOSEN_STEPS = 64;
 /** dqa-sim's default step size, τ / K = 16 / 64. */
 export const DEFAULT_STEP_TIME = 0.25;
 
-/** The steps and anneal time of the circuits of one spin count, and their expected fidelity. */
+/**
+ * The steps and anneal time of the circuits of one spin count, and their expected fidelity.
+ *
+ * @category IBM Quantum
+ */
 export interface StepChoice {
   readonly spins: number;
   readonly steps: number;

@@ -4,7 +4,11 @@
 // bench multiplies them by the problems and jobs of a step and of a whole grid, and checks the
 // total against `--budget`).
 
-/** A cost in the units providers bill: QPU seconds (IBM, D-Wave) and US dollars (Braket). */
+/**
+ * A cost in the units providers bill: QPU seconds (IBM, D-Wave) and US dollars (Braket).
+ *
+ * @category Dry runs and costs
+ */
 export interface Cost {
   /** Billed QPU seconds (IBM: the time the QPU is locked; D-Wave: QPU access time). */
   readonly qpuSeconds?: number;
@@ -12,13 +16,21 @@ export interface Cost {
   readonly usd?: number;
 }
 
-/** A limit to print beside an estimate, e.g. IBM's Open Plan: 600 QPU seconds a 28-day window. */
+/**
+ * A limit to print beside an estimate, e.g. IBM's Open Plan: 600 QPU seconds a 28-day window.
+ *
+ * @category Dry runs and costs
+ */
 export interface CostLimit extends Cost {
   /** What the limit is and where it is documented. */
   readonly what: string;
 }
 
-/** The unit costs of one provider's calls, with how each was reckoned. */
+/**
+ * The unit costs of one provider's calls, with how each was reckoned.
+ *
+ * @category Dry runs and costs
+ */
 export interface CostEstimate {
   readonly provider: 'ibm' | 'dwave' | 'braket';
   /** What one problem costs (one circuit of an IBM job, one D-Wave problem, one Braket task). */
@@ -37,7 +49,11 @@ export interface CostEstimate {
   readonly assumptions: readonly string[];
 }
 
-/** The cost of `problems` problems in `jobs` jobs at `estimate`'s unit costs. */
+/**
+ * The cost of `problems` problems in `jobs` jobs at `estimate`'s unit costs.
+ *
+ * @category Dry runs and costs
+ */
 export function costOf(estimate: CostEstimate, problems: number, jobs: number): Cost {
   const sum = (unit: 'qpuSeconds' | 'usd'): number | undefined => {
     const p = estimate.perProblem[unit];

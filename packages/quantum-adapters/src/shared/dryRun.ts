@@ -4,7 +4,11 @@ import { join } from 'node:path';
 import type { IsingBatch, SampleResult, Sampler } from '@boltzmann/ising-core';
 import { AdapterError, invalidArgument } from './errors.js';
 
-/** Dry-run settings shared by both plugins: write what would be sent, send nothing. */
+/**
+ * Dry-run settings shared by both plugins: write what would be sent, send nothing.
+ *
+ * @category Dry runs and costs
+ */
 export interface DryRunOptions {
   /** Directory that receives one sub-directory per `sample()` call (`dwave-0001/`, `braket-0001/`, …). */
   readonly dir: string;
@@ -18,7 +22,11 @@ export interface DryRunOptions {
   readonly fallbackOptions?: Readonly<Record<string, unknown>>;
 }
 
-/** Writes the files of one dry-run call into its own numbered sub-directory. */
+/**
+ * Writes the files of one dry-run call into its own numbered sub-directory.
+ *
+ * @category Dry runs and costs
+ */
 export interface DryRunWriter {
   /** The root directory. */
   readonly dir: string;
@@ -26,7 +34,11 @@ export interface DryRunWriter {
   nextCall(prefix: string): DryRunCall;
 }
 
-/** The files of one dry-run call. */
+/**
+ * The files of one dry-run call.
+ *
+ * @category Dry runs and costs
+ */
 export interface DryRunCall {
   /** Absolute or relative path of this call's directory. */
   readonly dir: string;
@@ -44,7 +56,15 @@ export interface DryRunCall {
  *
  * @throws {AdapterError} ADAPTER_INVALID_ARGUMENT for an empty directory name.
  * @example
- * const writer = createDryRunWriter('out/dry'); const call = writer.nextCall('dwave'); call.json('x.json', {});
+ * import { mkdtempSync } from 'node:fs';
+ * import { tmpdir } from 'node:os';
+ * import { join } from 'node:path';
+ * import { createDryRunWriter } from '@boltzmann/quantum-adapters';
+ *
+ * const writer = createDryRunWriter(mkdtempSync(join(tmpdir(), 'dry-')));
+ * const call = writer.nextCall('dwave'); // a numbered folder for one call's requests
+ * call.json('request.json', { problems: 1 });
+ * @category Dry runs and costs
  */
 export function createDryRunWriter(dir: string): DryRunWriter {
   if (typeof dir !== 'string' || dir.trim() === '')

@@ -1,6 +1,10 @@
 import { ERROR_BRAND, hasErrorBrand } from '@boltzmann/ising-core/internal';
 
-/** Why a remote call failed, in the terms a caller acts on. */
+/**
+ * Why a remote call failed, in the terms a caller acts on.
+ *
+ * @category Errors
+ */
 export type AdapterErrorReason =
   | 'auth'
   | 'quota'
@@ -9,7 +13,11 @@ export type AdapterErrorReason =
   | 'unavailable'
   | 'malformed';
 
-/** Every code an {@link AdapterError} can carry. */
+/**
+ * Every code an {@link AdapterError} can carry.
+ *
+ * @category Errors
+ */
 export type AdapterErrorCode =
   | 'ADAPTER_AUTH'
   | 'ADAPTER_QUOTA'
@@ -29,7 +37,11 @@ export type AdapterErrorCode =
   | 'ADAPTER_DRY_RUN'
   | 'ADAPTER_LOW_FIDELITY';
 
-/** Constructor options of {@link AdapterError}. */
+/**
+ * Constructor options of {@link AdapterError}.
+ *
+ * @category Errors
+ */
 export interface AdapterErrorOptions {
   readonly reason: AdapterErrorReason;
   readonly retryable: boolean;
@@ -47,9 +59,18 @@ export interface AdapterErrorOptions {
  * Messages never contain API tokens.
  *
  * @example
- * try { await sampler.sample(batch) } catch (e) {
+ * // not run: it sends a problem to D-Wave Leap (DWAVE_API_TOKEN)
+ * import { causalBatch, estimateBatch } from '@boltzmann/ising-core';
+ * import { createDwaveSampler, isAdapterError } from '@boltzmann/quantum-adapters';
+ *
+ * const sampler = createDwaveSampler({ numReads: 100 });
+ * try {
+ *   await estimateBatch(sampler, causalBatch(new Float64Array(16), new Float64Array(16), { batch: 1, length: 4 }));
+ * } catch (e) {
  *   if (isAdapterError(e) && e.reason === 'auth') console.error('check DWAVE_API_TOKEN');
+ *   else throw e;
  * }
+ * @category Errors
  */
 export class AdapterError extends Error {
   /** The cross-copy brand (see `ERROR_BRAND` in ising-core): survives a second copy of this package. */
@@ -77,7 +98,11 @@ export class AdapterError extends Error {
   }
 }
 
-/** True when `value` is an {@link AdapterError} (optionally with the given code). */
+/**
+ * True when `value` is an {@link AdapterError} (optionally with the given code).
+ *
+ * @category Errors
+ */
 export function isAdapterError(value: unknown, code?: AdapterErrorCode): value is AdapterError {
   return (
     hasErrorBrand(value, 'AdapterError') &&
@@ -114,7 +139,15 @@ export function malformed(message: string, cause?: unknown): AdapterError {
  *
  * @returns the first AdapterError in the chain, or `undefined`.
  * @example
- * try { await estimateBatch(sampler, batch) } catch (e) { if (adapterErrorOf(e)?.retryable) scheduleRetry() }
+ * import { IsingError } from '@boltzmann/ising-core';
+ * import { adapterErrorOf, classifyDwaveError } from '@boltzmann/quantum-adapters';
+ *
+ * // The adapter's error, found through the `cause` chain of the error that wraps it (as a trainer's).
+ * const wrapped = new IsingError('ISING_SAMPLER_FAILED', 'the sampler failed', {
+ *   cause: classifyDwaveError(429, { error_code: 429, error_msg: 'Too many requests' }, { retryAfterMs: 1000 }),
+ * });
+ * console.log(adapterErrorOf(wrapped)?.retryable); // true: send it again later
+ * @category Errors
  */
 export function adapterErrorOf(error: unknown): AdapterError | undefined {
   for (

@@ -13,7 +13,11 @@ export const MAX_REDIRECTS = 5;
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
-/** Replaces every occurrence of `secret` in `text` with `***`. */
+/**
+ * Replaces every occurrence of `secret` in `text` with `***`.
+ *
+ * @category HTTP
+ */
 export function redactSecret(text: string, secret: string | undefined): string {
   return secret === undefined || secret.length === 0 || !text.includes(secret)
     ? text

@@ -3,7 +3,11 @@ import { echo } from '@boltzmann/ising-core/internal';
 import type { Rng } from '@boltzmann/ising-core';
 import { AdapterError, isAdapterError } from './errors.js';
 
-/** How failed calls are retried: exponential backoff with full jitter, bounded attempts. */
+/**
+ * How failed calls are retried: exponential backoff with full jitter, bounded attempts.
+ *
+ * @category HTTP
+ */
 export interface RetryPolicy {
   /** Total attempts including the first (default 4). */
   readonly maxAttempts: number;
@@ -18,7 +22,11 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 4, baseDelayMs: 200, maxDelayMs: 10_000 };
 
-/** Polling cadence between long polls: `initialMs · factor^k`, capped (the official client uses 50 ms × 1.3^k). */
+/**
+ * Polling cadence between long polls: `initialMs · factor^k`, capped (the official client uses 50 ms × 1.3^k).
+ *
+ * @category HTTP
+ */
 export interface PollBackoff {
   readonly initialMs: number;
   readonly factor: number;

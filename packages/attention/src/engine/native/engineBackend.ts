@@ -8,10 +8,18 @@
 import { AttentionError } from '../../core/errors.js';
 import { type NativeAddon, type NativeKernels, loadNativeAddon } from './nativeAddon.js';
 
-/** The backend asked for: native where it can run (`'auto'`), native or fail, or WebAssembly. */
+/**
+ * The backend asked for: native where it can run (`'auto'`), native or fail, or WebAssembly.
+ *
+ * @category Engine
+ */
 export type EngineBackendRequest = 'auto' | 'native' | 'wasm';
 
-/** The backend that runs, and why not native when it is not. */
+/**
+ * The backend that runs, and why not native when it is not.
+ *
+ * @category Engine
+ */
 export interface EngineBackendInfo {
   readonly name: 'native' | 'wasm';
   /** `avx512`, `avx2`, `base` (SSE2), `neon`; `f32x4` for WebAssembly. */
@@ -76,7 +84,11 @@ export function resolveEngineBackend(
   return { info: { name: 'native', isa: name, lanes: LANES[name] ?? 4 }, addon: loaded.addon };
 }
 
-/** One line: `engine: native avx512 (16 lanes), 2 threads` or `engine: wasm f32x4 (native addon: …)`. */
+/**
+ * One line: `engine: native avx512 (16 lanes), 2 threads` or `engine: wasm f32x4 (native addon: …)`.
+ *
+ * @category Engine
+ */
 export function describeEngineBackend(info: EngineBackendInfo, threads?: number): string {
   const on = threads === undefined ? '' : `, ${threads} thread${threads === 1 ? '' : 's'}`;
   if (info.name === 'native') return `engine: native ${info.isa} (${info.lanes} lanes)${on}`;

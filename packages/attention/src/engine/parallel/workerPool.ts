@@ -84,7 +84,11 @@ function workerUrl(): URL {
   return new URL(fromSource ? './engineWorker.ts' : './engineWorker.js', import.meta.url);
 }
 
-/** Why threads cannot run here, or undefined. */
+/**
+ * Why threads cannot run here, or undefined.
+ *
+ * @category Engine
+ */
 export function engineThreadsUnsupported(): string | undefined {
   const reason = threadsUnsupported();
   if (reason !== undefined) return reason;
@@ -108,9 +112,16 @@ let factory: WorkerFactory | undefined;
  * `./engineWorker.js` beside the package's module (an unbundled `dist/`). Node ignores it.
  *
  * @example
- * // Vite
- * import EngineWorker from '@boltzmann/attention/engine-worker?worker';
- * setEngineWorkerFactory(() => new EngineWorker());
+ * // not run: a browser bundle's entry (Vite bundles the engine's worker)
+ * import { setEngineWorkerFactory } from '@boltzmann/attention';
+ * import type { WebWorkerLike } from '@boltzmann/ising-core';
+ *
+ * declare const Worker: new (url: URL, options: { type: 'module' }) => WebWorkerLike; // the DOM's
+ * // esbuild: bundle '@boltzmann/attention/engine-worker' as its own entry point, engine-worker.js
+ * setEngineWorkerFactory(() => new Worker(new URL('./engine-worker.js', import.meta.url), { type: 'module' }));
+ * // With Vite: import EngineWorker from '@boltzmann/attention/engine-worker?worker';
+ * // setEngineWorkerFactory(() => new EngineWorker());
+ * @category Engine
  */
 export function setEngineWorkerFactory(create: WorkerFactory | undefined): void {
   if (create !== undefined && typeof create !== 'function')

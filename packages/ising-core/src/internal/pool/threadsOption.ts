@@ -2,7 +2,11 @@
 // other options, and the batch sizes at which `'auto'` uses more than one thread.
 import type { SamplerOptionSpec } from '../../types.js';
 
-/** The `threads` option of the `mean-field`, `tap` and `transfer-matrix` plugins. */
+/**
+ * The `threads` option of the `mean-field`, `tap` and `transfer-matrix` plugins.
+ *
+ * @category Runtime
+ */
 export interface ThreadsOption {
   /**
    * Threads per estimate and VJP: `'auto'` (default) uses every core once the batch is large
