@@ -5,9 +5,9 @@ import {
   isSecretKey,
   mergeSecretOptions,
   redactSecrets,
-  redactUrlCredentials,
   splitSecretOptions,
 } from './internalApi.js';
+import { redactUrlCredentials } from './urlCredentials.js';
 
 // A JWT of the usual shape (header, payload and signature, base64url): not a real token.
 const JWT =

@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  mergeSecretOptions,
-  redactSecrets,
-  redactUrlCredentials,
-  splitSecretOptions,
-} from './internalApi.js';
+import { mergeSecretOptions, redactSecrets, splitSecretOptions } from './internalApi.js';
+import { redactUrlCredentials } from './urlCredentials.js';
 
 const TEXTS: readonly (readonly [string, string])[] = [
   ['https://user:PW1234@host/path', 'https://user:***@host/path'],
