@@ -162,10 +162,10 @@ export interface RunSettings {
   readonly samplerTimeoutMs?: number;
   /** What trains the runs (absent: {@link DEFAULT_ENGINE}, the wasm engine on one thread). */
   readonly engine?: EngineChoice;
-}
-
   /** The grid's `--workers`, recorded in each run's `environment` (absent: not known, as on a queue worker). */
   readonly workers?: number;
+}
+
 /**
  * What trains a run: the attention package's fused WebAssembly engine (`createEngineTrainer`),
  * or its tfjs path (`createTrainer`). The same model, losses and checkpoints either way.
@@ -205,8 +205,6 @@ export interface RunEngine {
   readonly line: string;
 }
 
-/** What trains a run when nothing is chosen: the wasm engine on one thread. */
-export const DEFAULT_ENGINE: EngineChoice = { name: 'wasm', threads: 1 };
 /**
  * The machine and process a run trained in, as its record keeps it (results/environment.ts reads
  * it). The engine, backend, ISA, vector width and threads are the record's `engine`; the commit its
@@ -229,6 +227,8 @@ export interface RunEnvironment {
   readonly workers?: number;
 }
 
+/** What trains a run when nothing is chosen: the wasm engine on one thread. */
+export const DEFAULT_ENGINE: EngineChoice = { name: 'wasm', threads: 1 };
 
 /** The train/val loss curves of a `bench gpt` run (nats per character). */
 export interface GptEval {
@@ -268,13 +268,13 @@ export interface RunRecord {
   readonly couplingProfile?: readonly (readonly number[])[] | null;
   /** What trained the run: engine, backend, ISA, vector width, threads. Absent in older records. */
   readonly engine?: RunEngine;
-  /** Layer 0, head 0 weights on the first evaluation sequence (the same text for every run of the task). Absent in older records. */
-  readonly attentionMap?: { readonly size: number; readonly weights: readonly number[] };
   /**
    * Where the run trained: Node, OS, CPU, memory and the grid's worker processes (its `engine`
    * and `gitCommit` beside it complete the picture). Absent in older records.
    */
   readonly environment?: RunEnvironment;
+  /** Layer 0, head 0 weights on the first evaluation sequence (the same text for every run of the task). Absent in older records. */
+  readonly attentionMap?: { readonly size: number; readonly weights: readonly number[] };
   /**
    * Training-step convergence of an iterative sampler: one point per train-loss interval and the
    * whole run's total. Absent for samplers that report no diagnostics (exact, gibbs, dqa, …).

@@ -95,8 +95,8 @@ function runSettingsOf(command: BenchCommand, runs: number): RunSettings {
       ? {}
       : { samplerTimeoutMs: command.samplerTimeoutMs }),
     engine: { ...engine, threads: engineThreadsFor(threads, command.workers, runs, queued) },
-  };
     workers: command.workers,
+  };
 }
 
 /**

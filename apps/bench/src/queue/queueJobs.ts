@@ -5,8 +5,8 @@ import { BenchError } from '../benchError.js';
 import { canonicalJson, runId } from '../grid/expandGrid.js';
 import { modelPath, recordPath } from '../results/runFiles.js';
 import { earlyStopRecordProblem } from '../results/earlyStopChecks.js';
-import type { Checkpoint } from '../results/runFiles.js';
 import { environmentProblem } from '../results/environment.js';
+import type { Checkpoint } from '../results/runFiles.js';
 import type { RunConfig, RunRecord, RunSettings } from '../types.js';
 
 /** Environment of the processor processes, set by `bench worker`. */

@@ -4,8 +4,8 @@ import { isAbsolute, join, relative, resolve } from 'node:path';
 import { BenchError } from '../benchError.js';
 import { checkpointProblem } from './checkpointValidation.js';
 import { earlyStopRecordProblem } from './earlyStopChecks.js';
-import type { Checkpoint } from './checkpointValidation.js';
 import { environmentProblem } from './environment.js';
+import type { Checkpoint } from './checkpointValidation.js';
 import type { RunConfig, RunRecord } from '../types.js';
 
 export type { Checkpoint } from './checkpointValidation.js';

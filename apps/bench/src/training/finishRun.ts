@@ -87,9 +87,9 @@ export async function finishRun(run: TrainSession): Promise<RunRecord> {
     couplingProfile: model.couplingProfile(),
     attentionMap: await model.attentionMap(Array.from(run.data.evalBatches[0]!.inputs)),
     ...(model.engine === undefined ? {} : { engine: model.engine() }),
+    environment: currentEnvironment(settings.workers),
     ...(c.totalConvergence
       ? { convergence: { points: c.convergencePoints, total: c.totalConvergence } }
-    environment: currentEnvironment(settings.workers),
       : {}),
     ...(earlyStop === undefined ? {} : { earlyStop }),
     // Last: the attention map above calls the sampler too.
