@@ -12,24 +12,36 @@ import type { MetricsRow } from '../types.js';
 import { readEvents } from './pythonReader.js';
 import { tensorboardRunDir } from './tensorboardTracker.js';
 
-const io = () => ({
+const io = (progress = progressRecorder().progress, signal?: AbortSignal) => ({
   out: () => undefined,
   err: () => undefined,
-  progress: progressRecorder().progress,
+  progress,
+  signal,
 });
+
+/** A grid of one boltzmann run of `steps` steps with --tensorboard, in this process. */
+const args = (dir: string, steps: number) => [
+  ...tinyShakespeareArgs(dir, { steps, evalEvery: 5, checkpointEvery: 5 }),
+  '--variants',
+  'boltzmann',
+  '--workers',
+  '0',
+  '--tensorboard',
+];
+
+/** The reader's view of the one run of `dir`, less its wall-clock scalars and times. */
+function steadyRead(dir: string) {
+  const [runDir] = readdirSync(join(dir, 'tensorboard'));
+  const r = readEvents(join(dir, 'tensorboard', runDir!));
+  expect(r.stderr).toBe('');
+  const { steps_per_second, ...scalars } = r.read!.scalars;
+  return { files: r.read!.files.length, scalars, images: r.read!.images, hparams: r.read!.hparams };
+}
 
 describe('--tensorboard in a real run', () => {
   it('writes the run’s metrics rows, hyperparameters, final metric and J image', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bench-tb-run-'));
-    const args = [
-      ...tinyShakespeareArgs(dir, { steps: 10, evalEvery: 5, checkpointEvery: 5 }),
-      '--variants',
-      'boltzmann',
-      '--workers',
-      '0',
-      '--tensorboard',
-    ];
-    expect(await main(args, io())).toBe(0);
+    expect(await main(args(dir, 10), io())).toBe(0);
     const [file] = readdirSync(join(dir, 'runs'));
     const record = JSON.parse(readFileSync(join(dir, 'runs', file!), 'utf8')) as RunRecord;
     const rows = readFileSync(join(dir, 'metrics', `${record.id}.jsonl`), 'utf8')
@@ -59,5 +71,25 @@ describe('--tensorboard in a real run', () => {
     expect(read!.sessionEnd?.status).toBe(1);
     // T = 4: 4 × 4 cells of 64 px.
     expect(read!.images['couplings/J']![0]!.png).toEqual({ width: 256, height: 256 });
+  });
+
+  it('a stopped and resumed run reads as an uninterrupted one (a second file, the same curves)', async () => {
+    const straight = mkdtempSync(join(tmpdir(), 'bench-tb-straight-'));
+    expect(await main(args(straight, 12), io())).toBe(0);
+    const dir = mkdtempSync(join(tmpdir(), 'bench-tb-resumed-'));
+    const controller = new AbortController();
+    const first = progressRecorder((p) => {
+      if (p.step >= 7) controller.abort();
+    });
+    expect(await main(args(dir, 12), io(first.progress, controller.signal))).toBe(130);
+    const second = progressRecorder();
+    expect(await main(args(dir, 12), io(second.progress))).toBe(0);
+    expect(second.starts[0]!.startStep).toBeGreaterThanOrEqual(7);
+    const [a, b] = [steadyRead(straight), steadyRead(dir)];
+    expect(a.files).toBe(1);
+    expect(b.files).toBe(2);
+    expect(b.scalars).toEqual(a.scalars);
+    expect(b.images).toEqual(a.images);
+    expect(b.hparams).toEqual(a.hparams);
   });
 });

@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+// Direct module imports: the barrel pulls in TF.js and the cloud SDKs.
+import { parseBenchArgs } from '../../cli/parseArgs.js';
+
+describe('--tensorboard', () => {
+  it.each(['shakespeare', 'brackets', 'dqa', 'gpt', 'recall'])('is a flag of bench %s', (task) => {
+    expect(parseBenchArgs([task, '--tensorboard'], () => undefined)?.tensorboard).toBe(true);
+    expect(parseBenchArgs([task], () => undefined)?.tensorboard).toBeUndefined();
+  });
+
+  it('is refused with --queue (the event files would stay on the workers)', () => {
+    expect(() =>
+      parseBenchArgs(
+        ['shakespeare', '--tensorboard', '--queue', 'redis://127.0.0.1:6379'],
+        () => undefined,
+      ),
+    ).toThrow(/--tensorboard .*--queue/);
+  });
+});
