@@ -128,7 +128,7 @@ export interface BenchCommand extends ExperimentSettings {
   readonly dataPath: string | undefined;
   /** Force plain log lines even on a TTY. */
   readonly plain: boolean;
-  /** Also write each finished run's trained model to `models/<id>.json`. */
+  /** Also write each finished run's trained model to `models/<id>.safetensors`. */
   readonly saveModels: boolean;
   /** `--tensorboard`: also write TensorBoard event files to `tensorboard/<id>/`. */
   readonly tensorboard?: boolean;

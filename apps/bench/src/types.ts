@@ -154,7 +154,7 @@ export interface RunSettings {
    * when it is created. They travel to worker processes over IPC and are never written.
    */
   readonly samplerSecrets?: Readonly<Record<string, unknown>>;
-  /** Write the finished model (weights and config, no optimizer state) to `models/<id>.json`. */
+  /** Write the finished model (weights and config, no optimizer state) to `models/<id>.safetensors`. */
   readonly saveModels?: boolean;
   /** Also write TensorBoard event files to `tensorboard/<id>/` (`--tensorboard`; tracking/tensorboard/). */
   readonly tensorboard?: boolean;

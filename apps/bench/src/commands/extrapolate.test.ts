@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expandGrid, main, modelPath, parseBenchArgs, runId } from '../index.js';
 import { tinyRunFlags } from '../testing/fixtures.js';
+import { decodeSavedModel } from '../results/savedModelFile.js';
 
 const tiny = ['--lengths', '8', ...tinyRunFlags(4), '--save-models'];
 
@@ -50,7 +51,12 @@ describe('bench extrapolate', () => {
         expect(p.sequences).toBe(8);
       }
       // At the training length it is the run's own final evaluation.
-      const record = JSON.parse(readFileSync(model.replace('/models/', '/runs/'), 'utf8')) as {
+      const record = JSON.parse(
+        readFileSync(
+          model.replace('/models/', '/runs/').replace(/\.safetensors$/, '.json'),
+          'utf8',
+        ),
+      ) as {
         finalLoss: number;
       };
       expect(saved.points[0]!.loss, extra[1]).toBeCloseTo(record.finalLoss, 5);
@@ -75,10 +81,7 @@ describe('bench extrapolate', () => {
       err: expect.stringContaining('BENCH_INVALID_OPTION'),
     });
     const bare = join(dir, 'bare.json');
-    writeFileSync(
-      bare,
-      JSON.stringify((JSON.parse(readFileSync(full, 'utf8')) as { model: unknown }).model),
-    );
+    writeFileSync(bare, JSON.stringify(decodeSavedModel(readFileSync(full)).model));
     expect(await extrapolate('--model', bare, '--lengths', '16')).toMatchObject({
       code: 1,
       err: expect.stringContaining('BENCH_BAD_MODEL'),

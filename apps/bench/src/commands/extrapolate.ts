@@ -31,7 +31,10 @@ export const extrapolateCommand: CommandSpec<ExtrapolateCommand> = {
     'evaluate a saved model (no positional embedding; relative or no J) at longer context lengths than it was trained at',
   define: (cmd) => {
     cmd
-      .requiredOption('--model <path>', 'a --save-models file <results>/models/<id>.json')
+      .requiredOption(
+        '--model <path>',
+        'a --save-models file <results>/models/<id>.safetensors (or .json)',
+      )
       .requiredOption('--lengths <list>', 'context lengths, e.g. 128,256')
       .option('--data <path>', 'path of Tiny Shakespeare input.txt')
       .option(

@@ -129,7 +129,7 @@ function addExecutionFlags(cmd: Command): Command {
     .option('--plain', 'plain log lines instead of progress bars')
     .option(
       '--save-models',
-      "also write each finished run's trained model to <results>/models/<id>.json",
+      "also write each finished run's trained model to <results>/models/<id>.safetensors",
     )
     .option(
       '--tensorboard',

@@ -16,7 +16,7 @@ function defineSampleFlags(cmd: Command): void {
   cmd
     .requiredOption(
       '--model <path>',
-      'saved model: <results>/models/<id>.json, or a bare TransformerJSON file',
+      'saved model: <results>/models/<id>.safetensors (or .json), a saveTransformer file or a bare TransformerJSON file',
     )
     .option('--prompt <text>', 'text to continue, printed before the generated text', '\n')
     .option('--no-echo', 'print only the generated characters, not the prompt before them')

@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../index.js';
 import type { ProgressDisplay, RunProgress, RunRecord } from '../index.js';
 import { bench, quiet } from '../testing/fixtures.js';
+import { parseCheckpoint } from '../results/checkpointFile.js';
+import type { Checkpoint } from '../results/checkpointValidation.js';
 
 const tiny = [
   '--layers',
@@ -114,9 +116,9 @@ describe('bench gpt runs through the grid', () => {
     ).toBe(130);
     const [ckpt] = readdirSync(join(dir, 'checkpoints'));
     expect(
-      JSON.parse(readFileSync(join(dir, 'checkpoints', ckpt!), 'utf8')).gptEval.val.map(
-        (p: { step: number }) => p.step,
-      ),
+      (
+        parseCheckpoint(readFileSync(join(dir, 'checkpoints', ckpt!))) as Checkpoint
+      ).gptEval!.val.map((p: { step: number }) => p.step),
     ).toEqual([0, 3]);
     const resumed = await bench(...args(dir));
     expect(resumed.code).toBe(0);

@@ -12,6 +12,8 @@ import { describe, expect, it } from 'vitest';
 import { expandGrid, main, parseBenchArgs, runId } from '../index.js';
 import type { ProgressDisplay, RunRecord } from '../index.js';
 import { progressRecorder, tinyShakespeareArgs } from '../testing/fixtures.js';
+import { parseCheckpoint } from '../results/checkpointFile.js';
+import type { Checkpoint } from '../results/checkpointValidation.js';
 
 /** A tiny grid: 2 runs × 30 steps of a 8-wide model, checkpoints every 5 steps, in process (--workers 0). */
 const args = (dir: string) => [
@@ -45,9 +47,11 @@ describe('interrupt and resume', () => {
     const ckpts = readdirSync(join(dir, 'checkpoints'));
     expect(ckpts).toHaveLength(1);
     expect(existsSync(join(dir, 'runs'))).toBe(false);
-    const stoppedId = ckpts[0]!.replace(/\.json$/, '');
-    const stoppedAt = JSON.parse(readFileSync(join(dir, 'checkpoints', ckpts[0]!), 'utf8'))
-      .step as number;
+    expect(ckpts[0]).toMatch(/\.safetensors$/);
+    const stoppedId = ckpts[0]!.replace(/\.safetensors$/, '');
+    const stoppedAt = (
+      parseCheckpoint(readFileSync(join(dir, 'checkpoints', ckpts[0]!))) as Checkpoint
+    ).step;
     expect(stoppedAt).toBeGreaterThanOrEqual(7);
     expect(stoppedAt).toBeLessThan(30);
 

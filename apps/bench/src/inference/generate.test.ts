@@ -3,13 +3,20 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createTransformer, initBackend, loadTransformer } from '@boltzmann/attention';
+import {
+  createTransformer,
+  encodeModelFile,
+  initBackend,
+  loadTransformer,
+} from '@boltzmann/attention';
 import type { TransformerJSON } from '@boltzmann/attention';
 import { loadTinyShakespeare } from '@boltzmann/datasets';
 import type { CharVocab } from '@boltzmann/datasets';
 import { createRng } from '@boltzmann/ising-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { main, parseSampleArgs, pickToken } from '../index.js';
+import type { RunConfig } from '../index.js';
+import { encodeSavedModel } from '../results/savedModelFile.js';
 
 const repo = fileURLToPath(new URL('../../../..', import.meta.url));
 const MODEL = join(
@@ -132,13 +139,27 @@ describe('bench sample', () => {
     );
   });
 
-  it('reads a bare TransformerJSON file the same as a --save-models file; a short prompt runs as a shorter sequence', async () => {
+  it('reads a bare TransformerJSON file, and the same model as safetensors (saved and bare), as the JSON --save-models file; a short prompt runs as a shorter sequence', async () => {
     const bare = file('bare.json', JSON.stringify(saved.model));
+    const asSafetensors = join(dir, 'saved.safetensors');
+    writeFileSync(
+      asSafetensors,
+      encodeSavedModel(saved.id, saved.config as unknown as RunConfig, saved.model),
+    );
+    const bareSafetensors = join(dir, 'bare.safetensors');
+    writeFileSync(bareSafetensors, encodeModelFile(saved.model));
     const a = await sample('--model', MODEL, '--chars', '30', '--prompt', 'A', '--top-k', '5');
-    const b = await sample('--model', bare, '--chars', '30', '--prompt', 'A', '--top-k', '5');
     expect(a.code).toBe(0);
-    expect(b.code).toBe(0);
-    expect(b.text).toBe(a.text);
+    for (const path of [bare, asSafetensors, bareSafetensors]) {
+      const b = await sample('--model', path, '--chars', '30', '--prompt', 'A', '--top-k', '5');
+      expect(b.code, path).toBe(0);
+      expect(b.text, path).toBe(a.text);
+    }
+    const cut = join(dir, 'cut.safetensors');
+    writeFileSync(cut, encodeModelFile(saved.model).subarray(0, -4));
+    const c = await sample('--model', cut, '--chars', '3');
+    expect(c.code).toBe(1);
+    expect(c.err.join('\n')).toMatch(/BENCH_BAD_MODEL.*ATTENTION_SAFETENSORS_OFFSETS/);
   });
 
   it('gives each bad model, prompt and number its code and exit code', async () => {

@@ -1,4 +1,9 @@
-import { AttentionError, MAX_MODEL_FILE_BYTES, loadTransformer } from '@boltzmann/attention';
+import {
+  AttentionError,
+  MAX_MODEL_FILE_BYTES,
+  loadTransformer,
+  looksLikeSafetensors,
+} from '@boltzmann/attention';
 import type { Transformer, TransformerJSON } from '@boltzmann/attention';
 import type { CharVocab } from '@boltzmann/datasets';
 import { createRng } from '@boltzmann/ising-core';
@@ -6,6 +11,7 @@ import type { Rng, SamplerRegistry } from '@boltzmann/ising-core';
 import { readRegularFile } from '@boltzmann/ising-core/internal';
 import type { RegularFileRefusal } from '@boltzmann/ising-core/internal';
 import { BenchError } from '../benchError.js';
+import { decodeSavedModel } from '../results/savedModelFile.js';
 import { assertDataOnly } from '../trust/untrustedOptions.js';
 import { chooseSampleSampler } from './sampleSampler.js';
 import type { UserSamplerChoice } from './sampleSampler.js';
@@ -39,9 +45,25 @@ function refusal(path: string, r: RegularFileRefusal): BenchError {
   );
 }
 
+/** A saved model in safetensors (results/savedModelFile.ts), its faults as BENCH_BAD_MODEL. */
+function safetensorsModel(path: string, bytes: Uint8Array): ReturnType<typeof readModelFile> {
+  try {
+    const { model, runConfig } = decodeSavedModel(bytes);
+    const dataset =
+      isObject(runConfig) && typeof runConfig.dataset === 'string' ? runConfig.dataset : undefined;
+    return { json: model, dataset, ...(runConfig === undefined ? {} : { runConfig }) };
+  } catch (error) {
+    if (!(error instanceof AttentionError || error instanceof BenchError)) throw error;
+    throw new BenchError('BENCH_BAD_MODEL', `--model ${path}: [${error.code}] ${error.message}`, {
+      cause: error,
+    });
+  }
+}
+
 /**
- * Reads a model file: a `--save-models` file `{ id, config, model }` or a bare `TransformerJSON`,
- * only as a regular file of at most `MAX_MODEL_FILE_BYTES` (a FIFO, a device such as `/dev/zero`
+ * Reads a model file: a `--save-models` file (`models/<id>.safetensors`, or the JSON
+ * `{ id, config, model }` of earlier releases), a model saved by `saveTransformer` (safetensors)
+ * or a bare `TransformerJSON`, told apart by their bytes; only as a regular file of at most `MAX_MODEL_FILE_BYTES` (a FIFO, a device such as `/dev/zero`
  * or a larger file is refused before anything is read).
  *
  * @param path the file.
@@ -55,11 +77,9 @@ export function readModelFile(path: string): {
   dataset: string | undefined;
   runConfig?: unknown;
 } {
-  let text: string;
+  let bytes: Uint8Array;
   try {
-    text = new TextDecoder().decode(
-      readRegularFile(path, MAX_MODEL_FILE_BYTES, (r) => refusal(path, r)),
-    );
+    bytes = readRegularFile(path, MAX_MODEL_FILE_BYTES, (r) => refusal(path, r));
   } catch (error) {
     if (error instanceof BenchError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
@@ -73,9 +93,10 @@ export function readModelFile(path: string): {
       { cause: error },
     );
   }
+  if (looksLikeSafetensors(bytes)) return safetensorsModel(path, bytes);
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(new TextDecoder().decode(bytes));
   } catch (error) {
     throw new BenchError(
       'BENCH_BAD_MODEL',
@@ -93,7 +114,7 @@ export function readModelFile(path: string): {
   }
   throw new BenchError(
     'BENCH_BAD_MODEL',
-    `--model ${path} is not a model: expected a --save-models file { id, config, model } or a TransformerJSON (format "${FORMAT}")`,
+    `--model ${path} is not a model: expected a safetensors model file, a --save-models JSON file { id, config, model } or a TransformerJSON (format "${FORMAT}")`,
   );
 }
 

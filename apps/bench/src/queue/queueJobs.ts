@@ -3,7 +3,8 @@ import type { Job, Queue } from 'bullmq';
 import { writeJsonAtomic } from '../results/atomicWrite.js';
 import { BenchError } from '../benchError.js';
 import { canonicalJson, runId } from '../grid/expandGrid.js';
-import { modelPath, recordPath } from '../results/runFiles.js';
+import { recordPath } from '../results/runFiles.js';
+import { writeJobModel } from './queuedFiles.js';
 import { earlyStopRecordProblem } from '../results/earlyStopChecks.js';
 import { environmentProblem } from '../results/environment.js';
 import type { Checkpoint } from '../results/runFiles.js';
@@ -44,14 +45,17 @@ export interface RunJobData {
   /** The code commit that enqueued the run (part of the job id). */
   readonly commit: string | null;
   readonly settings: QueuedSettings;
-  /** The run's last checkpoint, when workers checkpoint to Redis (the default). */
-  readonly checkpoint?: Checkpoint;
+  /**
+   * The run's last checkpoint, when workers checkpoint to Redis (the default): the base64 of its
+   * safetensors file (queue/queuedFiles.ts), or the JSON object an earlier release carried.
+   */
+  readonly checkpoint?: string | Checkpoint;
 }
 
 /** `job.returnvalue` of a finished run. */
 export interface RunJobResult {
   readonly record: RunRecord;
-  /** `--save-models`: the content of the run's `models/<id>.json`, written as it is. */
+  /** `--save-models`: the base64 of the run's `models/<id>.safetensors` (a JSON object from an earlier release). */
   readonly model?: unknown;
   /** Who trained it (not part of the record, so a queued record equals a local one). */
   readonly host: string;
@@ -197,9 +201,7 @@ export function writeJobResult(
       `job ${run.jobId} finished without a record of run ${run.id} (its result names another run or config, its earlyStop does not fit it, or its environment is not one)`,
     );
   }
-  if (result.model !== undefined) {
-    writeJsonAtomic(modelPath(resultsDir, run.id), result.model);
-  }
+  if (result.model !== undefined) writeJobModel(resultsDir, run.id, result.model);
   writeJsonAtomic(recordPath(resultsDir, run.id), record);
   return record;
 }

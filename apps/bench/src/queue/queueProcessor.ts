@@ -12,14 +12,13 @@ import { redactSecrets } from '@boltzmann/ising-core/internal';
 import type { SamplerRegistry } from '@boltzmann/ising-core';
 import type { SandboxedJob } from 'bullmq';
 import { WaitingError } from 'bullmq';
-import { writeJsonAtomic } from '../results/atomicWrite.js';
 import { gitCommit } from '../results/gitCommit.js';
 import { runId } from '../grid/expandGrid.js';
 import { formatDuration } from '../grid/progress.js';
 import { createBenchRegistry } from '../samplers/registry.js';
 import { runLabel } from '../grid/expandGrid.js';
 import { checkpointPath, modelPath, readRecord, recordPath } from '../results/runFiles.js';
-import { checkpointProblem } from '../results/checkpointValidation.js';
+import { checkpointForRedis, modelForRedis, stageJobCheckpoint } from './queuedFiles.js';
 import { watchParent } from '../training/parentWatchdog.js';
 import { trainRun } from '../training/trainRun.js';
 import type { TrainHooks } from '../training/trainRun.js';
@@ -150,7 +149,7 @@ async function trainJob(
         if (shared) return;
         await pending;
         // `updateData` replaces the whole of job.data: the config stays, the checkpoint is new.
-        await job.updateData({ ...data, checkpoint });
+        await job.updateData({ ...data, checkpoint: checkpointForRedis(checkpoint) });
       },
       shouldStop: () => {
         exitIfOrphaned();
@@ -184,7 +183,7 @@ async function trainJob(
 function modelOf(dir: string, id: string, data: RunJobData): { model?: unknown } {
   const path = modelPath(dir, id);
   return data.settings.saveModels && existsSync(path)
-    ? { model: JSON.parse(readFileSync(path, 'utf8')) }
+    ? { model: modelForRedis(readFileSync(path)) }
     : {};
 }
 
@@ -194,13 +193,11 @@ function modelOf(dir: string, id: string, data: RunJobData): { model?: unknown }
  */
 function stageCheckpoint(jobId: string, data: RunJobData, id: string, dir: string): void {
   mkdirSync(dir, { recursive: true });
-  const problem = data.checkpoint && checkpointProblem(data.checkpoint, id, data.config);
+  const problem = stageJobCheckpoint(data.checkpoint, id, data.config, dir);
   if (problem)
     say(
       `warning: job ${jobId} carries a checkpoint that cannot be used (${problem}); starting from step 0`,
     );
-  if (data.checkpoint && !problem) writeJsonAtomic(checkpointPath(dir, id), data.checkpoint, true);
-  else rmSync(checkpointPath(dir, id), { force: true });
 }
 
 /** A job's run settings: intervals from the job, everything else from this worker's own flags. */

@@ -60,8 +60,12 @@ export function parseRunJob(data: unknown, jobId: string): RunJobData {
   )
     fail(`commit must be a git hash or null, got ${echo(data.commit, 60)}`);
   checkSettings(data.settings, source, fail);
-  if (data.checkpoint !== undefined && !isPlain(data.checkpoint))
-    fail('checkpoint must be an object');
+  if (
+    data.checkpoint !== undefined &&
+    typeof data.checkpoint !== 'string' &&
+    !isPlain(data.checkpoint)
+  )
+    fail('checkpoint must be base64 text (a safetensors file) or an object (JSON)');
   const config = validateRunConfig(data.config, source);
   const windows = evalWindowsFlag.problem(config);
   if (windows !== undefined) fail(windows);

@@ -13,6 +13,8 @@ import {
 } from '../index.js';
 import type { ProgressDisplay, RunRecord } from '../index.js';
 import { tinyRunFlags } from '../testing/fixtures.js';
+import { encodeCheckpoint, parseCheckpoint } from './checkpointFile.js';
+import type { Checkpoint } from './checkpointValidation.js';
 
 /** One softmax run of 6 steps, checkpoints every 2 steps, in process. */
 const args = (dir: string) => [
@@ -74,10 +76,10 @@ async function rerunWith(
   const id = runId(config!);
   expect(await session(dir, 3).run()).toBe(130);
   const path = checkpointPath(dir, id);
-  const ckpt = JSON.parse(readFileSync(path, 'utf8')) as CheckpointFile;
+  const ckpt = parseCheckpoint(readFileSync(path)) as CheckpointFile;
   expect(ckpt.step).toBe(3);
   tamper(ckpt);
-  writeFileSync(path, JSON.stringify(ckpt));
+  writeFileSync(path, encodeCheckpoint(ckpt as unknown as Checkpoint));
   const again = session(dir);
   expect(await again.run()).toBe(0);
   const record = JSON.parse(readFileSync(recordPath(dir, id), 'utf8')) as RunRecord;

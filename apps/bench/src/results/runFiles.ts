@@ -1,5 +1,6 @@
 import { echo } from '@boltzmann/ising-core/internal';
 import { existsSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { parseCheckpoint } from './checkpointFile.js';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { BenchError } from '../benchError.js';
 import { checkpointProblem } from './checkpointValidation.js';
@@ -13,8 +14,8 @@ export type { Checkpoint } from './checkpointValidation.js';
 /** A run id as {@link runId} makes it: a file name, never a path. */
 const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
 
-/** The extensions of run files: JSON documents, and JSON Lines (`metrics/<id>.jsonl`). */
-type RunFileExtension = '.json' | '.jsonl';
+/** The extensions of run files: JSON documents, JSON Lines (`metrics/<id>.jsonl`), safetensors (models, checkpoints). */
+type RunFileExtension = '.json' | '.jsonl' | '.safetensors';
 
 /**
  * `<resultsDir>/<folder>/<id><extension>` (default `.json`), checked twice: the id must be a
@@ -44,24 +45,35 @@ function runFilePath(
 /** Path of a finished run's record. */
 export const recordPath = (resultsDir: string, id: string): string =>
   runFilePath(resultsDir, 'runs', id);
-/** Path of a finished run's trained model (`--save-models`). */
+/** Path of a finished run's trained model (`--save-models`), a safetensors file (results/savedModelFile.ts). */
 export const modelPath = (resultsDir: string, id: string): string =>
-  runFilePath(resultsDir, 'models', id);
+  runFilePath(resultsDir, 'models', id, '.safetensors');
 /** Path of a run's metrics, one JSON object a line, written as it trains (tracking/metricsFile.ts). */
 export const metricsPath = (resultsDir: string, id: string): string =>
   runFilePath(resultsDir, 'metrics', id, '.jsonl');
-/** Path of an unfinished run's checkpoint. */
+/** Path of an unfinished run's checkpoint, a safetensors file (results/checkpointFile.ts). */
 export const checkpointPath = (resultsDir: string, id: string): string =>
+  runFilePath(resultsDir, 'checkpoints', id, '.safetensors');
+/** Path of a checkpoint as earlier releases wrote it (JSON): still read, and resumed. */
+export const legacyCheckpointPath = (resultsDir: string, id: string): string =>
   runFilePath(resultsDir, 'checkpoints', id);
 
+/** The run's checkpoint file: the safetensors one, else a JSON one of an earlier release, else undefined. */
+function existingCheckpoint(resultsDir: string, id: string): string | undefined {
+  return [checkpointPath(resultsDir, id), legacyCheckpointPath(resultsDir, id)].find((p) =>
+    existsSync(p),
+  );
+}
+
 /**
- * Sets a checkpoint that cannot be used aside (`<id>.json.rejected`, replacing an older one) so
- * the run restarts from step 0 while the file stays there to inspect.
+ * Sets a checkpoint that cannot be used aside (`<id>.safetensors.rejected`, or `<id>.json.rejected`
+ * for a JSON one; replacing an older one) so the run restarts from step 0 while the file stays
+ * there to inspect.
  *
  * @returns the path it was moved to.
  */
 export function rejectCheckpoint(resultsDir: string, id: string): string {
-  const path = checkpointPath(resultsDir, id);
+  const path = existingCheckpoint(resultsDir, id) ?? checkpointPath(resultsDir, id);
   const aside = `${path}.rejected`;
   try {
     renameSync(path, aside);
@@ -131,12 +143,12 @@ export function readCheckpoint(
   discard = true,
   config?: RunConfig,
 ): Checkpoint | null {
-  const path = checkpointPath(resultsDir, id);
-  if (!existsSync(path)) return null;
+  const path = existingCheckpoint(resultsDir, id);
+  if (path === undefined) return null;
   let problem: string | undefined;
   let value: Checkpoint | undefined;
   try {
-    value = JSON.parse(readFileSync(path, 'utf8')) as Checkpoint;
+    value = parseCheckpoint(readFileSync(path)) as Checkpoint;
     problem = checkpointProblem(value, id, config);
   } catch (error) {
     problem = `it is unreadable (${(error as Error).message})`;
@@ -149,7 +161,8 @@ export function readCheckpoint(
   return null;
 }
 
-/** Removes a run's checkpoint (after its record is written). */
+/** Removes a run's checkpoint, in either form (after its record is written). */
 export function removeCheckpoint(resultsDir: string, id: string): void {
   rmSync(checkpointPath(resultsDir, id), { force: true });
+  rmSync(legacyCheckpointPath(resultsDir, id), { force: true });
 }

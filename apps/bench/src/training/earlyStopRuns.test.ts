@@ -9,6 +9,12 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../index.js';
 import type { ProgressDisplay, RunRecord } from '../index.js';
 import { progressRecorder, tinyShakespeareArgs } from '../testing/fixtures.js';
+import { parseCheckpoint } from '../results/checkpointFile.js';
+import type { Checkpoint } from '../results/checkpointValidation.js';
+
+/** A checkpoint file of the run, in either form, with its optimizer state's learning-rate scale. */
+const readCheckpointFile = (path: string) =>
+  parseCheckpoint(readFileSync(path)) as Checkpoint & { engine: { trainer: { lrScale?: number } } };
 
 const PLATEAU = ['--lr', '1e-9', '--early-stop-min-delta', '0.01', '--workers', '0'];
 
@@ -77,7 +83,7 @@ describe('early stopping in real runs', () => {
     });
     expect(await main(shakespeare(dir, 3), io(first.progress, controller.signal))).toBe(130);
     const [file] = readdirSync(join(dir, 'checkpoints'));
-    const ckpt = JSON.parse(readFileSync(join(dir, 'checkpoints', file!), 'utf8'));
+    const ckpt = readCheckpointFile(join(dir, 'checkpoints', file!));
     expect(ckpt.step).toBeGreaterThanOrEqual(12);
     expect(ckpt.earlyStop).toMatchObject({ bestStep: 5, sinceBest: 1 });
     const second = progressRecorder();
@@ -121,7 +127,7 @@ describe('early stopping in real runs', () => {
     });
     expect(await main(args(dir), io(first.progress, controller.signal))).toBe(130);
     const [file] = readdirSync(join(dir, 'checkpoints'));
-    const ckpt = JSON.parse(readFileSync(join(dir, 'checkpoints', file!), 'utf8'));
+    const ckpt = readCheckpointFile(join(dir, 'checkpoints', file!));
     expect(ckpt.earlyStop).toMatchObject({ lrDecaySteps: [15, 25], sinceBest: 0 });
     expect(ckpt.engine.trainer.lrScale).toBe(0.25);
     expect(await main(args(dir), io(progressRecorder().progress))).toBe(0);

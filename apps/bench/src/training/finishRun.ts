@@ -4,6 +4,8 @@ import { currentEnvironment } from '../results/environment.js';
 import { gitCommit } from '../results/gitCommit.js';
 import { writeJsonAtomic } from '../results/atomicWrite.js';
 import { modelPath, recordPath, removeCheckpoint } from '../results/runFiles.js';
+import { encodeSavedModel } from '../results/savedModelFile.js';
+import { writeFileAtomic } from '@boltzmann/ising-core/internal';
 import type { RunRecord, RunTiming } from '../types.js';
 import { earlyStopRecordOf } from './earlyStop.js';
 import {
@@ -97,7 +99,10 @@ export async function finishRun(run: TrainSession): Promise<RunRecord> {
   };
   // The model first: a record without its requested model would make the rerun skip the run.
   if (settings.saveModels)
-    writeJsonAtomic(modelPath(settings.resultsDir, id), { id, config, model: model.save().model });
+    writeFileAtomic(
+      modelPath(settings.resultsDir, id),
+      encodeSavedModel(id, config, model.save().model),
+    );
   writeJsonAtomic(recordPath(settings.resultsDir, id), record);
   await run.tracker.finish(record);
   removeCheckpoint(settings.resultsDir, id);

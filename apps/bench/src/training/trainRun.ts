@@ -77,7 +77,7 @@ async function resume(
  * pool's worker processes, `--workers 0`, a queue worker's processor). It resumes from the run's
  * checkpoint in `settings.resultsDir` when one fits the run (else it restarts from step 0 and says
  * why), checkpoints every `settings.checkpointEvery` steps, evaluates every `config.evalEvery`,
- * and writes `runs/<id>.json` (and `models/<id>.json` with `saveModels`) atomically at the end.
+ * and writes `runs/<id>.json` (and `models/<id>.safetensors` with `saveModels`) atomically at the end.
  *
  * @param config the run (its hash is the run id).
  * @param settings how it executes: results folder, checkpoint and log intervals, data path,

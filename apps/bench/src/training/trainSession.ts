@@ -6,8 +6,10 @@ import { runId } from '../grid/expandGrid.js';
 import { experimentOf } from '../experiments/registry.js';
 import type { TaskData } from '../experiments/taskData.js';
 import type { Evaluation } from '../experiments/types.js';
-import { writeJsonAtomic } from '../results/atomicWrite.js';
-import { checkpointPath } from '../results/runFiles.js';
+import { writeFileAtomic } from '@boltzmann/ising-core/internal';
+import { rmSync } from 'node:fs';
+import { encodeCheckpoint } from '../results/checkpointFile.js';
+import { checkpointPath, legacyCheckpointPath } from '../results/runFiles.js';
 import type { Checkpoint } from '../results/runFiles.js';
 import { observeEvaluation, restoredState } from './earlyStop.js';
 import type { EarlyStopState } from './earlyStop.js';
@@ -311,7 +313,10 @@ export async function writeCheckpoint(run: TrainSession): Promise<void> {
     dataState: run.data.saveState(),
     engine: run.model.save(),
   };
-  writeJsonAtomic(checkpointPath(run.settings.resultsDir, run.id), checkpoint, true);
+  const dir = run.settings.resultsDir;
+  writeFileAtomic(checkpointPath(dir, run.id), encodeCheckpoint(checkpoint));
+  // A JSON checkpoint of an earlier release, resumed from, is now behind the new one.
+  rmSync(legacyCheckpointPath(dir, run.id), { force: true });
   await run.hooks.onCheckpoint?.(checkpoint);
   c.checkpointSeconds += (performance.now() - started) / 1000;
 }
