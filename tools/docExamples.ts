@@ -1,0 +1,138 @@
+// The `@example` blocks of the public API: every name an entry point of typedoc.json exports (and the
+// members of its classes and interfaces), found through the TypeScript checker, with the code as a
+// reader of the reference site sees it. tools/docExamples.test.ts runs each as a program of its own.
+import { readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import ts from 'typescript';
+
+/** One `@example` of a public name, and where its comment is. */
+export interface DocExample {
+  /** The documented name, e.g. `@boltzmann/attention.createEngineTrainer`. */
+  readonly name: string;
+  /** The source file, relative to the repository. */
+  readonly file: string;
+  /** The 1-based line of the `@example` tag. */
+  readonly line: number;
+  /** The code, without the comment's leading `*`s. */
+  readonly code: string;
+}
+
+/** The JSDoc comments attached to a declaration, as TypeScript parsed them. */
+function jsDocsOf(node: ts.Node): readonly ts.JSDoc[] {
+  const docs = (node as { jsDoc?: ts.JSDoc[] }).jsDoc ?? [];
+  // A `const x = …` carries its comment on the statement, two levels up.
+  if (docs.length === 0 && ts.isVariableDeclaration(node)) return jsDocsOf(node.parent.parent);
+  return docs;
+}
+
+/**
+ * The examples in one comment's raw text, as TypeDoc reads them: an `@example` runs to the next
+ * block tag outside a code fence; its code is its fenced blocks, or all of it when it has none.
+ */
+export function examplesOfComment(
+  raw: string,
+  firstLine: number,
+): { line: number; code: string }[] {
+  const lines = raw
+    .replace(/^\/\*\*/, '')
+    .replace(/\*\/$/, '')
+    .split('\n')
+    .map((l) => l.replace(/^\s*\* ?/, ''));
+  const found: { line: number; code: string }[] = [];
+  let current: { line: number; body: string[] } | undefined;
+  let fenced = false;
+  const close = (): void => {
+    if (current !== undefined) found.push({ line: current.line, code: codeOf(current.body) });
+    current = undefined;
+  };
+  lines.forEach((text, i) => {
+    if (!fenced && /^@\w+/.test(text)) {
+      close();
+      if (text.startsWith('@example')) current = { line: firstLine + i, body: [] };
+      return;
+    }
+    if (/^\s*```/.test(text)) fenced = !fenced;
+    current?.body.push(text);
+  });
+  close();
+  return found;
+}
+
+/** The code of an example's body: its fenced blocks joined, or the whole body. */
+function codeOf(body: readonly string[]): string {
+  if (!body.some((l) => /^\s*```/.test(l))) return `${body.join('\n').trim()}\n`;
+  const code: string[] = [];
+  let inside = false;
+  for (const l of body) {
+    if (/^\s*```/.test(l)) inside = !inside;
+    else if (inside) code.push(l);
+  }
+  return `${code.join('\n').trim()}\n`;
+}
+
+/** The declarations whose comments document `symbol` on the site: its own, and its members'. */
+function documentedDeclarations(symbol: ts.Symbol): { decl: ts.Node; member?: string }[] {
+  const out: { decl: ts.Node; member?: string }[] = [];
+  for (const decl of symbol.declarations ?? []) {
+    out.push({ decl });
+    if (ts.isClassDeclaration(decl) || ts.isInterfaceDeclaration(decl)) {
+      for (const m of decl.members) out.push({ decl: m, member: m.name?.getText() });
+    }
+  }
+  return out;
+}
+
+/** Every `@example` of the public API of the entry points in `typedocJson` (repository-relative). */
+export function collectDocExamples(root: string, typedocJson = 'typedoc.json'): DocExample[] {
+  const config = JSON.parse(readFileSync(join(root, typedocJson), 'utf8')) as {
+    entryPoints: string[];
+  };
+  const tsconfig = ts.getParsedCommandLineOfConfigFile(
+    join(root, 'tsconfig.base.json'),
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined },
+  );
+  const entries = config.entryPoints.map((p) => join(root, p));
+  const program = ts.createProgram(entries, tsconfig?.options ?? {});
+  const checker = program.getTypeChecker();
+  const seen = new Set<string>();
+  const examples: DocExample[] = [];
+  for (const entry of entries) {
+    const source = program.getSourceFile(entry);
+    const moduleSymbol = source && checker.getSymbolAtLocation(source);
+    if (moduleSymbol === undefined) throw new Error(`no module symbol for ${entry}`);
+    const pkg = packageName(root, entry);
+    for (const exported of checker.getExportsOfModule(moduleSymbol)) {
+      const symbol =
+        exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+      for (const { decl, member } of documentedDeclarations(symbol)) {
+        const file = decl.getSourceFile();
+        for (const doc of jsDocsOf(decl)) {
+          const key = `${file.fileName}:${doc.pos}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          const firstLine = file.getLineAndCharacterOfPosition(doc.getStart(file)).line + 1;
+          const raw = file.text.slice(doc.getStart(file), doc.end);
+          for (const ex of examplesOfComment(raw, firstLine)) {
+            const name = `${pkg}.${exported.name}${member === undefined ? '' : `.${member}`}`;
+            examples.push({ name, file: relative(root, file.fileName), ...ex });
+          }
+        }
+      }
+    }
+  }
+  return examples;
+}
+
+/** The import specifier of an entry point, e.g. `@boltzmann/ising-core/testing`. */
+function packageName(root: string, entry: string): string {
+  const rel = relative(root, entry).split('/');
+  const dir = join(root, rel[0] ?? '', rel[1] ?? '');
+  const { name } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string };
+  const sub = rel
+    .slice(3)
+    .join('/')
+    .replace(/(^|\/)index\.ts$/, '')
+    .replace(/\.ts$/, '');
+  return sub === '' ? name : `${name}/${sub}`;
+}
