@@ -34,7 +34,7 @@ const NS_PER_DQA_SHOT_PROBLEM = 20_000; // finite shots: sampling + sample-covar
 // Inside the run's record: first graph trace, warm-up. Was 3 s when it also stood for the worker's
 // start-up (now SECONDS_PER_WORKER_START); a 1-step run's record shows 0.2 s at load 2, and 50-step
 // runs 1–2 s at load 6 (of which ≈ 1 s the steps), 3 Dec 2026.
-const SECONDS_PER_RUN = 1;
+export const SECONDS_PER_RUN = 1;
 /**
  * Start-up of one worker process, which its records never show: fork, tsx, the bench's imports
  * (TF.js, the samplers), the sampler registry and the first run's TF.js wasm backend. Measured
@@ -237,12 +237,23 @@ export function estimateGridSeconds(
   // Only as many processes start as there are runs for them.
   const started = Math.max(1, Math.min(workers, runs.length));
   const load = new Array<number>(started).fill(runs.length > 0 ? SECONDS_PER_WORKER_START : 0);
+  return listSchedule(costs, load);
+}
+
+/**
+ * The wall time of jobs of the given costs on processes already busy for `load` seconds each,
+ * every job (in the order given) to the least-loaded process.
+ *
+ * @returns seconds until the last process is done.
+ */
+export function listSchedule(costs: readonly number[], load: readonly number[]): number {
+  const busy = load.length > 0 ? [...load] : [0];
   for (const cost of costs) {
     let k = 0;
-    for (let i = 1; i < load.length; i += 1) if (load[i]! < load[k]!) k = i;
-    load[k]! += cost;
+    for (let i = 1; i < busy.length; i += 1) if (busy[i]! < busy[k]!) k = i;
+    busy[k]! += cost;
   }
-  return Math.max(...load);
+  return Math.max(...busy);
 }
 
 /**

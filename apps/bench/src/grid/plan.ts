@@ -78,6 +78,8 @@ export async function planGrid(
   out(whatRunsLine(configs, options.settings.engine));
   if (options.dryRun)
     for (const line of dryRunLines(grid.pending, options.settings.engine)) out(line);
+  // After the plan's lines: a display with bars starts drawing its grid line here.
+  else options.progress.plan?.(grid.pending, slots, options.settings.engine);
   return grid;
 }
 

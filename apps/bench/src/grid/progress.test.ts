@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { MIN_BAR_COLUMNS, barLine, barProgress, wrapLine } from './progress.js';
 import type { TerminalStream } from './progress.js';
+import { syntheticRecords } from '../testing/fixtures.js';
 
 /**
  * A fake terminal: keeps a screen of lines and interprets what cli-progress and readline write
@@ -132,6 +133,33 @@ describe('barProgress on a terminal', () => {
     display.stop();
     display.log('stopping: workers are checkpointing their runs…');
     expect(term.screen()).toContain('stopping: workers are checkpointing their runs…');
+  });
+});
+
+describe('the grid line', () => {
+  it('stands above the bars with the runs ended and the learning ETA (a fake clock)', () => {
+    const term = fakeTerminal(120);
+    const runs = syntheticRecords(
+      ['shakespeare', '--variants', 'softmax', '--lengths', '8,16', '--seeds', '0'],
+      () => 5,
+    );
+    let now = 0;
+    display = barProgress(term, () => now);
+    display.plan!(
+      runs.map((r) => ({ config: r.config, id: r.id, startStep: 0, doneFraction: 0 })),
+      1,
+    );
+    display.start(runs[0]!.id, SHORT, 300, 0);
+    for (let step = 1; step <= 100; step += 1) {
+      now += 1000; // a second a step: far slower than the model's estimate
+      display.update({ id: runs[0]!.id, step, steps: 300, loss: 2, stepsPerSecond: 1 });
+    }
+    display.end(runs[0]!.id, 'perplexity 9.0000 (1m40s)');
+    const screen = term.screen();
+    const grid = screen.findIndex((l) => l.startsWith('1/2 runs ended · grid ETA '));
+    expect(grid, screen.join('\n')).toBeGreaterThanOrEqual(0);
+    expect(screen[grid]).toMatch(/\(steps \d+\.\d\d× the estimate\)$/);
+    display.stop();
   });
 });
 

@@ -1,6 +1,8 @@
 import { MultiBar } from 'cli-progress';
 import type { SingleBar } from 'cli-progress';
 import type { RunProgress } from '../types.js';
+import { learnedEta } from './learnedEta.js';
+import type { LearnedEta } from './learnedEta.js';
 import type { ProgressDisplay } from './types.js';
 
 export type { ProgressDisplay } from './types.js';
@@ -37,24 +39,33 @@ function convergenceText(p: RunProgress): string {
 export function plainProgress(
   write: (line: string) => void = (l) => process.stdout.write(`${l}\n`),
   intervalMs = 10_000,
+  now: () => number = Date.now,
 ): ProgressDisplay {
   const labels = new Map<string, { label: string; last: number }>();
+  let eta: LearnedEta | undefined;
   return {
+    plan(pending, slots, engine) {
+      eta = learnedEta(pending, slots, engine, now);
+    },
     start(id, label, steps, startStep, detail) {
-      labels.set(id, { label, last: Date.now() });
+      eta?.start(id, startStep);
+      labels.set(id, { label, last: now() });
       write(
         `start  ${label}${startStep > 0 ? ` (resuming at step ${startStep}/${steps})` : ` (${steps} steps)`}${detail ? ` · ${detail}` : ''}`,
       );
     },
     update(p) {
+      eta?.observe(p.id, p.step);
       const l = labels.get(p.id);
-      if (!l || Date.now() - l.last < intervalMs) return;
-      l.last = Date.now();
+      if (!l || now() - l.last < intervalMs) return;
+      l.last = now();
+      const grid = eta ? ` · ${eta.text(formatDuration)}` : '';
       write(
-        `step   ${l.label} ${p.step}/${p.steps} loss ${p.loss.toFixed(4)} ${p.stepsPerSecond.toFixed(1)} steps/s ETA ${formatDuration(etaSeconds(p))}${convergenceText(p)}`,
+        `step   ${l.label} ${p.step}/${p.steps} loss ${p.loss.toFixed(4)} ${p.stepsPerSecond.toFixed(1)} steps/s ETA ${formatDuration(etaSeconds(p))}${convergenceText(p)}${grid}`,
       );
     },
     end(id, status) {
+      eta?.end(id);
       write(`end    ${labels.get(id)?.label ?? id}: ${status}`);
       labels.delete(id);
     },
@@ -107,6 +118,8 @@ function fitLabel(label: string, width: number): string {
 }
 
 interface BarPayload {
+  /** The grid's line (its runs and learning ETA) rather than a run's bar. */
+  grid?: string;
   label: string;
   /** The longest label of the grid so far (bars line up). */
   labelWidth: number;
@@ -122,6 +135,7 @@ interface BarPayload {
  */
 export function barLine(columns: number, value: number, total: number, p: BarPayload): string {
   const max = columns - 1;
+  if (p.grid !== undefined) return `${value}/${total} runs ended · ${p.grid}`.slice(0, max);
   const count = ` ${String(value).padStart(String(total).length)}/${total}`;
   const tail = `${count} loss ${p.loss} ${p.sps} st/s ETA ${p.etaText}`;
   const labelWidth = Math.min(LABEL_MAX, Math.max(p.labelWidth, p.label.length));
@@ -139,6 +153,29 @@ export function barLine(columns: number, value: number, total: number, p: BarPay
   return `${fitLabel(p.label, LABEL_MIN)}${count} loss ${p.loss} ETA ${p.etaText}`.slice(0, max);
 }
 
+/** The grid's line above the bars: runs ended and the learning ETA, from `plan` on. */
+function gridLine(multi: MultiBar, now: () => number) {
+  let eta: LearnedEta | undefined;
+  let bar: SingleBar | undefined;
+  const payload = (grid: string): BarPayload => ({
+    grid,
+    label: 'grid',
+    labelWidth: 0,
+    loss: '',
+    sps: '',
+    etaText: '',
+  });
+  const show = (): void => {
+    if (eta && bar) bar.update(eta.counts().ended, payload(eta.text(formatDuration)));
+  };
+  const plan: NonNullable<ProgressDisplay['plan']> = (pending, slots, engine) => {
+    eta = learnedEta(pending, slots, engine, now);
+    bar = multi.create(pending.length, 0, payload(''));
+    show();
+  };
+  return { plan, show, eta: () => eta };
+}
+
 /**
  * cli-progress bars, one per running run, fitted to the terminal's width. A terminal narrower
  * than {@link MIN_BAR_COLUMNS}, or one whose width is unknown, gets plain lines instead.
@@ -148,13 +185,15 @@ export function barLine(columns: number, value: number, total: number, p: BarPay
  */
 export function barProgress(
   stream: TerminalStream = process.stdout as TerminalStream,
+  now: () => number = Date.now,
 ): ProgressDisplay {
   const columns = stream.columns ?? 0;
   if (!stream.isTTY || columns < MIN_BAR_COLUMNS) {
-    return plainProgress((line) => {
+    const write = (line: string) => {
       const width = stream.columns ?? 0;
       for (const l of width > 0 ? wrapLine(line, width - 1) : [line]) stream.write(`${l}\n`);
-    });
+    };
+    return plainProgress(write, undefined, now);
   }
   const multi = new MultiBar({
     format: (_options, params, payload: BarPayload) =>
@@ -179,14 +218,19 @@ export function barProgress(
     if (stopped) stream.write(text);
     else multi.log(text);
   };
+  const grid = gridLine(multi, now);
   return {
+    plan: grid.plan,
     start(id, text, steps, startStep) {
+      grid.eta()?.start(id, startStep);
       labels.set(id, text);
       labelWidth = Math.max(labelWidth, text.length);
       const payload: BarPayload = { label: text, labelWidth, loss: '-', sps: '-', etaText: '?' };
       bars.set(id, multi.create(steps, startStep, payload));
     },
     update(p) {
+      grid.eta()?.observe(p.id, p.step);
+      grid.show();
       bars.get(p.id)?.update(p.step, {
         labelWidth,
         loss: p.loss.toFixed(4),
@@ -198,6 +242,8 @@ export function barProgress(
       // The result line goes into the log buffer before the bar goes: remove() redraws, which
       // flushes the buffer, so the line is out even when this was the last bar.
       log(`${label(id)}: ${status}`);
+      grid.eta()?.end(id);
+      grid.show();
       const bar = bars.get(id);
       if (bar) {
         bars.delete(id);

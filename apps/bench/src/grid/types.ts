@@ -1,7 +1,7 @@
 // The grid's shapes, a leaf the planner and the executors read: the executor interface (what a
 // grid run is told, plans and returns). A grid's axes and settings (GridSpec) are a root leaf,
 // benchCommand.ts.
-import type { RunConfig, RunProgress, RunRecord, RunSettings } from '../types.js';
+import type { EngineChoice, RunConfig, RunProgress, RunRecord, RunSettings } from '../types.js';
 
 /** Where the grid reports what its runs are doing. */
 export interface ProgressDisplay {
@@ -16,6 +16,11 @@ export interface ProgressDisplay {
   /** A message that must not be overdrawn by bars. */
   log(line: string): void;
   stop(): void;
+  /**
+   * The grid's pending runs and the processes they train on, told once before any run starts:
+   * a display that has it shows the grid's learning ETA (learnedEta.ts).
+   */
+  plan?(pending: readonly PendingRun[], slots: number, engine?: EngineChoice): void;
 }
 
 /** A run that ended in an error. */
