@@ -27,8 +27,9 @@ const ID = new Map<string, number>(
 
 /**
  * The token vocabulary of k bracket types: `['(', ')']`, `['(', ')', '[', ']']` or all six.
- * Ids are the indices: opener of type t is 2t, closer 2t+1 — so the ids of a 1-type string
- * are the same under every k.
+ *
+ * Ids are the indices: opener of type t is 2t, closer 2t+1 — so the ids of a 1-type string are the
+ * same under every k.
  *
  * @param types 1–3.
  * @returns the characters in id order.

@@ -16,8 +16,10 @@ import { fnv1a32 } from './internal/fnv1a.js';
 
 /**
  * Whether a bracket string belongs to the held-out test set: FNV-1a (32-bit) of the string is
- * divisible by 5, which holds out about 20 % of the distinct strings. It depends on the string
- * only — not on any seed, model or run — so every variant and seed shares one split.
+ * divisible by 5, which holds out about 20 % of the distinct strings.
+ *
+ * It depends on the string only — not on any seed, model or run — so every variant and seed shares
+ * one split.
  *
  * @param s a bracket string.
  * @returns true when `s` is held out (never trained on).

@@ -14,9 +14,11 @@ import { assertFiniteNumber, assertIntInRange, describe } from './internal/asser
 export type CharSplit = 'train' | 'validation';
 
 /**
- * A batch of next-character windows. Window `b` covers tokens `starts[b] .. starts[b] + T`
- * (T+1 tokens); `inputs` holds the first T and `targets` the last T, so every position
- * predicts the next character. Both are row-major `batchSize × T`.
+ * A batch of next-character windows.
+ *
+ * Window `b` covers tokens `starts[b] .. starts[b] + T` (T+1 tokens); `inputs` holds the first T
+ * and `targets` the last T, so every position predicts the next character. Both are row-major
+ * `batchSize × T`.
  * @category Tiny Shakespeare
  */
 export interface TokenBatch {

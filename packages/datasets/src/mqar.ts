@@ -38,8 +38,10 @@ export interface MqarOptions {
 }
 
 /**
- * A set of MQAR sequences, row-major `count × length`. Targets are not stored: the target at
- * `queryPositions[r·n + k]` is pair k's value, `inputs[r·length + 2k + 1]` ({@link mqarBatch}).
+ * A set of MQAR sequences, row-major `count × length`.
+ *
+ * Targets are not stored: the target at `queryPositions[r·n + k]` is pair k's value,
+ * `inputs[r·length + 2k + 1]` ({@link mqarBatch}).
  * @category MQAR
  */
 export interface MqarExamples {
@@ -179,15 +181,16 @@ function drawExamples(spec: MqarSpec, count: number, rng: Rng): MqarExamples {
 }
 
 /**
- * Draws an MQAR task as Zoology's `multiquery_ar` defines it. Each sequence of length T:
- * - positions 0 … 2n−1 hold n key–value pairs, the keys distinct ids of 1 … ⌊V/2⌋−1 and the
- *   values distinct ids of ⌊V/2⌋ … V−1;
- * - every key is queried once, at position `2n + 2g` with g a gap slot in 0 … (T−2n)/2 − 1; the
- *   slots of the n keys are drawn without replacement with probabilities `∝ (g+1)^(a−1)`, pair 0's
- *   first (successive sampling, as numpy's `choice(replace=False, p=…)`), so near slots dominate;
- * - the target at a query position is its key's value (the next token of Zoology's unshifted
- *   sequence); every other position is not scored (Zoology's −100; here target −1 and mask 0);
- * - the other positions hold uniform random tokens of 0 … V−1 (`randomNonQueries`), else 0.
+ * Draws an MQAR task as Zoology's `multiquery_ar` defines it.
+ *
+ * Each sequence of length T: - positions 0 … 2n−1 hold n key–value pairs, the keys distinct ids of
+ * 1 … ⌊V/2⌋−1 and the   values distinct ids of ⌊V/2⌋ … V−1; - every key is queried once, at
+ * position `2n + 2g` with g a gap slot in 0 … (T−2n)/2 − 1; the   slots of the n keys are drawn
+ * without replacement with probabilities `∝ (g+1)^(a−1)`, pair 0's   first (successive sampling,
+ * as numpy's `choice(replace=False, p=…)`), so near slots dominate; - the target at a query
+ * position is its key's value (the next token of Zoology's unshifted   sequence); every other
+ * position is not scored (Zoology's −100; here target −1 and mask 0); - the other positions hold
+ * uniform random tokens of 0 … V−1 (`randomNonQueries`), else 0.
  *
  * The training set is drawn from `createRng(seed)`, the test set from its own `createRng(testSeed)`.
  * Zoology also asserts `vocabSize > length`; nothing in the task needs it, so it is not required here.

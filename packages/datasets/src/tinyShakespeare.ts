@@ -215,11 +215,12 @@ function dataDirNotFound(p: Plan, dataDir: NonNullable<Plan['dataDir']>): Datase
 
 /**
  * Loads Tiny Shakespeare, verifies its sha256 and returns it as a character corpus with a 90/10
- * split. Looks at `options.path` (only), else — when a data directory is configured
- * (`options.dataDir ?? $BOLTZMANN_DATA_DIR`) — at `<dir>/tinyshakespeare/input.txt` and
- * `<dir>/input.txt` (only), else at the per-user cache; when the cache lacks it, it downloads the
- * file into the cache (at most `maxBytes`, within `timeoutMs`, atomically, after checking the
- * hash) unless `download: false`.
+ * split.
+ *
+ * Looks at `options.path` (only), else — when a data directory is configured (`options.dataDir ??
+ * $BOLTZMANN_DATA_DIR`) — at `<dir>/tinyshakespeare/input.txt` and `<dir>/input.txt` (only), else
+ * at the per-user cache; when the cache lacks it, it downloads the file into the cache (at most
+ * `maxBytes`, within `timeoutMs`, atomically, after checking the hash) unless `download: false`.
  *
  * @param options see {@link TinyShakespeareOptions}.
  * @returns the corpus (65-character vocabulary, train/validation token arrays, window samplers).

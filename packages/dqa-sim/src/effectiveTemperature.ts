@@ -22,10 +22,11 @@ function gauss(f: (u: number) => number, a: number, b: number): number {
 }
 
 /**
- * The effective-temperature integral of a diabatic anneal (METHOD.md §4):
- * `X = ∫_0^τ dt1 ∫_0^t1 dt2 A(t1/τ) B(t2/τ) = τ² ∫_0^1 du1 A(u1) ∫_0^u1 du2 B(u2)`.
- * For a short anneal the output distribution is `P(s) ≈ 2^-n [1 + 4X Σ h s + 8X Σ J s s]`,
- * i.e. fields feel an inverse temperature `4X` and couplings `8X`.
+ * The effective-temperature integral of a diabatic anneal (METHOD.md §4): `X = ∫_0^τ dt1 ∫_0^t1
+ * dt2 A(t1/τ) B(t2/τ) = τ² ∫_0^1 du1 A(u1) ∫_0^u1 du2 B(u2)`.
+ *
+ * For a short anneal the output distribution is `P(s) ≈ 2^-n [1 + 4X Σ h s + 8X Σ J s s]`, i.e.
+ * fields feel an inverse temperature `4X` and couplings `8X`.
  *
  * Computed by a composite 5-point Gauss–Legendre rule on 512 panels (outer integral), with
  * the inner integral accumulated panel by panel plus a Gauss–Legendre rule on the partial

@@ -4,7 +4,9 @@ import { DqaError } from './errors.js';
 
 /**
  * Most shots one problem may take: 2^24 = 16,777,216 (the sorted uniforms alone take 8 bytes per
- * shot, 128 MiB at the limit). A larger count failed with a raw `RangeError` or exhausted memory.
+ * shot, 128 MiB at the limit).
+ *
+ * A larger count failed with a raw `RangeError` or exhausted memory.
  * @category Annealing
  */
 export const DQA_MAX_SHOTS = 2 ** 24;

@@ -7,9 +7,11 @@ export type ScheduleMath = typeof import('mathjs/number');
 let loaded: ScheduleMath | undefined;
 
 /**
- * Loads mathjs for schedule expressions (strings such as `'1 - u^2'`). Only string schedules
- * need it, so dqa-sim does not import it at start-up: it costs about 0.7 s to load. In Node it
- * loads by itself on first use; in a browser (no synchronous `require`) call this once first.
+ * Loads mathjs for schedule expressions (strings such as `'1 - u^2'`).
+ *
+ * Only string schedules need it, so dqa-sim does not import it at start-up: it costs about 0.7 s
+ * to load. In Node it loads by itself on first use; in a browser (no synchronous `require`) call
+ * this once first.
  *
  * @example
  * import { annealDistribution, loadScheduleParser } from '@boltzmann/dqa-sim';

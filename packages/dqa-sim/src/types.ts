@@ -2,8 +2,9 @@
 
 /**
  * One Ising problem in physics signs, `E(s) = −Σ_j h_j s_j − Σ_{j<k} J_jk s_j s_k`.
- * `n = fields.length`; `couplings` is `n × n` row-major with the strict upper triangle read
- * (omit it for independent spins).
+ *
+ * `n = fields.length`; `couplings` is `n × n` row-major with the strict upper triangle read (omit
+ * it for independent spins).
  * @category Annealing
  */
 export interface IsingProblem {

@@ -137,12 +137,13 @@ function mergeBackward(plan: Plan, parts: readonly BackwardResult[]): IsingGradi
 }
 
 /**
- * Exact magnetizations, `log Z` and the VJP of every problem of a batch by enumeration in
- * `O(2^n)` per problem (METHOD.md §2). Synchronous; large batches are split across
- * `worker_threads` (the calling thread takes one share and blocks on the others through shared
- * memory). The backward pass recomputes the probabilities instead of storing them (scratch is
- * `O(2^stride)` per thread). Multi-threaded results equal single-thread ones except the
- * summation order of `∂L/∂J`'s per-thread partial sums.
+ * Exact magnetizations, `log Z` and the VJP of every problem of a batch by enumeration in `O(2^n)`
+ * per problem (METHOD.md §2).
+ *
+ * Synchronous; large batches are split across `worker_threads` (the calling thread takes one share
+ * and blocks on the others through shared memory). The backward pass recomputes the probabilities
+ * instead of storing them (scratch is `O(2^stride)` per thread). Multi-threaded results equal
+ * single-thread ones except the summation order of `∂L/∂J`'s per-thread partial sums.
  *
  * @param batch problems sharing one coupling matrix (any mix of spin counts).
  * @param options `maxSpins` (default 24), `threads` (default `'auto'`).
@@ -209,9 +210,10 @@ export function estimateValidated(
 }
 
 /**
- * {@link estimateExact} with the work on worker threads only, leaving the calling thread's
- * event loop free; forward and `vjp` are asynchronous. If a worker cannot start, the work runs
- * on the calling thread.
+ * {@link estimateExact} with the work on worker threads only, leaving the calling thread's event
+ * loop free; forward and `vjp` are asynchronous.
+ *
+ * If a worker cannot start, the work runs on the calling thread.
  *
  * @param batch problems sharing one coupling matrix.
  * @param options `maxSpins` (default 24) and `threads` (default `'auto'`).
@@ -267,6 +269,7 @@ export async function estimateExactAsync(
 
 /**
  * Terminates the worker threads of {@link estimateExactAsync} and `causalBoltzmannAsync`.
+ *
  * Optional (idle workers never keep the process alive); the next parallel call starts new ones.
  *
  * @example

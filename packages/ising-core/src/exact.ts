@@ -194,8 +194,10 @@ export function correlations(
 
 /**
  * Most samples one {@link sampleExact} call draws: 2^24, i.e. at most 16 MiB per spin of states
- * plus 128 MiB of weights. Larger counts would fail with a raw `RangeError` or exhaust memory;
- * draw them in several calls (the generator's stream continues).
+ * plus 128 MiB of weights.
+ *
+ * Larger counts would fail with a raw `RangeError` or exhaust memory; draw them in several calls
+ * (the generator's stream continues).
  * @category Exact
  */
 export const MAX_EXACT_SAMPLES = 2 ** 24;

@@ -95,9 +95,11 @@ function prepare(
 }
 
 /**
- * The batched causal Boltzmann attention op, exact and synchronous. Query `i` of
- * sequence `b` is an Ising model over keys `0..i` with fields `h_ij = fields[(b·length + i)·length + j]`
- * (entries with `j > i` ignored) and the shared couplings `J` (strict upper triangle).
+ * The batched causal Boltzmann attention op, exact and synchronous.
+ *
+ * Query `i` of sequence `b` is an Ising model over keys `0..i` with fields `h_ij =
+ * fields[(b·length + i)·length + j]` (entries with `j > i` ignored) and the shared couplings `J`
+ * (strict upper triangle).
  *
  * - `'boltzmann'`: exact enumeration, `O(2^{i+1})` per query.
  * - `'sigmoid'`: `J` treated as 0, so `m = tanh(βh)` in closed form; `∂L/∂J = 0`.

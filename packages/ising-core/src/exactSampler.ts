@@ -31,8 +31,9 @@ const OPTIONS = optionSpecs<ExactSamplerOptions>({
 
 /**
  * The `'exact'` sampler plugin: exact Boltzmann magnetizations and VJPs by enumeration
- * (`estimateExact`), synchronous and deterministic. Its capabilities report `maxSpins` 24; a
- * created sampler reports the limit it was created with.
+ * (`estimateExact`), synchronous and deterministic.
+ *
+ * Its capabilities report `maxSpins` 24; a created sampler reports the limit it was created with.
  *
  * @example
  * import { causalBatch, createSamplerRegistry, exactSampler } from '@boltzmann/ising-core';

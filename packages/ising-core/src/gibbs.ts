@@ -225,10 +225,11 @@ function sampleProblem(
 }
 
 /**
- * Gibbs sampling (single-spin heat-bath MCMC) as a sampler plugin. It returns weighted sample
- * sets; `estimateBatch` turns them into magnetizations (sample means) and the
- * fluctuation–dissipation VJP. Approximate: the error shrinks as `1/sqrt(chains · samples)`
- * for well-mixing chains; strongly coupled problems mix slowly.
+ * Gibbs sampling (single-spin heat-bath MCMC) as a sampler plugin.
+ *
+ * It returns weighted sample sets; `estimateBatch` turns them into magnetizations (sample means)
+ * and the fluctuation–dissipation VJP. Approximate: the error shrinks as `1/sqrt(chains ·
+ * samples)` for well-mixing chains; strongly coupled problems mix slowly.
  *
  * One sweep costs `O(n)` per update plus `O(n)` per flip; a problem costs
  * `chains · (burnIn + samples · thin)` sweeps. The random stream advances across calls, so

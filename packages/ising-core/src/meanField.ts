@@ -48,12 +48,14 @@ const capabilities: SamplerCapabilities = {
 };
 
 /**
- * Naive mean-field magnetizations of a batch with the implicit-differentiation VJP (the
- * function behind {@link meanFieldSampler}). Each problem solves `m = tanh(β(h + J m))`
- * (symmetric `J` of its prefix) by damped iteration with Anderson acceleration, warm-started
- * along a causal sequence. The VJP solves the adjoint `λ = g + J D λ`, `D = diag(β(1 − m²))`,
- * by conjugate gradients on its symmetrized form (`O(n²)` per iteration, no factorization) and
- * returns `∂L/∂h = Dλ` and `∂L/∂J_kl = (Dλ)_k m_l + (Dλ)_l m_k` summed over problems.
+ * Naive mean-field magnetizations of a batch with the implicit-differentiation VJP (the function
+ * behind {@link meanFieldSampler}).
+ *
+ * Each problem solves `m = tanh(β(h + J m))` (symmetric `J` of its prefix) by damped iteration
+ * with Anderson acceleration, warm-started along a causal sequence. The VJP solves the adjoint `λ
+ * = g + J D λ`, `D = diag(β(1 − m²))`, by conjugate gradients on its symmetrized form (`O(n²)` per
+ * iteration, no factorization) and returns `∂L/∂h = Dλ` and `∂L/∂J_kl = (Dλ)_k m_l + (Dλ)_l m_k`
+ * summed over problems.
  *
  * @param batch the problems (see `createIsingBatch`, `causalBatch`).
  * @param options damping, tolerance, maxIterations, onNonConvergence, anderson, warmStart (see {@link MeanFieldOptions}).

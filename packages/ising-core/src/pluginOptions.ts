@@ -4,8 +4,10 @@ import { findTooDeep, MAX_OPTION_DEPTH } from './internal/optionDepth.js';
 import type { SamplerOptionSpec } from './types.js';
 
 /**
- * The option keys of `T`, for {@link assertPluginOptions}. The record must name every key of
- * `T` and nothing else, so the type checker keeps the list in step with the options interface.
+ * The option keys of `T`, for {@link assertPluginOptions}.
+ *
+ * The record must name every key of `T` and nothing else, so the type checker keeps the list in
+ * step with the options interface.
  *
  * @example
  * import { optionKeys } from '@boltzmann/ising-core';

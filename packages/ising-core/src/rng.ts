@@ -136,9 +136,11 @@ export function createRng(seed: number): Rng {
 
 /**
  * `floor(rng.next() · n)`: an integer in [0, n) whose probabilities are off uniform by up to
- * n/2^32 (relative). It is the mapping `Rng.nextInt` had before it became exact, kept under its
- * own name for the streams that must replay what was drawn with it (seeded clique embeddings,
- * seeded test inputs). New code uses {@link Rng.nextInt}.
+ * n/2^32 (relative).
+ *
+ * It is the mapping `Rng.nextInt` had before it became exact, kept under its own name for the
+ * streams that must replay what was drawn with it (seeded clique embeddings, seeded test inputs).
+ * New code uses {@link Rng.nextInt}.
  *
  * @param rng the generator (one `next()` per call).
  * @param n a positive integer.

@@ -51,9 +51,10 @@ export interface IsingGradients {
 }
 
 /**
- * What the attention layer needs from any sampler: magnetizations and a vector–Jacobian
- * product. The VJP is synchronous (it works on what the estimate already holds), even when
- * producing the estimate was asynchronous (remote hardware).
+ * What the attention layer needs from any sampler: magnetizations and a vector–Jacobian product.
+ *
+ * The VJP is synchronous (it works on what the estimate already holds), even when producing the
+ * estimate was asynchronous (remote hardware).
  * @category Samplers
  */
 export interface BatchEstimate {
@@ -66,9 +67,11 @@ export interface BatchEstimate {
 }
 
 /**
- * How an iterative sampler's fixed points converged, per problem. A problem that missed its
- * tolerance keeps its last iterate; it is counted in `missed`, never silently passed off as
- * converged (and the sampler throws instead only when asked to with `onNonConvergence: 'throw'`).
+ * How an iterative sampler's fixed points converged, per problem.
+ *
+ * A problem that missed its tolerance keeps its last iterate; it is counted in `missed`, never
+ * silently passed off as converged (and the sampler throws instead only when asked to with
+ * `onNonConvergence: 'throw'`).
  * @category Samplers
  */
 export interface ConvergenceDiagnostics {
@@ -229,11 +232,13 @@ export type AnySamplerPlugin = SamplerPlugin<any, Sampler, string>;
 export type SamplerPluginMap = { readonly [name: string]: AnySamplerPlugin };
 
 /**
- * An explicit, instance-scoped set of sampler plugins. See `createSamplerRegistry`. Typed:
- * each `register` adds the plugin's name and type to `TPlugins`, so that
- * `registry.require('dwave')` (on a registry built with `.register(dwaveSampler)`) returns
- * the dwave plugin type, whose `create` returns the dwave sampler type. Names the type does not
- * know (a plugin loaded by path) still work, as `AnySamplerPlugin`.
+ * An explicit, instance-scoped set of sampler plugins.
+ *
+ * See `createSamplerRegistry`. Typed: each `register` adds the plugin's name and type to
+ * `TPlugins`, so that `registry.require('dwave')` (on a registry built with
+ * `.register(dwaveSampler)`) returns the dwave plugin type, whose `create` returns the dwave
+ * sampler type. Names the type does not know (a plugin loaded by path) still work, as
+ * `AnySamplerPlugin`.
  * @category Plugins
  */
 export interface SamplerRegistry<TPlugins extends SamplerPluginMap = Record<never, never>> {

@@ -27,8 +27,10 @@ let factory: WorkerFactory | undefined;
 
 /**
  * Tells ising-core how to start its Web Workers in a browser, where a bundler decides the worker
- * script's URL. Without it, the pool tries `./batchWorker.js` beside the package's own module (an
- * unbundled `dist/`, as a CDN serves it) and falls back to the calling thread, with one
+ * script's URL.
+ *
+ * Without it, the pool tries `./batchWorker.js` beside the package's own module (an unbundled
+ * `dist/`, as a CDN serves it) and falls back to the calling thread, with one
  * `ISING_THREADS_UNAVAILABLE` warning, when that fails. Node ignores it (worker_threads find their
  * file). Pass `undefined` to restore the default.
  *

@@ -29,9 +29,10 @@ export type AttentionErrorCode =
   | 'ATTENTION_OUT_OF_MEMORY';
 
 /**
- * The one error class of `@boltzmann/attention`. `code` is stable and machine-readable;
- * the message names the offending value. Errors raised by `@boltzmann/ising-core`
- * (an `IsingError`) pass through unchanged.
+ * The one error class of `@boltzmann/attention`.
+ *
+ * `code` is stable and machine-readable; the message names the offending value. Errors raised by
+ * `@boltzmann/ising-core` (an `IsingError`) pass through unchanged.
  *
  * @example
  * import { gibbsSampler } from '@boltzmann/ising-core';

@@ -107,9 +107,11 @@ function valuesOf(
 }
 
 /**
- * Decodes a safetensors file. Everything is checked before a value is read: the header (see
- * `parseHeader`), each dtype, the offsets, and each size against its shape. An aligned
- * tensor is a view of `bytes` (no copy; it changes if `bytes` does), an unaligned one a copy.
+ * Decodes a safetensors file.
+ *
+ * Everything is checked before a value is read: the header (see `parseHeader`), each dtype, the
+ * offsets, and each size against its shape. An aligned tensor is a view of `bytes` (no copy; it
+ * changes if `bytes` does), an unaligned one a copy.
  *
  * @throws {AttentionError} ATTENTION_SAFETENSORS_HEADER (length, JSON, duplicate key, metadata,
  *   entry form); ATTENTION_SAFETENSORS_DTYPE (unknown, or not F32/F64); ATTENTION_SAFETENSORS_SIZE

@@ -15,9 +15,10 @@ import type { AttentionVariant } from './variants.js';
 export type CouplingInit = 'normal' | 'zeros';
 
 /**
- * Configuration of the small decoder-only Transformer of METHOD.md §5. Every field except
- * `vocabSize` and `maxLength` has the documented default. The sizes are bounded by
- * `MODEL_LIMITS` (layers ≤ 64, heads ≤ 64, dModel ≤ 4096, maxLength ≤ 8192, vocabSize and
+ * Configuration of the small decoder-only Transformer of METHOD.md §5.
+ *
+ * Every field except `vocabSize` and `maxLength` has the documented default. The sizes are bounded
+ * by `MODEL_LIMITS` (layers ≤ 64, heads ≤ 64, dModel ≤ 4096, maxLength ≤ 8192, vocabSize and
  * outputSize ≤ 1,048,576, ffnHidden ≤ 16,384, at most 1e9 parameters in all).
  * @category Model
  */

@@ -32,9 +32,10 @@ export interface ResidentHead {
 }
 
 /**
- * Estimates obtained before the differentiable pass (phase 1 of a training step), one per
- * head. Passing them to the attention op (`attentionWeights`' `prepared`) lets an asynchronous (remote) sampler
- * drive a synchronous TensorFlow.js gradient computation.
+ * Estimates obtained before the differentiable pass (phase 1 of a training step), one per head.
+ *
+ * Passing them to the attention op (`attentionWeights`' `prepared`) lets an asynchronous (remote)
+ * sampler drive a synchronous TensorFlow.js gradient computation.
  * @category Attention
  */
 export interface PreparedEstimates {

@@ -141,10 +141,11 @@ export function boltzmannAttention(
 
 /**
  * Phase 1 of {@link boltzmannAttention} for the same `query`, `key` and options: the scores and
- * couplings read asynchronously and the sampler awaited, per head. Pass the result as
- * `prepared` to run the layer with an asynchronous (remote) sampler, or on webgpu, which cannot
- * read tensors synchronously (there it also holds the weights and their Jacobians, so the layer
- * is tensor ops only). Prepare again whenever the inputs or `J` change.
+ * couplings read asynchronously and the sampler awaited, per head.
+ *
+ * Pass the result as `prepared` to run the layer with an asynchronous (remote) sampler, or on
+ * webgpu, which cannot read tensors synchronously (there it also holds the weights and their
+ * Jacobians, so the layer is tensor ops only). Prepare again whenever the inputs or `J` change.
  *
  * @param query `B × H × T × d`.
  * @param key `B × H × T × d`.

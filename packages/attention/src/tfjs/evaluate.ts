@@ -7,10 +7,12 @@ import type { TokenBatch } from '../model/tokenBatch.js';
 import { readOutsideTidy } from './tensorData.js';
 
 /**
- * Evaluates a model on a batch without training: masked mean cross-entropy and argmax
- * accuracy over the masked positions. Sequences are processed `chunkSize` at a time (default
- * 64) to bound memory; works with asynchronous samplers. A model trained on the engine can be
- * evaluated there instead, without syncing its weights back: `EngineTrainer.evaluate`.
+ * Evaluates a model on a batch without training: masked mean cross-entropy and argmax accuracy
+ * over the masked positions.
+ *
+ * Sequences are processed `chunkSize` at a time (default 64) to bound memory; works with
+ * asynchronous samplers. A model trained on the engine can be evaluated there instead, without
+ * syncing its weights back: `EngineTrainer.evaluate`.
  *
  * @throws {AttentionError} the batch errors of {@link createTrainer}'s step; ATTENTION_INVALID_ARGUMENT for a bad chunk size.
  * @example

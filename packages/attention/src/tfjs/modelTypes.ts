@@ -20,9 +20,10 @@ export interface TransformerParameter {
 }
 
 /**
- * What {@link Transformer.prepare} returns: the estimates of every layer. A one-layer model
- * returns the plain {@link PreparedEstimates} (`layers` absent); a model with `L > 1` layers
- * sets `layers` (one per layer, in order) and `heads` to layer 0's heads.
+ * What {@link Transformer.prepare} returns: the estimates of every layer.
+ *
+ * A one-layer model returns the plain {@link PreparedEstimates} (`layers` absent); a model with `L
+ * > 1` layers sets `layers` (one per layer, in order) and `heads` to layer 0's heads.
  * @category Model
  */
 export interface TransformerPrepared extends PreparedEstimates {

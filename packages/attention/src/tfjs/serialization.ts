@@ -13,11 +13,12 @@ import { checkSamplerTimeout } from '../model/samplerDeadline.js';
 export type { SamplerOverrides };
 
 /**
- * Rebuilds a model from {@link Transformer.toJSON} output. The sampler is recreated from the
- * recorded name and options unless `overrides` supplies one (needed for samplers other
- * than `'exact'`: pass `{ registry }` or `{ sampler }`). A model file is data: its sizes are
- * checked against `MODEL_LIMITS`, and every weight against its shape and float32's range,
- * before any tensor is allocated.
+ * Rebuilds a model from {@link Transformer.toJSON} output.
+ *
+ * The sampler is recreated from the recorded name and options unless `overrides` supplies one
+ * (needed for samplers other than `'exact'`: pass `{ registry }` or `{ sampler }`). A model file
+ * is data: its sizes are checked against `MODEL_LIMITS`, and every weight against its shape and
+ * float32's range, before any tensor is allocated.
  *
  * @throws {AttentionError} ATTENTION_INVALID_CHECKPOINT when the object is not a model checkpoint or a weight
  *   is missing, misshapen, not a number or beyond float32; ATTENTION_INVALID_CONFIG (a size over its

@@ -17,10 +17,11 @@ export interface ByteStreamLike {
 }
 
 /**
- * The part of a `fetch` response the downloader uses. `body` and `headers` are optional, so a
- * minimal custom `fetch` whose responses have only `arrayBuffer()` still works, but then the size
- * limit can only be checked after the whole body has arrived; a real `fetch` response is read
- * chunk by chunk.
+ * The part of a `fetch` response the downloader uses.
+ *
+ * `body` and `headers` are optional, so a minimal custom `fetch` whose responses have only
+ * `arrayBuffer()` still works, but then the size limit can only be checked after the whole body
+ * has arrived; a real `fetch` response is read chunk by chunk.
  * @category Tiny Shakespeare
  */
 export interface FetchResponseLike {

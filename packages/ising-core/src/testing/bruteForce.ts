@@ -99,9 +99,10 @@ export function bruteForceMoments(
 }
 
 /**
- * Exact moments and VJP of a whole batch by brute force (every problem ≤ 16 spins): the
- * reference a sampler's {@link BatchEstimate} is compared with. The VJP evaluates
- * `β·Cov(G, s_k)` and `β·Σ_q Cov(G, s_k s_l)` literally, state by state.
+ * Exact moments and VJP of a whole batch by brute force (every problem ≤ 16 spins): the reference
+ * a sampler's {@link BatchEstimate} is compared with.
+ *
+ * The VJP evaluates `β·Cov(G, s_k)` and `β·Σ_q Cov(G, s_k s_l)` literally, state by state.
  *
  * @param batch a validated batch (see `createIsingBatch`).
  * @returns an estimate whose magnetizations and gradients are exact up to rounding.

@@ -137,10 +137,12 @@ const CHECKS: Readonly<
 };
 
 /**
- * Runs one conformance check against a plugin; rejects on the first violation with a
- * {@link ConformanceError} saying what was expected and what came back. No test framework is
- * needed: call it from vitest, `node:test`, Jest or a script. Checks that need more spins than
- * the sampler allows, or an exact reference when `exactReference` is false, pass without asserting.
+ * Runs one conformance check against a plugin; rejects on the first violation with a {@link
+ * ConformanceError} saying what was expected and what came back.
+ *
+ * No test framework is needed: call it from vitest, `node:test`, Jest or a script. Checks that
+ * need more spins than the sampler allows, or an exact reference when `exactReference` is false,
+ * pass without asserting.
  *
  * @param check the check to run.
  * @param plugin the plugin under test.

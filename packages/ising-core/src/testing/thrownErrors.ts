@@ -73,9 +73,11 @@ export async function rejectionOf(work: PromiseLike<unknown> | (() => unknown)):
 
 /**
  * Test helper: the `code` of the coded error `run` throws, or `'no error'` when it returns, so a
- * test asserts a code in one line. A throw without a string code (a stray `TypeError`) propagates,
- * so the test fails with its own stack. When `run` returns a promise (or `run` is one), the result
- * is a promise of the code it rejects with, under the same rules.
+ * test asserts a code in one line.
+ *
+ * A throw without a string code (a stray `TypeError`) propagates, so the test fails with its own
+ * stack. When `run` returns a promise (or `run` is one), the result is a promise of the code it
+ * rejects with, under the same rules.
  *
  * @param run the call expected to throw (or a promise expected to reject).
  * @returns the code, or `'no error'`.

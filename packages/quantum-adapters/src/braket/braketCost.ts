@@ -32,8 +32,10 @@ export interface BraketShotRate {
 const qpuPath = (arn: string): string | undefined => /::device\/qpu\/(.+)$/.exec(arn)?.[1];
 
 /**
- * The gate-model QPU families of the pricing page and their per-shot prices. Devices are matched
- * by the ARN names of amazon-braket-sdk-python's device list (`src/braket/devices/devices.py`
+ * The gate-model QPU families of the pricing page and their per-shot prices.
+ *
+ * Devices are matched by the ARN names of amazon-braket-sdk-python's device list
+ * (`src/braket/devices/devices.py`
  * @e56392e9461a): IonQ `Forte-1` (not `Forte-Enterprise-1`, which the page does not name),
  * `Aria-*`, IQM `Garnet`, Rigetti `Ankaa-*`. QuEra Aquila (analog, not gate model) is left out.
  * @category Amazon Braket

@@ -47,9 +47,11 @@ function dwaveSettings(options: DwaveSamplerOptions) {
 }
 
 /**
- * Creates a `dwave` sampler. Each batch problem becomes one SAPI `ising` problem: physics `h, J`
- * are multiplied by β and negated, minor-embedded (user chains or the Chimera clique layout),
- * submitted in `qp` format (≤ 20 per request), long-polled, decoded and unembedded by majority vote.
+ * Creates a `dwave` sampler.
+ *
+ * Each batch problem becomes one SAPI `ising` problem: physics `h, J` are multiplied by β and
+ * negated, minor-embedded (user chains or the Chimera clique layout), submitted in `qp` format (≤
+ * 20 per request), long-polled, decoded and unembedded by majority vote.
  *
  * @throws {AdapterError} ADAPTER_AUTH without a token (unless `dryRun`), ADAPTER_INVALID_ARGUMENT for bad options
  * and for unknown option keys (also inside `dryRun`, `retry`, `pollBackoff`).

@@ -91,9 +91,11 @@ function transportOf(options: SapiClientOptions, token: string): SapiTransport {
 }
 
 /**
- * Creates a SAPI v3 client. The token comes from `options.token` or `DWAVE_API_TOKEN`; it is sent as
- * `X-Auth-Token` only, never to another origin (such redirects are refused), and removed from every
- * debug line and error message.
+ * Creates a SAPI v3 client.
+ *
+ * The token comes from `options.token` or `DWAVE_API_TOKEN`; it is sent as `X-Auth-Token` only,
+ * never to another origin (such redirects are refused), and removed from every debug line and
+ * error message.
  *
  * @throws {AdapterError} ADAPTER_AUTH (not retryable) when no token is available; ADAPTER_INVALID_ARGUMENT
  * for a token that is not a string, an endpoint that is not an http(s) URL, a bad region or `maxResponseBytes`.

@@ -12,10 +12,12 @@ import { httpUrl } from '../shared/options.js';
 export const DEFAULT_DWAVE_REGION = 'na-west-1';
 
 /**
- * Default largest SAPI answer read, in bytes (64 MiB). The largest legitimate answers are a raw
- * `answer_mode` answer of 10,000 reads on a 5,000-qubit Advantage (≈ 9 MiB of base64 solutions)
- * and a solver list whose definitions carry every qubit and coupler (a few MiB): 64 MiB leaves
- * several times that, and still stops a runaway or hostile server long before memory runs out.
+ * Default largest SAPI answer read, in bytes (64 MiB).
+ *
+ * The largest legitimate answers are a raw `answer_mode` answer of 10,000 reads on a 5,000-qubit
+ * Advantage (≈ 9 MiB of base64 solutions) and a solver list whose definitions carry every qubit
+ * and coupler (a few MiB): 64 MiB leaves several times that, and still stops a runaway or hostile
+ * server long before memory runs out.
  * @category D-Wave
  */
 export const DEFAULT_SAPI_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;

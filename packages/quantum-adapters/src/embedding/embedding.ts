@@ -214,9 +214,10 @@ export interface UnembedResult {
 }
 
 /**
- * Majority-vote unembedding: each logical spin is the sign of the sum of its chain's spins. A tie
- * (an even chain split in half) is broken by a fair coin from a generator seeded with `seed`, so the
- * result is reproducible and unbiased.
+ * Majority-vote unembedding: each logical spin is the sign of the sum of its chain's spins.
+ *
+ * A tie (an even chain split in half) is broken by a fair coin from a generator seeded with
+ * `seed`, so the result is reproducible and unbiased.
  *
  * @param solutions `rows × columns.length` physical spins (±1).
  * @param columns physical qubit of each solution column (the answer's `active_variables`).

@@ -188,13 +188,14 @@ function searchFrom(graph: Graph, start: number, n: number, best: Best): void {
 
 /**
  * Picks a simple path of `n` coupled physical qubits for the swap network (the coupling map is
- * read as undirected). With `target.properties`, the path minimizes the sum of its couplers'
- * two-qubit gate errors and its qubits' readout errors (entries the properties omit count as the
- * median of the known ones); without, the first path found is taken. The search is a bounded
- * depth-first search from each qubit, best readout first and at most 500 of them (cheapest
- * continuations first, branch and bound), so the result is deterministic, and the best path
- * within the budget rather than a proven optimum.
- * Choose one layout per problem size and pass it to every `transpileAnneal` of that size.
+ * read as undirected).
+ *
+ * With `target.properties`, the path minimizes the sum of its couplers' two-qubit gate errors and
+ * its qubits' readout errors (entries the properties omit count as the median of the known ones);
+ * without, the first path found is taken. The search is a bounded depth-first search from each
+ * qubit, best readout first and at most 500 of them (cheapest continuations first, branch and
+ * bound), so the result is deterministic, and the best path within the budget rather than a proven
+ * optimum. Choose one layout per problem size and pass it to every `transpileAnneal` of that size.
  *
  * @param target the device (its `coupling_map`, and `properties` when known).
  * @param n qubits on the path (the problem's spins).

@@ -140,11 +140,14 @@ function decodePub(entry: unknown, layout: SamplerPubLayout, i: number): SampleS
 }
 
 /**
- * Decodes a Sampler V2 answer, `{"results":[{"data":{"<register>":{"samples":["0x3",…],"num_bits":n}},
- * "metadata":{…}}, …]}`, into one {@link SampleSet} per pub. Bit k of each shot (a hex integer, with
- * or without `0x`) is classical bit c[k]; the spin of logical `logicalOfBit[k]` is `1 − 2·bit` (bit 0
- * → +1). Identical states are merged, their counts as weights, in order of first appearance. Widths
- * beyond 53 bits are exact (shots are read digit by digit, never as numbers).
+ * Decodes a Sampler V2 answer,
+ * `{"results":[{"data":{"<register>":{"samples":["0x3",…],"num_bits":n}}, "metadata":{…}}, …]}`,
+ * into one {@link SampleSet} per pub.
+ *
+ * Bit k of each shot (a hex integer, with or without `0x`) is classical bit c[k]; the spin of
+ * logical `logicalOfBit[k]` is `1 − 2·bit` (bit 0 → +1). Identical states are merged, their counts
+ * as weights, in order of first appearance. Widths beyond 53 bits are exact (shots are read digit
+ * by digit, never as numbers).
  *
  * @param json the parsed answer of `GET jobs/{id}/results`.
  * @param pubs how to read each pub, in submission order.

@@ -80,11 +80,13 @@ async function ignoring(status: number, call: Promise<unknown>): Promise<void> {
 }
 
 /**
- * Creates an IBM Quantum Runtime client. The API key (`apiKey` or `IBM_CLOUD_API_KEY`) is sent only
- * to the IAM token URL and exchanged for a bearer token, cached until shortly before it expires and
- * refreshed once when Runtime answers 401. Runtime calls carry `Authorization: Bearer`,
- * `Service-CRN`, `IBM-API-Version` and JSON `Accept`/`Content-Type`; redirects to another origin are
- * refused, so neither token nor key ever follows one; answers are read with a byte limit.
+ * Creates an IBM Quantum Runtime client.
+ *
+ * The API key (`apiKey` or `IBM_CLOUD_API_KEY`) is sent only to the IAM token URL and exchanged
+ * for a bearer token, cached until shortly before it expires and refreshed once when Runtime
+ * answers 401. Runtime calls carry `Authorization: Bearer`, `Service-CRN`, `IBM-API-Version` and
+ * JSON `Accept`/`Content-Type`; redirects to another origin are refused, so neither token nor key
+ * ever follows one; answers are read with a byte limit.
  *
  * @throws {AdapterError} ADAPTER_AUTH (not retryable) when no key is available (and no `fetch`
  * override); ADAPTER_INVALID_ARGUMENT for a key that is not a string, a region other than

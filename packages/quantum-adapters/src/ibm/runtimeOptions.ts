@@ -37,10 +37,12 @@ export const DEFAULT_IAM_ENDPOINT = 'https://iam.cloud.ibm.com/identity/token';
 export const DEFAULT_IBM_API_VERSION = '2026-04-15';
 
 /**
- * Default largest Runtime answer read, in bytes (64 MiB). The largest legitimate answers are job
- * results: each shot is one hex string (`"0x…"`, about num_bits/4 + 5 bytes), so 300 pubs × 10,000
- * shots of 16 bits take ≈ 30 MiB and one pub of 100,000 shots of 156 bits ≈ 4.5 MiB; raise it for
- * more shots per job. It still stops a runaway or hostile server long before memory runs out.
+ * Default largest Runtime answer read, in bytes (64 MiB).
+ *
+ * The largest legitimate answers are job results: each shot is one hex string (`"0x…"`, about
+ * num_bits/4 + 5 bytes), so 300 pubs × 10,000 shots of 16 bits take ≈ 30 MiB and one pub of
+ * 100,000 shots of 156 bits ≈ 4.5 MiB; raise it for more shots per job. It still stops a runaway
+ * or hostile server long before memory runs out.
  * @category IBM Quantum
  */
 export const DEFAULT_IBM_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;

@@ -151,8 +151,10 @@ export interface RuntimeJobMetrics {
 }
 
 /**
- * A minimal Qiskit Runtime REST client over `fetch`. Every method honours `signal`, the request
- * deadline and the client's retries, and throws only AdapterErrors (the key and tokens redacted).
+ * A minimal Qiskit Runtime REST client over `fetch`.
+ *
+ * Every method honours `signal`, the request deadline and the client's retries, and throws only
+ * AdapterErrors (the key and tokens redacted).
  * @category IBM Quantum
  */
 export interface RuntimeClient {

@@ -51,8 +51,10 @@ export interface DryRunCall {
 }
 
 /**
- * Creates a dry-run writer for `dir` (created if missing). Pass `{ dryRun: { dir } }` to a plugin
- * instead when you only need the plugin's files; this is for tools that write their own.
+ * Creates a dry-run writer for `dir` (created if missing).
+ *
+ * Pass `{ dryRun: { dir } }` to a plugin instead when you only need the plugin's files; this is
+ * for tools that write their own.
  *
  * @throws {AdapterError} ADAPTER_INVALID_ARGUMENT for an empty directory name.
  * @example

@@ -53,10 +53,11 @@ export interface AdapterErrorOptions {
 }
 
 /**
- * The one error class of `@boltzmann/quantum-adapters`. `code` is stable and machine-readable,
- * `reason` groups codes by what the caller can do, and `retryable` says whether sending the same
- * request again can succeed (the plugins already retried retryable failures before throwing).
- * Messages never contain API tokens.
+ * The one error class of `@boltzmann/quantum-adapters`.
+ *
+ * `code` is stable and machine-readable, `reason` groups codes by what the caller can do, and
+ * `retryable` says whether sending the same request again can succeed (the plugins already retried
+ * retryable failures before throwing). Messages never contain API tokens.
  *
  * @example
  * // not run: it sends a problem to D-Wave Leap (DWAVE_API_TOKEN)

@@ -108,8 +108,10 @@ let factory: WorkerFactory | undefined;
 
 /**
  * Tells the engine how to start its Web Workers in a browser, where a bundler decides the worker
- * script's URL (`@boltzmann/attention/engine-worker`). Without it, a browser loads
- * `./engineWorker.js` beside the package's module (an unbundled `dist/`). Node ignores it.
+ * script's URL (`@boltzmann/attention/engine-worker`).
+ *
+ * Without it, a browser loads `./engineWorker.js` beside the package's module (an unbundled
+ * `dist/`). Node ignores it.
  *
  * @example
  * // not run: a browser bundle's entry (Vite bundles the engine's worker)
