@@ -40,7 +40,7 @@ export interface LearnedEta {
   ratio(): number;
   /** Runs ended and runs in the grid. */
   counts(): { ended: number; total: number };
-  /** `grid ETA 4m10s (steps 1.93× the estimate)`, with `format` for the duration. */
+  /** `grid ETA 13s (steps 1.06× the estimate)` (a 4-run grid of 6 Dec 2026), `format` for the duration. */
   text(format: (seconds: number) => string): string;
 }
 
@@ -76,7 +76,7 @@ function shrink(points: readonly { n: number; logRatio: number }[], prior: numbe
  * @param now the clock, in ms (a fake one in tests).
  * @example
  * const eta = learnedEta(grid.pending, 2);
- * eta.start(id, 0); eta.observe(id, 50); eta.text(formatDuration); // 'grid ETA 3m10s (steps 1.9× the estimate)'
+ * eta.start(id, 0); eta.observe(id, 50); eta.text(formatDuration); // 'grid ETA …s (steps …× the estimate)'
  */
 export function learnedEta(
   pending: readonly PendingRun[],
