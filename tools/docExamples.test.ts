@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
-import { collectDocExamples, examplesOfComment } from './docExamples.js';
+import { collectDocExamples, examplesOfComment, uncategorizedNames } from './docExamples.js';
 import type { DocExample } from './docExamples.js';
 
 /**
@@ -59,6 +59,13 @@ describe('examplesOfComment', () => {
       { line: 12, code: "import { f } from 'x';\nf();\n" },
       { line: 15, code: '// @ts-expect-error inside a fence is code\ng();\n' },
     ]);
+  });
+});
+
+describe('the reference categories', () => {
+  it('every public name of a package carries a @category (its group on the package page)', () => {
+    const missing = uncategorizedNames(root);
+    expect(missing, `public names without a @category:\n${missing.join('\n')}`).toEqual([]);
   });
 });
 

@@ -82,8 +82,15 @@ function documentedDeclarations(symbol: ts.Symbol): { decl: ts.Node; member?: st
   return out;
 }
 
-/** Every `@example` of the public API of the entry points in `typedocJson` (repository-relative). */
-export function collectDocExamples(root: string, typedocJson = 'typedoc.json'): DocExample[] {
+/** One exported name of an entry point, and the symbol it stands for. */
+interface PublicName {
+  /** The documented name, e.g. `@boltzmann/attention.createEngineTrainer`. */
+  readonly name: string;
+  readonly symbol: ts.Symbol;
+}
+
+/** Every name the entry points of `typedocJson` export, resolved through re-exports. */
+function publicNames(root: string, typedocJson: string): PublicName[] {
   const config = JSON.parse(readFileSync(join(root, typedocJson), 'utf8')) as {
     entryPoints: string[];
   };
@@ -95,33 +102,63 @@ export function collectDocExamples(root: string, typedocJson = 'typedoc.json'): 
   const entries = config.entryPoints.map((p) => join(root, p));
   const program = ts.createProgram(entries, tsconfig?.options ?? {});
   const checker = program.getTypeChecker();
-  const seen = new Set<string>();
-  const examples: DocExample[] = [];
-  for (const entry of entries) {
+  return entries.flatMap((entry) => {
     const source = program.getSourceFile(entry);
     const moduleSymbol = source && checker.getSymbolAtLocation(source);
     if (moduleSymbol === undefined) throw new Error(`no module symbol for ${entry}`);
     const pkg = packageName(root, entry);
-    for (const exported of checker.getExportsOfModule(moduleSymbol)) {
-      const symbol =
-        exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
-      for (const { decl, member } of documentedDeclarations(symbol)) {
-        const file = decl.getSourceFile();
-        for (const doc of jsDocsOf(decl)) {
-          const key = `${file.fileName}:${doc.pos}`;
-          if (seen.has(key)) continue;
-          seen.add(key);
-          const firstLine = file.getLineAndCharacterOfPosition(doc.getStart(file)).line + 1;
-          const raw = file.text.slice(doc.getStart(file), doc.end);
-          for (const ex of examplesOfComment(raw, firstLine)) {
-            const name = `${pkg}.${exported.name}${member === undefined ? '' : `.${member}`}`;
-            examples.push({ name, file: relative(root, file.fileName), ...ex });
-          }
+    return checker.getExportsOfModule(moduleSymbol).map((exported) => ({
+      name: `${pkg}.${exported.name}`,
+      symbol: exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported,
+    }));
+  });
+}
+
+/** Every `@example` of the public API of the entry points in `typedocJson` (repository-relative). */
+export function collectDocExamples(root: string, typedocJson = 'typedoc.json'): DocExample[] {
+  const seen = new Set<string>();
+  const examples: DocExample[] = [];
+  for (const { name, symbol } of publicNames(root, typedocJson)) {
+    for (const { decl, member } of documentedDeclarations(symbol)) {
+      const file = decl.getSourceFile();
+      for (const doc of jsDocsOf(decl)) {
+        const key = `${file.fileName}:${doc.pos}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        const firstLine = file.getLineAndCharacterOfPosition(doc.getStart(file)).line + 1;
+        const raw = file.text.slice(doc.getStart(file), doc.end);
+        for (const ex of examplesOfComment(raw, firstLine)) {
+          const full = member === undefined ? name : `${name}.${member}`;
+          examples.push({ name: full, file: relative(root, file.fileName), ...ex });
         }
       }
     }
   }
   return examples;
+}
+
+/**
+ * The public names whose own declaration carries no `@category` (the reference groups a package's
+ * page by category), as `file:line (name)`. A name another package owns (a re-export) is skipped.
+ */
+export function uncategorizedNames(root: string, typedocJson = 'typedoc.json'): string[] {
+  const missing = new Set<string>();
+  for (const { name, symbol } of publicNames(root, typedocJson)) {
+    const decls = symbol.declarations ?? [];
+    const first = decls[0];
+    if (first === undefined) continue;
+    const owner = relative(root, first.getSourceFile().fileName).split('/').slice(0, 2).join('/');
+    const pkg = name.replace(/^@boltzmann\/([\w-]+).*$/, 'packages/$1');
+    if (owner !== pkg) continue;
+    const tagged = decls.some((d) =>
+      jsDocsOf(d).some((doc) => (doc.tags ?? []).some((t) => t.tagName.text === 'category')),
+    );
+    if (tagged) continue;
+    const file = first.getSourceFile();
+    const line = file.getLineAndCharacterOfPosition(first.getStart(file)).line + 1;
+    missing.add(`${relative(root, file.fileName)}:${line} (${name})`);
+  }
+  return [...missing];
 }
 
 /** The import specifier of an entry point, e.g. `@boltzmann/ising-core/testing`. */
