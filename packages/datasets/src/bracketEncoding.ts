@@ -8,6 +8,7 @@ import { PAIRS } from './internal/bracketSpec.js';
  * `tokens[b·T + p]` is the id of character p (see {@link bracketVocab}); at a closing bracket
  * `targets` holds the position of its matching opening bracket (in 0..p−1) and `mask` is 1;
  * elsewhere `targets` is −1 and `mask` is 0.
+ * @summary A batch of bracket strings encoded for the matching task, row-major `batchSize × T`.
  * @category Brackets
  */
 export interface BracketBatch {

@@ -91,6 +91,7 @@ export interface BracketTask {
  * Training draws a uniform string and redraws while it is held out; rejection leaves the
  * distribution uniform on the remaining strings.
  *
+ * @summary Builds the bracket-matching task of METHOD.md §5.
  * @param options see {@link BracketTaskOptions}.
  * @returns the task.
  * @throws {DatasetError} DATASET_INVALID_ARGUMENT for a bad spec or option, or a space so small

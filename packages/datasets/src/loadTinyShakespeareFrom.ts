@@ -193,6 +193,7 @@ async function fetchBytes(source: CorpusUrlSource, what: string): Promise<Uint8A
  * 90/10 split, same windows). A URL is fetched into memory with the limits of the download
  * (`maxBytes`, `timeoutMs`, `signal`) and nothing is written anywhere.
  *
+ * @summary Loads Tiny Shakespeare.
  * @param source `{ bytes }` or `{ url }` and the options of {@link CorpusSource}.
  * @returns the corpus, with `source` `'bytes'` or `'url'` and the verified `sha256`.
  * @throws {DatasetError} DATASET_CORRUPT when the bytes do not have the expected sha256.

@@ -201,6 +201,7 @@ export interface MqarTrainingTask extends TrainingStream {
  * run of a grid is tested on the same sequences. The stream goes through the training set in
  * epochs, each in a fresh random order (as Zoology's data loader shuffles).
  *
+ * @summary Multi-query associative recall ({@link mqar}) as a training stream.
  * @param options the task's settings and the run's seed.
  * @returns the stream and the test set; `outputSize` is the vocabulary.
  * @throws {DatasetError} DATASET_INVALID_ARGUMENT for a bad setting (see `mqar`).

@@ -116,6 +116,7 @@ function extract(
  * The defaults (τ = 16, K = 64, order 2, linear schedule, linear-response calibration) keep the
  * output close to, not equal to, the Boltzmann distribution: see the README for measured errors.
  *
+ * @summary The `'dqa'` sampler plugin.
  * @throws {DqaError} from `create`: DQA_INVALID_ARGUMENT for a bad value or an unknown option key,
  * DQA_BAD_SCHEDULE for a bad schedule.
  * @example

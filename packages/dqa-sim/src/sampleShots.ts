@@ -36,6 +36,7 @@ export function assertShots(shots: unknown, min: 0 | 1): asserts shots is number
  * in increasing index order. Sorting the uniforms lets one pass over the cumulative sum serve
  * every shot: O(2^n + shots · log shots).
  *
+ * @summary Draws `shots` measurements from a dense distribution over `n` spins (index bit j set ⇔ `s_j = +1`) and merges repeats.
  * @param probabilities `2^n` non-negative weights (normalized internally).
  * @param n spin count.
  * @param shots number of measurements, an integer in `[1, 2^24]` ({@link DQA_MAX_SHOTS}).

@@ -101,6 +101,7 @@ function assertShape(shape: BatchedMatMulShape, a: Float32Array, b: Float32Array
  * for its single large products; see docs/benchmarks/attention.md). Each entry sums its `k` products in
  * order, in float32.
  *
+ * @summary `C[p] = A[p] B[p]` for `p < batch`, float32, row-major, in WebAssembly SIMD (a plain loop where WebAssembly is missing).
  * @returns `batch × m × n` row-major.
  * @throws {IsingError} ISING_INVALID_ARGUMENT for a non-positive dimension, ISING_SHAPE_MISMATCH for operands of the wrong size.
  * @example

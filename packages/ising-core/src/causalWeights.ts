@@ -117,6 +117,7 @@ function gradAlpha(
  * per problem; the backward is the normalization's gradient followed by the estimate's VJP
  * (`∂L/∂m = ∂L/∂α / 2`).
  *
+ * @summary The causal weights of a batch from a sampler's estimate for it.
  * @param batch the causal batch the estimate was made for (see `causalBatch`).
  * @param estimate any sampler's answer for `batch` (a {@link BatchEstimate}; an asynchronous VJP gives an asynchronous backward).
  * @returns magnetizations, weights and `backward(∂L/∂w) → { fields, couplings }`.
@@ -155,6 +156,7 @@ export function causalWeightsFromEstimate<
  * to `boltzmann` at `J = 0`; `∂L/∂J = 0`), and `coupling`, `α = 1/2` (`h` treated as 0, so
  * `m = 0` by the flip symmetry: uniform weights, both gradients exactly 0).
  *
+ * @summary The causal weights of the closed-form variants, `sigmoid` (J = 0) and `coupling` (h = 0).
  * @example
  * import { causalBatch, causalClosedForm } from '@boltzmann/ising-core';
  *

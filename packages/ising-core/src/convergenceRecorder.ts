@@ -55,6 +55,7 @@ export function recordingOf(sampler: unknown): RecordingSampler | undefined {
  * step. Name and capabilities are the inner sampler's; answers pass through `estimateBatch`
  * unchanged, so the wrapper works for any sampler (sync or async, `estimate` or `sample`).
  *
+ * @summary Wraps a sampler so that its estimates' convergence diagnostics are summed for a training loop to log.
  * @param inner the sampler to record.
  * @returns the recording sampler; `dispose` disposes the inner one.
  * @example

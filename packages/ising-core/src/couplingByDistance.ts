@@ -3,6 +3,7 @@
  * `j = 0 … length − 1 − d`, for `d = 1 … length − 1` (the strict upper triangle, where the causal
  * model's couplings live). One head's matrix, e.g. an entry of the attention package's `model.couplings()`.
  *
+ * @summary The mean learned coupling at each distance.
  * @param couplings a row-major matrix with rows `stride` apart.
  * @param length T: the top-left `T × T` block is read.
  * @param stride the row length (default `length`; `maxLength` for a model's full matrix).

@@ -73,6 +73,7 @@ function write(line: string): void {
  * `enableDebug('boltzmann:*')` turns them all on, `enableDebug('')` all off, `enableDebug(undefined)`
  * goes back to the environment.
  *
+ * @summary Turns the packages' diagnostic messages on or off, overriding `DEBUG` and `localStorage.debug`.
  * @param namespaces a comma- or space-separated list; `*` matches anything, a leading `-` excludes.
  * @example
  * import { enableDebug } from '@boltzmann/ising-core';

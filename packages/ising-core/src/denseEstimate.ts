@@ -68,6 +68,7 @@ function normalized(batch: IsingBatch, distributions: readonly Float64Array[]): 
  * `∂L/∂h_k = β Cov(G, s_k)`, `∂L/∂J_kl = β Σ_q Cov_q(G, s_k s_l)`, `G = Σ_j g_j s_j`, with the
  * pair terms of each spin count read off one Walsh–Hadamard transform.
  *
+ * @summary Moments and VJP of a batch from one dense distribution per problem.
  * @param batch the problems the distributions belong to (their spin counts and β are used).
  * @param distributions one `Float64Array` of `2^{spins[q]}` non-negative weights per problem.
  * @returns magnetizations and `vjp(∂L/∂m) → { fields, couplings }`.

@@ -84,6 +84,7 @@ function pipe<T>(
  * ISING_SHAPE_MISMATCH, ISING_NOT_FINITE or ISING_SAMPLER_FAILED saying `sampler "<name>" vjp …`
  * instead of letting NaNs reach the weights.
  *
+ * @summary Asks any sampler for a batch's magnetizations and VJP.
  * @param sampler a configured sampler (`plugin.create(options)`).
  * @param batch the problems (see `createIsingBatch`, `causalBatch`).
  * @returns the estimate (or a promise of it) with `size × stride` magnetizations.

@@ -143,6 +143,7 @@ export function causalBoltzmann(
  * `estimateExactAsync`), leaving the calling thread's event loop free; forward and backward are
  * asynchronous. The closed-form variants run on the calling thread.
  *
+ * @summary {@link causalBoltzmann} on worker threads, leaving the calling thread's event loop free.
  * @throws {IsingError} as {@link causalBoltzmann}; ISING_WORKER_FAILED when a worker dies.
  * @example
  * import { causalBoltzmannAsync, disposeExactWorkers } from '@boltzmann/ising-core';

@@ -81,6 +81,7 @@ interface ChainSettings {
  * (`chains · (burnIn + samples · thin)`, about 10 s at 16 spins); and, checked in `sample`
  * before allocating, at most `keptBytes` 1 GiB of unmerged states (`chains · samples · n`
  * bytes, for problems of more than 30 spins).
+ * @summary Largest values of the {@link gibbsSampler} options, checked in `create` before any work.
  * @category Samplers
  */
 export const GIBBS_LIMITS = {

@@ -90,6 +90,7 @@ export function meanFieldEstimate(
  * magnetizations for weak couplings. Non-convergence is reported in `diagnostics`, not thrown,
  * unless `onNonConvergence: 'throw'`. Implements `estimate` directly.
  *
+ * @summary Naive mean-field as a sampler plugin (METHOD.md §3, §6).
  * @throws {IsingError} from `create`: ISING_INVALID_ARGUMENT on bad options; from `estimate`:
  *   ISING_NOT_FINITE, and ISING_NOT_CONVERGED with `onNonConvergence: 'throw'`.
  * @example

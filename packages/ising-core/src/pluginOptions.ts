@@ -34,6 +34,7 @@ export function optionKeys<T>(all: Record<keyof T, true>): readonly string[] {
  * record must name every key of `T` and nothing else, so the type checker keeps the described
  * options in step with the options interface.
  *
+ * @summary The option specs of `T` for a plugin's `options` and for {@link assertPluginOptions}.
  * @example
  * import { assertPluginOptions, optionSpecs } from '@boltzmann/ising-core';
  *
@@ -64,6 +65,7 @@ export function optionSpecs<T>(
  * stack later. Class instances, typed arrays and functions inside the options are not walked.
  * For plugin authors as well as the built-in plugins.
  *
+ * @summary Checks a plugin's `create(options)` argument.
  * @param who the plugin name, for the message.
  * @param options the value passed to `create` (`undefined` is fine: defaults).
  * @param known every option the plugin reads: its keys, or its option specs ({@link optionSpecs}).

@@ -110,6 +110,7 @@ function isBandedCouplings(value: unknown): value is BandedCouplings {
  * `capabilities.couplings` width option when given, else that default; undefined when the sampler
  * takes any couplings.
  *
+ * @summary The width a sampler needs the couplings banded within, for the options it is created with.
  * @example
  * import { couplingBandwidth, tapSampler, transferMatrixSampler } from '@boltzmann/ising-core';
  *

@@ -85,6 +85,7 @@ function prepare(batch: IsingBatch, set: SampleSet | undefined, q: number): Prep
  * Cost: `O(samples·n)` per problem for the moments and ∂h, `O(samples·n²)` for ∂J.
  * The estimate keeps references to `sets[q].states` for the VJP: do not mutate them afterwards.
  *
+ * @summary Moments and VJP of a batch from one weighted sample set per problem (MCMC chains, finite-shot anneals, hardware reads).
  * @param batch the problems the samples were drawn for.
  * @param sets one sample set per problem, `sets[q].spins === batch.spins[q]`.
  * @returns magnetizations in the batch layout and a synchronous VJP.

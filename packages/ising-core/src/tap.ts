@@ -49,6 +49,7 @@ const capabilities: SamplerCapabilities = {
  * `λ = g + K D λ` by conjugate gradients on its symmetrized form, then with `w = Dλ`:
  * `∂L/∂h = βw`, `∂L/∂J_kl = β(w_k m_l + w_l m_k) − 2β² J_kl (w_k m_k (1 − m_l²) + w_l m_l (1 − m_k²))`.
  *
+ * @summary TAP (second-order Plefka) magnetizations of a batch with their exact implicit VJP (the function behind {@link tapSampler}).
  * @param batch the problems (see `createIsingBatch`, `causalBatch`).
  * @param options damping, tolerance, maxIterations, onNonConvergence, anderson, warmStart (see {@link TapOptions}).
  * @returns magnetizations, the VJP (whose answer carries the adjoint's `diagnostics`) and per-problem `diagnostics`.
@@ -76,6 +77,7 @@ export function tapEstimate(batch: IsingBatch, options: TapOptions = {}): TapEst
  * (errors of order `J³` instead of `J²`) and, like it, unreliable once `σ_J √n ≳ 1`.
  * Deterministic; non-convergence is reported in `diagnostics` unless `onNonConvergence: 'throw'`.
  *
+ * @summary TAP as a sampler plugin (METHOD.md §6).
  * @throws {IsingError} from `create`: ISING_INVALID_ARGUMENT on bad options; from `estimate`:
  *   ISING_NOT_FINITE, and ISING_NOT_CONVERGED with `onNonConvergence: 'throw'`.
  * @example

@@ -27,6 +27,7 @@ export interface ThreadInfo {
  * workers falls back to the calling thread, and says so once with an `ISING_THREADS_UNAVAILABLE`
  * warning that gives the reason).
  *
+ * @summary How many worker threads ising-core runs, and whether it can.
  * @example
  * import { createIsingBatch, disposeExactWorkers, estimateExact, threadInfo } from '@boltzmann/ising-core';
  *
@@ -51,6 +52,7 @@ export function threadInfo(): ThreadInfo {
  * training: a Web Worker only starts while its creator is free, so a synchronous call made while
  * a worker is still starting runs that worker's share on the calling thread.
  *
+ * @summary Starts the worker threads a `threads` option needs and resolves once they are up.
  * @throws {IsingError} ISING_INVALID_ARGUMENT when `threads` is not a positive integer or `'auto'`.
  *
  * @example

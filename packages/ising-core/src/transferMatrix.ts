@@ -165,6 +165,7 @@ function chainOf(batch: IsingBatch, q: number, bandwidth: number): ChainProblem 
  * `∂L/∂J` is the gradient with respect to the banded couplings: entries with `l − k > w` are 0,
  * so a training step keeps `J` inside the band this function accepts.
  *
+ * @summary Exact magnetizations, `log Z` and VJP of a batch with banded couplings, at up to 4096 spins.
  * @param batch problems sharing one coupling matrix (any mix of spin counts).
  * @param options `bandwidth` (default 8, at most 16); `precision` (`'float64'`, default, or `'float32'`).
  * @returns magnetizations, `log Z` per problem and `vjp(∂L/∂m) → { fields: ∂L/∂h, couplings: ∂L/∂J }`.

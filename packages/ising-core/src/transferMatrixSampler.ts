@@ -35,6 +35,7 @@ const capabilities: SamplerCapabilities = {
  * forward–backward pass over the `2^w` window states ({@link estimateTransferMatrix}). Synchronous
  * and deterministic. A batch with a nonzero coupling outside the band is refused, never truncated.
  *
+ * @summary The `'transfer-matrix'` sampler plugin.
  * @throws {IsingError} from `create`: ISING_INVALID_ARGUMENT on an unknown option or a bandwidth that is
  *   not an integer in [0, 16]; from `estimate`: as {@link estimateTransferMatrix}.
  * @example

@@ -21,6 +21,7 @@ export type MaybePromise<T> = T | Promise<T>;
  * `j < spins[q]`; its couplings are the top-left `spins[q] × spins[q]` block of
  * `couplings` (row-major `stride × stride`, strict upper triangle used). The energy is
  * `E(s) = -Σ_j h_j s_j - Σ_{j<k} J_jk s_j s_k` and `p(s) ∝ exp(-β E(s))`.
+ * @summary A batch of Ising problems that share one coupling matrix.
  * @category Problems
  */
 export interface IsingBatch {

@@ -3,6 +3,7 @@
  * `boltzmann` (fields h and couplings J), `sigmoid` (h only, J = 0, `m = tanh(βh)`), `coupling`
  * (J only, h = 0 — exactly uniform attention). Defined here, once, so that an application can
  * name and check variants without loading TensorFlow.js.
+ * @summary The four attention variants of the paper's ablation (METHOD.md §1).
  * @category Attention
  */
 export const ATTENTION_VARIANTS = ['softmax', 'boltzmann', 'sigmoid', 'coupling'] as const;

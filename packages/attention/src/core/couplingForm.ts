@@ -6,6 +6,7 @@ import { AttentionError } from './errors.js';
  * - `'relative'`: `J_jk = f(k − j)`, one learned value per distance, `O(T)` parameters;
  * - `'banded:w'`: a free matrix masked to `0 < k − j ≤ w`, so `J` is exactly banded and the
  *   `transfer-matrix` sampler computes it exactly at any length.
+ * @summary How a head's coupling matrix `J` is parameterized.
  * @category Model
  */
 export type CouplingForm = 'full' | 'relative' | `banded:${number}`;

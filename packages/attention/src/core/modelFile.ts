@@ -124,6 +124,7 @@ export function modelFileWeights(
  * model never saw (`≥` its old `maxLength`) get `J = 0`: no coupling beyond what was learned.
  * Every other weight is shape-independent of `T` and unchanged.
  *
+ * @summary The same model at a longer context.
  * @returns a new {@link TransformerJSON} (the input is not modified); load it with `loadTransformer`.
  * @throws {AttentionError} ATTENTION_INVALID_CONFIG when the model has learned positions, a `full`
  *   or `banded` J (one parameter per pair of positions: nothing to extend it with), or `maxLength`

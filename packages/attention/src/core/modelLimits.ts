@@ -10,6 +10,7 @@ import type { ParamSpecConfig } from './paramSpecs.js';
  * 12 layers, 12 heads, d_model 768, T 1024, vocabulary 50,257), and checked before anything is
  * allocated, so a model file cannot ask for more memory than the machine has.
  *
+ * @summary The largest model `createTransformer` builds and `loadTransformer` reads.
  * @example
  * import { MODEL_LIMITS } from '@boltzmann/attention';
  *
@@ -36,6 +37,7 @@ export const MODEL_LIMITS = Object.freeze({
  * string V8 holds, so a larger JSON file could not be parsed anyway. A path that is not a regular
  * file (a folder, FIFO, device) or is larger is refused before anything is read.
  *
+ * @summary The largest model or checkpoint file `readTransformer` reads, in bytes.
  * @example
  * import { statSync, writeFileSync } from 'node:fs';
  * import { tmpdir } from 'node:os';

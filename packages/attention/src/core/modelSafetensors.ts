@@ -24,6 +24,7 @@ const invalid = (message: string, cause?: unknown): AttentionError =>
  * `format` (`"boltzmann-attention/transformer"`), `version` (`"1"`), `config` (the resolved
  * configuration as JSON, sampler and options included) and any `metadata` of the caller's.
  *
+ * @summary A model as a safetensors file.
  * @throws {AttentionError} ATTENTION_INVALID_ARGUMENT when `metadata` sets a reserved key
  *   (`format`, `version`, `config`) or a weight's values do not fit its shape.
  * @example
@@ -61,6 +62,7 @@ export function encodeModelFile(
  * Reads a model file written by {@link encodeModelFile}: the `TransformerJSON` (not yet checked
  * against its config: `loadTransformer` does that) and the `__metadata__` keys of the caller's.
  *
+ * @summary Reads a model file written by {@link encodeModelFile}.
  * @throws {AttentionError} the ATTENTION_SAFETENSORS_* codes of `decodeSafetensors`;
  *   ATTENTION_INVALID_CHECKPOINT when the metadata does not name this format and version 1, or its
  *   config is not JSON.
@@ -97,6 +99,7 @@ export function decodeModelFile(bytes: Uint8Array): {
  * header length, then `{`), or JSON text (`TransformerJSON` as `saveTransformer` wrote it before
  * safetensors). Not yet checked against its config (`loadTransformer` does that).
  *
+ * @summary A model file's contents in either form, told apart by its bytes.
  * @throws {AttentionError} as {@link decodeModelFile}; ATTENTION_INVALID_CHECKPOINT for text
  *   that is not JSON.
  * @example

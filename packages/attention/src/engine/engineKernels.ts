@@ -104,6 +104,7 @@ export function createEngineKernels(
  * native addon where it loads and has every kernel, on a small arena of its own): to say which
  * backend runs before any engine exists.
  *
+ * @summary The backend an engine would run on here (native or WebAssembly), and why.
  * @example
  * import { describeEngineBackend, engineBackendInfo } from '@boltzmann/attention';
  *

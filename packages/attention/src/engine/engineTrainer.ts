@@ -129,6 +129,7 @@ function current(engine: Engine): Record<string, Float32Array> {
  * clipping, state format and step results as `createTrainer`, from the same weights the same
  * losses (to float32 rounding).
  *
+ * @summary Creates an AdamW trainer for `model` that steps on the engine.
  * @throws {AttentionError} ATTENTION_INVALID_ARGUMENT for weights that do not fit the config, or
  *   a bad option.
  * @example

@@ -6,6 +6,7 @@ import type { AttentionErrorCode } from '../core/errors.js';
 /**
  * The default longest wait for one answer of an asynchronous sampler: 30 minutes, generous for a
  * queued hardware job, yet a run whose sampler never answers fails instead of hanging forever.
+ * @summary The default longest wait for one answer of an asynchronous sampler.
  * @category Training
  */
 export const DEFAULT_SAMPLER_TIMEOUT_MS = 30 * 60 * 1000;

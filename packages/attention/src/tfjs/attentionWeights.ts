@@ -44,6 +44,7 @@ export function causalMask(length: number): tf.Tensor2D {
  * - `sigmoid`: `α = σ(2βh)`, i.e. `m = tanh(βh)` (independent spins, equal to `boltzmann` at `J = 0`), normalized;
  * - `coupling`: the Ising magnetizations at `h = 0` (J only; exactly uniform with an exact sampler).
  *
+ * @summary Causal attention weights `w_ij` (`B×H×T×T`, rows sum to 1 over `j ≤ i`, zero above the diagonal) for one of the four variants (METHOD.md §1).
  * @param scores `B×H×T×T` fields `h_ij = q_i·k_j/√d_k`.
  * @returns differentiable weights with respect to `scores` and `options.couplings`.
  * @throws {AttentionError} ATTENTION_INVALID_ARGUMENT when a sampler variant lacks couplings or a sampler;

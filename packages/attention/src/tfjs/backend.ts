@@ -6,6 +6,7 @@ import { AttentionError } from '../core/errors.js';
  * A TensorFlow.js backend: `'wasm'` and `'cpu'`, which `initBackend` can start by itself, or the
  * name of any backend registered with tfjs (`'webgl'`, `'webgpu'`, `'tensorflow'` from
  * tfjs-node, your own).
+ * @summary A TensorFlow.js backend.
  * @category Runtime
  */
 export type BackendName = 'wasm' | 'cpu' | (string & {});
@@ -161,6 +162,7 @@ async function activate(
  * whichever is active. Idempotent: repeated calls with the same preference share one
  * initialization; a different preference switches the backend.
  *
+ * @summary Selects the TensorFlow.js backend.
  * @param preferred `'wasm'` (default), `'cpu'` or a registered backend's name.
  * @param options.log where to report the chosen backend and a fallback (default: nowhere, unless the
  *   `boltzmann:attention` debug namespace is enabled: `DEBUG=boltzmann:*` on Node, `enableDebug`

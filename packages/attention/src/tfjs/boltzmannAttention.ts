@@ -89,6 +89,7 @@ function scoresAndCouplings(
  * model with fields `h_i·` and couplings `J`, output `α v`. Gradients reach `query`, `key`, `value`
  * and `couplings` (through the sampler's VJP), so `J` trains with any tfjs optimizer.
  *
+ * @summary Causal multi-head attention whose weights are Boltzmann attention (or another variant), differentiable.
  * @param query `B × H × T × d` (heads already split).
  * @param key `B × H × T × d`.
  * @param value `B × H × T × d_v`.

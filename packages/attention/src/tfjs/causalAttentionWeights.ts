@@ -35,6 +35,7 @@ let deferred: { failed: boolean; error?: unknown } | undefined;
  * the tensors saved for backward (tfjs keeps them outside every tidy); a failed op instead
  * returns zeros so that the tape completes and frees them.
  *
+ * @summary Runs a gradient pass and rethrows the causal op's failures after tfjs has cleaned up.
  * @example
  * import * as tf from '@tensorflow/tfjs';
  * import { createTransformer, initBackend, maskedCrossEntropy, withDeferredOpErrors } from '@boltzmann/attention';
@@ -80,6 +81,7 @@ function fail(slot: typeof deferred, error: unknown): void {
  * `∂L/∂h`, `∂L/∂J` from ising-core's backward. Forward and backward read tensor data (one
  * download and one upload each way), so the op is eager-only.
  *
+ * @summary The attention layer's one wrapper of ising-core's causal op (`causalWeightsFromEstimate`, `causalClosedForm`).
  * @param fields `B×H×T×T` scores `h_ij` (ignored by `coupling`, which has `h = 0`).
  * @param couplings `H×T×T` (strict upper triangle used); `undefined` for `sigmoid`.
  * @param source variant, β, and the sampler or the estimates prepared for exactly these inputs.

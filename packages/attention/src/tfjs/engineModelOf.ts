@@ -9,6 +9,7 @@ import type { Transformer } from './modelTypes.js';
  * `onSync` that writes trained weights into its variables (so `evaluate`, `toJSON` and
  * checkpoints of the model see what the engine trained).
  *
+ * @summary The engine's view of a tfjs model.
  * @example
  * import { createEngineTrainer, createTransformer, engineModelOf, initBackend } from '@boltzmann/attention';
  *

@@ -48,6 +48,7 @@ export interface PassOptions {
  * The decoder-only Transformer of METHOD.md §5/§7: token + learned positional embedding,
  * `layers` pre-LayerNorm blocks (attention with residual; optional GELU FFN with residual), final
  * LayerNorm, linear head (optionally tied to the token embedding).
+ * @summary The decoder-only Transformer of METHOD.md §5/§7.
  * @category Model
  */
 export interface Transformer {

@@ -67,6 +67,7 @@ export interface SaveTransformerOptions {
  * rename): safetensors (see `encodeModelFile`) unless the path ends in `.json` or
  * `options.format` is `'json'`. Node.js only.
  *
+ * @summary Saves a model's weights and configuration to a file atomically (a temporary file, then a rename).
  * @throws {AttentionError} ATTENTION_INVALID_ARGUMENT for an unknown `format`.
  * @example
  * import { mkdtempSync } from 'node:fs';

@@ -44,6 +44,7 @@ export interface AnnealPlan {
  * How a calibrated anneal rescales the problem: `'effective-temperature'` (alias `true`)
  * programs `h/(4X)` and `J/(8X)` (METHOD.md §4); `'linear-response'` divides by the exact
  * first-order gains of the Trotter circuit instead (see `calibrationGains`); `false` does not rescale.
+ * @summary How a calibrated anneal rescales the problem.
  * @category Annealing
  */
 export type Calibration = boolean | 'effective-temperature' | 'linear-response';

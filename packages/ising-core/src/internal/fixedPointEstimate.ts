@@ -97,6 +97,7 @@ export const FIXED_POINT_OPTIONS = optionSpecs<FixedPointSamplerOptions>({
  * Largest values of the `mean-field` and `tap` options: `maxIterations` 100,000 map evaluations
  * (forward) and CG iterations (adjoint) per problem, `anderson` memory 20 (the normal equations
  * are `memory × memory`).
+ * @summary Largest values of the `mean-field` and `tap` options.
  * @category Samplers
  */
 export const FIXED_POINT_LIMITS = { maxIterations: 100_000, anderson: 20 } as const;

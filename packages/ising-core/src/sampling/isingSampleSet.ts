@@ -41,12 +41,15 @@ function checkShapes(
 }
 
 /**
- * The samples of one Ising problem with their energies, modelled on dimod's `SampleSet`
- * (dimod@aca7cc3 dimod/sampleset.py): a record of rows (sample, energy, num_occurrences) in the
- * sampler's order, `first` (lowest energy), `data()` sorted by energy, `aggregate()`, `lowest()`,
- * plus Qiskit-style `counts()` and `toDimod()`. Energies are ising-core's physics convention
- * `E(s) = −Σ h_j s_j − Σ_{j<k} J_jk s_j s_k`, lower is better; the same numbers are dimod's
- * energies of the model `h' = −h`, `J' = −J` (QUANTUM_APIS.md §4.2). Methods never change a set: they return new ones.
+ * The samples of one Ising problem with their energies, modelled on dimod's `SampleSet`.
+ *
+ * As dimod's (dimod@aca7cc3 dimod/sampleset.py): a record of rows (sample, energy,
+ * num_occurrences) in the sampler's order, `first` (lowest energy), `data()` sorted by energy,
+ * `aggregate()`, `lowest()`, plus Qiskit-style `counts()` and `toDimod()`. Energies are
+ * ising-core's physics convention `E(s) = −Σ h_j s_j − Σ_{j<k} J_jk s_j s_k`, lower is better; the
+ * same numbers are dimod's energies of the model `h' = −h`, `J' = −J` (QUANTUM_APIS.md §4.2).
+ * Methods never change a set: they return new ones.
+ *
  * @category Sampling
  */
 export class IsingSampleSet {

@@ -158,6 +158,7 @@ const boltzmann = ({ n, fields, couplings, beta }: CheckedProblem): Float64Array
  *   with its magnetizations (`info.source` says `'product-of-marginals'`).
  * The sampler is not disposed: the caller owns it.
  *
+ * @summary Samples ONE Ising problem with any sampler and returns an {@link IsingSampleSet}.
  * @throws {IsingError} ISING_INVALID_ARGUMENT, ISING_SHAPE_MISMATCH, ISING_NOT_FINITE and
  *   ISING_TOO_MANY_SPINS for bad input; ISING_BAD_SAMPLES for a malformed answer;
  *   ISING_SAMPLER_FAILED when the sampler throws anything but an IsingError.

@@ -35,6 +35,7 @@ export interface SampleIsingOptions {
  * - `product-of-marginals`: an approximate estimate-only sampler (`mean-field`, `tap`): independent
  *   spins with the sampler's magnetizations, `p(s_j = ±1) = (1 ± m_j)/2`, that approximation's own
  *   distribution; it has no correlations beyond it.
+ * @summary Where a sample set's rows came from.
  * @category Sampling
  */
 export type SampleSource =

@@ -32,6 +32,7 @@ export const spinOf = (state: number, j: number): number => ((state >>> j) & 1 ?
  * evaluates `-β E(s) = β(Σ_j h_j s_j + Σ_{j<k} J_jk s_j s_k)` term by term, and normalizes
  * in the log domain.
  *
+ * @summary The obviously-correct reference for plugin authors' tests.
  * @param fields at least `n` fields; the first `n` are used.
  * @param couplings a square row-major matrix of side ≥ `n`; the strict upper triangle of its
  *   top-left `n × n` block is used (the layout of `IsingBatch.couplings`).

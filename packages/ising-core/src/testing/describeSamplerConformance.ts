@@ -11,6 +11,7 @@ import type { SamplerConformanceOptions } from './conformanceOptions.js';
  * asynchronous samplers (every answer goes through `estimateBatch` and is awaited).
  * The exact references are computed by brute-force enumeration inside this module.
  *
+ * @summary Registers the sampler conformance suite with vitest, one `it` per check.
  * @param plugin the plugin under test.
  * @param options `createOptions` for `plugin.create`, `tolerance` ({ magnetization, gradient },
  *   absolute; defaults 0.05 and 0.15), `exactReference: false` for samplers that do not target the

@@ -28,6 +28,7 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
  * an error without one), or `{ message: 'no error' }` when it returned, so a test asserts an
  * error's code and wording in one line whatever package's error class it is.
  *
+ * @summary Test helper: what `run` threw, as `{ code, message }`.
  * @param run the call expected to throw.
  * @returns the thrown code and message.
  * @example
@@ -51,6 +52,7 @@ export function thrownBy(run: () => unknown): Thrown {
  * how it was rejected — or how `work` threw before returning — as `{ code, message }`, or
  * `{ message: 'no error' }` when it settled without error.
  *
+ * @summary {@link thrownBy} for asynchronous work.
  * @param work a promise, or a call that returns one (or throws).
  * @returns the rejection's code and message.
  * @example

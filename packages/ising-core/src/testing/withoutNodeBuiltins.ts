@@ -3,6 +3,7 @@
  * them), by hiding them from `process.getBuiltinModule` — the way the isomorphic packages reach
  * Node (`nodeBuiltin`). The real function is restored afterwards, also when `run` throws.
  *
+ * @summary Test helper: runs `run` as if this were not Node, for the given built-ins.
  * @example
  * import { threadInfo } from '@boltzmann/ising-core';
  * import { withoutNodeBuiltins } from '@boltzmann/ising-core/testing';

@@ -26,6 +26,7 @@ const MIB = 1024 * 1024;
  * Default largest Braket API answer read, in bytes (4 MiB): CreateQuantumTask, GetQuantumTask and
  * CancelQuantumTask answer with a few kilobytes of JSON, so 4 MiB only ever stops a broken or
  * hostile endpoint.
+ * @summary Default largest Braket API answer read, in bytes (4 MiB).
  * @category Amazon Braket
  */
 export const DEFAULT_BRAKET_MAX_RESPONSE_BYTES = 4 * MIB;
@@ -34,6 +35,7 @@ export const DEFAULT_BRAKET_MAX_RESPONSE_BYTES = 4 * MIB;
  * Default largest S3 object read, in bytes (256 MiB): a `results.json` of SV1's maximum of 100,000
  * shots on 34 qubits holds about 7 MiB of measurements (plus the echoed program), so 256 MiB leaves
  * room for larger devices and probability tables while bounding the memory one task can take.
+ * @summary Default largest S3 object read, in bytes (256 MiB).
  * @category Amazon Braket
  */
 export const DEFAULT_BRAKET_MAX_RESULT_BYTES = 256 * MIB;

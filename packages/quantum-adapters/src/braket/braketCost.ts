@@ -71,6 +71,7 @@ export function braketShotRate(deviceArn: string): BraketShotRate | undefined {
  * runs, and a device the pricing page does not name has no known rate: both get no `usd`, only an
  * assumption line saying why (never a guess).
  *
+ * @summary The unit costs of a `braket` call.
  * @example
  * import { braketCostEstimate } from '@boltzmann/quantum-adapters';
  *

@@ -7,6 +7,7 @@ import { batchProblem } from '../shared/batchProblem.js';
  * Trotter circuit (`toQasm3`) with β applied, `calibrate: 'linear-response'` unless `anneal` says
  * otherwise. dqa-sim (and mathjs under it) is loaded on first use.
  *
+ * @summary The OpenQASM 3 program (Braket dialect: no include, native `zz`) of batch problem `q`.
  * @param batch the batch.
  * @param q the problem index.
  * @param anneal circuit options (τ, steps, order, schedule, calibrate).

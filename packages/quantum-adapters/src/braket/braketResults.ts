@@ -10,6 +10,7 @@ const isBit = (v: unknown): v is 0 | 1 => v === 0 || v === 1;
  * Per-shot `measurements` are preferred; otherwise `measurementProbabilities` (keys big-endian: character
  * `k` is `measuredQubits[k]`) become weights `p · shots`. Identical shots are merged into one weighted row.
  *
+ * @summary Decodes a Braket `results.json` (`braket.task_result.gate_model_task_result` v1, QUANTUM_APIS.md §2.5) into a sample set over `n` spins.
  * @param result the parsed JSON document.
  * @param n number of spins (qubits 0..n−1 must all be measured).
  * @throws {AdapterError} ADAPTER_MALFORMED for a wrong schema, missing qubits, ragged rows or non-binary values.

@@ -86,6 +86,7 @@ function braketOutput(options: BraketSamplerOptions, deviceArn: string, dryRun: 
  * submitted with CreateQuantumTask, polled with GetQuantumTask, and read from `results.json` in S3;
  * measured bit 0 is spin +1.
  *
+ * @summary Creates a `braket` sampler.
  * @throws {AdapterError} ADAPTER_INVALID_ARGUMENT for bad options (e.g. no `outputS3Bucket` outside dry runs)
  * and for unknown option keys (also inside `anneal`, `dryRun`, `retry`, `pollBackoff`).
  * @example

@@ -77,6 +77,7 @@ function byStatus(status: number): Row | undefined {
  * not followed), then an unparsable answer (ADAPTER_MALFORMED), then by socket error code. Unknown failures are
  * `unavailable` and not retryable, so a bug is not retried blindly.
  *
+ * @summary Classifies an error thrown by `@aws-sdk/client-braket` or `@aws-sdk/client-s3` (or by the transport under them).
  * @param error whatever the SDK threw.
  * @param what the operation, for the message.
  * @returns the error to throw (an {@link AdapterError} passes through unchanged).

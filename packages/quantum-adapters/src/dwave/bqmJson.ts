@@ -29,6 +29,7 @@ export interface DimodBqmJson {
  * (QUANTUM_APIS.md §1.8): labels as given (pass them sorted, as dimod sorts sortable labels),
  * interactions with `head < tail`, sorted lexicographically. Biases are taken as given (D-Wave signs).
  *
+ * @summary Serializes a SPIN binary quadratic model exactly as dimod's `to_serializable()` does (QUANTUM_APIS.md §1.8).
  * @param model labels, one linear bias per label, interactions `[u, v, bias]` by label index, and the offset.
  * @throws {AdapterError} ADAPTER_INVALID_ARGUMENT for non-finite biases, bad indices or repeated pairs.
  * @example
@@ -97,6 +98,7 @@ export function dimodBqmJson(model: {
  * `h_dwave = -β·h`, `J_dwave = -β·J`, so `exp(-E_dwave) = exp(-β·E_physics)` and the Boltzmann
  * distribution at temperature 1 of the BQM is the batch's. Zero couplings are omitted. Labels are `0..n-1`.
  *
+ * @summary Problem `q` of a batch as a dimod SPIN BQM in D-Wave signs, with β folded in.
  * @throws {AdapterError} ADAPTER_INVALID_ARGUMENT when `q` is not a problem index of the batch.
  * @example
  * import { writeFileSync } from 'node:fs';

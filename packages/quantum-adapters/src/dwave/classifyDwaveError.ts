@@ -40,6 +40,7 @@ export function sapiErrorMessage(body: unknown): string {
  * retryable rate limit, 408 → retryable timeout, 5xx and status 0 (no response) → retryable
  * unavailable, every other 4xx → rejected. The message never contains the token (callers redact).
  *
+ * @summary Classifies a failed SAPI response (or a per-problem `{error_code, error_msg}` item) into an {@link AdapterError}.
  * @param status HTTP status, or 0 when no response arrived.
  * @param body parsed JSON body or raw text.
  * @param extra `retryAfterMs` from a `Retry-After` header, and what was being done.

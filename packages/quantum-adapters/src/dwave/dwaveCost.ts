@@ -25,6 +25,7 @@ export interface DwaveCostInput {
  * `num_reads` anneals), so `perProblem.qpuSeconds` is the mean estimated QPU access time of the
  * call's problems and `perJob` is empty (a SAPI submit request adds no QPU time).
  *
+ * @summary The unit costs of a `dwave` call.
  * @example
  * // not run: the solver and its embedding come from D-Wave Leap (DWAVE_API_TOKEN)
  * import { chimeraCliqueEmbedding, createSapiClient, dwaveCostEstimate, selectDwaveSolver } from '@boltzmann/quantum-adapters';

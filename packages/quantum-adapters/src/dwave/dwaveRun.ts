@@ -9,6 +9,7 @@ export const DEFAULT_POLL_BACKOFF: PollBackoff = { initialMs: 50, factor: 1.3, m
 /**
  * Most problems the dwave adapter sends in one SAPI `POST problems/` request (its real runs and its
  * dry-run `submit-NNN.json` files alike); a batch of n problems takes ⌈n / 20⌉ requests.
+ * @summary Most problems the dwave adapter sends in one SAPI `POST problems/` request (its real runs and its dry-run `submit-NNN.json` files alike).
  * @category D-Wave
  */
 export const DWAVE_PROBLEMS_PER_SUBMIT = 20;

@@ -157,6 +157,7 @@ const num = (v: unknown): number | undefined =>
  * `reinitialize_state`, reverse annealing), as dwave-cloud-client's `estimate_qpu_access_time`:
  * `T_p + R·(T_a + T_r + T_delay + T_ra + max(readout_thermalization, decorrelation))`.
  *
+ * @summary The QPU access time of one problem on a D-Wave solver, as dwave-cloud-client estimates it.
  * @example
  * // not run: the solver's timing data come from D-Wave Leap (DWAVE_API_TOKEN)
  * import { createSapiClient, dwaveAccessTime, selectDwaveSolver } from '@boltzmann/quantum-adapters';

@@ -34,6 +34,7 @@ function lookups(graph: SolverGraph): { qubitSet: Set<number>; couplerSet: Set<s
  * little-endian float64 per working qubit (NaN when inactive), `quad` one per coupler whose two
  * qubits are both active (0 when it carries no bias).
  *
+ * @summary Encodes a physical problem in SAPI's `qp` format (QUANTUM_APIS.md §1.4.1).
  * @param graph the solver's `qubits` and `couplers`.
  * @param terms biases in D-Wave signs.
  * @param offset energy offset sent as `data.offset`.
@@ -106,6 +107,7 @@ function record(value: unknown, what: string): Record<string, unknown> {
  * optional int32 occurrences, and solutions bit-packed MSB-first per byte, one byte-aligned row
  * per solution over the active variables.
  *
+ * @summary Decodes a SAPI `qp` answer (QUANTUM_APIS.md §1.6).
  * @param answer the `answer` member of a COMPLETED problem.
  * @param type the submitted problem type; decides whether a set bit means +1 (`ising`) or 1 (`qubo`).
  * @throws {AdapterError} ADAPTER_MALFORMED (not retryable) for missing fields, bad base64 or inconsistent lengths.

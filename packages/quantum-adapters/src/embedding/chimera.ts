@@ -19,6 +19,7 @@ export interface ChimeraShape {
  * Linear index of Chimera qubit `(row, column, u, k)` in the dwave-networkx numbering, which is
  * also the qubit numbering D-Wave Chimera solvers use: `((row·columns + column)·2 + u)·shore + k`.
  * `u = 0` qubits couple vertically, `u = 1` qubits horizontally.
+ * @summary Linear index of Chimera qubit `(row, column, u, k)`, as D-Wave Chimera solvers number them.
  * @category Embedding
  */
 export function chimeraIndex(
@@ -44,6 +45,7 @@ function assertShape(shape: ChimeraShape): void {
  * every `u=1` qubit; `u=0` qubits couple to the same `k` one row down, `u=1` qubits to the same `k`
  * one column right. Qubits ascend; couplers are `[a, b]` with `a < b`, sorted.
  *
+ * @summary The complete Chimera graph `C(rows, columns, shore)`.
  * @throws {AdapterError} ADAPTER_INVALID_ARGUMENT for a non-positive or fractional dimension.
  * @example
  * import { chimeraGraph } from '@boltzmann/quantum-adapters';
@@ -92,6 +94,7 @@ export function chimeraCliqueCapacity(shape: ChimeraShape): number {
  * When the solver lacks some qubits or couplers, every placement of the `L × L` block (all offsets
  * and the four row/column reflections) is tried and the first one valid on `graph` is returned.
  *
+ * @summary Embeds the complete graph `K_n` into a Chimera lattice with the native "triangle" clique layout.
  * @param n number of logical variables.
  * @param shape the lattice (`topology.shape` of a Chimera solver is `[rows, columns, shore]`).
  * @param graph the solver's working graph (defaults to the complete lattice).

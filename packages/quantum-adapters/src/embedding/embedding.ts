@@ -47,6 +47,7 @@ function graphIndex(graph: SolverGraph): GraphIndex {
  * only, is connected through couplers, chains are pairwise disjoint, and every logical edge has at
  * least one physical coupler between its two chains.
  *
+ * @summary Checks a minor embedding against a working graph.
  * @param embedding chains indexed by logical variable.
  * @param edges logical edges `[u, v]` that must be realized.
  * @param graph the solver's working qubits and couplers.
@@ -139,6 +140,7 @@ export interface EmbeddedIsing {
  * edge of a BFS spanning tree of every chain gets the ferromagnetic bias `-chainStrength`. The returned
  * offset (`+chainStrength` per chain edge) makes the energy of an unbroken sample equal its logical energy.
  *
+ * @summary Maps a logical problem onto physical qubits as dwave-system's `embed_bqm` does.
  * @throws {AdapterError} ADAPTER_EMBEDDING when a non-zero coupling has no physical coupler; ADAPTER_INVALID_ARGUMENT for a bad chain strength.
  * @category Embedding
  */

@@ -154,6 +154,7 @@ function run(g: Graph, n: number, first: number, rounds: number, rng: Rng): numb
  * (0.8 s) and K10 on C16 (4.8 s) where the native layout reaches K32 / K64, with longer chains.
  * For production runs pass an embedding from minorminer or busclique.
  *
+ * @summary A topology-agnostic clique embedding for any working graph (Pegasus, Zephyr, …), after the overlap-and-reroute idea of minorminer.
  * @param n number of logical variables (the clique size).
  * @param graph the solver's working qubits and couplers.
  * @returns chains indexed by logical variable.

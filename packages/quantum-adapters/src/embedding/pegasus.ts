@@ -28,6 +28,7 @@ export function pegasusIndex(m: number, u: number, w: number, k: number, z: numb
  * Linear index of the qubit with "nice" coordinates `(t, y, x, u, k)` (dwave-networkx
  * `nice_to_pegasus`): for each `t ∈ {0, 1, 2}` the nice qubits form a Chimera lattice
  * `C(m−1, m−1, 4)` (rows `y`, columns `x`) inside `P(m)`.
+ * @summary Linear index of the qubit with "nice" coordinates `(t, y, x, u, k)` (dwave-networkx `nice_to_pegasus`).
  * @category Embedding
  */
 export function pegasusNiceIndex(
@@ -50,6 +51,7 @@ export function pegasusNiceIndex(
  * couplers between `k = 2i` and `2i + 1`, and the internal couplers given by the offsets. It has
  * `24m(m−1) − 8(m−1)` qubits (5,640 for Advantage's `m = 16`) and degree ≤ 15.
  *
+ * @summary The full-yield Pegasus graph `P(m)` as D-Wave Advantage solvers number it.
  * @throws {AdapterError} ADAPTER_INVALID_ARGUMENT for `m < 2`.
  * @example
  * import { pegasusGraph } from '@boltzmann/quantum-adapters';
@@ -116,6 +118,7 @@ export function pegasusCliqueCapacity(m: number): number {
  * and the first placement valid on the solver's working graph is returned. Dedicated Pegasus
  * layouts (busclique) reach larger cliques; this one reaches `4(m−1)`.
  *
+ * @summary Embeds `K_n` into a Pegasus solver through the Chimera lattices `C(m−1, m−1, 4)` that its nice coordinates contain.
  * @param n number of logical variables.
  * @param m the Pegasus size (`topology.shape[0]`, 16 on Advantage).
  * @param graph the solver's working graph (defaults to the full-yield lattice).

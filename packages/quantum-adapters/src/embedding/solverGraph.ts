@@ -14,6 +14,7 @@ export interface SolverGraph {
  * A physical Ising problem in D-Wave signs (`E = Σ h s + Σ J s s`, minimized): linear biases per
  * qubit and quadratic biases keyed `"a,b"` (both orientations of a pair are summed, as the official
  * client's "directed" mode does).
+ * @summary A physical Ising problem in D-Wave signs (`E = Σ h s + Σ J s s`, minimized).
  * @category Embedding
  */
 export interface QpTerms {

@@ -34,6 +34,7 @@ export function zephyrIndex(
  * the internal couplers. It has `4tm(2m+1)` qubits, `2t((8t+8)m² − 2m − 3)` couplers (m > 1) and
  * degree ≤ `4t + 4`.
  *
+ * @summary The full-yield Zephyr graph `Z(m, t)` as D-Wave Advantage2 solvers number it (dwave-networkx `zephyr_graph(m, t)`).
  * @throws {AdapterError} ADAPTER_INVALID_ARGUMENT for non-positive sizes.
  * @example
  * import { zephyrGraph } from '@boltzmann/quantum-adapters';
@@ -126,6 +127,7 @@ export function zephyrCliqueCapacity(m: number, t = 4): number {
  * tried for each of the four minor offsets `(j0, j1)`, at every offset and reflection, and the first
  * placement valid on the solver's working graph is returned.
  *
+ * @summary Embeds `K_n` into a Zephyr solver through the Chimera lattice `C(m, m, 2t)` it contains.
  * @param n number of logical variables.
  * @param m the Zephyr grid size (`topology.shape[0]` of an Advantage2 solver).
  * @param t the Zephyr tile size (`topology.shape[1]`, 4 on Advantage2).

@@ -82,6 +82,7 @@ export function ibmErrorMessage(body: unknown): string {
  * retryable rate limit (with `Retry-After`); 5xx and status 0 (no response) → retryable
  * unavailable; every other 4xx → rejected. Callers redact the key and token from the message.
  *
+ * @summary Classifies a failed IBM Cloud response into an {@link AdapterError}.
  * @param status HTTP status, or 0 when no response arrived.
  * @param body parsed JSON body or raw text.
  * @param extra `retryAfterMs` from a `Retry-After` header, and what was being done.

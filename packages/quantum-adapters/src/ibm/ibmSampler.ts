@@ -142,6 +142,7 @@ function clientOptions(options: IbmSamplerOptions) {
  * (`cz`/`ecr`, `rz`, `sx`, `x`, optionally fractional `rzz`), then run with Qiskit Runtime's Sampler
  * V2 (one pub per problem, the call's jobs in one batch session); measured bit 0 is spin +1.
  *
+ * @summary Creates an `ibm` sampler.
  * @throws {AdapterError} ADAPTER_INVALID_ARGUMENT for bad or unknown options, for a real run without
  * `backend`, and (from the Runtime client) without an API key or instance CRN.
  * @example

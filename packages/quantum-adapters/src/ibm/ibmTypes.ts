@@ -55,6 +55,7 @@ export interface IbmBackendProperties {
 /**
  * `GET /backends/{name}/status`, as Runtime's API reference shows it. [UNCERTAIN] Only the
  * reference's example fixes these fields; every one is optional here, and others pass through.
+ * @summary `GET /backends/{name}/status`, as Runtime's API reference shows it.
  * @category IBM Quantum
  */
 export interface IbmBackendStatus {

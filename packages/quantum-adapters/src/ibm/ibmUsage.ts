@@ -8,6 +8,7 @@ import { isaStatements } from './isaStatements.js';
 /**
  * The QPU time a set of circuits would take, and how it was reckoned: the unit costs every
  * hardware dry run writes (`perProblem` a circuit's shots, `perJob` the overhead), and the totals.
+ * @summary The QPU time a set of circuits would take, and how it was reckoned.
  * @category IBM Quantum
  */
 export interface IbmUsageEstimate extends CostEstimate {
@@ -32,6 +33,7 @@ export interface IbmUsageEstimate extends CostEstimate {
  * circuit at the default 4,096 shots (qiskit-ibm-runtime options/sampler_options.py) estimated at
  * 4.106 quantum seconds, of which its shots take 4,096 × ≈ 252 µs (250 µs between shots, 1.56 µs
  * readout) ≈ 1.03 s: about 3.07 s is the job's own.
+ * @summary The QPU seconds a Sampler V2 job costs beside its shots.
  * @category IBM Quantum
  */
 export const IBM_JOB_OVERHEAD_SECONDS = 3.07;

@@ -24,6 +24,7 @@ function pairs(lines: readonly string[]): [number, number][] {
  * ibm_fez's `configuration` (156 qubits, Heron r2, `cz` in both directions of every coupler), as
  * Qiskit's fake backend recorded it: what a dry run routes onto when no `device` is given. A real
  * run reads the backend's current configuration and calibration instead.
+ * @summary ibm_fez's `configuration` (156 qubits, Heron r2, `cz` in both directions of every coupler), as Qiskit's fake backend recorded it.
  * @category IBM Quantum
  */
 export const IBM_FEZ_SNAPSHOT: IbmTarget = {
@@ -74,6 +75,7 @@ export const IBM_FEZ_SNAPSHOT: IbmTarget = {
  * ibm_brisbane's (retired) `configuration`: its name, qubits, basis, job limits and coupling map:
  * 127 qubits, Eagle r3, `ecr` calibrated in one direction per coupler. The heavy-hex Eagle layout
  * for dry runs and tests.
+ * @summary ibm_brisbane's (retired) `configuration`.
  * @category IBM Quantum
  */
 export const IBM_BRISBANE_SNAPSHOT: IbmTarget = {

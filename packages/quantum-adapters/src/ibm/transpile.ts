@@ -61,6 +61,7 @@ function circuitStats(gates: readonly IsaGate[], swapLayersPerStep: number): Isa
  * when `target.fractionalGates` is set and the basis has it. The qubits end permuted; bit k of the
  * result holds spin `logicalOfBit[k]` (measured bit 0 = spin +1, as in dqa-sim).
  *
+ * @summary Transpiles the DQA anneal of one problem for an IBM device.
  * @param problem fields and optional `n × n` couplings (physics signs).
  * @param anneal dqa-sim's anneal options (schedule, τ, steps, order, β, calibration).
  * @param target the device: `configuration` (basis gates, coupling map), optional `properties`.
