@@ -24,7 +24,7 @@ import { summaryHtml, summaryMarkdown } from './summaryTable.js';
  * plots change, then regenerate the committed reports (`bench report --results <folder>`); a test
  * fails while a committed report is older.
  */
-export const REPORT_RENDERER_VERSION = 1;
+export const REPORT_RENDERER_VERSION = 2;
 
 /** What {@link writeReport} produced. */
 export interface ReportFiles {
