@@ -3,7 +3,12 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
-import { collectDocExamples, examplesOfComment, uncategorizedNames } from './docExamples.js';
+import {
+  collectDocExamples,
+  examplesOfComment,
+  longSummaries,
+  uncategorizedNames,
+} from './docExamples.js';
 import type { DocExample } from './docExamples.js';
 
 /**
@@ -62,7 +67,15 @@ describe('examplesOfComment', () => {
   });
 });
 
-describe('the reference categories', () => {
+describe('the reference categories and summaries', () => {
+  it('every public name has a short summary on its package page (an @summary, or a short first paragraph)', () => {
+    const long = longSummaries(root, 200);
+    expect(
+      long,
+      `summaries over 200 characters (add an @summary line):\n${long.join('\n')}`,
+    ).toEqual([]);
+  });
+
   it('every public name of a package carries a @category (its group on the package page)', () => {
     const missing = uncategorizedNames(root);
     expect(missing, `public names without a @category:\n${missing.join('\n')}`).toEqual([]);

@@ -161,6 +161,34 @@ export function uncategorizedNames(root: string, typedocJson = 'typedoc.json'): 
   return [...missing];
 }
 
+/** The first paragraph of a comment's text (what TypeDoc shows on a package page without `@summary`). */
+function firstParagraph(doc: ts.JSDoc): string {
+  const text =
+    typeof doc.comment === 'string' ? doc.comment : (doc.comment ?? []).map((c) => c.text).join('');
+  return (text.split(/\n\s*\n/)[0] ?? '').replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * The public names whose summary on the package page (`@summary`, else the first paragraph of the
+ * comment) is longer than `limit` characters, as `file:line (name): length`.
+ */
+export function longSummaries(root: string, limit: number, typedocJson = 'typedoc.json'): string[] {
+  const long = new Set<string>();
+  for (const { name, symbol } of publicNames(root, typedocJson)) {
+    const first = symbol.declarations?.[0];
+    if (first === undefined) continue;
+    const doc = jsDocsOf(first).at(-1);
+    if (doc === undefined) continue;
+    if ((doc.tags ?? []).some((t) => t.tagName.text === 'summary')) continue;
+    const length = firstParagraph(doc).length;
+    if (length <= limit) continue;
+    const file = first.getSourceFile();
+    const line = file.getLineAndCharacterOfPosition(doc.getStart(file)).line + 1;
+    long.add(`${relative(root, file.fileName)}:${line} (${name}): ${length} characters`);
+  }
+  return [...long];
+}
+
 /** The import specifier of an entry point, e.g. `@boltzmann/ising-core/testing`. */
 function packageName(root: string, entry: string): string {
   const rel = relative(root, entry).split('/');
