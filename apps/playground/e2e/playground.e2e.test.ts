@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumMissing, launchChromium, watchedPage } from '../../../tools/browser/chromium.js';
@@ -76,6 +77,44 @@ describe.skipIf(missing !== undefined)(
         expect(latest, `${variant} held-out loss ${first} → ${latest}`).toBeLessThan(0.8 * first);
       }
     }, 120_000);
+
+    it('saves the trained models as safetensors and opens them, and a JSON model file, again', async () => {
+      await page.click('#model-save');
+      const link = page.locator('#model-links a[download="playground-boltzmann.safetensors"]');
+      await link.waitFor({ timeout: 10_000 });
+      const bytes = await link.evaluate(async (a) =>
+        Array.from(
+          new Uint8Array(await (await fetch((a as HTMLAnchorElement).href)).arrayBuffer()),
+        ),
+      );
+      const status = page.locator('#model-file-status');
+      await page.setInputFiles('#model-open', {
+        name: 'playground-boltzmann.safetensors',
+        mimeType: 'application/octet-stream',
+        buffer: Buffer.from(bytes),
+      });
+      await expect
+        .poll(() => status.textContent(), { timeout: 20_000 })
+        .toMatch(
+          /^playground-boltzmann\.safetensors: safetensors, [\d,]+ parameters; boltzmann, T = \d+/,
+        );
+      const json = readFileSync(
+        new URL(
+          '../../../docs/results/shakespeare/models/shakespeare-boltzmann-T8-d64-ffn-s0-a66b289e5469.json',
+          import.meta.url,
+        ),
+      );
+      await page.setInputFiles('#model-open', {
+        name: 'old.json',
+        mimeType: 'application/json',
+        buffer: json,
+      });
+      await expect
+        .poll(() => status.textContent(), { timeout: 20_000 })
+        .toMatch(
+          /^old\.json: JSON, [\d,]+ parameters; boltzmann, T = 8, d_model 64, 1 head, 1 layer, sampler exact$/,
+        );
+    }, 60_000);
 
     it('draws the learned J as a heatmap that is not blank', async () => {
       await expect

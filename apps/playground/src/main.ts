@@ -6,6 +6,7 @@ import type { SamplerThreads } from './training/samplerThreads.js';
 import { createAnnealView } from './views/annealView.js';
 import { createAttentionView } from './views/attentionView.js';
 import { createCouplingsView } from './views/couplingsView.js';
+import { createModelFileControls } from './views/modelFileControls.js';
 import { createTrainControls } from './views/trainControls.js';
 import { createTrainResults } from './views/trainResults.js';
 
@@ -106,6 +107,8 @@ function samplerThreadsText(): string {
     : ` · engine and sampler on 1 thread (${threads.reason})`;
 }
 
+const modelFiles = createModelFileControls(byId('model-files'), send);
+
 worker.addEventListener('error', (event) => {
   controls.setStatus(`The training worker failed to start: ${event.message || 'unknown error'}`);
   controls.setState('failed');
@@ -115,6 +118,14 @@ worker.addEventListener('message', (event: MessageEvent<TrainEvent>) => {
   if (message.type === 'backend') {
     backend = message.backend;
     status();
+    return;
+  }
+  if (message.type === 'models') {
+    modelFiles.showSaved(message.files);
+    return;
+  }
+  if (message.type === 'modelFile') {
+    modelFiles.showOpened(message.text, message.ok);
     return;
   }
   if (message.type === 'threads') {

@@ -8,7 +8,11 @@ export type TrainRequest =
   | { readonly type: 'start'; readonly config: TrainConfig }
   | { readonly type: 'pause' }
   | { readonly type: 'resume' }
-  | { readonly type: 'attention'; readonly text: string };
+  | { readonly type: 'attention'; readonly text: string }
+  /** The current run's models as `.safetensors` files (answered with `models`). */
+  | { readonly type: 'saveModels' }
+  /** A model file from disk, safetensors or JSON (answered with `modelFile`). */
+  | { readonly type: 'openModel'; readonly name: string; readonly bytes: Uint8Array };
 
 export type TrainState = 'starting' | 'training' | 'paused' | 'done' | 'failed';
 
@@ -58,7 +62,10 @@ export type TrainEvent =
       readonly text: string;
       readonly reason: string;
     }
-  | { readonly type: 'error'; readonly runId: number; readonly message: string };
+  | { readonly type: 'error'; readonly runId: number; readonly message: string }
+  | { readonly type: 'models'; readonly files: Readonly<Record<Variant, Uint8Array>> | null }
+  /** What an opened model file holds, or why it cannot be loaded. */
+  | { readonly type: 'modelFile'; readonly text: string; readonly ok: boolean };
 
 export type AnnealRequest = {
   readonly type: 'compute';

@@ -12,6 +12,7 @@ import { createBracketTask, createShakespeareTask } from './training/taskData.js
 import type { TrainConfig } from './training/trainConfig.js';
 import { configProblems } from './training/trainConfig.js';
 import { createTrainingSession } from './training/trainingSession.js';
+import { describeModelFile } from './training/modelFiles.js';
 import type { TrainingSession } from './training/trainingSession.js';
 import { startSamplerThreads } from './training/samplerThreads.js';
 import { initBrowserBackend } from './training/wasmBackend.js';
@@ -172,6 +173,17 @@ async function start(config: TrainConfig): Promise<void> {
   }
 }
 
+/** Loads a model file from the page (in turn with the training) and says what it holds. */
+async function openModel(name: string, bytes: Uint8Array): Promise<void> {
+  try {
+    await backend;
+    const text = await exclusive(() => describeModelFile(name, bytes));
+    post({ type: 'modelFile', text, ok: true });
+  } catch (error) {
+    post({ type: 'modelFile', text: `${name}: ${errorMessage(error)}`, ok: false });
+  }
+}
+
 scope.addEventListener('message', (event) => {
   const request = event.data;
   switch (request.type) {
@@ -185,6 +197,14 @@ scope.addEventListener('message', (event) => {
       paused = false;
       wake?.();
       wake = undefined;
+      break;
+    case 'saveModels':
+      void exclusive(() => session?.modelFiles() ?? null).then((files) =>
+        post({ type: 'models', files }, files ? Object.values(files).map((f) => f.buffer) : []),
+      );
+      break;
+    case 'openModel':
+      void openModel(String(request.name), request.bytes);
       break;
     case 'attention':
       // The page cuts the string to T; this keeps a longer one from being held or sent back whole.

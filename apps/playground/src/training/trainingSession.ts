@@ -6,6 +6,7 @@ import {
   evaluate,
 } from '@boltzmann/attention';
 import type { Trainer, Transformer } from '@boltzmann/attention';
+import { modelFileOf } from './modelFiles.js';
 import { meanCouplingByDistance } from '@boltzmann/ising-core';
 import { createPlaygroundSampler } from './samplers.js';
 import type { PlaygroundTask } from './taskData.js';
@@ -40,6 +41,8 @@ export interface TrainingSession {
   couplings(): CouplingsSnapshot;
   /** Layer 0, head 0 attention weights of one sequence of length n ≤ T: n × n row-major per variant. */
   attention(tokens: Int32Array): Promise<Record<Variant, Float32Array>>;
+  /** Each model as the bytes of a `.safetensors` model file (training/modelFiles.ts). */
+  modelFiles(): Record<Variant, Uint8Array>;
   dispose(): void;
 }
 
@@ -119,6 +122,11 @@ export function createTrainingSession(config: TrainConfig, task: PlaygroundTask)
         const all = await models[variant].attention(tokens, 1);
         out[variant] = all.slice(0, n * n); // batch 0, head 0 of B × H × n × n
       }
+      return out;
+    },
+    modelFiles() {
+      const out = {} as Record<Variant, Uint8Array>;
+      for (const variant of VARIANTS) out[variant] = modelFileOf(models[variant]);
       return out;
     },
     dispose() {
