@@ -8,12 +8,13 @@
  */
 import { initBackend } from '@boltzmann/attention';
 import { Command } from 'commander';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { writeFileAtomic, writeJsonAtomic } from '../results/atomicWrite.js';
 import { shakespeareCorpus } from '../experiments/taskData.js';
 import { renderSvg } from '../report/plots/plots.js';
 import { createBenchRegistry } from '../samplers/registry.js';
+import { readModelFile } from '../inference/generate.js';
 import { randomStudy } from './approximations/randomStudy.js';
 import {
   randomErrorSpec,
@@ -65,11 +66,14 @@ if (opts.models) {
       }
     : undefined;
   const dir = resolve(process.env.INIT_CWD ?? process.cwd(), opts.models);
+  // --save-models files: models/<id>.safetensors, or the <id>.json of earlier releases.
   for (const file of readdirSync(dir)
-    .filter((f) => f.endsWith('.json'))
+    .filter((f) => /\.(json|safetensors)$/.test(f))
     .sort()) {
-    const saved = JSON.parse(readFileSync(join(dir, file), 'utf8')) as SavedModel;
-    if (saved.config.variant !== 'boltzmann') continue;
+    const { json, runConfig } = readModelFile(join(dir, file));
+    const id = file.replace(/\.(json|safetensors)$/, '');
+    const saved = { id, config: runConfig, model: json } as SavedModel;
+    if (saved.config?.variant !== 'boltzmann') continue;
     log(`trained: ${saved.id}`);
     const batch = await trainedBatch(saved, corpus, Number(opts.windows));
     trained.push(...trainedStudy(saved, batch, exact, dense, banded));
