@@ -51,23 +51,27 @@ const BANDED_FLOAT32 = [
 ] as const;
 
 /**
- * Every Shakespeare run's schedule, cap, evaluations and early stopping: a constant rate decayed
- * 10× at each of two plateaus, the stop at the third (reasons above).
+ * The plateau protocol (reasons above): a constant rate decayed 10× at each of two plateaus (no
+ * 0.1 % gain on the best over `patience` evaluations, one every 250 steps), the stop at the third,
+ * within a cap of `steps`.
  */
-export const CONVERGED_TRAINING = [
+const plateauTraining = (steps: number, patience: number): readonly string[] => [
   '--steps',
-  '40000',
+  String(steps),
   '--eval-every',
   '250',
   '--early-stop-patience',
-  '8',
+  String(patience),
   '--early-stop-min-delta',
   '0.001',
   '--min-lr-fraction',
   '1',
   '--early-stop-lr-decays',
   '2',
-] as const;
+];
+
+/** Every Shakespeare run's schedule, cap, evaluations and early stopping (reasons above). */
+export const CONVERGED_TRAINING = plateauTraining(40000, 8);
 
 /** The seeds, one slice each (issue 41: at least 3). */
 const SEEDS = [0, 1, 2] as const;
@@ -125,20 +129,7 @@ const shakespeareSlice = (seed: number): LongContextSlice => ({
 const RECALL_MODEL = ['recall', '--preset', 'paper', '--vocab-size', '256'] as const;
 
 /** The MQAR schedule, step cap, evaluations and early stopping (reasons above). */
-export const RECALL_TRAINING = [
-  '--steps',
-  '12000',
-  '--eval-every',
-  '250',
-  '--early-stop-patience',
-  '4',
-  '--early-stop-min-delta',
-  '0.001',
-  '--min-lr-fraction',
-  '1',
-  '--early-stop-lr-decays',
-  '2',
-] as const;
+export const RECALL_TRAINING = plateauTraining(12000, 4);
 
 /** One seed's MQAR slices: which lengths, pairs and variants each trains (reasons above). */
 const RECALL_GROUPS: readonly (readonly [lengths: string, pairs: string, variants: string])[] = [
