@@ -4,6 +4,7 @@
 // 0, filter method 0, no interlace), one IDAT of the zlib-compressed scanlines, each led by its
 // filter type (0, none), and IEND.
 import { deflateSync } from 'node:zlib';
+import { concatBytes } from './bytes.js';
 import { crc32 } from './crc32.js';
 
 /** An image of `width × height` pixels, RGB bytes row by row from the top. */
@@ -44,11 +45,5 @@ export function encodePng(image: RgbImage): Uint8Array {
     chunk('IDAT', deflateSync(scanlines)),
     chunk('IEND', new Uint8Array(0)),
   ];
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concatBytes(parts);
 }

@@ -4,6 +4,7 @@
 // doubles / floats; length-delimited fields (strings, bytes, embedded messages) are a varint
 // length then the bytes. A message is the concatenation of its fields, in any order.
 import { BenchError } from '../../benchError.js';
+import { concatBytes } from './bytes.js';
 
 /** The bytes of one encoded field, or of a message (its fields joined). */
 export type Encoded = Uint8Array;
@@ -36,13 +37,7 @@ export function varint(value: number): Encoded {
 
 /** The fields (or messages) as one byte string. */
 export function join(parts: readonly Encoded[]): Encoded {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concatBytes(parts);
 }
 
 const key = (field: number, wireType: number): Encoded => varint(field * 8 + wireType);
