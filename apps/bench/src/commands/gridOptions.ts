@@ -218,11 +218,6 @@ function queueOf(s: ReadFlag, raw: Raw) {
     throw new BenchError('BENCH_INVALID_OPTION', '--detach needs --queue <url>');
   if (raw.removeCollected === true && !queue)
     throw new BenchError('BENCH_INVALID_OPTION', '--remove-collected needs --queue <url>');
-  if (raw.tensorboard === true && queue)
-    throw new BenchError(
-      'BENCH_INVALID_OPTION',
-      '--tensorboard writes event files where the runs train, and with --queue they train on the workers: not supported yet (drop --tensorboard, or train without --queue)',
-    );
   return {
     ...(queue ? { queue } : {}),
     detach: raw.detach === true,

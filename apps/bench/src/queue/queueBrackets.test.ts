@@ -51,6 +51,12 @@ describe('a brackets grid on the queue', () => {
     const commit = 'abcdef1';
     const data = { version: 1, config, commit, settings: { checkpointEvery: 3, logEvery: 3 } };
     expect(parseRunJob(data, jobIdOf(config!, commit)).config).toEqual(config);
+    // The metrics a checkpoint keeps travel as text, and only as text.
+    const id = jobIdOf(config!, commit);
+    expect(parseRunJob({ ...data, metrics: '{"event":"train"}\n' }, id).metrics).toBeDefined();
+    expect(() => parseRunJob({ ...data, metrics: [1, 2] }, id)).toThrow(
+      /metrics must be the text of a metrics file/,
+    );
     // The rule is per dataset: brackets records 0 windows, Tiny Shakespeare at least 1.
     for (const bad of [
       { ...config!, evalWindows: 5 },

@@ -3,7 +3,7 @@
 import { runDetail } from '../grid/whatRuns.js';
 import type { Queue } from 'bullmq';
 import { runLabel } from '../grid/expandGrid.js';
-import { gridOutcome } from '../grid/plan.js';
+import { gridOut, gridOutcome } from '../grid/plan.js';
 import { formatDuration } from '../grid/progress.js';
 import type { GridOutcome, PlannedGrid, RunFailure } from '../grid/types.js';
 import type { RunRecord } from '../types.js';
@@ -11,6 +11,7 @@ import { abortableWaits } from './queueConnection.js';
 import type { EnqueuedGrid, QueueGridOptions } from './queueGridTypes.js';
 import { redactQueue } from './queueUrl.js';
 import { enqueueRuns, removeFinishedJobs, snapshotRuns, writeJobResult } from './queueJobs.js';
+import { writeJobMetrics } from './queuedMetrics.js';
 import type { QueueSnapshot, QueuedRun, QueuedSettings } from './queueJobs.js';
 
 /** Follows an enqueued grid to its end (or returns at once when detached), writing its records. */
@@ -116,7 +117,7 @@ async function follow(
         continue;
       }
       if (snapshot === null) break;
-      takeSnapshot(snapshot, t, options);
+      await takeSnapshot(snapshot, t, options);
       if (snapshot.missing.length > 0 && !options.collectOnly) {
         await enqueueRuns(queue, snapshot.missing, settings, commit);
         progress.log(
@@ -141,13 +142,19 @@ async function follow(
 }
 
 /** Writes the finished runs of a look at the queue, and shows the failed and active ones. */
-function takeSnapshot(snapshot: QueueSnapshot, t: Tracking, options: QueueGridOptions): void {
+async function takeSnapshot(
+  snapshot: QueueSnapshot,
+  t: Tracking,
+  options: QueueGridOptions,
+): Promise<void> {
   const { progress } = options;
+  const warn = (m: string): void => gridOut(options)(`warning: ${m}`);
   for (const [id, result] of snapshot.completed) {
     const r = t.byId.get(id)!;
     t.ended.add(id);
     try {
       const record = writeJobResult(options.settings.resultsDir, r, result);
+      await writeJobMetrics(options.settings, r, record, result.metrics, warn);
       t.done.set(id, record);
       t.show(r, result.resumedFrom);
       progress.end(

@@ -9,6 +9,7 @@ import { progressOf } from './queueJobs.js';
 import type { RunJobData } from './queueJobs.js';
 import { startRedisServer, testRedis } from './redisServer.js';
 import { decodeCheckpoint } from '../results/checkpointFile.js';
+import { readMetrics } from '../tracking/metricsFile.js';
 
 /** The step of the checkpoint a job carries in Redis: the base64 of a safetensors file. */
 const storedStep = (carried: unknown): number => {
@@ -58,6 +59,7 @@ describe('a grid on the queue', () => {
       '0',
       '--engine-threads',
       '1',
+      '--tensorboard',
     ];
     expect(await main(localArgs, localIo)).toBe(0);
     const tLocal = Date.now() - t0;
@@ -69,10 +71,13 @@ describe('a grid on the queue', () => {
     const io = capture();
     const rec = progressRecorder();
     const t1 = Date.now();
-    const coordinator = main([...grid(dir, undefined, KILL_STEPS), '--queue', redis.url], {
-      ...io,
-      progress: rec.progress,
-    });
+    const coordinator = main(
+      [...grid(dir, undefined, KILL_STEPS), '--queue', redis.url, '--tensorboard'],
+      {
+        ...io,
+        progress: rec.progress,
+      },
+    );
 
     // Kill worker a once it is past a checkpoint of its run (step 20), before the run ends.
     const queue = benchQueue(redis.url);
@@ -147,6 +152,21 @@ describe('a grid on the queue', () => {
         if (key !== 'gitCommit') expect(queued[key], `${id} ${key}`).toEqual(here[key]);
       expect(queued.gitCommit).toMatch(/^[0-9a-f]{40}$/);
       expect(Object.keys(queued).sort()).toEqual(Object.keys(here).sort());
+    }
+
+    // The metrics came back with the results (the killed run's rows before its checkpoint with
+    // the checkpoint, through Redis): every row equals the local run's, apart from its clock. With
+    // --tensorboard the coordinator wrote each run's event files too.
+    const rowsOf = (root: string, id: string) =>
+      readMetrics(join(root, 'metrics', `${id}.jsonl`)).map(
+        ({ time: _, stepsPerSecond: __, ...row }) => row,
+      );
+    for (const id of ids) {
+      expect(rowsOf(dir, id), id).toEqual(rowsOf(local, id));
+      expect(rowsOf(dir, id).length, id).toBeGreaterThan(KILL_STEPS / 20);
+      expect(
+        readdirSync(join(dir, 'tensorboard', id)).some((f) => f.startsWith('events.out.tfevents.')),
+      ).toBe(true);
     }
 
     // The summaries too, apart from the table of wall times per step.

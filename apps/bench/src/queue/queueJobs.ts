@@ -50,6 +50,8 @@ export interface RunJobData {
    * safetensors file (queue/queuedFiles.ts), or the JSON object an earlier release carried.
    */
   readonly checkpoint?: string | Checkpoint;
+  /** With `checkpoint`: the text of the run's `metrics/<id>.jsonl` at that checkpoint. */
+  readonly metrics?: string;
 }
 
 /** `job.returnvalue` of a finished run. */
@@ -57,6 +59,8 @@ export interface RunJobResult {
   readonly record: RunRecord;
   /** `--save-models`: the base64 of the run's `models/<id>.safetensors` (a JSON object from an earlier release). */
   readonly model?: unknown;
+  /** The text of the run's `metrics/<id>.jsonl` on the worker (absent from older workers). */
+  readonly metrics?: string;
   /** Who trained it (not part of the record, so a queued record equals a local one). */
   readonly host: string;
   /** The step the last attempt started from (0, or a checkpoint's). */

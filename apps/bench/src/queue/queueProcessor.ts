@@ -7,8 +7,8 @@
  */
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { redactSecrets } from '@boltzmann/ising-core/internal';
+import { dirname, join } from 'node:path';
+import { redactSecrets, writeFileAtomic } from '@boltzmann/ising-core/internal';
 import type { SamplerRegistry } from '@boltzmann/ising-core';
 import type { SandboxedJob } from 'bullmq';
 import { WaitingError } from 'bullmq';
@@ -17,7 +17,13 @@ import { runId } from '../grid/expandGrid.js';
 import { formatDuration } from '../grid/progress.js';
 import { createBenchRegistry } from '../samplers/registry.js';
 import { runLabel } from '../grid/expandGrid.js';
-import { checkpointPath, modelPath, readRecord, recordPath } from '../results/runFiles.js';
+import {
+  checkpointPath,
+  metricsPath,
+  modelPath,
+  readRecord,
+  recordPath,
+} from '../results/runFiles.js';
 import { checkpointForRedis, modelForRedis, stageJobCheckpoint } from './queuedFiles.js';
 import { watchParent } from '../training/parentWatchdog.js';
 import { trainRun } from '../training/trainRun.js';
@@ -104,7 +110,13 @@ async function trainJob(
     const record = readRecord(dir, id);
     if (record) {
       say(`${label}: already finished in ${dir}, reporting it`);
-      return { record, ...modelOf(dir, id, data), host, resumedFrom: config.steps };
+      return {
+        record,
+        ...modelOf(dir, id, data),
+        ...metricsOf(dir, id),
+        host,
+        resumedFrom: config.steps,
+      };
     }
   } else {
     stageCheckpoint(String(job.id), data, id, dir);
@@ -148,8 +160,10 @@ async function trainJob(
       async onCheckpoint(checkpoint) {
         if (shared) return;
         await pending;
-        // `updateData` replaces the whole of job.data: the config stays, the checkpoint is new.
-        await job.updateData({ ...data, checkpoint: checkpointForRedis(checkpoint) });
+        // `updateData` replaces the whole of job.data: the config stays, the checkpoint and the
+        // metrics it kept are new (a worker that resumes the run continues both).
+        const metrics = metricsOf(dir, id);
+        await job.updateData({ ...data, checkpoint: checkpointForRedis(checkpoint), ...metrics });
       },
       shouldStop: () => {
         exitIfOrphaned();
@@ -166,18 +180,39 @@ async function trainJob(
     await job.moveToWait(token);
     throw new WaitingError();
   }
-  const { checkpoint: _, ...rest } = data;
-  const model = modelOf(dir, id, data);
-  if (!shared) {
-    await job.updateData(rest);
-    // The scratch folder keeps nothing: the record and model travel as the job's result.
-    rmSync(recordPath(dir, id), { force: true });
-    rmSync(modelPath(dir, id), { force: true });
-  }
+  const files = await takeRunFiles(job, data, dir, !shared);
   say(
     `done ${label}: ${result.metricName} ${result.finalMetric.toFixed(4)} (${formatDuration(result.wallSeconds)})`,
   );
-  return { record: result, ...model, host, resumedFrom };
+  return { record: result, ...files, host, resumedFrom };
+}
+
+/**
+ * A finished run's model and metrics, for its job's result. From a scratch folder (checkpoints in
+ * Redis) they are taken: the folder keeps nothing, and the job's data drops its checkpoint.
+ */
+async function takeRunFiles(
+  job: SandboxedJob<RunJobData, RunJobResult>,
+  data: RunJobData,
+  dir: string,
+  scratch: boolean,
+): Promise<{ model?: unknown; metrics?: string }> {
+  const id = runId(data.config);
+  const files = { ...modelOf(dir, id, data), ...metricsOf(dir, id) };
+  if (scratch) {
+    const { checkpoint: _, metrics: __, ...rest } = data;
+    await job.updateData(rest);
+    rmSync(recordPath(dir, id), { force: true });
+    rmSync(modelPath(dir, id), { force: true });
+    rmSync(metricsPath(dir, id), { force: true });
+  }
+  return files;
+}
+
+/** The run's metrics file, as text for the job's result (the coordinator writes it). */
+function metricsOf(dir: string, id: string): { metrics?: string } {
+  const path = metricsPath(dir, id);
+  return existsSync(path) ? { metrics: readFileSync(path, 'utf8') } : {};
 }
 
 function modelOf(dir: string, id: string, data: RunJobData): { model?: unknown } {
@@ -194,10 +229,17 @@ function modelOf(dir: string, id: string, data: RunJobData): { model?: unknown }
 function stageCheckpoint(jobId: string, data: RunJobData, id: string, dir: string): void {
   mkdirSync(dir, { recursive: true });
   const problem = stageJobCheckpoint(data.checkpoint, id, data.config, dir);
+  const metrics = metricsPath(dir, id);
+  rmSync(metrics, { force: true });
   if (problem)
     say(
       `warning: job ${jobId} carries a checkpoint that cannot be used (${problem}); starting from step 0`,
     );
+  else if (data.checkpoint !== undefined && data.metrics !== undefined) {
+    // The rows up to the checkpoint: the metrics tracker keeps those of its steps and checks each.
+    mkdirSync(dirname(metrics), { recursive: true });
+    writeFileAtomic(metrics, data.metrics);
+  }
 }
 
 /** A job's run settings: intervals from the job, everything else from this worker's own flags. */

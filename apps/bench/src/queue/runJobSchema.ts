@@ -49,7 +49,7 @@ export function parseRunJob(data: unknown, jobId: string): RunJobData {
   if (!isPlain(data) || data.version !== 1)
     return fail(`not a bench run (version ${echo(isPlain(data) ? data.version : data, 40)})`);
   const extra = Object.keys(data).find(
-    (k) => !['version', 'config', 'commit', 'settings', 'checkpoint'].includes(k),
+    (k) => !['version', 'config', 'commit', 'settings', 'checkpoint', 'metrics'].includes(k),
   );
   if (extra !== undefined) fail(`${echo(extra, 40)} is not a field of a bench job`);
   if (
@@ -66,6 +66,8 @@ export function parseRunJob(data: unknown, jobId: string): RunJobData {
     !isPlain(data.checkpoint)
   )
     fail('checkpoint must be base64 text (a safetensors file) or an object (JSON)');
+  if (data.metrics !== undefined && typeof data.metrics !== 'string')
+    fail('metrics must be the text of a metrics file');
   const config = validateRunConfig(data.config, source);
   const windows = evalWindowsFlag.problem(config);
   if (windows !== undefined) fail(windows);

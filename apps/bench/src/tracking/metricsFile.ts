@@ -31,9 +31,17 @@ const linesOf = (text: string): string[] =>
  *
  * @throws BENCH_CORRUPT_METRICS naming the file and line of the first line that is not a row.
  */
-export function readMetrics(path: string): MetricsRow[] {
+export const readMetrics = (path: string): MetricsRow[] =>
+  parseMetrics(readFileSync(path, 'utf8'), path);
+
+/**
+ * The rows of a metrics file's text (`where` names it in errors: a path, or a queued job).
+ *
+ * @throws BENCH_CORRUPT_METRICS naming `where` and the line of the first line that is not a row.
+ */
+export function parseMetrics(text: string, where: string): MetricsRow[] {
   const rows: MetricsRow[] = [];
-  linesOf(readFileSync(path, 'utf8')).forEach((line, i) => {
+  linesOf(text).forEach((line, i) => {
     let value: unknown;
     let problem: string | undefined;
     try {
@@ -43,7 +51,7 @@ export function readMetrics(path: string): MetricsRow[] {
       problem = 'it is not valid JSON';
     }
     if (problem !== undefined)
-      throw new BenchError('BENCH_CORRUPT_METRICS', `${path} line ${i + 1}: ${problem}`);
+      throw new BenchError('BENCH_CORRUPT_METRICS', `${where} line ${i + 1}: ${problem}`);
     rows.push(value as MetricsRow);
   });
   return rows;

@@ -8,12 +8,14 @@ describe('--tensorboard', () => {
     expect(parseBenchArgs([task], () => undefined)?.tensorboard).toBeUndefined();
   });
 
-  it('is refused with --queue (the event files would stay on the workers)', () => {
-    expect(() =>
-      parseBenchArgs(
-        ['shakespeare', '--tensorboard', '--queue', 'redis://127.0.0.1:6379'],
-        () => undefined,
-      ),
-    ).toThrow(/--tensorboard .*--queue/);
+  it('goes with --queue (the coordinator writes the event files from the rows each result brings)', () => {
+    const command = parseBenchArgs(
+      ['shakespeare', '--tensorboard', '--queue', 'redis://127.0.0.1:6379'],
+      () => undefined,
+    );
+    expect([command?.tensorboard, command?.queue?.masked]).toEqual([
+      true,
+      'redis://127.0.0.1:6379',
+    ]);
   });
 });
