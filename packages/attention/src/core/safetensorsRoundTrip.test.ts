@@ -133,6 +133,18 @@ describe("our files through Hugging Face's reader (@huggingface/hub parseSafeten
     );
   });
 
+  it('and both read a tensor named __proto__ as a tensor (fast-check found it)', async () => {
+    const tensors = Object.defineProperty({}, '__proto__', {
+      value: { dtype: 'F32', shape: [], data: [0] },
+      enumerable: true,
+    }) as Record<string, SafetensorsTensorInput>;
+    const bytes = encodeSafetensors(tensors, {});
+    expect([...decodeSafetensors(bytes).tensors.keys()]).toEqual(['__proto__']);
+    const ref = await referenceHeader(bytes);
+    if (ref.sharded) throw new Error('a single file was read as sharded');
+    expect(Object.keys(ref.header)).toEqual(['__proto__']);
+  });
+
   it('and both refuse a header that is not JSON', async () => {
     const text = new TextEncoder().encode('{"w":{"dtype":"F32",');
     const bytes = new Uint8Array(8 + text.length);

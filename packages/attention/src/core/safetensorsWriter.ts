@@ -40,7 +40,8 @@ function headerBytes(
   order: readonly [string, SafetensorsTensorInput][],
   metadata: Readonly<Record<string, string>>,
 ): { header: Uint8Array; offsets: number[] } {
-  const json: Record<string, unknown> = {};
+  // No prototype: a tensor named `__proto__` is an entry like any other, not a prototype.
+  const json: Record<string, unknown> = Object.create(null);
   if (Object.keys(metadata).length > 0) json[METADATA_KEY] = metadata;
   const offsets: number[] = [];
   let at = 0;
