@@ -18,11 +18,14 @@ const missing = chromiumMissing();
 
 // The computation both threads and the one-thread path run: exact and tap on a causal batch.
 const COMPUTE = `
-import { causalBatch, createRng, estimateExact, setWorkerFactory, startThreads, tapSampler, threadInfo } from '@boltzmann/ising-core';
-export async function compute(bundledWorker) {
+import { causalBatch, createRng, enableDebug, estimateExact, setWorkerFactory, startThreads, tapSampler, threadInfo } from '@boltzmann/ising-core';
+export async function compute(bundledWorker, debug) {
+  // Off Node, ising-core's warnings go to its debug namespace: printed (console.debug) only when asked.
+  enableDebug(debug ? 'boltzmann:ising-core' : '');
   const warnings = [];
-  const warn = console.warn;
-  console.warn = (...args) => { warnings.push(args.join(' ')); warn(...args); };
+  const warn = console.warn, say = console.debug, log = console.log;
+  const keep = (out) => (...args) => { warnings.push(args.join(' ')); out(...args); };
+  console.warn = keep(warn); console.debug = keep(say); console.log = keep(log);
   let posts = 0;
   if (bundledWorker) setWorkerFactory(() => {
     const w = new Worker(new URL('./ising-worker.js', import.meta.url), { type: 'module' });
@@ -39,17 +42,17 @@ export async function compute(bundledWorker) {
   const tap1 = tapSampler.create({ threads: 1 }).estimate(batch), tap2 = tapSampler.create({ threads: 2 }).estimate(batch);
   const exactSame = same(one.magnetization, two.magnetization) && same(one.vjp(grad).fields, two.vjp(grad).fields);
   const tapSame = same(tap1.magnetization, tap2.magnetization) && same(tap1.vjp(grad).fields, tap2.vjp(grad).fields);
-  console.warn = warn;
+  console.warn = warn; console.debug = say; console.log = log;
   return { started, after: threadInfo(), exactSame, tapSame, posts, warnings, isolated: globalThis.crossOriginIsolated === true };
 }`;
 
 const HOST_WORKER = `import { compute } from './compute.ts';
-self.onmessage = async ({ data }) => self.postMessage(await compute(data.bundledWorker));`;
+self.onmessage = async ({ data }) => self.postMessage(await compute(data.bundledWorker, data.debug));`;
 const PAGE = `import { compute } from './compute.ts';
-window.run = async (where, bundledWorker) => {
-  if (where === 'main') return compute(bundledWorker);
+window.run = async (where, bundledWorker, debug) => {
+  if (where === 'main') return compute(bundledWorker, debug);
   const host = new Worker(new URL('./host.js', import.meta.url), { type: 'module' });
-  return new Promise((resolve, reject) => { host.onmessage = (e) => resolve(e.data); host.onerror = (e) => reject(new Error(e.message)); host.postMessage({ bundledWorker }); });
+  return new Promise((resolve, reject) => { host.onmessage = (e) => resolve(e.data); host.onerror = (e) => reject(new Error(e.message)); host.postMessage({ bundledWorker, debug }); });
 };`;
 
 async function bundle(): Promise<Map<string, string>> {
@@ -120,7 +123,7 @@ describe.skipIf(missing !== undefined)(
 
     async function run(
       where: 'worker' | 'main',
-      options: { isolated: boolean; bundledWorker: boolean },
+      options: { isolated: boolean; bundledWorker: boolean; debug?: boolean },
     ): Promise<{ outcome: Outcome; errors: string[] }> {
       const server = await serveStatic(files, { isolated: options.isolated });
       servers.push(server);
@@ -130,9 +133,11 @@ describe.skipIf(missing !== undefined)(
         () => typeof (globalThis as { run?: unknown }).run === 'function',
       );
       const outcome = await watched.page.evaluate(
-        ([w, b]) =>
-          (globalThis as unknown as { run(w: string, b: boolean): Promise<Outcome> }).run(w, b),
-        [where, options.bundledWorker] as const,
+        ([w, b, d]) =>
+          (
+            globalThis as unknown as { run(w: string, b: boolean, d: boolean): Promise<Outcome> }
+          ).run(w, b, d),
+        [where, options.bundledWorker, options.debug ?? true] as const,
       );
       await watched.page.context().close();
       expect(watched.offLoopback).toEqual([]);
@@ -169,6 +174,12 @@ describe.skipIf(missing !== undefined)(
       const said = outcome.warnings.filter((w) => w.includes('ISING_THREADS_UNAVAILABLE'));
       expect(said).toHaveLength(1);
       expect(said[0]).toMatch(/may not block/);
+    }, 120_000);
+
+    it('prints nothing of it unless asked: the same main-thread case with the debug namespace off', async () => {
+      const { outcome } = await run('main', { isolated: true, bundledWorker: true, debug: false });
+      expect(outcome.exactSame && outcome.tapSame).toBe(true);
+      expect(outcome.warnings).toEqual([]);
     }, 120_000);
 
     it('with no worker factory and no dist/ beside the bundle: the worker fails to load, one warning, the same answers', async () => {
