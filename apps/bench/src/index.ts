@@ -67,14 +67,12 @@ export type { MainIo, RunCli } from './io.js';
 export { main } from './cli/main.js';
 export type {
   BracketMode,
-  CurvePoint,
   DatasetName,
   EngineChoice,
   Experiment,
   RunConfig,
   RunProgress,
-  RunEnvironment,
-  RunRecord,
   RunSettings,
   Variant,
 } from './types.js';
+export type { CurvePoint, RunEnvironment, RunRecord } from './recordTypes.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { syntheticRecords } from '../testing/fixtures.js';
 import { main } from '../cli/main.js';
-import type { RunRecord } from '../types.js';
+import type { RunRecord } from '../recordTypes.js';
 
 /** A results folder holding `records` as finished runs. */
 function resultsFolder(records: readonly RunRecord[]): string {

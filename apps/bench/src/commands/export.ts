@@ -8,7 +8,7 @@ import { userPath } from '../paths.js';
 import { readRecords } from '../results/runFiles.js';
 import { runRows, toCsv, toJsonl } from '../results/runRows.js';
 import { curveRows } from '../tracking/curves.js';
-import type { RunRecord } from '../types.js';
+import type { RunRecord } from '../recordTypes.js';
 
 /** The formats `bench export` writes. */
 export const EXPORT_FORMATS = ['csv', 'jsonl'] as const;

@@ -8,7 +8,7 @@ import { userPath } from '../paths.js';
 import { experimentReport } from '../experiments/registry.js';
 import { readRecords } from '../results/runFiles.js';
 import type { FidelityPoint } from '../report/plots/plots.js';
-import type { RunRecord } from '../types.js';
+import type { RunRecord } from '../recordTypes.js';
 
 /** A parsed `bench report` invocation. */
 export interface ReportCommand {

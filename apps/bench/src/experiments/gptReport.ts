@@ -2,7 +2,7 @@
 // dataset, and no time-per-step table (its evaluations dominate a step's wall time).
 import { gptCurvesSpec, gptTable } from '../report/gptSummary.js';
 import type { ReportSection } from '../report/sections.js';
-import type { RunRecord } from '../types.js';
+import type { RunRecord } from '../recordTypes.js';
 import type { ExperimentReport } from './types.js';
 
 const withLoss = (records: readonly RunRecord[]): RunRecord[] =>

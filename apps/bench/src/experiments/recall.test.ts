@@ -10,7 +10,7 @@ import { expandGrid, runId } from '../grid/expandGrid.js';
 import { createRunModel } from '../training/runModel.js';
 import { bench } from '../testing/fixtures.js';
 import { validateRunConfig } from '../trust/runConfigSchema.js';
-import type { RunRecord } from '../types.js';
+import type { RunRecord } from '../recordTypes.js';
 import { ACCURACY } from './datasetRules.js';
 import { createTaskData } from './taskData.js';
 

@@ -4,7 +4,7 @@ import { columnOf } from '../report/columns.js';
 import { lengthSpec } from '../report/plots/plots.js';
 import type { LengthPoint } from '../report/plots/plots.js';
 import type { ReportSection } from '../report/sections.js';
-import type { RunRecord } from '../types.js';
+import type { RunRecord } from '../recordTypes.js';
 import type { ExperimentReport } from './types.js';
 
 /**

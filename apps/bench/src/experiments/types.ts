@@ -7,7 +7,8 @@ import type { BenchCommand, ExperimentSettings, GridSpec, PresetName } from '../
 import type { ExperimentReport, ReportExtras } from '../report/sections.js';
 
 export type { ColumnOrder, ExperimentReport } from '../report/sections.js';
-import type { DatasetName, Experiment, RunConfig, RunRecord, Variant } from '../types.js';
+import type { DatasetName, Experiment, RunConfig, Variant } from '../types.js';
+import type { RunRecord } from '../recordTypes.js';
 
 /** A grid spec while flags override its fields. */
 export type MutableGrid = { -readonly [K in keyof GridSpec]: GridSpec[K] };

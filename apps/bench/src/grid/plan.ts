@@ -13,7 +13,8 @@ import type {
   PlannedGrid,
   RunFailure,
 } from './types.js';
-import type { EngineChoice, RunConfig, RunRecord } from '../types.js';
+import type { EngineChoice, RunConfig } from '../types.js';
+import type { RunRecord } from '../recordTypes.js';
 
 /** The grid's output sink: `options.out`, else standard output. */
 export function gridOut(options: GridOptions): (line: string) => void {

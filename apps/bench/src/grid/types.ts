@@ -1,7 +1,8 @@
 // The grid's shapes, a leaf the planner and the executors read: the executor interface (what a
 // grid run is told, plans and returns). A grid's axes and settings (GridSpec) are a root leaf,
 // benchCommand.ts.
-import type { EngineChoice, RunConfig, RunProgress, RunRecord, RunSettings } from '../types.js';
+import type { EngineChoice, RunConfig, RunProgress, RunSettings } from '../types.js';
+import type { RunRecord } from '../recordTypes.js';
 
 /** Where the grid reports what its runs are doing. */
 export interface ProgressDisplay {

@@ -3,7 +3,7 @@
 // threshold (a warning; with `--strict`, a refusal).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { IbmStepRecord } from '../types.js';
+import type { IbmStepRecord } from '../recordTypes.js';
 
 /** One spin count's choice, as the adapter writes it. */
 interface SizeChoice extends IbmStepRecord {

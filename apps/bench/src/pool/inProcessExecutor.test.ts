@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { RunRecord } from '../types.js';
+import type { RunRecord } from '../recordTypes.js';
 import { cleanUpAfterAll, spawnBench } from '../testing/queueTestkit.js';
 import { FIXED_SAMPLES_JS } from '../testing/fixtures.js';
 

@@ -19,7 +19,7 @@ import type {
   RunFailure,
 } from '../grid/types.js';
 import { trainRun } from '../training/trainRun.js';
-import type { RunRecord } from '../types.js';
+import type { RunRecord } from '../recordTypes.js';
 
 /** How long a run hit by a stray error may take to reach its next step (and stop) before it is given up. */
 export const STRAY_GRACE_MS = 5000;

@@ -1,4 +1,5 @@
-import type { RunConfig, RunProgress, RunRecord, RunSettings } from '../types.js';
+import type { RunConfig, RunProgress, RunSettings } from '../types.js';
+import type { RunRecord } from '../recordTypes.js';
 
 /** Parent → worker. */
 export type ToWorker =

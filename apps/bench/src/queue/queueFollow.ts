@@ -6,7 +6,7 @@ import { runLabel } from '../grid/expandGrid.js';
 import { gridOut, gridOutcome } from '../grid/plan.js';
 import { formatDuration } from '../grid/progress.js';
 import type { GridOutcome, PlannedGrid, RunFailure } from '../grid/types.js';
-import type { RunRecord } from '../types.js';
+import type { RunRecord } from '../recordTypes.js';
 import { abortableWaits } from './queueConnection.js';
 import type { EnqueuedGrid, QueueGridOptions } from './queueGridTypes.js';
 import { redactQueue } from './queueUrl.js';

@@ -8,7 +8,8 @@ import { writeJobModel } from './queuedFiles.js';
 import { earlyStopRecordProblem } from '../results/earlyStopChecks.js';
 import { environmentProblem } from '../results/environment.js';
 import type { Checkpoint } from '../results/runFiles.js';
-import type { RunConfig, RunRecord, RunSettings } from '../types.js';
+import type { RunConfig, RunSettings } from '../types.js';
+import type { RunRecord } from '../recordTypes.js';
 
 /** Environment of the processor processes, set by `bench worker`. */
 export const WORKER_ENV = {

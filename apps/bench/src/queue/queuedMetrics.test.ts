@@ -9,7 +9,8 @@ import { runId } from '../grid/expandGrid.js';
 import { parseBenchArgs } from '../cli/parseArgs.js';
 import { metricsPath } from '../results/runFiles.js';
 import { tinyShakespeareArgs } from '../testing/fixtures.js';
-import type { RunRecord, RunSettings } from '../types.js';
+import type { RunSettings } from '../types.js';
+import type { RunRecord } from '../recordTypes.js';
 import { writeJobMetrics } from './queuedMetrics.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-queued-metrics-'));

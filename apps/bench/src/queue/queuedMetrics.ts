@@ -4,7 +4,8 @@
 // trains). The text comes from Redis: every line is checked as a row before anything is written.
 import { parseMetrics } from '../tracking/metricsFile.js';
 import { runTrackers } from '../tracking/trackers.js';
-import type { RunRecord, RunSettings } from '../types.js';
+import type { RunSettings } from '../types.js';
+import type { RunRecord } from '../recordTypes.js';
 import type { QueuedRun } from './queueJobs.js';
 
 /**

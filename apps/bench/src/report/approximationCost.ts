@@ -1,7 +1,7 @@
 import { summarize } from './summary.js';
 import { summaryTables } from './summaryTable.js';
 import type { Table } from './summaryTable.js';
-import type { RunRecord } from '../types.js';
+import type { RunRecord } from '../recordTypes.js';
 
 /** The column of exact Boltzmann attention (the exact sampler is the unqualified `boltzmann`). */
 const EXACT = 'boltzmann';

@@ -1,6 +1,6 @@
 import { usesSampler } from '@boltzmann/ising-core';
 import { ATTENTION_VARIANTS as ALL_VARIANTS } from '@boltzmann/ising-core';
-import type { RunRecord } from '../types.js';
+import type { RunRecord } from '../recordTypes.js';
 
 /**
  * The column a run is reported under: its variant (or DQA label), qualified by its sampler and

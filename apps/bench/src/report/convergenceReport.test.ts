@@ -3,7 +3,7 @@ import { convergenceSpec, convergenceTable } from './convergenceReport.js';
 import { couplingProfileSpec } from './plots/couplingProfilePlot.js';
 import { syntheticRecords } from '../testing/fixtures.js';
 import { renderSvg } from './plots/plots.js';
-import type { RunRecord } from '../types.js';
+import type { RunRecord } from '../recordTypes.js';
 
 const tap = syntheticRecords(
   [

@@ -4,7 +4,7 @@ import { groupLabel, numericOrder } from './plots/plots.js';
 import { meanStd } from './stats.js';
 import type { Table } from './summaryTable.js';
 import { panelLayout } from './plots/layout.js';
-import type { RunRecord } from '../types.js';
+import type { RunRecord } from '../recordTypes.js';
 
 /**
  * How an iterative sampler (tap, mean-field) converged during training, per column, group (FFN,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { couplingBandsTable, distanceBands } from './couplingBands.js';
 import { syntheticRecords } from '../testing/fixtures.js';
-import type { RunRecord } from '../types.js';
+import type { RunRecord } from '../recordTypes.js';
 
 /** A profile row of length T − 1: `near` at d ≤ 4, `mid` at 5–8, `far` beyond. */
 const row = (T: number, near: number, mid: number, far: number): number[] =>

@@ -3,7 +3,7 @@ import { groupSuffix } from './plots/plots.js';
 import { meanStd } from './stats.js';
 import { signed, spread } from './summaryTable.js';
 import type { Table } from './summaryTable.js';
-import type { RunRecord } from '../types.js';
+import type { RunRecord } from '../recordTypes.js';
 
 /** The distance bands of {@link couplingBandsTable}: near, middle, and the far half of the window. */
 export function distanceBands(length: number): {

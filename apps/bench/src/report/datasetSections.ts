@@ -15,7 +15,7 @@ import type { PlotSection, ReportSection } from './sections.js';
 import type { Summary } from './summary.js';
 import { timeTable } from './timeTable.js';
 import { trendTable } from './trendTable.js';
-import type { RunRecord } from '../types.js';
+import type { RunRecord } from '../recordTypes.js';
 
 /** One dataset's runs as its report section sees them. */
 export interface DatasetRuns {

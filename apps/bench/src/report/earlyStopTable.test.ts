@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { syntheticRecords } from '../testing/fixtures.js';
-import type { RunRecord } from '../types.js';
+import type { RunRecord } from '../recordTypes.js';
 import { earlyStopTable } from './earlyStopTable.js';
 
 const argv = ['shakespeare', '--variants', 'softmax,boltzmann', '--lengths', '8', '--seeds', '0,1'];

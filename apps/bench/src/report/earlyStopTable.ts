@@ -2,7 +2,7 @@
 // column, the step of the best evaluation (the one each record reports), the step trained to, and
 // how many runs stopped before their cap.
 import { trainedSteps } from '../results/earlyStopChecks.js';
-import type { RunRecord } from '../types.js';
+import type { RunRecord } from '../recordTypes.js';
 import { summarize } from './summary.js';
 import type { Stat } from './summary.js';
 import type { Table } from './summaryTable.js';

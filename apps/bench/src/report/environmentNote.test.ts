@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { syntheticRecords } from '../testing/fixtures.js';
-import type { RunEnvironment, RunRecord } from '../types.js';
+import type { RunEnvironment, RunRecord } from '../recordTypes.js';
 import { environmentNote } from './environmentNote.js';
 
 const records = syntheticRecords(

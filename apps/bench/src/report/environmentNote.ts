@@ -1,7 +1,7 @@
 // The environments the runs of a table trained in, named beside the time-per-step table so its
 // figures have their context: the engine, the machine, Node, the workers and the commit.
 import { environmentLine } from '../results/environment.js';
-import type { RunRecord } from '../types.js';
+import type { RunRecord } from '../recordTypes.js';
 
 /**
  * `Measured on: <environment>.` when every run trained in one environment, else

@@ -8,7 +8,7 @@ import { syntheticRecords } from '../testing/fixtures.js';
 import { main } from '../cli/main.js';
 import { renderSvg } from './plots/plots.js';
 import { meanStd } from './stats.js';
-import type { RunRecord } from '../types.js';
+import type { RunRecord } from '../recordTypes.js';
 
 /** Synthetic gpt records: `loss(config)` is the final val loss; train = val − 0.1. */
 function gptRecords(argv: string[], loss: (c: RunRecord['config']) => number): RunRecord[] {

@@ -9,7 +9,7 @@ import type { Stat } from './stats.js';
 import type { Table } from './sections.js';
 import { spread } from './summaryTable.js';
 import { trainedSteps } from '../results/earlyStopChecks.js';
-import type { RunRecord } from '../types.js';
+import type { RunRecord } from '../recordTypes.js';
 
 /**
  * nanoGPT's figure for its README CPU configuration of shakespeare_char (the `baby` preset:

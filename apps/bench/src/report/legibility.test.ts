@@ -11,7 +11,7 @@ import type { variantLegend } from './plots/variantLegend.js';
 import { vegaLogger } from './plots/vegaLog.js';
 import { ONE_SEED_BANNER, seedBanner } from './seedBanner.js';
 import { writeReport } from './writeReport.js';
-import type { RunRecord } from '../types.js';
+import type { RunRecord } from '../recordTypes.js';
 
 // Issue 43 point 9 (a legible report) and point 8's Vega part.
 

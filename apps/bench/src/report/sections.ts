@@ -1,7 +1,7 @@
 // The pieces a report is composed of (writeReport.ts renders them; experiments add their own).
 import type { TopLevelSpec } from 'vega-lite';
 import type { FidelityPoint } from './plots/plots.js';
-import type { RunRecord } from '../types.js';
+import type { RunRecord } from '../recordTypes.js';
 
 /** A table as header cells and body rows of text. */
 export interface Table {

@@ -1,6 +1,6 @@
 // The note at the top of a report whose cells each hold one seed: its tables print `(n = 1)` in
 // place of a spread, and its intervals and p-values are all `—`, so the reader is told why first.
-import type { RunRecord } from '../types.js';
+import type { RunRecord } from '../recordTypes.js';
 
 /** What the banner says (plain text: the same in Markdown and HTML). */
 export const ONE_SEED_BANNER =

@@ -1,7 +1,7 @@
 import { columnOf } from './columns.js';
 import { holmAdjust, meanStd, pairedTTest } from './stats.js';
 import type { PairedTest, Stat } from './stats.js';
-import type { RunRecord } from '../types.js';
+import type { RunRecord } from '../recordTypes.js';
 
 export { meanStd } from './stats.js';
 export type { Stat } from './stats.js';

@@ -2,7 +2,7 @@ import { summarize } from './summary.js';
 import { spread } from './summaryTable.js';
 import type { Table } from './summaryTable.js';
 import { trainedSteps } from '../results/earlyStopChecks.js';
-import type { RunRecord } from '../types.js';
+import type { RunRecord } from '../recordTypes.js';
 
 /** A run's wall time per training step in milliseconds (its evaluations included; the steps it trained, early stopping's too). */
 export const msPerStep = (r: RunRecord): number => (1000 * r.wallSeconds) / trainedSteps(r);

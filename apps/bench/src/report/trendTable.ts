@@ -3,7 +3,7 @@ import { groupLabel } from './plots/plots.js';
 import { meanStd, pairedTTest } from './stats.js';
 import { formatStat, formatTest } from './summaryTable.js';
 import type { Table } from './summaryTable.js';
-import type { RunRecord } from '../types.js';
+import type { RunRecord } from '../recordTypes.js';
 
 /** Least-squares slope of y on x (null below two distinct x). */
 function slope(points: readonly { x: number; y: number }[]): number | null {

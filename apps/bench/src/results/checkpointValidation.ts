@@ -5,14 +5,14 @@ import type { ConvergenceSummary } from '@boltzmann/ising-core';
 import { canonicalJson } from './canonicalJson.js';
 import { earlyStopStateProblem } from './earlyStopChecks.js';
 import type { EarlyStopState } from './earlyStopChecks.js';
+import type { RunConfig } from '../types.js';
 import type {
   ConvergencePoint,
   CurvePoint,
   DwaveRunSummary,
   GptEval,
   IbmRunSummary,
-  RunConfig,
-} from '../types.js';
+} from '../recordTypes.js';
 
 /** Everything needed to continue a run exactly where it stopped. */
 export interface Checkpoint {

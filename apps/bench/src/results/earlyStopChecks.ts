@@ -1,7 +1,8 @@
 // What an early-stopping run keeps in its checkpoint and its record, and the checks that both agree
 // with the run's config and curve before they are trusted (training/earlyStop.ts applies the rule).
 import { echo } from '@boltzmann/ising-core/internal';
-import type { CurvePoint, EarlyStopSettings, RunConfig, RunRecord } from '../types.js';
+import type { EarlyStopSettings, RunConfig } from '../types.js';
+import type { CurvePoint, RunRecord } from '../recordTypes.js';
 
 /** Early stopping's state at a checkpoint: the best evaluation so far and the patience used. */
 export interface EarlyStopState {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { syntheticRecords } from '../testing/fixtures.js';
-import type { RunRecord } from '../types.js';
+import type { RunRecord } from '../recordTypes.js';
 import { currentEnvironment, environmentLine, environmentProblem } from './environment.js';
 import { readRecord } from './runFiles.js';
 

@@ -2,7 +2,7 @@
 // checked when a record is read, and named in one line for the report.
 import { cpus, platform, release, totalmem } from 'node:os';
 import { echo } from '@boltzmann/ising-core/internal';
-import type { RunEnvironment, RunRecord } from '../types.js';
+import type { RunEnvironment, RunRecord } from '../recordTypes.js';
 
 /**
  * The environment of a run training in this process now.

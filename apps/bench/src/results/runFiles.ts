@@ -7,7 +7,8 @@ import { checkpointProblem } from './checkpointValidation.js';
 import { earlyStopRecordProblem } from './earlyStopChecks.js';
 import { environmentProblem } from './environment.js';
 import type { Checkpoint } from './checkpointValidation.js';
-import type { RunConfig, RunRecord } from '../types.js';
+import type { RunConfig } from '../types.js';
+import type { RunRecord } from '../recordTypes.js';
 
 export type { Checkpoint } from './checkpointValidation.js';
 

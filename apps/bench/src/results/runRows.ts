@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomicWrite.js';
-import type { RunRecord } from '../types.js';
+import type { RunRecord } from '../recordTypes.js';
 
 /** A cell of a flat run row: what a CSV or a pandas/R data frame can hold. */
 export type RowValue = string | number | boolean | null;

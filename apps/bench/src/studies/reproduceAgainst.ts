@@ -6,7 +6,7 @@
  *   node --import tsx --conditions=@boltzmann/source src/studies/reproduceAgainst.ts <new results> <committed results>
  */
 import { readRecords } from '../results/runFiles.js';
-import type { RunRecord } from '../types.js';
+import type { RunRecord } from '../recordTypes.js';
 
 const [fresh, committed] = process.argv.slice(2);
 if (fresh === undefined || committed === undefined) {

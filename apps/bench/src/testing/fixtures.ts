@@ -5,7 +5,8 @@ import { BenchError } from '../benchError.js';
 import { main } from '../cli/main.js';
 import { parseBenchArgs } from '../cli/parseArgs.js';
 import type { ProgressDisplay } from '../grid/progress.js';
-import type { RunProgress, RunRecord } from '../types.js';
+import type { RunProgress } from '../types.js';
+import type { RunRecord } from '../recordTypes.js';
 
 /**
  * Synthetic finished-run records for tests of the summary, plots and report: the real grid

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
 import { afterAll } from 'vitest';
 import { tinyShakespeareArgs } from './fixtures.js';
-import type { RunRecord } from '../types.js';
+import type { RunRecord } from '../recordTypes.js';
 import { redisOptions } from '../queue/queueConnection.js';
 import { parseQueueUrl } from '../queue/queueUrl.js';
 import { QUEUE_NAME } from '../queue/queueJobs.js';

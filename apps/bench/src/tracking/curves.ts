@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { metricsPath } from '../results/runFiles.js';
 import type { RowValue, RunRow } from '../results/runRows.js';
-import type { RunRecord } from '../types.js';
+import type { RunRecord } from '../recordTypes.js';
 import { readMetrics } from './metricsFile.js';
 import type { MetricsRow } from './types.js';
 

@@ -3,7 +3,7 @@
 import { metricsFileTracker } from './metricsFile.js';
 import { tensorboardTracker } from './tensorboard/tensorboardTracker.js';
 import type { MetricsRow, RunTracker, TrackerContext, TrackerFactory } from './types.js';
-import type { RunRecord } from '../types.js';
+import type { RunRecord } from '../recordTypes.js';
 
 /** The trackers' factories, in the order rows reach them. */
 const TRACKERS: readonly TrackerFactory[] = [metricsFileTracker, (c) => tensorboardTracker(c)];

@@ -2,7 +2,8 @@
 // JSON object a line) and the trackers training hands each row to (the metrics file, and with
 // `--tensorboard` the TensorBoard event files).
 import type { ConvergenceSummary } from '@boltzmann/ising-core';
-import type { RunConfig, RunRecord, RunSettings } from '../types.js';
+import type { RunConfig, RunSettings } from '../types.js';
+import type { RunRecord } from '../recordTypes.js';
 
 /** Which event of the training loop wrote a {@link MetricsRow}. */
 export type MetricsEvent = 'train' | 'eval';

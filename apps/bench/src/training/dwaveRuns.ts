@@ -1,7 +1,7 @@
 // What a run's D-Wave calls did, for its record: the dwave sampler reports each call through its
 // `onRun` hook (chain breaks, reads, QPU time), and this sums them.
 import type { DwaveRunInfo } from '@boltzmann/quantum-adapters';
-import type { DwaveRunSummary } from '../types.js';
+import type { DwaveRunSummary } from '../recordTypes.js';
 import { runTally } from './runTally.js';
 import type { RunTally } from './runTally.js';
 

@@ -12,7 +12,8 @@ import { earlyStopStateProblem } from '../results/earlyStopChecks.js';
 import { readRecord, recordPath } from '../results/runFiles.js';
 import { benchErrorText, syntheticRecords } from '../testing/fixtures.js';
 import { validateRunConfig } from '../trust/runConfigSchema.js';
-import type { RunConfig, RunRecord } from '../types.js';
+import type { RunConfig } from '../types.js';
+import type { RunRecord } from '../recordTypes.js';
 import { improves, observeEvaluation, outOfPatience } from './earlyStop.js';
 
 const codeOf = benchErrorText;

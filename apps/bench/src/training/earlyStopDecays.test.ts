@@ -8,7 +8,8 @@ import { expandGrid, runId } from '../grid/expandGrid.js';
 import { earlyStopRecordProblem, earlyStopStateProblem } from '../results/earlyStopChecks.js';
 import { benchErrorText, syntheticRecords } from '../testing/fixtures.js';
 import { validateRunConfig } from '../trust/runConfigSchema.js';
-import type { RunConfig, RunRecord } from '../types.js';
+import type { RunConfig } from '../types.js';
+import type { RunRecord } from '../recordTypes.js';
 import { earlyStopRecordOf, observeEvaluation, onPlateau } from './earlyStop.js';
 
 const messageOf = benchErrorText;

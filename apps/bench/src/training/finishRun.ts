@@ -6,7 +6,7 @@ import { writeJsonAtomic } from '../results/atomicWrite.js';
 import { modelPath, recordPath, removeCheckpoint } from '../results/runFiles.js';
 import { encodeSavedModel } from '../results/savedModelFile.js';
 import { writeFileAtomic } from '@boltzmann/ising-core/internal';
-import type { RunRecord, RunTiming } from '../types.js';
+import type { RunRecord, RunTiming } from '../recordTypes.js';
 import { earlyStopRecordOf } from './earlyStop.js';
 import {
   closeInterval,

@@ -1,7 +1,7 @@
 // The hardware samplers' reports of their calls, kept for a run's record and checkpoint: the dwave
 // sampler's chain breaks and QPU time (dwaveRuns.ts), the ibm sampler's jobs and chosen Trotter
 // steps with their expected fidelity (ibmRuns.ts). Each reports through its `onRun` hook.
-import type { DwaveRunSummary, IbmRunSummary } from '../types.js';
+import type { DwaveRunSummary, IbmRunSummary } from '../recordTypes.js';
 import { dwaveRunTally, mergeDwaveRuns } from './dwaveRuns.js';
 import type { DwaveRunTally } from './dwaveRuns.js';
 import { ibmRunTally, mergeIbmRuns } from './ibmRuns.js';

@@ -2,7 +2,7 @@
 // `onRun` hook (the jobs, and the Trotter steps and expected fidelity it chose for each spin
 // count), and this sums them.
 import type { IbmRunInfo } from '@boltzmann/quantum-adapters';
-import type { IbmRunSummary } from '../types.js';
+import type { IbmRunSummary } from '../recordTypes.js';
 import { runTally } from './runTally.js';
 import type { RunTally } from './runTally.js';
 

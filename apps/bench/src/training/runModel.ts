@@ -22,7 +22,8 @@ import type { ConvergenceSummary, SamplerRegistry } from '@boltzmann/ising-core'
 import { BenchError } from '../benchError.js';
 import { experimentOf } from '../experiments/registry.js';
 import { DEFAULT_ENGINE } from '../types.js';
-import type { EngineChoice, RunConfig, RunEngine } from '../types.js';
+import type { EngineChoice, RunConfig } from '../types.js';
+import type { RunEngine } from '../recordTypes.js';
 import { hardwareHooks, hardwareRunsOf, hardwareTallies } from './hardwareTallies.js';
 import type { HardwareRuns, HardwareTallies } from './hardwareTallies.js';
 import type { TaskData, TrainBatch } from '../experiments/taskData.js';

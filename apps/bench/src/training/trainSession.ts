@@ -15,14 +15,8 @@ import { observeEvaluation, restoredState } from './earlyStop.js';
 import type { EarlyStopState } from './earlyStop.js';
 import { mergeHardwareRuns } from './hardwareTallies.js';
 import type { HardwareRuns } from './hardwareTallies.js';
-import type {
-  ConvergencePoint,
-  CurvePoint,
-  GptEval,
-  RunConfig,
-  RunProgress,
-  RunSettings,
-} from '../types.js';
+import type { RunConfig, RunProgress, RunSettings } from '../types.js';
+import type { ConvergencePoint, CurvePoint, GptEval } from '../recordTypes.js';
 import type { RunModel, RunStepResult } from './runModel.js';
 import { runTrackers } from '../tracking/trackers.js';
 import type { RunTracker } from '../tracking/types.js';

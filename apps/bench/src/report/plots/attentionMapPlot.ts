@@ -2,7 +2,7 @@ import type { TopLevelSpec } from 'vega-lite';
 import { columnOf, orderColumns } from '../columns.js';
 import { groupLabel, numericOrder } from './plots.js';
 import { panelCount, panelLayout } from './layout.js';
-import type { RunRecord } from '../../types.js';
+import type { RunRecord } from '../../recordTypes.js';
 
 /** Cells drawn per side at most: larger maps are pooled (a 64 × 64 map becomes 22 × 22 blocks of 3 × 3). */
 export const MAP_CELLS = 24;

@@ -3,7 +3,7 @@ import type { TopLevelSpec } from 'vega-lite';
 import { columnPrefix, groupLabel, numericOrder, panels, ROUNDED } from './plots.js';
 import { panelCount, panelLayout } from './layout.js';
 import { meanStd } from '../stats.js';
-import type { RunRecord } from '../../types.js';
+import type { RunRecord } from '../../recordTypes.js';
 
 /**
  * Mean J_jl against distance |j − l| (mean ± std over seeds of each run's distance average): one

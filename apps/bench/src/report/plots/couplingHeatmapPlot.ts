@@ -1,7 +1,7 @@
 import type { TopLevelSpec } from 'vega-lite';
 import { columnPrefix, groupLabel, panels } from './plots.js';
 import { panelCount, panelLayout } from './layout.js';
-import type { RunRecord } from '../../types.js';
+import type { RunRecord } from '../../recordTypes.js';
 
 /**
  * Cells drawn per side at most. A longer T is pooled into blocks (T = 256 into 32 × 32 blocks

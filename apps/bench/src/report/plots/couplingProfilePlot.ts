@@ -3,7 +3,7 @@ import { columnOf } from '../columns.js';
 import { groupSuffix, panels } from './plots.js';
 import { panelCount, panelLayout } from './layout.js';
 import { meanStd } from '../stats.js';
-import type { RunRecord } from '../../types.js';
+import type { RunRecord } from '../../recordTypes.js';
 
 /**
  * The learned J by distance for every (layer, head): one panel per (column, group, T, layer), one

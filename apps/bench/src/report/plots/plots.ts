@@ -8,7 +8,7 @@ import { headlineUnderneath, variantEncoding, variantLayers } from './variantCol
 import { withVariantLegend } from './variantLegend.js';
 import { vegaLogger } from './vegaLog.js';
 import type { VegaLogger } from './vegaLog.js';
-import type { RunRecord } from '../../types.js';
+import type { RunRecord } from '../../recordTypes.js';
 
 /**
  * Renders a Vega-Lite spec to SVG headlessly (compile to Vega, `renderer: 'none'`). Vega's and

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { syntheticRecords } from '../../testing/fixtures.js';
-import type { RunRecord } from '../../types.js';
+import type { RunRecord } from '../../recordTypes.js';
 import type { MetricsRow, TrackerContext } from '../types.js';
 import { readEvents } from './pythonReader.js';
 import { tensorboardRunDir, tensorboardTracker } from './tensorboardTracker.js';

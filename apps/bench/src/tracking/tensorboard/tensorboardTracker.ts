@@ -13,7 +13,8 @@
 // as the metrics file's rows do. A fresh start (step 0) deletes the run's older event files.
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RunConfig, RunRecord } from '../../types.js';
+import type { RunConfig } from '../../types.js';
+import type { RunRecord } from '../../recordTypes.js';
 import type { MetricsRow, RunTracker, TrackerContext } from '../types.js';
 import {
   COLORSPACE_RGB,
