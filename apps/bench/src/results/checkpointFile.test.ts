@@ -1,7 +1,7 @@
 // Checkpoints as safetensors: every number back bit for bit (F32 where the values are float32,
 // F64 where the tfjs trainer's float64 moments are not), runs resumed from them equal to
 // uninterrupted runs on both engines, and JSON checkpoints of earlier releases still resuming.
-import { decodeSafetensors } from '@boltzmann/attention';
+import { decodeSafetensors, encodeSafetensors } from '@boltzmann/attention';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -98,6 +98,29 @@ describe('checkpoint files', () => {
     expect(() => decodeCheckpoint(bytes.subarray(0, -4))).toThrow(
       expect.objectContaining({ code: 'ATTENTION_SAFETENSORS_OFFSETS' }),
     );
+  });
+
+  it('read a tensor named after __proto__ as a key: nothing written through a prototype', () => {
+    const { metadata } = decodeSafetensors(
+      encodeCheckpoint({
+        version: 1,
+        engine: { model: { weights: {} }, trainer: { moments: {} } },
+      } as unknown as Checkpoint),
+    );
+    const hostile = encodeSafetensors(
+      {
+        'model/__proto__': { dtype: 'F32', shape: [1], data: [1] },
+        'trainer/__proto__/m': { dtype: 'F32', shape: [1], data: [2] },
+      },
+      metadata,
+    );
+    const back = decodeCheckpoint(hostile) as unknown as {
+      engine: { model: { weights: object }; trainer: { moments: object } };
+    };
+    expect(Object.keys(back.engine.model.weights)).toEqual(['__proto__']);
+    expect(Object.keys(back.engine.trainer.moments)).toEqual(['__proto__']);
+    expect(Object.getPrototypeOf(back.engine.trainer.moments)).toBe(Object.prototype);
+    expect((Object.prototype as { m?: unknown }).m).toBeUndefined();
   });
 
   it.each(['wasm', 'tfjs'] as const)(

@@ -99,19 +99,22 @@ export function decodeCheckpoint(bytes: Uint8Array): Checkpoint {
     throw corrupt(
       `its __metadata__ names format ${JSON.stringify(metadata.format)} version ${JSON.stringify(metadata.version)}, not "${FORMAT}" version "1"`,
     );
-  const weights: Record<string, { shape: readonly number[]; data: number[] }> = {};
-  const moments: Record<string, { m?: number[]; v?: number[] }> = {};
+  // Maps, then own properties (Object.fromEntries): a tensor named after `__proto__` in a file
+  // from disk or Redis is a key like any other, never a prototype to write through.
+  const weights = new Map<string, { shape: readonly number[]; data: number[] }>();
+  const moments = new Map<string, { m?: number[]; v?: number[] }>();
   for (const [name, t] of tensors) {
     const moment = MOMENT.exec(name);
     if (name.startsWith(MODEL))
-      weights[name.slice(MODEL.length)] = { shape: t.shape, data: Array.from(t.data) };
+      weights.set(name.slice(MODEL.length), { shape: t.shape, data: Array.from(t.data) });
     else if (moment !== null) {
-      moments[moment[1]!] ??= {};
-      moments[moment[1]!]![moment[2] as 'm' | 'v'] = Array.from(t.data);
+      const pair = moments.get(moment[1]!) ?? {};
+      pair[moment[2] as 'm' | 'v'] = Array.from(t.data);
+      moments.set(moment[1]!, pair);
     } else throw corrupt(`tensor ${JSON.stringify(name)} is neither model/… nor trainer/…/m|v`);
   }
-  const model = { ...jsonObject(metadata, 'model'), weights };
-  const trainer = { ...jsonObject(metadata, 'trainer'), moments };
+  const model = { ...jsonObject(metadata, 'model'), weights: Object.fromEntries(weights) };
+  const trainer = { ...jsonObject(metadata, 'trainer'), moments: Object.fromEntries(moments) };
   return { ...jsonObject(metadata, 'checkpoint'), engine: { model, trainer } } as Checkpoint;
 }
 

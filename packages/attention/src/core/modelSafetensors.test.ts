@@ -133,4 +133,17 @@ describe('model files as safetensors', () => {
       message: expect.stringContaining('text.bin'),
     });
   });
+
+  it("reads a weight named __proto__ as a key, never as the weights object's prototype", () => {
+    const bytes = encodeSafetensors(
+      Object.defineProperty({}, '__proto__', {
+        value: { dtype: 'F32', shape: [1], data: [1] },
+        enumerable: true,
+      }) as never,
+      { format: 'boltzmann-attention/transformer', version: '1', config: '{}' },
+    );
+    const { weights } = decodeModelFile(bytes).model as unknown as { weights: object };
+    expect(Object.getPrototypeOf(weights)).toBe(Object.prototype);
+    expect(Object.keys(weights)).toEqual(['__proto__']);
+  });
 });

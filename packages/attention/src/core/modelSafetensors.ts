@@ -88,8 +88,10 @@ export function decodeModelFile(bytes: Uint8Array): {
   } catch (error) {
     throw invalid('the model file\'s __metadata__ "config" is not JSON', error);
   }
-  const weights: Record<string, { shape: readonly number[]; data: number[] }> = {};
-  for (const [name, t] of tensors) weights[name] = { shape: t.shape, data: Array.from(t.data) };
+  // Own properties (Object.fromEntries): a tensor named `__proto__` is a key, never a prototype.
+  const weights = Object.fromEntries(
+    [...tensors].map(([name, t]) => [name, { shape: t.shape, data: Array.from(t.data) }]),
+  );
   const model = { format: FORMAT, version: 1, config: parsed, weights } as TransformerJSON;
   return { model, metadata: rest };
 }
