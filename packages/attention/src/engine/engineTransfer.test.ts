@@ -1,7 +1,7 @@
 // Boltzmann attention through the engine's transfer-matrix kernels (transferOp.ts): the engine
 // with the transfer matrix in float32 against the tfjs model, whose op runs ising-core's sampler
 // (float64 messages), for banded:w couplings (w = 4, 6, 8, 10) and relative ones; that the kernels
-// ran where the backend has them; and rows beyond the float32 range handed to the sampler.
+// ran where the backend has them; and the rows the kernels leave handed to the sampler.
 import { transferMatrixSampler } from '@boltzmann/ising-core';
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -105,7 +105,8 @@ describe("the engine's transfer-matrix kernels", () => {
       couplingForm: 'banded:4' as const,
       sampler,
     };
-    // Weights scaled up until some fields pass e^±16 per step.
+    // Weights scaled up until the kernels leave some rows (Σα below e^−32, or couplings past their
+    // bounds).
     const { loss, gradient, calls, hasKernels } = await compareWithTfjs(config, 3, 10, 400);
     expect(loss).toBeLessThan(1e-5);
     expect(gradient).toBeLessThan(2e-4);

@@ -4,7 +4,8 @@
  * `boltzmann`, the sampler is ising-core's built-in transfer matrix with `precision: 'float32'`
  * (plain or wrapped by `recordConvergence`, which records nothing for it), the window fits the
  * kernels (on WebAssembly, the pass's scratch), and J lies inside the sampler's band. The few
- * problems the float32 kernel cannot take (a step factor beyond e^±16; non-finite input) go
+ * problems the float32 kernels leave (couplings past ising-core's float32 bounds, counted without
+ * the fields; a non-finite field; a row whose Σα is below e^−32; fields of any size they take) go
  * through the sampler itself, in float64 and with its errors, exactly as before; everything else
  * is one kernel call per pass.
  */

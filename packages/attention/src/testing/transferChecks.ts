@@ -3,13 +3,14 @@
  * ISA, transferWat.test.ts on the WAT module), on a {@link TransferRunner}: weights, ∂L/∂h and
  * ∂L/∂J against ising-core's float64 sampler on seeded random problems (batches of 1, 3, 12 and
  * 17 sequences give lane groups of one length, of mixed lengths and with padding lanes on every
- * vector width; windows 1–10, lengths up to 64); the VJP from checkpointed segments against the
- * whole sweep; w by enumeration and the gradients by central differences of enumerated losses;
- * and rows beyond the float32 range left to the caller (sums = −1, the row untouched).
+ * vector width; windows 1–10, lengths up to 64), also with fields up to |h| = 1e3; the VJP from
+ * checkpointed segments against the whole sweep; and the rows the kernels leave to the caller
+ * (sums = −1, the row untouched): rows with a key whose couplings pass the float32 step bound,
+ * non-finite fields, and rows whose Σα is below e^−32. Enumeration: transferEnumeration.ts.
  */
 import { expect } from 'vitest';
 import { isingReference, relativeError } from './transferKernels.js';
-import type { TransferCase, TransferRunner } from './transferKernels.js';
+import type { TransferCase, TransferRun, TransferRunner } from './transferKernels.js';
 
 export const TRANSFER_CASES: readonly TransferCase[] = [
   ...[1, 2, 3, 4, 5, 6, 8, 10].map((window) => ({
@@ -35,34 +36,195 @@ export const TRANSFER_CASES: readonly TransferCase[] = [
 ];
 
 /**
- * Every case against ising-core: every entry, the zeros above each row's keys too. Float32
- * against float64, with the kernels' blocked sums (measured natively over W = 1 … 10: w ≤ 2.0e-7,
- * gh ≤ 1.4e-6, gJ ≤ 1.5e-6); times `slack` for ill-conditioned cases.
+ * One run against ising-core: the rows the kernels left (sums = −1) untouched (w the stale 7s, gh
+ * 0), every other entry of w and gh, zeros above each row's keys too, and ∂L/∂J of the kept rows.
+ * Float32 against float64, with the kernels' blocked sums (measured on TRANSFER_CASES, W = 1 …
+ * 10, every backend: w ≤ 2.0e-7, gh ≤ 1.3e-6, gJ ≤ 7.6e-7).
  */
+export function checkRun(c: TransferCase, out: TransferRun, label: string): void {
+  const t = c.length;
+  const tt = t * t;
+  const kept = (p: number) => out.sums[p] !== -1;
+  for (let p = 0; p < c.batch * c.heads * t; p++) {
+    if (kept(p)) continue;
+    const at = `${label}: left row ${p}`;
+    expect(Array.from(out.w.subarray(p * t, (p + 1) * t)), at).toEqual(new Array(t).fill(7));
+    expect(Array.from(out.gh.subarray(p * t, (p + 1) * t)), at).toEqual(new Array(t).fill(0));
+  }
+  for (let hd = 0; hd < c.heads; hd++) {
+    const ref = isingReference(c, out, hd, kept);
+    // Head hd's rows, the left ones as the reference's (they were checked above).
+    const rows = (src: Float32Array, want: Float64Array) => {
+      const r = new Float64Array(c.batch * tt);
+      for (let b = 0; b < c.batch; b++) {
+        r.set(src.subarray((b * c.heads + hd) * tt, (b * c.heads + hd + 1) * tt), b * tt);
+        for (let i = 0; i < t; i++)
+          if (!kept((b * c.heads + hd) * t + i))
+            r.set(want.subarray(b * tt + i * t, b * tt + (i + 1) * t), b * tt + i * t);
+      }
+      return r;
+    };
+    const at = `${label} (B ${c.batch}, T ${t}, W ${c.window}) head ${hd}`;
+    const w = relativeError(rows(out.w, ref.weights), ref.weights);
+    expect(w, `w ${at}`).toBeLessThan(5e-7);
+    const gh = relativeError(rows(out.gh, ref.fields), ref.fields);
+    expect(gh, `gh ${at}`).toBeLessThan(4e-6);
+    const gj = out.gj.subarray(hd * tt, (hd + 1) * tt);
+    expect(relativeError(gj, ref.couplings), `gJ ${at}`).toBeLessThan(4e-6);
+  }
+}
+
+/** Every case against ising-core ({@link checkRun}), none of its rows left to the caller. */
 export function checkAgainstIsing(
   run: TransferRunner,
   label: string,
   cases: readonly TransferCase[] = TRANSFER_CASES,
-  slack = 1,
 ): void {
   for (const [n, c] of cases.entries()) {
     const out = run(c, 1000 + 17 * n);
     expect(out.left, 'rows left to the caller').toBe(0);
-    const tt = c.length * c.length;
-    for (let hd = 0; hd < c.heads; hd++) {
-      const ref = isingReference(c, out, hd);
-      const rows = (src: Float32Array) => {
-        const r = new Float64Array(c.batch * tt);
-        for (let b = 0; b < c.batch; b++)
-          r.set(src.subarray((b * c.heads + hd) * tt, (b * c.heads + hd + 1) * tt), b * tt);
-        return r;
-      };
-      const at = `${label} case ${n} (B ${c.batch}, T ${c.length}, W ${c.window}) head ${hd}`;
-      expect(relativeError(rows(out.w), ref.weights), `w ${at}`).toBeLessThan(5e-7 * slack);
-      expect(relativeError(rows(out.gh), ref.fields), `gh ${at}`).toBeLessThan(4e-6 * slack);
-      const gj = out.gj.subarray(hd * tt, (hd + 1) * tt);
-      expect(relativeError(gj, ref.couplings), `gJ ${at}`).toBeLessThan(4e-6 * slack);
+    checkRun(c, out, `${label} case ${n}`);
+  }
+}
+
+/** The largest field of each row's keys (problem p = (b·H + hd)·T + i has keys 0 … i). */
+function rowMaxima(c: TransferCase, h: ArrayLike<number>): number[] {
+  const t = c.length;
+  return Array.from({ length: c.batch * c.heads * t }, (_, p) => {
+    let m = Number.NEGATIVE_INFINITY;
+    for (let k = 0; k <= p % t; k++) m = Math.max(m, h[p * t + k]!);
+    return m;
+  });
+}
+
+/**
+ * Fields to ±`scale` where no row is near the e^−32 edge of Σα: a row whose largest field lies in
+ * (`low`, `high`) gets `high − low` added to it, so every row either has a field above `high`
+ * (Σα ≥ e^−2β(−high + Σ|J|): with the defaults and weak couplings where ising-core's float64
+ * α = (1 + m)/2 keeps 10 digits) or all below `low` (Σα far below e^−32: left to the caller).
+ */
+export function largeFields(base: TransferCase, scale: number, low = -40, high = -3): TransferCase {
+  const prepare = ({ h }: { h: Float32Array }) => {
+    rowMaxima(base, h).forEach((m, p) => {
+      if (!(m > low && m < high)) return;
+      const t = base.length;
+      const row = h.subarray(p * t, p * t + (p % t) + 1);
+      row[row.indexOf(m)] = m + high - low;
+    });
+  };
+  return { ...base, fieldScale: scale, prepare, leftBelow: low };
+}
+
+/** Each key's Σ|J| over its band both ways (head hd of `j`, T × T). */
+function couplingRows(c: TransferCase, j: Float32Array, hd: number): Float64Array {
+  const t = c.length;
+  const rows = new Float64Array(t);
+  for (let r = 0; r < t; r++)
+    for (let k = r + 1; k <= Math.min(t - 1, r + c.window); k++) {
+      const v = Math.abs(j[(hd * t + r) * t + k]!);
+      rows[r]! += v;
+      rows[k]! += v;
     }
+  return rows;
+}
+
+/**
+ * Couplings scaled up, head by head, to the kernels' bounds: the largest key's β Σ|J| (both ways)
+ * to `reach` ≤ 16, unless a window's 2β Σ would pass 249 first. ising-core's own float32 bound
+ * counts the fields too, so with these it runs every row in float64.
+ */
+function strongCouplings(base: TransferCase, reach: number): TransferCase {
+  const prepare = ({ h, j }: { h: Float32Array; j: Float32Array }) => {
+    base.prepare?.({ h, j });
+    const t = base.length;
+    for (let hd = 0; hd < base.heads; hd++) {
+      const rows = couplingRows(base, j, hd);
+      let window = 0;
+      for (let k = 0; k < t; k++) {
+        let sum = 0;
+        for (let u = Math.max(0, k - base.window); u <= k; u++) sum += rows[u]!;
+        window = Math.max(window, sum);
+      }
+      const scale = Math.min(reach / Math.max(...rows), 249 / (2 * window)) / base.beta;
+      j.subarray(hd * t * t, (hd + 1) * t * t).forEach((v, at, row) => {
+        row[at] = v * scale;
+      });
+    }
+  };
+  return { ...base, prepare };
+}
+
+/**
+ * Cases with fields up to |h| = 1e3 and 60 (step factors to e^±2000, far past float32's range),
+ * and two with strong couplings (largest key's β Σ|J| 11.9, within every backend's bound, with
+ * fields to 1e3; 10 with fields to 3).
+ */
+export const LARGE_FIELD_CASES: readonly TransferCase[] = [
+  largeFields(
+    { batch: 3, heads: 2, length: 32, window: 8, beta: 1, fieldScale: 0, couplingScale: 0.2 },
+    1e3,
+  ),
+  largeFields(
+    { batch: 5, heads: 1, length: 64, window: 6, beta: 0.8, fieldScale: 0, couplingScale: 0.3 },
+    60,
+  ),
+  largeFields(
+    { batch: 6, heads: 1, length: 24, window: 10, beta: 1, fieldScale: 0, couplingScale: 0.1 },
+    1e3,
+  ),
+  largeFields(
+    { batch: 17, heads: 2, length: 24, window: 4, beta: 1.2, fieldScale: 0, couplingScale: 0.3 },
+    1e3,
+  ),
+  strongCouplings(
+    largeFields(
+      { batch: 4, heads: 1, length: 48, window: 8, beta: 1, fieldScale: 0, couplingScale: 1 },
+      1e3,
+      -60,
+      16,
+    ),
+    11.9,
+  ),
+  strongCouplings(
+    { batch: 4, heads: 2, length: 32, window: 6, beta: 0.9, fieldScale: 3, couplingScale: 1 },
+    10,
+  ),
+];
+
+/** The native kernels' couplings at their bound (β Σ|J| 15.9 both ways, 16 allowed), fields to 1e3. */
+export const NATIVE_STRONG_CASES: readonly TransferCase[] = [
+  strongCouplings(
+    largeFields(
+      { batch: 4, heads: 1, length: 48, window: 8, beta: 1, fieldScale: 0, couplingScale: 1 },
+      1e3,
+      -60,
+      16,
+    ),
+    15.9,
+  ),
+];
+
+/**
+ * Fields up to |h| = 1e3 against ising-core ({@link checkRun}); the rows left to the caller are
+ * exactly those whose fields are all at most the case's `leftBelow` (Σα far below e^−32), and
+ * every other row is kept.
+ * The same tolerances hold (measured on every backend: w 5.8e-8, gh 2.7e-7, gJ 3.9e-7 of the
+ * largest).
+ */
+export function checkLargeFields(
+  run: TransferRunner,
+  label: string,
+  cases: readonly TransferCase[] = LARGE_FIELD_CASES,
+): void {
+  for (const [n, c] of cases.entries()) {
+    const out = run(c, 500 + 13 * n);
+    const low = c.leftBelow ?? Number.NEGATIVE_INFINITY;
+    const expected = rowMaxima(c, out.h).map((m) => m <= low);
+    const left = Array.from(out.sums, (s) => s === -1);
+    expect(left, `${label} large-field case ${n}: the rows left`).toEqual(expected);
+    expect(out.left).toBe(expected.filter(Boolean).length);
+    expect(out.left, 'some rows kept, some left').toBeLessThan(left.length);
+    checkRun(c, out, `${label} large-field case ${n}`);
   }
 }
 
@@ -89,110 +251,35 @@ export function checkSegments(run: TransferRunner): void {
   }
 }
 
-/** Causal weights of one row by enumerating its 2^n states (float64): w_t = P(s_t = +1) / Σ_k P(s_k = +1). */
-function enumerateRow(
-  h: ArrayLike<number>,
-  j: ArrayLike<number>,
-  jAt: number,
-  t: number,
-  n: number,
-  beta: number,
-): Float64Array {
-  const up = new Float64Array(n);
-  let z = 0;
-  for (let s = 0; s < 1 << n; s++) {
-    let e = 0;
-    for (let a = 0; a < n; a++) {
-      const sa = (s >> a) & 1 ? 1 : -1;
-      e += h[a]! * sa;
-      for (let b = a + 1; b < n; b++) e += j[jAt + a * t + b]! * sa * ((s >> b) & 1 ? 1 : -1);
-    }
-    const p = Math.exp(beta * e);
-    z += p;
-    for (let a = 0; a < n; a++) if ((s >> a) & 1) up[a]! += p;
-  }
-  let sum = 0;
-  for (let a = 0; a < n; a++) sum += up[a]! / z;
-  return up.map((u) => u / z / sum);
-}
-
-/** Row p's weights by enumeration. */
-function rowWeights(c: TransferCase, h: ArrayLike<number>, j: ArrayLike<number>, p: number) {
-  const t = c.length;
-  const i = p % t;
-  const row = Array.from({ length: i + 1 }, (_, k) => h[p * t + k]!);
-  return enumerateRow(row, j, (Math.floor(p / t) % c.heads) * t * t, t, i + 1, c.beta);
-}
-
-/** L = Σ gw · w over every row, by enumeration (float64). */
-function enumeratedLoss(
-  c: TransferCase,
-  h: ArrayLike<number>,
-  j: ArrayLike<number>,
-  gw: ArrayLike<number>,
-): number {
-  const t = c.length;
-  let loss = 0;
-  for (let p = 0; p < c.batch * c.heads * t; p++) {
-    const w = rowWeights(c, h, j, p);
-    for (let k = 0; k <= p % t; k++) loss += gw[p * t + k]! * w[k]!;
-  }
-  return loss;
-}
-
-/** The small case of the enumeration checks. */
-export const ENUMERATED_CASE: TransferCase = {
-  batch: 2,
-  heads: 2,
-  length: 9,
-  window: 3,
-  beta: 0.9,
-  fieldScale: 1.5,
-  couplingScale: 0.6,
-};
-
-/** w by enumeration, ∂L/∂h and ∂L/∂J by central differences of L = Σ gw·w. */
-export function checkEnumeration(run: TransferRunner, c: TransferCase = ENUMERATED_CASE): void {
-  const out = run(c, 4242);
-  const t = c.length;
-  const h = Float64Array.from(out.h);
-  const j = Float64Array.from(out.j);
-  for (let p = 0; p < c.batch * c.heads * t; p++) {
-    const ref = rowWeights(c, h, j, p);
-    for (let k = 0; k < t; k++) expect(out.w[p * t + k]!).toBeCloseTo(k <= p % t ? ref[k]! : 0, 6);
-  }
-  const eps = 1e-4;
-  const diff = (x: Float64Array, at: number) => {
-    const keep = x[at]!;
-    x[at] = keep + eps;
-    const plus = enumeratedLoss(c, h, j, out.gw);
-    x[at] = keep - eps;
-    const minus = enumeratedLoss(c, h, j, out.gw);
-    x[at] = keep;
-    return (plus - minus) / (2 * eps);
-  };
-  for (let p = 0; p < c.batch * c.heads * t; p++)
-    for (let k = 0; k <= p % t; k++) expect(out.gh[p * t + k]!).toBeCloseTo(diff(h, p * t + k), 5);
-  for (let at = 0; at < c.heads * t * t; at++) {
-    const r = Math.floor(at / t) % t;
-    const k = at % t;
-    const inBand = k > r && k - r <= c.window;
-    expect(out.gj[at]!).toBeCloseTo(inBand ? diff(j, at) : 0, 5);
-  }
-}
-
-/** Rows beyond the float32 range (|h| up to 1e3) are left to the caller, untouched. */
+/**
+ * What the kernels leave to the caller, untouched, while the rest of the call runs: rows with a
+ * NaN or infinite field, and every row that has a key past the coupling bound (β Σ_b
+ * |J_{t−W+b,t}| above 16: key 6 of head 1, so its rows 6 … 11).
+ */
 export function checkLeftRows(run: TransferRunner): void {
-  const big: TransferCase = { ...ENUMERATED_CASE, fieldScale: 1e3 };
-  const out = run(big, 77);
-  const rows = big.batch * big.heads * big.length;
-  const left = Array.from(out.sums).filter((s) => s === -1).length;
-  expect(out.left).toBe(left);
-  expect(left).toBeGreaterThan(rows / 2);
-  const t = big.length;
-  for (let p = 0; p < rows; p++) {
-    if (out.sums[p] !== -1) continue;
-    expect(Array.from(out.w.subarray(p * t, (p + 1) * t))).toEqual(new Array(t).fill(7));
-    expect(Array.from(out.gh.subarray(p * t, (p + 1) * t))).toEqual(new Array(t).fill(0));
-  }
+  const c: TransferCase = {
+    batch: 3,
+    heads: 2,
+    length: 12,
+    window: 3,
+    beta: 1,
+    fieldScale: 2,
+    couplingScale: 0.5,
+    prepare: ({ h, j }) => {
+      const t = 12;
+      h[3 * t + 1] = Number.NaN; // head 0's rows 3, 5, 7 (batch 0)
+      h[5 * t + 4] = Number.POSITIVE_INFINITY;
+      h[7 * t] = Number.NEGATIVE_INFINITY;
+      j[(t + 4) * t + 6] = 17; // head 1: key 6's band Σ|J| > 16
+    },
+  };
+  const out = run(c, 77);
+  const t = c.length;
+  const expected = Array.from({ length: c.batch * c.heads * t }, (_, p) => {
+    const head = Math.floor(p / t) % c.heads;
+    return (head === 1 && p % t >= 6) || p === 3 || p === 5 || p === 7;
+  });
+  expect(Array.from(out.sums, (s) => s === -1)).toEqual(expected);
+  expect(out.left).toBe(expected.filter(Boolean).length);
+  checkRun(c, out, 'left rows');
 }

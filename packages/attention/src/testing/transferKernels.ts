@@ -26,6 +26,10 @@ export interface TransferCase {
   /** Scale of the fields (uniform in ±scale) and of the band couplings. */
   readonly fieldScale: number;
   readonly couplingScale: number;
+  /** Edits the seeded inputs in place before they are written (fields `B × H × T × T`, couplings `H × T × T`). */
+  readonly prepare?: (inputs: { h: Float32Array; j: Float32Array }) => void;
+  /** Rows whose fields are all at most this have Σα far below e^−32: the kernels must leave them. */
+  readonly leftBelow?: number;
 }
 
 /** What a run wrote (and its inputs), each as its own array. */
@@ -76,6 +80,7 @@ export function transferInputs(c: TransferCase, seed: number) {
   const h = seededFloats(bhtt, seed, c.fieldScale);
   const j = bandedCouplings(c, seed + 1);
   const gw = seededFloats(bhtt, seed + 2);
+  c.prepare?.({ h, j });
   return { at: transferOperands(c), h, j, gw };
 }
 
@@ -154,15 +159,30 @@ export function watTransferRunner(options: { shared?: boolean } = {}): TransferR
   };
 }
 
-/** The float64 reference of head `hd`: ising-core's transfer matrix on the same float32 inputs. */
-export function isingReference(c: TransferCase, run: TransferRun, hd: number) {
+/**
+ * The float64 reference of head `hd`: ising-core's transfer matrix on the same float32 inputs.
+ * Rows `kept` says no to (by problem index) are left out of the loss (their gw is 0) and their
+ * non-finite fields read as 0, so ∂L/∂J is the kept rows' alone.
+ */
+export function isingReference(
+  c: TransferCase,
+  run: TransferRun,
+  hd: number,
+  kept: (problem: number) => boolean = () => true,
+) {
   const { batch, heads, length: t } = c;
   const tt = t * t;
   const fields = new Float64Array(batch * tt);
   const grad = new Float64Array(batch * tt);
   for (let b = 0; b < batch; b++) {
-    fields.set(run.h.subarray((b * heads + hd) * tt, (b * heads + hd + 1) * tt), b * tt);
-    grad.set(run.gw.subarray((b * heads + hd) * tt, (b * heads + hd + 1) * tt), b * tt);
+    const at = (b * heads + hd) * tt;
+    fields.set(
+      run.h.subarray(at, at + tt).map((x) => (Number.isFinite(x) ? x : 0)),
+      b * tt,
+    );
+    grad.set(run.gw.subarray(at, at + tt), b * tt);
+    for (let i = 0; i < t; i++)
+      if (!kept((b * heads + hd) * t + i)) grad.fill(0, b * tt + i * t, b * tt + (i + 1) * t);
   }
   const ising = causalBatch(
     fields,

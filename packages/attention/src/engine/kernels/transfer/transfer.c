@@ -6,22 +6,30 @@
  * problems share its coupling table; VW of them at a time run one per vector lane
  * (transferChain.h), in the order (i descending, b), so a group's lanes have (nearly) one length.
  *
- * A problem runs here only where ising-core's float32 kernel would take it (its fastPath): every
- * step factor within e^±16 and the dynamic-range bound within 250, at the head's longest length.
- * Others are left to the caller (the engine runs them through ising-core in float64): the forward
- * marks them with sums[p] = −1 and returns their count. Messages are float32 with flush-to-zero
- * on, so no operation meets a subnormal; an entry that would be one is below e^−87 of its
- * message's sum.
+ * Fields of any finite size run here: a step's field factors are exp(±β h_t − |β h_t|), the larger
+ * 1 (transferChain.h), so none overflows; the smaller, exp(−2|β h_t|), rounds to 0 beyond float32's
+ * range, where the float64 answer is 0 or 1 to float32 precision too. A field sets only its own
+ * spin's factor, so no later step can raise an entry it made small relative to the others.
+ * Couplings can: a problem runs here when its couplings keep ising-core's float32 bounds (its
+ * fastPath) without the fields, every key's β Σ|J| over its band both ways (to the row's own
+ * keys) within 16 (12 in the WAT, transferLanesWat.mjs), and 2β Σ of that over W + 1
+ * consecutive keys within 250. Stronger couplings
+ * cost float32 digits (measured: keys' incoming β Σ|J| at 15.9 gave gradients 1e-4 of their
+ * largest off), so those rows stay with float64.
+ * Left to the caller (the engine runs them through ising-core in float64) are problems whose
+ * couplings pass those bounds, problems with a non-finite field, and rows whose Σα is below e^−32 (the
+ * weights' normalizer; the smallest the old step bound allowed): the forward marks them with
+ * sums[p] = −1 and returns their count. Messages are float32 with flush-to-zero on, so no
+ * operation meets a subnormal; an entry that would be one is below e^−87 of its message's sum.
  */
 #include <math.h>
 #include <stdlib.h>
-#include "transferChain.h"
+#include "transferLanes.h"
 #if defined(__x86_64__) || defined(__i386__)
 #include <xmmintrin.h>
 #endif
 
-#define STEP_RANGE 16.0   /* ising-core's FLOAT32_STEP_RANGE */
-#define LINEAR_RANGE 250.0 /* ising-core's LINEAR_RANGE */
+#define MIN_TOTAL 1.2664165549094176e-14 /* e^−32: the smallest Σα a row keeps here */
 
 /* Flush-to-zero and denormals-are-zero on for a kernel's duration (restored after). */
 #if defined(__x86_64__) || defined(__i386__)
@@ -47,22 +55,6 @@ static fp_mode ftz_on(void) { return 0; }
 static void ftz_off(fp_mode m) { (void)m; }
 #endif
 
-/* The sizes of one call and where its operands are. */
-typedef struct {
-  int32_t B, heads, T, W;
-  double beta;
-  const float *h, *J;
-} op_shape;
-
-/* A call's working memory, one block (freed by the call). */
-typedef struct {
-  float *table;
-  double *crow, *tup, *tdown; /* crow: T; tup, tdown: S (head_table's products) */
-  vf *ef, *gam, *up, *fg, *gacc, *back, *backSum, *backShift, *a, *aT, *next, *nextT, *row,
-      *upper, *ring, *ck, *seg;
-  back_state *cst;
-  void *block;
-} scratch;
 
 /*
  * Positions per segment of the VJP's backward messages. All of them (no recomputation) while a
@@ -84,13 +76,15 @@ static int scratch_alloc(scratch *s, const op_shape *o, int vjp, int32_t K) {
   const size_t T = (size_t)o->T, S = (size_t)1 << o->W, W = (size_t)o->W;
   const size_t segs = (T + (size_t)K - 1) / (size_t)K;
   const size_t messages = vjp ? 4 * S + segs * 2 * S + (size_t)K * 2 * S : T * S;
-  const size_t vecs = 4 * T + T * W + messages + 2 * T + 5 * S + W + 1;
+  const size_t vecs = 6 * T + T * W + messages + 2 * T + 5 * S + W + 1;
   const size_t bytes = vecs * sizeof(vf) + segs * sizeof(back_state) +
                        T * 2 * S * sizeof(float) + (T + 2 * S) * sizeof(double);
   if (posix_memalign(&s->block, 64, bytes) != 0) return 0;
   vf *v = s->block;
-  s->ef = v, v += T;
-  s->gam = v, v += T;
+  s->ep = v, v += T;
+  s->em = v, v += T;
+  s->gp = v, v += T;
+  s->gm = v, v += T;
   s->up = v, v += T;
   s->fg = v, v += T;
   s->gacc = v, v += T * W + 1;
@@ -115,96 +109,6 @@ static int scratch_alloc(scratch *s, const op_shape *o, int vjp, int32_t K) {
   s->tup = s->crow + T;
   s->tdown = s->tup + S;
   return 1;
-}
-
-/*
- * Head hd's coupling table (transferLinear.ts bandTables: a doubling product per position, in
- * float64, rounded once) and each key's coupling row Σ|J| over its band both ways (for the range test).
- */
-static void head_table(const op_shape *o, int32_t hd, scratch *s) {
-  const int32_t T = o->T, W = o->W, S = 1 << W;
-  const float *J = o->J + (size_t)hd * T * T;
-  double *up = s->tup, *down = s->tdown;
-  memset(s->crow, 0, (size_t)T * sizeof(double));
-  for (int32_t t = 0; t < T; t++) {
-    double c0 = 0;
-    for (int32_t b = 0; b < W; b++) {
-      const double v = t - W + b >= 0 ? J[(size_t)(t - W + b) * T + t] : 0.0;
-      c0 -= v;
-      s->crow[t] += fabs(v);
-      if (t - W + b >= 0) s->crow[t - W + b] += fabs(v);
-    }
-    up[0] = exp(o->beta * c0);
-    down[0] = exp(-o->beta * c0);
-    for (int32_t b = 0; b < W; b++) {
-      const int32_t half = 1 << b;
-      const double v = t - W + b >= 0 ? J[(size_t)(t - W + b) * T + t] : 0.0;
-      const double f = exp(2 * o->beta * v), g = exp(-2 * o->beta * v);
-      for (int32_t x = 0; x < half; x++) {
-        up[x + half] = up[x] * f;
-        down[x + half] = down[x] * g;
-      }
-    }
-    float *tb = s->table + (size_t)t * 2 * S;
-    for (int32_t j = 0; j < S >> 1; j++) {
-      tb[4 * j] = (float)down[2 * j];
-      tb[4 * j + 1] = (float)down[2 * j + 1];
-      tb[4 * j + 2] = (float)up[2 * j];
-      tb[4 * j + 3] = (float)up[2 * j + 1];
-    }
-  }
-}
-
-/* Whether a problem's fields (n of them) keep every step within the float32 kernel's range. */
-static int in_range(const op_shape *o, const float *h, int32_t n, const double *crow) {
-  double sum = 0, largest = 0, step = 0;
-  for (int32_t t = 0; t < n; t++) {
-    const double own = fabs((double)h[t]) + crow[t];
-    sum += own;
-    if (t > o->W) sum -= fabs((double)h[t - o->W - 1]) + crow[t - o->W - 1];
-    if (sum > largest) largest = sum;
-    if (own > step) step = own;
-  }
-  return 2 * o->beta * largest <= LINEAR_RANGE && o->beta * step <= STEP_RANGE;
-}
-
-/* A lane group of head hd: problems k0 … k0 + VW − 1 in (i descending, b) order. */
-typedef struct {
-  chain_group g;
-  int32_t row[VW];  /* float offset of the problem's T-float row in h, w, gh, gw */
-  int32_t prob[VW]; /* its index in sums (b·heads + hd)·T + i */
-  vf live;          /* 1 for lanes that are real problems the kernel takes */
-} lane_group;
-
-static void group_lanes(const op_shape *o, int32_t hd, int32_t k0, lane_group *lg) {
-  const int32_t B = o->B, T = o->T, count = B * T;
-  lg->g.nmax = 0;
-  lg->g.nmin = T;
-  for (int32_t l = 0; l < VW; l++) {
-    const int32_t k = k0 + l < count ? k0 + l : k0; /* a padding lane repeats lane 0, dead */
-    const int32_t i = T - 1 - k / B, b = k % B;
-    lg->prob[l] = (b * o->heads + hd) * T + i;
-    lg->row[l] = lg->prob[l] * T;
-    lg->g.n[l] = i + 1;
-    lg->live[l] = k0 + l < count ? 1.0f : 0.0f;
-    if (i + 1 > lg->g.nmax) lg->g.nmax = i + 1;
-    if (i + 1 < lg->g.nmin) lg->g.nmin = i + 1;
-  }
-}
-
-/* The field factors of a group's lanes; lanes out of range are marked dead. */
-static void group_fields(const op_shape *o, lane_group *lg, scratch *s) {
-  for (int32_t t = 0; t < lg->g.nmax; t++) s->ef[t] = vsplat(1.0f);
-  for (int32_t l = 0; l < VW; l++) {
-    const float *h = o->h + lg->row[l];
-    if (lg->live[l] == 0.0f) continue;
-    if (!in_range(o, h, lg->g.n[l], s->crow)) {
-      lg->live[l] = 0.0f;
-      continue;
-    }
-    for (int32_t t = 0; t < lg->g.n[l]; t++) s->ef[t][l] = (float)exp(o->beta * h[t]);
-  }
-  lg->g.ef = s->ef;
 }
 
 /* The arguments both kernels start with: h, J, w, sums (byte offsets), B, heads, T, W, β. */
@@ -232,20 +136,20 @@ KERNEL(transfer_forward) {
     for (int32_t k0 = 0; k0 < o.B * o.T; k0 += VW) {
       lane_group lg;
       group_lanes(&o, hd, k0, &lg);
-      group_fields(&o, &lg, &s);
+      group_fields(&o, hd, &lg, &s);
       chain_back(&c, &lg.g, s.back);
       chain_forward(&c, &lg.g, s.back, s.a, s.next, s.up);
       for (int32_t l = 0; l < VW && k0 + l < o.B * o.T; l++) {
         const int32_t n = lg.g.n[l];
-        if (lg.live[l] == 0.0f) {
+        double total = 0;
+        for (int32_t t = 0; t < n; t++) total += s.up[t][l];
+        if (lg.live[l] == 0.0f || !(total >= MIN_TOTAL)) {
           sums[lg.prob[l]] = -1.0f;
           left++;
           continue;
         }
         float *row = w + lg.row[l];
-        double total = 0;
-        for (int32_t t = 0; t < n; t++) total += s.up[t][l];
-        const float inv = total > 0 ? (float)(1.0 / total) : 0.0f;
+        const float inv = (float)(1.0 / total);
         for (int32_t t = 0; t < n; t++) row[t] = s.up[t][l] * inv;
         memset(row + n, 0, (size_t)(o.T - n) * sizeof(float));
         sums[lg.prob[l]] = (float)total;
@@ -257,22 +161,6 @@ KERNEL(transfer_forward) {
   return left;
 }
 
-/* A group's VJP direction β ∂L/∂m_t = β (gw_t − Σ w gw) / (2 Σα) per live lane (0 elsewhere). */
-static void group_direction(const op_shape *o, lane_group *lg, const float *w, const float *gw,
-                            const float *sums, scratch *s) {
-  for (int32_t t = 0; t < lg->g.nmax; t++) s->gam[t] = vsplat(0.0f);
-  for (int32_t l = 0; l < VW; l++) {
-    if (lg->live[l] == 0.0f) continue;
-    const int32_t n = lg->g.n[l];
-    const float *wr = w + lg->row[l], *gr = gw + lg->row[l];
-    const double total = sums[lg->prob[l]];
-    if (!(total > 0)) continue;
-    double dot = 0;
-    for (int32_t t = 0; t < n; t++) dot += (double)wr[t] * gr[t];
-    for (int32_t t = 0; t < n; t++) s->gam[t][l] = (float)(o->beta * (gr[t] - dot) / (2 * total));
-  }
-  lg->g.gam = s->gam;
-}
 
 /*
  * transfer_backward(h, J, w, sums, B, heads, T, W, β, gw, gh, gJ): gh = ∂L/∂h of every problem
@@ -299,7 +187,7 @@ KERNEL(transfer_backward) {
       group_lanes(&o, hd, k0, &lg);
       for (int32_t l = 0; l < VW; l++)
         if (!(sums[lg.prob[l]] >= 0)) lg.live[l] = 0.0f;
-      group_fields(&o, &lg, &s);
+      group_fields(&o, hd, &lg, &s);
       group_direction(&o, &lg, w, gw, sums, &s);
       chain_back_t m = {s.backSum, s.backShift, vsplat(0.0f), vsplat(0.0f)};
       fwd_state f = {.a = s.a, .aT = s.aT, .next = s.next, .nextT = s.nextT};

@@ -31,12 +31,26 @@ typedef struct {
   const float *table;
 } chain_head;
 
-/* One lane group: per-position field factors (and gradient directions), lengths and liveness. */
+/*
+ * One lane group: per-position field factors (and gradient directions), lengths and liveness.
+ * The field factors of spin t are exp(±β h_t) times exp(−|β h_t|), so the larger is 1 and the
+ * smaller exp(−2|β h_t|) (0 past float32's range): a constant per step, which every message, its
+ * sum and each read-out share, so every ratio the kernels return is the same, and no field
+ * overflows (transfer.c).
+ */
 typedef struct {
   int32_t nmax, nmin;
   int32_t n[VW];
-  const vf *ef;  /* exp(β h_t) per lane, nmax vectors (1 where a lane has no spin t) */
-  const vf *gam; /* β g_t per lane (the VJP's direction), nmax vectors (0 past a lane's end) */
+  const vf *ep;  /* exp(β h_t − |β h_t|) per lane, nmax vectors (1 where a lane has no spin t) */
+  const vf *em;  /* exp(−β h_t − |β h_t|), likewise */
+  /*
+   * The VJP's direction, centered: the loss's weight of spin t's branches, G = Σ_t g_t (s_t − m̂_t)
+   * with g_t = β ∂L/∂m_t and m̂_t its magnetization from the forward, so E[G] ≈ 0 and the tangents
+   * stay O(|∂L/∂w|) where g_t itself is ~1/Σα (a constant added to G leaves every covariance the
+   * VJP reads the same). gp = g_t (1 − m̂_t) for s_t = +1, gm = g_t (1 + m̂_t) for s_t = −1 (that
+   * branch's coefficient is −gm); nmax vectors, 0 past a lane's end.
+   */
+  const vf *gp, *gm;
 } chain_group;
 
 /* Lane l of every one of `count` state vectors set to `value`. */
@@ -67,7 +81,7 @@ static void chain_back(const chain_head *c, const chain_group *g, vf *back) {
   for (int32_t x = 0; x < S; x++) top[x] = vsplat(1.0f);
   vf sigma = vsplat((float)S);
   for (int32_t t = g->nmax - 1; t >= 1; t--) {
-    const vf e = g->ef[t], fp = e / sigma, fm = 1.0f / (e * sigma);
+    const vf fp = g->ep[t] / sigma, fm = g->em[t] / sigma;
     const vf *in = back + (size_t)t * S;
     vf *out = back + (size_t)(t - 1) * S;
     const float *tb = c->table + (size_t)t * 2 * S;
@@ -96,7 +110,7 @@ static void chain_forward(const chain_head *c, const chain_group *g, const vf *b
   for (int32_t x = 0; x < S; x++) a[x] = vsplat(1.0f);
   vf sigma = vsplat((float)S);
   for (int32_t t = 0; t < g->nmax; t++) {
-    const vf e = g->ef[t], fp = e / sigma, fm = 1.0f / (e * sigma);
+    const vf fp = g->ep[t] / sigma, fm = g->em[t] / sigma;
     const vf *bk = back + (size_t)t * S;
     const float *tb = c->table + (size_t)t * 2 * S;
     const vf zero = vsplat(0.0f);
@@ -140,8 +154,8 @@ typedef struct {
 static inline void back_vjp_step(const chain_head *c, const chain_group *g, int32_t t,
                                  const vf *in, const vf *inT, vf *out, vf *outT, back_state *st) {
   const int32_t H = c->H;
-  const vf e = g->ef[t], fp = e / st->sigma, fm = 1.0f / (e * st->sigma);
-  const vf gl = -g->gam[t] - st->shift, gh = g->gam[t] - st->shift;
+  const vf fp = g->ep[t] / st->sigma, fm = g->em[t] / st->sigma;
+  const vf gl = -g->gm[t] - st->shift, gh = g->gp[t] - st->shift;
   const float *tb = c->table + (size_t)t * 2 * c->S;
   const vf zero = vsplat(0.0f);
   vf sum = zero, sumT = zero, psum = zero, psumT = zero;
@@ -363,11 +377,11 @@ static void vjp_segment(const chain_head *c, const chain_group *g, const chain_b
                         vf *row, vf *upper, vf *fg, vf *gacc) {
   const int32_t S = c->S, W = c->W;
   for (int32_t t = start; t < end; t++) {
-    const vf e = g->ef[t], gamma = g->gam[t];
+    const vf gp = g->gp[t], gm = g->gm[t];
     const vf zHat = (m->backSum[t] / f->sigma) * f->zPrev;
     const vf kappaHat = f->zTPrev / f->zPrev + m->backShift[t] - f->shift;
-    vjp_step k = {.fm = 1.0f / (e * f->sigma), .fp = e / f->sigma, .gl = gamma + f->shift,
-                  .gh = gamma - f->shift, .invZHat = 1.0f / zHat};
+    vjp_step k = {.fm = g->em[t] / f->sigma, .fp = g->ep[t] / f->sigma, .gl = gm + f->shift,
+                  .gh = gp - f->shift, .invZHat = 1.0f / zHat};
     k.kz = kappaHat * k.invZHat;
     vjp_sums o;
     memset(&o, 0, sizeof o);
@@ -377,7 +391,7 @@ static void vjp_segment(const chain_head *c, const chain_group *g, const chain_b
     const vf z = o.sl + o.sh, zT = o.slT + o.shT, mg = o.sh - o.sl, mT = o.shT - o.slT;
     const vf dv = k.fp * o.r1 - k.fm * o.r2;
     const vf du = k.fp * (o.r3 - f->shift * o.r1) - k.fm * (o.r4 - f->shift * o.r2) +
-                  k.fp * o.r5 - k.fm * o.r6 + gamma * (k.fp * o.r1 + k.fm * o.r2);
+                  k.fp * o.r5 - k.fm * o.r6 + gp * k.fp * o.r1 + gm * k.fm * o.r2;
     const vf invZ = 1.0f / z, kappa = zT * invZ;
     fg[t] = (mT - kappa * mg) * invZ;
     const vf lv = lanes_at(g, t, live);

@@ -1,12 +1,19 @@
 // The scalar parts of the transfer-matrix WAT kernels (transferWat.mjs), transfer.c's: a head's
-// coupling table and coupling rows (head_table), the range test (in_range), a lane group's
+// coupling table (head_table), the couplings' bounds (couplings_in_range) and the fields'
+// finiteness (fields_finite) of a problem, a lane group's
 // problems (group_lanes: 64 bytes at $lgp, per lane its length n at +0, its row's byte offset at
 // +16, its sums entry's at +32 and 1.0 or 0.0 for live at +48), field factors (group_fields),
 // VJP direction (group_direction), and what the kernels write per lane and per head.
 import { c32, forUp, lg, ls } from './transferWatText.mjs';
 
-const STEP_RANGE = 16; // ising-core's FLOAT32_STEP_RANGE
+/**
+ * The couplings' step bound: 12 here, not the native kernels' 16 (ising-core's FLOAT32_STEP_RANGE).
+ * The flush of entries below 2^-60 (not the CPU's 2^-126) cost digits of ∂L/∂J with keys' β Σ|J|
+ * at 15.9 and fields to 1e3 (measured: 6.0e-4 of the largest, native 4.8e-7); at 12, 7.7e-7.
+ */
+const STEP_RANGE = 12;
 const LINEAR_RANGE = 250; // ising-core's LINEAR_RANGE
+const MIN_TOTAL = '0x1.c8464f7616468p-47'; // e^-32, transfer.c's MIN_TOTAL
 
 const g = (n) => `(global.get $${n})`;
 const f32at = (a) => `(f64.promote_f32 (f32.load ${a}))`;
@@ -27,7 +34,7 @@ const coupling = `(if (result f64) (i32.ge_s ${lg('r')} (i32.const 0))
         (then ${f32at(`(i32.add ${lg('jp')} (i32.shl (i32.add (i32.mul ${lg('r')} ${g('T')}) ${lg('t')}) (i32.const 2)))`)})
         (else (f64.const 0)))`;
 
-/** head_table: crow (Σ|J| of each key's band both ways) and the table of every position. */
+/** head_table: the table of every position; $jhead: the head's couplings. */
 function headTable() {
   const row = (arr, x) => `(i32.add ${g(arr)} (i32.shl ${x} (i32.const 3)))`;
   const entry = (k, arr, x) =>
@@ -36,7 +43,7 @@ function headTable() {
   return `(func $headTable (param $hd i32) (local $t i32) (local $b i32) (local $x i32) (local $j i32) (local $r i32)
     (local $half i32) (local $jp i32) (local $tb i32) (local $v f64) (local $c0 f64) (local $f f64) (local $gd f64)
     ${ls('jp', `(i32.add ${g('Jp')} (i32.shl (i32.mul ${lg('hd')} (i32.mul ${g('T')} ${g('T')})) (i32.const 2)))`)}
-    (memory.fill ${g('crow')} (i32.const 0) (i32.shl ${g('T')} (i32.const 3)))
+    (global.set $jhead ${lg('jp')})
     ${forUp(
       't',
       c32(0),
@@ -50,10 +57,7 @@ function headTable() {
         c32(1),
         `${ls('r', `(i32.add (i32.sub ${lg('t')} ${g('W')}) ${lg('b')})`)}
         ${ls('v', coupling)}
-        ${ls('c0', `(f64.sub ${lg('c0')} ${lg('v')})`)}
-        (f64.store ${row('crow', lg('t'))} (f64.add (f64.load ${row('crow', lg('t'))}) (f64.abs ${lg('v')})))
-        (if (i32.ge_s ${lg('r')} (i32.const 0)) (then
-          (f64.store ${row('crow', lg('r'))} (f64.add (f64.load ${row('crow', lg('r'))}) (f64.abs ${lg('v')})))))`,
+        ${ls('c0', `(f64.sub ${lg('c0')} ${lg('v')})`)}`,
       )}
       (f64.store ${g('tup')} (call $exp (f64.mul ${g('beta')} ${lg('c0')})))
       (f64.store ${g('tdown')} (call $exp (f64.mul (f64.neg ${g('beta')}) ${lg('c0')})))
@@ -88,24 +92,41 @@ function headTable() {
     )})`;
 }
 
-/** in_range: whether a problem's n fields at byte hrow keep every step within the float32 kernel's range. */
-function inRange() {
-  const own = (t) =>
-    `(f64.add (f64.abs ${f32at(`(i32.add ${lg('hrow')} (i32.shl ${t} (i32.const 2)))`)}) (f64.load (i32.add ${g('crow')} (i32.shl ${t} (i32.const 3)))))`;
-  return `(func $inRange (param $hrow i32) (param $n i32) (result i32) (local $t i32) (local $own f64) (local $sum f64) (local $largest f64) (local $step f64)
+/**
+ * couplings_in_range: whether the couplings of a problem of n keys keep the bounds: each key's
+ * c_t = β Σ|J| over its band both ways to keys < n within STEP_RANGE, 2β Σ c over W + 1
+ * consecutive keys within LINEAR_RANGE (c_t kept in crow). A NaN fails.
+ */
+function couplingsInRange() {
+  const J = (r, c) =>
+    `(f64.abs ${f32at(`(i32.add ${g('jhead')} (i32.shl (i32.add (i32.mul ${r} ${g('T')}) ${c}) (i32.const 2)))`)})`;
+  const crow = (t) => `(i32.add ${g('crow')} (i32.shl ${t} (i32.const 3)))`;
+  const firstIn = `(select (i32.sub ${lg('t')} ${g('W')}) (i32.const 0) (i32.gt_s (i32.sub ${lg('t')} ${g('W')}) (i32.const 0)))`;
+  const lastOut = `(select (i32.add ${lg('t')} ${g('W')}) (i32.sub ${lg('n')} (i32.const 1)) (i32.lt_s (i32.add ${lg('t')} ${g('W')}) (i32.sub ${lg('n')} (i32.const 1))))`;
+  return `(func $couplingsInRange (param $n i32) (result i32) (local $t i32) (local $r i32) (local $c f64) (local $sum f64) (local $largest f64)
     ${forUp(
       't',
       c32(0),
       lg('n'),
       c32(1),
-      `${ls('own', own(lg('t')))}
-      ${ls('sum', `(f64.add ${lg('sum')} ${lg('own')})`)}
-      (if (i32.gt_s ${lg('t')} ${g('W')}) (then ${ls('sum', `(f64.sub ${lg('sum')} ${own(`(i32.sub (i32.sub ${lg('t')} ${g('W')}) (i32.const 1))`)})`)}))
-      (if (f64.gt ${lg('sum')} ${lg('largest')}) (then ${ls('largest', lg('sum'))}))
-      (if (f64.gt ${lg('own')} ${lg('step')}) (then ${ls('step', lg('own'))}))`,
+      `${ls('c', '(f64.const 0)')}
+      ${forUp('r', firstIn, lg('t'), c32(1), ls('c', `(f64.add ${lg('c')} ${J(lg('r'), lg('t'))})`))}
+      ${forUp('r', `(i32.add ${lg('t')} (i32.const 1))`, `(i32.add ${lastOut} (i32.const 1))`, c32(1), ls('c', `(f64.add ${lg('c')} ${J(lg('t'), lg('r'))})`))}
+      (if (i32.eqz (f64.le (f64.mul ${g('beta')} ${lg('c')}) (f64.const ${STEP_RANGE}))) (then (return (i32.const 0))))
+      (f64.store ${crow(lg('t'))} ${lg('c')})
+      ${ls('sum', `(f64.add ${lg('sum')} ${lg('c')})`)}
+      (if (i32.gt_s ${lg('t')} ${g('W')}) (then ${ls('sum', `(f64.sub ${lg('sum')} (f64.load ${crow(`(i32.sub (i32.sub ${lg('t')} ${g('W')}) (i32.const 1))`)}))`)}))
+      (if (f64.gt ${lg('sum')} ${lg('largest')}) (then ${ls('largest', lg('sum'))}))`,
     )}
-    (i32.and (f64.le (f64.mul (f64.mul (f64.const 2) ${g('beta')}) ${lg('largest')}) (f64.const ${LINEAR_RANGE}))
-      (f64.le (f64.mul ${g('beta')} ${lg('step')}) (f64.const ${STEP_RANGE}))))`;
+    (f64.le (f64.mul (f64.mul (f64.const 2) ${g('beta')}) ${lg('largest')}) (f64.const ${LINEAR_RANGE})))`;
+}
+
+/** fields_finite: whether a problem's n fields at byte hrow are all finite. */
+function fieldsFinite() {
+  const h = `(f32.load (i32.add ${lg('hrow')} (i32.shl ${lg('t')} (i32.const 2))))`;
+  return `(func $fieldsFinite (param $hrow i32) (param $n i32) (result i32) (local $t i32)
+    ${forUp('t', c32(0), lg('n'), c32(1), `(if (i32.eqz (f32.le (f32.abs ${h}) (f32.const 0x1.fffffep127))) (then (return (i32.const 0))))`)}
+    (i32.const 1))`;
 }
 
 /** group_lanes: problems k0 … k0 + 3 of head hd in (i descending, b) order; padding lanes repeat k0, dead. */
@@ -124,28 +145,59 @@ function groupLanes() {
       (if (i32.lt_s (i32.add ${lg('i')} (i32.const 1)) ${g('nmin')}) (then (global.set $nmin (i32.add ${lg('i')} (i32.const 1)))))`)})`;
 }
 
-/** group_fields: exp(β h_t) per live lane (1 elsewhere); lanes out of range are marked dead. killLeft: lanes the forward left. */
+/**
+ * group_fields: exp(±β h_t − |β h_t|) per live lane (1 elsewhere; one exp, the larger is 1); lanes
+ * whose couplings pass the bounds or with a non-finite field are marked dead. killLeft: lanes the forward left.
+ */
 function groupFields() {
-  return `(func $groupFields (local $l i32) (local $t i32) (local $x i32)
-    ${forUp('x', c32(0), `(i32.shl ${g('nmax')} (i32.const 4))`, c32(16), `(v128.store (i32.add ${g('ef')} ${lg('x')}) (v128.const f32x4 1 1 1 1))`)}
+  const ones = (base) =>
+    forUp(
+      'x',
+      c32(0),
+      `(i32.shl ${g('nmax')} (i32.const 4))`,
+      c32(16),
+      `(v128.store (i32.add ${g(base)} ${lg('x')}) (v128.const f32x4 1 1 1 1))`,
+    );
+  const pick = (base, sign) =>
+    `(f32.store ${cell(base, lg('t'))} (select (f32.const 1) ${lg('small')} (f64.${sign} ${lg('x2')} (f64.const 0))))`;
+  return `(func $groupFields (local $l i32) (local $t i32) (local $x i32) (local $x2 f64) (local $small f32)
+    ${ones('ep')} ${ones('em')}
     ${lanes(`(br_if $skip ${DEAD})
-      (if (i32.eqz (call $inRange (i32.add ${g('hp')} ${ROW}) ${N})) (then ${KILL} (br $skip)))
-      ${forUp('t', c32(0), N, c32(1), `(f32.store ${cell('ef', lg('t'))} (f32.demote_f64 (call $exp (f64.mul ${g('beta')} ${f32at(`(i32.add (i32.add ${g('hp')} ${ROW}) (i32.shl ${lg('t')} (i32.const 2)))`)}))))`)}`)})
+      (if (i32.or (i32.eqz (call $couplingsInRange ${N})) (i32.eqz (call $fieldsFinite (i32.add ${g('hp')} ${ROW}) ${N}))) (then ${KILL} (br $skip)))
+      ${forUp(
+        't',
+        c32(0),
+        N,
+        c32(1),
+        `${ls('x2', `(f64.mul ${g('beta')} ${f32at(`(i32.add (i32.add ${g('hp')} ${ROW}) (i32.shl ${lg('t')} (i32.const 2)))`)})`)}
+        ${ls('small', `(f32.demote_f64 (call $exp (f64.mul (f64.const -2) (f64.abs ${lg('x2')}))))`)}
+        ${pick('ep', 'ge')} ${pick('em', 'lt')}`,
+      )}`)})
   (func $killLeft (local $l i32)
     ${lanes(`(if (i32.eqz (f32.ge (f32.load (i32.add ${g('sumsp')} ${PROB})) (f32.const 0))) (then ${KILL}))`)})`;
 }
 
-/** group_direction: β (gw_t − Σ w gw) / (2 Σα) per live lane, 0 elsewhere. */
+/** group_direction: gp, gm (transfer.c group_direction: the direction centered on the forward's magnetizations) per live lane, 0 elsewhere. */
 function groupDirection() {
   const at = (base, t) => `(i32.add (i32.add ${g(base)} ${ROW}) (i32.shl ${t} (i32.const 2)))`;
-  return `(func $groupDirection (local $l i32) (local $t i32) (local $x i32) (local $total f64) (local $dot f64)
-    (memory.fill ${g('gam')} (i32.const 0) (i32.shl ${g('nmax')} (i32.const 4)))
+  return `(func $groupDirection (local $l i32) (local $t i32) (local $x i32) (local $total f64) (local $dot f64) (local $d f64) (local $wt f64)
+    (memory.fill ${g('gp')} (i32.const 0) (i32.shl ${g('nmax')} (i32.const 4)))
+    (memory.fill ${g('gm')} (i32.const 0) (i32.shl ${g('nmax')} (i32.const 4)))
     ${lanes(`(br_if $skip ${DEAD})
       ${ls('total', f32at(`(i32.add ${g('sumsp')} ${PROB})`))}
       (br_if $skip (i32.eqz (f64.gt ${lg('total')} (f64.const 0))))
       ${ls('dot', '(f64.const 0)')}
       ${forUp('t', c32(0), N, c32(1), ls('dot', `(f64.add ${lg('dot')} (f64.mul ${f32at(at('wp', lg('t')))} ${f32at(at('gwp', lg('t')))}))`))}
-      ${forUp('t', c32(0), N, c32(1), `(f32.store ${cell('gam', lg('t'))} (f32.demote_f64 (f64.div (f64.mul ${g('beta')} (f64.sub ${f32at(at('gwp', lg('t')))} ${lg('dot')})) (f64.mul (f64.const 2) ${lg('total')}))))`)}`)})`;
+      ${forUp(
+        't',
+        c32(0),
+        N,
+        c32(1),
+        `${ls('d', `(f64.mul ${g('beta')} (f64.sub ${f32at(at('gwp', lg('t')))} ${lg('dot')}))`)}
+        ${ls('wt', f32at(at('wp', lg('t'))))}
+        (f32.store ${cell('gp', lg('t'))} (f32.demote_f64 (f64.div (f64.mul ${lg('d')} (f64.sub (f64.const 1) (f64.mul ${lg('wt')} ${lg('total')}))) ${lg('total')})))
+        (f32.store ${cell('gm', lg('t'))} (f32.demote_f64 (f64.mul ${lg('d')} ${lg('wt')})))`,
+      )}`)})`;
 }
 
 /** The forward's rows: w and Σα of each live lane, sums = −1 for the others; returns their count. */
@@ -153,13 +205,13 @@ function forwardRows() {
   const wAt = (t) => `(i32.add (i32.add ${g('wp')} ${ROW}) (i32.shl ${t} (i32.const 2)))`;
   return `(func $forwardRows (param $k0 i32) (result i32) (local $l i32) (local $t i32) (local $left i32) (local $total f64) (local $inv f32)
     ${lanes(`(br_if $skip (i32.ge_s (i32.add ${lg('k0')} ${lg('l')}) (i32.mul ${g('B')} ${g('T')})))
-      (if ${DEAD} (then
+      ${ls('total', '(f64.const 0)')}
+      ${forUp('t', c32(0), N, c32(1), ls('total', `(f64.add ${lg('total')} ${f32at(cell('up', lg('t')))})`))}
+      (if (i32.or ${DEAD} (i32.eqz (f64.ge ${lg('total')} (f64.const ${MIN_TOTAL})))) (then
         (f32.store (i32.add ${g('sumsp')} ${PROB}) (f32.const -1))
         ${ls('left', `(i32.add ${lg('left')} (i32.const 1))`)}
         (br $skip)))
-      ${ls('total', '(f64.const 0)')}
-      ${forUp('t', c32(0), N, c32(1), ls('total', `(f64.add ${lg('total')} ${f32at(cell('up', lg('t')))})`))}
-      ${ls('inv', `(select (f32.demote_f64 (f64.div (f64.const 1) ${lg('total')})) (f32.const 0) (f64.gt ${lg('total')} (f64.const 0)))`)}
+      ${ls('inv', `(f32.demote_f64 (f64.div (f64.const 1) ${lg('total')}))`)}
       ${forUp('t', c32(0), N, c32(1), `(f32.store ${wAt(lg('t'))} (f32.mul (f32.load ${cell('up', lg('t'))}) ${lg('inv')}))`)}
       (memory.fill ${wAt(N)} (i32.const 0) (i32.shl (i32.sub ${g('T')} ${N}) (i32.const 2)))
       (f32.store (i32.add ${g('sumsp')} ${PROB}) (f32.demote_f64 ${lg('total')}))`)}
@@ -198,7 +250,8 @@ function backwardRows() {
 export function lanesFuncs() {
   return [
     headTable(),
-    inRange(),
+    couplingsInRange(),
+    fieldsFinite(),
     groupLanes(),
     groupFields(),
     groupDirection(),

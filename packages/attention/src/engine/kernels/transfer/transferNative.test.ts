@@ -2,16 +2,19 @@
 // references every backend's kernels are held to (src/testing/transferChecks.ts; the WAT ones in
 // transferWat.test.ts): ising-core's transfer-matrix sampler in float64 for the weights, ∂L/∂h and
 // ∂L/∂J of every row; the VJP from checkpointed segments (a 13th argument, tests only, sets the
-// segment length) against the whole sweep; brute-force enumeration for short rows; rows beyond
-// the float32 range left to the caller (sums = −1, the row untouched).
+// segment length) against the whole sweep; brute-force enumeration for short rows (also with
+// fields to |h| = 1e3); the rows left to the caller (sums = −1, the row untouched).
 import { describe, it } from 'vitest';
 import { itWithoutAddon } from '../../../testing/nativeKernels.js';
 import {
   checkAgainstIsing,
-  checkEnumeration,
+  NATIVE_STRONG_CASES,
+  checkLargeFields,
   checkLeftRows,
   checkSegments,
+  largeFields,
 } from '../../../testing/transferChecks.js';
+import { ENUMERATED_CASE, checkEnumeration } from '../../../testing/transferEnumeration.js';
 import { nativeTransferRunner } from '../../../testing/transferKernels.js';
 import { loadNativeAddon } from '../../native/nativeAddon.js';
 
@@ -31,8 +34,13 @@ describe('native transfer-matrix kernels against the references', () => {
     it(`w by enumeration, ∂L/∂h and ∂L/∂J by central differences of L = Σ gw·w [${isa}]`, () => {
       checkEnumeration(run);
     });
+    it(`fields up to |h| = 1e3: every row with Σα ≥ e^−32 kept, against ising-core and enumeration [${isa}]`, () => {
+      checkLargeFields(run, isa);
+      checkLargeFields(run, `${isa} strong couplings`, NATIVE_STRONG_CASES);
+      checkEnumeration(run, largeFields(ENUMERATED_CASE, 1e3), 0.5);
+    });
   }
-  it('leaves rows beyond the float32 range (|h| up to 1e3) to the caller, untouched', () => {
+  it('leaves NaN and infinite fields and a head whose couplings leave the float32 bounds to the caller, untouched', () => {
     checkLeftRows(nativeTransferRunner(addon, addon.isas()[0]!));
   });
 });

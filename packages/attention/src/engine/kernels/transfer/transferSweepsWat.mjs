@@ -32,10 +32,9 @@ import {
 export const tableRow = (t) => add(gg('tbl'), shr1(mul(t, gg('Sb'))));
 const shr1 = (x) => `(i32.shr_u ${x} (i32.const 1))`;
 
-/** `$fp`, `$fm` = e/σ, 1/(e σ) of position t (locals $e, $fp, $fm; σ in `sigma`). */
-export const factors = (t, sigma) => `${ls('e', vload(add(gg('ef'), shl(t, 4))))}
-    ${ls('fp', vdiv(lg('e'), sigma))}
-    ${ls('fm', vdiv(vsplat(1), vmul(lg('e'), sigma)))}`;
+/** `$fp`, `$fm` = exp(±βh_t − |βh_t|)/σ of position t (locals $fp, $fm; σ in `sigma`). */
+export const factors = (t, sigma) => `${ls('fp', vdiv(vload(add(gg('ep'), shl(t, 4))), sigma))}
+    ${ls('fm', vdiv(vload(add(gg('em'), shl(t, 4))), sigma))}`;
 
 /**
  * `$ended(t)`: lanes that end before spin t (t ≥ n_l) all ones; `$restart(mask, msg, tangent)`:
@@ -57,7 +56,7 @@ function restartFuncs() {
 }
 
 const STEP_LOCALS = `(local $t i32) (local $j i32) (local $x i32) (local $in i32) (local $out i32) (local $q i32)
-    (local $e v128) (local $fp v128) (local $fm v128) (local $sigma v128) (local $sum v128) (local $mask v128)`;
+    (local $fp v128) (local $fm v128) (local $sigma v128) (local $sum v128) (local $mask v128)`;
 
 /** chain_back: the backward messages β_t into block t of `msg` (S vectors a block), t = nmax − 1 … 0. */
 function chainBack() {

@@ -129,20 +129,20 @@ function bandGradient() {
 /** One position of vjp_segment. */
 function position() {
   const f = (n) => gg(n);
-  return `${ls('e', vload(add(gg('ef'), shl(lg('t'), 4))))}
-      ${ls('g', vload(add(gg('gam'), shl(lg('t'), 4))))}
+  return `${ls('gp', vload(add(gg('gp'), shl(lg('t'), 4))))}
+      ${ls('gm', vload(add(gg('gm'), shl(lg('t'), 4))))}
       ${ls('zHat', vmul(vdiv(vload(add(gg('bsum'), shl(lg('t'), 4))), f('fSig')), f('zPrev')))}
       ${ls('kh', vsub(vadd(vdiv(f('zTPrev'), f('zPrev')), vload(add(gg('bshift'), shl(lg('t'), 4)))), f('fShift')))}
-      ${ls('fm', vdiv(vsplat(1), vmul(lg('e'), f('fSig'))))}
-      ${ls('fp', vdiv(lg('e'), f('fSig')))}
+      ${ls('fm', vdiv(vload(add(gg('em'), shl(lg('t'), 4))), f('fSig')))}
+      ${ls('fp', vdiv(vload(add(gg('ep'), shl(lg('t'), 4))), f('fSig')))}
       ${ls('iz', vdiv(vsplat(1), lg('zHat')))}
-      (call $vjpStates ${lg('fm')} ${lg('fp')} ${vadd(lg('g'), f('fShift'))} ${vsub(lg('g'), f('fShift'))}
+      (call $vjpStates ${lg('fm')} ${lg('fp')} ${vadd(lg('gm'), f('fShift'))} ${vsub(lg('gp'), f('fShift'))}
         ${vmul(lg('kh'), lg('iz'))} ${lg('iz')} ${lg('t')}
         ${add(gg('seg'), mul(sub(lg('t'), lg('start')), shl(gg('Sb'), 1)))})
       ${ls('z', vadd(f('sl'), f('sh')))} ${ls('zT', vadd(f('slT'), f('shT')))}
       ${ls('dv', vsub(vmul(lg('fp'), f('r1')), vmul(lg('fm'), f('r2'))))}
       ${ls('du', vsub(vadd(vsub(vmul(lg('fp'), vsub(f('r3'), vmul(f('fShift'), f('r1')))), vmul(lg('fm'), vsub(f('r4'), vmul(f('fShift'), f('r2'))))), vmul(lg('fp'), f('r5'))), vmul(lg('fm'), f('r6'))))}
-      ${ls('du', vadd(lg('du'), vmul(lg('g'), vadd(vmul(lg('fp'), f('r1')), vmul(lg('fm'), f('r2'))))))}
+      ${ls('du', vadd(lg('du'), vadd(vmul(lg('gp'), vmul(lg('fp'), f('r1'))), vmul(lg('gm'), vmul(lg('fm'), f('r2'))))))}
       ${ls('invZ', vdiv(vsplat(1), lg('z')))}
       ${ls('kappa', vmul(lg('zT'), lg('invZ')))}
       ${vstore(add(gg('fg'), shl(lg('t'), 4)), vmul(vsub(vsub(f('shT'), f('slT')), vmul(lg('kappa'), vsub(f('sh'), f('sl')))), lg('invZ')))}
@@ -157,7 +157,7 @@ function position() {
 /** vjp_segment: positions [start, end) with β_t at seg block t − start. */
 function vjpSegment() {
   return `(func $vjpSegment (param $start i32) (param $end i32) (local $t i32) (local $b i32) (local $s i32)
-    ${vlocals(['e', 'g', 'zHat', 'kh', 'fm', 'fp', 'iz', 'z', 'zT', 'dv', 'du', 'invZ', 'kappa', 'lv', 'live', 'x'])}
+    ${vlocals(['gp', 'gm', 'zHat', 'kh', 'fm', 'fp', 'iz', 'z', 'zT', 'dv', 'du', 'invZ', 'kappa', 'lv', 'live', 'x'])}
     ${ls('live', `(f32x4.ne (v128.load offset=48 ${gg('lgp')}) ${VZERO})`)}
     ${forUp('t', lg('start'), lg('end'), c32(1), position())})`;
 }

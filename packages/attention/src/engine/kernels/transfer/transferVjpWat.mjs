@@ -70,14 +70,13 @@ function backStep() {
         ${acc('psumT', vadd(lg('w0'), lg('w1')))}
         ${blockFlush('j', STEP_SUMS)}`;
   return `(func $backStep (param $t i32) (param $in i32) (param $inT i32) (param $out i32) (param $outT i32)
-    (local $j i32) (local $q i32) (local $q0 i32) (local $e v128) (local $fp v128) (local $fm v128)
+    (local $j i32) (local $q i32) (local $q0 i32) (local $fp v128) (local $fm v128)
     (local $gl v128) (local $gh v128) (local $g v128) (local $pl v128) (local $ph v128) (local $bl v128)
     (local $bh v128) (local $dl v128) (local $dh v128) (local $v0 v128) (local $v1 v128) (local $w0 v128)
     (local $w1 v128) (local $sum v128) (local $sumT v128) (local $psum v128) (local $psumT v128) (local $mask v128)
     ${factors(lg('t'), gg('sSig'))}
-    ${ls('g', vload(add(gg('gam'), shl(lg('t'), 4))))}
-    ${ls('gl', vsub(vneg(lg('g')), gg('sShift')))}
-    ${ls('gh', vsub(lg('g'), gg('sShift')))}
+    ${ls('gl', vsub(vneg(vload(add(gg('gm'), shl(lg('t'), 4)))), gg('sShift')))}
+    ${ls('gh', vsub(vload(add(gg('gp'), shl(lg('t'), 4))), gg('sShift')))}
     ${ls('q0', tableRow(lg('t')))}
     ${forUp('j', c32(0), gg('Hb'), c32(16), pair)}
     ${blockRest(STEP_SUMS)}

@@ -4,8 +4,8 @@
 // kernels' arguments and two more at the end, the byte offset and size of a scratch region of the
 // arena (transfer.ts transferScratchBytes; the native kernels ignore them and allocate their own).
 // The same algorithm (transferChain.h: four problems of one head a vector, lanes across problems,
-// no shuffles), the same coupling tables and field factors (float64, with the float64 exp of
-// transferWatText.mjs, rounded to float32), the same range test; message and tangent entries
+// no shuffles), the same coupling tables and field factors exp(±βh − |βh|) (float64, with the
+// float64 exp of transferWatText.mjs, rounded to float32), the same tests of what it leaves; message and tangent entries
 // below 2^-60 are flushed to 0 where the native code has the CPU's flush-to-zero. The VJP keeps a
 // group's whole backward sweep while it takes at most WHOLE_BYTES, else recomputes it in
 // segments of about SEGMENT_BYTES from checkpoints (transfer.c segment_length's rule).
@@ -22,11 +22,27 @@ export const SEGMENT_BYTES = 192 << 10;
 
 /** Pointers into the scratch region, set by $layout (relative, then moved to the region). */
 const POINTERS = [
-  ...['lgp', 'ef', 'gam', 'up', 'fg', 'gacc', 'bsum', 'bshift', 'A', 'AT', 'NX', 'NXT', 'row'],
+  ...[
+    'lgp',
+    'ep',
+    'em',
+    'gp',
+    'gm',
+    'up',
+    'fg',
+    'gacc',
+    'bsum',
+    'bshift',
+    'A',
+    'AT',
+    'NX',
+    'NXT',
+    'row',
+  ],
   ...['upper', 'tbl', 'crow', 'tup', 'tdown', 'msg', 'ring', 'ck', 'cst', 'seg'],
 ];
 const SHAPE = ['T', 'W', 'S', 'H', 'Sb', 'Hb', 'B', 'heads', 'hp', 'Jp', 'wp', 'sumsp'];
-const MORE = ['gwp', 'ghp', 'gJp', 'K', 'nmax', 'nmin', 'fa', 'faT', 'fnx', 'fnxT'];
+const MORE = ['gwp', 'ghp', 'gJp', 'K', 'nmax', 'nmin', 'fa', 'faT', 'fnx', 'fnxT', 'jhead'];
 
 /**
  * $layout(scr, bytes, vjp, seg): the scratch region's parts (transfer.c scratch_alloc's, in
@@ -48,7 +64,7 @@ function layout() {
     (local.set $segs (i32.div_u (i32.sub (i32.add ${T} (global.get $K)) (i32.const 1)) (global.get $K)))
     (local.set $at (i32.const 0))
     ${take('lgp', '(i32.const 64)')}
-    ${['ef', 'gam', 'up', 'fg'].map((n) => take(n, vecs(T))).join(' ')}
+    ${['ep', 'em', 'gp', 'gm', 'up', 'fg'].map((n) => take(n, vecs(T))).join(' ')}
     ${take('gacc', vecs(`(i32.add (i32.mul ${T} (global.get $W)) (i32.const 1))`))}
     ${take('bsum', vecs(T))} ${take('bshift', vecs(T))}
     ${['A', 'AT', 'NX', 'NXT', 'row'].map((n) => take(n, Sb)).join(' ')}

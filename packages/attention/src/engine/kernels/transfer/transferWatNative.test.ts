@@ -2,9 +2,10 @@
 // ISA the CPU runs: the same seeded problems and arguments on two arenas (the WAT's scratch after
 // the operands: the native kernels ignore those two trailing arguments), compared as written.
 // Batches of 1, 3, 12 and 17 (lane groups of one length, of mixed lengths, padding lanes),
-// windows 1–10, lengths up to 64, segmented VJPs, and rows left to the caller. Tolerances are the
-// references' (transferChecks.ts), relative to each output's largest |value|: the two round each
-// window's sums differently (FMAs against two roundings, VW lanes against 4).
+// windows 1–10, lengths up to 64, segmented VJPs, fields to |h| = 1e3 and the rows left to the
+// caller. Tolerances are the references' (transferChecks.ts), relative to each output's largest
+// |value|: the two round each window's sums differently (FMAs against two roundings, VW lanes
+// against 4).
 import { describe, expect } from 'vitest';
 import { expectClose, itEveryIsa } from '../../../testing/nativeKernels.js';
 import { transferInputs } from '../../../testing/transferKernels.js';

@@ -1,0 +1,165 @@
+/*
+ * The scalar parts of the engine's transfer-matrix kernels (transfer.c; the WAT ones are
+ * transferLanesWat.mjs): a call's shape and working memory, a head's coupling table, the tests of
+ * what a problem may run here (its couplings' bounds, finite fields), a lane group's problems,
+ * field factors and VJP direction.
+ */
+#ifndef BOLTZMANN_TRANSFER_LANES_H
+#define BOLTZMANN_TRANSFER_LANES_H
+#include <math.h>
+#include "transferChain.h"
+
+#define STEP_RANGE 16.0   /* ising-core's FLOAT32_STEP_RANGE */
+#define LINEAR_RANGE 250.0 /* ising-core's LINEAR_RANGE */
+
+/* The sizes of one call and where its operands are. */
+typedef struct {
+  int32_t B, heads, T, W;
+  double beta;
+  const float *h, *J;
+} op_shape;
+
+/* A call's working memory, one block (freed by the call). */
+typedef struct {
+  float *table;
+  double *crow, *tup, *tdown; /* crow: T (couplings_in_range); tup, tdown: S (head_table's products) */
+  vf *ep, *em, *gp, *gm, *up, *fg, *gacc, *back, *backSum, *backShift, *a, *aT, *next, *nextT, *row,
+      *upper, *ring, *ck, *seg;
+  back_state *cst;
+  void *block;
+} scratch;
+
+/* Head hd's coupling table (transferLinear.ts bandTables: a doubling product per position, in float64, rounded once). */
+static void head_table(const op_shape *o, int32_t hd, scratch *s) {
+  const int32_t T = o->T, W = o->W, S = 1 << W;
+  const float *J = o->J + (size_t)hd * T * T;
+  double *up = s->tup, *down = s->tdown;
+  for (int32_t t = 0; t < T; t++) {
+    double c0 = 0;
+    for (int32_t b = 0; b < W; b++) c0 -= t - W + b >= 0 ? J[(size_t)(t - W + b) * T + t] : 0.0;
+    up[0] = exp(o->beta * c0);
+    down[0] = exp(-o->beta * c0);
+    for (int32_t b = 0; b < W; b++) {
+      const int32_t half = 1 << b;
+      const double v = t - W + b >= 0 ? J[(size_t)(t - W + b) * T + t] : 0.0;
+      const double f = exp(2 * o->beta * v), g = exp(-2 * o->beta * v);
+      for (int32_t x = 0; x < half; x++) {
+        up[x + half] = up[x] * f;
+        down[x + half] = down[x] * g;
+      }
+    }
+    float *tb = s->table + (size_t)t * 2 * S;
+    for (int32_t j = 0; j < S >> 1; j++) {
+      tb[4 * j] = (float)down[2 * j];
+      tb[4 * j + 1] = (float)down[2 * j + 1];
+      tb[4 * j + 2] = (float)up[2 * j];
+      tb[4 * j + 3] = (float)up[2 * j + 1];
+    }
+  }
+}
+
+/*
+ * Whether the couplings of a problem of n keys keep the bounds (head's J, T × T): each key's
+ * c_t = β Σ|J| over its band both ways to keys < n within STEP_RANGE, 2β Σ c over W + 1
+ * consecutive keys within LINEAR_RANGE. crow: T doubles of scratch. A NaN fails.
+ */
+static int couplings_in_range(const op_shape *o, const float *J, int32_t n, double *crow) {
+  const int32_t T = o->T, W = o->W;
+  double sum = 0, largest = 0;
+  for (int32_t t = 0; t < n; t++) {
+    double c = 0;
+    for (int32_t r = t - W > 0 ? t - W : 0; r < t; r++) c += fabs((double)J[(size_t)r * T + t]);
+    for (int32_t u = t + 1; u < n && u <= t + W; u++) c += fabs((double)J[(size_t)t * T + u]);
+    if (!(o->beta * c <= STEP_RANGE)) return 0;
+    crow[t] = c;
+    sum += c;
+    if (t > W) sum -= crow[t - W - 1];
+    if (sum > largest) largest = sum;
+  }
+  return 2 * o->beta * largest <= LINEAR_RANGE;
+}
+
+/* Whether a problem's fields (n of them) are all finite. */
+static int fields_finite(const float *h, int32_t n) {
+  for (int32_t t = 0; t < n; t++)
+    if (!(fabsf(h[t]) <= 3.4028234663852886e38f)) return 0;
+  return 1;
+}
+
+/* A lane group of head hd: problems k0 … k0 + VW − 1 in (i descending, b) order. */
+typedef struct {
+  chain_group g;
+  int32_t row[VW];  /* float offset of the problem's T-float row in h, w, gh, gw */
+  int32_t prob[VW]; /* its index in sums (b·heads + hd)·T + i */
+  vf live;          /* 1 for lanes that are real problems the kernel takes */
+} lane_group;
+
+static void group_lanes(const op_shape *o, int32_t hd, int32_t k0, lane_group *lg) {
+  const int32_t B = o->B, T = o->T, count = B * T;
+  lg->g.nmax = 0;
+  lg->g.nmin = T;
+  for (int32_t l = 0; l < VW; l++) {
+    const int32_t k = k0 + l < count ? k0 + l : k0; /* a padding lane repeats lane 0, dead */
+    const int32_t i = T - 1 - k / B, b = k % B;
+    lg->prob[l] = (b * o->heads + hd) * T + i;
+    lg->row[l] = lg->prob[l] * T;
+    lg->g.n[l] = i + 1;
+    lg->live[l] = k0 + l < count ? 1.0f : 0.0f;
+    if (i + 1 > lg->g.nmax) lg->g.nmax = i + 1;
+    if (i + 1 < lg->g.nmin) lg->g.nmin = i + 1;
+  }
+}
+
+/*
+ * The field factors of a group's lanes, exp(±β h_t − |β h_t|) (one exp: the larger is 1); lanes
+ * of head hd whose couplings pass the bounds or with a non-finite field are marked dead.
+ */
+static void group_fields(const op_shape *o, int32_t hd, lane_group *lg, scratch *s) {
+  for (int32_t t = 0; t < lg->g.nmax; t++) s->ep[t] = s->em[t] = vsplat(1.0f);
+  for (int32_t l = 0; l < VW; l++) {
+    const float *h = o->h + lg->row[l];
+    if (lg->live[l] == 0.0f) continue;
+    const float *J = o->J + (size_t)hd * o->T * o->T;
+    if (!couplings_in_range(o, J, lg->g.n[l], s->crow) || !fields_finite(h, lg->g.n[l])) {
+      lg->live[l] = 0.0f;
+      continue;
+    }
+    for (int32_t t = 0; t < lg->g.n[l]; t++) {
+      const double x = o->beta * h[t];
+      const float small = (float)exp(-2 * fabs(x));
+      s->ep[t][l] = x >= 0 ? 1.0f : small;
+      s->em[t][l] = x >= 0 ? small : 1.0f;
+    }
+  }
+  lg->g.ep = s->ep;
+  lg->g.em = s->em;
+}
+
+/*
+ * A group's VJP direction per live lane (0 elsewhere), centered on the forward's magnetizations
+ * (transferChain.h chain_group): with g_t = β ∂L/∂m_t = β (gw_t − Σ w gw) / (2 Σα) and
+ * α_t = w_t Σα, gp = g_t (1 − m̂_t) = β (gw_t − Σ w gw)(1 − α_t) / Σα and gm = g_t (1 + m̂_t) =
+ * β (gw_t − Σ w gw) w_t.
+ */
+static void group_direction(const op_shape *o, lane_group *lg, const float *w, const float *gw,
+                            const float *sums, scratch *s) {
+  for (int32_t t = 0; t < lg->g.nmax; t++) s->gp[t] = s->gm[t] = vsplat(0.0f);
+  for (int32_t l = 0; l < VW; l++) {
+    if (lg->live[l] == 0.0f) continue;
+    const int32_t n = lg->g.n[l];
+    const float *wr = w + lg->row[l], *gr = gw + lg->row[l];
+    const double total = sums[lg->prob[l]];
+    if (!(total > 0)) continue;
+    double dot = 0;
+    for (int32_t t = 0; t < n; t++) dot += (double)wr[t] * gr[t];
+    for (int32_t t = 0; t < n; t++) {
+      const double d = o->beta * (gr[t] - dot);
+      s->gp[t][l] = (float)(d * (1 - wr[t] * total) / total);
+      s->gm[t][l] = (float)(d * wr[t]);
+    }
+  }
+  lg->g.gp = s->gp;
+  lg->g.gm = s->gm;
+}
+
+#endif
