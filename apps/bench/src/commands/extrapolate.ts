@@ -156,7 +156,7 @@ async function evaluateLengths(
     await Promise.all([
       import('@boltzmann/attention'),
       import('../experiments/taskData.js'),
-      import('../training/runModel.js'),
+      import('../training/runModelTypes.js'),
     ]);
   const points: ExtrapolationPoint[] = [];
   for (const T of [...new Set(command.lengths)].sort((a, b) => a - b)) {

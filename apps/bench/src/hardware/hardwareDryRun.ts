@@ -7,7 +7,7 @@ import type { Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { BenchError } from '../benchError.js';
 import { runId, runLabel } from '../grid/expandGrid.js';
-import { EVAL_CHUNK_SIZE } from '../training/runModel.js';
+import { EVAL_CHUNK_SIZE } from '../training/runModelTypes.js';
 import type { BenchCommand } from '../benchCommand.js';
 import type { RunConfig } from '../types.js';
 import { costText, limitLines, readCostEstimate, trafficCost } from './costLines.js';

@@ -9,17 +9,11 @@ import { DEFAULT_ENGINE } from '../types.js';
 import type { RunConfig, RunSettings } from '../types.js';
 import type { RunRecord } from '../recordTypes.js';
 import { createRunModel } from './runModel.js';
-import type { RunModel } from './runModel.js';
+import type { RunModel } from './runModelTypes.js';
 import { onPlateau, outOfPatience } from './earlyStop.js';
 import { finishRun } from './finishRun.js';
-import {
-  evaluateAt,
-  markLoop,
-  recordStep,
-  sessionRate,
-  startSession,
-  writeCheckpoint,
-} from './trainSession.js';
+import { evaluateAt, markLoop, recordStep, sessionRate, startSession } from './trainSession.js';
+import { writeCheckpoint } from './sessionCheckpoint.js';
 import type { TrainHooks, TrainSession } from './trainSession.js';
 
 export { finalMetricOf } from './trainSession.js';

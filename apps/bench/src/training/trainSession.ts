@@ -6,18 +6,14 @@ import { runId } from '../grid/expandGrid.js';
 import { experimentOf } from '../experiments/registry.js';
 import type { TaskData } from '../experiments/taskData.js';
 import type { Evaluation } from '../experiments/types.js';
-import { writeFileAtomic } from '@boltzmann/ising-core/internal';
-import { rmSync } from 'node:fs';
-import { encodeCheckpoint } from '../results/checkpointFile.js';
-import { checkpointPath, legacyCheckpointPath } from '../results/runFiles.js';
-import type { Checkpoint } from '../results/runFiles.js';
 import { observeEvaluation, restoredState } from './earlyStop.js';
 import type { EarlyStopState } from './earlyStop.js';
 import { mergeHardwareRuns } from './hardwareTallies.js';
 import type { HardwareRuns } from './hardwareTallies.js';
+import type { Checkpoint } from '../results/runFiles.js';
 import type { RunConfig, RunProgress, RunSettings } from '../types.js';
 import type { ConvergencePoint, CurvePoint, GptEval } from '../recordTypes.js';
-import type { RunModel, RunStepResult } from './runModel.js';
+import type { RunModel, RunStepResult } from './runModelTypes.js';
 import { runTrackers } from '../tracking/trackers.js';
 import type { RunTracker } from '../tracking/types.js';
 
@@ -275,42 +271,4 @@ export function gptEvalOf(run: TrainSession): { gptEval?: GptEval } {
 /** Hardware samplers (dwave, ibm): the run's calls so far, earlier sessions included (nothing for others). */
 export function hardwareSoFar(run: TrainSession): HardwareRuns {
   return mergeHardwareRuns(run.curves.hardwareBefore, run.model.hardwareRuns?.() ?? {});
-}
-
-/** Writes the run's checkpoint atomically, then tells `hooks.onCheckpoint` (and waits for it). */
-export async function writeCheckpoint(run: TrainSession): Promise<void> {
-  const c = run.curves;
-  const started = performance.now();
-  const checkpoint: Checkpoint = {
-    version: 1,
-    id: run.id,
-    config: run.config,
-    step: c.step,
-    startedAt: c.startedAt,
-    elapsedSeconds: elapsed(run),
-    trainLoss: c.trainLoss,
-    evalMetric: c.evalMetric,
-    openLoss: { sum: c.lossSum, count: c.lossCount },
-    ...(c.totalConvergence || c.openConvergence
-      ? {
-          convergence: {
-            points: c.convergencePoints,
-            open: c.openConvergence,
-            total: c.totalConvergence,
-          },
-        }
-      : {}),
-    ...gptEvalOf(run),
-    ...(c.earlyStop === undefined ? {} : { earlyStop: c.earlyStop }),
-    ...hardwareSoFar(run),
-    timing: { evalSeconds: c.evalSeconds, checkpointSeconds: c.checkpointSeconds },
-    dataState: run.data.saveState(),
-    engine: run.model.save(),
-  };
-  const dir = run.settings.resultsDir;
-  writeFileAtomic(checkpointPath(dir, run.id), encodeCheckpoint(checkpoint));
-  // A JSON checkpoint of an earlier release, resumed from, is now behind the new one.
-  rmSync(legacyCheckpointPath(dir, run.id), { force: true });
-  await run.hooks.onCheckpoint?.(checkpoint);
-  c.checkpointSeconds += (performance.now() - started) / 1000;
 }
