@@ -18,7 +18,7 @@ describe('what runs, on screen', () => {
       '{"shots":256}',
     );
     expect(whatRunsLine(configs, { name: 'wasm', backend: 'native', threads: 2 })).toBe(
-      'samplers: softmax on no sampler; boltzmann on dqa {"shots":256}; engine wasm, backend native, 2 threads a run',
+      'samplers: softmax on no sampler; boltzmann on dqa {"shots":256}; fused engine (--engine wasm), backend native, 2 threads a run',
     );
     expect(whatRunsLine(grid('--variants', 'boltzmann'), { name: 'tfjs', threads: 1 })).toBe(
       'samplers: boltzmann on exact; engine tfjs, 1 thread a run',

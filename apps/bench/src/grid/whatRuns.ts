@@ -9,7 +9,8 @@ export { samplerText } from '../samplerText.js';
 /**
  * The header line: each sampler (with its options) and the variants on it, then the engine asked
  * for, e.g. `samplers: boltzmann on transfer-matrix {"threads":1}; softmax, sigmoid on no sampler;
- * engine wasm, backend auto, 1 thread`.
+ * fused engine (--engine wasm), backend auto, 1 thread a run`: the backend each run got (native or
+ * WebAssembly) is on its start line.
  */
 export function whatRunsLine(configs: readonly RunConfig[], engine?: EngineChoice): string {
   const bySampler = new Map<string, Set<string>>();
@@ -19,7 +20,7 @@ export function whatRunsLine(configs: readonly RunConfig[], engine?: EngineChoic
   }
   const samplers = [...bySampler].map(([s, columns]) => `${[...columns].join(', ')} on ${s}`);
   const e = engine
-    ? `; engine ${engine.name}${engine.name === 'wasm' ? `, backend ${engine.backend ?? 'auto'}` : ''}, ${engine.threads} thread${engine.threads === 1 ? '' : 's'} a run`
+    ? `; ${engine.name === 'wasm' ? `fused engine (--engine wasm), backend ${engine.backend ?? 'auto'}` : `engine ${engine.name}`}, ${engine.threads} thread${engine.threads === 1 ? '' : 's'} a run`
     : '';
   return `samplers: ${samplers.join('; ')}${e}`;
 }
