@@ -78,7 +78,7 @@ static int scratch_alloc(scratch *s, const op_shape *o, int vjp, int32_t K) {
   const size_t messages = vjp ? 4 * S + segs * 2 * S + (size_t)K * 2 * S : T * S;
   const size_t vecs = 6 * T + T * W + messages + 2 * T + 5 * S + W + 1;
   const size_t bytes = vecs * sizeof(vf) + segs * sizeof(back_state) +
-                       T * 2 * S * sizeof(float) + (T + 2 * S) * sizeof(double);
+                       T * 2 * S * sizeof(float) + (3 * T + 2 * S) * sizeof(double);
   if (posix_memalign(&s->block, 64, bytes) != 0) return 0;
   vf *v = s->block;
   s->ep = v, v += T;
@@ -106,7 +106,9 @@ static int scratch_alloc(scratch *s, const op_shape *o, int vjp, int32_t K) {
   s->cst = (back_state *)v;
   s->table = (float *)(s->cst + segs);
   s->crow = (double *)(s->table + T * 2 * S);
-  s->tup = s->crow + T;
+  s->cmax = s->crow + T;
+  s->wmax = s->cmax + T;
+  s->tup = s->wmax + T;
   s->tdown = s->tup + S;
   return 1;
 }

@@ -22,14 +22,66 @@ typedef struct {
 /* A call's working memory, one block (freed by the call). */
 typedef struct {
   float *table;
-  double *crow, *tup, *tdown; /* crow: T (couplings_in_range); tup, tdown: S (head_table's products) */
+  double *crow, *cmax, *wmax; /* T each: head_bounds's */
+  double *tup, *tdown;        /* S each: head_table's products */
   vf *ep, *em, *gp, *gm, *up, *fg, *gacc, *back, *backSum, *backShift, *a, *aT, *next, *nextT, *row,
       *upper, *ring, *ck, *seg;
   back_state *cst;
   void *block;
 } scratch;
 
-/* Head hd's coupling table (transferLinear.ts bandTables: a doubling product per position, in float64, rounded once). */
+/* The larger of a and b, or a NaN if either is one. */
+static inline double nan_max(double a, double b) { return a > b || a != a ? a : b; }
+
+/* Σ|J| over key t's band both ways, to keys < n (head's J, T × T). */
+static double key_coupling(const op_shape *o, const float *J, int32_t t, int32_t n) {
+  const int32_t T = o->T, W = o->W;
+  double c = 0;
+  for (int32_t r = t - W > 0 ? t - W : 0; r < t; r++) c += fabs((double)J[(size_t)r * T + t]);
+  for (int32_t u = t + 1; u < n && u <= t + W; u++) c += fabs((double)J[(size_t)t * T + u]);
+  return c;
+}
+
+/*
+ * A head's coupling bounds at its full length: crow[t] = key_coupling(t, T), cmax[t] the largest
+ * of crow[0 … t], wmax[t] the largest sum of crow over W + 1 consecutive keys ending by t (NaNs
+ * carried). A row of n keys differs only in its last W keys (their bands to keys ≥ n are gone).
+ */
+static void head_bounds(const op_shape *o, const float *J, scratch *s) {
+  const int32_t T = o->T, W = o->W;
+  for (int32_t t = 0; t < T; t++) {
+    s->crow[t] = key_coupling(o, J, t, T);
+    double w = 0;
+    for (int32_t k = t - W > 0 ? t - W : 0; k <= t; k++) w += s->crow[k];
+    s->cmax[t] = t > 0 ? nan_max(s->crow[t], s->cmax[t - 1]) : s->crow[t];
+    s->wmax[t] = t > 0 ? nan_max(w, s->wmax[t - 1]) : w;
+  }
+}
+
+/*
+ * Whether the couplings of a problem of n keys keep the bounds: each key's β Σ|J| over its band
+ * both ways to keys < n within STEP_RANGE, 2β Σ of those over W + 1 consecutive keys within
+ * LINEAR_RANGE (head_bounds's tables, and the last W keys again). A NaN fails. W ≤ 16.
+ */
+static int couplings_in_range(const op_shape *o, const float *J, int32_t n, const scratch *s) {
+  const int32_t W = o->W, tail = n - W > 0 ? n - W : 0, k0 = tail - W > 0 ? tail - W : 0;
+  double c[33], big = tail > 0 ? s->cmax[tail - 1] : 0, wbig = tail > 0 ? s->wmax[tail - 1] : 0;
+  for (int32_t k = k0; k < n; k++) {
+    c[k - k0] = k < tail ? s->crow[k] : key_coupling(o, J, k, n);
+    if (k >= tail) big = nan_max(c[k - k0], big);
+  }
+  for (int32_t e = tail; e < n; e++) {
+    double w = 0;
+    for (int32_t k = e - W > 0 ? e - W : 0; k <= e; k++) w += c[k - k0];
+    wbig = nan_max(w, wbig);
+  }
+  return o->beta * big <= STEP_RANGE && 2 * o->beta * wbig <= LINEAR_RANGE;
+}
+
+/*
+ * Head hd's coupling table (transferLinear.ts bandTables: a doubling product per position, in
+ * float64, rounded once) and its coupling bounds (head_bounds).
+ */
 static void head_table(const op_shape *o, int32_t hd, scratch *s) {
   const int32_t T = o->T, W = o->W, S = 1 << W;
   const float *J = o->J + (size_t)hd * T * T;
@@ -56,27 +108,7 @@ static void head_table(const op_shape *o, int32_t hd, scratch *s) {
       tb[4 * j + 3] = (float)up[2 * j + 1];
     }
   }
-}
-
-/*
- * Whether the couplings of a problem of n keys keep the bounds (head's J, T × T): each key's
- * c_t = β Σ|J| over its band both ways to keys < n within STEP_RANGE, 2β Σ c over W + 1
- * consecutive keys within LINEAR_RANGE. crow: T doubles of scratch. A NaN fails.
- */
-static int couplings_in_range(const op_shape *o, const float *J, int32_t n, double *crow) {
-  const int32_t T = o->T, W = o->W;
-  double sum = 0, largest = 0;
-  for (int32_t t = 0; t < n; t++) {
-    double c = 0;
-    for (int32_t r = t - W > 0 ? t - W : 0; r < t; r++) c += fabs((double)J[(size_t)r * T + t]);
-    for (int32_t u = t + 1; u < n && u <= t + W; u++) c += fabs((double)J[(size_t)t * T + u]);
-    if (!(o->beta * c <= STEP_RANGE)) return 0;
-    crow[t] = c;
-    sum += c;
-    if (t > W) sum -= crow[t - W - 1];
-    if (sum > largest) largest = sum;
-  }
-  return 2 * o->beta * largest <= LINEAR_RANGE;
+  head_bounds(o, J, s);
 }
 
 /* Whether a problem's fields (n of them) are all finite. */
@@ -120,7 +152,7 @@ static void group_fields(const op_shape *o, int32_t hd, lane_group *lg, scratch 
     const float *h = o->h + lg->row[l];
     if (lg->live[l] == 0.0f) continue;
     const float *J = o->J + (size_t)hd * o->T * o->T;
-    if (!couplings_in_range(o, J, lg->g.n[l], s->crow) || !fields_finite(h, lg->g.n[l])) {
+    if (!couplings_in_range(o, J, lg->g.n[l], s) || !fields_finite(h, lg->g.n[l])) {
       lg->live[l] = 0.0f;
       continue;
     }

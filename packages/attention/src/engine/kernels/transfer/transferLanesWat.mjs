@@ -34,7 +34,7 @@ const coupling = `(if (result f64) (i32.ge_s ${lg('r')} (i32.const 0))
         (then ${f32at(`(i32.add ${lg('jp')} (i32.shl (i32.add (i32.mul ${lg('r')} ${g('T')}) ${lg('t')}) (i32.const 2)))`)})
         (else (f64.const 0)))`;
 
-/** head_table: the table of every position; $jhead: the head's couplings. */
+/** head_table: the table of every position and the head's coupling bounds ($headBounds); $jhead: its couplings. */
 function headTable() {
   const row = (arr, x) => `(i32.add ${g(arr)} (i32.shl ${x} (i32.const 3)))`;
   const entry = (k, arr, x) =>
@@ -89,36 +89,80 @@ function headTable() {
         `${entry(0, 'tdown', twoJ)} ${entry(1, 'tdown', `(i32.add ${twoJ} (i32.const 1))`)}
         ${entry(2, 'tup', twoJ)} ${entry(3, 'tup', `(i32.add ${twoJ} (i32.const 1))`)}`,
       )}`,
-    )})`;
+    )}
+    (call $headBounds))`;
 }
 
+/** Byte address of double k of the region at global `crow` (crow, cmax, wmax: T each; then 33 for a row's last keys). */
+const dbl = (k) => `(i32.add ${g('crow')} (i32.shl ${k} (i32.const 3)))`;
+const CMAX = (t) => dbl(`(i32.add ${g('T')} ${t})`);
+const WMAX = (t) => dbl(`(i32.add (i32.shl ${g('T')} (i32.const 1)) ${t})`);
+const CTAIL = (k) => dbl(`(i32.add (i32.mul ${g('T')} (i32.const 3)) ${k})`);
+/** max(a, b), or a NaN if either is one (transfer's nan_max). */
+const nanMax = (a, b) => `(call $nanMax ${a} ${b})`;
+const lower = (x) => `(select ${x} (i32.const 0) (i32.gt_s ${x} (i32.const 0)))`;
+
 /**
- * couplings_in_range: whether the couplings of a problem of n keys keep the bounds: each key's
- * c_t = β Σ|J| over its band both ways to keys < n within STEP_RANGE, 2β Σ c over W + 1
- * consecutive keys within LINEAR_RANGE (c_t kept in crow). A NaN fails.
+ * key_coupling, head_bounds and couplings_in_range (transferLanes.h): Σ|J| over key t's band both
+ * ways to keys < n; a head's tables at its full length (crow, and the running largest key value
+ * and W + 1-key window sum, NaNs carried); and whether a problem of n keys keeps the bounds (its
+ * last W keys recomputed into the 33 doubles after them). A NaN fails.
  */
-function couplingsInRange() {
+function couplingBounds() {
   const J = (r, c) =>
     `(f64.abs ${f32at(`(i32.add ${g('jhead')} (i32.shl (i32.add (i32.mul ${r} ${g('T')}) ${c}) (i32.const 2)))`)})`;
-  const crow = (t) => `(i32.add ${g('crow')} (i32.shl ${t} (i32.const 3)))`;
-  const firstIn = `(select (i32.sub ${lg('t')} ${g('W')}) (i32.const 0) (i32.gt_s (i32.sub ${lg('t')} ${g('W')}) (i32.const 0)))`;
   const lastOut = `(select (i32.add ${lg('t')} ${g('W')}) (i32.sub ${lg('n')} (i32.const 1)) (i32.lt_s (i32.add ${lg('t')} ${g('W')}) (i32.sub ${lg('n')} (i32.const 1))))`;
-  return `(func $couplingsInRange (param $n i32) (result i32) (local $t i32) (local $r i32) (local $c f64) (local $sum f64) (local $largest f64)
+  const windowSum = (at, e) =>
+    `${ls('w', '(f64.const 0)')}
+      ${forUp('k', lower(`(i32.sub ${e} ${g('W')})`), `(i32.add ${e} (i32.const 1))`, c32(1), ls('w', `(f64.add ${lg('w')} (f64.load ${at(lg('k'))}))`))}`;
+  return `(func $nanMax (param $a f64) (param $b f64) (result f64)
+    (select (local.get $a) (local.get $b) (i32.or (f64.gt (local.get $a) (local.get $b)) (f64.ne (local.get $a) (local.get $a)))))
+  (func $keyCoupling (param $t i32) (param $n i32) (result f64) (local $r i32) (local $c f64)
+    ${forUp('r', lower(`(i32.sub ${lg('t')} ${g('W')})`), lg('t'), c32(1), ls('c', `(f64.add ${lg('c')} ${J(lg('r'), lg('t'))})`))}
+    ${forUp('r', `(i32.add ${lg('t')} (i32.const 1))`, `(i32.add ${lastOut} (i32.const 1))`, c32(1), ls('c', `(f64.add ${lg('c')} ${J(lg('t'), lg('r'))})`))}
+    ${lg('c')})
+  (func $headBounds (local $t i32) (local $k i32) (local $w f64)
     ${forUp(
       't',
       c32(0),
+      g('T'),
+      c32(1),
+      `(f64.store ${dbl(lg('t'))} (call $keyCoupling ${lg('t')} ${g('T')}))
+      ${windowSum(dbl, lg('t'))}
+      (if (i32.eqz ${lg('t')}) (then
+        (f64.store ${CMAX(lg('t'))} (f64.load ${dbl(lg('t'))}))
+        (f64.store ${WMAX(lg('t'))} ${lg('w')}))
+      (else
+        (f64.store ${CMAX(lg('t'))} ${nanMax(`(f64.load ${dbl(lg('t'))})`, `(f64.load ${CMAX(`(i32.sub ${lg('t')} (i32.const 1))`)})`)})
+        (f64.store ${WMAX(lg('t'))} ${nanMax(lg('w'), `(f64.load ${WMAX(`(i32.sub ${lg('t')} (i32.const 1))`)})`)})))`,
+    )})
+  (func $couplingsInRange (param $n i32) (result i32) (local $tail i32) (local $k0 i32) (local $k i32) (local $e i32)
+    (local $c f64) (local $w f64) (local $big f64) (local $wbig f64)
+    ${ls('tail', lower(`(i32.sub ${lg('n')} ${g('W')})`))}
+    ${ls('k0', lower(`(i32.sub ${lg('tail')} ${g('W')})`))}
+    (if (i32.gt_s ${lg('tail')} (i32.const 0)) (then
+      ${ls('big', `(f64.load ${CMAX(`(i32.sub ${lg('tail')} (i32.const 1))`)})`)}
+      ${ls('wbig', `(f64.load ${WMAX(`(i32.sub ${lg('tail')} (i32.const 1))`)})`)}))
+    ${forUp(
+      'k',
+      lg('k0'),
       lg('n'),
       c32(1),
-      `${ls('c', '(f64.const 0)')}
-      ${forUp('r', firstIn, lg('t'), c32(1), ls('c', `(f64.add ${lg('c')} ${J(lg('r'), lg('t'))})`))}
-      ${forUp('r', `(i32.add ${lg('t')} (i32.const 1))`, `(i32.add ${lastOut} (i32.const 1))`, c32(1), ls('c', `(f64.add ${lg('c')} ${J(lg('t'), lg('r'))})`))}
-      (if (i32.eqz (f64.le (f64.mul ${g('beta')} ${lg('c')}) (f64.const ${STEP_RANGE}))) (then (return (i32.const 0))))
-      (f64.store ${crow(lg('t'))} ${lg('c')})
-      ${ls('sum', `(f64.add ${lg('sum')} ${lg('c')})`)}
-      (if (i32.gt_s ${lg('t')} ${g('W')}) (then ${ls('sum', `(f64.sub ${lg('sum')} (f64.load ${crow(`(i32.sub (i32.sub ${lg('t')} ${g('W')}) (i32.const 1))`)}))`)}))
-      (if (f64.gt ${lg('sum')} ${lg('largest')}) (then ${ls('largest', lg('sum'))}))`,
+      `(if (i32.lt_s ${lg('k')} ${lg('tail')})
+        (then ${ls('c', `(f64.load ${dbl(lg('k'))})`)})
+        (else ${ls('c', `(call $keyCoupling ${lg('k')} ${lg('n')})`)} ${ls('big', nanMax(lg('c'), lg('big')))}))
+      (f64.store ${CTAIL(`(i32.sub ${lg('k')} ${lg('k0')})`)} ${lg('c')})`,
     )}
-    (f64.le (f64.mul (f64.mul (f64.const 2) ${g('beta')}) ${lg('largest')}) (f64.const ${LINEAR_RANGE})))`;
+    ${forUp(
+      'e',
+      lg('tail'),
+      lg('n'),
+      c32(1),
+      `${windowSum((k) => CTAIL(`(i32.sub ${k} ${lg('k0')})`), lg('e'))}
+      ${ls('wbig', nanMax(lg('w'), lg('wbig')))}`,
+    )}
+    (i32.and (f64.le (f64.mul ${g('beta')} ${lg('big')}) (f64.const ${STEP_RANGE}))
+      (f64.le (f64.mul (f64.mul (f64.const 2) ${g('beta')}) ${lg('wbig')}) (f64.const ${LINEAR_RANGE}))))`;
 }
 
 /** fields_finite: whether a problem's n fields at byte hrow are all finite. */
@@ -250,7 +294,7 @@ function backwardRows() {
 export function lanesFuncs() {
   return [
     headTable(),
-    couplingsInRange(),
+    couplingBounds(),
     fieldsFinite(),
     groupLanes(),
     groupFields(),
