@@ -44,7 +44,11 @@ function scratchBytes(t: number, w: number): number {
   const states = 2 ** w;
   const message = 16 * states;
   const fixed =
-    64 + 16 * (8 * t + t * w + 1 + w) + 5 * message + (t * message) / 2 + 16 * Math.ceil((3 * t + 33) / 2);
+    64 +
+    16 * (8 * t + t * w + 1 + w) +
+    5 * message +
+    (t * message) / 2 +
+    16 * Math.ceil((3 * t + 33) / 2);
   const pair = 2 * message;
   const k = pair * t <= WHOLE_BYTES ? t : Math.max(2, Math.floor(SEGMENT_BYTES / pair));
   const segments = Math.ceil(t / k);
