@@ -154,54 +154,29 @@ function strongCouplings(base: TransferCase, reach: number): TransferCase {
   return { ...base, prepare };
 }
 
+/** A case of `batch × heads` rows of T = `length`, window W, β and the couplings' scale; fields 0 until set. */
+const shape = (dims: [number, number, number, number, number, number]): TransferCase => {
+  const [batch, heads, length, window, beta, couplingScale] = dims;
+  return { batch, heads, length, window, beta, fieldScale: 0, couplingScale };
+};
+
 /**
  * Cases with fields up to |h| = 1e3 and 60 (step factors to e^±2000, far past float32's range),
  * and two with strong couplings (largest key's β Σ|J| 11.9, within every backend's bound, with
  * fields to 1e3; 10 with fields to 3).
  */
 export const LARGE_FIELD_CASES: readonly TransferCase[] = [
-  largeFields(
-    { batch: 3, heads: 2, length: 32, window: 8, beta: 1, fieldScale: 0, couplingScale: 0.2 },
-    1e3,
-  ),
-  largeFields(
-    { batch: 5, heads: 1, length: 64, window: 6, beta: 0.8, fieldScale: 0, couplingScale: 0.3 },
-    60,
-  ),
-  largeFields(
-    { batch: 6, heads: 1, length: 24, window: 10, beta: 1, fieldScale: 0, couplingScale: 0.1 },
-    1e3,
-  ),
-  largeFields(
-    { batch: 17, heads: 2, length: 24, window: 4, beta: 1.2, fieldScale: 0, couplingScale: 0.3 },
-    1e3,
-  ),
-  strongCouplings(
-    largeFields(
-      { batch: 4, heads: 1, length: 48, window: 8, beta: 1, fieldScale: 0, couplingScale: 1 },
-      1e3,
-      -60,
-      16,
-    ),
-    11.9,
-  ),
-  strongCouplings(
-    { batch: 4, heads: 2, length: 32, window: 6, beta: 0.9, fieldScale: 3, couplingScale: 1 },
-    10,
-  ),
+  largeFields(shape([3, 2, 32, 8, 1, 0.2]), 1e3),
+  largeFields(shape([5, 1, 64, 6, 0.8, 0.3]), 60),
+  largeFields(shape([6, 1, 24, 10, 1, 0.1]), 1e3),
+  largeFields(shape([17, 2, 24, 4, 1.2, 0.3]), 1e3),
+  strongCouplings(largeFields(shape([4, 1, 48, 8, 1, 1]), 1e3, -60, 16), 11.9),
+  strongCouplings({ ...shape([4, 2, 32, 6, 0.9, 1]), fieldScale: 3 }, 10),
 ];
 
 /** The native kernels' couplings at their bound (β Σ|J| 15.9 both ways, 16 allowed), fields to 1e3. */
 export const NATIVE_STRONG_CASES: readonly TransferCase[] = [
-  strongCouplings(
-    largeFields(
-      { batch: 4, heads: 1, length: 48, window: 8, beta: 1, fieldScale: 0, couplingScale: 1 },
-      1e3,
-      -60,
-      16,
-    ),
-    15.9,
-  ),
+  strongCouplings(largeFields(shape([4, 1, 48, 8, 1, 1]), 1e3, -60, 16), 15.9),
 ];
 
 /**
