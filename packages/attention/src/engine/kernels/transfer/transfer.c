@@ -6,21 +6,21 @@
  * problems share its coupling table; VW of them at a time run one per vector lane
  * (transferChain.h), in the order (i descending, b), so a group's lanes have (nearly) one length.
  *
- * Fields of any finite size run here: a step's field factors are exp(±β h_t − |β h_t|), the larger
- * 1 (transferChain.h), so none overflows; the smaller, exp(−2|β h_t|), rounds to 0 beyond float32's
- * range, where the float64 answer is 0 or 1 to float32 precision too. A field sets only its own
- * spin's factor, so no later step can raise an entry it made small relative to the others.
- * Couplings can: a problem runs here when its couplings keep ising-core's float32 bounds (its
- * fastPath) without the fields, every key's β Σ|J| over its band both ways (to the row's own
- * keys) within 16 (12 in the WAT, transferLanesWat.mjs), and 2β Σ of that over W + 1
- * consecutive keys within 250. Stronger couplings
- * cost float32 digits (measured: keys' incoming β Σ|J| at 15.9 gave gradients 1e-4 of their
- * largest off), so those rows stay with float64.
- * Left to the caller (the engine runs them through ising-core in float64) are problems whose
- * couplings pass those bounds, problems with a non-finite field, and rows whose Σα is below e^−32 (the
- * weights' normalizer; the smallest the old step bound allowed): the forward marks them with
- * sums[p] = −1 and returns their count. Messages are float32 with flush-to-zero on, so no
- * operation meets a subnormal; an entry that would be one is below e^−87 of its message's sum.
+ * Fields of any finite size run here: a step's field factors are exp(±β h_t − |β h_t|), the
+ * larger 1 (transferChain.h), so none overflows; the smaller, exp(−2|β h_t|), rounds to 0 beyond
+ * float32's range, where the float64 answer is 0 or 1 to float32 precision too. A field sets only
+ * its own spin's factor, so no later step can raise an entry it made small relative to the
+ * others. Couplings can: a problem runs here when its couplings keep ising-core's float32 bounds
+ * (its fastPath) counted without the fields: every key's β Σ|J| over its band both ways (to the
+ * row's own keys) within 16 (12 in the WAT, transferLanesWat.mjs), and 2β Σ of that over W + 1
+ * consecutive keys within 250 (transferLanes.h). Stronger couplings cost float32 digits
+ * (measured: random cases with every key at 20 lost ∂L/∂J to 5.8e-6 of its largest), so those
+ * rows stay with float64. Left to the caller (the engine runs them through ising-core in float64)
+ * are problems whose couplings pass those bounds, problems with a non-finite field, and rows
+ * whose Σα is below e^−32 (the weights' normalizer; the smallest the old step bound allowed): the
+ * forward marks them with sums[p] = −1 and returns their count. Messages are float32 with
+ * flush-to-zero on, so no operation meets a subnormal; an entry that would be one is below e^−87
+ * of its message's sum.
  */
 #include <math.h>
 #include <stdlib.h>
