@@ -225,36 +225,3 @@ export function checkSegments(run: TransferRunner): void {
     expect(relativeError(cut.gj, whole.gj), `gJ, segments of ${segment}`).toBeLessThan(1e-6);
   }
 }
-
-/**
- * What the kernels leave to the caller, untouched, while the rest of the call runs: rows with a
- * NaN or infinite field, and every row that has a key past the coupling bound (β Σ_b
- * |J_{t−W+b,t}| above 16: key 6 of head 1, so its rows 6 … 11).
- */
-export function checkLeftRows(run: TransferRunner): void {
-  const c: TransferCase = {
-    batch: 3,
-    heads: 2,
-    length: 12,
-    window: 3,
-    beta: 1,
-    fieldScale: 2,
-    couplingScale: 0.5,
-    prepare: ({ h, j }) => {
-      const t = 12;
-      h[3 * t + 1] = Number.NaN; // head 0's rows 3, 5, 7 (batch 0)
-      h[5 * t + 4] = Number.POSITIVE_INFINITY;
-      h[7 * t] = Number.NEGATIVE_INFINITY;
-      j[(t + 4) * t + 6] = 17; // head 1: key 6's band Σ|J| > 16
-    },
-  };
-  const out = run(c, 77);
-  const t = c.length;
-  const expected = Array.from({ length: c.batch * c.heads * t }, (_, p) => {
-    const head = Math.floor(p / t) % c.heads;
-    return (head === 1 && p % t >= 6) || p === 3 || p === 5 || p === 7;
-  });
-  expect(Array.from(out.sums, (s) => s === -1)).toEqual(expected);
-  expect(out.left).toBe(expected.filter(Boolean).length);
-  checkRun(c, out, 'left rows');
-}

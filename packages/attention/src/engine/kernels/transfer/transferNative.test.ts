@@ -10,11 +10,11 @@ import {
   checkAgainstIsing,
   NATIVE_STRONG_CASES,
   checkLargeFields,
-  checkLeftRows,
   checkSegments,
   largeFields,
 } from '../../../testing/transferChecks.js';
 import { ENUMERATED_CASE, checkEnumeration } from '../../../testing/transferEnumeration.js';
+import { checkCouplingBounds, checkLeftRows } from '../../../testing/transferLeftRows.js';
 import { nativeTransferRunner } from '../../../testing/transferKernels.js';
 import { loadNativeAddon } from '../../native/nativeAddon.js';
 
@@ -42,5 +42,9 @@ describe('native transfer-matrix kernels against the references', () => {
   }
   it('leaves NaN and infinite fields and a head whose couplings leave the float32 bounds to the caller, untouched', () => {
     checkLeftRows(nativeTransferRunner(addon, addon.isas()[0]!));
+  });
+
+  it("leaves exactly the rows whose couplings pass its bounds (every key's β Σ|J| at most 16, every window's 2β Σ at most 250)", () => {
+    checkCouplingBounds(nativeTransferRunner(addon, addon.isas()[0]!), 16);
   });
 });

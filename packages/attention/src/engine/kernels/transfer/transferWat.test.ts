@@ -9,11 +9,11 @@ import { compileWat } from '../../../../../../tools/wasm/wasmSource.mjs';
 import {
   checkAgainstIsing,
   checkLargeFields,
-  checkLeftRows,
   checkSegments,
   largeFields,
 } from '../../../testing/transferChecks.js';
 import { ENUMERATED_CASE, checkEnumeration } from '../../../testing/transferEnumeration.js';
+import { checkCouplingBounds, checkLeftRows } from '../../../testing/transferLeftRows.js';
 import { watTransferRunner } from '../../../testing/transferKernels.js';
 import type { TransferCase } from '../../../testing/transferKernels.js';
 import { createArena, instantiateEngineModule } from '../../arena.js';
@@ -75,6 +75,10 @@ describe('WAT transfer-matrix kernels', () => {
 
   it('leaves NaN and infinite fields and a head whose couplings leave the float32 bounds to the caller, untouched', () => {
     checkLeftRows(watTransferRunner());
+  });
+
+  it("leaves exactly the rows whose couplings pass its bounds (every key's β Σ|J| at most 12, every window's 2β Σ at most 250)", () => {
+    checkCouplingBounds(watTransferRunner(), 12);
   });
 
   it('tiny message entries (fields of e^±10 to e^±13 a step: states far below 2^-60) against ising-core', () => {

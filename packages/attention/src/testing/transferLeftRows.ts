@@ -1,0 +1,95 @@
+/**
+ * What the transfer-matrix kernels leave to the caller (sums = −1, the row untouched) while the
+ * rest of a call runs, on a {@link TransferRunner}: non-finite fields, and rows whose couplings
+ * pass the bounds, against the rule itself computed here in float64 (each key's β Σ|J| over its
+ * band both ways to the row's own keys within the backend's step bound, 2β Σ of those over W + 1
+ * consecutive keys within 250).
+ */
+import { expect } from 'vitest';
+import { checkRun } from './transferChecks.js';
+import type { TransferCase, TransferRunner } from './transferKernels.js';
+
+/**
+ * What the kernels leave to the caller, untouched, while the rest of the call runs: rows with a
+ * NaN or infinite field, and every row that has a key past the coupling bound (β Σ_b
+ * |J_{t−W+b,t}| above 16: key 6 of head 1, so its rows 6 … 11).
+ */
+export function checkLeftRows(run: TransferRunner): void {
+  const c: TransferCase = {
+    batch: 3,
+    heads: 2,
+    length: 12,
+    window: 3,
+    beta: 1,
+    fieldScale: 2,
+    couplingScale: 0.5,
+    prepare: ({ h, j }) => {
+      const t = 12;
+      h[3 * t + 1] = Number.NaN; // head 0's rows 3, 5, 7 (batch 0)
+      h[5 * t + 4] = Number.POSITIVE_INFINITY;
+      h[7 * t] = Number.NEGATIVE_INFINITY;
+      j[(t + 4) * t + 6] = 17; // head 1: key 6's band Σ|J| > 16
+    },
+  };
+  const out = run(c, 77);
+  const t = c.length;
+  const expected = Array.from({ length: c.batch * c.heads * t }, (_, p) => {
+    const head = Math.floor(p / t) % c.heads;
+    return (head === 1 && p % t >= 6) || p === 3 || p === 5 || p === 7;
+  });
+  expect(Array.from(out.sums, (s) => s === -1)).toEqual(expected);
+  expect(out.left).toBe(expected.filter(Boolean).length);
+  checkRun(c, out, 'left rows');
+}
+
+/** Whether row p's couplings pass the bounds, by the rule (float64, O(n·W)). */
+function passesBounds(c: TransferCase, j: Float32Array, p: number, step: number): boolean {
+  const t = c.length;
+  const n = (p % t) + 1;
+  const at = (Math.floor(p / t) % c.heads) * t * t;
+  const key = Array.from({ length: n }, (_, k) => {
+    let sum = 0;
+    for (let r = Math.max(0, k - c.window); r < k; r++) sum += Math.abs(j[at + r * t + k]!);
+    for (let u = k + 1; u < Math.min(n, k + c.window + 1); u++) sum += Math.abs(j[at + k * t + u]!);
+    return c.beta * sum;
+  });
+  let window = 0;
+  for (let e = 0; e < n; e++) {
+    let sum = 0;
+    for (let k = Math.max(0, e - c.window); k <= e; k++) sum += key[k]!;
+    window = Math.max(window, sum);
+  }
+  return Math.max(...key) > step || 2 * window > 250;
+}
+
+/**
+ * Rows left by the coupling bounds exactly where the rule says (`step`: 16 natively, 12 in the
+ * WAT): head 0's band couplings all 15/16 (each inner key's β Σ|J| 15: natively the window's
+ * 2β Σ, up to 270, decides, and rows end within it at different keys), head 1's all 3/4 (every key
+ * within 12, every window within 216: all kept). The kept rows against ising-core.
+ */
+export function checkCouplingBounds(run: TransferRunner, step: number): void {
+  const c: TransferCase = {
+    batch: 2,
+    heads: 2,
+    length: 24,
+    window: 8,
+    beta: 1,
+    fieldScale: 1,
+    couplingScale: 1,
+    prepare: ({ j }) => {
+      for (let hd = 0; hd < 2; hd++)
+        for (let r = 0; r < 24; r++)
+          for (let k = r + 1; k <= Math.min(23, r + 8); k++)
+            j[(hd * 24 + r) * 24 + k] =
+              (hd === 0 ? 15 / 16 : 3 / 4) * ((r * 7 + k * 3) % 5 < 2 ? -1 : 1);
+    },
+  };
+  const out = run(c, 5);
+  const expected = Array.from({ length: c.batch * c.heads * c.length }, (_, p) =>
+    passesBounds(c, out.j, p, step),
+  );
+  expect(Array.from(out.sums, (s) => s === -1)).toEqual(expected);
+  expect(expected.some(Boolean) && !expected.every(Boolean)).toBe(true);
+  checkRun(c, out, 'coupling bounds');
+}
