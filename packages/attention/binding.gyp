@@ -13,6 +13,7 @@
       "src/engine/kernels/layerNorm/layerNorm.c",
       "src/engine/kernels/softmax/softmax.c",
       "src/engine/kernels/transfer/transfer.c",
+      "src/engine/kernels/transfer/transferWide.c",
     ],
     "kernel_cflags": ["-O3", "-std=gnu11", "-fno-math-errno", "-ffp-contract=fast", "-fPIC"],
   },

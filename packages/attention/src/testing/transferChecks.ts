@@ -133,7 +133,11 @@ function couplingRows(c: TransferCase, j: Float32Array, hd: number): Float64Arra
  * to `reach` ≤ 16, unless a window's 2β Σ would pass 249 first. ising-core's own float32 bound
  * counts the fields too, so with these it runs every row in float64.
  */
-function strongCouplings(base: TransferCase, reach: number): TransferCase {
+export function strongCouplings(
+  base: TransferCase,
+  reach: number,
+  windowReach = 249,
+): TransferCase {
   const prepare = ({ h, j }: { h: Float32Array; j: Float32Array }) => {
     base.prepare?.({ h, j });
     const t = base.length;
@@ -145,7 +149,7 @@ function strongCouplings(base: TransferCase, reach: number): TransferCase {
         for (let u = Math.max(0, k - base.window); u <= k; u++) sum += rows[u]!;
         window = Math.max(window, sum);
       }
-      const scale = Math.min(reach / Math.max(...rows), 249 / (2 * window)) / base.beta;
+      const scale = Math.min(reach / Math.max(...rows), windowReach / (2 * window)) / base.beta;
       j.subarray(hd * t * t, (hd + 1) * t * t).forEach((v, at, row) => {
         row[at] = v * scale;
       });
@@ -155,7 +159,7 @@ function strongCouplings(base: TransferCase, reach: number): TransferCase {
 }
 
 /** A case of `batch × heads` rows of T = `length`, window W, β and the couplings' scale; fields 0 until set. */
-const shape = (dims: [number, number, number, number, number, number]): TransferCase => {
+export const shape = (dims: [number, number, number, number, number, number]): TransferCase => {
   const [batch, heads, length, window, beta, couplingScale] = dims;
   return { batch, heads, length, window, beta, fieldScale: 0, couplingScale };
 };
@@ -163,20 +167,31 @@ const shape = (dims: [number, number, number, number, number, number]): Transfer
 /**
  * Cases with fields up to |h| = 1e3 and 60 (step factors to e^±2000, far past float32's range),
  * and two with strong couplings (largest key's β Σ|J| 11.9, within every backend's bound, with
- * fields to 1e3; 10 with fields to 3).
+ * fields to 1e3; 10 with fields to 3); rows whose fields are all at most `leftBelow` are left.
  */
-export const LARGE_FIELD_CASES: readonly TransferCase[] = [
-  largeFields(shape([3, 2, 32, 8, 1, 0.2]), 1e3),
-  largeFields(shape([5, 1, 64, 6, 0.8, 0.3]), 60),
-  largeFields(shape([6, 1, 24, 10, 1, 0.1]), 1e3),
-  largeFields(shape([17, 2, 24, 4, 1.2, 0.3]), 1e3),
-  strongCouplings(largeFields(shape([4, 1, 48, 8, 1, 1]), 1e3, -60, 16), 11.9),
-  strongCouplings({ ...shape([4, 2, 32, 6, 0.9, 1]), fieldScale: 3 }, 10),
-];
+export function largeFieldCases(leftBelow: number): TransferCase[] {
+  return [
+    largeFields(shape([3, 2, 32, 8, 1, 0.2]), 1e3, leftBelow),
+    largeFields(shape([5, 1, 64, 6, 0.8, 0.3]), 60, leftBelow),
+    largeFields(shape([6, 1, 24, 10, 1, 0.1]), 1e3, leftBelow),
+    largeFields(shape([17, 2, 24, 4, 1.2, 0.3]), 1e3, leftBelow),
+    strongCouplings(
+      largeFields(shape([4, 1, 48, 8, 1, 1]), 1e3, Math.min(-60, leftBelow), 16),
+      11.9,
+    ),
+    strongCouplings({ ...shape([4, 2, 32, 6, 0.9, 1]), fieldScale: 3 }, 10),
+  ];
+}
 
-/** The native kernels' couplings at their bound (β Σ|J| 15.9 both ways, 16 allowed), fields to 1e3. */
+/**
+ * Strong couplings in the native kernels: their float32 pass's bound (8) to their float64 pass's
+ * (40, and windows to 600), W = 4, 6 and 8, fields to 1e3 and to 3.
+ */
 export const NATIVE_STRONG_CASES: readonly TransferCase[] = [
-  strongCouplings(largeFields(shape([4, 1, 48, 8, 1, 1]), 1e3, -60, 16), 15.9),
+  strongCouplings(largeFields(shape([4, 1, 48, 8, 1, 1]), 1e3, -180, 16), 15.9),
+  strongCouplings(largeFields(shape([4, 1, 48, 8, 1, 1]), 1e3, -180, 16), 39, 599),
+  strongCouplings({ ...shape([4, 2, 40, 6, 1, 1]), fieldScale: 3 }, 25, 599),
+  strongCouplings({ ...shape([4, 2, 40, 4, 1, 1]), fieldScale: 3 }, 39, 599),
 ];
 
 /**
@@ -189,7 +204,7 @@ export const NATIVE_STRONG_CASES: readonly TransferCase[] = [
 export function checkLargeFields(
   run: TransferRunner,
   label: string,
-  cases: readonly TransferCase[] = LARGE_FIELD_CASES,
+  cases: readonly TransferCase[],
 ): void {
   for (const [n, c] of cases.entries()) {
     const out = run(c, 500 + 13 * n);

@@ -32,6 +32,36 @@ export interface TransferCase {
   readonly leftBelow?: number;
 }
 
+/**
+ * What a backend's kernels take, by their own rule: a row runs when each of its keys' β Σ|J| (its
+ * band both ways, to the row's own keys) is at most `step`, every W + 1 consecutive keys' 2β Σ at
+ * most `window`, its fields are finite and its Σα is not too small; every row whose fields are all
+ * at most `leftBelow` has Σα far below that. Natively `float32` is the float32 pass's rule within
+ * it (rows it takes get sums = Σα; the float64 pass's get TAKEN_WIDE, −2).
+ */
+export interface TransferBounds {
+  readonly step: number;
+  readonly window: number;
+  readonly leftBelow: number;
+  readonly float32?: { readonly step: number; readonly window: number };
+}
+
+/** The WAT kernels (float32 only; Σα ≥ e^−32). */
+export const WAT_BOUNDS: TransferBounds = { step: 12, window: 250, leftBelow: -40 };
+
+/**
+ * The native kernels: the float64 pass's bounds (transferWide.c; Σα ≥ e^−256), with the float32
+ * pass's (transfer.c) inside them. Measured on cases with every key at the bound
+ * (NATIVE_STRONG_CASES and scripts in the closing note): float32 kept ∂L/∂h, ∂L/∂J within 4e-6
+ * of the largest to β Σ|J| = 8 at W ≥ 4 (W = 6 lost 1.5e-4 at 15.9), float64 within 3e-7 to 39.
+ */
+export const NATIVE_BOUNDS: TransferBounds = {
+  step: 40,
+  window: 600,
+  leftBelow: -180,
+  float32: { step: 8, window: 250 },
+};
+
 /** What a run wrote (and its inputs), each as its own array. */
 export interface TransferRun {
   readonly left: number;

@@ -3,18 +3,19 @@
  * rest of a call runs, on a {@link TransferRunner}: non-finite fields, and rows whose couplings
  * pass the bounds, against the rule itself computed here in float64 (each key's β Σ|J| over its
  * band both ways to the row's own keys within the backend's step bound, 2β Σ of those over W + 1
- * consecutive keys within 250).
+ * consecutive keys within its window bound: {@link TransferBounds}); natively also which rows
+ * the float32 pass took and which the float64 one.
  */
 import { expect } from 'vitest';
 import { checkRun } from './transferChecks.js';
-import type { TransferCase, TransferRunner } from './transferKernels.js';
+import type { TransferBounds, TransferCase, TransferRunner } from './transferKernels.js';
 
 /**
  * What the kernels leave to the caller, untouched, while the rest of the call runs: rows with a
  * NaN or infinite field, and every row that has a key past the coupling bound (β Σ_b
- * |J_{t−W+b,t}| above 16: key 6 of head 1, so its rows 6 … 11).
+ * |J_{t−W+b,t}| above the backend's step bound: key 6 of head 1, so its rows 6 … 11).
  */
-export function checkLeftRows(run: TransferRunner): void {
+export function checkLeftRows(run: TransferRunner, bounds: TransferBounds): void {
   const c: TransferCase = {
     batch: 3,
     heads: 2,
@@ -28,7 +29,7 @@ export function checkLeftRows(run: TransferRunner): void {
       h[3 * t + 1] = Number.NaN; // head 0's rows 3, 5, 7 (batch 0)
       h[5 * t + 4] = Number.POSITIVE_INFINITY;
       h[7 * t] = Number.NEGATIVE_INFINITY;
-      j[(t + 4) * t + 6] = 17; // head 1: key 6's band Σ|J| > 16
+      j[(t + 4) * t + 6] = bounds.step + 1; // head 1: key 6's band Σ|J| past the bound
     },
   };
   const out = run(c, 77);
@@ -43,7 +44,12 @@ export function checkLeftRows(run: TransferRunner): void {
 }
 
 /** Whether row p's couplings pass the bounds, by the rule (float64, O(n·W)). */
-function passesBounds(c: TransferCase, j: Float32Array, p: number, step: number): boolean {
+function passesBounds(
+  c: TransferCase,
+  j: Float32Array,
+  p: number,
+  bounds: { step: number; window: number },
+): boolean {
   const t = c.length;
   const n = (p % t) + 1;
   const at = (Math.floor(p / t) % c.heads) * t * t;
@@ -59,16 +65,18 @@ function passesBounds(c: TransferCase, j: Float32Array, p: number, step: number)
     for (let k = Math.max(0, e - c.window); k <= e; k++) sum += key[k]!;
     window = Math.max(window, sum);
   }
-  return Math.max(...key) > step || 2 * window > 250;
+  return Math.max(...key) > bounds.step || 2 * window > bounds.window;
 }
 
 /**
- * Rows left by the coupling bounds exactly where the rule says (`step`: 16 natively, 12 in the
- * WAT): head 0's band couplings all 15/16 (each inner key's β Σ|J| 15: natively the window's
- * 2β Σ, up to 270, decides, and rows end within it at different keys), head 1's all 3/4 (every key
- * within 12, every window within 216: all kept). The kept rows against ising-core.
+ * Rows left by the coupling bounds exactly where the rule says: head 0's band couplings all
+ * 15/16 (each inner key's β Σ|J| 15: the window's 2β Σ, up to 270, decides natively in float32,
+ * and rows end within it at different keys), head 1's all 3/4 (every key within 12, every window
+ * within 216: all kept), both times `scale` (2.5 natively: the float64 pass's bounds decide the
+ * same way). The kept rows against ising-core; natively, the float32 pass's rows by its rule.
  */
-export function checkCouplingBounds(run: TransferRunner, step: number): void {
+export function checkCouplingBounds(run: TransferRunner, bounds: TransferBounds): void {
+  const scale = Math.max(1, bounds.step / 16);
   const c: TransferCase = {
     batch: 2,
     heads: 2,
@@ -82,14 +90,21 @@ export function checkCouplingBounds(run: TransferRunner, step: number): void {
         for (let r = 0; r < 24; r++)
           for (let k = r + 1; k <= Math.min(23, r + 8); k++)
             j[(hd * 24 + r) * 24 + k] =
-              (hd === 0 ? 15 / 16 : 3 / 4) * ((r * 7 + k * 3) % 5 < 2 ? -1 : 1);
+              scale * (hd === 0 ? 15 / 16 : 3 / 4) * ((r * 7 + k * 3) % 5 < 2 ? -1 : 1);
     },
   };
   const out = run(c, 5);
-  const expected = Array.from({ length: c.batch * c.heads * c.length }, (_, p) =>
-    passesBounds(c, out.j, p, step),
-  );
+  const rows = Array.from({ length: c.batch * c.heads * c.length }, (_, p) => p);
+  const expected = rows.map((p) => passesBounds(c, out.j, p, bounds));
   expect(Array.from(out.sums, (s) => s === -1)).toEqual(expected);
   expect(expected.some(Boolean) && !expected.every(Boolean)).toBe(true);
   checkRun(c, out, 'coupling bounds');
+  const single = bounds.float32;
+  if (single === undefined) return;
+  const float32 = rows.map((p) => !passesBounds(c, out.j, p, single));
+  expect(Array.from(out.sums, (s) => s >= 0)).toEqual(float32);
+  expect(float32.some(Boolean)).toBe(true);
+  expect(Array.from(out.sums, (s) => s === -2)).toEqual(
+    rows.map((p) => !float32[p] && !expected[p]),
+  );
 }

@@ -1,11 +1,12 @@
 /*
- * The sweeps of the engine's transfer-matrix kernels (transfer.c) over one lane group: VW causal
+ * The sweeps of the engine's transfer-matrix kernels (transfer.c) over one lane group: RW causal
  * problems of one head, one per vector lane, that share the head's coupling table. The algorithm
  * is ising-core's batched linear-domain kernel (packages/ising-core/src/internal/kernels/
  * transferLinear.ts and linearVjp.ts: the window states, the rescaling, the linear tangents and
  * the read-outs are theirs, term by term), with the problems across the lanes instead of one at a
  * time: a window state of every lane is one vector, each coupling factor one broadcast, so no
- * sweep shuffles. Messages are float32 with the CPU's flush-to-zero on (transfer.c); per-step
+ * sweep shuffles. Messages are the translation unit's real (transferReal.h: float32 in transfer.c,
+ * float64 in transferWide.c) with the CPU's flush-to-zero on (transfer.c); per-step
  * scalars are per-lane vectors.
  *
  * Lanes may end at different positions (n_l ≤ nmax): past its end a lane's backward message is
@@ -14,7 +15,7 @@
  */
 #ifndef BOLTZMANN_TRANSFER_CHAIN_H
 #define BOLTZMANN_TRANSFER_CHAIN_H
-#include "vmath.h"
+#include "transferReal.h"
 
 /*
  * Float32 sums over 2^W states lose ~2^W·ε: every state loop adds its terms into running sums
@@ -28,7 +29,7 @@
 typedef struct {
   int32_t W, S, H; /* window bits, states 2^W, half */
   /* table[t·2S + 4j + {0,1,2,3}]: exp(−βc_t(2j)), exp(−βc_t(2j+1)), exp(βc_t(2j)), exp(βc_t(2j+1)) */
-  const float *table;
+  const real *table;
 } chain_head;
 
 /*
@@ -40,9 +41,9 @@ typedef struct {
  */
 typedef struct {
   int32_t nmax, nmin;
-  int32_t n[VW];
-  const vf *ep;  /* exp(β h_t − |β h_t|) per lane, nmax vectors (1 where a lane has no spin t) */
-  const vf *em;  /* exp(−β h_t − |β h_t|), likewise */
+  int32_t n[RW];
+  const vr *ep;  /* exp(β h_t − |β h_t|) per lane, nmax vectors (1 where a lane has no spin t) */
+  const vr *em;  /* exp(−β h_t − |β h_t|), likewise */
   /*
    * The VJP's direction, centered: the loss's weight of spin t's branches, G = Σ_t g_t (s_t − m̂_t)
    * with g_t = β ∂L/∂m_t and m̂_t its magnetization from the forward, so E[G] ≈ 0 and the tangents
@@ -50,23 +51,23 @@ typedef struct {
    * VJP reads the same). gp = g_t (1 − m̂_t) for s_t = +1, gm = g_t (1 + m̂_t) for s_t = −1 (that
    * branch's coefficient is −gm); nmax vectors, 0 past a lane's end.
    */
-  const vf *gp, *gm;
+  const vr *gp, *gm;
 } chain_group;
 
 /* Lane l of every one of `count` state vectors set to `value`. */
-static inline void set_lane(vf *v, int32_t count, int32_t l, float value) {
+static inline void set_lane(vr *v, int32_t count, int32_t l, real value) {
   for (int32_t x = 0; x < count; x++) v[x][l] = value;
 }
 
 /* Lanes that end before spin t restart: their message `msg` (S vectors) is the start again. */
-static inline void restart_ended(const chain_head *c, const chain_group *g, int32_t t, vf *msg,
-                                 vf *tangent, vf *sigma, vf *shift) {
+static inline void restart_ended(const chain_head *c, const chain_group *g, int32_t t, vr *msg,
+                                 vr *tangent, vr *sigma, vr *shift) {
   if (t < g->nmin) return;
-  for (int32_t l = 0; l < VW; l++) {
+  for (int32_t l = 0; l < RW; l++) {
     if (t < g->n[l]) continue;
     set_lane(msg, c->S, l, 1.0f);
     if (tangent) set_lane(tangent, c->S, l, 0.0f);
-    (*sigma)[l] = (float)c->S;
+    (*sigma)[l] = (real)c->S;
     if (shift) (*shift)[l] = 0.0f;
   }
 }
@@ -75,25 +76,25 @@ static inline void restart_ended(const chain_head *c, const chain_group *g, int3
  * The forward op's backward messages: β_t into back[t·S …] for t = nmax − 1 … 0 (transferLinear.ts
  * linearForward's first sweep).
  */
-static void chain_back(const chain_head *c, const chain_group *g, vf *back) {
+static void chain_back(const chain_head *c, const chain_group *g, vr *back) {
   const int32_t S = c->S, H = c->H;
-  vf *top = back + (size_t)(g->nmax - 1) * S;
-  for (int32_t x = 0; x < S; x++) top[x] = vsplat(1.0f);
-  vf sigma = vsplat((float)S);
+  vr *top = back + (size_t)(g->nmax - 1) * S;
+  for (int32_t x = 0; x < S; x++) top[x] = vrsplat(1.0f);
+  vr sigma = vrsplat((real)S);
   for (int32_t t = g->nmax - 1; t >= 1; t--) {
-    const vf fp = g->ep[t] / sigma, fm = g->em[t] / sigma;
-    const vf *in = back + (size_t)t * S;
-    vf *out = back + (size_t)(t - 1) * S;
-    const float *tb = c->table + (size_t)t * 2 * S;
-    vf sum = vsplat(0.0f), part = sum;
+    const vr fp = g->ep[t] / sigma, fm = g->em[t] / sigma;
+    const vr *in = back + (size_t)t * S;
+    vr *out = back + (size_t)(t - 1) * S;
+    const real *tb = c->table + (size_t)t * 2 * S;
+    vr sum = vrsplat(0.0f), part = sum;
     for (int32_t j = 0; j < H; j++) {
-      const vf bl = fm * in[j], bh = fp * in[j + H];
-      const vf v0 = tb[4 * j] * bl + tb[4 * j + 2] * bh;
-      const vf v1 = tb[4 * j + 1] * bl + tb[4 * j + 3] * bh;
+      const vr bl = fm * in[j], bh = fp * in[j + H];
+      const vr v0 = tb[4 * j] * bl + tb[4 * j + 2] * bh;
+      const vr v1 = tb[4 * j + 1] * bl + tb[4 * j + 3] * bh;
       out[2 * j] = v0;
       out[2 * j + 1] = v1;
       part += v0 + v1;
-      if (FLUSH(j)) sum += part, part = vsplat(0.0f);
+      if (FLUSH(j)) sum += part, part = vrsplat(0.0f);
     }
     sigma = sum + part;
     restart_ended(c, g, t, out, NULL, &sigma, NULL);
@@ -104,21 +105,21 @@ static void chain_back(const chain_head *c, const chain_group *g, vf *back) {
  * The forward sweep with the read-out P(s_t = +1) = Σ α_t β_t [s_t = +1] / Σ α_t β_t into
  * up[t] (per lane, nmax vectors); a, next: S vectors each.
  */
-static void chain_forward(const chain_head *c, const chain_group *g, const vf *back, vf *a,
-                          vf *next, vf *up) {
+static void chain_forward(const chain_head *c, const chain_group *g, const vr *back, vr *a,
+                          vr *next, vr *up) {
   const int32_t S = c->S, H = c->H;
-  for (int32_t x = 0; x < S; x++) a[x] = vsplat(1.0f);
-  vf sigma = vsplat((float)S);
+  for (int32_t x = 0; x < S; x++) a[x] = vrsplat(1.0f);
+  vr sigma = vrsplat((real)S);
   for (int32_t t = 0; t < g->nmax; t++) {
-    const vf fp = g->ep[t] / sigma, fm = g->em[t] / sigma;
-    const vf *bk = back + (size_t)t * S;
-    const float *tb = c->table + (size_t)t * 2 * S;
-    const vf zero = vsplat(0.0f);
-    vf sum = zero, sl = zero, sh = zero, psum = zero, psl = zero, psh = zero;
+    const vr fp = g->ep[t] / sigma, fm = g->em[t] / sigma;
+    const vr *bk = back + (size_t)t * S;
+    const real *tb = c->table + (size_t)t * 2 * S;
+    const vr zero = vrsplat(0.0f);
+    vr sum = zero, sl = zero, sh = zero, psum = zero, psl = zero, psh = zero;
     for (int32_t j = 0; j < H; j++) {
-      const vf a0 = a[2 * j], a1 = a[2 * j + 1];
-      const vf lo = fm * (a0 * tb[4 * j] + a1 * tb[4 * j + 1]);
-      const vf hi = fp * (a0 * tb[4 * j + 2] + a1 * tb[4 * j + 3]);
+      const vr a0 = a[2 * j], a1 = a[2 * j + 1];
+      const vr lo = fm * (a0 * tb[4 * j] + a1 * tb[4 * j + 1]);
+      const vr hi = fp * (a0 * tb[4 * j + 2] + a1 * tb[4 * j + 3]);
       next[j] = lo;
       next[j + H] = hi;
       psum += lo + hi;
@@ -129,7 +130,7 @@ static void chain_forward(const chain_head *c, const chain_group *g, const vf *b
     sum += psum, sl += psl, sh += psh;
     up[t] = sh / (sl + sh);
     sigma = sum;
-    vf *swap = a;
+    vr *swap = a;
     a = next;
     next = swap;
   }
@@ -137,14 +138,14 @@ static void chain_forward(const chain_head *c, const chain_group *g, const vf *b
 
 /* What the VJP's backward sweep leaves for its forward sweep (per position and lane). */
 typedef struct {
-  vf *backSum;      /* Σ β_t as stored, nmax vectors */
-  vf *backShift;    /* the tangent shift applied with it */
-  vf total, totalT; /* Σ β_{−1} and its tangent */
+  vr *backSum;      /* Σ β_t as stored, nmax vectors */
+  vr *backShift;    /* the tangent shift applied with it */
+  vr total, totalT; /* Σ β_{−1} and its tangent */
 } chain_back_t;
 
 /* The backward sweep's running state: the last message's sum and tangent shift, and its sums. */
 typedef struct {
-  vf sigma, shift, sum, sumT;
+  vr sigma, shift, sum, sumT;
 } back_state;
 
 /*
@@ -152,20 +153,20 @@ typedef struct {
  * tangent into out, outT from β_t in in, inT (S vectors each).
  */
 static inline void back_vjp_step(const chain_head *c, const chain_group *g, int32_t t,
-                                 const vf *in, const vf *inT, vf *out, vf *outT, back_state *st) {
+                                 const vr *in, const vr *inT, vr *out, vr *outT, back_state *st) {
   const int32_t H = c->H;
-  const vf fp = g->ep[t] / st->sigma, fm = g->em[t] / st->sigma;
-  const vf gl = -g->gm[t] - st->shift, gh = g->gp[t] - st->shift;
-  const float *tb = c->table + (size_t)t * 2 * c->S;
-  const vf zero = vsplat(0.0f);
-  vf sum = zero, sumT = zero, psum = zero, psumT = zero;
+  const vr fp = g->ep[t] / st->sigma, fm = g->em[t] / st->sigma;
+  const vr gl = -g->gm[t] - st->shift, gh = g->gp[t] - st->shift;
+  const real *tb = c->table + (size_t)t * 2 * c->S;
+  const vr zero = vrsplat(0.0f);
+  vr sum = zero, sumT = zero, psum = zero, psumT = zero;
   for (int32_t j = 0; j < H; j++) {
-    const vf pl = in[j], ph = in[j + H];
-    const vf bl = fm * pl, bh = fp * ph;
-    const vf dl = fm * (inT[j] + gl * pl), dh = fp * (inT[j + H] + gh * ph);
-    const float d0 = tb[4 * j], d1 = tb[4 * j + 1], u0 = tb[4 * j + 2], u1 = tb[4 * j + 3];
-    const vf v0 = d0 * bl + u0 * bh, v1 = d1 * bl + u1 * bh;
-    const vf w0 = d0 * dl + u0 * dh, w1 = d1 * dl + u1 * dh;
+    const vr pl = in[j], ph = in[j + H];
+    const vr bl = fm * pl, bh = fp * ph;
+    const vr dl = fm * (inT[j] + gl * pl), dh = fp * (inT[j + H] + gh * ph);
+    const real d0 = tb[4 * j], d1 = tb[4 * j + 1], u0 = tb[4 * j + 2], u1 = tb[4 * j + 3];
+    const vr v0 = d0 * bl + u0 * bh, v1 = d1 * bl + u1 * bh;
+    const vr w0 = d0 * dl + u0 * dh, w1 = d1 * dl + u1 * dh;
     out[2 * j] = v0;
     out[2 * j + 1] = v1;
     outT[2 * j] = w0;
@@ -183,19 +184,19 @@ static inline void back_vjp_step(const chain_head *c, const chain_group *g, int3
 }
 
 /* The start of the backward sweep: β_{nmax−1} = 1, tangent 0. */
-static inline back_state back_start(const chain_head *c, vf *msg, vf *tangent) {
+static inline back_state back_start(const chain_head *c, vr *msg, vr *tangent) {
   for (int32_t x = 0; x < c->S; x++) {
-    msg[x] = vsplat(1.0f);
-    tangent[x] = vsplat(0.0f);
+    msg[x] = vrsplat(1.0f);
+    tangent[x] = vrsplat(0.0f);
   }
-  const back_state st = {vsplat((float)c->S), vsplat(0.0f), vsplat((float)c->S), vsplat(0.0f)};
+  const back_state st = {vrsplat((real)c->S), vrsplat(0.0f), vrsplat((real)c->S), vrsplat(0.0f)};
   return st;
 }
 
 /* A message and its tangent (S vectors each) copied. */
-static inline void copy_pair(int32_t S, vf *to, vf *toT, const vf *from, const vf *fromT) {
-  memcpy(to, from, (size_t)S * sizeof(vf));
-  memcpy(toT, fromT, (size_t)S * sizeof(vf));
+static inline void copy_pair(int32_t S, vr *to, vr *toT, const vr *from, const vr *fromT) {
+  memcpy(to, from, (size_t)S * sizeof(vr));
+  memcpy(toT, fromT, (size_t)S * sizeof(vr));
 }
 
 /*
@@ -203,16 +204,16 @@ static inline void copy_pair(int32_t S, vf *to, vf *toT, const vf *from, const v
  * every position, the totals, and at each segment end e = K, 2K, … < nmax the message β_{e−1}
  * (block e) with its state, in ck[(e/K − 1)·2S …] and cst[e/K − 1]. ring: 4S vectors.
  */
-static void back_checkpoints(const chain_head *c, const chain_group *g, int32_t K, vf *ring,
-                             vf *ck, back_state *cst, chain_back_t *m) {
+static void back_checkpoints(const chain_head *c, const chain_group *g, int32_t K, vr *ring,
+                             vr *ck, back_state *cst, chain_back_t *m) {
   const int32_t S = c->S;
-  vf *cur = ring, *curT = ring + S, *nx = ring + 2 * S, *nxT = ring + 3 * S;
+  vr *cur = ring, *curT = ring + S, *nx = ring + 2 * S, *nxT = ring + 3 * S;
   back_state st = back_start(c, cur, curT);
   for (int32_t t = g->nmax - 1; t >= 0; t--) {
     m->backSum[t] = st.sigma;
     m->backShift[t] = st.shift;
     back_vjp_step(c, g, t, cur, curT, nx, nxT, &st);
-    vf *swap = cur;
+    vr *swap = cur;
     cur = nx, nx = swap;
     swap = curT;
     curT = nxT, nxT = swap;
@@ -229,14 +230,14 @@ static void back_checkpoints(const chain_head *c, const chain_group *g, int32_t 
  * The whole backward sweep kept (one segment): β_t and tangent for t = 0 … nmax − 1 into seg
  * block t, backSum, backShift and the totals (β_{−1} into ring).
  */
-static void back_whole(const chain_head *c, const chain_group *g, vf *ring, vf *seg, chain_back_t *m) {
+static void back_whole(const chain_head *c, const chain_group *g, vr *ring, vr *seg, chain_back_t *m) {
   const int32_t S = c->S;
-  vf *top = seg + (size_t)(g->nmax - 1) * 2 * S;
+  vr *top = seg + (size_t)(g->nmax - 1) * 2 * S;
   back_state st = back_start(c, top, top + S);
   for (int32_t t = g->nmax - 1; t >= 0; t--) {
     m->backSum[t] = st.sigma;
     m->backShift[t] = st.shift;
-    vf *in = seg + (size_t)t * 2 * S, *out = t > 0 ? in - 2 * S : ring;
+    vr *in = seg + (size_t)t * 2 * S, *out = t > 0 ? in - 2 * S : ring;
     back_vjp_step(c, g, t, in, in + S, out, out + S, &st);
   }
   m->total = st.sum;
@@ -248,9 +249,9 @@ static void back_whole(const chain_head *c, const chain_group *g, vf *ring, vf *
  * t = start … end − 1 into seg block (t − start) (value at 2S·k, tangent at 2S·k + S).
  */
 static void back_segment(const chain_head *c, const chain_group *g, int32_t start, int32_t end,
-                         const vf *ck, const back_state *cst, int32_t K, vf *seg) {
+                         const vr *ck, const back_state *cst, int32_t K, vr *seg) {
   const int32_t S = c->S;
-  vf *top = seg + (size_t)(end - 1 - start) * 2 * S;
+  vr *top = seg + (size_t)(end - 1 - start) * 2 * S;
   back_state st;
   if (end == g->nmax) st = back_start(c, top, top + S);
   else {
@@ -258,41 +259,41 @@ static void back_segment(const chain_head *c, const chain_group *g, int32_t star
     st = cst[end / K - 1];
   }
   for (int32_t t = end - 1; t > start; t--) {
-    vf *in = seg + (size_t)(t - start) * 2 * S, *out = in - 2 * S;
+    vr *in = seg + (size_t)(t - start) * 2 * S, *out = in - 2 * S;
     back_vjp_step(c, g, t, in, in + S, out, out + S, &st);
   }
 }
 
 /* The sums of `row` (S vectors) over the states with bit k set, into upper[k]; row[0] ends as the total. */
-static inline void fold_bits(vf *row, int32_t W, vf *upper) {
+static inline void fold_bits(vr *row, int32_t W, vr *upper) {
   for (int32_t k = W - 1; k >= 0; k--) {
     const int32_t half = 1 << k;
-    vf u = vsplat(0.0f), part = u;
+    vr u = vrsplat(0.0f), part = u;
     for (int32_t s = 0; s < half; s++) {
       part += row[s + half];
       row[s] += row[s + half];
-      if (FLUSH(s)) u += part, part = vsplat(0.0f);
+      if (FLUSH(s)) u += part, part = vrsplat(0.0f);
     }
     upper[k] = u + part;
   }
 }
 
 /* Lanes of group g that have spin t (1.0) or not (0.0), times `live` (0 for lanes that are not summed). */
-static inline vf lanes_at(const chain_group *g, int32_t t, vf live) {
-  vf m = live;
-  for (int32_t l = 0; l < VW; l++)
+static inline vr lanes_at(const chain_group *g, int32_t t, vr live) {
+  vr m = live;
+  for (int32_t l = 0; l < RW; l++)
     if (t >= g->n[l]) m[l] = 0.0f;
   return m;
 }
 
 /* Per-step scalars of the VJP's forward sweep (one vector each). */
 typedef struct {
-  vf fm, fp, gl, gh, kz, invZHat;
+  vr fm, fp, gl, gh, kz, invZHat;
 } vjp_step;
 
 /* The six window sums of the pair (t − W, t) and the message sums of one step (linearVjp.ts). */
 typedef struct {
-  vf sumA, sumAT, sl, sh, slT, shT, r1, r2, r3, r4, r5, r6;
+  vr sumA, sumAT, sl, sh, slT, shT, r1, r2, r3, r4, r5, r6;
 } vjp_sums;
 
 /*
@@ -301,18 +302,18 @@ typedef struct {
  * their sums; the window weights' sums and the signed-marginal tangents into row; the six sums
  * of the pair (t − W, t).
  */
-static inline void vjp_states(const chain_head *c, const vjp_step *k, const vf *a, const vf *aT,
-                              const vf *bk, const vf *bkT, const float *tb, vf *next, vf *nextT,
-                              vf *row, vjp_sums *o) {
+static inline void vjp_states(const chain_head *c, const vjp_step *k, const vr *a, const vr *aT,
+                              const vr *bk, const vr *bkT, const real *tb, vr *next, vr *nextT,
+                              vr *row, vjp_sums *o) {
   const int32_t H = c->H;
-  const vf zero = vsplat(0.0f);
-  vf sumA = zero, sumAT = zero;
+  const vr zero = vrsplat(0.0f);
+  vr sumA = zero, sumAT = zero;
   for (int32_t j = 0; j < H; j++) {
-    const vf a0 = a[2 * j], a1 = a[2 * j + 1], c0 = aT[2 * j], c1 = aT[2 * j + 1];
-    const float d0 = tb[4 * j], d1 = tb[4 * j + 1], u0 = tb[4 * j + 2], u1 = tb[4 * j + 3];
-    const vf lo = k->fm * (a0 * d0 + a1 * d1), hi = k->fp * (a0 * u0 + a1 * u1);
-    const vf loT = k->fm * (c0 * d0 + c1 * d1) - k->gl * lo;
-    const vf hiT = k->fp * (c0 * u0 + c1 * u1) + k->gh * hi;
+    const vr a0 = a[2 * j], a1 = a[2 * j + 1], c0 = aT[2 * j], c1 = aT[2 * j + 1];
+    const real d0 = tb[4 * j], d1 = tb[4 * j + 1], u0 = tb[4 * j + 2], u1 = tb[4 * j + 3];
+    const vr lo = k->fm * (a0 * d0 + a1 * d1), hi = k->fp * (a0 * u0 + a1 * u1);
+    const vr loT = k->fm * (c0 * d0 + c1 * d1) - k->gl * lo;
+    const vr hiT = k->fp * (c0 * u0 + c1 * u1) + k->gh * hi;
     next[j] = lo;
     next[j + H] = hi;
     nextT[j] = loT;
@@ -322,13 +323,13 @@ static inline void vjp_states(const chain_head *c, const vjp_step *k, const vf *
     if (FLUSH(j)) o->sumA += sumA, o->sumAT += sumAT, sumA = sumAT = zero;
   }
   o->sumA += sumA, o->sumAT += sumAT;
-  vf sl = zero, sh = zero, slT = zero, shT = zero;
-  const vf kz = k->kz, invZHat = k->invZHat;
+  vr sl = zero, sh = zero, slT = zero, shT = zero;
+  const vr kz = k->kz, invZHat = k->invZHat;
   for (int32_t j = 0; j < H; j++) {
-    const vf lo = next[j], hi = next[j + H], loT = nextT[j], hiT = nextT[j + H];
-    const vf pl = bk[j], ph = bk[j + H];
-    const vf el = lo * pl, eh = hi * ph;
-    const vf elT = loT * pl + lo * bkT[j], ehT = hiT * ph + hi * bkT[j + H];
+    const vr lo = next[j], hi = next[j + H], loT = nextT[j], hiT = nextT[j + H];
+    const vr pl = bk[j], ph = bk[j + H];
+    const vr el = lo * pl, eh = hi * ph;
+    const vr elT = loT * pl + lo * bkT[j], ehT = hiT * ph + hi * bkT[j + H];
     sl += el;
     sh += eh;
     slT += elT;
@@ -341,12 +342,12 @@ static inline void vjp_states(const chain_head *c, const vjp_step *k, const vf *
     }
   }
   o->sl += sl, o->sh += sh, o->slT += slT, o->shT += shT;
-  vf r1 = zero, r2 = zero, r3 = zero, r4 = zero, r5 = zero, r6 = zero;
+  vr r1 = zero, r2 = zero, r3 = zero, r4 = zero, r5 = zero, r6 = zero;
   for (int32_t j = 0; j < H; j++) {
-    const vf a0 = a[2 * j], a1 = a[2 * j + 1], c0 = aT[2 * j], c1 = aT[2 * j + 1];
-    const float d0 = tb[4 * j], d1 = tb[4 * j + 1], u0 = tb[4 * j + 2], u1 = tb[4 * j + 3];
-    const vf dpp = a1 * u1 - a0 * u0, dpm = a1 * d1 - a0 * d0;
-    const vf pl = bk[j], ph = bk[j + H];
+    const vr a0 = a[2 * j], a1 = a[2 * j + 1], c0 = aT[2 * j], c1 = aT[2 * j + 1];
+    const real d0 = tb[4 * j], d1 = tb[4 * j + 1], u0 = tb[4 * j + 2], u1 = tb[4 * j + 3];
+    const vr dpp = a1 * u1 - a0 * u0, dpm = a1 * d1 - a0 * d0;
+    const vr pl = bk[j], ph = bk[j + H];
     r1 += dpp * ph;
     r2 += dpm * pl;
     r3 += (c1 * u1 - c0 * u0) * ph;
@@ -363,8 +364,8 @@ static inline void vjp_states(const chain_head *c, const vjp_step *k, const vf *
 
 /* The VJP's forward sweep's running state. */
 typedef struct {
-  vf *a, *aT, *next, *nextT;
-  vf sigma, shift, zPrev, zTPrev;
+  vr *a, *aT, *next, *nextT;
+  vr sigma, shift, zPrev, zTPrev;
 } fwd_state;
 
 /*
@@ -373,28 +374,28 @@ typedef struct {
  * over the lanes `live` marks, into gacc[t·W + b] (per lane). row: S vectors; upper: W.
  */
 static void vjp_segment(const chain_head *c, const chain_group *g, const chain_back_t *m,
-                        int32_t start, int32_t end, const vf *seg, vf live, fwd_state *f,
-                        vf *row, vf *upper, vf *fg, vf *gacc) {
+                        int32_t start, int32_t end, const vr *seg, vr live, fwd_state *f,
+                        vr *row, vr *upper, vr *fg, vr *gacc) {
   const int32_t S = c->S, W = c->W;
   for (int32_t t = start; t < end; t++) {
-    const vf gp = g->gp[t], gm = g->gm[t];
-    const vf zHat = (m->backSum[t] / f->sigma) * f->zPrev;
-    const vf kappaHat = f->zTPrev / f->zPrev + m->backShift[t] - f->shift;
+    const vr gp = g->gp[t], gm = g->gm[t];
+    const vr zHat = (m->backSum[t] / f->sigma) * f->zPrev;
+    const vr kappaHat = f->zTPrev / f->zPrev + m->backShift[t] - f->shift;
     vjp_step k = {.fm = g->em[t] / f->sigma, .fp = g->ep[t] / f->sigma, .gl = gm + f->shift,
                   .gh = gp - f->shift, .invZHat = 1.0f / zHat};
     k.kz = kappaHat * k.invZHat;
     vjp_sums o;
     memset(&o, 0, sizeof o);
-    const vf *bk = seg + (size_t)(t - start) * 2 * S;
+    const vr *bk = seg + (size_t)(t - start) * 2 * S;
     vjp_states(c, &k, f->a, f->aT, bk, bk + S, c->table + (size_t)t * 2 * S, f->next, f->nextT,
                row, &o);
-    const vf z = o.sl + o.sh, zT = o.slT + o.shT, mg = o.sh - o.sl, mT = o.shT - o.slT;
-    const vf dv = k.fp * o.r1 - k.fm * o.r2;
-    const vf du = k.fp * (o.r3 - f->shift * o.r1) - k.fm * (o.r4 - f->shift * o.r2) +
+    const vr z = o.sl + o.sh, zT = o.slT + o.shT, mg = o.sh - o.sl, mT = o.shT - o.slT;
+    const vr dv = k.fp * o.r1 - k.fm * o.r2;
+    const vr du = k.fp * (o.r3 - f->shift * o.r1) - k.fm * (o.r4 - f->shift * o.r2) +
                   k.fp * o.r5 - k.fm * o.r6 + gp * k.fp * o.r1 + gm * k.fm * o.r2;
-    const vf invZ = 1.0f / z, kappa = zT * invZ;
+    const vr invZ = 1.0f / z, kappa = zT * invZ;
     fg[t] = (mT - kappa * mg) * invZ;
-    const vf lv = lanes_at(g, t, live);
+    const vr lv = lanes_at(g, t, live);
     fold_bits(row, W, upper);
     gacc[(size_t)t * W] += lv * ((du - kappa * dv) * invZ);
     for (int32_t b = 1; b < W; b++) gacc[(size_t)t * W + b] += lv * (2.0f * upper[b - 1] - row[0]);
@@ -402,7 +403,7 @@ static void vjp_segment(const chain_head *c, const chain_group *g, const chain_b
     f->zTPrev = zT;
     f->sigma = o.sumA;
     f->shift = o.sumAT / o.sumA;
-    vf *swap = f->a;
+    vr *swap = f->a;
     f->a = f->next, f->next = swap;
     swap = f->aT;
     f->aT = f->nextT, f->nextT = swap;
@@ -412,11 +413,11 @@ static void vjp_segment(const chain_head *c, const chain_group *g, const chain_b
 /* The start of the VJP's forward sweep: α_{−1} = 1, tangent 0, Z from the backward totals. */
 static inline void fwd_start(const chain_head *c, const chain_back_t *m, fwd_state *f) {
   for (int32_t x = 0; x < c->S; x++) {
-    f->a[x] = vsplat(1.0f);
-    f->aT[x] = vsplat(0.0f);
+    f->a[x] = vrsplat(1.0f);
+    f->aT[x] = vrsplat(0.0f);
   }
-  f->sigma = vsplat((float)c->S);
-  f->shift = vsplat(0.0f);
+  f->sigma = vrsplat((real)c->S);
+  f->shift = vrsplat(0.0f);
   f->zPrev = m->total;
   f->zTPrev = m->totalT;
 }

@@ -9,8 +9,18 @@
 #include <math.h>
 #include "transferChain.h"
 
-#define STEP_RANGE 16.0   /* ising-core's FLOAT32_STEP_RANGE */
+#ifdef TRANSFER_WIDE
+/*
+ * The coupling bounds of the float64 pass (transferWide.c) and, below, of the float32 one
+ * (transfer.c): measured on cases with every key at the bound (transfer.c's header;
+ * transferKernels.ts NATIVE_BOUNDS, transferChecks.ts NATIVE_STRONG_CASES).
+ */
+#define STEP_RANGE 40.0
+#define LINEAR_RANGE 600.0
+#else
+#define STEP_RANGE 8.0    /* ising-core's FLOAT32_STEP_RANGE is 16: see transfer.c */
 #define LINEAR_RANGE 250.0 /* ising-core's LINEAR_RANGE */
+#endif
 
 /* The sizes of one call and where its operands are. */
 typedef struct {
@@ -21,10 +31,10 @@ typedef struct {
 
 /* A call's working memory, one block (freed by the call). */
 typedef struct {
-  float *table;
+  real *table;
   double *crow, *cmax, *wmax; /* T each: head_bounds's */
   double *tup, *tdown;        /* S each: head_table's products */
-  vf *ep, *em, *gp, *gm, *up, *fg, *gacc, *back, *backSum, *backShift, *a, *aT, *next, *nextT, *row,
+  vr *ep, *em, *gp, *gm, *up, *fg, *gacc, *back, *backSum, *backShift, *a, *aT, *next, *nextT, *row,
       *upper, *ring, *ck, *seg;
   back_state *cst;
   void *block;
@@ -100,12 +110,12 @@ static void head_table(const op_shape *o, int32_t hd, scratch *s) {
         down[x + half] = down[x] * g;
       }
     }
-    float *tb = s->table + (size_t)t * 2 * S;
+    real *tb = s->table + (size_t)t * 2 * S;
     for (int32_t j = 0; j < S >> 1; j++) {
-      tb[4 * j] = (float)down[2 * j];
-      tb[4 * j + 1] = (float)down[2 * j + 1];
-      tb[4 * j + 2] = (float)up[2 * j];
-      tb[4 * j + 3] = (float)up[2 * j + 1];
+      tb[4 * j] = (real)down[2 * j];
+      tb[4 * j + 1] = (real)down[2 * j + 1];
+      tb[4 * j + 2] = (real)up[2 * j];
+      tb[4 * j + 3] = (real)up[2 * j + 1];
     }
   }
   head_bounds(o, J, s);
@@ -118,19 +128,19 @@ static int fields_finite(const float *h, int32_t n) {
   return 1;
 }
 
-/* A lane group of head hd: problems k0 … k0 + VW − 1 in (i descending, b) order. */
+/* A lane group of head hd: problems k0 … k0 + RW − 1 in (i descending, b) order. */
 typedef struct {
   chain_group g;
-  int32_t row[VW];  /* float offset of the problem's T-float row in h, w, gh, gw */
-  int32_t prob[VW]; /* its index in sums (b·heads + hd)·T + i */
-  vf live;          /* 1 for lanes that are real problems the kernel takes */
+  int32_t row[RW];  /* float offset of the problem's T-float row in h, w, gh, gw */
+  int32_t prob[RW]; /* its index in sums (b·heads + hd)·T + i */
+  vr live;          /* 1 for lanes that are real problems the kernel takes */
 } lane_group;
 
 static void group_lanes(const op_shape *o, int32_t hd, int32_t k0, lane_group *lg) {
   const int32_t B = o->B, T = o->T, count = B * T;
   lg->g.nmax = 0;
   lg->g.nmin = T;
-  for (int32_t l = 0; l < VW; l++) {
+  for (int32_t l = 0; l < RW; l++) {
     const int32_t k = k0 + l < count ? k0 + l : k0; /* a padding lane repeats lane 0, dead */
     const int32_t i = T - 1 - k / B, b = k % B;
     lg->prob[l] = (b * o->heads + hd) * T + i;
@@ -147,8 +157,8 @@ static void group_lanes(const op_shape *o, int32_t hd, int32_t k0, lane_group *l
  * of head hd whose couplings pass the bounds or with a non-finite field are marked dead.
  */
 static void group_fields(const op_shape *o, int32_t hd, lane_group *lg, scratch *s) {
-  for (int32_t t = 0; t < lg->g.nmax; t++) s->ep[t] = s->em[t] = vsplat(1.0f);
-  for (int32_t l = 0; l < VW; l++) {
+  for (int32_t t = 0; t < lg->g.nmax; t++) s->ep[t] = s->em[t] = vrsplat(1.0f);
+  for (int32_t l = 0; l < RW; l++) {
     const float *h = o->h + lg->row[l];
     if (lg->live[l] == 0.0f) continue;
     const float *J = o->J + (size_t)hd * o->T * o->T;
@@ -158,9 +168,9 @@ static void group_fields(const op_shape *o, int32_t hd, lane_group *lg, scratch 
     }
     for (int32_t t = 0; t < lg->g.n[l]; t++) {
       const double x = o->beta * h[t];
-      const float small = (float)exp(-2 * fabs(x));
-      s->ep[t][l] = x >= 0 ? 1.0f : small;
-      s->em[t][l] = x >= 0 ? small : 1.0f;
+      const real small = (real)exp(-2 * fabs(x));
+      s->ep[t][l] = x >= 0 ? (real)1 : small;
+      s->em[t][l] = x >= 0 ? small : (real)1;
     }
   }
   lg->g.ep = s->ep;
@@ -174,21 +184,24 @@ static void group_fields(const op_shape *o, int32_t hd, lane_group *lg, scratch 
  * β (gw_t − Σ w gw) w_t.
  */
 static void group_direction(const op_shape *o, lane_group *lg, const float *w, const float *gw,
-                            const float *sums, scratch *s) {
-  for (int32_t t = 0; t < lg->g.nmax; t++) s->gp[t] = s->gm[t] = vsplat(0.0f);
-  for (int32_t l = 0; l < VW; l++) {
+                            const double *totals, scratch *s) {
+  for (int32_t t = 0; t < lg->g.nmax; t++) s->gp[t] = s->gm[t] = vrsplat(0.0f);
+  for (int32_t l = 0; l < RW; l++) {
     if (lg->live[l] == 0.0f) continue;
     const int32_t n = lg->g.n[l];
     const float *wr = w + lg->row[l], *gr = gw + lg->row[l];
-    const double total = sums[lg->prob[l]];
+    const double total = totals[l];
     if (!(total > 0)) continue;
+    /* w_t: the forward's, or in float64 the sweep's P(s_t = +1) / Σα (group_totals: s->up). */
+#define W_AT(t) (WIDE ? (double)s->up[t][l] / total : (double)wr[t])
     double dot = 0;
-    for (int32_t t = 0; t < n; t++) dot += (double)wr[t] * gr[t];
+    for (int32_t t = 0; t < n; t++) dot += W_AT(t) * gr[t];
     for (int32_t t = 0; t < n; t++) {
       const double d = o->beta * (gr[t] - dot);
-      s->gp[t][l] = (float)(d * (1 - wr[t] * total) / total);
-      s->gm[t][l] = (float)(d * wr[t]);
+      s->gp[t][l] = (real)(d * (1 - W_AT(t) * total) / total);
+      s->gm[t][l] = (real)(d * W_AT(t));
     }
+#undef W_AT
   }
   lg->g.gp = s->gp;
   lg->g.gm = s->gm;

@@ -11,11 +11,16 @@ import {
   NATIVE_STRONG_CASES,
   checkLargeFields,
   checkSegments,
+  largeFieldCases,
   largeFields,
 } from '../../../testing/transferChecks.js';
-import { ENUMERATED_CASE, checkEnumeration } from '../../../testing/transferEnumeration.js';
+import {
+  ENUMERATED_CASE,
+  checkEnumeration,
+  tinyTotals,
+} from '../../../testing/transferEnumeration.js';
 import { checkCouplingBounds, checkLeftRows } from '../../../testing/transferLeftRows.js';
-import { nativeTransferRunner } from '../../../testing/transferKernels.js';
+import { NATIVE_BOUNDS, nativeTransferRunner } from '../../../testing/transferKernels.js';
 import { loadNativeAddon } from '../../native/nativeAddon.js';
 
 const load = loadNativeAddon();
@@ -34,17 +39,22 @@ describe('native transfer-matrix kernels against the references', () => {
     it(`w by enumeration, ∂L/∂h and ∂L/∂J by central differences of L = Σ gw·w [${isa}]`, () => {
       checkEnumeration(run);
     });
-    it(`fields up to |h| = 1e3: every row with Σα ≥ e^−32 kept, against ising-core and enumeration [${isa}]`, () => {
-      checkLargeFields(run, isa);
+    it(`fields up to |h| = 1e3: every row with Σα ≥ e^−256 kept, against ising-core and enumeration [${isa}]`, () => {
+      checkLargeFields(run, isa, largeFieldCases(NATIVE_BOUNDS.leftBelow));
+      checkEnumeration(run, largeFields(ENUMERATED_CASE, 1e3, NATIVE_BOUNDS.leftBelow), 0.5);
+    });
+    it(`couplings past the float32 pass's bound (β Σ|J| 8) to the float64 pass's (40), against ising-core [${isa}]`, () => {
       checkLargeFields(run, `${isa} strong couplings`, NATIVE_STRONG_CASES);
-      checkEnumeration(run, largeFields(ENUMERATED_CASE, 1e3), 0.5);
+    });
+    it(`rows whose Σα is below e^−32 (fields −40 … −110) in the float64 pass, against enumeration [${isa}]`, () => {
+      checkEnumeration(run, tinyTotals(ENUMERATED_CASE), 1);
     });
   }
   it('leaves NaN and infinite fields and a head whose couplings leave the float32 bounds to the caller, untouched', () => {
-    checkLeftRows(nativeTransferRunner(addon, addon.isas()[0]!));
+    checkLeftRows(nativeTransferRunner(addon, addon.isas()[0]!), NATIVE_BOUNDS);
   });
 
-  it("leaves exactly the rows whose couplings pass its bounds (every key's β Σ|J| at most 16, every window's 2β Σ at most 250)", () => {
-    checkCouplingBounds(nativeTransferRunner(addon, addon.isas()[0]!), 16);
+  it("leaves exactly the rows whose couplings pass its bounds (every key's β Σ|J| at most 40, every window's 2β Σ at most 600), and runs in float32 exactly those within 8 and 250", () => {
+    checkCouplingBounds(nativeTransferRunner(addon, addon.isas()[0]!), NATIVE_BOUNDS);
   });
 });

@@ -10,11 +10,12 @@ import {
   checkAgainstIsing,
   checkLargeFields,
   checkSegments,
+  largeFieldCases,
   largeFields,
 } from '../../../testing/transferChecks.js';
 import { ENUMERATED_CASE, checkEnumeration } from '../../../testing/transferEnumeration.js';
 import { checkCouplingBounds, checkLeftRows } from '../../../testing/transferLeftRows.js';
-import { watTransferRunner } from '../../../testing/transferKernels.js';
+import { WAT_BOUNDS, watTransferRunner } from '../../../testing/transferKernels.js';
 import type { TransferCase } from '../../../testing/transferKernels.js';
 import { createArena, instantiateEngineModule } from '../../arena.js';
 import { transferScratchFloats } from '../../transfer.js';
@@ -69,16 +70,16 @@ describe('WAT transfer-matrix kernels', () => {
     });
 
   it('fields up to |h| = 1e3: every row with Σα ≥ e^−32 kept, against ising-core and enumeration', () => {
-    checkLargeFields(watTransferRunner(), 'wat');
+    checkLargeFields(watTransferRunner(), 'wat', largeFieldCases(WAT_BOUNDS.leftBelow));
     checkEnumeration(watTransferRunner(), largeFields(ENUMERATED_CASE, 1e3), 0.5);
   });
 
   it('leaves NaN and infinite fields and a head whose couplings leave the float32 bounds to the caller, untouched', () => {
-    checkLeftRows(watTransferRunner());
+    checkLeftRows(watTransferRunner(), WAT_BOUNDS);
   });
 
   it("leaves exactly the rows whose couplings pass its bounds (every key's β Σ|J| at most 12, every window's 2β Σ at most 250)", () => {
-    checkCouplingBounds(watTransferRunner(), 12);
+    checkCouplingBounds(watTransferRunner(), WAT_BOUNDS);
   });
 
   it('tiny message entries (fields of e^±10 to e^±13 a step: states far below 2^-60) against ising-core', () => {
