@@ -21,7 +21,7 @@ import {
 } from '@boltzmann/ising-core';
 import { formatLoad, median } from '../bench/peers/peerTable.js';
 import { parseScriptArgs, scriptArg } from '../bench/scriptArgs.js';
-import { loadNativeAddon } from '../src/engine/native/nativeAddon.js';
+import { nativeKernels, rowBenchArgs } from '../bench/transfer/rowBenchSetup.js';
 import { nativeTransferRunner } from '../src/testing/transferKernels.js';
 import type { TransferCase } from '../src/testing/transferKernels.js';
 
@@ -31,13 +31,11 @@ parseScriptArgs(
 );
 
 const length = Number(scriptArg('length', '128'));
-const window = Number(scriptArg('window', '8'));
-const batch = Math.max(1, Math.round(Number(scriptArg('rows', '256')) / length));
-const scales = scriptArg('scales', '2,8,30,100').split(',').map(Number);
-const rounds = Number(scriptArg('rounds', '3'));
-const { addon, reason } = loadNativeAddon();
-if (addon === undefined) throw new Error(`the native addon is not built: ${reason}`);
-const isa = addon.isas()[0]!;
+const { window, batch, scales, rounds } = rowBenchArgs(length, {
+  rows: '256',
+  scales: '2,8,30,100',
+});
+const { addon, isa } = nativeKernels();
 const run = nativeTransferRunner(addon, isa);
 
 console.log(`load average at start: ${formatLoad(loadavg())} (${availableParallelism()} cores)`);

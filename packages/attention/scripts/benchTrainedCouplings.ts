@@ -27,7 +27,7 @@ import {
 } from '@boltzmann/ising-core';
 import { formatLoad, median } from '../bench/peers/peerTable.js';
 import { parseScriptArgs, scriptArg } from '../bench/scriptArgs.js';
-import { loadNativeAddon } from '../src/engine/native/nativeAddon.js';
+import { nativeKernels, rowBenchArgs } from '../bench/transfer/rowBenchSetup.js';
 import type { NativeAddon } from '../src/engine/native/nativeAddon.js';
 import { nativeTransferRunner } from '../src/testing/transferKernels.js';
 import type { TransferCase, TransferRun } from '../src/testing/transferKernels.js';
@@ -51,14 +51,8 @@ const trained = record.couplings;
 const length = Math.round(Math.sqrt(trained?.length ?? 0));
 if (trained === undefined || length < 2 || length * length !== trained.length)
   throw new Error(`${recordPath} has no T × T couplings`);
-const window = Number(scriptArg('window', '8'));
-const batch = Math.max(1, Math.round(Number(scriptArg('rows', '1024')) / length));
-const scales = scriptArg('scales', '2,8').split(',').map(Number);
-const rounds = Number(scriptArg('rounds', '3'));
-
-const { addon, reason } = loadNativeAddon();
-if (addon === undefined) throw new Error(`the native addon is not built: ${reason}`);
-const isa = addon.isas()[0]!;
+const { window, batch, scales, rounds } = rowBenchArgs(length, { rows: '1024', scales: '2,8' });
+const { addon, isa } = nativeKernels();
 const beforePath = scriptArg('before-addon');
 const before =
   beforePath === undefined
