@@ -102,8 +102,9 @@ export function transferStates(
 /** The transfer-matrix kernels bound to one arena. */
 export interface TransferKernels {
   /**
-   * w and each row's `Σ α` into sums; a problem outside the float32 kernel's range gets sums = −1
-   * and is left to the caller. Returns how many were left.
+   * w and each row's `Σ α` into sums (natively −2 for a row the float64 pass took, whose backward
+   * recomputes it); a problem outside the kernels' range gets sums = −1 and is left to the
+   * caller. Returns how many were left.
    */
   transferForward(a: TransferOperands): number;
   /** gh of every row the forward took and gJ (`H × T × T`, overwritten) of those rows. */

@@ -4,10 +4,11 @@
  * `boltzmann`, the sampler is ising-core's built-in transfer matrix with `precision: 'float32'`
  * (plain or wrapped by `recordConvergence`, which records nothing for it), the window fits the
  * kernels (on WebAssembly, the pass's scratch), and J lies inside the sampler's band. The few
- * problems the float32 kernels leave (couplings past ising-core's float32 bounds, counted without
- * the fields; a non-finite field; a row whose Σα is below e^−32; fields of any size they take) go
- * through the sampler itself, in float64 and with its errors, exactly as before; everything else
- * is one kernel call per pass.
+ * problems the kernels leave (sums = −1: natively couplings past the float64 pass's bounds or a
+ * row whose Σα is below e^−256, on WebAssembly past the float32 bounds or below e^−32, counted
+ * without the fields; a non-finite field; fields of any size they take: kernels/transfer/
+ * transfer.c) go through the sampler itself, in float64 and with its errors, exactly as before;
+ * everything else is one kernel call per pass.
  */
 import {
   DEFAULT_BANDWIDTH,
