@@ -43,7 +43,7 @@ export interface TransferBounds {
   readonly step: number;
   readonly window: number;
   readonly leftBelow: number;
-  readonly float32?: { readonly step: number; readonly window: number };
+  readonly float32?: { readonly step: number; readonly window: number; readonly pair?: number };
 }
 
 /** The WAT kernels (float32 only; Σα ≥ e^−32). */
@@ -51,15 +51,15 @@ export const WAT_BOUNDS: TransferBounds = { step: 12, window: 250, leftBelow: -4
 
 /**
  * The native kernels: the float64 pass's bounds (transferWide.c; Σα ≥ e^−256), with the float32
- * pass's (transfer.c) inside them. Measured on cases with every key at the bound
- * (NATIVE_STRONG_CASES and scripts in the closing note): float32 kept ∂L/∂h, ∂L/∂J within 4e-6
- * of the largest to β Σ|J| = 8 at W ≥ 4 (W = 6 lost 1.5e-4 at 15.9), float64 within 3e-7 to 39.
+ * pass's (transfer.c) inside them: each key's β Σ|J| ≤ 8 and every coupling's β|J| ≤ 1.5. Read
+ * off scripts/transferPrecision.ts (every key scaled to a β Σ|J|, W = 3 … 8): float32 rows within
+ * 3.7e-6 of the head's largest ∂L/∂h, float64 rows within 6e-8, to 39.
  */
 export const NATIVE_BOUNDS: TransferBounds = {
   step: 40,
   window: 600,
   leftBelow: -180,
-  float32: { step: 8, window: 250 },
+  float32: { step: 8, window: 250, pair: 1.5 },
 };
 
 /** What a run wrote (and its inputs), each as its own array. */

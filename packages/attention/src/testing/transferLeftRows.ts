@@ -48,7 +48,7 @@ function passesBounds(
   c: TransferCase,
   j: Float32Array,
   p: number,
-  bounds: { step: number; window: number },
+  bounds: { step: number; window: number; pair?: number },
 ): boolean {
   const t = c.length;
   const n = (p % t) + 1;
@@ -65,19 +65,17 @@ function passesBounds(
     for (let k = Math.max(0, e - c.window); k <= e; k++) sum += key[k]!;
     window = Math.max(window, sum);
   }
-  return Math.max(...key) > bounds.step || 2 * window > bounds.window;
+  let pair = 0;
+  for (let r = 0; r < n; r++)
+    for (let k = r + 1; k < Math.min(n, r + c.window + 1); k++)
+      pair = Math.max(pair, c.beta * Math.abs(j[at + r * t + k]!));
+  const pairs = bounds.pair !== undefined && pair > bounds.pair;
+  return Math.max(...key) > bounds.step || 2 * window > bounds.window || pairs;
 }
 
-/**
- * Rows left by the coupling bounds exactly where the rule says: head 0's band couplings all
- * 15/16 (each inner key's β Σ|J| 15: the window's 2β Σ, up to 270, decides natively in float32,
- * and rows end within it at different keys), head 1's all 3/4 (every key within 12, every window
- * within 216: all kept), both times `scale` (2.5 natively: the float64 pass's bounds decide the
- * same way). The kept rows against ising-core; natively, the float32 pass's rows by its rule.
- */
-export function checkCouplingBounds(run: TransferRunner, bounds: TransferBounds): void {
-  const scale = Math.max(1, bounds.step / 16);
-  const c: TransferCase = {
+/** The banded pattern of the bound checks: head 0's couplings ±15/16, head 1's ±3/4, times `scale`. */
+function boundsCase(scale: number, edit?: (j: Float32Array) => void): TransferCase {
+  return {
     batch: 2,
     heads: 2,
     length: 24,
@@ -91,20 +89,48 @@ export function checkCouplingBounds(run: TransferRunner, bounds: TransferBounds)
           for (let k = r + 1; k <= Math.min(23, r + 8); k++)
             j[(hd * 24 + r) * 24 + k] =
               scale * (hd === 0 ? 15 / 16 : 3 / 4) * ((r * 7 + k * 3) % 5 < 2 ? -1 : 1);
+      edit?.(j);
     },
   };
+}
+
+/**
+ * Rows left by the coupling bounds exactly where the rule says: head 0's band couplings all
+ * 15/16 (each inner key's β Σ|J| 15: the window's 2β Σ, up to 270, decides in the WAT's float32,
+ * and rows end within it at different keys), head 1's all 3/4 (every key within 12, every window
+ * within 216: all kept), both times `scale` (2.5 natively: the float64 pass's bounds decide the
+ * same way). The kept rows against ising-core; natively also which pass ran each row.
+ */
+export function checkCouplingBounds(run: TransferRunner, bounds: TransferBounds): void {
+  const c = boundsCase(Math.max(1, bounds.step / 16));
   const out = run(c, 5);
   const rows = Array.from({ length: c.batch * c.heads * c.length }, (_, p) => p);
   const expected = rows.map((p) => passesBounds(c, out.j, p, bounds));
   expect(Array.from(out.sums, (s) => s === -1)).toEqual(expected);
   expect(expected.some(Boolean) && !expected.every(Boolean)).toBe(true);
   checkRun(c, out, 'coupling bounds');
-  const single = bounds.float32;
-  if (single === undefined) return;
+  if (bounds.float32 !== undefined) checkPasses(run, bounds.float32);
+}
+
+/**
+ * The native kernels' two passes: the float32 one runs exactly the rows within its rule (sums
+ * ≥ 0), the float64 one the rest (−2). The pattern at scale 1 (keys' β Σ|J| from under 8 to 15)
+ * with one coupling of head 1 at 1.6, past the float32 pass's 1.5 for every coupling, so that
+ * some rows go to float64 by that coupling alone. Every row against ising-core.
+ */
+function checkPasses(run: TransferRunner, single: NonNullable<TransferBounds['float32']>): void {
+  const c = boundsCase(1, (j) => {
+    j[(24 + 2) * 24 + 3] = 1.6;
+  });
+  const out = run(c, 6);
+  const rows = Array.from({ length: c.batch * c.heads * c.length }, (_, p) => p);
   const float32 = rows.map((p) => !passesBounds(c, out.j, p, single));
   expect(Array.from(out.sums, (s) => s >= 0)).toEqual(float32);
-  expect(float32.some(Boolean)).toBe(true);
-  expect(Array.from(out.sums, (s) => s === -2)).toEqual(
-    rows.map((p) => !float32[p] && !expected[p]),
+  expect(Array.from(out.sums, (s) => s === -2)).toEqual(float32.map((f) => !f));
+  const byPair = rows.filter(
+    (p) => !passesBounds(c, out.j, p, { ...single, pair: undefined }) && !float32[p],
   );
+  expect(byPair.length, 'rows in float64 by one coupling alone').toBeGreaterThan(0);
+  expect(float32.some(Boolean)).toBe(true);
+  checkRun(c, out, 'float32 and float64 passes');
 }

@@ -13,13 +13,14 @@
  * others. Couplings can, and strong ones cost digits, so each call runs two passes
  * (transferPass.h), both with flush-to-zero on (no operation meets a subnormal):
  * - float32 messages (this file) for the rows whose couplings, counted without the fields, keep
- *   every key's β Σ|J| over its band both ways (to the row's own keys) within 8 and 2β Σ of that
- *   over W + 1 consecutive keys within 250 (transferLanes.h), and whose Σα ≥ e^−32. The step
- *   bound is measured: with every key at the bound and random signs, ∂L/∂h and ∂L/∂J stayed
- *   within 4e-6 of their largest at 8 for W ≥ 4, and lost up to 1.5e-4 at 16 (W = 6), the bound
- *   ising-core's float32 kernel uses;
- * - float64 messages (transferWide.c, VW / 2 lanes) for the rows the first left: bounds 40 and
- *   600, Σα ≥ e^−256 (within 3e-7 of the largest at 39, W = 4 … 8).
+ *   every key's β Σ|J| over its band both ways (to the row's own keys) within 8, 2β Σ of that
+ *   over W + 1 consecutive keys within 250, and every coupling's β|J| within 1.5
+ *   (transferLanes.h), and whose Σα ≥ e^−32. The bounds are measured (scripts/
+ *   transferPrecision.ts: every key scaled to a β Σ|J|, W = 3 … 8): within them ∂L/∂h stayed
+ *   within 3.7e-6 of its largest; at ising-core's float32 bound (16, no bound a coupling) float32
+ *   lost it to 1.1e-4 (W = 3), and a row of 3 keys with one coupling at 2.6 to 1.3e-3 of its own;
+  * - float64 messages (transferWide.c, VW / 2 lanes) for the rows the first left: bounds 40 and
+ *   600, Σα ≥ e^−256 (∂L/∂h within 6e-8 of its largest to 39, W = 3 … 8).
  * Left to the caller (the engine runs them through ising-core in float64, in its log domain) are
  * rows past the float64 bounds, rows with a non-finite field, and rows whose Σα is below e^−256:
  * the forward marks them with sums[p] = −1 and returns their count. The WAT kernels

@@ -17,9 +17,11 @@
  */
 #define STEP_RANGE 40.0
 #define LINEAR_RANGE 600.0
+#define PAIR_RANGE INFINITY
 #else
 #define STEP_RANGE 8.0    /* ising-core's FLOAT32_STEP_RANGE is 16: see transfer.c */
 #define LINEAR_RANGE 250.0 /* ising-core's LINEAR_RANGE */
+#define PAIR_RANGE 1.5 /* every coupling's β|J| (scripts/transferPrecision.ts) */
 #endif
 
 /* The sizes of one call and where its operands are. */
@@ -32,7 +34,7 @@ typedef struct {
 /* A call's working memory, one block (freed by the call). */
 typedef struct {
   real *table;
-  double *crow, *cmax, *wmax; /* T each: head_bounds's */
+  double *crow, *cmax, *wmax, *jmax; /* T each: head_bounds's */
   double *tup, *tdown;        /* S each: head_table's products */
   vr *ep, *em, *gp, *gm, *up, *fg, *gacc, *back, *backSum, *backShift, *a, *aT, *next, *nextT, *row,
       *upper, *ring, *ck, *seg;
@@ -54,8 +56,8 @@ static double key_coupling(const op_shape *o, const float *J, int32_t t, int32_t
 
 /*
  * A head's coupling bounds at its full length: crow[t] = key_coupling(t, T), cmax[t] the largest
- * of crow[0 … t], wmax[t] the largest sum of crow over W + 1 consecutive keys ending by t (NaNs
- * carried). A row of n keys differs only in its last W keys (their bands to keys ≥ n are gone).
+ * of crow[0 … t], wmax[t] the largest sum of crow over W + 1 consecutive keys ending by t, jmax[t]
+ * the largest |J| between keys ≤ t (NaNs carried). A row of n keys differs only in its last W keys (their bands to keys ≥ n are gone).
  */
 static void head_bounds(const op_shape *o, const float *J, scratch *s) {
   const int32_t T = o->T, W = o->W;
@@ -65,13 +67,17 @@ static void head_bounds(const op_shape *o, const float *J, scratch *s) {
     for (int32_t k = t - W > 0 ? t - W : 0; k <= t; k++) w += s->crow[k];
     s->cmax[t] = t > 0 ? nan_max(s->crow[t], s->cmax[t - 1]) : s->crow[t];
     s->wmax[t] = t > 0 ? nan_max(w, s->wmax[t - 1]) : w;
+    double j = 0;
+    for (int32_t r = t - W > 0 ? t - W : 0; r < t; r++) j = nan_max(fabs((double)J[(size_t)r * T + t]), j);
+    s->jmax[t] = t > 0 ? nan_max(j, s->jmax[t - 1]) : j;
   }
 }
 
 /*
  * Whether the couplings of a problem of n keys keep the bounds: each key's β Σ|J| over its band
  * both ways to keys < n within STEP_RANGE, 2β Σ of those over W + 1 consecutive keys within
- * LINEAR_RANGE (head_bounds's tables, and the last W keys again). A NaN fails. W ≤ 16.
+ * LINEAR_RANGE, and every one of its couplings' β|J| within PAIR_RANGE (head_bounds's tables, and
+ * the last W keys again). A NaN fails. W ≤ 16.
  */
 static int couplings_in_range(const op_shape *o, const float *J, int32_t n, const scratch *s) {
   const int32_t W = o->W, tail = n - W > 0 ? n - W : 0, k0 = tail - W > 0 ? tail - W : 0;
@@ -85,7 +91,8 @@ static int couplings_in_range(const op_shape *o, const float *J, int32_t n, cons
     for (int32_t k = e - W > 0 ? e - W : 0; k <= e; k++) w += c[k - k0];
     wbig = nan_max(w, wbig);
   }
-  return o->beta * big <= STEP_RANGE && 2 * o->beta * wbig <= LINEAR_RANGE;
+  return o->beta * big <= STEP_RANGE && 2 * o->beta * wbig <= LINEAR_RANGE &&
+         o->beta * s->jmax[n - 1] <= PAIR_RANGE;
 }
 
 /*

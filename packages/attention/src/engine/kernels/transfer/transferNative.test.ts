@@ -54,7 +54,7 @@ describe('native transfer-matrix kernels against the references', () => {
     checkLeftRows(nativeTransferRunner(addon, addon.isas()[0]!), NATIVE_BOUNDS);
   });
 
-  it("leaves exactly the rows whose couplings pass its bounds (every key's β Σ|J| at most 40, every window's 2β Σ at most 600), and runs in float32 exactly those within 8 and 250", () => {
+  it("leaves exactly the rows whose couplings pass its bounds (every key's β Σ|J| at most 40, every window's 2β Σ at most 600), and runs in float32 exactly those within 8, 250 and 1.5 a coupling", () => {
     checkCouplingBounds(nativeTransferRunner(addon, addon.isas()[0]!), NATIVE_BOUNDS);
   });
 });

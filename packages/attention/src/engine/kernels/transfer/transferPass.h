@@ -48,7 +48,7 @@ static int scratch_alloc(scratch *s, const op_shape *o, int vjp, int32_t K) {
   const size_t messages = (vjp ? 4 * S + segs * 2 * S + (size_t)K * 2 * S : 0) + (!vjp || WIDE) * T * S;
   const size_t vecs = 6 * T + T * W + messages + 2 * T + 5 * S + W + 1;
   const size_t bytes = vecs * sizeof(vr) + segs * sizeof(back_state) +
-                       T * 2 * S * sizeof(real) + (3 * T + 2 * S) * sizeof(double);
+                       T * 2 * S * sizeof(real) + (4 * T + 2 * S) * sizeof(double);
   if (posix_memalign(&s->block, 64, bytes) != 0) return 0;
   vr *v = s->block;
   s->ep = v, v += T;
@@ -77,7 +77,8 @@ static int scratch_alloc(scratch *s, const op_shape *o, int vjp, int32_t K) {
   s->crow = (double *)(s->table + (size_t)T * 2 * S);
   s->cmax = s->crow + T;
   s->wmax = s->cmax + T;
-  s->tup = s->wmax + T;
+  s->jmax = s->wmax + T;
+  s->tup = s->jmax + T;
   s->tdown = s->tup + S;
   return 1;
 }
