@@ -37,7 +37,7 @@ const SEGMENT_BYTES = 192 << 10;
  * The bytes the WebAssembly kernels' scratch takes at length T and window W (transferWat.mjs
  * $layout, both kernels, plus 16 to align its start): per lane group 16-byte vectors (two
  * field factors, directions, read-outs, band sums, messages), the coupling table (2^W floats a
- * position and sign), the coupling bounds (3T + 33 float64s), and the messages: the forward's backward sweep, or the VJP's, whole or in
+ * position and sign), the coupling bounds (4T + 33 float64s), and the messages: the forward's backward sweep, or the VJP's, whole or in
  * segments from checkpoints.
  */
 function scratchBytes(t: number, w: number): number {
@@ -48,7 +48,7 @@ function scratchBytes(t: number, w: number): number {
     16 * (8 * t + t * w + 1 + w) +
     5 * message +
     (t * message) / 2 +
-    16 * Math.ceil((3 * t + 33) / 2);
+    16 * Math.ceil((4 * t + 33) / 2);
   const pair = 2 * message;
   const k = pair * t <= WHOLE_BYTES ? t : Math.max(2, Math.floor(SEGMENT_BYTES / pair));
   const segments = Math.ceil(t / k);

@@ -42,12 +42,14 @@ export interface TransferCase {
 export interface TransferBounds {
   readonly step: number;
   readonly window: number;
+  /** Every coupling's β|J| at most this (the WAT's; natively only the float32 pass has one). */
+  readonly pair?: number;
   readonly leftBelow: number;
   readonly float32?: { readonly step: number; readonly window: number; readonly pair?: number };
 }
 
-/** The WAT kernels (float32 only; Σα ≥ e^−32). */
-export const WAT_BOUNDS: TransferBounds = { step: 12, window: 250, leftBelow: -40 };
+/** The WAT kernels (float32 only; Σα ≥ e^−32; every coupling's β|J| ≤ 1.5, as the native float32 pass). */
+export const WAT_BOUNDS: TransferBounds = { step: 12, window: 250, pair: 1.5, leftBelow: -40 };
 
 /**
  * The native kernels: the float64 pass's bounds (transferWide.c; Σα ≥ e^−256), with the float32

@@ -109,19 +109,41 @@ export function checkCouplingBounds(run: TransferRunner, bounds: TransferBounds)
   expect(Array.from(out.sums, (s) => s === -1)).toEqual(expected);
   expect(expected.some(Boolean) && !expected.every(Boolean)).toBe(true);
   checkRun(c, out, 'coupling bounds');
+  if (bounds.pair !== undefined) checkPairBound(run, bounds);
   if (bounds.float32 !== undefined) checkPasses(run, bounds.float32);
+}
+
+/** The pattern at scale 1 with one coupling of head 1 at 1.6: past a bound of 1.5 a coupling. */
+const onePairCase = () =>
+  boundsCase(1, (j) => {
+    j[(24 + 2) * 24 + 3] = 1.6;
+  });
+
+/**
+ * A backend with a bound on every coupling (the WAT's) leaves exactly the rows the whole rule
+ * says, some of them by that one coupling alone. The kept rows against ising-core.
+ */
+function checkPairBound(run: TransferRunner, bounds: TransferBounds): void {
+  const c = onePairCase();
+  const out = run(c, 6);
+  const rows = Array.from({ length: c.batch * c.heads * c.length }, (_, p) => p);
+  const left = rows.map((p) => passesBounds(c, out.j, p, bounds));
+  expect(Array.from(out.sums, (s) => s === -1)).toEqual(left);
+  const byPair = rows.filter(
+    (p) => left[p] && !passesBounds(c, out.j, p, { ...bounds, pair: undefined }),
+  );
+  expect(byPair.length, 'rows left by one coupling alone').toBeGreaterThan(0);
+  checkRun(c, out, 'one coupling past the bound');
 }
 
 /**
  * The native kernels' two passes: the float32 one runs exactly the rows within its rule (sums
  * ≥ 0), the float64 one the rest (−2). The pattern at scale 1 (keys' β Σ|J| from under 8 to 15)
- * with one coupling of head 1 at 1.6, past the float32 pass's 1.5 for every coupling, so that
- * some rows go to float64 by that coupling alone. Every row against ising-core.
+ * with one coupling at 1.6 (onePairCase), past the float32 pass's 1.5 for every coupling, so
+ * that some rows go to float64 by that coupling alone. Every row against ising-core.
  */
 function checkPasses(run: TransferRunner, single: NonNullable<TransferBounds['float32']>): void {
-  const c = boundsCase(1, (j) => {
-    j[(24 + 2) * 24 + 3] = 1.6;
-  });
+  const c = onePairCase();
   const out = run(c, 6);
   const rows = Array.from({ length: c.batch * c.heads * c.length }, (_, p) => p);
   const float32 = rows.map((p) => !passesBounds(c, out.j, p, single));

@@ -13,6 +13,13 @@ import { c32, forUp, lg, ls } from './transferWatText.mjs';
  */
 const STEP_RANGE = 12;
 const LINEAR_RANGE = 250; // ising-core's LINEAR_RANGE
+/**
+ * Every coupling's β|J|, as the native float32 pass's PAIR_RANGE (transferLanes.h): without it
+ * rows whose keys kept the step bound but had one strong coupling lost ∂L/∂h to 1.3e-4 of the
+ * head's largest, with it 4.7e-6 (scripts/transferPrecision.ts --backend wat); those rows now
+ * go to the sampler.
+ */
+const PAIR_RANGE = 1.5;
 const MIN_TOTAL = '0x1.c8464f7616468p-47'; // e^-32, transfer.c's MIN_TOTAL
 
 const g = (n) => `(global.get $${n})`;
@@ -93,20 +100,21 @@ function headTable() {
     (call $headBounds))`;
 }
 
-/** Byte address of double k of the region at global `crow` (crow, cmax, wmax: T each; then 33 for a row's last keys). */
+/** Byte address of double k of the region at global `crow` (crow, cmax, wmax, jmax: T each; then 33 for a row's last keys). */
 const dbl = (k) => `(i32.add ${g('crow')} (i32.shl ${k} (i32.const 3)))`;
 const CMAX = (t) => dbl(`(i32.add ${g('T')} ${t})`);
 const WMAX = (t) => dbl(`(i32.add (i32.shl ${g('T')} (i32.const 1)) ${t})`);
-const CTAIL = (k) => dbl(`(i32.add (i32.mul ${g('T')} (i32.const 3)) ${k})`);
+const JMAX = (t) => dbl(`(i32.add (i32.mul ${g('T')} (i32.const 3)) ${t})`);
+const CTAIL = (k) => dbl(`(i32.add (i32.shl ${g('T')} (i32.const 2)) ${k})`);
 /** max(a, b), or a NaN if either is one (transfer's nan_max). */
 const nanMax = (a, b) => `(call $nanMax ${a} ${b})`;
 const lower = (x) => `(select ${x} (i32.const 0) (i32.gt_s ${x} (i32.const 0)))`;
 
 /**
  * key_coupling, head_bounds and couplings_in_range (transferLanes.h): Σ|J| over key t's band both
- * ways to keys < n; a head's tables at its full length (crow, and the running largest key value
- * and W + 1-key window sum, NaNs carried); and whether a problem of n keys keeps the bounds (its
- * last W keys recomputed into the 33 doubles after them). A NaN fails.
+ * ways to keys < n; a head's tables at its full length (crow, and the running largest key value,
+ * W + 1-key window sum and |J|, NaNs carried); and whether a problem of n keys keeps the bounds
+ * (its last W keys recomputed into the 33 doubles after them). A NaN fails.
  */
 function couplingBounds() {
   const J = (r, c) =>
@@ -121,7 +129,7 @@ function couplingBounds() {
     ${forUp('r', lower(`(i32.sub ${lg('t')} ${g('W')})`), lg('t'), c32(1), ls('c', `(f64.add ${lg('c')} ${J(lg('r'), lg('t'))})`))}
     ${forUp('r', `(i32.add ${lg('t')} (i32.const 1))`, `(i32.add ${lastOut} (i32.const 1))`, c32(1), ls('c', `(f64.add ${lg('c')} ${J(lg('t'), lg('r'))})`))}
     ${lg('c')})
-  (func $headBounds (local $t i32) (local $k i32) (local $w f64)
+  (func $headBounds (local $t i32) (local $k i32) (local $r i32) (local $w f64) (local $j f64)
     ${forUp(
       't',
       c32(0),
@@ -129,12 +137,16 @@ function couplingBounds() {
       c32(1),
       `(f64.store ${dbl(lg('t'))} (call $keyCoupling ${lg('t')} ${g('T')}))
       ${windowSum(dbl, lg('t'))}
+      ${ls('j', '(f64.const 0)')}
+      ${forUp('r', lower(`(i32.sub ${lg('t')} ${g('W')})`), lg('t'), c32(1), ls('j', nanMax(J(lg('r'), lg('t')), lg('j'))))}
       (if (i32.eqz ${lg('t')}) (then
         (f64.store ${CMAX(lg('t'))} (f64.load ${dbl(lg('t'))}))
-        (f64.store ${WMAX(lg('t'))} ${lg('w')}))
+        (f64.store ${WMAX(lg('t'))} ${lg('w')})
+        (f64.store ${JMAX(lg('t'))} ${lg('j')}))
       (else
         (f64.store ${CMAX(lg('t'))} ${nanMax(`(f64.load ${dbl(lg('t'))})`, `(f64.load ${CMAX(`(i32.sub ${lg('t')} (i32.const 1))`)})`)})
-        (f64.store ${WMAX(lg('t'))} ${nanMax(lg('w'), `(f64.load ${WMAX(`(i32.sub ${lg('t')} (i32.const 1))`)})`)})))`,
+        (f64.store ${WMAX(lg('t'))} ${nanMax(lg('w'), `(f64.load ${WMAX(`(i32.sub ${lg('t')} (i32.const 1))`)})`)})
+        (f64.store ${JMAX(lg('t'))} ${nanMax(lg('j'), `(f64.load ${JMAX(`(i32.sub ${lg('t')} (i32.const 1))`)})`)})))`,
     )})
   (func $couplingsInRange (param $n i32) (result i32) (local $tail i32) (local $k0 i32) (local $k i32) (local $e i32)
     (local $c f64) (local $w f64) (local $big f64) (local $wbig f64)
@@ -161,8 +173,10 @@ function couplingBounds() {
       `${windowSum((k) => CTAIL(`(i32.sub ${k} ${lg('k0')})`), lg('e'))}
       ${ls('wbig', nanMax(lg('w'), lg('wbig')))}`,
     )}
-    (i32.and (f64.le (f64.mul ${g('beta')} ${lg('big')}) (f64.const ${STEP_RANGE}))
-      (f64.le (f64.mul (f64.mul (f64.const 2) ${g('beta')}) ${lg('wbig')}) (f64.const ${LINEAR_RANGE}))))`;
+    (i32.and
+      (i32.and (f64.le (f64.mul ${g('beta')} ${lg('big')}) (f64.const ${STEP_RANGE}))
+        (f64.le (f64.mul (f64.mul (f64.const 2) ${g('beta')}) ${lg('wbig')}) (f64.const ${LINEAR_RANGE})))
+      (f64.le (f64.mul ${g('beta')} (f64.load ${JMAX(`(i32.sub ${lg('n')} (i32.const 1))`)})) (f64.const ${PAIR_RANGE}))))`;
 }
 
 /** fields_finite: whether a problem's n fields at byte hrow are all finite. */

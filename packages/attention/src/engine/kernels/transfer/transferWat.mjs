@@ -70,7 +70,7 @@ function layout() {
     ${['A', 'AT', 'NX', 'NXT', 'row'].map((n) => take(n, Sb)).join(' ')}
     ${take('upper', vecs('(global.get $W)'))}
     ${take('tbl', `(i32.shr_u (i32.mul ${T} ${Sb}) (i32.const 1))`)}
-    ${take('crow', `(i32.and (i32.add (i32.shl (i32.add (i32.mul ${T} (i32.const 3)) (i32.const 33)) (i32.const 3)) (i32.const 15)) (i32.const -16))`)}
+    ${take('crow', `(i32.and (i32.add (i32.shl (i32.add (i32.shl ${T} (i32.const 2)) (i32.const 33)) (i32.const 3)) (i32.const 15)) (i32.const -16))`)}
     ${take('tup', '(i32.shl (global.get $S) (i32.const 3))')} ${take('tdown', '(i32.shl (global.get $S) (i32.const 3))')}
     (global.set $msg (local.get $at))
     (if (local.get $vjp) (then

@@ -78,7 +78,7 @@ describe('WAT transfer-matrix kernels', () => {
     checkLeftRows(watTransferRunner(), WAT_BOUNDS);
   });
 
-  it("leaves exactly the rows whose couplings pass its bounds (every key's β Σ|J| at most 12, every window's 2β Σ at most 250)", () => {
+  it("leaves exactly the rows whose couplings pass its bounds (every key's β Σ|J| at most 12, every window's 2β Σ at most 250, every coupling's β|J| at most 1.5)", () => {
     checkCouplingBounds(watTransferRunner(), WAT_BOUNDS);
   });
 
