@@ -105,11 +105,11 @@ describe("the engine's transfer-matrix kernels", () => {
       couplingForm: 'banded:4' as const,
       sampler,
     };
-    // Couplings past the kernels' bounds (J ~ N(0, 8²): keys' β Σ|J| to ~50, past 40 natively
+    // Couplings past the kernels' bounds (J ~ N(0, 12²): keys' β Σ|J| to ~80, past 40 natively
     // and 12 on WebAssembly). Not tiny Σα: the sampler forms α = (1 + m)/2 and loses such rows
     // (weights 0), where the native float64 pass gets enumeration's answer (transferNative.test.ts).
     const { loss, gradient, calls, hasKernels } = await compareWithTfjs(
-      { ...config, jInitStd: 8 },
+      { ...config, jInitStd: 12 },
       3,
       10,
       1,

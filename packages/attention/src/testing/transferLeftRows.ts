@@ -41,6 +41,32 @@ export function checkLeftRows(run: TransferRunner, bounds: TransferBounds): void
   expect(Array.from(out.sums, (s) => s === -1)).toEqual(expected);
   expect(out.left).toBe(expected.filter(Boolean).length);
   checkRun(c, out, 'left rows');
+  checkBesideOverflow(run);
+}
+
+/**
+ * Rows kept beside rows whose couplings are far past every bound (uniform in ±40, W = 4: step
+ * factors to e^±320, past float32's range and near float64's): what the dead lanes compute there
+ * (inf, NaN) must not reach the kept rows' sums (natively they were multiplied by 0 until
+ * 6 Dec 2026, which made every ∂L/∂J of such a head NaN). Every entry finite, the kept rows
+ * against ising-core.
+ */
+function checkBesideOverflow(run: TransferRunner): void {
+  const c: TransferCase = {
+    batch: 3,
+    heads: 1,
+    length: 10,
+    window: 4,
+    beta: 1,
+    fieldScale: 3,
+    couplingScale: 40,
+  };
+  const out = run(c, 2);
+  expect(out.left, 'rows left').toBeGreaterThan(0);
+  expect(out.left, 'rows kept').toBeLessThan(c.batch * c.length);
+  for (const [name, v] of Object.entries({ w: out.w, gh: out.gh, gj: out.gj }))
+    expect(v.every(Number.isFinite), `${name} finite beside overflowing rows`).toBe(true);
+  checkRun(c, out, 'beside overflowing rows');
 }
 
 /** Whether row p's couplings pass the bounds, by the rule (float64, O(n·W)). */

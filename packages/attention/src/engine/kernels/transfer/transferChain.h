@@ -397,8 +397,8 @@ static void vjp_segment(const chain_head *c, const chain_group *g, const chain_b
     fg[t] = (mT - kappa * mg) * invZ;
     const vr lv = lanes_at(g, t, live);
     fold_bits(row, W, upper);
-    gacc[(size_t)t * W] += lv * ((du - kappa * dv) * invZ);
-    for (int32_t b = 1; b < W; b++) gacc[(size_t)t * W + b] += lv * (2.0f * upper[b - 1] - row[0]);
+    gacc[(size_t)t * W] += vrkeep(lv, (du - kappa * dv) * invZ);
+    for (int32_t b = 1; b < W; b++) gacc[(size_t)t * W + b] += vrkeep(lv, 2.0f * upper[b - 1] - row[0]);
     f->zPrev = z;
     f->zTPrev = zT;
     f->sigma = o.sumA;

@@ -31,4 +31,20 @@ static inline float vrhsum(vr v) { return vhsum(v); }
 /* x in every lane (as vec.h's vsplat: x − 0 folds to one broadcast). */
 static inline vr vrsplat(real x) { return x - (vr){0}; }
 
+/* The lanes' comparison masks (all ones where true), integers as wide as real. */
+#ifdef TRANSFER_WIDE
+typedef int64_t vrmask __attribute__((vector_size(RW * sizeof(int64_t))));
+#else
+typedef int32_t vrmask __attribute__((vector_size(RW * sizeof(int32_t))));
+#endif
+
+/*
+ * x where `live` is not 0, else +0: a select, not live · x, so that what a dead lane computed
+ * (an overflow past the bounds that made it dead: inf, NaN) cannot reach a sum (0 · inf is NaN).
+ */
+static inline vr vrkeep(vr live, vr x) {
+  const vrmask keep = live != vrsplat(0);
+  return (vr)((vrmask)x & keep);
+}
+
 #endif
