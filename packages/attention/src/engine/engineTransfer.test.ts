@@ -83,12 +83,15 @@ describe("the engine's transfer-matrix kernels", () => {
   for (const [couplingForm, bandwidth] of cases)
     it(`${couplingForm}: the loss of the tfjs model's float64 sampler path, on the kernels where the backend has them`, async () => {
       const sampler = transferMatrixSampler.create({ bandwidth, precision: 'float32' });
+      // J ~ N(0, 0.3²): every coupling within the float32 kernels' bound of 1.5 a coupling (5σ),
+      // so every row runs in the kernels on both backends (the WAT has no float64 pass).
       const config = {
         ...gpt,
         maxLength: 12,
         variant: 'boltzmann' as const,
         couplingForm,
         sampler,
+        jInitStd: 0.3,
       };
       const { loss, gradient, calls, hasKernels } = await compareWithTfjs(config, 3, 12, 8);
       expect(loss).toBeLessThan(1e-5);
