@@ -21,7 +21,7 @@ import {
 } from '@boltzmann/ising-core';
 import { formatLoad, median } from '../bench/peers/peerTable.js';
 import { parseScriptArgs, scriptArg } from '../bench/scriptArgs.js';
-import { nativeKernels, rowBenchArgs } from '../bench/transfer/rowBenchSetup.js';
+import { nativeKernels, rowBenchArgs, rowCase } from '../bench/transfer/rowBenchSetup.js';
 import { nativeTransferRunner } from '../src/testing/transferKernels.js';
 import type { TransferCase } from '../src/testing/transferKernels.js';
 
@@ -44,15 +44,7 @@ console.log(
 );
 
 /** One case's inputs at field scale `s`. */
-const caseAt = (s: number): TransferCase => ({
-  batch,
-  heads: 1,
-  length,
-  window,
-  beta: 1,
-  fieldScale: s,
-  couplingScale: 0.3,
-});
+const caseAt = (s: number): TransferCase => rowCase({ batch, length, window }, s, 0.3);
 
 /** ms of the native kernels' forward and VJP, and the rows they left. */
 function kernels(c: TransferCase): { ms: number; left: number } {

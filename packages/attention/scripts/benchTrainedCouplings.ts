@@ -27,7 +27,7 @@ import {
 } from '@boltzmann/ising-core';
 import { formatLoad, median } from '../bench/peers/peerTable.js';
 import { parseScriptArgs, scriptArg } from '../bench/scriptArgs.js';
-import { nativeKernels, rowBenchArgs } from '../bench/transfer/rowBenchSetup.js';
+import { nativeKernels, rowBenchArgs, rowCase } from '../bench/transfer/rowBenchSetup.js';
 import type { NativeAddon } from '../src/engine/native/nativeAddon.js';
 import { nativeTransferRunner } from '../src/testing/transferKernels.js';
 import type { TransferCase, TransferRun } from '../src/testing/transferKernels.js';
@@ -65,20 +65,12 @@ console.log(
 );
 
 /** The case at field scale `s`: the trained J in its band (outside it the kernels take nothing). */
-const caseAt = (s: number): TransferCase => ({
-  batch,
-  heads: 1,
-  length,
-  window,
-  beta: 1,
-  fieldScale: s,
-  couplingScale: 0,
-  prepare: ({ j }) => {
+const caseAt = (s: number): TransferCase =>
+  rowCase({ batch, length, window }, s, 0, ({ j }) => {
     for (let r = 0; r < length; r++)
       for (let k = r + 1; k <= Math.min(length - 1, r + window); k++)
         j[r * length + k] = trained[r * length + k]!;
-  },
-});
+  });
 
 /** ms of ising-core's float32 sampler on the rows `out` left (sums = −1): weights, then their VJP. */
 function samplerOnLeft(out: TransferRun): number {

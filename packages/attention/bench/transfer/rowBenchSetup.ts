@@ -3,6 +3,7 @@
 // read into numbers, and the native addon with the ISA its kernels run on.
 import { loadNativeAddon } from '../../src/engine/native/nativeAddon.js';
 import type { NativeAddon } from '../../src/engine/native/nativeAddon.js';
+import type { TransferCase } from '../../src/testing/transferKernels.js';
 import { scriptArg } from '../scriptArgs.js';
 
 /** The common flags: window W, sequences of `length` making up `--rows` rows, field scales, rounds. */
@@ -20,4 +21,17 @@ export function nativeKernels(): { addon: NativeAddon; isa: string } {
   const { addon, reason } = loadNativeAddon();
   if (addon === undefined) throw new Error(`the native addon is not built: ${reason}`);
   return { addon, isa: addon.isas()[0]! };
+}
+
+/**
+ * One head of `batch` sequences of `length`, window W, β = 1: fields uniform in ±`fieldScale`,
+ * band couplings uniform in ±`couplingScale` unless `prepare` writes them.
+ */
+export function rowCase(
+  rows: { batch: number; length: number; window: number },
+  fieldScale: number,
+  couplingScale: number,
+  prepare?: TransferCase['prepare'],
+): TransferCase {
+  return { ...rows, heads: 1, beta: 1, fieldScale, couplingScale, prepare };
 }
