@@ -188,7 +188,7 @@ static double backward_pass(const op_shape *o, const float *w, const float *sums
       group_lanes(o, hd, k0, &lg);
       for (int32_t l = 0; l < RW; l++)
         if (!pass_takes(sums[lg.prob[l]], 1)) lg.live[l] = 0.0f;
-      if (WIDE && !any_live(&lg)) continue;
+      if (!any_live(&lg)) continue; /* none of its rows is this pass's (all left, or the other pass's) */
       group_fields(o, hd, &lg, &s);
       double totals[RW] = {0};
       if (WIDE) group_totals(&c, &lg, &s, totals);
