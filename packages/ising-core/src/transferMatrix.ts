@@ -33,13 +33,18 @@ export interface TransferMatrixOptions {
 }
 
 /**
- * A transfer-matrix estimate: the {@link BatchEstimate} plus `log Z` per problem.
+ * A transfer-matrix estimate: the {@link BatchEstimate} plus `log Z` per problem and `P(s = +1)`.
  *
  * @category Exact
  */
 export interface TransferMatrixEstimate extends BatchEstimate {
   /** `log Z_q`, `Z_q = Σ_s exp(−β E_q(s))`, one entry per problem. */
   readonly logPartition: Float64Array;
+  /**
+   * `P(s_j = +1)` (layout of `magnetization`), read out of the window marginals themselves: exact
+   * where `(m + 1)/2` has cancelled (`m` within float64's rounding of −1, below about `e^{−36}`).
+   */
+  readonly probabilityUp: Float64Array;
 }
 
 /**
@@ -161,14 +166,17 @@ function chainOf(batch: IsingBatch, q: number, bandwidth: number): ChainProblem 
  * splits a large batch across the shared worker pool. The
  * VJP runs the same pass once more with tangents (forward-mode in the direction of the upstream
  * gradient, which equals the reverse-mode VJP because the Hessian of `log Z` is symmetric), giving
- * `∂L/∂h_k = β Cov(G, s_k)` and `∂L/∂J_kl = β Σ_q Cov_q(G, s_k s_l)` with `G = Σ_j g_j s_j`.
+ * `∂L/∂h_k = β Cov(G, s_k)` and `∂L/∂J_kl = β Σ_q Cov_q(G, s_k s_l)` with `G = Σ_j g_j s_j`, taken
+ * centered, `Σ_j g_j (s_j − m_j)` with `1 ± m_j` from `probabilityUp`: the same covariances, but
+ * rows of tiny `α` (where `g ~ 1/Σα` in attention) keep their digits. `probabilityUp` is read
+ * from the window marginals, exact where `(1 + m)/2` rounds to 0.
  * `∂L/∂J` is the gradient with respect to the banded couplings: entries with `l − k > w` are 0,
  * so a training step keeps `J` inside the band this function accepts.
  *
  * @summary Exact magnetizations, `log Z` and VJP of a batch with banded couplings, at up to 4096 spins.
  * @param batch problems sharing one coupling matrix (any mix of spin counts).
  * @param options `bandwidth` (default 8, at most 16); `precision` (`'float64'`, default, or `'float32'`).
- * @returns magnetizations, `log Z` per problem and `vjp(∂L/∂m) → { fields: ∂L/∂h, couplings: ∂L/∂J }`.
+ * @returns magnetizations, `P(s = +1)`, `log Z` per problem and `vjp(∂L/∂m) → { fields: ∂L/∂h, couplings: ∂L/∂J }`.
  * @throws {IsingError} ISING_INVALID_ARGUMENT on a bad or unknown option, a bandwidth above 16, or a
  *   nonzero coupling outside the band (naming the first `(j, k)`); ISING_TOO_MANY_SPINS above 4096
  *   spins; ISING_SHAPE_MISMATCH / ISING_NOT_FINITE on a malformed batch or upstream gradient.
@@ -194,18 +202,21 @@ export function estimateTransferMatrix(
   const { size, stride } = checked;
   const fast = fastPath(checked, bandwidth, resolvePrecision(options));
   const magnetization = new Float64Array(size * stride);
+  const probabilityUp = new Float64Array(size * stride);
   const logPartition = new Float64Array(size);
   // The batched kernels (wasm SIMD where the engine has it, else JavaScript). Threads come from
   // the sampler's `threads` option (the shared worker pool), never from here.
-  if (fast !== undefined) fastForward(fast, checked, magnetization, logPartition);
+  if (fast !== undefined) fastForward(fast, checked, magnetization, probabilityUp, logPartition);
   for (let q = 0; q < size; q++) {
     if (fast !== undefined && fast.linear[q] !== 0) continue;
     const out = runChain(chainOf(checked, q, bandwidth), undefined);
     magnetization.set(out.magnetization, q * stride);
+    probabilityUp.set(out.probabilityUp, q * stride);
     logPartition[q] = out.logPartition;
   }
   return {
     magnetization,
+    probabilityUp,
     logPartition,
     vjp(gradMagnetization: Float64Array): IsingGradients {
       assertGradMagnetization(checked, gradMagnetization, `${NAME} vjp`);
@@ -221,7 +232,7 @@ export function estimateTransferMatrix(
         const { length: n, window: W } = fast.tables;
         const acc = new Float64Array(n << W);
         const acc0 = new Float64Array(n);
-        fastVjp(fast, checked, gradMagnetization, fields, acc, acc0);
+        fastVjp(fast, checked, gradMagnetization, probabilityUp, fields, acc, acc0);
         const dBand = new Float64Array(n * W);
         foldBandGrad(acc, acc0, n, W, dBand);
         addBand(dBand, n, W);
@@ -229,7 +240,15 @@ export function estimateTransferMatrix(
       for (let q = 0; q < size; q++) {
         if (fast !== undefined && fast.linear[q] !== 0) continue;
         const chain = chainOf(checked, q, bandwidth);
-        const out = runChain(chain, gradMagnetization.subarray(q * stride, q * stride + chain.n));
+        const at = q * stride;
+        const up = probabilityUp.subarray(at, at + chain.n);
+        const out = runChain(
+          chain,
+          gradMagnetization.subarray(at, at + chain.n),
+          'auto',
+          undefined,
+          up,
+        );
         fields.set(out.fieldGrad!, q * stride);
         addBand(out.bandGrad!, chain.n, chain.window);
       }

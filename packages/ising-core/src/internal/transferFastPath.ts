@@ -89,13 +89,14 @@ function precisionGroups(fast: FastPath): { precision: TransferPrecision; proble
 }
 
 /**
- * Magnetizations and `log Z` of the fast path's problems, in the wasm kernel of each problem's
- * precision when this engine has it, else in the JavaScript (float64) kernel.
+ * Magnetizations, `P(s = +1)` and `log Z` of the fast path's problems, in the wasm kernel of each
+ * problem's precision when this engine has it, else in the JavaScript (float64) kernel.
  */
 export function fastForward(
   fast: FastPath,
   batch: IsingBatch,
   magnetization: Float64Array,
+  probabilityUp: Float64Array,
   logPartition: Float64Array,
 ): void {
   const { tables } = fast;
@@ -107,20 +108,31 @@ export function fastForward(
       const at = q * stride;
       logPartition[q] =
         wasm !== undefined
-          ? wasm(fields, at, spins[q]!, magnetization, at)
-          : linearForward(tables, fields, at, spins[q]!, scratch!, magnetization, at);
+          ? wasm(fields, at, spins[q]!, magnetization, at, probabilityUp)
+          : linearForward(
+              tables,
+              fields,
+              at,
+              spins[q]!,
+              scratch!,
+              magnetization,
+              at,
+              probabilityUp,
+            );
     }
   }
 }
 
 /**
- * The VJP of the fast path's problems: `∂L/∂h` into `fieldGrad`, and the band-gradient sums into
+ * The VJP of the fast path's problems, in the direction centered on the forward's `P(s = +1)`
+ * (`center`, the batch's layout): `∂L/∂h` into `fieldGrad`, and the band-gradient sums into
  * `acc` / `acc0` (the layout of `linearVjp`, folded by `foldBandGrad`).
  */
 export function fastVjp(
   fast: FastPath,
   batch: IsingBatch,
   grad: Float64Array,
+  center: Float64Array,
   fieldGrad: Float64Array,
   acc: Float64Array,
   acc0: Float64Array,
@@ -131,14 +143,14 @@ export function fastVjp(
     const wasm = wasmTransferVjp(tables, precision) ?? wasmTransferVjp(tables);
     if (wasm !== undefined) {
       for (const q of problems)
-        wasm.run(fields, q * stride, grad, q * stride, spins[q]!, fieldGrad, q * stride);
+        wasm.run(fields, q * stride, grad, q * stride, spins[q]!, fieldGrad, q * stride, center);
       wasm.collect(acc, acc0);
       continue;
     }
     const scratch = linearScratch(tables, true);
     for (const q of problems) {
       const at = q * stride;
-      linearVjp(tables, fields, at, grad, at, spins[q]!, scratch, fieldGrad, at, acc, acc0);
+      linearVjp(tables, fields, at, grad, at, spins[q]!, scratch, fieldGrad, at, acc, acc0, center);
     }
   }
 }

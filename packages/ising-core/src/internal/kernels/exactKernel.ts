@@ -6,6 +6,7 @@ import {
   expFieldHalfTable,
   expTable,
   extendCouplingTable,
+  centeredTable,
   linearTable,
   tableRange,
 } from './tables.js';
@@ -226,9 +227,8 @@ export function exactBackward(
       current = n;
     }
     const start = q * stride;
-    let meanG = 0;
-    for (let j = 0; j < n; j++) meanG += gradM[start + j]! * (2 * up[start + j]! - 1);
-    // With p = p̃/Z and c = β/Z: x(s) = c p̃(s)(G(s) − E[G]) = β p(s)(G(s) − E[G]).
+    // With p = p̃/Z and c = β/Z: x(s) = c p̃(s)(G(s) − E[G]) = β p(s)(G(s) − E[G]), G − E[G] =
+    // Σ_j g_j (s_j − m_j) built centered (centeredTable), not as G(s) minus its mean.
     const c = beta / norm[q]!;
     const abs = sumAbs(fields, start, n);
     if (fastPath(beta, abs, cs)) {
@@ -236,10 +236,10 @@ export function exactBackward(
       const hb = n - m;
       expFieldHalfTable(low, fields, start, m, beta);
       expFieldHalfTable(high, fields, start + m, hb, beta);
-      // x = E·L·H·(c(G_low − E[G]) + c G_high) = E·(A[l]·H[r] + L[l]·(H·cG_high)[r]).
-      linearTable(lowB, gradM, start, m, c, -c * meanG);
+      // x = E·L·H·(c(G_low − E[G_low]) + c(G_high − E[G_high])) = E·(A[l]·H[r] + L[l]·(H·c(G_high − E[G_high]))[r]).
+      centeredTable(lowB, gradM, up, start, m, c);
       for (let l = 0; l < 1 << m; l++) lowB[l] = lowB[l]! * low[l]!;
-      linearTable(highB, gradM, start + m, hb, c, 0);
+      centeredTable(highB, gradM, up, start + m, hb, c);
       for (let r = 0; r < 1 << hb; r++) highB[r] = highB[r]! * high[r]!;
       splitBackwardFast(cs.expTable(n), lowB, low, high, highB, m, hb, acc, col, row);
       const tl = foldBitSums(col, m, gFields, start);
@@ -249,7 +249,7 @@ export function exactBackward(
     } else {
       logDomainWeights(s, fields, start, n, beta, work);
       const g = s.field;
-      linearTable(g, gradM, start, n, c, -c * meanG);
+      centeredTable(g, gradM, up, start, n, c);
       for (let st = 0; st < states; st++) {
         const x = work[st]! * g[st]!;
         work[st] = x;

@@ -1,5 +1,7 @@
 // The VJP of the batched linear-domain transfer-matrix kernel (see transferLinear.ts) and the
 // read-out of its band-gradient accumulators.
+import { centeredDirection } from './transferSteps.js';
+import type { Direction } from './transferSteps.js';
 import type { BandTables, LinearScratch } from './transferLinear.js';
 
 /** `Σ β_{−1}` and its tangent, left by {@link backwardMessages} (the kernel runs to completion on one thread). */
@@ -14,8 +16,7 @@ function backwardMessages(
   tables: BandTables,
   fields: Float64Array,
   fieldsAt: number,
-  grad: Float64Array,
-  gradAt: number,
+  dir: Direction,
   n: number,
   scratch: LinearScratch,
 ): void {
@@ -35,9 +36,8 @@ function backwardMessages(
     const fm = 1 / (e * sigma);
     backSum[t] = sigma;
     backShift[t] = shift;
-    const gamma = beta * grad[gradAt + t]!;
-    const gl = -gamma - shift;
-    const gh = gamma - shift;
+    const gl = -dir.down[t]! - shift;
+    const gh = dir.up[t]! - shift;
     const inAt = (t + 1) * S;
     const outAt = inAt - S;
     const k = 2 * t * S;
@@ -79,7 +79,8 @@ function backwardMessages(
  * into the batch accumulators (read out by {@link foldBandGrad}): `acc0[t] += β Cov(G, s_{t−W} s_t)`
  * and `acc[t·S + x'] += d/dε (p_t(x') s_t)`, the tangent of the signed marginal of the state at `t`,
  * whose bit sums give `β Cov(G, s_{t−W+b} s_t)` for `b ≥ 1`. Summing over problems before the
- * bit sums is exact (they are linear) and costs one add per state.
+ * bit sums is exact (they are linear) and costs one add per state. With `center` (the forward's
+ * `P(s = +1)`, the layout of `grad`) the direction is centered (`centeredDirection`).
  */
 // biome-ignore lint/complexity/noExcessiveLinesPerFunction: the forward sweep stays one loop nest: its step as a function of its own measured 10–14 % slower at W = 4 (n = 16, 64, 256; JS kernel, interleaved A/B, min of 61 rounds), the backward pass split out cost nothing measurable (−0.1 … +2.8 %).
 export function linearVjp(
@@ -94,13 +95,15 @@ export function linearVjp(
   fgAt: number,
   acc: Float64Array,
   acc0: Float64Array,
+  center?: Float64Array,
 ): void {
   const { window: W, beta, table } = tables;
   const S = 1 << W;
   const H = S >> 1;
   // Block t + 1 of back / backT holds β_t and its tangent; block 0 holds β_{−1} (only its sums are used).
   const { back, backT, backSum, backShift } = scratch;
-  backwardMessages(tables, fields, fieldsAt, grad, gradAt, n, scratch);
+  const dir = centeredDirection(beta, grad, gradAt, n, center, gradAt);
+  backwardMessages(tables, fields, fieldsAt, dir, n, scratch);
 
   let a = scratch.alpha;
   let aT = scratch.alphaT;
@@ -117,7 +120,8 @@ export function linearVjp(
     const e = Math.exp(beta * fields[fieldsAt + t]!);
     const fp = e / sigma;
     const fm = 1 / (e * sigma);
-    const gamma = beta * grad[gradAt + t]!;
+    const up = dir.up[t]!;
+    const down = dir.down[t]!;
     // The window normalization of this step and its tangent ratio, known before the loop:
     // Z_t = (Σβ_t / Σα_{t−1}) Z_{t−1} and Z'_t / Z_t = Z'_{t−1} / Z_{t−1} + c^β_t − c^α_{t−1}
     // (the tangent shifts of the two messages), so the accumulators are updated in the one loop.
@@ -125,8 +129,8 @@ export function linearVjp(
     const kappaHat = zTPrev / zPrev + backShift[t]! - shift;
     const invZHat = 1 / zHat;
     const kz = kappaHat * invZHat;
-    const gl = gamma + shift;
-    const gh = gamma - shift;
+    const gl = down + shift;
+    const gh = up - shift;
     const bAt = (t + 1) * S;
     const cAt = t * S;
     const k = 2 * t * S;
@@ -208,7 +212,8 @@ export function linearVjp(
       fm * (r4 - shift * r2) +
       fp * r5 -
       fm * r6 +
-      gamma * (fp * r1 + fm * r2);
+      up * fp * r1 +
+      down * fm * r2;
     const invZ = 1 / z;
     const kappa = zT * invZ;
     fieldGrad[fgAt + t] = (mT - kappa * m) * invZ;

@@ -1,6 +1,7 @@
-import { foldBitSums } from './fold.js';
-import { linearEngine, logEngine } from './transferSteps.js';
-import type { ChainProblem, StepEngine } from './transferSteps.js';
+import { readWindow, windowGradient } from './chainReadout.js';
+import type { GradientScratch } from './chainReadout.js';
+import { centeredDirection, linearEngine, logEngine } from './transferSteps.js';
+import type { ChainProblem, Direction, StepEngine } from './transferSteps.js';
 
 export type { ChainProblem } from './transferSteps.js';
 
@@ -8,6 +9,8 @@ export type { ChainProblem } from './transferSteps.js';
 export interface ChainOutput {
   /** `⟨s_t⟩`, `n` entries. */
   readonly magnetization: Float64Array;
+  /** `P(s_t = +1)`, `n` entries, without the cancellation of `(1 + m)/2` where it is tiny. */
+  readonly probabilityUp: Float64Array;
   /** `log Z` of the chain. */
   readonly logPartition: number;
   /** With `grad`: `β Cov(G, s_t)`, `n` entries. */
@@ -66,18 +69,10 @@ export function dynamicRange(problem: ChainProblem): number {
   return 2 * beta * largest;
 }
 
-/** The buffers of the tangent read-out at one position (`S` entries each, `bitSums` `max(W, 1)`). */
-interface GradientScratch {
-  readonly r: Float64Array;
-  readonly tauMinus: Float64Array;
-  readonly tauPlus: Float64Array;
-  readonly bitSums: Float64Array;
-}
-
 /** The backward step of spin `t`: β_{t−1} from β_t (and their tangents when `grad` is given). */
 function backStep(
   engine: StepEngine,
-  gt: number,
+  dir: Direction,
   tangent: boolean,
   t: number,
   inL: Float64Array,
@@ -88,7 +83,7 @@ function backStep(
   outAt: number,
 ): void {
   engine.prepare(t);
-  engine.back(inL, inT, inAt, outL, outT, outAt, gt, tangent);
+  engine.back(inL, inT, inAt, outL, outT, outAt, dir.up[t]!, dir.down[t]!, tangent);
 }
 
 /**
@@ -98,13 +93,13 @@ function backStep(
 function backwardCheckpoints(
   engine: StepEngine,
   problem: ChainProblem,
-  grad: Float64Array | undefined,
+  dir: Direction,
+  tangent: boolean,
   K: number,
   segments: number,
 ): { readonly ckL: Float64Array; readonly ckT: Float64Array } {
-  const { n, window: W, beta } = problem;
+  const { n, window: W } = problem;
   const S = 1 << W;
-  const tangent = grad !== undefined;
   const ckL = new Float64Array(segments * S).fill(engine.one);
   const ckT = new Float64Array(tangent ? segments * S : 0);
   if (segments > 1) {
@@ -113,7 +108,7 @@ function backwardCheckpoints(
     let nextL = new Float64Array(S);
     let nextT = new Float64Array(tangent ? S : 0);
     for (let t = n - 1; t >= K; t--) {
-      backStep(engine, tangent ? beta * grad[t]! : 0, tangent, t, curL, curT, 0, nextL, nextT, 0);
+      backStep(engine, dir, tangent, t, curL, curT, 0, nextL, nextT, 0);
       [curL, nextL] = [nextL, curL];
       [curT, nextT] = [nextT, curT];
       if (t % K === 0) {
@@ -123,50 +118,6 @@ function backwardCheckpoints(
     }
   }
   return { ckL, ckT };
-}
-
-/**
- * The VJP read-out at position `t` from its window weights (sum `z`): the window marginal's
- * tangent `τ(y) − τ̄` weighted by `s_t` gives `fieldGrad[t]`, and its bit sums the band gradient
- * `bandGrad[t·W + b]` (bits of virtual spins, `t − W + b < 0`, stay 0).
- */
-function windowGradient(
-  t: number,
-  W: number,
-  gt: number,
-  ta: Float64Array,
-  segT: Float64Array,
-  at: number,
-  minus: Float64Array,
-  plus: Float64Array,
-  z: number,
-  scratch: GradientScratch,
-  fieldGrad: Float64Array,
-  bandGrad: Float64Array,
-): void {
-  const S = 1 << W;
-  const { r, tauMinus, tauPlus, bitSums } = scratch;
-  let mean = 0;
-  for (let x = 0; x < S; x++) {
-    const tm = ta[x]! - gt + segT[at + (x >> 1)]!;
-    const tp = ta[x]! + gt + segT[at + ((x | S) >> 1)]!;
-    tauMinus[x] = tm;
-    tauPlus[x] = tp;
-    mean += minus[x]! * tm + plus[x]! * tp;
-  }
-  mean /= z;
-  let total = 0;
-  const invZ = 1 / z;
-  for (let x = 0; x < S; x++) {
-    r[x] = (plus[x]! * (tauPlus[x]! - mean) - minus[x]! * (tauMinus[x]! - mean)) * invZ;
-    total += r[x]!;
-  }
-  fieldGrad[t] = total;
-  if (W > 0) {
-    foldBitSums(r, W, bitSums, 0);
-    // Σ_x r(x) s_b(x) = 2 Σ_{bit b set} r − Σ r; bits of virtual spins (t − W + b < 0) stay 0.
-    for (let b = Math.max(0, W - t); b < W; b++) bandGrad[t * W + b] = 2 * bitSums[b]! - total;
-  }
 }
 
 /**
@@ -193,6 +144,8 @@ function windowGradient(
  *
  * @param problem the chain.
  * @param grad `g = ∂L/∂m` (`n` entries) or `undefined` for the forward pass only.
+ * @param center the forward's `probabilityUp` (`n` entries) to center the VJP's direction on
+ *   (see {@link centeredDirection}); `undefined` leaves it uncentered.
  * @param domain `'auto'` (default); tests force `'log'` or `'linear'`.
  * @param messageBudget stored backward-message entries above which to checkpoint (tests lower it).
  * @returns the outputs and `log Z`.
@@ -202,6 +155,7 @@ export function runChain(
   grad: Float64Array | undefined,
   domain: ChainDomain = 'auto',
   messageBudget = MESSAGE_BUDGET,
+  center?: Float64Array,
 ): ChainOutput {
   const { n, window: W, beta } = problem;
   const S = 1 << W;
@@ -211,10 +165,13 @@ export function runChain(
   const engine: StepEngine = linear ? linearEngine(problem) : logEngine(problem);
   const K = n * S <= messageBudget ? n : Math.ceil(Math.sqrt(n));
   const segments = Math.ceil(n / K);
-  const gOf = (t: number): number => (tangent ? beta * grad[t]! : 0);
-  const { ckL, ckT } = backwardCheckpoints(engine, problem, grad, K, segments);
+  const dir = tangent
+    ? centeredDirection(beta, grad, 0, n, center, 0)
+    : { up: new Float64Array(n), down: new Float64Array(n) };
+  const { ckL, ckT } = backwardCheckpoints(engine, problem, dir, tangent, K, segments);
 
   const magnetization = new Float64Array(n);
+  const probabilityUp = new Float64Array(n);
   const fieldGrad = tangent ? new Float64Array(n) : undefined;
   const bandGrad = tangent ? new Float64Array(n * W) : undefined;
   const segL = new Float64Array(K * S);
@@ -241,7 +198,7 @@ export function runChain(
     for (let t = end - 1; t > start; t--)
       backStep(
         engine,
-        gOf(t),
+        dir,
         tangent,
         t,
         segL,
@@ -254,21 +211,16 @@ export function runChain(
 
     for (let t = start; t < end; t++) {
       engine.prepare(t);
-      const gt = gOf(t);
       const at = (t - start) * S;
       // Window marginal at t: p(x, s_t) ∝ α_{t−1}(x) ψ_t(x, s_t) β_t(next state).
       engine.window(la, segL, at, minus, plus);
-      let z = 0;
-      let m = 0;
-      for (let x = 0; x < S; x++) {
-        z += minus[x]! + plus[x]!;
-        m += plus[x]! - minus[x]!;
-      }
-      magnetization[t] = m / z;
+      const z = readWindow(S, minus, plus, t, magnetization, probabilityUp);
+      const gu = dir.up[t]!;
+      const gd = dir.down[t]!;
       if (tangent)
-        windowGradient(t, W, gt, ta, segT, at, minus, plus, z, scratch, fieldGrad!, bandGrad!);
+        windowGradient(t, W, gu, gd, ta, segT, at, minus, plus, z, scratch, fieldGrad!, bandGrad!);
 
-      logScale += engine.forward(la, ta, laNext, taNext, gt, tangent);
+      logScale += engine.forward(la, ta, laNext, taNext, gu, gd, tangent);
       const lSwap = la;
       la = laNext;
       laNext = lSwap;
@@ -280,6 +232,6 @@ export function runChain(
 
   const logPartition = logScale + engine.logTotal(la) - W * Math.LN2;
   return tangent
-    ? { magnetization, logPartition, fieldGrad: fieldGrad!, bandGrad: bandGrad! }
-    : { magnetization, logPartition };
+    ? { magnetization, probabilityUp, logPartition, fieldGrad: fieldGrad!, bandGrad: bandGrad! }
+    : { magnetization, probabilityUp, logPartition };
 }

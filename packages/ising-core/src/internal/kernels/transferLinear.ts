@@ -108,7 +108,8 @@ export function linearScratch(tables: BandTables, tangent: boolean): LinearScrat
  * `fields[fieldsAt + t]`, into `magnetization[magAt + t]`. The caller guarantees the linear
  * domain is exact (the dynamic-range bound of `runChain`). Two sweeps over `n · 2^W` states:
  * backward messages (stored), then forward messages with the readout
- * `m_t = Σ_{x'} α_t β_t s_t / Σ_{x'} α_t β_t` fused in.
+ * `m_t = Σ_{x'} α_t β_t s_t / Σ_{x'} α_t β_t` fused in, and `P(s_t = +1)` into
+ * `probabilityUp[magAt + t]` when given.
  *
  * @returns `log Z`.
  */
@@ -120,6 +121,7 @@ export function linearForward(
   scratch: LinearScratch,
   magnetization: Float64Array,
   magAt: number,
+  probabilityUp?: Float64Array,
 ): number {
   const { window: W, beta, table } = tables;
   const S = 1 << W;
@@ -176,6 +178,7 @@ export function linearForward(
       sh += hi * back[bAt + j + H]!;
     }
     magnetization[magAt + t] = (sh - sl) / (sh + sl);
+    if (probabilityUp !== undefined) probabilityUp[magAt + t] = sh / (sh + sl);
     sigma = sum;
     const swap = a;
     a = next;

@@ -11,11 +11,46 @@ export interface ChainProblem {
 }
 
 /**
+ * The VJP's direction per spin, centered: `up[t] = β g_t (1 − m̂_t)` weighs the branch `s_t = +1`
+ * and `−down[t] = −β g_t (1 + m̂_t)` the branch `s_t = −1`, so `G = Σ_t g_t (s_t − m̂_t)`.
+ */
+export interface Direction {
+  readonly up: Float64Array;
+  readonly down: Float64Array;
+}
+
+/**
+ * The direction of `runChain`'s and `linearVjp`'s VJP from `g = ∂L/∂m` and the forward's `P(s_t = +1)`
+ * (`center`; `undefined` centers nothing, m̂ = 0). Constants added to `G` change no covariance,
+ * so centering changes no result, but it keeps the tangents `O(|∂L/∂w|)` where `g_t` itself is
+ * `~1/Σα` (rows of tiny `α`): uncentered, `Cov(G, ·)` cancels digits in proportion.
+ */
+export function centeredDirection(
+  beta: number,
+  grad: Float64Array,
+  gradAt: number,
+  n: number,
+  center: Float64Array | undefined,
+  centerAt: number,
+): Direction {
+  const up = new Float64Array(n);
+  const down = new Float64Array(n);
+  for (let t = 0; t < n; t++) {
+    const g = beta * grad[gradAt + t]!;
+    const p = center === undefined ? 0.5 : center[centerAt + t]!;
+    up[t] = 2 * g * (1 - p);
+    down[t] = 2 * g * p;
+  }
+  return { up, down };
+}
+
+/**
  * The message arithmetic of one position of the forward–backward pass, in one of two number
  * representations (the driver, `runChain`, is the same for both). Window states have `W` bits, bit
  * `b` ⇔ spin `t − W + b` is +1; the factor of spin `t` is `ψ_t(x, ±) = exp(±a_t(x))` with
  * `a_t(x) = β(h_t + Σ_b J_{t−W+b,t} s_b(x))`. Tangents are `d log(message)/dε` in both engines,
- * with `gt = β g_t` the tangent of `log ψ_t(x, +)`.
+ * with `gu` the tangent of `log ψ_t(x, +)` and `−gd` that of `log ψ_t(x, −)`: the direction
+ * `G = Σ_t g_t (s_t − m̂_t)` of `runChain`, `gu = β g_t (1 − m̂_t)`, `gd = β g_t (1 + m̂_t)`.
  */
 export interface StepEngine {
   /** The value of a message entry equal to 1 (0 in the log domain, 1 in the linear one). */
@@ -30,7 +65,8 @@ export interface StepEngine {
     outL: Float64Array,
     outT: Float64Array,
     outAt: number,
-    gt: number,
+    gu: number,
+    gd: number,
     tangent: boolean,
   ): void;
   /** α_t from α_{t−1}, rescaled; returns the log of the factor divided out. */
@@ -39,7 +75,8 @@ export interface StepEngine {
     inT: Float64Array,
     outL: Float64Array,
     outT: Float64Array,
-    gt: number,
+    gu: number,
+    gd: number,
     tangent: boolean,
   ): number;
   /** Window weights `α_{t−1}(x) ψ_t(x, ±) β_t(next)` up to one common factor, into `minus`/`plus`. */
@@ -68,7 +105,7 @@ export function logEngine(problem: ChainProblem): StepEngine {
   return {
     one: 0,
     prepare: (t) => linearTable(a, band, t * W, W, beta, beta * fields[t]!),
-    back(inL, inT, inAt, outL, outT, outAt, gt, tangent) {
+    back(inL, inT, inAt, outL, outT, outAt, gu, gd, tangent) {
       let best = -Infinity;
       let bestAt = 0;
       for (let x = 0; x < S; x++) {
@@ -85,7 +122,7 @@ export function logEngine(problem: ChainProblem): StepEngine {
         }
         if (tangent) {
           const w0 = l0 > l1 ? 1 / (1 + e) : e / (1 + e);
-          outT[outAt + x] = w0 * (inT[x0]! - gt) + (1 - w0) * (inT[x1]! + gt);
+          outT[outAt + x] = w0 * (inT[x0]! - gd) + (1 - w0) * (inT[x1]! + gu);
         }
       }
       const shift = tangent ? outT[outAt + bestAt]! : 0;
@@ -94,7 +131,7 @@ export function logEngine(problem: ChainProblem): StepEngine {
         if (tangent) outT[outAt + x]! -= shift;
       }
     },
-    forward(inL, inT, outL, outT, gt, tangent) {
+    forward(inL, inT, outL, outT, gu, gd, tangent) {
       let best = -Infinity;
       let bestAt = 0;
       for (let xp = 0; xp < S; xp++) {
@@ -114,7 +151,8 @@ export function logEngine(problem: ChainProblem): StepEngine {
         }
         if (tangent) {
           const w0 = l0 > l1 ? 1 / (1 + e) : e / (1 + e);
-          outT[xp] = w0 * (inT[x0]! + s0 * gt) + (1 - w0) * (inT[x1]! + s1 * gt);
+          outT[xp] =
+            w0 * (inT[x0]! + (s0 > 0 ? gu : -gd)) + (1 - w0) * (inT[x1]! + (s1 > 0 ? gu : -gd));
         }
       }
       const shift = tangent ? outT[bestAt]! : 0;
@@ -177,7 +215,7 @@ export function linearEngine(problem: ChainProblem): StepEngine {
         }
       }
     },
-    back(inL, inT, inAt, outL, outT, outAt, gt, tangent) {
+    back(inL, inT, inAt, outL, outT, outAt, gu, gd, tangent) {
       let best = 0;
       let bestAt = 0;
       for (let x = 0; x < S; x++) {
@@ -191,7 +229,7 @@ export function linearEngine(problem: ChainProblem): StepEngine {
           best = v;
           bestAt = x;
         }
-        if (tangent) outT[outAt + x] = (v0 * (inT[x0]! - gt) + v1 * (inT[x1]! + gt)) / v;
+        if (tangent) outT[outAt + x] = (v0 * (inT[x0]! - gd) + v1 * (inT[x1]! + gu)) / v;
       }
       const scale = 1 / best;
       const shift = tangent ? outT[outAt + bestAt]! : 0;
@@ -200,7 +238,7 @@ export function linearEngine(problem: ChainProblem): StepEngine {
         if (tangent) outT[outAt + x]! -= shift;
       }
     },
-    forward(inL, inT, outL, outT, gt, tangent) {
+    forward(inL, inT, outL, outT, gu, gd, tangent) {
       let best = 0;
       let bestAt = 0;
       for (let xp = 0; xp < S; xp++) {
@@ -219,7 +257,7 @@ export function linearEngine(problem: ChainProblem): StepEngine {
         }
         if (tangent)
           outT[xp] =
-            (v0 * (inT[x0]! + (plus0 ? gt : -gt)) + v1 * (inT[x1]! + (plus1 ? gt : -gt))) / v;
+            (v0 * (inT[x0]! + (plus0 ? gu : -gd)) + v1 * (inT[x1]! + (plus1 ? gu : -gd))) / v;
       }
       const scale = 1 / best;
       const shift = tangent ? outT[bestAt]! : 0;

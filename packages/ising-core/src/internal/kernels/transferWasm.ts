@@ -8,6 +8,7 @@
  * collide with the split kernels' arena.
  */
 import type { BandTables } from './transferLinear.js';
+import { centeredDirection } from './transferSteps.js';
 import { wasmBase64 as base64Float32 } from './wasm/transfer/transfer32Wasm.generated.js';
 import { wasmBase64 as base64Float64 } from './wasm/transfer/transferWasm.generated.js';
 import { instantiateWasm } from './wasmInstance.js';
@@ -63,6 +64,7 @@ export interface WasmTransferVjp {
     n: number,
     fieldGrad: Float64Array,
     fgAt: number,
+    center?: Float64Array,
   ): void;
   /** Adds the accumulated sums into `acc` (`length · 2^W`) and `acc0` (`length`), the layout of `linearVjp`. */
   collect(acc: Float64Array, acc0: Float64Array): void;
@@ -136,6 +138,7 @@ export type WasmTransferForward = (
   n: number,
   magnetization: Float64Array,
   magAt: number,
+  probabilityUp?: Float64Array,
 ) => number;
 
 /**
@@ -161,26 +164,21 @@ export function wasmTransferForward(
       [S, 'messages'],
       [n, 'scalars'],
       [n, 'scalars'],
+      [n, 'scalars'],
       [n + 1, 'scalars'],
     ],
     precision,
   );
-  const [, , , , E, mag, sig] = views as [View, View, View, View, View, View, View];
-  const [pTbl, pBack, pA, pNx, pE, pMag, pSig] = offsets as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  return (fields, fieldsAt, len, magnetization, magAt) => {
+  const [, , , , E, mag, up, sig] = views as [View, View, View, View, View, View, View, View];
+  const [pTbl, pBack, pA, pNx, pE, pMag, pUp, pSig] = offsets as [number, ...number[]];
+  return (fields, fieldsAt, len, magnetization, magAt, probabilityUp) => {
     for (let t = 0; t < len; t++) E[t] = Math.exp(beta * fields[fieldsAt + t]!);
-    mod.forward(len, W, pTbl, pBack, pA, pNx, pE, pMag, pSig);
+    mod.forward(len, W, pTbl, pBack!, pA!, pNx!, pE!, pMag!, pUp!, pSig!);
     let logZ = -W * Math.LN2;
     for (let t = 0; t <= len; t++) logZ += Math.log(sig[t]!);
     for (let t = 0; t < len; t++) magnetization[magAt + t] = mag[t]!;
+    if (probabilityUp !== undefined)
+      for (let t = 0; t < len; t++) probabilityUp[magAt + t] = up[t]!;
     return logZ;
   };
 }
@@ -207,7 +205,7 @@ export function wasmTransferVjp(
     tables,
     [
       ...messages.map((k): Buffer => [k, 'messages']),
-      ...[n, n, n, n, n, n].map((k): Buffer => [k, 'scalars']),
+      ...[n, n, n, n, 2 * n, n].map((k): Buffer => [k, 'scalars']), // acc0, bsum, bshift, E, G (two a spin), fg
     ],
     precision,
   );
@@ -217,15 +215,17 @@ export function wasmTransferVjp(
   const [pTbl, pBack, pBackT, pA, pAT, pNx, pNxT, pAcc, pAcc0, pSum, pShift, pE, pG, pFg] =
     offsets as [number, ...number[]];
   return {
-    run(fields, fieldsAt, grad, gradAt, len, fieldGrad, fgAt) {
-      // The problem's gradient scaled to its largest entry, by a power of two (exact): the float32
+    run(fields, fieldsAt, grad, gradAt, len, fieldGrad, fgAt, center) {
+      // The problem's direction scaled to its largest entry, by a power of two (exact): the float32
       // kernel's tangents then stay clear of its flush to zero whatever the gradient's size.
+      const { up, down } = centeredDirection(beta, grad, gradAt, len, center, gradAt);
       let peak = 0;
-      for (let t = 0; t < len; t++) peak = Math.max(peak, Math.abs(grad[gradAt + t]!));
+      for (let t = 0; t < len; t++) peak = Math.max(peak, Math.abs(up[t]!), Math.abs(down[t]!));
       const scale = peak > 0 && Number.isFinite(peak) ? 2 ** Math.ceil(Math.log2(peak)) : 1;
       for (let t = 0; t < len; t++) {
         E![t] = Math.exp(beta * fields[fieldsAt + t]!);
-        G![t] = (beta * grad[gradAt + t]!) / scale;
+        G![2 * t] = up[t]! / scale;
+        G![2 * t + 1] = down[t]! / scale;
       }
       mod.vjp(
         len,

@@ -26,10 +26,16 @@ function diagnosticsArrays(d: ConvergenceDiagnostics | undefined): Float64Array[
     : [Float64Array.from(d.iterations), Float64Array.from(d.residual)];
 }
 
+/** An exact estimate's `probabilityUp`, which the threaded caller places beside its `log Z`. */
+function probabilityUpOf(sampler: string, up: Float64Array | undefined): Float64Array {
+  if (up === undefined) throw new Error(`${sampler} answered log Z without probabilityUp`);
+  return up;
+}
+
 /**
  * Runs a sampler task on this thread and returns its payload arrays (concatenated by the caller of
  * `completeSyncReply`): an estimate answers `magnetization` then `iterations`, `residual` (fixed
- * points) or `logPartition` (transfer matrix); a VJP answers `∂L/∂h`, the partial `∂L/∂J`, then the
+ * points) or `logPartition` and `probabilityUp` (transfer matrix); a VJP answers `∂L/∂h`, the partial `∂L/∂J`, then the
  * adjoint `iterations`, `residual` (fixed points). A drop answers nothing.
  *
  * @throws {IsingError} the sampler's own errors; ISING_INVALID_ARGUMENT for a VJP whose handle was freed.
@@ -51,10 +57,15 @@ export function runSamplerTask(task: SamplerTask): Float64Array[] {
       if (kept.size <= KEPT_ESTIMATES) break;
       kept.delete(handle);
     }
-    const logZ = (estimate as { logPartition?: Float64Array }).logPartition;
+    const { logPartition: logZ, probabilityUp } = estimate as {
+      logPartition?: Float64Array;
+      probabilityUp?: Float64Array;
+    };
     return [
       estimate.magnetization,
-      ...(logZ === undefined ? diagnosticsArrays(estimate.diagnostics) : [logZ]),
+      ...(logZ === undefined
+        ? diagnosticsArrays(estimate.diagnostics)
+        : [logZ, probabilityUpOf(task.sampler, probabilityUp)]),
     ];
   }
   const entry = kept.get(task.handle);

@@ -97,20 +97,26 @@ function estimateJobs<E extends BatchEstimate>(
         couplings: sub.couplings,
       },
       handle: nextHandle++,
-      replyLength: k * stride + (fixedPoint ? 2 * k : k),
+      // Fixed points: iterations and residual per problem; the transfer matrix: log Z per problem
+      // and P(s = +1) per spin.
+      replyLength: k * stride + (fixedPoint ? 2 * k : k + k * stride),
     };
     return { slot: i, task, replyLength: task.replyLength, where: whereOf(range) };
   });
 }
 
-/** A range's extra output: its `log Z` (transfer matrix) or its diagnostics (fixed point). */
+/** The transfer matrix's outputs beyond the magnetizations, of one range. */
+interface ExactExtra {
+  readonly logPartition: Float64Array;
+  readonly probabilityUp: Float64Array;
+}
+
+/** A range's extra output: its `log Z` and `P(s = +1)` (transfer matrix) or its diagnostics (fixed point). */
 function extraOf(
   estimate: BatchEstimate,
   fixedPoint: boolean,
-): Float64Array | ConvergenceDiagnostics | undefined {
-  return fixedPoint
-    ? estimate.diagnostics
-    : (estimate as unknown as { logPartition: Float64Array }).logPartition;
+): ExactExtra | ConvergenceDiagnostics | undefined {
+  return fixedPoint ? estimate.diagnostics : (estimate as unknown as ExactExtra);
 }
 
 /**
@@ -145,16 +151,20 @@ export function threadedEstimate<E extends BatchEstimate>(
   const parts: Part[] = [{ range: ranges[0]!, local, slot: -1, serial: 0, handle: 0 }];
   const magnetization = new Float64Array(size * stride);
   const logPartition = new Float64Array(size);
+  const probabilityUp = new Float64Array(fixedPoint ? 0 : size * stride);
   const diagnostics: ConvergenceDiagnostics[] = [];
   const tolerance = local.diagnostics?.tolerance ?? 0;
   const place = (
     range: [number, number],
     m: Float64Array,
-    extra: Float64Array | ConvergenceDiagnostics | undefined,
+    extra: ExactExtra | ConvergenceDiagnostics | undefined,
   ): void => {
-    magnetization.set(m.subarray(0, (range[1] - range[0]) * stride), range[0] * stride);
-    if (extra instanceof Float64Array) logPartition.set(extra, range[0]);
-    else if (extra !== undefined) diagnostics.push(extra);
+    const k = range[1] - range[0];
+    magnetization.set(m.subarray(0, k * stride), range[0] * stride);
+    if (extra !== undefined && 'logPartition' in extra) {
+      logPartition.set(extra.logPartition.subarray(0, k), range[0]);
+      probabilityUp.set(extra.probabilityUp.subarray(0, k * stride), range[0] * stride);
+    } else if (extra !== undefined) diagnostics.push(extra);
   };
   place(ranges[0]!, local.magnetization, extraOf(local, fixedPoint));
   replies.forEach((payload, i) => {
@@ -173,7 +183,10 @@ export function threadedEstimate<E extends BatchEstimate>(
       payload,
       fixedPoint
         ? readDiagnostics(payload, k * stride, k, tolerance)
-        : payload.subarray(k * stride, k * stride + k),
+        : {
+            logPartition: payload.subarray(k * stride, k * stride + k),
+            probabilityUp: payload.subarray(k * stride + k, 2 * k * stride + k),
+          },
     );
   });
 
@@ -181,7 +194,7 @@ export function threadedEstimate<E extends BatchEstimate>(
   const vjp = (gradMagnetization: Float64Array) => threadedVjp(run, gradMagnetization);
   const result = fixedPoint
     ? { magnetization, vjp, diagnostics: concatDiagnostics(diagnostics, tolerance) }
-    : { magnetization, logPartition, vjp };
+    : { magnetization, logPartition, probabilityUp, vjp };
   for (const p of parts)
     if (p.local === undefined)
       dropper.register(result, { pool, slot: p.slot, serial: p.serial, handle: p.handle });

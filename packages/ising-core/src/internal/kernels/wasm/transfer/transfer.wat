@@ -7,7 +7,9 @@
 ;; Every pointer is a byte offset into the exported memory (transferWasm.ts lays the buffers out).
 ;; The coupling table is in the SIMD layout: per position t (2S float64 at t·2S) and quad
 ;; Q = j / 2 (j even), 8 float64 [k₋(2j), k₋(2j+2), k₋(2j+1), k₋(2j+3), k₊(2j), k₊(2j+2), k₊(2j+1), k₊(2j+3)].
-;; E[t] = exp(β h_t), G[t] = β g_t / scale: the VJP multiplies what it adds into the band sums
+;; E[t] = exp(β h_t); G[2t], G[2t + 1] = the centered direction's branch weights of spin t,
+;; β g_t (1 − m̂_t) for s_t = +1 and β g_t (1 + m̂_t) for s_t = −1 (transferSteps.ts, centeredDirection),
+;; each divided by `scale`: the VJP multiplies what it adds into the band sums
 ;; (acc, acc0) by `scale` and leaves ∂L/∂h (fg) to the caller to multiply (transferWasm.ts picks a
 ;; power of two per problem, so the scaling is exact). Needs W ≥ 2 (H = 2^{W−1} ≥ 2 pairs).
 ;; Regenerate transferWasm.generated.ts after editing: `pnpm --filter @boltzmann/ising-core build:wasm`.
@@ -21,11 +23,12 @@
     (f64.add (f64x2.extract_lane 0 (local.get $v)) (f64x2.extract_lane 1 (local.get $v))))
 
 ;; Magnetizations (transferLinear.ts, linearForward): backward messages at block t (t·S) for
-  ;; t = n−1 … 0, then the forward sweep with m_t = Σ α_t β_t s_t / Σ α_t β_t. Writes the sum of
+  ;; t = n−1 … 0, then the forward sweep with m_t = Σ α_t β_t s_t / Σ α_t β_t and P(s_t = +1) into
+  ;; up[t] (accurate where (1 + m_t)/2 cancels). Writes the sum of
   ;; every forward message it divides out into sig[t] (t ≤ n) for log Z = Σ log sig − W log 2.
   (func (export "forward")
     (param $n i32) (param $W i32) (param $tbl i32) (param $back i32) (param $a i32) (param $nx i32)
-    (param $E i32) (param $mag i32) (param $sig i32)
+    (param $E i32) (param $mag i32) (param $up i32) (param $sig i32)
     (local $Sb i32) (local $Hb i32) (local $t i32) (local $jb i32) (local $p i32)
     (local $inP i32) (local $outP i32) (local $k i32) (local $q i32) (local $swap i32)
     (local $sigma f64) (local $e f64) (local $fp f64) (local $fm f64) (local $zl f64) (local $zh f64)
@@ -105,6 +108,8 @@
       (local.set $zh (call $hsum (local.get $sh)))
       (f64.store (i32.add (local.get $mag) (i32.shl (local.get $t) (i32.const 3)))
         (f64.div (f64.sub (local.get $zh) (local.get $zl)) (f64.add (local.get $zh) (local.get $zl))))
+      (f64.store (i32.add (local.get $up) (i32.shl (local.get $t) (i32.const 3)))
+        (f64.div (local.get $zh) (f64.add (local.get $zh) (local.get $zl))))
       (local.set $sigma (call $hsum (local.get $sum)))
       (local.set $swap (local.get $a))
       (local.set $a (local.get $nx))
@@ -120,7 +125,7 @@
     (local $Sb i32) (local $Hb i32) (local $t i32) (local $jb i32) (local $p i32)
     (local $inP i32) (local $inT i32) (local $outP i32) (local $outT i32) (local $k i32) (local $q i32)
     (local $cP i32) (local $swap i32)
-    (local $sigma f64) (local $shift f64) (local $e f64) (local $fp f64) (local $fm f64) (local $gamma f64)
+    (local $sigma f64) (local $shift f64) (local $e f64) (local $fp f64) (local $fm f64) (local $gu f64) (local $gd f64)
     (local $sA f64) (local $sAT f64) (local $zPrev f64) (local $zTPrev f64)
     (local $z f64) (local $zT f64) (local $invZ f64) (local $kappa f64)
     (local $iz f64) (local $kzs f64)
@@ -162,11 +167,12 @@
       (local.set $fm (f64.div (f64.const 1) (f64.mul (local.get $e) (local.get $sigma))))
       (f64.store (i32.add (local.get $bsum) (i32.shl (local.get $t) (i32.const 3))) (local.get $sigma))
       (f64.store (i32.add (local.get $bshift) (i32.shl (local.get $t) (i32.const 3))) (local.get $shift))
-      (local.set $gamma (f64.load (i32.add (local.get $G) (i32.shl (local.get $t) (i32.const 3)))))
+      (local.set $gu (f64.load (i32.add (local.get $G) (i32.shl (local.get $t) (i32.const 4)))))
+      (local.set $gd (f64.load offset=8 (i32.add (local.get $G) (i32.shl (local.get $t) (i32.const 4)))))
       (local.set $fmv (f64x2.splat (local.get $fm)))
       (local.set $fpv (f64x2.splat (local.get $fp)))
-      (local.set $glv (f64x2.splat (f64.sub (f64.neg (local.get $gamma)) (local.get $shift))))
-      (local.set $ghv (f64x2.splat (f64.sub (local.get $gamma) (local.get $shift))))
+      (local.set $glv (f64x2.splat (f64.sub (f64.neg (local.get $gd)) (local.get $shift))))
+      (local.set $ghv (f64x2.splat (f64.sub (local.get $gu) (local.get $shift))))
       (local.set $inP (i32.add (local.get $back) (i32.mul (i32.add (local.get $t) (i32.const 1)) (local.get $Sb))))
       (local.set $inT (i32.add (local.get $backT) (i32.mul (i32.add (local.get $t) (i32.const 1)) (local.get $Sb))))
       (local.set $outP (i32.sub (local.get $inP) (local.get $Sb)))
@@ -221,7 +227,8 @@
       (local.set $e (f64.load (i32.add (local.get $E) (i32.shl (local.get $t) (i32.const 3)))))
       (local.set $fp (f64.div (local.get $e) (local.get $sigma)))
       (local.set $fm (f64.div (f64.const 1) (f64.mul (local.get $e) (local.get $sigma))))
-      (local.set $gamma (f64.load (i32.add (local.get $G) (i32.shl (local.get $t) (i32.const 3)))))
+      (local.set $gu (f64.load (i32.add (local.get $G) (i32.shl (local.get $t) (i32.const 4)))))
+      (local.set $gd (f64.load offset=8 (i32.add (local.get $G) (i32.shl (local.get $t) (i32.const 4)))))
       ;; Ẑ_t = (Σβ_t / Σα_{t−1}) Z_{t−1}; κ̂_t = Z'_{t−1}/Z_{t−1} + c^β_t − c^α_{t−1}.
       (local.set $iz (f64.div (f64.const 1)
         (f64.mul (f64.div (f64.load (i32.add (local.get $bsum) (i32.shl (local.get $t) (i32.const 3)))) (local.get $sigma)) (local.get $zPrev))))
@@ -232,8 +239,8 @@
       (local.set $kzv (f64x2.splat (local.get $kzs)))
       (local.set $fmv (f64x2.splat (local.get $fm)))
       (local.set $fpv (f64x2.splat (local.get $fp)))
-      (local.set $glv (f64x2.splat (f64.add (local.get $gamma) (local.get $shift))))
-      (local.set $ghv (f64x2.splat (f64.sub (local.get $gamma) (local.get $shift))))
+      (local.set $glv (f64x2.splat (f64.add (local.get $gd) (local.get $shift))))
+      (local.set $ghv (f64x2.splat (f64.sub (local.get $gu) (local.get $shift))))
       (local.set $inP (i32.add (local.get $back) (i32.mul (i32.add (local.get $t) (i32.const 1)) (local.get $Sb))))
       (local.set $inT (i32.add (local.get $backT) (i32.mul (i32.add (local.get $t) (i32.const 1)) (local.get $Sb))))
       (local.set $cP (i32.add (local.get $acc) (i32.mul (local.get $t) (local.get $Sb))))
