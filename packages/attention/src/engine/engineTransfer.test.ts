@@ -109,8 +109,8 @@ describe("the engine's transfer-matrix kernels", () => {
       sampler,
     };
     // Couplings past the kernels' bounds (J ~ N(0, 12²): keys' β Σ|J| to ~80, past 40 natively
-    // and 12 on WebAssembly). Not tiny Σα: the sampler forms α = (1 + m)/2 and loses such rows
-    // (weights 0), where the native float64 pass gets enumeration's answer (transferNative.test.ts).
+    // and 12 on WebAssembly). Tiny Σα left to the sampler is ising-core's to test
+    // (tinyAlphaRows.test.ts: its probabilityUp and centered VJP).
     const { loss, gradient, calls, hasKernels } = await compareWithTfjs(
       { ...config, jInitStd: 12 },
       3,

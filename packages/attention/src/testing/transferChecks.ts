@@ -100,8 +100,8 @@ function rowMaxima(c: TransferCase, h: ArrayLike<number>): number[] {
 /**
  * Fields to ±`scale` where no row is near the e^−32 edge of Σα: a row whose largest field lies in
  * (`low`, `high`) gets `high − low` added to it, so every row either has a field above `high`
- * (Σα ≥ e^−2β(−high + Σ|J|): with the defaults and weak couplings where ising-core's float64
- * α = (1 + m)/2 keeps 10 digits) or all below `low` (Σα far below e^−32: left to the caller).
+ * (Σα ≥ e^−2β(−high + Σ|J|), with the defaults and weak couplings well inside the float32
+ * kernels' e^−32) or all below `low` (Σα far below e^−32: left to the caller).
  */
 export function largeFields(base: TransferCase, scale: number, low = -40, high = -3): TransferCase {
   const prepare = ({ h }: { h: Float32Array }) => {
