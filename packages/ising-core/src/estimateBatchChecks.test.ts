@@ -66,6 +66,33 @@ describe('estimateBatch: checks what a sampler returns', () => {
     expect(edge.magnetization[0]).toBe(1 + 1e-12);
   });
 
+  it('should refuse a probabilityUp of the wrong length, non-finite, or apart from its magnetization', () => {
+    const batch = batchOf(3);
+    const n = batch.size * batch.stride;
+    const withUp = (up: unknown): Sampler => ({
+      name: 'plug',
+      capabilities: caps,
+      estimate: () => ({
+        magnetization: new Float64Array(n).fill(0.1),
+        probabilityUp: up,
+        vjp: () => zeros(batch),
+      }),
+    });
+    const code = (up: unknown) => thrown(() => estimateBatch(withUp(up), batch)).code;
+    expect(code(new Float64Array(n - 1).fill(0.55))).toBe('ISING_SHAPE_MISMATCH');
+    expect(code([0.55])).toBe('ISING_SHAPE_MISMATCH');
+    expect(code(new Float64Array(n).fill(Number.NaN))).toBe('ISING_NOT_FINITE');
+    const apart = thrown(() => estimateBatch(withUp(new Float64Array(n).fill(0.9)), batch));
+    expect(apart.code).toBe('ISING_SAMPLER_FAILED');
+    expect(apart.message).toMatch(
+      /probabilityUp 0\.9 for problem 0, spin 0 beside magnetization 0\.1/,
+    );
+    // 2P − 1 = m to rounding passes through, untouched.
+    const up = new Float64Array(n).fill(0.55);
+    const ok = estimateBatch(withUp(up), batch) as BatchEstimate & { probabilityUp: Float64Array };
+    expect(ok.probabilityUp).toBe(up);
+  });
+
   it('should refuse a VJP of NaNs with ISING_NOT_FINITE saying sampler "<name>" vjp', () => {
     const batch = batchOf(2);
     const nan = (): IsingGradients => ({

@@ -107,11 +107,48 @@ function checkedVjp(
   };
 }
 
+/** How far `2 P(s = +1) − 1` may lie from the magnetization an estimate returns beside it. */
+export const PROBABILITY_UP_SLACK = 1e-6;
+
+/**
+ * An estimate's optional `probabilityUp` (which `causalWeightsFromEstimate` takes as α): the
+ * batch's layout, and wherever a problem has a spin a finite P in [0, 1] with `2P − 1` within
+ * {@link PROBABILITY_UP_SLACK} of the magnetization.
+ */
+function assertProbabilityUp(who: string, batch: IsingBatch, m: Float64Array, up: unknown): void {
+  if (up === undefined) return;
+  if (!(up instanceof Float64Array) || up.length !== m.length) {
+    const got = up instanceof Float64Array ? `${up.length} entries` : echo(up);
+    throw new IsingError(
+      'ISING_SHAPE_MISMATCH',
+      `${who} returned probabilityUp of ${got}; the batch needs a Float64Array of ${m.length}`,
+    );
+  }
+  for (let q = 0; q < batch.size; q++) {
+    for (let j = 0; j < batch.spins[q]!; j++) {
+      const i = q * batch.stride + j;
+      const p = up[i]!;
+      if (!Number.isFinite(p))
+        throw new IsingError(
+          'ISING_NOT_FINITE',
+          `${who} returned probabilityUp ${p} for problem ${q}, spin ${j}`,
+        );
+      if (!(p >= 0 && p <= 1 && Math.abs(2 * p - 1 - m[i]!) <= PROBABILITY_UP_SLACK))
+        throw new IsingError(
+          'ISING_SAMPLER_FAILED',
+          `${who} returned probabilityUp ${p} for problem ${q}, spin ${j} beside magnetization ${m[i]}; ` +
+            `P(s = +1) lies in [0, 1] with 2P − 1 = m`,
+        );
+    }
+  }
+}
+
 /**
  * Checks a sampler's estimate against the batch and returns it with a checked VJP: `size × stride`
  * magnetizations in `[−1 − ε, 1 + ε]` (ε = {@link MAGNETIZATION_SLACK}) wherever a problem has a
- * spin, and a `vjp` function whose answers are checked too (see `checkedVjp`). The returned
- * object carries every property of the sampler's estimate (e.g. `logPartition`); only `vjp` differs.
+ * spin, `probabilityUp` when it has one (`assertProbabilityUp`), and a `vjp` function whose
+ * answers are checked too (see `checkedVjp`). The returned object carries every property of the
+ * sampler's estimate (e.g. `logPartition`); only `vjp` differs.
  *
  * @throws {IsingError} ISING_SHAPE_MISMATCH, ISING_NOT_FINITE, ISING_SAMPLER_FAILED naming the sampler, problem and spin.
  */
@@ -155,6 +192,7 @@ export function checkEstimate(
       }
     }
   }
+  assertProbabilityUp(who, batch, m, (estimate as { probabilityUp?: unknown }).probabilityUp);
   // A copy with the sampler's prototype and own properties, so nothing the sampler returned is mutated.
   const checked = Object.assign(
     Object.create(Object.getPrototypeOf(estimate) as object | null) as BatchEstimate,
