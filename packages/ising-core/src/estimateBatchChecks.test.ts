@@ -74,7 +74,7 @@ describe('estimateBatch: checks what a sampler returns', () => {
       capabilities: caps,
       estimate: () => ({
         magnetization: new Float64Array(n).fill(0.1),
-        probabilityUp: up,
+        probabilityUp: up as Float64Array, // a hostile plugin's, of any type
         vjp: () => zeros(batch),
       }),
     });

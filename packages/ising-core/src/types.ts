@@ -65,6 +65,12 @@ export interface BatchEstimate {
   vjp(gradMagnetization: Float64Array): IsingGradients;
   /** Convergence figures of an iterative sampler (mean-field, tap); absent for the others. */
   readonly diagnostics?: ConvergenceDiagnostics;
+  /**
+   * `P(s_j = +1)` (layout of `magnetization`), for samplers that can give it without the
+   * cancellation of `(1 + m)/2` where it is tiny (`'exact'`, `'transfer-matrix'`). Attention
+   * takes α from it when present; `estimateBatch` checks it (finite, in [0, 1], `2P − 1 = m`).
+   */
+  readonly probabilityUp?: Float64Array;
 }
 
 /**
