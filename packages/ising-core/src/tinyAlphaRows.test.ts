@@ -8,9 +8,10 @@ import {
   estimateTransferMatrix,
   transferMatrixSampler,
 } from './index.js';
-import type { IsingBatch } from './index.js';
+import type { BatchEstimate, IsingBatch } from './index.js';
 import { useWasmTransfer } from './internal/kernels/transferWasm.js';
 import { disposeWorkerPool } from './internal/pool/sharedPool.js';
+import { relativeError } from './internal/testing/close.js';
 
 // Rows whose every α = P(s = +1) is tiny: below about e^−36, (1 + m)/2 rounds to 0 in float64, so
 // the weights must come from P itself (`probabilityUp`), and ∂L/∂m ~ 1/Σα makes an uncentered
@@ -29,17 +30,6 @@ function tinyBatch(seed: number, offset: number, W: number, sigma: number): Isin
   for (let k = 0; k < T; k++)
     for (let l = k + 1; l <= Math.min(k + W, T - 1); l++) J[k * T + l] = sigma * rng.normal();
   return causalBatch(fields, J, { batch: 1, length: T }, BETA);
-}
-
-/** The largest |a − b| over the largest |b| (the scale of the whole output). */
-function relativeError(a: Float64Array, b: Float64Array): number {
-  let err = 0;
-  let scale = 0;
-  for (let i = 0; i < b.length; i++) {
-    err = Math.max(err, Math.abs(a[i]! - b[i]!));
-    scale = Math.max(scale, Math.abs(b[i]!));
-  }
-  return err / scale;
 }
 
 /**
@@ -76,6 +66,22 @@ function freeCouplingGrad(
   return out;
 }
 
+/**
+ * A J = 0 batch's weights from `estimate` equal softmax(2βh) to 1e-12 and its VJP the closed form
+ * to 1e-9, relative to each output's largest entry; `W`: the band of the estimate's ∂L/∂J.
+ */
+function expectFreeAnswers(batch: IsingBatch, W: number, estimate: BatchEstimate): void {
+  const op = causalWeightsFromEstimate(batch, estimate);
+  const ref = causalClosedForm(batch, 'sigmoid');
+  expect(relativeError(op.weights, ref.weights)).toBeLessThan(1e-12);
+  const rng = createRng(8);
+  const gw = Float64Array.from({ length: T * T }, () => rng.normal());
+  const got = op.backward(gw);
+  expect(relativeError(got.fields, ref.backward(gw).fields)).toBeLessThan(1e-9);
+  const want = freeCouplingGrad(batch, W, ref.weights, gw);
+  expect(relativeError(got.couplings, want)).toBeLessThan(1e-9);
+}
+
 const KERNELS = [
   { name: 'linear domain, wasm', W: 2, offset: -40, wasm: true },
   { name: 'linear domain, JavaScript', W: 2, offset: -40, wasm: false },
@@ -92,31 +98,13 @@ describe('exact samplers on rows of tiny α', () => {
     it(`should give softmax(2βh) and the closed-form VJP at J = 0, Σα down to e^−${-2 * offset} (${name})`, () => {
       useWasmTransfer(wasm);
       const batch = tinyBatch(7, offset, W, 0);
-      const est = estimateTransferMatrix(batch, { bandwidth: W });
-      const op = causalWeightsFromEstimate(batch, est);
-      const ref = causalClosedForm(batch, 'sigmoid');
-      expect(relativeError(op.weights, ref.weights)).toBeLessThan(1e-12);
-      const rng = createRng(8);
-      const gw = Float64Array.from({ length: T * T }, () => rng.normal());
-      const got = op.backward(gw);
-      expect(relativeError(got.fields, ref.backward(gw).fields)).toBeLessThan(1e-9);
-      expect(
-        relativeError(got.couplings, freeCouplingGrad(batch, W, ref.weights, gw)),
-      ).toBeLessThan(1e-9);
+      expectFreeAnswers(batch, W, estimateTransferMatrix(batch, { bandwidth: W }));
     });
   }
 
   it('should give enumeration (estimateExact) softmax(2βh) and the closed-form VJP at J = 0 too', () => {
     const batch = tinyBatch(7, -40, 2, 0);
-    const op = causalWeightsFromEstimate(batch, estimateExact(batch));
-    const ref = causalClosedForm(batch, 'sigmoid');
-    expect(relativeError(op.weights, ref.weights)).toBeLessThan(1e-12);
-    const rng = createRng(8);
-    const gw = Float64Array.from({ length: T * T }, () => rng.normal());
-    const got = op.backward(gw);
-    expect(relativeError(got.fields, ref.backward(gw).fields)).toBeLessThan(1e-9);
-    const want = freeCouplingGrad(batch, T, ref.weights, gw);
-    expect(relativeError(got.couplings, want)).toBeLessThan(1e-9);
+    expectFreeAnswers(batch, T, estimateExact(batch));
   });
 
   it('should keep P(s = +1) and the centering when the sampler splits the batch across threads', async () => {

@@ -5,17 +5,10 @@ import { createRng } from '../../rng.js';
 import { linearVjp } from './linearVjp.js';
 import { bandTables, linearForward, linearScratch } from './transferLinear.js';
 import { wasmTransferForward, wasmTransferVjp } from './transferWasm.js';
+import { relativeError } from '../testing/close.js';
 
 /** Largest |a − b| over the entries, divided by max(1, largest |b|). */
-function relativeGap(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  let gap = 0;
-  let scale = 1;
-  for (let i = 0; i < b.length; i++) {
-    gap = Math.max(gap, Math.abs(a[i]! - b[i]!));
-    scale = Math.max(scale, Math.abs(b[i]!));
-  }
-  return gap / scale;
-}
+const relativeGap = (a: ArrayLike<number>, b: ArrayLike<number>) => relativeError(a, b, 1);
 
 /** Problems of every length 1 … n on one band (a causal batch's shape), fields of `fieldScale`. */
 function problems(seed: number, n: number, W: number, fieldScale: number, couplingScale: number) {

@@ -17,3 +17,17 @@ export const close = (
       throw new Error(`entry ${i}: ${actual[i]} vs ${expected[i]} (tolerance ${tol})`);
   }
 };
+
+/**
+ * Test helper: the largest |a − b| over the largest |b| (at least `floor`): an error relative to
+ * the scale of the whole output, not entry by entry. Not part of the public API.
+ */
+export function relativeError(a: ArrayLike<number>, b: ArrayLike<number>, floor = 0): number {
+  let err = 0;
+  let scale = floor;
+  for (let i = 0; i < b.length; i++) {
+    err = Math.max(err, Math.abs(a[i]! - b[i]!));
+    scale = Math.max(scale, Math.abs(b[i]!));
+  }
+  return err / scale;
+}
