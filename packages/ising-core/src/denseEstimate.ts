@@ -2,7 +2,7 @@ import { IsingError } from './errors.js';
 import { validateExactBatch } from './internal/kernels/exactBatch.js';
 import { assertGradMagnetization } from './internal/vjpInput.js';
 import { foldBitSums, walshHadamard } from './internal/kernels/fold.js';
-import { linearTable } from './internal/kernels/tables.js';
+import { centeredTable } from './internal/kernels/tables.js';
 import type { BatchEstimate, IsingBatch, IsingGradients } from './types.js';
 
 // Dense distributions are indexed by 32-bit state numbers.
@@ -65,13 +65,14 @@ function normalized(batch: IsingBatch, distributions: readonly Float64Array[]): 
  * bit `j` of the index set ⇔ `s_j = +1`), e.g. the exact output distribution of a simulated
  * anneal. Distributions are normalized (copies; inputs are not modified). The VJP uses the
  * covariance formulas of METHOD.md §2 with the given distribution in place of the Boltzmann one:
- * `∂L/∂h_k = β Cov(G, s_k)`, `∂L/∂J_kl = β Σ_q Cov_q(G, s_k s_l)`, `G = Σ_j g_j s_j`, with the
- * pair terms of each spin count read off one Walsh–Hadamard transform.
+ * `∂L/∂h_k = β Cov(G, s_k)`, `∂L/∂J_kl = β Σ_q Cov_q(G, s_k s_l)`, `G = Σ_j g_j s_j` (taken
+ * centered on the distribution's own `P(s = +1)`, returned as `probabilityUp`), with the pair
+ * terms of each spin count read off one Walsh–Hadamard transform.
  *
  * @summary Moments and VJP of a batch from one dense distribution per problem.
  * @param batch the problems the distributions belong to (their spin counts and β are used).
  * @param distributions one `Float64Array` of `2^{spins[q]}` non-negative weights per problem.
- * @returns magnetizations and `vjp(∂L/∂m) → { fields, couplings }`.
+ * @returns magnetizations, `P(s = +1)` and `vjp(∂L/∂m) → { fields, couplings }`.
  * @throws {IsingError} ISING_SHAPE_MISMATCH (count or lengths), ISING_NOT_FINITE, ISING_INVALID_ARGUMENT (negative or zero mass)
  * @example
  * import { createIsingBatch, estimateFromDense } from '@boltzmann/ising-core';
@@ -91,17 +92,19 @@ export function estimateFromDense(
   let maxN = 1;
   for (let q = 0; q < size; q++) maxN = Math.max(maxN, spins[q]!);
   const magnetization = new Float64Array(size * stride);
+  const probabilityUp = new Float64Array(size * stride);
   const work = new Float64Array(2 ** maxN);
   for (let q = 0; q < size; q++) {
     const n = spins[q]!;
     work.set(probs[q]!);
-    foldBitSums(work, n, magnetization, q * stride);
+    foldBitSums(work, n, probabilityUp, q * stride);
     for (let j = 0; j < n; j++)
-      magnetization[q * stride + j] = 2 * magnetization[q * stride + j]! - 1;
+      magnetization[q * stride + j] = 2 * probabilityUp[q * stride + j]! - 1;
   }
   const order = Array.from(spins.keys()).sort((a, b) => spins[a]! - spins[b]! || a - b);
   return {
     magnetization,
+    probabilityUp,
     vjp(gradMagnetization: Float64Array): IsingGradients {
       assertGradMagnetization(checked, gradMagnetization, 'estimateFromDense vjp');
       const fields = new Float64Array(size * stride);
@@ -123,10 +126,8 @@ export function estimateFromDense(
           current = n;
         }
         const start = q * stride;
-        let meanG = 0;
-        for (let j = 0; j < n; j++)
-          meanG += gradMagnetization[start + j]! * magnetization[start + j]!;
-        linearTable(x, gradMagnetization, start, n, beta, -beta * meanG);
+        // β (G − E[G]) per state, built centered (centeredTable: rows of tiny α keep their digits).
+        centeredTable(x, gradMagnetization, probabilityUp, start, n, beta);
         const p = probs[q]!;
         for (let s = 0; s < states; s++) {
           const v = p[s]! * x[s]!;

@@ -4,7 +4,9 @@ import {
   causalClosedForm,
   causalWeightsFromEstimate,
   createRng,
+  boltzmannDistribution,
   estimateExact,
+  estimateFromDense,
   estimateTransferMatrix,
   transferMatrixSampler,
 } from './index.js';
@@ -105,6 +107,17 @@ describe('exact samplers on rows of tiny α', () => {
   it('should give enumeration (estimateExact) softmax(2βh) and the closed-form VJP at J = 0 too', () => {
     const batch = tinyBatch(7, -40, 2, 0);
     expectFreeAnswers(batch, T, estimateExact(batch));
+  });
+
+  it('should give a dense sampler (estimateFromDense of the exact distributions) the same, at J = 0', () => {
+    const batch = tinyBatch(7, -40, 2, 0);
+    const dense = Array.from({ length: batch.size }, (_, q) =>
+      boltzmannDistribution(batch.fields.subarray(q * T, (q + 1) * T), batch.couplings, {
+        spins: batch.spins[q]!,
+        beta: BETA,
+      }),
+    );
+    expectFreeAnswers(batch, T, estimateFromDense(batch, dense));
   });
 
   it('should keep P(s = +1) and the centering when the sampler splits the batch across threads', async () => {
