@@ -79,7 +79,8 @@ function prepare(batch: IsingBatch, set: SampleSet | undefined, q: number): Prep
  * Moments and VJP of a batch from one weighted sample set per problem (MCMC chains, finite-shot
  * anneals, hardware reads): magnetizations are weighted sample means, and the VJP is the
  * fluctuation–dissipation estimator with weighted sample covariances,
- * `∂L/∂h_k = β·Cov(G, s_k)` and `∂L/∂J_kl = β·Σ_q Cov_q(G, s_k s_l)` with `G = Σ_j g_j s_j`.
+ * `∂L/∂h_k = β·Cov(G, s_k)` and `∂L/∂J_kl = β·Σ_q Cov_q(G, s_k s_l)` with `G = Σ_j g_j s_j`
+ * (centered term by term on the samples' own `P(s_j = +1)`, returned as `probabilityUp`).
  * A "sample set" holding every state once, weighted by its probability, gives the exact moments.
  *
  * Cost: `O(samples·n)` per problem for the moments and ∂h, `O(samples·n²)` for ∂J.
@@ -88,7 +89,7 @@ function prepare(batch: IsingBatch, set: SampleSet | undefined, q: number): Prep
  * @summary Moments and VJP of a batch from one weighted sample set per problem (MCMC chains, finite-shot anneals, hardware reads).
  * @param batch the problems the samples were drawn for.
  * @param sets one sample set per problem, `sets[q].spins === batch.spins[q]`.
- * @returns magnetizations in the batch layout and a synchronous VJP.
+ * @returns magnetizations and `P(s = +1)` in the batch layout, and a synchronous VJP.
  * @throws {IsingError} ISING_SHAPE_MISMATCH (set count, spin count, states length),
  *   ISING_BAD_SAMPLES (a spin not ±1, a negative weight, an empty set, a zero total weight),
  *   ISING_NOT_FINITE (a non-finite weight).
@@ -112,6 +113,7 @@ export function estimateFromSamples(batch: IsingBatch, sets: readonly SampleSet[
   }
   const prepared: PreparedSet[] = [];
   const magnetization = new Float64Array(size * stride);
+  const probabilityUp = new Float64Array(size * stride);
   for (let q = 0; q < size; q++) {
     const set = prepare(batch, sets[q], q);
     prepared.push(set);
@@ -120,7 +122,10 @@ export function estimateFromSamples(batch: IsingBatch, sets: readonly SampleSet[
     for (let s = 0; s < count; s++) {
       const ps = p[s]!;
       const row = s * n;
-      for (let j = 0; j < n; j++) magnetization[base + j]! += ps * states[row + j]!;
+      for (let j = 0; j < n; j++) {
+        magnetization[base + j]! += ps * states[row + j]!;
+        if (states[row + j]! > 0) probabilityUp[base + j]! += ps;
+      }
     }
   }
 
@@ -132,16 +137,17 @@ export function estimateFromSamples(batch: IsingBatch, sets: readonly SampleSet[
       const { n, count, states, p } = prepared[q]!;
       const base = q * stride;
       const centred = new Float64Array(count);
-      let meanG = 0;
+      // G − E[G] = Σ_j g_j (s_j − m_j) term by term, s_j − m_j being 2(1 − P_j) or −2P_j: accurate
+      // when |E[G]| ≫ its spread (rows of tiny α have g ~ 1/Σα), where G(s) − mean(G) cancels.
       for (let s = 0; s < count; s++) {
         let g = 0;
         const row = s * n;
-        for (let j = 0; j < n; j++) g += gradMagnetization[base + j]! * states[row + j]!;
-        centred[s] = g;
-        meanG += p[s]! * g;
+        for (let j = 0; j < n; j++) {
+          const up = probabilityUp[base + j]!;
+          g += gradMagnetization[base + j]! * (states[row + j]! > 0 ? 2 * (1 - up) : -2 * up);
+        }
+        centred[s] = beta * p[s]! * g;
       }
-      // Centring G before multiplying keeps the covariance accurate when |E[G]| ≫ its spread.
-      for (let s = 0; s < count; s++) centred[s] = beta * p[s]! * (centred[s]! - meanG);
       for (let s = 0; s < count; s++) {
         const c = centred[s]!;
         if (c === 0) continue;
@@ -157,5 +163,5 @@ export function estimateFromSamples(batch: IsingBatch, sets: readonly SampleSet[
     return { fields, couplings };
   };
 
-  return { magnetization, vjp };
+  return { magnetization, probabilityUp, vjp };
 }

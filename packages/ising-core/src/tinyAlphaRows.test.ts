@@ -7,6 +7,7 @@ import {
   boltzmannDistribution,
   estimateExact,
   estimateFromDense,
+  estimateFromSamples,
   estimateTransferMatrix,
   transferMatrixSampler,
 } from './index.js';
@@ -118,6 +119,26 @@ describe('exact samplers on rows of tiny α', () => {
       }),
     );
     expectFreeAnswers(batch, T, estimateFromDense(batch, dense));
+  });
+
+  it('should give weighted samples (every state once, at its probability) the same, at J = 0', () => {
+    const batch = tinyBatch(7, -40, 2, 0);
+    const sets = Array.from({ length: batch.size }, (_, q) => {
+      const n = batch.spins[q]!;
+      const weights = boltzmannDistribution(
+        batch.fields.subarray(q * T, (q + 1) * T),
+        batch.couplings,
+        {
+          spins: n,
+          beta: BETA,
+        },
+      );
+      const states = new Int8Array(weights.length * n);
+      for (let x = 0; x < weights.length; x++)
+        for (let j = 0; j < n; j++) states[x * n + j] = (x >> j) & 1 ? 1 : -1;
+      return { spins: n, states, weights };
+    });
+    expectFreeAnswers(batch, T, estimateFromSamples(batch, sets));
   });
 
   it('should keep P(s = +1) and the centering when the sampler splits the batch across threads', async () => {
