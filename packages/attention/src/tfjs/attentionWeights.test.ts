@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { exactSampler } from '@boltzmann/ising-core';
+import { exactSampler, transferMatrixSampler } from '@boltzmann/ising-core';
 import { ATTENTION_VARIANTS, attentionWeights, initBackend } from '../index.js';
 import { createReferenceSampler } from '../testing/referenceSampler.js';
 import { maxAbsDiff, randomNormal, take, tensorOf } from '../testing/testUtils.js';
@@ -191,6 +191,34 @@ describe('attentionWeights', () => {
         );
       }
     }
+  });
+
+  it("keeps rows of tiny α through the transfer-matrix sampler: weights and ∂L/∂h equal sigmoid's at J = 0", () => {
+    // Fields −40…−36 (Σα ≈ e^−72): (m + 1)/2 would be 0; the sampler's probabilityUp and its
+    // centered VJP keep both (ising-core tinyAlphaRows.test.ts has the kernels one by one).
+    const t = 6;
+    const hTiny = Float32Array.from({ length: t * t }, (_, q) => -40 + ((q * 7) % 5));
+    const x = tensorOf<tf.Rank.R4>(hTiny, [1, 1, t, t]);
+    const j0 = tf.zeros([1, t, t]) as tf.Tensor3D;
+    const c = tensorOf<tf.Rank.R4>(randomNormal(t * t, 21), [1, 1, t, t]);
+    const transfer = transferMatrixSampler.create({ bandwidth: 2 });
+    const run = (variant: 'boltzmann' | 'sigmoid') => {
+      const f = (xx: tf.Tensor): tf.Scalar =>
+        tf.sum(
+          tf.mul(
+            attentionWeights(xx as tf.Tensor4D, { variant, couplings: j0, sampler: transfer }),
+            c,
+          ),
+        ) as tf.Scalar;
+      const w = take(attentionWeights(x, { variant, couplings: j0, sampler: transfer }));
+      return { w, g: tf.grad(f)(x).dataSync() };
+    };
+    const got = run('boltzmann');
+    const want = run('sigmoid');
+    const scale = (v: ArrayLike<number>) => Math.max(...Array.from(v, Math.abs));
+    expect(maxAbsDiff(got.w, want.w) / scale(want.w)).toBeLessThan(1e-5);
+    expect(maxAbsDiff(got.g, want.g) / scale(want.g)).toBeLessThan(1e-5);
+    expect(scale(want.g)).toBeGreaterThan(1e-3); // the rows carry gradient, not only zeros
   });
 
   it('stays accurate and finite when every field of a row is strongly negative (no float32 cancellation, no 0/0)', () => {
