@@ -19,7 +19,7 @@
  *   transferPrecision.ts: every key scaled to a β Σ|J|, W = 3 … 8): within them ∂L/∂h stayed
  *   within 3.7e-6 of its largest; at ising-core's float32 bound (16, no bound a coupling) float32
  *   lost it to 1.1e-4 (W = 3), and a row of 3 keys with one coupling at 2.6 to 1.3e-3 of its own;
-  * - float64 messages (transferWide.c, VW / 2 lanes) for the rows the first left: bounds 40 and
+ * - float64 messages (transferWide.c, VW / 2 lanes) for the rows the first left: bounds 40 and
  *   600, Σα ≥ e^−256 (∂L/∂h within 6e-8 of its largest to 39, W = 3 … 8).
  * Left to the caller (the engine runs them through ising-core in float64, in its log domain) are
  * rows past the float64 bounds, rows with a non-finite field, and rows whose Σα is below e^−256:

@@ -57,7 +57,8 @@ static double key_coupling(const op_shape *o, const float *J, int32_t t, int32_t
 /*
  * A head's coupling bounds at its full length: crow[t] = key_coupling(t, T), cmax[t] the largest
  * of crow[0 … t], wmax[t] the largest sum of crow over W + 1 consecutive keys ending by t, jmax[t]
- * the largest |J| between keys ≤ t (NaNs carried). A row of n keys differs only in its last W keys (their bands to keys ≥ n are gone).
+ * the largest |J| between keys ≤ t (NaNs carried). A row of n keys differs only in its last W
+ * keys (their bands to keys ≥ n are gone).
  */
 static void head_bounds(const op_shape *o, const float *J, scratch *s) {
   const int32_t T = o->T, W = o->W;
