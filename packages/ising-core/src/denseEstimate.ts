@@ -2,7 +2,7 @@ import { IsingError } from './errors.js';
 import { validateExactBatch } from './internal/kernels/exactBatch.js';
 import { assertGradMagnetization } from './internal/vjpInput.js';
 import { foldBitSums, walshHadamard } from './internal/kernels/fold.js';
-import { centeredTable } from './internal/kernels/tables.js';
+import { centeredDirection, centeredTable } from './internal/kernels/centeredDirection.js';
 import type { BatchEstimate, IsingBatch, IsingGradients } from './types.js';
 
 // Dense distributions are indexed by 32-bit state numbers.
@@ -127,7 +127,11 @@ export function estimateFromDense(
         }
         const start = q * stride;
         // β (G − E[G]) per state, built centered (centeredTable: rows of tiny α keep their digits).
-        centeredTable(x, gradMagnetization, probabilityUp, start, n, beta);
+        centeredTable(
+          x,
+          centeredDirection(beta, gradMagnetization, start, n, probabilityUp, start),
+          n,
+        );
         const p = probs[q]!;
         for (let s = 0; s < states; s++) {
           const v = p[s]! * x[s]!;

@@ -1,5 +1,6 @@
 import { echo } from './echo.js';
 import { IsingError } from './errors.js';
+import { centeredDirection } from './internal/kernels/centeredDirection.js';
 import { assertGradMagnetization } from './internal/vjpInput.js';
 import type { BatchEstimate, IsingBatch, IsingGradients, SampleSet } from './types.js';
 
@@ -137,16 +138,14 @@ export function estimateFromSamples(batch: IsingBatch, sets: readonly SampleSet[
       const { n, count, states, p } = prepared[q]!;
       const base = q * stride;
       const centred = new Float64Array(count);
-      // G − E[G] = Σ_j g_j (s_j − m_j) term by term, s_j − m_j being 2(1 − P_j) or −2P_j: accurate
-      // when |E[G]| ≫ its spread (rows of tiny α have g ~ 1/Σα), where G(s) − mean(G) cancels.
+      // β (G − E[G]) = Σ_j β g_j (s_j − m_j) term by term (centeredDirection): accurate when
+      // |E[G]| ≫ its spread (rows of tiny α have g ~ 1/Σα), where G(s) − mean(G) cancels.
+      const { up, down } = centeredDirection(beta, gradMagnetization, base, n, probabilityUp, base);
       for (let s = 0; s < count; s++) {
         let g = 0;
         const row = s * n;
-        for (let j = 0; j < n; j++) {
-          const up = probabilityUp[base + j]!;
-          g += gradMagnetization[base + j]! * (states[row + j]! > 0 ? 2 * (1 - up) : -2 * up);
-        }
-        centred[s] = beta * p[s]! * g;
+        for (let j = 0; j < n; j++) g += states[row + j]! > 0 ? up[j]! : -down[j]!;
+        centred[s] = p[s]! * g;
       }
       for (let s = 0; s < count; s++) {
         const c = centred[s]!;

@@ -241,14 +241,9 @@ export function estimateTransferMatrix(
         if (fast !== undefined && fast.linear[q] !== 0) continue;
         const chain = chainOf(checked, q, bandwidth);
         const at = q * stride;
-        const up = probabilityUp.subarray(at, at + chain.n);
-        const out = runChain(
-          chain,
-          gradMagnetization.subarray(at, at + chain.n),
-          'auto',
-          undefined,
-          up,
-        );
+        const out = runChain(chain, gradMagnetization.subarray(at, at + chain.n), {
+          center: probabilityUp.subarray(at, at + chain.n),
+        });
         fields.set(out.fieldGrad!, q * stride);
         addBand(out.bandGrad!, chain.n, chain.window);
       }

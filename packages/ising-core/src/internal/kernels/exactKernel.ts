@@ -1,3 +1,4 @@
+import { centeredDirection, centeredTable } from './centeredDirection.js';
 import { foldBitSums, walshHadamard } from './fold.js';
 import { LOW_BITS, scratchFor } from './exactScratch.js';
 import type { Scratch } from './exactScratch.js';
@@ -6,7 +7,6 @@ import {
   expFieldHalfTable,
   expTable,
   extendCouplingTable,
-  centeredTable,
   linearTable,
   tableRange,
 } from './tables.js';
@@ -230,16 +230,18 @@ export function exactBackward(
     // With p = p̃/Z and c = β/Z: x(s) = c p̃(s)(G(s) − E[G]) = β p(s)(G(s) − E[G]), G − E[G] =
     // Σ_j g_j (s_j − m_j) built centered (centeredTable), not as G(s) minus its mean.
     const c = beta / norm[q]!;
+    const dir = centeredDirection(c, gradM, start, n, up, start);
     const abs = sumAbs(fields, start, n);
     if (fastPath(beta, abs, cs)) {
       const m = lowBitsFor(n);
       const hb = n - m;
       expFieldHalfTable(low, fields, start, m, beta);
       expFieldHalfTable(high, fields, start + m, hb, beta);
-      // x = E·L·H·(c(G_low − E[G_low]) + c(G_high − E[G_high])) = E·(A[l]·H[r] + L[l]·(H·c(G_high − E[G_high]))[r]).
-      centeredTable(lowB, gradM, up, start, m, c);
+      // x = E·L·H·(c(G_lo − E[G_lo]) + c(G_hi − E[G_hi])) = E·(A[l]·H[r] + L[l]·(H·c(G_hi − E[G_hi]))[r]),
+      // the low and high spins' parts of the centered direction.
+      centeredTable(lowB, dir, m);
       for (let l = 0; l < 1 << m; l++) lowB[l] = lowB[l]! * low[l]!;
-      centeredTable(highB, gradM, up, start + m, hb, c);
+      centeredTable(highB, { up: dir.up.subarray(m), down: dir.down.subarray(m) }, hb);
       for (let r = 0; r < 1 << hb; r++) highB[r] = highB[r]! * high[r]!;
       splitBackwardFast(cs.expTable(n), lowB, low, high, highB, m, hb, acc, col, row);
       const tl = foldBitSums(col, m, gFields, start);
@@ -249,7 +251,7 @@ export function exactBackward(
     } else {
       logDomainWeights(s, fields, start, n, beta, work);
       const g = s.field;
-      centeredTable(g, gradM, up, start, n, c);
+      centeredTable(g, dir, n);
       for (let st = 0; st < states; st++) {
         const x = work[st]! * g[st]!;
         work[st] = x;

@@ -1,7 +1,7 @@
 // The VJP of the batched linear-domain transfer-matrix kernel (see transferLinear.ts) and the
 // read-out of its band-gradient accumulators.
-import { centeredDirection } from './transferSteps.js';
-import type { Direction } from './transferSteps.js';
+import { centeredDirection } from './centeredDirection.js';
+import type { Direction } from './centeredDirection.js';
 import type { BandTables, LinearScratch } from './transferLinear.js';
 
 /** `Σ β_{−1}` and its tangent, left by {@link backwardMessages} (the kernel runs to completion on one thread). */

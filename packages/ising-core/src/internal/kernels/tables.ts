@@ -27,31 +27,6 @@ export function linearTable(
 }
 
 /**
- * Fills `out[s] = scale · Σ_{j<n} c_j (s_j − m_j)` for `s < 2^n`, with `c_j = coeffs[start + j]`
- * and `m_j = 2 p_j − 1` from `p_j = P(s_j = +1) = up[start + j]`: a VJP direction centered on its
- * mean. `s_j − m_j` is `2(1 − p_j)` or `−2 p_j`, exact where `p_j` is tiny, so no entry carries a
- * constant of size `Σ|c_j|` that the VJP's sums would cancel (rows of tiny `α` have `c ~ 1/Σα`).
- * One add per state.
- */
-export function centeredTable(
-  out: Float64Array,
-  coeffs: Float64Array,
-  up: Float64Array,
-  start: number,
-  n: number,
-  scale: number,
-): void {
-  let base = 0;
-  for (let j = 0; j < n; j++) base -= 2 * scale * coeffs[start + j]! * up[start + j]!;
-  out[0] = base;
-  for (let b = 0; b < n; b++) {
-    const half = 1 << b;
-    const step = 2 * scale * coeffs[start + b]!;
-    for (let s = 0; s < half; s++) out[s + half] = out[s]! + step;
-  }
-}
-
-/**
  * Extends the coupling table from `n` to `n + 1` spins in place:
  * `C_{n+1}(s + σ 2^n) = C_n(s) + σ Σ_{j<n} J_{j,n} s_j` with `σ = ±1`.
  * `scratch` receives the local field of the new spin (`2^n` entries).

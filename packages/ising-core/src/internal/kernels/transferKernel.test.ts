@@ -36,7 +36,7 @@ describe('runChain', () => {
       const grad = Float64Array.from({ length: n }, (_, i) => Math.sin(3 * i + 1));
       const ref = bruteForceEstimate(batch);
       const refGrad = ref.vjp(grad);
-      const stored = runChain(problem, grad, 'log');
+      const stored = runChain(problem, grad, { domain: 'log' });
       for (const [domain, budget] of [
         ['log', undefined],
         ['log', 1], // segments of ⌈√n⌉ positions
@@ -45,7 +45,7 @@ describe('runChain', () => {
         ['auto', undefined],
       ] as const) {
         const what = `n=${n} w=${w} ${domain} budget ${budget ?? 'default'}`;
-        const got = runChain(problem, grad, domain, budget);
+        const got = runChain(problem, grad, { domain, messageBudget: budget });
         for (let t = 0; t < n; t++) {
           expect(
             Math.abs(got.magnetization[t]! - ref.magnetization[t]!),
@@ -66,9 +66,10 @@ describe('runChain', () => {
           1e-12,
         );
         // The forward pass alone gives the same magnetizations as the pass with tangents.
-        expect(runChain(problem, undefined, domain, budget).magnetization, what).toEqual(
-          got.magnetization,
-        );
+        expect(
+          runChain(problem, undefined, { domain, messageBudget: budget }).magnetization,
+          what,
+        ).toEqual(got.magnetization);
       }
     }
   });
@@ -76,8 +77,8 @@ describe('runChain', () => {
   it('should give the same answers in the linear and the log domain on a long chain (n = 300, w = 6, checkpointed)', () => {
     const { problem } = chain(9, 300, 6);
     const grad = Float64Array.from({ length: 300 }, (_, i) => Math.cos(i));
-    const log = runChain(problem, grad, 'log', 1);
-    const lin = runChain(problem, grad, 'linear');
+    const log = runChain(problem, grad, { domain: 'log', messageBudget: 1 });
+    const lin = runChain(problem, grad, { domain: 'linear' });
     const close = (a: Float64Array, b: Float64Array, what: string): void => {
       for (let i = 0; i < a.length; i++)
         expect(Math.abs(a[i]! - b[i]!), `${what}[${i}]`).toBeLessThan(1e-11);

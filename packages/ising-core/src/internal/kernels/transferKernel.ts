@@ -1,7 +1,9 @@
 import { readWindow, windowGradient } from './chainReadout.js';
 import type { GradientScratch } from './chainReadout.js';
-import { centeredDirection, linearEngine, logEngine } from './transferSteps.js';
-import type { ChainProblem, Direction, StepEngine } from './transferSteps.js';
+import { centeredDirection } from './centeredDirection.js';
+import type { Direction } from './centeredDirection.js';
+import { linearEngine, logEngine } from './transferSteps.js';
+import type { ChainProblem, StepEngine } from './transferSteps.js';
 
 export type { ChainProblem } from './transferSteps.js';
 
@@ -21,6 +23,13 @@ export interface ChainOutput {
 
 /** Which number representation {@link runChain} uses: `'auto'` picks by the dynamic-range bound. */
 export type ChainDomain = 'auto' | 'log' | 'linear';
+
+/** {@link runChain}'s options (see its parameters). */
+export interface ChainOptions {
+  readonly center?: Float64Array;
+  readonly domain?: ChainDomain;
+  readonly messageBudget?: number;
+}
 
 /** Above this many stored message entries (`n · 2^W`) the backward messages are checkpointed. */
 export const MESSAGE_BUDGET = 1 << 20;
@@ -144,19 +153,18 @@ function backwardCheckpoints(
  *
  * @param problem the chain.
  * @param grad `g = ∂L/∂m` (`n` entries) or `undefined` for the forward pass only.
- * @param center the forward's `probabilityUp` (`n` entries) to center the VJP's direction on
- *   (see {@link centeredDirection}); `undefined` leaves it uncentered.
- * @param domain `'auto'` (default); tests force `'log'` or `'linear'`.
- * @param messageBudget stored backward-message entries above which to checkpoint (tests lower it).
+ * @param options `center`: the forward's `probabilityUp` (`n` entries) to center the VJP's
+ *   direction on (see {@link centeredDirection}; absent, uncentered); `domain`: `'auto'`
+ *   (default), tests force `'log'` or `'linear'`; `messageBudget`: stored backward-message
+ *   entries above which to checkpoint (tests lower it).
  * @returns the outputs and `log Z`.
  */
 export function runChain(
   problem: ChainProblem,
   grad: Float64Array | undefined,
-  domain: ChainDomain = 'auto',
-  messageBudget = MESSAGE_BUDGET,
-  center?: Float64Array,
+  options: ChainOptions = {},
 ): ChainOutput {
+  const { domain = 'auto', messageBudget = MESSAGE_BUDGET, center } = options;
   const { n, window: W, beta } = problem;
   const S = 1 << W;
   const tangent = grad !== undefined;

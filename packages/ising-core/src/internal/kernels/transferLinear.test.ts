@@ -45,7 +45,7 @@ describe('batched linear-domain transfer kernel', () => {
           const what = `W=${W} β=${beta} problem ${q} (n=${n})`;
           const at = q * length;
           const problem = { n, window: W, beta, fields: fields.subarray(at, at + n), band };
-          const ref = runChain(problem, grad.subarray(at, at + n), 'log');
+          const ref = runChain(problem, grad.subarray(at, at + n), { domain: 'log' });
           const m = new Float64Array(n);
           const logZ = linearForward(tables, fields, at, n, fwd, m, 0);
           expect(Math.abs(logZ - ref.logPartition), `${what}: log Z`).toBeLessThan(
@@ -84,7 +84,7 @@ describe('batched linear-domain transfer kernel', () => {
     for (let i = 0; i < band.length; i++) band[i] = Math.max(-1.5, Math.min(1.5, band[i]!));
     const beta = 1.2;
     const problem = { n: length, window: W, beta, fields, band };
-    const ref = runChain(problem, grad, 'log');
+    const ref = runChain(problem, grad, { domain: 'log' });
     const tables = bandTables(band, length, W, beta);
     const m = new Float64Array(length);
     const logZ = linearForward(tables, fields, 0, length, linearScratch(tables, false), m, 0);

@@ -11,40 +11,6 @@ export interface ChainProblem {
 }
 
 /**
- * The VJP's direction per spin, centered: `up[t] = β g_t (1 − m̂_t)` weighs the branch `s_t = +1`
- * and `−down[t] = −β g_t (1 + m̂_t)` the branch `s_t = −1`, so `G = Σ_t g_t (s_t − m̂_t)`.
- */
-export interface Direction {
-  readonly up: Float64Array;
-  readonly down: Float64Array;
-}
-
-/**
- * The direction of `runChain`'s and `linearVjp`'s VJP from `g = ∂L/∂m` and the forward's `P(s_t = +1)`
- * (`center`; `undefined` centers nothing, m̂ = 0). Constants added to `G` change no covariance,
- * so centering changes no result, but it keeps the tangents `O(|∂L/∂w|)` where `g_t` itself is
- * `~1/Σα` (rows of tiny `α`): uncentered, `Cov(G, ·)` cancels digits in proportion.
- */
-export function centeredDirection(
-  beta: number,
-  grad: Float64Array,
-  gradAt: number,
-  n: number,
-  center: Float64Array | undefined,
-  centerAt: number,
-): Direction {
-  const up = new Float64Array(n);
-  const down = new Float64Array(n);
-  for (let t = 0; t < n; t++) {
-    const g = beta * grad[gradAt + t]!;
-    const p = center === undefined ? 0.5 : center[centerAt + t]!;
-    up[t] = 2 * g * (1 - p);
-    down[t] = 2 * g * p;
-  }
-  return { up, down };
-}
-
-/**
  * The message arithmetic of one position of the forward–backward pass, in one of two number
  * representations (the driver, `runChain`, is the same for both). Window states have `W` bits, bit
  * `b` ⇔ spin `t − W + b` is +1; the factor of spin `t` is `ψ_t(x, ±) = exp(±a_t(x))` with

@@ -8,7 +8,7 @@
  * collide with the split kernels' arena.
  */
 import type { BandTables } from './transferLinear.js';
-import { centeredDirection } from './transferSteps.js';
+import { centeredDirection } from './centeredDirection.js';
 import { wasmBase64 as base64Float32 } from './wasm/transfer/transfer32Wasm.generated.js';
 import { wasmBase64 as base64Float64 } from './wasm/transfer/transferWasm.generated.js';
 import { instantiateWasm } from './wasmInstance.js';
