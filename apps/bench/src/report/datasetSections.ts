@@ -13,7 +13,7 @@ import { environmentNote } from './environmentNote.js';
 import { curvesSpec, metricVsLengthSpec, trainLossSpec } from './plots/plots.js';
 import type { PlotSection, ReportSection } from './sections.js';
 import type { Summary } from './summary.js';
-import { timeTable } from './timeTable.js';
+import { timeBasisNote, timeTable } from './timeTable.js';
 import { trendTable } from './trendTable.js';
 import type { RunRecord } from '../recordTypes.js';
 
@@ -54,7 +54,7 @@ function datasetTables(d: DatasetRuns, withTime: boolean): ReportSection[] {
       kind: 'table',
       title: 'Time per training step',
       table: withTime ? timeTable(records, columns, baseline, modelAxes) : null,
-      note: `Milliseconds per step: wall time of each run over its steps (evaluations included), mean ± std over seeds, then · the ratio to the baseline. Runs of a grid share the machine with its other workers. ${environmentNote(records)}`,
+      note: `${timeBasisNote(records)}, mean ± std over seeds, then · the ratio to the baseline. Runs of a grid share the machine with its other workers. ${environmentNote(records)}`,
     },
   ];
 }

@@ -8,7 +8,7 @@ import { meanStd } from './stats.js';
 import type { Stat } from './stats.js';
 import type { Table } from './sections.js';
 import { spread } from './summaryTable.js';
-import { trainedSteps } from '../results/earlyStopChecks.js';
+import { msPerStep } from './timeTable.js';
 import type { RunRecord } from '../recordTypes.js';
 
 /**
@@ -40,8 +40,8 @@ const signed = (s: Stat | null): string =>
 /**
  * The gpt table: per context length T and column, the final val and train loss (nats/char,
  * mean ± sample std over seeds), val perplexity, the paired val-loss difference to softmax at
- * the same T and seed, and the wall time per iteration (training and its evaluations, over the
- * whole run).
+ * the same T and seed, and the time per iteration (timeTable.ts msPerStep: the median iteration
+ * and the evaluations' share, or wall time over the steps for records without a median).
  *
  * @param records finished `bench gpt` runs (one or several lengths).
  * @returns the table (render with `mdTable` or `htmlTable`).
@@ -85,7 +85,7 @@ export function gptTable(records: readonly RunRecord[]): Table {
         fmt(meanStd(runs.map((r) => Math.exp(r.finalLoss))), 2),
         fmt(meanStd(train)),
         paired.length > 0 ? signed(meanStd(paired)) : '—',
-        fmt(meanStd(runs.map((r) => r.wallSeconds / trainedSteps(r))), 2),
+        fmt(meanStd(runs.map((r) => msPerStep(r) / 1000)), 2),
       ]);
     }
   }

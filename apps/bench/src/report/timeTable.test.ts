@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { syntheticRecords } from '../testing/fixtures.js';
-import { msPerStep, timeTable } from './timeTable.js';
+import { msPerStep, timeBasisNote, timeTable } from './timeTable.js';
 
 const argv = [
   'shakespeare',
@@ -49,5 +49,39 @@ describe('timeTable', () => {
         'softmax',
       ),
     ).toBeNull();
+  });
+  it("should time a run by its median step and its evaluations' share, not by wall time that counts pauses", () => {
+    // 100 steps; 1,000 s of wall time, most of it a pause; median 50 ms, evaluations 2 s, checkpoints 1 s.
+    const paused = syntheticRecords(
+      [...argv.slice(0, 5), '--seeds', '0', '--steps', '100'],
+      () => 5,
+    ).map((r) => ({
+      ...r,
+      wallSeconds: 1000,
+      timing: {
+        stepSeconds: 997,
+        evalSeconds: 2,
+        checkpointSeconds: 1,
+        medianStepMs: r.config.variant === 'boltzmann' ? 150 : 50,
+      },
+    }));
+    expect(msPerStep(paused[0]!)).toBeCloseTo(paused[0]!.timing!.medianStepMs! + 30, 9);
+    expect(timeTable(paused, ['softmax', 'boltzmann'], 'softmax')!.body).toEqual([
+      ['8', '80.0 (n = 1)', '180 (n = 1) · 2.25×'],
+      ['16', '80.0 (n = 1)', '180 (n = 1) · 2.25×'],
+    ]);
+    expect(timeBasisNote(paused)).toMatch(
+      /^Milliseconds per step: each run's median training step/,
+    );
+    // A record without a median falls back to wall time, and the note says for how many.
+    const mixed = [
+      ...paused,
+      { ...paused[0]!, timing: { stepSeconds: 997, evalSeconds: 2, checkpointSeconds: 1 } },
+    ];
+    expect(msPerStep(mixed.at(-1)!)).toBe(10000);
+    expect(timeBasisNote(mixed)).toMatch(
+      /for the one run whose record keeps no median step, wall time/,
+    );
+    expect(timeBasisNote([mixed.at(-1)!])).toMatch(/wall time of each run over its steps/);
   });
 });

@@ -4,13 +4,38 @@ import type { Table } from './summaryTable.js';
 import { trainedSteps } from '../results/earlyStopChecks.js';
 import type { RunRecord } from '../recordTypes.js';
 
-/** A run's wall time per training step in milliseconds (its evaluations included; the steps it trained, early stopping's too). */
-export const msPerStep = (r: RunRecord): number => (1000 * r.wallSeconds) / trainedSteps(r);
+/**
+ * A run's time per training step in milliseconds, over the steps it trained (early stopping's
+ * too): its median loop iteration (`timing.medianStepMs`) plus its evaluations and checkpoints
+ * spread over those steps. Wall time over steps is the fallback for records without a median
+ * (older releases). The median is the figure because wall time counts every pause: a grid
+ * stopped with SIGSTOP while a benchmark or CI ran beside it kept its clock running, which moved
+ * the wall-time figures of issue 41's converged runs by up to 12× and their ratios with them.
+ */
+export function msPerStep(r: RunRecord): number {
+  const steps = trainedSteps(r);
+  const t = r.timing;
+  if (t?.medianStepMs === undefined) return (1000 * r.wallSeconds) / steps;
+  return t.medianStepMs + (1000 * (t.evalSeconds + t.checkpointSeconds)) / steps;
+}
+
+/** How {@link msPerStep} timed these runs, for a table's note. */
+export function timeBasisNote(records: readonly RunRecord[]): string {
+  const wall = records.filter((r) => r.timing?.medianStepMs === undefined).length;
+  const median =
+    "each run's median training step (the bench's loop around it included) plus its evaluations and checkpoints spread over its steps, which pauses of the grid do not move";
+  if (wall === 0) return `Milliseconds per step: ${median}`;
+  if (wall === records.length)
+    return 'Milliseconds per step: wall time of each run over its steps (evaluations included; these records keep no median step, so pauses count)';
+  const which =
+    wall === 1 ? 'the one run whose record keeps' : `the ${wall} runs whose records keep`;
+  return `Milliseconds per step: ${median}; for ${which} no median step, wall time over steps`;
+}
 
 /**
  * Time per training step per grid row and column, in ms: mean ± std over seeds of each run's
- * wall time divided by its steps (evaluation passes included), then `· r×`, the column's mean
- * over the baseline's. Runs of a grid share the machine with its other workers, so compare within a row.
+ * {@link msPerStep}, then `· r×`, the column's mean over the baseline's. Runs of a grid share the
+ * machine with its other workers, so compare within a row.
  *
  * @returns the table, or null when no run has a wall time.
  */
