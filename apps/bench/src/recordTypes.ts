@@ -97,6 +97,11 @@ export interface RunRecord {
   /** Runs with `config.earlyStop` only: where it stopped and its best evaluation. */
   readonly earlyStop?: EarlyStopRecord;
   /**
+   * A run that continued a run of its cap family (the same config with a lower step cap,
+   * grid/capFamily.ts): that run's id and the step it continued from. Absent otherwise.
+   */
+  readonly continuedFrom?: { readonly id: string; readonly step: number };
+  /**
    * `--sampler dwave` only: what its D-Wave calls did (training and evaluation, every session of
    * a resumed run). Absent for other samplers.
    */

@@ -109,7 +109,7 @@ describe('bench long-context --converged', () => {
         lrDecays: 2,
         lrDecayFactor: 0.1,
       });
-      expect([c.steps, c.evalEvery, c.lr, c.minLrFraction]).toEqual([12_000, 250, 1e-3, 1]);
+      expect([c.steps, c.evalEvery, c.lr, c.minLrFraction]).toEqual([40_000, 250, 1e-3, 1]);
       if (c.variant === 'boltzmann')
         expect([c.sampler, c.couplingForm, c.samplerOptions]).toEqual([
           shakespeareTm.sampler,

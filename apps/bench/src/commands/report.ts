@@ -7,6 +7,7 @@ import type { MainIo } from '../io.js';
 import { userPath } from '../paths.js';
 import { experimentReport } from '../experiments/registry.js';
 import { readRecords } from '../results/runFiles.js';
+import { latestOfFamilies } from '../grid/capFamily.js';
 import type { FidelityPoint } from '../report/plots/plots.js';
 import type { RunRecord } from '../recordTypes.js';
 
@@ -63,7 +64,8 @@ function readFidelity(dir: string): FidelityPoint[] | null {
 export async function runReport(command: ReportCommand, io: MainIo): Promise<number> {
   const byId = new Map<string, RunRecord>();
   for (const dir of command.from) for (const r of readRecords(dir)) byId.set(r.id, r);
-  const records = [...byId.values()];
+  // A run continued to a higher cap replaces the run it continued.
+  const records = latestOfFamilies([...byId.values()]);
   if (records.length === 0)
     throw new BenchError('BENCH_NO_RESULTS', `no finished runs in ${command.from.join(', ')}`);
   const experiments = [...new Set(records.map((r) => r.config.experiment))];

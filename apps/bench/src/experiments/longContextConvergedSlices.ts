@@ -119,9 +119,15 @@ const shakespeareSlice = (seed: number): LongContextSlice => ({
  *   A softmax run at T = 64, 4 pairs (cosine, cap 4,000) climbed ≥ 0.26 % every 250 steps
  *   before its jump (0.6736 → 0.6753 its smallest) and its longest slow stretch was 500 steps
  *   (0.24 → 0.27 over steps 250–750): 1,000 steps without a 0.1 % gain is past both.
- * - **Cap 12,000 steps** (7.7 epochs), a safeguard the ETA counts in full: that run's induction
- *   step came at ≈ 3,300, so the cap leaves room for a run 2× slower to solve and its three
- *   plateaus; a run at its cap says so (`stoppedAtStep` null).
+ * - **Cap 40,000 steps** (the Shakespeare part's), a safeguard the ETA counts in full. The first
+ *   cap, 12,000 (7.7 epochs, room for a run 2× slower to solve than that softmax run, whose
+ *   induction step came at ≈ 3,300), cut seed 0's T = 128, 4-pair softmax and sigmoid runs while
+ *   they still gained (slice 5, 7 Dec 2026), and a run cut by its cap is not trained until it
+ *   stops improving. The rate is constant, so no run depends on its cap (grid/capFamily.ts):
+ *   every run that early stopping ended below 12,000 is also this cap's run, and a run in
+ *   training or kept at 12,000 continues from its checkpoint; only runs whose checkpoints were
+ *   gone before caps were kept (seed 0's three at the cap) train again from step 0. A run at its
+ *   cap says so (`stoppedAtStep` null).
  * - **Slices by seed, then by length and variant**, four a seed: T = 64 whole; T = 128 softmax
  *   and sigmoid; the transfer matrix at 128 in two slices of two runs (pairs 4, 8 and 16, 32),
  *   one run per worker.
@@ -129,7 +135,7 @@ const shakespeareSlice = (seed: number): LongContextSlice => ({
 const RECALL_MODEL = ['recall', '--preset', 'paper', '--vocab-size', '256'] as const;
 
 /** The MQAR schedule, step cap, evaluations and early stopping (reasons above). */
-export const RECALL_TRAINING = plateauTraining(12000, 4);
+export const RECALL_TRAINING = plateauTraining(40000, 4);
 
 /** One seed's MQAR slices: which lengths, pairs and variants each trains (reasons above). */
 const RECALL_GROUPS: readonly (readonly [lengths: string, pairs: string, variants: string])[] = [

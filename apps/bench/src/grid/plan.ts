@@ -5,6 +5,7 @@ import { estimateGridSeconds, estimateRunSeconds } from './eta.js';
 import { runId, runLabel } from './expandGrid.js';
 import { formatDuration } from './progress.js';
 import { readCheckpoint, readRecord } from '../results/runFiles.js';
+import { familyCheckpoint, stoppedFamilyRecord } from './capFamily.js';
 import type {
   GridExecutor,
   GridOptions,
@@ -22,8 +23,10 @@ export function gridOut(options: GridOptions): (line: string) => void {
 }
 
 /**
- * Reads the results folder for a grid: the finished records, and for each other run its
- * checkpoint's step when the executor resumes local checkpoints. Call it under the results lock
+ * Reads the results folder for a grid: the finished records (a run's own, or its cap family's
+ * that early stopping ended below its cap: grid/capFamily.ts), and for each other run its
+ * checkpoint's step (its own, or its cap family's it continues from) when the executor resumes
+ * local checkpoints. Call it under the results lock
  * unless `dryRun`: reading a checkpoint that does not fit sets it aside (a dry run only reads).
  *
  * @throws BENCH_CORRUPT_CHECKPOINT for a record that is not one of this run.
@@ -39,13 +42,16 @@ export function readGrid(
   const pending: PendingRun[] = [];
   for (const config of configs) {
     const id = runId(config);
-    const record = readRecord(dir, id);
+    // A cap family's run that early stopping ended below this cap is this run's result.
+    const record = readRecord(dir, id) ?? stoppedFamilyRecord(dir, config);
     if (record) {
       done.set(id, record);
       continue;
     }
+    const warn = (m: string) => out(`warning: ${m}`);
     const ckpt = resumesLocalCheckpoints
-      ? readCheckpoint(dir, id, (m) => out(`warning: ${m}`), !options.dryRun, config)
+      ? (readCheckpoint(dir, id, warn, !options.dryRun, config) ??
+        familyCheckpoint(dir, config, warn))
       : null;
     pending.push({
       config,

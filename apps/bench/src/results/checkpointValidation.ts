@@ -47,6 +47,8 @@ export interface Checkpoint {
   /** Seconds of the evaluations and checkpoint writes so far (absent in older checkpoints). */
   readonly timing?: { readonly evalSeconds: number; readonly checkpointSeconds: number };
   readonly dataState: readonly number[];
+  /** A run continued from its cap family's run (grid/capFamily.ts): that run's id and step. */
+  readonly continuedFrom?: { readonly id: string; readonly step: number };
   /**
    * The run's model weights and optimizer state (`RunModelState` of training/runModel.ts). The
    * key keeps the name older checkpoints were written with, so they still resume.
@@ -168,10 +170,25 @@ export function checkpointProblem(
   ) {
     return 'its open loss interval is malformed';
   }
+  const from = value.continuedFrom;
+  if (
+    from !== undefined &&
+    !(
+      from !== null &&
+      typeof from === 'object' &&
+      typeof from.id === 'string' &&
+      Number.isInteger(from.step) &&
+      from.step >= 0 &&
+      from.step <= value.step!
+    )
+  )
+    return 'the run it continued is malformed';
   if (value.dwave !== undefined && !isDwaveSummary(value.dwave))
     return 'its dwave figures are malformed';
   if (value.ibm !== undefined && !isIbmSummary(value.ibm)) return 'its ibm figures are malformed';
-  const earlyStop = config && earlyStopStateProblem(value.earlyStop, config, value.evalMetric!);
+  const earlyStop =
+    config &&
+    earlyStopStateProblem(value.earlyStop, config, value.evalMetric!, value.step === config.steps);
   if (earlyStop !== undefined) return earlyStop;
   return stepProblem(value as Checkpoint);
 }

@@ -73,12 +73,14 @@ function decayStepsProblem(
 /**
  * Why a checkpoint's early-stopping state cannot continue `config`'s run at `step`, or undefined:
  * it must be there exactly when the config asks for early stopping, name an evaluation of the
- * curve with its value, count the evaluations after it, and not have run out of patience.
+ * curve with its value, count the evaluations after it, and not have run out of patience, unless
+ * it is the one a run keeps `atCap` (written after its last evaluation; training/finishRun.ts).
  */
 export function earlyStopStateProblem(
   state: unknown,
   config: RunConfig,
   evalMetric: readonly CurvePoint[],
+  atCap = false,
 ): string | undefined {
   if (config.earlyStop === undefined)
     return state === undefined
@@ -102,7 +104,8 @@ export function earlyStopStateProblem(
   const from = lastDecay > bestStep ? evalMetric.findIndex((p) => p.step === lastDecay) : at;
   if (sinceBest !== evalMetric.length - 1 - from)
     return `its early-stopping count ${sinceBest} is not the ${evalMetric.length - 1 - from} evaluations after its best or last decay`;
-  if (sinceBest >= config.earlyStop.patience)
+  // At its cap a run evaluates last and never looks at its patience (a run continuing it does).
+  if (sinceBest >= config.earlyStop.patience && !atCap)
     return `its early-stopping count ${sinceBest} has reached its patience ${config.earlyStop.patience}`;
   return undefined;
 }

@@ -8,6 +8,8 @@ import { encodeSavedModel } from '../results/savedModelFile.js';
 import { writeFileAtomic } from '@boltzmann/ising-core/internal';
 import type { RunRecord, RunTiming } from '../recordTypes.js';
 import { earlyStopRecordOf } from './earlyStop.js';
+import { capIndependent } from '../grid/capFamily.js';
+import { writeCheckpoint } from './sessionCheckpoint.js';
 import {
   closeInterval,
   hardwareSoFar,
@@ -64,12 +66,32 @@ async function finalFigures(run: TrainSession) {
 }
 
 /**
+ * Whether a finished run keeps its checkpoint at its cap, for a run of its cap family with a
+ * higher cap to continue (grid/capFamily.ts): it trained to its cap, its schedule does not
+ * depend on the cap, and an uncapped run would have evaluated and closed its loss interval at that
+ * step as this one did.
+ */
+function keepsCapCheckpoint(run: TrainSession): boolean {
+  const { config, settings, curves: c } = run;
+  return (
+    capIndependent(config) &&
+    c.step === config.steps &&
+    config.steps % config.evalEvery === 0 &&
+    config.steps % settings.logEvery === 0
+  );
+}
+
+/**
  * Ends a run that trained all its steps, or that early stopping ended: the final evaluation, the
- * model (`saveModels`), the record, and its checkpoint removed.
+ * model (`saveModels`), the record, and its checkpoint removed (or, at a cap-independent run's
+ * cap, kept: {@link keepsCapCheckpoint}).
  */
 export async function finishRun(run: TrainSession): Promise<RunRecord> {
   const { config, settings, model, id, curves: c } = run;
   const { earlyStop, ...figures } = await finalFigures(run);
+  // Kept before anything else touches the model (the attention map calls its sampler).
+  const keep = keepsCapCheckpoint(run);
+  if (keep) await writeCheckpoint(run, false);
   const wallSeconds = elapsed(run);
   const record: RunRecord = {
     id,
@@ -94,6 +116,7 @@ export async function finishRun(run: TrainSession): Promise<RunRecord> {
       ? { convergence: { points: c.convergencePoints, total: c.totalConvergence } }
       : {}),
     ...(earlyStop === undefined ? {} : { earlyStop }),
+    ...(run.continuedFrom === undefined ? {} : { continuedFrom: run.continuedFrom }),
     // Last: the attention map above calls the sampler too.
     ...hardwareSoFar(run),
   };
@@ -105,6 +128,8 @@ export async function finishRun(run: TrainSession): Promise<RunRecord> {
     );
   writeJsonAtomic(recordPath(settings.resultsDir, id), record);
   await run.tracker.finish(record);
-  removeCheckpoint(settings.resultsDir, id);
+  if (!keep) removeCheckpoint(settings.resultsDir, id);
+  // The family run this one continued is behind it now: its checkpoint goes.
+  if (run.continuedFrom) removeCheckpoint(settings.resultsDir, run.continuedFrom.id);
   return record;
 }

@@ -8,8 +8,11 @@ import type { Checkpoint } from '../results/runFiles.js';
 import { elapsed, gptEvalOf, hardwareSoFar } from './trainSession.js';
 import type { TrainSession } from './trainSession.js';
 
-/** Writes the run's checkpoint atomically, then tells `hooks.onCheckpoint` (and waits for it). */
-export async function writeCheckpoint(run: TrainSession): Promise<void> {
+/**
+ * Writes the run's checkpoint atomically, then tells `hooks.onCheckpoint` (and waits for it)
+ * unless `notify` is false (the one a finished run keeps at its cap: finishRun).
+ */
+export async function writeCheckpoint(run: TrainSession, notify = true): Promise<void> {
   const c = run.curves;
   const started = performance.now();
   const checkpoint: Checkpoint = {
@@ -35,6 +38,7 @@ export async function writeCheckpoint(run: TrainSession): Promise<void> {
     ...(c.earlyStop === undefined ? {} : { earlyStop: c.earlyStop }),
     ...hardwareSoFar(run),
     timing: { evalSeconds: c.evalSeconds, checkpointSeconds: c.checkpointSeconds },
+    ...(run.continuedFrom === undefined ? {} : { continuedFrom: run.continuedFrom }),
     dataState: run.data.saveState(),
     engine: run.model.save(),
   };
@@ -42,6 +46,6 @@ export async function writeCheckpoint(run: TrainSession): Promise<void> {
   writeFileAtomic(checkpointPath(dir, run.id), encodeCheckpoint(checkpoint));
   // A JSON checkpoint of an earlier release, resumed from, is now behind the new one.
   rmSync(legacyCheckpointPath(dir, run.id), { force: true });
-  await run.hooks.onCheckpoint?.(checkpoint);
+  if (notify) await run.hooks.onCheckpoint?.(checkpoint);
   c.checkpointSeconds += (performance.now() - started) / 1000;
 }

@@ -4,6 +4,7 @@ import { runId } from '../grid/expandGrid.js';
 import { createTaskData } from '../experiments/taskData.js';
 import type { TaskData } from '../experiments/taskData.js';
 import { checkpointPath, readCheckpoint, rejectCheckpoint } from '../results/runFiles.js';
+import { familyCheckpoint } from '../grid/capFamily.js';
 import type { Checkpoint } from '../results/runFiles.js';
 import { DEFAULT_ENGINE } from '../types.js';
 import type { RunConfig, RunSettings } from '../types.js';
@@ -46,7 +47,10 @@ async function resume(
       ckpt: null,
     };
   };
-  const ckpt = readCheckpoint(settings.resultsDir, id, warn, true, config);
+  // No checkpoint of its own: the run may continue its cap family's (grid/capFamily.ts).
+  const ckpt =
+    readCheckpoint(settings.resultsDir, id, warn, true, config) ??
+    familyCheckpoint(settings.resultsDir, config, warn);
   if (ckpt === null) return fresh();
   const data = await createTaskData(config, settings.dataPath);
   let model: RunModel | undefined;
@@ -59,6 +63,12 @@ async function resume(
     // If a fresh model fails too, the fault is not the checkpoint's: keep it and report that error.
     const started = await fresh();
     const why = error instanceof Error ? error.message : String(error);
+    if (ckpt.id !== id) {
+      warn(
+        `checkpoint ${checkpointPath(settings.resultsDir, ckpt.id)} of this run's cap family does not fit run ${id} (${echo(why, 300)}); starting from step 0`,
+      );
+      return started;
+    }
     const aside = rejectCheckpoint(settings.resultsDir, id);
     warn(
       `checkpoint ${checkpointPath(settings.resultsDir, id)} does not fit run ${id} (${echo(why, 300)}); set aside as ${aside}, restarting from step 0`,
@@ -68,10 +78,25 @@ async function resume(
 }
 
 /**
+ * Early stopping after an evaluation at `step`: out of patience, the run decays its rate (while
+ * it has decays left) and goes on, or ends here (true), its record reporting its best evaluation.
+ */
+function plateauEnds(run: TrainSession, step: number): boolean {
+  const { curves, config } = run;
+  if (!outOfPatience(curves.earlyStop, config.earlyStop)) return false;
+  const next = onPlateau(curves.earlyStop!, config.earlyStop!, step);
+  if (next.lrFactor === null) return true;
+  curves.earlyStop = next.state;
+  run.model.scaleLr(next.lrFactor);
+  return false;
+}
+
+/**
  * Trains one run of a grid to its end, the one training loop every executor uses (the local
  * pool's worker processes, `--workers 0`, a queue worker's processor). It resumes from the run's
  * checkpoint in `settings.resultsDir` when one fits the run (else it restarts from step 0 and says
- * why), checkpoints every `settings.checkpointEvery` steps, evaluates every `config.evalEvery`,
+ * why) or, without one, continues its cap family's latest (grid/capFamily.ts), checkpoints
+ * every `settings.checkpointEvery` steps, evaluates every `config.evalEvery`,
  * and writes `runs/<id>.json` (and `models/<id>.safetensors` with `saveModels`) atomically at the end.
  *
  * @param config the run (its hash is the run id).
@@ -101,7 +126,11 @@ export async function trainRun(
     // untrained model's loss (about ln 65 per character).
     if (curves.step === 0 && data.trainEvalBatches && curves.evalMetric.length === 0)
       await evaluateAt(run, 0);
-    while (curves.step < config.steps) {
+    // A family run's checkpoint kept at its cap was written after that step's evaluation and
+    // before early stopping looked at it: look now, as an uncapped run would have there.
+    const atFamilyCap = ckpt !== null && ckpt.id !== run.id && ckpt.step === ckpt.config.steps;
+    let ended = atFamilyCap && plateauEnds(run, curves.step);
+    while (!ended && curves.step < config.steps) {
       const result = await model.step(data.next(config.batchSize));
       const { loss, convergence } = result;
       const step = recordStep(run, result);
@@ -114,14 +143,8 @@ export async function trainRun(
         stepsPerSecond: sessionRate(run),
         ...(convergence ? { convergence } : {}),
       });
-      // Out of patience: the run decays its rate (while it has decays left) or ends here, its
-      // record reporting its best evaluation.
-      if (outOfPatience(curves.earlyStop, config.earlyStop)) {
-        const next = onPlateau(curves.earlyStop!, config.earlyStop!, step);
-        if (next.lrFactor === null) break;
-        curves.earlyStop = next.state;
-        model.scaleLr(next.lrFactor);
-      }
+      ended = plateauEnds(run, step);
+      if (ended) break;
       // A synchronous sampler makes every await resolve at once: yield to the event loop so
       // stop messages, signals and IPC are seen between steps.
       await new Promise<void>((resolve) => setImmediate(resolve));

@@ -97,6 +97,8 @@ export interface TrainSession {
   readonly tracker: Required<RunTracker>;
   /** The step and training seconds of the last train row (this session's start at first). */
   readonly rowMark: { step: number; seconds: number };
+  /** The cap family's run this one continued (grid/capFamily.ts), when it did. */
+  readonly continuedFrom?: { readonly id: string; readonly step: number };
 }
 
 /** A session that continues from `ckpt` (or starts the run when there is none). */
@@ -138,7 +140,18 @@ export function startSession(
   const warn = hooks.warn ?? (() => undefined);
   const tracker = runTrackers({ id, config, settings, startStep: step, warn });
   const rowMark = { step, seconds: curves.previousSeconds - evalSeconds - checkpointSeconds };
-  return { ...session, sessionStartStep: step, loopMs: [], loopMark, tracker, rowMark };
+  // A checkpoint of another run is its cap family's, which this run continues.
+  const continuedFrom =
+    ckpt === null ? undefined : ckpt.id === id ? ckpt.continuedFrom : { id: ckpt.id, step };
+  return {
+    ...session,
+    sessionStartStep: step,
+    loopMs: [],
+    loopMark,
+    tracker,
+    rowMark,
+    ...(continuedFrom === undefined ? {} : { continuedFrom }),
+  };
 }
 
 /**
