@@ -18,6 +18,11 @@ const args = (dir: string, steps: number, extra: readonly string[]) => [
 ];
 /** A constant rate, and early stopping that never runs out of patience in these runs. */
 const CONSTANT = ['--min-lr-fraction', '1', '--early-stop-patience', '50'];
+/** A constant rate, and early stopping out of patience at every evaluation after the first (a 90 % gain is never made). */
+const NEVER_IMPROVES = [
+  ...['--min-lr-fraction', '1', '--early-stop-patience', '1'],
+  ...['--early-stop-min-delta', '0.9'],
+];
 
 /** Runs `bench …argv` in process; `stopAt`: interrupted (Ctrl-C) once a run passes that step. */
 async function run(
@@ -102,10 +107,7 @@ describe('cap families: raising a constant-rate run cap never trains again what 
   it('looks for a plateau at the cap it continues from, as a run that never stopped did there', async () => {
     // Out of patience at every evaluation after the first: an uncapped run decays its rate at
     // step 20 and stops at 30. The run capped at 20 evaluated there last and never looked.
-    const plateaus = [
-      ...['--min-lr-fraction', '1', '--early-stop-patience', '1', '--early-stop-min-delta', '0.9'],
-      ...['--early-stop-lr-decays', '1'],
-    ];
+    const plateaus = [...NEVER_IMPROVES, '--early-stop-lr-decays', '1'];
     const dir = mkdtempSync(join(tmpdir(), 'bench-cap-plateau-'));
     expect((await run(args(dir, 20, plateaus))).code).toBe(0);
     expect(recordOf(dir, args(dir, 20, plateaus)).earlyStop!.stoppedAtStep).toBeNull();
@@ -125,15 +127,8 @@ describe('cap families: raising a constant-rate run cap never trains again what 
 
   it("takes a family run that early stopping ended below the cap as the higher cap's result", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bench-cap-stopped-'));
-    // A 90 % gain per evaluation is never made: out of patience at the second evaluation.
-    const stops = [
-      '--min-lr-fraction',
-      '1',
-      '--early-stop-patience',
-      '1',
-      '--early-stop-min-delta',
-      '0.9',
-    ];
+    // Out of patience at the second evaluation, and no decay: the run stops at step 20.
+    const stops = NEVER_IMPROVES;
     expect((await run(args(dir, 40, stops))).code).toBe(0);
     const stopped = recordOf(dir, args(dir, 40, stops));
     expect(stopped.earlyStop!.stoppedAtStep).toBe(20);
