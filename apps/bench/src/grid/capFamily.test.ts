@@ -152,5 +152,7 @@ describe('cap families: raising a constant-rate run cap never trains again what 
     expect(recordOf(dir, args(dir, 40, cosine)).continuedFrom).toBeUndefined();
     // Two records of two different schedules: a report shows both.
     expect(readdirSync(join(dir, 'runs'))).toHaveLength(2);
+    const records = [recordOf(dir, args(dir, 20, cosine)), recordOf(dir, args(dir, 40, cosine))];
+    expect(latestOfFamilies(records)).toEqual(records);
   });
 });

@@ -18,9 +18,15 @@ import type { RunRecord } from '../recordTypes.js';
 /** Whether a run's trajectory is the same whatever its step cap: a constant rate after the warm-up. */
 export const capIndependent = (config: RunConfig): boolean => config.minLrFraction === 1;
 
+/** A config's text with its step cap left out: equal for one run at any cap. */
+const capFreeKey = (config: RunConfig): string => canonicalJson({ ...config, steps: 0 });
+
 /** Whether a and b are one run but for their step caps. */
-export const sameButCap = (a: RunConfig, b: RunConfig): boolean =>
-  canonicalJson({ ...a, steps: 0 }) === canonicalJson({ ...b, steps: 0 });
+export const sameButCap = (a: RunConfig, b: RunConfig): boolean => capFreeKey(a) === capFreeKey(b);
+
+/** The family a record belongs to: its cap-free config when the run is cap-independent, else its own config. */
+const familyKey = (config: RunConfig): string =>
+  capIndependent(config) ? capFreeKey(config) : canonicalJson(config);
 
 /**
  * The ids in `folder` (file names with `extension`) that can be config's family: the readable
@@ -93,14 +99,15 @@ export function familyCheckpoint(
 
 /**
  * The records a report shows: of each cap family, the one with the highest cap (a run continued
- * to a higher cap replaces the one it continued).
+ * to a higher cap replaces the one it continued). Runs whose schedule depends on the cap (a
+ * cosine) are different runs at each cap, and all are shown.
  */
 export function latestOfFamilies(records: readonly RunRecord[]): RunRecord[] {
   const latest = new Map<string, RunRecord>();
   for (const r of records) {
-    const key = canonicalJson({ ...r.config, steps: 0 });
+    const key = familyKey(r.config);
     const seen = latest.get(key);
     if (!seen || r.config.steps > seen.config.steps) latest.set(key, r);
   }
-  return records.filter((r) => latest.get(canonicalJson({ ...r.config, steps: 0 })) === r);
+  return records.filter((r) => latest.get(familyKey(r.config)) === r);
 }
