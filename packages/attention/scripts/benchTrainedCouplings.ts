@@ -1,7 +1,10 @@
 /**
- * The engine's transfer-matrix op on a trained model's couplings, before and after the native
- * kernels' float64 pass (commit 31950b4): one causal pass and its VJP of `--rows` problems of
- * length T with the J of a `bench` run record (its `couplings`, T × T), fields uniform in ±scale.
+ * The engine's transfer-matrix op on a trained model's couplings, before and after a change of the
+ * native kernels (first the float64 pass, commit 31950b4; then the float32 pass's key bound of 12
+ * from W = 8): one causal pass and its VJP of `--rows` problems of length T with the J of a `bench`
+ * run record (its `couplings`, T × T, the first block's) or of any block in a checkpoint
+ * (`--checkpoint FILE --tensor NAME`, e.g. `model/block1/attention/couplings`, 1 × T × T), fields
+ * uniform in ±scale.
  * "After" is this checkout's kernels, every row they keep (float32 pass, then float64 for the rows
  * it leaves). "Before" is an addon built from an older commit (`--before-addon`, e.g. 935b38f's)
  * plus ising-core's float32 transfer-matrix sampler on the rows it left, as transferOp.ts ran
@@ -10,13 +13,15 @@
  *
  *   git worktree add --detach /tmp/ab-old 935b38f   # then build its addon (native/install.mjs)
  *   cd packages/attention && node --import tsx --conditions=@boltzmann/source scripts/benchTrainedCouplings.ts \
- *     --record <results>/runs/<id>.json [--before-addon /tmp/ab-old/packages/attention/build/Release/boltzmann_engine.node] \
+ *     (--record <results>/runs/<id>.json | --checkpoint <results>/checkpoints/<id>.safetensors --tensor NAME) \
+ *     [--before-addon /tmp/ab-old/packages/attention/build/Release/boltzmann_engine.node] \
  *     [--window 8] [--rows 1024] [--scales 2,8] [--rounds 3]
  *
  * Each round times both on every scale, one after the other; the table gives medians and the
  * ratio's range over the rounds. One benchmark process: run it on an idle machine.
  */
 import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { createRequire } from 'node:module';
 import { availableParallelism, loadavg } from 'node:os';
 import {
@@ -28,14 +33,17 @@ import {
 import { formatLoad, median } from '../bench/peers/peerTable.js';
 import { parseScriptArgs, scriptArg } from '../bench/scriptArgs.js';
 import { nativeKernels, rowBenchArgs, rowCase } from '../bench/transfer/rowBenchSetup.js';
+import { decodeSafetensors } from '../src/core/safetensorsReader.js';
 import type { NativeAddon } from '../src/engine/native/nativeAddon.js';
 import { nativeTransferRunner } from '../src/testing/transferKernels.js';
 import type { TransferCase, TransferRun } from '../src/testing/transferKernels.js';
 
 parseScriptArgs(
-  'benchTrainedCouplings.ts --record FILE [--before-addon FILE] [--window VALUE] [--rows VALUE] [--scales VALUE] [--rounds VALUE]',
+  'benchTrainedCouplings.ts (--record FILE | --checkpoint FILE --tensor NAME) [--before-addon FILE] [--window VALUE] [--rows VALUE] [--scales VALUE] [--rounds VALUE]',
   {
     record: 'string',
+    checkpoint: 'string',
+    tensor: 'string',
     'before-addon': 'string',
     window: 'string',
     rows: 'string',
@@ -44,13 +52,29 @@ parseScriptArgs(
   },
 );
 
-const recordPath = scriptArg('record');
-if (recordPath === undefined) throw new Error('--record <run record .json> is required');
-const record = JSON.parse(readFileSync(recordPath, 'utf8')) as { id: string; couplings?: number[] };
-const trained = record.couplings;
+/** The trained J (T × T) and what it is: a run record's couplings, or a checkpoint's tensor. */
+function trainedCouplings(): { source: string; values: ArrayLike<number> | undefined } {
+  const recordPath = scriptArg('record');
+  const checkpointPath = scriptArg('checkpoint');
+  if (recordPath !== undefined) {
+    const record = JSON.parse(readFileSync(recordPath, 'utf8')) as {
+      id: string;
+      couplings?: number[];
+    };
+    return { source: `J of ${record.id}`, values: record.couplings };
+  }
+  const tensor = scriptArg('tensor');
+  if (checkpointPath === undefined || tensor === undefined)
+    throw new Error(
+      '--record <run record .json>, or --checkpoint <.safetensors> with --tensor <name>, is required',
+    );
+  const found = decodeSafetensors(readFileSync(checkpointPath)).tensors.get(tensor);
+  return { source: `${tensor} of ${basename(checkpointPath)}`, values: found?.data };
+}
+const { source, values: trained } = trainedCouplings();
 const length = Math.round(Math.sqrt(trained?.length ?? 0));
 if (trained === undefined || length < 2 || length * length !== trained.length)
-  throw new Error(`${recordPath} has no T × T couplings`);
+  throw new Error(`${source}: no T × T couplings`);
 const { window, batch, scales, rounds } = rowBenchArgs(length, { rows: '1024', scales: '2,8' });
 const { addon, isa } = nativeKernels();
 const beforePath = scriptArg('before-addon');
@@ -61,7 +85,7 @@ const before =
 
 console.log(`load average at start: ${formatLoad(loadavg())} (${availableParallelism()} cores)`);
 console.log(
-  `native ${isa}, 1 thread; ${batch * length} rows of T = ${length}, banded:${window}, J of ${record.id}, β = 1; ${rounds} rounds`,
+  `native ${isa}, 1 thread; ${batch * length} rows of T = ${length}, banded:${window}, ${source}, β = 1; ${rounds} rounds`,
 );
 
 /** The case at field scale `s`: the trained J in its band (outside it the kernels take nothing). */
@@ -127,7 +151,7 @@ for (let r = 1; r <= rounds; r++) {
     if (b !== undefined) row.before.push(b.ms + b.sampler);
     const p = a.passes;
     const bp = b?.passes;
-    row.line = `after: ${p.float32} float32, ${p.float64} float64, ${p.left} sampler${bp === undefined ? '' : `; before: ${bp.float32} kernels, ${bp.left} sampler`}`;
+    row.line = `after: ${p.float32} float32, ${p.float64} float64, ${p.left} sampler${bp === undefined ? '' : `; before: ${bp.float32} float32, ${bp.float64} float64, ${bp.left} sampler`}`;
     table.set(s, row);
     console.log(
       `round ${r}, |h| ≤ ${s}: after ${a.ms.toFixed(1)} + ${a.sampler.toFixed(1)} ms` +

@@ -5,10 +5,10 @@
  * seeds each. For every row the kernels keep, the largest |∂L/∂h − reference| over the head's
  * largest |∂L/∂h| of all its rows (ising-core's float64 sampler on the same inputs), the worst by the pass that
  * ran the row (float32: sums ≥ 0; float64: −2), and ∂L/∂J's of the kept rows (summed over both
- * passes') over the head's largest |∂L/∂J| of all its rows. This is what the float32 pass's step bound (8, transfer.c) was read from.
+ * passes') over the head's largest |∂L/∂J| of all its rows. This is what the float32 pass's step bound (8, and 12 from W = 8: transfer.c) was read from.
  *
  *   cd packages/attention && node --import tsx --conditions=@boltzmann/source scripts/transferPrecision.ts \
- *     [--backend native|wat] [--windows 3,4,6,8] [--reaches 6,8,12,16,20,30,39]
+ *     [--backend native|wat] [--windows 3,4,6,8] [--reaches 6,8,12,16,20,30,39] [--seeds 3]
  *
  * `--backend wat`: the WebAssembly kernels (float32 only; the rows they leave go to the sampler).
  */
@@ -22,11 +22,10 @@ import {
 } from '../src/testing/transferKernels.js';
 import type { TransferCase, TransferRun } from '../src/testing/transferKernels.js';
 
-parseScriptArgs('transferPrecision.ts [--backend VALUE] [--windows VALUE] [--reaches VALUE]', {
-  backend: 'string',
-  windows: 'string',
-  reaches: 'string',
-});
+parseScriptArgs(
+  'transferPrecision.ts [--backend VALUE] [--windows VALUE] [--reaches VALUE] [--seeds COUNT]',
+  { backend: 'string', windows: 'string', reaches: 'string', seeds: 'string' },
+);
 const windows = scriptArg('windows', '3,4,6,8').split(',').map(Number);
 const reaches = scriptArg('reaches', '6,8,12,16,20,30,39').split(',').map(Number);
 const backend = scriptArg('backend', 'native');
@@ -34,7 +33,9 @@ if (backend !== 'native' && backend !== 'wat') throw new Error('--backend is nat
 const native = backend === 'native' ? nativeKernels() : undefined;
 const run = native ? nativeTransferRunner(native.addon, native.isa) : watTransferRunner();
 const label = native ? `native ${native.isa}` : 'wat';
-const SEEDS = [31, 62, 93];
+/** Seeds 31, 62, 93, … (`--seeds`: how many; 3 unless told). */
+const SEEDS = Array.from({ length: Number(scriptArg('seeds', '3')) }, (_, k) => 31 * (k + 1));
+if (!(SEEDS.length >= 1)) throw new Error('--seeds is a count of at least 1');
 
 /** Worst ∂L/∂h error of the rows each pass ran, and ∂L/∂J's, over both heads of one run. */
 function errors(c: TransferCase, out: TransferRun) {

@@ -99,20 +99,23 @@ function passesBounds(
   return Math.max(...key) > bounds.step || 2 * window > bounds.window || pairs;
 }
 
-/** The banded pattern of the bound checks: head 0's couplings ±15/16, head 1's ±3/4, times `scale`. */
-function boundsCase(scale: number, edit?: (j: Float32Array) => void): TransferCase {
+/**
+ * The banded pattern of the bound checks (bandwidth `window`, 8 unless told): head 0's couplings
+ * ±15/16, head 1's ±3/4, times `scale`.
+ */
+function boundsCase(scale: number, edit?: (j: Float32Array) => void, window = 8): TransferCase {
   return {
     batch: 2,
     heads: 2,
     length: 24,
-    window: 8,
+    window,
     beta: 1,
     fieldScale: 1,
     couplingScale: 1,
     prepare: ({ j }) => {
       for (let hd = 0; hd < 2; hd++)
         for (let r = 0; r < 24; r++)
-          for (let k = r + 1; k <= Math.min(23, r + 8); k++)
+          for (let k = r + 1; k <= Math.min(23, r + window); k++)
             j[(hd * 24 + r) * 24 + k] =
               scale * (hd === 0 ? 15 / 16 : 3 / 4) * ((r * 7 + k * 3) % 5 < 2 ? -1 : 1);
       edit?.(j);
@@ -136,14 +139,19 @@ export function checkCouplingBounds(run: TransferRunner, bounds: TransferBounds)
   expect(expected.some(Boolean) && !expected.every(Boolean)).toBe(true);
   checkRun(c, out, 'coupling bounds');
   if (bounds.pair !== undefined) checkPairBound(run, bounds);
-  if (bounds.float32 !== undefined) checkPasses(run, bounds.float32);
+  if (bounds.float32 !== undefined)
+    for (const window of [8, 6]) checkPasses(run, bounds.float32, window);
 }
 
 /** The pattern at scale 1 with one coupling of head 1 at 1.6: past a bound of 1.5 a coupling. */
-const onePairCase = () =>
-  boundsCase(1, (j) => {
-    j[(24 + 2) * 24 + 3] = 1.6;
-  });
+const onePairCase = (window = 8) =>
+  boundsCase(
+    1,
+    (j) => {
+      j[(24 + 2) * 24 + 3] = 1.6;
+    },
+    window,
+  );
 
 /**
  * A backend with a bound on every coupling (the WAT's) leaves exactly the rows the whole rule
@@ -163,13 +171,20 @@ function checkPairBound(run: TransferRunner, bounds: TransferBounds): void {
 }
 
 /**
- * The native kernels' two passes: the float32 one runs exactly the rows within its rule (sums
- * ≥ 0), the float64 one the rest (−2). The pattern at scale 1 (keys' β Σ|J| from under 8 to 15)
- * with one coupling at 1.6 (onePairCase), past the float32 pass's 1.5 for every coupling, so
- * that some rows go to float64 by that coupling alone. Every row against ising-core.
+ * The native kernels' two passes at bandwidth `window`: the float32 one runs exactly the rows
+ * within its rule (sums ≥ 0), the float64 one the rest (−2). The pattern at scale 1 (keys' β Σ|J|
+ * from under 8 to 15 at W = 8, to 11.25 at W = 6: the float32 pass's key bound, 12 from W = 8
+ * and 8 below, splits head 1's rows differently at the two) with one coupling at 1.6
+ * (onePairCase), past the float32 pass's 1.5 for every coupling, so that some rows go to float64
+ * by that coupling alone. Every row against ising-core.
  */
-function checkPasses(run: TransferRunner, single: NonNullable<TransferBounds['float32']>): void {
-  const c = onePairCase();
+function checkPasses(
+  run: TransferRunner,
+  rule: NonNullable<TransferBounds['float32']>,
+  window: number,
+): void {
+  const c = onePairCase(window);
+  const single = { ...rule, step: rule.step(window) };
   const out = run(c, 6);
   const rows = Array.from({ length: c.batch * c.heads * c.length }, (_, p) => p);
   const float32 = rows.map((p) => !passesBounds(c, out.j, p, single));
@@ -180,5 +195,5 @@ function checkPasses(run: TransferRunner, single: NonNullable<TransferBounds['fl
   );
   expect(byPair.length, 'rows in float64 by one coupling alone').toBeGreaterThan(0);
   expect(float32.some(Boolean)).toBe(true);
-  checkRun(c, out, 'float32 and float64 passes');
+  checkRun(c, out, `float32 and float64 passes, W = ${window}`);
 }

@@ -13,7 +13,9 @@
  * others. Couplings can, and strong ones cost digits, so each call runs two passes
  * (transferPass.h), both with flush-to-zero on (no operation meets a subnormal):
  * - float32 messages (this file) for the rows whose couplings, counted without the fields, keep
- *   every key's β Σ|J| over its band both ways (to the row's own keys) within 8, 2β Σ of that
+ *   every key's β Σ|J| over its band both ways (to the row's own keys) within 8 (12 from W = 8,
+ *   where a key's sum spreads over 16 couplings or more: measured to 12 at W = 8, 9, 10 and 12
+ *   within the digits below, 7 Dec 2026; at W = 6 a key at 9–10 was not), 2β Σ of that
  *   over W + 1 consecutive keys within 250, and every coupling's β|J| within 1.5
  *   (transferLanes.h), and whose Σα ≥ e^−32. The bounds are measured (scripts/
  *   transferPrecision.ts: every key scaled to a β Σ|J|, W = 3 … 8): within them ∂L/∂h stayed

@@ -74,7 +74,7 @@ function rowsOnlyNativeTook(
 
 /**
  * Each row's Σα as the WAT wrote it, but rows the native float64 pass took (sums −2, couplings
- * past its float32 pass's bound of 8: the WAT's own bound is 12) are only checked to be rows the
+ * past its float32 pass's bound, 8 below W = 8: the WAT's own bound is 12) are only checked to be rows the
  * WAT took.
  */
 function expectSums(pair: KernelPair, at: number, rows: number, what: string): void {
