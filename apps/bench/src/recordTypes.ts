@@ -161,9 +161,11 @@ export interface RunTiming {
   /** Seconds writing checkpoints (the file, and the queue's copy). */
   readonly checkpointSeconds: number;
   /**
-   * The median iteration of the training loop in the run's last session, in ms: a step with the
+   * The median iteration of the training loop over the run's sessions, in ms: a step with the
    * bench's loop around it (batch, records, progress, the stop poll), its evaluation and
-   * checkpoint left out. Comparable with an engine benchmark's median step.
+   * checkpoint left out. Comparable with an engine benchmark's median step. Checkpoints keep the
+   * loop times since 7 Dec 2026 (less the iteration that wrote each one); a run resumed from an
+   * earlier checkpoint counts only its sessions since.
    */
   readonly medianStepMs?: number;
 }

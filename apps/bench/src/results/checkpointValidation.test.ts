@@ -63,7 +63,7 @@ interface CheckpointFile {
   config: { lr: number };
   trainLoss: { step: number; value: number }[];
   engine: { model: { weights: unknown }; trainer: { step: number } };
-  timing: { evalSeconds: number; checkpointSeconds: number };
+  timing: { evalSeconds: number; checkpointSeconds: number; loopMs: number[] };
 }
 type Tamper = (ckpt: CheckpointFile) => void;
 
@@ -132,6 +132,20 @@ describe('a checkpoint is checked against its run before it is trusted', () => {
       /its timing is malformed/,
     ],
     [
+      'more loop times than its steps',
+      (c: CheckpointFile) => {
+        c.timing.loopMs = [1, 1, 1, 1];
+      },
+      /its loop times are malformed or more than its steps/,
+    ],
+    [
+      'a negative loop time',
+      (c: CheckpointFile) => {
+        c.timing.loopMs = [1, -1, 1];
+      },
+      /its loop times are malformed or more than its steps/,
+    ],
+    [
       'curves past its step',
       (c: CheckpointFile) => {
         c.trainLoss.push({ step: 6, value: 1 });
@@ -161,9 +175,23 @@ describe('a checkpoint is checked against its run before it is trusted', () => {
     expect(t.checkpointSeconds).toBeGreaterThan(0);
     expect(t.stepSeconds).toBeGreaterThan(0);
     expect(t.stepSeconds + t.evalSeconds + t.checkpointSeconds).toBeCloseTo(record.wallSeconds, 9);
-    // The last session's median loop iteration: positive, and no longer than its steps took.
+    // The median loop iteration of both sessions: positive, and no longer than its steps took.
     expect(t.medianStepMs).toBeGreaterThan(0);
     expect(t.medianStepMs!).toBeLessThanOrEqual(1000 * t.stepSeconds);
+  });
+
+  it("a resumed run's median step counts the loop times of its earlier sessions, which its checkpoint keeps", async () => {
+    let kept: number[] = [];
+    // Three loop iterations of 1,000 s before the checkpoint at step 3: the median of all six is
+    // half-way between 1,000 s and the slowest of this session's three, far above any of them.
+    const { record } = await rerunWith((c) => {
+      kept = c.timing.loopMs;
+      c.timing.loopMs = [1e6, 1e6, 1e6];
+    });
+    // The iteration that writes the checkpoint ends after it: its own time is not in it.
+    expect(kept).toHaveLength(2);
+    expect(kept.every((ms) => ms > 0)).toBe(true);
+    expect(record.timing!.medianStepMs!).toBeGreaterThan(4e5);
   });
 
   it('weights of the wrong shape: named by path with the fix, and the run restarts from step 0', async () => {

@@ -44,8 +44,15 @@ export interface Checkpoint {
   readonly dwave?: DwaveRunSummary;
   /** `--sampler ibm`: its calls so far (jobs, chosen Trotter steps and their expected fidelity). */
   readonly ibm?: IbmRunSummary;
-  /** Seconds of the evaluations and checkpoint writes so far (absent in older checkpoints). */
-  readonly timing?: { readonly evalSeconds: number; readonly checkpointSeconds: number };
+  /**
+   * Seconds of the evaluations and checkpoint writes so far (absent in older checkpoints), and the
+   * ms of every loop iteration so far, earlier sessions' too (absent before 7 Dec 2026).
+   */
+  readonly timing?: {
+    readonly evalSeconds: number;
+    readonly checkpointSeconds: number;
+    readonly loopMs?: readonly number[];
+  };
   readonly dataState: readonly number[];
   /** A run continued from its cap family's run (grid/capFamily.ts): that run's id and step. */
   readonly continuedFrom?: { readonly id: string; readonly step: number };
@@ -107,6 +114,16 @@ const isCurve = (v: unknown, lastStep: number, firstStep = 1): boolean =>
       typeof p.value === 'number',
   );
 
+/** Whether `loopMs` is a list of at most `step` finite, non-negative milliseconds. */
+function loopTimesFit(loopMs: unknown, step: unknown): boolean {
+  return (
+    Array.isArray(loopMs) &&
+    typeof step === 'number' &&
+    loopMs.length <= step &&
+    loopMs.every((x) => typeof x === 'number' && Number.isFinite(x) && x >= 0)
+  );
+}
+
 /**
  * Why a parsed checkpoint cannot continue `config`'s run, or undefined when it can: the id
  * and the whole config must match, the step must lie in `[0, steps]`, and the curves, data
@@ -157,6 +174,8 @@ export function checkpointProblem(
     !(t !== null && typeof t === 'object' && seconds(t.evalSeconds) && seconds(t.checkpointSeconds))
   )
     return 'its timing is malformed';
+  if (t?.loopMs !== undefined && !loopTimesFit(t.loopMs, value.step))
+    return 'its loop times are malformed or more than its steps';
   const open = value.openLoss;
   if (
     open !== undefined &&

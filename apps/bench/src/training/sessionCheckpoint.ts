@@ -37,7 +37,11 @@ export async function writeCheckpoint(run: TrainSession, notify = true): Promise
     ...gptEvalOf(run),
     ...(c.earlyStop === undefined ? {} : { earlyStop: c.earlyStop }),
     ...hardwareSoFar(run),
-    timing: { evalSeconds: c.evalSeconds, checkpointSeconds: c.checkpointSeconds },
+    timing: {
+      evalSeconds: c.evalSeconds,
+      checkpointSeconds: c.checkpointSeconds,
+      loopMs: run.loopMs.map((ms) => Math.round(ms * 100) / 100),
+    },
     ...(run.continuedFrom === undefined ? {} : { continuedFrom: run.continuedFrom }),
     dataState: run.data.saveState(),
     engine: run.model.save(),

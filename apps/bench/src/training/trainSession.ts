@@ -89,7 +89,10 @@ export interface TrainSession {
   /** `performance.now()` and the step when this session started. */
   readonly sessionStart: number;
   readonly sessionStartStep: number;
-  /** This session's loop iterations: the ms of each, less its evaluation and checkpoint. */
+  /**
+   * The run's loop iterations so far, earlier sessions' too (from the checkpoint, to 0.01 ms):
+   * the ms of each, less its evaluation and checkpoint.
+   */
   readonly loopMs: number[];
   /** Where the iteration under way started, and the evaluation and checkpoint seconds then. */
   readonly loopMark: { at: number; evalSeconds: number; checkpointSeconds: number };
@@ -146,7 +149,7 @@ export function startSession(
   return {
     ...session,
     sessionStartStep: step,
-    loopMs: [],
+    loopMs: [...(ckpt?.timing?.loopMs ?? [])],
     loopMark,
     tracker,
     rowMark,
