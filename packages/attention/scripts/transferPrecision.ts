@@ -5,7 +5,7 @@
  * seeds each. For every row the kernels keep, the largest |∂L/∂h − reference| over the head's
  * largest |∂L/∂h| of all its rows (ising-core's float64 sampler on the same inputs), the worst by the pass that
  * ran the row (float32: sums ≥ 0; float64: −2), and ∂L/∂J's of the kept rows (summed over both
- * passes') over the head's largest |∂L/∂J| of all its rows. This is what the float32 pass's step bound (8, and 12 from W = 8: transfer.c) was read from.
+ * passes') over the head's largest |∂L/∂J| of all its rows. This is what the float32 pass's step bound (12 since 7 Dec 2026, 8 before: transfer.c) was read from.
  *
  *   cd packages/attention && node --import tsx --conditions=@boltzmann/source scripts/transferPrecision.ts \
  *     [--backend native|wat] [--windows 3,4,6,8] [--reaches 6,8,12,16,20,30,39] [--seeds 3]

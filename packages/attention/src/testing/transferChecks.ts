@@ -184,8 +184,8 @@ export function largeFieldCases(leftBelow: number): TransferCase[] {
 }
 
 /**
- * Strong couplings in the native kernels: past their float32 pass's bound (8, 12 from W = 8) to
- * their float64 pass's (40, and windows to 600), W = 4, 6 and 8, fields to 1e3 and to 3.
+ * Strong couplings in the native kernels: past their float32 pass's bound (12) to their float64
+ * pass's (40, and windows to 600), W = 4, 6 and 8, fields to 1e3 and to 3.
  */
 export const NATIVE_STRONG_CASES: readonly TransferCase[] = [
   strongCouplings(largeFields(shape([4, 1, 48, 8, 1, 1]), 1e3, -180, 16), 15.9),

@@ -45,12 +45,7 @@ export interface TransferBounds {
   /** Every coupling's β|J| at most this (the WAT's; natively only the float32 pass has one). */
   readonly pair?: number;
   readonly leftBelow: number;
-  /** The native float32 pass's rule; its key bound depends on the window W. */
-  readonly float32?: {
-    readonly step: (window: number) => number;
-    readonly window: number;
-    readonly pair?: number;
-  };
+  readonly float32?: { readonly step: number; readonly window: number; readonly pair?: number };
 }
 
 /** The WAT kernels (float32 only; Σα ≥ e^−32; every coupling's β|J| ≤ 1.5, as the native float32 pass). */
@@ -58,15 +53,15 @@ export const WAT_BOUNDS: TransferBounds = { step: 12, window: 250, pair: 1.5, le
 
 /**
  * The native kernels: the float64 pass's bounds (transferWide.c; Σα ≥ e^−256), with the float32
- * pass's (transfer.c) inside them: each key's β Σ|J| ≤ 8 (12 from W = 8) and every coupling's β|J|
- * ≤ 1.5. Read off scripts/transferPrecision.ts (every key scaled to a β Σ|J|, W = 3 … 10):
+ * pass's (transfer.c) inside them: each key's β Σ|J| ≤ 12 (8 until 7 Dec 2026) and every coupling's
+ * β|J| ≤ 1.5. Read off scripts/transferPrecision.ts (every key scaled to a β Σ|J|, W = 3 … 12):
  * float32 rows within 3.7e-6 of the head's largest ∂L/∂h, float64 rows within 6e-8, to 39.
  */
 export const NATIVE_BOUNDS: TransferBounds = {
   step: 40,
   window: 600,
   leftBelow: -180,
-  float32: { step: (window) => (window >= 8 ? 12 : 8), window: 250, pair: 1.5 },
+  float32: { step: 12, window: 250, pair: 1.5 },
 };
 
 /** What a run wrote (and its inputs), each as its own array. */

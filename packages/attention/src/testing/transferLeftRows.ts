@@ -173,18 +173,16 @@ function checkPairBound(run: TransferRunner, bounds: TransferBounds): void {
 /**
  * The native kernels' two passes at bandwidth `window`: the float32 one runs exactly the rows
  * within its rule (sums ≥ 0), the float64 one the rest (−2). The pattern at scale 1 (keys' β Σ|J|
- * from under 8 to 15 at W = 8, to 11.25 at W = 6: the float32 pass's key bound, 12 from W = 8
- * and 8 below, splits head 1's rows differently at the two) with one coupling at 1.6
- * (onePairCase), past the float32 pass's 1.5 for every coupling, so that some rows go to float64
- * by that coupling alone. Every row against ising-core.
+ * from under 8 to 15 at W = 8, past the float32 pass's 12 on head 0; to 11.25 at W = 6) with one
+ * coupling at 1.6 (onePairCase), past the float32 pass's 1.5 for every coupling, so that some
+ * rows go to float64 by that coupling alone. Every row against ising-core.
  */
 function checkPasses(
   run: TransferRunner,
-  rule: NonNullable<TransferBounds['float32']>,
+  single: NonNullable<TransferBounds['float32']>,
   window: number,
 ): void {
   const c = onePairCase(window);
-  const single = { ...rule, step: rule.step(window) };
   const out = run(c, 6);
   const rows = Array.from({ length: c.batch * c.heads * c.length }, (_, p) => p);
   const float32 = rows.map((p) => !passesBounds(c, out.j, p, single));

@@ -13,9 +13,9 @@
  * others. Couplings can, and strong ones cost digits, so each call runs two passes
  * (transferPass.h), both with flush-to-zero on (no operation meets a subnormal):
  * - float32 messages (this file) for the rows whose couplings, counted without the fields, keep
- *   every key's β Σ|J| over its band both ways (to the row's own keys) within 8 (12 from W = 8,
- *   where a key's sum spreads over 16 couplings or more: measured to 12 at W = 8, 9, 10 and 12
- *   within the digits below, 7 Dec 2026; at W = 6 a key at 9–10 was not), 2β Σ of that
+ *   every key's β Σ|J| over its band both ways (to the row's own keys) within 12 (8 until
+ *   7 Dec 2026; measured at W = 3 … 12 with the bound at 12: no float32 row further off than
+ *   with it at 8, docs/benchmarks/attention.md), 2β Σ of that
  *   over W + 1 consecutive keys within 250, and every coupling's β|J| within 1.5
  *   (transferLanes.h), and whose Σα ≥ e^−32. The bounds are measured (scripts/
  *   transferPrecision.ts: every key scaled to a β Σ|J|, W = 3 … 8): within them ∂L/∂h stayed
@@ -26,8 +26,8 @@
  * Left to the caller (the engine runs them through ising-core in float64, in its log domain) are
  * rows past the float64 bounds, rows with a non-finite field, and rows whose Σα is below e^−256:
  * the forward marks them with sums[p] = −1 and returns their count. The WAT kernels
- * (transferLanesWat.mjs) have the float32 pass only, with a key's bound of 12 and the same 1.5 a
- * coupling.
+ * (transferLanesWat.mjs) have the float32 pass only, with the same bounds (12 a key, 1.5 a
+ * coupling).
  */
 #include "transferPass.h"
 #if defined(__x86_64__) || defined(__i386__)

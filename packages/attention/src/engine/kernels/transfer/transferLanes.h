@@ -15,16 +15,12 @@
  * (transfer.c): measured on cases with every key at the bound (transfer.c's header;
  * transferKernels.ts NATIVE_BOUNDS, transferChecks.ts NATIVE_STRONG_CASES).
  */
-#define STEP_RANGE(W) 40.0
+#define STEP_RANGE 40.0
 #define LINEAR_RANGE 600.0
 #define PAIR_RANGE INFINITY
 #else
-/*
- * A key's β Σ|J|: 8, and 12 from W = 8, where the sum spreads over 2W couplings (measured to 12
- * at W = 8 and 10 within the float32 pass's digits; at W = 6 a key at 10 is not). ising-core's
- * FLOAT32_STEP_RANGE is 16: see transfer.c.
- */
-#define STEP_RANGE(W) ((W) >= 8 ? 12.0 : 8.0)
+/* A key's β Σ|J| (8 until 7 Dec 2026: see transfer.c; ising-core's FLOAT32_STEP_RANGE is 16). */
+#define STEP_RANGE 12.0
 #define LINEAR_RANGE 250.0 /* ising-core's LINEAR_RANGE */
 #define PAIR_RANGE 1.5 /* every coupling's β|J| (scripts/transferPrecision.ts) */
 #endif
@@ -81,7 +77,7 @@ static void head_bounds(const op_shape *o, const float *J, scratch *s) {
 
 /*
  * Whether the couplings of a problem of n keys keep the bounds: each key's β Σ|J| over its band
- * both ways to keys < n within STEP_RANGE(W), 2β Σ of those over W + 1 consecutive keys within
+ * both ways to keys < n within STEP_RANGE, 2β Σ of those over W + 1 consecutive keys within
  * LINEAR_RANGE, and every one of its couplings' β|J| within PAIR_RANGE (head_bounds's tables, and
  * the last W keys again). A NaN fails. W ≤ 16.
  */
@@ -97,7 +93,7 @@ static int couplings_in_range(const op_shape *o, const float *J, int32_t n, cons
     for (int32_t k = e - W > 0 ? e - W : 0; k <= e; k++) w += c[k - k0];
     wbig = nan_max(w, wbig);
   }
-  return o->beta * big <= STEP_RANGE(W) && 2 * o->beta * wbig <= LINEAR_RANGE &&
+  return o->beta * big <= STEP_RANGE && 2 * o->beta * wbig <= LINEAR_RANGE &&
          o->beta * s->jmax[n - 1] <= PAIR_RANGE;
 }
 

@@ -43,7 +43,7 @@ describe('native transfer-matrix kernels against the references', () => {
       checkLargeFields(run, isa, largeFieldCases(NATIVE_BOUNDS.leftBelow));
       checkEnumeration(run, largeFields(ENUMERATED_CASE, 1e3, NATIVE_BOUNDS.leftBelow), 0.5);
     });
-    it(`couplings past the float32 pass's bound (β Σ|J| 8, 12 from W = 8) to the float64 pass's (40), against ising-core [${isa}]`, () => {
+    it(`couplings past the float32 pass's bound (β Σ|J| 12) to the float64 pass's (40), against ising-core [${isa}]`, () => {
       checkLargeFields(run, `${isa} strong couplings`, NATIVE_STRONG_CASES);
     });
     it(`rows whose Σα is below e^−32 (fields −40 … −110) in the float64 pass, against enumeration [${isa}]`, () => {
@@ -54,7 +54,7 @@ describe('native transfer-matrix kernels against the references', () => {
     checkLeftRows(nativeTransferRunner(addon, addon.isas()[0]!), NATIVE_BOUNDS);
   });
 
-  it("leaves exactly the rows whose couplings pass its bounds (every key's β Σ|J| at most 40, every window's 2β Σ at most 600), and runs in float32 exactly those within 8 (12 from W = 8, at W = 6 and 8), 250 and 1.5 a coupling", () => {
+  it("leaves exactly the rows whose couplings pass its bounds (every key's β Σ|J| at most 40, every window's 2β Σ at most 600), and runs in float32 exactly those within 12, 250 and 1.5 a coupling (at W = 6 and 8)", () => {
     checkCouplingBounds(nativeTransferRunner(addon, addon.isas()[0]!), NATIVE_BOUNDS);
   });
 });
