@@ -1,9 +1,9 @@
 /**
- * The engine's GEMM on the models' shapes (scripts/benchEngineGemm.ts's), native (gemm.c, every
- * ISA the CPU runs: avx512, avx2, base) and wasm (gemm.wat, the variant src/engine/gemm.ts picks)
- * side by side in one run, each as a percentage of its own roofline measured right before the
- * row: the native FMA peak of that ISA (gemm.c's fma_peak: independent FMA chains in registers)
- * and the f32x4 peak (bench/wasmPeak.ts). The goal of issue 40 is the widest ISA's column at
+ * The engine's GEMM on the models' shapes (scripts/benchEngineGemm.ts's), native
+ * (src/engine/kernels/gemm/*.c, every ISA the CPU runs: avx512, avx2, base) and wasm (gemm.wat,
+ * the variant src/engine/gemm.ts picks) side by side in one run, each as a percentage of its own
+ * roofline measured right before the row: the native FMA peak of that ISA (fmaPeak.c's fma_peak:
+ * independent FMA chains in registers) and the f32x4 peak (bench/wasmPeak.ts). The goal of issue 40 is the widest ISA's column at
  * ≥ 75 % of its peak. Both backends run through the wrapper's own dispatch (callGemm: gemm_dot,
  * transpose, k blocks of Aᵀ·B) on the same arena. One core; every figure is the best of
  * `--batches` (default 30) timings of ≥ `--batch-ms` (default 5) ms each (bench/wasmPeak.ts's

@@ -1,7 +1,8 @@
 /*
- * The GEMM kernels' cases (gemm.c), as gemmNative.test.ts draws them: gemm and gemm_narrow in
- * both of A's layouts with random sizes, strides, batches and accumulation; gemm_dot with k a
- * multiple of 4 and not; transpose (exact); and the models' products (scripts/benchEngineGemm.ts).
+ * The GEMM kernels' cases (gemm.c, gemmDot.c, transpose.c), as gemmNative.test.ts draws them:
+ * gemm and gemm_narrow in both of A's layouts with random sizes, strides, batches and
+ * accumulation; gemm_dot with k a multiple of 4 and not; transpose (exact); and the models'
+ * products (scripts/benchEngineGemm.ts).
  * C(i, j) within (k + 2) · 2⁻²³ · (Σ_p |A(i, p) B(p, j)| + |C₀(i, j)|); outside C, exact.
  */
 #include <stdio.h>

@@ -20,7 +20,7 @@ export type { GemmArgs, GemmLayout } from './gemmShape.js';
 export { createArena } from './arena.js';
 export type { EngineMemory } from './arena.js';
 
-/** The GEMM module's exports (gemm.wat), or the native kernels of the same names (gemm.c). */
+/** The GEMM module's exports (gemm.wat), or the native kernels of the same names (kernels/gemm/*.c). */
 export interface GemmExports {
   gemm(...args: number[]): void;
   gemm_narrow(...args: number[]): void;

@@ -80,12 +80,12 @@ export function transferPassScratchFloats(length: number): number {
 
 /**
  * The arithmetic the kernels execute per problem and window state (an FMA counts 2), counted
- * from transferChain.h's loops: the forward's two value sweeps 6 + 7; the backward's value and
- * tangent sweep 12 (once while a lane group's sweep is kept whole, as at every window and length
- * the benchmarks run; segments recompute it, 12 more), its forward sweep's three state loops
- * 24 + 18 + 24 per pair of states (33 a state) and the bit sums 2. And the bytes each state moves
- * through the stored messages (float32 written and read once: values in the forward, values and
- * tangents in the backward).
+ * from the loops of transferChain.h, transferVjp.h and transferVjpForward.h: the forward's two
+ * value sweeps 6 + 7; the backward's value and tangent sweep 12 (once while a lane group's sweep
+ * is kept whole, as at every window and length the benchmarks run; segments recompute it, 12
+ * more), its forward sweep's three state loops 24 + 18 + 24 per pair of states (33 a state) and
+ * the bit sums 2. And the bytes each state moves through the stored messages (float32 written and
+ * read once: values in the forward, values and tangents in the backward).
  */
 export const TRANSFER_COST = {
   forward: { flops: 13, bytes: 8 },

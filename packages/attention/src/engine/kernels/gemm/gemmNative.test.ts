@@ -1,5 +1,6 @@
-// The native GEMM kernels (gemm.c) against the WAT ones (gemm.wat, the mul + add module) on every
-// ISA the CPU runs: the same random operands and arguments on two arenas, all four exports.
+// The native GEMM kernels (gemm.c, gemmDot.c, transpose.c) against the WAT ones (gemm.wat, the
+// mul + add module) on every ISA the CPU runs: the same random operands and arguments on two
+// arenas, all four exports.
 // - gemm and gemm_narrow in both of A's layouts (A·B and Aᵀ·B, through A's two strides), with
 //   row strides wider than the rows, batches, accumulation, and random sizes that leave every
 //   remainder of the tiles (rows mod 6 and 12, columns mod 64/16/4, k = 0, the last columns of

@@ -7,7 +7,7 @@
 #ifndef BOLTZMANN_TRANSFER_LANES_H
 #define BOLTZMANN_TRANSFER_LANES_H
 #include <math.h>
-#include "transferChain.h"
+#include "transferVjp.h"
 
 #ifdef TRANSFER_WIDE
 /*

@@ -13,6 +13,7 @@
 #define BOLTZMANN_TRANSFER_PASS_H
 #include <stdlib.h>
 #include "transferLanes.h"
+#include "transferVjpForward.h"
 
 #define TAKEN_WIDE (-2.0f) /* sums[p] of a row the float64 pass took */
 #if WIDE

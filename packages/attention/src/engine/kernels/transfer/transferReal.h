@@ -1,7 +1,8 @@
 /*
- * The number type of the transfer-matrix kernels' messages (transferChain.h, transferLanes.h,
- * transferPass.h), set per translation unit: float32 (transfer.c), or float64 where
- * TRANSFER_WIDE is defined (transferWide.c, the rows whose couplings pass the float32 bounds).
+ * The number type of the transfer-matrix kernels' messages (transferChain.h, transferVjp.h,
+ * transferVjpForward.h, transferLanes.h, transferPass.h), set per translation unit: float32
+ * (transfer.c), or float64 where TRANSFER_WIDE is defined (transferWide.c, the rows whose
+ * couplings pass the float32 bounds).
  * A vector vr has the ISA's width in bytes either way: RW lanes, VW float32 or VW / 2 float64.
  */
 #ifndef BOLTZMANN_TRANSFER_REAL_H

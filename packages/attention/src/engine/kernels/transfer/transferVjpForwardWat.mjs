@@ -1,5 +1,5 @@
 // The VJP's forward sweep of the transfer-matrix WAT kernels (transferWat.mjs) over one lane
-// group: transferChain.h's vjp_states and vjp_segment, term by term, four problems a vector.
+// group: transferVjpForward.h's vjp_states and vjp_segment, term by term, four problems a vector.
 // ∂L/∂h_t into fg (a vector a position), the band gradient summed over the live lanes into gacc.
 import { acc, pairAt } from './transferVjpWat.mjs';
 import { tableRow } from './transferSweepsWat.mjs';
@@ -46,7 +46,7 @@ const pairLoads = `${ls('q', add(lg('tb'), lg('j')))}
       ${ls('u0', tload(lg('q'), 8))} ${ls('u1', tload(lg('q'), 12))}`;
 
 /**
- * The first state loop: the next messages and tangents with their sums. (transferChain.h's loops,
+ * The first state loop: the next messages and tangents with their sums. (transferVjpForward.h's loops,
  * three so that each keeps its sums and constants in the 16 vector registers of x64.)
  */
 function firstLoop() {

@@ -1,8 +1,8 @@
 // The VJP's sweeps of the transfer-matrix WAT kernels (transferWat.mjs) over one lane group:
-// transferChain.h's back_vjp_step, back_whole, back_checkpoints, back_segment, vjp_states,
-// vjp_segment, fold_bits and fwd_start, term by term, four problems a vector. The running states
-// (back_state, fwd_state, the step's sums) are globals; a message and its tangent are one block
-// of 2S vectors (value, then tangent).
+// transferVjp.h's back_vjp_step, back_whole, back_checkpoints, back_segment and
+// transferVjpForward.h's vjp_states, vjp_segment, fold_bits and fwd_start, term by term, four
+// problems a vector. The running states (back_state, fwd_state, the step's sums) are globals; a
+// message and its tangent are one block of 2S vectors (value, then tangent).
 import { factors, tableRow } from './transferSweepsWat.mjs';
 import {
   add,

@@ -2,8 +2,8 @@
  * The engine's transfer-matrix kernels in float64 (transferReal.h), for the rows the float32 ones
  * (transfer.c) leave: couplings past the float32 bounds up to the float64 ones (transferLanes.h),
  * and rows whose Σα is below e^−32 down to e^−256 (transferPass.h). The same algorithm and code
- * (transferChain.h, transferLanes.h, transferPass.h) on VW / 2 float64 lanes; transfer.c calls it
- * with flush-to-zero on, as its own pass.
+ * (transferChain.h, transferVjp.h, transferVjpForward.h, transferLanes.h, transferPass.h) on VW / 2
+ * float64 lanes; transfer.c calls it with flush-to-zero on, as its own pass.
  */
 #define TRANSFER_WIDE 1
 #include "transferPass.h"
