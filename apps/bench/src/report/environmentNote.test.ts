@@ -30,16 +30,30 @@ describe('environmentNote', () => {
     );
   });
 
-  it('should say when the runs came from several environments, and count each', () => {
-    const mixed = records.map((r, k) => on(r, k === 0 ? { ...machine, logicalCores: 4 } : machine));
-    const note = environmentNote(mixed);
-    expect(note).toMatch(/^Runs from 2 environments \(times compare only within one\): /);
-    expect(note).toContain(
-      '× 4 logical cores, 8.0 GiB; linux x64 6.1; Node v20.1.0; workers 2; git abc (1 run)',
+  it('should name each commit that ran on one machine, with its runs', () => {
+    const twoCommits = records.map((r, k) => ({
+      ...on(r, machine),
+      gitCommit: k === 0 ? 'def' : 'abc',
+    }));
+    // All finish at the same time here, so the commits keep the records' order.
+    expect(environmentNote(twoCommits)).toMatch(
+      new RegExp(`; workers 2; git def \\(1 run\\), abc \\(${records.length - 1} runs\\)\\.$`),
     );
-    expect(note).toContain(
-      `× 8 logical cores, 8.0 GiB; linux x64 6.1; Node v20.1.0; workers 2; git abc (${records.length - 1} runs)`,
-    );
+  });
+
+  it('should letter the machines in order of their first finished run, as the time table does', () => {
+    // The run on 4 cores finishes last, so its machine is B whatever the order of the records.
+    const mixed = records.map((r, k) => ({
+      ...on(r, k === 0 ? { ...machine, logicalCores: 4 } : machine),
+      finishedAt: `2026-12-0${k === 0 ? 7 : 1}T00:00:00.000Z`,
+    }));
+    for (const order of [mixed, [...mixed].reverse()]) {
+      const note = environmentNote(order);
+      expect(note).toMatch(/^Runs on 2 machines, so each machine has its own rows and ratios /);
+      expect(note).toContain(
+        'A: engine not recorded; Some CPU × 8 logical cores, 8.0 GiB; linux x64 6.1; Node v20.1.0; workers 2; git abc | B: engine not recorded; Some CPU × 4 logical cores',
+      );
+    }
   });
 
   it('should say so for older records without one', () => {

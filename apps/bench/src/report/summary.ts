@@ -31,6 +31,11 @@ export interface SummaryOptions {
   readonly value?: (r: RunRecord) => number;
   /** Rows name d_model and FFN too (experiments whose presets vary them: ExperimentReport). */
   readonly modelAxes?: boolean;
+  /**
+   * One more row axis, after the grid's (e.g. the machine a run trained on, for times): its
+   * label and each run's value. Rows sort by it last, as text.
+   */
+  readonly axis?: { readonly label: string; readonly of: (r: RunRecord) => string };
 }
 
 /** A summary table over finished runs. */
@@ -88,6 +93,7 @@ export function summarize(
   >();
   for (const r of records) {
     const labels = rowLabels(r, multiDataset, options.modelAxes === true);
+    if (options.axis) labels[options.axis.label] = options.axis.of(r);
     const key = JSON.stringify(labels);
     let g = groups.get(key);
     if (!g) {
@@ -116,7 +122,8 @@ export function summarize(
   const sorted = [...groups.entries()].sort(([, a], [, b]) => {
     for (let i = 0; i < a.order.length; i += 1)
       if (a.order[i] !== b.order[i]) return a.order[i]! - b.order[i]!;
-    return 0;
+    const axis = options.axis?.label;
+    return axis ? a.labels[axis]!.localeCompare(b.labels[axis]!) : 0;
   });
   const untested: Omit<SummaryRow, 'holmP'>[] = sorted.map(([key, g]) => {
     const cells: Record<string, Stat | null> = {};

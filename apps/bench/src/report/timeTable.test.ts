@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { syntheticRecords } from '../testing/fixtures.js';
+import type { RunRecord } from '../recordTypes.js';
 import { msPerStep, timeBasisNote, timeTable } from './timeTable.js';
 
 const argv = [
@@ -50,6 +51,30 @@ describe('timeTable', () => {
       ),
     ).toBeNull();
   });
+  it('should give each machine its own rows, so no cell averages two machines and ratios stay within one', () => {
+    // Seed 0 trained on an 8-lane machine (first), seed 1 on a 16-lane one twice as fast.
+    const engineOf = (seed: number) => ({
+      line: `engine: native ${seed === 0 ? 'avx2 (8' : 'avx512 (16'} lanes), 1 thread`,
+    });
+    const records = syntheticRecords(argv, () => 5).map((r) => ({
+      ...r,
+      engine: engineOf(r.config.seed) as RunRecord['engine'],
+      finishedAt: `2026-12-0${r.config.seed + 1}T00:00:00.000Z`,
+      wallSeconds:
+        (r.config.variant === 'boltzmann' ? 4 : 1) *
+        (r.config.seed === 0 ? 10 : 5) *
+        (r.config.length / 8),
+    }));
+    const table = timeTable(records, ['softmax', 'boltzmann'], 'softmax')!;
+    expect(table.head).toEqual(['T', 'machine', 'softmax', 'boltzmann']);
+    expect(table.body).toEqual([
+      ['8', 'A', '100 (n = 1)', '400 (n = 1) · 4.00×'],
+      ['8', 'B', '50.0 (n = 1)', '200 (n = 1) · 4.00×'],
+      ['16', 'A', '200 (n = 1)', '800 (n = 1) · 4.00×'],
+      ['16', 'B', '100 (n = 1)', '400 (n = 1) · 4.00×'],
+    ]);
+  });
+
   it("should time a run by its median step and its evaluations' share, not by wall time that counts pauses", () => {
     // 100 steps; 1,000 s of wall time, most of it a pause; median 50 ms, evaluations 2 s, checkpoints 1 s.
     const paused = syntheticRecords(

@@ -51,21 +51,28 @@ export function environmentProblem(record: Pick<RunRecord, 'environment'>): stri
 const gib = (bytes: number): string => `${(bytes / 2 ** 30).toFixed(1)} GiB`;
 
 /**
- * One line naming where a run trained: its engine, the machine, Node, workers and commit
- * (`native avx2 (8 lanes), 1 thread; AMD EPYC × 2 logical cores, 23.5 GiB; linux x64 6.18; Node
- * v20.20.2; workers 2; git 931cfdc4a1b2`). Records without an environment say so.
+ * One line naming the machine a run trained on: its engine, the CPU, the OS, Node and the
+ * workers, without the commit (`native avx2 (8 lanes), 1 thread; AMD EPYC × 2 logical cores, 23.5
+ * GiB; linux x64 6.18; Node v20.20.2; workers 2`). Runs with the same line share a machine, so
+ * their times compare. Records without an environment say so.
  */
-export function environmentLine(r: RunRecord): string {
+export function machineLine(r: RunRecord): string {
   const engine = r.engine?.line.replace(/^engine: /, '') ?? 'engine not recorded';
-  const git = `git ${r.gitCommit?.slice(0, 12) ?? 'unknown'}`;
   const e = r.environment;
-  if (e === undefined) return `${engine}; machine not recorded; ${git}`;
+  if (e === undefined) return `${engine}; machine not recorded`;
   return [
     engine,
     `${e.cpuModel} × ${e.logicalCores} logical cores, ${gib(e.totalMemoryBytes)}`,
     `${e.platform} ${e.arch} ${e.osRelease}`,
     `Node ${e.node}`,
     ...(e.workers === undefined ? [] : [`workers ${e.workers}`]),
-    git,
   ].join('; ');
+}
+
+/** A run's commit as the report names it: its first 12 hex digits, or `unknown`. */
+export const shortCommit = (r: RunRecord): string => r.gitCommit?.slice(0, 12) ?? 'unknown';
+
+/** {@link machineLine} and the commit (`…; workers 2; git 931cfdc4a1b2`): where a run trained. */
+export function environmentLine(r: RunRecord): string {
+  return `${machineLine(r)}; git ${shortCommit(r)}`;
 }
