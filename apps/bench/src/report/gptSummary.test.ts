@@ -138,6 +138,18 @@ describe('gpt summary', () => {
     ).toEqual(['softmax']);
   });
 
+  it('says machines differ instead of averaging the time of runs from two machines', () => {
+    const records = gptRecords(['--variants', 'softmax', '--seeds', '0,1'], () => 2);
+    const onTwo = records.map((r) => ({
+      ...r,
+      engine: {
+        line: `engine: native ${r.config.seed === 0 ? 'avx2' : 'avx512'}`,
+      } as RunRecord['engine'],
+    }));
+    expect(gptTable(records).body[0]![7]).not.toBe('machines differ');
+    expect(gptTable(onTwo).body[0]![7]).toBe('machines differ');
+  });
+
   it('keeps lengths apart: one row per T and variant, pairing with softmax at the same T and seed', () => {
     const records = gptRecords(
       ['--preset', 'long', '--variants', 'softmax,sigmoid', '--lengths', '16,64', '--seeds', '0,1'],

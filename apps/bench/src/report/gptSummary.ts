@@ -8,6 +8,7 @@ import { meanStd } from './stats.js';
 import type { Stat } from './stats.js';
 import type { Table } from './sections.js';
 import { spread } from './summaryTable.js';
+import { machineGroups } from './machines.js';
 import { msPerStep } from './timeTable.js';
 import type { RunRecord } from '../recordTypes.js';
 
@@ -36,6 +37,15 @@ const signed = (s: Stat | null): string =>
   s === null
     ? '—'
     : spread(`${s.mean >= 0 ? '+' : '−'}${Math.abs(s.mean).toFixed(3)}`, s.std.toFixed(3), s.n);
+
+/**
+ * Seconds per iteration, mean ± std over the runs, or `machines differ` when they trained on
+ * more than one machine (machines.ts): a mean over two machines' times is neither's.
+ */
+function timeCell(runs: readonly RunRecord[]): string {
+  if (machineGroups(runs).length > 1) return 'machines differ';
+  return fmt(meanStd(runs.map((r) => msPerStep(r) / 1000)), 2);
+}
 
 /**
  * The gpt table: per context length T and column, the final val and train loss (nats/char,
@@ -85,7 +95,7 @@ export function gptTable(records: readonly RunRecord[]): Table {
         fmt(meanStd(runs.map((r) => Math.exp(r.finalLoss))), 2),
         fmt(meanStd(train)),
         paired.length > 0 ? signed(meanStd(paired)) : '—',
-        fmt(meanStd(runs.map((r) => msPerStep(r) / 1000)), 2),
+        timeCell(runs),
       ]);
     }
   }
