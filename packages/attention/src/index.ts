@@ -65,7 +65,7 @@ export type {
 export { maskedCrossEntropy } from './tfjs/loss.js';
 export { createTrainer } from './tfjs/trainer.js';
 export { createEngine } from './engine/engine.js';
-export type { Engine, EngineOptions, EnginePass } from './engine/engine.js';
+export type { Engine, EngineOptions, EnginePass } from './engine/engineApi.js';
 export type {
   EngineBackendInfo,
   EngineBackendRequest,

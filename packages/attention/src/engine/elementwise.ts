@@ -3,7 +3,8 @@
  * and backward on a row-major rows × cols float32 matrix with a per-column bias, every operand a
  * float offset into the caller's WebAssembly memory. The GELU is the exact one of the tfjs model,
  * `½ u (1 + erf(u/√2))`; the kernels are generated as WAT by
- * kernels/elementwise/elementwiseWat.mjs (f32x4, erf and exp by float32 rational and polynomial approximations).
+ * kernels/elementwise/elementwiseWat.mjs (f32x4), with erf and exp by the float32 rational and
+ * polynomial approximations of kernels/vectorMathWat.mjs.
  */
 import { engineCount, engineFits, instantiateEngineModule } from './arena.js';
 import type { EngineMemory } from './arena.js';

@@ -18,7 +18,7 @@ import { createDelayedSampler, createReferenceSampler } from '../testing/referen
 import { gpt, randomTokens } from '../testing/testUtils.js';
 import { createEngine } from './engine.js';
 import { planCausalOp } from './parallel/causalPlacement.js';
-import type { Engine } from './engine.js';
+import type { Engine } from './engineApi.js';
 import { testEngineBackend } from '../testing/engineBackend.js';
 
 const engines: Engine[] = [];

@@ -28,7 +28,7 @@ import type {
   TrainStepResult,
 } from '../model/trainerTypes.js';
 import { createEngine } from './engine.js';
-import type { Engine, EngineOptions } from './engine.js';
+import type { Engine, EngineOptions } from './engineApi.js';
 
 export type { EngineModel, EngineWeights } from '../model/trainerTypes.js';
 

@@ -5,7 +5,7 @@
 // and z_t into three floats of `stats` (the caller takes the log in float64), then overwrites z by its
 // gradient (softmax(z) − onehot(t)) w. exp is elementwiseWat's (Cephes' expf).
 import { arenaModule, f32x4, get, i32, keys } from '../../../../../../tools/wasm/wat.mjs';
-import { exp } from '../elementwise/elementwiseWat.mjs';
+import { exp } from '../vectorMathWat.mjs';
 
 /** Byte address of float `index` (an i32 expression) of `base`. */
 const float = (base, index) => i32.add(get(base), `(i32.shl ${index} (i32.const 2))`);

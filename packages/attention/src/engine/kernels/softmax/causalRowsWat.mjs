@@ -2,7 +2,7 @@
 // sigmoidWat.mjs): every row of T × T blocks with its key count $n, the zeroing of the keys
 // above the diagonal, and elementwiseWat's exp on these kernels' locals.
 import { f32x4, get, i32, keys } from '../../../../../../tools/wasm/wat.mjs';
-import { exp } from '../elementwise/elementwiseWat.mjs';
+import { exp } from '../vectorMathWat.mjs';
 
 /** Zeros keys $n … T − 1 of the current row of `base`. */
 export const zeroAbove = (base) =>
