@@ -26,8 +26,8 @@
  * Left to the caller (the engine runs them through ising-core in float64, in its log domain) are
  * rows past the float64 bounds, rows with a non-finite field, and rows whose Σα is below e^−256:
  * the forward marks them with sums[p] = −1 and returns their count. The WAT kernels
- * (transferLanesWat.mjs) have the float32 pass only, with the same bounds (12 a key, 1.5 a
- * coupling).
+ * (transferTableWat.mjs, transferLanesWat.mjs) have the float32 pass only, with the same bounds
+ * (12 a key, 1.5 a coupling).
  */
 #include "transferPass.h"
 #if defined(__x86_64__) || defined(__i386__)

@@ -1,8 +1,8 @@
 /*
  * The scalar parts of the engine's transfer-matrix kernels (transfer.c; the WAT ones are
- * transferLanesWat.mjs): a call's shape and working memory, a head's coupling table, the tests of
- * what a problem may run here (its couplings' bounds, finite fields), a lane group's problems,
- * field factors and VJP direction.
+ * transferTableWat.mjs and transferLanesWat.mjs): a call's shape and working memory, a head's
+ * coupling table, the tests of what a problem may run here (its couplings' bounds, finite
+ * fields), a lane group's problems, field factors and VJP direction.
  */
 #ifndef BOLTZMANN_TRANSFER_LANES_H
 #define BOLTZMANN_TRANSFER_LANES_H
