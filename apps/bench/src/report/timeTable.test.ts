@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { syntheticRecords } from '../testing/fixtures.js';
 import type { RunRecord } from '../recordTypes.js';
+import { environmentNote } from './environmentNote.js';
 import { msPerStep, timeBasisNote, timeTable } from './timeTable.js';
 
 const argv = [
@@ -73,6 +74,27 @@ describe('timeTable', () => {
       ['16', 'A', '200 (n = 1)', '800 (n = 1) · 4.00×'],
       ['16', 'B', '100 (n = 1)', '400 (n = 1) · 4.00×'],
     ]);
+  });
+
+  it('should letter machines over every run, as the environment note does, timed or not', () => {
+    // The first run to finish (an untimed one) is on a machine of its own, which is then A; the
+    // two timed machines are B and C in the table as in the note.
+    const lanes = (seed: number) => (seed === 0 ? 'avx2 (8' : 'avx512 (16');
+    const records = syntheticRecords(argv, () => 5).map((r) => ({
+      ...r,
+      engine: { line: `engine: native ${lanes(r.config.seed)} lanes), 1 thread` },
+      finishedAt: `2026-12-0${r.config.seed + 2}T00:00:00.000Z`,
+      wallSeconds: 10,
+    })) as RunRecord[];
+    const untimed: RunRecord = {
+      ...records[0]!,
+      engine: { line: 'engine: wasm (4 lanes), 1 thread' } as RunRecord['engine'],
+      finishedAt: '2026-12-01T00:00:00.000Z',
+      wallSeconds: 0,
+    };
+    const table = timeTable([...records, untimed], ['softmax', 'boltzmann'], 'softmax')!;
+    expect(table.body.map((row) => row[1])).toEqual(['B', 'C', 'B', 'C']);
+    expect(environmentNote([...records, untimed])).toMatch(/A: .*wasm.*B: .*avx2.*C: .*avx512/s);
   });
 
   it("should time a run by its median step and its evaluations' share, not by wall time that counts pauses", () => {

@@ -38,7 +38,7 @@ export function timeBasisNote(records: readonly RunRecord[]): string {
  * {@link msPerStep}, then `· r×`, the column's mean over the baseline's. Runs of a grid share the
  * machine with its other workers, so compare within a row. When the runs trained on several
  * machines (machines.ts), each grid row has one row per machine, labelled in a `machine` column
- * as the environment note names them, so no cell averages two machines and every ratio is taken
+ * as the environment note names them (lettered over all runs, timed or not), so no cell averages two machines and every ratio is taken
  * within one.
  *
  * @returns the table, or null when no run has a wall time.
@@ -51,10 +51,15 @@ export function timeTable(
 ): Table | null {
   const timed = records.filter((r) => r.wallSeconds > 0 && r.config.steps > 0);
   if (timed.length === 0) return null;
-  const machines = machineGroups(timed);
-  const machineOf = new Map(machines.flatMap((g) => g.records.map((r) => [r, g.label] as const)));
+  // Lettered over every run, as environmentNote letters them, so a machine whose first run has
+  // no wall time keeps its letter here too.
+  const machineOf = new Map(
+    machineGroups(records).flatMap((g) => g.records.map((r) => [r, g.label] as const)),
+  );
   const axis =
-    machines.length > 1 ? { label: 'machine', of: (r: RunRecord) => machineOf.get(r)! } : undefined;
+    new Set(timed.map((r) => machineOf.get(r))).size > 1
+      ? { label: 'machine', of: (r: RunRecord) => machineOf.get(r)! }
+      : undefined;
   const summary = summarize(timed, columns, baseline, { value: msPerStep, modelAxes, axis });
   const present = columns.filter((c) => summary.rows.some((r) => r.cells[c]));
   const digits = (mean: number): number => (mean >= 100 ? 0 : 1);
