@@ -40,7 +40,7 @@ export type {
   CouplingInit,
   ResolvedTransformerConfig,
   TransformerConfig,
-} from './core/transformerConfig.js';
+} from './core/transformerConfigTypes.js';
 export { createTransformer } from './tfjs/transformer.js';
 export type {
   PassOptions,

@@ -13,7 +13,7 @@ import { FLOAT32_MAX, MAX_MODEL_FILE_BYTES, MODEL_LIMITS, fitsFloat32 } from './
 import type { ParamSpec } from './paramSpecs.js';
 import { RELATIVE_COUPLINGS, layerName, paramSpecs } from './paramSpecs.js';
 import { resolveTransformerConfig } from './transformerConfig.js';
-import type { ResolvedTransformerConfig } from './transformerConfig.js';
+import type { ResolvedTransformerConfig } from './transformerConfigTypes.js';
 import { usesSampler } from './variants.js';
 
 /**

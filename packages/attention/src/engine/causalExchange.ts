@@ -23,7 +23,7 @@ import {
 } from '../model/causalOpBuffers.js';
 import { sampleEstimates } from '../model/headEstimates.js';
 import type { PreparedEstimates } from '../model/headEstimates.js';
-import type { ResolvedTransformerConfig } from '../core/transformerConfig.js';
+import type { ResolvedTransformerConfig } from '../core/transformerConfigTypes.js';
 import type { EngineKernels } from './engineKernels.js';
 import type { ActivationLayout } from './engineTypes.js';
 import { fusedTransferBackward, fusedTransferForward, fusedTransferWindow } from './transferOp.js';

@@ -14,7 +14,7 @@ import { threadInfo } from '@boltzmann/ising-core';
 import { parseCouplingForm } from '../core/couplingForm.js';
 import { AttentionError } from '../core/errors.js';
 import { DEFAULT_SAMPLER_TIMEOUT_MS } from '../model/samplerDeadline.js';
-import type { ResolvedTransformerConfig } from '../core/transformerConfig.js';
+import type { ResolvedTransformerConfig } from '../core/transformerConfigTypes.js';
 import { createArena } from './arena.js';
 import { localExchange } from './causalExchange.js';
 import type { CausalExchange } from './causalExchange.js';

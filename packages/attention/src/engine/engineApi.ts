@@ -1,7 +1,7 @@
 // The engine's public contract, a leaf of types: the options of createEngine (engine.ts), one
 // pass's inputs, and the Engine it returns.
 import type { Sampler } from '@boltzmann/ising-core';
-import type { ResolvedTransformerConfig } from '../core/transformerConfig.js';
+import type { ResolvedTransformerConfig } from '../core/transformerConfigTypes.js';
 import type { EngineAdamW, OptimizerBuffers } from './adamW.js';
 import type { EngineKernels } from './engineKernels.js';
 import type { ParamLayout } from './engineTypes.js';

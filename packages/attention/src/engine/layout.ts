@@ -5,7 +5,7 @@
  */
 import { AttentionError } from '../core/errors.js';
 import { COUPLINGS, RELATIVE_COUPLINGS, layerName, paramSpecs } from '../core/paramSpecs.js';
-import type { ResolvedTransformerConfig } from '../core/transformerConfig.js';
+import type { ResolvedTransformerConfig } from '../core/transformerConfigTypes.js';
 import { usesSampler } from '../core/variants.js';
 import { transferPassScratchFloats } from './transfer.js';
 import type {

@@ -5,7 +5,7 @@
  */
 import type { ParsedCouplingForm } from '../core/couplingForm.js';
 import { fillDropoutMask } from '../model/dropout.js';
-import type { ResolvedTransformerConfig } from '../core/transformerConfig.js';
+import type { ResolvedTransformerConfig } from '../core/transformerConfigTypes.js';
 import type { CausalExchange } from './causalExchange.js';
 import type { EngineKernels } from './engineKernels.js';
 import type { ActivationLayout, ParamLayout } from './engineTypes.js';

@@ -20,7 +20,7 @@ import {
 import type { IsingGradients, Sampler } from '@boltzmann/ising-core';
 import { shardRecipeOf } from '@boltzmann/ising-core/internal';
 import { AttentionError } from '../core/errors.js';
-import type { ResolvedTransformerConfig } from '../core/transformerConfig.js';
+import type { ResolvedTransformerConfig } from '../core/transformerConfigTypes.js';
 import type { EngineKernels } from './engineKernels.js';
 import type { ActivationLayout } from './engineTypes.js';
 import type { TransferOperands } from './transfer.js';

@@ -2,7 +2,10 @@ import { exactSampler } from '@boltzmann/ising-core';
 import { echo } from '@boltzmann/ising-core/internal';
 import type { Sampler, SamplerRegistry } from '@boltzmann/ising-core';
 import { AttentionError } from '../core/errors.js';
-import type { ResolvedTransformerConfig, TransformerConfig } from '../core/transformerConfig.js';
+import type {
+  ResolvedTransformerConfig,
+  TransformerConfig,
+} from '../core/transformerConfigTypes.js';
 import { usesSampler } from '../core/variants.js';
 
 /**

@@ -1,5 +1,5 @@
 import { AttentionError } from '../core/errors.js';
-import type { ResolvedTransformerConfig } from '../core/transformerConfig.js';
+import type { ResolvedTransformerConfig } from '../core/transformerConfigTypes.js';
 
 /**
  * A training or evaluation batch: `B×T` tokens and targets, with an optional `B×T` loss mask.

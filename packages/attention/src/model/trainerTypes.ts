@@ -2,7 +2,7 @@
 // tfjs/trainer.ts and engine/engineTrainer.ts), and the engine trainer's input: a model as its
 // config and weights.
 import type { Sampler } from '@boltzmann/ising-core';
-import type { ResolvedTransformerConfig } from '../core/transformerConfig.js';
+import type { ResolvedTransformerConfig } from '../core/transformerConfigTypes.js';
 import type { TokenBatch } from './tokenBatch.js';
 
 /**

@@ -11,7 +11,7 @@ import { readAsync, readOutsideTidy } from './tensorData.js';
 import { COUPLINGS, RELATIVE_COUPLINGS, layerName, paramSpecs } from '../core/paramSpecs.js';
 import { createCouplingBuilder } from './couplingBuilder.js';
 import { parseCouplingForm } from '../core/couplingForm.js';
-import type { ResolvedTransformerConfig } from '../core/transformerConfig.js';
+import type { ResolvedTransformerConfig } from '../core/transformerConfigTypes.js';
 import type {
   PassOptions,
   Transformer,

@@ -3,7 +3,7 @@
 import type * as tf from '@tensorflow/tfjs';
 import type { Sampler } from '@boltzmann/ising-core';
 import type { PreparedEstimates } from '../model/headEstimates.js';
-import type { ResolvedTransformerConfig } from '../core/transformerConfig.js';
+import type { ResolvedTransformerConfig } from '../core/transformerConfigTypes.js';
 import type { TransformerJSON } from '../core/modelFile.js';
 
 export type { TransformerJSON } from '../core/modelFile.js';

@@ -3,7 +3,7 @@ import { initialValues } from '../model/init.js';
 import { samplerFor } from '../model/resolveSampler.js';
 import { checkSamplerTimeout } from '../model/samplerDeadline.js';
 import { resolveTransformerConfig } from '../core/transformerConfig.js';
-import type { TransformerConfig } from '../core/transformerConfig.js';
+import type { TransformerConfig } from '../core/transformerConfigTypes.js';
 import type { Transformer } from './modelTypes.js';
 
 /**

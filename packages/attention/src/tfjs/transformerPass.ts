@@ -6,7 +6,7 @@ import type { PreparedEstimates } from '../model/headEstimates.js';
 import { fillDropoutMask } from '../model/dropout.js';
 import { embeddingLookup, gelu, headProduct, layerNorm, linear } from './layers.js';
 import { layerName } from '../core/paramSpecs.js';
-import type { ResolvedTransformerConfig } from '../core/transformerConfig.js';
+import type { ResolvedTransformerConfig } from '../core/transformerConfigTypes.js';
 import { usesSampler } from '../core/variants.js';
 
 /** What a pass reads: the configuration, the sampler, the variables and the effective couplings. */

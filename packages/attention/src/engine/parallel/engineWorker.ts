@@ -8,7 +8,7 @@ import { nodeBuiltin } from '@boltzmann/ising-core/internal';
 import { parseCouplingForm } from '../../core/couplingForm.js';
 import type { ParsedCouplingForm } from '../../core/couplingForm.js';
 import { AttentionError } from '../../core/errors.js';
-import type { ResolvedTransformerConfig } from '../../core/transformerConfig.js';
+import type { ResolvedTransformerConfig } from '../../core/transformerConfigTypes.js';
 import type { EngineMemory } from '../arena.js';
 import { localExchange } from '../causalExchange.js';
 import type { CausalExchange } from '../causalExchange.js';

@@ -6,7 +6,7 @@
  * Arena: [parameters P][gradients of thread 0 P][m P][v P][gradients of threads 1… P each]
  * [activations of thread 0][of thread 1]…
  */
-import type { ResolvedTransformerConfig } from '../../core/transformerConfig.js';
+import type { ResolvedTransformerConfig } from '../../core/transformerConfigTypes.js';
 import type { OptimizerBuffers } from '../adamW.js';
 import type { ActivationLayout, ParamLayout } from '../engineTypes.js';
 import { planActivations } from '../layout.js';

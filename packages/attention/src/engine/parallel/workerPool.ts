@@ -14,7 +14,7 @@ import {
 import type { ConvergenceSummary, WorkerFactory } from '@boltzmann/ising-core';
 import type { PoolThread } from '@boltzmann/ising-core/internal';
 import { AttentionError } from '../../core/errors.js';
-import type { ResolvedTransformerConfig } from '../../core/transformerConfig.js';
+import type { ResolvedTransformerConfig } from '../../core/transformerConfigTypes.js';
 import type { EngineMemory } from '../arena.js';
 import type { CausalPlan } from './causalPlacement.js';
 import type { EngineAdamW } from '../adamW.js';
