@@ -4,6 +4,7 @@ import { whatRunsLine } from './whatRuns.js';
 import { estimateGridSeconds, estimateRunSeconds } from './eta.js';
 import { runId, runLabel } from './expandGrid.js';
 import { formatDuration } from './progress.js';
+import { expectedTimeLine } from './stoppedShare.js';
 import { readCheckpoint, readRecord } from '../results/runFiles.js';
 import { familyCheckpoint, stoppedFamilyRecord } from './capFamily.js';
 import type {
@@ -65,7 +66,8 @@ export function readGrid(
 
 /**
  * Plans a grid on an executor: reads the results folder ({@link readGrid}), estimates the pending
- * runs' wall time on the executor's slots, tells `onPlan`, prints the executor's plan line and the
+ * runs' wall time on the executor's slots, tells `onPlan`, prints the executor's plan line (with,
+ * where finished runs stopped early, the time if the rest stop alike: stoppedShare.ts) and the
  * results folder, and for a dry run the list of runs to train.
  *
  * @returns the planned grid, for the executor's `run`.
@@ -81,6 +83,13 @@ export async function planGrid(
   const etaSeconds = estimateGridSeconds(grid.pending, slots, options.settings.engine);
   options.onPlan?.({ runs: configs.length, pending: grid.pending.length, etaSeconds });
   out(await executor.announce(grid, etaSeconds));
+  const expected = expectedTimeLine(
+    grid.done.values(),
+    grid.pending,
+    slots,
+    options.settings.engine,
+  );
+  if (expected) out(expected);
   out(`results: ${options.settings.resultsDir}`);
   out(whatRunsLine(configs, options.settings.engine));
   if (options.dryRun)
