@@ -12,13 +12,8 @@ export type { Stat, Summary, SummaryRow } from './report/summary.js';
 export { formatStat, summaryHtml, summaryMarkdown, summaryTables } from './report/summaryTable.js';
 export { couplingDistanceSpec } from './report/plots/couplingDistancePlot.js';
 export { couplingHeatmapSpec } from './report/plots/couplingHeatmapPlot.js';
-export {
-  curvesSpec,
-  fidelitySpec,
-  groupLabel,
-  metricVsLengthSpec,
-  renderSvg,
-} from './report/plots/plots.js';
+export { curvesSpec, fidelitySpec, groupLabel, renderSvg } from './report/plots/plots.js';
+export { metricVsLengthSpec } from './report/plots/lengthPlot.js';
 export type { FidelityPoint } from './report/plots/plots.js';
 export { settingsLine, writeReport } from './report/writeReport.js';
 export type { ReportFiles } from './report/writeReport.js';

@@ -1,8 +1,8 @@
 // What `bench recall` adds to its report: test accuracy at the queries against the number of
 // key–value pairs, one panel per sequence length, as Zoology's figures plot it.
 import { columnOf } from '../report/columns.js';
-import { lengthSpec } from '../report/plots/plots.js';
-import type { LengthPoint } from '../report/plots/plots.js';
+import { ACCURACY_RANGE, lengthSpec } from '../report/plots/lengthPlot.js';
+import type { LengthPoint } from '../report/plots/lengthPlot.js';
 import type { ReportSection } from '../report/sections.js';
 import type { RunRecord } from '../recordTypes.js';
 import type { ExperimentReport } from './types.js';
@@ -37,7 +37,10 @@ export const RECALL_REPORT: ExperimentReport = {
         kind: 'plot',
         name: `${dataset}-accuracy-vs-pairs`,
         title: `${dataset}: test accuracy at the queries against key–value pairs, one panel per sequence length`,
-        spec: points.length === 0 ? null : lengthSpec(points, 'query accuracy', 'key–value pairs'),
+        spec:
+          points.length === 0
+            ? null
+            : lengthSpec(points, 'query accuracy', 'key–value pairs', ACCURACY_RANGE),
       },
     ];
   },

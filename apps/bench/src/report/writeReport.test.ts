@@ -5,14 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { experimentReport } from '../experiments/registry.js';
 import { syntheticRecords } from '../testing/fixtures.js';
 // Direct module imports: the barrel pulls in TF.js and the cloud SDKs (seconds per test file).
-import {
-  curvesSpec,
-  fidelitySpec,
-  metricVsLengthSpec,
-  numericOrder,
-  renderSvg,
-  trainLossSpec,
-} from './plots/plots.js';
+import { metricVsLengthSpec } from './plots/lengthPlot.js';
+import { curvesSpec, fidelitySpec, numericOrder, renderSvg, trainLossSpec } from './plots/plots.js';
 import { attentionMapSpec } from './plots/attentionMapPlot.js';
 import { couplingDistanceSpec } from './plots/couplingDistancePlot.js';
 import { couplingHeatmapSpec } from './plots/couplingHeatmapPlot.js';

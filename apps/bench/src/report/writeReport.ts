@@ -25,7 +25,7 @@ import { summaryHtml, summaryMarkdown } from './summaryTable.js';
  * plots change, then regenerate the committed reports (`bench report --results <folder>`); a test
  * fails while a committed report is older.
  */
-export const REPORT_RENDERER_VERSION = 3;
+export const REPORT_RENDERER_VERSION = 4;
 
 /** What {@link writeReport} produced. */
 export interface ReportFiles {

@@ -54,3 +54,6 @@ export function panelCount<T extends Record<string, unknown>>(
 ): number {
   return new Set(values.map((v) => String(v[field]))).size;
 }
+
+/** Curves and metric-against-length panels: up to 3 in a row, a strip for one alone. */
+export const CURVE_PANELS = { maxColumns: 3, aspect: 0.62, maxHeight: 300 } as const;

@@ -2,9 +2,8 @@ import * as vega from 'vega';
 import { compile } from 'vega-lite';
 import type { TopLevelSpec } from 'vega-lite';
 import { columnOf } from '../columns.js';
-import { meanStd } from '../stats.js';
-import { panelCount, panelLayout } from './layout.js';
-import { headlineUnderneath, variantEncoding, variantLayers } from './variantColors.js';
+import { CURVE_PANELS, panelCount, panelLayout } from './layout.js';
+import { headlineUnderneath, variantLayers } from './variantColors.js';
 import { withVariantLegend } from './variantLegend.js';
 import { vegaLogger } from './vegaLog.js';
 import type { VegaLogger } from './vegaLog.js';
@@ -109,80 +108,9 @@ export function columnPrefix(records: readonly RunRecord[]): (r: RunRecord) => s
   return (r) => (several ? `${columnOf(r)}, ` : '');
 }
 
-function metricTitle(r: RunRecord | undefined): string {
+/** The axis title of a run's evaluation metric. */
+export function metricTitle(r: RunRecord | undefined): string {
   return r?.metricName === 'accuracy' ? 'test accuracy' : 'validation perplexity';
-}
-
-/** One point of a metric-against-length plot: mean ± std over seeds of one variant at one T. */
-export interface LengthPoint {
-  readonly group: string;
-  readonly column: string;
-  readonly T: number;
-  readonly values: readonly number[];
-}
-
-/** Final metric against context length T, one panel per group and one line per variant, ± std over seeds. */
-export function metricVsLengthSpec(records: readonly RunRecord[]): TopLevelSpec {
-  const cells = new Map<string, LengthPoint & { values: number[] }>();
-  for (const r of records) {
-    const group = groupLabel(r);
-    const key = `${group}|${columnOf(r)}|${r.config.length}`;
-    let c = cells.get(key);
-    if (!c) {
-      c = { group, column: columnOf(r), T: r.config.length, values: [] };
-      cells.set(key, c);
-    }
-    c.values.push(r.finalMetric);
-  }
-  return lengthSpec([...cells.values()], metricTitle(records[0]), 'context length T');
-}
-
-/**
- * Mean ± std of `values` against T: one panel per group, one line with error bars per column.
- *
- * @param yTitle the metric's name (the axis adds "mean ± std over seeds").
- */
-export function lengthSpec(
-  points: readonly LengthPoint[],
-  yTitle: string,
-  xTitle: string,
-): TopLevelSpec {
-  const values = points.map((c) => {
-    const s = meanStd(c.values);
-    const { group, column, T } = c;
-    return { group, column, T, mean: s.mean, lo: s.mean - s.std, hi: s.mean + s.std, n: s.n };
-  });
-  // Two lines: one would be taller than the plot, and Vega pads the chart to fit it.
-  const title = [yTitle, '(mean ± std over seeds)'];
-  const columns = values.map((v) => v.column);
-  // One length is one column of points: a narrow panel, not a strip across the page.
-  const oneT = panelCount(values, 'T') === 1 ? { maxWidth: 360 } : {};
-  const shape = { ...CURVE_PANELS, ...oneT };
-  const { columns: wrap, ...size } = panelLayout(panelCount(values, 'group'), shape);
-  const x = {
-    field: 'T',
-    type: 'quantitative',
-    title: xTitle,
-    axis: { format: 'd', tickMinStep: 1 },
-  };
-  const axis = roundedAxis(values.flatMap((v) => [v.lo, v.hi]));
-  const y = { field: 'mean', type: 'quantitative', title, scale: { zero: false }, axis };
-  const errorbar = {
-    mark: { type: 'errorbar', ticks: true },
-    encoding: {
-      x: { field: 'T', type: 'quantitative' },
-      y: { field: 'lo', type: 'quantitative', title },
-      y2: { field: 'hi' },
-      color: variantEncoding(columns).color,
-    },
-  };
-  return withVariantLegend(columns, {
-    ...panels(values, 'group', wrap),
-    spec: {
-      ...size,
-      layer: headlineUnderneath([...variantLayers(columns, { x, y }, true), errorbar], columns),
-    },
-  });
 }
 
 /** Each panel's values (a plot whose panels scale y on their own). */
@@ -191,9 +119,6 @@ function byPanel(values: readonly { panel: string; value: number }[]): number[][
   for (const v of values) panels.set(v.panel, [...(panels.get(v.panel) ?? []), v.value]);
   return [...panels.values()];
 }
-
-/** Curves and metric-against-length panels: up to 3 in a row, a strip for one alone. */
-const CURVE_PANELS = { maxColumns: 3, aspect: 0.62, maxHeight: 300 } as const;
 
 /** One panel per (group, T), one line per run: `pick` chooses the curve (evaluations or train loss). */
 function runCurvesSpec(

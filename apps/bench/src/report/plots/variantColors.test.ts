@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { syntheticRecords } from '../../testing/fixtures.js';
-import { metricVsLengthSpec, renderSvg } from './plots.js';
+import { metricVsLengthSpec } from './lengthPlot.js';
+import { renderSvg } from './plots.js';
 import { colourScale, headlineUnderneath, variantScales } from './variantColors.js';
 
 describe('colourScale', () => {
