@@ -88,7 +88,9 @@ export function oneCoreRoofline(
  *   the two recursions again (7), their tangents (5.5 each: the recursion, its field half, and
  *   the multiply-add of the source term, 11), the read-out of ∂L/∂h (α′β + αβ′ accumulated with
  *   its sign, 4) and the accumulation of that product for ∂L/∂J (1): 23. 32 in all, the pair at
- *   distance W not counted.
+ *   distance W not counted: its ∂L/∂J reads the transitions, not the states (the engine's kernels
+ *   spend 12 flops a state on its six sums, transferVjpForward.h's third state loop), so the
+ *   printed line says so.
  * - `kept`: the VJP reading the forward's two messages back from memory instead (16 bytes a
  *   state, written and read) and doing the other 16 flops; with the forward's 9, 25.
  */
@@ -143,7 +145,7 @@ export function transferRoofline(
   return [
     `roofline of the transfer-matrix goal: ${(states / 1e6).toFixed(1)} M window states a step; the goal allows the whole causal op ${ms(allowed)} (half the softmax step); both cores give ${peakGflops.toFixed(1)} GFLOP/s and ${bandwidth.toFixed(1)} GB/s`,
     `- today's kernel, ${kernel} flops a state: ${ms(at(kernel))} at 100 % of the peak, ${share(at(kernel))}`,
-    `- the fewest flops an exact pass needs, ${fewest} a state: ${ms(at(fewest))}, ${share(at(fewest))}`,
+    `- the fewest flops an exact pass needs, ${fewest} a state without the read-out of the coupling at distance W (the engine's kernels spend 12 a state on it: transferVjpForward.h's third state loop): ${ms(at(fewest))}, ${share(at(fewest))}`,
     `- keeping the forward's messages, ${kept} flops and ${KEPT_BYTES_PER_STATE} bytes a state: ${ms(at(kept))} of flops, ${ms(moved)} of memory traffic; at best (both roofs at once) ${ms(keptMs)}, ${share(keptMs)}`,
     ...measured,
   ];
