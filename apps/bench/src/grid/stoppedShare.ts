@@ -4,6 +4,7 @@
 // expected figure beside it.
 import { estimateGridSeconds } from './eta.js';
 import { formatDuration } from './progress.js';
+import { median } from '../report/stats.js';
 import type { PendingRun } from './types.js';
 import type { EngineChoice } from '../types.js';
 import type { RunRecord } from '../recordTypes.js';
@@ -32,10 +33,12 @@ export function stoppedShare(records: Iterable<RunRecord>): StoppedShare | null 
     shares.push((r.earlyStop.stoppedAtStep ?? r.config.steps) / r.config.steps);
   }
   if (shares.length === 0) return null;
-  shares.sort((a, b) => a - b);
-  const mid = shares.length >> 1;
-  const median = shares.length % 2 ? shares[mid]! : (shares[mid - 1]! + shares[mid]!) / 2;
-  return { median, min: shares[0]!, max: shares.at(-1)!, runs: shares.length };
+  return {
+    median: median(shares)!,
+    min: Math.min(...shares),
+    max: Math.max(...shares),
+    runs: shares.length,
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { holmAdjust, pairedTTest } from './stats.js';
+import { holmAdjust, median, pairedTTest } from './stats.js';
 
 describe('pairedTTest', () => {
   it('matches the closed form at 2 degrees of freedom for d = (−0.05, −0.04, −0.03)', () => {
@@ -76,5 +76,29 @@ describe('holmAdjust', () => {
     expect(holmAdjust([])).toEqual([]);
     expect(() => holmAdjust([0.1, Number.NaN])).toThrow(RangeError);
     expect(() => holmAdjust([1.2])).toThrow(/not in \[0, 1\]/);
+  });
+});
+
+describe('median', () => {
+  it('should take the middle value, or the mean of the two middle ones, whatever the order', () => {
+    expect(median([])).toBeUndefined();
+    expect(median([7])).toBe(7);
+    expect(median([3, 1, 2, 10])).toBe(2.5);
+    const xs = [5, 1, 4];
+    expect(median(xs)).toBe(4);
+    expect(xs).toEqual([5, 1, 4]);
+  });
+
+  it('should leave as many values at or below it as at or above it', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.double({ min: -1e6, max: 1e6, noNaN: true }), { minLength: 1 }),
+        (xs) => {
+          const m = median(xs)!;
+          expect(xs.filter((x) => x <= m).length).toBeGreaterThanOrEqual(xs.length / 2);
+          expect(xs.filter((x) => x >= m).length).toBeGreaterThanOrEqual(xs.length / 2);
+        },
+      ),
+    );
   });
 });

@@ -24,6 +24,20 @@ export function meanStd(values: readonly number[]): Stat {
   return { mean, std: n > 1 ? Math.sqrt(ss / (n - 1)) : 0, n };
 }
 
+/**
+ * The median of `xs`: the middle value, or the mean of the two middle ones.
+ *
+ * @returns undefined when `xs` is empty.
+ * @example
+ * median([3, 1, 2, 10]); // 2.5
+ */
+export function median(xs: readonly number[]): number | undefined {
+  if (xs.length === 0) return undefined;
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
 /** A paired t-test of per-seed differences `variant − baseline`. */
 export interface PairedTest {
   /** Number of pairs (seeds in both columns). */

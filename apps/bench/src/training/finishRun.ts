@@ -7,6 +7,7 @@ import { modelPath, recordPath, removeCheckpoint } from '../results/runFiles.js'
 import { encodeSavedModel } from '../results/savedModelFile.js';
 import { writeFileAtomic } from '@boltzmann/ising-core/internal';
 import type { RunRecord, RunTiming } from '../recordTypes.js';
+import { median } from '../report/stats.js';
 import { earlyStopRecordOf } from './earlyStop.js';
 import { capIndependent } from '../grid/capFamily.js';
 import { writeCheckpoint } from './sessionCheckpoint.js';
@@ -21,23 +22,15 @@ import {
 } from './trainSession.js';
 import type { TrainSession } from './trainSession.js';
 
-/** The median of `xs` (undefined when empty). */
-function medianOf(xs: readonly number[]): number | undefined {
-  if (xs.length === 0) return undefined;
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
 /** Where the run's wall time went (see {@link RunTiming}). */
 function timingOf(run: TrainSession, wallSeconds: number): RunTiming {
   const { evalSeconds, checkpointSeconds } = run.curves;
-  const median = medianOf(run.loopMs);
+  const medianStepMs = median(run.loopMs);
   return {
     stepSeconds: Math.max(0, wallSeconds - evalSeconds - checkpointSeconds),
     evalSeconds,
     checkpointSeconds,
-    ...(median === undefined ? {} : { medianStepMs: median }),
+    ...(medianStepMs === undefined ? {} : { medianStepMs }),
   };
 }
 
