@@ -1,7 +1,6 @@
 // What `bench recall` adds to its report: test accuracy at the queries against the number of
 // key–value pairs, one panel per sequence length, as Zoology's figures plot it.
-import { columnOf } from '../report/columns.js';
-import { ACCURACY_RANGE, lengthSpec } from '../report/plots/lengthPlot.js';
+import { ACCURACY_RANGE, lengthPoints, lengthSpec } from '../report/plots/lengthPlot.js';
 import type { LengthPoint } from '../report/plots/lengthPlot.js';
 import type { ReportSection } from '../report/sections.js';
 import type { RunRecord } from '../recordTypes.js';
@@ -12,20 +11,10 @@ import type { ExperimentReport } from './types.js';
  * `lengthSpec` draws its `T` field on the x axis, so the pairs go there and the length names the panel.
  */
 export function recallPoints(records: readonly RunRecord[]): LengthPoint[] {
-  const cells = new Map<string, LengthPoint & { values: number[] }>();
-  for (const r of records) {
+  return lengthPoints(records, (r) => {
     const pairs = r.config.recall?.kvPairs;
-    if (pairs === undefined) continue;
-    const group = `T=${r.config.length}`;
-    const key = `${group}|${columnOf(r)}|${pairs}`;
-    let c = cells.get(key);
-    if (!c) {
-      c = { group, column: columnOf(r), T: pairs, values: [] };
-      cells.set(key, c);
-    }
-    c.values.push(r.finalMetric);
-  }
-  return [...cells.values()];
+    return pairs === undefined ? undefined : { group: `T=${r.config.length}`, T: pairs };
+  });
 }
 
 /** The report hooks of `bench recall` (see {@link ExperimentReport}). */

@@ -17,21 +17,35 @@ export interface LengthPoint {
   readonly values: readonly number[];
 }
 
-/** Final metric against context length T, one panel per group and one line per variant, ± std over seeds. */
-export function metricVsLengthSpec(records: readonly RunRecord[]): TopLevelSpec {
+/**
+ * The final metric of every seed per (panel, column, x): `at` gives a run's panel and x, or
+ * undefined to leave the run out.
+ */
+export function lengthPoints(
+  records: readonly RunRecord[],
+  at: (r: RunRecord) => { readonly group: string; readonly T: number } | undefined,
+): LengthPoint[] {
   const cells = new Map<string, LengthPoint & { values: number[] }>();
   for (const r of records) {
-    const group = groupLabel(r);
-    const key = `${group}|${columnOf(r)}|${r.config.length}`;
+    const where = at(r);
+    if (!where) continue;
+    const column = columnOf(r);
+    const key = `${where.group}|${column}|${where.T}`;
     let c = cells.get(key);
     if (!c) {
-      c = { group, column: columnOf(r), T: r.config.length, values: [] };
+      c = { group: where.group, column, T: where.T, values: [] };
       cells.set(key, c);
     }
     c.values.push(r.finalMetric);
   }
+  return [...cells.values()];
+}
+
+/** Final metric against context length T, one panel per group and one line per variant, ± std over seeds. */
+export function metricVsLengthSpec(records: readonly RunRecord[]): TopLevelSpec {
+  const points = lengthPoints(records, (r) => ({ group: groupLabel(r), T: r.config.length }));
   const bounds = records[0]?.metricName === 'accuracy' ? ACCURACY_RANGE : undefined;
-  return lengthSpec([...cells.values()], metricTitle(records[0]), 'context length T', bounds);
+  return lengthSpec(points, metricTitle(records[0]), 'context length T', bounds);
 }
 
 /** An accuracy's range: error bars are cut to it, so no bar claims more than 100 %. */
