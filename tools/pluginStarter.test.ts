@@ -1,5 +1,13 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,9 +79,29 @@ function offlineNpmInstall(folder: string): string[] {
       JSON.parse(readFileSync(join(to, 'package.json'), 'utf8')) as { version: string }
     ).version;
     expect(version, `${name}: the folder pins ${spec}, this install has ${version}`).toBe(spec);
+    linkBins(folder, to);
     done.push(`${name}@${version} linked`);
   }
   return done;
+}
+
+/**
+ * npm's node_modules/.bin links for the package installed at `dir` (its manifest's `bin`), so the
+ * folder's scripts (`npm test` is `vitest run`) find their commands as after a real `npm install`,
+ * whatever PATH the test itself was started with.
+ */
+function linkBins(folder: string, dir: string): void {
+  const { name, bin } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+    name: string;
+    bin?: string | Record<string, string>;
+  };
+  const bins = typeof bin === 'string' ? { [name.replace(/^@[^/]+\//, '')]: bin } : (bin ?? {});
+  const binDir = join(folder, 'node_modules', '.bin');
+  mkdirSync(binDir, { recursive: true });
+  for (const [command, script] of Object.entries(bins)) {
+    const link = join(binDir, command);
+    if (!existsSync(link)) symlinkSync(resolve(dir, script), link);
+  }
 }
 
 describe('templates/sampler-plugin/README.md, followed literally', () => {
