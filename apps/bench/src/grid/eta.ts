@@ -85,6 +85,34 @@ const ENGINE_APPROXIMATE_SAMPLER_SCALE = 0.67;
  */
 const ENGINE_NS_PER_FUSED_TRANSFER_STATE = 1.4;
 /**
+ * What the native backend's kernels take of the wasm-fitted engine terms above, by instruction
+ * set, fitted on 7 Dec 2026 to the converged experiment's run records (median step against the
+ * model, two workers on two cores: docs/results/long-context-converged): `model` for everything
+ * but the transfer kernels (softmax and sigmoid runs: AVX2 0.34–0.66 of the wasm fit, AVX-512
+ * 0.18–0.26), `transfer` for the transfer kernels' term (the boltzmann runs' remainder: AVX2
+ * 0.61–1.6, AVX-512 0.31–0.51). AVX2's runs ran on a busier machine than AVX-512's, so its pair
+ * is the one that keeps every cell's median within ±50 % (0.69–1.49; AVX-512 0.86–1.04), which
+ * etaKernels.test.ts checks. An instruction set not here keeps the wasm fit, an upper bound.
+ */
+const NATIVE_SCALES: Readonly<Record<string, { model: number; transfer: number }>> = {
+  avx2: { model: 0.5, transfer: 0.85 },
+  avx512: { model: 0.22, transfer: 0.32 },
+};
+const WASM_SCALES = { model: 1, transfer: 1 } as const;
+
+/** The kernels an engine runs on here (`engineBackendInfo`'s name and instruction set), for the ETA. */
+export interface EtaKernels {
+  readonly name: 'native' | 'wasm';
+  readonly isa: string;
+}
+
+/** What trains a run, as the ETA sees it: the choice, and the kernels it resolves to here when known. */
+export interface EtaEngine extends EngineChoice {
+  /** Absent: the engine is costed on its WebAssembly fit (an upper bound where the native addon runs). */
+  readonly kernels?: EtaKernels;
+}
+
+/**
  * The samplers whose work runs on every engine thread's own shard (ising-core's deterministic
  * built-ins, rebuilt on each thread from their recipe; the run's convergence recorder,
  * training/runModel.ts, gets every thread's figures): their share shrinks with the threads like
@@ -98,8 +126,8 @@ const SHARDED_SAMPLERS: ReadonlySet<string> = new Set([
   'tap',
 ]);
 
-/** The per-step constants of the path that trains `c`: the engine (and its threads) or tfjs. */
-function pathCosts(c: RunConfig, engine: EngineChoice) {
+/** The per-step constants of the path that trains `c`: the engine (and its threads, kernels) or tfjs. */
+function pathCosts(c: RunConfig, engine: EtaEngine) {
   if (engine.name === 'tfjs')
     return {
       base: MS_PER_STEP_BASE,
@@ -109,14 +137,20 @@ function pathCosts(c: RunConfig, engine: EngineChoice) {
       speedup: 1,
       approximateSamplerScale: 1,
       samplerSpeedup: 1,
+      transferScale: 1,
     };
   const speedup = 1 + ENGINE_THREAD_GAIN * (engine.threads - 1);
+  const k = engine.kernels;
+  const scale = (k?.name === 'native' ? NATIVE_SCALES[k.isa] : undefined) ?? WASM_SCALES;
+  const perScore =
+    c.variant === 'softmax' ? ENGINE_NS_PER_SCORE_SOFTMAX : ENGINE_NS_PER_SCORE_CAUSAL_OP;
   return {
-    base: ENGINE_MS_PER_STEP_BASE,
-    perParameter: ENGINE_NS_PER_PARAMETER,
-    perFlop: ENGINE_NS_PER_DENSE_FLOP,
-    perScore: c.variant === 'softmax' ? ENGINE_NS_PER_SCORE_SOFTMAX : ENGINE_NS_PER_SCORE_CAUSAL_OP,
+    base: ENGINE_MS_PER_STEP_BASE * scale.model,
+    perParameter: ENGINE_NS_PER_PARAMETER * scale.model,
+    perFlop: ENGINE_NS_PER_DENSE_FLOP * scale.model,
+    perScore: perScore * scale.model,
     speedup,
+    transferScale: scale.transfer,
     approximateSamplerScale: ENGINE_APPROXIMATE_SAMPLER_SCALE,
     samplerSpeedup: SHARDED_SAMPLERS.has(c.sampler) ? speedup : 1,
   };
@@ -150,7 +184,7 @@ const fusedTransfer = (c: RunConfig): boolean =>
   c.sampler === 'transfer-matrix' &&
   c.samplerOptions.precision === 'float32';
 
-function stepMs(c: RunConfig, batch: number, engine: EngineChoice): number {
+function stepMs(c: RunConfig, batch: number, engine: EtaEngine): number {
   const vocab = c.recall?.vocabSize ?? (c.dataset === 'shakespeare' ? 65 : 2 * c.types);
   const out = c.recall?.vocabSize ?? (c.dataset === 'shakespeare' ? 65 : c.length);
   const hidden = c.ffn ? 2 * c.ffnHidden : 0;
@@ -184,7 +218,8 @@ function stepMs(c: RunConfig, batch: number, engine: EngineChoice): number {
     } else if (engine.name !== 'tfjs' && fusedTransfer(c)) {
       const states = (c.length * (c.length + 1)) / 2;
       const w = Math.min(Number(c.samplerOptions.bandwidth ?? 8), c.length - 1);
-      ising = estimates * batch * states * 2 ** w * ENGINE_NS_PER_FUSED_TRANSFER_STATE * 1e-6;
+      const ns = ENGINE_NS_PER_FUSED_TRANSFER_STATE * costs.transferScale;
+      ising = estimates * batch * states * 2 ** w * ns * 1e-6;
     } else {
       ising = estimates * batch * approximateSamplerNs(c) * costs.approximateSamplerScale * 1e-6;
     }
@@ -194,7 +229,7 @@ function stepMs(c: RunConfig, batch: number, engine: EngineChoice): number {
 }
 
 /** Estimated wall milliseconds of one training step of the run's batch, under grid contention. */
-export const estimateStepMs = (c: RunConfig, engine: EngineChoice = DEFAULT_ENGINE): number =>
+export const estimateStepMs = (c: RunConfig, engine: EtaEngine = DEFAULT_ENGINE): number =>
   stepMs(c, c.batchSize, engine);
 
 /**
@@ -204,7 +239,7 @@ export const estimateStepMs = (c: RunConfig, engine: EngineChoice = DEFAULT_ENGI
  * @param engine what trains it (default: the engine on one thread).
  * @returns seconds (a rough figure, ±50 %).
  */
-export function estimateRunSeconds(c: RunConfig, engine: EngineChoice = DEFAULT_ENGINE): number {
+export function estimateRunSeconds(c: RunConfig, engine: EtaEngine = DEFAULT_ENGINE): number {
   const train = (c.steps * stepMs(c, c.batchSize, engine)) / 1000;
   const evalRows = c.recall?.testExamples ?? (c.dataset === 'shakespeare' ? c.evalWindows : 512);
   const evals = Math.floor(c.steps / c.evalEvery) + 1;
@@ -226,7 +261,7 @@ export function estimateRunSeconds(c: RunConfig, engine: EngineChoice = DEFAULT_
 export function estimateGridSeconds(
   runs: ReadonlyArray<{ config: RunConfig; doneFraction?: number }>,
   workers: number,
-  engine: EngineChoice = DEFAULT_ENGINE,
+  engine: EtaEngine = DEFAULT_ENGINE,
 ): number {
   const costs = runs
     .map(

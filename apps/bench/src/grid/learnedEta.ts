@@ -5,7 +5,8 @@
 // it has steps enough to stand on its own.
 import { SECONDS_PER_RUN, SECONDS_PER_RUN_SETUP, estimateRunSeconds, listSchedule } from './eta.js';
 import type { PendingRun } from './types.js';
-import type { EngineChoice, RunConfig } from '../types.js';
+import type { RunConfig } from '../types.js';
+import type { EtaEngine } from './eta.js';
 
 /**
  * Measured steps that weigh as much as the broader estimate they are shrunk towards: a run's
@@ -48,7 +49,7 @@ export interface LearnedEta {
 const classOf = (c: RunConfig): string => `${c.column}|T=${c.length}`;
 
 /** The cost model's seconds per step of a run, its evaluations spread over its steps. */
-function priorStepSeconds(c: RunConfig, engine?: EngineChoice): number {
+function priorStepSeconds(c: RunConfig, engine?: EtaEngine): number {
   return Math.max(1e-6, (estimateRunSeconds(c, engine) - SECONDS_PER_RUN) / Math.max(1, c.steps));
 }
 
@@ -81,7 +82,7 @@ function shrink(points: readonly { n: number; logRatio: number }[], prior: numbe
 export function learnedEta(
   pending: readonly PendingRun[],
   slots: number,
-  engine?: EngineChoice,
+  engine?: EtaEngine,
   now: () => number = Date.now,
 ): LearnedEta {
   const runs = new Map<string, Tracked>();

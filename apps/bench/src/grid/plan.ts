@@ -2,6 +2,8 @@
 // resume from a checkpoint, the ETA, the plan's lines and the dry run's list.
 import { whatRunsLine } from './whatRuns.js';
 import { estimateGridSeconds, estimateRunSeconds } from './eta.js';
+import type { EtaEngine } from './eta.js';
+import { etaEngineHere } from './etaKernels.js';
 import { runId, runLabel } from './expandGrid.js';
 import { formatDuration } from './progress.js';
 import { expectedTimeLine } from './stoppedShare.js';
@@ -15,7 +17,7 @@ import type {
   PlannedGrid,
   RunFailure,
 } from './types.js';
-import type { EngineChoice, RunConfig } from '../types.js';
+import type { RunConfig } from '../types.js';
 import type { RunRecord } from '../recordTypes.js';
 
 /** The grid's output sink: `options.out`, else standard output. */
@@ -80,22 +82,17 @@ export async function planGrid(
   const out = gridOut(options);
   const grid = readGrid(configs, options, executor.resumesLocalCheckpoints);
   const slots = Math.max(1, executor.slots(grid.pending.length));
-  const etaSeconds = estimateGridSeconds(grid.pending, slots, options.settings.engine);
+  const engine = etaEngineHere(options.settings.engine);
+  const etaSeconds = estimateGridSeconds(grid.pending, slots, engine);
   options.onPlan?.({ runs: configs.length, pending: grid.pending.length, etaSeconds });
   out(await executor.announce(grid, etaSeconds));
-  const expected = expectedTimeLine(
-    grid.done.values(),
-    grid.pending,
-    slots,
-    options.settings.engine,
-  );
+  const expected = expectedTimeLine(grid.done.values(), grid.pending, slots, engine);
   if (expected) out(expected);
   out(`results: ${options.settings.resultsDir}`);
   out(whatRunsLine(configs, options.settings.engine));
-  if (options.dryRun)
-    for (const line of dryRunLines(grid.pending, options.settings.engine)) out(line);
+  if (options.dryRun) for (const line of dryRunLines(grid.pending, engine)) out(line);
   // After the plan's lines: a display with bars starts drawing its grid line here.
-  else options.progress.plan?.(grid.pending, slots, options.settings.engine);
+  else options.progress.plan?.(grid.pending, slots, engine);
   return grid;
 }
 
@@ -117,7 +114,7 @@ export function localPlanLine(grid: PlannedGrid, etaSeconds: number, where: stri
 }
 
 /** A dry run's list: each pending run, its steps (and where it resumes) and its own ETA. */
-function dryRunLines(pending: readonly PendingRun[], engine?: EngineChoice): string[] {
+function dryRunLines(pending: readonly PendingRun[], engine?: EtaEngine): string[] {
   return pending.map(
     (t) =>
       `  ${runLabel(t.config)}  ${t.config.steps} steps${t.startStep ? ` (from ${t.startStep})` : ''}  ≈ ${formatDuration(estimateRunSeconds(t.config, engine) * (1 - t.doneFraction))}`,

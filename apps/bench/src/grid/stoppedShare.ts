@@ -3,10 +3,10 @@
 // at a quarter of the 40,000-step cap). The finished runs' share of their caps gives a second,
 // expected figure beside it.
 import { estimateGridSeconds } from './eta.js';
+import type { EtaEngine } from './eta.js';
 import { formatDuration } from './progress.js';
 import { median } from '../report/stats.js';
 import type { PendingRun } from './types.js';
-import type { EngineChoice } from '../types.js';
 import type { RunRecord } from '../recordTypes.js';
 
 /** The share of their step caps that finished early-stopping runs trained. */
@@ -51,7 +51,7 @@ export function expectedTimeLine(
   done: Iterable<RunRecord>,
   pending: readonly PendingRun[],
   slots: number,
-  engine?: EngineChoice,
+  engine?: EtaEngine,
 ): string | null {
   const share = stoppedShare(done);
   const stopping = pending.filter((p) => p.config.earlyStop).length;

@@ -1,8 +1,9 @@
 // The grid's shapes, a leaf the planner and the executors read: the executor interface (what a
 // grid run is told, plans and returns). A grid's axes and settings (GridSpec) are a root leaf,
 // benchCommand.ts.
-import type { EngineChoice, RunConfig, RunProgress, RunSettings } from '../types.js';
+import type { RunConfig, RunProgress, RunSettings } from '../types.js';
 import type { RunRecord } from '../recordTypes.js';
+import type { EtaEngine } from './eta.js';
 
 /** Where the grid reports what its runs are doing. */
 export interface ProgressDisplay {
@@ -21,7 +22,7 @@ export interface ProgressDisplay {
    * The grid's pending runs and the processes they train on, told once before any run starts:
    * a display that has it shows the grid's learning ETA (learnedEta.ts).
    */
-  plan?(pending: readonly PendingRun[], slots: number, engine?: EngineChoice): void;
+  plan?(pending: readonly PendingRun[], slots: number, engine?: EtaEngine): void;
 }
 
 /** A run that ended in an error. */
