@@ -45,6 +45,7 @@ export type {
 export { hardwareDryRun, hardwareRuns, samplerTrafficOfRun } from './hardware/hardwareDryRun.js';
 export type { SamplerTraffic } from './hardware/hardwareDryRun.js';
 export { estimateGridSeconds, estimateRunSeconds } from './grid/eta.js';
+export type { EtaEngine, EtaKernels } from './grid/eta.js';
 export { barProgress, formatDuration, plainProgress } from './grid/progress.js';
 export type { ProgressDisplay } from './grid/progress.js';
 export type { SampleCommand } from './commands/sample.js';
