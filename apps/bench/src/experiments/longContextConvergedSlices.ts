@@ -104,8 +104,10 @@ const shakespeareSlice = (seed: number): LongContextSlice => ({
  * - **T = 64 and 128 only.** T = 256 (4 more cells) is left out: its transfer-matrix runs cost
  *   ≈ 2 s a step (measured on a loaded machine, one thread; the dry run's 4h18m for two runs to a
  *   5,000-step cap), so its 12 boltzmann runs to this protocol's cap would take ≈ 80 worker-hours
- *   (≈ 40 h of the 2-core machine), more than the sessions leave for this issue; it waits for the
- *   transfer kernel at its roofline (issue 41, point 1).
+ *   (≈ 40 h of the 2-core machine), more than the sessions leave for this issue; it waited for
+ *   the transfer kernel at its roofline (issue 41, point 1), which is not in sight, so from 7 Dec
+ *   2026 it runs as its own grid outside these slices (`bench recall --lengths 256 --kv-pairs
+ *   4,8,16,32,64`, the converged README's "What runs").
  * - **Vocabulary 256** (the `small` preset's), not Zoology's 8,192: the tied output layer scores
  *   every position over the whole vocabulary, so at 8,192 it is most of a step (softmax at
  *   T = 256: 1.17 s a step against 0.31 s at 256, measured, one thread, loaded machine), and the
