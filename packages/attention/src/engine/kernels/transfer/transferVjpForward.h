@@ -105,6 +105,68 @@ static inline void vjp_states(const chain_head *c, const vjp_step *k, const vr *
   o->r1 += r1, o->r2 += r2, o->r3 += r3, o->r4 += r4, o->r5 += r5, o->r6 += r6;
 }
 
+#if VW >= 16
+/*
+ * vjp_states's three loops as one, for the 16-lane ISA (AVX-512, 32 vector registers), where the
+ * twelve accumulators and six constants fit beside a step's loads: each pair of states is read
+ * once instead of three times, and the new messages are not read back. The same operations on the
+ * same values in the same order as vjp_states; the compiler may contract a different product into
+ * a fused multiply-add, so results can differ from the split loops' in the last bits (both held to
+ * transferNative.test.ts's references). Forward + VJP 10–12 % faster on AVX-512 (Zen 5, W = 8,
+ * T = 64 and 256, docs/benchmarks/attention.md, 7 Dec 2026, 19:20 UTC).
+ */
+static inline void vjp_states_fused(const chain_head *c, const vjp_step *k, const vr *a, const vr *aT,
+                                    const vr *bk, const vr *bkT, const real *tb, vr *next, vr *nextT,
+                                    vr *row, vjp_sums *o) {
+  const int32_t H = c->H;
+  const vr zero = vrsplat(0.0f), kz = k->kz, invZHat = k->invZHat;
+  vr sumA = zero, sumAT = zero, sl = zero, sh = zero, slT = zero, shT = zero;
+  vr r1 = zero, r2 = zero, r3 = zero, r4 = zero, r5 = zero, r6 = zero;
+  for (int32_t j = 0; j < H; j++) {
+    const vr a0 = a[2 * j], a1 = a[2 * j + 1], c0 = aT[2 * j], c1 = aT[2 * j + 1];
+    const real d0 = tb[4 * j], d1 = tb[4 * j + 1], u0 = tb[4 * j + 2], u1 = tb[4 * j + 3];
+    const vr lo = k->fm * (a0 * d0 + a1 * d1), hi = k->fp * (a0 * u0 + a1 * u1);
+    const vr loT = k->fm * (c0 * d0 + c1 * d1) - k->gl * lo;
+    const vr hiT = k->fp * (c0 * u0 + c1 * u1) + k->gh * hi;
+    next[j] = lo;
+    next[j + H] = hi;
+    nextT[j] = loT;
+    nextT[j + H] = hiT;
+    sumA += lo + hi;
+    sumAT += loT + hiT;
+    const vr pl = bk[j], ph = bk[j + H], tl = bkT[j], th = bkT[j + H];
+    const vr el = lo * pl, eh = hi * ph;
+    const vr elT = loT * pl + lo * tl, ehT = hiT * ph + hi * th;
+    sl += el;
+    sh += eh;
+    slT += elT;
+    shT += ehT;
+    row[j] = kz * el - invZHat * elT;
+    row[j + H] = invZHat * ehT - kz * eh;
+    const vr dpp = a1 * u1 - a0 * u0, dpm = a1 * d1 - a0 * d0;
+    r1 += dpp * ph;
+    r2 += dpm * pl;
+    r3 += (c1 * u1 - c0 * u0) * ph;
+    r4 += (c1 * d1 - c0 * d0) * pl;
+    r5 += dpp * th;
+    r6 += dpm * tl;
+    if (FLUSH(j)) {
+      o->sumA += sumA, o->sumAT += sumAT, sumA = sumAT = zero;
+      o->sl += sl, o->sh += sh, o->slT += slT, o->shT += shT;
+      sl = sh = slT = shT = zero;
+      o->r1 += r1, o->r2 += r2, o->r3 += r3, o->r4 += r4, o->r5 += r5, o->r6 += r6;
+      r1 = r2 = r3 = r4 = r5 = r6 = zero;
+    }
+  }
+  o->sumA += sumA, o->sumAT += sumAT;
+  o->sl += sl, o->sh += sh, o->slT += slT, o->shT += shT;
+  o->r1 += r1, o->r2 += r2, o->r3 += r3, o->r4 += r4, o->r5 += r5, o->r6 += r6;
+}
+#define VJP_STATES vjp_states_fused
+#else
+#define VJP_STATES vjp_states
+#endif
+
 /* The VJP's forward sweep's running state. */
 typedef struct {
   vr *a, *aT, *next, *nextT;
@@ -130,7 +192,7 @@ static void vjp_segment(const chain_head *c, const chain_group *g, const chain_b
     vjp_sums o;
     memset(&o, 0, sizeof o);
     const vr *bk = seg + (size_t)(t - start) * 2 * S;
-    vjp_states(c, &k, f->a, f->aT, bk, bk + S, c->table + (size_t)t * 2 * S, f->next, f->nextT,
+    VJP_STATES(c, &k, f->a, f->aT, bk, bk + S, c->table + (size_t)t * 2 * S, f->next, f->nextT,
                row, &o);
     const vr z = o.sl + o.sh, zT = o.slT + o.shT, mg = o.sh - o.sl, mT = o.shT - o.slT;
     const vr dv = k.fp * o.r1 - k.fm * o.r2;
