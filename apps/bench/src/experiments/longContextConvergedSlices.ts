@@ -41,7 +41,7 @@ import type { LongContextSlice, LongContextSliceSet } from './longContextSlices.
  * is what makes 20,000-step caps affordable. Magnetizations agree with float64 to ~1e-6 relative
  * (transferNative.test.ts), below the engine's own float32 rounding of everything around them.
  */
-const BANDED_FLOAT32 = [
+export const BANDED_FLOAT32 = [
   '--sampler',
   'transfer-matrix',
   '--couplings',

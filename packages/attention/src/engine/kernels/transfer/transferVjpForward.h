@@ -39,6 +39,61 @@ typedef struct {
   vr sumA, sumAT, sl, sh, slT, shT, r1, r2, r3, r4, r5, r6;
 } vjp_sums;
 
+/* One pair of window states (2j, 2j + 1) of a step: messages, tangents and coupling factors. */
+typedef struct {
+  vr a0, a1, c0, c1;
+  real d0, d1, u0, u1;
+} state_pair;
+
+static inline state_pair load_pair(const vr *a, const vr *aT, const real *tb, int32_t j) {
+  const state_pair p = {a[2 * j], a[2 * j + 1], aT[2 * j], aT[2 * j + 1],
+                        tb[4 * j], tb[4 * j + 1], tb[4 * j + 2], tb[4 * j + 3]};
+  return p;
+}
+
+/* The next messages and tangents (states j, j + H) from a pair, with their sums into part. */
+static inline void pair_next(const vjp_step *k, const state_pair *p, vr *lo, vr *hi, vr *loT,
+                             vr *hiT, vjp_sums *part) {
+  *lo = k->fm * (p->a0 * p->d0 + p->a1 * p->d1), *hi = k->fp * (p->a0 * p->u0 + p->a1 * p->u1);
+  *loT = k->fm * (p->c0 * p->d0 + p->c1 * p->d1) - k->gl * *lo;
+  *hiT = k->fp * (p->c0 * p->u0 + p->c1 * p->u1) + k->gh * *hi;
+  part->sumA += *lo + *hi;
+  part->sumAT += *loT + *hiT;
+}
+
+/* The window weights of states j, j + H against β (pl, ph) and its tangent (tl, th): their sums into part, the signed-marginal tangents into row. */
+static inline void pair_weights(const vjp_step *k, vr lo, vr hi, vr loT, vr hiT, vr pl, vr ph,
+                                vr tl, vr th, vr *rowLo, vr *rowHi, vjp_sums *part) {
+  const vr el = lo * pl, eh = hi * ph;
+  const vr elT = loT * pl + lo * tl, ehT = hiT * ph + hi * th;
+  part->sl += el;
+  part->sh += eh;
+  part->slT += elT;
+  part->shT += ehT;
+  *rowLo = k->kz * el - k->invZHat * elT;
+  *rowHi = k->invZHat * ehT - k->kz * eh;
+}
+
+/* The six sums of the pair (t − W, t) from a pair of states, into part. */
+static inline void pair_window(const state_pair *p, vr pl, vr ph, vr tl, vr th, vjp_sums *part) {
+  const vr dpp = p->a1 * p->u1 - p->a0 * p->u0, dpm = p->a1 * p->d1 - p->a0 * p->d0;
+  part->r1 += dpp * ph;
+  part->r2 += dpm * pl;
+  part->r3 += (p->c1 * p->u1 - p->c0 * p->u0) * ph;
+  part->r4 += (p->c1 * p->d1 - p->c0 * p->d0) * pl;
+  part->r5 += dpp * th;
+  part->r6 += dpm * tl;
+}
+
+/* A block's running sums emptied into o (every BLOCK pairs and at the end). */
+static inline void flush_sums(vjp_sums *o, vjp_sums *part) {
+  o->sumA += part->sumA, o->sumAT += part->sumAT;
+  o->sl += part->sl, o->sh += part->sh, o->slT += part->slT, o->shT += part->shT;
+  o->r1 += part->r1, o->r2 += part->r2, o->r3 += part->r3;
+  o->r4 += part->r4, o->r5 += part->r5, o->r6 += part->r6;
+  *part = (vjp_sums){0};
+}
+
 /*
  * One step's state loops (linearVjp.ts's one loop, split in three so that each keeps its
  * accumulators and constants in registers: AVX2 has 16): the next messages and tangents with
@@ -49,60 +104,27 @@ static inline void vjp_states(const chain_head *c, const vjp_step *k, const vr *
                               const vr *bk, const vr *bkT, const real *tb, vr *next, vr *nextT,
                               vr *row, vjp_sums *o) {
   const int32_t H = c->H;
-  const vr zero = vrsplat(0.0f);
-  vr sumA = zero, sumAT = zero;
+  vjp_sums part = {0};
   for (int32_t j = 0; j < H; j++) {
-    const vr a0 = a[2 * j], a1 = a[2 * j + 1], c0 = aT[2 * j], c1 = aT[2 * j + 1];
-    const real d0 = tb[4 * j], d1 = tb[4 * j + 1], u0 = tb[4 * j + 2], u1 = tb[4 * j + 3];
-    const vr lo = k->fm * (a0 * d0 + a1 * d1), hi = k->fp * (a0 * u0 + a1 * u1);
-    const vr loT = k->fm * (c0 * d0 + c1 * d1) - k->gl * lo;
-    const vr hiT = k->fp * (c0 * u0 + c1 * u1) + k->gh * hi;
-    next[j] = lo;
-    next[j + H] = hi;
-    nextT[j] = loT;
-    nextT[j + H] = hiT;
-    sumA += lo + hi;
-    sumAT += loT + hiT;
-    if (FLUSH(j)) o->sumA += sumA, o->sumAT += sumAT, sumA = sumAT = zero;
+    const state_pair p = load_pair(a, aT, tb, j);
+    vr lo, hi, loT, hiT;
+    pair_next(k, &p, &lo, &hi, &loT, &hiT, &part);
+    next[j] = lo, next[j + H] = hi, nextT[j] = loT, nextT[j + H] = hiT;
+    if (FLUSH(j)) flush_sums(o, &part);
   }
-  o->sumA += sumA, o->sumAT += sumAT;
-  vr sl = zero, sh = zero, slT = zero, shT = zero;
-  const vr kz = k->kz, invZHat = k->invZHat;
+  flush_sums(o, &part);
   for (int32_t j = 0; j < H; j++) {
-    const vr lo = next[j], hi = next[j + H], loT = nextT[j], hiT = nextT[j + H];
-    const vr pl = bk[j], ph = bk[j + H];
-    const vr el = lo * pl, eh = hi * ph;
-    const vr elT = loT * pl + lo * bkT[j], ehT = hiT * ph + hi * bkT[j + H];
-    sl += el;
-    sh += eh;
-    slT += elT;
-    shT += ehT;
-    row[j] = kz * el - invZHat * elT;
-    row[j + H] = invZHat * ehT - kz * eh;
-    if (FLUSH(j)) {
-      o->sl += sl, o->sh += sh, o->slT += slT, o->shT += shT;
-      sl = sh = slT = shT = zero;
-    }
+    pair_weights(k, next[j], next[j + H], nextT[j], nextT[j + H], bk[j], bk[j + H], bkT[j],
+                 bkT[j + H], &row[j], &row[j + H], &part);
+    if (FLUSH(j)) flush_sums(o, &part);
   }
-  o->sl += sl, o->sh += sh, o->slT += slT, o->shT += shT;
-  vr r1 = zero, r2 = zero, r3 = zero, r4 = zero, r5 = zero, r6 = zero;
+  flush_sums(o, &part);
   for (int32_t j = 0; j < H; j++) {
-    const vr a0 = a[2 * j], a1 = a[2 * j + 1], c0 = aT[2 * j], c1 = aT[2 * j + 1];
-    const real d0 = tb[4 * j], d1 = tb[4 * j + 1], u0 = tb[4 * j + 2], u1 = tb[4 * j + 3];
-    const vr dpp = a1 * u1 - a0 * u0, dpm = a1 * d1 - a0 * d0;
-    const vr pl = bk[j], ph = bk[j + H];
-    r1 += dpp * ph;
-    r2 += dpm * pl;
-    r3 += (c1 * u1 - c0 * u0) * ph;
-    r4 += (c1 * d1 - c0 * d0) * pl;
-    r5 += dpp * bkT[j + H];
-    r6 += dpm * bkT[j];
-    if (FLUSH(j)) {
-      o->r1 += r1, o->r2 += r2, o->r3 += r3, o->r4 += r4, o->r5 += r5, o->r6 += r6;
-      r1 = r2 = r3 = r4 = r5 = r6 = zero;
-    }
+    const state_pair p = load_pair(a, aT, tb, j);
+    pair_window(&p, bk[j], bk[j + H], bkT[j], bkT[j + H], &part);
+    if (FLUSH(j)) flush_sums(o, &part);
   }
-  o->r1 += r1, o->r2 += r2, o->r3 += r3, o->r4 += r4, o->r5 += r5, o->r6 += r6;
+  flush_sums(o, &part);
 }
 
 #if VW >= 16
@@ -119,48 +141,18 @@ static inline void vjp_states_fused(const chain_head *c, const vjp_step *k, cons
                                     const vr *bk, const vr *bkT, const real *tb, vr *next, vr *nextT,
                                     vr *row, vjp_sums *o) {
   const int32_t H = c->H;
-  const vr zero = vrsplat(0.0f), kz = k->kz, invZHat = k->invZHat;
-  vr sumA = zero, sumAT = zero, sl = zero, sh = zero, slT = zero, shT = zero;
-  vr r1 = zero, r2 = zero, r3 = zero, r4 = zero, r5 = zero, r6 = zero;
+  vjp_sums part = {0};
   for (int32_t j = 0; j < H; j++) {
-    const vr a0 = a[2 * j], a1 = a[2 * j + 1], c0 = aT[2 * j], c1 = aT[2 * j + 1];
-    const real d0 = tb[4 * j], d1 = tb[4 * j + 1], u0 = tb[4 * j + 2], u1 = tb[4 * j + 3];
-    const vr lo = k->fm * (a0 * d0 + a1 * d1), hi = k->fp * (a0 * u0 + a1 * u1);
-    const vr loT = k->fm * (c0 * d0 + c1 * d1) - k->gl * lo;
-    const vr hiT = k->fp * (c0 * u0 + c1 * u1) + k->gh * hi;
-    next[j] = lo;
-    next[j + H] = hi;
-    nextT[j] = loT;
-    nextT[j + H] = hiT;
-    sumA += lo + hi;
-    sumAT += loT + hiT;
+    const state_pair p = load_pair(a, aT, tb, j);
+    vr lo, hi, loT, hiT;
+    pair_next(k, &p, &lo, &hi, &loT, &hiT, &part);
+    next[j] = lo, next[j + H] = hi, nextT[j] = loT, nextT[j + H] = hiT;
     const vr pl = bk[j], ph = bk[j + H], tl = bkT[j], th = bkT[j + H];
-    const vr el = lo * pl, eh = hi * ph;
-    const vr elT = loT * pl + lo * tl, ehT = hiT * ph + hi * th;
-    sl += el;
-    sh += eh;
-    slT += elT;
-    shT += ehT;
-    row[j] = kz * el - invZHat * elT;
-    row[j + H] = invZHat * ehT - kz * eh;
-    const vr dpp = a1 * u1 - a0 * u0, dpm = a1 * d1 - a0 * d0;
-    r1 += dpp * ph;
-    r2 += dpm * pl;
-    r3 += (c1 * u1 - c0 * u0) * ph;
-    r4 += (c1 * d1 - c0 * d0) * pl;
-    r5 += dpp * th;
-    r6 += dpm * tl;
-    if (FLUSH(j)) {
-      o->sumA += sumA, o->sumAT += sumAT, sumA = sumAT = zero;
-      o->sl += sl, o->sh += sh, o->slT += slT, o->shT += shT;
-      sl = sh = slT = shT = zero;
-      o->r1 += r1, o->r2 += r2, o->r3 += r3, o->r4 += r4, o->r5 += r5, o->r6 += r6;
-      r1 = r2 = r3 = r4 = r5 = r6 = zero;
-    }
+    pair_weights(k, lo, hi, loT, hiT, pl, ph, tl, th, &row[j], &row[j + H], &part);
+    pair_window(&p, pl, ph, tl, th, &part);
+    if (FLUSH(j)) flush_sums(o, &part);
   }
-  o->sumA += sumA, o->sumAT += sumAT;
-  o->sl += sl, o->sh += sh, o->slT += slT, o->shT += shT;
-  o->r1 += r1, o->r2 += r2, o->r3 += r3, o->r4 += r4, o->r5 += r5, o->r6 += r6;
+  flush_sums(o, &part);
 }
 #define VJP_STATES vjp_states_fused
 #else
