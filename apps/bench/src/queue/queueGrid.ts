@@ -1,5 +1,6 @@
 import { Queue } from 'bullmq';
 import { estimateGridSeconds } from '../grid/eta.js';
+import { etaEngineHere } from '../grid/etaKernels.js';
 import { runId } from '../grid/expandGrid.js';
 import { runGrid } from '../grid/executor.js';
 import { gridOut } from '../grid/plan.js';
@@ -118,10 +119,12 @@ function planLine(
 ): string {
   const { connected, notDone, runs } = e;
   // With workers connected, also the wall time if they train the grid alone, each slot as
-  // fast as this machine's ETA model (other machines may be faster or slower).
+  // fast as this machine's ETA model, on this machine's kernels, as `work` (grid/plan.ts; other
+  // machines may be faster or slower).
+  const engine = etaEngineHere(options.settings.engine);
   const wall =
     connected && connected.runsAtOnce > 1 && notDone.length > 1
-      ? `, ≈ ${formatDuration(estimateGridSeconds(grid.pending, connected.runsAtOnce, options.settings.engine))} on the ${connected.runsAtOnce} runs the workers train at once`
+      ? `, ≈ ${formatDuration(estimateGridSeconds(grid.pending, connected.runsAtOnce, engine))} on the ${connected.runsAtOnce} runs the workers train at once`
       : '';
   return (
     `grid: ${runs.length} run${runs.length === 1 ? '' : 's'} — ${grid.done.size} finished here, ` +
