@@ -51,14 +51,27 @@ static inline state_pair load_pair(const vr *a, const vr *aT, const real *tb, in
   return p;
 }
 
-/* The next messages and tangents (states j, j + H) from a pair, with their sums into part. */
-static inline void pair_next(const vjp_step *k, const state_pair *p, vr *lo, vr *hi, vr *loT,
-                             vr *hiT, vjp_sums *part) {
-  *lo = k->fm * (p->a0 * p->d0 + p->a1 * p->d1), *hi = k->fp * (p->a0 * p->u0 + p->a1 * p->u1);
-  *loT = k->fm * (p->c0 * p->d0 + p->c1 * p->d1) - k->gl * *lo;
-  *hiT = k->fp * (p->c0 * p->u0 + p->c1 * p->u1) + k->gh * *hi;
-  part->sumA += *lo + *hi;
-  part->sumAT += *loT + *hiT;
+/* The next messages and tangents of states j, j + H. */
+typedef struct {
+  vr lo, hi, loT, hiT;
+} next_pair;
+
+/*
+ * Pair j of a step (load_pair) and the next messages and tangents it makes, stored into next and
+ * nextT (states j, j + H), their sums into part; returned for a loop that reads them on.
+ */
+static inline next_pair pair_next(const vjp_step *k, const vr *a, const vr *aT, const real *tb,
+                                  int32_t j, int32_t H, vr *next, vr *nextT, state_pair *p,
+                                  vjp_sums *part) {
+  *p = load_pair(a, aT, tb, j);
+  const vr lo = k->fm * (p->a0 * p->d0 + p->a1 * p->d1), hi = k->fp * (p->a0 * p->u0 + p->a1 * p->u1);
+  const vr loT = k->fm * (p->c0 * p->d0 + p->c1 * p->d1) - k->gl * lo;
+  const vr hiT = k->fp * (p->c0 * p->u0 + p->c1 * p->u1) + k->gh * hi;
+  part->sumA += lo + hi;
+  part->sumAT += loT + hiT;
+  next[j] = lo, next[j + H] = hi, nextT[j] = loT, nextT[j + H] = hiT;
+  const next_pair n = {lo, hi, loT, hiT};
+  return n;
 }
 
 /* The window weights of states j, j + H against β (pl, ph) and its tangent (tl, th): their sums into part, the signed-marginal tangents into row. */
@@ -106,10 +119,8 @@ static inline void vjp_states(const chain_head *c, const vjp_step *k, const vr *
   const int32_t H = c->H;
   vjp_sums part = {0};
   for (int32_t j = 0; j < H; j++) {
-    const state_pair p = load_pair(a, aT, tb, j);
-    vr lo, hi, loT, hiT;
-    pair_next(k, &p, &lo, &hi, &loT, &hiT, &part);
-    next[j] = lo, next[j + H] = hi, nextT[j] = loT, nextT[j + H] = hiT;
+    state_pair p;
+    pair_next(k, a, aT, tb, j, H, next, nextT, &p, &part);
     if (FLUSH(j)) flush_sums(o, &part);
   }
   flush_sums(o, &part);
@@ -143,12 +154,10 @@ static inline void vjp_states_fused(const chain_head *c, const vjp_step *k, cons
   const int32_t H = c->H;
   vjp_sums part = {0};
   for (int32_t j = 0; j < H; j++) {
-    const state_pair p = load_pair(a, aT, tb, j);
-    vr lo, hi, loT, hiT;
-    pair_next(k, &p, &lo, &hi, &loT, &hiT, &part);
-    next[j] = lo, next[j + H] = hi, nextT[j] = loT, nextT[j + H] = hiT;
+    state_pair p;
+    const next_pair n = pair_next(k, a, aT, tb, j, H, next, nextT, &p, &part);
     const vr pl = bk[j], ph = bk[j + H], tl = bkT[j], th = bkT[j + H];
-    pair_weights(k, lo, hi, loT, hiT, pl, ph, tl, th, &row[j], &row[j + H], &part);
+    pair_weights(k, n.lo, n.hi, n.loT, n.hiT, pl, ph, tl, th, &row[j], &row[j + H], &part);
     pair_window(&p, pl, ph, tl, th, &part);
     if (FLUSH(j)) flush_sums(o, &part);
   }
