@@ -17,6 +17,9 @@ import { scriptArg } from './scriptArgs.js';
  *   shakespeare --preset long`, the long-context experiments' model).
  * - `baby`: nanoGPT's shakespeare_char CPU model, 4 layers × 4 heads, d_model 128, batch 12,
  *   T = 64, no biases, tied embeddings.
+ * - `mqar-256`: `bench recall --preset paper --vocab-size 256` at T = 256 (the converged MQAR
+ *   grid's longest runs): 2 layers, 1 head, d_model 64, attention only, batch 64, vocabulary 256,
+ *   no biases, tied embeddings.
  */
 export const BENCH_MODELS = {
   paper: {
@@ -28,6 +31,7 @@ export const BENCH_MODELS = {
     length: 12,
     bias: true,
     tieEmbeddings: false,
+    vocab: 65,
   },
   /** The paper model at the long-context experiment's longest length (issue 41's goal row). */
   'paper-256': {
@@ -39,6 +43,7 @@ export const BENCH_MODELS = {
     length: 256,
     bias: true,
     tieEmbeddings: false,
+    vocab: 65,
   },
   baby: {
     layers: 4,
@@ -49,10 +54,24 @@ export const BENCH_MODELS = {
     length: 64,
     bias: false,
     tieEmbeddings: true,
+    vocab: 65,
+  },
+  /** The converged MQAR grid's model at T = 256 (its ffnHidden is unused: no FFN). */
+  'mqar-256': {
+    layers: 2,
+    heads: 1,
+    dModel: 64,
+    ffnHidden: 256,
+    ffn: false,
+    batch: 64,
+    length: 256,
+    bias: false,
+    tieEmbeddings: true,
+    vocab: 256,
   },
 } as const;
 
-/** The vocabulary of Tiny Shakespeare's characters. */
+/** The vocabulary of Tiny Shakespeare's characters (every model's but `mqar-256`). */
 export const BENCH_VOCAB = 65;
 
 /** A reference model's shape. */
@@ -67,19 +86,25 @@ export function benchModelArg(): { name: keyof typeof BENCH_MODELS; m: BenchMode
   return { name, m };
 }
 
+/** Whether model `m` has its FFN (every model's but `mqar-256`, which is attention only). */
+export function benchHasFfn(m: BenchModel): boolean {
+  return !('ffn' in m) || m.ffn;
+}
+
 /** Batches of model `m`'s shape with fresh random tokens and targets, from one seeded stream. */
 export function randomBatches(m: BenchModel, seed = 1): () => TokenBatch {
   const rng = createRng(seed);
   const tokens = () =>
-    Int32Array.from({ length: m.batch * m.length }, () => floorScaledInt(rng, BENCH_VOCAB));
+    Int32Array.from({ length: m.batch * m.length }, () => floorScaledInt(rng, m.vocab));
   return () => ({ inputs: tokens(), targets: tokens(), batchSize: m.batch });
 }
 
 /** The configuration of reference model `m` in `variant` (sampler and couplings added by the caller). */
 export function benchModelConfig(m: BenchModel, variant: AttentionVariant): TransformerConfig {
   return {
-    vocabSize: BENCH_VOCAB,
+    vocabSize: m.vocab,
     maxLength: m.length,
+    ffn: benchHasFfn(m),
     variant,
     layers: m.layers,
     heads: m.heads,

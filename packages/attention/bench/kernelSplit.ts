@@ -29,6 +29,7 @@ const KERNELS = [
   'biasRows',
   'residual',
   'masked',
+  'scale',
   'columnSums',
 ] as const;
 

@@ -26,6 +26,7 @@
   X(bias_gelu_backward_saved, 0) \
   X(residual, 0) \
   X(masked, 0) \
+  X(scale, 0) \
   X(column_sums, 0) \
   X(embed, 0) \
   X(embed_backward, 0) \

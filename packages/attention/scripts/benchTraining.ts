@@ -20,7 +20,7 @@ import type { Sampler } from '@boltzmann/ising-core';
 import { createTrainer, createTransformer, initBackend } from '../src/index.js';
 import {
   BENCH_MODELS as MODELS,
-  BENCH_VOCAB,
+  benchHasFfn,
   benchModelConfig,
   benchSampler,
   timedSampler,
@@ -50,14 +50,16 @@ const threads = Number(scriptArg('threads', '1'));
 const precision = scriptArg('precision', 'float64') as 'float64' | 'float32';
 
 const m = MODELS[modelName as keyof typeof MODELS];
-if (m === undefined) throw new Error(`--model must be paper or baby, got ${modelName}`);
-const VOCAB = BENCH_VOCAB;
+if (m === undefined)
+  throw new Error(`--model must be ${Object.keys(MODELS).join(', ')}, got ${modelName}`);
+const VOCAB = m.vocab;
+const FFN_HIDDEN = benchHasFfn(m) ? m.ffnHidden : 0;
 
 /** Multiply-adds of one forward pass: projections, FFN, head, and the two attention products. */
 function forwardMacs(): { dense: number; attention: number } {
   const rows = m.batch * m.length;
   const dense =
-    rows * (m.layers * (4 * m.dModel * m.dModel + 2 * m.dModel * m.ffnHidden) + m.dModel * VOCAB);
+    rows * (m.layers * (4 * m.dModel * m.dModel + 2 * m.dModel * FFN_HIDDEN) + m.dModel * VOCAB);
   const attention = m.layers * 2 * m.batch * m.length * m.length * m.dModel;
   return { dense, attention };
 }

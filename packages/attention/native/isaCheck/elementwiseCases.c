@@ -2,7 +2,7 @@
  * The element-wise kernels' cases (elementwise.c), as elementwiseNative.test.ts draws them: GELU
  * forward and backward (8 float32 ulps of |u|, 1, |dy|, |db₀| + Σ |dx|: FMA-contracted on NEON as
  * on AVX2), the residual with a mask (8 ulps of |x| + |y·m|); copies, sums and lone products
- * exact: the residual without a mask, masked, column_sums, bias_rows, embed and its backward.
+ * exact: the residual without a mask, masked, scale, column_sums, bias_rows, embed and its backward.
  */
 #include <stdio.h>
 
@@ -136,6 +136,10 @@ static void residual(uint32_t n) {
   out_exact("residual", out, n);
   CALL(masked, 4 * x, 4 * mask, 4 * out, n);
   out_exact("masked", out, n);
+  CALL(scale, 4 * x, 4 * out, n, 0.17677669529663687); /* 1/√32 */
+  out_exact("scale", out, n);
+  CALL(scale, 4 * out, 4 * out, n, -3.0);
+  out_exact("scale_in_place", out, n);
   CALL(residual, 4 * x, 4 * y, 4 * mask, 4 * y, n, 1);
   CALL(residual, 4 * x, 4 * y, 0, 4 * x, n, 0);
   out_each("masked_residual_in_place", y, n, ULPS, residual_scale, &r);

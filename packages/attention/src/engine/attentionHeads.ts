@@ -54,9 +54,7 @@ export function fieldsForward(
     const shape = { m: t, n: t, k: dk, batch, scratch: at.scratch };
     k.gemm({ layout: 'nt', ...shape, ...asA(rows(at.q)), ...asB(rows(at.k)), ...asC(block(at.h)) });
   }
-  const f = k.f32();
-  const scale = 1 / Math.sqrt(dk);
-  for (let i = at.h, end = at.h + batch * heads * tt; i < end; i++) f[i] = f[i]! * scale;
+  k.scale({ x: at.h, out: at.h, n: batch * heads * tt, by: 1 / Math.sqrt(dk) });
 }
 
 /** dq = gh·k/√d_k and dk = ghᵀ·q/√d_k per head (gh is scaled in place). */
@@ -66,9 +64,7 @@ export function fieldsBackward(
   at: { q: number; k: number; gh: number; gq: number; gk: number },
 ): void {
   const { batch, heads, t, dk, tt } = dims(s);
-  const f = k.f32();
-  const scale = 1 / Math.sqrt(dk);
-  for (let i = at.gh, end = at.gh + batch * heads * tt; i < end; i++) f[i] = f[i]! * scale;
+  k.scale({ x: at.gh, out: at.gh, n: batch * heads * tt, by: 1 / Math.sqrt(dk) });
   for (let hd = 0; hd < heads; hd++) {
     const { rows, block } = operands(s, hd);
     const shape = { m: t, n: dk, k: t, batch };

@@ -184,7 +184,7 @@ describe('engine bias + GELU', () => {
   });
 });
 
-describe('engine residual, masked copy and column sums', () => {
+describe('engine residual, masked copy, scaled copy and column sums', () => {
   it('match plain loops on every size, with and without a mask, in place', () => {
     fc.assert(
       fc.property(size, ({ rows, cols, scale, seed }) => {
@@ -211,6 +211,42 @@ describe('engine residual, masked copy and column sums', () => {
         expect(view()[dst + cols]).toBe(before[dst + cols]);
       }),
       { seed: 27, numRuns: 60 },
+    );
+  });
+
+  it('scale: out = fround(by) · x, in place too; a bad factor or operand is a coded error', () => {
+    fc.assert(
+      fc.property(size, ({ rows, cols, scale, seed }) => {
+        const n = rows * cols;
+        const [x, out] = [1, 2 + n];
+        const before = fill(out + n + 1, scale, seed);
+        const by = 1 / Math.sqrt(32); // not a float32: the kernel rounds it to one
+        kernels.scale({ x, out, n, by });
+        for (let i = 0; i < n; i++)
+          expect(view()[out + i]).toBe(Math.fround(before[x + i]! * Math.fround(by)));
+        expect(view()[out + n]).toBe(before[out + n]);
+        kernels.scale({ x, out: x, n, by: -2 });
+        for (let i = 0; i < n; i++) expect(view()[x + i]).toBe(Math.fround(-2 * before[x + i]!));
+      }),
+      { seed: 28, numRuns: 40 },
+    );
+    const code = (f: () => void) => {
+      try {
+        f();
+      } catch (e) {
+        return isAttentionError(e) ? e.code : String(e);
+      }
+      return 'no error';
+    };
+    for (const by of [Number.NaN, Number.POSITIVE_INFINITY])
+      expect(code(() => kernels.scale({ x: 0, out: 0, n: 4, by }))).toBe(
+        'ATTENTION_INVALID_ARGUMENT',
+      );
+    expect(code(() => kernels.scale({ x: 0, out: 0, n: -1, by: 1 }))).toBe(
+      'ATTENTION_INVALID_ARGUMENT',
+    );
+    expect(code(() => kernels.scale({ x: (1 << 16) - 2, out: 0, n: 4, by: 1 }))).toBe(
+      'ATTENTION_SHAPE_MISMATCH',
     );
   });
 });

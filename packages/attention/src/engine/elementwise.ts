@@ -6,6 +6,7 @@
  * kernels/elementwise/elementwiseWat.mjs (f32x4), with erf and exp by the float32 rational and
  * polynomial approximations of kernels/vectorMathWat.mjs.
  */
+import { AttentionError } from '../core/errors.js';
 import { engineCount, engineFits, instantiateEngineModule } from './arena.js';
 import type { EngineMemory } from './arena.js';
 import type { KernelBackend } from './native/engineBackend.js';
@@ -19,6 +20,7 @@ interface ElementwiseExports {
   bias_gelu_backward_saved(...args: number[]): void;
   residual(...args: number[]): void;
   masked(...args: number[]): void;
+  scale(...args: number[]): void;
   column_sums(...args: number[]): void;
   embed(...args: number[]): void;
   embed_backward(...args: number[]): void;
@@ -85,6 +87,11 @@ export interface ElementwiseKernels {
   residual(args: { x: number; y: number; mask: number; out: number; n: number }): void;
   /** out = x ⊙ mask over n floats (out may be x). */
   masked(args: { x: number; mask: number; out: number; n: number }): void;
+  /**
+   * out = by · x over n floats, `by` rounded to float32 (out may be x); throws
+   * `ATTENTION_INVALID_ARGUMENT` unless `by` is finite.
+   */
+  scale(args: { x: number; out: number; n: number; by: number }): void;
   /** dst += Σ_rows src over a rows × cols matrix. */
   columnSums(args: { src: number; rows: number; cols: number; dst: number }): void;
   /** x[i] = E[tokens[i]] (+ P[i mod length]); the tokens must be below the table's rows. */
@@ -193,6 +200,17 @@ export function createElementwiseKernels(
       for (const name of ['x', 'mask', 'out'] as const)
         engineFits('masked', name, a[name], n, arena);
       k.masked(4 * a.x, 4 * a.mask, 4 * a.out, n);
+    },
+    scale(a) {
+      const n = engineCount('scale', 'n', a.n);
+      const arena = memory.buffer.byteLength >>> 2;
+      for (const name of ['x', 'out'] as const) engineFits('scale', name, a[name], n, arena);
+      if (!Number.isFinite(a.by))
+        throw new AttentionError(
+          'ATTENTION_INVALID_ARGUMENT',
+          `scale: by must be a finite number, got ${String(a.by)}`,
+        );
+      k.scale(4 * a.x, 4 * a.out, n, a.by);
     },
     columnSums(a) {
       const { rows, cols, arena } = shape('columnSums', a);

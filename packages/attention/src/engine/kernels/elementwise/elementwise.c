@@ -167,6 +167,20 @@ KERNEL(masked) {
   return 0;
 }
 
+/* scale (x, out, n, s): out = s · x over n floats, s a float32 (out may be x): the attention
+ * fields' 1/√d_k and their gradient's. */
+KERNEL(scale) {
+  const float *x = F32(mem, a[0]);
+  float *out = F32(mem, a[1]);
+  const uint32_t n = (uint32_t)a[2];
+  const float s = (float)a[3];
+  const vf sv = vsplat(s);
+  uint32_t i = 0;
+  for (; i + VW <= n; i += VW) vstore(out + i, vload(x + i) * sv);
+  for (; i < n; i++) out[i] = x[i] * s;
+  return 0;
+}
+
 /* dst[0..n) += src[0..n): the row adds of column_sums and embed_backward. */
 static inline void add_row(float *dst, const float *src, uint32_t n) {
   uint32_t j = 0;

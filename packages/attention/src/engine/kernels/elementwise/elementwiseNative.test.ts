@@ -14,7 +14,7 @@
 //     later partial sum's rounding; measured 3.8ε),
 //   - residual with a mask, x + y·m: scale |x| + |y·m| (measured 1ε; 1.9ε after two in place).
 // Copies, sums and lone products, with nothing to contract (embed, its backward, column_sums,
-// bias_rows, masked, the residual without a mask), are exact on every ISA: each float sees the
+// bias_rows, masked, scale, the residual without a mask), are exact on every ISA: each float sees the
 // same operations in the same order as in wasm.
 import { describe, expect } from 'vitest';
 import type { KernelPair } from '../../../testing/nativeKernels.js';
@@ -177,7 +177,7 @@ describe('native element-wise kernels against the WAT', () => {
   /** n: every count up to 19, past the vector widths, and the engine's N·d (768 × 64, × 128). */
   const COUNTS = [...Array.from({ length: 19 }, (_, i) => i + 1), 31, 33, 63, 768 * 64, 768 * 128];
 
-  itEveryIsa('residual (with and without its mask) and masked', WAT, ARENA, (pair) => {
+  itEveryIsa('residual (with and without its mask), masked and scale', WAT, ARENA, (pair) => {
     for (const n of COUNTS) {
       const [x, y, mask, out, end] = [1, n + 4, 2 * n + 7, 3 * n + 9, 4 * n + 16];
       junk(pair, end, n);
@@ -195,6 +195,11 @@ describe('native element-wise kernels against the WAT', () => {
       expectArena(pair, end, [{ what: `residual (n ${n})`, at: out, size: n }]);
       pair.call('masked', 4 * x, 4 * mask, 4 * out, n);
       expectArena(pair, end, [{ what: `masked (n ${n})`, at: out, size: n }]);
+      // 1/√32, not a float32: both sides round it to one (the fields' scale at d_k = 32).
+      pair.call('scale', 4 * x, 4 * out, n, 1 / Math.sqrt(32));
+      expectArena(pair, end, [{ what: `scale (n ${n})`, at: out, size: n }]);
+      pair.call('scale', 4 * out, 4 * out, n, -3);
+      expectArena(pair, end, [{ what: `scale in place (n ${n})`, at: out, size: n }]);
       // In place: out = y (the masked residual), then out = x (the plain one, as the backward does).
       pair.call('residual', 4 * x, 4 * y, 4 * mask, 4 * y, n, 1);
       pair.call('residual', 4 * x, 4 * y, 0, 4 * x, n, 0);

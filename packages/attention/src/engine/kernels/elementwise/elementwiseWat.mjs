@@ -2,7 +2,7 @@
 // it (compiled into elementwise{,Shared}Wasm.generated.ts by
 // `pnpm --filter @boltzmann/attention build:wasm`). bias + GELU,
 // forward and backward, over a row-major rows × cols matrix with a per-column bias; the
-// residual add with its dropout mask, a masked copy, column sums (a bias's gradient), the
+// residual add with its dropout mask, a masked copy, a scaled copy, column sums (a bias's gradient), the
 // embedding's gather and scatter-add, and a bias laid down over rows. The GELU is
 // the exact one the tfjs model uses (src/tfjs/layers.ts): ½ u (1 + erf(u/√2)), its gradient
 // Φ(u) + u φ(u), with erf and exp from ../vectorMathWat.mjs. Columns go four at a time in
@@ -162,6 +162,14 @@ function masked() {
     ${flatLoop((load, store) => store('out', mul(load('x'), load('mask'))))})`;
 }
 
+/** out = s · x over n floats, s a float32 (the attention fields' 1/√d_k; out may be x). */
+function scale() {
+  return `(func (export "scale") (param $x i32) (param $out i32) (param $n i32) (param $s f32)
+    (local $o i32) (local $end i32) (local $sv v128)
+    (local.set $sv (f32x4.splat ${get('s')}))
+    ${flatLoop((load, store) => store('out', mul(load('x'), get('sv'))))})`;
+}
+
 /** dst += Σ_rows src over a rows × cols matrix (a bias's gradient), four columns at a time. */
 function columnSums() {
   return `(func (export "column_sums") (param $src i32) (param $rows i32) (param $cols i32) (param $dst i32)
@@ -251,6 +259,7 @@ export function elementwiseWat() {
     geluBackward(true),
     residual(),
     masked(),
+    scale(),
     columnSums(),
     embed(),
     embedBackward(),
