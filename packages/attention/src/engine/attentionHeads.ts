@@ -42,64 +42,131 @@ const asA = (o: HeadOperand) => ({ a: o.at, lda: o.ld, strideA: o.stride });
 const asB = (o: HeadOperand) => ({ b: o.at, ldb: o.ld, strideB: o.stride });
 const asC = (o: HeadOperand) => ({ c: o.at, ldc: o.ld, strideC: o.stride });
 
-/** h = q·kᵀ/√d_k per head: q, k `N × d`; h `B × H × T × T`; scratch `N × d_k`. */
+/** The operand from its row `row` and column `col` on. */
+const from = (o: HeadOperand, row: number, col = 0): HeadOperand => ({
+  ...o,
+  at: o.at + row * o.ld + col,
+});
+
+/**
+ * The width of a causal band: the native AVX-512 micro-tile's 64 columns (4 of AVX2's 16, 8 of
+ * wasm's 8). The T × T products run in bands [b0, b1) that skip what causality never reads: q·kᵀ
+ * and dO·Vᵀ by column bands over rows i ≥ b0 (each of B's rows is transposed once, as for the
+ * whole square), w·v and gh·k by row bands over keys j < b1, wᵀ·dO and ghᵀ·q by row bands over
+ * queries i ≥ b0. So at T = 256 the six products do 62.5 % of the square's work. Above the
+ * diagonal band, h and gw hold whatever they held (their readers, the causal kernels and the
+ * causal op, read keys j ≤ i only); w and gh are zero there, so the terms skipped change no sum.
+ */
+const CAUSAL_BAND = 64;
+
+/** The bands [b0, b1) of a T × T block: one below 2 · CAUSAL_BAND. */
+export function causalBands(t: number): (readonly [number, number])[] {
+  if (t < 2 * CAUSAL_BAND) return [[0, t]];
+  const bands: (readonly [number, number])[] = [];
+  for (let b0 = 0; b0 < t; b0 += CAUSAL_BAND) bands.push([b0, Math.min(t, b0 + CAUSAL_BAND)]);
+  return bands;
+}
+
+/** C = A·Bᵀ on and below the diagonal band: A, B `T × d_k` rows, C a `T × T` block. */
+function causalOuter(
+  k: EngineKernels,
+  s: HeadShape,
+  op: { a: HeadOperand; b: HeadOperand; c: HeadOperand; scratch: number },
+): void {
+  const { batch, t, dk } = dims(s);
+  for (const [j0, j1] of causalBands(t)) {
+    const [a, b, c] = [from(op.a, j0), from(op.b, j0), from(op.c, j0, j0)];
+    const shape = { m: t - j0, n: j1 - j0, k: dk, batch, scratch: op.scratch };
+    k.gemm({ layout: 'nt', ...shape, ...asA(a), ...asB(b), ...asC(c) });
+  }
+}
+
+/** C = W·B for a lower-triangular `T × T` block W (zero above), B and C `T × d_k` rows. */
+function causalLeft(
+  k: EngineKernels,
+  s: HeadShape,
+  w: HeadOperand,
+  b: HeadOperand,
+  c: HeadOperand,
+) {
+  const { batch, t, dk } = dims(s);
+  for (const [i0, i1] of causalBands(t)) {
+    const shape = { m: i1 - i0, n: dk, k: i1, batch };
+    k.gemm({ ...shape, ...asA(from(w, i0)), ...asB(b), ...asC(from(c, i0)) });
+  }
+}
+
+/** C = Wᵀ·B for a lower-triangular `T × T` block W (zero above), B and C `T × d_k` rows. */
+function causalLeftT(
+  k: EngineKernels,
+  s: HeadShape,
+  w: HeadOperand,
+  b: HeadOperand,
+  c: HeadOperand,
+) {
+  const { batch, t, dk } = dims(s);
+  for (const [j0, j1] of causalBands(t)) {
+    const shape = { m: j1 - j0, n: dk, k: t - j0, batch };
+    k.gemm({
+      layout: 'tn',
+      ...shape,
+      ...asA(from(w, j0, j0)),
+      ...asB(from(b, j0)),
+      ...asC(from(c, j0)),
+    });
+  }
+}
+
+/** h = q·kᵀ/√d_k per head on and below the diagonal band: q, k `N × d`; h `B × H × T × T`; scratch `N × d_k`. */
 export function fieldsForward(
   k: EngineKernels,
   s: HeadShape,
   at: { q: number; k: number; h: number; scratch: number },
 ): void {
-  const { batch, heads, t, dk, tt } = dims(s);
+  const { batch, heads, dk, tt } = dims(s);
   for (let hd = 0; hd < heads; hd++) {
     const { rows, block } = operands(s, hd);
-    const shape = { m: t, n: t, k: dk, batch, scratch: at.scratch };
-    k.gemm({ layout: 'nt', ...shape, ...asA(rows(at.q)), ...asB(rows(at.k)), ...asC(block(at.h)) });
+    causalOuter(k, s, { a: rows(at.q), b: rows(at.k), c: block(at.h), scratch: at.scratch });
   }
   k.scale({ x: at.h, out: at.h, n: batch * heads * tt, by: 1 / Math.sqrt(dk) });
 }
 
-/** dq = gh·k/√d_k and dk = ghᵀ·q/√d_k per head (gh is scaled in place). */
+/** dq = gh·k/√d_k and dk = ghᵀ·q/√d_k per head (gh, zero above the diagonal, is scaled in place). */
 export function fieldsBackward(
   k: EngineKernels,
   s: HeadShape,
   at: { q: number; k: number; gh: number; gq: number; gk: number },
 ): void {
-  const { batch, heads, t, dk, tt } = dims(s);
+  const { batch, heads, dk, tt } = dims(s);
   k.scale({ x: at.gh, out: at.gh, n: batch * heads * tt, by: 1 / Math.sqrt(dk) });
   for (let hd = 0; hd < heads; hd++) {
     const { rows, block } = operands(s, hd);
-    const shape = { m: t, n: dk, k: t, batch };
-    k.gemm({ ...shape, ...asA(block(at.gh)), ...asB(rows(at.k)), ...asC(rows(at.gq)) });
-    const gk = { ...asA(block(at.gh)), ...asB(rows(at.q)), ...asC(rows(at.gk)) };
-    k.gemm({ layout: 'tn', ...shape, ...gk });
+    causalLeft(k, s, block(at.gh), rows(at.k), rows(at.gq));
+    causalLeftT(k, s, block(at.gh), rows(at.q), rows(at.gk));
   }
 }
 
-/** o = w·v per head: w `B × H × T × T`, v and o `N × d`. */
+/** o = w·v per head: w `B × H × T × T` (zero above the diagonal), v and o `N × d`. */
 export function headsForward(
   k: EngineKernels,
   s: HeadShape,
   at: { w: number; v: number; o: number },
 ): void {
-  const { batch, heads, t, dk } = dims(s);
-  for (let hd = 0; hd < heads; hd++) {
+  for (let hd = 0; hd < s.heads; hd++) {
     const { rows, block } = operands(s, hd);
-    const shape = { m: t, n: dk, k: t, batch };
-    k.gemm({ ...shape, ...asA(block(at.w)), ...asB(rows(at.v)), ...asC(rows(at.o)) });
+    causalLeft(k, s, block(at.w), rows(at.v), rows(at.o));
   }
 }
 
-/** gw = go·vᵀ and gv = wᵀ·go per head; scratch `N × d_k`. */
+/** gw = go·vᵀ on and below the diagonal band and gv = wᵀ·go per head; scratch `N × d_k`. */
 export function headsBackward(
   k: EngineKernels,
   s: HeadShape,
   at: { w: number; v: number; go: number; gw: number; gv: number; scratch: number },
 ): void {
-  const { batch, heads, t, dk } = dims(s);
-  for (let hd = 0; hd < heads; hd++) {
+  for (let hd = 0; hd < s.heads; hd++) {
     const { rows, block } = operands(s, hd);
-    const gw = { ...asA(rows(at.go)), ...asB(rows(at.v)), ...asC(block(at.gw)) };
-    k.gemm({ layout: 'nt', m: t, n: t, k: dk, batch, scratch: at.scratch, ...gw });
-    const gv = { ...asA(block(at.w)), ...asB(rows(at.go)), ...asC(rows(at.gv)) };
-    k.gemm({ layout: 'tn', m: t, n: dk, k: t, batch, ...gv });
+    causalOuter(k, s, { a: rows(at.go), b: rows(at.v), c: block(at.gw), scratch: at.scratch });
+    causalLeftT(k, s, block(at.w), rows(at.go), rows(at.gv));
   }
 }
