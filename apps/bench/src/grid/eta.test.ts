@@ -6,6 +6,8 @@ import {
   estimateGridSeconds,
   estimateRunSeconds,
   estimateStepMs,
+  listSchedule,
+  runOrder,
 } from './eta.js';
 import { expandGrid } from './expandGrid.js';
 import { parseBenchArgs } from '../cli/parseArgs.js';
@@ -152,6 +154,32 @@ describe('ETA model', () => {
     // A resumed run halves its training, not its set-up.
     expect(wall(4, 0.5)).toBeCloseTo(
       SECONDS_PER_WORKER_START + SECONDS_PER_RUN_SETUP + estimateRunSeconds(runs[0]!) / 2,
+      9,
+    );
+  });
+
+  it('orders resumed runs first, then the longest remaining work, and plans in that order', () => {
+    const [short, long] = grid('shakespeare', '--lengths', '4,16', '--variants', 'softmax');
+    expect(estimateRunSeconds(long!)).toBeGreaterThan(estimateRunSeconds(short!));
+    const fresh = (config: typeof short) => ({ config: config!, doneFraction: 0, name: 'fresh' });
+    const runs = [
+      fresh(short),
+      { config: short!, doneFraction: 0.9, name: 'short, 90 % done' },
+      fresh(long),
+      { config: long!, doneFraction: 0.2, name: 'long, 20 % done' },
+    ];
+    expect(runOrder(runs).map((r) => `${r.name} ${r.config.length}`)).toEqual([
+      'long, 20 % done 16',
+      'short, 90 % done 4',
+      'fresh 16',
+      'fresh 4',
+    ]);
+    // One worker: the order changes nothing; two: the plan is the list schedule of that order.
+    const cost = (r: (typeof runs)[number]) =>
+      SECONDS_PER_RUN_SETUP + estimateRunSeconds(r.config) * (1 - r.doneFraction);
+    const ordered = runOrder(runs).map(cost);
+    expect(estimateGridSeconds(runs, 2)).toBeCloseTo(
+      listSchedule(ordered, [SECONDS_PER_WORKER_START, SECONDS_PER_WORKER_START]),
       9,
     );
   });

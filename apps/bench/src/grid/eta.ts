@@ -10,7 +10,7 @@ import type { EngineChoice, RunConfig } from '../types.js';
  * then scaled by GRID_CONTENTION for two worker processes sharing the two cores; the exact,
  * DQA and attention-score terms refitted on 2 Dec 2026 (src/studies/measureStepTimes.ts and
  * src/studies/etaAgainstRecords.ts on the long-context grid's records). It orders the work queue
- * (longest first) and gives the up-front ETA; the live progress shows the measured rate. The
+ * (resumed runs, then the longest first) and gives the up-front ETA; the live progress shows the measured rate. The
  * engine's constants (the bench's default path) follow the samplers' below.
  */
 const MS_PER_STEP_BASE = 3; // fixed per-step cost: TF.js op dispatch (wasm), data
@@ -248,8 +248,8 @@ export function estimateRunSeconds(c: RunConfig, engine: EtaEngine = DEFAULT_ENG
 }
 
 /**
- * Estimated wall time of a list of runs on `workers` processes, scheduling the longest run
- * first onto the least-loaded worker (the order of {@link longestFirst}). Counts what the records do not:
+ * Estimated wall time of a list of runs on `workers` processes, each run in the executors' order
+ * ({@link runOrder}: resumed runs, then the longest first) onto the least-loaded worker. Counts what the records do not:
  * each worker process's start-up ({@link SECONDS_PER_WORKER_START}) and each run's set-up
  * ({@link SECONDS_PER_RUN_SETUP}, also for a resumed run).
  *
@@ -263,12 +263,13 @@ export function estimateGridSeconds(
   workers: number,
   engine: EtaEngine = DEFAULT_ENGINE,
 ): number {
-  const costs = runs
-    .map(
-      (r) =>
-        SECONDS_PER_RUN_SETUP + estimateRunSeconds(r.config, engine) * (1 - (r.doneFraction ?? 0)),
-    )
-    .sort((a, b) => b - a);
+  const ordered = runOrder(
+    runs.map((r) => ({ config: r.config, doneFraction: r.doneFraction ?? 0 })),
+    engine,
+  );
+  const costs = ordered.map(
+    (r) => SECONDS_PER_RUN_SETUP + estimateRunSeconds(r.config, engine) * (1 - r.doneFraction),
+  );
   // Only as many processes start as there are runs for them.
   const started = Math.max(1, Math.min(workers, runs.length));
   const load = new Array<number>(started).fill(runs.length > 0 ? SECONDS_PER_WORKER_START : 0);
@@ -292,15 +293,22 @@ export function listSchedule(costs: readonly number[], load: readonly number[]):
 }
 
 /**
- * The runs in the order the executors take them: the longest remaining work first (ETA model),
- * so no long run starts last while the other workers idle.
+ * The runs in the order the executors take them: runs resumed from a checkpoint first, then the
+ * rest, each group longest remaining work first (ETA model), so no long run starts last while
+ * the other workers idle. Resumed runs go first because their work so far exists only as a
+ * checkpoint: finishing them lands their records sooner, and a grid stopped again (a session's
+ * end, on a machine that may not come back) leaves fewer runs in flight. Their remaining time is
+ * an upper bound anyway where early stopping ends runs before the cap.
  *
  * @param runs the runs still to train, with the fraction of each already done (resume).
+ * @param engine what trains them (default: the engine on one thread).
  * @returns a sorted copy.
  */
-export function longestFirst<
-  R extends { readonly config: RunConfig; readonly doneFraction: number },
->(runs: readonly R[]): R[] {
-  const left = (r: R): number => estimateRunSeconds(r.config) * (1 - r.doneFraction);
-  return [...runs].sort((a, b) => left(b) - left(a));
+export function runOrder<R extends { readonly config: RunConfig; readonly doneFraction: number }>(
+  runs: readonly R[],
+  engine: EtaEngine = DEFAULT_ENGINE,
+): R[] {
+  const left = (r: R): number => estimateRunSeconds(r.config, engine) * (1 - r.doneFraction);
+  const resumed = (r: R): number => (r.doneFraction > 0 ? 1 : 0);
+  return [...runs].sort((a, b) => resumed(b) - resumed(a) || left(b) - left(a));
 }

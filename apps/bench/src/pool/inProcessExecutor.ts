@@ -7,7 +7,7 @@ import type { Stray } from './strayErrors.js';
 import { formatDuration } from '../grid/progress.js';
 import { modelPath, recordPath } from '../results/runFiles.js';
 import { runLabel } from '../grid/expandGrid.js';
-import { longestFirst } from '../grid/eta.js';
+import { runOrder } from '../grid/eta.js';
 import { logEngineLine } from '../grid/engineLine.js';
 import { runDetail } from '../grid/whatRuns.js';
 import { gridOutcome, localPlanLine } from '../grid/plan.js';
@@ -32,8 +32,8 @@ interface Slot {
 
 /**
  * The executor of a grid in the calling process (`--workers 0`, debugging and tests): the runs
- * one after another, longest first, with the same checkpoints and records as the worker pool,
- * stopped by the abort signal.
+ * one after another in runOrder's order (resumed runs, then the longest first), with the same
+ * checkpoints and records as the worker pool, stopped by the abort signal.
  *
  * @param options run settings, progress display, stop signal.
  * @param registry the command's sampler registry (its plugins already loaded), which the runs share.
@@ -48,7 +48,7 @@ export function inProcessExecutor(options: GridOptions, registry: SamplerRegistr
       localPlanLine(grid, etaSeconds, 'in-process (no workers)'),
     run: async (grid) => {
       const failures: RunFailure[] = [];
-      await runInProcess(longestFirst(grid.pending), options, registry, grid.done, failures);
+      await runInProcess(runOrder(grid.pending), options, registry, grid.done, failures);
       options.progress.stop();
       return gridOutcome(grid, failures, options.signal?.aborted === true);
     },

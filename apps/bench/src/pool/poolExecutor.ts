@@ -1,8 +1,8 @@
 // The local executor of a grid: a pool of forked worker processes (pool/poolProcess.ts), each
-// training one run at a time, longest runs first.
+// training one run at a time, resumed runs, then the longest first.
 import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { longestFirst } from '../grid/eta.js';
+import { runOrder } from '../grid/eta.js';
 import { logEngineLine } from '../grid/engineLine.js';
 import { runLabel } from '../grid/expandGrid.js';
 import { runDetail } from '../grid/whatRuns.js';
@@ -32,7 +32,7 @@ function spawnWorker(): ChildProcess {
 
 /**
  * The executor of a grid on `options.workers` worker processes (at most one per pending run):
- * longest runs first, resuming checkpointed runs, Ctrl-C checkpoints every active run. A worker
+ * resumed runs, then the longest first (runOrder), Ctrl-C checkpoints every active run. A worker
  * that dies fails its run only; a new worker takes the remaining runs.
  *
  * @param options pool size, run settings, progress display, stop signal.
@@ -55,7 +55,7 @@ export function poolExecutor(options: GridRunOptions): GridExecutor {
 /** What the pool keeps while its workers train the grid. */
 interface Pool {
   readonly options: GridRunOptions;
-  /** Runs no worker has taken yet, longest first. */
+  /** Runs no worker has taken yet, in runOrder's order. */
   readonly queue: PendingRun[];
   readonly active: Set<ChildProcess>;
   readonly done: PlannedGrid['done'];
@@ -73,7 +73,7 @@ async function runPool(
 ): Promise<GridOutcome> {
   const pool: Pool = {
     options,
-    queue: longestFirst(grid.pending),
+    queue: runOrder(grid.pending),
     active: new Set(),
     done: grid.done,
     failures: [],
