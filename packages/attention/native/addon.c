@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fpMode.h"
 #include "kernels.h"
 
 #define MAX_ARGS 24
@@ -81,7 +82,9 @@ static napi_value call_kernel(napi_env env, napi_callback_info info) {
   for (size_t i = 0; i < argc && i < MAX_ARGS; i++)
     if (napi_get_value_double(env, argv[i], &a[i]) != napi_ok)
       return throw_error(env, "ATTENTION_INVALID_ARGUMENT", "a native kernel takes numbers only");
+  const fp_mode mode = fp_flush_on(); /* fpMode.h: every kernel without subnormals */
   const double r = k->fn(k->arena->base, a);
+  fp_flush_off(mode);
   if (!k->returns) return NULL;
   napi_value out;
   napi_create_double(env, r, &out);

@@ -9,6 +9,7 @@
 #define BOLTZMANN_ISA_CHECK_H
 #include <stdint.h>
 
+#include "fpMode.h"
 #include "kernels.h"
 #include "vec.h"
 
@@ -16,9 +17,18 @@
 extern uint8_t *mem;
 #define AT(at) ((float *)mem + (at))
 
-/* name_<isa> of the ISA this harness is built for, called with its arguments as doubles. */
+/*
+ * name_<isa> of the ISA this harness is built for, called with its arguments as doubles and with
+ * flush-to-zero on, as addon.c calls it (fpMode.h).
+ */
 #define KERNEL_OF(name) KPASTE(name, ISA_NAME)
-#define CALL(name, ...) KERNEL_OF(name)(mem, (const double[]){__VA_ARGS__})
+#define CALL(name, ...) call_flushed(KERNEL_OF(name), (const double[]){__VA_ARGS__})
+static inline double call_flushed(kernel_fn fn, const double *a) {
+  const fp_mode mode = fp_flush_on();
+  const double r = fn(mem, a);
+  fp_flush_off(mode);
+  return r;
+}
 #define TEXT2(x) #x
 #define TEXT(x) TEXT2(x)
 #define ISA_NAME_TEXT TEXT(ISA_NAME)

@@ -11,7 +11,7 @@
  * the messages' range, where the exact answer is 0 or 1 to their precision too. A field sets only
  * its own spin's factor, so no later step can raise an entry it made small relative to the
  * others. Couplings can, and strong ones cost digits, so each call runs two passes
- * (transferPass.h), both with flush-to-zero on (no operation meets a subnormal):
+ * (transferPass.h), both with flush-to-zero on, as every native kernel (native/fpMode.h):
  * - float32 messages (this file) for the rows whose couplings, counted without the fields, keep
  *   every key's β Σ|J| over its band both ways (to the row's own keys) within 12 (8 until
  *   7 Dec 2026; measured at W = 3 … 12 with the bound at 12: no float32 row further off than
@@ -30,35 +30,6 @@
  * (12 a key, 1.5 a coupling).
  */
 #include "transferPass.h"
-#if defined(__x86_64__) || defined(__i386__)
-#include <xmmintrin.h>
-#endif
-
-/* Flush-to-zero and denormals-are-zero on for a kernel's duration (restored after). */
-#if defined(__x86_64__) || defined(__i386__)
-typedef unsigned fp_mode;
-static fp_mode ftz_on(void) {
-  const unsigned m = _mm_getcsr();
-  _mm_setcsr(m | 0x8040);
-  return m;
-}
-static void ftz_off(fp_mode m) { _mm_setcsr(m); }
-#elif defined(__aarch64__)
-typedef uint64_t fp_mode;
-static fp_mode ftz_on(void) {
-  uint64_t r;
-  __asm__ volatile("mrs %0, fpcr" : "=r"(r));
-  __asm__ volatile("msr fpcr, %0" ::"r"(r | (1ull << 24)));
-  return r;
-}
-static void ftz_off(fp_mode m) { __asm__ volatile("msr fpcr, %0" ::"r"(m)); }
-#else
-typedef int fp_mode;
-static fp_mode ftz_on(void) { return 0; }
-static void ftz_off(fp_mode m) { (void)m; }
-#endif
-
-
 /* The arguments both kernels start with: h, J, w, sums (byte offsets), B, heads, T, W, β. */
 static op_shape shape_of(uint8_t *mem, const double *a) {
   op_shape o = {(int32_t)a[4], (int32_t)a[5], (int32_t)a[6], (int32_t)a[7], a[8],
@@ -75,10 +46,8 @@ static op_shape shape_of(uint8_t *mem, const double *a) {
 KERNEL(transfer_forward) {
   const op_shape o = shape_of(mem, a);
   float *w = F32(mem, a[2]), *sums = F32(mem, a[3]);
-  const fp_mode mode = ftz_on();
   double left = forward_pass(&o, w, sums);
   if (left > 0) left = KPASTE(transfer_wide_forward, ISA_NAME)(&o, w, sums);
-  ftz_off(mode);
   return left;
 }
 
@@ -94,11 +63,9 @@ KERNEL(transfer_backward) {
   /* a[12] > 0: the segment length (tests only). */
   const int32_t K = a[12] > 0 ? (int32_t)a[12] : segment_length(o.W, o.T);
   memset(gJ, 0, (size_t)o.heads * o.T * o.T * sizeof(float));
-  const fp_mode mode = ftz_on();
   double code = backward_pass(&o, w, sums, gw, gh, gJ, K);
   int wide = 0;
   for (int32_t p = 0; p < o.B * o.heads * o.T && !wide; p++) wide = sums[p] == TAKEN_WIDE;
   if (code == 0 && wide) code = KPASTE(transfer_wide_backward, ISA_NAME)(&o, w, sums, gw, gh, gJ, K);
-  ftz_off(mode);
   return code;
 }

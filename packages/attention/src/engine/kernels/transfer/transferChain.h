@@ -7,7 +7,7 @@
  * the read-outs are theirs, term by term), with the problems across the lanes instead of one at a
  * time: a window state of every lane is one vector, each coupling factor one broadcast, so no
  * sweep shuffles. Messages are the translation unit's real (transferReal.h: float32 in transfer.c,
- * float64 in transferWide.c) with the CPU's flush-to-zero on (transfer.c); per-step
+ * float64 in transferWide.c) with the CPU's flush-to-zero on (native/fpMode.h); per-step
  * scalars are per-lane vectors.
  *
  * Lanes may end at different positions (n_l ≤ nmax): past its end a lane's backward message is

@@ -3,7 +3,7 @@
  * (transfer.c) leave: couplings past the float32 bounds up to the float64 ones (transferLanes.h),
  * and rows whose Σα is below e^−32 down to e^−256 (transferPass.h). The same algorithm and code
  * (transferChain.h, transferVjp.h, transferVjpForward.h, transferLanes.h, transferPass.h) on VW / 2
- * float64 lanes; transfer.c calls it with flush-to-zero on, as its own pass.
+ * float64 lanes; transfer.c calls it within its own call, so with flush-to-zero on (native/fpMode.h).
  */
 #define TRANSFER_WIDE 1
 #include "transferPass.h"
