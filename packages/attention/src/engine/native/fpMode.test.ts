@@ -1,6 +1,7 @@
 // native/fpMode.h: every native kernel runs with flush-to-zero and denormals-are-zero, and the
 // caller's floating-point mode is back after each call, so JavaScript on the same thread keeps
-// IEEE subnormals. The WebAssembly kernels keep subnormals (wasm has no such mode).
+// IEEE subnormals. The WebAssembly kernels keep subnormals (wasm has no such mode), but the causal
+// softmax and sigmoid store weights and gradients below 2^−126 as 0 on both backends.
 import { describe, expect, it } from 'vitest';
 import { itWithoutAddon } from '../../testing/nativeKernels.js';
 import { createArena } from '../arena.js';
@@ -25,7 +26,42 @@ function jsSubnormalDouble(rounds: number): number {
   return x;
 }
 
+/**
+ * One 3 × 3 block, β = 1: the last row's third key far below two strong ones, so its weight (and the
+ * gradient it carries) is below 2^−126 (the exact softmax weight is 1.9e−44, exp's clamp at −87
+ * makes it 8.2e−39 in float32); every other weight is normal.
+ */
+function tinyWeights(backend: 'native' | 'wasm', isa?: string) {
+  const k = createEngineKernels(createArena(64), { backend, isa });
+  const f = k.f32();
+  const [h, w, gw, gh] = [0, 9, 18, 27];
+  f.set([0, 0, 0, 0, 0, 0, 10, 10, -100], h);
+  f.set([0, 0, 0, 0, 0, 0, 2e-38, -2e-38, 0], gw);
+  const at = { blocks: 1, length: 3, beta: 1 };
+  k.causalSoftmax({ h, w, ...at });
+  const softmax = Array.from(f.subarray(w, w + 9));
+  k.causalSoftmaxBackward({ w, gw, gh, ...at });
+  const softmaxGrad = Array.from(f.subarray(gh + 6, gh + 9));
+  k.causalSigmoid({ h, w, ...at });
+  const sigmoid = Array.from(f.subarray(w + 6, w + 9));
+  return { softmax, softmaxGrad, sigmoid };
+}
+
 describe('native kernels without subnormals', () => {
+  it('the causal kernels store weights and gradients below 2^−126 as 0, on both backends', () => {
+    const backends: ['native' | 'wasm', string | undefined][] = [['wasm', undefined]];
+    const addon = loadNativeAddon().addon;
+    for (const isa of addon?.isas() ?? []) backends.push(['native', isa]);
+    for (const [backend, isa] of backends) {
+      const { softmax, softmaxGrad, sigmoid } = tinyWeights(backend, isa);
+      expect(softmax, `${backend} ${isa ?? ''}`).toEqual([1, 0, 0, 0.5, 0.5, 0, 0.5, 0.5, 0]);
+      // gh = w (gw − Σ w gw) = ±1e−38 for the first two keys: below 2^−126, so a zero of its sign.
+      expect(softmaxGrad, `${backend} ${isa ?? ''}`).toEqual([0, -0, 0]);
+      expect(sigmoid[2], `${backend} ${isa ?? ''}`).toBe(0);
+      expect(sigmoid[0]).toBeGreaterThan(0.49);
+    }
+  });
+
   const load = loadNativeAddon();
   it('wasm keeps a float32 subnormal', () => {
     expect(twice('wasm')).toBe(Math.fround(2 * SUBNORMAL));

@@ -22,6 +22,15 @@ export function rows(pointers, body) {
       (br $rl)))`;
 }
 
+/**
+ * `x` with every lane below 2^−126 in magnitude set to a zero of its sign (as the CPU's
+ * flush-to-zero leaves it): the weights and gradients these kernels
+ * store, so no subnormal reaches the attention products (each costs a microcode assist on Intel
+ * cores; the native kernels flush them by the CPU's mode, native/fpMode.h). Uses $r.
+ */
+export const flushTiny = (x) =>
+  `(v128.and (local.tee $r ${x}) (v128.or (f32x4.ge (f32x4.abs ${get('r')}) (f32x4.splat (f32.const 0x1p-126))) (v128.const i32x4 0x80000000 0x80000000 0x80000000 0x80000000)))`;
+
 /** The kernels' locals: the row, its key count, the key and its byte offset, and vectors. */
 export const LOCALS = `(local $row i32) (local $n i32) (local $j i32) (local $o i32)
     (local $bv v128) (local $acc v128) (local $c v128) (local $e v128) (local $r v128) (local $k v128)`;

@@ -5,7 +5,7 @@
 // gh = 2β w (gw − Σ w gw) / (1 + exp(x)). Keys go four at a time; the last (i + 1) mod 4 through
 // lane 0 (a splat, whose other lanes are computed and dropped).
 import { f32x4, get, keys } from '../../../../../../tools/wasm/wat.mjs';
-import { LOCALS, expOf, rowDot, rows, zeroAbove } from './causalRowsWat.mjs';
+import { LOCALS, expOf, flushTiny, rowDot, rows, zeroAbove } from './causalRowsWat.mjs';
 
 /** ln 1e-300: ising-core's MIN_ALPHA_SUM, as the exponent of the row's scaled sum. */
 const LN_MIN_ALPHA_SUM = '-690.775527898';
@@ -39,7 +39,7 @@ export function sigmoidForward() {
     scalarExp(`(f32.sub (f32.const ${LN_MIN_ALPHA_SUM}) ${get('top')})`),
     `(local.set $c (f32x4.splat (select (f32.div (f32.const 1) ${get('sum')}) (f32.const 0)
       (f32.ge ${get('sum')} (f32x4.extract_lane 0 ${get('e')})))))`,
-    keys('sc', (load, store) => store('w', `(f32x4.mul ${load('w')} ${get('c')})`)),
+    keys('sc', (load, store) => store('w', flushTiny(`(f32x4.mul ${load('w')} ${get('c')})`))),
     zeroAbove('w'),
   ].join('\n');
   return `(func (export "causal_sigmoid") (param $h i32) (param $w i32) (param $rows i32)
@@ -59,7 +59,9 @@ export function sigmoidBackward() {
         `${expOf(`(f32x4.mul ${load('h')} ${get('bv')})`)}
         ${store(
           'gh',
-          `(f32x4.div (f32x4.mul (f32x4.mul ${load('w')} ${get('bv')}) (f32x4.sub ${load('gw')} ${get('c')})) ${f32x4.add(f32x4.splat('(f32.const 1)'), get('e'))})`,
+          flushTiny(
+            `(f32x4.div (f32x4.mul (f32x4.mul ${load('w')} ${get('bv')}) (f32x4.sub ${load('gw')} ${get('c')})) ${f32x4.add(f32x4.splat('(f32.const 1)'), get('e'))})`,
+          ),
         )}`,
     ),
     zeroAbove('gh'),

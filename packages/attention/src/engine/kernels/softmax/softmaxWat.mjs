@@ -4,9 +4,10 @@
 // T × T blocks (row r is query i = r mod T): w_ij = softmax_j(β h_ij) over j ≤ i, zero above;
 // the backward gh_ij = β w_ij (gw_ij − Σ_k w_ik gw_ik), zero above. The sigmoid's
 // (sigmoidWat.mjs) are exported beside them. exp is elementwiseWat's (Cephes' expf). Keys go
-// four at a time in f32x4; the last (i + 1) mod 4 through lane 0.
+// four at a time in f32x4; the last (i + 1) mod 4 through lane 0. Weights and gradients below
+// 2^−126 are stored as 0 (causalRowsWat.mjs flushTiny).
 import { arenaModule, f32x4, get, keys } from '../../../../../../tools/wasm/wat.mjs';
-import { LOCALS, expOf, rowDot, rows, zeroAbove } from './causalRowsWat.mjs';
+import { LOCALS, expOf, flushTiny, rowDot, rows, zeroAbove } from './causalRowsWat.mjs';
 import { sigmoidBackward, sigmoidForward } from './sigmoidWat.mjs';
 
 /** The forward: w = causal softmax(β h); h, w byte addresses; rows = blocks · T. */
@@ -25,7 +26,7 @@ function forward() {
         (local.set $acc (f32x4.add ${get('acc')} ${lane0(get('e'))}))`,
     ),
     `(local.set $c (f32x4.splat (f32.div (f32.const 1) ${f32x4.reduce('f32.add', get('acc'))})))`,
-    keys('sc', (load, store) => store('w', `(f32x4.mul ${load('w')} ${get('c')})`)),
+    keys('sc', (load, store) => store('w', flushTiny(`(f32x4.mul ${load('w')} ${get('c')})`))),
     zeroAbove('w'),
   ].join('\n');
   return `(func (export "causal_softmax") (param $h i32) (param $w i32) (param $rows i32)
@@ -42,7 +43,9 @@ function backward() {
     keys('gr', (load, store) =>
       store(
         'gh',
-        `(f32x4.mul (f32x4.mul ${load('w')} ${get('bv')}) (f32x4.sub ${load('gw')} ${get('c')}))`,
+        flushTiny(
+          `(f32x4.mul (f32x4.mul ${load('w')} ${get('bv')}) (f32x4.sub ${load('gw')} ${get('c')}))`,
+        ),
       ),
     ),
     zeroAbove('gh'),
