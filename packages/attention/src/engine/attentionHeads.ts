@@ -81,39 +81,23 @@ function causalOuter(
   }
 }
 
-/** C = W·B for a lower-triangular `T × T` block W (zero above), B and C `T × d_k` rows. */
+/**
+ * C = W·B, or Wᵀ·B when `transposed`, for a lower-triangular `T × T` block W (zero above), B and
+ * C `T × d_k` rows: row bands of C, each over the part of W that is not zero for it (W·B: keys
+ * j < b1; Wᵀ·B: queries i ≥ b0).
+ */
 function causalLeft(
   k: EngineKernels,
   s: HeadShape,
-  w: HeadOperand,
-  b: HeadOperand,
-  c: HeadOperand,
-) {
+  op: { w: HeadOperand; b: HeadOperand; c: HeadOperand },
+  transposed = false,
+): void {
   const { batch, t, dk } = dims(s);
-  for (const [i0, i1] of causalBands(t)) {
-    const shape = { m: i1 - i0, n: dk, k: i1, batch };
-    k.gemm({ ...shape, ...asA(from(w, i0)), ...asB(b), ...asC(from(c, i0)) });
-  }
-}
-
-/** C = Wᵀ·B for a lower-triangular `T × T` block W (zero above), B and C `T × d_k` rows. */
-function causalLeftT(
-  k: EngineKernels,
-  s: HeadShape,
-  w: HeadOperand,
-  b: HeadOperand,
-  c: HeadOperand,
-) {
-  const { batch, t, dk } = dims(s);
-  for (const [j0, j1] of causalBands(t)) {
-    const shape = { m: j1 - j0, n: dk, k: t - j0, batch };
-    k.gemm({
-      layout: 'tn',
-      ...shape,
-      ...asA(from(w, j0, j0)),
-      ...asB(from(b, j0)),
-      ...asC(from(c, j0)),
-    });
+  for (const [b0, b1] of causalBands(t)) {
+    const [w, b] = transposed ? [from(op.w, b0, b0), from(op.b, b0)] : [from(op.w, b0), op.b];
+    const shape = { m: b1 - b0, n: dk, k: transposed ? t - b0 : b1, batch };
+    const layout = transposed ? 'tn' : 'nn';
+    k.gemm({ layout, ...shape, ...asA(w), ...asB(b), ...asC(from(op.c, b0)) });
   }
 }
 
@@ -141,8 +125,8 @@ export function fieldsBackward(
   k.scale({ x: at.gh, out: at.gh, n: batch * heads * tt, by: 1 / Math.sqrt(dk) });
   for (let hd = 0; hd < heads; hd++) {
     const { rows, block } = operands(s, hd);
-    causalLeft(k, s, block(at.gh), rows(at.k), rows(at.gq));
-    causalLeftT(k, s, block(at.gh), rows(at.q), rows(at.gk));
+    causalLeft(k, s, { w: block(at.gh), b: rows(at.k), c: rows(at.gq) });
+    causalLeft(k, s, { w: block(at.gh), b: rows(at.q), c: rows(at.gk) }, true);
   }
 }
 
@@ -154,7 +138,7 @@ export function headsForward(
 ): void {
   for (let hd = 0; hd < s.heads; hd++) {
     const { rows, block } = operands(s, hd);
-    causalLeft(k, s, block(at.w), rows(at.v), rows(at.o));
+    causalLeft(k, s, { w: block(at.w), b: rows(at.v), c: rows(at.o) });
   }
 }
 
@@ -167,6 +151,6 @@ export function headsBackward(
   for (let hd = 0; hd < s.heads; hd++) {
     const { rows, block } = operands(s, hd);
     causalOuter(k, s, { a: rows(at.go), b: rows(at.v), c: block(at.gw), scratch: at.scratch });
-    causalLeftT(k, s, block(at.w), rows(at.go), rows(at.gv));
+    causalLeft(k, s, { w: block(at.w), b: rows(at.go), c: rows(at.gv) }, true);
   }
 }
