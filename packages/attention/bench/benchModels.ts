@@ -71,9 +71,6 @@ export const BENCH_MODELS = {
   },
 } as const;
 
-/** The vocabulary of Tiny Shakespeare's characters (every model's but `mqar-256`). */
-export const BENCH_VOCAB = 65;
-
 /** A reference model's shape. */
 export type BenchModel = (typeof BENCH_MODELS)[keyof typeof BENCH_MODELS];
 

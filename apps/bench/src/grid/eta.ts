@@ -10,8 +10,8 @@ import type { EngineChoice, RunConfig } from '../types.js';
  * then scaled by GRID_CONTENTION for two worker processes sharing the two cores; the exact,
  * DQA and attention-score terms refitted on 2 Dec 2026 (src/studies/measureStepTimes.ts and
  * src/studies/etaAgainstRecords.ts on the long-context grid's records). It orders the work queue
- * (resumed runs, then the longest first) and gives the up-front ETA; the live progress shows the measured rate. The
- * engine's constants (the bench's default path) follow the samplers' below.
+ * (resumed runs, then the longest first) and gives the up-front ETA; the live progress shows the
+ * measured rate. The engine's constants (the bench's default path) follow the samplers' below.
  */
 const MS_PER_STEP_BASE = 3; // fixed per-step cost: TF.js op dispatch (wasm), data
 const NS_PER_PARAMETER = 20; // reading gradients, AdamW in float64, writing weights back
@@ -249,9 +249,9 @@ export function estimateRunSeconds(c: RunConfig, engine: EtaEngine = DEFAULT_ENG
 
 /**
  * Estimated wall time of a list of runs on `workers` processes, each run in the executors' order
- * ({@link runOrder}: resumed runs, then the longest first) onto the least-loaded worker. Counts what the records do not:
- * each worker process's start-up ({@link SECONDS_PER_WORKER_START}) and each run's set-up
- * ({@link SECONDS_PER_RUN_SETUP}, also for a resumed run).
+ * ({@link runOrder}: resumed runs, then the longest first) onto the least-loaded worker. Counts
+ * what the records do not: each worker process's start-up ({@link SECONDS_PER_WORKER_START}) and
+ * each run's set-up ({@link SECONDS_PER_RUN_SETUP}, also for a resumed run).
  *
  * @param runs configs still to run, with the fraction of each already done (resume).
  * @param workers parallel processes.
@@ -308,7 +308,11 @@ export function runOrder<R extends { readonly config: RunConfig; readonly doneFr
   runs: readonly R[],
   engine: EtaEngine = DEFAULT_ENGINE,
 ): R[] {
-  const left = (r: R): number => estimateRunSeconds(r.config, engine) * (1 - r.doneFraction);
-  const resumed = (r: R): number => (r.doneFraction > 0 ? 1 : 0);
-  return [...runs].sort((a, b) => resumed(b) - resumed(a) || left(b) - left(a));
+  const keyed = runs.map((run) => ({
+    run,
+    resumed: run.doneFraction > 0 ? 1 : 0,
+    left: estimateRunSeconds(run.config, engine) * (1 - run.doneFraction),
+  }));
+  keyed.sort((a, b) => b.resumed - a.resumed || b.left - a.left);
+  return keyed.map((k) => k.run);
 }
