@@ -51,7 +51,7 @@ BOLTZMANN_KERNELS(BOLTZMANN_DECLARE)
  * Test-only switches, defined once in addon.c so that every ISA's library (each has its own copy
  * of the kernels) reads the same ones; set through the addon's `testing` export, never otherwise.
  * Process-wide (every worker's instance of the addon shares them); read and written atomically.
- * boltzmann_fail_pad_allocations: gemm.c's pad_buffer fails as if out of memory, so the GEMM's
+ * boltzmann_fail_pad_allocations: gemm.c's pad_take fails as if out of memory, so the GEMM's
  * last columns take their scalar fallback; boltzmann_pad_fallbacks counts the products that did.
  */
 extern int boltzmann_fail_pad_allocations;

@@ -21,7 +21,7 @@ export interface NativeAddon {
 
 /** The addon's test-only switches: paths a test cannot reach otherwise. */
 export interface NativeTesting {
-  /** While on, the GEMM's padded last columns (gemm.c's pad_buffer) fail to allocate. */
+  /** While on, the GEMM's padded last columns (gemm.c's pad_take) fail to allocate. */
   failPadAllocations(on: boolean): void;
   /** GEMM products (of any call, since load) whose last columns took the scalar fallback. */
   padFallbacks(): number;

@@ -18,6 +18,7 @@
 
 #include "floatBytes.h"
 #include "kernels.h"
+#include "threadScratch.h"
 #include "vec.h"
 
 /* Micro-tile: MR rows × NV vectors of accumulators, within the ISA's vector registers. */
@@ -146,21 +147,12 @@ static void pad_bands(const gemm_op *o, int32_t m, int32_t j0, int32_t n, const 
 }
 
 /*
- * This thread's buffer for the padded last columns of B, grown as needed (k · VW floats); NULL
- * when it cannot grow, or always while the addon's test switch says so (kernels.h).
+ * A block for the padded last columns of B (k · VW floats), the thread's (threadScratch.h); block
+ * NULL when it cannot have one, or always while the addon's test switch says so (kernels.h).
  */
-static float *pad_buffer(int32_t k) {
-  static __thread float *buffer;
-  static __thread size_t capacity;
-  if (__atomic_load_n(&boltzmann_fail_pad_allocations, __ATOMIC_RELAXED)) return NULL;
-  const size_t need = (size_t)(k > 0 ? k : 1) * VW;
-  if (need > capacity) {
-    float *grown = realloc(buffer, need * sizeof(float));
-    if (grown == NULL) return NULL;
-    buffer = grown;
-    capacity = need;
-  }
-  return buffer;
+static scratch_block pad_take(int32_t k) {
+  if (__atomic_load_n(&boltzmann_fail_pad_allocations, __ATOMIC_RELAXED)) return (scratch_block){NULL, 0};
+  return scratch_take((size_t)(k > 0 ? k : 1) * VW * sizeof(float));
 }
 
 /* Copies B's columns j0..n-1 (fewer than VW) of every row p < k into `pad`, zeros after them. */
@@ -236,7 +228,8 @@ static double gemm_any(uint8_t *mem, const double *a) {
   const int adjacent = o.ars == 4; /* Aᵀ·B: the last columns by adjacent_rows_tail */
   const int padded = tail < n && m > 0 && !adjacent;
   /* Without memory for k · VW floats the last columns go one float at a time (slow, but right). */
-  float *pad = padded ? pad_buffer(o.k) : NULL;
+  const scratch_block padBlock = padded ? pad_take(o.k) : (scratch_block){NULL, 0};
+  float *pad = padBlock.block;
   for (int32_t q = 0; q < batch; q++) {
     o.a = mem + (uint32_t)a[0] + (uint32_t)q * (uint32_t)a[3];
     o.b = mem + (uint32_t)a[4] + (uint32_t)q * (uint32_t)a[6];
@@ -252,6 +245,7 @@ static double gemm_any(uint8_t *mem, const double *a) {
         for (int32_t j = tail; j < n; j++) scalar_entry(&o, i, j);
     }
   }
+  scratch_give(padBlock);
   return 0;
 }
 

@@ -267,7 +267,7 @@ const PADDED_SIZES: GemmSize[] = [
 
 /**
  * The GEMM's last columns one float at a time (scalar_entry), as when their padded copy cannot be
- * allocated: the addon's test switch fails pad_buffer, its counter says the fallback ran (once a
+ * allocated: the addon's test switch fails pad_take, its counter says the fallback ran (once a
  * product), and the results agree with the WAT's as everywhere else.
  */
 function scalarFallback(pair: KernelPair, testing: NativeTesting): void {

@@ -7,6 +7,7 @@
 #ifndef BOLTZMANN_TRANSFER_LANES_H
 #define BOLTZMANN_TRANSFER_LANES_H
 #include <math.h>
+#include "threadScratch.h"
 #include "transferVjp.h"
 
 #ifdef TRANSFER_WIDE
@@ -32,7 +33,7 @@ typedef struct {
   const float *h, *J;
 } op_shape;
 
-/* A call's working memory, one block (freed by the call). */
+/* A call's working memory, one block (the thread's, threadScratch.h: taken and given back by the call). */
 typedef struct {
   real *table;
   double *crow, *cmax, *wmax, *jmax; /* T each: head_bounds's */
@@ -40,7 +41,7 @@ typedef struct {
   vr *ep, *em, *gp, *gm, *up, *fg, *gacc, *back, *backSum, *backShift, *a, *aT, *next, *nextT, *row,
       *upper, *ring, *ck, *seg;
   back_state *cst;
-  void *block;
+  scratch_block block;
 } scratch;
 
 /* The larger of a and b, or a NaN if either is one. */

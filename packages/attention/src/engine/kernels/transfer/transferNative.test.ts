@@ -4,7 +4,7 @@
 // ∂L/∂J of every row; the VJP from checkpointed segments (a 13th argument, tests only, sets the
 // segment length) against the whole sweep; brute-force enumeration for short rows (also with
 // fields to |h| = 1e3); the rows left to the caller (sums = −1, the row untouched).
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { itWithoutAddon } from '../../../testing/nativeKernels.js';
 import {
   checkAgainstIsing,
@@ -13,6 +13,7 @@ import {
   checkSegments,
   largeFieldCases,
   largeFields,
+  TRANSFER_CASES,
 } from '../../../testing/transferChecks.js';
 import {
   ENUMERATED_CASE,
@@ -20,7 +21,11 @@ import {
   tinyTotals,
 } from '../../../testing/transferEnumeration.js';
 import { checkCouplingBounds, checkLeftRows } from '../../../testing/transferLeftRows.js';
-import { NATIVE_BOUNDS, nativeTransferRunner } from '../../../testing/transferKernels.js';
+import {
+  NATIVE_BOUNDS,
+  nativeTransferRunner,
+  type TransferRun,
+} from '../../../testing/transferKernels.js';
 import { loadNativeAddon } from '../../native/nativeAddon.js';
 
 const load = loadNativeAddon();
@@ -45,6 +50,18 @@ describe('native transfer-matrix kernels against the references', () => {
     });
     it(`couplings past the float32 pass's bound (β Σ|J| 12) to the float64 pass's (40), against ising-core [${isa}]`, () => {
       checkLargeFields(run, `${isa} strong couplings`, NATIVE_STRONG_CASES);
+    });
+    it(`the thread's kept working memory (threadScratch.h): a case gives the same bits before and after larger and smaller ones, in both passes [${isa}]`, () => {
+      const bits = (r: TransferRun) =>
+        [r.w, r.sums, r.gh, r.gj].map((a) =>
+          Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString('hex'),
+        );
+      for (const c of [TRANSFER_CASES[6]!, NATIVE_STRONG_CASES[2]!]) {
+        const first = bits(run(c, 5));
+        run({ ...c, length: 2 * c.length, fieldScale: 3 }, 6);
+        run({ ...c, length: 5 }, 7);
+        expect(bits(run(c, 5))).toEqual(first);
+      }
     });
     it(`rows whose Σα is below e^−32 (fields −40 … −110) in the float64 pass, against enumeration [${isa}]`, () => {
       checkEnumeration(run, tinyTotals(ENUMERATED_CASE), 1);

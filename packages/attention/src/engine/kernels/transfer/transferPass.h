@@ -50,8 +50,9 @@ static int scratch_alloc(scratch *s, const op_shape *o, int vjp, int32_t K) {
   const size_t vecs = 6 * T + T * W + messages + 2 * T + 5 * S + W + 1;
   const size_t bytes = vecs * sizeof(vr) + segs * sizeof(back_state) +
                        T * 2 * S * sizeof(real) + (4 * T + 2 * S) * sizeof(double);
-  if (posix_memalign(&s->block, 64, bytes) != 0) return 0;
-  vr *v = s->block;
+  s->block = scratch_take(bytes);
+  if (s->block.block == NULL) return 0;
+  vr *v = s->block.block;
   s->ep = v, v += T;
   s->em = v, v += T;
   s->gp = v, v += T;
@@ -146,7 +147,7 @@ static double forward_pass(const op_shape *o, float *w, float *sums) {
       }
     }
   }
-  free(s.block);
+  scratch_give(s.block);
   return left;
 }
 
@@ -211,7 +212,7 @@ static double backward_pass(const op_shape *o, const float *w, const float *sums
       for (int32_t b = 0; b < W; b++)
         if (t - W + b >= 0) gj[(size_t)(t - W + b) * T + t] += (float)vrhsum(s.gacc[(size_t)t * W + b]);
   }
-  free(s.block);
+  scratch_give(s.block);
   return 0;
 }
 
