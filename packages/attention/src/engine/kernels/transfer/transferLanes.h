@@ -162,6 +162,38 @@ static void group_lanes(const op_shape *o, int32_t hd, int32_t k0, lane_group *l
   }
 }
 
+#if WIDE
+/* Lane l's field factors for t < n (group_fields): one double exp each, rounded once. */
+static inline void lane_fields(double beta, const float *h, int32_t n, int32_t l, scratch *s) {
+  for (int32_t t = 0; t < n; t++) {
+    const double x = beta * h[t];
+    const real small = (real)exp(-2 * fabs(x));
+    s->ep[t][l] = x >= 0 ? (real)1 : small;
+    s->em[t][l] = x >= 0 ? small : (real)1;
+  }
+}
+#else
+/*
+ * Lane l's field factors for t < n (group_fields), VW keys at a time along the row: x = β h_t in
+ * float32 and vmath.h's vexp, where a double exp a key took ≈ 10 ns, a fifth of the float32
+ * forward's time at W = 8, T = 256 (docs/benchmarks/attention.md, 8 Dec 2026). Below 2^−126 the
+ * factor is 0, as the double exp rounded to float32 under flush-to-zero gave (vexp clamps at e^−87).
+ */
+static inline void lane_fields(double beta, const float *h, int32_t n, int32_t l, scratch *s) {
+  const vf b = vsplat((float)beta), zero = vsplat(0.0f), tiny = vsplat(87.33654475f);
+  for (int32_t t = 0; t < n; t += VW) {
+    const int32_t k = n - t < VW ? n - t : VW;
+    const vf x = b * (k == VW ? vload(h + t) : vload_tail(h + t, k, 0.0f));
+    const vf y = vselect(x < zero, -x, x) * 2.0f;
+    const vf small = vselect(y > tiny, zero, vexp(-y));
+    for (int32_t q = 0; q < k; q++) {
+      s->ep[t + q][l] = x[q] >= 0 ? 1.0f : small[q];
+      s->em[t + q][l] = x[q] >= 0 ? small[q] : 1.0f;
+    }
+  }
+}
+#endif
+
 /*
  * The field factors of a group's lanes, exp(±β h_t − |β h_t|) (one exp: the larger is 1); lanes
  * of head hd whose couplings pass the bounds or with a non-finite field are marked dead.
@@ -176,12 +208,7 @@ static void group_fields(const op_shape *o, int32_t hd, lane_group *lg, scratch 
       lg->live[l] = 0.0f;
       continue;
     }
-    for (int32_t t = 0; t < lg->g.n[l]; t++) {
-      const double x = o->beta * h[t];
-      const real small = (real)exp(-2 * fabs(x));
-      s->ep[t][l] = x >= 0 ? (real)1 : small;
-      s->em[t][l] = x >= 0 ? small : (real)1;
-    }
+    lane_fields(o->beta, h, lg->g.n[l], l, s);
   }
   lg->g.ep = s->ep;
   lg->g.em = s->em;
