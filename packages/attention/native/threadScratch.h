@@ -2,13 +2,15 @@
  * A kernel's working memory, kept by its thread from one call to the next. A call takes a block
  * (scratch_take) and gives it back (scratch_give); the thread keeps the last block given back,
  * up to SCRATCH_KEEP_BYTES, and frees it when the thread exits (a pthread key's destructor), so
- * an engine's worker threads hold at most one block each.
+ * each engine worker thread holds at most one block per kernel source that uses this.
  *
- * Why: memory a call allocates and frees again comes back from the system as fresh pages (glibc
- * maps blocks this large anew each time), and the first write to each page faults. On the
+ * Why: memory a call allocates and frees again can come back from the system as fresh pages (glibc
+ * maps blocks this large anew unless it kept them), and the first write to each page faults. On the
  * Firecracker (PVM) machines these benchmarks run on, a fault costs ≈ 11 µs a 4 KiB page
- * (2.8 ms a MiB, 7 Dec 2026), so the transfer kernels' 4–9 MiB a call cost more in faults than
- * in arithmetic. Each translation unit that includes this has its own thread's block.
+ * (2.8 ms a MiB, 8 Dec 2026): calls of the transfer kernels (4–9 MiB each) alternating forward
+ * and backward took 72.6 ms a pair when glibc mapped their blocks anew, 48.7 ms with the blocks
+ * kept (docs/benchmarks/attention.md). Each translation unit that includes this has its own
+ * thread's block.
  */
 #ifndef BOLTZMANN_THREAD_SCRATCH_H
 #define BOLTZMANN_THREAD_SCRATCH_H
