@@ -1,8 +1,9 @@
 /**
- * The ISA check's builds (native/isaCheck/README.md): the kernels of one ISA compiled as
- * binding.gyp compiles them (its kernel sources, cflags, the ISA target's defines and flags, and
- * node-gyp's own Release flags on Linux), linked with the harness native/isaCheck/*.c, and run;
- * for arm64 NEON with a cross compiler and qemu-aarch64, on any host that has them.
+ * The native harnesses' builds: the kernels of one ISA compiled as binding.gyp compiles them (its
+ * kernel sources, cflags, the ISA target's defines and flags, and node-gyp's own Release flags on
+ * Linux), linked with a harness, and run. The ISA check (native/isaCheck/README.md), for arm64
+ * NEON with a cross compiler and qemu-aarch64 on any host that has them; the transfer kernels'
+ * timing (native/transferTiming/, scripts/benchTransferKernels.ts).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
@@ -11,7 +12,6 @@ import { fileURLToPath } from 'node:url';
 
 /** The package's folder (this file is src/testing/isaBuild.ts). */
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const HARNESS = join(ROOT, 'native', 'isaCheck');
 
 /** node-gyp's Release flags for every C file on Linux (its common.gypi; -m64 on x64 only). */
 const NODE_GYP_CFLAGS = [
@@ -118,8 +118,12 @@ export function missingTools(build: IsaBuild): string | undefined {
   return undefined;
 }
 
-/** Compiles `build` (binding.gyp's kernels and the harness) into `dir` (made); the binary's path. */
-export function compileHarness(build: IsaBuild, dir: string): string {
+/**
+ * Compiles `build` (binding.gyp's kernels and a harness: the C files of native/<harness>, the ISA
+ * check's unless told) into `dir` (made); the binary's path.
+ */
+export function compileHarness(build: IsaBuild, dir: string, harness = 'isaCheck'): string {
+  const folder = join(ROOT, 'native', harness);
   mkdirSync(dir, { recursive: true });
   const { flags, sources } = gypKernelBuild(build.isa, build.arch);
   const extra = build.extraFlags ?? [];
@@ -130,17 +134,17 @@ export function compileHarness(build: IsaBuild, dir: string): string {
     objects.push(object);
   }
   const define = flags.filter((f) => f.startsWith('-D') || f.startsWith('-I'));
-  for (const file of readdirSync(HARNESS).filter((f) => f.endsWith('.c'))) {
+  for (const file of readdirSync(folder).filter((f) => f.endsWith('.c'))) {
     const object = join(dir, `harness_${basename(file, '.c')}.o`);
-    run([build.cc, ...HARNESS_CFLAGS, ...define, '-c', join(HARNESS, file), '-o', object]);
+    run([build.cc, ...HARNESS_CFLAGS, ...define, '-c', join(folder, file), '-o', object]);
     objects.push(object);
   }
-  const binary = join(dir, `isaCheck_${build.isa}`);
+  const binary = join(dir, `${harness}_${build.isa}`);
   run([build.cc, ...objects, '-o', binary, '-lm']);
   return binary;
 }
 
-/** Runs a binary of `build`: the harness's text. */
-export function runHarness(build: IsaBuild, binary: string): string {
-  return run([...build.runner, binary]);
+/** Runs a binary of `build` with `args`: the harness's text. */
+export function runHarness(build: IsaBuild, binary: string, args: readonly string[] = []): string {
+  return run([...build.runner, binary, ...args]);
 }
