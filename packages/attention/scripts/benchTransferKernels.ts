@@ -12,7 +12,7 @@
  *   cd packages/attention && node --import tsx --conditions=@boltzmann/source scripts/benchTransferKernels.ts \
  *     [--isa avx512|avx2|base] [--batch 8] [--length 256] [--windows 2,8] [--calls 7] [--rounds 3]
  */
-import { loadavg, tmpdir } from 'node:os';
+import { arch, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseScriptArgs, scriptArg } from '../bench/scriptArgs.js';
 import { compileHarness, type IsaBuild, runHarness } from '../src/testing/isaBuild.js';
@@ -34,6 +34,8 @@ const positive = (name: string, fallback: string) => {
   if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} is a positive integer`);
   return value;
 };
+if (arch() !== 'x64')
+  throw new Error(`benchTransferKernels builds x86-64 kernels; this host is ${arch()}`);
 const isa = scriptArg('isa', loadNativeAddon().addon?.isas()[0] ?? 'base');
 const LANES: Record<string, number> = { avx512: 16, avx2: 8, base: 4 };
 if (LANES[isa] === undefined) throw new Error(`--isa is one of ${Object.keys(LANES).join(', ')}`);
